@@ -1,0 +1,3 @@
+"""``tertia battle``, ``replay``, ``inspect`` and ``rules``."""
+
+from __future__ import annotations

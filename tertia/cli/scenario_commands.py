@@ -1,0 +1,3 @@
+"""``tertia validate`` and ``tertia scenarios``."""
+
+from __future__ import annotations

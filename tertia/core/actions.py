@@ -1,0 +1,140 @@
+"""Actions: small frozen value objects naming what a player does.
+
+An action carries no side: it is taken by the side the state awaits (``state.to_act``).
+Every action serialises to a JSON object with a ``type`` field for game records and the
+HTTP API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from tertia.core.geometry import Point
+
+ACTION_TYPES: dict[str, type[Action]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base class: subclasses register under their ``type`` name."""
+
+    type: ClassVar[str] = "action"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        ACTION_TYPES[cls.type] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, tuple):
+                v = [list(p) if isinstance(p, tuple) else p for p in v]
+            d[f.name] = v
+        return d
+
+
+class BadActionData(ValueError):
+    """An action's JSON could not be understood."""
+
+
+def action_from_dict(d: Mapping[str, Any]) -> Action:
+    """Rebuild an action from its JSON form; raises :class:`BadActionData` with the reason."""
+    if not isinstance(d, Mapping):
+        raise BadActionData("an action must be a JSON object")
+    kind = d.get("type")
+    cls = ACTION_TYPES.get(str(kind))
+    if cls is None or cls is Action:
+        raise BadActionData(f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in d:
+            continue
+        kwargs[f.name] = d[f.name]
+    try:
+        action = cls(**kwargs)
+        return _normalise(action)
+    except (TypeError, ValueError) as exc:
+        raise BadActionData(f"{kind}: {exc}") from None
+
+
+def _normalise(action: Action) -> Action:
+    """Turn JSON lists back into the tuples the dataclasses declare, checking types."""
+    changes: dict[str, Any] = {}
+    for f in fields(action):
+        v = getattr(action, f.name)
+        if f.name == "waypoints":
+            try:
+                changes[f.name] = tuple((float(p[0]), float(p[1])) for p in v)
+            except (TypeError, IndexError, ValueError):
+                raise ValueError("waypoints must be a list of [x, y] pairs") from None
+        elif isinstance(v, list):
+            changes[f.name] = tuple(str(x) for x in v)
+        elif f.name in ("face_before", "face_after") and v is not None:
+            changes[f.name] = float(v)
+        elif f.name in ("unit", "target", "attacker", "gun", "commander", "purpose") and v is not None:
+            if not isinstance(v, str):
+                raise ValueError(f"{f.name} must be a string")
+    if not changes:
+        return action
+    data = {f.name: getattr(action, f.name) for f in fields(action)}
+    data.update(changes)
+    return type(action)(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class GiveOrder(Action):
+    """Spend an order on a command or a single unit (larger-battles: Orders)."""
+
+    type: ClassVar[str] = "give_order"
+    target: str
+    purpose: str = "move"  # "move" or "bombard"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Move a unit: optional pivot, a path through waypoints, optional pivot at the end."""
+
+    type: ClassVar[str] = "move"
+    unit: str
+    waypoints: tuple[Point, ...] = ()
+    face_before: float | None = None
+    face_after: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bombard(Action):
+    """An artillery unit fires at a target."""
+
+    type: ClassVar[str] = "bombard"
+    gun: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    """A primary attacker engages a target, with supporting units and an encouraging
+    commander (larger-battles: Combat)."""
+
+    type: ClassVar[str] = "attack"
+    attacker: str
+    target: str
+    supports: tuple[str, ...] = ()
+    commander: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Encourage(Action):
+    """The defending side's answer to an attack: a commander who encourages, or none."""
+
+    type: ClassVar[str] = "encourage"
+    commander: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhase(Action):
+    """Finish the current phase."""
+
+    type: ClassVar[str] = "end_phase"

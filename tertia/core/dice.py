@@ -1,0 +1,174 @@
+"""Dice: every random draw in Tertia is a chance node with a distribution and a purpose.
+
+Only this module touches a random number generator. Play samples with a seeded RNG and
+logs each draw; replay feeds the logged values back and fails loudly on any mismatch;
+tests script the values; exact odds walk every branch (see :mod:`tertia.analysis.odds`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """A finite distribution over integers with integer weights (a die, or a sum of dice)."""
+
+    name: str
+    outcomes: tuple[tuple[int, int], ...]  # (value, weight), values ascending
+
+    @property
+    def total_weight(self) -> int:
+        return sum(w for _, w in self.outcomes)
+
+    def probability(self, value: int) -> Fraction:
+        return Fraction(sum(w for v, w in self.outcomes if v == value), self.total_weight)
+
+    def values(self) -> tuple[int, ...]:
+        return tuple(v for v, _ in self.outcomes)
+
+    def __contains__(self, value: object) -> bool:
+        return any(v == value for v, _ in self.outcomes)
+
+
+def die(name: str, faces: Iterable[int]) -> Distribution:
+    """A die with equally likely faces (faces may repeat, as on a D3 marked 1,1,2,2,3,3)."""
+    counts: dict[int, int] = {}
+    for f in faces:
+        counts[f] = counts.get(f, 0) + 1
+    return Distribution(name, tuple(sorted(counts.items())))
+
+
+def sum_of(n: int, d: Distribution) -> Distribution:
+    """The distribution of the sum of ``n`` independent copies of ``d``, as one node.
+
+    >>> sum_of(2, D6).probability(7)
+    Fraction(1, 6)
+    """
+    acc: dict[int, int] = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for a, wa in acc.items():
+            for b, wb in d.outcomes:
+                nxt[a + b] = nxt.get(a + b, 0) + wa * wb
+        acc = nxt
+    return Distribution(f"{n}{d.name}", tuple(sorted(acc.items())))
+
+
+D6 = die("d6", range(1, 7))
+D3 = die("d3", (1, 1, 2, 2, 3, 3))
+"""The D3 of the D3 rule sets: a six-sided die marked 1,1,2,2,3,3."""
+D10 = die("d10", range(1, 11))
+
+_NAMED = {"d6": D6, "d3": D3, "d10": D10}
+
+
+def distribution_named(name: str) -> Distribution:
+    """Look up a distribution by name: ``d6``, ``d3``, ``d10`` or ``<n><die>`` sums."""
+    if name in _NAMED:
+        return _NAMED[name]
+    for base in sorted(_NAMED, key=len, reverse=True):
+        if name.endswith(base) and name[: -len(base)].isdigit():
+            return sum_of(int(name[: -len(base)]), _NAMED[base])
+    raise KeyError(f"unknown dice distribution {name!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One logged draw."""
+
+    purpose: str
+    die: str
+    value: int
+
+
+class DiceDivergence(Exception):
+    """Raised when replayed or scripted dice do not match what the rules ask for."""
+
+
+class Dice(Protocol):
+    """The one interface the rules use for randomness."""
+
+    def roll(self, dist: Distribution, purpose: str) -> int: ...
+
+
+class SeededDice:
+    """Samples with a seeded RNG and keeps a log of every draw."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.log: list[Roll] = []
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        r = self._rng.randrange(dist.total_weight)
+        for value, weight in dist.outcomes:
+            if r < weight:
+                break
+            r -= weight
+        self.log.append(Roll(purpose, dist.name, value))
+        return value
+
+
+class ScriptedDice:
+    """Returns values from a script, in order: worked examples in tests use these."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self._values = list(values)
+        self.log: list[Roll] = []
+
+    @property
+    def remaining(self) -> int:
+        return len(self._values)
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        if not self._values:
+            raise DiceDivergence(f"script exhausted: the rules asked for {dist.name} ({purpose})")
+        value = self._values.pop(0)
+        if value not in dist:
+            raise DiceDivergence(f"scripted {value} is not a face of {dist.name} ({purpose})")
+        self.log.append(Roll(purpose, dist.name, value))
+        return value
+
+
+class ReplayDice:
+    """Feeds logged rolls back; any difference in what is asked is a divergence."""
+
+    def __init__(self, rolls: Sequence[Roll]) -> None:
+        self._rolls = list(rolls)
+        self._next = 0
+        self.log: list[Roll] = []
+
+    @property
+    def exhausted(self) -> bool:
+        return self._next >= len(self._rolls)
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        if self._next >= len(self._rolls):
+            raise DiceDivergence(f"roll {self._next + 1}: the record has no more dice ({purpose})")
+        logged = self._rolls[self._next]
+        if logged.die != dist.name or logged.purpose != purpose:
+            raise DiceDivergence(
+                f"roll {self._next + 1}: the record has {logged.die} for {logged.purpose!r}, "
+                f"the rules asked for {dist.name} for {purpose!r}"
+            )
+        if logged.value not in dist:
+            raise DiceDivergence(f"roll {self._next + 1}: {logged.value} is not a face of {dist.name}")
+        self._next += 1
+        self.log.append(logged)
+        return logged.value
+
+
+def derive_seed(master: int, *labels: object) -> int:
+    """A 63-bit seed derived from a master seed and labels, stable on every machine.
+
+    >>> derive_seed(1, "game", 0) == derive_seed(1, "game", 0) != derive_seed(1, "game", 1)
+    True
+    """
+    text = ":".join([str(master), *map(str, labels)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1

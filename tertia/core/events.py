@@ -1,0 +1,224 @@
+"""Events: what happened, in the past tense. One reducer applies them to state; the same
+stream drives the narrative, reports, the web page and statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from tertia.core.geometry import Point
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: ClassVar[str] = "event"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        EVENT_TYPES[cls.type] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, tuple):
+                v = [list(p) if isinstance(p, tuple) else p for p in v]
+            elif isinstance(v, Mapping):
+                v = dict(v)
+            d[f.name] = v
+        return d
+
+
+def event_from_dict(d: Mapping[str, Any]) -> Event:
+    cls = EVENT_TYPES[str(d["type"])]
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        v = d.get(f.name)
+        if isinstance(v, list):
+            v = tuple(tuple(p) if isinstance(p, list) else p for p in v)
+        kwargs[f.name] = v
+    return cls(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    type: ClassVar[str] = "game_started"
+    first_side: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBegan(Event):
+    """A player turn began (``turn`` counts game turns from 1)."""
+
+    type: ClassVar[str] = "turn_began"
+    turn: int
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseBegan(Event):
+    type: ClassVar[str] = "phase_began"
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrderGiven(Event):
+    type: ClassVar[str] = "order_given"
+    side: str
+    target: str
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled(Event):
+    type: ClassVar[str] = "dice_rolled"
+    purpose: str
+    die: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitMoved(Event):
+    """A unit moved along ``path`` (its start first) and ended facing ``facing``."""
+
+    type: ClassVar[str] = "unit_moved"
+    unit: str
+    path: tuple[Point, ...]
+    facing: float
+    reason: str = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTurned(Event):
+    type: ClassVar[str] = "unit_turned"
+    unit: str
+    facing: float
+    reason: str = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Marked(Event):
+    """Bookkeeping for the current player turn: ``ident`` joins the set ``mark``."""
+
+    type: ClassVar[str] = "marked"
+    mark: str
+    ident: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResolved(Event):
+    """A combat, bombardment or shot was resolved (the dice are separate events)."""
+
+    type: ClassVar[str] = "attack_resolved"
+    kind: str
+    attacker: str
+    target: str
+    supports: tuple[str, ...]
+    attacker_score: int
+    defender_score: int
+    modifiers: tuple[str, ...]
+    defender_modifiers: tuple[str, ...]
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class HitsInflicted(Event):
+    type: ClassVar[str] = "hits_inflicted"
+    unit: str
+    hits: int
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class AmmunitionExhausted(Event):
+    type: ClassVar[str] = "ammunition_exhausted"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class GunFired(Event):
+    """Artillery fired and must now stay where it is."""
+
+    type: ClassVar[str] = "gun_fired"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRemoved(Event):
+    """A unit or commander left play: ``reason`` is routed, raided, misfortune ..."""
+
+    type: ClassVar[str] = "unit_removed"
+    unit: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyRaided(Event):
+    type: ClassVar[str] = "supply_raided"
+    supply: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveTaken(Event):
+    type: ClassVar[str] = "objective_taken"
+    objective: str
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionAwaited(Event):
+    """The rules await a decision from a side other than the active one."""
+
+    type: ClassVar[str] = "decision_awaited"
+    side: str
+    kind: str
+    context: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionMade(Event):
+    type: ClassVar[str] = "decision_made"
+    side: str
+    kind: str
+    choice: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Narrated(Event):
+    """A line of narrative with no effect on state (what a player says at the table)."""
+
+    type: ClassVar[str] = "narrated"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    type: ClassVar[str] = "game_ended"
+    winner: str | None
+    score: Mapping[str, int]
+    reason: str
+    breakdown: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitStatusChanged(Event):
+    """A rule set's own per-unit value changed (kept in ``Unit.extra``)."""
+
+    type: ClassVar[str] = "unit_status_changed"
+    unit: str
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class GameDataChanged(Event):
+    """A rule set's own game-wide value changed (kept in ``GameState.extra``)."""
+
+    type: ClassVar[str] = "game_data_changed"
+    key: str
+    value: Any

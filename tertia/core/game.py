@@ -1,0 +1,59 @@
+"""A game: one rule set on one scenario's table. The public entry point for play.
+
+>>> from tertia.scenarios import load_builtin
+>>> from tertia.rulesets import get_ruleset
+>>> from tertia.core.dice import SeededDice
+>>> game = Game(get_ruleset("larger-battles"), load_builtin("skirmish"))
+>>> state, events = game.start(SeededDice(1))
+>>> state.turn
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from tertia.core.actions import Action
+from tertia.core.dice import Dice
+from tertia.core.events import Event
+from tertia.core.ruleset import RuleSet, Tx
+from tertia.core.scenario import Scenario
+from tertia.core.state import GameState
+from tertia.core.violations import IllegalAction, Violation
+
+
+class Game:
+    """Binds a rule set to a scenario's table; states flow through it as values."""
+
+    def __init__(self, ruleset: RuleSet, scenario: Scenario) -> None:
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.table = scenario.build_battlefield()
+
+    def start(self, dice: Dice) -> tuple[GameState, list[Event]]:
+        """The deployed position, then the rule set's opening procedure (first player ...)."""
+        tx = Tx(self.table, self.ruleset.initial_state(self.scenario), dice)
+        self.ruleset.begin(tx)
+        return tx.state, tx.events
+
+    def validate(self, state: GameState, action: Action) -> list[Violation]:
+        return self.ruleset.validate(self.table, state, action)
+
+    def is_legal(self, state: GameState, action: Action) -> bool:
+        return not self.validate(state, action)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> tuple[GameState, list[Event]]:
+        """Apply a legal action; raises :class:`IllegalAction` (state untouched) otherwise."""
+        violations = self.validate(state, action)
+        if violations:
+            raise IllegalAction(violations)
+        tx = Tx(self.table, state, dice)
+        self.ruleset.resolve(tx, action)
+        return replace(tx.state, step=state.step + 1), tx.events
+
+    def observe(self, state: GameState, side: str) -> dict[str, Any]:
+        return self.ruleset.observe(self.table, state, side)
+
+    def unit_report(self, state: GameState, unit_id: str) -> dict[str, Any]:
+        return self.ruleset.unit_report(self.table, state, unit_id)

@@ -1,0 +1,352 @@
+"""Table geometry: oriented rectangular bases, distances, faces and arcs.
+
+Conventions (shared by every rule set): lengths in inches; origin at the south-west
+corner, x east, y north; facing in degrees clockwise from north (0 faces +y, 90 faces +x).
+A base is an oriented rectangle centred on (x, y): ``width`` is its frontage, ``depth``
+runs front to back.
+
+The hot paths (AI candidate checks, support and range queries) run thousands of times per
+battle on a handful of convex polygons, so the primitives here are small pure-Python
+functions with bounding-circle early exits; terrain, which needs general polygons, uses
+shapely in :mod:`tertia.core.terrain`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+Point = tuple[float, float]
+Polygon = tuple[Point, ...]
+
+EPSILON = 1e-6
+"""Tolerance for contact: bases closer than this count as touching, not overlapping."""
+
+CONTACT = 0.05
+"""Bases whose edges are within this many inches are "in contact"."""
+
+
+def heading_vector(facing: float) -> Point:
+    """Unit vector of a facing in degrees clockwise from north.
+
+    >>> [round(c, 6) for c in heading_vector(90)]
+    [1.0, 0.0]
+    """
+    r = math.radians(facing)
+    return (math.sin(r), math.cos(r))
+
+
+def bearing(frm: Point, to: Point) -> float:
+    """Compass bearing in degrees [0, 360) from one point to another.
+
+    >>> bearing((0, 0), (0, 5)), bearing((0, 0), (-3, 0))
+    (0.0, 270.0)
+    """
+    return math.degrees(math.atan2(to[0] - frm[0], to[1] - frm[1])) % 360.0
+
+
+def angle_between(a: float, b: float) -> float:
+    """Smallest absolute difference between two facings, in degrees [0, 180].
+
+    >>> angle_between(350, 10), angle_between(90, 270)
+    (20.0, 180.0)
+    """
+    d = abs(a - b) % 360.0
+    return 360.0 - d if d > 180.0 else d
+
+
+def normalise_facing(facing: float) -> float:
+    """Facing folded into [0, 360)."""
+    return facing % 360.0
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """An oriented rectangle on the table: a unit's footprint."""
+
+    x: float
+    y: float
+    facing: float
+    width: float
+    depth: float
+
+    @property
+    def centre(self) -> Point:
+        return (self.x, self.y)
+
+    @property
+    def radius(self) -> float:
+        """Radius of the circle around the centre that holds the whole base."""
+        return 0.5 * math.hypot(self.width, self.depth)
+
+    def corners(self) -> Polygon:
+        """Corners in order front-left, front-right, rear-right, rear-left.
+
+        >>> [tuple(round(c, 6) for c in p) for p in Base(0, 0, 0, 4, 2).corners()]
+        [(-2.0, 1.0), (2.0, 1.0), (2.0, -1.0), (-2.0, -1.0)]
+        """
+        fx, fy = heading_vector(self.facing)
+        rx, ry = fy, -fx  # right-hand vector
+        hw, hd = self.width / 2.0, self.depth / 2.0
+        x, y = self.x, self.y
+        return (
+            (x + fx * hd - rx * hw, y + fy * hd - ry * hw),
+            (x + fx * hd + rx * hw, y + fy * hd + ry * hw),
+            (x - fx * hd + rx * hw, y - fy * hd + ry * hw),
+            (x - fx * hd - rx * hw, y - fy * hd - ry * hw),
+        )
+
+    def moved_to(self, x: float, y: float, facing: float | None = None) -> Base:
+        return Base(x, y, self.facing if facing is None else facing, self.width, self.depth)
+
+    def front_centre(self) -> Point:
+        fx, fy = heading_vector(self.facing)
+        return (self.x + fx * self.depth / 2.0, self.y + fy * self.depth / 2.0)
+
+    def to_local(self, p: Point) -> Point:
+        """Coordinates of a point relative to this base: (right, forward) from its centre."""
+        fx, fy = heading_vector(self.facing)
+        dx, dy = p[0] - self.x, p[1] - self.y
+        return (dx * fy - dy * fx, dx * fx + dy * fy)
+
+
+# --- convex polygon primitives --------------------------------------------------------
+
+
+def point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    """Distance from point ``p`` to segment ``ab``.
+
+    >>> point_segment_distance((0, 1), (-1, 0), (1, 0))
+    1.0
+    """
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    px, py = p[0] - ax, p[1] - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return math.hypot(px, py)
+    t = (px * dx + py * dy) / length2
+    if t <= 0.0:
+        return math.hypot(px, py)
+    if t >= 1.0:
+        return math.hypot(px - dx, py - dy)
+    return abs(px * dy - py * dx) / math.sqrt(length2)
+
+
+def _separated(a: Polygon, b: Polygon, tolerance: float) -> bool:
+    """True when an edge normal of ``a`` separates the two convex polygons."""
+    n = len(a)
+    for i in range(n):
+        x1, y1 = a[i]
+        x2, y2 = a[(i + 1) % n]
+        nx, ny = y2 - y1, x1 - x2
+        length = math.hypot(nx, ny)
+        if length == 0.0:
+            continue
+        nx, ny = nx / length, ny / length
+        amin = min(px * nx + py * ny for px, py in a)
+        amax = max(px * nx + py * ny for px, py in a)
+        bmin = min(px * nx + py * ny for px, py in b)
+        bmax = max(px * nx + py * ny for px, py in b)
+        if amax <= bmin + tolerance or bmax <= amin + tolerance:
+            return True
+    return False
+
+
+def polygons_overlap(a: Polygon, b: Polygon, tolerance: float = EPSILON) -> bool:
+    """True when two convex polygons share interior area (touching edges do not count).
+
+    >>> sq = ((0, 0), (1, 0), (1, 1), (0, 1))
+    >>> polygons_overlap(sq, ((1, 0), (2, 0), (2, 1), (1, 1)))
+    False
+    >>> polygons_overlap(sq, ((0.5, 0), (2, 0), (2, 1), (0.5, 1)))
+    True
+    """
+    return not (_separated(a, b, tolerance) or _separated(b, a, tolerance))
+
+
+def polygon_contains_point(poly: Polygon, p: Point) -> bool:
+    """Point in a convex polygon (either winding), boundary included."""
+    sign = 0
+    n = len(poly)
+    for i in range(n):
+        x1, y1 = poly[i]
+        x2, y2 = poly[(i + 1) % n]
+        cross = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+        if abs(cross) < 1e-12:
+            continue
+        s = 1 if cross > 0 else -1
+        if sign == 0:
+            sign = s
+        elif s != sign:
+            return False
+    return True
+
+
+def polygon_distance(a: Polygon, b: Polygon) -> float:
+    """Edge-to-edge distance between two convex polygons; 0 when they overlap or touch.
+
+    >>> polygon_distance(((0, 0), (1, 0), (1, 1), (0, 1)), ((3, 0), (4, 0), (4, 1), (3, 1)))
+    2.0
+    """
+    if polygons_overlap(a, b, 0.0):
+        return 0.0
+    best = math.inf
+    na, nb = len(a), len(b)
+    for p in a:
+        for j in range(nb):
+            d = point_segment_distance(p, b[j], b[(j + 1) % nb])
+            if d < best:
+                best = d
+    for p in b:
+        for i in range(na):
+            d = point_segment_distance(p, a[i], a[(i + 1) % na])
+            if d < best:
+                best = d
+    return best
+
+
+def convex_hull(points: Sequence[Point]) -> Polygon:
+    """Convex hull (counter-clockwise) by the monotone chain."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return tuple(pts)
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return tuple(lower[:-1] + upper[:-1])
+
+
+def swept_polygon(start: Base, end: Base) -> Polygon:
+    """Area a base covers sliding in a straight line without turning from start to end."""
+    return convex_hull(start.corners() + end.corners())
+
+
+# --- base-to-base relations -----------------------------------------------------------
+
+
+def base_distance(a: Base, b: Base) -> float:
+    """Edge-to-edge distance between two bases (0 when touching or overlapping).
+
+    >>> round(base_distance(Base(0, 0, 0, 4, 2), Base(0, 5, 180, 4, 2)), 9)
+    3.0
+    """
+    return polygon_distance(a.corners(), b.corners())
+
+
+def is_within(a: Base, b: Base, inches: float) -> bool:
+    """"Within N inches": edge-to-edge distance at most N (with a hair of tolerance)."""
+    if math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius > inches + EPSILON:
+        return False
+    return base_distance(a, b) <= inches + EPSILON
+
+
+def bases_overlap(a: Base, b: Base) -> bool:
+    """True when two bases interpenetrate; bases in contact do not overlap."""
+    if math.hypot(a.x - b.x, a.y - b.y) >= a.radius + b.radius:
+        return False
+    return polygons_overlap(a.corners(), b.corners())
+
+
+class Face(StrEnum):
+    """The four faces of a base."""
+
+    FRONT = "front"
+    RIGHT = "right"
+    REAR = "rear"
+    LEFT = "left"
+
+
+def face_towards(base: Base, p: Point) -> Face:
+    """Which face of ``base`` a point lies beyond, split by the base's diagonals.
+
+    >>> b = Base(0, 0, 0, 4, 2)
+    >>> face_towards(b, (0, 5)), face_towards(b, (5, 0)), face_towards(b, (0, -5))
+    (<Face.FRONT: 'front'>, <Face.RIGHT: 'right'>, <Face.REAR: 'rear'>)
+    """
+    right, forward = base.to_local(p)
+    # Normalise by the half-sizes so the diagonals of the rectangle are the dividers.
+    u = right / (base.width / 2.0)
+    v = forward / (base.depth / 2.0)
+    if abs(v) >= abs(u):
+        return Face.FRONT if v >= 0 else Face.REAR
+    return Face.RIGHT if u > 0 else Face.LEFT
+
+
+def attacked_face(target: Base, attacker: Base) -> Face:
+    """The face of ``target`` that ``attacker`` engages, judged from the attacker's centre."""
+    return face_towards(target, attacker.centre)
+
+
+def _front_arc_polygon(base: Base, reach: float, half_angle: float) -> Polygon:
+    """The region ahead of the front edge, bounded by lines splayed ``half_angle`` outward
+    from each front corner and ``reach`` inches deep."""
+    fl, fr, _, _ = base.corners()
+    fx, fy = heading_vector(base.facing)
+    rx, ry = fy, -fx
+    spread = math.tan(math.radians(half_angle)) * reach
+    return (
+        fl,
+        fr,
+        (fr[0] + fx * reach + rx * spread, fr[1] + fy * reach + ry * spread),
+        (fl[0] + fx * reach - rx * spread, fl[1] + fy * reach - ry * spread),
+    )
+
+
+def is_in_arc(base: Base, target: Base, half_angle: float = 45.0, reach: float = 200.0) -> bool:
+    """True when any part of ``target`` lies in the frontal arc of ``base``: ahead of its
+    front edge, within lines splayed ``half_angle`` degrees outward from the front corners.
+    "Directly in front" is the special case ``half_angle = 0``.
+
+    >>> gun = Base(0, 0, 0, 3, 2)
+    >>> is_in_arc(gun, Base(6, 6, 0, 4, 2)), is_in_arc(gun, Base(6, 6, 0, 4, 2), 0.0)
+    (True, False)
+    >>> is_in_arc(gun, Base(0, -6, 0, 4, 2))
+    False
+    """
+    arc = _front_arc_polygon(base, reach, half_angle)
+    return polygons_overlap(arc, target.corners(), 0.0) or polygon_contains_point(
+        arc, target.centre
+    )
+
+
+def is_directly_in_front(base: Base, target: Base, reach: float = 200.0) -> bool:
+    """True when part of ``target`` lies in the strip straight ahead of the front edge."""
+    return is_in_arc(base, target, 0.0, reach)
+
+
+def facing_towards(base: Base, p: Point) -> float:
+    """The facing that turns ``base`` to look straight at a point."""
+    return bearing(base.centre, p)
+
+
+def path_length(points: Sequence[Point]) -> float:
+    """Length of a polyline."""
+    return sum(
+        math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:], strict=False)
+    )
+
+
+def point_along(points: Sequence[Point], distance: float) -> Point:
+    """The point ``distance`` inches along a polyline (clamped to its ends)."""
+    remaining = distance
+    for a, b in zip(points, points[1:], strict=False):
+        seg = math.hypot(b[0] - a[0], b[1] - a[1])
+        if seg >= remaining and seg > 0:
+            t = remaining / seg
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        remaining -= seg
+    return points[-1]

@@ -1,0 +1,150 @@
+"""The one reducer: ``reduce(state, event) -> state``. Nothing else changes a state in play."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from tertia.core import events as ev
+from tertia.core.state import GameState
+
+POSITION_DECIMALS = 6
+"""Positions are rounded so that states hash alike on every machine's maths library."""
+
+E = TypeVar("E", bound=ev.Event)
+_HANDLERS: dict[type[ev.Event], Callable[[GameState, Any], GameState]] = {}
+
+
+def handles(cls: type[E]) -> Callable[[Callable[[GameState, E], GameState]], Callable[[GameState, E], GameState]]:
+    def register(fn: Callable[[GameState, E], GameState]) -> Callable[[GameState, E], GameState]:
+        _HANDLERS[cls] = fn
+        return fn
+
+    return register
+
+
+def reduce(state: GameState, event: ev.Event) -> GameState:
+    handler = _HANDLERS.get(type(event))
+    return state if handler is None else handler(state, event)
+
+
+@handles(ev.GameStarted)
+def _started(s: GameState, e: ev.GameStarted) -> GameState:
+    return replace(s, first_side=e.first_side)
+
+
+@handles(ev.TurnBegan)
+def _turn(s: GameState, e: ev.TurnBegan) -> GameState:
+    return replace(s, turn=e.turn, active=e.side, marks={})
+
+
+@handles(ev.PhaseBegan)
+def _phase(s: GameState, e: ev.PhaseBegan) -> GameState:
+    return replace(s, phase=e.phase)
+
+
+@handles(ev.OrderGiven)
+def _order(s: GameState, e: ev.OrderGiven) -> GameState:
+    return s.with_mark(f"ordered_{e.purpose}", e.target).with_mark("orders", e.target)
+
+
+@handles(ev.Marked)
+def _marked(s: GameState, e: ev.Marked) -> GameState:
+    return s.with_mark(e.mark, e.ident)
+
+
+@handles(ev.UnitMoved)
+def _moved(s: GameState, e: ev.UnitMoved) -> GameState:
+    u = s.units[e.unit]
+    x, y = e.path[-1]
+    return s.with_unit(
+        replace(
+            u,
+            x=round(x, POSITION_DECIMALS),
+            y=round(y, POSITION_DECIMALS),
+            facing=round(e.facing % 360.0, POSITION_DECIMALS),
+        )
+    )
+
+
+@handles(ev.UnitTurned)
+def _turned(s: GameState, e: ev.UnitTurned) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(replace(u, facing=round(e.facing % 360.0, POSITION_DECIMALS)))
+
+
+@handles(ev.HitsInflicted)
+def _hits(s: GameState, e: ev.HitsInflicted) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(replace(u, hits=u.hits + e.hits))
+
+
+@handles(ev.AmmunitionExhausted)
+def _ammo(s: GameState, e: ev.AmmunitionExhausted) -> GameState:
+    return s.with_unit(replace(s.units[e.unit], out_of_ammo=True))
+
+
+@handles(ev.GunFired)
+def _fired(s: GameState, e: ev.GunFired) -> GameState:
+    return s.with_unit(replace(s.units[e.unit], fired=True))
+
+
+@handles(ev.UnitRemoved)
+def _removed(s: GameState, e: ev.UnitRemoved) -> GameState:
+    return s.with_unit(replace(s.units[e.unit], removed=e.reason))
+
+
+@handles(ev.SupplyRaided)
+def _raided(s: GameState, e: ev.SupplyRaided) -> GameState:
+    return replace(
+        s,
+        supplies=tuple(
+            replace(sp, raided_by=e.by) if sp.id == e.supply else sp for sp in s.supplies
+        ),
+    )
+
+
+@handles(ev.ObjectiveTaken)
+def _objective(s: GameState, e: ev.ObjectiveTaken) -> GameState:
+    return replace(
+        s,
+        objectives=tuple(
+            replace(o, taken_by=e.side) if o.name == e.objective else o for o in s.objectives
+        ),
+    )
+
+
+@handles(ev.DecisionAwaited)
+def _awaited(s: GameState, e: ev.DecisionAwaited) -> GameState:
+    return replace(s, pending={"side": e.side, "kind": e.kind, **dict(e.context)})
+
+
+@handles(ev.DecisionMade)
+def _made(s: GameState, e: ev.DecisionMade) -> GameState:
+    return replace(s, pending=None)
+
+
+@handles(ev.UnitStatusChanged)
+def _status(s: GameState, e: ev.UnitStatusChanged) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(replace(u, extra={**u.extra, e.key: e.value}))
+
+
+@handles(ev.GameDataChanged)
+def _data(s: GameState, e: ev.GameDataChanged) -> GameState:
+    return replace(s, extra={**s.extra, e.key: e.value})
+
+
+@handles(ev.GameEnded)
+def _ended(s: GameState, e: ev.GameEnded) -> GameState:
+    return replace(
+        s,
+        phase="over",
+        result={
+            "winner": e.winner,
+            "score": dict(e.score),
+            "reason": e.reason,
+            "breakdown": dict(e.breakdown),
+        },
+    )

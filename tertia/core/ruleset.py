@@ -1,0 +1,156 @@
+"""What every rule set provides, and the transaction its procedures write events through."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tertia.core.actions import Action
+from tertia.core.dice import Dice, Distribution
+from tertia.core.events import DiceRolled, Event
+from tertia.core.reducer import reduce
+from tertia.core.scenario import Scenario
+from tertia.core.state import GameState, UnitKind
+from tertia.core.terrain import Battlefield
+from tertia.core.violations import Violation
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A rule-set parameter players may set: a variant, a house rule or an interpretation."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+    def coerce(self, raw: Any) -> Any:
+        """Parse a value (possibly a string from the command line) to this option's type."""
+        kind = type(self.default)
+        if isinstance(raw, str) and kind is not str:
+            text = raw.strip().lower()
+            if kind is bool:
+                if text in ("1", "true", "yes", "on"):
+                    raw = True
+                elif text in ("0", "false", "no", "off"):
+                    raw = False
+                else:
+                    raise ValueError(f"option {self.name}: expected true or false, got {raw!r}")
+            else:
+                try:
+                    raw = kind(text)
+                except ValueError:
+                    raise ValueError(
+                        f"option {self.name}: expected {kind.__name__}, got {raw!r}"
+                    ) from None
+        if kind is bool and not isinstance(raw, bool):
+            raise ValueError(f"option {self.name}: expected true or false, got {raw!r}")
+        if kind in (int, float) and (isinstance(raw, bool) or not isinstance(raw, int | float)):
+            raise ValueError(f"option {self.name}: expected a number, got {raw!r}")
+        value = kind(raw)
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise ValueError(f"option {self.name}: {value!r} is not one of {allowed}")
+        return value
+
+
+class Tx:
+    """A resolution in progress: procedures read ``state`` and emit events through it.
+
+    Each emitted event is reduced at once, so later steps see its effect; dice rolls are
+    events too, so the log shows every die with its purpose.
+    """
+
+    def __init__(self, table: Battlefield, state: GameState, dice: Dice) -> None:
+        self.table = table
+        self.state = state
+        self.dice = dice
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.state = reduce(self.state, event)
+        self.events.append(event)
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        value = self.dice.roll(dist, purpose)
+        self.emit(DiceRolled(purpose=purpose, die=dist.name, value=value))
+        return value
+
+
+class RuleSet(ABC):
+    """A rule set: immutable id, version and options, with its procedures.
+
+    Subclasses declare ``id``, ``title``, ``version``, ``OPTIONS`` and ``BASES`` and
+    implement the abstract methods. ``validate`` is the single source of truth for
+    legality; ``resolve`` is only called on actions it accepts.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[str]
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {}
+
+    def __init__(self, **options: Any) -> None:
+        known = {o.name: o for o in self.OPTIONS}
+        values = {o.name: o.default for o in self.OPTIONS}
+        for name, raw in options.items():
+            if name not in known:
+                raise ValueError(
+                    f"{self.id} has no option {name!r}; options: {', '.join(sorted(known)) or 'none'}"
+                )
+            values[name] = known[name].coerce(raw)
+        self.options: Mapping[str, Any] = values
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+    def base_size(self, kind: UnitKind) -> tuple[float, float]:
+        """Default (frontage, depth) of a base of this kind under this rule set."""
+        return self.BASES[kind]
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "version": self.version,
+            "options": [
+                {"name": o.name, "default": o.default, "value": self.options[o.name],
+                 "help": o.help, "choices": list(o.choices) if o.choices else None}
+                for o in self.OPTIONS
+            ],
+        }
+
+    # --- procedures ------------------------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self, scenario: Scenario) -> GameState:
+        """The position as deployed, before any die is rolled."""
+
+    @abstractmethod
+    def begin(self, tx: Tx) -> None:
+        """Start the battle (who moves first, the first turn)."""
+
+    @abstractmethod
+    def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
+        """Every reason ``action`` is illegal now; empty when it is legal."""
+
+    @abstractmethod
+    def resolve(self, tx: Tx, action: Action) -> None:
+        """Carry out a legal action, emitting events through ``tx``."""
+
+    def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """Problems this rule set finds in a scenario beyond the file format, as
+        (field path, message) pairs: command make-up, deployment distances and the like."""
+        return []
+
+    def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
+        """What ``side`` may see. Nothing is hidden unless a rule set overrides this."""
+        return state.to_dict()
+
+    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        """A unit's derived state for referees and front ends (hit limit and the like)."""
+        u = state.units[unit_id]
+        return {"id": u.id, "side": u.side, "type": u.kind.value, "hits": u.hits}

@@ -1,0 +1,172 @@
+"""The scenario format: a battle's table, armies and conditions, validated with pydantic.
+
+Field names and meanings are the TOML file's. Semantic checks that need a rule set
+(base sizes, overlaps, command make-up) live in :mod:`tertia.io.scenario_file`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
+
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Coordinate = tuple[Finite, Finite]
+
+UNIT_TYPES = ("foot", "horse", "dragoons", "commanded_shot", "artillery")
+COMMANDS = ("centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableSpec(_Strict):
+    width: Positive
+    depth: Positive
+
+
+class SideSpec(_Strict):
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    name: str = ""
+    edge: Literal["south", "north"]
+
+
+class CommanderSpec(_Strict):
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    name: str = ""
+    side: str
+    command: Literal["centre", "right", "left", "reserve", "artillery", "dragoons", "independent"]
+    x: Finite
+    y: Finite
+    facing: Finite = 0.0
+    general: bool = False
+    value: Annotated[int, Field(ge=0, le=2)] = 1
+    width: Positive | None = None
+    depth: Positive | None = None
+
+
+class UnitSpec(_Strict):
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    name: str = ""
+    side: str
+    type: Literal["foot", "horse", "dragoons", "commanded_shot", "artillery"]
+    command: Literal["centre", "right", "left", "reserve", "artillery", "dragoons", "independent"]
+    x: Finite
+    y: Finite
+    facing: Finite = 0.0
+    width: Positive | None = None
+    depth: Positive | None = None
+    traits: tuple[str, ...] = ()
+
+
+class TerrainSpec(_Strict):
+    type: Literal[
+        "woods", "town", "field", "broken", "marsh", "lake", "hill", "river", "ford",
+        "bridge", "road", "hedge", "entrenchment",
+    ]
+    name: str = ""
+    polygon: tuple[Coordinate, ...] | None = None
+    line: tuple[Coordinate, ...] | None = None
+    width: Positive | None = None
+    hedged: bool = False
+    height: Annotated[int, Field(ge=1, le=5)] = 1
+
+    @model_validator(mode="after")
+    def _shape(self) -> TerrainSpec:
+        if (self.polygon is None) == (self.line is None):
+            raise ValueError("give exactly one of polygon or line")
+        if self.polygon is not None:
+            if len(self.polygon) < 3:
+                raise ValueError("a polygon needs at least 3 points")
+            if abs(_signed_area(self.polygon)) < 1e-6:
+                raise ValueError("the polygon is degenerate (zero area)")
+            from shapely.geometry import Polygon
+
+            if not Polygon(self.polygon).is_valid:
+                raise ValueError("the polygon crosses itself")
+        if self.line is not None:
+            if len(self.line) < 2:
+                raise ValueError("a line needs at least 2 points")
+            if self.width is None:
+                raise ValueError("a line needs a width")
+            length = sum(math.dist(a, b) for a, b in zip(self.line, self.line[1:], strict=False))
+            if length < 1e-6:
+                raise ValueError("the line is degenerate (zero length)")
+        return self
+
+    def to_feature(self) -> TerrainFeature:
+        return TerrainFeature(
+            kind=TerrainKind(self.type),
+            outline=tuple(self.polygon or ()),
+            line=tuple(self.line or ()),
+            width=float(self.width or 0.0),
+            name=self.name,
+            hedged=self.hedged,
+            height=self.height,
+        )
+
+
+class SupplySpec(_Strict):
+    side: str
+    x: Finite
+    y: Finite
+    id: str | None = None
+
+
+class ObjectiveSpec(_Strict):
+    name: str
+    x: Finite
+    y: Finite
+    radius: Positive
+    side: str | None = None
+    ends_game: bool = True
+
+
+class Scenario(_Strict):
+    """A battle: a table, two sides, their commanders and units, terrain and objectives."""
+
+    name: Annotated[str, Field(min_length=1)]
+    turns: Annotated[int, Field(ge=1, le=200)] = 12
+    rules: tuple[str, ...] = ()
+    description: str = ""
+    sources: tuple[str, ...] = ()
+    first: str | None = None
+    table: TableSpec
+    sides: tuple[SideSpec, SideSpec]
+    commanders: tuple[CommanderSpec, ...] = ()
+    units: tuple[UnitSpec, ...] = ()
+    terrain: tuple[TerrainSpec, ...] = ()
+    supplies: tuple[SupplySpec, ...] = ()
+    objectives: tuple[ObjectiveSpec, ...] = ()
+
+    @field_validator("sides")
+    @classmethod
+    def _distinct_sides(cls, v: tuple[SideSpec, SideSpec]) -> tuple[SideSpec, SideSpec]:
+        if v[0].id == v[1].id:
+            raise ValueError(f"both sides have the id {v[0].id!r}")
+        return v
+
+    @property
+    def side_ids(self) -> tuple[str, str]:
+        return (self.sides[0].id, self.sides[1].id)
+
+    def side(self, side_id: str) -> SideSpec:
+        return next(s for s in self.sides if s.id == side_id)
+
+    def build_battlefield(self) -> Battlefield:
+        return Battlefield(
+            width=self.table.width,
+            depth=self.table.depth,
+            features=tuple(t.to_feature() for t in self.terrain),
+        )
+
+
+def _signed_area(points: tuple[Coordinate, ...]) -> float:
+    return 0.5 * sum(
+        a[0] * b[1] - b[0] * a[1] for a, b in zip(points, points[1:] + points[:1], strict=False)
+    )

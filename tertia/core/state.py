@@ -1,0 +1,259 @@
+"""Game state: plain, immutable data that round-trips exactly through JSON.
+
+States are values. A change makes a new state sharing everything it did not touch
+(``dataclasses.replace`` plus one new dict of units), so search and simulation can
+clone thousands of positions a second. Only the reducer (:mod:`tertia.core.reducer`)
+builds changed states during play.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from tertia.core.geometry import Base
+
+
+class UnitKind(StrEnum):
+    """Troop types shared by every rule set (each maps them to its own words)."""
+
+    FOOT = "foot"
+    HORSE = "horse"
+    DRAGOONS = "dragoons"
+    COMMANDED_SHOT = "commanded_shot"
+    ARTILLERY = "artillery"
+    COMMANDER = "commander"
+
+
+TROOP_KINDS = frozenset(
+    {UnitKind.FOOT, UnitKind.HORSE, UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT, UnitKind.ARTILLERY}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit or a commander on the table.
+
+    ``removed`` is ``None`` while the piece is in play, else why it left ("routed",
+    "raided", "misfortune" ...). ``extra`` holds a rule set's own per-unit data (morale
+    points, formation, figures); it is replaced, never mutated.
+    """
+
+    id: str
+    side: str
+    kind: UnitKind
+    command: str
+    x: float
+    y: float
+    facing: float
+    width: float
+    depth: float
+    name: str = ""
+    traits: tuple[str, ...] = ()
+    general: bool = False
+    value: int = 0
+    hits: int = 0
+    out_of_ammo: bool = False
+    ammo_markers: int = 0
+    fired: bool = False
+    removed: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def base(self) -> Base:
+        return Base(self.x, self.y, self.facing, self.width, self.depth)
+
+    @property
+    def in_play(self) -> bool:
+        return self.removed is None
+
+    @property
+    def is_commander(self) -> bool:
+        return self.kind is UnitKind.COMMANDER
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["kind"] = self.kind.value
+        d["traits"] = list(self.traits)
+        d["extra"] = dict(self.extra)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Unit:
+        data = dict(d)
+        data["kind"] = UnitKind(data["kind"])
+        data["traits"] = tuple(data.get("traits", ()))
+        data["extra"] = dict(data.get("extra", {}))
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """A supply base marker (larger-battles: Supplies)."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    width: float = 2.0
+    depth: float = 1.0
+    raided_by: str | None = None
+
+    @property
+    def base(self) -> Base:
+        return Base(self.x, self.y, 0.0, self.width, self.depth)
+
+    @property
+    def in_play(self) -> bool:
+        return self.raided_by is None
+
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    """A place a scenario asks a side (or either side) to take."""
+
+    name: str
+    x: float
+    y: float
+    radius: float
+    side: str | None = None
+    taken_by: str | None = None
+
+
+class Phase(StrEnum):
+    """Phase names used by the shipped rule sets (each rule set picks its own sequence)."""
+
+    SETUP = "setup"
+    MOVEMENT = "movement"
+    BOMBARDMENT = "bombardment"
+    COMBAT = "combat"
+    ROUTING = "routing"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything that changes during a battle.
+
+    ``marks`` is the current player turn's bookkeeping: named sets of ids (units moved,
+    units that attacked, orders given ...), cleared when the turn passes. ``pending`` is a
+    decision the rules await from ``pending["side"]`` before play goes on (a defender's
+    reaction, a hidden choice). ``extra`` holds a rule set's own global data.
+    """
+
+    sides: tuple[str, str]
+    turn: int
+    active: str
+    phase: str
+    units: Mapping[str, Unit]
+    supplies: tuple[Supply, ...] = ()
+    objectives: tuple[Objective, ...] = ()
+    first_side: str | None = None
+    marks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    pending: Mapping[str, Any] | None = None
+    result: Mapping[str, Any] | None = None
+    step: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    # --- queries -------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def to_act(self) -> str:
+        """The side whose decision the game awaits."""
+        if self.pending is not None:
+            return str(self.pending["side"])
+        return self.active
+
+    def opponent(self, side: str) -> str:
+        a, b = self.sides
+        return b if side == a else a
+
+    def unit(self, unit_id: str) -> Unit:
+        return self.units[unit_id]
+
+    def iter_units(self, side: str | None = None, *, include_removed: bool = False) -> Iterator[Unit]:
+        for u in self.units.values():
+            if (include_removed or u.removed is None) and (side is None or u.side == side):
+                yield u
+
+    def iter_troops(self, side: str | None = None) -> Iterator[Unit]:
+        """Units in play that are troops (not commanders)."""
+        for u in self.iter_units(side):
+            if u.kind is not UnitKind.COMMANDER:
+                yield u
+
+    def marked(self, name: str) -> tuple[str, ...]:
+        return self.marks.get(name, ())
+
+    def is_marked(self, name: str, ident: str) -> bool:
+        return ident in self.marks.get(name, ())
+
+    # --- changes (used by the reducer) ---------------------------------------------------
+
+    def with_unit(self, unit: Unit) -> GameState:
+        units = dict(self.units)
+        units[unit.id] = unit
+        return replace(self, units=units)
+
+    def with_mark(self, name: str, ident: str) -> GameState:
+        marks = dict(self.marks)
+        marks[name] = (*marks.get(name, ()), ident)
+        return replace(self, marks=marks)
+
+    # --- serialisation -------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sides": list(self.sides),
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "units": [u.to_dict() for u in self.units.values()],
+            "supplies": [
+                {f.name: getattr(s, f.name) for f in fields(s)} for s in self.supplies
+            ],
+            "objectives": [
+                {f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives
+            ],
+            "first_side": self.first_side,
+            "marks": {k: list(v) for k, v in self.marks.items()},
+            "pending": None if self.pending is None else dict(self.pending),
+            "result": None if self.result is None else dict(self.result),
+            "step": self.step,
+            "extra": dict(self.extra),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GameState:
+        return cls(
+            sides=(d["sides"][0], d["sides"][1]),
+            turn=int(d["turn"]),
+            active=d["active"],
+            phase=d["phase"],
+            units={u["id"]: Unit.from_dict(u) for u in d["units"]},
+            supplies=tuple(Supply(**s) for s in d.get("supplies", ())),
+            objectives=tuple(Objective(**o) for o in d.get("objectives", ())),
+            first_side=d.get("first_side"),
+            marks={k: tuple(v) for k, v in d.get("marks", {}).items()},
+            pending=d.get("pending"),
+            result=d.get("result"),
+            step=int(d.get("step", 0)),
+            extra=dict(d.get("extra", {})),
+        )
+
+    def state_hash(self) -> str:
+        """A stable digest of the whole state, equal on every machine for equal states."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]

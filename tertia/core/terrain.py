@@ -1,0 +1,171 @@
+"""Terrain on the table: polygons and lines with widths, indexed for fast queries.
+
+Terrain is static for a battle, so a :class:`Battlefield` builds its shapely geometries
+once (prepared for repeated predicates) and rule sets ask it questions: what is at this
+point, does this footprint touch that kind of ground, does this line of sight cross woods.
+Which kinds block, slow or shelter is a rule-set decision, not made here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+import shapely
+from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon as ShapelyPolygon
+from shapely.geometry.base import BaseGeometry
+
+from tertia.core.geometry import Point, Polygon
+
+
+class TerrainKind(StrEnum):
+    """Kinds of ground a scenario may place."""
+
+    WOODS = "woods"
+    TOWN = "town"
+    FIELD = "field"
+    BROKEN = "broken"
+    MARSH = "marsh"
+    LAKE = "lake"
+    HILL = "hill"
+    RIVER = "river"
+    FORD = "ford"
+    BRIDGE = "bridge"
+    ROAD = "road"
+    HEDGE = "hedge"
+    ENTRENCHMENT = "entrenchment"
+
+
+LINEAR_KINDS = frozenset({TerrainKind.RIVER, TerrainKind.ROAD, TerrainKind.HEDGE})
+"""Kinds usually drawn as a line with a width rather than a polygon."""
+
+
+@dataclass(frozen=True)
+class TerrainFeature:
+    """One piece of terrain: an area, or a line buffered to its width."""
+
+    kind: TerrainKind
+    outline: tuple[Point, ...] = ()
+    line: tuple[Point, ...] = ()
+    width: float = 0.0
+    name: str = ""
+    hedged: bool = False
+    height: int = 1
+
+    @cached_property
+    def geometry(self) -> BaseGeometry:
+        if self.line:
+            return LineString(self.line).buffer(self.width / 2.0, cap_style="flat")
+        return ShapelyPolygon(self.outline)
+
+    @property
+    def is_linear(self) -> bool:
+        return bool(self.line)
+
+
+@dataclass
+class Battlefield:
+    """The table: its size and terrain, with per-kind geometry built once."""
+
+    width: float
+    depth: float
+    features: tuple[TerrainFeature, ...] = ()
+    _by_kind: dict[TerrainKind, BaseGeometry] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        groups: dict[TerrainKind, list[BaseGeometry]] = {}
+        for f in self.features:
+            groups.setdefault(f.kind, []).append(f.geometry)
+        for kind, geoms in groups.items():
+            g = shapely.union_all(geoms)
+            shapely.prepare(g)
+            self._by_kind[kind] = g
+        crossings = [
+            self._by_kind[k] for k in (TerrainKind.FORD, TerrainKind.BRIDGE) if k in self._by_kind
+        ]
+        if TerrainKind.RIVER in self._by_kind:
+            barrier = self._by_kind[TerrainKind.RIVER]
+            if crossings:
+                barrier = barrier.difference(shapely.union_all(crossings))
+            shapely.prepare(barrier)
+            self._river_barrier: BaseGeometry | None = barrier
+        else:
+            self._river_barrier = None
+
+    # --- membership ---------------------------------------------------------------------
+
+    def has(self, kind: TerrainKind) -> bool:
+        return kind in self._by_kind
+
+    def contains_point(self, kind: TerrainKind, p: Point) -> bool:
+        """Is the point on ground of this kind (boundary included)?"""
+        g = self._by_kind.get(kind)
+        return g is not None and bool(g.intersects(ShapelyPoint(p)))
+
+    def kinds_at(self, p: Point) -> frozenset[TerrainKind]:
+        pt = ShapelyPoint(p)
+        return frozenset(k for k, g in self._by_kind.items() if g.intersects(pt))
+
+    def features_at(self, p: Point) -> tuple[TerrainFeature, ...]:
+        pt = ShapelyPoint(p)
+        return tuple(f for f in self.features if f.geometry.intersects(pt))
+
+    def overlaps(self, kind: TerrainKind, footprint: Polygon) -> bool:
+        """Does a footprint share area with ground of this kind (touching does not count)?"""
+        g = self._by_kind.get(kind)
+        if g is None:
+            return False
+        poly = ShapelyPolygon(footprint)
+        return bool(g.intersects(poly)) and not bool(g.touches(poly))
+
+    def hill_level(self, p: Point) -> int:
+        """Height of the highest hill under a point; 0 on the plain."""
+        if TerrainKind.HILL not in self._by_kind:
+            return 0
+        pt = ShapelyPoint(p)
+        levels = [
+            f.height for f in self.features if f.kind is TerrainKind.HILL and f.geometry.intersects(pt)
+        ]
+        return max(levels, default=0)
+
+    # --- rivers, roads, sight -----------------------------------------------------------
+
+    def blocks_by_river(self, footprint: Polygon) -> bool:
+        """Does a footprint (or swept area) enter a river away from a ford or bridge?"""
+        if self._river_barrier is None:
+            return False
+        poly = ShapelyPolygon(footprint)
+        return bool(self._river_barrier.intersects(poly)) and not bool(
+            self._river_barrier.touches(poly)
+        )
+
+    def crosses_river(self, a: Point, b: Point) -> bool:
+        """Does the straight line between two points cross a river (fords included)?"""
+        g = self._by_kind.get(TerrainKind.RIVER)
+        return g is not None and bool(g.intersects(LineString((a, b))))
+
+    def path_on_road(self, points: Sequence[Point], tolerance: float = 0.25) -> bool:
+        """Does a whole path keep to a road (within ``tolerance`` of its edges)?"""
+        g = self._by_kind.get(TerrainKind.ROAD)
+        if g is None or len(points) < 2:
+            return False
+        return bool(g.buffer(tolerance).covers(LineString(points)))
+
+    def line_crosses(self, kinds: Iterable[TerrainKind], a: Point, b: Point) -> bool:
+        """Does the segment ab pass through the interior of any of these kinds of ground?"""
+        seg = LineString((a, b))
+        return any(
+            k in self._by_kind and bool(self._by_kind[k].intersects(seg))
+            and not bool(self._by_kind[k].touches(seg))
+            for k in kinds
+        )
+
+    def inside_table(self, footprint: Polygon) -> bool:
+        return all(
+            -1e-9 <= x <= self.width + 1e-9 and -1e-9 <= y <= self.depth + 1e-9
+            for x, y in footprint
+        )
