@@ -23,7 +23,6 @@ class Action:
     type: ClassVar[str] = "action"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
         ACTION_TYPES[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,6 +59,9 @@ def action_from_dict(d: Mapping[str, Any]) -> Action:
         raise BadActionData(f"{kind}: {exc}") from None
 
 
+_STRING_FIELDS = frozenset({"unit", "target", "attacker", "gun", "commander", "purpose"})
+
+
 def _normalise(action: Action) -> Action:
     """Turn JSON lists back into the tuples the dataclasses declare, checking types."""
     changes: dict[str, Any] = {}
@@ -74,9 +76,8 @@ def _normalise(action: Action) -> Action:
             changes[f.name] = tuple(str(x) for x in v)
         elif f.name in ("face_before", "face_after") and v is not None:
             changes[f.name] = float(v)
-        elif f.name in ("unit", "target", "attacker", "gun", "commander", "purpose") and v is not None:
-            if not isinstance(v, str):
-                raise ValueError(f"{f.name} must be a string")
+        elif f.name in _STRING_FIELDS and v is not None and not isinstance(v, str):
+            raise ValueError(f"{f.name} must be a string")
     if not changes:
         return action
     data = {f.name: getattr(action, f.name) for f in fields(action)}

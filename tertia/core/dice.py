@@ -107,8 +107,10 @@ class SeededDice:
 
     def roll(self, dist: Distribution, purpose: str) -> int:
         r = self._rng.randrange(dist.total_weight)
-        for value, weight in dist.outcomes:
+        value = dist.outcomes[-1][0]
+        for face, weight in dist.outcomes:
             if r < weight:
+                value = face
                 break
             r -= weight
         self.log.append(Roll(purpose, dist.name, value))

@@ -17,7 +17,6 @@ class Event:
     type: ClassVar[str] = "event"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
         EVENT_TYPES[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ shapely in :mod:`tertia.core.terrain`.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -336,14 +337,14 @@ def facing_towards(base: Base, p: Point) -> float:
 def path_length(points: Sequence[Point]) -> float:
     """Length of a polyline."""
     return sum(
-        math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:], strict=False)
+        math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(points)
     )
 
 
 def point_along(points: Sequence[Point], distance: float) -> Point:
     """The point ``distance`` inches along a polyline (clamped to its ends)."""
     remaining = distance
-    for a, b in zip(points, points[1:], strict=False):
+    for a, b in itertools.pairwise(points):
         seg = math.hypot(b[0] - a[0], b[1] - a[1])
         if seg >= remaining and seg > 0:
             t = remaining / seg

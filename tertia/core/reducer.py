@@ -16,8 +16,11 @@ E = TypeVar("E", bound=ev.Event)
 _HANDLERS: dict[type[ev.Event], Callable[[GameState, Any], GameState]] = {}
 
 
-def handles(cls: type[E]) -> Callable[[Callable[[GameState, E], GameState]], Callable[[GameState, E], GameState]]:
-    def register(fn: Callable[[GameState, E], GameState]) -> Callable[[GameState, E], GameState]:
+Handler = Callable[[GameState, E], GameState]
+
+
+def handles(cls: type[E]) -> Callable[[Handler[E]], Handler[E]]:
+    def register(fn: Handler[E]) -> Handler[E]:
         _HANDLERS[cls] = fn
         return fn
 

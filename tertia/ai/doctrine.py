@@ -1,0 +1,249 @@
+"""The doctrine player for ``larger-battles``: a scripted general who plays by the period's
+book. Guns bombard what they can see; horse on the wings seek the enemy horse, then the
+baggage; foot advance as a line, supported; commanders go where the fighting is.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import replace
+
+from tertia.ai.moves import bearing_to, move_towards, pivot_to
+from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.game import Game
+from tertia.core.geometry import Point, angle_between
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.measuring import distance, iter_enemy_troops_within
+from tertia.rulesets.larger_battles.combat import (
+    attacker_modifiers,
+    can_attack,
+    defender_modifiers,
+    support_problem,
+)
+from tertia.rulesets.larger_battles.orders import is_ordered, orders_left
+from tertia.rulesets.larger_battles.profile import profile
+from tertia.rulesets.larger_battles.routing import hit_limit
+
+ENGAGE = 3.0
+TURN_BEFORE_ADVANCE = 35.0  # degrees off the goal before a unit wheels rather than slides
+
+
+def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
+    """Chances that an opposed D6 roll is won and lost with these total modifiers."""
+    win = sum(1 for a in range(1, 7) for d in range(1, 7) if a + a_mod > d + d_mod) / 36
+    lose = sum(1 for a in range(1, 7) for d in range(1, 7) if d + d_mod > a + a_mod) / 36
+    return win, lose
+
+
+class DoctrinePlayer:
+    """Plays any side of ``larger-battles`` legally and sensibly."""
+
+    name = "doctrine"
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        if state.pending is not None:
+            return self._encourage(game, state)
+        if state.phase == "movement":
+            return self._movement(game, state, rng)
+        if state.phase == "bombardment":
+            return self._bombardment(game, state)
+        if state.phase == "combat":
+            return self._combat(game, state)
+        return EndPhase()
+
+    # --- orders and movement ---------------------------------------------------------------
+
+    def _movement(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        side = state.active
+        reserve_for_guns = 1 if self._guns_with_targets(game, state) else 0
+        if orders_left(state) > reserve_for_guns:
+            order = self._best_order(game, state, rng)
+            if order is not None:
+                return order
+        for unit in self._movers(state):
+            move = self._plan_move(game, state, unit)
+            if move is not None:
+                return move
+            # No useful move: mark nothing, but try the next unit.
+        del side
+        return EndPhase()
+
+    def _movers(self, state: GameState) -> list[Unit]:
+        """Ordered units that have not moved, leading units first so lines stay clear."""
+        edge = state.extra.get("edges", {}).get(state.active, "south")
+        sign = 1.0 if edge == "south" else -1.0
+        ready = [
+            u for u in state.iter_units(state.active)
+            if is_ordered(state, u, "move") and not state.is_marked("moved", u.id)
+            and not state.is_marked("doctrine_skip", u.id)
+        ]
+        return sorted(ready, key=lambda u: (u.is_commander, -sign * u.y, u.id))
+
+    def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
+        side = state.active
+        scores: dict[str, float] = {}
+        for unit in state.iter_units(side):
+            if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
+                continue
+            if any(True for _ in iter_enemy_troops_within(state, unit, ENGAGE)):
+                continue
+            weight = {UnitKind.HORSE: 3.0, UnitKind.FOOT: 2.0}.get(unit.kind, 1.0)
+            if unit.command == "reserve" and state.turn < 3:
+                weight *= 0.3
+            scores[unit.command] = scores.get(unit.command, 0.0) + weight
+        for key in list(scores):
+            if f"{side}:{key}" in state.marked("ordered_move"):
+                del scores[key]
+        if not scores:
+            return None
+        best = max(sorted(scores), key=lambda k: (scores[k], rng.random()))
+        order = GiveOrder(target=best, purpose="move")
+        return order if game.is_legal(state, order) else None
+
+    def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
+        if unit.kind is UnitKind.COMMANDER:
+            return self._commander_move(game, state, unit)
+        if any(True for _ in iter_enemy_troops_within(state, unit, ENGAGE)):
+            return None
+        goal = self._goal(state, unit)
+        if goal is None:
+            return None
+        allowance = profile(unit.kind).move
+        if unit.kind is UnitKind.ARTILLERY:
+            if unit.fired:
+                return pivot_to(game, state, unit, bearing_to(unit, goal))
+            allowance = 3.0
+        heading = bearing_to(unit, goal)
+        if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
+            return move_towards(game, state, unit, goal, 3.0, face=heading) or pivot_to(
+                game, state, unit, heading)
+        return move_towards(game, state, unit, goal, allowance)
+
+    def _goal(self, state: GameState, unit: Unit) -> Point | None:
+        enemies = list(state.iter_troops(state.opponent(unit.side)))
+        if not enemies:
+            return None
+        if unit.kind is UnitKind.HORSE:
+            horse = [e for e in enemies if e.kind is UnitKind.HORSE]
+            supplies = [s for s in state.supplies if s.in_play and s.side != unit.side]
+            if supplies and (not horse or min(distance(unit, h) for h in horse) > 18.0):
+                s = min(supplies, key=lambda s: math.hypot(s.x - unit.x, s.y - unit.y))
+                return (s.x, s.y)
+            pool = horse or enemies
+        elif unit.kind in (UnitKind.FOOT, UnitKind.COMMANDED_SHOT):
+            foot = [e for e in enemies if e.kind is not UnitKind.HORSE]
+            pool = foot or enemies
+        else:
+            pool = enemies
+        target = min(pool, key=lambda e: (distance(unit, e), e.id))
+        return (target.x, target.y)
+
+    def _commander_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
+        friends = [u for u in state.iter_troops(unit.side) if can_attack(u)]
+        engaged = [u for u in friends if any(True for _ in iter_enemy_troops_within(state, u, ENGAGE))]
+        own = [u for u in engaged if u.command == unit.command] or engaged
+        if own:
+            spot = min(own, key=lambda u: (math.hypot(u.x - unit.x, u.y - unit.y), u.id))
+        else:
+            command = [u for u in friends if u.command == unit.command] or friends
+            if not command:
+                return None
+            spot = min(command, key=lambda u: (math.hypot(u.x - unit.x, u.y - unit.y), u.id))
+        back = math.radians(spot.facing + 180.0)
+        goal = (spot.x + math.sin(back) * 3.0, spot.y + math.cos(back) * 3.0)
+        if math.hypot(goal[0] - unit.x, goal[1] - unit.y) < 1.0:
+            return None
+        return move_towards(game, state, unit, goal, profile(UnitKind.COMMANDER).move)
+
+    # --- bombardment -----------------------------------------------------------------------
+
+    def _guns_with_targets(self, game: Game, state: GameState) -> list[Bombard]:
+        probe = replace(state, phase="bombardment", marks={
+            **state.marks, "ordered_bombard": (*state.marked("ordered_bombard"), f"{state.active}:artillery"),
+        })
+        shots: list[Bombard] = []
+        for gun in state.iter_troops(state.active):
+            if gun.kind is not UnitKind.ARTILLERY or state.is_marked("bombarded", gun.id):
+                continue
+            targets = [
+                Bombard(gun=gun.id, target=e.id) for e in state.iter_troops(state.opponent(gun.side))
+            ]
+            legal = [b for b in targets if game.is_legal(probe, b)]
+            if legal:
+                shots.append(min(legal, key=lambda b: self._target_priority(game, state, b.target)))
+        return shots
+
+    def _target_priority(self, game: Game, state: GameState, target_id: str) -> tuple[int, str]:
+        t = state.units[target_id]
+        left = hit_limit(game.table, state, t, game.ruleset.options).value - t.hits
+        return (left, target_id)
+
+    def _bombardment(self, game: Game, state: GameState) -> Action:
+        shots = self._guns_with_targets(game, state)
+        ready = [b for b in shots if game.is_legal(state, b)]
+        if ready:
+            return ready[0]
+        if shots and orders_left(state) > 0:
+            order = GiveOrder(target="artillery", purpose="bombard")
+            if game.is_legal(state, order):
+                return order
+            for b in shots:
+                single = GiveOrder(target=b.gun, purpose="bombard")
+                if game.is_legal(state, single):
+                    return single
+        return EndPhase()
+
+    # --- combat ----------------------------------------------------------------------------
+
+    def _combat(self, game: Game, state: GameState) -> Action:
+        best: tuple[float, Attack] | None = None
+        for attacker in state.iter_troops(state.active):
+            if not can_attack(attacker) or state.is_marked("attacked", attacker.id) or state.is_marked(
+                "supported", attacker.id
+            ):
+                continue
+            for target in iter_enemy_troops_within(state, attacker, ENGAGE):
+                base = Attack(attacker=attacker.id, target=target.id)
+                if not game.is_legal(state, base):
+                    continue
+                supports = tuple(
+                    u.id for u in state.iter_troops(state.active)
+                    if u.id != attacker.id and support_problem(state, u, target) is None
+                )
+                attack = replace(base, supports=supports)
+                attack = replace(attack, commander=self._commander_for(game, state, attack))
+                if not game.is_legal(state, attack):
+                    attack = base
+                value = self._attack_value(game, state, attack)
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, attack)
+        return best[1] if best else EndPhase()
+
+    def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:
+        for c in state.iter_units(state.active):
+            if c.kind is not UnitKind.COMMANDER or c.general:
+                continue
+            if game.is_legal(state, replace(attack, commander=c.id)):
+                return c.id
+        return None
+
+    def _attack_value(self, game: Game, state: GameState, attack: Attack) -> float:
+        opts = game.ruleset.options
+        a_mod = sum(m.value for m in attacker_modifiers(state, attack, opts))
+        d_mod = sum(m.value for m in defender_modifiers(state, attack, None, opts))
+        win, lose = win_lose(a_mod, d_mod)
+        a = state.units[attack.attacker]
+        t = state.units[attack.target]
+        t_left = hit_limit(game.table, state, t, opts).value - t.hits
+        a_left = hit_limit(game.table, state, a, opts).value - a.hits
+        return win / max(t_left, 1) - lose / max(a_left, 1) + 0.01
+
+    def _encourage(self, game: Game, state: GameState) -> Action:
+        assert state.pending is not None
+        eligible: Iterable[str] = state.pending.get("eligible", ())
+        for cid in eligible:
+            if not state.units[cid].general:
+                return Encourage(commander=cid)
+        return Encourage(commander=None)

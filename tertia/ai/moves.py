@@ -1,0 +1,72 @@
+"""Candidate moves for players on a free table: the engine validates, these only propose.
+
+On a free-movement table the legal moves cannot be listed, so players propose a move
+towards where they want to be and shorten it until ``validate`` accepts it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from tertia.core.actions import Move
+from tertia.core.game import Game
+from tertia.core.geometry import Point, angle_between, bearing, heading_vector
+from tertia.core.state import GameState, Unit
+
+SHORTEN_STEPS = 7
+MIN_STEP = 0.25
+
+
+def move_towards(
+    game: Game,
+    state: GameState,
+    unit: Unit,
+    goal: Point,
+    max_distance: float,
+    *,
+    face: float | None = None,
+) -> Move | None:
+    """The longest legal straight move (up to ``max_distance``) from ``unit`` towards
+    ``goal``, pivoting first to ``face`` if given; None when no such move is legal."""
+    dx, dy = goal[0] - unit.x, goal[1] - unit.y
+    span = math.hypot(dx, dy)
+    if span < MIN_STEP:
+        return None
+    reach = min(max_distance, span)
+    ux, uy = dx / span, dy / span
+
+    def build(d: float) -> Move:
+        return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=face)
+
+    full = build(reach)
+    if game.is_legal(state, full):
+        return full
+    lo, hi = 0.0, reach
+    best: Move | None = None
+    for _ in range(SHORTEN_STEPS):
+        mid = (lo + hi) / 2
+        candidate = build(mid)
+        if game.is_legal(state, candidate):
+            best, lo = candidate, mid
+        else:
+            hi = mid
+    if best is not None and lo >= MIN_STEP:
+        return best
+    return None
+
+
+def pivot_to(game: Game, state: GameState, unit: Unit, facing: float) -> Move | None:
+    """A pivot on the spot, when it is legal and actually turns the unit."""
+    if angle_between(unit.facing, facing) < 1.0:
+        return None
+    move = Move(unit=unit.id, waypoints=(), face_before=facing)
+    return move if game.is_legal(state, move) else None
+
+
+def point_ahead(unit: Unit, distance: float, facing: float | None = None) -> Point:
+    fx, fy = heading_vector(unit.facing if facing is None else facing)
+    return (unit.x + fx * distance, unit.y + fy * distance)
+
+
+def bearing_to(unit: Unit, p: Point) -> float:
+    return bearing((unit.x, unit.y), p)

@@ -1,0 +1,62 @@
+"""A player that picks uniformly among sampled legal actions: a baseline and a fuzzer."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.game import Game
+from tertia.core.state import GameState, UnitKind
+
+MOVE_SAMPLES = 6
+
+
+class RandomPlayer:
+    """Proposes a spread of actions, keeps those ``validate`` accepts, and picks one."""
+
+    name = "random"
+
+    def __init__(self, end_phase_weight: float = 0.25) -> None:
+        self.end_phase_weight = end_phase_weight
+
+    def iter_proposals(self, game: Game, state: GameState, rng: random.Random) -> list[Action]:
+        side = state.to_act
+        if state.pending is not None:
+            eligible = list(state.pending.get("eligible", ()))
+            return [Encourage(commander=c) for c in [None, *eligible]]
+        out: list[Action] = []
+        commands = sorted({u.command for u in state.iter_units(side)})
+        mine = list(state.iter_units(side))
+        enemies = list(state.iter_troops(state.opponent(side)))
+        for command in commands:
+            out.append(GiveOrder(target=command, purpose="move"))
+            out.append(GiveOrder(target=command, purpose="bombard"))
+        if mine:
+            out.append(GiveOrder(target=rng.choice(mine).id, purpose="move"))
+        for unit in mine:
+            for _ in range(MOVE_SAMPLES if state.phase == "movement" else 0):
+                angle = rng.uniform(0.0, 360.0)
+                dist = rng.uniform(0.5, 12.0)
+                turn = rng.choice([None, None, rng.uniform(0.0, 360.0)])
+                x = unit.x + math.sin(math.radians(angle)) * dist
+                y = unit.y + math.cos(math.radians(angle)) * dist
+                out.append(Move(unit=unit.id, waypoints=((x, y),), face_before=turn))
+            if unit.kind is UnitKind.ARTILLERY:
+                out.extend(Bombard(gun=unit.id, target=e.id) for e in enemies)
+            elif unit.kind is not UnitKind.COMMANDER and state.phase == "combat":
+                for e in enemies:
+                    friends = [f.id for f in mine if f.id != unit.id and f.kind is not UnitKind.COMMANDER]
+                    supports = tuple(f for f in friends if rng.random() < 0.3)
+                    out.append(Attack(attacker=unit.id, target=e.id))
+                    if supports:
+                        out.append(Attack(attacker=unit.id, target=e.id, supports=supports))
+        return out
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        legal = [a for a in self.iter_proposals(game, state, rng) if game.is_legal(state, a)]
+        if state.pending is None and (not legal or rng.random() < self.end_phase_weight):
+            return EndPhase()
+        if not legal:
+            return EndPhase()
+        return rng.choice(legal)

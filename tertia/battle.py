@@ -1,0 +1,98 @@
+"""Fight a battle between players, keeping the whole record: the public entry point for
+AI-against-AI play, simulations and replays."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from tertia.ai.player import Player
+from tertia.core.actions import Action
+from tertia.core.dice import Roll, SeededDice, derive_seed
+from tertia.core.events import Event
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.core.violations import IllegalAction
+
+MAX_ACTIONS = 20_000
+"""A battle that has not ended after this many actions is stopped as a failure."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action, what it caused, and the state after it."""
+
+    side: str
+    action: Action
+    events: tuple[Event, ...]
+    state: GameState
+
+
+@dataclass
+class BattleRecord:
+    """Everything needed to replay and report a battle."""
+
+    game: Game
+    seed: int
+    initial_state: GameState
+    start_events: tuple[Event, ...]
+    steps: list[Step] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
+    players: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def final_state(self) -> GameState:
+        return self.steps[-1].state if self.steps else self.initial_state
+
+    def iter_events(self) -> list[Event]:
+        out = list(self.start_events)
+        for s in self.steps:
+            out.extend(s.events)
+        return out
+
+
+class BattleAborted(RuntimeError):
+    """A player chose an illegal action or the battle did not end."""
+
+
+def dice_seed(seed: int) -> int:
+    return derive_seed(seed, "dice")
+
+
+def player_seed(seed: int, side: str) -> int:
+    return derive_seed(seed, "player", side)
+
+
+def fight_battle(
+    game: Game,
+    players: Mapping[str, Player],
+    seed: int,
+    *,
+    on_step: Callable[[Step], None] | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> BattleRecord:
+    """Play a battle to its end. Dice and each player's choices have separate seeded streams
+    derived from ``seed``, so the same seed gives the same battle on any machine."""
+    dice = SeededDice(dice_seed(seed))
+    rngs = {side: random.Random(player_seed(seed, side)) for side in players}
+    state, start_events = game.start(dice)
+    record = BattleRecord(
+        game=game, seed=seed, initial_state=state, start_events=tuple(start_events),
+        players={side: p.name for side, p in players.items()},
+    )
+    while not state.is_over:
+        if len(record.steps) >= max_actions:
+            raise BattleAborted(f"the battle did not end within {max_actions} actions")
+        side = state.to_act
+        action = players[side].choose(game, state, rngs[side])
+        try:
+            state, events = game.apply(state, action, dice)
+        except IllegalAction as exc:
+            raise BattleAborted(f"{players[side].name} ({side}) chose an illegal action: {exc}") from exc
+        step = Step(side=side, action=action, events=tuple(events), state=state)
+        record.steps.append(step)
+        if on_step is not None:
+            on_step(step)
+    record.rolls = list(dice.log)
+    return record

@@ -1,0 +1,46 @@
+"""Measuring between pieces on the table: the queries every rule set asks.
+
+Distances are edge to edge between bases, in inches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tertia.core.geometry import base_distance, is_within
+from tertia.core.state import GameState, Unit, UnitKind
+
+
+def distance(a: Unit, b: Unit) -> float:
+    """Edge-to-edge distance between two pieces' bases."""
+    return base_distance(a.base, b.base)
+
+
+def within(a: Unit, b: Unit, inches: float) -> bool:
+    """"Within N inches", edge to edge, boundary included."""
+    return is_within(a.base, b.base, inches)
+
+
+def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Iterator[Unit]:
+    """Enemy troop units (not commanders) in play within ``inches`` of ``unit``."""
+    base = unit.base
+    for other in state.iter_troops(state.opponent(unit.side)):
+        if is_within(base, other.base, inches):
+            yield other
+
+
+def iter_friends_within(
+    state: GameState, unit: Unit, inches: float, kinds: frozenset[UnitKind] | None = None
+) -> Iterator[Unit]:
+    """Other friendly pieces in play within ``inches``, optionally of the given kinds."""
+    base = unit.base
+    for other in state.iter_units(unit.side):
+        if other.id == unit.id or (kinds is not None and other.kind not in kinds):
+            continue
+        if is_within(base, other.base, inches):
+            yield other
+
+
+def nearest(unit: Unit, others: list[Unit]) -> Unit | None:
+    """The piece in ``others`` closest to ``unit``, edge to edge."""
+    return min(others, key=lambda o: distance(unit, o), default=None)

@@ -1,0 +1,162 @@
+"""Free movement on the table: a move as a path, and the checks every rule set shares.
+
+A move is: an optional pivot on the spot, a straight-line slide through waypoints
+without turning, and an optional pivot at the end. The swept area of each slide is the
+convex hull of the base at both ends of the segment, so collision and terrain checks
+are exact for translation. Pivots are checked at their final orientation, as players do
+at the table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from tertia.core.actions import Move
+from tertia.core.geometry import (
+    EPSILON,
+    Base,
+    Point,
+    Polygon,
+    angle_between,
+    point_segment_distance,
+    polygon_distance,
+    polygons_overlap,
+    swept_polygon,
+)
+from tertia.core.state import GameState, Unit
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.violations import Code, Violation
+
+TURN_TOLERANCE = 0.5
+"""Facing changes smaller than this many degrees are not a turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """A move resolved into bases: where it starts, each corner of its path, where it ends."""
+
+    unit: Unit
+    start: Base
+    after_pivot: Base
+    points: tuple[Point, ...]  # centre path, the start first
+    end: Base
+
+    @property
+    def length(self) -> float:
+        return sum(
+            math.hypot(b[0] - a[0], b[1] - a[1])
+            for a, b in zip(self.points, self.points[1:], strict=False)
+        )
+
+    @property
+    def turned(self) -> bool:
+        return (
+            angle_between(self.start.facing, self.after_pivot.facing) > TURN_TOLERANCE
+            or angle_between(self.after_pivot.facing, self.end.facing) > TURN_TOLERANCE
+        )
+
+    @property
+    def translates(self) -> bool:
+        return len(self.points) > 1 and self.length > EPSILON
+
+    def iter_segments(self) -> Iterator[tuple[Base, Base]]:
+        facing = self.after_pivot.facing
+        s = self.after_pivot
+        for p in self.points[1:]:
+            e = s.moved_to(p[0], p[1], facing)
+            yield s, e
+            s = e
+
+    def swept(self) -> list[Polygon]:
+        """Every area the base covers: pivots at their final orientation, slides as hulls."""
+        areas: list[Polygon] = [self.after_pivot.corners()]
+        areas.extend(swept_polygon(a, b) for a, b in self.iter_segments())
+        areas.append(self.end.corners())
+        return areas
+
+
+def plan_move(unit: Unit, action: Move) -> MovePlan:
+    start = unit.base
+    facing0 = start.facing if action.face_before is None else action.face_before % 360.0
+    after = start.moved_to(start.x, start.y, facing0)
+    points: tuple[Point, ...] = ((unit.x, unit.y), *((float(x), float(y)) for x, y in action.waypoints))
+    last = points[-1]
+    facing1 = facing0 if action.face_after is None else action.face_after % 360.0
+    end = start.moved_to(last[0], last[1], facing1)
+    return MovePlan(unit, start, after, points, end)
+
+
+def iter_table_violations(
+    table: Battlefield, plan: MovePlan, rule: str
+) -> Iterator[Violation]:
+    """The base must stay on the table at every corner of its path."""
+    for p in plan.points:
+        b = plan.end.moved_to(p[0], p[1], plan.after_pivot.facing)
+        if not table.inside_table(b.corners()):
+            yield Violation(
+                Code.OFF_TABLE,
+                f"{plan.unit.label} would leave the table at ({p[0]:.1f}, {p[1]:.1f})",
+                rule,
+            )
+            return
+    if not table.inside_table(plan.end.corners()):
+        yield Violation(Code.OFF_TABLE, f"{plan.unit.label} would end partly off the table", rule)
+
+
+def iter_collision_violations(
+    state: GameState, plan: MovePlan, obstacles: Iterable[Base | tuple[str, Base]], rule: str
+) -> Iterator[Violation]:
+    """No interpenetration: the swept areas may touch but not overlap other bases."""
+    areas = plan.swept()
+    seg_pairs = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
+    reach = plan.start.radius
+    for item in obstacles:
+        name, base = item if isinstance(item, tuple) else ("another piece", item)
+        # Cheap rejection: the obstacle's bounding circle is clear of the whole path.
+        clearance = min(point_segment_distance(base.centre, a, b) for a, b in seg_pairs)
+        if clearance >= reach + base.radius:
+            continue
+        corners = base.corners()
+        if any(polygons_overlap(area, corners) for area in areas):
+            yield Violation(
+                Code.COLLISION,
+                f"{plan.unit.label} would pass through or overlap {name}",
+                rule,
+            )
+            return
+
+
+def iter_terrain_violations(
+    table: Battlefield,
+    plan: MovePlan,
+    impassable: Iterable[TerrainKind],
+    rule_for: dict[TerrainKind, str],
+    river_rule: str,
+) -> Iterator[Violation]:
+    """Impassable ground may not be entered; rivers only where a ford or bridge crosses."""
+    areas = plan.swept()
+    for kind in impassable:
+        if table.has(kind) and any(table.overlaps(kind, a) for a in areas):
+            yield Violation(
+                Code.IMPASSABLE, f"{plan.unit.label} cannot enter {kind.value}", rule_for[kind]
+            )
+            return
+    if any(table.blocks_by_river(a) for a in areas):
+        yield Violation(
+            Code.RIVER,
+            f"{plan.unit.label} may cross the river only at a ford or bridge",
+            river_rule,
+        )
+
+
+def min_distance_along(plan: MovePlan, target: Base, *, include_end: bool = True) -> float:
+    """Closest the moving base comes to ``target`` over its slides (and its end pose)."""
+    corners = target.corners()
+    best = math.inf
+    for a, b in plan.iter_segments():
+        best = min(best, polygon_distance(swept_polygon(a, b), corners))
+    if include_end:
+        best = min(best, polygon_distance(plan.end.corners(), corners))
+    return best

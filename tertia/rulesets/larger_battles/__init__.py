@@ -1,0 +1,289 @@
+"""ECW Rules for Larger Battles (engine id ``larger-battles``).
+
+IGO-UGO with two orders a player turn; movement, bombardment, combat and routing phases;
+opposed-D6 combat within 3"; hit limits raised by cover, rivers and support.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.events import OrderGiven
+from tertia.core.geometry import Base, base_distance
+from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.scenario import Scenario
+from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
+from tertia.core.terrain import Battlefield
+from tertia.core.violations import Code, Violation
+from tertia.rules.measuring import iter_enemy_troops_within
+from tertia.rulesets.larger_battles import clauses, sequence
+from tertia.rulesets.larger_battles.bombardment import resolve_bombard, validate_bombard
+from tertia.rulesets.larger_battles.combat import (
+    declare_attack,
+    resolve_encourage,
+    validate_attack,
+    validate_encourage,
+)
+from tertia.rulesets.larger_battles.movement import resolve_move, validate_move
+from tertia.rulesets.larger_battles.orders import order_key, orders_left, validate_order
+from tertia.rulesets.larger_battles.profile import profile
+from tertia.rulesets.larger_battles.routing import (
+    hit_limit,
+    is_defending_river,
+    is_in_cover,
+    reassess,
+    supporters,
+)
+from tertia.rulesets.larger_battles.victory import scores, units_lost
+
+DEPLOY_RADIUS = 12.0
+SUPPLY_SPACING = 12.0
+SUPPLY_EDGE_DISTANCE = 3.0
+COMMAND_TYPES = {"centre", "right", "left", "reserve"}
+
+
+class LargerBattles(RuleSet):
+    id: ClassVar[str] = "larger-battles"
+    title: ClassVar[str] = "ECW Rules for Larger Battles"
+    version: ClassVar[str] = "1.0"
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("hit_limit_infantry", 3, "hits at which infantry rout (Routing Units)"),
+        OptionSpec("hit_limit_cavalry", 2, "hits at which cavalry rout"),
+        OptionSpec("hit_limit_dragoons", 2, "hits at which dragoons rout"),
+        OptionSpec("hit_limit_artillery", 1, "hits at which artillery is lost"),
+        OptionSpec(
+            "dragoon_cover", "hedged-fields-and-towns",
+            "where dragoons gain +1 hit limit: the Routing text (hedged fields, towns) or the "
+            "Terrain text (any field or broken ground, towns)",
+            ("hedged-fields-and-towns", "fields-broken-and-towns"),
+        ),
+        OptionSpec("directly_away_tolerance", 15.0,
+                   "degrees a move may stray from directly away when within 3\" of the enemy"),
+        OptionSpec("bombard_needs_line_of_sight", True,
+                   "guns cannot fire through woods, towns or other units"),
+        OptionSpec("muskets_when_defending", False,
+                   "infantry with ammunition add 1 when defending too (the text says attacking)"),
+        OptionSpec("cavalry_bonus_when_defending", True,
+                   "cavalry add 1 when defending, except against infantry with pikes"),
+        OptionSpec("defender_may_encourage", True,
+                   "a defending commander within 3\" may encourage the attacked unit"),
+        OptionSpec("general_loss_also_counts_as_commander", False,
+                   "losing the commander-general costs 4 + 2 points rather than 4"),
+    )
+    BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {
+        UnitKind.FOOT: (4.0, 2.0),
+        UnitKind.HORSE: (4.0, 2.0),
+        UnitKind.DRAGOONS: (4.0, 2.0),
+        UnitKind.COMMANDED_SHOT: (4.0, 2.0),
+        UnitKind.ARTILLERY: (3.0, 2.0),
+        UnitKind.COMMANDER: (2.0, 2.0),
+    }
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def initial_state(self, scenario: Scenario) -> GameState:
+        units: dict[str, Unit] = {}
+        for c in scenario.commanders:
+            w, d = self.base_size(UnitKind.COMMANDER)
+            units[c.id] = Unit(
+                id=c.id, side=c.side, kind=UnitKind.COMMANDER, command=c.command,
+                x=c.x, y=c.y, facing=c.facing % 360.0, width=c.width or w, depth=c.depth or d,
+                name=c.name, general=c.general, value=c.value,
+            )
+        for s in scenario.units:
+            kind = UnitKind(s.type)
+            w, d = self.base_size(kind)
+            units[s.id] = Unit(
+                id=s.id, side=s.side, kind=kind, command=s.command, x=s.x, y=s.y,
+                facing=s.facing % 360.0, width=s.width or w, depth=s.depth or d,
+                name=s.name, traits=tuple(s.traits),
+            )
+        supplies = tuple(
+            Supply(id=sp.id or f"{sp.side}-supply-{i + 1}", side=sp.side, x=sp.x, y=sp.y)
+            for i, sp in enumerate(scenario.supplies)
+        )
+        objectives = tuple(
+            Objective(name=o.name, x=o.x, y=o.y, radius=o.radius, side=o.side)
+            for o in scenario.objectives
+        )
+        sides = scenario.side_ids
+        return GameState(
+            sides=sides, turn=0, active=sides[0], phase="setup", units=units,
+            supplies=supplies, objectives=objectives,
+            extra={
+                "turn_limit": scenario.turns,
+                "first": scenario.first,
+                "edges": {s.id: s.edge for s in scenario.sides},
+                "objective_ends": {o.name: o.ends_game for o in scenario.objectives},
+            },
+        )
+
+    def begin(self, tx: Tx) -> None:
+        sequence.begin(tx, tx.state.extra.get("first"))
+
+    def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """Organising Your Army and Supplies, checked on a scenario."""
+        problems: list[tuple[str, str]] = []
+        kinds: dict[tuple[str, str], set[str]] = {}
+        for i, u in enumerate(scenario.units):
+            where = f"units[{i}] {u.id!r}.command"
+            word = profile(UnitKind(u.type)).word
+            if u.type == "dragoons" and u.command != "dragoons":
+                problems.append((where, f"dragoons belong to the dragoons command, not {u.command!r} "
+                                        f"({clauses.ORGANISATION})"))
+            elif u.type == "artillery" and u.command != "artillery":
+                problems.append((where, f"artillery belongs to the artillery command, not "
+                                        f"{u.command!r} ({clauses.ORGANISATION})"))
+            elif u.command in COMMAND_TYPES:
+                kinds.setdefault((u.side, u.command), set()).add(word)
+            elif u.type not in ("dragoons", "artillery"):
+                problems.append((where, f"{u.type} must be in the centre, a flank or the reserve, "
+                                        f"not {u.command!r} ({clauses.ORGANISATION})"))
+        for (side, command), words in sorted(kinds.items()):
+            if len(words) > 1:
+                problems.append((f"units (side {side!r}, command {command!r})",
+                                 f"a command must be all infantry or all cavalry, not "
+                                 f"{' and '.join(sorted(words))} ({clauses.ORGANISATION})"))
+        leaders = {(c.side, c.command): c for c in scenario.commanders}
+        w, d = self.base_size(UnitKind.COMMANDER)
+        for i, u in enumerate(scenario.units):
+            if u.command not in COMMAND_TYPES:
+                continue
+            c = leaders.get((u.side, u.command))
+            if c is None:
+                continue
+            uw, ud = self.base_size(UnitKind(u.type))
+            gap = base_distance(
+                Base(u.x, u.y, u.facing, u.width or uw, u.depth or ud),
+                Base(c.x, c.y, c.facing, c.width or w, c.depth or d),
+            )
+            if gap > DEPLOY_RADIUS + 1e-6:
+                problems.append((f"units[{i}] {u.id!r}",
+                                 f"deployed {gap:.1f}\" from its commander {c.id!r}; units must "
+                                 f"deploy within 12\" ({clauses.DEPLOYMENT})"))
+        by_side: dict[str, list[tuple[int, Any]]] = {}
+        for i, s in enumerate(scenario.supplies):
+            by_side.setdefault(s.side, []).append((i, s))
+        edges = {s.id: s.edge for s in scenario.sides}
+        for side, items in by_side.items():
+            if len(items) > 3:
+                problems.append((f"supplies (side {side!r})",
+                                 f"an army has 3 supply bases, not {len(items)} ({clauses.SUPPLIES})"))
+            for i, s in items:
+                edge_y = 0.0 if edges.get(side) == "south" else scenario.table.depth
+                if abs(s.y - edge_y) > SUPPLY_EDGE_DISTANCE:
+                    problems.append((f"supplies[{i}]", f"supply bases go along the army's own "
+                                     f"table edge (within {SUPPLY_EDGE_DISTANCE:g}\"; y = {s.y:g}) "
+                                     f"({clauses.SUPPLIES})"))
+            for (i, s), (_, t) in ((a, b) for n, a in enumerate(items) for b in items[n + 1:]):
+                if math.hypot(s.x - t.x, s.y - t.y) < SUPPLY_SPACING - 1e-6:
+                    problems.append((f"supplies[{i}]", f"supply bases must be 12\" apart "
+                                     f"({clauses.SUPPLIES})"))
+        return problems
+
+    # --- play --------------------------------------------------------------------------------
+
+    def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
+        if state.is_over:
+            return [Violation(Code.GAME_OVER, "the battle is over", clauses.SEQUENCE)]
+        if state.pending is not None:
+            if isinstance(action, Encourage):
+                return validate_encourage(state, action)
+            return [Violation(Code.PENDING_DECISION,
+                              f"{state.pending['side']} must first decide: {state.pending['kind']}",
+                              clauses.COMBAT)]
+        match action:
+            case EndPhase():
+                return []
+            case GiveOrder():
+                return validate_order(state, action)
+            case Move():
+                return self._unit_problems(state, (action.unit,)) or validate_move(
+                    table, state, action, self.options)
+            case Bombard():
+                return self._unit_problems(state, (action.gun,), (action.target,)) or (
+                    validate_bombard(table, state, action, self.options))
+            case Attack():
+                return self._unit_problems(state, (action.attacker,), (action.target,)) or (
+                    validate_attack(table, state, action, self.options))
+            case Encourage():
+                return validate_encourage(state, action)
+        return [Violation(Code.UNKNOWN_ACTION,
+                          f"{type(action).__name__} is not an action of {self.id}", clauses.SEQUENCE)]
+
+    @staticmethod
+    def _unit_problems(
+        state: GameState, own: tuple[str, ...], others: tuple[str, ...] = ()
+    ) -> list[Violation]:
+        for uid in (*own, *others):
+            u = state.units.get(uid)
+            if u is None:
+                return [Violation(Code.UNKNOWN_UNIT, f"there is no unit {uid!r}", clauses.SEQUENCE)]
+            if not u.in_play:
+                return [Violation(Code.UNIT_REMOVED, f"{u.label} is no longer in play ({u.removed})",
+                                  clauses.SEQUENCE)]
+        for uid in own:
+            u = state.units[uid]
+            if u.side != state.active:
+                return [Violation(Code.NOT_YOUR_UNIT,
+                                  f"{u.label} belongs to {u.side}; it is {state.active}'s turn",
+                                  clauses.SEQUENCE)]
+        return []
+
+    def resolve(self, tx: Tx, action: Action) -> None:
+        match action:
+            case EndPhase():
+                sequence.end_phase(tx, self.options)
+            case GiveOrder():
+                key = order_key(tx.state, tx.state.active, action.target)
+                assert key is not None
+                tx.emit(OrderGiven(side=tx.state.active, target=key, purpose=action.purpose))
+            case Move():
+                resolve_move(tx, action, self.options)
+                reassess(tx, self.options)
+            case Bombard():
+                resolve_bombard(tx, action)
+                reassess(tx, self.options)
+            case Attack():
+                declare_attack(tx, action, self.options)
+                reassess(tx, self.options)
+            case Encourage():
+                resolve_encourage(tx, action, self.options)
+                reassess(tx, self.options)
+
+    # --- reports -----------------------------------------------------------------------------
+
+    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        u = state.units[unit_id]
+        report: dict[str, Any] = {
+            "id": u.id, "name": u.name, "side": u.side, "type": u.kind.value,
+            "command": u.command, "x": u.x, "y": u.y, "facing": u.facing,
+            "in_play": u.in_play, "removed": u.removed, "hits": u.hits,
+        }
+        if u.kind is UnitKind.COMMANDER:
+            report.update(general=u.general, hit_limit=None)
+            return report
+        limit = hit_limit(table, state, u, self.options)
+        report.update(
+            hit_limit=limit.value,
+            hit_limit_base=limit.base,
+            hit_limit_increases=list(limit.increases),
+            hits_to_rout=max(0, limit.value - u.hits),
+            supporting_units=[s.id for s in supporters(state, u)],
+            in_cover=u.kind is UnitKind.DRAGOONS and is_in_cover(table, u, self.options),
+            defending_river=is_defending_river(table, state, u),
+            engaged=[e.id for e in iter_enemy_troops_within(state, u, 3.0)],
+            ammunition=("n/a" if not profile(u.kind).is_infantry
+                        else "out" if u.out_of_ammo else "yes"),
+            fired=u.fired,
+        )
+        return report
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        return {
+            "score": scores(state, self.options),
+            "units_lost": {s: units_lost(state, s) for s in state.sides},
+            "orders_left": orders_left(state),
+        }

@@ -1,0 +1,111 @@
+"""Artillery Bombardment: guns with no enemy within 3" fire at a unit not engaged in combat,
+directly in front, within 24"; a D6 of 5+ causes a hit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.core.actions import Bombard
+from tertia.core.dice import D6
+from tertia.core.events import AttackResolved, GunFired, HitsInflicted, Marked
+from tertia.core.geometry import is_directly_in_front
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.violations import Code, Violation
+from tertia.rules.measuring import distance, iter_enemy_troops_within
+from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.orders import is_ordered
+from tertia.rulesets.larger_battles.profile import profile
+
+HIT_ON = 5
+ENGAGED_RANGE = 3.0
+
+SIGHT_BLOCKERS = (TerrainKind.WOODS, TerrainKind.TOWN)
+
+
+def is_engaged(state: GameState, unit: Unit) -> bool:
+    """A unit is engaged in combat when an enemy unit is within combat range (3")."""
+    return any(True for _ in iter_enemy_troops_within(state, unit, ENGAGED_RANGE))
+
+
+def has_line_of_sight(table: Battlefield, state: GameState, gun: Unit, target: Unit) -> bool:
+    """Clear line from the gun's front centre to the target's centre: no woods, town or other
+    base in between (ground either piece stands in does not block its own view)."""
+    a = gun.base.front_centre()
+    b = (target.x, target.y)
+    blockers = [
+        k for k in SIGHT_BLOCKERS
+        if not table.contains_point(k, (gun.x, gun.y)) and not table.contains_point(k, b)
+    ]
+    if table.line_crosses(blockers, a, b):
+        return False
+    from tertia.core.geometry import polygons_overlap
+
+    sight = (a, b, b)
+    for other in state.iter_units():
+        if other.id in (gun.id, target.id):
+            continue
+        if polygons_overlap(sight, other.base.corners(), 1e-9):
+            return False
+    return True
+
+
+def validate_bombard(
+    table: Battlefield, state: GameState, action: Bombard, options: Mapping[str, Any]
+) -> list[Violation]:
+    gun = state.units[action.gun]
+    target = state.units[action.target]
+    if state.phase != "bombardment":
+        return [Violation(Code.WRONG_PHASE, f"guns bombard in the bombardment phase, not {state.phase}",
+                          clauses.SEQUENCE)]
+    if gun.kind is not UnitKind.ARTILLERY:
+        return [Violation(Code.CANNOT_ACT, f"{gun.label} is not artillery", clauses.BOMBARDMENT)]
+    if not is_ordered(state, gun, "bombard"):
+        return [Violation(Code.NOT_ORDERED, f"{gun.label} has no bombardment order this turn",
+                          clauses.ORDERS)]
+    if state.is_marked("bombarded", gun.id):
+        return [Violation(Code.ALREADY_ACTED, f"{gun.label} has already fired this turn",
+                          clauses.BOMBARDMENT)]
+    if target.side == gun.side or target.kind is UnitKind.COMMANDER:
+        return [Violation(Code.NOT_ENEMY, f"{target.label} is not an enemy unit", clauses.BOMBARDMENT)]
+    near = next(iter_enemy_troops_within(state, gun, ENGAGED_RANGE), None)
+    if near is not None:
+        return [Violation(Code.ENEMY_TOO_CLOSE,
+                          f"{gun.label} cannot bombard: {near.label} is within 3\"", clauses.BOMBARDMENT)]
+    if is_engaged(state, target):
+        return [Violation(Code.TARGET_ENGAGED, f"{target.label} is engaged in combat",
+                          clauses.BOMBARDMENT)]
+    if not is_directly_in_front(gun.base, target.base):
+        return [Violation(Code.NOT_IN_FRONT, f"{target.label} is not directly in front of {gun.label}",
+                          clauses.BOMBARD_FRONT)]
+    reach = profile(gun.kind).bombard_range
+    d = distance(gun, target)
+    if d > reach + 1e-6:
+        return [Violation(Code.OUT_OF_RANGE,
+                          f"{target.label} is {d:.1f}\" from {gun.label}; artillery range is {reach:g}\"",
+                          clauses.BOMBARD_RANGE)]
+    if options["bombard_needs_line_of_sight"] and not has_line_of_sight(table, state, gun, target):
+        return [Violation(Code.NO_LINE_OF_SIGHT,
+                          f"{gun.label} cannot see {target.label}: the line is blocked",
+                          clauses.BOMBARDMENT)]
+    return []
+
+
+def resolve_bombard(tx: Tx, action: Bombard) -> None:
+    gun = tx.state.units[action.gun]
+    target = tx.state.units[action.target]
+    tx.emit(Marked(mark="bombarded", ident=gun.id))
+    roll = tx.roll(D6, f"bombardment: {gun.label} at {target.label}")
+    hit = roll >= HIT_ON
+    tx.emit(AttackResolved(
+        kind="bombard", attacker=gun.id, target=target.id, supports=(),
+        attacker_score=roll, defender_score=HIT_ON, modifiers=(), defender_modifiers=(),
+        summary=f"{gun.label} bombards {target.label}: rolled {roll}, needs {HIT_ON}+ "
+                f"({'a hit' if hit else 'no effect'})",
+    ))
+    if not gun.fired:
+        tx.emit(GunFired(unit=gun.id))
+    if hit:
+        tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"bombarded by {gun.label}"))

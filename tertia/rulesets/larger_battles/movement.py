@@ -1,0 +1,208 @@
+"""Movement: allowances, turning, the 3" stop near the enemy, terrain, and contact effects."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.core.actions import Move
+from tertia.core.events import Marked, Narrated, SupplyRaided, UnitMoved, UnitRemoved
+from tertia.core.geometry import angle_between, base_distance, bearing, is_within
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, UnitKind
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.violations import Code, Violation
+from tertia.rules.movement import (
+    MovePlan,
+    iter_collision_violations,
+    iter_table_violations,
+    iter_terrain_violations,
+    min_distance_along,
+    plan_move,
+)
+from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.commanders import iter_contacted_commanders, retire_commander
+from tertia.rulesets.larger_battles.orders import is_ordered
+from tertia.rulesets.larger_battles.profile import profile
+
+ENEMY_ZONE = 3.0
+"""Enemy Units: units must cease movement upon moving to within 3" of an enemy unit."""
+
+ZONE_TOLERANCE = 0.05
+"""A unit may end this much inside 3" (a hand placing a base at the table)."""
+
+TURNING_LIMIT = 3.0
+"""Turning: all movement is limited to 3" when turning."""
+
+HILL_LIMIT = 3.0
+"""Hills: all units move 3" when moving up a hill."""
+
+ROAD_BONUS = 3.0
+"""Roads: +3" if the entire move is spent on the road, not when charging."""
+
+CONTACT = 0.05
+
+IMPASSABLE = (TerrainKind.WOODS, TerrainKind.MARSH, TerrainKind.LAKE)
+TERRAIN_RULES = {
+    TerrainKind.WOODS: clauses.WOODS,
+    TerrainKind.MARSH: clauses.MARSH,
+    TerrainKind.LAKE: clauses.MARSH,
+}
+
+
+def is_uphill(table: Battlefield, plan: MovePlan) -> bool:
+    """Hills: a move goes up a hill when its centre reaches higher ground than it started on."""
+    if not table.has(TerrainKind.HILL) or not plan.translates:
+        return False
+    start_level = table.hill_level(plan.points[0])
+    steps = max(2, int(plan.length / 0.5) + 1)
+    from tertia.core.geometry import point_along
+
+    for i in range(1, steps + 1):
+        if table.hill_level(point_along(plan.points, plan.length * i / steps)) > start_level:
+            return True
+    return False
+
+
+def ends_in_charge(state: GameState, plan: MovePlan) -> bool:
+    """A move that ends within combat range of an enemy unit is a charge."""
+    return any(
+        is_within(plan.end, e.base, ENEMY_ZONE + ZONE_TOLERANCE)
+        for e in state.iter_troops(state.opponent(plan.unit.side))
+    )
+
+
+def allowance(
+    table: Battlefield, state: GameState, plan: MovePlan, options: Mapping[str, Any]
+) -> tuple[float, str]:
+    """How far this move may go, and the clause that sets the limit."""
+    unit = plan.unit
+    limit, why = profile(unit.kind).move, clauses.MOVE_ALLOWANCE
+    if (
+        plan.translates
+        and table.path_on_road(plan.points)
+        and not ends_in_charge(state, plan)
+    ):
+        limit, why = limit + ROAD_BONUS, clauses.ROADS
+    if plan.turned and limit > TURNING_LIMIT:
+        limit, why = TURNING_LIMIT, clauses.TURNING
+    if limit > HILL_LIMIT and is_uphill(table, plan):
+        limit, why = HILL_LIMIT, clauses.HILLS
+    return limit, why
+
+
+def validate_move(
+    table: Battlefield, state: GameState, action: Move, options: Mapping[str, Any]
+) -> list[Violation]:
+    unit = state.units[action.unit]
+    if state.phase != "movement":
+        return [Violation(Code.WRONG_PHASE, f"units move only in the movement phase, not {state.phase}",
+                          clauses.SEQUENCE)]
+    if not is_ordered(state, unit, "move"):
+        return [Violation(Code.NOT_ORDERED,
+                          f"{unit.label} has no move order (its own or its command's) this turn",
+                          clauses.ORDERS)]
+    if state.is_marked("moved", unit.id):
+        return [Violation(Code.ALREADY_MOVED, f"{unit.label} has already moved this turn",
+                          clauses.MOVE_ALLOWANCE)]
+    if any(not all(map(math.isfinite, p)) for p in action.waypoints) or any(
+        f is not None and not math.isfinite(f) for f in (action.face_before, action.face_after)
+    ):
+        return [Violation(Code.BAD_PATH, "waypoints and facings must be finite numbers",
+                          clauses.MOVE_ALLOWANCE)]
+    if len(action.waypoints) > 16:
+        return [Violation(Code.BAD_PATH, "a move may have at most 16 waypoints",
+                          clauses.MOVE_ALLOWANCE)]
+    plan = plan_move(unit, action)
+    if unit.kind is UnitKind.ARTILLERY and unit.fired and plan.translates:
+        return [Violation(Code.STATIONARY,
+                          f"{unit.label} has fired and must remain stationary; it may only pivot",
+                          clauses.ARTILLERY_STATIONARY)]
+    limit, why = allowance(table, state, plan, options)
+    if plan.length > limit + 1e-6:
+        return [Violation(Code.TOO_FAR,
+                          f"{unit.label} would move {plan.length:.2f}\"; the limit is {limit:g}\"",
+                          why)]
+    found: list[Violation] = []
+    found.extend(iter_table_violations(table, plan, clauses.MOVE_ALLOWANCE))
+    obstacles = [(u.label, u.base) for u in state.iter_units() if u.id != unit.id]
+    obstacles += [(f"supply {s.id}", s.base) for s in state.supplies if s.in_play]
+    found.extend(iter_collision_violations(state, plan, obstacles, clauses.INTERPENETRATION))
+    found.extend(iter_terrain_violations(table, plan, IMPASSABLE, TERRAIN_RULES, clauses.RIVERS))
+    if unit.kind is UnitKind.HORSE and table.contains_point(TerrainKind.TOWN, plan.points[-1]):
+        found.append(Violation(Code.CANNOT_END_HERE, f"{unit.label}: cavalry may not end a move in a town",
+                               clauses.TOWNS))
+    found.extend(_enemy_zone_violations(state, plan, options))
+    return found
+
+
+def _enemy_zone_violations(
+    state: GameState, plan: MovePlan, options: Mapping[str, Any]
+) -> list[Violation]:
+    """Enemy Units: stop on coming within 3"; a unit already within 3" may only turn or move
+    directly away."""
+    unit = plan.unit
+    if not plan.translates:
+        return []
+    enemies = list(state.iter_troops(state.opponent(unit.side)))
+    close = [e for e in enemies if is_within(unit.base, e.base, ENEMY_ZONE)]
+    tolerance = float(options["directly_away_tolerance"])
+    if close:
+        if len(plan.points) > 2:
+            return [Violation(Code.NOT_AWAY,
+                              f"{unit.label} is within 3\" of the enemy and may only move straight away",
+                              clauses.ENEMY_UNITS)]
+        heading = bearing(plan.points[0], plan.points[-1])
+        for e in close:
+            away = bearing((e.x, e.y), (unit.x, unit.y))
+            off = angle_between(heading, away)
+            if off > tolerance:
+                return [Violation(
+                    Code.NOT_AWAY,
+                    f"{unit.label} is within 3\" of {e.label} and may only turn or move directly "
+                    f"away; this move is {off:.0f} degrees off directly away (at most {tolerance:g})",
+                    clauses.ENEMY_UNITS)]
+    for e in enemies:
+        if e in close:
+            continue
+        if math.hypot(e.x - unit.x, e.y - unit.y) > plan.length + ENEMY_ZONE + 2 * (
+            unit.base.radius + e.base.radius
+        ):
+            continue
+        closest = min_distance_along(plan, e.base)
+        if closest < ENEMY_ZONE - ZONE_TOLERANCE:
+            return [Violation(
+                Code.ENEMY_ZONE,
+                f"{unit.label} would come {closest:.2f}\" from {e.label}; units must cease moving "
+                f"on reaching 3\" of an enemy unit",
+                clauses.ENEMY_UNITS)]
+        for p in plan.points[1:-1]:
+            mid = plan.end.moved_to(p[0], p[1], plan.after_pivot.facing)
+            if base_distance(mid, e.base) <= ENEMY_ZONE:
+                return [Violation(
+                    Code.ENEMY_ZONE,
+                    f"{unit.label} reaches 3\" of {e.label} at ({p[0]:.1f}, {p[1]:.1f}) and must stop there",
+                    clauses.ENEMY_UNITS)]
+    return []
+
+
+def resolve_move(tx: Tx, action: Move, options: Mapping[str, Any]) -> None:
+    unit = tx.state.units[action.unit]
+    plan = plan_move(unit, action)
+    tx.emit(Marked(mark="moved", ident=unit.id))
+    tx.emit(UnitMoved(unit=unit.id, path=plan.points, facing=plan.end.facing))
+    moved = tx.state.units[unit.id]
+    for commander in list(iter_contacted_commanders(tx.state, moved)):
+        retire_commander(tx, commander, moved)
+    if moved.kind is UnitKind.HORSE:
+        for supply in tx.state.supplies:
+            if (
+                supply.in_play
+                and supply.side != moved.side
+                and base_distance(moved.base, supply.base) <= CONTACT + 1e-6
+            ):
+                tx.emit(SupplyRaided(supply=supply.id, by=moved.side))
+                tx.emit(UnitRemoved(unit=moved.id, reason="raided", detail=f"raided supply {supply.id}"))
+                tx.emit(Narrated(text=f"{moved.label} falls on the enemy baggage and leaves the field"))
+                break

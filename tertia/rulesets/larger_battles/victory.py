@@ -1,0 +1,102 @@
+"""How to Win: the end of the battle and victory points."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.core.events import GameEnded, ObjectiveTaken
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, UnitKind
+
+ROUTED_POINTS = 1
+SUPPLY_POINTS = 3
+COMMANDER_POINTS = -2
+GENERAL_POINTS = -4
+HALF_ARMY_POINTS = 6
+OBJECTIVE_POINTS = 6
+
+
+def troops_at_start(state: GameState, side: str) -> list[str]:
+    return [
+        u.id for u in state.iter_units(side, include_removed=True)
+        if u.kind is not UnitKind.COMMANDER
+    ]
+
+
+def units_lost(state: GameState, side: str) -> int:
+    """Troop units of ``side`` out of play: routed, or lost raiding supplies."""
+    return sum(
+        1 for u in state.iter_units(side, include_removed=True)
+        if u.kind is not UnitKind.COMMANDER and u.removed is not None
+    )
+
+
+def score_breakdown(state: GameState, side: str, options: Mapping[str, Any]) -> dict[str, int]:
+    """Victory points of ``side`` item by item (How to Win)."""
+    enemy = state.opponent(side)
+    routed = sum(
+        1 for u in state.iter_units(enemy, include_removed=True)
+        if u.kind is not UnitKind.COMMANDER and u.removed == "routed"
+    )
+    raided = sum(1 for s in state.supplies if s.side == enemy and s.raided_by == side)
+    lost_commanders = [
+        u for u in state.iter_units(side, include_removed=True)
+        if u.kind is UnitKind.COMMANDER and u.removed is not None
+    ]
+    commander_points = 0
+    for c in lost_commanders:
+        if c.general:
+            commander_points += GENERAL_POINTS
+            if options["general_loss_also_counts_as_commander"]:
+                commander_points += COMMANDER_POINTS
+        else:
+            commander_points += COMMANDER_POINTS
+    start = len(troops_at_start(state, enemy))
+    half = HALF_ARMY_POINTS if start and units_lost(state, enemy) > start / 2 else 0
+    objectives = sum(OBJECTIVE_POINTS for o in state.objectives if o.taken_by == side)
+    return {
+        "routed_enemy_units": routed * ROUTED_POINTS,
+        "supplies_attacked": raided * SUPPLY_POINTS,
+        "commanders_lost": commander_points,
+        "enemy_reduced_by_half": half,
+        "objectives_taken": objectives,
+    }
+
+
+def scores(state: GameState, options: Mapping[str, Any]) -> dict[str, int]:
+    return {s: sum(score_breakdown(state, s, options).values()) for s in state.sides}
+
+
+def check_objectives(tx: Tx) -> bool:
+    """At the end of a player turn, the active side takes any objective it holds: one of its
+    troop units' centre within the radius and no enemy troop unit's centre within it.
+    Returns True when a taken objective ends the game."""
+    side = tx.state.active
+    ends = False
+    for obj in tx.state.objectives:
+        if obj.taken_by is not None or (obj.side is not None and obj.side != side):
+            continue
+
+        def inside(x: float, y: float, r: float = obj.radius, o: Any = obj) -> bool:
+            return math.hypot(x - o.x, y - o.y) <= r
+
+        mine = any(inside(u.x, u.y) for u in tx.state.iter_troops(side))
+        theirs = any(inside(u.x, u.y) for u in tx.state.iter_troops(tx.state.opponent(side)))
+        if mine and not theirs:
+            tx.emit(ObjectiveTaken(objective=obj.name, side=side))
+            ends = ends or bool(tx.state.extra.get("objective_ends", {}).get(obj.name, True))
+    return ends
+
+
+def end_game(tx: Tx, reason: str, options: Mapping[str, Any]) -> None:
+    state = tx.state
+    score = scores(state, options)
+    a, b = state.sides
+    winner = a if score[a] > score[b] else b if score[b] > score[a] else None
+    tx.emit(GameEnded(
+        winner=winner, score=score, reason=reason,
+        breakdown={s: score_breakdown(state, s, options) for s in state.sides}
+        | {"units_lost": {s: units_lost(state, s) for s in state.sides}},
+    ))
