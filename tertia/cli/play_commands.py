@@ -1,3 +1,272 @@
-"""``tertia battle``, ``replay``, ``inspect`` and ``rules``."""
+"""``tertia battle``, ``replay``, ``inspect`` and ``rules``: thin front ends over the engine."""
 
 from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.player import Player
+from tertia.ai.random_player import RandomPlayer
+from tertia.battle import BattleAborted, BattleRecord, Step, fight_battle
+from tertia.cli.main import app
+from tertia.core.dice import SeededDice
+from tertia.core.game import Game
+from tertia.core.state import GameState, UnitKind
+from tertia.io.narrative import Narrator
+from tertia.io.record import RecordError, load_record, replay, save_record
+from tertia.rulesets import get_ruleset, ruleset_ids
+
+DEFAULT_SCENARIO = "edgehill"
+DEFAULT_RULES = "larger-battles"
+DEFAULT_SEED = 1642
+PLAYERS = {"doctrine": DoctrinePlayer, "random": RandomPlayer}
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option {pair!r}: expected KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def build_game(scenario: str, rules: str, options: dict[str, str] | None = None) -> Game:
+    """A game from a scenario name or file and a rule set id, or a clean exit on bad input."""
+    from tertia.io.scenario_file import ScenarioError
+    from tertia.scenarios import resolve_scenario
+
+    try:
+        ruleset = get_ruleset(rules, **(options or {}))
+    except ValueError as exc:
+        fail(str(exc))
+    try:
+        loaded = resolve_scenario(scenario)
+    except ScenarioError as exc:
+        fail("; ".join(str(p) for p in exc.problems[:5]))
+    except (OSError, ValueError, KeyError) as exc:
+        fail(str(exc))
+    return Game(ruleset, loaded)
+
+
+def side_names(game: Game) -> dict[str, str]:
+    return {s.id: (s.name or s.id) for s in game.scenario.sides}
+
+
+def battle_summary(record: BattleRecord) -> dict[str, Any]:
+    game = record.game
+    final = record.final_state
+    result = final.result or {}
+    lost: dict[str, int] = {}
+    lost_by_type: dict[str, dict[str, int]] = {}
+    for side in final.sides:
+        units = [u for u in final.iter_units(side, include_removed=True) if u.kind is not UnitKind.COMMANDER]
+        gone = [u for u in units if not u.in_play]
+        lost[side] = len(gone)
+        by_type: dict[str, int] = {}
+        for u in gone:
+            by_type[u.kind.value] = by_type.get(u.kind.value, 0) + 1
+        lost_by_type[side] = by_type
+    return {
+        "ruleset": game.ruleset.id,
+        "ruleset_version": game.ruleset.version,
+        "options": dict(game.ruleset.options),
+        "scenario": game.scenario.name,
+        "seed": record.seed,
+        "winner": result.get("winner"),
+        "reason": result.get("reason"),
+        "turns": final.turn,
+        "first_side": final.first_side,
+        "score": dict(result.get("score", {})),
+        "units_lost": lost,
+        "units_lost_by_type": lost_by_type,
+        "commanders_lost": {
+            s: sum(1 for u in final.iter_units(s, include_removed=True) if u.is_commander and not u.in_play)
+            for s in final.sides
+        },
+        "actions": len(record.steps),
+        "final_hash": final.state_hash(),
+    }
+
+
+def print_result(record: BattleRecord, names: dict[str, str]) -> None:
+    summary = battle_summary(record)
+    table = Table(title=f"{summary['scenario']} — {summary['ruleset']}, seed {summary['seed']}")
+    table.add_column("side")
+    table.add_column("score", justify="right")
+    table.add_column("units lost", justify="right")
+    table.add_column("commanders lost", justify="right")
+    for side in record.final_state.sides:
+        table.add_row(names.get(side, side), str(summary["score"].get(side, 0)),
+                      str(summary["units_lost"][side]), str(summary["commanders_lost"][side]))
+    out.print(table)
+    winner = summary["winner"]
+    verdict = f"{names.get(winner, winner)} wins" if winner else "A drawn battle"
+    out.print(f"[bold]{verdict}[/] after {summary['turns']} turns ({summary['reason']}).")
+
+
+@app.command()
+def battle(
+    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a TOML file")] = DEFAULT_SCENARIO,
+    rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
+    seed: Annotated[int, typer.Option(help="Seed for the dice and the players")] = DEFAULT_SEED,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option KEY=VALUE")] = None,
+    player: Annotated[list[str] | None, typer.Option(help="SIDE=doctrine|random (default doctrine)")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here")] = None,
+    report: Annotated[Path | None, typer.Option(help="Write an HTML report here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, no narrative")] = False,
+) -> None:
+    """Fight a battle, AI against AI, and tell it turn by turn."""
+    game = build_game(scenario, rules, parse_options(option or []))
+    chosen = {side: "doctrine" for side in game.scenario.side_ids}
+    for pair in player or []:
+        side, _, kind = pair.partition("=")
+        if side not in chosen or kind not in PLAYERS:
+            fail(f"--player {pair!r}: expected SIDE=doctrine|random with SIDE one of {', '.join(chosen)}")
+        chosen[side] = kind
+    players: dict[str, Player] = {side: PLAYERS[kind]() for side, kind in chosen.items()}
+    names = side_names(game)
+    narrator: Narrator | None = None
+
+    def tell(step: Step) -> None:
+        assert narrator is not None
+        for line in narrator.entries(step.events):
+            _print_line(line.kind, line.text)
+
+    if not as_json:
+        initial, _ = game.start(SeededDice(0))
+        narrator = Narrator(initial, side_names=names)
+        out.rule(f"[bold]{game.scenario.name}[/] — {game.ruleset.title}")
+    try:
+        record = fight_battle(game, players, seed, on_step=None if as_json else tell)
+    except BattleAborted as exc:
+        fail(str(exc), 2)
+    if save is not None:
+        try:
+            save_record(record, save)
+        except OSError as exc:
+            fail(f"{save}: cannot write: {exc.strerror or exc}")
+    if report is not None:
+        _write_report(record, report)
+    if as_json:
+        sys.stdout.write(json.dumps(battle_summary(record)) + "\n")
+        return
+    print_result(record, names)
+    if save is not None:
+        out.print(f"Record saved to {save}")
+    if report is not None:
+        out.print(f"Report written to {report}")
+
+
+def _print_line(kind: str, text: str) -> None:
+    from rich.text import Text
+
+    styles = {"heading": "bold underline", "phase": "dim", "attack": "yellow", "hit": "red",
+              "loss": "bold red", "objective": "bold green", "end": "bold", "dice": "dim"}
+    if kind == "heading":
+        out.print()
+    out.print(Text(text, style=styles.get(kind, "")))
+
+
+def _write_report(record: BattleRecord, path: Path) -> None:
+    from tertia.io.report import write_report_for
+
+    try:
+        write_report_for(record, path)
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror or exc}")
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record written by `tertia battle --save`")],
+) -> None:
+    """Re-run a game record; exit 0 with the final state hash when it reproduces exactly."""
+    try:
+        loaded = load_record(file)
+    except RecordError as exc:
+        fail(str(exc))
+    result = replay(loaded)
+    if not result.ok:
+        fail(f"{file}: diverged at {result.message}", 3)
+    out.print(f"{file}: {result.steps} actions replayed identically")
+    out.print(result.final_hash or "")
+
+
+def _state_from_file(file: Path, rules: str) -> tuple[Game, GameState]:
+    """The position a file describes: a scenario as deployed, or a record's final state."""
+    if file.suffix.lower() == ".json":
+        try:
+            loaded = load_record(file)
+        except RecordError as exc:
+            fail(str(exc))
+        if loaded.game.ruleset.id != rules:
+            fail(f"{file}: this record was played under {loaded.game.ruleset.id}, not {rules}")
+        result = replay(loaded)
+        if not result.ok or result.final_state is None:
+            fail(f"{file}: the record does not replay: {result.message}")
+        return loaded.game, result.final_state
+    game = build_game(str(file), rules)
+    return game, game.ruleset.initial_state(game.scenario)
+
+
+@app.command()
+def inspect(
+    file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
+    rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """Every unit's derived state now: hits, hit limit with support and cover, ammunition."""
+    game, state = _state_from_file(file, rules)
+    reports = [game.unit_report(state, uid) for uid in state.units]
+    if as_json:
+        sys.stdout.write(json.dumps({"rules": rules, "turn": state.turn, "units": reports}) + "\n")
+        return
+    table = Table(title=f"{game.scenario.name} — {game.ruleset.title}, turn {state.turn}")
+    for col in ("id", "side", "type", "hits", "hit limit", "why", "ammo", "status"):
+        table.add_column(col)
+    for r in reports:
+        table.add_row(
+            r["id"], r["side"], r["type"], str(r["hits"]),
+            "" if r.get("hit_limit") is None else str(r["hit_limit"]),
+            "; ".join(r.get("hit_limit_increases", [])),
+            str(r.get("ammunition", "")),
+            "in play" if r["in_play"] else str(r["removed"]),
+        )
+    out.print(table)
+
+
+@app.command()
+def rules(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """The rule sets, their options and defaults."""
+    described = [get_ruleset(rid).describe() for rid in ruleset_ids()]
+    if as_json:
+        sys.stdout.write(json.dumps(described) + "\n")
+        return
+    for d in described:
+        table = Table(title=f"{d['id']} — {d['title']} (version {d['version']})")
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("meaning")
+        for o in d["options"]:
+            default = str(o["default"]) + (f" (one of {', '.join(o['choices'])})" if o["choices"] else "")
+            table.add_row(o["name"], default, o["help"])
+        out.print(table)
