@@ -1,0 +1,136 @@
+"""Artillery Bombardment, Commanders, Supplies and How to Win (larger-battles)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tertia.core.actions import Bombard, EndPhase, GiveOrder, Move
+from tertia.core.state import GameState
+from tertia.rulesets.larger_battles.victory import score_breakdown, scores
+
+from .support import P, R, act, codes, commander, make_game, position, unit
+
+
+def gunnery(target_xy: tuple[float, float], *extra: dict, **kw: object):  # type: ignore[no-untyped-def]
+    game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", *target_xy, 180), *extra], **kw)
+    return game, position(game, phase="bombardment", orders=(("g", "bombard"),))
+
+
+def test_bombardment_hits_on_5_or_more() -> None:
+    """Assess Casualties: roll a D6, a score of 5+ causes a hit."""
+    game, state = gunnery((30, 20))
+    for roll, hits in ((4, 0), (5, 1), (6, 1)):
+        after, _ = act(game, state, Bombard(gun="g", target="t"), [roll])
+        assert after.units["t"].hits == hits
+
+
+def test_bombardment_needs_an_order() -> None:
+    """Orders: an order is needed to order an artillery bombardment."""
+    game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", 30, 20, 180)])
+    state = position(game, phase="bombardment")
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["NOT_ORDERED"]
+    state, _ = act(game, state, GiveOrder(target="artillery", purpose="bombard"))
+    assert not codes(game, state, Bombard(gun="g", target="t"))
+
+
+def test_bombardment_range_is_24_inches() -> None:
+    """Measure Range: artillery have a range of 24"."""
+    game, state = gunnery((30, 31))  # 31 - 1 - 6 = 24" edge to edge
+    assert not codes(game, state, Bombard(gun="g", target="t"))
+    game, state = gunnery((30, 31.5))
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["OUT_OF_RANGE"]
+
+
+def test_target_must_be_directly_in_front() -> None:
+    """Frontal Facing: the enemy unit must be directly in front of the artillery unit."""
+    game, state = gunnery((36, 20))  # target spans x 34-38; gun's front spans 28.5-31.5
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["NOT_IN_FRONT"]
+
+
+def test_no_bombardment_with_an_enemy_within_3() -> None:
+    """"providing there are no enemy units with[in] 3" "."""
+    game, state = gunnery((30, 20), unit("n", R, "horse", 34.5, 5, 270, command="left"))
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["ENEMY_TOO_CLOSE"]
+
+
+def test_no_bombardment_of_units_engaged_in_combat() -> None:
+    """"bombard enemy units not engaged in combat"."""
+    game, state = gunnery((30, 20), unit("f", P, "foot", 34, 16))
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["TARGET_ENGAGED"]
+
+
+def test_line_of_sight_blocked_by_woods() -> None:
+    woods = {"type": "woods", "polygon": [[25, 10], [35, 10], [35, 12], [25, 12]]}
+    game, state = gunnery((30, 20), terrain=[woods])
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["NO_LINE_OF_SIGHT"]
+    game, state = gunnery((30, 20), terrain=[woods], bombard_needs_line_of_sight=False)
+    assert not codes(game, state, Bombard(gun="g", target="t"))
+
+
+def test_commander_contacted_retires_12_and_tests_misfortune() -> None:
+    """Commander Attacks: if an enemy unit moves into contact with a commander, the commander
+    must immediately retire 12" and take a misfortune test."""
+    game = make_game([unit("h", P, "horse", 30, 20, command="right"), unit("e", R, "foot", 60, 45, 180)],
+                     commanders=[commander("k", R, 30, 27, command="centre")])
+    state = position(game, orders=(("h", "move"),))
+    after, _ = act(game, state, Move(unit="h", waypoints=((30, 25),)), [4])
+    k = after.units["k"]
+    assert k.in_play and k.y == pytest.approx(39.0)
+    after, _ = act(game, state, Move(unit="h", waypoints=((30, 25),)), [1])
+    assert after.units["k"].removed == "misfortune"
+
+
+def test_cavalry_reaching_a_supply_base_removes_both() -> None:
+    """Supplies: if an enemy cavalry unit reaches a supply base it is removed along with the
+    cavalry unit; the cavalry counts as lost, the supply towards victory points."""
+    game = make_game([unit("h", P, "horse", 30, 38, command="right"), unit("e", R, "foot", 60, 30, 180)],
+                     supplies=[{"side": R, "x": 30, "y": 47.5}])
+    state = position(game, orders=(("h", "move"),))
+    after, _ = act(game, state, Move(unit="h", waypoints=((30, 46),)))
+    assert after.units["h"].removed == "raided"
+    assert after.supplies[0].raided_by == P
+    assert score_breakdown(after, P, game.ruleset.options)["supplies_attacked"] == 3
+
+
+def lost(state: GameState, uid: str, reason: str = "routed") -> GameState:
+    return state.with_unit(replace(state.units[uid], removed=reason))
+
+
+def test_victory_points() -> None:
+    """How to Win: +1 per routed enemy unit, -2 per commander lost, -4 for the general,
+    +6 when the enemy is reduced by more than half."""
+    game = make_game(
+        [unit("p1", P, "foot", 10, 5), unit("p2", P, "foot", 20, 5), unit("p3", P, "foot", 30, 5),
+         unit("r1", R, "foot", 10, 40, 180)],
+        commanders=[commander("gen", P, 40, 5, general=True), commander("sub", P, 50, 5, command="left"),
+                    commander("rk", R, 30, 45, general=True)],
+    )
+    state = position(game)
+    state = lost(lost(state, "p1"), "p2")
+    state = lost(lost(state, "gen", "misfortune"), "sub", "misfortune")
+    b = score_breakdown(state, R, game.ruleset.options)
+    assert b["routed_enemy_units"] == 2 and b["enemy_reduced_by_half"] == 6
+    assert score_breakdown(state, P, game.ruleset.options)["commanders_lost"] == -6
+    assert scores(state, game.ruleset.options) == {P: -6, R: 8}
+
+
+def test_the_battle_ends_after_the_turn_limit() -> None:
+    game = make_game([unit("p", P, "foot", 10, 5), unit("r", R, "foot", 60, 40, 180)], turns=1)
+    state = position(game, phase="combat")
+    state, _ = act(game, state, EndPhase())
+    assert state.active == R and not state.is_over
+    state = replace(state, phase="combat")
+    state, _ = act(game, state, EndPhase())
+    assert state.is_over and state.result is not None and state.result["winner"] is None
+
+
+def test_an_objective_taken_ends_the_battle() -> None:
+    """How to Win: the battle ends when an objective is taken; +6 points."""
+    game = make_game([unit("p", P, "foot", 30, 20), unit("r", R, "foot", 60, 40, 180)],
+                     objectives=[{"name": "Radway", "x": 30, "y": 21, "radius": 3}])
+    state = position(game, phase="combat")
+    state, _ = act(game, state, EndPhase())
+    assert state.is_over and state.objectives[0].taken_by == P
+    assert state.result is not None and state.result["winner"] == P and state.result["score"][P] == 6
