@@ -1,0 +1,88 @@
+"""Geometry properties: distances, faces and arcs (hypothesis), plus worked cases."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tertia.core.geometry import (
+    Base,
+    Face,
+    angle_between,
+    base_distance,
+    bases_overlap,
+    face_towards,
+    is_in_arc,
+    is_within,
+)
+
+coord = st.floats(min_value=-50, max_value=50, allow_nan=False)
+facing = st.floats(min_value=0, max_value=360, allow_nan=False, exclude_max=True)
+size = st.floats(min_value=0.5, max_value=6, allow_nan=False)
+bases = st.builds(Base, coord, coord, facing, size, size)
+
+
+def rotate(b: Base, angle: float, about: tuple[float, float] = (0.0, 0.0)) -> Base:
+    r = math.radians(angle)
+    dx, dy = b.x - about[0], b.y - about[1]
+    # Clockwise rotation by ``angle`` (facings are clockwise from north).
+    x = about[0] + dx * math.cos(r) + dy * math.sin(r)
+    y = about[1] - dx * math.sin(r) + dy * math.cos(r)
+    return Base(x, y, (b.facing + angle) % 360, b.width, b.depth)
+
+
+@given(bases, bases)
+def test_distance_is_symmetric_and_non_negative(a: Base, b: Base) -> None:
+    d1, d2 = base_distance(a, b), base_distance(b, a)
+    assert d1 >= 0 and math.isclose(d1, d2, abs_tol=1e-9)
+
+
+@given(bases, bases)
+def test_distance_at_most_centre_distance(a: Base, b: Base) -> None:
+    assert base_distance(a, b) <= math.hypot(a.x - b.x, a.y - b.y) + 1e-9
+
+
+@given(bases, bases, facing)
+def test_distance_and_arcs_survive_rotating_the_table(a: Base, b: Base, angle: float) -> None:
+    ra, rb = rotate(a, angle), rotate(b, angle)
+    assert math.isclose(base_distance(a, b), base_distance(ra, rb), abs_tol=1e-6)
+    # Arcs are judged with a hair of tolerance at their edges.
+    if is_in_arc(a, b) != is_in_arc(ra, rb):
+        shrunk = Base(b.x, b.y, b.facing, b.width * 0.999, b.depth * 0.999)
+        grown = Base(b.x, b.y, b.facing, b.width * 1.001, b.depth * 1.001)
+        assert not is_in_arc(a, shrunk) or is_in_arc(ra, rotate(grown, angle))
+
+
+@given(bases, st.floats(min_value=0.01, max_value=20, allow_nan=False), facing)
+def test_a_base_moved_clear_does_not_overlap(a: Base, gap: float, direction: float) -> None:
+    """Two bases whose circles are apart by ``gap`` never overlap and are over ``gap`` apart."""
+    r = math.radians(direction)
+    reach = 2 * a.radius + gap
+    b = Base(a.x + math.sin(r) * reach, a.y + math.cos(r) * reach, a.facing, a.width, a.depth)
+    assert not bases_overlap(a, b)
+    assert base_distance(a, b) >= gap - 1e-9
+
+
+@settings(max_examples=50)
+@given(bases)
+def test_a_base_overlaps_itself_but_touching_is_not_overlap(a: Base) -> None:
+    assert bases_overlap(a, a)
+    ahead = Base(a.x + math.sin(math.radians(a.facing)) * a.depth,
+                 a.y + math.cos(math.radians(a.facing)) * a.depth, a.facing, a.width, a.depth)
+    assert not bases_overlap(a, ahead)
+    assert is_within(a, ahead, 0.0)
+
+
+def test_faces_of_a_base() -> None:
+    b = Base(0, 0, 90, 4, 2)  # facing east
+    assert face_towards(b, (5, 0)) is Face.FRONT
+    assert face_towards(b, (-5, 0)) is Face.REAR
+    assert face_towards(b, (0, 5)) is Face.LEFT
+    assert face_towards(b, (0, -5)) is Face.RIGHT
+
+
+def test_angle_between_wraps() -> None:
+    assert angle_between(359, 1) == 2
+    assert angle_between(0, 180) == 180
