@@ -1,0 +1,512 @@
+"""Loading and checking scenario files.
+
+A scenario file is TOML in the shape of :class:`tertia.core.scenario.Scenario`. Loading
+never ends in a traceback: whatever is wrong (an unreadable file, a TOML syntax error, a
+misspelt unit type, two bases on top of each other) comes back as a list of
+:class:`Problem`, one line each, naming the file and the field::
+
+    edgehill.toml: units[3] 'p-foot-2'.type: unknown unit type 'pikes'; known: foot, ...
+
+Checks run in two stages. The file format (types, required fields, known names, finite
+positive sizes, proper polygons) is pydantic's, translated here into field paths that
+carry the unit's id. Once the model parses, the checks that need the whole battle run:
+ids, sides, table edges, overlapping bases, generals, and, when a rule set is named, its
+own :meth:`~tertia.core.ruleset.RuleSet.scenario_problems`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from tertia.core.geometry import Base, bases_overlap
+from tertia.core.ruleset import RuleSet
+from tertia.core.scenario import (
+    CommanderSpec,
+    ObjectiveSpec,
+    Scenario,
+    SideSpec,
+    SupplySpec,
+    TableSpec,
+    TerrainSpec,
+    UnitSpec,
+)
+from tertia.core.state import UnitKind
+from tertia.core.terrain import Battlefield
+
+MAX_BYTES = 5 * 1024 * 1024
+"""Largest scenario file read; a real battle is a few kilobytes."""
+
+MAX_PROBLEMS = 50
+"""Problems reported at most; the rest are counted in one last line."""
+
+DEFAULT_RULES = "larger-battles"
+"""The rule set whose base sizes are used when no rule set is named."""
+
+_ELEMENT_MODELS: Mapping[str, type[BaseModel]] = {
+    "sides": SideSpec,
+    "commanders": CommanderSpec,
+    "units": UnitSpec,
+    "terrain": TerrainSpec,
+    "supplies": SupplySpec,
+    "objectives": ObjectiveSpec,
+}
+
+_LITERAL_NOUNS: Mapping[tuple[str, str], str] = {
+    ("units", "type"): "unit type",
+    ("terrain", "type"): "terrain type",
+}
+
+_EXPECTED: Mapping[str, str] = {
+    "float": "a number",
+    "int": "a whole number",
+    "bool": "true or false",
+    "string": "text",
+    "tuple": "a list",
+    "list": "a list",
+    "model": "a table",
+    "dict": "a table",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a scenario: the file, the field path and what is wrong."""
+
+    file: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        if self.path:
+            return f"{self.file}: {self.path}: {self.message}"
+        return f"{self.file}: {self.message}"
+
+
+class ScenarioError(Exception):
+    """A scenario that cannot be used, with every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+# --- entry points ---------------------------------------------------------------------
+
+
+def load_scenario(
+    source: Path | str | bytes,
+    *,
+    source_name: str | None = None,
+    rules_id: str | None = None,
+) -> Scenario:
+    """Read, parse and check a scenario; raise :class:`ScenarioError` listing every problem.
+
+    ``source`` is a file (a :class:`~pathlib.Path`), TOML text (a ``str``) or a file's
+    raw contents (``bytes``). ``source_name`` names it in problems (default: the path, or
+    ``<scenario>``). Base sizes come from ``rules_id``'s rule set, else larger-battles;
+    naming a rule set also checks that the scenario is written for it and runs the rule
+    set's own scenario checks.
+
+    >>> load_scenario('name = "x"', source_name="x.toml")
+    Traceback (most recent call last):
+    ...
+    tertia.io.scenario_file.ScenarioError: x.toml: table: required field is missing
+    x.toml: sides: required field is missing
+    """
+    data: str | bytes
+    if isinstance(source, Path):
+        name = source_name or str(source)
+        data = _read_file(source, name)
+    else:
+        name = source_name or "<scenario>"
+        data = source
+    document = _parse_toml(data, name)
+    try:
+        scenario = Scenario.model_validate(document)
+    except ValidationError as exc:
+        raise ScenarioError(_capped(name, _translate(exc, document, name))) from None
+    problems = semantic_problems(scenario, rules_id=rules_id, source_name=name)
+    if problems:
+        raise ScenarioError(_capped(name, problems))
+    return scenario
+
+
+def check_scenario(path: str | Path, rules_id: str | None = None) -> list[Problem]:
+    """Every problem in a scenario file; an empty list means it is valid."""
+    try:
+        load_scenario(Path(path), source_name=str(path), rules_id=rules_id)
+    except ScenarioError as exc:
+        return exc.problems
+    return []
+
+
+def semantic_problems(
+    scenario: Scenario, *, rules_id: str | None = None, source_name: str = "<scenario>"
+) -> list[Problem]:
+    """Problems in a parsed scenario that need the whole battle to see.
+
+    The rule set's own :meth:`~tertia.core.ruleset.RuleSet.scenario_problems` runs only
+    when ``rules_id`` is given and every generic check has passed, so a rule set may
+    rely on known sides, unique ids and a clear table.
+    """
+    file = source_name
+    problems: list[Problem] = []
+    ruleset: RuleSet | None = None
+    if rules_id is not None:
+        ruleset, message = _ruleset(rules_id)
+        if ruleset is None:
+            problems.append(Problem(file, "", message))
+        elif scenario.rules and rules_id not in scenario.rules:
+            problems.append(
+                Problem(
+                    file,
+                    "rules",
+                    f"the scenario is not written for rule set {rules_id!r}; "
+                    f"it lists: {', '.join(scenario.rules)}",
+                )
+            )
+    sizer = ruleset if ruleset is not None else _ruleset(DEFAULT_RULES)[0]
+    generic = [
+        *_side_problems(scenario),
+        *_id_problems(scenario),
+        *_general_problems(scenario),
+        *_table_problems(scenario, sizer),
+        *_terrain_problems(scenario),
+    ]
+    problems.extend(Problem(file, path, message) for path, message in generic)
+    if ruleset is not None and not problems:
+        problems.extend(Problem(file, p, m) for p, m in ruleset.scenario_problems(scenario))
+    return problems
+
+
+# --- reading and parsing --------------------------------------------------------------
+
+
+def _read_file(path: Path, name: str) -> bytes:
+    def fail(message: str) -> ScenarioError:
+        return ScenarioError([Problem(name, "", message)])
+
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise fail("no such file") from None
+    except IsADirectoryError:
+        raise fail("is a directory, not a scenario file") from None
+    except PermissionError:
+        raise fail("cannot read the file: permission denied") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise fail(f"cannot read the file: {reason}") from None
+    return data
+
+
+def _parse_toml(data: str | bytes, name: str) -> dict[str, Any]:
+    def fail(message: str) -> ScenarioError:
+        return ScenarioError([Problem(name, "", message)])
+
+    if len(data) > MAX_BYTES:
+        raise fail(f"file is too large (over {MAX_BYTES // (1024 * 1024)} MB); "
+                   "a scenario file is a few kilobytes of TOML")
+    if isinstance(data, bytes):
+        if b"\x00" in data:
+            raise fail("binary file, not a TOML scenario")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            raise fail(
+                f"not UTF-8 text (byte 0x{data[exc.start]:02x} at line {line}, "
+                f"column {column}); save the file as UTF-8"
+            ) from None
+    else:
+        text = data
+        if "\x00" in text:
+            raise fail("binary file, not a TOML scenario")
+    if not text.strip():
+        raise fail("empty file; a scenario needs at least name, table and sides")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise fail(f"invalid TOML: {exc}") from None
+    except RecursionError:
+        raise fail("invalid TOML: arrays or tables nested too deeply") from None
+
+
+def _capped(file: str, problems: list[Problem]) -> list[Problem]:
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    rest = len(problems) - MAX_PROBLEMS
+    return [*problems[:MAX_PROBLEMS], Problem(file, "", f"... and {rest} more problems")]
+
+
+# --- pydantic errors as field paths ---------------------------------------------------
+
+
+def _translate(exc: ValidationError, document: Mapping[str, Any], file: str) -> list[Problem]:
+    return [
+        Problem(file, *_explain(err["type"], tuple(err["loc"]), err, document))
+        for err in exc.errors(include_url=False)
+    ]
+
+
+def _explain(
+    kind: str, loc: tuple[int | str, ...], err: Mapping[str, Any], document: Mapping[str, Any]
+) -> tuple[str, str]:
+    """(field path, message) for one pydantic error."""
+    path = field_path(loc, document)
+    ctx: Mapping[str, Any] = err.get("ctx") or {}
+    value = err.get("input")
+    field = str(loc[-1]) if loc else ""
+    if loc and loc[0] == "sides" and (
+        kind in ("too_long", "too_short") or (kind == "missing" and len(loc) == 2)
+    ):
+        return "sides", "a scenario needs exactly two sides, one per army"
+    if kind == "missing":
+        if isinstance(loc[-1], int):
+            return path, "too few items; a point is a pair of numbers [x, y]"
+        return path, "required field is missing"
+    if kind == "extra_forbidden":
+        model = _model_at(loc[:-1])
+        known = f"; known: {', '.join(model.model_fields)}" if model is not None else ""
+        return path, f"unknown field {field!r}{known}"
+    if kind == "literal_error":
+        noun = _LITERAL_NOUNS.get((str(loc[0]), field), field.replace("_", " ") or "value")
+        expected = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        return path, f"unknown {noun} {_show(value)}; known: {', '.join(expected)}"
+    if kind == "finite_number":
+        return path, f"must be a finite number, got {_show(value)}"
+    bounds = {
+        "greater_than": ("greater than", "gt"),
+        "greater_than_equal": ("at least", "ge"),
+        "less_than": ("less than", "lt"),
+        "less_than_equal": ("at most", "le"),
+    }
+    if kind in bounds:
+        words, key = bounds[kind]
+        return path, f"must be {words} {_number(ctx.get(key))}, got {_show(value)}"
+    if kind == "string_too_short":
+        return path, "must not be empty"
+    if kind == "string_too_long":
+        return path, f"is too long (at most {ctx.get('max_length')} characters)"
+    if kind == "value_error":
+        return path, str(err.get("msg", "")).removeprefix("Value error, ")
+    for prefix, wanted in _EXPECTED.items():
+        if kind.startswith(prefix + "_") or kind == prefix:
+            return path, f"expected {wanted}, got {_show(value)}"
+    return path, str(err.get("msg", "invalid value"))
+
+
+def field_path(loc: Sequence[int | str], document: Any) -> str:
+    """A pydantic location as a readable path, naming elements by id (or name) when they
+    have one: ``("units", 3, "type")`` becomes ``units[3] 'p-foot-2'.type``."""
+    text = ""
+    node = document
+    for key in loc:
+        if isinstance(key, int):
+            text += f"[{key}]"
+            node = node[key] if isinstance(node, list) and -len(node) <= key < len(node) else None
+            label = _label(node)
+            if label:
+                text += f" {label!r}"
+        else:
+            text += f".{key}" if text else str(key)
+            node = node.get(key) if isinstance(node, dict) else None
+    return text
+
+
+def _label(node: Any) -> str | None:
+    if not isinstance(node, dict):
+        return None
+    for key in ("id", "name"):
+        value = node.get(key)
+        if isinstance(value, str) and value:
+            return value if len(value) <= 40 else value[:37] + "..."
+    return None
+
+
+def _model_at(loc: Sequence[int | str]) -> type[BaseModel] | None:
+    if not loc:
+        return Scenario
+    if len(loc) == 1 and loc[0] == "table":
+        return TableSpec
+    if len(loc) == 2 and isinstance(loc[1], int):
+        return _ELEMENT_MODELS.get(str(loc[0]))
+    return None
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list | tuple):
+        return "a list"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return f"{value:g}"
+    return str(value)
+
+
+# --- checks on the parsed battle ------------------------------------------------------
+
+
+def _ruleset(rules_id: str) -> tuple[RuleSet | None, str]:
+    from tertia.rulesets import get_ruleset
+
+    try:
+        return get_ruleset(rules_id), ""
+    except ValueError as exc:
+        return None, str(exc)
+
+
+def _element(kind: str, index: int, ident: str | None) -> str:
+    return f"{kind}[{index}] {ident!r}" if ident else f"{kind}[{index}]"
+
+
+def _pieces(scenario: Scenario) -> Iterator[tuple[str, CommanderSpec | UnitSpec]]:
+    for i, c in enumerate(scenario.commanders):
+        yield _element("commanders", i, c.id), c
+    for i, u in enumerate(scenario.units):
+        yield _element("units", i, u.id), u
+
+
+def _side_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    sides = scenario.side_ids
+    known = ", ".join(sides)
+
+    def unknown(side: str) -> str:
+        return f"unknown side {side!r}; known: {known}"
+
+    if scenario.first is not None and scenario.first not in sides:
+        yield "first", unknown(scenario.first)
+    for label, piece in _pieces(scenario):
+        if piece.side not in sides:
+            yield f"{label}.side", unknown(piece.side)
+    for i, s in enumerate(scenario.supplies):
+        if s.side not in sides:
+            yield f"{_element('supplies', i, s.id)}.side", unknown(s.side)
+    for i, o in enumerate(scenario.objectives):
+        if o.side is not None and o.side not in sides:
+            yield f"{_element('objectives', i, o.name)}.side", unknown(o.side)
+    for i, side in enumerate(scenario.sides):
+        if not any(u.side == side.id for u in scenario.units):
+            yield _element("sides", i, side.id), f"side {side.id!r} has no units"
+
+
+def _id_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    first_seen: dict[str, str] = {}
+    for label, piece in _pieces(scenario):
+        if piece.id in first_seen:
+            yield f"{label}.id", f"duplicate id {piece.id!r} (also {first_seen[piece.id]})"
+        else:
+            first_seen[piece.id] = label
+
+
+def _general_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    generals: dict[str, str] = {}
+    for i, c in enumerate(scenario.commanders):
+        if not c.general:
+            continue
+        label = _element("commanders", i, c.id)
+        if c.side in generals:
+            yield (
+                f"{label}.general",
+                f"side {c.side!r} has more than one general (also {generals[c.side]})",
+            )
+        else:
+            generals[c.side] = label
+
+
+def _base(piece: CommanderSpec | UnitSpec, sizer: RuleSet | None) -> Base | str:
+    """The piece's base, or why its size is unknown."""
+    kind = UnitKind(piece.type) if isinstance(piece, UnitSpec) else UnitKind.COMMANDER
+    width, depth = piece.width, piece.depth
+    if width is None or depth is None:
+        if sizer is None:
+            return f"no rule set gives a base size for {kind.value}; give width and depth"
+        try:
+            frontage, deep = sizer.base_size(kind)
+        except KeyError:
+            return f"rule set {sizer.id!r} has no {kind.value} bases; give width and depth"
+        width = frontage if width is None else width
+        depth = deep if depth is None else depth
+    return Base(piece.x, piece.y, piece.facing, width, depth)
+
+
+def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple[str, str]]:
+    table = Battlefield(width=scenario.table.width, depth=scenario.table.depth)
+    size = f'{_number(table.width)}" x {_number(table.depth)}"'
+    placed: list[tuple[str, Base]] = []
+    for label, piece in _pieces(scenario):
+        base = _base(piece, sizer)
+        if isinstance(base, str):
+            yield label, base
+            continue
+        if not table.inside_table(base.corners()):
+            yield label, (
+                f"base at ({_number(piece.x)}, {_number(piece.y)}) is off the {size} table"
+            )
+        placed.append((label, base))
+    yield from _overlaps(placed)
+    markers: Iterable[tuple[str, SupplySpec | ObjectiveSpec]] = [
+        *((_element("supplies", i, s.id), s) for i, s in enumerate(scenario.supplies)),
+        *((_element("objectives", i, o.name), o) for i, o in enumerate(scenario.objectives)),
+    ]
+    for label, marker in markers:
+        if not table.inside_table(((marker.x, marker.y),)):
+            yield label, f"({_number(marker.x)}, {_number(marker.y)}) is off the {size} table"
+
+
+def _overlaps(placed: list[tuple[str, Base]]) -> Iterator[tuple[str, str]]:
+    """Pairs of interpenetrating bases, by a sweep along x (touching is fine)."""
+    order = sorted(range(len(placed)), key=lambda i: placed[i][1].x - placed[i][1].radius)
+    pairs: list[tuple[int, int]] = []
+    for n, i in enumerate(order):
+        a = placed[i][1]
+        reach = a.x + a.radius
+        for j in order[n + 1 :]:
+            b = placed[j][1]
+            if b.x - b.radius >= reach:
+                break
+            if bases_overlap(a, b):
+                pairs.append((max(i, j), min(i, j)))
+    for later, earlier in sorted(pairs):
+        yield placed[later][0], f"base overlaps {placed[earlier][0]}"
+
+
+def _terrain_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    table = Battlefield(width=scenario.table.width, depth=scenario.table.depth)
+    for i, t in enumerate(scenario.terrain):
+        field = "polygon" if t.polygon is not None else "line"
+        points = t.polygon if t.polygon is not None else t.line or ()
+        for k, point in enumerate(points):
+            if not table.inside_table((point,)):
+                x, y = (_number(c) for c in point)
+                yield (
+                    f"{_element('terrain', i, t.name)}.{field}[{k}]",
+                    f"point ({x}, {y}) is outside the "
+                    f'{_number(table.width)}" x {_number(table.depth)}" table',
+                )
+                break

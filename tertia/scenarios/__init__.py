@@ -1,0 +1,104 @@
+"""Battles shipped with Tertia: the ``*.toml`` files in this package.
+
+A built-in scenario is named by its file's stem:
+
+>>> [s.name for s in list_builtin()]
+['edgehill', 'skirmish']
+>>> skirmish = load_builtin("skirmish")
+>>> skirmish.table.width, skirmish.side_ids
+(48.0, ('parliament', 'royalist'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from tertia.core.scenario import Scenario
+from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinScenario:
+    """A shipped scenario: its name, title, the rule sets it is written for and its size."""
+
+    name: str
+    title: str
+    rules: tuple[str, ...]
+    units: Mapping[str, int]
+    """Troop units per side id."""
+
+
+def _files() -> dict[str, Traversable]:
+    return {
+        entry.name.removesuffix(".toml"): entry
+        for entry in resources.files(__name__).iterdir()
+        if entry.name.endswith(".toml") and entry.is_file()
+    }
+
+
+def builtin_names() -> list[str]:
+    """Names of the built-in scenarios, sorted."""
+    return sorted(_files())
+
+
+def list_builtin() -> list[BuiltinScenario]:
+    """Every built-in scenario, sorted by name."""
+    out = []
+    for name in builtin_names():
+        scenario = load_builtin(name)
+        counts = {side: 0 for side in scenario.side_ids}
+        for unit in scenario.units:
+            counts[unit.side] += 1
+        out.append(BuiltinScenario(name, scenario.name, scenario.rules, counts))
+    return out
+
+
+def load_builtin(name: str, *, rules_id: str | None = None) -> Scenario:
+    """A built-in scenario by name, checked (under ``rules_id`` when given).
+
+    Raises :class:`~tertia.io.scenario_file.ScenarioError` for an unknown name. Scenarios
+    are immutable, so each is read once and shared.
+    """
+    return _load_builtin(name, rules_id)
+
+
+@cache
+def _load_builtin(name: str, rules_id: str | None) -> Scenario:
+    files = _files()
+    if name not in files:
+        raise ScenarioError(
+            [Problem(name, "", f"no built-in scenario {name!r}; built-ins: {_known(files)}")]
+        )
+    return load_scenario(files[name].read_bytes(), source_name=f"{name}.toml", rules_id=rules_id)
+
+
+def resolve_scenario(name_or_path: str | Path, *, rules_id: str | None = None) -> Scenario:
+    """A built-in scenario by name, or a scenario file by path.
+
+    Raises :class:`~tertia.io.scenario_file.ScenarioError` when it is neither, listing
+    the built-in names, or when the file has problems.
+    """
+    if isinstance(name_or_path, str) and name_or_path in _files():
+        return load_builtin(name_or_path, rules_id=rules_id)
+    path = Path(name_or_path)
+    if path.exists():
+        return load_scenario(path, source_name=str(name_or_path), rules_id=rules_id)
+    raise ScenarioError(
+        [
+            Problem(
+                str(name_or_path),
+                "",
+                f"no such file, and no built-in scenario of that name; built-ins: "
+                f"{_known(_files())}",
+            )
+        ]
+    )
+
+
+def _known(files: Mapping[str, Traversable]) -> str:
+    return ", ".join(sorted(files)) or "none"

@@ -1,0 +1,577 @@
+"""Loading and checking scenario files: every problem is one line naming file and field."""
+
+from __future__ import annotations
+
+import os
+import random
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tertia.rulesets
+from tertia.cli.main import app
+from tertia.core.scenario import Scenario
+from tertia.io import scenario_file
+from tertia.io.scenario_file import (
+    Problem,
+    ScenarioError,
+    check_scenario,
+    field_path,
+    load_scenario,
+)
+
+HERE = Path(__file__).parent / "scenarios"
+
+BASE = """\
+name = "Test"
+rules = ["larger-battles"]
+
+[table]
+width = 48
+depth = 36
+
+[[sides]]
+id = "parliament"
+edge = "south"
+
+[[sides]]
+id = "royalist"
+edge = "north"
+
+[[commanders]]
+id = "p-cmd"
+side = "parliament"
+command = "centre"
+general = true
+x = 24
+y = 2
+
+[[units]]
+id = "p-foot-1"
+side = "parliament"
+type = "foot"
+command = "centre"
+x = 20
+y = 6
+
+[[units]]
+id = "r-foot-1"
+side = "royalist"
+type = "foot"
+command = "centre"
+x = 20
+y = 30
+facing = 180
+"""
+
+
+def block(header: str, **fields: object) -> str:
+    """A TOML array-of-tables entry, appended after BASE."""
+    lines = [f"\n[[{header}]]"]
+    for key, value in fields.items():
+        if isinstance(value, str) and not value.startswith(("[", "nan", "inf", "-inf")):
+            lines.append(f'{key} = "{value}"')
+        elif isinstance(value, bool):
+            lines.append(f"{key} = {str(value).lower()}")
+        else:
+            lines.append(f"{key} = {value}")
+    return "\n".join(lines) + "\n"
+
+
+def unit(uid: str, **fields: object) -> str:
+    spec: dict[str, object] = {
+        "id": uid, "side": "parliament", "type": "foot", "command": "centre", "x": 30, "y": 6,
+    }
+    spec.update(fields)
+    return block("units", **spec)
+
+
+def problems_of(text: str, rules_id: str | None = None) -> list[Problem]:
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(text, source_name="t.toml", rules_id=rules_id)
+    return info.value.problems
+
+
+def lines_of(text: str, rules_id: str | None = None) -> list[str]:
+    return [str(p) for p in problems_of(text, rules_id)]
+
+
+def only(text: str, rules_id: str | None = None) -> str:
+    lines = lines_of(text, rules_id)
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+# --- the happy path --------------------------------------------------------------------
+
+
+def test_base_scenario_loads() -> None:
+    scenario = load_scenario(BASE, source_name="t.toml")
+    assert isinstance(scenario, Scenario)
+    assert [u.id for u in scenario.units] == ["p-foot-1", "r-foot-1"]
+
+
+def test_problem_is_one_line_with_file_and_path() -> None:
+    problem = Problem("edgehill.toml", "units[3] 'p-foot-2'.type", "unknown unit type 'pikes'")
+    assert str(problem) == "edgehill.toml: units[3] 'p-foot-2'.type: unknown unit type 'pikes'"
+    assert str(Problem("x.toml", "", "empty file")) == "x.toml: empty file"
+
+
+def test_check_scenario_on_files() -> None:
+    assert check_scenario(HERE / "tiny.toml") == []
+    assert check_scenario(str(HERE / "tiny.toml"), "larger-battles") == []
+    problems = check_scenario(HERE / "broken.toml")
+    assert problems and all(p.file == str(HERE / "broken.toml") for p in problems)
+
+
+def test_load_from_bytes_and_path_names_the_source(tmp_path: Path) -> None:
+    path = tmp_path / "ok.toml"
+    path.write_text(BASE, encoding="utf-8")
+    assert load_scenario(path).name == "Test"
+    assert load_scenario(BASE.encode()).name == "Test"
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(tmp_path / "nope.toml")
+    assert str(info.value) == f"{tmp_path / 'nope.toml'}: no such file"
+
+
+# --- reading the file ------------------------------------------------------------------
+
+
+def test_missing_file() -> None:
+    assert [str(p) for p in check_scenario("no/such/file.toml")] == [
+        "no/such/file.toml: no such file"
+    ]
+
+
+def test_directory(tmp_path: Path) -> None:
+    (problem,) = check_scenario(tmp_path)
+    assert problem.message == "is a directory, not a scenario file"
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads anything")
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "locked.toml"
+    path.write_text(BASE)
+    path.chmod(0)
+    (problem,) = check_scenario(path)
+    assert problem.message == "cannot read the file: permission denied"
+
+
+def test_binary_file(tmp_path: Path) -> None:
+    path = tmp_path / "image.toml"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (problem,) = check_scenario(path)
+    assert problem.message == "binary file, not a TOML scenario"
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    for content in (b"", b"  \n\t\n"):
+        path = tmp_path / "empty.toml"
+        path.write_bytes(content)
+        (problem,) = check_scenario(path)
+        assert problem.path == ""
+        assert problem.message.startswith("empty file")
+
+
+def test_huge_file(tmp_path: Path) -> None:
+    path = tmp_path / "huge.toml"
+    path.write_bytes(b"# padding\n" * (scenario_file.MAX_BYTES // 10 + 1))
+    (problem,) = check_scenario(path)
+    assert problem.message.startswith("file is too large (over 5 MB)")
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('name = "x"\n# Café\n'.encode("latin-1"))
+    (problem,) = check_scenario(path)
+    assert problem.message.startswith("not UTF-8 text (byte 0xe9 at line 2, column 6)")
+
+
+def test_utf8_byte_order_mark_is_accepted() -> None:
+    assert load_scenario(b"\xef\xbb\xbf" + BASE.encode()).name == "Test"
+
+
+def test_toml_syntax_error_gives_the_line() -> None:
+    text = BASE.replace('edge = "north"', 'edge = = "north"')
+    line = only(text)
+    assert line.startswith("t.toml: invalid TOML: ")
+    assert "(at line 14, column 8)" in line
+
+
+def test_deep_nesting_is_a_problem_not_a_crash() -> None:
+    problems = problems_of("a = " + "[" * 200_000)
+    assert problems[0].message.startswith("invalid TOML")
+
+
+# --- the file format: pydantic errors as field paths -----------------------------------
+
+
+def test_unknown_unit_type_names_the_unit_and_lists_known_types() -> None:
+    line = only(BASE + unit("p-foot-2", type="pikes"))
+    assert line == (
+        "t.toml: units[2] 'p-foot-2'.type: unknown unit type 'pikes'; "
+        "known: foot, horse, dragoons, commanded_shot, artillery"
+    )
+
+
+def test_unknown_terrain_type() -> None:
+    line = only(BASE + block("terrain", type="forest", name="Big Wood",
+                             polygon="[[1, 1], [5, 1], [5, 5]]"))
+    assert line.startswith("t.toml: terrain[0] 'Big Wood'.type: unknown terrain type 'forest'; ")
+    assert "known: woods, town, field," in line
+
+
+def test_unknown_command_and_edge() -> None:
+    assert only(BASE + unit("u9", command="middle")) == (
+        "t.toml: units[2] 'u9'.command: unknown command 'middle'; "
+        "known: centre, right, left, reserve, artillery, dragoons, independent"
+    )
+    assert only(BASE.replace('edge = "north"', 'edge = "east"')) == (
+        "t.toml: sides[1] 'royalist'.edge: unknown edge 'east'; known: south, north"
+    )
+
+
+def test_missing_fields() -> None:
+    assert only(BASE + block("units", id="u9", side="parliament", type="foot",
+                             command="centre", y=6)) == (
+        "t.toml: units[2] 'u9'.x: required field is missing"
+    )
+    text = BASE.replace("[table]\nwidth = 48\ndepth = 36\n", "")
+    assert only(text) == "t.toml: table: required field is missing"
+
+
+def test_mistyped_fields() -> None:
+    assert only(BASE + unit("u9", x="ten")) == (
+        "t.toml: units[2] 'u9'.x: expected a number, got 'ten'"
+    )
+    assert only(BASE + unit("u9", facing="[1, 2]")) == (
+        "t.toml: units[2] 'u9'.facing: expected a number, got a list"
+    )
+    assert only(BASE.replace('rules = ["larger-battles"]', 'rules = "larger-battles"')) == (
+        "t.toml: rules: expected a list, got 'larger-battles'"
+    )
+    assert only(BASE.replace("general = true", "general = 3")) == (
+        "t.toml: commanders[0] 'p-cmd'.general: expected true or false, got 3"
+    )
+
+
+def test_unknown_field_lists_the_known_ones() -> None:
+    line = only(BASE + unit("u9", colour="red"))
+    assert line.startswith("t.toml: units[2] 'u9'.colour: unknown field 'colour'; known: id, ")
+
+
+def test_nan_and_inf() -> None:
+    assert only(BASE.replace("width = 48", "width = nan")) == (
+        "t.toml: table.width: must be a finite number, got nan"
+    )
+    assert only(BASE + unit("u9", y="-inf")) == (
+        "t.toml: units[2] 'u9'.y: must be a finite number, got -inf"
+    )
+
+
+def test_zero_and_negative_sizes() -> None:
+    assert only(BASE.replace("depth = 36", "depth = 0")) == (
+        "t.toml: table.depth: must be greater than 0, got 0"
+    )
+    assert only(BASE + unit("u9", width=-4)) == (
+        "t.toml: units[2] 'u9'.width: must be greater than 0, got -4"
+    )
+    assert only(BASE.replace('name = "Test"', 'name = "Test"\nturns = 0')) == (
+        "t.toml: turns: must be at least 1, got 0"
+    )
+    assert only(BASE.replace('name = "Test"', 'name = ""')) == "t.toml: name: must not be empty"
+
+
+def test_degenerate_polygons_and_lines() -> None:
+    flat = block("terrain", type="hill", name="Flat", polygon="[[0, 0], [5, 5], [10, 10]]")
+    assert only(BASE + flat) == "t.toml: terrain[0] 'Flat': the polygon is degenerate (zero area)"
+    two = block("terrain", type="woods", polygon="[[0, 0], [5, 5]]")
+    assert only(BASE + two) == "t.toml: terrain[0]: a polygon needs at least 3 points"
+    bow = block("terrain", type="field", name="Bow", polygon="[[0, 0], [6, 4], [6, 0], [0, 3]]")
+    assert only(BASE + bow) == "t.toml: terrain[0] 'Bow': the polygon crosses itself"
+    road = block("terrain", type="road", name="Lane", line="[[0, 0], [10, 0]]")
+    assert only(BASE + road) == "t.toml: terrain[0] 'Lane': a line needs a width"
+    point = block("terrain", type="hill", name="P", polygon="[[0, 0], [5], [5, 5]]")
+    assert only(BASE + point) == (
+        "t.toml: terrain[0] 'P'.polygon[1][1]: too few items; a point is a pair of numbers [x, y]"
+    )
+
+
+def test_sides_must_be_two() -> None:
+    text = BASE.replace('[[sides]]\nid = "royalist"\nedge = "north"\n', "")
+    assert "t.toml: sides: a scenario needs exactly two sides, one per army" in lines_of(text)
+    text = BASE + block("sides", id="scots", edge="north")
+    assert lines_of(text) == ["t.toml: sides: a scenario needs exactly two sides, one per army"]
+
+
+def test_field_path_uses_id_then_name() -> None:
+    doc = {"units": [{"id": "a"}, {"name": "B"}, 3], "table": {"width": 1}}
+    assert field_path(("units", 0, "x"), doc) == "units[0] 'a'.x"
+    assert field_path(("units", 1, "x"), doc) == "units[1] 'B'.x"
+    assert field_path(("units", 2), doc) == "units[2]"
+    assert field_path(("units", 7, "x"), doc) == "units[7].x"
+    assert field_path(("table", "width"), doc) == "table.width"
+
+
+def test_many_problems_are_capped() -> None:
+    text = BASE + "".join(unit(f"u{i}", type="pikes") for i in range(60))
+    problems = problems_of(text)
+    assert len(problems) == scenario_file.MAX_PROBLEMS + 1
+    assert problems[-1].message == "... and 10 more problems"
+
+
+# --- checks on the whole battle --------------------------------------------------------
+
+
+def test_duplicate_ids_across_units_and_commanders() -> None:
+    assert only(BASE + unit("p-cmd")) == (
+        "t.toml: units[2] 'p-cmd'.id: duplicate id 'p-cmd' (also commanders[0] 'p-cmd')"
+    )
+    assert only(BASE + unit("p-foot-1", x=40)) == (
+        "t.toml: units[2] 'p-foot-1'.id: duplicate id 'p-foot-1' (also units[0] 'p-foot-1')"
+    )
+
+
+def test_unknown_sides() -> None:
+    known = "known: parliament, royalist"
+    assert only(BASE + unit("u9", side="parliment")) == (
+        f"t.toml: units[2] 'u9'.side: unknown side 'parliment'; {known}"
+    )
+    cmd = block("commanders", id="c9", side="scots", command="left", x=40, y=2)
+    assert only(BASE + cmd) == f"t.toml: commanders[1] 'c9'.side: unknown side 'scots'; {known}"
+    supply = block("supplies", side="scots", x=10, y=1)
+    assert only(BASE + supply) == f"t.toml: supplies[0].side: unknown side 'scots'; {known}"
+    objective = block("objectives", name="Hill", side="scots", x=10, y=18, radius=3)
+    assert only(BASE + objective) == (
+        f"t.toml: objectives[0] 'Hill'.side: unknown side 'scots'; {known}"
+    )
+
+
+def test_first_names_an_unknown_side() -> None:
+    text = BASE.replace('name = "Test"', 'name = "Test"\nfirst = "scots"')
+    assert only(text) == "t.toml: first: unknown side 'scots'; known: parliament, royalist"
+
+
+def test_each_side_needs_a_unit() -> None:
+    text = BASE.split("[[units]]\nid = \"r-foot-1\"")[0]
+    assert only(text) == "t.toml: sides[1] 'royalist': side 'royalist' has no units"
+
+
+def test_at_most_one_general_a_side() -> None:
+    cmd = block("commanders", id="p-cmd-2", side="parliament", command="left", general=True,
+                x=40, y=2)
+    assert only(BASE + cmd) == (
+        "t.toml: commanders[1] 'p-cmd-2'.general: side 'parliament' has more than one general "
+        "(also commanders[0] 'p-cmd')"
+    )
+
+
+def test_units_off_the_table_use_rule_set_sizes_and_facing() -> None:
+    # A 4" x 2" base centred 1.5" from the west edge sticks out facing north ...
+    assert only(BASE + unit("u9", x=1.5, y=18)) == (
+        "t.toml: units[2] 'u9': base at (1.5, 18) is off the 48\" x 36\" table"
+    )
+    # ... but not turned to face east, when its 2" depth runs along x.
+    load_scenario(BASE + unit("u9", x=1.5, y=18, facing=90))
+    # An explicit size counts: a 1" frontage fits.
+    load_scenario(BASE + unit("u9", x=1.5, y=18, width=1))
+    # Artillery bases are 3" wide.
+    load_scenario(BASE + unit("u9", type="artillery", command="artillery", x=1.5, y=18))
+    assert only(BASE + unit("u9", x=60, y=18)).endswith("is off the 48\" x 36\" table")
+
+
+def test_commanders_off_the_table() -> None:
+    cmd = block("commanders", id="c9", side="royalist", command="centre", x=40, y=35.5)
+    assert only(BASE + cmd) == (
+        "t.toml: commanders[1] 'c9': base at (40, 35.5) is off the 48\" x 36\" table"
+    )
+
+
+def test_supplies_and_objectives_off_the_table() -> None:
+    assert only(BASE + block("supplies", id="s1", side="parliament", x=10, y=-1)) == (
+        "t.toml: supplies[0] 's1': (10, -1) is off the 48\" x 36\" table"
+    )
+    assert only(BASE + block("objectives", name="Far", x=50, y=1, radius=2)) == (
+        "t.toml: objectives[0] 'Far': (50, 1) is off the 48\" x 36\" table"
+    )
+
+
+def test_overlapping_bases() -> None:
+    assert only(BASE + unit("u9", x=22, y=6.5)) == (
+        "t.toml: units[2] 'u9': base overlaps units[0] 'p-foot-1'"
+    )
+    cmd = block("commanders", id="c9", side="parliament", command="left", x=21, y=6)
+    assert only(BASE + cmd) == "t.toml: units[0] 'p-foot-1': base overlaps commanders[1] 'c9'"
+    # Rotated bases overlap by their true outline, not their bounding boxes.
+    assert only(BASE + unit("u9", x=20, y=8.5, facing=90)).endswith("overlaps units[0] 'p-foot-1'")
+    load_scenario(BASE + unit("u9", x=23.5, y=8, facing=45))
+
+
+def test_bases_in_contact_do_not_overlap() -> None:
+    side_by_side = unit("u9", x=24, y=6)
+    behind = unit("u10", x=20, y=4)
+    load_scenario(BASE + side_by_side + behind)
+
+
+def test_terrain_outside_the_table() -> None:
+    wood = block("terrain", type="woods", name="Far Wood",
+                 polygon="[[40, 10], [80, 10], [80, 20], [40, 20]]")
+    assert only(BASE + wood) == (
+        "t.toml: terrain[0] 'Far Wood'.polygon[1]: point (80, 10) is outside the "
+        "48\" x 36\" table"
+    )
+    road = block("terrain", type="road", line="[[0, 0], [24, -3]]", width=1)
+    assert only(BASE + road) == (
+        "t.toml: terrain[0].line[1]: point (24, -3) is outside the 48\" x 36\" table"
+    )
+    # Terrain running to the table edge is fine.
+    load_scenario(BASE + block("terrain", type="road", line="[[0, 18], [48, 18]]", width=1))
+
+
+# --- rule sets -------------------------------------------------------------------------
+
+
+def test_rule_set_must_be_one_the_scenario_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tertia.rulesets._registry()["larger-battles"]
+
+    class Other(real):  # type: ignore[misc, valid-type]
+        id = "other-rules"
+
+    monkeypatch.setattr(tertia.rulesets, "_registry",
+                        lambda: {"larger-battles": real, "other-rules": Other})
+    assert only(BASE, "other-rules") == (
+        "t.toml: rules: the scenario is not written for rule set 'other-rules'; "
+        "it lists: larger-battles"
+    )
+    # With no rules list a scenario suits every rule set.
+    load_scenario(BASE.replace('rules = ["larger-battles"]\n', ""), rules_id="other-rules")
+
+
+def test_unknown_rule_set() -> None:
+    line = only(BASE, "no-such-rules")
+    assert line.startswith("t.toml: unknown rule set 'no-such-rules'; known: ")
+    assert "larger-battles" in line
+
+
+def test_rule_set_scenario_problems_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tertia.rulesets._registry()["larger-battles"]
+
+    class Picky(real):  # type: ignore[misc, valid-type]
+        def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+            return [("units[0] 'p-foot-1'.command", "too few drummers")]
+
+    monkeypatch.setattr(tertia.rulesets, "_registry", lambda: {"larger-battles": Picky})
+    assert only(BASE, "larger-battles") == (
+        "t.toml: units[0] 'p-foot-1'.command: too few drummers"
+    )
+    # Without --rules the rule set's own checks do not run.
+    load_scenario(BASE)
+    # Nor when the generic checks already failed (the rule set may rely on them).
+    assert only(BASE + unit("u9", side="scots"), "larger-battles").endswith(
+        "unknown side 'scots'; known: parliament, royalist"
+    )
+
+
+def test_larger_battles_checks_command_make_up() -> None:
+    text = BASE + unit("p-drag", type="dragoons", command="centre", x=30)
+    assert load_scenario(text).units[-1].id == "p-drag"
+    problems = problems_of(text, "larger-battles")
+    assert [p.path for p in problems] == ["units[2] 'p-drag'.command"]
+    assert "dragoons" in problems[0].message
+
+
+def test_broken_file_lists_every_problem() -> None:
+    lines = [str(p) for p in check_scenario(HERE / "broken.toml")]
+    name = str(HERE / "broken.toml")
+    assert lines == [
+        f"{name}: first: unknown side 'scots'; known: parliament, royalist",
+        f"{name}: units[1] 'p-horse'.side: unknown side 'parliment'; known: parliament, royalist",
+        f"{name}: units[0] 'p-foot'.id: duplicate id 'p-foot' (also commanders[0] 'p-foot')",
+        f"{name}: units[1] 'p-horse': base at (23, 6) is off the 24\" x 24\" table",
+        f"{name}: units[2] 'r-foot': base overlaps units[0] 'p-foot'",
+    ]
+
+
+# --- never anything but ScenarioError --------------------------------------------------
+
+
+def _edgehill_bytes() -> bytes:
+    return resources.files("tertia.scenarios").joinpath("edgehill.toml").read_bytes()
+
+
+def _load_or_problems(data: bytes) -> None:
+    try:
+        load_scenario(data, source_name="fuzz.toml")
+    except ScenarioError as exc:
+        assert exc.problems
+        for problem in exc.problems:
+            assert "\n" not in str(problem)
+
+
+def test_random_bytes_only_raise_scenario_error() -> None:
+    rng = random.Random(1642)
+    for _ in range(300):
+        size = rng.choice((0, 1, 7, 64, 500, 4000))
+        _load_or_problems(bytes(rng.getrandbits(8) for _ in range(size)))
+    for _ in range(200):  # printable noise gets past the UTF-8 check to the parser
+        size = rng.choice((1, 20, 200, 2000))
+        _load_or_problems("".join(rng.choice("[]{}=\"'.,#\n abc123-_") for _ in range(size))
+                          .encode())
+
+
+def test_truncated_and_mutated_edgehill_only_raise_scenario_error() -> None:
+    data = _edgehill_bytes()
+    for cut in range(0, len(data), 37):
+        _load_or_problems(data[:cut])
+    for cut in [i for i, b in enumerate(data) if b == ord("\n")][::3]:
+        _load_or_problems(data[:cut])
+    rng = random.Random(23101642)
+    for _ in range(300):
+        mutated = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            mutated[rng.randrange(len(mutated))] = rng.choice(b"0123456789-.[]=\"x\n")
+        _load_or_problems(bytes(mutated))
+
+
+# --- the validate command --------------------------------------------------------------
+
+
+runner = CliRunner()
+
+
+def test_validate_valid_file() -> None:
+    path = str(HERE / "tiny.toml")
+    result = runner.invoke(app, ["validate", path])
+    assert result.exit_code == 0
+    assert result.output == f"{path}: valid (2 units, 2 commanders)\n"
+    result = runner.invoke(app, ["validate", path, "--rules", "larger-battles"])
+    assert result.exit_code == 0, result.output
+
+
+def test_validate_broken_file_prints_one_line_per_problem() -> None:
+    path = str(HERE / "broken.toml")
+    result = runner.invoke(app, ["validate", path])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert len(lines) == 5
+    assert all(line.startswith(f"{path}: ") for line in lines)
+    assert "Traceback" not in result.output
+
+
+def test_validate_missing_file_and_bad_rules() -> None:
+    result = runner.invoke(app, ["validate", "nowhere.toml"])
+    assert (result.exit_code, result.output) == (1, "nowhere.toml: no such file\n")
+    result = runner.invoke(app, ["validate", str(HERE / "tiny.toml"), "--rules", "nope"])
+    assert result.exit_code == 1
+    assert "unknown rule set 'nope'" in result.output
+
+
+def test_validate_binary_file(tmp_path: Path) -> None:
+    path = tmp_path / "junk.toml"
+    path.write_bytes(bytes(range(256)))
+    result = runner.invoke(app, ["validate", str(path)])
+    assert (result.exit_code, result.output) == (
+        1, f"{path}: binary file, not a TOML scenario\n"
+    )

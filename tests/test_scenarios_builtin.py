@@ -1,0 +1,230 @@
+"""The scenarios shipped with Tertia: they load, validate under their rule sets, and
+match the shape each one promises."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tertia.io.scenario_file
+import tertia.scenarios
+from tertia.cli.main import app
+from tertia.core.geometry import Base, base_distance
+from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
+from tertia.core.state import UnitKind
+from tertia.core.terrain import TerrainKind
+from tertia.io.scenario_file import ScenarioError
+from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.scenarios import (
+    builtin_names,
+    list_builtin,
+    load_builtin,
+    resolve_scenario,
+)
+
+NAMES = builtin_names()
+runner = CliRunner()
+
+
+def base_of(scenario: Scenario, piece: UnitSpec | CommanderSpec) -> Base:
+    rules = get_ruleset("larger-battles")
+    kind = UnitKind(piece.type) if isinstance(piece, UnitSpec) else UnitKind.COMMANDER
+    w, d = rules.base_size(kind)
+    return Base(piece.x, piece.y, piece.facing, piece.width or w, piece.depth or d)
+
+
+def test_the_builtins_are_listed() -> None:
+    assert NAMES == ["edgehill", "skirmish"]
+    listing = {s.name: s for s in list_builtin()}
+    assert listing["edgehill"].title == "Edgehill, 23 October 1642"
+    assert listing["edgehill"].rules == ("larger-battles", "d3-commands")
+    assert listing["skirmish"].rules == ("larger-battles",)
+    assert set(listing["edgehill"].units) == {"parliament", "royalist"}
+
+
+@pytest.mark.parametrize(
+    ("name", "rules_id"),
+    [
+        (name, rules_id)
+        for name in NAMES
+        for rules_id in [None, *load_builtin(name).rules]
+        if rules_id is None or rules_id in ruleset_ids()
+    ],
+)
+def test_builtin_validates_under_its_rule_sets(name: str, rules_id: str | None) -> None:
+    scenario = load_builtin(name, rules_id=rules_id)
+    assert scenario.name
+
+
+def test_doctests() -> None:
+    for module in (tertia.scenarios, tertia.io.scenario_file):
+        failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert tried > 0 and failures == 0, module.__name__
+
+
+# --- resolving names and paths ---------------------------------------------------------
+
+
+def test_resolve_by_name_and_by_path(tmp_path: Path) -> None:
+    assert resolve_scenario("skirmish") is load_builtin("skirmish")
+    path = Path(__file__).parent / "scenarios" / "tiny.toml"
+    assert resolve_scenario(path).name == "Tiny"
+    assert resolve_scenario(str(path)).name == "Tiny"
+
+
+def test_resolve_unknown_lists_the_builtins() -> None:
+    with pytest.raises(ScenarioError) as info:
+        resolve_scenario("naseby")
+    assert str(info.value) == (
+        "naseby: no such file, and no built-in scenario of that name; "
+        "built-ins: edgehill, skirmish"
+    )
+    with pytest.raises(ScenarioError) as info:
+        load_builtin("naseby")
+    assert str(info.value) == "naseby: no built-in scenario 'naseby'; built-ins: edgehill, skirmish"
+
+
+def test_resolve_a_broken_file_reports_its_problems() -> None:
+    path = Path(__file__).parent / "scenarios" / "broken.toml"
+    with pytest.raises(ScenarioError) as info:
+        resolve_scenario(str(path))
+    assert len(info.value.problems) == 5
+
+
+# --- Edgehill --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def edgehill() -> Scenario:
+    return load_builtin("edgehill")
+
+
+def test_edgehill_table_and_sides(edgehill: Scenario) -> None:
+    assert (edgehill.table.width, edgehill.table.depth, edgehill.turns) == (72, 48, 12)
+    assert edgehill.side("parliament").edge == "south"
+    assert edgehill.side("royalist").edge == "north"
+    assert edgehill.sources and edgehill.description
+
+
+def test_edgehill_armies(edgehill: Scenario) -> None:
+    for side in edgehill.side_ids:
+        units = [u for u in edgehill.units if u.side == side]
+        assert 12 <= len(units) <= 18, side
+        generals = [c for c in edgehill.commanders if c.side == side and c.general]
+        assert len(generals) == 1
+    general = {c.side: c.name for c in edgehill.commanders if c.general}
+    assert "Essex" in general["parliament"]
+    assert "Forth" in general["royalist"]
+    facing = {"parliament": 0.0, "royalist": 180.0}
+    assert all(u.facing == facing[u.side] for u in edgehill.units)
+    assert all(c.facing == facing[c.side] for c in edgehill.commanders)
+
+
+def test_edgehill_order_of_battle(edgehill: Scenario) -> None:
+    names = " | ".join(u.name for u in edgehill.units)
+    for who in ("Rupert", "Wilmot", "Wentworth", "Belasyse", "Gerard", "Fielding's Brigade",
+                "King's Lifeguard of Foot", "Usher", "Duncombe", "Charles Essex", "Meldrum",
+                "Ballard", "Ramsay", "Balfour", "Stapleton", "Lord Fielding", "Wardlawe"):
+        assert who in names, who
+    leaders = {(c.side, c.command): c.name for c in edgehill.commanders}
+    assert "Rupert" in leaders[("royalist", "right")]
+    assert "Wilmot" in leaders[("royalist", "left")]
+    assert "Ramsay" in leaders[("parliament", "left")]
+    assert "Balfour" in leaders[("parliament", "right")]
+
+
+def test_edgehill_commands(edgehill: Scenario) -> None:
+    commanders = {(c.side, c.command): c for c in edgehill.commanders}
+    kinds: dict[tuple[str, str], set[str]] = {}
+    for u in edgehill.units:
+        if u.type in ("dragoons", "artillery"):
+            assert u.command == u.type, u.id
+            continue
+        kinds.setdefault((u.side, u.command), set()).add(u.type)
+        leader = commanders[(u.side, u.command)]
+        gap = base_distance(base_of(edgehill, u), base_of(edgehill, leader))
+        assert gap <= 12.0, (u.id, gap)
+    assert all(len(k) == 1 for k in kinds.values()), kinds
+
+
+def test_edgehill_armies_start_apart(edgehill: Scenario) -> None:
+    for a, b in itertools.product(edgehill.units, edgehill.units):
+        if a.side == "parliament" and b.side == "royalist":
+            assert base_distance(base_of(edgehill, a), base_of(edgehill, b)) >= 20.0 - 1e-9
+
+
+def test_edgehill_supplies(edgehill: Scenario) -> None:
+    for side in edgehill.side_ids:
+        supplies = [s for s in edgehill.supplies if s.side == side]
+        assert len(supplies) == 3
+        edge_y = 0.0 if edgehill.side(side).edge == "south" else edgehill.table.depth
+        assert all(abs(s.y - edge_y) <= 3.0 for s in supplies)
+        for s, t in itertools.combinations(supplies, 2):
+            assert math.hypot(s.x - t.x, s.y - t.y) >= 12.0
+
+
+def test_edgehill_terrain(edgehill: Scenario) -> None:
+    by_name = {t.name: t for t in edgehill.terrain}
+    assert by_name["Edge Hill"].type == "hill"
+    assert by_name["Radway"].type == "town"
+    assert by_name["Little Kineton"].type == "town"
+    assert by_name["the Kineton road"].type == "road"
+    hedged = [t for t in edgehill.terrain if t.type == "field" and t.hedged]
+    assert hedged
+    # The hedges are on Parliament's right: the east half of the table.
+    assert all(min(x for x, _ in t.polygon or ()) > edgehill.table.width / 2 for t in hedged)
+    # The escarpment runs along the Royalist (north) edge.
+    assert min(y for _, y in by_name["Edge Hill"].polygon or ()) > edgehill.table.depth * 0.8
+
+
+# --- the skirmish ----------------------------------------------------------------------
+
+
+def test_skirmish_has_one_of_everything() -> None:
+    s = load_builtin("skirmish")
+    assert (s.table.width, s.table.depth) == (48, 36)
+    kinds = {t.type for t in s.terrain}
+    assert {"hill", "woods", "river", "ford", "town", "road", "field"} <= kinds
+    assert any(t.type == "field" and t.hedged for t in s.terrain)
+    for side in s.side_ids:
+        assert 3 <= sum(u.side == side for u in s.units) <= 4
+        assert 1 <= sum(c.side == side for c in s.commanders) <= 2
+        assert sum(p.side == side for p in s.supplies) == 1
+    assert len(s.objectives) == 1
+    # The objective is the ford.
+    objective = s.objectives[0]
+    assert s.build_battlefield().contains_point(TerrainKind.FORD, (objective.x, objective.y))
+
+
+# --- the scenarios command -------------------------------------------------------------
+
+
+def test_scenarios_command_table() -> None:
+    result = runner.invoke(app, ["scenarios"])
+    assert result.exit_code == 0, result.output
+    assert "edgehill" in result.output and "skirmish" in result.output
+    assert "larger-battles" in result.output
+
+
+def test_scenarios_command_json() -> None:
+    result = runner.invoke(app, ["scenarios", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert [r["name"] for r in rows] == NAMES
+    edgehill = rows[0]
+    assert edgehill["title"] == "Edgehill, 23 October 1642"
+    assert edgehill["rules"] == ["larger-battles", "d3-commands"]
+    assert edgehill["units"] == {"parliament": 15, "royalist": 18}
+    assert set(rows[1]) == {"name", "title", "rules", "units"}
+
+
+def test_validate_accepts_a_builtin_name() -> None:
+    result = runner.invoke(app, ["validate", "edgehill", "--rules", "larger-battles"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "edgehill: valid (33 units, 9 commanders)\n"
