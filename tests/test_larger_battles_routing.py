@@ -106,7 +106,7 @@ def test_a_unit_routs_at_its_limit_and_is_removed() -> None:
     """A unit is routed and removed from play once it has reached its hit limit."""
     game = make_game([unit("h", P, "horse", 30, 10, command="right"), unit("e", R, "foot", 30, 40, 180)])
     state = with_hits(position(game, phase="combat"), "h", 2)
-    state, events = act(game, state, EndPhase())
+    state, _ = act(game, state, EndPhase())
     assert state.units["h"].removed == "routed"
 
 

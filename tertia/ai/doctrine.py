@@ -13,7 +13,7 @@ from dataclasses import replace
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, angle_between
+from tertia.core.geometry import Point, angle_between, is_directly_in_front
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.measuring import distance, iter_enemy_troops_within
 from tertia.rulesets.larger_battles.combat import (
@@ -27,6 +27,7 @@ from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
 
 ENGAGE = 3.0
+BOMBARD_REACH = 24.0 + 5.0  # range plus the half-diagonals of two bases: a cheap first cut
 TURN_BEFORE_ADVANCE = 35.0  # degrees off the goal before a unit wheels rather than slides
 
 
@@ -56,18 +57,17 @@ class DoctrinePlayer:
     # --- orders and movement ---------------------------------------------------------------
 
     def _movement(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        side = state.active
-        reserve_for_guns = 1 if self._guns_with_targets(game, state) else 0
-        if orders_left(state) > reserve_for_guns:
-            order = self._best_order(game, state, rng)
-            if order is not None:
-                return order
+        left = orders_left(state)
+        if left > 0:
+            reserve_for_guns = 1 if self._guns_with_targets(game, state) else 0
+            if left > reserve_for_guns:
+                order = self._best_order(game, state, rng)
+                if order is not None:
+                    return order
         for unit in self._movers(state):
             move = self._plan_move(game, state, unit)
             if move is not None:
                 return move
-            # No useful move: mark nothing, but try the next unit.
-        del side
         return EndPhase()
 
     def _movers(self, state: GameState) -> list[Unit]:
@@ -169,6 +169,7 @@ class DoctrinePlayer:
                 continue
             targets = [
                 Bombard(gun=gun.id, target=e.id) for e in state.iter_troops(state.opponent(gun.side))
+                if math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and is_directly_in_front(gun.base, e.base)
             ]
             legal = [b for b in targets if game.is_legal(probe, b)]
             if legal:

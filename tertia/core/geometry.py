@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 Point = tuple[float, float]
@@ -72,15 +72,27 @@ class Base:
     facing: float
     width: float
     depth: float
+    # Derived once: bases are compared and measured thousands of times a battle.
+    radius: float = field(init=False, repr=False, compare=False)
+    _corners: Polygon = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        fx, fy = heading_vector(self.facing)
+        rx, ry = fy, -fx  # right-hand vector
+        hw, hd = self.width / 2.0, self.depth / 2.0
+        x, y = self.x, self.y
+        corners = (
+            (x + fx * hd - rx * hw, y + fy * hd - ry * hw),
+            (x + fx * hd + rx * hw, y + fy * hd + ry * hw),
+            (x - fx * hd + rx * hw, y - fy * hd + ry * hw),
+            (x - fx * hd - rx * hw, y - fy * hd - ry * hw),
+        )
+        object.__setattr__(self, "_corners", corners)
+        object.__setattr__(self, "radius", 0.5 * math.hypot(self.width, self.depth))
 
     @property
     def centre(self) -> Point:
         return (self.x, self.y)
-
-    @property
-    def radius(self) -> float:
-        """Radius of the circle around the centre that holds the whole base."""
-        return 0.5 * math.hypot(self.width, self.depth)
 
     def corners(self) -> Polygon:
         """Corners in order front-left, front-right, rear-right, rear-left.
@@ -88,16 +100,7 @@ class Base:
         >>> [tuple(round(c, 6) for c in p) for p in Base(0, 0, 0, 4, 2).corners()]
         [(-2.0, 1.0), (2.0, 1.0), (2.0, -1.0), (-2.0, -1.0)]
         """
-        fx, fy = heading_vector(self.facing)
-        rx, ry = fy, -fx  # right-hand vector
-        hw, hd = self.width / 2.0, self.depth / 2.0
-        x, y = self.x, self.y
-        return (
-            (x + fx * hd - rx * hw, y + fy * hd - ry * hw),
-            (x + fx * hd + rx * hw, y + fy * hd + ry * hw),
-            (x - fx * hd + rx * hw, y - fy * hd + ry * hw),
-            (x - fx * hd - rx * hw, y - fy * hd - ry * hw),
-        )
+        return self._corners
 
     def moved_to(self, x: float, y: float, facing: float | None = None) -> Base:
         return Base(x, y, self.facing if facing is None else facing, self.width, self.depth)

@@ -13,8 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 
-Finite = Annotated[float, Field(allow_inf_nan=False)]
-Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Finite = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+Positive = Annotated[float, Field(strict=True, gt=0, allow_inf_nan=False)]
+Flag = Annotated[bool, Field(strict=True)]
+Text = Annotated[str, Field(strict=True)]
 Coordinate = tuple[Finite, Finite]
 
 UNIT_TYPES = ("foot", "horse", "dragoons", "commanded_shot", "artillery")
@@ -32,28 +34,28 @@ class TableSpec(_Strict):
 
 class SideSpec(_Strict):
     id: Annotated[str, Field(min_length=1, max_length=64)]
-    name: str = ""
+    name: Text = ""
     edge: Literal["south", "north"]
 
 
 class CommanderSpec(_Strict):
     id: Annotated[str, Field(min_length=1, max_length=64)]
-    name: str = ""
-    side: str
+    name: Text = ""
+    side: Text
     command: Literal["centre", "right", "left", "reserve", "artillery", "dragoons", "independent"]
     x: Finite
     y: Finite
     facing: Finite = 0.0
-    general: bool = False
-    value: Annotated[int, Field(ge=0, le=2)] = 1
+    general: Flag = False
+    value: Annotated[int, Field(strict=True, ge=0, le=2)] = 1
     width: Positive | None = None
     depth: Positive | None = None
 
 
 class UnitSpec(_Strict):
     id: Annotated[str, Field(min_length=1, max_length=64)]
-    name: str = ""
-    side: str
+    name: Text = ""
+    side: Text
     type: Literal["foot", "horse", "dragoons", "commanded_shot", "artillery"]
     command: Literal["centre", "right", "left", "reserve", "artillery", "dragoons", "independent"]
     x: Finite
@@ -69,12 +71,12 @@ class TerrainSpec(_Strict):
         "woods", "town", "field", "broken", "marsh", "lake", "hill", "river", "ford",
         "bridge", "road", "hedge", "entrenchment",
     ]
-    name: str = ""
+    name: Text = ""
     polygon: tuple[Coordinate, ...] | None = None
     line: tuple[Coordinate, ...] | None = None
     width: Positive | None = None
-    hedged: bool = False
-    height: Annotated[int, Field(ge=1, le=5)] = 1
+    hedged: Flag = False
+    height: Annotated[int, Field(strict=True, ge=1, le=5)] = 1
 
     @model_validator(mode="after")
     def _shape(self) -> TerrainSpec:
@@ -112,7 +114,7 @@ class TerrainSpec(_Strict):
 
 
 class SupplySpec(_Strict):
-    side: str
+    side: Text
     x: Finite
     y: Finite
     id: str | None = None
@@ -124,14 +126,14 @@ class ObjectiveSpec(_Strict):
     y: Finite
     radius: Positive
     side: str | None = None
-    ends_game: bool = True
+    ends_game: Flag = True
 
 
 class Scenario(_Strict):
     """A battle: a table, two sides, their commanders and units, terrain and objectives."""
 
     name: Annotated[str, Field(min_length=1)]
-    turns: Annotated[int, Field(ge=1, le=200)] = 12
+    turns: Annotated[int, Field(strict=True, ge=1, le=200)] = 12
     rules: tuple[str, ...] = ()
     description: str = ""
     sources: tuple[str, ...] = ()

@@ -62,10 +62,10 @@ class Unit:
     fired: bool = False
     removed: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    base: Base = field(init=False, repr=False, compare=False)
 
-    @property
-    def base(self) -> Base:
-        return Base(self.x, self.y, self.facing, self.width, self.depth)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base", Base(self.x, self.y, self.facing, self.width, self.depth))
 
     @property
     def in_play(self) -> bool:
@@ -80,7 +80,7 @@ class Unit:
         return self.name or self.id
 
     def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
         d["kind"] = self.kind.value
         d["traits"] = list(self.traits)
         d["extra"] = dict(self.extra)
@@ -162,6 +162,11 @@ class GameState:
     result: Mapping[str, Any] | None = None
     step: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    cache: dict[Any, Any] = field(init=False, repr=False, compare=False)
+    """Memo for derived queries on this state (never serialised; each new state starts empty)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cache", {})
 
     # --- queries -------------------------------------------------------------------------
 

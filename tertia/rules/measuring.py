@@ -23,10 +23,19 @@ def within(a: Unit, b: Unit, inches: float) -> bool:
 
 def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Iterator[Unit]:
     """Enemy troop units (not commanders) in play within ``inches`` of ``unit``."""
-    base = unit.base
-    for other in state.iter_troops(state.opponent(unit.side)):
-        if is_within(base, other.base, inches):
-            yield other
+    if state.units.get(unit.id) is not unit:
+        base = unit.base
+        yield from (o for o in state.iter_troops(state.opponent(unit.side)) if is_within(base, o.base, inches))
+        return
+    key = ("enemies_within", unit.id, inches)
+    found = state.cache.get(key)
+    if found is None:
+        base = unit.base
+        found = tuple(
+            o for o in state.iter_troops(state.opponent(unit.side)) if is_within(base, o.base, inches)
+        )
+        state.cache[key] = found
+    yield from found
 
 
 def iter_friends_within(
