@@ -14,9 +14,8 @@ from rich.table import Table
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
-from tertia.battle import BattleAborted, BattleRecord, Step, fight_battle
+from tertia.battle import BattleAborted, BattleRecord, fight_battle
 from tertia.cli.main import app
-from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState, UnitKind
 from tertia.io.narrative import Narrator
@@ -142,21 +141,15 @@ def battle(
         chosen[side] = kind
     players: dict[str, Player] = {side: PLAYERS[kind]() for side, kind in chosen.items()}
     names = side_names(game)
-    narrator: Narrator | None = None
-
-    def tell(step: Step) -> None:
-        assert narrator is not None
-        for line in narrator.entries(step.events):
-            _print_line(line.kind, line.text)
-
-    if not as_json:
-        initial, _ = game.start(SeededDice(0))
-        narrator = Narrator(initial, side_names=names)
-        out.rule(f"[bold]{game.scenario.name}[/] — {game.ruleset.title}")
     try:
-        record = fight_battle(game, players, seed, on_step=None if as_json else tell)
+        record = fight_battle(game, players, seed)
     except BattleAborted as exc:
         fail(str(exc), 2)
+    if not as_json:
+        out.rule(f"[bold]{game.scenario.name}[/] — {game.ruleset.title}")
+        narrator = Narrator(record.initial_state, side_names=names)
+        for line in narrator.entries(record.iter_events()):
+            _print_line(line.kind, line.text)
     if save is not None:
         try:
             save_record(record, save)
