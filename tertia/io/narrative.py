@@ -1,0 +1,563 @@
+"""Readable narrative from the event stream: one line per event worth telling.
+
+A :class:`Narrator` follows a game. It is given the state before the first event it will
+see and applies each event after telling it (with the one reducer), so a line can say
+how many hits a unit now has, which way a unit turned or whose supplies were raided.
+
+>>> from tertia.core.state import GameState, Unit, UnitKind
+>>> from tertia.core.events import HitsInflicted, TurnBegan
+>>> foot = Unit("essex", "parl", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, name="Essex's Foot")
+>>> state = GameState(("roy", "parl"), 1, "roy", "movement", {"essex": foot})
+>>> n = Narrator(state, side_names={"roy": "Royalists", "parl": "Parliament"})
+>>> n.line(TurnBegan(turn=1, side="roy"))
+'Turn 1 — Royalists'
+>>> n.line(HitsInflicted(unit="essex", hits=1, cause="combat"))
+"Essex's Foot takes a hit in combat (1 in all)"
+
+Dice are events too. :meth:`Narrator.entries` folds the dice of an attack into the
+attack's line ("5+1=6 against 3+0=3") and gathers other dice into one compact line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tertia.core import events as ev
+from tertia.core.geometry import angle_between
+from tertia.core.reducer import reduce
+from tertia.core.state import GameState
+
+_COMPASS = (
+    "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
+)
+
+_MOVE_VERBS = {
+    "move": "moves",
+    "charge": "charges",
+    "retire": "retires",
+    "retreat": "falls back",
+    "withdraw": "withdraws",
+    "rout": "flees",
+    "pursue": "pursues",
+    "exit": "leaves the table",
+    "deploy": "deploys",
+}
+
+_REMOVAL_PHRASES = {
+    "routed": "is routed and leaves the field",
+    "raided": "is lost raiding the enemy's supplies",
+    "misfortune": "suffers a misfortune and is carried from the field",
+    "exited": "leaves the table",
+    "fled": "flees the field",
+    "destroyed": "is destroyed",
+    "captured": "is captured",
+}
+
+SILENT_EVENTS: frozenset[str] = frozenset({ev.Marked.type, ev.GameDataChanged.type})
+"""Bookkeeping events with nothing to tell a reader."""
+
+
+def compass_point(bearing_deg: float) -> str:
+    """The nearest of eight compass points.
+
+    >>> compass_point(0), compass_point(100), compass_point(-45)
+    ('north', 'east', 'north-west')
+    """
+    return _COMPASS[round((bearing_deg % 360.0) / 45.0) % 8]
+
+
+def describe_facing(facing: float) -> str:
+    """A facing as a compass point, with degrees when it is not close to one.
+
+    >>> describe_facing(90), describe_facing(200)
+    ('east', 'south-south-west (200°)')
+    """
+    f = facing % 360.0
+    point = compass_point(f)
+    if angle_between(f, round(f / 45.0) * 45.0) <= 5.0:
+        return point
+    sixteen = (
+        "north", "north-north-east", "north-east", "east-north-east",
+        "east", "east-south-east", "south-east", "south-south-east",
+        "south", "south-south-west", "south-west", "west-south-west",
+        "west", "west-north-west", "north-west", "north-north-west",
+    )
+    return f"{sixteen[round(f / 22.5) % 16]} ({f:.0f}°)"
+
+
+def default_side_name(side_id: str) -> str:
+    """A readable name for a side id with no given name: ``"royalists"`` -> ``"Royalists"``."""
+    return side_id.replace("_", " ").replace("-", " ").strip().title() or side_id
+
+
+def possessive(name: str) -> str:
+    """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def path_length(path: Sequence[tuple[float, float]]) -> float:
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(path))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _humanise(text: str) -> str:
+    return text.replace("_", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class NarrativeLine:
+    """A line of narrative with the kind of thing it tells (for styling) and its event.
+
+    ``kind`` is one of ``heading`` (a player turn), ``phase``, ``order``, ``move``,
+    ``attack``, ``hit``, ``loss``, ``dice``, ``objective``, ``decision``, ``note``, ``end``.
+    """
+
+    text: str
+    kind: str
+    event: ev.Event | None = None
+
+
+@dataclass(slots=True)
+class TurnBlock:
+    """The events of one player turn (``turn`` and ``side`` are ``None`` before the first)."""
+
+    turn: int | None
+    side: str | None
+    events: list[ev.Event] = field(default_factory=list)
+
+
+def iter_turn_blocks(events: Iterable[ev.Event]) -> Iterator[TurnBlock]:
+    """Group events by player turn: each :class:`TurnBegan` starts a block.
+
+    Events before the first ``TurnBegan`` (the opening procedure) form a block of their
+    own with no turn; it is left out when there are none.
+
+    >>> blocks = list(iter_turn_blocks([ev.GameStarted("roy"), ev.TurnBegan(1, "roy"),
+    ...                                 ev.PhaseBegan("movement"), ev.TurnBegan(1, "parl")]))
+    >>> [(b.turn, b.side, len(b.events)) for b in blocks]
+    [(None, None, 1), (1, 'roy', 2), (1, 'parl', 1)]
+    """
+    block = TurnBlock(None, None)
+    for e in events:
+        if isinstance(e, ev.TurnBegan):
+            if block.events or block.turn is not None:
+                yield block
+            block = TurnBlock(e.turn, e.side, [e])
+        else:
+            block.events.append(e)
+    if block.events or block.turn is not None:
+        yield block
+
+
+class Narrator:
+    """Tells events as lines of English, following the state as it goes.
+
+    ``state`` is the position before the first event narrated; it may be ``None``, in
+    which case units are named by ``labels`` (or their ids) and running totals are left
+    out. ``side_names`` maps side ids to display names.
+    """
+
+    def __init__(
+        self,
+        state: GameState | None = None,
+        *,
+        side_names: Mapping[str, str] | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> None:
+        self.state = state
+        self.side_names: dict[str, str] = dict(side_names or {})
+        self.labels: dict[str, str] = dict(labels or {})
+
+    # --- names ---------------------------------------------------------------------------
+
+    def label(self, unit_id: str) -> str:
+        """A unit's or commander's display name."""
+        if unit_id in self.labels:
+            return self.labels[unit_id]
+        if self.state is not None and unit_id in self.state.units:
+            return self.state.units[unit_id].label
+        return unit_id
+
+    def side(self, side_id: str | None) -> str:
+        if side_id is None:
+            return "neither side"
+        return self.side_names.get(side_id) or default_side_name(side_id)
+
+    def _target(self, ident: str) -> str:
+        """An order's target: a unit, or a command (``"centre"`` or ``"side:centre"``)."""
+        if self.state is not None and ident in self.state.units:
+            return self.label(ident)
+        if ident in self.labels:
+            return self.labels[ident]
+        side, sep, command = ident.partition(":")
+        if sep and command and (side in self._side_ids()):
+            ident = command
+        return f"the {_humanise(ident)} command"
+
+    # --- single events -------------------------------------------------------------------
+
+    def line(self, event: ev.Event) -> str | None:
+        """The line for one event (``None`` when there is nothing to tell), then apply it."""
+        entry = self._entry(event, ())
+        self._advance(event)
+        return None if entry is None else entry.text
+
+    def entries(self, events: Iterable[ev.Event]) -> list[NarrativeLine]:
+        """Lines for a run of events, with dice folded in.
+
+        Dice rolled just before an attack appear in that attack's line; other dice are
+        gathered into one ``dice`` line before the next thing told. A phase heading with
+        nothing under it is dropped.
+        """
+        out: list[NarrativeLine] = []
+        dice: list[ev.DiceRolled] = []
+        for e in events:
+            if isinstance(e, ev.DiceRolled):
+                dice.append(e)
+                self._advance(e)
+                continue
+            if isinstance(e, ev.AttackResolved):
+                own, others = self._attack_dice(e, dice)
+                if others:
+                    out.append(self._dice_entry(others))
+                entry = self._entry(e, own)
+                dice = []
+            else:
+                entry = self._entry(e, ())
+                if entry is not None and dice:
+                    out.append(self._dice_entry(dice))
+                    dice = []
+            if (
+                isinstance(e, ev.HitsInflicted)
+                and entry is not None
+                and self.state is not None
+                and e.unit in self.state.units
+                and _follows_attack_on(out, e.unit)
+            ):
+                # The attack's line already tells who was hit: give the running total.
+                total = self.state.units[e.unit].hits + e.hits
+                entry = NarrativeLine(
+                    f"{self.label(e.unit)} now has {_plural(total, 'hit')}", "hit", e
+                )
+            self._advance(e)
+            if entry is None:
+                continue
+            if entry.kind in ("phase", "heading") and out and out[-1].kind == "phase":
+                out.pop()
+            out.append(entry)
+        if dice:
+            out.append(self._dice_entry(dice))
+        if out and out[-1].kind == "phase":
+            out.pop()
+        return out
+
+    def lines(self, events: Iterable[ev.Event]) -> list[str]:
+        """:meth:`entries` as plain strings."""
+        return [e.text for e in self.entries(events)]
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _advance(self, event: ev.Event) -> None:
+        if self.state is None:
+            return
+        # An event that does not fit the state (a partial log) leaves it as it was.
+        with contextlib.suppress(KeyError, IndexError, TypeError, ValueError):
+            self.state = reduce(self.state, event)
+
+    def _purpose(self, purpose: str) -> str:
+        """A die's purpose with side ids given as side names."""
+        text = _humanise(purpose)
+        for side_id in self._side_ids():
+            text = re.sub(rf"(?<![\w'])({re.escape(side_id)})(?![\w'])", self.side(side_id), text)
+        return text
+
+    def _side_ids(self) -> tuple[str, ...]:
+        ids = set(self.side_names)
+        if self.state is not None:
+            ids.update(self.state.sides)
+        return tuple(sorted(ids, key=len, reverse=True))
+
+    def _attack_dice(
+        self, e: ev.AttackResolved, dice: Sequence[ev.DiceRolled]
+    ) -> tuple[list[ev.DiceRolled], list[ev.DiceRolled]]:
+        """Split waiting dice into the attack's own (those whose purpose names the attacker
+        or the target; all of them when none does) and earlier, unrelated rolls."""
+        names = {self.label(e.attacker).lower(), self.label(e.target).lower(),
+                 e.attacker.lower(), e.target.lower()}
+        own = [d for d in dice if any(n and n in d.purpose.lower() for n in names)]
+        if not own:
+            return list(dice), []
+        return own, [d for d in dice if all(d is not o for o in own)]
+
+    def _dice_entry(self, dice: Sequence[ev.DiceRolled]) -> NarrativeLine:
+        parts = [f"{self._purpose(d.purpose)}: {d.value} ({d.die})" for d in dice]
+        return NarrativeLine("Dice — " + "; ".join(parts), "dice", dice[-1])
+
+    def _entry(self, e: ev.Event, dice: Sequence[ev.DiceRolled]) -> NarrativeLine | None:
+        if e.type in SILENT_EVENTS:
+            return None
+        handler = _TELLERS.get(type(e))
+        if handler is None:
+            return NarrativeLine(self._generic(e), "note", e)
+        text, kind = handler(self, e, dice)
+        return None if text is None else NarrativeLine(text, kind, e)
+
+    def _generic(self, e: ev.Event) -> str:
+        d = e.to_dict()
+        d.pop("type", None)
+        details = ", ".join(f"{k}={v}" for k, v in d.items())
+        return f"{_humanise(e.type).capitalize()}" + (f": {details}" if details else "")
+
+    # One method per event type; each returns (text or None, kind).
+
+    def _game_started(self, e: ev.GameStarted, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"The battle begins: {self.side(e.first_side)} move first.", "heading"
+
+    def _turn_began(self, e: ev.TurnBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"Turn {e.turn} — {self.side(e.side)}", "heading"
+
+    def _phase_began(self, e: ev.PhaseBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
+        if e.phase == "over":
+            return None, "phase"
+        return f"{_humanise(e.phase).capitalize()} phase", "phase"
+
+    def _order_given(self, e: ev.OrderGiven, dice: Sequence[ev.DiceRolled]) -> _Told:
+        purpose = {"move": "to move", "bombard": "to bombard"}.get(
+            e.purpose, f"({_humanise(e.purpose)})"
+        )
+        return f"{self.side(e.side)} order {self._target(e.target)} {purpose}", "order"
+
+    def _dice_rolled(self, e: ev.DiceRolled, dice: Sequence[ev.DiceRolled]) -> _Told:
+        purpose = self._purpose(e.purpose)
+        return f"{purpose[:1].upper()}{purpose[1:]}: rolled {e.value} ({e.die})", "dice"
+
+    def _unit_moved(self, e: ev.UnitMoved, dice: Sequence[ev.DiceRolled]) -> _Told:
+        name = self.label(e.unit)
+        path = [tuple(p) for p in e.path]
+        distance = path_length(path)  # type: ignore[arg-type]
+        before = self._facing(e.unit)
+        verb = _MOVE_VERBS.get(e.reason, f"moves ({_humanise(e.reason)})")
+        if distance < 0.05:
+            if before is not None and angle_between(before, e.facing) < 0.5:
+                return f"{name} stays where it is", "move"
+            return f"{name} turns to face {describe_facing(e.facing)}", "move"
+        (x0, y0), (x1, y1) = path[0], path[-1]
+        heading = math.degrees(math.atan2(x1 - x0, y1 - y0))
+        text = f'{name} {verb} {distance:.1f}" {compass_point(heading)}'
+        if before is None or angle_between(before, e.facing) >= 0.5:
+            text += f", facing {describe_facing(e.facing)}"
+        return text, "move"
+
+    def _unit_turned(self, e: ev.UnitTurned, dice: Sequence[ev.DiceRolled]) -> _Told:
+        reason = "" if e.reason == "turn" else f" ({_humanise(e.reason)})"
+        return f"{self.label(e.unit)} turns to face {describe_facing(e.facing)}{reason}", "move"
+
+    def _attack_resolved(self, e: ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
+        """The rule set's summary when it gives one (it already holds the dice and the
+        outcome), with the modifiers named; otherwise a line built from the scores."""
+        mods = ""
+        if e.modifiers:
+            mods += f" ({', '.join(e.modifiers)})"
+        if e.defender_modifiers:
+            mods += f" (defender {', '.join(e.defender_modifiers)})"
+        summary = e.summary.strip().rstrip(".")
+        if summary:
+            return summary + mods, "attack"
+        verb = {"combat": "attacks", "melee": "attacks", "bombard": "bombards",
+                "bombardment": "bombards", "shooting": "shoots at", "shot": "shoots at",
+                }.get(e.kind, f"{_humanise(e.kind)}:")
+        lead = f"{self.label(e.attacker)} {verb} {self.label(e.target)}"
+        if e.supports:
+            lead += f" (supported by {len(e.supports)})"
+        return f"{lead}: {self._arithmetic(e, dice)}", "attack"
+
+    def _arithmetic(self, e: ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> str:
+        """"5+1=6 against 3+0=3" from the dice and the final scores."""
+        att_die, def_die, other = _assign_dice(e, dice, self.label(e.target))
+        att = _score_text(att_die, e.attacker_score, e.modifiers)
+        if def_die is None and not e.defender_modifiers and att_die is not None and not other:
+            return f"rolled {att_die.value}, needs {e.defender_score}"  # one die against a need
+        text = f"{att} against {_score_text(def_die, e.defender_score, e.defender_modifiers)}"
+        if other:
+            text += " (dice " + ", ".join(str(d.value) for d in other) + ")"
+        return text
+
+    def _hits_inflicted(self, e: ev.HitsInflicted, dice: Sequence[ev.DiceRolled]) -> _Told:
+        what = "a hit" if e.hits == 1 else _plural(e.hits, "hit")
+        cause = f" {_cause_phrase(e.cause)}" if e.cause else ""
+        text = f"{self.label(e.unit)} takes {what}{cause}"
+        if self.state is not None and e.unit in self.state.units:
+            total = self.state.units[e.unit].hits + e.hits
+            text += f" ({total} in all)"
+        return text, "hit"
+
+    def _ammunition(self, e: ev.AmmunitionExhausted, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} runs out of ammunition", "hit"
+
+    def _gun_fired(self, e: ev.GunFired, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} has fired and may now only pivot", "note"
+
+    def _unit_removed(self, e: ev.UnitRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
+        phrase = _REMOVAL_PHRASES.get(e.reason, f"leaves the field ({_humanise(e.reason)})")
+        name = self.label(e.unit)
+        if self.state is not None and e.unit in self.state.units:
+            u = self.state.units[e.unit]
+            if u.is_commander and not name.lower().startswith(("commander", "general")):
+                name = f"{'General' if u.general else 'Commander'} {name}"
+        detail = f" ({e.detail})" if e.detail else ""
+        return f"{name} {phrase}{detail}", "loss"
+
+    def _supply_raided(self, e: ev.SupplyRaided, dice: Sequence[ev.DiceRolled]) -> _Told:
+        owner = None
+        if self.state is not None:
+            owner = next((s.side for s in self.state.supplies if s.id == e.supply), None)
+        whose = f"{possessive(self.side(owner))} supplies" if owner else "supplies"
+        return f"{self.label(e.by)} raids {whose} ({e.supply})", "loss"
+
+    def _objective_taken(self, e: ev.ObjectiveTaken, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.side(e.side)} take {e.objective}", "objective"
+
+    def _decision_awaited(self, e: ev.DecisionAwaited, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.side(e.side)} to decide: {_humanise(e.kind)}", "decision"
+
+    def _decision_made(self, e: ev.DecisionMade, dice: Sequence[ev.DiceRolled]) -> _Told:
+        kind = _humanise(e.kind)
+        if e.choice is None:
+            return f"{self.side(e.side)} decline ({kind})", "decision"
+        choice = self.label(e.choice)
+        return f"{self.side(e.side)} choose {choice} ({kind})", "decision"
+
+    def _narrated(self, e: ev.Narrated, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return e.text, "note"
+
+    def _status_changed(self, e: ev.UnitStatusChanged, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)}: {_humanise(e.key)} now {_value_text(e.value)}", "note"
+
+    def _game_ended(self, e: ev.GameEnded, dice: Sequence[ev.DiceRolled]) -> _Told:
+        scores = ", ".join(f"{self.side(s)} {v}" for s, v in e.score.items())
+        reason = f" ({_humanise(e.reason)})" if e.reason else ""
+        outcome = "a draw" if e.winner is None else f"victory to {self.side(e.winner)}"
+        text = f"The battle ends{reason}: {outcome}"
+        if scores:
+            text += f" — {scores}"
+        return text, "end"
+
+    def _facing(self, unit_id: str) -> float | None:
+        if self.state is not None and unit_id in self.state.units:
+            return self.state.units[unit_id].facing
+        return None
+
+
+_Told = tuple[str | None, str]
+
+_TELLERS: dict[type[ev.Event], Any] = {
+    ev.GameStarted: Narrator._game_started,
+    ev.TurnBegan: Narrator._turn_began,
+    ev.PhaseBegan: Narrator._phase_began,
+    ev.OrderGiven: Narrator._order_given,
+    ev.DiceRolled: Narrator._dice_rolled,
+    ev.UnitMoved: Narrator._unit_moved,
+    ev.UnitTurned: Narrator._unit_turned,
+    ev.AttackResolved: Narrator._attack_resolved,
+    ev.HitsInflicted: Narrator._hits_inflicted,
+    ev.AmmunitionExhausted: Narrator._ammunition,
+    ev.GunFired: Narrator._gun_fired,
+    ev.UnitRemoved: Narrator._unit_removed,
+    ev.SupplyRaided: Narrator._supply_raided,
+    ev.ObjectiveTaken: Narrator._objective_taken,
+    ev.DecisionAwaited: Narrator._decision_awaited,
+    ev.DecisionMade: Narrator._decision_made,
+    ev.Narrated: Narrator._narrated,
+    ev.UnitStatusChanged: Narrator._status_changed,
+    ev.GameEnded: Narrator._game_ended,
+}
+
+
+def _follows_attack_on(out: Sequence[NarrativeLine], unit_id: str) -> bool:
+    """Is the last line told (passing over notes) an attack this unit took part in?"""
+    for line in reversed(out):
+        if isinstance(line.event, ev.AttackResolved):
+            return unit_id in (line.event.attacker, line.event.target)
+        if line.kind != "note":
+            return False
+    return False
+
+
+def _cause_phrase(cause: str) -> str:
+    """How a hit came: ``"combat with X"`` -> ``"in combat with X"``."""
+    known = {
+        "combat": "in combat",
+        "melee": "in combat",
+        "bombardment": "from bombardment",
+        "shooting": "from shooting",
+        "shot": "from shooting",
+    }
+    if cause in known:
+        return known[cause]
+    text = _humanise(cause)
+    if text.startswith(("combat", "melee")):
+        return f"in {text}"
+    return f"— {text}"
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _score_text(die: ev.DiceRolled | None, score: int, modifiers: Sequence[str]) -> str:
+    mods = f" ({', '.join(modifiers)})" if modifiers else ""
+    if die is None:
+        return f"{score}{mods}"
+    delta = score - die.value
+    sign = "+" if delta >= 0 else "−"
+    return f"{die.value}{sign}{abs(delta)}={score}{mods}"
+
+
+def _assign_dice(
+    e: ev.AttackResolved, dice: Sequence[ev.DiceRolled], target_label: str
+) -> tuple[ev.DiceRolled | None, ev.DiceRolled | None, list[ev.DiceRolled]]:
+    """Which of an attack's dice is the attacker's and which the defender's.
+
+    A die whose purpose names the defender (or the word "defend") is the defender's;
+    otherwise the first die is the attacker's and the second the defender's.
+    """
+    if not dice:
+        return None, None, []
+    pool = list(dice)
+    defender = None
+    for d in pool:
+        p = d.purpose.lower()
+        if "defend" in p or (
+            ("target" in p or p.startswith(e.target.lower()) or p.startswith(target_label.lower()))
+            and "attack" not in p
+        ):
+            defender = d
+            break
+    if defender is not None:
+        pool.remove(defender)
+    attacker = pool.pop(0) if pool else None
+    if defender is None and pool:
+        defender = pool.pop(0)
+    return attacker, defender, pool
+
+
+def narrate(
+    events: Iterable[ev.Event],
+    state: GameState | None = None,
+    side_names: Mapping[str, str] | None = None,
+) -> list[str]:
+    """Narrative lines for a run of events from ``state`` (the position before them)."""
+    return Narrator(state, side_names=side_names).lines(events)

@@ -1,0 +1,461 @@
+"""Narrative, SVG maps and the HTML battle report, on a small hand-built table and game."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from tertia.core import events as ev
+from tertia.core.actions import EndPhase, Move
+from tertia.core.reducer import reduce
+from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
+from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
+from tertia.io.narrative import Narrator, iter_turn_blocks, narrate
+from tertia.io.report import build_report_html, collect_turns, write_report
+from tertia.io.svg import abbreviate, render_map
+
+HOSTILE = '<script>alert("x")</script> & Sons'
+NAMES = {"roy": "Royalists", "parl": "Parliament"}
+
+
+def make_table() -> Battlefield:
+    k = TerrainKind
+    return Battlefield(48, 36, (
+        TerrainFeature(k.WOODS, outline=((2, 26), (10, 26), (10, 34), (2, 34)), name="Oak Wood"),
+        TerrainFeature(k.TOWN, outline=((36, 2), (46, 2), (46, 9), (36, 9)), name="Kineton"),
+        TerrainFeature(k.FIELD, outline=((2, 2), (10, 2), (10, 8), (2, 8)), hedged=True),
+        TerrainFeature(k.BROKEN, outline=((12, 2), (16, 2), (16, 6), (12, 6))),
+        TerrainFeature(k.MARSH, outline=((40, 28), (46, 28), (46, 34), (40, 34))),
+        TerrainFeature(k.LAKE, outline=((30, 28), (34, 28), (34, 32), (30, 32))),
+        TerrainFeature(k.HILL, outline=((14, 26), (26, 26), (26, 34), (14, 34)), height=2,
+                       name=HOSTILE),
+        TerrainFeature(k.RIVER, line=((0, 18), (48, 18)), width=1.5, name="Dene"),
+        TerrainFeature(k.FORD, outline=((22, 17), (26, 17), (26, 19), (22, 19))),
+        TerrainFeature(k.BRIDGE, line=((40, 16.5), (40, 19.5)), width=2),
+        TerrainFeature(k.ROAD, line=((40, 0), (40, 36)), width=1),
+        TerrainFeature(k.HEDGE, line=((12, 12), (20, 12)), width=0.4),
+        TerrainFeature(k.ENTRENCHMENT, line=((28, 22), (34, 22)), width=0.8),
+    ))
+
+
+def make_state() -> GameState:
+    units = [
+        Unit("rf", "roy", UnitKind.FOOT, "centre", 20, 30, 180, 4, 2, name="King's Foot"),
+        Unit("rh", "roy", UnitKind.HORSE, "right", 30, 24, 180, 4, 2, name=HOSTILE, hits=1),
+        Unit("rc", "roy", UnitKind.COMMANDER, "centre", 20, 33, 180, 2, 2, name="Lord Forth",
+             general=True),
+        Unit("pf", "parl", UnitKind.FOOT, "centre", 20, 10, 0, 4, 2, name="Essex's Foot"),
+        Unit("pa", "parl", UnitKind.ARTILLERY, "artillery", 28, 8, 0, 3, 2, name="Guns"),
+        Unit("pd", "parl", UnitKind.DRAGOONS, "dragoons", 8, 14, 0, 4, 2, name="Gone Dragoons",
+             removed="routed"),
+        Unit("pc", "parl", UnitKind.COMMANDER, "centre", 20, 6, 0, 2, 2, name="Earl of Essex"),
+    ]
+    return GameState(
+        ("roy", "parl"), 1, "roy", "setup", {u.id: u for u in units},
+        supplies=(Supply("s1", "roy", 6, 35.5), Supply("s2", "parl", 30, 0.5)),
+        objectives=(Objective("The Ford", 24, 18, 4),),
+    )
+
+
+def svg_tree(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def unit_groups(root: ET.Element) -> dict[str, ET.Element]:
+    return {
+        g.attrib["data-unit"]: g
+        for g in root.iter(f"{SVG_NS}g")
+        if g.attrib.get("class", "").startswith("unit ") or g.attrib.get("class") == "unit"
+    }
+
+
+def polygon_points(el: ET.Element) -> list[tuple[float, float]]:
+    poly = el.find(f"{SVG_NS}polygon")
+    assert poly is not None
+    return [tuple(map(float, p.split(","))) for p in poly.attrib["points"].split()]  # type: ignore[misc]
+
+
+# --- SVG ---------------------------------------------------------------------------------
+
+
+def test_map_is_well_formed_xml_sized_from_the_table() -> None:
+    svg = render_map(make_table(), make_state(), side_names=NAMES, scale=10)
+    root = svg_tree(svg)
+    assert root.tag == f"{SVG_NS}svg"
+    _, _, w, h = map(float, root.attrib["viewBox"].split())
+    assert w >= 48 * 10 and h >= 36 * 10
+
+
+def test_one_oriented_base_per_unit_in_play() -> None:
+    state = make_state()
+    root = svg_tree(render_map(make_table(), state, side_names=NAMES))
+    groups = unit_groups(root)
+    assert set(groups) == {u.id for u in state.iter_units()}
+    for g in groups.values():
+        assert len(g.findall(f"{SVG_NS}polygon")) >= 1
+        assert len(polygon_points(g)) == 4
+
+
+def test_removed_units_are_drawn_faded_only_when_asked() -> None:
+    table, state = make_table(), make_state()
+    shown = unit_groups(svg_tree(render_map(table, state, side_names=NAMES, show_removed=True)))
+    assert "pd" in shown and shown["pd"].attrib.get("opacity") == "0.3"
+    only = unit_groups(svg_tree(render_map(table, state, side_names=NAMES, show_removed={"pd"})))
+    assert "pd" in only
+
+
+def test_north_is_up_and_east_is_right() -> None:
+    groups = unit_groups(svg_tree(render_map(make_table(), make_state(), side_names=NAMES)))
+
+    def centre(uid: str) -> tuple[float, float]:
+        pts = polygon_points(groups[uid])
+        return sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
+
+    # rf (y=30) is north of pf (y=10): drawn higher, i.e. with a smaller SVG y.
+    assert centre("rf")[1] < centre("pf")[1]
+    # rh (x=30) is east of rf (x=20): drawn further right.
+    assert centre("rh")[0] > centre("rf")[0]
+
+
+def test_front_edge_mark_shows_facing() -> None:
+    groups = unit_groups(svg_tree(render_map(make_table(), make_state(), side_names=NAMES)))
+    for uid, north_facing in (("pf", True), ("rf", False)):
+        g = groups[uid]
+        front = next(e for e in g.iter(f"{SVG_NS}line") if e.attrib.get("class") == "front")
+        pts = polygon_points(g)
+        cy = sum(p[1] for p in pts) / 4
+        fy = (float(front.attrib["y1"]) + float(front.attrib["y2"])) / 2
+        assert (fy < cy) is north_facing
+
+
+def test_text_from_files_is_escaped() -> None:
+    svg = render_map(make_table(), make_state(), side_names={"roy": "<b>Roy</b>", "parl": "P"})
+    assert "<script>" not in svg and "<b>" not in svg
+    root = svg_tree(svg)
+    texts = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG_NS}title"))
+    assert HOSTILE in texts  # the full name survives, as text, in the unit's tooltip
+    assert "<b>Roy</b>" in texts
+
+
+def test_every_kind_of_ground_is_drawn_with_a_legend() -> None:
+    root = svg_tree(render_map(make_table(), make_state(), side_names=NAMES))
+    classes = {e.attrib.get("class", "") for e in root.iter()}
+    for kind in TerrainKind:
+        assert f"terrain {kind.value}" in classes, kind
+    legend = next(e for e in root.iter(f"{SVG_NS}g") if e.attrib.get("class") == "legend")
+    legend_text = " ".join(legend.itertext())
+    for label in ("Royalists", "Parliament", "Woods", "Town", "River", "Hedged field"):
+        assert label in legend_text
+
+
+def test_supplies_objectives_commanders_and_hits() -> None:
+    root = svg_tree(render_map(make_table(), make_state(), side_names=NAMES))
+    classes = [e.attrib.get("class", "") for e in root.iter()]
+    assert classes.count("supply") == 2
+    assert classes.count("objective") == 1
+    assert classes.count("unit commander") == 2
+    hits = [e for e in root.iter(f"{SVG_NS}g") if e.attrib.get("class") == "hits"]
+    assert len(hits) == 1 and len(hits[0].findall(f"{SVG_NS}circle")) == 1
+
+
+def test_traces_are_dashed_lines_with_arrowheads() -> None:
+    state = make_state()
+    traces = [("pf", [(20.0, 4.0), (22.0, 7.0), (20.0, 10.0)]), ("rf", [(20.0, 30.0)])]
+    root = svg_tree(render_map(make_table(), state, side_names=NAMES, traces=traces))
+    lines = [e for e in root.iter(f"{SVG_NS}polyline") if e.attrib.get("class") == "trace"]
+    assert len(lines) == 1  # a path of one point is no movement
+    assert lines[0].attrib["data-unit"] == "pf" and "stroke-dasharray" in lines[0].attrib
+    layer = next(e for e in root.iter(f"{SVG_NS}g") if e.attrib.get("class") == "traces")
+    assert len(layer.findall(f"{SVG_NS}polygon")) == 1  # the arrowhead
+
+
+def test_standalone_false_leaves_out_the_namespace() -> None:
+    svg = render_map(make_table(), make_state(), side_names=NAMES, standalone=False)
+    assert "http" not in svg and svg.startswith("<svg ")
+
+
+@pytest.mark.parametrize(
+    ("name", "limit", "expected"),
+    [
+        ("Essex's Foot", 16, "Essex's Foot"),
+        ("Prince Rupert's Lifeguard of Horse", 16, "Rupert's Horse"),
+        ("Sir William Balfour's Horse", 12, "Balfour's H."),
+    ],
+)
+def test_abbreviate(name: str, limit: int, expected: str) -> None:
+    assert abbreviate(name, limit) == expected
+    assert len(abbreviate("A" * 40, 10)) == 10
+
+
+# --- narrative ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Strange(ev.Event):
+    type: ClassVar[str] = "test_strange_event"
+    what: str
+
+
+def narrator() -> Narrator:
+    return Narrator(make_state(), side_names=NAMES)
+
+
+ATTACK = ev.AttackResolved(
+    kind="combat", attacker="rh", target="pf", supports=("rf",), attacker_score=7,
+    defender_score=3, modifiers=("+1 cavalry", "+1 support"), defender_modifiers=(),
+    summary="",
+)
+
+EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
+    (ev.GameStarted(first_side="roy"), "Royalists move first"),
+    (ev.TurnBegan(turn=2, side="parl"), "Turn 2 — Parliament"),
+    (ev.PhaseBegan(phase="movement"), "Movement phase"),
+    (ev.OrderGiven(side="roy", target="roy:centre", purpose="move"), "the centre command"),
+    (ev.OrderGiven(side="parl", target="pa", purpose="bombard"), "Guns to bombard"),
+    (ev.DiceRolled(purpose="first move: roy", die="d6", value=4), "First move: Royalists: rolled 4"),
+    (ev.UnitMoved(unit="pf", path=((20, 10), (20, 13), (23, 16)), facing=45), 'moves 7.2" north'),
+    (ev.UnitMoved(unit="pf", path=((20, 10), (20, 10)), facing=90), "turns to face east"),
+    (ev.UnitTurned(unit="rf", facing=90), "King's Foot turns to face east"),
+    (ev.Marked(mark="moved", ident="rf"), None),
+    (ATTACK, "attacks Essex's Foot (supported by 1): 7 (+1 cavalry, +1 support) against 3"),
+    (replace(ATTACK, summary="A summary line."), "A summary line (+1 cavalry, +1 support)"),
+    (ev.HitsInflicted(unit="rh", hits=1, cause="combat with Essex's Foot"),
+     "takes a hit in combat with Essex's Foot (2 in all)"),
+    (ev.AmmunitionExhausted(unit="pf"), "Essex's Foot runs out of ammunition"),
+    (ev.GunFired(unit="pa"), "Guns has fired"),
+    (ev.UnitRemoved(unit="pf", reason="routed", detail="3 hits"), "routed and leaves the field (3 hits)"),
+    (ev.UnitRemoved(unit="rc", reason="misfortune"), "General Lord Forth suffers a misfortune"),
+    (ev.SupplyRaided(supply="s2", by="rh"), "raids Parliament's supplies (s2)"),
+    (ev.ObjectiveTaken(objective="The Ford", side="roy"), "Royalists take The Ford"),
+    (ev.DecisionAwaited(side="parl", kind="encourage", context={}), "Parliament to decide: encourage"),
+    (ev.DecisionMade(side="parl", kind="encourage", choice="pc"), "Parliament choose Earl of Essex"),
+    (ev.DecisionMade(side="parl", kind="encourage", choice=None), "Parliament decline"),
+    (ev.Narrated(text="The wind veers."), "The wind veers."),
+    (ev.UnitStatusChanged(unit="rf", key="morale", value=3), "King's Foot: morale now 3"),
+    (ev.GameDataChanged(key="orders_left", value=1), None),
+    (ev.GameEnded(winner="roy", score={"roy": 7, "parl": 3}, reason="turn limit", breakdown={}),
+     "victory to Royalists — Royalists 7, Parliament 3"),
+    (ev.GameEnded(winner=None, score={"roy": 2, "parl": 2}, reason="", breakdown={}), "a draw"),
+    (_Strange(what="odd"), "Test strange event: what=odd"),
+]
+
+
+@pytest.mark.parametrize(("event", "expected"), EVERY_EVENT, ids=lambda x: getattr(x, "type", ""))
+def test_a_line_for_each_event_type(event: ev.Event, expected: str | None) -> None:
+    line = narrator().line(event)
+    if expected is None:
+        assert line is None
+    else:
+        assert line is not None and expected in line, line
+
+
+def test_every_core_event_type_is_covered() -> None:
+    covered = {e.type for e, _ in EVERY_EVENT}
+    assert {t for t in ev.EVENT_TYPES if not t.startswith("test_")} <= covered
+
+
+def test_narrator_follows_the_state() -> None:
+    n = narrator()
+    n.line(ev.HitsInflicted(unit="pf", hits=1, cause="combat"))
+    assert n.line(ev.HitsInflicted(unit="pf", hits=2, cause="bombardment")) == (
+        "Essex's Foot takes 2 hits from bombardment (3 in all)"
+    )
+
+
+def test_narrator_without_state_uses_labels_and_ids() -> None:
+    n = Narrator(labels={"x": "Hopton's Horse"})
+    assert n.line(ev.AmmunitionExhausted(unit="x")) == "Hopton's Horse runs out of ammunition"
+    assert n.line(ev.GunFired(unit="g9")) == "g9 has fired and may now only pivot"
+
+
+def test_entries_fold_an_attacks_dice_into_its_line() -> None:
+    events = [
+        ev.DiceRolled(purpose="misfortune: Lord Forth", die="d6", value=2),
+        ev.DiceRolled(purpose="combat: rh attacking pf", die="d6", value=5),
+        ev.DiceRolled(purpose="combat: pf defending against rh", die="d6", value=3),
+        ATTACK,
+        ev.HitsInflicted(unit="pf", hits=1, cause="combat"),
+    ]
+    lines = narrator().entries(events)
+    assert [line.kind for line in lines] == ["dice", "attack", "hit"]
+    assert "misfortune: Lord Forth: 2" in lines[0].text
+    assert "5+2=7 (+1 cavalry, +1 support) against 3+0=3" in lines[1].text
+    assert lines[2].text == "Essex's Foot now has 1 hit"
+
+
+def test_entries_gather_loose_dice_and_drop_empty_phases() -> None:
+    events = [
+        ev.PhaseBegan(phase="movement"),
+        ev.PhaseBegan(phase="bombardment"),
+        ev.Marked(mark="x", ident="y"),
+        ev.PhaseBegan(phase="combat"),
+        ev.DiceRolled(purpose="ammunition: Essex's Foot", die="d6", value=1),
+        ev.AmmunitionExhausted(unit="pf"),
+        ev.PhaseBegan(phase="routing"),
+    ]
+    texts = narrate(events, make_state(), NAMES)
+    assert texts == [
+        "Combat phase",
+        "Dice — ammunition: Essex's Foot: 1 (d6)",
+        "Essex's Foot runs out of ammunition",
+    ]
+
+
+def test_iter_turn_blocks_groups_by_player_turn() -> None:
+    events = [
+        ev.DiceRolled(purpose="first", die="d6", value=3),
+        ev.GameStarted(first_side="roy"),
+        ev.TurnBegan(turn=1, side="roy"),
+        ev.PhaseBegan(phase="movement"),
+        ev.TurnBegan(turn=1, side="parl"),
+        ev.TurnBegan(turn=2, side="roy"),
+        ev.GameEnded(winner=None, score={}, reason="", breakdown={}),
+    ]
+    blocks = list(iter_turn_blocks(events))
+    assert [(b.turn, b.side, len(b.events)) for b in blocks] == [
+        (None, None, 2), (1, "roy", 2), (1, "parl", 1), (2, "roy", 2),
+    ]
+    assert list(iter_turn_blocks([])) == []
+
+
+# --- the report --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Step:
+    events: tuple[ev.Event, ...]
+    state: GameState
+
+
+def play(state: GameState, events: list[ev.Event]) -> GameState:
+    for e in events:
+        state = reduce(state, e)
+    return state
+
+
+def synthetic_game() -> tuple[GameState, list[ev.Event], list[tuple[object, list[ev.Event], GameState]]]:
+    initial = make_state()
+    start: list[ev.Event] = [
+        ev.DiceRolled(purpose="first move: roy", die="d6", value=5),
+        ev.DiceRolled(purpose="first move: parl", die="d6", value=2),
+        ev.GameStarted(first_side="roy"),
+        ev.TurnBegan(turn=1, side="roy"),
+        ev.PhaseBegan(phase="movement"),
+    ]
+    state = play(initial, start)
+    scripts: list[list[ev.Event]] = [
+        [ev.OrderGiven(side="roy", target="roy:centre", purpose="move"),
+         ev.UnitMoved(unit="rf", path=((20, 30), (20, 26), (21, 22)), facing=180)],
+        [ev.PhaseBegan(phase="combat"), ev.TurnBegan(turn=1, side="parl"),
+         ev.PhaseBegan(phase="movement")],
+        [ev.UnitMoved(unit="pf", path=((20, 10), (20, 16)), facing=0)],
+        [ev.PhaseBegan(phase="combat"),
+         ev.DiceRolled(purpose="combat: pf attacking rf", die="d6", value=6),
+         ev.DiceRolled(purpose="combat: rf defending", die="d6", value=1),
+         replace(ATTACK, attacker="pf", target="rf", summary="Essex's Foot routs the King's men"),
+         ev.HitsInflicted(unit="rf", hits=1, cause="combat"),
+         ev.UnitRemoved(unit="rf", reason="routed", detail="1 hit"),
+         ev.TurnBegan(turn=2, side="roy"), ev.PhaseBegan(phase="movement")],
+        [ev.UnitMoved(unit="rh", path=((30, 24), (30, 20)), facing=180, reason="charge"),
+         ev.SupplyRaided(supply="s2", by="rh"),
+         ev.GameEnded(winner="parl", score={"roy": 3, "parl": 4}, reason="objective taken",
+                      breakdown={"roy": {"supplies_attacked": 3}, "parl": {"routed_units": 4},
+                                 "units_lost": {"roy": 1, "parl": 1}})],
+    ]
+    steps: list[tuple[object, list[ev.Event], GameState]] = []
+    for script in scripts:
+        state = play(state, script)
+        steps.append((EndPhase(), script, state))
+    return initial, start, steps
+
+
+def test_collect_turns_snapshots_each_game_turn() -> None:
+    initial, start, steps = synthetic_game()
+    turns = collect_turns(initial, steps, start_events=start, side_names=NAMES)
+    assert [t.turn for t in turns] == [0, 1, 2]
+    assert turns[0].state.units["rf"].y == 30  # deployment
+    assert turns[1].state.units["rf"].removed == "routed"  # end of game turn 1
+    assert turns[1].state.units["rh"].y == 24  # before turn 2's charge
+    assert turns[2].state.units["rh"].y == 20
+    assert [u for u, _ in turns[1].traces] == ["rf", "pf"]
+    assert turns[1].removed == ["rf"]
+    assert [pt.side for pt in turns[1].player_turns] == ["roy", "parl"]
+    assert [pt.side for pt in turns[0].player_turns] == [None]
+    assert any("Royalists move first" in line.text for line in turns[0].player_turns[0].lines)
+
+
+def test_collect_turns_takes_step_objects_too() -> None:
+    initial, start, steps = synthetic_game()
+    objects = [_Step(tuple(events), after) for _, events, after in steps]
+    turns = collect_turns(initial, objects, start_events=start)
+    assert [t.turn for t in turns] == [0, 1, 2]
+
+
+def test_report_is_one_self_contained_page_with_every_turn(tmp_path: Path) -> None:
+    initial, start, steps = synthetic_game()
+    html = build_report_html(
+        title=f"Battle of {HOSTILE}", table=make_table(), initial_state=initial, steps=steps,
+        start_events=start, side_names=NAMES, ruleset="larger-battles 1.0", seed=1642,
+        description="A test.", details={"Players": "doctrine"},
+    )
+    assert html.startswith("<!DOCTYPE html>") and html.count("<html") == 1
+    # Nothing is loaded from elsewhere.
+    assert not re.search(r"https?://", html)
+    assert not re.search(r"<link|<img|<iframe|@import|\bsrc=|url\((?!#)", html)
+    assert "<script>alert" not in html and "&lt;script&gt;alert" in html
+    # The deployment and each game turn: a section with a map and its narrative.
+    for anchor in ("deployment", "turn-1", "turn-2"):
+        assert f'id="{anchor}"' in html
+    sections = re.findall(r'<section class="turn" id="([^"]+)">(.*?)</section>', html, re.S)
+    assert [a for a, _ in sections] == ["deployment", "turn-1", "turn-2"]
+    for _, body in sections:
+        svgs = re.findall(r"<svg.*?</svg>", body, re.S)
+        assert len(svgs) == 1
+        ET.fromstring(svgs[0])  # each map is well-formed on its own
+        assert '<div class="narrative">' in body
+    by_anchor = dict(sections)
+    assert "Royalists move first" in by_anchor["deployment"]
+    assert "Essex&#x27;s Foot routs the King&#x27;s men" in by_anchor["turn-1"]
+    assert "King&#x27;s Foot is routed and leaves the field" in by_anchor["turn-1"]
+    assert by_anchor["turn-1"].count('class="trace"') == 2
+    assert by_anchor["turn-2"].count('class="trace"') == 1
+    assert "charges" in by_anchor["turn-2"] and "victory to Parliament" in by_anchor["turn-2"]
+    # The result: verdict, score table with the breakdown, losses, order of battle.
+    result = re.search(r'<section class="result".*?</section>', html, re.S)
+    assert result is not None
+    text = result.group(0)
+    assert "Victory to Parliament" in text and "objective taken" in text
+    assert "Supplies attacked" in text and "Routed units" in text
+    assert "1 of 2 (1 routed)" in text  # Royalist troops lost
+    assert "Routed, turn 1" in text
+    assert "1642" in html and "larger-battles 1.0" in html
+
+
+def test_write_report_writes_the_same_page(tmp_path: Path) -> None:
+    initial, start, steps = synthetic_game()
+    kwargs = dict(title="T", table=make_table(), initial_state=initial, steps=steps,
+                  start_events=start, side_names=NAMES)
+    path = write_report(tmp_path / "report.html", **kwargs)
+    assert path.read_text(encoding="utf-8") == build_report_html(**kwargs)  # type: ignore[arg-type]
+
+
+def test_report_of_an_unfinished_game() -> None:
+    initial = make_state()
+    html = build_report_html(title="Unfought", table=make_table(), initial_state=initial, steps=[])
+    assert "not finished" in html and 'id="deployment"' in html and 'id="turn-1"' not in html
+
+
+def test_report_steps_may_carry_real_actions() -> None:
+    initial, start, steps = synthetic_game()
+    steps[0] = (Move(unit="rf", waypoints=((21, 22),)), steps[0][1], steps[0][2])
+    html = build_report_html(title="T", table=make_table(), initial_state=initial, steps=steps,
+                             start_events=start)
+    assert 'id="turn-2"' in html
