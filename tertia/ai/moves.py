@@ -10,8 +10,8 @@ import math
 
 from tertia.core.actions import Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, angle_between, bearing, heading_vector
-from tertia.core.state import GameState, Unit
+from tertia.core.geometry import Point, angle_between, bearing, first_contact, heading_vector
+from tertia.core.state import GameState, Unit, UnitKind
 
 SHORTEN_STEPS = 7
 MIN_STEP = 0.25
@@ -38,6 +38,10 @@ def move_towards(
     def build(d: float) -> Move:
         return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=face)
 
+    if face is None:
+        reach = min(reach, free_run(state, unit, (ux, uy), reach))
+        if reach < MIN_STEP:
+            return None
     full = build(reach)
     if game.is_legal(state, full):
         return full
@@ -53,6 +57,33 @@ def move_towards(
     if best is not None and lo >= MIN_STEP:
         return best
     return None
+
+
+ENEMY_CLEARANCE = 2.98
+"""Players stop just inside 3" of the enemy (the rules allow a hair's tolerance)."""
+
+
+def free_run(state: GameState, unit: Unit, direction: Point, reach: float) -> float:
+    """How far a unit can slide straight along ``direction`` before touching another base or
+    reaching 3" of an enemy unit, computed exactly; the engine still has the last word."""
+    corners = unit.base.corners()
+    best = reach
+    for other in state.iter_units():
+        if other.id == unit.id:
+            continue
+        enemy = other.side != unit.side and other.kind is not UnitKind.COMMANDER
+        clearance = ENEMY_CLEARANCE if enemy else 0.0
+        gap = math.hypot(other.x - unit.x, other.y - unit.y) - other.base.radius - unit.base.radius
+        if gap - clearance > best:
+            continue
+        t = first_contact(corners, other.base.corners(), direction, clearance)
+        if t < best:
+            best = t
+    for supply in state.supplies:
+        if supply.in_play and (supply.side == unit.side or unit.kind is not UnitKind.HORSE):
+            t = first_contact(corners, supply.base.corners(), direction, 0.0)
+            best = min(best, t)
+    return max(0.0, best - 1e-6)
 
 
 def pivot_to(game: Game, state: GameState, unit: Unit, facing: float) -> Move | None:

@@ -197,16 +197,26 @@ def polygon_distance(a: Polygon, b: Polygon) -> float:
     """
     if polygons_overlap(a, b, 0.0):
         return 0.0
+    return min(_vertices_to_edges(a, b), _vertices_to_edges(b, a))
+
+
+def _vertices_to_edges(points: Polygon, poly: Polygon) -> float:
+    """Closest distance from ``points`` to the edges of ``poly`` they lie outside of."""
+    n = len(poly)
+    # Orientation of poly: edges with the point on their outer side are the only candidates.
+    area2 = sum(
+        poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n)
+    )
+    sign = 1.0 if area2 > 0 else -1.0
     best = math.inf
-    na, nb = len(a), len(b)
-    for p in a:
-        for j in range(nb):
-            d = point_segment_distance(p, b[j], b[(j + 1) % nb])
-            if d < best:
-                best = d
-    for p in b:
-        for i in range(na):
-            d = point_segment_distance(p, a[i], a[(i + 1) % na])
+    for p in points:
+        px, py = p
+        for i in range(n):
+            ax, ay = poly[i]
+            bx, by = poly[(i + 1) % n]
+            if sign * ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) > 0.0:
+                continue  # p is on the inner side of this edge's line
+            d = point_segment_distance(p, poly[i], poly[(i + 1) % n])
             if d < best:
                 best = d
     return best
@@ -354,3 +364,56 @@ def point_along(points: Sequence[Point], distance: float) -> Point:
             return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
         remaining -= seg
     return points[-1]
+
+
+def minkowski_difference(fixed: Polygon, moving: Polygon) -> Polygon:
+    """The convex polygon of offsets ``v`` for which ``moving + v`` meets ``fixed``."""
+    return convex_hull([(fx - mx, fy - my) for fx, fy in fixed for mx, my in moving])
+
+
+def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: float) -> float:
+    """How far ``moving`` can slide along the unit vector ``direction`` before coming within
+    ``clearance`` of ``fixed``: 0 if it already is, ``inf`` if it never does.
+
+    Exact: the slide is a ray from the origin against the Minkowski difference rounded by
+    ``clearance`` (offset edges and circles at the corners).
+
+    >>> sq = ((0, 0), (2, 0), (2, 2), (0, 2))
+    >>> round(first_contact(sq, ((0, 5), (2, 5), (2, 7), (0, 7)), (0.0, 1.0), 1.0), 9)
+    2.0
+    >>> first_contact(sq, ((5, 5), (7, 5), (7, 7), (5, 7)), (0.0, 1.0), 1.0)
+    inf
+    """
+    m = minkowski_difference(fixed, moving)
+    n = len(m)
+    origin = (0.0, 0.0)
+    if polygon_contains_point(m, origin) or min(
+        point_segment_distance(origin, m[i], m[(i + 1) % n]) for i in range(n)
+    ) <= clearance:
+        return 0.0
+    ux, uy = direction
+    best = math.inf
+    for i in range(n):
+        ax, ay = m[i]
+        bx, by = m[(i + 1) % n]
+        ex, ey = bx - ax, by - ay
+        length = math.hypot(ex, ey)
+        if length > 0.0:
+            # Outward normal of a counter-clockwise hull edge.
+            nx, ny = ey / length, -ex / length
+            ox, oy = ax + nx * clearance, ay + ny * clearance
+            denom = ux * ey - uy * ex
+            if abs(denom) > 1e-12:
+                t = (ox * ey - oy * ex) / denom
+                s = (ox * uy - oy * ux) / denom
+                if t >= 0.0 and 0.0 <= s <= 1.0:
+                    best = min(best, t)
+        # The rounded corner at vertex a: |t*u - a| = clearance.
+        b = ux * ax + uy * ay
+        c = ax * ax + ay * ay - clearance * clearance
+        disc = b * b - c
+        if disc >= 0.0:
+            t = b - math.sqrt(disc)
+            if t >= 0.0:
+                best = min(best, t)
+    return best
