@@ -169,7 +169,8 @@ class DoctrinePlayer:
                 continue
             targets = [
                 Bombard(gun=gun.id, target=e.id) for e in state.iter_troops(state.opponent(gun.side))
-                if math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and is_directly_in_front(gun.base, e.base)
+                if math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH
+                and is_directly_in_front(gun.base, e.base)
             ]
             legal = [b for b in targets if game.is_legal(probe, b)]
             if legal:

@@ -25,7 +25,9 @@ def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Ite
     """Enemy troop units (not commanders) in play within ``inches`` of ``unit``."""
     if state.units.get(unit.id) is not unit:
         base = unit.base
-        yield from (o for o in state.iter_troops(state.opponent(unit.side)) if is_within(base, o.base, inches))
+        yield from (
+            o for o in state.iter_troops(state.opponent(unit.side)) if is_within(base, o.base, inches)
+        )
         return
     key = ("enemies_within", unit.id, inches)
     found = state.cache.get(key)
