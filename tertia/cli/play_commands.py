@@ -116,7 +116,7 @@ def print_result(record: BattleRecord, names: dict[str, str]) -> None:
                       str(summary["units_lost"][side]), str(summary["commanders_lost"][side]))
     out.print(table)
     winner = summary["winner"]
-    verdict = f"{names.get(winner, winner)} wins" if winner else "A drawn battle"
+    verdict = f"Victory to {names.get(winner, winner)}" if winner else "A drawn battle"
     out.print(f"[bold]{verdict}[/] after {summary['turns']} turns ({summary['reason']}).")
 
 
