@@ -56,9 +56,11 @@ def build_game(scenario: str, rules: str, options: dict[str, str] | None = None)
     except ValueError as exc:
         fail(str(exc))
     try:
-        loaded = resolve_scenario(scenario)
+        loaded = resolve_scenario(scenario, rules_id=rules)
     except ScenarioError as exc:
-        fail("; ".join(str(p) for p in exc.problems[:5]))
+        for problem in exc.problems[:-1]:
+            err.print(str(problem), markup=False, soft_wrap=True)
+        fail(str(exc.problems[-1]) if exc.problems else f"{scenario}: not a valid scenario")
     except (OSError, ValueError, KeyError) as exc:
         fail(str(exc))
     return Game(ruleset, loaded)

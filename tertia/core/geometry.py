@@ -149,11 +149,12 @@ def _separated(a: Polygon, b: Polygon, tolerance: float) -> bool:
         length = math.hypot(nx, ny)
         if length == 0.0:
             continue
-        nx, ny = nx / length, ny / length
-        amin = min(px * nx + py * ny for px, py in a)
-        amax = max(px * nx + py * ny for px, py in a)
-        bmin = min(px * nx + py * ny for px, py in b)
-        bmax = max(px * nx + py * ny for px, py in b)
+        nx /= length
+        ny /= length
+        pa = [px * nx + py * ny for px, py in a]
+        pb = [px * nx + py * ny for px, py in b]
+        amin, amax = min(pa), max(pa)
+        bmin, bmax = min(pb), max(pb)
         if amax <= bmin + tolerance or bmax <= amin + tolerance:
             return True
     return False

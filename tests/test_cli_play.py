@@ -1,0 +1,104 @@
+"""The play commands: battle, replay, inspect and rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tertia.cli.main import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def test_battle_json_has_the_documented_keys() -> None:
+    code, out = run("battle", "--scenario", "skirmish", "--seed", "4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("ruleset", "scenario", "seed", "winner", "turns", "score", "units_lost"):
+        assert key in data
+    assert data["ruleset"] == "larger-battles" and data["seed"] == 4
+    assert set(data["score"]) == set(data["units_lost"]) == {"parliament", "royalist"}
+
+
+def test_battle_is_deterministic_by_seed() -> None:
+    a = json.loads(run("battle", "--scenario", "skirmish", "--seed", "9", "--json")[1])
+    b = json.loads(run("battle", "--scenario", "skirmish", "--seed", "9", "--json")[1])
+    assert a == b
+
+
+def test_battle_narrative_names_turns_and_the_result() -> None:
+    code, out = run("battle", "--scenario", "skirmish", "--seed", "2")
+    assert code == 0
+    assert "Turn 1" in out and ("Victory to" in out or "drawn" in out)
+
+
+def test_save_then_replay_prints_the_final_hash(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out = run("battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(record))
+    assert code == 0
+    final_hash = json.loads(out)["final_hash"]
+    code, out = run("replay", str(record))
+    assert code == 0
+    assert out.strip().splitlines()[-1] == final_hash
+
+
+def test_replay_reports_the_first_divergence(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    run("battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(record))
+    data = json.loads(record.read_text())
+    data["rolls"][5]["die"] = "d10"
+    record.write_text(json.dumps(data))
+    code, out = run("replay", str(record))
+    assert code != 0 and "diverged" in out
+
+
+def test_replay_of_a_damaged_file_is_one_clean_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\x00\xff garbage")
+    code, out = run("replay", str(bad))
+    assert code == 1 and "Traceback" not in out and len(out.strip().splitlines()) == 1
+
+
+def test_report_is_written(tmp_path: Path) -> None:
+    report = tmp_path / "r.html"
+    code, _ = run("battle", "--scenario", "skirmish", "--seed", "1", "--json", "--report", str(report))
+    assert code == 0
+    html = report.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html
+
+
+def test_inspect_json_gives_hit_limits() -> None:
+    code, out = run("inspect", "tertia/scenarios/skirmish.toml", "--rules", "larger-battles", "--json")
+    assert code == 0
+    units = json.loads(out)["units"]
+    troops = [u for u in units if u["type"] != "commander"]
+    assert troops and all({"id", "side", "type", "hits", "hit_limit"} <= set(u) for u in troops)
+    foot = next(u for u in troops if u["type"] == "foot")
+    assert foot["hit_limit"] >= 3
+
+
+def test_inspect_a_saved_game(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    run("battle", "--scenario", "skirmish", "--seed", "5", "--json", "--save", str(record))
+    code, out = run("inspect", str(record), "--rules", "larger-battles", "--json")
+    assert code == 0 and json.loads(out)["units"]
+
+
+def test_rules_json_lists_options_with_defaults() -> None:
+    code, out = run("rules", "--json")
+    assert code == 0
+    rules = {r["id"]: r for r in json.loads(out)}
+    options = {o["name"]: o["default"] for o in rules["larger-battles"]["options"]}
+    assert options["hit_limit_infantry"] == 3
+
+
+def test_bad_options_are_one_line_errors() -> None:
+    code, out = run("battle", "--scenario", "skirmish", "--option", "hit_limit_infantry=lots")
+    assert code == 1 and "hit_limit_infantry" in out and "Traceback" not in out
