@@ -1,0 +1,79 @@
+"""The game API: values that round-trip, refusals that leave nothing half-changed,
+observations per side, and bad action data turned into clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tertia.core.actions import BadActionData, GiveOrder, Move, action_from_dict
+from tertia.core.dice import ScriptedDice, SeededDice
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.core.violations import IllegalAction
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import load_builtin
+
+from .support import P, R, make_game, position, unit
+
+
+def skirmish() -> Game:
+    return Game(get_ruleset("larger-battles"), load_builtin("skirmish"))
+
+
+def test_state_round_trips_through_json() -> None:
+    game = skirmish()
+    state, _ = game.start(SeededDice(1))
+    again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert again == state and again.state_hash() == state.state_hash()
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    game = make_game([unit("a", P, "foot", 30, 10), unit("e", R, "foot", 30, 40, 180)])
+    state = position(game)
+    before = state.state_hash()
+    with pytest.raises(IllegalAction) as info:
+        game.apply(state, Move(unit="a", waypoints=((30, 12),)), ScriptedDice([]))
+    v = info.value.violations[0]
+    assert v.code.value == "NOT_ORDERED" and "larger-battles" in v.rule and "a" in v.message
+    assert state.state_hash() == before
+
+
+def test_rejections_carry_the_numbers() -> None:
+    game = make_game([unit("a", P, "foot", 30, 10), unit("e", R, "foot", 30, 40, 180)])
+    state = position(game, orders=(("a", "move"),))
+    (v,) = game.validate(state, Move(unit="a", waypoints=((30, 17),)))
+    assert "7.00" in v.message and "6" in v.message
+
+
+def test_each_side_observes_the_position() -> None:
+    game = skirmish()
+    state, _ = game.start(SeededDice(1))
+    for side in state.sides:
+        seen = game.observe(state, side)
+        assert {u["id"] for u in seen["units"]} == set(state.units)
+
+
+def test_unknown_units_are_refused_not_crashed() -> None:
+    game = skirmish()
+    state, _ = game.start(SeededDice(1))
+    assert [v.code.value for v in game.validate(state, Move(unit="ghost"))] == ["UNKNOWN_UNIT"]
+    assert game.validate(state, GiveOrder(target="ghost"))[0].code.value == "UNKNOWN_COMMAND"
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "teleport"},
+    {"type": "move", "unit": 3},
+    {"type": "move", "unit": "a", "waypoints": [[1]]},
+    {"type": "move", "unit": "a", "waypoints": "north"},
+    [],
+])
+def test_bad_action_data_is_a_clear_error(data: object) -> None:
+    with pytest.raises(BadActionData):
+        action_from_dict(data)  # type: ignore[arg-type]
+
+
+def test_actions_round_trip() -> None:
+    move = Move(unit="a", waypoints=((1.0, 2.0), (3.0, 4.5)), face_before=90.0)
+    assert action_from_dict(json.loads(json.dumps(move.to_dict()))) == move
