@@ -53,7 +53,7 @@ def test_replay_reports_the_first_divergence(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     run("battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(record))
     data = json.loads(record.read_text())
-    data["rolls"][5]["die"] = "d10"
+    data["rolls"][len(data["rolls"]) // 2]["die"] = "d10"
     record.write_text(json.dumps(data))
     code, out = run("replay", str(record))
     assert code != 0 and "diverged" in out

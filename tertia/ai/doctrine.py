@@ -15,7 +15,7 @@ from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, Gi
 from tertia.core.game import Game
 from tertia.core.geometry import Point, angle_between, is_directly_in_front
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.rules.measuring import distance, iter_enemy_troops_within
+from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rulesets.larger_battles.combat import (
     attacker_modifiers,
     can_attack,
@@ -39,13 +39,33 @@ def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
 
 
 class DoctrinePlayer:
-    """Plays any side of ``larger-battles`` legally and sensibly."""
+    """Plays any side of ``larger-battles`` legally and sensibly.
+
+    Within one phase it remembers which units it has already planned for, so each unit is
+    considered once; the memory is keyed by the turn and phase and never affects legality.
+    """
 
     name = "doctrine"
+
+    def __init__(self) -> None:
+        self._phase_key: tuple[int, str, str] | None = None
+        self._considered: set[str] = set()
+        self._gun_targets: bool | None = None
+        self._last_step = -1
+
+    def _remember_phase(self, state: GameState) -> None:
+        key = (state.turn, state.active, state.phase)
+        went_back = state.step < self._last_step  # a new game, or an earlier position
+        self._last_step = state.step
+        if key != self._phase_key or went_back:
+            self._phase_key = key
+            self._considered = set()
+            self._gun_targets = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if state.pending is not None:
             return self._encourage(game, state)
+        self._remember_phase(state)
         if state.phase == "movement":
             return self._movement(game, state, rng)
         if state.phase == "bombardment":
@@ -59,12 +79,16 @@ class DoctrinePlayer:
     def _movement(self, game: Game, state: GameState, rng: random.Random) -> Action:
         left = orders_left(state)
         if left > 0:
-            reserve_for_guns = 1 if self._guns_with_targets(game, state) else 0
-            if left > reserve_for_guns:
+            if self._gun_targets is None:
+                self._gun_targets = bool(self._guns_with_targets(game, state))
+            if left > (1 if self._gun_targets else 0):
                 order = self._best_order(game, state, rng)
                 if order is not None:
                     return order
         for unit in self._movers(state):
+            if unit.id in self._considered:
+                continue
+            self._considered.add(unit.id)
             move = self._plan_move(game, state, unit)
             if move is not None:
                 return move
@@ -128,7 +152,7 @@ class DoctrinePlayer:
         if unit.kind is UnitKind.HORSE:
             horse = [e for e in enemies if e.kind is UnitKind.HORSE]
             supplies = [s for s in state.supplies if s.in_play and s.side != unit.side]
-            if supplies and (not horse or min(distance(unit, h) for h in horse) > 18.0):
+            if supplies and (not horse or min(math.hypot(h.x - unit.x, h.y - unit.y) for h in horse) > 22.0):
                 s = min(supplies, key=lambda s: math.hypot(s.x - unit.x, s.y - unit.y))
                 return (s.x, s.y)
             pool = horse or enemies
@@ -137,7 +161,7 @@ class DoctrinePlayer:
             pool = foot or enemies
         else:
             pool = enemies
-        target = min(pool, key=lambda e: (distance(unit, e), e.id))
+        target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
         return (target.x, target.y)
 
     def _commander_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:

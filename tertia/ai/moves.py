@@ -38,10 +38,9 @@ def move_towards(
     def build(d: float) -> Move:
         return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=face)
 
-    if face is None:
-        reach = min(reach, free_run(state, unit, (ux, uy), reach))
-        if reach < MIN_STEP:
-            return None
+    reach = min(reach, free_run(state, unit, (ux, uy), reach, face))
+    if reach < MIN_STEP:
+        return None
     full = build(reach)
     if game.is_legal(state, full):
         return full
@@ -63,10 +62,14 @@ ENEMY_CLEARANCE = 2.98
 """Players stop just inside 3" of the enemy (the rules allow a hair's tolerance)."""
 
 
-def free_run(state: GameState, unit: Unit, direction: Point, reach: float) -> float:
-    """How far a unit can slide straight along ``direction`` before touching another base or
-    reaching 3" of an enemy unit, computed exactly; the engine still has the last word."""
-    corners = unit.base.corners()
+def free_run(
+    state: GameState, unit: Unit, direction: Point, reach: float, face: float | None = None
+) -> float:
+    """How far a unit (pivoted first to ``face``, if given) can slide straight along
+    ``direction`` before touching another base or reaching 3" of an enemy unit, computed
+    exactly; the engine still has the last word."""
+    base = unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face)
+    corners = base.corners()
     best = reach
     for other in state.iter_units():
         if other.id == unit.id:
@@ -80,7 +83,7 @@ def free_run(state: GameState, unit: Unit, direction: Point, reach: float) -> fl
         if t < best:
             best = t
     for supply in state.supplies:
-        if supply.in_play and (supply.side == unit.side or unit.kind is not UnitKind.HORSE):
+        if supply.in_play:
             t = first_contact(corners, supply.base.corners(), direction, 0.0)
             best = min(best, t)
     return max(0.0, best - 1e-6)

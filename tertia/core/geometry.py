@@ -387,12 +387,18 @@ def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: 
     """
     m = minkowski_difference(fixed, moving)
     n = len(m)
-    origin = (0.0, 0.0)
-    if polygon_contains_point(m, origin) or min(
-        point_segment_distance(origin, m[i], m[(i + 1) % n]) for i in range(n)
-    ) <= clearance:
-        return 0.0
     ux, uy = direction
+
+    def gap(p: Point) -> float:
+        if polygon_contains_point(m, p):
+            return 0.0
+        return min(point_segment_distance(p, m[i], m[(i + 1) % n]) for i in range(n))
+
+    start = gap((0.0, 0.0))
+    if start <= clearance:
+        # Already within reach: only a slide that opens the gap gets anywhere (the gap
+        # along a straight slide is convex, so once opening it keeps opening).
+        return math.inf if gap((ux * 1e-3, uy * 1e-3)) > start + 1e-9 else 0.0
     best = math.inf
     for i in range(n):
         ax, ay = m[i]

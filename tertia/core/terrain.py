@@ -75,6 +75,7 @@ class Battlefield:
     depth: float
     features: tuple[TerrainFeature, ...] = ()
     _by_kind: dict[TerrainKind, BaseGeometry] = field(default_factory=dict, repr=False)
+    _memo: dict[object, BaseGeometry | None] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         groups: dict[TerrainKind, list[BaseGeometry]] = {}
@@ -150,10 +151,30 @@ class Battlefield:
 
     def path_on_road(self, points: Sequence[Point], tolerance: float = 0.25) -> bool:
         """Does a whole path keep to a road (within ``tolerance`` of its edges)?"""
-        g = self._by_kind.get(TerrainKind.ROAD)
+        g = self._road_within(tolerance)
         if g is None or len(points) < 2:
             return False
-        return bool(g.buffer(tolerance).covers(LineString(points)))
+        return bool(g.covers(LineString(points)))
+
+    def _road_within(self, tolerance: float) -> BaseGeometry | None:
+        key = ("road", tolerance)
+        if key not in self._memo:
+            road = self._by_kind.get(TerrainKind.ROAD)
+            grown = None if road is None else road.buffer(tolerance)
+            if grown is not None:
+                shapely.prepare(grown)
+            self._memo[key] = grown
+        return self._memo[key]
+
+    def hill_levels_crossed(self, points: Sequence[Point]) -> int:
+        """The highest hill level a path's line touches (0 when it touches none)."""
+        if TerrainKind.HILL not in self._by_kind or len(points) < 2:
+            return 0
+        line = LineString(points)
+        return max(
+            (f.height for f in self.features if f.kind is TerrainKind.HILL and f.geometry.intersects(line)),
+            default=0,
+        )
 
     def line_crosses(self, kinds: Iterable[TerrainKind], a: Point, b: Point) -> bool:
         """Does the segment ab pass through the interior of any of these kinds of ground?"""

@@ -52,17 +52,11 @@ TERRAIN_RULES = {
 
 
 def is_uphill(table: Battlefield, plan: MovePlan) -> bool:
-    """Hills: a move goes up a hill when its centre reaches higher ground than it started on."""
+    """Hills: a move goes up a hill when its centre's path reaches ground higher than the
+    ground it started on."""
     if not table.has(TerrainKind.HILL) or not plan.translates:
         return False
-    start_level = table.hill_level(plan.points[0])
-    steps = max(2, int(plan.length / 0.5) + 1)
-    from tertia.core.geometry import point_along
-
-    for i in range(1, steps + 1):
-        if table.hill_level(point_along(plan.points, plan.length * i / steps)) > start_level:
-            return True
-    return False
+    return table.hill_levels_crossed(plan.points) > table.hill_level(plan.points[0])
 
 
 def ends_in_charge(state: GameState, plan: MovePlan) -> bool:

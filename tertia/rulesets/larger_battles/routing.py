@@ -69,11 +69,16 @@ def supporters(state: GameState, unit: Unit) -> list[Unit]:
     ]
 
 
+def base_limit(unit: Unit, options: Mapping[str, Any]) -> int:
+    """The hit limit by troop type alone (Routing Units), before any increase."""
+    word = profile(unit.kind).word
+    return int(options["hit_limit_" + word]) if word != "commander" else 0
+
+
 def hit_limit(
     table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]
 ) -> HitLimit:
     """The number of hits at which ``unit`` routs, as things stand."""
-    prof = profile(unit.kind)
     increases: list[str] = []
     if unit.kind is UnitKind.DRAGOONS and is_in_cover(table, unit, options):
         increases.append("cover: dragoons in a town or hedged field")
@@ -81,18 +86,20 @@ def hit_limit(
         increases.append("river: every enemy in range is across the river")
     if len(supporters(state, unit)) >= 2:
         increases.append("support: two similar units within 3\"")
-    return HitLimit(options["hit_limit_" + prof.word] if prof.word != "commander" else 0,
-                    tuple(increases))
+    return HitLimit(base_limit(unit, options), tuple(increases))
 
 
 def reassess(tx: Tx, options: Mapping[str, Any]) -> None:
     """Routing: "whenever a unit's situation changes ... reassess immediately". Routs can
     cascade (a routed unit no longer supports), so repeat until nothing more routs."""
     while True:
+        # Cover, rivers and support only ever raise a limit, so a unit below its base
+        # limit cannot rout and needs no closer look.
         routed = [
             u
             for u in tx.state.iter_troops()
-            if u.hits > 0 and u.hits >= hit_limit(tx.table, tx.state, u, options).value
+            if u.hits >= base_limit(u, options)
+            and u.hits >= hit_limit(tx.table, tx.state, u, options).value
         ]
         if not routed:
             return
