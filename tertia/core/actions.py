@@ -12,27 +12,18 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from tertia.core.geometry import Point
-
-ACTION_TYPES: dict[str, type[Action]] = {}
+from tertia.core.tagged import Registry, Tagged
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
-    """Base class: subclasses register under their ``type`` name."""
+class Action(Tagged):
+    """Base of all actions; each subclass registers under its ``type`` name."""
 
     type: ClassVar[str] = "action"
+    registry: ClassVar[Registry] = {}
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        ACTION_TYPES[cls.type] = cls
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, tuple):
-                v = [list(p) if isinstance(p, tuple) else p for p in v]
-            d[f.name] = v
-        return d
+ACTION_TYPES = Action.registry
 
 
 class BadActionData(ValueError):

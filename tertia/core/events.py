@@ -8,31 +8,22 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from tertia.core.geometry import Point
-
-EVENT_TYPES: dict[str, type[Event]] = {}
+from tertia.core.tagged import Registry, Tagged
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(Tagged):
+    """Base of all events; each subclass registers under its ``type`` name."""
+
     type: ClassVar[str] = "event"
+    registry: ClassVar[Registry] = {}
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        EVENT_TYPES[cls.type] = cls
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, tuple):
-                v = [list(p) if isinstance(p, tuple) else p for p in v]
-            elif isinstance(v, Mapping):
-                v = dict(v)
-            d[f.name] = v
-        return d
+EVENT_TYPES = Event.registry
 
 
 def event_from_dict(d: Mapping[str, Any]) -> Event:
-    cls = EVENT_TYPES[str(d["type"])]
+    cls: type[Event] = EVENT_TYPES[str(d["type"])]
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         v = d.get(f.name)

@@ -1,0 +1,41 @@
+"""Frozen value objects that serialise to JSON objects tagged with their ``type``: the
+common form of actions and events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any, ClassVar
+
+Registry = dict[str, type[Any]]
+"""Type names to classes, one per family."""
+
+
+def plain(value: Any) -> Any:
+    """A field value as JSON-ready data: tuples of points become lists of lists."""
+    if isinstance(value, tuple):
+        return [list(p) if isinstance(p, tuple) else p for p in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
+class Tagged:
+    """Base of a family of dataclasses registered by their ``type`` name.
+
+    A family root sets ``registry = {}``; each subclass then registers itself there.
+    """
+
+    __slots__ = ()
+    type: ClassVar[str]
+    registry: ClassVar[Registry]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "registry" not in cls.__dict__:
+            cls.registry[cls.type] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            data[f.name] = plain(getattr(self, f.name))
+        return data
