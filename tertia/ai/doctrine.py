@@ -158,11 +158,21 @@ class DoctrinePlayer:
             pool = horse or enemies
         elif unit.kind in (UnitKind.FOOT, UnitKind.COMMANDED_SHOT):
             foot = [e for e in enemies if e.kind is not UnitKind.HORSE]
-            pool = foot or enemies
+            return self._line_goal(state, unit, foot or enemies)
         else:
             pool = enemies
         target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
         return (target.x, target.y)
+
+    def _line_goal(self, state: GameState, unit: Unit, pool: list[Unit]) -> Point:
+        """Foot advance as a line: every unit of the command takes the same bearing, from
+        the command's centre towards the nearest enemy to it, so the line keeps its shape
+        and its units stay close enough to support each other."""
+        line = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.kind is unit.kind]
+        cx = sum(u.x for u in line) / len(line)
+        cy = sum(u.y for u in line) / len(line)
+        target = min(pool, key=lambda e: (math.hypot(e.x - cx, e.y - cy), e.id))
+        return (unit.x + target.x - cx, unit.y + target.y - cy)
 
     def _commander_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         friends = [u for u in state.iter_troops(unit.side) if can_attack(u)]
