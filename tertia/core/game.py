@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from tertia.core.actions import Action
@@ -50,7 +49,7 @@ class Game:
             raise IllegalAction(violations)
         tx = Tx(self.table, state, dice)
         self.ruleset.resolve(tx, action)
-        return replace(tx.state, step=state.step + 1), tx.events
+        return tx.state.evolve(step=state.step + 1), tx.events
 
     def observe(self, state: GameState, side: str) -> dict[str, Any]:
         return self.ruleset.observe(self.table, state, side)

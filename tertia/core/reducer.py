@@ -34,17 +34,17 @@ def reduce(state: GameState, event: ev.Event) -> GameState:
 
 @handles(ev.GameStarted)
 def _started(s: GameState, e: ev.GameStarted) -> GameState:
-    return replace(s, first_side=e.first_side)
+    return s.evolve(first_side=e.first_side)
 
 
 @handles(ev.TurnBegan)
 def _turn(s: GameState, e: ev.TurnBegan) -> GameState:
-    return replace(s, turn=e.turn, active=e.side, marks={})
+    return s.evolve(turn=e.turn, active=e.side, marks={})
 
 
 @handles(ev.PhaseBegan)
 def _phase(s: GameState, e: ev.PhaseBegan) -> GameState:
-    return replace(s, phase=e.phase)
+    return s.evolve(phase=e.phase)
 
 
 @handles(ev.OrderGiven)
@@ -62,8 +62,7 @@ def _moved(s: GameState, e: ev.UnitMoved) -> GameState:
     u = s.units[e.unit]
     x, y = e.path[-1]
     return s.with_unit(
-        replace(
-            u,
+        u.evolve(
             x=round(x, POSITION_DECIMALS),
             y=round(y, POSITION_DECIMALS),
             facing=round(e.facing % 360.0, POSITION_DECIMALS),
@@ -74,34 +73,33 @@ def _moved(s: GameState, e: ev.UnitMoved) -> GameState:
 @handles(ev.UnitTurned)
 def _turned(s: GameState, e: ev.UnitTurned) -> GameState:
     u = s.units[e.unit]
-    return s.with_unit(replace(u, facing=round(e.facing % 360.0, POSITION_DECIMALS)))
+    return s.with_unit(u.evolve(facing=round(e.facing % 360.0, POSITION_DECIMALS)))
 
 
 @handles(ev.HitsInflicted)
 def _hits(s: GameState, e: ev.HitsInflicted) -> GameState:
     u = s.units[e.unit]
-    return s.with_unit(replace(u, hits=u.hits + e.hits))
+    return s.with_unit(u.evolve(hits=u.hits + e.hits))
 
 
 @handles(ev.AmmunitionExhausted)
 def _ammo(s: GameState, e: ev.AmmunitionExhausted) -> GameState:
-    return s.with_unit(replace(s.units[e.unit], out_of_ammo=True))
+    return s.with_unit(s.units[e.unit].evolve(out_of_ammo=True))
 
 
 @handles(ev.GunFired)
 def _fired(s: GameState, e: ev.GunFired) -> GameState:
-    return s.with_unit(replace(s.units[e.unit], fired=True))
+    return s.with_unit(s.units[e.unit].evolve(fired=True))
 
 
 @handles(ev.UnitRemoved)
 def _removed(s: GameState, e: ev.UnitRemoved) -> GameState:
-    return s.with_unit(replace(s.units[e.unit], removed=e.reason))
+    return s.with_unit(s.units[e.unit].evolve(removed=e.reason))
 
 
 @handles(ev.SupplyRaided)
 def _raided(s: GameState, e: ev.SupplyRaided) -> GameState:
-    return replace(
-        s,
+    return s.evolve(
         supplies=tuple(
             replace(sp, raided_by=e.by) if sp.id == e.supply else sp for sp in s.supplies
         ),
@@ -110,8 +108,7 @@ def _raided(s: GameState, e: ev.SupplyRaided) -> GameState:
 
 @handles(ev.ObjectiveTaken)
 def _objective(s: GameState, e: ev.ObjectiveTaken) -> GameState:
-    return replace(
-        s,
+    return s.evolve(
         objectives=tuple(
             replace(o, taken_by=e.side) if o.name == e.objective else o for o in s.objectives
         ),
@@ -120,29 +117,28 @@ def _objective(s: GameState, e: ev.ObjectiveTaken) -> GameState:
 
 @handles(ev.DecisionAwaited)
 def _awaited(s: GameState, e: ev.DecisionAwaited) -> GameState:
-    return replace(s, pending={"side": e.side, "kind": e.kind, **dict(e.context)})
+    return s.evolve(pending={"side": e.side, "kind": e.kind, **dict(e.context)})
 
 
 @handles(ev.DecisionMade)
 def _made(s: GameState, e: ev.DecisionMade) -> GameState:
-    return replace(s, pending=None)
+    return s.evolve(pending=None)
 
 
 @handles(ev.UnitStatusChanged)
 def _status(s: GameState, e: ev.UnitStatusChanged) -> GameState:
     u = s.units[e.unit]
-    return s.with_unit(replace(u, extra={**u.extra, e.key: e.value}))
+    return s.with_unit(u.evolve(extra={**u.extra, e.key: e.value}))
 
 
 @handles(ev.GameDataChanged)
 def _data(s: GameState, e: ev.GameDataChanged) -> GameState:
-    return replace(s, extra={**s.extra, e.key: e.value})
+    return s.evolve(extra={**s.extra, e.key: e.value})
 
 
 @handles(ev.GameEnded)
 def _ended(s: GameState, e: ev.GameEnded) -> GameState:
-    return replace(
-        s,
+    return s.evolve(
         phase="over",
         result={
             "winner": e.winner,

@@ -146,6 +146,11 @@ class RuleSet(ABC):
         (field path, message) pairs: command make-up, deployment distances and the like."""
         return []
 
+    def default_responses(self, state: GameState) -> list[Action]:
+        """Answers the other side would give by default to a pending decision (used when
+        computing odds); empty when there is nothing pending."""
+        return []
+
     def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
         """What ``side`` may see. Nothing is hidden unless a rule set overrides this."""
         return state.to_dict()

@@ -1,7 +1,7 @@
 """Game state: plain, immutable data that round-trips exactly through JSON.
 
 States are values. A change makes a new state sharing everything it did not touch
-(``dataclasses.replace`` plus one new dict of units), so search and simulation can
+(``evolve`` plus one new dict of units), so search and simulation can
 clone thousands of positions a second. Only the reducer (:mod:`tertia.core.reducer`)
 builds changed states during play.
 """
@@ -11,11 +11,22 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
 from tertia.core.geometry import Base
+
+_GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
+
+
+def _evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
+    """A copy of a slotted frozen dataclass with some fields changed, without the
+    introspection of ``dataclasses.replace`` (states change thousands of times a second)."""
+    new = object.__new__(type(obj))
+    for name in type(obj).__slots__:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
 
 
 class UnitKind(StrEnum):
@@ -66,6 +77,13 @@ class Unit:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base", Base(self.x, self.y, self.facing, self.width, self.depth))
+
+    def evolve(self, **changes: Any) -> Unit:
+        """This unit with some fields changed."""
+        new: Unit = _evolve(self, changes)
+        if not _GEOMETRY.isdisjoint(changes):
+            new.__post_init__()
+        return new
 
     @property
     def in_play(self) -> bool:
@@ -168,6 +186,12 @@ class GameState:
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache", {})
 
+    def evolve(self, **changes: Any) -> GameState:
+        """This state with some fields changed (and an empty cache)."""
+        new: GameState = _evolve(self, changes)
+        object.__setattr__(new, "cache", {})
+        return new
+
     # --- queries -------------------------------------------------------------------------
 
     @property
@@ -210,12 +234,12 @@ class GameState:
     def with_unit(self, unit: Unit) -> GameState:
         units = dict(self.units)
         units[unit.id] = unit
-        return replace(self, units=units)
+        return self.evolve(units=units)
 
     def with_mark(self, name: str, ident: str) -> GameState:
         marks = dict(self.marks)
         marks[name] = (*marks.get(name, ()), ident)
-        return replace(self, marks=marks)
+        return self.evolve(marks=marks)
 
     # --- serialisation -------------------------------------------------------------------
 

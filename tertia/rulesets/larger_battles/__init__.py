@@ -253,6 +253,12 @@ class LargerBattles(RuleSet):
                 resolve_encourage(tx, action, self.options)
                 reassess(tx, self.options)
 
+    def default_responses(self, state: GameState) -> list[Action]:
+        """A pending defence is answered, by default, with no defending commander."""
+        if state.pending is not None and state.pending.get("kind") == "encourage":
+            return [Encourage(commander=None)]
+        return []
+
     # --- reports -----------------------------------------------------------------------------
 
     def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:

@@ -1,0 +1,211 @@
+"""Exact enumeration of a dice-driven procedure: every branch with its probability.
+
+The procedure is the rule set's own resolution code, run again and again with dice that
+walk the tree of chance nodes depth first. To keep the tree small, each die value handed
+to the rules is a probe that notes how the rules use it: when a value is only compared
+with constants ("5 or more hits"), faces that answer every comparison alike lead to the
+same play and are explored once, with their probabilities added. A value used any other
+way (arithmetic, formatting, lookups) makes every face count on its own, and so does a
+value still consulted after a later die has been rolled (found out by a restart), so the
+grouping is always exact.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from tertia.core.dice import DiceDivergence, Distribution
+
+T = TypeVar("T")
+
+MAX_LEAVES = 200_000
+"""A procedure with more branches than this is refused rather than left to run for ever."""
+
+
+class TooManyBranches(RuntimeError):
+    """The procedure has more chance branches than enumeration allows."""
+
+
+class _LateUse(BaseException):
+    """A die value was consulted after a later die was rolled: group its faces no more."""
+
+    def __init__(self, purpose: str) -> None:
+        self.purpose = purpose
+
+
+@dataclass
+class _Slot:
+    """One chance node met on a walk: its distribution, purpose and how its value was used."""
+
+    dist: Distribution
+    purpose: str
+    value: int
+    walker: _Walker
+    index: int
+    tests: list[tuple[Callable[[int, int], bool], int]] = field(default_factory=list)
+    opaque: bool = False
+    _classes: list[tuple[int, int]] | None = None
+
+    def note(self, test: Callable[[int, int], bool] | None, other: int = 0) -> None:
+        """Record one use of this value by the rules while the walk is running."""
+        walker = self.walker
+        if not walker.running or self.opaque:
+            return
+        if self.index != len(walker.slots) - 1:
+            raise _LateUse(self.purpose)
+        if test is None:
+            self.opaque = True
+        else:
+            self.tests.append((test, other))
+
+    def classes(self) -> list[tuple[int, int]]:
+        """Faces grouped by how they would have answered every use: (representative, weight)."""
+        if self.walker.running:
+            raise AssertionError("classes are known only once the walk is over")
+        if self._classes is None:
+            self._classes = self._group()
+        return self._classes
+
+    def _group(self) -> list[tuple[int, int]]:
+        if self.opaque:
+            return list(self.dist.outcomes)
+        groups: dict[tuple[bool, ...], tuple[int, int]] = {}
+        for value, weight in self.dist.outcomes:
+            key = tuple(test(value, other) for test, other in self.tests)
+            rep, total = groups.get(key, (value, 0))
+            groups[key] = (rep, total + weight)
+        return list(groups.values())
+
+    def class_of(self, value: int) -> tuple[int, int]:
+        for rep, weight in self.classes():
+            if self._same(rep, value):
+                return rep, weight
+        raise AssertionError("a value outside its own distribution")
+
+    def _same(self, a: int, b: int) -> bool:
+        if self.opaque:
+            return a == b
+        return all(test(a, other) == test(b, other) for test, other in self.tests)
+
+
+def _noting(name: str) -> Callable[[Any, Any], Any]:
+    test = getattr(operator, name)
+
+    def compare(self: Probe, other: Any) -> Any:
+        if type(other) is int:
+            self._slot.note(test, other)
+        else:
+            self._slot.note(None)
+        plain_other = int.__int__(other) if isinstance(other, int) else other
+        return test(int.__int__(self), plain_other)
+
+    return compare
+
+
+def _opaque(name: str) -> Callable[..., Any]:
+    base = getattr(int, name)
+
+    def use(self: Probe, *args: Any) -> Any:
+        self._slot.note(None)
+        return base(int.__int__(self), *(int.__int__(a) if isinstance(a, Probe) else a for a in args))
+
+    return use
+
+
+class Probe(int):
+    """A die value that tells the enumerator how the rules used it."""
+
+    _slot: _Slot
+
+    def __new__(cls, value: int, slot: _Slot) -> Probe:
+        probe = super().__new__(cls, value)
+        probe._slot = slot
+        return probe
+
+    __lt__ = _noting("lt")
+    __le__ = _noting("le")
+    __gt__ = _noting("gt")
+    __ge__ = _noting("ge")
+    __eq__ = _noting("eq")
+    __ne__ = _noting("ne")
+
+
+for _name in (
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__",
+    "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__neg__",
+    "__pos__", "__abs__", "__hash__", "__index__", "__int__", "__float__", "__bool__",
+    "__str__", "__repr__", "__format__", "__and__", "__or__", "__xor__", "__lshift__",
+    "__rshift__", "__pow__", "__rpow__", "__round__", "__trunc__", "__floor__", "__ceil__",
+):
+    setattr(Probe, _name, _opaque(_name))
+
+
+class _Walker:
+    """Dice for one walk: replays a prefix of chosen faces, then takes the first face of
+    each new chance node."""
+
+    def __init__(self, prefix: list[int], opaque: frozenset[str]) -> None:
+        self.prefix = prefix
+        self.opaque = opaque
+        self.slots: list[_Slot] = []
+        self.running = True
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        depth = len(self.slots)
+        value = self.prefix[depth] if depth < len(self.prefix) else dist.outcomes[0][0]
+        if value not in dist:
+            raise DiceDivergence(f"enumeration: {value} is not a face of {dist.name} ({purpose})")
+        slot = _Slot(dist, purpose, value, self, depth, opaque=purpose in self.opaque)
+        self.slots.append(slot)
+        return Probe(value, slot)
+
+
+@dataclass(frozen=True)
+class Branch(Generic[T]):
+    """One way the dice can fall: what the procedure returned, and how likely it is."""
+
+    result: T
+    probability: Fraction
+    rolls: tuple[tuple[str, str, int], ...]  # (purpose, die, representative face)
+
+
+def enumerate_branches(run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES) -> list[Branch[T]]:
+    """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1."""
+    opaque: frozenset[str] = frozenset()
+    while True:
+        try:
+            return _walk_all(run, opaque, max_leaves)
+        except _LateUse as late:
+            opaque = opaque | {late.purpose}
+
+
+def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int) -> list[Branch[T]]:
+    branches: list[Branch[T]] = []
+    stack: list[list[int]] = [[]]
+    while stack:
+        prefix = stack.pop()
+        walker = _Walker(prefix, opaque)
+        try:
+            result = run(walker)
+        finally:
+            walker.running = False
+        probability = Fraction(1)
+        chosen: list[int] = []
+        for depth, slot in enumerate(walker.slots):
+            rep, weight = slot.class_of(slot.value)
+            probability *= Fraction(weight, slot.dist.total_weight)
+            if depth >= len(prefix):
+                for other, _ in slot.classes():
+                    if other != rep:
+                        stack.append([*chosen, other])
+            chosen.append(slot.value)
+        branches.append(
+            Branch(result, probability, tuple((s.purpose, s.dist.name, s.value) for s in walker.slots))
+        )
+        if len(branches) > max_leaves:
+            raise TooManyBranches(f"more than {max_leaves} branches")
+    return branches

@@ -1,0 +1,237 @@
+"""Exact odds of any dice-driven action, computed by the code that plays it.
+
+``odds(game, state, action)`` runs the rule set's own resolution under enumerating dice
+(:mod:`tertia.analysis.enumerate`) and gathers every distinct result with its exact
+probability. There is no second copy of any rule here: only a comparison of the state
+before and after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from tertia.analysis.enumerate import enumerate_branches
+from tertia.core.actions import Action
+from tertia.core.dice import Dice
+from tertia.core.events import AttackResolved, Event
+from tertia.core.game import Game
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState
+from tertia.core.violations import IllegalAction
+
+UNIT_FIELDS = ("hits", "removed", "out_of_ammo", "ammo_markers", "fired", "x", "y", "facing")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One distinct result: what changed, and its exact probability."""
+
+    probability: Fraction
+    effects: Mapping[str, Mapping[str, Any]]
+    description: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "probability": float(self.probability),
+            "fraction": str(self.probability),
+            "effects": {k: dict(v) for k, v in self.effects.items()},
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The exact distribution of an action's results, with marginal summaries."""
+
+    ruleset: str
+    action: Action
+    attacker: str | None
+    target: str | None
+    modifiers: tuple[str, ...]
+    defender_modifiers: tuple[str, ...]
+    outcomes: tuple[Outcome, ...]
+    summary: Mapping[str, Any] = field(default_factory=dict)
+
+    def probability(self, predicate: Any) -> Fraction:
+        return sum((o.probability for o in self.outcomes if predicate(o)), Fraction(0))
+
+    def hit_chance(self) -> Fraction:
+        """Chance that the target takes at least one hit."""
+        return sum(
+            (p for k, p in self.summary.get("target_hits_exact", {}).items() if int(k) > 0), Fraction(0)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        summary = {k: v for k, v in self.summary.items() if not k.endswith("_exact")}
+        return {
+            "rules": self.ruleset,
+            "action": self.action.to_dict(),
+            "attacker": self.attacker,
+            "target": self.target,
+            "modifiers": list(self.modifiers),
+            "defender_modifiers": list(self.defender_modifiers),
+            "outcomes": [o.to_dict() for o in self.outcomes],
+            "summary": summary,
+        }
+
+
+def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any]]:
+    """Per unit, the fields an action changed (hits as the number gained)."""
+    changes: dict[str, dict[str, Any]] = {}
+    for uid, old in before.units.items():
+        new = after.units[uid]
+        diff: dict[str, Any] = {}
+        for name in UNIT_FIELDS:
+            a, b = getattr(old, name), getattr(new, name)
+            if a != b:
+                diff[name] = b - a if name == "hits" else b
+        if old.extra != new.extra:
+            diff["extra"] = {k: v for k, v in new.extra.items() if old.extra.get(k) != v}
+        if diff:
+            changes[uid] = diff
+    for old_s, new_s in zip(before.supplies, after.supplies, strict=True):
+        if old_s.raided_by != new_s.raided_by:
+            changes[f"supply:{old_s.id}"] = {"raided_by": new_s.raided_by}
+    return changes
+
+
+def _describe(state: GameState, effects: Mapping[str, Mapping[str, Any]]) -> str:
+    parts = []
+    for uid, diff in effects.items():
+        unit = state.units.get(uid)
+        name = unit.label if unit is not None else uid
+        if "hits" in diff:
+            n = diff["hits"]
+            parts.append(f"{name} takes {n} hit{'s' if n != 1 else ''}")
+        if diff.get("removed"):
+            reason = diff["removed"]
+            parts.append(f"{name} routs" if reason == "routed" else f"{name} is lost ({reason})")
+        if diff.get("out_of_ammo"):
+            parts.append(f"{name} runs out of ammunition")
+        if diff.get("ammo_markers"):
+            parts.append(f"{name} has {diff['ammo_markers']} ammunition markers")
+    return "; ".join(parts) or "no effect"
+
+
+def _key(effects: Mapping[str, Mapping[str, Any]]) -> str:
+    return repr(sorted((k, sorted(v.items())) for k, v in effects.items()))
+
+
+def odds(
+    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None
+) -> Odds:
+    """Every result of ``action`` in ``state`` with its exact probability.
+
+    A decision the rules ask of the other side mid-action (a defending commander, say) is
+    answered by ``responses`` in order, or by the rule set's default answers."""
+    violations = game.validate(state, action)
+    if violations:
+        raise IllegalAction(violations)
+    ruleset = game.ruleset
+
+    def run(dice: Dice) -> tuple[GameState, list[Event]]:
+        tx = Tx(game.table, state, dice)
+        ruleset.resolve(tx, action)
+        queue = list(responses) if responses is not None else None
+        while tx.state.pending is not None and not tx.state.is_over:
+            if queue is not None:
+                if not queue:
+                    break
+                answer = queue.pop(0)
+            else:
+                defaults = ruleset.default_responses(tx.state)
+                if not defaults:
+                    break
+                answer = defaults[0]
+            problems = ruleset.validate(game.table, tx.state, answer)
+            if problems:
+                raise IllegalAction(problems)
+            ruleset.resolve(tx, answer)
+        return tx.state, tx.events
+
+    branches = enumerate_branches(run)
+    merged: dict[str, tuple[Fraction, dict[str, dict[str, Any]]]] = {}
+    attack: AttackResolved | None = None
+    for branch in branches:
+        final, events = branch.result
+        if attack is None:
+            attack = next((e for e in events if isinstance(e, AttackResolved)), None)
+        effects = unit_changes(state, final)
+        key = _key(effects)
+        prob, _ = merged.get(key, (Fraction(0), effects))
+        merged[key] = (prob + branch.probability, effects)
+    outcomes = tuple(
+        sorted(
+            (Outcome(p, eff, _describe(state, eff)) for p, eff in merged.values()),
+            key=lambda o: (-o.probability, o.description),
+        )
+    )
+    attacker = getattr(action, "attacker", None) or getattr(action, "gun", None)
+    target = getattr(action, "target", None)
+    if attack is not None:
+        attacker, target = attack.attacker, attack.target
+    return Odds(
+        ruleset=ruleset.id,
+        action=action,
+        attacker=attacker,
+        target=target,
+        modifiers=tuple(attack.modifiers) if attack else (),
+        defender_modifiers=tuple(attack.defender_modifiers) if attack else (),
+        outcomes=outcomes,
+        summary=summarise(state, outcomes, attacker, target),
+    )
+
+
+def _distribution(outcomes: Sequence[Outcome], unit: str | None, name: str) -> dict[str, Fraction]:
+    dist: dict[str, Fraction] = {}
+    for o in outcomes:
+        value = o.effects.get(unit or "", {}).get(name, 0) if unit else 0
+        dist[str(value)] = dist.get(str(value), Fraction(0)) + o.probability
+    return dict(sorted(dist.items(), key=lambda kv: int(kv[0])))
+
+
+def summarise(
+    state: GameState, outcomes: Sequence[Outcome], attacker: str | None, target: str | None
+) -> dict[str, Any]:
+    """Marginals: hits to the target and to the attacker, routs, ammunition, commanders."""
+
+    def chance(pred: Any) -> Fraction:
+        return sum((o.probability for o in outcomes if pred(o)), Fraction(0))
+
+    def removed(uid: str | None) -> Fraction:
+        return chance(lambda o: uid is not None and bool(o.effects.get(uid, {}).get("removed")))
+
+    commanders = {u.id for u in state.units.values() if u.is_commander}
+    target_hits = _distribution(outcomes, target, "hits")
+    attacker_hits = _distribution(outcomes, attacker, "hits")
+    chances = {
+        "target_routed": removed(target),
+        "attacker_routed": removed(attacker),
+        "ammunition_exhausted": chance(
+            lambda o: any(d.get("out_of_ammo") or d.get("ammo_markers") for d in o.effects.values())
+        ),
+        "commander_lost": chance(
+            lambda o: any(uid in commanders and d.get("removed") for uid, d in o.effects.items())
+        ),
+    }
+    summary: dict[str, Any] = {
+        "target_hits": {k: float(v) for k, v in target_hits.items()},
+        "attacker_hits": {k: float(v) for k, v in attacker_hits.items()},
+        "target_hits_exact": target_hits,
+        "attacker_hits_exact": attacker_hits,
+    }
+    for name, p in chances.items():
+        summary[name] = float(p)
+        summary[f"{name}_exact"] = p
+    return summary
+
+
+def hit_phrase(o: Odds) -> str:
+    """"7/12 to inflict a hit" for narratives and reports."""
+    p = o.hit_chance()
+    if p == 1:
+        return "certain to hit"
+    return f"{p} to inflict a hit" if p else "no chance to hit"
