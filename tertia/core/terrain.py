@@ -166,15 +166,28 @@ class Battlefield:
             self._memo[key] = grown
         return self._memo[key]
 
-    def hill_levels_crossed(self, points: Sequence[Point]) -> int:
-        """The highest hill level a path's line touches (0 when it touches none)."""
-        if TerrainKind.HILL not in self._by_kind or len(points) < 2:
-            return 0
+    def climbs(self, points: Sequence[Point]) -> bool:
+        """Does a path reach higher ground anywhere along it than just before? Checked on
+        each side of every place the path crosses a hill's edge."""
+        hills = self._by_kind.get(TerrainKind.HILL)
+        if hills is None or len(points) < 2:
+            return False
         line = LineString(points)
-        return max(
-            (f.height for f in self.features if f.kind is TerrainKind.HILL and f.geometry.intersects(line)),
-            default=0,
+        edges = shapely.union_all(
+            [f.geometry.boundary for f in self.features if f.kind is TerrainKind.HILL]
         )
+        crossings = line.intersection(edges)
+        if crossings.is_empty:
+            return False
+        step = 1e-3
+        for point in shapely.get_parts(crossings):
+            for coord in shapely.get_coordinates(point):
+                at = line.project(ShapelyPoint(coord))
+                before = line.interpolate(max(at - step, 0.0))
+                after = line.interpolate(min(at + step, line.length))
+                if self.hill_level((after.x, after.y)) > self.hill_level((before.x, before.y)):
+                    return True
+        return False
 
     def line_crosses(self, kinds: Iterable[TerrainKind], a: Point, b: Point) -> bool:
         """Does the segment ab pass through the interior of any of these kinds of ground?"""

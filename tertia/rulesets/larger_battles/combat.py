@@ -23,7 +23,7 @@ from tertia.core.events import (
     Marked,
     UnitTurned,
 )
-from tertia.core.geometry import bases_overlap, facing_towards, is_in_arc
+from tertia.core.geometry import Face, bases_overlap, face_towards, facing_towards, is_in_arc
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
@@ -104,6 +104,16 @@ def validate_attack(
         return [Violation(Code.NOT_IN_FRONT, f"{attacker.label} must face {target.label} to attack it",
                           clauses.COMBAT_FRONT)]
     found: list[Violation] = []
+    if face_towards(target.base, attacker.base.centre) is not Face.FRONT:
+        for sid in action.supports:
+            s = state.units.get(sid)
+            if s is not None and face_towards(target.base, s.base.centre) is Face.FRONT:
+                found.append(Violation(
+                    Code.FLANK_PRIMARY,
+                    f"{attacker.label} is on {target.label}'s flank or rear while {s.label} is at its "
+                    f"front: the frontal unit must lead, flanking units support and take no hits",
+                    clauses.FLANKING))
+                break
     if len(set(action.supports)) != len(action.supports) or attacker.id in action.supports:
         found.append(Violation(Code.BAD_SUPPORT, "each supporting unit may be named once",
                                clauses.SUPPORTING))

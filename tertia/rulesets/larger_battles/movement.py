@@ -56,7 +56,7 @@ def is_uphill(table: Battlefield, plan: MovePlan) -> bool:
     ground it started on."""
     if not table.has(TerrainKind.HILL) or not plan.translates:
         return False
-    return table.hill_levels_crossed(plan.points) > table.hill_level(plan.points[0])
+    return table.climbs(plan.points)
 
 
 def ends_in_charge(state: GameState, plan: MovePlan) -> bool:
