@@ -147,11 +147,11 @@ class LargerBattles(RuleSet):
                                  f"a command must be all infantry or all cavalry, not "
                                  f"{' and '.join(sorted(words))} ({clauses.ORGANISATION})"))
         leaders = {(c.side, c.command): c for c in scenario.commanders}
-        for i, c in enumerate(scenario.commanders):
-            if not c.general and c.command not in COMMAND_TYPES:
-                problems.append((f"commanders[{i}] {c.id!r}.command",
+        for i, spec in enumerate(scenario.commanders):
+            if not spec.general and spec.command not in COMMAND_TYPES:
+                problems.append((f"commanders[{i}] {spec.id!r}.command",
                                  f"commanders are assigned to the flank, centre and reserve "
-                                 f"commands, not {c.command!r} ({clauses.UNASSIGNED})"))
+                                 f"commands, not {spec.command!r} ({clauses.UNASSIGNED})"))
         w, d = self.base_size(UnitKind.COMMANDER)
         for i, u in enumerate(scenario.units):
             if u.command not in COMMAND_TYPES:
