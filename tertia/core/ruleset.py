@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ class OptionSpec:
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    low: float | None = None
+    high: float | None = None
 
     def coerce(self, raw: Any) -> Any:
         """Parse a value (possibly a string from the command line) to this option's type."""
@@ -50,6 +53,12 @@ class OptionSpec:
         if kind in (int, float) and (isinstance(raw, bool) or not isinstance(raw, int | float)):
             raise ValueError(f"option {self.name}: expected a number, got {raw!r}")
         value = kind(raw)
+        if kind is float and not math.isfinite(value):
+            raise ValueError(f"option {self.name}: expected a finite number, got {raw!r}")
+        if self.low is not None and value < self.low or self.high is not None and value > self.high:
+            bounds = f"from {self.low:g}" if self.low is not None else ""
+            bounds += f" to {self.high:g}" if self.high is not None else " up"
+            raise ValueError(f"option {self.name}: {value!r} is out of range ({bounds.strip()})")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise ValueError(f"option {self.name}: {value!r} is not one of {allowed}")

@@ -49,10 +49,10 @@ class LargerBattles(RuleSet):
     title: ClassVar[str] = "ECW Rules for Larger Battles"
     version: ClassVar[str] = "1.0"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("hit_limit_infantry", 3, "hits at which infantry rout (Routing Units)"),
-        OptionSpec("hit_limit_cavalry", 2, "hits at which cavalry rout"),
-        OptionSpec("hit_limit_dragoons", 2, "hits at which dragoons rout"),
-        OptionSpec("hit_limit_artillery", 1, "hits at which artillery is lost"),
+        OptionSpec("hit_limit_infantry", 3, "hits at which infantry rout (Routing Units)", low=1, high=20),
+        OptionSpec("hit_limit_cavalry", 2, "hits at which cavalry rout", low=1, high=20),
+        OptionSpec("hit_limit_dragoons", 2, "hits at which dragoons rout", low=1, high=20),
+        OptionSpec("hit_limit_artillery", 1, "hits at which artillery is lost", low=1, high=20),
         OptionSpec(
             "dragoon_cover", "hedged-fields-and-towns",
             "where dragoons gain +1 hit limit: the Routing text (hedged fields, towns) or the "
@@ -60,7 +60,8 @@ class LargerBattles(RuleSet):
             ("hedged-fields-and-towns", "fields-broken-and-towns"),
         ),
         OptionSpec("directly_away_tolerance", 15.0,
-                   "degrees a move may stray from directly away when within 3\" of the enemy"),
+                   "degrees a move may stray from directly away when within 3\" of the enemy",
+                   low=0, high=90),
         OptionSpec("bombard_needs_line_of_sight", True,
                    "guns cannot fire through woods, towns or other units"),
         OptionSpec("muskets_when_defending", False,
