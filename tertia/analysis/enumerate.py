@@ -100,6 +100,8 @@ def _noting(name: str) -> Callable[[Any, Any], Any]:
             self._slot.note(test, other)
         else:
             self._slot.note(None)
+            if isinstance(other, Probe):
+                other._slot.note(None)
         plain_other = int.__int__(other) if isinstance(other, int) else other
         return test(int.__int__(self), plain_other)
 
@@ -111,7 +113,14 @@ def _opaque(name: str) -> Callable[..., Any]:
 
     def use(self: Probe, *args: Any) -> Any:
         self._slot.note(None)
-        return base(int.__int__(self), *(int.__int__(a) if isinstance(a, Probe) else a for a in args))
+        plain_args = []
+        for a in args:
+            if isinstance(a, Probe):
+                a._slot.note(None)
+                plain_args.append(int.__int__(a))
+            else:
+                plain_args.append(a)
+        return base(int.__int__(self), *plain_args)
 
     return use
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tertia.analysis.enumerate import enumerate_branches
+from tertia.analysis.enumerate import TooManyBranches, enumerate_branches
+from tertia.battle import BattleRecord
 from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import AttackResolved, Event
@@ -235,3 +236,22 @@ def hit_phrase(o: Odds) -> str:
     if p == 1:
         return "certain to hit"
     return f"{p} to inflict a hit" if p else "no chance to hit"
+
+
+def odds_notes(record: BattleRecord) -> dict[int, str]:
+    """For every resolved attack in a battle, the odds it had, keyed by ``id`` of its
+    :class:`AttackResolved` event: "7/12 to inflict a hit"."""
+    notes: dict[int, str] = {}
+    before = record.initial_state
+    for step in record.steps:
+        resolved = [e for e in step.events if isinstance(e, AttackResolved)]
+        if resolved:
+            try:
+                result = odds(record.game, before, step.action, responses=[])
+            except (IllegalAction, TooManyBranches):
+                result = None
+            if result is not None:
+                for e in resolved:
+                    notes[id(e)] = hit_phrase(result)
+        before = step.state
+    return notes

@@ -5,19 +5,19 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
+from tertia.analysis.odds import odds_notes
 from tertia.battle import BattleAborted, BattleRecord, fight_battle
+from tertia.cli.common import build_game, fail, out, parse_options, side_names, state_from_file
 from tertia.cli.main import app
-from tertia.core.game import Game
-from tertia.core.state import GameState, UnitKind
+from tertia.core.state import UnitKind
 from tertia.io.narrative import Narrator
 from tertia.io.record import RecordError, load_record, replay, save_record
 from tertia.rulesets import get_ruleset, ruleset_ids
@@ -26,48 +26,6 @@ DEFAULT_SCENARIO = "edgehill"
 DEFAULT_RULES = "larger-battles"
 DEFAULT_SEED = 1642
 PLAYERS = {"doctrine": DoctrinePlayer, "random": RandomPlayer}
-
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
-    raise typer.Exit(code)
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            fail(f"--option {pair!r}: expected KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
-
-
-def build_game(scenario: str, rules: str, options: dict[str, str] | None = None) -> Game:
-    """A game from a scenario name or file and a rule set id, or a clean exit on bad input."""
-    from tertia.io.scenario_file import ScenarioError
-    from tertia.scenarios import resolve_scenario
-
-    try:
-        ruleset = get_ruleset(rules, **(options or {}))
-    except ValueError as exc:
-        fail(str(exc))
-    try:
-        loaded = resolve_scenario(scenario, rules_id=rules)
-    except ScenarioError as exc:
-        for problem in exc.problems[:-1]:
-            err.print(str(problem), markup=False, soft_wrap=True)
-        fail(str(exc.problems[-1]) if exc.problems else f"{scenario}: not a valid scenario")
-    except (OSError, ValueError, KeyError) as exc:
-        fail(str(exc))
-    return Game(ruleset, loaded)
-
-
-def side_names(game: Game) -> dict[str, str]:
-    return {s.id: (s.name or s.id) for s in game.scenario.sides}
 
 
 def battle_summary(record: BattleRecord) -> dict[str, Any]:
@@ -149,7 +107,7 @@ def battle(
         fail(str(exc), 2)
     if not as_json:
         out.rule(f"[bold]{game.scenario.name}[/] — {game.ruleset.title}")
-        narrator = Narrator(record.initial_state, side_names=names)
+        narrator = Narrator(record.initial_state, side_names=names, notes=odds_notes(record))
         for line in narrator.entries(record.iter_events()):
             _print_line(line.kind, line.text)
     if save is not None:
@@ -204,23 +162,6 @@ def replay_command(
     out.print(result.final_hash or "")
 
 
-def _state_from_file(file: Path, rules: str) -> tuple[Game, GameState]:
-    """The position a file describes: a scenario as deployed, or a record's final state."""
-    if file.suffix.lower() == ".json":
-        try:
-            loaded = load_record(file)
-        except RecordError as exc:
-            fail(str(exc))
-        if loaded.game.ruleset.id != rules:
-            fail(f"{file}: this record was played under {loaded.game.ruleset.id}, not {rules}")
-        result = replay(loaded)
-        if not result.ok or result.final_state is None:
-            fail(f"{file}: the record does not replay: {result.message}")
-        return loaded.game, result.final_state
-    game = build_game(str(file), rules)
-    return game, game.ruleset.initial_state(game.scenario)
-
-
 @app.command()
 def inspect(
     file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
@@ -228,7 +169,7 @@ def inspect(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
 ) -> None:
     """Every unit's derived state now: hits, hit limit with support and cover, ammunition."""
-    game, state = _state_from_file(file, rules)
+    game, state = state_from_file(file, rules)
     reports = [game.unit_report(state, uid) for uid in state.units]
     if as_json:
         sys.stdout.write(json.dumps({"rules": rules, "turn": state.turn, "units": reports}) + "\n")

@@ -55,7 +55,7 @@ class OptionSpec:
         value = kind(raw)
         if kind is float and not math.isfinite(value):
             raise ValueError(f"option {self.name}: expected a finite number, got {raw!r}")
-        if self.low is not None and value < self.low or self.high is not None and value > self.high:
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
             bounds = f"from {self.low:g}" if self.low is not None else ""
             bounds += f" to {self.high:g}" if self.high is not None else " up"
             raise ValueError(f"option {self.name}: {value!r} is out of range ({bounds.strip()})")
@@ -154,6 +154,25 @@ class RuleSet(ABC):
         """Problems this rule set finds in a scenario beyond the file format, as
         (field path, message) pairs: command make-up, deployment distances and the like."""
         return []
+
+    ACTION_WORDS: ClassVar[tuple[str, ...]] = ()
+    """The rule set's own words for its dice-driven actions (``melee``, ``shoot`` ...)."""
+
+    def query(
+        self,
+        state: GameState,
+        word: str | None,
+        attacker: str,
+        target: str,
+        *,
+        supports: tuple[str, ...] = (),
+        commander: str | None = None,
+    ) -> tuple[GameState, Action]:
+        """For "what are my odds" questions about a position as it stands: the action the
+        rule set's ``word`` names, and the position readied for it (the attacker's side to
+        act, in the phase the action belongs to). Raises ``IllegalAction`` for an unknown
+        unit or a word the rule set does not use; legality is then ``validate``'s."""
+        raise NotImplementedError(f"{self.id} does not answer odds queries yet")
 
     def default_responses(self, state: GameState) -> list[Action]:
         """Answers the other side would give by default to a pending decision (used when

@@ -172,10 +172,13 @@ class Narrator:
         *,
         side_names: Mapping[str, str] | None = None,
         labels: Mapping[str, str] | None = None,
+        notes: Mapping[int, str] | None = None,
     ) -> None:
         self.state = state
         self.side_names: dict[str, str] = dict(side_names or {})
         self.labels: dict[str, str] = dict(labels or {})
+        self.notes: Mapping[int, str] = notes or {}
+        """Extra words for particular events, by ``id(event)`` (the odds of an attack)."""
 
     # --- names ---------------------------------------------------------------------------
 
@@ -369,16 +372,17 @@ class Narrator:
             mods += f" ({', '.join(e.modifiers)})"
         if e.defender_modifiers:
             mods += f" (defender {', '.join(e.defender_modifiers)})"
+        note = f" [{self.notes[id(e)]}]" if id(e) in self.notes else ""
         summary = e.summary.strip().rstrip(".")
         if summary:
-            return summary + mods, "attack"
+            return summary + mods + note, "attack"
         verb = {"combat": "attacks", "melee": "attacks", "bombard": "bombards",
                 "bombardment": "bombards", "shooting": "shoots at", "shot": "shoots at",
                 }.get(e.kind, f"{_humanise(e.kind)}:")
         lead = f"{self.label(e.attacker)} {verb} {self.label(e.target)}"
         if e.supports:
             lead += f" (supported by {len(e.supports)})"
-        return f"{lead}: {self._arithmetic(e, dice)}", "attack"
+        return f"{lead}: {self._arithmetic(e, dice)}{note}", "attack"
 
     def _arithmetic(self, e: ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> str:
         """"5+1=6 against 3+0=3" from the dice and the final scores."""

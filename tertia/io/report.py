@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import tertia
+from tertia.analysis.odds import odds_notes
 from tertia.core import events as ev
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
@@ -82,6 +83,7 @@ def collect_turns(
     *,
     start_events: Sequence[ev.Event] = (),
     side_names: Mapping[str, str] | None = None,
+    notes: Mapping[int, str] | None = None,
 ) -> list[TurnSnapshot]:
     """Split a game into game turns: the deployment (turn 0, with the opening's events)
     and one snapshot at the end of each game turn, with its traces and narrative.
@@ -116,7 +118,7 @@ def collect_turns(
     if len(turns) > 1 or turns[0].player_turns[0].events:
         turns[0].state = initial_state if len(turns) > 1 else state
 
-    narrator = Narrator(initial_state, side_names=side_names)
+    narrator = Narrator(initial_state, side_names=side_names, notes=notes)
     for t in turns:
         for pt in t.player_turns:
             pt.lines = [
@@ -143,6 +145,7 @@ def build_report_html(
     description: str = "",
     details: Mapping[str, str] | None = None,
     scale: float = 12.0,
+    notes: Mapping[int, str] | None = None,
 ) -> str:
     """The whole report as one HTML document.
 
@@ -153,7 +156,7 @@ def build_report_html(
     names = {s: (side_names or {}).get(s) or default_side_name(s) for s in initial_state.sides}
     colours = {s: SIDE_COLOURS[i] for i, s in enumerate(initial_state.sides)}
     colours.update(side_colours or {})
-    turns = collect_turns(initial_state, steps, start_events=start_events, side_names=names)
+    turns = collect_turns(initial_state, steps, start_events=start_events, side_names=names, notes=notes)
     final = turns[-1].state
 
     meta: list[tuple[str, str]] = []
@@ -238,6 +241,7 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0) -> str:
         description=scenario.description,
         details=details,
         scale=scale,
+        notes=odds_notes(record),
     )
 
 

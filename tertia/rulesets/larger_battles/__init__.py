@@ -16,7 +16,7 @@ from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import Code, IllegalAction, Violation
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rulesets.larger_battles import clauses, sequence
 from tertia.rulesets.larger_battles.bombardment import resolve_bombard, validate_bombard
@@ -258,6 +258,45 @@ class LargerBattles(RuleSet):
             case Encourage():
                 resolve_encourage(tx, action, self.options)
                 reassess(tx, self.options)
+
+    ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
+
+    def query(
+        self,
+        state: GameState,
+        word: str | None,
+        attacker: str,
+        target: str,
+        *,
+        supports: tuple[str, ...] = (),
+        commander: str | None = None,
+    ) -> tuple[GameState, Action]:
+        """``melee`` is the combined shooting-and-melee combat; for a gun ``shoot`` and
+        ``bombard`` mean the same."""
+        problems = self._unit_problems(state, (), (attacker, target))
+        if problems:
+            raise IllegalAction(problems)
+        unit = state.units[attacker]
+        is_gun = unit.kind is UnitKind.ARTILLERY
+        word = word or ("bombard" if is_gun else "melee")
+        if word not in self.ACTION_WORDS:
+            raise IllegalAction([Violation(Code.UNKNOWN_ACTION,
+                                           f"{self.id} has no action {word!r}; its actions: "
+                                           f"{', '.join(self.ACTION_WORDS)}", clauses.SEQUENCE)])
+        if word in ("shoot", "bombard") and is_gun:
+            ready = state.evolve(phase="bombardment", active=unit.side, pending=None, result=None,
+                                 marks={"ordered_bombard": (unit.id,), "orders": (unit.id,)})
+            return ready, Bombard(gun=attacker, target=target)
+        if word == "bombard":
+            raise IllegalAction([Violation(Code.CANNOT_ACT, f"{unit.label} is not artillery",
+                                           clauses.BOMBARDMENT)])
+        if word == "shoot":
+            raise IllegalAction([Violation(
+                Code.CANNOT_ACT,
+                f"{self.id} combines shooting and melee in one combat phase: ask for melee",
+                clauses.COMBAT)])
+        ready = state.evolve(phase="combat", active=unit.side, pending=None, result=None, marks={})
+        return ready, Attack(attacker=attacker, target=target, supports=supports, commander=commander)
 
     def default_responses(self, state: GameState) -> list[Action]:
         """A pending defence is answered, by default, with no defending commander."""

@@ -71,12 +71,13 @@ def scores(state: GameState, options: Mapping[str, Any]) -> dict[str, int]:
 
 def check_objectives(tx: Tx) -> bool:
     """At the end of a player turn, the active side takes any objective it holds: one of its
-    troop units' centre within the radius and no enemy troop unit's centre within it.
-    Returns True when a taken objective ends the game."""
+    troop units' centre within the radius and no enemy troop unit's centre within it. An
+    objective that does not end the game may be taken back later; it scores for the side
+    holding it at the end. Returns True when a taken objective ends the game."""
     side = tx.state.active
     ends = False
     for obj in tx.state.objectives:
-        if obj.taken_by is not None or (obj.side is not None and obj.side != side):
+        if obj.taken_by == side or (obj.side is not None and obj.side != side):
             continue
 
         def inside(x: float, y: float, r: float = obj.radius, o: Any = obj) -> bool:

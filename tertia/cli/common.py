@@ -1,0 +1,75 @@
+"""What the command-line front ends share: consoles, clean failures, and loading games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.io.record import RecordError, load_record, replay
+from tertia.rulesets import get_ruleset
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option {pair!r}: expected KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def build_game(scenario: str, rules: str, options: dict[str, str] | None = None) -> Game:
+    """A game from a scenario name or file and a rule set id, or a clean exit on bad input."""
+    from tertia.io.scenario_file import ScenarioError
+    from tertia.scenarios import resolve_scenario
+
+    try:
+        ruleset = get_ruleset(rules, **(options or {}))
+    except ValueError as exc:
+        fail(str(exc))
+    try:
+        loaded = resolve_scenario(scenario, rules_id=rules)
+    except ScenarioError as exc:
+        for problem in exc.problems[:-1]:
+            err.print(str(problem), markup=False, soft_wrap=True)
+        fail(str(exc.problems[-1]) if exc.problems else f"{scenario}: not a valid scenario")
+    except (OSError, ValueError, KeyError) as exc:
+        fail(str(exc))
+    return Game(ruleset, loaded)
+
+
+def side_names(game: Game) -> dict[str, str]:
+    return {s.id: (s.name or s.id) for s in game.scenario.sides}
+
+
+def state_from_file(file: Path, rules: str) -> tuple[Game, GameState]:
+    """The position a file describes: a scenario as deployed, or a record's final state."""
+    if file.suffix.lower() == ".json":
+        try:
+            loaded = load_record(file)
+        except RecordError as exc:
+            fail(str(exc))
+        if loaded.game.ruleset.id != rules:
+            fail(f"{file}: this record was played under {loaded.game.ruleset.id}, not {rules}")
+        result = replay(loaded)
+        if not result.ok or result.final_state is None:
+            fail(f"{file}: the record does not replay: {result.message}")
+        return loaded.game, result.final_state
+    game = build_game(str(file), rules)
+    return game, game.ruleset.initial_state(game.scenario)
+
+

@@ -1,0 +1,95 @@
+"""``tertia odds``: the exact outcome distribution of an attack, shot or bombardment."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from tertia.analysis.odds import Odds, odds
+from tertia.cli.common import fail, out, state_from_file
+from tertia.cli.main import app
+from tertia.core.actions import Encourage
+from tertia.core.violations import IllegalAction
+
+BAR_WIDTH = 30
+
+
+def bar(probability: float) -> str:
+    """A small horizontal bar for a probability, in eighth blocks."""
+    eighths = round(probability * BAR_WIDTH * 8)
+    full, rest = divmod(eighths, 8)
+    return "█" * full + ("" if rest == 0 else " ▏▎▍▌▋▊▉"[rest])
+
+
+def print_odds(result: Odds, names: dict[str, str]) -> None:
+    attacker = names.get(result.attacker or "", result.attacker or "")
+    target = names.get(result.target or "", result.target or "")
+    out.print(Text(f"{attacker} against {target} ({result.ruleset}, {result.action.type})", style="bold"))
+    if result.modifiers or result.defender_modifiers:
+        for m in result.modifiers:
+            out.print(f"  attacker {m}")
+        for m in result.defender_modifiers:
+            out.print(f"  defender {m}")
+    else:
+        out.print("  no modifiers")
+    table = Table(title="Outcomes")
+    table.add_column("chance", justify="right")
+    table.add_column("exact", justify="right")
+    table.add_column("")
+    table.add_column("result")
+    for o in result.outcomes:
+        p = float(o.probability)
+        table.add_row(f"{p:6.1%}", str(o.probability), bar(p), o.description)
+    out.print(table)
+    summary = Table(title="Summary")
+    summary.add_column("")
+    summary.add_column("chance", justify="right")
+    summary.add_column("")
+    for key, label in (("target_hits", f"hits on {target}"), ("attacker_hits", f"hits on {attacker}")):
+        for hits, p in result.summary[key].items():
+            summary.add_row(f"{label}: {hits}", f"{p:.1%}", bar(p))
+    for key, label in (("target_routed", f"{target} routs"), ("attacker_routed", f"{attacker} routs"),
+                       ("ammunition_exhausted", "ammunition runs short"),
+                       ("commander_lost", "a commander is lost")):
+        p = result.summary[key]
+        if p:
+            summary.add_row(label, f"{p:.1%}", bar(p))
+    out.print(summary)
+
+
+@app.command("odds")
+def odds_command(
+    file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
+    attacker: Annotated[str, typer.Option(help="Id of the attacking unit (or gun)")],
+    target: Annotated[str, typer.Option(help="Id of the target unit")],
+    rules: Annotated[str, typer.Option(help="Rule set id")] = "larger-battles",
+    action: Annotated[str | None, typer.Option(help="The rule set's word: melee, shoot or bombard")] = None,
+    support: Annotated[list[str] | None, typer.Option(help="A supporting unit (repeatable)")] = None,
+    commander: Annotated[str | None, typer.Option(help="An encouraging commander")] = None,
+    defender_commander: Annotated[
+        str | None, typer.Option(help="The defender's encouraging commander")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """Exact odds of an attack, shot or bombardment in the position the file gives."""
+    game, state = state_from_file(file, rules)
+    try:
+        ready, act = game.ruleset.query(
+            state, action, attacker, target, supports=tuple(support or ()), commander=commander
+        )
+        responses = None if defender_commander is None else [Encourage(commander=defender_commander)]
+        result = odds(game, ready, act, responses=responses)
+    except IllegalAction as exc:
+        fail("; ".join(str(v) for v in exc.violations))
+    except NotImplementedError as exc:
+        fail(str(exc))
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        return
+    print_odds(result, {uid: u.label for uid, u in state.units.items()})

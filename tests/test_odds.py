@@ -1,0 +1,229 @@
+"""Exact odds (tertia odds): hand-computed values for each modifier, and for each mechanic
+a seeded sample of the real engine agreeing with the exact distribution."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+from tertia.analysis.enumerate import enumerate_branches
+from tertia.analysis.odds import odds, unit_changes
+from tertia.cli.main import app
+from tertia.core.actions import Attack, Bombard, Encourage
+from tertia.core.dice import D3, D6, SeededDice, sum_of
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.core.violations import IllegalAction
+
+from .support import P, R, commander, make_game, position, unit
+
+ODDS_FILE = "tests/scenarios/odds.toml"
+
+
+def opposed(a_mod: int, d_mod: int) -> tuple[Fraction, Fraction]:
+    win = Fraction(sum(1 for a in range(1, 7) for d in range(1, 7) if a + a_mod > d + d_mod), 36)
+    lose = Fraction(sum(1 for a in range(1, 7) for d in range(1, 7) if d + d_mod > a + a_mod), 36)
+    return win, lose
+
+
+def duel(a_kind: str, t_kind: str, *extra: dict, **kw: object) -> tuple[Game, GameState]:
+    game = make_game([
+        unit("a", P, a_kind, 30, 10, command="right" if a_kind == "horse" else None),
+        unit("t", R, t_kind, 30, 15, 180, command="left" if t_kind == "horse" else None), *extra,
+    ], **kw)  # type: ignore[arg-type]
+    return game, position(game, phase="combat")
+
+
+# --- the enumerator ------------------------------------------------------------------------
+
+
+def test_enumeration_groups_faces_compared_only_with_constants() -> None:
+    calls = 0
+
+    def run(dice):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        return "hit" if dice.roll(D6, "x") >= 5 else "miss"
+
+    branches = enumerate_branches(run)
+    assert {b.result: b.probability for b in branches} == {"hit": Fraction(1, 3), "miss": Fraction(2, 3)}
+    assert calls == 2  # two classes of faces, one walk each
+
+
+def test_enumeration_of_arithmetic_walks_every_face() -> None:
+    branches = enumerate_branches(lambda dice: dice.roll(D6, "a") + dice.roll(D3, "b"))
+    dist: Counter[int] = Counter()
+    for b in branches:
+        dist[b.result] += b.probability  # type: ignore[assignment]
+    assert dist[2] == Fraction(1, 18) and sum(dist.values()) == 1
+
+
+def test_a_value_consulted_after_a_later_die_is_not_grouped() -> None:
+    def run(dice):  # type: ignore[no-untyped-def]
+        a = dice.roll(D6, "a")
+        b = dice.roll(D6, "b")
+        return (a > 3, b > 3) if a == 6 else (a > 3, False)
+
+    probs = Counter()
+    for br in enumerate_branches(run):
+        probs[br.result] += br.probability  # type: ignore[assignment]
+    assert probs[(True, True)] == Fraction(1, 6) * Fraction(1, 2)
+    assert sum(probs.values()) == 1
+
+
+def test_sums_of_dice_are_one_chance_node() -> None:
+    branches = enumerate_branches(lambda dice: dice.roll(sum_of(2, D6), "2d6") >= 7)
+    assert sum(b.probability for b in branches if b.result) == Fraction(21, 36)
+    assert len(branches) == 2
+
+
+# --- hand-computed values, one per modifier ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("a_kind", "t_kind", "a_mod", "d_mod", "reason"), [
+    ("foot", "foot", 1, 0, "+1 muskets: infantry with ammunition attacking"),
+    ("horse", "horse", 1, 1, "+1 cavalry"),
+    ("horse", "foot", 0, 0, None),
+    ("horse", "commanded_shot", 1, 0, "+1 cavalry"),
+    ("dragoons", "artillery", 1, 0, "+1 attacking artillery"),
+    ("dragoons", "dragoons", 0, 0, None),
+])
+def test_each_combat_modifier(a_kind: str, t_kind: str, a_mod: int, d_mod: int, reason: str | None) -> None:
+    game, state = duel(a_kind, t_kind)
+    result = odds(game, state, Attack(attacker="a", target="t"))
+    win, lose = opposed(a_mod, d_mod)
+    assert result.summary["target_hits_exact"].get("1", Fraction(0)) == win
+    assert result.summary["attacker_hits_exact"].get("1", Fraction(0)) == lose
+    if reason:
+        assert reason in result.modifiers
+    assert sum(o.probability for o in result.outcomes) == 1
+    assert math.isclose(sum(result.summary["target_hits"].values()), 1.0)
+
+
+def test_supports_and_commander() -> None:
+    game, state = duel("dragoons", "dragoons", unit("s", P, "dragoons", 34.5, 12),
+                       commanders=[commander("c", P, 30, 7.5, command="right")])
+    result = odds(game, state, Attack(attacker="a", target="t", supports=("s",)))
+    assert result.summary["target_hits_exact"]["1"] == opposed(1, 0)[0]
+    assert "+1 supporting unit" in result.modifiers
+    game, state = duel("horse", "horse", commanders=[commander("c", P, 30, 7.5, command="right")])
+    result = odds(game, state, Attack(attacker="a", target="t", commander="c"))
+    assert result.summary["target_hits_exact"]["1"] == opposed(2, 1)[0]
+    assert result.summary["commander_lost_exact"] == Fraction(1, 6)
+
+
+def test_ammunition_and_routs() -> None:
+    game, state = duel("foot", "dragoons")
+    state = state.with_unit(state.units["t"].evolve(hits=1))
+    result = odds(game, state, Attack(attacker="a", target="t"))
+    assert result.summary["ammunition_exhausted_exact"] == Fraction(1, 3)
+    assert result.summary["target_routed_exact"] == opposed(1, 0)[0]
+
+
+def test_bombardment_odds() -> None:
+    game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", 30, 20, 180)])
+    state = position(game, phase="bombardment", orders=(("g", "bombard"),))
+    result = odds(game, state, Bombard(gun="g", target="t"))
+    assert result.summary["target_hits_exact"] == {"0": Fraction(2, 3), "1": Fraction(1, 3)}
+
+
+def test_the_defenders_commander_is_answered() -> None:
+    game, state = duel("horse", "horse", commanders=[commander("k", R, 30, 17.5, command="left")])
+    plain = odds(game, state, Attack(attacker="a", target="t"))
+    assert plain.summary["target_hits_exact"]["1"] == opposed(1, 1)[0]
+    helped = odds(game, state, Attack(attacker="a", target="t"), responses=[Encourage(commander="k")])
+    assert helped.summary["target_hits_exact"]["1"] == opposed(1, 2)[0]
+
+
+def test_illegal_queries_raise_the_engines_violation() -> None:
+    game = make_game([unit("a", P, "foot", 30, 10), unit("t", R, "foot", 30, 25, 180)])
+    with pytest.raises(IllegalAction) as info:
+        odds(game, position(game, phase="combat"), Attack(attacker="a", target="t"))
+    assert info.value.violations[0].code.value == "OUT_OF_RANGE"
+
+
+# --- seeded samples of the real engine against the exact distribution -------------------------
+
+
+def chi_square_agrees(observed: Counter[str], expected: dict[str, Fraction], n: int) -> bool:
+    """Pearson chi-square at about the 0.1% level (categories with expectation >= 5)."""
+    critical = [10.83, 13.82, 16.27, 18.47, 20.52, 22.46, 24.32, 26.12, 27.88, 29.59, 31.26, 32.91]
+    cells = [(observed.get(k, 0), n * float(p)) for k, p in expected.items() if n * float(p) >= 5]
+    stat = sum((o - e) ** 2 / e for o, e in cells)
+    dof = max(len(cells) - 1, 1)
+    return stat < critical[min(dof, len(critical)) - 1]
+
+
+@pytest.mark.parametrize("case", ["foot-duel", "cavalry-commander", "bombard"])
+def test_monte_carlo_of_the_engine_agrees(case: str) -> None:
+    if case == "foot-duel":
+        game, state = duel("foot", "foot")
+        action: object = Attack(attacker="a", target="t")
+    elif case == "cavalry-commander":
+        game, state = duel("horse", "horse", commanders=[commander("c", P, 30, 7.5, command="right")])
+        action = Attack(attacker="a", target="t", commander="c")
+    else:
+        game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", 30, 20, 180)])
+        state = position(game, phase="bombardment", orders=(("g", "bombard"),))
+        action = Bombard(gun="g", target="t")
+    exact = odds(game, state, action)  # type: ignore[arg-type]
+    expected = {o.description: o.probability for o in exact.outcomes}
+    dice = SeededDice(2024)
+    n = 4000
+    seen: Counter[str] = Counter()
+    for _ in range(n):
+        after, _ = game.apply(state, action, dice)  # type: ignore[arg-type]
+        key = next(o.description for o in exact.outcomes if o.effects == unit_changes(state, after))
+        seen[key] += 1
+    assert chi_square_agrees(seen, expected, n)
+
+
+# --- the command -------------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def test_cli_json_shape() -> None:
+    result = runner.invoke(app, ["odds", ODDS_FILE, "--attacker", "p-foot", "--target", "r-foot",
+                                 "--support", "p-support", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in ("rules", "action", "attacker", "target", "modifiers", "outcomes", "summary"):
+        assert key in data
+    assert math.isclose(sum(o["probability"] for o in data["outcomes"]), 1.0)
+    assert set(data["summary"]["target_hits"]) == {"0", "1"}
+    assert "+1 supporting unit" in data["modifiers"]
+
+
+def test_cli_text_lists_modifiers_with_reasons() -> None:
+    result = runner.invoke(app, ["odds", ODDS_FILE, "--attacker", "p-foot", "--target", "r-foot"])
+    assert result.exit_code == 0
+    assert "+1 muskets: infantry with ammunition attacking" in result.output
+
+
+def test_cli_shoot_and_bombard_are_the_same_for_guns() -> None:
+    outs = [json.loads(runner.invoke(app, ["odds", ODDS_FILE, "--attacker", "p-gun", "--target", "r-horse",
+                                           "--action", word, "--json"]).output)["summary"]
+            for word in ("shoot", "bombard")]
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--attacker", "p-foot", "--target", "r-horse"], "OUT_OF_RANGE"),
+    (["--attacker", "nobody", "--target", "r-foot"], "UNKNOWN_UNIT"),
+    (["--attacker", "p-foot", "--target", "r-foot", "--action", "shoot"], "melee"),
+    (["--attacker", "p-gun", "--target", "r-foot"], "TARGET_ENGAGED"),
+])
+def test_cli_illegal_requests_exit_1_with_the_engines_message(args: list[str], needle: str) -> None:
+    result = runner.invoke(app, ["odds", ODDS_FILE, *args])
+    assert result.exit_code == 1 and needle in result.output and "Traceback" not in result.output
+
+
+def test_narrative_shows_the_odds_of_each_attack() -> None:
+    result = runner.invoke(app, ["battle", "--scenario", "skirmish", "--seed", "2"])
+    assert "to inflict a hit]" in result.output
