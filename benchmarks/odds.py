@@ -1,8 +1,8 @@
 """Time of a typical exact-odds query, in process.
 
-The query: infantry attacking infantry with a supporting unit and an encouraging
-commander (opposed D6s, the ammunition check and the commander's misfortune test), from
-tests/scenarios/odds.toml; and a gun's bombardment.
+The queries, from tests/scenarios/odds.toml: infantry attacking infantry (opposed D6s
+and the ammunition check); the same with a supporting unit and an encouraging commander
+(adding the commander's misfortune test); and a gun's bombardment.
 
 Usage: python benchmarks/odds.py [--repeat 50]
 """
@@ -29,6 +29,7 @@ def main() -> None:
     game = Game(get_ruleset("larger-battles"), load_scenario(POSITION))
     state = game.ruleset.initial_state(game.scenario)
     queries = {
+        "melee": game.ruleset.query(state, "melee", "p-foot", "r-foot"),
         "melee, support and commander": game.ruleset.query(
             state, "melee", "p-foot", "r-foot", supports=("p-support",), commander="p-cmd"),
         "bombardment": game.ruleset.query(state, "bombard", "p-gun", "r-horse"),

@@ -71,14 +71,11 @@ class _Slot:
         return self._classes
 
     def _group(self) -> list[tuple[int, int]]:
-        if self.opaque:
-            return list(self.dist.outcomes)
-        groups: dict[tuple[bool, ...], tuple[int, int]] = {}
-        for value, weight in self.dist.outcomes:
-            key = tuple(test(value, other) for test, other in self.tests)
-            rep, total = groups.get(key, (value, 0))
-            groups[key] = (rep, total + weight)
-        return list(groups.values())
+        key = (self.dist, self.opaque, tuple(self.tests))
+        found = _GROUPS.get(key)
+        if found is None:
+            found = _GROUPS[key] = _group_faces(self.dist, self.opaque, self.tests)
+        return found
 
     def class_of(self, value: int) -> tuple[int, int]:
         for rep, weight in self.classes():
@@ -90,6 +87,23 @@ class _Slot:
         if self.opaque:
             return a == b
         return all(test(a, other) == test(b, other) for test, other in self.tests)
+
+
+_GROUPS: dict[object, list[tuple[int, int]]] = {}
+"""Face groupings already worked out, by distribution and the uses made of the value."""
+
+
+def _group_faces(
+    dist: Distribution, opaque: bool, tests: list[tuple[Callable[[int, int], bool], int]]
+) -> list[tuple[int, int]]:
+    if opaque:
+        return list(dist.outcomes)
+    groups: dict[tuple[bool, ...], tuple[int, int]] = {}
+    for value, weight in dist.outcomes:
+        key = tuple(test(value, other) for test, other in tests)
+        rep, total = groups.get(key, (value, 0))
+        groups[key] = (rep, total + weight)
+    return list(groups.values())
 
 
 def _noting(name: str) -> Callable[[Any, Any], Any]:
@@ -165,9 +179,12 @@ class _Walker:
 
     def roll(self, dist: Distribution, purpose: str) -> int:
         depth = len(self.slots)
-        value = self.prefix[depth] if depth < len(self.prefix) else dist.outcomes[0][0]
-        if value not in dist:
-            raise DiceDivergence(f"enumeration: {value} is not a face of {dist.name} ({purpose})")
+        if depth < len(self.prefix):
+            value = self.prefix[depth]
+            if value not in dist:
+                raise DiceDivergence(f"enumeration: {value} is not a face of {dist.name} ({purpose})")
+        else:
+            value = dist.outcomes[0][0]
         slot = _Slot(dist, purpose, value, self, depth, opaque=purpose in self.opaque)
         self.slots.append(slot)
         return Probe(value, slot)
@@ -202,18 +219,19 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
             result = run(walker)
         finally:
             walker.running = False
-        probability = Fraction(1)
+        numerator = denominator = 1
         chosen: list[int] = []
         for depth, slot in enumerate(walker.slots):
             rep, weight = slot.class_of(slot.value)
-            probability *= Fraction(weight, slot.dist.total_weight)
+            numerator *= weight
+            denominator *= slot.dist.total_weight
             if depth >= len(prefix):
                 for other, _ in slot.classes():
                     if other != rep:
                         stack.append([*chosen, other])
             chosen.append(slot.value)
         branches.append(
-            Branch(result, probability, tuple((s.purpose, s.dist.name, s.value) for s in walker.slots))
+            Branch(result, Fraction(numerator, denominator), tuple((s.purpose, s.dist.name, s.value) for s in walker.slots))
         )
         if len(branches) > max_leaves:
             raise TooManyBranches(f"more than {max_leaves} branches")

@@ -23,9 +23,11 @@ _GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
 def _evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
     """A copy of a slotted frozen dataclass with some fields changed, without the
     introspection of ``dataclasses.replace`` (states change thousands of times a second)."""
-    new = object.__new__(type(obj))
-    for name in type(obj).__slots__:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    cls = type(obj)
+    new = object.__new__(cls)
+    put = object.__setattr__
+    for name in cls.__slots__:
+        put(new, name, changes[name] if name in changes else getattr(obj, name))
     return new
 
 
