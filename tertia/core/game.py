@@ -37,7 +37,16 @@ class Game:
         return tx.state, tx.events
 
     def validate(self, state: GameState, action: Action) -> list[Violation]:
-        return self.ruleset.validate(self.table, state, action)
+        """Every reason ``action`` is illegal in ``state`` (empty when legal). The answer is
+        remembered on the state, which never changes, so asking twice costs nothing."""
+        key = ("validate", action)
+        try:
+            found: list[Violation] | None = state.cache.get(key)
+        except TypeError:  # an action holding unhashable data from outside
+            return self.ruleset.validate(self.table, state, action)
+        if found is None:
+            found = state.cache[key] = self.ruleset.validate(self.table, state, action)
+        return list(found)
 
     def is_legal(self, state: GameState, action: Action) -> bool:
         return not self.validate(state, action)

@@ -12,9 +12,10 @@ from tertia.core.events import AttackResolved, GunFired, HitsInflicted, Marked
 from tertia.core.geometry import is_directly_in_front
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
 from tertia.rules.measuring import distance, iter_enemy_troops_within
+from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
@@ -22,34 +23,11 @@ from tertia.rulesets.larger_battles.profile import profile
 HIT_ON = 5
 ENGAGED_RANGE = 3.0
 
-SIGHT_BLOCKERS = (TerrainKind.WOODS, TerrainKind.TOWN)
 
 
 def is_engaged(state: GameState, unit: Unit) -> bool:
     """A unit is engaged in combat when an enemy unit is within combat range (3")."""
     return any(True for _ in iter_enemy_troops_within(state, unit, ENGAGED_RANGE))
-
-
-def has_line_of_sight(table: Battlefield, state: GameState, gun: Unit, target: Unit) -> bool:
-    """Clear line from the gun's front centre to the target's centre: no woods, town or other
-    base in between (ground either piece stands in does not block its own view)."""
-    a = gun.base.front_centre()
-    b = (target.x, target.y)
-    blockers = [
-        k for k in SIGHT_BLOCKERS
-        if not table.contains_point(k, (gun.x, gun.y)) and not table.contains_point(k, b)
-    ]
-    if table.line_crosses(blockers, a, b):
-        return False
-    from tertia.core.geometry import polygons_overlap
-
-    sight = (a, b, b)
-    for other in state.iter_units():
-        if other.id in (gun.id, target.id):
-            continue
-        if polygons_overlap(sight, other.base.corners(), 1e-9):
-            return False
-    return True
 
 
 def validate_bombard(
