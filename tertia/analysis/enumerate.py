@@ -230,9 +230,8 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
                     if other != rep:
                         stack.append([*chosen, other])
             chosen.append(slot.value)
-        branches.append(
-            Branch(result, Fraction(numerator, denominator), tuple((s.purpose, s.dist.name, s.value) for s in walker.slots))
-        )
+        rolls = tuple((s.purpose, s.dist.name, s.value) for s in walker.slots)
+        branches.append(Branch(result, Fraction(numerator, denominator), rolls))
         if len(branches) > max_leaves:
             raise TooManyBranches(f"more than {max_leaves} branches")
     return branches
