@@ -86,3 +86,28 @@ def test_faces_of_a_base() -> None:
 def test_angle_between_wraps() -> None:
     assert angle_between(359, 1) == 2
     assert angle_between(0, 180) == 180
+
+
+@given(bases, bases)
+def test_minkowski_difference_matches_the_hull_of_all_offsets(a: Base, b: Base) -> None:
+    from tertia.core.geometry import convex_hull, minkowski_difference, polygon_distance
+
+    merged = minkowski_difference(a.corners(), b.corners())
+    hull = convex_hull([(fx - mx, fy - my) for fx, fy in a.corners() for mx, my in b.corners()])
+    probe = (a.x + 7.0, b.y - 3.0)
+    assert math.isclose(polygon_distance(merged, (probe,) * 3), polygon_distance(hull, (probe,) * 3),
+                        abs_tol=1e-6)
+
+
+@given(bases, facing, st.floats(min_value=0.0, max_value=4.0, allow_nan=False))
+def test_first_contact_stops_exactly_at_the_clearance(a: Base, direction: float, clearance: float) -> None:
+    """Sliding a base by the free run leaves it exactly ``clearance`` from the obstacle."""
+    from tertia.core.geometry import first_contact, heading_vector
+
+    ux, uy = heading_vector(direction)
+    obstacle = Base(a.x + ux * 20, a.y + uy * 20, 45.0, 4, 2)
+    t = first_contact(a.corners(), obstacle.corners(), (ux, uy), clearance)
+    if math.isinf(t) or t == 0.0:
+        return
+    moved = Base(a.x + ux * t, a.y + uy * t, a.facing, a.width, a.depth)
+    assert math.isclose(base_distance(moved, obstacle), clearance, abs_tol=1e-6)

@@ -31,6 +31,11 @@ BOMBARD_REACH = 24.0 + 5.0  # range plus the half-diagonals of two bases: a chea
 TURN_BEFORE_ADVANCE = 35.0  # degrees off the goal before a unit wheels rather than slides
 
 
+def _near(a: Unit, b: Unit, inches: float) -> bool:
+    """A cheap first cut: bounding circles within ``inches`` of each other."""
+    return math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius <= inches
+
+
 def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
     """Chances that an opposed D6 roll is won and lost with these total modifiers."""
     win = sum(1 for a in range(1, 7) for d in range(1, 7) if a + a_mod > d + d_mod) / 36
@@ -246,7 +251,8 @@ class DoctrinePlayer:
                     continue
                 supports = tuple(
                     u.id for u in state.iter_troops(state.active)
-                    if u.id != attacker.id and support_problem(state, u, target) is None
+                    if u.id != attacker.id and _near(u, target, ENGAGE)
+                    and support_problem(state, u, target) is None
                 )
                 attack = replace(base, supports=supports)
                 attack = replace(attack, commander=self._commander_for(game, state, attack))
@@ -258,8 +264,9 @@ class DoctrinePlayer:
         return best[1] if best else EndPhase()
 
     def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:
+        attacker = state.units[attack.attacker]
         for c in state.iter_units(state.active):
-            if c.kind is not UnitKind.COMMANDER or c.general:
+            if c.kind is not UnitKind.COMMANDER or c.general or not _near(c, attacker, 2 * ENGAGE + 4):
                 continue
             if game.is_legal(state, replace(attack, commander=c.id)):
                 return c.id

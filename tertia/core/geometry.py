@@ -367,9 +367,35 @@ def point_along(points: Sequence[Point], distance: float) -> Point:
     return points[-1]
 
 
+def _counter_clockwise_from_lowest(poly: Sequence[Point]) -> list[Point]:
+    """A convex polygon's vertices counter-clockwise, starting at the lowest (then leftmost)."""
+    n = len(poly)
+    area2 = sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))
+    pts = list(poly) if area2 > 0 else list(reversed(poly))
+    start = min(range(n), key=lambda i: (pts[i][1], pts[i][0]))
+    return pts[start:] + pts[:start]
+
+
 def minkowski_difference(fixed: Polygon, moving: Polygon) -> Polygon:
-    """The convex polygon of offsets ``v`` for which ``moving + v`` meets ``fixed``."""
-    return convex_hull([(fx - mx, fy - my) for fx, fy in fixed for mx, my in moving])
+    """The convex polygon of offsets ``v`` for which ``moving + v`` meets ``fixed``: the
+    Minkowski sum of ``fixed`` and the reflected ``moving``, merged edge by edge."""
+    p = _counter_clockwise_from_lowest(fixed)
+    q = _counter_clockwise_from_lowest([(-x, -y) for x, y in moving])
+    n, m = len(p), len(q)
+    p = p + p[:2]
+    q = q + q[:2]
+    out: list[Point] = []
+    i = j = 0
+    while i < n or j < m:
+        out.append((p[i][0] + q[j][0], p[i][1] + q[j][1]))
+        ex, ey = p[i + 1][0] - p[i][0], p[i + 1][1] - p[i][1]
+        fx, fy = q[j + 1][0] - q[j][0], q[j + 1][1] - q[j][1]
+        cross = ex * fy - ey * fx
+        if cross >= 0 and i < n:
+            i += 1
+        if cross <= 0 and j < m:
+            j += 1
+    return tuple(out)
 
 
 def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: float) -> float:
