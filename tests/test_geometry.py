@@ -111,3 +111,11 @@ def test_first_contact_stops_exactly_at_the_clearance(a: Base, direction: float,
         return
     moved = Base(a.x + ux * t, a.y + uy * t, a.facing, a.width, a.depth)
     assert math.isclose(base_distance(moved, obstacle), clearance, abs_tol=1e-6)
+
+
+@given(bases, bases)
+def test_edge_distance_agrees_with_shapely(a: Base, b: Base) -> None:
+    import shapely
+
+    expected = shapely.Polygon(a.corners()).distance(shapely.Polygon(b.corners()))
+    assert math.isclose(base_distance(a, b), expected, abs_tol=1e-7)

@@ -215,8 +215,9 @@ def _vertices_to_edges(points: Polygon, poly: Polygon) -> float:
         for i in range(n):
             ax, ay = poly[i]
             bx, by = poly[(i + 1) % n]
-            if sign * ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) > 0.0:
-                continue  # p is on the inner side of this edge's line
+            ex, ey = bx - ax, by - ay
+            if sign * (ex * (py - ay) - ey * (px - ax)) > 1e-9 * (abs(ex) + abs(ey)):
+                continue  # p is clearly on the inner side of this edge's line
             d = point_segment_distance(p, poly[i], poly[(i + 1) % n])
             if d < best:
                 best = d
