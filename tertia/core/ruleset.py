@@ -187,3 +187,26 @@ class RuleSet(ABC):
         """A unit's derived state for referees and front ends (hit limit and the like)."""
         u = state.units[unit_id]
         return {"id": u.id, "side": u.side, "type": u.kind.value, "hits": u.hits}
+
+    # --- what front ends may ask (optional; the defaults say nothing) ---------------------
+
+    def event_visible_to(self, event: Event, side: str) -> bool:
+        """May ``side`` see ``event`` in its log? A rule set with secrets (a command-card
+        order, untested morale, hidden units) hides the events that carry them from the
+        other side. Nothing is hidden unless a rule set overrides this."""
+        return True
+
+    def measure_move(
+        self, table: Battlefield, state: GameState, action: Action
+    ) -> dict[str, Any] | None:
+        """For a front end's ruler: a proposed move's ``length`` and the ``allowance`` it
+        is measured against, with the ``rule`` that sets it; ``None`` when not a move."""
+        return None
+
+    def unit_overlays(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        """Distances a front end may draw around a unit, each with the rule it comes from:
+        ``zones`` ({"kind", "radius", "label", "rule"}, edge to edge), ``arcs``
+        ({"half_angle", "reach", "label", "rule"}; ``half_angle`` 0 means straight ahead
+        across the frontage) and ``sight`` ({"target", "clear"}) to the units it could
+        shoot at."""
+        return {"zones": [], "arcs": [], "sight": []}

@@ -18,6 +18,8 @@ from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, IllegalAction, Violation
 from tertia.rules.measuring import iter_enemy_troops_within
+from tertia.rules.movement import plan_move
+from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses, sequence
 from tertia.rulesets.larger_battles.bombardment import resolve_bombard, validate_bombard
 from tertia.rulesets.larger_battles.combat import (
@@ -26,7 +28,13 @@ from tertia.rulesets.larger_battles.combat import (
     validate_attack,
     validate_encourage,
 )
-from tertia.rulesets.larger_battles.movement import resolve_move, validate_move
+from tertia.rulesets.larger_battles.commanders import COMMAND_REACH
+from tertia.rulesets.larger_battles.movement import (
+    ENEMY_ZONE,
+    allowance,
+    resolve_move,
+    validate_move,
+)
 from tertia.rulesets.larger_battles.orders import order_key, orders_left, validate_order
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import (
@@ -331,6 +339,45 @@ class LargerBattles(RuleSet):
             fired=u.fired,
         )
         return report
+
+    def measure_move(
+        self, table: Battlefield, state: GameState, action: Action
+    ) -> dict[str, Any] | None:
+        """The move's length against its allowance (Movement, Roads, Turning, Hills)."""
+        if not isinstance(action, Move) or action.unit not in state.units:
+            return None
+        plan = plan_move(state.units[action.unit], action)
+        limit, rule = allowance(table, state, plan, self.options)
+        return {"length": plan.length, "allowance": limit, "rule": rule}
+
+    def unit_overlays(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        """Combat range and the 45-degree arc, the 3" stop near the enemy, commanders'
+        3" reach and 12" deployment, guns' 24" directly ahead with line of sight."""
+        u = state.units[unit_id]
+        zones: list[dict[str, Any]] = []
+        arcs: list[dict[str, Any]] = []
+        sight: list[dict[str, Any]] = []
+        p = profile(u.kind)
+        if u.kind is UnitKind.COMMANDER:
+            zones.append({"kind": "reach", "radius": COMMAND_REACH,
+                          "label": "3\" commander's reach", "rule": clauses.COMMANDER_RALLY})
+            zones.append({"kind": "deploy", "radius": DEPLOY_RADIUS,
+                          "label": "12\" deployment radius", "rule": clauses.DEPLOYMENT})
+        elif p.combat_range > 0:
+            zones.append({"kind": "enemy", "radius": ENEMY_ZONE,
+                          "label": "3\": movement stops near the enemy", "rule": clauses.ENEMY_UNITS})
+            arcs.append({"half_angle": 45.0, "reach": p.combat_range,
+                         "label": f"{p.combat_range:g}\" combat range, 45-degree arc",
+                         "rule": clauses.COMBAT_FRONT})
+        if u.kind is UnitKind.ARTILLERY:
+            arcs.append({"half_angle": 0.0, "reach": p.bombard_range,
+                         "label": f"{p.bombard_range:g}\" bombardment, directly in front",
+                         "rule": clauses.BOMBARD_RANGE})
+            for e in state.iter_troops(state.opponent(u.side)):
+                if base_distance(u.base, e.base) <= p.bombard_range:
+                    sight.append({"target": e.id,
+                                  "clear": has_line_of_sight(table, state, u, e)})
+        return {"zones": zones, "arcs": arcs, "sight": sight}
 
     def summary(self, state: GameState) -> dict[str, Any]:
         return {
