@@ -166,6 +166,15 @@ class Battlefield:
             self._memo[key] = grown
         return self._memo[key]
 
+    def _hill_edges(self) -> BaseGeometry:
+        if "hill_edges" not in self._memo:
+            self._memo["hill_edges"] = shapely.union_all(
+                [f.geometry.boundary for f in self.features if f.kind is TerrainKind.HILL]
+            )
+        edges = self._memo["hill_edges"]
+        assert edges is not None
+        return edges
+
     def climbs(self, points: Sequence[Point]) -> bool:
         """Does a path reach higher ground anywhere along it than just before? Checked on
         each side of every place the path crosses a hill's edge."""
@@ -173,9 +182,9 @@ class Battlefield:
         if hills is None or len(points) < 2:
             return False
         line = LineString(points)
-        edges = shapely.union_all(
-            [f.geometry.boundary for f in self.features if f.kind is TerrainKind.HILL]
-        )
+        if not hills.intersects(line):
+            return False
+        edges = self._hill_edges()
         crossings = line.intersection(edges)
         if crossings.is_empty:
             return False

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.actions import Move
 from tertia.core.events import Marked, Narrated, SupplyRaided, UnitMoved, UnitRemoved
-from tertia.core.geometry import angle_between, base_distance, bearing, is_within
+from tertia.core.geometry import angle_between, base_distance, bearing, is_within, point_segment_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Code, Violation
+from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import (
     MovePlan,
     iter_collision_violations,
@@ -140,7 +142,7 @@ def _enemy_zone_violations(
     if not plan.translates:
         return []
     enemies = list(state.iter_troops(state.opponent(unit.side)))
-    close = [e for e in enemies if is_within(unit.base, e.base, ENEMY_ZONE)]
+    close = list(iter_enemy_troops_within(state, unit, ENEMY_ZONE))
     tolerance = float(options["directly_away_tolerance"])
     if close:
         if len(plan.points) > 2:
@@ -157,12 +159,13 @@ def _enemy_zone_violations(
                     f"{unit.label} is within 3\" of {e.label} and may only turn or move directly "
                     f"away; this move is {off:.0f} degrees off directly away (at most {tolerance:g})",
                     clauses.ENEMY_UNITS)]
+    legs = list(itertools.pairwise(plan.points))
     for e in enemies:
         if e in close:
             continue
-        if math.hypot(e.x - unit.x, e.y - unit.y) > plan.length + ENEMY_ZONE + 2 * (
-            unit.base.radius + e.base.radius
-        ):
+        # Cheap rejection: the enemy's circle stays clear of the zone along the whole path.
+        reach = ENEMY_ZONE + unit.base.radius + e.base.radius
+        if all(point_segment_distance((e.x, e.y), a, b) > reach for a, b in legs):
             continue
         closest = min_distance_along(plan, e.base)
         if closest < ENEMY_ZONE - ZONE_TOLERANCE:
