@@ -21,6 +21,24 @@ from shapely.geometry.base import BaseGeometry
 
 from tertia.core.geometry import Point, Polygon
 
+Box = tuple[float, float, float, float]
+
+
+def _box(points: Polygon) -> Box:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _boxed(geometry: BaseGeometry) -> list[tuple[Box, BaseGeometry]]:
+    """A geometry's parts, each prepared and with its bounding box."""
+    out: list[tuple[Box, BaseGeometry]] = []
+    for part in shapely.get_parts(geometry):
+        shapely.prepare(part)
+        x0, y0, x1, y1 = part.bounds
+        out.append(((float(x0), float(y0), float(x1), float(y1)), part))
+    return out
+
 
 class TerrainKind(StrEnum):
     """Kinds of ground a scenario may place."""
@@ -76,6 +94,7 @@ class Battlefield:
     features: tuple[TerrainFeature, ...] = ()
     _by_kind: dict[TerrainKind, BaseGeometry] = field(default_factory=dict, repr=False)
     _memo: dict[object, BaseGeometry | None] = field(default_factory=dict, repr=False)
+    _pieces: dict[object, list[tuple[Box, BaseGeometry]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         groups: dict[TerrainKind, list[BaseGeometry]] = {}
@@ -85,6 +104,7 @@ class Battlefield:
             g = shapely.union_all(geoms)
             shapely.prepare(g)
             self._by_kind[kind] = g
+            self._pieces[kind] = _boxed(g)
         crossings = [
             self._by_kind[k] for k in (TerrainKind.FORD, TerrainKind.BRIDGE) if k in self._by_kind
         ]
@@ -94,8 +114,18 @@ class Battlefield:
                 barrier = barrier.difference(shapely.union_all(crossings))
             shapely.prepare(barrier)
             self._river_barrier: BaseGeometry | None = barrier
+            self._pieces["river_barrier"] = _boxed(barrier)
         else:
             self._river_barrier = None
+
+    def _near(self, key: object, box: Box) -> list[BaseGeometry]:
+        """The pieces of some ground whose bounding boxes meet ``box``: a cheap first cut
+        before any exact test (most moves are nowhere near most terrain)."""
+        x0, y0, x1, y1 = box
+        return [
+            g for (a0, b0, a1, b1), g in self._pieces.get(key, ())
+            if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1
+        ]
 
     # --- membership ---------------------------------------------------------------------
 
@@ -104,8 +134,11 @@ class Battlefield:
 
     def contains_point(self, kind: TerrainKind, p: Point) -> bool:
         """Is the point on ground of this kind (boundary included)?"""
-        g = self._by_kind.get(kind)
-        return g is not None and bool(g.intersects(ShapelyPoint(p)))
+        near = self._near(kind, (p[0], p[1], p[0], p[1]))
+        if not near:
+            return False
+        pt = ShapelyPoint(p)
+        return any(bool(g.intersects(pt)) for g in near)
 
     def kinds_at(self, p: Point) -> frozenset[TerrainKind]:
         pt = ShapelyPoint(p)
@@ -117,11 +150,14 @@ class Battlefield:
 
     def overlaps(self, kind: TerrainKind, footprint: Polygon) -> bool:
         """Does a footprint share area with ground of this kind (touching does not count)?"""
-        g = self._by_kind.get(kind)
-        if g is None:
+        return self._overlaps(kind, footprint)
+
+    def _overlaps(self, key: object, footprint: Polygon) -> bool:
+        near = self._near(key, _box(footprint))
+        if not near:
             return False
         poly = ShapelyPolygon(footprint)
-        return bool(g.intersects(poly)) and not bool(g.touches(poly))
+        return any(bool(g.intersects(poly)) and not bool(g.touches(poly)) for g in near)
 
     def hill_level(self, p: Point) -> int:
         """Height of the highest hill under a point; 0 on the plain."""
@@ -137,12 +173,7 @@ class Battlefield:
 
     def blocks_by_river(self, footprint: Polygon) -> bool:
         """Does a footprint (or swept area) enter a river away from a ford or bridge?"""
-        if self._river_barrier is None:
-            return False
-        poly = ShapelyPolygon(footprint)
-        return bool(self._river_barrier.intersects(poly)) and not bool(
-            self._river_barrier.touches(poly)
-        )
+        return self._river_barrier is not None and self._overlaps("river_barrier", footprint)
 
     def crosses_river(self, a: Point, b: Point) -> bool:
         """Does the straight line between two points cross a river (fords included)?"""
