@@ -30,13 +30,17 @@ def _box(points: Polygon) -> Box:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
+def _geometry_box(geometry: BaseGeometry) -> Box:
+    x0, y0, x1, y1 = geometry.bounds
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
 def _boxed(geometry: BaseGeometry) -> list[tuple[Box, BaseGeometry]]:
     """A geometry's parts, each prepared and with its bounding box."""
     out: list[tuple[Box, BaseGeometry]] = []
     for part in shapely.get_parts(geometry):
         shapely.prepare(part)
-        x0, y0, x1, y1 = part.bounds
-        out.append(((float(x0), float(y0), float(x1), float(y1)), part))
+        out.append((_geometry_box(part), part))
     return out
 
 
@@ -95,6 +99,7 @@ class Battlefield:
     _by_kind: dict[TerrainKind, BaseGeometry] = field(default_factory=dict, repr=False)
     _memo: dict[object, BaseGeometry | None] = field(default_factory=dict, repr=False)
     _pieces: dict[object, list[tuple[Box, BaseGeometry]]] = field(default_factory=dict, repr=False)
+    _feature_boxes: list[tuple[TerrainFeature, Box]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         groups: dict[TerrainKind, list[BaseGeometry]] = {}
@@ -105,6 +110,7 @@ class Battlefield:
             shapely.prepare(g)
             self._by_kind[kind] = g
             self._pieces[kind] = _boxed(g)
+        self._feature_boxes = [(f, _geometry_box(f.geometry)) for f in self.features]
         crossings = [
             self._by_kind[k] for k in (TerrainKind.FORD, TerrainKind.BRIDGE) if k in self._by_kind
         ]
@@ -145,8 +151,12 @@ class Battlefield:
         return frozenset(k for k, g in self._by_kind.items() if g.intersects(pt))
 
     def features_at(self, p: Point) -> tuple[TerrainFeature, ...]:
+        x, y = p
+        near = [f for f, (a0, b0, a1, b1) in self._feature_boxes if a0 <= x <= a1 and b0 <= y <= b1]
+        if not near:
+            return ()
         pt = ShapelyPoint(p)
-        return tuple(f for f in self.features if f.geometry.intersects(pt))
+        return tuple(f for f in near if f.geometry.intersects(pt))
 
     def overlaps(self, kind: TerrainKind, footprint: Polygon) -> bool:
         """Does a footprint share area with ground of this kind (touching does not count)?"""
@@ -163,11 +173,7 @@ class Battlefield:
         """Height of the highest hill under a point; 0 on the plain."""
         if TerrainKind.HILL not in self._by_kind:
             return 0
-        pt = ShapelyPoint(p)
-        levels = [
-            f.height for f in self.features if f.kind is TerrainKind.HILL and f.geometry.intersects(pt)
-        ]
-        return max(levels, default=0)
+        return max((f.height for f in self.features_at(p) if f.kind is TerrainKind.HILL), default=0)
 
     # --- rivers, roads, sight -----------------------------------------------------------
 
