@@ -10,8 +10,15 @@ import math
 
 from tertia.core.actions import Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, angle_between, bearing, first_contact, heading_vector
-from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.geometry import (
+    Point,
+    angle_between,
+    bearing,
+    first_contact,
+    heading_vector,
+    point_segment_distance,
+)
+from tertia.core.state import GameState, Unit
 
 SHORTEN_STEPS = 7
 MIN_STEP = 0.25
@@ -70,22 +77,21 @@ def free_run(
     exactly; the engine still has the last word."""
     base = unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face)
     corners = base.corners()
+    start = (unit.x, unit.y)
+    end = (unit.x + direction[0] * reach, unit.y + direction[1] * reach)
     best = reach
-    for other in state.iter_units():
-        if other.id == unit.id:
+    obstacles = [
+        (other.base, ENEMY_CLEARANCE if other.side != unit.side and not other.is_commander else 0.0)
+        for other in state.iter_units() if other.id != unit.id
+    ]
+    obstacles += [(s.base, 0.0) for s in state.supplies if s.in_play]
+    for other, clearance in obstacles:
+        # Only what lies within reach of the corridor the slide sweeps can stop it.
+        if point_segment_distance(other.centre, start, end) > other.radius + base.radius + clearance:
             continue
-        enemy = other.side != unit.side and other.kind is not UnitKind.COMMANDER
-        clearance = ENEMY_CLEARANCE if enemy else 0.0
-        gap = math.hypot(other.x - unit.x, other.y - unit.y) - other.base.radius - unit.base.radius
-        if gap - clearance > best:
-            continue
-        t = first_contact(corners, other.base.corners(), direction, clearance)
+        t = first_contact(corners, other.corners(), direction, clearance)
         if t < best:
             best = t
-    for supply in state.supplies:
-        if supply.in_play:
-            t = first_contact(corners, supply.base.corners(), direction, 0.0)
-            best = min(best, t)
     return max(0.0, best - 1e-6)
 
 
