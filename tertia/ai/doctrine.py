@@ -56,6 +56,7 @@ class DoctrinePlayer:
         self._phase_key: tuple[int, str, str] | None = None
         self._considered: set[str] = set()
         self._gun_targets: bool | None = None
+        self._pairs: list[tuple[str, str]] | None = None
         self._last_step = -1
 
     def _remember_phase(self, state: GameState) -> None:
@@ -66,6 +67,7 @@ class DoctrinePlayer:
             self._phase_key = key
             self._considered = set()
             self._gun_targets = None
+            self._pairs = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if state.pending is not None:
@@ -239,28 +241,36 @@ class DoctrinePlayer:
     # --- combat ----------------------------------------------------------------------------
 
     def _combat(self, game: Game, state: GameState) -> Action:
+        """The most valuable attack first. The pairs that can fight are found once a phase
+        (each attack only removes options); each call re-weighs what is left on the
+        position as it now stands."""
+        if self._pairs is None:
+            self._pairs = [
+                (attacker.id, target.id)
+                for attacker in state.iter_troops(state.active) if can_attack(attacker)
+                for target in iter_enemy_troops_within(state, attacker, ENGAGE)
+            ]
         best: tuple[float, Attack] | None = None
-        for attacker in state.iter_troops(state.active):
-            if not can_attack(attacker) or state.is_marked("attacked", attacker.id) or state.is_marked(
-                "supported", attacker.id
-            ):
+        for attacker_id, target_id in self._pairs:
+            attacker, target = state.units[attacker_id], state.units[target_id]
+            if not (attacker.in_play and target.in_play) or state.is_marked("attacked", attacker_id) \
+                    or state.is_marked("supported", attacker_id):
                 continue
-            for target in iter_enemy_troops_within(state, attacker, ENGAGE):
-                base = Attack(attacker=attacker.id, target=target.id)
-                if not game.is_legal(state, base):
-                    continue
-                supports = tuple(
-                    u.id for u in state.iter_troops(state.active)
-                    if u.id != attacker.id and _near(u, target, ENGAGE)
-                    and support_problem(state, u, target) is None
-                )
-                attack = replace(base, supports=supports)
-                attack = replace(attack, commander=self._commander_for(game, state, attack))
-                if not game.is_legal(state, attack):
-                    attack = base
-                value = self._attack_value(game, state, attack)
-                if value > 0 and (best is None or value > best[0]):
-                    best = (value, attack)
+            base = Attack(attacker=attacker_id, target=target_id)
+            if not game.is_legal(state, base):
+                continue
+            supports = tuple(
+                u.id for u in state.iter_troops(state.active)
+                if u.id != attacker_id and _near(u, target, ENGAGE)
+                and support_problem(state, u, target) is None
+            )
+            attack = replace(base, supports=supports)
+            attack = replace(attack, commander=self._commander_for(game, state, attack))
+            if not game.is_legal(state, attack):
+                attack = base
+            value = self._attack_value(game, state, attack)
+            if value > 0 and (best is None or value > best[0]):
+                best = (value, attack)
         return best[1] if best else EndPhase()
 
     def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:
