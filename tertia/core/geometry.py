@@ -18,6 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
@@ -254,8 +255,12 @@ def swept_polygon(start: Base, end: Base) -> Polygon:
 # --- base-to-base relations -----------------------------------------------------------
 
 
+@lru_cache(maxsize=1 << 16)
 def base_distance(a: Base, b: Base) -> float:
     """Edge-to-edge distance between two bases (0 when touching or overlapping).
+
+    Remembered: most pieces stand still most of the time, so the same pairs are measured
+    again and again over a battle.
 
     >>> round(base_distance(Base(0, 0, 0, 4, 2), Base(0, 5, 180, 4, 2)), 9)
     3.0
