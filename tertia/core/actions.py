@@ -106,6 +106,15 @@ class Bombard(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Shoot(Action):
+    """A unit fires its muskets (or a gun its shot) at a target."""
+
+    type: ClassVar[str] = "shoot"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class Attack(Action):
     """A primary attacker engages a target, with supporting units and an encouraging
     commander (larger-battles: Combat)."""

@@ -129,6 +129,35 @@ class AmmunitionExhausted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AmmunitionShortage(Event):
+    """A unit's ammunition ran short: one more ammunition-shortage marker."""
+
+    type: ClassVar[str] = "ammunition_shortage"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class HitsRemoved(Event):
+    """Hits taken off a unit (a commander's rally, say)."""
+
+    type: ClassVar[str] = "hits_removed"
+    unit: str
+    hits: int
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDeployed(Event):
+    """A unit waiting off the table was placed on it."""
+
+    type: ClassVar[str] = "unit_deployed"
+    unit: str
+    x: float
+    y: float
+    facing: float
+
+
+@dataclass(frozen=True, slots=True)
 class GunFired(Event):
     """Artillery fired and must now stay where it is."""
 

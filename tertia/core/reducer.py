@@ -87,6 +87,31 @@ def _ammo(s: GameState, e: ev.AmmunitionExhausted) -> GameState:
     return s.with_unit(s.units[e.unit].evolve(out_of_ammo=True))
 
 
+@handles(ev.AmmunitionShortage)
+def _short(s: GameState, e: ev.AmmunitionShortage) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(ammo_markers=u.ammo_markers + 1))
+
+
+@handles(ev.HitsRemoved)
+def _hits_removed(s: GameState, e: ev.HitsRemoved) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(hits=max(0, u.hits - e.hits)))
+
+
+@handles(ev.UnitDeployed)
+def _deployed(s: GameState, e: ev.UnitDeployed) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(
+        u.evolve(
+            x=round(e.x, POSITION_DECIMALS),
+            y=round(e.y, POSITION_DECIMALS),
+            facing=round(e.facing % 360.0, POSITION_DECIMALS),
+            removed=None,
+        )
+    )
+
+
 @handles(ev.GunFired)
 def _fired(s: GameState, e: ev.GunFired) -> GameState:
     return s.with_unit(s.units[e.unit].evolve(fired=True))

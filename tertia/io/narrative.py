@@ -407,6 +407,25 @@ class Narrator:
     def _ammunition(self, e: ev.AmmunitionExhausted, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} runs out of ammunition", "hit"
 
+    def _ammunition_short(self, e: ev.AmmunitionShortage, dice: Sequence[ev.DiceRolled]) -> _Told:
+        text = f"{self.label(e.unit)} runs short of ammunition"
+        if self.state is not None and e.unit in self.state.units:
+            markers = self.state.units[e.unit].ammo_markers + 1
+            text += f" ({_plural(markers, 'shortage marker')})"
+        return text, "hit"
+
+    def _hits_removed(self, e: ev.HitsRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
+        what = "a hit" if e.hits == 1 else _plural(e.hits, "hit")
+        cause = f" ({_humanise(e.cause)})" if e.cause else ""
+        text = f"{self.label(e.unit)} recovers {what}{cause}"
+        if self.state is not None and e.unit in self.state.units:
+            text += f", {_plural(max(0, self.state.units[e.unit].hits - e.hits), 'hit')} left"
+        return text, "note"
+
+    def _unit_deployed(self, e: ev.UnitDeployed, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return (f"{self.label(e.unit)} deploys at ({e.x:.1f}, {e.y:.1f}) facing "
+                f"{describe_facing(e.facing)}"), "move"
+
     def _gun_fired(self, e: ev.GunFired, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} has fired and may now only pivot", "note"
 
@@ -475,6 +494,9 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.HitsInflicted: Narrator._hits_inflicted,
     ev.AmmunitionExhausted: Narrator._ammunition,
     ev.GunFired: Narrator._gun_fired,
+    ev.AmmunitionShortage: Narrator._ammunition_short,
+    ev.HitsRemoved: Narrator._hits_removed,
+    ev.UnitDeployed: Narrator._unit_deployed,
     ev.UnitRemoved: Narrator._unit_removed,
     ev.SupplyRaided: Narrator._supply_raided,
     ev.ObjectiveTaken: Narrator._objective_taken,
