@@ -78,7 +78,12 @@ def base_limit(unit: Unit, options: Mapping[str, Any]) -> int:
 def hit_limit(
     table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]
 ) -> HitLimit:
-    """The number of hits at which ``unit`` routs, as things stand."""
+    """The number of hits at which ``unit`` routs, as things stand (remembered per state)."""
+    key = ("hit_limit", unit.id, id(options))
+    own = state.units.get(unit.id) is unit
+    if own and key in state.cache:
+        found: HitLimit = state.cache[key]
+        return found
     increases: list[str] = []
     if unit.kind is UnitKind.DRAGOONS and is_in_cover(table, unit, options):
         increases.append("cover: dragoons in a town or hedged field")
@@ -86,7 +91,10 @@ def hit_limit(
         increases.append("river: every enemy in range is across the river")
     if len(supporters(state, unit)) >= 2:
         increases.append("support: two similar units within 3\"")
-    return HitLimit(base_limit(unit, options), tuple(increases))
+    limit = HitLimit(base_limit(unit, options), tuple(increases))
+    if own:
+        state.cache[key] = limit
+    return limit
 
 
 def reassess(tx: Tx, options: Mapping[str, Any]) -> None:
