@@ -215,15 +215,26 @@ class GameState:
         return self.units[unit_id]
 
     def iter_units(self, side: str | None = None, *, include_removed: bool = False) -> Iterator[Unit]:
-        for u in self.units.values():
-            if (include_removed or u.removed is None) and (side is None or u.side == side):
-                yield u
+        """Pieces (units and commanders) of a side, or of both; in play unless asked."""
+        return iter(self._select(side, include_removed, troops_only=False))
 
     def iter_troops(self, side: str | None = None) -> Iterator[Unit]:
         """Units in play that are troops (not commanders)."""
-        for u in self.iter_units(side):
-            if u.kind is not UnitKind.COMMANDER:
-                yield u
+        return iter(self._select(side, False, troops_only=True))
+
+    def _select(self, side: str | None, include_removed: bool, troops_only: bool) -> tuple[Unit, ...]:
+        # Rules ask for the same lists many times per position; a state never changes.
+        key = ("select", side, include_removed, troops_only)
+        found: tuple[Unit, ...] | None = self.cache.get(key)
+        if found is None:
+            found = tuple(
+                u for u in self.units.values()
+                if (include_removed or u.removed is None)
+                and (side is None or u.side == side)
+                and not (troops_only and u.kind is UnitKind.COMMANDER)
+            )
+            self.cache[key] = found
+        return found
 
     def marked(self, name: str) -> tuple[str, ...]:
         return self.marks.get(name, ())
