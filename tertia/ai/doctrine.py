@@ -57,6 +57,7 @@ class DoctrinePlayer:
         self._considered: set[str] = set()
         self._gun_targets: bool | None = None
         self._pairs: list[tuple[str, str]] | None = None
+        self._shots: list[Bombard] | None = None
         self._last_step = -1
 
     def _remember_phase(self, state: GameState) -> None:
@@ -68,6 +69,7 @@ class DoctrinePlayer:
             self._considered = set()
             self._gun_targets = None
             self._pairs = None
+            self._shots = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if state.pending is not None:
@@ -224,7 +226,10 @@ class DoctrinePlayer:
         return (left, target_id)
 
     def _bombardment(self, game: Game, state: GameState) -> Action:
-        shots = self._guns_with_targets(game, state)
+        # Targets are chosen once a phase: a bombardment only ever removes targets.
+        if self._shots is None:
+            self._shots = self._guns_with_targets(game, state)
+        shots = self._shots
         ready = [b for b in shots if game.is_legal(state, b)]
         if ready:
             return ready[0]
