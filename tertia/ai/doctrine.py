@@ -89,7 +89,7 @@ class DoctrinePlayer:
         left = orders_left(state)
         if left > 0:
             if self._gun_targets is None:
-                self._gun_targets = bool(self._guns_with_targets(game, state))
+                self._gun_targets = bool(self._guns_with_targets(game, state, first_only=True))
             if left > (1 if self._gun_targets else 0):
                 order = self._best_order(game, state, rng)
                 if order is not None:
@@ -202,7 +202,8 @@ class DoctrinePlayer:
 
     # --- bombardment -----------------------------------------------------------------------
 
-    def _guns_with_targets(self, game: Game, state: GameState) -> list[Bombard]:
+    def _guns_with_targets(self, game: Game, state: GameState, first_only: bool = False) -> list[Bombard]:
+        """The best legal shot of each gun that has one (only the first when ``first_only``)."""
         probe = replace(state, phase="bombardment", marks={
             **state.marks, "ordered_bombard": (*state.marked("ordered_bombard"), f"{state.active}:artillery"),
         })
@@ -218,6 +219,8 @@ class DoctrinePlayer:
             legal = [b for b in targets if game.is_legal(probe, b)]
             if legal:
                 shots.append(min(legal, key=lambda b: self._target_priority(game, state, b.target)))
+                if first_only:
+                    break
         return shots
 
     def _target_priority(self, game: Game, state: GameState, target_id: str) -> tuple[int, str]:
