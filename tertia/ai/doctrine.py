@@ -16,6 +16,7 @@ from tertia.core.game import Game
 from tertia.core.geometry import Point, angle_between, is_directly_in_front
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.measuring import iter_enemy_troops_within
+from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.combat import (
     attacker_modifiers,
     can_attack,
@@ -292,8 +293,8 @@ class DoctrinePlayer:
 
     def _attack_value(self, game: Game, state: GameState, attack: Attack) -> float:
         opts = game.ruleset.options
-        a_mod = sum(m.value for m in attacker_modifiers(state, attack, opts))
-        d_mod = sum(m.value for m in defender_modifiers(state, attack, None, opts))
+        a_mod = total(attacker_modifiers(state, attack, opts))
+        d_mod = total(defender_modifiers(state, attack, None, opts))
         win, lose = win_lose(a_mod, d_mod)
         a = state.units[attack.attacker]
         t = state.units[attack.target]

@@ -9,7 +9,6 @@ flank attackers among them, never take hits.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from tertia.core.actions import Attack, Encourage
@@ -29,6 +28,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
 from tertia.rules.measuring import distance, iter_enemy_troops_within, within
+from tertia.rules.modifiers import Modifier, total
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.commanders import (
     can_be_encouraged,
@@ -40,15 +40,6 @@ from tertia.rulesets.larger_battles.profile import profile
 COMBAT_RANGE = 3.0
 RANGE_TOLERANCE = 1e-6
 AMMO_OUT_ON = 2  # Check Ammunition: a 1 or 2 and they have run out
-
-
-@dataclass(frozen=True, slots=True)
-class Modifier:
-    value: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.value:+d} {self.reason}"
 
 
 def can_attack(unit: Unit) -> bool:
@@ -248,8 +239,8 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
     d_mods = defender_modifiers(tx.state, action, defending_commander, options)
     a_roll = tx.roll(D6, f"combat: {attacker.label} attacking {target.label}")
     d_roll = tx.roll(D6, f"combat: {target.label} defending against {attacker.label}")
-    a_score = a_roll + sum(m.value for m in a_mods)
-    d_score = d_roll + sum(m.value for m in d_mods)
+    a_score = a_roll + total(a_mods)
+    d_score = d_roll + total(d_mods)
     if a_score > d_score:
         outcome = f"{target.label} takes a hit"
     elif d_score > a_score:
@@ -261,8 +252,7 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
         attacker_score=a_score, defender_score=d_score,
         modifiers=tuple(map(str, a_mods)), defender_modifiers=tuple(map(str, d_mods)),
         summary=f"{attacker.label} attacks {target.label}: {a_roll}"
-                f"{sum(m.value for m in a_mods):+d}={a_score} against {d_roll}"
-                f"{sum(m.value for m in d_mods):+d}={d_score}; {outcome}",
+                f"{total(a_mods):+d}={a_score} against {d_roll}{total(d_mods):+d}={d_score}; {outcome}",
     ))
     if a_score > d_score:
         tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"combat with {attacker.label}"))
