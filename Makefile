@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Tertia needs Python 3.11 or newer")'
 	@$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: on Debian install python3-venv (apt-get install python3-venv)"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	@touch $(STAMP)
 
 battle: $(STAMP)

@@ -15,7 +15,7 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from tertia.cli import odds_commands, play_commands, scenario_commands  # noqa: F401
+    from tertia.cli import odds_commands, play_commands, scenario_commands, simulate_commands  # noqa: F401
 
 
 _register()

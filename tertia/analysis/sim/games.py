@@ -1,0 +1,171 @@
+"""One simulated game: what to fight (a :class:`GameSpec`), and the plain row a game
+becomes. Everything here runs inside worker processes as well as in the main process, so
+a row depends only on the spec, the master seed and the game's index, never on the worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.player import Player
+from tertia.battle import MAX_ACTIONS, fight_battle
+from tertia.core.dice import derive_seed
+from tertia.core.game import Game
+from tertia.core.scenario import Scenario
+from tertia.core.state import GameState, UnitKind
+from tertia.rulesets import get_ruleset
+
+TROOP_ORDER = (UnitKind.FOOT, UnitKind.HORSE, UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT, UnitKind.ARTILLERY)
+"""Troop types in the order their columns appear."""
+
+Job = tuple[int, int]
+"""A game to fight: (variant number, game index)."""
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A rule set with options on a scenario: what every game of one variant fights.
+
+    ``options`` holds only the options set explicitly (already coerced to their types);
+    ``vary`` labels the variant in a sweep (the varied option's value as given).
+    """
+
+    scenario_name: str
+    scenario: Scenario
+    rules: str
+    options: tuple[tuple[str, Any], ...] = ()
+    vary: str | None = None
+    max_actions: int = MAX_ACTIONS
+    scenario_digest: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        """What identifies the game this spec builds (the worker cache key)."""
+        return (self.scenario_digest, self.rules, json.dumps(self.options, default=str), self.max_actions)
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return self.scenario.side_ids
+
+    def build_game(self) -> Game:
+        return Game(get_ruleset(self.rules, **dict(self.options)), self.scenario)
+
+    @cached_property
+    def fielded(self) -> dict[str, dict[str, int]]:
+        """Troop units per side and type at the start, in column order."""
+        counts: dict[str, dict[str, int]] = {side: {} for side in self.sides}
+        for kind in TROOP_ORDER:
+            for side in self.sides:
+                n = sum(1 for u in self.scenario.units if u.side == side and u.type == kind.value)
+                if n:
+                    counts[side][kind.value] = n
+        return counts
+
+
+def make_spec(
+    scenario_name: str,
+    scenario: Scenario,
+    rules: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    vary: str | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> GameSpec:
+    """A spec with its options checked and coerced by the rule set (``ValueError`` on a bad
+    option) and the scenario fingerprinted for caching."""
+    ruleset = get_ruleset(rules, **dict(options or {}))
+    coerced = tuple(sorted((name, ruleset.options[name]) for name in (options or {})))
+    digest = hashlib.sha256(scenario.model_dump_json().encode()).hexdigest()[:16]
+    return GameSpec(scenario_name, scenario, rules, coerced, vary, max_actions, digest)
+
+
+_GAMES: dict[tuple[str, str, str, int], Game] = {}
+
+
+def game_for(spec: GameSpec) -> Game:
+    """The spec's game, built once per process and reused for every game it fights."""
+    game = _GAMES.get(spec.key)
+    if game is None:
+        game = _GAMES[spec.key] = spec.build_game()
+    return game
+
+
+def game_seed(master_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run with ``master_seed``."""
+    return derive_seed(master_seed, "game", index)
+
+
+def columns(spec: GameSpec) -> list[str]:
+    """Every column of a row for this spec, in order (see ``docs/simulation.md``)."""
+    cols = ["index", "seed", "master_seed", "scenario", "ruleset", "ruleset_version", "options"]
+    if spec.vary is not None:
+        cols.append("vary")
+    cols += ["winner", "reason", "turns", "first_side", "actions", "error"]
+    for side in spec.sides:
+        cols += [f"score_{side}", f"units_lost_{side}", f"commanders_lost_{side}"]
+    for side, kinds in spec.fielded.items():
+        cols += [f"lost_{side}_{kind}" for kind in kinds]
+    return cols
+
+
+def play_game(spec: GameSpec, master_seed: int, index: int) -> Row:
+    """Fight game ``index`` with both sides played by the doctrine AI and return its row.
+
+    A game that raises becomes a row with ``error`` set (the exception, the game's index
+    and its seed) and the outcome columns empty; it is never dropped.
+    """
+    seed = game_seed(master_seed, index)
+    row: Row = dict.fromkeys(columns(spec))
+    row.update(index=index, seed=seed, master_seed=master_seed, scenario=spec.scenario_name,
+               ruleset=spec.rules)
+    if spec.vary is not None:
+        row["vary"] = spec.vary
+    try:
+        game = game_for(spec)
+        row.update(ruleset_version=game.ruleset.version,
+                   options=json.dumps(dict(game.ruleset.options), sort_keys=True))
+        players: dict[str, Player] = {side: DoctrinePlayer() for side in spec.sides}
+        record = fight_battle(game, players, seed, max_actions=spec.max_actions)
+        _outcome(row, record.final_state, spec, len(record.steps))
+    except Exception as exc:  # a failing game is data, reported with its seed
+        message = " ".join(str(exc).split()) or "no message"
+        row["error"] = f"{type(exc).__name__}: {message} (game {index}, seed {seed})"
+    return row
+
+
+def _outcome(row: Row, final: GameState, spec: GameSpec, actions: int) -> None:
+    result = final.result or {}
+    score = result.get("score", {})
+    row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
+               first_side=final.first_side, actions=actions)
+    for side, kinds in spec.fielded.items():
+        lost = [u for u in final.iter_units(side, include_removed=True) if not u.in_play]
+        row[f"score_{side}"] = int(score.get(side, 0))
+        row[f"units_lost_{side}"] = sum(1 for u in lost if not u.is_commander)
+        row[f"commanders_lost_{side}"] = sum(1 for u in lost if u.is_commander)
+        for kind in kinds:
+            row[f"lost_{side}_{kind}"] = sum(1 for u in lost if u.kind.value == kind)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkResult:
+    """The rows of one batch of games, tagged with their variant, and the time it took."""
+
+    rows: list[tuple[int, Row]]
+    seconds: float
+
+
+def run_chunk(specs: Sequence[GameSpec], master_seed: int, jobs: Sequence[Job]) -> ChunkResult:
+    """Fight a batch of games; the unit of work a worker process or a Ray task receives."""
+    start = time.perf_counter()
+    rows = [(variant, play_game(specs[variant], master_seed, index)) for variant, index in jobs]
+    return ChunkResult(rows, time.perf_counter() - start)

@@ -1,0 +1,117 @@
+"""PNG plots of a study and of a sweep (matplotlib, drawn off-screen with Agg)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from tertia.analysis.sim.games import Row
+from tertia.analysis.sim.summary import completed
+
+DPI = 110
+DRAW_COLOUR = "#999999"
+SIDE_COLOURS = ("#b8433b", "#3b5fb8")
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI, format="png")
+    return path
+
+
+def _errors(intervals: Sequence[Mapping[str, float] | None]) -> tuple[list[float], list[list[float]]]:
+    """Estimates and asymmetric error-bar lengths (empty intervals drawn as zero)."""
+    est = [i["estimate"] if i else 0.0 for i in intervals]
+    low = [i["estimate"] - i["low"] if i else 0.0 for i in intervals]
+    high = [i["high"] - i["estimate"] if i else 0.0 for i in intervals]
+    return est, [low, high]
+
+
+def plot_study(rows: Sequence[Row], summary: Mapping[str, Any], sides: Sequence[str],
+               names: Mapping[str, str], directory: Path, title: str) -> list[Path]:
+    """``win_rates.png``, ``game_length.png`` and ``scores.png`` in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    done = completed(rows)
+    written = []
+
+    fig = Figure(figsize=(6, 4))
+    ax = fig.add_subplot()
+    labels = [names.get(s, s) for s in sides] + ["draw"]
+    est, err = _errors([summary["win_rate"][s] for s in sides] + [summary["draw_rate"]])
+    ax.bar(labels, est, yerr=err, capsize=6, color=[*SIDE_COLOURS[:len(sides)], DRAW_COLOUR])
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of games (95% Wilson interval)")
+    ax.set_title(f"{title}: outcomes of {len(done)} games", fontsize=10)
+    written.append(_save(fig, directory / "win_rates.png"))
+
+    fig = Figure(figsize=(6, 4))
+    ax = fig.add_subplot()
+    turns = [int(r["turns"]) for r in done]
+    if turns:
+        ax.hist(turns, bins=range(min(turns), max(turns) + 2), align="left", rwidth=0.85, color="#5a7d5a")
+    ax.set_xlabel("turns")
+    ax.set_ylabel("games")
+    ax.set_title(f"{title}: game length", fontsize=10)
+    written.append(_save(fig, directory / "game_length.png"))
+
+    fig = Figure(figsize=(6, 4))
+    ax = fig.add_subplot()
+    scores = {s: [int(r[f"score_{s}"]) for r in done] for s in sides}
+    every = [v for vs in scores.values() for v in vs]
+    if every:
+        bins = range(min(every), max(every) + 2)
+        for colour, side in zip(SIDE_COLOURS, sides, strict=False):
+            ax.hist(scores[side], bins=bins, align="left", histtype="step", linewidth=2,
+                    color=colour, label=names.get(side, side))
+        ax.legend()
+    ax.set_xlabel("victory points at the end")
+    ax.set_ylabel("games")
+    ax.set_title(f"{title}: scores", fontsize=10)
+    written.append(_save(fig, directory / "scores.png"))
+    return written
+
+
+def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str, Any]],
+               effects: Sequence[Mapping[str, Any] | None], sides: Sequence[str],
+               names: Mapping[str, str], path: Path, title: str) -> Path:
+    """Above: each side's win rate and the mean game length at each value of the varied
+    option. Below: the paired effect of each value against the first. All with 95%
+    intervals (Wilson for rates, normal for means and paired differences)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig = Figure(figsize=(10, 7))
+    rates, turns = fig.add_subplot(2, 2, 1), fig.add_subplot(2, 2, 2)
+    d_rates, d_turns = fig.add_subplot(2, 2, 3), fig.add_subplot(2, 2, 4)
+    x = list(range(len(values)))
+    offsets = [(-0.06 + 0.12 * i) for i in range(len(sides))]
+    for colour, offset, side in zip(SIDE_COLOURS, offsets, sides, strict=False):
+        label = names.get(side, side)
+        est, err = _errors([s["win_rate"][side] for s in summaries])
+        rates.errorbar([v + offset for v in x], est, yerr=err, fmt="o-", capsize=5, color=colour, label=label)
+        est, err = _errors([None if e is None else e["win_rate_difference"][side] for e in effects])
+        d_rates.errorbar([v + offset for v in x[1:]], est[1:], yerr=[err[0][1:], err[1][1:]], fmt="o",
+                         capsize=5, color=colour, label=label)
+    est, err = _errors([s["draw_rate"] for s in summaries])
+    rates.errorbar(x, est, yerr=err, fmt="s--", capsize=5, color=DRAW_COLOUR, label="draw")
+    rates.set_ylim(0, 1)
+    rates.set_ylabel("win rate")
+    rates.legend(fontsize=8)
+    est, err = _errors([(s["turns"] or {}).get("mean") for s in summaries])
+    turns.errorbar(x, est, yerr=err, fmt="o-", capsize=5, color="#5a7d5a")
+    turns.set_ylabel("mean turns")
+    est, err = _errors([None if e is None else e["turns_difference"] for e in effects])
+    d_turns.errorbar(x[1:], est[1:], yerr=[err[0][1:], err[1][1:]], fmt="o", capsize=5, color="#5a7d5a")
+    d_rates.set_ylabel(f"win rate minus at {key}={values[0]}")
+    d_rates.legend(fontsize=8)
+    d_turns.set_ylabel(f"turns minus at {key}={values[0]}")
+    for ax in (d_rates, d_turns):
+        ax.axhline(0, color="black", linewidth=0.8)
+    for ax in (rates, turns, d_rates, d_turns):
+        ax.set_xticks(x, values)
+        ax.set_xlabel(key)
+        ax.set_xlim(-0.5, len(values) - 0.5)
+    fig.suptitle(f"{title}\n95% intervals: Wilson for rates, normal for means and paired differences",
+                 fontsize=10)
+    return _save(fig, path)

@@ -1,0 +1,102 @@
+"""Run a study: ``games`` games of each variant on the chosen backend, rows sorted by
+variant and game index.
+
+>>> from tertia.scenarios import load_builtin
+>>> spec = make_spec("skirmish", load_builtin("skirmish"), "larger-battles")
+>>> run([spec], games=2, master_seed=7).rows[0][1]["index"]
+1
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from tertia.analysis.sim.games import GameSpec, Job, Row, make_spec
+from tertia.analysis.sim.local import InProcessPool, ProcessPool
+from tertia.analysis.sim.scheduler import Progress, run_jobs
+
+Backend = Literal["local", "ray"]
+BACKENDS: tuple[Backend, ...] = ("local", "ray")
+MAX_SEED = 2**63 - 1
+
+__all__ = ["BACKENDS", "Backend", "Study", "make_spec", "run"]
+
+
+@dataclass
+class Study:
+    """What a run produced: per variant, its rows in game-index order."""
+
+    specs: list[GameSpec]
+    master_seed: int
+    requested: int
+    """Games asked for per variant."""
+    rows: list[list[Row]]
+    seconds: float
+    workers: int
+    backend: Backend
+    stopped: str | None = None
+    """``"interrupted"`` after Ctrl-C, a message if a worker was lost, else ``None``."""
+
+    @property
+    def games_played(self) -> int:
+        return sum(len(r) for r in self.rows)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games_played / self.seconds if self.seconds > 0 else 0.0
+
+
+def jobs_for(variants: int, games: int) -> list[Job]:
+    """Every (variant, index) pair, game by game, so that a run stopped early has the
+    same seeds fought under every variant."""
+    return [(v, i) for i in range(games) for v in range(variants)]
+
+
+def run(
+    specs: Sequence[GameSpec],
+    games: int,
+    master_seed: int,
+    *,
+    workers: int = 1,
+    backend: Backend = "local",
+    address: str | None = None,
+    on_rows: Progress | None = None,
+) -> Study:
+    """Fight ``games`` games of every spec with seeds derived from ``master_seed``.
+
+    The rows depend only on the specs, ``master_seed`` and ``games``: never on
+    ``workers``, ``backend`` or the order batches finish in. Raises ``ValueError`` for
+    impossible arguments and :class:`~tertia.analysis.sim.ray_backend.RayUnavailable`
+    when the Ray backend cannot start.
+    """
+    if not specs:
+        raise ValueError("nothing to simulate: no variants")
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    if not 0 <= master_seed <= MAX_SEED:
+        raise ValueError(f"--seed must be between 0 and {MAX_SEED}, not {master_seed}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    start = time.perf_counter()
+    if backend == "ray":
+        from tertia.analysis.sim.ray_backend import RayPool
+
+        ray_pool = RayPool(specs, master_seed, workers, address)
+        outcome = run_jobs(ray_pool, jobs_for(len(specs), games), on_rows)
+    elif workers == 1:
+        outcome = run_jobs(InProcessPool(specs, master_seed), jobs_for(len(specs), games), on_rows)
+    else:
+        local_pool = ProcessPool(specs, master_seed, min(workers, games * len(specs)))
+        outcome = run_jobs(local_pool, jobs_for(len(specs), games), on_rows)
+    seconds = time.perf_counter() - start
+    rows: list[list[Row]] = [[] for _ in specs]
+    for variant, row in outcome.rows:
+        rows[variant].append(row)
+    for variant_rows in rows:
+        variant_rows.sort(key=lambda r: int(r["index"]))
+    return Study(list(specs), master_seed, games, rows, seconds, workers, backend, outcome.stopped)

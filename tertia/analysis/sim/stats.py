@@ -1,0 +1,89 @@
+"""The statistics of a balance study: proportions with Wilson score intervals, means with
+normal intervals, and paired differences between two rule variants fought on the same seeds.
+
+Every interval here is a two-sided 95% interval unless ``z`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+"""The standard normal quantile for a two-sided 95% interval."""
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """An estimate with the low and high ends of its confidence interval."""
+
+    estimate: float
+    low: float
+    high: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {"estimate": self.estimate, "low": self.low, "high": self.high}
+
+    def __str__(self) -> str:
+        return f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
+    """The proportion ``successes / trials`` with its Wilson score interval.
+
+    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, the Wilson interval stays inside [0, 1]
+    and keeps its coverage near 0 and 1 and for small ``n`` (Newcombe 1998, method 3).
+
+    >>> print(wilson(81, 263))
+    0.308 [0.255, 0.366]
+    """
+    if trials <= 0:
+        raise ValueError("a proportion needs at least one trial")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes ({successes}) must be between 0 and trials ({trials})")
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    # Clamp rounding noise so that 0/n starts at exactly 0 and n/n ends at exactly 1.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return Interval(p, low, high)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
+    """The mean of ``values`` with a normal-approximation interval, mean ± z·s/√n
+    (``s`` the sample standard deviation); a single value has a zero-width interval.
+
+    >>> print(mean_interval([1.0, 2.0, 3.0]))
+    2.000 [0.868, 3.132]
+    """
+    n = len(values)
+    if n == 0:
+        raise ValueError("a mean needs at least one value")
+    mean = math.fsum(values) / n
+    if n == 1:
+        return Interval(mean, mean, mean)
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(variance / n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def paired_difference(
+    treated: Sequence[float], baseline: Sequence[float], z: float = Z95
+) -> Interval:
+    """The mean of the per-pair differences ``treated[i] - baseline[i]`` with a normal
+    interval on those differences.
+
+    Each pair is one seed fought under two variants, so whatever the two games share
+    cancels out of the difference and the interval is narrower than comparing two
+    independent samples would give. With 0/1 outcomes (a win or not) this is the paired
+    difference in win rate.
+
+    >>> paired_difference([1, 1, 0, 1], [0, 1, 0, 0]).estimate
+    0.5
+    """
+    if len(treated) != len(baseline):
+        raise ValueError("paired samples must have the same length")
+    return mean_interval([t - b for t, b in zip(treated, baseline, strict=True)], z)

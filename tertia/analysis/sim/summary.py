@@ -1,0 +1,123 @@
+"""What a set of game rows says: who wins and how often, how long battles last, whether
+moving first helps, and what each troop type loses. Games, not units, are the independent
+trials, so every interval is over games.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tertia.analysis.sim.games import Row
+from tertia.analysis.sim.stats import Interval, mean_interval, wilson
+
+MAX_ERRORS_LISTED = 20
+
+
+def _interval(value: Interval | None) -> dict[str, float] | None:
+    return None if value is None else value.as_dict()
+
+
+def completed(rows: Sequence[Row]) -> list[Row]:
+    """The games that ended without an error."""
+    return [r for r in rows if r.get("error") is None]
+
+
+def summarize(
+    rows: Sequence[Row],
+    sides: Sequence[str],
+    fielded: Mapping[str, Mapping[str, int]],
+    *,
+    requested: int | None = None,
+) -> dict[str, Any]:
+    """The summary of a run as plain JSON-ready data (see ``docs/simulation.md``).
+
+    ``fielded`` is the troop units per side and type at the start; ``requested`` the
+    games asked for (defaults to the rows given).
+    """
+    done = completed(rows)
+    failed = [r for r in rows if r.get("error") is not None]
+    n = len(done)
+    wins = {side: sum(1 for r in done if r.get("winner") == side) for side in sides}
+    draws = sum(1 for r in done if r.get("winner") is None)
+    turns = [float(r["turns"]) for r in done]
+    summary: dict[str, Any] = {
+        "requested": len(rows) if requested is None else requested,
+        "games": len(rows),
+        "completed": n,
+        "failed": len(failed),
+        "errors": [
+            {"index": r["index"], "seed": r["seed"], "error": r["error"]}
+            for r in failed[:MAX_ERRORS_LISTED]
+        ],
+        "wins": wins,
+        "draws": draws,
+        "win_rate": {side: _interval(wilson(wins[side], n)) if n else None for side in sides},
+        "draw_rate": _interval(wilson(draws, n)) if n else None,
+        "mean_turns": statistics.fmean(turns) if turns else None,
+        "turns": _turns(turns),
+        "mean_score": {
+            side: _interval(mean_interval([float(r[f"score_{side}"]) for r in done])) if n else None
+            for side in sides
+        },
+        "first_mover": _first_mover(done, sides),
+        "loss_rate": _loss_rates(done, fielded),
+    }
+    return summary
+
+
+def _turns(turns: Sequence[float]) -> dict[str, Any] | None:
+    if not turns:
+        return None
+    return {
+        "mean": mean_interval(turns).as_dict(),
+        "median": statistics.median(turns),
+        "min": min(turns),
+        "max": max(turns),
+    }
+
+
+def _first_mover(done: Sequence[Row], sides: Sequence[str]) -> dict[str, Any]:
+    """How the side that moved first fared: its win rate among decided games (0.5 means no
+    advantage), and each side's win rate when it moved first and when it moved second."""
+    decided = [r for r in done if r.get("winner") is not None and r.get("first_side") is not None]
+    first_wins = sum(1 for r in decided if r["winner"] == r["first_side"])
+    by_side: dict[str, Any] = {}
+    for side in sides:
+        went_first = [r for r in done if r.get("first_side") == side]
+        went_second = [r for r in done if r.get("first_side") not in (side, None)]
+        by_side[side] = {
+            "games_first": len(went_first),
+            "win_rate_first": _interval(_rate(went_first, side)),
+            "games_second": len(went_second),
+            "win_rate_second": _interval(_rate(went_second, side)),
+        }
+    return {
+        "decided": len(decided),
+        "first_mover_wins": first_wins,
+        "win_rate": _interval(wilson(first_wins, len(decided))) if decided else None,
+        "by_side": by_side,
+    }
+
+
+def _rate(rows: Sequence[Row], side: str) -> Interval | None:
+    if not rows:
+        return None
+    return wilson(sum(1 for r in rows if r.get("winner") == side), len(rows))
+
+
+def _loss_rates(done: Sequence[Row], fielded: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """Per side and troop type: units fielded, mean units lost a game, and the mean
+    fraction lost with a normal interval over games."""
+    out: dict[str, Any] = {}
+    for side, kinds in fielded.items():
+        out[side] = {}
+        for kind, count in kinds.items():
+            lost = [float(r[f"lost_{side}_{kind}"]) for r in done]
+            out[side][kind] = {
+                "fielded": count,
+                "mean_lost": statistics.fmean(lost) if lost else None,
+                "rate": _interval(mean_interval([x / count for x in lost])) if lost else None,
+            }
+    return out

@@ -1,0 +1,388 @@
+"""``tertia simulate`` and ``tertia sweep``: balance studies, thin front ends over
+:mod:`tertia.analysis.sim`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from tertia.analysis.sim import (
+    BACKENDS,
+    Backend,
+    GameSpec,
+    Row,
+    Study,
+    columns,
+    compare,
+    make_spec,
+    run,
+    summarize,
+)
+from tertia.analysis.sim.games import TROOP_ORDER
+from tertia.analysis.sim.ray_backend import RayUnavailable
+from tertia.battle import MAX_ACTIONS
+from tertia.cli.common import build_game, err, fail, out, parse_options
+from tertia.cli.main import app
+from tertia.cli.play_commands import DEFAULT_RULES, DEFAULT_SCENARIO, DEFAULT_SEED
+
+INTERRUPTED_EXIT = 130
+"""The conventional exit status after Ctrl-C; the finished games are still written."""
+
+ScenarioOpt = Annotated[str, typer.Option(help="Built-in scenario name or a TOML file")]
+RulesOpt = Annotated[str, typer.Option(help="Rule set id")]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option KEY=VALUE")]
+GamesOpt = Annotated[int, typer.Option(help="Games to fight (per value, for a sweep)")]
+SeedOpt = Annotated[int, typer.Option(help="Master seed: game i's seed is derived from (seed, i)")]
+WorkersOpt = Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU)")]
+BackendOpt = Annotated[str, typer.Option(help="local (process pool) or ray")]
+AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster to join (default: start a local Ray)")]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Write one row per game to this Parquet file")]
+PlotsOpt = Annotated[Path | None, typer.Option(help="Write PNG plots to this directory")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
+MaxActionsOpt = Annotated[int, typer.Option(help="A game not over after this many actions fails")]
+
+
+class RateColumn(ProgressColumn):
+    """Games per second, as Rich estimates it over the last seconds."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:.1f} games/s", style="progress.data.speed")
+
+
+def _checked_backend(backend: str) -> Backend:
+    for known in BACKENDS:
+        if backend == known:
+            return known
+    fail(f"--backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+
+
+def _check_outputs(out_file: Path | None, plots: Path | None) -> None:
+    """Refuse unwritable destinations before fighting thousands of games."""
+    if out_file is not None:
+        if out_file.is_dir():
+            fail(f"--out {out_file}: is a directory; give a file name such as games.parquet")
+        parent = out_file.parent
+        if not parent.is_dir():
+            fail(f"--out {out_file}: no such directory {parent}")
+        if not os.access(parent, os.W_OK):
+            fail(f"--out {out_file}: cannot write in {parent}")
+    if plots is not None:
+        try:
+            plots.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(f"--plots {plots}: cannot create the directory: {exc.strerror or exc}")
+
+
+def _spec(scenario: str, rules: str, options: dict[str, str], max_actions: int,
+          vary: str | None = None) -> GameSpec:
+    game = build_game(scenario, rules, options)  # one-line errors for bad input
+    return make_spec(scenario, game.scenario, rules, options, vary=vary, max_actions=max_actions)
+
+
+def _names(spec: GameSpec) -> dict[str, str]:
+    return {s.id: (s.name or s.id) for s in spec.scenario.sides}
+
+
+def _run(specs: Sequence[GameSpec], games: int, seed: int, workers: int | None, backend: Backend,
+         address: str | None) -> Study:
+    """Run with a progress bar on standard error; bad arguments fail in one line."""
+    chosen = workers if workers is not None else (os.cpu_count() or 1)
+    total = games * len(specs)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=False,
+    )
+    with progress:
+        task = progress.add_task("battles", total=total)
+        try:
+            return run(specs, games, seed, workers=chosen, backend=backend, address=address,
+                       on_rows=lambda rows: progress.advance(task, len(rows)))
+        except (ValueError, RayUnavailable) as exc:
+            progress.stop()
+            fail(str(exc))
+        except KeyboardInterrupt:
+            progress.stop()
+            fail("interrupted before any game finished", INTERRUPTED_EXIT)
+
+
+def _write_parquet(path: Path, rows: Sequence[Row], spec: GameSpec, study: Study,
+                   extra: dict[str, Any] | None = None) -> None:
+    from tertia import __version__
+    from tertia.analysis.sim.storage import write_rows
+
+    metadata = {
+        "scenario": spec.scenario_name, "scenario_title": spec.scenario.name, "ruleset": spec.rules,
+        "sides": list(spec.sides), "fielded": spec.fielded, "master_seed": study.master_seed,
+        "requested": study.requested, "stopped": study.stopped, "engine_version": __version__,
+        **(extra or {}),
+    }
+    try:
+        write_rows(path, rows, columns(spec), metadata)
+    except OSError as exc:
+        fail(f"--out {path}: cannot write: {exc.strerror or exc}")
+
+
+def _finish(study: Study, as_json: bool) -> None:
+    """Exit as the run ended: 130 after Ctrl-C, 1 if a worker was lost."""
+    if study.stopped is None:
+        return
+    if not as_json:
+        if study.stopped == "interrupted":
+            err.print(f"Interrupted: {study.games_played} finished games kept.")
+        else:
+            err.print(f"[bold red]error:[/] {study.stopped}; {study.games_played} finished games kept.")
+    raise typer.Exit(INTERRUPTED_EXIT if study.stopped == "interrupted" else 1)
+
+
+def _fmt(interval: dict[str, float] | None, digits: int = 2) -> str:
+    if interval is None:
+        return "—"
+    e, lo, hi = interval["estimate"], interval["low"], interval["high"]
+    return f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str], study: Study) -> None:
+    title = f"{spec.scenario.name} — {spec.rules}" + "".join(f", {k}={v}" for k, v in spec.options)
+    table = Table(title=f"{title}: {summary['completed']} games")
+    table.add_column("outcome")
+    for col in ("games", "rate [95% CI]", "mean score [95% CI]"):
+        table.add_column(col, justify="right")
+    for side in spec.sides:
+        table.add_row(f"{names.get(side, side)} won", str(summary["wins"][side]),
+                      _fmt(summary["win_rate"][side]), _fmt(summary["mean_score"][side]))
+    table.add_row("drawn", str(summary["draws"]), _fmt(summary["draw_rate"]), "")
+    _print_table(table)
+    turns = summary["turns"]
+    if turns is not None:
+        out.print(f"Game length: mean {_fmt(turns['mean'])} turns, median {turns['median']:g}, "
+                  f"range {turns['min']:g}–{turns['max']:g}.")
+    fm = summary["first_mover"]
+    if fm["win_rate"] is not None:
+        out.print(f"First-mover advantage: the side that moved first won {fm['first_mover_wins']} of "
+                  f"{fm['decided']} decided games, {_fmt(fm['win_rate'])} (0.5 = none).")
+        for side in spec.sides:
+            by = fm["by_side"][side]
+            out.print(f"  {names.get(side, side)} won {_fmt(by['win_rate_first'])} moving first "
+                      f"({by['games_first']} games), {_fmt(by['win_rate_second'])} moving second "
+                      f"({by['games_second']}).")
+    losses = Table(title="Losses per troop type (share of the units fielded, per game)")
+    for col in ("side", "type", "fielded", "mean lost", "loss rate [95% CI]"):
+        losses.add_column(col, justify="left" if col in ("side", "type") else "right")
+    order = [k.value for k in TROOP_ORDER]
+    for side, kinds in summary["loss_rate"].items():
+        for kind in sorted(kinds, key=order.index):
+            entry = kinds[kind]
+            mean_lost = "—" if entry["mean_lost"] is None else f"{entry['mean_lost']:.2f}"
+            losses.add_row(names.get(side, side), kind, str(entry["fielded"]), mean_lost, _fmt(entry["rate"]))
+    _print_table(losses)
+    _print_failures(summary)
+    _print_timing(study)
+
+
+def _print_table(table: Table) -> None:
+    """A table fitted to the terminal, or at its natural width when the output is a file
+    or a pipe (no terminal edge to fit)."""
+    if out.is_terminal:
+        out.print(table)
+        return
+    width = max(out.width, out.measure(table, options=out.options.update_width(400)).maximum)
+    Console(file=out.file, width=width, highlight=False, color_system=None).print(table)
+
+
+def _print_timing(study: Study) -> None:
+    out.print(f"{study.games_played} games in {study.seconds:.1f} s ({study.games_per_second:.1f} games/s, "
+              f"{study.workers} worker{'s' if study.workers != 1 else ''}, {study.backend} backend).")
+
+
+def _print_failures(summary: dict[str, Any]) -> None:
+    if not summary["failed"]:
+        return
+    out.print(f"[bold red]{summary['failed']} games failed[/] (reproduce one with "
+              f"`tertia battle --seed SEED` and the same scenario, rules and options):")
+    for e in summary["errors"]:
+        out.print(f"  game {e['index']}, seed {e['seed']}: {e['error']}", markup=False, soft_wrap=True)
+    if summary["failed"] > len(summary["errors"]):
+        out.print(f"  ... and {summary['failed'] - len(summary['errors'])} more (see the Parquet file)")
+
+
+def _run_info(study: Study) -> dict[str, Any]:
+    return {
+        "seed": study.master_seed,
+        "workers": study.workers,
+        "backend": study.backend,
+        "seconds": study.seconds,
+        "games_per_second": study.games_per_second,
+        "interrupted": study.stopped == "interrupted",
+        "stopped": study.stopped,
+    }
+
+
+@app.command()
+def simulate(
+    games: GamesOpt,
+    scenario: ScenarioOpt = DEFAULT_SCENARIO,
+    rules: RulesOpt = DEFAULT_RULES,
+    option: OptionOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    out_file: OutOpt = None,
+    plots: PlotsOpt = None,
+    as_json: JsonOpt = False,
+    max_actions: MaxActionsOpt = MAX_ACTIONS,
+) -> None:
+    """Fight many AI-against-AI battles: win rates with intervals, game length, first-mover
+    advantage and losses per troop type."""
+    options = parse_options(option or [])
+    chosen_backend = _checked_backend(backend)
+    spec = _spec(scenario, rules, options, max_actions)
+    _check_outputs(out_file, plots)
+    study = _run([spec], games, seed, workers, chosen_backend, address)
+    rows = study.rows[0]
+    summary = summarize(rows, spec.sides, spec.fielded, requested=games)
+    names = _names(spec)
+    if out_file is not None:
+        _write_parquet(out_file, rows, spec, study)
+    written: list[str] = []
+    if plots is not None and summary["completed"]:
+        from tertia.analysis.sim.plots import plot_study
+
+        written = [str(p) for p in plot_study(rows, summary, spec.sides, names, plots, spec.scenario.name)]
+    if as_json:
+        data = {"scenario": scenario, "rules": rules, "options": dict(spec.options), **summary,
+                **_run_info(study), "out": None if out_file is None else str(out_file), "plots": written}
+        sys.stdout.write(json.dumps(data) + "\n")
+    else:
+        _print_summary(summary, spec, names, study)
+        if out_file is not None:
+            out.print(f"Rows written to {out_file}")
+        if written:
+            out.print(f"Plots written to {plots}: {', '.join(Path(p).name for p in written)}")
+    _finish(study, as_json)
+
+
+def _parse_vary(vary: list[str], options: dict[str, str]) -> tuple[str, list[str]]:
+    if len(vary) != 1:
+        fail("--vary: give exactly one KEY=V1,V2,...")
+    key, sep, values_text = vary[0].partition("=")
+    key = key.strip()
+    values = [v.strip() for v in values_text.split(",") if v.strip()]
+    if not sep or not key or len(values) < 2:
+        fail(f"--vary {vary[0]!r}: expected KEY=V1,V2,... with at least two values")
+    if key in options:
+        fail(f"--vary {key}: the option is also set with --option; set it in one place")
+    return key, values
+
+
+@app.command()
+def sweep(
+    vary: Annotated[list[str], typer.Option(help="The option to vary and its values: KEY=V1,V2,...")],
+    games: GamesOpt,
+    scenario: ScenarioOpt = DEFAULT_SCENARIO,
+    rules: RulesOpt = DEFAULT_RULES,
+    option: OptionOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    out_file: OutOpt = None,
+    plots: PlotsOpt = None,
+    as_json: JsonOpt = False,
+    max_actions: MaxActionsOpt = MAX_ACTIONS,
+) -> None:
+    """Fight the same seeds under each value of one option; the paired effect on win rate and
+    game length, with intervals, against the first value."""
+    options = parse_options(option or [])
+    chosen_backend = _checked_backend(backend)
+    key, values = _parse_vary(vary, options)
+    specs = [_spec(scenario, rules, {**options, key: v}, max_actions, vary=v) for v in values]
+    settings = [dict(s.options)[key] for s in specs]
+    if len(set(map(repr, settings))) != len(settings):
+        fail(f"--vary {key}: the values {', '.join(values)} are not all different")
+    _check_outputs(out_file, plots)
+    study = _run(specs, games, seed, workers, chosen_backend, address)
+    base = specs[0]
+    names = _names(base)
+    summaries = [summarize(rows, base.sides, base.fielded, requested=games) for rows in study.rows]
+    effects = [None, *(compare(study.rows[0], rows, base.sides) for rows in study.rows[1:])]
+    if out_file is not None:
+        every = [r for rows in study.rows for r in rows]
+        _write_parquet(out_file, every, base, study, {"vary": key, "values": values})
+    plot_path: Path | None = None
+    if plots is not None and all(s["completed"] for s in summaries):
+        from tertia.analysis.sim.plots import plot_sweep
+
+        title = f"{base.scenario.name} — {rules}: {games} paired games per value"
+        plot_path = plot_sweep(key, values, summaries, effects, base.sides, names, plots / "sweep.png", title)
+    if as_json:
+        results = [{"value": v, **s, "effect": e} for v, s, e in zip(values, summaries, effects, strict=True)]
+        data = {"scenario": scenario, "rules": rules, "options": options, "vary": key, "values": values,
+                "baseline": values[0], "games": games, "results": results, **_run_info(study),
+                "out": None if out_file is None else str(out_file),
+                "plots": [] if plot_path is None else [str(plot_path)]}
+        sys.stdout.write(json.dumps(data) + "\n")
+    else:
+        _print_sweep(key, values, summaries, effects, base, names, study)
+        if out_file is not None:
+            out.print(f"Rows written to {out_file}")
+        if plot_path is not None:
+            out.print(f"Plot written to {plot_path}")
+    _finish(study, as_json)
+
+
+def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, Any]],
+                 effects: Sequence[dict[str, Any] | None], spec: GameSpec, names: dict[str, str],
+                 study: Study) -> None:
+    outcomes = Table(title=f"{spec.scenario.name} — {spec.rules}: {key}", box=box.SIMPLE)
+    outcomes.add_column(key)
+    outcomes.add_column("games", justify="right")
+    for side in spec.sides:
+        outcomes.add_column(f"{names.get(side, side)} won", justify="right")
+    outcomes.add_column("drawn", justify="right")
+    outcomes.add_column("mean turns", justify="right")
+    for value, summary in zip(values, summaries, strict=True):
+        turns = summary["turns"]["mean"] if summary["turns"] else None
+        rates = [_fmt(summary["win_rate"][s]) for s in spec.sides]
+        outcomes.add_row(value, str(summary["completed"]), *rates, str(summary["draws"]), _fmt(turns))
+    _print_table(outcomes)
+    effect = Table(title=f"Effect against {key}={values[0]}, paired by seed", box=box.SIMPLE)
+    effect.add_column(key)
+    effect.add_column("pairs", justify="right")
+    for side in spec.sides:
+        effect.add_column(f"Δ {names.get(side, side)} won", justify="right")
+    effect.add_column("Δ mean turns", justify="right")
+    for value, change in zip(values[1:], effects[1:], strict=True):
+        if change is None:
+            continue
+        effect.add_row(value, str(change["paired_games"]),
+                       *(_fmt(change["win_rate_difference"][s]) for s in spec.sides),
+                       _fmt(change["turns_difference"]))
+    _print_table(effect)
+    out.print("Intervals are 95%: Wilson for rates, normal on the per-seed differences for Δ.")
+    for value, summary in zip(values, summaries, strict=True):
+        if summary["failed"]:
+            out.print(f"{key}={value}:")
+            _print_failures(summary)
+    _print_timing(study)
