@@ -227,3 +227,19 @@ def test_cli_illegal_requests_exit_1_with_the_engines_message(args: list[str], n
 def test_narrative_shows_the_odds_of_each_attack() -> None:
     result = runner.invoke(app, ["battle", "--scenario", "skirmish", "--seed", "2"])
     assert "to inflict a hit]" in result.output
+
+
+def test_chance_outcomes_are_the_states_play_reaches() -> None:
+    """The search API: each chance outcome is exactly the state play reaches with some dice,
+    and the probabilities sum to one."""
+    from tertia.analysis.odds import chance_outcomes
+    from tertia.core.dice import ScriptedDice
+
+    game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", 30, 20, 180)])
+    state = position(game, phase="bombardment", orders=(("g", "bombard"),))
+    outcomes = chance_outcomes(game, state, Bombard(gun="g", target="t"))
+    assert sum(p for p, _, _ in outcomes) == 1 and len(outcomes) == 2
+    played = {game.apply(state, Bombard(gun="g", target="t"), ScriptedDice([r]))[0].state_hash(): r
+              for r in (1, 6)}
+    assert {s.state_hash() for _, s, _ in outcomes} == set(played)
+    assert {p for p, _, _ in outcomes} == {Fraction(1, 3), Fraction(2, 3)}

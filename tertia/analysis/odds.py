@@ -8,7 +8,7 @@ before and after.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -121,16 +121,11 @@ def _key(effects: Mapping[str, Mapping[str, Any]]) -> str:
     return repr(sorted((k, sorted(v.items())) for k, v in effects.items()))
 
 
-def odds(
-    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None
-) -> Odds:
-    """Every result of ``action`` in ``state`` with its exact probability.
-
-    A decision the rules ask of the other side mid-action (a defending commander, say) is
-    answered by ``responses`` in order, or by the rule set's default answers."""
-    violations = game.validate(state, action)
-    if violations:
-        raise IllegalAction(violations)
+def _resolver(
+    game: Game, state: GameState, action: Action, responses: Sequence[Action] | None
+) -> Callable[[Dice], tuple[GameState, list[Event]]]:
+    """The action's resolution as a function of the dice, answering any decision the rules
+    ask of the other side mid-action with ``responses`` or the rule set's defaults."""
     ruleset = game.ruleset
 
     def run(dice: Dice) -> tuple[GameState, list[Event]]:
@@ -152,6 +147,41 @@ def odds(
                 raise IllegalAction(problems)
             ruleset.resolve(tx, answer)
         return tx.state, tx.events
+
+    return run
+
+
+def chance_outcomes(
+    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = ()
+) -> list[tuple[Fraction, GameState, list[Event]]]:
+    """Every state ``action`` can lead to, with its exact probability: the chance node of a
+    search tree. Branches ending in the same state are merged. By default no decision of
+    the other side is answered (the returned states may await one)."""
+    violations = game.validate(state, action)
+    if violations:
+        raise IllegalAction(violations)
+    merged: dict[str, tuple[Fraction, GameState, list[Event]]] = {}
+    for branch in enumerate_branches(_resolver(game, state, action, responses)):
+        final, events = branch.result
+        final = final.evolve(step=state.step + 1)
+        key = final.state_hash()
+        prob = merged[key][0] + branch.probability if key in merged else branch.probability
+        merged[key] = (prob, final, events)
+    return sorted(merged.values(), key=lambda t: -t[0])
+
+
+def odds(
+    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None
+) -> Odds:
+    """Every result of ``action`` in ``state`` with its exact probability.
+
+    A decision the rules ask of the other side mid-action (a defending commander, say) is
+    answered by ``responses`` in order, or by the rule set's default answers."""
+    violations = game.validate(state, action)
+    if violations:
+        raise IllegalAction(violations)
+    ruleset = game.ruleset
+    run = _resolver(game, state, action, responses)
 
     branches = enumerate_branches(run)
     merged: dict[str, tuple[Fraction, dict[str, dict[str, Any]]]] = {}
