@@ -25,7 +25,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 --doctest-modules tertia tests
+	$(BIN)/pytest -n 2 --dist loadgroup --doctest-modules tertia tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/battles.py

@@ -40,6 +40,7 @@ from tertia.analysis.sim import (
 )
 from tertia.analysis.sim.games import TROOP_ORDER
 from tertia.analysis.sim.ray_backend import RayUnavailable
+from tertia.analysis.sim.runner import check_arguments
 from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import build_game, err, fail, out, parse_options
 from tertia.cli.main import app
@@ -108,6 +109,10 @@ def _run(specs: Sequence[GameSpec], games: int, seed: int, workers: int | None, 
          address: str | None) -> Study:
     """Run with a progress bar on standard error; bad arguments fail in one line."""
     chosen = workers if workers is not None else (os.cpu_count() or 1)
+    try:
+        check_arguments(games, chosen, seed, backend)
+    except ValueError as exc:
+        fail(str(exc))
     total = games * len(specs)
     progress = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),

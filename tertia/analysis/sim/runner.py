@@ -22,7 +22,7 @@ Backend = Literal["local", "ray"]
 BACKENDS: tuple[Backend, ...] = ("local", "ray")
 MAX_SEED = 2**63 - 1
 
-__all__ = ["BACKENDS", "Backend", "Study", "make_spec", "run"]
+__all__ = ["BACKENDS", "Backend", "Study", "check_arguments", "make_spec", "run"]
 
 
 @dataclass
@@ -55,6 +55,18 @@ def jobs_for(variants: int, games: int) -> list[Job]:
     return [(v, i) for i in range(games) for v in range(variants)]
 
 
+def check_arguments(games: int, workers: int, master_seed: int, backend: str) -> None:
+    """Raise ``ValueError`` with a one-line reason for arguments no run can use."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    if not 0 <= master_seed <= MAX_SEED:
+        raise ValueError(f"--seed must be between 0 and {MAX_SEED}, not {master_seed}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+
+
 def run(
     specs: Sequence[GameSpec],
     games: int,
@@ -74,14 +86,7 @@ def run(
     """
     if not specs:
         raise ValueError("nothing to simulate: no variants")
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, not {games}")
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {workers}")
-    if not 0 <= master_seed <= MAX_SEED:
-        raise ValueError(f"--seed must be between 0 and {MAX_SEED}, not {master_seed}")
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    check_arguments(games, workers, master_seed, backend)
     start = time.perf_counter()
     if backend == "ray":
         from tertia.analysis.sim.ray_backend import RayPool

@@ -1,0 +1,158 @@
+"""The simulate and sweep commands: JSON keys, Parquet and PNG outputs, failures reported
+with their seeds, Ctrl-C keeping finished games, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tertia.analysis.sim import games as sim_games
+from tertia.analysis.sim import local as sim_local
+from tertia.analysis.sim.games import ChunkResult, GameSpec, Job, game_seed
+from tertia.analysis.sim.storage import read_rows
+from tertia.battle import BattleRecord, fight_battle
+from tertia.cli.main import app
+
+runner = CliRunner()
+SMALL = ("--scenario", "skirmish", "--seed", "5", "--workers", "1")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """Exit code, standard output, and everything printed (standard error included)."""
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.output
+
+
+def assert_png(path: Path) -> None:
+    from matplotlib.image import imread
+
+    assert path.read_bytes().startswith(PNG_SIGNATURE)
+    height, width = imread(path).shape[:2]
+    assert width > 100 and height > 100
+
+
+def test_simulate_json_has_the_documented_keys(tmp_path: Path) -> None:
+    code, stdout, _ = run("simulate", *SMALL, "--games", "4", "--json")
+    assert code == 0
+    data = json.loads(stdout)
+    for key in ("games", "wins", "draws", "win_rate", "mean_turns", "seconds", "games_per_second",
+                "failed", "first_mover", "loss_rate", "seed", "workers", "backend", "interrupted"):
+        assert key in data, key
+    assert data["games"] == 4 and data["failed"] == 0 and data["interrupted"] is False
+    assert sum(data["wins"].values()) + data["draws"] == 4
+    assert set(data["win_rate"]) == {"parliament", "royalist"}
+    for interval in data["win_rate"].values():
+        assert set(interval) == {"estimate", "low", "high"}
+        assert 0 <= interval["low"] <= interval["estimate"] <= interval["high"] <= 1
+
+
+def test_simulate_writes_parquet_rows_and_plots(tmp_path: Path) -> None:
+    out, plots = tmp_path / "games.parquet", tmp_path / "plots"
+    code, stdout, _ = run("simulate", *SMALL, "--games", "4", "--option", "hit_limit_infantry=4",
+                          "--out", str(out), "--plots", str(plots))
+    assert code == 0
+    assert "win" in stdout and "Rows written" in stdout
+    rows, metadata = read_rows(out)
+    assert [r["index"] for r in rows] == [0, 1, 2, 3]
+    assert [r["seed"] for r in rows] == [game_seed(5, i) for i in range(4)]
+    assert all('"hit_limit_infantry": 4' in r["options"] and r["ruleset_version"] for r in rows)
+    assert metadata["master_seed"] == 5 and metadata["sides"] == ["parliament", "royalist"]
+    for name in ("win_rates.png", "game_length.png", "scores.png"):
+        assert_png(plots / name)
+
+
+def test_simulate_text_names_the_winner_rates_and_speed() -> None:
+    code, stdout, _ = run("simulate", *SMALL, "--games", "3")
+    assert code == 0
+    assert "Parliament won" in stdout and "First-mover" in stdout and "games/s" in stdout
+
+
+def test_a_failing_game_is_reported_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    bad_seed = game_seed(5, 1)
+
+    def flaky(game: Any, players: Any, seed: int, **kw: Any) -> BattleRecord:
+        if seed == bad_seed:
+            raise RuntimeError("no such hedge")
+        return fight_battle(game, players, seed, **kw)
+
+    monkeypatch.setattr(sim_games, "fight_battle", flaky)
+    code, stdout, _ = run("simulate", *SMALL, "--games", "3", "--json")
+    assert code == 0
+    data = json.loads(stdout)
+    assert data["failed"] == 1 and data["games"] == 3
+    assert data["errors"][0]["seed"] == bad_seed and "no such hedge" in data["errors"][0]["error"]
+    code, stdout, _ = run("simulate", *SMALL, "--games", "3")
+    assert "1 games failed" in stdout and str(bad_seed) in stdout
+
+
+def test_ctrl_c_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = sim_games.run_chunk
+
+    def interrupted_at_game_2(specs: list[GameSpec], seed: int, jobs: tuple[Job, ...]) -> ChunkResult:
+        if any(index == 2 for _, index in jobs):
+            raise KeyboardInterrupt
+        return real(specs, seed, jobs)
+
+    monkeypatch.setattr(sim_local, "run_chunk", interrupted_at_game_2)
+    out = tmp_path / "games.parquet"
+    code, stdout, _ = run("simulate", *SMALL, "--games", "5", "--json", "--out", str(out))
+    assert code == 130
+    data = json.loads(stdout)
+    assert data["interrupted"] is True and data["games"] == 2 and data["requested"] == 5
+    assert [r["index"] for r in read_rows(out)[0]] == [0, 1]
+
+
+def test_sweep_pairs_seeds_and_reports_effects(tmp_path: Path) -> None:
+    out, plots = tmp_path / "sweep.parquet", tmp_path / "plots"
+    code, stdout, _ = run("sweep", *SMALL, "--games", "3", "--vary", "hit_limit_infantry=3,5",
+                          "--json", "--out", str(out), "--plots", str(plots))
+    assert code == 0
+    data = json.loads(stdout)
+    assert data["vary"] == "hit_limit_infantry" and data["values"] == ["3", "5"] and data["baseline"] == "3"
+    base, other = data["results"]
+    assert base["effect"] is None and base["games"] == other["games"] == 3
+    assert other["effect"]["paired_games"] == 3
+    assert set(other["effect"]["win_rate_difference"]) == {"parliament", "royalist"}
+    rows, metadata = read_rows(out)
+    assert metadata["vary"] == "hit_limit_infantry"
+    by_value = {v: [r["seed"] for r in rows if r["vary"] == v] for v in ("3", "5")}
+    assert by_value["3"] == by_value["5"] == [game_seed(5, i) for i in range(3)]
+    assert_png(plots / "sweep.png")
+
+
+def test_sweep_text_shows_both_tables() -> None:
+    code, stdout, _ = run("sweep", *SMALL, "--games", "2", "--vary", "hit_limit_cavalry=2,3")
+    assert code == 0
+    assert "Effect against hit_limit_cavalry=2" in stdout and "paired by seed" in stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("simulate", "--games", "2", "--option", "hit_limit_infantry=lots"), "hit_limit_infantry"),
+        (("simulate", "--games", "2", "--option", "no_such_option=1"), "no_such_option"),
+        (("simulate", "--games", "2", "--scenario", "atlantis"), "atlantis"),
+        (("simulate", "--games", "2", "--rules", "chess"), "chess"),
+        (("simulate", "--games", "2", "--backend", "cloud"), "--backend"),
+        (("simulate", "--games", "0"), "--games"),
+        (("simulate", "--games", "2", "--workers", "0"), "--workers"),
+        (("simulate", "--games", "2", "--seed", "-3"), "--seed"),
+        (("simulate", "--games", "2", "--out", "/no/such/dir/g.parquet"), "no such directory"),
+        (("sweep", "--games", "2", "--vary", "hit_limit_infantry=3"), "at least two values"),
+        (("sweep", "--games", "2", "--vary", "hit_limit_infantry"), "KEY=V1,V2"),
+        (("sweep", "--games", "2", "--vary", "hit_limit_infantry=3,x"), "hit_limit_infantry"),
+        (("sweep", "--games", "2", "--vary", "hit_limit_infantry=3,03"), "not all different"),
+        (("sweep", "--games", "2", "--vary", "hit_limit_infantry=3,4", "--option", "hit_limit_infantry=2"),
+         "set it in one place"),
+    ],
+)
+def test_bad_input_is_one_clean_line(args: tuple[str, ...], needle: str) -> None:
+    code, _, output = run(*args)
+    assert code == 1, output
+    assert "Traceback" not in output and needle in output
+    assert len(output.strip().splitlines()) == 1, output

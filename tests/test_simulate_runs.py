@@ -1,0 +1,185 @@
+"""Running studies: rows that depend on the seed only, failures kept with their seeds,
+interrupted runs that keep their finished games, batching, and Parquet round trips."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tertia.analysis.sim import games as sim_games
+from tertia.analysis.sim.games import ChunkResult, GameSpec, Row, columns, game_seed, make_spec
+from tertia.analysis.sim.runner import jobs_for, run
+from tertia.analysis.sim.scheduler import _Batcher
+from tertia.analysis.sim.storage import read_rows, write_rows
+from tertia.battle import BattleRecord, fight_battle
+from tertia.scenarios import load_builtin
+
+SEED = 11
+GAMES = 6
+
+
+@pytest.fixture(scope="module")
+def spec() -> GameSpec:
+    return make_spec("skirmish", load_builtin("skirmish"), "larger-battles")
+
+
+@pytest.fixture(scope="module")
+def in_process(spec: GameSpec) -> list[Row]:
+    study = run([spec], GAMES, SEED, workers=1)
+    assert study.stopped is None
+    return study.rows[0]
+
+
+def test_rows_are_in_index_order_with_derived_seeds(in_process: list[Row]) -> None:
+    assert [r["index"] for r in in_process] == list(range(GAMES))
+    assert [r["seed"] for r in in_process] == [game_seed(SEED, i) for i in range(GAMES)]
+    assert all(r["error"] is None and r["turns"] >= 1 for r in in_process)
+    assert len({r["seed"] for r in in_process}) == GAMES
+
+
+def test_two_workers_give_the_same_rows_as_one(spec: GameSpec, in_process: list[Row]) -> None:
+    study = run([spec], GAMES, SEED, workers=2)
+    assert study.stopped is None and study.workers == 2
+    assert study.rows[0] == in_process
+
+
+def test_a_different_master_seed_gives_different_games(spec: GameSpec, in_process: list[Row]) -> None:
+    other = run([spec], GAMES, SEED + 1).rows[0]
+    assert [r["seed"] for r in other] != [r["seed"] for r in in_process]
+
+
+def test_a_row_has_every_documented_column(spec: GameSpec, in_process: list[Row]) -> None:
+    row = in_process[0]
+    assert list(row) == columns(spec)
+    for name in ("index", "seed", "master_seed", "scenario", "ruleset", "ruleset_version", "options",
+                 "winner", "reason", "turns", "first_side", "actions", "error",
+                 "score_parliament", "score_royalist", "units_lost_parliament", "units_lost_royalist",
+                 "lost_parliament_foot", "lost_royalist_dragoons"):
+        assert name in row
+    assert row["scenario"] == "skirmish" and row["ruleset"] == "larger-battles"
+    assert '"hit_limit_infantry": 3' in row["options"]
+    lost_by_type = sum(v for k, v in row.items() if k.startswith("lost_parliament_"))
+    assert lost_by_type == row["units_lost_parliament"]
+
+
+def test_a_row_agrees_with_the_battle_fought_from_its_seed(spec: GameSpec, in_process: list[Row]) -> None:
+    """The seed in a row reproduces the game, as ``tertia battle --seed`` would."""
+    from tertia.ai.doctrine import DoctrinePlayer
+
+    row = in_process[2]
+    game = spec.build_game()
+    record = fight_battle(game, {s: DoctrinePlayer() for s in spec.sides}, row["seed"])
+    final = record.final_state
+    assert final.result is not None
+    expected = (final.result["winner"], final.turn, len(record.steps))
+    assert (row["winner"], row["turns"], row["actions"]) == expected
+
+
+def test_a_game_that_raises_is_a_row_with_its_seed(spec: GameSpec, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad_seed = game_seed(SEED, 3)
+
+    def flaky(game: Any, players: Any, seed: int, **kw: Any) -> BattleRecord:
+        if seed == bad_seed:
+            raise RuntimeError("the doctrine lost its map")
+        return fight_battle(game, players, seed, **kw)
+
+    monkeypatch.setattr(sim_games, "fight_battle", flaky)
+    rows = run([spec], GAMES, SEED).rows[0]
+    assert len(rows) == GAMES
+    failed = [r for r in rows if r["error"] is not None]
+    assert [r["index"] for r in failed] == [3]
+    assert "the doctrine lost its map" in failed[0]["error"] and str(bad_seed) in failed[0]["error"]
+    assert failed[0]["seed"] == bad_seed and failed[0]["winner"] is None and failed[0]["turns"] is None
+
+
+def test_failures_in_worker_processes_come_back_as_rows(spec: GameSpec) -> None:
+    short = make_spec("skirmish", spec.scenario, "larger-battles", max_actions=5)
+    rows = run([short], 4, SEED, workers=2).rows[0]
+    assert [r["index"] for r in rows] == [0, 1, 2, 3]
+    for r in rows:
+        assert "did not end within 5 actions" in r["error"] and str(r["seed"]) in r["error"]
+
+
+class _StopAfter:
+    """A progress callback that presses Ctrl-C once ``after`` games have been reported."""
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.seen = 0
+
+    def __call__(self, rows: Sequence[tuple[int, Row]]) -> None:
+        self.seen += len(rows)
+        if self.seen >= self.after:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupted_run_keeps_its_finished_games(spec: GameSpec, in_process: list[Row]) -> None:
+    study = run([spec], GAMES, SEED, on_rows=_StopAfter(3))
+    assert study.stopped == "interrupted"
+    assert study.rows[0] == in_process[:3]
+
+
+def test_an_interrupted_pool_keeps_finished_and_running_games(spec: GameSpec) -> None:
+    games = 40
+    study = run([spec], games, SEED, workers=2, on_rows=_StopAfter(1))
+    kept = study.rows[0]
+    assert study.stopped == "interrupted"
+    assert 1 <= len(kept) < games
+    full = run([spec], games, SEED).rows[0]
+    assert all(full[r["index"]] == r for r in kept)
+
+
+def test_sweep_variants_fight_the_same_seeds(spec: GameSpec) -> None:
+    specs = [make_spec("skirmish", spec.scenario, "larger-battles", {"hit_limit_infantry": v}, vary=str(v))
+             for v in (3, 4)]
+    study = run(specs, 4, SEED)
+    seeds = [[r["seed"] for r in rows] for rows in study.rows]
+    assert seeds[0] == seeds[1] == [game_seed(SEED, i) for i in range(4)]
+    assert [r["vary"] for r in study.rows[1]] == ["4"] * 4
+    assert all('"hit_limit_infantry": 4' in r["options"] for r in study.rows[1])
+
+
+def test_runs_are_ordered_game_by_game_so_a_stopped_sweep_stays_paired() -> None:
+    assert jobs_for(2, 3) == [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]
+
+
+def test_batches_grow_to_the_target_time_and_shrink_for_the_tail() -> None:
+    batcher = _Batcher([(0, i) for i in range(1000)], slots=2, max_batch=256)
+    assert len(batcher.take()) == 1  # nothing timed yet
+    batcher.record(ChunkResult([(0, {})] * 10, seconds=0.05))  # 5 ms a game: 50 to a batch
+    assert len(batcher.take()) == 50
+    batcher.next = 990
+    assert len(batcher.take()) == 3  # 10 left for 2 slots with 2 batches each
+
+
+@pytest.mark.parametrize("bad", [{"games": 0}, {"workers": 0}, {"master_seed": -1}, {"backend": "cloud"}])
+def test_impossible_arguments_are_refused(spec: GameSpec, bad: dict[str, Any]) -> None:
+    args: dict[str, Any] = {"games": 2, "master_seed": 1, **bad}
+    with pytest.raises(ValueError):
+        run([spec], **args)
+
+
+def test_parquet_round_trip_keeps_rows_columns_and_metadata(
+    spec: GameSpec, in_process: list[Row], tmp_path: Path
+) -> None:
+    import pyarrow.parquet as pq
+
+    rows = [*in_process, {**dict.fromkeys(columns(spec)), "index": GAMES, "seed": 5, "error": "boom"}]
+    path = tmp_path / "games.parquet"
+    write_rows(path, rows, columns(spec), {"scenario": "skirmish", "fielded": spec.fielded})
+    back, metadata = read_rows(path)
+    assert back == rows
+    assert metadata == {"scenario": "skirmish", "fielded": spec.fielded}
+    schema = pq.read_schema(path)
+    assert schema.names == columns(spec)
+    assert str(schema.field("seed").type) == "int64" and str(schema.field("winner").type) == "string"
+
+
+def test_an_unwritable_parquet_path_is_an_os_error(
+    spec: GameSpec, in_process: list[Row], tmp_path: Path
+) -> None:
+    with pytest.raises(OSError):
+        write_rows(tmp_path / "missing" / "games.parquet", in_process, columns(spec), {})

@@ -1,0 +1,112 @@
+"""The statistics of balance studies: Wilson intervals against published values, means,
+paired differences, summaries and sweep pairing on hand-made rows."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from tertia.analysis.sim.stats import mean_interval, paired_difference, wilson
+from tertia.analysis.sim.summary import summarize
+from tertia.analysis.sim.sweep import compare, paired_rows
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        # Newcombe (1998), "Two-sided confidence intervals for the single proportion",
+        # Statistics in Medicine 17:857-872, Table I, method 3 (score, no continuity correction).
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0000, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+        # Symmetry: 5 of 10.
+        (5, 10, 0.2366, 0.7634),
+    ],
+)
+def test_wilson_matches_published_intervals(successes: int, trials: int, low: float, high: float) -> None:
+    interval = wilson(successes, trials)
+    assert interval.estimate == successes / trials
+    assert round(interval.low, 4) == low
+    assert round(interval.high, 4) == high
+
+
+def test_wilson_is_symmetric_and_stays_in_the_unit_interval() -> None:
+    for n in (1, 2, 7, 50):
+        for k in range(n + 1):
+            a, b = wilson(k, n), wilson(n - k, n)
+            assert 0.0 <= a.low <= a.estimate <= a.high <= 1.0
+            assert math.isclose(a.low, 1 - b.high, abs_tol=1e-12)
+    assert wilson(10, 10).high == 1.0 and wilson(0, 10).low == 0.0
+
+
+def test_wilson_narrows_with_more_trials() -> None:
+    widths = [wilson(n // 2, n).high - wilson(n // 2, n).low for n in (10, 100, 1000)]
+    assert widths[0] > widths[1] > widths[2]
+
+
+@pytest.mark.parametrize(("k", "n"), [(1, 0), (-1, 5), (6, 5)])
+def test_wilson_refuses_impossible_counts(k: int, n: int) -> None:
+    with pytest.raises(ValueError):
+        wilson(k, n)
+
+
+def test_mean_interval_is_mean_plus_minus_z_standard_errors() -> None:
+    interval = mean_interval([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])
+    sd = math.sqrt(32 / 7)
+    assert interval.estimate == 5.0
+    assert math.isclose(interval.high - 5.0, 1.959963984540054 * sd / math.sqrt(8))
+    assert mean_interval([3.0]).low == mean_interval([3.0]).high == 3.0
+
+
+def test_paired_difference_cancels_what_pairs_share() -> None:
+    base = [10.0, 20.0, 30.0, 40.0]
+    treated = [11.0, 21.0, 31.0, 41.0]
+    diff = paired_difference(treated, base)
+    assert diff.estimate == diff.low == diff.high == 1.0  # unpaired, the spread would swamp it
+    with pytest.raises(ValueError):
+        paired_difference([1.0], [1.0, 2.0])
+
+
+def _row(index: int, winner: str | None, turns: int = 8, first: str = "a", error: str | None = None,
+         seed: int | None = None) -> dict[str, Any]:
+    row: dict[str, Any] = {"index": index, "seed": 1000 + index if seed is None else seed, "winner": winner,
+                           "turns": turns, "first_side": first, "error": error,
+                           "score_a": 3, "score_b": 1, "lost_a_foot": 1, "lost_b_foot": 2}
+    if error is not None:
+        row.update(winner=None, turns=None, first_side=None, score_a=None, score_b=None,
+                   lost_a_foot=None, lost_b_foot=None)
+    return row
+
+
+FIELDED = {"a": {"foot": 2}, "b": {"foot": 4}}
+
+
+def test_summary_counts_wins_draws_and_failures_separately() -> None:
+    rows = [_row(0, "a"), _row(1, "a", first="b"), _row(2, "b"), _row(3, None), _row(4, None, error="boom")]
+    s = summarize(rows, ("a", "b"), FIELDED, requested=6)
+    assert (s["requested"], s["games"], s["completed"], s["failed"]) == (6, 5, 4, 1)
+    assert s["wins"] == {"a": 2, "b": 1} and s["draws"] == 1
+    assert s["win_rate"]["a"] == wilson(2, 4).as_dict()
+    assert s["errors"] == [{"index": 4, "seed": 1004, "error": "boom"}]
+    # Decided games: 0 (a first, a won), 1 (b first, a won), 2 (a first, b won).
+    assert s["first_mover"]["decided"] == 3 and s["first_mover"]["first_mover_wins"] == 1
+    assert s["loss_rate"]["a"]["foot"]["rate"]["estimate"] == 0.5
+    assert s["loss_rate"]["b"]["foot"]["mean_lost"] == 2.0
+
+
+def test_summary_of_only_failures_has_no_rates() -> None:
+    s = summarize([_row(0, None, error="boom")], ("a", "b"), FIELDED)
+    assert s["completed"] == 0 and s["win_rate"] == {"a": None, "b": None} and s["mean_turns"] is None
+
+
+def test_sweep_pairs_by_seed_and_skips_failed_pairs() -> None:
+    base = [_row(0, "a", turns=8), _row(1, "b", turns=8), _row(2, "a", turns=6)]
+    treated = [_row(0, "a", turns=9), _row(1, "a", turns=9), _row(2, "a", error="boom")]
+    assert [(b["index"], t["index"]) for b, t in paired_rows(base, treated)] == [(0, 0), (1, 1)]
+    effect = compare(base, treated, ("a", "b"))
+    assert effect["paired_games"] == 2
+    assert effect["win_rate_difference"]["a"]["estimate"] == 0.5
+    assert effect["turns_difference"] == {"estimate": 1.0, "low": 1.0, "high": 1.0}
