@@ -15,6 +15,7 @@ app = typer.Typer(
 
 
 def _register() -> None:
+    import tertia.cli.serve_commands  # noqa: F401
     from tertia.cli import odds_commands, play_commands, scenario_commands, simulate_commands  # noqa: F401
 
 

@@ -1,0 +1,53 @@
+"""``tertia serve``: play in the browser, with saved games in SQLite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tertia.cli.common import fail, out
+from tertia.cli.main import app
+
+DB_NAME = "games.sqlite3"
+
+
+def default_db() -> Path:
+    """The games database in the user's data folder (``~/.local/share/tertia`` on Linux)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("tertia", appauthor=False) / DB_NAME
+
+
+HostOpt = Annotated[str, typer.Option(help="address to listen on; 0.0.0.0 opens it to the network")]
+PortOpt = Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")]
+DbOpt = Annotated[Path | None, typer.Option(help="games database (default: in the user's data folder)")]
+PaceOpt = Annotated[float, typer.Option(min=0, max=10, help="pause between AI actions against a person (s)")]
+WatchOpt = Annotated[float, typer.Option(min=0, max=10, help="pause when the AI plays both sides (s)")]
+
+
+@app.command()
+def serve(
+    host: HostOpt = "127.0.0.1",
+    port: PortOpt = 8000,
+    db: DbOpt = None,
+    ai_pace: PaceOpt = 0.0,
+    watch_pace: WatchOpt = 0.6,
+) -> None:
+    """Play in the browser: open the address it prints. Every game is saved as it goes and
+    resumes after a restart."""
+    import uvicorn
+
+    from tertia.web.app import create_app
+
+    path = db if db is not None else default_db()
+    try:
+        application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace)
+    except Exception as exc:  # an unreadable or locked database: say so, without a traceback
+        fail(f"cannot open the games database {path}: {exc}")
+    shown = f"[{host}]" if ":" in host else host
+    out.print(f"Tertia at http://{shown}:{port}/  (games saved in {path}; API at /docs)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        out.print("Listening beyond this machine: anyone who can reach it may start games.")
+    uvicorn.run(application, host=host, port=port, log_level="warning")

@@ -1,0 +1,333 @@
+"""The HTTP application: the JSON API, its OpenAPI page, and the page's static files.
+
+``create_app(db_path)`` builds it. Every refusal is ``{"code", "message", "rule"}``
+with a 4xx status; no response ever carries a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import tertia
+from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.scenarios import list_builtin
+from tertia.web.ai_runner import AiRunner
+from tertia.web.errors import ServiceError
+from tertia.web.games import GameService
+from tertia.web.limits import MAX_BODY, BodyLimit
+from tertia.web.schemas import REFUSALS, CreatedGame, NewGame
+from tertia.web.store import GameStore
+
+log = logging.getLogger("tertia.web")
+
+STATIC = Path(str(resources.files("tertia.web").joinpath("static")))
+GAME_ID = r"^[A-Za-z0-9_-]{1,64}$"
+_BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
+WAIT_LIMIT = 25.0
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'"
+)
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (``None`` when absent)."""
+    if authorization is None:
+        return None
+    match = _BEARER.match(authorization)
+    if match is None:
+        raise ServiceError(401, "NO_TOKEN", "the Authorization header must be: Bearer <token>")
+    return match.group(1)
+
+
+Token = Annotated[str | None, Depends(bearer_token)]
+
+
+async def action_body(request: Request) -> Any:
+    """The request's body as JSON (an action object), with a clear refusal otherwise."""
+    raw = await request.body()
+    if not raw.strip():
+        raise ServiceError(422, "BAD_REQUEST", "the body is empty: send the action as a JSON object")
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise ServiceError(422, "BAD_JSON", f"the body is not valid JSON{where}") from None
+    if not isinstance(data, dict):
+        raise ServiceError(422, "BAD_ACTION", "an action must be a JSON object with a \"type\"")
+    return data
+
+
+ActionJson = Annotated[Any, Depends(action_body)]
+ACTION_DOC: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {
+            "schema": {"type": "object", "required": ["type"],
+                       "properties": {"type": {"type": "string"}}, "additionalProperties": True},
+            "examples": {
+                "order": {"value": {"type": "give_order", "target": "centre", "purpose": "move"}},
+                "move": {"value": {"type": "move", "unit": "p-foot-1", "waypoints": [[18, 14]],
+                                   "face_after": 0}},
+                "attack": {"value": {"type": "attack", "attacker": "p-foot-1", "target": "r-foot-1",
+                                     "supports": [], "commander": None}},
+                "end": {"value": {"type": "end_phase"}},
+            },
+        }},
+    }
+}
+GameId = Annotated[str, PathParam(pattern=GAME_ID, description="the game's id")]
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "the request is malformed"
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        reason = (first.get("ctx") or {}).get("error", "")
+        return f"the body is not valid JSON{': ' + str(reason) if reason else ''}"
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    return f"{where or 'body'}: {first.get('msg', 'invalid')}"
+
+
+def create_app(
+    db_path: Path | str, *, ai_pace: float = 0.0, watch_pace: float = 0.6, max_body: int = MAX_BODY
+) -> FastAPI:
+    """The application over the games database at ``db_path`` (created when missing).
+    ``ai_pace`` and ``watch_pace`` are the AI's pauses between actions against a person
+    and when it plays both sides."""
+    store = GameStore(db_path)
+    service = GameService(store)
+    runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace)
+    service.on_change = runner.schedule
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        runner.start()
+        try:
+            yield
+        finally:
+            runner.stop()
+            store.close()
+
+    app = FastAPI(
+        title="Tertia",
+        version=tertia.__version__,
+        description=(
+            "English Civil War battles on a free-movement table. Each human side of a game has "
+            "a secret token, sent as `Authorization: Bearer <token>`; a side sees only its own "
+            "view and acts only when the game awaits it. Refusals are "
+            "`{\"code\", \"message\", \"rule\"}`."
+        ),
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.service = service
+    app.state.runner = runner
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        for k, v in SECURITY_HEADERS.items():
+            response.headers.setdefault(k, v)
+        if response.headers.get("content-type", "").startswith("text/html"):
+            response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
+        return response
+
+    # --- refusals --------------------------------------------------------------------------
+
+    @app.exception_handler(ServiceError)
+    async def refused(request: Request, exc: ServiceError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"code": "BAD_REQUEST", "message": _validation_message(exc), "rule": None},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
+        message = "there is nothing at this address" if exc.status_code == 404 else str(exc.detail)
+        return JSONResponse({"code": code, "message": message, "rule": None},
+                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def fault(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error answering %s %s", request.method, request.url.path)
+        return JSONResponse({"code": "INTERNAL", "message": "the server could not answer this request",
+                             "rule": None}, status_code=500)
+
+    # --- the page and its documentation ------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    try:
+        import swagger_ui_bundle  # type: ignore[import-untyped]
+
+        app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs")
+        assets = "/docs-assets"
+    except ImportError:  # pragma: no cover - the dependency is declared
+        assets = ""
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        if not assets:
+            return HTMLResponse("<p>The OpenAPI description is at <a href='/openapi.json'>/openapi.json</a>.")
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json", title="Tertia API",
+            swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+            swagger_css_url=f"{assets}/swagger-ui.css",
+            swagger_favicon_url=f"{assets}/favicon-32x32.png",
+        )
+
+    # --- catalogue and games ---------------------------------------------------------------
+
+    @app.get("/api/catalogue", tags=["games"])
+    def catalogue() -> dict[str, Any]:
+        """Built-in scenarios, rule sets with their options, and the modes of play."""
+        return {
+            "scenarios": [
+                {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
+                 "sides": list(s.units)}
+                for s in list_builtin()
+            ],
+            "rules": [_describe(r) for r in ruleset_ids()],
+            "modes": ["hotseat", "ai", "link", "watch"],
+        }
+
+    @app.post("/api/games", status_code=201, response_model=CreatedGame, tags=["games"],
+              responses=REFUSALS)
+    def new_game(body: NewGame, request: Request) -> CreatedGame:
+        """Create a game. Answers with its id and one secret token per human side."""
+        live, tokens = service.create(body.scenario, body.rules, body.options, body.seed, body.mode,
+                                      body.side)
+        links = {role: f"/#/play/{live.row.id}?token={token}" for role, token in tokens.items()}
+        return CreatedGame(id=live.row.id, mode=body.mode, tokens=tokens, links=links)
+
+    @app.get("/api/games/{game_id}", tags=["games"], responses=REFUSALS)
+    def game_summary(game_id: GameId, token: Token) -> dict[str, Any]:
+        """The game's set-up and where it stands, for a list of games to resume."""
+        roles = service.roles(game_id, token)
+        live = service.live(game_id)
+        with live.lock:
+            side = service.viewing_side(live, roles, None)
+            return {"game": service.meta(live, roles), "status": service.status(live, roles, side),
+                    "version": live.version}
+
+    @app.get("/api/games/{game_id}/view", tags=["play"], responses=REFUSALS)
+    def view(
+        game_id: GameId, token: Token,
+        side: Annotated[str | None, Query(max_length=64)] = None,
+        log_from: Annotated[int, Query(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        """The caller's side's observation: the position as that side may see it, the turn,
+        phase and orders left, the actions open to it, and its log from entry ``log_from``."""
+        return service.view(game_id, service.roles(game_id, token), side, log_from)
+
+    @app.get("/api/games/{game_id}/table", tags=["play"], responses=REFUSALS)
+    def table(game_id: GameId, token: Token) -> dict[str, Any]:
+        """The table's size, terrain and colours."""
+        return service.table(game_id, service.roles(game_id, token))
+
+    @app.post("/api/games/{game_id}/actions", tags=["play"], responses=REFUSALS,
+              openapi_extra=ACTION_DOC)
+    def act(game_id: GameId, token: Token, action: ActionJson) -> dict[str, Any]:
+        """Apply an action for the side the game awaits; answers with the events it caused
+        (as that side may see them). 409 when the rules forbid it, 422 when malformed."""
+        return service.act(game_id, service.roles(game_id, token), action)
+
+    @app.post("/api/games/{game_id}/validate", tags=["play"], responses=REFUSALS,
+              openapi_extra=ACTION_DOC)
+    def validate(game_id: GameId, token: Token, action: ActionJson) -> dict[str, Any]:
+        """Would this action be legal now? Every reason it is not, and for a move its
+        length against the allowance. Nothing is applied."""
+        return service.validate(game_id, service.roles(game_id, token), action)
+
+    @app.post("/api/games/{game_id}/odds", tags=["play"], responses=REFUSALS,
+              openapi_extra=ACTION_DOC)
+    def odds(game_id: GameId, token: Token, action: ActionJson) -> dict[str, Any]:
+        """The exact outcomes of a dice action now, with every modifier and its reason."""
+        return service.odds(game_id, service.roles(game_id, token), action)
+
+    @app.post("/api/games/{game_id}/undo", tags=["play"], responses=REFUSALS)
+    def undo(game_id: GameId, token: Token) -> dict[str, Any]:
+        """Take back the caller's last action, unless a die has been rolled (or something
+        hidden revealed) since."""
+        return service.undo(game_id, service.roles(game_id, token))
+
+    @app.get("/api/games/{game_id}/units/{unit_id}", tags=["play"], responses=REFUSALS)
+    def unit(
+        game_id: GameId, token: Token,
+        unit_id: Annotated[str, PathParam(max_length=64)],
+        side: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """A unit's state, the ranges and zones around it, and what it may do now."""
+        return service.unit(game_id, service.roles(game_id, token), unit_id, side)
+
+    @app.get("/api/games/{game_id}/replay", tags=["replay"], responses=REFUSALS)
+    def replay(
+        game_id: GameId, token: Token,
+        step: Annotated[int, Query(ge=0)] = 0,
+        side: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """The position after ``step`` actions and the log to then, from one side's point
+        of view (either side's once the battle is over)."""
+        return service.replay(game_id, service.roles(game_id, token), step, side)
+
+    @app.get("/api/games/{game_id}/wait", tags=["play"], responses=REFUSALS)
+    async def wait(
+        game_id: GameId, token: Token,
+        version: Annotated[int, Query()] = 0,
+        timeout: Annotated[float, Query(ge=0, le=WAIT_LIMIT)] = 20.0,
+    ) -> dict[str, Any]:
+        """Wait (up to ``timeout`` seconds) until the game changes from ``version``: how
+        the page hears of the AI's or the other player's moves."""
+        await run_in_threadpool(service.roles, game_id, token)
+        live = await run_in_threadpool(service.live, game_id)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while live.version == version and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        return {"version": live.version, "changed": live.version != version}
+
+    return app
+
+
+def _describe(rules_id: str) -> dict[str, Any]:
+    ruleset = get_ruleset(rules_id)
+    described = ruleset.describe()
+    bounds = {o.name: (o.low, o.high) for o in ruleset.OPTIONS}
+    for option in described["options"]:
+        option["low"], option["high"] = bounds.get(option["name"], (None, None))
+    return described

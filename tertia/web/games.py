@@ -1,0 +1,483 @@
+"""The game service: create games, tell each side what it may see, apply and undo actions.
+
+Every change is written to the store before the caller hears of it. Games in play are
+kept in memory (a small cache); any other game is rebuilt from its rows when asked for.
+Each request names its caller by the roles its token holds: one or more side ids, or
+``spectator`` for a game the AI plays on both sides.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from tertia.analysis.enumerate import TooManyBranches
+from tertia.analysis.odds import odds
+from tertia.core.actions import (
+    Action,
+    Attack,
+    BadActionData,
+    Bombard,
+    Encourage,
+    EndPhase,
+    GiveOrder,
+    Move,
+    action_from_dict,
+)
+from tertia.core.game import Game
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.violations import IllegalAction
+from tertia.io.scenario_file import ScenarioError
+from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.scenarios import builtin_names, load_builtin
+from tertia.web.errors import ServiceError, illegal, not_found
+from tertia.web.live import LiveGame, Step
+from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
+from tertia.web.table import table_data
+
+MODES = ("hotseat", "ai", "link", "watch")
+SPECTATOR = "spectator"
+CACHE_SIZE = 64
+
+
+@lru_cache(maxsize=32)
+def _game(scenario: str, rules: str, options: str) -> Game:
+    """Games are immutable (rule set plus table), so equal set-ups share one."""
+    return Game(get_ruleset(rules, **json.loads(options)), load_builtin(scenario, rules_id=rules))
+
+
+def build_game(scenario: str, rules: str, options: Mapping[str, Any]) -> Game:
+    """The game a set-up names; :class:`ServiceError` 422 for a bad one. Only built-in
+    scenarios may be named: the server never reads a file a client names."""
+    if scenario not in builtin_names():
+        raise ServiceError(422, "UNKNOWN_SCENARIO",
+                           f"no built-in scenario {scenario!r}; built-ins: {', '.join(builtin_names())}")
+    if rules not in ruleset_ids():
+        raise ServiceError(422, "UNKNOWN_RULES",
+                           f"unknown rule set {rules!r}; known: {', '.join(ruleset_ids())}")
+    try:
+        get_ruleset(rules, **dict(options))
+    except ValueError as exc:
+        raise ServiceError(422, "BAD_OPTION", str(exc)) from None
+    try:
+        return _game(scenario, rules, json.dumps(dict(options), sort_keys=True))
+    except ScenarioError as exc:
+        raise ServiceError(422, "BAD_SCENARIO", str(exc)) from None
+
+
+def parse_action(data: Any) -> Action:
+    try:
+        return action_from_dict(data)
+    except BadActionData as exc:
+        raise ServiceError(422, "BAD_ACTION", str(exc)) from None
+
+
+class GameService:
+    """Create, view, play, undo and replay games; the HTTP layer only translates."""
+
+    def __init__(self, store: GameStore, *, cache_size: int = CACHE_SIZE) -> None:
+        self.store = store
+        self.cache_size = cache_size
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self.on_change: Callable[[str], None] = lambda game_id: None
+        """Called after every change to a game (the AI runner listens)."""
+
+    # --- games in memory -------------------------------------------------------------------
+
+    def live(self, game_id: str) -> LiveGame:
+        with self._cache_lock:
+            found = self._live.get(game_id)
+            if found is not None:
+                self._live.move_to_end(game_id)
+                return found
+        loaded = self.store.load_game(game_id)
+        if loaded is None:
+            raise not_found(f"game {game_id!r}")
+        row, actions = loaded
+        game = build_game(row.scenario, row.rules, row.options)
+        rebuilt = LiveGame.rebuild(row, game, actions)
+        with self._cache_lock:
+            found = self._live.setdefault(game_id, rebuilt)
+            while len(self._live) > self.cache_size:
+                self._live.popitem(last=False)
+        return found
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (it is rebuilt from the store when next asked for)."""
+        with self._cache_lock:
+            self._live.pop(game_id, None)
+
+    # --- access ----------------------------------------------------------------------------
+
+    def roles(self, game_id: str, token: str | None) -> frozenset[str]:
+        """The roles a bearer token holds in a game: 401 without one, 404 for an unknown
+        game, 403 for a token of no role there."""
+        if not token:
+            raise ServiceError(401, "NO_TOKEN", "this needs the side's token: Authorization: Bearer <token>")
+        if not self.store.game_exists(game_id):
+            raise not_found(f"game {game_id!r}")
+        role = self.store.match_token(game_id, token)
+        if role is None:
+            raise ServiceError(403, "BAD_TOKEN", "this token does not belong to this game")
+        return frozenset((role,))
+
+    @staticmethod
+    def viewing_side(live: LiveGame, roles: frozenset[str], asked: str | None) -> str:
+        """The side whose view a caller gets: the one asked for if the caller may see it."""
+        sides = live.sides
+        if asked is not None and asked not in sides:
+            raise ServiceError(422, "UNKNOWN_SIDE", f"no side {asked!r}; sides: {', '.join(sides)}")
+        if SPECTATOR in roles:
+            return asked or live.state.to_act
+        mine = [s for s in sides if s in roles]
+        if asked is None:
+            return live.state.to_act if live.state.to_act in mine else mine[0]
+        if asked not in mine:
+            raise ServiceError(403, "NOT_YOUR_SIDE", f"you do not play {asked}")
+        return asked
+
+    @staticmethod
+    def acting_side(live: LiveGame, roles: frozenset[str]) -> str:
+        """The side the caller acts for now: only the side the game awaits, and only its
+        own player."""
+        state = live.state
+        if state.is_over:
+            raise ServiceError(409, "GAME_OVER", "the battle is over")
+        side = state.to_act
+        if side not in roles:
+            raise ServiceError(403, "NOT_YOUR_TURN", f"the game awaits {side}, not you")
+        return side
+
+    # --- creating --------------------------------------------------------------------------
+
+    def create(
+        self, scenario: str, rules: str, options: Mapping[str, Any], seed: int | None, mode: str,
+        side: str | None,
+    ) -> tuple[LiveGame, dict[str, str]]:
+        """A new game, saved; returns it with a fresh token for each role."""
+        if mode not in MODES:
+            raise ServiceError(422, "BAD_MODE", f"mode is one of {', '.join(MODES)}, not {mode!r}")
+        game = build_game(scenario, rules, options)
+        sides = game.scenario.side_ids
+        if mode == "ai":
+            if side is None:
+                raise ServiceError(422, "NO_SIDE", f"against the AI, pick your side: {' or '.join(sides)}")
+            if side not in sides:
+                raise ServiceError(422, "UNKNOWN_SIDE", f"no side {side!r}; sides: {', '.join(sides)}")
+        controllers = {
+            s: "ai" if mode == "watch" or (mode == "ai" and s != side) else "human" for s in sides
+        }
+        roles = [s for s in sides if controllers[s] == "human"] or [SPECTATOR]
+        row = GameRow(
+            id=secrets.token_urlsafe(9), created=time.time(), scenario=scenario, rules=rules,
+            options=dict(game.ruleset.options), seed=secrets.randbelow(2**31) if seed is None else seed,
+            mode=mode, controllers=controllers, start_rolls=(),
+        )
+        live = LiveGame.start(row, game)
+        tokens = {role: secrets.token_urlsafe(24) for role in roles}
+        self.store.create_game(live.row, {r: token_digest(t) for r, t in tokens.items()})
+        with self._cache_lock:
+            self._live[row.id] = live
+        self.on_change(row.id)
+        return live, tokens
+
+    # --- views -----------------------------------------------------------------------------
+
+    def meta(self, live: LiveGame, roles: frozenset[str]) -> dict[str, Any]:
+        row = live.row
+        names = live.side_names()
+        return {
+            "id": row.id, "mode": row.mode, "scenario": row.scenario,
+            "title": live.game.scenario.name, "rules": row.rules, "options": dict(row.options),
+            "seed": row.seed, "created": row.created,
+            "sides": [{"id": s, "name": names.get(s, s), "controller": live.controller(s)}
+                      for s in live.sides],
+            "you": sorted(r for r in roles if r in live.sides),
+            "spectator": SPECTATOR in roles,
+        }
+
+    def status(self, live: LiveGame, roles: frozenset[str], side: str) -> dict[str, Any]:
+        state = live.state
+        seen = live.observe(len(live.steps), side)
+        summary = getattr(live.game.ruleset, "summary", None)
+        return {
+            "turn": seen.get("turn"), "phase": seen.get("phase"), "active": seen.get("active"),
+            "to_act": state.to_act, "pending": seen.get("pending"), "result": seen.get("result"),
+            "over": state.is_over, "step": len(live.steps),
+            "summary": summary(state) if callable(summary) else {},
+            "can_undo": self.undo_problem(live, roles) is None,
+            "waiting_for": None if state.is_over else live.controller(state.to_act),
+            "your_turn": state.to_act in roles and not state.is_over,
+        }
+
+    def view(self, game_id: str, roles: frozenset[str], side: str | None, log_from: int) -> dict[str, Any]:
+        live = self.live(game_id)
+        with live.lock:
+            viewer = self.viewing_side(live, roles, side)
+            total = len(live.steps) + 1
+            start = min(max(0, log_from), total)
+            return {
+                "game": self.meta(live, roles),
+                "version": live.version,
+                "side": viewer,
+                "state": live.observe(len(live.steps), viewer),
+                "markers": markers(live.state, live.observe(len(live.steps), viewer)),
+                "status": self.status(live, roles, viewer),
+                "choices": self.choices(live, roles),
+                "log_total": total,
+                "log": [live.log_entry(i, viewer) for i in range(start, total)],
+            }
+
+    def table(self, game_id: str, roles: frozenset[str]) -> dict[str, Any]:
+        """The table and its terrain: the same for both sides, fixed for the battle."""
+        live = self.live(game_id)
+        return table_data(live.game, live.side_names())
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def choices(self, live: LiveGame, roles: frozenset[str]) -> list[dict[str, Any]]:
+        """Legal actions for the caller that concern no single unit of the table: ending
+        the phase, orders to commands, answers to a pending decision."""
+        state = live.state
+        if state.is_over or state.to_act not in roles:
+            return []
+        side = state.to_act
+        game = live.game
+        candidates: list[Action] = []
+        if state.pending is not None:
+            eligible = state.pending.get("eligible", ())
+            candidates = [Encourage(commander=None), *(Encourage(commander=str(c)) for c in eligible)]
+        else:
+            commands = sorted({u.command for u in state.iter_units(side)})
+            candidates = [GiveOrder(target=c, purpose=p) for c in commands for p in ("move", "bombard")]
+            candidates.append(EndPhase())
+        return [
+            {"action": a.to_dict(), "label": describe_action(state, a)}
+            for a in candidates if game.is_legal(state, a)
+        ]
+
+    def validate(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
+        """Would this action be legal now? With a move's length against its allowance."""
+        action = parse_action(data)
+        live = self.live(game_id)
+        with live.lock:
+            self.acting_side(live, roles)
+            state = live.state
+            problems = live.game.validate(state, action)
+            measure = live.game.ruleset.measure_move(live.game.table, state, action)
+            return {"legal": not problems, "violations": [v.to_dict() for v in problems],
+                    "measure": measure}
+
+    def act(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
+        """Apply the caller's action and save it before answering."""
+        action = parse_action(data)
+        live = self.live(game_id)
+        with live.lock:
+            side = self.acting_side(live, roles)
+            problems = live.game.validate(live.state, action)
+            if problems:
+                raise illegal(problems)
+            step = self.apply(live, side, action)
+            answer = {
+                "version": live.version,
+                "events": [e.to_dict() for e in live.visible(step.events, side)],
+                "log": [live.log_entry(len(live.steps), side)],
+                "status": self.status(live, roles, side),
+            }
+        self.on_change(game_id)
+        return answer
+
+    def apply(self, live: LiveGame, side: str, action: Action) -> Step:
+        """Apply and persist (held under ``live.lock``). If saving fails the game is
+        dropped from memory, so it is rebuilt from what was saved."""
+        step = live.apply(side, action)
+        try:
+            self.store.append_action(
+                live.row.id,
+                ActionRow(len(live.steps), side, action.to_dict(), step.rolls, step.barrier),
+                live.status_word(),
+            )
+        except BaseException:
+            self.forget(live.row.id)
+            raise
+        return step
+
+    # --- undo ------------------------------------------------------------------------------
+
+    @staticmethod
+    def undo_problem(live: LiveGame, roles: frozenset[str]) -> str | None:
+        """Why the caller may not undo now, or ``None``: only the caller's own last action,
+        while the game still awaits the caller, and never past a die or a secret shown."""
+        if not live.steps:
+            return "nothing has been done yet"
+        last = live.steps[-1]
+        if last.side not in roles:
+            return "the last action was not yours"
+        if last.barrier:
+            return "dice have been rolled (or something hidden revealed) since"
+        if live.state.is_over or live.state.to_act not in roles:
+            return "the other side has the move"
+        return None
+
+    def undo(self, game_id: str, roles: frozenset[str]) -> dict[str, Any]:
+        live = self.live(game_id)
+        with live.lock:
+            problem = self.undo_problem(live, roles)
+            if problem is not None:
+                raise ServiceError(409, "CANNOT_UNDO", f"cannot undo: {problem}")
+            undone = live.steps[-1]
+            self.store.remove_actions_from(game_id, len(live.steps), "playing")
+            live.pop()
+            side = self.viewing_side(live, roles, None)
+            answer = {"version": live.version, "undone": undone.action.to_dict(),
+                      "status": self.status(live, roles, side)}
+        self.on_change(game_id)
+        return answer
+
+    # --- questions about the position ------------------------------------------------------
+
+    def odds(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
+        """Exact odds of the caller's dice action now, from the rule set's own code."""
+        action = parse_action(data)
+        live = self.live(game_id)
+        with live.lock:
+            side = self.acting_side(live, roles)
+            if live.hides_anything(side):
+                raise ServiceError(409, "HIDDEN_INFORMATION",
+                                   "odds are not given while the rules hide part of the position")
+            try:
+                return odds(live.game, live.state, action).to_dict()
+            except IllegalAction as exc:
+                raise illegal(exc.violations) from None
+            except TooManyBranches:
+                raise ServiceError(422, "TOO_MANY_BRANCHES",
+                                   "this action has too many outcomes to list exactly") from None
+
+    def unit(self, game_id: str, roles: frozenset[str], unit_id: str, side: str | None) -> dict[str, Any]:
+        """A unit as the caller may see it, its overlays, and what it may do now."""
+        live = self.live(game_id)
+        with live.lock:
+            viewer = self.viewing_side(live, roles, side)
+            seen = live.observe(len(live.steps), viewer)
+            shown = {u["id"]: u for u in seen.get("units", ())}
+            if unit_id not in shown:
+                raise not_found(f"unit {unit_id!r}")
+            state, game = live.state, live.game
+            own = shown[unit_id].get("side") == viewer
+            secret = live.hides_anything(viewer)
+            report = shown[unit_id] if secret and not own else game.unit_report(state, unit_id)
+            overlays = game.ruleset.unit_overlays(game.table, state, unit_id)
+            overlays["sight"] = [s for s in overlays.get("sight", ()) if s.get("target") in shown]
+            actions = unit_actions(live, roles, state.units[unit_id], set(shown))
+            return {"report": report, "overlays": overlays, "actions": actions}
+
+    # --- replay ----------------------------------------------------------------------------
+
+    def replay(self, game_id: str, roles: frozenset[str], step: int, side: str | None) -> dict[str, Any]:
+        """The position after ``step`` actions from one side's point of view, with the log
+        to that point. Either side's view once the battle is over; before that, only the
+        caller's own."""
+        live = self.live(game_id)
+        with live.lock:
+            total = len(live.steps)
+            if not 0 <= step <= total:
+                raise ServiceError(422, "BAD_STEP", f"step is from 0 to {total}, not {step}")
+            if live.state.is_over and side is not None and side in live.sides:
+                viewer = side
+            else:
+                viewer = self.viewing_side(live, roles, side)
+            return {
+                "game": self.meta(live, roles), "step": step, "steps": total, "side": viewer,
+                "state": live.observe(step, viewer),
+                "markers": markers(live.states[step], live.observe(step, viewer)),
+                "log": [live.log_entry(i, viewer) for i in range(step + 1)],
+            }
+
+
+# --- what the page shows beside a unit ------------------------------------------------------
+
+
+def markers(state: GameState, seen: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Per unit shown, the turn's marks on it (its own or its command's: ``moved``,
+    ``ordered_move`` ...), so the table can show what each unit has done."""
+    shown = {u["id"]: u for u in seen.get("units", ())}
+    out: dict[str, list[str]] = {}
+    for name, idents in state.marks.items():
+        for ident in idents:
+            if ident in shown:
+                out.setdefault(ident, []).append(name)
+            elif ":" in ident:
+                side, _, command = ident.partition(":")
+                for uid, u in shown.items():
+                    if u.get("side") == side and u.get("command") == command:
+                        out.setdefault(uid, []).append(name)
+    return out
+
+
+def describe_action(state: GameState, action: Action) -> str:
+    """A button's words for an action."""
+    def name(uid: str | None) -> str:
+        u = state.units.get(uid or "")
+        return u.label if u is not None else str(uid)
+
+    match action:
+        case EndPhase():
+            return f"End the {state.phase} phase"
+        case GiveOrder(target=target, purpose=purpose):
+            whom = name(target) if target in state.units else f"the {target} command"
+            return f"Order {whom} to {purpose}"
+        case Encourage(commander=None):
+            return "No commander encourages"
+        case Encourage(commander=c):
+            return f"{name(c)} encourages"
+        case Attack(target=t):
+            return f"Attack {name(t)}"
+        case Bombard(target=t):
+            return f"Bombard {name(t)}"
+        case Move(unit=u):
+            return f"Move {name(u)}"
+    return action.type.replace("_", " ").capitalize()
+
+
+def unit_actions(live: LiveGame, roles: frozenset[str], unit: Unit, shown: set[str]) -> list[dict[str, Any]]:
+    """What the caller's ``unit`` may do now, each checked by ``validate``: orders, a move
+    (dragging proposes where), attacks with the units and commanders that could join,
+    and bombardments."""
+    state, game = live.state, live.game
+    if state.is_over or state.to_act not in roles or unit.side != state.to_act or not unit.in_play:
+        return []
+    out: list[dict[str, Any]] = []
+
+    def offer(action: Action, **extra: Any) -> None:
+        if game.is_legal(state, action):
+            out.append({"action": action.to_dict(), "label": describe_action(state, action), **extra})
+
+    for purpose in ("move", "bombard"):
+        offer(GiveOrder(target=unit.id, purpose=purpose))
+    probe = Move(unit=unit.id)
+    problems = game.validate(state, probe)
+    if not problems:
+        measure = game.ruleset.measure_move(game.table, state, probe)
+        out.append({"action": probe.to_dict(), "label": "Drag to move or turn", "kind": "move",
+                    "allowance": measure["allowance"] if measure else None})
+    enemies = [e for e in state.iter_troops(state.opponent(unit.side)) if e.id in shown]
+    friends = [f for f in state.iter_units(unit.side) if f.id != unit.id]
+    for e in enemies:
+        offer(Bombard(gun=unit.id, target=e.id), kind="bombard", target=e.id)
+        attack = Attack(attacker=unit.id, target=e.id)
+        if game.is_legal(state, attack):
+            supports = [f.id for f in friends if f.kind is not UnitKind.COMMANDER
+                        and game.is_legal(state, Attack(attacker=unit.id, target=e.id, supports=(f.id,)))]
+            commanders = [c.id for c in friends if c.kind is UnitKind.COMMANDER
+                          and game.is_legal(state, Attack(attacker=unit.id, target=e.id, commander=c.id))]
+            out.append({"action": attack.to_dict(), "label": describe_action(state, attack),
+                        "kind": "attack", "target": e.id, "supports": supports,
+                        "commanders": commanders})
+    return out

@@ -1,0 +1,202 @@
+"""A game in play on the server: its states, the dice that continue it, and its history.
+
+A live game is rebuilt from its saved rows by replaying every action with the logged
+dice (:class:`~tertia.core.dice.ReplayDice`); the seeded dice are then brought to the
+same point by drawing the same dice again, so play continues exactly as it would have
+without the restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.player import Player
+from tertia.battle import dice_seed, player_seed
+from tertia.core.actions import Action, action_from_dict
+from tertia.core.dice import ReplayDice, Roll, SeededDice, distribution_named
+from tertia.core.events import Event
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.io.narrative import Narrator
+from tertia.web.store import ActionRow, GameRow
+
+log = logging.getLogger("tertia.web")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied action with what it caused."""
+
+    side: str
+    action: Action
+    events: tuple[Event, ...]
+    rolls: tuple[Roll, ...]
+    barrier: bool
+
+
+def resume_dice(seed: int, rolls: Sequence[Roll]) -> SeededDice:
+    """Seeded dice for a game, advanced past ``rolls`` by drawing the same dice again.
+
+    A draw that differs from the log (a different Python, say) is reported; the game
+    goes on from the logged history either way."""
+    dice = SeededDice(dice_seed(seed))
+    for i, r in enumerate(rolls):
+        value = dice.roll(distribution_named(r.die), r.purpose)
+        if value != r.value:
+            log.warning("dice for seed %s differ from the log at roll %d", seed, i + 1)
+    return dice
+
+
+@dataclass
+class LiveGame:
+    """A game held in memory between requests. Guard every use with ``lock``."""
+
+    row: GameRow
+    game: Game
+    dice: SeededDice
+    initial: GameState
+    start_events: tuple[Event, ...]
+    states: list[GameState]
+    steps: list[Step]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    version: int = field(default_factory=lambda: int(time.time() * 1000))
+    players: dict[str, Player] = field(default_factory=dict)
+    rngs: dict[str, random.Random] = field(default_factory=dict)
+    _lines: dict[tuple[int, str], list[dict[str, str]]] = field(default_factory=dict)
+    _observed: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+
+    # --- building --------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, row: GameRow, game: Game) -> LiveGame:
+        """A new game: the opening procedure with fresh seeded dice."""
+        dice = SeededDice(dice_seed(row.seed))
+        state, events = game.start(dice)
+        row = GameRow(**{**_fields(row), "start_rolls": tuple(dice.log)})
+        return cls(row=row, game=game, dice=dice, initial=game.ruleset.initial_state(game.scenario),
+                   start_events=tuple(events), states=[state], steps=[])
+
+    @classmethod
+    def rebuild(cls, row: GameRow, game: Game, actions: Sequence[ActionRow]) -> LiveGame:
+        """A saved game replayed from its rows with their own dice."""
+        every_roll = [*row.start_rolls, *(r for a in actions for r in a.rolls)]
+        replay = ReplayDice(every_roll)
+        state, events = game.start(replay)
+        states, steps = [state], []
+        for a in actions:
+            action = action_from_dict(a.action)
+            state, happened = game.apply(state, action, replay)
+            states.append(state)
+            steps.append(Step(a.side, action, tuple(happened), a.rolls, a.barrier))
+        return cls(row=row, game=game, dice=resume_dice(row.seed, every_roll),
+                   initial=game.ruleset.initial_state(game.scenario), start_events=tuple(events),
+                   states=states, steps=steps)
+
+    # --- queries ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return self.state.sides
+
+    def controller(self, side: str) -> str:
+        return str(self.row.controllers.get(side, "human"))
+
+    def side_names(self) -> dict[str, str]:
+        return {s.id: (s.name or s.id) for s in self.game.scenario.sides}
+
+    def player(self, side: str) -> tuple[Player, random.Random]:
+        if side not in self.players:
+            self.players[side] = DoctrinePlayer()
+            self.rngs[side] = random.Random(player_seed(self.row.seed, side))
+        return self.players[side], self.rngs[side]
+
+    def observe(self, step: int, side: str) -> dict[str, Any]:
+        """``side``'s observation of the position after ``step`` actions (0: the start)."""
+        key = (step, side)
+        if key not in self._observed:
+            self._observed[key] = self.game.observe(self.states[step], side)
+        return self._observed[key]
+
+    def hides_anything(self, side: str) -> bool:
+        """Does the rule set keep anything of the current position from ``side``?"""
+        return self.observe(len(self.steps), side) != self.state.to_dict()
+
+    def visible(self, events: Sequence[Event], side: str) -> list[Event]:
+        rules = self.game.ruleset
+        return [e for e in events if rules.event_visible_to(e, side)]
+
+    def log_entry(self, index: int, side: str) -> dict[str, Any]:
+        """Entry ``index`` of the log as ``side`` may read it: 0 is the opening, then one
+        per action, with narrative lines and the dice shown to that side."""
+        if index == 0:
+            before, events, actor, action = self.initial, self.start_events, None, None
+        else:
+            step = self.steps[index - 1]
+            before, events, actor, action = self.states[index - 1], step.events, step.side, step.action
+        shown = self.visible(events, side)
+        key = (index, side)
+        if key not in self._lines:
+            narrator = Narrator(before, side_names=self.side_names())
+            self._lines[key] = [{"text": n.text, "kind": n.kind} for n in narrator.entries(shown)]
+        after = self.states[index]
+        return {
+            "index": index,
+            "side": actor,
+            "action": action.to_dict() if action is not None and actor == side else (
+                {"type": action.type} if action is not None else None),
+            "turn": after.turn,
+            "phase": after.phase,
+            "lines": self._lines[key],
+            "moves": [
+                {"unit": e.to_dict()["unit"], "path": e.to_dict()["path"]}
+                for e in shown if e.type == "unit_moved"
+            ],
+            "dice": [
+                {"purpose": e.to_dict()["purpose"], "die": e.to_dict()["die"], "value": e.to_dict()["value"]}
+                for e in shown if e.type == "dice_rolled"
+            ],
+        }
+
+    # --- changes ---------------------------------------------------------------------------
+
+    def apply(self, side: str, action: Action) -> Step:
+        """Apply a validated action with the game's dice (the caller persists it)."""
+        before = len(self.dice.log)
+        state, events = self.game.apply(self.state, action, self.dice)
+        rolls = tuple(self.dice.log[before:])
+        hidden = any(not self.game.ruleset.event_visible_to(e, s) for e in events for s in state.sides)
+        step = Step(side, action, tuple(events), rolls, bool(rolls) or hidden)
+        self.states.append(state)
+        self.steps.append(step)
+        self.version += 1
+        return step
+
+    def pop(self) -> Step:
+        """Remove the last action (never one that rolled a die: the dice stay in step)."""
+        step = self.steps.pop()
+        assert not step.rolls
+        self.states.pop()
+        index = len(self.steps) + 1
+        for key in [k for k in (*self._lines, *self._observed) if k[0] >= index]:
+            self._lines.pop(key, None)
+            self._observed.pop(key, None)
+        self.version += 1
+        return step
+
+    def status_word(self) -> str:
+        return "over" if self.state.is_over else "playing"
+
+
+def _fields(row: GameRow) -> Mapping[str, Any]:
+    return {name: getattr(row, name) for name in GameRow.__slots__}

@@ -1,0 +1,174 @@
+// The first screen: start a new battle, or resume one this browser holds a token for.
+
+import { api } from "./api.js";
+import { forget, remember, savedGames } from "./tokens.js";
+import { clear, h, phaseTitle, setTopbar, toast } from "./ui.js";
+
+const MODES = [
+  ["ai", "Against the AI", "You command one side; the AI the other."],
+  ["hotseat", "Hotseat", "Two players take turns on this screen."],
+  ["link", "Two players, two links", "Each side gets a secret link to play from anywhere."],
+  ["watch", "AI against AI", "Watch the AI fight both sides."],
+];
+
+export class HomeScreen {
+  constructor(root) { this.root = root; }
+
+  destroy() {}
+
+  async start() {
+    setTopbar(h("span", { class: "game-title" }, "English Civil War battles on a free-movement table"),
+      h("div", { class: "tools" }, h("a", { class: "btn", href: "/docs", target: "_blank" }, "API")));
+    let catalogue;
+    try {
+      catalogue = await api.catalogue();
+    } catch (err) {
+      this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "The server is not answering"), h("p", {}, err.message)));
+      return;
+    }
+    this.catalogue = catalogue;
+    this.form = h("form", { class: "card new-game", onsubmit: (e) => { e.preventDefault(); this.create(); } });
+    this.list = h("section", { class: "card saved-games", "aria-label": "Your battles" });
+    this.root.replaceChildren(h("div", { class: "home" },
+      h("div", { class: "hero" }, h("h1", {}, "Take the field"),
+        h("p", {}, "Fight a battle of the English Civil War with every rule enforced, the exact odds before each roll, and every die in the log.")),
+      h("div", { class: "home-grid" }, this.form, this.list)));
+    this.renderForm();
+    this.renderList();
+  }
+
+  renderForm() {
+    const c = this.catalogue;
+    const form = clear(this.form);
+    form.append(h("h2", {}, "New battle"));
+    const scenario = h("select", { name: "scenario", id: "scenario", onchange: () => this.renderRules() },
+      c.scenarios.map((s) => h("option", { value: s.name }, `${s.title}`)));
+    this.rulesSelect = h("select", { name: "rules", id: "rules", onchange: () => this.renderOptions() });
+    this.optionsBox = h("details", { class: "options" });
+    this.sideSelect = h("select", { name: "side", id: "side" });
+    const seed = h("input", { type: "number", name: "seed", id: "seed", min: 0, placeholder: "random" });
+    const modes = h("div", { class: "modes", role: "radiogroup" }, MODES.map(([value, title, help], i) =>
+      h("label", { class: "mode-card" },
+        h("input", { type: "radio", name: "mode", value, checked: i === 0, onchange: () => this.renderSide() }),
+        h("span", { class: "mode-title" }, title), h("span", { class: "mode-help" }, help))));
+    this.sideRow = h("label", { class: "field" }, "Your side", this.sideSelect);
+    form.append(
+      h("label", { class: "field" }, "Scenario", scenario),
+      h("label", { class: "field" }, "Rule set", this.rulesSelect),
+      this.optionsBox,
+      h("div", { class: "field" }, "How to play", modes),
+      this.sideRow,
+      h("label", { class: "field" }, "Dice seed", seed),
+      h("button", { class: "btn primary big", type: "submit", "data-test": "create" }, "Take the field"));
+    this.renderRules();
+  }
+
+  renderRules() {
+    const name = this.form.scenario.value;
+    const s = this.catalogue.scenarios.find((x) => x.name === name);
+    clear(this.rulesSelect).append(...this.catalogue.rules.filter((r) => !s || s.rules.includes(r.id))
+      .map((r) => h("option", { value: r.id }, r.title)));
+    clear(this.sideSelect).append(...(s ? s.sides : []).map((id) => h("option", { value: id }, id.replace(/_/g, " ").replace(/^\w/, (m) => m.toUpperCase()))));
+    this.renderOptions();
+    this.renderSide();
+  }
+
+  renderSide() {
+    this.sideRow.hidden = this.form.mode.value !== "ai";
+  }
+
+  renderOptions() {
+    const r = this.catalogue.rules.find((x) => x.id === this.rulesSelect.value);
+    const box = clear(this.optionsBox);
+    box.append(h("summary", {}, `Rule options (${r ? r.options.length : 0})`));
+    for (const o of r ? r.options : []) {
+      let input;
+      if (typeof o.default === "boolean") {
+        input = h("input", { type: "checkbox", name: `opt-${o.name}`, checked: o.default });
+      } else if (o.choices) {
+        input = h("select", { name: `opt-${o.name}` }, o.choices.map((v) => h("option", { value: v, selected: v === o.default }, String(v).replace(/-/g, " "))));
+      } else {
+        input = h("input", { type: "number", name: `opt-${o.name}`, value: o.default, min: o.low ?? undefined, max: o.high ?? undefined,
+          step: Number.isInteger(o.default) ? 1 : "any" });
+      }
+      input.dataset.option = o.name;
+      input.dataset.kind = typeof o.default;
+      box.append(h("label", { class: "option", title: o.help }, h("span", {}, o.name.replace(/_/g, " ")), input, h("small", {}, o.help)));
+    }
+  }
+
+  async create() {
+    const form = this.form;
+    const options = {};
+    for (const input of form.querySelectorAll("[data-option]")) {
+      const name = input.dataset.option;
+      if (input.dataset.kind === "boolean") options[name] = input.checked;
+      else if (input.dataset.kind === "number") options[name] = Number(input.value);
+      else options[name] = input.value;
+    }
+    const body = { scenario: form.scenario.value, rules: form.rules.value, options, mode: form.mode.value };
+    if (form.seed.value !== "") body.seed = Number(form.seed.value);
+    if (body.mode === "ai") body.side = form.side.value;
+    let created;
+    try {
+      created = await api.create(body);
+    } catch (err) {
+      toast(err.message, "error", 6000);
+      return;
+    }
+    const title = (this.catalogue.scenarios.find((s) => s.name === body.scenario) || {}).title;
+    if (body.mode === "link") {
+      this.showLinks(created, title);
+      return;
+    }
+    remember(created.id, created.tokens, { title, mode: body.mode });
+    location.hash = `#/play/${created.id}`;
+  }
+
+  showLinks(created, title) {
+    const base = location.origin + location.pathname;
+    const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true" },
+      h("div", { class: "modal-card" }, h("h2", {}, "Two secret links"),
+        h("p", {}, "Each link carries one side's token. Keep one, send the other to your opponent. Anyone with a link can play that side."),
+        Object.entries(created.links).map(([side, link]) => h("div", { class: "link-row" },
+          h("b", {}, side.replace(/_/g, " ")),
+          h("input", { class: "link", readonly: true, value: base + link, onfocus: (e) => e.target.select() }),
+          h("button", { class: "btn", type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(base + link).then(() => toast("Link copied")) }, "Copy"),
+          h("button", { class: "btn primary", type: "button", onclick: () => {
+            remember(created.id, { [side]: created.tokens[side] }, { title, mode: "link" });
+            dialog.remove();
+            location.hash = `#/play/${created.id}`;
+          } }, `Play as ${side.replace(/_/g, " ")}`)))));
+    document.body.append(dialog);
+  }
+
+  async renderList() {
+    const list = clear(this.list);
+    list.append(h("h2", {}, "Your battles"));
+    const games = savedGames();
+    if (!games.length) {
+      list.append(h("p", { class: "muted" }, "Battles you start or join from a link appear here, to resume at any time."));
+      return;
+    }
+    const ul = h("ul", { class: "games" });
+    list.append(ul);
+    for (const g of games) {
+      const item = h("li", { class: "game-item" }, h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, " loading…")));
+      ul.append(item);
+      const token = Object.values(g.tokens)[0];
+      api.summary(g.id, token).then((s) => {
+        const st = s.status;
+        const state = st.over ? (st.result && st.result.winner ? `won by ${st.result.winner}` : "drawn") :
+          `turn ${st.turn}, ${phaseTitle(st.phase).toLowerCase()}${st.your_turn ? " — your move" : ""}`;
+        item.replaceChildren(
+          h("div", { class: "game-info" }, h("b", {}, s.game.title), h("span", { class: "muted" }, ` · ${s.game.mode} · ${state}`)),
+          h("div", { class: "game-buttons" },
+            h("a", { class: "btn primary", href: `#/play/${g.id}` }, st.over ? "View" : "Resume"),
+            h("a", { class: "btn", href: `#/replay/${g.id}` }, "Replay")));
+      }).catch((err) => {
+        item.replaceChildren(h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, ` · ${err.message}`)),
+          h("div", { class: "game-buttons" }, h("button", { class: "btn", onclick: () => { forget(g.id); this.renderList(); } }, "Forget")));
+      });
+    }
+  }
+}

@@ -1,0 +1,538 @@
+// The table in SVG at true scale: one SVG user unit is one inch, north at the top.
+// Draws terrain once, then units, markers and overlays on demand; zooms and pans.
+
+const NS = "http://www.w3.org/2000/svg";
+const MARGIN = 3;
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+const f = (v) => Math.round(v * 1000) / 1000;
+
+// A short label for a base: titles dropped, the owner's name and the arm.
+const TITLES = new Set(["prince", "sir", "lord", "earl", "duke", "marquess", "colonel", "general",
+  "major", "captain", "lieutenant", "king", "the", "of"]);
+export function shortName(name, max = 14, person = false) {
+  name = (name || "").trim();
+  if (name.length <= max) return name;
+  const words = name.split(/\s+/).filter((w) => !TITLES.has(w.toLowerCase()));
+  if (person) return words[words.length - 1] || name.slice(0, max);
+  const owner = words.find((w) => /'s$|s'$/.test(w)) || words[0];
+  for (const c of [words.join(" "), `${owner} ${words[words.length - 1]}`, `${owner} ${words[words.length - 1][0]}.`, owner]) {
+    if (c && c.length <= max) return c;
+  }
+  return name.slice(0, max - 1) + "…";
+}
+
+export class TableMap {
+  constructor(host, table) {
+    this.table = table;
+    this.host = host;
+    this.colours = Object.fromEntries(table.sides.map((s) => [s.id, s.colour]));
+    this.sy = (y) => table.depth - y;
+    this.root = svg("svg", {
+      class: "table-map", xmlns: NS, role: "img",
+      "aria-label": `Map of ${table.title}`, preserveAspectRatio: "xMidYMid meet",
+    });
+    this.defs = svg("defs");
+    this.root.append(this.defs);
+    this.layers = {};
+    for (const name of ["paper", "terrain", "grid", "names", "objectives", "supplies", "overlays",
+      "traces", "units", "labels", "sight", "ghost", "ruler"]) {
+      this.layers[name] = svg("g", { class: `layer-${name}` });
+      this.root.append(this.layers[name]);
+    }
+    host.append(this.root);
+    this.drawPatterns();
+    this.drawTable();
+    this.fit();
+    this.installZoomPan();
+    this.unitNodes = new Map();
+  }
+
+  // --- coordinates ---------------------------------------------------------------------
+
+  toTable(clientX, clientY) {
+    const pt = this.root.createSVGPoint();
+    pt.x = clientX; pt.y = clientY;
+    const m = this.root.getScreenCTM();
+    if (!m) return { x: 0, y: 0 };
+    const p = pt.matrixTransform(m.inverse());
+    return { x: p.x, y: this.table.depth - p.y };
+  }
+
+  setViewBox(x, y, w, h) {
+    this.view = { x, y, w, h };
+    this.root.setAttribute("viewBox", `${f(x)} ${f(y)} ${f(w)} ${f(h)}`);
+  }
+
+  fit() {
+    const t = this.table;
+    this.setViewBox(-MARGIN, -MARGIN, t.width + 2 * MARGIN, t.depth + 2 * MARGIN);
+  }
+
+  zoom(factor, cx = null, cy = null) {
+    const v = this.view;
+    const t = this.table;
+    const w = Math.min(Math.max(v.w * factor, 6), (t.width + 2 * MARGIN) * 1.6);
+    const h = v.h * (w / v.w);
+    const ax = cx === null ? v.x + v.w / 2 : cx;
+    const ay = cy === null ? v.y + v.h / 2 : cy;
+    this.setViewBox(ax - (ax - v.x) * (w / v.w), ay - (ay - v.y) * (h / v.h), w, h);
+  }
+
+  installZoomPan() {
+    this.root.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const pt = this.toTable(e.clientX, e.clientY);
+      this.zoom(e.deltaY > 0 ? 1.15 : 1 / 1.15, pt.x, this.sy(pt.y));
+    }, { passive: false });
+    let pan = null;
+    this.root.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || e.target.closest(".unit, .ghost, .handle")) return;
+      pan = { x: e.clientX, y: e.clientY, view: { ...this.view }, moved: false, id: e.pointerId };
+    });
+    this.root.addEventListener("pointermove", (e) => {
+      if (!pan || e.pointerId !== pan.id) return;
+      const rect = this.root.getBoundingClientRect();
+      const scale = Math.max(pan.view.w / rect.width, pan.view.h / rect.height);
+      const dx = (e.clientX - pan.x) * scale;
+      const dy = (e.clientY - pan.y) * scale;
+      if (Math.abs(e.clientX - pan.x) + Math.abs(e.clientY - pan.y) > 4) {
+        pan.moved = true;
+        this.root.classList.add("panning");
+      }
+      if (pan.moved) this.setViewBox(pan.view.x - dx, pan.view.y - dy, pan.view.w, pan.view.h);
+    });
+    const end = (e) => {
+      if (pan && pan.moved) {
+        this.suppressClick = true;
+        setTimeout(() => { this.suppressClick = false; }, 0);
+      }
+      pan = null;
+      this.root.classList.remove("panning");
+    };
+    this.root.addEventListener("pointerup", end);
+    this.root.addEventListener("pointercancel", end);
+  }
+
+  // --- the table and its terrain ----------------------------------------------------------
+
+  drawPatterns() {
+    const woods = svg("pattern", { id: "pat-woods", width: 1.6, height: 1.4, patternUnits: "userSpaceOnUse" },
+      svg("circle", { cx: 0.4, cy: 0.4, r: 0.32, fill: "#3f5a30", "fill-opacity": 0.75 }),
+      svg("circle", { cx: 1.2, cy: 1.05, r: 0.28, fill: "#46653a", "fill-opacity": 0.75 }));
+    const field = svg("pattern", { id: "pat-field", width: 0.6, height: 0.6, patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(35)" },
+      svg("line", { x1: 0, y1: 0, x2: 0, y2: 0.6, stroke: "#c9b474", "stroke-width": 0.07 }));
+    const marsh = svg("pattern", { id: "pat-marsh", width: 1.2, height: 0.8, patternUnits: "userSpaceOnUse" },
+      svg("path", { d: "M0.2,0.5 h0.5 M0.35,0.5 v-0.25 M0.5,0.5 v-0.32", stroke: "#4f7a6a",
+        "stroke-width": 0.07, fill: "none" }));
+    const ford = svg("pattern", { id: "pat-ford", width: 0.5, height: 0.5, patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(90)" },
+      svg("line", { x1: 0, y1: 0, x2: 0, y2: 0.5, stroke: "#e9f1f4", "stroke-width": 0.1 }));
+    const broken = svg("pattern", { id: "pat-broken", width: 1, height: 1, patternUnits: "userSpaceOnUse" },
+      svg("circle", { cx: 0.25, cy: 0.3, r: 0.09, fill: "#8f7d56" }),
+      svg("circle", { cx: 0.7, cy: 0.75, r: 0.07, fill: "#8f7d56" }));
+    const shadow = svg("filter", { id: "base-shadow", x: "-20%", y: "-20%", width: "140%", height: "160%" },
+      svg("feDropShadow", { dx: 0.08, dy: 0.12, stdDeviation: 0.08, "flood-color": "#2b2620",
+        "flood-opacity": 0.45 }));
+    this.defs.append(woods, field, marsh, ford, broken, shadow);
+  }
+
+  path(points) {
+    return "M" + points.map(([x, y]) => `${f(x)},${f(this.sy(y))}`).join(" L") + " Z";
+  }
+
+  polyline(points) {
+    return points.map(([x, y]) => `${f(x)},${f(this.sy(y))}`).join(" ");
+  }
+
+  drawTable() {
+    const t = this.table;
+    const pal = t.palette;
+    this.layers.paper.append(
+      svg("rect", { x: -50, y: -50, width: t.width + 100, height: t.depth + 100, fill: "#d8ccb0" }),
+      svg("rect", { x: 0, y: 0, width: t.width, height: t.depth, fill: pal.table, filter: null }),
+    );
+    const order = ["field", "broken", "hill", "marsh", "lake", "woods", "town", "river", "ford", "bridge",
+      "road", "hedge", "entrenchment"];
+    const terrain = [...t.terrain].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.height - b.height);
+    for (const feat of terrain) this.layers.terrain.append(this.feature(feat));
+    for (const feat of terrain) if (feat.name) this.layers.names.append(this.featureName(feat));
+    // A faint 6" grid, inch labels every 12", and the table edge.
+    const lines = [];
+    for (let x = 6; x < t.width; x += 6) lines.push(`M${x},0 V${t.depth}`);
+    for (let y = 6; y < t.depth; y += 6) lines.push(`M0,${f(this.sy(y))} H${t.width}`);
+    this.layers.grid.append(svg("path", { d: lines.join(" "), stroke: pal.ink, "stroke-opacity": 0.07,
+      "stroke-width": 0.06, fill: "none" }));
+    for (let x = 0; x <= t.width; x += 12) {
+      this.layers.grid.append(svg("text", { x, y: t.depth + 1.3, class: "edge-label", "text-anchor": "middle" }, `${x}"`));
+    }
+    for (let y = 0; y <= t.depth; y += 12) {
+      this.layers.grid.append(svg("text", { x: -0.5, y: f(this.sy(y) + 0.25), class: "edge-label", "text-anchor": "end" }, `${y}"`));
+    }
+    this.layers.grid.append(svg("rect", { x: 0, y: 0, width: t.width, height: t.depth, fill: "none",
+      stroke: pal.ink, "stroke-width": 0.12 }));
+    // The north arrow.
+    this.layers.grid.append(svg("g", { transform: `translate(${t.width + 1.6},1.2)`, class: "compass" },
+      svg("path", { d: "M0,-0.9 L0.4,0.55 L0,0.25 L-0.4,0.55 Z", fill: pal.ink }),
+      svg("text", { x: 0, y: -1.1, "text-anchor": "middle", class: "edge-label strong" }, "N")));
+    // Each side's table edge.
+    for (const s of t.sides) {
+      const y = s.edge === "south" ? t.depth + 2.4 : -1.6;
+      this.layers.grid.append(svg("text", { x: t.width / 2, y, "text-anchor": "middle", class: "edge-side",
+        fill: s.colour }, `${s.name}'s edge`));
+    }
+  }
+
+  feature(feat) {
+    const st = this.table.styles[feat.kind] || { fill: "#ccc", stroke: "#888" };
+    const cls = `terrain ${feat.kind}`;
+    if (feat.line && feat.line.length) {
+      const pts = this.polyline(feat.line);
+      const w = Math.max(0.15, feat.width);
+      const g = svg("g", { class: cls });
+      const common = { points: pts, fill: "none", "stroke-linejoin": "round" };
+      if (feat.kind === "river") {
+        g.append(svg("polyline", { ...common, stroke: st.stroke, "stroke-width": w + 0.25 }),
+          svg("polyline", { ...common, stroke: st.fill, "stroke-width": w }),
+          svg("polyline", { ...common, stroke: "#b9d4e6", "stroke-width": w * 0.12, "stroke-dasharray": "0.6 0.9" }));
+      } else if (feat.kind === "road") {
+        g.append(svg("polyline", { ...common, stroke: st.stroke, "stroke-width": w + 0.15 }),
+          svg("polyline", { ...common, stroke: st.fill, "stroke-width": w }));
+      } else if (feat.kind === "hedge") {
+        g.append(svg("polyline", { ...common, stroke: st.fill, "stroke-width": Math.max(0.3, w),
+          "stroke-linecap": "round", "stroke-dasharray": "0.3 0.2" }));
+      } else {
+        g.append(svg("polyline", { ...common, stroke: st.stroke, "stroke-width": w + 0.15 }),
+          svg("polyline", { ...common, stroke: st.fill, "stroke-width": w }));
+      }
+      g.append(svg("title", {}, feat.name ? `${feat.name} (${st.label || feat.kind})` : st.label || feat.kind));
+      return g;
+    }
+    const d = this.path(feat.outline);
+    const g = svg("g", { class: cls });
+    const overlay = { woods: "pat-woods", field: "pat-field", marsh: "pat-marsh", ford: "pat-ford", broken: "pat-broken" }[feat.kind];
+    if (feat.kind === "hill") {
+      const fills = ["#ddcb9e", "#cfb98a", "#c1a877", "#b39766", "#a58757"];
+      g.append(svg("path", { d, fill: fills[Math.min(feat.height, fills.length) - 1], stroke: st.stroke, "stroke-width": 0.1 }));
+      // An inner contour per level, drawn by shrinking the outline towards its centre.
+      const cx = feat.outline.reduce((a, p) => a + p[0], 0) / feat.outline.length;
+      const cy = feat.outline.reduce((a, p) => a + p[1], 0) / feat.outline.length;
+      for (let k = 1; k <= feat.height; k++) {
+        const s = 1 - k * 0.22;
+        if (s <= 0.1) break;
+        const inner = feat.outline.map(([x, y]) => [cx + (x - cx) * s, cy + (y - cy) * s]);
+        g.append(svg("path", { d: this.path(inner), fill: "none", stroke: st.stroke, "stroke-width": 0.06,
+          "stroke-opacity": 0.7 }));
+      }
+    } else if (feat.kind === "field" && feat.hedged) {
+      g.append(svg("path", { d, fill: st.fill }),
+        svg("path", { d, fill: "url(#pat-field)", stroke: (this.table.styles.hedge || st).fill, "stroke-width": 0.3,
+          "stroke-dasharray": "0.2 0.25", "stroke-linecap": "round", "stroke-linejoin": "round" }));
+    } else if (feat.kind === "town") {
+      g.append(svg("path", { d, fill: st.fill, stroke: st.stroke, "stroke-width": 0.1 }));
+      g.append(this.townBlocks(feat.outline));
+    } else {
+      const dash = { broken: "0.4 0.2", marsh: "0.2 0.2", ford: "0.3 0.2" }[feat.kind];
+      g.append(svg("path", { d, fill: st.fill, stroke: st.stroke, "stroke-width": 0.1, "stroke-dasharray": dash }));
+      if (overlay) g.append(svg("path", { d, fill: `url(#${overlay})` }));
+    }
+    g.append(svg("title", {}, feat.name ? `${feat.name} (${st.label || feat.kind})` : st.label || feat.kind));
+    return g;
+  }
+
+  townBlocks(outline) {
+    const xs = outline.map((p) => p[0]);
+    const ys = outline.map((p) => p[1]);
+    const [minx, maxx, miny, maxy] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const g = svg("g", { fill: "#7d6650", stroke: "#5a4636", "stroke-width": 0.04 });
+    const inside = (x, y) => {
+      let ok = false;
+      for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
+        const [xi, yi] = outline[i];
+        const [xj, yj] = outline[j];
+        if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) ok = !ok;
+      }
+      return ok;
+    };
+    let row = 0;
+    for (let y = miny + 0.45; y + 0.8 <= maxy; y += 1.25, row++) {
+      for (let x = minx + 0.45 + (row % 2 ? 0.6 : 0); x + 1.1 <= maxx; x += 1.55) {
+        if (inside(x, y) && inside(x + 1.1, y + 0.8) && inside(x + 1.1, y) && inside(x, y + 0.8)) {
+          g.append(svg("rect", { x: f(x), y: f(this.sy(y + 0.8)), width: 1.1, height: 0.8 }));
+        }
+      }
+    }
+    return g;
+  }
+
+  featureName(feat) {
+    let x;
+    let y;
+    if (feat.line && feat.line.length) {
+      const mid = Math.floor(feat.line.length / 2);
+      const a = feat.line[Math.max(0, mid - 1)];
+      const b = feat.line[mid];
+      x = (a[0] + b[0]) / 2;
+      y = (a[1] + b[1]) / 2 + feat.width / 2 + 0.8;
+    } else {
+      x = feat.outline.reduce((s, p) => s + p[0], 0) / feat.outline.length;
+      y = feat.outline.reduce((s, p) => s + p[1], 0) / feat.outline.length;
+    }
+    return svg("text", { x: f(x), y: f(this.sy(y)), class: "terrain-name", "text-anchor": "middle" }, feat.name);
+  }
+
+  // --- pieces ------------------------------------------------------------------------------
+
+  drawState(state, markers = {}, { selected = null, targets = [] } = {}) {
+    this.state = state;
+    const units = this.layers.units;
+    const labels = this.layers.labels;
+    units.replaceChildren();
+    labels.replaceChildren();
+    this.layers.objectives.replaceChildren();
+    this.layers.supplies.replaceChildren();
+    for (const o of state.objectives || []) this.layers.objectives.append(this.objective(o));
+    for (const s of state.supplies || []) this.layers.supplies.append(this.supply(s));
+    const ordered = [...state.units].filter((u) => !u.removed)
+      .sort((a, b) => (a.kind === "commander") - (b.kind === "commander"));
+    for (const u of ordered) {
+      units.append(this.unit(u, markers[u.id] || [], u.id === selected, targets.includes(u.id)));
+      labels.append(this.label(u, markers[u.id] || []));
+    }
+  }
+
+  objective(o) {
+    const colour = o.taken_by ? this.colours[o.taken_by] : "#7a5c12";
+    const y = this.sy(o.y);
+    return svg("g", { class: "objective" },
+      svg("circle", { cx: o.x, cy: y, r: o.radius, fill: o.taken_by ? colour : "none", "fill-opacity": 0.12,
+        stroke: colour, "stroke-width": 0.12, "stroke-dasharray": "0.5 0.35" }),
+      svg("text", { x: o.x, y: y - o.radius - 0.3, "text-anchor": "middle", class: "objective-name", fill: colour },
+        o.name + (o.taken_by ? " ★" : "")),
+      svg("title", {}, `Objective: ${o.name}${o.taken_by ? ` (held by ${o.taken_by})` : ""}`));
+  }
+
+  supply(s) {
+    const colour = this.colours[s.side] || "#555";
+    const w = s.width || 2;
+    const d = s.depth || 1;
+    const g = svg("g", { class: "supply", opacity: s.raided_by ? 0.45 : 1,
+      transform: `translate(${f(s.x)},${f(this.sy(s.y))})` },
+      svg("rect", { x: -w / 2, y: -d / 2, width: w, height: d, fill: "#f6edd5", stroke: colour, "stroke-width": 0.15 }),
+      svg("circle", { cx: 0, cy: 0, r: Math.min(w, d) * 0.22, fill: colour }),
+      svg("title", {}, `Supplies (${s.id})${s.raided_by ? ", raided" : ""}`));
+    if (s.raided_by) g.append(svg("path", { d: `M${-w / 2},${-d / 2} L${w / 2},${d / 2} M${w / 2},${-d / 2} L${-w / 2},${d / 2}`,
+      stroke: "#2b2620", "stroke-width": 0.1 }));
+    return g;
+  }
+
+  baseTransform(u) { return `translate(${f(u.x)},${f(this.sy(u.y))}) rotate(${f(u.facing)})`; }
+
+  unit(u, marks, selected, targeted) {
+    const colour = this.colours[u.side] || "#555";
+    const w = u.width;
+    const d = u.depth;
+    const cls = ["unit", u.kind === "commander" ? "commander" : "troop", selected ? "selected" : "",
+      targeted ? "targeted" : "", marks.includes("moved") ? "spent" : ""].join(" ");
+    const g = svg("g", { class: cls, "data-unit": u.id, "data-side": u.side, transform: this.baseTransform(u),
+      tabindex: 0, role: "button", "aria-label": u.name || u.id });
+    if (selected || targeted) {
+      g.append(svg("rect", { class: "halo", x: -w / 2 - 0.35, y: -d / 2 - 0.35, width: w + 0.7, height: d + 0.7, rx: 0.35 }));
+    }
+    if (u.kind === "commander") {
+      g.append(svg("rect", { class: "base", x: -w / 2, y: -d / 2, width: w, height: d, fill: "#f6edd5", stroke: colour,
+        "stroke-width": 0.14, filter: "url(#base-shadow)" }));
+      g.append(this.star(0, 0, Math.min(w, d) * 0.42, colour));
+      if (u.general) g.append(svg("circle", { cx: 0, cy: 0, r: Math.min(w, d) * 0.46, fill: "none", stroke: "#b8892b", "stroke-width": 0.1 }));
+    } else {
+      g.append(svg("rect", { class: "base", x: -w / 2, y: -d / 2, width: w, height: d, fill: colour, stroke: "#2b2620",
+        "stroke-width": 0.07, filter: "url(#base-shadow)" }));
+      g.append(this.kindMark(u));
+    }
+    g.append(svg("line", { class: "front", x1: -w / 2, y1: -d / 2 + 0.09, x2: w / 2, y2: -d / 2 + 0.09, stroke: "#f1d27a",
+      "stroke-width": 0.18 }));
+    if (u.hits) g.append(this.hitPips(u));
+    const tip = [`${u.name || u.id}`, `${u.kind.replace("_", " ")}`, u.hits ? `${u.hits} hit${u.hits > 1 ? "s" : ""}` : "",
+      u.out_of_ammo ? "out of ammunition" : "", u.fired ? "has fired" : "", marks.length ? `this turn: ${marks.join(", ")}` : ""]
+      .filter(Boolean).join(" · ");
+    g.append(svg("title", {}, tip));
+    return g;
+  }
+
+  kindMark(u) {
+    const w = u.width / 2 * 0.86;
+    const d = u.depth / 2 * 0.7;
+    const stroke = { stroke: "#fffaf0", "stroke-opacity": 0.4, "stroke-width": 0.08, fill: "none" };
+    switch (u.kind) {
+      case "foot": return svg("path", { d: `M${-w},${d} L${w},${-d} M${-w},${-d} L${w},${d}`, ...stroke });
+      case "horse": return svg("path", { d: `M${-w},${d} L${w},${-d}`, ...stroke });
+      case "dragoons": return svg("path", { d: `M${-w},${d} L${w},${-d} M${-w},${-d} L${w},${d} M${-w},${d} L${w},${d}`, ...stroke });
+      case "commanded_shot": return svg("path", { d: `M${-w / 2},${d / 2} L${w / 2},${-d / 2} M${-w / 2},${-d / 2} L${w / 2},${d / 2}`, ...stroke });
+      case "artillery": return svg("g", {}, svg("circle", { cx: 0, cy: 0.15, r: Math.min(u.width, u.depth) * 0.2, fill: "#fffaf0", "fill-opacity": 0.5 }),
+        svg("line", { x1: 0, y1: 0.15, x2: 0, y2: -u.depth / 2 + 0.25, stroke: "#fffaf0", "stroke-opacity": 0.6, "stroke-width": 0.16 }));
+      default: return svg("g");
+    }
+  }
+
+  hitPips(u) {
+    const g = svg("g", { class: "hits" });
+    const r = 0.2;
+    const n = Math.min(u.hits, 8);
+    for (let i = 0; i < n; i++) {
+      g.append(svg("circle", { cx: f((i - (n - 1) / 2) * 0.52), cy: u.depth / 2 - 0.38, r, fill: "#fffaf0",
+        stroke: "#2b2620", "stroke-width": 0.05 }));
+    }
+    return g;
+  }
+
+  star(cx, cy, r, colour) {
+    const pts = [];
+    for (let i = 0; i < 10; i++) {
+      const rad = i % 2 === 0 ? r : r * 0.45;
+      const a = (Math.PI / 5) * i - Math.PI / 2;
+      pts.push(`${f(cx + rad * Math.cos(a))},${f(cy + rad * Math.sin(a))}`);
+    }
+    return svg("polygon", { points: pts.join(" "), fill: colour });
+  }
+
+  label(u, marks) {
+    const x = u.x;
+    const y = this.sy(u.y);
+    const g = svg("g", { class: "unit-label", "data-unit": u.id });
+    if (u.kind === "commander") {
+      g.append(svg("text", { x: f(x), y: f(y + Math.max(u.width, u.depth) / 2 + 0.75), class: "name commander-name", "text-anchor": "middle" },
+        shortName(u.name || u.id, 14, true)));
+    } else {
+      g.append(svg("text", { x: f(x), y: f(y + 0.22), class: "name", "text-anchor": "middle" },
+        shortName(u.name || u.id, Math.max(6, Math.floor(u.width * 2.9)))));
+    }
+    const badges = [];
+    if (marks.some((m) => m.startsWith("ordered"))) badges.push(["⚑", "ordered"]);
+    if (marks.includes("moved")) badges.push(["✓", "moved"]);
+    if (marks.includes("attacked") || marks.includes("supported") || marks.includes("bombarded")) badges.push(["⚔", "fought"]);
+    if (u.out_of_ammo) badges.push(["∅", "no ammunition"]);
+    if (u.fired) badges.push(["✹", "fired"]);
+    badges.forEach(([glyph, what], i) => {
+      const bx = x + (i - (badges.length - 1) / 2) * 0.9;
+      const by = y - Math.max(u.width, u.depth) / 2 - 0.55;
+      g.append(svg("g", { class: `badge badge-${what.replace(/\s+/g, "-")}` },
+        svg("circle", { cx: f(bx), cy: f(by), r: 0.38 }),
+        svg("text", { x: f(bx), y: f(by + 0.16), "text-anchor": "middle" }, glyph),
+        svg("title", {}, what)));
+    });
+    return g;
+  }
+
+  // --- overlays ---------------------------------------------------------------------------
+
+  clearOverlays() {
+    this.layers.overlays.replaceChildren();
+    this.layers.sight.replaceChildren();
+  }
+
+  // A zone "within r inches" of a base, edge to edge: the base grown by r, corners rounded.
+  zone(u, radius, kind, label) {
+    const w = u.width + 2 * radius;
+    const d = u.depth + 2 * radius;
+    return svg("g", { class: `zone zone-${kind}`, transform: this.baseTransform(u) },
+      svg("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: radius, ry: radius }),
+      svg("text", { x: 0, y: f(-d / 2 - 0.25), "text-anchor": "middle", class: "overlay-label" }, label));
+  }
+
+  arc(u, halfAngle, reach, label) {
+    const w = u.width / 2;
+    const y0 = -u.depth / 2;
+    const spread = Math.tan((halfAngle * Math.PI) / 180) * reach;
+    const pts = [[-w, y0], [w, y0], [w + spread, y0 - reach], [-w - spread, y0 - reach]];
+    return svg("g", { class: `arc ${halfAngle === 0 ? "arc-straight" : "arc-45"}`, transform: this.baseTransform(u) },
+      svg("polygon", { points: pts.map((p) => p.map(f).join(",")).join(" ") }),
+      svg("text", { x: 0, y: f(y0 - reach + 0.7), "text-anchor": "middle", class: "overlay-label" }, label));
+  }
+
+  drawOverlays(u, overlays, { zones = true, arcs = true, sight = true } = {}) {
+    this.clearOverlays();
+    if (!u || !overlays) return;
+    if (zones) for (const z of overlays.zones || []) this.layers.overlays.append(this.zone(u, z.radius, z.kind, z.label));
+    if (arcs) for (const a of overlays.arcs || []) this.layers.overlays.append(this.arc(u, a.half_angle, a.reach, a.label));
+    if (sight) {
+      const front = this.frontCentre(u);
+      for (const s of overlays.sight || []) {
+        const t = (this.state.units || []).find((v) => v.id === s.target);
+        if (!t) continue;
+        this.layers.sight.append(svg("line", { class: `sight ${s.clear ? "clear" : "blocked"}`,
+          x1: f(front.x), y1: f(this.sy(front.y)), x2: f(t.x), y2: f(this.sy(t.y)) },
+          svg("title", {}, `${s.clear ? "Clear line of sight" : "Line of sight blocked"} to ${t.name || t.id}`)));
+      }
+    }
+  }
+
+  frontCentre(u) {
+    const r = (u.facing * Math.PI) / 180;
+    return { x: u.x + Math.sin(r) * u.depth / 2, y: u.y + Math.cos(r) * u.depth / 2 };
+  }
+
+  // --- the move ghost and ruler -------------------------------------------------------------
+
+  drawGhost(u, ghost, verdict) {
+    const layer = this.layers.ghost;
+    layer.replaceChildren();
+    this.layers.ruler.replaceChildren();
+    if (!ghost) return;
+    const state = verdict ? (verdict.legal ? "legal" : "illegal") : "pending";
+    const pose = { ...u, x: ghost.x, y: ghost.y, facing: ghost.facing };
+    const g = svg("g", { class: `ghost ${state}`, transform: this.baseTransform(pose) },
+      svg("rect", { x: -u.width / 2, y: -u.depth / 2, width: u.width, height: u.depth }),
+      svg("line", { x1: -u.width / 2, y1: -u.depth / 2, x2: u.width / 2, y2: -u.depth / 2, class: "ghost-front" }));
+    const handle = svg("g", { class: "handle", transform: `translate(0,${f(-u.depth / 2 - 1.1)})` },
+      svg("line", { x1: 0, y1: 0, x2: 0, y2: 1.1, class: "handle-stem" }),
+      svg("circle", { cx: 0, cy: 0, r: 0.45 }),
+      svg("title", {}, "Drag to turn (Q / E turn by 15°)"));
+    g.append(handle);
+    layer.append(g);
+    // The ruler: start, each waypoint, the ghost's centre.
+    const pts = [[u.x, u.y], ...(ghost.waypoints || []), [ghost.x, ghost.y]];
+    const ruler = this.layers.ruler;
+    ruler.append(svg("polyline", { class: `ruler ${state}`, points: this.polyline(pts) }));
+    for (const p of pts) ruler.append(svg("circle", { class: "ruler-dot", cx: f(p[0]), cy: f(this.sy(p[1])), r: 0.18 }));
+    const measure = verdict && verdict.measure;
+    let length = 0;
+    for (let i = 1; i < pts.length; i++) length += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
+    const used = measure ? measure.length : length;
+    const text = measure ? `${used.toFixed(1)}" of ${measure.allowance}"` : `${used.toFixed(1)}"`;
+    const mid = pts[pts.length - 1];
+    const tx = mid[0];
+    const ty = this.sy(mid[1]) + Math.max(u.width, u.depth) / 2 + 1.3;
+    const tag = svg("g", { class: `ruler-tag ${state}` },
+      svg("rect", { x: f(tx - 2.3), y: f(ty - 0.75), width: 4.6, height: 1.05, rx: 0.25 }),
+      svg("text", { x: f(tx), y: f(ty), "text-anchor": "middle" }, text));
+    ruler.append(tag);
+    if (verdict && !verdict.legal && verdict.violations.length) {
+      const reason = verdict.violations[0].message;
+      ruler.append(svg("text", { x: f(tx), y: f(ty + 1.1), "text-anchor": "middle", class: "ruler-reason" }, reason));
+    }
+  }
+
+  // --- traces of the last moves ---------------------------------------------------------------
+
+  drawTraces(paths) {
+    const layer = this.layers.traces;
+    layer.replaceChildren();
+    for (const { side, path } of paths) {
+      if (path.length < 2) continue;
+      layer.append(svg("polyline", { class: "trace", points: this.polyline(path), stroke: this.colours[side] || "#555" }));
+    }
+  }
+}

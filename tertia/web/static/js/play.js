@@ -1,0 +1,443 @@
+// The game table: map, status, the selected unit and what it may do, odds, log, undo.
+
+import { api } from "./api.js";
+import { MoveTool } from "./drag.js";
+import { DiceTray, LogView } from "./log.js";
+import { TableMap } from "./map.js";
+import { OddsPanel } from "./odds.js";
+import { remember, tokenFor, tokensFor } from "./tokens.js";
+import { clear, h, percent, phaseTitle, setTopbar, sideColour, sideName, toast } from "./ui.js";
+
+const REPORT_SKIP = new Set(["id", "name", "side", "x", "y", "facing", "in_play", "removed", "command", "type",
+  "hit_limit_base", "hits", "hit_limit"]);
+
+export class PlayScreen {
+  constructor(root, gameId) {
+    this.root = root;
+    this.gameId = gameId;
+    this.view = null;
+    this.selected = null;
+    this.detail = null;
+    this.tool = null;
+    this.odds = null;
+    this.alive = true;
+    this.overlayFlags = { zones: true, arcs: true, sight: true };
+    this.endShown = false;
+  }
+
+  destroy() {
+    this.alive = false;
+    if (this.waiter) this.waiter.abort();
+    if (this.tool) this.tool.destroy();
+    window.removeEventListener("keydown", this.keys);
+  }
+
+  token(role = null) {
+    const status = this.view && this.view.status;
+    return tokenFor(this.gameId, role || (status ? status.to_act : null));
+  }
+
+  names(id) {
+    const u = this.view && this.view.state.units.find((v) => v.id === id);
+    return u ? u.name || u.id : id;
+  }
+
+  async start() {
+    if (!Object.keys(tokensFor(this.gameId)).length) {
+      this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "No token for this battle"),
+        h("p", {}, "This browser holds no token for this game. Open the link you were given (it carries the token)."),
+        h("a", { class: "btn", href: "#/" }, "All battles")));
+      return;
+    }
+    try {
+      this.table = await api.table(this.gameId, this.token());
+    } catch (err) {
+      this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "Cannot open this battle"),
+        h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "All battles")));
+      return;
+    }
+    this.layout();
+    await this.refresh(true);
+    this.waitLoop();
+  }
+
+  layout() {
+    this.mapBox = h("div", { class: "map-box" });
+    this.map = new TableMap(this.mapBox, this.table);
+    this.map.root.addEventListener("click", (e) => this.mapClick(e));
+    this.tray = new DiceTray(this.mapBox);
+    this.banner = h("div", { class: "map-banner", hidden: true });
+    this.mapBox.append(this.banner, h("div", { class: "zoom-controls" },
+      h("button", { class: "icon-btn", title: "Zoom in", onclick: () => this.map.zoom(1 / 1.3) }, "+"),
+      h("button", { class: "icon-btn", title: "Zoom out", onclick: () => this.map.zoom(1.3) }, "−"),
+      h("button", { class: "icon-btn", title: "Whole table", onclick: () => this.map.fit() }, "⤢")));
+    this.prompt = h("section", { class: "card prompt", "aria-label": "Your move" });
+    this.unitCard = h("section", { class: "card unit-card", hidden: true, "aria-label": "Selected unit" });
+    this.logBox = h("section", { class: "card log", "aria-label": "Battle log" }, h("h3", {}, "The battle so far"));
+    this.logView = new LogView(this.logBox);
+    this.panel = h("aside", { class: "side-panel" }, this.prompt, this.unitCard, this.logBox);
+    this.root.replaceChildren(h("div", { class: "table-screen" }, this.mapBox, this.panel));
+    this.keys = (e) => {
+      if (e.target.closest && e.target.closest("input, select, textarea")) return;
+      if (e.key === "Escape") this.deselect();
+      if (e.key === "Enter" && this.pendingMove && this.pendingMove.legal) this.commitMove();
+      if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); this.undo(); }
+    };
+    window.addEventListener("keydown", this.keys);
+  }
+
+  // --- talking to the server -------------------------------------------------------------
+
+  async refresh(full = false) {
+    const logFrom = full ? 0 : this.logView.count;
+    let view;
+    try {
+      view = await api.view(this.gameId, this.token(), { logFrom, side: this.viewSide || null });
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    }
+    if (!this.alive) return;
+    if (!full && view.log_total < this.logView.count) return this.refresh(true); // undone
+    if (full) this.logView.reset();
+    const previous = this.view;
+    this.view = view;
+    remember(this.gameId, {}, { title: view.game.title, mode: view.game.mode });
+    this.logView.append(view.log);
+    const fresh = full ? [] : view.log;
+    const dice = fresh.flatMap((e) => e.dice);
+    if (dice.length) {
+      const attack = fresh.flatMap((e) => e.lines).filter((l) => l.kind === "attack").pop();
+      this.tray.show(dice, attack ? attack.text : "");
+    }
+    this.drawTraces(fresh);
+    if (previous && this.selected && !view.state.units.some((u) => u.id === this.selected && !u.removed)) this.deselect();
+    this.render();
+    if (this.selected && (!previous || previous.version !== view.version)) await this.select(this.selected, { keepOdds: false });
+  }
+
+  async waitLoop() {
+    while (this.alive) {
+      if (!this.view) { await sleep(500); continue; }
+      const ctrl = new AbortController();
+      this.waiter = ctrl;
+      try {
+        const r = await api.wait(this.gameId, this.token(), this.view.version, ctrl.signal);
+        if (!this.alive) return;
+        if (r.changed) await this.refresh();
+      } catch (err) {
+        if (!this.alive) return;
+        await sleep(err.status === 0 ? 2000 : 1000);
+      }
+    }
+  }
+
+  async act(action) {
+    const actor = this.view.status.to_act;
+    try {
+      const answer = await api.act(this.gameId, this.token(actor), action);
+      this.clearTool();
+      this.odds = null;
+      await this.refresh();
+      return answer;
+    } catch (err) {
+      toast(err.message + (err.rule ? ` (${err.rule})` : ""), "error", 6000);
+      if (this.odds) this.odds.go.disabled = false;
+      return null;
+    }
+  }
+
+  async undo() {
+    if (!this.view || !this.view.status.can_undo) return;
+    try {
+      const answer = await api.undo(this.gameId, this.token());
+      toast(`Undone: ${answer.undone.type.replace(/_/g, " ")}`);
+      this.clearTool();
+      await this.refresh(true);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  // --- drawing ---------------------------------------------------------------------------
+
+  render() {
+    const v = this.view;
+    const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
+    this.map.drawState(v.state, v.markers, { selected: this.selected, targets });
+    this.renderTopbar();
+    this.renderPrompt();
+    if (v.status.over && !this.endShown) {
+      this.endShown = true;
+      this.showEnd();
+    }
+  }
+
+  drawTraces(entries) {
+    if (!entries.length) return;
+    const paths = entries.flatMap((e) => (e.moves || []).map((m) => ({ side: e.side, path: m.path })));
+    this.map.drawTraces(paths);
+  }
+
+  renderTopbar() {
+    const v = this.view;
+    const s = v.status;
+    const t = this.table;
+    const orders = s.summary && s.summary.orders_left !== undefined ? s.summary.orders_left : null;
+    const score = s.summary && s.summary.score ? s.summary.score : null;
+    const who = s.over ? "Battle over" : s.your_turn ? "Your move" : s.waiting_for === "ai" ? "The AI is moving" : `Waiting for ${sideName(t, s.to_act)}`;
+    const chip = (label, value, extra = "") => h("span", { class: `chip ${extra}` }, h("small", {}, label), value);
+    setTopbar(
+      h("span", { class: "game-title" }, v.game.title),
+      h("div", { class: "chips", "data-test": "status" },
+        chip("Turn", `${s.turn ?? "–"} of ${t.turns}`),
+        h("span", { class: "chip side-chip", style: `--side:${sideColour(t, s.active)}` }, h("small", {}, "Active"), sideName(t, s.active)),
+        chip("Phase", phaseTitle(s.phase), "phase-chip"),
+        orders !== null ? chip("Orders left", String(orders), "orders-chip") : null,
+        score ? chip("Score", t.side_order.map((id) => score[id]).join(" – ")) : null,
+        h("span", { class: `chip turn-chip ${s.your_turn ? "yours" : ""}` }, who)),
+      h("div", { class: "tools" },
+        this.overlayToggle("zones", "Zones", "3\" and 12\" zones around the selected unit"),
+        this.overlayToggle("arcs", "Arcs", "Combat range and 45-degree arc, or the guns' line of fire"),
+        this.overlayToggle("sight", "Sight", "Line of sight from the selected gun to its targets"),
+        h("button", { class: "btn", "data-test": "undo", disabled: !s.can_undo, title: "Undo your last action (Ctrl+Z)",
+          onclick: () => this.undo() }, "↶ Undo"),
+        h("a", { class: "btn", href: `#/replay/${this.gameId}` }, "Replay")),
+    );
+  }
+
+  overlayToggle(key, label, title) {
+    return h("button", { class: `btn toggle ${this.overlayFlags[key] ? "on" : ""}`, title, "aria-pressed": String(this.overlayFlags[key]),
+      onclick: () => { this.overlayFlags[key] = !this.overlayFlags[key]; this.renderTopbar(); this.drawOverlays(); } }, label);
+  }
+
+  renderPrompt() {
+    const v = this.view;
+    const s = v.status;
+    const t = this.table;
+    clear(this.prompt);
+    const you = v.game.you.map((id) => sideName(t, id)).join(" and ") || "spectator";
+    this.prompt.append(h("div", { class: "prompt-head" },
+      h("span", { class: "you", style: `--side:${sideColour(t, v.side)}` }, v.game.spectator ? "Watching" : `You: ${you}`),
+      h("span", { class: "mode" }, { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[v.game.mode])));
+    if (s.over) {
+      const r = s.result || {};
+      this.prompt.append(h("p", { class: "headline" }, r.winner ? `${sideName(t, r.winner)} win.` : "A draw."),
+        h("button", { class: "btn primary", onclick: () => this.showEnd() }, "See the result"));
+      return;
+    }
+    if (!s.your_turn) {
+      this.banner.hidden = false;
+      this.banner.textContent = s.waiting_for === "ai" ? `${sideName(t, s.to_act)} (the AI) is moving…` : `Waiting for ${sideName(t, s.to_act)}…`;
+      this.prompt.append(h("p", { class: "headline waiting" }, this.banner.textContent));
+      return;
+    }
+    this.banner.hidden = true;
+    if (s.pending) {
+      const attack = (s.pending.attack || {});
+      this.prompt.append(h("p", { class: "headline" },
+        `${this.names(attack.attacker)} attacks ${this.names(attack.target)}. Does a commander encourage the defence?`));
+    } else {
+      this.prompt.append(h("p", { class: "headline" }, `${phaseTitle(s.phase)} phase: select a unit to see what it may do.`));
+    }
+    const buttons = h("div", { class: "choices" });
+    for (const c of v.choices) {
+      const end = c.action.type === "end_phase";
+      buttons.append(h("button", { class: `btn ${end ? "primary end-phase" : ""}`, "data-test": end ? "end-phase" : c.action.type,
+        onclick: () => this.act(c.action) }, c.label));
+    }
+    this.prompt.append(buttons);
+  }
+
+  // --- selecting units -------------------------------------------------------------------
+
+  mapClick(e) {
+    if (this.map.suppressClick) return;
+    const node = e.target.closest(".unit");
+    if (!node) {
+      if (!this.tool || !this.tool.ghost) this.deselect();
+      return;
+    }
+    const id = node.dataset.unit;
+    if (this.tool && id === this.selected) return; // a drag on the selected unit
+    const offer = this.detail && this.detail.actions.find((a) => a.target === id);
+    if (offer) { this.openOdds(offer); return; }
+    this.select(id);
+  }
+
+  async select(id, { keepOdds = false } = {}) {
+    const changed = id !== this.selected;
+    this.selected = id;
+    if (changed) { this.clearTool(); if (!keepOdds) this.odds = null; }
+    let detail;
+    try {
+      detail = await api.unit(this.gameId, this.token(), id, this.viewSide || null);
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    }
+    if (this.selected !== id) return;
+    this.detail = detail;
+    this.render();
+    this.drawOverlays();
+    this.renderUnitCard();
+    const move = detail.actions.find((a) => a.kind === "move");
+    if (move && !this.tool) this.startMove(move);
+  }
+
+  deselect() {
+    this.selected = null;
+    this.detail = null;
+    this.odds = null;
+    this.clearTool();
+    this.unitCard.hidden = true;
+    this.map.clearOverlays();
+    if (this.view) this.render();
+  }
+
+  drawOverlays() {
+    const u = this.view.state.units.find((x) => x.id === this.selected);
+    this.map.drawOverlays(u, this.detail && this.detail.overlays, this.overlayFlags);
+  }
+
+  renderUnitCard() {
+    const d = this.detail;
+    const r = d.report;
+    const t = this.table;
+    const u = this.view.state.units.find((x) => x.id === r.id) || r;
+    clear(this.unitCard);
+    this.unitCard.hidden = false;
+    const kind = (u.kind || r.type || "").replace(/_/g, " ");
+    const limit = r.hit_limit;
+    this.unitCard.append(
+      h("div", { class: "unit-head", style: `--side:${sideColour(t, u.side)}` },
+        h("span", { class: "swatch" }),
+        h("div", {}, h("h3", {}, u.name || u.id),
+          h("div", { class: "muted" }, `${sideName(t, u.side)} · ${kind}${u.command ? ` · ${u.command} command` : ""}`))),
+      limit !== undefined && limit !== null ? h("div", { class: "hits-meter", title: "Hits taken against the hit limit" },
+        h("span", {}, `Hits ${u.hits} of ${limit}`),
+        h("span", { class: "pips" }, Array.from({ length: limit }, (_, i) => h("i", { class: i < u.hits ? "on" : "" })))) : null,
+      this.reportList(r),
+    );
+    if (this.odds) { this.unitCard.append(this.odds.node); return; }
+    const actions = d.actions;
+    if (!actions.length) {
+      const mine = this.view.game.you.includes(u.side);
+      this.unitCard.append(h("p", { class: "muted" }, mine ? "Nothing this unit may do right now." : "An enemy unit."));
+      return;
+    }
+    const list = h("div", { class: "unit-actions" });
+    for (const a of actions) {
+      if (a.kind === "move") {
+        list.append(h("div", { class: "move-help" }, h("b", {}, "Move: "),
+          `drag the base; drag the round handle (or Q / E) to turn. Allowance ${a.allowance ?? "?"}".`));
+      } else if (a.kind === "attack" || a.kind === "bombard") {
+        list.append(h("button", { class: "btn target", "data-test": `offer-${a.target}`, onclick: () => this.openOdds(a) }, a.label + " …"));
+      } else {
+        list.append(h("button", { class: "btn", "data-test": a.action.type, onclick: () => this.act(a.action) }, a.label));
+      }
+    }
+    this.unitCard.append(list);
+    if (this.pendingMove) this.unitCard.append(this.moveBox());
+  }
+
+  reportList(r) {
+    const rows = [];
+    for (const [k, v] of Object.entries(r)) {
+      if (REPORT_SKIP.has(k) || v === null || v === undefined || v === false) continue;
+      if (Array.isArray(v) && !v.length) continue;
+      const value = Array.isArray(v) ? v.map((x) => (typeof x === "string" && this.names(x)) || x).join(", ") : v === true ? "yes" : String(v);
+      rows.push(h("div", { class: "row" }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, value)));
+    }
+    return rows.length ? h("dl", { class: "report" }, rows) : null;
+  }
+
+  // --- moving ----------------------------------------------------------------------------
+
+  startMove() {
+    const u = this.view.state.units.find((x) => x.id === this.selected);
+    if (!u) return;
+    this.tool = new MoveTool({
+      map: this.map, gameId: this.gameId, token: this.token(), unit: u,
+      onVerdict: (verdict, action) => {
+        this.pendingMove = { ...verdict, action };
+        this.renderMoveBox();
+      },
+      onDrop: () => this.renderMoveBox(),
+    });
+  }
+
+  clearTool() {
+    if (this.tool) this.tool.destroy();
+    this.tool = null;
+    this.pendingMove = null;
+  }
+
+  renderMoveBox() {
+    const old = this.unitCard.querySelector(".move-box");
+    if (old) old.replaceWith(this.moveBox()); else this.unitCard.append(this.moveBox());
+  }
+
+  moveBox() {
+    const m = this.pendingMove;
+    if (!m) return h("div", { class: "move-box", hidden: true });
+    const measure = m.measure;
+    const legal = m.legal;
+    return h("div", { class: `move-box ${legal ? "legal" : "illegal"}`, "data-test": "move-box" },
+      measure ? h("div", { class: "measure" }, `${measure.length.toFixed(1)}" of ${measure.allowance}" allowed`) : null,
+      legal ? h("p", {}, "The rules allow this move.")
+        : h("p", { class: "refusal", "data-test": "move-reason" }, m.violations.map((v) => v.message).join("; "),
+          m.violations[0] && m.violations[0].rule ? h("span", { class: "rule" }, ` (${m.violations[0].rule})`) : null),
+      h("div", { class: "odds-actions" },
+        h("button", { class: "btn primary", disabled: !legal, "data-test": "confirm-move", onclick: () => this.commitMove() }, "Move here"),
+        h("button", { class: "btn", onclick: () => { const id = this.selected; this.clearTool(); this.select(id); } }, "Reset")));
+  }
+
+  async commitMove() {
+    if (!this.tool || !this.pendingMove || !this.pendingMove.legal) return;
+    await this.act(this.tool.action());
+  }
+
+  // --- attacking -------------------------------------------------------------------------
+
+  openOdds(offer) {
+    this.clearTool();
+    this.odds = new OddsPanel({
+      gameId: this.gameId, token: this.token(), offer, names: (id) => this.names(id),
+      onCommit: async (action) => { await this.act(action); },
+      onCancel: () => { this.odds = null; this.renderUnitCard(); },
+    });
+    this.renderUnitCard();
+  }
+
+  // --- the end ---------------------------------------------------------------------------
+
+  showEnd() {
+    const t = this.table;
+    const r = this.view.status.result || {};
+    const breakdown = r.breakdown || {};
+    const rows = new Set();
+    for (const id of t.side_order) for (const k of Object.keys(breakdown[id] || {})) rows.add(k);
+    const table = h("table", { class: "score-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), t.side_order.map((id) => h("th", { style: `color:${sideColour(t, id)}` }, sideName(t, id))))),
+      h("tbody", {}, [...rows].map((k) => h("tr", {}, h("td", {}, k.replace(/_/g, " ")),
+        t.side_order.map((id) => h("td", {}, String((breakdown[id] || {})[k] ?? ""))))),
+        h("tr", { class: "total" }, h("td", {}, "Score"), t.side_order.map((id) => h("td", {}, String((r.score || {})[id] ?? ""))))));
+    const lost = breakdown.units_lost || {};
+    const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "The result", "data-test": "result" },
+      h("div", { class: "modal-card result" },
+        h("h2", {}, r.winner ? `Victory for ${sideName(t, r.winner)}` : "The field is drawn"),
+        h("p", { class: "muted" }, r.reason ? `The battle ended: ${r.reason}.` : ""),
+        table,
+        Object.keys(lost).length ? h("p", {}, "Units lost: " + t.side_order.map((id) => `${sideName(t, id)} ${lost[id] ?? 0}`).join(", ")) : null,
+        h("p", {}, `${this.view.status.step} actions over ${this.view.status.turn} turns.`),
+        h("div", { class: "odds-actions" },
+          h("a", { class: "btn primary", href: `#/replay/${this.gameId}` }, "Replay the battle"),
+          h("a", { class: "btn", href: "#/" }, "New battle"),
+          h("button", { class: "btn", onclick: () => dialog.remove() }, "Close"))));
+    document.body.append(dialog);
+  }
+}
+
+function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+export { percent };

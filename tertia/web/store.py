@@ -1,0 +1,215 @@
+"""Saved games in SQLite: every game is its rows of actions, each with the dice it used.
+
+The database runs in WAL mode with ``synchronous=FULL``: a row is on disk when
+:meth:`GameStore.append_action` returns, so a reply sent after it survives a killed
+server. Side tokens are kept only as SHA-256 digests and compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tertia.core.dice import Roll
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    scenario TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    mode TEXT NOT NULL,
+    controllers TEXT NOT NULL,
+    start_rolls TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'playing'
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    role TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    PRIMARY KEY (game_id, role)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    side TEXT NOT NULL,
+    action TEXT NOT NULL,
+    rolls TEXT NOT NULL,
+    barrier INTEGER NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+def token_digest(token: str) -> str:
+    """The stored form of a side's secret token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game's set-up, as saved."""
+
+    id: str
+    created: float
+    scenario: str
+    rules: str
+    options: Mapping[str, Any]
+    seed: int
+    mode: str
+    controllers: Mapping[str, str]
+    """Side id to ``human`` or ``ai``."""
+    start_rolls: tuple[Roll, ...]
+    status: str = "playing"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One applied action: who took it, what it was, the dice it used, and whether it
+    closes the history to undo (it rolled a die or revealed something)."""
+
+    seq: int
+    side: str
+    action: Mapping[str, Any]
+    rolls: tuple[Roll, ...]
+    barrier: bool
+
+
+def _rolls_json(rolls: Sequence[Roll]) -> str:
+    return json.dumps([[r.purpose, r.die, r.value] for r in rolls])
+
+
+def _rolls_from(text: str) -> tuple[Roll, ...]:
+    return tuple(Roll(str(p), str(d), int(v)) for p, d, v in json.loads(text))
+
+
+class GameStore:
+    """The games database. One connection, serialised by a lock: writes are small and
+    reads of live games come from memory."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def create_game(self, row: GameRow, digests: Mapping[str, str]) -> None:
+        """Save a new game and the digests of its tokens (role to digest)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO games (id, created, updated, scenario, rules, options, seed, mode, "
+                "controllers, start_rolls, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.created, row.created, row.scenario, row.rules,
+                 json.dumps(dict(row.options)), row.seed, row.mode, json.dumps(dict(row.controllers)),
+                 _rolls_json(row.start_rolls), row.status),
+            )
+            db.executemany(
+                "INSERT INTO tokens (game_id, role, digest) VALUES (?, ?, ?)",
+                [(row.id, role, digest) for role, digest in digests.items()],
+            )
+
+    def append_action(self, game_id: str, action: ActionRow, status: str) -> None:
+        """Append an applied action (and the game's status) in one transaction."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO actions (game_id, seq, side, action, rolls, barrier, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, action.seq, action.side, json.dumps(dict(action.action)),
+                 _rolls_json(action.rolls), int(action.barrier), now),
+            )
+            db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id))
+
+    def remove_actions_from(self, game_id: str, seq: int, status: str) -> None:
+        """Undo: delete the actions numbered ``seq`` and after, in one transaction."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, seq))
+            db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?",
+                       (time.time(), status, game_id))
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def load_game(self, game_id: str) -> tuple[GameRow, list[ActionRow]] | None:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id, created, scenario, rules, options, seed, mode, controllers, start_rolls, "
+                "status FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if found is None:
+                return None
+            rows = self._db.execute(
+                "SELECT seq, side, action, rolls, barrier FROM actions WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+        gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status = found
+        game = GameRow(
+            id=gid, created=created, scenario=scenario, rules=rules, options=json.loads(options),
+            seed=int(seed), mode=mode, controllers=json.loads(controllers),
+            start_rolls=_rolls_from(start_rolls), status=status,
+        )
+        actions = [
+            ActionRow(seq=int(s), side=side, action=json.loads(a), rolls=_rolls_from(r), barrier=bool(b))
+            for s, side, a, r, b in rows
+        ]
+        return game, actions
+
+    def game_exists(self, game_id: str) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def match_token(self, game_id: str, token: str) -> str | None:
+        """The role (a side id, or ``spectator``) a token holds in a game, or ``None``.
+        Every stored digest is compared, in constant time."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT role, digest FROM tokens WHERE game_id = ?", (game_id,)
+            ).fetchall()
+        given = token_digest(token)
+        found = None
+        for role, digest in rows:
+            if hmac.compare_digest(given, digest):
+                found = role
+        return found
+
+    def unfinished_games(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM games WHERE status = 'playing' ORDER BY updated DESC"
+            ).fetchall()
+        return [r[0] for r in rows]
