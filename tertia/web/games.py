@@ -206,12 +206,11 @@ class GameService:
     def status(self, live: LiveGame, roles: frozenset[str], side: str) -> dict[str, Any]:
         state = live.state
         seen = live.observe(len(live.steps), side)
-        summary = getattr(live.game.ruleset, "summary", None)
         return {
             "turn": seen.get("turn"), "phase": seen.get("phase"), "active": seen.get("active"),
             "to_act": state.to_act, "pending": seen.get("pending"), "result": seen.get("result"),
             "over": state.is_over, "step": len(live.steps),
-            "summary": summary(state) if callable(summary) else {},
+            "summary": visible_summary(live, side),
             "can_undo": self.undo_problem(live, roles) is None,
             "waiting_for": None if state.is_over else live.controller(state.to_act),
             "your_turn": state.to_act in roles and not state.is_over,
@@ -228,7 +227,7 @@ class GameService:
                 "version": live.version,
                 "side": viewer,
                 "state": live.observe(len(live.steps), viewer),
-                "markers": markers(live.state, live.observe(len(live.steps), viewer)),
+                "markers": markers(live.observe(len(live.steps), viewer)),
                 "status": self.status(live, roles, viewer),
                 "choices": self.choices(live, roles),
                 "log_total": total,
@@ -396,7 +395,7 @@ class GameService:
             return {
                 "game": self.meta(live, roles), "step": step, "steps": total, "side": viewer,
                 "state": live.observe(step, viewer),
-                "markers": markers(live.states[step], live.observe(step, viewer)),
+                "markers": markers(live.observe(step, viewer)),
                 "log": [live.log_entry(i, viewer) for i in range(step + 1)],
             }
 
@@ -404,12 +403,27 @@ class GameService:
 # --- what the page shows beside a unit ------------------------------------------------------
 
 
-def markers(state: GameState, seen: Mapping[str, Any]) -> dict[str, list[str]]:
+def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
+    """The rule set's summary (score, orders left ...) worked out only from what ``side``
+    sees: from the position itself when nothing is hidden, else from the observation."""
+    summary = getattr(live.game.ruleset, "summary", None)
+    if not callable(summary):
+        return {}
+    if not live.hides_anything(side):
+        return dict(summary(live.state))
+    try:
+        return dict(summary(GameState.from_dict(live.observe(len(live.steps), side))))
+    except (KeyError, TypeError, ValueError):
+        return {}
+
+
+def markers(seen: Mapping[str, Any]) -> dict[str, list[str]]:
     """Per unit shown, the turn's marks on it (its own or its command's: ``moved``,
-    ``ordered_move`` ...), so the table can show what each unit has done."""
+    ``ordered_move`` ...) as the observation shows them, so the table can show what each
+    unit has done."""
     shown = {u["id"]: u for u in seen.get("units", ())}
     out: dict[str, list[str]] = {}
-    for name, idents in state.marks.items():
+    for name, idents in dict(seen.get("marks") or {}).items():
         for ident in idents:
             if ident in shown:
                 out.setdefault(ident, []).append(name)

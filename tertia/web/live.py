@@ -71,6 +71,7 @@ class LiveGame:
     rngs: dict[str, random.Random] = field(default_factory=dict)
     _lines: dict[tuple[int, str], list[dict[str, str]]] = field(default_factory=dict)
     _observed: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    _hides: dict[tuple[int, str], bool] = field(default_factory=dict)
 
     # --- building --------------------------------------------------------------------------
 
@@ -130,7 +131,10 @@ class LiveGame:
 
     def hides_anything(self, side: str) -> bool:
         """Does the rule set keep anything of the current position from ``side``?"""
-        return self.observe(len(self.steps), side) != self.state.to_dict()
+        key = (len(self.steps), side)
+        if key not in self._hides:
+            self._hides[key] = self.observe(len(self.steps), side) != self.state.to_dict()
+        return self._hides[key]
 
     def visible(self, events: Sequence[Event], side: str) -> list[Event]:
         rules = self.game.ruleset
@@ -153,8 +157,7 @@ class LiveGame:
         return {
             "index": index,
             "side": actor,
-            "action": action.to_dict() if action is not None and actor == side else (
-                {"type": action.type} if action is not None else None),
+            "action": action.to_dict() if action is not None and actor == side else None,
             "turn": after.turn,
             "phase": after.phase,
             "lines": self._lines[key],
@@ -188,9 +191,10 @@ class LiveGame:
         assert not step.rolls
         self.states.pop()
         index = len(self.steps) + 1
-        for key in [k for k in (*self._lines, *self._observed) if k[0] >= index]:
+        for key in [k for k in (*self._lines, *self._observed, *self._hides) if k[0] >= index]:
             self._lines.pop(key, None)
             self._observed.pop(key, None)
+            self._hides.pop(key, None)
         self.version += 1
         return step
 

@@ -1,0 +1,87 @@
+"""Hidden information through the API: a rule set that hides orders from the other side
+and its own bookkeeping from both. Nothing hidden may reach a side by any endpoint."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tertia.core.events import Event, OrderGiven
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.core.terrain import Battlefield
+from tertia.rulesets.larger_battles import LargerBattles
+from tertia.scenarios import load_builtin
+from tertia.web import games
+from tertia.web.app import create_app
+from tests.web_support import bearer, create, service
+
+
+class SecretOrders(LargerBattles):
+    """Larger battles where a side's orders are its own secret."""
+
+    id: ClassVar[str] = "secret-orders"
+
+    def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
+        seen = state.to_dict()
+        seen["extra"] = {}
+        if side != state.active:
+            seen["marks"] = {k: v for k, v in seen["marks"].items() if not k.startswith("order")}
+        return seen
+
+    def event_visible_to(self, event: Event, side: str) -> bool:
+        return not (isinstance(event, OrderGiven) and event.side != side)
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    real = games.build_game
+
+    def build(scenario: str, rules: str, options: Any) -> Game:
+        if rules == SecretOrders.id:
+            return Game(SecretOrders(), load_builtin(scenario))
+        return real(scenario, rules, options)
+
+    monkeypatch.setattr(games, "build_game", build)
+    with TestClient(create_app(tmp_path / "g.sqlite3")) as c:
+        yield c
+
+
+def test_orders_stay_secret_from_the_other_side(client: TestClient) -> None:
+    created = create(client, mode="link", rules=SecretOrders.id)
+    gid = created["id"]
+    actor = service(client).live(gid).state.to_act
+    other = "royalist" if actor == "parliament" else "parliament"
+    mine, theirs = bearer(created["tokens"][actor]), bearer(created["tokens"][other])
+    order = {"type": "give_order", "target": "right"}
+    answer = client.post(f"/api/games/{gid}/actions", json=order, headers=mine)
+    assert answer.status_code == 200
+    assert any("right" in line["text"] for line in answer.json()["log"][0]["lines"])
+    # Every way the other side could learn of it.
+    seen = [
+        client.get(f"/api/games/{gid}/view", headers=theirs).text,
+        client.get(f"/api/games/{gid}/replay?step=1", headers=theirs).text,
+        client.get(f"/api/games/{gid}/units/p-horse", headers=theirs).text,
+        client.get(f"/api/games/{gid}/units/r-horse", headers=theirs).text,
+        client.get(f"/api/games/{gid}", headers=theirs).text,
+    ]
+    for text in seen:
+        assert "ordered_move" not in text and "order the right" not in text.lower()
+        assert f"{actor}:right" not in text, text[max(0, text.find(f"{actor}:right") - 300):][:400]
+    view = json.loads(seen[0])
+    assert view["status"]["summary"]["orders_left"] == 2
+    assert view["log"][1]["lines"] == [] and view["log"][1]["action"] is None
+    # The unit report of an enemy unit is only what the observation shows.
+    enemy = "r-horse" if actor == "parliament" else "p-horse"
+    detail = client.get(f"/api/games/{gid}/units/{enemy}", headers=mine).json()
+    assert "hit_limit" not in detail["report"]
+    # A hidden event closes the history to undo, and odds are not given on a hidden position.
+    undo = client.post(f"/api/games/{gid}/undo", headers=mine)
+    assert undo.status_code == 409 and undo.json()["code"] == "CANNOT_UNDO"
+    odds = client.post(f"/api/games/{gid}/odds", json={"type": "end_phase"}, headers=mine)
+    assert odds.status_code == 409 and odds.json()["code"] == "HIDDEN_INFORMATION"
