@@ -1,0 +1,62 @@
+"""Games per second of ``tertia simulate`` on 1 and 2 workers (local backend), the scaling
+between them, the time 10,000 games would take, and the machinery's overhead against a
+bare loop of ``fight_battle`` over the same seeds.
+
+Usage: python benchmarks/simulate.py [--scenario edgehill] [--rules larger-battles]
+                                     [--games 200] [--workers 1 2] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.analysis.sim import make_spec, run
+from tertia.analysis.sim.games import game_seed
+from tertia.battle import fight_battle
+from tertia.scenarios import resolve_scenario
+
+TARGET_GAMES = 10_000
+
+
+def bare_loop_rate(scenario: str, rules: str, games: int, seed: int) -> float:
+    """Games per second of fight_battle alone, in this process, on the simulation's seeds."""
+    spec = make_spec(scenario, resolve_scenario(scenario), rules)
+    game = spec.build_game()
+    start = time.perf_counter()
+    for i in range(games):
+        fight_battle(game, {side: DoctrinePlayer() for side in spec.sides}, game_seed(seed, i))
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenario", default="edgehill")
+    parser.add_argument("--rules", default="larger-battles")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    spec = make_spec(args.scenario, resolve_scenario(args.scenario), args.rules)
+    print(f"{args.games} games of {args.scenario} under {args.rules}, local backend")
+    bare = bare_loop_rate(args.scenario, args.rules, args.games, args.seed)
+    print(f"  bare fight_battle loop, 1 process: {bare:.2f} games/s")
+    rates: dict[int, float] = {}
+    for workers in args.workers:
+        study = run([spec], args.games, args.seed, workers=workers)
+        failed = sum(1 for r in study.rows[0] if r["error"] is not None)
+        rates[workers] = study.games_per_second
+        print(f"  {workers} worker{'s' if workers > 1 else ' '}: {study.games_per_second:.2f} games/s "
+              f"({study.seconds:.1f} s, start-up included; {failed} failed); "
+              f"{TARGET_GAMES:,} games in ~{TARGET_GAMES / study.games_per_second:.0f} s")
+    if 1 in rates:
+        print(f"  machinery overhead at 1 worker: {100 * (bare / rates[1] - 1):+.1f}% against the bare loop")
+        for workers, rate in rates.items():
+            if workers > 1:
+                print(f"  scaling 1 -> {workers} workers: x{rate / rates[1]:.2f} "
+                      f"({100 * rate / rates[1] / workers:.0f}% efficiency)")
+
+
+if __name__ == "__main__":
+    main()
