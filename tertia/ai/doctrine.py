@@ -10,6 +10,8 @@ import random
 from collections.abc import Iterable
 from dataclasses import replace
 
+from tertia.ai.d3_doctrine import D3Doctrine
+from tertia.ai.d3_proposals import is_d3
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
 from tertia.core.game import Game
@@ -45,7 +47,8 @@ def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
 
 
 class DoctrinePlayer:
-    """Plays any side of ``larger-battles`` legally and sensibly.
+    """Plays any side of ``larger-battles`` legally and sensibly (and hands the D3 rule sets
+    to :class:`~tertia.ai.d3_doctrine.D3Doctrine`).
 
     Within one phase it remembers which units it has already planned for, so each unit is
     considered once; the memory is keyed by the turn and phase and never affects legality.
@@ -60,6 +63,7 @@ class DoctrinePlayer:
         self._pairs: list[tuple[str, str]] | None = None
         self._shots: list[Bombard] | None = None
         self._last_step = -1
+        self._d3 = D3Doctrine()
 
     def _remember_phase(self, state: GameState) -> None:
         key = (state.turn, state.active, state.phase)
@@ -73,6 +77,8 @@ class DoctrinePlayer:
             self._shots = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        if is_d3(game):
+            return self._d3.choose(game, state, rng)
         if state.pending is not None:
             return self._encourage(game, state)
         self._remember_phase(state)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+from tertia.ai import d3_proposals
 from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
 from tertia.core.game import Game
 from tertia.core.state import GameState, UnitKind
@@ -21,6 +22,8 @@ class RandomPlayer:
         self.end_phase_weight = end_phase_weight
 
     def iter_proposals(self, game: Game, state: GameState, rng: random.Random) -> list[Action]:
+        if d3_proposals.is_d3(game):
+            return d3_proposals.iter_proposals(game, state, rng)
         side = state.to_act
         if state.pending is not None:
             eligible = list(state.pending.get("eligible", ()))

@@ -460,7 +460,7 @@ class Narrator:
         return f"{self.side(e.side)} choose {choice} ({kind})", "decision"
 
     def _narrated(self, e: ev.Narrated, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return e.text, "note"
+        return self._purpose(e.text), "note"
 
     def _status_changed(self, e: ev.UnitStatusChanged, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)}: {_humanise(e.key)} now {_value_text(e.value)}", "note"

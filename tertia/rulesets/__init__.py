@@ -8,9 +8,11 @@ from tertia.core.ruleset import RuleSet
 
 
 def _registry() -> dict[str, type[RuleSet]]:
+    from tertia.rulesets.d3_cards import D3Cards
+    from tertia.rulesets.d3_commands import D3Commands
     from tertia.rulesets.larger_battles import LargerBattles
 
-    return {cls.id: cls for cls in (LargerBattles,)}
+    return {cls.id: cls for cls in (LargerBattles, D3Commands, D3Cards)}
 
 
 def ruleset_ids() -> list[str]:

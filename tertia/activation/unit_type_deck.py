@@ -1,0 +1,64 @@
+"""A shuffled deck of unit-type cards, one set per side (each side a colour): every card
+drawn activates that side's units of that type; when the deck is spent it is shuffled
+for the next turn.
+
+Used by ``d3-cards`` (Sequence of Play: five red and five blue cards, Horse, Foot,
+Dragoon, Artillery and Commander). Drawing a card at random from those left is the same
+chance as shuffling the whole deck first, and leaves nothing hidden in the state: each
+draw is one die with a purpose (``d<n>`` over the ``n`` cards left, none when one is
+left), so replays and exact odds see every card as it comes.
+
+Kept in ``GameState.extra``: ``deck`` (the cards still to draw this turn, as
+``[side, type]`` pairs in a fixed order) and ``drawn`` (the cards drawn so far).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tertia.core.dice import die
+from tertia.core.events import GameDataChanged
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState
+
+CARD_TYPES = ("horse", "foot", "dragoons", "artillery", "commander")
+"""One card of each per side: Horse, Foot, Dragoon, Artillery and Commander Activation."""
+
+Card = tuple[str, str]
+
+
+def full_deck(sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> list[Card]:
+    """Every side's cards, in a fixed order (the deck as it comes out of the box).
+
+    >>> full_deck(("red", "blue"), ("horse", "foot"))
+    [('red', 'horse'), ('red', 'foot'), ('blue', 'horse'), ('blue', 'foot')]
+    """
+    return [(side, kind) for side in sides for kind in types]
+
+
+def remaining(state: GameState) -> list[Card]:
+    return [(str(s), str(t)) for s, t in state.extra.get("deck", ())]
+
+
+def drawn(state: GameState) -> list[Card]:
+    return [(str(s), str(t)) for s, t in state.extra.get("drawn", ())]
+
+
+def shuffle(tx: Tx, sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> None:
+    """Gather every card and shuffle: the turn's deck is full again."""
+    tx.emit(GameDataChanged(key="deck", value=[list(c) for c in full_deck(sides, types)]))
+    tx.emit(GameDataChanged(key="drawn", value=[]))
+
+
+def draw(tx: Tx) -> Card | None:
+    """Take the top card: any of the cards left, equally likely. None when the deck is
+    spent."""
+    left = remaining(tx.state)
+    if not left:
+        return None
+    n = len(left)
+    index = 0 if n == 1 else int(tx.roll(die(f"d{n}", range(1, n + 1)), "draw a card")) - 1
+    card = left[index]
+    tx.emit(GameDataChanged(key="deck", value=[list(c) for i, c in enumerate(left) if i != index]))
+    tx.emit(GameDataChanged(key="drawn", value=[*(list(c) for c in drawn(tx.state)), list(card)]))
+    return card

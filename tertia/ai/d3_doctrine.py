@@ -1,0 +1,324 @@
+"""The doctrine player for the D3 rule sets: the battle as the period fought it. Guns
+fire first, the wings of horse charge what they can reach (a flank or rear for choice),
+the foot advance as a line to musket range and shoot, units in contact fight, commanders
+rally the worst-hurt unit they can reach.
+
+It decides from its own side's observation only (``Game.observe``): the other side's
+card order is hidden there, so nothing it does can depend on it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from tertia.activation.command_cards import ORDER_KIND, OrderCards
+from tertia.ai.d3_proposals import activated, charge_towards, observed, scenario_position
+from tertia.ai.moves import bearing_to, move_towards
+from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
+from tertia.core.game import Game
+from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.measuring import distance
+from tertia.rules.modifiers import Modifier, total
+from tertia.rules.movement import plan_move
+from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3.base import D3RuleSet
+from tertia.rulesets.d3.contact import enemy_contacts, face_attacked, in_contact
+from tertia.rulesets.d3.hits import rout_after
+from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
+from tertia.rulesets.d3_cards import D3Cards
+from tertia.rulesets.d3_cards import shooting as cards_shooting
+from tertia.rulesets.d3_cards.commanders import Rally, rallies_left
+from tertia.rulesets.d3_commands import D3Commands, deployment
+from tertia.rulesets.d3_commands import shooting as commands_shooting
+from tertia.rulesets.d3_commands.organisation import INDEPENDENT, command_card
+
+MUSKET_STANDOFF = 10.0
+"""Foot advance to about 10" from their target: in range, short of contact."""
+PIVOT_BEFORE = 25.0
+"""Degrees off the goal before a unit pivots rather than sliding obliquely."""
+RALLY_FROM = 2
+"""Commanders rally units with at least this many hits."""
+
+
+def expected_d3(modifiers: Sequence[Modifier], doubled: bool = False) -> float:
+    """Mean hits of a D3 (1,1,2,2,3,3) with modifiers, never below nothing.
+
+    >>> expected_d3([Modifier(-1, "x")])
+    1.0
+    """
+    net = total(modifiers)
+    mean = sum(max(0, face + net) for face in (1, 2, 3)) / 3.0
+    return mean * (2 if doubled else 1)
+
+
+class D3Doctrine:
+    """Plays either side of ``d3-commands`` or ``d3-cards`` legally and sensibly. It
+    remembers, within one activation, which units it has finished with; that memory is
+    keyed by the activation and never affects legality."""
+
+    name = "doctrine"
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._done: set[str] = set()
+        self._last_step = -1
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        view = observed(game, state, state.to_act)
+        if view.pending is not None:
+            return self._answer(game, view)
+        if view.phase != "activation":
+            return EndPhase()
+        self._remember(view)
+        units = activated(game, view)
+        units.sort(key=lambda u: (self._nearest_enemy_distance(view, u), u.id))
+        for unit in units:
+            if unit.id in self._done:
+                continue
+            action = self._unit_action(game, view, unit)
+            if action is not None:
+                return action
+            self._done.add(unit.id)
+        return EndPhase()
+
+    def _remember(self, view: GameState) -> None:
+        act = view.extra.get("activation") or {}
+        played = len(view.extra.get("drawn", ())) + len(view.extra.get(f"cards_played:{view.active}", ()))
+        key = (view.turn, view.active, act.get("card"), played)
+        went_back = view.step < self._last_step
+        self._last_step = view.step
+        if key != self._key or went_back:
+            self._key = key
+            self._done = set()
+
+    # --- decisions the rules await -------------------------------------------------------
+
+    def _answer(self, game: Game, view: GameState) -> Action:
+        pending = view.pending
+        assert pending is not None
+        if pending.get("kind") == ORDER_KIND:
+            return OrderCards(order=self.card_order(view, view.to_act, pending.get("cards", ())))
+        uid = str(pending["units"][0])
+        for option in deployment.suggestions(view.units[uid], scenario_position(game, uid)):
+            if game.is_legal(view, option):
+                return option
+        table = game.table
+        for x in range(2, int(table.width) - 1, 2):
+            for y in range(2, int(table.depth) - 1, 2):
+                option = deployment.Deploy(unit=uid, x=float(x), y=float(y))
+                if game.is_legal(view, option):
+                    return option
+        return deployment.Deploy(unit=uid, x=0.0, y=0.0)
+
+    @staticmethod
+    def card_order(view: GameState, side: str, held: Sequence[str]) -> tuple[str, ...]:
+        """"First, the guns bombarded each other, then the two wings would clash, and
+        finally the infantry met": independent units, then commands of horse, then the
+        centre, the foot flanks and the reserve last. From the side's own units only."""
+        def rank(card: str) -> tuple[int, str]:
+            kinds = {u.kind for u in view.iter_troops(side) if _card(u) == card}
+            if card == INDEPENDENT:
+                return (0, card)
+            if UnitKind.HORSE in kinds and card != "reserve":
+                return (1, card)
+            if card == "centre":
+                return (2, card)
+            return (3 if card != "reserve" else 4, card)
+
+        return tuple(sorted((str(c) for c in held), key=rank))
+
+    # --- one unit ------------------------------------------------------------------------
+
+    def _unit_action(self, game: Game, view: GameState, unit: Unit) -> Action | None:
+        if any(view.is_marked(m, unit.id) for m in ("shot", "meleed", "withdrew", "rallied")):
+            return None
+        if unit.is_commander:
+            return self._commander(game, view, unit)
+        contacts = enemy_contacts(view, unit)
+        if contacts:
+            return self._melee(game, view, unit, contacts)
+        moved = view.is_marked("moved", unit.id)
+        shot = self._best_shot(game, view, unit)
+        if moved:
+            return shot[1] if shot else None
+        charge = self._best_charge(game, view, unit) if can_charge(unit) else None
+        if charge and (not shot or charge[0] > shot[0]):
+            return charge[1]
+        if shot:
+            return shot[1]
+        return self._advance(game, view, unit)
+
+    def _melee(self, game: Game, view: GameState, unit: Unit, contacts: Sequence[Unit]) -> Action | None:
+        ruleset = _rules(game)
+        best: tuple[float, str, Attack] | None = None
+        for e in contacts:
+            attack = Attack(attacker=unit.id, target=e.id)
+            if not game.is_legal(view, attack):
+                continue
+            mods = ruleset.melee_modifiers(game.table, view, unit, e)
+            value = self._worth(game, e, expected_d3(mods, face_attacked(e, unit) is not Face.FRONT))
+            if best is None or (value, e.id) > best[:2]:
+                best = (value, e.id, attack)
+        return best[2] if best else None
+
+    def _worth(self, game: Game, target: Unit, hits: float) -> float:
+        """Expected hits, weighted towards finishing a unit off."""
+        left = rout_after(game.ruleset.options) + 1 - target.hits
+        bonus = 1.5 if hits >= left else 1.0
+        return hits * bonus + (0.3 if target.kind is UnitKind.ARTILLERY else 0.0)
+
+    # --- shooting ------------------------------------------------------------------------
+
+    def _best_shot(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Shoot] | None:
+        if not (has_muskets(unit) or unit.kind is UnitKind.ARTILLERY):
+            return None
+        ruleset = _rules(game)
+        reach = ruleset.shot_reach(game.table, view, unit)
+        best: tuple[float, str, Shoot] | None = None
+        for e in view.iter_troops(view.opponent(unit.side)):
+            if math.hypot(e.x - unit.x, e.y - unit.y) > reach + unit.base.radius + e.base.radius:
+                continue
+            if not is_in_arc(unit.base, e.base, 45.0):
+                continue
+            shot = Shoot(unit=unit.id, target=e.id)
+            if not game.is_legal(view, shot):
+                continue
+            value = self._worth(game, e, self._shot_hits(game, view, unit, e))
+            if best is None or (value, e.id) > best[:2]:
+                best = (value, e.id, shot)
+        if best is None or best[0] <= 0.0:
+            return None
+        return best[0], best[2]
+
+    def _shot_hits(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
+        ruleset = game.ruleset
+        if isinstance(ruleset, D3Commands):
+            return expected_d3(commands_shooting.modifiers(game.table, unit, target))
+        woods = bool(ruleset.option("woods_cover_shooting"))
+        if unit.kind is UnitKind.ARTILLERY:
+            pips = total(cards_shooting.gun_modifiers(game.table, unit, target, woods))
+            need = distance(unit, target) / cards_shooting.RANGE_STEP
+            return sum(1 for face in range(1, 7) if max(0, face + pips) >= need) / 6.0
+        return expected_d3(cards_shooting.musket_modifiers(game.table, unit, target, woods))
+
+    # --- charging ------------------------------------------------------------------------
+
+    def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
+        ruleset = _rules(game)
+        reach = MOVE[unit.kind] * weather.movement_factor(view)
+        best: tuple[float, str, Move] | None = None
+        for e in view.iter_troops(view.opponent(unit.side)):
+            if math.hypot(e.x - unit.x, e.y - unit.y) > reach + unit.base.radius + e.base.radius:
+                continue
+            for aim in _face_centres(e):
+                move = charge_towards(view, unit, e, aim)
+                if move is None or not game.is_legal(view, move):
+                    continue
+                end = plan_move(unit, move).end
+                there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
+                mods = ruleset.melee_modifiers(game.table, view, there, e)
+                flank = face_towards(e.base, (end.x, end.y)) is not Face.FRONT
+                value = self._worth(game, e, expected_d3(mods, flank))
+                if e.kind is UnitKind.ARTILLERY and isinstance(ruleset, D3Cards):
+                    value = 3.0
+                if best is None or (value, e.id) > best[:2]:
+                    best = (value, e.id, move)
+        if best is None or best[0] < 0.6:
+            return None
+        return best[0], best[2]
+
+    # --- advancing -----------------------------------------------------------------------
+
+    def _advance(self, game: Game, view: GameState, unit: Unit) -> Move | None:
+        if unit.kind is UnitKind.ARTILLERY and (unit.fired or weather.guns_bogged(view)):
+            return None
+        goal, target = self._goal(view, unit)
+        if goal is None or target is None:
+            return None
+        gap = distance(unit, target)
+        if has_muskets(unit) and gap <= MUSKET_STANDOFF + 1.0:
+            return None
+        if unit.kind is UnitKind.ARTILLERY and gap <= _rules(game).shot_reach(game.table, view, unit):
+            return None
+        heading = bearing_to(unit, goal)
+        rules = _rules(game).move_rules()
+        allowance = MOVE[unit.kind] * weather.movement_factor(view)
+        span = gap - MUSKET_STANDOFF if has_muskets(unit) else allowance
+        turn = angle_between(heading, unit.facing)
+        if turn > PIVOT_BEFORE:
+            cost = rules.pivot_cost
+            return move_towards(game, view, unit, goal, min(allowance - cost, span), face=heading) or (
+                self._pivot(game, view, unit, heading))
+        return move_towards(game, view, unit, goal, min(allowance, max(span, 0.0)))
+
+    @staticmethod
+    def _pivot(game: Game, view: GameState, unit: Unit, heading: float) -> Move | None:
+        move = Move(unit=unit.id, waypoints=(), face_before=heading)
+        return move if game.is_legal(view, move) else None
+
+    def _goal(self, view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
+        enemies = list(view.iter_troops(view.opponent(unit.side)))
+        if not enemies:
+            return None, None
+        pool = enemies
+        if unit.kind is UnitKind.HORSE:
+            pool = [e for e in enemies if e.kind is UnitKind.HORSE] or enemies
+        if unit.kind in (UnitKind.FOOT, UnitKind.COMMANDED_SHOT):
+            line = [u for u in view.iter_troops(unit.side)
+                    if u.command == unit.command and u.kind is unit.kind]
+            cx = sum(u.x for u in line) / len(line)
+            cy = sum(u.y for u in line) / len(line)
+            target = min(pool, key=lambda e: (math.hypot(e.x - cx, e.y - cy), e.id))
+            return (unit.x + target.x - cx, unit.y + target.y - cy), target
+        target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
+        return (target.x, target.y), target
+
+    @staticmethod
+    def _nearest_enemy_distance(view: GameState, unit: Unit) -> float:
+        enemies = view.iter_troops(view.opponent(unit.side))
+        return min((math.hypot(e.x - unit.x, e.y - unit.y) for e in enemies), default=math.inf)
+
+    # --- commanders (d3-cards) -----------------------------------------------------------
+
+    def _commander(self, game: Game, view: GameState, unit: Unit) -> Action | None:
+        ruleset = game.ruleset
+        if not isinstance(ruleset, D3Cards) or rallies_left(view, unit, ruleset.options) <= 0:
+            return None
+        hurt = sorted((u for u in view.iter_troops(unit.side) if u.hits >= RALLY_FROM),
+                      key=lambda u: (-u.hits, u.id))
+        for friend in hurt:
+            if in_contact(unit, friend):
+                rally = Rally(commander=unit.id, unit=friend.id)
+                if game.is_legal(view, rally):
+                    return rally
+        if view.is_marked("moved", unit.id):
+            return None
+        for friend in hurt:
+            if math.hypot(friend.x - unit.x, friend.y - unit.y) > MOVE[UnitKind.COMMANDER] + 4.0:
+                continue
+            back = math.radians(friend.facing + 180.0)
+            spot = (friend.x + math.sin(back) * (friend.depth / 2 + unit.depth / 2),
+                    friend.y + math.cos(back) * (friend.depth / 2 + unit.depth / 2))
+            move = move_towards(game, view, unit, spot, MOVE[UnitKind.COMMANDER])
+            if move is not None:
+                return move
+        return None
+
+
+def _rules(game: Game) -> D3RuleSet:
+    ruleset = game.ruleset
+    assert isinstance(ruleset, D3RuleSet)
+    return ruleset
+
+
+def _card(unit: Unit) -> str:
+    return command_card(unit.command)
+
+
+def _face_centres(target: Unit) -> list[Point]:
+    """Points just beyond the middle of each face: where a charge may aim."""
+    fl, fr, rr, rl = target.base.corners()
+    return [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in ((rr, rl), (fl, fr), (fr, rr), (rl, fl))]

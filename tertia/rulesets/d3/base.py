@@ -1,0 +1,407 @@
+"""The frame both D3 rule sets are built on: the army on the table, activations of cards,
+and the move, shoot and melee actions with their shared checks. Each rule set fills in
+what is its own through the hooks at the end of :class:`D3RuleSet`."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
+from tertia.core.events import Event
+from tertia.core.geometry import base_distance
+from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.scenario import Scenario
+from tertia.core.state import GameState, Objective, Unit, UnitKind
+from tertia.core.terrain import Battlefield
+from tertia.core.violations import Code, IllegalAction, Violation
+from tertia.rules.modifiers import Modifier
+from tertia.rules.movement import plan_move
+from tertia.rules.sight import has_line_of_sight
+from tertia.rulesets.d3 import melee, movement, shooting, weather
+from tertia.rulesets.d3.clauses import ClauseBook
+from tertia.rulesets.d3.contact import enemy_contacts, in_contact
+from tertia.rulesets.d3.hits import check_routs, rout_after
+from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS, is_impetuous
+from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
+
+ACTIVATION = "activation"
+
+COMMON_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("rout_after", 8,
+               "a unit routs when it has more hits than this (Routing: 8; the author's first "
+               "version said 6)", low=1, high=30),
+    OptionSpec("royalist_horse_impetuous", False,
+               "all Royalist Horse are impetuous (otherwise only Horse with the 'impetuous' trait)"),
+    OptionSpec("weather", "fair", "the day's weather, or rolled on a D6 (1-3 fair, 4 light rain, "
+               "5 heavy rain, 6 storm)", weather.OPTION_CHOICES),
+    OptionSpec("clubmen", False,
+               "allow Clubmen: foot with the 'clubmen' trait fight with D3-2, carry no muskets and "
+               "always count as in cover when shot at (the author's suggestion)"),
+    OptionSpec("infantry_in_melee", "foot",
+               "which targets count as infantry for the melee modifier",
+               ("foot", "foot-and-commanded-shot")),
+    OptionSpec("charge_tolerance", 10.0,
+               "degrees a charge's path may stray from straight ahead after its one turn",
+               low=0, high=45),
+)
+
+BASES: Mapping[UnitKind, tuple[float, float]] = {
+    UnitKind.FOOT: (4.0, 3.0),
+    UnitKind.HORSE: (4.0, 3.0),
+    UnitKind.DRAGOONS: (4.0, 3.0),
+    UnitKind.COMMANDED_SHOT: (4.0, 3.0),
+    UnitKind.ARTILLERY: (4.0, 3.0),
+    UnitKind.COMMANDER: (2.0, 2.0),
+}
+"""Units on the 4" x 3" base of the d3-commands text (any size works, it says); a
+commander on a 2" x 2" stand."""
+
+
+def army_commander(scenario: Scenario, side: str) -> str | None:
+    """"Each army has a single Commander": the side's general, else its first commander."""
+    mine = [c for c in scenario.commanders if c.side == side]
+    general = next((c for c in mine if c.general), None)
+    chosen = general or (mine[0] if mine else None)
+    return chosen.id if chosen else None
+
+
+def is_royalist_side(scenario: Scenario, side: str) -> bool:
+    spec = scenario.side(side)
+    return "royal" in spec.id.lower() or "royal" in spec.name.lower()
+
+
+class D3RuleSet(RuleSet):
+    """Shared by ``d3-commands`` and ``d3-cards``."""
+
+    CLAUSES: ClassVar[ClauseBook]
+    PURSUIT_FROM: ClassVar[int]
+    BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = BASES
+    ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def initial_state(self, scenario: Scenario) -> GameState:
+        units: dict[str, Unit] = {}
+        w, d = self.base_size(UnitKind.COMMANDER)
+        for c in scenario.commanders:
+            if c.id != army_commander(scenario, c.side):
+                continue
+            units[c.id] = Unit(
+                id=c.id, side=c.side, kind=UnitKind.COMMANDER, command=c.command,
+                x=c.x, y=c.y, facing=c.facing % 360.0, width=c.width or w, depth=c.depth or d,
+                name=c.name, general=True, value=c.value,
+            )
+        for s in scenario.units:
+            kind = UnitKind(s.type)
+            uw, ud = self.base_size(kind)
+            units[s.id] = Unit(
+                id=s.id, side=s.side, kind=kind, command=s.command, x=s.x, y=s.y,
+                facing=s.facing % 360.0, width=s.width or uw, depth=s.depth or ud,
+                name=s.name, traits=tuple(s.traits),
+            )
+        sides = scenario.side_ids
+        objectives = tuple(
+            Objective(name=o.name, x=o.x, y=o.y, radius=o.radius, side=o.side)
+            for o in scenario.objectives
+        )
+        return GameState(
+            sides=sides, turn=0, active=sides[0], phase="setup", units=units, objectives=objectives,
+            extra={
+                "turn_limit": scenario.turns,
+                "edges": {s.id: s.edge for s in scenario.sides},
+                "royalist_sides": [s for s in sides if is_royalist_side(scenario, s)],
+                "weather": weather.FAIR,
+                ACTIVATION: None,
+            },
+        )
+
+    def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """Traits: ``impetuous`` only on Horse, ``clubmen`` only on Foot and only with the
+        ``clubmen`` option."""
+        problems: list[tuple[str, str]] = []
+        for i, u in enumerate(scenario.units):
+            where = f"units[{i}] {u.id!r}.traits"
+            if IMPETUOUS in u.traits and u.type != "horse":
+                problems.append((where, f"only Horse can be impetuous, not {u.type} "
+                                        f"({self.CLAUSES.melee})"))
+            if CLUBMEN in u.traits:
+                if not self.option("clubmen"):
+                    problems.append((where, "Clubmen are an optional troop type: set the option "
+                                            "clubmen=true"))
+                elif u.type != "foot":
+                    problems.append((where, f"Clubmen are foot, not {u.type}"))
+        return problems
+
+    # --- play --------------------------------------------------------------------------------
+
+    def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
+        c = self.CLAUSES
+        if state.is_over:
+            return [Violation(Code.GAME_OVER, "the battle is over", c.sequence)]
+        special = self.validate_special(table, state, action)
+        if special is not None:
+            return special
+        if state.pending is not None:
+            return [Violation(Code.PENDING_DECISION,
+                              f"{state.pending['side']} must first decide: {state.pending['kind']}",
+                              c.sequence)]
+        if state.phase != ACTIVATION:
+            return [Violation(Code.WRONG_PHASE,
+                              f"units act when their card is played, not in the {state.phase} phase",
+                              c.activation)]
+        match action:
+            case EndPhase():
+                return []
+            case Move():
+                return self._unit_problems(state, (action.unit,)) or self._move_problems(
+                    table, state, action)
+            case Shoot():
+                return self._unit_problems(state, (action.unit,), (action.target,)) or (
+                    self._shot_problems(table, state, action))
+            case Attack():
+                return self._unit_problems(state, (action.attacker,), (action.target,)) or (
+                    melee.validate_melee(state, action, c)
+                    or self.melee_problems(table, state, action))
+        return [Violation(Code.UNKNOWN_ACTION,
+                          f"{type(action).__name__} is not an action of {self.id}", c.sequence)]
+
+    def _unit_problems(
+        self, state: GameState, own: tuple[str, ...], others: tuple[str, ...] = ()
+    ) -> list[Violation]:
+        c = self.CLAUSES
+        for uid in (*own, *others):
+            u = state.units.get(uid)
+            if u is None:
+                return [Violation(Code.UNKNOWN_UNIT, f"there is no unit {uid!r}", c.sequence)]
+            if not u.in_play:
+                return [Violation(Code.UNIT_REMOVED, f"{u.label} is no longer in play ({u.removed})",
+                                  c.sequence)]
+        for uid in own:
+            u = state.units[uid]
+            if u.side != state.active:
+                return [Violation(Code.NOT_YOUR_UNIT,
+                                  f"{u.label} belongs to {u.side}; {state.active} is activating",
+                                  c.sequence)]
+            if not self.is_activated(state, u):
+                card = self.active_card(state) or "none"
+                return [Violation(Code.NOT_ACTIVATED,
+                                  f"{u.label} is not activated: the card in play is {card}",
+                                  c.activation)]
+        return []
+
+    def _move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
+        found = movement.validate_move(table, state, action, self.move_rules())
+        if found:
+            return found
+        return self.move_problems(table, state, action)
+
+    def _shot_problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
+        unit = state.units[action.unit]
+        found = self.shot_problems(table, state, action)
+        if found:
+            return found
+        return shooting.validate_shot(table, state, action, self.CLAUSES,
+                                      self.shot_reach(table, state, unit))
+
+    def resolve(self, tx: Tx, action: Action) -> None:
+        if not self.resolve_special(tx, action):
+            match action:
+                case EndPhase():
+                    self.end_activation(tx)
+                case Move():
+                    moved, touched = movement.resolve_move(tx, action)
+                    if touched:
+                        self.on_contact(tx, moved, touched)
+                case Shoot():
+                    self.resolve_shot(tx, action)
+                case Attack():
+                    attacker = tx.state.units[action.attacker]
+                    target = tx.state.units[action.target]
+                    mods = self.melee_modifiers(tx.table, tx.state, attacker, target)
+                    melee.fight(tx, action, mods, self.options, pursuit_from=self.PURSUIT_FROM,
+                                pursuit_rule=self.CLAUSES.melee)
+        self.after_action(tx)
+
+    def after_action(self, tx: Tx) -> None:
+        """Routs at once; a side with nothing left ends the battle."""
+        if tx.state.is_over:
+            return
+        check_routs(tx, self.options)
+        self.after_losses(tx)
+        gone = wiped_out(tx.state)
+        if gone is not None and tx.state.phase != "deployment":
+            end_game(tx, f"{gone} has no units left")
+
+    # --- activation --------------------------------------------------------------------------
+
+    def active_card(self, state: GameState) -> str | None:
+        act = state.extra.get(ACTIVATION)
+        return None if not act else str(act["card"])
+
+    def is_activated(self, state: GameState, unit: Unit) -> bool:
+        act = state.extra.get(ACTIVATION)
+        return act is not None and act["side"] == unit.side and self.card_of(unit) == act["card"]
+
+    # --- odds --------------------------------------------------------------------------------
+
+    def query(
+        self,
+        state: GameState,
+        word: str | None,
+        attacker: str,
+        target: str,
+        *,
+        supports: tuple[str, ...] = (),
+        commander: str | None = None,
+    ) -> tuple[GameState, Action]:
+        """``melee`` is a unit's D3 against an enemy in contact, ``shoot`` its muskets (or a
+        gun's shot), ``bombard`` a gun's shot. The position is readied with the attacker's
+        card in play and nothing yet done this activation."""
+        problems = self._unit_problems(state, (), (attacker, target))
+        if problems:
+            raise IllegalAction(problems)
+        unit = state.units[attacker]
+        is_gun = unit.kind is UnitKind.ARTILLERY
+        if word is None:
+            word = "bombard" if is_gun else "melee" if in_contact(unit, state.units[target]) else "shoot"
+        if word not in self.ACTION_WORDS:
+            raise IllegalAction([Violation(Code.UNKNOWN_ACTION,
+                                           f"{self.id} has no action {word!r}; its actions: "
+                                           f"{', '.join(self.ACTION_WORDS)}", self.CLAUSES.sequence)])
+        if word == "bombard" and not is_gun:
+            raise IllegalAction([Violation(Code.CANNOT_ACT, f"{unit.label} is not artillery",
+                                           self.CLAUSES.shooting)])
+        ready = state.evolve(
+            phase=ACTIVATION, active=unit.side, pending=None, result=None, marks={},
+            extra={**state.extra, ACTIVATION: {"side": unit.side, "card": self.card_of(unit)}},
+        )
+        if word == "melee":
+            return ready, Attack(attacker=attacker, target=target)
+        return ready, Shoot(unit=attacker, target=target)
+
+    # --- reports -----------------------------------------------------------------------------
+
+    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        u = state.units[unit_id]
+        report: dict[str, Any] = {
+            "id": u.id, "name": u.name, "side": u.side, "type": u.kind.value,
+            "command": u.command, "card": self.card_of(u), "x": u.x, "y": u.y, "facing": u.facing,
+            "in_play": u.in_play, "removed": u.removed, "hits": u.hits,
+        }
+        if u.is_commander:
+            report.update(hit_limit=None, value=u.value)
+            report.update(self.commander_report(state, u))
+            return report
+        limit = rout_after(self.options)
+        report.update(
+            hit_limit=limit + 1,
+            hit_limit_increases=[],
+            rout_after=limit,
+            hits_to_rout=max(0, limit + 1 - u.hits),
+            engaged=[e.id for e in enemy_contacts(state, u)] if u.in_play else [],
+            impetuous=is_impetuous(state, u, self.options),
+            traits=list(u.traits),
+            fired=u.fired,
+            ammo_markers=u.ammo_markers,
+        )
+        report.update(self.ammunition_report(state, u))
+        return report
+
+    def measure_move(
+        self, table: Battlefield, state: GameState, action: Action
+    ) -> dict[str, Any] | None:
+        """The move's length against its allowance (movement, pivots, storm)."""
+        if not isinstance(action, Move) or action.unit not in state.units:
+            return None
+        plan = plan_move(state.units[action.unit], action)
+        limit, rule = movement.allowance(state, plan, self.move_rules())
+        return {"length": plan.length, "allowance": max(0.0, limit), "rule": rule}
+
+    def unit_overlays(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        """The 45-degree field of fire to the unit's range, with line of sight to enemies
+        within it, and the rule set's own zones."""
+        u = state.units[unit_id]
+        arcs: list[dict[str, Any]] = []
+        sight: list[dict[str, Any]] = []
+        if u.kind is UnitKind.ARTILLERY or (not u.is_commander and u.kind is not UnitKind.HORSE):
+            reach = self.shot_reach(table, state, u)
+            arcs.append({"half_angle": shooting.FIELD_OF_FIRE, "reach": reach,
+                         "label": f"{reach:g}\" range, 45-degree field of fire",
+                         "rule": self.CLAUSES.shooting_range})
+            for e in state.iter_troops(state.opponent(u.side)):
+                if base_distance(u.base, e.base) <= reach:
+                    sight.append({"target": e.id, "clear": has_line_of_sight(table, state, u, e)})
+        return {"zones": self.zones(state, u), "arcs": arcs, "sight": sight}
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        return {"score": scores(state), "units_lost": {s: units_lost(state, s) for s in state.sides},
+                "weather": weather.weather(state)}
+
+    # --- hooks for each rule set -------------------------------------------------------------
+
+    @abstractmethod
+    def card_of(self, unit: Unit) -> str:
+        """The card that activates ``unit``."""
+
+    @abstractmethod
+    def move_rules(self) -> movement.MoveRules: ...
+
+    @abstractmethod
+    def shot_reach(self, table: Battlefield, state: GameState, unit: Unit) -> float:
+        """The longest range ``unit`` may shoot at now."""
+
+    @abstractmethod
+    def resolve_shot(self, tx: Tx, action: Shoot) -> None: ...
+
+    @abstractmethod
+    def melee_modifiers(
+        self, table: Battlefield, state: GameState, attacker: Unit, target: Unit
+    ) -> list[Modifier]: ...
+
+    @abstractmethod
+    def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
+        """A move brought ``mover`` into contact with ``touched`` (enemy troops or the
+        commander)."""
+
+    @abstractmethod
+    def end_activation(self, tx: Tx) -> None:
+        """The active side has finished with its card."""
+
+    def validate_special(
+        self, table: Battlefield, state: GameState, action: Action
+    ) -> list[Violation] | None:
+        """The rule set's own actions (card orders, rallies ...): their violations, or None
+        when ``action`` is not one of them."""
+        return None
+
+    def resolve_special(self, tx: Tx, action: Action) -> bool:
+        """Carry out one of the rule set's own actions; False when ``action`` is not one."""
+        return False
+
+    def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
+        """Movement rules of the rule set's own, after the shared checks pass."""
+        return []
+
+    def shot_problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
+        """Shooting rules of the rule set's own (ammunition, guns that moved), checked first."""
+        return []
+
+    def melee_problems(self, table: Battlefield, state: GameState, action: Attack) -> list[Violation]:
+        return []
+
+    def after_losses(self, tx: Tx) -> None:
+        """After units may have left play (a command's card leaves the deck ...)."""
+
+    def ammunition_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
+        return {}
+
+    def commander_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
+        return {}
+
+    def zones(self, state: GameState, unit: Unit) -> list[dict[str, Any]]:
+        return []
+
+    def event_visible_to(self, event: Event, side: str) -> bool:
+        return True

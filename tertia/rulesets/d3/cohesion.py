@@ -1,0 +1,76 @@
+"""Keeping a command together: a unit must stay within a distance of at least one other
+unit of its command, and a unit that strays is moved back (used by ``d3-commands``,
+Commands: 6")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from tertia.core.actions import Move
+from tertia.core.events import UnitMoved
+from tertia.core.geometry import base_distance, first_contact, is_within
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+from tertia.core.terrain import TerrainKind
+from tertia.rules.movement import iter_table_violations, iter_terrain_violations, plan_move
+
+GroupOf = Callable[[Unit], str | None]
+"""A unit's group (its command), or None for a unit bound to no one."""
+
+MARGIN = 0.05
+"""A unit moved back ends this much inside the distance."""
+
+
+def companions(state: GameState, unit: Unit, group_of: GroupOf) -> list[Unit]:
+    group = group_of(unit)
+    if group is None:
+        return []
+    return [u for u in state.iter_troops(unit.side) if u.id != unit.id and group_of(u) == group]
+
+
+def is_cohesive(state: GameState, unit: Unit, group_of: GroupOf, radius: float) -> bool:
+    """True for a unit alone in its group, bound to none, or within ``radius`` of another
+    unit of its group (edge to edge)."""
+    others = companions(state, unit, group_of)
+    return not others or any(is_within(unit.base, o.base, radius) for o in others)
+
+
+def strays(state: GameState, units: Iterable[Unit], group_of: GroupOf, radius: float) -> list[Unit]:
+    return [u for u in units if not is_cohesive(state, u, group_of, radius)]
+
+
+def move_back(
+    tx: Tx, unit: Unit, group_of: GroupOf, radius: float, impassable: Iterable[TerrainKind], rule: str
+) -> bool:
+    """Slide a stray unit straight towards the nearest unit of its group until within
+    ``radius`` of it, stopping short of any base, table edge or impassable ground (a unit
+    in melee breaks off). Returns whether it moved."""
+    others = companions(tx.state, unit, group_of)
+    if not others:
+        return False
+    nearest = min(others, key=lambda o: (base_distance(unit.base, o.base), o.id))
+    dx, dy = nearest.x - unit.x, nearest.y - unit.y
+    span = (dx * dx + dy * dy) ** 0.5
+    if span == 0.0:
+        return False
+    direction = (dx / span, dy / span)
+    corners = unit.base.corners()
+    reach = first_contact(corners, nearest.base.corners(), direction, radius - MARGIN)
+    for other in tx.state.iter_units():
+        if other.id != unit.id:
+            reach = min(reach, first_contact(corners, other.base.corners(), direction, 0.0) - 1e-6)
+    reach = max(0.0, reach)
+    kinds = list(impassable)
+    while reach > 0.05:
+        end = (unit.x + direction[0] * reach, unit.y + direction[1] * reach)
+        plan = plan_move(unit, Move(unit=unit.id, waypoints=(end,)))
+        blocked = any(True for _ in iter_table_violations(tx.table, plan, rule)) or any(
+            True for _ in iter_terrain_violations(tx.table, plan, kinds, dict.fromkeys(kinds, rule), rule)
+        )
+        if not blocked:
+            tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), end), facing=unit.facing,
+                              reason="cohesion"))
+            return True
+        reach /= 2.0
+    return False
+

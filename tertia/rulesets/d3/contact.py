@@ -1,0 +1,39 @@
+"""Contact between bases: who is engaged in melee, and which face an attacker is on."""
+
+from __future__ import annotations
+
+from tertia.core.geometry import CONTACT, EPSILON, Face, face_towards, is_within
+from tertia.core.state import GameState, Unit
+
+REACH = CONTACT + EPSILON
+"""Bases this close (edge to edge) are in contact."""
+
+
+def in_contact(a: Unit, b: Unit) -> bool:
+    return is_within(a.base, b.base, REACH)
+
+
+def enemy_contacts(state: GameState, unit: Unit) -> tuple[Unit, ...]:
+    """Enemy troop units in play touching ``unit`` (remembered on the state)."""
+    if state.units.get(unit.id) is not unit:
+        return tuple(o for o in state.iter_troops(state.opponent(unit.side)) if in_contact(unit, o))
+    key = ("d3_contacts", unit.id)
+    found = state.cache.get(key)
+    if found is None:
+        found = tuple(o for o in state.iter_troops(state.opponent(unit.side)) if in_contact(unit, o))
+        state.cache[key] = found
+    return tuple(found)
+
+
+def is_engaged(state: GameState, unit: Unit) -> bool:
+    """In melee: in contact with an enemy troop unit."""
+    return bool(enemy_contacts(state, unit))
+
+
+def face_attacked(target: Unit, attacker: Unit) -> Face:
+    """The face of ``target`` the attacker is on, judged from the attacker's centre."""
+    return face_towards(target.base, (attacker.x, attacker.y))
+
+
+def is_flank_or_rear(target: Unit, attacker: Unit) -> bool:
+    return face_attacked(target, attacker) is not Face.FRONT

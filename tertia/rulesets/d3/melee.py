@@ -1,0 +1,74 @@
+"""Melee as both D3 texts have it: one-sided, in the active side's activation, between
+units in contact; a D3 with modifiers, doubled on a flank or rear; impetuous Horse that
+destroy their enemy may pursue it off the table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tertia.core.actions import Attack
+from tertia.core.events import Marked
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+from tertia.core.violations import Code, Violation
+from tertia.rules.modifiers import Modifier
+from tertia.rulesets.d3.clauses import ClauseBook
+from tertia.rulesets.d3.combat import roll_hits
+from tertia.rulesets.d3.contact import face_attacked, in_contact
+from tertia.rulesets.d3.hits import check_routs, roll_pursuit
+from tertia.rulesets.d3.movement import face_name
+from tertia.rulesets.d3.troops import is_impetuous
+
+ModifierRule = Callable[[GameState, Unit, Unit], Sequence[Modifier]]
+
+
+def validate_melee(state: GameState, action: Attack, clauses: ClauseBook) -> list[Violation]:
+    """A unit in contact with an enemy unit fights it in its own activation (the attacker
+    is known to be activated)."""
+    c = clauses
+    attacker = state.units[action.attacker]
+    target = state.units[action.target]
+    if action.supports or action.commander:
+        return [Violation(Code.BAD_SUPPORT,
+                          "a D3 melee is one unit against one: no supporting units or commanders",
+                          c.melee)]
+    if attacker.is_commander:
+        return [Violation(Code.CANNOT_ACT, f"{attacker.label} is a commander and does not fight",
+                          c.melee)]
+    for mark in ("meleed", "shot"):
+        if state.is_marked(mark, attacker.id):
+            return [Violation(Code.ALREADY_ACTED, f"{attacker.label} has already {mark} this activation",
+                              c.melee)]
+    if state.is_marked("withdrew", attacker.id):
+        return [Violation(Code.ALREADY_ACTED,
+                          f"{attacker.label} withdrew from a melee and may do nothing else", c.withdraw)]
+    if target.side == attacker.side or target.is_commander:
+        return [Violation(Code.NOT_ENEMY, f"{target.label} is not an enemy unit", c.melee)]
+    if not in_contact(attacker, target):
+        return [Violation(Code.NOT_IN_CONTACT,
+                          f"{attacker.label} is not in contact with {target.label}", c.melee)]
+    return []
+
+
+def fight(
+    tx: Tx,
+    action: Attack,
+    modifiers: Sequence[Modifier],
+    options: Mapping[str, Any],
+    *,
+    pursuit_from: int,
+    pursuit_rule: str,
+) -> None:
+    """Roll the attacker's hits on the target; if that routs the target and the attacker
+    is impetuous Horse, it tests to pursue on ``pursuit_from`` or more."""
+    attacker = tx.state.units[action.attacker]
+    target = tx.state.units[action.target]
+    tx.emit(Marked(mark="meleed", ident=attacker.id))
+    face = face_attacked(target, attacker)
+    doubled = None if face.value == "front" else face_name(face)
+    roll_hits(tx, kind="melee", attacker=attacker, target=target, modifiers=modifiers,
+              doubled=doubled, verb="attacks")
+    routed = check_routs(tx, options)
+    if target.id in routed and is_impetuous(tx.state, attacker, options):
+        roll_pursuit(tx, tx.state.units[attacker.id], target, pursuit_from, pursuit_rule)

@@ -1,0 +1,125 @@
+"""D3 ECW Wargaming Rules, the earlier version (engine id ``d3-cards``).
+
+A shuffled deck of ten unit-type cards, five a side, drawn one at a time; the units of
+the type drawn move (in straight lines), shoot and melee; ammunition-shortage markers
+accumulate; guns roll their range; commanders rally; units rout on exceeding eight hits.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from tertia.core.actions import Action, Shoot
+from tertia.core.ruleset import OptionSpec, Tx
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield
+from tertia.core.violations import Code, Violation
+from tertia.rules.modifiers import Modifier
+from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet
+from tertia.rulesets.d3.movement import MoveRules
+from tertia.rulesets.d3_cards import clauses, commanders, sequence
+from tertia.rulesets.d3_cards import melee as melee_rules
+from tertia.rulesets.d3_cards import shooting as own_shooting
+
+CARD_OF_KIND = {
+    UnitKind.HORSE: "horse",
+    UnitKind.FOOT: "foot",
+    UnitKind.DRAGOONS: "dragoons",
+    UnitKind.ARTILLERY: "artillery",
+    UnitKind.COMMANDER: "commander",
+}
+
+
+class D3Cards(D3RuleSet):
+    id: ClassVar[str] = "d3-cards"
+    title: ClassVar[str] = "D3 ECW Wargaming Rules (earlier version)"
+    version: ClassVar[str] = "1.0"
+    CLAUSES = clauses.BOOK
+    PURSUIT_FROM: ClassVar[int] = 4
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        *COMMON_OPTIONS,
+        OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),
+        OptionSpec("rallies_by_value", False,
+                   "inspirational commanders (value 2) have 5 rallies and poor ones (value 0) 3"),
+        OptionSpec("commanded_shot_card", "foot",
+                   "the card that activates Commanded Shot (the text has no card of their own)",
+                   ("foot", "dragoons")),
+        OptionSpec("woods_cover_shooting", True,
+                   "woods give cover against shooting (Terrain Effects; Musketry names only "
+                   "entrenchments and buildings)"),
+        OptionSpec("hill_advantage", True,
+                   "units defending a hill count as in cover in melee (the text's \"advantages\")"),
+    )
+
+    def begin(self, tx: Tx) -> None:
+        weather.settle_weather(tx, str(self.option("weather")))
+        sequence.start_turn(tx, 1, self.has_units)
+
+    # --- the rule set's own actions ----------------------------------------------------------
+
+    def validate_special(
+        self, table: Battlefield, state: GameState, action: Action
+    ) -> list[Violation] | None:
+        if not isinstance(action, commanders.Rally):
+            return None
+        if state.pending is not None or state.phase != "activation":
+            return [Violation(Code.WRONG_PHASE, "commanders rally when their card is played",
+                              clauses.RALLY)]
+        own = self._unit_problems(state, (action.commander,)) if action.commander in state.units else []
+        return own or commanders.validate(state, action, self.options)
+
+    def resolve_special(self, tx: Tx, action: Action) -> bool:
+        if isinstance(action, commanders.Rally):
+            commanders.resolve(tx, action)
+            return True
+        return False
+
+    # --- hooks -------------------------------------------------------------------------------
+
+    def card_of(self, unit: Unit) -> str:
+        if unit.kind is UnitKind.COMMANDED_SHOT:
+            return str(self.option("commanded_shot_card"))
+        return CARD_OF_KIND[unit.kind]
+
+    def has_units(self, state: GameState, side: str, card: str) -> bool:
+        return any(self.card_of(u) == card for u in state.iter_units(side))
+
+    def move_rules(self) -> MoveRules:
+        return MoveRules(
+            clauses=clauses.BOOK, pivot_cost=0.0, pivot_cost_each=False, straight_line=True,
+            commanders_move=True, towns_closed_to_others=False, one_unit_per_town=True,
+            charge_limit="target", charge_tolerance=float(self.option("charge_tolerance")),
+        )
+
+    def shot_reach(self, table: Battlefield, state: GameState, unit: Unit) -> float:
+        return own_shooting.reach(unit)
+
+    def shot_problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
+        return own_shooting.problems(state, action)
+
+    def resolve_shot(self, tx: Tx, action: Shoot) -> None:
+        own_shooting.resolve(tx, action, self.options)
+
+    def melee_modifiers(
+        self, table: Battlefield, state: GameState, attacker: Unit, target: Unit
+    ) -> list[Modifier]:
+        return melee_rules.modifiers(table, state, attacker, target, self.options)
+
+    def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
+        melee_rules.eliminate_on_contact(tx, mover, touched)
+
+    def end_activation(self, tx: Tx) -> None:
+        sequence.end_activation(tx, self.has_units)
+
+    # --- reports -----------------------------------------------------------------------------
+
+    def ammunition_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
+        if unit.kind is UnitKind.HORSE:
+            return {"ammunition": "n/a"}
+        n = unit.ammo_markers
+        return {"ammunition": f"{n} shortage marker{'s' if n != 1 else ''}"}
+
+    def commander_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
+        return {"rallies_left": commanders.rallies_left(state, unit, self.options),
+                "rallies_allowed": commanders.rallies_allowed(unit, self.options)}

@@ -1,0 +1,196 @@
+"""D3 English Civil War Rules, updated 18 September 2022 (engine id ``d3-commands``).
+
+Commands activated by secretly ordered command cards and an initiative roll; units of
+the active command move, shoot and melee; D3 hits accumulate until a unit routs on
+exceeding eight; a 6" cohesion rule for each command and a 12" rule near the enemy.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from tertia.activation import command_cards as cards
+from tertia.core.actions import Action, Move, Shoot
+from tertia.core.events import Event
+from tertia.core.geometry import Base
+from tertia.core.ruleset import OptionSpec, Tx
+from tertia.core.scenario import Scenario
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.violations import Violation
+from tertia.rules.modifiers import Modifier
+from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet
+from tertia.rulesets.d3.movement import TOWN_ENTRANTS, MoveRules
+from tertia.rulesets.d3.victory import UNDEPLOYED
+from tertia.rulesets.d3_commands import clauses, commander, deployment, organisation, sequence
+from tertia.rulesets.d3_commands import melee as melee_rules
+from tertia.rulesets.d3_commands import movement as own_movement
+from tertia.rulesets.d3_commands import shooting as own_shooting
+from tertia.rulesets.d3_commands.organisation import COHESION_RADIUS, cohesion_group, command_card
+
+
+class D3Commands(D3RuleSet):
+    id: ClassVar[str] = "d3-commands"
+    title: ClassVar[str] = "D3 English Civil War Rules (18 September 2022)"
+    version: ClassVar[str] = "1.0"
+    CLAUSES = clauses.BOOK
+    PURSUIT_FROM: ClassVar[int] = 5
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        *COMMON_OPTIONS,
+        OptionSpec("commander_values", "0-1-2",
+                   "what a commander of value 0 (poor), 1 (average) and 2 (veteran) adds to the "
+                   "initiative roll", tuple(sequence.VALUE_SCALES)),
+        OptionSpec("solo_shuffle", "none",
+                   "solo games: shuffle the command cards of the side on this table edge instead "
+                   "of ordering them", ("none", "south", "north", "both")),
+        OptionSpec("solo_veteran", True, "a side whose cards are shuffled has a veteran commander"),
+        OptionSpec("pivot_cost", 3.0, "inches of movement a pivot costs", low=0, high=12),
+        OptionSpec("pivot_cost_each", True,
+                   "a pivot at the start and one at the end each cost (else one cost a move)"),
+        OptionSpec("toward_tolerance", 45.0,
+                   "degrees a move within 12\" of the enemy may stray from straight at an enemy unit",
+                   low=0, high=90),
+        OptionSpec("away_tolerance", 15.0,
+                   "degrees a move within 12\" of the enemy may stray from directly away",
+                   low=0, high=90),
+        OptionSpec("flee_hits", "each unit",
+                   "when the commander flees, each unit rolls its own D3-1, or one roll for all",
+                   ("each unit", "one roll")),
+        OptionSpec("deployment", "scenario",
+                   "the scenario's set deployment, or the deployment procedure",
+                   ("scenario", "procedure")),
+        OptionSpec("deployment_zone", 16.0,
+                   "inches from its own table edge a side deploys within (deployment procedure)",
+                   low=1, high=48),
+    )
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def initial_state(self, scenario: Scenario) -> GameState:
+        state = super().initial_state(scenario)
+        if self.option("deployment") != "procedure":
+            return state
+        units = {uid: u.evolve(removed=UNDEPLOYED) for uid, u in state.units.items()}
+        return state.evolve(units=units)
+
+    def begin(self, tx: Tx) -> None:
+        weather.settle_weather(tx, str(self.option("weather")))
+        if self.option("deployment") == "procedure" and deployment.begin(tx):
+            return
+        sequence.start_turn(tx, 1, self.options)
+
+    def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """Commands (make-up, the 6" rule as deployed) and the shared trait checks."""
+        bases: dict[str, Base] = {}
+        for u in scenario.units:
+            w, d = self.base_size(UnitKind(u.type))
+            bases[u.id] = Base(u.x, u.y, u.facing, u.width or w, u.depth or d)
+        return [*organisation.scenario_problems(scenario, bases), *super().scenario_problems(scenario)]
+
+    # --- the rule set's own actions ----------------------------------------------------------
+
+    def validate_special(
+        self, table: Battlefield, state: GameState, action: Action
+    ) -> list[Violation] | None:
+        if isinstance(action, cards.OrderCards):
+            return cards.validate_order(state, action, clauses.CARDS)
+        if isinstance(action, deployment.Deploy):
+            return deployment.validate(table, state, action, deployment.zone_of(self.options))
+        return None
+
+    def resolve_special(self, tx: Tx, action: Action) -> bool:
+        if isinstance(action, cards.OrderCards):
+            sequence.after_order(tx, action, self.options)
+            return True
+        if isinstance(action, deployment.Deploy):
+            if not deployment.resolve(tx, action):
+                sequence.start_turn(tx, 1, self.options)
+            return True
+        return False
+
+    # --- hooks -------------------------------------------------------------------------------
+
+    def card_of(self, unit: Unit) -> str:
+        return "commander" if unit.is_commander else command_card(unit.command)
+
+    def move_rules(self) -> MoveRules:
+        return MoveRules(
+            clauses=clauses.BOOK, pivot_cost=float(self.option("pivot_cost")),
+            pivot_cost_each=bool(self.option("pivot_cost_each")), straight_line=False,
+            commanders_move=False, towns_closed_to_others=True, one_unit_per_town=False,
+            charge_limit="face", charge_tolerance=float(self.option("charge_tolerance")),
+        )
+
+    def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
+        return own_movement.near_enemy_problems(state, action, self.options) or (
+            own_movement.cohesion_problems(state, action))
+
+    def shot_reach(self, table: Battlefield, state: GameState, unit: Unit) -> float:
+        return own_shooting.reach(table, unit)
+
+    def shot_problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
+        return own_shooting.problems(state, action)
+
+    def resolve_shot(self, tx: Tx, action: Shoot) -> None:
+        own_shooting.resolve(tx, action, self.options)
+
+    def melee_modifiers(
+        self, table: Battlefield, state: GameState, attacker: Unit, target: Unit
+    ) -> list[Modifier]:
+        return melee_rules.modifiers(table, state, attacker, target, self.options)
+
+    def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
+        """Commanders: an enemy unit moving into contact with the commander alone makes him
+        flee."""
+        for piece in touched:
+            if piece.is_commander and piece.in_play and commander.is_alone(tx, piece):
+                commander.flee(tx, piece, mover, self.options)
+
+    def end_activation(self, tx: Tx) -> None:
+        sequence.end_activation(tx, self.impassable_for, self.options)
+
+    def after_losses(self, tx: Tx) -> None:
+        if tx.state.phase not in ("deployment", "setup"):
+            sequence.prune_cards(tx)
+
+    @staticmethod
+    def impassable_for(unit: Unit) -> tuple[TerrainKind, ...]:
+        closed = [TerrainKind.MARSH, TerrainKind.LAKE]
+        if unit.kind is not UnitKind.COMMANDED_SHOT:
+            closed.append(TerrainKind.WOODS)
+        if unit.kind not in TOWN_ENTRANTS:
+            closed.append(TerrainKind.TOWN)
+        return tuple(closed)
+
+    # --- hidden information and reports ------------------------------------------------------
+
+    def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
+        """Everything but the other side's card order, which shows only as cards left."""
+        return cards.redact(state.to_dict(), side)
+
+    def event_visible_to(self, event: Event, side: str) -> bool:
+        return not cards.carries_secret(event, side)
+
+    def ammunition_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
+        if unit.kind in own_shooting.CHECK_AMMUNITION:
+            return {"ammunition": "out" if unit.out_of_ammo else "yes"}
+        if unit.kind in (UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT):
+            return {"ammunition": "never short"}
+        return {"ammunition": "n/a"}
+
+    def zones(self, state: GameState, unit: Unit) -> list[dict[str, Any]]:
+        if unit.is_commander:
+            return []
+        zones = [{"kind": "enemy", "radius": own_movement.NEAR,
+                  "label": "12\": stay, advance on the enemy or move directly away",
+                  "rule": clauses.NEAR_ENEMY}]
+        if cohesion_group(unit) is not None:
+            zones.append({"kind": "cohesion", "radius": COHESION_RADIUS,
+                          "label": "6\": keep within reach of the command", "rule": clauses.COHESION})
+        return zones
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        out = super().summary(state)
+        out["cards_left"] = {s: cards.cards_left(state, s) for s in state.sides}
+        return out

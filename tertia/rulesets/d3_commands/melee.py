@@ -1,0 +1,48 @@
+"""Melee modifiers in d3-commands: impetuous Horse +1, a target of Infantry -1, a target
+in cover -1 (towns, hedges, hills, entrenchments); Dragoons roll D3-1 (the author's
+ruling), as do Commanded Shot and Artillery; Clubmen D3-2."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.rules.modifiers import Modifier
+from tertia.rulesets.d3.terrain import is_behind_hedge, is_defending_hill, is_entrenched, stands_in
+from tertia.rulesets.d3.troops import is_clubmen, is_impetuous, is_infantry
+
+REDUCED = frozenset({UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT, UnitKind.ARTILLERY})
+
+
+def cover_in_melee(table: Battlefield, attacker: Unit, target: Unit) -> str | None:
+    """Towns give cover; hedges and entrenchments cover defenders in melee; hills cover
+    units defending them. Woods cover only against shooting."""
+    if stands_in(table, TerrainKind.TOWN, target):
+        return "town"
+    if is_behind_hedge(table, attacker, target):
+        return "hedge"
+    if is_entrenched(table, attacker, target):
+        return "entrenchment"
+    if is_defending_hill(table, attacker, target):
+        return "defending a hill"
+    return None
+
+
+def modifiers(
+    table: Battlefield, state: GameState, attacker: Unit, target: Unit, options: Mapping[str, Any]
+) -> list[Modifier]:
+    mods: list[Modifier] = []
+    if is_clubmen(attacker):
+        mods.append(Modifier(-2, "D3-2 for Clubmen"))
+    elif attacker.kind in REDUCED:
+        mods.append(Modifier(-1, f"D3-1 for {attacker.kind.value.replace('_', ' ')}"))
+    if is_impetuous(state, attacker, options):
+        mods.append(Modifier(1, "impetuous Horse"))
+    if is_infantry(target, options):
+        mods.append(Modifier(-1, "target is Infantry"))
+    cover = cover_in_melee(table, attacker, target)
+    if cover:
+        mods.append(Modifier(-1, f"target in cover ({cover})"))
+    return mods

@@ -1,0 +1,78 @@
+"""Movement rules of d3-commands beyond the shared ones: the 12" rule near an unengaged
+enemy, and the 6" rule for a command's last unit to move."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.core.actions import Move
+from tertia.core.geometry import angle_between, bearing, is_within
+from tertia.core.state import GameState, Unit
+from tertia.core.violations import Code, Violation
+from tertia.rules.measuring import distance
+from tertia.rules.movement import plan_move
+from tertia.rulesets.d3.cohesion import companions
+from tertia.rulesets.d3.contact import is_engaged
+from tertia.rulesets.d3_commands import clauses
+from tertia.rulesets.d3_commands.organisation import COHESION_RADIUS, cohesion_group
+
+NEAR = 12.0
+"""Units within 12" of an enemy unit that is not engaged in melee..."""
+
+
+def unengaged_enemies_near(state: GameState, unit: Unit) -> list[Unit]:
+    """Enemy troop units within 12" (edge to edge) that are not in melee."""
+    return [
+        e for e in state.iter_troops(state.opponent(unit.side))
+        if is_within(unit.base, e.base, NEAR) and not is_engaged(state, e)
+    ]
+
+
+def near_enemy_problems(state: GameState, action: Move, options: Mapping[str, Any]) -> list[Violation]:
+    """"...must either remain stationary, move towards the enemy, or directly away from the
+    enemy": a straight move heading within ``toward_tolerance`` degrees of one such enemy,
+    or within ``away_tolerance`` of directly away from the nearest. Pivoting on the spot
+    is remaining stationary."""
+    unit = state.units[action.unit]
+    plan = plan_move(unit, action)
+    if not plan.translates:
+        return []
+    near = unengaged_enemies_near(state, unit)
+    if not near:
+        return []
+    if len(plan.points) > 2:
+        return [Violation(Code.NOT_AWAY,
+                          f"{unit.label} is within 12\" of {near[0].label} and may only move straight "
+                          f"towards the enemy or directly away", clauses.NEAR_ENEMY)]
+    heading = bearing(plan.points[0], plan.points[-1])
+    toward = float(options["toward_tolerance"])
+    away = float(options["away_tolerance"])
+    if any(angle_between(heading, bearing((unit.x, unit.y), (e.x, e.y))) <= toward + 1e-6 for e in near):
+        return []
+    nearest = min(near, key=lambda e: (distance(unit, e), e.id))
+    off = angle_between(heading, bearing((nearest.x, nearest.y), (unit.x, unit.y)))
+    if off <= away + 1e-6:
+        return []
+    return [Violation(
+        Code.NOT_AWAY,
+        f"{unit.label} is within 12\" of {nearest.label} ({distance(unit, nearest):.1f}\"), which is "
+        f"not in melee: it may stay, move towards the enemy (within {toward:g} degrees) or directly "
+        f"away (within {away:g}); this move is {off:.0f} degrees off directly away",
+        clauses.NEAR_ENEMY)]
+
+
+def cohesion_problems(state: GameState, action: Move) -> list[Violation]:
+    """A move may not leave its unit more than 6" from every other unit of its command
+    once all of those have moved this activation (nothing could close the gap)."""
+    unit = state.units[action.unit]
+    others = companions(state, unit, cohesion_group)
+    if not others or not all(state.is_marked("moved", o.id) for o in others):
+        return []
+    end = plan_move(unit, action).end
+    if any(is_within(end, o.base, COHESION_RADIUS) for o in others):
+        return []
+    gap = min(distance(unit.evolve(x=end.x, y=end.y, facing=end.facing), o) for o in others)
+    return [Violation(Code.COHESION,
+                      f"{unit.label} would end {gap:.1f}\" from the nearest unit of its command; a "
+                      f"unit must remain within 6\" of one", clauses.COHESION)]

@@ -1,0 +1,87 @@
+"""Shooting in d3-commands: muskets 12", guns 24" (36" from a hill); a D3 for Foot,
+D3-1 for Dragoons, Commanded Shot and Artillery, one less against cover; Foot and guns
+then check their ammunition, and guns that run out are removed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.core.actions import Shoot
+from tertia.core.dice import D6
+from tertia.core.events import AmmunitionExhausted, GunFired, Marked, UnitRemoved
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.violations import Code, Violation
+from tertia.rules.modifiers import Modifier
+from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3.combat import roll_hits
+from tertia.rulesets.d3.terrain import is_entrenched, stands_in
+from tertia.rulesets.d3.troops import is_clubmen
+from tertia.rulesets.d3_commands import clauses
+
+MUSKET_RANGE = 12.0
+GUN_RANGE = 24.0
+GUN_RANGE_FROM_HILL = 36.0
+REDUCED = frozenset({UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT, UnitKind.ARTILLERY})
+"""Roll D3-1 for dragoons, commanded shot and artillery."""
+CHECK_AMMUNITION = frozenset({UnitKind.FOOT, UnitKind.ARTILLERY})
+"""Whenever infantry or artillery shoot (not dragoons or commanded shot)."""
+
+
+def reach(table: Battlefield, unit: Unit) -> float:
+    if unit.kind is UnitKind.ARTILLERY:
+        return GUN_RANGE_FROM_HILL if table.hill_level((unit.x, unit.y)) > 0 else GUN_RANGE
+    return MUSKET_RANGE
+
+
+def cover_from_shooting(table: Battlefield, shooter: Unit, target: Unit) -> str | None:
+    """Woods, towns and entrenchments give cover against shooting; Clubmen always count
+    as in cover."""
+    if stands_in(table, TerrainKind.WOODS, target):
+        return "woods"
+    if stands_in(table, TerrainKind.TOWN, target):
+        return "town"
+    if is_entrenched(table, shooter, target):
+        return "entrenchment"
+    if is_clubmen(target):
+        return "Clubmen count as in cover"
+    return None
+
+
+def modifiers(table: Battlefield, shooter: Unit, target: Unit) -> list[Modifier]:
+    mods: list[Modifier] = []
+    if shooter.kind in REDUCED:
+        mods.append(Modifier(-1, f"D3-1 for {shooter.kind.value.replace('_', ' ')}"))
+    cover = cover_from_shooting(table, shooter, target)
+    if cover:
+        mods.append(Modifier(-1, f"target in cover ({cover})"))
+    return mods
+
+
+def problems(state: GameState, action: Shoot) -> list[Violation]:
+    unit = state.units[action.unit]
+    if unit.out_of_ammo:
+        return [Violation(Code.OUT_OF_AMMUNITION,
+                          f"{unit.label} has run out of ammunition for the rest of the game",
+                          clauses.AMMUNITION)]
+    return []
+
+
+def resolve(tx: Tx, action: Shoot, options: Mapping[str, Any]) -> None:
+    unit = tx.state.units[action.unit]
+    target = tx.state.units[action.target]
+    tx.emit(Marked(mark="shot", ident=unit.id))
+    if unit.kind is UnitKind.ARTILLERY and not unit.fired:
+        tx.emit(GunFired(unit=unit.id))
+    roll_hits(tx, kind="shooting", attacker=unit, target=target,
+              modifiers=modifiers(tx.table, unit, target), verb="shoots at")
+    if unit.kind in CHECK_AMMUNITION:
+        need = weather.shortage_from(tx.state)
+        roll = tx.roll(D6, f"ammunition: {unit.label}")
+        if roll >= need:
+            tx.emit(AmmunitionExhausted(unit=unit.id))
+            if unit.kind is UnitKind.ARTILLERY:
+                tx.emit(UnitRemoved(unit=unit.id, reason="no ammunition",
+                                    detail=f"rolled {roll}, {need}+ runs out"))
