@@ -144,10 +144,7 @@ export class TableMap {
     const broken = svg("pattern", { id: "pat-broken", width: 1, height: 1, patternUnits: "userSpaceOnUse" },
       svg("circle", { cx: 0.25, cy: 0.3, r: 0.09, fill: "#8f7d56" }),
       svg("circle", { cx: 0.7, cy: 0.75, r: 0.07, fill: "#8f7d56" }));
-    const shadow = svg("filter", { id: "base-shadow", x: "-20%", y: "-20%", width: "140%", height: "160%" },
-      svg("feDropShadow", { dx: 0.08, dy: 0.12, stdDeviation: 0.08, "flood-color": "#2b2620",
-        "flood-opacity": 0.45 }));
-    this.defs.append(woods, field, marsh, ford, broken, shadow);
+    this.defs.append(woods, field, marsh, ford, broken);
   }
 
   path(points) {
@@ -192,7 +189,7 @@ export class TableMap {
     for (const s of t.sides) {
       const y = s.edge === "south" ? t.depth + 2.4 : -1.6;
       this.layers.grid.append(svg("text", { x: t.width / 2, y, "text-anchor": "middle", class: "edge-side",
-        fill: s.colour }, `${s.name}'s edge`));
+        fill: s.colour }, `${s.name}${s.name.endsWith("s") ? "'" : "'s"} edge`));
     }
   }
 
@@ -353,13 +350,15 @@ export class TableMap {
       g.append(svg("rect", { class: "halo", x: -w / 2 - 0.35, y: -d / 2 - 0.35, width: w + 0.7, height: d + 0.7, rx: 0.35 }));
     }
     if (u.kind === "commander") {
+      g.append(svg("rect", { class: "shadow", x: -w / 2 + 0.12, y: -d / 2 + 0.15, width: w, height: d }));
       g.append(svg("rect", { class: "base", x: -w / 2, y: -d / 2, width: w, height: d, fill: "#f6edd5", stroke: colour,
-        "stroke-width": 0.14, filter: "url(#base-shadow)" }));
+        "stroke-width": 0.14 }));
       g.append(this.star(0, 0, Math.min(w, d) * 0.42, colour));
       if (u.general) g.append(svg("circle", { cx: 0, cy: 0, r: Math.min(w, d) * 0.46, fill: "none", stroke: "#b8892b", "stroke-width": 0.1 }));
     } else {
+      g.append(svg("rect", { class: "shadow", x: -w / 2 + 0.12, y: -d / 2 + 0.15, width: w, height: d }));
       g.append(svg("rect", { class: "base", x: -w / 2, y: -d / 2, width: w, height: d, fill: colour, stroke: "#2b2620",
-        "stroke-width": 0.07, filter: "url(#base-shadow)" }));
+        "stroke-width": 0.07 }));
       g.append(this.kindMark(u));
     }
     g.append(svg("line", { class: "front", x1: -w / 2, y1: -d / 2 + 0.09, x2: w / 2, y2: -d / 2 + 0.09, stroke: "#f1d27a",
@@ -444,12 +443,26 @@ export class TableMap {
   }
 
   // A zone "within r inches" of a base, edge to edge: the base grown by r, corners rounded.
+  // A point given in a unit's own frame (inches right of and ahead of its centre), on the map.
+  local(u, right, forward) {
+    const r = (u.facing * Math.PI) / 180;
+    const fx = Math.sin(r);
+    const fy = Math.cos(r);
+    return { x: u.x + fy * right + fx * forward, y: u.y - fx * right + fy * forward };
+  }
+
+  overlayLabel(u, forward, label) {
+    const p = this.local(u, 0, forward);
+    return svg("text", { x: f(p.x), y: f(this.sy(p.y) + 0.2), "text-anchor": "middle", class: "overlay-label" }, label);
+  }
+
   zone(u, radius, kind, label) {
     const w = u.width + 2 * radius;
     const d = u.depth + 2 * radius;
-    return svg("g", { class: `zone zone-${kind}`, transform: this.baseTransform(u) },
-      svg("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: radius, ry: radius }),
-      svg("text", { x: 0, y: f(-d / 2 - 0.25), "text-anchor": "middle", class: "overlay-label" }, label));
+    return svg("g", { class: `zone zone-${kind}` },
+      svg("g", { transform: this.baseTransform(u) },
+        svg("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: radius, ry: radius })),
+      this.overlayLabel(u, -d / 2 + 0.45, label));
   }
 
   arc(u, halfAngle, reach, label) {
@@ -457,9 +470,10 @@ export class TableMap {
     const y0 = -u.depth / 2;
     const spread = Math.tan((halfAngle * Math.PI) / 180) * reach;
     const pts = [[-w, y0], [w, y0], [w + spread, y0 - reach], [-w - spread, y0 - reach]];
-    return svg("g", { class: `arc ${halfAngle === 0 ? "arc-straight" : "arc-45"}`, transform: this.baseTransform(u) },
-      svg("polygon", { points: pts.map((p) => p.map(f).join(",")).join(" ") }),
-      svg("text", { x: 0, y: f(y0 - reach + 0.7), "text-anchor": "middle", class: "overlay-label" }, label));
+    return svg("g", { class: `arc ${halfAngle === 0 ? "arc-straight" : "arc-45"}` },
+      svg("g", { transform: this.baseTransform(u) },
+        svg("polygon", { points: pts.map((p) => p.map(f).join(",")).join(" ") })),
+      this.overlayLabel(u, u.depth / 2 + reach + 0.5, label));
   }
 
   drawOverlays(u, overlays, { zones = true, arcs = true, sight = true } = {}) {
@@ -512,9 +526,10 @@ export class TableMap {
     for (let i = 1; i < pts.length; i++) length += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
     const used = measure ? measure.length : length;
     const text = measure ? `${used.toFixed(1)}" of ${measure.allowance}"` : `${used.toFixed(1)}"`;
-    const mid = pts[pts.length - 1];
-    const tx = mid[0];
-    const ty = this.sy(mid[1]) + Math.max(u.width, u.depth) / 2 + 1.3;
+    const a = pts[pts.length - 2];
+    const b = pts[pts.length - 1];
+    const tx = (a[0] + b[0]) / 2 + 3.2;
+    const ty = this.sy((a[1] + b[1]) / 2) + 0.25;
     const tag = svg("g", { class: `ruler-tag ${state}` },
       svg("rect", { x: f(tx - 2.3), y: f(ty - 0.75), width: 4.6, height: 1.05, rx: 0.25 }),
       svg("text", { x: f(tx), y: f(ty), "text-anchor": "middle" }, text));

@@ -46,11 +46,11 @@ export class ReplayScreen {
     this.sideSelect = h("select", { "aria-label": "Point of view", onchange: (e) => { this.side = e.target.value; this.go(this.step, true); } },
       this.table.side_order.map((id) => h("option", { value: id, selected: id === this.side }, `${sideName(this.table, id)}'s view`)));
     const controls = h("div", { class: "replay-controls" },
-      h("button", { class: "icon-btn", title: "Start", onclick: () => this.go(0) }, "⏮"),
-      h("button", { class: "icon-btn", title: "Back (←)", "data-test": "back", onclick: () => this.go(this.step - 1) }, "◀"),
-      this.playBtn = h("button", { class: "icon-btn", title: "Play", onclick: () => this.toggle() }, "▶▶"),
-      h("button", { class: "icon-btn", title: "Forward (→)", "data-test": "forward", onclick: () => this.go(this.step + 1) }, "▶"),
-      h("button", { class: "icon-btn", title: "End", onclick: () => this.go(this.steps) }, "⏭"),
+      h("button", { class: "icon-btn", title: "Start", onclick: () => this.go(0) }, "«"),
+      h("button", { class: "icon-btn", title: "Back (←)", "data-test": "back", onclick: () => this.go(this.step - 1) }, "‹"),
+      this.playBtn = h("button", { class: "icon-btn", title: "Play", onclick: () => this.toggle() }, "Play"),
+      h("button", { class: "icon-btn", title: "Forward (→)", "data-test": "forward", onclick: () => this.go(this.step + 1) }, "›"),
+      h("button", { class: "icon-btn", title: "End", onclick: () => this.go(this.steps) }, "»"),
       this.slider, this.counter, this.sideSelect);
     this.logBox = h("section", { class: "card log" }, h("h3", {}, "The battle to this point"));
     this.logView = new LogView(this.logBox);
@@ -68,9 +68,9 @@ export class ReplayScreen {
   }
 
   toggle() {
-    if (this.playing) { clearInterval(this.playing); this.playing = null; this.playBtn.textContent = "▶▶"; return; }
+    if (this.playing) { clearInterval(this.playing); this.playing = null; this.playBtn.textContent = "Play"; return; }
     if (this.step >= this.steps) this.go(0);
-    this.playBtn.textContent = "❚❚";
+    this.playBtn.textContent = "Pause";
     this.playing = setInterval(() => {
       if (this.step >= this.steps) { this.toggle(); return; }
       this.go(this.step + 1);

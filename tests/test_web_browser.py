@@ -1,0 +1,251 @@
+"""The page in a real Chromium (Debian's), driven by Playwright: a battle against the AI
+from the new-game form to the result, dragging units to legal and illegal places, odds,
+an attack, undo, a reload that resumes, and replay.
+
+Set ``TERTIA_SCREENSHOTS=docs/screenshots`` to keep screenshots of the key screens.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.core.actions import Attack
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import load_builtin
+from tests.web_server import Server
+
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
+
+
+def find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("web") / "games.sqlite3").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    chromium = find_chromium()
+    if chromium is None:
+        message = ("NO CHROMIUM FOUND: browser tests skipped "
+                   "(install Debian's chromium: apt-get install chromium)")
+        print(f"\n{'!' * 20} {message} {'!' * 20}", file=sys.stderr)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def shoot(pg: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+def to_client(pg: Any, x: float, y: float) -> tuple[float, float]:
+    """Table inches to a point on the screen, through the map's own transform."""
+    found = pg.evaluate("""([x, y]) => { const m = window.tertiaScreen.map;
+        const pt = m.root.createSVGPoint(); pt.x = x; pt.y = m.table.depth - y;
+        const p = pt.matrixTransform(m.root.getScreenCTM());
+        return [p.x, p.y]; }""", [x, y])
+    return float(found[0]), float(found[1])
+
+
+def drag(pg: Any, frm: tuple[float, float], to: tuple[float, float]) -> None:
+    x0, y0 = to_client(pg, *frm)
+    x1, y1 = to_client(pg, *to)
+    pg.mouse.move(x0, y0)
+    pg.mouse.down()
+    pg.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=6)
+    pg.mouse.move(x1, y1, steps=6)
+    pg.mouse.up()
+
+
+def unit_position(pg: Any, unit_id: str) -> tuple[float, float]:
+    u = pg.evaluate("(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id)", unit_id)
+    return float(u["x"]), float(u["y"])
+
+
+def game_id(pg: Any) -> str:
+    return str(pg.evaluate("() => window.tertiaScreen.gameId"))
+
+
+def token(pg: Any, gid: str) -> str:
+    tokens = pg.evaluate("(id) => JSON.parse(localStorage.getItem('tertia.games'))[id].tokens", gid)
+    return str(tokens["parliament"])
+
+
+class Bot:
+    """Plays our side through the HTTP API with the doctrine AI, as a bot would."""
+
+    def __init__(self, server: Server, gid: str, tok: str) -> None:
+        self.url = f"{server.url}/api/games/{gid}"
+        self.headers = {"Authorization": f"Bearer {tok}"}
+        self.game = Game(get_ruleset("larger-battles"), load_builtin("skirmish"))
+        self.player = DoctrinePlayer()
+        self.rng = random.Random(3)
+
+    def view(self) -> dict[str, Any]:
+        return dict(httpx.get(self.url + "/view?log_from=100000", headers=self.headers).json())
+
+    def our_state(self, timeout: float = 15.0) -> GameState | None:
+        """The position once the game awaits us (``None`` when it is over)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.view()
+            if status["status"]["over"]:
+                return None
+            if status["status"]["your_turn"]:
+                return GameState.from_dict(status["state"])
+            assert time.monotonic() < deadline, "the AI did not reply"
+            time.sleep(0.05)
+
+    def play_until(self, stop: Any) -> Any:
+        for _ in range(2000):
+            state = self.our_state()
+            if state is None:
+                return None
+            action = self.player.choose(self.game, state, self.rng)
+            if stop(state, action):
+                return action
+            r = httpx.post(self.url + "/actions", json=action.to_dict(), headers=self.headers)
+            assert r.status_code == 200, r.text
+        raise AssertionError("the battle went on too long")
+
+
+def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> None:
+    pg = page
+    pg.goto(server.url + "/")
+    pg.wait_for_selector("[data-test=create]")
+    shoot(pg, "new-game")
+    pg.select_option("#scenario", "skirmish")
+    pg.check("input[name=mode][value=ai]")
+    pg.select_option("#side", "parliament")
+    pg.fill("#seed", "1")
+    pg.click("[data-test=create]")
+    pg.wait_for_selector(".turn-chip.yours")
+    assert "TURN" in pg.inner_text("[data-test=status]").upper()
+    gid = game_id(pg)
+
+    # Orders, then drag a unit to a legal place and to an illegal one.
+    pg.click("button:has-text('Order the centre command to move')")
+    pg.wait_for_selector(".badge-ordered")
+    assert "1" in pg.inner_text(".orders-chip")
+    start = unit_position(pg, "p-foot-1")
+    pg.click('.unit[data-unit="p-foot-1"]')
+    pg.wait_for_selector(".move-help")
+    drag(pg, start, (start[0], start[1] + 14))
+    pg.wait_for_selector(".move-box.illegal")
+    reason = pg.inner_text("[data-test=move-reason]")
+    assert "the limit is 6" in reason and "larger-battles" in reason
+    assert pg.locator(".ghost.illegal").count() == 1
+    assert pg.is_disabled("[data-test=confirm-move]")
+    shoot(pg, "move-illegal")
+    drag(pg, (start[0], start[1] + 14), (start[0], start[1] + 4))
+    pg.wait_for_selector(".move-box.legal")
+    assert '4.0" of 6"' in pg.inner_text(".move-box")
+    shoot(pg, "move-legal")
+    pg.click("[data-test=confirm-move]")
+    pg.wait_for_function("() => window.tertiaScreen.view.state.units.find((u) => u.id === 'p-foot-1').y > %f"
+                         % (start[1] + 3.9))
+    # Undo the move: the unit stands where it started.
+    pg.wait_for_selector("[data-test=undo]:not([disabled])")
+    pg.click("[data-test=undo]")
+    pg.wait_for_function("() => window.tertiaScreen.view.state.units.find((u) => u.id === 'p-foot-1').y < %f"
+                         % (start[1] + 0.01))
+    assert unit_position(pg, "p-foot-1") == start
+
+    # Reload: the battle resumes where it was.
+    steps = pg.evaluate("() => window.tertiaScreen.view.status.step")
+    pg.reload()
+    pg.wait_for_selector(".turn-chip.yours")
+    pg.wait_for_function(f"() => window.tertiaScreen.view?.status.step === {steps}")
+    assert "Order the centre command to move" not in pg.inner_text(".prompt")
+
+    # Play on through the API (as a bot would) until our side can attack; do that here.
+    bot = Bot(server, gid, token(pg, gid))
+    attack = bot.play_until(lambda state, action: isinstance(action, Attack))
+    assert isinstance(attack, Attack), "the battle ended before any attack"
+    pg.wait_for_function("() => window.tertiaScreen.view.status.phase === 'combat' && "
+                         "window.tertiaScreen.view.status.your_turn")
+    pg.click(f'.unit[data-unit="{attack.attacker}"]')
+    pg.wait_for_selector(f'[data-test="offer-{attack.target}"]')
+    pg.click(f'.unit[data-unit="{attack.target}"]')
+    pg.wait_for_selector("[data-test=hit-chance]")
+    chance = pg.inner_text("[data-test=hit-chance]")
+    assert "%" in chance and "to inflict a hit" in chance
+    assert pg.inner_text(".mods").strip()
+    shoot(pg, "odds")
+    log_before = pg.locator(".log-line").count()
+    pg.click("[data-test=roll]")
+    pg.wait_for_selector(".dice-tray:not([hidden]) .die")
+    pg.wait_for_function(f"() => document.querySelectorAll('.log-line').length > {log_before}")
+    assert pg.locator(".log-line.kind-attack").count() >= 1
+    shoot(pg, "attack")
+
+    # On to the end: the page shows the result and the score.
+    assert bot.play_until(lambda state, action: False) is None
+    pg.wait_for_selector("[data-test=result]", timeout=30_000)
+    assert "Score" in pg.inner_text("[data-test=result]")
+    shoot(pg, "result")
+
+    # Replay: step back and forward.
+    pg.click("[data-test=result] >> text=Replay the battle")
+    pg.wait_for_selector("[data-test=replay-step]")
+    total = int(pg.inner_text("[data-test=replay-step]").split()[-1])
+    step = "document.querySelector('[data-test=replay-step]').textContent"
+    pg.wait_for_function(f"() => {step} === 'Step {total} of {total}'")
+    pg.click("[data-test=back]")
+    pg.wait_for_function(f"() => {step}.startsWith('Step {total - 1} ')")
+    pg.select_option(".replay-controls select", "royalist")
+    pg.click("[data-test=forward]")
+    pg.wait_for_function(f"() => {step}.startsWith('Step {total} ')")
+    shoot(pg, "replay")
+
+
+def test_a_link_without_a_token_and_a_bad_token(server: Server, page: Any) -> None:
+    pg = page
+    pg.goto(server.url + "/#/play/no-such-game")
+    pg.wait_for_selector("text=No token for this battle")
+    pg.goto(server.url + "/#/play/no-such-game?token=forged")
+    pg.wait_for_selector(".toast.error")
+    assert "does not open a battle" in pg.inner_text(".toast.error")
