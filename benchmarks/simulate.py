@@ -31,7 +31,9 @@ def bare_loop_rate(scenario: str, rules: str, games: int, seed: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scenario", default="edgehill")
     parser.add_argument("--rules", default="larger-battles")
     parser.add_argument("--games", type=int, default=200)
