@@ -24,6 +24,7 @@ HostOpt = Annotated[str, typer.Option(help="address to listen on; 0.0.0.0 opens 
 PortOpt = Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")]
 DbOpt = Annotated[Path | None, typer.Option(help="games database (default: in the user's data folder)")]
 PaceOpt = Annotated[float, typer.Option(min=0, max=10, help="pause between AI actions against a person (s)")]
+DurableOpt = Annotated[bool, typer.Option(help="wait for the disk on every action (survives power cuts)")]
 WatchOpt = Annotated[float, typer.Option(min=0, max=10, help="pause when the AI plays both sides (s)")]
 
 
@@ -34,6 +35,7 @@ def serve(
     db: DbOpt = None,
     ai_pace: PaceOpt = 0.0,
     watch_pace: WatchOpt = 0.6,
+    durable: DurableOpt = False,
 ) -> None:
     """Play in the browser: open the address it prints. Every game is saved as it goes and
     resumes after a restart."""
@@ -43,7 +45,7 @@ def serve(
 
     path = db if db is not None else default_db()
     try:
-        application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace)
+        application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace, durable=durable)
     except Exception as exc:  # an unreadable or locked database: say so, without a traceback
         fail(f"cannot open the games database {path}: {exc}")
     shown = f"[{host}]" if ":" in host else host

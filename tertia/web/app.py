@@ -20,7 +20,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -31,7 +31,7 @@ from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import AiRunner
 from tertia.web.errors import ServiceError
 from tertia.web.games import GameService
-from tertia.web.limits import MAX_BODY, BodyLimit
+from tertia.web.limits import MAX_BODY, BodyLimit, SecurityHeaders
 from tertia.web.schemas import REFUSALS, CreatedGame, NewGame
 from tertia.web.store import GameStore
 
@@ -116,12 +116,14 @@ def _validation_message(exc: RequestValidationError) -> str:
 
 
 def create_app(
-    db_path: Path | str, *, ai_pace: float = 0.0, watch_pace: float = 0.6, max_body: int = MAX_BODY
+    db_path: Path | str, *, ai_pace: float = 0.0, watch_pace: float = 0.6, max_body: int = MAX_BODY,
+    durable: bool = False,
 ) -> FastAPI:
     """The application over the games database at ``db_path`` (created when missing).
     ``ai_pace`` and ``watch_pace`` are the AI's pauses between actions against a person
-    and when it plays both sides."""
-    store = GameStore(db_path)
+    and when it plays both sides; ``durable`` waits for the disk on every action (see
+    :mod:`tertia.web.store`)."""
+    store = GameStore(db_path, durable=durable)
     service = GameService(store)
     runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace)
     service.on_change = runner.schedule
@@ -152,14 +154,7 @@ def create_app(
     app.state.runner = runner
     app.add_middleware(BodyLimit, limit=max_body)
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        for k, v in SECURITY_HEADERS.items():
-            response.headers.setdefault(k, v)
-        if response.headers.get("content-type", "").startswith("text/html"):
-            response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
-        return response
+    app.add_middleware(SecurityHeaders, policy=PAGE_POLICY, extra=SECURITY_HEADERS)
 
     # --- refusals --------------------------------------------------------------------------
 

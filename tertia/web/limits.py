@@ -1,4 +1,5 @@
-"""Request size limit: a body larger than the limit gets 413 before the app reads it."""
+"""Plain ASGI middleware: a body larger than the limit gets 413 before the app reads it,
+and every response carries the security headers."""
 
 from __future__ import annotations
 
@@ -61,3 +62,31 @@ class BodyLimit:
                               (b"connection", b"close")]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """ASGI middleware: the fixed security headers on every response, and the page's
+    content security policy on HTML."""
+
+    def __init__(self, app: ASGIApp, policy: str, extra: dict[str, str]) -> None:
+        self.app = app
+        self.policy = policy.encode()
+        self.extra = [(k.lower().encode(), v.encode()) for k, v in extra.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in self.extra if k not in present]
+                content_type = dict(headers).get(b"content-type", b"")
+                if content_type.startswith(b"text/html"):
+                    headers.append((b"content-security-policy", self.policy))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
