@@ -40,11 +40,13 @@ def base_of(scenario: Scenario, piece: UnitSpec | CommanderSpec) -> Base:
 
 
 def test_the_builtins_are_listed() -> None:
-    assert NAMES == ["edgehill", "skirmish"]
+    assert NAMES == ["chalgrove", "edgehill", "skirmish"]
     listing = {s.name: s for s in list_builtin()}
     assert listing["edgehill"].title == "Edgehill, 23 October 1642"
     assert listing["edgehill"].rules == ("larger-battles", "d3-commands")
     assert listing["skirmish"].rules == ("larger-battles",)
+    assert listing["chalgrove"].rules == ("d3-cards",)
+    assert dict(listing["chalgrove"].units) == {"parliament": 7, "royalist": 6}
     assert set(listing["edgehill"].units) == {"parliament", "royalist"}
 
 
@@ -83,11 +85,12 @@ def test_resolve_unknown_lists_the_builtins() -> None:
         resolve_scenario("naseby")
     assert str(info.value) == (
         "naseby: no such file, and no built-in scenario of that name; "
-        "built-ins: edgehill, skirmish"
+        "built-ins: chalgrove, edgehill, skirmish"
     )
     with pytest.raises(ScenarioError) as info:
         load_builtin("naseby")
-    assert str(info.value) == "naseby: no built-in scenario 'naseby'; built-ins: edgehill, skirmish"
+    assert str(info.value) == (
+        "naseby: no built-in scenario 'naseby'; built-ins: chalgrove, edgehill, skirmish")
 
 
 def test_resolve_a_broken_file_reports_its_problems() -> None:
@@ -217,7 +220,7 @@ def test_scenarios_command_json() -> None:
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
     assert [r["name"] for r in rows] == NAMES
-    edgehill = rows[0]
+    edgehill = rows[NAMES.index("edgehill")]
     assert edgehill["title"] == "Edgehill, 23 October 1642"
     assert edgehill["rules"] == ["larger-battles", "d3-commands"]
     assert edgehill["units"] == {"parliament": 15, "royalist": 18}

@@ -8,17 +8,27 @@ from collections.abc import Callable, Iterable
 
 from tertia.core.actions import Move
 from tertia.core.events import UnitMoved
-from tertia.core.geometry import base_distance, first_contact, is_within
+from tertia.core.geometry import CONTACT, EPSILON, base_distance, first_contact, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainKind
-from tertia.rules.movement import iter_table_violations, iter_terrain_violations, plan_move
+from tertia.rules.movement import (
+    iter_collision_violations,
+    iter_table_violations,
+    iter_terrain_violations,
+    plan_move,
+)
 
 GroupOf = Callable[[Unit], str | None]
 """A unit's group (its command), or None for a unit bound to no one."""
 
 MARGIN = 0.05
 """A unit moved back ends this much inside the distance."""
+
+CONTACT_REACH = CONTACT + EPSILON
+
+ENEMY_GAP = 0.25
+"""A unit moved back stops this far short of an enemy base."""
 
 
 def companions(state: GameState, unit: Unit, group_of: GroupOf) -> list[Unit]:
@@ -56,17 +66,22 @@ def move_back(
     direction = (dx / span, dy / span)
     corners = unit.base.corners()
     reach = first_contact(corners, nearest.base.corners(), direction, radius - MARGIN)
-    for other in tx.state.iter_units():
-        if other.id != unit.id:
-            reach = min(reach, first_contact(corners, other.base.corners(), direction, 0.0) - 1e-6)
+    others = [o for o in tx.state.iter_units() if o.id != unit.id]
+    for other in others:
+        if is_within(unit.base, other.base, CONTACT_REACH):
+            continue  # a base it touches may be slid along or away from: judged below
+        # Stop short of the enemy: a unit moved back may not blunder into a melee.
+        gap = ENEMY_GAP if other.side != unit.side else 0.0
+        reach = min(reach, first_contact(corners, other.base.corners(), direction, gap) - 1e-6)
     reach = max(0.0, reach)
     kinds = list(impassable)
+    obstacles = [(o.label, o.base) for o in others]
     while reach > 0.05:
         end = (unit.x + direction[0] * reach, unit.y + direction[1] * reach)
         plan = plan_move(unit, Move(unit=unit.id, waypoints=(end,)))
         blocked = any(True for _ in iter_table_violations(tx.table, plan, rule)) or any(
             True for _ in iter_terrain_violations(tx.table, plan, kinds, dict.fromkeys(kinds, rule), rule)
-        )
+        ) or any(True for _ in iter_collision_violations(tx.state, plan, obstacles, rule))
         if not blocked:
             tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), end), facing=unit.facing,
                               reason="cohesion"))

@@ -57,6 +57,8 @@ def modifiers(
 def eliminate_on_contact(tx: Tx, mover: Unit, touched: list[Unit]) -> None:
     """Artillery units and commanders are immediately eliminated if engaged in melee (a
     commander contacted by an enemy unit is removed from play)."""
+    if mover.is_commander:
+        return
     for piece in touched:
         if not tx.state.units[piece.id].in_play:
             continue

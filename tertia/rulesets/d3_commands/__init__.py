@@ -143,6 +143,8 @@ class D3Commands(D3RuleSet):
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         """Commanders: an enemy unit moving into contact with the commander alone makes him
         flee."""
+        if mover.is_commander:
+            return
         for piece in touched:
             if piece.is_commander and piece.in_play and commander.is_alone(tx, piece):
                 commander.flee(tx, piece, mover, self.options)
