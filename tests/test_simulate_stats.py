@@ -97,6 +97,13 @@ def test_summary_counts_wins_draws_and_failures_separately() -> None:
     assert s["loss_rate"]["b"]["foot"]["mean_lost"] == 2.0
 
 
+def test_loss_rate_intervals_stay_within_zero_and_one() -> None:
+    rows = [_row(0, "a"), _row(1, "a")]
+    rows[0]["lost_b_foot"] = 4  # every foot unit lost in one game, half in the other: 0.75 ± 0.49
+    rate = summarize(rows, ("a", "b"), FIELDED)["loss_rate"]["b"]["foot"]["rate"]
+    assert rate["high"] == 1.0 and 0.0 < rate["low"] < rate["estimate"] < 1.0
+
+
 def test_summary_of_only_failures_has_no_rates() -> None:
     s = summarize([_row(0, None, error="boom")], ("a", "b"), FIELDED)
     assert s["completed"] == 0 and s["win_rate"] == {"a": None, "b": None} and s["mean_turns"] is None

@@ -107,9 +107,14 @@ def _rate(rows: Sequence[Row], side: str) -> Interval | None:
     return wilson(sum(1 for r in rows if r.get("winner") == side), len(rows))
 
 
+def _share(interval: Interval) -> Interval:
+    """A normal interval for a share, clipped to the possible range [0, 1]."""
+    return Interval(interval.estimate, max(0.0, interval.low), min(1.0, interval.high))
+
+
 def _loss_rates(done: Sequence[Row], fielded: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
     """Per side and troop type: units fielded, mean units lost a game, and the mean
-    fraction lost with a normal interval over games."""
+    fraction lost with a normal interval over games, clipped to [0, 1]."""
     out: dict[str, Any] = {}
     for side, kinds in fielded.items():
         out[side] = {}
@@ -118,6 +123,6 @@ def _loss_rates(done: Sequence[Row], fielded: Mapping[str, Mapping[str, int]]) -
             out[side][kind] = {
                 "fielded": count,
                 "mean_lost": statistics.fmean(lost) if lost else None,
-                "rate": _interval(mean_interval([x / count for x in lost])) if lost else None,
+                "rate": _interval(_share(mean_interval([x / count for x in lost]))) if lost else None,
             }
     return out
