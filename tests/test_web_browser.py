@@ -249,3 +249,26 @@ def test_a_link_without_a_token_and_a_bad_token(server: Server, page: Any) -> No
     pg.goto(server.url + "/#/play/no-such-game?token=forged")
     pg.wait_for_selector(".toast.error")
     assert "does not open a battle" in pg.inner_text(".toast.error")
+
+
+def test_a_gun_shows_its_line_of_fire_and_sight(server: Server, page: Any) -> None:
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={"scenario": "edgehill", "mode": "hotseat",
+                                                           "seed": 2}).json()
+    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{created['id']}']"
+    for side, tok in created["tokens"].items():
+        pg.goto("about:blank")
+        pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+        pg.wait_for_function(f"() => {held} && '{side}' in {held}.tokens")
+        pg.wait_for_selector(".unit")
+        pg.wait_for_function("() => !location.hash.includes('token=')")
+    gun = pg.evaluate("() => window.tertiaScreen.view.state.units.find((u) => u.kind === 'artillery'"
+                      " && window.tertiaScreen.view.status.to_act === u.side).id")
+    pg.click(f'.unit[data-unit="{gun}"]')
+    pg.wait_for_selector(".arc-straight")
+    pg.wait_for_selector("line.sight")
+    assert pg.locator("line.sight").count() >= 1
+    pg.click("button.toggle:has-text('Sight')")
+    assert pg.locator("line.sight").count() == 0
+    pg.click("button.toggle:has-text('Sight')")
+    shoot(pg, "table")

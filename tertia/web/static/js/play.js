@@ -88,7 +88,7 @@ export class PlayScreen {
 
   // --- talking to the server -------------------------------------------------------------
 
-  async refresh(full = false) {
+  async refresh(full = false, again = true) {
     const logFrom = full ? 0 : this.logView.count;
     let view;
     try {
@@ -98,6 +98,12 @@ export class PlayScreen {
       return;
     }
     if (!this.alive) return;
+    const held = tokensFor(this.gameId);
+    if (again && view.side !== view.status.to_act && held[view.status.to_act] && !view.game.spectator) {
+      // Hotseat: this browser holds the side the game now awaits; look through its eyes.
+      this.view = view;
+      return this.refresh(true, false);
+    }
     if (!full && view.log_total < this.logView.count) return this.refresh(true); // undone
     if (full) this.logView.reset();
     const previous = this.view;
@@ -185,7 +191,7 @@ export class PlayScreen {
     const t = this.table;
     const orders = s.summary && s.summary.orders_left !== undefined ? s.summary.orders_left : null;
     const score = s.summary && s.summary.score ? s.summary.score : null;
-    const who = s.over ? "Battle over" : s.your_turn ? "Your move" : s.waiting_for === "ai" ? "The AI is moving" : `Waiting for ${sideName(t, s.to_act)}`;
+    const who = s.over ? "Battle over" : s.your_turn ? "Your move" : s.waiting_for === "ai" ? "AI moving" : "Waiting";
     const chip = (label, value, extra = "") => h("span", { class: `chip ${extra}` }, h("small", {}, label), value);
     setTopbar(
       h("span", { class: "game-title" }, v.game.title),
