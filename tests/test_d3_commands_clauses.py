@@ -795,11 +795,9 @@ def test_clubmen_are_an_option_fight_with_d3_minus_2_and_are_always_in_cover() -
     state = activation(game, P, "centre")
     assert act(game, state, Attack(attacker="c", target="t"), [3])[0].units["t"].hits == 1
     assert codes(game, state, Shoot(unit="c", target="f")) == ["CANNOT_ACT"]
-    theirs = activation(game, R, "centre")
     game2 = game_of([foot("c", P, 50, 8, traits=("clubmen",)), foot("f", R, 50, 18, 180)], clubmen=True)
     _, events = act(game2, activation(game2, R, "centre"), Shoot(unit="f", target="c"), [2, 1])
     assert "-1 target in cover (Clubmen count as in cover)" in resolved(events).modifiers
-    assert theirs.phase == "activation"
 
 
 # --- Routing ----------------------------------------------------------------------------------
