@@ -83,5 +83,7 @@ def resolve(tx: Tx, action: Shoot, options: Mapping[str, Any]) -> None:
         if roll >= need:
             tx.emit(AmmunitionExhausted(unit=unit.id))
             if unit.kind is UnitKind.ARTILLERY:
+                # The roll is not quoted here: a die value used in only some branches
+                # would split its faces unevenly in the exact odds.
                 tx.emit(UnitRemoved(unit=unit.id, reason="no ammunition",
-                                    detail=f"rolled {roll}, {need}+ runs out"))
+                                    detail=f"out of ammunition on {need}+"))

@@ -1,0 +1,130 @@
+"""The command line with the D3 rule sets: battles deterministic by seed, saved and
+replayed; odds of shooting, guns and melee; inspect; the rule sets and scenarios listed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tertia.cli.main import app
+
+runner = CliRunner()
+BATTLES = [("edgehill", "d3-commands"), ("chalgrove", "d3-cards")]
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(("scenario", "rules"), BATTLES)
+def test_battles_are_deterministic_by_seed(scenario: str, rules: str) -> None:
+    a = run("battle", "--scenario", scenario, "--rules", rules, "--seed", "7", "--json")
+    b = run("battle", "--scenario", scenario, "--rules", rules, "--seed", "7", "--json")
+    assert a[0] == 0 and a == b
+    data = json.loads(a[1])
+    assert data["ruleset"] == rules and data["reason"]
+    c = json.loads(run("battle", "--scenario", scenario, "--rules", rules, "--seed", "8", "--json")[1])
+    assert c["final_hash"] != data["final_hash"]
+
+
+def test_a_d3_battle_narrates_and_replays(tmp_path: Path) -> None:
+    record = tmp_path / "chalgrove.json"
+    code, out = run("battle", "--scenario", "chalgrove", "--rules", "d3-cards", "--seed", "3",
+                    "--save", str(record), "--option", "weather=light-rain")
+    assert code == 0, out
+    assert "card drawn" in out and "Turn 1" in out
+    assert run("replay", str(record))[0] == 0
+    code, out = run("inspect", str(record), "--rules", "d3-cards", "--json")
+    units = {u["id"]: u for u in json.loads(out)["units"]}
+    dragoons = units["r-wentworth-dragoons-1"]
+    assert dragoons["ammunition"].endswith(("marker", "markers")) and "hits" in dragoons
+    assert units["r-rupert"]["rallies_allowed"] == 4
+
+
+def test_the_card_order_never_shows_in_the_narrative() -> None:
+    code, out = run("battle", "--scenario", "edgehill", "--rules", "d3-commands", "--seed", "5")
+    assert code == 0
+    assert "cards face down" in out and "card_order" not in out
+
+
+def test_inspect_a_d3_commands_scenario() -> None:
+    code, out = run("inspect", "tertia/scenarios/edgehill.toml", "--rules", "d3-commands", "--json")
+    assert code == 0
+    units = {u["id"]: u for u in json.loads(out)["units"]}
+    assert units["p-cessex-foot-1"]["ammunition"] == "yes"
+    assert units["p-wardlawe-dragoons"]["ammunition"] == "never short"
+    assert units["p-cessex-foot-1"]["hit_limit"] == 9 and units["p-cessex-foot-1"]["card"] == "centre"
+    assert "r-rupert" not in units  # a single commander a side: the general
+    code, out = run("inspect", "tertia/scenarios/edgehill.toml", "--rules", "d3-commands")
+    assert code == 0 and "hit limit" in out
+
+
+@pytest.mark.parametrize(("rules", "attacker", "target", "word", "hits"), [
+    ("d3-commands", "r-guns-right", "p-meldrum-foot-1", "bombard", {"0", "1", "2"}),
+    ("d3-commands", "r-guns-right", "p-meldrum-foot-1", "shoot", {"0", "1", "2"}),
+])
+def test_odds_of_d3_shots(rules: str, attacker: str, target: str, word: str, hits: set[str]) -> None:
+    code, out = run("odds", "tertia/scenarios/edgehill.toml", "--rules", rules, "--attacker", attacker,
+                    "--target", target, "--action", word, "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert set(data["summary"]["target_hits"]) == hits
+    assert abs(sum(data["summary"]["target_hits"].values()) - 1.0) < 1e-9
+    assert "-1 D3-1 for artillery" in data["modifiers"]
+
+
+def test_odds_of_a_melee_and_a_refusal(tmp_path: Path) -> None:
+    scenario = tmp_path / "melee.toml"
+    scenario.write_text("""
+name = "melee"
+rules = ["d3-cards"]
+[table]
+width = 48
+depth = 36
+[[sides]]
+id = "parliament"
+edge = "south"
+[[sides]]
+id = "royalist"
+edge = "north"
+[[units]]
+id = "a"
+side = "royalist"
+type = "horse"
+command = "right"
+traits = ["impetuous"]
+x = 20
+y = 13
+facing = 180
+[[units]]
+id = "t"
+side = "parliament"
+type = "foot"
+command = "centre"
+x = 20
+y = 10
+""")
+    code, out = run("odds", str(scenario), "--rules", "d3-cards", "--attacker", "a", "--target", "t",
+                    "--action", "melee", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["summary"]["target_hits"] == pytest.approx({"1": 1 / 3, "2": 1 / 3, "3": 1 / 3})
+    assert data["modifiers"] == ["+1 impetuous Horse", "-1 target is Infantry"]
+    code, out = run("odds", str(scenario), "--rules", "d3-cards", "--attacker", "t", "--target", "a",
+                    "--action", "bombard")
+    assert code != 0 and "not artillery" in out
+
+
+def test_the_rule_sets_are_listed_with_their_options() -> None:
+    code, out = run("rules", "--json")
+    assert code == 0
+    rules = {r["id"]: r for r in json.loads(out)}
+    assert {"d3-commands", "d3-cards"} <= set(rules)
+    assert "solo_shuffle" in {o["name"] for o in rules["d3-commands"]["options"]}
+    assert "rallies" in {o["name"] for o in rules["d3-cards"]["options"]}
+    code, out = run("battle", "--rules", "d3-cards", "--scenario", "edgehill")
+    assert code != 0 and "not written for rule set" in out
