@@ -272,3 +272,9 @@ def test_a_gun_shows_its_line_of_fire_and_sight(server: Server, page: Any) -> No
     assert pg.locator("line.sight").count() == 0
     pg.click("button.toggle:has-text('Sight')")
     shoot(pg, "table")
+
+
+def test_the_openapi_page_renders_offline(server: Server, page: Any) -> None:
+    page.goto(server.url + "/docs")
+    page.wait_for_selector(".opblock")
+    assert page.locator(".opblock-summary-path:has-text('/api/games/{game_id}/actions')").count() == 1

@@ -84,7 +84,7 @@ class SecurityHeaders:
                 present = {k.lower() for k, _ in headers}
                 headers += [(k, v) for k, v in self.extra if k not in present]
                 content_type = dict(headers).get(b"content-type", b"")
-                if content_type.startswith(b"text/html"):
+                if content_type.startswith(b"text/html") and b"content-security-policy" not in present:
                     headers.append((b"content-security-policy", self.policy))
                 message = {**message, "headers": headers}
             await send(message)

@@ -44,7 +44,8 @@ export class MoveTool {
     const u = this.unit;
     const a = { type: "move", unit: u.id, waypoints: [] };
     if (!g) return a;
-    const moved = Math.hypot(g.x - u.x, g.y - u.y) > 0.01;
+    const last = (g.waypoints || []).slice(-1)[0] || [u.x, u.y];
+    const moved = Math.hypot(g.x - last[0], g.y - last[1]) > 0.01;
     a.waypoints = [...(g.waypoints || []), ...(moved ? [[round(g.x), round(g.y)]] : [])];
     const turn = Math.abs(((g.facing - u.facing + 540) % 360) - 180);
     if (turn > 0.5) a.face_after = round(((g.facing % 360) + 360) % 360);
@@ -100,6 +101,16 @@ export class MoveTool {
 
   keyDown(e) {
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if ((e.key === "w" || e.key === "W") && this.ghost) {
+      // Fix the ghost's place as a corner of the path; dragging on continues from there.
+      const last = (this.ghost.waypoints || []).slice(-1)[0] || [this.unit.x, this.unit.y];
+      if (Math.hypot(this.ghost.x - last[0], this.ghost.y - last[1]) > 0.05) {
+        this.ghost.waypoints = [...(this.ghost.waypoints || []), [round(this.ghost.x), round(this.ghost.y)]];
+        this.redraw();
+        this.request(true);
+      }
+      return;
+    }
     const step = e.shiftKey ? 1 : 15;
     if (e.key === "q" || e.key === "Q" || e.key === "e" || e.key === "E") {
       if (!this.ghost) this.ghost = { x: this.unit.x, y: this.unit.y, facing: this.unit.facing, waypoints: [] };

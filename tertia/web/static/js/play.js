@@ -226,6 +226,11 @@ export class PlayScreen {
     this.prompt.append(h("div", { class: "prompt-head" },
       h("span", { class: "you", style: `--side:${sideColour(t, v.side)}` }, v.game.spectator ? "Watching" : `You: ${you}`),
       h("span", { class: "mode" }, { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[v.game.mode])));
+    if (v.game.spectator) {
+      this.prompt.append(h("label", { class: "field inline" }, "View as ",
+        h("select", { onchange: (e) => { this.viewSide = e.target.value; this.deselect(); this.refresh(true); } },
+          t.side_order.map((id) => h("option", { value: id, selected: id === v.side }, sideName(t, id))))));
+    }
     if (s.over) {
       const r = s.result || {};
       this.prompt.append(h("p", { class: "headline" }, r.winner ? `${sideName(t, r.winner)} win.` : "A draw."),
@@ -336,7 +341,8 @@ export class PlayScreen {
     for (const a of actions) {
       if (a.kind === "move") {
         list.append(h("div", { class: "move-help" }, h("b", {}, "Move: "),
-          `drag the base; drag the round handle (or Q / E) to turn. Allowance ${a.allowance ?? "?"}".`));
+          `drag the base; drag the round handle (or Q / E) to turn; W fixes a corner of the path. `,
+          `Allowance ${a.allowance ?? "?"}".`));
       } else if (a.kind === "attack" || a.kind === "bombard") {
         list.append(h("button", { class: "btn target", "data-test": `offer-${a.target}`, onclick: () => this.openOdds(a) }, a.label + " …"));
       } else {
