@@ -91,7 +91,8 @@ def test_missing_wrong_and_foreign_tokens(client: TestClient) -> None:
     refusal(client.get(url, headers=bearer("not-a-token")), 403, "BAD_TOKEN")
     refusal(client.get(url, headers=bearer(b["tokens"]["parliament"])), 403, "BAD_TOKEN")
     refusal(client.get("/api/games/unknown-game/view", headers=bearer("x")), 404, "NOT_FOUND")
-    refusal(client.get("/api/games/bad$id/view", headers=bearer("x")), 422)
+    refusal(client.get("/api/games/bad$id/view", headers=bearer("x")), 404, "NOT_FOUND")
+    refusal(client.get("/api/games/" + "x" * 65 + "/view", headers=bearer("x")), 422, "BAD_REQUEST")
     refusal(client.get("/api/nothing/here"), 404, "NOT_FOUND")
 
 

@@ -39,7 +39,6 @@ from tertia.web.store import GameStore
 log = logging.getLogger("tertia.web")
 
 STATIC = Path(str(resources.files("tertia.web").joinpath("static")))
-GAME_ID = r"^[A-Za-z0-9_-]{1,64}$"
 _BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
 WAIT_LIMIT = 25.0
 
@@ -106,7 +105,7 @@ ACTION_DOC: dict[str, Any] = {
         }},
     }
 }
-GameId = Annotated[str, PathParam(pattern=GAME_ID, description="the game's id")]
+GameId = Annotated[str, PathParam(max_length=64, description="the game's id")]
 
 
 def _validation_message(exc: RequestValidationError) -> str:

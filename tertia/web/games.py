@@ -9,6 +9,7 @@ Each request names its caller by the roles its token holds: one or more side ids
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
 import time
@@ -42,6 +43,7 @@ from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
 from tertia.web.table import table_data
 
 MODES = ("hotseat", "ai", "link", "watch")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SPECTATOR = "spectator"
 CACHE_SIZE = 64
 
@@ -121,7 +123,7 @@ class GameService:
         game, 403 for a token of no role there."""
         if not token:
             raise ServiceError(401, "NO_TOKEN", "this needs the side's token: Authorization: Bearer <token>")
-        if not self.store.game_exists(game_id):
+        if not GAME_ID.fullmatch(game_id) or not self.store.game_exists(game_id):
             raise not_found(f"game {game_id!r}")
         role = self.store.match_token(game_id, token)
         if role is None:
