@@ -197,12 +197,11 @@ class D3Doctrine:
         ruleset = game.ruleset
         if isinstance(ruleset, D3Commands):
             return expected_d3(commands_shooting.modifiers(game.table, unit, target))
-        woods = bool(ruleset.option("woods_cover_shooting"))
         if unit.kind is UnitKind.ARTILLERY:
-            pips = total(cards_shooting.gun_modifiers(game.table, unit, target, woods))
+            pips = total(cards_shooting.gun_modifiers(game.table, unit, target, ruleset.options))
             need = distance(unit, target) / cards_shooting.RANGE_STEP
             return sum(1 for face in range(1, 7) if max(0, face + pips) >= need) / 6.0
-        return expected_d3(cards_shooting.musket_modifiers(game.table, unit, target, woods))
+        return expected_d3(cards_shooting.musket_modifiers(game.table, unit, target, ruleset.options))
 
     # --- charging ------------------------------------------------------------------------
 

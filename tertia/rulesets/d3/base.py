@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
 from tertia.core.events import Event
@@ -59,6 +59,25 @@ BASES: Mapping[UnitKind, tuple[float, float]] = {
 commander on a 2" x 2" stand."""
 
 
+class ShootingRules(Protocol):
+    """A rule set's own shooting: its ranges, its checks, and how a shot is resolved."""
+
+    def reach(self, table: Battlefield, state: GameState, unit: Unit) -> float: ...
+
+    def problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]: ...
+
+    def resolve(self, tx: Tx, action: Shoot, options: Mapping[str, Any]) -> None: ...
+
+
+class MeleeRules(Protocol):
+    """A rule set's own melee modifiers."""
+
+    def modifiers(
+        self, table: Battlefield, state: GameState, attacker: Unit, target: Unit,
+        options: Mapping[str, Any],
+    ) -> list[Modifier]: ...
+
+
 def army_commander(scenario: Scenario, side: str) -> str | None:
     """"Each army has a single Commander": the side's general, else its first commander."""
     mine = [c for c in scenario.commanders if c.side == side]
@@ -77,6 +96,8 @@ class D3RuleSet(RuleSet):
 
     CLAUSES: ClassVar[ClauseBook]
     PURSUIT_FROM: ClassVar[int]
+    SHOOTING: ClassVar[ShootingRules]
+    MELEE: ClassVar[MeleeRules]
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = BASES
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
 
@@ -348,17 +369,17 @@ class D3RuleSet(RuleSet):
     @abstractmethod
     def move_rules(self) -> movement.MoveRules: ...
 
-    @abstractmethod
     def shot_reach(self, table: Battlefield, state: GameState, unit: Unit) -> float:
         """The longest range ``unit`` may shoot at now."""
+        return self.SHOOTING.reach(table, state, unit)
 
-    @abstractmethod
-    def resolve_shot(self, tx: Tx, action: Shoot) -> None: ...
+    def resolve_shot(self, tx: Tx, action: Shoot) -> None:
+        self.SHOOTING.resolve(tx, action, self.options)
 
-    @abstractmethod
     def melee_modifiers(
         self, table: Battlefield, state: GameState, attacker: Unit, target: Unit
-    ) -> list[Modifier]: ...
+    ) -> list[Modifier]:
+        return self.MELEE.modifiers(table, state, attacker, target, self.options)
 
     @abstractmethod
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
@@ -386,7 +407,7 @@ class D3RuleSet(RuleSet):
 
     def shot_problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
         """Shooting rules of the rule set's own (ammunition, guns that moved), checked first."""
-        return []
+        return self.SHOOTING.problems(table, state, action)
 
     def melee_problems(self, table: Battlefield, state: GameState, action: Attack) -> list[Violation]:
         return []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tertia.core.geometry import CONTACT, EPSILON, Face, face_towards, is_within
 from tertia.core.state import GameState, Unit
+from tertia.core.violations import Code, Violation
 
 REACH = CONTACT + EPSILON
 """Bases this close (edge to edge) are in contact."""
@@ -37,3 +38,16 @@ def face_attacked(target: Unit, attacker: Unit) -> Face:
 
 def is_flank_or_rear(target: Unit, attacker: Unit) -> bool:
     return face_attacked(target, attacker) is not Face.FRONT
+
+
+def already_fought(state: GameState, unit: Unit, rule: str, withdraw_rule: str) -> list[Violation]:
+    """A unit shoots or fights once an activation, and one that withdrew from a melee may
+    do nothing else."""
+    for mark in ("shot", "meleed"):
+        if state.is_marked(mark, unit.id):
+            return [Violation(Code.ALREADY_ACTED, f"{unit.label} has already {mark} this activation",
+                              rule)]
+    if state.is_marked("withdrew", unit.id):
+        return [Violation(Code.ALREADY_ACTED,
+                          f"{unit.label} withdrew from a melee and may do nothing else", withdraw_rule)]
+    return []

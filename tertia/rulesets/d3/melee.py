@@ -15,7 +15,7 @@ from tertia.core.violations import Code, Violation
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.combat import roll_hits
-from tertia.rulesets.d3.contact import face_attacked, in_contact
+from tertia.rulesets.d3.contact import already_fought, face_attacked, in_contact
 from tertia.rulesets.d3.hits import check_routs, roll_pursuit
 from tertia.rulesets.d3.movement import face_name
 from tertia.rulesets.d3.troops import is_impetuous
@@ -36,13 +36,9 @@ def validate_melee(state: GameState, action: Attack, clauses: ClauseBook) -> lis
     if attacker.is_commander:
         return [Violation(Code.CANNOT_ACT, f"{attacker.label} is a commander and does not fight",
                           c.melee)]
-    for mark in ("meleed", "shot"):
-        if state.is_marked(mark, attacker.id):
-            return [Violation(Code.ALREADY_ACTED, f"{attacker.label} has already {mark} this activation",
-                              c.melee)]
-    if state.is_marked("withdrew", attacker.id):
-        return [Violation(Code.ALREADY_ACTED,
-                          f"{attacker.label} withdrew from a melee and may do nothing else", c.withdraw)]
+    done = already_fought(state, attacker, c.melee, c.withdraw)
+    if done:
+        return done
     if target.side == attacker.side or target.is_commander:
         return [Violation(Code.NOT_ENEMY, f"{target.label} is not an enemy unit", c.melee)]
     if not in_contact(attacker, target):

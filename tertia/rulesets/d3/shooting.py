@@ -13,7 +13,7 @@ from tertia.rules.measuring import distance
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.clauses import ClauseBook
-from tertia.rulesets.d3.contact import enemy_contacts
+from tertia.rulesets.d3.contact import already_fought, enemy_contacts
 from tertia.rulesets.d3.troops import has_muskets
 
 FIELD_OF_FIRE = 45.0
@@ -34,13 +34,9 @@ def validate_shot(
                           f"{unit.label} ({unit.kind.value}) cannot", c.shooting)]
     if is_gun and weather.guns_out_of_action(state):
         return [Violation(Code.WEATHER, f"{unit.label} is out of action in the storm", c.weather)]
-    for mark in ("shot", "meleed"):
-        if state.is_marked(mark, unit.id):
-            return [Violation(Code.ALREADY_ACTED, f"{unit.label} has already {mark} this activation",
-                              c.shooting)]
-    if state.is_marked("withdrew", unit.id):
-        return [Violation(Code.ALREADY_ACTED,
-                          f"{unit.label} withdrew from a melee and may do nothing else", c.withdraw)]
+    done = already_fought(state, unit, c.shooting, c.withdraw)
+    if done:
+        return done
     if state.is_marked("sideways", unit.id):
         return [Violation(Code.MOVED_SIDEWAYS,
                           f"{unit.label} moved sideways or backwards and cannot shoot", c.shooting)]

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from tertia.core.actions import Action, Shoot
+from tertia.core.actions import Action
 from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
-from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet
+from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
 from tertia.rulesets.d3_cards import clauses, commanders, sequence
 from tertia.rulesets.d3_cards import melee as melee_rules
@@ -37,6 +36,8 @@ class D3Cards(D3RuleSet):
     version: ClassVar[str] = "1.0"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 4
+    SHOOTING: ClassVar[ShootingRules] = own_shooting
+    MELEE: ClassVar[MeleeRules] = melee_rules
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),
@@ -91,20 +92,6 @@ class D3Cards(D3RuleSet):
             commanders_move=True, towns_closed_to_others=False, one_unit_per_town=True,
             charge_limit="target", charge_tolerance=float(self.option("charge_tolerance")),
         )
-
-    def shot_reach(self, table: Battlefield, state: GameState, unit: Unit) -> float:
-        return own_shooting.reach(unit)
-
-    def shot_problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
-        return own_shooting.problems(state, action)
-
-    def resolve_shot(self, tx: Tx, action: Shoot) -> None:
-        own_shooting.resolve(tx, action, self.options)
-
-    def melee_modifiers(
-        self, table: Battlefield, state: GameState, attacker: Unit, target: Unit
-    ) -> list[Modifier]:
-        return melee_rules.modifiers(table, state, attacker, target, self.options)
 
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         melee_rules.eliminate_on_contact(tx, mover, touched)

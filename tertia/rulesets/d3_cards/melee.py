@@ -11,29 +11,18 @@ from typing import Any
 from tertia.core.events import UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.rules.modifiers import Modifier
-from tertia.rulesets.d3.terrain import is_behind_hedge, is_defending_hill, is_entrenched, stands_in
+from tertia.rulesets.d3 import terrain
 from tertia.rulesets.d3.troops import is_clubmen, is_impetuous, is_infantry
 from tertia.rulesets.d3_cards import clauses
 
 
-def cover_in_melee(
-    table: Battlefield, attacker: Unit, target: Unit, options: Mapping[str, Any]
-) -> str | None:
-    if stands_in(table, TerrainKind.WOODS, target):
-        return "woods"
-    if stands_in(table, TerrainKind.FIELD, target):
-        return "fields"
-    if is_behind_hedge(table, attacker, target):
-        return "hedge"
-    if is_entrenched(table, attacker, target):
-        return "entrenchment"
-    if stands_in(table, TerrainKind.TOWN, target):
-        return "town"
-    if options["hill_advantage"] and is_defending_hill(table, attacker, target):
-        return "defending a hill"
-    return None
+def melee_cover(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """A target in woods or fields; from Terrain Effects, a hedge, an entrenchment or a
+    town between; a hill it defends (option ``hill_advantage``)."""
+    hill = (terrain.HILL,) if options["hill_advantage"] else ()
+    return (terrain.WOODS, terrain.FIELDS, terrain.HEDGE, terrain.ENTRENCHMENT, terrain.TOWN, *hill)
 
 
 def modifiers(
@@ -48,7 +37,7 @@ def modifiers(
         mods.append(Modifier(-1, f"attacker is {attacker.kind.value.replace('_', ' ')}"))
     if is_infantry(target, options):
         mods.append(Modifier(-1, "target is Infantry"))
-    cover = cover_in_melee(table, attacker, target, options)
+    cover = terrain.cover(table, attacker, target, melee_cover(options))
     if cover:
         mods.append(Modifier(-1, f"target in {cover}"))
     return mods

@@ -15,14 +15,12 @@ from tertia.core.dice import D6
 from tertia.core.events import AmmunitionShortage, AttackResolved, GunFired, HitsInflicted, Marked
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier
-from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3 import terrain, weather
 from tertia.rulesets.d3.combat import roll_hits
-from tertia.rulesets.d3.terrain import is_entrenched, stands_in
-from tertia.rulesets.d3.troops import is_clubmen
 from tertia.rulesets.d3_cards import clauses
 
 MUSKET_RANGE = 12.0
@@ -32,38 +30,35 @@ LONGEST_GUN_RANGE = 6 * RANGE_STEP
 COVER_PIPS = 2
 
 
-def reach(unit: Unit) -> float:
+def reach(table: Battlefield, state: GameState, unit: Unit) -> float:
     return LONGEST_GUN_RANGE if unit.kind is UnitKind.ARTILLERY else MUSKET_RANGE
 
 
-def cover_from_shooting(table: Battlefield, shooter: Unit, target: Unit, woods: bool) -> str | None:
+def shooting_cover(options: Mapping[str, Any]) -> tuple[str, ...]:
     """Cover against shooting: buildings (towns) and entrenchments, as Musketry says, and
     woods, as Terrain Effects says (option ``woods_cover_shooting``); Clubmen always."""
-    if woods and stands_in(table, TerrainKind.WOODS, target):
-        return "woods"
-    if stands_in(table, TerrainKind.TOWN, target):
-        return "buildings"
-    if is_entrenched(table, shooter, target):
-        return "entrenchment"
-    if is_clubmen(target):
-        return "Clubmen count as in cover"
-    return None
+    woods = (terrain.WOODS,) if options["woods_cover_shooting"] else ()
+    return (*woods, terrain.TOWN, terrain.ENTRENCHMENT, terrain.CLUBMEN)
 
 
-def musket_modifiers(table: Battlefield, shooter: Unit, target: Unit, woods: bool) -> list[Modifier]:
+def musket_modifiers(
+    table: Battlefield, shooter: Unit, target: Unit, options: Mapping[str, Any]
+) -> list[Modifier]:
     mods: list[Modifier] = []
     if shooter.ammo_markers:
         n = shooter.ammo_markers
         mods.append(Modifier(-n, f"{n} ammunition shortage marker{'s' if n > 1 else ''}"))
-    cover = cover_from_shooting(table, shooter, target, woods)
+    cover = terrain.cover(table, shooter, target, shooting_cover(options))
     if cover:
         mods.append(Modifier(-1, f"target in cover ({cover})"))
     return mods
 
 
-def gun_modifiers(table: Battlefield, gun: Unit, target: Unit, woods: bool) -> list[Modifier]:
+def gun_modifiers(
+    table: Battlefield, gun: Unit, target: Unit, options: Mapping[str, Any]
+) -> list[Modifier]:
     mods: list[Modifier] = []
-    cover = cover_from_shooting(table, gun, target, woods)
+    cover = terrain.cover(table, gun, target, shooting_cover(options))
     if cover:
         mods.append(Modifier(-COVER_PIPS, f"target in cover ({cover})"))
     if gun.ammo_markers:
@@ -72,7 +67,7 @@ def gun_modifiers(table: Battlefield, gun: Unit, target: Unit, woods: bool) -> l
     return mods
 
 
-def problems(state: GameState, action: Shoot) -> list[Violation]:
+def problems(table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
     unit = state.units[action.unit]
     if unit.kind is UnitKind.ARTILLERY and (state.is_marked("moved", unit.id)):
         return [Violation(Code.CANNOT_ACT, f"{unit.label} moved or pivoted this activation and "
@@ -83,15 +78,14 @@ def problems(state: GameState, action: Shoot) -> list[Violation]:
 def resolve(tx: Tx, action: Shoot, options: Mapping[str, Any]) -> None:
     unit = tx.state.units[action.unit]
     target = tx.state.units[action.target]
-    woods = bool(options["woods_cover_shooting"])
     tx.emit(Marked(mark="shot", ident=unit.id))
     if unit.kind is UnitKind.ARTILLERY:
         if not unit.fired:
             tx.emit(GunFired(unit=unit.id))
-        _fire_gun(tx, unit, target, gun_modifiers(tx.table, unit, target, woods))
+        _fire_gun(tx, unit, target, gun_modifiers(tx.table, unit, target, options))
     else:
         roll_hits(tx, kind="shooting", attacker=unit, target=target,
-                  modifiers=musket_modifiers(tx.table, unit, target, woods), verb="shoots at")
+                  modifiers=musket_modifiers(tx.table, unit, target, options), verb="shoots at")
     need = weather.shortage_from(tx.state)
     if tx.roll(D6, f"ammunition: {unit.label}") >= need:
         tx.emit(AmmunitionShortage(unit=unit.id))

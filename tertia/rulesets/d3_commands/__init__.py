@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tertia.activation import command_cards as cards
-from tertia.core.actions import Action, Move, Shoot
+from tertia.core.actions import Action, Move
 from tertia.core.events import Event
 from tertia.core.geometry import Base
 from tertia.core.ruleset import OptionSpec, Tx
@@ -18,9 +18,8 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
-from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet
+from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import TOWN_ENTRANTS, MoveRules
 from tertia.rulesets.d3.victory import UNDEPLOYED
 from tertia.rulesets.d3_commands import clauses, commander, deployment, organisation, sequence
@@ -36,6 +35,8 @@ class D3Commands(D3RuleSet):
     version: ClassVar[str] = "1.0"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 5
+    SHOOTING: ClassVar[ShootingRules] = own_shooting
+    MELEE: ClassVar[MeleeRules] = melee_rules
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("commander_values", "0-1-2",
@@ -125,20 +126,6 @@ class D3Commands(D3RuleSet):
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
         return own_movement.near_enemy_problems(state, action, self.options) or (
             own_movement.cohesion_problems(state, action))
-
-    def shot_reach(self, table: Battlefield, state: GameState, unit: Unit) -> float:
-        return own_shooting.reach(table, unit)
-
-    def shot_problems(self, table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
-        return own_shooting.problems(state, action)
-
-    def resolve_shot(self, tx: Tx, action: Shoot) -> None:
-        own_shooting.resolve(tx, action, self.options)
-
-    def melee_modifiers(
-        self, table: Battlefield, state: GameState, attacker: Unit, target: Unit
-    ) -> list[Modifier]:
-        return melee_rules.modifiers(table, state, attacker, target, self.options)
 
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         """Commanders: an enemy unit moving into contact with the commander alone makes him

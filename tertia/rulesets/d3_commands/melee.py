@@ -8,26 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.rules.modifiers import Modifier
-from tertia.rulesets.d3.terrain import is_behind_hedge, is_defending_hill, is_entrenched, stands_in
+from tertia.rulesets.d3 import terrain
 from tertia.rulesets.d3.troops import is_clubmen, is_impetuous, is_infantry
 
 REDUCED = frozenset({UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT, UnitKind.ARTILLERY})
 
 
-def cover_in_melee(table: Battlefield, attacker: Unit, target: Unit) -> str | None:
-    """Towns give cover; hedges and entrenchments cover defenders in melee; hills cover
-    units defending them. Woods cover only against shooting."""
-    if stands_in(table, TerrainKind.TOWN, target):
-        return "town"
-    if is_behind_hedge(table, attacker, target):
-        return "hedge"
-    if is_entrenched(table, attacker, target):
-        return "entrenchment"
-    if is_defending_hill(table, attacker, target):
-        return "defending a hill"
-    return None
+MELEE_COVER = (terrain.TOWN, terrain.HEDGE, terrain.ENTRENCHMENT, terrain.HILL)
+"""Towns give cover; hedges and entrenchments cover defenders in melee; hills cover units
+defending them. Woods cover only against shooting."""
 
 
 def modifiers(
@@ -42,7 +33,7 @@ def modifiers(
         mods.append(Modifier(1, "impetuous Horse"))
     if is_infantry(target, options):
         mods.append(Modifier(-1, "target is Infantry"))
-    cover = cover_in_melee(table, attacker, target)
+    cover = terrain.cover(table, attacker, target, MELEE_COVER)
     if cover:
         mods.append(Modifier(-1, f"target in cover ({cover})"))
     return mods

@@ -12,13 +12,11 @@ from tertia.core.dice import D6
 from tertia.core.events import AmmunitionExhausted, GunFired, Marked, UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
 from tertia.rules.modifiers import Modifier
-from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3 import terrain, weather
 from tertia.rulesets.d3.combat import roll_hits
-from tertia.rulesets.d3.terrain import is_entrenched, stands_in
-from tertia.rulesets.d3.troops import is_clubmen
 from tertia.rulesets.d3_commands import clauses
 
 MUSKET_RANGE = 12.0
@@ -30,37 +28,28 @@ CHECK_AMMUNITION = frozenset({UnitKind.FOOT, UnitKind.ARTILLERY})
 """Whenever infantry or artillery shoot (not dragoons or commanded shot)."""
 
 
-def reach(table: Battlefield, unit: Unit) -> float:
+def reach(table: Battlefield, state: GameState, unit: Unit) -> float:
     if unit.kind is UnitKind.ARTILLERY:
         return GUN_RANGE_FROM_HILL if table.hill_level((unit.x, unit.y)) > 0 else GUN_RANGE
     return MUSKET_RANGE
 
 
-def cover_from_shooting(table: Battlefield, shooter: Unit, target: Unit) -> str | None:
-    """Woods, towns and entrenchments give cover against shooting; Clubmen always count
-    as in cover."""
-    if stands_in(table, TerrainKind.WOODS, target):
-        return "woods"
-    if stands_in(table, TerrainKind.TOWN, target):
-        return "town"
-    if is_entrenched(table, shooter, target):
-        return "entrenchment"
-    if is_clubmen(target):
-        return "Clubmen count as in cover"
-    return None
+SHOOTING_COVER = (terrain.WOODS, terrain.TOWN, terrain.ENTRENCHMENT, terrain.CLUBMEN)
+"""Woods, towns and entrenchments give cover against shooting; Clubmen always count as
+in cover."""
 
 
 def modifiers(table: Battlefield, shooter: Unit, target: Unit) -> list[Modifier]:
     mods: list[Modifier] = []
     if shooter.kind in REDUCED:
         mods.append(Modifier(-1, f"D3-1 for {shooter.kind.value.replace('_', ' ')}"))
-    cover = cover_from_shooting(table, shooter, target)
+    cover = terrain.cover(table, shooter, target, SHOOTING_COVER)
     if cover:
         mods.append(Modifier(-1, f"target in cover ({cover})"))
     return mods
 
 
-def problems(state: GameState, action: Shoot) -> list[Violation]:
+def problems(table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
     unit = state.units[action.unit]
     if unit.out_of_ammo:
         return [Violation(Code.OUT_OF_AMMUNITION,
