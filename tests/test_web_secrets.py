@@ -19,6 +19,7 @@ from tertia.rulesets.larger_battles import LargerBattles
 from tertia.scenarios import load_builtin
 from tertia.web import games
 from tertia.web.app import create_app
+from tests.support import P, R, make_game, position, unit
 from tests.web_support import bearer, create, service
 
 
@@ -83,5 +84,40 @@ def test_orders_stay_secret_from_the_other_side(client: TestClient) -> None:
     # A hidden event closes the history to undo, and odds are not given on a hidden position.
     undo = client.post(f"/api/games/{gid}/undo", headers=mine)
     assert undo.status_code == 409 and undo.json()["code"] == "CANNOT_UNDO"
+    # Odds that can be worked out from what the side sees are given.
     odds = client.post(f"/api/games/{gid}/odds", json={"type": "end_phase"}, headers=mine)
-    assert odds.status_code == 409 and odds.json()["code"] == "HIDDEN_INFORMATION"
+    assert odds.status_code == 200
+
+
+class HiddenHits(LargerBattles):
+    """Larger battles where each side sees the enemy's units without their hits."""
+
+    id: ClassVar[str] = "hidden-hits"
+
+    def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
+        seen = state.to_dict()
+        for u in seen["units"]:
+            if u["side"] != side:
+                u["hits"] = 0
+        return seen
+
+
+@pytest.mark.parametrize(("hits", "status"), [(0, 200), (2, 409)])
+def test_odds_that_hang_on_a_secret_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                hits: int, status: int) -> None:
+    board = make_game([unit("pf", P, "foot", 10, 10, 0), unit("rf", R, "foot", 10, 14, 180)])
+    game = Game(HiddenHits(), board.scenario)
+    monkeypatch.setattr(games, "build_game", lambda scenario, rules, options: game)
+    with TestClient(create_app(tmp_path / "g.sqlite3")) as c:
+        created = create(c, mode="link")
+        live = service(c).live(created["id"])
+        with live.lock:  # the position of an attack, the target with hits its enemy cannot see
+            ready = position(game, phase="combat", active=P)
+            live.states[-1] = ready.with_unit(ready.units["rf"].evolve(hits=hits))
+            live._observed.clear()
+            live._hides.clear()
+        answer = c.post(f"/api/games/{created['id']}/odds", headers=bearer(created["tokens"][P]),
+                        json={"type": "attack", "attacker": "pf", "target": "rf"})
+        assert answer.status_code == status, answer.text
+        if status == 409:
+            assert answer.json()["code"] == "HIDDEN_INFORMATION"

@@ -350,16 +350,27 @@ class GameService:
         live = self.live(game_id)
         with live.lock:
             side = self.acting_side(live, roles)
-            if live.hides_anything(side):
-                raise ServiceError(409, "HIDDEN_INFORMATION",
-                                   "odds are not given while the rules hide part of the position")
             try:
-                return odds(live.game, live.state, action).to_dict()
+                answer = odds(live.game, live.state, action).to_dict()
             except IllegalAction as exc:
                 raise illegal(exc.violations) from None
             except TooManyBranches:
                 raise ServiceError(422, "TOO_MANY_BRANCHES",
                                    "this action has too many outcomes to list exactly") from None
+            if live.hides_anything(side) and answer != self._odds_from_view(live, side, action):
+                raise ServiceError(409, "HIDDEN_INFORMATION",
+                                   "these odds depend on what the rules hide from you")
+            return answer
+
+    @staticmethod
+    def _odds_from_view(live: LiveGame, side: str, action: Action) -> dict[str, Any] | None:
+        """The odds worked out from ``side``'s observation alone (``None`` when they cannot
+        be): an answer equal to this tells the side nothing it cannot see."""
+        try:
+            seen = GameState.from_dict(live.observe(len(live.steps), side))
+            return odds(live.game, seen, action).to_dict()
+        except Exception:  # a redacted position the rules cannot resolve: nothing to compare
+            return None
 
     def unit(self, game_id: str, roles: frozenset[str], unit_id: str, side: str | None) -> dict[str, Any]:
         """A unit as the caller may see it, its overlays, and what it may do now."""
