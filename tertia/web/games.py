@@ -29,6 +29,7 @@ from tertia.core.actions import (
     EndPhase,
     GiveOrder,
     Move,
+    Shoot,
     action_from_dict,
 )
 from tertia.core.game import Game
@@ -468,6 +469,8 @@ def describe_action(state: GameState, action: Action) -> str:
             return f"Attack {name(t)}"
         case Bombard(target=t):
             return f"Bombard {name(t)}"
+        case Shoot(target=t):
+            return f"Shoot at {name(t)}"
         case Move(unit=u):
             return f"Move {name(u)}"
     return action.type.replace("_", " ").capitalize()
@@ -476,7 +479,7 @@ def describe_action(state: GameState, action: Action) -> str:
 def unit_actions(live: LiveGame, roles: frozenset[str], unit: Unit, shown: set[str]) -> list[dict[str, Any]]:
     """What the caller's ``unit`` may do now, each checked by ``validate``: orders, a move
     (dragging proposes where), attacks with the units and commanders that could join,
-    and bombardments."""
+    shots and bombardments."""
     state, game = live.state, live.game
     if state.is_over or state.to_act not in roles or unit.side != state.to_act or not unit.in_play:
         return []
@@ -498,6 +501,7 @@ def unit_actions(live: LiveGame, roles: frozenset[str], unit: Unit, shown: set[s
     friends = [f for f in state.iter_units(unit.side) if f.id != unit.id]
     for e in enemies:
         offer(Bombard(gun=unit.id, target=e.id), kind="bombard", target=e.id)
+        offer(Shoot(unit=unit.id, target=e.id), kind="shoot", target=e.id)
         attack = Attack(attacker=unit.id, target=e.id)
         if game.is_legal(state, attack):
             supports = [f.id for f in friends if f.kind is not UnitKind.COMMANDER

@@ -27,7 +27,7 @@ export class OddsPanel {
     this.node = h("section", { class: "odds-panel", "aria-label": "Odds" });
     this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
     this.go = h("button", { class: "btn primary", onclick: () => this.commit(), "data-test": "roll" },
-      offer.kind === "bombard" ? "Fire!" : "Attack!");
+      offer.kind === "attack" ? "Attack!" : "Fire!");
     this.node.append(h("h3", {}, offer.label), this.controls(), this.body,
       h("div", { class: "odds-actions" }, this.go,
         h("button", { class: "btn", onclick: () => this.onCancel() }, "Cancel")));

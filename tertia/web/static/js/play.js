@@ -343,7 +343,7 @@ export class PlayScreen {
         list.append(h("div", { class: "move-help" }, h("b", {}, "Move: "),
           `drag the base; drag the round handle (or Q / E) to turn; W fixes a corner of the path. `,
           `Allowance ${a.allowance ?? "?"}".`));
-      } else if (a.kind === "attack" || a.kind === "bombard") {
+      } else if (a.kind === "attack" || a.kind === "bombard" || a.kind === "shoot") {
         list.append(h("button", { class: "btn target", "data-test": `offer-${a.target}`, onclick: () => this.openOdds(a) }, a.label + " …"));
       } else {
         list.append(h("button", { class: "btn", "data-test": a.action.type, onclick: () => this.act(a.action) }, a.label));
