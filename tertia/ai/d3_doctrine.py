@@ -18,13 +18,14 @@ from tertia.ai.d3_proposals import activated, charge_towards, observed, scenario
 from tertia.ai.moves import bearing_to, move_towards
 from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
 from tertia.core.game import Game
-from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc
+from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc, is_within
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import D3RuleSet
+from tertia.rulesets.d3.cohesion import companions
 from tertia.rulesets.d3.contact import enemy_contacts, face_attacked, in_contact
 from tertia.rulesets.d3.hits import rout_after
 from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
@@ -33,7 +34,12 @@ from tertia.rulesets.d3_cards import shooting as cards_shooting
 from tertia.rulesets.d3_cards.commanders import Rally, rallies_left
 from tertia.rulesets.d3_commands import D3Commands, deployment
 from tertia.rulesets.d3_commands import shooting as commands_shooting
-from tertia.rulesets.d3_commands.organisation import INDEPENDENT, command_card
+from tertia.rulesets.d3_commands.organisation import (
+    COHESION_RADIUS,
+    INDEPENDENT,
+    cohesion_group,
+    command_card,
+)
 
 MUSKET_STANDOFF = 10.0
 """Foot advance to about 10" from their target: in range, short of contact."""
@@ -216,6 +222,8 @@ class D3Doctrine:
                 move = charge_towards(view, unit, e, aim)
                 if move is None or not game.is_legal(view, move):
                     continue
+                if not self._keeps_together(game, view, unit, move):
+                    continue
                 end = plan_move(unit, move).end
                 there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
                 mods = ruleset.melee_modifiers(game.table, view, there, e)
@@ -238,25 +246,43 @@ class D3Doctrine:
         if goal is None or target is None:
             return None
         gap = distance(unit, target)
-        if has_muskets(unit) and gap <= MUSKET_STANDOFF + 1.0:
-            return None
-        if unit.kind is UnitKind.ARTILLERY and gap <= _rules(game).shot_reach(game.table, view, unit):
-            return None
         heading = bearing_to(unit, goal)
-        rules = _rules(game).move_rules()
+        turn = angle_between(heading, unit.facing)
+        in_reach = gap <= MUSKET_STANDOFF + 1.0 if has_muskets(unit) else (
+            unit.kind is UnitKind.ARTILLERY and gap <= _rules(game).shot_reach(game.table, view, unit))
+        if in_reach:
+            # Close enough to shoot but no shot: face the enemy for the next activation.
+            facing = bearing_to(unit, (target.x, target.y))
+            return self._pivot(game, view, unit, facing) if turn > 20.0 else None
         allowance = MOVE[unit.kind] * weather.movement_factor(view)
         span = gap - MUSKET_STANDOFF if has_muskets(unit) else allowance
-        turn = angle_between(heading, unit.facing)
+        face: float | None = None
         if turn > PIVOT_BEFORE:
-            cost = rules.pivot_cost
-            return move_towards(game, view, unit, goal, min(allowance - cost, span), face=heading) or (
-                self._pivot(game, view, unit, heading))
-        return move_towards(game, view, unit, goal, min(allowance, max(span, 0.0)))
+            face, allowance = heading, allowance - _rules(game).move_rules().pivot_cost
+        reach = min(allowance, max(span, 0.0))
+        for fraction in (1.0, 0.75, 0.5, 0.25):
+            move = move_towards(game, view, unit, goal, reach * fraction, face=face)
+            if move is not None and self._keeps_together(game, view, unit, move):
+                return move
+        return self._pivot(game, view, unit, heading) if face is not None else None
 
     @staticmethod
-    def _pivot(game: Game, view: GameState, unit: Unit, heading: float) -> Move | None:
+    def _keeps_together(game: Game, view: GameState, unit: Unit, move: Move) -> bool:
+        """d3-commands: a move should leave the unit within 6" of another unit of its
+        command as they stand now (the engine would pull a stray back, out of any melee)."""
+        if not isinstance(game.ruleset, D3Commands):
+            return True
+        mates = companions(view, unit, cohesion_group)
+        if not mates:
+            return True
+        end = plan_move(unit, move).end
+        return any(is_within(end, m.base, COHESION_RADIUS) for m in mates)
+
+    def _pivot(self, game: Game, view: GameState, unit: Unit, heading: float) -> Move | None:
         move = Move(unit=unit.id, waypoints=(), face_before=heading)
-        return move if game.is_legal(view, move) else None
+        if game.is_legal(view, move) and self._keeps_together(game, view, unit, move):
+            return move
+        return None
 
     def _goal(self, view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
         enemies = list(view.iter_troops(view.opponent(unit.side)))
