@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
-from tertia.ai.d3_proposals import activated, charge_towards, observed, scenario_position
+from tertia.ai.d3_proposals import activated, charge_towards, iter_deploy_places, observed
 from tertia.ai.moves import bearing_to, move_towards
 from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
 from tertia.core.game import Game
@@ -32,7 +32,7 @@ from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
 from tertia.rulesets.d3_cards import D3Cards
 from tertia.rulesets.d3_cards import shooting as cards_shooting
 from tertia.rulesets.d3_cards.commanders import Rally, rallies_left
-from tertia.rulesets.d3_commands import D3Commands, deployment
+from tertia.rulesets.d3_commands import D3Commands
 from tertia.rulesets.d3_commands import shooting as commands_shooting
 from tertia.rulesets.d3_commands.organisation import (
     COHESION_RADIUS,
@@ -108,16 +108,8 @@ class D3Doctrine:
         if pending.get("kind") == ORDER_KIND:
             return OrderCards(order=self.card_order(view, view.to_act, pending.get("cards", ())))
         uid = str(pending["units"][0])
-        for option in deployment.suggestions(view.units[uid], scenario_position(game, uid)):
-            if game.is_legal(view, option):
-                return option
-        table = game.table
-        for x in range(2, int(table.width) - 1, 2):
-            for y in range(2, int(table.depth) - 1, 2):
-                option = deployment.Deploy(unit=uid, x=float(x), y=float(y))
-                if game.is_legal(view, option):
-                    return option
-        return deployment.Deploy(unit=uid, x=0.0, y=0.0)
+        places = iter_deploy_places(game, view, uid)
+        return next((p for p in places if game.is_legal(view, p)), places[0])
 
     @staticmethod
     def card_order(view: GameState, side: str, held: Sequence[str]) -> tuple[str, ...]:

@@ -53,10 +53,25 @@ def answer_pending(game: Game, state: GameState, rng: random.Random) -> list[Act
         return [OrderCards(order=tuple(order))]
     if pending.get("kind") == deployment.KIND:
         uid = str(pending["units"][0])
-        home = scenario_position(game, uid)
-        found: list[Action] = list(deployment.suggestions(state.units[uid], home))
-        return found[: 1 + rng.randrange(len(found))]
+        wanted = 1 + rng.randrange(3)
+        found: list[Action] = []
+        for place in iter_deploy_places(game, state, uid):
+            if len(found) >= wanted:
+                break
+            if game.is_legal(state, place):
+                found.append(place)
+        return found
     return []
+
+
+def iter_deploy_places(game: Game, state: GameState, uid: str) -> list[deployment.Deploy]:
+    """Places to try for a piece: near its scenario position first, then every 2" across
+    the table (the rules judge each)."""
+    near = deployment.suggestions(state.units[uid], scenario_position(game, uid))
+    table = game.table
+    grid = [deployment.Deploy(unit=uid, x=float(x), y=float(y))
+            for x in range(2, int(table.width) - 1, 2) for y in range(2, int(table.depth) - 1, 2)]
+    return [*near, *grid]
 
 
 def scenario_position(game: Game, uid: str) -> tuple[float, float]:
