@@ -128,3 +128,11 @@ def test_the_rule_sets_are_listed_with_their_options() -> None:
     assert "rallies" in {o["name"] for o in rules["d3-cards"]["options"]}
     code, out = run("battle", "--rules", "d3-cards", "--scenario", "edgehill")
     assert code != 0 and "not written for rule set" in out
+
+
+def test_battle_picks_a_scenario_written_for_the_rule_set() -> None:
+    code, out = run("battle", "--rules", "d3-cards", "--seed", "1", "--json")
+    assert code == 0, out
+    assert json.loads(out)["scenario"].startswith("Chalgrove")
+    code, out = run("battle", "--rules", "d3-commands", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["scenario"].startswith("Edgehill")

@@ -28,6 +28,14 @@ DEFAULT_SEED = 1642
 PLAYERS = {"doctrine": DoctrinePlayer, "random": RandomPlayer}
 
 
+def default_scenario(rules: str) -> str:
+    """Edgehill, unless it is not written for ``rules`` and another built-in is."""
+    from tertia.scenarios import list_builtin
+
+    suited = [s.name for s in list_builtin() if rules in s.rules]
+    return DEFAULT_SCENARIO if DEFAULT_SCENARIO in suited or not suited else suited[0]
+
+
 def battle_summary(record: BattleRecord) -> dict[str, Any]:
     game = record.game
     final = record.final_state
@@ -82,7 +90,11 @@ def print_result(record: BattleRecord, names: dict[str, str]) -> None:
 
 @app.command()
 def battle(
-    scenario: Annotated[str, typer.Option(help="Built-in scenario name or a TOML file")] = DEFAULT_SCENARIO,
+    scenario: Annotated[
+        str | None,
+        typer.Option(help="Built-in scenario name or a TOML file (default: Edgehill, or the first "
+                          "built-in written for the rule set)"),
+    ] = None,
     rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
     seed: Annotated[int, typer.Option(help="Seed for the dice and the players")] = DEFAULT_SEED,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option KEY=VALUE")] = None,
@@ -92,7 +104,7 @@ def battle(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, no narrative")] = False,
 ) -> None:
     """Fight a battle, AI against AI, and tell it turn by turn."""
-    game = build_game(scenario, rules, parse_options(option or []))
+    game = build_game(scenario or default_scenario(rules), rules, parse_options(option or []))
     chosen = {side: "doctrine" for side in game.scenario.side_ids}
     for pair in player or []:
         side, _, kind = pair.partition("=")
