@@ -1,6 +1,9 @@
 """Games per second of ``tertia simulate`` on 1 and 2 workers (local backend), the scaling
-between them, the time 10,000 games would take, and the machinery's overhead against a
-bare loop of ``fight_battle`` over the same seeds.
+between them, the time 10,000 games would take, and the machinery's cost against a bare
+loop of ``fight_battle`` over the same seeds.
+
+Wall-clock rates depend on what else the machine is doing; CPU seconds per game do not,
+so both are printed: on an otherwise idle machine, W workers approach W / (CPU per game).
 
 Usage: python benchmarks/simulate.py [--scenario edgehill] [--rules larger-battles]
                                      [--games 200] [--workers 1 2] [--seed 1]
@@ -9,6 +12,7 @@ Usage: python benchmarks/simulate.py [--scenario edgehill] [--rules larger-battl
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 
 from tertia.ai.doctrine import DoctrinePlayer
@@ -20,14 +24,24 @@ from tertia.scenarios import resolve_scenario
 TARGET_GAMES = 10_000
 
 
-def bare_loop_rate(scenario: str, rules: str, games: int, seed: int) -> float:
-    """Games per second of fight_battle alone, in this process, on the simulation's seeds."""
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (worker processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def bare_loop(scenario: str, rules: str, games: int, seed: int) -> tuple[float, float]:
+    """Games per second and CPU seconds per game of fight_battle alone, in this process,
+    on the simulation's seeds."""
     spec = make_spec(scenario, resolve_scenario(scenario), rules)
     game = spec.build_game()
-    start = time.perf_counter()
+    for i in range(3):  # warm imports and caches, as a worker's first games do
+        fight_battle(game, {side: DoctrinePlayer() for side in spec.sides}, game_seed(seed + 1, i))
+    cpu, start = cpu_seconds(), time.perf_counter()
     for i in range(games):
         fight_battle(game, {side: DoctrinePlayer() for side in spec.sides}, game_seed(seed, i))
-    return games / (time.perf_counter() - start)
+    return games / (time.perf_counter() - start), (cpu_seconds() - cpu) / games
 
 
 def main() -> None:
@@ -42,18 +56,23 @@ def main() -> None:
     args = parser.parse_args()
     spec = make_spec(args.scenario, resolve_scenario(args.scenario), args.rules)
     print(f"{args.games} games of {args.scenario} under {args.rules}, local backend")
-    bare = bare_loop_rate(args.scenario, args.rules, args.games, args.seed)
-    print(f"  bare fight_battle loop, 1 process: {bare:.2f} games/s")
+    bare_rate, bare_cpu = bare_loop(args.scenario, args.rules, args.games, args.seed)
+    print(f"  bare fight_battle loop, 1 process: {bare_rate:.2f} games/s, "
+          f"{1000 * bare_cpu:.0f} ms CPU a game")
     rates: dict[int, float] = {}
     for workers in args.workers:
+        cpu = cpu_seconds()
         study = run([spec], args.games, args.seed, workers=workers)
+        per_game = (cpu_seconds() - cpu) / args.games
         failed = sum(1 for r in study.rows[0] if r["error"] is not None)
         rates[workers] = study.games_per_second
         print(f"  {workers} worker{'s' if workers > 1 else ' '}: {study.games_per_second:.2f} games/s "
-              f"({study.seconds:.1f} s, start-up included; {failed} failed); "
+              f"({study.seconds:.1f} s, start-up included; {failed} failed), "
+              f"{1000 * per_game:.0f} ms CPU a game (start-up included); "
               f"{TARGET_GAMES:,} games in ~{TARGET_GAMES / study.games_per_second:.0f} s")
     if 1 in rates:
-        print(f"  machinery overhead at 1 worker: {100 * (bare / rates[1] - 1):+.1f}% against the bare loop")
+        print(f"  machinery at 1 worker: {100 * (bare_rate / rates[1] - 1):+.1f}% wall time "
+              f"against the bare loop")
         for workers, rate in rates.items():
             if workers > 1:
                 print(f"  scaling 1 -> {workers} workers: x{rate / rates[1]:.2f} "

@@ -163,7 +163,7 @@ def _finish(study: Study, as_json: bool) -> None:
 def _fmt(interval: dict[str, float] | None, digits: int = 2) -> str:
     if interval is None:
         return "—"
-    e, lo, hi = interval["estimate"], interval["low"], interval["high"]
+    e, lo, hi = (round(interval[k], digits) + 0.0 for k in ("estimate", "low", "high"))  # no "-0.00"
     return f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 

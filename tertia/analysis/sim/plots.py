@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from tertia.analysis.sim.games import Row
@@ -20,6 +21,15 @@ def _save(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=DPI, format="png")
     return path
+
+
+def _at_least(ax: Axes, span: float) -> None:
+    """Widen the y axis to at least ``span``, so that a nearly constant series looks flat
+    rather than magnified into a trend."""
+    low, high = ax.get_ylim()
+    if high - low < span:
+        middle = (low + high) / 2
+        ax.set_ylim(middle - span / 2, middle + span / 2)
 
 
 def _errors(intervals: Sequence[Mapping[str, float] | None]) -> tuple[list[float], list[list[float]]]:
@@ -108,6 +118,9 @@ def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str,
     d_turns.set_ylabel(f"turns minus at {key}={values[0]}")
     for ax in (d_rates, d_turns):
         ax.axhline(0, color="black", linewidth=0.8)
+    _at_least(turns, 2.0)
+    _at_least(d_turns, 2.0)
+    _at_least(d_rates, 0.2)
     for ax in (rates, turns, d_rates, d_turns):
         ax.set_xticks(x, values)
         ax.set_xlabel(key)

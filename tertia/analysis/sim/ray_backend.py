@@ -50,7 +50,8 @@ class RayPool:
         self.slots = max(1, cpus if address or not self._owned else workers)
         self._seed = master_seed
         self._specs = ray.put(list(specs))
-        self._task = ray.remote(num_cpus=1, max_retries=0)(run_chunk)
+        # A batch is a pure function of its seeds, so a batch lost with a node is safely rerun.
+        self._task = ray.remote(num_cpus=1, max_retries=3)(run_chunk)
 
     def submit(self, jobs: tuple[Job, ...]) -> Any:
         return self._task.remote(self._specs, self._seed, jobs)
