@@ -313,13 +313,17 @@ class D3Doctrine:
                     return rally
         if view.is_marked("moved", unit.id):
             return None
-        for friend in hurt:
-            if math.hypot(friend.x - unit.x, friend.y - unit.y) > MOVE[UnitKind.COMMANDER] + 4.0:
-                continue
+        reach = MOVE[UnitKind.COMMANDER] * weather.movement_factor(view)
+        near = [f for f in hurt if math.hypot(f.x - unit.x, f.y - unit.y) <= reach + 4.0]
+        # Nobody to rally within reach: follow the worst-hurt unit, or the army's front.
+        troops = list(view.iter_troops(unit.side))
+        front = sorted(troops, key=lambda u: (self._nearest_enemy_distance(view, u), u.id))[:1]
+        follow = near or hurt[:1] or front
+        for friend in follow:
             back = math.radians(friend.facing + 180.0)
-            spot = (friend.x + math.sin(back) * (friend.depth / 2 + unit.depth / 2),
-                    friend.y + math.cos(back) * (friend.depth / 2 + unit.depth / 2))
-            move = move_towards(game, view, unit, spot, MOVE[UnitKind.COMMANDER])
+            gap = friend.depth / 2 + unit.depth / 2 + (0.0 if friend in near else 2.0)
+            spot = (friend.x + math.sin(back) * gap, friend.y + math.cos(back) * gap)
+            move = move_towards(game, view, unit, spot, reach)
             if move is not None:
                 return move
         return None
