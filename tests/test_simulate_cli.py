@@ -4,6 +4,7 @@ with their seeds, Ctrl-C keeping finished games, and one-line errors for bad inp
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,13 @@ def test_sweep_text_shows_both_tables() -> None:
     code, stdout, _ = run("sweep", *SMALL, "--games", "2", "--vary", "hit_limit_cavalry=2,3")
     assert code == 0
     assert "Effect against hit_limit_cavalry=2" in stdout and "paired by seed" in stdout
+
+
+def test_the_ray_backend_without_ray_is_one_clean_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    code, _, output = run("simulate", *SMALL, "--games", "2", "--backend", "ray")
+    assert code == 1 and "pip install 'tertia[ray]'" in output and "Traceback" not in output
+    assert len(output.strip().splitlines()) == 1, output
 
 
 @pytest.mark.parametrize(

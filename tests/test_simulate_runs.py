@@ -3,16 +3,25 @@ interrupted runs that keep their finished games, batching, and Parquet round tri
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tertia.analysis.sim import games as sim_games
-from tertia.analysis.sim.games import ChunkResult, GameSpec, Row, columns, game_seed, make_spec
+from tertia.analysis.sim.games import (
+    ChunkResult,
+    GameSpec,
+    Job,
+    Row,
+    columns,
+    game_seed,
+    make_spec,
+    run_chunk,
+)
 from tertia.analysis.sim.runner import jobs_for, run
-from tertia.analysis.sim.scheduler import _Batcher
+from tertia.analysis.sim.scheduler import WorkerLost, _Batcher, run_jobs
 from tertia.analysis.sim.storage import read_rows, write_rows
 from tertia.battle import BattleRecord, fight_battle
 from tertia.scenarios import load_builtin
@@ -183,3 +192,40 @@ def test_an_unwritable_parquet_path_is_an_os_error(
 ) -> None:
     with pytest.raises(OSError):
         write_rows(tmp_path / "missing" / "games.parquet", in_process, columns(spec), {})
+
+
+class _PoolThatLosesAWorker:
+    """A pool whose second batch never comes back, as when a worker process is killed."""
+
+    slots = 1
+    max_batch = 1
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.batches: list[tuple[Job, ...]] = []
+        self.closed = False
+
+    def submit(self, jobs: tuple[Job, ...]) -> int:
+        self.batches.append(jobs)
+        return len(self.batches) - 1
+
+    def wait(self, handles: Collection[int]) -> list[int]:
+        return [min(handles)]
+
+    def result(self, handle: int) -> ChunkResult:
+        if handle == 1:
+            raise WorkerLost("a worker process died")
+        return run_chunk([self.spec], SEED, self.batches[handle])
+
+    def cancel(self, handles: Collection[int]) -> list[int]:
+        return []
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_lost_worker_stops_the_run_and_keeps_what_finished(spec: GameSpec, in_process: list[Row]) -> None:
+    pool = _PoolThatLosesAWorker(spec)
+    outcome = run_jobs(pool, jobs_for(1, GAMES))
+    assert outcome.stopped == "a worker process died" and pool.closed
+    assert [row for _, row in outcome.rows] == in_process[:1]

@@ -39,7 +39,7 @@ from tertia.analysis.sim import (
     summarize,
 )
 from tertia.analysis.sim.games import TROOP_ORDER
-from tertia.analysis.sim.ray_backend import RayUnavailable
+from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import check_arguments
 from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import build_game, err, fail, out, parse_options
@@ -111,7 +111,9 @@ def _run(specs: Sequence[GameSpec], games: int, seed: int, workers: int | None, 
     chosen = workers if workers is not None else (os.cpu_count() or 1)
     try:
         check_arguments(games, chosen, seed, backend)
-    except ValueError as exc:
+        if backend == "ray":
+            require_ray()
+    except (ValueError, RayUnavailable) as exc:
         fail(str(exc))
     total = games * len(specs)
     progress = Progress(

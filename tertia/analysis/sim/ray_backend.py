@@ -19,7 +19,7 @@ class RayUnavailable(RuntimeError):
     """Ray is not installed, or the cluster could not be reached."""
 
 
-def _import_ray() -> Any:
+def require_ray() -> Any:
     try:
         import ray
     except ImportError:
@@ -34,7 +34,7 @@ class RayPool:
 
     def __init__(self, specs: Sequence[GameSpec], master_seed: int, workers: int,
                  address: str | None = None) -> None:
-        ray = self._ray = _import_ray()
+        ray = self._ray = require_ray()
         self._owned = not ray.is_initialized()
         if self._owned:
             try:
