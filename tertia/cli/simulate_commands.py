@@ -101,6 +101,13 @@ def _spec(scenario: str, rules: str, options: dict[str, str], max_actions: int,
     return make_spec(scenario, game.scenario, rules, options, vary=vary, max_actions=max_actions)
 
 
+def _usable_cpus() -> int:
+    """CPUs this process may run on (fewer than the machine's under a CPU affinity mask)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def _names(spec: GameSpec) -> dict[str, str]:
     return {s.id: (s.name or s.id) for s in spec.scenario.sides}
 
@@ -108,7 +115,7 @@ def _names(spec: GameSpec) -> dict[str, str]:
 def _run(specs: Sequence[GameSpec], games: int, seed: int, workers: int | None, backend: Backend,
          address: str | None) -> Study:
     """Run with a progress bar on standard error; bad arguments fail in one line."""
-    chosen = workers if workers is not None else (os.cpu_count() or 1)
+    chosen = workers if workers is not None else _usable_cpus()
     try:
         check_arguments(games, chosen, seed, backend)
         if backend == "ray":

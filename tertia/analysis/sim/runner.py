@@ -36,6 +36,7 @@ class Study:
     rows: list[list[Row]]
     seconds: float
     workers: int
+    """Workers that fought (fewer than asked when there were fewer games; a cluster's CPUs)."""
     backend: Backend
     stopped: str | None = None
     """``"interrupted"`` after Ctrl-C, a message if a worker was lost, else ``None``."""
@@ -88,16 +89,19 @@ def run(
         raise ValueError("nothing to simulate: no variants")
     check_arguments(games, workers, master_seed, backend)
     start = time.perf_counter()
+    jobs = jobs_for(len(specs), games)
     if backend == "ray":
         from tertia.analysis.sim.ray_backend import RayPool
 
         ray_pool = RayPool(specs, master_seed, workers, address)
-        outcome = run_jobs(ray_pool, jobs_for(len(specs), games), on_rows)
-    elif workers == 1:
-        outcome = run_jobs(InProcessPool(specs, master_seed), jobs_for(len(specs), games), on_rows)
+        workers = ray_pool.slots
+        outcome = run_jobs(ray_pool, jobs, on_rows)
+    elif workers == 1 or len(jobs) == 1:
+        workers = 1
+        outcome = run_jobs(InProcessPool(specs, master_seed), jobs, on_rows)
     else:
-        local_pool = ProcessPool(specs, master_seed, min(workers, games * len(specs)))
-        outcome = run_jobs(local_pool, jobs_for(len(specs), games), on_rows)
+        workers = min(workers, len(jobs))
+        outcome = run_jobs(ProcessPool(specs, master_seed, workers), jobs, on_rows)
     seconds = time.perf_counter() - start
     rows: list[list[Row]] = [[] for _ in specs]
     for variant, row in outcome.rows:
