@@ -102,7 +102,7 @@ def test_pursuit_chances(rules: str, need: int) -> None:
     state = state.with_unit(replace(state.units["t"], hits=8))
     chance = Fraction(7 - need, 6)
     result = odds(game, state, Attack(attacker="a", target="t"))
-    assert result.summary["attacker_routed_exact"] == chance
+    assert result.summary["attacker_removed_exact"] == chance
     assert result.summary["target_routed_exact"] == 1
     gone = sample(game, state, Attack(attacker="a", target="t"), lambda s: not s.units["a"].in_play)
     assert agrees(gone, SAMPLES, chance)

@@ -243,3 +243,31 @@ def test_chance_outcomes_are_the_states_play_reaches() -> None:
               for r in (1, 6)}
     assert {s.state_hash() for _, s, _ in outcomes} == set(played)
     assert {p for p, _, _ in outcomes} == {Fraction(1, 3), Fraction(2, 3)}
+
+
+def test_a_face_used_differently_in_its_own_branch_keeps_its_weight() -> None:
+    """Faces grouped by one walk's comparisons may be used differently once played: a value
+    shown only when it hits must still count every hitting face."""
+    def run(dice):  # type: ignore[no-untyped-def]
+        roll = dice.roll(D6, "shot")
+        return f"hit with {roll}" if roll >= 5 else "miss"
+
+    probs: Counter[str] = Counter()
+    for b in enumerate_branches(run):
+        probs[b.result] += b.probability  # type: ignore[assignment]
+    assert probs == {"miss": Fraction(2, 3), "hit with 5": Fraction(1, 6), "hit with 6": Fraction(1, 6)}
+
+
+def test_refinement_inside_a_sub_branch() -> None:
+    def run(dice):  # type: ignore[no-untyped-def]
+        a = dice.roll(D6, "a")
+        if a <= 2:
+            return "low"
+        b = dice.roll(D6, "b")
+        return (a if a == 6 else "mid", b >= 4)
+
+    probs: Counter[object] = Counter()
+    for br in enumerate_branches(run):
+        probs[br.result] += br.probability  # type: ignore[assignment]
+    assert sum(probs.values()) == 1
+    assert probs[(6, True)] == Fraction(1, 12) and probs[("mid", False)] == Fraction(3, 6) * Fraction(1, 2)

@@ -48,7 +48,6 @@ class _Slot:
     index: int
     tests: list[tuple[Callable[[int, int], bool], int]] = field(default_factory=list)
     opaque: bool = False
-    _classes: list[tuple[int, int]] | None = None
 
     def note(self, test: Callable[[int, int], bool] | None, other: int = 0) -> None:
         """Record one use of this value by the rules while the walk is running."""
@@ -62,48 +61,30 @@ class _Slot:
         else:
             self.tests.append((test, other))
 
-    def classes(self) -> list[tuple[int, int]]:
-        """Faces grouped by how they would have answered every use: (representative, weight)."""
+    def classes(self) -> list[frozenset[int]]:
+        """Faces grouped by how they would have answered every use of this value."""
         if self.walker.running:
             raise AssertionError("classes are known only once the walk is over")
-        if self._classes is None:
-            self._classes = self._group()
-        return self._classes
-
-    def _group(self) -> list[tuple[int, int]]:
         key = (self.dist, self.opaque, tuple(self.tests))
         found = _GROUPS.get(key)
         if found is None:
             found = _GROUPS[key] = _group_faces(self.dist, self.opaque, self.tests)
         return found
 
-    def class_of(self, value: int) -> tuple[int, int]:
-        for rep, weight in self.classes():
-            if self._same(rep, value):
-                return rep, weight
-        raise AssertionError("a value outside its own distribution")
 
-    def _same(self, a: int, b: int) -> bool:
-        if self.opaque:
-            return a == b
-        return all(test(a, other) == test(b, other) for test, other in self.tests)
-
-
-_GROUPS: dict[object, list[tuple[int, int]]] = {}
+_GROUPS: dict[object, list[frozenset[int]]] = {}
 """Face groupings already worked out, by distribution and the uses made of the value."""
 
 
 def _group_faces(
     dist: Distribution, opaque: bool, tests: list[tuple[Callable[[int, int], bool], int]]
-) -> list[tuple[int, int]]:
+) -> list[frozenset[int]]:
     if opaque:
-        return list(dist.outcomes)
-    groups: dict[tuple[bool, ...], tuple[int, int]] = {}
-    for value, weight in dist.outcomes:
-        key = tuple(test(value, other) for test, other in tests)
-        rep, total = groups.get(key, (value, 0))
-        groups[key] = (rep, total + weight)
-    return list(groups.values())
+        return [frozenset({value}) for value, _ in dist.outcomes]
+    groups: dict[tuple[bool, ...], set[int]] = {}
+    for value, _ in dist.outcomes:
+        groups.setdefault(tuple(test(value, other) for test, other in tests), set()).add(value)
+    return [frozenset(g) for g in groups.values()]
 
 
 def _noting(name: str) -> Callable[[Any, Any], Any]:
@@ -210,10 +191,14 @@ def enumerate_branches(run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEA
 
 
 def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int) -> list[Branch[T]]:
+    """Depth first over the chance tree. A stack entry is a prefix of faces to replay, each
+    with the set of faces it stands for. Uses of a value before the next die are the same
+    for every face a set holds only if they were worked out with one of them, so the walk
+    that first plays a new representative may split its set further."""
     branches: list[Branch[T]] = []
-    stack: list[list[int]] = [[]]
+    stack: list[tuple[list[int], list[frozenset[int]]]] = [([], [])]
     while stack:
-        prefix = stack.pop()
+        prefix, stands_for = stack.pop()
         walker = _Walker(prefix, opaque)
         try:
             result = run(walker)
@@ -221,15 +206,20 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
             walker.running = False
         numerator = denominator = 1
         chosen: list[int] = []
+        chosen_sets: list[frozenset[int]] = []
         for depth, slot in enumerate(walker.slots):
-            rep, weight = slot.class_of(slot.value)
-            numerator *= weight
+            weights = dict(slot.dist.outcomes)
+            allowed = stands_for[depth] if depth < len(prefix) else frozenset(weights)
+            classes = [c & allowed for c in slot.classes()]
+            mine = next(c for c in classes if slot.value in c)
+            if depth >= len(prefix) - 1:
+                for other in classes:
+                    if other and other is not mine:
+                        stack.append(([*chosen, min(other)], [*chosen_sets, other]))
+            numerator *= sum(weights[v] for v in mine)
             denominator *= slot.dist.total_weight
-            if depth >= len(prefix):
-                for other, _ in slot.classes():
-                    if other != rep:
-                        stack.append([*chosen, other])
             chosen.append(slot.value)
+            chosen_sets.append(mine)
         rolls = tuple((s.purpose, s.dist.name, s.value) for s in walker.slots)
         branches.append(Branch(result, Fraction(numerator, denominator), rolls))
         if len(branches) > max_leaves:

@@ -232,15 +232,22 @@ def summarise(
     def chance(pred: Any) -> Fraction:
         return sum((o.probability for o in outcomes if pred(o)), Fraction(0))
 
-    def removed(uid: str | None) -> Fraction:
-        return chance(lambda o: uid is not None and bool(o.effects.get(uid, {}).get("removed")))
+    def removed(uid: str | None, reason: str | None = None) -> Fraction:
+        """Chance that a unit leaves play (for ``reason`` only, when given)."""
+        def gone(o: Outcome) -> bool:
+            why = o.effects.get(uid or "", {}).get("removed")
+            return bool(why) and (reason is None or why == reason)
+
+        return chance(gone) if uid is not None else Fraction(0)
 
     commanders = {u.id for u in state.units.values() if u.is_commander}
     target_hits = _distribution(outcomes, target, "hits")
     attacker_hits = _distribution(outcomes, attacker, "hits")
     chances = {
-        "target_routed": removed(target),
-        "attacker_routed": removed(attacker),
+        "target_routed": removed(target, "routed"),
+        "attacker_routed": removed(attacker, "routed"),
+        "target_removed": removed(target),
+        "attacker_removed": removed(attacker),
         "ammunition_exhausted": chance(
             lambda o: any(d.get("out_of_ammo") or d.get("ammo_markers") for d in o.effects.values())
         ),
