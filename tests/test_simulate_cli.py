@@ -150,6 +150,7 @@ def test_the_ray_backend_without_ray_is_one_clean_line(monkeypatch: pytest.Monke
         (("simulate", "--games", "0"), "--games"),
         (("simulate", "--games", "2", "--workers", "0"), "--workers"),
         (("simulate", "--games", "2", "--seed", "-3"), "--seed"),
+        (("simulate", "--games", "2", "--max-actions", "0"), "--max-actions"),
         (("simulate", "--games", "2", "--out", "/no/such/dir/g.parquet"), "no such directory"),
         (("sweep", "--games", "2", "--vary", "hit_limit_infantry=3"), "at least two values"),
         (("sweep", "--games", "2", "--vary", "hit_limit_infantry"), "KEY=V1,V2"),

@@ -97,6 +97,8 @@ def _check_outputs(out_file: Path | None, plots: Path | None) -> None:
 
 def _spec(scenario: str, rules: str, options: dict[str, str], max_actions: int,
           vary: str | None = None) -> GameSpec:
+    if max_actions < 1:
+        fail(f"--max-actions must be at least 1, not {max_actions}")
     game = build_game(scenario, rules, options)  # one-line errors for bad input
     return make_spec(scenario, game.scenario, rules, options, vary=vary, max_actions=max_actions)
 
