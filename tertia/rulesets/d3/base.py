@@ -18,6 +18,7 @@ from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, IllegalAction, Violation
 from tertia.rules.modifiers import Modifier
 from tertia.rules.movement import plan_move
+from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import melee, movement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
@@ -192,19 +193,11 @@ class D3RuleSet(RuleSet):
         self, state: GameState, own: tuple[str, ...], others: tuple[str, ...] = ()
     ) -> list[Violation]:
         c = self.CLAUSES
-        for uid in (*own, *others):
-            u = state.units.get(uid)
-            if u is None:
-                return [Violation(Code.UNKNOWN_UNIT, f"there is no unit {uid!r}", c.sequence)]
-            if not u.in_play:
-                return [Violation(Code.UNIT_REMOVED, f"{u.label} is no longer in play ({u.removed})",
-                                  c.sequence)]
+        found = piece_problems(state, own, others, c.sequence)
+        if found:
+            return found
         for uid in own:
             u = state.units[uid]
-            if u.side != state.active:
-                return [Violation(Code.NOT_YOUR_UNIT,
-                                  f"{u.label} belongs to {u.side}; {state.active} is activating",
-                                  c.sequence)]
             if not self.is_activated(state, u):
                 card = self.active_card(state) or "none"
                 return [Violation(Code.NOT_ACTIVATED,

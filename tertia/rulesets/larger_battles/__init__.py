@@ -19,6 +19,7 @@ from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, IllegalAction, Violation
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import plan_move
+from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses, sequence
 from tertia.rulesets.larger_battles.bombardment import resolve_bombard, validate_bombard
@@ -231,20 +232,7 @@ class LargerBattles(RuleSet):
     def _unit_problems(
         state: GameState, own: tuple[str, ...], others: tuple[str, ...] = ()
     ) -> list[Violation]:
-        for uid in (*own, *others):
-            u = state.units.get(uid)
-            if u is None:
-                return [Violation(Code.UNKNOWN_UNIT, f"there is no unit {uid!r}", clauses.SEQUENCE)]
-            if not u.in_play:
-                return [Violation(Code.UNIT_REMOVED, f"{u.label} is no longer in play ({u.removed})",
-                                  clauses.SEQUENCE)]
-        for uid in own:
-            u = state.units[uid]
-            if u.side != state.active:
-                return [Violation(Code.NOT_YOUR_UNIT,
-                                  f"{u.label} belongs to {u.side}; it is {state.active}'s turn",
-                                  clauses.SEQUENCE)]
-        return []
+        return piece_problems(state, own, others, clauses.SEQUENCE)
 
     def resolve(self, tx: Tx, action: Action) -> None:
         match action:
