@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 from importlib import resources
 from pathlib import Path
@@ -150,11 +149,18 @@ def test_directory(tmp_path: Path) -> None:
     assert problem.message == "is a directory, not a scenario file"
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads anything")
-def test_unreadable_file(tmp_path: Path) -> None:
+def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the user may not read (simulated, since the superuser reads anything)."""
     path = tmp_path / "locked.toml"
     path.write_text(BASE)
-    path.chmod(0)
+    real_open = Path.open
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> object:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", refuse)
     (problem,) = check_scenario(path)
     assert problem.message == "cannot read the file: permission denied"
 
