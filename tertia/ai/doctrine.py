@@ -96,7 +96,7 @@ class DoctrinePlayer:
         left = orders_left(state)
         if left > 0:
             if self._gun_targets is None:
-                self._gun_targets = bool(self._guns_with_targets(game, state, first_only=True))
+                self._gun_targets = self._guns_may_fire(state)
             if left > (1 if self._gun_targets else 0):
                 order = self._best_order(game, state, rng)
                 if order is not None:
@@ -209,8 +209,18 @@ class DoctrinePlayer:
 
     # --- bombardment -----------------------------------------------------------------------
 
-    def _guns_with_targets(self, game: Game, state: GameState, first_only: bool = False) -> list[Bombard]:
-        """The best legal shot of each gun that has one (only the first when ``first_only``)."""
+    def _guns_may_fire(self, state: GameState) -> bool:
+        """Worth keeping an order for the guns? A rough look (range and facing only): the
+        bombardment phase asks the rules properly."""
+        enemies = list(state.iter_troops(state.opponent(state.active)))
+        return any(
+            math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and is_directly_in_front(gun.base, e.base)
+            for gun in state.iter_troops(state.active) if gun.kind is UnitKind.ARTILLERY
+            for e in enemies
+        )
+
+    def _guns_with_targets(self, game: Game, state: GameState) -> list[Bombard]:
+        """The best legal shot of each gun that has one."""
         probe = replace(state, phase="bombardment", marks={
             **state.marks, "ordered_bombard": (*state.marked("ordered_bombard"), f"{state.active}:artillery"),
         })
@@ -226,8 +236,6 @@ class DoctrinePlayer:
             legal = [b for b in targets if game.is_legal(probe, b)]
             if legal:
                 shots.append(min(legal, key=lambda b: self._target_priority(game, state, b.target)))
-                if first_only:
-                    break
         return shots
 
     def _target_priority(self, game: Game, state: GameState, target_id: str) -> tuple[int, str]:

@@ -109,15 +109,24 @@ def iter_collision_violations(
     state: GameState, plan: MovePlan, obstacles: Iterable[Base | tuple[str, Base]], rule: str
 ) -> Iterator[Violation]:
     """No interpenetration: the swept areas may touch but not overlap other bases."""
-    areas = plan.swept()
+    areas: list[Polygon] | None = None
     seg_pairs = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
     reach = plan.start.radius
+    xs = [p[0] for p in plan.points]
+    ys = [p[1] for p in plan.points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     for item in obstacles:
         name, base = item if isinstance(item, tuple) else ("another piece", item)
-        # Cheap rejection: the obstacle's bounding circle is clear of the whole path.
-        clearance = min(point_segment_distance(base.centre, a, b) for a, b in seg_pairs)
-        if clearance >= reach + base.radius:
+        # Cheap rejections: the obstacle's bounding circle is clear of the path's box, then
+        # of the path itself.
+        margin = reach + base.radius
+        if base.x < x0 - margin or base.x > x1 + margin or base.y < y0 - margin or base.y > y1 + margin:
             continue
+        clearance = min(point_segment_distance(base.centre, a, b) for a, b in seg_pairs)
+        if clearance >= margin:
+            continue
+        if areas is None:
+            areas = plan.swept()
         corners = base.corners()
         if any(polygons_overlap(area, corners) for area in areas):
             yield Violation(

@@ -160,11 +160,17 @@ def _enemy_zone_violations(
                     f"away; this move is {off:.0f} degrees off directly away (at most {tolerance:g})",
                     clauses.ENEMY_UNITS)]
     legs = list(itertools.pairwise(plan.points))
+    xs = [p[0] for p in plan.points]
+    ys = [p[1] for p in plan.points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     for e in enemies:
         if e in close:
             continue
-        # Cheap rejection: the enemy's circle stays clear of the zone along the whole path.
+        # Cheap rejections: the enemy's circle stays clear of the zone around the path's
+        # box, then around the path itself.
         reach = ENEMY_ZONE + unit.base.radius + e.base.radius
+        if e.x < x0 - reach or e.x > x1 + reach or e.y < y0 - reach or e.y > y1 + reach:
+            continue
         if all(point_segment_distance((e.x, e.y), a, b) > reach for a, b in legs):
             continue
         closest = min_distance_along(plan, e.base)
