@@ -124,6 +124,9 @@ def validate_order(state: GameState, action: OrderCards, rule: str) -> list[Viol
     if pending is None or pending.get("kind") != ORDER_KIND:
         return [Violation(Code.NOTHING_PENDING, "no side is ordering its command cards now", rule)]
     held = [str(c) for c in pending.get("cards", ())]
+    if not isinstance(action.order, list | tuple) or not all(isinstance(c, str) for c in action.order):
+        return [Violation(Code.BAD_CARD_ORDER,
+                          f"the order must be a list of card names: {', '.join(held)}", rule)]
     given = list(action.order)
     if sorted(given) != sorted(held):
         return [Violation(

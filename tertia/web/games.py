@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from tertia.activation.command_cards import OrderCards
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import (
@@ -38,6 +39,7 @@ from tertia.core.violations import IllegalAction
 from tertia.io.scenario_file import ScenarioError
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import builtin_names, load_builtin
+from tertia.web.cards import card_view, order_choice
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.live import LiveGame, Step
 from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
@@ -233,6 +235,8 @@ class GameService:
                 "markers": markers(live.observe(len(live.steps), viewer)),
                 "status": self.status(live, roles, viewer),
                 "choices": self.choices(live, roles),
+                "cards": card_view(live.observe(len(live.steps), viewer), viewer,
+                                   getattr(live.game.ruleset, "card_of", None)),
                 "log_total": total,
                 "log": [live.log_entry(i, viewer) for i in range(start, total)],
             }
@@ -253,7 +257,10 @@ class GameService:
         side = state.to_act
         game = live.game
         candidates: list[Action] = []
-        if state.pending is not None:
+        ordering = order_choice(state)
+        if ordering is not None:
+            candidates = [ordering]
+        elif state.pending is not None:
             eligible = state.pending.get("eligible", ())
             candidates = [Encourage(commander=None), *(Encourage(commander=str(c)) for c in eligible)]
         else:
@@ -456,8 +463,12 @@ def describe_action(state: GameState, action: Action) -> str:
         return u.label if u is not None else str(uid)
 
     match action:
+        case EndPhase() if isinstance(state.extra.get("activation"), dict):
+            return f"End the {state.extra['activation'].get('card')} card's activation"
         case EndPhase():
             return f"End the {state.phase} phase"
+        case OrderCards():
+            return "Lay the command cards face down in this order"
         case GiveOrder(target=target, purpose=purpose):
             whom = name(target) if target in state.units else f"the {target} command"
             return f"Order {whom} to {purpose}"
