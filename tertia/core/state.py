@@ -126,10 +126,10 @@ class Supply:
     width: float = 2.0
     depth: float = 1.0
     raided_by: str | None = None
+    base: Base = field(init=False, repr=False, compare=False)
 
-    @property
-    def base(self) -> Base:
-        return Base(self.x, self.y, 0.0, self.width, self.depth)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base", Base(self.x, self.y, 0.0, self.width, self.depth))
 
     @property
     def in_play(self) -> bool:
@@ -264,7 +264,7 @@ class GameState:
             "phase": self.phase,
             "units": [u.to_dict() for u in self.units.values()],
             "supplies": [
-                {f.name: getattr(s, f.name) for f in fields(s)} for s in self.supplies
+                {f.name: getattr(s, f.name) for f in fields(s) if f.init} for s in self.supplies
             ],
             "objectives": [
                 {f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives

@@ -24,7 +24,7 @@ from tertia.core.geometry import Point, Polygon
 Box = tuple[float, float, float, float]
 
 
-def _box(points: Polygon) -> Box:
+def _box(points: Sequence[Point]) -> Box:
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     return (min(xs), min(ys), max(xs), max(ys))
@@ -191,6 +191,10 @@ class Battlefield:
         g = self._road_within(tolerance)
         if g is None or len(points) < 2:
             return False
+        x0, y0, x1, y1 = _box(points)
+        r0, s0, r1, s1 = _geometry_box(g)
+        if x0 < r0 or y0 < s0 or x1 > r1 or y1 > s1:
+            return False
         return bool(g.covers(LineString(points)))
 
     def _road_within(self, tolerance: float) -> BaseGeometry | None:
@@ -216,7 +220,7 @@ class Battlefield:
         """Does a path reach higher ground anywhere along it than just before? Checked on
         each side of every place the path crosses a hill's edge."""
         hills = self._by_kind.get(TerrainKind.HILL)
-        if hills is None or len(points) < 2:
+        if hills is None or len(points) < 2 or not self._near(TerrainKind.HILL, _box(points)):
             return False
         line = LineString(points)
         if not hills.intersects(line):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tertia.core.actions import Move
 from tertia.core.geometry import (
@@ -42,6 +42,7 @@ class MovePlan:
     after_pivot: Base
     points: tuple[Point, ...]  # centre path, the start first
     end: Base
+    _swept: list[Polygon] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def length(self) -> float:
@@ -70,11 +71,15 @@ class MovePlan:
             s = e
 
     def swept(self) -> list[Polygon]:
-        """Every area the base covers: pivots at their final orientation, slides as hulls."""
-        areas: list[Polygon] = [self.after_pivot.corners()]
-        areas.extend(swept_polygon(a, b) for a, b in self.iter_segments())
-        areas.append(self.end.corners())
-        return areas
+        """Every area the base covers: pivots at their final orientation, slides as hulls
+        (worked out once a plan)."""
+        if self._swept is None:
+            areas: list[Polygon] = [self.after_pivot.corners()]
+            areas.extend(swept_polygon(a, b) for a, b in self.iter_segments())
+            areas.append(self.end.corners())
+            object.__setattr__(self, "_swept", areas)
+            return areas
+        return list(self._swept)
 
 
 def plan_move(unit: Unit, action: Move) -> MovePlan:
