@@ -15,7 +15,7 @@ from tertia.ai.d3_proposals import is_d3
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, angle_between, is_directly_in_front
+from tertia.core.geometry import Point, angle_between
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.modifiers import total
@@ -32,6 +32,13 @@ from tertia.rulesets.larger_battles.routing import hit_limit
 ENGAGE = 3.0
 BOMBARD_REACH = 24.0 + 5.0  # range plus the half-diagonals of two bases: a cheap first cut
 TURN_BEFORE_ADVANCE = 35.0  # degrees off the goal before a unit wheels rather than slides
+
+
+def _ahead(gun: Unit, target: Unit) -> bool:
+    """A cheap first cut for "directly in front": the target's circle reaches the strip
+    straight ahead of the gun's front edge."""
+    right, forward = gun.base.to_local((target.x, target.y))
+    return forward > 0 and abs(right) <= gun.width / 2 + target.base.radius
 
 
 def _near(a: Unit, b: Unit, inches: float) -> bool:
@@ -214,14 +221,14 @@ class DoctrinePlayer:
         bombardment phase asks the rules properly."""
         enemies = list(state.iter_troops(state.opponent(state.active)))
         return any(
-            math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and is_directly_in_front(gun.base, e.base)
+            math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
             for gun in state.iter_troops(state.active) if gun.kind is UnitKind.ARTILLERY
             for e in enemies
         )
 
     def _guns_with_targets(self, game: Game, state: GameState) -> list[Bombard]:
         """The best legal shot of each gun that has one."""
-        probe = replace(state, phase="bombardment", marks={
+        probe = state.evolve(phase="bombardment", marks={
             **state.marks, "ordered_bombard": (*state.marked("ordered_bombard"), f"{state.active}:artillery"),
         })
         shots: list[Bombard] = []
@@ -230,12 +237,13 @@ class DoctrinePlayer:
                 continue
             targets = [
                 Bombard(gun=gun.id, target=e.id) for e in state.iter_troops(state.opponent(gun.side))
-                if math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH
-                and is_directly_in_front(gun.base, e.base)
+                if math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
             ]
-            legal = [b for b in targets if game.is_legal(probe, b)]
-            if legal:
-                shots.append(min(legal, key=lambda b: self._target_priority(game, state, b.target)))
+            # The most promising target first; the first the rules allow is the one.
+            targets.sort(key=lambda b: self._target_priority(game, state, b.target))
+            shot = next((b for b in targets if game.is_legal(probe, b)), None)
+            if shot is not None:
+                shots.append(shot)
         return shots
 
     def _target_priority(self, game: Game, state: GameState, target_id: str) -> tuple[int, str]:
