@@ -85,9 +85,15 @@ def free_run(
         for other in state.iter_units() if other.id != unit.id
     ]
     obstacles += [(s.base, 0.0) for s in state.supplies if s.in_play]
+    x0, x1 = min(start[0], end[0]), max(start[0], end[0])
+    y0, y1 = min(start[1], end[1]), max(start[1], end[1])
     for other, clearance in obstacles:
-        # Only what lies within reach of the corridor the slide sweeps can stop it.
-        if point_segment_distance(other.centre, start, end) > other.radius + base.radius + clearance:
+        # Only what lies within reach of the corridor the slide sweeps can stop it: first
+        # the corridor's box, then the corridor itself.
+        margin = other.radius + base.radius + clearance
+        if other.x < x0 - margin or other.x > x1 + margin or other.y < y0 - margin or other.y > y1 + margin:
+            continue
+        if point_segment_distance(other.centre, start, end) > margin:
             continue
         t = first_contact(corners, other.corners(), direction, clearance)
         if t < best:

@@ -106,7 +106,7 @@ def reassess(tx: Tx, options: Mapping[str, Any]) -> None:
         routed = [
             u
             for u in tx.state.iter_troops()
-            if u.hits >= base_limit(u, options)
+            if u.hits and u.hits >= base_limit(u, options)
             and u.hits >= hit_limit(tx.table, tx.state, u, options).value
         ]
         if not routed:
