@@ -278,3 +278,74 @@ def test_the_openapi_page_renders_offline(server: Server, page: Any) -> None:
     page.goto(server.url + "/docs")
     page.wait_for_selector(".opblock")
     assert page.locator(".opblock-summary-path:has-text('/api/games/{game_id}/actions')").count() == 1
+
+
+def test_command_cards_are_ordered_and_played_in_the_page(server: Server, page: Any) -> None:
+    """d3-commands against the AI: arrange the cards (buttons, keyboard, drag), lay them,
+    move a unit of the active command, and see the played card struck through while the
+    AI's cards show only as backs."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "edgehill", "rules": "d3-commands", "mode": "ai", "side": "parliament", "seed": 4}).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}
+    pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_selector("[data-test=card-order]")
+    order = ("() => [...document.querySelectorAll('[data-test=card-order] .cmd-card')]"
+             ".map((c) => c.dataset.card)")
+    assert pg.evaluate(order) == ["centre", "right", "left", "reserve", "independent"]
+    assert pg.locator("[data-test=other-cards] .mini-card.back").count() == 4
+    assert "Sir William Balfour" not in pg.inner_text("[data-test=other-cards]")
+    pg.click("[data-test=up-right]")
+    pg.focus('.cmd-card[data-card="independent"]')
+    pg.keyboard.press("Alt+ArrowUp")
+    assert pg.evaluate("() => document.activeElement.dataset.card") == "independent"
+    pg.drag_and_drop('.cmd-card[data-card="left"]', '.cmd-card[data-card="centre"]')
+    wanted = ["right", "left", "centre", "independent", "reserve"]
+    assert pg.evaluate(order) == wanted
+    pg.click("[data-test=lay-cards]")
+
+    # The AI lays its own; once the initiative is rolled our right flank is active.
+    pg.wait_for_function("() => { const v = window.tertiaScreen.view; return v.status.your_turn && "
+                         "v.status.phase === 'activation'; }", timeout=30_000)
+    laid = ("() => [...document.querySelectorAll('[data-test=own-order] .cmd-card')]"
+            ".map((c) => c.dataset.card)")
+    assert pg.evaluate(laid) == wanted
+    assert "your right flank command" in pg.inner_text("[data-test=active-command]")
+    assert pg.locator('[data-test=own-order] .cmd-card.active[data-card="right"]').count() == 1
+    view = httpx.get(url + "/view", headers=headers).json()
+    backs = view["cards"]["sides"]["royalist"]["left"]
+    assert pg.locator("[data-test=other-cards] .mini-card.back").count() == backs
+
+    # Move a horse of the right flank a few inches, as the server allows.
+    ahead: tuple[str, tuple[float, float], tuple[float, float]] | None = None
+    for u in view["state"]["units"]:
+        if u["side"] != "parliament" or u["command"] != "right" or u.get("removed"):
+            continue
+        for step in (3.0, 2.0, 1.0):
+            to = (u["x"], u["y"] + step)
+            probe = {"type": "move", "unit": u["id"], "waypoints": [list(to)], "face_after": u["facing"]}
+            if httpx.post(url + "/validate", json=probe, headers=headers).json()["legal"]:
+                ahead = (u["id"], (u["x"], u["y"]), to)
+                break
+        if ahead:
+            break
+    assert ahead is not None, "no unit of the right flank may move"
+    uid, start, to = ahead
+    pg.click(f'.unit[data-unit="{uid}"]')
+    pg.wait_for_selector(".move-help")
+    drag(pg, start, to)
+    pg.wait_for_selector(".move-box.legal")
+    pg.click("[data-test=confirm-move]")
+    pg.wait_for_function("(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id).y > %f"
+                         % (start[1] + 0.5), arg=uid)
+
+    # End the activation: the card is struck through; the AI plays, then our next card.
+    pg.keyboard.press("Escape")
+    pg.click("[data-test=end-phase]")
+    pg.wait_for_selector('[data-test=own-order] .cmd-card.played[data-card="right"] s')
+    pg.wait_for_function("() => { const v = window.tertiaScreen.view; return v.status.your_turn && "
+                         "v.cards.active && v.cards.active.card === 'left'; }", timeout=30_000)
+    assert pg.locator('[data-test=own-order] .cmd-card.active[data-card="left"]').count() == 1
+    assert pg.locator("[data-test=other-cards] .mini-card.played").count() >= 1
+    shoot(pg, "cards")

@@ -59,6 +59,8 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
         refused = client.post(f"{url}/actions", json={"type": "order_cards", "order": bad}, headers=me)
         assert refused.status_code == 409, refused.text
         assert refused.json()["violations"][0]["code"] == "BAD_CARD_ORDER"
+    no_odds = client.post(f"{url}/odds", json={"type": "order_cards", "order": ORDER}, headers=me)
+    assert no_odds.status_code == 422 and no_odds.json()["code"] == "NO_ODDS"
     laid = client.post(f"{url}/actions", json={"type": "order_cards", "order": ORDER}, headers=me)
     assert laid.status_code == 200, laid.text
 

@@ -4,6 +4,7 @@ and its own bookkeeping from both. Nothing hidden may reach a side by any endpoi
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -11,6 +12,7 @@ from typing import Any, ClassVar
 import pytest
 from fastapi.testclient import TestClient
 
+from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.events import Event, OrderGiven
 from tertia.core.game import Game
 from tertia.core.state import GameState
@@ -20,7 +22,7 @@ from tertia.scenarios import load_builtin
 from tertia.web import games
 from tertia.web.app import create_app
 from tests.support import P, R, make_game, position, unit
-from tests.web_support import bearer, create, service
+from tests.web_support import bearer, create, doctrine_action, service
 
 
 class SecretOrders(LargerBattles):
@@ -121,3 +123,87 @@ def test_odds_that_hang_on_a_secret_are_refused(tmp_path: Path, monkeypatch: pyt
         assert answer.status_code == status, answer.text
         if status == 409:
             assert answer.json()["code"] == "HIDDEN_INFORMATION"
+
+
+# --- d3-commands: the secret order of the command cards --------------------------------------
+
+CARD_ORDER = ["independent", "reserve", "centre", "left", "right"]
+"""Parliament's order: no two neighbours in it are neighbours in the dealt or sorted order."""
+
+
+def _json_leaks(data: Any, order: list[str], played: int) -> list[str]:
+    """Where ``data`` shows a card of ``order`` not yet played in its place: any list
+    holding two neighbours of the order, the second unplayed, or any text naming them
+    one after the other."""
+    pairs = [(order[i], order[i + 1]) for i in range(max(0, played - 1), len(order) - 1)]
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            found.extend(f"{a}, {b} in {value}" for a, b in pairs
+                         if any(value[i:i + 2] == [a, b] for i in range(len(value) - 1)))
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            found.extend(f"{a}, {b} in {value!r}" for a, b in pairs if f"{a}, {b}" in value)
+
+    walk(data)
+    return found
+
+
+def test_the_card_order_never_reaches_the_other_side(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "g.sqlite3")) as c:
+        created = create(c, scenario="edgehill", rules="d3-commands", mode="link", seed=9)
+        gid = created["id"]
+        p, r = bearer(created["tokens"]["parliament"]), bearer(created["tokens"]["royalist"])
+        url = f"/api/games/{gid}"
+        laid = c.post(f"{url}/actions", json={"type": "order_cards", "order": CARD_ORDER}, headers=p)
+        assert laid.status_code == 200
+        # The check can fail: parliament's own view shows its order.
+        assert _json_leaks(c.get(f"{url}/view", headers=p).json(), CARD_ORDER, 0)
+
+        def royalist_sees(played: int) -> None:
+            step = len(service(c).live(gid).steps)
+            answers = [c.get(f"{url}/view", headers=r).json(), c.get(url, headers=r).json(),
+                       c.get(f"{url}/replay?step={step}", headers=r).json(),
+                       c.get(f"{url}/units/p-balfour-horse", headers=r).json()]
+            view = answers[0]
+            if view["status"]["your_turn"]:
+                answers.append(c.post(f"{url}/odds", json={"type": "end_phase"}, headers=r).json())
+                for choice in view["choices"]:
+                    asked = c.post(f"{url}/odds", json=choice["action"], headers=r)
+                    assert asked.status_code in (200, 409, 422), asked.text
+                    answers.append(asked.json())
+            assert view["state"]["extra"]["card_order:parliament"] == "hidden"
+            assert "order" not in view["cards"]["sides"]["parliament"]
+            assert view["cards"]["sides"]["parliament"]["played"] == CARD_ORDER[:played]
+            for answer in answers:
+                assert _json_leaks(answer, CARD_ORDER, played) == []
+
+        royalist_sees(0)
+        ordered = c.post(f"{url}/actions", json={"type": "order_cards",
+                                                 "order": ["centre", "right", "left", "independent"]},
+                         headers=r)
+        assert ordered.status_code == 200
+        # Both sides play on, ending each activation after one unit's shot or move, and the
+        # royalists look at every step until turn 2.
+        players: dict[str, DoctrinePlayer] = {}
+        rng = random.Random(4)
+        for _ in range(400):
+            state = service(c).live(gid).state
+            if state.turn == 2:
+                break
+            played = len(state.extra.get("cards_played:parliament", ()))
+            royalist_sees(played)
+            side, action = doctrine_action(c, gid, players, rng)
+            answer = c.post(f"{url}/actions", json=action.to_dict(), headers=p if side == "parliament" else r)
+            assert answer.status_code == 200, answer.text
+            if side == "parliament":
+                continue
+            now = len(service(c).live(gid).state.extra.get("cards_played:parliament", ()))
+            assert _json_leaks(answer.json(), CARD_ORDER, now) == []
+        else:
+            raise AssertionError("turn 1 never ended")

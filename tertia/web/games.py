@@ -49,6 +49,9 @@ MODES = ("hotseat", "ai", "link", "watch")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SPECTATOR = "spectator"
 CACHE_SIZE = 64
+NO_ODDS = frozenset({"order_cards", "deploy"})
+"""Decisions whose odds would be those of the play that follows them (an initiative roll
+and a whole activation): refused rather than enumerated."""
 
 
 @lru_cache(maxsize=32)
@@ -355,6 +358,10 @@ class GameService:
     def odds(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
         """Exact odds of the caller's dice action now, from the rule set's own code."""
         action = parse_action(data)
+        if action.type in NO_ODDS:
+            raise ServiceError(422, "NO_ODDS", f"odds are not given for {action.type.replace('_', ' ')}: "
+                               "it decides nothing by dice itself, and what follows it is a whole "
+                               "turn of play")
         live = self.live(game_id)
         with live.lock:
             side = self.acting_side(live, roles)

@@ -1,6 +1,7 @@
 // The game table: map, status, the selected unit and what it may do, odds, log, undo.
 
 import { api } from "./api.js";
+import { CardPanel, cardName } from "./cards.js";
 import { MoveTool } from "./drag.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
@@ -73,9 +74,10 @@ export class PlayScreen {
       h("button", { class: "icon-btn", title: "Whole table", onclick: () => this.map.fit() }, "⤢")));
     this.prompt = h("section", { class: "card prompt", "aria-label": "Your move" });
     this.unitCard = h("section", { class: "card unit-card", hidden: true, "aria-label": "Selected unit" });
+    this.cards = new CardPanel({ gameId: this.gameId, token: () => this.token(), onLaid: (action) => this.act(action) });
     this.logBox = h("section", { class: "card log", "aria-label": "Battle log" }, h("h3", {}, "The battle so far"));
     this.logView = new LogView(this.logBox);
-    this.panel = h("aside", { class: "side-panel" }, this.prompt, this.unitCard, this.logBox);
+    this.panel = h("aside", { class: "side-panel" }, this.prompt, this.cards.node, this.unitCard, this.logBox);
     this.root.replaceChildren(h("div", { class: "table-screen" }, this.mapBox, this.panel));
     this.keys = (e) => {
       if (e.target.closest && e.target.closest("input, select, textarea")) return;
@@ -173,6 +175,7 @@ export class PlayScreen {
     this.map.drawState(v.state, v.markers, { selected: this.selected, targets });
     this.renderTopbar();
     this.renderPrompt();
+    this.cards.render(v, this.table);
     if (v.status.over && !this.endShown) {
       this.endShown = true;
       this.showEnd();
@@ -244,15 +247,23 @@ export class PlayScreen {
       return;
     }
     this.banner.hidden = true;
-    if (s.pending) {
+    const active = v.cards && v.cards.active;
+    if (s.pending && s.pending.kind === "order_cards") {
+      this.prompt.append(h("p", { class: "headline" }, "Orders: lay your command cards face down in the order you will play them."));
+    } else if (s.pending && s.pending.kind === "deploy") {
+      this.prompt.append(h("p", { class: "headline" }, "The deployment procedure awaits you."),
+        h("p", { class: "muted" }, "The page cannot place units for the deployment procedure yet: play this step through the API, or start the game with the scenario's deployment."));
+    } else if (s.pending) {
       const attack = (s.pending.attack || {});
       this.prompt.append(h("p", { class: "headline" },
         `${this.names(attack.attacker)} attacks ${this.names(attack.target)}. Does a commander encourage the defence?`));
     } else {
-      this.prompt.append(h("p", { class: "headline" }, `${phaseTitle(s.phase)} phase: select a unit to see what it may do.`));
+      const what = active ? `Your ${cardName(active.card).toLowerCase()} command is active` : `${phaseTitle(s.phase)} phase`;
+      this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
     }
     const buttons = h("div", { class: "choices" });
     for (const c of v.choices) {
+      if (c.action.type === "order_cards") continue; // the card panel lays the order
       const end = c.action.type === "end_phase";
       buttons.append(h("button", { class: `btn ${end ? "primary end-phase" : ""}`, "data-test": end ? "end-phase" : c.action.type,
         onclick: () => this.act(c.action) }, c.label));
