@@ -271,3 +271,17 @@ def test_refinement_inside_a_sub_branch() -> None:
         probs[br.result] += br.probability  # type: ignore[assignment]
     assert sum(probs.values()) == 1
     assert probs[(6, True)] == Fraction(1, 12) and probs[("mid", False)] == Fraction(3, 6) * Fraction(1, 2)
+
+
+def test_a_procedure_without_end_is_refused_not_walked_for_ever() -> None:
+    """Re-rolling ties has no finite tree: enumeration stops with a clear error."""
+    from tertia.analysis.enumerate import TooManyBranches
+
+    def run(dice):  # type: ignore[no-untyped-def]
+        while True:
+            a, b = dice.roll(D6, "a"), dice.roll(D6, "b")
+            if a != b:
+                return a > b
+
+    with pytest.raises(TooManyBranches):
+        enumerate_branches(run)

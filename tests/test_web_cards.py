@@ -55,10 +55,14 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
     url = f"/api/games/{gid}"
     checked = client.post(f"{url}/validate", json={"type": "order_cards", "order": ORDER}, headers=me).json()
     assert checked["legal"] and checked["violations"] == []
-    for bad in (ORDER[:4], [*ORDER, "centre"], ["left"] * 5, 5, "centre", {"a": 1}, [None]):
+    for bad in (ORDER[:4], [*ORDER, "centre"], ["left"] * 5):
         refused = client.post(f"{url}/actions", json={"type": "order_cards", "order": bad}, headers=me)
         assert refused.status_code == 409, refused.text
         assert refused.json()["violations"][0]["code"] == "BAD_CARD_ORDER"
+    for malformed in (5, "centre", {"a": 1}, [None]):
+        refused = client.post(f"{url}/actions", json={"type": "order_cards", "order": malformed}, headers=me)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["code"] == "BAD_ACTION" and "order" in refused.json()["message"]
     no_odds = client.post(f"{url}/odds", json={"type": "order_cards", "order": ORDER}, headers=me)
     assert no_odds.status_code == 422 and no_odds.json()["code"] == "NO_ODDS"
     laid = client.post(f"{url}/actions", json={"type": "order_cards", "order": ORDER}, headers=me)

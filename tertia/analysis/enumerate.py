@@ -22,8 +22,12 @@ from tertia.core.dice import DiceDivergence, Distribution
 
 T = TypeVar("T")
 
-MAX_LEAVES = 200_000
+MAX_LEAVES = 50_000
 """A procedure with more branches than this is refused rather than left to run for ever."""
+
+MAX_DEPTH = 200
+"""Dice in one branch beyond which a procedure is taken to have no end (re-rolling ties
+for ever has no finite tree to walk)."""
 
 
 class TooManyBranches(RuntimeError):
@@ -160,6 +164,8 @@ class _Walker:
 
     def roll(self, dist: Distribution, purpose: str) -> int:
         depth = len(self.slots)
+        if depth >= MAX_DEPTH:
+            raise TooManyBranches(f"more than {MAX_DEPTH} dice in one branch ({purpose})")
         if depth < len(self.prefix):
             value = self.prefix[depth]
             if value not in dist:

@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import Odds, odds
 from tertia.cli.common import fail, out, state_from_file
 from tertia.cli.main import app
@@ -87,8 +88,8 @@ def odds_command(
         result = odds(game, ready, act, responses=responses)
     except IllegalAction as exc:
         fail("; ".join(str(v) for v in exc.violations))
-    except NotImplementedError as exc:
-        fail(str(exc))
+    except (NotImplementedError, TooManyBranches) as exc:
+        fail(f"no exact odds for this action: {exc}")
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
         return

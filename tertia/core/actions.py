@@ -50,30 +50,46 @@ def action_from_dict(d: Mapping[str, Any]) -> Action:
         raise BadActionData(f"{kind}: {exc}") from None
 
 
-_STRING_FIELDS = frozenset({"unit", "target", "attacker", "gun", "commander", "purpose"})
-
-
 def _normalise(action: Action) -> Action:
-    """Turn JSON lists back into the tuples the dataclasses declare, checking types."""
+    """Check each field against its declared type and turn JSON lists into the tuples the
+    dataclasses declare; raises ValueError naming the field."""
     changes: dict[str, Any] = {}
     for f in fields(action):
         v = getattr(action, f.name)
+        declared = str(f.type)
+        optional = declared.endswith("| None")
+        if v is None and optional:
+            continue
         if f.name == "waypoints":
             try:
-                changes[f.name] = tuple((float(p[0]), float(p[1])) for p in v)
+                changes[f.name] = tuple((_number(p[0]), _number(p[1])) for p in v)
             except (TypeError, IndexError, ValueError):
                 raise ValueError("waypoints must be a list of [x, y] pairs") from None
-        elif isinstance(v, list):
-            changes[f.name] = tuple(str(x) for x in v)
-        elif f.name in ("face_before", "face_after") and v is not None:
-            changes[f.name] = float(v)
-        elif f.name in _STRING_FIELDS and v is not None and not isinstance(v, str):
-            raise ValueError(f"{f.name} must be a string")
+        elif declared.startswith("tuple[str"):
+            if not isinstance(v, list | tuple) or not all(isinstance(x, str) for x in v):
+                raise ValueError(f"{f.name} must be a list of strings")
+            changes[f.name] = tuple(v)
+        elif declared.startswith("str"):
+            if not isinstance(v, str):
+                raise ValueError(f"{f.name} must be a string")
+        elif declared.startswith("float"):
+            changes[f.name] = _number(v)
+        elif declared.startswith("int"):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"{f.name} must be a whole number")
+        elif declared.startswith("bool") and not isinstance(v, bool):
+            raise ValueError(f"{f.name} must be true or false")
     if not changes:
         return action
     data = {f.name: getattr(action, f.name) for f in fields(action)}
     data.update(changes)
     return type(action)(**data)
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("expected a number")
+    return float(value)
 
 
 @dataclass(frozen=True, slots=True)
