@@ -156,6 +156,9 @@ class GameService:
         """The side the caller acts for now: only the side the game awaits, and only its
         own player."""
         state = live.state
+        if not any(s in roles for s in live.sides):
+            # Refused for who the caller is, whatever the state of play.
+            raise ServiceError(403, "NOT_A_PLAYER", "only a side's player may act; this token watches")
         if state.is_over:
             raise ServiceError(409, "GAME_OVER", "the battle is over")
         side = state.to_act
