@@ -132,7 +132,8 @@ def test_a_spectator_watches_but_never_acts(client: TestClient) -> None:
     spectator = bearer(created["tokens"]["spectator"])
     gid = created["id"]
     assert client.get(f"/api/games/{gid}/view?side=royalist", headers=spectator).json()["side"] == "royalist"
-    refusal(client.post(f"/api/games/{gid}/actions", json={"type": "end_phase"}, headers=spectator), 403, "NOT_A_PLAYER")
+    refusal(client.post(f"/api/games/{gid}/actions", json={"type": "end_phase"}, headers=spectator),
+            403, "NOT_A_PLAYER")
     wait_until(lambda: service(client).live(gid).state.is_over, timeout=30)
     view = client.get(f"/api/games/{gid}/view", headers=spectator).json()
     assert view["status"]["over"] and view["status"]["result"]["reason"]
