@@ -296,13 +296,17 @@ class DoctrinePlayer:
                 and support_problem(state, u, target) is None
             )
             attack = replace(base, supports=supports)
-            attack = replace(attack, commander=self._commander_for(game, state, attack))
-            if not game.is_legal(state, attack):
-                attack = base
             value = self._attack_value(game, state, attack)
             if value > 0 and (best is None or value > best[0]):
                 best = (value, attack)
-        return best[1] if best else EndPhase()
+        if best is None:
+            return EndPhase()
+        # Only the chosen attack looks for a commander and is checked whole.
+        attack = best[1]
+        attack = replace(attack, commander=self._commander_for(game, state, attack))
+        if game.is_legal(state, attack):
+            return attack
+        return Attack(attacker=attack.attacker, target=attack.target)
 
     def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:
         attacker = state.units[attack.attacker]
