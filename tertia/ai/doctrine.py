@@ -30,6 +30,7 @@ from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
 
 ENGAGE = 3.0
+COMMANDER_SETTLED = 2.0  # a commander this close to his place behind the fight stays put
 BOMBARD_REACH = 24.0 + 5.0  # range plus the half-diagonals of two bases: a cheap first cut
 TURN_BEFORE_ADVANCE = 35.0  # degrees off the goal before a unit wheels rather than slides
 
@@ -210,7 +211,7 @@ class DoctrinePlayer:
             spot = min(command, key=lambda u: (math.hypot(u.x - unit.x, u.y - unit.y), u.id))
         back = math.radians(spot.facing + 180.0)
         goal = (spot.x + math.sin(back) * 3.0, spot.y + math.cos(back) * 3.0)
-        if math.hypot(goal[0] - unit.x, goal[1] - unit.y) < 1.0:
+        if math.hypot(goal[0] - unit.x, goal[1] - unit.y) < COMMANDER_SETTLED:
             return None
         return move_towards(game, state, unit, goal, profile(UnitKind.COMMANDER).move)
 
