@@ -33,8 +33,12 @@ def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Ite
     found = state.cache.get(key)
     if found is None:
         base = unit.base
+        x, y, reach = base.x, base.y, inches + base.radius
         found = tuple(
-            o for o in state.iter_troops(state.opponent(unit.side)) if is_within(base, o.base, inches)
+            o for o in state.iter_troops(state.opponent(unit.side))
+            # a cheap first cut on the bounding boxes of the two circles
+            if abs(o.x - x) <= reach + o.base.radius and abs(o.y - y) <= reach + o.base.radius
+            and is_within(base, o.base, inches)
         )
         state.cache[key] = found
     yield from found
