@@ -15,7 +15,6 @@ from tertia.core.geometry import (
     angle_between,
     bearing,
     first_contact,
-    heading_vector,
     point_segment_distance,
 )
 from tertia.core.state import GameState, Unit
@@ -108,10 +107,6 @@ def pivot_to(game: Game, state: GameState, unit: Unit, facing: float) -> Move | 
     move = Move(unit=unit.id, waypoints=(), face_before=facing)
     return move if game.is_legal(state, move) else None
 
-
-def point_ahead(unit: Unit, distance: float, facing: float | None = None) -> Point:
-    fx, fy = heading_vector(unit.facing if facing is None else facing)
-    return (unit.x + fx * distance, unit.y + fy * distance)
 
 
 def bearing_to(unit: Unit, p: Point) -> float:

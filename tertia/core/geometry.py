@@ -59,10 +59,6 @@ def angle_between(a: float, b: float) -> float:
     return 360.0 - d if d > 180.0 else d
 
 
-def normalise_facing(facing: float) -> float:
-    """Facing folded into [0, 360)."""
-    return facing % 360.0
-
 
 @dataclass(frozen=True, slots=True)
 class Base:
@@ -306,10 +302,6 @@ def face_towards(base: Base, p: Point) -> Face:
         return Face.FRONT if v >= 0 else Face.REAR
     return Face.RIGHT if u > 0 else Face.LEFT
 
-
-def attacked_face(target: Base, attacker: Base) -> Face:
-    """The face of ``target`` that ``attacker`` engages, judged from the attacker's centre."""
-    return face_towards(target, attacker.centre)
 
 
 def _front_arc_polygon(base: Base, reach: float, half_angle: float) -> Polygon:

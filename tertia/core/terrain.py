@@ -62,8 +62,6 @@ class TerrainKind(StrEnum):
     ENTRENCHMENT = "entrenchment"
 
 
-LINEAR_KINDS = frozenset({TerrainKind.RIVER, TerrainKind.ROAD, TerrainKind.HEDGE})
-"""Kinds usually drawn as a line with a width rather than a polygon."""
 
 
 @dataclass(frozen=True)
@@ -146,9 +144,6 @@ class Battlefield:
         pt = ShapelyPoint(p)
         return any(bool(g.intersects(pt)) for g in near)
 
-    def kinds_at(self, p: Point) -> frozenset[TerrainKind]:
-        pt = ShapelyPoint(p)
-        return frozenset(k for k, g in self._by_kind.items() if g.intersects(pt))
 
     def features_at(self, p: Point) -> tuple[TerrainFeature, ...]:
         x, y = p

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tertia.core.geometry import base_distance, is_within
-from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.state import GameState, Unit
 
 
 def distance(a: Unit, b: Unit) -> float:
@@ -43,19 +43,3 @@ def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Ite
         state.cache[key] = found
     yield from found
 
-
-def iter_friends_within(
-    state: GameState, unit: Unit, inches: float, kinds: frozenset[UnitKind] | None = None
-) -> Iterator[Unit]:
-    """Other friendly pieces in play within ``inches``, optionally of the given kinds."""
-    base = unit.base
-    for other in state.iter_units(unit.side):
-        if other.id == unit.id or (kinds is not None and other.kind not in kinds):
-            continue
-        if is_within(base, other.base, inches):
-            yield other
-
-
-def nearest(unit: Unit, others: list[Unit]) -> Unit | None:
-    """The piece in ``others`` closest to ``unit``, edge to edge."""
-    return min(others, key=lambda o: distance(unit, o), default=None)
