@@ -125,7 +125,6 @@ class DoctrinePlayer:
         ready = [
             u for u in state.iter_units(state.active)
             if is_ordered(state, u, "move") and not state.is_marked("moved", u.id)
-            and not state.is_marked("doctrine_skip", u.id)
         ]
         return sorted(ready, key=lambda u: (u.is_commander, -sign * u.y, u.id))
 

@@ -353,17 +353,6 @@ def path_length(points: Sequence[Point]) -> float:
     )
 
 
-def point_along(points: Sequence[Point], distance: float) -> Point:
-    """The point ``distance`` inches along a polyline (clamped to its ends)."""
-    remaining = distance
-    for a, b in itertools.pairwise(points):
-        seg = math.hypot(b[0] - a[0], b[1] - a[1])
-        if seg >= remaining and seg > 0:
-            t = remaining / seg
-            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-        remaining -= seg
-    return points[-1]
-
 
 def _counter_clockwise_from_lowest(poly: Sequence[Point]) -> list[Point]:
     """A convex polygon's vertices counter-clockwise, starting at the lowest (then leftmost)."""

@@ -21,7 +21,6 @@ attack's line ("5+1=6 against 3+0=3") and gathers other dice into one compact li
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tertia.core import events as ev
-from tertia.core.geometry import angle_between
+from tertia.core.geometry import angle_between, path_length
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
 
@@ -99,10 +98,6 @@ def default_side_name(side_id: str) -> str:
 def possessive(name: str) -> str:
     """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def path_length(path: Sequence[tuple[float, float]]) -> float:
-    return sum(math.dist(a, b) for a, b in itertools.pairwise(path))
 
 
 def _plural(n: int, word: str) -> str:
@@ -345,8 +340,8 @@ class Narrator:
 
     def _unit_moved(self, e: ev.UnitMoved, dice: Sequence[ev.DiceRolled]) -> _Told:
         name = self.label(e.unit)
-        path = [tuple(p) for p in e.path]
-        distance = path_length(path)  # type: ignore[arg-type]
+        path = [(float(p[0]), float(p[1])) for p in e.path]
+        distance = path_length(path)
         before = self._facing(e.unit)
         verb = _MOVE_VERBS.get(e.reason, f"moves ({_humanise(e.reason)})")
         if distance < 0.05:

@@ -20,6 +20,7 @@ from tertia.core.geometry import (
     Point,
     Polygon,
     angle_between,
+    path_length,
     point_segment_distance,
     polygon_distance,
     polygons_overlap,
@@ -46,10 +47,7 @@ class MovePlan:
 
     @property
     def length(self) -> float:
-        return sum(
-            math.hypot(b[0] - a[0], b[1] - a[1])
-            for a, b in zip(self.points, self.points[1:], strict=False)
-        )
+        return path_length(self.points)
 
     @property
     def turned(self) -> bool:

@@ -9,9 +9,9 @@ from tertia.core.events import Narrated, UnitMoved, UnitRemoved
 from tertia.core.geometry import EPSILON, bases_overlap
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import TerrainKind
 from tertia.rules.measuring import within
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.profile import profile
 
 COMMAND_REACH = 3.0
@@ -58,7 +58,6 @@ def retire_commander(tx: Tx, commander: Unit, contacted_by: Unit) -> None:
     table = tx.table
     others = [u.base for u in tx.state.iter_units() if u.id != commander.id]
     base = commander.base
-    impassable = (TerrainKind.WOODS, TerrainKind.MARSH, TerrainKind.LAKE)
     for back in (RETIRE_DISTANCE, 10.0, 8.0, 6.0, 4.0):
         for side_step in (0.0, 2.0, -2.0, 4.0, -4.0, 6.0, -6.0):
             x, y = commander.x + side_step, commander.y + dy * back
@@ -68,7 +67,7 @@ def retire_commander(tx: Tx, commander: Unit, contacted_by: Unit) -> None:
                 continue
             if any(bases_overlap(candidate, o) for o in others):
                 continue
-            if any(table.overlaps(k, corners) for k in impassable) or table.blocks_by_river(
+            if any(table.overlaps(k, corners) for k in IMPASSABLE) or table.blocks_by_river(
                 corners
             ):
                 continue

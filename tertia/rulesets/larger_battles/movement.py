@@ -25,6 +25,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.commanders import iter_contacted_commanders, retire_commander
+from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
 
@@ -45,12 +46,6 @@ ROAD_BONUS = 3.0
 
 CONTACT = 0.05
 
-IMPASSABLE = (TerrainKind.WOODS, TerrainKind.MARSH, TerrainKind.LAKE)
-TERRAIN_RULES = {
-    TerrainKind.WOODS: clauses.WOODS,
-    TerrainKind.MARSH: clauses.MARSH,
-    TerrainKind.LAKE: clauses.MARSH,
-}
 
 
 def is_uphill(table: Battlefield, plan: MovePlan) -> bool:
@@ -125,7 +120,7 @@ def validate_move(
     obstacles = [(u.label, u.base) for u in state.iter_units() if u.id != unit.id]
     obstacles += [(f"supply {s.id}", s.base) for s in state.supplies if s.in_play]
     found.extend(iter_collision_violations(state, plan, obstacles, clauses.INTERPENETRATION))
-    found.extend(iter_terrain_violations(table, plan, IMPASSABLE, TERRAIN_RULES, clauses.RIVERS))
+    found.extend(iter_terrain_violations(table, plan, IMPASSABLE, IMPASSABLE, clauses.RIVERS))
     if unit.kind is UnitKind.HORSE and table.contains_point(TerrainKind.TOWN, plan.points[-1]):
         found.append(Violation(Code.CANNOT_END_HERE, f"{unit.label}: cavalry may not end a move in a town",
                                clauses.TOWNS))
