@@ -27,10 +27,6 @@ MOVE_SAMPLES = 5
 CHARGE_REACH = 16.0
 
 
-def is_d3(game: Game) -> bool:
-    return isinstance(game.ruleset, D3RuleSet)
-
-
 def observed(game: Game, state: GameState, side: str) -> GameState:
     """The position as ``side`` sees it: the other side's card order hidden."""
     return GameState.from_dict(game.observe(state, side))

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from tertia.ai.d3_doctrine import D3Doctrine
-from tertia.ai.d3_proposals import is_d3
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
+from tertia.ai.player import Player
 from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Point, angle_between
@@ -55,8 +55,26 @@ def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
 
 
 class DoctrinePlayer:
-    """Plays any side of ``larger-battles`` legally and sensibly (and hands the D3 rule sets
-    to :class:`~tertia.ai.d3_doctrine.D3Doctrine`).
+    """The scripted general, for whichever rule set is played: each rule set's own doctrine
+    (:data:`DOCTRINES`), one instance per rule set so each keeps its own memory."""
+
+    name = "doctrine"
+
+    def __init__(self) -> None:
+        self._by_rules: dict[str, Player] = {}
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        rules = game.ruleset.id
+        player = self._by_rules.get(rules)
+        if player is None:
+            if rules not in DOCTRINES:
+                raise ValueError(f"no doctrine player for {rules}; known: {', '.join(DOCTRINES)}")
+            player = self._by_rules[rules] = DOCTRINES[rules]()
+        return player.choose(game, state, rng)
+
+
+class LargerBattlesDoctrine:
+    """Plays any side of ``larger-battles`` legally and sensibly.
 
     Within one phase it remembers which units it has already planned for, so each unit is
     considered once; the memory is keyed by the turn and phase and never affects legality.
@@ -71,7 +89,6 @@ class DoctrinePlayer:
         self._pairs: list[tuple[str, str]] | None = None
         self._shots: list[Bombard] | None = None
         self._last_step = -1
-        self._d3 = D3Doctrine()
 
     def _remember_phase(self, state: GameState) -> None:
         key = (state.turn, state.active, state.phase)
@@ -85,8 +102,6 @@ class DoctrinePlayer:
             self._shots = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        if is_d3(game):
-            return self._d3.choose(game, state, rng)
         if state.pending is not None:
             return self._encourage(game, state)
         self._remember_phase(state)
@@ -335,3 +350,11 @@ class DoctrinePlayer:
             if not state.units[cid].general:
                 return Encourage(commander=cid)
         return Encourage(commander=None)
+
+
+DOCTRINES: dict[str, Callable[[], Player]] = {
+    "larger-battles": LargerBattlesDoctrine,
+    "d3-commands": D3Doctrine,
+    "d3-cards": D3Doctrine,
+}
+"""Each rule set's scripted player, by engine id."""

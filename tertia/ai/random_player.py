@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from tertia.ai import d3_proposals
 from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
@@ -22,39 +23,11 @@ class RandomPlayer:
         self.end_phase_weight = end_phase_weight
 
     def iter_proposals(self, game: Game, state: GameState, rng: random.Random) -> list[Action]:
-        if d3_proposals.is_d3(game):
-            return d3_proposals.iter_proposals(game, state, rng)
-        side = state.to_act
-        if state.pending is not None:
-            eligible = list(state.pending.get("eligible", ()))
-            return [Encourage(commander=c) for c in [None, *eligible]]
-        out: list[Action] = []
-        commands = sorted({u.command for u in state.iter_units(side)})
-        mine = list(state.iter_units(side))
-        enemies = list(state.iter_troops(state.opponent(side)))
-        for command in commands:
-            out.append(GiveOrder(target=command, purpose="move"))
-            out.append(GiveOrder(target=command, purpose="bombard"))
-        if mine:
-            out.append(GiveOrder(target=rng.choice(mine).id, purpose="move"))
-        for unit in mine:
-            for _ in range(MOVE_SAMPLES if state.phase == "movement" else 0):
-                angle = rng.uniform(0.0, 360.0)
-                dist = rng.uniform(0.5, 12.0)
-                turn = rng.choice([None, None, rng.uniform(0.0, 360.0)])
-                x = unit.x + math.sin(math.radians(angle)) * dist
-                y = unit.y + math.cos(math.radians(angle)) * dist
-                out.append(Move(unit=unit.id, waypoints=((x, y),), face_before=turn))
-            if unit.kind is UnitKind.ARTILLERY:
-                out.extend(Bombard(gun=unit.id, target=e.id) for e in enemies)
-            elif unit.kind is not UnitKind.COMMANDER and state.phase == "combat":
-                for e in enemies:
-                    friends = [f.id for f in mine if f.id != unit.id and f.kind is not UnitKind.COMMANDER]
-                    supports = tuple(f for f in friends if rng.random() < 0.3)
-                    out.append(Attack(attacker=unit.id, target=e.id))
-                    if supports:
-                        out.append(Attack(attacker=unit.id, target=e.id, supports=supports))
-        return out
+        """A spread of candidate actions, by the rule set's own proposer."""
+        propose = PROPOSERS.get(game.ruleset.id)
+        if propose is None:
+            raise ValueError(f"no proposals for {game.ruleset.id}; known: {', '.join(PROPOSERS)}")
+        return propose(game, state, rng)
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         legal = [a for a in self.iter_proposals(game, state, rng) if game.is_legal(state, a)]
@@ -63,3 +36,46 @@ class RandomPlayer:
         if not legal:
             return EndPhase()
         return rng.choice(legal)
+
+
+def larger_battles_proposals(game: Game, state: GameState, rng: random.Random) -> list[Action]:
+    """Orders for every command, sampled moves, every shot and a spread of attacks."""
+    side = state.to_act
+    if state.pending is not None:
+        eligible = list(state.pending.get("eligible", ()))
+        return [Encourage(commander=c) for c in [None, *eligible]]
+    out: list[Action] = []
+    commands = sorted({u.command for u in state.iter_units(side)})
+    mine = list(state.iter_units(side))
+    enemies = list(state.iter_troops(state.opponent(side)))
+    for command in commands:
+        out.append(GiveOrder(target=command, purpose="move"))
+        out.append(GiveOrder(target=command, purpose="bombard"))
+    if mine:
+        out.append(GiveOrder(target=rng.choice(mine).id, purpose="move"))
+    for unit in mine:
+        for _ in range(MOVE_SAMPLES if state.phase == "movement" else 0):
+            angle = rng.uniform(0.0, 360.0)
+            dist = rng.uniform(0.5, 12.0)
+            turn = rng.choice([None, None, rng.uniform(0.0, 360.0)])
+            x = unit.x + math.sin(math.radians(angle)) * dist
+            y = unit.y + math.cos(math.radians(angle)) * dist
+            out.append(Move(unit=unit.id, waypoints=((x, y),), face_before=turn))
+        if unit.kind is UnitKind.ARTILLERY:
+            out.extend(Bombard(gun=unit.id, target=e.id) for e in enemies)
+        elif unit.kind is not UnitKind.COMMANDER and state.phase == "combat":
+            for e in enemies:
+                friends = [f.id for f in mine if f.id != unit.id and f.kind is not UnitKind.COMMANDER]
+                supports = tuple(f for f in friends if rng.random() < 0.3)
+                out.append(Attack(attacker=unit.id, target=e.id))
+                if supports:
+                    out.append(Attack(attacker=unit.id, target=e.id, supports=supports))
+    return out
+
+
+PROPOSERS: dict[str, Callable[[Game, GameState, random.Random], list[Action]]] = {
+    "larger-battles": larger_battles_proposals,
+    "d3-commands": d3_proposals.iter_proposals,
+    "d3-cards": d3_proposals.iter_proposals,
+}
+"""Each rule set's proposer of candidate actions, by engine id."""
