@@ -88,6 +88,7 @@ class LargerBattlesDoctrine:
         self._gun_targets: bool | None = None
         self._pairs: list[tuple[str, str]] | None = None
         self._shots: list[Bombard] | None = None
+        self._weighed: dict[tuple[str, str], tuple[Unit, Unit, tuple[float, Attack] | None]] = {}
         self._last_step = -1
 
     def _remember_phase(self, state: GameState) -> None:
@@ -271,9 +272,9 @@ class LargerBattlesDoctrine:
         if self._shots is None:
             self._shots = self._guns_with_targets(game, state)
         shots = self._shots
-        ready = [b for b in shots if game.is_legal(state, b)]
-        if ready:
-            return ready[0]
+        ready = next((b for b in shots if game.is_legal(state, b)), None)
+        if ready is not None:
+            return ready
         if shots and orders_left(state) > 0:
             order = GiveOrder(target="artillery", purpose="bombard")
             if game.is_legal(state, order):
@@ -288,32 +289,36 @@ class LargerBattlesDoctrine:
 
     def _combat(self, game: Game, state: GameState) -> Action:
         """The most valuable attack first. The pairs that can fight are found once a phase
-        (each attack only removes options); each call re-weighs what is left on the
-        position as it now stands."""
+        (each attack only removes options); an attack is weighed again only when its own
+        two units have changed since it was last weighed."""
         if self._pairs is None:
             self._pairs = [
                 (attacker.id, target.id)
                 for attacker in state.iter_troops(state.active) if can_attack(attacker)
                 for target in iter_enemy_troops_within(state, attacker, ENGAGE)
             ]
+            self._weighed = {}
         best: tuple[float, Attack] | None = None
         for attacker_id, target_id in self._pairs:
             attacker, target = state.units[attacker_id], state.units[target_id]
             if not (attacker.in_play and target.in_play) or state.is_marked("attacked", attacker_id) \
                     or state.is_marked("supported", attacker_id):
                 continue
-            base = Attack(attacker=attacker_id, target=target_id)
-            if not game.is_legal(state, base):
+            weighed = self._weighed.get((attacker_id, target_id))
+            if weighed is None or weighed[0] is not attacker or weighed[1] is not target:
+                weighed = (attacker, target, self._weigh(game, state, attacker, target))
+                self._weighed[(attacker_id, target_id)] = weighed
+            found = weighed[2]
+            if found is None:
                 continue
+            value, attack = found
             supports = tuple(
-                u.id for u in state.iter_troops(state.active)
-                if u.id != attacker_id and _near(u, target, ENGAGE)
-                and support_problem(state, u, target) is None
+                s for s in attack.supports
+                if state.units[s].in_play and not state.is_marked("attacked", s)
+                and not state.is_marked("supported", s)
             )
-            attack = replace(base, supports=supports)
-            value = self._attack_value(game, state, attack)
             if value > 0 and (best is None or value > best[0]):
-                best = (value, attack)
+                best = (value, replace(attack, supports=supports))
         if best is None:
             return EndPhase()
         # Only the chosen attack looks for a commander and is checked whole.
@@ -322,6 +327,22 @@ class LargerBattlesDoctrine:
         if game.is_legal(state, attack):
             return attack
         return Attack(attacker=attack.attacker, target=attack.target)
+
+    def _weigh(
+        self, game: Game, state: GameState, attacker: Unit, target: Unit
+    ) -> tuple[float, Attack] | None:
+        """An attack's value with every support the rules allow, or None when the attack
+        itself is not allowed."""
+        base = Attack(attacker=attacker.id, target=target.id)
+        if not game.is_legal(state, base):
+            return None
+        supports = tuple(
+            u.id for u in state.iter_troops(state.active)
+            if u.id != attacker.id and _near(u, target, ENGAGE)
+            and support_problem(state, u, target) is None
+        )
+        attack = replace(base, supports=supports)
+        return self._attack_value(game, state, attack), attack
 
     def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:
         attacker = state.units[attack.attacker]

@@ -31,6 +31,35 @@ def _evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
     return new
 
 
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A remembered measurement: a fact about ``unit`` that holds while no piece within
+    ``reach`` of it moves, arrives or leaves."""
+
+    unit: str
+    reach: float
+    value: Any
+
+
+def _forget_near(
+    measured: Mapping[Any, Measured], units: Mapping[str, Unit], before: Unit, after: Unit
+) -> dict[Any, Measured]:
+    """The memo without what a piece that moved (or arrived, or left) from ``before`` to
+    ``after`` may have changed: the facts about it and about every piece within their reach
+    of either of its places (a cut on bounding circles, so never too little)."""
+    kept: dict[Any, Measured] = {}
+    spots = ((before.x, before.y, before.base.radius), (after.x, after.y, after.base.radius))
+    for key, m in measured.items():
+        if m.unit == before.id:
+            continue
+        u = units[m.unit]
+        r = u.base.radius + m.reach
+        if any(abs(u.x - x) <= r + rad and abs(u.y - y) <= r + rad for x, y, rad in spots):
+            continue
+        kept[key] = m
+    return kept
+
+
 class UnitKind(StrEnum):
     """Troop types shared by every rule set (each maps them to its own words)."""
 
@@ -184,14 +213,20 @@ class GameState:
     extra: Mapping[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(init=False, repr=False, compare=False)
     """Memo for derived queries on this state (never serialised; each new state starts empty)."""
+    measured: dict[Any, Measured] = field(init=False, repr=False, compare=False)
+    """Memo for what depends only on where the pieces in play stand (see :meth:`remember`);
+    states that share every piece's base share it, and a move forgets only what lies near."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache", {})
+        object.__setattr__(self, "measured", {})
 
     def evolve(self, **changes: Any) -> GameState:
         """This state with some fields changed (and an empty cache)."""
         new: GameState = _evolve(self, changes)
         object.__setattr__(new, "cache", {})
+        if "units" in changes:
+            object.__setattr__(new, "measured", {})
         return new
 
     # --- queries -------------------------------------------------------------------------
@@ -236,6 +271,21 @@ class GameState:
             self.cache[key] = found
         return found
 
+    def recall(self, key: Any, unit: Unit) -> Any:
+        """What :meth:`remember` stored under ``key`` about ``unit``, or None; never for a
+        unit standing elsewhere than its piece in this state (a hypothetical one)."""
+        if (own := self.units.get(unit.id)) is None or own.base is not unit.base:
+            return None
+        found = self.measured.get(key)
+        return None if found is None else found.value
+
+    def remember(self, key: Any, unit: Unit, reach: float, value: Any) -> None:
+        """Keep ``value``, a fact about ``unit`` that depends only on the pieces in play
+        within ``reach`` inches (edge to edge) of it; it lasts until one of them moves,
+        arrives or leaves."""
+        if (own := self.units.get(unit.id)) is not None and own.base is unit.base:
+            self.measured[key] = Measured(unit.id, reach, value)
+
     def marked(self, name: str) -> tuple[str, ...]:
         return self.marks.get(name, ())
 
@@ -246,8 +296,17 @@ class GameState:
 
     def with_unit(self, unit: Unit) -> GameState:
         units = dict(self.units)
+        old = units.get(unit.id)
         units[unit.id] = unit
-        return self.evolve(units=units)
+        new = self.evolve(units=units)
+        if old is not None and old.base is unit.base and old.removed == unit.removed:
+            measured = self.measured
+        elif old is not None:
+            measured = _forget_near(self.measured, units, old, unit)
+        else:
+            measured = {}
+        object.__setattr__(new, "measured", measured)
+        return new
 
     def with_mark(self, name: str, ident: str) -> GameState:
         marks = dict(self.marks)

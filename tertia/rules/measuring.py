@@ -23,23 +23,18 @@ def within(a: Unit, b: Unit, inches: float) -> bool:
 
 def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Iterator[Unit]:
     """Enemy troop units (not commanders) in play within ``inches`` of ``unit``."""
-    if state.units.get(unit.id) is not unit:
-        base = unit.base
-        yield from (
-            o for o in state.iter_troops(state.opponent(unit.side)) if is_within(base, o.base, inches)
-        )
-        return
     key = ("enemies_within", unit.id, inches)
-    found = state.cache.get(key)
+    found: tuple[str, ...] | None = state.recall(key, unit)
     if found is None:
         base = unit.base
         x, y, reach = base.x, base.y, inches + base.radius
         found = tuple(
-            o for o in state.iter_troops(state.opponent(unit.side))
+            o.id for o in state.iter_troops(state.opponent(unit.side))
             # a cheap first cut on the bounding boxes of the two circles
             if abs(o.x - x) <= reach + o.base.radius and abs(o.y - y) <= reach + o.base.radius
             and is_within(base, o.base, inches)
         )
-        state.cache[key] = found
-    yield from found
-
+        state.remember(key, unit, inches, found)
+    units = state.units
+    for uid in found:
+        yield units[uid]

@@ -80,9 +80,8 @@ def hit_limit(
 ) -> HitLimit:
     """The number of hits at which ``unit`` routs, as things stand (remembered per state)."""
     key = ("hit_limit", unit.id, id(options))
-    own = state.units.get(unit.id) is unit
-    if own and key in state.cache:
-        found: HitLimit = state.cache[key]
+    found: HitLimit | None = state.recall(key, unit)
+    if found is not None:
         return found
     increases: list[str] = []
     if unit.kind is UnitKind.DRAGOONS and is_in_cover(table, unit, options):
@@ -92,8 +91,7 @@ def hit_limit(
     if len(supporters(state, unit)) >= 2:
         increases.append("support: two similar units within 3\"")
     limit = HitLimit(base_limit(unit, options), tuple(increases))
-    if own:
-        state.cache[key] = limit
+    state.remember(key, unit, SUPPORT_RANGE, limit)
     return limit
 
 
