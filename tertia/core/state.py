@@ -217,9 +217,13 @@ class GameState:
     """Memo for what depends only on where the pieces in play stand (see :meth:`remember`);
     states that share every piece's base share it, and a move forgets only what lies near."""
 
+    rosters: dict[Any, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    """Memo of which pieces are in play, by side and kind; lasts until one arrives or leaves."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache", {})
         object.__setattr__(self, "measured", {})
+        object.__setattr__(self, "rosters", {})
 
     def evolve(self, **changes: Any) -> GameState:
         """This state with some fields changed (and an empty cache)."""
@@ -227,6 +231,7 @@ class GameState:
         object.__setattr__(new, "cache", {})
         if "units" in changes:
             object.__setattr__(new, "measured", {})
+            object.__setattr__(new, "rosters", {})
         return new
 
     # --- queries -------------------------------------------------------------------------
@@ -262,13 +267,15 @@ class GameState:
         key = ("select", side, include_removed, troops_only)
         found: tuple[Unit, ...] | None = self.cache.get(key)
         if found is None:
-            found = tuple(
-                u for u in self.units.values()
-                if (include_removed or u.removed is None)
-                and (side is None or u.side == side)
-                and not (troops_only and u.kind is UnitKind.COMMANDER)
-            )
-            self.cache[key] = found
+            ids = self.rosters.get(key)
+            if ids is None:
+                ids = self.rosters[key] = tuple(
+                    u.id for u in self.units.values()
+                    if (include_removed or u.removed is None)
+                    and (side is None or u.side == side)
+                    and not (troops_only and u.kind is UnitKind.COMMANDER)
+                )
+            found = self.cache[key] = tuple(map(self.units.__getitem__, ids))
         return found
 
     def recall(self, key: Any, unit: Unit) -> Any:
@@ -306,6 +313,8 @@ class GameState:
         else:
             measured = {}
         object.__setattr__(new, "measured", measured)
+        if old is not None and old.removed == unit.removed:
+            object.__setattr__(new, "rosters", self.rosters)
         return new
 
     def with_mark(self, name: str, ident: str) -> GameState:
