@@ -24,11 +24,18 @@ def _evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
     """A copy of a slotted frozen dataclass with some fields changed, without the
     introspection of ``dataclasses.replace`` (states change thousands of times a second)."""
     cls = type(obj)
-    new = object.__new__(cls)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(obj))
+    new = cls.__new__(cls)  # type: ignore[call-overload]
     put = object.__setattr__
-    for name in cls.__slots__:
+    for name in names:
         put(new, name, changes[name] if name in changes else getattr(obj, name))
     return new
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Every field of each state class, derived ones included, in declaration order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +55,16 @@ def _forget_near(
     ``after`` may have changed: the facts about it and about every piece within their reach
     of either of its places (a cut on bounding circles, so never too little)."""
     kept: dict[Any, Measured] = {}
-    spots = ((before.x, before.y, before.base.radius), (after.x, after.y, after.base.radius))
+    gone = before.id
+    x0, y0, r0 = before.x, before.y, before.base.radius
+    x1, y1, r1 = after.x, after.y, after.base.radius
     for key, m in measured.items():
-        if m.unit == before.id:
+        if m.unit == gone:
             continue
         u = units[m.unit]
         r = u.base.radius + m.reach
-        if any(abs(u.x - x) <= r + rad and abs(u.y - y) <= r + rad for x, y, rad in spots):
+        if (abs(u.x - x0) <= r + r0 and abs(u.y - y0) <= r + r0) or (
+                abs(u.x - x1) <= r + r1 and abs(u.y - y1) <= r + r1):
             continue
         kept[key] = m
     return kept
