@@ -1,16 +1,21 @@
 # Quick start: `make battle` fights the default battle; `make test` runs every check.
+# The install compiles the hot modules (listed in tertia/_build.py) with mypyc when a C
+# compiler is at hand, else installs them as plain Python; TERTIA_PURE_PYTHON=1 skips
+# compiling. Editing one of those modules rebuilds them on the next make.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+COMPILED_SOURCES := $(shell $(PYTHON) -I tertia/_build.py 2>/dev/null)
 
 .PHONY: battle test lint typecheck unit bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py tertia/_build.py $(COMPILED_SOURCES)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Tertia needs Python 3.11 or newer")'
 	@$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: on Debian install python3-venv (apt-get install python3-venv)"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	@$(BIN)/python -c 'from tertia._build import describe; print("tertia:", describe())'
 	@touch $(STAMP)
 
 battle: $(STAMP)
@@ -19,7 +24,7 @@ battle: $(STAMP)
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check tertia tests benchmarks
+	$(BIN)/ruff check tertia tests benchmarks setup.py conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -31,4 +36,6 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/battles.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build
+	find tertia -name '*.so' -delete
+	rm -f tertia/_native.json
