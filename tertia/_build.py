@@ -36,6 +36,10 @@ from typing import Any
 
 COMPILED_MODULES: tuple[str, ...] = (
     "tertia.core.geometry",
+    "tertia.core.state",
+    "tertia.core.reducer",
+    "tertia.core.game",
+    "tertia.rules.pieces",
     "tertia.rules.measuring",
     "tertia.rules.movement",
     "tertia.rules.sight",
@@ -54,8 +58,7 @@ COMPILED_MODULES: tuple[str, ...] = (
   a die value from the value's own Python operators, and compiled code compares and adds
   plain C integers without calling them, so the odds would silently go wrong
   (``tests/test_odds.py`` fails);
-- a module that builds objects with ``object.__new__`` and sets their slots
-  (``tertia.core.state``), a pydantic model, or the web, command-line and io modules.
+- a pydantic model, or the web, command-line and io modules.
 
 mypyc type-checks everything the listed modules import, in an isolated build environment:
 a third-party package they reach must be in ``[build-system] requires`` (pydantic is, for
