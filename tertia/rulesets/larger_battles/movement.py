@@ -83,6 +83,12 @@ def allowance(
     return limit, why
 
 
+def least_allowance(kind: UnitKind) -> float:
+    """The shortest any move of this kind is ever allowed: its allowance, cut by Turning or
+    Hills to 3" at most (a road only adds). A move no longer than this needs no closer look."""
+    return min(profile(kind).move, TURNING_LIMIT, HILL_LIMIT)
+
+
 def validate_move(
     table: Battlefield, state: GameState, action: Move, options: Mapping[str, Any]
 ) -> list[Violation]:
@@ -110,11 +116,12 @@ def validate_move(
         return [Violation(Code.STATIONARY,
                           f"{unit.label} has fired and must remain stationary; it may only pivot",
                           clauses.ARTILLERY_STATIONARY)]
-    limit, why = allowance(table, state, plan, options)
-    if plan.length > limit + 1e-6:
-        return [Violation(Code.TOO_FAR,
-                          f"{unit.label} would move {plan.length:.2f}\"; the limit is {limit:g}\"",
-                          why)]
+    if plan.length > least_allowance(unit.kind) + 1e-6:
+        limit, why = allowance(table, state, plan, options)
+        if plan.length > limit + 1e-6:
+            return [Violation(Code.TOO_FAR,
+                              f"{unit.label} would move {plan.length:.2f}\"; the limit is {limit:g}\"",
+                              why)]
     found: list[Violation] = []
     found.extend(iter_table_violations(table, plan, clauses.MOVE_ALLOWANCE))
     obstacles = [(u.label, u.base) for u in state.iter_units() if u.id != unit.id]
