@@ -44,6 +44,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rules.movement",
     "tertia.rules.sight",
     "tertia.rules.modifiers",
+    "tertia.rulesets.larger_battles.bombardment",
+    "tertia.rulesets.larger_battles.combat",
     "tertia.rulesets.larger_battles.routing",
     "tertia.rulesets.larger_battles.movement",
     "tertia.rulesets.larger_battles.orders",
@@ -53,9 +55,10 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 """The hot modules mypyc compiles. Never list:
 
-- a module that rolls dice or reads die values (``larger_battles.combat`` and
-  ``.bombardment``): exact odds (:mod:`tertia.analysis.enumerate`) learn how the rules use
-  a die value from the value's own Python operators, and compiled code compares and adds
+- a module that rolls dice or reads die values (``core.dice``, ``core.ruleset``,
+  ``larger_battles.resolution``, ``.commanders``, ``.sequence``): exact odds
+  (:mod:`tertia.analysis.enumerate`) learn how the rules use a die value from the value's
+  own Python operators, and compiled code compares and adds
   plain C integers without calling them, so the odds would silently go wrong
   (``tests/test_odds.py`` fails);
 - a pydantic model, or the web, command-line and io modules.

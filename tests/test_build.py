@@ -182,8 +182,7 @@ def test_the_makefile_rebuilds_when_a_listed_source_changes() -> None:
     # Modules that roll or read dice stay plain Python: exact odds watch the die values'
     # own operators, which compiled code does not call.
     dice_readers = {"tertia/core/dice.py", "tertia/core/ruleset.py",
-                    "tertia/rulesets/larger_battles/combat.py",
-                    "tertia/rulesets/larger_battles/bombardment.py",
+                    "tertia/rulesets/larger_battles/resolution.py",
                     "tertia/rulesets/larger_battles/commanders.py",
                     "tertia/rulesets/larger_battles/sequence.py"}
     assert dice_readers.isdisjoint(listed)

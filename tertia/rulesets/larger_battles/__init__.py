@@ -22,13 +22,8 @@ from tertia.rules.movement import plan_move
 from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses, sequence
-from tertia.rulesets.larger_battles.bombardment import resolve_bombard, validate_bombard
-from tertia.rulesets.larger_battles.combat import (
-    declare_attack,
-    resolve_encourage,
-    validate_attack,
-    validate_encourage,
-)
+from tertia.rulesets.larger_battles.bombardment import validate_bombard
+from tertia.rulesets.larger_battles.combat import validate_attack, validate_encourage
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH
 from tertia.rulesets.larger_battles.movement import (
     ENEMY_ZONE,
@@ -38,6 +33,7 @@ from tertia.rulesets.larger_battles.movement import (
 )
 from tertia.rulesets.larger_battles.orders import order_key, orders_left, validate_order
 from tertia.rulesets.larger_battles.profile import profile
+from tertia.rulesets.larger_battles.resolution import declare_attack, resolve_bombard, resolve_encourage
 from tertia.rulesets.larger_battles.routing import (
     hit_limit,
     is_defending_river,

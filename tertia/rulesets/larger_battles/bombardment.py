@@ -1,5 +1,6 @@
 """Artillery Bombardment: guns with no enemy within 3" fire at a unit not engaged in combat,
-directly in front, within 24"; a D6 of 5+ causes a hit."""
+directly in front, within 24". The roll (5+ hits) is in
+:mod:`tertia.rulesets.larger_battles.resolution`."""
 
 from __future__ import annotations
 
@@ -7,10 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.actions import Bombard
-from tertia.core.dice import D6
-from tertia.core.events import AttackResolved, GunFired, HitsInflicted, Marked
 from tertia.core.geometry import is_directly_in_front
-from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
@@ -20,7 +18,6 @@ from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
 
-HIT_ON = 5
 ENGAGED_RANGE = 3.0
 
 
@@ -71,19 +68,3 @@ def validate_bombard(
     return []
 
 
-def resolve_bombard(tx: Tx, action: Bombard) -> None:
-    gun = tx.state.units[action.gun]
-    target = tx.state.units[action.target]
-    tx.emit(Marked(mark="bombarded", ident=gun.id))
-    roll = tx.roll(D6, f"bombardment: {gun.label} at {target.label}")
-    hit = roll >= HIT_ON
-    tx.emit(AttackResolved(
-        kind="bombard", attacker=gun.id, target=target.id, supports=(),
-        attacker_score=roll, defender_score=HIT_ON, modifiers=(), defender_modifiers=(),
-        summary=f"{gun.label} bombards {target.label}: rolled {roll}, needs {HIT_ON}+ "
-                f"({'a hit' if hit else 'no effect'})",
-    ))
-    if not gun.fired:
-        tx.emit(GunFired(unit=gun.id))
-    if hit:
-        tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"bombarded by {gun.label}"))

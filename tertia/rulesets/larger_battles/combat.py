@@ -1,9 +1,9 @@
-"""Combat: shooting and melee combined, as opposed D6 rolls within 3".
+"""Combat: shooting and melee combined, as opposed D6 rolls within 3": who may fight
+whom, with which supports and commanders, and the modifiers of each side.
 
 The attacker declares a primary unit, a target, supporting units and an encouraging
 commander; the defending side may then have one of its commanders encourage the target.
-Both roll a D6 with modifiers; the higher causes a hit (ties nothing). Supporting units,
-flank attackers among them, never take hits.
+The rolls themselves are in :mod:`tertia.rulesets.larger_battles.resolution`.
 """
 
 from __future__ import annotations
@@ -12,34 +12,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.actions import Attack, Encourage
-from tertia.core.dice import D6
-from tertia.core.events import (
-    AmmunitionExhausted,
-    AttackResolved,
-    DecisionAwaited,
-    DecisionMade,
-    HitsInflicted,
-    Marked,
-    UnitTurned,
-)
-from tertia.core.geometry import Face, bases_overlap, face_towards, facing_towards, is_in_arc
-from tertia.core.ruleset import Tx
+from tertia.core.geometry import Face, face_towards, is_in_arc
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
 from tertia.rules.measuring import distance, iter_enemy_troops_within, within
-from tertia.rules.modifiers import Modifier, total
+from tertia.rules.modifiers import Modifier
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.commanders import (
     can_be_encouraged,
     iter_eligible_commanders,
-    roll_misfortune,
 )
 from tertia.rulesets.larger_battles.profile import profile
 
 COMBAT_RANGE = 3.0
 RANGE_TOLERANCE = 1e-6
-AMMO_OUT_ON = 2  # Check Ammunition: a 1 or 2 and they have run out
 
 
 def can_attack(unit: Unit) -> bool:
@@ -143,24 +130,6 @@ def defender_commanders(state: GameState, action: Attack) -> list[str]:
     return [c.id for c in iter_eligible_commanders(state, target.side, (attacker, target))]
 
 
-def declare_attack(tx: Tx, action: Attack, options: Mapping[str, Any]) -> None:
-    """Mark the fighters, then resolve at once or await the defender's commander."""
-    tx.emit(Marked(mark="attacked", ident=action.attacker))
-    for sid in action.supports:
-        tx.emit(Marked(mark="supported", ident=sid))
-    tx.emit(Marked(mark="attack_targets", ident=action.target))
-    if action.commander:
-        tx.emit(Marked(mark="encouraged", ident=action.commander))
-    eligible = defender_commanders(tx.state, action) if options["defender_may_encourage"] else []
-    if eligible:
-        tx.emit(DecisionAwaited(
-            side=tx.state.units[action.target].side, kind="encourage",
-            context={"attack": action.to_dict(), "eligible": eligible},
-        ))
-        return
-    fight(tx, action, None, options)
-
-
 def validate_encourage(state: GameState, action: Encourage) -> list[Violation]:
     pending = state.pending
     if pending is None or pending.get("kind") != "encourage":
@@ -171,22 +140,6 @@ def validate_encourage(state: GameState, action: Encourage) -> list[Violation]:
                           f"{action.commander!r} cannot encourage here; eligible: "
                           f"{', '.join(pending['eligible'])}", clauses.COMMANDER_RALLY)]
     return []
-
-
-def resolve_encourage(tx: Tx, action: Encourage, options: Mapping[str, Any]) -> None:
-    pending = tx.state.pending
-    assert pending is not None
-    attack = pending["attack"]
-    tx.emit(DecisionMade(side=str(pending["side"]), kind="encourage", choice=action.commander))
-    if action.commander:
-        tx.emit(Marked(mark="encouraged", ident=action.commander))
-    fight(
-        tx,
-        Attack(attacker=attack["attacker"], target=attack["target"],
-               supports=tuple(attack["supports"]), commander=attack["commander"]),
-        action.commander,
-        options,
-    )
 
 
 def attacker_modifiers(
@@ -229,53 +182,3 @@ def defender_modifiers(
     return mods
 
 
-def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapping[str, Any]) -> None:
-    """Resolve a declared attack: turn the defender, roll, hit, ammunition, misfortune."""
-    state = tx.state
-    attacker = state.units[action.attacker]
-    target = state.units[action.target]
-    _turn_to_face(tx, target, attacker)
-    a_mods = attacker_modifiers(tx.state, action, options)
-    d_mods = defender_modifiers(tx.state, action, defending_commander, options)
-    a_roll = tx.roll(D6, f"combat: {attacker.label} attacking {target.label}")
-    d_roll = tx.roll(D6, f"combat: {target.label} defending against {attacker.label}")
-    a_score = a_roll + total(a_mods)
-    d_score = d_roll + total(d_mods)
-    if a_score > d_score:
-        outcome = f"{target.label} takes a hit"
-    elif d_score > a_score:
-        outcome = f"{attacker.label} takes a hit"
-    else:
-        outcome = "a tie: no hit"
-    tx.emit(AttackResolved(
-        kind="combat", attacker=attacker.id, target=target.id, supports=tuple(action.supports),
-        attacker_score=a_score, defender_score=d_score,
-        modifiers=tuple(map(str, a_mods)), defender_modifiers=tuple(map(str, d_mods)),
-        summary=f"{attacker.label} attacks {target.label}: {a_roll}"
-                f"{total(a_mods):+d}={a_score} against {d_roll}{total(d_mods):+d}={d_score}; {outcome}",
-    ))
-    if a_score > d_score:
-        tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"combat with {attacker.label}"))
-    elif d_score > a_score:
-        tx.emit(HitsInflicted(unit=attacker.id, hits=1, cause=f"combat with {target.label}"))
-    if profile(attacker.kind).is_infantry and not attacker.out_of_ammo:
-        ammo = tx.roll(D6, f"ammunition: {attacker.label}")
-        if ammo <= AMMO_OUT_ON:
-            tx.emit(AmmunitionExhausted(unit=attacker.id))
-    for cid in (action.commander, defending_commander):
-        if cid:
-            roll_misfortune(tx, tx.state.units[cid], "after combat")
-
-
-def _turn_to_face(tx: Tx, target: Unit, attacker: Unit) -> None:
-    """Frontal Facing: defending units must turn to face the primary attacking unit. A turn
-    that would overlap another base is not made (the unit fights as it stands)."""
-    wanted = facing_towards(target.base, (attacker.x, attacker.y))
-    turned = target.base.moved_to(target.x, target.y, wanted)
-    if abs(((wanted - target.facing + 180) % 360) - 180) < 0.5:
-        return
-    if any(bases_overlap(turned, o.base) for o in tx.state.iter_units() if o.id != target.id):
-        return
-    if not tx.table.inside_table(turned.corners()):
-        return
-    tx.emit(UnitTurned(unit=target.id, facing=wanted, reason=f"faces {attacker.label}"))
