@@ -229,11 +229,14 @@ class GameState:
 
     rosters: dict[Any, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     """Memo of which pieces are in play, by side and kind; lasts until one arrives or leaves."""
+    selected: dict[Any, tuple[Unit, ...]] = field(init=False, repr=False, compare=False)
+    """Memo of the pieces themselves, by side and kind; shared by states with the same pieces."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cache", {})
         object.__setattr__(self, "measured", {})
         object.__setattr__(self, "rosters", {})
+        object.__setattr__(self, "selected", {})
 
     def evolve(self, **changes: Any) -> GameState:
         """This state with some fields changed (and an empty cache)."""
@@ -242,6 +245,7 @@ class GameState:
         if "units" in changes:
             object.__setattr__(new, "measured", {})
             object.__setattr__(new, "rosters", {})
+            object.__setattr__(new, "selected", {})
         return new
 
     # --- queries -------------------------------------------------------------------------
@@ -274,8 +278,8 @@ class GameState:
 
     def _select(self, side: str | None, include_removed: bool, troops_only: bool) -> tuple[Unit, ...]:
         # Rules ask for the same lists many times per position; a state never changes.
-        key = ("select", side, include_removed, troops_only)
-        found: tuple[Unit, ...] | None = self.cache.get(key)
+        key = (side, include_removed, troops_only)
+        found: tuple[Unit, ...] | None = self.selected.get(key)
         if found is None:
             ids = self.rosters.get(key)
             if ids is None:
@@ -285,7 +289,7 @@ class GameState:
                     and (side is None or u.side == side)
                     and not (troops_only and u.kind is UnitKind.COMMANDER)
                 )
-            found = self.cache[key] = tuple(map(self.units.__getitem__, ids))
+            found = self.selected[key] = tuple(map(self.units.__getitem__, ids))
         return found
 
     def recall(self, key: Any, unit: Unit) -> Any:
@@ -325,6 +329,11 @@ class GameState:
         object.__setattr__(new, "measured", measured)
         if old is not None and old.removed == unit.removed:
             object.__setattr__(new, "rosters", self.rosters)
+            # The other side's pieces are the same objects.
+            object.__setattr__(new, "selected", {
+                key: found for key, found in self.selected.items()
+                if key[0] is not None and key[0] != unit.side
+            })
         return new
 
     def with_mark(self, name: str, ident: str) -> GameState:

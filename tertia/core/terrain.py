@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 import shapely
 from shapely.geometry import LineString
@@ -95,7 +96,7 @@ class Battlefield:
     depth: float
     features: tuple[TerrainFeature, ...] = ()
     _by_kind: dict[TerrainKind, BaseGeometry] = field(default_factory=dict, repr=False)
-    _memo: dict[object, BaseGeometry | None] = field(default_factory=dict, repr=False)
+    _memo: dict[object, Any] = field(default_factory=dict, repr=False)
     _pieces: dict[object, list[tuple[Box, BaseGeometry]]] = field(default_factory=dict, repr=False)
     _feature_boxes: list[tuple[TerrainFeature, Box]] = field(default_factory=list, repr=False)
 
@@ -187,10 +188,19 @@ class Battlefield:
         if g is None or len(points) < 2:
             return False
         x0, y0, x1, y1 = _box(points)
-        r0, s0, r1, s1 = _geometry_box(g)
+        r0, s0, r1, s1 = self._road_box(tolerance)
         if x0 < r0 or y0 < s0 or x1 > r1 or y1 > s1:
             return False
         return bool(g.covers(LineString(points)))
+
+    def _road_box(self, tolerance: float) -> Box:
+        key = ("road_box", tolerance)
+        if key not in self._memo:
+            g = self._road_within(tolerance)
+            assert g is not None
+            self._memo[key] = _geometry_box(g)
+        box: Box = self._memo[key]
+        return box
 
     def _road_within(self, tolerance: float) -> BaseGeometry | None:
         key = ("road", tolerance)
