@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tertia.core import terrain
 from tertia.core.geometry import (
     Base,
     Face,
@@ -17,6 +19,7 @@ from tertia.core.geometry import (
     is_in_arc,
     is_within,
 )
+from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 
 coord = st.floats(min_value=-50, max_value=50, allow_nan=False)
 facing = st.floats(min_value=0, max_value=360, allow_nan=False, exclude_max=True)
@@ -119,3 +122,18 @@ def test_edge_distance_agrees_with_shapely(a: Base, b: Base) -> None:
 
     expected = shapely.Polygon(a.corners()).distance(shapely.Polygon(b.corners()))
     assert math.isclose(base_distance(a, b), expected, abs_tol=1e-7)
+
+
+def test_lines_of_sight_are_remembered_and_forgotten_without_changing_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Battlefield.line_crosses keeps answers, and starts again past its limit."""
+    wood = TerrainFeature(TerrainKind.WOODS, outline=((10, 10), (20, 10), (20, 20), (10, 20)))
+    table = Battlefield(72, 48, (wood,))
+    monkeypatch.setattr(terrain, "LINE_MEMO_LIMIT", 3)
+    heights = [5.0, 10.0, 12.0, 15.0, 18.0, 20.0, 25.0, 30.0]  # 10 and 20 run along its edges
+    expected = [False, False, True, True, True, False, False, False]
+    for _ in range(2):  # asked twice: the second round mixes remembered and forgotten answers
+        answers = [table.line_crosses([TerrainKind.WOODS], (0.0, y), (30.0, y)) for y in heights]
+        assert answers == expected
+    assert table.line_crosses([TerrainKind.TOWN], (0.0, 15.0), (30.0, 15.0)) is False

@@ -25,6 +25,7 @@ from tertia.rulesets.larger_battles.combat import (
     defender_modifiers,
     support_problem,
 )
+from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
 from tertia.rulesets.larger_battles.orders import is_ordered, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
@@ -345,13 +346,13 @@ class LargerBattlesDoctrine:
         return self._attack_value(game, state, attack), attack
 
     def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:
-        attacker = state.units[attack.attacker]
-        for c in state.iter_units(state.active):
-            if c.kind is not UnitKind.COMMANDER or c.general or not _near(c, attacker, 2 * ENGAGE + 4):
-                continue
-            if game.is_legal(state, replace(attack, commander=c.id)):
-                return c.id
-        return None
+        """A commander (never the general) the rules let encourage this attack; the whole
+        attack is still checked before it is made."""
+        attacker, target = state.units[attack.attacker], state.units[attack.target]
+        if not can_be_encouraged(attacker):
+            return None
+        eligible = iter_eligible_commanders(state, state.active, (attacker, target))
+        return next((c.id for c in eligible if not c.general), None)
 
     def _attack_value(self, game: Game, state: GameState, attack: Attack) -> float:
         opts = game.ruleset.options

@@ -31,6 +31,10 @@ def _box(points: Sequence[Point]) -> Box:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
+LINE_MEMO_LIMIT = 20_000
+"""Lines of sight a battlefield remembers before it forgets them all and starts again."""
+
+
 def _geometry_box(geometry: BaseGeometry) -> Box:
     x0, y0, x1, y1 = geometry.bounds
     return (float(x0), float(y0), float(x1), float(y1))
@@ -245,13 +249,25 @@ class Battlefield:
         return False
 
     def line_crosses(self, kinds: Iterable[TerrainKind], a: Point, b: Point) -> bool:
-        """Does the segment ab pass through the interior of any of these kinds of ground?"""
-        seg = LineString((a, b))
-        return any(
-            k in self._by_kind and bool(self._by_kind[k].intersects(seg))
-            and not bool(self._by_kind[k].touches(seg))
-            for k in kinds
-        )
+        """Does the segment ab pass through the interior of any of these kinds of ground?
+        (Remembered: the same lines of sight are asked about again and again.)"""
+        present = tuple(k for k in kinds if k in self._by_kind)
+        if not present:
+            return False
+        key = ("line_crosses", present, a, b)
+        found: bool | None = self._memo.get(key)
+        if found is None:
+            if len(self._memo) > LINE_MEMO_LIMIT:
+                self._memo = {
+                    k: v for k, v in self._memo.items()
+                    if not (isinstance(k, tuple) and k[0] == "line_crosses")
+                }
+            seg = LineString((a, b))
+            found = self._memo[key] = any(
+                bool(self._by_kind[k].intersects(seg)) and not bool(self._by_kind[k].touches(seg))
+                for k in present
+            )
+        return found
 
     def inside_table(self, footprint: Polygon) -> bool:
         return all(

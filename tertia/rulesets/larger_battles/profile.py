@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 
 from tertia.core.state import UnitKind
@@ -28,11 +27,18 @@ class TroopProfile:
         return self.word == "cavalry"
 
 
-@cache
-def profiles() -> dict[UnitKind, TroopProfile]:
+def _load() -> dict[UnitKind, TroopProfile]:
     text = resources.files(__package__).joinpath("troops.toml").read_text(encoding="utf-8")
     return {UnitKind(k): TroopProfile(**v) for k, v in tomllib.loads(text).items()}
 
 
+_PROFILES = _load()
+
+
+def profiles() -> dict[UnitKind, TroopProfile]:
+    """Every troop type's profile (read once, at import)."""
+    return dict(_PROFILES)
+
+
 def profile(kind: UnitKind) -> TroopProfile:
-    return profiles()[kind]
+    return _PROFILES[kind]
