@@ -1,7 +1,7 @@
 """Which modules the install compiles with mypyc, and whether this copy of Tertia did.
 
 The modules in :data:`COMPILED_MODULES` are plain, fully typed Python that ``setup.py``
-turns into C extensions at install time (about 1.6 times faster battles). When it cannot
+turns into C extensions at install time (about 1.5 times faster battles). When it cannot
 (no C compiler, no Python headers, mypyc fails) or when ``TERTIA_PURE_PYTHON=1``, the same
 sources run as they are. Games are identical either way.
 
