@@ -40,6 +40,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.core.reducer",
     "tertia.core.game",
     "tertia.rules.pieces",
+    "tertia.core.terrain",
     "tertia.rules.measuring",
     "tertia.rules.movement",
     "tertia.rules.sight",
