@@ -292,19 +292,22 @@ class GameState:
             found = self.selected[key] = tuple(map(self.units.__getitem__, ids))
         return found
 
+    def _stands_here(self, unit: Unit) -> bool:
+        """Is ``unit`` where its piece in this state stands (not a hypothetical one)?"""
+        own = self.units.get(unit.id)
+        return own is not None and own.base is unit.base
+
     def recall(self, key: Any, unit: Unit) -> Any:
         """What :meth:`remember` stored under ``key`` about ``unit``, or None; never for a
         unit standing elsewhere than its piece in this state (a hypothetical one)."""
-        if (own := self.units.get(unit.id)) is None or own.base is not unit.base:
-            return None
-        found = self.measured.get(key)
+        found = self.measured.get(key) if self._stands_here(unit) else None
         return None if found is None else found.value
 
     def remember(self, key: Any, unit: Unit, reach: float, value: Any) -> None:
         """Keep ``value``, a fact about ``unit`` that depends only on the pieces in play
         within ``reach`` inches (edge to edge) of it; it lasts until one of them moves,
         arrives or leaves."""
-        if (own := self.units.get(unit.id)) is not None and own.base is unit.base:
+        if self._stands_here(unit):
             self.measured[key] = Measured(unit.id, reach, value)
 
     def marked(self, name: str) -> tuple[str, ...]:
@@ -320,20 +323,19 @@ class GameState:
         old = units.get(unit.id)
         units[unit.id] = unit
         new = self.evolve(units=units)
-        if old is not None and old.base is unit.base and old.removed == unit.removed:
-            measured = self.measured
-        elif old is not None:
-            measured = _forget_near(self.measured, units, old, unit)
-        else:
-            measured = {}
-        object.__setattr__(new, "measured", measured)
-        if old is not None and old.removed == unit.removed:
-            object.__setattr__(new, "rosters", self.rosters)
-            # The other side's pieces are the same objects.
-            object.__setattr__(new, "selected", {
-                key: found for key, found in self.selected.items()
-                if key[0] is not None and key[0] != unit.side
-            })
+        if old is None or old.removed != unit.removed:  # a piece arrives or leaves
+            if old is not None:
+                object.__setattr__(new, "measured", _forget_near(self.measured, units, old, unit))
+            return new
+        moved = old.base is not unit.base
+        object.__setattr__(
+            new, "measured", _forget_near(self.measured, units, old, unit) if moved else self.measured)
+        object.__setattr__(new, "rosters", self.rosters)
+        # The other side's pieces are the same objects.
+        object.__setattr__(new, "selected", {
+            key: found for key, found in self.selected.items()
+            if key[0] is not None and key[0] != unit.side
+        })
         return new
 
     def with_mark(self, name: str, ident: str) -> GameState:

@@ -188,33 +188,26 @@ class Battlefield:
 
     def path_on_road(self, points: Sequence[Point], tolerance: float = 0.25) -> bool:
         """Does a whole path keep to a road (within ``tolerance`` of its edges)?"""
-        g = self._road_within(tolerance)
-        if g is None or len(points) < 2:
+        road = self._road_within(tolerance)
+        if road is None or len(points) < 2:
             return False
+        g, (r0, s0, r1, s1) = road
         x0, y0, x1, y1 = _box(points)
-        r0, s0, r1, s1 = self._road_box(tolerance)
         if x0 < r0 or y0 < s0 or x1 > r1 or y1 > s1:
             return False
         return bool(g.covers(LineString(points)))
 
-    def _road_box(self, tolerance: float) -> Box:
-        key = ("road_box", tolerance)
-        if key not in self._memo:
-            g = self._road_within(tolerance)
-            assert g is not None
-            self._memo[key] = _geometry_box(g)
-        box: Box = self._memo[key]
-        return box
-
-    def _road_within(self, tolerance: float) -> BaseGeometry | None:
+    def _road_within(self, tolerance: float) -> tuple[BaseGeometry, Box] | None:
+        """The roads grown by ``tolerance`` (prepared), with their box; None without roads."""
         key = ("road", tolerance)
         if key not in self._memo:
             road = self._by_kind.get(TerrainKind.ROAD)
             grown = None if road is None else road.buffer(tolerance)
             if grown is not None:
                 shapely.prepare(grown)
-            self._memo[key] = grown
-        return self._memo[key]
+            self._memo[key] = None if grown is None else (grown, _geometry_box(grown))
+        found: tuple[BaseGeometry, Box] | None = self._memo[key]
+        return found
 
     def _hill_edges(self) -> BaseGeometry:
         if "hill_edges" not in self._memo:

@@ -33,11 +33,7 @@ def _load() -> dict[UnitKind, TroopProfile]:
 
 
 _PROFILES = _load()
-
-
-def profiles() -> dict[UnitKind, TroopProfile]:
-    """Every troop type's profile (read once, at import)."""
-    return dict(_PROFILES)
+"""Every troop type's profile, read once at import."""
 
 
 def profile(kind: UnitKind) -> TroopProfile:
