@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from tertia.core.events import AttackResolved, DiceRolled, Event
@@ -28,7 +27,7 @@ def activation(game: Game, side: str = P, card: str = "centre", **extra: Any) ->
     """The deployed position at turn 1 with ``side``'s ``card`` in play and nothing done."""
     state = game.ruleset.initial_state(game.scenario)
     data = {**state.extra, "activation": {"side": side, "card": card}, **extra}
-    return replace(state, turn=1, active=side, phase="activation", first_side=side, marks={},
+    return state.evolve(turn=1, active=side, phase="activation", first_side=side, marks={},
                    extra=data)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from tertia.core.actions import Action
@@ -51,7 +50,7 @@ def position(game: Game, *, phase: str = "movement", active: str = P,
     for key, purpose in orders:
         marks[f"ordered_{purpose}"] = (*marks.get(f"ordered_{purpose}", ()), key)
         marks["orders"] = (*marks.get("orders", ()), key)
-    return replace(state, turn=1, active=active, phase=phase, first_side=active, marks=marks)
+    return state.evolve(turn=1, active=active, phase=phase, first_side=active, marks=marks)
 
 
 def act(game: Game, state: GameState, action: Action, dice: list[int] | None = None

@@ -5,7 +5,6 @@ here."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -27,11 +26,11 @@ def game_of(units: list[dict[str, Any]], **kw: Any) -> Game:
 
 
 def with_hits(state: GameState, uid: str, hits: int) -> GameState:
-    return state.with_unit(replace(state.units[uid], hits=hits))
+    return state.with_unit(state.units[uid].evolve(hits=hits))
 
 
 def with_markers(state: GameState, uid: str, markers: int) -> GameState:
-    return state.with_unit(replace(state.units[uid], ammo_markers=markers))
+    return state.with_unit(state.units[uid].evolve(ammo_markers=markers))
 
 
 ENEMY = foot("e", R, 30, 45, 180)
@@ -142,7 +141,7 @@ def test_artillery_stays_once_it_has_fired() -> None:
     in position and firing the guns must stay in place and make no further moves." """
     game = game_of([unit("g", P, "artillery", 30, 5), ENEMY])
     state = activation(game, P, "artillery")
-    state = state.with_unit(replace(state.units["g"], fired=True))
+    state = state.with_unit(state.units["g"].evolve(fired=True))
     assert codes(game, state, Move(unit="g", waypoints=((30, 7),))) == ["STATIONARY"]
 
 
@@ -433,10 +432,10 @@ def test_four_rallies_a_game_or_five_or_three(options: dict[str, Any], value: in
     """Commanders: "Commanders can only attempt 4 rallies during a game. An optional rule is
     to allow inspirational commanders and maximum of 5 rallies and poor commanders 3." """
     game, state = rally_game(value=value, **options)
-    state = state.with_unit(replace(state.units["c"], x=30, y=12.51))
-    used = replace(state, extra={**state.extra, f"rallies_used:{P}": allowed - 1})
+    state = state.with_unit(state.units["c"].evolve(x=30, y=12.51))
+    used = state.evolve(extra={**state.extra, f"rallies_used:{P}": allowed - 1})
     assert codes(game, used, Rally(commander="c", unit="f")) == []
-    spent = replace(state, extra={**state.extra, f"rallies_used:{P}": allowed})
+    spent = state.evolve(extra={**state.extra, f"rallies_used:{P}": allowed})
     assert codes(game, spent, Rally(commander="c", unit="f")) == ["NO_RALLIES_LEFT"]
 
 

@@ -40,13 +40,13 @@ def ahead(x: float, y: float, facing: float, d: float) -> tuple[float, float]:
 
 
 def with_hits(state: GameState, uid: str, hits: int) -> GameState:
-    return state.with_unit(replace(state.units[uid], hits=hits))
+    return state.with_unit(state.units[uid].evolve(hits=hits))
 
 
 def mid_turn(state: GameState, side: str, card: str) -> GameState:
     """``side`` is playing ``card``; the other side still holds one card to play."""
     other = state.opponent(side)
-    return replace(state, extra={**state.extra, cards.deck_key(side): [card],
+    return state.evolve(extra={**state.extra, cards.deck_key(side): [card],
                                  cards.played_key(side): [card], cards.deck_key(other): ["centre"],
                                  cards.played_key(other): []})
 
@@ -336,7 +336,7 @@ def test_a_command_that_loses_all_its_units_loses_its_card() -> None:
     remove its card from the deck." """
     game = game_of([foot("f", P, 30, 10), foot("e", R, 30, 13, 180), horse("eh", R, 60, 43, 180)])
     state = activation(game, P, "centre")
-    state = replace(state, extra={**state.extra, cards.deck_key(R): ["centre", "right"],
+    state = state.evolve(extra={**state.extra, cards.deck_key(R): ["centre", "right"],
                                   cards.played_key(R): []})
     state = with_hits(state, "e", 8)
     state, _ = act(game, state, Attack(attacker="f", target="e"), [3])
@@ -379,7 +379,7 @@ def test_artillery_cannot_move_after_attempting_to_shoot() -> None:
     position and firing the guns remain stationary." A pivot on the spot is allowed."""
     game = game_of([unit("g", P, "artillery", 30, 5), ENEMY])
     state = activation(game, P, "independent")
-    state = state.with_unit(replace(state.units["g"], fired=True))
+    state = state.with_unit(state.units["g"].evolve(fired=True))
     assert codes(game, state, Move(unit="g", waypoints=((30, 7),))) == ["STATIONARY"]
     assert codes(game, state, Move(unit="g", face_before=20.0)) == []
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -76,7 +75,7 @@ def test_commands_ammunition_runs_out_one_time_in_three() -> None:
     """Ammunition shortage: a D6 of 5-6 (1/3), 4-6 in light rain (1/2)."""
     for weather, chance in (("fair", THIRD), ("light-rain", Fraction(1, 2))):
         game, state = shot(COMMANDS, "foot", "centre", horse("e", R, 30, 18, 180))
-        state = replace(state, extra={**state.extra, "weather": weather})
+        state = state.evolve(extra={**state.extra, "weather": weather})
         result = odds(game, state, Shoot(unit="u", target="e"))
         assert result.summary["ammunition_exhausted_exact"] == chance
         out = sample(game, state, Shoot(unit="u", target="e"), lambda s: s.units["u"].out_of_ammo)
@@ -99,7 +98,7 @@ def test_pursuit_chances(rules: str, need: int) -> None:
     game = make_game([horse("a", P, 30, 10, traits=("impetuous",)), horse("t", R, 30, 13, 180),
                       foot("x", R, 60, 40, 180)], rules=rules)
     state = activation(game, P, "right" if rules == COMMANDS else "horse")
-    state = state.with_unit(replace(state.units["t"], hits=8))
+    state = state.with_unit(state.units["t"].evolve(hits=8))
     chance = Fraction(7 - need, 6)
     result = odds(game, state, Attack(attacker="a", target="t"))
     assert result.summary["attacker_removed_exact"] == chance
@@ -145,7 +144,7 @@ def test_cards_musketry(markers: int, cover: bool, expected: dict[str, Fraction]
     """Musketry 3: a D3, less 1 for each marker and 1 for cover."""
     town = [{"type": "town", "polygon": [[26, 14], [34, 14], [34, 22], [26, 22]]}] if cover else []
     game, state = shot(CARDS, "dragoons", "dragoons", horse("e", R, 30, 18, 180), terrain=town)
-    state = state.with_unit(replace(state.units["u"], ammo_markers=markers))
+    state = state.with_unit(state.units["u"].evolve(ammo_markers=markers))
     assert hits_of(game, state, Shoot(unit="u", target="e")) == expected
     result = odds(game, state, Shoot(unit="u", target="e"))
     assert result.summary["ammunition_exhausted_exact"] == THIRD
@@ -158,7 +157,7 @@ def test_cards_gun_hits_within_its_rolled_range(cover: bool, markers: int, chanc
     hit when the pips reach 4."""
     town = [{"type": "town", "polygon": [[26, 28], [34, 28], [34, 34], [26, 34]]}] if cover else []
     game, state = shot(CARDS, "artillery", "artillery", foot("e", R, 30, 31, 180), terrain=town)
-    state = state.with_unit(replace(state.units["u"], ammo_markers=markers))
+    state = state.with_unit(state.units["u"].evolve(ammo_markers=markers))
     assert hits_of(game, state, Shoot(unit="u", target="e")).get("1", Fraction(0)) == chance
     hit = sample(game, state, Shoot(unit="u", target="e"), lambda s: s.units["e"].hits == 1)
     assert agrees(hit, SAMPLES, chance)
@@ -169,7 +168,7 @@ def test_cards_rally_removes_a_d3() -> None:
     game = make_game([foot("f", P, 30, 10), foot("e", R, 60, 40, 180)], rules=CARDS,
                      commanders=[commander("c", P, 30, 12.51, general=True)])
     state = activation(game, P, "commander")
-    state = state.with_unit(replace(state.units["f"], hits=5))
+    state = state.with_unit(state.units["f"].evolve(hits=5))
     outcomes = odds(game, state, Rally(commander="c", unit="f")).outcomes
     removed: dict[int, Fraction] = {}
     for o in outcomes:

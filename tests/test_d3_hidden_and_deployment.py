@@ -4,7 +4,6 @@ deployment procedure."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -222,4 +221,4 @@ def test_a_deployed_game_replays() -> None:
                      deployment="procedure", turns=2)
     record = fight_battle(game, {P: RandomPlayer(), R: RandomPlayer()}, 3)
     assert replay(parse_record(record_to_dict(record))).ok
-    assert replace(record.final_state).is_over
+    assert record.final_state.is_over

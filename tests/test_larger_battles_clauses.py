@@ -6,7 +6,6 @@ clause table in docs/rulesets/larger-battles.md names every test here."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -43,11 +42,11 @@ def limit(game: Game, state: GameState, uid: str) -> int:
 
 
 def with_hits(state: GameState, uid: str, hits: int) -> GameState:
-    return state.with_unit(replace(state.units[uid], hits=hits))
+    return state.with_unit(state.units[uid].evolve(hits=hits))
 
 
 def lost(state: GameState, uid: str, reason: str = "routed") -> GameState:
-    return state.with_unit(replace(state.units[uid], removed=reason))
+    return state.with_unit(state.units[uid].evolve(removed=reason))
 
 
 def resolved(events: list[Any]) -> AttackResolved:
@@ -527,11 +526,11 @@ def test_out_of_ammunition_infantry_lose_only_the_musket_bonus() -> None:
     """Muskets and Check Ammunition: infantry out of ammunition attack without the +1 and
     roll no further ammunition die; their pikes still stop the cavalry bonus."""
     game, state = duel("foot", "dragoons")
-    state = state.with_unit(replace(state.units["a"], out_of_ammo=True))
+    state = state.with_unit(state.units["a"].evolve(out_of_ammo=True))
     after, events = act(game, state, Attack(attacker="a", target="t"), [3, 2])
     assert resolved(events).attacker_score == 3 and after.units["t"].hits == 1
     game, state = duel("horse", "foot")
-    state = state.with_unit(replace(state.units["t"], out_of_ammo=True))
+    state = state.with_unit(state.units["t"].evolve(out_of_ammo=True))
     _, events = act(game, state, Attack(attacker="a", target="t"), [3, 3])
     assert resolved(events).attacker_score == 3
 

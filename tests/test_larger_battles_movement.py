@@ -166,9 +166,8 @@ def test_artillery_stays_put_once_fired() -> None:
     state = position(game, phase="bombardment", orders=(("g", "bombard"),))
     state, _ = act(game, state, Bombard(gun="g", target="e"), [3])
     assert state.units["g"].fired
-    from dataclasses import replace
 
-    state = replace(state, phase="movement", marks={"ordered_move": ("g",), "orders": ("g",)})
+    state = state.evolve(phase="movement", marks={"ordered_move": ("g",), "orders": ("g",)})
     assert codes(game, state, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]
     assert not codes(game, state, Move(unit="g", waypoints=(), face_before=20))
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from tertia.core.actions import Bombard, EndPhase, GiveOrder, Move
@@ -95,7 +93,7 @@ def test_cavalry_reaching_a_supply_base_removes_both() -> None:
 
 
 def lost(state: GameState, uid: str, reason: str = "routed") -> GameState:
-    return state.with_unit(replace(state.units[uid], removed=reason))
+    return state.with_unit(state.units[uid].evolve(removed=reason))
 
 
 def test_victory_points() -> None:
@@ -121,7 +119,7 @@ def test_the_battle_ends_after_the_turn_limit() -> None:
     state = position(game, phase="combat")
     state, _ = act(game, state, EndPhase())
     assert state.active == R and not state.is_over
-    state = replace(state, phase="combat")
+    state = state.evolve(phase="combat")
     state, _ = act(game, state, EndPhase())
     assert state.is_over and state.result is not None and state.result["winner"] is None
 

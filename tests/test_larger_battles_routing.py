@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from tertia.core.actions import EndPhase, Move
@@ -19,7 +17,7 @@ def limit(game, state: GameState, uid: str) -> int:  # type: ignore[no-untyped-d
 
 
 def with_hits(state: GameState, uid: str, hits: int) -> GameState:
-    return state.with_unit(replace(state.units[uid], hits=hits))
+    return state.with_unit(state.units[uid].evolve(hits=hits))
 
 
 @pytest.mark.parametrize(

@@ -16,9 +16,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import Final, final
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
@@ -60,32 +60,53 @@ def angle_between(a: float, b: float) -> float:
 
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class Base:
-    """An oriented rectangle on the table: a unit's footprint."""
+    """An oriented rectangle on the table: a unit's footprint. A value: equal bases have
+    equal position, facing and size, and a base never changes.
 
-    x: float
-    y: float
-    facing: float
-    width: float
-    depth: float
-    # Derived once: bases are compared and measured thousands of times a battle.
-    radius: float = field(init=False, repr=False, compare=False)
-    _corners: Polygon = field(init=False, repr=False, compare=False)
+    Written out rather than a dataclass: bases are built, compared and hashed thousands
+    of times a battle, and a plain class does all three several times faster.
 
-    def __post_init__(self) -> None:
-        fx, fy = heading_vector(self.facing)
+    >>> Base(1, 2, 90, 4, 2) == Base(1.0, 2.0, 90.0, 4.0, 2.0), Base(1, 2, 90, 4, 2).radius > 2
+    (True, True)
+    """
+
+    __slots__ = ("_corners", "_hash", "depth", "facing", "radius", "width", "x", "y")
+
+    def __init__(self, x: float, y: float, facing: float, width: float, depth: float) -> None:
+        self.x: Final = x
+        self.y: Final = y
+        self.facing: Final = facing
+        self.width: Final = width
+        self.depth: Final = depth
+        fx, fy = heading_vector(facing)
         rx, ry = fy, -fx  # right-hand vector
-        hw, hd = self.width / 2.0, self.depth / 2.0
-        x, y = self.x, self.y
-        corners = (
+        hw, hd = width / 2.0, depth / 2.0
+        self._corners: Final[Polygon] = (
             (x + fx * hd - rx * hw, y + fy * hd - ry * hw),
             (x + fx * hd + rx * hw, y + fy * hd + ry * hw),
             (x - fx * hd + rx * hw, y - fy * hd + ry * hw),
             (x - fx * hd - rx * hw, y - fy * hd - ry * hw),
         )
-        object.__setattr__(self, "_corners", corners)
-        object.__setattr__(self, "radius", 0.5 * math.hypot(self.width, self.depth))
+        self.radius: Final = 0.5 * math.hypot(width, depth)
+        self._hash: Final = hash((x, y, facing, width, depth))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Base):
+            return NotImplemented
+        return (self.x == other.x and self.y == other.y and self.facing == other.facing
+                and self.width == other.width and self.depth == other.depth)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return (f"Base(x={self.x!r}, y={self.y!r}, facing={self.facing!r}, "
+                f"width={self.width!r}, depth={self.depth!r})")
+
+    def __reduce__(self) -> tuple[type[Base], tuple[float, float, float, float, float]]:
+        return (Base, (self.x, self.y, self.facing, self.width, self.depth))
 
     @property
     def centre(self) -> Point:

@@ -13,39 +13,24 @@ import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, final
 
 from tertia.core.geometry import Base
 
 _GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
 
 
-def _evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
-    """A copy of a slotted frozen dataclass with some fields changed, without the
-    introspection of ``dataclasses.replace`` (states change thousands of times a second)."""
-    cls = type(obj)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(obj))
-    new = cls.__new__(cls)  # type: ignore[call-overload]
-    put = object.__setattr__
-    for name in names:
-        put(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-"""Every field of each state class, derived ones included, in declaration order."""
-
-
-@dataclass(frozen=True, slots=True)
+@final
 class Measured:
     """A remembered measurement: a fact about ``unit`` that holds while no piece within
     ``reach`` of it moves, arrives or leaves."""
 
-    unit: str
-    reach: float
-    value: Any
+    __slots__ = ("reach", "unit", "value")
+
+    def __init__(self, unit: str, reach: float, value: Any) -> None:
+        self.unit: Final = unit
+        self.reach: Final = reach
+        self.value: Final = value
 
 
 def _forget_near(
@@ -86,45 +71,112 @@ TROOP_KINDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+UNIT_FIELDS = ("id", "side", "kind", "command", "x", "y", "facing", "width", "depth", "name",
+               "traits", "general", "value", "hits", "out_of_ammo", "ammo_markers", "fired",
+               "removed", "extra")
+"""A unit's fields, in the order its constructor takes them."""
+
+_UNIT_FIELDS = frozenset(UNIT_FIELDS)
+
+
+@final
 class Unit:
     """A unit or a commander on the table.
 
     ``removed`` is ``None`` while the piece is in play, else why it left ("routed",
     "raided", "misfortune" ...). ``extra`` holds a rule set's own per-unit data (morale
-    points, formation, figures); it is replaced, never mutated.
+    points, formation, figures); it is replaced, never mutated. ``base``, the footprint,
+    follows from the position, facing and size.
+
+    A value, written out rather than a dataclass because units change thousands of times
+    a battle: equal units have equal fields, and a unit never changes (:meth:`evolve`
+    makes a new one).
     """
 
-    id: str
-    side: str
-    kind: UnitKind
-    command: str
-    x: float
-    y: float
-    facing: float
-    width: float
-    depth: float
-    name: str = ""
-    traits: tuple[str, ...] = ()
-    general: bool = False
-    value: int = 0
-    hits: int = 0
-    out_of_ammo: bool = False
-    ammo_markers: int = 0
-    fired: bool = False
-    removed: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    base: Base = field(init=False, repr=False, compare=False)
+    __slots__ = (*UNIT_FIELDS, "base")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "base", Base(self.x, self.y, self.facing, self.width, self.depth))
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        kind: UnitKind,
+        command: str,
+        x: float,
+        y: float,
+        facing: float,
+        width: float,
+        depth: float,
+        name: str = "",
+        traits: tuple[str, ...] = (),
+        general: bool = False,
+        value: int = 0,
+        hits: int = 0,
+        out_of_ammo: bool = False,
+        ammo_markers: int = 0,
+        fired: bool = False,
+        removed: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+        *,
+        _base: Base | None = None,
+    ) -> None:
+        self.id: Final = id
+        self.side: Final = side
+        self.kind: Final = kind
+        self.command: Final = command
+        self.x: Final = x
+        self.y: Final = y
+        self.facing: Final = facing
+        self.width: Final = width
+        self.depth: Final = depth
+        self.name: Final = name
+        self.traits: Final = traits
+        self.general: Final = general
+        self.value: Final = value
+        self.hits: Final = hits
+        self.out_of_ammo: Final = out_of_ammo
+        self.ammo_markers: Final = ammo_markers
+        self.fired: Final = fired
+        self.removed: Final = removed
+        self.extra: Final[Mapping[str, Any]] = {} if extra is None else extra
+        # A unit that kept its place keeps its base, so memos keyed on the base still hold.
+        self.base: Final = Base(x, y, facing, width, depth) if _base is None else _base
+
+    def fields(self) -> tuple[Any, ...]:
+        """The values of :data:`UNIT_FIELDS`, in order."""
+        return (self.id, self.side, self.kind, self.command, self.x, self.y, self.facing,
+                self.width, self.depth, self.name, self.traits, self.general, self.value,
+                self.hits, self.out_of_ammo, self.ammo_markers, self.fired, self.removed,
+                self.extra)
 
     def evolve(self, **changes: Any) -> Unit:
         """This unit with some fields changed."""
-        new: Unit = _evolve(self, changes)
-        if not _GEOMETRY.isdisjoint(changes):
-            new.__post_init__()
-        return new
+        if not _UNIT_FIELDS.issuperset(changes):
+            raise TypeError(f"a unit has no field {sorted(set(changes) - _UNIT_FIELDS)[0]!r}")
+        get = changes.get
+        return Unit(
+            get("id", self.id), get("side", self.side), get("kind", self.kind),
+            get("command", self.command), get("x", self.x), get("y", self.y),
+            get("facing", self.facing), get("width", self.width), get("depth", self.depth),
+            get("name", self.name), get("traits", self.traits), get("general", self.general),
+            get("value", self.value), get("hits", self.hits),
+            get("out_of_ammo", self.out_of_ammo), get("ammo_markers", self.ammo_markers),
+            get("fired", self.fired), get("removed", self.removed), get("extra", self.extra),
+            _base=self.base if _GEOMETRY.isdisjoint(changes) else None,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and ``extra`` is a dict
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(UNIT_FIELDS, self.fields(), strict=True))
+        return f"Unit({shown})"
+
+    def __reduce__(self) -> tuple[type[Unit], tuple[Any, ...]]:
+        return (Unit, self.fields())
 
     @property
     def in_play(self) -> bool:
@@ -139,7 +191,7 @@ class Unit:
         return self.name or self.id
 
     def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+        d = dict(zip(UNIT_FIELDS, self.fields(), strict=True))
         d["kind"] = self.kind.value
         d["traits"] = list(self.traits)
         d["extra"] = dict(self.extra)
@@ -198,7 +250,14 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+STATE_FIELDS = ("sides", "turn", "active", "phase", "units", "supplies", "objectives",
+                "first_side", "marks", "pending", "result", "step", "extra")
+"""A state's fields, in the order its constructor takes them."""
+
+_STATE_FIELDS = frozenset(STATE_FIELDS)
+
+
+@final
 class GameState:
     """Everything that changes during a battle.
 
@@ -206,47 +265,94 @@ class GameState:
     units that attacked, orders given ...), cleared when the turn passes. ``pending`` is a
     decision the rules await from ``pending["side"]`` before play goes on (a defender's
     reaction, a hidden choice). ``extra`` holds a rule set's own global data.
+
+    A value, written out rather than a dataclass because a battle makes thousands of
+    states: equal states have equal fields, and a state never changes (:meth:`evolve`
+    makes a new one). Beside its fields it carries memos of derived queries, which are
+    never compared or serialised.
     """
 
-    sides: tuple[str, str]
-    turn: int
-    active: str
-    phase: str
-    units: Mapping[str, Unit]
-    supplies: tuple[Supply, ...] = ()
-    objectives: tuple[Objective, ...] = ()
-    first_side: str | None = None
-    marks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    pending: Mapping[str, Any] | None = None
-    result: Mapping[str, Any] | None = None
-    step: int = 0
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    cache: dict[Any, Any] = field(init=False, repr=False, compare=False)
-    """Memo for derived queries on this state (never serialised; each new state starts empty)."""
-    measured: dict[Any, Measured] = field(init=False, repr=False, compare=False)
-    """Memo for what depends only on where the pieces in play stand (see :meth:`remember`);
-    states that share every piece's base share it, and a move forgets only what lies near."""
+    __slots__ = (*STATE_FIELDS, "cache", "measured", "rosters", "selected")
 
-    rosters: dict[Any, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    """Memo of which pieces are in play, by side and kind; lasts until one arrives or leaves."""
-    selected: dict[Any, tuple[Unit, ...]] = field(init=False, repr=False, compare=False)
-    """Memo of the pieces themselves, by side and kind; shared by states with the same pieces."""
+    def __init__(
+        self,
+        sides: tuple[str, str],
+        turn: int,
+        active: str,
+        phase: str,
+        units: Mapping[str, Unit],
+        supplies: tuple[Supply, ...] = (),
+        objectives: tuple[Objective, ...] = (),
+        first_side: str | None = None,
+        marks: Mapping[str, tuple[str, ...]] | None = None,
+        pending: Mapping[str, Any] | None = None,
+        result: Mapping[str, Any] | None = None,
+        step: int = 0,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.sides: Final = sides
+        self.turn: Final = turn
+        self.active: Final = active
+        self.phase: Final = phase
+        self.units: Final = units
+        self.supplies: Final = supplies
+        self.objectives: Final = objectives
+        self.first_side: Final = first_side
+        self.marks: Final[Mapping[str, tuple[str, ...]]] = {} if marks is None else marks
+        self.pending: Final = pending
+        self.result: Final = result
+        self.step: Final = step
+        self.extra: Final[Mapping[str, Any]] = {} if extra is None else extra
+        self.cache: Final[dict[Any, Any]] = {}
+        """Memo for derived queries on this state (each new state starts empty)."""
+        self.measured: dict[Any, Measured] = {}
+        """Memo for what depends only on where the pieces in play stand (see
+        :meth:`remember`); states that share every piece's base share it, and a move forgets
+        only what lies near."""
+        self.rosters: dict[Any, tuple[str, ...]] = {}
+        """Memo of which pieces are in play, by side and kind; lasts until one arrives or
+        leaves."""
+        self.selected: dict[Any, tuple[Unit, ...]] = {}
+        """Memo of the pieces themselves, by side and kind; shared by states with the same
+        pieces."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cache", {})
-        object.__setattr__(self, "measured", {})
-        object.__setattr__(self, "rosters", {})
-        object.__setattr__(self, "selected", {})
+    def fields(self) -> tuple[Any, ...]:
+        """The values of :data:`STATE_FIELDS`, in order."""
+        return (self.sides, self.turn, self.active, self.phase, self.units, self.supplies,
+                self.objectives, self.first_side, self.marks, self.pending, self.result,
+                self.step, self.extra)
 
     def evolve(self, **changes: Any) -> GameState:
         """This state with some fields changed (and an empty cache)."""
-        new: GameState = _evolve(self, changes)
-        object.__setattr__(new, "cache", {})
-        if "units" in changes:
-            object.__setattr__(new, "measured", {})
-            object.__setattr__(new, "rosters", {})
-            object.__setattr__(new, "selected", {})
+        if not _STATE_FIELDS.issuperset(changes):
+            raise TypeError(f"a state has no field {sorted(set(changes) - _STATE_FIELDS)[0]!r}")
+        get = changes.get
+        new = GameState(
+            get("sides", self.sides), get("turn", self.turn), get("active", self.active),
+            get("phase", self.phase), get("units", self.units), get("supplies", self.supplies),
+            get("objectives", self.objectives), get("first_side", self.first_side),
+            get("marks", self.marks), get("pending", self.pending), get("result", self.result),
+            get("step", self.step), get("extra", self.extra),
+        )
+        if "units" not in changes:
+            new.measured = self.measured
+            new.rosters = self.rosters
+            new.selected = self.selected
         return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and holds dicts
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(STATE_FIELDS, self.fields(), strict=True))
+        return f"GameState({shown})"
+
+    def __reduce__(self) -> tuple[type[GameState], tuple[Any, ...]]:
+        return (GameState, self.fields())
 
     # --- queries -------------------------------------------------------------------------
 
@@ -325,17 +431,16 @@ class GameState:
         new = self.evolve(units=units)
         if old is None or old.removed != unit.removed:  # a piece arrives or leaves
             if old is not None:
-                object.__setattr__(new, "measured", _forget_near(self.measured, units, old, unit))
+                new.measured = _forget_near(self.measured, units, old, unit)
             return new
         moved = old.base is not unit.base
-        object.__setattr__(
-            new, "measured", _forget_near(self.measured, units, old, unit) if moved else self.measured)
-        object.__setattr__(new, "rosters", self.rosters)
+        new.measured = _forget_near(self.measured, units, old, unit) if moved else self.measured
+        new.rosters = self.rosters
         # The other side's pieces are the same objects.
-        object.__setattr__(new, "selected", {
+        new.selected = {
             key: found for key, found in self.selected.items()
             if key[0] is not None and key[0] != unit.side
-        })
+        }
         return new
 
     def with_mark(self, name: str, ident: str) -> GameState:
