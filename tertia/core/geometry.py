@@ -162,20 +162,30 @@ def _separated(a: Polygon, b: Polygon, tolerance: float) -> bool:
     n = len(a)
     for i in range(n):
         x1, y1 = a[i]
-        x2, y2 = a[(i + 1) % n]
+        x2, y2 = a[i + 1] if i + 1 < n else a[0]
         nx, ny = y2 - y1, x1 - x2
         length = math.hypot(nx, ny)
         if length == 0.0:
             continue
         nx /= length
         ny /= length
-        pa = [px * nx + py * ny for px, py in a]
-        pb = [px * nx + py * ny for px, py in b]
-        amin, amax = min(pa), max(pa)
-        bmin, bmax = min(pb), max(pb)
+        amin, amax = _extent(a, nx, ny)
+        bmin, bmax = _extent(b, nx, ny)
         if amax <= bmin + tolerance or bmax <= amin + tolerance:
             return True
     return False
+
+
+def _extent(poly: Polygon, nx: float, ny: float) -> tuple[float, float]:
+    """The least and greatest projections of a polygon's vertices on the axis (nx, ny)."""
+    lo = hi = poly[0][0] * nx + poly[0][1] * ny
+    for px, py in poly:
+        d = px * nx + py * ny
+        if d < lo:
+            lo = d
+        elif d > hi:
+            hi = d
+    return lo, hi
 
 
 def polygons_overlap(a: Polygon, b: Polygon, tolerance: float = EPSILON) -> bool:
@@ -223,10 +233,7 @@ def _vertices_to_edges(points: Polygon, poly: Polygon) -> float:
     """Closest distance from ``points`` to the edges of ``poly`` they lie outside of."""
     n = len(poly)
     # Orientation of poly: edges with the point on their outer side are the only candidates.
-    area2 = sum(
-        poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n)
-    )
-    sign = 1.0 if area2 > 0 else -1.0
+    sign = 1.0 if _twice_signed_area(poly) > 0 else -1.0
     best = math.inf
     for p in points:
         px, py = p
@@ -247,21 +254,21 @@ def convex_hull(points: Sequence[Point]) -> Polygon:
     pts = sorted(set(points))
     if len(pts) <= 2:
         return tuple(pts)
-
-    def cross(o: Point, a: Point, b: Point) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
     lower: list[Point] = []
     for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+        while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0:
             lower.pop()
         lower.append(p)
     upper: list[Point] = []
     for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+        while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0:
             upper.pop()
         upper.append(p)
     return tuple(lower[:-1] + upper[:-1])
+
+
+def _cross(o: Point, a: Point, b: Point) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
 def swept_polygon(start: Base, end: Base) -> Polygon:
@@ -377,11 +384,25 @@ def path_length(points: Sequence[Point]) -> float:
 
 def _counter_clockwise_from_lowest(poly: Sequence[Point]) -> list[Point]:
     """A convex polygon's vertices counter-clockwise, starting at the lowest (then leftmost)."""
-    n = len(poly)
-    area2 = sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))
-    pts = list(poly) if area2 > 0 else list(reversed(poly))
-    start = min(range(n), key=lambda i: (pts[i][1], pts[i][0]))
+    pts = list(poly) if _twice_signed_area(poly) > 0 else list(reversed(poly))
+    start = 0
+    for i in range(1, len(pts)):
+        x, y = pts[i]
+        lx, ly = pts[start]
+        if y < ly or (y == ly and x < lx):
+            start = i
     return pts[start:] + pts[:start]
+
+
+def _twice_signed_area(poly: Sequence[Point]) -> float:
+    """Twice the signed area of a polygon: positive when its vertices run counter-clockwise."""
+    n = len(poly)
+    total = 0.0
+    for i in range(n):
+        x0, y0 = poly[i]
+        x1, y1 = poly[i + 1] if i + 1 < n else poly[0]
+        total += x0 * y1 - x1 * y0
+    return total
 
 
 def minkowski_difference(fixed: Polygon, moving: Polygon) -> Polygon:

@@ -250,6 +250,12 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The selections of pieces a state remembers: those in play, the troops among them, and
+# every piece, removed ones included.
+_IN_PLAY: Final = 0
+_TROOPS: Final = 1
+_EVERY_PIECE: Final = 2
+
 STATE_FIELDS = ("sides", "turn", "active", "phase", "units", "supplies", "objectives",
                 "first_side", "marks", "pending", "result", "step", "extra")
 """A state's fields, in the order its constructor takes them."""
@@ -309,12 +315,12 @@ class GameState:
         """Memo for what depends only on where the pieces in play stand (see
         :meth:`remember`); states that share every piece's base share it, and a move forgets
         only what lies near."""
-        self.rosters: dict[Any, tuple[str, ...]] = {}
-        """Memo of which pieces are in play, by side and kind; lasts until one arrives or
-        leaves."""
-        self.selected: dict[Any, tuple[Unit, ...]] = {}
-        """Memo of the pieces themselves, by side and kind; shared by states with the same
-        pieces."""
+        self.rosters: tuple[dict[str | None, tuple[str, ...]], ...] = ({}, {}, {})
+        """Memo of which pieces are in play, per selection (see :meth:`_select`) by side;
+        lasts until one arrives or leaves."""
+        self.selected: tuple[dict[str | None, tuple[Unit, ...]], ...] = ({}, {}, {})
+        """Memo of the pieces themselves, per selection by side; shared by states with the
+        same pieces."""
 
     def fields(self) -> tuple[Any, ...]:
         """The values of :data:`STATE_FIELDS`, in order."""
@@ -376,26 +382,26 @@ class GameState:
 
     def iter_units(self, side: str | None = None, *, include_removed: bool = False) -> Iterator[Unit]:
         """Pieces (units and commanders) of a side, or of both; in play unless asked."""
-        return iter(self._select(side, include_removed, troops_only=False))
+        return iter(self._select(side, _EVERY_PIECE if include_removed else _IN_PLAY))
 
     def iter_troops(self, side: str | None = None) -> Iterator[Unit]:
         """Units in play that are troops (not commanders)."""
-        return iter(self._select(side, False, troops_only=True))
+        return iter(self._select(side, _TROOPS))
 
-    def _select(self, side: str | None, include_removed: bool, troops_only: bool) -> tuple[Unit, ...]:
+    def _select(self, side: str | None, selection: int) -> tuple[Unit, ...]:
         # Rules ask for the same lists many times per position; a state never changes.
-        key = (side, include_removed, troops_only)
-        found: tuple[Unit, ...] | None = self.selected.get(key)
+        found: tuple[Unit, ...] | None = self.selected[selection].get(side)
         if found is None:
-            ids = self.rosters.get(key)
+            rosters = self.rosters[selection]
+            ids = rosters.get(side)
             if ids is None:
-                ids = self.rosters[key] = tuple(
+                ids = rosters[side] = tuple(
                     u.id for u in self.units.values()
-                    if (include_removed or u.removed is None)
+                    if (selection == _EVERY_PIECE or u.removed is None)
                     and (side is None or u.side == side)
-                    and not (troops_only and u.kind is UnitKind.COMMANDER)
+                    and not (selection == _TROOPS and u.kind is UnitKind.COMMANDER)
                 )
-            found = self.selected[key] = tuple(map(self.units.__getitem__, ids))
+            found = self.selected[selection][side] = tuple(map(self.units.__getitem__, ids))
         return found
 
     def _stands_here(self, unit: Unit) -> bool:
@@ -437,10 +443,10 @@ class GameState:
         new.measured = _forget_near(self.measured, units, old, unit) if moved else self.measured
         new.rosters = self.rosters
         # The other side's pieces are the same objects.
-        new.selected = {
-            key: found for key, found in self.selected.items()
-            if key[0] is not None and key[0] != unit.side
-        }
+        new.selected = tuple(
+            {side: found for side, found in by_side.items() if side is not None and side != unit.side}
+            for by_side in self.selected
+        )
         return new
 
     def with_mark(self, name: str, ident: str) -> GameState:
