@@ -55,6 +55,23 @@ def _forget_near(
     return kept
 
 
+def _with_piece(
+    selected: Mapping[str | None, tuple[Unit, ...]],
+    rosters: Mapping[str | None, tuple[str, ...]],
+    unit: Unit,
+) -> dict[str | None, tuple[Unit, ...]]:
+    """Remembered selections of pieces with ``unit`` in place of the piece it replaces
+    (one that neither arrives nor leaves): each keeps its roster and its order."""
+    patched: dict[str | None, tuple[Unit, ...]] = {}
+    for side, found in selected.items():
+        ids = rosters[side]
+        if (side is None or side == unit.side) and unit.id in ids:
+            i = ids.index(unit.id)
+            found = (*found[:i], unit, *found[i + 1:])
+        patched[side] = found
+    return patched
+
+
 class UnitKind(StrEnum):
     """Troop types shared by every rule set (each maps them to its own words)."""
 
@@ -442,10 +459,8 @@ class GameState:
         moved = old.base is not unit.base
         new.measured = _forget_near(self.measured, units, old, unit) if moved else self.measured
         new.rosters = self.rosters
-        # The other side's pieces are the same objects.
         new.selected = tuple(
-            {side: found for side, found in by_side.items() if side is not None and side != unit.side}
-            for by_side in self.selected
+            _with_piece(by_side, rosters, unit) for by_side, rosters in zip(self.selected, self.rosters)
         )
         return new
 
