@@ -460,7 +460,8 @@ class GameState:
         new.measured = _forget_near(self.measured, units, old, unit) if moved else self.measured
         new.rosters = self.rosters
         new.selected = tuple(
-            _with_piece(by_side, rosters, unit) for by_side, rosters in zip(self.selected, self.rosters)
+            _with_piece(by_side, rosters, unit)
+            for by_side, rosters in zip(self.selected, self.rosters, strict=True)
         )
         return new
 
