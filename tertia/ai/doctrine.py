@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
 from tertia.ai.d3_doctrine import D3Doctrine
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
@@ -319,12 +318,13 @@ class LargerBattlesDoctrine:
                 and not state.is_marked("supported", s)
             )
             if value > 0 and (best is None or value > best[0]):
-                best = (value, replace(attack, supports=supports))
+                best = (value, Attack(attack.attacker, attack.target, supports))
         if best is None:
             return EndPhase()
         # Only the chosen attack looks for a commander and is checked whole.
         attack = best[1]
-        attack = replace(attack, commander=self._commander_for(game, state, attack))
+        attack = Attack(attack.attacker, attack.target, attack.supports,
+                        self._commander_for(game, state, attack))
         if game.is_legal(state, attack):
             return attack
         return Attack(attacker=attack.attacker, target=attack.target)
@@ -342,7 +342,7 @@ class LargerBattlesDoctrine:
             if u.id != attacker.id and _near(u, target, ENGAGE)
             and support_problem(state, u, target) is None
         )
-        attack = replace(base, supports=supports)
+        attack = Attack(attacker.id, target.id, supports)
         return self._attack_value(game, state, attack), attack
 
     def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:

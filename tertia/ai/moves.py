@@ -11,6 +11,7 @@ import math
 from tertia.core.actions import Move
 from tertia.core.game import Game
 from tertia.core.geometry import (
+    Base,
     Point,
     angle_between,
     bearing,
@@ -74,30 +75,42 @@ def free_run(
     """How far a unit (pivoted first to ``face``, if given) can slide straight along
     ``direction`` before touching another base or reaching 3" of an enemy unit, computed
     exactly; the engine still has the last word."""
-    base = unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face)
-    corners = base.corners()
-    start = (unit.x, unit.y)
-    end = (unit.x + direction[0] * reach, unit.y + direction[1] * reach)
+    slide = _Slide(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
+                   direction, reach)
     best = reach
-    obstacles = [
-        (other.base, ENEMY_CLEARANCE if other.side != unit.side and not other.is_commander else 0.0)
-        for other in state.iter_units() if other.id != unit.id
-    ]
-    obstacles += [(s.base, 0.0) for s in state.supplies if s.in_play]
-    x0, x1 = min(start[0], end[0]), max(start[0], end[0])
-    y0, y1 = min(start[1], end[1]), max(start[1], end[1])
-    for other, clearance in obstacles:
-        # Only what lies within reach of the corridor the slide sweeps can stop it: first
-        # the corridor's box, then the corridor itself.
-        margin = other.radius + base.radius + clearance
-        if other.x < x0 - margin or other.x > x1 + margin or other.y < y0 - margin or other.y > y1 + margin:
-            continue
-        if point_segment_distance(other.centre, start, end) > margin:
-            continue
-        t = first_contact(corners, other.corners(), direction, clearance)
-        if t < best:
-            best = t
+    for other in state.iter_units():
+        if other.id != unit.id:
+            enemy = other.side != unit.side and not other.is_commander
+            best = min(best, slide.contact(other.base, ENEMY_CLEARANCE if enemy else 0.0))
+    for supply in state.supplies:
+        if supply.in_play:
+            best = min(best, slide.contact(supply.base, 0.0))
     return max(0.0, best - 1e-6)
+
+
+class _Slide:
+    """A base sliding straight along a unit vector, up to ``reach``."""
+
+    def __init__(self, base: Base, direction: Point, reach: float) -> None:
+        self.base = base
+        self.corners = base.corners()
+        self.direction = direction
+        self.start = (base.x, base.y)
+        self.end = (base.x + direction[0] * reach, base.y + direction[1] * reach)
+        self.x0, self.x1 = min(self.start[0], self.end[0]), max(self.start[0], self.end[0])
+        self.y0, self.y1 = min(self.start[1], self.end[1]), max(self.start[1], self.end[1])
+
+    def contact(self, other: Base, clearance: float) -> float:
+        """How far the slide goes before coming within ``clearance`` of ``other``
+        (``inf`` if it never does). Only what lies within reach of the corridor the slide
+        sweeps can stop it: first the corridor's box, then the corridor itself."""
+        margin = other.radius + self.base.radius + clearance
+        if (other.x < self.x0 - margin or other.x > self.x1 + margin
+                or other.y < self.y0 - margin or other.y > self.y1 + margin):
+            return math.inf
+        if point_segment_distance(other.centre, self.start, self.end) > margin:
+            return math.inf
+        return first_contact(self.corners, other.corners(), self.direction, clearance)
 
 
 def pivot_to(game: Game, state: GameState, unit: Unit, facing: float) -> Move | None:

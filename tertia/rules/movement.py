@@ -108,36 +108,41 @@ def iter_table_violations(
         yield Violation(Code.OFF_TABLE, f"{plan.unit.label} would end partly off the table", rule)
 
 
-def iter_collision_violations(
-    state: GameState, plan: MovePlan, obstacles: Iterable[Base | tuple[str, Base]], rule: str
-) -> Iterator[Violation]:
-    """No interpenetration: the swept areas may touch but not overlap other bases."""
-    areas: list[Polygon] | None = None
-    seg_pairs = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
-    reach = plan.start.radius
+def iter_collision_violations(state: GameState, plan: MovePlan, rule: str) -> Iterator[Violation]:
+    """No interpenetration: the swept areas may touch but not overlap the base of any other
+    piece in play or of a supply base."""
+    segments = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
     xs = [p[0] for p in plan.points]
     ys = [p[1] for p in plan.points]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    for item in obstacles:
-        name, base = item if isinstance(item, tuple) else ("another piece", item)
-        # Cheap rejections: the obstacle's bounding circle is clear of the path's box, then
-        # of the path itself.
-        margin = reach + base.radius
-        if base.x < x0 - margin or base.x > x1 + margin or base.y < y0 - margin or base.y > y1 + margin:
-            continue
-        clearance = min(point_segment_distance(base.centre, a, b) for a, b in seg_pairs)
-        if clearance >= margin:
-            continue
-        if areas is None:
-            areas = plan.swept()
-        corners = base.corners()
-        if any(polygons_overlap(area, corners) for area in areas):
-            yield Violation(
-                Code.COLLISION,
-                f"{plan.unit.label} would pass through or overlap {name}",
-                rule,
-            )
-            return
+    box = (min(xs), min(ys), max(xs), max(ys))
+    mover = plan.unit.id
+    blocker: str | None = None
+    for other in state.iter_units():
+        if other.id != mover and _sweeps_into(plan, segments, box, other.base):
+            blocker = other.label
+            break
+    else:
+        for supply in state.supplies:
+            if supply.in_play and _sweeps_into(plan, segments, box, supply.base):
+                blocker = f"supply {supply.id}"
+                break
+    if blocker is not None:
+        yield Violation(Code.COLLISION, f"{plan.unit.label} would pass through or overlap {blocker}", rule)
+
+
+def _sweeps_into(
+    plan: MovePlan, segments: list[tuple[Point, Point]], box: tuple[float, float, float, float], base: Base
+) -> bool:
+    """Does the moving base overlap ``base`` anywhere along its path? Cheap rejections
+    first: the base's bounding circle is clear of the path's box, then of the path itself."""
+    margin = plan.start.radius + base.radius
+    x0, y0, x1, y1 = box
+    if base.x < x0 - margin or base.x > x1 + margin or base.y < y0 - margin or base.y > y1 + margin:
+        return False
+    if min(point_segment_distance(base.centre, a, b) for a, b in segments) >= margin:
+        return False
+    corners = base.corners()
+    return any(polygons_overlap(area, corners) for area in plan.swept())
 
 
 def iter_terrain_violations(

@@ -75,13 +75,12 @@ def move_back(
         reach = min(reach, first_contact(corners, other.base.corners(), direction, gap) - 1e-6)
     reach = max(0.0, reach)
     kinds = list(impassable)
-    obstacles = [(o.label, o.base) for o in others]
     while reach > 0.05:
         end = (unit.x + direction[0] * reach, unit.y + direction[1] * reach)
         plan = plan_move(unit, Move(unit=unit.id, waypoints=(end,)))
         blocked = any(True for _ in iter_table_violations(tx.table, plan, rule)) or any(
             True for _ in iter_terrain_violations(tx.table, plan, kinds, dict.fromkeys(kinds, rule), rule)
-        ) or any(True for _ in iter_collision_violations(tx.state, plan, obstacles, rule))
+        ) or any(True for _ in iter_collision_violations(tx.state, plan, rule))
         if not blocked:
             tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), end), facing=unit.facing,
                               reason="cohesion"))

@@ -162,8 +162,7 @@ def validate_move(
                           f"{unit.label} would move {plan.length:.2f}\"; it may move {max(limit, 0):g}\""
                           f"{extra}", why)]
     found = list(iter_table_violations(table, plan, c.move_allowance))
-    obstacles = [(u.label, u.base) for u in state.iter_units() if u.id != unit.id]
-    found.extend(iter_collision_violations(state, plan, obstacles, c.interpenetration))
+    found.extend(iter_collision_violations(state, plan, c.interpenetration))
     found.extend(_terrain_problems(table, state, plan, rules))
     if found:
         return found

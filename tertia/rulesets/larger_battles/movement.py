@@ -124,9 +124,7 @@ def validate_move(
                               why)]
     found: list[Violation] = []
     found.extend(iter_table_violations(table, plan, clauses.MOVE_ALLOWANCE))
-    obstacles = [(u.label, u.base) for u in state.iter_units() if u.id != unit.id]
-    obstacles += [(f"supply {s.id}", s.base) for s in state.supplies if s.in_play]
-    found.extend(iter_collision_violations(state, plan, obstacles, clauses.INTERPENETRATION))
+    found.extend(iter_collision_violations(state, plan, clauses.INTERPENETRATION))
     found.extend(iter_terrain_violations(table, plan, IMPASSABLE, IMPASSABLE, clauses.RIVERS))
     if unit.kind is UnitKind.HORSE and table.contains_point(TerrainKind.TOWN, plan.points[-1]):
         found.append(Violation(Code.CANNOT_END_HERE, f"{unit.label}: cavalry may not end a move in a town",
