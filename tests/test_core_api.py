@@ -29,6 +29,25 @@ def test_state_round_trips_through_json() -> None:
     assert again == state and again.state_hash() == state.state_hash()
 
 
+def test_evolve_changes_a_copy_and_refuses_unknown_fields() -> None:
+    game = skirmish()
+    state, _ = game.start(SeededDice(1))
+    unit_id = next(iter(state.units))
+    unit = state.units[unit_id]
+    hit = unit.evolve(hits=unit.hits + 1)
+    assert hit.hits == unit.hits + 1 and hit.base is unit.base  # same place, same base
+    moved = unit.evolve(x=unit.x + 1)
+    assert moved.base.x == unit.x + 1 and moved != unit and unit.base.x == unit.x
+    changed = state.with_unit(hit).evolve(phase="combat")
+    assert changed.units[unit_id] == hit and changed.phase == "combat"
+    assert state.units[unit_id] is unit and state.phase != "combat"
+    assert changed != state and state.evolve() == state
+    with pytest.raises(TypeError, match="hitz"):
+        unit.evolve(hitz=1)
+    with pytest.raises(TypeError, match="phaze"):
+        state.evolve(phaze="combat")
+
+
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
     game = make_game([unit("a", P, "foot", 30, 10), unit("e", R, "foot", 30, 40, 180)])
     state = position(game)
