@@ -9,7 +9,7 @@ Where things are kept (``GameState.extra``):
 - ``card_deck:<side>``: the cards the side holds this turn, public (a command that loses
   all its units has its card removed at once);
 - ``card_order:<side>``: the side's chosen order for this turn, **secret** until each
-  card is played (:func:`redact` hides it from the other side; :func:`carries_secret`
+  card is played (:func:`hide_orders` hides it from the other side; :func:`carries_secret`
   names the events that hold it);
 - ``cards_played:<side>``: the cards played so far this turn, public;
 - ``cards_shuffled``: sides whose cards are shuffled rather than ordered (the solo
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tertia.core.actions import Action
 from tertia.core.dice import D6, die
@@ -199,16 +199,16 @@ def remove_card(tx: Tx, side: str, card: str) -> None:
 # --- hidden information -------------------------------------------------------------------
 
 
-def redact(data: dict[str, Any], viewer: str) -> dict[str, Any]:
-    """An observation (``GameState.to_dict()``) with every other side's card order
-    hidden: only how many cards it has left shows."""
-    extra = dict(data.get("extra", {}))
-    for side in data.get("sides", ()):
-        key = order_key(side)
-        if side != viewer and extra.get(key) is not None:
-            extra[key] = "hidden"
-    data["extra"] = extra
-    return data
+def hide_orders(state: GameState, viewer: str) -> GameState:
+    """The position as ``viewer`` may see it: every other side's card order hidden, so
+    only how many cards it has left shows."""
+    secret = [
+        order_key(side) for side in state.sides
+        if side != viewer and state.extra.get(order_key(side)) is not None
+    ]
+    if not secret:
+        return state
+    return state.evolve(extra={**state.extra, **dict.fromkeys(secret, "hidden")})
 
 
 def carries_secret(event: Event, viewer: str) -> bool:

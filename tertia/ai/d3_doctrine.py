@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
-from tertia.ai.d3_proposals import activated, charge_towards, iter_deploy_places, observed
+from tertia.ai.d3_proposals import activated, charge_towards, iter_deploy_places
 from tertia.ai.moves import bearing_to, move_towards
 from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
 from tertia.core.game import Game
@@ -73,7 +73,7 @@ class D3Doctrine:
         self._last_step = -1
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        view = observed(game, state, state.to_act)
+        view = game.observed_state(state, state.to_act)
         if view.pending is not None:
             return self._answer(game, view)
         if view.phase != "activation":

@@ -27,11 +27,6 @@ MOVE_SAMPLES = 5
 CHARGE_REACH = 16.0
 
 
-def observed(game: Game, state: GameState, side: str) -> GameState:
-    """The position as ``side`` sees it: the other side's card order hidden."""
-    return GameState.from_dict(game.observe(state, side))
-
-
 def activated(game: Game, state: GameState) -> list[Unit]:
     ruleset = game.ruleset
     assert isinstance(ruleset, D3RuleSet)
@@ -130,7 +125,7 @@ def iter_unit_proposals(game: Game, state: GameState, unit: Unit, rng: random.Ra
 
 def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Action]:
     """Candidates for the side the state awaits, from its own observation."""
-    view = observed(game, state, state.to_act)
+    view = game.observed_state(state, state.to_act)
     if view.pending is not None:
         return answer_pending(game, view, rng)
     out: list[Action] = []

@@ -61,7 +61,12 @@ class Game:
         return tx.state.evolve(step=state.step + 1), tx.events
 
     def observe(self, state: GameState, side: str) -> dict[str, Any]:
+        """What ``side`` may see, as JSON-ready data."""
         return self.ruleset.observe(self.table, state, side)
+
+    def observed_state(self, state: GameState, side: str) -> GameState:
+        """The position as ``side`` may see it (another side's secrets hidden)."""
+        return self.ruleset.observed_state(self.table, state, side)
 
     def unit_report(self, state: GameState, unit_id: str) -> dict[str, Any]:
         return self.ruleset.unit_report(self.table, state, unit_id)

@@ -179,9 +179,14 @@ class RuleSet(ABC):
         computing odds); empty when there is nothing pending."""
         return []
 
+    def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
+        """The position as ``side`` may see it. Nothing is hidden unless a rule set
+        overrides this."""
+        return state
+
     def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
-        """What ``side`` may see. Nothing is hidden unless a rule set overrides this."""
-        return state.to_dict()
+        """What ``side`` may see, as JSON-ready data (:meth:`observed_state`)."""
+        return self.observed_state(table, state, side).to_dict()
 
     def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
         """A unit's derived state for referees and front ends (hit limit and the like)."""

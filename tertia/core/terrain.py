@@ -158,6 +158,23 @@ class Battlefield:
         pt = ShapelyPoint(p)
         return tuple(f for f in near if f.geometry.intersects(pt))
 
+    def features_overlapping(self, kind: TerrainKind, footprint: Polygon) -> list[int]:
+        """Indexes, among the features of ``kind`` in the order given, of those a footprint
+        shares area with (touching does not count)."""
+        x0, y0, x1, y1 = _box(footprint)
+        found: list[int] = []
+        poly: ShapelyPolygon | None = None
+        index = -1
+        for f, (a0, b0, a1, b1) in self._feature_boxes:
+            if f.kind is not kind:
+                continue
+            index += 1
+            if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
+                poly = ShapelyPolygon(footprint) if poly is None else poly
+                if bool(f.geometry.intersects(poly)) and not bool(f.geometry.touches(poly)):
+                    found.append(index)
+        return found
+
     def overlaps(self, kind: TerrainKind, footprint: Polygon) -> bool:
         """Does a footprint share area with ground of this kind (touching does not count)?"""
         return self._overlaps(kind, footprint)

@@ -41,12 +41,24 @@ def companions(state: GameState, unit: Unit, group_of: GroupOf) -> list[Unit]:
 def is_cohesive(state: GameState, unit: Unit, group_of: GroupOf, radius: float) -> bool:
     """True for a unit alone in its group, bound to none, or within ``radius`` of another
     unit of its group (edge to edge)."""
-    others = companions(state, unit, group_of)
-    return not others or any(is_within(unit.base, o.base, radius) for o in others)
+    return not strays(state, [unit], group_of, radius)
 
 
 def strays(state: GameState, units: Iterable[Unit], group_of: GroupOf, radius: float) -> list[Unit]:
-    return [u for u in units if not is_cohesive(state, u, group_of, radius)]
+    """The units (of those given) that are not cohesive: each in a group with other units
+    in play, and more than ``radius`` from every one of them."""
+    groups: dict[tuple[str, str], list[Unit]] = {}
+    for u in state.iter_troops():
+        group = group_of(u)
+        if group is not None:
+            groups.setdefault((u.side, group), []).append(u)
+    found: list[Unit] = []
+    for unit in units:
+        group = group_of(unit)
+        others = [] if group is None else [o for o in groups.get((unit.side, group), ()) if o.id != unit.id]
+        if others and not any(is_within(unit.base, o.base, radius) for o in others):
+            found.append(unit)
+    return found
 
 
 def move_back(

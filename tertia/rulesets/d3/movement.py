@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 
 import shapely
-from shapely.geometry import Polygon as ShapelyPolygon
 
 from tertia.core.actions import Move
 from tertia.core.events import Marked, UnitMoved
@@ -106,11 +105,7 @@ def town_features(table: Battlefield) -> tuple[TerrainFeature, ...]:
 
 def towns_under(table: Battlefield, base: Base) -> list[int]:
     """Indexes (among the towns) of the towns a base shares ground with."""
-    poly = ShapelyPolygon(base.corners())
-    return [
-        i for i, f in enumerate(town_features(table))
-        if bool(shapely.intersects(f.geometry, poly)) and not bool(shapely.touches(f.geometry, poly))
-    ]
+    return table.features_overlapping(TerrainKind.TOWN, base.corners())
 
 
 def occupant_of_town(table: Battlefield, state: GameState, index: int, ignore: str) -> Unit | None:

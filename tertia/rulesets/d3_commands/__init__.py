@@ -154,9 +154,9 @@ class D3Commands(D3RuleSet):
 
     # --- hidden information and reports ------------------------------------------------------
 
-    def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
+    def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
         """Everything but the other side's card order, which shows only as cards left."""
-        return cards.redact(state.to_dict(), side)
+        return cards.hide_orders(state, side)
 
     def event_visible_to(self, event: Event, side: str) -> bool:
         return not cards.carries_secret(event, side)
