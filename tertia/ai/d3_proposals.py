@@ -13,6 +13,7 @@ import math
 import random
 
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
+from tertia.ai.moves import Slide
 from tertia.core.actions import Action, Attack, Move, Shoot
 from tertia.core.game import Game
 from tertia.core.geometry import bearing, first_contact, heading_vector
@@ -80,16 +81,13 @@ def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float,
     the first base in its way; None when that base is not ``target``."""
     heading = bearing((unit.x, unit.y), aim)
     direction = heading_vector(heading)
-    corners = unit.base.moved_to(unit.x, unit.y, heading).corners()
-    hit = first_contact(corners, target.base.corners(), direction, 0.0)
+    facing_aim = unit.base.moved_to(unit.x, unit.y, heading)
+    hit = first_contact(facing_aim.corners(), target.base.corners(), direction, 0.0)
     if not math.isfinite(hit) or hit <= 0.0:
         return None
+    slide = Slide(facing_aim, direction, hit)
     for other in state.iter_units():
-        if other.id in (unit.id, target.id):
-            continue
-        if math.hypot(other.x - unit.x, other.y - unit.y) > hit + unit.base.radius + other.base.radius:
-            continue
-        if first_contact(corners, other.base.corners(), direction, 0.0) <= hit:
+        if other.id not in (unit.id, target.id) and slide.contact(other.base, 0.0) <= hit:
             return None
     stop = max(0.0, hit - 0.01)
     end = (unit.x + direction[0] * stop, unit.y + direction[1] * stop)

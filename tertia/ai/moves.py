@@ -75,7 +75,7 @@ def free_run(
     """How far a unit (pivoted first to ``face``, if given) can slide straight along
     ``direction`` before touching another base or reaching 3" of an enemy unit, computed
     exactly; the engine still has the last word."""
-    slide = _Slide(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
+    slide = Slide(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
                    direction, reach)
     best = reach
     for other in state.iter_units():
@@ -88,7 +88,7 @@ def free_run(
     return max(0.0, best - 1e-6)
 
 
-class _Slide:
+class Slide:
     """A base sliding straight along a unit vector, up to ``reach``."""
 
     def __init__(self, base: Base, direction: Point, reach: float) -> None:
