@@ -350,3 +350,37 @@ def test_command_cards_are_ordered_and_played_in_the_page(server: Server, page: 
     assert pg.locator('[data-test=own-order] .cmd-card.active[data-card="left"]').count() == 1
     assert pg.locator("[data-test=other-cards] .mini-card.played").count() >= 1
     shoot(pg, "cards")
+
+
+def test_pieces_are_deployed_by_clicking_the_table(server: Server, page: Any) -> None:
+    """d3-commands with the deployment procedure, against the AI: the page names the piece
+    to place and puts it where the table is clicked; a click the rules refuse says why."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "edgehill", "rules": "d3-commands", "options": {"deployment": "procedure"},
+        "mode": "ai", "side": "parliament", "seed": 4}).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}
+    pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_selector("[data-test=deploy-prompt]", timeout=30_000)
+    view = httpx.get(url + "/view", headers=headers).json()
+    pending = view["status"]["pending"]
+    uid = pending["units"][0]
+    assert pg.input_value("[data-test=deploy-unit]") == uid
+    assert pending["step"] in pg.inner_text("[data-test=deploy-prompt]")
+
+    # Too far forward: the rules refuse, and the piece still waits.
+    pg.mouse.click(*to_client(pg, 36.0, 40.0))
+    pg.wait_for_selector(".toast.error")
+    assert uid in httpx.get(url + "/view", headers=headers).json()["status"]["pending"]["units"]
+
+    # Where the scenario put it, which the rules allow: the piece stands there.
+    unit = next(u for u in view["state"]["units"] if u["id"] == uid)
+    spot = (round(unit["x"], 2), round(unit["y"], 2))
+    probe = {"type": "deploy", "unit": uid, "x": spot[0], "y": spot[1]}
+    assert httpx.post(url + "/validate", json=probe, headers=headers).json()["legal"]
+    pg.mouse.click(*to_client(pg, *spot))
+    pg.wait_for_function("(id) => !window.tertiaScreen.view.state.units.find((u) => u.id === id).removed",
+                         arg=uid, timeout=30_000)
+    x, y = unit_position(pg, uid)
+    assert abs(x - spot[0]) < 0.1 and abs(y - spot[1]) < 0.1

@@ -251,8 +251,15 @@ export class PlayScreen {
     if (s.pending && s.pending.kind === "order_cards") {
       this.prompt.append(h("p", { class: "headline" }, "Orders: lay your command cards face down in the order you will play them."));
     } else if (s.pending && s.pending.kind === "deploy") {
-      this.prompt.append(h("p", { class: "headline" }, "The deployment procedure awaits you."),
-        h("p", { class: "muted" }, "The page cannot place units for the deployment procedure yet: play this step through the API, or start the game with the scenario's deployment."));
+      const waiting = s.pending.units || [];
+      if (!waiting.includes(this.deploying)) this.deploying = waiting[0];
+      this.prompt.append(
+        h("p", { class: "headline", "data-test": "deploy-prompt" },
+          `Deployment, ${s.pending.step} step: click the table where ${this.names(this.deploying)} should stand.`),
+        h("p", { class: "muted" }, "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
+        h("label", { class: "field inline" }, "Piece to place ",
+          h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.renderPrompt(); } },
+            waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, this.names(id))))));
     } else if (s.pending) {
       const attack = (s.pending.attack || {});
       this.prompt.append(h("p", { class: "headline" },
@@ -275,6 +282,13 @@ export class PlayScreen {
 
   mapClick(e) {
     if (this.map.suppressClick) return;
+    const s = this.view && this.view.status;
+    if (s && s.your_turn && s.pending && s.pending.kind === "deploy" && this.deploying) {
+      const at = this.map.toTable(e.clientX, e.clientY);
+      const round = (v) => Math.round(v * 100) / 100;
+      this.act({ type: "deploy", unit: this.deploying, x: round(at.x), y: round(at.y) });
+      return;
+    }
     const node = e.target.closest(".unit");
     if (!node) {
       if (!this.tool || !this.tool.ghost) this.deselect();
