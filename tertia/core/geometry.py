@@ -427,6 +427,19 @@ def minkowski_difference(fixed: Polygon, moving: Polygon) -> Polygon:
     return tuple(out)
 
 
+def _gap(poly: Polygon, p: Point) -> float:
+    """Distance from a point to a convex polygon; 0 inside it."""
+    if polygon_contains_point(poly, p):
+        return 0.0
+    n = len(poly)
+    best = math.inf
+    for i in range(n):
+        d = point_segment_distance(p, poly[i], poly[i + 1] if i + 1 < n else poly[0])
+        if d < best:
+            best = d
+    return best
+
+
 def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: float) -> float:
     """How far ``moving`` can slide along the unit vector ``direction`` before coming within
     ``clearance`` of ``fixed``: 0 if it already is, ``inf`` if it never does.
@@ -443,17 +456,11 @@ def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: 
     m = minkowski_difference(fixed, moving)
     n = len(m)
     ux, uy = direction
-
-    def gap(p: Point) -> float:
-        if polygon_contains_point(m, p):
-            return 0.0
-        return min(point_segment_distance(p, m[i], m[(i + 1) % n]) for i in range(n))
-
-    start = gap((0.0, 0.0))
+    start = _gap(m, (0.0, 0.0))
     if start <= clearance:
         # Already within reach: only a slide that opens the gap gets anywhere (the gap
         # along a straight slide is convex, so once opening it keeps opening).
-        return math.inf if gap((ux * 1e-3, uy * 1e-3)) > start + 1e-9 else 0.0
+        return math.inf if _gap(m, (ux * 1e-3, uy * 1e-3)) > start + 1e-9 else 0.0
     best = math.inf
     for i in range(n):
         ax, ay = m[i]

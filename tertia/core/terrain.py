@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 from typing import Any
 
 import shapely
@@ -81,11 +80,17 @@ class TerrainFeature:
     hedged: bool = False
     height: int = 1
 
-    @cached_property
+    _geometry: BaseGeometry = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Built once: a compiled class has no instance dictionary for a cached property.
+        shape = (LineString(self.line).buffer(self.width / 2.0, cap_style="flat") if self.line
+                 else ShapelyPolygon(self.outline))
+        object.__setattr__(self, "_geometry", shape)
+
+    @property
     def geometry(self) -> BaseGeometry:
-        if self.line:
-            return LineString(self.line).buffer(self.width / 2.0, cap_style="flat")
-        return ShapelyPolygon(self.outline)
+        return self._geometry
 
     @property
     def is_linear(self) -> bool:
