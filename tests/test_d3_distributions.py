@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from tertia.analysis.odds import odds
+from tertia.activation.command_cards import OrderCards
+from tertia.analysis.enumerate import enumerate_branches
+from tertia.analysis.odds import chance_outcomes, odds
 from tertia.core.actions import Action, Attack, Move, Shoot
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
@@ -133,6 +135,29 @@ def test_initiative_with_commander_values() -> None:
     assert (wins, untied) == (6, 32)
     firsts = sum(game.start(SeededDice(seed))[0].active == P for seed in range(SAMPLES))
     assert agrees(firsts, SAMPLES, Fraction(wins, untied))
+    exact: dict[str, Fraction] = {}
+    for branch in enumerate_branches(lambda dice: game.start(dice)[0].active):
+        exact[branch.result] = exact.get(branch.result, Fraction(0)) + branch.probability
+    assert exact == {P: Fraction(wins, untied), R: 1 - Fraction(wins, untied)}
+
+
+def test_initiative_outcomes_of_the_last_card_order_are_exact() -> None:
+    """The action that completes the card orders rolls the initiative: its chance outcomes
+    are the two sides going first, ties rolled again, exactly (values 1 and 0: the first
+    side wins 21 of the 31 untied throws)."""
+    game = make_game([foot("f", P, 10, 5), foot("e", R, 10, 43, 180), horse("h", P, 20, 5, command="right"),
+                      horse("k", R, 20, 43, 180, command="right")], rules=COMMANDS, commanders=[
+        {**commander("pc", P, 50, 2), "value": 1}, {**commander("rc", R, 50, 46), "value": 0}])
+    state, _ = game.start(SeededDice(1))
+    first, second = state.to_act, state.opponent(state.to_act)
+    state, _ = game.apply(state, OrderCards(order=("centre", "right")), SeededDice(2))
+    assert state.to_act == second
+    outcomes = chance_outcomes(game, state, OrderCards(order=("right", "centre")))
+    by_side = {s.active: p for p, s, _ in outcomes}
+    wins = sum(1 for a in range(1, 7) for b in range(1, 7) if a + 1 > b)
+    untied = sum(1 for a in range(1, 7) for b in range(1, 7) if a + 1 != b)
+    assert (wins, untied) == (21, 31) and first in (P, R)
+    assert by_side == {P: Fraction(wins, untied), R: 1 - Fraction(wins, untied)}
 
 
 # --- d3-cards ---------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from tertia.core.dice import D3, D6, SeededDice, sum_of
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import load_builtin
 
 from .support import P, R, commander, make_game, position, unit
 
@@ -273,8 +275,37 @@ def test_refinement_inside_a_sub_branch() -> None:
     assert probs[(6, True)] == Fraction(1, 12) and probs[("mid", False)] == Fraction(3, 6) * Fraction(1, 2)
 
 
+def test_an_attempt_rolled_again_is_walked_once_and_conditioned_on_deciding() -> None:
+    """Ties rolled again through ``Tx.roll_until_decided``: the attempt is walked once and
+    what its ties would have had is shared out over the throws that decide (D6 + 1 against
+    D6: 21 wins and 10 losses among the 31 untied throws). An attempt that never decides
+    is refused."""
+    from tertia.analysis.enumerate import TooManyBranches
+    from tertia.core.ruleset import Tx
+
+    game = Game(get_ruleset("larger-battles"), load_builtin("skirmish"))
+    state = game.ruleset.initial_state(game.scenario)
+
+    def run(dice, never=False):  # type: ignore[no-untyped-def]
+        tx = Tx(game.table, state, dice)
+
+        def attempt() -> bool | None:
+            a, b = tx.roll(D6, "a") + 1, tx.roll(D6, "b")
+            return None if a == b or never else a > b
+
+        return tx.roll_until_decided(attempt)
+
+    probs: dict[bool, Fraction] = {}
+    for br in enumerate_branches(run):
+        probs[br.result] = probs.get(br.result, Fraction(0)) + br.probability
+    assert probs == {True: Fraction(21, 31), False: Fraction(10, 31)}
+    with pytest.raises(TooManyBranches, match="whatever the dice"):
+        enumerate_branches(lambda dice: run(dice, never=True))
+
+
 def test_a_procedure_without_end_is_refused_not_walked_for_ever() -> None:
-    """Re-rolling ties has no finite tree: enumeration stops with a clear error."""
+    """Re-rolling ties in a bare loop has no finite tree: enumeration stops with a clear
+    error (the rules roll again through ``Tx.roll_until_decided``)."""
     from tertia.analysis.enumerate import TooManyBranches
 
     def run(dice):  # type: ignore[no-untyped-def]

@@ -154,11 +154,13 @@ def roll_initiative(tx: Tx, bonus: Mapping[str, int]) -> str:
     """Both sides roll a D6 and add their commander's value; the higher activates first,
     ties are rolled again."""
     a, b = tx.state.sides
-    while True:
+
+    def attempt() -> str | None:
         ra = tx.roll(D6, f"initiative: {a}") + bonus.get(a, 0)
         rb = tx.roll(D6, f"initiative: {b}") + bonus.get(b, 0)
-        if ra != rb:
-            return a if ra > rb else b
+        return None if ra == rb else (a if ra > rb else b)
+
+    return tx.roll_until_decided(attempt)
 
 
 def play_top_card(tx: Tx, side: str) -> str | None:

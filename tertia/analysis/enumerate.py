@@ -34,6 +34,13 @@ class TooManyBranches(RuntimeError):
     """The procedure has more chance branches than enumeration allows."""
 
 
+class _RolledAgain(BaseException):
+    """The attempt begun at ``mark`` (a depth in the walk) decided nothing."""
+
+    def __init__(self, mark: int) -> None:
+        self.mark = mark
+
+
 class _LateUse(BaseException):
     """A die value was consulted after a later die was rolled: group its faces no more."""
 
@@ -160,7 +167,17 @@ class _Walker:
         self.prefix = prefix
         self.opaque = opaque
         self.slots: list[_Slot] = []
+        self.attempts: list[int] = []
         self.running = True
+
+    def attempt_begins(self) -> int:
+        """Note where an attempt that may be rolled again begins (:class:`RollsAgain`)."""
+        self.attempts.append(len(self.slots))
+        return len(self.slots)
+
+    def attempt_rolled_again(self, mark: int) -> None:
+        """End this walk: its share of the attempt goes to the attempt's other outcomes."""
+        raise _RolledAgain(mark)
 
     def roll(self, dist: Distribution, purpose: str) -> int:
         depth = len(self.slots)
@@ -200,20 +217,30 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
     """Depth first over the chance tree. A stack entry is a prefix of faces to replay, each
     with the set of faces it stands for. Uses of a value before the next die are the same
     for every face a set holds only if they were worked out with one of them, so the walk
-    that first plays a new representative may split its set further."""
-    branches: list[Branch[T]] = []
+    that first plays a new representative may split its set further.
+
+    An attempt the rules roll again ends its walk; what it would have had is shared out
+    over the attempt's outcomes that decide, in proportion (the chance of each outcome
+    given that the attempt decides), which is what rolling again and again comes to."""
+    found: list[tuple[T, Fraction, tuple[tuple[str, str, int], ...], list[tuple[int, ...]]]] = []
+    rolled_again: dict[tuple[int, ...], Fraction] = {}
     stack: list[tuple[list[int], list[frozenset[int]]]] = [([], [])]
     while stack:
         prefix, stands_for = stack.pop()
         walker = _Walker(prefix, opaque)
+        again: int | None = None
         try:
             result = run(walker)
+        except _RolledAgain as rolled:
+            again = rolled.mark
         finally:
             walker.running = False
         numerator = denominator = 1
         chosen: list[int] = []
         chosen_sets: list[frozenset[int]] = []
+        reached: list[Fraction] = []  # the chance of coming to each depth of this walk
         for depth, slot in enumerate(walker.slots):
+            reached.append(Fraction(numerator, denominator))
             weights = dict(slot.dist.outcomes)
             allowed = stands_for[depth] if depth < len(prefix) else frozenset(weights)
             classes = [c & allowed for c in slot.classes()]
@@ -226,8 +253,21 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
             denominator *= slot.dist.total_weight
             chosen.append(slot.value)
             chosen_sets.append(mine)
+        reached.append(Fraction(numerator, denominator))
+        if again is not None:
+            node = tuple(chosen[:again])
+            rolled_again[node] = rolled_again.get(node, Fraction(0)) + reached[-1] / reached[again]
+            continue
         rolls = tuple((s.purpose, s.dist.name, s.value) for s in walker.slots)
-        branches.append(Branch(result, Fraction(numerator, denominator), rolls))
-        if len(branches) > max_leaves:
+        nodes = [tuple(chosen[:mark]) for mark in walker.attempts]
+        found.append((result, reached[-1], rolls, nodes))
+        if len(found) > max_leaves:
             raise TooManyBranches(f"more than {max_leaves} branches")
+    if any(share >= 1 for share in rolled_again.values()):
+        raise TooManyBranches("an attempt the rules roll again whatever the dice show")
+    branches: list[Branch[T]] = []
+    for result, probability, rolls, nodes in found:
+        for node in nodes:
+            probability /= 1 - rolled_again.get(node, Fraction(0))
+        branches.append(Branch(result, probability, rolls))
     return branches

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +95,21 @@ class Dice(Protocol):
     """The one interface the rules use for randomness."""
 
     def roll(self, dist: Distribution, purpose: str) -> int: ...
+
+
+@runtime_checkable
+class RollsAgain(Protocol):
+    """Dice that want to know when the rules roll an attempt again ("re-roll ties"):
+    exact enumeration takes the attempt once, conditioned on its deciding, instead of
+    walking attempt after attempt for ever. Other dice just roll again."""
+
+    def attempt_begins(self) -> int:
+        """An attempt is about to roll; returns a mark for :meth:`attempt_rolled_again`."""
+        ...
+
+    def attempt_rolled_again(self, mark: int) -> None:
+        """The attempt begun at ``mark`` decided nothing and is rolled again."""
+        ...
 
 
 class SeededDice:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from tertia.core.actions import Action
-from tertia.core.dice import Dice, Distribution
+from tertia.core.dice import Dice, Distribution, RollsAgain
 from tertia.core.events import DiceRolled, Event
 from tertia.core.reducer import reduce
 from tertia.core.scenario import Scenario
@@ -65,6 +65,9 @@ class OptionSpec:
         return value
 
 
+Decided = TypeVar("Decided")
+
+
 class Tx:
     """A resolution in progress: procedures read ``state`` and emit events through it.
 
@@ -86,6 +89,20 @@ class Tx:
         value = self.dice.roll(dist, purpose)
         self.emit(DiceRolled(purpose=purpose, die=dist.name, value=value))
         return value
+
+    def roll_until_decided(self, attempt: Callable[[], Decided | None]) -> Decided:
+        """Run ``attempt``, which rolls dice and returns None when the rules say to roll
+        again ("re-rolling ties"), until it decides. Every die is rolled and logged;
+        exact odds (:class:`~tertia.core.dice.RollsAgain`) take the attempt once,
+        conditioned on its deciding."""
+        counting = self.dice if isinstance(self.dice, RollsAgain) else None
+        while True:
+            mark = counting.attempt_begins() if counting is not None else 0
+            decided = attempt()
+            if decided is not None:
+                return decided
+            if counting is not None:
+                counting.attempt_rolled_again(mark)
 
 
 class RuleSet(ABC):

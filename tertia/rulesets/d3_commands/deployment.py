@@ -72,11 +72,12 @@ def begin(tx: Tx) -> bool:
     """Roll for who deploys first and await the first piece; False when nothing waits."""
     tx.emit(PhaseBegan(phase="deployment"))
     a, b = tx.state.sides
-    while True:
+
+    def attempt() -> str | None:
         ra, rb = tx.roll(D6, f"deploy first: {a}"), tx.roll(D6, f"deploy first: {b}")
-        if ra != rb:
-            break
-    first = a if ra > rb else b
+        return None if ra == rb else (a if ra > rb else b)
+
+    first = tx.roll_until_decided(attempt)
     tx.emit(GameDataChanged(key="deploy_first", value=first))
     tx.emit(Narrated(text=f"{first} deploy first in every step ({clauses.DEPLOYMENT})"))
     return advance(tx)

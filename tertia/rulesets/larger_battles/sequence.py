@@ -17,11 +17,13 @@ PHASES = ("movement", "bombardment", "combat", "routing")
 def roll_for_first(tx: Tx) -> str:
     """Neither text says who moves first: both sides roll a D6, re-rolling ties."""
     a, b = tx.state.sides
-    while True:
+
+    def attempt() -> str | None:
         ra = tx.roll(D6, f"first move: {a}")
         rb = tx.roll(D6, f"first move: {b}")
-        if ra != rb:
-            return a if ra > rb else b
+        return None if ra == rb else (a if ra > rb else b)
+
+    return tx.roll_until_decided(attempt)
 
 
 def begin(tx: Tx, first: str | None) -> None:
