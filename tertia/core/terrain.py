@@ -8,6 +8,8 @@ Which kinds block, slow or shelter is a rule-set decision, not made here.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -28,6 +30,32 @@ def _box(points: Sequence[Point]) -> Box:
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _crossing(a: Point, b: Point, c: Point, d: Point) -> float | None:
+    """Where segment ab meets segment cd, as a fraction of the way from a to b; None when
+    they do not meet or run parallel."""
+    rx, ry = b[0] - a[0], b[1] - a[1]
+    sx, sy = d[0] - c[0], d[1] - c[1]
+    denom = rx * sy - ry * sx
+    if denom == 0.0:
+        return None
+    qx, qy = c[0] - a[0], c[1] - a[1]
+    t = (qx * sy - qy * sx) / denom
+    u = (qx * ry - qy * rx) / denom
+    return t if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0 else None
+
+
+def _point_along(points: Sequence[Point], distance: float) -> Point:
+    """The point ``distance`` inches along a path from its start (its end if beyond)."""
+    walked = 0.0
+    for a, b in itertools.pairwise(points):
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        if length > 0.0 and walked + length >= distance:
+            f = (distance - walked) / length
+            return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)
+        walked += length
+    return points[-1]
 
 
 LINE_MEMO_LIMIT = 20_000
@@ -231,36 +259,42 @@ class Battlefield:
         found: tuple[BaseGeometry, Box] | None = self._memo[key]
         return found
 
-    def _hill_edges(self) -> BaseGeometry:
+    def _hill_edges(self) -> list[tuple[Point, Point]]:
+        """Every edge of every hill's outline (holes included), as pairs of corners."""
         if "hill_edges" not in self._memo:
-            self._memo["hill_edges"] = shapely.union_all(
-                [f.geometry.boundary for f in self.features if f.kind is TerrainKind.HILL]
-            )
-        edges = self._memo["hill_edges"]
-        assert edges is not None
-        return edges
+            edges: list[tuple[Point, Point]] = []
+            for f in self.features:
+                if f.kind is not TerrainKind.HILL:
+                    continue
+                for part in shapely.get_parts(f.geometry):
+                    for ring in (part.exterior, *part.interiors):
+                        corners = [(float(x), float(y)) for x, y in ring.coords]
+                        edges.extend(itertools.pairwise(corners))
+            self._memo["hill_edges"] = edges
+        found: list[tuple[Point, Point]] = self._memo["hill_edges"]
+        return found
 
     def climbs(self, points: Sequence[Point]) -> bool:
         """Does a path reach higher ground anywhere along it than just before? Checked on
         each side of every place the path crosses a hill's edge."""
-        hills = self._by_kind.get(TerrainKind.HILL)
-        if hills is None or len(points) < 2 or not self._near(TerrainKind.HILL, _box(points)):
-            return False
-        line = LineString(points)
-        if not hills.intersects(line):
+        if len(points) < 2 or not self._near(TerrainKind.HILL, _box(points)):
             return False
         edges = self._hill_edges()
-        crossings = line.intersection(edges)
-        if crossings.is_empty:
-            return False
+        crossings: list[float] = []  # distances along the path
+        walked = 0.0
+        for a, b in itertools.pairwise(points):
+            length = math.hypot(b[0] - a[0], b[1] - a[1])
+            for c, d in edges:
+                t = _crossing(a, b, c, d)
+                if t is not None:
+                    crossings.append(walked + t * length)
+            walked += length
         step = 1e-3
-        for point in shapely.get_parts(crossings):
-            for coord in shapely.get_coordinates(point):
-                at = line.project(ShapelyPoint(coord))
-                before = line.interpolate(max(at - step, 0.0))
-                after = line.interpolate(min(at + step, line.length))
-                if self.hill_level((after.x, after.y)) > self.hill_level((before.x, before.y)):
-                    return True
+        for at in crossings:
+            before = _point_along(points, max(at - step, 0.0))
+            after = _point_along(points, min(at + step, walked))
+            if self.hill_level(after) > self.hill_level(before):
+                return True
         return False
 
     def line_crosses(self, kinds: Iterable[TerrainKind], a: Point, b: Point) -> bool:
