@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.dev-installed
 COMPILED_SOURCES := $(shell $(PYTHON) -I tertia/_build.py 2>/dev/null)
 
 .PHONY: battle test lint typecheck unit bench clean
@@ -14,22 +15,28 @@ $(STAMP): pyproject.toml setup.py tertia/_build.py $(COMPILED_SOURCES)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Tertia needs Python 3.11 or newer")'
 	@$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: on Debian install python3-venv (apt-get install python3-venv)"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e .
 	@$(BIN)/python -c 'from tertia._build import describe; print("tertia:", describe())'
 	@touch $(STAMP)
+
+# The checks' tools and Ray (pyproject.toml's `dev` and `ray` extras), installed beside the
+# engine without building it again: a battle needs none of them.
+$(DEV_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -c 'import subprocess, sys, tomllib; extras = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]; subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", *extras["dev"], *extras["ray"]])'
+	@touch $(DEV_STAMP)
 
 battle: $(STAMP)
 	$(BIN)/tertia battle
 
 test: lint typecheck unit
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check tertia tests benchmarks setup.py conftest.py
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(DEV_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup --doctest-modules tertia tests
 
 bench: $(STAMP)
