@@ -30,12 +30,10 @@ class SecretOrders(LargerBattles):
 
     id: ClassVar[str] = "secret-orders"
 
-    def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
-        seen = state.to_dict()
-        seen["extra"] = {}
-        if side != state.active:
-            seen["marks"] = {k: v for k, v in seen["marks"].items() if not k.startswith("order")}
-        return seen
+    def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
+        marks = state.marks if side == state.active else {
+            k: v for k, v in state.marks.items() if not k.startswith("order")}
+        return state.evolve(extra={}, marks=marks)
 
     def event_visible_to(self, event: Event, side: str) -> bool:
         return not (isinstance(event, OrderGiven) and event.side != side)
@@ -96,12 +94,9 @@ class HiddenHits(LargerBattles):
 
     id: ClassVar[str] = "hidden-hits"
 
-    def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
-        seen = state.to_dict()
-        for u in seen["units"]:
-            if u["side"] != side:
-                u["hits"] = 0
-        return seen
+    def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
+        units = {uid: u if u.side == side else u.evolve(hits=0) for uid, u in state.units.items()}
+        return state.evolve(units=units)
 
 
 @pytest.mark.parametrize(("hits", "status"), [(0, 200), (2, 409)])

@@ -198,11 +198,12 @@ class RuleSet(ABC):
 
     def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
         """The position as ``side`` may see it. Nothing is hidden unless a rule set
-        overrides this."""
+        overrides this: the one place a rule set hides things (players, the page and
+        :meth:`observe` all see through it)."""
         return state
 
     def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
-        """What ``side`` may see, as JSON-ready data (:meth:`observed_state`)."""
+        """What ``side`` may see, as JSON-ready data: :meth:`observed_state`, serialised."""
         return self.observed_state(table, state, side).to_dict()
 
     def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:

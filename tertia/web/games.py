@@ -385,7 +385,7 @@ class GameService:
         """The odds worked out from ``side``'s observation alone (``None`` when they cannot
         be): an answer equal to this tells the side nothing it cannot see."""
         try:
-            seen = GameState.from_dict(live.observe(len(live.steps), side))
+            seen = live.game.observed_state(live.state, side)
             return odds(live.game, seen, action).to_dict()
         except Exception:  # a redacted position the rules cannot resolve: nothing to compare
             return None
@@ -443,7 +443,7 @@ def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
     if not live.hides_anything(side):
         return dict(summary(live.state))
     try:
-        return dict(summary(GameState.from_dict(live.observe(len(live.steps), side))))
+        return dict(summary(live.game.observed_state(live.state, side)))
     except (KeyError, TypeError, ValueError):
         return {}
 
