@@ -257,7 +257,7 @@ export class PlayScreen {
         h("p", { class: "headline", "data-test": "deploy-prompt" },
           `Deployment, ${s.pending.step} step: click the table where ${this.names(this.deploying)} should stand.`),
         h("p", { class: "muted" }, "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
-        h("label", { class: "field inline" }, "Piece to place ",
+        h("label", { class: "field" }, "Piece to place",
           h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.renderPrompt(); } },
             waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, this.names(id))))));
     } else if (s.pending) {
