@@ -163,6 +163,8 @@ def test_view_gives_the_observation_status_choices_and_log(client: TestClient) -
     assert table["width"] == 48 and any(t["kind"] == "river" for t in table["terrain"])
     summary = client.get(f"/api/games/{gid}", headers=tokens[to_act]).json()
     assert summary["game"]["mode"] == "hotseat" and summary["status"]["turn"] == 1
+    assert summary["game"]["options"] == dict(service(client).live(gid).game.ruleset.options)
+    assert summary["game"]["options"]["hit_limit_infantry"] == 3  # none chosen: the rule's own
 
 
 def test_actions_apply_refuse_and_are_saved(client: TestClient, tmp_path: Path) -> None:

@@ -368,6 +368,7 @@ def test_pieces_are_deployed_by_clicking_the_table(server: Server, page: Any) ->
     uid = pending["units"][0]
     assert pg.input_value("[data-test=deploy-unit]") == uid
     assert pending["step"] in pg.inner_text("[data-test=deploy-prompt]")
+    assert pg.text_content(".deploy-zone") == 'deployment zone (16")'
     shoot(pg, "deployment")
 
     # Too far forward: the rules refuse, and the piece still waits.

@@ -47,7 +47,7 @@ export class TableMap {
     this.defs = svg("defs");
     this.root.append(this.defs);
     this.layers = {};
-    for (const name of ["paper", "terrain", "grid", "names", "objectives", "supplies", "overlays",
+    for (const name of ["paper", "terrain", "grid", "names", "deploy", "objectives", "supplies", "overlays",
       "traces", "units", "labels", "sight", "ghost", "ruler"]) {
       this.layers[name] = svg("g", { class: `layer-${name}` });
       this.root.append(this.layers[name]);
@@ -436,6 +436,17 @@ export class TableMap {
   }
 
   // --- overlays ---------------------------------------------------------------------------
+
+  // The band along a side's own table edge where its pieces deploy; none when inches is null.
+  deploymentZone(edge, inches) {
+    const t = this.table;
+    if (inches === null) { this.layers.deploy.replaceChildren(); return; }
+    const top = edge === "south" ? this.sy(inches) : 0;
+    this.layers.deploy.replaceChildren(svg("g", { class: "deploy-zone" },
+      svg("rect", { x: 0, y: f(top), width: t.width, height: inches }),
+      svg("text", { x: t.width / 2, y: f(top + inches / 2), "text-anchor": "middle", class: "overlay-label" },
+        `deployment zone (${inches}")`)));
+  }
 
   clearOverlays() {
     this.layers.overlays.replaceChildren();

@@ -173,6 +173,10 @@ export class PlayScreen {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
     this.map.drawState(v.state, v.markers, { selected: this.selected, targets });
+    const s = v.status;
+    const deploying = s.your_turn && s.pending && s.pending.kind === "deploy";
+    const edge = deploying ? (this.table.sides.find((x) => x.id === s.to_act) || {}).edge : null;
+    this.map.deploymentZone(edge, deploying ? v.game.options.deployment_zone ?? null : null);
     this.renderTopbar();
     this.renderPrompt();
     this.cards.render(v, this.table);
