@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tertia.core.actions import Action
-from tertia.core.dice import D6, die
+from tertia.core.dice import die
 from tertia.core.events import DecisionAwaited, DecisionMade, Event, GameDataChanged
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
@@ -153,14 +153,7 @@ def resolve_order(tx: Tx, action: OrderCards) -> bool:
 def roll_initiative(tx: Tx, bonus: Mapping[str, int]) -> str:
     """Both sides roll a D6 and add their commander's value; the higher activates first,
     ties are rolled again."""
-    a, b = tx.state.sides
-
-    def attempt() -> str | None:
-        ra = tx.roll(D6, f"initiative: {a}") + bonus.get(a, 0)
-        rb = tx.roll(D6, f"initiative: {b}") + bonus.get(b, 0)
-        return None if ra == rb else (a if ra > rb else b)
-
-    return tx.roll_until_decided(attempt)
+    return tx.roll_off("initiative", bonus)
 
 
 def play_top_card(tx: Tx, side: str) -> str | None:

@@ -238,9 +238,9 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
         numerator = denominator = 1
         chosen: list[int] = []
         chosen_sets: list[frozenset[int]] = []
-        reached: list[Fraction] = []  # the chance of coming to each depth of this walk
+        reached: list[tuple[int, int]] = []  # the chance of coming to each depth of this walk
         for depth, slot in enumerate(walker.slots):
-            reached.append(Fraction(numerator, denominator))
+            reached.append((numerator, denominator))
             weights = dict(slot.dist.outcomes)
             allowed = stands_for[depth] if depth < len(prefix) else frozenset(weights)
             classes = [c & allowed for c in slot.classes()]
@@ -253,14 +253,16 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
             denominator *= slot.dist.total_weight
             chosen.append(slot.value)
             chosen_sets.append(mine)
-        reached.append(Fraction(numerator, denominator))
+        reached.append((numerator, denominator))
         if again is not None:
             node = tuple(chosen[:again])
-            rolled_again[node] = rolled_again.get(node, Fraction(0)) + reached[-1] / reached[again]
+            n0, d0 = reached[again]
+            share = Fraction(numerator * d0, denominator * n0)  # given the attempt was reached
+            rolled_again[node] = rolled_again.get(node, Fraction(0)) + share
             continue
         rolls = tuple((s.purpose, s.dist.name, s.value) for s in walker.slots)
         nodes = [tuple(chosen[:mark]) for mark in walker.attempts]
-        found.append((result, reached[-1], rolls, nodes))
+        found.append((result, Fraction(numerator, denominator), rolls, nodes))
         if len(found) > max_leaves:
             raise TooManyBranches(f"more than {max_leaves} branches")
     if any(share >= 1 for share in rolled_again.values()):

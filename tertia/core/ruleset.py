@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from tertia.core.actions import Action
-from tertia.core.dice import Dice, Distribution, RollsAgain
+from tertia.core.dice import D6, Dice, Distribution, RollsAgain
 from tertia.core.events import DiceRolled, Event
 from tertia.core.reducer import reduce
 from tertia.core.scenario import Scenario
@@ -89,6 +89,19 @@ class Tx:
         value = self.dice.roll(dist, purpose)
         self.emit(DiceRolled(purpose=purpose, die=dist.name, value=value))
         return value
+
+    def roll_off(self, purpose: str, bonus: Mapping[str, int] | None = None) -> str:
+        """Each side rolls a D6 (for ``"<purpose>: <side>"``) and adds its ``bonus``; the
+        higher wins, and ties are rolled again."""
+        a, b = self.state.sides
+        extra = bonus or {}
+
+        def attempt() -> str | None:
+            ra = self.roll(D6, f"{purpose}: {a}") + extra.get(a, 0)
+            rb = self.roll(D6, f"{purpose}: {b}") + extra.get(b, 0)
+            return None if ra == rb else (a if ra > rb else b)
+
+        return self.roll_until_decided(attempt)
 
     def roll_until_decided(self, attempt: Callable[[], Decided | None]) -> Decided:
         """Run ``attempt``, which rolls dice and returns None when the rules say to roll

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action
-from tertia.core.dice import D6
 from tertia.core.events import (
     DecisionAwaited,
     DecisionMade,
@@ -71,13 +70,7 @@ def waiting(state: GameState, side: str, step: str) -> list[Unit]:
 def begin(tx: Tx) -> bool:
     """Roll for who deploys first and await the first piece; False when nothing waits."""
     tx.emit(PhaseBegan(phase="deployment"))
-    a, b = tx.state.sides
-
-    def attempt() -> str | None:
-        ra, rb = tx.roll(D6, f"deploy first: {a}"), tx.roll(D6, f"deploy first: {b}")
-        return None if ra == rb else (a if ra > rb else b)
-
-    first = tx.roll_until_decided(attempt)
+    first = tx.roll_off("deploy first")
     tx.emit(GameDataChanged(key="deploy_first", value=first))
     tx.emit(Narrated(text=f"{first} deploy first in every step ({clauses.DEPLOYMENT})"))
     return advance(tx)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tertia.core.dice import D6
 from tertia.core.events import GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.rulesets.larger_battles.routing import reassess
@@ -16,14 +15,7 @@ PHASES = ("movement", "bombardment", "combat", "routing")
 
 def roll_for_first(tx: Tx) -> str:
     """Neither text says who moves first: both sides roll a D6, re-rolling ties."""
-    a, b = tx.state.sides
-
-    def attempt() -> str | None:
-        ra = tx.roll(D6, f"first move: {a}")
-        rb = tx.roll(D6, f"first move: {b}")
-        return None if ra == rb else (a if ra > rb else b)
-
-    return tx.roll_until_decided(attempt)
+    return tx.roll_off("first move")
 
 
 def begin(tx: Tx, first: str | None) -> None:
