@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.dev-installed
 COMPILED_SOURCES := $(shell $(PYTHON) -I tertia/_build.py 2>/dev/null)
 
-.PHONY: battle test lint typecheck unit bench clean
+.PHONY: battle test lint typecheck unit bench golden clean
 
 $(STAMP): pyproject.toml setup.py tertia/_build.py $(COMPILED_SOURCES)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Tertia needs Python 3.11 or newer")'
@@ -38,6 +38,11 @@ typecheck: $(DEV_STAMP)
 
 unit: $(DEV_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup --doctest-modules tertia tests
+
+# Rewrite the golden transcripts (tests/golden/) after an intended change in play; the
+# diff is the change to review. `make golden RULES=d3-cards` rewrites one rule set's.
+golden: $(DEV_STAMP)
+	$(BIN)/python -m tests.golden $(RULES)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/battles.py

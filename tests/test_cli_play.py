@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tertia.cli.main import app
@@ -64,6 +65,25 @@ def test_replay_of_a_damaged_file_is_one_clean_line(tmp_path: Path) -> None:
     bad.write_bytes(b"\x00\xff garbage")
     code, out = run("replay", str(bad))
     assert code == 1 and "Traceback" not in out and len(out.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("rules", ["larger-battles", "d3-commands"])
+def test_a_record_from_another_rule_set_version_is_refused(tmp_path: Path, rules: str) -> None:
+    record = tmp_path / "game.json"
+    run("battle", "--scenario", "edgehill", "--rules", rules, "--seed", "3", "--json", "--save", str(record))
+    data = json.loads(record.read_text())
+    current = data["ruleset"]["version"]
+    code, _ = run("replay", str(record))
+    assert code == 0
+    data["ruleset"]["version"] = "0.9"
+    record.write_text(json.dumps(data))
+    code, out = run("replay", str(record))
+    assert code == 1 and len(out.strip().splitlines()) == 1
+    assert f"{rules} 0.9" in out and f"{rules} {current}" in out and "ruleset.version" in out
+    del data["ruleset"]["version"]
+    record.write_text(json.dumps(data))
+    code, out = run("replay", str(record))
+    assert code == 1 and "ruleset.version is missing" in out
 
 
 def test_report_is_written(tmp_path: Path) -> None:

@@ -88,12 +88,25 @@ def load_record(path: Path) -> LoadedRecord:
     return parse_record(data, name)
 
 
+def check_ruleset_version(rules: str, recorded: Any, current: str, name: str = "record") -> None:
+    """Refuse a record made under another version of its rule set: the same actions and
+    dice would play a different game, so replaying it would diverge without saying why."""
+    if recorded is None:
+        raise RecordError(f"{name}: ruleset.version is missing (this engine plays {rules} {current})")
+    if str(recorded) != current:
+        raise RecordError(
+            f"{name}: ruleset.version: made under {rules} {recorded}, but this engine plays "
+            f"{rules} {current}; the game cannot be replayed"
+        )
+
+
 def parse_record(data: Any, name: str = "record") -> LoadedRecord:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"{name}: not a Tertia game record (no \"format\": \"{FORMAT}\")")
     try:
         rs = data["ruleset"]
         ruleset = get_ruleset(str(rs["id"]), **dict(rs.get("options", {})))
+        check_ruleset_version(ruleset.id, rs.get("version"), ruleset.version, name)
         scenario = Scenario.model_validate(data["scenario"])
         seed = int(data["seed"])
         actions: list[tuple[str, Action]] = []
