@@ -3,12 +3,18 @@ and every game resumes where it was, the AI's included."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 
 import httpx
+from fastapi.testclient import TestClient
 
+from tertia.rulesets.larger_battles import LargerBattles
+from tertia.web.app import create_app
+from tertia.web.store import SCHEMA, GameStore
 from tests.web_server import Server
+from tests.web_support import bearer, create
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -64,3 +70,36 @@ def test_kill_9_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
             time.sleep(0.1)
     finally:
         server.stop()
+
+
+def test_a_game_begun_under_another_rule_set_version_is_not_resumed(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, watch_pace=0.0)) as client:
+        created = create(client, mode="hotseat")
+        gid, token = created["id"], created["tokens"]["parliament"]
+        assert client.get(f"/api/games/{gid}/view", headers=bearer(token)).status_code == 200
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET rules_version = '0.9' WHERE id = ?", (gid,))
+    with TestClient(create_app(db, watch_pace=0.0)) as client:
+        response = client.get(f"/api/games/{gid}/view", headers=bearer(token))
+        assert response.status_code == 409 and response.json()["code"] == "OLD_RULES_VERSION"
+        message = response.json()["message"]
+        assert "larger-battles 0.9" in message and f"larger-battles {LargerBattles.version}" in message
+
+
+def test_a_database_from_before_rule_set_versions_is_read_as_version_1_0(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(SCHEMA.replace(",\n    rules_version TEXT NOT NULL DEFAULT '1.0'", ""))
+        assert "rules_version" not in {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+        conn.execute(
+            "INSERT INTO games (id, created, updated, scenario, rules, options, seed, mode, "
+            "controllers, start_rolls) VALUES ('g', 0, 0, 'skirmish', 'larger-battles', '{}', 1, "
+            "'hotseat', '{}', '[]')"
+        )
+    store = GameStore(db)
+    try:
+        loaded = store.load_game("g")
+        assert loaded is not None and loaded[0].rules_version == "1.0"
+    finally:
+        store.close()

@@ -110,6 +110,12 @@ class GameService:
             raise not_found(f"game {game_id!r}")
         row, actions = loaded
         game = build_game(row.scenario, row.rules, row.options)
+        if row.rules_version != game.ruleset.version:
+            raise ServiceError(
+                409, "OLD_RULES_VERSION",
+                f"game {game_id!r} was begun under {row.rules} {row.rules_version}; this server "
+                f"plays {row.rules} {game.ruleset.version}, so it cannot be resumed",
+            )
         rebuilt = LiveGame.rebuild(row, game, actions)
         with self._cache_lock:
             found = self._live.setdefault(game_id, rebuilt)
@@ -189,7 +195,7 @@ class GameService:
         row = GameRow(
             id=secrets.token_urlsafe(9), created=time.time(), scenario=scenario, rules=rules,
             options=dict(game.ruleset.options), seed=secrets.randbelow(2**31) if seed is None else seed,
-            mode=mode, controllers=controllers, start_rolls=(),
+            mode=mode, controllers=controllers, start_rolls=(), rules_version=game.ruleset.version,
         )
         live = LiveGame.start(row, game)
         tokens = {role: secrets.token_urlsafe(24) for role in roles}

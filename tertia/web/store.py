@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS games (
     mode TEXT NOT NULL,
     controllers TEXT NOT NULL,
     start_rolls TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'playing'
+    status TEXT NOT NULL DEFAULT 'playing',
+    rules_version TEXT NOT NULL DEFAULT '1.0'
 );
 CREATE TABLE IF NOT EXISTS tokens (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -76,6 +77,8 @@ class GameRow:
     """Side id to ``human`` or ``ai``."""
     start_rolls: tuple[Roll, ...]
     status: str = "playing"
+    rules_version: str = ""
+    """The version of the rule set the game was begun under: its actions replay only under it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,10 @@ class GameStore:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "rules_version" not in columns:
+            # Databases from before rule sets had versions in play: every game then was 1.0.
+            self._db.execute("ALTER TABLE games ADD COLUMN rules_version TEXT NOT NULL DEFAULT '1.0'")
 
     def close(self) -> None:
         with self._lock:
@@ -137,10 +144,11 @@ class GameStore:
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO games (id, created, updated, scenario, rules, options, seed, mode, "
-                "controllers, start_rolls, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "controllers, start_rolls, status, rules_version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.created, row.created, row.scenario, row.rules,
                  json.dumps(dict(row.options)), row.seed, row.mode, json.dumps(dict(row.controllers)),
-                 _rolls_json(row.start_rolls), row.status),
+                 _rolls_json(row.start_rolls), row.status, row.rules_version),
             )
             db.executemany(
                 "INSERT INTO tokens (game_id, role, digest) VALUES (?, ?, ?)",
@@ -172,7 +180,7 @@ class GameStore:
         with self._lock:
             found = self._db.execute(
                 "SELECT id, created, scenario, rules, options, seed, mode, controllers, start_rolls, "
-                "status FROM games WHERE id = ?", (game_id,)
+                "status, rules_version FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if found is None:
                 return None
@@ -180,11 +188,11 @@ class GameStore:
                 "SELECT seq, side, action, rolls, barrier FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             ).fetchall()
-        gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status = found
+        gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status, version = found
         game = GameRow(
             id=gid, created=created, scenario=scenario, rules=rules, options=json.loads(options),
             seed=int(seed), mode=mode, controllers=json.loads(controllers),
-            start_rolls=_rolls_from(start_rolls), status=status,
+            start_rolls=_rolls_from(start_rolls), status=status, rules_version=version,
         )
         actions = [
             ActionRow(seq=int(s), side=side, action=json.loads(a), rolls=_rolls_from(r), barrier=bool(b))
