@@ -4,17 +4,17 @@ dice), and replay that re-runs a record and reports the first divergence."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 import tertia
-from tertia.battle import BattleRecord
-from tertia.core.actions import Action, BadActionData, action_from_dict
-from tertia.core.dice import DiceDivergence, ReplayDice, Roll
+from tertia.battle import BattleRecord, dice_seed
+from tertia.core.actions import ACTION_TYPES, Action, BadActionData, action_from_dict
+from tertia.core.dice import DiceDivergence, Distribution, ReplayDice, Roll, SeededDice
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
@@ -83,9 +83,21 @@ def load_record(path: Path) -> LoadedRecord:
         raise RecordError(f"{name}: not a text file (a record is JSON)") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RecordError(f"{name}: nested too deeply to be a record") from None
     except OSError as exc:
         raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
     return parse_record(data, name)
+
+
+RECORD_FIELDS = frozenset({
+    "format", "format_version", "engine_version", "ruleset", "scenario", "seed", "players",
+    "actions", "rolls", "final_hash", "result",
+})
+RULESET_FIELDS = frozenset({"id", "version", "options"})
+ROLL_FIELDS = frozenset({"purpose", "die", "value"})
+MAX_ACTIONS = 1_000_000
+MAX_ROLLS = 20_000_000
 
 
 def check_ruleset_version(rules: str, recorded: Any, current: str, name: str = "record") -> None:
@@ -100,42 +112,122 @@ def check_ruleset_version(rules: str, recorded: Any, current: str, name: str = "
         )
 
 
+def _object(value: Any, where: str, name: str, allowed: frozenset[str] | None = None) -> dict[str, Any]:
+    """``value`` as a JSON object, with no fields outside ``allowed`` when it is given."""
+    if not isinstance(value, dict):
+        raise RecordError(f"{name}: {where} must be a JSON object")
+    unknown = sorted(set(value) - allowed) if allowed is not None else []
+    if unknown:
+        raise RecordError(f"{name}: {where}: unknown field {unknown[0]!r}")
+    return value
+
+
+def _required(data: dict[str, Any], key: str, where: str, name: str) -> Any:
+    if key not in data:
+        raise RecordError(f"{name}: missing field {where}{key!r}")
+    return data[key]
+
+
+def _integer(value: Any, where: str, name: str) -> int:
+    """A JSON integer: not a float, a string or a boolean, which ``int()`` would accept."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{name}: {where} must be an integer, not {type(value).__name__}")
+    return value
+
+
+def _list(value: Any, where: str, name: str, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(f"{name}: {where} must be a JSON list")
+    if len(value) > limit:
+        raise RecordError(f"{name}: {where} has {len(value)} entries, more than a game can have ({limit})")
+    return value
+
+
+def _text(value: Any, where: str, name: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{name}: {where} must be text")
+    return value
+
+
+def _action(entry: Any, where: str, name: str) -> tuple[str, Action]:
+    if not isinstance(entry, dict):
+        raise RecordError(f"{name}: {where} must be a JSON object")
+    cls = ACTION_TYPES.get(str(entry.get("type")))
+    if cls is not None:
+        _object(entry, where, name, frozenset({"type", "side", *(f.name for f in fields(cls))}))
+    try:
+        action = action_from_dict(entry)
+    except BadActionData as exc:
+        raise RecordError(f"{name}: {where}: {exc}") from None
+    return _text(entry.get("side", ""), f"{where}.side", name), action
+
+
+def _roll(entry: Any, where: str, name: str) -> Roll:
+    entry = _object(entry, where, name, ROLL_FIELDS)
+    purpose = _text(_required(entry, "purpose", f"{where}.", name), f"{where}.purpose", name)
+    die = _text(_required(entry, "die", f"{where}.", name), f"{where}.die", name)
+    value = _integer(_required(entry, "value", f"{where}.", name), f"{where}.value", name)
+    return Roll(purpose, die, value)
+
+
 def parse_record(data: Any, name: str = "record") -> LoadedRecord:
+    """Check a record's every field and build the game it was played under; raises
+    :class:`RecordError` naming the first field that is wrong."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"{name}: not a Tertia game record (no \"format\": \"{FORMAT}\")")
+    _object(data, "the record", name, RECORD_FIELDS)
+    version = _required(data, "format_version", "", name)
+    if version != FORMAT_VERSION:
+        raise RecordError(
+            f"{name}: format_version: {version!r} is not one this engine reads ({FORMAT_VERSION})"
+        )
+    rs = _object(_required(data, "ruleset", "", name), "ruleset", name, RULESET_FIELDS)
+    rules = _text(_required(rs, "id", "ruleset.", name), "ruleset.id", name)
+    options = _object(rs.get("options", {}), "ruleset.options", name)
     try:
-        rs = data["ruleset"]
-        ruleset = get_ruleset(str(rs["id"]), **dict(rs.get("options", {})))
-        check_ruleset_version(ruleset.id, rs.get("version"), ruleset.version, name)
-        scenario = Scenario.model_validate(data["scenario"])
-        seed = int(data["seed"])
-        actions: list[tuple[str, Action]] = []
-        for i, a in enumerate(data["actions"]):
-            try:
-                actions.append((str(a.get("side", "")), action_from_dict(a)))
-            except (BadActionData, AttributeError) as exc:
-                raise RecordError(f"{name}: actions[{i}]: {exc}") from None
-        rolls = []
-        for i, r in enumerate(data["rolls"]):
-            try:
-                rolls.append(Roll(str(r["purpose"]), str(r["die"]), int(r["value"])))
-            except (KeyError, TypeError, ValueError):
-                raise RecordError(f"{name}: rolls[{i}]: needs purpose, die and an integer value") from None
-    except RecordError:
-        raise
-    except KeyError as exc:
-        raise RecordError(f"{name}: missing field {exc.args[0]!r}") from None
+        ruleset = get_ruleset(rules, **options)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"{name}: ruleset: {exc.args[0] if exc.args else exc}") from None
+    check_ruleset_version(ruleset.id, rs.get("version"), ruleset.version, name)
+    try:
+        scenario = Scenario.model_validate(_required(data, "scenario", "", name))
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
         raise RecordError(f"{name}: scenario.{loc}: {first['msg']}") from None
-    except (TypeError, ValueError) as exc:
-        raise RecordError(f"{name}: {exc}") from None
+    seed = _integer(_required(data, "seed", "", name), "seed", name)
+    listed = _list(_required(data, "actions", "", name), "actions", name, MAX_ACTIONS)
+    actions = [_action(a, f"actions[{i}]", name) for i, a in enumerate(listed)]
+    listed = _list(_required(data, "rolls", "", name), "rolls", name, MAX_ROLLS)
+    rolls = [_roll(r, f"rolls[{i}]", name) for i, r in enumerate(listed)]
     final_hash = data.get("final_hash")
+    if final_hash is not None:
+        _text(final_hash, "final_hash", name)
+    if "result" in data:
+        _object(data["result"], "result", name)
     return LoadedRecord(
         game=Game(ruleset, scenario), seed=seed, actions=actions, rolls=rolls,
-        final_hash=str(final_hash) if final_hash is not None else None, data=data,
+        final_hash=final_hash, data=data,
     )
+
+
+class SeedCheckedDice(ReplayDice):
+    """Replays logged rolls and checks each is the value the record's seed gives: a changed
+    seed or a changed die is caught even where the game would happen to end the same."""
+
+    def __init__(self, rolls: Sequence[Roll], seed: int) -> None:
+        super().__init__(rolls)
+        self._seeded = SeededDice(seed)
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        value = super().roll(dist, purpose)
+        expected = self._seeded.roll(dist, purpose)
+        if value != expected:
+            raise DiceDivergence(
+                f"rolls[{len(self.log) - 1}]: the record has {value} for {purpose!r}, but its seed "
+                f"gives {expected}"
+            )
+        return value
 
 
 @dataclass(frozen=True)
@@ -150,7 +242,7 @@ class ReplayResult:
 def replay(loaded: LoadedRecord) -> ReplayResult:
     """Re-run a record with its own dice; ``ok`` only when every action applies, every die
     matches and the final state hash equals the recorded one."""
-    dice = ReplayDice(loaded.rolls)
+    dice = SeedCheckedDice(loaded.rolls, dice_seed(loaded.seed))
     game = loaded.game
     try:
         state, _ = game.start(dice)
@@ -172,6 +264,10 @@ def replay(loaded: LoadedRecord) -> ReplayResult:
     digest = state.state_hash()
     if loaded.final_hash is not None and digest != loaded.final_hash:
         return ReplayResult(False, state, digest,
-                            f"final state {digest} differs from the recorded {loaded.final_hash}",
+                            f"final_hash: the final state is {digest}, the record says {loaded.final_hash}",
                             len(loaded.actions))
+    if "result" in loaded.data and dict(loaded.data["result"]) != dict(state.result or {}):
+        return ReplayResult(False, state, digest,
+                            f"result: the record says {json.dumps(loaded.data['result'])}, the game "
+                            f"ends {json.dumps(dict(state.result or {}))}", len(loaded.actions))
     return ReplayResult(True, state, digest, "identical", len(loaded.actions))

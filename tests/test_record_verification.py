@@ -1,0 +1,108 @@
+"""Game records are verified, not just replayed: the dice must be the ones the recorded
+seed gives, the format and rule-set versions ones this engine reads, the stored result the
+one the game reaches; every malformed field is one line naming it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tertia.cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def record_data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("records") / "game.json"
+    result = runner.invoke(app, ["battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def replay_text(tmp_path: Path, data: Any) -> tuple[int, str]:
+    path = tmp_path / "tampered.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output.strip()
+
+
+def tampered(data: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    copy = json.loads(json.dumps(data))
+    change(copy)
+    return copy
+
+
+def test_the_untouched_record_replays(tmp_path: Path, record_data: dict[str, Any]) -> None:
+    code, out = replay_text(tmp_path, record_data)
+    assert code == 0 and out.splitlines()[-1] == record_data["final_hash"]
+
+
+def _same_outcome_ammunition_roll(data: dict[str, Any]) -> int:
+    """A roll whose value can change without changing play: an ammunition check of 3-6
+    (only 1 or 2 runs a unit out)."""
+    return next(i for i, r in enumerate(data["rolls"])
+                if r["purpose"].startswith("ammunition") and r["value"] >= 3)
+
+
+def test_a_die_changed_without_changing_the_outcome_is_caught(tmp_path: Path,
+                                                              record_data: dict[str, Any]) -> None:
+    i = _same_outcome_ammunition_roll(record_data)
+
+    def change(d: dict[str, Any]) -> None:
+        d["rolls"][i]["value"] = 3 if d["rolls"][i]["value"] != 3 else 4
+
+    code, out = replay_text(tmp_path, tampered(record_data, change))
+    assert code != 0 and len(out.splitlines()) == 1
+    assert f"rolls[{i}]" in out and "its seed gives" in out
+
+
+def test_a_changed_seed_is_caught(tmp_path: Path, record_data: dict[str, Any]) -> None:
+    code, out = replay_text(tmp_path, tampered(record_data, lambda d: d.update(seed=d["seed"] + 1)))
+    assert code != 0 and "rolls[" in out and "its seed gives" in out
+
+
+def test_a_changed_result_is_caught(tmp_path: Path, record_data: dict[str, Any]) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["result"]["winner"] = "nobody"
+
+    code, out = replay_text(tmp_path, tampered(record_data, change))
+    assert code != 0 and "result:" in out and "nobody" in out
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda d: d.update(format_version=2), "format_version"),
+    (lambda d: d.pop("format_version"), "format_version"),
+    (lambda d: d.update(surprise=1), "'surprise'"),
+    (lambda d: d["ruleset"].update(colour="red"), "'colour'"),
+    (lambda d: d.update(ruleset=["larger-battles"]), "ruleset must be a JSON object"),
+    (lambda d: d["rolls"][0].update(value="3"), "rolls[0].value must be an integer"),
+    (lambda d: d["rolls"][0].update(value=3.0), "rolls[0].value must be an integer"),
+    (lambda d: d["rolls"][0].update(value=True), "rolls[0].value must be an integer"),
+    (lambda d: d["rolls"][1].update(extra=1), "rolls[1]: unknown field 'extra'"),
+    (lambda d: d["rolls"][2].pop("purpose"), "rolls[2].'purpose'"),
+    (lambda d: d["actions"][0].update(hidden=True), "actions[0]: unknown field 'hidden'"),
+    (lambda d: d.update(actions={"a": 1}), "actions must be a JSON list"),
+    (lambda d: d.update(seed="3"), "seed must be an integer"),
+    (lambda d: d.update(seed=3.5), "seed must be an integer"),
+    (lambda d: d.update(final_hash=7), "final_hash must be text"),
+    (lambda d: d.update(result=[1]), "result must be a JSON object"),
+])
+def test_malformed_fields_are_one_line_naming_the_field(
+    tmp_path: Path, record_data: dict[str, Any], change: Callable[[dict[str, Any]], None], field: str
+) -> None:
+    code, out = replay_text(tmp_path, tampered(record_data, change))
+    assert code == 1 and len(out.splitlines()) == 1, out
+    assert field in out
+
+
+def test_absurd_nesting_is_one_line(tmp_path: Path) -> None:
+    code, out = replay_text(tmp_path, "[" * 200_000 + "]" * 200_000)
+    assert code == 1 and len(out.splitlines()) == 1 and "nested too deeply" in out
