@@ -20,7 +20,8 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def record_data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     path = tmp_path_factory.mktemp("records") / "game.json"
-    result = runner.invoke(app, ["battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(path)])
+    args = ["battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(path)]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     data: dict[str, Any] = json.loads(path.read_text())
     return data
