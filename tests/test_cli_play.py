@@ -122,3 +122,15 @@ def test_rules_json_lists_options_with_defaults() -> None:
 def test_bad_options_are_one_line_errors() -> None:
     code, out = run("battle", "--scenario", "skirmish", "--option", "hit_limit_infantry=lots")
     assert code == 1 and "hit_limit_infantry" in out and "Traceback" not in out
+
+
+def test_rules_table_lists_every_rule_set_and_option() -> None:
+    result = runner.invoke(app, ["rules"], env={"COLUMNS": "400"})
+    code, out = result.exit_code, result.output
+    assert code == 0, out
+    for d in json.loads(run("rules", "--json")[1]):
+        assert d["id"] in out
+        for option in d["options"]:
+            assert option["name"] in out
+            for choice in option["choices"] or ():
+                assert str(choice) in out

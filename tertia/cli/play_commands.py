@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
@@ -215,6 +216,6 @@ def rules(
         table.add_column("default")
         table.add_column("meaning")
         for o in d["options"]:
-            default = str(o["default"]) + (f" (one of {', '.join(o['choices'])})" if o["choices"] else "")
-            table.add_row(o["name"], default, o["help"])
+            choices = f" (one of {', '.join(map(str, o['choices']))})" if o["choices"] else ""
+            table.add_row(Text(o["name"]), Text(str(o["default"]) + choices), Text(o["help"]))
         out.print(table)
