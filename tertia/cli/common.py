@@ -7,19 +7,32 @@ from typing import NoReturn
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
 
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.record import RecordError, load_record, replay
 from tertia.rulesets import get_ruleset
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+# Markup is off: names and messages come from files and must print as they are written
+# ("Royalists [/bold]" is a name, not a closing tag). Styles go in Text objects.
+out = Console(highlight=False, markup=False)
+err = Console(stderr=True, highlight=False, markup=False)
+
+
+def print_table(table: Table) -> None:
+    """A table fitted to the terminal, or at its natural width when the output is a file
+    or a pipe (no terminal edge to fit)."""
+    if out.is_terminal:
+        out.print(table)
+        return
+    width = max(out.width, out.measure(table, options=out.options.update_width(400)).maximum)
+    Console(file=out.file, width=width, highlight=False, markup=False, color_system=None).print(table)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
+    err.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -46,7 +59,7 @@ def build_game(scenario: str, rules: str, options: dict[str, str] | None = None)
         loaded = resolve_scenario(scenario, rules_id=rules)
     except ScenarioError as exc:
         for problem in exc.problems[:-1]:
-            err.print(str(problem), markup=False, soft_wrap=True)
+            err.print(str(problem), soft_wrap=True)
         fail(str(exc.problems[-1]) if exc.problems else f"{scenario}: not a valid scenario")
     except (OSError, ValueError, KeyError) as exc:
         fail(str(exc))

@@ -16,7 +16,15 @@ from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.odds import odds_notes
 from tertia.battle import BattleAborted, BattleRecord, fight_battle
-from tertia.cli.common import build_game, fail, out, parse_options, side_names, state_from_file
+from tertia.cli.common import (
+    build_game,
+    fail,
+    out,
+    parse_options,
+    print_table,
+    side_names,
+    state_from_file,
+)
 from tertia.cli.main import app
 from tertia.core.state import UnitKind
 from tertia.io.narrative import Narrator
@@ -83,10 +91,10 @@ def print_result(record: BattleRecord, names: dict[str, str]) -> None:
     for side in record.final_state.sides:
         table.add_row(names.get(side, side), str(summary["score"].get(side, 0)),
                       str(summary["units_lost"][side]), str(summary["commanders_lost"][side]))
-    out.print(table)
+    print_table(table)
     winner = summary["winner"]
     verdict = f"Victory to {names.get(winner, winner)}" if winner else "A drawn battle"
-    out.print(f"[bold]{verdict}[/] after {summary['turns']} turns ({summary['reason']}).")
+    out.print(Text.assemble((verdict, "bold"), f" after {summary['turns']} turns ({summary['reason']})."))
 
 
 @app.command()
@@ -119,7 +127,7 @@ def battle(
     except BattleAborted as exc:
         fail(str(exc), 2)
     if not as_json:
-        out.rule(f"[bold]{game.scenario.name}[/] — {game.ruleset.title}")
+        out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
         narrator = Narrator(record.initial_state, side_names=names, notes=odds_notes(record))
         for line in narrator.entries(record.iter_events()):
             _print_line(line.kind, line.text)
@@ -141,8 +149,6 @@ def battle(
 
 
 def _print_line(kind: str, text: str) -> None:
-    from rich.text import Text
-
     styles = {"heading": "bold underline", "phase": "dim", "attack": "yellow", "hit": "red",
               "loss": "bold red", "objective": "bold green", "end": "bold", "dice": "dim"}
     if kind == "heading":
@@ -198,7 +204,7 @@ def inspect(
             str(r.get("ammunition", "")),
             "in play" if r["in_play"] else str(r["removed"]),
         )
-    out.print(table)
+    print_table(table)
 
 
 @app.command()
@@ -218,4 +224,4 @@ def rules(
         for o in d["options"]:
             choices = f" (one of {', '.join(map(str, o['choices']))})" if o["choices"] else ""
             table.add_row(Text(o["name"]), Text(str(o["default"]) + choices), Text(o["help"]))
-        out.print(table)
+        print_table(table)

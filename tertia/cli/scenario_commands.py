@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from tertia.cli.common import print_table
 from tertia.cli.main import app
 from tertia.io.scenario_file import ScenarioError, load_scenario
 from tertia.scenarios import builtin_names, list_builtin, load_builtin
@@ -60,4 +60,4 @@ def scenarios(
     for s in entries:
         units = ", ".join(f"{side} {n}" for side, n in s.units.items())
         table.add_row(s.name, s.title, ", ".join(s.rules) or "any", units)
-    Console().print(table)
+    print_table(table)

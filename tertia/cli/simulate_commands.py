@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -42,7 +41,7 @@ from tertia.analysis.sim.games import TROOP_ORDER
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import check_arguments
 from tertia.battle import MAX_ACTIONS
-from tertia.cli.common import build_game, err, fail, out, parse_options
+from tertia.cli.common import build_game, err, fail, out, parse_options, print_table
 from tertia.cli.main import app
 from tertia.cli.play_commands import DEFAULT_RULES, DEFAULT_SCENARIO, DEFAULT_SEED
 
@@ -167,7 +166,8 @@ def _finish(study: Study, as_json: bool) -> None:
         if study.stopped == "interrupted":
             err.print(f"Interrupted: {study.games_played} finished games kept.")
         else:
-            err.print(f"[bold red]error:[/] {study.stopped}; {study.games_played} finished games kept.")
+            err.print(Text.assemble(("error:", "bold red"),
+                                    f" {study.stopped}; {study.games_played} finished games kept."))
     raise typer.Exit(INTERRUPTED_EXIT if study.stopped == "interrupted" else 1)
 
 
@@ -188,7 +188,7 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
         table.add_row(f"{names.get(side, side)} won", str(summary["wins"][side]),
                       _fmt(summary["win_rate"][side]), _fmt(summary["mean_score"][side]))
     table.add_row("drawn", str(summary["draws"]), _fmt(summary["draw_rate"]), "")
-    _print_table(table)
+    print_table(table)
     turns = summary["turns"]
     if turns is not None:
         out.print(f"Game length: mean {_fmt(turns['mean'])} turns, median {turns['median']:g}, "
@@ -211,19 +211,9 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
             entry = kinds[kind]
             mean_lost = "—" if entry["mean_lost"] is None else f"{entry['mean_lost']:.2f}"
             losses.add_row(names.get(side, side), kind, str(entry["fielded"]), mean_lost, _fmt(entry["rate"]))
-    _print_table(losses)
+    print_table(losses)
     _print_failures(summary)
     _print_timing(study)
-
-
-def _print_table(table: Table) -> None:
-    """A table fitted to the terminal, or at its natural width when the output is a file
-    or a pipe (no terminal edge to fit)."""
-    if out.is_terminal:
-        out.print(table)
-        return
-    width = max(out.width, out.measure(table, options=out.options.update_width(400)).maximum)
-    Console(file=out.file, width=width, highlight=False, color_system=None).print(table)
 
 
 def _print_timing(study: Study) -> None:
@@ -234,10 +224,11 @@ def _print_timing(study: Study) -> None:
 def _print_failures(summary: dict[str, Any]) -> None:
     if not summary["failed"]:
         return
-    out.print(f"[bold red]{summary['failed']} games failed[/] (reproduce one with "
-              f"`tertia battle --seed SEED` and the same scenario, rules and options):")
+    out.print(Text.assemble((f"{summary['failed']} games failed", "bold red"),
+                            " (reproduce one with `tertia battle --seed SEED` and the same scenario, "
+                            "rules and options):"))
     for e in summary["errors"]:
-        out.print(f"  game {e['index']}, seed {e['seed']}: {e['error']}", markup=False, soft_wrap=True)
+        out.print(f"  game {e['index']}, seed {e['seed']}: {e['error']}", soft_wrap=True)
     if summary["failed"] > len(summary["errors"]):
         out.print(f"  ... and {summary['failed'] - len(summary['errors'])} more (see the Parquet file)")
 
@@ -382,7 +373,7 @@ def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, 
         turns = summary["turns"]["mean"] if summary["turns"] else None
         rates = [_fmt(summary["win_rate"][s]) for s in spec.sides]
         outcomes.add_row(value, str(summary["completed"]), *rates, str(summary["draws"]), _fmt(turns))
-    _print_table(outcomes)
+    print_table(outcomes)
     effect = Table(title=f"Effect against {key}={values[0]}, paired by seed", box=box.SIMPLE)
     effect.add_column(key)
     effect.add_column("pairs", justify="right")
@@ -395,7 +386,7 @@ def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, 
         effect.add_row(value, str(change["paired_games"]),
                        *(_fmt(change["win_rate_difference"][s]) for s in spec.sides),
                        _fmt(change["turns_difference"]))
-    _print_table(effect)
+    print_table(effect)
     out.print("Intervals are 95%: Wilson for rates, normal on the per-seed differences for Δ.")
     for value, summary in zip(values, summaries, strict=True):
         if summary["failed"]:

@@ -7,16 +7,35 @@ Field names and meanings are the TOML file's. Semantic checks that need a rule s
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 
 Finite = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 Positive = Annotated[float, Field(strict=True, gt=0, allow_inf_nan=False)]
 Flag = Annotated[bool, Field(strict=True)]
-Text = Annotated[str, Field(strict=True)]
+
+
+def _printable(text: str, allowed: str = "") -> str:
+    """Refuse control and formatting characters (terminal escapes, bidirectional
+    overrides): names are shown to players as written, on a terminal and in the page."""
+    for ch in text:
+        if ch not in allowed and unicodedata.category(ch) in ("Cc", "Cf"):
+            raise ValueError(f"contains the control character U+{ord(ch):04X}")
+    return text
+
+
+def _printable_lines(text: str) -> str:
+    return _printable(text, allowed="\n\t")
+
+
+Text = Annotated[str, Field(strict=True, max_length=200), AfterValidator(_printable)]
+"""A name or reference shown to players: printable, at most 200 characters."""
+Ident = Annotated[str, Field(strict=True, min_length=1, max_length=64), AfterValidator(_printable)]
+Prose = Annotated[str, Field(strict=True, max_length=20_000), AfterValidator(_printable_lines)]
 Coordinate = tuple[Finite, Finite]
 
 UNIT_TYPES = ("foot", "horse", "dragoons", "commanded_shot", "artillery")
@@ -33,13 +52,13 @@ class TableSpec(_Strict):
 
 
 class SideSpec(_Strict):
-    id: Annotated[str, Field(min_length=1, max_length=64)]
+    id: Ident
     name: Text = ""
     edge: Literal["south", "north"]
 
 
 class CommanderSpec(_Strict):
-    id: Annotated[str, Field(min_length=1, max_length=64)]
+    id: Ident
     name: Text = ""
     side: Text
     command: Literal["centre", "right", "left", "reserve", "artillery", "dragoons", "independent"]
@@ -53,7 +72,7 @@ class CommanderSpec(_Strict):
 
 
 class UnitSpec(_Strict):
-    id: Annotated[str, Field(min_length=1, max_length=64)]
+    id: Ident
     name: Text = ""
     side: Text
     type: Literal["foot", "horse", "dragoons", "commanded_shot", "artillery"]
@@ -63,7 +82,7 @@ class UnitSpec(_Strict):
     facing: Finite = 0.0
     width: Positive | None = None
     depth: Positive | None = None
-    traits: tuple[str, ...] = ()
+    traits: tuple[Text, ...] = ()
 
 
 class TerrainSpec(_Strict):
@@ -117,27 +136,27 @@ class SupplySpec(_Strict):
     side: Text
     x: Finite
     y: Finite
-    id: str | None = None
+    id: Ident | None = None
 
 
 class ObjectiveSpec(_Strict):
-    name: str
+    name: Text
     x: Finite
     y: Finite
     radius: Positive
-    side: str | None = None
+    side: Text | None = None
     ends_game: Flag = True
 
 
 class Scenario(_Strict):
     """A battle: a table, two sides, their commanders and units, terrain and objectives."""
 
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[str, Field(strict=True, min_length=1, max_length=200), AfterValidator(_printable)]
     turns: Annotated[int, Field(strict=True, ge=1, le=200)] = 12
-    rules: tuple[str, ...] = ()
-    description: str = ""
-    sources: tuple[str, ...] = ()
-    first: str | None = None
+    rules: tuple[Text, ...] = ()
+    description: Prose = ""
+    sources: tuple[Prose, ...] = ()
+    first: Text | None = None
     table: TableSpec
     sides: tuple[SideSpec, SideSpec]
     commanders: tuple[CommanderSpec, ...] = ()
