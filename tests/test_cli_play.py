@@ -134,3 +134,28 @@ def test_rules_table_lists_every_rule_set_and_option() -> None:
             assert option["name"] in out
             for choice in option["choices"] or ():
                 assert str(choice) in out
+
+
+def test_save_and_report_may_not_name_one_file_or_the_scenario(tmp_path: Path) -> None:
+    scenario = tmp_path / "mine.toml"
+    original = (Path(__file__).parent / "scenarios" / "tiny.toml").read_text()
+    scenario.write_text(original)
+    same = tmp_path / "out.txt"
+    code, out = run("battle", "--scenario", str(scenario), "--save", str(same), "--report", str(same))
+    assert code == 1 and "both name" in out and not same.exists()
+    for flag in ("--save", "--report"):
+        code, out = run("battle", "--scenario", str(scenario), flag, str(scenario))
+        assert code == 1 and "is the scenario being played" in out
+        assert scenario.read_text() == original
+
+
+def test_a_save_that_cannot_be_written_leaves_nothing_behind(tmp_path: Path) -> None:
+    target = tmp_path / "missing-folder" / "game.json"
+    code, out = run("battle", "--scenario", "skirmish", "--save", str(target))
+    assert code == 1 and "cannot write" in out and len(out.strip().splitlines()) >= 1
+    assert list(tmp_path.rglob("*")) == []
+
+
+def test_max_actions_stops_a_battle_as_a_failure() -> None:
+    code, out = run("battle", "--scenario", "skirmish", "--max-actions", "5")
+    assert code == 2 and "did not end within 5 actions" in out

@@ -17,6 +17,7 @@ from tertia.analysis.sim.games import ChunkResult, GameSpec, Job, game_seed
 from tertia.analysis.sim.storage import read_rows
 from tertia.battle import BattleRecord, fight_battle
 from tertia.cli.main import app
+from tertia.cli.simulate_commands import FAILED_GAMES_EXIT
 
 runner = CliRunner()
 SMALL = ("--scenario", "skirmish", "--seed", "5", "--workers", "1")
@@ -83,12 +84,13 @@ def test_a_failing_game_is_reported_with_its_seed(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(sim_games, "fight_battle", flaky)
     code, stdout, _ = run("simulate", *SMALL, "--games", "3", "--json")
-    assert code == 0
+    assert code == FAILED_GAMES_EXIT != 0
     data = json.loads(stdout)
     assert data["failed"] == 1 and data["games"] == 3
     assert data["errors"][0]["seed"] == bad_seed and "no such hedge" in data["errors"][0]["error"]
     code, stdout, _ = run("simulate", *SMALL, "--games", "3")
-    assert "1 games failed" in stdout and str(bad_seed) in stdout
+    assert code == FAILED_GAMES_EXIT
+    assert "1 game failed" in stdout and str(bad_seed) in stdout
 
 
 def test_ctrl_c_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -165,3 +167,18 @@ def test_bad_input_is_one_clean_line(args: tuple[str, ...], needle: str) -> None
     assert code == 1, output
     assert "Traceback" not in output and needle in output
     assert len(output.strip().splitlines()) == 1, output
+
+
+def test_without_a_scenario_the_rule_set_picks_its_own() -> None:
+    code, stdout, _ = run("simulate", "--rules", "d3-cards", "--games", "1", "--workers", "1", "--json")
+    assert code == 0, stdout
+    assert json.loads(stdout)["scenario"] == "chalgrove"
+
+
+def test_out_may_not_overwrite_the_scenario(tmp_path: Path) -> None:
+    scenario = tmp_path / "mine.toml"
+    original = (Path(__file__).parent / "scenarios" / "tiny.toml").read_text()
+    scenario.write_text(original)
+    code, _, stderr = run("simulate", "--scenario", str(scenario), "--games", "1", "--out", str(scenario))
+    assert code == 1 and "is the scenario being played" in stderr
+    assert scenario.read_text() == original

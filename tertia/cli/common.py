@@ -12,6 +12,7 @@ from rich.text import Text
 
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.io.files import same_file
 from tertia.io.record import RecordError, load_record, replay
 from tertia.rulesets import get_ruleset
 
@@ -34,6 +35,20 @@ def print_table(table: Table) -> None:
 def fail(message: str, code: int = 1) -> NoReturn:
     err.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
     raise typer.Exit(code)
+
+
+def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None:
+    """Refuse outputs that would overwrite the scenario being played or each other."""
+    given = [(flag, path) for flag, path in outputs.items() if path is not None]
+    source = Path(scenario) if scenario is not None and Path(scenario).is_file() else None
+    for i, (flag, path) in enumerate(given):
+        if source is not None and same_file(path, source):
+            fail(f"{flag} {path}: is the scenario being played; choose another file")
+        if path.is_dir():
+            fail(f"{flag} {path}: is a directory; give a file name")
+        for other_flag, other in given[i + 1:]:
+            if same_file(path, other):
+                fail(f"{flag} and {other_flag} both name {path}; give each its own file")
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:

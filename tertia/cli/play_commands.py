@@ -15,9 +15,10 @@ from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.odds import odds_notes
-from tertia.battle import BattleAborted, BattleRecord, fight_battle
+from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, fight_battle
 from tertia.cli.common import (
     build_game,
+    check_outputs,
     fail,
     out,
     parse_options,
@@ -111,8 +112,14 @@ def battle(
     save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here")] = None,
     report: Annotated[Path | None, typer.Option(help="Write an HTML report here")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, no narrative")] = False,
+    max_actions: Annotated[
+        int, typer.Option(help="Stop the battle as a failure if it is not over after this many actions")
+    ] = MAX_ACTIONS,
 ) -> None:
     """Fight a battle, AI against AI, and tell it turn by turn."""
+    check_outputs({"--save": save, "--report": report}, scenario)
+    if max_actions < 1:
+        fail(f"--max-actions must be at least 1, not {max_actions}")
     game = build_game(scenario or default_scenario(rules), rules, parse_options(option or []))
     chosen = {side: "doctrine" for side in game.scenario.side_ids}
     for pair in player or []:
@@ -123,7 +130,7 @@ def battle(
     players: dict[str, Player] = {side: PLAYERS[kind]() for side, kind in chosen.items()}
     names = side_names(game)
     try:
-        record = fight_battle(game, players, seed)
+        record = fight_battle(game, players, seed, max_actions=max_actions)
     except BattleAborted as exc:
         fail(str(exc), 2)
     if not as_json:

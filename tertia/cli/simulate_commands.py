@@ -41,14 +41,20 @@ from tertia.analysis.sim.games import TROOP_ORDER
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import check_arguments
 from tertia.battle import MAX_ACTIONS
-from tertia.cli.common import build_game, err, fail, out, parse_options, print_table
+from tertia.cli.common import build_game, check_outputs, err, fail, out, parse_options, print_table
 from tertia.cli.main import app
-from tertia.cli.play_commands import DEFAULT_RULES, DEFAULT_SCENARIO, DEFAULT_SEED
+from tertia.cli.play_commands import DEFAULT_RULES, DEFAULT_SEED, default_scenario
 
 INTERRUPTED_EXIT = 130
 """The conventional exit status after Ctrl-C; the finished games are still written."""
+FAILED_GAMES_EXIT = 2
+"""Some games failed (an illegal action, or no end within --max-actions)."""
 
-ScenarioOpt = Annotated[str, typer.Option(help="Built-in scenario name or a TOML file")]
+ScenarioOpt = Annotated[
+    str | None,
+    typer.Option(help="Built-in scenario name or a TOML file (default: Edgehill, or the first built-in "
+                      "written for the rule set)"),
+]
 RulesOpt = Annotated[str, typer.Option(help="Rule set id")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option KEY=VALUE")]
 GamesOpt = Annotated[int, typer.Option(help="Games to fight (per value, for a sweep)")]
@@ -77,8 +83,10 @@ def _checked_backend(backend: str) -> Backend:
     fail(f"--backend {backend!r}: expected one of {', '.join(BACKENDS)}")
 
 
-def _check_outputs(out_file: Path | None, plots: Path | None) -> None:
-    """Refuse unwritable destinations before fighting thousands of games."""
+def _check_outputs(out_file: Path | None, plots: Path | None, scenario: str) -> None:
+    """Refuse unwritable destinations, or the scenario itself, before fighting thousands
+    of games."""
+    check_outputs({"--out": out_file}, scenario)
     if out_file is not None:
         if out_file.is_dir():
             fail(f"--out {out_file}: is a directory; give a file name such as games.parquet")
@@ -158,9 +166,12 @@ def _write_parquet(path: Path, rows: Sequence[Row], spec: GameSpec, study: Study
         fail(f"--out {path}: cannot write: {exc.strerror or exc}")
 
 
-def _finish(study: Study, as_json: bool) -> None:
-    """Exit as the run ended: 130 after Ctrl-C, 1 if a worker was lost."""
+def _finish(study: Study, as_json: bool, failed: int) -> None:
+    """Exit as the run ended: 130 after Ctrl-C, 1 if a worker was lost, 2 if any game
+    failed (the rows and the summary are written first)."""
     if study.stopped is None:
+        if failed:
+            raise typer.Exit(FAILED_GAMES_EXIT)
         return
     if not as_json:
         if study.stopped == "interrupted":
@@ -224,7 +235,8 @@ def _print_timing(study: Study) -> None:
 def _print_failures(summary: dict[str, Any]) -> None:
     if not summary["failed"]:
         return
-    out.print(Text.assemble((f"{summary['failed']} games failed", "bold red"),
+    failed = summary["failed"]
+    out.print(Text.assemble((f"{failed} game{'s' if failed != 1 else ''} failed", "bold red"),
                             " (reproduce one with `tertia battle --seed SEED` and the same scenario, "
                             "rules and options):"))
     for e in summary["errors"]:
@@ -248,7 +260,7 @@ def _run_info(study: Study) -> dict[str, Any]:
 @app.command()
 def simulate(
     games: GamesOpt,
-    scenario: ScenarioOpt = DEFAULT_SCENARIO,
+    scenario: ScenarioOpt = None,
     rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     seed: SeedOpt = DEFAULT_SEED,
@@ -264,8 +276,9 @@ def simulate(
     advantage and losses per troop type."""
     options = parse_options(option or [])
     chosen_backend = _checked_backend(backend)
+    scenario = scenario or default_scenario(rules)
     spec = _spec(scenario, rules, options, max_actions)
-    _check_outputs(out_file, plots)
+    _check_outputs(out_file, plots, scenario)
     study = _run([spec], games, seed, workers, chosen_backend, address)
     rows = study.rows[0]
     summary = summarize(rows, spec.sides, spec.fielded, requested=games)
@@ -287,7 +300,7 @@ def simulate(
             out.print(f"Rows written to {out_file}")
         if written:
             out.print(f"Plots written to {plots}: {', '.join(Path(p).name for p in written)}")
-    _finish(study, as_json)
+    _finish(study, as_json, summary["failed"])
 
 
 def _parse_vary(vary: list[str], options: dict[str, str]) -> tuple[str, list[str]]:
@@ -307,7 +320,7 @@ def _parse_vary(vary: list[str], options: dict[str, str]) -> tuple[str, list[str
 def sweep(
     vary: Annotated[list[str], typer.Option(help="The option to vary and its values: KEY=V1,V2,...")],
     games: GamesOpt,
-    scenario: ScenarioOpt = DEFAULT_SCENARIO,
+    scenario: ScenarioOpt = None,
     rules: RulesOpt = DEFAULT_RULES,
     option: OptionOpt = None,
     seed: SeedOpt = DEFAULT_SEED,
@@ -323,12 +336,13 @@ def sweep(
     game length, with intervals, against the first value."""
     options = parse_options(option or [])
     chosen_backend = _checked_backend(backend)
+    scenario = scenario or default_scenario(rules)
     key, values = _parse_vary(vary, options)
     specs = [_spec(scenario, rules, {**options, key: v}, max_actions, vary=v) for v in values]
     settings = [dict(s.options)[key] for s in specs]
     if len(set(map(repr, settings))) != len(settings):
         fail(f"--vary {key}: the values {', '.join(values)} are not all different")
-    _check_outputs(out_file, plots)
+    _check_outputs(out_file, plots, scenario)
     study = _run(specs, games, seed, workers, chosen_backend, address)
     base = specs[0]
     names = _names(base)
@@ -356,7 +370,7 @@ def sweep(
             out.print(f"Rows written to {out_file}")
         if plot_path is not None:
             out.print(f"Plot written to {plot_path}")
-    _finish(study, as_json)
+    _finish(study, as_json, sum(s["failed"] for s in summaries))
 
 
 def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, Any]],

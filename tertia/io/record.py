@@ -19,6 +19,7 @@ from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.io.files import write_text
 from tertia.rulesets import get_ruleset
 
 FORMAT = "tertia-record"
@@ -52,10 +53,7 @@ def record_to_dict(record: BattleRecord) -> dict[str, Any]:
 
 
 def save_record(record: BattleRecord, path: Path) -> None:
-    text = json.dumps(record_to_dict(record), indent=1)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, json.dumps(record_to_dict(record), indent=1))
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from tertia.core import events as ev
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
+from tertia.io.files import write_text
 from tertia.io.narrative import NarrativeLine, Narrator, default_side_name
 from tertia.io.svg import SIDE_COLOURS, Trace, render_map
 
@@ -248,7 +249,7 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0) -> str:
 def write_report_for(record: BattleRecord, path: str | Path, *, scale: float = 12.0) -> Path:
     """Write :func:`build_report_for` to ``path``."""
     target = Path(path)
-    target.write_text(build_report_for(record, scale=scale), encoding="utf-8")
+    write_text(target, build_report_for(record, scale=scale))
     return target
 
 

@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from tertia.analysis.sim.games import Row
 from tertia.analysis.sim.summary import completed
+from tertia.io.files import replacing
 
 DPI = 110
 DRAW_COLOUR = "#999999"
@@ -19,7 +20,8 @@ SIDE_COLOURS = ("#b8433b", "#3b5fb8")
 
 def _save(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI, format="png")
+    with replacing(path) as tmp:
+        fig.savefig(tmp, dpi=DPI, format="png")
     return path
 
 

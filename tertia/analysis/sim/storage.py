@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tertia.analysis.sim.games import Row
+from tertia.io.files import replacing
 
 METADATA_KEY = b"tertia"
 TEXT_COLUMNS = frozenset(
@@ -28,7 +29,8 @@ def write_rows(path: Path, rows: Sequence[Row], columns: Sequence[str], metadata
     schema = pa.schema(fields, metadata={METADATA_KEY: json.dumps(dict(metadata), sort_keys=True)})
     table = pa.Table.from_pydict({c: [r.get(c) for r in rows] for c in columns}, schema=schema)
     try:
-        pq.write_table(table, path)
+        with replacing(path) as tmp:
+            pq.write_table(table, tmp)
     except pa.ArrowException as exc:  # pyarrow wraps some file errors in its own types
         raise OSError(str(exc)) from exc
 
