@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import tertia
 from tertia.cli.main import app
 
 runner = CliRunner()
@@ -159,3 +160,25 @@ def test_a_save_that_cannot_be_written_leaves_nothing_behind(tmp_path: Path) -> 
 def test_max_actions_stops_a_battle_as_a_failure() -> None:
     code, out = run("battle", "--scenario", "skirmish", "--max-actions", "5")
     assert code == 2 and "did not end within 5 actions" in out
+
+
+def test_version() -> None:
+    code, out = run("--version")
+    assert code == 0 and out.strip() == f"tertia {tertia.__version__}"
+
+
+@pytest.mark.parametrize("command", ["battle", "replay", "inspect", "odds", "rules", "validate",
+                                     "scenarios", "simulate", "sweep", "serve"])
+def test_help_names_values_not_python_types(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "160"})
+    assert result.exit_code == 0
+    assert "<bool>" not in result.output and "<list" not in result.output
+
+
+def test_a_piped_narrative_keeps_each_entry_on_one_line() -> None:
+    code, out = run("battle", "--scenario", "skirmish", "--seed", "2")
+    assert code == 0
+    lines = out.splitlines()
+    assert max(map(len, lines)) > 100
+    attacks = [line for line in lines if " attacks " in line and "takes a hit" in line]
+    assert attacks and all(line.rstrip().endswith("]") for line in attacks)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,6 +20,11 @@ from tertia.rulesets import get_ruleset
 # ("Royalists [/bold]" is a name, not a closing tag). Styles go in Text objects.
 out = Console(highlight=False, markup=False)
 err = Console(stderr=True, highlight=False, markup=False)
+
+
+OptionOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Rule option (repeatable)", metavar="KEY=VALUE")
+]
 
 
 def print_table(table: Table) -> None:

@@ -3,7 +3,30 @@ itself on :data:`app`; this module only assembles them."""
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 import typer
+from typer.core import TyperCommand, TyperGroup
+
+import tertia
+
+
+def _untyped_help(option: Any) -> Any:
+    """``--help`` is a flag: show no ``<bool>`` beside it, as for the other flags."""
+    if option is not None:
+        option.metavar = ""
+    return option
+
+
+class Command(TyperCommand):
+    def get_help_option(self, ctx: Any) -> Any:
+        return _untyped_help(super().get_help_option(ctx))
+
+
+class Group(TyperGroup):
+    def get_help_option(self, ctx: Any) -> Any:
+        return _untyped_help(super().get_help_option(ctx))
+
 
 app = typer.Typer(
     name="tertia",
@@ -11,12 +34,34 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=Group,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"tertia {tertia.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit", metavar="", is_eager=True,
+                     callback=_print_version),
+    ] = False,
+) -> None:
+    """English Civil War battles on a free-movement table."""
 
 
 def _register() -> None:
     import tertia.cli.serve_commands  # noqa: F401
     from tertia.cli import odds_commands, play_commands, scenario_commands, simulate_commands  # noqa: F401
+
+    for info in app.registered_commands:
+        if info.cls in (None, TyperCommand):
+            info.cls = Command
 
 
 _register()

@@ -71,12 +71,14 @@ def odds_command(
     target: Annotated[str, typer.Option(help="Id of the target unit")],
     rules: Annotated[str, typer.Option(help="Rule set id")] = "larger-battles",
     action: Annotated[str | None, typer.Option(help="The rule set's word: melee, shoot or bombard")] = None,
-    support: Annotated[list[str] | None, typer.Option(help="A supporting unit (repeatable)")] = None,
+    support: Annotated[
+        list[str] | None, typer.Option(help="A supporting unit (repeatable)", metavar="ID")
+    ] = None,
     commander: Annotated[str | None, typer.Option(help="An encouraging commander")] = None,
     defender_commander: Annotated[
         str | None, typer.Option(help="The defender's encouraging commander")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
     """Exact odds of an attack, shot or bombardment in the position the file gives."""
     game, state = state_from_file(file, rules)

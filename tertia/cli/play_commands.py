@@ -17,6 +17,7 @@ from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.odds import odds_notes
 from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, fight_battle
 from tertia.cli.common import (
+    OptionOpt,
     build_game,
     check_outputs,
     fail,
@@ -107,11 +108,16 @@ def battle(
     ] = None,
     rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
     seed: Annotated[int, typer.Option(help="Seed for the dice and the players")] = DEFAULT_SEED,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option KEY=VALUE")] = None,
-    player: Annotated[list[str] | None, typer.Option(help="SIDE=doctrine|random (default doctrine)")] = None,
+    option: OptionOpt = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option(help="Who plays a side (repeatable; default doctrine)", metavar="SIDE=doctrine|random"),
+    ] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here")] = None,
     report: Annotated[Path | None, typer.Option(help="Write an HTML report here")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, no narrative")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object, no narrative", metavar="")
+    ] = False,
     max_actions: Annotated[
         int, typer.Option(help="Stop the battle as a failure if it is not over after this many actions")
     ] = MAX_ACTIONS,
@@ -160,7 +166,8 @@ def _print_line(kind: str, text: str) -> None:
               "loss": "bold red", "objective": "bold green", "end": "bold", "dice": "dim"}
     if kind == "heading":
         out.print()
-    out.print(Text(text, style=styles.get(kind, "")))
+    # In a terminal lines wrap at its edge; in a pipe or a file each stays one line.
+    out.print(Text(text, style=styles.get(kind, "")), soft_wrap=not out.is_terminal)
 
 
 def _write_report(record: BattleRecord, path: Path) -> None:
@@ -192,7 +199,7 @@ def replay_command(
 def inspect(
     file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
     rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
     """Every unit's derived state now: hits, hit limit with support and cover, ammunition."""
     game, state = state_from_file(file, rules)
@@ -216,7 +223,7 @@ def inspect(
 
 @app.command()
 def rules(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
     """The rule sets, their options and defaults."""
     described = [get_ruleset(rid).describe() for rid in ruleset_ids()]

@@ -41,7 +41,7 @@ def validate(
 
 @app.command()
 def scenarios(
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.", metavar="")] = False,
 ) -> None:
     """List the built-in scenarios and the rule sets each is written for."""
     entries = list_builtin()

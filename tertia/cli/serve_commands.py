@@ -24,7 +24,9 @@ HostOpt = Annotated[str, typer.Option(help="address to listen on; 0.0.0.0 opens 
 PortOpt = Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")]
 DbOpt = Annotated[Path | None, typer.Option(help="games database (default: in the user's data folder)")]
 PaceOpt = Annotated[float, typer.Option(min=0, max=10, help="pause between AI actions against a person (s)")]
-DurableOpt = Annotated[bool, typer.Option(help="wait for the disk on every action (survives power cuts)")]
+DurableOpt = Annotated[
+    bool, typer.Option(help="wait for the disk on every action (survives power cuts)", metavar="")
+]
 WatchOpt = Annotated[float, typer.Option(min=0, max=10, help="pause when the AI plays both sides (s)")]
 
 

@@ -41,7 +41,16 @@ from tertia.analysis.sim.games import TROOP_ORDER
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import check_arguments
 from tertia.battle import MAX_ACTIONS
-from tertia.cli.common import build_game, check_outputs, err, fail, out, parse_options, print_table
+from tertia.cli.common import (
+    OptionOpt,
+    build_game,
+    check_outputs,
+    err,
+    fail,
+    out,
+    parse_options,
+    print_table,
+)
 from tertia.cli.main import app
 from tertia.cli.play_commands import DEFAULT_RULES, DEFAULT_SEED, default_scenario
 
@@ -56,7 +65,6 @@ ScenarioOpt = Annotated[
                       "written for the rule set)"),
 ]
 RulesOpt = Annotated[str, typer.Option(help="Rule set id")]
-OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option KEY=VALUE")]
 GamesOpt = Annotated[int, typer.Option(help="Games to fight (per value, for a sweep)")]
 SeedOpt = Annotated[int, typer.Option(help="Master seed: game i's seed is derived from (seed, i)")]
 WorkersOpt = Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU)")]
@@ -64,7 +72,7 @@ BackendOpt = Annotated[str, typer.Option(help="local (process pool) or ray")]
 AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster to join (default: start a local Ray)")]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Write one row per game to this Parquet file")]
 PlotsOpt = Annotated[Path | None, typer.Option(help="Write PNG plots to this directory")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object", metavar="")]
 MaxActionsOpt = Annotated[int, typer.Option(help="A game not over after this many actions fails")]
 
 
@@ -318,7 +326,9 @@ def _parse_vary(vary: list[str], options: dict[str, str]) -> tuple[str, list[str
 
 @app.command()
 def sweep(
-    vary: Annotated[list[str], typer.Option(help="The option to vary and its values: KEY=V1,V2,...")],
+    vary: Annotated[
+        list[str], typer.Option(help="The option to vary and its values", metavar="KEY=V1,V2,...")
+    ],
     games: GamesOpt,
     scenario: ScenarioOpt = None,
     rules: RulesOpt = DEFAULT_RULES,
