@@ -20,8 +20,14 @@ from types import ModuleType
 
 import pytest
 from _pytest.doctest import DoctestModule
+from hypothesis import settings
 
 from tertia import _build
+
+# Speed is measured by benchmarks, never by tests: no per-example deadline, which a busy
+# machine would turn into failures that say nothing about correctness.
+settings.register_profile("tertia", deadline=None)
+settings.load_profile("tertia")
 
 _COMPILED = {Path(_build.source_path(m)).resolve(): m for m in _build.compiled_modules()}
 
