@@ -301,7 +301,8 @@ class LargerBattles(RuleSet):
         commander: str | None = None,
     ) -> tuple[GameState, Action]:
         """``melee`` is the combined shooting-and-melee combat; for a gun ``shoot`` and
-        ``bombard`` mean the same."""
+        ``bombard`` mean the same. Mid-way through the attacker's player turn (a game
+        record), the turn's marks stay: see :meth:`_ready`."""
         problems = self._unit_problems(state, (), (attacker, target))
         if problems:
             raise IllegalAction(problems)
@@ -329,7 +330,8 @@ class LargerBattles(RuleSet):
                 Code.CANNOT_ACT,
                 f"{self.id} combines shooting and melee in one combat phase: ask for melee",
                 clauses.COMBAT)])
-        return self._ready(state, unit.side, "combat"), Attack(attacker=attacker, target=target, supports=supports, commander=commander)
+        ready = self._ready(state, unit.side, "combat")
+        return ready, Attack(attacker=attacker, target=target, supports=supports, commander=commander)
 
     @staticmethod
     def _ready(state: GameState, side: str, phase: str) -> GameState:
