@@ -314,6 +314,9 @@ def test_bombardment_odds_mid_turn_keep_the_orders_and_the_guns_that_fired() -> 
     one_left = position(game, orders=((f"{P}:centre", "move"),))
     ready, action = game.ruleset.query(one_left, "bombard", "p-gun", "r-horse")
     assert not game.validate(ready, action)
+    later = fired.evolve(phase="combat")  # this turn's bombardment is past: the next turn's
+    ready, action = game.ruleset.query(later, "bombard", "p-gun", "r-horse")
+    assert not game.validate(ready, action)
     theirs = spent.evolve(active=R)
     ready, action = game.ruleset.query(theirs, "bombard", "p-gun", "r-horse")
     assert not game.validate(ready, action)
