@@ -13,9 +13,9 @@ from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, Gi
 from tertia.core.events import OrderGiven
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
-from tertia.core.scenario import Scenario
+from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
 from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
-from tertia.core.terrain import Battlefield
+from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Code, IllegalAction, Violation
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import plan_move
@@ -25,13 +25,14 @@ from tertia.rulesets.larger_battles import clauses, sequence
 from tertia.rulesets.larger_battles.bombardment import validate_bombard
 from tertia.rulesets.larger_battles.combat import validate_attack, validate_encourage
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH
+from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.movement import (
     ENEMY_ZONE,
     allowance,
     resolve_move,
     validate_move,
 )
-from tertia.rulesets.larger_battles.orders import order_key, orders_left, validate_order
+from tertia.rulesets.larger_battles.orders import is_ordered, order_key, orders_left, validate_order
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.resolution import declare_attack, resolve_bombard, resolve_encourage
 from tertia.rulesets.larger_battles.routing import (
@@ -52,7 +53,7 @@ COMMAND_TYPES = {"centre", "right", "left", "reserve"}
 class LargerBattles(RuleSet):
     id: ClassVar[str] = "larger-battles"
     title: ClassVar[str] = "ECW Rules for Larger Battles"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("hit_limit_infantry", 3, "hits at which infantry rout (Routing Units)", low=1, high=20),
         OptionSpec("hit_limit_cavalry", 2, "hits at which cavalry rout", low=1, high=20),
@@ -67,6 +68,12 @@ class LargerBattles(RuleSet):
         OptionSpec("directly_away_tolerance", 15.0,
                    "degrees a move may stray from directly away when within 3\" of the enemy",
                    low=0, high=90),
+        OptionSpec(
+            "slide", "free",
+            "which way a unit may slide without pivoting: any way (the text is silent) or only "
+            "within 45 degrees of its front",
+            ("free", "forward-arc-only"),
+        ),
         OptionSpec("bombard_needs_line_of_sight", True,
                    "guns cannot fire through woods, towns or other units"),
         OptionSpec("muskets_when_defending", False,
@@ -158,18 +165,13 @@ class LargerBattles(RuleSet):
                 problems.append((f"commanders[{i}] {spec.id!r}.command",
                                  f"commanders are assigned to the flank, centre and reserve "
                                  f"commands, not {spec.command!r} ({clauses.UNASSIGNED})"))
-        w, d = self.base_size(UnitKind.COMMANDER)
         for i, u in enumerate(scenario.units):
             if u.command not in COMMAND_TYPES:
                 continue
             c = leaders.get((u.side, u.command))
             if c is None:
                 continue
-            uw, ud = self.base_size(UnitKind(u.type))
-            gap = base_distance(
-                Base(u.x, u.y, u.facing, u.width or uw, u.depth or ud),
-                Base(c.x, c.y, c.facing, c.width or w, c.depth or d),
-            )
+            gap = base_distance(self._deployed_base(u), self._deployed_base(c))
             if gap > DEPLOY_RADIUS + 1e-6:
                 problems.append((f"units[{i}] {u.id!r}",
                                  f"deployed {gap:.1f}\" from its commander {c.id!r}; units must "
@@ -192,6 +194,41 @@ class LargerBattles(RuleSet):
                 if math.hypot(s.x - t.x, s.y - t.y) < SUPPLY_SPACING - 1e-6:
                     problems.append((f"supplies[{i}]", f"supply bases must be 12\" apart "
                                      f"({clauses.SUPPLIES})"))
+        problems.extend(self._ground_problems(scenario))
+        return problems
+
+    def _deployed_base(self, spec: UnitSpec | CommanderSpec) -> Base:
+        """A scenario piece's base, the rule set's size unless the scenario gives one."""
+        kind = UnitKind(spec.type) if isinstance(spec, UnitSpec) else UnitKind.COMMANDER
+        w, d = self.base_size(kind)
+        return Base(spec.x, spec.y, spec.facing, spec.width or w, spec.depth or d)
+
+    def _ground_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """Terrain 1, 4 and 6: no piece may stand in woods, marsh or a lake, or in a river
+        away from a ford or bridge, so none may be deployed there either."""
+        table = scenario.build_battlefield()
+        pieces: list[tuple[str, UnitSpec | CommanderSpec]] = [
+            *((f"commanders[{i}] {c.id!r}", c) for i, c in enumerate(scenario.commanders)),
+            *((f"units[{i}] {u.id!r}", u) for i, u in enumerate(scenario.units)),
+        ]
+        problems: list[tuple[str, str]] = []
+        for where, spec in pieces:
+            corners = self._deployed_base(spec).corners()
+            for kind, clause in [*IMPASSABLE.items(), (TerrainKind.RIVER, clauses.RIVERS)]:
+                if kind is TerrainKind.RIVER:
+                    if not table.blocks_by_river(corners):
+                        continue
+                    ground = "a river away from a ford or bridge"
+                elif table.has(kind) and table.overlaps(kind, corners):
+                    ground = kind.value
+                else:
+                    continue
+                named = [f.name for f in table.features if f.kind is kind]
+                names = [named[n] for n in table.features_overlapping(kind, corners) if named[n]]
+                where_named = f" ({', '.join(names)})" if names else ""
+                problems.append((where, f"deployed in {ground}{where_named}, where no unit may "
+                                        f"stand ({clause})"))
+                break
         return problems
 
     # --- play --------------------------------------------------------------------------------
@@ -264,7 +301,8 @@ class LargerBattles(RuleSet):
         commander: str | None = None,
     ) -> tuple[GameState, Action]:
         """``melee`` is the combined shooting-and-melee combat; for a gun ``shoot`` and
-        ``bombard`` mean the same."""
+        ``bombard`` mean the same. Mid-way through the attacker's player turn (a game
+        record), the turn's marks stay: see :meth:`_ready`."""
         problems = self._unit_problems(state, (), (attacker, target))
         if problems:
             raise IllegalAction(problems)
@@ -276,8 +314,13 @@ class LargerBattles(RuleSet):
                                            f"{self.id} has no action {word!r}; its actions: "
                                            f"{', '.join(self.ACTION_WORDS)}", clauses.SEQUENCE)])
         if word in ("shoot", "bombard") and is_gun:
-            ready = state.evolve(phase="bombardment", active=unit.side, pending=None, result=None,
-                                 marks={"ordered_bombard": (unit.id,), "orders": (unit.id,)})
+            ready = self._ready(state, unit.side, "bombardment")
+            if not is_ordered(ready, unit, "bombard") and orders_left(ready) > 0:
+                ready = ready.evolve(marks={
+                    **ready.marks,
+                    "ordered_bombard": (*ready.marked("ordered_bombard"), unit.id),
+                    "orders": (*ready.marked("orders"), unit.id),
+                })
             return ready, Bombard(gun=attacker, target=target)
         if word == "bombard":
             raise IllegalAction([Violation(Code.CANNOT_ACT, f"{unit.label} is not artillery",
@@ -287,8 +330,27 @@ class LargerBattles(RuleSet):
                 Code.CANNOT_ACT,
                 f"{self.id} combines shooting and melee in one combat phase: ask for melee",
                 clauses.COMBAT)])
-        ready = state.evolve(phase="combat", active=unit.side, pending=None, result=None, marks={})
+        ready = self._ready(state, unit.side, "combat")
         return ready, Attack(attacker=attacker, target=target, supports=supports, commander=commander)
+
+    @staticmethod
+    def _ready(state: GameState, side: str, phase: str) -> GameState:
+        """The position readied for an action of ``side`` in ``phase``. In ``side``'s own
+        player turn, with that phase not yet past, the turn goes on: its marks stay (who has
+        moved, fought, supported, encouraged or bombarded, the orders given), so the answer
+        is what the game itself would allow. Otherwise it is ``side``'s next player turn,
+        with nothing yet done in it."""
+        ongoing = (
+            state.active == side and state.phase in sequence.PHASES and not state.is_over
+            and sequence.PHASES.index(state.phase) <= sequence.PHASES.index(phase)
+        )
+        if ongoing and state.pending is not None:
+            raise IllegalAction([Violation(
+                Code.PENDING_DECISION,
+                f"{state.pending['side']} must first decide: {state.pending['kind']}; the game "
+                f"allows nothing else until then", clauses.COMBAT)])
+        marks = dict(state.marks) if ongoing else {}
+        return state.evolve(phase=phase, active=side, pending=None, result=None, marks=marks)
 
     def default_responses(self, state: GameState) -> list[Action]:
         """A pending defence is answered, by default, with no defending commander."""

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from itertools import chain
 
+from tertia.core.actions import Move
 from tertia.core.dice import D6
 from tertia.core.events import Narrated, UnitMoved, UnitRemoved
-from tertia.core.geometry import EPSILON, bases_overlap
+from tertia.core.geometry import EPSILON, Point
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.measuring import within
+from tertia.rules.movement import (
+    iter_collision_violations,
+    iter_table_violations,
+    iter_terrain_violations,
+    plan_move,
+)
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.profile import profile
@@ -19,6 +28,11 @@ COMMAND_REACH = 3.0
 
 RETIRE_DISTANCE = 12.0
 """Commander Attacks: the commander must immediately retire 12"."""
+
+RETIRE_FAN = 45.0
+RETIRE_STEP = 5.0
+"""A retreat goes straight back, or up to 45 degrees off it in 5-degree steps (still
+towards the own edge) when the straight way is blocked."""
 
 
 def can_be_encouraged(unit: Unit) -> bool:
@@ -50,43 +64,64 @@ def own_edge_direction(tx: Tx, side: str) -> float:
     return 180.0 if edge == "south" else 0.0
 
 
+def iter_retreats(tx: Tx, commander: Unit, contacted_by: Unit) -> Iterator[Move]:
+    """The straight 12" retreats towards the own edge, in the order tried: straight back,
+    then 5, 10 ... 45 degrees off it, the side away from the enemy first."""
+    back = own_edge_direction(tx, commander.side)
+    offsets = [0.0]
+    for k in range(1, int(RETIRE_FAN / RETIRE_STEP) + 1):
+        offsets.extend((k * RETIRE_STEP, -k * RETIRE_STEP))
+
+    def end(offset: float) -> Point:
+        heading = math.radians(back + offset)
+        return (commander.x + RETIRE_DISTANCE * math.sin(heading),
+                commander.y + RETIRE_DISTANCE * math.cos(heading))
+
+    def order(offset: float) -> tuple[float, float]:
+        x, y = end(offset)
+        return (abs(offset), -math.hypot(x - contacted_by.x, y - contacted_by.y))
+
+    for offset in sorted(offsets, key=order):
+        yield Move(unit=commander.id, waypoints=(end(offset),))
+
+
+def is_clear_retreat(tx: Tx, commander: Unit, retreat: Move) -> bool:
+    """A way a commander could legally move: on the table, through no piece, no woods,
+    marsh or lake, and over a river only at a ford or bridge. The 3" stop near the enemy
+    does not apply, nor do allowances (the rule sets the 12")."""
+    plan = plan_move(commander, retreat)
+    return not any(chain(
+        iter_table_violations(tx.table, plan, clauses.COMMANDER_ATTACKS),
+        iter_collision_violations(tx.state, plan, clauses.COMMANDER_ATTACKS),
+        iter_terrain_violations(tx.table, plan, IMPASSABLE, IMPASSABLE, clauses.COMMANDER_ATTACKS),
+    ))
+
+
 def retire_commander(tx: Tx, commander: Unit, contacted_by: Unit) -> None:
-    """Commander Attacks: retire 12" towards the own edge to the first clear place, then
-    test for misfortune. With no clear place within the table, the commander is taken."""
-    toward_south = own_edge_direction(tx, commander.side) == 180.0
-    dy = -1.0 if toward_south else 1.0
-    table = tx.table
-    others = [u.base for u in tx.state.iter_units() if u.id != commander.id]
-    base = commander.base
-    for back in (RETIRE_DISTANCE, 10.0, 8.0, 6.0, 4.0):
-        for side_step in (0.0, 2.0, -2.0, 4.0, -4.0, 6.0, -6.0):
-            x, y = commander.x + side_step, commander.y + dy * back
-            candidate = base.moved_to(x, y)
-            corners = candidate.corners()
-            if not table.inside_table(corners):
-                continue
-            if any(bases_overlap(candidate, o) for o in others):
-                continue
-            if any(table.overlaps(k, corners) for k in IMPASSABLE) or table.blocks_by_river(
-                corners
-            ):
-                continue
-            tx.emit(
-                UnitMoved(
-                    unit=commander.id,
-                    path=((commander.x, commander.y), (x, y)),
-                    facing=commander.facing,
-                    reason=f"retired from {contacted_by.label}",
-                )
-            )
-            roll_misfortune(tx, tx.state.units[commander.id], "contacted by the enemy")
-            return
-    tx.emit(Narrated(text=f"{commander.label} has nowhere to retire ({clauses.COMMANDER_ATTACKS})"))
-    tx.emit(UnitRemoved(unit=commander.id, reason="captured", detail=f"by {contacted_by.label}"))
+    """Commander Attacks: retire 12" towards the own edge along the first clear way, then
+    test for misfortune. With no clear way the commander is lost (captured)."""
+    retreat = next((r for r in iter_retreats(tx, commander, contacted_by)
+                    if is_clear_retreat(tx, commander, r)), None)
+    if retreat is None:
+        tx.emit(Narrated(text=f"{commander.label} has no way to retire ({clauses.COMMANDER_ATTACKS})"))
+        tx.emit(UnitRemoved(unit=commander.id, reason="captured", detail=f"by {contacted_by.label}"))
+        return
+    tx.emit(
+        UnitMoved(
+            unit=commander.id,
+            path=((commander.x, commander.y), *retreat.waypoints),
+            facing=commander.facing,
+            reason=f"retired from {contacted_by.label}",
+        )
+    )
+    roll_misfortune(tx, tx.state.units[commander.id], "contacted by the enemy")
 
 
 def iter_contacted_commanders(state: GameState, mover: Unit) -> Iterator[Unit]:
-    """Enemy commanders whose bases the mover now touches."""
+    """Enemy commanders whose bases the mover, an enemy unit (not a commander), now
+    touches."""
+    if mover.is_commander:
+        return
     for c in state.iter_units(state.opponent(mover.side)):
         if c.kind is UnitKind.COMMANDER and within(mover, c, 0.05 + EPSILON):
             yield c

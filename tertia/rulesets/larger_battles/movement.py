@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tertia.core.actions import Move
 from tertia.core.events import Marked, Narrated, SupplyRaided, UnitMoved, UnitRemoved
-from tertia.core.geometry import angle_between, base_distance, bearing, is_within, point_segment_distance
+from tertia.core.geometry import (
+    EPSILON,
+    angle_between,
+    base_distance,
+    bearing,
+    is_within,
+    point_segment_distance,
+)
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
@@ -46,6 +53,31 @@ ROAD_BONUS = 3.0
 
 CONTACT = 0.05
 
+BEND_TOLERANCE = 1.0
+"""Turning: a path whose direction changes part-way by more than this many degrees turns."""
+
+FORWARD_ARC = 45.0
+"""Option ``slide = forward-arc-only``: how far a slide may stray from the unit's front."""
+
+
+def iter_headings(plan: MovePlan) -> Iterator[float]:
+    """The bearing of each leg of the centre's path that goes anywhere."""
+    for a, b in itertools.pairwise(plan.points):
+        if math.hypot(b[0] - a[0], b[1] - a[1]) > EPSILON:
+            yield bearing(a, b)
+
+
+def bends(plan: MovePlan) -> bool:
+    """Does the path change direction part-way (by more than a degree)?"""
+    return any(angle_between(h, k) > BEND_TOLERANCE for h, k in itertools.pairwise(iter_headings(plan)))
+
+
+def is_turning(table: Battlefield, plan: MovePlan) -> bool:
+    """Turning: a pivot at the start or end, or a change of direction part-way, except where
+    the whole move is on a road (a road is followed, bends and all)."""
+    if plan.turned:
+        return True
+    return bends(plan) and not table.path_on_road(plan.points)
 
 
 def is_uphill(table: Battlefield, plan: MovePlan) -> bool:
@@ -76,7 +108,7 @@ def allowance(
         and not ends_in_charge(state, plan)
     ):
         limit, why = limit + ROAD_BONUS, clauses.ROADS
-    if plan.turned and limit > TURNING_LIMIT:
+    if limit > TURNING_LIMIT and is_turning(table, plan):
         limit, why = TURNING_LIMIT, clauses.TURNING
     if limit > HILL_LIMIT and is_uphill(table, plan):
         limit, why = HILL_LIMIT, clauses.HILLS
@@ -116,6 +148,10 @@ def validate_move(
         return [Violation(Code.STATIONARY,
                           f"{unit.label} has fired and must remain stationary; it may only pivot",
                           clauses.ARTILLERY_STATIONARY)]
+    if options["slide"] == "forward-arc-only":
+        found_slide = _slide_violations(plan)
+        if found_slide:
+            return found_slide
     if plan.length > least_allowance(unit.kind) + 1e-6:
         limit, why = allowance(table, state, plan, options)
         if plan.length > limit + 1e-6:
@@ -131,6 +167,21 @@ def validate_move(
                                clauses.TOWNS))
     found.extend(_enemy_zone_violations(state, plan, options))
     return found
+
+
+def _slide_violations(plan: MovePlan) -> list[Violation]:
+    """Option ``slide = forward-arc-only``: every leg within 45 degrees of the way the unit
+    faces while it slides (after any pivot at the start)."""
+    facing = plan.after_pivot.facing
+    for heading in iter_headings(plan):
+        off = angle_between(heading, facing)
+        if off > FORWARD_ARC + 1e-6:
+            return [Violation(
+                Code.MOVED_SIDEWAYS,
+                f"{plan.unit.label} would slide {off:.0f} degrees off its front (at most "
+                f"{FORWARD_ARC:g} with slide = forward-arc-only); pivot first",
+                clauses.TURNING)]
+    return []
 
 
 def _enemy_zone_violations(
