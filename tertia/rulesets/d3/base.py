@@ -46,6 +46,10 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("charge_tolerance", 10.0,
                "degrees a charge's path may stray from straight ahead after its one turn",
                low=0, high=45),
+    OptionSpec("forward_judged_from", movement.AFTER_START_PIVOT,
+               "a shooter's move is forward if within 45 degrees of its facing after its pivot "
+               "at the start (it may wheel, advance, then fire), or of its facing when its "
+               "activation began", movement.FORWARD_FROM),
 )
 
 BASES: Mapping[UnitKind, tuple[float, float]] = {
@@ -225,7 +229,7 @@ class D3RuleSet(RuleSet):
                 case EndPhase():
                     self.end_activation(tx)
                 case Move():
-                    moved, touched = movement.resolve_move(tx, action)
+                    moved, touched = movement.resolve_move(tx, action, self.move_rules())
                     if touched:
                         self.on_contact(tx, moved, touched)
                 case Shoot():

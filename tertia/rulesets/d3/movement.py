@@ -37,6 +37,11 @@ CHARGE_TURN_LIMIT = 45.0
 FORWARD_ARC = 45.0
 """Shooting: a unit may shoot after moving forward, within its 45-degree front arc."""
 
+AFTER_START_PIVOT, ACTIVATION_START = "after-start-pivot", "activation-start"
+FORWARD_FROM = (AFTER_START_PIVOT, ACTIVATION_START)
+"""What a forward move is judged against: the facing after the pivot at the start (a unit
+may wheel, advance, then fire), or the facing the unit had when its activation began."""
+
 MAX_WAYPOINTS = 16
 TOWN_ENTRANTS = frozenset({UnitKind.FOOT, UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT})
 """Towns: only Infantry, Dragoons and Commanded Shot."""
@@ -64,6 +69,12 @@ class MoveRules:
     one attacker on each target (d3-cards)."""
     charge_tolerance: float
     """Degrees a charge's path may stray from straight ahead after its one turn."""
+    max_pivots: int
+    """Pivots a move may make: 2, at its start and its end (d3-commands); d3-cards' "at the
+    start or end" is one by default."""
+    forward_from: str
+    """:data:`AFTER_START_PIVOT` or :data:`ACTIVATION_START`: the facing a shooter's move
+    must stay within 45 degrees of."""
 
 
 def turns(plan: MovePlan) -> tuple[float, float]:
@@ -76,9 +87,11 @@ def pivots(plan: MovePlan) -> int:
     return sum(1 for t in turns(plan) if t > TURN_TOLERANCE)
 
 
-def is_forward(plan: MovePlan) -> bool:
-    """Every slide of the move lies within 45 degrees of the way the unit faces."""
-    facing = plan.after_pivot.facing
+def is_forward(plan: MovePlan, forward_from: str = AFTER_START_PIVOT) -> bool:
+    """Every slide of the move lies within 45 degrees of the way the unit faces: after its
+    pivot at the start, or (``forward_from`` :data:`ACTIVATION_START`) before it, as it
+    stood when its activation began (a unit moves once an activation)."""
+    facing = plan.start.facing if forward_from == ACTIVATION_START else plan.after_pivot.facing
     return all(
         angle_between(bearing(a, b), facing) <= FORWARD_ARC + 1e-6
         for a, b in zip(plan.points, plan.points[1:], strict=False)
@@ -146,6 +159,10 @@ def validate_move(
         return [Violation(Code.BAD_PATH, f"a move may have at most {MAX_WAYPOINTS} waypoints",
                           c.move_allowance)]
     plan = plan_move(unit, action)
+    if pivots(plan) > rules.max_pivots:
+        return [Violation(Code.BAD_PATH,
+                          f"{unit.label} may pivot at the start or at the end of its move, not both",
+                          c.pivot)]
     if unit.kind is UnitKind.ARTILLERY:
         found = _artillery_problems(state, unit, plan, c)
         if found:
@@ -282,9 +299,10 @@ def face_name(face: Face) -> str:
             Face.RIGHT: "right flank"}[face]
 
 
-def resolve_move(tx: Tx, action: Move) -> tuple[Unit, list[Unit]]:
+def resolve_move(tx: Tx, action: Move, rules: MoveRules) -> tuple[Unit, list[Unit]]:
     """Move the unit; returns it as moved and the enemy units (commanders included) it
-    now touches that it did not touch before."""
+    now touches that it did not touch before. A move that was not forward (judged as
+    ``rules.forward_from`` says) is marked ``sideways``: the unit may not shoot after."""
     state = tx.state
     unit = state.units[action.unit]
     plan = plan_move(unit, action)
@@ -293,7 +311,7 @@ def resolve_move(tx: Tx, action: Move) -> tuple[Unit, list[Unit]]:
         e.id for e in state.iter_units(state.opponent(unit.side)) if is_within(unit.base, e.base, REACH)
     }
     tx.emit(Marked(mark="moved", ident=unit.id))
-    if plan.translates and not is_forward(plan):
+    if plan.translates and not is_forward(plan, rules.forward_from):
         tx.emit(Marked(mark="sideways", ident=unit.id))
     if plan.turned:
         tx.emit(Marked(mark="pivoted", ident=unit.id))

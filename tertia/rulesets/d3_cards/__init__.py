@@ -33,7 +33,7 @@ CARD_OF_KIND = {
 class D3Cards(D3RuleSet):
     id: ClassVar[str] = "d3-cards"
     title: ClassVar[str] = "D3 ECW Wargaming Rules (earlier version)"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 4
     SHOOTING: ClassVar[ShootingRules] = own_shooting
@@ -51,6 +51,9 @@ class D3Cards(D3RuleSet):
                    "entrenchments and buildings)"),
         OptionSpec("hill_advantage", True,
                    "units defending a hill count as in cover in melee (the text's \"advantages\")"),
+        OptionSpec("d3_cards_pivots", "one",
+                   "\"pivot on their centre at the start or end of their movement\": one pivot a "
+                   "move, or one at each end", ("one", "both")),
     )
 
     def begin(self, tx: Tx) -> None:
@@ -91,6 +94,8 @@ class D3Cards(D3RuleSet):
             clauses=clauses.BOOK, pivot_cost=0.0, pivot_cost_each=False, straight_line=True,
             commanders_move=True, towns_closed_to_others=False, one_unit_per_town=True,
             charge_limit="target", charge_tolerance=float(self.option("charge_tolerance")),
+            max_pivots=1 if self.option("d3_cards_pivots") == "one" else 2,
+            forward_from=str(self.option("forward_judged_from")),
         )
 
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:

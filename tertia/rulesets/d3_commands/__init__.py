@@ -121,6 +121,7 @@ class D3Commands(D3RuleSet):
             pivot_cost_each=bool(self.option("pivot_cost_each")), straight_line=False,
             commanders_move=False, towns_closed_to_others=True, one_unit_per_town=False,
             charge_limit="face", charge_tolerance=float(self.option("charge_tolerance")),
+            max_pivots=2, forward_from=str(self.option("forward_judged_from")),
         )
 
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:

@@ -1,0 +1,72 @@
+"""Clauses of the D3 texts an outside audit found untested or misread: d3-cards' one pivot,
+shooting after a wheel (both D3 rule sets), towns that can be assaulted, an attacker that
+may itself be charged, scenarios checked against each rule set, and d3-cards rows whose
+tests did not test their clause. Each docstring quotes the clause; the docs' tables name
+every test here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tertia.core.actions import Move, Shoot
+from tertia.core.game import Game
+
+from .d3_support import CARDS, COMMANDS, activation, foot
+from .support import P, R, act, codes, make_game
+
+
+def cards_game(units: list[dict[str, Any]], **kw: Any) -> Game:
+    return make_game(units, rules=CARDS, **kw)
+
+
+# --- Pivots and shooting after a move ---------------------------------------------------------
+
+
+def test_one_pivot_at_the_start_or_the_end() -> None:
+    """d3-cards Movement: "Units can pivot on their centre at the start or end of their
+    movement": one pivot a move, at either end (option ``d3_cards_pivots``: ``both``)."""
+    game = cards_game([foot("f", P, 30, 5), foot("e", R, 30, 45, 180)])
+    state = activation(game, P, "foot")
+    assert codes(game, state, Move(unit="f", waypoints=((30, 8),), face_before=90)) == []
+    assert codes(game, state, Move(unit="f", waypoints=((30, 8),), face_after=90)) == []
+    assert codes(game, state, Move(unit="f", face_before=90, face_after=180)) == ["BAD_PATH"]
+    both = Move(unit="f", waypoints=((34, 5),), face_before=90, face_after=0)
+    assert codes(game, state, both) == ["BAD_PATH"]
+    loose = cards_game([foot("f", P, 30, 5), foot("e", R, 30, 45, 180)], d3_cards_pivots="both")
+    assert codes(loose, activation(loose, P, "foot"), both) == []
+
+
+def test_sidestep_by_pivoting_twice_cannot_shoot() -> None:
+    """d3-cards Musketry: "Units moving sideways or backwards outside of their 45 degree
+    front facing cannot shoot." With one pivot a unit cannot turn, slide and turn back to
+    shoot from a sidestep; with ``d3_cards_pivots = "both"`` it can, as the rules allowed."""
+    units = [foot("f", P, 30, 5), foot("e", R, 34, 16, 180)]
+    sidestep = Move(unit="f", waypoints=((34, 5),), face_before=90, face_after=0)
+    loose = cards_game(units, d3_cards_pivots="both")
+    moved, _ = act(loose, activation(loose, P, "foot"), sidestep)
+    assert codes(loose, moved, Shoot(unit="f", target="e")) == []
+    strict = cards_game(units, d3_cards_pivots="both", forward_judged_from="activation-start")
+    moved, _ = act(strict, activation(strict, P, "foot"), sidestep)
+    assert codes(strict, moved, Shoot(unit="f", target="e")) == ["MOVED_SIDEWAYS"]
+
+
+@pytest.mark.parametrize("rules", [CARDS, COMMANDS])
+def test_wheel_and_advance_then_fire(rules: str) -> None:
+    """Musketry (d3-cards) and Shooting (d3-commands): shooting "after completing their
+    movement, but that movement must have been forward movement". By default forward is
+    judged after the pivot at the start: a unit may wheel 60 degrees, advance and fire.
+    Option ``forward_judged_from = "activation-start"`` judges it from the facing the unit
+    had when activated: the same move is then not forward, while a wheel of 30 is."""
+    card = "foot" if rules == CARDS else "centre"
+    units = [foot("f", P, 30, 5), foot("e", R, 42, 14, 240)]
+    wheel = Move(unit="f", waypoints=((31.73, 6.0),), face_before=60)
+    narrow = Move(unit="f", waypoints=((30.5, 5.87),), face_before=30)
+    for option, wide_ok in (("after-start-pivot", True), ("activation-start", False)):
+        game = make_game(units, rules=rules, forward_judged_from=option)
+        state = activation(game, P, card)
+        wheeled, _ = act(game, state, wheel)
+        assert (codes(game, wheeled, Shoot(unit="f", target="e")) == []) is wide_ok
+        turned, _ = act(game, state, narrow)
+        assert codes(game, turned, Shoot(unit="f", target="e")) == []
