@@ -6,11 +6,13 @@ every test here."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from tertia.core.actions import Move, Shoot
+from tertia.analysis.odds import odds
+from tertia.core.actions import Attack, Move, Shoot
 from tertia.core.game import Game
 
 from .d3_support import CARDS, COMMANDS, activation, foot
@@ -70,3 +72,39 @@ def test_wheel_and_advance_then_fire(rules: str) -> None:
         assert (codes(game, wheeled, Shoot(unit="f", target="e")) == []) is wide_ok
         turned, _ = act(game, state, narrow)
         assert codes(game, turned, Shoot(unit="f", target="e")) == []
+
+
+# --- Towns ------------------------------------------------------------------------------------
+
+BIG_TOWN = {"type": "town", "polygon": [[20, 14], [40, 14], [40, 26], [20, 26]]}
+
+
+def test_a_town_garrison_may_be_assaulted() -> None:
+    """d3-cards Terrain Effects: "Only one unit may occupy a town." A unit occupies a town
+    when its centre stands in it; no other unit may end a move occupying it, but a charge
+    into contact with the garrison is an assault, not an occupation, whether the charger
+    ends at the town's edge or inside it. A unit whose centre stays outside does not
+    occupy the town."""
+    game = cards_game([foot("f", P, 30, 13.5), foot("g", P, 24, 10), foot("e", R, 30, 22, 180)],
+                      terrain=[BIG_TOWN])
+    state = activation(game, P, "foot")
+    assert codes(game, state, Move(unit="f", waypoints=((30, 18.99),))) == []
+    assert codes(game, state, Move(unit="f", waypoints=((30, 18.5),))) == ["TOWN_OCCUPIED"]
+    assert codes(game, state, Move(unit="g", waypoints=((24, 15),))) == ["TOWN_OCCUPIED"]
+    assert codes(game, state, Move(unit="g", waypoints=((24, 13.5),))) == []
+    edge = cards_game([foot("f", P, 30, 8), foot("e", R, 30, 15.6, 180)], terrain=[BIG_TOWN])
+    assert codes(edge, activation(edge, P, "foot"), Move(unit="f", waypoints=((30, 12.59),))) == []
+    friends = cards_game([foot("f", P, 30, 13.5), foot("k", P, 30, 22)], terrain=[BIG_TOWN])
+    assert codes(friends, activation(friends, P, "foot"), Move(unit="f", waypoints=((30, 18.99),))) == [
+        "TOWN_OCCUPIED"]
+
+
+def test_assaulting_a_town_is_d3_less_two_against_foot() -> None:
+    """d3-cards Melee 2 and Terrain Effects: Foot assaulting Foot in a town roll a D3, -1
+    for a target of Infantry and -1 for the town's cover: of the faces 1,1,2,2,3,3 only the
+    two 3s score, so one hit with chance 1/3 and none with 2/3."""
+    game = cards_game([foot("f", P, 30, 13.5), foot("e", R, 30, 22, 180)], terrain=[BIG_TOWN])
+    charged, _ = act(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 18.99),)))
+    result = odds(game, charged, Attack(attacker="f", target="e"))
+    assert dict(result.summary["target_hits_exact"]) == {"0": Fraction(2, 3), "1": Fraction(1, 3)}
+    assert result.modifiers == ("-1 target is Infantry", "-1 target in town")

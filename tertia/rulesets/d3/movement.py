@@ -121,6 +121,12 @@ def towns_under(table: Battlefield, base: Base) -> list[int]:
     return table.features_overlapping(TerrainKind.TOWN, base.corners())
 
 
+def towns_at(table: Battlefield, x: float, y: float) -> list[int]:
+    """Indexes (among the towns) of the towns a point, a unit's centre, stands in."""
+    point = shapely.Point(x, y)
+    return [i for i, town in enumerate(town_features(table)) if bool(town.geometry.intersects(point))]
+
+
 def occupant_of_town(table: Battlefield, state: GameState, index: int, ignore: str) -> Unit | None:
     """A troop unit whose centre stands in the town (Only one unit may occupy a town)."""
     town = town_features(table)[index]
@@ -216,14 +222,26 @@ def _terrain_problems(
                                f"{unit.label}: only Infantry, Dragoons and Commanded Shot may end "
                                f"a move in a town", c.towns))
     elif ends_in and rules.one_unit_per_town:
-        for index in ends_in:
-            holder = occupant_of_town(table, state, index, unit.id)
-            if holder is not None:
-                found.append(Violation(Code.TOWN_OCCUPIED,
-                                       f"{holder.label} already occupies that town; only one "
-                                       f"unit may occupy a town", c.towns))
-                break
+        found.extend(_town_occupied_problems(table, state, plan, c))
     return found
+
+
+def _town_occupied_problems(
+    table: Battlefield, state: GameState, plan: MovePlan, c: ClauseBook
+) -> list[Violation]:
+    """Only one unit may occupy a town, and a unit occupies the town its centre stands in:
+    a move may not end with the unit's centre in a town another unit occupies, unless it
+    charges into contact with that garrison, which may always be assaulted."""
+    unit = plan.unit
+    end = plan.end
+    for index in towns_at(table, end.x, end.y):
+        holder = occupant_of_town(table, state, index, unit.id)
+        if holder is None or (holder.side != unit.side and is_within(end, holder.base, REACH)):
+            continue
+        return [Violation(Code.TOWN_OCCUPIED,
+                          f"{holder.label} already occupies that town; only one unit may occupy a "
+                          f"town", c.towns)]
+    return []
 
 
 def contacted(state: GameState, unit: Unit, base: Base) -> list[Unit]:
