@@ -14,8 +14,9 @@ import pytest
 from tertia.analysis.odds import odds
 from tertia.core.actions import Attack, Move, Shoot
 from tertia.core.game import Game
+from tertia.core.state import GameState
 
-from .d3_support import CARDS, COMMANDS, activation, foot
+from .d3_support import CARDS, COMMANDS, activation, foot, horse
 from .support import P, R, act, codes, make_game
 
 
@@ -108,3 +109,35 @@ def test_assaulting_a_town_is_d3_less_two_against_foot() -> None:
     result = odds(game, charged, Attack(attacker="f", target="e"))
     assert dict(result.summary["target_hits_exact"]) == {"0": Fraction(2, 3), "1": Fraction(1, 3)}
     assert result.modifiers == ("-1 target is Infantry", "-1 target in town")
+
+
+# --- One attacker a defender ------------------------------------------------------------------
+
+
+def to_card(state: GameState, side: str, card: str) -> GameState:
+    """The same position with ``side``'s ``card`` in play and nothing done yet."""
+    played = {"side": side, "card": card}
+    return state.evolve(active=side, marks={}, extra={**state.extra, "activation": played})
+
+
+def test_a_unit_that_charged_may_itself_be_charged() -> None:
+    """d3-cards Movement: "Only one attacking unit may engage any given defending unit." A
+    unit that charged is the attacker in its melee, not a defender: one enemy may still
+    charge it, and then it defends, so a second may not. The unit it charged stays a
+    defender. When the one charged charges back, the roles turn round. Units found in
+    contact with no charge between them both count as defending."""
+    units = [horse("a", P, 30, 5), horse("b", P, 45, 20, 270), foot("e", R, 30, 20, 180),
+             foot("c", R, 38, 15.5, 270), foot("d", R, 22, 15.5, 90)]
+    game = cards_game(units)
+    charged, _ = act(game, activation(game, P, "horse"), Move(unit="a", waypoints=((30, 16.99),)))
+    assert codes(game, charged, Move(unit="b", waypoints=((33.51, 20),))) == ["FACE_TAKEN"]
+    answer = to_card(charged, R, "foot")
+    assert codes(game, answer, Move(unit="c", waypoints=((33.51, 15.5),))) == []
+    second, _ = act(game, answer, Move(unit="c", waypoints=((33.51, 15.5),)))
+    assert codes(game, second, Move(unit="d", waypoints=((26.49, 15.5),))) == ["FACE_TAKEN"]
+    back, _ = act(game, answer, Move(unit="e", waypoints=((30, 23),)))
+    again, _ = act(game, to_card(back, R, "foot"), Move(unit="e", waypoints=((30, 20),)))
+    assert codes(game, again, Move(unit="c", waypoints=((33.51, 15.5),))) == ["FACE_TAKEN"]
+    placed = cards_game([horse("a", P, 30, 16.99), *units[1:]])
+    state = activation(placed, R, "foot")
+    assert codes(placed, state, Move(unit="c", waypoints=((33.51, 15.5),))) == ["FACE_TAKEN"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import shapely
 
 from tertia.core.actions import Move
-from tertia.core.events import Marked, UnitMoved
+from tertia.core.events import GameDataChanged, Marked, UnitMoved
 from tertia.core.geometry import Base, Face, angle_between, bearing, face_towards, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
@@ -41,6 +41,9 @@ AFTER_START_PIVOT, ACTIVATION_START = "after-start-pivot", "activation-start"
 FORWARD_FROM = (AFTER_START_PIVOT, ACTIVATION_START)
 """What a forward move is judged against: the facing after the pivot at the start (a unit
 may wheel, advance, then fire), or the facing the unit had when its activation began."""
+
+CHARGES = "charges"
+"""State data (d3-cards): the unit each unit last charged, by id."""
 
 MAX_WAYPOINTS = 16
 TOWN_ENTRANTS = frozenset({UnitKind.FOOT, UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT})
@@ -298,10 +301,12 @@ def _charge_limit_problems(
     c = rules.clauses
     others = [o for o in enemy_contacts(state, target) if o.id != unit.id]
     if rules.charge_limit == "target":
-        if others:
+        # A target that itself charged a unit is that melee's attacker, not its defender.
+        attackers = [o for o in others if not has_charged(state, target, o)]
+        if attackers:
             return [Violation(Code.FACE_TAKEN,
-                              f"{others[0].label} is already engaged with {target.label}; only one "
-                              f"attacking unit may engage a defending unit", c.charge_limit)]
+                              f"{attackers[0].label} is already engaged with {target.label}; only "
+                              f"one attacking unit may engage a defending unit", c.charge_limit)]
         return []
     face = face_towards(target.base, (end.x, end.y))
     for o in others:
@@ -310,6 +315,22 @@ def _charge_limit_problems(
                               f"{o.label} is already on {target.label}'s {face_name(face)}; only one "
                               f"attacking unit may contact each face", c.charge_limit)]
     return []
+
+
+def has_charged(state: GameState, attacker: Unit, target: Unit) -> bool:
+    """``attacker`` came into contact with ``target`` by charging it (as recorded by
+    :func:`remember_charge`)."""
+    charges = state.extra.get(CHARGES)
+    return isinstance(charges, dict) and charges.get(attacker.id) == target.id
+
+
+def remember_charge(tx: Tx, attacker: Unit, target: Unit) -> None:
+    """Record that ``attacker`` charged ``target``; a charge the other way is forgotten."""
+    charges = dict(tx.state.extra.get(CHARGES) or {})
+    if charges.get(target.id) == attacker.id:
+        del charges[target.id]
+    charges[attacker.id] = target.id
+    tx.emit(GameDataChanged(key=CHARGES, value=charges))
 
 
 def face_name(face: Face) -> str:
