@@ -7,17 +7,22 @@ every test here."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from tertia.analysis.odds import odds
+from tertia.cli.main import app
 from tertia.core.actions import Attack, Move, Shoot
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.io.scenario_file import ScenarioError, check_scenario
+from tertia.scenarios import resolve_scenario
 
 from .d3_support import CARDS, COMMANDS, activation, foot, horse
-from .support import P, R, act, codes, make_game
+from .support import P, R, act, codes, commander, make_game, unit
 
 
 def cards_game(units: list[dict[str, Any]], **kw: Any) -> Game:
@@ -141,3 +146,141 @@ def test_a_unit_that_charged_may_itself_be_charged() -> None:
     placed = cards_game([horse("a", P, 30, 16.99), *units[1:]])
     state = activation(placed, R, "foot")
     assert codes(placed, state, Move(unit="c", waypoints=((33.51, 15.5),))) == ["FACE_TAKEN"]
+
+
+# --- Scenarios checked against each rule set ---------------------------------------------------
+
+WOOD = {"type": "woods", "polygon": [[10, 10], [20, 10], [20, 20], [10, 20]]}
+TOWN = {"type": "town", "polygon": [[30, 10], [40, 10], [40, 20], [30, 20]]}
+MARSH = {"type": "marsh", "polygon": [[50, 10], [60, 10], [60, 20], [50, 20]]}
+LAKE = {"type": "lake", "polygon": [[50, 30], [60, 30], [60, 40], [50, 40]]}
+RIVER = {"type": "river", "line": [[0, 27], [40, 27]], "width": 1.0}
+FORD = {"type": "ford", "polygon": [[30, 25], [36, 25], [36, 29], [30, 29]]}
+GROUND = [WOOD, TOWN, MARSH, LAKE, RIVER, FORD]
+
+
+def terrain_problems(rules: str, units: list[dict[str, Any]], **kw: Any) -> dict[str, str]:
+    """The scenario's problems about where its pieces stand, by field path."""
+    game = make_game(units, rules=rules, terrain=GROUND, **kw)
+    return {path: message for path, message in game.ruleset.scenario_problems(game.scenario)
+            if "Terrain Effects" in message or "at once" in message}
+
+
+@pytest.mark.parametrize("rules", [CARDS, COMMANDS])
+def test_scenarios_deploy_units_only_where_they_may_stand(rules: str) -> None:
+    """Terrain Effects of both texts, checked on a scenario's deployment (`tertia validate
+    --rules`, and whenever a scenario is loaded for the rule set): only Commanded Shot in
+    woods; only Infantry, Dragoons and Commanded Shot in a town; nothing in a marsh, a lake
+    or a river away from its fords. One line names the unit and the reason. The commander
+    may stand in a town in d3-commands (its deployment procedure allows it; he never moves)
+    but not in d3-cards, where he may not end a move in one."""
+    shot = {**unit("s", P, "commanded_shot", 15, 15), "command": "independent"}
+    allowed = [shot, foot("f", P, 35, 15), foot("w", P, 33, 27), foot("e", R, 30, 45, 180)]
+    assert terrain_problems(rules, allowed) == {}
+    clause = "d3-cards" if rules == CARDS else "d3-commands"
+    barred = [foot("f", P, 15, 15), horse("h", P, 35, 15), foot("m", P, 55, 15), foot("l", P, 55, 35),
+              foot("r", P, 10, 27), foot("e", R, 30, 45, 180)]
+    assert terrain_problems(rules, barred) == {
+        "units[0] 'f'": f"foot deployed in woods: only Commanded Shot may enter woods ({clause}: "
+                        f"Terrain Effects, woods)",
+        "units[1] 'h'": f"horse deployed in town: only Infantry, Dragoons and Commanded Shot may "
+                        f"stand in a town ({clause}: Terrain Effects, towns)",
+        "units[2] 'm'": f"foot deployed in marsh: marsh is impassable to all units ({clause}: "
+                        f"Terrain Effects, marsh and lakes)",
+        "units[3] 'l'": f"foot deployed in lake: lakes are impassable to all units ({clause}: "
+                        f"Terrain Effects, marsh and lakes)",
+        "units[4] 'r'": f"foot deployed in river: a river is impassable except at bridges and fords "
+                        f"({clause}: Terrain Effects, rivers)",
+    }
+    chief = [commander("c", P, 38.5, 11.5, general=True)]
+    in_town = terrain_problems(rules, allowed, commanders=chief)
+    if rules == CARDS:
+        assert in_town == {"commanders[0] 'c'": "the commander deployed in town: only Infantry, Dragoons "
+                                                "and Commanded Shot may stand in a town (d3-cards: "
+                                                "Terrain Effects, towns)"}
+    else:
+        assert in_town == {}
+
+
+def test_pieces_placed_by_the_deployment_procedure_are_not_checked_where_the_file_puts_them() -> None:
+    """d3-commands' deployment procedure places every piece in play (and judges the ground
+    then), so the positions the file gives are not deployments."""
+    woods = [foot("f", P, 15, 15), foot("e", R, 30, 45, 180)]
+    assert terrain_problems(COMMANDS, woods, deployment="procedure") == {}
+    assert list(terrain_problems(COMMANDS, woods)) == ["units[0] 'f'"]
+
+
+def test_d3_cards_scenarios_one_unit_a_town_and_no_gun_or_commander_in_contact() -> None:
+    """d3-cards, checked on a scenario: "Only one unit may occupy a town" (two centres in
+    one town); "Artillery units and commanders are immediately eliminated if engaged in
+    melee", so neither may be deployed touching an enemy unit. d3-commands has neither
+    rule."""
+    units = [foot("f", P, 33, 15), foot("g", P, 37.5, 15), foot("k", P, 43, 15),
+             unit("a", P, "artillery", 10, 40), foot("e", R, 10, 43.01, 180), foot("x", R, 20, 43.01, 180)]
+    chief = [commander("c", P, 20, 40.51, general=True)]
+    game = make_game(units, rules=CARDS, terrain=[TOWN], commanders=chief)
+    assert game.ruleset.scenario_problems(game.scenario) == [
+        ("units[1] 'g'", "deployed in the town 'f' occupies: only one unit may occupy a town "
+                         "(d3-cards: Terrain Effects, towns)"),
+        ("commanders[0] 'c'", "the commander is deployed in contact with the enemy unit 'x' and would "
+                              "be removed from play at once (d3-cards: Commanders)"),
+        ("units[3] 'a'", "artillery deployed in contact with the enemy unit 'e' would be eliminated "
+                         "at once (d3-cards: Melee, artillery and commanders engaged)"),
+    ]
+    apart = [foot("f", P, 33, 15), foot("k", P, 43, 15), unit("a", P, "artillery", 10, 40),
+             foot("e", R, 10, 43.2, 180), foot("x", R, 20, 43.2, 180)]
+    spaced = make_game(apart, rules=CARDS, terrain=[TOWN], commanders=chief)
+    assert spaced.ruleset.scenario_problems(spaced.scenario) == []
+    commands = make_game([{**u, "command": "independent"} if u["type"] == "artillery" else u for u in units],
+                         rules=COMMANDS, terrain=[TOWN], commanders=chief)
+    assert [m for _, m in commands.ruleset.scenario_problems(commands.scenario)
+            if "town" in m or "at once" in m] == []
+
+
+def test_validate_reports_where_the_rule_set_forbids_a_unit(tmp_path: Path) -> None:
+    """`tertia validate FILE --rules ID` and loading a scenario for a rule set run its
+    checks: a scenario that puts Horse in a town fails under d3-cards, one line naming the
+    unit and the reason, and passes without a rule set."""
+    path = tmp_path / "town.toml"
+    path.write_text(TOWN_SCENARIO, encoding="utf-8")
+    assert check_scenario(path) == []
+    found = [str(p) for p in check_scenario(path, rules_id=CARDS)]
+    assert found == [f"{path}: units[0] 'h': horse deployed in town: only Infantry, Dragoons and "
+                     f"Commanded Shot may stand in a town (d3-cards: Terrain Effects, towns)"]
+    with pytest.raises(ScenarioError):
+        resolve_scenario(path, rules_id=CARDS)
+    result = CliRunner().invoke(app, ["validate", str(path), "--rules", CARDS])
+    assert result.exit_code != 0 and "units[0] 'h': horse deployed in town" in result.output
+
+
+TOWN_SCENARIO = """
+name = "Horse in a town"
+turns = 4
+[table]
+width = 48
+depth = 48
+[[sides]]
+id = "parliament"
+edge = "south"
+[[sides]]
+id = "royalist"
+edge = "north"
+[[units]]
+id = "h"
+side = "parliament"
+type = "horse"
+command = "right"
+x = 24
+y = 10
+[[units]]
+id = "e"
+side = "royalist"
+type = "foot"
+command = "centre"
+x = 24
+y = 40
+facing = 180
+[[terrain]]
+type = "town"
+polygon = [[20, 6], [28, 6], [28, 14], [20, 14]]
+"""

@@ -17,7 +17,7 @@ from tertia.core.violations import Code, Violation
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
-from tertia.rulesets.d3_cards import clauses, commanders, sequence
+from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence
 from tertia.rulesets.d3_cards import melee as melee_rules
 from tertia.rulesets.d3_cards import shooting as own_shooting
 
@@ -38,6 +38,7 @@ class D3Cards(D3RuleSet):
     PURSUIT_FROM: ClassVar[int] = 4
     SHOOTING: ClassVar[ShootingRules] = own_shooting
     MELEE: ClassVar[MeleeRules] = melee_rules
+    COMMANDER_IN_TOWN: ClassVar[bool] = False
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),
@@ -97,6 +98,10 @@ class D3Cards(D3RuleSet):
             max_pivots=1 if self.option("d3_cards_pivots") == "one" else 2,
             forward_from=str(self.option("forward_judged_from")),
         )
+
+    def position_problems(self, table: Battlefield, state: GameState) -> list[tuple[str, str]]:
+        """One unit a town; no gun or commander already touching the enemy."""
+        return [*placement.town_problems(table, state), *placement.contact_problems(state)]
 
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         melee_rules.eliminate_on_contact(tx, mover, touched)
