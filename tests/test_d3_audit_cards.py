@@ -19,9 +19,10 @@ from tertia.core.actions import Attack, Move, Shoot
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.scenario_file import ScenarioError, check_scenario
-from tertia.scenarios import resolve_scenario
+from tertia.rulesets.d3_cards.commanders import Rally
+from tertia.scenarios import list_builtin, load_builtin, resolve_scenario
 
-from .d3_support import CARDS, COMMANDS, activation, foot, horse
+from .d3_support import CARDS, COMMANDS, activation, foot, horse, resolved, rolls
 from .support import P, R, act, codes, commander, make_game, unit
 
 
@@ -284,3 +285,138 @@ facing = 180
 type = "town"
 polygon = [[20, 6], [28, 6], [28, 14], [20, 14]]
 """
+
+
+# --- d3-cards rows whose tests did not test their clause --------------------------------------
+
+
+def test_d3_cards_battles_have_6_to_8_units_a_side() -> None:
+    """d3-cards Introduction: "The rules are geared towards games using 6-8 units per
+    side." A description, not a rule: every built-in scenario written for d3-cards fields
+    six to eight troop units a side (commanders apart)."""
+    written = [sc for sc in list_builtin() if CARDS in sc.rules]
+    assert [sc.name for sc in written] == ["chalgrove"]
+    for sc in written:
+        scenario = load_builtin(sc.name)
+        for side in scenario.side_ids:
+            assert 6 <= sum(1 for u in scenario.units if u.side == side) <= 8, (sc.name, side)
+
+
+def gun_game(**options: Any) -> Game:
+    return cards_game([unit("g", P, "artillery", 30, 5), foot("e", R, 30, 28, 180)], **options)
+
+
+def test_a_gun_moves_6_inches_until_it_has_fired() -> None:
+    """d3-cards Movement: "Artillery - 6" and cannot move once deployed for shooting."
+    A gun moves up to 6" (not 6.1") activation after activation until its first shot; from
+    then on it cannot move. Read "deployed for shooting" as having fired."""
+    game = gun_game()
+    state = activation(game, P, "artillery")
+    assert codes(game, state, Move(unit="g", waypoints=((30, 11.1),))) == ["TOO_FAR"]
+    moved, _ = act(game, state, Move(unit="g", waypoints=((30, 11),)))
+    again = to_card(moved, P, "artillery")
+    assert codes(game, again, Move(unit="g", waypoints=((30, 17),))) == []
+    fired, _ = act(game, again, Shoot(unit="g", target="e"), [1, 1])
+    assert fired.units["g"].fired
+    assert codes(game, to_card(fired, P, "artillery"), Move(unit="g", waypoints=((30, 12),))) == [
+        "STATIONARY"]
+
+
+def test_a_gun_that_has_fired_stays_in_place_but_may_turn() -> None:
+    """d3-cards Units: "Once in position and firing the guns must stay in place and make no
+    further moves." After its first shot, in this turn or any later one, a gun never slides
+    again; it may still pivot on the spot to lay on a new target. A gun that has not fired
+    may move."""
+    game = gun_game()
+    state = activation(game, P, "artillery")
+    assert codes(game, state, Move(unit="g", waypoints=((31, 5),), face_before=90)) == []
+    fired, _ = act(game, state, Shoot(unit="g", target="e"), [4, 1])
+    later = to_card(fired.evolve(turn=fired.turn + 2), P, "artillery")
+    assert codes(game, later, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]
+    assert codes(game, later, Move(unit="g", waypoints=((31, 5),), face_before=90)) == ["STATIONARY"]
+    assert codes(game, later, Move(unit="g", face_before=20)) == []
+
+
+ENTRENCHMENT = {"type": "entrenchment", "polygon": [[26, 14], [34, 14], [34, 22], [26, 22]]}
+BUILDINGS = {"type": "town", "polygon": [[26, 14], [34, 14], [34, 22], [26, 22]]}
+
+
+@pytest.mark.parametrize(("ground", "target_y", "hits", "mods"), [
+    ([], 18, 3, []), ([BUILDINGS], 18, 2, ["-1 target in cover (town)"]),
+    ([ENTRENCHMENT], 18, 2, ["-1 target in cover (entrenchment)"]),
+    ([BUILDINGS, ENTRENCHMENT], 18, 2, ["-1 target in cover (town)"]),
+    ([BUILDINGS], 13, 3, []), ([ENTRENCHMENT], 13, 3, [])])
+def test_cover_against_muskets_is_entrenchments_or_buildings(
+    ground: list[dict[str, Any]], target_y: float, hits: int, mods: list[str]
+) -> None:
+    """d3-cards Musketry 3: "Cover. Subtract 1 if target in cover (entrenchments or
+    buildings)." A D3 of 3 scores 3 on a target in the open, 2 on one in a town (buildings)
+    or in an entrenchment, still 2 with both (one -1), and 3 on a target whose centre is
+    outside them though its base reaches in."""
+    game = cards_game([foot("u", P, 30, 3), horse("e", R, 30, target_y, 180)], terrain=ground)
+    after, events = act(game, activation(game, P, "foot"), Shoot(unit="u", target="e"), [3, 1])
+    assert after.units["e"].hits == hits and list(resolved(events).modifiers) == mods
+
+
+def test_a_volley_at_buildings_is_d3_less_one() -> None:
+    """d3-cards Musketry 3, exact odds: against a target in buildings the D3 (1,1,2,2,3,3)
+    less one scores 0, 1 or 2 hits, each with chance 1/3."""
+    game = cards_game([foot("u", P, 30, 3), horse("e", R, 30, 18, 180)], terrain=[BUILDINGS])
+    result = odds(game, activation(game, P, "foot"), Shoot(unit="u", target="e"))
+    third = Fraction(1, 3)
+    assert dict(result.summary["target_hits_exact"]) == {"0": third, "1": third, "2": third}
+
+
+@pytest.mark.parametrize(("weather", "roll", "marker"), [
+    ("fair", 5, True), ("fair", 6, True), ("fair", 4, False), ("light-rain", 4, True),
+    ("light-rain", 3, False), ("heavy-rain", 3, True), ("heavy-rain", 2, False)])
+def test_guns_collect_shortage_markers_too(weather: str, roll: int, marker: bool) -> None:
+    """d3-cards Artillery: "Ammunition shortage - Whenever a unit shoots roll a D6, on a 5-6
+    their ammunition supply is reduced, add an ammunition shortage marker. A unit can
+    accumulate multiple ammunition shortage markers." Weather: 4-6 in light rain, 3-6 in
+    heavy rain (in a storm guns do not shoot)."""
+    game = gun_game()
+    state = activation(game, P, "artillery", weather=weather)
+    state = state.with_unit(state.units["g"].evolve(ammo_markers=1))
+    fired, events = act(game, state, Shoot(unit="g", target="e"), [6, roll])
+    assert fired.units["g"].ammo_markers == (2 if marker else 1)
+    assert rolls(events) == ["artillery range: g at e", "ammunition: g"]
+
+
+def test_a_gun_collects_a_marker_one_time_in_three() -> None:
+    """d3-cards Artillery, exact odds: a gun adds a shortage marker on a D6 of 5 or 6,
+    chance 1/3 in fair weather, 1/2 in light rain; with one marker already its range is a
+    pip shorter, so a target 20" off (4 pips needed) is hit on 5-6 instead of 4-6."""
+    for weather, chance in (("fair", Fraction(1, 3)), ("light-rain", Fraction(1, 2))):
+        game = gun_game()
+        result = odds(game, activation(game, P, "artillery", weather=weather), Shoot(unit="g", target="e"))
+        assert result.summary["ammunition_exhausted_exact"] == chance
+    game = gun_game()
+    state = activation(game, P, "artillery")
+    fresh = odds(game, state, Shoot(unit="g", target="e")).summary["target_hits_exact"]
+    marked = state.with_unit(state.units["g"].evolve(ammo_markers=1))
+    short = odds(game, marked, Shoot(unit="g", target="e")).summary["target_hits_exact"]
+    assert dict(fresh)["1"] == Fraction(1, 2) and dict(short)["1"] == Fraction(1, 3)
+
+
+@pytest.mark.parametrize(("options", "value", "allowed"), [
+    ({}, 1, 4), ({"rallies": 3}, 1, 3), ({"rallies": 5}, 1, 5), ({"rallies_by_value": True}, 2, 5),
+    ({"rallies_by_value": True}, 0, 3), ({"rallies_by_value": True}, 1, 4)])
+def test_every_rally_attempt_counts_towards_the_four(options: dict[str, Any], value: int,
+                                                     allowed: int) -> None:
+    """d3-cards Commanders: "Commanders can only attempt 4 rallies during a game. An optional
+    rule is to allow inspirational commanders and maximum of 5 rallies and poor commanders
+    3 rallies." Played out over the Commander cards of a game: every attempt counts, even
+    one that removes nothing (a D3 of 1 less 1 for a unit in melee), and the attempt after
+    the last allowed is refused."""
+    chief = [{**commander("c", P, 30, 7.51, general=True), "value": value}]
+    game = cards_game([foot("f", P, 30, 10), foot("e", R, 30, 13, 180)], commanders=chief, **options)
+    state = activation(game, P, "commander")
+    state = state.with_unit(state.units["f"].evolve(hits=8))
+    for attempt in range(allowed):
+        state = to_card(state.evolve(turn=1 + attempt), P, "commander")
+        assert codes(game, state, Rally(commander="c", unit="f")) == [], attempt
+        state, _ = act(game, state, Rally(commander="c", unit="f"), [1])
+    assert state.units["f"].hits == 8
+    last = to_card(state.evolve(turn=allowed + 1), P, "commander")
+    assert codes(game, last, Rally(commander="c", unit="f")) == ["NO_RALLIES_LEFT"]
