@@ -129,11 +129,12 @@ def test_movement_allowances(kind: str, card: str, allowance: float) -> None:
 
 def test_movement_is_in_a_straight_line_with_free_pivots() -> None:
     """Movement: "All movement must be in a straight-line. Units can pivot on their centre
-    at the start or end of their movement." Pivots cost nothing here."""
+    at the start or end of their movement." Pivots cost nothing here: a full 6" after one."""
     game = game_of([foot("f", P, 30, 5), ENEMY])
     state = activation(game, P, "foot")
     assert codes(game, state, Move(unit="f", waypoints=((30, 8), (32, 10)))) == ["BAD_PATH"]
-    assert codes(game, state, Move(unit="f", waypoints=((36, 5),), face_before=90, face_after=0)) == []
+    assert codes(game, state, Move(unit="f", waypoints=((36, 5),), face_before=90)) == []
+    assert codes(game, state, Move(unit="f", waypoints=((30, 11),), face_after=90)) == []
 
 
 def test_artillery_stays_once_it_has_fired() -> None:

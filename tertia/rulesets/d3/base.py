@@ -20,7 +20,7 @@ from tertia.rules.modifiers import Modifier
 from tertia.rules.movement import plan_move
 from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
-from tertia.rulesets.d3 import melee, movement, shooting, weather
+from tertia.rulesets.d3 import melee, movement, placement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.contact import enemy_contacts, in_contact
 from tertia.rulesets.d3.hits import check_routs, rout_after
@@ -46,6 +46,10 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("charge_tolerance", 10.0,
                "degrees a charge's path may stray from straight ahead after its one turn",
                low=0, high=45),
+    OptionSpec("forward_judged_from", movement.AFTER_START_PIVOT,
+               "a shooter's move is forward if within 45 degrees of its facing after its pivot "
+               "at the start (it may wheel, advance, then fire), or of its facing when its "
+               "activation began", movement.FORWARD_FROM),
 )
 
 BASES: Mapping[UnitKind, tuple[float, float]] = {
@@ -101,6 +105,8 @@ class D3RuleSet(RuleSet):
     MELEE: ClassVar[MeleeRules]
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = BASES
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
+    COMMANDER_IN_TOWN: ClassVar[bool]
+    """Whether the commander may stand in a town."""
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -141,7 +147,22 @@ class D3RuleSet(RuleSet):
 
     def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         """Traits: ``impetuous`` only on Horse, ``clubmen`` only on Foot and only with the
-        ``clubmen`` option."""
+        ``clubmen`` option; then every piece on the table where the rule set allows it."""
+        return [*self._trait_problems(scenario), *self._placement_problems(scenario)]
+
+    def _placement_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """Pieces deployed on ground their rule set forbids (Terrain Effects), and the rule
+        set's own :meth:`position_problems`; pieces not yet deployed are not checked."""
+        table = scenario.build_battlefield()
+        state = self.initial_state(scenario)
+        found = placement.ground_problems(table, state, self.CLAUSES,
+                                          commander_in_town=self.COMMANDER_IN_TOWN)
+        found.extend(self.position_problems(table, state))
+        labels = {u.id: f"units[{i}] {u.id!r}" for i, u in enumerate(scenario.units)}
+        labels.update({c.id: f"commanders[{i}] {c.id!r}" for i, c in enumerate(scenario.commanders)})
+        return [(labels[uid], message) for uid, message in found]
+
+    def _trait_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         problems: list[tuple[str, str]] = []
         for i, u in enumerate(scenario.units):
             where = f"units[{i}] {u.id!r}.traits"
@@ -225,7 +246,7 @@ class D3RuleSet(RuleSet):
                 case EndPhase():
                     self.end_activation(tx)
                 case Move():
-                    moved, touched = movement.resolve_move(tx, action)
+                    moved, touched = movement.resolve_move(tx, action, self.move_rules())
                     if touched:
                         self.on_contact(tx, moved, touched)
                 case Shoot():
@@ -403,6 +424,11 @@ class D3RuleSet(RuleSet):
         return self.SHOOTING.problems(table, state, action)
 
     def melee_problems(self, table: Battlefield, state: GameState, action: Attack) -> list[Violation]:
+        return []
+
+    def position_problems(self, table: Battlefield, state: GameState) -> list[tuple[str, str]]:
+        """(piece id, reason) for each piece the rule set's own rules forbid where a
+        scenario deploys it."""
         return []
 
     def after_losses(self, tx: Tx) -> None:

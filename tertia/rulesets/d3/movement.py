@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import shapely
 
 from tertia.core.actions import Move
-from tertia.core.events import Marked, UnitMoved
+from tertia.core.events import GameDataChanged, Marked, UnitMoved
 from tertia.core.geometry import Base, Face, angle_between, bearing, face_towards, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
@@ -36,6 +36,14 @@ CHARGE_TURN_LIMIT = 45.0
 
 FORWARD_ARC = 45.0
 """Shooting: a unit may shoot after moving forward, within its 45-degree front arc."""
+
+AFTER_START_PIVOT, ACTIVATION_START = "after-start-pivot", "activation-start"
+FORWARD_FROM = (AFTER_START_PIVOT, ACTIVATION_START)
+"""What a forward move is judged against: the facing after the pivot at the start (a unit
+may wheel, advance, then fire), or the facing the unit had when its activation began."""
+
+CHARGES = "charges"
+"""State data (d3-cards): the unit each unit last charged, by id."""
 
 MAX_WAYPOINTS = 16
 TOWN_ENTRANTS = frozenset({UnitKind.FOOT, UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT})
@@ -64,6 +72,12 @@ class MoveRules:
     one attacker on each target (d3-cards)."""
     charge_tolerance: float
     """Degrees a charge's path may stray from straight ahead after its one turn."""
+    max_pivots: int
+    """Pivots a move may make: 2, at its start and its end (d3-commands); d3-cards' "at the
+    start or end" is one by default."""
+    forward_from: str
+    """:data:`AFTER_START_PIVOT` or :data:`ACTIVATION_START`: the facing a shooter's move
+    must stay within 45 degrees of."""
 
 
 def turns(plan: MovePlan) -> tuple[float, float]:
@@ -76,9 +90,11 @@ def pivots(plan: MovePlan) -> int:
     return sum(1 for t in turns(plan) if t > TURN_TOLERANCE)
 
 
-def is_forward(plan: MovePlan) -> bool:
-    """Every slide of the move lies within 45 degrees of the way the unit faces."""
-    facing = plan.after_pivot.facing
+def is_forward(plan: MovePlan, forward_from: str = AFTER_START_PIVOT) -> bool:
+    """Every slide of the move lies within 45 degrees of the way the unit faces: after its
+    pivot at the start, or (``forward_from`` :data:`ACTIVATION_START`) before it, as it
+    stood when its activation began (a unit moves once an activation)."""
+    facing = plan.start.facing if forward_from == ACTIVATION_START else plan.after_pivot.facing
     return all(
         angle_between(bearing(a, b), facing) <= FORWARD_ARC + 1e-6
         for a, b in zip(plan.points, plan.points[1:], strict=False)
@@ -106,6 +122,12 @@ def town_features(table: Battlefield) -> tuple[TerrainFeature, ...]:
 def towns_under(table: Battlefield, base: Base) -> list[int]:
     """Indexes (among the towns) of the towns a base shares ground with."""
     return table.features_overlapping(TerrainKind.TOWN, base.corners())
+
+
+def towns_at(table: Battlefield, x: float, y: float) -> list[int]:
+    """Indexes (among the towns) of the towns a point, a unit's centre, stands in."""
+    point = shapely.Point(x, y)
+    return [i for i, town in enumerate(town_features(table)) if bool(town.geometry.intersects(point))]
 
 
 def occupant_of_town(table: Battlefield, state: GameState, index: int, ignore: str) -> Unit | None:
@@ -146,6 +168,10 @@ def validate_move(
         return [Violation(Code.BAD_PATH, f"a move may have at most {MAX_WAYPOINTS} waypoints",
                           c.move_allowance)]
     plan = plan_move(unit, action)
+    if pivots(plan) > rules.max_pivots:
+        return [Violation(Code.BAD_PATH,
+                          f"{unit.label} may pivot at the start or at the end of its move, not both",
+                          c.pivot)]
     if unit.kind is UnitKind.ARTILLERY:
         found = _artillery_problems(state, unit, plan, c)
         if found:
@@ -199,14 +225,26 @@ def _terrain_problems(
                                f"{unit.label}: only Infantry, Dragoons and Commanded Shot may end "
                                f"a move in a town", c.towns))
     elif ends_in and rules.one_unit_per_town:
-        for index in ends_in:
-            holder = occupant_of_town(table, state, index, unit.id)
-            if holder is not None:
-                found.append(Violation(Code.TOWN_OCCUPIED,
-                                       f"{holder.label} already occupies that town; only one "
-                                       f"unit may occupy a town", c.towns))
-                break
+        found.extend(_town_occupied_problems(table, state, plan, c))
     return found
+
+
+def _town_occupied_problems(
+    table: Battlefield, state: GameState, plan: MovePlan, c: ClauseBook
+) -> list[Violation]:
+    """Only one unit may occupy a town, and a unit occupies the town its centre stands in:
+    a move may not end with the unit's centre in a town another unit occupies, unless it
+    charges into contact with that garrison, which may always be assaulted."""
+    unit = plan.unit
+    end = plan.end
+    for index in towns_at(table, end.x, end.y):
+        holder = occupant_of_town(table, state, index, unit.id)
+        if holder is None or (holder.side != unit.side and is_within(end, holder.base, REACH)):
+            continue
+        return [Violation(Code.TOWN_OCCUPIED,
+                          f"{holder.label} already occupies that town; only one unit may occupy a "
+                          f"town", c.towns)]
+    return []
 
 
 def contacted(state: GameState, unit: Unit, base: Base) -> list[Unit]:
@@ -263,10 +301,12 @@ def _charge_limit_problems(
     c = rules.clauses
     others = [o for o in enemy_contacts(state, target) if o.id != unit.id]
     if rules.charge_limit == "target":
-        if others:
+        # A target that itself charged a unit is that melee's attacker, not its defender.
+        attackers = [o for o in others if not has_charged(state, target, o)]
+        if attackers:
             return [Violation(Code.FACE_TAKEN,
-                              f"{others[0].label} is already engaged with {target.label}; only one "
-                              f"attacking unit may engage a defending unit", c.charge_limit)]
+                              f"{attackers[0].label} is already engaged with {target.label}; only "
+                              f"one attacking unit may engage a defending unit", c.charge_limit)]
         return []
     face = face_towards(target.base, (end.x, end.y))
     for o in others:
@@ -277,14 +317,31 @@ def _charge_limit_problems(
     return []
 
 
+def has_charged(state: GameState, attacker: Unit, target: Unit) -> bool:
+    """``attacker`` came into contact with ``target`` by charging it (as recorded by
+    :func:`remember_charge`)."""
+    charges = state.extra.get(CHARGES)
+    return isinstance(charges, dict) and charges.get(attacker.id) == target.id
+
+
+def remember_charge(tx: Tx, attacker: Unit, target: Unit) -> None:
+    """Record that ``attacker`` charged ``target``; a charge the other way is forgotten."""
+    charges = dict(tx.state.extra.get(CHARGES) or {})
+    if charges.get(target.id) == attacker.id:
+        del charges[target.id]
+    charges[attacker.id] = target.id
+    tx.emit(GameDataChanged(key=CHARGES, value=charges))
+
+
 def face_name(face: Face) -> str:
     return {Face.FRONT: "front", Face.REAR: "rear", Face.LEFT: "left flank",
             Face.RIGHT: "right flank"}[face]
 
 
-def resolve_move(tx: Tx, action: Move) -> tuple[Unit, list[Unit]]:
+def resolve_move(tx: Tx, action: Move, rules: MoveRules) -> tuple[Unit, list[Unit]]:
     """Move the unit; returns it as moved and the enemy units (commanders included) it
-    now touches that it did not touch before."""
+    now touches that it did not touch before. A move that was not forward (judged as
+    ``rules.forward_from`` says) is marked ``sideways``: the unit may not shoot after."""
     state = tx.state
     unit = state.units[action.unit]
     plan = plan_move(unit, action)
@@ -293,7 +350,7 @@ def resolve_move(tx: Tx, action: Move) -> tuple[Unit, list[Unit]]:
         e.id for e in state.iter_units(state.opponent(unit.side)) if is_within(unit.base, e.base, REACH)
     }
     tx.emit(Marked(mark="moved", ident=unit.id))
-    if plan.translates and not is_forward(plan):
+    if plan.translates and not is_forward(plan, rules.forward_from):
         tx.emit(Marked(mark="sideways", ident=unit.id))
     if plan.turned:
         tx.emit(Marked(mark="pivoted", ident=unit.id))

@@ -17,7 +17,7 @@ from tertia.core.violations import Code, Violation
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
-from tertia.rulesets.d3_cards import clauses, commanders, sequence
+from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence
 from tertia.rulesets.d3_cards import melee as melee_rules
 from tertia.rulesets.d3_cards import shooting as own_shooting
 
@@ -33,11 +33,12 @@ CARD_OF_KIND = {
 class D3Cards(D3RuleSet):
     id: ClassVar[str] = "d3-cards"
     title: ClassVar[str] = "D3 ECW Wargaming Rules (earlier version)"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 4
     SHOOTING: ClassVar[ShootingRules] = own_shooting
     MELEE: ClassVar[MeleeRules] = melee_rules
+    COMMANDER_IN_TOWN: ClassVar[bool] = False
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),
@@ -51,6 +52,9 @@ class D3Cards(D3RuleSet):
                    "entrenchments and buildings)"),
         OptionSpec("hill_advantage", True,
                    "units defending a hill count as in cover in melee (the text's \"advantages\")"),
+        OptionSpec("d3_cards_pivots", "one",
+                   "\"pivot on their centre at the start or end of their movement\": one pivot a "
+                   "move, or one at each end", ("one", "both")),
     )
 
     def begin(self, tx: Tx) -> None:
@@ -91,10 +95,17 @@ class D3Cards(D3RuleSet):
             clauses=clauses.BOOK, pivot_cost=0.0, pivot_cost_each=False, straight_line=True,
             commanders_move=True, towns_closed_to_others=False, one_unit_per_town=True,
             charge_limit="target", charge_tolerance=float(self.option("charge_tolerance")),
+            max_pivots=1 if self.option("d3_cards_pivots") == "one" else 2,
+            forward_from=str(self.option("forward_judged_from")),
         )
+
+    def position_problems(self, table: Battlefield, state: GameState) -> list[tuple[str, str]]:
+        """One unit a town; no gun or commander already touching the enemy."""
+        return [*placement.town_problems(table, state), *placement.contact_problems(state)]
 
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         melee_rules.eliminate_on_contact(tx, mover, touched)
+        melee_rules.remember_attacker(tx, mover, touched)
 
     def end_activation(self, tx: Tx) -> None:
         sequence.end_activation(tx, self.has_units)

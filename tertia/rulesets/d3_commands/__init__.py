@@ -18,9 +18,9 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
-from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3 import placement, weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
-from tertia.rulesets.d3.movement import TOWN_ENTRANTS, MoveRules
+from tertia.rulesets.d3.movement import MoveRules
 from tertia.rulesets.d3.victory import UNDEPLOYED
 from tertia.rulesets.d3_commands import clauses, commander, deployment, organisation, sequence
 from tertia.rulesets.d3_commands import melee as melee_rules
@@ -37,6 +37,7 @@ class D3Commands(D3RuleSet):
     PURSUIT_FROM: ClassVar[int] = 5
     SHOOTING: ClassVar[ShootingRules] = own_shooting
     MELEE: ClassVar[MeleeRules] = melee_rules
+    COMMANDER_IN_TOWN: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("commander_values", "0-1-2",
@@ -121,6 +122,7 @@ class D3Commands(D3RuleSet):
             pivot_cost_each=bool(self.option("pivot_cost_each")), straight_line=False,
             commanders_move=False, towns_closed_to_others=True, one_unit_per_town=False,
             charge_limit="face", charge_tolerance=float(self.option("charge_tolerance")),
+            max_pivots=2, forward_from=str(self.option("forward_judged_from")),
         )
 
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
@@ -145,12 +147,7 @@ class D3Commands(D3RuleSet):
 
     @staticmethod
     def impassable_for(unit: Unit) -> tuple[TerrainKind, ...]:
-        closed = [TerrainKind.MARSH, TerrainKind.LAKE]
-        if unit.kind is not UnitKind.COMMANDED_SHOT:
-            closed.append(TerrainKind.WOODS)
-        if unit.kind not in TOWN_ENTRANTS:
-            closed.append(TerrainKind.TOWN)
-        return tuple(closed)
+        return placement.closed_ground(unit, commander_in_town=False)
 
     # --- hidden information and reports ------------------------------------------------------
 

@@ -33,7 +33,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Code, Violation
-from tertia.rulesets.d3.movement import TOWN_ENTRANTS
+from tertia.rulesets.d3.placement import forbidden_ground
 from tertia.rulesets.d3.victory import UNDEPLOYED
 from tertia.rulesets.d3_commands import clauses
 from tertia.rulesets.d3_commands.organisation import command_card
@@ -139,18 +139,10 @@ def validate(table: Battlefield, state: GameState, action: Deploy, zone: float) 
 
 
 def _ground_problem(table: Battlefield, unit: Unit) -> str | None:
-    corners = unit.base.corners()
-    closed = [TerrainKind.MARSH, TerrainKind.LAKE]
-    if unit.kind is not UnitKind.COMMANDED_SHOT:
-        closed.append(TerrainKind.WOODS)
-    if unit.kind not in TOWN_ENTRANTS and not unit.is_commander:
-        closed.append(TerrainKind.TOWN)
-    for kind in closed:
-        if table.overlaps(kind, corners):
-            return f"{unit.label} cannot stand in {kind.value}"
-    if table.blocks_by_river(corners):
-        return f"{unit.label} cannot stand in the river"
-    return None
+    kind = forbidden_ground(table, unit, commander_in_town=True)
+    if kind is None:
+        return None
+    return f"{unit.label} cannot stand in {'the river' if kind is TerrainKind.RIVER else kind.value}"
 
 
 def _step_problem(table: Battlefield, state: GameState, unit: Unit, step: str) -> str | None:
