@@ -551,7 +551,7 @@ def test_validate_valid_file() -> None:
     path = str(HERE / "tiny.toml")
     result = runner.invoke(app, ["validate", path])
     assert result.exit_code == 0
-    assert result.output == f"{path}: valid (2 units, 2 commanders)\n"
+    assert result.output == f"{path}: valid (2 units, 2 commanders; checked under larger-battles)\n"
     result = runner.invoke(app, ["validate", path, "--rules", "larger-battles"])
     assert result.exit_code == 0, result.output
 
@@ -581,3 +581,45 @@ def test_validate_binary_file(tmp_path: Path) -> None:
     assert (result.exit_code, result.output) == (
         1, f"{path}: binary file, not a TOML scenario\n"
     )
+
+
+# --- bounds and what a battle would trip over -----------------------------------------------
+
+
+def test_both_sides_on_one_edge() -> None:
+    text = BASE.replace('edge = "north"', 'edge = "south"')
+    assert "both sides have the south edge" in only(text)
+
+
+@pytest.mark.parametrize("field", ["width", "depth"])
+def test_tables_larger_than_any_real_one_are_refused(field: str) -> None:
+    text = BASE.replace(f"{field} = {48 if field == 'width' else 36}", f"{field} = 1000.5")
+    line = only(text)
+    assert f"table.{field}" in line and "1000" in line
+    assert load_scenario(BASE.replace(f"{field} = {48 if field == 'width' else 36}", f"{field} = 1000"))
+
+
+def test_unknown_traits_are_refused_with_the_nearest_known_one() -> None:
+    placed = 'command = "centre"\nx = 20\ny = 6'
+    text = BASE.replace(placed, placed + '\ntraits = ["impetous"]')
+    line = only(text.replace('rules = ["larger-battles"]', 'rules = ["d3-cards"]'), "d3-cards")
+    assert "units[0] 'p-foot-1'.traits[0]" in line and "did you mean 'impetuous'?" in line
+    line = only(text, "larger-battles")
+    assert "knows no trait 'impetous'" in line and "it has no traits" in line
+
+
+def test_too_many_pieces_are_refused() -> None:
+    text = BASE + "".join(unit(f"u{i}", x=1 + (i % 40), y=1 + (i // 40) * 0.01) for i in range(501))
+    assert any("units" in line and "500" in line for line in lines_of(text))
+
+
+def test_validate_without_rules_checks_every_rule_set_the_scenario_names(tmp_path: Path) -> None:
+    path = tmp_path / "woods.toml"
+    text = BASE.replace('rules = ["larger-battles"]', 'rules = ["larger-battles", "d3-commands"]')
+    path.write_text(text + block("terrain", type="woods", polygon="[[16, 3], [24, 3], [24, 9], [16, 9]]"))
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    for rules in ("larger-battles", "d3-commands"):
+        assert any(line.startswith(f"{path} under {rules}: units[0] 'p-foot-1'") and "wood" in line
+                   for line in lines), lines

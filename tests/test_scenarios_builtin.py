@@ -230,4 +230,4 @@ def test_scenarios_command_json() -> None:
 def test_validate_accepts_a_builtin_name() -> None:
     result = runner.invoke(app, ["validate", "edgehill", "--rules", "larger-battles"])
     assert result.exit_code == 0, result.output
-    assert result.output == "edgehill: valid (33 units, 9 commanders)\n"
+    assert result.output == "edgehill: valid (33 units, 9 commanders; checked under larger-battles)\n"

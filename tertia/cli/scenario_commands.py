@@ -11,7 +11,9 @@ from rich.table import Table
 
 from tertia.cli.common import print_table
 from tertia.cli.main import app
-from tertia.io.scenario_file import ScenarioError, load_scenario
+from tertia.core.scenario import Scenario
+from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
+from tertia.rulesets import ruleset_ids
 from tertia.scenarios import builtin_names, list_builtin, load_builtin
 
 
@@ -23,19 +25,36 @@ def validate(
         typer.Option("--rules", help="Also check the scenario against this rule set."),
     ] = None,
 ) -> None:
-    """Check a scenario file: one line per problem, or a summary when it is valid."""
+    """Check a scenario file: one line per problem, or a summary when it is valid.
+
+    Without ``--rules`` the scenario is checked under every rule set it names."""
     path = Path(file)
-    try:
+
+    def load(rules_id: str | None) -> Scenario:
         if not path.exists() and file in builtin_names():
-            scenario = load_builtin(file, rules_id=rules)
-        else:
-            scenario = load_scenario(path, source_name=file, rules_id=rules)
+            return load_builtin(file, rules_id=rules_id)
+        return load_scenario(path, source_name=file, rules_id=rules_id)
+
+    try:
+        scenario = load(rules)
     except ScenarioError as exc:
         for problem in exc.problems:
             typer.echo(str(problem))
         raise typer.Exit(1) from None
+    checked = [rules] if rules is not None else [r for r in scenario.rules if r in ruleset_ids()]
+    failed = False
+    for rules_id in checked if rules is None else []:
+        try:
+            load(rules_id)
+        except ScenarioError as exc:
+            failed = True
+            for problem in exc.problems:
+                typer.echo(str(Problem(f"{problem.file} under {rules_id}", problem.path, problem.message)))
+    if failed:
+        raise typer.Exit(1)
+    under = f"; checked under {', '.join(checked)}" if checked else ""
     typer.echo(
-        f"{file}: valid ({len(scenario.units)} units, {len(scenario.commanders)} commanders)"
+        f"{file}: valid ({len(scenario.units)} units, {len(scenario.commanders)} commanders{under})"
     )
 
 

@@ -180,6 +180,9 @@ class RuleSet(ABC):
     def resolve(self, tx: Tx, action: Action) -> None:
         """Carry out a legal action, emitting events through ``tx``."""
 
+    TRAITS: ClassVar[frozenset[str]] = frozenset()
+    """Unit traits (a scenario's ``traits`` list) this rule set knows."""
+
     def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         """Problems this rule set finds in a scenario beyond the file format, as
         (field path, message) pairs: command make-up, deployment distances and the like."""

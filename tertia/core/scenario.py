@@ -46,9 +46,20 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+MAX_TABLE = 1000.0
+"""The largest table width or depth accepted, in inches: far beyond any real table (a 6' x 4'
+table is 72" x 48"), small enough that maps and reports stay bounded."""
+MAX_PIECES = 500
+"""Units, commanders, terrain features or markers a scenario may list, each."""
+MAX_POINTS = 2000
+"""Points in one terrain outline or line."""
+
+TableLength = Annotated[float, Field(strict=True, gt=0, le=MAX_TABLE, allow_inf_nan=False)]
+
+
 class TableSpec(_Strict):
-    width: Positive
-    depth: Positive
+    width: TableLength
+    depth: TableLength
 
 
 class SideSpec(_Strict):
@@ -82,7 +93,7 @@ class UnitSpec(_Strict):
     facing: Finite = 0.0
     width: Positive | None = None
     depth: Positive | None = None
-    traits: tuple[Text, ...] = ()
+    traits: Annotated[tuple[Text, ...], Field(max_length=20)] = ()
 
 
 class TerrainSpec(_Strict):
@@ -91,8 +102,8 @@ class TerrainSpec(_Strict):
         "bridge", "road", "hedge", "entrenchment",
     ]
     name: Text = ""
-    polygon: tuple[Coordinate, ...] | None = None
-    line: tuple[Coordinate, ...] | None = None
+    polygon: Annotated[tuple[Coordinate, ...], Field(max_length=MAX_POINTS)] | None = None
+    line: Annotated[tuple[Coordinate, ...], Field(max_length=MAX_POINTS)] | None = None
     width: Positive | None = None
     hedged: Flag = False
     height: Annotated[int, Field(strict=True, ge=1, le=5)] = 1
@@ -155,21 +166,23 @@ class Scenario(_Strict):
     turns: Annotated[int, Field(strict=True, ge=1, le=200)] = 12
     rules: tuple[Text, ...] = ()
     description: Prose = ""
-    sources: tuple[Prose, ...] = ()
+    sources: Annotated[tuple[Prose, ...], Field(max_length=100)] = ()
     first: Text | None = None
     table: TableSpec
     sides: tuple[SideSpec, SideSpec]
-    commanders: tuple[CommanderSpec, ...] = ()
-    units: tuple[UnitSpec, ...] = ()
-    terrain: tuple[TerrainSpec, ...] = ()
-    supplies: tuple[SupplySpec, ...] = ()
-    objectives: tuple[ObjectiveSpec, ...] = ()
+    commanders: Annotated[tuple[CommanderSpec, ...], Field(max_length=MAX_PIECES)] = ()
+    units: Annotated[tuple[UnitSpec, ...], Field(max_length=MAX_PIECES)] = ()
+    terrain: Annotated[tuple[TerrainSpec, ...], Field(max_length=MAX_PIECES)] = ()
+    supplies: Annotated[tuple[SupplySpec, ...], Field(max_length=MAX_PIECES)] = ()
+    objectives: Annotated[tuple[ObjectiveSpec, ...], Field(max_length=MAX_PIECES)] = ()
 
     @field_validator("sides")
     @classmethod
     def _distinct_sides(cls, v: tuple[SideSpec, SideSpec]) -> tuple[SideSpec, SideSpec]:
         if v[0].id == v[1].id:
             raise ValueError(f"both sides have the id {v[0].id!r}")
+        if v[0].edge == v[1].edge:
+            raise ValueError(f"both sides have the {v[0].edge} edge; one side needs the other edge")
         return v
 
     @property

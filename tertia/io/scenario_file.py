@@ -16,6 +16,7 @@ own :meth:`~tertia.core.ruleset.RuleSet.scenario_problems`.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import tomllib
@@ -182,9 +183,25 @@ def semantic_problems(
         *_terrain_problems(scenario),
     ]
     problems.extend(Problem(file, path, message) for path, message in generic)
+    if ruleset is not None:
+        problems.extend(Problem(file, p, m) for p, m in _trait_problems(scenario, ruleset))
     if ruleset is not None and not problems:
         problems.extend(Problem(file, p, m) for p, m in ruleset.scenario_problems(scenario))
     return problems
+
+
+def _trait_problems(scenario: Scenario, ruleset: RuleSet) -> Iterator[tuple[str, str]]:
+    """Traits the rule set does not know, with the nearest known one when it looks misspelt."""
+    known = sorted(ruleset.TRAITS)
+    for i, unit in enumerate(scenario.units):
+        for k, trait in enumerate(unit.traits):
+            if trait in ruleset.TRAITS:
+                continue
+            close = difflib.get_close_matches(trait, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else (
+                f"; it knows: {', '.join(known)}" if known else "; it has no traits")
+            yield (f"{_element('units', i, unit.id)}.traits[{k}]",
+                   f"rule set {ruleset.id!r} knows no trait {trait!r}{hint}")
 
 
 # --- reading and parsing --------------------------------------------------------------

@@ -162,6 +162,8 @@ class D3RuleSet(RuleSet):
         labels.update({c.id: f"commanders[{i}] {c.id!r}" for i, c in enumerate(scenario.commanders)})
         return [(labels[uid], message) for uid, message in found]
 
+    TRAITS: ClassVar[frozenset[str]] = frozenset({IMPETUOUS, CLUBMEN})
+
     def _trait_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         problems: list[tuple[str, str]] = []
         for i, u in enumerate(scenario.units):
