@@ -557,8 +557,9 @@ def test_towns_cover_against_shooting_and_in_melee() -> None:
 
 
 def test_hedges_cover_defenders_in_melee_only() -> None:
-    """Terrain: "HEDGES - Provide cover for defenders in melees." """
-    hedge = {"type": "hedge", "line": [[20, 11.5], [40, 11.5]], "width": 0.5}
+    """Terrain: "HEDGES - Provide cover for defenders in melees": here to the unit nearer
+    the hedge (no charge between them); tests/test_d3_audit_cover.py has the rest."""
+    hedge = {"type": "hedge", "line": [[20, 12], [40, 12]], "width": 0.5}
     assert melee_mods(hedge) == ["-1 target in cover (hedge)"]
     hedge_far = {"type": "hedge", "line": [[20, 15], [40, 15]], "width": 0.5}
     assert shot_mods(hedge_far) == []

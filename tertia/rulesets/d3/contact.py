@@ -1,6 +1,9 @@
-"""Contact between bases: who is engaged in melee, and which face an attacker is on."""
+"""Contact between bases: who is engaged in melee, which face an attacker is on, and
+who charged whom."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from tertia.core.geometry import CONTACT, EPSILON, Face, face_towards, is_within
 from tertia.core.state import GameState, Unit
@@ -8,6 +11,26 @@ from tertia.core.violations import Code, Violation
 
 REACH = CONTACT + EPSILON
 """Bases this close (edge to edge) are in contact."""
+
+
+CHARGES = "charges"
+"""``GameState.extra``: each unit that charged home, by id, and the unit it charged; the
+record lasts until either of them moves."""
+
+
+def charges(state: GameState) -> Mapping[str, str]:
+    found = state.extra.get(CHARGES)
+    return found if isinstance(found, Mapping) else {}
+
+
+def charger_between(state: GameState, a: Unit, b: Unit) -> str | None:
+    """The id of whichever of ``a`` and ``b`` charged the other, if either did."""
+    record = charges(state)
+    if record.get(a.id) == b.id:
+        return a.id
+    if record.get(b.id) == a.id:
+        return b.id
+    return None
 
 
 def in_contact(a: Unit, b: Unit) -> bool:

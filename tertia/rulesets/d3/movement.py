@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import shapely
 
 from tertia.core.actions import Move
-from tertia.core.events import Marked, UnitMoved
+from tertia.core.events import GameDataChanged, Marked, UnitMoved
 from tertia.core.geometry import Base, Face, angle_between, bearing, face_towards, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
@@ -28,7 +28,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.clauses import ClauseBook
-from tertia.rulesets.d3.contact import REACH, enemy_contacts
+from tertia.rulesets.d3.contact import CHARGES, REACH, charges, enemy_contacts
 from tertia.rulesets.d3.troops import MOVE, can_charge
 
 CHARGE_TURN_LIMIT = 45.0
@@ -282,6 +282,17 @@ def face_name(face: Face) -> str:
             Face.RIGHT: "right flank"}[face]
 
 
+def _record_charge(tx: Tx, unit: Unit, target: Unit | None) -> None:
+    """A unit that moves ends any charge it made or received; one that charges home is
+    remembered as the charger of its target (the defender, for cover in melee)."""
+    old = charges(tx.state)
+    record = {k: v for k, v in old.items() if unit.id not in (k, v)}
+    if target is not None:
+        record[unit.id] = target.id
+    if record != dict(old):
+        tx.emit(GameDataChanged(key=CHARGES, value=record))
+
+
 def resolve_move(tx: Tx, action: Move) -> tuple[Unit, list[Unit]]:
     """Move the unit; returns it as moved and the enemy units (commanders included) it
     now touches that it did not touch before."""
@@ -298,13 +309,18 @@ def resolve_move(tx: Tx, action: Move) -> tuple[Unit, list[Unit]]:
     if plan.turned:
         tx.emit(Marked(mark="pivoted", ident=unit.id))
     reason = "move"
+    target: Unit | None = None
     if was_engaged and plan.translates:
         tx.emit(Marked(mark="withdrew", ident=unit.id))
         reason = "withdraw"
-    elif contacted(state, unit, plan.end):
-        tx.emit(Marked(mark="charged", ident=unit.id))
-        reason = "charge"
+    else:
+        touching = contacted(state, unit, plan.end)
+        if touching:
+            tx.emit(Marked(mark="charged", ident=unit.id))
+            reason = "charge"
+            target = touching[0]
     tx.emit(UnitMoved(unit=unit.id, path=plan.points, facing=plan.end.facing, reason=reason))
+    _record_charge(tx, unit, target)
     moved = tx.state.units[unit.id]
     touched = [
         e for e in tx.state.iter_units(tx.state.opponent(unit.side))

@@ -33,7 +33,7 @@ CARD_OF_KIND = {
 class D3Cards(D3RuleSet):
     id: ClassVar[str] = "d3-cards"
     title: ClassVar[str] = "D3 ECW Wargaming Rules (earlier version)"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 4
     SHOOTING: ClassVar[ShootingRules] = own_shooting

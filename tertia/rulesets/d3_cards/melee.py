@@ -14,6 +14,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3 import terrain
+from tertia.rulesets.d3.contact import charger_between
 from tertia.rulesets.d3.troops import is_clubmen, is_impetuous, is_infantry
 from tertia.rulesets.d3_cards import clauses
 
@@ -37,7 +38,8 @@ def modifiers(
         mods.append(Modifier(-1, f"attacker is {attacker.kind.value.replace('_', ' ')}"))
     if is_infantry(target, options):
         mods.append(Modifier(-1, "target is Infantry"))
-    cover = terrain.cover(table, attacker, target, melee_cover(options))
+    cover = terrain.cover(table, attacker, target, melee_cover(options),
+                          charger_between(state, attacker, target))
     if cover:
         mods.append(Modifier(-1, f"target in {cover}"))
     return mods

@@ -32,7 +32,7 @@ from tertia.rulesets.d3_commands.organisation import COHESION_RADIUS, cohesion_g
 class D3Commands(D3RuleSet):
     id: ClassVar[str] = "d3-commands"
     title: ClassVar[str] = "D3 English Civil War Rules (18 September 2022)"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 5
     SHOOTING: ClassVar[ShootingRules] = own_shooting
