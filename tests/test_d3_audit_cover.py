@@ -15,6 +15,7 @@ from tertia.analysis.odds import odds
 from tertia.core.actions import Attack, Move, Shoot
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.rulesets.d3_commands.organisation import current_cards
 
 from .d3_support import CARDS, COMMANDS, activation, foot, horse, resolved
 from .support import P, R, act, make_game, unit
@@ -244,3 +245,88 @@ def test_cards_a_target_in_woods_or_fields_takes_one_less(
     """Melee 2 (d3-cards): "if a target in a woods or in fields -1": the target's centre
     in them; an attacker in woods or fields gives its target nothing."""
     assert melee(CARDS, terrain, target=target, attacker_at=attacker_at, target_at=target_at) == expected
+
+
+# --- d3-commands: the 6" rule, guns that have fired, the commander ----------------------------
+
+
+def command_of_two(gap: float) -> list[dict[str, Any]]:
+    """Two Foot of the centre side by side, ``gap`` inches apart edge to edge."""
+    return [foot("a", P, 10, 5), foot("b", P, 14 + gap, 5), foot("e", R, 30, 45, 180)]
+
+
+def test_commands_a_unit_must_remain_within_6_inches_of_its_command() -> None:
+    """Commands: "Where there are multiple units in a command a unit must always remain
+    within 6" of at least one unit from that command." As deployed: 6" edge to edge is
+    within, 6.1" is not, and each stray is named; a command of one unit has nobody to
+    keep near. In play: once the rest of the command has moved, a move ending 6.1" from
+    all of it is refused and one ending 6" is not; while another unit is still to move the
+    gap may open for a moment."""
+    def problems(units: list[dict[str, Any]]) -> list[str]:
+        game = make_game(units, rules=COMMANDS)
+        return [f"{where}: {m}" for where, m in game.ruleset.scenario_problems(game.scenario)]
+
+    assert problems(command_of_two(6.0)) == []
+    found = problems(command_of_two(6.1))
+    assert [p.split(":")[0] for p in found] == ["units[0] 'a'", "units[1] 'b'"]
+    assert all("within 6\"" in p for p in found)
+    assert problems([foot("a", P, 10, 5), horse("h", P, 40, 5), foot("e", R, 30, 45, 180)]) == []
+    game = make_game(command_of_two(6.0), rules=COMMANDS)
+    state = activation(game, P, "centre")
+    done = state.with_mark("moved", "a")
+    assert codes_of(game, done, Move(unit="b", waypoints=((20.0, 5),))) == []
+    assert codes_of(game, done, Move(unit="b", waypoints=((20.1, 5),))) == ["COHESION"]
+    assert codes_of(game, state, Move(unit="b", waypoints=((20.1, 5),))) == []
+    three = make_game([foot("a", P, 10, 10), foot("b", P, 20, 10), foot("c", P, 30, 10),
+                       foot("e", R, 30, 45, 180)], rules=COMMANDS)
+    back = Move(unit="b", waypoints=((20, 4),))
+    one_left = activation(three, P, "centre").with_mark("moved", "a")
+    assert codes_of(three, one_left, back) == []
+    assert codes_of(three, one_left.with_mark("moved", "c"), back) == ["COHESION"]
+    lone = make_game([foot("a", P, 10, 5), horse("h", P, 40, 5), foot("e", R, 30, 45, 180)], rules=COMMANDS)
+    assert codes_of(lone, activation(lone, P, "right"), Move(unit="h", waypoints=((52, 5),))) == []
+
+
+def codes_of(game: Game, state: GameState, action: Move | Shoot | Attack) -> list[str]:
+    return [v.code.value for v in game.validate(state, action)]
+
+
+def test_commands_a_gun_cannot_move_after_attempting_to_shoot() -> None:
+    """Movement: "Artillery - 6" and cannot move after attempting to shoot." A gun that
+    has not shot moves 6" and no more; once it has shot (a D3-1 of no hits still counts
+    as an attempt) it may never again leave its place, though it may pivot on the spot.
+    Foot that shot may move on their next card."""
+    game = make_game([unit("g", P, "artillery", 30, 5), foot("f", P, 50, 5), foot("e", R, 30, 25, 180),
+                      foot("e2", R, 50, 15, 180)], rules=COMMANDS)
+    state = activation(game, P, "independent")
+    assert codes_of(game, state, Move(unit="g", waypoints=((30, 11),))) == []
+    assert codes_of(game, state, Move(unit="g", waypoints=((30, 11.1),))) == ["TOO_FAR"]
+    fired, events = act(game, state, Shoot(unit="g", target="e"), [1, 1])
+    assert resolved(events).attacker_score == 0 and fired.units["g"].fired
+    later = hand_over_card(fired, P, "independent")
+    assert codes_of(game, later, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]
+    assert codes_of(game, later, Move(unit="g", face_before=20.0)) == []
+    volley, _ = act(game, activation(game, P, "centre"), Shoot(unit="f", target="e2"), [1, 1])
+    assert codes_of(game, hand_over_card(volley, P, "centre"), Move(unit="f", waypoints=((50, 6),))) == []
+
+
+def hand_over_card(state: GameState, side: str, card: str) -> GameState:
+    return state.evolve(active=side, marks={},
+                        extra={**state.extra, "activation": {"side": side, "card": card}})
+
+
+def test_commands_the_commander_once_placed_cannot_move() -> None:
+    """Commanders: "Once placed at the start of a game or when they arrive on the
+    tabletop they cannot move." No card of his side activates him, and were one to, his
+    move would still be refused; under d3-cards, where commanders move, the same move is
+    legal."""
+    units = [foot("f", P, 10, 5), foot("e", R, 30, 45, 180)]
+    chiefs = [{"id": "c", "side": P, "command": "centre", "x": 30, "y": 5, "general": True}]
+    game = make_game(units, rules=COMMANDS, commanders=chiefs)
+    move = Move(unit="c", waypoints=((30, 7),))
+    assert game.ruleset.card_of(game.ruleset.initial_state(game.scenario).units["c"]) == "commander"  # type: ignore[attr-defined]
+    assert "commander" not in current_cards(game.ruleset.initial_state(game.scenario), P)
+    assert codes_of(game, activation(game, P, "centre"), move) == ["NOT_ACTIVATED"]
+    assert codes_of(game, activation(game, P, "commander"), move) == ["STATIONARY"]
+    cards = make_game(units, rules=CARDS, commanders=chiefs)
+    assert codes_of(cards, activation(cards, P, "commander"), move) == []
