@@ -51,20 +51,25 @@ def cover_in(mods: list[str]) -> str | None:
     return None
 
 
-def hits_of(game: Game, state: GameState, action: Attack | Shoot) -> dict[str, Fraction]:
+def hits_of(game: Game, state: GameState, action: Attack | Shoot | Move) -> dict[str, Fraction]:
     return dict(odds(game, state, action).summary["target_hits_exact"])
 
 
-def charged(rules: str, terrain: list[dict[str, Any]], *, target_at: float = 14.0) -> tuple[Game, GameState]:
+def charged(rules: str, terrain: list[dict[str, Any]], *, target_at: float = 14.0
+            ) -> tuple[Game, GameState, list[str]]:
     """Horse ``h`` at (30, 4) charges 6.99" north into Foot ``d`` facing it at (30,
-    ``target_at``), across ``terrain``; the position after the charge, Horse's card still in
-    play."""
+    ``target_at``), across ``terrain``, and strikes (a D3 of 2): the position after the
+    charge, Horse's card still in play, and the modifiers of the Horse's blow. In
+    d3-commands the charge fights at once; in d3-cards the Horse attack after it."""
     game = make_game([horse("h", P, 30, 4), foot("d", R, 30, target_at, 180)], rules=rules,
                      terrain=terrain)
     state = activation(game, P, CARD[rules]["horse"])
-    front = target_at - 1.5
-    state, _ = act(game, state, Move(unit="h", waypoints=((30, front - 1.51),)))
-    return game, state
+    charge = Move(unit="h", waypoints=((30, target_at - 3.01),))
+    if rules == COMMANDS:
+        state, events = act(game, state, charge, [2])
+        return game, state, list(resolved(events).modifiers)
+    state, _ = act(game, state, charge)
+    return game, state, modifiers(game, state, "h", "d")
 
 
 HEDGE_LINE = {"type": "hedge", "line": [[20, 12], [40, 12]], "width": 0.5}
@@ -80,8 +85,8 @@ def test_a_hedge_covers_the_unit_holding_it_not_the_unit_that_charged_it(rules: 
     only for melees"). Foot behind a hedge are charged across it: the charger's blow is
     taken in cover; when the Foot strike back the charger, outside the hedge, has none,
     though the hedge now lies under the charger's own base."""
-    game, state = charged(rules, [HEDGE_LINE])
-    assert cover_in(modifiers(game, state, "h", "d")) == "hedge"
+    game, state, blow = charged(rules, [HEDGE_LINE])
+    assert cover_in(blow) == "hedge"
     back = hand_over(game, state, R, "foot")
     assert modifiers(game, back, "d", "h") == []
     assert hits_of(game, back, Attack(attacker="d", target="h")) == OPEN
@@ -91,15 +96,14 @@ def test_a_hedge_covers_the_unit_holding_it_not_the_unit_that_charged_it(rules: 
 def test_a_hedge_away_from_the_melee_covers_nobody(rules: str) -> None:
     """Hedges: only a hedge between the two units counts."""
     aside = {"type": "hedge", "line": [[40, 0], [40, 30]], "width": 0.5}
-    game, state = charged(rules, [aside])
-    assert modifiers(game, state, "h", "d") == ["-1 target is Infantry"]
+    assert charged(rules, [aside])[2] == ["-1 target is Infantry"]
 
 
 def test_a_hedged_field_covers_the_unit_inside_it() -> None:
     """Hedges: a unit inside a hedged field holds its hedge against an enemy outside; the
     enemy outside has none against it, and two units inside the same field have none."""
-    game, state = charged(COMMANDS, [HEDGED_FIELD])
-    assert modifiers(game, state, "h", "d") == ["-1 target is Infantry", "-1 target in cover (hedge)"]
+    game, state, blow = charged(COMMANDS, [HEDGED_FIELD])
+    assert blow == ["-1 target is Infantry", "-1 target in cover (hedge)"]
     back = hand_over(game, state, R, "foot")
     assert modifiers(game, back, "d", "h") == []
     inside = make_game([horse("h", P, 30, 15.49), foot("d", R, 30, 18.5, 180)], rules=COMMANDS,
@@ -112,7 +116,7 @@ def test_a_unit_that_charges_out_of_a_hedged_field_leaves_its_cover() -> None:
     still inside it) have no cover from it when the Horse they charged strike back."""
     game = make_game([horse("h", P, 30, 10), foot("d", R, 30, 18, 180)], rules=COMMANDS,
                      terrain=[HEDGED_FIELD])
-    state, _ = act(game, activation(game, R, "centre"), Move(unit="d", waypoints=((30, 13.01),)))
+    state, _ = act(game, activation(game, R, "centre"), Move(unit="d", waypoints=((30, 13.01),)), [2])
     assert state.units["d"].y > 12.2
     assert modifiers(game, hand_over(game, state, P, "horse"), "h", "d") == ["-1 target is Infantry"]
 
@@ -177,13 +181,13 @@ def test_entrenchments_cover_their_holder_in_melee_not_the_enemy_outside(rules: 
     """Entrenchments in melee: Foot in their works charged by Horse are in cover; when
     they strike back the Horse outside the works are not. Across a line of works the
     unit charged holds them."""
-    game, state = charged(rules, [AROUND_TARGET], target_at=17.0)
-    assert cover_in(modifiers(game, state, "h", "d")) == "entrenchment"
+    game, state, blow = charged(rules, [AROUND_TARGET], target_at=17.0)
+    assert cover_in(blow) == "entrenchment"
     back = hand_over(game, state, R, "foot")
     assert modifiers(game, back, "d", "h") == []
     line = {"type": "entrenchment", "line": [[20, 12], [40, 12]], "width": 0.5}
-    game, state = charged(rules, [line])
-    assert cover_in(modifiers(game, state, "h", "d")) == "entrenchment"
+    game, state, blow = charged(rules, [line])
+    assert cover_in(blow) == "entrenchment"
     assert modifiers(game, hand_over(game, state, R, "foot"), "d", "h") == []
 
 
@@ -330,3 +334,38 @@ def test_commands_the_commander_once_placed_cannot_move() -> None:
     assert codes_of(game, activation(game, P, "commander"), move) == ["STATIONARY"]
     cards = make_game(units, rules=CARDS, commanders=chiefs)
     assert codes_of(cards, activation(cards, P, "commander"), move) == []
+
+
+# --- d3-commands: a charge fights at once -------------------------------------------------------
+
+
+def test_commands_a_charge_that_makes_contact_fights_at_once() -> None:
+    """Melee: "Only cavalry and infantry can initiate a melee by moving into the square of
+    an enemy unit. The effects of melee are determined immediately": the move that makes
+    contact rolls the charger's D3 there and then, and the charger can neither leave the
+    melee unfought nor fight it again; a move short of contact rolls nothing. With
+    ``charge_fights_at_once = false`` the charge rolls nothing and the charger may Attack
+    later in its activation. d3-cards has no such sentence: its chargers Attack."""
+    game = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=COMMANDS)
+    state = activation(game, P, "right")
+    _, events = act(game, state, Move(unit="h", waypoints=((30, 16),)))
+    assert not [e for e in events if type(e).__name__ == "DiceRolled"]
+    after, events = act(game, state, Move(unit="h", waypoints=((30, 16.99),)), [3])
+    assert resolved(events).summary.endswith("D3 3-1, 2 hits") and after.units["e"].hits == 2
+    assert codes_of(game, after, Attack(attacker="h", target="e")) == ["ALREADY_ACTED"]
+    later = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=COMMANDS,
+                      charge_fights_at_once=False)
+    after, events = act(later, activation(later, P, "right"), Move(unit="h", waypoints=((30, 16.99),)))
+    assert after.units["e"].hits == 0 and codes_of(later, after, Attack(attacker="h", target="e")) == []
+    cards = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=CARDS)
+    after, _ = act(cards, activation(cards, P, "horse"), Move(unit="h", waypoints=((30, 16.99),)))
+    assert codes_of(cards, after, Attack(attacker="h", target="e")) == []
+
+
+def test_commands_the_odds_of_a_charge_are_its_melee() -> None:
+    """Melee, exact odds: Horse charging Foot roll D3-1 as they make contact: 0, 1 or 2
+    hits, a third each; a charge on Horse in the open 1, 2 or 3."""
+    for target, expected in ((foot("e", R, 30, 20, 180), COVERED), (horse("e", R, 30, 20, 180), OPEN)):
+        game = make_game([horse("h", P, 30, 10), target], rules=COMMANDS)
+        charge = Move(unit="h", waypoints=((30, 16.99),))
+        assert hits_of(game, activation(game, P, "right"), charge) == expected
