@@ -369,3 +369,29 @@ def test_commands_the_odds_of_a_charge_are_its_melee() -> None:
         game = make_game([horse("h", P, 30, 10), target], rules=COMMANDS)
         charge = Move(unit="h", waypoints=((30, 16.99),))
         assert hits_of(game, activation(game, P, "right"), charge) == expected
+
+
+@pytest.mark.parametrize(("kind", "hits"), [("commanded_shot", 1), ("artillery", 1), ("dragoons", 1),
+                                            ("foot", 2)])
+def test_commands_shot_and_guns_in_contact_fight_with_d3_minus_1(kind: str, hits: int) -> None:
+    """The author's reply gives Dragoons in melee D3-1; the text gives Commanded Shot and
+    Artillery no melee die at all. Tertia's extrapolation: they too fight with D3-1 when in
+    contact (as they shoot); Foot a full D3. A D3 of 2 on Horse: 1 hit, or 2 for Foot."""
+    game = make_game([unit("u", P, kind, 30, 10, command="centre" if kind == "foot" else "independent"),
+                      horse("t", R, 30, 13, 180)], rules=COMMANDS)
+    card = "centre" if kind == "foot" else "independent"
+    after, _ = act(game, activation(game, P, card), Attack(attacker="u", target="t"), [2])
+    assert after.units["t"].hits == hits
+
+
+def test_commands_near_the_enemy_a_dog_leg_is_refused() -> None:
+    """Movement, the 12" rule: units near an unengaged enemy "must either remain
+    stationary, move towards the enemy, or directly away". Tertia's reading: one straight
+    slide; a bent path ("dog-leg") to the same place is refused within 12" and allowed
+    beyond."""
+    game = make_game([foot("f", P, 30, 10), foot("e", R, 30, 20, 180)], rules=COMMANDS)
+    state = activation(game, P, "centre")
+    assert codes_of(game, state, Move(unit="f", waypoints=((31, 12),))) == []
+    assert codes_of(game, state, Move(unit="f", waypoints=((30, 11), (31, 12)))) == ["NOT_AWAY"]
+    far = make_game([foot("f", P, 30, 10), foot("e", R, 30, 30, 180)], rules=COMMANDS)
+    assert codes_of(far, activation(far, P, "centre"), Move(unit="f", waypoints=((30, 11), (31, 12)))) == []
