@@ -395,3 +395,53 @@ def test_commands_near_the_enemy_a_dog_leg_is_refused() -> None:
     assert codes_of(game, state, Move(unit="f", waypoints=((30, 11), (31, 12)))) == ["NOT_AWAY"]
     far = make_game([foot("f", P, 30, 10), foot("e", R, 30, 30, 180)], rules=COMMANDS)
     assert codes_of(far, activation(far, P, "centre"), Move(unit="f", waypoints=((30, 11), (31, 12)))) == []
+
+
+# --- A charge that touches a second enemy unit ---------------------------------------------------
+
+
+def brushing(rules: str, second: str = "foot") -> tuple[Game, GameState, Move]:
+    """Horse ``h`` charges 6.99" north at Foot ``e``; its base also overlaps the front of
+    ``f2`` (``second``), standing beside ``e``."""
+    game = make_game([horse("h", P, 31.5, 10), foot("e", R, 30, 20, 180),
+                      unit("f2", R, second, 34.02, 20, 180, command="centre" if second == "foot"
+                           else "independent"),
+                      horse("k", P, 36.5, 10)], rules=rules)
+    return game, activation(game, P, CARD[rules]["horse"]), Move(unit="h", waypoints=((31.5, 16.99),))
+
+
+@pytest.mark.parametrize("rules", [COMMANDS, CARDS])
+def test_a_charge_that_also_touches_a_second_unit_fights_only_its_target(rules: str) -> None:
+    """Movement, charges: no text forbids a charge that also touches a second enemy
+    unit. The charge is aimed at the unit nearest the middle of its front edge and fights
+    only that one; the unit touched in passing is not engaged by it: neither may attack
+    the other, it is free to shoot and to move as if out of melee, and the face it shows
+    stays open to another charger. Once either moves the touch in passing is over."""
+    game, state, charge = brushing(rules)
+    assert codes_of(game, state, charge) == []
+    after, events = act(game, state, charge, [2] if rules == COMMANDS else [])
+    if rules == COMMANDS:
+        assert resolved(events).target == "e"
+    else:
+        assert codes_of(game, after, Attack(attacker="h", target="e")) == []
+    fought_already = ["ALREADY_ACTED"] if rules == COMMANDS else ["NOT_IN_CONTACT"]
+    assert codes_of(game, after, Attack(attacker="h", target="f2")) == fought_already
+    theirs = hand_over(game, after, R, "foot")
+    assert codes_of(game, theirs, Attack(attacker="f2", target="h")) == ["NOT_IN_CONTACT"]
+    assert codes_of(game, theirs, Attack(attacker="e", target="h")) == []
+    assert codes_of(game, theirs, Shoot(unit="f2", target="h")) == []
+    assert codes_of(game, after, Move(unit="k", waypoints=((36.5, 16.99),))) == []
+    moved, _ = act(game, theirs, Move(unit="f2", waypoints=((34.02, 23),)))
+    assert moved.extra["passing"] == []
+
+
+def test_a_gun_touched_in_passing_is_not_engaged_in_melee() -> None:
+    """d3-cards, Melee: "Artillery units ... are immediately eliminated if engaged in
+    melee": a gun a charge only brushes in passing stays; the gun charged is destroyed."""
+    game, state, charge = brushing(CARDS, second="artillery")
+    after, _ = act(game, state, charge)
+    assert after.units["f2"].in_play
+    gun_first = make_game([horse("h", P, 31.5, 10), unit("g", R, "artillery", 30, 20, 180),
+                           foot("f2", R, 34.02, 20, 180)], rules=CARDS)
+    after, _ = act(gun_first, activation(gun_first, P, "horse"), Move(unit="h", waypoints=((31.5, 16.99),)))
+    assert after.units["g"].removed == "destroyed" and after.units["f2"].in_play

@@ -22,7 +22,7 @@ from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import melee, movement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
-from tertia.rulesets.d3.contact import enemy_contacts, in_contact
+from tertia.rulesets.d3.contact import enemy_contacts, in_contact, in_passing
 from tertia.rulesets.d3.hits import check_routs, rout_after
 from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS, is_impetuous
 from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
@@ -226,6 +226,7 @@ class D3RuleSet(RuleSet):
                     self.end_activation(tx)
                 case Move():
                     moved, touched = movement.resolve_move(tx, action)
+                    touched = [t for t in touched if not in_passing(tx.state, moved.id, t.id)]
                     if touched:
                         self.on_contact(tx, moved, touched)
                     if self.charge_fights_at_once():
