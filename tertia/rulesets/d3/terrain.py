@@ -32,9 +32,14 @@ def holds(features: Sequence[TerrainFeature], holder: Unit, enemy: Unit, charger
     centres crosses the feature with neither inside it; then the unit that was charged
     holds it (``charger`` names whichever of the two charged the other), and with no
     charge between them (shooting) the unit whose centre is nearer to it."""
+    x0, x1 = min(holder.x, enemy.x), max(holder.x, enemy.x)
+    y0, y1 = min(holder.y, enemy.y), max(holder.y, enemy.y)
+    near = [f for f in features if _meets_box(f, x0, y0, x1, y1)]
+    if not near:
+        return False
     me, them = shapely.Point(holder.x, holder.y), shapely.Point(enemy.x, enemy.y)
     line = LineString(((enemy.x, enemy.y), (holder.x, holder.y)))
-    for f in features:
+    for f in near:
         shape = f.geometry
         if not f.is_linear:
             mine, theirs = bool(shape.covers(me)), bool(shape.covers(them))
@@ -51,6 +56,12 @@ def holds(features: Sequence[TerrainFeature], holder: Unit, enemy: Unit, charger
         if float(shape.distance(me)) < float(shape.distance(them)):
             return True
     return False
+
+
+def _meets_box(f: TerrainFeature, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """A cheap first cut: the feature's bounding box meets the box around both centres."""
+    a0, b0, a1, b1 = f.geometry.bounds
+    return bool(a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1)
 
 
 def hedges(table: Battlefield) -> tuple[TerrainFeature, ...]:
