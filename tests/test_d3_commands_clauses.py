@@ -473,14 +473,19 @@ def test_only_one_attacker_on_each_face() -> None:
 
 def test_melee_is_fought_in_the_activation_after_contact() -> None:
     """Movement, charges: "Fighting. Combat is resolved during the Melee Combat phase":
-    in an activation, a unit that has charged home (or was already in contact) fights
-    with an Attack; without contact there is no melee."""
-    game = game_of([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)])
+    there is no melee phase; a unit already in contact fights with an Attack in its
+    activation, and without contact there is no melee. A charge fights as it makes
+    contact (Melee: "determined immediately"); with ``charge_fights_at_once = false`` the
+    charger fights with an Attack after its move."""
+    game = game_of([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], charge_fights_at_once=False)
     state = activation(game, P, "right")
     assert codes(game, state, Attack(attacker="h", target="e")) == ["NOT_IN_CONTACT"]
     state, _ = act(game, state, Move(unit="h", waypoints=((30, 16.99),)))
     state, events = act(game, state, Attack(attacker="h", target="e"), [2])
     assert state.units["e"].hits == 1 and resolved(events).kind == "melee"
+    engaged = game_of([horse("h", P, 30, 13.5), foot("e", R, 30, 16.51, 180)])
+    after, events = act(engaged, activation(engaged, P, "right"), Attack(attacker="h", target="e"), [3])
+    assert after.units["e"].hits == 2
 
 
 # --- Terrain Effects --------------------------------------------------------------------------
@@ -557,8 +562,9 @@ def test_towns_cover_against_shooting_and_in_melee() -> None:
 
 
 def test_hedges_cover_defenders_in_melee_only() -> None:
-    """Terrain: "HEDGES - Provide cover for defenders in melees." """
-    hedge = {"type": "hedge", "line": [[20, 11.5], [40, 11.5]], "width": 0.5}
+    """Terrain: "HEDGES - Provide cover for defenders in melees": here to the unit nearer
+    the hedge (no charge between them); tests/test_d3_audit_cover.py has the rest."""
+    hedge = {"type": "hedge", "line": [[20, 12], [40, 12]], "width": 0.5}
     assert melee_mods(hedge) == ["-1 target in cover (hedge)"]
     hedge_far = {"type": "hedge", "line": [[20, 15], [40, 15]], "width": 0.5}
     assert shot_mods(hedge_far) == []

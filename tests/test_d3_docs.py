@@ -1,4 +1,5 @@
-"""The D3 clause tables name tests that exist, and every clause test is in its table."""
+"""The D3 clause tables name tests that exist, and every clause test is in its table (the
+tests both rule sets share in one table or both)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,15 @@ def test_every_test_named_in_the_table_exists(doc: str) -> None:
 def test_every_clause_test_is_in_its_table(doc: str, tests: str) -> None:
     named = {t for f, t in references(doc) if f == tests}
     assert sorted(defined(tests) - named) == []
+
+
+SHARED = "test_d3_audit_cover.py"
+"""Clause tests of both rule sets: each is named in one table or both."""
+
+
+def test_every_shared_clause_test_is_in_a_table() -> None:
+    named = {t for doc in ("d3-commands.md", "d3-cards.md") for f, t in references(doc) if f == SHARED}
+    assert defined(SHARED) and sorted(defined(SHARED) - named) == []
 
 
 @pytest.mark.parametrize("doc", ["d3-commands.md", "d3-cards.md"])

@@ -22,7 +22,7 @@ from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import melee, movement, placement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
-from tertia.rulesets.d3.contact import enemy_contacts, in_contact
+from tertia.rulesets.d3.contact import enemy_contacts, in_contact, in_passing
 from tertia.rulesets.d3.hits import check_routs, rout_after
 from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS, is_impetuous
 from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
@@ -249,17 +249,29 @@ class D3RuleSet(RuleSet):
                     self.end_activation(tx)
                 case Move():
                     moved, touched = movement.resolve_move(tx, action, self.move_rules())
+                    touched = [t for t in touched if not in_passing(tx.state, moved.id, t.id)]
                     if touched:
                         self.on_contact(tx, moved, touched)
+                    if self.charge_fights_at_once():
+                        self._fight_charge(tx, moved.id)
                 case Shoot():
                     self.resolve_shot(tx, action)
                 case Attack():
-                    attacker = tx.state.units[action.attacker]
-                    target = tx.state.units[action.target]
-                    mods = self.melee_modifiers(tx.table, tx.state, attacker, target)
-                    melee.fight(tx, action, mods, self.options, pursuit_from=self.PURSUIT_FROM,
-                                pursuit_rule=self.CLAUSES.melee)
+                    self._fight(tx, action)
         self.after_action(tx)
+
+    def _fight(self, tx: Tx, action: Attack) -> None:
+        attacker = tx.state.units[action.attacker]
+        target = tx.state.units[action.target]
+        mods = self.melee_modifiers(tx.table, tx.state, attacker, target)
+        melee.fight(tx, action, mods, self.options, pursuit_from=self.PURSUIT_FROM,
+                    pursuit_rule=self.CLAUSES.melee)
+
+    def _fight_charge(self, tx: Tx, unit_id: str) -> None:
+        """A unit that has just charged home fights the unit it charged at once."""
+        target = melee.charged_home(tx.state, unit_id)
+        if target is not None:
+            self._fight(tx, Attack(attacker=unit_id, target=target))
 
     def after_action(self, tx: Tx) -> None:
         """Routs at once; a side with nothing left ends the battle."""
@@ -415,6 +427,10 @@ class D3RuleSet(RuleSet):
 
     def resolve_special(self, tx: Tx, action: Action) -> bool:
         """Carry out one of the rule set's own actions; False when ``action`` is not one."""
+        return False
+
+    def charge_fights_at_once(self) -> bool:
+        """Whether a charge that makes contact fights its melee as part of the move."""
         return False
 
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:

@@ -1,6 +1,9 @@
-"""Contact between bases: who is engaged in melee, and which face an attacker is on."""
+"""Contact between bases: who is engaged in melee, which face an attacker is on, who
+charged whom, and who was only touched in passing."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from tertia.core.geometry import CONTACT, EPSILON, Face, face_towards, is_within
 from tertia.core.state import GameState, Unit
@@ -10,18 +13,62 @@ REACH = CONTACT + EPSILON
 """Bases this close (edge to edge) are in contact."""
 
 
+CHARGES = "charges"
+"""``GameState.extra``: each unit that charged home, by id, and the unit it charged; the
+record lasts until either of them moves."""
+
+
+def charges(state: GameState) -> Mapping[str, str]:
+    found = state.extra.get(CHARGES)
+    return found if isinstance(found, Mapping) else {}
+
+
+def charger_between(state: GameState, a: Unit, b: Unit) -> str | None:
+    """The id of whichever of ``a`` and ``b`` charged the other, if either did."""
+    record = charges(state)
+    if record.get(a.id) == b.id:
+        return a.id
+    if record.get(b.id) == a.id:
+        return b.id
+    return None
+
+
+PASSING = "passing"
+"""``GameState.extra``: [charger, unit] pairs, a unit a charge touched besides the one it
+charged. They touch but are not in melee, until either of them moves."""
+
+
+def passing(state: GameState) -> list[list[str]]:
+    found = state.extra.get(PASSING)
+    return [list(p) for p in found] if isinstance(found, list) else []
+
+
+def in_passing(state: GameState, a: str, b: str) -> bool:
+    """``a`` and ``b`` touch only because a charge brushed one against the other."""
+    found = state.extra.get(PASSING)
+    if not found:
+        return False
+    return any(a in pair and b in pair for pair in found)
+
+
 def in_contact(a: Unit, b: Unit) -> bool:
     return is_within(a.base, b.base, REACH)
 
 
+def _engaged_with(state: GameState, unit: Unit) -> tuple[Unit, ...]:
+    return tuple(o for o in state.iter_troops(state.opponent(unit.side))
+                 if in_contact(unit, o) and not in_passing(state, unit.id, o.id))
+
+
 def enemy_contacts(state: GameState, unit: Unit) -> tuple[Unit, ...]:
-    """Enemy troop units in play touching ``unit`` (remembered on the state)."""
+    """Enemy troop units in play in melee with ``unit``: touching it, and not only in
+    passing (remembered on the state)."""
     if state.units.get(unit.id) is not unit:
-        return tuple(o for o in state.iter_troops(state.opponent(unit.side)) if in_contact(unit, o))
+        return _engaged_with(state, unit)
     key = ("d3_contacts", unit.id)
     found = state.cache.get(key)
     if found is None:
-        found = tuple(o for o in state.iter_troops(state.opponent(unit.side)) if in_contact(unit, o))
+        found = _engaged_with(state, unit)
         state.cache[key] = found
     return tuple(found)
 

@@ -15,7 +15,7 @@ from tertia.core.violations import Code, Violation
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.combat import roll_hits
-from tertia.rulesets.d3.contact import already_fought, face_attacked, in_contact
+from tertia.rulesets.d3.contact import already_fought, charges, face_attacked, in_contact, in_passing
 from tertia.rulesets.d3.hits import check_routs, roll_pursuit
 from tertia.rulesets.d3.movement import face_name
 from tertia.rulesets.d3.troops import is_impetuous
@@ -44,7 +44,24 @@ def validate_melee(state: GameState, action: Attack, clauses: ClauseBook) -> lis
     if not in_contact(attacker, target):
         return [Violation(Code.NOT_IN_CONTACT,
                           f"{attacker.label} is not in contact with {target.label}", c.melee)]
+    if in_passing(state, attacker.id, target.id):
+        return [Violation(Code.NOT_IN_CONTACT,
+                          f"{attacker.label} and {target.label} touch only in passing, from a charge "
+                          f"on another unit: they are not in melee", c.melee)]
     return []
+
+
+def charged_home(state: GameState, unit_id: str) -> str | None:
+    """Right after ``unit_id`` has moved: the unit its move charged, while both are in play
+    and in contact; None when that move was no charge (a move that is not a charge ends
+    the unit's record)."""
+    target_id = charges(state).get(unit_id)
+    if target_id is None:
+        return None
+    unit, target = state.units[unit_id], state.units[target_id]
+    if not (unit.in_play and target.in_play and in_contact(unit, target)):
+        return None
+    return target_id
 
 
 def fight(

@@ -13,7 +13,16 @@ import shapely
 
 from tertia.core.actions import Move
 from tertia.core.events import GameDataChanged, Marked, UnitMoved
-from tertia.core.geometry import Base, Face, angle_between, bearing, face_towards, is_within
+from tertia.core.geometry import (
+    Base,
+    Face,
+    angle_between,
+    bearing,
+    face_towards,
+    is_within,
+    point_segment_distance,
+    polygon_contains_point,
+)
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
@@ -28,7 +37,15 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.clauses import ClauseBook
-from tertia.rulesets.d3.contact import REACH, enemy_contacts
+from tertia.rulesets.d3.contact import (
+    CHARGES,
+    PASSING,
+    REACH,
+    charger_between,
+    charges,
+    enemy_contacts,
+    passing,
+)
 from tertia.rulesets.d3.troops import MOVE, can_charge
 
 CHARGE_TURN_LIMIT = 45.0
@@ -41,9 +58,6 @@ AFTER_START_PIVOT, ACTIVATION_START = "after-start-pivot", "activation-start"
 FORWARD_FROM = (AFTER_START_PIVOT, ACTIVATION_START)
 """What a forward move is judged against: the facing after the pivot at the start (a unit
 may wheel, advance, then fire), or the facing the unit had when its activation began."""
-
-CHARGES = "charges"
-"""State data (d3-cards): the unit each unit last charged, by id."""
 
 MAX_WAYPOINTS = 16
 TOWN_ENTRANTS = frozenset({UnitKind.FOOT, UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT})
@@ -252,6 +266,21 @@ def contacted(state: GameState, unit: Unit, base: Base) -> list[Unit]:
     return [e for e in state.iter_troops(state.opponent(unit.side)) if is_within(base, e.base, REACH)]
 
 
+def _gap_to(base: Base, p: tuple[float, float]) -> float:
+    corners = base.corners()
+    if polygon_contains_point(corners, p):
+        return 0.0
+    return min(point_segment_distance(p, a, b) for a, b in zip(corners, (*corners[1:], corners[0]),
+                                                                strict=True))
+
+
+def declared_target(end: Base, touching: list[Unit]) -> Unit:
+    """The unit a charge that touches several is aimed at: the one nearest the middle of
+    the charger's front edge (ties to the first by id); the others are touched in passing."""
+    front = end.front_centre()
+    return min(touching, key=lambda t: (round(_gap_to(t.base, front), 6), t.id))
+
+
 def _contact_problems(state: GameState, plan: MovePlan, rules: MoveRules) -> list[Violation]:
     c = rules.clauses
     unit = plan.unit
@@ -272,11 +301,7 @@ def _contact_problems(state: GameState, plan: MovePlan, rules: MoveRules) -> lis
         return [Violation(Code.CANNOT_CHARGE,
                           f"only Horse and Foot may charge; {unit.label} ({unit.kind.value}) may not "
                           f"move into contact with {touching[0].label}", c.charge)]
-    if len(touching) > 1:
-        return [Violation(Code.CANNOT_CHARGE,
-                          f"a charge contacts one enemy unit; this one would touch "
-                          f"{' and '.join(t.label for t in touching)}", c.charge)]
-    target = touching[0]
+    target = declared_target(plan.end, touching)
     first, last = turns(plan)
     if len(plan.points) > 2 or last > TURN_TOLERANCE:
         return [Violation(Code.CHARGE_TURN,
@@ -302,7 +327,7 @@ def _charge_limit_problems(
     others = [o for o in enemy_contacts(state, target) if o.id != unit.id]
     if rules.charge_limit == "target":
         # A target that itself charged a unit is that melee's attacker, not its defender.
-        attackers = [o for o in others if not has_charged(state, target, o)]
+        attackers = [o for o in others if charger_between(state, target, o) != target.id]
         if attackers:
             return [Violation(Code.FACE_TAKEN,
                               f"{attackers[0].label} is already engaged with {target.label}; only "
@@ -317,25 +342,25 @@ def _charge_limit_problems(
     return []
 
 
-def has_charged(state: GameState, attacker: Unit, target: Unit) -> bool:
-    """``attacker`` came into contact with ``target`` by charging it (as recorded by
-    :func:`remember_charge`)."""
-    charges = state.extra.get(CHARGES)
-    return isinstance(charges, dict) and charges.get(attacker.id) == target.id
-
-
-def remember_charge(tx: Tx, attacker: Unit, target: Unit) -> None:
-    """Record that ``attacker`` charged ``target``; a charge the other way is forgotten."""
-    charges = dict(tx.state.extra.get(CHARGES) or {})
-    if charges.get(target.id) == attacker.id:
-        del charges[target.id]
-    charges[attacker.id] = target.id
-    tx.emit(GameDataChanged(key=CHARGES, value=charges))
-
-
 def face_name(face: Face) -> str:
     return {Face.FRONT: "front", Face.REAR: "rear", Face.LEFT: "left flank",
             Face.RIGHT: "right flank"}[face]
+
+
+def _record_charge(tx: Tx, unit: Unit, target: Unit | None, passed: list[Unit]) -> None:
+    """A unit that moves ends any charge it made or received, and any touch in passing;
+    one that charges home is remembered as the charger of its target (the defender, for
+    cover in melee), with the units it touched in passing."""
+    old = charges(tx.state)
+    record = {k: v for k, v in old.items() if unit.id not in (k, v)}
+    if target is not None:
+        record[unit.id] = target.id
+    if record != dict(old):
+        tx.emit(GameDataChanged(key=CHARGES, value=record))
+    brushed = passing(tx.state)
+    pairs = [p for p in brushed if unit.id not in p] + [[unit.id, o.id] for o in passed]
+    if pairs != brushed:
+        tx.emit(GameDataChanged(key=PASSING, value=pairs))
 
 
 def resolve_move(tx: Tx, action: Move, rules: MoveRules) -> tuple[Unit, list[Unit]]:
@@ -355,13 +380,20 @@ def resolve_move(tx: Tx, action: Move, rules: MoveRules) -> tuple[Unit, list[Uni
     if plan.turned:
         tx.emit(Marked(mark="pivoted", ident=unit.id))
     reason = "move"
+    target: Unit | None = None
+    passed: list[Unit] = []
     if was_engaged and plan.translates:
         tx.emit(Marked(mark="withdrew", ident=unit.id))
         reason = "withdraw"
-    elif contacted(state, unit, plan.end):
-        tx.emit(Marked(mark="charged", ident=unit.id))
-        reason = "charge"
+    else:
+        touching = contacted(state, unit, plan.end)
+        if touching:
+            tx.emit(Marked(mark="charged", ident=unit.id))
+            reason = "charge"
+            target = declared_target(plan.end, touching)
+            passed = [t for t in touching if t.id != target.id]
     tx.emit(UnitMoved(unit=unit.id, path=plan.points, facing=plan.end.facing, reason=reason))
+    _record_charge(tx, unit, target, passed)
     moved = tx.state.units[unit.id]
     touched = [
         e for e in tx.state.iter_units(tx.state.opponent(unit.side))

@@ -1,15 +1,17 @@
 """Where a unit stands and what lies between it and its enemy: the ground each D3 text
 counts as cover. A unit is *in* a piece of ground when its centre is; a hedge or
-entrenchment lies *between* two units when the line joining their centres crosses it."""
+entrenchment lies *between* two units when the line joining their centres crosses it, and
+shelters only the unit that holds it (:func:`holds`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import shapely
 from shapely.geometry import LineString
 
 from tertia.core.state import Unit
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.rulesets.d3.troops import is_clubmen
 
 WOODS, FIELDS, TOWN, HEDGE, ENTRENCHMENT, HILL, CLUBMEN = (
@@ -22,27 +24,67 @@ def stands_in(table: Battlefield, kind: TerrainKind, unit: Unit) -> bool:
     return table.contains_point(kind, (unit.x, unit.y))
 
 
-def is_behind_hedge(table: Battlefield, attacker: Unit, target: Unit) -> bool:
-    """A hedge between them: a hedge line, or the edge of a hedged field, crosses the line
-    from the attacker's centre to the target's."""
-    a, b = (attacker.x, attacker.y), (target.x, target.y)
-    if table.has(TerrainKind.HEDGE) and table.line_crosses((TerrainKind.HEDGE,), a, b):
-        return True
-    hedged = [f for f in table.features if f.kind is TerrainKind.FIELD and f.hedged]
-    if not hedged:
+def holds(features: Sequence[TerrainFeature], holder: Unit, enemy: Unit, charger: str | None) -> bool:
+    """``holder`` is inside or behind one of ``features`` against ``enemy`` outside it.
+
+    Inside: the holder's centre is in an area (a field, a redoubt) and the enemy's is
+    not; an enemy inside the same area takes it away. Behind: the line between the two
+    centres crosses the feature with neither inside it; then the unit that was charged
+    holds it (``charger`` names whichever of the two charged the other), and with no
+    charge between them (shooting) the unit whose centre is nearer to it."""
+    x0, x1 = min(holder.x, enemy.x), max(holder.x, enemy.x)
+    y0, y1 = min(holder.y, enemy.y), max(holder.y, enemy.y)
+    near = [f for f in features if _meets_box(f, x0, y0, x1, y1)]
+    if not near:
         return False
-    line = LineString((a, b))
-    return any(bool(line.intersects(f.geometry.boundary)) for f in hedged)
+    me, them = shapely.Point(holder.x, holder.y), shapely.Point(enemy.x, enemy.y)
+    line = LineString(((enemy.x, enemy.y), (holder.x, holder.y)))
+    for f in near:
+        shape = f.geometry
+        if not f.is_linear:
+            mine, theirs = bool(shape.covers(me)), bool(shape.covers(them))
+            if mine or theirs:
+                if mine and not theirs:
+                    return True
+                continue
+        if not bool(line.intersects(shape)):
+            continue
+        if charger is not None:
+            if charger == enemy.id:
+                return True
+            continue
+        if float(shape.distance(me)) < float(shape.distance(them)):
+            return True
+    return False
 
 
-def is_entrenched(table: Battlefield, attacker: Unit, target: Unit) -> bool:
-    """The target stands in an entrenchment the attacker is not in, or one lies between."""
+def _meets_box(f: TerrainFeature, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """A cheap first cut: the feature's bounding box meets the box around both centres."""
+    a0, b0, a1, b1 = f.geometry.bounds
+    return bool(a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1)
+
+
+def hedges(table: Battlefield) -> tuple[TerrainFeature, ...]:
+    """Hedge lines and hedged fields."""
+    return tuple(f for f in table.features
+                 if f.kind is TerrainKind.HEDGE or (f.kind is TerrainKind.FIELD and f.hedged))
+
+
+def is_behind_hedge(table: Battlefield, attacker: Unit, target: Unit, charger: str | None) -> bool:
+    """Hedges cover defenders in melee: the target holds a hedge against its attacker
+    (inside a hedged field, or behind a hedge line) and did not charge it."""
+    if charger == target.id:
+        return False
+    found = hedges(table)
+    return bool(found) and holds(found, target, attacker, charger)
+
+
+def is_entrenched(table: Battlefield, attacker: Unit, target: Unit, charger: str | None) -> bool:
+    """Entrenchments cover a unit inside or behind the works against enemies outside."""
     if not table.has(TerrainKind.ENTRENCHMENT):
         return False
-    if stands_in(table, TerrainKind.ENTRENCHMENT, target):
-        return not stands_in(table, TerrainKind.ENTRENCHMENT, attacker)
-    a, b = (attacker.x, attacker.y), (target.x, target.y)
-    return table.line_crosses((TerrainKind.ENTRENCHMENT,), a, b)
+    works = tuple(f for f in table.features if f.kind is TerrainKind.ENTRENCHMENT)
+    return holds(works, target, attacker, charger)
 
 
 def is_defending_hill(table: Battlefield, attacker: Unit, target: Unit) -> bool:
@@ -50,16 +92,18 @@ def is_defending_hill(table: Battlefield, attacker: Unit, target: Unit) -> bool:
     return table.hill_level((target.x, target.y)) > table.hill_level((attacker.x, attacker.y))
 
 
-def cover(table: Battlefield, attacker: Unit, target: Unit, kinds: Sequence[str]) -> str | None:
+def cover(
+    table: Battlefield, attacker: Unit, target: Unit, kinds: Sequence[str], charger: str | None = None
+) -> str | None:
     """The first of ``kinds`` of cover that shelters ``target`` from ``attacker`` (each
     rule set lists the kinds its text counts, for shooting and for melee); None in the
-    open."""
+    open. ``charger``: in a melee, whichever of the two charged the other."""
     tests = {
         WOODS: lambda: stands_in(table, TerrainKind.WOODS, target),
         FIELDS: lambda: stands_in(table, TerrainKind.FIELD, target),
         TOWN: lambda: stands_in(table, TerrainKind.TOWN, target),
-        HEDGE: lambda: is_behind_hedge(table, attacker, target),
-        ENTRENCHMENT: lambda: is_entrenched(table, attacker, target),
+        HEDGE: lambda: is_behind_hedge(table, attacker, target, charger),
+        ENTRENCHMENT: lambda: is_entrenched(table, attacker, target, charger),
         HILL: lambda: is_defending_hill(table, attacker, target),
         CLUBMEN: lambda: is_clubmen(target),
     }

@@ -105,7 +105,6 @@ class D3Cards(D3RuleSet):
 
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         melee_rules.eliminate_on_contact(tx, mover, touched)
-        melee_rules.remember_attacker(tx, mover, touched)
 
     def end_activation(self, tx: Tx) -> None:
         sequence.end_activation(tx, self.has_units)

@@ -14,7 +14,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3 import terrain
-from tertia.rulesets.d3.movement import remember_charge
+from tertia.rulesets.d3.contact import charger_between
 from tertia.rulesets.d3.troops import is_clubmen, is_impetuous, is_infantry
 from tertia.rulesets.d3_cards import clauses
 
@@ -38,7 +38,8 @@ def modifiers(
         mods.append(Modifier(-1, f"attacker is {attacker.kind.value.replace('_', ' ')}"))
     if is_infantry(target, options):
         mods.append(Modifier(-1, "target is Infantry"))
-    cover = terrain.cover(table, attacker, target, melee_cover(options))
+    cover = terrain.cover(table, attacker, target, melee_cover(options),
+                          charger_between(state, attacker, target))
     if cover:
         mods.append(Modifier(-1, f"target in {cover}"))
     return mods
@@ -58,14 +59,3 @@ def eliminate_on_contact(tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         elif piece.is_commander:
             tx.emit(UnitRemoved(unit=piece.id, reason="captured",
                                 detail=f"contacted by {mover.label} ({clauses.COMMANDERS})"))
-
-
-def remember_attacker(tx: Tx, mover: Unit, touched: list[Unit]) -> None:
-    """"Only one attacking unit may engage any given defending unit": a unit that charged
-    is its melee's attacker, so another enemy may still charge it. The charge is recorded
-    against the one enemy troop unit it touched that is still in play."""
-    if not tx.state.is_marked("charged", mover.id):
-        return
-    for piece in touched:
-        if not piece.is_commander and tx.state.units[piece.id].in_play:
-            remember_charge(tx, mover, piece)

@@ -11,6 +11,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3 import terrain
+from tertia.rulesets.d3.contact import charger_between
 from tertia.rulesets.d3.troops import is_clubmen, is_impetuous, is_infantry
 
 REDUCED = frozenset({UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT, UnitKind.ARTILLERY})
@@ -33,7 +34,8 @@ def modifiers(
         mods.append(Modifier(1, "impetuous Horse"))
     if is_infantry(target, options):
         mods.append(Modifier(-1, "target is Infantry"))
-    cover = terrain.cover(table, attacker, target, MELEE_COVER)
+    cover = terrain.cover(table, attacker, target, MELEE_COVER,
+                          charger_between(state, attacker, target))
     if cover:
         mods.append(Modifier(-1, f"target in cover ({cover})"))
     return mods
