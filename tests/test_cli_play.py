@@ -182,3 +182,15 @@ def test_a_piped_narrative_keeps_each_entry_on_one_line() -> None:
     assert max(map(len, lines)) > 100
     attacks = [line for line in lines if " attacks " in line and "takes a hit" in line]
     assert attacks and all(line.rstrip().endswith("]") for line in attacks)
+
+
+def test_inspect_takes_the_rule_set_from_a_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    run("battle", "--rules", "d3-cards", "--seed", "5", "--json", "--save", str(record))
+    code, out = run("inspect", str(record), "--json")
+    assert code == 0, out
+    assert json.loads(out)["units"]
+    code, out = run("inspect", str(record), "--rules", "larger-battles")
+    assert code == 1 and "played under d3-cards, not larger-battles" in out
+    code, out = run("inspect", str(record))
+    assert code == 0 and "Chalgrove Field" in out and "D3 ECW" in out

@@ -22,6 +22,8 @@ out = Console(highlight=False, markup=False)
 err = Console(stderr=True, highlight=False, markup=False)
 
 
+DEFAULT_RULES = "larger-battles"
+
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Rule option (repeatable)", metavar="KEY=VALUE")
 ]
@@ -90,20 +92,27 @@ def side_names(game: Game) -> dict[str, str]:
     return {s.id: (s.name or s.id) for s in game.scenario.sides}
 
 
-def state_from_file(file: Path, rules: str) -> tuple[Game, GameState]:
-    """The position a file describes: a scenario as deployed, or a record's final state."""
+RulesForFileOpt = Annotated[
+    str | None,
+    typer.Option(help="Rule set id (default: a record's own rule set, else larger-battles)"),
+]
+
+
+def state_from_file(file: Path, rules: str | None) -> tuple[Game, GameState]:
+    """The position a file describes: a scenario as deployed under ``rules`` (default
+    larger-battles), or a record's final state under the record's own rule set."""
     if file.suffix.lower() == ".json":
         try:
             loaded = load_record(file)
         except RecordError as exc:
             fail(str(exc))
-        if loaded.game.ruleset.id != rules:
+        if rules is not None and loaded.game.ruleset.id != rules:
             fail(f"{file}: this record was played under {loaded.game.ruleset.id}, not {rules}")
         result = replay(loaded)
         if not result.ok or result.final_state is None:
             fail(f"{file}: the record does not replay: {result.message}")
         return loaded.game, result.final_state
-    game = build_game(str(file), rules)
+    game = build_game(str(file), rules or DEFAULT_RULES)
     return game, game.ruleset.initial_state(game.scenario)
 
 

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import Odds, odds
-from tertia.cli.common import fail, out, state_from_file
+from tertia.cli.common import RulesForFileOpt, fail, out, state_from_file
 from tertia.cli.main import app
 from tertia.core.actions import Encourage
 from tertia.core.violations import IllegalAction
@@ -69,7 +69,7 @@ def odds_command(
     file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
     attacker: Annotated[str, typer.Option(help="Id of the attacking unit (or gun)")],
     target: Annotated[str, typer.Option(help="Id of the target unit")],
-    rules: Annotated[str, typer.Option(help="Rule set id")] = "larger-battles",
+    rules: RulesForFileOpt = None,
     action: Annotated[str | None, typer.Option(help="The rule set's word: melee, shoot or bombard")] = None,
     support: Annotated[
         list[str] | None, typer.Option(help="A supporting unit (repeatable)", metavar="ID")

@@ -17,7 +17,9 @@ from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.odds import odds_notes
 from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, fight_battle
 from tertia.cli.common import (
+    DEFAULT_RULES,
     OptionOpt,
+    RulesForFileOpt,
     build_game,
     check_outputs,
     fail,
@@ -34,7 +36,6 @@ from tertia.io.record import RecordError, load_record, replay, save_record
 from tertia.rulesets import get_ruleset, ruleset_ids
 
 DEFAULT_SCENARIO = "edgehill"
-DEFAULT_RULES = "larger-battles"
 DEFAULT_SEED = 1642
 PLAYERS = {"doctrine": DoctrinePlayer, "random": RandomPlayer}
 
@@ -198,7 +199,7 @@ def replay_command(
 @app.command()
 def inspect(
     file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
-    rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
+    rules: RulesForFileOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
     """Every unit's derived state now: hits, hit limit with support and cover, ammunition."""

@@ -42,6 +42,7 @@ from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import check_arguments
 from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import (
+    DEFAULT_RULES,
     OptionOpt,
     build_game,
     check_outputs,
@@ -52,7 +53,7 @@ from tertia.cli.common import (
     print_table,
 )
 from tertia.cli.main import app
-from tertia.cli.play_commands import DEFAULT_RULES, DEFAULT_SEED, default_scenario
+from tertia.cli.play_commands import DEFAULT_SEED, default_scenario
 
 INTERRUPTED_EXIT = 130
 """The conventional exit status after Ctrl-C; the finished games are still written."""
