@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -17,9 +18,10 @@ from tertia.io.record import RecordError, load_record, replay
 from tertia.rulesets import get_ruleset
 
 # Markup is off: names and messages come from files and must print as they are written
-# ("Royalists [/bold]" is a name, not a closing tag). Styles go in Text objects.
-out = Console(highlight=False, markup=False)
-err = Console(stderr=True, highlight=False, markup=False)
+# ("Royalists [/bold]" is a name, not a closing tag). Styles go in Text objects. In a
+# terminal lines wrap at its edge; in a pipe or a file each line stays whole.
+out = Console(highlight=False, markup=False, soft_wrap=not sys.stdout.isatty())
+err = Console(stderr=True, highlight=False, markup=False, soft_wrap=not sys.stderr.isatty())
 
 
 DEFAULT_RULES = "larger-battles"

@@ -167,8 +167,7 @@ def _print_line(kind: str, text: str) -> None:
               "loss": "bold red", "objective": "bold green", "end": "bold", "dice": "dim"}
     if kind == "heading":
         out.print()
-    # In a terminal lines wrap at its edge; in a pipe or a file each stays one line.
-    out.print(Text(text, style=styles.get(kind, "")), soft_wrap=not out.is_terminal)
+    out.print(Text(text, style=styles.get(kind, "")))
 
 
 def _write_report(record: BattleRecord, path: Path) -> None:
