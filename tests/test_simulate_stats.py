@@ -117,3 +117,24 @@ def test_sweep_pairs_by_seed_and_skips_failed_pairs() -> None:
     assert effect["paired_games"] == 2
     assert effect["win_rate_difference"]["a"]["estimate"] == 0.5
     assert effect["turns_difference"] == {"estimate": 1.0, "low": 1.0, "high": 1.0}
+
+
+def test_plots_count_in_whole_numbers_and_keep_long_side_names_apart() -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from tertia.analysis.sim.plots import game_length_figure, scores_figure, win_rates_figure
+
+    rows = [_row(0, "a", turns=3), _row(1, "b", turns=4), _row(2, "a", turns=4)]
+    for fig in (game_length_figure(rows, "t"), scores_figure(rows, ("a", "b"), {}, "t")):
+        FigureCanvasAgg(fig).draw()
+        ax = fig.axes[0]
+        for ticks in (ax.get_xticks(), ax.get_yticks()):
+            assert all(float(t).is_integer() for t in ticks), ticks
+    names = {"a": "The Army of the Eastern Association", "b": "The King's Oxford Army and its Horse"}
+    fig = win_rates_figure(summarize(rows, ("a", "b"), FIELDED), ("a", "b"), names, "t", 3)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    boxes = [label.get_window_extent(canvas.get_renderer()) for label in fig.axes[0].get_xticklabels()]
+    assert len(boxes) == 3
+    for left, right in zip(boxes, boxes[1:], strict=False):
+        assert left.x1 < right.x0, "tick labels overlap"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from tertia.analysis.sim.games import Row
 from tertia.analysis.sim.summary import completed
@@ -16,6 +18,8 @@ from tertia.io.files import replacing
 DPI = 110
 DRAW_COLOUR = "#999999"
 SIDE_COLOURS = ("#b8433b", "#3b5fb8")
+LABEL_WIDTH = 18
+"""Characters on one line of a bar's label."""
 
 
 def _save(fig: Figure, path: Path) -> Path:
@@ -42,33 +46,45 @@ def _errors(intervals: Sequence[Mapping[str, float] | None]) -> tuple[list[float
     return est, [low, high]
 
 
-def plot_study(rows: Sequence[Row], summary: Mapping[str, Any], sides: Sequence[str],
-               names: Mapping[str, str], directory: Path, title: str) -> list[Path]:
-    """``win_rates.png``, ``game_length.png`` and ``scores.png`` in ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
-    done = completed(rows)
-    written = []
+def _whole_numbers(ax: Axes) -> None:
+    """Counts (games, turns, points) are whole: no tick at 2.5 turns."""
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
 
+
+def _label(name: str) -> str:
+    """A side's name folded onto lines short enough not to run into its neighbour's."""
+    return "\n".join(textwrap.wrap(name, LABEL_WIDTH)) or name
+
+
+def win_rates_figure(summary: Mapping[str, Any], sides: Sequence[str], names: Mapping[str, str],
+                     title: str, games: int) -> Figure:
     fig = Figure(figsize=(6, 4))
     ax = fig.add_subplot()
-    labels = [names.get(s, s) for s in sides] + ["draw"]
+    labels = [_label(names.get(s, s)) for s in sides] + ["draw"]
     est, err = _errors([summary["win_rate"][s] for s in sides] + [summary["draw_rate"]])
-    ax.bar(labels, est, yerr=err, capsize=6, color=[*SIDE_COLOURS[:len(sides)], DRAW_COLOUR])
+    ax.bar(range(len(labels)), est, yerr=err, capsize=6, color=[*SIDE_COLOURS[:len(sides)], DRAW_COLOUR])
+    ax.set_xticks(range(len(labels)), labels, fontsize=9)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of games (95% Wilson interval)")
-    ax.set_title(f"{title}: outcomes of {len(done)} games", fontsize=10)
-    written.append(_save(fig, directory / "win_rates.png"))
+    ax.set_title(f"{title}: outcomes of {games} games", fontsize=10)
+    return fig
 
+
+def game_length_figure(done: Sequence[Row], title: str) -> Figure:
     fig = Figure(figsize=(6, 4))
     ax = fig.add_subplot()
     turns = [int(r["turns"]) for r in done]
     if turns:
         ax.hist(turns, bins=range(min(turns), max(turns) + 2), align="left", rwidth=0.85, color="#5a7d5a")
+    _whole_numbers(ax)
     ax.set_xlabel("turns")
     ax.set_ylabel("games")
     ax.set_title(f"{title}: game length", fontsize=10)
-    written.append(_save(fig, directory / "game_length.png"))
+    return fig
 
+
+def scores_figure(done: Sequence[Row], sides: Sequence[str], names: Mapping[str, str], title: str) -> Figure:
     fig = Figure(figsize=(6, 4))
     ax = fig.add_subplot()
     scores = {s: [int(r[f"score_{s}"]) for r in done] for s in sides}
@@ -79,11 +95,23 @@ def plot_study(rows: Sequence[Row], summary: Mapping[str, Any], sides: Sequence[
             ax.hist(scores[side], bins=bins, align="left", histtype="step", linewidth=2,
                     color=colour, label=names.get(side, side))
         ax.legend()
+    _whole_numbers(ax)
     ax.set_xlabel("victory points at the end")
     ax.set_ylabel("games")
     ax.set_title(f"{title}: scores", fontsize=10)
-    written.append(_save(fig, directory / "scores.png"))
-    return written
+    return fig
+
+
+def plot_study(rows: Sequence[Row], summary: Mapping[str, Any], sides: Sequence[str],
+               names: Mapping[str, str], directory: Path, title: str) -> list[Path]:
+    """``win_rates.png``, ``game_length.png`` and ``scores.png`` in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    done = completed(rows)
+    return [
+        _save(win_rates_figure(summary, sides, names, title, len(done)), directory / "win_rates.png"),
+        _save(game_length_figure(done, title), directory / "game_length.png"),
+        _save(scores_figure(done, sides, names, title), directory / "scores.png"),
+    ]
 
 
 def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str, Any]],
