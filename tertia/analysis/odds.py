@@ -275,13 +275,6 @@ def hit_phrase(o: Odds) -> str:
     return f"{p} to inflict a hit" if p else "no chance to hit"
 
 
-def _one_attack(before: GameState, action: Action) -> bool:
-    """Does the step resolve a single attack? The odds of several attacks declared together
-    (larger-battles) are not one attack's odds, so they get no note."""
-    queued = before.pending.get("queue") if before.pending is not None else None
-    return len(getattr(action, "attacks", ())) <= 1 and not queued
-
-
 def odds_notes(record: BattleRecord) -> dict[int, str]:
     """For every resolved attack in a battle, the odds it had, keyed by ``id`` of its
     :class:`AttackResolved` event: "7/12 to inflict a hit"."""
@@ -289,7 +282,7 @@ def odds_notes(record: BattleRecord) -> dict[int, str]:
     before = record.initial_state
     for step in record.steps:
         resolved = [e for e in step.events if isinstance(e, AttackResolved)]
-        if resolved and _one_attack(before, step.action):
+        if resolved:
             try:
                 result = odds(record.game, before, step.action, responses=[])
             except (IllegalAction, TooManyBranches):

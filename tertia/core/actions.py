@@ -163,8 +163,9 @@ class Attack(Action):
 
 @dataclass(frozen=True, slots=True)
 class DeclareAttacks(Action):
-    """Every attack of a combat phase, declared together and then resolved in the given
-    order (larger-battles: Combat; support is judged against all the phase's targets)."""
+    """Every attack of a combat phase, declared together (larger-battles: Combat; support
+    is judged against all the phase's targets); each is then fought by an :class:`Attack`
+    naming its primary and target."""
 
     type: ClassVar[str] = "declare_attacks"
     attacks: tuple[Attack, ...] = ()

@@ -1,10 +1,11 @@
 """Combat: shooting and melee combined, as opposed D6 rolls within 3": who may fight
 whom, with which supports and commanders, and the modifiers of each side.
 
-The active side declares all the phase's attacks together (:class:`DeclareAttacks`; a
-single :class:`Attack` is a declaration of one), each a primary unit, a target,
-supporting units and an encouraging commander; they are then resolved in the order given,
-and before each the defending side may have one of its commanders encourage the target.
+The active side declares all the phase's attacks together (:class:`DeclareAttacks`), each
+a primary unit, a target, supporting units and an encouraging commander, then fights them
+one by one, each by an :class:`Attack` naming its primary and target (a lone ``Attack``
+before any declaration declares itself and is fought at once). Before each fight the
+defending side may have one of its commanders encourage the target.
 The rolls themselves are in :mod:`tertia.rulesets.larger_battles.resolution`.
 """
 
@@ -137,19 +138,22 @@ def validate_declared(state: GameState, action: Attack) -> list[Violation]:
     fought (by its primary and target); supports and commander, if given, as declared."""
     left = declared_attacks(state)
     found = next((a for a in left if (a.attacker, a.target) == (action.attacker, action.target)), None)
+    named = _attack_words(state, action)
     if found is None:
-        listed = "; ".join(f"{a.attacker} on {a.target}" for a in left) or "none"
+        listed = "; ".join(_attack_words(state, a) for a in left) or "none"
         return [Violation(Code.ALREADY_ACTED,
-                          f"this phase's attacks were declared together; {action.attacker} on "
-                          f"{action.target} is not among those left to fight ({listed})",
-                          clauses.COMBAT)]
+                          f"this phase's attacks were declared together; {named} is not among "
+                          f"those left to fight ({listed})", clauses.COMBAT)]
     if (action.supports and action.supports != found.supports) or (
             action.commander and action.commander != found.commander):
         return [Violation(Code.BAD_SUPPORT,
-                          f"{action.attacker} on {action.target} was declared with supports "
-                          f"{list(found.supports)} and commander {found.commander}",
-                          clauses.COMBAT)]
+                          f"{named} was declared with supports {list(found.supports)} and "
+                          f"commander {found.commander}", clauses.COMBAT)]
     return []
+
+
+def _attack_words(state: GameState, attack: Attack) -> str:
+    return f"{state.units[attack.attacker].label} on {state.units[attack.target].label}"
 
 
 def unfought_problems(state: GameState) -> list[Violation]:
@@ -157,7 +161,7 @@ def unfought_problems(state: GameState) -> list[Violation]:
     left = declared_attacks(state)
     if not left:
         return []
-    listed = "; ".join(f"{a.attacker} on {a.target}" for a in left)
+    listed = "; ".join(_attack_words(state, a) for a in left)
     return [Violation(Code.CANNOT_ACT, f"declared attacks are still to be fought: {listed}",
                       clauses.COMBAT)]
 
