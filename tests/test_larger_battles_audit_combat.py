@@ -4,13 +4,17 @@ a phase declared together. Worked with scripted dice, and exact odds computed by
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from tertia.ai.doctrine import LargerBattlesDoctrine
 from tertia.analysis.odds import odds
+from tertia.cli.main import app
 from tertia.core.actions import (
     Attack,
     DeclareAttacks,
@@ -22,6 +26,7 @@ from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.events import AttackResolved, Event, Narrated
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.core.violations import IllegalAction
 from tertia.rulesets.larger_battles.combat import declared_attacks
 from tertia.rulesets.larger_battles.routing import hit_limit
 
@@ -441,3 +446,42 @@ def test_the_page_offers_supports_beside_the_planned_attacks() -> None:
     assert offer(plan)["supports"] == ["s"]
     with pytest.raises(ServiceError, match="planned"):
         parse_plan("[not json")
+
+
+def test_odds_of_a_declared_attack_with_a_support_allowed_beside_another() -> None:
+    """Row 74, exact odds: once ``o`` is declared too, ``a`` attacks with ``s`` in support,
+    D6+1 against D6: a hit on ``t`` when a >= d (21/36), on ``a`` when d >= a+2 (10/36).
+    Declared alone the same attack may not take the support at all."""
+    game = two_fronts()
+    state = position(game, phase="combat")
+    with_s = Attack(attacker="a", target="t", supports=("s",))
+    declared, _ = act(game, state, DeclareAttacks(attacks=(with_s, Attack(attacker="b", target="o"))), [])
+    s = odds(game, declared, Attack(attacker="a", target="t")).summary
+    assert s["target_hits_exact"]["1"] == Fraction(21, 36)
+    assert s["attacker_hits_exact"]["1"] == Fraction(10, 36)
+    with pytest.raises(IllegalAction):
+        odds(game, state, with_s)
+
+
+def test_the_narrative_and_the_record_show_the_declarations(tmp_path: Path) -> None:
+    """Records and the narrative: a battle's declarations are told ("2 attacks declared:
+    ..."), each attack's line keeps its odds, and the saved game replays identically."""
+    record = tmp_path / "battle.json"
+    result = CliRunner().invoke(app, ["battle", "--scenario", "skirmish", "--seed", "2",
+                                      "--save", str(record)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "attacks declared:" in text and "to inflict a hit]" in text
+    assert any(a["type"] == "declare_attacks" for a in json.loads(record.read_text())["actions"])
+    replayed = CliRunner().invoke(app, ["replay", str(record)])
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_the_doctrine_player_does_not_leave_its_bank_to_rout() -> None:
+    """Row 81, the AI: a unit at 3 hits holding a river bank (limit 4) would rout the moment
+    it attacked across, so the AI does not declare that attack, tempting as the target is."""
+    game = river_game()
+    state = with_hits(position(game, phase="combat"), a=3, t=3)
+    assert isinstance(LargerBattlesDoctrine().choose(game, state, random.Random(1)), EndPhase)
+    state = with_hits(position(game, phase="combat"), a=2, t=3)
+    assert isinstance(LargerBattlesDoctrine().choose(game, state, random.Random(1)), DeclareAttacks)
