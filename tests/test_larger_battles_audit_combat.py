@@ -308,7 +308,7 @@ def test_flank_or_front_is_judged_when_the_attacks_are_declared() -> None:
     both = (Attack(attacker="a", target="t"), Attack(attacker="b", target="t"))
     after, _ = declare_and_fight(game, state, both, [5, 2, 2, 5])
     assert after.units["t"].hits == 1 and after.units["b"].hits == 1
-    assert not after.is_marked("flanking", "b")
+    assert not after.is_marked("flanking", "b") and after.marked("attack_targets") == ("t",)
 
 
 # --- Supporting Units: judged against every attack of the phase ---------------------------

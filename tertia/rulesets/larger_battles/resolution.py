@@ -63,7 +63,7 @@ def declare_attacks(tx: Tx, attacks: Sequence[Attack], options: Mapping[str, Any
             tx.emit(Marked(mark="supported", ident=sid))
         for uid in (a.attacker, *a.supports):
             tx.emit(Marked(mark=FIGHTS, ident=fight_pair(uid, a.target)))
-        if a.target not in state.marked("attack_targets"):
+        if a.target not in tx.state.marked("attack_targets"):
             tx.emit(Marked(mark="attack_targets", ident=a.target))
         if a.commander:
             tx.emit(Marked(mark="encouraged", ident=a.commander))
