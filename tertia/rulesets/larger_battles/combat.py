@@ -181,7 +181,7 @@ def _whole_problems(state: GameState, attacks: Sequence[Attack]) -> list[Violati
         found.append(Violation(Code.BAD_COMMANDER,
                                f"{state.units[cid].label} may encourage only one attack a turn",
                                clauses.COMMANDER_RALLY))
-    for target_id in dict.fromkeys(a.target for a in attacks):
+    for target_id in dict.fromkeys([a.target for a in attacks]):
         found.extend(_flank_problems(state, [a for a in attacks if a.target == target_id]))
     return found
 
@@ -196,20 +196,20 @@ def _flank_problems(state: GameState, attacks: Sequence[Attack]) -> list[Violati
     found: list[Violation] = []
     if frontal:
         lead = state.units[frontal[0].attacker]
-        found.extend(
+        found.extend([
             Violation(Code.FLANK_PRIMARY,
                       f"{state.units[a.attacker].label} is on {target.label}'s flank or rear while "
                       f"{lead.label} attacks its front: name it as a supporting unit of that attack "
                       f"instead of fighting its own combat", clauses.FLANKING)
-            for a in flank)
+            for a in flank])
     elif len(flank) > 1:
         lead = state.units[flank[0].attacker]
-        found.extend(
+        found.extend([
             Violation(Code.FLANK_PRIMARY,
                       f"{state.units[a.attacker].label} and {lead.label} both attack "
                       f"{target.label}'s flank or rear: one leads, the other supports it",
                       clauses.FLANKING)
-            for a in flank[1:])
+            for a in flank[1:]])
     return found
 
 
