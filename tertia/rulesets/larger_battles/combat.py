@@ -39,9 +39,9 @@ def can_attack(unit: Unit) -> bool:
 
 DECLARED = "declared"
 """Mark: the combat phase's attacks have been declared (once a player turn)."""
-FIGHTS = "fights"
-"""Mark: ``attacker>target`` for the primary and every supporting unit of each declared
-attack, so that the turn remembers who attacked whom (Routing 2, Rivers)."""
+ATTACKERS_OF = "attackers_of:"
+"""Marks ``attackers_of:<target>``: the primary and every supporting unit of each attack
+declared on the target, so that the turn remembers who attacked whom (Routing 2, Rivers)."""
 FLANKING = "flanking"
 """Mark: primary attackers that were on their target's flank or rear when declared."""
 DECLARED_ATTACKS = "declared_attacks"
@@ -58,18 +58,9 @@ def declared_attacks(state: GameState) -> list[Attack]:
     return [attack_from(d) for d in state.extra.get(DECLARED_ATTACKS, ())]
 
 
-def fight_pair(unit_id: str, target_id: str) -> str:
-    return f"{unit_id}>{target_id}"
-
-
-def attackers_of(state: GameState, unit_id: str) -> list[str]:
+def attackers_of(state: GameState, unit_id: str) -> tuple[str, ...]:
     """The units (primaries and supports) that attacked ``unit_id`` this player turn."""
-    found: list[str] = []
-    for pair in state.marked(FIGHTS):
-        attacker, _, target = pair.partition(">")
-        if target == unit_id:
-            found.append(attacker)
-    return found
+    return state.marked(ATTACKERS_OF + unit_id)
 
 
 def has_fought(state: GameState, unit_id: str) -> bool:

@@ -30,16 +30,15 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.combat import (
+    ATTACKERS_OF,
     DECLARED,
     DECLARED_ATTACKS,
-    FIGHTS,
     FLANKING,
     attack_from,
     attacker_modifiers,
     declared_attacks,
     defender_commanders,
     defender_modifiers,
-    fight_pair,
     is_flanking,
 )
 from tertia.rulesets.larger_battles.commanders import roll_misfortune
@@ -62,7 +61,7 @@ def declare_attacks(tx: Tx, attacks: Sequence[Attack], options: Mapping[str, Any
         for sid in a.supports:
             tx.emit(Marked(mark="supported", ident=sid))
         for uid in (a.attacker, *a.supports):
-            tx.emit(Marked(mark=FIGHTS, ident=fight_pair(uid, a.target)))
+            tx.emit(Marked(mark=ATTACKERS_OF + a.target, ident=uid))
         if a.target not in tx.state.marked("attack_targets"):
             tx.emit(Marked(mark="attack_targets", ident=a.target))
         if a.commander:
