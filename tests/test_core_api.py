@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tertia.core.actions import BadActionData, GiveOrder, Move, action_from_dict
+from tertia.core.actions import Attack, BadActionData, DeclareAttacks, GiveOrder, Move, action_from_dict
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
@@ -96,3 +96,14 @@ def test_bad_action_data_is_a_clear_error(data: object) -> None:
 def test_actions_round_trip() -> None:
     move = Move(unit="a", waypoints=((1.0, 2.0), (3.0, 4.5)), face_before=90.0)
     assert action_from_dict(json.loads(json.dumps(move.to_dict()))) == move
+
+
+def test_a_declaration_round_trips_through_json() -> None:
+    """Game records and the HTTP API: the action serialises with its attacks."""
+    declared = DeclareAttacks(attacks=(Attack(attacker="a", target="t", supports=("s",), commander="c"),
+                                       Attack(attacker="b", target="o")))
+    data = declared.to_dict()
+    assert data["type"] == "declare_attacks" and data["attacks"][0]["supports"] == ["s"]
+    assert action_from_dict(data) == declared
+    with pytest.raises(ValueError, match="attacks\\[0\\]"):
+        action_from_dict({"type": "declare_attacks", "attacks": [{"type": "move", "unit": "a"}]})

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.battle import BattleRecord, Step, dice_seed, fight_battle
 from tertia.cli.main import app
-from tertia.core.actions import Action, Attack, Bombard, EndPhase, Move
+from tertia.core.actions import Action, Attack, Bombard, DeclareAttacks, EndPhase, Move
 from tertia.core.dice import SeededDice
 from tertia.core.events import UnitMoved
 from tertia.core.game import Game
@@ -274,25 +274,28 @@ def odds_cli(file: Path | str, *args: str) -> tuple[int, str]:
 
 def test_odds_on_a_record_mid_turn_keep_the_turns_marks(tmp_path: Path) -> None:
     """``tertia odds`` on a record answers what the game would allow: mid-way through a
-    side's combat phase, a unit that has fought may not fight again and a commander who has
-    encouraged may not encourage again; once the turn has passed, the side's next player
-    turn starts afresh."""
+    side's combat phase, a unit that has fought may not fight again, an attack that was not
+    declared with the phase's others may not be made, and the declared attack still to
+    fight may be asked about; once the turn has passed, the side's next player turn starts
+    afresh."""
     game = odds_game()
-    fought = [EndPhase(), EndPhase(), Attack(attacker="p-foot", target="r-foot", commander="p-cmd")]
+    declared = DeclareAttacks(attacks=(Attack(attacker="p-foot", target="r-foot", commander="p-cmd"),
+                                       Attack(attacker="p-horse", target="r-horse-2")))
+    fought = [EndPhase(), EndPhase(), declared, Attack(attacker="p-foot", target="r-foot")]
     mid = tmp_path / "mid.json"
     state = record_of(game, fought, mid)
     assert state.phase == "combat" and state.units["p-cmd"].in_play
     attack = ("--attacker", "p-foot", "--target", "r-foot")
     code, output = odds_cli(mid, *attack)
     assert code == 1 and "ALREADY_ACTED" in output
-    code, output = odds_cli(mid, "--attacker", "p-support", "--target", "r-foot", "--commander", "p-cmd")
-    assert code == 1 and "BAD_COMMANDER" in output
     code, output = odds_cli(mid, "--attacker", "p-support", "--target", "r-foot")
+    assert code == 1 and "ALREADY_ACTED" in output
+    code, output = odds_cli(mid, "--attacker", "p-horse", "--target", "r-horse-2")
     assert code == 0, output
     assert odds_cli(ODDS_FILE, *attack)[0] == 0
 
     passed = tmp_path / "passed.json"
-    record_of(game, [*fought, EndPhase()], passed)
+    record_of(game, [*fought, Attack(attacker="p-horse", target="r-horse-2"), EndPhase()], passed)
     code, output = odds_cli(passed, *attack, "--commander", "p-cmd")
     assert code == 0, output
     assert "+1 commander" in " ".join(json.loads(output)["modifiers"])

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tertia.core.actions import Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.actions import Attack, Bombard, DeclareAttacks, Encourage, EndPhase, GiveOrder, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import AttackResolved, DiceRolled
 from tertia.core.game import Game
@@ -469,17 +469,23 @@ def test_artillery_and_commanders_neither_attack_nor_support() -> None:
 
 def test_a_unit_fights_once_a_turn_but_may_be_attacked_again() -> None:
     """Combat: a unit attacks or supports once in its side's combat phase; a target may be
-    attacked by several primary units in turn."""
+    attacked by several primary units, each a roll of its own. The phase's attacks are
+    declared together, once."""
     game = make_game([unit("a", P, "dragoons", 30, 10), unit("s", P, "dragoons", 34.5, 12),
                       unit("b", P, "dragoons", 25.5, 12), unit("t", R, "foot", 30, 15, 180)])
     state = position(game, phase="combat")
-    state, _ = act(game, state, Attack(attacker="a", target="t", supports=("s",)), [2, 3])
+    both = DeclareAttacks(attacks=(Attack(attacker="a", target="t", supports=("s",)),
+                                   Attack(attacker="b", target="t")))
+    twice = DeclareAttacks(attacks=(Attack(attacker="a", target="t", supports=("s",)),
+                                    Attack(attacker="b", target="t", supports=("s",))))
+    assert codes(game, state, twice) == ["ALREADY_ACTED"]
+    state, _ = act(game, state, both, [])
+    state, _ = act(game, state, Attack(attacker="a", target="t"), [2, 3])
     assert state.units["t"].hits == 0  # 2 + 1 support ties 3
-    assert codes(game, state, Attack(attacker="a", target="t")) == ["ALREADY_ACTED"]
-    assert codes(game, state, Attack(attacker="s", target="t")) == ["ALREADY_ACTED"]
-    assert codes(game, state, Attack(attacker="b", target="t", supports=("s",))) == ["BAD_SUPPORT"]
     state, _ = act(game, state, Attack(attacker="b", target="t"), [6, 1])
     assert state.units["t"].hits == 1
+    assert codes(game, state, Attack(attacker="a", target="t")) == ["ALREADY_ACTED"]
+    assert codes(game, state, Attack(attacker="s", target="t")) == ["ALREADY_ACTED"]
 
 
 def test_supporting_units_must_be_in_range_and_face_the_target() -> None:
@@ -576,9 +582,11 @@ def test_a_commander_encourages_once_a_turn() -> None:
                       unit("u", R, "horse", 36, 15, 180, command="left")],
                      commanders=[commander("c", P, 33, 7)])
     state = position(game, phase="combat")
+    assert codes(game, state, DeclareAttacks(attacks=(
+        Attack(attacker="a", target="t", commander="c"),
+        Attack(attacker="b", target="u", commander="c")))) == ["BAD_COMMANDER"]
     state, _ = act(game, state, Attack(attacker="a", target="t", commander="c"), [3, 3, 4])
-    assert state.units["c"].in_play
-    assert codes(game, state, Attack(attacker="b", target="u", commander="c")) == ["BAD_COMMANDER"]
+    assert state.units["c"].in_play and state.is_marked("encouraged", "c")
 
 
 def test_the_defending_commander_is_an_option() -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from tertia.core.actions import Attack, Encourage
+from tertia.core.actions import Attack, DeclareAttacks, Encourage
 from tertia.core.events import AttackResolved
 
 from .support import P, R, act, codes, commander, make_game, position, unit
@@ -69,7 +69,7 @@ def test_cavalry_add_one_except_against_pikes() -> None:
 
 
 def test_defending_cavalry_bonus_is_an_option() -> None:
-    game, state = duel("dragoons", "horse", cavalry_bonus_when_defending=False)
+    game, state = duel("dragoons", "horse", cavalry_bonus="attacking-only")
     _, events = act(game, state, Attack(attacker="a", target="t"), [3, 3])
     assert resolved(events).defender_score == 3
 
@@ -115,12 +115,13 @@ def test_no_support_from_a_unit_near_an_enemy_not_attacked() -> None:
     game = make_game([
         unit("a", P, "dragoons", 30, 10), unit("s", P, "dragoons", 34.5, 12),
         unit("t", R, "foot", 30, 15, 180), unit("o", R, "foot", 39, 15, 180),
+        unit("b", P, "dragoons", 40, 10),
     ])
     state = position(game, phase="combat")
     assert codes(game, state, Attack(attacker="a", target="t", supports=("s",))) == ["BAD_SUPPORT"]
-    # Once the other enemy has been attacked this turn, the support is allowed.
-    state = state.with_mark("attack_targets", "o")
-    assert not codes(game, state, Attack(attacker="a", target="t", supports=("s",)))
+    # When the other enemy is attacked in the same declaration, the support is allowed.
+    assert not codes(game, state, DeclareAttacks(attacks=(
+        Attack(attacker="a", target="t", supports=("s",)), Attack(attacker="b", target="o"))))
 
 
 def test_commander_rally_adds_one_then_misfortune() -> None:

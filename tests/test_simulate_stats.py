@@ -3,6 +3,7 @@ paired differences, summaries and sweep pairing on hand-made rows."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -136,5 +137,5 @@ def test_plots_count_in_whole_numbers_and_keep_long_side_names_apart() -> None:
     canvas.draw()
     boxes = [label.get_window_extent(canvas.get_renderer()) for label in fig.axes[0].get_xticklabels()]
     assert len(boxes) == 3
-    for left, right in zip(boxes, boxes[1:], strict=False):
+    for left, right in itertools.pairwise(boxes):
         assert left.x1 < right.x0, "tick labels overlap"

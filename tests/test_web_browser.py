@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from tertia.ai.doctrine import DoctrinePlayer
-from tertia.core.actions import Attack
+from tertia.core.actions import DeclareAttacks
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
@@ -204,8 +204,9 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
 
     # Play on through the API (as a bot would) until our side can attack; do that here.
     bot = Bot(server, gid, token(pg, gid))
-    attack = bot.play_until(lambda state, action: isinstance(action, Attack))
-    assert isinstance(attack, Attack), "the battle ended before any attack"
+    declared = bot.play_until(lambda state, action: isinstance(action, DeclareAttacks))
+    assert isinstance(declared, DeclareAttacks), "the battle ended before any attack"
+    attack = declared.attacks[0]
     pg.wait_for_function("() => window.tertiaScreen.view.status.phase === 'combat' && "
                          "window.tertiaScreen.view.status.your_turn")
     pg.click(f'.unit[data-unit="{attack.attacker}"]')
@@ -216,6 +217,17 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     assert "%" in chance and "to inflict a hit" in chance
     assert pg.inner_text(".mods").strip()
     shoot(pg, "odds")
+    # The phase's attacks are declared together, then fought one by one with their odds.
+    pg.click("[data-test=plan-add]")
+    pg.wait_for_selector("[data-test=plan]")
+    assert "Attacks to declare together" in pg.inner_text("[data-test=plan]")
+    shoot(pg, "plan")
+    pg.click("[data-test=declare-attacks]")
+    pg.wait_for_selector("[data-test=declared] button")
+    shoot(pg, "declared")
+    assert "1 attack declared" in pg.locator(".log-line").last.inner_text()
+    pg.click("[data-test=declared] button")
+    pg.wait_for_selector("[data-test=hit-chance]")
     log_before = pg.locator(".log-line").count()
     pg.click("[data-test=roll]")
     pg.wait_for_selector(".dice-tray:not([hidden]) .die")

@@ -12,16 +12,28 @@ from collections.abc import Callable, Iterable
 from tertia.ai.d3_doctrine import D3Doctrine
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.ai.player import Player
-from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.actions import (
+    Action,
+    Attack,
+    Bombard,
+    DeclareAttacks,
+    Encourage,
+    EndPhase,
+    GiveOrder,
+    Move,
+)
 from tertia.core.game import Game
 from tertia.core.geometry import Point, angle_between
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.combat import (
+    DECLARED,
     attacker_modifiers,
     can_attack,
+    declared_attacks,
     defender_modifiers,
+    is_flanking,
     support_problem,
 )
 from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
@@ -86,9 +98,7 @@ class LargerBattlesDoctrine:
         self._phase_key: tuple[int, str, str] | None = None
         self._considered: set[str] = set()
         self._gun_targets: bool | None = None
-        self._pairs: list[tuple[str, str]] | None = None
         self._shots: list[Bombard] | None = None
-        self._weighed: dict[tuple[str, str], tuple[Unit, Unit, tuple[float, Attack] | None]] = {}
         self._last_step = -1
 
     def _remember_phase(self, state: GameState) -> None:
@@ -99,7 +109,6 @@ class LargerBattlesDoctrine:
             self._phase_key = key
             self._considered = set()
             self._gun_targets = None
-            self._pairs = None
             self._shots = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
@@ -288,71 +297,87 @@ class LargerBattlesDoctrine:
     # --- combat ----------------------------------------------------------------------------
 
     def _combat(self, game: Game, state: GameState) -> Action:
-        """The most valuable attack first. The pairs that can fight are found once a phase
-        (each attack only removes options); an attack is weighed again only when its own
-        two units have changed since it was last weighed."""
-        if self._pairs is None:
-            self._pairs = [
-                (attacker.id, target.id)
-                for attacker in state.iter_troops(state.active) if can_attack(attacker)
-                for target in iter_enemy_troops_within(state, attacker, ENGAGE)
-            ]
-            self._weighed = {}
-        best: tuple[float, Attack] | None = None
-        for attacker_id, target_id in self._pairs:
-            attacker, target = state.units[attacker_id], state.units[target_id]
-            if not (attacker.in_play and target.in_play) or state.is_marked("attacked", attacker_id) \
-                    or state.is_marked("supported", attacker_id):
-                continue
-            weighed = self._weighed.get((attacker_id, target_id))
-            if weighed is None or weighed[0] is not attacker or weighed[1] is not target:
-                weighed = (attacker, target, self._weigh(game, state, attacker, target))
-                self._weighed[(attacker_id, target_id)] = weighed
-            found = weighed[2]
-            if found is None:
-                continue
-            value, attack = found
-            supports = tuple(
-                s for s in attack.supports
-                if state.units[s].in_play and not state.is_marked("attacked", s)
-                and not state.is_marked("supported", s)
-            )
-            if value > 0 and (best is None or value > best[0]):
-                best = (value, Attack(attack.attacker, attack.target, supports))
-        if best is None:
-            return EndPhase()
-        # Only the chosen attack looks for a commander and is checked whole.
-        attack = best[1]
-        attack = Attack(attack.attacker, attack.target, attack.supports,
-                        self._commander_for(game, state, attack))
-        if game.is_legal(state, attack):
-            return attack
-        return Attack(attacker=attack.attacker, target=attack.target)
+        """The phase's attacks, planned and declared together (as the rules ask), then
+        fought in the order declared; then the phase ends."""
+        if state.is_marked(DECLARED, state.active):
+            left = declared_attacks(state)
+            return left[0] if left else EndPhase()
+        plan = self._plan_attacks(game, state)
+        return DeclareAttacks(attacks=tuple(plan)) if plan else EndPhase()
 
-    def _weigh(
-        self, game: Game, state: GameState, attacker: Unit, target: Unit
-    ) -> tuple[float, Attack] | None:
-        """An attack's value with every support the rules allow, or None when the attack
-        itself is not allowed."""
-        base = Attack(attacker=attacker.id, target=target.id)
-        if not game.is_legal(state, base):
+    def _plan_attacks(self, game: Game, state: GameState) -> list[Attack]:
+        """The most valuable attack first, then the next among the units left, each with
+        every support the rules allow beside the attacks already planned; a flank attacker
+        only joins a target nobody else attacks. The whole plan is checked at the end,
+        dropping attacks from the last until the rules allow it."""
+        pairs = [
+            (attacker, target)
+            for attacker in state.iter_troops(state.active) if can_attack(attacker)
+            for target in iter_enemy_troops_within(state, attacker, ENGAGE)
+            if game.is_legal(state, Attack(attacker=attacker.id, target=target.id))
+        ]
+        plan: list[Attack] = []
+        used: set[str] = set()
+        leaders: set[str] = set()
+        while True:
+            best: tuple[float, Attack] | None = None
+            for attacker, target in pairs:
+                attack = self._attack_beside(game, state, plan, used, attacker, target)
+                if attack is None:
+                    continue
+                value = self._attack_value(game, state, attack)
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, attack)
+            if best is None:
+                break
+            attack = best[1]
+            commander = self._commander_for(state, attack, leaders)
+            if commander is not None:
+                leaders.add(commander)
+                attack = Attack(attack.attacker, attack.target, attack.supports, commander)
+            plan.append(attack)
+            used.update((attack.attacker, *attack.supports))
+        while plan and not game.is_legal(state, DeclareAttacks(attacks=tuple(plan))):
+            plan.pop()
+        return plan
+
+    def _attack_beside(
+        self, game: Game, state: GameState, plan: list[Attack], used: set[str], attacker: Unit,
+        target: Unit,
+    ) -> Attack | None:
+        """``attacker``'s attack on ``target`` with every support still free, or None."""
+        if attacker.id in used or not self._survives_fighting(game, state, attacker):
             return None
+        flank = is_flanking(attacker, target)
+        if any(p.target == target.id and (flank or is_flanking(state.units[p.attacker], target))
+               for p in plan):
+            return None
+        targets = {p.target for p in plan}
         supports = tuple(
             u.id for u in state.iter_troops(state.active)
-            if u.id != attacker.id and _near(u, target, ENGAGE)
-            and support_problem(state, u, target) is None
+            if u.id != attacker.id and u.id not in used and _near(u, target, ENGAGE)
+            and not (flank and not is_flanking(u, target))
+            and support_problem(state, u, target, targets) is None
+            and self._survives_fighting(game, state, u)
         )
-        attack = Attack(attacker.id, target.id, supports)
-        return self._attack_value(game, state, attack), attack
+        return Attack(attacker.id, target.id, supports)
 
-    def _commander_for(self, game: Game, state: GameState, attack: Attack) -> str | None:
-        """A commander (never the general) the rules let encourage this attack; the whole
-        attack is still checked before it is made."""
+    @staticmethod
+    def _survives_fighting(game: Game, state: GameState, unit: Unit) -> bool:
+        """Would the unit still stand once it fights (leaving a river bank or cover)?"""
+        if not unit.hits:
+            return True
+        fought = state.with_mark("supported", unit.id)
+        return hit_limit(game.table, fought, fought.units[unit.id], game.ruleset.options).value > unit.hits
+
+    def _commander_for(self, state: GameState, attack: Attack, taken: set[str]) -> str | None:
+        """A commander (never the general) the rules let encourage this attack, and not
+        already leading another; the whole plan is still checked before it is declared."""
         attacker, target = state.units[attack.attacker], state.units[attack.target]
         if not can_be_encouraged(attacker):
             return None
         eligible = iter_eligible_commanders(state, state.active, (attacker, target))
-        return next((c.id for c in eligible if not c.general), None)
+        return next((c.id for c in eligible if not c.general and c.id not in taken), None)
 
     def _attack_value(self, game: Game, state: GameState, attack: Attack) -> float:
         opts = game.ruleset.options

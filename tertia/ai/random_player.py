@@ -7,9 +7,19 @@ import random
 from collections.abc import Callable
 
 from tertia.ai import d3_proposals
-from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.actions import (
+    Action,
+    Attack,
+    Bombard,
+    DeclareAttacks,
+    Encourage,
+    EndPhase,
+    GiveOrder,
+    Move,
+)
 from tertia.core.game import Game
 from tertia.core.state import GameState, UnitKind
+from tertia.rulesets.larger_battles.combat import declared_attacks
 
 MOVE_SAMPLES = 6
 
@@ -70,7 +80,21 @@ def larger_battles_proposals(game: Game, state: GameState, rng: random.Random) -
                 out.append(Attack(attacker=unit.id, target=e.id))
                 if supports:
                     out.append(Attack(attacker=unit.id, target=e.id, supports=supports))
+    if state.phase == "combat":
+        out.extend(_declarations(game, state, out, rng))
+        out.extend(declared_attacks(state))
     return out
+
+
+def _declarations(game: Game, state: GameState, proposed: list[Action], rng: random.Random) -> list[Action]:
+    """A random declaration of several legal attacks, each unit and target used once."""
+    chosen: list[Attack] = []
+    for a in proposed:
+        if isinstance(a, Attack) and not a.supports and rng.random() < 0.5 \
+                and all(a.attacker != c.attacker and a.target != c.target for c in chosen) \
+                and game.is_legal(state, a):
+            chosen.append(a)
+    return [DeclareAttacks(attacks=tuple(chosen))] if len(chosen) > 1 else []
 
 
 PROPOSERS: dict[str, Callable[[Game, GameState, random.Random], list[Action]]] = {

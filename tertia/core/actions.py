@@ -60,7 +60,9 @@ def _normalise(action: Action) -> Action:
         optional = declared.endswith("| None")
         if v is None and optional:
             continue
-        if f.name == "waypoints":
+        if f.name == "attacks":
+            changes[f.name] = _attacks(v)
+        elif f.name == "waypoints":
             try:
                 changes[f.name] = tuple((_number(p[0]), _number(p[1])) for p in v)
             except (TypeError, IndexError, ValueError):
@@ -84,6 +86,23 @@ def _normalise(action: Action) -> Action:
     data = {f.name: getattr(action, f.name) for f in fields(action)}
     data.update(changes)
     return type(action)(**data)
+
+
+def _attacks(value: Any) -> tuple[Attack, ...]:
+    """A declaration's attacks: a list of attack objects (JSON or already built)."""
+    if not isinstance(value, list | tuple):
+        raise ValueError("attacks must be a list of attacks")
+    found: list[Attack] = []
+    for i, a in enumerate(value):
+        if isinstance(a, Mapping):
+            try:
+                a = action_from_dict({"type": Attack.type, **a})
+            except BadActionData as exc:
+                raise ValueError(f"attacks[{i}]: {exc}") from None
+        if not isinstance(a, Attack):
+            raise ValueError(f"attacks[{i}] must be an attack")
+        found.append(a)
+    return tuple(found)
 
 
 def _number(value: Any) -> float:
@@ -140,6 +159,16 @@ class Attack(Action):
     target: str
     supports: tuple[str, ...] = ()
     commander: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareAttacks(Action):
+    """Every attack of a combat phase, declared together (larger-battles: Combat; support
+    is judged against all the phase's targets); each is then fought by an :class:`Attack`
+    naming its primary and target."""
+
+    type: ClassVar[str] = "declare_attacks"
+    attacks: tuple[Attack, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

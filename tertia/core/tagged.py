@@ -12,9 +12,11 @@ Registry = dict[str, type[Any]]
 
 
 def plain(value: Any) -> Any:
-    """A field value as JSON-ready data: tuples of points become lists of lists."""
+    """A field value as JSON-ready data: tuples of points become lists of lists, tuples of
+    tagged values lists of their JSON objects."""
     if isinstance(value, tuple):
-        return [list(p) if isinstance(p, tuple) else p for p in value]
+        return [list(p) if isinstance(p, tuple) else p.to_dict() if isinstance(p, Tagged) else p
+                for p in value]
     if isinstance(value, Mapping):
         return dict(value)
     return value

@@ -100,6 +100,9 @@ ACTION_DOC: dict[str, Any] = {
                                    "face_after": 0}},
                 "attack": {"value": {"type": "attack", "attacker": "p-foot-1", "target": "r-foot-1",
                                      "supports": [], "commander": None}},
+                "declare attacks": {"value": {"type": "declare_attacks", "attacks": [
+                    {"attacker": "p-foot-1", "target": "r-foot-1", "supports": ["p-foot-2"]},
+                    {"attacker": "p-horse-1", "target": "r-horse-1"}]}},
                 "end": {"value": {"type": "end_phase"}},
             },
         }},
@@ -291,9 +294,13 @@ def create_app(
         game_id: GameId, token: Token,
         unit_id: Annotated[str, PathParam(max_length=64)],
         side: Annotated[str | None, Query(max_length=64)] = None,
+        planned: Annotated[str | None, Query(max_length=8000)] = None,
     ) -> dict[str, Any]:
-        """A unit's state, the ranges and zones around it, and what it may do now."""
-        return service.unit(game_id, service.roles(game_id, token), unit_id, side)
+        """A unit's state, the ranges and zones around it, and what it may do now.
+        ``planned``: a JSON list of the attacks the caller means to declare with this
+        unit's (larger-battles declares a combat phase's attacks together), so that the
+        attacks offered are those allowed beside them."""
+        return service.unit(game_id, service.roles(game_id, token), unit_id, side, planned)
 
     @app.get("/api/games/{game_id}/replay", tags=["replay"], responses=REFUSALS)
     def replay(

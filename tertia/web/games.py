@@ -26,6 +26,7 @@ from tertia.core.actions import (
     Attack,
     BadActionData,
     Bombard,
+    DeclareAttacks,
     Encourage,
     EndPhase,
     GiveOrder,
@@ -84,6 +85,19 @@ def parse_action(data: Any) -> Action:
         return action_from_dict(data)
     except BadActionData as exc:
         raise ServiceError(422, "BAD_ACTION", str(exc)) from None
+
+
+def parse_plan(planned: str | None) -> tuple[Attack, ...]:
+    """The attacks a player means to declare together (a JSON list), or none."""
+    if not planned:
+        return ()
+    try:
+        data = json.loads(planned)
+    except ValueError:
+        raise ServiceError(422, "BAD_ACTION", "planned: not JSON") from None
+    action = parse_action({"type": DeclareAttacks.type, "attacks": data})
+    assert isinstance(action, DeclareAttacks)
+    return action.attacks
 
 
 class GameService:
@@ -396,8 +410,12 @@ class GameService:
         except Exception:  # a redacted position the rules cannot resolve: nothing to compare
             return None
 
-    def unit(self, game_id: str, roles: frozenset[str], unit_id: str, side: str | None) -> dict[str, Any]:
-        """A unit as the caller may see it, its overlays, and what it may do now."""
+    def unit(self, game_id: str, roles: frozenset[str], unit_id: str, side: str | None,
+             planned: str | None = None) -> dict[str, Any]:
+        """A unit as the caller may see it, its overlays, and what it may do now; with
+        ``planned`` (a JSON list of attacks the caller means to declare with this one), its
+        attacks as they would stand beside those."""
+        plan = parse_plan(planned)
         live = self.live(game_id)
         with live.lock:
             viewer = self.viewing_side(live, roles, side)
@@ -411,7 +429,7 @@ class GameService:
             report = shown[unit_id] if secret and not own else game.unit_report(state, unit_id)
             overlays = game.ruleset.unit_overlays(game.table, state, unit_id)
             overlays["sight"] = [s for s in overlays.get("sight", ()) if s.get("target") in shown]
-            actions = unit_actions(live, roles, state.units[unit_id], set(shown))
+            actions = unit_actions(live, roles, state.units[unit_id], set(shown), plan)
             return {"report": report, "overlays": overlays, "actions": actions}
 
     # --- replay ----------------------------------------------------------------------------
@@ -494,6 +512,8 @@ def describe_action(state: GameState, action: Action) -> str:
             return f"{name(c)} encourages"
         case Attack(target=t):
             return f"Attack {name(t)}"
+        case DeclareAttacks(attacks=attacks):
+            return f"Declare {len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
         case Bombard(target=t):
             return f"Bombard {name(t)}"
         case Shoot(target=t):
@@ -503,10 +523,12 @@ def describe_action(state: GameState, action: Action) -> str:
     return action.type.replace("_", " ").capitalize()
 
 
-def unit_actions(live: LiveGame, roles: frozenset[str], unit: Unit, shown: set[str]) -> list[dict[str, Any]]:
+def unit_actions(live: LiveGame, roles: frozenset[str], unit: Unit, shown: set[str],
+                 plan: tuple[Attack, ...] = ()) -> list[dict[str, Any]]:
     """What the caller's ``unit`` may do now, each checked by ``validate``: orders, a move
     (dragging proposes where), attacks with the units and commanders that could join,
-    shots and bombardments."""
+    shots and bombardments. Where the rule set declares a phase's attacks together, an
+    attack says so (``declares``) and is checked beside the ``plan`` already made."""
     state, game = live.state, live.game
     if state.is_over or state.to_act not in roles or unit.side != state.to_act or not unit.in_play:
         return []
@@ -524,18 +546,23 @@ def unit_actions(live: LiveGame, roles: frozenset[str], unit: Unit, shown: set[s
         measure = game.ruleset.measure_move(game.table, state, probe)
         out.append({"action": probe.to_dict(), "label": "Drag to move or turn", "kind": "move",
                     "allowance": measure["allowance"] if measure else None})
+    def allowed(a: Attack, beside: tuple[Attack, ...]) -> bool:
+        return game.is_legal(state, DeclareAttacks(attacks=(*beside, a)) if beside else a)
+
     enemies = [e for e in state.iter_troops(state.opponent(unit.side)) if e.id in shown]
     friends = [f for f in state.iter_units(unit.side) if f.id != unit.id]
     for e in enemies:
         offer(Bombard(gun=unit.id, target=e.id), kind="bombard", target=e.id)
         offer(Shoot(unit=unit.id, target=e.id), kind="shoot", target=e.id)
         attack = Attack(attacker=unit.id, target=e.id)
-        if game.is_legal(state, attack):
+        declares = game.is_legal(state, DeclareAttacks(attacks=(attack,)))
+        beside = plan if declares else ()
+        if allowed(attack, beside):
             supports = [f.id for f in friends if f.kind is not UnitKind.COMMANDER
-                        and game.is_legal(state, Attack(attacker=unit.id, target=e.id, supports=(f.id,)))]
+                        and allowed(Attack(attacker=unit.id, target=e.id, supports=(f.id,)), beside)]
             commanders = [c.id for c in friends if c.kind is UnitKind.COMMANDER
-                          and game.is_legal(state, Attack(attacker=unit.id, target=e.id, commander=c.id))]
+                          and allowed(Attack(attacker=unit.id, target=e.id, commander=c.id), beside)]
             out.append({"action": attack.to_dict(), "label": describe_action(state, attack),
                         "kind": "attack", "target": e.id, "supports": supports,
-                        "commanders": commanders})
+                        "commanders": commanders, "declares": declares})
     return out

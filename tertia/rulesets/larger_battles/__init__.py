@@ -9,7 +9,16 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from tertia.core.actions import Action, Attack, Bombard, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.actions import (
+    Action,
+    Attack,
+    Bombard,
+    DeclareAttacks,
+    Encourage,
+    EndPhase,
+    GiveOrder,
+    Move,
+)
 from tertia.core.events import OrderGiven
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
@@ -23,7 +32,14 @@ from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses, sequence
 from tertia.rulesets.larger_battles.bombardment import validate_bombard
-from tertia.rulesets.larger_battles.combat import validate_attack, validate_encourage
+from tertia.rulesets.larger_battles.combat import (
+    DECLARED,
+    declared_attacks,
+    unfought_problems,
+    validate_declaration,
+    validate_declared,
+    validate_encourage,
+)
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH
 from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.movement import (
@@ -34,11 +50,17 @@ from tertia.rulesets.larger_battles.movement import (
 )
 from tertia.rulesets.larger_battles.orders import is_ordered, order_key, orders_left, validate_order
 from tertia.rulesets.larger_battles.profile import profile
-from tertia.rulesets.larger_battles.resolution import declare_attack, resolve_bombard, resolve_encourage
+from tertia.rulesets.larger_battles.resolution import (
+    declare_attacks,
+    make_attack,
+    resolve_bombard,
+    resolve_encourage,
+    settle,
+)
 from tertia.rulesets.larger_battles.routing import (
     hit_limit,
     is_defending_river,
-    is_in_cover,
+    keeps_cover,
     reassess,
     supporters,
 )
@@ -78,8 +100,24 @@ class LargerBattles(RuleSet):
                    "guns cannot fire through woods, towns or other units"),
         OptionSpec("muskets_when_defending", False,
                    "infantry with ammunition add 1 when defending too (the text says attacking)"),
-        OptionSpec("cavalry_bonus_when_defending", True,
-                   "cavalry add 1 when defending, except against infantry with pikes"),
+        OptionSpec(
+            "cavalry_bonus", "literal",
+            "when cavalry add 1: attacking (not pike-armed infantry) or defending (literal); "
+            "defending too but not against pikes (not-against-pikes); attacking only",
+            ("literal", "not-against-pikes", "attacking-only"),
+        ),
+        OptionSpec(
+            "lone_flanker", "no-hits",
+            "a unit attacking a flank or rear with no frontal attack to support takes no hits "
+            "(the author's ruling), or fights normally",
+            ("no-hits", "fights-normally"),
+        ),
+        OptionSpec(
+            "dragoon_cover_while", "holding",
+            "dragoons that attack or support out of cover lose it for that player turn "
+            "(holding), or keep it whenever they are there (always)",
+            ("holding", "always"),
+        ),
         OptionSpec("defender_may_encourage", True,
                    "a defending commander within 3\" may encourage the attacked unit"),
         OptionSpec("general_loss_also_counts_as_commander", False,
@@ -244,7 +282,7 @@ class LargerBattles(RuleSet):
                               clauses.COMBAT)]
         match action:
             case EndPhase():
-                return []
+                return unfought_problems(state)
             case GiveOrder():
                 return validate_order(state, action)
             case Move():
@@ -253,13 +291,26 @@ class LargerBattles(RuleSet):
             case Bombard():
                 return self._unit_problems(state, (action.gun,), (action.target,)) or (
                     validate_bombard(table, state, action, self.options))
+            case Attack() if state.is_marked(DECLARED, state.active):
+                return validate_declared(state, action)
             case Attack():
-                return self._unit_problems(state, (action.attacker,), (action.target,)) or (
-                    validate_attack(table, state, action, self.options))
+                return self._declaration_problems(table, state, (action,))
+            case DeclareAttacks():
+                return self._declaration_problems(table, state, action.attacks)
             case Encourage():
                 return validate_encourage(state, action)
         return [Violation(Code.UNKNOWN_ACTION,
                           f"{type(action).__name__} is not an action of {self.id}", clauses.SEQUENCE)]
+
+    def _declaration_problems(
+        self, table: Battlefield, state: GameState, attacks: tuple[Attack, ...]
+    ) -> list[Violation]:
+        """All the phase's attacks together; a lone ``Attack`` declares just itself."""
+        for a in attacks:
+            problems = self._unit_problems(state, (a.attacker,), (a.target,))
+            if problems:
+                return problems
+        return validate_declaration(table, state, attacks, self.options)
 
     @staticmethod
     def _unit_problems(
@@ -282,11 +333,16 @@ class LargerBattles(RuleSet):
                 resolve_bombard(tx, action)
                 reassess(tx, self.options)
             case Attack():
-                declare_attack(tx, action, self.options)
-                reassess(tx, self.options)
+                if not tx.state.is_marked(DECLARED, tx.state.active):
+                    declare_attacks(tx, (action,), self.options)
+                if any(a.attacker == action.attacker for a in declared_attacks(tx.state)):
+                    make_attack(tx, action, self.options)
+                settle(tx, self.options)
+            case DeclareAttacks():
+                declare_attacks(tx, action.attacks, self.options)
             case Encourage():
                 resolve_encourage(tx, action, self.options)
-                reassess(tx, self.options)
+                settle(tx, self.options)
 
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
 
@@ -377,7 +433,7 @@ class LargerBattles(RuleSet):
             hit_limit_increases=list(limit.increases),
             hits_to_rout=max(0, limit.value - u.hits),
             supporting_units=[s.id for s in supporters(state, u)],
-            in_cover=u.kind is UnitKind.DRAGOONS and is_in_cover(table, u, self.options),
+            in_cover=keeps_cover(table, state, u, self.options),
             defending_river=is_defending_river(table, state, u),
             engaged=[e.id for e in iter_enemy_troops_within(state, u, 3.0)],
             ammunition=("n/a" if not profile(u.kind).is_infantry

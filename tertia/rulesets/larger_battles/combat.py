@@ -1,14 +1,17 @@
 """Combat: shooting and melee combined, as opposed D6 rolls within 3": who may fight
 whom, with which supports and commanders, and the modifiers of each side.
 
-The attacker declares a primary unit, a target, supporting units and an encouraging
-commander; the defending side may then have one of its commanders encourage the target.
+The active side declares all the phase's attacks together (:class:`DeclareAttacks`), each
+a primary unit, a target, supporting units and an encouraging commander, then fights them
+one by one, each by an :class:`Attack` naming its primary and target (a lone ``Attack``
+before any declaration declares itself and is fought at once). Before each fight the
+defending side may have one of its commanders encourage the target.
 The rolls themselves are in :mod:`tertia.rulesets.larger_battles.resolution`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from tertia.core.actions import Attack, Encourage
@@ -34,22 +37,62 @@ def can_attack(unit: Unit) -> bool:
     return profile(unit.kind).combat_range > 0
 
 
+DECLARED = "declared"
+"""Mark: the combat phase's attacks have been declared (once a player turn)."""
+ATTACKERS_OF = "attackers_of:"
+"""Marks ``attackers_of:<target>``: the primary and every supporting unit of each attack
+declared on the target, so that the turn remembers who attacked whom (Routing 2, Rivers)."""
+FLANKING = "flanking"
+"""Mark: primary attackers that were on their target's flank or rear when declared."""
+DECLARED_ATTACKS = "declared_attacks"
+"""Game data: the declared attacks not yet fought, in the order declared."""
+
+
+def attack_from(data: Mapping[str, Any]) -> Attack:
+    return Attack(attacker=data["attacker"], target=data["target"],
+                  supports=tuple(data["supports"]), commander=data["commander"])
+
+
+def declared_attacks(state: GameState) -> list[Attack]:
+    """The attacks declared this phase that are still to be fought."""
+    return [attack_from(d) for d in state.extra.get(DECLARED_ATTACKS, ())]
+
+
+def attackers_of(state: GameState, unit_id: str) -> tuple[str, ...]:
+    """The units (primaries and supports) that attacked ``unit_id`` this player turn."""
+    return state.marked(ATTACKERS_OF + unit_id)
+
+
+def has_fought(state: GameState, unit_id: str) -> bool:
+    """Did the unit attack or support this player turn?"""
+    return state.is_marked("attacked", unit_id) or state.is_marked("supported", unit_id)
+
+
 def attacked_this_turn(state: GameState) -> tuple[str, ...]:
     return state.marked("attack_targets")
 
 
+def is_flanking(unit: Unit, target: Unit) -> bool:
+    """The author's ruling on flank attacks: a unit whose centre lies beyond the target's
+    flank or rear face (split by the target's diagonals), judged as the attack is declared."""
+    return face_towards(target.base, unit.base.centre) is not Face.FRONT
+
+
 def support_problem(
-    state: GameState, unit: Unit, target: Unit
+    state: GameState, unit: Unit, target: Unit, targets: Collection[str] = ()
 ) -> str | None:
+    """Why ``unit`` may not support an attack on ``target``, or None. ``targets`` are the
+    other targets declared this phase: "a unit cannot support if it is within 3\" of an
+    enemy unit which is not being attacked this turn" is judged against all of them."""
     if not can_attack(unit):
         return f"{unit.label} cannot take part in combat"
-    if state.is_marked("attacked", unit.id) or state.is_marked("supported", unit.id):
+    if has_fought(state, unit.id):
         return f"{unit.label} has already fought this turn"
     if not within(unit, target, COMBAT_RANGE + RANGE_TOLERANCE):
         return f"{unit.label} is {distance(unit, target):.1f}\" from {target.label}, beyond 3\""
     if not is_in_arc(unit.base, target.base):
         return f"{unit.label} does not face {target.label}"
-    attacked = {*attacked_this_turn(state), target.id}
+    attacked = {*attacked_this_turn(state), *targets, target.id}
     for enemy in iter_enemy_troops_within(state, unit, COMBAT_RANGE):
         if enemy.id not in attacked:
             return (f"{unit.label} is within 3\" of {enemy.label}, which is not being attacked "
@@ -57,12 +100,116 @@ def support_problem(
     return None
 
 
-def validate_attack(
-    table: Battlefield, state: GameState, action: Attack, options: Mapping[str, Any]
+def validate_declaration(
+    table: Battlefield, state: GameState, attacks: Sequence[Attack], options: Mapping[str, Any]
 ) -> list[Violation]:
+    """Combat: every attack of the phase, declared together. Each is checked on its own
+    (support judged against every declared target), then as a whole: no unit or commander
+    in two attacks, and flank attackers folded into the frontal attack on their target."""
     if state.phase != "combat":
         return [Violation(Code.WRONG_PHASE, f"attacks are made in the combat phase, not {state.phase}",
                           clauses.SEQUENCE)]
+    if state.is_marked(DECLARED, state.active):
+        return [Violation(Code.ALREADY_ACTED, "this phase's attacks have already been declared; "
+                          "they are declared together, once a phase", clauses.COMBAT)]
+    if not attacks:
+        return [Violation(Code.CANNOT_ACT, "declare at least one attack (or end the phase)",
+                          clauses.COMBAT)]
+    targets = {a.target for a in attacks}
+    found: list[Violation] = []
+    for a in attacks:
+        found.extend(validate_attack(table, state, a, options, targets))
+    if found:
+        return found
+    return _whole_problems(state, attacks)
+
+
+def validate_declared(state: GameState, action: Attack) -> list[Violation]:
+    """Once the phase's attacks are declared, an attack names one of those still to be
+    fought (by its primary and target); supports and commander, if given, as declared."""
+    left = declared_attacks(state)
+    found = next((a for a in left if (a.attacker, a.target) == (action.attacker, action.target)), None)
+    named = _attack_words(state, action)
+    if found is None:
+        listed = "; ".join(_attack_words(state, a) for a in left) or "none"
+        return [Violation(Code.ALREADY_ACTED,
+                          f"this phase's attacks were declared together; {named} is not among "
+                          f"those left to fight ({listed})", clauses.COMBAT)]
+    if (action.supports and action.supports != found.supports) or (
+            action.commander and action.commander != found.commander):
+        return [Violation(Code.BAD_SUPPORT,
+                          f"{named} was declared with supports {list(found.supports)} and "
+                          f"commander {found.commander}", clauses.COMBAT)]
+    return []
+
+
+def _attack_words(state: GameState, attack: Attack) -> str:
+    return f"{state.units[attack.attacker].label} on {state.units[attack.target].label}"
+
+
+def unfought_problems(state: GameState) -> list[Violation]:
+    """The combat phase ends only when every declared attack has been fought."""
+    left = declared_attacks(state)
+    if not left:
+        return []
+    listed = "; ".join(_attack_words(state, a) for a in left)
+    return [Violation(Code.CANNOT_ACT, f"declared attacks are still to be fought: {listed}",
+                      clauses.COMBAT)]
+
+
+def _whole_problems(state: GameState, attacks: Sequence[Attack]) -> list[Violation]:
+    found: list[Violation] = []
+    named: set[str] = set()
+    for a in attacks:
+        for uid in (a.attacker, *a.supports):
+            if uid in named:
+                found.append(Violation(Code.ALREADY_ACTED,
+                                       f"{state.units[uid].label} is named in two attacks; each unit "
+                                       f"attacks or supports once a turn", clauses.COMBAT))
+            named.add(uid)
+    leaders = [a.commander for a in attacks if a.commander]
+    for cid in sorted({c for c in leaders if leaders.count(c) > 1}):
+        found.append(Violation(Code.BAD_COMMANDER,
+                               f"{state.units[cid].label} may encourage only one attack a turn",
+                               clauses.COMMANDER_RALLY))
+    for target_id in dict.fromkeys([a.target for a in attacks]):
+        found.extend(_flank_problems(state, [a for a in attacks if a.target == target_id]))
+    return found
+
+
+def _flank_problems(state: GameState, attacks: Sequence[Attack]) -> list[Violation]:
+    """The author's ruling: flanking units count as supporting units. Where a frontal attack
+    on the target is declared, a flank or rear attacker supports it rather than fighting its
+    own combat; without one, the flank attackers on a target make a single attack."""
+    target = state.units[attacks[0].target]
+    frontal = [a for a in attacks if not is_flanking(state.units[a.attacker], target)]
+    flank = [a for a in attacks if a not in frontal]
+    found: list[Violation] = []
+    if frontal:
+        lead = state.units[frontal[0].attacker]
+        found.extend([
+            Violation(Code.FLANK_PRIMARY,
+                      f"{state.units[a.attacker].label} is on {target.label}'s flank or rear while "
+                      f"{lead.label} attacks its front: name it as a supporting unit of that attack "
+                      f"instead of fighting its own combat", clauses.FLANKING)
+            for a in flank])
+    elif len(flank) > 1:
+        lead = state.units[flank[0].attacker]
+        found.extend([
+            Violation(Code.FLANK_PRIMARY,
+                      f"{state.units[a.attacker].label} and {lead.label} both attack "
+                      f"{target.label}'s flank or rear: one leads, the other supports it",
+                      clauses.FLANKING)
+            for a in flank[1:]])
+    return found
+
+
+def validate_attack(
+    table: Battlefield, state: GameState, action: Attack, options: Mapping[str, Any],
+    targets: Collection[str] = (),
+) -> list[Violation]:
+    """One declared attack: range, facing, supports and commander (``targets``: every target
+    declared with it)."""
     attacker = state.units[action.attacker]
     target = state.units[action.target]
     if target.side == attacker.side or target.kind is UnitKind.COMMANDER:
@@ -70,7 +217,7 @@ def validate_attack(
     if not can_attack(attacker):
         return [Violation(Code.CANNOT_ACT, f"{attacker.label} ({attacker.kind.value}) cannot attack",
                           clauses.COMBAT_RANGE)]
-    if state.is_marked("attacked", attacker.id) or state.is_marked("supported", attacker.id):
+    if has_fought(state, attacker.id):
         return [Violation(Code.ALREADY_ACTED, f"{attacker.label} has already fought this turn",
                           clauses.COMBAT)]
     d = distance(attacker, target)
@@ -82,10 +229,10 @@ def validate_attack(
         return [Violation(Code.NOT_IN_FRONT, f"{attacker.label} must face {target.label} to attack it",
                           clauses.COMBAT_FRONT)]
     found: list[Violation] = []
-    if face_towards(target.base, attacker.base.centre) is not Face.FRONT:
+    if is_flanking(attacker, target):
         for sid in action.supports:
             s = state.units.get(sid)
-            if s is not None and face_towards(target.base, s.base.centre) is Face.FRONT:
+            if s is not None and not is_flanking(s, target):
                 found.append(Violation(
                     Code.FLANK_PRIMARY,
                     f"{attacker.label} is on {target.label}'s flank or rear while {s.label} is at its "
@@ -101,7 +248,7 @@ def validate_attack(
             found.append(Violation(Code.BAD_SUPPORT, f"{sid!r} is not a unit of {attacker.side} in play",
                                    clauses.SUPPORTING))
             continue
-        problem = support_problem(state, s, target)
+        problem = support_problem(state, s, target, targets)
         if problem:
             found.append(Violation(Code.BAD_SUPPORT, problem, clauses.SUPPORTING))
     if action.commander is not None:
@@ -167,18 +314,28 @@ def attacker_modifiers(
 def defender_modifiers(
     state: GameState, action: Attack, commander: str | None, options: Mapping[str, Any]
 ) -> list[Modifier]:
-    """The defender's roll: cavalry +1 (not against infantry with pikes), commander +1, and
-    muskets only with the ``muskets_when_defending`` option."""
+    """The defender's roll: cavalry +1 (see :func:`defending_cavalry_bonus`), commander +1,
+    and muskets only with the ``muskets_when_defending`` option."""
     a = state.units[action.attacker]
     t = state.units[action.target]
     pa, pt = profile(a.kind), profile(t.kind)
     mods: list[Modifier] = []
     if options["muskets_when_defending"] and pt.is_infantry and not t.out_of_ammo:
         mods.append(Modifier(1, "muskets: infantry with ammunition"))
-    if pt.is_cavalry and options["cavalry_bonus_when_defending"] and not pa.pikes:
+    if pt.is_cavalry and defending_cavalry_bonus(options["cavalry_bonus"], pa.pikes):
         mods.append(Modifier(1, "cavalry"))
     if commander:
         mods.append(Modifier(1, f"commander rally: {state.units[commander].label}"))
     return mods
 
 
+
+
+def defending_cavalry_bonus(reading: str, attacker_has_pikes: bool) -> bool:
+    """Assess Casualties 2, "Cavalry. Add 1 except when attacking infantry with pikes", for
+    cavalry that are attacked. ``literal`` (the default): the exception names only
+    attacking, so defending cavalry always add 1; ``not-against-pikes``: not when the
+    attacker has pikes; ``attacking-only``: the bonus is for attacking cavalry alone."""
+    if reading == "literal":
+        return True
+    return reading == "not-against-pikes" and not attacker_has_pikes

@@ -8,7 +8,7 @@ rest may be compiled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tertia.core.actions import Attack, Bombard, Encourage
@@ -18,59 +18,120 @@ from tertia.core.events import (
     AttackResolved,
     DecisionAwaited,
     DecisionMade,
+    GameDataChanged,
     GunFired,
     HitsInflicted,
     Marked,
+    Narrated,
     UnitTurned,
 )
 from tertia.core.geometry import bases_overlap, facing_towards
 from tertia.core.ruleset import Tx
-from tertia.core.state import Unit
+from tertia.core.state import GameState, Unit
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.combat import (
+    ATTACKERS_OF,
+    DECLARED,
+    DECLARED_ATTACKS,
+    FLANKING,
+    attack_from,
     attacker_modifiers,
+    declared_attacks,
     defender_commanders,
     defender_modifiers,
+    is_flanking,
 )
 from tertia.rulesets.larger_battles.commanders import roll_misfortune
 from tertia.rulesets.larger_battles.profile import profile
+from tertia.rulesets.larger_battles.routing import reassess
 
 AMMO_OUT_ON = 2  # Check Ammunition: a 1 or 2 and they have run out
 HIT_ON = 5  # Artillery Bombardment: a D6 of 5+ causes a hit
 
 
-def declare_attack(tx: Tx, action: Attack, options: Mapping[str, Any]) -> None:
-    """Mark the fighters, then resolve at once or await the defender's commander."""
-    tx.emit(Marked(mark="attacked", ident=action.attacker))
-    for sid in action.supports:
-        tx.emit(Marked(mark="supported", ident=sid))
-    tx.emit(Marked(mark="attack_targets", ident=action.target))
-    if action.commander:
-        tx.emit(Marked(mark="encouraged", ident=action.commander))
-    eligible = defender_commanders(tx.state, action) if options["defender_may_encourage"] else []
+def declare_attacks(tx: Tx, attacks: Sequence[Attack], options: Mapping[str, Any]) -> None:
+    """Combat: mark every declared attack (who attacks and supports whom, which attackers
+    are on a flank or rear), keep them to be fought one by one, and reassess routing
+    (dragoons leaving cover, units leaving a river bank)."""
+    state = tx.state
+    tx.emit(Narrated(text=_declaration_text(state, attacks)))
+    tx.emit(Marked(mark=DECLARED, ident=state.active))
+    for a in attacks:
+        tx.emit(Marked(mark="attacked", ident=a.attacker))
+        for sid in a.supports:
+            tx.emit(Marked(mark="supported", ident=sid))
+        for uid in (a.attacker, *a.supports):
+            tx.emit(Marked(mark=ATTACKERS_OF + a.target, ident=uid))
+        if a.target not in tx.state.marked("attack_targets"):
+            tx.emit(Marked(mark="attack_targets", ident=a.target))
+        if a.commander:
+            tx.emit(Marked(mark="encouraged", ident=a.commander))
+        if is_flanking(state.units[a.attacker], state.units[a.target]):
+            tx.emit(Marked(mark=FLANKING, ident=a.attacker))
+    tx.emit(GameDataChanged(key=DECLARED_ATTACKS, value=[a.to_dict() for a in attacks]))
+    settle(tx, options)
+
+
+def _declaration_text(state: GameState, attacks: Sequence[Attack]) -> str:
+    def one(a: Attack) -> str:
+        words = f"{state.units[a.attacker].label} on {state.units[a.target].label}"
+        if a.supports:
+            words += " supported by " + ", ".join(state.units[s].label for s in a.supports)
+        if a.commander:
+            words += f", encouraged by {state.units[a.commander].label}"
+        return words
+
+    n = len(attacks)
+    return f"{n} attack{'s' if n > 1 else ''} declared: " + "; ".join(one(a) for a in attacks)
+
+
+def make_attack(tx: Tx, action: Attack, options: Mapping[str, Any]) -> None:
+    """Fight one declared attack (named by its primary and target), first awaiting the
+    defending side's commander when one could encourage."""
+    left = declared_attacks(tx.state)
+    attack = next(a for a in left if (a.attacker, a.target) == (action.attacker, action.target))
+    tx.emit(GameDataChanged(key=DECLARED_ATTACKS, value=[a.to_dict() for a in left if a != attack]))
+    eligible = defender_commanders(tx.state, attack) if options["defender_may_encourage"] else []
     if eligible:
         tx.emit(DecisionAwaited(
-            side=tx.state.units[action.target].side, kind="encourage",
-            context={"attack": action.to_dict(), "eligible": eligible},
+            side=tx.state.units[attack.target].side, kind="encourage",
+            context={"attack": attack.to_dict(), "eligible": eligible},
         ))
         return
-    fight(tx, action, None, options)
+    fight(tx, attack, None, options)
+
+
+def settle(tx: Tx, options: Mapping[str, Any]) -> None:
+    """Routing's "reassess immediately", then the declared attacks still to fight lose what
+    has left the field: an attack whose primary or target has gone is not made (its target
+    still counted as attacked), routed supports and lost commanders add nothing."""
+    reassess(tx, options)
+    left = declared_attacks(tx.state)
+    if not left:
+        return
+    units = tx.state.units
+    kept: list[Attack] = []
+    for a in left:
+        primary, target = units[a.attacker], units[a.target]
+        if not (primary.in_play and target.in_play):
+            gone = primary if not primary.in_play else target
+            tx.emit(Narrated(text=f"{primary.label}'s attack on {target.label} is not made: "
+                                  f"{gone.label} has left the field"))
+            continue
+        supports = tuple(s for s in a.supports if units[s].in_play)
+        commander = a.commander if a.commander and units[a.commander].in_play else None
+        kept.append(Attack(a.attacker, a.target, supports, commander))
+    if kept != left:
+        tx.emit(GameDataChanged(key=DECLARED_ATTACKS, value=[a.to_dict() for a in kept]))
 
 
 def resolve_encourage(tx: Tx, action: Encourage, options: Mapping[str, Any]) -> None:
     pending = tx.state.pending
     assert pending is not None
-    attack = pending["attack"]
     tx.emit(DecisionMade(side=str(pending["side"]), kind="encourage", choice=action.commander))
     if action.commander:
         tx.emit(Marked(mark="encouraged", ident=action.commander))
-    fight(
-        tx,
-        Attack(attacker=attack["attacker"], target=attack["target"],
-               supports=tuple(attack["supports"]), commander=attack["commander"]),
-        action.commander,
-        options,
-    )
+    fight(tx, attack_from(pending["attack"]), action.commander, options)
 
 
 def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapping[str, Any]) -> None:
@@ -85,10 +146,12 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
     d_roll = tx.roll(D6, f"combat: {target.label} defending against {attacker.label}")
     a_score = a_roll + total(a_mods)
     d_score = d_roll + total(d_mods)
+    spared = spared_as_flanker(tx.state, attacker, options)
     if a_score > d_score:
         outcome = f"{target.label} takes a hit"
     elif d_score > a_score:
-        outcome = f"{attacker.label} takes a hit"
+        outcome = (f"{attacker.label} attacked a flank or rear and takes no hit" if spared
+                   else f"{attacker.label} takes a hit")
     else:
         outcome = "a tie: no hit"
     tx.emit(AttackResolved(
@@ -100,7 +163,7 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
     ))
     if a_score > d_score:
         tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"combat with {attacker.label}"))
-    elif d_score > a_score:
+    elif d_score > a_score and not spared:
         tx.emit(HitsInflicted(unit=attacker.id, hits=1, cause=f"combat with {target.label}"))
     if profile(attacker.kind).is_infantry and not attacker.out_of_ammo:
         ammo = tx.roll(D6, f"ammunition: {attacker.label}")
@@ -109,6 +172,13 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
     for cid in (action.commander, defending_commander):
         if cid:
             roll_misfortune(tx, tx.state.units[cid], "after combat")
+
+
+def spared_as_flanker(state: GameState, attacker: Unit, options: Mapping[str, Any]) -> bool:
+    """The author's ruling, flanking units "cannot take any hits in combat": a primary
+    attacker that was on its target's flank or rear when declared takes no hit when it
+    loses (``lone_flanker = "no-hits"``); with ``fights-normally`` it does."""
+    return options["lone_flanker"] == "no-hits" and state.is_marked(FLANKING, attacker.id)
 
 
 def _turn_to_face(tx: Tx, target: Unit, attacker: Unit) -> None:

@@ -11,6 +11,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.rules.measuring import iter_enemy_troops_within, within
+from tertia.rulesets.larger_battles.combat import attackers_of, has_fought
 from tertia.rulesets.larger_battles.profile import profile
 
 SUPPORT_RANGE = 3.0
@@ -47,11 +48,43 @@ def is_in_cover(table: Battlefield, unit: Unit, options: Mapping[str, Any]) -> b
 
 
 def is_defending_river(table: Battlefield, state: GameState, unit: Unit) -> bool:
-    """Routing 2, Rivers: enemy within combat range, and every such enemy across a river."""
+    """Routing 2, Rivers: "if defending a river and all attacking units are on the opposite
+    river bank". A unit that attacked or supported this player turn is not defending. One
+    that was attacked this player turn has the bonus when every unit that attacked it
+    (primaries and supports) stands across the river, whatever other enemies are near;
+    otherwise it holds its bank when there is an enemy within 3" and every one is across
+    the river, whichever side's turn it is."""
+    if has_fought(state, unit.id):
+        return False
+    attackers = attackers_of(state, unit.id)
+    if attackers:
+        here = (unit.x, unit.y)
+        return all(
+            table.crosses_river(here, (a.x, a.y)) for a in map(state.units.__getitem__, attackers)
+        )
+    return _holds_bank(table, state, unit)
+
+
+def _holds_bank(table: Battlefield, state: GameState, unit: Unit) -> bool:
     enemies = list(iter_enemy_troops_within(state, unit, SUPPORT_RANGE))
     return bool(enemies) and all(
         table.crosses_river((unit.x, unit.y), (e.x, e.y)) for e in enemies
     )
+
+
+def keeps_cover(table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]) -> bool:
+    """Routing 1 with Terrain 2 and 3, "Defending Dragoons benefit": dragoons in cover keep
+    the +1 unless they attacked or supported this player turn, leaving their cover to fight
+    (``dragoon_cover_while = "holding"``); with ``always`` they keep it whenever they are
+    there."""
+    if unit.kind is not UnitKind.DRAGOONS or not is_in_cover(table, unit, options):
+        return False
+    return cover_kept(state, unit, options)
+
+
+def cover_kept(state: GameState, unit: Unit, options: Mapping[str, Any]) -> bool:
+    """Do dragoons that are in cover keep it now (see :func:`keeps_cover`)?"""
+    return options["dragoon_cover_while"] == "always" or not has_fought(state, unit.id)
 
 
 def supporters(state: GameState, unit: Unit) -> list[Unit]:
@@ -78,21 +111,24 @@ def base_limit(unit: Unit, options: Mapping[str, Any]) -> int:
 def hit_limit(
     table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]
 ) -> HitLimit:
-    """The number of hits at which ``unit`` routs, as things stand (remembered per state)."""
-    key = ("hit_limit", unit.id, id(options))
-    found: HitLimit | None = state.recall(key, unit)
-    if found is not None:
-        return found
+    """The number of hits at which ``unit`` routs, as things stand."""
+    key = ("standing", unit.id, id(options))
+    standing: tuple[bool, bool] | None = state.recall(key, unit)
+    if standing is None:
+        # What depends only on the pieces within 3" (remembered until one of them moves);
+        # who fought whom this turn is read fresh below.
+        in_cover = unit.kind is UnitKind.DRAGOONS and is_in_cover(table, unit, options)
+        standing = (in_cover, len(supporters(state, unit)) >= 2)
+        state.remember(key, unit, SUPPORT_RANGE, standing)
+    in_cover, supported = standing
     increases: list[str] = []
-    if unit.kind is UnitKind.DRAGOONS and is_in_cover(table, unit, options):
+    if in_cover and cover_kept(state, unit, options):
         increases.append("cover: dragoons in a town or hedged field")
     if is_defending_river(table, state, unit):
-        increases.append("river: every enemy in range is across the river")
-    if len(supporters(state, unit)) >= 2:
+        increases.append("river: defending it against enemies across")
+    if supported:
         increases.append("support: two similar units within 3\"")
-    limit = HitLimit(base_limit(unit, options), tuple(increases))
-    state.remember(key, unit, SUPPORT_RANGE, limit)
-    return limit
+    return HitLimit(base_limit(unit, options), tuple(increases))
 
 
 def reassess(tx: Tx, options: Mapping[str, Any]) -> None:

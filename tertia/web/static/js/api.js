@@ -45,8 +45,12 @@ export const api = {
     request("POST", `/api/games/${id}/validate`, { token, body: action, signal }),
   odds: (id, token, action) => request("POST", `/api/games/${id}/odds`, { token, body: action }),
   undo: (id, token) => request("POST", `/api/games/${id}/undo`, { token }),
-  unit: (id, token, unitId, side = null) => {
-    const q = side ? `?side=${encodeURIComponent(side)}` : "";
+  // ``planned``: attacks the player means to declare with this unit's (larger-battles).
+  unit: (id, token, unitId, side = null, planned = null) => {
+    const p = new URLSearchParams();
+    if (side) p.set("side", side);
+    if (planned && planned.length) p.set("planned", JSON.stringify(planned));
+    const q = p.toString() ? `?${p}` : "";
     return request("GET", `/api/games/${id}/units/${encodeURIComponent(unitId)}${q}`, { token });
   },
   replay: (id, token, step, side = null) => {

@@ -14,22 +14,31 @@ function bars(title, dist, colour) {
 }
 
 export class OddsPanel {
-  // ``offer``: a unit action from the server ({action, label, supports, commanders}).
-  constructor({ gameId, token, offer, names, onCommit, onCancel }) {
+  // ``offer``: a unit action from the server ({action, label, supports, commanders,
+  // declares}). Where a phase's attacks are declared together (``declares``), the attack
+  // may join the player's ``planned`` attacks (``onPlan``) instead of being made alone.
+  constructor({ gameId, token, offer, names, onCommit, onCancel, onPlan = null, planned = 0 }) {
     this.gameId = gameId;
     this.token = token;
     this.offer = offer;
     this.names = names;
     this.onCommit = onCommit;
     this.onCancel = onCancel;
+    this.onPlan = offer.declares ? onPlan : null;
+    this.adding = Boolean(this.onPlan && planned);
     this.supports = new Set();
     this.commander = null;
     this.node = h("section", { class: "odds-panel", "aria-label": "Odds" });
     this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
-    this.go = h("button", { class: "btn primary", onclick: () => this.commit(), "data-test": "roll" },
-      offer.kind === "attack" ? "Attack!" : "Fire!");
+    const label = this.adding ? "Add to the attacks" : offer.kind === "attack" ? "Attack!" : "Fire!";
+    this.go = h("button", { class: "btn primary", onclick: () => this.commit(), "data-test": this.adding ? "plan-add" : "roll" }, label);
+    const plan = this.onPlan && !this.adding
+      ? h("button", { class: "btn", "data-test": "plan-add", title: "Declare it together with other attacks",
+        onclick: () => this.onPlan(this.action()) }, "Plan with other attacks")
+      : null;
     this.node.append(h("h3", {}, offer.label), this.controls(), this.body,
-      h("div", { class: "odds-actions" }, this.go,
+      this.onPlan ? h("p", { class: "muted" }, "The odds of this attack made alone; all the phase's attacks are declared together, then fought one by one, each with its odds.") : null,
+      h("div", { class: "odds-actions" }, this.go, plan,
         h("button", { class: "btn", onclick: () => this.onCancel() }, "Cancel")));
     this.refresh();
   }
@@ -78,6 +87,8 @@ export class OddsPanel {
       if (seq !== this.seq) return;
       this.body.replaceChildren(h("p", { class: "refusal" }, err.message,
         err.rule ? h("span", { class: "rule" }, ` (${err.rule})`) : null));
+      // Beside the planned attacks a support may be allowed that alone is not.
+      if (this.adding) this.go.disabled = false;
     }
   }
 
@@ -106,6 +117,7 @@ export class OddsPanel {
   }
 
   async commit() {
+    if (this.adding) { this.onPlan(this.action()); return; }
     this.go.disabled = true;
     await this.onCommit(this.action());
   }

@@ -21,6 +21,7 @@ export class PlayScreen {
     this.detail = null;
     this.tool = null;
     this.odds = null;
+    this.plan = []; // attacks the player means to declare together (larger-battles)
     this.alive = true;
     this.overlayFlags = { zones: true, arcs: true, sight: true };
     this.endShown = false;
@@ -110,6 +111,7 @@ export class PlayScreen {
     if (full) this.logView.reset();
     const previous = this.view;
     this.view = view;
+    if (!this.planning()) this.plan = [];
     remember(this.gameId, {}, { title: view.game.title, mode: view.game.mode });
     this.logView.append(view.log);
     const fresh = full ? [] : view.log;
@@ -146,6 +148,7 @@ export class PlayScreen {
       const answer = await api.act(this.gameId, this.token(actor), action);
       this.clearTool();
       this.odds = null;
+      this.plan = [];
       await this.refresh();
       return answer;
     } catch (err) {
@@ -268,9 +271,15 @@ export class PlayScreen {
       const attack = (s.pending.attack || {});
       this.prompt.append(h("p", { class: "headline" },
         `${this.names(attack.attacker)} attacks ${this.names(attack.target)}. Does a commander encourage the defence?`));
+    } else if (this.declared().length) {
+      this.prompt.append(h("p", { class: "headline" }, "Your attacks are declared: fight each in turn."),
+        h("div", { class: "choices", "data-test": "declared" }, this.declared().map((a) =>
+          h("button", { class: "btn", onclick: () => this.fightDeclared(a) },
+            `${this.names(a.attacker)} on ${this.names(a.target)} …`))));
     } else {
       const what = active ? `Your ${cardName(active.card).toLowerCase()} command is active` : `${phaseTitle(s.phase)} phase`;
       this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
+      if (this.plan.length) this.prompt.append(this.planBox());
     }
     const buttons = h("div", { class: "choices" });
     for (const c of v.choices) {
@@ -311,7 +320,7 @@ export class PlayScreen {
     if (changed) { this.clearTool(); if (!keepOdds) this.odds = null; }
     let detail;
     try {
-      detail = await api.unit(this.gameId, this.token(), id, this.viewSide || null);
+      detail = await api.unit(this.gameId, this.token(), id, this.viewSide || null, this.plan);
     } catch (err) {
       toast(err.message, "error");
       return;
@@ -447,8 +456,48 @@ export class PlayScreen {
       gameId: this.gameId, token: this.token(), offer, names: (id) => this.names(id),
       onCommit: async (action) => { await this.act(action); },
       onCancel: () => { this.odds = null; this.renderUnitCard(); },
+      onPlan: (action) => this.addToPlan(action), planned: this.plan.length,
     });
     this.renderUnitCard();
+  }
+
+  // Larger battles: the combat phase's attacks are declared together, then fought in turn.
+  planning() {
+    const s = this.view && this.view.status;
+    return Boolean(s && s.your_turn && !s.pending && s.phase === "combat" && !this.declared().length);
+  }
+
+  declared() {
+    const extra = (this.view && this.view.state.extra) || {};
+    return extra.declared_attacks || [];
+  }
+
+  addToPlan(action) {
+    this.plan.push({ attacker: action.attacker, target: action.target,
+      supports: action.supports || [], commander: action.commander || null });
+    this.odds = null;
+    this.deselect();
+    this.renderPrompt();
+  }
+
+  planBox() {
+    const describe = (a) => `${this.names(a.attacker)} on ${this.names(a.target)}` +
+      (a.supports.length ? `, supported by ${a.supports.map((x) => this.names(x)).join(", ")}` : "") +
+      (a.commander ? `, encouraged by ${this.names(a.commander)}` : "");
+    return h("div", { class: "plan", "data-test": "plan" },
+      h("div", { class: "control-title" }, "Attacks to declare together"),
+      h("ol", {}, this.plan.map((a) => h("li", {}, describe(a)))),
+      h("div", { class: "odds-actions" },
+        h("button", { class: "btn primary", "data-test": "declare-attacks",
+          onclick: () => this.act({ type: "declare_attacks", attacks: this.plan }) },
+        `Declare ${this.plan.length} attack${this.plan.length > 1 ? "s" : ""}`),
+        h("button", { class: "btn", onclick: () => { this.plan = []; this.renderPrompt(); if (this.selected) this.select(this.selected); } }, "Clear")));
+  }
+
+  async fightDeclared(a) {
+    await this.select(a.attacker);
+    const offer = this.detail && this.detail.actions.find((x) => x.kind === "attack" && x.target === a.target);
+    if (offer) this.openOdds(offer);
   }
 
   // --- the end ---------------------------------------------------------------------------
