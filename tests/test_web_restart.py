@@ -6,8 +6,10 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from tertia.rulesets.larger_battles import LargerBattles
@@ -103,3 +105,37 @@ def test_a_database_from_before_rule_set_versions_is_read_as_version_1_0(tmp_pat
         assert loaded is not None and loaded[0].rules_version == "1.0"
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("scenario", "rules", "options"), [
+    ("skirmish", "larger-battles", {}),
+    ("edgehill", "d3-commands", {}),
+    ("edgehill", "d3-commands", {"solo_shuffle": "both"}),
+    ("chalgrove", "d3-cards", {}),
+])
+def test_every_rule_set_resumes_after_kill_9(tmp_path: Path, scenario: str, rules: str,
+                                             options: dict[str, Any]) -> None:
+    """A game the AI plays on both sides, killed mid-game: after the restart it loads, shows
+    the same position, and play goes on."""
+    server = Server(tmp_path / "games.sqlite3", None, "--watch-pace", "0.02").start()
+    try:
+        created = httpx.post(server.url + "/api/games", json={
+            "scenario": scenario, "rules": rules, "options": options, "mode": "watch", "seed": 3}).json()
+        view_url = f"{server.url}/api/games/{created['id']}/view"
+        watcher = _auth(created["tokens"]["spectator"])
+        deadline = time.monotonic() + 30
+        while httpx.get(view_url, headers=watcher).json()["status"]["step"] < 12:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        server.kill()
+        server.start()
+        first = httpx.get(view_url, headers=watcher)
+        assert first.status_code == 200, first.text
+        step = first.json()["status"]["step"]
+        assert step >= 12
+        deadline = time.monotonic() + 30
+        while httpx.get(view_url, headers=watcher).json()["status"]["step"] <= step:
+            assert time.monotonic() < deadline, "play did not go on after the restart"
+            time.sleep(0.05)
+    finally:
+        server.stop()

@@ -181,6 +181,35 @@ class ReplayDice:
         return logged.value
 
 
+class SeedCheckedDice(ReplayDice):
+    """Replays logged rolls while drawing the same dice, with the distributions the rules
+    ask for, from the seeded stream: each logged value is checked against the seed (a
+    changed seed or die is caught even where play would end the same), and afterwards
+    :attr:`seeded` stands where the log ends, ready to continue the game.
+
+    With ``strict=False`` a value that differs from the seed's is kept (the log is the
+    history) and counted in :attr:`mismatches` instead of raising."""
+
+    def __init__(self, rolls: Sequence[Roll], seed: int, *, strict: bool = True) -> None:
+        super().__init__(rolls)
+        self.seeded = SeededDice(seed)
+        self.strict = strict
+        self.mismatches = 0
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        value = super().roll(dist, purpose)
+        expected = self.seeded.roll(dist, purpose)
+        if value != expected:
+            if self.strict:
+                raise DiceDivergence(
+                    f"rolls[{len(self.log) - 1}]: the record has {value} for {purpose!r}, but its "
+                    f"seed gives {expected}"
+                )
+            self.mismatches += 1
+            self.seeded.log[-1] = Roll(purpose, dist.name, value)
+        return value
+
+
 def derive_seed(master: int, *labels: object) -> int:
     """A 63-bit seed derived from a master seed and labels, stable on every machine.
 

@@ -4,7 +4,7 @@ dice), and replay that re-runs a record and reports the first divergence."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from pydantic import ValidationError
 import tertia
 from tertia.battle import BattleRecord, dice_seed
 from tertia.core.actions import ACTION_TYPES, Action, BadActionData, action_from_dict
-from tertia.core.dice import DiceDivergence, Distribution, ReplayDice, Roll, SeededDice
+from tertia.core.dice import DiceDivergence, Roll, SeedCheckedDice
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
@@ -207,25 +207,6 @@ def parse_record(data: Any, name: str = "record") -> LoadedRecord:
         game=Game(ruleset, scenario), seed=seed, actions=actions, rolls=rolls,
         final_hash=final_hash, data=data,
     )
-
-
-class SeedCheckedDice(ReplayDice):
-    """Replays logged rolls and checks each is the value the record's seed gives: a changed
-    seed or a changed die is caught even where the game would happen to end the same."""
-
-    def __init__(self, rolls: Sequence[Roll], seed: int) -> None:
-        super().__init__(rolls)
-        self._seeded = SeededDice(seed)
-
-    def roll(self, dist: Distribution, purpose: str) -> int:
-        value = super().roll(dist, purpose)
-        expected = self._seeded.roll(dist, purpose)
-        if value != expected:
-            raise DiceDivergence(
-                f"rolls[{len(self.log) - 1}]: the record has {value} for {purpose!r}, but its seed "
-                f"gives {expected}"
-            )
-        return value
 
 
 @dataclass(frozen=True)

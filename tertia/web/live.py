@@ -1,9 +1,9 @@
 """A game in play on the server: its states, the dice that continue it, and its history.
 
 A live game is rebuilt from its saved rows by replaying every action with the logged
-dice (:class:`~tertia.core.dice.ReplayDice`); the seeded dice are then brought to the
-same point by drawing the same dice again, so play continues exactly as it would have
-without the restart.
+dice, while the seeded dice draw the same dice beside them with the distributions the
+rules ask for (:class:`~tertia.core.dice.SeedCheckedDice`), so play continues exactly as
+it would have without the restart.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.battle import dice_seed, player_seed
 from tertia.core.actions import Action, action_from_dict
-from tertia.core.dice import ReplayDice, Roll, SeededDice, distribution_named
+from tertia.core.dice import Roll, SeedCheckedDice, SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
@@ -39,19 +39,6 @@ class Step:
     events: tuple[Event, ...]
     rolls: tuple[Roll, ...]
     barrier: bool
-
-
-def resume_dice(seed: int, rolls: Sequence[Roll]) -> SeededDice:
-    """Seeded dice for a game, advanced past ``rolls`` by drawing the same dice again.
-
-    A draw that differs from the log (a different Python, say) is reported; the game
-    goes on from the logged history either way."""
-    dice = SeededDice(dice_seed(seed))
-    for i, r in enumerate(rolls):
-        value = dice.roll(distribution_named(r.die), r.purpose)
-        if value != r.value:
-            log.warning("dice for seed %s differ from the log at roll %d", seed, i + 1)
-    return dice
 
 
 @dataclass
@@ -88,7 +75,7 @@ class LiveGame:
     def rebuild(cls, row: GameRow, game: Game, actions: Sequence[ActionRow]) -> LiveGame:
         """A saved game replayed from its rows with their own dice."""
         every_roll = [*row.start_rolls, *(r for a in actions for r in a.rolls)]
-        replay = ReplayDice(every_roll)
+        replay = SeedCheckedDice(every_roll, dice_seed(row.seed), strict=False)
         state, events = game.start(replay)
         states, steps = [state], []
         for a in actions:
@@ -96,7 +83,9 @@ class LiveGame:
             state, happened = game.apply(state, action, replay)
             states.append(state)
             steps.append(Step(a.side, action, tuple(happened), a.rolls, a.barrier))
-        return cls(row=row, game=game, dice=resume_dice(row.seed, every_roll),
+        if replay.mismatches:
+            log.warning("game %s: %d logged dice differ from its seed's", row.id, replay.mismatches)
+        return cls(row=row, game=game, dice=replay.seeded,
                    initial=game.ruleset.initial_state(game.scenario), start_events=tuple(events),
                    states=states, steps=steps)
 
