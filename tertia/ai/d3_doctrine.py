@@ -60,6 +60,10 @@ def expected_d3(modifiers: Sequence[Modifier], doubled: bool = False) -> float:
     return mean * (2 if doubled else 1)
 
 
+CARD_ORDER_SPREAD = 1.5
+"""How far a card's drawn place may stray from its rank: far enough to swap neighbours."""
+
+
 class D3Doctrine:
     """Plays either side of ``d3-commands`` or ``d3-cards`` legally and sensibly. It
     remembers, within one activation, which units it has finished with; that memory is
@@ -75,7 +79,7 @@ class D3Doctrine:
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         view = game.observed_state(state, state.to_act)
         if view.pending is not None:
-            return self._answer(game, view)
+            return self._answer(game, view, rng)
         if view.phase != "activation":
             return EndPhase()
         self._remember(view)
@@ -102,31 +106,36 @@ class D3Doctrine:
 
     # --- decisions the rules await -------------------------------------------------------
 
-    def _answer(self, game: Game, view: GameState) -> Action:
+    def _answer(self, game: Game, view: GameState, rng: random.Random) -> Action:
         pending = view.pending
         assert pending is not None
         if pending.get("kind") == ORDER_KIND:
-            return OrderCards(order=self.card_order(view, view.to_act, pending.get("cards", ())))
+            return OrderCards(order=self.card_order(view, view.to_act, pending.get("cards", ()), rng))
         uid = str(pending["units"][0])
         places = iter_deploy_places(game, view, uid)
         return next((p for p in places if game.is_legal(view, p)), places[0])
 
     @staticmethod
-    def card_order(view: GameState, side: str, held: Sequence[str]) -> tuple[str, ...]:
+    def card_order(view: GameState, side: str, held: Sequence[str], rng: random.Random) -> tuple[str, ...]:
         """"First, the guns bombarded each other, then the two wings would clash, and
         finally the infantry met": independent units, then commands of horse, then the
-        centre, the foot flanks and the reserve last. From the side's own units only."""
-        def rank(card: str) -> tuple[int, str]:
+        centre, the foot flanks and the reserve last. From the side's own units only.
+
+        The order is secret, so it must not be a function of what the enemy sees: each
+        card's place is drawn from the player's own random stream around its rank, so
+        neighbouring ranks (and equal ones) change places now and then."""
+        def rank(card: str) -> int:
             kinds = {u.kind for u in view.iter_troops(side) if _card(u) == card}
             if card == INDEPENDENT:
-                return (0, card)
+                return 0
             if UnitKind.HORSE in kinds and card != "reserve":
-                return (1, card)
+                return 1
             if card == "centre":
-                return (2, card)
-            return (3 if card != "reserve" else 4, card)
+                return 2
+            return 3 if card != "reserve" else 4
 
-        return tuple(sorted((str(c) for c in held), key=rank))
+        drawn = {str(c): rank(str(c)) + CARD_ORDER_SPREAD * rng.random() for c in sorted(map(str, held))}
+        return tuple(sorted(drawn, key=lambda c: (drawn[c], c)))
 
     # --- one unit ------------------------------------------------------------------------
 

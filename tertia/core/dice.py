@@ -210,11 +210,23 @@ class SeedCheckedDice(ReplayDice):
         return value
 
 
+WIDE_SEED = 2**63
+"""Master seeds from here up (drawn by the server, 128 bits) derive 128-bit stream seeds,
+so that nobody can search the streams' seeds from the dice they have seen; smaller ones
+(chosen by a person for reproducibility) derive 63-bit seeds, as they always have."""
+
+
 def derive_seed(master: int, *labels: object) -> int:
-    """A 63-bit seed derived from a master seed and labels, stable on every machine.
+    """A seed derived from a master seed and labels by hashing, stable on every machine:
+    63 bits, or 128 for a master seed of :data:`WIDE_SEED` or more.
 
     >>> derive_seed(1, "game", 0) == derive_seed(1, "game", 0) != derive_seed(1, "game", 1)
     True
+    >>> derive_seed(2**127, "dice").bit_length() > 64
+    True
     """
     text = ":".join([str(master), *map(str, labels)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+    digest = hashlib.sha256(text.encode()).digest()
+    if master >= WIDE_SEED:
+        return int.from_bytes(digest[:16], "big")
+    return int.from_bytes(digest[:8], "big") >> 1

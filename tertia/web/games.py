@@ -50,6 +50,15 @@ MODES = ("hotseat", "ai", "link", "watch")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SPECTATOR = "spectator"
 CACHE_SIZE = 64
+DRAWN_SEED_BITS = 128
+
+
+def drawn_seed() -> int:
+    """A secret seed for a game whose seed nobody chose: 128 bits, its top bit set so that
+    its streams are derived with 128 bits too (:data:`~tertia.core.dice.WIDE_SEED`)."""
+    return secrets.randbits(DRAWN_SEED_BITS - 1) | (1 << (DRAWN_SEED_BITS - 1))
+
+
 NO_ODDS = frozenset({"order_cards", "deploy"})
 """Decisions whose odds would be those of the play that follows them (an initiative roll
 and a whole activation): refused rather than enumerated."""
@@ -206,9 +215,13 @@ class GameService:
             s: "ai" if mode == "watch" or (mode == "ai" and s != side) else "human" for s in sides
         }
         roles = [s for s in sides if controllers[s] == "human"] or [SPECTATOR]
+        if seed is not None and mode == "link":
+            raise ServiceError(422, "SEED_NOT_ALLOWED",
+                               "a game between two players' links draws its own secret seed; a chosen "
+                               "seed is for hotseat, AI and watch games")
         row = GameRow(
             id=secrets.token_urlsafe(9), created=time.time(), scenario=scenario, rules=rules,
-            options=dict(game.ruleset.options), seed=secrets.randbelow(2**31) if seed is None else seed,
+            options=dict(game.ruleset.options), seed=drawn_seed() if seed is None else seed,
             mode=mode, controllers=controllers, start_rolls=(), rules_version=game.ruleset.version,
         )
         live = LiveGame.start(row, game)
@@ -227,7 +240,7 @@ class GameService:
         return {
             "id": row.id, "mode": row.mode, "scenario": row.scenario,
             "title": live.game.scenario.name, "rules": row.rules, "options": dict(row.options),
-            "seed": row.seed, "created": row.created,
+            "seed": row.seed if live.state.is_over else None, "created": row.created,
             "sides": [{"id": s, "name": names.get(s, s), "controller": live.controller(s)}
                       for s in live.sides],
             "you": sorted(r for r in roles if r in live.sides),

@@ -19,7 +19,9 @@ class NewGame(BaseModel):
     rules: str = Field("larger-battles", max_length=64, description="a rule set id")
     options: dict[str, bool | int | float | str] = Field(
         default_factory=dict, description="rule-set options (see GET /api/catalogue)")
-    seed: int | None = Field(None, ge=0, lt=2**63, description="the dice seed; random when left out")
+    seed: int | None = Field(None, ge=0, lt=2**63, description=(
+        "the dice seed, for hotseat, AI and watch games; left out, the server draws a secret "
+        "128-bit seed (always so in link mode), shown when the game is over"))
     mode: Mode = Field("hotseat", description=(
         "hotseat: both sides on one screen; ai: against the AI (give `side`); link: two players, "
         "each with a secret link; watch: the AI plays both sides"))

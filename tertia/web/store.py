@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS games (
     controllers TEXT NOT NULL,
     start_rolls TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'playing',
-    rules_version TEXT NOT NULL DEFAULT '1.0'
+    rules_version TEXT NOT NULL DEFAULT '1.0',
+    seed_text TEXT
 );
 CREATE TABLE IF NOT EXISTS tokens (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -121,6 +122,9 @@ class GameStore:
         if "rules_version" not in columns:
             # Databases from before rule sets had versions in play: every game then was 1.0.
             self._db.execute("ALTER TABLE games ADD COLUMN rules_version TEXT NOT NULL DEFAULT '1.0'")
+        if "seed_text" not in columns:
+            # Seeds drawn by the server have 128 bits, more than an SQLite integer holds.
+            self._db.execute("ALTER TABLE games ADD COLUMN seed_text TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -144,11 +148,11 @@ class GameStore:
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO games (id, created, updated, scenario, rules, options, seed, mode, "
-                "controllers, start_rolls, status, rules_version) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "controllers, start_rolls, status, rules_version, seed_text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.created, row.created, row.scenario, row.rules,
-                 json.dumps(dict(row.options)), row.seed, row.mode, json.dumps(dict(row.controllers)),
-                 _rolls_json(row.start_rolls), row.status, row.rules_version),
+                 json.dumps(dict(row.options)), 0, row.mode, json.dumps(dict(row.controllers)),
+                 _rolls_json(row.start_rolls), row.status, row.rules_version, str(row.seed)),
             )
             db.executemany(
                 "INSERT INTO tokens (game_id, role, digest) VALUES (?, ?, ?)",
@@ -180,7 +184,7 @@ class GameStore:
         with self._lock:
             found = self._db.execute(
                 "SELECT id, created, scenario, rules, options, seed, mode, controllers, start_rolls, "
-                "status, rules_version FROM games WHERE id = ?", (game_id,)
+                "status, rules_version, seed_text FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if found is None:
                 return None
@@ -188,10 +192,12 @@ class GameStore:
                 "SELECT seq, side, action, rolls, barrier FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             ).fetchall()
-        gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status, version = found
+        (gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status, version,
+         seed_text) = found
         game = GameRow(
             id=gid, created=created, scenario=scenario, rules=rules, options=json.loads(options),
-            seed=int(seed), mode=mode, controllers=json.loads(controllers),
+            seed=int(seed_text) if seed_text is not None else int(seed), mode=mode,
+            controllers=json.loads(controllers),
             start_rolls=_rolls_from(start_rolls), status=status, rules_version=version,
         )
         actions = [
