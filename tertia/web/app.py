@@ -72,6 +72,19 @@ def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str |
 Token = Annotated[str | None, Depends(bearer_token)]
 
 
+def if_match_version(if_match: Annotated[str | None, Header(max_length=40)] = None) -> int | None:
+    """``If-Match: "<version>"``: the game version the caller last saw, if it sent one."""
+    if if_match is None:
+        return None
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if not text.isdigit() or len(text) > 18:
+        raise ServiceError(422, "BAD_IF_MATCH", 'If-Match takes the game\'s version in quotes: "12"')
+    return int(text)
+
+
+IfMatch = Annotated[int | None, Depends(if_match_version)]
+
+
 async def action_body(request: Request) -> Any:
     """The request's body as JSON (an action object), with a clear refusal otherwise."""
     raw = await request.body()
@@ -265,10 +278,12 @@ def create_app(
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], responses=REFUSALS,
               openapi_extra=ACTION_DOC)
-    def act(game_id: GameId, token: Token, action: ActionJson) -> dict[str, Any]:
+    def act(game_id: GameId, token: Token, action: ActionJson, if_match: IfMatch) -> dict[str, Any]:
         """Apply an action for the side the game awaits; answers with the events it caused
-        (as that side may see them). 409 when the rules forbid it, 422 when malformed."""
-        return service.act(game_id, service.roles(game_id, token), action)
+        (as that side may see them). 409 when the rules forbid it, 422 when malformed. With
+        ``If-Match: "<version>"``, 409 ``STALE_VERSION`` (and the current version) unless the
+        game is still at that version, so a doubled or retried request applies once."""
+        return service.act(game_id, service.roles(game_id, token), action, if_match)
 
     @app.post("/api/games/{game_id}/validate", tags=["play"], responses=REFUSALS,
               openapi_extra=ACTION_DOC)
@@ -284,10 +299,10 @@ def create_app(
         return service.odds(game_id, service.roles(game_id, token), action)
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], responses=REFUSALS)
-    def undo(game_id: GameId, token: Token) -> dict[str, Any]:
+    def undo(game_id: GameId, token: Token, if_match: IfMatch) -> dict[str, Any]:
         """Take back the caller's last action, unless a die has been rolled (or something
-        hidden revealed) since."""
-        return service.undo(game_id, service.roles(game_id, token))
+        hidden revealed) since. ``If-Match`` as for actions."""
+        return service.undo(game_id, service.roles(game_id, token), if_match)
 
     @app.get("/api/games/{game_id}/units/{unit_id}", tags=["play"], responses=REFUSALS)
     def unit(

@@ -18,6 +18,7 @@ class ServiceError(Exception):
         message: str,
         rule: str | None = None,
         violations: Sequence[Violation] = (),
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -25,11 +26,13 @@ class ServiceError(Exception):
         self.message = message
         self.rule = rule
         self.violations = tuple(violations)
+        self.extra = dict(extra or {})
 
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message, "rule": self.rule}
         if self.violations:
             body["violations"] = [v.to_dict() for v in self.violations]
+        body.update(self.extra)
         return body
 
 

@@ -323,11 +323,14 @@ class GameService:
             return {"legal": not problems, "violations": [v.to_dict() for v in problems],
                     "measure": measure}
 
-    def act(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
-        """Apply the caller's action and save it before answering."""
+    def act(self, game_id: str, roles: frozenset[str], data: Any,
+            if_match: int | None = None) -> dict[str, Any]:
+        """Apply the caller's action and save it before answering; with ``if_match``, only
+        if the game is still at that version (a retried or doubled request applies once)."""
         action = parse_action(data)
         live = self.live(game_id)
         with live.lock:
+            check_version(live, if_match)
             side = self.acting_side(live, roles)
             problems = live.game.validate(live.state, action)
             if problems:
@@ -351,6 +354,7 @@ class GameService:
                 live.row.id,
                 ActionRow(len(live.steps), side, action.to_dict(), step.rolls, step.barrier),
                 live.status_word(),
+                live.version,
             )
         except BaseException:
             self.forget(live.row.id)
@@ -374,14 +378,15 @@ class GameService:
             return "the other side has the move"
         return None
 
-    def undo(self, game_id: str, roles: frozenset[str]) -> dict[str, Any]:
+    def undo(self, game_id: str, roles: frozenset[str], if_match: int | None = None) -> dict[str, Any]:
         live = self.live(game_id)
         with live.lock:
+            check_version(live, if_match)
             problem = self.undo_problem(live, roles)
             if problem is not None:
                 raise ServiceError(409, "CANNOT_UNDO", f"cannot undo: {problem}")
             undone = live.steps[-1]
-            self.store.remove_actions_from(game_id, len(live.steps), "playing")
+            self.store.remove_actions_from(game_id, len(live.steps), "playing", live.version + 1)
             live.pop()
             side = self.viewing_side(live, roles, None)
             answer = {"version": live.version, "undone": undone.action.to_dict(),
@@ -466,6 +471,15 @@ class GameService:
                 "markers": markers(live.observe(step, viewer)),
                 "log": [live.log_entry(i, viewer) for i in range(step + 1)],
             }
+
+
+def check_version(live: LiveGame, expected: int | None) -> None:
+    """Optimistic concurrency: 409 ``STALE_VERSION``, with the current version, when the
+    caller's ``If-Match`` names another."""
+    if expected is not None and expected != live.version:
+        raise ServiceError(409, "STALE_VERSION",
+                           f"the game is at version {live.version}, not {expected}: it has changed "
+                           f"since you looked", extra={"version": live.version})
 
 
 # --- what the page shows beside a unit ------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +52,8 @@ class LiveGame:
     states: list[GameState]
     steps: list[Step]
     lock: threading.RLock = field(default_factory=threading.RLock)
-    version: int = field(default_factory=lambda: int(time.time() * 1000))
+    version: int = 0
+    """The saved counter (:attr:`GameRow.version`): one up for every action and undo."""
     players: dict[str, Player] = field(default_factory=dict)
     rngs: dict[str, random.Random] = field(default_factory=dict)
     _lines: dict[tuple[int, str], list[dict[str, str]]] = field(default_factory=dict)
@@ -85,7 +85,7 @@ class LiveGame:
             steps.append(Step(a.side, action, tuple(happened), a.rolls, a.barrier))
         if replay.mismatches:
             log.warning("game %s: %d logged dice differ from its seed's", row.id, replay.mismatches)
-        return cls(row=row, game=game, dice=replay.seeded,
+        return cls(row=row, game=game, dice=replay.seeded, version=row.version,
                    initial=game.ruleset.initial_state(game.scenario), start_events=tuple(events),
                    states=states, steps=steps)
 

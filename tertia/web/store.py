@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     start_rolls TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'playing',
     rules_version TEXT NOT NULL DEFAULT '1.0',
-    seed_text TEXT
+    seed_text TEXT,
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS tokens (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -80,6 +81,8 @@ class GameRow:
     status: str = "playing"
     rules_version: str = ""
     """The version of the rule set the game was begun under: its actions replay only under it."""
+    version: int = 0
+    """Rises by one on every action applied and every undo: a client's ``If-Match``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +128,8 @@ class GameStore:
         if "seed_text" not in columns:
             # Seeds drawn by the server have 128 bits, more than an SQLite integer holds.
             self._db.execute("ALTER TABLE games ADD COLUMN seed_text TEXT")
+        if "version" not in columns:
+            self._db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         with self._lock:
@@ -159,8 +164,8 @@ class GameStore:
                 [(row.id, role, digest) for role, digest in digests.items()],
             )
 
-    def append_action(self, game_id: str, action: ActionRow, status: str) -> None:
-        """Append an applied action (and the game's status) in one transaction."""
+    def append_action(self, game_id: str, action: ActionRow, status: str, version: int) -> None:
+        """Append an applied action, with the game's status and version, in one transaction."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
@@ -169,14 +174,16 @@ class GameStore:
                 (game_id, action.seq, action.side, json.dumps(dict(action.action)),
                  _rolls_json(action.rolls), int(action.barrier), now),
             )
-            db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id))
+            db.execute("UPDATE games SET updated = ?, status = ?, version = ? WHERE id = ?",
+                       (now, status, version, game_id))
 
-    def remove_actions_from(self, game_id: str, seq: int, status: str) -> None:
-        """Undo: delete the actions numbered ``seq`` and after, in one transaction."""
+    def remove_actions_from(self, game_id: str, seq: int, status: str, version: int) -> None:
+        """Undo: delete the actions numbered ``seq`` and after, and set the game's status and
+        version, in one transaction."""
         with self._transaction() as db:
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, seq))
-            db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?",
-                       (time.time(), status, game_id))
+            db.execute("UPDATE games SET updated = ?, status = ?, version = ? WHERE id = ?",
+                       (time.time(), status, version, game_id))
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -184,7 +191,7 @@ class GameStore:
         with self._lock:
             found = self._db.execute(
                 "SELECT id, created, scenario, rules, options, seed, mode, controllers, start_rolls, "
-                "status, rules_version, seed_text FROM games WHERE id = ?", (game_id,)
+                "status, rules_version, seed_text, version FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if found is None:
                 return None
@@ -192,13 +199,14 @@ class GameStore:
                 "SELECT seq, side, action, rolls, barrier FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             ).fetchall()
-        (gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status, version,
-         seed_text) = found
+        (gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status,
+         rules_version, seed_text, version) = found
         game = GameRow(
             id=gid, created=created, scenario=scenario, rules=rules, options=json.loads(options),
             seed=int(seed_text) if seed_text is not None else int(seed), mode=mode,
             controllers=json.loads(controllers),
-            start_rolls=_rolls_from(start_rolls), status=status, rules_version=version,
+            start_rolls=_rolls_from(start_rolls), status=status, rules_version=rules_version,
+            version=int(version),
         )
         actions = [
             ActionRow(seq=int(s), side=side, action=json.loads(a), rolls=_rolls_from(r), barrier=bool(b))

@@ -10,9 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-export async function request(method, path, { token = null, body = undefined, signal } = {}) {
+export async function request(method, path, { token = null, body = undefined, signal, version = null } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  // The game version the page last saw: a doubled click or a retried request applies once.
+  if (version !== null && version !== undefined) headers["If-Match"] = `"${version}"`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -40,11 +42,12 @@ export const api = {
     return request("GET", `/api/games/${id}/view?${q}`, { token });
   },
   table: (id, token) => request("GET", `/api/games/${id}/table`, { token }),
-  act: (id, token, action) => request("POST", `/api/games/${id}/actions`, { token, body: action }),
+  act: (id, token, action, version) =>
+    request("POST", `/api/games/${id}/actions`, { token, body: action, version }),
   validate: (id, token, action, signal) =>
     request("POST", `/api/games/${id}/validate`, { token, body: action, signal }),
   odds: (id, token, action) => request("POST", `/api/games/${id}/odds`, { token, body: action }),
-  undo: (id, token) => request("POST", `/api/games/${id}/undo`, { token }),
+  undo: (id, token, version) => request("POST", `/api/games/${id}/undo`, { token, version }),
   // ``planned``: attacks the player means to declare with this unit's (larger-battles).
   unit: (id, token, unitId, side = null, planned = null) => {
     const p = new URLSearchParams();

@@ -145,13 +145,18 @@ export class PlayScreen {
   async act(action) {
     const actor = this.view.status.to_act;
     try {
-      const answer = await api.act(this.gameId, this.token(actor), action);
+      const answer = await api.act(this.gameId, this.token(actor), action, this.view.version);
       this.clearTool();
       this.odds = null;
       this.plan = [];
       await this.refresh();
       return answer;
     } catch (err) {
+      if (err.code === "STALE_VERSION") {
+        toast("The game moved on before that reached the server; here it is as it stands now.", "info", 6000);
+        await this.refresh(true);
+        return null;
+      }
       toast(err.message + (err.rule ? ` (${err.rule})` : ""), "error", 6000);
       if (this.odds) this.odds.go.disabled = false;
       return null;
@@ -161,7 +166,7 @@ export class PlayScreen {
   async undo() {
     if (!this.view || !this.view.status.can_undo) return;
     try {
-      const answer = await api.undo(this.gameId, this.token());
+      const answer = await api.undo(this.gameId, this.token(), this.view.version);
       toast(`Undone: ${answer.undone.type.replace(/_/g, " ")}`);
       this.clearTool();
       await this.refresh(true);
