@@ -52,6 +52,8 @@ class OptionSpec:
             raise ValueError(f"option {self.name}: expected true or false, got {raw!r}")
         if kind in (int, float) and (isinstance(raw, bool) or not isinstance(raw, int | float)):
             raise ValueError(f"option {self.name}: expected a number, got {raw!r}")
+        if kind is int and isinstance(raw, float) and not raw.is_integer():
+            raise ValueError(f"option {self.name}: expected a whole number, got {raw!r}")
         value = kind(raw)
         if kind is float and not math.isfinite(value):
             raise ValueError(f"option {self.name}: expected a finite number, got {raw!r}")

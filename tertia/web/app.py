@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import json
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -32,6 +31,7 @@ from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import AiRunner
 from tertia.web.errors import ServiceError
 from tertia.web.games import GameService
+from tertia.web.jsonbody import parse_json
 from tertia.web.limits import MAX_BODY, BodyLimit, SecurityHeaders
 from tertia.web.schemas import REFUSALS, CreatedGame, NewGame
 from tertia.web.store import GameStore
@@ -90,11 +90,7 @@ async def action_body(request: Request) -> Any:
     raw = await request.body()
     if not raw.strip():
         raise ServiceError(422, "BAD_REQUEST", "the body is empty: send the action as a JSON object")
-    try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise ServiceError(422, "BAD_JSON", f"the body is not valid JSON{where}") from None
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise ServiceError(422, "BAD_ACTION", "an action must be a JSON object with a \"type\"")
     return data
@@ -191,6 +187,9 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # a body the JSON reader gave up on (depth, size of a number)
+            return JSONResponse({"code": "BAD_JSON", "message": "the body is not JSON this API can read",
+                                 "rule": None}, status_code=422)
         code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
         message = "there is nothing at this address" if exc.status_code == 404 else str(exc.detail)
         return JSONResponse({"code": code, "message": message, "rule": None},
@@ -199,8 +198,9 @@ def create_app(
     @app.exception_handler(Exception)
     async def fault(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error answering %s %s", request.method, request.url.path)
+        # Answered outside the middleware stack: the security headers are added here.
         return JSONResponse({"code": "INTERNAL", "message": "the server could not answer this request",
-                             "rule": None}, status_code=500)
+                             "rule": None}, status_code=500, headers=SECURITY_HEADERS)
 
     # --- the page and its documentation ------------------------------------------------------
 

@@ -42,6 +42,7 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import builtin_names, load_builtin
 from tertia.web.cards import card_view, order_choice
 from tertia.web.errors import ServiceError, illegal, not_found
+from tertia.web.jsonbody import parse_json
 from tertia.web.live import LiveGame, Step
 from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
 from tertia.web.table import table_data
@@ -100,10 +101,7 @@ def parse_plan(planned: str | None) -> tuple[Attack, ...]:
     """The attacks a player means to declare together (a JSON list), or none."""
     if not planned:
         return ()
-    try:
-        data = json.loads(planned)
-    except ValueError:
-        raise ServiceError(422, "BAD_ACTION", "planned: not JSON") from None
+    data = parse_json(planned, "planned")
     action = parse_action({"type": DeclareAttacks.type, "attacks": data})
     assert isinstance(action, DeclareAttacks)
     return action.attacks

@@ -13,7 +13,8 @@ Mode = Literal["hotseat", "ai", "link", "watch"]
 class NewGame(BaseModel):
     """A new game: a built-in scenario, a rule set with options, a seed, and who plays."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: a string or a float where an integer belongs is refused, never converted.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     scenario: str = Field("skirmish", max_length=64, description="a built-in scenario's name")
     rules: str = Field("larger-battles", max_length=64, description="a rule set id")

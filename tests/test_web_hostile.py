@@ -1,0 +1,107 @@
+"""Hostile bodies and queries get 422 with ``{"code", "message", "rule"}`` and nothing of
+Python's insides; a 500, should one ever happen, carries the security headers too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tertia.web.app import SECURITY_HEADERS, create_app
+from tests.web_support import bearer, create
+
+INTERNALS = ("Traceback", "ValueError", "OverflowError", "RecursionError", "sys.set_int_max_str_digits",
+             "File \"")
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[tuple[TestClient, str, dict[str, str]]]:
+    with TestClient(create_app(tmp_path / "games.sqlite3"), raise_server_exceptions=False) as client:
+        created = create(client, mode="hotseat")
+        view = client.get(f"/api/games/{created['id']}/view",
+                          headers=bearer(created["tokens"]["parliament"])).json()
+        yield client, created["id"], bearer(created["tokens"][view["status"]["to_act"]])
+
+
+def refused(response: Any, code: str) -> None:
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert set(body) >= {"code", "message", "rule"} and body["code"] == code, body
+    assert not any(word in body["message"] for word in INTERNALS), body["message"]
+
+
+MOVE = '{{"type": "move", "unit": "r-foot-1", "waypoints": [[{x}, 30]]}}'
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    (MOVE.format(x="1e400"), "BAD_NUMBER"),
+    (MOVE.format(x="-1e400"), "BAD_NUMBER"),
+    (MOVE.format(x="9" * 5000), "BAD_NUMBER"),
+    (MOVE.format(x="1" + "0" * 400), "BAD_NUMBER"),
+    (MOVE.format(x="NaN"), "BAD_NUMBER"),
+    (MOVE.format(x="Infinity"), "BAD_NUMBER"),
+    ('{"type": "move", "unit": ' + "[" * 30_000 + "]" * 30_000 + "}", "BAD_JSON"),
+    ('{"type": "end_phase"', "BAD_JSON"),
+    (b'{"type": "\xff"}', "BAD_JSON"),
+    ("[1, 2]", "BAD_ACTION"),
+    ("", "BAD_REQUEST"),
+])
+def test_hostile_action_bodies(game: tuple[TestClient, str, dict[str, str]], body: str | bytes,
+                               code: str) -> None:
+    client, gid, me = game
+    response = client.post(f"/api/games/{gid}/actions", content=body,
+                           headers={**me, "Content-Type": "application/json"})
+    refused(response, code)
+    # Nothing changed.
+    assert client.get(f"/api/games/{gid}/view", headers=me).json()["status"]["step"] == 0
+
+
+@pytest.mark.parametrize("body", [
+    {"scenario": "skirmish", "options": {"hit_limit_infantry": 3.5}},
+    {"scenario": "skirmish", "seed": 3.0},
+    {"scenario": "skirmish", "seed": "3"},
+    {"scenario": "skirmish", "seed": True},
+    {"scenario": "skirmish", "mode": 1},
+    '{"scenario": "skirmish", "seed": 1e400}',
+    '{"scenario": "skirmish", "seed": ' + "9" * 5000 + "}",
+    '{"scenario": ' + "[" * 30_000 + "]" * 30_000 + "}",
+])
+def test_hostile_new_games(game: tuple[TestClient, str, dict[str, str]], body: Any) -> None:
+    client = game[0]
+    if isinstance(body, str):
+        response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+    else:
+        response = client.post("/api/games", json=body)
+    assert response.status_code == 422, response.text
+    message = response.json()["message"]
+    assert not any(word in message for word in INTERNALS), message
+
+
+def test_hostile_queries(game: tuple[TestClient, str, dict[str, str]]) -> None:
+    client, gid, me = game
+    refused(client.get(f"/api/games/{gid}/units/r-foot-1", params={"planned": "[" * 3000 + "]" * 3000},
+                       headers=me), "BAD_JSON")
+    refused(client.get(f"/api/games/{gid}/units/r-foot-1", params={"planned": "[1e999]"}, headers=me),
+            "BAD_NUMBER")
+    for path, key in ((f"/api/games/{gid}/replay", "step"), (f"/api/games/{gid}/wait", "version")):
+        refused(client.get(path, params={key: "9" * 5000}, headers=me), "BAD_REQUEST")
+
+
+def test_an_unexpected_fault_is_a_500_with_the_security_headers(
+    game: tuple[TestClient, str, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, gid, me = game
+    from tertia.web import games
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a fault")
+
+    monkeypatch.setattr(games.GameService, "table", broken)
+    response = client.get(f"/api/games/{gid}/table", headers=me)
+    assert response.status_code == 500 and response.json()["code"] == "INTERNAL"
+    assert "a fault" not in response.text
+    for header, value in SECURITY_HEADERS.items():
+        assert response.headers.get(header) == value
