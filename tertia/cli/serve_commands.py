@@ -28,6 +28,14 @@ DurableOpt = Annotated[
     bool, typer.Option(help="wait for the disk on every action (survives power cuts)", metavar="")
 ]
 WatchOpt = Annotated[float, typer.Option(min=0, max=10, help="pause when the AI plays both sides (s)")]
+MaxGamesOpt = Annotated[
+    int | None, typer.Option(min=1, max=100_000, help="games held in memory at most (default 64)")
+]
+AllowedHostOpt = Annotated[
+    list[str] | None,
+    typer.Option("--allowed-host", metavar="NAME",
+                 help="a host name the server answers to besides localhost (repeatable)"),
+]
 
 
 @app.command()
@@ -38,20 +46,28 @@ def serve(
     ai_pace: PaceOpt = 0.0,
     watch_pace: WatchOpt = 0.6,
     durable: DurableOpt = False,
+    max_games: MaxGamesOpt = None,
+    allowed_host: AllowedHostOpt = None,
 ) -> None:
     """Play in the browser: open the address it prints. Every game is saved as it goes and
     resumes after a restart."""
     import uvicorn
 
     from tertia.web.app import create_app
+    from tertia.web.limits import LOCAL_HOSTS
 
     path = db if db is not None else default_db()
     try:
-        application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace, durable=durable)
+        hosts = [*LOCAL_HOSTS, *(allowed_host or ())]
+        if host not in ("0.0.0.0", "::"):
+            hosts.append(host)
+        sizes = {} if max_games is None else {"max_games": max_games}
+        application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace, durable=durable,
+                                 allowed_hosts=hosts, **sizes)
     except Exception as exc:  # an unreadable or locked database: say so, without a traceback
         fail(f"cannot open the games database {path}: {exc}")
     shown = f"[{host}]" if ":" in host else host
     out.print(f"Tertia at http://{shown}:{port}/  (games saved in {path}; API at /docs)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         out.print("Listening beyond this machine: anyone who can reach it may start games.")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=5)

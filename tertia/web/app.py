@@ -10,7 +10,7 @@ import asyncio
 import importlib.util
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -30,9 +30,9 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import AiRunner
 from tertia.web.errors import ServiceError
-from tertia.web.games import GameService
+from tertia.web.games import CACHE_SIZE, GameService
 from tertia.web.jsonbody import parse_json
-from tertia.web.limits import MAX_BODY, BodyLimit, SecurityHeaders
+from tertia.web.limits import MAX_BODY, AllowedHosts, BodyLimit, SecurityHeaders
 from tertia.web.schemas import REFUSALS, CreatedGame, NewGame
 from tertia.web.store import GameStore
 
@@ -134,14 +134,16 @@ def _validation_message(exc: RequestValidationError) -> str:
 
 def create_app(
     db_path: Path | str, *, ai_pace: float = 0.0, watch_pace: float = 0.6, max_body: int = MAX_BODY,
-    durable: bool = False,
+    durable: bool = False, max_games: int = CACHE_SIZE, allowed_hosts: Iterable[str] | None = None,
 ) -> FastAPI:
     """The application over the games database at ``db_path`` (created when missing).
     ``ai_pace`` and ``watch_pace`` are the AI's pauses between actions against a person
     and when it plays both sides; ``durable`` waits for the disk on every action (see
-    :mod:`tertia.web.store`)."""
+    :mod:`tertia.web.store`); ``max_games`` games at most are held in memory;
+    ``allowed_hosts``, when given, are the only ``Host`` names answered
+    (``tertia serve`` gives :data:`~tertia.web.limits.LOCAL_HOSTS` and its ``--allowed-host``)."""
     store = GameStore(db_path, durable=durable)
-    service = GameService(store)
+    service = GameService(store, cache_size=max_games)
     runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace)
     service.on_change = runner.schedule
 
@@ -170,7 +172,8 @@ def create_app(
     app.state.service = service
     app.state.runner = runner
     app.add_middleware(BodyLimit, limit=max_body)
-
+    if allowed_hosts is not None:
+        app.add_middleware(AllowedHosts, hosts=allowed_hosts)
     app.add_middleware(SecurityHeaders, policy=PAGE_POLICY, extra=SECURITY_HEADERS)
 
     # --- refusals --------------------------------------------------------------------------

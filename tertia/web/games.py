@@ -137,12 +137,21 @@ class GameService:
                 f"game {game_id!r} was begun under {row.rules} {row.rules_version}; this server "
                 f"plays {row.rules} {game.ruleset.version}, so it cannot be resumed",
             )
-        rebuilt = LiveGame.rebuild(row, game, actions)
+        return self._keep(LiveGame.rebuild(row, game, actions))
+
+    def _keep(self, live: LiveGame) -> LiveGame:
+        """Hold a game in memory, dropping the least recently used beyond ``cache_size``
+        (they are rebuilt from the database when next asked for)."""
         with self._cache_lock:
-            found = self._live.setdefault(game_id, rebuilt)
+            found = self._live.setdefault(live.row.id, live)
+            self._live.move_to_end(live.row.id)
             while len(self._live) > self.cache_size:
                 self._live.popitem(last=False)
         return found
+
+    @property
+    def games_in_memory(self) -> int:
+        return len(self._live)
 
     def forget(self, game_id: str) -> None:
         """Drop a game from memory (it is rebuilt from the store when next asked for)."""
@@ -225,8 +234,7 @@ class GameService:
         live = LiveGame.start(row, game)
         tokens = {role: secrets.token_urlsafe(24) for role in roles}
         self.store.create_game(live.row, {r: token_digest(t) for r, t in tokens.items()})
-        with self._cache_lock:
-            self._live[row.id] = live
+        self._keep(live)
         self.on_change(row.id)
         return live, tokens
 

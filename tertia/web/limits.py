@@ -1,24 +1,75 @@
 """Plain ASGI middleware: a body larger than the limit gets 413 before the app reads it,
-and every response carries the security headers."""
+and one sent too slowly 408; a request for a host name the server does not answer to gets
+400; every response carries the security headers."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 64 * 1024
 """No action or new game needs more than a few hundred bytes."""
+BODY_SECONDS = 10.0
+"""A body not wholly received in this time is refused: a client that trickles its body
+would otherwise hold a connection (and its memory) open for as long as it likes."""
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""Host names ``tertia serve`` answers to unless told more (``--allowed-host``): a page
+on another site that makes a browser resolve its own name to this machine (DNS
+rebinding) is refused."""
+
+
+async def _send_json(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"code": code, "message": message, "rule": None}).encode()
+    headers: list[Any] = [(b"content-type", b"application/json"),
+                          (b"content-length", str(len(body)).encode()),
+                          (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def host_name(header: bytes) -> str:
+    """The name in a ``Host`` header, without its port (``[::1]:8000`` is ``::1``).
+
+    >>> host_name(b"[::1]:8000"), host_name(b"Example.org:80"), host_name(b"localhost")
+    ('::1', 'example.org', 'localhost')
+    """
+    text = header.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text[1:text.find("]")] if "]" in text else text
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+
+
+class AllowedHosts:
+    """ASGI middleware: refuse (400) a request whose ``Host`` is not one of ``hosts``."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            header = dict(scope.get("headers", ())).get(b"host", b"")
+            name = host_name(header)
+            if name not in self.hosts:
+                await _send_json(send, 400, "BAD_HOST",
+                                 f"this server does not answer to the host name {name[:80]!r}; "
+                                 f"start it with --allowed-host {name[:80]} to let it")
+                return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
     """ASGI middleware: read a request's body (up to ``limit`` bytes, declared or
     streamed) before the app does, and refuse a larger one with 413."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -30,8 +81,14 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + self.seconds
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - asyncio.get_running_loop().time())
+            except TimeoutError:
+                await _send_json(send, 408, "TOO_SLOW",
+                                 f"the body did not arrive within {self.seconds:g} seconds")
+                return
             if message["type"] != "http.request":
                 return  # the client went away
             chunk = message.get("body", b"")
@@ -55,13 +112,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"code": "TOO_LARGE", "message": f"the body is larger than {self.limit} bytes",
-                           "rule": None}).encode()
-        headers: list[Any] = [(b"content-type", b"application/json"),
-                              (b"content-length", str(len(body)).encode()),
-                              (b"connection", b"close")]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        await _send_json(send, 413, "TOO_LARGE", f"the body is larger than {self.limit} bytes")
 
 
 class SecurityHeaders:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
@@ -40,6 +41,33 @@ class Step:
     barrier: bool
 
 
+Key = tuple[int, str]
+Value = TypeVar("Value")
+
+
+class Recent(OrderedDict[Key, Value]):
+    """A cache that keeps only its ``limit`` most recently used entries."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def get_or_make(self, key: Key, make: Callable[[], Value]) -> Value:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        value = self[key] = make()
+        while len(self) > self.limit:
+            self.popitem(last=False)
+        return value
+
+
+OBSERVATIONS_KEPT = 32
+"""Observations (whole positions as a side sees them) a live game keeps ready."""
+LOG_ENTRIES_KEPT = 2048
+"""Narrated log entries a live game keeps ready; older ones are told again when asked."""
+
+
 @dataclass
 class LiveGame:
     """A game held in memory between requests. Guard every use with ``lock``."""
@@ -56,9 +84,9 @@ class LiveGame:
     """The saved counter (:attr:`GameRow.version`): one up for every action and undo."""
     players: dict[str, Player] = field(default_factory=dict)
     rngs: dict[str, random.Random] = field(default_factory=dict)
-    _lines: dict[tuple[int, str], list[dict[str, str]]] = field(default_factory=dict)
-    _observed: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
-    _hides: dict[tuple[int, str], bool] = field(default_factory=dict)
+    _lines: Recent[list[dict[str, str]]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
+    _observed: Recent[dict[str, Any]] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
+    _hides: Recent[bool] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
 
     # --- building --------------------------------------------------------------------------
 
@@ -113,17 +141,12 @@ class LiveGame:
 
     def observe(self, step: int, side: str) -> dict[str, Any]:
         """``side``'s observation of the position after ``step`` actions (0: the start)."""
-        key = (step, side)
-        if key not in self._observed:
-            self._observed[key] = self.game.observe(self.states[step], side)
-        return self._observed[key]
+        return self._observed.get_or_make((step, side), lambda: self.game.observe(self.states[step], side))
 
     def hides_anything(self, side: str) -> bool:
         """Does the rule set keep anything of the current position from ``side``?"""
-        key = (len(self.steps), side)
-        if key not in self._hides:
-            self._hides[key] = self.observe(len(self.steps), side) != self.state.to_dict()
-        return self._hides[key]
+        now = len(self.steps)
+        return self._hides.get_or_make((now, side), lambda: self.observe(now, side) != self.state.to_dict())
 
     def visible(self, events: Sequence[Event], side: str) -> list[Event]:
         rules = self.game.ruleset
@@ -138,10 +161,11 @@ class LiveGame:
             step = self.steps[index - 1]
             before, events, actor, action = self.states[index - 1], step.events, step.side, step.action
         shown = self.visible(events, side)
-        key = (index, side)
-        if key not in self._lines:
+        def tell() -> list[dict[str, str]]:
             narrator = Narrator(before, side_names=self.side_names())
-            self._lines[key] = [{"text": n.text, "kind": n.kind} for n in narrator.entries(shown)]
+            return [{"text": n.text, "kind": n.kind} for n in narrator.entries(shown)]
+
+        lines = self._lines.get_or_make((index, side), tell)
         after = self.states[index]
         return {
             "index": index,
@@ -149,7 +173,7 @@ class LiveGame:
             "action": action.to_dict() if action is not None and actor == side else None,
             "turn": after.turn,
             "phase": after.phase,
-            "lines": self._lines[key],
+            "lines": lines,
             "moves": [
                 {"unit": e.to_dict()["unit"], "path": e.to_dict()["path"]}
                 for e in shown if e.type == "unit_moved"
