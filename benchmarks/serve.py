@@ -5,7 +5,7 @@ Starts ``tertia serve`` in a subprocess on a free port with a fresh database, th
 1. ``--games`` hotseat games (the skirmish) played at once by as many client threads,
    each choosing its side's actions with the doctrine AI from its own view: the time of
    every ``POST /actions`` (applied, saved, answered) and of every ``GET /view``, at the
-   50th and 95th percentiles. Once with each player pausing ``--think`` seconds on
+   50th, 95th and 99th percentiles. Once with each player pausing ``--think`` seconds on
    average between actions (a busy evening: 20 tables, a move every half second at
    each), then with every player flat out (the server saturated).
 2. ``--ai-games`` games against the AI: after the human side ends its turn, the time
@@ -46,8 +46,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def report(label: str, seconds: list[float]) -> None:
     ms = [s * 1000 for s in seconds]
+    if not ms:
+        print(f"{label:<44} n=    0")
+        return
     print(f"{label:<44} n={len(ms):>5}  p50 {percentile(ms, 50):7.1f} ms  p95 {percentile(ms, 95):7.1f} ms  "
-          f"max {max(ms):7.1f} ms  mean {statistics.fmean(ms):6.1f} ms")
+          f"p99 {percentile(ms, 99):7.1f} ms  max {max(ms):7.1f} ms  mean {statistics.fmean(ms):6.1f} ms")
 
 
 def play_hotseat(url: str, created: dict[str, Any], actions: int, seed: int, think: float,
