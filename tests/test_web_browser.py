@@ -398,3 +398,58 @@ def test_pieces_are_deployed_by_clicking_the_table(server: Server, page: Any) ->
                          arg=uid, timeout=30_000)
     x, y = unit_position(pg, uid)
     assert abs(x - spot[0]) < 0.1 and abs(y - spot[1]) < 0.1
+
+
+def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any) -> None:
+    pg = page
+    pg.goto(server.url + "/")
+    pg.wait_for_selector("[data-test=create]")
+    pg.select_option("#scenario", "skirmish")
+    pg.check("input[name=mode][value=link]")
+    pg.click("[data-test=create]")
+    pg.wait_for_selector("[data-test=links]")
+    links = pg.eval_on_selector_all("[data-test=links] input.link", "els => els.map((e) => e.value)")
+    assert len(links) == 2
+    for link in links:
+        assert link.startswith(server.url + "/#/play/") and "//#" not in link
+    # Closed without picking a side, the game stays in the list with both links.
+    pg.click("[data-test=close-links]")
+    assert pg.locator("[data-test=links]").count() == 0
+    pg.click(".game-item button:has-text('Links')")
+    pg.wait_for_selector("[data-test=links]")
+    again = pg.eval_on_selector_all("[data-test=links] input.link", "els => els.map((e) => e.value)")
+    assert again == links
+    pg.keyboard.press("Escape")
+    assert pg.locator("[data-test=links]").count() == 0
+    # Each link opens its side's table, with nothing shown twice in the log.
+    pg.goto(links[0])
+    pg.wait_for_selector("[data-test=status]")
+    pg.wait_for_function("() => window.tertiaScreen?.view")
+    pg.goto(server.url + "/")
+    pg.wait_for_selector(".game-item button:has-text('Links')")
+    pg.click(".game-item button:has-text('Links')")
+    assert pg.eval_on_selector_all("[data-test=links] input.link", "els => els.map((e) => e.value)") == links
+
+
+def test_the_log_shows_each_entry_once_while_the_ai_plays(server: Server, page: Any) -> None:
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={"scenario": "skirmish", "mode": "ai",
+                                                           "side": "parliament", "seed": 6}).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    pg.goto(server.url + created["links"]["parliament"])
+    pg.wait_for_function("() => window.tertiaScreen?.view")
+    bot = Bot(server, gid, tok)
+    played = iter(range(6))
+    bot.play_until(lambda state, action: next(played, None) is None)
+    # An action's answer and the wait for changes can both refresh at once, each asking for
+    # the log from where it stood when it set out.
+    pg.evaluate("() => { const s = window.tertiaScreen; s.logView.count -= 3; "
+                "return Promise.all([s.refresh(), s.refresh()]); }")
+    indexes = pg.eval_on_selector_all(".log-entry", "els => els.map((e) => e.dataset.index)")
+    assert len(indexes) > 3 and len(indexes) == len(set(indexes)), indexes
+    pg.goto(f"{server.url}/#/replay/{gid}")
+    pg.wait_for_selector("[data-test=replay-step]")
+    pg.click("[data-test=back]")
+    while pg.inner_text("[data-test=replay-step]").split()[1] != "0":
+        pg.click("[data-test=back]")
+    assert "null" not in pg.inner_text("body")

@@ -1,7 +1,7 @@
 // The first screen: start a new battle, or resume one this browser holds a token for.
 
 import { api } from "./api.js";
-import { forget, remember, savedGames } from "./tokens.js";
+import { forget, remember, savedGames, tokensFor } from "./tokens.js";
 import { clear, h, phaseTitle, setTopbar, toast } from "./ui.js";
 
 const MODES = [
@@ -126,20 +126,15 @@ export class HomeScreen {
   }
 
   showLinks(created, title) {
-    const base = location.origin + location.pathname;
-    const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true" },
-      h("div", { class: "modal-card" }, h("h2", {}, "Two secret links"),
-        h("p", {}, "Each link carries one side's token. Keep one, send the other to your opponent. Anyone with a link can play that side."),
-        Object.entries(created.links).map(([side, link]) => h("div", { class: "link-row" },
-          h("b", {}, side.replace(/_/g, " ")),
-          h("input", { class: "link", readonly: true, value: base + link, onfocus: (e) => e.target.select() }),
-          h("button", { class: "btn", type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(base + link).then(() => toast("Link copied")) }, "Copy"),
-          h("button", { class: "btn primary", type: "button", onclick: () => {
-            remember(created.id, { [side]: created.tokens[side] }, { title, mode: "link" });
-            dialog.remove();
-            location.hash = `#/play/${created.id}`;
-          } }, `Play as ${side.replace(/_/g, " ")}`)))));
-    document.body.append(dialog);
+    // Both links stay retrievable from "Your battles" (the Links button) until a side is
+    // picked here, and afterwards too: the page keeps them, never the other side's token.
+    const links = Object.fromEntries(Object.entries(created.links).map(([side, link]) => [side, absolute(link)]));
+    remember(created.id, {}, { title, mode: "link", links });
+    this.renderList();
+    showLinkDialog(created.id, links, (side) => {
+      remember(created.id, { [side]: created.tokens[side] }, { title, mode: "link", links });
+      location.hash = `#/play/${created.id}`;
+    });
   }
 
   async renderList() {
@@ -155,7 +150,14 @@ export class HomeScreen {
     for (const g of games) {
       const item = h("li", { class: "game-item" }, h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, " loading…")));
       ul.append(item);
-      const token = Object.values(g.tokens)[0];
+      const token = Object.values(g.tokens || {})[0];
+      if (!token) {  // a link game whose creator has not picked a side yet
+        item.replaceChildren(h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, " · two links, no side picked yet")),
+          h("div", { class: "game-buttons" },
+            g.links ? h("button", { class: "btn primary", type: "button", onclick: () => showLinkDialog(g.id, g.links, (side) => { location.href = g.links[side]; }) }, "Links") : null,
+            h("button", { class: "btn", onclick: () => { forget(g.id); this.renderList(); } }, "Forget")));
+        continue;
+      }
       api.summary(g.id, token).then((s) => {
         const st = s.status;
         const state = st.over ? (st.result && st.result.winner ? `won by ${st.result.winner}` : "drawn") :
@@ -164,11 +166,37 @@ export class HomeScreen {
           h("div", { class: "game-info" }, h("b", {}, s.game.title), h("span", { class: "muted" }, ` · ${s.game.mode} · ${state}`)),
           h("div", { class: "game-buttons" },
             h("a", { class: "btn primary", href: `#/play/${g.id}` }, st.over ? "View" : "Resume"),
-            h("a", { class: "btn", href: `#/replay/${g.id}` }, "Replay")));
+            h("a", { class: "btn", href: `#/replay/${g.id}` }, "Replay"),
+            g.links ? h("button", { class: "btn", type: "button", onclick: () => showLinkDialog(g.id, g.links) }, "Links") : null));
       }).catch((err) => {
         item.replaceChildren(h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, ` · ${err.message}`)),
           h("div", { class: "game-buttons" }, h("button", { class: "btn", onclick: () => { forget(g.id); this.renderList(); } }, "Forget")));
       });
     }
   }
+}
+
+
+// A page address for a link the server gives ("/#/play/<id>?token=..."): one slash, not two.
+function absolute(link) {
+  return new URL(link, location.origin + location.pathname).href;
+}
+
+// The two secret links of a game, to copy or to play from; closed with its button or Escape.
+function showLinkDialog(gameId, links, onPlay = null) {
+  const close = () => { dialog.remove(); window.removeEventListener("keydown", onKey); };
+  const onKey = (e) => { if (e.key === "Escape") close(); };
+  const held = tokensFor(gameId);
+  const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "Two secret links", "data-test": "links" },
+    h("div", { class: "modal-card" }, h("h2", {}, "Two secret links"),
+      h("p", {}, "Each link carries one side's token. Keep one, send the other to your opponent. Anyone with a link can play that side."),
+      Object.entries(links).map(([side, link]) => h("div", { class: "link-row" },
+        h("b", {}, side.replace(/_/g, " ")),
+        h("input", { class: "link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+        h("button", { class: "btn", type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied")) }, "Copy"),
+        onPlay && !Object.keys(held).length ? h("button", { class: "btn primary", type: "button", onclick: () => { close(); onPlay(side); } },
+          `Play as ${side.replace(/_/g, " ")}`) : null)),
+      h("div", { class: "modal-buttons" }, h("button", { class: "btn", type: "button", "data-test": "close-links", onclick: close }, "Close"))));
+  window.addEventListener("keydown", onKey);
+  document.body.append(dialog);
 }

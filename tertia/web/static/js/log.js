@@ -40,12 +40,17 @@ export class LogView {
     this.list = h("ol", { class: "log-list", "aria-label": "Battle log" });
     host.append(this.list);
     this.count = 0;
+    this.shown = new Set();
   }
 
-  reset() { this.list.replaceChildren(); this.count = 0; }
+  reset() { this.list.replaceChildren(); this.count = 0; this.shown = new Set(); }
 
   append(entries, sideNames = {}) {
     for (const entry of entries) {
+      // Refreshes can overlap (an action's answer and the wait for changes), each asking
+      // from where the log stood when it set out: an entry already shown is not shown again.
+      if (this.shown.has(entry.index)) continue;
+      this.shown.add(entry.index);
       const item = h("li", { class: "log-entry", dataset: { index: entry.index } });
       for (const line of entry.lines) {
         const row = h("div", { class: `log-line kind-${line.kind}` }, line.text);
@@ -56,7 +61,7 @@ export class LogView {
         item.append(row);
       }
       if (entry.lines.length) this.list.append(item);
-      this.count = entry.index + 1;
+      this.count = Math.max(this.count, entry.index + 1);
     }
     this.host.scrollTop = this.host.scrollHeight;
   }

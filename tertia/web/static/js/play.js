@@ -40,6 +40,7 @@ export class PlayScreen {
   }
 
   names(id) {
+    if (id === null || id === undefined) return "the target";
     const u = this.view && this.view.state.units.find((v) => v.id === id);
     return u ? u.name || u.id : id;
   }

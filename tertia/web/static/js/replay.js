@@ -102,9 +102,9 @@ export class ReplayScreen {
     if (forward && last && last.dice.length) this.tray.show(last.dice);
     const s = frame.state;
     this.status.replaceChildren(h("div", { class: "chips" },
-      h("span", { class: "chip" }, h("small", {}, "Turn"), String(s.turn)),
-      h("span", { class: "chip side-chip", style: `--side:${sideColour(this.table, s.active)}` }, h("small", {}, "Active"), sideName(this.table, s.active)),
-      h("span", { class: "chip" }, h("small", {}, "Phase"), phaseTitle(s.phase))),
+      h("span", { class: "chip" }, h("small", {}, "Turn"), s.turn ? String(s.turn) : "—"),
+      h("span", { class: "chip side-chip", style: `--side:${sideColour(this.table, s.active)}` }, h("small", {}, "Active"), s.active ? sideName(this.table, s.active) : "—"),
+      h("span", { class: "chip" }, h("small", {}, "Phase"), s.phase ? phaseTitle(s.phase) : "setting up")),
       last && last.lines.length ? h("p", { class: "headline" }, last.lines[last.lines.length - 1].text) : null);
   }
 }
