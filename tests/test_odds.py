@@ -7,6 +7,7 @@ import json
 import math
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -316,3 +317,41 @@ def test_a_procedure_without_end_is_refused_not_walked_for_ever() -> None:
 
     with pytest.raises(TooManyBranches):
         enumerate_branches(run)
+
+
+def test_cli_refuses_a_defending_commander_who_cannot_take_part(tmp_path: Path) -> None:
+    """A named commander is used or refused with the reason, never silently left out."""
+    text = Path(ODDS_FILE).read_text(encoding="utf-8")
+    text += """
+[[commanders]]
+id = "r-near"
+side = "royalist"
+command = "centre"
+x = 15
+y = 23
+facing = 180
+
+[[commanders]]
+id = "r-far"
+side = "royalist"
+command = "reserve"
+x = 3
+y = 33
+facing = 180
+"""
+    scenario = tmp_path / "odds-with-commanders.toml"
+    scenario.write_text(text, encoding="utf-8")
+    attack = ["odds", str(scenario), "--attacker", "p-foot", "--target", "r-foot", "--json"]
+    near = runner.invoke(app, [*attack, "--defender-commander", "r-near"])
+    assert near.exit_code == 0, near.output
+    assert any("commander rally" in m for m in json.loads(near.output)["defender_modifiers"])
+    for who in ("r-far", "nobody"):
+        refused = runner.invoke(app, [*attack, "--defender-commander", who])
+        assert refused.exit_code == 1, refused.output
+        assert f"'{who}' cannot encourage here; eligible: r-near" in refused.output
+    # A bombardment asks the defending side nothing at all.
+    bombard = ["odds", str(scenario), "--attacker", "p-gun", "--target", "r-horse", "--json"]
+    refused = runner.invoke(app, [*bombard, "--defender-commander", "r-near"])
+    assert refused.exit_code == 1
+    assert "--defender-commander r-near cannot take part" in refused.output
+    assert runner.invoke(app, bombard).exit_code == 0

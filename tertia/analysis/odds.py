@@ -121,11 +121,21 @@ def _key(effects: Mapping[str, Mapping[str, Any]]) -> str:
     return repr(sorted((k, sorted(v.items())) for k, v in effects.items()))
 
 
+class UnaskedResponse(ValueError):
+    """An answer was given for a decision the rules never ask for in this action (a
+    defending commander who cannot take part, say): it would be silently left out."""
+
+    def __init__(self, response: Action) -> None:
+        super().__init__(f"the rules ask for no {response.type.replace('_', ' ')} in this action")
+        self.response = response
+
+
 def _resolver(
     game: Game, state: GameState, action: Action, responses: Sequence[Action] | None
 ) -> Callable[[Dice], tuple[GameState, list[Event]]]:
     """The action's resolution as a function of the dice, answering any decision the rules
-    ask of the other side mid-action with ``responses`` or the rule set's defaults."""
+    ask of the other side mid-action with ``responses`` or the rule set's defaults; an
+    answer the rules never ask for is refused (:class:`UnaskedResponse`)."""
     ruleset = game.ruleset
 
     def run(dice: Dice) -> tuple[GameState, list[Event]]:
@@ -146,6 +156,8 @@ def _resolver(
             if problems:
                 raise IllegalAction(problems)
             ruleset.resolve(tx, answer)
+        if queue:
+            raise UnaskedResponse(queue[0])
         return tx.state, tx.events
 
     return run

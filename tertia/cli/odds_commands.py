@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tertia.analysis.enumerate import TooManyBranches
-from tertia.analysis.odds import Odds, odds
+from tertia.analysis.odds import Odds, UnaskedResponse, odds
 from tertia.cli.common import RulesForFileOpt, fail, out, state_from_file
 from tertia.cli.main import app
 from tertia.core.actions import Encourage
@@ -90,6 +90,11 @@ def odds_command(
         result = odds(game, ready, act, responses=responses)
     except IllegalAction as exc:
         fail("; ".join(str(v) for v in exc.violations))
+    except UnaskedResponse:
+        fail(f"--defender-commander {defender_commander} cannot take part: the rules ask the defending "
+             f"side for no commander in this attack (its commanders must be within reach of the "
+             f"combat and not yet have encouraged this turn, and the target must be one a "
+             f"commander may encourage)")
     except (NotImplementedError, TooManyBranches) as exc:
         fail(f"no exact odds for this action: {exc}")
     if as_json:
