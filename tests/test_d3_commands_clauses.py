@@ -13,7 +13,7 @@ from tertia.activation import command_cards as cards
 from tertia.activation.command_cards import OrderCards
 from tertia.core.actions import Attack, EndPhase, Move, Shoot
 from tertia.core.dice import ScriptedDice
-from tertia.core.events import UnitMoved
+from tertia.core.events import Narrated, UnitMoved
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.scenario_file import ScenarioError
@@ -897,8 +897,10 @@ def test_weather_may_be_rolled(roll: int, weather: str) -> None:
     """Weather: the barometer of "With Pike and Musket" is not reproduced: option
     ``weather = "rolled"`` uses a D6 table (1-3 fair, 4 light rain, 5 heavy rain, 6 storm)."""
     game = game_of(TWO_COMMANDS, weather="rolled")
-    state, _ = started(game, [roll])
+    state, events = started(game, [roll])
     assert state.extra["weather"] == weather
+    told = [e.text for e in events if isinstance(e, Narrated)]
+    assert f"The weather (a D6 of {roll}): {weather.replace('-', ' ')}" in told
 
 
 def test_options_are_listed_with_bounds() -> None:

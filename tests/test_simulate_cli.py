@@ -182,3 +182,16 @@ def test_out_may_not_overwrite_the_scenario(tmp_path: Path) -> None:
     code, _, stderr = run("simulate", "--scenario", str(scenario), "--games", "1", "--out", str(scenario))
     assert code == 1 and "is the scenario being played" in stderr
     assert scenario.read_text() == original
+
+
+def test_the_progress_rate_agrees_with_the_summary() -> None:
+    """Both are games over seconds since the start (not Rich's estimate over the last few
+    seconds, which a slow first game or a fast last one pulls far away)."""
+    import re
+
+    code, stdout, everything = run("simulate", *SMALL, "--games", "8")
+    assert code == 0
+    summary = float(re.search(r"\(([0-9.]+) games/s", stdout).group(1))  # type: ignore[union-attr]
+    shown = [float(v) for v in re.findall(r"([0-9.]+) games/s", everything.replace(stdout, ""))]
+    assert shown, everything
+    assert abs(shown[-1] - summary) <= 0.25 * summary, (shown, summary)

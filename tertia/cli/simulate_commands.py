@@ -78,11 +78,22 @@ MaxActionsOpt = Annotated[int, typer.Option(help="A game not over after this man
 
 
 class RateColumn(ProgressColumn):
-    """Games per second, as Rich estimates it over the last seconds."""
+    """Games per second since the start: the same measure as the summary printed at the
+    end (games played over seconds taken), not an estimate over the last few seconds."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:.1f} games/s", style="progress.data.speed")
+        return Text(rate_text(task.completed, task.elapsed), style="progress.data.speed")
+
+
+def rate_text(done: float, seconds: float | None) -> str:
+    """``12.3 games/s``, or nothing before the first game is done.
+
+    >>> rate_text(30, 2.0), rate_text(0, 1.0), rate_text(5, None)
+    ('15.0 games/s', '', '')
+    """
+    if not done or not seconds:
+        return ""
+    return f"{done / seconds:.1f} games/s"
 
 
 def _checked_backend(backend: str) -> Backend:

@@ -48,9 +48,12 @@ def movement_factor(state: GameState) -> float:
 
 
 def settle_weather(tx: Tx, chosen: str) -> None:
-    """Fix the day's weather: the option's, or rolled on the D6 table."""
-    if chosen == "rolled":
-        chosen = ROLLED[int(tx.roll(D6, "weather"))]
+    """Fix the day's weather: the option's, or rolled on the D6 table. The narrative names
+    a rolled outcome whatever it is, and a chosen one unless it is fair."""
+    roll = int(tx.roll(D6, "weather")) if chosen == "rolled" else None
+    if roll is not None:
+        chosen = ROLLED[roll]
     tx.emit(GameDataChanged(key="weather", value=chosen))
-    if chosen != FAIR:
-        tx.emit(Narrated(text=f"The weather: {chosen.replace('-', ' ')}"))
+    if roll is not None or chosen != FAIR:
+        how = f" (a D6 of {roll})" if roll is not None else ""
+        tx.emit(Narrated(text=f"The weather{how}: {chosen.replace('-', ' ')}"))
