@@ -897,7 +897,7 @@ def test_weather_may_be_rolled(roll: int, weather: str) -> None:
     """Weather: the barometer of "With Pike and Musket" is not reproduced: option
     ``weather = "rolled"`` uses a D6 table (1-3 fair, 4 light rain, 5 heavy rain, 6 storm)."""
     game = game_of(TWO_COMMANDS, weather="rolled")
-    state, events = started(game, [roll])
+    state, events = game.start(ScriptedDice([roll]))
     assert state.extra["weather"] == weather
     told = [e.text for e in events if isinstance(e, Narrated)]
     assert f"The weather (a D6 of {roll}): {weather.replace('-', ' ')}" in told
