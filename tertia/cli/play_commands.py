@@ -190,7 +190,7 @@ def replay_command(
         fail(str(exc))
     result = replay(loaded)
     if not result.ok:
-        fail(f"{file}: diverged at {result.message}", 3)
+        fail(f"{file}: diverged: {result.message}", 3)
     out.print(f"{file}: {result.steps} actions replayed identically")
     out.print(result.final_hash or "")
 
