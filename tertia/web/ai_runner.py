@@ -36,7 +36,12 @@ class AiRunner:
         self.errors: list[str] = []
 
     def start(self) -> None:
-        self._thread.start()
+        """Start the thread (again, after a stop: an application may be started more than
+        once, as test clients do) and schedule the games that await the AI."""
+        if not self._thread.is_alive():
+            self._stopping = False
+            self._thread = threading.Thread(target=self._run, name="tertia-ai", daemon=True)
+            self._thread.start()
         for game_id in self.service.store.unfinished_games():
             self.schedule(game_id)
 
