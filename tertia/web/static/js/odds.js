@@ -30,8 +30,11 @@ export class OddsPanel {
     this.commander = null;
     this.node = h("section", { class: "odds-panel", "aria-label": "Odds" });
     this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
-    const label = this.adding ? "Add to the attacks" : offer.kind === "attack" ? "Attack!" : "Fire!";
-    this.go = h("button", { class: "btn primary", onclick: () => this.commit(), "data-test": this.adding ? "plan-add" : "roll" }, label);
+    // Where attacks are declared together, one made at once is the phase's only attack.
+    const alone = this.onPlan && !this.adding && offer.kind === "attack";
+    const label = this.adding ? "Add to the attacks" : alone ? "Attack alone" : offer.kind === "attack" ? "Attack!" : "Fire!";
+    this.go = h("button", { class: "btn primary", onclick: () => this.commit(), "data-test": this.adding ? "plan-add" : "roll",
+      title: alone ? "Declare this as the phase's only attack and fight it now" : null }, label);
     const plan = this.onPlan && !this.adding
       ? h("button", { class: "btn", "data-test": "plan-add", title: "Declare it together with other attacks",
         onclick: () => this.onPlan(this.action()) }, "Plan with other attacks")
