@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tertia.cli.main import app
+from tests.cli_support import saved_record
 
 runner = CliRunner()
 TINY = (Path(__file__).parent / "scenarios" / "tiny.toml").read_text(encoding="utf-8")
@@ -126,12 +127,7 @@ def test_a_hostile_scenario_is_refused_by_battle_inspect_and_odds(tmp_path: Path
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    path = tmp_path_factory.mktemp("record") / "game.json"
-    args = ["battle", "--scenario", "skirmish", "--seed", "8", "--json", "--save", str(path)]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
+    return saved_record(tmp_path_factory.mktemp("record"), seed=8)
 
 
 def _set(*keys: Any, value: Any) -> Callable[[dict[str, Any]], None]:

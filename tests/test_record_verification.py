@@ -13,18 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from tertia.cli.main import app
+from tests.cli_support import saved_record
 
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def record_data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    path = tmp_path_factory.mktemp("records") / "game.json"
-    args = ["battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(path)]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
+    return saved_record(tmp_path_factory.mktemp("records"), seed=3)
 
 
 def replay_text(tmp_path: Path, data: Any) -> tuple[int, str]:
