@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from tertia.analysis.odds import odds
 from tertia.cli.main import app
-from tertia.core.actions import Attack, Move, Shoot
+from tertia.core.actions import Move, Shoot
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.scenario_file import ScenarioError, check_scenario
@@ -111,10 +111,12 @@ def test_assaulting_a_town_is_d3_less_two_against_foot() -> None:
     for a target of Infantry and -1 for the town's cover: of the faces 1,1,2,2,3,3 only the
     two 3s score, so one hit with chance 1/3 and none with 2/3."""
     game = cards_game([foot("f", P, 30, 13.5), foot("e", R, 30, 22, 180)], terrain=[BIG_TOWN])
-    charged, _ = act(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 18.99),)))
-    result = odds(game, charged, Attack(attacker="f", target="e"))
+    state = activation(game, P, "foot")
+    charge = Move(unit="f", waypoints=((30, 18.99),))  # the charge fights at once
+    result = odds(game, state, charge)
     assert dict(result.summary["target_hits_exact"]) == {"0": Fraction(2, 3), "1": Fraction(1, 3)}
-    assert result.modifiers == ("-1 target is Infantry", "-1 target in town")
+    _, events = act(game, state, charge, [3])
+    assert list(resolved(events).modifiers) == ["-1 target is Infantry", "-1 target in town"]
 
 
 # --- One attacker a defender ------------------------------------------------------------------
@@ -135,14 +137,15 @@ def test_a_unit_that_charged_may_itself_be_charged() -> None:
     units = [horse("a", P, 30, 5), horse("b", P, 45, 20, 270), foot("e", R, 30, 20, 180),
              foot("c", R, 38, 15.5, 270), foot("d", R, 22, 15.5, 90)]
     game = cards_game(units)
-    charged, _ = act(game, activation(game, P, "horse"), Move(unit="a", waypoints=((30, 16.99),)))
+    # Each charge fights at once: a D3 of 1 (less 1 against Foot) leaves every unit whole.
+    charged, _ = act(game, activation(game, P, "horse"), Move(unit="a", waypoints=((30, 16.99),)), [1])
     assert codes(game, charged, Move(unit="b", waypoints=((33.51, 20),))) == ["FACE_TAKEN"]
     answer = to_card(charged, R, "foot")
     assert codes(game, answer, Move(unit="c", waypoints=((33.51, 15.5),))) == []
-    second, _ = act(game, answer, Move(unit="c", waypoints=((33.51, 15.5),)))
+    second, _ = act(game, answer, Move(unit="c", waypoints=((33.51, 15.5),)), [1])
     assert codes(game, second, Move(unit="d", waypoints=((26.49, 15.5),))) == ["FACE_TAKEN"]
     back, _ = act(game, answer, Move(unit="e", waypoints=((30, 23),)))
-    again, _ = act(game, to_card(back, R, "foot"), Move(unit="e", waypoints=((30, 20),)))
+    again, _ = act(game, to_card(back, R, "foot"), Move(unit="e", waypoints=((30, 20),)), [1])
     assert codes(game, again, Move(unit="c", waypoints=((33.51, 15.5),))) == ["FACE_TAKEN"]
     placed = cards_game([horse("a", P, 30, 16.99), *units[1:]])
     state = activation(placed, R, "foot")

@@ -59,17 +59,14 @@ def charged(rules: str, terrain: list[dict[str, Any]], *, target_at: float = 14.
             ) -> tuple[Game, GameState, list[str]]:
     """Horse ``h`` at (30, 4) charges 6.99" north into Foot ``d`` facing it at (30,
     ``target_at``), across ``terrain``, and strikes (a D3 of 2): the position after the
-    charge, Horse's card still in play, and the modifiers of the Horse's blow. In
-    d3-commands the charge fights at once; in d3-cards the Horse attack after it."""
+    charge, Horse's card still in play, and the modifiers of the Horse's blow (the charge
+    fights at once, option ``charge_fights_at_once``)."""
     game = make_game([horse("h", P, 30, 4), foot("d", R, 30, target_at, 180)], rules=rules,
                      terrain=terrain)
     state = activation(game, P, CARD[rules]["horse"])
     charge = Move(unit="h", waypoints=((30, target_at - 3.01),))
-    if rules == COMMANDS:
-        state, events = act(game, state, charge, [2])
-        return game, state, list(resolved(events).modifiers)
-    state, _ = act(game, state, charge)
-    return game, state, modifiers(game, state, "h", "d")
+    state, events = act(game, state, charge, [2])
+    return game, state, list(resolved(events).modifiers)
 
 
 HEDGE_LINE = {"type": "hedge", "line": [[20, 12], [40, 12]], "width": 0.5}
@@ -339,13 +336,14 @@ def test_commands_the_commander_once_placed_cannot_move() -> None:
 # --- d3-commands: a charge fights at once -------------------------------------------------------
 
 
-def test_commands_a_charge_that_makes_contact_fights_at_once() -> None:
+def test_a_charge_that_makes_contact_fights_at_once() -> None:
     """Melee: "Only cavalry and infantry can initiate a melee by moving into the square of
-    an enemy unit. The effects of melee are determined immediately": the move that makes
+    an enemy unit. The effects of melee are determined immediately" (d3-cards: "Charges are
+    resolved by moving the cavalry straight ahead into combat"): the move that makes
     contact rolls the charger's D3 there and then, and the charger can neither leave the
     melee unfought nor fight it again; a move short of contact rolls nothing. With
     ``charge_fights_at_once = false`` the charge rolls nothing and the charger may Attack
-    later in its activation. d3-cards has no such sentence: its chargers Attack."""
+    later in its activation."""
     game = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=COMMANDS)
     state = activation(game, P, "right")
     _, events = act(game, state, Move(unit="h", waypoints=((30, 16),)))
@@ -358,8 +356,9 @@ def test_commands_a_charge_that_makes_contact_fights_at_once() -> None:
     after, events = act(later, activation(later, P, "right"), Move(unit="h", waypoints=((30, 16.99),)))
     assert after.units["e"].hits == 0 and codes_of(later, after, Attack(attacker="h", target="e")) == []
     cards = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=CARDS)
-    after, _ = act(cards, activation(cards, P, "horse"), Move(unit="h", waypoints=((30, 16.99),)))
-    assert codes_of(cards, after, Attack(attacker="h", target="e")) == []
+    after, _ = act(cards, activation(cards, P, "horse"), Move(unit="h", waypoints=((30, 16.99),)), [3])
+    assert after.units["e"].hits == 2
+    assert codes_of(cards, after, Attack(attacker="h", target="e")) == ["ALREADY_ACTED"]
 
 
 def test_commands_the_odds_of_a_charge_are_its_melee() -> None:
@@ -419,13 +418,9 @@ def test_a_charge_that_also_touches_a_second_unit_fights_only_its_target(rules: 
     stays open to another charger. Once either moves the touch in passing is over."""
     game, state, charge = brushing(rules)
     assert codes_of(game, state, charge) == []
-    after, events = act(game, state, charge, [2] if rules == COMMANDS else [])
-    if rules == COMMANDS:
-        assert resolved(events).target == "e"
-    else:
-        assert codes_of(game, after, Attack(attacker="h", target="e")) == []
-    fought_already = ["ALREADY_ACTED"] if rules == COMMANDS else ["NOT_IN_CONTACT"]
-    assert codes_of(game, after, Attack(attacker="h", target="f2")) == fought_already
+    after, events = act(game, state, charge, [2])
+    assert resolved(events).target == "e"
+    assert codes_of(game, after, Attack(attacker="h", target="f2")) == ["ALREADY_ACTED"]
     theirs = hand_over(game, after, R, "foot")
     assert codes_of(game, theirs, Attack(attacker="f2", target="h")) == ["NOT_IN_CONTACT"]
     assert codes_of(game, theirs, Attack(attacker="e", target="h")) == []
@@ -439,7 +434,7 @@ def test_a_gun_touched_in_passing_is_not_engaged_in_melee() -> None:
     """d3-cards, Melee: "Artillery units ... are immediately eliminated if engaged in
     melee": a gun a charge only brushes in passing stays; the gun charged is destroyed."""
     game, state, charge = brushing(CARDS, second="artillery")
-    after, _ = act(game, state, charge)
+    after, _ = act(game, state, charge, [2])
     assert after.units["f2"].in_play
     gun_first = make_game([horse("h", P, 31.5, 10), unit("g", R, "artillery", 30, 20, 180),
                            foot("f2", R, 34.02, 20, 180)], rules=CARDS)

@@ -50,6 +50,11 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
                "a shooter's move is forward if within 45 degrees of its facing after its pivot "
                "at the start (it may wheel, advance, then fire), or of its facing when its "
                "activation began", movement.FORWARD_FROM),
+    OptionSpec("charge_fights_at_once", True,
+               "a charge that makes contact fights its melee at once, as part of the move "
+               "(d3-commands: \"the effects of melee are determined immediately\"; d3-cards: "
+               "\"charges are resolved by moving ... into combat\"); false: the charger fights "
+               "with an Attack later in its activation, or not at all"),
 )
 
 BASES: Mapping[UnitKind, tuple[float, float]] = {
@@ -430,8 +435,9 @@ class D3RuleSet(RuleSet):
         return False
 
     def charge_fights_at_once(self) -> bool:
-        """Whether a charge that makes contact fights its melee as part of the move."""
-        return False
+        """Whether a charge that makes contact fights its melee as part of the move (option
+        ``charge_fights_at_once``)."""
+        return bool(self.option("charge_fights_at_once"))
 
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
         """Movement rules of the rule set's own, after the shared checks pass."""

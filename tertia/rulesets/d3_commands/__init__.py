@@ -62,10 +62,6 @@ class D3Commands(D3RuleSet):
         OptionSpec("deployment", "scenario",
                    "the scenario's set deployment, or the deployment procedure",
                    ("scenario", "procedure")),
-        OptionSpec("charge_fights_at_once", True,
-                   "a charge that makes contact fights its melee at once, as part of the move (\"the "
-                   "effects of melee are determined immediately\"); false: the charger fights with an "
-                   "Attack later in the activation, or not at all"),
         OptionSpec("deployment_zone", 16.0,
                    "inches from its own table edge a side deploys within (deployment procedure)",
                    low=1, high=48),
@@ -128,9 +124,6 @@ class D3Commands(D3RuleSet):
             charge_limit="face", charge_tolerance=float(self.option("charge_tolerance")),
             max_pivots=2, forward_from=str(self.option("forward_judged_from")),
         )
-
-    def charge_fights_at_once(self) -> bool:
-        return bool(self.option("charge_fights_at_once"))
 
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
         return own_movement.near_enemy_problems(state, action, self.options) or (
