@@ -107,3 +107,19 @@ def test_a_declaration_round_trips_through_json() -> None:
     assert action_from_dict(data) == declared
     with pytest.raises(ValueError, match="attacks\\[0\\]"):
         action_from_dict({"type": "declare_attacks", "attacks": [{"type": "move", "unit": "a"}]})
+
+
+def test_a_second_class_under_a_taken_type_name_is_refused() -> None:
+    """The registry never lets a new class take over a type name already in use: records
+    saved with the first would load as the second."""
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from tertia.core.actions import Action
+
+    with pytest.raises(TypeError, match="'end_phase'"):
+        @dataclass(frozen=True, slots=True)
+        class EndTurn(Action):
+            type: ClassVar[str] = "end_phase"
+
+    assert action_from_dict({"type": "end_phase"}).__class__.__name__ == "EndPhase"

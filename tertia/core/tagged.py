@@ -34,6 +34,15 @@ class Tagged:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "registry" not in cls.__dict__:
+            known = cls.registry.get(cls.type)
+            # ``dataclass(slots=True)`` builds the class twice: the copy replaces the first.
+            same = known is not None and (known.__module__, known.__qualname__) == (
+                cls.__module__, cls.__qualname__)
+            if known is not None and not same:
+                # A second class under one name would silently take over records saved
+                # with the first: refuse it where it is defined.
+                raise TypeError(f"{cls.__module__}.{cls.__qualname__} takes the type name {cls.type!r}, "
+                                f"already {known.__module__}.{known.__qualname__}'s")
             cls.registry[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
