@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 
 import pytest
@@ -83,3 +84,32 @@ def test_derived_seeds_are_stable_and_distinct() -> None:
     assert len(seeds) == 1000
     assert derive_seed(2024, "dice") == derive_seed(2024, "dice") < 2**63
     assert not math.isnan(float(derive_seed(0)))
+
+
+@pytest.mark.parametrize(("scenario", "rules"), [("skirmish", "larger-battles"), ("edgehill", "d3-commands"),
+                                                 ("chalgrove", "d3-cards")])
+def test_every_die_is_logged_under_a_name_that_says_its_distribution(scenario: str, rules: str) -> None:
+    """A saved log's die names are exact: each names the very distribution rolled (d3
+    marked 1,1,2,2,3,3; d<n> for a card drawn from n), so a log can be checked and resumed
+    from the names alone."""
+    from tertia.ai.doctrine import DoctrinePlayer
+    from tertia.core.game import Game
+    from tertia.rulesets import get_ruleset
+    from tertia.scenarios import load_builtin
+
+    class Checking(SeededDice):
+        def roll(self, dist: Distribution, purpose: str) -> int:
+            named = distribution_named(dist.name)
+            assert {v: named.probability(v) for v in named.values()} == {
+                v: dist.probability(v) for v in dist.values()}, dist
+            return super().roll(dist, purpose)
+
+    options = {"solo_shuffle": "both"} if rules == "d3-commands" else {}
+    game = Game(get_ruleset(rules, **options), load_builtin(scenario))
+    dice = Checking(4)
+    state, _ = game.start(dice)
+    players = {side: DoctrinePlayer() for side in state.sides}
+    rng = random.Random(4)
+    while not state.is_over:
+        state, _ = game.apply(state, players[state.to_act].choose(game, state, rng), dice)
+    assert {r.die for r in dice.log} >= {"d6"} | ({"d3"} if rules != "larger-battles" else set())

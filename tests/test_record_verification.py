@@ -84,6 +84,8 @@ def test_a_changed_result_is_caught(tmp_path: Path, record_data: dict[str, Any])
     (lambda d: d["rolls"][0].update(value=3.0), "rolls[0].value must be an integer"),
     (lambda d: d["rolls"][0].update(value=True), "rolls[0].value must be an integer"),
     (lambda d: d["rolls"][1].update(extra=1), "rolls[1]: unknown field 'extra'"),
+    (lambda d: d["rolls"][0].update(value=7), "rolls[0].value: 7 is not a face of d6"),
+    (lambda d: d["rolls"][0].update(die="dx"), "rolls[0].die: 'dx' names no die"),
     (lambda d: d["rolls"][2].pop("purpose"), "rolls[2].'purpose'"),
     (lambda d: d["actions"][0].update(hidden=True), "actions[0]: unknown field 'hidden'"),
     (lambda d: d.update(actions={"a": 1}), "actions must be a JSON list"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -69,12 +70,22 @@ _NAMED = {"d6": D6, "d3": D3, "d10": D10}
 
 
 def distribution_named(name: str) -> Distribution:
-    """Look up a distribution by name: ``d6``, ``d3``, ``d10`` or ``<n><die>`` sums."""
+    """Look up a distribution by the name a roll is logged under: ``d6``, ``d3`` (marked
+    1,1,2,2,3,3), ``d10``, any other ``d<n>`` (faces 1 to n, as a card drawn from n), or
+    ``<k><die>`` sums. Every die the rules roll is named so, so a log says exactly which
+    distribution each value came from.
+
+    >>> distribution_named("d9").values(), distribution_named("2d3").probability(6)
+    ((1, 2, 3, 4, 5, 6, 7, 8, 9), Fraction(1, 9))
+    """
     if name in _NAMED:
         return _NAMED[name]
-    for base in sorted(_NAMED, key=len, reverse=True):
-        if name.endswith(base) and name[: -len(base)].isdigit():
-            return sum_of(int(name[: -len(base)]), _NAMED[base])
+    plain = re.fullmatch(r"d([1-9][0-9]{0,3})", name)
+    if plain is not None:
+        return die(name, range(1, int(plain.group(1)) + 1))
+    summed = re.fullmatch(r"([1-9][0-9]{0,2})(d[1-9][0-9]{0,3})", name)
+    if summed is not None:
+        return sum_of(int(summed.group(1)), distribution_named(summed.group(2)))
     raise KeyError(f"unknown dice distribution {name!r}")
 
 

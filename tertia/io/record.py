@@ -14,7 +14,7 @@ from pydantic import ValidationError
 import tertia
 from tertia.battle import BattleRecord, dice_seed
 from tertia.core.actions import ACTION_TYPES, Action, BadActionData, action_from_dict
-from tertia.core.dice import DiceDivergence, Roll, SeedCheckedDice
+from tertia.core.dice import DiceDivergence, Roll, SeedCheckedDice, distribution_named
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
@@ -165,6 +165,12 @@ def _roll(entry: Any, where: str, name: str) -> Roll:
     purpose = _text(_required(entry, "purpose", f"{where}.", name), f"{where}.purpose", name)
     die = _text(_required(entry, "die", f"{where}.", name), f"{where}.die", name)
     value = _integer(_required(entry, "value", f"{where}.", name), f"{where}.value", name)
+    try:
+        dist = distribution_named(die)
+    except KeyError:
+        raise RecordError(f"{name}: {where}.die: {die!r} names no die") from None
+    if value not in dist:
+        raise RecordError(f"{name}: {where}.value: {value} is not a face of {die}")
     return Roll(purpose, die, value)
 
 
