@@ -20,6 +20,7 @@ from tertia.core.geometry import (
     Point,
     Polygon,
     angle_between,
+    bearing,
     path_length,
     point_segment_distance,
     polygon_distance,
@@ -90,6 +91,19 @@ def plan_move(unit: Unit, action: Move) -> MovePlan:
     end = start.moved_to(last[0], last[1], facing1)
     return MovePlan(unit, start, after, points, end)
 
+
+
+def iter_headings(plan: MovePlan, shortest: float = EPSILON) -> Iterator[float]:
+    """The bearing of each leg of the centre's path longer than ``shortest``."""
+    for a, b in zip(plan.points, plan.points[1:], strict=False):
+        if math.dist(a, b) > shortest:
+            yield bearing(a, b)
+
+
+def widest_heading_off(plan: MovePlan, facing: float, shortest: float = EPSILON) -> float:
+    """How far, in degrees, the leg of the path that strays most from ``facing`` strays
+    (0 for a move on the spot): a slide "forward" stays within some arc of the front."""
+    return max((angle_between(h, facing) for h in iter_headings(plan, shortest)), default=0.0)
 
 def iter_table_violations(
     table: Battlefield, plan: MovePlan, rule: str

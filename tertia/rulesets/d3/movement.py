@@ -34,6 +34,7 @@ from tertia.rules.movement import (
     iter_table_violations,
     iter_terrain_violations,
     plan_move,
+    widest_heading_off,
 )
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.clauses import ClauseBook
@@ -109,11 +110,7 @@ def is_forward(plan: MovePlan, forward_from: str = AFTER_START_PIVOT) -> bool:
     pivot at the start, or (``forward_from`` :data:`ACTIVATION_START`) before it, as it
     stood when its activation began (a unit moves once an activation)."""
     facing = plan.start.facing if forward_from == ACTIVATION_START else plan.after_pivot.facing
-    return all(
-        angle_between(bearing(a, b), facing) <= FORWARD_ARC + 1e-6
-        for a, b in zip(plan.points, plan.points[1:], strict=False)
-        if math.dist(a, b) > 1e-9
-    )
+    return widest_heading_off(plan, facing, shortest=1e-9) <= FORWARD_ARC + 1e-6
 
 
 def allowance(state: GameState, plan: MovePlan, rules: MoveRules) -> tuple[float, str]:

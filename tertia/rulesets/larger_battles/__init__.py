@@ -35,6 +35,7 @@ from tertia.rulesets.larger_battles.bombardment import validate_bombard
 from tertia.rulesets.larger_battles.combat import (
     DECLARED,
     declared_attacks,
+    find_declared,
     unfought_problems,
     validate_declaration,
     validate_declared,
@@ -335,7 +336,7 @@ class LargerBattles(RuleSet):
             case Attack():
                 if not tx.state.is_marked(DECLARED, tx.state.active):
                     declare_attacks(tx, (action,), self.options)
-                if any(a.attacker == action.attacker for a in declared_attacks(tx.state)):
+                if find_declared(declared_attacks(tx.state), action) is not None:
                     make_attack(tx, action, self.options)
                 settle(tx, self.options)
             case DeclareAttacks():

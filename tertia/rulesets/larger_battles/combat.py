@@ -128,10 +128,10 @@ def validate_declared(state: GameState, action: Attack) -> list[Violation]:
     """Once the phase's attacks are declared, an attack names one of those still to be
     fought (by its primary and target); supports and commander, if given, as declared."""
     left = declared_attacks(state)
-    found = next((a for a in left if (a.attacker, a.target) == (action.attacker, action.target)), None)
-    named = _attack_words(state, action)
+    found = find_declared(left, action)
+    named = attack_words(state, action)
     if found is None:
-        listed = "; ".join(_attack_words(state, a) for a in left) or "none"
+        listed = "; ".join(attack_words(state, a) for a in left) or "none"
         return [Violation(Code.ALREADY_ACTED,
                           f"this phase's attacks were declared together; {named} is not among "
                           f"those left to fight ({listed})", clauses.COMBAT)]
@@ -143,7 +143,13 @@ def validate_declared(state: GameState, action: Attack) -> list[Violation]:
     return []
 
 
-def _attack_words(state: GameState, attack: Attack) -> str:
+def find_declared(declared: Sequence[Attack], action: Attack) -> Attack | None:
+    """The declared attack an ``Attack`` names by its primary and target."""
+    return next((a for a in declared if (a.attacker, a.target) == (action.attacker, action.target)), None)
+
+
+def attack_words(state: GameState, attack: Attack) -> str:
+    """``Rupert's Horse on Essex's Foot``."""
     return f"{state.units[attack.attacker].label} on {state.units[attack.target].label}"
 
 
@@ -152,7 +158,7 @@ def unfought_problems(state: GameState) -> list[Violation]:
     left = declared_attacks(state)
     if not left:
         return []
-    listed = "; ".join(_attack_words(state, a) for a in left)
+    listed = "; ".join(attack_words(state, a) for a in left)
     return [Violation(Code.CANNOT_ACT, f"declared attacks are still to be fought: {listed}",
                       clauses.COMBAT)]
 
@@ -327,8 +333,6 @@ def defender_modifiers(
     if commander:
         mods.append(Modifier(1, f"commander rally: {state.units[commander].label}"))
     return mods
-
-
 
 
 def defending_cavalry_bonus(reading: str, attacker_has_pikes: bool) -> bool:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.actions import Move
 from tertia.core.events import Marked, Narrated, SupplyRaided, UnitMoved, UnitRemoved
 from tertia.core.geometry import (
-    EPSILON,
     angle_between,
     base_distance,
     bearing,
@@ -25,10 +24,12 @@ from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import (
     MovePlan,
     iter_collision_violations,
+    iter_headings,
     iter_table_violations,
     iter_terrain_violations,
     min_distance_along,
     plan_move,
+    widest_heading_off,
 )
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.commanders import iter_contacted_commanders, retire_commander
@@ -58,13 +59,6 @@ BEND_TOLERANCE = 1.0
 
 FORWARD_ARC = 45.0
 """Option ``slide = forward-arc-only``: how far a slide may stray from the unit's front."""
-
-
-def iter_headings(plan: MovePlan) -> Iterator[float]:
-    """The bearing of each leg of the centre's path that goes anywhere."""
-    for a, b in itertools.pairwise(plan.points):
-        if math.hypot(b[0] - a[0], b[1] - a[1]) > EPSILON:
-            yield bearing(a, b)
 
 
 def bends(plan: MovePlan) -> bool:
@@ -172,15 +166,13 @@ def validate_move(
 def _slide_violations(plan: MovePlan) -> list[Violation]:
     """Option ``slide = forward-arc-only``: every leg within 45 degrees of the way the unit
     faces while it slides (after any pivot at the start)."""
-    facing = plan.after_pivot.facing
-    for heading in iter_headings(plan):
-        off = angle_between(heading, facing)
-        if off > FORWARD_ARC + 1e-6:
-            return [Violation(
-                Code.MOVED_SIDEWAYS,
-                f"{plan.unit.label} would slide {off:.0f} degrees off its front (at most "
-                f"{FORWARD_ARC:g} with slide = forward-arc-only); pivot first",
-                clauses.TURNING)]
+    off = widest_heading_off(plan, plan.after_pivot.facing)
+    if off > FORWARD_ARC + 1e-6:
+        return [Violation(
+            Code.MOVED_SIDEWAYS,
+            f"{plan.unit.label} would slide {off:.0f} degrees off its front (at most "
+            f"{FORWARD_ARC:g} with slide = forward-arc-only); pivot first",
+            clauses.TURNING)]
     return []
 
 

@@ -35,10 +35,12 @@ from tertia.rulesets.larger_battles.combat import (
     DECLARED_ATTACKS,
     FLANKING,
     attack_from,
+    attack_words,
     attacker_modifiers,
     declared_attacks,
     defender_commanders,
     defender_modifiers,
+    find_declared,
     is_flanking,
 )
 from tertia.rulesets.larger_battles.commanders import roll_misfortune
@@ -74,7 +76,7 @@ def declare_attacks(tx: Tx, attacks: Sequence[Attack], options: Mapping[str, Any
 
 def _declaration_text(state: GameState, attacks: Sequence[Attack]) -> str:
     def one(a: Attack) -> str:
-        words = f"{state.units[a.attacker].label} on {state.units[a.target].label}"
+        words = attack_words(state, a)
         if a.supports:
             words += " supported by " + ", ".join(state.units[s].label for s in a.supports)
         if a.commander:
@@ -89,7 +91,8 @@ def make_attack(tx: Tx, action: Attack, options: Mapping[str, Any]) -> None:
     """Fight one declared attack (named by its primary and target), first awaiting the
     defending side's commander when one could encourage."""
     left = declared_attacks(tx.state)
-    attack = next(a for a in left if (a.attacker, a.target) == (action.attacker, action.target))
+    attack = find_declared(left, action)
+    assert attack is not None  # validated: the rules refuse an attack not declared
     tx.emit(GameDataChanged(key=DECLARED_ATTACKS, value=[a.to_dict() for a in left if a != attack]))
     eligible = defender_commanders(tx.state, attack) if options["defender_may_encourage"] else []
     if eligible:
