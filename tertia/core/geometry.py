@@ -427,7 +427,7 @@ def minkowski_difference(fixed: Polygon, moving: Polygon) -> Polygon:
     return tuple(out)
 
 
-def _gap(poly: Polygon, p: Point) -> float:
+def point_polygon_distance(poly: Polygon, p: Point) -> float:
     """Distance from a point to a convex polygon; 0 inside it."""
     if polygon_contains_point(poly, p):
         return 0.0
@@ -456,11 +456,11 @@ def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: 
     m = minkowski_difference(fixed, moving)
     n = len(m)
     ux, uy = direction
-    start = _gap(m, (0.0, 0.0))
+    start = point_polygon_distance(m, (0.0, 0.0))
     if start <= clearance:
         # Already within reach: only a slide that opens the gap gets anywhere (the gap
         # along a straight slide is convex, so once opening it keeps opening).
-        return math.inf if _gap(m, (ux * 1e-3, uy * 1e-3)) > start + 1e-9 else 0.0
+        return math.inf if point_polygon_distance(m, (ux * 1e-3, uy * 1e-3)) > start + 1e-9 else 0.0
     best = math.inf
     for i in range(n):
         ax, ay = m[i]

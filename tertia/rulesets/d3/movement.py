@@ -20,8 +20,7 @@ from tertia.core.geometry import (
     bearing,
     face_towards,
     is_within,
-    point_segment_distance,
-    polygon_contains_point,
+    point_polygon_distance,
 )
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
@@ -263,19 +262,11 @@ def contacted(state: GameState, unit: Unit, base: Base) -> list[Unit]:
     return [e for e in state.iter_troops(state.opponent(unit.side)) if is_within(base, e.base, REACH)]
 
 
-def _gap_to(base: Base, p: tuple[float, float]) -> float:
-    corners = base.corners()
-    if polygon_contains_point(corners, p):
-        return 0.0
-    return min(point_segment_distance(p, a, b) for a, b in zip(corners, (*corners[1:], corners[0]),
-                                                                strict=True))
-
-
 def declared_target(end: Base, touching: list[Unit]) -> Unit:
     """The unit a charge that touches several is aimed at: the one nearest the middle of
     the charger's front edge (ties to the first by id); the others are touched in passing."""
     front = end.front_centre()
-    return min(touching, key=lambda t: (round(_gap_to(t.base, front), 6), t.id))
+    return min(touching, key=lambda t: (round(point_polygon_distance(t.base.corners(), front), 6), t.id))
 
 
 def _contact_problems(state: GameState, plan: MovePlan, rules: MoveRules) -> list[Violation]:
