@@ -159,6 +159,16 @@ def _sweeps_into(
     return any(polygons_overlap(area, corners) for area in plan.swept())
 
 
+def ground_under(table: Battlefield, corners: Polygon, closed: Iterable[TerrainKind]) -> TerrainKind | None:
+    """The first of the ``closed`` kinds of ground a base shares area with, else
+    :attr:`TerrainKind.RIVER` for a river away from its fords and bridges, else None: where
+    a piece may not stand, so may not be deployed either."""
+    for kind in closed:
+        if table.overlaps(kind, corners):
+            return kind
+    return TerrainKind.RIVER if table.blocks_by_river(corners) else None
+
+
 def iter_terrain_violations(
     table: Battlefield,
     plan: MovePlan,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.rules.movement import ground_under
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.movement import TOWN_ENTRANTS
 
@@ -34,13 +35,7 @@ def closed_ground(unit: Unit, *, commander_in_town: bool) -> tuple[TerrainKind, 
 def forbidden_ground(table: Battlefield, unit: Unit, *, commander_in_town: bool) -> TerrainKind | None:
     """The first ground ``unit``'s base shares area with that it may not stand on (a
     river away from its crossings included); None where it may stand."""
-    corners = unit.base.corners()
-    for kind in closed_ground(unit, commander_in_town=commander_in_town):
-        if table.overlaps(kind, corners):
-            return kind
-    if table.blocks_by_river(corners):
-        return TerrainKind.RIVER
-    return None
+    return ground_under(table, unit.base.corners(), closed_ground(unit, commander_in_town=commander_in_town))
 
 
 def clause_for(kind: TerrainKind, clauses: ClauseBook) -> str:

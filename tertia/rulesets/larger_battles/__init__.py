@@ -27,7 +27,7 @@ from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Code, IllegalAction, Violation
 from tertia.rules.measuring import iter_enemy_troops_within
-from tertia.rules.movement import plan_move
+from tertia.rules.movement import ground_under, plan_move
 from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses, sequence
@@ -253,21 +253,17 @@ class LargerBattles(RuleSet):
         problems: list[tuple[str, str]] = []
         for where, spec in pieces:
             corners = self._deployed_base(spec).corners()
-            for kind, clause in [*IMPASSABLE.items(), (TerrainKind.RIVER, clauses.RIVERS)]:
-                if kind is TerrainKind.RIVER:
-                    if not table.blocks_by_river(corners):
-                        continue
-                    ground = "a river away from a ford or bridge"
-                elif table.has(kind) and table.overlaps(kind, corners):
-                    ground = kind.value
-                else:
-                    continue
-                named = [f.name for f in table.features if f.kind is kind]
-                names = [named[n] for n in table.features_overlapping(kind, corners) if named[n]]
-                where_named = f" ({', '.join(names)})" if names else ""
-                problems.append((where, f"deployed in {ground}{where_named}, where no unit may "
-                                        f"stand ({clause})"))
-                break
+            kind = ground_under(table, corners, IMPASSABLE)
+            if kind is None:
+                continue
+            river = kind is TerrainKind.RIVER
+            ground = "a river away from a ford or bridge" if river else kind.value
+            named = [f.name for f in table.features if f.kind is kind]
+            names = [named[n] for n in table.features_overlapping(kind, corners) if named[n]]
+            where_named = f" ({', '.join(names)})" if names else ""
+            clause = clauses.RIVERS if river else IMPASSABLE[kind]
+            problems.append((where, f"deployed in {ground}{where_named}, where no unit may "
+                                    f"stand ({clause})"))
         return problems
 
     # --- play --------------------------------------------------------------------------------
