@@ -106,10 +106,8 @@ def _checked_backend(backend: str) -> Backend:
 def _check_outputs(out_file: Path | None, plots: Path | None, scenario: str) -> None:
     """Refuse unwritable destinations, or the scenario itself, before fighting thousands
     of games."""
-    check_outputs({"--out": out_file}, scenario)
+    check_outputs({"--out": out_file}, scenario)  # not the scenario, not a directory
     if out_file is not None:
-        if out_file.is_dir():
-            fail(f"--out {out_file}: is a directory; give a file name such as games.parquet")
         parent = out_file.parent
         if not parent.is_dir():
             fail(f"--out {out_file}: no such directory {parent}")
