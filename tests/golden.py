@@ -4,7 +4,8 @@
 Every built-in scenario is fought under every rule set it suits, with the seeds in
 :data:`SEEDS`. A transcript holds the rule set (id, version, options), each action with
 the side that took it, every event it caused (dice rolls carry their purpose,
-distribution and value), the result and the final state hash.
+distribution and value), the hash of the canonical projection of the state after each action (the same
+wherever a rule set keeps its values), the result and the final state hash.
 
 Regenerate them after an intended change with ``make golden`` (which runs
 ``python -m tests.golden``), read the diff, and name the change in the commit and in the
@@ -87,6 +88,7 @@ def transcript(case: GoldenCase, record: BattleRecord) -> str:
     for number, step in enumerate(record.steps, 1):
         lines.append(f"action {number} {step.side} {_line(step.action.to_dict())}")
         lines.extend(_event_lines(step.events))
+        lines.append(f"  state {step.state.state_hash()}")
     final = record.final_state
     lines.append(f"result {_line(dict(final.result or {}))}")
     lines.append(f"final_hash {final.state_hash()}")

@@ -75,7 +75,7 @@ def test_a_changed_result_is_caught(tmp_path: Path, record_data: dict[str, Any])
 
 
 @pytest.mark.parametrize(("change", "field"), [
-    (lambda d: d.update(format_version=2), "format_version"),
+    (lambda d: d.update(format_version=3), "format_version"),
     (lambda d: d.pop("format_version"), "format_version"),
     (lambda d: d.update(surprise=1), "'surprise'"),
     (lambda d: d["ruleset"].update(colour="red"), "'colour'"),

@@ -511,7 +511,67 @@ class GameState:
             extra=dict(d.get("extra", {})),
         )
 
+    def canonical(self) -> dict[str, Any]:
+        """The state as a canonical projection: where each value lives does not matter.
+
+        Each unit shows its identity, group, geometry and status, then every value its rule
+        set keeps for it (its own fields and its ``extra``) together under ``rules``; the
+        state shows the turn, phase, marks, pending decisions (a list) and result, then
+        every game-wide value of its rule set together under ``rules``. A rule-set value
+        that is empty, zero, false or ``None`` is left out, so a field that moves, or
+        gains a default, leaves the projection (and :meth:`state_hash`) unchanged.
+        """
+        return {
+            "sides": list(self.sides),
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "first_side": self.first_side,
+            "step": self.step,
+            "marks": {k: list(v) for k, v in self.marks.items()},
+            "pending": [] if self.pending is None else [dict(self.pending)],
+            "result": None if self.result is None else dict(self.result),
+            "objectives": [{f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives],
+            "rules": _present({
+                **self.extra,
+                "supplies": [
+                    {f.name: getattr(s, f.name) for f in fields(s) if f.init} for s in self.supplies
+                ],
+            }),
+            "units": {u.id: _canonical_unit(u) for u in self.units.values()},
+        }
+
     def state_hash(self) -> str:
-        """A stable digest of the whole state, equal on every machine for equal states."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=str)
+        """A stable digest of the state's canonical projection (:meth:`canonical`), equal on
+        every machine for equal states and wherever the rules keep their values."""
+        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _present(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of ``values`` that say something: not empty, zero, false or ``None``."""
+    return {k: v for k, v in values.items() if not _empty(v)}
+
+
+def _empty(value: Any) -> bool:
+    if value is None or value is False or isinstance(value, list | tuple | dict | str):
+        return not value
+    return isinstance(value, int | float) and value == 0
+
+
+def _canonical_unit(u: Unit) -> dict[str, Any]:
+    """A unit's canonical projection (see :meth:`GameState.canonical`)."""
+    return {
+        "side": u.side,
+        "kind": u.kind.value,
+        "group": u.command,
+        "name": u.name,
+        "traits": list(u.traits),
+        "x": u.x, "y": u.y, "facing": u.facing, "width": u.width, "depth": u.depth,
+        "status": u.removed,
+        "rules": _present({
+            "general": u.general, "value": u.value, "hits": u.hits,
+            "out_of_ammo": u.out_of_ammo, "ammo_markers": u.ammo_markers, "fired": u.fired,
+            **u.extra,
+        }),
+    }

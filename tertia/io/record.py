@@ -19,11 +19,14 @@ from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.io.compat import legacy_state_hash, upgrade_tagged
 from tertia.io.files import write_text
 from tertia.rulesets import get_ruleset
 
 FORMAT = "tertia-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Format 1 hashed the state as it was laid out then (see :mod:`tertia.io.compat`)."""
 MAX_RECORD_BYTES = 50_000_000
 
 
@@ -64,6 +67,11 @@ class LoadedRecord:
     rolls: list[Roll]
     final_hash: str | None
     data: Mapping[str, Any]
+    format_version: int = FORMAT_VERSION
+
+    def state_hash(self, state: GameState) -> str:
+        """``state``'s hash as this record's format computes it."""
+        return legacy_state_hash(state) if self.format_version == 1 else state.state_hash()
 
 
 def load_record(path: Path) -> LoadedRecord:
@@ -150,6 +158,7 @@ def _text(value: Any, where: str, name: str) -> str:
 def _action(entry: Any, where: str, name: str) -> tuple[str, Action]:
     if not isinstance(entry, dict):
         raise RecordError(f"{name}: {where} must be a JSON object")
+    entry = upgrade_tagged(entry)
     cls = ACTION_TYPES.get(str(entry.get("type")))
     if cls is not None:
         _object(entry, where, name, frozenset({"type", "side", *(f.name for f in fields(cls))}))
@@ -181,9 +190,10 @@ def parse_record(data: Any, name: str = "record") -> LoadedRecord:
         raise RecordError(f"{name}: not a Tertia game record (no \"format\": \"{FORMAT}\")")
     _object(data, "the record", name, RECORD_FIELDS)
     version = _required(data, "format_version", "", name)
-    if version != FORMAT_VERSION:
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise RecordError(
-            f"{name}: format_version: {version!r} is not one this engine reads ({FORMAT_VERSION})"
+            f"{name}: format_version: {version!r} is not one this engine reads "
+            f"({', '.join(map(str, READABLE_VERSIONS))})"
         )
     rs = _object(_required(data, "ruleset", "", name), "ruleset", name, RULESET_FIELDS)
     rules = _text(_required(rs, "id", "ruleset.", name), "ruleset.id", name)
@@ -211,7 +221,7 @@ def parse_record(data: Any, name: str = "record") -> LoadedRecord:
         _object(data["result"], "result", name)
     return LoadedRecord(
         game=Game(ruleset, scenario), seed=seed, actions=actions, rolls=rolls,
-        final_hash=final_hash, data=data,
+        final_hash=final_hash, data=data, format_version=version,
     )
 
 
@@ -246,7 +256,7 @@ def replay(loaded: LoadedRecord) -> ReplayResult:
     if not dice.exhausted:
         return ReplayResult(False, state, state.state_hash(),
                             "the record has dice that the rules never asked for", len(loaded.actions))
-    digest = state.state_hash()
+    digest = loaded.state_hash(state)
     if loaded.final_hash is not None and digest != loaded.final_hash:
         return ReplayResult(False, state, digest,
                             f"final_hash: the final state is {digest}, the record says {loaded.final_hash}",

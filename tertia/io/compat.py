@@ -1,0 +1,102 @@
+"""Reading what older versions of Tertia wrote: the map of renamed and moved names.
+
+Game records keep actions by their JSON ``type`` and fields, and a hash of the final state.
+When a type or field is renamed, or a value moves to where its rule set keeps it, the old
+name is listed here, and a record written before the change loads through this map and
+replays to the same game.
+
+Record format 1 hashed the state as it was then laid out (every rule set's unit values as
+unit fields, supply bases in the state); format 2 hashes the canonical projection
+(:meth:`tertia.core.state.GameState.canonical`), which does not depend on where a value
+lives. :func:`legacy_state_hash` rebuilds format 1's layout from today's state, so a
+format-1 record still proves its game.
+
+The map (``docs/architecture.md`` explains why each entry moved):
+
+- action and event types: no type has been renamed (:data:`RENAMED_TYPES`);
+- action fields: none renamed (:data:`RENAMED_FIELDS`);
+- values that moved, with their format-1 place and default (:data:`LEGACY_UNIT_FIELDS`,
+  :data:`LEGACY_STATE_FIELDS`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.core.state import GameState, Unit
+
+RENAMED_TYPES: Mapping[str, str] = {}
+"""Old action or event ``type`` names to today's."""
+
+RENAMED_FIELDS: Mapping[tuple[str, str], str] = {}
+"""(type, old field name) to today's field name."""
+
+LEGACY_UNIT_FIELDS: Mapping[str, Any] = {
+    "general": False, "value": 0, "hits": 0, "out_of_ammo": False, "ammo_markers": 0, "fired": False,
+}
+"""Rule-set values format 1 kept as fields of every unit, with the value a unit without
+them had."""
+
+LEGACY_STATE_FIELDS: Mapping[str, Any] = {"supplies": ()}
+"""Rule-set values format 1 kept as fields of every state, with their default."""
+
+
+def upgrade_tagged(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An action or event's JSON with its old type and field names replaced by today's."""
+    kind = str(data.get("type"))
+    new = RENAMED_TYPES.get(kind, kind)
+    out = {RENAMED_FIELDS.get((kind, k), k): v for k, v in data.items()}
+    if "type" in data:
+        out["type"] = new
+    return out
+
+
+def _rule_value(unit: Unit, name: str, default: Any) -> Any:
+    """A unit value format 1 kept as a field, from wherever it lives now."""
+    own = getattr(unit, "own", None)
+    if own is not None and hasattr(own, name):
+        return getattr(own, name)
+    return getattr(unit, name, default)
+
+
+def legacy_layout(state: GameState) -> dict[str, Any]:
+    """``state`` laid out as record format 1 stored it."""
+    units = []
+    for u in state.units.values():
+        d: dict[str, Any] = {
+            "id": u.id, "side": u.side, "kind": u.kind.value, "command": u.command,
+            "x": u.x, "y": u.y, "facing": u.facing, "width": u.width, "depth": u.depth,
+            "name": u.name, "traits": list(u.traits),
+        }
+        for name, default in LEGACY_UNIT_FIELDS.items():
+            d[name] = _rule_value(u, name, default)
+        d["removed"] = u.removed
+        d["extra"] = {k: v for k, v in u.extra.items() if k not in LEGACY_UNIT_FIELDS}
+        units.append(d)
+    data = state.canonical()
+    rules = dict(data["rules"])
+    supplies = rules.pop("supplies", [])
+    return {
+        "sides": list(state.sides),
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "units": units,
+        "supplies": supplies,
+        "objectives": data["objectives"],
+        "first_side": state.first_side,
+        "marks": {k: list(v) for k, v in state.marks.items()},
+        "pending": None if state.pending is None else dict(state.pending),
+        "result": None if state.result is None else dict(state.result),
+        "step": state.step,
+        "extra": {k: v for k, v in state.extra.items() if k not in LEGACY_STATE_FIELDS},
+    }
+
+
+def legacy_state_hash(state: GameState) -> str:
+    """The final-state hash a format-1 record holds, computed from today's state."""
+    text = json.dumps(legacy_layout(state), sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

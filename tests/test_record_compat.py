@@ -1,0 +1,62 @@
+"""Records written before the core was made neutral (record format 1) still load and
+replay to the same game, through the map in :mod:`tertia.io.compat`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tertia.io.compat import legacy_layout, legacy_state_hash, upgrade_tagged
+from tertia.io.record import load_record, parse_record, replay
+
+FORMAT1 = sorted((Path(__file__).parent / "records" / "format1").glob("*.json"))
+
+
+def test_there_are_format_1_records_for_every_rule_set() -> None:
+    rules = {json.loads(p.read_text())["ruleset"]["id"] for p in FORMAT1}
+    assert rules == {"larger-battles", "d3-commands", "d3-cards"}
+    assert all(json.loads(p.read_text())["format_version"] == 1 for p in FORMAT1)
+
+
+@pytest.mark.parametrize("path", FORMAT1, ids=lambda p: p.stem)
+def test_a_format_1_record_replays_to_its_recorded_hash(path: Path) -> None:
+    loaded = load_record(path)
+    result = replay(loaded)
+    assert result.ok, result.message
+    assert result.final_hash == loaded.final_hash == json.loads(path.read_text())["final_hash"]
+
+
+@pytest.mark.parametrize("path", FORMAT1[:1], ids=lambda p: p.stem)
+def test_a_format_1_record_with_another_hash_is_refused(path: Path) -> None:
+    data = json.loads(path.read_text())
+    data["final_hash"] = "0" * 16
+    result = replay(parse_record(data, path.name))
+    assert not result.ok and result.message.startswith("final_hash:")
+
+
+@pytest.mark.parametrize("path", FORMAT1[:1], ids=lambda p: p.stem)
+def test_the_same_game_as_format_2_checks_the_canonical_hash(path: Path) -> None:
+    data = json.loads(path.read_text())
+    first = replay(parse_record(data, path.name))
+    assert first.final_state is not None
+    data["format_version"] = 2
+    assert not replay(parse_record(data, path.name)).ok  # format 1's hash is not format 2's
+    data["final_hash"] = first.final_state.state_hash()
+    assert replay(parse_record(data, path.name)).ok
+
+
+def test_the_legacy_layout_keeps_every_unit_value_as_a_field() -> None:
+    loaded = load_record(next(p for p in FORMAT1 if "edgehill" in p.stem and "larger" in p.stem))
+    state = replay(loaded).final_state
+    assert state is not None
+    layout = legacy_layout(state)
+    assert layout["supplies"] and {"id", "side", "x", "y", "raided_by"} <= set(layout["supplies"][0])
+    for unit in layout["units"]:
+        assert {"general", "value", "hits", "out_of_ammo", "ammo_markers", "fired", "removed"} <= set(unit)
+    assert legacy_state_hash(state) == loaded.final_hash
+
+
+def test_upgrading_a_tagged_object_keeps_unknown_names() -> None:
+    assert upgrade_tagged({"type": "move", "unit": "a"}) == {"type": "move", "unit": "a"}
