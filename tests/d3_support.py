@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tertia.core.events import AttackResolved, DiceRolled, Event
+from tertia.core.events import DiceRolled, Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.rules.fighting import AttackResolved
 
 from .support import P, R, make_game, unit
 

@@ -7,12 +7,15 @@ import json
 
 import pytest
 
-from tertia.core.actions import Attack, BadActionData, DeclareAttacks, GiveOrder, Move, action_from_dict
+from tertia.core.actions import BadActionData, Move, action_from_dict
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
-from tertia.core.state import GameState
+from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.violations import IllegalAction
+from tertia.rules.fighting import Attack
+from tertia.rules.hits import HitsPiece, piece
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.larger_battles.actions import DeclareAttacks, GiveOrder
 from tertia.scenarios import load_builtin
 
 from .support import P, R, make_game, position, unit
@@ -34,8 +37,8 @@ def test_evolve_changes_a_copy_and_refuses_unknown_fields() -> None:
     state, _ = game.start(SeededDice(1))
     unit_id = next(iter(state.units))
     unit = state.units[unit_id]
-    hit = unit.evolve(hits=unit.hits + 1)
-    assert hit.hits == unit.hits + 1 and hit.base is unit.base  # same place, same base
+    hit = unit.evolve(hits=piece(unit).hits + 1)
+    assert piece(hit).hits == piece(unit).hits + 1 and hit.base is unit.base  # same place, same base
     moved = unit.evolve(x=unit.x + 1)
     assert moved.base.x == unit.x + 1 and moved != unit and unit.base.x == unit.x
     changed = state.with_unit(hit).evolve(phase="combat")
@@ -123,3 +126,38 @@ def test_a_second_class_under_a_taken_type_name_is_refused() -> None:
             type: ClassVar[str] = "end_phase"
 
     assert action_from_dict({"type": "end_phase"}).__class__.__name__ == "EndPhase"
+
+
+def test_a_unit_and_a_state_declare_their_fields_once() -> None:
+    from tertia.core.state import STATE_FIELDS, UNIT_FIELDS
+
+    state = Game(get_ruleset("larger-battles"), load_builtin("skirmish")).start(SeededDice(1))[0]
+    for member in state.units.values():
+        assert Unit(**dict(zip(UNIT_FIELDS, member.fields(), strict=True))) == member
+        assert list(member.to_dict()) == list(UNIT_FIELDS)
+        assert Unit.from_dict(member.to_dict()) == member
+    assert GameState(**dict(zip(STATE_FIELDS, state.fields(), strict=True))) == state
+    assert list(state.to_dict()) == list(STATE_FIELDS)
+
+
+def test_a_unit_value_changes_where_its_rule_set_keeps_it() -> None:
+    unit = Unit("f", "p", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, own=HitsPiece())
+    hit = unit.evolve(hits=2, x=11)
+    assert piece(hit).hits == 2 and hit.x == 11 and piece(unit).hits == 0
+    with pytest.raises(TypeError, match="morale"):
+        unit.evolve(morale=3)
+    with pytest.raises(TypeError, match="hits"):
+        unit.evolve(own=None).evolve(hits=1)
+
+
+def test_the_state_hash_does_not_depend_on_where_a_value_lives() -> None:
+    kept_own = Unit("f", "p", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, own=HitsPiece(hits=2))
+    kept_extra = Unit("f", "p", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, extra={"hits": 2})
+    untouched = Unit("f", "p", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, own=HitsPiece())
+
+    def state(u: Unit) -> GameState:
+        return GameState(("p", "r"), 1, "p", "movement", {"f": u})
+
+    assert state(kept_own).state_hash() == state(kept_extra).state_hash()
+    assert state(untouched).state_hash() == state(untouched.evolve(own=None)).state_hash()
+    assert state(kept_own).state_hash() != state(untouched).state_hash()

@@ -3,29 +3,32 @@ each reduces as described and reads as a line of narrative."""
 
 from __future__ import annotations
 
-from tertia.core.actions import Shoot, action_from_dict
-from tertia.core.events import AmmunitionShortage, HitsRemoved, UnitDeployed, event_from_dict
+from tertia.core.actions import action_from_dict
+from tertia.core.events import UnitDeployed, event_from_dict
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.io.narrative import Narrator
+from tertia.rules.fighting import Shoot
+from tertia.rules.hits import AmmunitionShortage, HitsPiece, HitsRemoved, piece
 
 
 def _state() -> GameState:
-    foot = Unit("f", "p", UnitKind.FOOT, "centre", 10, 10, 0, 4, 3, name="Essex's Foot", hits=3)
+    foot = Unit("f", "p", UnitKind.FOOT, "centre", 10, 10, 0, 4, 3, name="Essex's Foot",
+                own=HitsPiece(hits=3))
     waiting = Unit("w", "p", UnitKind.HORSE, "right", 0, 0, 0, 4, 3, removed="undeployed")
     return GameState(("p", "r"), 1, "p", "activation", {"f": foot, "w": waiting})
 
 
 def test_ammunition_markers_accumulate() -> None:
     s = reduce(reduce(_state(), AmmunitionShortage(unit="f")), AmmunitionShortage(unit="f"))
-    assert s.units["f"].ammo_markers == 2
+    assert piece(s.units["f"]).ammo_markers == 2
     line = Narrator(_state()).line(AmmunitionShortage(unit="f"))
     assert line == "Essex's Foot runs short of ammunition (1 shortage marker)"
 
 
 def test_hits_removed_never_below_zero() -> None:
-    assert reduce(_state(), HitsRemoved(unit="f", hits=2, cause="rally")).units["f"].hits == 1
-    assert reduce(_state(), HitsRemoved(unit="f", hits=5, cause="rally")).units["f"].hits == 0
+    assert piece(reduce(_state(), HitsRemoved(unit="f", hits=2, cause="rally")).units["f"]).hits == 1
+    assert piece(reduce(_state(), HitsRemoved(unit="f", hits=5, cause="rally")).units["f"]).hits == 0
     line = Narrator(_state()).line(HitsRemoved(unit="f", hits=2, cause="rally"))
     assert line == "Essex's Foot recovers 2 hits (rally), 1 hit left"
 

@@ -15,10 +15,12 @@ from typer.testing import CliRunner
 
 from tertia.analysis.odds import odds
 from tertia.cli.main import app
-from tertia.core.actions import Move, Shoot
+from tertia.core.actions import Move
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.scenario_file import ScenarioError, check_scenario
+from tertia.rules.fighting import Shoot
+from tertia.rules.hits import piece
 from tertia.rulesets.d3_cards.commanders import Rally
 from tertia.scenarios import list_builtin, load_builtin, resolve_scenario
 
@@ -320,7 +322,7 @@ def test_a_gun_moves_6_inches_until_it_has_fired() -> None:
     again = to_card(moved, P, "artillery")
     assert codes(game, again, Move(unit="g", waypoints=((30, 17),))) == []
     fired, _ = act(game, again, Shoot(unit="g", target="e"), [1, 1])
-    assert fired.units["g"].fired
+    assert piece(fired.units["g"]).fired
     assert codes(game, to_card(fired, P, "artillery"), Move(unit="g", waypoints=((30, 12),))) == [
         "STATIONARY"]
 
@@ -358,7 +360,7 @@ def test_cover_against_muskets_is_entrenchments_or_buildings(
     outside them though its base reaches in."""
     game = cards_game([foot("u", P, 30, 3), horse("e", R, 30, target_y, 180)], terrain=ground)
     after, events = act(game, activation(game, P, "foot"), Shoot(unit="u", target="e"), [3, 1])
-    assert after.units["e"].hits == hits and list(resolved(events).modifiers) == mods
+    assert piece(after.units["e"]).hits == hits and list(resolved(events).modifiers) == mods
 
 
 def test_a_volley_at_buildings_is_d3_less_one() -> None:
@@ -382,7 +384,7 @@ def test_guns_collect_shortage_markers_too(weather: str, roll: int, marker: bool
     state = activation(game, P, "artillery", weather=weather)
     state = state.with_unit(state.units["g"].evolve(ammo_markers=1))
     fired, events = act(game, state, Shoot(unit="g", target="e"), [6, roll])
-    assert fired.units["g"].ammo_markers == (2 if marker else 1)
+    assert piece(fired.units["g"]).ammo_markers == (2 if marker else 1)
     assert rolls(events) == ["artillery range: g at e", "ammunition: g"]
 
 
@@ -420,6 +422,6 @@ def test_every_rally_attempt_counts_towards_the_four(options: dict[str, Any], va
         state = to_card(state.evolve(turn=1 + attempt), P, "commander")
         assert codes(game, state, Rally(commander="c", unit="f")) == [], attempt
         state, _ = act(game, state, Rally(commander="c", unit="f"), [1])
-    assert state.units["f"].hits == 8
+    assert piece(state.units["f"]).hits == 8
     last = to_card(state.evolve(turn=allowed + 1), P, "commander")
     assert codes(game, last, Rally(commander="c", unit="f")) == ["NO_RALLIES_LEFT"]

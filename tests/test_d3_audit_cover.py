@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 
 from tertia.analysis.odds import odds
-from tertia.core.actions import Attack, Move, Shoot
+from tertia.core.actions import Move
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.rules.fighting import Attack, Shoot
+from tertia.rules.hits import piece
 from tertia.rulesets.d3_commands.organisation import current_cards
 
 from .d3_support import CARDS, COMMANDS, activation, foot, horse, resolved
@@ -303,7 +305,7 @@ def test_commands_a_gun_cannot_move_after_attempting_to_shoot() -> None:
     assert codes_of(game, state, Move(unit="g", waypoints=((30, 11),))) == []
     assert codes_of(game, state, Move(unit="g", waypoints=((30, 11.1),))) == ["TOO_FAR"]
     fired, events = act(game, state, Shoot(unit="g", target="e"), [1, 1])
-    assert resolved(events).attacker_score == 0 and fired.units["g"].fired
+    assert resolved(events).attacker_score == 0 and piece(fired.units["g"]).fired
     later = hand_over_card(fired, P, "independent")
     assert codes_of(game, later, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]
     assert codes_of(game, later, Move(unit="g", face_before=20.0)) == []
@@ -349,15 +351,16 @@ def test_a_charge_that_makes_contact_fights_at_once() -> None:
     _, events = act(game, state, Move(unit="h", waypoints=((30, 16),)))
     assert not [e for e in events if type(e).__name__ == "DiceRolled"]
     after, events = act(game, state, Move(unit="h", waypoints=((30, 16.99),)), [3])
-    assert resolved(events).summary.endswith("D3 3-1, 2 hits") and after.units["e"].hits == 2
+    assert resolved(events).summary.endswith("D3 3-1, 2 hits") and piece(after.units["e"]).hits == 2
     assert codes_of(game, after, Attack(attacker="h", target="e")) == ["ALREADY_ACTED"]
     later = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=COMMANDS,
                       charge_fights_at_once=False)
     after, events = act(later, activation(later, P, "right"), Move(unit="h", waypoints=((30, 16.99),)))
-    assert after.units["e"].hits == 0 and codes_of(later, after, Attack(attacker="h", target="e")) == []
+    assert piece(after.units["e"]).hits == 0
+    assert codes_of(later, after, Attack(attacker="h", target="e")) == []
     cards = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=CARDS)
     after, _ = act(cards, activation(cards, P, "horse"), Move(unit="h", waypoints=((30, 16.99),)), [3])
-    assert after.units["e"].hits == 2
+    assert piece(after.units["e"]).hits == 2
     assert codes_of(cards, after, Attack(attacker="h", target="e")) == ["ALREADY_ACTED"]
 
 
@@ -380,7 +383,7 @@ def test_commands_shot_and_guns_in_contact_fight_with_d3_minus_1(kind: str, hits
                       horse("t", R, 30, 13, 180)], rules=COMMANDS)
     card = "centre" if kind == "foot" else "independent"
     after, _ = act(game, activation(game, P, card), Attack(attacker="u", target="t"), [2])
-    assert after.units["t"].hits == hits
+    assert piece(after.units["t"]).hits == hits
 
 
 def test_commands_near_the_enemy_a_dog_leg_is_refused() -> None:

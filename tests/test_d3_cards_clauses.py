@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 
 from tertia.activation import unit_type_deck as deck
-from tertia.core.actions import Attack, EndPhase, Move, Shoot
+from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import Narrated
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.rules.fighting import Attack, Shoot
+from tertia.rules.hits import piece
 from tertia.rulesets.d3_cards.commanders import Rally
 
 from .d3_support import CARDS, activation, foot, horse, resolved, rolls
@@ -231,7 +233,7 @@ def test_every_musket_rolls_a_d3(kind: str, card: str) -> None:
     """Musketry 3: "To determine the hits roll a D3 for a unit" - Dragoons and Commanded
     Shot too (no D3-1 in this version)."""
     after, events = shoot([unit("u", P, kind, 30, 8), horse("e", R, 30, 18, 180)], card, [2, 1])
-    assert after.units["e"].hits == 2 and resolved(events).modifiers == ()
+    assert piece(after.units["e"]).hits == 2 and resolved(events).modifiers == ()
 
 
 def test_markers_and_cover_reduce_a_volley() -> None:
@@ -240,13 +242,15 @@ def test_markers_and_cover_reduce_a_volley() -> None:
     (Terrain Effects; option ``woods_cover_shooting``)."""
     units = [foot("u", P, 30, 8), horse("e", R, 30, 18, 180)]
     after, events = shoot(units, "foot", [3, 1], markers=2)
-    assert after.units["e"].hits == 1 and resolved(events).modifiers == ("-2 2 ammunition shortage markers",)
+    assert piece(after.units["e"]).hits == 1
+    assert resolved(events).modifiers == ("-2 2 ammunition shortage markers",)
     town = {"type": "town", "polygon": [[26, 14], [34, 14], [34, 22], [26, 22]]}
     after, _ = shoot(units, "foot", [3, 1], terrain=[town], markers=1)
-    assert after.units["e"].hits == 1
+    assert piece(after.units["e"]).hits == 1
     wood = {"type": "woods", "polygon": [[26, 14], [34, 14], [34, 22], [26, 22]]}
-    assert shoot(units, "foot", [3, 1], terrain=[wood])[0].units["e"].hits == 2
-    assert shoot(units, "foot", [3, 1], terrain=[wood], woods_cover_shooting=False)[0].units["e"].hits == 3
+    assert shoot(units, "foot", [3, 1], terrain=[wood])[0].units["e"].own.hits == 2
+    uncovered = shoot(units, "foot", [3, 1], terrain=[wood], woods_cover_shooting=False)[0]
+    assert piece(uncovered.units["e"]).hits == 3
 
 
 def test_muskets_reach_12_inches_after_a_forward_move() -> None:
@@ -272,7 +276,7 @@ def test_shortage_markers_on_5_or_6_less_in_rain(weather: str, roll: int, marker
     game = game_of([unit("u", P, "dragoons", 30, 8), horse("e", R, 30, 18, 180)])
     state = with_markers(activation(game, P, "dragoons", weather=weather), "u", 2)
     after, _ = act(game, state, Shoot(unit="u", target="e"), [1, roll])
-    assert after.units["u"].ammo_markers == 2 + markers
+    assert piece(after.units["u"]).ammo_markers == 2 + markers
 
 
 # --- Artillery --------------------------------------------------------------------------------
@@ -298,7 +302,7 @@ def test_gun_range_is_a_d6_times_6_inches(roll: int, markers: int, cover: bool, 
     terrain = [{"type": "town", "polygon": [[26, 28], [34, 28], [34, 34], [26, 34]]}] if cover else []
     after, events = shoot([unit("u", P, "artillery", 30, 8), foot("e", R, 30, 31, 180)], "artillery",
                           [roll, 1], terrain=terrain, markers=markers)
-    assert after.units["e"].hits == (1 if hit else 0)
+    assert piece(after.units["e"]).hits == (1 if hit else 0)
     assert rolls(events) == ["artillery range: u at e", "ammunition: u"]
 
 
@@ -331,7 +335,7 @@ def test_melee_modifiers(attacker: dict[str, Any], target: dict[str, Any], terra
     game = game_of([attacker, target], terrain=[terrain] if terrain else [])
     state = activation(game, P, game.ruleset.card_of(game.ruleset.initial_state(game.scenario).units["a"]))  # type: ignore[attr-defined]
     after, events = act(game, state, Attack(attacker="a", target="t"), [roll])
-    assert after.units["t"].hits == hits and list(resolved(events).modifiers) == mods
+    assert piece(after.units["t"]).hits == hits and list(resolved(events).modifiers) == mods
 
 
 def test_flank_and_rear_attacks_double() -> None:
@@ -339,7 +343,7 @@ def test_flank_and_rear_attacks_double() -> None:
     hits scored after modifications are applied." """
     game = game_of([horse("a", P, 33.51, 20, 270), foot("t", R, 30, 20, 180)])
     after, _ = act(game, activation(game, P, "horse"), Attack(attacker="a", target="t"), [2])
-    assert after.units["t"].hits == 2
+    assert piece(after.units["t"]).hits == 2
 
 
 def test_hills_are_an_advantage_in_melee() -> None:
@@ -350,7 +354,7 @@ def test_hills_are_an_advantage_in_melee() -> None:
         game = game_of([horse("a", P, 30, 10), horse("t", R, 30, 13, 180)], terrain=[hill],
                        hill_advantage=option)
         assert act(game, activation(game, P, "horse"), Attack(attacker="a", target="t"), [2])[0].units[
-            "t"].hits == hits
+            "t"].own.hits == hits
 
 
 def test_guns_and_commanders_engaged_in_melee_are_eliminated() -> None:
@@ -413,7 +417,7 @@ def test_commanders_move_and_join_a_unit_to_rally_it() -> None:
     assert codes(game, state, Rally(commander="c", unit="f")) == ["NOT_JOINED"]
     joined, _ = act(game, state, Move(unit="c", waypoints=((30, 12.51),)))
     after, events = act(game, joined, Rally(commander="c", unit="f"), [3])
-    assert after.units["f"].hits == 2 and rolls(events) == ["rally: c with f"]
+    assert piece(after.units["f"]).hits == 2 and rolls(events) == ["rally: c with f"]
     assert codes(game, after, Rally(commander="c", unit="f")) == ["ALREADY_ACTED"]
 
 
@@ -422,8 +426,8 @@ def test_rallying_a_unit_in_melee_removes_one_less() -> None:
     game = game_of([foot("f", P, 30, 10), foot("e", R, 30, 13, 180)],
                    commanders=[commander("c", P, 30, 7.51, general=True)])
     state = with_hits(activation(game, P, "commander"), "f", 5)
-    assert act(game, state, Rally(commander="c", unit="f"), [3])[0].units["f"].hits == 3
-    assert act(game, state, Rally(commander="c", unit="f"), [1])[0].units["f"].hits == 5
+    assert act(game, state, Rally(commander="c", unit="f"), [3])[0].units["f"].own.hits == 3
+    assert act(game, state, Rally(commander="c", unit="f"), [1])[0].units["f"].own.hits == 5
 
 
 @pytest.mark.parametrize(("options", "value", "allowed"), [

@@ -11,12 +11,14 @@ import pytest
 
 from tertia.activation import command_cards as cards
 from tertia.activation.command_cards import OrderCards
-from tertia.core.actions import Attack, EndPhase, Move, Shoot
+from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import Narrated, UnitMoved
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.scenario_file import ScenarioError
+from tertia.rules.fighting import Attack, Shoot
+from tertia.rules.hits import piece
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.d3_commands.sequence import initiative_bonus
 from tertia.scenarios import load_builtin
@@ -482,10 +484,10 @@ def test_melee_is_fought_in_the_activation_after_contact() -> None:
     assert codes(game, state, Attack(attacker="h", target="e")) == ["NOT_IN_CONTACT"]
     state, _ = act(game, state, Move(unit="h", waypoints=((30, 16.99),)))
     state, events = act(game, state, Attack(attacker="h", target="e"), [2])
-    assert state.units["e"].hits == 1 and resolved(events).kind == "melee"
+    assert piece(state.units["e"]).hits == 1 and resolved(events).kind == "melee"
     engaged = game_of([horse("h", P, 30, 13.5), foot("e", R, 30, 16.51, 180)])
     after, events = act(engaged, activation(engaged, P, "right"), Attack(attacker="h", target="e"), [3])
-    assert after.units["e"].hits == 2
+    assert piece(after.units["e"]).hits == 2
 
 
 # --- Terrain Effects --------------------------------------------------------------------------
@@ -647,7 +649,7 @@ def test_shooting_hits_d3_or_d3_minus_1(kind: str, roll: int, hits: int) -> None
     state = activation(game, P, command)
     ammo = [1] if kind in ("foot", "artillery") else []
     after, _ = act(game, state, Shoot(unit="u", target="e"), [roll, *ammo])
-    assert after.units["e"].hits == hits
+    assert piece(after.units["e"]).hits == hits
 
 
 def test_cover_takes_one_from_a_shot() -> None:
@@ -655,8 +657,8 @@ def test_cover_takes_one_from_a_shot() -> None:
     town = {"type": "town", "polygon": [[26, 12], [34, 12], [34, 22], [26, 22]]}
     game = game_of([foot("f", P, 30, 8), foot("e", R, 30, 18, 180)], terrain=[town])
     state = activation(game, P, "centre")
-    assert act(game, state, Shoot(unit="f", target="e"), [3, 1])[0].units["e"].hits == 2
-    assert act(game, state, Shoot(unit="f", target="e"), [1, 1])[0].units["e"].hits == 0
+    assert act(game, state, Shoot(unit="f", target="e"), [3, 1])[0].units["e"].own.hits == 2
+    assert act(game, state, Shoot(unit="f", target="e"), [1, 1])[0].units["e"].own.hits == 0
 
 
 def test_ammunition_runs_out_for_foot_and_guns_on_5_or_6() -> None:
@@ -668,9 +670,9 @@ def test_ammunition_runs_out_for_foot_and_guns_on_5_or_6() -> None:
                     foot("e2", R, 45, 18, 180)])
     state = activation(game, P, "centre")
     kept, _ = act(game, state, Shoot(unit="f", target="e"), [1, 4])
-    assert not kept.units["f"].out_of_ammo
+    assert not piece(kept.units["f"]).out_of_ammo
     out, _ = act(game, state, Shoot(unit="f", target="e"), [1, 5])
-    assert out.units["f"].out_of_ammo
+    assert piece(out.units["f"]).out_of_ammo
     assert codes(game, out.evolve(marks={}), Shoot(unit="f", target="e")) == ["OUT_OF_AMMUNITION"]
     guns = activation(game, P, "independent")
     gone, _ = act(game, guns, Shoot(unit="g", target="e2"), [2, 6])
@@ -695,7 +697,7 @@ def test_melee_is_one_sided() -> None:
     game = game_of([foot("f", P, 30, 10), horse("e", R, 30, 13, 180)])
     state = activation(game, P, "centre")
     after, _ = act(game, state, Attack(attacker="f", target="e"), [3])
-    assert (after.units["e"].hits, after.units["f"].hits) == (3, 0)
+    assert (piece(after.units["e"]).hits, piece(after.units["f"]).hits) == (3, 0)
     assert codes(game, state, Attack(attacker="e", target="f")) == ["NOT_YOUR_UNIT"]
     theirs = activation(game, R, "right")
     assert codes(game, theirs, Attack(attacker="e", target="f")) == []
@@ -714,7 +716,7 @@ def test_melee_hits_are_a_d3_with_modifiers(attacker: dict[str, Any], target: di
     game = game_of([attacker, target])
     state = activation(game, P, "right")
     after, events = act(game, state, Attack(attacker="a", target="t"), [roll])
-    assert after.units["t"].hits == hits and list(resolved(events).modifiers) == mods
+    assert piece(after.units["t"]).hits == hits and list(resolved(events).modifiers) == mods
 
 
 def test_commanded_shot_count_as_infantry_by_option() -> None:
@@ -722,7 +724,7 @@ def test_commanded_shot_count_as_infantry_by_option() -> None:
     game = game_of([horse("a", P, 30, 10), unit("t", R, "commanded_shot", 30, 13, 180)],
                    infantry_in_melee="foot-and-commanded-shot")
     after, _ = act(game, activation(game, P, "right"), Attack(attacker="a", target="t"), [2])
-    assert after.units["t"].hits == 1
+    assert piece(after.units["t"]).hits == 1
 
 
 def test_flank_and_rear_attacks_double_after_the_modifiers() -> None:
@@ -731,11 +733,11 @@ def test_flank_and_rear_attacks_double_after_the_modifiers() -> None:
     game = game_of([horse("a", P, 33.51, 20, 270), foot("t", R, 30, 20, 180)])
     state = activation(game, P, "right")
     after, events = act(game, state, Attack(attacker="a", target="t"), [3])
-    assert after.units["t"].hits == 4
+    assert piece(after.units["t"]).hits == 4
     assert "x2 attack on the left flank" in resolved(events).modifiers
     rear = game_of([horse("a", P, 30, 23.01, 180), foot("t", R, 30, 20, 180)])
     after, _ = act(rear, activation(rear, P, "right"), Attack(attacker="a", target="t"), [1])
-    assert after.units["t"].hits == 0
+    assert piece(after.units["t"]).hits == 0
 
 
 def test_withdrawing_from_a_melee_and_nothing_else() -> None:
@@ -774,7 +776,7 @@ def test_all_royalist_horse_impetuous_by_option() -> None:
     ``royalist_horse_impetuous``): a side whose id or name says Royalist."""
     game = game_of([horse("t", P, 30, 10), horse("a", R, 30, 13, 180)], royalist_horse_impetuous=True)
     after, events = act(game, activation(game, R, "right"), Attack(attacker="a", target="t"), [1])
-    assert after.units["t"].hits == 2 and "+1 impetuous Horse" in resolved(events).modifiers
+    assert piece(after.units["t"]).hits == 2 and "+1 impetuous Horse" in resolved(events).modifiers
 
 
 def test_dragoons_fight_back_with_d3_minus_1() -> None:
@@ -784,9 +786,9 @@ def test_dragoons_fight_back_with_d3_minus_1() -> None:
                     unit("d2", P, "dragoons", 40, 10), horse("h", R, 40, 13, 180)])
     state = activation(game, P, "independent")
     after, events = act(game, state, Attack(attacker="d", target="t"), [3])
-    assert after.units["t"].hits == 1
+    assert piece(after.units["t"]).hits == 1
     assert list(resolved(events).modifiers) == ["-1 D3-1 for dragoons", "-1 target is Infantry"]
-    assert act(game, state, Attack(attacker="d2", target="h"), [3])[0].units["h"].hits == 2
+    assert act(game, state, Attack(attacker="d2", target="h"), [3])[0].units["h"].own.hits == 2
 
 
 def test_clubmen_are_an_option_fight_with_d3_minus_2_and_are_always_in_cover() -> None:
@@ -799,7 +801,7 @@ def test_clubmen_are_an_option_fight_with_d3_minus_2_and_are_always_in_cover() -
     game = game_of(units, clubmen=True)
     assert game.ruleset.scenario_problems(game.scenario) == []
     state = activation(game, P, "centre")
-    assert act(game, state, Attack(attacker="c", target="t"), [3])[0].units["t"].hits == 1
+    assert act(game, state, Attack(attacker="c", target="t"), [3])[0].units["t"].own.hits == 1
     assert codes(game, state, Shoot(unit="c", target="f")) == ["CANNOT_ACT"]
     game2 = game_of([foot("c", P, 50, 8, traits=("clubmen",)), foot("f", R, 50, 18, 180)], clubmen=True)
     _, events = act(game2, activation(game2, R, "centre"), Shoot(unit="f", target="c"), [2, 1])
@@ -816,7 +818,7 @@ def test_units_rout_on_exceeding_8_hits_or_6_by_option(limit: int, routs_at: int
     game = game_of([foot("f", P, 30, 8), horse("e", R, 30, 18, 180)], rout_after=limit)
     state = with_hits(activation(game, P, "centre"), "e", routs_at - 2)
     one, _ = act(game, state, Shoot(unit="f", target="e"), [1, 1])
-    assert one.units["e"].in_play and one.units["e"].hits == routs_at - 1
+    assert one.units["e"].in_play and piece(one.units["e"]).hits == routs_at - 1
     two, _ = act(game, state, Shoot(unit="f", target="e"), [2, 1])
     assert two.units["e"].removed == "routed"
 
@@ -845,11 +847,11 @@ def test_a_commander_contacted_alone_flees_and_every_unit_takes_d3_minus_1() -> 
     game, state = fleeing()
     after, events = act(game, state, Move(unit="h", waypoints=((30, 17.49),)), [3, 1])
     assert after.units["c"].removed == "fled"
-    assert (after.units["a"].hits, after.units["b"].hits) == (2, 0)
+    assert (piece(after.units["a"]).hits, piece(after.units["b"]).hits) == (2, 0)
     assert rolls(events) == ["commander fled: a", "commander fled: b"]
     game, state = fleeing("one roll")
     after, _ = act(game, state, Move(unit="h", waypoints=((30, 17.49),)), [2])
-    assert (after.units["a"].hits, after.units["b"].hits) == (1, 1)
+    assert (piece(after.units["a"]).hits, piece(after.units["b"]).hits) == (1, 1)
 
 
 def test_a_commander_with_his_troops_does_not_flee() -> None:
@@ -872,7 +874,7 @@ def test_rain_makes_ammunition_run_short_sooner(weather: str, roll: int, short: 
     game = game_of([foot("f", P, 30, 8), horse("e", R, 30, 18, 180)])
     state = activation(game, P, "centre", weather=weather)
     after, _ = act(game, state, Shoot(unit="f", target="e"), [1, roll])
-    assert after.units["f"].out_of_ammo is short
+    assert piece(after.units["f"]).out_of_ammo is short
 
 
 def test_heavy_rain_bogs_the_guns_and_a_storm_halves_movement() -> None:

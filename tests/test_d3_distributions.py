@@ -14,11 +14,13 @@ import pytest
 from tertia.activation.command_cards import OrderCards
 from tertia.analysis.enumerate import enumerate_branches
 from tertia.analysis.odds import chance_outcomes, odds
-from tertia.core.actions import Action, Attack, Move, Shoot
+from tertia.core.actions import Action, Move
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.rules.fighting import Attack, Shoot
+from tertia.rules.hits import piece
 from tertia.rulesets.d3_cards.commanders import Rally
 
 from .d3_support import CARDS, COMMANDS, activation, foot, horse
@@ -69,7 +71,7 @@ def test_commands_shooting_hits(kind: str, card: str, expected: dict[str, Fracti
     """Shooting 3: D3 for infantry, D3-1 for dragoons, commanded shot and artillery."""
     game, state = shot(COMMANDS, kind, card, horse("e", R, 30, 18, 180))
     assert hits_of(game, state, Shoot(unit="u", target="e")) == expected
-    two = sample(game, state, Shoot(unit="u", target="e"), lambda s: s.units["e"].hits == 2)
+    two = sample(game, state, Shoot(unit="u", target="e"), lambda s: piece(s.units["e"]).hits == 2)
     assert agrees(two, SAMPLES, expected["2"])
 
 
@@ -80,7 +82,7 @@ def test_commands_ammunition_runs_out_one_time_in_three() -> None:
         state = state.evolve(extra={**state.extra, "weather": weather})
         result = odds(game, state, Shoot(unit="u", target="e"))
         assert result.summary["ammunition_exhausted_exact"] == chance
-        out = sample(game, state, Shoot(unit="u", target="e"), lambda s: s.units["u"].out_of_ammo)
+        out = sample(game, state, Shoot(unit="u", target="e"), lambda s: piece(s.units["u"]).out_of_ammo)
         assert agrees(out, SAMPLES, chance)
 
 
@@ -90,7 +92,7 @@ def test_commands_flank_charge_of_impetuous_horse_on_foot() -> None:
                      rules=COMMANDS)
     state = activation(game, P, "right")
     assert hits_of(game, state, Attack(attacker="a", target="t")) == spread(2, 4, 6)
-    six = sample(game, state, Attack(attacker="a", target="t"), lambda s: s.units["t"].hits == 6)
+    six = sample(game, state, Attack(attacker="a", target="t"), lambda s: piece(s.units["t"]).hits == 6)
     assert agrees(six, SAMPLES, THIRD)
 
 
@@ -120,7 +122,7 @@ def test_a_fleeing_commander_costs_each_unit_d3_minus_1() -> None:
         key = (o.effects.get("a", {}).get("hits", 0), o.effects.get("b", {}).get("hits", 0))
         dist[key] = dist.get(key, Fraction(0)) + o.probability
     assert dist == {(a, b): Fraction(1, 9) for a in range(3) for b in range(3)}
-    two = sample(game, state, move, lambda s: s.units["a"].hits == 2)
+    two = sample(game, state, move, lambda s: piece(s.units["a"]).hits == 2)
     assert agrees(two, SAMPLES, THIRD)
 
 
@@ -184,7 +186,7 @@ def test_cards_gun_hits_within_its_rolled_range(cover: bool, markers: int, chanc
     game, state = shot(CARDS, "artillery", "artillery", foot("e", R, 30, 31, 180), terrain=town)
     state = state.with_unit(state.units["u"].evolve(ammo_markers=markers))
     assert hits_of(game, state, Shoot(unit="u", target="e")).get("1", Fraction(0)) == chance
-    hit = sample(game, state, Shoot(unit="u", target="e"), lambda s: s.units["e"].hits == 1)
+    hit = sample(game, state, Shoot(unit="u", target="e"), lambda s: piece(s.units["e"]).hits == 1)
     assert agrees(hit, SAMPLES, chance)
 
 

@@ -15,17 +15,15 @@ from typer.testing import CliRunner
 from tertia.ai.doctrine import LargerBattlesDoctrine
 from tertia.analysis.odds import odds
 from tertia.cli.main import app
-from tertia.core.actions import (
-    Attack,
-    DeclareAttacks,
-    Encourage,
-    EndPhase,
-)
+from tertia.core.actions import EndPhase
 from tertia.core.dice import ScriptedDice, SeededDice
-from tertia.core.events import AttackResolved, Event, Narrated
+from tertia.core.events import Event, Narrated
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.rules.fighting import Attack, AttackResolved
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles.actions import DeclareAttacks, Encourage
 from tertia.rulesets.larger_battles.combat import declared_attacks
 from tertia.rulesets.larger_battles.routing import hit_limit
 
@@ -137,7 +135,7 @@ def test_the_defender_keeps_the_river_bonus_and_the_attacker_loses_it() -> None:
     game = river_game()
     state = with_hits(position(game, phase="combat"), t=2, a=2)
     after, _ = act(game, state, Attack(attacker="a", target="t"), [5, 2, 6])
-    assert after.units["t"].hits == 3 and after.units["t"].in_play
+    assert piece(after.units["t"]).hits == 3 and after.units["t"].in_play
     assert limit(game, after, "t") == 4 and limit(game, after, "a") == 3
     after, _ = act(game, state, Attack(attacker="a", target="t"), [1, 6, 6])
     assert after.units["a"].removed == "routed"  # 3 hits, limit 3 while it attacks
@@ -163,7 +161,7 @@ def test_only_the_units_that_attacked_count() -> None:
     state = with_hits(position(game, phase="combat"), t=2)
     assert limit(game, state, "t") == 3  # before any attack: an enemy on its own bank
     after, _ = act(game, state, Attack(attacker="a", target="t"), [5, 2, 6])
-    assert after.units["t"].hits == 3 and after.units["t"].in_play
+    assert piece(after.units["t"]).hits == 3 and after.units["t"].in_play
     after, _ = act(game, state, Attack(attacker="a", target="t", supports=("b",)), [5, 2, 6])
     assert after.units["t"].removed == "routed"
 
@@ -199,7 +197,7 @@ def test_dragoons_in_cover_gain_one_when_defending_and_not_elsewhere() -> None:
     assert [limit(game, state, u) for u in ("d", "h", "o", "f")] == [3, 3, 2, 3]
     # Attacked in the town with a hit already, a second hit does not rout them.
     after, _ = act(game, with_hits(state, d=1), Attack(attacker="t", target="d"), [6, 1, 6])
-    assert after.units["d"].hits == 2 and after.units["d"].in_play
+    assert piece(after.units["d"]).hits == 2 and after.units["d"].in_play
 
 
 @pytest.mark.parametrize(("cover_while", "routed"), [("holding", True), ("always", False)])
@@ -258,9 +256,9 @@ def test_a_lone_flank_attacker_takes_no_hits(lone_flanker: str, hits: int) -> No
     game = flank_game(lone_flanker=lone_flanker)
     state = position(game, phase="combat")
     after, _ = act(game, state, Attack(attacker="f", target="t"), [1, 6])
-    assert after.units["f"].hits == hits and after.units["t"].facing == pytest.approx(90.0)
+    assert piece(after.units["f"]).hits == hits and after.units["t"].facing == pytest.approx(90.0)
     after, _ = act(game, state, Attack(attacker="f", target="t"), [6, 1])
-    assert after.units["t"].hits == 1
+    assert piece(after.units["t"]).hits == 1
 
 
 def test_odds_of_a_lone_flank_attack() -> None:
@@ -287,7 +285,7 @@ def test_a_flanker_supports_the_frontal_attack_and_cannot_split_it() -> None:
     assert codes(game, state, Attack(attacker="f", target="t", supports=("a",))) == ["FLANK_PRIMARY"]
     after, events = act(game, state, Attack(attacker="a", target="t", supports=("f", "r")), [1, 6])
     assert resolved(events)[0].attacker_score == 3
-    assert [after.units[u].hits for u in ("a", "f", "r")] == [1, 0, 0]
+    assert [piece(after.units[u]).hits for u in ("a", "f", "r")] == [1, 0, 0]
 
 
 def test_a_flanking_support_obeys_the_support_restriction() -> None:
@@ -306,7 +304,7 @@ def test_flank_or_front_is_judged_when_the_attacks_are_declared() -> None:
     state = position(game, phase="combat")
     both = (Attack(attacker="a", target="t"), Attack(attacker="b", target="t"))
     after, _ = declare_and_fight(game, state, both, [5, 2, 2, 5])
-    assert after.units["t"].hits == 1 and after.units["b"].hits == 1
+    assert piece(after.units["t"]).hits == 1 and piece(after.units["b"]).hits == 1
     assert not after.is_marked("flanking", "b") and after.marked("attack_targets") == ("t",)
 
 
@@ -333,7 +331,7 @@ def test_support_does_not_depend_on_the_order_of_the_attacks() -> None:
         assert codes(game, state, DeclareAttacks(attacks=order)) == []
     after, events = declare_and_fight(game, state, (with_s, on_o), [3, 3, 1, 6])
     assert [(e.attacker, e.attacker_score) for e in resolved(events)] == [("a", 4), ("b", 1)]
-    assert after.units["t"].hits == 1 and after.units["b"].hits == 1
+    assert piece(after.units["t"]).hits == 1 and piece(after.units["b"]).hits == 1
 
 
 def test_attacks_are_declared_once_a_phase() -> None:
@@ -361,7 +359,7 @@ def test_an_attack_made_impossible_rolls_nothing_but_its_target_was_attacked() -
     # l: 1+1 against 6, then its ammunition; c: 6+1 against 1, then its ammunition.
     after, events = declare_and_fight(game, state, declared, [1, 6, 6, 6, 1, 6])
     assert after.units["l"].removed == "routed" and after.units["b"].removed == "routed"
-    assert [e.attacker for e in resolved(events)] == ["l", "c"] and after.units["t3"].hits == 1
+    assert [e.attacker for e in resolved(events)] == ["l", "c"] and piece(after.units["t3"]).hits == 1
     assert after.is_marked("attack_targets", "t2")
     assert any(isinstance(e, Narrated) and "not made" in e.text for e in events)
 

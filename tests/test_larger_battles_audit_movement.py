@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.battle import BattleRecord, Step, dice_seed, fight_battle
 from tertia.cli.main import app
-from tertia.core.actions import Action, Attack, Bombard, DeclareAttacks, EndPhase, Move
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.dice import SeededDice
 from tertia.core.events import UnitMoved
 from tertia.core.game import Game
@@ -24,8 +24,10 @@ from tertia.core.state import GameState
 from tertia.core.violations import Code, IllegalAction
 from tertia.io.record import save_record
 from tertia.io.scenario_file import semantic_problems
+from tertia.rules.fighting import Attack
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks
 from tertia.scenarios import load_builtin, resolve_scenario
 
 from .support import P, R, act, codes, commander, make_game, position, unit

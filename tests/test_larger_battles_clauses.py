@@ -10,14 +10,18 @@ from typing import Any
 
 import pytest
 
-from tertia.core.actions import Attack, Bombard, DeclareAttacks, Encourage, EndPhase, GiveOrder, Move
+from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
-from tertia.core.events import AttackResolved, DiceRolled
+from tertia.core.events import DiceRolled
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.io.scenario_file import semantic_problems
+from tertia.rules.fighting import Attack, AttackResolved
+from tertia.rules.hits import piece
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
+from tertia.rulesets.larger_battles.events import supplies_of
 from tertia.rulesets.larger_battles.orders import orders_left
 from tertia.rulesets.larger_battles.routing import hit_limit
 from tertia.rulesets.larger_battles.victory import score_breakdown
@@ -242,7 +246,7 @@ def test_orders_are_not_needed_to_fight() -> None:
     game, state = duel("dragoons", "dragoons")
     assert state.marked("orders") == ()
     after, _ = act(game, state, Attack(attacker="a", target="t"), [5, 2])
-    assert after.units["t"].hits == 1
+    assert piece(after.units["t"]).hits == 1
 
 
 def test_orders_are_given_in_their_own_phases() -> None:
@@ -481,9 +485,9 @@ def test_a_unit_fights_once_a_turn_but_may_be_attacked_again() -> None:
     assert codes(game, state, twice) == ["ALREADY_ACTED"]
     state, _ = act(game, state, both, [])
     state, _ = act(game, state, Attack(attacker="a", target="t"), [2, 3])
-    assert state.units["t"].hits == 0  # 2 + 1 support ties 3
+    assert piece(state.units["t"]).hits == 0  # 2 + 1 support ties 3
     state, _ = act(game, state, Attack(attacker="b", target="t"), [6, 1])
-    assert state.units["t"].hits == 1
+    assert piece(state.units["t"]).hits == 1
     assert codes(game, state, Attack(attacker="a", target="t")) == ["ALREADY_ACTED"]
     assert codes(game, state, Attack(attacker="s", target="t")) == ["ALREADY_ACTED"]
 
@@ -525,7 +529,7 @@ def test_out_of_ammunition_infantry_lose_only_the_musket_bonus() -> None:
     game, state = duel("foot", "dragoons")
     state = state.with_unit(state.units["a"].evolve(out_of_ammo=True))
     after, events = act(game, state, Attack(attacker="a", target="t"), [3, 2])
-    assert resolved(events).attacker_score == 3 and after.units["t"].hits == 1
+    assert resolved(events).attacker_score == 3 and piece(after.units["t"]).hits == 1
     game, state = duel("horse", "foot")
     state = state.with_unit(state.units["t"].evolve(out_of_ammo=True))
     _, events = act(game, state, Attack(attacker="a", target="t"), [3, 3])
@@ -540,8 +544,8 @@ def test_only_the_primary_infantry_checks_ammunition() -> None:
     state = position(game, phase="combat")
     after, events = act(game, state, Attack(attacker="a", target="t", supports=("s",)), [3, 3, 1])
     assert rolls(events)[2].startswith("ammunition: a")
-    assert after.units["a"].out_of_ammo
-    assert not after.units["s"].out_of_ammo and not after.units["t"].out_of_ammo
+    assert piece(after.units["a"]).out_of_ammo
+    assert not piece(after.units["s"]).out_of_ammo and not piece(after.units["t"]).out_of_ammo
 
 
 def test_dragoons_get_neither_the_musket_nor_the_cavalry_bonus() -> None:
@@ -629,7 +633,7 @@ def test_a_flanking_unit_never_takes_a_hit() -> None:
     attack = Attack(attacker="f", target="t", supports=("a",))
     assert codes(game, state, attack) == ["FLANK_PRIMARY"]
     after, _ = act(game, state, Attack(attacker="a", target="t", supports=("f",)), [1, 6])
-    assert after.units["f"].hits == 0 and after.units["a"].hits == 1
+    assert piece(after.units["f"]).hits == 0 and piece(after.units["a"]).hits == 1
 
 
 # --- Routing Units ----------------------------------------------------------------------
@@ -766,7 +770,7 @@ def test_only_cavalry_raid_supply_bases() -> None:
                      supplies=[supply(R, 30, 47.5)])
     state = position(game, orders=(("d", "move"),))
     after, _ = act(game, state, Move(unit="d", waypoints=((30, 46),)))
-    assert after.units["d"].in_play and after.supplies[0].raided_by is None
+    assert after.units["d"].in_play and supplies_of(after)[0].raided_by is None
 
 
 # --- How to Win -------------------------------------------------------------------------

@@ -7,8 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from tertia.core.actions import Attack, DeclareAttacks, Encourage
-from tertia.core.events import AttackResolved
+from tertia.rules.fighting import Attack, AttackResolved
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles.actions import DeclareAttacks, Encourage
 
 from .support import P, R, act, codes, commander, make_game, position, unit
 
@@ -29,18 +30,18 @@ def test_higher_score_hits_and_ties_do_nothing() -> None:
     """Assess Casualties: the higher score causes a hit on the opposition; ties no hit."""
     game, state = duel("dragoons", "dragoons")
     after, _ = act(game, state, Attack(attacker="a", target="t"), [5, 2])
-    assert (after.units["t"].hits, after.units["a"].hits) == (1, 0)
+    assert (piece(after.units["t"]).hits, piece(after.units["a"]).hits) == (1, 0)
     after, _ = act(game, state, Attack(attacker="a", target="t"), [2, 5])
-    assert (after.units["t"].hits, after.units["a"].hits) == (0, 1)
+    assert (piece(after.units["t"]).hits, piece(after.units["a"]).hits) == (0, 1)
     after, _ = act(game, state, Attack(attacker="a", target="t"), [4, 4])
-    assert (after.units["t"].hits, after.units["a"].hits) == (0, 0)
+    assert (piece(after.units["t"]).hits, piece(after.units["a"]).hits) == (0, 0)
 
 
 def test_muskets_add_one_to_attacking_infantry_with_ammunition() -> None:
     """Modifier 1: infantry with ammunition add 1 when attacking (then check ammunition)."""
     game, state = duel("foot", "foot")
     after, events = act(game, state, Attack(attacker="a", target="t"), [3, 4, 6])
-    assert after.units["t"].hits == 0 and after.units["a"].hits == 0  # 3+1 = 4 ties 4
+    assert piece(after.units["t"]).hits == 0 and piece(after.units["a"]).hits == 0  # 3+1 = 4 ties 4
     assert "muskets" in resolved(events).modifiers[0]
 
 
@@ -49,9 +50,9 @@ def test_check_ammunition_on_1_or_2() -> None:
     Out of ammunition, infantry lose only the +1 for muskets (author's ruling)."""
     game, state = duel("foot", "foot")
     after, _ = act(game, state, Attack(attacker="a", target="t"), [6, 1, 2])
-    assert after.units["a"].out_of_ammo
+    assert piece(after.units["a"]).out_of_ammo
     after2, _ = act(game, state, Attack(attacker="a", target="t"), [6, 1, 3])
-    assert not after2.units["a"].out_of_ammo
+    assert not piece(after2.units["a"]).out_of_ammo
 
 
 def test_cavalry_add_one_except_against_pikes() -> None:
@@ -107,7 +108,8 @@ def test_supports_add_one_each_and_never_take_hits() -> None:
     after, events = act(game, state, Attack(attacker="a", target="t", supports=("s", "f")), [1, 6])
     r = resolved(events)
     assert r.attacker_score == 3 and r.defender_score == 6
-    assert after.units["a"].hits == 1 and after.units["s"].hits == 0 and after.units["f"].hits == 0
+    assert piece(after.units["a"]).hits == 1
+    assert piece(after.units["s"]).hits == 0 and piece(after.units["f"]).hits == 0
 
 
 def test_no_support_from_a_unit_near_an_enemy_not_attacked() -> None:
@@ -147,7 +149,7 @@ def test_defending_commander_may_encourage() -> None:
     state, _ = act(game, state, Attack(attacker="a", target="t"))
     assert state.pending is not None and state.to_act == R
     after, events = act(game, state, Encourage(commander="k"), [3, 3, 2])
-    assert resolved(events).defender_score == 5 and after.units["a"].hits == 1
+    assert resolved(events).defender_score == 5 and piece(after.units["a"]).hits == 1
     assert after.units["k"].in_play
 
 
@@ -178,5 +180,5 @@ def test_opposed_roll_exact_distribution_matches_the_engine(supports: int, defen
     for a in range(1, 7):
         for d in range(1, 7):
             after, _ = act(game, state, attack, [a, d])
-            hits += after.units["t"].hits
+            hits += piece(after.units["t"]).hits
     assert Fraction(hits, 36) == expected

@@ -8,10 +8,12 @@ from fractions import Fraction
 
 import pytest
 
-from tertia.core.actions import Attack, Bombard
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.rules.fighting import Attack
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles.actions import Bombard
 
 from .support import P, R, commander, make_game, position, unit
 
@@ -38,7 +40,7 @@ def test_bombardment_hits_one_in_three() -> None:
     """Bombardment: a D6 of 5+ causes a hit, exactly 1/3."""
     game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", 30, 20, 180)])
     state = position(game, phase="bombardment", orders=(("g", "bombard"),))
-    hits = sample(game, state, Bombard(gun="g", target="t"), lambda s: s.units["t"].hits == 1)
+    hits = sample(game, state, Bombard(gun="g", target="t"), lambda s: piece(s.units["t"]).hits == 1)
     assert agrees(hits, SAMPLES, Fraction(1, 3))
 
 
@@ -46,7 +48,7 @@ def test_ammunition_runs_out_one_in_three() -> None:
     """Check Ammunition: a 1 or 2 on a D6, exactly 1/3."""
     game = make_game([unit("a", P, "foot", 30, 10), unit("t", R, "foot", 30, 15, 180)])
     state = position(game, phase="combat")
-    out = sample(game, state, Attack(attacker="a", target="t"), lambda s: s.units["a"].out_of_ammo)
+    out = sample(game, state, Attack(attacker="a", target="t"), lambda s: piece(s.units["a"]).out_of_ammo)
     assert agrees(out, SAMPLES, Fraction(1, 3))
 
 
@@ -78,5 +80,5 @@ def test_opposed_roll_outcomes(attacker: str, defender: str, a_mod: int, d_mod: 
     ])
     state = position(game, phase="combat")
     action = Attack(attacker="a", target="t")
-    assert agrees(sample(game, state, action, lambda s: s.units["t"].hits == 1), SAMPLES, win)
-    assert agrees(sample(game, state, action, lambda s: s.units["a"].hits == 1, seed=7), SAMPLES, lose)
+    assert agrees(sample(game, state, action, lambda s: piece(s.units["t"]).hits == 1), SAMPLES, win)
+    assert agrees(sample(game, state, action, lambda s: piece(s.units["a"]).hits == 1, seed=7), SAMPLES, lose)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tertia.core.actions import Bombard, GiveOrder, Move
+from tertia.core.actions import Move
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles.actions import Bombard, GiveOrder
 
 from .support import P, R, act, codes, make_game, position, unit
 
@@ -165,7 +167,7 @@ def test_artillery_stays_put_once_fired() -> None:
     game = make_game([unit("g", P, "artillery", 30, 5), unit("e", R, "foot", 30, 20, 180)])
     state = position(game, phase="bombardment", orders=(("g", "bombard"),))
     state, _ = act(game, state, Bombard(gun="g", target="e"), [3])
-    assert state.units["g"].fired
+    assert piece(state.units["g"]).fired
 
     state = state.evolve(phase="movement", marks={"ordered_move": ("g",), "orders": ("g",)})
     assert codes(game, state, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tertia.core.actions import Bombard, EndPhase, GiveOrder, Move
+from tertia.core.actions import EndPhase, Move
 from tertia.core.state import GameState
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles.actions import Bombard, GiveOrder
+from tertia.rulesets.larger_battles.events import supplies_of
 from tertia.rulesets.larger_battles.victory import score_breakdown, scores
 
 from .support import P, R, act, codes, commander, make_game, position, unit
@@ -21,7 +24,7 @@ def test_bombardment_hits_on_5_or_more() -> None:
     game, state = gunnery((30, 20))
     for roll, hits in ((4, 0), (5, 1), (6, 1)):
         after, _ = act(game, state, Bombard(gun="g", target="t"), [roll])
-        assert after.units["t"].hits == hits
+        assert piece(after.units["t"]).hits == hits
 
 
 def test_bombardment_needs_an_order() -> None:
@@ -88,7 +91,7 @@ def test_cavalry_reaching_a_supply_base_removes_both() -> None:
     state = position(game, orders=(("h", "move"),))
     after, _ = act(game, state, Move(unit="h", waypoints=((30, 46),)))
     assert after.units["h"].removed == "raided"
-    assert after.supplies[0].raided_by == P
+    assert supplies_of(after)[0].raided_by == P
     assert score_breakdown(after, P, game.ruleset.options)["supplies_attacked"] == 3
 
 

@@ -15,12 +15,13 @@ from typer.testing import CliRunner
 from tertia.analysis.enumerate import enumerate_branches
 from tertia.analysis.odds import odds, unit_changes
 from tertia.cli.main import app
-from tertia.core.actions import Attack, Bombard, Encourage
 from tertia.core.dice import D3, D6, SeededDice, sum_of
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.rules.fighting import Attack
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.larger_battles.actions import Bombard, Encourage
 from tertia.scenarios import load_builtin
 
 from .support import P, R, commander, make_game, position, unit

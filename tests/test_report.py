@@ -13,11 +13,16 @@ import pytest
 from tertia.core import events as ev
 from tertia.core.actions import EndPhase, Move
 from tertia.core.reducer import reduce
-from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
+from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.io.narrative import Narrator, iter_turn_blocks, narrate
 from tertia.io.report import build_report_html, collect_turns, write_report
 from tertia.io.svg import abbreviate, render_map
+from tertia.rules import fighting as fight_ev
+from tertia.rules import hits as hits_ev
+from tertia.rules.hits import HitsPiece
+from tertia.rulesets.larger_battles import events as lb_ev
+from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
 
 HOSTILE = '<script>alert("x")</script> & Sons'
 NAMES = {"roy": "Royalists", "parl": "Parliament"}
@@ -46,9 +51,9 @@ def make_table() -> Battlefield:
 def make_state() -> GameState:
     units = [
         Unit("rf", "roy", UnitKind.FOOT, "centre", 20, 30, 180, 4, 2, name="King's Foot"),
-        Unit("rh", "roy", UnitKind.HORSE, "right", 30, 24, 180, 4, 2, name=HOSTILE, hits=1),
+        Unit("rh", "roy", UnitKind.HORSE, "right", 30, 24, 180, 4, 2, name=HOSTILE, own=HitsPiece(hits=1)),
         Unit("rc", "roy", UnitKind.COMMANDER, "centre", 20, 33, 180, 2, 2, name="Lord Forth",
-             general=True),
+             own=HitsPiece(general=True)),
         Unit("pf", "parl", UnitKind.FOOT, "centre", 20, 10, 0, 4, 2, name="Essex's Foot"),
         Unit("pa", "parl", UnitKind.ARTILLERY, "artillery", 28, 8, 0, 3, 2, name="Guns"),
         Unit("pd", "parl", UnitKind.DRAGOONS, "dragoons", 8, 14, 0, 4, 2, name="Gone Dragoons",
@@ -56,8 +61,8 @@ def make_state() -> GameState:
         Unit("pc", "parl", UnitKind.COMMANDER, "centre", 20, 6, 0, 2, 2, name="Earl of Essex"),
     ]
     return GameState(
-        ("roy", "parl"), 1, "roy", "setup", {u.id: u for u in units},
-        supplies=(Supply("s1", "roy", 6, 35.5), Supply("s2", "parl", 30, 0.5)),
+        ("roy", "parl"), 1, "roy", "setup", {u.id: u if u.own else u.evolve(own=HitsPiece()) for u in units},
+        own=LargerBattlesData(supplies=(Supply("s1", "roy", 6, 35.5), Supply("s2", "parl", 30, 0.5))),
         objectives=(Objective("The Ford", 24, 18, 4),),
     )
 
@@ -208,7 +213,7 @@ def narrator() -> Narrator:
     return Narrator(make_state(), side_names=NAMES)
 
 
-ATTACK = ev.AttackResolved(
+ATTACK = fight_ev.AttackResolved(
     kind="combat", attacker="rh", target="pf", supports=("rf",), attacker_score=7,
     defender_score=3, modifiers=("+1 cavalry", "+1 support"), defender_modifiers=(),
     summary="",
@@ -218,8 +223,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.GameStarted(first_side="roy"), "Royalists move first"),
     (ev.TurnBegan(turn=2, side="parl"), "Turn 2 — Parliament"),
     (ev.PhaseBegan(phase="movement"), "Movement phase"),
-    (ev.OrderGiven(side="roy", target="roy:centre", purpose="move"), "the centre command"),
-    (ev.OrderGiven(side="parl", target="pa", purpose="bombard"), "Guns to bombard"),
+    (lb_ev.OrderGiven(side="roy", target="roy:centre", purpose="move"), "the centre command"),
+    (lb_ev.OrderGiven(side="parl", target="pa", purpose="bombard"), "Guns to bombard"),
     (ev.DiceRolled(purpose="first move: roy", die="d6", value=4), "First move: Royalists: rolled 4"),
     (ev.UnitMoved(unit="pf", path=((20, 10), (20, 13), (23, 16)), facing=45), 'moves 7.2" north'),
     (ev.UnitMoved(unit="pf", path=((20, 10), (20, 10)), facing=90), "turns to face east"),
@@ -227,16 +232,16 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.Marked(mark="moved", ident="rf"), None),
     (ATTACK, "attacks Essex's Foot (supported by 1): 7 (+1 cavalry, +1 support) against 3"),
     (replace(ATTACK, summary="A summary line."), "A summary line (+1 cavalry, +1 support)"),
-    (ev.HitsInflicted(unit="rh", hits=1, cause="combat with Essex's Foot"),
+    (hits_ev.HitsInflicted(unit="rh", hits=1, cause="combat with Essex's Foot"),
      "takes a hit in combat with Essex's Foot (2 in all)"),
-    (ev.AmmunitionExhausted(unit="pf"), "Essex's Foot runs out of ammunition"),
-    (ev.GunFired(unit="pa"), "Guns has fired"),
-    (ev.AmmunitionShortage(unit="pf"), "Essex's Foot runs short of ammunition (1 shortage marker)"),
-    (ev.HitsRemoved(unit="rh", hits=1, cause="rally"), "recovers a hit (rally)"),
+    (hits_ev.AmmunitionExhausted(unit="pf"), "Essex's Foot runs out of ammunition"),
+    (hits_ev.GunFired(unit="pa"), "Guns has fired"),
+    (hits_ev.AmmunitionShortage(unit="pf"), "Essex's Foot runs short of ammunition (1 shortage marker)"),
+    (hits_ev.HitsRemoved(unit="rh", hits=1, cause="rally"), "recovers a hit (rally)"),
     (ev.UnitDeployed(unit="pf", x=20, y=6, facing=0), "Essex's Foot deploys at (20.0, 6.0) facing north"),
     (ev.UnitRemoved(unit="pf", reason="routed", detail="3 hits"), "routed and leaves the field (3 hits)"),
     (ev.UnitRemoved(unit="rc", reason="misfortune"), "General Lord Forth suffers a misfortune"),
-    (ev.SupplyRaided(supply="s2", by="rh"), "raids Parliament's supplies (s2)"),
+    (lb_ev.SupplyRaided(supply="s2", by="rh"), "raids Parliament's supplies (s2)"),
     (ev.ObjectiveTaken(objective="The Ford", side="roy"), "Royalists take The Ford"),
     (ev.DecisionAwaited(side="parl", kind="encourage", context={}), "Parliament to decide: encourage"),
     (ev.DecisionMade(side="parl", kind="encourage", choice="pc"), "Parliament choose Earl of Essex"),
@@ -267,16 +272,16 @@ def test_every_core_event_type_is_covered() -> None:
 
 def test_narrator_follows_the_state() -> None:
     n = narrator()
-    n.line(ev.HitsInflicted(unit="pf", hits=1, cause="combat"))
-    assert n.line(ev.HitsInflicted(unit="pf", hits=2, cause="bombardment")) == (
+    n.line(hits_ev.HitsInflicted(unit="pf", hits=1, cause="combat"))
+    assert n.line(hits_ev.HitsInflicted(unit="pf", hits=2, cause="bombardment")) == (
         "Essex's Foot takes 2 hits from bombardment (3 in all)"
     )
 
 
 def test_narrator_without_state_uses_labels_and_ids() -> None:
     n = Narrator(labels={"x": "Hopton's Horse"})
-    assert n.line(ev.AmmunitionExhausted(unit="x")) == "Hopton's Horse runs out of ammunition"
-    assert n.line(ev.GunFired(unit="g9")) == "g9 has fired and may now only pivot"
+    assert n.line(hits_ev.AmmunitionExhausted(unit="x")) == "Hopton's Horse runs out of ammunition"
+    assert n.line(hits_ev.GunFired(unit="g9")) == "g9 has fired and may now only pivot"
 
 
 def test_entries_fold_an_attacks_dice_into_its_line() -> None:
@@ -285,7 +290,7 @@ def test_entries_fold_an_attacks_dice_into_its_line() -> None:
         ev.DiceRolled(purpose="combat: rh attacking pf", die="d6", value=5),
         ev.DiceRolled(purpose="combat: pf defending against rh", die="d6", value=3),
         ATTACK,
-        ev.HitsInflicted(unit="pf", hits=1, cause="combat"),
+        hits_ev.HitsInflicted(unit="pf", hits=1, cause="combat"),
     ]
     lines = narrator().entries(events)
     assert [line.kind for line in lines] == ["dice", "attack", "hit"]
@@ -301,7 +306,7 @@ def test_entries_gather_loose_dice_and_drop_empty_phases() -> None:
         ev.Marked(mark="x", ident="y"),
         ev.PhaseBegan(phase="combat"),
         ev.DiceRolled(purpose="ammunition: Essex's Foot", die="d6", value=1),
-        ev.AmmunitionExhausted(unit="pf"),
+        hits_ev.AmmunitionExhausted(unit="pf"),
         ev.PhaseBegan(phase="routing"),
     ]
     texts = narrate(events, make_state(), NAMES)
@@ -355,7 +360,7 @@ def synthetic_game() -> tuple[GameState, list[ev.Event], list[tuple[object, list
     ]
     state = play(initial, start)
     scripts: list[list[ev.Event]] = [
-        [ev.OrderGiven(side="roy", target="roy:centre", purpose="move"),
+        [lb_ev.OrderGiven(side="roy", target="roy:centre", purpose="move"),
          ev.UnitMoved(unit="rf", path=((20, 30), (20, 26), (21, 22)), facing=180)],
         [ev.PhaseBegan(phase="combat"), ev.TurnBegan(turn=1, side="parl"),
          ev.PhaseBegan(phase="movement")],
@@ -364,11 +369,11 @@ def synthetic_game() -> tuple[GameState, list[ev.Event], list[tuple[object, list
          ev.DiceRolled(purpose="combat: pf attacking rf", die="d6", value=6),
          ev.DiceRolled(purpose="combat: rf defending", die="d6", value=1),
          replace(ATTACK, attacker="pf", target="rf", summary="Essex's Foot routs the King's men"),
-         ev.HitsInflicted(unit="rf", hits=1, cause="combat"),
+         hits_ev.HitsInflicted(unit="rf", hits=1, cause="combat"),
          ev.UnitRemoved(unit="rf", reason="routed", detail="1 hit"),
          ev.TurnBegan(turn=2, side="roy"), ev.PhaseBegan(phase="movement")],
         [ev.UnitMoved(unit="rh", path=((30, 24), (30, 20)), facing=180, reason="charge"),
-         ev.SupplyRaided(supply="s2", by="rh"),
+         lb_ev.SupplyRaided(supply="s2", by="rh"),
          ev.GameEnded(winner="parl", score={"roy": 3, "parl": 4}, reason="objective taken",
                       breakdown={"roy": {"supplies_attacked": 3}, "parl": {"routed_units": 4},
                                  "units_lost": {"roy": 1, "parl": 1}})],

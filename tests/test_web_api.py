@@ -11,7 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tertia.analysis.odds import odds as engine_odds
-from tertia.core.actions import Attack, EndPhase, action_from_dict
+from tertia.core.actions import EndPhase, action_from_dict
+from tertia.rules.fighting import Attack
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, doctrine_action, service, wait_until
 

@@ -20,10 +20,10 @@ import httpx
 import pytest
 
 from tertia.ai.doctrine import DoctrinePlayer
-from tertia.core.actions import DeclareAttacks
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.larger_battles.actions import DeclareAttacks
 from tertia.scenarios import load_builtin
 from tests.web_server import Server
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from tertia.core.actions import EndPhase, GiveOrder, Move
+from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import SeededDice
 from tertia.core.events import PhaseBegan
 from tertia.core.game import Game
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.larger_battles.actions import GiveOrder
 from tertia.scenarios import load_builtin
 
 

@@ -13,11 +13,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tertia.ai.doctrine import DoctrinePlayer
-from tertia.core.events import Event, OrderGiven
+from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.terrain import Battlefield
 from tertia.rulesets.larger_battles import LargerBattles
+from tertia.rulesets.larger_battles.events import OrderGiven
 from tertia.scenarios import load_builtin
 from tertia.web import games
 from tertia.web.app import create_app

@@ -16,10 +16,12 @@ from collections.abc import Sequence
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.ai.d3_proposals import activated, charge_towards, iter_deploy_places
 from tertia.ai.moves import bearing_to, move_towards
-from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc, is_within
 from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.fighting import Attack, Shoot
+from tertia.rules.hits import piece
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
@@ -173,7 +175,7 @@ class D3Doctrine:
 
     def _worth(self, game: Game, target: Unit, hits: float) -> float:
         """Expected hits, weighted towards finishing a unit off."""
-        left = rout_after(game.ruleset.options) + 1 - target.hits
+        left = rout_after(game.ruleset.options) + 1 - piece(target).hits
         bonus = 1.5 if hits >= left else 1.0
         return hits * bonus + (0.3 if target.kind is UnitKind.ARTILLERY else 0.0)
 
@@ -241,7 +243,7 @@ class D3Doctrine:
     # --- advancing -----------------------------------------------------------------------
 
     def _advance(self, game: Game, view: GameState, unit: Unit) -> Move | None:
-        if unit.kind is UnitKind.ARTILLERY and (unit.fired or weather.guns_bogged(view)):
+        if unit.kind is UnitKind.ARTILLERY and (piece(unit).fired or weather.guns_bogged(view)):
             return None
         goal, target = self._goal(view, unit)
         if goal is None or target is None:
@@ -313,8 +315,8 @@ class D3Doctrine:
         ruleset = game.ruleset
         if not isinstance(ruleset, D3Cards) or rallies_left(view, unit, ruleset.options) <= 0:
             return None
-        hurt = sorted((u for u in view.iter_troops(unit.side) if u.hits >= RALLY_FROM),
-                      key=lambda u: (-u.hits, u.id))
+        hurt = sorted((u for u in view.iter_troops(unit.side) if piece(u).hits >= RALLY_FROM),
+                      key=lambda u: (-piece(u).hits, u.id))
         for friend in hurt:
             if in_contact(unit, friend):
                 rally = Rally(commander=unit.id, unit=friend.id)

@@ -14,10 +14,11 @@ import random
 
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.ai.moves import Slide
-from tertia.core.actions import Action, Attack, Move, Shoot
+from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import bearing, first_contact, heading_vector
 from tertia.core.state import GameState, Unit
+from tertia.rules.fighting import Attack, Shoot
 from tertia.rulesets.d3.base import D3RuleSet
 from tertia.rulesets.d3.contact import enemy_contacts, in_contact
 from tertia.rulesets.d3.troops import MOVE

@@ -12,21 +12,15 @@ from collections.abc import Callable, Iterable
 from tertia.ai.d3_doctrine import D3Doctrine
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.ai.player import Player
-from tertia.core.actions import (
-    Action,
-    Attack,
-    Bombard,
-    DeclareAttacks,
-    Encourage,
-    EndPhase,
-    GiveOrder,
-    Move,
-)
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Point, angle_between
 from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.fighting import Attack
+from tertia.rules.hits import piece
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.modifiers import total
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.combat import (
     DECLARED,
     attacker_modifiers,
@@ -37,6 +31,7 @@ from tertia.rulesets.larger_battles.combat import (
     support_problem,
 )
 from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
+from tertia.rulesets.larger_battles.events import supplies_of
 from tertia.rulesets.larger_battles.orders import is_ordered, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
@@ -184,7 +179,7 @@ class LargerBattlesDoctrine:
             return None
         allowance = profile(unit.kind).move
         if unit.kind is UnitKind.ARTILLERY:
-            if unit.fired:
+            if piece(unit).fired:
                 return pivot_to(game, state, unit, bearing_to(unit, goal))
             allowance = 3.0
         heading = bearing_to(unit, goal)
@@ -199,7 +194,7 @@ class LargerBattlesDoctrine:
             return None
         if unit.kind is UnitKind.HORSE:
             horse = [e for e in enemies if e.kind is UnitKind.HORSE]
-            supplies = [s for s in state.supplies if s.in_play and s.side != unit.side]
+            supplies = [s for s in supplies_of(state) if s.in_play and s.side != unit.side]
             if supplies and (not horse or min(math.hypot(h.x - unit.x, h.y - unit.y) for h in horse) > 22.0):
                 s = min(supplies, key=lambda s: math.hypot(s.x - unit.x, s.y - unit.y))
                 return (s.x, s.y)
@@ -273,7 +268,7 @@ class LargerBattlesDoctrine:
 
     def _target_priority(self, game: Game, state: GameState, target_id: str) -> tuple[int, str]:
         t = state.units[target_id]
-        left = hit_limit(game.table, state, t, game.ruleset.options).value - t.hits
+        left = hit_limit(game.table, state, t, game.ruleset.options).value - piece(t).hits
         return (left, target_id)
 
     def _bombardment(self, game: Game, state: GameState) -> Action:
@@ -365,10 +360,11 @@ class LargerBattlesDoctrine:
     @staticmethod
     def _survives_fighting(game: Game, state: GameState, unit: Unit) -> bool:
         """Would the unit still stand once it fights (leaving a river bank or cover)?"""
-        if not unit.hits:
+        if not piece(unit).hits:
             return True
         fought = state.with_mark("supported", unit.id)
-        return hit_limit(game.table, fought, fought.units[unit.id], game.ruleset.options).value > unit.hits
+        limit = hit_limit(game.table, fought, fought.units[unit.id], game.ruleset.options)
+        return limit.value > piece(unit).hits
 
     def _commander_for(self, state: GameState, attack: Attack, taken: set[str]) -> str | None:
         """A commander (never the general) the rules let encourage this attack, and not
@@ -377,7 +373,7 @@ class LargerBattlesDoctrine:
         if not can_be_encouraged(attacker):
             return None
         eligible = iter_eligible_commanders(state, state.active, (attacker, target))
-        return next((c.id for c in eligible if not c.general and c.id not in taken), None)
+        return next((c.id for c in eligible if not piece(c).general and c.id not in taken), None)
 
     def _attack_value(self, game: Game, state: GameState, attack: Attack) -> float:
         opts = game.ruleset.options
@@ -386,15 +382,15 @@ class LargerBattlesDoctrine:
         win, lose = win_lose(a_mod, d_mod)
         a = state.units[attack.attacker]
         t = state.units[attack.target]
-        t_left = hit_limit(game.table, state, t, opts).value - t.hits
-        a_left = hit_limit(game.table, state, a, opts).value - a.hits
+        t_left = hit_limit(game.table, state, t, opts).value - piece(t).hits
+        a_left = hit_limit(game.table, state, a, opts).value - piece(a).hits
         return win / max(t_left, 1) - lose / max(a_left, 1) + 0.01
 
     def _encourage(self, game: Game, state: GameState) -> Action:
         assert state.pending is not None
         eligible: Iterable[str] = state.pending.get("eligible", ())
         for cid in eligible:
-            if not state.units[cid].general:
+            if not piece(state.units[cid]).general:
                 return Encourage(commander=cid)
         return Encourage(commander=None)
 

@@ -19,6 +19,7 @@ from tertia.core.geometry import (
     point_segment_distance,
 )
 from tertia.core.state import GameState, Unit
+from tertia.rulesets.larger_battles.events import supplies_of
 
 SHORTEN_STEPS = 7
 MIN_STEP = 0.25
@@ -82,7 +83,7 @@ def free_run(
         if other.id != unit.id:
             enemy = other.side != unit.side and not other.is_commander
             best = min(best, slide.contact(other.base, ENEMY_CLEARANCE if enemy else 0.0))
-    for supply in state.supplies:
+    for supply in supplies_of(state):
         if supply.in_play:
             best = min(best, slide.contact(supply.base, 0.0))
     return max(0.0, best - 1e-6)

@@ -7,18 +7,11 @@ import random
 from collections.abc import Callable
 
 from tertia.ai import d3_proposals
-from tertia.core.actions import (
-    Action,
-    Attack,
-    Bombard,
-    DeclareAttacks,
-    Encourage,
-    EndPhase,
-    GiveOrder,
-    Move,
-)
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.state import GameState, UnitKind
+from tertia.rules.fighting import Attack
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.combat import declared_attacks
 
 MOVE_SAMPLES = 6

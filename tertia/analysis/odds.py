@@ -17,13 +17,15 @@ from tertia.analysis.enumerate import TooManyBranches, enumerate_branches
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
 from tertia.core.dice import Dice
-from tertia.core.events import AttackResolved, Event
+from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.rules.fighting import AttackResolved
+from tertia.rulesets.larger_battles.events import supplies_of
 
-UNIT_FIELDS = ("hits", "removed", "out_of_ammo", "ammo_markers", "fired", "x", "y", "facing")
+UNIT_FIELDS = ("removed", "x", "y", "facing")
 
 
 @dataclass(frozen=True)
@@ -88,12 +90,17 @@ def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any
         for name in UNIT_FIELDS:
             a, b = getattr(old, name), getattr(new, name)
             if a != b:
-                diff[name] = b - a if name == "hits" else b
+                diff[name] = b
+        kept = {} if old.own is None else old.own.values()
+        for name, b in ({} if new.own is None else new.own.values()).items():
+            a = kept.get(name)
+            if a != b:
+                diff[name] = b - a if name == "hits" and isinstance(a, int) else b
         if old.extra != new.extra:
             diff["extra"] = {k: v for k, v in new.extra.items() if old.extra.get(k) != v}
         if diff:
             changes[uid] = diff
-    for old_s, new_s in zip(before.supplies, after.supplies, strict=True):
+    for old_s, new_s in zip(supplies_of(before), supplies_of(after), strict=True):
         if old_s.raided_by != new_s.raided_by:
             changes[f"supply:{old_s.id}"] = {"raided_by": new_s.raided_by}
     return changes

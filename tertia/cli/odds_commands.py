@@ -15,8 +15,8 @@ from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import Odds, UnaskedResponse, odds
 from tertia.cli.common import RulesForFileOpt, fail, out, state_from_file
 from tertia.cli.main import app
-from tertia.core.actions import Encourage
 from tertia.core.violations import IllegalAction
+from tertia.rulesets.larger_battles.actions import Encourage
 
 BAR_WIDTH = 30
 

@@ -60,8 +60,9 @@ def _normalise(action: Action) -> Action:
         optional = declared.endswith("| None")
         if v is None and optional:
             continue
-        if f.name == "attacks":
-            changes[f.name] = _attacks(v)
+        nested = _nested_action(declared)
+        if nested is not None:
+            changes[f.name] = _actions_of(nested, f.name, v)
         elif f.name == "waypoints":
             try:
                 changes[f.name] = tuple((_number(p[0]), _number(p[1])) for p in v)
@@ -88,19 +89,28 @@ def _normalise(action: Action) -> Action:
     return type(action)(**data)
 
 
-def _attacks(value: Any) -> tuple[Attack, ...]:
-    """A declaration's attacks: a list of attack objects (JSON or already built)."""
+def _nested_action(declared: str) -> type[Action] | None:
+    """The action class a field declared ``tuple[<Action class>, ...]`` holds, else None."""
+    if not declared.startswith("tuple[") or not declared.endswith(", ...]"):
+        return None
+    name = declared[len("tuple["):-len(", ...]")]
+    return next((c for c in ACTION_TYPES.values() if c.__name__ == name), None)
+
+
+def _actions_of(cls: type[Action], name: str, value: Any) -> tuple[Action, ...]:
+    """A field holding actions of one class (a declaration's attacks): a list of their
+    JSON objects (without ``type``) or of actions already built."""
     if not isinstance(value, list | tuple):
-        raise ValueError("attacks must be a list of attacks")
-    found: list[Attack] = []
+        raise ValueError(f"{name} must be a list of {cls.type.replace('_', ' ')} objects")
+    found: list[Action] = []
     for i, a in enumerate(value):
         if isinstance(a, Mapping):
             try:
-                a = action_from_dict({"type": Attack.type, **a})
+                a = action_from_dict({**a, "type": cls.type})
             except BadActionData as exc:
-                raise ValueError(f"attacks[{i}]: {exc}") from None
-        if not isinstance(a, Attack):
-            raise ValueError(f"attacks[{i}] must be an attack")
+                raise ValueError(f"{name}[{i}]: {exc}") from None
+        if not isinstance(a, cls):
+            raise ValueError(f"{name}[{i}] must be a {cls.type.replace('_', ' ')} object")
         found.append(a)
     return tuple(found)
 
@@ -112,15 +122,6 @@ def _number(value: Any) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class GiveOrder(Action):
-    """Spend an order on a command or a single unit (larger-battles: Orders)."""
-
-    type: ClassVar[str] = "give_order"
-    target: str
-    purpose: str = "move"  # "move" or "bombard"
-
-
-@dataclass(frozen=True, slots=True)
 class Move(Action):
     """Move a unit: optional pivot, a path through waypoints, optional pivot at the end."""
 
@@ -129,54 +130,6 @@ class Move(Action):
     waypoints: tuple[Point, ...] = ()
     face_before: float | None = None
     face_after: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Bombard(Action):
-    """An artillery unit fires at a target."""
-
-    type: ClassVar[str] = "bombard"
-    gun: str
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class Shoot(Action):
-    """A unit fires its muskets (or a gun its shot) at a target."""
-
-    type: ClassVar[str] = "shoot"
-    unit: str
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class Attack(Action):
-    """A primary attacker engages a target, with supporting units and an encouraging
-    commander (larger-battles: Combat)."""
-
-    type: ClassVar[str] = "attack"
-    attacker: str
-    target: str
-    supports: tuple[str, ...] = ()
-    commander: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DeclareAttacks(Action):
-    """Every attack of a combat phase, declared together (larger-battles: Combat; support
-    is judged against all the phase's targets); each is then fought by an :class:`Attack`
-    naming its primary and target."""
-
-    type: ClassVar[str] = "declare_attacks"
-    attacks: tuple[Attack, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Encourage(Action):
-    """The defending side's answer to an attack: a commander who encourages, or none."""
-
-    type: ClassVar[str] = "encourage"
-    commander: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,14 +55,6 @@ class PhaseBegan(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class OrderGiven(Event):
-    type: ClassVar[str] = "order_given"
-    side: str
-    target: str
-    purpose: str
-
-
-@dataclass(frozen=True, slots=True)
 class DiceRolled(Event):
     type: ClassVar[str] = "dice_rolled"
     purpose: str
@@ -99,54 +91,6 @@ class Marked(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class AttackResolved(Event):
-    """A combat, bombardment or shot was resolved (the dice are separate events)."""
-
-    type: ClassVar[str] = "attack_resolved"
-    kind: str
-    attacker: str
-    target: str
-    supports: tuple[str, ...]
-    attacker_score: int
-    defender_score: int
-    modifiers: tuple[str, ...]
-    defender_modifiers: tuple[str, ...]
-    summary: str
-
-
-@dataclass(frozen=True, slots=True)
-class HitsInflicted(Event):
-    type: ClassVar[str] = "hits_inflicted"
-    unit: str
-    hits: int
-    cause: str
-
-
-@dataclass(frozen=True, slots=True)
-class AmmunitionExhausted(Event):
-    type: ClassVar[str] = "ammunition_exhausted"
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
-class AmmunitionShortage(Event):
-    """A unit's ammunition ran short: one more ammunition-shortage marker."""
-
-    type: ClassVar[str] = "ammunition_shortage"
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
-class HitsRemoved(Event):
-    """Hits taken off a unit (a commander's rally, say)."""
-
-    type: ClassVar[str] = "hits_removed"
-    unit: str
-    hits: int
-    cause: str
-
-
-@dataclass(frozen=True, slots=True)
 class UnitDeployed(Event):
     """A unit waiting off the table was placed on it."""
 
@@ -158,14 +102,6 @@ class UnitDeployed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GunFired(Event):
-    """Artillery fired and must now stay where it is."""
-
-    type: ClassVar[str] = "gun_fired"
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
 class UnitRemoved(Event):
     """A unit or commander left play: ``reason`` is routed, raided, misfortune ..."""
 
@@ -173,13 +109,6 @@ class UnitRemoved(Event):
     unit: str
     reason: str
     detail: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class SupplyRaided(Event):
-    type: ClassVar[str] = "supply_raided"
-    supply: str
-    by: str
 
 
 @dataclass(frozen=True, slots=True)

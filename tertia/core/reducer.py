@@ -47,11 +47,6 @@ def _phase(s: GameState, e: ev.PhaseBegan) -> GameState:
     return s.evolve(phase=e.phase)
 
 
-@handles(ev.OrderGiven)
-def _order(s: GameState, e: ev.OrderGiven) -> GameState:
-    return s.with_mark(f"ordered_{e.purpose}", e.target).with_mark("orders", e.target)
-
-
 @handles(ev.Marked)
 def _marked(s: GameState, e: ev.Marked) -> GameState:
     return s.with_mark(e.mark, e.ident)
@@ -76,29 +71,6 @@ def _turned(s: GameState, e: ev.UnitTurned) -> GameState:
     return s.with_unit(u.evolve(facing=round(e.facing % 360.0, POSITION_DECIMALS)))
 
 
-@handles(ev.HitsInflicted)
-def _hits(s: GameState, e: ev.HitsInflicted) -> GameState:
-    u = s.units[e.unit]
-    return s.with_unit(u.evolve(hits=u.hits + e.hits))
-
-
-@handles(ev.AmmunitionExhausted)
-def _ammo(s: GameState, e: ev.AmmunitionExhausted) -> GameState:
-    return s.with_unit(s.units[e.unit].evolve(out_of_ammo=True))
-
-
-@handles(ev.AmmunitionShortage)
-def _short(s: GameState, e: ev.AmmunitionShortage) -> GameState:
-    u = s.units[e.unit]
-    return s.with_unit(u.evolve(ammo_markers=u.ammo_markers + 1))
-
-
-@handles(ev.HitsRemoved)
-def _hits_removed(s: GameState, e: ev.HitsRemoved) -> GameState:
-    u = s.units[e.unit]
-    return s.with_unit(u.evolve(hits=max(0, u.hits - e.hits)))
-
-
 @handles(ev.UnitDeployed)
 def _deployed(s: GameState, e: ev.UnitDeployed) -> GameState:
     u = s.units[e.unit]
@@ -112,23 +84,9 @@ def _deployed(s: GameState, e: ev.UnitDeployed) -> GameState:
     )
 
 
-@handles(ev.GunFired)
-def _fired(s: GameState, e: ev.GunFired) -> GameState:
-    return s.with_unit(s.units[e.unit].evolve(fired=True))
-
-
 @handles(ev.UnitRemoved)
 def _removed(s: GameState, e: ev.UnitRemoved) -> GameState:
     return s.with_unit(s.units[e.unit].evolve(removed=e.reason))
-
-
-@handles(ev.SupplyRaided)
-def _raided(s: GameState, e: ev.SupplyRaided) -> GameState:
-    return s.evolve(
-        supplies=tuple(
-            replace(sp, raided_by=e.by) if sp.id == e.supply else sp for sp in s.supplies
-        ),
-    )
 
 
 @handles(ev.ObjectiveTaken)

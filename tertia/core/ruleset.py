@@ -227,7 +227,7 @@ class RuleSet(ABC):
     def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
         """A unit's derived state for referees and front ends (hit limit and the like)."""
         u = state.units[unit_id]
-        return {"id": u.id, "side": u.side, "type": u.kind.value, "hits": u.hits}
+        return {"id": u.id, "side": u.side, "type": u.kind.value}
 
     # --- what front ends may ask (optional; the defaults say nothing) ---------------------
 

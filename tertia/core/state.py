@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, Final, final
 
 from tertia.core.geometry import Base
+from tertia.core.ruledata import RuleData, rule_data_from_dict
 
 _GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
 
@@ -88,22 +89,45 @@ TROOP_KINDS = frozenset(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Stand:
+    """One stand of a unit that has separated from the rest (a rout of stands, each moving
+    on its own): where it stands, its size, and whether it is still in play."""
+
+    x: float
+    y: float
+    facing: float
+    width: float
+    depth: float
+    removed: str | None = None
+
+    @property
+    def base(self) -> Base:
+        return Base(self.x, self.y, self.facing, self.width, self.depth)
+
+
 UNIT_FIELDS = ("id", "side", "kind", "command", "x", "y", "facing", "width", "depth", "name",
-               "traits", "general", "value", "hits", "out_of_ammo", "ammo_markers", "fired",
-               "removed", "extra")
-"""A unit's fields, in the order its constructor takes them."""
+               "traits", "removed", "own", "extra", "stands")
+"""A unit's fields, in the order its constructor takes them: the one list of them (a test
+holds the constructor, :meth:`Unit.fields` and serialisation to it)."""
 
 _UNIT_FIELDS = frozenset(UNIT_FIELDS)
+_UNIT_DEFAULTS: Final[Mapping[str, Any]] = {
+    "name": "", "traits": (), "removed": None, "own": None, "extra": None, "stands": ()}
 
 
 @final
 class Unit:
-    """A unit or a commander on the table.
+    """A unit or a commander on the table: identity, side, kind, group (``command``),
+    where it stands and its status.
 
     ``removed`` is ``None`` while the piece is in play, else why it left ("routed",
-    "raided", "misfortune" ...). ``extra`` holds a rule set's own per-unit data (morale
-    points, formation, figures); it is replaced, never mutated. ``base``, the footprint,
-    follows from the position, facing and size.
+    "raided", "misfortune" ...). ``own`` holds the values its rule set keeps for it (hits,
+    ammunition, morale points, figures ...; see :mod:`tertia.core.ruledata`), and
+    ``extra`` a rule set's free-form per-unit data; both are replaced, never mutated.
+    ``base``, the footprint, follows from the position, facing and size; ``stands`` lists
+    the stands that have separated from it, each with its own place (empty while the unit
+    stands together).
 
     A value, written out rather than a dataclass because units change thousands of times
     a battle: equal units have equal fields, and a unit never changes (:meth:`evolve`
@@ -125,14 +149,10 @@ class Unit:
         depth: float,
         name: str = "",
         traits: tuple[str, ...] = (),
-        general: bool = False,
-        value: int = 0,
-        hits: int = 0,
-        out_of_ammo: bool = False,
-        ammo_markers: int = 0,
-        fired: bool = False,
         removed: str | None = None,
+        own: RuleData | None = None,
         extra: Mapping[str, Any] | None = None,
+        stands: tuple[Stand, ...] = (),
         *,
         _base: Base | None = None,
     ) -> None:
@@ -147,39 +167,27 @@ class Unit:
         self.depth: Final = depth
         self.name: Final = name
         self.traits: Final = traits
-        self.general: Final = general
-        self.value: Final = value
-        self.hits: Final = hits
-        self.out_of_ammo: Final = out_of_ammo
-        self.ammo_markers: Final = ammo_markers
-        self.fired: Final = fired
         self.removed: Final = removed
+        self.own: Final = own
         self.extra: Final[Mapping[str, Any]] = {} if extra is None else extra
+        self.stands: Final = stands
         # A unit that kept its place keeps its base, so memos keyed on the base still hold.
         self.base: Final = Base(x, y, facing, width, depth) if _base is None else _base
 
     def fields(self) -> tuple[Any, ...]:
         """The values of :data:`UNIT_FIELDS`, in order."""
-        return (self.id, self.side, self.kind, self.command, self.x, self.y, self.facing,
-                self.width, self.depth, self.name, self.traits, self.general, self.value,
-                self.hits, self.out_of_ammo, self.ammo_markers, self.fired, self.removed,
-                self.extra)
+        return tuple([getattr(self, name) for name in UNIT_FIELDS])
 
     def evolve(self, **changes: Any) -> Unit:
-        """This unit with some fields changed."""
+        """This unit with some fields changed. A name that is not one of
+        :data:`UNIT_FIELDS` changes the rule set's own values (:attr:`own`)."""
         if not _UNIT_FIELDS.issuperset(changes):
-            raise TypeError(f"a unit has no field {sorted(set(changes) - _UNIT_FIELDS)[0]!r}")
-        get = changes.get
-        return Unit(
-            get("id", self.id), get("side", self.side), get("kind", self.kind),
-            get("command", self.command), get("x", self.x), get("y", self.y),
-            get("facing", self.facing), get("width", self.width), get("depth", self.depth),
-            get("name", self.name), get("traits", self.traits), get("general", self.general),
-            get("value", self.value), get("hits", self.hits),
-            get("out_of_ammo", self.out_of_ammo), get("ammo_markers", self.ammo_markers),
-            get("fired", self.fired), get("removed", self.removed), get("extra", self.extra),
-            _base=self.base if _GEOMETRY.isdisjoint(changes) else None,
-        )
+            own_changes = {k: changes.pop(k) for k in list(changes) if k not in _UNIT_FIELDS}
+            if self.own is None:
+                raise TypeError(f"a unit has no field {sorted(own_changes)[0]!r}")
+            changes["own"] = self.own.evolve(**own_changes)
+        values = [changes.get(name, getattr(self, name)) for name in UNIT_FIELDS]
+        return Unit(*values, _base=self.base if _GEOMETRY.isdisjoint(changes) else None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Unit):
@@ -189,7 +197,8 @@ class Unit:
     __hash__ = None  # type: ignore[assignment]  # equal by value, and ``extra`` is a dict
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{n}={v!r}" for n, v in zip(UNIT_FIELDS, self.fields(), strict=True))
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(UNIT_FIELDS, self.fields(), strict=True)
+                          if n not in _UNIT_DEFAULTS or v != _UNIT_DEFAULTS[n])
         return f"Unit({shown})"
 
     def __reduce__(self) -> tuple[type[Unit], tuple[Any, ...]]:
@@ -211,37 +220,21 @@ class Unit:
         d = dict(zip(UNIT_FIELDS, self.fields(), strict=True))
         d["kind"] = self.kind.value
         d["traits"] = list(self.traits)
+        d["own"] = None if self.own is None else self.own.to_dict()
         d["extra"] = dict(self.extra)
+        d["stands"] = [asdict(st) for st in self.stands]
         return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Unit:
-        data = dict(d)
+        data = {k: v for k, v in d.items() if k in _UNIT_FIELDS}
         data["kind"] = UnitKind(data["kind"])
         data["traits"] = tuple(data.get("traits", ()))
+        own = data.get("own")
+        data["own"] = None if own is None else rule_data_from_dict(own)
         data["extra"] = dict(data.get("extra", {}))
+        data["stands"] = tuple(Stand(**st) for st in data.get("stands", ()))
         return cls(**data)
-
-
-@dataclass(frozen=True, slots=True)
-class Supply:
-    """A supply base marker (larger-battles: Supplies)."""
-
-    id: str
-    side: str
-    x: float
-    y: float
-    width: float = 2.0
-    depth: float = 1.0
-    raided_by: str | None = None
-    base: Base = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "base", Base(self.x, self.y, 0.0, self.width, self.depth))
-
-    @property
-    def in_play(self) -> bool:
-        return self.raided_by is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +266,10 @@ _IN_PLAY: Final = 0
 _TROOPS: Final = 1
 _EVERY_PIECE: Final = 2
 
-STATE_FIELDS = ("sides", "turn", "active", "phase", "units", "supplies", "objectives",
-                "first_side", "marks", "pending", "result", "step", "extra")
-"""A state's fields, in the order its constructor takes them."""
+STATE_FIELDS = ("sides", "turn", "active", "phase", "units", "objectives", "first_side",
+                "marks", "pending", "result", "step", "own", "extra")
+"""A state's fields, in the order its constructor takes them: the one list of them (a test
+holds the constructor, :meth:`GameState.fields` and serialisation to it)."""
 
 _STATE_FIELDS = frozenset(STATE_FIELDS)
 
@@ -287,7 +281,8 @@ class GameState:
     ``marks`` is the current player turn's bookkeeping: named sets of ids (units moved,
     units that attacked, orders given ...), cleared when the turn passes. ``pending`` is a
     decision the rules await from ``pending["side"]`` before play goes on (a defender's
-    reaction, a hidden choice). ``extra`` holds a rule set's own global data.
+    reaction, a hidden choice). ``own`` holds the game-wide values the rule set declares
+    (:mod:`tertia.core.ruledata`), ``extra`` its free-form global data.
 
     A value, written out rather than a dataclass because a battle makes thousands of
     states: equal states have equal fields, and a state never changes (:meth:`evolve`
@@ -304,13 +299,13 @@ class GameState:
         active: str,
         phase: str,
         units: Mapping[str, Unit],
-        supplies: tuple[Supply, ...] = (),
         objectives: tuple[Objective, ...] = (),
         first_side: str | None = None,
         marks: Mapping[str, tuple[str, ...]] | None = None,
         pending: Mapping[str, Any] | None = None,
         result: Mapping[str, Any] | None = None,
         step: int = 0,
+        own: RuleData | None = None,
         extra: Mapping[str, Any] | None = None,
     ) -> None:
         self.sides: Final = sides
@@ -318,13 +313,13 @@ class GameState:
         self.active: Final = active
         self.phase: Final = phase
         self.units: Final = units
-        self.supplies: Final = supplies
         self.objectives: Final = objectives
         self.first_side: Final = first_side
         self.marks: Final[Mapping[str, tuple[str, ...]]] = {} if marks is None else marks
         self.pending: Final = pending
         self.result: Final = result
         self.step: Final = step
+        self.own: Final = own
         self.extra: Final[Mapping[str, Any]] = {} if extra is None else extra
         self.cache: Final[dict[Any, Any]] = {}
         """Memo for derived queries on this state (each new state starts empty)."""
@@ -341,22 +336,13 @@ class GameState:
 
     def fields(self) -> tuple[Any, ...]:
         """The values of :data:`STATE_FIELDS`, in order."""
-        return (self.sides, self.turn, self.active, self.phase, self.units, self.supplies,
-                self.objectives, self.first_side, self.marks, self.pending, self.result,
-                self.step, self.extra)
+        return tuple([getattr(self, name) for name in STATE_FIELDS])
 
     def evolve(self, **changes: Any) -> GameState:
         """This state with some fields changed (and an empty cache)."""
         if not _STATE_FIELDS.issuperset(changes):
             raise TypeError(f"a state has no field {sorted(set(changes) - _STATE_FIELDS)[0]!r}")
-        get = changes.get
-        new = GameState(
-            get("sides", self.sides), get("turn", self.turn), get("active", self.active),
-            get("phase", self.phase), get("units", self.units), get("supplies", self.supplies),
-            get("objectives", self.objectives), get("first_side", self.first_side),
-            get("marks", self.marks), get("pending", self.pending), get("result", self.result),
-            get("step", self.step), get("extra", self.extra),
-        )
+        new = GameState(*[changes.get(name, getattr(self, name)) for name in STATE_FIELDS])
         if "units" not in changes:
             new.measured = self.measured
             new.rosters = self.rosters
@@ -479,9 +465,6 @@ class GameState:
             "active": self.active,
             "phase": self.phase,
             "units": [u.to_dict() for u in self.units.values()],
-            "supplies": [
-                {f.name: getattr(s, f.name) for f in fields(s) if f.init} for s in self.supplies
-            ],
             "objectives": [
                 {f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives
             ],
@@ -490,6 +473,7 @@ class GameState:
             "pending": None if self.pending is None else dict(self.pending),
             "result": None if self.result is None else dict(self.result),
             "step": self.step,
+            "own": None if self.own is None else self.own.to_dict(),
             "extra": dict(self.extra),
         }
 
@@ -501,13 +485,13 @@ class GameState:
             active=d["active"],
             phase=d["phase"],
             units={u["id"]: Unit.from_dict(u) for u in d["units"]},
-            supplies=tuple(Supply(**s) for s in d.get("supplies", ())),
             objectives=tuple(Objective(**o) for o in d.get("objectives", ())),
             first_side=d.get("first_side"),
             marks={k: tuple(v) for k, v in d.get("marks", {}).items()},
             pending=d.get("pending"),
             result=d.get("result"),
             step=int(d.get("step", 0)),
+            own=None if d.get("own") is None else rule_data_from_dict(d["own"]),
             extra=dict(d.get("extra", {})),
         )
 
@@ -532,12 +516,7 @@ class GameState:
             "pending": [] if self.pending is None else [dict(self.pending)],
             "result": None if self.result is None else dict(self.result),
             "objectives": [{f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives],
-            "rules": _present({
-                **self.extra,
-                "supplies": [
-                    {f.name: getattr(s, f.name) for f in fields(s) if f.init} for s in self.supplies
-                ],
-            }),
+            "rules": _present({**self.extra, **({} if self.own is None else self.own.values())}),
             "units": {u.id: _canonical_unit(u) for u in self.units.values()},
         }
 
@@ -569,9 +548,5 @@ def _canonical_unit(u: Unit) -> dict[str, Any]:
         "traits": list(u.traits),
         "x": u.x, "y": u.y, "facing": u.facing, "width": u.width, "depth": u.depth,
         "status": u.removed,
-        "rules": _present({
-            "general": u.general, "value": u.value, "hits": u.hits,
-            "out_of_ammo": u.out_of_ammo, "ammo_markers": u.ammo_markers, "fired": u.fired,
-            **u.extra,
-        }),
+        "rules": _present({**({} if u.own is None else u.own.values()), **u.extra}),
     }

@@ -5,7 +5,8 @@ see and applies each event after telling it (with the one reducer), so a line ca
 how many hits a unit now has, which way a unit turned or whose supplies were raided.
 
 >>> from tertia.core.state import GameState, Unit, UnitKind
->>> from tertia.core.events import HitsInflicted, TurnBegan
+>>> from tertia.core.events import TurnBegan
+>>> from tertia.rules.hits import HitsInflicted
 >>> foot = Unit("essex", "parl", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, name="Essex's Foot")
 >>> state = GameState(("roy", "parl"), 1, "roy", "movement", {"essex": foot})
 >>> n = Narrator(state, side_names={"roy": "Royalists", "parl": "Parliament"})
@@ -31,6 +32,11 @@ from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
+from tertia.rules import fighting as fight_ev
+from tertia.rules import hits as hits_ev
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles import events as lb_ev
+from tertia.rulesets.larger_battles.events import supplies_of
 
 _COMPASS = (
     "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
@@ -223,7 +229,7 @@ class Narrator:
                 dice.append(e)
                 self._advance(e)
                 continue
-            if isinstance(e, ev.AttackResolved):
+            if isinstance(e, fight_ev.AttackResolved):
                 own, others = self._attack_dice(e, dice)
                 if others:
                     out.append(self._dice_entry(others))
@@ -235,14 +241,14 @@ class Narrator:
                     out.append(self._dice_entry(dice))
                     dice = []
             if (
-                isinstance(e, ev.HitsInflicted)
+                isinstance(e, hits_ev.HitsInflicted)
                 and entry is not None
                 and self.state is not None
                 and e.unit in self.state.units
                 and _follows_attack_on(out, e.unit)
             ):
                 # The attack's line already tells who was hit: give the running total.
-                total = self.state.units[e.unit].hits + e.hits
+                total = piece(self.state.units[e.unit]).hits + e.hits
                 entry = NarrativeLine(
                     f"{self.label(e.unit)} now has {_plural(total, 'hit')}", "hit", e
                 )
@@ -285,7 +291,7 @@ class Narrator:
         return tuple(sorted(ids, key=len, reverse=True))
 
     def _attack_dice(
-        self, e: ev.AttackResolved, dice: Sequence[ev.DiceRolled]
+        self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]
     ) -> tuple[list[ev.DiceRolled], list[ev.DiceRolled]]:
         """Split waiting dice into the attack's own (those whose purpose names the attacker
         or the target; all of them when none does) and earlier, unrelated rolls."""
@@ -328,7 +334,7 @@ class Narrator:
             return None, "phase"
         return f"{_humanise(e.phase).capitalize()} phase", "phase"
 
-    def _order_given(self, e: ev.OrderGiven, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _order_given(self, e: lb_ev.OrderGiven, dice: Sequence[ev.DiceRolled]) -> _Told:
         purpose = {"move": "to move", "bombard": "to bombard"}.get(
             e.purpose, f"({_humanise(e.purpose)})"
         )
@@ -359,7 +365,7 @@ class Narrator:
         reason = "" if e.reason == "turn" else f" ({_humanise(e.reason)})"
         return f"{self.label(e.unit)} turns to face {describe_facing(e.facing)}{reason}", "move"
 
-    def _attack_resolved(self, e: ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _attack_resolved(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
         """The rule set's summary when it gives one (it already holds the dice and the
         outcome), with the modifiers named; otherwise a line built from the scores."""
         mods = ""
@@ -379,7 +385,7 @@ class Narrator:
             lead += f" (supported by {len(e.supports)})"
         return f"{lead}: {self._arithmetic(e, dice)}{note}", "attack"
 
-    def _arithmetic(self, e: ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> str:
+    def _arithmetic(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> str:
         """"5+1=6 against 3+0=3" from the dice and the final scores."""
         att_die, def_die, other = _assign_dice(e, dice, self.label(e.target))
         att = _score_text(att_die, e.attacker_score, e.modifiers)
@@ -390,38 +396,38 @@ class Narrator:
             text += " (dice " + ", ".join(str(d.value) for d in other) + ")"
         return text
 
-    def _hits_inflicted(self, e: ev.HitsInflicted, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _hits_inflicted(self, e: hits_ev.HitsInflicted, dice: Sequence[ev.DiceRolled]) -> _Told:
         what = "a hit" if e.hits == 1 else _plural(e.hits, "hit")
         cause = f" {_cause_phrase(e.cause)}" if e.cause else ""
         text = f"{self.label(e.unit)} takes {what}{cause}"
         if self.state is not None and e.unit in self.state.units:
-            total = self.state.units[e.unit].hits + e.hits
+            total = piece(self.state.units[e.unit]).hits + e.hits
             text += f" ({total} in all)"
         return text, "hit"
 
-    def _ammunition(self, e: ev.AmmunitionExhausted, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _ammunition(self, e: hits_ev.AmmunitionExhausted, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} runs out of ammunition", "hit"
 
-    def _ammunition_short(self, e: ev.AmmunitionShortage, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _ammunition_short(self, e: hits_ev.AmmunitionShortage, dice: Sequence[ev.DiceRolled]) -> _Told:
         text = f"{self.label(e.unit)} runs short of ammunition"
         if self.state is not None and e.unit in self.state.units:
-            markers = self.state.units[e.unit].ammo_markers + 1
+            markers = piece(self.state.units[e.unit]).ammo_markers + 1
             text += f" ({_plural(markers, 'shortage marker')})"
         return text, "hit"
 
-    def _hits_removed(self, e: ev.HitsRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _hits_removed(self, e: hits_ev.HitsRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
         what = "a hit" if e.hits == 1 else _plural(e.hits, "hit")
         cause = f" ({_humanise(e.cause)})" if e.cause else ""
         text = f"{self.label(e.unit)} recovers {what}{cause}"
         if self.state is not None and e.unit in self.state.units:
-            text += f", {_plural(max(0, self.state.units[e.unit].hits - e.hits), 'hit')} left"
+            text += f", {_plural(max(0, piece(self.state.units[e.unit]).hits - e.hits), 'hit')} left"
         return text, "note"
 
     def _unit_deployed(self, e: ev.UnitDeployed, dice: Sequence[ev.DiceRolled]) -> _Told:
         return (f"{self.label(e.unit)} deploys at ({e.x:.1f}, {e.y:.1f}) facing "
                 f"{describe_facing(e.facing)}"), "move"
 
-    def _gun_fired(self, e: ev.GunFired, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _gun_fired(self, e: hits_ev.GunFired, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} has fired and may now only pivot", "note"
 
     def _unit_removed(self, e: ev.UnitRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
@@ -430,14 +436,14 @@ class Narrator:
         if self.state is not None and e.unit in self.state.units:
             u = self.state.units[e.unit]
             if u.is_commander and not name.lower().startswith(("commander", "general")):
-                name = f"{'General' if u.general else 'Commander'} {name}"
+                name = f"{'General' if piece(u).general else 'Commander'} {name}"
         detail = f" ({e.detail})" if e.detail else ""
         return f"{name} {phrase}{detail}", "loss"
 
-    def _supply_raided(self, e: ev.SupplyRaided, dice: Sequence[ev.DiceRolled]) -> _Told:
+    def _supply_raided(self, e: lb_ev.SupplyRaided, dice: Sequence[ev.DiceRolled]) -> _Told:
         owner = None
         if self.state is not None:
-            owner = next((s.side for s in self.state.supplies if s.id == e.supply), None)
+            owner = next((s.side for s in supplies_of(self.state) if s.id == e.supply), None)
         whose = f"{possessive(self.side(owner))} supplies" if owner else "supplies"
         return f"{self.label(e.by)} raids {whose} ({e.supply})", "loss"
 
@@ -481,19 +487,19 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.GameStarted: Narrator._game_started,
     ev.TurnBegan: Narrator._turn_began,
     ev.PhaseBegan: Narrator._phase_began,
-    ev.OrderGiven: Narrator._order_given,
+    lb_ev.OrderGiven: Narrator._order_given,
     ev.DiceRolled: Narrator._dice_rolled,
     ev.UnitMoved: Narrator._unit_moved,
     ev.UnitTurned: Narrator._unit_turned,
-    ev.AttackResolved: Narrator._attack_resolved,
-    ev.HitsInflicted: Narrator._hits_inflicted,
-    ev.AmmunitionExhausted: Narrator._ammunition,
-    ev.GunFired: Narrator._gun_fired,
-    ev.AmmunitionShortage: Narrator._ammunition_short,
-    ev.HitsRemoved: Narrator._hits_removed,
+    fight_ev.AttackResolved: Narrator._attack_resolved,
+    hits_ev.HitsInflicted: Narrator._hits_inflicted,
+    hits_ev.AmmunitionExhausted: Narrator._ammunition,
+    hits_ev.GunFired: Narrator._gun_fired,
+    hits_ev.AmmunitionShortage: Narrator._ammunition_short,
+    hits_ev.HitsRemoved: Narrator._hits_removed,
     ev.UnitDeployed: Narrator._unit_deployed,
     ev.UnitRemoved: Narrator._unit_removed,
-    ev.SupplyRaided: Narrator._supply_raided,
+    lb_ev.SupplyRaided: Narrator._supply_raided,
     ev.ObjectiveTaken: Narrator._objective_taken,
     ev.DecisionAwaited: Narrator._decision_awaited,
     ev.DecisionMade: Narrator._decision_made,
@@ -506,7 +512,7 @@ _TELLERS: dict[type[ev.Event], Any] = {
 def _follows_attack_on(out: Sequence[NarrativeLine], unit_id: str) -> bool:
     """Is the last line told (passing over notes) an attack this unit took part in?"""
     for line in reversed(out):
-        if isinstance(line.event, ev.AttackResolved):
+        if isinstance(line.event, fight_ev.AttackResolved):
             return unit_id in (line.event.attacker, line.event.target)
         if line.kind != "note":
             return False
@@ -548,7 +554,7 @@ def _score_text(die: ev.DiceRolled | None, score: int, modifiers: Sequence[str])
 
 
 def _assign_dice(
-    e: ev.AttackResolved, dice: Sequence[ev.DiceRolled], target_label: str
+    e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled], target_label: str
 ) -> tuple[ev.DiceRolled | None, ev.DiceRolled | None, list[ev.DiceRolled]]:
     """Which of an attack's dice is the attacker's and which the defender's.
 

@@ -26,6 +26,7 @@ from tertia.core.terrain import Battlefield
 from tertia.io.files import write_text
 from tertia.io.narrative import NarrativeLine, Narrator, default_side_name
 from tertia.io.svg import SIDE_COLOURS, Trace, render_map
+from tertia.rules.hits import piece
 
 if TYPE_CHECKING:
     from tertia.battle import BattleRecord
@@ -441,19 +442,19 @@ def _order_of_battle(
     rows: list[str] = []
     units = sorted(
         state.iter_units(side, include_removed=True),
-        key=lambda u: (not u.is_commander, not u.general, u.command, u.id),
+        key=lambda u: (not u.is_commander, not piece(u).general, u.command, u.id),
     )
     for u in units:
-        kind = "General" if u.general else _title(u.kind.value)
+        kind = "General" if piece(u).general else _title(u.kind.value)
         if u.removed is not None:
             when = removal_turn.get(u.id)
             fate = f"{_title(u.removed)}" + (f", turn {when}" if when else "")
             css = "lost"
         else:
             fate = "In the field"
-            if u.hits:
-                fate += f", {u.hits} hit{'s' if u.hits != 1 else ''}"
-            if u.out_of_ammo:
+            if piece(u).hits:
+                fate += f", {piece(u).hits} hit{'s' if piece(u).hits != 1 else ''}"
+            if piece(u).out_of_ammo:
                 fate += ", out of ammunition"
             css = "alive"
         rows.append(

@@ -27,6 +27,8 @@ from shapely.ops import substring
 from tertia.core.geometry import heading_vector
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles.events import supplies_of
 
 Point = tuple[float, float]
 Trace = tuple[str, Sequence[Point]]
@@ -522,7 +524,7 @@ def _supplies(
     canvas: _Canvas, state: GameState, colours: Mapping[str, str], side_names: Mapping[str, str]
 ) -> str:
     out: list[str] = ['<g class="supplies">']
-    for s in state.supplies:
+    for s in supplies_of(state):
         colour = colours.get(s.side, NEUTRAL_COLOUR)
         corners = s.base.corners()
         tip = f"Supplies of {_side_name(side_names, s.side)} ({s.id})"
@@ -646,13 +648,13 @@ def _units(
 
 def _unit_tooltip(u: Unit, side_names: Mapping[str, str]) -> str:
     bits = [f"{u.label} ({_side_name(side_names, u.side)}, {u.kind.value.replace('_', ' ')})"]
-    if u.general:
+    if piece(u).general:
         bits.append("commander-general")
-    if u.hits:
-        bits.append(f"{u.hits} hit{'s' if u.hits != 1 else ''}")
-    if u.out_of_ammo:
+    if piece(u).hits:
+        bits.append(f"{piece(u).hits} hit{'s' if piece(u).hits != 1 else ''}")
+    if piece(u).out_of_ammo:
         bits.append("out of ammunition")
-    if u.fired:
+    if piece(u).fired:
         bits.append("has fired")
     if u.removed:
         bits.append(f"removed: {u.removed}")
@@ -676,7 +678,7 @@ def _unit(canvas: _Canvas, u: Unit, colour: str, side_names: Mapping[str, str]) 
         cx, cy = canvas.x(u.x), canvas.y(u.y)
         r = canvas.length(min(u.width, u.depth)) * 0.42
         out.append(_star(cx, cy, r, colour))
-        if u.general:
+        if piece(u).general:
             out.append(
                 f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r * 1.25)}" fill="none" '
                 f'stroke="#b8892b" stroke-width="1.3"/>'
@@ -694,7 +696,7 @@ def _unit(canvas: _Canvas, u: Unit, colour: str, side_names: Mapping[str, str]) 
         f'y2="{_f(canvas.y(fr[1]))}" class="front" stroke="#f1d27a" '
         f'stroke-width="{_f(max(1.8, canvas.scale * 0.2))}" stroke-linecap="butt"/>'
     )
-    if u.hits and not removed:
+    if piece(u).hits and not removed:
         out.append(_hit_pips(canvas, u))
     if removed:
         a, _, c, _ = corners
@@ -748,13 +750,13 @@ def _hit_pips(canvas: _Canvas, u: Unit) -> str:
     """Hits as white pips along the rear edge, or a number when there are too many."""
     r_in = min(0.22, u.depth * 0.18)
     spacing = r_in * 2.6
-    fits = u.hits <= 6 and spacing * u.hits <= u.width * 0.9
+    fits = piece(u).hits <= 6 and spacing * piece(u).hits <= u.width * 0.9
     forward = -u.depth / 2.0 + r_in + 0.1
     r = canvas.length(r_in)
     if fits:
         pips = []
-        for i in range(u.hits):
-            px, py = _local(u, (i - (u.hits - 1) / 2.0) * spacing, forward)
+        for i in range(piece(u).hits):
+            px, py = _local(u, (i - (piece(u).hits - 1) / 2.0) * spacing, forward)
             pips.append(f'<circle cx="{_f(canvas.x(px))}" cy="{_f(canvas.y(py))}" r="{_f(r)}"/>')
         return (
             f'<g class="hits" fill="#fffaf0" stroke="{INK}" stroke-width="0.8">'
@@ -767,7 +769,7 @@ def _hit_pips(canvas: _Canvas, u: Unit) -> str:
         f'<g class="hits"><circle cx="{_f(canvas.x(px))}" cy="{_f(canvas.y(py))}" '
         f'r="{_f(size * 0.65)}" fill="#fffaf0" stroke="{INK}" stroke-width="0.8"/>'
         f'<text x="{_f(canvas.x(px))}" y="{_f(canvas.y(py) + size * 0.35)}" font-size="{_f(size)}" '
-        f'text-anchor="middle" fill="{INK}">{u.hits}</text></g>'
+        f'text-anchor="middle" fill="{INK}">{piece(u).hits}</text></g>'
     )
 
 
@@ -821,7 +823,7 @@ def _legend(
             f'stroke="{INK}" stroke-width="1"/>' + _star(sw / 2, sh / 2, sh * 0.4, INK),
             "Commander (ringed: general)",
         ))
-    if any(u.hits for u in state.units.values()):
+    if any(piece(u).hits for u in state.units.values()):
         items.append((
             f'<rect width="{_f(sw)}" height="{_f(sh)}" fill="{NEUTRAL_COLOUR}"/>'
             f'<circle cx="{_f(sw / 2 - 3.5)}" cy="{_f(sh - 3.5)}" r="2.2" fill="#fffaf0" stroke="{INK}" '
@@ -829,7 +831,7 @@ def _legend(
             f'fill="#fffaf0" stroke="{INK}" stroke-width="0.6"/>',
             "Hits",
         ))
-    if state.supplies:
+    if supplies_of(state):
         items.append((
             f'<rect width="{_f(sh)}" height="{_f(sh * 0.7)}" x="{_f((sw - sh) / 2)}" y="2" '
             f'fill="#f6edd5" stroke="{INK}" stroke-width="1.5"/>',

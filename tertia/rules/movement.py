@@ -122,9 +122,12 @@ def iter_table_violations(
         yield Violation(Code.OFF_TABLE, f"{plan.unit.label} would end partly off the table", rule)
 
 
-def iter_collision_violations(state: GameState, plan: MovePlan, rule: str) -> Iterator[Violation]:
+def iter_collision_violations(
+    state: GameState, plan: MovePlan, rule: str, markers: Iterable[tuple[str, Base]] = ()
+) -> Iterator[Violation]:
     """No interpenetration: the swept areas may touch but not overlap the base of any other
-    piece in play or of a supply base."""
+    piece in play, or of a marker the rule set puts on the table (``markers``: a name and a
+    base each, such as larger-battles' supply bases)."""
     segments = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
     xs = [p[0] for p in plan.points]
     ys = [p[1] for p in plan.points]
@@ -136,9 +139,9 @@ def iter_collision_violations(state: GameState, plan: MovePlan, rule: str) -> It
             blocker = other.label
             break
     else:
-        for supply in state.supplies:
-            if supply.in_play and _sweeps_into(plan, segments, box, supply.base):
-                blocker = f"supply {supply.id}"
+        for name, base in markers:
+            if _sweeps_into(plan, segments, box, base):
+                blocker = name
                 break
     if blocker is not None:
         yield Violation(Code.COLLISION, f"{plan.unit.label} would pass through or overlap {blocker}", rule)

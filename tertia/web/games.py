@@ -21,24 +21,14 @@ from typing import Any
 from tertia.activation.command_cards import OrderCards
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
-from tertia.core.actions import (
-    Action,
-    Attack,
-    BadActionData,
-    Bombard,
-    DeclareAttacks,
-    Encourage,
-    EndPhase,
-    GiveOrder,
-    Move,
-    Shoot,
-    action_from_dict,
-)
+from tertia.core.actions import Action, BadActionData, EndPhase, Move, action_from_dict
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.violations import IllegalAction
 from tertia.io.scenario_file import ScenarioError
+from tertia.rules.fighting import Attack, Shoot
 from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.scenarios import builtin_names, load_builtin
 from tertia.web.cards import card_view, order_choice
 from tertia.web.errors import ServiceError, illegal, not_found

@@ -8,7 +8,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol
 
-from tertia.core.actions import Action, Attack, EndPhase, Move, Shoot
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.events import Event
 from tertia.core.geometry import base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
@@ -16,6 +16,8 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, IllegalAction, Violation
+from tertia.rules.fighting import Attack, Shoot
+from tertia.rules.hits import NO_HITS, HitsPiece, piece
 from tertia.rules.modifiers import Modifier
 from tertia.rules.movement import plan_move
 from tertia.rules.pieces import piece_problems
@@ -124,7 +126,7 @@ class D3RuleSet(RuleSet):
             units[c.id] = Unit(
                 id=c.id, side=c.side, kind=UnitKind.COMMANDER, command=c.command,
                 x=c.x, y=c.y, facing=c.facing % 360.0, width=c.width or w, depth=c.depth or d,
-                name=c.name, general=True, value=c.value,
+                name=c.name, own=HitsPiece(general=True, value=c.value),
             )
         for s in scenario.units:
             kind = UnitKind(s.type)
@@ -132,7 +134,7 @@ class D3RuleSet(RuleSet):
             units[s.id] = Unit(
                 id=s.id, side=s.side, kind=kind, command=s.command, x=s.x, y=s.y,
                 facing=s.facing % 360.0, width=s.width or uw, depth=s.depth or ud,
-                name=s.name, traits=tuple(s.traits),
+                name=s.name, traits=tuple(s.traits), own=NO_HITS,
             )
         sides = scenario.side_ids
         objectives = tuple(
@@ -342,10 +344,10 @@ class D3RuleSet(RuleSet):
         report: dict[str, Any] = {
             "id": u.id, "name": u.name, "side": u.side, "type": u.kind.value,
             "command": u.command, "card": self.card_of(u), "x": u.x, "y": u.y, "facing": u.facing,
-            "in_play": u.in_play, "removed": u.removed, "hits": u.hits,
+            "in_play": u.in_play, "removed": u.removed, "hits": piece(u).hits,
         }
         if u.is_commander:
-            report.update(hit_limit=None, value=u.value)
+            report.update(hit_limit=None, value=piece(u).value)
             report.update(self.commander_report(state, u))
             return report
         limit = rout_after(self.options)
@@ -353,12 +355,12 @@ class D3RuleSet(RuleSet):
             hit_limit=limit + 1,
             hit_limit_increases=[],
             rout_after=limit,
-            hits_to_rout=max(0, limit + 1 - u.hits),
+            hits_to_rout=max(0, limit + 1 - piece(u).hits),
             engaged=[e.id for e in enemy_contacts(state, u)] if u.in_play else [],
             impetuous=is_impetuous(state, u, self.options),
             traits=list(u.traits),
-            fired=u.fired,
-            ammo_markers=u.ammo_markers,
+            fired=piece(u).fired,
+            ammo_markers=piece(u).ammo_markers,
         )
         report.update(self.ammunition_report(state, u))
         return report

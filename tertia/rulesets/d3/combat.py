@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tertia.core.dice import D3
-from tertia.core.events import AttackResolved, HitsInflicted
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
+from tertia.rules.fighting import AttackResolved
+from tertia.rules.hits import HitsInflicted
 from tertia.rules.modifiers import Modifier, total
 
 

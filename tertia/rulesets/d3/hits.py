@@ -11,6 +11,7 @@ from tertia.core.dice import D6
 from tertia.core.events import Narrated, UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
+from tertia.rules.hits import piece
 
 
 def rout_after(options: Mapping[str, Any]) -> int:
@@ -21,9 +22,9 @@ def rout_after(options: Mapping[str, Any]) -> int:
 def check_routs(tx: Tx, options: Mapping[str, Any]) -> list[str]:
     """Remove every troop unit with more hits than the threshold; their ids."""
     limit = rout_after(options)
-    routed = [u for u in tx.state.iter_troops() if u.hits > limit]
+    routed = [u for u in tx.state.iter_troops() if piece(u).hits > limit]
     for u in routed:
-        tx.emit(UnitRemoved(unit=u.id, reason="routed", detail=f"{u.hits} hits, more than {limit}"))
+        tx.emit(UnitRemoved(unit=u.id, reason="routed", detail=f"{piece(u).hits} hits, more than {limit}"))
     return [u.id for u in routed]
 
 

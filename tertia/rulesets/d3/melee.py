@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tertia.core.actions import Attack
 from tertia.core.events import Marked
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import Code, Violation
+from tertia.rules.fighting import Attack
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.combat import roll_hits

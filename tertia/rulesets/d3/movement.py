@@ -26,6 +26,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.core.violations import Code, Violation
+from tertia.rules.hits import piece
 from tertia.rules.movement import (
     TURN_TOLERANCE,
     MovePlan,
@@ -207,7 +208,7 @@ def _artillery_problems(
         return [Violation(Code.WEATHER,
                           f"{unit.label} is bogged down by the {weather.weather(state).replace('-', ' ')} "
                           f"and cannot move or pivot", c.weather)]
-    if plan.translates and unit.fired:
+    if plan.translates and piece(unit).fired:
         return [Violation(Code.STATIONARY,
                           f"{unit.label} has fired and must stay where it is", c.artillery)]
     return []

@@ -4,11 +4,11 @@ rule set."""
 
 from __future__ import annotations
 
-from tertia.core.actions import Shoot
 from tertia.core.geometry import is_in_arc
 from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
+from tertia.rules.fighting import Shoot
 from tertia.rules.measuring import distance
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import weather

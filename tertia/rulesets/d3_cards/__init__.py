@@ -14,6 +14,7 @@ from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
+from tertia.rules.hits import piece
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
@@ -114,7 +115,7 @@ class D3Cards(D3RuleSet):
     def ammunition_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
         if unit.kind is UnitKind.HORSE:
             return {"ammunition": "n/a"}
-        n = unit.ammo_markers
+        n = piece(unit).ammo_markers
         return {"ammunition": f"{n} shortage marker{'s' if n != 1 else ''}"}
 
     def commander_report(self, state: GameState, unit: Unit) -> dict[str, Any]:

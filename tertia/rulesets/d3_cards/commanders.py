@@ -11,10 +11,11 @@ from typing import Any, ClassVar
 
 from tertia.core.actions import Action
 from tertia.core.dice import D3
-from tertia.core.events import GameDataChanged, HitsRemoved, Marked, Narrated
+from tertia.core.events import GameDataChanged, Marked, Narrated
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import Code, Violation
+from tertia.rules.hits import HitsRemoved, piece
 from tertia.rulesets.d3.contact import in_contact, is_engaged
 from tertia.rulesets.d3_cards import clauses
 
@@ -34,9 +35,9 @@ def rallies_allowed(commander: Unit, options: Mapping[str, Any]) -> int:
     """Four a game (option ``rallies``); with ``rallies_by_value`` a commander of value 2
     (inspirational) has five and one of value 0 (poor) three."""
     if options["rallies_by_value"]:
-        if commander.value >= INSPIRATIONAL:
+        if piece(commander).value >= INSPIRATIONAL:
             return 5
-        if commander.value <= POOR:
+        if piece(commander).value <= POOR:
             return 3
     return int(options["rallies"])
 
@@ -72,7 +73,7 @@ def validate(state: GameState, action: Rally, options: Mapping[str, Any]) -> lis
     if not in_contact(commander, unit):
         return [Violation(Code.NOT_JOINED, f"{commander.label} must join {unit.label} (move into "
                                            f"contact with it) to rally it", rule)]
-    if unit.hits <= 0:
+    if piece(unit).hits <= 0:
         return [Violation(Code.CANNOT_ACT, f"{unit.label} has no hits to remove", rule)]
     return []
 
@@ -87,7 +88,7 @@ def resolve(tx: Tx, action: Rally) -> None:
     roll = tx.roll(D3, f"rally: {commander.label} with {unit.label}")
     in_melee = is_engaged(tx.state, unit)
     removed = max(0, roll - 1 if in_melee else roll)
-    removed = min(removed, unit.hits)
+    removed = min(removed, piece(unit).hits)
     why = " less 1 in melee" if in_melee else ""
     if removed:
         tx.emit(HitsRemoved(unit=unit.id, hits=removed, cause=f"rallied by {commander.label}"))

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tertia.core.actions import Shoot
 from tertia.core.dice import D6
-from tertia.core.events import AmmunitionShortage, AttackResolved, GunFired, HitsInflicted, Marked
+from tertia.core.events import Marked
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
+from tertia.rules.fighting import AttackResolved, Shoot
+from tertia.rules.hits import AmmunitionShortage, GunFired, HitsInflicted, piece
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3 import terrain, weather
@@ -45,8 +46,8 @@ def musket_modifiers(
     table: Battlefield, shooter: Unit, target: Unit, options: Mapping[str, Any]
 ) -> list[Modifier]:
     mods: list[Modifier] = []
-    if shooter.ammo_markers:
-        n = shooter.ammo_markers
+    if piece(shooter).ammo_markers:
+        n = piece(shooter).ammo_markers
         mods.append(Modifier(-n, f"{n} ammunition shortage marker{'s' if n > 1 else ''}"))
     cover = terrain.cover(table, shooter, target, shooting_cover(options))
     if cover:
@@ -61,8 +62,8 @@ def gun_modifiers(
     cover = terrain.cover(table, gun, target, shooting_cover(options))
     if cover:
         mods.append(Modifier(-COVER_PIPS, f"target in cover ({cover})"))
-    if gun.ammo_markers:
-        n = gun.ammo_markers
+    if piece(gun).ammo_markers:
+        n = piece(gun).ammo_markers
         mods.append(Modifier(-n, f"{n} ammunition shortage marker{'s' if n > 1 else ''}"))
     return mods
 
@@ -80,7 +81,7 @@ def resolve(tx: Tx, action: Shoot, options: Mapping[str, Any]) -> None:
     target = tx.state.units[action.target]
     tx.emit(Marked(mark="shot", ident=unit.id))
     if unit.kind is UnitKind.ARTILLERY:
-        if not unit.fired:
+        if not piece(unit).fired:
             tx.emit(GunFired(unit=unit.id))
         _fire_gun(tx, unit, target, gun_modifiers(tx.table, unit, target, options))
     else:

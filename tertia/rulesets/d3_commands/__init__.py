@@ -18,6 +18,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
+from tertia.rules.hits import piece
 from tertia.rulesets.d3 import placement, weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
@@ -134,9 +135,9 @@ class D3Commands(D3RuleSet):
         flee."""
         if mover.is_commander:
             return
-        for piece in touched:
-            if piece.is_commander and piece.in_play and commander.is_alone(tx, piece):
-                commander.flee(tx, piece, mover, self.options)
+        for other in touched:
+            if other.is_commander and other.in_play and commander.is_alone(tx, other):
+                commander.flee(tx, other, mover, self.options)
 
     def end_activation(self, tx: Tx) -> None:
         sequence.end_activation(tx, self.impassable_for, self.options)
@@ -160,7 +161,7 @@ class D3Commands(D3RuleSet):
 
     def ammunition_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
         if unit.kind in own_shooting.CHECK_AMMUNITION:
-            return {"ammunition": "out" if unit.out_of_ammo else "yes"}
+            return {"ammunition": "out" if piece(unit).out_of_ammo else "yes"}
         if unit.kind in (UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT):
             return {"ammunition": "never short"}
         return {"ammunition": "n/a"}

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.dice import D3
-from tertia.core.events import HitsInflicted, Narrated, UnitRemoved
+from tertia.core.events import Narrated, UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
+from tertia.rules.hits import HitsInflicted
 from tertia.rulesets.d3.contact import in_contact
 from tertia.rulesets.d3_commands import clauses
 

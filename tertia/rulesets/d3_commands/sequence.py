@@ -13,6 +13,7 @@ from tertia.core.events import GameDataChanged, GameStarted, Narrated, PhaseBega
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainKind
+from tertia.rules.hits import piece
 from tertia.rulesets.d3.base import ACTIVATION
 from tertia.rulesets.d3.cohesion import move_back, strays
 from tertia.rulesets.d3.victory import end_game
@@ -45,7 +46,7 @@ def initiative_bonus(state: GameState, options: Mapping[str, Any]) -> dict[str, 
         if side in shuffled and options["solo_veteran"]:
             bonus[side] = scale[VETERAN]
         elif commander is not None:
-            bonus[side] = scale[max(0, min(VETERAN, commander.value))]
+            bonus[side] = scale[max(0, min(VETERAN, piece(commander).value))]
         else:
             bonus[side] = 0
     return bonus

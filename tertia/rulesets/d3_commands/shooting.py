@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tertia.core.actions import Shoot
 from tertia.core.dice import D6
-from tertia.core.events import AmmunitionExhausted, GunFired, Marked, UnitRemoved
+from tertia.core.events import Marked, UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
+from tertia.rules.fighting import Shoot
+from tertia.rules.hits import AmmunitionExhausted, GunFired, piece
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3 import terrain, weather
 from tertia.rulesets.d3.combat import roll_hits
@@ -51,7 +52,7 @@ def modifiers(table: Battlefield, shooter: Unit, target: Unit) -> list[Modifier]
 
 def problems(table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
     unit = state.units[action.unit]
-    if unit.out_of_ammo:
+    if piece(unit).out_of_ammo:
         return [Violation(Code.OUT_OF_AMMUNITION,
                           f"{unit.label} has run out of ammunition for the rest of the game",
                           clauses.AMMUNITION)]
@@ -62,7 +63,7 @@ def resolve(tx: Tx, action: Shoot, options: Mapping[str, Any]) -> None:
     unit = tx.state.units[action.unit]
     target = tx.state.units[action.target]
     tx.emit(Marked(mark="shot", ident=unit.id))
-    if unit.kind is UnitKind.ARTILLERY and not unit.fired:
+    if unit.kind is UnitKind.ARTILLERY and not piece(unit).fired:
         tx.emit(GunFired(unit=unit.id))
     roll_hits(tx, kind="shooting", attacker=unit, target=target,
               modifiers=modifiers(tx.table, unit, target), verb="shoots at")

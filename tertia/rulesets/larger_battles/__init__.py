@@ -9,28 +9,21 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from tertia.core.actions import (
-    Action,
-    Attack,
-    Bombard,
-    DeclareAttacks,
-    Encourage,
-    EndPhase,
-    GiveOrder,
-    Move,
-)
-from tertia.core.events import OrderGiven
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
-from tertia.core.state import GameState, Objective, Supply, Unit, UnitKind
+from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Code, IllegalAction, Violation
+from tertia.rules.fighting import Attack
+from tertia.rules.hits import NO_HITS, HitsPiece, piece
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import ground_under, plan_move
 from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses, sequence
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.bombardment import validate_bombard
 from tertia.rulesets.larger_battles.combat import (
     DECLARED,
@@ -42,6 +35,7 @@ from tertia.rulesets.larger_battles.combat import (
     validate_encourage,
 )
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH
+from tertia.rulesets.larger_battles.events import LargerBattlesData, OrderGiven, Supply
 from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.movement import (
     ENEMY_ZONE,
@@ -142,7 +136,7 @@ class LargerBattles(RuleSet):
             units[c.id] = Unit(
                 id=c.id, side=c.side, kind=UnitKind.COMMANDER, command=c.command,
                 x=c.x, y=c.y, facing=c.facing % 360.0, width=c.width or w, depth=c.depth or d,
-                name=c.name, general=c.general, value=c.value,
+                name=c.name, own=HitsPiece(general=c.general, value=c.value),
             )
         for s in scenario.units:
             kind = UnitKind(s.type)
@@ -150,7 +144,7 @@ class LargerBattles(RuleSet):
             units[s.id] = Unit(
                 id=s.id, side=s.side, kind=kind, command=s.command, x=s.x, y=s.y,
                 facing=s.facing % 360.0, width=s.width or w, depth=s.depth or d,
-                name=s.name, traits=tuple(s.traits),
+                name=s.name, traits=tuple(s.traits), own=NO_HITS,
             )
         supplies = tuple(
             Supply(id=sp.id or f"{sp.side}-supply-{i + 1}", side=sp.side, x=sp.x, y=sp.y)
@@ -163,7 +157,7 @@ class LargerBattles(RuleSet):
         sides = scenario.side_ids
         return GameState(
             sides=sides, turn=0, active=sides[0], phase="setup", units=units,
-            supplies=supplies, objectives=objectives,
+            objectives=objectives, own=LargerBattlesData(supplies=supplies),
             extra={
                 "turn_limit": scenario.turns,
                 "first": scenario.first,
@@ -418,24 +412,24 @@ class LargerBattles(RuleSet):
         report: dict[str, Any] = {
             "id": u.id, "name": u.name, "side": u.side, "type": u.kind.value,
             "command": u.command, "x": u.x, "y": u.y, "facing": u.facing,
-            "in_play": u.in_play, "removed": u.removed, "hits": u.hits,
+            "in_play": u.in_play, "removed": u.removed, "hits": piece(u).hits,
         }
         if u.kind is UnitKind.COMMANDER:
-            report.update(general=u.general, hit_limit=None)
+            report.update(general=piece(u).general, hit_limit=None)
             return report
         limit = hit_limit(table, state, u, self.options)
         report.update(
             hit_limit=limit.value,
             hit_limit_base=limit.base,
             hit_limit_increases=list(limit.increases),
-            hits_to_rout=max(0, limit.value - u.hits),
+            hits_to_rout=max(0, limit.value - piece(u).hits),
             supporting_units=[s.id for s in supporters(state, u)],
             in_cover=keeps_cover(table, state, u, self.options),
             defending_river=is_defending_river(table, state, u),
             engaged=[e.id for e in iter_enemy_troops_within(state, u, 3.0)],
             ammunition=("n/a" if not profile(u.kind).is_infantry
-                        else "out" if u.out_of_ammo else "yes"),
-            fired=u.fired,
+                        else "out" if piece(u).out_of_ammo else "yes"),
+            fired=piece(u).fired,
         )
         return report
 

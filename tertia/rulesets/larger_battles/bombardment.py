@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tertia.core.actions import Bombard
 from tertia.core.geometry import is_directly_in_front
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
@@ -15,6 +14,7 @@ from tertia.core.violations import Code, Violation
 from tertia.rules.measuring import distance, iter_enemy_troops_within
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.actions import Bombard
 from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
 

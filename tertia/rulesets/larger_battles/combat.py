@@ -14,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from tertia.core.actions import Attack, Encourage
 from tertia.core.geometry import Face, face_towards, is_in_arc
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Code, Violation
+from tertia.rules.fighting import Attack
+from tertia.rules.hits import piece
 from tertia.rules.measuring import distance, iter_enemy_troops_within, within
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.actions import Encourage
 from tertia.rulesets.larger_battles.commanders import (
     can_be_encouraged,
     iter_eligible_commanders,
@@ -303,7 +305,7 @@ def attacker_modifiers(
     t = state.units[action.target]
     pa, pt = profile(a.kind), profile(t.kind)
     mods: list[Modifier] = []
-    if pa.is_infantry and not a.out_of_ammo:
+    if pa.is_infantry and not piece(a).out_of_ammo:
         mods.append(Modifier(1, "muskets: infantry with ammunition attacking"))
     if pa.is_cavalry and not pt.pikes:
         mods.append(Modifier(1, "cavalry"))
@@ -326,7 +328,7 @@ def defender_modifiers(
     t = state.units[action.target]
     pa, pt = profile(a.kind), profile(t.kind)
     mods: list[Modifier] = []
-    if options["muskets_when_defending"] and pt.is_infantry and not t.out_of_ammo:
+    if options["muskets_when_defending"] and pt.is_infantry and not piece(t).out_of_ammo:
         mods.append(Modifier(1, "muskets: infantry with ammunition"))
     if pt.is_cavalry and defending_cavalry_bonus(options["cavalry_bonus"], pa.pikes):
         mods.append(Modifier(1, "cavalry"))

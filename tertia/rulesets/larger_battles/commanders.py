@@ -20,6 +20,7 @@ from tertia.rules.movement import (
     plan_move,
 )
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.events import supply_markers
 from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.profile import profile
 
@@ -92,7 +93,7 @@ def is_clear_retreat(tx: Tx, commander: Unit, retreat: Move) -> bool:
     plan = plan_move(commander, retreat)
     return not any(chain(
         iter_table_violations(tx.table, plan, clauses.COMMANDER_ATTACKS),
-        iter_collision_violations(tx.state, plan, clauses.COMMANDER_ATTACKS),
+        iter_collision_violations(tx.state, plan, clauses.COMMANDER_ATTACKS, supply_markers(tx.state)),
         iter_terrain_violations(tx.table, plan, IMPASSABLE, IMPASSABLE, clauses.COMMANDER_ATTACKS),
     ))
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.actions import Move
-from tertia.core.events import Marked, Narrated, SupplyRaided, UnitMoved, UnitRemoved
+from tertia.core.events import Marked, Narrated, UnitMoved, UnitRemoved
 from tertia.core.geometry import (
     angle_between,
     base_distance,
@@ -20,6 +20,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Code, Violation
+from tertia.rules.hits import piece
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import (
     MovePlan,
@@ -33,6 +34,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.commanders import iter_contacted_commanders, retire_commander
+from tertia.rulesets.larger_battles.events import SupplyRaided, supplies_of, supply_markers
 from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
@@ -138,7 +140,7 @@ def validate_move(
         return [Violation(Code.BAD_PATH, "a move may have at most 16 waypoints",
                           clauses.MOVE_ALLOWANCE)]
     plan = plan_move(unit, action)
-    if unit.kind is UnitKind.ARTILLERY and unit.fired and plan.translates:
+    if unit.kind is UnitKind.ARTILLERY and piece(unit).fired and plan.translates:
         return [Violation(Code.STATIONARY,
                           f"{unit.label} has fired and must remain stationary; it may only pivot",
                           clauses.ARTILLERY_STATIONARY)]
@@ -154,7 +156,7 @@ def validate_move(
                               why)]
     found: list[Violation] = []
     found.extend(iter_table_violations(table, plan, clauses.MOVE_ALLOWANCE))
-    found.extend(iter_collision_violations(state, plan, clauses.INTERPENETRATION))
+    found.extend(iter_collision_violations(state, plan, clauses.INTERPENETRATION, supply_markers(state)))
     found.extend(iter_terrain_violations(table, plan, IMPASSABLE, IMPASSABLE, clauses.RIVERS))
     if unit.kind is UnitKind.HORSE and table.contains_point(TerrainKind.TOWN, plan.points[-1]):
         found.append(Violation(Code.CANNOT_END_HERE, f"{unit.label}: cavalry may not end a move in a town",
@@ -242,7 +244,7 @@ def resolve_move(tx: Tx, action: Move, options: Mapping[str, Any]) -> None:
     for commander in list(iter_contacted_commanders(tx.state, moved)):
         retire_commander(tx, commander, moved)
     if moved.kind is UnitKind.HORSE:
-        for supply in tx.state.supplies:
+        for supply in supplies_of(tx.state):
             if (
                 supply.in_play
                 and supply.side != moved.side

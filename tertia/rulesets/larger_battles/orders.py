@@ -3,10 +3,10 @@ needed to move or to bombard."""
 
 from __future__ import annotations
 
-from tertia.core.actions import GiveOrder
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.violations import Code, Violation
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.actions import GiveOrder
 
 ORDERS_PER_TURN = 2
 PURPOSES = ("move", "bombard")

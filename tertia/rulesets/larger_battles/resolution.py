@@ -11,24 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tertia.core.actions import Attack, Bombard, Encourage
 from tertia.core.dice import D6
-from tertia.core.events import (
-    AmmunitionExhausted,
-    AttackResolved,
-    DecisionAwaited,
-    DecisionMade,
-    GameDataChanged,
-    GunFired,
-    HitsInflicted,
-    Marked,
-    Narrated,
-    UnitTurned,
-)
+from tertia.core.events import DecisionAwaited, DecisionMade, GameDataChanged, Marked, Narrated, UnitTurned
 from tertia.core.geometry import bases_overlap, facing_towards
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.rules.fighting import Attack, AttackResolved
+from tertia.rules.hits import AmmunitionExhausted, GunFired, HitsInflicted, piece
 from tertia.rules.modifiers import total
+from tertia.rulesets.larger_battles.actions import Bombard, Encourage
 from tertia.rulesets.larger_battles.combat import (
     ATTACKERS_OF,
     DECLARED,
@@ -168,7 +159,7 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
         tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"combat with {attacker.label}"))
     elif d_score > a_score and not spared:
         tx.emit(HitsInflicted(unit=attacker.id, hits=1, cause=f"combat with {target.label}"))
-    if profile(attacker.kind).is_infantry and not attacker.out_of_ammo:
+    if profile(attacker.kind).is_infantry and not piece(attacker).out_of_ammo:
         ammo = tx.roll(D6, f"ammunition: {attacker.label}")
         if ammo <= AMMO_OUT_ON:
             tx.emit(AmmunitionExhausted(unit=attacker.id))
@@ -210,7 +201,7 @@ def resolve_bombard(tx: Tx, action: Bombard) -> None:
         summary=f"{gun.label} bombards {target.label}: rolled {roll}, needs {HIT_ON}+ "
                 f"({'a hit' if hit else 'no effect'})",
     ))
-    if not gun.fired:
+    if not piece(gun).fired:
         tx.emit(GunFired(unit=gun.id))
     if hit:
         tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"bombarded by {gun.label}"))

@@ -10,6 +10,7 @@ from tertia.core.events import UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.rules.hits import piece
 from tertia.rules.measuring import iter_enemy_troops_within, within
 from tertia.rulesets.larger_battles.combat import attackers_of, has_fought
 from tertia.rulesets.larger_battles.profile import profile
@@ -140,10 +141,10 @@ def reassess(tx: Tx, options: Mapping[str, Any]) -> None:
         routed = [
             u
             for u in tx.state.iter_troops()
-            if u.hits and u.hits >= base_limit(u, options)
-            and u.hits >= hit_limit(tx.table, tx.state, u, options).value
+            if piece(u).hits and piece(u).hits >= base_limit(u, options)
+            and piece(u).hits >= hit_limit(tx.table, tx.state, u, options).value
         ]
         if not routed:
             return
         for u in routed:
-            tx.emit(UnitRemoved(unit=u.id, reason="routed", detail=f"{u.hits} hits"))
+            tx.emit(UnitRemoved(unit=u.id, reason="routed", detail=f"{piece(u).hits} hits"))

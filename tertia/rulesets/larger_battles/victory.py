@@ -9,6 +9,8 @@ from typing import Any
 from tertia.core.events import GameEnded, ObjectiveTaken
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, UnitKind
+from tertia.rules.hits import piece
+from tertia.rulesets.larger_battles.events import supplies_of
 
 ROUTED_POINTS = 1
 SUPPLY_POINTS = 3
@@ -40,14 +42,14 @@ def score_breakdown(state: GameState, side: str, options: Mapping[str, Any]) -> 
         1 for u in state.iter_units(enemy, include_removed=True)
         if u.kind is not UnitKind.COMMANDER and u.removed == "routed"
     )
-    raided = sum(1 for s in state.supplies if s.side == enemy and s.raided_by == side)
+    raided = sum(1 for s in supplies_of(state) if s.side == enemy and s.raided_by == side)
     lost_commanders = [
         u for u in state.iter_units(side, include_removed=True)
         if u.kind is UnitKind.COMMANDER and u.removed is not None
     ]
     commander_points = 0
     for c in lost_commanders:
-        if c.general:
+        if piece(c).general:
             commander_points += GENERAL_POINTS
             if options["general_loss_also_counts_as_commander"]:
                 commander_points += COMMANDER_POINTS

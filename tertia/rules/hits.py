@@ -1,0 +1,108 @@
+"""Casualties counted as hits: what a unit keeps under the rule sets that count them
+(``larger-battles``, ``d3-commands``, ``d3-cards``), the events that change it, and how
+the reducer applies them.
+
+A unit there takes hits until it reaches its hit limit; it may run out of ammunition (or,
+under ``d3-cards``, collect ammunition-shortage markers); a gun that has fired stays put;
+a commander may be the army's general and has a value (``larger-battles``: 0-2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, cast
+
+from tertia.core.events import Event
+from tertia.core.reducer import handles
+from tertia.core.ruledata import RuleData
+from tertia.core.state import GameState, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class HitsPiece(RuleData):
+    """What a rule set that counts hits keeps for each unit and commander."""
+
+    type: ClassVar[str] = "hits_piece"
+    general: bool = False
+    value: int = 0
+    hits: int = 0
+    out_of_ammo: bool = False
+    ammo_markers: int = 0
+    fired: bool = False
+
+
+NO_HITS = HitsPiece()
+
+
+def piece(unit: Unit) -> HitsPiece:
+    """``unit``'s hits, ammunition and commander values (none yet: the defaults)."""
+    own = unit.own
+    return NO_HITS if own is None else cast(HitsPiece, own)
+
+
+@dataclass(frozen=True, slots=True)
+class HitsInflicted(Event):
+    type: ClassVar[str] = "hits_inflicted"
+    unit: str
+    hits: int
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class HitsRemoved(Event):
+    """Hits taken off a unit (a commander's rally, say)."""
+
+    type: ClassVar[str] = "hits_removed"
+    unit: str
+    hits: int
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class AmmunitionExhausted(Event):
+    type: ClassVar[str] = "ammunition_exhausted"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class AmmunitionShortage(Event):
+    """A unit's ammunition ran short: one more ammunition-shortage marker."""
+
+    type: ClassVar[str] = "ammunition_shortage"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class GunFired(Event):
+    """Artillery fired and must now stay where it is."""
+
+    type: ClassVar[str] = "gun_fired"
+    unit: str
+
+
+@handles(HitsInflicted)
+def _hits(s: GameState, e: HitsInflicted) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(hits=piece(u).hits + e.hits))
+
+
+@handles(HitsRemoved)
+def _hits_removed(s: GameState, e: HitsRemoved) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(hits=max(0, piece(u).hits - e.hits)))
+
+
+@handles(AmmunitionExhausted)
+def _ammo(s: GameState, e: AmmunitionExhausted) -> GameState:
+    return s.with_unit(s.units[e.unit].evolve(out_of_ammo=True))
+
+
+@handles(AmmunitionShortage)
+def _short(s: GameState, e: AmmunitionShortage) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(ammo_markers=piece(u).ammo_markers + 1))
+
+
+@handles(GunFired)
+def _fired(s: GameState, e: GunFired) -> GameState:
+    return s.with_unit(s.units[e.unit].evolve(fired=True))

@@ -1,0 +1,95 @@
+"""What larger-battles keeps for the whole game (its supply bases) and the events only it
+has: orders given and supplies raided, with how the reducer applies them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Self
+
+from tertia.core.events import Event
+from tertia.core.geometry import Base
+from tertia.core.reducer import handles
+from tertia.core.ruledata import RuleData
+from tertia.core.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """A supply base marker (larger-battles: Supplies)."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    width: float = 2.0
+    depth: float = 1.0
+    raided_by: str | None = None
+    base: Base = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base", Base(self.x, self.y, 0.0, self.width, self.depth))
+
+    @property
+    def in_play(self) -> bool:
+        return self.raided_by is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "side": self.side, "x": self.x, "y": self.y,
+                "width": self.width, "depth": self.depth, "raided_by": self.raided_by}
+
+
+@dataclass(frozen=True, slots=True)
+class LargerBattlesData(RuleData):
+    """The game-wide values larger-battles keeps: each side's supply bases."""
+
+    type: ClassVar[str] = "larger_battles_data"
+    supplies: tuple[Supply, ...] = ()
+
+    def values(self) -> dict[str, Any]:
+        return {"supplies": [s.to_dict() for s in self.supplies]}
+
+    @classmethod
+    def from_values(cls, d: Mapping[str, Any]) -> Self:
+        return cls(supplies=tuple(Supply(**s) for s in d.get("supplies", ())))
+
+
+NO_DATA = LargerBattlesData()
+
+
+def supplies_of(state: GameState) -> tuple[Supply, ...]:
+    """The supply bases on the table (larger-battles: Supplies)."""
+    own = state.own
+    return own.supplies if isinstance(own, LargerBattlesData) else ()
+
+
+def supply_markers(state: GameState) -> tuple[tuple[str, Base], ...]:
+    """The supply bases still on the table, named, as movement blocks them."""
+    return tuple((f"supply {s.id}", s.base) for s in supplies_of(state) if s.in_play)
+
+
+@dataclass(frozen=True, slots=True)
+class OrderGiven(Event):
+    type: ClassVar[str] = "order_given"
+    side: str
+    target: str
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyRaided(Event):
+    type: ClassVar[str] = "supply_raided"
+    supply: str
+    by: str
+
+
+@handles(OrderGiven)
+def _order(s: GameState, e: OrderGiven) -> GameState:
+    return s.with_mark(f"ordered_{e.purpose}", e.target).with_mark("orders", e.target)
+
+
+@handles(SupplyRaided)
+def _raided(s: GameState, e: SupplyRaided) -> GameState:
+    return s.evolve(own=LargerBattlesData(supplies=tuple(
+        replace(sp, raided_by=e.by) if sp.id == e.supply else sp for sp in supplies_of(s)
+    )))
