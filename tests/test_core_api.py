@@ -161,3 +161,20 @@ def test_the_state_hash_does_not_depend_on_where_a_value_lives() -> None:
     assert state(kept_own).state_hash() == state(kept_extra).state_hash()
     assert state(untouched).state_hash() == state(untouched.evolve(own=None)).state_hash()
     assert state(kept_own).state_hash() != state(untouched).state_hash()
+
+
+def test_several_decisions_wait_in_the_order_they_arose() -> None:
+    from tertia.core.events import DecisionAwaited, DecisionMade
+    from tertia.core.reducer import reduce
+
+    state = GameState(("p", "r"), 1, "p", "movement", {})
+    state = reduce(state, DecisionAwaited(side="r", kind="countercharge", context={"unit": "h"}))
+    state = reduce(state, DecisionAwaited(side="p", kind="fire", context={"unit": "f"}))
+    assert state.to_act == "r" and state.pending is not None and state.pending["unit"] == "h"
+    assert [d.kind for d in state.decisions] == ["countercharge", "fire"]
+    assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+    answered = reduce(state, DecisionMade(side="p", kind="fire", choice="volley"))
+    assert [d.kind for d in answered.decisions] == ["countercharge"]
+    done = reduce(reduce(answered, DecisionMade(side="r", kind="countercharge", choice=None)),
+                  DecisionMade(side="r", kind="countercharge", choice=None))
+    assert done.pending is None and done.to_act == "p"

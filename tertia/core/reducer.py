@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from tertia.core import events as ev
+from tertia.core.decision import Decision
 from tertia.core.state import GameState
 
 POSITION_DECIMALS = 6
@@ -100,12 +101,20 @@ def _objective(s: GameState, e: ev.ObjectiveTaken) -> GameState:
 
 @handles(ev.DecisionAwaited)
 def _awaited(s: GameState, e: ev.DecisionAwaited) -> GameState:
-    return s.evolve(pending={"side": e.side, "kind": e.kind, **dict(e.context)})
+    return s.evolve(decisions=(*s.decisions, Decision(e.side, e.kind, e.context)))
 
 
 @handles(ev.DecisionMade)
 def _made(s: GameState, e: ev.DecisionMade) -> GameState:
-    return s.evolve(pending=None)
+    return s.evolve(decisions=_without_first(s.decisions, e.side, e.kind))
+
+
+def _without_first(decisions: tuple[Decision, ...], side: str, kind: str) -> tuple[Decision, ...]:
+    """The awaited decisions without the first that ``side`` was asked of ``kind``."""
+    for i, d in enumerate(decisions):
+        if d.side == side and d.kind == kind:
+            return (*decisions[:i], *decisions[i + 1:])
+    return decisions
 
 
 @handles(ev.UnitStatusChanged)

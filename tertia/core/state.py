@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, Final, final
 
+from tertia.core.decision import Decision
 from tertia.core.geometry import Base
 from tertia.core.ruledata import RuleData, rule_data_from_dict
 
@@ -267,7 +268,7 @@ _TROOPS: Final = 1
 _EVERY_PIECE: Final = 2
 
 STATE_FIELDS = ("sides", "turn", "active", "phase", "units", "objectives", "first_side",
-                "marks", "pending", "result", "step", "own", "extra")
+                "marks", "decisions", "result", "step", "own", "extra")
 """A state's fields, in the order its constructor takes them: the one list of them (a test
 holds the constructor, :meth:`GameState.fields` and serialisation to it)."""
 
@@ -279,10 +280,11 @@ class GameState:
     """Everything that changes during a battle.
 
     ``marks`` is the current player turn's bookkeeping: named sets of ids (units moved,
-    units that attacked, orders given ...), cleared when the turn passes. ``pending`` is a
-    decision the rules await from ``pending["side"]`` before play goes on (a defender's
-    reaction, a hidden choice). ``own`` holds the game-wide values the rule set declares
-    (:mod:`tertia.core.ruledata`), ``extra`` its free-form global data.
+    units that attacked, orders given ...), cleared when the turn passes. ``decisions`` are
+    what the rules await before play goes on (a defender's reaction, a hidden choice), in
+    the order they arose; :attr:`pending` is the first, whose side is to act. ``own`` holds
+    the game-wide values the rule set declares (:mod:`tertia.core.ruledata`), ``extra`` its
+    free-form global data.
 
     A value, written out rather than a dataclass because a battle makes thousands of
     states: equal states have equal fields, and a state never changes (:meth:`evolve`
@@ -302,7 +304,7 @@ class GameState:
         objectives: tuple[Objective, ...] = (),
         first_side: str | None = None,
         marks: Mapping[str, tuple[str, ...]] | None = None,
-        pending: Mapping[str, Any] | None = None,
+        decisions: tuple[Decision, ...] = (),
         result: Mapping[str, Any] | None = None,
         step: int = 0,
         own: RuleData | None = None,
@@ -316,7 +318,7 @@ class GameState:
         self.objectives: Final = objectives
         self.first_side: Final = first_side
         self.marks: Final[Mapping[str, tuple[str, ...]]] = {} if marks is None else marks
-        self.pending: Final = pending
+        self.decisions: Final = decisions
         self.result: Final = result
         self.step: Final = step
         self.own: Final = own
@@ -366,14 +368,19 @@ class GameState:
     # --- queries -------------------------------------------------------------------------
 
     @property
+    def pending(self) -> Decision | None:
+        """The decision to answer now (the first awaited), or None."""
+        return self.decisions[0] if self.decisions else None
+
+    @property
     def is_over(self) -> bool:
         return self.result is not None
 
     @property
     def to_act(self) -> str:
         """The side whose decision the game awaits."""
-        if self.pending is not None:
-            return str(self.pending["side"])
+        if self.decisions:
+            return self.decisions[0].side
         return self.active
 
     def opponent(self, side: str) -> str:
@@ -470,7 +477,7 @@ class GameState:
             ],
             "first_side": self.first_side,
             "marks": {k: list(v) for k, v in self.marks.items()},
-            "pending": None if self.pending is None else dict(self.pending),
+            "decisions": [d.to_dict() for d in self.decisions],
             "result": None if self.result is None else dict(self.result),
             "step": self.step,
             "own": None if self.own is None else self.own.to_dict(),
@@ -488,7 +495,7 @@ class GameState:
             objectives=tuple(Objective(**o) for o in d.get("objectives", ())),
             first_side=d.get("first_side"),
             marks={k: tuple(v) for k, v in d.get("marks", {}).items()},
-            pending=d.get("pending"),
+            decisions=tuple(Decision.from_dict(x) for x in d.get("decisions", ())),
             result=d.get("result"),
             step=int(d.get("step", 0)),
             own=None if d.get("own") is None else rule_data_from_dict(d["own"]),
@@ -513,7 +520,7 @@ class GameState:
             "first_side": self.first_side,
             "step": self.step,
             "marks": {k: list(v) for k, v in self.marks.items()},
-            "pending": [] if self.pending is None else [dict(self.pending)],
+            "pending": [d.to_dict() for d in self.decisions],
             "result": None if self.result is None else dict(self.result),
             "objectives": [{f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives],
             "rules": _present({**self.extra, **({} if self.own is None else self.own.values())}),

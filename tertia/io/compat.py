@@ -89,7 +89,7 @@ def legacy_layout(state: GameState) -> dict[str, Any]:
         "objectives": data["objectives"],
         "first_side": state.first_side,
         "marks": {k: list(v) for k, v in state.marks.items()},
-        "pending": None if state.pending is None else dict(state.pending),
+        "pending": None if state.pending is None else state.pending.to_dict(),
         "result": None if state.result is None else dict(state.result),
         "step": state.step,
         "extra": {k: v for k, v in state.extra.items() if k not in LEGACY_STATE_FIELDS},

@@ -248,7 +248,8 @@ class GameService:
         seen = live.observe(len(live.steps), side)
         return {
             "turn": seen.get("turn"), "phase": seen.get("phase"), "active": seen.get("active"),
-            "to_act": state.to_act, "pending": seen.get("pending"), "result": seen.get("result"),
+            "to_act": state.to_act, "pending": next(iter(seen.get("decisions") or ()), None),
+            "decisions": seen.get("decisions") or [], "result": seen.get("result"),
             "over": state.is_over, "step": len(live.steps),
             "summary": visible_summary(live, side),
             "can_undo": self.undo_problem(live, roles) is None,

@@ -330,7 +330,7 @@ class D3RuleSet(RuleSet):
             raise IllegalAction([Violation(Code.CANNOT_ACT, f"{unit.label} is not artillery",
                                            self.CLAUSES.shooting)])
         ready = state.evolve(
-            phase=ACTIVATION, active=unit.side, pending=None, result=None, marks={},
+            phase=ACTIVATION, active=unit.side, decisions=(), result=None, marks={},
             extra={**state.extra, ACTIVATION: {"side": unit.side, "card": self.card_of(unit)}},
         )
         if word == "melee":

@@ -397,7 +397,7 @@ class LargerBattles(RuleSet):
                 f"{state.pending['side']} must first decide: {state.pending['kind']}; the game "
                 f"allows nothing else until then", clauses.COMBAT)])
         marks = dict(state.marks) if ongoing else {}
-        return state.evolve(phase=phase, active=side, pending=None, result=None, marks=marks)
+        return state.evolve(phase=phase, active=side, decisions=(), result=None, marks=marks)
 
     def default_responses(self, state: GameState) -> list[Action]:
         """A pending defence is answered, by default, with no defending commander."""
