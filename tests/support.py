@@ -63,4 +63,4 @@ def act(game: Game, state: GameState, action: Action, dice: list[int] | None = N
 
 
 def codes(game: Game, state: GameState, action: Action) -> list[str]:
-    return [v.code.value for v in game.validate(state, action)]
+    return [v.code for v in game.validate(state, action)]

@@ -58,7 +58,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction) as info:
         game.apply(state, Move(unit="a", waypoints=((30, 12),)), ScriptedDice([]))
     v = info.value.violations[0]
-    assert v.code.value == "NOT_ORDERED" and "larger-battles" in v.rule and "a" in v.message
+    assert v.code == "larger-battles.NOT_ORDERED" and "larger-battles" in v.rule and "a" in v.message
     assert state.state_hash() == before
 
 
@@ -80,8 +80,8 @@ def test_each_side_observes_the_position() -> None:
 def test_unknown_units_are_refused_not_crashed() -> None:
     game = skirmish()
     state, _ = game.start(SeededDice(1))
-    assert [v.code.value for v in game.validate(state, Move(unit="ghost"))] == ["UNKNOWN_UNIT"]
-    assert game.validate(state, GiveOrder(target="ghost"))[0].code.value == "UNKNOWN_COMMAND"
+    assert [v.code for v in game.validate(state, Move(unit="ghost"))] == ["core.UNKNOWN_UNIT"]
+    assert game.validate(state, GiveOrder(target="ghost"))[0].code == "core.UNKNOWN_COMMAND"
 
 
 @pytest.mark.parametrize("data", [
@@ -178,3 +178,14 @@ def test_several_decisions_wait_in_the_order_they_arose() -> None:
     done = reduce(reduce(answered, DecisionMade(side="r", kind="countercharge", choice=None)),
                   DecisionMade(side="r", kind="countercharge", choice=None))
     assert done.pending is None and done.to_act == "p"
+
+
+def test_violation_codes_are_namespaced_and_declared_once() -> None:
+    from tertia.core.violations import CODES, Codes
+
+    assert CODES and all("." in code and meaning for code, meaning in CODES.items())
+    assert {c.split(".")[0] for c in CODES} >= {"core", "movement", "fighting", "activation",
+                                                  "larger-battles", "d3"}
+    with pytest.raises(TypeError, match=r"movement\.TOO_FAR"):
+        class Again(Codes, namespace="movement"):
+            TOO_FAR = "declared a second time"

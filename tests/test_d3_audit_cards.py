@@ -42,9 +42,9 @@ def test_one_pivot_at_the_start_or_the_end() -> None:
     state = activation(game, P, "foot")
     assert codes(game, state, Move(unit="f", waypoints=((30, 8),), face_before=90)) == []
     assert codes(game, state, Move(unit="f", waypoints=((30, 8),), face_after=90)) == []
-    assert codes(game, state, Move(unit="f", face_before=90, face_after=180)) == ["BAD_PATH"]
+    assert codes(game, state, Move(unit="f", face_before=90, face_after=180)) == ["movement.BAD_PATH"]
     both = Move(unit="f", waypoints=((34, 5),), face_before=90, face_after=0)
-    assert codes(game, state, both) == ["BAD_PATH"]
+    assert codes(game, state, both) == ["movement.BAD_PATH"]
     loose = cards_game([foot("f", P, 30, 5), foot("e", R, 30, 45, 180)], d3_cards_pivots="both")
     assert codes(loose, activation(loose, P, "foot"), both) == []
 
@@ -60,7 +60,7 @@ def test_sidestep_by_pivoting_twice_cannot_shoot() -> None:
     assert codes(loose, moved, Shoot(unit="f", target="e")) == []
     strict = cards_game(units, d3_cards_pivots="both", forward_judged_from="activation-start")
     moved, _ = act(strict, activation(strict, P, "foot"), sidestep)
-    assert codes(strict, moved, Shoot(unit="f", target="e")) == ["MOVED_SIDEWAYS"]
+    assert codes(strict, moved, Shoot(unit="f", target="e")) == ["movement.MOVED_SIDEWAYS"]
 
 
 @pytest.mark.parametrize("rules", [CARDS, COMMANDS])
@@ -98,14 +98,14 @@ def test_a_town_garrison_may_be_assaulted() -> None:
                       terrain=[BIG_TOWN])
     state = activation(game, P, "foot")
     assert codes(game, state, Move(unit="f", waypoints=((30, 18.99),))) == []
-    assert codes(game, state, Move(unit="f", waypoints=((30, 18.5),))) == ["TOWN_OCCUPIED"]
-    assert codes(game, state, Move(unit="g", waypoints=((24, 15),))) == ["TOWN_OCCUPIED"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 18.5),))) == ["d3.TOWN_OCCUPIED"]
+    assert codes(game, state, Move(unit="g", waypoints=((24, 15),))) == ["d3.TOWN_OCCUPIED"]
     assert codes(game, state, Move(unit="g", waypoints=((24, 13.5),))) == []
     edge = cards_game([foot("f", P, 30, 8), foot("e", R, 30, 15.6, 180)], terrain=[BIG_TOWN])
     assert codes(edge, activation(edge, P, "foot"), Move(unit="f", waypoints=((30, 12.59),))) == []
     friends = cards_game([foot("f", P, 30, 13.5), foot("k", P, 30, 22)], terrain=[BIG_TOWN])
     assert codes(friends, activation(friends, P, "foot"), Move(unit="f", waypoints=((30, 18.99),))) == [
-        "TOWN_OCCUPIED"]
+        "d3.TOWN_OCCUPIED"]
 
 
 def test_assaulting_a_town_is_d3_less_two_against_foot() -> None:
@@ -141,17 +141,17 @@ def test_a_unit_that_charged_may_itself_be_charged() -> None:
     game = cards_game(units)
     # Each charge fights at once: a D3 of 1 (less 1 against Foot) leaves every unit whole.
     charged, _ = act(game, activation(game, P, "horse"), Move(unit="a", waypoints=((30, 16.99),)), [1])
-    assert codes(game, charged, Move(unit="b", waypoints=((33.51, 20),))) == ["FACE_TAKEN"]
+    assert codes(game, charged, Move(unit="b", waypoints=((33.51, 20),))) == ["d3.FACE_TAKEN"]
     answer = to_card(charged, R, "foot")
     assert codes(game, answer, Move(unit="c", waypoints=((33.51, 15.5),))) == []
     second, _ = act(game, answer, Move(unit="c", waypoints=((33.51, 15.5),)), [1])
-    assert codes(game, second, Move(unit="d", waypoints=((26.49, 15.5),))) == ["FACE_TAKEN"]
+    assert codes(game, second, Move(unit="d", waypoints=((26.49, 15.5),))) == ["d3.FACE_TAKEN"]
     back, _ = act(game, answer, Move(unit="e", waypoints=((30, 23),)))
     again, _ = act(game, to_card(back, R, "foot"), Move(unit="e", waypoints=((30, 20),)), [1])
-    assert codes(game, again, Move(unit="c", waypoints=((33.51, 15.5),))) == ["FACE_TAKEN"]
+    assert codes(game, again, Move(unit="c", waypoints=((33.51, 15.5),))) == ["d3.FACE_TAKEN"]
     placed = cards_game([horse("a", P, 30, 16.99), *units[1:]])
     state = activation(placed, R, "foot")
-    assert codes(placed, state, Move(unit="c", waypoints=((33.51, 15.5),))) == ["FACE_TAKEN"]
+    assert codes(placed, state, Move(unit="c", waypoints=((33.51, 15.5),))) == ["d3.FACE_TAKEN"]
 
 
 # --- Scenarios checked against each rule set ---------------------------------------------------
@@ -317,14 +317,14 @@ def test_a_gun_moves_6_inches_until_it_has_fired() -> None:
     then on it cannot move. Read "deployed for shooting" as having fired."""
     game = gun_game()
     state = activation(game, P, "artillery")
-    assert codes(game, state, Move(unit="g", waypoints=((30, 11.1),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="g", waypoints=((30, 11.1),))) == ["movement.TOO_FAR"]
     moved, _ = act(game, state, Move(unit="g", waypoints=((30, 11),)))
     again = to_card(moved, P, "artillery")
     assert codes(game, again, Move(unit="g", waypoints=((30, 17),))) == []
     fired, _ = act(game, again, Shoot(unit="g", target="e"), [1, 1])
     assert piece(fired.units["g"]).fired
     assert codes(game, to_card(fired, P, "artillery"), Move(unit="g", waypoints=((30, 12),))) == [
-        "STATIONARY"]
+        "movement.STATIONARY"]
 
 
 def test_a_gun_that_has_fired_stays_in_place_but_may_turn() -> None:
@@ -337,8 +337,8 @@ def test_a_gun_that_has_fired_stays_in_place_but_may_turn() -> None:
     assert codes(game, state, Move(unit="g", waypoints=((31, 5),), face_before=90)) == []
     fired, _ = act(game, state, Shoot(unit="g", target="e"), [4, 1])
     later = to_card(fired.evolve(turn=fired.turn + 2), P, "artillery")
-    assert codes(game, later, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]
-    assert codes(game, later, Move(unit="g", waypoints=((31, 5),), face_before=90)) == ["STATIONARY"]
+    assert codes(game, later, Move(unit="g", waypoints=((30, 6),))) == ["movement.STATIONARY"]
+    assert codes(game, later, Move(unit="g", waypoints=((31, 5),), face_before=90)) == ["movement.STATIONARY"]
     assert codes(game, later, Move(unit="g", face_before=20)) == []
 
 
@@ -424,4 +424,4 @@ def test_every_rally_attempt_counts_towards_the_four(options: dict[str, Any], va
         state, _ = act(game, state, Rally(commander="c", unit="f"), [1])
     assert piece(state.units["f"]).hits == 8
     last = to_card(state.evolve(turn=allowed + 1), P, "commander")
-    assert codes(game, last, Rally(commander="c", unit="f")) == ["NO_RALLIES_LEFT"]
+    assert codes(game, last, Rally(commander="c", unit="f")) == ["d3.NO_RALLIES_LEFT"]

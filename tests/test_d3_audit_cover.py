@@ -278,20 +278,20 @@ def test_commands_a_unit_must_remain_within_6_inches_of_its_command() -> None:
     state = activation(game, P, "centre")
     done = state.with_mark("moved", "a")
     assert codes_of(game, done, Move(unit="b", waypoints=((20.0, 5),))) == []
-    assert codes_of(game, done, Move(unit="b", waypoints=((20.1, 5),))) == ["COHESION"]
+    assert codes_of(game, done, Move(unit="b", waypoints=((20.1, 5),))) == ["d3.COHESION"]
     assert codes_of(game, state, Move(unit="b", waypoints=((20.1, 5),))) == []
     three = make_game([foot("a", P, 10, 10), foot("b", P, 20, 10), foot("c", P, 30, 10),
                        foot("e", R, 30, 45, 180)], rules=COMMANDS)
     back = Move(unit="b", waypoints=((20, 4),))
     one_left = activation(three, P, "centre").with_mark("moved", "a")
     assert codes_of(three, one_left, back) == []
-    assert codes_of(three, one_left.with_mark("moved", "c"), back) == ["COHESION"]
+    assert codes_of(three, one_left.with_mark("moved", "c"), back) == ["d3.COHESION"]
     lone = make_game([foot("a", P, 10, 5), horse("h", P, 40, 5), foot("e", R, 30, 45, 180)], rules=COMMANDS)
     assert codes_of(lone, activation(lone, P, "right"), Move(unit="h", waypoints=((52, 5),))) == []
 
 
 def codes_of(game: Game, state: GameState, action: Move | Shoot | Attack) -> list[str]:
-    return [v.code.value for v in game.validate(state, action)]
+    return [v.code for v in game.validate(state, action)]
 
 
 def test_commands_a_gun_cannot_move_after_attempting_to_shoot() -> None:
@@ -303,11 +303,11 @@ def test_commands_a_gun_cannot_move_after_attempting_to_shoot() -> None:
                       foot("e2", R, 50, 15, 180)], rules=COMMANDS)
     state = activation(game, P, "independent")
     assert codes_of(game, state, Move(unit="g", waypoints=((30, 11),))) == []
-    assert codes_of(game, state, Move(unit="g", waypoints=((30, 11.1),))) == ["TOO_FAR"]
+    assert codes_of(game, state, Move(unit="g", waypoints=((30, 11.1),))) == ["movement.TOO_FAR"]
     fired, events = act(game, state, Shoot(unit="g", target="e"), [1, 1])
     assert resolved(events).attacker_score == 0 and piece(fired.units["g"]).fired
     later = hand_over_card(fired, P, "independent")
-    assert codes_of(game, later, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]
+    assert codes_of(game, later, Move(unit="g", waypoints=((30, 6),))) == ["movement.STATIONARY"]
     assert codes_of(game, later, Move(unit="g", face_before=20.0)) == []
     volley, _ = act(game, activation(game, P, "centre"), Shoot(unit="f", target="e2"), [1, 1])
     assert codes_of(game, hand_over_card(volley, P, "centre"), Move(unit="f", waypoints=((50, 6),))) == []
@@ -329,8 +329,8 @@ def test_commands_the_commander_once_placed_cannot_move() -> None:
     move = Move(unit="c", waypoints=((30, 7),))
     assert game.ruleset.card_of(game.ruleset.initial_state(game.scenario).units["c"]) == "commander"  # type: ignore[attr-defined]
     assert "commander" not in current_cards(game.ruleset.initial_state(game.scenario), P)
-    assert codes_of(game, activation(game, P, "centre"), move) == ["NOT_ACTIVATED"]
-    assert codes_of(game, activation(game, P, "commander"), move) == ["STATIONARY"]
+    assert codes_of(game, activation(game, P, "centre"), move) == ["activation.NOT_ACTIVATED"]
+    assert codes_of(game, activation(game, P, "commander"), move) == ["movement.STATIONARY"]
     cards = make_game(units, rules=CARDS, commanders=chiefs)
     assert codes_of(cards, activation(cards, P, "commander"), move) == []
 
@@ -352,7 +352,7 @@ def test_a_charge_that_makes_contact_fights_at_once() -> None:
     assert not [e for e in events if type(e).__name__ == "DiceRolled"]
     after, events = act(game, state, Move(unit="h", waypoints=((30, 16.99),)), [3])
     assert resolved(events).summary.endswith("D3 3-1, 2 hits") and piece(after.units["e"]).hits == 2
-    assert codes_of(game, after, Attack(attacker="h", target="e")) == ["ALREADY_ACTED"]
+    assert codes_of(game, after, Attack(attacker="h", target="e")) == ["core.ALREADY_ACTED"]
     later = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=COMMANDS,
                       charge_fights_at_once=False)
     after, events = act(later, activation(later, P, "right"), Move(unit="h", waypoints=((30, 16.99),)))
@@ -361,7 +361,7 @@ def test_a_charge_that_makes_contact_fights_at_once() -> None:
     cards = make_game([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], rules=CARDS)
     after, _ = act(cards, activation(cards, P, "horse"), Move(unit="h", waypoints=((30, 16.99),)), [3])
     assert piece(after.units["e"]).hits == 2
-    assert codes_of(cards, after, Attack(attacker="h", target="e")) == ["ALREADY_ACTED"]
+    assert codes_of(cards, after, Attack(attacker="h", target="e")) == ["core.ALREADY_ACTED"]
 
 
 def test_commands_the_odds_of_a_charge_are_its_melee() -> None:
@@ -394,7 +394,7 @@ def test_commands_near_the_enemy_a_dog_leg_is_refused() -> None:
     game = make_game([foot("f", P, 30, 10), foot("e", R, 30, 20, 180)], rules=COMMANDS)
     state = activation(game, P, "centre")
     assert codes_of(game, state, Move(unit="f", waypoints=((31, 12),))) == []
-    assert codes_of(game, state, Move(unit="f", waypoints=((30, 11), (31, 12)))) == ["NOT_AWAY"]
+    assert codes_of(game, state, Move(unit="f", waypoints=((30, 11), (31, 12)))) == ["movement.NOT_AWAY"]
     far = make_game([foot("f", P, 30, 10), foot("e", R, 30, 30, 180)], rules=COMMANDS)
     assert codes_of(far, activation(far, P, "centre"), Move(unit="f", waypoints=((30, 11), (31, 12)))) == []
 
@@ -423,9 +423,9 @@ def test_a_charge_that_also_touches_a_second_unit_fights_only_its_target(rules: 
     assert codes_of(game, state, charge) == []
     after, events = act(game, state, charge, [2])
     assert resolved(events).target == "e"
-    assert codes_of(game, after, Attack(attacker="h", target="f2")) == ["ALREADY_ACTED"]
+    assert codes_of(game, after, Attack(attacker="h", target="f2")) == ["core.ALREADY_ACTED"]
     theirs = hand_over(game, after, R, "foot")
-    assert codes_of(game, theirs, Attack(attacker="f2", target="h")) == ["NOT_IN_CONTACT"]
+    assert codes_of(game, theirs, Attack(attacker="f2", target="h")) == ["fighting.NOT_IN_CONTACT"]
     assert codes_of(game, theirs, Attack(attacker="e", target="h")) == []
     assert codes_of(game, theirs, Shoot(unit="f2", target="h")) == []
     assert codes_of(game, after, Move(unit="k", waypoints=((36.5, 16.99),))) == []

@@ -126,7 +126,7 @@ def test_movement_allowances(kind: str, card: str, allowance: float) -> None:
     game = game_of([unit("u", P, kind, 30, 5), ENEMY])
     state = activation(game, P, card)
     assert codes(game, state, Move(unit="u", waypoints=((30, 5 + allowance),))) == []
-    assert codes(game, state, Move(unit="u", waypoints=((30, 5.1 + allowance),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="u", waypoints=((30, 5.1 + allowance),))) == ["movement.TOO_FAR"]
 
 
 def test_movement_is_in_a_straight_line_with_free_pivots() -> None:
@@ -134,7 +134,7 @@ def test_movement_is_in_a_straight_line_with_free_pivots() -> None:
     at the start or end of their movement." Pivots cost nothing here: a full 6" after one."""
     game = game_of([foot("f", P, 30, 5), ENEMY])
     state = activation(game, P, "foot")
-    assert codes(game, state, Move(unit="f", waypoints=((30, 8), (32, 10)))) == ["BAD_PATH"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 8), (32, 10)))) == ["movement.BAD_PATH"]
     assert codes(game, state, Move(unit="f", waypoints=((36, 5),), face_before=90)) == []
     assert codes(game, state, Move(unit="f", waypoints=((30, 11),), face_after=90)) == []
 
@@ -145,7 +145,7 @@ def test_artillery_stays_once_it_has_fired() -> None:
     game = game_of([unit("g", P, "artillery", 30, 5), ENEMY])
     state = activation(game, P, "artillery")
     state = state.with_unit(state.units["g"].evolve(fired=True))
-    assert codes(game, state, Move(unit="g", waypoints=((30, 7),))) == ["STATIONARY"]
+    assert codes(game, state, Move(unit="g", waypoints=((30, 7),))) == ["movement.STATIONARY"]
 
 
 def test_charges_horse_and_foot_straight_ahead_one_turn_of_45() -> None:
@@ -156,9 +156,9 @@ def test_charges_horse_and_foot_straight_ahead_one_turn_of_45() -> None:
                     foot("e2", R, 40, 20, 180)])
     assert codes(game, activation(game, P, "horse"), Move(unit="h", waypoints=((30, 16.99),))) == []
     assert codes(game, activation(game, P, "dragoons"), Move(unit="d", waypoints=((40, 16.99),))) == [
-        "CANNOT_CHARGE"]
+        "d3.CANNOT_CHARGE"]
     oblique = Move(unit="h", waypoints=((31.5, 16.99),))
-    assert codes(game, activation(game, P, "horse"), oblique) == ["CHARGE_TURN"]
+    assert codes(game, activation(game, P, "horse"), oblique) == ["d3.CHARGE_TURN"]
 
 
 def test_only_one_attacker_may_engage_a_defender() -> None:
@@ -166,13 +166,14 @@ def test_only_one_attacker_may_engage_a_defender() -> None:
     face a second would take."""
     game = game_of([horse("a", P, 30, 16.99), horse("c", P, 40, 20, 270), foot("e", R, 30, 20, 180)])
     state = activation(game, P, "horse")
-    assert codes(game, state, Move(unit="c", waypoints=((33.51, 20),))) == ["FACE_TAKEN"]
+    assert codes(game, state, Move(unit="c", waypoints=((33.51, 20),))) == ["d3.FACE_TAKEN"]
 
 
 def test_units_may_not_move_through_other_units() -> None:
     """Interpenetration: "Units may not move through other units." """
     game = game_of([foot("f", P, 30, 5), foot("g", P, 30, 9), ENEMY])
-    assert codes(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 11),))) == ["COLLISION"]
+    assert codes(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 11),))) \
+        == ["movement.COLLISION"]
 
 
 # --- Terrain Effects --------------------------------------------------------------------------
@@ -187,7 +188,8 @@ def test_only_commanded_shot_enter_woods() -> None:
     game = game_of([unit("s", P, "commanded_shot", 30, 10), ENEMY], terrain=[wood])
     assert codes(game, activation(game, P, "foot"), Move(unit="s", waypoints=((30, 15),))) == []
     game = game_of([foot("f", P, 30, 10), ENEMY], terrain=[wood])
-    assert codes(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 15),))) == ["IMPASSABLE"]
+    assert codes(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 15),))) \
+        == ["movement.IMPASSABLE"]
 
 
 def test_horse_may_cross_a_town_but_not_end_in_it() -> None:
@@ -196,7 +198,7 @@ def test_horse_may_cross_a_town_but_not_end_in_it() -> None:
     hamlet = {"type": "town", "polygon": [[26, 14], [34, 14], [34, 18], [26, 18]]}
     game = game_of([horse("h", P, 30, 10), ENEMY], terrain=[hamlet])
     state = activation(game, P, "horse")
-    assert codes(game, state, Move(unit="h", waypoints=((30, 16),))) == ["CANNOT_END_HERE"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 16),))) == ["movement.CANNOT_END_HERE"]
     assert codes(game, state, Move(unit="h", waypoints=((30, 20),))) == []
 
 
@@ -204,7 +206,7 @@ def test_only_one_unit_may_occupy_a_town() -> None:
     """Terrain: "Only one unit may occupy a town." """
     game = game_of([foot("f", P, 30, 12), foot("g", P, 30, 18), ENEMY], terrain=[TOWN])
     state = activation(game, P, "foot")
-    assert codes(game, state, Move(unit="f", waypoints=((30, 14.4),))) == ["TOWN_OCCUPIED"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 14.4),))) == ["d3.TOWN_OCCUPIED"]
     alone = game_of([foot("f", P, 30, 12), ENEMY], terrain=[TOWN])
     assert codes(alone, activation(alone, P, "foot"), Move(unit="f", waypoints=((30, 16),))) == []
 
@@ -214,7 +216,8 @@ def test_marsh_is_impassable() -> None:
     bridges & fords." """
     marsh = {"type": "marsh", "polygon": [[25, 13], [35, 13], [35, 18], [25, 18]]}
     game = game_of([foot("f", P, 30, 10), ENEMY], terrain=[marsh])
-    assert codes(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 14),))) == ["IMPASSABLE"]
+    assert codes(game, activation(game, P, "foot"), Move(unit="f", waypoints=((30, 14),))) \
+        == ["movement.IMPASSABLE"]
 
 
 # --- Musketry ---------------------------------------------------------------------------------
@@ -259,11 +262,11 @@ def test_muskets_reach_12_inches_after_a_forward_move() -> None:
     degree front facing cannot shoot." Musketry 2: "Check the target is within 12" range." """
     game = game_of([foot("u", P, 30, 8), foot("e", R, 30, 23.2, 180)])
     state = activation(game, P, "foot")
-    assert codes(game, state, Shoot(unit="u", target="e")) == ["OUT_OF_RANGE"]
+    assert codes(game, state, Shoot(unit="u", target="e")) == ["fighting.OUT_OF_RANGE"]
     closer, _ = act(game, state, Move(unit="u", waypoints=((30, 10),)))
     assert codes(game, closer, Shoot(unit="u", target="e")) == []
     aside, _ = act(game, state, Move(unit="u", waypoints=((33, 8),)))
-    assert codes(game, aside, Shoot(unit="u", target="e")) == ["MOVED_SIDEWAYS"]
+    assert codes(game, aside, Shoot(unit="u", target="e")) == ["movement.MOVED_SIDEWAYS"]
 
 
 @pytest.mark.parametrize(("weather", "roll", "markers"), [("fair", 5, 1), ("fair", 4, 0),
@@ -287,7 +290,7 @@ def test_guns_cannot_move_or_pivot_and_shoot() -> None:
     game = game_of([unit("g", P, "artillery", 30, 8), foot("e", R, 30, 25, 180)])
     state = activation(game, P, "artillery")
     turned, _ = act(game, state, Move(unit="g", face_before=5.0))
-    assert codes(game, turned, Shoot(unit="g", target="e")) == ["CANNOT_ACT"]
+    assert codes(game, turned, Shoot(unit="g", target="e")) == ["core.CANNOT_ACT"]
     assert codes(game, state, Shoot(unit="g", target="e")) == []
 
 
@@ -310,7 +313,8 @@ def test_no_gun_reaches_beyond_36_inches() -> None:
     """Artillery 2: a D6 of 6 is 36": a target further off cannot be hit, so cannot be
     chosen."""
     game = game_of([unit("g", P, "artillery", 30, 5), foot("e", R, 30, 44.1, 180)])
-    assert codes(game, activation(game, P, "artillery"), Shoot(unit="g", target="e")) == ["OUT_OF_RANGE"]
+    assert codes(game, activation(game, P, "artillery"), Shoot(unit="g", target="e")) \
+        == ["fighting.OUT_OF_RANGE"]
 
 
 # --- Melee ------------------------------------------------------------------------------------
@@ -377,9 +381,9 @@ def test_others_fight_only_when_engaged_and_may_withdraw() -> None:
     game = game_of([unit("d", P, "dragoons", 30, 10), horse("t", R, 30, 13, 180), foot("x", R, 40, 25, 180)])
     state = activation(game, P, "dragoons")
     assert codes(game, state, Attack(attacker="d", target="t")) == []
-    assert codes(game, state, Shoot(unit="d", target="x")) == ["ENGAGED"]
+    assert codes(game, state, Shoot(unit="d", target="x")) == ["fighting.ENGAGED"]
     back, _ = act(game, state, Move(unit="d", waypoints=((30, 5),)))
-    assert codes(game, back, Shoot(unit="d", target="x")) == ["ALREADY_ACTED"]
+    assert codes(game, back, Shoot(unit="d", target="x")) == ["core.ALREADY_ACTED"]
 
 
 def test_impetuous_horse_pursue_on_4_or_more() -> None:
@@ -414,11 +418,11 @@ def test_commanders_move_and_join_a_unit_to_rally_it() -> None:
     """Commanders: "Commanders during their action can move and join a unit to rally it. To
     determine how many hits are removed from a unit roll a D3." """
     game, state = rally_game()
-    assert codes(game, state, Rally(commander="c", unit="f")) == ["NOT_JOINED"]
+    assert codes(game, state, Rally(commander="c", unit="f")) == ["d3.NOT_JOINED"]
     joined, _ = act(game, state, Move(unit="c", waypoints=((30, 12.51),)))
     after, events = act(game, joined, Rally(commander="c", unit="f"), [3])
     assert piece(after.units["f"]).hits == 2 and rolls(events) == ["rally: c with f"]
-    assert codes(game, after, Rally(commander="c", unit="f")) == ["ALREADY_ACTED"]
+    assert codes(game, after, Rally(commander="c", unit="f")) == ["core.ALREADY_ACTED"]
 
 
 def test_rallying_a_unit_in_melee_removes_one_less() -> None:
@@ -441,7 +445,7 @@ def test_four_rallies_a_game_or_five_or_three(options: dict[str, Any], value: in
     used = state.evolve(extra={**state.extra, f"rallies_used:{P}": allowed - 1})
     assert codes(game, used, Rally(commander="c", unit="f")) == []
     spent = state.evolve(extra={**state.extra, f"rallies_used:{P}": allowed})
-    assert codes(game, spent, Rally(commander="c", unit="f")) == ["NO_RALLIES_LEFT"]
+    assert codes(game, spent, Rally(commander="c", unit="f")) == ["d3.NO_RALLIES_LEFT"]
 
 
 def test_a_commander_may_not_charge() -> None:
@@ -449,7 +453,7 @@ def test_a_commander_may_not_charge() -> None:
     game = game_of([foot("e", R, 30, 20, 180), foot("f", P, 10, 5)],
                    commanders=[commander("c", P, 30, 10, general=True)])
     assert codes(game, activation(game, P, "commander"), Move(unit="c", waypoints=((30, 17.49),))) == [
-        "CANNOT_CHARGE"]
+        "d3.CANNOT_CHARGE"]
 
 
 # --- Weather ----------------------------------------------------------------------------------
@@ -461,11 +465,11 @@ def test_rain_bogs_the_guns_and_a_storm_puts_them_out_of_action() -> None:
     action for the remainder of the game." """
     game = game_of([unit("g", P, "artillery", 30, 8), foot("f", P, 40, 8), foot("e", R, 30, 25, 180)])
     rain = activation(game, P, "artillery", weather="heavy-rain")
-    assert codes(game, rain, Move(unit="g", face_before=10.0)) == ["WEATHER"]
+    assert codes(game, rain, Move(unit="g", face_before=10.0)) == ["d3.WEATHER"]
     assert codes(game, rain, Shoot(unit="g", target="e")) == []
     storm = activation(game, P, "artillery", weather="storm")
-    assert codes(game, storm, Move(unit="g", face_before=10.0)) == ["WEATHER"]
-    assert codes(game, storm, Shoot(unit="g", target="e")) == ["WEATHER"]
+    assert codes(game, storm, Move(unit="g", face_before=10.0)) == ["d3.WEATHER"]
+    assert codes(game, storm, Shoot(unit="g", target="e")) == ["d3.WEATHER"]
     foot_storm = activation(game, P, "foot", weather="storm")
     assert codes(game, foot_storm, Move(unit="f", waypoints=((40, 11),))) == []
-    assert codes(game, foot_storm, Move(unit="f", waypoints=((40, 11.1),))) == ["TOO_FAR"]
+    assert codes(game, foot_storm, Move(unit="f", waypoints=((40, 11.1),))) == ["movement.TOO_FAR"]

@@ -238,7 +238,7 @@ def test_the_last_unit_to_move_may_not_leave_its_command() -> None:
     state = activation(game, P, "centre")
     away = Move(unit="a", waypoints=((4.5, 5),))
     assert codes(game, state, away) == []
-    assert codes(game, state.with_mark("moved", "b"), away) == ["COHESION"]
+    assert codes(game, state.with_mark("moved", "b"), away) == ["d3.COHESION"]
     assert codes(game, state.with_mark("moved", "b"), Move(unit="a", waypoints=((5.5, 5),))) == []
 
 
@@ -255,9 +255,9 @@ def test_each_side_orders_its_cards_face_down() -> None:
     game = game_of(TWO_COMMANDS)
     state, _ = started(game, [])
     assert state.phase == "orders" and state.to_act == P
-    assert codes(game, state, OrderCards(order=("centre",))) == ["BAD_CARD_ORDER"]
-    assert codes(game, state, OrderCards(order=("centre", "centre"))) == ["BAD_CARD_ORDER"]
-    assert codes(game, state, Move(unit="f", waypoints=((10, 6),))) == ["PENDING_DECISION"]
+    assert codes(game, state, OrderCards(order=("centre",))) == ["activation.BAD_CARD_ORDER"]
+    assert codes(game, state, OrderCards(order=("centre", "centre"))) == ["activation.BAD_CARD_ORDER"]
+    assert codes(game, state, Move(unit="f", waypoints=((10, 6),))) == ["core.PENDING_DECISION"]
     state, _ = act(game, state, OrderCards(order=("right", "centre")))
     assert state.to_act == R and state.pending is not None
     assert cards.unplayed(state, P) == ("right", "centre")
@@ -329,8 +329,8 @@ def test_only_the_activated_command_acts() -> None:
     game = game_of(TWO_COMMANDS)
     state = activation(game, P, "centre")
     assert codes(game, state, Move(unit="f", waypoints=((10, 7),))) == []
-    assert codes(game, state, Move(unit="h", waypoints=((30, 7),))) == ["NOT_ACTIVATED"]
-    assert codes(game, state, Move(unit="e", waypoints=((10, 40),))) == ["NOT_YOUR_UNIT"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 7),))) == ["activation.NOT_ACTIVATED"]
+    assert codes(game, state, Move(unit="e", waypoints=((10, 40),))) == ["core.NOT_YOUR_UNIT"]
 
 
 def test_a_command_that_loses_all_its_units_loses_its_card() -> None:
@@ -373,7 +373,7 @@ def test_movement_allowances(kind: str, allowance: float) -> None:
     game = game_of([unit("u", P, kind, 30, 5, command=command), ENEMY])
     state = activation(game, P, "right" if kind == "horse" else command)
     assert codes(game, state, Move(unit="u", waypoints=((30, 5 + allowance),))) == []
-    assert codes(game, state, Move(unit="u", waypoints=((30, 5.1 + allowance),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="u", waypoints=((30, 5.1 + allowance),))) == ["movement.TOO_FAR"]
 
 
 def test_artillery_cannot_move_after_attempting_to_shoot() -> None:
@@ -382,7 +382,7 @@ def test_artillery_cannot_move_after_attempting_to_shoot() -> None:
     game = game_of([unit("g", P, "artillery", 30, 5), ENEMY])
     state = activation(game, P, "independent")
     state = state.with_unit(state.units["g"].evolve(fired=True))
-    assert codes(game, state, Move(unit="g", waypoints=((30, 7),))) == ["STATIONARY"]
+    assert codes(game, state, Move(unit="g", waypoints=((30, 7),))) == ["movement.STATIONARY"]
     assert codes(game, state, Move(unit="g", face_before=20.0)) == []
 
 
@@ -392,10 +392,10 @@ def test_each_pivot_costs_3_inches() -> None:
     game = game_of([foot("f", P, 30, 5), ENEMY])
     state = activation(game, P, "centre")
     assert codes(game, state, Move(unit="f", waypoints=(ahead(30, 5, 20, 0.1),), face_before=20,
-                                   face_after=50)) == ["TOO_FAR"]
+                                   face_after=50)) == ["movement.TOO_FAR"]
     assert codes(game, state, Move(unit="f", waypoints=(ahead(30, 5, 30, 3.0),), face_before=30)) == []
     assert codes(game, state, Move(unit="f", waypoints=(ahead(30, 5, 30, 3.1),), face_before=30)) == [
-        "TOO_FAR"]
+        "movement.TOO_FAR"]
     assert codes(game, state, Move(unit="f", face_before=30, face_after=60)) == []
     once = game_of([foot("f", P, 30, 5), ENEMY], pivot_cost_each=False)
     state = activation(once, P, "centre")
@@ -407,7 +407,7 @@ def test_units_may_not_move_through_other_units() -> None:
     """Movement: "Units may not move through other units." """
     game = game_of([foot("f", P, 30, 5), foot("g", P, 30, 9), ENEMY])
     state = activation(game, P, "centre")
-    assert codes(game, state, Move(unit="f", waypoints=((30, 11),))) == ["COLLISION"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 11),))) == ["movement.COLLISION"]
 
 
 def test_within_12_inches_stay_advance_or_move_directly_away() -> None:
@@ -415,7 +415,7 @@ def test_within_12_inches_stay_advance_or_move_directly_away() -> None:
     either remain stationary, move towards the enemy, or directly away from the enemy." """
     game = game_of([foot("f", P, 30, 10), foot("e", R, 30, 20, 180)])
     state = activation(game, P, "centre")
-    assert codes(game, state, Move(unit="f", waypoints=((33, 10),))) == ["NOT_AWAY"]
+    assert codes(game, state, Move(unit="f", waypoints=((33, 10),))) == ["movement.NOT_AWAY"]
     assert codes(game, state, Move(unit="f", waypoints=((31, 13),))) == []
     assert codes(game, state, Move(unit="f", waypoints=((30, 5),))) == []
     assert codes(game, state, Move(unit="f", face_before=90.0)) == []
@@ -435,7 +435,7 @@ def test_only_horse_and_foot_charge() -> None:
     the attacking unit into contact with its target." """
     game = game_of([unit("d", P, "dragoons", 30, 10), foot("e", R, 30, 20, 180)])
     state = activation(game, P, "independent")
-    assert codes(game, state, Move(unit="d", waypoints=((30, 16.99),))) == ["CANNOT_CHARGE"]
+    assert codes(game, state, Move(unit="d", waypoints=((30, 16.99),))) == ["d3.CANNOT_CHARGE"]
     game = game_of([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)])
     assert codes(game, activation(game, P, "right"), Move(unit="h", waypoints=((30, 16.99),))) == []
 
@@ -456,11 +456,11 @@ def test_a_charge_turns_once_at_the_start_at_most_45_degrees() -> None:
     game, state, move = charge_at(40.0)
     assert codes(game, state, move) == []
     game, state, move = charge_at(50.0)
-    assert codes(game, state, move) == ["CHARGE_TURN"]
+    assert codes(game, state, move) == ["d3.CHARGE_TURN"]
     game, state, move = charge_at(0.0)
-    assert codes(game, state, replace(move, face_after=1.0)) == ["CHARGE_TURN"]
+    assert codes(game, state, replace(move, face_after=1.0)) == ["d3.CHARGE_TURN"]
     mid = (30, 12)
-    assert codes(game, state, replace(move, waypoints=(mid, *move.waypoints))) == ["CHARGE_TURN"]
+    assert codes(game, state, replace(move, waypoints=(mid, *move.waypoints))) == ["d3.CHARGE_TURN"]
 
 
 def test_only_one_attacker_on_each_face() -> None:
@@ -469,7 +469,7 @@ def test_only_one_attacker_on_each_face() -> None:
     game = game_of([horse("a", P, 30, 16.99), horse("b", P, 34.01, 10), horse("c", P, 40, 20, 270),
                     foot("e", R, 30, 20, 180)])
     state = activation(game, P, "right")
-    assert codes(game, state, Move(unit="b", waypoints=((34.01, 16.99),))) == ["FACE_TAKEN"]
+    assert codes(game, state, Move(unit="b", waypoints=((34.01, 16.99),))) == ["d3.FACE_TAKEN"]
     assert codes(game, state, Move(unit="c", waypoints=((33.51, 20),))) == []
 
 
@@ -481,7 +481,7 @@ def test_melee_is_fought_in_the_activation_after_contact() -> None:
     charger fights with an Attack after its move."""
     game = game_of([horse("h", P, 30, 10), foot("e", R, 30, 20, 180)], charge_fights_at_once=False)
     state = activation(game, P, "right")
-    assert codes(game, state, Attack(attacker="h", target="e")) == ["NOT_IN_CONTACT"]
+    assert codes(game, state, Attack(attacker="h", target="e")) == ["fighting.NOT_IN_CONTACT"]
     state, _ = act(game, state, Move(unit="h", waypoints=((30, 16.99),)))
     state, events = act(game, state, Attack(attacker="h", target="e"), [2])
     assert piece(state.units["e"]).hits == 1 and resolved(events).kind == "melee"
@@ -502,7 +502,7 @@ def test_only_commanded_shot_enter_woods() -> None:
                     ENEMY],
                    terrain=[WOOD])
     assert codes(game, activation(game, P, "centre"), Move(unit="f", waypoints=((24, 15),))) == [
-        "IMPASSABLE"]
+        "movement.IMPASSABLE"]
     assert codes(game, activation(game, P, "independent"), Move(unit="s", waypoints=((30, 15),))) == []
 
 
@@ -515,7 +515,7 @@ def test_towns_admit_infantry_dragoons_and_commanded_shot(kind: str, card: str, 
     command = {"horse": "right", "foot": "centre"}.get(kind, "independent")
     game = game_of([unit("u", P, kind, 30, 10, command=command), ENEMY], terrain=[TOWN])
     found = codes(game, activation(game, P, card), Move(unit="u", waypoints=((30, 15),)))
-    assert found == ([] if allowed else ["IMPASSABLE"])
+    assert found == ([] if allowed else ["movement.IMPASSABLE"])
 
 
 def test_marsh_lakes_and_rivers() -> None:
@@ -526,11 +526,11 @@ def test_marsh_lakes_and_rivers() -> None:
     ford = {"type": "ford", "polygon": [[40, 11], [46, 11], [46, 15], [40, 15]]}
     game = game_of([foot("f", P, 30, 10), foot("g", P, 43, 10), ENEMY], terrain=[marsh, river, ford])
     state = activation(game, P, "centre")
-    assert codes(game, state, Move(unit="f", waypoints=((30, 14),))) == ["IMPASSABLE"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 14),))) == ["movement.IMPASSABLE"]
     assert codes(game, state, Move(unit="g", waypoints=((43, 15),))) == []
     game = game_of([foot("f", P, 30, 10), ENEMY], terrain=[river])
     assert codes(game, activation(game, P, "centre"), Move(unit="f", waypoints=((30, 15),))) == [
-        "RIVER"]
+        "movement.RIVER"]
 
 
 def melee_mods(terrain: dict[str, Any], *, target_at: tuple[float, float] = (30, 13)) -> list[str]:
@@ -594,7 +594,7 @@ def test_only_foot_dragoons_commanded_shot_and_guns_shoot() -> None:
     """Shooting: "Only Foot, Dragoons, and Commanded Shot units may shoot with muskets or
     flintlocks"; artillery shoot their guns."""
     game = game_of([horse("h", P, 30, 8), foot("e", R, 30, 18, 180)])
-    assert codes(game, activation(game, P, "right"), Shoot(unit="h", target="e")) == ["CANNOT_ACT"]
+    assert codes(game, activation(game, P, "right"), Shoot(unit="h", target="e")) == ["core.CANNOT_ACT"]
 
 
 def test_shooting_after_a_forward_move_only() -> None:
@@ -607,9 +607,9 @@ def test_shooting_after_a_forward_move_only() -> None:
     forward, _ = act(game, state, Move(unit="f", waypoints=((31, 10),)))
     assert codes(game, forward, Shoot(unit="f", target="e")) == []
     back, _ = act(game, state, Move(unit="f", waypoints=((30, 6),)))
-    assert codes(game, back, Shoot(unit="f", target="e")) == ["MOVED_SIDEWAYS"]
+    assert codes(game, back, Shoot(unit="f", target="e")) == ["movement.MOVED_SIDEWAYS"]
     shot, _ = act(game, state, Shoot(unit="f", target="e"), [1, 1])
-    assert codes(game, shot, Move(unit="f", waypoints=((30, 9),))) == ["ALREADY_ACTED"]
+    assert codes(game, shot, Move(unit="f", waypoints=((30, 9),))) == ["core.ALREADY_ACTED"]
 
 
 def test_field_of_fire_and_line_of_sight() -> None:
@@ -619,11 +619,11 @@ def test_field_of_fire_and_line_of_sight() -> None:
                     foot("g", P, 50, 8), foot("e2", R, 50, 18, 180)],
                    terrain=[{"type": "woods", "polygon": [[48, 12], [52, 12], [52, 14], [48, 14]]}])
     state = activation(game, P, "centre")
-    assert codes(game, state, Shoot(unit="f", target="side")) == ["NOT_IN_FRONT"]
-    assert codes(game, state, Shoot(unit="g", target="e2")) == ["NO_LINE_OF_SIGHT"]
+    assert codes(game, state, Shoot(unit="f", target="side")) == ["fighting.NOT_IN_FRONT"]
+    assert codes(game, state, Shoot(unit="g", target="e2")) == ["fighting.NO_LINE_OF_SIGHT"]
     blocked = game_of([foot("f", P, 30, 8), foot("x", P, 30, 12), foot("e", R, 30, 18, 180)])
     assert codes(blocked, activation(blocked, P, "centre"), Shoot(unit="f", target="e")) == [
-        "NO_LINE_OF_SIGHT"]
+        "fighting.NO_LINE_OF_SIGHT"]
 
 
 def test_ranges_12_for_muskets_24_for_guns_36_from_a_hill() -> None:
@@ -631,9 +631,10 @@ def test_ranges_12_for_muskets_24_for_guns_36_from_a_hill() -> None:
     artillery. If artillery are positioned on a hill, then their range is 36"." """
     game = game_of([foot("f", P, 10, 8), foot("e", R, 10, 23.2, 180),
                     unit("g", P, "artillery", 40, 8), foot("t", R, 40, 36, 180)])
-    assert codes(game, activation(game, P, "centre"), Shoot(unit="f", target="e")) == ["OUT_OF_RANGE"]
+    assert codes(game, activation(game, P, "centre"), Shoot(unit="f", target="e")) \
+        == ["fighting.OUT_OF_RANGE"]
     assert codes(game, activation(game, P, "independent"), Shoot(unit="g", target="t")) == [
-        "OUT_OF_RANGE"]
+        "fighting.OUT_OF_RANGE"]
     hill = {"type": "hill", "polygon": [[35, 2], [45, 2], [45, 12], [35, 12]]}
     game = game_of([unit("g", P, "artillery", 40, 8), foot("t", R, 40, 36, 180)], terrain=[hill])
     assert codes(game, activation(game, P, "independent"), Shoot(unit="g", target="t")) == []
@@ -673,7 +674,7 @@ def test_ammunition_runs_out_for_foot_and_guns_on_5_or_6() -> None:
     assert not piece(kept.units["f"]).out_of_ammo
     out, _ = act(game, state, Shoot(unit="f", target="e"), [1, 5])
     assert piece(out.units["f"]).out_of_ammo
-    assert codes(game, out.evolve(marks={}), Shoot(unit="f", target="e")) == ["OUT_OF_AMMUNITION"]
+    assert codes(game, out.evolve(marks={}), Shoot(unit="f", target="e")) == ["fighting.OUT_OF_AMMUNITION"]
     guns = activation(game, P, "independent")
     gone, _ = act(game, guns, Shoot(unit="g", target="e2"), [2, 6])
     assert gone.units["g"].removed == "no ammunition"
@@ -685,7 +686,7 @@ def test_units_in_melee_cannot_shoot() -> None:
     """Melee: "Units may withdraw from a melee, but cannot perform any other action such
     as shooting." """
     game = game_of([foot("f", P, 30, 10), foot("e", R, 30, 13, 180)])
-    assert codes(game, activation(game, P, "centre"), Shoot(unit="f", target="e")) == ["ENGAGED"]
+    assert codes(game, activation(game, P, "centre"), Shoot(unit="f", target="e")) == ["fighting.ENGAGED"]
 
 
 # --- Melee ------------------------------------------------------------------------------------
@@ -698,7 +699,7 @@ def test_melee_is_one_sided() -> None:
     state = activation(game, P, "centre")
     after, _ = act(game, state, Attack(attacker="f", target="e"), [3])
     assert (piece(after.units["e"]).hits, piece(after.units["f"]).hits) == (3, 0)
-    assert codes(game, state, Attack(attacker="e", target="f")) == ["NOT_YOUR_UNIT"]
+    assert codes(game, state, Attack(attacker="e", target="f")) == ["core.NOT_YOUR_UNIT"]
     theirs = activation(game, R, "right")
     assert codes(game, theirs, Attack(attacker="e", target="f")) == []
 
@@ -745,13 +746,14 @@ def test_withdrawing_from_a_melee_and_nothing_else() -> None:
     as shooting." A unit in contact may fight, or move out of contact; nothing more."""
     game = game_of([foot("f", P, 30, 10), foot("e", R, 30, 13, 180), foot("e2", R, 40, 25, 180)])
     state = activation(game, P, "centre")
-    assert codes(game, state, Move(unit="f", waypoints=((31, 10),))) == ["ENGAGED"]
+    assert codes(game, state, Move(unit="f", waypoints=((31, 10),))) == ["fighting.ENGAGED"]
     flank = game_of([foot("f", P, 30, 10), foot("e", R, 33.54, 10, 270)])
-    assert codes(flank, activation(flank, P, "centre"), Move(unit="f", face_before=1.0)) == ["ENGAGED"]
+    assert codes(flank, activation(flank, P, "centre"), Move(unit="f", face_before=1.0)) \
+        == ["fighting.ENGAGED"]
     back, _ = act(game, state, Move(unit="f", waypoints=((30, 5),)))
-    assert codes(game, back, Shoot(unit="f", target="e2")) == ["ALREADY_ACTED"]
+    assert codes(game, back, Shoot(unit="f", target="e2")) == ["core.ALREADY_ACTED"]
     fought, _ = act(game, state, Attack(attacker="f", target="e"), [1])
-    assert codes(game, fought, Move(unit="f", waypoints=((30, 5),))) == ["ALREADY_ACTED"]
+    assert codes(game, fought, Move(unit="f", waypoints=((30, 5),))) == ["core.ALREADY_ACTED"]
 
 
 def test_impetuous_horse_pursue_on_5_or_6() -> None:
@@ -802,7 +804,7 @@ def test_clubmen_are_an_option_fight_with_d3_minus_2_and_are_always_in_cover() -
     assert game.ruleset.scenario_problems(game.scenario) == []
     state = activation(game, P, "centre")
     assert act(game, state, Attack(attacker="c", target="t"), [3])[0].units["t"].own.hits == 1
-    assert codes(game, state, Shoot(unit="c", target="f")) == ["CANNOT_ACT"]
+    assert codes(game, state, Shoot(unit="c", target="f")) == ["core.CANNOT_ACT"]
     game2 = game_of([foot("c", P, 50, 8, traits=("clubmen",)), foot("f", R, 50, 18, 180)], clubmen=True)
     _, events = act(game2, activation(game2, R, "centre"), Shoot(unit="f", target="c"), [2, 1])
     assert "-1 target in cover (Clubmen count as in cover)" in resolved(events).modifiers
@@ -831,7 +833,7 @@ def test_the_commander_cannot_move() -> None:
     they cannot move." """
     game = game_of([foot("f", P, 10, 5), ENEMY], commanders=[commander("c", P, 30, 5, general=True)])
     state = activation(game, P, "commander")
-    assert codes(game, state, Move(unit="c", waypoints=((30, 7),))) == ["STATIONARY"]
+    assert codes(game, state, Move(unit="c", waypoints=((30, 7),))) == ["movement.STATIONARY"]
 
 
 def fleeing(flee_hits: str = "each unit") -> tuple[Game, GameState]:
@@ -883,14 +885,14 @@ def test_heavy_rain_bogs_the_guns_and_a_storm_halves_movement() -> None:
     of the game." """
     game = game_of([unit("g", P, "artillery", 30, 8), horse("h", P, 50, 8), foot("e", R, 30, 25, 180)])
     rain = activation(game, P, "independent", weather="heavy-rain")
-    assert codes(game, rain, Move(unit="g", waypoints=((30, 9),))) == ["WEATHER"]
-    assert codes(game, rain, Move(unit="g", face_before=10.0)) == ["WEATHER"]
+    assert codes(game, rain, Move(unit="g", waypoints=((30, 9),))) == ["d3.WEATHER"]
+    assert codes(game, rain, Move(unit="g", face_before=10.0)) == ["d3.WEATHER"]
     assert codes(game, rain, Shoot(unit="g", target="e")) == []
     storm = activation(game, P, "independent", weather="storm")
-    assert codes(game, storm, Shoot(unit="g", target="e")) == ["WEATHER"]
+    assert codes(game, storm, Shoot(unit="g", target="e")) == ["d3.WEATHER"]
     horse_storm = activation(game, P, "right", weather="storm")
     assert codes(game, horse_storm, Move(unit="h", waypoints=((50, 14),))) == []
-    assert codes(game, horse_storm, Move(unit="h", waypoints=((50, 14.1),))) == ["TOO_FAR"]
+    assert codes(game, horse_storm, Move(unit="h", waypoints=((50, 14.1),))) == ["movement.TOO_FAR"]
 
 
 @pytest.mark.parametrize(("roll", "weather"), [(3, "fair"), (4, "light-rain"), (5, "heavy-rain"),

@@ -136,15 +136,15 @@ def test_flanks_deploy_beside_the_centre() -> None:
     game = procedure(STEPPED)
     state, _ = game.start(ScriptedDice([5, 2]))
     state = waiting_for(game, state, "pr")
-    assert codes(game, state, Deploy(unit="pr", x=25, y=5)) == ["BAD_DEPLOYMENT"]
+    assert codes(game, state, Deploy(unit="pr", x=25, y=5)) == ["d3.BAD_DEPLOYMENT"]
     assert codes(game, state, Deploy(unit="pr", x=34, y=5)) == []
     state, _ = act(game, state, Deploy(unit="pr", x=40, y=5))
-    assert codes(game, state, Deploy(unit="pl", x=36, y=12)) == ["BAD_DEPLOYMENT"]
+    assert codes(game, state, Deploy(unit="pl", x=36, y=12)) == ["d3.BAD_DEPLOYMENT"]
     north = procedure([foot("rc1", R, 30, 43, 180), horse("rr", R, 40, 43, 180), foot("x", P, 30, 5)])
     state, _ = north.start(ScriptedDice([2, 5]))
     state, _ = act(north, state, Deploy(unit="rc1", x=30, y=43))
     state, _ = act(north, state, Deploy(unit="x", x=30, y=5))
-    assert codes(north, state, Deploy(unit="rr", x=40, y=43)) == ["BAD_DEPLOYMENT"]
+    assert codes(north, state, Deploy(unit="rr", x=40, y=43)) == ["d3.BAD_DEPLOYMENT"]
     assert codes(north, state, Deploy(unit="rr", x=20, y=43)) == []
 
 
@@ -154,7 +154,7 @@ def test_the_reserve_deploys_behind_a_command() -> None:
     game = procedure(STEPPED)
     state, _ = game.start(ScriptedDice([5, 2]))
     state = waiting_for(game, state, "pres")
-    assert codes(game, state, Deploy(unit="pres", x=30, y=11)) == ["BAD_DEPLOYMENT"]
+    assert codes(game, state, Deploy(unit="pres", x=30, y=11)) == ["d3.BAD_DEPLOYMENT"]
     assert codes(game, state, Deploy(unit="pres", x=41, y=1.6)) == []
 
 
@@ -167,10 +167,10 @@ def test_independent_units_deploy_in_front() -> None:
     game = procedure(units, terrain=[hill])
     state, _ = game.start(ScriptedDice([5, 2]))
     state = waiting_for(game, state, "pg")
-    assert codes(game, state, Deploy(unit="pg", x=55, y=5)) == ["BAD_DEPLOYMENT"]
+    assert codes(game, state, Deploy(unit="pg", x=55, y=5)) == ["d3.BAD_DEPLOYMENT"]
     assert codes(game, state, Deploy(unit="pg", x=5, y=5)) == []
     assert codes(game, state, Deploy(unit="pg", x=30, y=10)) == []
-    assert codes(game, state, Deploy(unit="pd", x=55, y=5)) == ["BAD_DEPLOYMENT"]
+    assert codes(game, state, Deploy(unit="pd", x=55, y=5)) == ["d3.BAD_DEPLOYMENT"]
     assert codes(game, state, Deploy(unit="pd", x=44.5, y=5)) == []
     assert codes(game, state, Deploy(unit="pd", x=40, y=10)) == []
 
@@ -181,11 +181,11 @@ def test_deployment_stays_in_the_zone_on_open_ground() -> None:
     marsh = {"type": "marsh", "polygon": [[50, 0], [60, 0], [60, 10], [50, 10]]}
     game = procedure(STEPPED, terrain=[marsh])
     state, _ = game.start(ScriptedDice([5, 2]))
-    assert codes(game, state, Deploy(unit="pc1", x=30, y=15)) == ["BAD_DEPLOYMENT"]
-    assert codes(game, state, Deploy(unit="pc1", x=55, y=5)) == ["IMPASSABLE"]
-    assert codes(game, state, Deploy(unit="nobody", x=30, y=5)) == ["BAD_DEPLOYMENT"]
-    assert codes(game, state, Deploy(unit="pc1", x=float("nan"), y=5)) == ["BAD_DEPLOYMENT"]
-    assert codes(game, state, EndPhase()) == ["PENDING_DECISION"]
+    assert codes(game, state, Deploy(unit="pc1", x=30, y=15)) == ["d3.BAD_DEPLOYMENT"]
+    assert codes(game, state, Deploy(unit="pc1", x=55, y=5)) == ["movement.IMPASSABLE"]
+    assert codes(game, state, Deploy(unit="nobody", x=30, y=5)) == ["d3.BAD_DEPLOYMENT"]
+    assert codes(game, state, Deploy(unit="pc1", x=float("nan"), y=5)) == ["d3.BAD_DEPLOYMENT"]
+    assert codes(game, state, EndPhase()) == ["core.PENDING_DECISION"]
 
 
 def test_scenario_deployment_is_the_default() -> None:

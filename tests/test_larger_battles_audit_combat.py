@@ -279,10 +279,11 @@ def test_a_flanker_supports_the_frontal_attack_and_cannot_split_it() -> None:
     game = flank_game(unit("r", P, "dragoons", 30, 20, 180))  # r at t's rear
     state = position(game, phase="combat")
     split = DeclareAttacks(attacks=(Attack(attacker="a", target="t"), Attack(attacker="f", target="t")))
-    assert codes(game, state, split) == ["FLANK_PRIMARY"]
+    assert codes(game, state, split) == ["larger-battles.FLANK_PRIMARY"]
     two_flanks = DeclareAttacks(attacks=(Attack(attacker="f", target="t"), Attack(attacker="r", target="t")))
-    assert codes(game, state, two_flanks) == ["FLANK_PRIMARY"]
-    assert codes(game, state, Attack(attacker="f", target="t", supports=("a",))) == ["FLANK_PRIMARY"]
+    assert codes(game, state, two_flanks) == ["larger-battles.FLANK_PRIMARY"]
+    assert codes(game, state, Attack(attacker="f", target="t", supports=("a",))) \
+        == ["larger-battles.FLANK_PRIMARY"]
     after, events = act(game, state, Attack(attacker="a", target="t", supports=("f", "r")), [1, 6])
     assert resolved(events)[0].attacker_score == 3
     assert [piece(after.units[u]).hits for u in ("a", "f", "r")] == [1, 0, 0]
@@ -292,7 +293,7 @@ def test_a_flanking_support_obeys_the_support_restriction() -> None:
     """Row 100: a flanker within 3" of another enemy that nobody attacks may not support."""
     game = flank_game(unit("o", R, "foot", 40, 19, 180))
     state = position(game, phase="combat")
-    assert codes(game, state, Attack(attacker="a", target="t", supports=("f",))) == ["BAD_SUPPORT"]
+    assert codes(game, state, Attack(attacker="a", target="t", supports=("f",))) == ["fighting.BAD_SUPPORT"]
 
 
 def test_flank_or_front_is_judged_when_the_attacks_are_declared() -> None:
@@ -326,7 +327,7 @@ def test_support_does_not_depend_on_the_order_of_the_attacks() -> None:
     state = position(game, phase="combat")
     with_s = Attack(attacker="a", target="t", supports=("s",))
     on_o = Attack(attacker="b", target="o")
-    assert codes(game, state, with_s) == ["BAD_SUPPORT"]
+    assert codes(game, state, with_s) == ["fighting.BAD_SUPPORT"]
     for order in ((with_s, on_o), (on_o, with_s)):
         assert codes(game, state, DeclareAttacks(attacks=order)) == []
     after, events = declare_and_fight(game, state, (with_s, on_o), [3, 3, 1, 6])
@@ -340,9 +341,9 @@ def test_attacks_are_declared_once_a_phase() -> None:
     game = two_fronts()
     state = position(game, phase="combat")
     after, _ = act(game, state, Attack(attacker="b", target="o"), [3, 3])
-    assert codes(game, after, Attack(attacker="a", target="t", supports=("s",))) == ["ALREADY_ACTED"]
-    assert codes(game, after, Attack(attacker="a", target="t")) == ["ALREADY_ACTED"]
-    assert codes(game, state, DeclareAttacks(attacks=())) == ["CANNOT_ACT"]
+    assert codes(game, after, Attack(attacker="a", target="t", supports=("s",))) == ["core.ALREADY_ACTED"]
+    assert codes(game, after, Attack(attacker="a", target="t")) == ["core.ALREADY_ACTED"]
+    assert codes(game, state, DeclareAttacks(attacks=())) == ["core.CANNOT_ACT"]
 
 
 def test_an_attack_made_impossible_rolls_nothing_but_its_target_was_attacked() -> None:
@@ -377,7 +378,7 @@ def test_each_attack_waits_for_the_defending_commander_in_turn() -> None:
     state = position(game, phase="combat")
     declared = DeclareAttacks(attacks=(Attack(attacker="a", target="t"), Attack(attacker="b", target="u")))
     state, _ = act(game, state, declared, [])
-    assert codes(game, state, EndPhase()) == ["CANNOT_ACT"]  # the declared attacks come first
+    assert codes(game, state, EndPhase()) == ["core.CANNOT_ACT"]  # the declared attacks come first
     waiting, _ = act(game, state, Attack(attacker="a", target="t"), [])
     assert waiting.pending is not None and waiting.pending["attack"]["target"] == "t"
     after, events = act(game, waiting, Encourage(commander="k"), [3, 3, 6])

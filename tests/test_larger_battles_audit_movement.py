@@ -21,7 +21,7 @@ from tertia.core.events import UnitMoved
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
-from tertia.core.violations import Code, IllegalAction
+from tertia.core.violations import CoreCode, IllegalAction
 from tertia.io.record import save_record
 from tertia.io.scenario_file import semantic_problems
 from tertia.rules.fighting import Attack
@@ -61,10 +61,10 @@ def test_a_path_that_changes_direction_part_way_is_turning() -> None:
     slight = Move(unit="h", waypoints=((30, 7), along(30, 7, 0.9, 2)))
     bent = Move(unit="h", waypoints=((30, 7), along(30, 7, 1.1, 2)))
     assert not codes(game, state, slight)  # 4": a 0.9-degree bend is no turn
-    assert codes(game, state, bent) == ["TOO_FAR"]  # 4": a 1.1-degree bend is
+    assert codes(game, state, bent) == ["movement.TOO_FAR"]  # 4": a 1.1-degree bend is
     assert rules_of(game, state, bent) == [clauses.TURNING]
     assert not codes(game, state, Move(unit="h", waypoints=((30, 7), (31, 7))))  # 3" with a bend
-    assert codes(game, state, Move(unit="h", waypoints=((30, 7), (31.5, 7)))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 7), (31.5, 7)))) == ["movement.TOO_FAR"]
 
 
 def test_a_bent_path_along_a_road_follows_the_road() -> None:
@@ -76,9 +76,10 @@ def test_a_bent_path_along_a_road_follows_the_road() -> None:
                       FAR_ENEMY], terrain=[road])
     state = position(game, orders=((f"{P}:centre", "move"), (f"{P}:left", "move")))
     assert not codes(game, state, Move(unit="f", waypoints=((30, 8), (33, 11))))  # 8.24" on the road
-    assert codes(game, state, Move(unit="g", waypoints=((50, 8), (51, 9)))) == ["TOO_FAR"]  # 5.41"
+    assert codes(game, state, Move(unit="g", waypoints=((50, 8), (51, 9)))) == ["movement.TOO_FAR"]  # 5.41"
     assert not codes(game, state, Move(unit="g", waypoints=((50, 9.4),)))  # 5.4" straight
-    assert codes(game, state, Move(unit="f", waypoints=((30, 8), (31, 9)), face_after=45)) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 8), (31, 9)), face_after=45)) \
+        == ["movement.TOO_FAR"]
 
 
 @pytest.mark.parametrize("rule", ["free", "forward-arc-only"])
@@ -92,7 +93,7 @@ def test_sideways_and_backward_slides_are_an_option(rule: str) -> None:
     strict = rule == "forward-arc-only"
     assert not codes(game, state, Move(unit="h", waypoints=((30, 17),)))
     assert not codes(game, state, Move(unit="h", waypoints=(along(30, 5, 45, 8),)))
-    sideways = ["MOVED_SIDEWAYS"] if strict else []
+    sideways = ["movement.MOVED_SIDEWAYS"] if strict else []
     assert codes(game, state, Move(unit="h", waypoints=(along(30, 5, 46, 8),))) == sideways
     assert codes(game, state, Move(unit="h", waypoints=((42, 5),))) == sideways
     assert codes(game, state, Move(unit="h", waypoints=((30, 3),))) == sideways
@@ -289,9 +290,9 @@ def test_odds_on_a_record_mid_turn_keep_the_turns_marks(tmp_path: Path) -> None:
     assert state.phase == "combat" and state.units["p-cmd"].in_play
     attack = ("--attacker", "p-foot", "--target", "r-foot")
     code, output = odds_cli(mid, *attack)
-    assert code == 1 and "ALREADY_ACTED" in output
+    assert code == 1 and "core.ALREADY_ACTED" in output
     code, output = odds_cli(mid, "--attacker", "p-support", "--target", "r-foot")
-    assert code == 1 and "ALREADY_ACTED" in output
+    assert code == 1 and "core.ALREADY_ACTED" in output
     code, output = odds_cli(mid, "--attacker", "p-horse", "--target", "r-horse-2")
     assert code == 0, output
     assert odds_cli(ODDS_FILE, *attack)[0] == 0
@@ -312,10 +313,10 @@ def test_bombardment_odds_mid_turn_keep_the_orders_and_the_guns_that_fired() -> 
     assert isinstance(action, Bombard) and not game.validate(ready, action)
     fired = state.evolve(marks={"bombarded": ("p-gun",), "ordered_bombard": ("p-gun",), "orders": ("p-gun",)})
     ready, action = game.ruleset.query(fired, "bombard", "p-gun", "r-horse")
-    assert codes(game, ready, action) == ["ALREADY_ACTED"]
+    assert codes(game, ready, action) == ["core.ALREADY_ACTED"]
     spent = position(game, orders=((f"{P}:centre", "move"), (f"{P}:right", "move")))
     ready, action = game.ruleset.query(spent, "bombard", "p-gun", "r-horse")
-    assert codes(game, ready, action) == ["NOT_ORDERED"]
+    assert codes(game, ready, action) == ["larger-battles.NOT_ORDERED"]
     one_left = position(game, orders=((f"{P}:centre", "move"),))
     ready, action = game.ruleset.query(one_left, "bombard", "p-gun", "r-horse")
     assert not game.validate(ready, action)
@@ -338,7 +339,7 @@ def test_odds_wait_for_a_decision_the_game_waits_for() -> None:
     assert state.pending is not None
     with pytest.raises(IllegalAction) as refused:
         game.ruleset.query(state, "melee", "b", "f")
-    assert refused.value.violations[0].code is Code.PENDING_DECISION
+    assert refused.value.violations[0].code is CoreCode.PENDING_DECISION
     ready, action = game.ruleset.query(state.evolve(active=R), "melee", "b", "f")
     assert not game.validate(ready, action)
 
@@ -394,9 +395,9 @@ def test_infantry_of_both_kinds_move_6_inches_measured_along_the_path(kind: str)
                      terrain=[road])
     state = position(game, orders=((f"{P}:centre", "move"), (f"{P}:left", "move")))
     assert not codes(game, state, Move(unit="i", waypoints=((50, 11),)))
-    assert codes(game, state, Move(unit="i", waypoints=((50, 11.1),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="i", waypoints=((50, 11.1),))) == ["movement.TOO_FAR"]
     assert not codes(game, state, Move(unit="j", waypoints=((30, 8), (33.5, 11.5))))  # 8.95"
-    assert codes(game, state, Move(unit="j", waypoints=((30, 8), (34, 12)))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="j", waypoints=((30, 8), (34, 12)))) == ["movement.TOO_FAR"]
 
 
 # --- Row 44: the 3" stop ------------------------------------------------------------------
@@ -414,9 +415,9 @@ def test_a_slide_may_not_pass_within_3_inches_of_the_enemy_even_to_end_beyond() 
         state = position(game, orders=(("a", "move"),))
         return codes(game, state, Move(unit="a", waypoints=waypoints))
 
-    assert slide(15.1, (35, 15.1)) == ["ENEMY_ZONE"]
+    assert slide(15.1, (35, 15.1)) == ["movement.ENEMY_ZONE"]
     assert slide(15.0, (35, 15.0)) == []
-    assert slide(15.0, (30, 15.0), (35, 15.0)) == ["ENEMY_ZONE"]
+    assert slide(15.0, (30, 15.0), (35, 15.0)) == ["movement.ENEMY_ZONE"]
     assert slide(14.9, (30, 14.9), (35, 14.9)) == []
 
     # Enemy commander k spans y 19-21 over x 49-51; commander c passes 2.4" below e.
@@ -424,7 +425,7 @@ def test_a_slide_may_not_pass_within_3_inches_of_the_enemy_even_to_end_beyond() 
                      commanders=[commander("c", P, 25, 15.6), commander("k", R, 50, 20, command="left")])
     state = position(game, orders=(("h", "move"), ("c", "move")))
     assert not codes(game, state, Move(unit="h", waypoints=((55, 15.1),)))
-    assert codes(game, state, Move(unit="c", waypoints=((35, 15.6),))) == ["ENEMY_ZONE"]
+    assert codes(game, state, Move(unit="c", waypoints=((35, 15.6),))) == ["movement.ENEMY_ZONE"]
     assert not codes(game, state, Move(unit="c", waypoints=((15, 15.6),)))
 
 
@@ -439,8 +440,8 @@ def test_the_road_bonus_needs_the_whole_path_on_the_road() -> None:
     game = make_game([unit("f", P, "foot", 30, 4), FAR_ENEMY], terrain=[road])
     state = position(game, orders=(("f", "move"),))
     assert not codes(game, state, Move(unit="f", waypoints=((30, 13),)))
-    assert codes(game, state, Move(unit="f", waypoints=((30, 13.1),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 13.1),))) == ["movement.TOO_FAR"]
     leaving = Move(unit="f", waypoints=((32.5, 12.5),))  # 8.86", ending 2.5" off the centre line
-    assert codes(game, state, leaving) == ["TOO_FAR"]
+    assert codes(game, state, leaving) == ["movement.TOO_FAR"]
     assert rules_of(game, state, leaving) == [clauses.MOVE_ALLOWANCE]
     assert not codes(game, state, Move(unit="f", waypoints=(along(30, 4, 16.4, 5.99),)))

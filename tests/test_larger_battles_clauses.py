@@ -254,12 +254,12 @@ def test_orders_are_given_in_their_own_phases() -> None:
     (movement or bombardment phase); none is given in the combat phase."""
     game = make_game([unit("g", P, "artillery", 30, 5), unit("f", P, "foot", 10, 5), FAR_ENEMY])
     bombardment = position(game, phase="bombardment")
-    assert codes(game, bombardment, GiveOrder(target="f")) == ["WRONG_PHASE"]
+    assert codes(game, bombardment, GiveOrder(target="f")) == ["core.WRONG_PHASE"]
     assert not codes(game, bombardment, GiveOrder(target="g", purpose="bombard"))
     assert not codes(game, position(game), GiveOrder(target="artillery", purpose="bombard"))
     combat = position(game, phase="combat")
-    assert codes(game, combat, GiveOrder(target="g", purpose="bombard")) == ["WRONG_PHASE"]
-    assert codes(game, position(game), GiveOrder(target="f", purpose="bombard")) == ["CANNOT_ACT"]
+    assert codes(game, combat, GiveOrder(target="g", purpose="bombard")) == ["core.WRONG_PHASE"]
+    assert codes(game, position(game), GiveOrder(target="f", purpose="bombard")) == ["core.CANNOT_ACT"]
 
 
 def test_a_command_order_moves_its_commander_too() -> None:
@@ -267,7 +267,7 @@ def test_a_command_order_moves_its_commander_too() -> None:
     command": the command's commander moves on the command's order, and needs one."""
     game = make_game([unit("f", P, "foot", 10, 5), FAR_ENEMY], commanders=[commander("c", P, 20, 5)])
     state = position(game)
-    assert codes(game, state, Move(unit="c", waypoints=((20, 15),))) == ["NOT_ORDERED"]
+    assert codes(game, state, Move(unit="c", waypoints=((20, 15),))) == ["larger-battles.NOT_ORDERED"]
     state, _ = act(game, state, GiveOrder(target="centre"))
     assert not codes(game, state, Move(unit="c", waypoints=((20, 15),)))
     assert not codes(game, state, Move(unit="f", waypoints=((10, 11),)))
@@ -282,12 +282,12 @@ def test_units_pass_through_neither_units_nor_commanders() -> None:
     game = make_game([unit("a", P, "foot", 30, 5), FAR_ENEMY],
                      commanders=[commander("c", P, 30, 9), commander("k", P, 50, 5, command="left")])
     state = position(game, orders=(("a", "move"), ("k", "move")))
-    assert codes(game, state, Move(unit="a", waypoints=((30, 11),))) == ["COLLISION"]
+    assert codes(game, state, Move(unit="a", waypoints=((30, 11),))) == ["movement.COLLISION"]
     assert not codes(game, state, Move(unit="a", waypoints=((30, 7),)))  # touching is fine
     blocker = make_game([unit("a", P, "foot", 50, 9), FAR_ENEMY],
                         commanders=[commander("k", P, 50, 5, command="left")])
     state = position(blocker, orders=(("k", "move"),))
-    assert codes(blocker, state, Move(unit="k", waypoints=((50, 14),))) == ["COLLISION"]
+    assert codes(blocker, state, Move(unit="k", waypoints=((50, 14),))) == ["movement.COLLISION"]
 
 
 def test_the_3_inch_stop_has_a_small_placing_tolerance() -> None:
@@ -296,7 +296,7 @@ def test_the_3_inch_stop_has_a_small_placing_tolerance() -> None:
     game = make_game([unit("a", P, "foot", 30, 10), unit("e", R, "foot", 30, 17, 180)])
     state = position(game, orders=(("a", "move"),))
     assert not codes(game, state, Move(unit="a", waypoints=((30, 12.04),)))  # 2.96"
-    assert codes(game, state, Move(unit="a", waypoints=((30, 12.1),))) == ["ENEMY_ZONE"]  # 2.9"
+    assert codes(game, state, Move(unit="a", waypoints=((30, 12.1),))) == ["movement.ENEMY_ZONE"]  # 2.9"
 
 
 def test_commanders_also_stop_at_3_inches_but_make_no_zone() -> None:
@@ -306,7 +306,7 @@ def test_commanders_also_stop_at_3_inches_but_make_no_zone() -> None:
                      commanders=[commander("c", P, 30, 10), commander("k", R, 10, 12, command="left")])
     state = position(game, orders=(("c", "move"), ("f", "move")))
     # c spans y 9-11 and e 15-17: 1" forward leaves 3", 1.5" leaves 2.5".
-    assert codes(game, state, Move(unit="c", waypoints=((30, 11.5),))) == ["ENEMY_ZONE"]
+    assert codes(game, state, Move(unit="c", waypoints=((30, 11.5),))) == ["movement.ENEMY_ZONE"]
     assert not codes(game, state, Move(unit="c", waypoints=((30, 11),)))
     assert not codes(game, state, Move(unit="f", waypoints=((10, 10),)))  # touches k
 
@@ -321,8 +321,8 @@ def test_directly_away_tolerance_is_an_option() -> None:
     game = make_game(units)
     state = position(game, orders=(("a", "move"),))
     assert not codes(game, state, Move(unit="a", waypoints=off_10))
-    assert codes(game, state, Move(unit="a", waypoints=off_20)) == ["NOT_AWAY"]
-    assert codes(game, state, Move(unit="a", waypoints=((30, 8.5), (29.7, 7.5)))) == ["NOT_AWAY"]
+    assert codes(game, state, Move(unit="a", waypoints=off_20)) == ["movement.NOT_AWAY"]
+    assert codes(game, state, Move(unit="a", waypoints=((30, 8.5), (29.7, 7.5)))) == ["movement.NOT_AWAY"]
     loose = make_game(units, directly_away_tolerance=25)
     assert not codes(loose, position(loose, orders=(("a", "move"),)), Move(unit="a", waypoints=off_20))
 
@@ -334,9 +334,9 @@ def test_turning_spends_the_road_bonus() -> None:
     game = make_game([unit("f", P, "foot", 30, 5), FAR_ENEMY], terrain=[road])
     state = position(game, orders=(("f", "move"),))
     assert not codes(game, state, Move(unit="f", waypoints=((30, 14),)))
-    assert codes(game, state, Move(unit="f", waypoints=((30, 14),), face_after=10)) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 14),), face_after=10)) == ["movement.TOO_FAR"]
     assert not codes(game, state, Move(unit="f", waypoints=((30, 8),), face_after=10))
-    assert codes(game, state, Move(unit="f", waypoints=((30, 8.5),), face_after=10)) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 8.5),), face_after=10)) == ["movement.TOO_FAR"]
 
 
 def test_fields_and_broken_ground_are_passable_at_full_rate() -> None:
@@ -346,7 +346,7 @@ def test_fields_and_broken_ground_are_passable_at_full_rate() -> None:
     game = make_game([unit("h", P, "horse", 30, 5, command="right"), FAR_ENEMY], terrain=[field, broken])
     state = position(game, orders=(("h", "move"),))
     assert not codes(game, state, Move(unit="h", waypoints=((30, 17),)))
-    assert codes(game, state, Move(unit="h", waypoints=((30, 17.5),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 17.5),))) == ["movement.TOO_FAR"]
 
 
 def test_a_town_is_judged_by_the_unit_centre() -> None:
@@ -356,7 +356,7 @@ def test_a_town_is_judged_by_the_unit_centre() -> None:
     game = make_game([unit("h", P, "horse", 30, 24, 180, command="right"), FAR_ENEMY], terrain=[town])
     state = position(game, orders=(("h", "move"),))
     assert not codes(game, state, Move(unit="h", waypoints=((30, 14.5),)))
-    assert codes(game, state, Move(unit="h", waypoints=((30, 13.9),))) == ["CANNOT_END_HERE"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 13.9),))) == ["movement.CANNOT_END_HERE"]
 
 
 def test_hills_slow_only_the_way_up_and_the_whole_move() -> None:
@@ -368,7 +368,7 @@ def test_hills_slow_only_the_way_up_and_the_whole_move() -> None:
     state = position(game, orders=((f"{P}:right", "move"),))
     assert not codes(game, state, Move(unit="g", waypoints=((30, 37),)))  # 12" off the hill
     # From the flat at x = 50 into the hill at x = 39 is 11": refused, 3" is the limit.
-    assert codes(game, state, Move(unit="h", waypoints=((39, 8), (39, 11)))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="h", waypoints=((39, 8), (39, 11)))) == ["movement.TOO_FAR"]
 
 
 def test_climbing_a_second_hill_of_the_same_height_is_moving_up_a_hill() -> None:
@@ -379,7 +379,7 @@ def test_climbing_a_second_hill_of_the_same_height_is_moving_up_a_hill() -> None
     game = make_game([unit("h", P, "horse", 29, 10, 90, command="right"), FAR_ENEMY],
                      terrain=[hill_a, hill_b])
     state = position(game, orders=(("h", "move"),))
-    assert codes(game, state, Move(unit="h", waypoints=((41, 10),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="h", waypoints=((41, 10),))) == ["movement.TOO_FAR"]
 
 
 def test_rivers_may_be_crossed_at_a_bridge() -> None:
@@ -391,7 +391,7 @@ def test_rivers_may_be_crossed_at_a_bridge() -> None:
                      terrain=[river, bridge])
     state = position(game, orders=((f"{P}:right", "move"),))
     assert not codes(game, state, Move(unit="h", waypoints=((30, 17),)))
-    assert codes(game, state, Move(unit="g", waypoints=((50, 17),))) == ["RIVER"]
+    assert codes(game, state, Move(unit="g", waypoints=((50, 17),))) == ["movement.RIVER"]
 
 
 # --- Artillery Bombardment --------------------------------------------------------------
@@ -407,7 +407,7 @@ def test_a_gun_bombards_once_a_turn() -> None:
     """Artillery Bombardment: each gun with an order fires once in the bombardment phase."""
     game, state = gunnery((30, 20))
     state, _ = act(game, state, Bombard(gun="g", target="t"), [4])
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["ALREADY_ACTED"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["core.ALREADY_ACTED"]
 
 
 def test_directly_in_front_is_the_strip_ahead_of_the_front_edge() -> None:
@@ -416,7 +416,7 @@ def test_directly_in_front_is_the_strip_ahead_of_the_front_edge() -> None:
     game, state = gunnery((33, 20))  # target spans x 31-35; the gun's front 28.5-31.5
     assert not codes(game, state, Bombard(gun="g", target="t"))
     game, state = gunnery((33.6, 20))  # spans 31.6-35.6: clear of the strip
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["NOT_IN_FRONT"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["fighting.NOT_IN_FRONT"]
 
 
 def test_commanders_are_not_bombarded() -> None:
@@ -424,7 +424,7 @@ def test_commanders_are_not_bombarded() -> None:
     game = make_game([unit("g", P, "artillery", 30, 5), FAR_ENEMY],
                      commanders=[commander("k", R, 30, 20)])
     state = position(game, phase="bombardment", orders=(("g", "bombard"),))
-    assert codes(game, state, Bombard(gun="g", target="k")) == ["NOT_ENEMY"]
+    assert codes(game, state, Bombard(gun="g", target="k")) == ["fighting.NOT_ENEMY"]
 
 
 def test_a_bombarded_gun_is_lost_at_once() -> None:
@@ -445,7 +445,7 @@ def test_combat_facing_is_a_45_degree_frontal_arc() -> None:
     assert not codes(inside, position(inside, phase="combat"), Attack(attacker="a", target="t"))
     outside = make_game([unit("a", P, "dragoons", 30, 10), unit("t", R, "foot", 36, 11, 270)])
     assert codes(outside, position(outside, phase="combat"),
-                 Attack(attacker="a", target="t")) == ["NOT_IN_FRONT"]
+                 Attack(attacker="a", target="t")) == ["fighting.NOT_IN_FRONT"]
 
 
 def test_defender_fights_as_it_stands_when_it_cannot_turn() -> None:
@@ -465,10 +465,10 @@ def test_artillery_and_commanders_neither_attack_nor_support() -> None:
                       unit("t", R, "foot", 30, 15, 180)],
                      commanders=[commander("c", P, 25, 10)])
     state = position(game, phase="combat")
-    assert codes(game, state, Attack(attacker="a", target="t", supports=("g",))) == ["BAD_SUPPORT"]
-    assert codes(game, state, Attack(attacker="g", target="t")) == ["CANNOT_ACT"]
-    assert codes(game, state, Attack(attacker="c", target="t")) == ["CANNOT_ACT"]
-    assert codes(game, state, Attack(attacker="a", target="t", supports=("c",))) == ["BAD_SUPPORT"]
+    assert codes(game, state, Attack(attacker="a", target="t", supports=("g",))) == ["fighting.BAD_SUPPORT"]
+    assert codes(game, state, Attack(attacker="g", target="t")) == ["core.CANNOT_ACT"]
+    assert codes(game, state, Attack(attacker="c", target="t")) == ["core.CANNOT_ACT"]
+    assert codes(game, state, Attack(attacker="a", target="t", supports=("c",))) == ["fighting.BAD_SUPPORT"]
 
 
 def test_a_unit_fights_once_a_turn_but_may_be_attacked_again() -> None:
@@ -482,14 +482,14 @@ def test_a_unit_fights_once_a_turn_but_may_be_attacked_again() -> None:
                                    Attack(attacker="b", target="t")))
     twice = DeclareAttacks(attacks=(Attack(attacker="a", target="t", supports=("s",)),
                                     Attack(attacker="b", target="t", supports=("s",))))
-    assert codes(game, state, twice) == ["ALREADY_ACTED"]
+    assert codes(game, state, twice) == ["core.ALREADY_ACTED"]
     state, _ = act(game, state, both, [])
     state, _ = act(game, state, Attack(attacker="a", target="t"), [2, 3])
     assert piece(state.units["t"]).hits == 0  # 2 + 1 support ties 3
     state, _ = act(game, state, Attack(attacker="b", target="t"), [6, 1])
     assert piece(state.units["t"]).hits == 1
-    assert codes(game, state, Attack(attacker="a", target="t")) == ["ALREADY_ACTED"]
-    assert codes(game, state, Attack(attacker="s", target="t")) == ["ALREADY_ACTED"]
+    assert codes(game, state, Attack(attacker="a", target="t")) == ["core.ALREADY_ACTED"]
+    assert codes(game, state, Attack(attacker="s", target="t")) == ["core.ALREADY_ACTED"]
 
 
 def test_supporting_units_must_be_in_range_and_face_the_target() -> None:
@@ -498,8 +498,9 @@ def test_supporting_units_must_be_in_range_and_face_the_target() -> None:
     game = make_game([unit("a", P, "dragoons", 30, 10), unit("far", P, "dragoons", 38, 10),
                       unit("back", P, "dragoons", 34.5, 12, 180), unit("t", R, "foot", 30, 15, 180)])
     state = position(game, phase="combat")
-    assert codes(game, state, Attack(attacker="a", target="t", supports=("far",))) == ["BAD_SUPPORT"]
-    assert codes(game, state, Attack(attacker="a", target="t", supports=("back",))) == ["BAD_SUPPORT"]
+    assert codes(game, state, Attack(attacker="a", target="t", supports=("far",))) == ["fighting.BAD_SUPPORT"]
+    assert codes(game, state, Attack(attacker="a", target="t", supports=("back",))) \
+        == ["fighting.BAD_SUPPORT"]
 
 
 def test_any_troop_type_may_support_in_combat() -> None:
@@ -562,7 +563,7 @@ def test_commanders_encourage_only_infantry_or_cavalry() -> None:
     game = make_game([unit("a", P, "dragoons", 30, 10), unit("t", R, "dragoons", 30, 15, 180)],
                      commanders=[commander("c", P, 30, 7.5), commander("k", R, 30, 17.5)])
     state = position(game, phase="combat")
-    assert codes(game, state, Attack(attacker="a", target="t", commander="c")) == ["BAD_COMMANDER"]
+    assert codes(game, state, Attack(attacker="a", target="t", commander="c")) == ["fighting.BAD_COMMANDER"]
     after, _ = act(game, state, Attack(attacker="a", target="t"), [3, 3])
     assert after.pending is None  # no defending commander is asked for
 
@@ -575,7 +576,7 @@ def test_a_commander_must_be_within_3_inches_of_the_combat() -> None:
                      commanders=[commander("near", P, 30, 5), commander("far", P, 37, 10)])
     state = position(game, phase="combat")
     assert not codes(game, state, Attack(attacker="a", target="t", commander="near"))  # 3"
-    assert codes(game, state, Attack(attacker="a", target="t", commander="far")) == ["BAD_COMMANDER"]
+    assert codes(game, state, Attack(attacker="a", target="t", commander="far")) == ["fighting.BAD_COMMANDER"]
 
 
 def test_a_commander_encourages_once_a_turn() -> None:
@@ -588,7 +589,7 @@ def test_a_commander_encourages_once_a_turn() -> None:
     state = position(game, phase="combat")
     assert codes(game, state, DeclareAttacks(attacks=(
         Attack(attacker="a", target="t", commander="c"),
-        Attack(attacker="b", target="u", commander="c")))) == ["BAD_COMMANDER"]
+        Attack(attacker="b", target="u", commander="c")))) == ["fighting.BAD_COMMANDER"]
     state, _ = act(game, state, Attack(attacker="a", target="t", commander="c"), [3, 3, 4])
     assert state.units["c"].in_play and state.is_marked("encouraged", "c")
 
@@ -603,7 +604,7 @@ def test_the_defending_commander_is_an_option() -> None:
     state = position(game, phase="combat")
     after, _ = act(game, state, Attack(attacker="a", target="t"), [3, 3])
     assert after.pending is None
-    assert codes(game, state, Encourage(commander="k")) == ["NOTHING_PENDING"]
+    assert codes(game, state, Encourage(commander="k")) == ["core.NOTHING_PENDING"]
 
 
 def test_misfortune_is_rolled_only_by_commanders_who_encouraged() -> None:
@@ -631,7 +632,7 @@ def test_a_flanking_unit_never_takes_a_hit() -> None:
                       unit("t", R, "foot", 30, 15, 180)])
     state = position(game, phase="combat")
     attack = Attack(attacker="f", target="t", supports=("a",))
-    assert codes(game, state, attack) == ["FLANK_PRIMARY"]
+    assert codes(game, state, attack) == ["larger-battles.FLANK_PRIMARY"]
     after, _ = act(game, state, Attack(attacker="a", target="t", supports=("f",)), [1, 6])
     assert piece(after.units["f"]).hits == 0 and piece(after.units["a"]).hits == 1
 

@@ -85,7 +85,7 @@ def test_attacking_artillery_adds_one() -> None:
 
 def test_guns_and_commanders_do_not_attack() -> None:
     game, state = duel("artillery", "foot")
-    assert codes(game, state, Attack(attacker="a", target="t")) == ["CANNOT_ACT"]
+    assert codes(game, state, Attack(attacker="a", target="t")) == ["core.CANNOT_ACT"]
 
 
 def test_range_and_facing() -> None:
@@ -93,8 +93,8 @@ def test_range_and_facing() -> None:
     game = make_game([unit("a", P, "dragoons", 30, 10), unit("t", R, "foot", 30, 15.5, 180),
                       unit("b", P, "dragoons", 45, 10, 180), unit("u", R, "foot", 45, 15, 180)])
     state = position(game, phase="combat")
-    assert codes(game, state, Attack(attacker="a", target="t")) == ["OUT_OF_RANGE"]
-    assert codes(game, state, Attack(attacker="b", target="u")) == ["NOT_IN_FRONT"]
+    assert codes(game, state, Attack(attacker="a", target="t")) == ["fighting.OUT_OF_RANGE"]
+    assert codes(game, state, Attack(attacker="b", target="u")) == ["fighting.NOT_IN_FRONT"]
 
 
 def test_supports_add_one_each_and_never_take_hits() -> None:
@@ -120,7 +120,7 @@ def test_no_support_from_a_unit_near_an_enemy_not_attacked() -> None:
         unit("b", P, "dragoons", 40, 10),
     ])
     state = position(game, phase="combat")
-    assert codes(game, state, Attack(attacker="a", target="t", supports=("s",))) == ["BAD_SUPPORT"]
+    assert codes(game, state, Attack(attacker="a", target="t", supports=("s",))) == ["fighting.BAD_SUPPORT"]
     # When the other enemy is attacked in the same declaration, the support is allowed.
     assert not codes(game, state, DeclareAttacks(attacks=(
         Attack(attacker="a", target="t", supports=("s",)), Attack(attacker="b", target="o"))))
@@ -137,7 +137,7 @@ def test_commander_rally_adds_one_then_misfortune() -> None:
     after, events = act(game, state, Attack(attacker="a", target="t", commander="c"), [3, 3, 1])
     assert resolved(events).attacker_score == 5
     assert after.units["c"].removed == "misfortune"
-    assert codes(game, state, Attack(attacker="a", target="t", commander="zz")) == ["BAD_COMMANDER"]
+    assert codes(game, state, Attack(attacker="a", target="t", commander="zz")) == ["fighting.BAD_COMMANDER"]
 
 
 def test_defending_commander_may_encourage() -> None:

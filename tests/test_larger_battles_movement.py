@@ -24,7 +24,7 @@ def test_movement_allowances(kind: str, allowance: float) -> None:
     game = make_game([unit("u", P, kind, 30, 5, command=command), unit("e", R, "foot", 60, 45, 180)])
     state = ordered(game, "u")
     assert not codes(game, state, Move(unit="u", waypoints=((30, 5 + allowance),)))
-    assert codes(game, state, Move(unit="u", waypoints=((30, 5 + allowance + 0.1),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="u", waypoints=((30, 5 + allowance + 0.1),))) == ["movement.TOO_FAR"]
 
 
 def test_commanders_move_12() -> None:
@@ -32,7 +32,7 @@ def test_commanders_move_12() -> None:
                      commanders=[{"id": "c", "side": P, "command": "centre", "x": 30, "y": 5}])
     state = ordered(game, "c")
     assert not codes(game, state, Move(unit="c", waypoints=((30, 17),)))
-    assert codes(game, state, Move(unit="c", waypoints=((30, 17.5),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="c", waypoints=((30, 17.5),))) == ["movement.TOO_FAR"]
 
 
 def test_a_move_needs_an_order_and_orders_are_two() -> None:
@@ -40,20 +40,20 @@ def test_a_move_needs_an_order_and_orders_are_two() -> None:
     game = make_game([unit("a", P, "foot", 20, 5), unit("b", P, "foot", 30, 5),
                       unit("c", P, "horse", 50, 5, command="right"), unit("e", R, "foot", 60, 45, 180)])
     state = position(game)
-    assert codes(game, state, Move(unit="a", waypoints=((20, 8),))) == ["NOT_ORDERED"]
+    assert codes(game, state, Move(unit="a", waypoints=((20, 8),))) == ["larger-battles.NOT_ORDERED"]
     state, _ = act(game, state, GiveOrder(target="centre"))
     assert not codes(game, state, Move(unit="a", waypoints=((20, 8),)))
     assert not codes(game, state, Move(unit="b", waypoints=((30, 8),)))
-    assert codes(game, state, GiveOrder(target="centre")) == ["ALREADY_ORDERED"]
+    assert codes(game, state, GiveOrder(target="centre")) == ["larger-battles.ALREADY_ORDERED"]
     state, _ = act(game, state, GiveOrder(target="c"))
-    assert codes(game, state, GiveOrder(target="right")) == ["NO_ORDERS_LEFT"]
-    assert codes(game, state, GiveOrder(target="nowhere")) == ["UNKNOWN_COMMAND"]
+    assert codes(game, state, GiveOrder(target="right")) == ["larger-battles.NO_ORDERS_LEFT"]
+    assert codes(game, state, GiveOrder(target="nowhere")) == ["core.UNKNOWN_COMMAND"]
 
 
 def test_each_unit_moves_once() -> None:
     game = make_game([unit("a", P, "foot", 20, 5), unit("e", R, "foot", 60, 45, 180)])
     state, _ = act(game, ordered(game, "a"), Move(unit="a", waypoints=((20, 7),)))
-    assert codes(game, state, Move(unit="a", waypoints=((20, 9),))) == ["ALREADY_MOVED"]
+    assert codes(game, state, Move(unit="a", waypoints=((20, 9),))) == ["core.ALREADY_MOVED"]
 
 
 def test_turning_limits_the_move_to_3() -> None:
@@ -61,8 +61,8 @@ def test_turning_limits_the_move_to_3() -> None:
     game = make_game([unit("h", P, "horse", 30, 10, command="right"), unit("e", R, "foot", 60, 45, 180)])
     state = ordered(game, "h")
     assert not codes(game, state, Move(unit="h", waypoints=((33, 10),), face_before=90))
-    assert codes(game, state, Move(unit="h", waypoints=((33.5, 10),), face_before=90)) == ["TOO_FAR"]
-    assert codes(game, state, Move(unit="h", waypoints=((30, 14),), face_after=45)) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="h", waypoints=((33.5, 10),), face_before=90)) == ["movement.TOO_FAR"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 14),), face_after=45)) == ["movement.TOO_FAR"]
     assert not codes(game, state, Move(unit="h", waypoints=(), face_before=180, face_after=200))
 
 
@@ -72,7 +72,7 @@ def test_units_stop_on_reaching_3_inches_of_the_enemy() -> None:
     state = ordered(game, "a")
     # Fronts are 5" apart; 2" closes to exactly 3".
     assert not codes(game, state, Move(unit="a", waypoints=((30, 12),)))
-    assert codes(game, state, Move(unit="a", waypoints=((30, 13),))) == ["ENEMY_ZONE"]
+    assert codes(game, state, Move(unit="a", waypoints=((30, 13),))) == ["movement.ENEMY_ZONE"]
     # Passing through the zone and out again is not allowed either.
     assert codes(game, state, Move(unit="a", waypoints=((34, 12.5), (40, 12.5)))) != []
 
@@ -82,7 +82,7 @@ def test_within_3_inches_only_turn_or_move_directly_away() -> None:
     game = make_game([unit("a", P, "foot", 30, 10), unit("e", R, "foot", 30, 14, 180)])
     state = ordered(game, "a")
     assert not codes(game, state, Move(unit="a", waypoints=((30, 5),)))
-    assert codes(game, state, Move(unit="a", waypoints=((35, 10),))) == ["NOT_AWAY"]
+    assert codes(game, state, Move(unit="a", waypoints=((35, 10),))) == ["movement.NOT_AWAY"]
     assert not codes(game, state, Move(unit="a", waypoints=(), face_before=45))
 
 
@@ -91,7 +91,7 @@ def test_no_interpenetration() -> None:
     game = make_game([unit("a", P, "foot", 30, 5), unit("b", P, "foot", 30, 9, command="left"),
                       unit("e", R, "foot", 60, 45, 180)])
     state = ordered(game, "a")
-    assert codes(game, state, Move(unit="a", waypoints=((30, 11),))) == ["COLLISION"]
+    assert codes(game, state, Move(unit="a", waypoints=((30, 11),))) == ["movement.COLLISION"]
     # Sliding round the friend is fine; ending in base contact is fine.
     assert not codes(game, state, Move(unit="a", waypoints=((26, 5),)))
     assert not codes(game, state, Move(unit="a", waypoints=((30, 7),)))
@@ -104,7 +104,7 @@ def test_impassable_terrain(kind: str) -> None:
     game = make_game([unit("h", P, "horse", 30, 5, command="right"), unit("e", R, "foot", 60, 45, 180)],
                      terrain=[patch])
     state = ordered(game, "h")
-    assert codes(game, state, Move(unit="h", waypoints=((30, 16),))) == ["IMPASSABLE"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 16),))) == ["movement.IMPASSABLE"]
     assert not codes(game, state, Move(unit="h", waypoints=((30, 8.9),)))
 
 
@@ -117,7 +117,7 @@ def test_rivers_only_at_fords_and_bridges() -> None:
                      terrain=[river, ford])
     state = position(game, orders=((f"{P}:right", "move"),))
     assert not codes(game, state, Move(unit="h", waypoints=((30, 17),)))
-    assert codes(game, state, Move(unit="g", waypoints=((50, 17),))) == ["RIVER"]
+    assert codes(game, state, Move(unit="g", waypoints=((50, 17),))) == ["movement.RIVER"]
 
 
 def test_cavalry_may_not_end_in_a_town() -> None:
@@ -126,7 +126,7 @@ def test_cavalry_may_not_end_in_a_town() -> None:
     game = make_game([unit("h", P, "horse", 30, 4, command="right"), unit("f", P, "foot", 30, 20),
                       unit("e", R, "foot", 60, 45, 180)], terrain=[town])
     state = position(game, orders=((f"{P}:right", "move"), ("f", "move")))
-    assert codes(game, state, Move(unit="h", waypoints=((30, 11),))) == ["CANNOT_END_HERE"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 11),))) == ["movement.CANNOT_END_HERE"]
     assert not codes(game, state, Move(unit="h", waypoints=((30, 16),)))
     assert not codes(game, state, Move(unit="f", waypoints=((30, 14),)))
 
@@ -139,7 +139,7 @@ def test_moving_up_a_hill_is_3_inches() -> None:
                      terrain=[hill])
     state = position(game, orders=((f"{P}:right", "move"),))
     assert codes(game, state, Move(unit="h", waypoints=((30, 9),))) == []
-    assert codes(game, state, Move(unit="h", waypoints=((30, 12),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="h", waypoints=((30, 12),))) == ["movement.TOO_FAR"]
     # Moving along the top of the hill is not moving up it.
     assert not codes(game, state, Move(unit="g", waypoints=((30, 28),)))
 
@@ -151,7 +151,7 @@ def test_road_bonus_only_if_the_whole_move_is_on_the_road() -> None:
                       unit("e", R, "foot", 60, 45, 180)], terrain=[road])
     state = position(game, orders=((f"{P}:centre", "move"), (f"{P}:left", "move")))
     assert not codes(game, state, Move(unit="f", waypoints=((30, 14),)))
-    assert codes(game, state, Move(unit="g", waypoints=((40, 14),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="g", waypoints=((40, 14),))) == ["movement.TOO_FAR"]
 
 
 def test_road_bonus_not_when_charging() -> None:
@@ -159,7 +159,7 @@ def test_road_bonus_not_when_charging() -> None:
     game = make_game([unit("f", P, "foot", 30, 5), unit("e", R, "foot", 30, 19, 180)], terrain=[road])
     state = ordered(game, "f")
     # Ending within 3" of the enemy is a charge: the 9" road move is refused.
-    assert codes(game, state, Move(unit="f", waypoints=((30, 14),))) == ["TOO_FAR"]
+    assert codes(game, state, Move(unit="f", waypoints=((30, 14),))) == ["movement.TOO_FAR"]
 
 
 def test_artillery_stays_put_once_fired() -> None:
@@ -170,11 +170,11 @@ def test_artillery_stays_put_once_fired() -> None:
     assert piece(state.units["g"]).fired
 
     state = state.evolve(phase="movement", marks={"ordered_move": ("g",), "orders": ("g",)})
-    assert codes(game, state, Move(unit="g", waypoints=((30, 6),))) == ["STATIONARY"]
+    assert codes(game, state, Move(unit="g", waypoints=((30, 6),))) == ["movement.STATIONARY"]
     assert not codes(game, state, Move(unit="g", waypoints=(), face_before=20))
 
 
 def test_units_stay_on_the_table() -> None:
     game = make_game([unit("h", P, "horse", 5, 5, command="right"), unit("e", R, "foot", 60, 45, 180)])
     state = ordered(game, "h")
-    assert codes(game, state, Move(unit="h", waypoints=((1, 5),))) == ["OFF_TABLE"]
+    assert codes(game, state, Move(unit="h", waypoints=((1, 5),))) == ["movement.OFF_TABLE"]

@@ -31,7 +31,7 @@ def test_bombardment_needs_an_order() -> None:
     """Orders: an order is needed to order an artillery bombardment."""
     game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", 30, 20, 180)])
     state = position(game, phase="bombardment")
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["NOT_ORDERED"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["larger-battles.NOT_ORDERED"]
     state, _ = act(game, state, GiveOrder(target="artillery", purpose="bombard"))
     assert not codes(game, state, Bombard(gun="g", target="t"))
 
@@ -41,31 +41,31 @@ def test_bombardment_range_is_24_inches() -> None:
     game, state = gunnery((30, 31))  # 31 - 1 - 6 = 24" edge to edge
     assert not codes(game, state, Bombard(gun="g", target="t"))
     game, state = gunnery((30, 31.5))
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["OUT_OF_RANGE"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["fighting.OUT_OF_RANGE"]
 
 
 def test_target_must_be_directly_in_front() -> None:
     """Frontal Facing: the enemy unit must be directly in front of the artillery unit."""
     game, state = gunnery((36, 20))  # target spans x 34-38; gun's front spans 28.5-31.5
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["NOT_IN_FRONT"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["fighting.NOT_IN_FRONT"]
 
 
 def test_no_bombardment_with_an_enemy_within_3() -> None:
     """"providing there are no enemy units with[in] 3" "."""
     game, state = gunnery((30, 20), unit("n", R, "horse", 34.5, 5, 270, command="left"))
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["ENEMY_TOO_CLOSE"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["fighting.ENEMY_TOO_CLOSE"]
 
 
 def test_no_bombardment_of_units_engaged_in_combat() -> None:
     """"bombard enemy units not engaged in combat"."""
     game, state = gunnery((30, 20), unit("f", P, "foot", 34, 16))
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["TARGET_ENGAGED"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["fighting.TARGET_ENGAGED"]
 
 
 def test_line_of_sight_blocked_by_woods() -> None:
     woods = {"type": "woods", "polygon": [[25, 10], [35, 10], [35, 12], [25, 12]]}
     game, state = gunnery((30, 20), terrain=[woods])
-    assert codes(game, state, Bombard(gun="g", target="t")) == ["NO_LINE_OF_SIGHT"]
+    assert codes(game, state, Bombard(gun="g", target="t")) == ["fighting.NO_LINE_OF_SIGHT"]
     game, state = gunnery((30, 20), terrain=[woods], bombard_needs_line_of_sight=False)
     assert not codes(game, state, Bombard(gun="g", target="t"))
 

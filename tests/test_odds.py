@@ -148,7 +148,7 @@ def test_illegal_queries_raise_the_engines_violation() -> None:
     game = make_game([unit("a", P, "foot", 30, 10), unit("t", R, "foot", 30, 25, 180)])
     with pytest.raises(IllegalAction) as info:
         odds(game, position(game, phase="combat"), Attack(attacker="a", target="t"))
-    assert info.value.violations[0].code.value == "OUT_OF_RANGE"
+    assert info.value.violations[0].code == "fighting.OUT_OF_RANGE"
 
 
 # --- seeded samples of the real engine against the exact distribution -------------------------
@@ -218,10 +218,10 @@ def test_cli_shoot_and_bombard_are_the_same_for_guns() -> None:
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (["--attacker", "p-foot", "--target", "r-horse"], "OUT_OF_RANGE"),
-    (["--attacker", "nobody", "--target", "r-foot"], "UNKNOWN_UNIT"),
+    (["--attacker", "p-foot", "--target", "r-horse"], "fighting.OUT_OF_RANGE"),
+    (["--attacker", "nobody", "--target", "r-foot"], "core.UNKNOWN_UNIT"),
     (["--attacker", "p-foot", "--target", "r-foot", "--action", "shoot"], "melee"),
-    (["--attacker", "p-gun", "--target", "r-foot"], "TARGET_ENGAGED"),
+    (["--attacker", "p-gun", "--target", "r-foot"], "fighting.TARGET_ENGAGED"),
 ])
 def test_cli_illegal_requests_exit_1_with_the_engines_message(args: list[str], needle: str) -> None:
     result = runner.invoke(app, ["odds", ODDS_FILE, *args])

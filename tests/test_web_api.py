@@ -178,7 +178,7 @@ def test_actions_apply_refuse_and_are_saved(client: TestClient, tmp_path: Path) 
     assert answer.json()["events"][0]["type"] == "order_given"
     assert answer.json()["status"]["summary"]["orders_left"] == 1
     body = refusal(client.post(f"/api/games/{gid}/actions", json={"type": "give_order", "target": "centre"},
-                               headers=me), 409, "ALREADY_ORDERED")
+                               headers=me), 409, "larger-battles.ALREADY_ORDERED")
     assert body["rule"].startswith("larger-battles") and body["violations"]
     refusal(client.post(f"/api/games/{gid}/actions", json={"type": "fly"}, headers=me), 422, "BAD_ACTION")
     refusal(client.post(f"/api/games/{gid}/actions", json=[1, 2], headers=me), 422, "BAD_ACTION")
@@ -207,7 +207,7 @@ def test_validate_measures_moves_without_applying(client: TestClient) -> None:
     assert abs(verdict["measure"]["length"] - 2.0) < 1e-9
     far = {"type": "move", "unit": "p-foot-1", "waypoints": [[unit.x, unit.y + 20]]}
     verdict = client.post(f"/api/games/{gid}/validate", json=far, headers=me).json()
-    assert not verdict["legal"] and verdict["violations"][0]["code"] == "TOO_FAR"
+    assert not verdict["legal"] and verdict["violations"][0]["code"] == "movement.TOO_FAR"
     assert service(client).live(gid).state.units["p-foot-1"].y == unit.y
     detail = client.get(f"/api/games/{gid}/units/p-foot-1", headers=me).json()
     assert detail["report"]["hit_limit"] == 3
@@ -273,7 +273,7 @@ def test_odds_refuse_illegal_and_diceless_questions(client: TestClient) -> None:
     me = tokens[side]
     body = refusal(client.post(f"/api/games/{gid}/odds", json={"type": "attack", "attacker": "p-foot-1",
                                                                "target": "r-foot-1"}, headers=me), 409)
-    assert body["code"] in ("WRONG_PHASE", "NOT_YOUR_UNIT")
+    assert body["code"] in ("core.WRONG_PHASE", "core.NOT_YOUR_UNIT")
     refusal(client.post(f"/api/games/{gid}/odds", json={"type": "bombard"}, headers=me), 422, "BAD_ACTION")
 
 

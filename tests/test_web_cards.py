@@ -58,7 +58,7 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
     for bad in (ORDER[:4], [*ORDER, "centre"], ["left"] * 5):
         refused = client.post(f"{url}/actions", json={"type": "order_cards", "order": bad}, headers=me)
         assert refused.status_code == 409, refused.text
-        assert refused.json()["violations"][0]["code"] == "BAD_CARD_ORDER"
+        assert refused.json()["violations"][0]["code"] == "activation.BAD_CARD_ORDER"
     for malformed in (5, "centre", {"a": 1}, [None]):
         refused = client.post(f"{url}/actions", json={"type": "order_cards", "order": malformed}, headers=me)
         assert refused.status_code == 422, refused.text

@@ -32,7 +32,8 @@ from tertia.core.dice import die
 from tertia.core.events import DecisionAwaited, DecisionMade, Event, GameDataChanged
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import ActivationCode
 
 ORDER_KIND = "order_cards"
 SHUFFLED = "cards_shuffled"
@@ -122,15 +123,15 @@ def await_next_order(tx: Tx) -> bool:
 def validate_order(state: GameState, action: OrderCards, rule: str) -> list[Violation]:
     pending = state.pending
     if pending is None or pending.get("kind") != ORDER_KIND:
-        return [Violation(Code.NOTHING_PENDING, "no side is ordering its command cards now", rule)]
+        return [Violation(CoreCode.NOTHING_PENDING, "no side is ordering its command cards now", rule)]
     held = [str(c) for c in pending.get("cards", ())]
     if not isinstance(action.order, list | tuple) or not all(isinstance(c, str) for c in action.order):
-        return [Violation(Code.BAD_CARD_ORDER,
+        return [Violation(ActivationCode.BAD_CARD_ORDER,
                           f"the order must be a list of card names: {', '.join(held)}", rule)]
     given = list(action.order)
     if sorted(given) != sorted(held):
         return [Violation(
-            Code.BAD_CARD_ORDER,
+            ActivationCode.BAD_CARD_ORDER,
             f"the order must name each of the {len(held)} cards held once: {', '.join(held)}; "
             f"got {', '.join(given) or 'none'}",
             rule)]

@@ -1,79 +1,75 @@
-"""Why an action is illegal: stable codes, messages with the numbers, and the rule."""
+"""Why an action is illegal: stable codes, messages with the numbers, and the rule.
+
+A violation code is a namespaced string, ``"<namespace>.<NAME>"``: ``core`` for what any
+rule set refuses (out of turn, an unknown piece), a shared block's name for what it checks
+(``movement``, ``fighting``, ``activation``), a rule set's id for its own. Each namespace
+declares its codes once, as a :class:`Codes` class whose attributes hold a short meaning;
+declaring turns each into its code and registers it, refusing a code declared twice.
+
+>>> class ExampleCode(Codes, namespace="example"):
+...     TOO_LATE = "the moment has passed"
+>>> ExampleCode.TOO_LATE, CODES[ExampleCode.TOO_LATE]
+('example.TOO_LATE', 'the moment has passed')
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import Any
+
+CODES: dict[str, str] = {}
+"""Every declared code, with its meaning."""
 
 
-class Code(StrEnum):
-    """Stable violation codes: front ends and tests match on these, never on messages."""
+class Codes:
+    """Base of a namespace of violation codes (see the module's docstring)."""
 
-    GAME_OVER = "GAME_OVER"
-    NOT_YOUR_TURN = "NOT_YOUR_TURN"
-    WRONG_PHASE = "WRONG_PHASE"
-    UNKNOWN_UNIT = "UNKNOWN_UNIT"
-    UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
-    NOT_YOUR_UNIT = "NOT_YOUR_UNIT"
-    UNIT_REMOVED = "UNIT_REMOVED"
-    NO_ORDERS_LEFT = "NO_ORDERS_LEFT"
-    ALREADY_ORDERED = "ALREADY_ORDERED"
-    NOT_ORDERED = "NOT_ORDERED"
-    ALREADY_MOVED = "ALREADY_MOVED"
-    ALREADY_ACTED = "ALREADY_ACTED"
-    TOO_FAR = "TOO_FAR"
-    BAD_PATH = "BAD_PATH"
-    OFF_TABLE = "OFF_TABLE"
-    COLLISION = "COLLISION"
-    IMPASSABLE = "IMPASSABLE"
-    RIVER = "RIVER"
-    ENEMY_ZONE = "ENEMY_ZONE"
-    NOT_AWAY = "NOT_AWAY"
-    CANNOT_END_HERE = "CANNOT_END_HERE"
-    STATIONARY = "STATIONARY"
-    CANNOT_ACT = "CANNOT_ACT"
-    OUT_OF_RANGE = "OUT_OF_RANGE"
-    NOT_IN_FRONT = "NOT_IN_FRONT"
-    NO_LINE_OF_SIGHT = "NO_LINE_OF_SIGHT"
-    ENEMY_TOO_CLOSE = "ENEMY_TOO_CLOSE"
-    TARGET_ENGAGED = "TARGET_ENGAGED"
-    NOT_ENEMY = "NOT_ENEMY"
-    BAD_SUPPORT = "BAD_SUPPORT"
-    FLANK_PRIMARY = "FLANK_PRIMARY"
-    BAD_COMMANDER = "BAD_COMMANDER"
-    NOTHING_PENDING = "NOTHING_PENDING"
-    PENDING_DECISION = "PENDING_DECISION"
-    UNKNOWN_ACTION = "UNKNOWN_ACTION"
-    NOT_ACTIVATED = "NOT_ACTIVATED"
-    CANNOT_CHARGE = "CANNOT_CHARGE"
-    CHARGE_TURN = "CHARGE_TURN"
-    FACE_TAKEN = "FACE_TAKEN"
-    NOT_IN_CONTACT = "NOT_IN_CONTACT"
-    ENGAGED = "ENGAGED"
-    MOVED_SIDEWAYS = "MOVED_SIDEWAYS"
-    OUT_OF_AMMUNITION = "OUT_OF_AMMUNITION"
-    COHESION = "COHESION"
-    BAD_CARD_ORDER = "BAD_CARD_ORDER"
-    NO_RALLIES_LEFT = "NO_RALLIES_LEFT"
-    NOT_JOINED = "NOT_JOINED"
-    WEATHER = "WEATHER"
-    BAD_DEPLOYMENT = "BAD_DEPLOYMENT"
-    TOWN_OCCUPIED = "TOWN_OCCUPIED"
+    namespace: str = ""
+
+    def __init_subclass__(cls, namespace: str, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.namespace = namespace
+        for name, meaning in list(vars(cls).items()):
+            if not name.isupper() or not isinstance(meaning, str):
+                continue
+            code = f"{namespace}.{name}"
+            if code in CODES:
+                raise TypeError(f"{cls.__module__}.{cls.__qualname__} declares {code!r} again")
+            CODES[code] = meaning
+            setattr(cls, name, code)
+
+
+class CoreCode(Codes, namespace="core"):
+    """What any rule set refuses: codes front ends and tests match on, never messages."""
+
+    GAME_OVER = "the battle is over"
+    NOT_YOUR_TURN = "the action is taken out of turn"
+    WRONG_PHASE = "the action belongs to another phase"
+    UNKNOWN_UNIT = "no piece has that id"
+    UNKNOWN_COMMAND = "no command (group) has that name"
+    NOT_YOUR_UNIT = "the piece belongs to the other side"
+    UNIT_REMOVED = "the piece is no longer in play"
+    NOTHING_PENDING = "no decision of that kind is awaited"
+    PENDING_DECISION = "another decision must be made first"
+    UNKNOWN_ACTION = "the rule set has no such action"
+    CANNOT_ACT = "the piece may not do that"
+    ALREADY_ACTED = "the piece has already done that this turn"
+    ALREADY_MOVED = "the piece has already moved this turn"
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One reason an action is illegal."""
 
-    code: Code
+    code: str
     message: str
     rule: str
 
     def __str__(self) -> str:
-        return f"IllegalAction({self.code.value}): {self.message} ({self.rule})"
+        return f"IllegalAction({self.code}): {self.message} ({self.rule})"
 
     def to_dict(self) -> dict[str, str]:
-        return {"code": self.code.value, "message": self.message, "rule": self.rule}
+        return {"code": self.code, "message": self.message, "rule": self.rule}
 
 
 class IllegalAction(Exception):

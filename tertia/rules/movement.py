@@ -29,7 +29,8 @@ from tertia.core.geometry import (
 )
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import Violation
+from tertia.rules.codes import MovementCode
 
 TURN_TOLERANCE = 0.5
 """Facing changes smaller than this many degrees are not a turn."""
@@ -113,13 +114,13 @@ def iter_table_violations(
         b = plan.end.moved_to(p[0], p[1], plan.after_pivot.facing)
         if not table.inside_table(b.corners()):
             yield Violation(
-                Code.OFF_TABLE,
+                MovementCode.OFF_TABLE,
                 f"{plan.unit.label} would leave the table at ({p[0]:.1f}, {p[1]:.1f})",
                 rule,
             )
             return
     if not table.inside_table(plan.end.corners()):
-        yield Violation(Code.OFF_TABLE, f"{plan.unit.label} would end partly off the table", rule)
+        yield Violation(MovementCode.OFF_TABLE, f"{plan.unit.label} would end partly off the table", rule)
 
 
 def iter_collision_violations(
@@ -144,7 +145,8 @@ def iter_collision_violations(
                 blocker = name
                 break
     if blocker is not None:
-        yield Violation(Code.COLLISION, f"{plan.unit.label} would pass through or overlap {blocker}", rule)
+        yield Violation(MovementCode.COLLISION,
+                        f"{plan.unit.label} would pass through or overlap {blocker}", rule)
 
 
 def _sweeps_into(
@@ -184,12 +186,12 @@ def iter_terrain_violations(
     for kind in impassable:
         if table.has(kind) and any(table.overlaps(kind, a) for a in areas):
             yield Violation(
-                Code.IMPASSABLE, f"{plan.unit.label} cannot enter {kind.value}", rule_for[kind]
+                MovementCode.IMPASSABLE, f"{plan.unit.label} cannot enter {kind.value}", rule_for[kind]
             )
             return
     if any(table.blocks_by_river(a) for a in areas):
         yield Violation(
-            Code.RIVER,
+            MovementCode.RIVER,
             f"{plan.unit.label} may cross the river only at a ford or bridge",
             river_rule,
         )

@@ -4,7 +4,7 @@ acting side's pieces its own."""
 from __future__ import annotations
 
 from tertia.core.state import GameState
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
 
 
 def piece_problems(
@@ -15,12 +15,12 @@ def piece_problems(
     for uid in (*own, *others):
         u = state.units.get(uid)
         if u is None:
-            return [Violation(Code.UNKNOWN_UNIT, f"there is no unit {uid!r}", rule)]
+            return [Violation(CoreCode.UNKNOWN_UNIT, f"there is no unit {uid!r}", rule)]
         if not u.in_play:
-            return [Violation(Code.UNIT_REMOVED, f"{u.label} is no longer in play ({u.removed})", rule)]
+            return [Violation(CoreCode.UNIT_REMOVED, f"{u.label} is no longer in play ({u.removed})", rule)]
     for uid in own:
         u = state.units[uid]
         if u.side != state.to_act:
-            return [Violation(Code.NOT_YOUR_UNIT,
+            return [Violation(CoreCode.NOT_YOUR_UNIT,
                               f"{u.label} belongs to {u.side}; it is {state.to_act}'s turn", rule)]
     return []

@@ -39,7 +39,7 @@ class ServiceError(Exception):
 def illegal(violations: Sequence[Violation]) -> ServiceError:
     """409 for an action the rules forbid, led by its first reason."""
     first = violations[0]
-    return ServiceError(409, first.code.value, first.message, first.rule, violations)
+    return ServiceError(409, first.code, first.message, first.rule, violations)
 
 
 def not_found(what: str) -> ServiceError:

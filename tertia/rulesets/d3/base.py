@@ -15,7 +15,8 @@ from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, IllegalAction, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation
+from tertia.rules.codes import ActivationCode
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rules.hits import NO_HITS, HitsPiece, piece
 from tertia.rules.modifiers import Modifier
@@ -191,16 +192,16 @@ class D3RuleSet(RuleSet):
     def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         c = self.CLAUSES
         if state.is_over:
-            return [Violation(Code.GAME_OVER, "the battle is over", c.sequence)]
+            return [Violation(CoreCode.GAME_OVER, "the battle is over", c.sequence)]
         special = self.validate_special(table, state, action)
         if special is not None:
             return special
         if state.pending is not None:
-            return [Violation(Code.PENDING_DECISION,
+            return [Violation(CoreCode.PENDING_DECISION,
                               f"{state.pending['side']} must first decide: {state.pending['kind']}",
                               c.sequence)]
         if state.phase != ACTIVATION:
-            return [Violation(Code.WRONG_PHASE,
+            return [Violation(CoreCode.WRONG_PHASE,
                               f"units act when their card is played, not in the {state.phase} phase",
                               c.activation)]
         match action:
@@ -216,7 +217,7 @@ class D3RuleSet(RuleSet):
                 return self._unit_problems(state, (action.attacker,), (action.target,)) or (
                     melee.validate_melee(state, action, c)
                     or self.melee_problems(table, state, action))
-        return [Violation(Code.UNKNOWN_ACTION,
+        return [Violation(CoreCode.UNKNOWN_ACTION,
                           f"{type(action).__name__} is not an action of {self.id}", c.sequence)]
 
     def _unit_problems(
@@ -230,7 +231,7 @@ class D3RuleSet(RuleSet):
             u = state.units[uid]
             if not self.is_activated(state, u):
                 card = self.active_card(state) or "none"
-                return [Violation(Code.NOT_ACTIVATED,
+                return [Violation(ActivationCode.NOT_ACTIVATED,
                                   f"{u.label} is not activated: the card in play is {card}",
                                   c.activation)]
         return []
@@ -323,11 +324,11 @@ class D3RuleSet(RuleSet):
         if word is None:
             word = "bombard" if is_gun else "melee" if in_contact(unit, state.units[target]) else "shoot"
         if word not in self.ACTION_WORDS:
-            raise IllegalAction([Violation(Code.UNKNOWN_ACTION,
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION,
                                            f"{self.id} has no action {word!r}; its actions: "
                                            f"{', '.join(self.ACTION_WORDS)}", self.CLAUSES.sequence)])
         if word == "bombard" and not is_gun:
-            raise IllegalAction([Violation(Code.CANNOT_ACT, f"{unit.label} is not artillery",
+            raise IllegalAction([Violation(CoreCode.CANNOT_ACT, f"{unit.label} is not artillery",
                                            self.CLAUSES.shooting)])
         ready = state.evolve(
             phase=ACTIVATION, active=unit.side, decisions=(), result=None, marks={},

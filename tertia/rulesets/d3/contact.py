@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from tertia.core.geometry import CONTACT, EPSILON, Face, face_towards, is_within
 from tertia.core.state import GameState, Unit
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
 
 REACH = CONTACT + EPSILON
 """Bases this close (edge to edge) are in contact."""
@@ -92,9 +92,9 @@ def already_fought(state: GameState, unit: Unit, rule: str, withdraw_rule: str) 
     do nothing else."""
     for mark in ("shot", "meleed"):
         if state.is_marked(mark, unit.id):
-            return [Violation(Code.ALREADY_ACTED, f"{unit.label} has already {mark} this activation",
+            return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} has already {mark} this activation",
                               rule)]
     if state.is_marked("withdrew", unit.id):
-        return [Violation(Code.ALREADY_ACTED,
+        return [Violation(CoreCode.ALREADY_ACTED,
                           f"{unit.label} withdrew from a melee and may do nothing else", withdraw_rule)]
     return []

@@ -10,7 +10,8 @@ from typing import Any
 from tertia.core.events import Marked
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import FightingCode
 from tertia.rules.fighting import Attack
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3.clauses import ClauseBook
@@ -30,22 +31,22 @@ def validate_melee(state: GameState, action: Attack, clauses: ClauseBook) -> lis
     attacker = state.units[action.attacker]
     target = state.units[action.target]
     if action.supports or action.commander:
-        return [Violation(Code.BAD_SUPPORT,
+        return [Violation(FightingCode.BAD_SUPPORT,
                           "a D3 melee is one unit against one: no supporting units or commanders",
                           c.melee)]
     if attacker.is_commander:
-        return [Violation(Code.CANNOT_ACT, f"{attacker.label} is a commander and does not fight",
+        return [Violation(CoreCode.CANNOT_ACT, f"{attacker.label} is a commander and does not fight",
                           c.melee)]
     done = already_fought(state, attacker, c.melee, c.withdraw)
     if done:
         return done
     if target.side == attacker.side or target.is_commander:
-        return [Violation(Code.NOT_ENEMY, f"{target.label} is not an enemy unit", c.melee)]
+        return [Violation(FightingCode.NOT_ENEMY, f"{target.label} is not an enemy unit", c.melee)]
     if not in_contact(attacker, target):
-        return [Violation(Code.NOT_IN_CONTACT,
+        return [Violation(FightingCode.NOT_IN_CONTACT,
                           f"{attacker.label} is not in contact with {target.label}", c.melee)]
     if in_passing(state, attacker.id, target.id):
-        return [Violation(Code.NOT_IN_CONTACT,
+        return [Violation(FightingCode.NOT_IN_CONTACT,
                           f"{attacker.label} and {target.label} touch only in passing, from a charge "
                           f"on another unit: they are not in melee", c.melee)]
     return []

@@ -25,7 +25,8 @@ from tertia.core.geometry import (
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import FightingCode, MovementCode
 from tertia.rules.hits import piece
 from tertia.rules.movement import (
     TURN_TOLERANCE,
@@ -38,6 +39,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.clauses import ClauseBook
+from tertia.rulesets.d3.codes import D3Code
 from tertia.rulesets.d3.contact import (
     CHARGES,
     PASSING,
@@ -157,30 +159,30 @@ def validate_move(
     c = rules.clauses
     unit = state.units[action.unit]
     if unit.is_commander and not rules.commanders_move:
-        return [Violation(Code.STATIONARY, f"{unit.label} cannot move once placed", c.commander)]
+        return [Violation(MovementCode.STATIONARY, f"{unit.label} cannot move once placed", c.commander)]
     if state.is_marked("moved", unit.id):
-        return [Violation(Code.ALREADY_MOVED, f"{unit.label} has already moved this activation",
+        return [Violation(CoreCode.ALREADY_MOVED, f"{unit.label} has already moved this activation",
                           c.move_allowance)]
     for mark in ("shot", "meleed", "rallied", "withdrew"):
         if state.is_marked(mark, unit.id):
-            return [Violation(Code.ALREADY_ACTED,
+            return [Violation(CoreCode.ALREADY_ACTED,
                               f"{unit.label} has already {mark} this activation: a unit moves first",
                               c.activation)]
     if any(not all(map(math.isfinite, p)) for p in action.waypoints) or any(
         f is not None and not math.isfinite(f) for f in (action.face_before, action.face_after)
     ):
-        return [Violation(Code.BAD_PATH, "waypoints and facings must be finite numbers",
+        return [Violation(MovementCode.BAD_PATH, "waypoints and facings must be finite numbers",
                           c.move_allowance)]
     if len(action.waypoints) > (1 if rules.straight_line else MAX_WAYPOINTS):
         if rules.straight_line:
-            return [Violation(Code.BAD_PATH,
+            return [Violation(MovementCode.BAD_PATH,
                               f"all movement must be in a straight line: one waypoint, not "
                               f"{len(action.waypoints)}", c.straight_line)]
-        return [Violation(Code.BAD_PATH, f"a move may have at most {MAX_WAYPOINTS} waypoints",
+        return [Violation(MovementCode.BAD_PATH, f"a move may have at most {MAX_WAYPOINTS} waypoints",
                           c.move_allowance)]
     plan = plan_move(unit, action)
     if pivots(plan) > rules.max_pivots:
-        return [Violation(Code.BAD_PATH,
+        return [Violation(MovementCode.BAD_PATH,
                           f"{unit.label} may pivot at the start or at the end of its move, not both",
                           c.pivot)]
     if unit.kind is UnitKind.ARTILLERY:
@@ -190,7 +192,7 @@ def validate_move(
     limit, why = allowance(state, plan, rules)
     if plan.length > limit + 1e-6 or limit < -1e-9:
         extra = f" after {pivots(plan)} pivot(s)" if pivots(plan) and rules.pivot_cost else ""
-        return [Violation(Code.TOO_FAR,
+        return [Violation(MovementCode.TOO_FAR,
                           f"{unit.label} would move {plan.length:.2f}\"; it may move {max(limit, 0):g}\""
                           f"{extra}", why)]
     found = list(iter_table_violations(table, plan, c.move_allowance))
@@ -205,11 +207,11 @@ def _artillery_problems(
     state: GameState, unit: Unit, plan: MovePlan, c: ClauseBook
 ) -> list[Violation]:
     if (plan.translates or plan.turned) and weather.guns_bogged(state):
-        return [Violation(Code.WEATHER,
+        return [Violation(D3Code.WEATHER,
                           f"{unit.label} is bogged down by the {weather.weather(state).replace('-', ' ')} "
                           f"and cannot move or pivot", c.weather)]
     if plan.translates and piece(unit).fired:
-        return [Violation(Code.STATIONARY,
+        return [Violation(MovementCode.STATIONARY,
                           f"{unit.label} has fired and must stay where it is", c.artillery)]
     return []
 
@@ -232,7 +234,7 @@ def _terrain_problems(
         return found
     ends_in = towns_under(table, plan.end)
     if ends_in and unit.kind not in TOWN_ENTRANTS:
-        found.append(Violation(Code.CANNOT_END_HERE,
+        found.append(Violation(MovementCode.CANNOT_END_HERE,
                                f"{unit.label}: only Infantry, Dragoons and Commanded Shot may end "
                                f"a move in a town", c.towns))
     elif ends_in and rules.one_unit_per_town:
@@ -252,7 +254,7 @@ def _town_occupied_problems(
         holder = occupant_of_town(table, state, index, unit.id)
         if holder is None or (holder.side != unit.side and is_within(end, holder.base, REACH)):
             continue
-        return [Violation(Code.TOWN_OCCUPIED,
+        return [Violation(D3Code.TOWN_OCCUPIED,
                           f"{holder.label} already occupies that town; only one unit may occupy a "
                           f"town", c.towns)]
     return []
@@ -276,34 +278,34 @@ def _contact_problems(state: GameState, plan: MovePlan, rules: MoveRules) -> lis
     touching = contacted(state, unit, plan.end)
     if enemy_contacts(state, unit):
         if plan.turned and not plan.translates:
-            return [Violation(Code.ENGAGED,
+            return [Violation(FightingCode.ENGAGED,
                               f"{unit.label} is in melee: it may only fight or withdraw, not turn",
                               c.withdraw)]
         if touching:
-            return [Violation(Code.ENGAGED,
+            return [Violation(FightingCode.ENGAGED,
                               f"{unit.label} is in melee and may only withdraw out of contact; it "
                               f"would still touch {touching[0].label}", c.withdraw)]
         return []
     if not touching:
         return []
     if unit.is_commander or not can_charge(unit):
-        return [Violation(Code.CANNOT_CHARGE,
+        return [Violation(D3Code.CANNOT_CHARGE,
                           f"only Horse and Foot may charge; {unit.label} ({unit.kind.value}) may not "
                           f"move into contact with {touching[0].label}", c.charge)]
     target = declared_target(plan.end, touching)
     first, last = turns(plan)
     if len(plan.points) > 2 or last > TURN_TOLERANCE:
-        return [Violation(Code.CHARGE_TURN,
+        return [Violation(D3Code.CHARGE_TURN,
                           f"a charge turns once, at the start, then moves straight ahead: "
                           f"{unit.label} would change direction or pivot at the end", c.charge_turn)]
     if first > CHARGE_TURN_LIMIT + 1e-6:
-        return [Violation(Code.CHARGE_TURN,
+        return [Violation(D3Code.CHARGE_TURN,
                           f"{unit.label} would turn {first:.0f} degrees to charge {target.label}; "
                           f"a charge may turn at most {CHARGE_TURN_LIMIT:g} degrees", c.charge_turn)]
     heading = bearing(plan.points[0], plan.points[-1])
     off = angle_between(heading, plan.after_pivot.facing)
     if off > rules.charge_tolerance + 1e-6:
-        return [Violation(Code.CHARGE_TURN,
+        return [Violation(D3Code.CHARGE_TURN,
                           f"{unit.label} would charge {off:.0f} degrees off straight ahead (at most "
                           f"{rules.charge_tolerance:g})", c.charge_turn)]
     return _charge_limit_problems(state, unit, target, plan.end, rules)
@@ -318,14 +320,14 @@ def _charge_limit_problems(
         # A target that itself charged a unit is that melee's attacker, not its defender.
         attackers = [o for o in others if charger_between(state, target, o) != target.id]
         if attackers:
-            return [Violation(Code.FACE_TAKEN,
+            return [Violation(D3Code.FACE_TAKEN,
                               f"{attackers[0].label} is already engaged with {target.label}; only "
                               f"one attacking unit may engage a defending unit", c.charge_limit)]
         return []
     face = face_towards(target.base, (end.x, end.y))
     for o in others:
         if face_towards(target.base, (o.x, o.y)) is face:
-            return [Violation(Code.FACE_TAKEN,
+            return [Violation(D3Code.FACE_TAKEN,
                               f"{o.label} is already on {target.label}'s {face_name(face)}; only one "
                               f"attacking unit may contact each face", c.charge_limit)]
     return []

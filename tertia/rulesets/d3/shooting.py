@@ -7,12 +7,14 @@ from __future__ import annotations
 from tertia.core.geometry import is_in_arc
 from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import FightingCode, MovementCode
 from tertia.rules.fighting import Shoot
 from tertia.rules.measuring import distance
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.clauses import ClauseBook
+from tertia.rulesets.d3.codes import D3Code
 from tertia.rulesets.d3.contact import already_fought, enemy_contacts
 from tertia.rulesets.d3.troops import has_muskets
 
@@ -29,34 +31,34 @@ def validate_shot(
     target = state.units[action.target]
     is_gun = unit.kind is UnitKind.ARTILLERY
     if not (is_gun or has_muskets(unit)):
-        return [Violation(Code.CANNOT_ACT,
+        return [Violation(CoreCode.CANNOT_ACT,
                           f"only Foot, Dragoons, Commanded Shot and artillery shoot; "
                           f"{unit.label} ({unit.kind.value}) cannot", c.shooting)]
     if is_gun and weather.guns_out_of_action(state):
-        return [Violation(Code.WEATHER, f"{unit.label} is out of action in the storm", c.weather)]
+        return [Violation(D3Code.WEATHER, f"{unit.label} is out of action in the storm", c.weather)]
     done = already_fought(state, unit, c.shooting, c.withdraw)
     if done:
         return done
     if state.is_marked("sideways", unit.id):
-        return [Violation(Code.MOVED_SIDEWAYS,
+        return [Violation(MovementCode.MOVED_SIDEWAYS,
                           f"{unit.label} moved sideways or backwards and cannot shoot", c.shooting)]
     engaged = enemy_contacts(state, unit)
     if engaged:
-        return [Violation(Code.ENGAGED, f"{unit.label} is in melee with {engaged[0].label}",
+        return [Violation(FightingCode.ENGAGED, f"{unit.label} is in melee with {engaged[0].label}",
                           c.withdraw)]
     if target.side == unit.side or target.is_commander:
-        return [Violation(Code.NOT_ENEMY, f"{target.label} is not an enemy unit", c.shooting)]
+        return [Violation(FightingCode.NOT_ENEMY, f"{target.label} is not an enemy unit", c.shooting)]
     if not is_in_arc(unit.base, target.base, FIELD_OF_FIRE):
-        return [Violation(Code.NOT_IN_FRONT,
+        return [Violation(FightingCode.NOT_IN_FRONT,
                           f"{target.label} is outside {unit.label}'s 45-degree field of fire",
                           c.shooting_procedure)]
     d = distance(unit, target)
     if d > reach + 1e-6:
-        return [Violation(Code.OUT_OF_RANGE,
+        return [Violation(FightingCode.OUT_OF_RANGE,
                           f"{target.label} is {d:.1f}\" from {unit.label}; the range is {reach:g}\"",
                           c.shooting_range)]
     if not has_line_of_sight(table, state, unit, target):
-        return [Violation(Code.NO_LINE_OF_SIGHT,
+        return [Violation(FightingCode.NO_LINE_OF_SIGHT,
                           f"{unit.label} has no clear line of sight to {target.label}",
                           c.shooting_procedure)]
     return []

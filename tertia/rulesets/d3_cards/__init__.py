@@ -13,7 +13,7 @@ from tertia.core.actions import Action
 from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
 from tertia.rules.hits import piece
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
@@ -70,7 +70,7 @@ class D3Cards(D3RuleSet):
         if not isinstance(action, commanders.Rally):
             return None
         if state.pending is not None or state.phase != "activation":
-            return [Violation(Code.WRONG_PHASE, "commanders rally when their card is played",
+            return [Violation(CoreCode.WRONG_PHASE, "commanders rally when their card is played",
                               clauses.RALLY)]
         own = self._unit_problems(state, (action.commander,)) if action.commander in state.units else []
         return own or commanders.validate(state, action, self.options)

@@ -14,8 +14,10 @@ from tertia.core.dice import D3
 from tertia.core.events import GameDataChanged, Marked, Narrated
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import FightingCode
 from tertia.rules.hits import HitsRemoved, piece
+from tertia.rulesets.d3.codes import D3Code
 from tertia.rulesets.d3.contact import in_contact, is_engaged
 from tertia.rulesets.d3_cards import clauses
 
@@ -55,26 +57,26 @@ def validate(state: GameState, action: Rally, options: Mapping[str, Any]) -> lis
     commander = state.units.get(action.commander)
     unit = state.units.get(action.unit)
     if commander is None or not commander.is_commander:
-        return [Violation(Code.BAD_COMMANDER, f"{action.commander!r} is not a commander", rule)]
+        return [Violation(FightingCode.BAD_COMMANDER, f"{action.commander!r} is not a commander", rule)]
     if unit is None or unit.is_commander:
-        return [Violation(Code.UNKNOWN_UNIT, f"there is no unit {action.unit!r} to rally", rule)]
+        return [Violation(CoreCode.UNKNOWN_UNIT, f"there is no unit {action.unit!r} to rally", rule)]
     if not commander.in_play or not unit.in_play:
         gone = commander if not commander.in_play else unit
-        return [Violation(Code.UNIT_REMOVED, f"{gone.label} is no longer in play", rule)]
+        return [Violation(CoreCode.UNIT_REMOVED, f"{gone.label} is no longer in play", rule)]
     if unit.side != commander.side:
-        return [Violation(Code.NOT_YOUR_UNIT, f"{unit.label} is not {commander.label}'s to rally", rule)]
+        return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} is not {commander.label}'s to rally", rule)]
     if state.is_marked("rallied", commander.id):
-        return [Violation(Code.ALREADY_ACTED, f"{commander.label} has already rallied this activation",
+        return [Violation(CoreCode.ALREADY_ACTED, f"{commander.label} has already rallied this activation",
                           rule)]
     if rallies_left(state, commander, options) <= 0:
-        return [Violation(Code.NO_RALLIES_LEFT,
+        return [Violation(D3Code.NO_RALLIES_LEFT,
                           f"{commander.label} has used all {rallies_allowed(commander, options)} "
                           f"rallies of the game", rule)]
     if not in_contact(commander, unit):
-        return [Violation(Code.NOT_JOINED, f"{commander.label} must join {unit.label} (move into "
+        return [Violation(D3Code.NOT_JOINED, f"{commander.label} must join {unit.label} (move into "
                                            f"contact with it) to rally it", rule)]
     if piece(unit).hits <= 0:
-        return [Violation(Code.CANNOT_ACT, f"{unit.label} has no hits to remove", rule)]
+        return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} has no hits to remove", rule)]
     return []
 
 

@@ -15,7 +15,7 @@ from tertia.core.events import Marked
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
 from tertia.rules.fighting import AttackResolved, Shoot
 from tertia.rules.hits import AmmunitionShortage, GunFired, HitsInflicted, piece
 from tertia.rules.measuring import distance
@@ -71,7 +71,7 @@ def gun_modifiers(
 def problems(table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
     unit = state.units[action.unit]
     if unit.kind is UnitKind.ARTILLERY and (state.is_marked("moved", unit.id)):
-        return [Violation(Code.CANNOT_ACT, f"{unit.label} moved or pivoted this activation and "
+        return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} moved or pivoted this activation and "
                                            f"cannot shoot", clauses.ARTILLERY)]
     return []
 

@@ -32,7 +32,9 @@ from tertia.core.geometry import base_distance, bases_overlap
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import MovementCode
+from tertia.rulesets.d3.codes import D3Code
 from tertia.rulesets.d3.placement import forbidden_ground
 from tertia.rulesets.d3.victory import UNDEPLOYED
 from tertia.rulesets.d3_commands import clauses
@@ -111,31 +113,31 @@ def validate(table: Battlefield, state: GameState, action: Deploy, zone: float) 
     rule = clauses.DEPLOYMENT
     pending = state.pending
     if pending is None or pending.get("kind") != KIND:
-        return [Violation(Code.NOTHING_PENDING, "no side is deploying now", rule)]
+        return [Violation(CoreCode.NOTHING_PENDING, "no side is deploying now", rule)]
     if action.unit not in pending.get("units", ()):
-        return [Violation(Code.BAD_DEPLOYMENT,
+        return [Violation(D3Code.BAD_DEPLOYMENT,
                           f"{action.unit!r} is not waiting to deploy in the {pending['step']} step; "
                           f"waiting: {', '.join(pending['units'])}", rule)]
     numbers = (action.x, action.y) + (() if action.facing is None else (action.facing,))
     if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in numbers):
-        return [Violation(Code.BAD_DEPLOYMENT, "x, y and facing must be finite numbers", rule)]
+        return [Violation(D3Code.BAD_DEPLOYMENT, "x, y and facing must be finite numbers", rule)]
     unit = placed(state, action)
     base = unit.base
     if not table.inside_table(base.corners()):
-        return [Violation(Code.OFF_TABLE, f"{unit.label} would stand partly off the table", rule)]
+        return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would stand partly off the table", rule)]
     forward = [frame(state, unit.side, x, y, table.depth)[1] for x, y in base.corners()]
     if max(forward) > zone + 1e-6:
-        return [Violation(Code.BAD_DEPLOYMENT,
+        return [Violation(D3Code.BAD_DEPLOYMENT,
                           f"{unit.label} would reach {max(forward):.1f}\" from its own table edge; "
                           f"deploy within {zone:g}\"", rule)]
     for other in state.iter_units():
         if other.id != unit.id and bases_overlap(base, other.base):
-            return [Violation(Code.COLLISION, f"{unit.label} would overlap {other.label}", rule)]
+            return [Violation(MovementCode.COLLISION, f"{unit.label} would overlap {other.label}", rule)]
     ground = _ground_problem(table, unit)
     if ground:
-        return [Violation(Code.IMPASSABLE, ground, rule)]
+        return [Violation(MovementCode.IMPASSABLE, ground, rule)]
     problem = _step_problem(table, state, unit, str(pending["step"]))
-    return [Violation(Code.BAD_DEPLOYMENT, problem, rule)] if problem else []
+    return [Violation(D3Code.BAD_DEPLOYMENT, problem, rule)] if problem else []
 
 
 def _ground_problem(table: Battlefield, unit: Unit) -> str | None:

@@ -9,9 +9,11 @@ from typing import Any
 from tertia.core.actions import Move
 from tertia.core.geometry import angle_between, bearing, is_within
 from tertia.core.state import GameState, Unit
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import Violation
+from tertia.rules.codes import MovementCode
 from tertia.rules.measuring import distance
 from tertia.rules.movement import plan_move
+from tertia.rulesets.d3.codes import D3Code
 from tertia.rulesets.d3.cohesion import companions
 from tertia.rulesets.d3.contact import is_engaged
 from tertia.rulesets.d3_commands import clauses
@@ -42,7 +44,7 @@ def near_enemy_problems(state: GameState, action: Move, options: Mapping[str, An
     if not near:
         return []
     if len(plan.points) > 2:
-        return [Violation(Code.NOT_AWAY,
+        return [Violation(MovementCode.NOT_AWAY,
                           f"{unit.label} is within 12\" of {near[0].label} and may only move straight "
                           f"towards the enemy or directly away", clauses.NEAR_ENEMY)]
     heading = bearing(plan.points[0], plan.points[-1])
@@ -55,7 +57,7 @@ def near_enemy_problems(state: GameState, action: Move, options: Mapping[str, An
     if off <= away + 1e-6:
         return []
     return [Violation(
-        Code.NOT_AWAY,
+        MovementCode.NOT_AWAY,
         f"{unit.label} is within 12\" of {nearest.label} ({distance(unit, nearest):.1f}\"), which is "
         f"not in melee: it may stay, move towards the enemy (within {toward:g} degrees) or directly "
         f"away (within {away:g}); this move is {off:.0f} degrees off directly away",
@@ -73,6 +75,6 @@ def cohesion_problems(state: GameState, action: Move) -> list[Violation]:
     if any(is_within(end, o.base, COHESION_RADIUS) for o in others):
         return []
     gap = min(distance(unit.evolve(x=end.x, y=end.y, facing=end.facing), o) for o in others)
-    return [Violation(Code.COHESION,
+    return [Violation(D3Code.COHESION,
                       f"{unit.label} would end {gap:.1f}\" from the nearest unit of its command; a "
                       f"unit must remain within 6\" of one", clauses.COHESION)]

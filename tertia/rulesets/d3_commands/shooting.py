@@ -12,7 +12,8 @@ from tertia.core.events import Marked, UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import Violation
+from tertia.rules.codes import FightingCode
 from tertia.rules.fighting import Shoot
 from tertia.rules.hits import AmmunitionExhausted, GunFired, piece
 from tertia.rules.modifiers import Modifier
@@ -53,7 +54,7 @@ def modifiers(table: Battlefield, shooter: Unit, target: Unit) -> list[Modifier]
 def problems(table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
     unit = state.units[action.unit]
     if piece(unit).out_of_ammo:
-        return [Violation(Code.OUT_OF_AMMUNITION,
+        return [Violation(FightingCode.OUT_OF_AMMUNITION,
                           f"{unit.label} has run out of ammunition for the rest of the game",
                           clauses.AMMUNITION)]
     return []

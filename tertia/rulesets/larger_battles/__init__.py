@@ -15,7 +15,7 @@ from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import Code, IllegalAction, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import NO_HITS, HitsPiece, piece
 from tertia.rules.measuring import iter_enemy_troops_within
@@ -264,11 +264,11 @@ class LargerBattles(RuleSet):
 
     def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         if state.is_over:
-            return [Violation(Code.GAME_OVER, "the battle is over", clauses.SEQUENCE)]
+            return [Violation(CoreCode.GAME_OVER, "the battle is over", clauses.SEQUENCE)]
         if state.pending is not None:
             if isinstance(action, Encourage):
                 return validate_encourage(state, action)
-            return [Violation(Code.PENDING_DECISION,
+            return [Violation(CoreCode.PENDING_DECISION,
                               f"{state.pending['side']} must first decide: {state.pending['kind']}",
                               clauses.COMBAT)]
         match action:
@@ -290,7 +290,7 @@ class LargerBattles(RuleSet):
                 return self._declaration_problems(table, state, action.attacks)
             case Encourage():
                 return validate_encourage(state, action)
-        return [Violation(Code.UNKNOWN_ACTION,
+        return [Violation(CoreCode.UNKNOWN_ACTION,
                           f"{type(action).__name__} is not an action of {self.id}", clauses.SEQUENCE)]
 
     def _declaration_problems(
@@ -357,7 +357,7 @@ class LargerBattles(RuleSet):
         is_gun = unit.kind is UnitKind.ARTILLERY
         word = word or ("bombard" if is_gun else "melee")
         if word not in self.ACTION_WORDS:
-            raise IllegalAction([Violation(Code.UNKNOWN_ACTION,
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION,
                                            f"{self.id} has no action {word!r}; its actions: "
                                            f"{', '.join(self.ACTION_WORDS)}", clauses.SEQUENCE)])
         if word in ("shoot", "bombard") and is_gun:
@@ -370,11 +370,11 @@ class LargerBattles(RuleSet):
                 })
             return ready, Bombard(gun=attacker, target=target)
         if word == "bombard":
-            raise IllegalAction([Violation(Code.CANNOT_ACT, f"{unit.label} is not artillery",
+            raise IllegalAction([Violation(CoreCode.CANNOT_ACT, f"{unit.label} is not artillery",
                                            clauses.BOMBARDMENT)])
         if word == "shoot":
             raise IllegalAction([Violation(
-                Code.CANNOT_ACT,
+                CoreCode.CANNOT_ACT,
                 f"{self.id} combines shooting and melee in one combat phase: ask for melee",
                 clauses.COMBAT)])
         ready = self._ready(state, unit.side, "combat")
@@ -393,7 +393,7 @@ class LargerBattles(RuleSet):
         )
         if ongoing and state.pending is not None:
             raise IllegalAction([Violation(
-                Code.PENDING_DECISION,
+                CoreCode.PENDING_DECISION,
                 f"{state.pending['side']} must first decide: {state.pending['kind']}; the game "
                 f"allows nothing else until then", clauses.COMBAT)])
         marks = dict(state.marks) if ongoing else {}

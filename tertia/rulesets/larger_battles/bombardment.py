@@ -10,11 +10,13 @@ from typing import Any
 from tertia.core.geometry import is_directly_in_front
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import FightingCode
 from tertia.rules.measuring import distance, iter_enemy_troops_within
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.actions import Bombard
+from tertia.rulesets.larger_battles.codes import LargerBattlesCode
 from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
 
@@ -33,36 +35,38 @@ def validate_bombard(
     gun = state.units[action.gun]
     target = state.units[action.target]
     if state.phase != "bombardment":
-        return [Violation(Code.WRONG_PHASE, f"guns bombard in the bombardment phase, not {state.phase}",
+        return [Violation(CoreCode.WRONG_PHASE, f"guns bombard in the bombardment phase, not {state.phase}",
                           clauses.SEQUENCE)]
     if gun.kind is not UnitKind.ARTILLERY:
-        return [Violation(Code.CANNOT_ACT, f"{gun.label} is not artillery", clauses.BOMBARDMENT)]
+        return [Violation(CoreCode.CANNOT_ACT, f"{gun.label} is not artillery", clauses.BOMBARDMENT)]
     if not is_ordered(state, gun, "bombard"):
-        return [Violation(Code.NOT_ORDERED, f"{gun.label} has no bombardment order this turn",
+        return [Violation(LargerBattlesCode.NOT_ORDERED, f"{gun.label} has no bombardment order this turn",
                           clauses.ORDERS)]
     if state.is_marked("bombarded", gun.id):
-        return [Violation(Code.ALREADY_ACTED, f"{gun.label} has already fired this turn",
+        return [Violation(CoreCode.ALREADY_ACTED, f"{gun.label} has already fired this turn",
                           clauses.BOMBARDMENT)]
     if target.side == gun.side or target.kind is UnitKind.COMMANDER:
-        return [Violation(Code.NOT_ENEMY, f"{target.label} is not an enemy unit", clauses.BOMBARDMENT)]
+        return [Violation(FightingCode.NOT_ENEMY,
+                          f"{target.label} is not an enemy unit", clauses.BOMBARDMENT)]
     near = next(iter_enemy_troops_within(state, gun, ENGAGED_RANGE), None)
     if near is not None:
-        return [Violation(Code.ENEMY_TOO_CLOSE,
+        return [Violation(FightingCode.ENEMY_TOO_CLOSE,
                           f"{gun.label} cannot bombard: {near.label} is within 3\"", clauses.BOMBARDMENT)]
     if is_engaged(state, target):
-        return [Violation(Code.TARGET_ENGAGED, f"{target.label} is engaged in combat",
+        return [Violation(FightingCode.TARGET_ENGAGED, f"{target.label} is engaged in combat",
                           clauses.BOMBARDMENT)]
     if not is_directly_in_front(gun.base, target.base):
-        return [Violation(Code.NOT_IN_FRONT, f"{target.label} is not directly in front of {gun.label}",
+        return [Violation(FightingCode.NOT_IN_FRONT,
+                          f"{target.label} is not directly in front of {gun.label}",
                           clauses.BOMBARD_FRONT)]
     reach = profile(gun.kind).bombard_range
     d = distance(gun, target)
     if d > reach + 1e-6:
-        return [Violation(Code.OUT_OF_RANGE,
+        return [Violation(FightingCode.OUT_OF_RANGE,
                           f"{target.label} is {d:.1f}\" from {gun.label}; artillery range is {reach:g}\"",
                           clauses.BOMBARD_RANGE)]
     if options["bombard_needs_line_of_sight"] and not has_line_of_sight(table, state, gun, target):
-        return [Violation(Code.NO_LINE_OF_SIGHT,
+        return [Violation(FightingCode.NO_LINE_OF_SIGHT,
                           f"{gun.label} cannot see {target.label}: the line is blocked",
                           clauses.BOMBARDMENT)]
     return []

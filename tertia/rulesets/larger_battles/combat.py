@@ -17,13 +17,15 @@ from typing import Any
 from tertia.core.geometry import Face, face_towards, is_in_arc
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import FightingCode
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
 from tertia.rules.measuring import distance, iter_enemy_troops_within, within
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.actions import Encourage
+from tertia.rulesets.larger_battles.codes import LargerBattlesCode
 from tertia.rulesets.larger_battles.commanders import (
     can_be_encouraged,
     iter_eligible_commanders,
@@ -109,13 +111,13 @@ def validate_declaration(
     (support judged against every declared target), then as a whole: no unit or commander
     in two attacks, and flank attackers folded into the frontal attack on their target."""
     if state.phase != "combat":
-        return [Violation(Code.WRONG_PHASE, f"attacks are made in the combat phase, not {state.phase}",
+        return [Violation(CoreCode.WRONG_PHASE, f"attacks are made in the combat phase, not {state.phase}",
                           clauses.SEQUENCE)]
     if state.is_marked(DECLARED, state.active):
-        return [Violation(Code.ALREADY_ACTED, "this phase's attacks have already been declared; "
+        return [Violation(CoreCode.ALREADY_ACTED, "this phase's attacks have already been declared; "
                           "they are declared together, once a phase", clauses.COMBAT)]
     if not attacks:
-        return [Violation(Code.CANNOT_ACT, "declare at least one attack (or end the phase)",
+        return [Violation(CoreCode.CANNOT_ACT, "declare at least one attack (or end the phase)",
                           clauses.COMBAT)]
     targets = {a.target for a in attacks}
     found: list[Violation] = []
@@ -134,12 +136,12 @@ def validate_declared(state: GameState, action: Attack) -> list[Violation]:
     named = attack_words(state, action)
     if found is None:
         listed = "; ".join(attack_words(state, a) for a in left) or "none"
-        return [Violation(Code.ALREADY_ACTED,
+        return [Violation(CoreCode.ALREADY_ACTED,
                           f"this phase's attacks were declared together; {named} is not among "
                           f"those left to fight ({listed})", clauses.COMBAT)]
     if (action.supports and action.supports != found.supports) or (
             action.commander and action.commander != found.commander):
-        return [Violation(Code.BAD_SUPPORT,
+        return [Violation(FightingCode.BAD_SUPPORT,
                           f"{named} was declared with supports {list(found.supports)} and "
                           f"commander {found.commander}", clauses.COMBAT)]
     return []
@@ -161,7 +163,7 @@ def unfought_problems(state: GameState) -> list[Violation]:
     if not left:
         return []
     listed = "; ".join(attack_words(state, a) for a in left)
-    return [Violation(Code.CANNOT_ACT, f"declared attacks are still to be fought: {listed}",
+    return [Violation(CoreCode.CANNOT_ACT, f"declared attacks are still to be fought: {listed}",
                       clauses.COMBAT)]
 
 
@@ -171,13 +173,13 @@ def _whole_problems(state: GameState, attacks: Sequence[Attack]) -> list[Violati
     for a in attacks:
         for uid in (a.attacker, *a.supports):
             if uid in named:
-                found.append(Violation(Code.ALREADY_ACTED,
+                found.append(Violation(CoreCode.ALREADY_ACTED,
                                        f"{state.units[uid].label} is named in two attacks; each unit "
                                        f"attacks or supports once a turn", clauses.COMBAT))
             named.add(uid)
     leaders = [a.commander for a in attacks if a.commander]
     for cid in sorted({c for c in leaders if leaders.count(c) > 1}):
-        found.append(Violation(Code.BAD_COMMANDER,
+        found.append(Violation(FightingCode.BAD_COMMANDER,
                                f"{state.units[cid].label} may encourage only one attack a turn",
                                clauses.COMMANDER_RALLY))
     for target_id in dict.fromkeys([a.target for a in attacks]):
@@ -196,7 +198,7 @@ def _flank_problems(state: GameState, attacks: Sequence[Attack]) -> list[Violati
     if frontal:
         lead = state.units[frontal[0].attacker]
         found.extend([
-            Violation(Code.FLANK_PRIMARY,
+            Violation(LargerBattlesCode.FLANK_PRIMARY,
                       f"{state.units[a.attacker].label} is on {target.label}'s flank or rear while "
                       f"{lead.label} attacks its front: name it as a supporting unit of that attack "
                       f"instead of fighting its own combat", clauses.FLANKING)
@@ -204,7 +206,7 @@ def _flank_problems(state: GameState, attacks: Sequence[Attack]) -> list[Violati
     elif len(flank) > 1:
         lead = state.units[flank[0].attacker]
         found.extend([
-            Violation(Code.FLANK_PRIMARY,
+            Violation(LargerBattlesCode.FLANK_PRIMARY,
                       f"{state.units[a.attacker].label} and {lead.label} both attack "
                       f"{target.label}'s flank or rear: one leads, the other supports it",
                       clauses.FLANKING)
@@ -221,20 +223,21 @@ def validate_attack(
     attacker = state.units[action.attacker]
     target = state.units[action.target]
     if target.side == attacker.side or target.kind is UnitKind.COMMANDER:
-        return [Violation(Code.NOT_ENEMY, f"{target.label} is not an enemy unit", clauses.COMBAT)]
+        return [Violation(FightingCode.NOT_ENEMY, f"{target.label} is not an enemy unit", clauses.COMBAT)]
     if not can_attack(attacker):
-        return [Violation(Code.CANNOT_ACT, f"{attacker.label} ({attacker.kind.value}) cannot attack",
+        return [Violation(CoreCode.CANNOT_ACT, f"{attacker.label} ({attacker.kind.value}) cannot attack",
                           clauses.COMBAT_RANGE)]
     if has_fought(state, attacker.id):
-        return [Violation(Code.ALREADY_ACTED, f"{attacker.label} has already fought this turn",
+        return [Violation(CoreCode.ALREADY_ACTED, f"{attacker.label} has already fought this turn",
                           clauses.COMBAT)]
     d = distance(attacker, target)
     if d > COMBAT_RANGE + RANGE_TOLERANCE:
-        return [Violation(Code.OUT_OF_RANGE,
+        return [Violation(FightingCode.OUT_OF_RANGE,
                           f"{target.label} is {d:.1f}\" from {attacker.label}; combat range is 3\"",
                           clauses.COMBAT_RANGE)]
     if not is_in_arc(attacker.base, target.base):
-        return [Violation(Code.NOT_IN_FRONT, f"{attacker.label} must face {target.label} to attack it",
+        return [Violation(FightingCode.NOT_IN_FRONT,
+                          f"{attacker.label} must face {target.label} to attack it",
                           clauses.COMBAT_FRONT)]
     found: list[Violation] = []
     if is_flanking(attacker, target):
@@ -242,35 +245,37 @@ def validate_attack(
             s = state.units.get(sid)
             if s is not None and not is_flanking(s, target):
                 found.append(Violation(
-                    Code.FLANK_PRIMARY,
+                    LargerBattlesCode.FLANK_PRIMARY,
                     f"{attacker.label} is on {target.label}'s flank or rear while {s.label} is at its "
                     f"front: the frontal unit must lead, flanking units support and take no hits",
                     clauses.FLANKING))
                 break
     if len(set(action.supports)) != len(action.supports) or attacker.id in action.supports:
-        found.append(Violation(Code.BAD_SUPPORT, "each supporting unit may be named once",
+        found.append(Violation(FightingCode.BAD_SUPPORT, "each supporting unit may be named once",
                                clauses.SUPPORTING))
     for sid in action.supports:
         s = state.units.get(sid)
         if s is None or not s.in_play or s.side != attacker.side:
-            found.append(Violation(Code.BAD_SUPPORT, f"{sid!r} is not a unit of {attacker.side} in play",
+            found.append(Violation(FightingCode.BAD_SUPPORT,
+                                   f"{sid!r} is not a unit of {attacker.side} in play",
                                    clauses.SUPPORTING))
             continue
         problem = support_problem(state, s, target, targets)
         if problem:
-            found.append(Violation(Code.BAD_SUPPORT, problem, clauses.SUPPORTING))
+            found.append(Violation(FightingCode.BAD_SUPPORT, problem, clauses.SUPPORTING))
     if action.commander is not None:
         c = state.units.get(action.commander)
         eligible = {u.id for u in iter_eligible_commanders(state, attacker.side, (attacker, target))}
         if c is None or c.kind is not UnitKind.COMMANDER or c.side != attacker.side or not c.in_play:
-            found.append(Violation(Code.BAD_COMMANDER, f"{action.commander!r} is not your commander in play",
+            found.append(Violation(FightingCode.BAD_COMMANDER,
+                                   f"{action.commander!r} is not your commander in play",
                                    clauses.COMMANDER_RALLY))
         elif c.id not in eligible:
-            found.append(Violation(Code.BAD_COMMANDER,
+            found.append(Violation(FightingCode.BAD_COMMANDER,
                                    f"{c.label} is not within 3\" of this combat or has already encouraged",
                                    clauses.COMMANDER_RALLY))
         elif not can_be_encouraged(attacker):
-            found.append(Violation(Code.BAD_COMMANDER,
+            found.append(Violation(FightingCode.BAD_COMMANDER,
                                    f"commanders encourage infantry or cavalry, not {attacker.kind.value}",
                                    clauses.COMMANDER_RALLY))
     return found
@@ -288,10 +293,10 @@ def defender_commanders(state: GameState, action: Attack) -> list[str]:
 def validate_encourage(state: GameState, action: Encourage) -> list[Violation]:
     pending = state.pending
     if pending is None or pending.get("kind") != "encourage":
-        return [Violation(Code.NOTHING_PENDING, "no attack awaits a defending commander",
+        return [Violation(CoreCode.NOTHING_PENDING, "no attack awaits a defending commander",
                           clauses.COMMANDER_RALLY)]
     if action.commander is not None and action.commander not in pending["eligible"]:
-        return [Violation(Code.BAD_COMMANDER,
+        return [Violation(FightingCode.BAD_COMMANDER,
                           f"{action.commander!r} cannot encourage here; eligible: "
                           f"{', '.join(pending['eligible'])}", clauses.COMMANDER_RALLY)]
     return []

@@ -19,7 +19,8 @@ from tertia.core.geometry import (
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import MovementCode
 from tertia.rules.hits import piece
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import (
@@ -33,6 +34,7 @@ from tertia.rules.movement import (
     widest_heading_off,
 )
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.codes import LargerBattlesCode
 from tertia.rulesets.larger_battles.commanders import iter_contacted_commanders, retire_commander
 from tertia.rulesets.larger_battles.events import SupplyRaided, supplies_of, supply_markers
 from tertia.rulesets.larger_battles.ground import IMPASSABLE
@@ -122,26 +124,26 @@ def validate_move(
 ) -> list[Violation]:
     unit = state.units[action.unit]
     if state.phase != "movement":
-        return [Violation(Code.WRONG_PHASE, f"units move only in the movement phase, not {state.phase}",
+        return [Violation(CoreCode.WRONG_PHASE, f"units move only in the movement phase, not {state.phase}",
                           clauses.SEQUENCE)]
     if not is_ordered(state, unit, "move"):
-        return [Violation(Code.NOT_ORDERED,
+        return [Violation(LargerBattlesCode.NOT_ORDERED,
                           f"{unit.label} has no move order (its own or its command's) this turn",
                           clauses.ORDERS)]
     if state.is_marked("moved", unit.id):
-        return [Violation(Code.ALREADY_MOVED, f"{unit.label} has already moved this turn",
+        return [Violation(CoreCode.ALREADY_MOVED, f"{unit.label} has already moved this turn",
                           clauses.MOVE_ALLOWANCE)]
     if any(not all(map(math.isfinite, p)) for p in action.waypoints) or any(
         f is not None and not math.isfinite(f) for f in (action.face_before, action.face_after)
     ):
-        return [Violation(Code.BAD_PATH, "waypoints and facings must be finite numbers",
+        return [Violation(MovementCode.BAD_PATH, "waypoints and facings must be finite numbers",
                           clauses.MOVE_ALLOWANCE)]
     if len(action.waypoints) > 16:
-        return [Violation(Code.BAD_PATH, "a move may have at most 16 waypoints",
+        return [Violation(MovementCode.BAD_PATH, "a move may have at most 16 waypoints",
                           clauses.MOVE_ALLOWANCE)]
     plan = plan_move(unit, action)
     if unit.kind is UnitKind.ARTILLERY and piece(unit).fired and plan.translates:
-        return [Violation(Code.STATIONARY,
+        return [Violation(MovementCode.STATIONARY,
                           f"{unit.label} has fired and must remain stationary; it may only pivot",
                           clauses.ARTILLERY_STATIONARY)]
     if options["slide"] == "forward-arc-only":
@@ -151,7 +153,7 @@ def validate_move(
     if plan.length > least_allowance(unit.kind) + 1e-6:
         limit, why = allowance(table, state, plan, options)
         if plan.length > limit + 1e-6:
-            return [Violation(Code.TOO_FAR,
+            return [Violation(MovementCode.TOO_FAR,
                               f"{unit.label} would move {plan.length:.2f}\"; the limit is {limit:g}\"",
                               why)]
     found: list[Violation] = []
@@ -159,7 +161,8 @@ def validate_move(
     found.extend(iter_collision_violations(state, plan, clauses.INTERPENETRATION, supply_markers(state)))
     found.extend(iter_terrain_violations(table, plan, IMPASSABLE, IMPASSABLE, clauses.RIVERS))
     if unit.kind is UnitKind.HORSE and table.contains_point(TerrainKind.TOWN, plan.points[-1]):
-        found.append(Violation(Code.CANNOT_END_HERE, f"{unit.label}: cavalry may not end a move in a town",
+        found.append(Violation(MovementCode.CANNOT_END_HERE,
+                               f"{unit.label}: cavalry may not end a move in a town",
                                clauses.TOWNS))
     found.extend(_enemy_zone_violations(state, plan, options))
     return found
@@ -171,7 +174,7 @@ def _slide_violations(plan: MovePlan) -> list[Violation]:
     off = widest_heading_off(plan, plan.after_pivot.facing)
     if off > FORWARD_ARC + 1e-6:
         return [Violation(
-            Code.MOVED_SIDEWAYS,
+            MovementCode.MOVED_SIDEWAYS,
             f"{plan.unit.label} would slide {off:.0f} degrees off its front (at most "
             f"{FORWARD_ARC:g} with slide = forward-arc-only); pivot first",
             clauses.TURNING)]
@@ -191,7 +194,7 @@ def _enemy_zone_violations(
     tolerance = float(options["directly_away_tolerance"])
     if close:
         if len(plan.points) > 2:
-            return [Violation(Code.NOT_AWAY,
+            return [Violation(MovementCode.NOT_AWAY,
                               f"{unit.label} is within 3\" of the enemy and may only move straight away",
                               clauses.ENEMY_UNITS)]
         heading = bearing(plan.points[0], plan.points[-1])
@@ -200,7 +203,7 @@ def _enemy_zone_violations(
             off = angle_between(heading, away)
             if off > tolerance:
                 return [Violation(
-                    Code.NOT_AWAY,
+                    MovementCode.NOT_AWAY,
                     f"{unit.label} is within 3\" of {e.label} and may only turn or move directly "
                     f"away; this move is {off:.0f} degrees off directly away (at most {tolerance:g})",
                     clauses.ENEMY_UNITS)]
@@ -221,7 +224,7 @@ def _enemy_zone_violations(
         closest = min_distance_along(plan, e.base)
         if closest < ENEMY_ZONE - ZONE_TOLERANCE:
             return [Violation(
-                Code.ENEMY_ZONE,
+                MovementCode.ENEMY_ZONE,
                 f"{unit.label} would come {closest:.2f}\" from {e.label}; units must cease moving "
                 f"on reaching 3\" of an enemy unit",
                 clauses.ENEMY_UNITS)]
@@ -229,7 +232,7 @@ def _enemy_zone_violations(
             mid = plan.end.moved_to(p[0], p[1], plan.after_pivot.facing)
             if base_distance(mid, e.base) <= ENEMY_ZONE:
                 return [Violation(
-                    Code.ENEMY_ZONE,
+                    MovementCode.ENEMY_ZONE,
                     f"{unit.label} reaches 3\" of {e.label} at ({p[0]:.1f}, {p[1]:.1f}) and must stop there",
                     clauses.ENEMY_UNITS)]
     return []

@@ -4,9 +4,11 @@ needed to move or to bombard."""
 from __future__ import annotations
 
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.violations import Code, Violation
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import MovementCode
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.actions import GiveOrder
+from tertia.rulesets.larger_battles.codes import LargerBattlesCode
 
 ORDERS_PER_TURN = 2
 PURPOSES = ("move", "bombard")
@@ -39,38 +41,38 @@ def order_key(state: GameState, side: str, target: str) -> str | None:
 def validate_order(state: GameState, action: GiveOrder) -> list[Violation]:
     side = state.active
     if action.purpose not in PURPOSES:
-        return [Violation(Code.BAD_PATH, f"an order is to move or to bombard, not {action.purpose!r}",
+        return [Violation(MovementCode.BAD_PATH, f"an order is to move or to bombard, not {action.purpose!r}",
                           clauses.ORDERS)]
     allowed_phases = ("movement", "bombardment") if action.purpose == "bombard" else ("movement",)
     if state.phase not in allowed_phases:
-        return [Violation(Code.WRONG_PHASE,
+        return [Violation(CoreCode.WRONG_PHASE,
                           f"a {action.purpose} order cannot be given in the {state.phase} phase",
                           clauses.ORDERS)]
     key = order_key(state, side, action.target)
     if key is None:
-        return [Violation(Code.UNKNOWN_COMMAND,
+        return [Violation(CoreCode.UNKNOWN_COMMAND,
                           f"{action.target!r} is neither a unit nor a command of {side}",
                           clauses.ORDERS)]
     if key in state.units:
         unit = state.units[key]
         if unit.side != side:
-            return [Violation(Code.NOT_YOUR_UNIT, f"{unit.label} belongs to {unit.side}",
+            return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} belongs to {unit.side}",
                               clauses.ORDERS)]
         if not unit.in_play:
-            return [Violation(Code.UNIT_REMOVED, f"{unit.label} is no longer in play",
+            return [Violation(CoreCode.UNIT_REMOVED, f"{unit.label} is no longer in play",
                               clauses.ORDERS)]
         targets = [unit]
     else:
         targets = command_members(state, side, action.target)
     if action.purpose == "bombard" and not any(u.kind is UnitKind.ARTILLERY for u in targets):
-        return [Violation(Code.CANNOT_ACT, f"{action.target} has no artillery to bombard",
+        return [Violation(CoreCode.CANNOT_ACT, f"{action.target} has no artillery to bombard",
                           clauses.ORDERS)]
     if orders_left(state) <= 0:
-        return [Violation(Code.NO_ORDERS_LEFT,
+        return [Violation(LargerBattlesCode.NO_ORDERS_LEFT,
                           f"{side} has given both of this turn's {ORDERS_PER_TURN} orders",
                           clauses.ORDERS)]
     if key in state.marked(f"ordered_{action.purpose}"):
-        return [Violation(Code.ALREADY_ORDERED,
+        return [Violation(LargerBattlesCode.ALREADY_ORDERED,
                           f"{action.target} already has a {action.purpose} order this turn",
                           clauses.ORDERS)]
     return []
