@@ -440,13 +440,12 @@ def test_terrain_outside_the_table() -> None:
 
 
 def test_rule_set_must_be_one_the_scenario_lists(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = tertia.rulesets._registry()["larger-battles"]
+    real = tertia.rulesets.ruleset_class("larger-battles")
 
     class Other(real):  # type: ignore[misc, valid-type]
         id = "other-rules"
 
-    monkeypatch.setattr(tertia.rulesets, "_registry",
-                        lambda: {"larger-battles": real, "other-rules": Other})
+    monkeypatch.setattr(tertia.rulesets, "_REGISTRY", {"larger-battles": real, "other-rules": Other})
     assert only(BASE, "other-rules") == (
         "t.toml: rules: the scenario is not written for rule set 'other-rules'; "
         "it lists: larger-battles"
@@ -462,13 +461,13 @@ def test_unknown_rule_set() -> None:
 
 
 def test_rule_set_scenario_problems_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = tertia.rulesets._registry()["larger-battles"]
+    real = tertia.rulesets.ruleset_class("larger-battles")
 
     class Picky(real):  # type: ignore[misc, valid-type]
         def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
             return [("units[0] 'p-foot-1'.command", "too few drummers")]
 
-    monkeypatch.setattr(tertia.rulesets, "_registry", lambda: {"larger-battles": Picky})
+    monkeypatch.setattr(tertia.rulesets, "_REGISTRY", {"larger-battles": Picky})
     assert only(BASE, "larger-battles") == (
         "t.toml: units[0] 'p-foot-1'.command: too few drummers"
     )

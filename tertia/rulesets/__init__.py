@@ -1,27 +1,76 @@
-"""The registry of rule sets by engine id."""
+"""The registry of rule sets by engine id.
+
+The three shipped rule sets register themselves when first asked for. Any other rule set
+registers itself with :func:`register_ruleset` when its module is imported; a module can
+be named to every front end (the command line, the server, simulations) without editing
+Tertia, by listing it in the ``TERTIA_RULESETS`` environment variable (modules separated
+by commas) or as an entry point in the ``tertia.rulesets`` group of an installed package.
+A second rule set under a taken id is refused, naming both.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import os
+from importlib.metadata import entry_points
+from typing import Any, TypeVar
 
 from tertia.core.ruleset import RuleSet
 
+R = TypeVar("R", bound=type[RuleSet])
 
-def _registry() -> dict[str, type[RuleSet]]:
-    from tertia.rulesets.d3_cards import D3Cards
-    from tertia.rulesets.d3_commands import D3Commands
-    from tertia.rulesets.larger_battles import LargerBattles
+_REGISTRY: dict[str, type[RuleSet]] = {}
+_loaded = False
 
-    return {cls.id: cls for cls in (LargerBattles, D3Commands, D3Cards)}
+PLUGINS_VARIABLE = "TERTIA_RULESETS"
+ENTRY_POINT_GROUP = "tertia.rulesets"
+
+
+def register_ruleset(cls: R) -> R:
+    """Make ``cls`` playable under its ``id`` (usable as a class decorator); raises
+    ValueError when another class already has that id."""
+    known = _REGISTRY.get(cls.id)
+    if known is not None and known is not cls:
+        raise ValueError(f"rule set id {cls.id!r} is taken by {known.__module__}.{known.__qualname__}; "
+                         f"{cls.__module__}.{cls.__qualname__} cannot register under it")
+    _REGISTRY[cls.id] = cls
+    return cls
+
+
+def _load() -> dict[str, type[RuleSet]]:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from tertia.rulesets.d3_cards import D3Cards
+        from tertia.rulesets.d3_commands import D3Commands
+        from tertia.rulesets.larger_battles import LargerBattles
+
+        for cls in (LargerBattles, D3Commands, D3Cards):
+            register_ruleset(cls)
+        for name in filter(None, (n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
+            try:
+                importlib.import_module(name)
+            except ImportError as exc:
+                raise ValueError(f"{PLUGINS_VARIABLE}: cannot import {name!r}: {exc}") from None
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            loaded = point.load()
+            if isinstance(loaded, type) and issubclass(loaded, RuleSet):
+                register_ruleset(loaded)
+    return _REGISTRY
 
 
 def ruleset_ids() -> list[str]:
-    return list(_registry())
+    return list(_load())
+
+
+def ruleset_class(ruleset_id: str) -> type[RuleSet]:
+    """The class registered under ``ruleset_id``; raises ValueError naming the known ids."""
+    registry = _load()
+    if ruleset_id not in registry:
+        raise ValueError(f"unknown rule set {ruleset_id!r}; known: {', '.join(registry)}")
+    return registry[ruleset_id]
 
 
 def get_ruleset(ruleset_id: str, **options: Any) -> RuleSet:
     """Build a rule set by id with options; raises ValueError naming the known ids."""
-    registry = _registry()
-    if ruleset_id not in registry:
-        raise ValueError(f"unknown rule set {ruleset_id!r}; known: {', '.join(registry)}")
-    return registry[ruleset_id](**options)
+    return ruleset_class(ruleset_id)(**options)
