@@ -272,7 +272,8 @@ def test_only_the_side_itself_sees_its_order() -> None:
     state, events = act(game, state, OrderCards(order=("right", "centre")))
     theirs = game.observe(state, R)["extra"]
     mine = game.observe(state, P)["extra"]
-    assert theirs[cards.order_key(P)] == "hidden" and mine[cards.order_key(P)] == ["right", "centre"]
+    assert theirs[cards.order_key(P)] == {"hidden": "card order"}
+    assert mine[cards.order_key(P)] == ["right", "centre"]
     assert "right" not in str(theirs.get(cards.order_key(P)))
     secret = [e for e in events if not game.ruleset.event_visible_to(e, R)]
     assert len(secret) == 1 and all(game.ruleset.event_visible_to(e, P) for e in events)

@@ -44,12 +44,13 @@ def test_the_observation_hides_the_other_sides_order_until_played() -> None:
     order of the rest is not."""
     game, state = ordered(("independent", "right", "centre"))
     seen = game.observe(state, R)
-    assert seen["extra"][cards.order_key(P)] == "hidden"
+    assert seen["extra"][cards.order_key(P)] == {"hidden": "card order"}
     assert game.observe(state, P)["extra"][cards.order_key(P)] == ["independent", "right", "centre"]
-    assert GameState.from_dict(seen).extra[cards.order_key(P)] == "hidden"
+    assert GameState.from_dict(seen).extra[cards.order_key(P)] == {"hidden": "card order"}
     state, _ = act(game, state, OrderCards(order=("right", "centre", "independent")), [6, 1])
     played = game.observe(state, R)["extra"]
-    assert played[cards.played_key(P)] == ["independent"] and played[cards.order_key(P)] == "hidden"
+    assert played[cards.played_key(P)] == ["independent"]
+    assert played[cards.order_key(P)] == {"hidden": "card order"}
 
 
 @pytest.mark.parametrize("player", [D3Doctrine, DoctrinePlayer, RandomPlayer])

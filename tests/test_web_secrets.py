@@ -173,7 +173,7 @@ def test_the_card_order_never_reaches_the_other_side(tmp_path: Path) -> None:
                     asked = c.post(f"{url}/odds", json=choice["action"], headers=r)
                     assert asked.status_code in (200, 409, 422), asked.text
                     answers.append(asked.json())
-            assert view["state"]["extra"]["card_order:parliament"] == "hidden"
+            assert view["state"]["extra"]["card_order:parliament"] == {"hidden": "card order"}
             assert "order" not in view["cards"]["sides"]["parliament"]
             assert view["cards"]["sides"]["parliament"]["played"] == CARD_ORDER[:played]
             for answer in answers:

@@ -23,6 +23,7 @@ side's order, because its observation hides it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -30,6 +31,7 @@ from typing import ClassVar
 from tertia.core.actions import Action
 from tertia.core.dice import die
 from tertia.core.events import DecisionAwaited, DecisionMade, Event, GameDataChanged
+from tertia.core.hidden import as_view, hidden, is_hidden, without_view_mark
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, Violation
@@ -204,7 +206,20 @@ def hide_orders(state: GameState, viewer: str) -> GameState:
     ]
     if not secret:
         return state
-    return state.evolve(extra={**state.extra, **dict.fromkeys(secret, "hidden")})
+    return as_view(state.evolve(extra={**state.extra, **dict.fromkeys(secret, hidden("card order"))}), viewer)
+
+
+def sample_orders(observation: GameState, rng: random.Random) -> GameState:
+    """A full state consistent with a view from :func:`hide_orders`: each hidden order is
+    the cards already played, in the order played, then the rest in a random order."""
+    extra = dict(observation.extra)
+    for side in observation.sides:
+        if is_hidden(extra.get(order_key(side))):
+            done = played(observation, side)
+            rest = [c for c in deck(observation, side) if c not in done]
+            rng.shuffle(rest)
+            extra[order_key(side)] = [*done, *rest]
+    return without_view_mark(observation.evolve(extra=extra))
 
 
 def carries_secret(event: Event, viewer: str) -> bool:

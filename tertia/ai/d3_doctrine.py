@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.ai.d3_proposals import activated, charge_towards, iter_deploy_places
 from tertia.ai.moves import bearing_to, move_towards
+from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc, is_within
@@ -79,7 +80,7 @@ class D3Doctrine:
         self._last_step = -1
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        view = game.observed_state(state, state.to_act)
+        view = playable_view(game, state, rng)
         if view.pending is not None:
             return self._answer(game, view, rng)
         if view.phase != "activation":

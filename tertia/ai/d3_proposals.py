@@ -14,6 +14,7 @@ import random
 
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.ai.moves import Slide
+from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import bearing, first_contact, heading_vector
@@ -124,7 +125,7 @@ def iter_unit_proposals(game: Game, state: GameState, unit: Unit, rng: random.Ra
 
 def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Action]:
     """Candidates for the side the state awaits, from its own observation."""
-    view = game.observed_state(state, state.to_act)
+    view = playable_view(game, state, rng)
     if view.pending is not None:
         return answer_pending(game, view, rng)
     out: list[Action] = []

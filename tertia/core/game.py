@@ -11,11 +11,13 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import Event
+from tertia.core.hidden import refuse_view
 from tertia.core.ruleset import RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
@@ -38,7 +40,9 @@ class Game:
 
     def validate(self, state: GameState, action: Action) -> list[Violation]:
         """Every reason ``action`` is illegal in ``state`` (empty when legal). The answer is
-        remembered on the state, which never changes, so asking twice costs nothing."""
+        remembered on the state, which never changes, so asking twice costs nothing.
+        Raises :class:`~tertia.core.hidden.HiddenInformation` for a side's view."""
+        refuse_view(state)
         key = ("validate", action)
         try:
             found: list[Violation] | None = state.cache.get(key)
@@ -67,6 +71,11 @@ class Game:
     def observed_state(self, state: GameState, side: str) -> GameState:
         """The position as ``side`` may see it (another side's secrets hidden)."""
         return self.ruleset.observed_state(self.table, state, side)
+
+    def sample_hidden(self, observation: GameState, side: str, rng: random.Random) -> GameState:
+        """A full state consistent with ``side``'s observation (see
+        :meth:`RuleSet.sample_hidden`), on which actions may be tried."""
+        return self.ruleset.sample_hidden(self.table, observation, side, rng)
 
     def unit_report(self, state: GameState, unit_id: str) -> dict[str, Any]:
         return self.ruleset.unit_report(self.table, state, unit_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any, ClassVar, TypeVar
 from tertia.core.actions import Action
 from tertia.core.dice import D6, Dice, Distribution, RollsAgain
 from tertia.core.events import DiceRolled, Event
+from tertia.core.hidden import view_of
 from tertia.core.reducer import reduce
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, UnitKind
@@ -219,6 +221,16 @@ class RuleSet(ABC):
         overrides this: the one place a rule set hides things (players, the page and
         :meth:`observe` all see through it)."""
         return state
+
+    def sample_hidden(
+        self, table: Battlefield, observation: GameState, side: str, rng: random.Random
+    ) -> GameState:
+        """A full state consistent with ``side``'s ``observation``: every value hidden from
+        it sampled from what it could be, everything it sees kept (for search AIs; see
+        :mod:`tertia.core.hidden`). A rule set that hides values overrides this."""
+        if view_of(observation) is None:
+            return observation
+        raise NotImplementedError(f"{self.id} hides values but cannot sample them")
 
     def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
         """What ``side`` may see, as JSON-ready data: :meth:`observed_state`, serialised."""

@@ -7,6 +7,7 @@ exceeding eight; a 6" cohesion rule for each command and a 12" rule near the ene
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar
 
 from tertia.activation import command_cards as cards
@@ -155,6 +156,13 @@ class D3Commands(D3RuleSet):
     def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
         """Everything but the other side's card order, which shows only as cards left."""
         return cards.hide_orders(state, side)
+
+    def sample_hidden(
+        self, table: Battlefield, observation: GameState, side: str, rng: random.Random
+    ) -> GameState:
+        """The other side's card order, unseen, as a random order of the cards it has
+        yet to play."""
+        return cards.sample_orders(observation, rng)
 
     def event_visible_to(self, event: Event, side: str) -> bool:
         return not cards.carries_secret(event, side)

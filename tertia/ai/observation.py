@@ -1,0 +1,23 @@
+"""What a player reasons about: its own observation, with what it cannot see sampled.
+
+A player never reads the true state's secrets. It takes its side's view of the game and
+fills every hidden value with a sample consistent with that view
+(:meth:`RuleSet.sample_hidden <tertia.core.ruleset.RuleSet.sample_hidden>`), then tries
+actions on the result.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tertia.core.game import Game
+from tertia.core.state import GameState
+
+
+def playable_view(game: Game, state: GameState, rng: random.Random) -> GameState:
+    """The side to act's observation of ``state`` with its hidden values sampled. The
+    sampler is a copy of ``rng``, so sampling leaves the player's own stream as it was."""
+    view = game.observed_state(state, state.to_act)
+    sampler = random.Random()
+    sampler.setstate(rng.getstate())
+    return game.sample_hidden(view, state.to_act, sampler)
