@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel, ConfigDict, Field
 from typer.testing import CliRunner
 
 import tertia.rulesets
@@ -622,3 +623,67 @@ def test_validate_without_rules_checks_every_rule_set_the_scenario_names(tmp_pat
     for rules in ("larger-battles", "d3-commands"):
         assert any(line.startswith(f"{path} under {rules}: units[0] 'p-foot-1'") and "wood" in line
                    for line in lines), lines
+
+
+# --- each rule set's own table ----------------------------------------------------------
+
+
+class _Regiment(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    unit: str
+    stands: int = Field(ge=2, le=4)
+
+
+class _Order(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    regiments: list[_Regiment] = []
+
+
+@pytest.fixture
+def stands_rules(monkeypatch: pytest.MonkeyPatch) -> str:
+    """larger-battles under another id, with an order of battle of regiments of stands."""
+    real = tertia.rulesets.ruleset_class("larger-battles")
+
+    class Stands(real):  # type: ignore[misc, valid-type]
+        id = "stands-rules"
+        SCENARIO_EXTENSION = _Order
+
+    monkeypatch.setattr(tertia.rulesets, "_REGISTRY", {"larger-battles": real, "stands-rules": Stands})
+    return Stands.id
+
+
+def test_a_scenario_carries_an_order_of_battle_per_rule_set(stands_rules: str) -> None:
+    table = '\n[extensions."stands-rules"]\nregiments = [{unit = "p-foot-1", stands = 3}]\n'
+    scenario = load_scenario(BASE.replace('rules = ["larger-battles"]\n', "") + table,
+                             rules_id=stands_rules)
+    order = tertia.rulesets.get_ruleset(stands_rules).scenario_extension(scenario)
+    assert isinstance(order, _Order) and order.regiments[0].stands == 3
+    # Played under another rule set, the table is carried but not read.
+    assert tertia.rulesets.get_ruleset("larger-battles").scenario_extension(scenario) is None
+
+
+def test_a_rule_set_checks_its_own_table(stands_rules: str) -> None:
+    text = BASE.replace('rules = ["larger-battles"]\n', "")
+    bad = text + '\n[extensions."stands-rules"]\nregiments = [{unit = "p-foot-1", stands = 9}]\n'
+    assert only(bad, stands_rules).startswith(
+        "t.toml: extensions.stands-rules.regiments[0].stands: ")
+    assert "4" in only(bad, stands_rules)
+    unknown = text + '\n[extensions."stands-rules"]\ncolours = "blue"\n'
+    assert only(unknown, stands_rules).startswith(
+        "t.toml: extensions.stands-rules.colours: unknown field 'colours'")
+
+
+def test_a_table_for_an_unknown_rule_set_or_one_that_takes_none() -> None:
+    assert only(BASE + '\n[extensions."no-such-rules"]\nx = 1\n') == (
+        "t.toml: extensions.no-such-rules: no rule set 'no-such-rules'; "
+        "known: larger-battles, d3-commands, d3-cards")
+    assert only(BASE + '\n[extensions."larger-battles"]\nx = 1\n') == (
+        "t.toml: extensions.larger-battles: rule set 'larger-battles' takes no extension table")
+
+
+def test_a_commander_value_is_the_rule_sets() -> None:
+    text = BASE + block("commanders", id="c9", side="royalist", command="centre", x=22, y=32,
+                        value=3)
+    assert only(text, "larger-battles") == (
+        "t.toml: commanders[1] 'c9'.value: must be from 0 to 2 under larger-battles, got 3")
+    assert load_scenario(text.replace("value = 3", "value = 2"), rules_id="larger-battles")

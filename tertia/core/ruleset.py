@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from pydantic import BaseModel
+
 from tertia.core.actions import Action
 from tertia.core.dice import D6, Dice, Distribution, RollsAgain
 from tertia.core.events import DiceRolled, Event
@@ -186,6 +188,24 @@ class RuleSet(ABC):
 
     TRAITS: ClassVar[frozenset[str]] = frozenset()
     """Unit traits (a scenario's ``traits`` list) this rule set knows."""
+
+    COMMANDS: ClassVar[tuple[str, ...]] = ()
+    """The commands (groups) a scenario's pieces may belong to under this rule set; empty
+    for any name."""
+
+    COMMANDER_VALUES: ClassVar[range] = range(0, 11)
+    """The values a scenario's commanders may have under this rule set."""
+
+    SCENARIO_EXTENSION: ClassVar[type[BaseModel] | None] = None
+    """The pydantic model of this rule set's table in a scenario's ``extensions`` (its own
+    order of battle), or None when it takes none."""
+
+    def scenario_extension(self, scenario: Scenario) -> BaseModel | None:
+        """This rule set's table of ``scenario``, validated (raises pydantic's
+        ValidationError); None when the rule set takes no table."""
+        if self.SCENARIO_EXTENSION is None:
+            return None
+        return self.SCENARIO_EXTENSION.model_validate(scenario.extensions.get(self.id, {}))
 
     def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         """Problems this rule set finds in a scenario beyond the file format, as

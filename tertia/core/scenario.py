@@ -6,9 +6,10 @@ Field names and meanings are the TOML file's. Semantic checks that need a rule s
 
 from __future__ import annotations
 
+import json
 import math
 import unicodedata
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -39,7 +40,11 @@ Prose = Annotated[str, Field(strict=True, max_length=20_000), AfterValidator(_pr
 Coordinate = tuple[Finite, Finite]
 
 UNIT_TYPES = ("foot", "horse", "dragoons", "commanded_shot", "artillery")
-COMMANDS = ("centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
+"""The broad kinds of troops every rule set knows (a rule set's own troop classes go in its
+extension table)."""
+
+MAX_EXTENSION_BYTES = 1_000_000
+"""The largest extension table a scenario may carry for one rule set, as JSON."""
 
 
 class _Strict(BaseModel):
@@ -72,12 +77,12 @@ class CommanderSpec(_Strict):
     id: Ident
     name: Text = ""
     side: Text
-    command: Literal["centre", "right", "left", "reserve", "artillery", "dragoons", "independent"]
+    command: Ident
     x: Finite
     y: Finite
     facing: Finite = 0.0
     general: Flag = False
-    value: Annotated[int, Field(strict=True, ge=0, le=2)] = 1
+    value: Annotated[int, Field(strict=True, ge=0, le=10)] = 1
     width: Positive | None = None
     depth: Positive | None = None
 
@@ -87,7 +92,7 @@ class UnitSpec(_Strict):
     name: Text = ""
     side: Text
     type: Literal["foot", "horse", "dragoons", "commanded_shot", "artillery"]
-    command: Literal["centre", "right", "left", "reserve", "artillery", "dragoons", "independent"]
+    command: Ident
     x: Finite
     y: Finite
     facing: Finite = 0.0
@@ -175,6 +180,21 @@ class Scenario(_Strict):
     terrain: Annotated[tuple[TerrainSpec, ...], Field(max_length=MAX_PIECES)] = ()
     supplies: Annotated[tuple[SupplySpec, ...], Field(max_length=MAX_PIECES)] = ()
     objectives: Annotated[tuple[ObjectiveSpec, ...], Field(max_length=MAX_PIECES)] = ()
+    extensions: Annotated[dict[Ident, dict[str, Any]], Field(max_length=20)] = {}
+    """Each rule set's own order of battle, keyed by its id (``[extensions."<id>"]`` in
+    the file): its troop classes, command structure, officer grades ... The rule set
+    validates its table (:meth:`RuleSet.scenario_extension
+    <tertia.core.ruleset.RuleSet.scenario_extension>`), so one battle can be fought under
+    several rule sets, each with its own."""
+
+    @field_validator("extensions")
+    @classmethod
+    def _bounded_extensions(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for rules, table in v.items():
+            size = len(json.dumps(table, default=str))
+            if size > MAX_EXTENSION_BYTES:
+                raise ValueError(f"the table for {rules!r} is {size} bytes, more than {MAX_EXTENSION_BYTES}")
+        return v
 
     @field_validator("sides")
     @classmethod

@@ -177,6 +177,8 @@ def semantic_problems(
     sizer = ruleset if ruleset is not None else _ruleset(DEFAULT_RULES)[0]
     generic = [
         *_side_problems(scenario),
+        *_vocabulary_problems(scenario, ruleset),
+        *_extension_problems(scenario, ruleset),
         *_id_problems(scenario),
         *_general_problems(scenario),
         *_table_problems(scenario, sizer),
@@ -430,6 +432,45 @@ def _side_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
     for i, side in enumerate(scenario.sides):
         if not any(u.side == side.id for u in scenario.units):
             yield _element("sides", i, side.id), f"side {side.id!r} has no units"
+
+
+def _vocabulary_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
+    """Commands and commander values the rule set knows; without a rule set, those some
+    registered rule set knows."""
+    from tertia.rulesets import ruleset_class, ruleset_ids
+
+    classes = [type(ruleset)] if ruleset is not None else [ruleset_class(r) for r in ruleset_ids()]
+    if all(cls.COMMANDS for cls in classes):
+        commands = list(dict.fromkeys(c for cls in classes for c in cls.COMMANDS))
+        for label, piece in _pieces(scenario):
+            if piece.command not in commands:
+                yield f"{label}.command", f"unknown command {piece.command!r}; known: {', '.join(commands)}"
+    values = range(min(cls.COMMANDER_VALUES.start for cls in classes),
+                   max(cls.COMMANDER_VALUES.stop for cls in classes))
+    for i, c in enumerate(scenario.commanders):
+        if c.value not in values:
+            rules = f" under {ruleset.id}" if ruleset is not None else ""
+            yield (f"{_element('commanders', i, c.id)}.value",
+                   f"must be from {values.start} to {values.stop - 1}{rules}, got {c.value}")
+
+
+def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
+    """Each extension table belongs to a known rule set; the rule set played checks its own."""
+    from tertia.rulesets import ruleset_class, ruleset_ids
+
+    known = ruleset_ids()
+    for rules in scenario.extensions:
+        if rules not in known:
+            yield f"extensions.{rules}", f"no rule set {rules!r}; known: {', '.join(known)}"
+        elif ruleset_class(rules).SCENARIO_EXTENSION is None:
+            yield f"extensions.{rules}", f"rule set {rules!r} takes no extension table"
+    if ruleset is None or ruleset.SCENARIO_EXTENSION is None:
+        return
+    try:
+        ruleset.scenario_extension(scenario)
+    except ValidationError as exc:
+        for problem in _translate(exc, scenario.extensions.get(ruleset.id, {}), ""):
+            yield f"extensions.{ruleset.id}.{problem.path}".rstrip("."), problem.message
 
 
 def _id_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:

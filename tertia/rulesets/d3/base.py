@@ -170,6 +170,9 @@ class D3RuleSet(RuleSet):
         labels.update({c.id: f"commanders[{i}] {c.id!r}" for i, c in enumerate(scenario.commanders)})
         return [(labels[uid], message) for uid, message in found]
 
+    COMMANDS: ClassVar[tuple[str, ...]] = (
+        "centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
+    COMMANDER_VALUES: ClassVar[range] = range(0, 3)
     TRAITS: ClassVar[frozenset[str]] = frozenset({IMPETUOUS, CLUBMEN})
 
     def _trait_problems(self, scenario: Scenario) -> list[tuple[str, str]]:

@@ -118,6 +118,9 @@ class LargerBattles(RuleSet):
         OptionSpec("general_loss_also_counts_as_commander", False,
                    "losing the commander-general costs 4 + 2 points rather than 4"),
     )
+    COMMANDS: ClassVar[tuple[str, ...]] = (
+        "centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
+    COMMANDER_VALUES: ClassVar[range] = range(0, 3)
     BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.0, 2.0),
         UnitKind.HORSE: (4.0, 2.0),
