@@ -77,6 +77,14 @@ def test_odds_of_d3_shots(rules: str, attacker: str, target: str, word: str, hit
     assert "-1 D3-1 for artillery" in data["modifiers"]
 
 
+def test_odds_refuse_particulars_the_rule_set_has_not() -> None:
+    """Supports and encouraging commanders are larger-battles' particulars of an attack."""
+    code, out = run("odds", "tertia/scenarios/edgehill.toml", "--rules", "d3-commands", "--attacker",
+                    "r-guns-right", "--target", "p-meldrum-foot-1", "--support", "r-guns-left")
+    assert code != 0 and out.strip().splitlines()[-1].endswith(
+        "--support is not a particular of an action under d3-commands")
+
+
 def test_odds_of_a_melee_and_a_refusal(tmp_path: Path) -> None:
     scenario = tmp_path / "melee.toml"
     scenario.write_text("""

@@ -16,7 +16,6 @@ from tertia.analysis.odds import Odds, UnaskedResponse, odds
 from tertia.cli.common import RulesForFileOpt, fail, out, state_from_file
 from tertia.cli.main import app
 from tertia.core.violations import IllegalAction
-from tertia.rulesets.larger_battles.actions import Encourage
 
 BAR_WIDTH = 30
 
@@ -83,11 +82,15 @@ def odds_command(
     """Exact odds of an attack, shot or bombardment in the position the file gives."""
     game, state = state_from_file(file, rules)
     try:
-        ready, act = game.ruleset.query(
-            state, action, attacker, target, supports=tuple(support or ()), commander=commander
-        )
-        responses = None if defender_commander is None else [Encourage(commander=defender_commander)]
-        result = odds(game, ready, act, responses=responses)
+        details = {name: value for name, value in (
+            ("supports", tuple(support or ())), ("commander", commander),
+            ("defender_commander", defender_commander)) if value}
+        unknown = [f"--{name.replace('_', '-').removesuffix('s')}" for name in details
+                   if name not in game.ruleset.QUERY_DETAILS]
+        if unknown:
+            fail(f"{unknown[0]} is not a particular of an action under {game.ruleset.id}")
+        ready, act = game.ruleset.query(state, action, attacker, target, details)
+        result = odds(game, ready, act, responses=game.ruleset.query_responses(ready, details))
     except IllegalAction as exc:
         fail("; ".join(str(v) for v in exc.violations))
     except UnaskedResponse:

@@ -221,15 +221,24 @@ class RuleSet(ABC):
         word: str | None,
         attacker: str,
         target: str,
-        *,
-        supports: tuple[str, ...] = (),
-        commander: str | None = None,
+        details: Mapping[str, Any] | None = None,
     ) -> tuple[GameState, Action]:
         """For "what are my odds" questions about a position as it stands: the action the
         rule set's ``word`` names, and the position readied for it (the attacker's side to
-        act, in the phase the action belongs to). Raises ``IllegalAction`` for an unknown
-        unit or a word the rule set does not use; legality is then ``validate``'s."""
+        act, in the phase the action belongs to). ``details`` are the rule set's own
+        particulars of the action (its :attr:`QUERY_DETAILS`). Raises ``IllegalAction`` for
+        an unknown unit or a word the rule set does not use; legality is then
+        ``validate``'s."""
         raise NotImplementedError(f"{self.id} does not answer odds queries yet")
+
+    QUERY_DETAILS: ClassVar[Mapping[str, str]] = {}
+    """The particulars an odds question may give under this rule set, each with what it
+    means (larger-battles: ``supports``, ``commander``, ``defender_commander``)."""
+
+    def query_responses(self, state: GameState, details: Mapping[str, Any]) -> list[Action] | None:
+        """The other side's answers an odds question names in its ``details`` (a defending
+        commander, say), or None to let :meth:`default_responses` answer."""
+        return None
 
     def default_responses(self, state: GameState) -> list[Action]:
         """Answers the other side would give by default to a pending decision (used when

@@ -312,9 +312,7 @@ class D3RuleSet(RuleSet):
         word: str | None,
         attacker: str,
         target: str,
-        *,
-        supports: tuple[str, ...] = (),
-        commander: str | None = None,
+        details: Mapping[str, Any] | None = None,
     ) -> tuple[GameState, Action]:
         """``melee`` is a unit's D3 against an enemy in contact, ``shoot`` its muskets (or a
         gun's shot), ``bombard`` a gun's shot. The position is readied with the attacker's

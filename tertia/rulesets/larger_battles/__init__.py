@@ -7,6 +7,7 @@ opposed-D6 combat within 3"; hit limits raised by cover, rivers and support.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
@@ -339,6 +340,17 @@ class LargerBattles(RuleSet):
                 settle(tx, self.options)
 
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
+    QUERY_DETAILS: ClassVar[Mapping[str, str]] = {
+        "supports": "the supporting units",
+        "commander": "the attacker's encouraging commander",
+        "defender_commander": "the defender's encouraging commander",
+    }
+
+    def query_responses(self, state: GameState, details: Mapping[str, Any]) -> list[Action] | None:
+        """A ``defender_commander`` named in the question encourages the defence."""
+        if details.get("defender_commander") is None:
+            return None
+        return [Encourage(commander=str(details["defender_commander"]))]
 
     def query(
         self,
@@ -346,13 +358,18 @@ class LargerBattles(RuleSet):
         word: str | None,
         attacker: str,
         target: str,
-        *,
-        supports: tuple[str, ...] = (),
-        commander: str | None = None,
+        details: Mapping[str, Any] | None = None,
     ) -> tuple[GameState, Action]:
         """``melee`` is the combined shooting-and-melee combat; for a gun ``shoot`` and
         ``bombard`` mean the same. Mid-way through the attacker's player turn (a game
         record), the turn's marks stay: see :meth:`_ready`."""
+        given = dict(details or {})
+        unknown = sorted(set(given) - set(self.QUERY_DETAILS))
+        if unknown:
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an attack has no {unknown[0]!r}; "
+                                           f"it takes {', '.join(self.QUERY_DETAILS)}", clauses.COMBAT)])
+        supports = tuple(given.get("supports") or ())
+        commander = given.get("commander")
         problems = self._unit_problems(state, (), (attacker, target))
         if problems:
             raise IllegalAction(problems)
