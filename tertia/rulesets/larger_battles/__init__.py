@@ -19,6 +19,7 @@ from tertia.core.actions import (
     GiveOrder,
     Move,
 )
+from tertia.core.ai_spec import AiSpec
 from tertia.core.events import OrderGiven
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
@@ -30,7 +31,7 @@ from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import ground_under, plan_move
 from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
-from tertia.rulesets.larger_battles import clauses, sequence
+from tertia.rulesets.larger_battles import clauses, sequence, vocabulary
 from tertia.rulesets.larger_battles.bombardment import validate_bombard
 from tertia.rulesets.larger_battles.combat import (
     DECLARED,
@@ -132,6 +133,11 @@ class LargerBattles(RuleSet):
         UnitKind.ARTILLERY: (3.0, 2.0),
         UnitKind.COMMANDER: (2.0, 2.0),
     }
+    ACTION_KINDS = vocabulary.ACTION_KINDS
+    DECISION_KINDS = vocabulary.DECISION_KINDS
+    PANELS = vocabulary.PANELS
+    AI = AiSpec(proposer="tertia.ai.random_player:larger_battles_proposals",
+                doctrine="tertia.ai.doctrine:LargerBattlesDoctrine")
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -479,6 +485,7 @@ class LargerBattles(RuleSet):
         return {"zones": zones, "arcs": arcs, "sight": sight}
 
     def summary(self, state: GameState) -> dict[str, Any]:
+        """The score so far (Victory), units lost, and orders left this player turn."""
         return {
             "score": scores(state, self.options),
             "units_lost": {s: units_lost(state, s) for s in state.sides},
