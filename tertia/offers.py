@@ -212,10 +212,11 @@ def prompt_offers(game: Game, state: GameState) -> list[Offer]:
 
 
 def unit_offers(game: Game, state: GameState, unit: Unit, shown: Collection[str],
-                plan: Sequence[Action] = ()) -> list[Offer]:
+                plan: Sequence[Action] = (), only: str | None = None) -> list[Offer]:
     """What ``unit`` (of the side the state awaits) may do now: every kind whose subject it
-    can be, filled in every way the rules allow. A kind made together with others
-    (``gathered_by``) is judged beside the actions already ``plan``-ned."""
+    can be (or only the kind of type ``only``), filled in every way the rules allow. A
+    kind made together with others (``gathered_by``) is judged beside the actions
+    already ``plan``-ned."""
     ruleset = game.ruleset
     side = state.to_act
     if unit.side != side or not unit.in_play:
@@ -223,6 +224,8 @@ def unit_offers(game: Game, state: GameState, unit: Unit, shown: Collection[str]
     context = phrase_context(ruleset, state)
     out: list[Offer] = []
     for kind in fitting(ruleset, state):
+        if only is not None and kind.type != only:
+            continue
         subject = kind.field(kind.subject) if kind.subject else None
         if subject is None or subject.from_pending is not None:
             continue
