@@ -501,7 +501,6 @@ def test_d3_cards_shows_its_deck_and_offers_a_commanders_rally(server: Server, p
     offer = f'[data-test="offer-{rally["unit"]}"][data-kind=rally]'
     pg.wait_for_selector(offer)
     assert "rallies" in pg.inner_text(offer)
-    shoot(pg, "rally-offer")
     pg.click(offer)
     pg.wait_for_selector("[data-test=outcome-chance]")
     assert "recovers" in pg.inner_text("[data-test=outcomes]")
