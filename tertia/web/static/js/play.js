@@ -408,11 +408,11 @@ export class PlayScreen {
 
   // --- moving ----------------------------------------------------------------------------
 
-  startMove() {
+  startMove(offer) {
     const u = this.view.state.units.find((x) => x.id === this.selected);
     if (!u) return;
     this.tool = new MoveTool({
-      map: this.map, gameId: this.gameId, token: this.token(), unit: u,
+      map: this.map, gameId: this.gameId, token: this.token(), unit: u, offer, kind: this.vocab.kind(offer.kind),
       onVerdict: (verdict, action) => {
         this.pendingMove = { ...verdict, action };
         this.renderMoveBox();
