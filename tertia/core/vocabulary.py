@@ -177,15 +177,15 @@ class ActionKind:
         return not self.phases or phase in self.phases
 
     def describe(self, values: Mapping[str, Any], name: Callable[[str], str | None],
-                 context: Mapping[str, Any] = {}) -> str:
+                 context: Mapping[str, Any] | None = None) -> str:
         """A button's words for one action of this kind (its JSON ``values``): the
         ``phrase`` with each field filled in (pieces by ``name``, commands as "the left
         command", a field left out by its ``none_label``) and other names looked up in
         ``context``; the ``label`` when the phrase names something missing."""
-        shown = dict(context)
+        shown = dict(context or {})
         for f in self.fields:
             shown[f.name] = _render(f, values.get(f.name), name)
-        text = fill(self.phrase, lambda path: _lookup(shown, path))
+        text = fill(self.phrase, lambda path: _plain(_lookup(shown, path), lambda _: None))
         return capitalise(text) if text is not None else self.label
 
     def to_dict(self) -> dict[str, Any]:
