@@ -18,7 +18,7 @@ from tertia.rules.hits import piece
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
-from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence
+from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence, vocabulary
 from tertia.rulesets.d3_cards import melee as melee_rules
 from tertia.rulesets.d3_cards import shooting as own_shooting
 
@@ -40,6 +40,8 @@ class D3Cards(D3RuleSet):
     SHOOTING: ClassVar[ShootingRules] = own_shooting
     MELEE: ClassVar[MeleeRules] = melee_rules
     COMMANDER_IN_TOWN: ClassVar[bool] = False
+    ACTION_KINDS = vocabulary.ACTION_KINDS
+    PANELS = vocabulary.PANELS
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),
