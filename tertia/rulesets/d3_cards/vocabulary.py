@@ -17,9 +17,9 @@ RALLY = ActionKind(
          "(one less in melee); a few rallies a game.",
 )
 
-ACTION_KINDS = (*shared_action_kinds(clauses.BOOK), RALLY)
+ACTION_KINDS: tuple[ActionKind, ...] = (*shared_action_kinds(clauses.BOOK), RALLY)
 
-PANELS = (
+PANELS: tuple[PanelKind, ...] = (
     PanelKind(DECK, "The deck",
               "Ten unit-type cards, five a side, drawn one at a time: the cards still to draw "
               "this turn, those drawn, and the card in play."),

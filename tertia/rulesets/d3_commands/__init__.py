@@ -19,6 +19,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.hits import piece
 from tertia.rulesets.d3 import placement, weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
@@ -40,9 +41,9 @@ class D3Commands(D3RuleSet):
     SHOOTING: ClassVar[ShootingRules] = own_shooting
     MELEE: ClassVar[MeleeRules] = melee_rules
     COMMANDER_IN_TOWN: ClassVar[bool] = True
-    ACTION_KINDS = vocabulary.ACTION_KINDS
-    DECISION_KINDS = vocabulary.DECISION_KINDS
-    PANELS = vocabulary.PANELS
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("commander_values", "0-1-2",

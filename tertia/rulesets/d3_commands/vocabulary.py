@@ -17,7 +17,7 @@ from tertia.rulesets.d3.vocabulary import shared_action_kinds
 from tertia.rulesets.d3_commands import clauses
 from tertia.rulesets.d3_commands.deployment import KIND as DEPLOY_KIND
 
-ACTION_KINDS = (
+ACTION_KINDS: tuple[ActionKind, ...] = (
     *shared_action_kinds(clauses.BOOK),
     ActionKind(
         "order_cards", "Order the command cards", "Lay the command cards face down in this order",
@@ -37,7 +37,7 @@ ACTION_KINDS = (
     ),
 )
 
-DECISION_KINDS = (
+DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(ORDER_KIND, "Command card order",
                  "Orders: lay your command cards face down in the order you will play them.",
                  "order_cards", clauses.CARDS, COMMAND_CARDS),
@@ -47,7 +47,7 @@ DECISION_KINDS = (
                  "deploy", clauses.DEPLOYMENT, DEPLOYMENT),
 )
 
-PANELS = (
+PANELS: tuple[PanelKind, ...] = (
     PanelKind(COMMAND_CARDS, "Command cards",
               "Your cards in the order laid (played ones struck through), the other side's as "
               "face-down backs, and the command now active.", "order_cards"),

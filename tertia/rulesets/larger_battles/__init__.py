@@ -18,6 +18,7 @@ from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, IllegalAction, Violation
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import NO_HITS, HitsPiece, piece
 from tertia.rules.measuring import iter_enemy_troops_within
@@ -131,9 +132,9 @@ class LargerBattles(RuleSet):
         UnitKind.ARTILLERY: (3.0, 2.0),
         UnitKind.COMMANDER: (2.0, 2.0),
     }
-    ACTION_KINDS = vocabulary.ACTION_KINDS
-    DECISION_KINDS = vocabulary.DECISION_KINDS
-    PANELS = vocabulary.PANELS
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     AI = AiSpec(proposer="tertia.ai.random_player:larger_battles_proposals",
                 doctrine="tertia.ai.doctrine:LargerBattlesDoctrine")
 

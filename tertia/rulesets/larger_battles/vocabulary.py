@@ -23,7 +23,7 @@ PATH = (
     FieldSpec("face_after", "Facing after moving", FieldKind.FACING, optional=True),
 )
 
-ACTION_KINDS = (
+ACTION_KINDS: tuple[ActionKind, ...] = (
     ActionKind(
         "give_order", "Give an order", "Order {target} to {purpose}", clauses.ORDERS,
         (FieldSpec("target", "Command or unit", FieldKind.COMMAND),
@@ -70,13 +70,13 @@ ACTION_KINDS = (
                help="Movement, bombardment, combat; routing follows combat at once."),
 )
 
-DECISION_KINDS = (
+DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(ENCOURAGE, "Encourage the defence",
                  "{attack.attacker} attacks {attack.target}. Does a commander encourage the defence?",
                  ENCOURAGE, clauses.COMMANDER_RALLY),
 )
 
-PANELS = (
+PANELS: tuple[PanelKind, ...] = (
     PanelKind(ORDERS, "Orders", "Orders left this player turn, and the orders that may be given.",
               "give_order"),
     PanelKind(ATTACK_PLAN, "Attacks to declare together",
