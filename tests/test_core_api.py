@@ -138,6 +138,15 @@ def test_a_unit_and_a_state_declare_their_fields_once() -> None:
         assert Unit.from_dict(member.to_dict()) == member
     assert GameState(**dict(zip(STATE_FIELDS, state.fields(), strict=True))) == state
     assert list(state.to_dict()) == list(STATE_FIELDS)
+    # fields() and evolve() are written out for speed: each must follow the one list.
+    member = next(iter(state.units.values()))
+    for i, name in enumerate(UNIT_FIELDS):
+        marker: object = 1000.5 + i if name in ("x", "y", "facing", "width", "depth") else object()
+        changed = member.evolve(**{name: marker})
+        assert changed.fields()[i] is marker and getattr(changed, name) is marker
+    for i, name in enumerate(STATE_FIELDS):
+        marker = object()
+        assert state.evolve(**{name: marker}).fields()[i] is marker
 
 
 def test_a_unit_value_changes_where_its_rule_set_keeps_it() -> None:

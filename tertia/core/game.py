@@ -17,7 +17,7 @@ from typing import Any
 from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import Event
-from tertia.core.hidden import refuse_view
+from tertia.core.hidden import VIEW_OF, refuse_view
 from tertia.core.ruleset import RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
@@ -42,7 +42,8 @@ class Game:
         """Every reason ``action`` is illegal in ``state`` (empty when legal). The answer is
         remembered on the state, which never changes, so asking twice costs nothing.
         Raises :class:`~tertia.core.hidden.HiddenInformation` for a side's view."""
-        refuse_view(state)
+        if VIEW_OF in state.extra:
+            refuse_view(state)
         key = ("validate", action)
         try:
             found: list[Violation] | None = state.cache.get(key)

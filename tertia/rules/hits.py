@@ -10,34 +10,16 @@ a commander may be the army's general and has a value (``larger-battles``: 0-2).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from tertia.core.events import Event
 from tertia.core.reducer import handles
-from tertia.core.ruledata import RuleData
-from tertia.core.state import GameState, Unit
+from tertia.core.state import GameState
+from tertia.rules.hit_values import NO_HITS, HitsPiece
+from tertia.rules.pieces import piece
 
-
-@dataclass(frozen=True, slots=True)
-class HitsPiece(RuleData):
-    """What a rule set that counts hits keeps for each unit and commander."""
-
-    type: ClassVar[str] = "hits_piece"
-    general: bool = False
-    value: int = 0
-    hits: int = 0
-    out_of_ammo: bool = False
-    ammo_markers: int = 0
-    fired: bool = False
-
-
-NO_HITS = HitsPiece()
-
-
-def piece(unit: Unit) -> HitsPiece:
-    """``unit``'s hits, ammunition and commander values (none yet: the defaults)."""
-    own = unit.own
-    return NO_HITS if own is None else cast(HitsPiece, own)
+__all__ = ["NO_HITS", "AmmunitionExhausted", "AmmunitionShortage", "GunFired", "HitsInflicted", "HitsPiece",
+           "HitsRemoved", "piece"]
 
 
 @dataclass(frozen=True, slots=True)

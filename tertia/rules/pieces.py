@@ -1,10 +1,13 @@
 """The first checks of any action naming pieces: do they exist, are they in play, are the
-acting side's pieces its own."""
+acting side's pieces its own; and the values a hit-counting rule set keeps for a piece."""
 
 from __future__ import annotations
 
-from tertia.core.state import GameState
+from typing import cast
+
+from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, Violation
+from tertia.rules.hit_values import NO_HITS, HitsPiece
 
 
 def piece_problems(
@@ -24,3 +27,10 @@ def piece_problems(
             return [Violation(CoreCode.NOT_YOUR_UNIT,
                               f"{u.label} belongs to {u.side}; it is {state.to_act}'s turn", rule)]
     return []
+
+
+def piece(unit: Unit) -> HitsPiece:
+    """``unit``'s hits, ammunition and commander values under a rule set that counts hits
+    (:class:`~tertia.rules.hit_values.HitsPiece`; the defaults when it keeps none)."""
+    own = unit.own
+    return NO_HITS if own is None else cast(HitsPiece, own)

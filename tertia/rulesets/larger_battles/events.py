@@ -64,8 +64,16 @@ def supplies_of(state: GameState) -> tuple[Supply, ...]:
 
 
 def supply_markers(state: GameState) -> tuple[tuple[str, Base], ...]:
-    """The supply bases still on the table, named, as movement blocks them."""
-    return tuple((f"supply {s.id}", s.base) for s in supplies_of(state) if s.in_play)
+    """The supply bases still on the table, named, as movement blocks them (remembered
+    on the state, which never changes)."""
+    found: tuple[tuple[str, Base], ...] | None = state.cache.get(_MARKERS)
+    if found is None:
+        found = state.cache[_MARKERS] = tuple(
+            (f"supply {s.id}", s.base) for s in supplies_of(state) if s.in_play)
+    return found
+
+
+_MARKERS = ("larger-battles", "supply markers")
 
 
 @dataclass(frozen=True, slots=True)
