@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from tertia.core.game import Game
+from tertia.core.hidden import view_of
 from tertia.core.state import GameState
 
 
@@ -18,6 +19,8 @@ def playable_view(game: Game, state: GameState, rng: random.Random) -> GameState
     """The side to act's observation of ``state`` with its hidden values sampled. The
     sampler is a copy of ``rng``, so sampling leaves the player's own stream as it was."""
     view = game.observed_state(state, state.to_act)
-    sampler = random.Random()
+    if view_of(view) is None:
+        return view
+    sampler = random.Random(0)
     sampler.setstate(rng.getstate())
     return game.sample_hidden(view, state.to_act, sampler)
