@@ -3,7 +3,7 @@
 The modules in :data:`COMPILED_MODULES` are plain, fully typed Python that ``setup.py``
 turns into C extensions at install time (battles about twice as fast). When it cannot
 (no C compiler, no Python headers, mypyc fails) or when ``TERTIA_PURE_PYTHON=1``, the same
-sources run as they are. Games are identical either way.
+sources run as they are. Games and exact odds are identical either way.
 
 An extension sits next to its source, so an edited source would be shadowed by the code
 compiled from the old one. The build records a digest of every source it compiled
