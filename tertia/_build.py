@@ -38,7 +38,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.core.geometry",
     "tertia.core.state",
     "tertia.core.reducer",
-    "tertia.core.game",
     "tertia.rules.pieces",
     "tertia.core.terrain",
     "tertia.rules.measuring",
@@ -63,12 +62,14 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 """The hot modules mypyc compiles. Never list:
 
-- a module that rolls dice or reads die values (``core.dice``, ``core.ruleset``,
-  ``larger_battles.resolution``, ``.commanders``, ``.sequence``): exact odds
-  (:mod:`tertia.analysis.enumerate`) learn how the rules use a die value from the value's
-  own Python operators, and compiled code compares and adds
-  plain C integers without calling them, so the odds would silently go wrong
-  (``tests/test_odds.py`` fails);
+- a module that could get hold of a die value: one that imports anything from
+  ``core.dice`` (``core.game``, which hands the dice to the rules, does), rolls
+  (``core.ruleset``, the rule modules that call ``tx.roll``), or calls a function that rolls
+  and returns something. Exact odds (:mod:`tertia.analysis.enumerate`) learn how the rules
+  use a die value from the value's own Python operators, and compiled code compares and
+  adds plain C integers without calling them, so the odds would silently go wrong.
+  ``tests/test_build_safety.py`` reads every listed module's source for this, and
+  ``tests/test_odds_builds.py`` compares the exact odds of both builds;
 - a pydantic model, or the web, command-line and io modules.
 
 mypyc type-checks everything the listed modules import, in an isolated build environment:
