@@ -9,7 +9,9 @@ An extension sits next to its source, so an edited source would be shadowed by t
 compiled from the old one. The build records a digest of every source it compiled
 (:data:`RECORD`), and importing ``tertia`` fails at once, naming the module, when a
 compiled module's source no longer matches. ``TERTIA_PURE_PYTHON=1`` at run time ignores
-the extensions and runs the sources.
+the extensions and runs the sources (:func:`on_import`): the listed modules' doctests run
+so, since mypyc keeps no docstrings (``conftest.py``, the Makefile's ``unit`` target), and
+so does the plain side of ``tests/test_odds_builds.py``.
 
 This module uses only the standard library and no other ``tertia`` module: ``setup.py``
 loads it from the source tree, and the Makefile runs it as a script
