@@ -1,10 +1,11 @@
-"""Doctests of the modules compiled with mypyc run from their sources.
+"""Doctests of the modules compiled with mypyc are collected only with ``TERTIA_PURE_PYTHON=1``.
 
-mypyc keeps no docstrings, and pytest will not collect a module whose imported file is an
-extension rather than the ``.py`` it was given. So for each compiled module,
-``--doctest-modules`` loads the source as a module of its own and runs its examples as
-plain Python, under the usual test names; the compiled code is what every other test runs.
-In a pure build nothing changes.
+They document the sources: mypyc keeps no docstrings, and pytest will not collect a module
+whose imported file is an extension rather than the ``.py`` it was given. So
+``--doctest-modules`` leaves the sources of ``COMPILED_MODULES`` (``tertia/_build.py``)
+alone unless ``TERTIA_PURE_PYTHON=1`` has the process import them as plain Python, in
+either build; ``make unit`` runs them in a pass of their own with it set. Every other test
+runs whichever build is installed.
 
 Importing ``tertia`` here also stops the run at once when a compiled module is older than
 its source (see ``tertia/_build.py``).
@@ -12,14 +13,9 @@ its source (see ``tertia/_build.py``).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from collections.abc import Generator
-from pathlib import Path
-from types import ModuleType
+import os
 
 import pytest
-from _pytest.doctest import DoctestModule
 from hypothesis import settings
 
 from tertia import _build
@@ -29,30 +25,13 @@ from tertia import _build
 settings.register_profile("tertia", deadline=None)
 settings.load_profile("tertia")
 
-_COMPILED = {Path(_build.source_path(m)).resolve(): m for m in _build.compiled_modules()}
+collect_ignore = [] if _build.pure_requested() else [
+    os.path.join(*module.split(".")) + ".py" for module in _build.COMPILED_MODULES
+]
 
 
-class SourceDoctestModule(DoctestModule):
-    """The doctests of a compiled module, collected from its source."""
-
-    def _getobj(self) -> ModuleType:
-        name = _COMPILED[self.path.resolve()]
-        alias = f"{name}__source"  # its own entry, so the doctest finder owns its objects
-        spec = importlib.util.spec_from_file_location(alias, self.path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[alias] = module
-        spec.loader.exec_module(module)
-        module.__name__ = name  # test ids as in a pure build
-        return module
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_collect_file(
-    file_path: Path, parent: pytest.Collector
-) -> Generator[None, list[pytest.Collector], list[pytest.Collector]]:
-    collected = yield
-    if file_path.resolve() not in _COMPILED:
-        return collected
-    return [SourceDoctestModule.from_parent(parent, path=file_path) if type(c) is DoctestModule else c
-            for c in collected]
+def pytest_report_collectionfinish(config: pytest.Config) -> str | None:
+    if collect_ignore and config.getoption("doctestmodules"):
+        return (f"doctests of the {len(collect_ignore)} modules mypyc compiles are left out without "
+                f"{_build.PURE_ENV}=1 (`make unit` runs them so, in a second pass)")
+    return None

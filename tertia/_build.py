@@ -3,13 +3,15 @@
 The modules in :data:`COMPILED_MODULES` are plain, fully typed Python that ``setup.py``
 turns into C extensions at install time (battles about twice as fast). When it cannot
 (no C compiler, no Python headers, mypyc fails) or when ``TERTIA_PURE_PYTHON=1``, the same
-sources run as they are. Games are identical either way.
+sources run as they are. Games and exact odds are identical either way.
 
 An extension sits next to its source, so an edited source would be shadowed by the code
 compiled from the old one. The build records a digest of every source it compiled
 (:data:`RECORD`), and importing ``tertia`` fails at once, naming the module, when a
 compiled module's source no longer matches. ``TERTIA_PURE_PYTHON=1`` at run time ignores
-the extensions and runs the sources.
+the extensions and runs the sources (:func:`on_import`): the listed modules' doctests run
+so, since mypyc keeps no docstrings (``conftest.py``, the Makefile's ``unit`` target), and
+so does the plain side of ``tests/test_odds_builds.py``.
 
 This module uses only the standard library and no other ``tertia`` module: ``setup.py``
 loads it from the source tree, and the Makefile runs it as a script
@@ -38,7 +40,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.core.geometry",
     "tertia.core.state",
     "tertia.core.reducer",
-    "tertia.core.game",
     "tertia.rules.pieces",
     "tertia.core.terrain",
     "tertia.rules.measuring",
@@ -63,12 +64,14 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 """The hot modules mypyc compiles. Never list:
 
-- a module that rolls dice or reads die values (``core.dice``, ``core.ruleset``,
-  ``larger_battles.resolution``, ``.commanders``, ``.sequence``): exact odds
-  (:mod:`tertia.analysis.enumerate`) learn how the rules use a die value from the value's
-  own Python operators, and compiled code compares and adds
-  plain C integers without calling them, so the odds would silently go wrong
-  (``tests/test_odds.py`` fails);
+- a module that could get hold of a die value: one that imports anything from
+  ``core.dice`` (``core.game``, which hands the dice to the rules, does), rolls
+  (``core.ruleset``, the rule modules that call ``tx.roll``), or calls a function that rolls
+  and returns something. Exact odds (:mod:`tertia.analysis.enumerate`) learn how the rules
+  use a die value from the value's own Python operators, and compiled code compares and
+  adds plain C integers without calling them, so the odds would silently go wrong.
+  ``tests/test_build_safety.py`` reads every listed module's source for this, and
+  ``tests/test_odds_builds.py`` compares the exact odds of both builds;
 - a pydantic model, or the web, command-line and io modules.
 
 mypyc type-checks everything the listed modules import, in an isolated build environment:
