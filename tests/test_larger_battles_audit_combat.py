@@ -8,6 +8,7 @@ import json
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 from tertia.ai.doctrine import LargerBattlesDoctrine
 from tertia.analysis.odds import odds
 from tertia.cli.main import app
-from tertia.core.actions import EndPhase
+from tertia.core.actions import Action, EndPhase
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.events import Event, Narrated
 from tertia.core.game import Game
@@ -414,25 +415,24 @@ def test_the_doctrine_player_declares_its_attacks_together() -> None:
 def test_the_page_offers_supports_beside_the_planned_attacks() -> None:
     """Row 74, the page: a unit's attacks are offered as they stand beside the attacks the
     player has planned; ``s`` may support only once ``o`` is in the plan."""
-    from types import SimpleNamespace
-
+    from tertia.offers import unit_offers
     from tertia.web.errors import ServiceError
-    from tertia.web.games import parse_plan, unit_actions
+    from tertia.web.games import parse_plan
 
     game = two_fronts()
     state = position(game, phase="combat")
-    live = SimpleNamespace(state=state, game=game)
     shown = set(state.units)
 
-    def offer(plan: tuple[Attack, ...]) -> dict:
-        found = unit_actions(live, frozenset({P}), state.units["a"], shown, plan)  # type: ignore[arg-type]
-        return next(o for o in found if o.get("kind") == "attack" and o["target"] == "t")
+    def offer(plan: tuple[Action, ...]) -> dict[str, Any]:
+        found = [o.to_dict() for o in unit_offers(game, state, state.units["a"], shown, plan)]
+        return next(o for o in found if o["kind"] == "attack" and o["target"] == "t")
 
-    assert offer(())["supports"] == [] and offer(())["declares"] is True
-    plan = parse_plan('[{"attacker": "b", "target": "o"}]')
-    assert offer(plan)["supports"] == ["s"]
+    alone = offer(())
+    assert alone["options"]["supports"] == [] and alone["gathered_by"] == "declare_attacks"
+    plan = parse_plan(game.ruleset, [{"attacker": "b", "target": "o"}])
+    assert offer(plan)["options"]["supports"] == ["s"]
     with pytest.raises(ServiceError, match="planned"):
-        parse_plan("[not json")
+        parse_plan(game.ruleset, [{"attacker": "b"}])
 
 
 def test_odds_of_a_declared_attack_with_a_support_allowed_beside_another() -> None:

@@ -379,7 +379,8 @@ def test_pieces_are_deployed_by_clicking_the_table(server: Server, page: Any) ->
     pending = view["status"]["pending"]
     uid = pending["units"][0]
     assert pg.input_value("[data-test=deploy-unit]") == uid
-    assert pending["step"] in pg.inner_text("[data-test=deploy-prompt]")
+    assert pending["step"] in pg.inner_text("[data-test=decision-prompt]")
+    assert view["status"]["pending"]["kind"] == "deploy"
     assert pg.text_content(".deploy-zone") == 'deployment zone (16")'
     shoot(pg, "deployment")
 
@@ -453,3 +454,63 @@ def test_the_log_shows_each_entry_once_while_the_ai_plays(server: Server, page: 
     while pg.inner_text("[data-test=replay-step]").split()[1] != "0":
         pg.click("[data-test=back]")
     assert "null" not in pg.inner_text("body")
+
+
+def test_d3_cards_shows_its_deck_and_offers_a_commanders_rally(server: Server, page: Any) -> None:
+    """d3-cards, hotseat: both sides played through the API by the doctrine until a
+    commander would rally; the page then shows the deck panel (cards left, drawn, in
+    play) and, with the commander selected, the rally the rule set declares, its odds
+    first, then the roll."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "chalgrove", "rules": "d3-cards", "mode": "hotseat", "seed": 2}).json()
+    gid, tokens = created["id"], created["tokens"]
+    url = f"{server.url}/api/games/{gid}"
+    game = Game(get_ruleset("d3-cards"), load_builtin("chalgrove", rules_id="d3-cards"))
+    players: dict[str, DoctrinePlayer] = {}
+    rng = random.Random(2)
+    rally: dict[str, Any] | None = None
+    for _ in range(300):
+        to_act = httpx.get(url, headers={"Authorization": f"Bearer {tokens['parliament']}"}).json()
+        side = to_act["status"]["to_act"]
+        headers = {"Authorization": f"Bearer {tokens[side]}"}
+        state = GameState.from_dict(httpx.get(url + "/view?log_from=100000", headers=headers).json()["state"])
+        action = players.setdefault(side, DoctrinePlayer()).choose(game, state, rng)
+        if action.type == "rally":
+            rally = action.to_dict()
+            break
+        r = httpx.post(url + "/actions", json=action.to_dict(), headers=headers)
+        assert r.status_code == 200, r.text
+    assert rally is not None, "no commander rallied"
+
+    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{gid}']"
+    for s, tok in tokens.items():
+        pg.goto("about:blank")
+        pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+        pg.wait_for_function(f"() => {held} && '{s}' in {held}.tokens")
+        pg.wait_for_selector(".unit")
+    pg.wait_for_function(f"() => window.tertiaScreen.view?.side === '{side}'")
+    pg.wait_for_selector("[data-test=panel-deck]:not([hidden])")
+    assert "left to draw this turn" in pg.inner_text("[data-test=deck-count]")
+    assert "your commander card" in pg.inner_text("[data-test=deck-active]")
+    assert pg.locator("[data-test=deck-drawn] .mini-card.active").count() == 1
+    assert pg.locator("[data-test=panel-command-cards]").count() == 0
+
+    # The commander's rally: offered on the unit card, the odds first, then the roll.
+    pg.click(f'.unit[data-unit="{rally["commander"]}"]')
+    offer = f'[data-test="offer-{rally["unit"]}"][data-kind=rally]'
+    pg.wait_for_selector(offer)
+    assert "rallies" in pg.inner_text(offer)
+    pg.click(offer)
+    pg.wait_for_selector("[data-test=outcome-chance]")
+    assert "recovers" in pg.inner_text("[data-test=outcomes]")
+    assert pg.inner_text("[data-test=roll]") == "Rally!"
+    shoot(pg, "rally-odds")
+    log_before = pg.locator(".log-line").count()
+    pg.click("[data-test=roll]")
+    pg.wait_for_function(f"() => document.querySelectorAll('.log-line').length > {log_before}")
+    pg.wait_for_function("() => !document.querySelector('[data-test=outcome-chance]')")
+    pg.wait_for_function(f"() => window.tertiaScreen.detail?.report.id === '{rally['commander']}' && "
+                         "window.tertiaScreen.view.status.step > 0 && "
+                         "!window.tertiaScreen.detail.actions.some((a) => a.kind === 'rally')")
+    assert pg.locator(offer).count() == 0  # one rally an activation

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-from tertia.ai.d3_doctrine import D3Doctrine
+from tertia.ai.lookup import doctrine_for
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.ai.player import Player
 from tertia.core.actions import Action, EndPhase, Move
@@ -62,8 +62,8 @@ def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
 
 
 class DoctrinePlayer:
-    """The scripted general, for whichever rule set is played: each rule set's own doctrine
-    (:data:`DOCTRINES`), one instance per rule set so each keeps its own memory."""
+    """The scripted general, for whichever rule set is played: the doctrine the rule set
+    declares (``RuleSet.AI``), one instance per rule set so each keeps its own memory."""
 
     name = "doctrine"
 
@@ -74,9 +74,7 @@ class DoctrinePlayer:
         rules = game.ruleset.id
         player = self._by_rules.get(rules)
         if player is None:
-            if rules not in DOCTRINES:
-                raise ValueError(f"no doctrine player for {rules}; known: {', '.join(DOCTRINES)}")
-            player = self._by_rules[rules] = DOCTRINES[rules]()
+            player = self._by_rules[rules] = doctrine_for(game.ruleset)()
         return player.choose(game, state, rng)
 
 
@@ -394,10 +392,3 @@ class LargerBattlesDoctrine:
                 return Encourage(commander=cid)
         return Encourage(commander=None)
 
-
-DOCTRINES: dict[str, Callable[[], Player]] = {
-    "larger-battles": LargerBattlesDoctrine,
-    "d3-commands": D3Doctrine,
-    "d3-cards": D3Doctrine,
-}
-"""Each rule set's scripted player, by engine id."""

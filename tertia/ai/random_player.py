@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 
-from tertia.ai import d3_proposals
+from tertia.ai.lookup import proposer_for
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.state import GameState, UnitKind
@@ -26,11 +25,8 @@ class RandomPlayer:
         self.end_phase_weight = end_phase_weight
 
     def iter_proposals(self, game: Game, state: GameState, rng: random.Random) -> list[Action]:
-        """A spread of candidate actions, by the rule set's own proposer."""
-        propose = PROPOSERS.get(game.ruleset.id)
-        if propose is None:
-            raise ValueError(f"no proposals for {game.ruleset.id}; known: {', '.join(PROPOSERS)}")
-        return propose(game, state, rng)
+        """A spread of candidate actions, by the proposer the rule set declares (``RuleSet.AI``)."""
+        return proposer_for(game.ruleset)(game, state, rng)
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         legal = [a for a in self.iter_proposals(game, state, rng) if game.is_legal(state, a)]
@@ -89,10 +85,3 @@ def _declarations(game: Game, state: GameState, proposed: list[Action], rng: ran
             chosen.append(a)
     return [DeclareAttacks(attacks=tuple(chosen))] if len(chosen) > 1 else []
 
-
-PROPOSERS: dict[str, Callable[[Game, GameState, random.Random], list[Action]]] = {
-    "larger-battles": larger_battles_proposals,
-    "d3-commands": d3_proposals.iter_proposals,
-    "d3-cards": d3_proposals.iter_proposals,
-}
-"""Each rule set's proposer of candidate actions, by engine id."""

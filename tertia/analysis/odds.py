@@ -113,7 +113,10 @@ def _describe(state: GameState, effects: Mapping[str, Mapping[str, Any]]) -> str
         name = unit.label if unit is not None else uid
         if "hits" in diff:
             n = diff["hits"]
-            parts.append(f"{name} takes {n} hit{'s' if n != 1 else ''}")
+            if n < 0:  # hits removed (a rally)
+                parts.append(f"{name} recovers {-n} hit{'s' if n != -1 else ''}")
+            else:
+                parts.append(f"{name} takes {n} hit{'s' if n != 1 else ''}")
         if diff.get("removed"):
             reason = diff["removed"]
             parts.append(f"{name} routs" if reason == "routed" else f"{name} is lost ({reason})")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,7 +16,7 @@ from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.odds import odds_notes
-from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, fight_battle
+from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, Step, dice_seed, fight_battle
 from tertia.cli.common import (
     DEFAULT_RULES,
     OptionOpt,
@@ -30,6 +31,10 @@ from tertia.cli.common import (
     state_from_file,
 )
 from tertia.cli.main import app
+from tertia.cli.prompt_player import LeftTheBattle, PromptPlayer
+from tertia.core.dice import SeededDice
+from tertia.core.events import Event
+from tertia.core.game import Game
 from tertia.core.state import UnitKind
 from tertia.io.narrative import Narrator
 from tertia.io.record import RecordError, load_record, replay, save_record
@@ -37,7 +42,7 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 
 DEFAULT_SCENARIO = "edgehill"
 DEFAULT_SEED = 1642
-PLAYERS = {"doctrine": DoctrinePlayer, "random": RandomPlayer}
+PLAYERS = ("doctrine", "random", "human")
 
 
 def default_scenario(rules: str) -> str:
@@ -112,7 +117,8 @@ def battle(
     option: OptionOpt = None,
     player: Annotated[
         list[str] | None,
-        typer.Option(help="Who plays a side (repeatable; default doctrine)", metavar="SIDE=doctrine|random"),
+        typer.Option(help="Who plays a side (repeatable; default doctrine; human: you, at the terminal)",
+                     metavar="SIDE=doctrine|random|human"),
     ] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here")] = None,
     report: Annotated[Path | None, typer.Option(help="Write an HTML report here")] = None,
@@ -123,7 +129,7 @@ def battle(
         int, typer.Option(help="Stop the battle as a failure if it is not over after this many actions")
     ] = MAX_ACTIONS,
 ) -> None:
-    """Fight a battle, AI against AI, and tell it turn by turn."""
+    """Fight a battle, AI against AI (or you at the terminal), and tell it turn by turn."""
     check_outputs({"--save": save, "--report": report}, scenario)
     if max_actions < 1:
         fail(f"--max-actions must be at least 1, not {max_actions}")
@@ -132,15 +138,23 @@ def battle(
     for pair in player or []:
         side, _, kind = pair.partition("=")
         if side not in chosen or kind not in PLAYERS:
-            fail(f"--player {pair!r}: expected SIDE=doctrine|random with SIDE one of {', '.join(chosen)}")
+            fail(f"--player {pair!r}: expected SIDE=doctrine|random|human with SIDE one of "
+                 f"{', '.join(chosen)}")
         chosen[side] = kind
-    players: dict[str, Player] = {side: PLAYERS[kind]() for side, kind in chosen.items()}
+    humans = [side for side, kind in chosen.items() if kind == "human"]
+    if humans and as_json:
+        fail("--player SIDE=human asks its questions at the terminal; it cannot be combined with --json")
     names = side_names(game)
+    players = {side: _player(kind, names) for side, kind in chosen.items()}
+    live = _LiveNarrative(game, names, humans, seed) if humans else None
     try:
-        record = fight_battle(game, players, seed, max_actions=max_actions)
+        record = fight_battle(game, players, seed, max_actions=max_actions,
+                              on_step=live.step if live is not None else None)
     except BattleAborted as exc:
         fail(str(exc), 2)
-    if not as_json:
+    except LeftTheBattle as exc:
+        fail(f"{exc}; nothing was saved")
+    if not as_json and live is None:
         out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
         narrator = Narrator(record.initial_state, side_names=names, notes=odds_notes(record))
         for line in narrator.entries(record.iter_events()):
@@ -160,6 +174,43 @@ def battle(
         out.print(f"Record saved to {save}")
     if report is not None:
         out.print(f"Report written to {report}")
+
+
+def _player(kind: str, names: dict[str, str]) -> Player:
+    if kind == "human":
+        return PromptPlayer(_read_line, lambda text: out.print(Text(text)), names,
+                            prompt=lambda text: out.print(Text(text), end=""))
+    return DoctrinePlayer() if kind == "doctrine" else RandomPlayer()
+
+
+def _read_line() -> str | None:
+    """A line from standard input; None when it has ended."""
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+class _LiveNarrative:
+    """With a person playing, the battle is told as it goes, each action's events as that
+    person's side may see them (``RuleSet.event_visible_to``; all of them in a hotseat)."""
+
+    def __init__(self, game: Game, names: dict[str, str], humans: list[str], seed: int) -> None:
+        self.game = game
+        self.viewer = humans[0] if len(humans) == 1 else None
+        # The battle's start, as fight_battle will make it (the same seeded dice): told now,
+        # before anyone is asked anything.
+        state, events = game.start(SeededDice(dice_seed(seed)))
+        self.narrator = Narrator(state, side_names=names)
+        out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
+        self.tell(events)
+
+    def step(self, step: Step) -> None:
+        self.tell(step.events)
+
+    def tell(self, events: Sequence[Event]) -> None:
+        if self.viewer is not None:
+            events = [e for e in events if self.game.ruleset.event_visible_to(e, self.viewer)]
+        for line in self.narrator.entries(events):
+            _print_line(line.kind, line.text)
 
 
 def _print_line(kind: str, text: str) -> None:

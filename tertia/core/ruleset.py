@@ -12,14 +12,16 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel
 
 from tertia.core.actions import Action
+from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6, Dice, Distribution, RollsAgain
 from tertia.core.events import DiceRolled, Event
 from tertia.core.hidden import view_of
 from tertia.core.reducer import reduce
 from tertia.core.scenario import Scenario
-from tertia.core.state import GameState, UnitKind
+from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Violation
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,53 @@ class RuleSet(ABC):
                  "help": o.help, "choices": list(o.choices) if o.choices else None}
                 for o in self.OPTIONS
             ],
+            "vocabulary": self.vocabulary(),
         }
+
+    # --- what front ends and players are told (declarations; the defaults declare nothing) --
+
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = ()
+    """Every action the rule set's ``validate`` accepts, as front ends offer it: label,
+    fields, whether its odds are shown first (:class:`~tertia.core.vocabulary.ActionKind`)."""
+
+    DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = ()
+    """The decisions it awaits (``state.pending["kind"]``), each with its prompt, the
+    action that answers it and the panel that shows it."""
+
+    PANELS: ClassVar[tuple[PanelKind, ...]] = ()
+    """The panels a front end shows beside the table for it (orders, command cards, the
+    deck, deployment ...)."""
+
+    AI: ClassVar[AiSpec | None] = None
+    """Its computer players (the random player's proposer, the doctrine), resolved by
+    ``tertia.ai``; ``None``: no computer player can play it."""
+
+    def vocabulary(self) -> dict[str, Any]:
+        """The declarations above as JSON-ready data, for front ends."""
+        return {
+            "actions": [k.to_dict() for k in self.ACTION_KINDS],
+            "decisions": [d.to_dict() for d in self.DECISION_KINDS],
+            "panels": [p.to_dict() for p in self.PANELS],
+        }
+
+    def action_kind(self, action_type: str) -> ActionKind | None:
+        """The declared kind of actions of ``action_type``; ``None`` if undeclared."""
+        return next((k for k in self.ACTION_KINDS if k.type == action_type), None)
+
+    def decision_kind(self, kind: str) -> DecisionKind | None:
+        """The declared decision of ``kind`` (``state.pending["kind"]``); ``None`` if undeclared."""
+        return next((d for d in self.DECISION_KINDS if d.kind == kind), None)
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        """The position in brief for a status line (score, orders left, the card in
+        play ...), JSON-ready; string values may be named in an action kind's phrase.
+        Called on a side's observation when the rule set hides anything."""
+        return {}
+
+    def card_of(self, unit: Unit) -> str | None:
+        """The card that activates ``unit`` under a rule set activated by cards (for a
+        card panel's list of each card's units); ``None`` otherwise."""
+        return None
 
     # --- procedures ------------------------------------------------------------------------
 

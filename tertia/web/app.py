@@ -29,7 +29,7 @@ import tertia
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import AiRunner
-from tertia.web.errors import ServiceError
+from tertia.web.errors import ServiceError, not_found
 from tertia.web.games import CACHE_SIZE, GameService
 from tertia.web.jsonbody import parse_json
 from tertia.web.limits import MAX_BODY, AllowedHosts, BodyLimit, SecurityHeaders
@@ -244,6 +244,15 @@ def create_app(
             "rules": [_describe(r) for r in ruleset_ids()],
             "modes": ["hotseat", "ai", "link", "watch"],
         }
+
+    @app.get("/api/rules/{rules_id}", tags=["games"], responses=REFUSALS)
+    def rules(rules_id: Annotated[str, PathParam(max_length=64)]) -> dict[str, Any]:
+        """A rule set: its options, and its vocabulary for front ends (``vocabulary``: every
+        action kind with its label, fields and whether its odds come first, the decisions it
+        awaits and the panels that show them)."""
+        if rules_id not in ruleset_ids():
+            raise not_found(f"rule set {rules_id!r}; rule sets: {', '.join(ruleset_ids())}")
+        return _describe(rules_id)
 
     @app.post("/api/games", status_code=201, response_model=CreatedGame, tags=["games"],
               responses=REFUSALS)

@@ -11,17 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tertia.activation.command_cards import (
-    ORDER_KIND,
-    SHUFFLED,
-    OrderCards,
-    deck_key,
-    order_key,
-    played_key,
-)
-from tertia.core.state import GameState, Unit
+from tertia.activation.command_cards import SHUFFLED, deck_key, order_key, played_key
+from tertia.core.state import Unit
 
-CardOf = Callable[[Unit], str]
+CardOf = Callable[[Unit], str | None]
+"""Which card activates a unit (``RuleSet.card_of``); ``None`` for none."""
 
 
 def _names(value: Any) -> list[str]:
@@ -75,14 +69,8 @@ def _card_units(seen: Mapping[str, Any], side: str, card_of: CardOf | None) -> d
             unit = Unit.from_dict(data)
         except (KeyError, TypeError, ValueError):
             continue
-        units.setdefault(card_of(unit), []).append(str(data.get("name") or data.get("id")))
+        card = card_of(unit)
+        if card is not None:
+            units.setdefault(card, []).append(str(data.get("name") or data.get("id")))
     return units
 
-
-def order_choice(state: GameState) -> OrderCards | None:
-    """While ``state`` awaits a side's card order: the order as the cards were dealt (a
-    legal order the page starts from and the player rearranges)."""
-    pending = state.pending
-    if pending is None or pending.get("kind") != ORDER_KIND:
-        return None
-    return OrderCards(order=tuple(_names(pending.get("cards"))))

@@ -18,19 +18,19 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from tertia.activation.command_cards import OrderCards
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
-from tertia.core.actions import Action, BadActionData, EndPhase, Move, action_from_dict
+from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
-from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.ruleset import RuleSet
 from tertia.core.violations import IllegalAction
+from tertia.core.vocabulary import COMMAND_CARDS, DECK
 from tertia.io.scenario_file import ScenarioError
-from tertia.rules.fighting import Attack, Shoot
+from tertia.offers import parse_items, prompt_offers, unit_offers
 from tertia.rulesets import get_ruleset, ruleset_ids
-from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.scenarios import builtin_names, load_builtin
-from tertia.web.cards import card_view, order_choice
+from tertia.web.cards import card_view
+from tertia.web.deck import deck_view
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
 from tertia.web.live import LiveGame, Step
@@ -48,11 +48,6 @@ def drawn_seed() -> int:
     """A secret seed for a game whose seed nobody chose: 128 bits, its top bit set so that
     its streams are derived with 128 bits too (:data:`~tertia.core.dice.WIDE_SEED`)."""
     return secrets.randbits(DRAWN_SEED_BITS - 1) | (1 << (DRAWN_SEED_BITS - 1))
-
-
-NO_ODDS = frozenset({"order_cards", "deploy"})
-"""Decisions whose odds would be those of the play that follows them (an initiative roll
-and a whole activation): refused rather than enumerated."""
 
 
 @lru_cache(maxsize=32)
@@ -87,14 +82,15 @@ def parse_action(data: Any) -> Action:
         raise ServiceError(422, "BAD_ACTION", str(exc)) from None
 
 
-def parse_plan(planned: str | None) -> tuple[Attack, ...]:
-    """The attacks a player means to declare together (a JSON list), or none."""
-    if not planned:
+def parse_plan(ruleset: RuleSet, planned: Any) -> tuple[Action, ...]:
+    """The actions a player means to make together (a JSON list, already parsed: those of
+    the kind the rule set gathers, such as larger-battles' attacks), or none."""
+    if planned is None:
         return ()
-    data = parse_json(planned, "planned")
-    action = parse_action({"type": DeclareAttacks.type, "attacks": data})
-    assert isinstance(action, DeclareAttacks)
-    return action.attacks
+    try:
+        return parse_items(ruleset, planned)
+    except BadActionData as exc:
+        raise ServiceError(422, "BAD_ACTION", f"planned: {exc}") from None
 
 
 class GameService:
@@ -263,16 +259,19 @@ class GameService:
             viewer = self.viewing_side(live, roles, side)
             total = len(live.steps) + 1
             start = min(max(0, log_from), total)
+            seen = live.observe(len(live.steps), viewer)
+            ruleset = live.game.ruleset
+            panels = {p.name for p in ruleset.PANELS}
             return {
                 "game": self.meta(live, roles),
                 "version": live.version,
                 "side": viewer,
-                "state": live.observe(len(live.steps), viewer),
-                "markers": markers(live.observe(len(live.steps), viewer)),
+                "state": seen,
+                "markers": markers(seen),
                 "status": self.status(live, roles, viewer),
                 "choices": self.choices(live, roles),
-                "cards": card_view(live.observe(len(live.steps), viewer), viewer,
-                                   getattr(live.game.ruleset, "card_of", None)),
+                "cards": card_view(seen, viewer, ruleset.card_of) if COMMAND_CARDS in panels else None,
+                "deck": deck_view(seen, viewer) if DECK in panels else None,
                 "log_total": total,
                 "log": [live.log_entry(i, viewer) for i in range(start, total)],
             }
@@ -285,28 +284,13 @@ class GameService:
     # --- actions ---------------------------------------------------------------------------
 
     def choices(self, live: LiveGame, roles: frozenset[str]) -> list[dict[str, Any]]:
-        """Legal actions for the caller that concern no single unit of the table: ending
-        the phase, orders to commands, answers to a pending decision."""
+        """Legal actions for the caller that concern no single unit of the table (ending
+        the phase, orders to commands, answers to a pending decision), built from the rule
+        set's declared action kinds (:func:`tertia.offers.prompt_offers`)."""
         state = live.state
         if state.is_over or state.to_act not in roles:
             return []
-        side = state.to_act
-        game = live.game
-        candidates: list[Action] = []
-        ordering = order_choice(state)
-        if ordering is not None:
-            candidates = [ordering]
-        elif state.pending is not None:
-            eligible = state.pending.get("eligible", ())
-            candidates = [Encourage(commander=None), *(Encourage(commander=str(c)) for c in eligible)]
-        else:
-            commands = sorted({u.command for u in state.iter_units(side)})
-            candidates = [GiveOrder(target=c, purpose=p) for c in commands for p in ("move", "bombard")]
-            candidates.append(EndPhase())
-        return [
-            {"action": a.to_dict(), "label": describe_action(state, a)}
-            for a in candidates if game.is_legal(state, a)
-        ]
+        return [offer.to_dict() for offer in prompt_offers(live.game, state)]
 
     def validate(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
         """Would this action be legal now? With a move's length against its allowance."""
@@ -396,11 +380,12 @@ class GameService:
     def odds(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
         """Exact odds of the caller's dice action now, from the rule set's own code."""
         action = parse_action(data)
-        if action.type in NO_ODDS:
-            raise ServiceError(422, "NO_ODDS", f"odds are not given for {action.type.replace('_', ' ')}: "
-                               "it decides nothing by dice itself, and what follows it is a whole "
-                               "turn of play")
         live = self.live(game_id)
+        kind = live.game.ruleset.action_kind(action.type)
+        if kind is not None and not kind.odds:
+            raise ServiceError(422, "NO_ODDS", f"odds are not given for {kind.label.lower()}: it decides "
+                               "nothing by dice itself, and what follows it is a whole turn of play",
+                               rule=kind.rule)
         with live.lock:
             side = self.acting_side(live, roles)
             try:
@@ -430,8 +415,9 @@ class GameService:
         """A unit as the caller may see it, its overlays, and what it may do now; with
         ``planned`` (a JSON list of attacks the caller means to declare with this one), its
         attacks as they would stand beside those."""
-        plan = parse_plan(planned)
+        raw_plan = parse_json(planned, "planned") if planned else None
         live = self.live(game_id)
+        plan = parse_plan(live.game.ruleset, raw_plan)
         with live.lock:
             viewer = self.viewing_side(live, roles, side)
             seen = live.observe(len(live.steps), viewer)
@@ -444,7 +430,9 @@ class GameService:
             report = shown[unit_id] if secret and not own else game.unit_report(state, unit_id)
             overlays = game.ruleset.unit_overlays(game.table, state, unit_id)
             overlays["sight"] = [s for s in overlays.get("sight", ()) if s.get("target") in shown]
-            actions = unit_actions(live, roles, state.units[unit_id], set(shown), plan)
+            unit = state.units[unit_id]
+            mine = not state.is_over and state.to_act in roles and unit.side == state.to_act
+            actions = [o.to_dict() for o in unit_offers(game, state, unit, set(shown), plan)] if mine else []
             return {"report": report, "overlays": overlays, "actions": actions}
 
     # --- replay ----------------------------------------------------------------------------
@@ -485,9 +473,7 @@ def check_version(live: LiveGame, expected: int | None) -> None:
 def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
     """The rule set's summary (score, orders left ...) worked out only from what ``side``
     sees: from the position itself when nothing is hidden, else from the observation."""
-    summary = getattr(live.game.ruleset, "summary", None)
-    if not callable(summary):
-        return {}
+    summary = live.game.ruleset.summary
     if not live.hides_anything(side):
         return dict(summary(live.state))
     try:
@@ -511,82 +497,4 @@ def markers(seen: Mapping[str, Any]) -> dict[str, list[str]]:
                 for uid, u in shown.items():
                     if u.get("side") == side and u.get("command") == command:
                         out.setdefault(uid, []).append(name)
-    return out
-
-
-def describe_action(state: GameState, action: Action) -> str:
-    """A button's words for an action."""
-    def name(uid: str | None) -> str:
-        u = state.units.get(uid or "")
-        return u.label if u is not None else str(uid)
-
-    match action:
-        case EndPhase() if isinstance(state.extra.get("activation"), dict):
-            return f"End the {state.extra['activation'].get('card')} card's activation"
-        case EndPhase():
-            return f"End the {state.phase} phase"
-        case OrderCards():
-            return "Lay the command cards face down in this order"
-        case GiveOrder(target=target, purpose=purpose):
-            whom = name(target) if target in state.units else f"the {target} command"
-            return f"Order {whom} to {purpose}"
-        case Encourage(commander=None):
-            return "No commander encourages"
-        case Encourage(commander=c):
-            return f"{name(c)} encourages"
-        case Attack(target=t):
-            return f"Attack {name(t)}"
-        case DeclareAttacks(attacks=attacks):
-            return f"Declare {len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
-        case Bombard(target=t):
-            return f"Bombard {name(t)}"
-        case Shoot(target=t):
-            return f"Shoot at {name(t)}"
-        case Move(unit=u):
-            return f"Move {name(u)}"
-    return action.type.replace("_", " ").capitalize()
-
-
-def unit_actions(live: LiveGame, roles: frozenset[str], unit: Unit, shown: set[str],
-                 plan: tuple[Attack, ...] = ()) -> list[dict[str, Any]]:
-    """What the caller's ``unit`` may do now, each checked by ``validate``: orders, a move
-    (dragging proposes where), attacks with the units and commanders that could join,
-    shots and bombardments. Where the rule set declares a phase's attacks together, an
-    attack says so (``declares``) and is checked beside the ``plan`` already made."""
-    state, game = live.state, live.game
-    if state.is_over or state.to_act not in roles or unit.side != state.to_act or not unit.in_play:
-        return []
-    out: list[dict[str, Any]] = []
-
-    def offer(action: Action, **extra: Any) -> None:
-        if game.is_legal(state, action):
-            out.append({"action": action.to_dict(), "label": describe_action(state, action), **extra})
-
-    for purpose in ("move", "bombard"):
-        offer(GiveOrder(target=unit.id, purpose=purpose))
-    probe = Move(unit=unit.id)
-    problems = game.validate(state, probe)
-    if not problems:
-        measure = game.ruleset.measure_move(game.table, state, probe)
-        out.append({"action": probe.to_dict(), "label": "Drag to move or turn", "kind": "move",
-                    "allowance": measure["allowance"] if measure else None})
-    def allowed(a: Attack, beside: tuple[Attack, ...]) -> bool:
-        return game.is_legal(state, DeclareAttacks(attacks=(*beside, a)) if beside else a)
-
-    enemies = [e for e in state.iter_troops(state.opponent(unit.side)) if e.id in shown]
-    friends = [f for f in state.iter_units(unit.side) if f.id != unit.id]
-    for e in enemies:
-        offer(Bombard(gun=unit.id, target=e.id), kind="bombard", target=e.id)
-        offer(Shoot(unit=unit.id, target=e.id), kind="shoot", target=e.id)
-        attack = Attack(attacker=unit.id, target=e.id)
-        declares = game.is_legal(state, DeclareAttacks(attacks=(attack,)))
-        beside = plan if declares else ()
-        if allowed(attack, beside):
-            supports = [f.id for f in friends if f.kind is not UnitKind.COMMANDER
-                        and allowed(Attack(attacker=unit.id, target=e.id, supports=(f.id,)), beside)]
-            commanders = [c.id for c in friends if c.kind is UnitKind.COMMANDER
-                          and allowed(Attack(attacker=unit.id, target=e.id, commander=c.id), beside)]
-            out.append({"action": attack.to_dict(), "label": describe_action(state, attack),
-                        "kind": "attack", "target": e.id, "supports": supports,
-                        "commanders": commanders, "declares": declares})
     return out

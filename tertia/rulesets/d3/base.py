@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol
 
 from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.ai_spec import AiSpec
 from tertia.core.events import Event
 from tertia.core.geometry import base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
@@ -115,6 +116,7 @@ class D3RuleSet(RuleSet):
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
     COMMANDER_IN_TOWN: ClassVar[bool]
     """Whether the commander may stand in a town."""
+    AI = AiSpec(proposer="tertia.ai.d3_proposals:iter_proposals", doctrine="tertia.ai.d3_doctrine:D3Doctrine")
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -394,8 +396,10 @@ class D3RuleSet(RuleSet):
         return {"zones": self.zones(state, u), "arcs": arcs, "sight": sight}
 
     def summary(self, state: GameState) -> dict[str, Any]:
+        """The score so far (Victory), units lost, the weather and the card in play
+        (``active_card``, ``None`` between activations)."""
         return {"score": scores(state), "units_lost": {s: units_lost(state, s) for s in state.sides},
-                "weather": weather.weather(state)}
+                "weather": weather.weather(state), "active_card": self.active_card(state)}
 
     # --- hooks for each rule set -------------------------------------------------------------
 

@@ -14,11 +14,12 @@ from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, Violation
+from tertia.core.vocabulary import ActionKind, PanelKind
 from tertia.rules.hits import piece
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
-from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence
+from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence, vocabulary
 from tertia.rulesets.d3_cards import melee as melee_rules
 from tertia.rulesets.d3_cards import shooting as own_shooting
 
@@ -40,6 +41,8 @@ class D3Cards(D3RuleSet):
     SHOOTING: ClassVar[ShootingRules] = own_shooting
     MELEE: ClassVar[MeleeRules] = melee_rules
     COMMANDER_IN_TOWN: ClassVar[bool] = False
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),

@@ -19,12 +19,13 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.hits import piece
 from tertia.rulesets.d3 import placement, weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
 from tertia.rulesets.d3.victory import UNDEPLOYED
-from tertia.rulesets.d3_commands import clauses, commander, deployment, organisation, sequence
+from tertia.rulesets.d3_commands import clauses, commander, deployment, organisation, sequence, vocabulary
 from tertia.rulesets.d3_commands import melee as melee_rules
 from tertia.rulesets.d3_commands import movement as own_movement
 from tertia.rulesets.d3_commands import shooting as own_shooting
@@ -40,6 +41,9 @@ class D3Commands(D3RuleSet):
     SHOOTING: ClassVar[ShootingRules] = own_shooting
     MELEE: ClassVar[MeleeRules] = melee_rules
     COMMANDER_IN_TOWN: ClassVar[bool] = True
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("commander_values", "0-1-2",

@@ -11,19 +11,21 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.ai_spec import AiSpec
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, IllegalAction, Violation
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import NO_HITS, HitsPiece, piece
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import ground_under, plan_move
 from tertia.rules.pieces import piece_problems
 from tertia.rules.sight import has_line_of_sight
-from tertia.rulesets.larger_battles import clauses, sequence
+from tertia.rulesets.larger_battles import clauses, sequence, vocabulary
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.bombardment import validate_bombard
 from tertia.rulesets.larger_battles.combat import (
@@ -130,6 +132,11 @@ class LargerBattles(RuleSet):
         UnitKind.ARTILLERY: (3.0, 2.0),
         UnitKind.COMMANDER: (2.0, 2.0),
     }
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
+    AI = AiSpec(proposer="tertia.ai.random_player:larger_battles_proposals",
+                doctrine="tertia.ai.doctrine:LargerBattlesDoctrine")
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -493,6 +500,7 @@ class LargerBattles(RuleSet):
         return {"zones": zones, "arcs": arcs, "sight": sight}
 
     def summary(self, state: GameState) -> dict[str, Any]:
+        """The score so far (Victory), units lost, and orders left this player turn."""
         return {
             "score": scores(state, self.options),
             "units_lost": {s: units_lost(state, s) for s in state.sides},

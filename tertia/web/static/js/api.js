@@ -34,6 +34,8 @@ export async function request(method, path, { token = null, body = undefined, si
 
 export const api = {
   catalogue: () => request("GET", "/api/catalogue"),
+  // A rule set's options and vocabulary (its action kinds, decisions and panels).
+  rules: (id) => request("GET", `/api/rules/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/games", { body }),
   summary: (id, token) => request("GET", `/api/games/${id}`, { token }),
   view: (id, token, { side = null, logFrom = 0 } = {}) => {

@@ -2,7 +2,8 @@
 //
 // While the game awaits this side's order: its own cards, to arrange by dragging, with
 // the up and down buttons, or with Alt+Arrow keys on a focused card; the order is checked
-// by the server (/validate) and laid with the order action the server offered. Afterwards:
+// by the server (/validate) and laid with the order action the server offered (the
+// panel's action, as the rule set's vocabulary declares it). Afterwards:
 // the side's own order with the played cards struck through, the other side's cards as
 // face-down backs (their number only: the server never sends their order), and the
 // command now active. Everything shown comes from the view's "cards" block.
@@ -17,8 +18,10 @@ export function cardName(card) {
 }
 
 export class CardPanel {
-  constructor({ gameId, token, onLaid }) {
+  // ``action``: the action type that lays an order (the panel's, from the vocabulary).
+  constructor({ gameId, token, onLaid, action }) {
     this.gameId = gameId;
+    this.action = action;
     this.token = token;
     this.onLaid = onLaid;
     this.node = h("section", { class: "card cards-panel", "aria-label": "Command cards", "data-test": "cards", hidden: true });
@@ -36,7 +39,7 @@ export class CardPanel {
     if (!cards) return;
     this.view = view;
     this.table = table;
-    const offer = (view.choices || []).find((c) => c.action.type === "order_cards");
+    const offer = (view.choices || []).find((c) => c.action.type === this.action);
     this.node.append(h("h3", {}, "Command cards"));
     if (offer) {
       this.renderOrdering(offer, cards);

@@ -1,5 +1,7 @@
 // Moving a unit: drag a ghost of its base, turn it by its handle (or Q / E), and the
-// server says, while you drag, whether the rules allow it and how far it has gone.
+// server says, while you drag, whether the rules allow it and how far it has gone. The
+// action is the offered one (a kind whose fields hold a path), its path and its facing
+// at the end put in the fields the rule set's vocabulary declares.
 
 import { api } from "./api.js";
 
@@ -7,7 +9,15 @@ const SNAP = 5; // degrees: turning snaps to this unless Shift is held
 const VALIDATE_GAP = 90; // ms between validation requests while dragging
 
 export class MoveTool {
-  constructor({ map, gameId, token, unit, onVerdict, onDrop }) {
+  // ``offer``: the server's drag offer for the unit; ``kind``: its action kind.
+  constructor({ map, gameId, token, unit, offer, kind, onVerdict, onDrop }) {
+    const fields = (kind && kind.fields) || [];
+    const path = fields.findIndex((f) => f.kind === "points");
+    this.type = offer ? offer.action.type : "move";
+    this.subject = (kind && kind.subject) || "unit";
+    this.pathField = path >= 0 ? fields[path].name : "waypoints";
+    const after = fields.slice(path + 1).filter((f) => f.kind === "facing").pop();
+    this.turnField = after ? after.name : "face_after";
     this.map = map;
     this.gameId = gameId;
     this.token = token;
@@ -42,13 +52,13 @@ export class MoveTool {
   action() {
     const g = this.ghost;
     const u = this.unit;
-    const a = { type: "move", unit: u.id, waypoints: [] };
+    const a = { type: this.type, [this.subject]: u.id, [this.pathField]: [] };
     if (!g) return a;
     const last = (g.waypoints || []).slice(-1)[0] || [u.x, u.y];
     const moved = Math.hypot(g.x - last[0], g.y - last[1]) > 0.01;
-    a.waypoints = [...(g.waypoints || []), ...(moved ? [[round(g.x), round(g.y)]] : [])];
+    a[this.pathField] = [...(g.waypoints || []), ...(moved ? [[round(g.x), round(g.y)]] : [])];
     const turn = Math.abs(((g.facing - u.facing + 540) % 360) - 180);
-    if (turn > 0.5) a.face_after = round(((g.facing % 360) + 360) % 360);
+    if (turn > 0.5) a[this.turnField] = round(((g.facing % 360) + 360) % 360);
     return a;
   }
 

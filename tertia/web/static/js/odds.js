@@ -1,5 +1,6 @@
-// The odds of an attack or a bombardment before the dice: exact outcomes from the
-// engine's own resolution, the modifiers for each side, and the button that rolls.
+// The odds of a dice-driven action before the dice (an attack, a shot, a rally ...): exact
+// outcomes from the engine's own resolution, the modifiers for each side, the optional
+// fields the action kind declares (supports, a commander), and the button that rolls.
 
 import { api } from "./api.js";
 import { h, percent } from "./ui.js";
@@ -14,33 +15,35 @@ function bars(title, dist, colour) {
 }
 
 export class OddsPanel {
-  // ``offer``: a unit action from the server ({action, label, supports, commanders,
-  // declares}). Where a phase's attacks are declared together (``declares``), the attack
-  // may join the player's ``planned`` attacks (``onPlan``) instead of being made alone.
-  constructor({ gameId, token, offer, names, onCommit, onCancel, onPlan = null, planned = 0 }) {
+  // ``offer``: a unit action from the server ({action, label, kind, target, options,
+  // gathered_by}); ``kind``: its action kind from the vocabulary. Where actions of the kind
+  // are made together (``gathered_by``), this one may join the player's ``planned`` ones
+  // (``onPlan``) instead of being made alone.
+  constructor({ gameId, token, offer, kind, names, onCommit, onCancel, onPlan = null, planned = 0 }) {
     this.gameId = gameId;
     this.token = token;
     this.offer = offer;
+    this.kind = kind || { label: "Roll", fields: [] };
     this.names = names;
     this.onCommit = onCommit;
     this.onCancel = onCancel;
-    this.onPlan = offer.declares ? onPlan : null;
+    this.onPlan = offer.gathered_by ? onPlan : null;
     this.adding = Boolean(this.onPlan && planned);
-    this.supports = new Set();
-    this.commander = null;
+    this.chosen = {}; // optional field name -> a list of pieces, or one piece (null: none)
     this.node = h("section", { class: "odds-panel", "aria-label": "Odds" });
     this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
-    // Where attacks are declared together, one made at once is the phase's only attack.
-    const alone = this.onPlan && !this.adding && offer.kind === "attack";
-    const label = this.adding ? "Add to the attacks" : alone ? "Attack alone" : offer.kind === "attack" ? "Attack!" : "Fire!";
+    // Where actions are made together, one made at once is the only one of its phase.
+    const alone = this.onPlan && !this.adding;
+    const what = this.kind.label.toLowerCase();
+    const label = this.adding ? `Add to the ${what}s` : alone ? `${this.kind.label} alone` : `${this.kind.label}!`;
     this.go = h("button", { class: "btn primary", onclick: () => this.commit(), "data-test": this.adding ? "plan-add" : "roll",
-      title: alone ? "Declare this as the phase's only attack and fight it now" : null }, label);
+      title: alone ? `Make this the phase's only ${what} now` : null }, label);
     const plan = this.onPlan && !this.adding
-      ? h("button", { class: "btn", "data-test": "plan-add", title: "Declare it together with other attacks",
-        onclick: () => this.onPlan(this.action()) }, "Plan with other attacks")
+      ? h("button", { class: "btn", "data-test": "plan-add", title: `Make it together with other ${what}s`,
+        onclick: () => this.onPlan(this.action()) }, `Plan with other ${what}s`)
       : null;
     this.node.append(h("h3", {}, offer.label), this.controls(), this.body,
-      this.onPlan ? h("p", { class: "muted" }, "The odds of this attack made alone; all the phase's attacks are declared together, then fought one by one, each with its odds.") : null,
+      this.onPlan ? h("p", { class: "muted" }, `The odds of this ${what} made alone; all the phase's ${what}s are made together, then resolved one by one, each with its odds.`) : null,
       h("div", { class: "odds-actions" }, this.go, plan,
         h("button", { class: "btn", onclick: () => this.onCancel() }, "Cancel")));
     this.refresh();
@@ -48,32 +51,34 @@ export class OddsPanel {
 
   action() {
     const a = { ...this.offer.action };
-    if (a.type === "attack") {
-      a.supports = [...this.supports];
-      a.commander = this.commander;
-    }
+    for (const [name, value] of Object.entries(this.chosen)) a[name] = value instanceof Set ? [...value] : value;
     return a;
   }
 
+  // A control for each optional field the offer lists pieces for: a list of units to tick,
+  // or one piece to pick (the field's none_label for none).
   controls() {
     const box = h("div", { class: "odds-controls" });
-    const supports = this.offer.supports || [];
-    const commanders = this.offer.commanders || [];
-    if (supports.length) {
-      box.append(h("div", { class: "control-title" }, "Supporting units"));
-      for (const id of supports) {
-        const input = h("input", { type: "checkbox", value: id, onchange: (e) => {
-          if (e.target.checked) this.supports.add(id); else this.supports.delete(id);
-          this.refresh();
-        } });
-        box.append(h("label", { class: "check" }, input, " ", this.names(id)));
+    for (const [name, pieces] of Object.entries(this.offer.options || {})) {
+      const field = (this.kind.fields || []).find((f) => f.name === name) || { name, label: name, kind: "own-units", none_label: "none" };
+      if (!pieces.length) continue;
+      if (field.kind === "own-units") {
+        const ticked = (this.chosen[name] = new Set());
+        box.append(h("div", { class: "control-title" }, field.label));
+        for (const id of pieces) {
+          const input = h("input", { type: "checkbox", value: id, onchange: (e) => {
+            if (e.target.checked) ticked.add(id); else ticked.delete(id);
+            this.refresh();
+          } });
+          box.append(h("label", { class: "check" }, input, " ", this.names(id)));
+        }
+      } else {
+        this.chosen[name] = null;
+        const select = h("select", { "data-field": name, onchange: (e) => { this.chosen[name] = e.target.value || null; this.refresh(); } },
+          h("option", { value: "" }, field.none_label || "none"),
+          pieces.map((c) => h("option", { value: c }, this.names(c))));
+        box.append(h("label", { class: "control-title" }, `${field.label} `, select));
       }
-    }
-    if (commanders.length) {
-      const select = h("select", { onchange: (e) => { this.commander = e.target.value || null; this.refresh(); } },
-        h("option", { value: "" }, "no commander"),
-        commanders.map((c) => h("option", { value: c }, this.names(c))));
-      box.append(h("label", { class: "control-title" }, "Encouraged by ", select));
     }
     return box;
   }
@@ -96,6 +101,7 @@ export class OddsPanel {
   }
 
   render(odds) {
+    if (!odds.target) { this.renderOutcomes(odds); return; }
     const s = odds.summary;
     const hit = Object.entries(s.target_hits || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
     const headline = h("div", { class: "odds-headline", "data-test": "hit-chance" },
@@ -113,9 +119,22 @@ export class OddsPanel {
       Object.keys(s.attacker_hits || {}).length > 1 ? bars(`Hits on ${this.names(odds.attacker)}`, s.attacker_hits, "#1f3a68") : null,
       risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " that ", t))) : null,
       h("div", { class: "mods-row" }, mods("Your modifiers", odds.modifiers),
-        odds.action.type === "attack" ? mods("Defender's modifiers", odds.defender_modifiers) : null),
+        odds.defender_modifiers.length ? mods("Defender's modifiers", odds.defender_modifiers) : null),
       h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
         h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
+    );
+  }
+
+  // An action aimed at no enemy (a rally): each outcome with its chance.
+  renderOutcomes(odds) {
+    const best = odds.outcomes[0];
+    this.body.replaceChildren(
+      h("div", { class: "odds-headline", "data-test": "outcome-chance" },
+        h("span", { class: "big" }, best ? percent(best.probability) : "–"), " ", best ? best.description : "no outcome"),
+      h("ul", { class: "risks", "data-test": "outcomes" }, odds.outcomes.map((o) =>
+        h("li", {}, h("b", {}, percent(o.probability)), " ", o.description, h("small", { class: "muted" }, ` (${o.fraction})`)))),
+      odds.modifiers.length ? h("div", { class: "mods" }, h("div", { class: "odds-title" }, "Modifiers"),
+        h("ul", {}, odds.modifiers.map((m) => h("li", {}, m)))) : null,
     );
   }
 

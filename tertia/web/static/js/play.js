@@ -1,13 +1,15 @@
 // The game table: map, status, the selected unit and what it may do, odds, log, undo.
 
 import { api } from "./api.js";
-import { CardPanel, cardName } from "./cards.js";
+import { cardName } from "./cards.js";
 import { MoveTool } from "./drag.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { OddsPanel } from "./odds.js";
+import { buildPanels } from "./panels.js";
 import { remember, tokenFor, tokensFor } from "./tokens.js";
 import { clear, h, percent, phaseTitle, setTopbar, sideColour, sideName, toast } from "./ui.js";
+import { Vocabulary } from "./vocab.js";
 
 const REPORT_SKIP = new Set(["id", "name", "side", "x", "y", "facing", "in_play", "removed", "command", "type",
   "hit_limit_base", "hits", "hit_limit"]);
@@ -21,7 +23,7 @@ export class PlayScreen {
     this.detail = null;
     this.tool = null;
     this.odds = null;
-    this.plan = []; // attacks the player means to declare together (larger-battles)
+    this.plan = []; // actions the player means to make together (larger-battles' attacks)
     this.alive = true;
     this.overlayFlags = { zones: true, arcs: true, sight: true };
     this.endShown = false;
@@ -53,7 +55,9 @@ export class PlayScreen {
       return;
     }
     try {
-      this.table = await api.table(this.gameId, this.token());
+      const [table, summary] = await Promise.all([api.table(this.gameId, this.token()), api.summary(this.gameId, this.token())]);
+      this.table = table;
+      this.vocab = new Vocabulary((await api.rules(summary.game.rules)).vocabulary);
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "Cannot open this battle"),
         h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "All battles")));
@@ -76,10 +80,10 @@ export class PlayScreen {
       h("button", { class: "icon-btn", title: "Whole table", onclick: () => this.map.fit() }, "⤢")));
     this.prompt = h("section", { class: "card prompt", "aria-label": "Your move" });
     this.unitCard = h("section", { class: "card unit-card", hidden: true, "aria-label": "Selected unit" });
-    this.cards = new CardPanel({ gameId: this.gameId, token: () => this.token(), onLaid: (action) => this.act(action) });
+    this.panels = buildPanels(this);
     this.logBox = h("section", { class: "card log", "aria-label": "Battle log" }, h("h3", {}, "The battle so far"));
     this.logView = new LogView(this.logBox);
-    this.panel = h("aside", { class: "side-panel" }, this.prompt, this.cards.node, this.unitCard, this.logBox);
+    this.panel = h("aside", { class: "side-panel" }, this.prompt, this.panels.map((p) => p.node), this.unitCard, this.logBox);
     this.root.replaceChildren(h("div", { class: "table-screen" }, this.mapBox, this.panel));
     this.keys = (e) => {
       if (e.target.closest && e.target.closest("input, select, textarea")) return;
@@ -183,12 +187,13 @@ export class PlayScreen {
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
     this.map.drawState(v.state, v.markers, { selected: this.selected, targets });
     const s = v.status;
-    const deploying = s.your_turn && s.pending && s.pending.kind === "deploy";
+    const decision = this.vocab.pending(s);
+    const deploying = s.your_turn && decision && decision.panel === "deployment";
     const edge = deploying ? (this.table.sides.find((x) => x.id === s.to_act) || {}).edge : null;
     this.map.deploymentZone(edge, deploying ? v.game.options.deployment_zone ?? null : null);
     this.renderTopbar();
     this.renderPrompt();
-    this.cards.render(v, this.table);
+    for (const panel of this.panels) panel.render(v, this.table);
     if (v.status.over && !this.endShown) {
       this.endShown = true;
       this.showEnd();
@@ -260,53 +265,43 @@ export class PlayScreen {
       return;
     }
     this.banner.hidden = true;
-    const active = v.cards && v.cards.active;
-    if (s.pending && s.pending.kind === "order_cards") {
-      this.prompt.append(h("p", { class: "headline" }, "Orders: lay your command cards face down in the order you will play them."));
-    } else if (s.pending && s.pending.kind === "deploy") {
-      const waiting = s.pending.units || [];
-      if (!waiting.includes(this.deploying)) this.deploying = waiting[0];
-      this.prompt.append(
-        h("p", { class: "headline", "data-test": "deploy-prompt" },
-          `Deployment, ${s.pending.step} step: click the table where ${this.names(this.deploying)} should stand.`),
-        h("p", { class: "muted" }, "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
-        h("label", { class: "field" }, "Piece to place",
-          h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.renderPrompt(); } },
-            waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, this.names(id))))));
-    } else if (s.pending) {
-      const attack = (s.pending.attack || {});
-      this.prompt.append(h("p", { class: "headline" },
-        `${this.names(attack.attacker)} attacks ${this.names(attack.target)}. Does a commander encourage the defence?`));
-    } else if (this.declared().length) {
-      this.prompt.append(h("p", { class: "headline" }, "Your attacks are declared: fight each in turn."),
-        h("div", { class: "choices", "data-test": "declared" }, this.declared().map((a) =>
-          h("button", { class: "btn", onclick: () => this.fightDeclared(a) },
-            `${this.names(a.attacker)} on ${this.names(a.target)} …`))));
-    } else {
-      const what = active ? `Your ${cardName(active.card).toLowerCase()} command is active` : `${phaseTitle(s.phase)} phase`;
+    const decision = this.vocab.pending(s);
+    if (decision) {
+      this.prompt.append(h("p", { class: "headline", "data-test": "decision-prompt" }, this.vocab.ask(decision, s.pending, (id) => this.unitName(id))));
+    } else if (!this.planPanel() || !this.planPanel().declared(v).length) {
+      const card = s.summary && s.summary.active_card;
+      const what = card ? `Your ${cardName(card).toLowerCase()} card is in play` : `${phaseTitle(s.phase)} phase`;
       this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
-      if (this.plan.length) this.prompt.append(this.planBox());
     }
+    // Every choice the server offered, but those a panel makes (orders, a card order ...).
+    const made = new Set(this.panels.map((p) => p.name));
     const buttons = h("div", { class: "choices" });
     for (const c of v.choices) {
-      if (c.action.type === "order_cards") continue; // the card panel lays the order
-      const end = c.action.type === "end_phase";
-      buttons.append(h("button", { class: `btn ${end ? "primary end-phase" : ""}`, "data-test": end ? "end-phase" : c.action.type,
-        onclick: () => this.act(c.action) }, c.label));
+      const panel = this.vocab.panelFor(c.action.type);
+      if (panel && made.has(panel.name)) continue;
+      const kind = this.vocab.kind(c.action.type);
+      const last = kind && !kind.fields.length; // ending the phase or the activation
+      buttons.append(h("button", { class: `btn ${last ? "primary end-phase" : ""}`, "data-test": c.action.type.replace(/_/g, "-"),
+        title: kind ? kind.help : null, onclick: () => this.act(c.action) }, c.label));
     }
     this.prompt.append(buttons);
+  }
+
+  // A piece's name, or null for anything that is not a piece on the table.
+  unitName(id) {
+    const u = this.view && this.view.state.units.find((v) => v.id === id);
+    return u ? u.name || u.id : null;
   }
 
   // --- selecting units -------------------------------------------------------------------
 
   mapClick(e) {
     if (this.map.suppressClick) return;
-    const s = this.view && this.view.status;
-    if (s && s.your_turn && s.pending && s.pending.kind === "deploy" && this.deploying) {
+    const placing = this.view && this.panels.find((p) => p.actionAt);
+    if (placing) {
       const at = this.map.toTable(e.clientX, e.clientY);
-      const round = (v) => Math.round(v * 100) / 100;
-      this.act({ type: "deploy", unit: this.deploying, x: round(at.x), y: round(at.y) });
-      return;
+      const action = placing.actionAt(this.view, at.x, at.y);
+      if (action) { this.act(action); return; }
     }
     const node = e.target.closest(".unit");
     if (!node) {
@@ -316,7 +311,7 @@ export class PlayScreen {
     const id = node.dataset.unit;
     if (this.tool && id === this.selected) return; // a drag on the selected unit
     const offer = this.detail && this.detail.actions.find((a) => a.target === id);
-    if (offer) { this.openOdds(offer); return; }
+    if (offer) { this.take(offer); return; }
     this.select(id);
   }
 
@@ -336,7 +331,7 @@ export class PlayScreen {
     this.render();
     this.drawOverlays();
     this.renderUnitCard();
-    const move = detail.actions.find((a) => a.kind === "move");
+    const move = detail.actions.find((a) => a.interaction === "drag");
     if (move && !this.tool) this.startMove(move);
   }
 
@@ -364,7 +359,7 @@ export class PlayScreen {
     this.unitCard.hidden = false;
     const kind = (u.kind || r.type || "").replace(/_/g, " ");
     const limit = r.hit_limit;
-    this.unitCard.append(
+    this.unitCard.append(...[
       h("div", { class: "unit-head", style: `--side:${sideColour(t, u.side)}` },
         h("span", { class: "swatch" }),
         h("div", {}, h("h3", {}, u.name || u.id),
@@ -373,7 +368,7 @@ export class PlayScreen {
         h("span", {}, `Hits ${u.hits} of ${limit}`),
         h("span", { class: "pips" }, Array.from({ length: limit }, (_, i) => h("i", { class: i < u.hits ? "on" : "" })))) : null,
       this.reportList(r),
-    );
+    ].filter(Boolean)); // append() would write out a null
     if (this.odds) { this.unitCard.append(this.odds.node); return; }
     const actions = d.actions;
     if (!actions.length) {
@@ -383,14 +378,17 @@ export class PlayScreen {
     }
     const list = h("div", { class: "unit-actions" });
     for (const a of actions) {
-      if (a.kind === "move") {
-        list.append(h("div", { class: "move-help" }, h("b", {}, "Move: "),
+      const kind = this.vocab.kind(a.kind);
+      if (a.interaction === "drag") {
+        list.append(h("div", { class: "move-help" }, h("b", {}, `${kind ? kind.label : "Move"}: `),
           `drag the base; drag the round handle (or Q / E) to turn; W fixes a corner of the path. `,
           `Allowance ${a.allowance ?? "?"}".`));
-      } else if (a.kind === "attack" || a.kind === "bombard" || a.kind === "shoot") {
-        list.append(h("button", { class: "btn target", "data-test": `offer-${a.target}`, onclick: () => this.openOdds(a) }, a.label + " …"));
+      } else if (a.target) {
+        list.append(h("button", { class: "btn target", "data-test": `offer-${a.target}`, "data-kind": a.kind,
+          title: kind ? kind.help : null, onclick: () => this.take(a) }, a.label + (a.dice_driven ? " …" : "")));
       } else {
-        list.append(h("button", { class: "btn", "data-test": a.action.type, onclick: () => this.act(a.action) }, a.label));
+        list.append(h("button", { class: "btn", "data-test": a.action.type, title: kind ? kind.help : null,
+          onclick: () => this.act(a.action) }, a.label));
       }
     }
     this.unitCard.append(list);
@@ -410,11 +408,11 @@ export class PlayScreen {
 
   // --- moving ----------------------------------------------------------------------------
 
-  startMove() {
+  startMove(offer) {
     const u = this.view.state.units.find((x) => x.id === this.selected);
     if (!u) return;
     this.tool = new MoveTool({
-      map: this.map, gameId: this.gameId, token: this.token(), unit: u,
+      map: this.map, gameId: this.gameId, token: this.token(), unit: u, offer, kind: this.vocab.kind(offer.kind),
       onVerdict: (verdict, action) => {
         this.pendingMove = { ...verdict, action };
         this.renderMoveBox();
@@ -456,10 +454,15 @@ export class PlayScreen {
 
   // --- attacking -------------------------------------------------------------------------
 
+  // An aimed offer: its odds first when its dice are the point of it, else made at once.
+  take(offer) {
+    if (offer.dice_driven) this.openOdds(offer); else this.act(offer.action);
+  }
+
   openOdds(offer) {
     this.clearTool();
     this.odds = new OddsPanel({
-      gameId: this.gameId, token: this.token(), offer, names: (id) => this.names(id),
+      gameId: this.gameId, token: this.token(), offer, kind: this.vocab.kind(offer.kind), names: (id) => this.names(id),
       onCommit: async (action) => { await this.act(action); },
       onCancel: () => { this.odds = null; this.renderUnitCard(); },
       onPlan: (action) => this.addToPlan(action), planned: this.plan.length,
@@ -467,42 +470,34 @@ export class PlayScreen {
     this.renderUnitCard();
   }
 
-  // Larger battles: the combat phase's attacks are declared together, then fought in turn.
+  // Actions made together (larger-battles declares a combat phase's attacks at once, then
+  // fights them in turn): the plan is kept while the gathering kind may still be made.
+  planPanel() { return this.panels.find((p) => p.name === "attack-plan") || null; }
+
   planning() {
     const s = this.view && this.view.status;
-    return Boolean(s && s.your_turn && !s.pending && s.phase === "combat" && !this.declared().length);
-  }
-
-  declared() {
-    const extra = (this.view && this.view.state.extra) || {};
-    return extra.declared_attacks || [];
+    const panel = this.planPanel();
+    if (!s || !panel || !panel.kind || !s.your_turn || s.pending || panel.declared(this.view).length) return false;
+    return !panel.kind.phases.length || panel.kind.phases.includes(s.phase);
   }
 
   addToPlan(action) {
-    this.plan.push({ attacker: action.attacker, target: action.target,
-      supports: action.supports || [], commander: action.commander || null });
+    const { type, ...item } = action;
+    this.plan.push(item);
     this.odds = null;
     this.deselect();
-    this.renderPrompt();
   }
 
-  planBox() {
-    const describe = (a) => `${this.names(a.attacker)} on ${this.names(a.target)}` +
-      (a.supports.length ? `, supported by ${a.supports.map((x) => this.names(x)).join(", ")}` : "") +
-      (a.commander ? `, encouraged by ${this.names(a.commander)}` : "");
-    return h("div", { class: "plan", "data-test": "plan" },
-      h("div", { class: "control-title" }, "Attacks to declare together"),
-      h("ol", {}, this.plan.map((a) => h("li", {}, describe(a)))),
-      h("div", { class: "odds-actions" },
-        h("button", { class: "btn primary", "data-test": "declare-attacks",
-          onclick: () => this.act({ type: "declare_attacks", attacks: this.plan }) },
-        `Declare ${this.plan.length} attack${this.plan.length > 1 ? "s" : ""}`),
-        h("button", { class: "btn", onclick: () => { this.plan = []; this.renderPrompt(); if (this.selected) this.select(this.selected); } }, "Clear")));
+  clearPlan() {
+    this.plan = [];
+    this.render();
+    if (this.selected) this.select(this.selected);
   }
 
   async fightDeclared(a) {
     await this.select(a.attacker);
-    const offer = this.detail && this.detail.actions.find((x) => x.kind === "attack" && x.target === a.target);
+    const item = this.planPanel() && this.planPanel().list.item;
+    const offer = this.detail && this.detail.actions.find((x) => x.kind === item && x.target === a.target);
     if (offer) this.openOdds(offer);
   }
 

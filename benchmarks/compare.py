@@ -1,0 +1,74 @@
+"""Battles per CPU second of two checkouts of Tertia, in interleaved pairs.
+
+Each checkout needs its own built virtualenv (``make -C <checkout> .venv/.installed``). A
+round runs ``benchmarks/battles.py`` of the baseline, then of the candidate, for each rule
+set, so a machine whose speed drifts slows both alike; the ratio candidate/baseline of
+each pair is reported with its median and range.
+
+Usage::
+
+    git worktree add /tmp/tertia-before <old commit> && make -C /tmp/tertia-before .venv/.installed
+    python benchmarks/compare.py /tmp/tertia-before . --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+CASES = (
+    ("edgehill", "larger-battles", 10),
+    ("edgehill", "d3-commands", 6),
+    ("chalgrove", "d3-cards", 10),
+)
+"""(scenario, rule set, battles per run) timed each round."""
+
+RATE = re.compile(r"per CPU second: ([0-9.]+)")
+
+
+def rate(checkout: Path, scenario: str, rules: str, games: int) -> float:
+    """Battles per CPU second of one run of ``checkout``'s benchmark."""
+    python = checkout / ".venv" / "bin" / "python"
+    script = Path(__file__).resolve().parent / "battles.py"
+    out = subprocess.run(
+        [str(python), str(script), "--scenario", scenario, "--rules", rules, "--games", str(games)],
+        capture_output=True, text=True, check=True, cwd=checkout,
+    ).stdout
+    found = RATE.search(out)
+    if found is None:
+        raise SystemExit(f"{checkout}: no rate in the benchmark's output:\n{out}")
+    return float(found.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("baseline", type=Path, help="the checkout to compare against")
+    parser.add_argument("candidate", type=Path, help="the checkout measured")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved pairs per rule set (5)")
+    args = parser.parse_args()
+    for checkout in (args.baseline, args.candidate):
+        if not (checkout / ".venv" / "bin" / "python").exists():
+            print(f"{checkout}: no built .venv (make -C {checkout} .venv/.installed)", file=sys.stderr)
+            return 2
+    ratios: dict[str, list[float]] = {rules: [] for _, rules, _ in CASES}
+    for i in range(args.rounds):
+        for scenario, rules, games in CASES:
+            before = rate(args.baseline, scenario, rules, games)
+            after = rate(args.candidate, scenario, rules, games)
+            ratios[rules].append(after / before)
+            print(f"round {i + 1} {rules}: {before:.2f} -> {after:.2f} battles per CPU second "
+                  f"(x{after / before:.3f})", flush=True)
+    print()
+    for rules, found in ratios.items():
+        print(f"{rules}: candidate/baseline median x{statistics.median(found):.3f} "
+              f"(range x{min(found):.3f} to x{max(found):.3f}, {len(found)} pairs)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

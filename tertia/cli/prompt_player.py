@@ -1,0 +1,351 @@
+"""A person playing at the terminal (``tertia battle --player SIDE=human``), asked only
+what the rule set's vocabulary declares.
+
+Each turn lists the legal actions that need nothing more (answers to a pending decision,
+orders to commands, ending the phase: :func:`tertia.offers.prompt_offers`) and then each
+declared kind that fits the moment and needs the player to fill it in (a move, an attack,
+a rally, a card order ...). A kind is filled in field by field, each asked for by its
+label and kind (a piece from a numbered list, a path, a facing, a choice); the engine
+judges the result, and a refusal is shown with its rule before asking again. A
+dice-driven kind shows its exact odds first and asks whether to go ahead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tertia.analysis.enumerate import TooManyBranches
+from tertia.analysis.odds import odds
+from tertia.core.actions import Action, BadActionData, action_from_dict
+from tertia.core.game import Game
+from tertia.core.state import GameState, Unit
+from tertia.core.violations import IllegalAction
+from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
+from tertia.offers import Offer, fitting, namer, prompt_offers, unit_offers
+
+Read = Callable[[], str | None]
+"""The next line the person types, or ``None`` when the input has ended."""
+Write = Callable[[str], None]
+
+LEAVE = ("q", "quit")
+SHOW = "?"
+
+
+class LeftTheBattle(Exception):
+    """The person left (``q``), or the input ended, before the battle did."""
+
+
+class Skip(Exception):
+    """A field's answer could not be used; the turn's menu is shown again."""
+
+
+class PromptPlayer:
+    """Chooses by asking: every choice and question comes from the rule set's vocabulary."""
+
+    name = "human"
+
+    def __init__(self, read: Read, write: Write, side_names: dict[str, str] | None = None,
+                 prompt: Write | None = None) -> None:
+        self.read = read
+        self.write = write
+        self.prompt = prompt or write
+        """Writes a question, left open for the answer on the same line."""
+        self.side_names = side_names or {}
+
+    # --- the turn's menu ---------------------------------------------------------------------
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        side = state.to_act
+        seen = game.observed_state(state, side)
+        while True:
+            self._header(game, seen)
+            offers = prompt_offers(game, state)
+            kinds = [k for k in fitting(game.ruleset, state) if _asks(k)]
+            entries: list[Offer | ActionKind] = [*offers, *kinds]
+            for n, entry in enumerate(entries, 1):
+                words = entry.label if isinstance(entry, Offer) else f"{entry.label} …"
+                self.write(f"  {n}. {words}")
+            self.write(f"  {SHOW} the units   q leave the battle")
+            answer = self._ask("Choose")
+            if answer == SHOW:
+                self._show_units(seen)
+                continue
+            if not answer.isdigit() or not 1 <= int(answer) <= len(entries):
+                self.write(f"  no choice {answer!r}: give a number from 1 to {len(entries)}")
+                continue
+            chosen = entries[int(answer) - 1]
+            try:
+                action = chosen.action if isinstance(chosen, Offer) else self._fill(game, state, seen, chosen)
+            except Skip as exc:
+                self.write(f"  {exc}")
+                continue
+            problems = game.validate(state, action)
+            if problems:
+                for v in problems:
+                    self.write(f"  refused: {v.message} ({v.rule})")
+                continue
+            kind = game.ruleset.action_kind(action.type)
+            if kind is not None and kind.dice_driven and not self._odds_first(game, seen, action):
+                continue
+            return action
+
+    def _odds_first(self, game: Game, seen: GameState, action: Action) -> bool:
+        """A dice-driven action's odds, then whether to go ahead."""
+        for line in odds_lines(game, seen, action):
+            self.write(line)
+        return self._ask("  Go ahead? (Y/n)").lower() not in ("n", "no")
+
+    def _header(self, game: Game, seen: GameState) -> None:
+        side = self.side_names.get(seen.to_act, seen.to_act)
+        self.write("")
+        self.write(f"Turn {seen.turn}, {seen.phase} phase: {side} to act")
+        summary = game.ruleset.summary(seen)
+        brief = [f"{k.replace('_', ' ')} {v}" for k, v in summary.items() if isinstance(v, str | int)]
+        if brief:
+            self.write("  " + "; ".join(brief))
+        if seen.pending is not None:
+            decision = game.ruleset.decision_kind(str(seen.pending.get("kind")))
+            if decision is not None:
+                self.write("  " + decision.ask(seen.pending, namer(seen)))
+
+    def _show_units(self, seen: GameState) -> None:
+        for side in seen.sides:
+            self.write(f"  {self.side_names.get(side, side)}:")
+            for u in seen.iter_units(side):
+                self.write(f"    {_piece(u)} at ({u.x:.1f}, {u.y:.1f}) facing {u.facing:.0f}")
+
+    def _ask(self, question: str) -> str:
+        self.prompt(f"{question}: ")
+        line = self.read()
+        if line is None:
+            raise LeftTheBattle("the input ended before the battle did")
+        answer = line.strip()
+        if answer.lower() in LEAVE:
+            raise LeftTheBattle("the battle was left unfinished")
+        return answer
+
+    # --- filling in a kind ----------------------------------------------------------------
+
+    def _fill(self, game: Game, state: GameState, seen: GameState, kind: ActionKind) -> Action:
+        data = self._values(game, state, seen, kind)
+        try:
+            return action_from_dict(data)
+        except BadActionData as exc:
+            raise Skip(str(exc)) from None
+
+    def _values(self, game: Game, state: GameState, seen: GameState, kind: ActionKind,
+                plan: Sequence[Action] = ()) -> dict[str, Any]:
+        """The kind's fields, asked in order; pieces are listed only where the rules
+        allow them (the offers for the kind), so the person picks among legal ones."""
+        offers = self._offers(game, state, seen, kind, plan)
+        data: dict[str, Any] = {"type": kind.type}
+        for spec in kind.fields:
+            pieces = _candidates(spec, seen)
+            if offers is not None and pieces is not None:
+                pieces = _allowed(spec, kind, pieces, offers, data)
+            value = self._field(game, state, seen, spec, pieces)
+            if value is not None:
+                data[spec.name] = value
+        return data
+
+    @staticmethod
+    def _offers(game: Game, state: GameState, seen: GameState, kind: ActionKind,
+                plan: Sequence[Action]) -> list[Offer] | None:
+        """Every legal offer of ``kind`` made by a piece (None: the kind's subject is no
+        piece, or it has none); :class:`Skip` when no piece may make one now."""
+        subject = kind.field(kind.subject) if kind.subject else None
+        if subject is None or subject.from_pending is not None:
+            return None
+        pieces = _candidates(subject, seen)
+        if pieces is None:
+            return None
+        shown = set(seen.units)
+        found = [o for u in pieces if u.id in state.units
+                 for o in unit_offers(game, state, state.units[u.id], shown, plan, only=kind.type)]
+        if not found:
+            raise Skip(f"nothing may {kind.label.lower()} now")
+        return found
+
+    def _field(self, game: Game, state: GameState, seen: GameState, spec: FieldSpec,
+               pieces: list[Unit] | None) -> Any:
+        """One field's value from the person (None: left out); :class:`Skip` for an
+        answer that cannot be used."""
+        if spec.kind is FieldKind.ACTIONS:
+            return self._list_of_actions(game, state, seen, spec)
+        if pieces is not None:
+            for n, u in enumerate(pieces, 1):
+                self.write(f"    {n}. {_piece(u)}")
+        blank = f"; blank: {spec.none_label or 'leave out'}" if spec.optional else ""
+        if spec.kind is FieldKind.CARD_ORDER:
+            blank = "; blank: as dealt"
+        answer = self._ask(f"  {spec.label} ({_hint(spec, seen)}{blank})")
+        if not answer:
+            if spec.kind is FieldKind.CARD_ORDER:
+                return list(_pending_list(spec, seen))
+            if spec.optional:
+                return None
+            raise Skip(f"{spec.label.lower()} is needed")
+        return _parse(spec, answer, pieces)
+
+    def _list_of_actions(self, game: Game, state: GameState, seen: GameState,
+                         spec: FieldSpec) -> list[dict[str, Any]]:
+        item = game.ruleset.action_kind(str(spec.item))
+        if item is None:
+            raise Skip(f"{game.ruleset.id} declares no {spec.item!r} to list")
+        items: list[dict[str, Any]] = []
+        while True:
+            n = len(items) + 1
+            more = self._ask(f"  {spec.label}: add {item.label.lower()} {n}? (y, or blank to finish)")
+            if more.lower() not in ("y", "yes"):
+                return items
+            planned = [action_from_dict({**i, "type": item.type}) for i in items]
+            entry = self._values(game, state, seen, item, planned)
+            entry.pop("type")
+            items.append(entry)
+
+
+# --- what a field may hold -------------------------------------------------------------------
+
+
+def _asks(kind: ActionKind) -> bool:
+    """Whether a kind is listed to be filled in (rather than only offered whole)."""
+    return kind.subject is not None or kind.interaction is not Interaction.BUTTON
+
+
+def _piece(u: Unit) -> str:
+    count = None if u.own is None or u.is_commander else u.own.values().get("hits")
+    hits = "" if count is None else f", {count} hit{'s' if count != 1 else ''}"
+    return f"{u.id}  {u.label} ({u.kind.value.replace('_', ' ')}{hits})"
+
+
+def _pending_list(spec: FieldSpec, seen: GameState) -> list[str]:
+    pending: Mapping[str, Any] = seen.pending or {}
+    listed = pending.get(spec.from_pending or "")
+    return [str(v) for v in listed] if isinstance(listed, list | tuple) else []
+
+
+def _candidates(spec: FieldSpec, seen: GameState) -> list[Unit] | None:
+    """The pieces a field may name, to list by number; None for a field naming none."""
+    side = seen.to_act
+    if spec.from_pending is not None:
+        if spec.kind not in (FieldKind.OWN_UNIT, FieldKind.OWN_COMMANDER):
+            return None
+        return [seen.units[i] for i in _pending_list(spec, seen) if i in seen.units]
+    if spec.kind is FieldKind.ENEMY_UNIT:
+        return list(seen.iter_units(seen.opponent(side)))
+    if spec.kind is FieldKind.OWN_COMMANDER:
+        return [u for u in seen.iter_units(side) if u.is_commander]
+    if spec.kind is FieldKind.OWN_UNIT:
+        return list(seen.iter_units(side))
+    if spec.kind is FieldKind.OWN_UNITS:
+        return [u for u in seen.iter_units(side) if not u.is_commander]
+    return None
+
+
+def _allowed(spec: FieldSpec, kind: ActionKind, pieces: list[Unit], offers: Sequence[Offer],
+             data: dict[str, Any]) -> list[Unit]:
+    """Of ``pieces``, those a legal offer of ``kind`` puts in ``spec`` given the fields
+    already answered in ``data`` (the acting piece, then its target, then the pieces its
+    optional fields may name)."""
+    subject, target = kind.subject, kind.target
+    mine = [o for o in offers if subject is None or subject not in data
+            or o.action.to_dict().get(subject) == data[subject]]
+    if spec.name == subject:
+        ids = {o.action.to_dict().get(subject) for o in offers}
+    elif spec.name == target:
+        ids = {o.target for o in mine}
+    elif any(spec.name in o.options for o in mine):
+        aimed = [o for o in mine if target is None or o.target == data.get(target)]
+        ids = {i for o in aimed for i in o.options.get(spec.name, ())}
+    else:
+        return pieces
+    return [u for u in pieces if u.id in ids]
+
+
+def _hint(spec: FieldSpec, seen: GameState) -> str:
+    match spec.kind:
+        case FieldKind.OWN_UNIT | FieldKind.OWN_COMMANDER | FieldKind.ENEMY_UNIT:
+            return "a number or an id"
+        case FieldKind.OWN_UNITS:
+            return "numbers or ids, separated by spaces"
+        case FieldKind.COMMAND:
+            commands = sorted({u.command for u in seen.iter_units(seen.to_act)})
+            return f"a command ({', '.join(commands)}) or a unit id"
+        case FieldKind.CHOICE:
+            return "one of " + ", ".join(spec.choices)
+        case FieldKind.POINTS:
+            return "x,y points in inches, separated by spaces"
+        case FieldKind.COORDINATE:
+            return "inches"
+        case FieldKind.FACING:
+            return "degrees clockwise from north"
+        case FieldKind.FLAG:
+            return "y or n"
+        case FieldKind.CARD_ORDER:
+            return "the cards top first, separated by spaces: " + " ".join(_pending_list(spec, seen))
+    return spec.kind.value
+
+
+def _one_piece(word: str, pieces: Sequence[Unit]) -> str:
+    if word.isdigit() and 1 <= int(word) <= len(pieces):
+        return pieces[int(word) - 1].id
+    if any(u.id == word for u in pieces):
+        return word
+    raise Skip(f"no piece {word!r} here: give a number from the list or an id")
+
+
+def _number(word: str, what: str) -> float:
+    try:
+        return float(word)
+    except ValueError:
+        raise Skip(f"{what}: {word!r} is not a number") from None
+
+
+def _parse(spec: FieldSpec, answer: str, pieces: Sequence[Unit] | None) -> Any:
+    """A typed answer as the field's JSON value; :class:`Skip` naming what is wrong."""
+    words = answer.replace(",", " ").split() if spec.kind is not FieldKind.POINTS else answer.split()
+    match spec.kind:
+        case FieldKind.OWN_UNIT | FieldKind.OWN_COMMANDER | FieldKind.ENEMY_UNIT:
+            return _one_piece(answer, pieces or ())
+        case FieldKind.OWN_UNITS:
+            return [_one_piece(w, pieces or ()) for w in words]
+        case FieldKind.POINTS:
+            points = []
+            for w in words:
+                xy = w.split(",")
+                if len(xy) != 2:
+                    raise Skip(f"a point is x,y (like 12,20.5), not {w!r}")
+                points.append([_number(xy[0], "x"), _number(xy[1], "y")])
+            return points
+        case FieldKind.COORDINATE | FieldKind.FACING:
+            return _number(answer, spec.label.lower())
+        case FieldKind.FLAG:
+            return answer.lower() in ("y", "yes", "true")
+        case FieldKind.CARD_ORDER:
+            return words
+        case FieldKind.CHOICE if answer not in spec.choices:
+            raise Skip(f"{spec.label.lower()}: {answer!r} is not one of {', '.join(spec.choices)}")
+    return answer
+
+
+# --- odds before the dice --------------------------------------------------------------------
+
+
+def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
+    """The exact odds of ``action`` worked out from what the side sees, as lines."""
+    try:
+        result = odds(game, seen, action)
+    except (IllegalAction, TooManyBranches, KeyError, TypeError, ValueError):
+        return ["  (no odds can be given from what you see)"]
+    name = namer(seen)
+    lines = []
+    if result.target is not None:
+        lines.append(f"  Odds: {float(result.hit_chance()):.0%} to inflict a hit on "
+                     f"{name(result.target) or result.target}")
+    lines.extend(f"    {float(o.probability):>4.0%}  {o.description}" for o in result.outcomes[:8])
+    if len(result.outcomes) > 8:
+        lines.append(f"    … and {len(result.outcomes) - 8} more outcomes")
+    return lines
+

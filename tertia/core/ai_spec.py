@@ -1,0 +1,29 @@
+"""Where a rule set's computer players live: the one declaration ``tertia.ai`` reads to
+play a rule set (``RuleSet.AI``), so adding a rule set needs no table keyed by its id.
+
+The references are ``"module:attribute"`` strings, resolved only when a player is wanted:
+``core`` never imports ``ai``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class AiSpec:
+    """A rule set's players. ``proposer``: a function ``(game, state, rng) -> list of
+    actions`` giving the random player candidates to pick among (the engine judges
+    each). ``doctrine``: a class (or factory) taking no arguments whose instances play
+    the rule set by its scripted doctrine (``tertia.ai.player.Player``)."""
+
+    proposer: str
+    doctrine: str
+
+    def __post_init__(self) -> None:
+        for what, ref in (("proposer", self.proposer), ("doctrine", self.doctrine)):
+            if not REFERENCE.fullmatch(ref):
+                raise ValueError(f"AI {what} {ref!r} is not a 'module:attribute' reference")

@@ -1,0 +1,196 @@
+// The panels beside the table, one per panel the rule set declares (vocabulary
+// "panels"): orders, command cards, the deck, deployment and the attack plan. Each has a
+// ``node`` and ``render(view, table)``; the panel that makes an action kind (``action``)
+// shows that kind's offers itself, so they are not repeated among the prompt's buttons.
+
+import { CardPanel, cardName } from "./cards.js";
+import { clear, h, sideColour, sideName } from "./ui.js";
+import { fill } from "./vocab.js";
+
+class Panel {
+  constructor(screen, spec) {
+    this.screen = screen;
+    this.spec = spec;
+    this.node = h("section", { class: `card panel panel-${spec.name}`, "aria-label": spec.label, "data-test": `panel-${spec.name}`, hidden: true });
+  }
+
+  head() { return h("h3", { title: this.spec.help }, this.spec.label); }
+}
+
+// Orders (larger-battles): how many are left this player turn, and the orders offered.
+class OrdersPanel extends Panel {
+  render(view) {
+    const s = view.status;
+    const kind = this.screen.vocab.kind(this.spec.action);
+    const offers = (view.choices || []).filter((c) => c.action.type === this.spec.action);
+    const left = s.summary ? s.summary.orders_left : undefined;
+    const now = kind && (!kind.phases.length || kind.phases.includes(s.phase)); // orders may be given now
+    clear(this.node);
+    this.node.hidden = !(s.your_turn && !s.pending && (offers.length || (now && left !== undefined)));
+    if (this.node.hidden) return;
+    this.node.append(this.head());
+    if (left !== undefined) this.node.append(h("p", { class: "muted", "data-test": "orders-left" }, `${left} order${left === 1 ? "" : "s"} left this player turn.`));
+    if (offers.length) {
+      this.node.append(h("div", { class: "choices" }, offers.map((c) =>
+        h("button", { class: "btn", "data-test": c.action.type.replace(/_/g, "-"), onclick: () => this.screen.act(c.action) }, c.label))));
+    }
+  }
+}
+
+// The deck of unit-type cards (d3-cards): the cards still to draw, those drawn, the one in play.
+class DeckPanel extends Panel {
+  render(view, table) {
+    const deck = view.deck;
+    clear(this.node);
+    this.node.hidden = !deck;
+    if (!deck) return;
+    const active = deck.active;
+    this.node.append(this.head(), h("p", { class: "muted", "data-test": "deck-count" },
+      `${deck.count} card${deck.count === 1 ? "" : "s"} left to draw this turn.`));
+    for (const [side, cards] of Object.entries(deck.left)) {
+      this.node.append(h("h4", { style: `--side:${sideColour(table, side)}` }, sideName(table, side),
+        h("small", { class: "muted" }, ` · ${cards.length} to draw`)),
+      h("div", { class: "card-row", "data-test": `deck-left-${side}`, style: `--side:${sideColour(table, side)}` },
+        cards.map((card) => h("span", { class: "mini-card", "data-card": card }, cardName(card)))));
+    }
+    if (deck.drawn.length) {
+      this.node.append(h("h4", {}, "Drawn this turn"), h("div", { class: "card-row", "data-test": "deck-drawn" },
+        deck.drawn.map((d) => {
+          const now = active && active.side === d.side && active.card === d.card;
+          return h("span", { class: `mini-card ${now ? "active" : "played"}`, style: `--side:${sideColour(table, d.side)}`,
+            title: `${sideName(table, d.side)} ${cardName(d.card).toLowerCase()}${now ? ": in play" : ""}` },
+          now ? cardName(d.card) : h("s", {}, cardName(d.card)));
+        })));
+    }
+    if (active) {
+      const mine = active.side === deck.viewer;
+      this.node.append(h("p", { class: "active-command", "data-test": "deck-active", style: `--side:${sideColour(table, active.side)}` },
+        h("span", { class: "swatch" }),
+        `In play: ${mine ? "your" : `${sideName(table, active.side)}'s`} ${cardName(active.card).toLowerCase()} card`));
+    }
+  }
+}
+
+// Deployment (d3-commands' procedure): which waiting piece to place; a click on the table places it.
+class DeploymentPanel extends Panel {
+  constructor(screen, spec) {
+    super(screen, spec);
+    this.kind = screen.vocab.kind(spec.action);
+    this.piece = this.kind ? this.kind.fields.find((f) => f.from_pending) : null;
+    this.deploying = null;
+  }
+
+  // The decision this panel answers is pending for us now.
+  active(view) {
+    const s = view.status;
+    const decision = this.screen.vocab.pending(s);
+    return Boolean(s.your_turn && decision && decision.panel === this.spec.name && this.kind && this.piece);
+  }
+
+  render(view) {
+    clear(this.node);
+    this.node.hidden = !this.active(view);
+    if (this.node.hidden) return;
+    const waiting = view.status.pending[this.piece.from_pending] || [];
+    if (!waiting.includes(this.deploying)) this.deploying = waiting[0];
+    const names = (id) => this.screen.names(id);
+    this.node.append(this.head(),
+      h("p", { "data-test": "deploy-prompt" }, `Click the table where ${names(this.deploying)} should stand.`),
+      h("p", { class: "muted" }, "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
+      h("label", { class: "field" }, this.piece.label,
+        h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.render(view); } },
+          waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, names(id))))));
+  }
+
+  // The action placing the chosen piece at table point (x, y), built from the kind's fields.
+  actionAt(view, x, y) {
+    if (!this.active(view) || !this.deploying) return null;
+    const round = (v) => Math.round(v * 100) / 100;
+    const action = { type: this.kind.type };
+    for (const f of this.kind.fields) {
+      if (f === this.piece) action[f.name] = this.deploying;
+      else if (f.kind === "coordinate") action[f.name] = round(f.name === "y" ? y : x);
+    }
+    return action;
+  }
+}
+
+// Attacks declared together (larger-battles): the plan being made, then the declared
+// attacks to fight one by one.
+class PlanPanel extends Panel {
+  constructor(screen, spec) {
+    super(screen, spec);
+    this.kind = screen.vocab.kind(spec.action);
+    this.list = this.kind ? this.kind.fields.find((f) => f.kind === "actions") : null;
+  }
+
+  // The attacks declared and not yet fought (larger-battles keeps them in the position).
+  declared(view) {
+    const extra = (view && view.state.extra) || {};
+    return extra.declared_attacks || [];
+  }
+
+  render(view) {
+    const s = view.status;
+    const screen = this.screen;
+    const declared = this.declared(view);
+    clear(this.node);
+    const fighting = s.your_turn && !s.pending && declared.length;
+    this.node.hidden = !(fighting || screen.plan.length) || !this.list;
+    if (this.node.hidden) return;
+    const names = (id) => screen.names(id);
+    if (fighting) {
+      this.node.append(this.head(), h("p", { class: "headline" }, "Your attacks are declared: fight each in turn."),
+        h("div", { class: "choices", "data-test": "declared" }, declared.map((a) =>
+          h("button", { class: "btn", onclick: () => screen.fightDeclared(a) }, `${names(a.attacker)} on ${names(a.target)} …`))));
+      return;
+    }
+    const describe = (a) => `${names(a.attacker)} on ${names(a.target)}` +
+      (a.supports.length ? `, supported by ${a.supports.map(names).join(", ")}` : "") +
+      (a.commander ? `, encouraged by ${names(a.commander)}` : "");
+    const n = screen.plan.length;
+    this.node.append(h("div", { class: "plan", "data-test": "plan" },
+      h("div", { class: "control-title" }, this.spec.label),
+      h("ol", {}, screen.plan.map((a) => h("li", {}, describe(a)))),
+      h("div", { class: "odds-actions" },
+        h("button", { class: "btn primary", "data-test": "declare-attacks",
+          onclick: () => screen.act({ type: this.kind.type, [this.list.name]: screen.plan }) },
+        this.words(n)),
+        h("button", { class: "btn", onclick: () => screen.clearPlan() }, "Clear"))));
+  }
+
+  // The gathering kind's phrase for n planned actions ("Declare 2 attacks").
+  words(n) {
+    const count = `${n} ${this.list.item.replace(/_/g, " ")}${n === 1 ? "" : "s"}`;
+    const text = fill(this.kind.phrase, (path) => (path === this.list.name ? count : null));
+    return text === null ? this.kind.label : text.charAt(0).toUpperCase() + text.slice(1);
+  }
+}
+
+// Command cards (d3-commands): the card panel lays the order the server offered.
+class CommandCardsPanel {
+  constructor(screen, spec) {
+    this.panel = new CardPanel({ gameId: screen.gameId, token: () => screen.token(), action: spec.action,
+      onLaid: (action) => screen.act(action) });
+    this.node = this.panel.node;
+  }
+
+  render(view, table) { this.panel.render(view, table); }
+}
+
+const KINDS = {
+  orders: OrdersPanel,
+  deck: DeckPanel,
+  deployment: DeploymentPanel,
+  "attack-plan": PlanPanel,
+  "command-cards": CommandCardsPanel,
+};
+
+// The panels the rule set declares, in its order; any this page cannot draw is left out.
+export function buildPanels(screen) {
+  return screen.vocab.panels.filter((spec) => KINDS[spec.name]).map((spec) => {
+    const panel = new KINDS[spec.name](screen, spec);
+    panel.name = spec.name;
+    return panel;
+  });
+}

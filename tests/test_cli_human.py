@@ -1,0 +1,98 @@
+"""``tertia battle --player SIDE=human``: a person at the terminal, asked only what the
+rule set's vocabulary declares (its action kinds' labels and phrases, its fields'
+labels), offered only pieces the rules allow, shown the odds of a dice-driven action
+before it is made, and refused bad answers in one line."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from tertia.cli.main import app
+from tertia.cli.prompt_player import PromptPlayer
+from tertia.core.dice import SeededDice
+from tertia.core.game import Game
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import load_builtin
+
+runner = CliRunner()
+LB = ["battle", "--scenario", "skirmish", "--seed", "4", "--player", "parliament=human"]
+CARDS = ["battle", "--rules", "d3-cards", "--seed", "14", "--player", "parliament=human"]
+"""Seed 4: Parliament moves first at the ford; seed 14: Parliament's dragoons card is
+drawn first at Chalgrove."""
+
+
+def play(args: list[str], answers: list[str]) -> tuple[int, str]:
+    result = runner.invoke(app, args, input="".join(a + "\n" for a in answers))
+    return result.exit_code, result.output
+
+
+def test_the_menu_is_built_from_the_vocabulary() -> None:
+    code, out = play(LB, ["3"])
+    lb = get_ruleset("larger-battles")
+    assert "Turn 1, movement phase: Parliament to act" in out
+    assert "3. Order the centre command to move" in out and "5. End the movement phase" in out
+    for kind in ("give_order", "move"):
+        label = lb.action_kind(kind).label  # type: ignore[union-attr]
+        assert f". {label} …" in out
+    assert "Bombard …" not in out  # not a movement-phase kind
+    assert "Parliament order the centre command to move" in out  # the order was given
+    assert code == 1 and "error: the input ended before the battle did; nothing was saved" in out
+
+
+def test_a_kind_is_filled_in_by_its_declared_fields() -> None:
+    """An order to the centre, then a move: only the ordered centre is offered, each field
+    asked by its label and kind, and the move made."""
+    code, out = play(LB, ["3", "6", "p-foot-1", "18,12", "", ""])
+    asked = out.split("6. Move …", 1)[1]
+    assert "Unit (a number or an id)" in asked
+    assert "Path (x,y points in inches, separated by spaces; blank: leave out)" in asked
+    assert "Facing before moving (degrees clockwise from north; blank: leave out)" in asked
+    listed = asked.split("Unit (", 1)[0]
+    assert "p-foot-1  Hollis's Foot" in listed and "p-horse" not in listed  # not ordered
+    assert "Hollis's Foot moves 2.0\" north" in out and code == 1
+
+
+def test_a_dice_driven_kind_shows_its_odds_first() -> None:
+    code, out = play(CARDS, ["3", "1", "1", "n"])
+    assert "3. Shoot …" in out and "4. Melee …" in out and "5. Rally …" in out
+    assert "Target (a number or an id)" in out
+    assert "to inflict a hit on Prince of Wales's Regiment of Horse" in out
+    assert "Go ahead? (Y/n)" in out
+    assert "shoots at" not in out  # declined: no shot made
+    assert code == 1
+
+
+def test_a_kind_no_piece_may_make_is_refused() -> None:
+    code, out = play(CARDS, ["5"])
+    assert "nothing may rally now" in out and code == 1
+
+
+def test_bad_answers_are_refused_in_one_line_and_asked_again() -> None:
+    code, out = play(LB, ["99", "7", "6", "centre", "march", "q"])
+    assert "no choice '99': give a number from 1 to 7" in out
+    assert "nothing may move now" in out  # nothing has been ordered yet
+    assert "to: 'march' is not one of move, bombard" in out
+    assert code == 1 and "error: the battle was left unfinished; nothing was saved" in out
+    _, out = play(LB, ["3", "6", "nobody"])
+    assert "no piece 'nobody' here: give a number from the list or an id" in out
+
+
+def test_human_and_json_do_not_mix() -> None:
+    code, out = play([*LB, "--json"], [])
+    assert code == 1 and "cannot be combined with --json" in out
+
+
+def test_a_card_order_is_typed_or_taken_as_dealt() -> None:
+    """d3-commands: the order_cards kind, an arrange kind, is asked for by its field."""
+    game = Game(get_ruleset("d3-commands"), load_builtin("edgehill"))
+    state, _ = game.start(SeededDice(1))
+    lines: list[str] = []
+    answers = iter(["2", "independent reserve centre left right"])
+    player = PromptPlayer(lambda: next(answers, None), lines.append)
+    action = player.choose(game, state, None)  # type: ignore[arg-type]
+    order = ["independent", "reserve", "centre", "left", "right"]
+    assert action.to_dict() == {"type": "order_cards", "order": order}
+    assert "  1. Lay the command cards face down in this order" in lines
+    assert "  2. Order the command cards …" in lines
+    assert any(line.startswith("  Orders: lay your command cards face down") for line in lines)
+    assert any("Cards, top first (the cards top first" in line for line in lines)

@@ -1,0 +1,199 @@
+"""The rule sets' vocabulary through the HTTP API: served whole (every action type a rule
+set's ``validate`` recognises, and nothing else), the choices and unit offers built from
+it (a d3-cards commander's rally among them, with its odds), d3-cards' deck panel, and
+odds refused for the kinds declared without them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import MISSING, fields
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.core.actions import ACTION_TYPES, Action
+from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.web.app import create_app
+from tests.web_support import bearer, create, doctrine_action, service
+
+SCENARIOS = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as c:
+        yield c
+
+
+def hotseat(client: TestClient, rules: str, seed: int = 2) -> tuple[str, dict[str, dict[str, str]]]:
+    created = create(client, scenario=SCENARIOS[rules], rules=rules, mode="hotseat", seed=seed)
+    return created["id"], {s: bearer(t) for s, t in created["tokens"].items()}
+
+
+def view(client: TestClient, gid: str, tokens: dict[str, dict[str, str]]) -> dict[str, Any]:
+    to_act = service(client).live(gid).state.to_act
+    answer = client.get(f"/api/games/{gid}/view", headers=tokens[to_act])
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def placeholder(name: str) -> dict[str, Any]:
+    """An action of type ``name`` with its required fields filled in with placeholders."""
+    cls = ACTION_TYPES[name]
+    filler = {"str": "nobody", "float": 0.0, "int": 0}
+    data: dict[str, Any] = {"type": name}
+    for f in fields(cls):
+        if f.default is MISSING and f.default_factory is MISSING:
+            data[f.name] = filler[str(f.type).split(" ")[0]]
+    return data
+
+
+def test_each_rule_set_serves_its_vocabulary(client: TestClient) -> None:
+    catalogue = client.get("/api/catalogue").json()
+    for rules in ruleset_ids():
+        answer = client.get(f"/api/rules/{rules}")
+        assert answer.status_code == 200, answer.text
+        served = answer.json()["vocabulary"]
+        assert served == get_ruleset(rules).vocabulary()
+        assert next(r for r in catalogue["rules"] if r["id"] == rules)["vocabulary"] == served
+        for kind in served["actions"]:
+            assert {"type", "label", "phrase", "fields", "dice_driven", "odds", "interaction"} <= set(kind)
+    cards = client.get("/api/rules/d3-cards").json()["vocabulary"]
+    rally = next(k for k in cards["actions"] if k["type"] == "rally")
+    assert rally["dice_driven"] and rally["odds"] and rally["interaction"] == "aim"
+    assert [f["name"] for f in rally["fields"]] == ["commander", "unit"]
+    assert rally["subject"] == "commander" and rally["target"] == "unit"
+    assert [p["name"] for p in cards["panels"]] == ["deck"]
+
+
+def test_an_unknown_rule_set_is_a_one_line_404(client: TestClient) -> None:
+    answer = client.get("/api/rules/chess")
+    assert answer.status_code == 404
+    body = answer.json()
+    assert body["code"] == "NOT_FOUND" and "\n" not in body["message"] and "d3-cards" in body["message"]
+    assert client.get("/api/rules/" + "x" * 65).status_code == 422
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_the_served_vocabulary_is_complete(client: TestClient, rules: str) -> None:
+    """Every registered action type, put to the game's /validate in open play: those the
+    rule set recognises (refused for any reason but UNKNOWN_ACTION, or legal) are exactly
+    those its served vocabulary declares."""
+    gid, tokens = hotseat(client, rules)
+    for _ in range(2):  # d3-commands: both sides lay their cards
+        pending = view(client, gid, tokens)["status"]["pending"]
+        if not pending:
+            break
+        [offer] = view(client, gid, tokens)["choices"]
+        side = service(client).live(gid).state.to_act
+        laid = client.post(f"/api/games/{gid}/actions", json=offer["action"], headers=tokens[side])
+        assert laid.status_code == 200, laid.text
+    assert view(client, gid, tokens)["status"]["pending"] is None
+    side = service(client).live(gid).state.to_act
+    recognised = set()
+    for name, cls in ACTION_TYPES.items():
+        if cls is Action:
+            continue
+        verdict = client.post(f"/api/games/{gid}/validate", json=placeholder(name), headers=tokens[side])
+        assert verdict.status_code == 200, verdict.text
+        if "core.UNKNOWN_ACTION" not in {v["code"] for v in verdict.json()["violations"]}:
+            recognised.add(name)
+    served = client.get(f"/api/rules/{rules}").json()["vocabulary"]
+    assert {k["type"] for k in served["actions"]} == recognised
+
+
+def test_choices_are_built_from_the_vocabulary(client: TestClient) -> None:
+    gid, tokens = hotseat(client, "larger-battles")
+    choices = view(client, gid, tokens)["choices"]
+    labels = {c["label"] for c in choices}
+    assert "Order the centre command to move" in labels and "End the movement phase" in labels
+    assert all({"kind", "interaction", "dice_driven"} <= set(c) for c in choices)
+    gid, tokens = hotseat(client, "d3-cards")
+    [end] = view(client, gid, tokens)["choices"]
+    card = view(client, gid, tokens)["status"]["summary"]["active_card"]
+    assert end["label"] == f"End the {card} card's activation" and end["kind"] == "end_phase"
+
+
+def test_d3_cards_shows_its_deck_to_each_side(client: TestClient) -> None:
+    gid, tokens = hotseat(client, "d3-cards")
+    live = service(client).live(gid)
+    to_act = live.state.to_act
+    seen = {s: client.get(f"/api/games/{gid}/view", headers=tokens[s]).json() for s in live.sides}
+    deck = seen[to_act]["deck"]
+    assert seen[to_act]["cards"] is None
+    assert deck["count"] + len(deck["drawn"]) == 10 and deck["count"] == sum(map(len, deck["left"].values()))
+    assert deck["active"] == {"side": to_act, "card": seen[to_act]["status"]["summary"]["active_card"]}
+    assert deck["drawn"][-1] == deck["active"]
+    assert deck["active"]["card"] not in deck["left"][to_act]
+    other = next(s for s in live.sides if s != to_act)
+    assert {**seen[other]["deck"], "viewer": to_act} == deck  # nothing in the deck is secret
+    lb, lb_tokens = hotseat(client, "larger-battles")
+    assert view(client, lb, lb_tokens)["deck"] is None and view(client, lb, lb_tokens)["cards"] is None
+    dc, dc_tokens = hotseat(client, "d3-commands")
+    assert view(client, dc, dc_tokens)["deck"] is None and view(client, dc, dc_tokens)["cards"] is not None
+
+
+def play_until_rally(client: TestClient, gid: str, tokens: dict[str, dict[str, str]]) -> tuple[str, Action]:
+    """Both sides played by the doctrine through the API until one would rally."""
+    players: dict[str, DoctrinePlayer] = {}
+    rng = random.Random(2)
+    for _ in range(300):
+        side, action = doctrine_action(client, gid, players, rng)
+        if action.type == "rally":
+            return side, action
+        answer = client.post(f"/api/games/{gid}/actions", json=action.to_dict(), headers=tokens[side])
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("no commander rallied")
+
+
+def test_a_commanders_rally_is_offered_with_its_odds(client: TestClient) -> None:
+    gid, tokens = hotseat(client, "d3-cards")
+    side, rally = play_until_rally(client, gid, tokens)
+    data = rally.to_dict()
+    url, me = f"/api/games/{gid}", tokens[side]
+    before = client.get(f"{url}/units/{data['unit']}", headers=me).json()["report"]["hits"]
+    offers = client.get(f"{url}/units/{data['commander']}", headers=me).json()["actions"]
+    offer = next(o for o in offers if o["kind"] == "rally" and o["target"] == data["unit"])
+    assert offer["action"] == data and offer["dice_driven"] and offer["interaction"] == "aim"
+    assert offer["label"].endswith(" rallies " + service(client).live(gid).state.units[data["unit"]].label)
+    odds = client.post(f"{url}/odds", json=data, headers=me)
+    assert odds.status_code == 200, odds.text
+    assert any("recovers" in o["description"] for o in odds.json()["outcomes"])
+    assert abs(sum(o["probability"] for o in odds.json()["outcomes"]) - 1.0) < 1e-9
+    done = client.post(f"{url}/actions", json=data, headers=me)
+    assert done.status_code == 200, done.text
+    after = client.get(f"{url}/units/{data['unit']}", headers=me).json()["report"]["hits"]
+    assert after <= before
+    again = client.get(f"{url}/units/{data['commander']}", headers=me).json()["actions"]
+    assert not any(o["kind"] == "rally" for o in again)  # one rally an activation
+
+
+def test_odds_are_refused_for_kinds_declared_without_them(client: TestClient) -> None:
+    gid, tokens = hotseat(client, "d3-commands")
+    side = service(client).live(gid).state.to_act
+    [offer] = view(client, gid, tokens)["choices"]
+    refused = client.post(f"/api/games/{gid}/odds", json=offer["action"], headers=tokens[side])
+    assert refused.status_code == 422 and refused.json()["code"] == "NO_ODDS"
+    assert refused.json()["rule"] == get_ruleset("d3-commands").action_kind("order_cards").rule  # type: ignore[union-attr]
+    deploy = client.post(f"/api/games/{gid}/odds", json=placeholder("deploy"), headers=tokens[side])
+    assert deploy.status_code == 422 and deploy.json()["code"] == "NO_ODDS"
+    lb, lb_tokens = hotseat(client, "larger-battles")
+    lb_side = service(client).live(lb).state.to_act
+    asked = client.post(f"/api/games/{lb}/odds", json={"type": "end_phase"}, headers=lb_tokens[lb_side])
+    assert asked.status_code == 200, asked.text
+
+
+def test_a_plan_for_a_rule_set_that_makes_nothing_together_is_refused(client: TestClient) -> None:
+    gid, tokens = hotseat(client, "d3-cards")
+    side = service(client).live(gid).state.to_act
+    unit = next(u.id for u in service(client).live(gid).state.iter_troops(side))
+    planned = {"planned": '[{"attacker": "a", "target": "b"}]'}
+    answer = client.get(f"/api/games/{gid}/units/{unit}", params=planned, headers=tokens[side])
+    assert answer.status_code == 422 and answer.json()["code"] == "BAD_ACTION"
+    assert "makes no actions together" in answer.json()["message"]
+    empty = client.get(f"/api/games/{gid}/units/{unit}", params={"planned": "[]"}, headers=tokens[side])
+    assert empty.status_code == 200
