@@ -167,14 +167,14 @@ class Countercharge(Action):
 class FreeMoveAssigned(Event):
     """Secret: only ``side`` sees it."""
 
-    type: ClassVar[str] = "declare_free_move_assigned"
+    type: ClassVar[str] = "test_declare_free_move_assigned"
     side: str
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
 class UnitActivated(Event):
-    type: ClassVar[str] = "declare_unit_activated"
+    type: ClassVar[str] = "test_declare_unit_activated"
     side: str
     unit: str
     card: str
@@ -182,13 +182,13 @@ class UnitActivated(Event):
 
 @dataclass(frozen=True, slots=True)
 class ActivationEnded(Event):
-    type: ClassVar[str] = "declare_activation_ended"
+    type: ClassVar[str] = "test_declare_activation_ended"
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
 class UnitReformed(Event):
-    type: ClassVar[str] = "declare_unit_reformed"
+    type: ClassVar[str] = "test_declare_unit_reformed"
     unit: str
     formation: str
     x: float
@@ -199,7 +199,7 @@ class UnitReformed(Event):
 
 @dataclass(frozen=True, slots=True)
 class ChargeDeclared(Event):
-    type: ClassVar[str] = "declare_charge_declared"
+    type: ClassVar[str] = "test_declare_charge_declared"
     unit: str
     target: str
 
@@ -208,14 +208,14 @@ class ChargeDeclared(Event):
 class ChargeMet(Event):
     """A countercharger reached the charger: the charger fights it instead."""
 
-    type: ClassVar[str] = "declare_charge_met"
+    type: ClassVar[str] = "test_declare_charge_met"
     charger: str
     by: str
 
 
 @dataclass(frozen=True, slots=True)
 class ChargeOver(Event):
-    type: ClassVar[str] = "declare_charge_over"
+    type: ClassVar[str] = "test_declare_charge_over"
     unit: str
 
 
@@ -223,7 +223,7 @@ class ChargeOver(Event):
 class StandsFled(Event):
     """A routed unit's stands, each where its own flight took it."""
 
-    type: ClassVar[str] = "declare_stands_fled"
+    type: ClassVar[str] = "test_declare_stands_fled"
     unit: str
     places: tuple[Point, ...]
 
