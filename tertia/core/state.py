@@ -250,17 +250,6 @@ class Objective:
     taken_by: str | None = None
 
 
-class Phase(StrEnum):
-    """Phase names used by the shipped rule sets (each rule set picks its own sequence)."""
-
-    SETUP = "setup"
-    MOVEMENT = "movement"
-    BOMBARDMENT = "bombardment"
-    COMBAT = "combat"
-    ROUTING = "routing"
-    OVER = "over"
-
-
 # The selections of pieces a state remembers: those in play, the troops among them, and
 # every piece, removed ones included.
 _IN_PLAY: Final = 0
