@@ -10,6 +10,7 @@ from typing import ClassVar
 
 import pytest
 
+from tertia.activation import deck as deck_ev
 from tertia.core import events as ev
 from tertia.core.actions import EndPhase, Move
 from tertia.core.reducer import reduce
@@ -18,8 +19,10 @@ from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.io.narrative import Narrator, iter_turn_blocks, narrate
 from tertia.io.report import build_report_html, collect_turns, write_report
 from tertia.io.svg import abbreviate, render_map
+from tertia.rules import casualties as casualty_ev
 from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
+from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
@@ -253,6 +256,14 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
      "victory to Royalists — Royalists 7, Parliament 3"),
     (ev.GameEnded(winner=None, score={"roy": 2, "parl": 2}, reason="", breakdown={}), "a draw"),
     (_Strange(what="odd"), "Test strange event: what=odd"),
+    (morale_ev.MoraleDetermined(unit="pf", points=3, cause="melee"), "Morale determined: unit=pf, points=3"),
+    (morale_ev.MoraleLost(unit="pf", points=1, cause="fire"), "Morale lost: unit=pf, points=1"),
+    (morale_ev.MoraleRegained(unit="pf", points=1, cause="rest"), "Morale regained: unit=pf, points=1"),
+    (casualty_ev.StandsLost(unit="pf", stands=1, cause="rout"), "Stands lost: unit=pf, stands=1"),
+    (casualty_ev.FiguresLost(unit="pf", figures=2, cause="fire"), "Figures lost: unit=pf, figures=2"),
+    (deck_ev.DeckShuffled(cards=("unit:pf",)), "Deck shuffled: cards=['unit:pf']"),
+    (deck_ev.CardDrawn(card="unit:pf"), "Card drawn: card=unit:pf"),
+    (deck_ev.CardsWithdrawn(cards=("unit:pf",)), "Cards withdrawn: cards=['unit:pf']"),
 ]
 
 

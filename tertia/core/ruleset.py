@@ -244,6 +244,11 @@ class RuleSet(ABC):
     COMMANDER_VALUES: ClassVar[range] = range(0, 11)
     """The values a scenario's commanders may have under this rule set."""
 
+    SCENARIO_FILES: ClassVar[Mapping[str, str]] = {}
+    """Battles the rule set ships beside itself, by name: a TOML file's path for each. Front
+    ends that name only scenarios they know (the server) offer these under this rule set
+    beside the built-in ones, so a rule set from a plugin can bring its own battles."""
+
     SCENARIO_EXTENSION: ClassVar[type[BaseModel] | None] = None
     """The pydantic model of this rule set's table in a scenario's ``extensions`` (its own
     order of battle), or None when it takes none."""

@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from tertia.analysis.enumerate import TooManyBranches
@@ -25,9 +26,9 @@ from tertia.core.game import Game
 from tertia.core.ruleset import RuleSet
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import COMMAND_CARDS, DECK
-from tertia.io.scenario_file import ScenarioError
+from tertia.io.scenario_file import ScenarioError, load_scenario
 from tertia.offers import parse_items, prompt_offers, unit_offers
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import get_ruleset, ruleset_class, ruleset_ids
 from tertia.scenarios import builtin_names, load_builtin
 from tertia.web.cards import card_view
 from tertia.web.deck import deck_view
@@ -53,15 +54,27 @@ def drawn_seed() -> int:
 @lru_cache(maxsize=32)
 def _game(scenario: str, rules: str, options: str) -> Game:
     """Games are immutable (rule set plus table), so equal set-ups share one."""
-    return Game(get_ruleset(rules, **json.loads(options)), load_builtin(scenario, rules_id=rules))
+    ruleset = get_ruleset(rules, **json.loads(options))
+    if scenario in builtin_names():
+        return Game(ruleset, load_builtin(scenario, rules_id=rules))
+    path = Path(ruleset.SCENARIO_FILES[scenario])
+    return Game(ruleset, load_scenario(path, source_name=path.name, rules_id=rules))
+
+
+def scenario_names(rules: str) -> list[str]:
+    """The scenarios that may be named for ``rules``: the built-in ones and those the rule
+    set ships (:attr:`RuleSet.SCENARIO_FILES <tertia.core.ruleset.RuleSet.SCENARIO_FILES>`)."""
+    shipped = ruleset_class(rules).SCENARIO_FILES if rules in ruleset_ids() else {}
+    return [*builtin_names(), *sorted(set(shipped) - set(builtin_names()))]
 
 
 def build_game(scenario: str, rules: str, options: Mapping[str, Any]) -> Game:
     """The game a set-up names; :class:`ServiceError` 422 for a bad one. Only built-in
-    scenarios may be named: the server never reads a file a client names."""
-    if scenario not in builtin_names():
-        raise ServiceError(422, "UNKNOWN_SCENARIO",
-                           f"no built-in scenario {scenario!r}; built-ins: {', '.join(builtin_names())}")
+    scenarios and those the rule set ships may be named: the server never reads a file a
+    client names."""
+    if scenario not in scenario_names(rules):
+        known = ", ".join(scenario_names(rules))
+        raise ServiceError(422, "UNKNOWN_SCENARIO", f"no built-in scenario {scenario!r}; built-ins: {known}")
     if rules not in ruleset_ids():
         raise ServiceError(422, "UNKNOWN_RULES",
                            f"unknown rule set {rules!r}; known: {', '.join(ruleset_ids())}")

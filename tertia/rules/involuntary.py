@@ -1,0 +1,208 @@
+"""Involuntary moves: a piece pushed back, falling back, fleeing or pursuing, in a straight
+line it does not choose, and what it meets on the way.
+
+Served first by Declare Thee Sir (Melee: "PB1D6 and PB2D6 indicate target is pushed back
+that many inches in good order facing the foe"; "Roll 2D6 for each unit stand and move that
+many inches away from foe"; "The victorious attacking unit will pursue the routing unit
+1D6"; Movement: "Units that move or rout through another unit cause a moral check ... on
+each unit involved"), and written for Charge yr Pikes!' fall-backs, routs and pursuits
+("being passed through by a falling-back friend").
+
+A slide keeps the piece's facing and follows one heading. What it meets depends on an
+:class:`Interpenetration` policy: it may pass through friends (and the slide reports whom,
+so the rules can test their morale), stop at the first piece in its way, or not move at
+all. A slide never ends inside a friend it passes through: it goes on until clear of it
+(the rule set reads ``distance`` to see how far that took it). An enemy always stops it,
+in contact. Leaving the table is reported, not prevented: what follows is the rules'.
+
+>>> from tertia.core.state import GameState, Unit, UnitKind
+>>> def foot(uid, side, y):
+...     return Unit(uid, side, UnitKind.FOOT, "centre", 10.0, y, 0.0, 4.0, 2.0)
+>>> state = GameState(("a", "b"), 1, "a", "play",
+...                   {u.id: u for u in (foot("me", "a", 10.0), foot("friend", "a", 7.0))})
+>>> slide = plan_slide(state, state.units["me"], heading=180.0, distance=2.0,
+...                    policy=Interpenetration.PASS_FRIENDS, table=(48.0, 36.0))
+>>> slide.passed_through, slide.distance, slide.end.y
+(('friend',), 5.0, 5.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from tertia.core.events import UnitMoved
+from tertia.core.geometry import EPSILON, Base, bearing, first_contact, heading_vector
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+
+
+class Interpenetration(StrEnum):
+    """What a piece sliding involuntarily does about the pieces in its way."""
+
+    PASS_FRIENDS = "pass-friends"
+    """Passes through friends (reported in ``passed_through``); stops at an enemy."""
+    STOP = "stop"
+    """Stops in contact with the first piece in its way, friend or foe."""
+    BLOCKED = "blocked"
+    """Does not move at all if any piece is in its way."""
+
+
+@dataclass(frozen=True, slots=True)
+class Slide:
+    """Where a slide ends and what it met: ``distance`` is how far it went (more than
+    ``wanted`` when it had to clear a friend, less when stopped), ``passed_through`` the
+    friends it went through, in order, ``stopped_by`` the piece that stopped it short,
+    ``off_table`` whether its end lies (partly) beyond the table's edge."""
+
+    start: Base
+    end: Base
+    heading: float
+    wanted: float
+    distance: float
+    passed_through: tuple[str, ...] = ()
+    stopped_by: str | None = None
+    off_table: bool = False
+
+    @property
+    def path(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        return (self.start.centre, self.end.centre)
+
+
+def away_from(foe: Base, piece: Base) -> float:
+    """The heading straight away from ``foe``: centre to centre ("away from foe").
+
+    >>> away_from(Base(0, 10, 180, 4, 2), Base(0, 7, 0, 4, 2))
+    180.0
+    """
+    return bearing(foe.centre, piece.centre)
+
+
+def towards(piece: Base, goal: Base) -> float:
+    """The heading from ``piece`` straight at ``goal`` (a pursuit, a countercharge)."""
+    return bearing(piece.centre, goal.centre)
+
+
+def plan_slide(
+    state: GameState,
+    piece: Unit,
+    *,
+    heading: float,
+    distance: float,
+    policy: Interpenetration,
+    table: tuple[float, float],
+    base: Base | None = None,
+    ignore: Collection[str] = (),
+) -> Slide:
+    """Slide ``piece`` (or one of its stands, ``base``) ``distance`` inches along
+    ``heading`` without turning, among the other pieces in play except ``ignore``;
+    ``table`` is its (width, depth)."""
+    start = piece.base if base is None else base
+    direction = heading_vector(heading)
+    meets = _in_the_way(state, piece, start, direction, distance, ignore)
+    went, passed, stopper = _how_far(piece, start, direction, distance, meets, policy)
+    went = round(went, 9) + 0.0
+    end = _shifted(start, direction, went)
+    return Slide(start, end, heading % 360.0, distance, went, passed, stopper, _beyond(end, table))
+
+
+def plan_scatter(
+    state: GameState,
+    piece: Unit,
+    stands: Sequence[Base],
+    distances: Sequence[float],
+    *,
+    heading: float,
+    policy: Interpenetration,
+    table: tuple[float, float],
+) -> tuple[Slide, ...]:
+    """Each of a unit's ``stands`` slides its own distance along ``heading`` ("roll 2D6 for
+    each unit stand and move that many inches"), each judged alone against the other
+    pieces; the unit's own stands never block each other."""
+    if len(stands) != len(distances):
+        raise ValueError(f"{len(stands)} stands but {len(distances)} distances")
+    return tuple(plan_slide(state, piece, heading=heading, distance=d, policy=policy, table=table,
+                            base=s) for s, d in zip(stands, distances, strict=True))
+
+
+def carry_out(tx: Tx, unit_id: str, slide: Slide, reason: str) -> None:
+    """Move the piece to the slide's end (nothing when it went nowhere)."""
+    if slide.distance > EPSILON:
+        tx.emit(UnitMoved(unit=unit_id, path=slide.path, facing=slide.end.facing, reason=reason))
+
+
+# --- internals ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Met:
+    """A piece in the way: it is first touched at ``enter`` and left behind at ``leave``."""
+
+    unit: Unit
+    enter: float
+    leave: float
+
+
+def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[float, float],
+                distance: float, ignore: Collection[str]) -> list[_Met]:
+    out: list[_Met] = []
+    reach = distance + start.radius
+    for other in state.iter_units():
+        if other.id == piece.id or other.id in ignore:
+            continue
+        if math.hypot(other.x - start.x, other.y - start.y) > reach + other.base.radius + EPSILON:
+            continue
+        enter = first_contact(start.corners(), other.base.corners(), direction, 0.0)
+        if enter >= distance - EPSILON:
+            continue
+        out.append(_Met(other, enter, _clear_of(start, other.base, direction, enter)))
+    out.sort(key=lambda m: (m.enter, m.unit.id))
+    return out
+
+
+def _clear_of(start: Base, other: Base, direction: tuple[float, float], enter: float) -> float:
+    """How far the slide must go to leave ``other`` wholly behind: slide back from well
+    beyond it until they touch."""
+    far = enter + 2.0 * (start.radius + other.radius) + 1.0
+    beyond = _shifted(start, direction, far)
+    back = first_contact(beyond.corners(), other.corners(), (-direction[0], -direction[1]), 0.0)
+    return far - back
+
+
+def _how_far(piece: Unit, start: Base, direction: tuple[float, float], distance: float,
+             meets: list[_Met], policy: Interpenetration) -> tuple[float, tuple[str, ...], str | None]:
+    if not meets:
+        return distance, (), None
+    if policy is Interpenetration.BLOCKED:
+        return 0.0, (), meets[0].unit.id
+    if policy is Interpenetration.STOP:
+        return max(0.0, meets[0].enter), (), meets[0].unit.id
+    went = distance
+    passed: list[_Met] = []
+    for m in meets:
+        if m.enter >= went - EPSILON:
+            break
+        if m.unit.side != piece.side:
+            # An enemy stops it; never inside a friend it was passing through.
+            stop = m.enter
+            for p in reversed(passed):
+                if stop < p.leave - EPSILON:
+                    stop = p.enter
+            kept = tuple(p.unit.id for p in passed if p.leave <= stop + EPSILON)
+            return max(0.0, stop), kept, m.unit.id
+        passed.append(m)
+        went = max(went, m.leave)
+    return went, tuple(p.unit.id for p in passed), None
+
+
+def _shifted(base: Base, direction: tuple[float, float], distance: float) -> Base:
+    return base.moved_to(round(base.x + direction[0] * distance, 9) + 0.0,
+                         round(base.y + direction[1] * distance, 9) + 0.0)
+
+
+def _beyond(base: Base, table: tuple[float, float]) -> bool:
+    width, depth = table
+    return any(x < -EPSILON or y < -EPSILON or x > width + EPSILON or y > depth + EPSILON
+               for x, y in base.corners())
