@@ -4,6 +4,7 @@ observations per side, and bad action data turned into clear errors."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -129,7 +130,8 @@ def test_a_second_class_under_a_taken_type_name_is_refused() -> None:
 
 
 def test_a_unit_and_a_state_declare_their_fields_once() -> None:
-    from tertia.core.state import STATE_FIELDS, UNIT_FIELDS
+    from tertia.core.decision import Decision
+    from tertia.core.state import STATE_FIELDS, UNIT_FIELDS, Stand
 
     state = Game(get_ruleset("larger-battles"), load_builtin("skirmish")).start(SeededDice(1))[0]
     for member in state.units.values():
@@ -140,13 +142,25 @@ def test_a_unit_and_a_state_declare_their_fields_once() -> None:
     assert list(state.to_dict()) == list(STATE_FIELDS)
     # fields() and evolve() are written out for speed: each must follow the one list.
     member = next(iter(state.units.values()))
-    for i, name in enumerate(UNIT_FIELDS):
-        marker: object = 1000.5 + i if name in ("x", "y", "facing", "width", "depth") else object()
+    unit_markers: dict[str, Any] = {
+        "id": "m-id", "side": "m-side", "kind": UnitKind.ARTILLERY, "command": "m-command",
+        "x": 101.5, "y": 102.5, "facing": 103.5, "width": 4.5, "depth": 5.5, "name": "m-name",
+        "traits": ("m-trait",), "removed": "m-removed", "own": HitsPiece(hits=7),
+        "extra": {"m": 1}, "stands": (Stand(1.0, 2.0, 3.0, 4.0, 5.0),),
+    }
+    assert list(unit_markers) == list(UNIT_FIELDS)
+    for i, (name, marker) in enumerate(unit_markers.items()):
         changed = member.evolve(**{name: marker})
-        assert changed.fields()[i] is marker and getattr(changed, name) is marker
-    for i, name in enumerate(STATE_FIELDS):
-        marker = object()
-        assert state.evolve(**{name: marker}).fields()[i] is marker
+        assert changed.fields()[i] == marker == getattr(changed, name) != getattr(member, name)
+    state_markers: dict[str, Any] = {
+        "sides": ("m-a", "m-b"), "turn": 99, "active": "m-active", "phase": "m-phase", "units": {},
+        "objectives": (), "first_side": "m-first", "marks": {"m": ("a",)},
+        "decisions": (Decision("m-a", "m-kind"),), "result": {"m": 1}, "step": 77,
+        "own": HitsPiece(hits=1), "extra": {"m": 2},
+    }
+    assert list(state_markers) == list(STATE_FIELDS)
+    for i, (name, marker) in enumerate(state_markers.items()):
+        assert state.evolve(**{name: marker}).fields()[i] == marker
 
 
 def test_a_unit_value_changes_where_its_rule_set_keeps_it() -> None:
