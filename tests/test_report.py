@@ -232,6 +232,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.UnitMoved(unit="pf", path=((20, 10), (20, 13), (23, 16)), facing=45), 'moves 7.2" north'),
     (ev.UnitMoved(unit="pf", path=((20, 10), (20, 10)), facing=90), "turns to face east"),
     (ev.UnitTurned(unit="rf", facing=90), "King's Foot turns to face east"),
+    (ev.UnitFormed(unit="rf", formation="long_march", x=20, y=30, width=2, depth=6),
+     "King's Foot forms long march"),
     (ev.Marked(mark="moved", ident="rf"), None),
     (ATTACK, "attacks Essex's Foot (supported by 1): 7 (+1 cavalry, +1 support) against 3"),
     (replace(ATTACK, summary="A summary line."), "A summary line (+1 cavalry, +1 support)"),

@@ -74,6 +74,21 @@ class UnitMoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class UnitFormed(Event):
+    """A unit took up ``formation``: its footprint is now ``width`` by ``depth`` centred
+    on (``x``, ``y``). The rule set keeps the formation's name among its unit values
+    (``formation``); the stands are laid out by :mod:`tertia.rules.formations`."""
+
+    type: ClassVar[str] = "unit_formed"
+    unit: str
+    formation: str
+    x: float
+    y: float
+    width: float
+    depth: float
+
+
+@dataclass(frozen=True, slots=True)
 class UnitTurned(Event):
     type: ClassVar[str] = "unit_turned"
     unit: str

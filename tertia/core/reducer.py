@@ -66,6 +66,15 @@ def _moved(s: GameState, e: ev.UnitMoved) -> GameState:
     )
 
 
+@handles(ev.UnitFormed)
+def _formed(s: GameState, e: ev.UnitFormed) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(
+        formation=e.formation, x=round(e.x, POSITION_DECIMALS), y=round(e.y, POSITION_DECIMALS),
+        width=e.width, depth=e.depth,
+    ))
+
+
 @handles(ev.UnitTurned)
 def _turned(s: GameState, e: ev.UnitTurned) -> GameState:
     u = s.units[e.unit]

@@ -365,6 +365,9 @@ class Narrator:
         reason = "" if e.reason == "turn" else f" ({_humanise(e.reason)})"
         return f"{self.label(e.unit)} turns to face {describe_facing(e.facing)}{reason}", "move"
 
+    def _unit_formed(self, e: ev.UnitFormed, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} forms {_humanise(e.formation)}", "move"
+
     def _attack_resolved(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
         """The rule set's summary when it gives one (it already holds the dice and the
         outcome), with the modifiers named; otherwise a line built from the scores."""
@@ -491,6 +494,7 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.DiceRolled: Narrator._dice_rolled,
     ev.UnitMoved: Narrator._unit_moved,
     ev.UnitTurned: Narrator._unit_turned,
+    ev.UnitFormed: Narrator._unit_formed,
     fight_ev.AttackResolved: Narrator._attack_resolved,
     hits_ev.HitsInflicted: Narrator._hits_inflicted,
     hits_ev.AmmunitionExhausted: Narrator._ammunition,

@@ -187,17 +187,6 @@ class ActivationEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class UnitReformed(Event):
-    type: ClassVar[str] = "test_declare_unit_reformed"
-    unit: str
-    formation: str
-    x: float
-    y: float
-    width: float
-    depth: float
-
-
-@dataclass(frozen=True, slots=True)
 class ChargeDeclared(Event):
     type: ClassVar[str] = "test_declare_charge_declared"
     unit: str
@@ -247,12 +236,6 @@ def _activated(s: GameState, e: UnitActivated) -> GameState:
 @handles(ActivationEnded)
 def _ended(s: GameState, e: ActivationEnded) -> GameState:
     return s.evolve(own=game_data(s).evolve(activated=None, card=None))
-
-
-@handles(UnitReformed)
-def _reformed(s: GameState, e: UnitReformed) -> GameState:
-    u = s.units[e.unit]
-    return s.with_unit(u.evolve(formation=e.formation, x=e.x, y=e.y, width=e.width, depth=e.depth))
 
 
 @handles(ChargeDeclared)

@@ -23,7 +23,7 @@ from tertia.activation.command_response import ResponseTable, roll_response
 from tertia.core.actions import Action, EndPhase
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D10
-from tertia.core.events import DecisionAwaited, DecisionMade, Event, Narrated, UnitMoved
+from tertia.core.events import DecisionAwaited, DecisionMade, Event, Narrated, UnitFormed, UnitMoved
 from tertia.core.geometry import (
     EPSILON,
     Base,
@@ -74,7 +74,6 @@ from tests.example_rules.data import (
     ExampleCode,
     FreeMoveAssigned,
     RespondToCharge,
-    UnitReformed,
     formation_of,
     game_data,
     piece,
@@ -342,7 +341,7 @@ class ExampleDeclare(RuleSet):
             sequence.end_activation(tx)
         elif isinstance(action, ChangeFormation):
             unit = reformed(tx.state.units[action.unit], action.formation)
-            tx.emit(UnitReformed(unit=unit.id, formation=action.formation, x=unit.x, y=unit.y,
+            tx.emit(UnitFormed(unit=unit.id, formation=action.formation, x=unit.x, y=unit.y,
                                  width=unit.width, depth=unit.depth))
             sequence.end_activation(tx)
         elif isinstance(action, Advance):
