@@ -6,11 +6,11 @@ centre within its radius and no enemy troop unit's)."""
 
 from __future__ import annotations
 
-import math
+__all__ = ["end_game", "holds", "score_breakdown", "scores", "units_lost", "wiped_out"]
 
-from tertia.core.events import GameEnded
 from tertia.core.ruleset import Tx
-from tertia.core.state import GameState, Objective
+from tertia.core.state import GameState
+from tertia.rules.victory import end_by_points, holds, wiped_out
 
 UNDEPLOYED = "undeployed"
 COMMANDER_POINTS = 1
@@ -22,15 +22,6 @@ def units_lost(state: GameState, side: str) -> int:
         1 for u in state.iter_units(side, include_removed=True)
         if not u.is_commander and u.removed not in (None, UNDEPLOYED)
     )
-
-
-def holds(state: GameState, side: str, objective: Objective) -> bool:
-    def inside(x: float, y: float) -> bool:
-        return math.hypot(x - objective.x, y - objective.y) <= objective.radius
-
-    mine = any(inside(u.x, u.y) for u in state.iter_troops(side))
-    theirs = any(inside(u.x, u.y) for u in state.iter_troops(state.opponent(side)))
-    return mine and not theirs and objective.side in (None, side)
 
 
 def score_breakdown(state: GameState, side: str) -> dict[str, int]:
@@ -50,21 +41,8 @@ def scores(state: GameState) -> dict[str, int]:
     return {s: sum(score_breakdown(state, s).values()) for s in state.sides}
 
 
-def wiped_out(state: GameState) -> str | None:
-    """A side with no troop units left on the table."""
-    for side in state.sides:
-        if not any(True for _ in state.iter_troops(side)):
-            return side
-    return None
-
-
 def end_game(tx: Tx, reason: str) -> None:
     state = tx.state
-    score = scores(state)
-    a, b = state.sides
-    winner = a if score[a] > score[b] else b if score[b] > score[a] else None
-    tx.emit(GameEnded(
-        winner=winner, score=score, reason=reason,
-        breakdown={s: score_breakdown(state, s) for s in state.sides}
-        | {"units_lost": {s: units_lost(state, s) for s in state.sides}},
-    ))
+    end_by_points(tx, scores(state), reason,
+                  {s: score_breakdown(state, s) for s in state.sides}
+                  | {"units_lost": {s: units_lost(state, s) for s in state.sides}})

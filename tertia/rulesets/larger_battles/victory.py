@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from tertia.core.events import GameEnded, ObjectiveTaken
+from tertia.core.events import ObjectiveTaken
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, UnitKind
 from tertia.rules.hits import piece
+from tertia.rules.victory import end_by_points, holds
 from tertia.rulesets.larger_battles.events import supplies_of
 
 ROUTED_POINTS = 1
@@ -79,15 +79,7 @@ def check_objectives(tx: Tx) -> bool:
     side = tx.state.active
     ends = False
     for obj in tx.state.objectives:
-        if obj.taken_by == side or (obj.side is not None and obj.side != side):
-            continue
-
-        def inside(x: float, y: float, r: float = obj.radius, o: Any = obj) -> bool:
-            return math.hypot(x - o.x, y - o.y) <= r
-
-        mine = any(inside(u.x, u.y) for u in tx.state.iter_troops(side))
-        theirs = any(inside(u.x, u.y) for u in tx.state.iter_troops(tx.state.opponent(side)))
-        if mine and not theirs:
+        if obj.taken_by != side and holds(tx.state, side, obj):
             tx.emit(ObjectiveTaken(objective=obj.name, side=side))
             ends = ends or bool(tx.state.extra.get("objective_ends", {}).get(obj.name, True))
     return ends
@@ -95,11 +87,6 @@ def check_objectives(tx: Tx) -> bool:
 
 def end_game(tx: Tx, reason: str, options: Mapping[str, Any]) -> None:
     state = tx.state
-    score = scores(state, options)
-    a, b = state.sides
-    winner = a if score[a] > score[b] else b if score[b] > score[a] else None
-    tx.emit(GameEnded(
-        winner=winner, score=score, reason=reason,
-        breakdown={s: score_breakdown(state, s, options) for s in state.sides}
-        | {"units_lost": {s: units_lost(state, s) for s in state.sides}},
-    ))
+    end_by_points(tx, scores(state, options), reason,
+                  {s: score_breakdown(state, s, options) for s in state.sides}
+                  | {"units_lost": {s: units_lost(state, s) for s in state.sides}})
