@@ -31,7 +31,7 @@ from typing import ClassVar
 from tertia.core.actions import Action
 from tertia.core.dice import die
 from tertia.core.events import DecisionAwaited, DecisionMade, Event, GameDataChanged
-from tertia.core.hidden import as_view, hidden, is_hidden, without_view_mark
+from tertia.core.hidden import VIEW_OF, as_view, hidden, is_hidden
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, Violation
@@ -212,14 +212,14 @@ def hide_orders(state: GameState, viewer: str) -> GameState:
 def sample_orders(observation: GameState, rng: random.Random) -> GameState:
     """A full state consistent with a view from :func:`hide_orders`: each hidden order is
     the cards already played, in the order played, then the rest in a random order."""
-    extra = dict(observation.extra)
+    extra = {k: v for k, v in observation.extra.items() if k != VIEW_OF}
     for side in observation.sides:
         if is_hidden(extra.get(order_key(side))):
             done = played(observation, side)
             rest = [c for c in deck(observation, side) if c not in done]
             rng.shuffle(rest)
             extra[order_key(side)] = [*done, *rest]
-    return without_view_mark(observation.evolve(extra=extra))
+    return observation.evolve(extra=extra)
 
 
 def carries_secret(event: Event, viewer: str) -> bool:

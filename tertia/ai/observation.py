@@ -17,10 +17,9 @@ from tertia.core.state import GameState
 
 def playable_view(game: Game, state: GameState, rng: random.Random) -> GameState:
     """The side to act's observation of ``state`` with its hidden values sampled. The
-    sampler is a copy of ``rng``, so sampling leaves the player's own stream as it was."""
+    sampler is a stream of its own, seeded from the step number (public), so sampling
+    leaves the player's own stream (``rng``) as it was and reads nothing secret."""
     view = game.observed_state(state, state.to_act)
     if view_of(view) is None:
         return view
-    sampler = random.Random(0)
-    sampler.setstate(rng.getstate())
-    return game.sample_hidden(view, state.to_act, sampler)
+    return game.sample_hidden(view, state.to_act, random.Random(state.step))

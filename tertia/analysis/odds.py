@@ -19,7 +19,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.ruleset import Tx
+from tertia.core.ruleset import OddsMeasure, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import AttackResolved
@@ -234,7 +234,7 @@ def odds(
         modifiers=tuple(attack.modifiers) if attack else (),
         defender_modifiers=tuple(attack.defender_modifiers) if attack else (),
         outcomes=outcomes,
-        summary=summarise(state, outcomes, attacker, target),
+        summary=summarise(state, outcomes, attacker, target, ruleset.ODDS_MEASURES),
     )
 
 
@@ -247,9 +247,14 @@ def _distribution(outcomes: Sequence[Outcome], unit: str | None, name: str) -> d
 
 
 def summarise(
-    state: GameState, outcomes: Sequence[Outcome], attacker: str | None, target: str | None
+    state: GameState, outcomes: Sequence[Outcome], attacker: str | None, target: str | None,
+    measures: Sequence[OddsMeasure] = (),
 ) -> dict[str, Any]:
-    """Marginals: hits to the target and to the attacker, routs, ammunition, commanders."""
+    """Marginals: whether the target and the attacker leave play (routed or otherwise) and
+    whether a commander is lost, for every rule set; then the rule set's own ``measures``
+    (:attr:`RuleSet.ODDS_MEASURES <tertia.core.ruleset.RuleSet.ODDS_MEASURES>`): a count's
+    distribution for the target and the attacker (``target_hits``), a flag's chance on
+    any unit (``ammunition_exhausted``)."""
 
     def chance(pred: Any) -> Fraction:
         return sum((o.probability for o in outcomes if pred(o)), Fraction(0))
@@ -263,26 +268,26 @@ def summarise(
         return chance(gone) if uid is not None else Fraction(0)
 
     commanders = {u.id for u in state.units.values() if u.is_commander}
-    target_hits = _distribution(outcomes, target, "hits")
-    attacker_hits = _distribution(outcomes, attacker, "hits")
-    chances = {
+    summary: dict[str, Any] = {}
+    chances: dict[str, Fraction] = {}
+    for m in measures:
+        if m.kind == "count":
+            for who, uid in (("target", target), ("attacker", attacker)):
+                dist = _distribution(outcomes, uid, m.fields[0])
+                summary[f"{who}_{m.key}"] = {k: float(v) for k, v in dist.items()}
+                summary[f"{who}_{m.key}_exact"] = dist
+        else:
+            chances[m.key] = chance(lambda o, names=m.fields: any(
+                any(d.get(n) for n in names) for d in o.effects.values()))
+    chances.update({
         "target_routed": removed(target, "routed"),
         "attacker_routed": removed(attacker, "routed"),
         "target_removed": removed(target),
         "attacker_removed": removed(attacker),
-        "ammunition_exhausted": chance(
-            lambda o: any(d.get("out_of_ammo") or d.get("ammo_markers") for d in o.effects.values())
-        ),
         "commander_lost": chance(
             lambda o: any(uid in commanders and d.get("removed") for uid, d in o.effects.items())
         ),
-    }
-    summary: dict[str, Any] = {
-        "target_hits": {k: float(v) for k, v in target_hits.items()},
-        "attacker_hits": {k: float(v) for k, v in attacker_hits.items()},
-        "target_hits_exact": target_hits,
-        "attacker_hits_exact": attacker_hits,
-    }
+    })
     for name, p in chances.items():
         summary[name] = float(p)
         summary[f"{name}_exact"] = p

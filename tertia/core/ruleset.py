@@ -7,7 +7,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -71,6 +71,18 @@ class OptionSpec:
             allowed = ", ".join(map(str, self.choices))
             raise ValueError(f"option {self.name}: {value!r} is not one of {allowed}")
         return value
+
+
+@dataclass(frozen=True)
+class OddsMeasure:
+    """A value of a rule set's own that odds report (:func:`tertia.analysis.odds.odds`):
+    a ``count`` (its change for the target and for the attacker, as a distribution under
+    ``target_<key>`` and ``attacker_<key>``) or a ``flag`` (the chance any of ``fields``
+    changes on any unit, under ``<key>``)."""
+
+    key: str
+    kind: Literal["count", "flag"]
+    fields: tuple[str, ...]
 
 
 Decided = TypeVar("Decided")
@@ -283,6 +295,9 @@ class RuleSet(ABC):
         an unknown unit or a word the rule set does not use; legality is then
         ``validate``'s."""
         raise NotImplementedError(f"{self.id} does not answer odds queries yet")
+
+    ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = ()
+    """What odds report beyond who leaves play: the rule set's own outcome summary keys."""
 
     QUERY_DETAILS: ClassVar[Mapping[str, str]] = {}
     """The particulars an odds question may give under this rule set, each with what it

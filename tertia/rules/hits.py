@@ -14,12 +14,21 @@ from typing import ClassVar
 
 from tertia.core.events import Event
 from tertia.core.reducer import handles
+from tertia.core.ruleset import OddsMeasure
 from tertia.core.state import GameState
 from tertia.rules.hit_values import NO_HITS, HitsPiece
 from tertia.rules.pieces import piece
 
-__all__ = ["NO_HITS", "AmmunitionExhausted", "AmmunitionShortage", "GunFired", "HitsInflicted", "HitsPiece",
-           "HitsRemoved", "piece"]
+__all__ = ["HIT_MEASURES", "NO_HITS", "AmmunitionExhausted", "AmmunitionShortage", "GunFired",
+           "HitsInflicted", "HitsPiece", "HitsRemoved", "piece"]
+
+
+HIT_MEASURES = (
+    OddsMeasure("hits", "count", ("hits",)),
+    OddsMeasure("ammunition_exhausted", "flag", ("out_of_ammo", "ammo_markers")),
+)
+"""What odds report under a rule set that counts hits: the hits the target and the
+attacker take, and the chance a unit runs out of (or short of) ammunition."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,14 +12,14 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.events import Event
 from tertia.core.geometry import base_distance
-from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rules.codes import ActivationCode
 from tertia.rules.fighting import Attack, Shoot
-from tertia.rules.hits import NO_HITS, HitsPiece, piece
+from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece, piece
 from tertia.rules.modifiers import Modifier
 from tertia.rules.movement import plan_move
 from tertia.rules.pieces import piece_problems
@@ -175,6 +175,7 @@ class D3RuleSet(RuleSet):
     COMMANDS: ClassVar[tuple[str, ...]] = (
         "centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
     COMMANDER_VALUES: ClassVar[range] = range(0, 3)
+    ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = HIT_MEASURES
     TRAITS: ClassVar[frozenset[str]] = frozenset({IMPETUOUS, CLUBMEN})
 
     def _trait_problems(self, scenario: Scenario) -> list[tuple[str, str]]:

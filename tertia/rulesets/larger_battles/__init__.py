@@ -13,14 +13,14 @@ from typing import Any, ClassVar
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.geometry import Base, base_distance
-from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.fighting import Attack
-from tertia.rules.hits import NO_HITS, HitsPiece, piece
+from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece, piece
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import ground_under, plan_move
 from tertia.rules.pieces import piece_problems
@@ -124,6 +124,7 @@ class LargerBattles(RuleSet):
     COMMANDS: ClassVar[tuple[str, ...]] = (
         "centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
     COMMANDER_VALUES: ClassVar[range] = range(0, 3)
+    ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = HIT_MEASURES
     BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.0, 2.0),
         UnitKind.HORSE: (4.0, 2.0),
