@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 import tertia.rulesets
 from tertia.cli.main import app
 from tertia.core.scenario import Scenario
+from tertia.core.terrain import TerrainKind
 from tertia.io import scenario_file
 from tertia.io.scenario_file import (
     Problem,
@@ -687,3 +688,26 @@ def test_a_commander_value_is_the_rule_sets() -> None:
     assert only(text, "larger-battles") == (
         "t.toml: commanders[1] 'c9'.value: must be from 0 to 2 under larger-battles, got 3")
     assert load_scenario(text.replace("value = 3", "value = 2"), rules_id="larger-battles")
+
+
+def test_terrain_a_rule_set_gives_no_meaning_is_refused_under_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    wall = BASE + block("terrain", type="wall", name="Park Wall", line="[[10, 20], [20, 20]]", width=0.5)
+    line = only(wall, "larger-battles")
+    assert line.startswith("t.toml: terrain[0] 'Park Wall'.type: rule set 'larger-battles' has no "
+                           "terrain 'wall'; it knows: bridge, broken, entrenchment,")
+    real = tertia.rulesets.ruleset_class("larger-battles")
+
+    class Walled(real):  # type: ignore[misc, valid-type]
+        TERRAIN_KINDS = frozenset(TerrainKind)
+
+    monkeypatch.setattr(tertia.rulesets, "_REGISTRY", {"larger-battles": Walled})
+    scenario = load_scenario(wall, rules_id="larger-battles")
+    assert scenario.build_battlefield().features[0].kind is TerrainKind.WALL
+    # Without a rule set the file is read as it is.
+    assert load_scenario(wall).terrain[0].type == "wall"
+
+
+def test_every_kind_of_terrain_is_drawn() -> None:
+    from tertia.io.svg import TERRAIN_STYLE
+
+    assert set(TERRAIN_STYLE) == set(TerrainKind)

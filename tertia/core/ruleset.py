@@ -19,7 +19,7 @@ from tertia.core.hidden import view_of
 from tertia.core.reducer import reduce
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import Battlefield
+from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 
@@ -252,6 +252,10 @@ class RuleSet(ABC):
     COMMANDS: ClassVar[tuple[str, ...]] = ()
     """The commands (groups) a scenario's pieces may belong to under this rule set; empty
     for any name."""
+
+    TERRAIN_KINDS: ClassVar[frozenset[TerrainKind]] = frozenset(TerrainKind)
+    """The kinds of terrain this rule set gives a meaning; a scenario placing another is
+    refused when played under it."""
 
     COMMANDER_VALUES: ClassVar[range] = range(0, 11)
     """The values a scenario's commanders may have under this rule set."""

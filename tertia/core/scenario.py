@@ -104,7 +104,7 @@ class UnitSpec(_Strict):
 class TerrainSpec(_Strict):
     type: Literal[
         "woods", "town", "field", "broken", "marsh", "lake", "hill", "river", "ford",
-        "bridge", "road", "hedge", "entrenchment",
+        "bridge", "road", "hedge", "entrenchment", "wall", "fence", "stream", "ploughed", "rough",
     ]
     name: Text = ""
     polygon: Annotated[tuple[Coordinate, ...], Field(max_length=MAX_POINTS)] | None = None

@@ -77,7 +77,10 @@ def _boxed(geometry: BaseGeometry) -> list[tuple[Box, BaseGeometry]]:
 
 
 class TerrainKind(StrEnum):
-    """Kinds of ground a scenario may place."""
+    """Kinds of ground a scenario may place. What each means for movement, sight, fire
+    and melee is each rule set's to say, and a rule set names the kinds it knows
+    (:attr:`RuleSet.TERRAIN_KINDS <tertia.core.ruleset.RuleSet.TERRAIN_KINDS>`): a
+    scenario placing another is refused when played under it."""
 
     WOODS = "woods"
     TOWN = "town"
@@ -92,6 +95,11 @@ class TerrainKind(StrEnum):
     ROAD = "road"
     HEDGE = "hedge"
     ENTRENCHMENT = "entrenchment"
+    WALL = "wall"
+    FENCE = "fence"
+    STREAM = "stream"
+    PLOUGHED = "ploughed"
+    ROUGH = "rough"
 
 
 

@@ -179,6 +179,7 @@ def semantic_problems(
         *_side_problems(scenario),
         *_vocabulary_problems(scenario, ruleset),
         *_extension_problems(scenario, ruleset),
+        *_terrain_kind_problems(scenario, ruleset),
         *_id_problems(scenario),
         *_general_problems(scenario),
         *_table_problems(scenario, sizer),
@@ -452,6 +453,18 @@ def _vocabulary_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterato
             rules = f" under {ruleset.id}" if ruleset is not None else ""
             yield (f"{_element('commanders', i, c.id)}.value",
                    f"must be from {values.start} to {values.stop - 1}{rules}, got {c.value}")
+
+
+def _terrain_kind_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
+    """Terrain of kinds the rule set played gives no meaning."""
+    if ruleset is None:
+        return
+    known = ruleset.TERRAIN_KINDS
+    for i, t in enumerate(scenario.terrain):
+        if t.type not in known:
+            yield (f"{_element('terrain', i, t.name or None)}.type",
+                   f"rule set {ruleset.id!r} has no terrain {t.type!r}; it knows: "
+                   f"{', '.join(sorted(k.value for k in known))}")
 
 
 def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:

@@ -58,13 +58,18 @@ TERRAIN_STYLE: dict[TerrainKind, tuple[str, str, str]] = {
     TerrainKind.ROAD: ("#cfb07a", "#a8875a", "Road"),
     TerrainKind.HEDGE: ("#3f5e2c", "#2c4220", "Hedge"),
     TerrainKind.ENTRENCHMENT: ("#8a6b48", "#5c4329", "Entrenchment"),
+    TerrainKind.WALL: ("#9a9184", "#5f574b", "Wall"),
+    TerrainKind.FENCE: ("#a88a5e", "#6d5535", "Fence"),
+    TerrainKind.STREAM: ("#8fb8d6", "#4f7ea3", "Stream"),
+    TerrainKind.PLOUGHED: ("#c9ad7f", "#8e7349", "Ploughed field"),
+    TerrainKind.ROUGH: ("#cbbf9b", "#928460", "Rough ground"),
 }
 
 _DRAW_ORDER = (
-    TerrainKind.FIELD, TerrainKind.BROKEN, TerrainKind.HILL, TerrainKind.MARSH,
-    TerrainKind.LAKE, TerrainKind.WOODS, TerrainKind.TOWN, TerrainKind.RIVER,
-    TerrainKind.FORD, TerrainKind.BRIDGE, TerrainKind.ROAD, TerrainKind.HEDGE,
-    TerrainKind.ENTRENCHMENT,
+    TerrainKind.FIELD, TerrainKind.PLOUGHED, TerrainKind.BROKEN, TerrainKind.ROUGH,
+    TerrainKind.HILL, TerrainKind.MARSH, TerrainKind.LAKE, TerrainKind.WOODS, TerrainKind.TOWN,
+    TerrainKind.RIVER, TerrainKind.STREAM, TerrainKind.FORD, TerrainKind.BRIDGE, TerrainKind.ROAD,
+    TerrainKind.HEDGE, TerrainKind.FENCE, TerrainKind.WALL, TerrainKind.ENTRENCHMENT,
 )
 
 _HILL_FILLS = ("#ddcb9e", "#cfb98a", "#c1a877", "#b39766", "#a58757")

@@ -20,6 +20,7 @@ from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.fighting import Attack
+from tertia.rules.ground import SHIPPED_TERRAIN
 from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece, piece
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.movement import ground_under, plan_move
@@ -124,6 +125,7 @@ class LargerBattles(RuleSet):
     COMMANDS: ClassVar[tuple[str, ...]] = (
         "centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
     COMMANDER_VALUES: ClassVar[range] = range(0, 3)
+    TERRAIN_KINDS: ClassVar[frozenset[TerrainKind]] = SHIPPED_TERRAIN
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = HIT_MEASURES
     BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.0, 2.0),
