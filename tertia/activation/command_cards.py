@@ -31,7 +31,7 @@ from typing import ClassVar
 from tertia.core.actions import Action
 from tertia.core.dice import die
 from tertia.core.events import DecisionAwaited, DecisionMade, Event, GameDataChanged
-from tertia.core.hidden import VIEW_OF, as_view, hidden, is_hidden
+from tertia.core.hidden import VIEW_OF, hidden, is_hidden
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, Violation
@@ -206,7 +206,12 @@ def hide_orders(state: GameState, viewer: str) -> GameState:
     ]
     if not secret:
         return state
-    return as_view(state.evolve(extra={**state.extra, **dict.fromkeys(secret, hidden("card order"))}), viewer)
+    # One new state, marked as the viewer's view (tertia.core.hidden.as_view), built at once:
+    # the players look at it before every action.
+    return state.evolve(extra={**state.extra, **dict.fromkeys(secret, _HIDDEN_ORDER), VIEW_OF: viewer})
+
+
+_HIDDEN_ORDER = hidden("card order")
 
 
 def sample_orders(observation: GameState, rng: random.Random) -> GameState:

@@ -39,7 +39,9 @@ def hidden(what: str) -> dict[str, str]:
 
 def is_hidden(value: Any) -> bool:
     """Is ``value`` a placeholder (:func:`hidden`)?"""
-    return isinstance(value, Mapping) and len(value) == 1 and isinstance(value.get("hidden"), str)
+    # A plain dict first: players ask this of every secret slot before each action.
+    return (type(value) is dict or isinstance(value, Mapping)) and len(value) == 1 \
+        and isinstance(value.get("hidden"), str)
 
 
 def as_view(state: GameState, side: str) -> GameState:

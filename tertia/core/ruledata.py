@@ -36,9 +36,12 @@ class RuleData(Tagged):
 
     def evolve(self, **changes: Any) -> Self:
         """These values with some changed; a name it does not keep raises TypeError."""
-        unknown = set(changes) - set(self.names())
-        if unknown:
-            raise TypeError(f"{type(self).__name__} keeps no {sorted(unknown)[0]!r}")
+        kept = _NAMES.get(type(self))
+        if kept is None:
+            kept = _NAMES[type(self)] = frozenset(self.names())
+        if not kept.issuperset(changes):
+            unknown = sorted(set(changes) - kept)
+            raise TypeError(f"{type(self).__name__} keeps no {unknown[0]!r}")
         return replace(self, **changes)
 
     @classmethod
@@ -68,6 +71,10 @@ def rule_data_from_dict(d: Mapping[str, Any]) -> RuleData:
         raise ValueError(f"unknown rule data type {d.get('type')!r}")
     built: RuleData = cls.from_values(d)
     return built
+
+
+_NAMES: dict[type[RuleData], frozenset[str]] = {}
+"""Each class's fields as a set, asked at every change of a value."""
 
 
 def _frozen(value: Any) -> Any:
