@@ -13,7 +13,9 @@ import math
 import random
 from collections.abc import Sequence
 
+from tertia.activation import unit_type_deck
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
+from tertia.activation.command_cards import played as cards_played
 from tertia.ai.d3_proposals import activated, charge_towards, iter_deploy_places
 from tertia.ai.moves import bearing_to, move_towards
 from tertia.ai.observation import playable_view
@@ -85,7 +87,7 @@ class D3Doctrine:
             return self._answer(game, view, rng)
         if view.phase != "activation":
             return EndPhase()
-        self._remember(view)
+        self._remember(game, view)
         units = activated(game, view)
         units.sort(key=lambda u: (self._nearest_enemy_distance(view, u), u.id))
         for unit in units:
@@ -97,10 +99,10 @@ class D3Doctrine:
             self._done.add(unit.id)
         return EndPhase()
 
-    def _remember(self, view: GameState) -> None:
-        act = view.extra.get("activation") or {}
-        played = len(view.extra.get("drawn", ())) + len(view.extra.get(f"cards_played:{view.active}", ()))
-        key = (view.turn, view.active, act.get("card"), played)
+    def _remember(self, game: Game, view: GameState) -> None:
+        played = len(unit_type_deck.drawn(view)) + len(cards_played(view, view.active))
+        card = game.ruleset.active_card(view) if isinstance(game.ruleset, D3RuleSet) else None
+        key = (view.turn, view.active, card, played)
         went_back = view.step < self._last_step
         self._last_step = view.step
         if key != self._key or went_back:

@@ -18,7 +18,7 @@ from tertia.core.geometry import Point, angle_between
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
-from tertia.rules.measuring import iter_enemy_troops_within
+from tertia.rules.measuring import home_edge, iter_enemy_troops_within
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.combat import (
@@ -138,7 +138,7 @@ class LargerBattlesDoctrine:
 
     def _movers(self, state: GameState) -> list[Unit]:
         """Ordered units that have not moved, leading units first so lines stay clear."""
-        edge = state.extra.get("edges", {}).get(state.active, "south")
+        edge = home_edge(state, state.active)
         sign = 1.0 if edge == "south" else -1.0
         ready = [
             u for u in state.iter_units(state.active)

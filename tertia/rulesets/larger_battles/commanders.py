@@ -12,7 +12,7 @@ from tertia.core.events import Narrated, UnitMoved, UnitRemoved
 from tertia.core.geometry import EPSILON, Point
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.rules.measuring import within
+from tertia.rules.measuring import home_edge, within
 from tertia.rules.movement import (
     iter_collision_violations,
     iter_table_violations,
@@ -61,7 +61,7 @@ def roll_misfortune(tx: Tx, commander: Unit, why: str) -> None:
 
 def own_edge_direction(tx: Tx, side: str) -> float:
     """Facing that points to a side's own table edge (south edge: 180, north edge: 0)."""
-    edge = tx.state.extra.get("edges", {}).get(side, "south")
+    edge = home_edge(tx.state, side)
     return 180.0 if edge == "south" else 0.0
 
 
