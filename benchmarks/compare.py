@@ -5,10 +5,17 @@ round runs ``benchmarks/battles.py`` of the baseline, then of the candidate, for
 set, so a machine whose speed drifts slows both alike; the ratio candidate/baseline of
 each pair is reported with its median and range.
 
+On a shared machine CPU seconds still swing by a third from run to run. With
+``--instructions`` the script counts instead the machine instructions a battle takes
+under valgrind's callgrind (installed with ``apt-get install valgrind``): the same every
+run, so one pair per rule set says the ratio exactly (battles 2 to 4 of each seed run,
+the imports and the warm-up battle taken away).
+
 Usage::
 
     git worktree add /tmp/tertia-before <old commit> && make -C /tmp/tertia-before .venv/.installed
     python benchmarks/compare.py /tmp/tertia-before . --rounds 5
+    python benchmarks/compare.py /tmp/tertia-before . --instructions
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ CASES = (
 """(scenario, rule set, battles per run) timed each round."""
 
 RATE = re.compile(r"per CPU second: ([0-9.]+)")
+COLLECTED = re.compile(r"Collected : ([0-9]+)")
 
 
 def rate(checkout: Path, scenario: str, rules: str, games: int) -> float:
@@ -44,17 +52,46 @@ def rate(checkout: Path, scenario: str, rules: str, games: int) -> float:
     return float(found.group(1))
 
 
+def instructions(checkout: Path, scenario: str, rules: str, games: int) -> int:
+    """Machine instructions of one run of ``checkout``'s benchmark, counted by callgrind."""
+    python = checkout / ".venv" / "bin" / "python"
+    script = Path(__file__).resolve().parent / "battles.py"
+    err = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), str(script),
+         "--scenario", scenario, "--rules", rules, "--games", str(games)],
+        capture_output=True, text=True, check=True, cwd=checkout,
+    ).stderr
+    found = COLLECTED.search(err)
+    if found is None:
+        raise SystemExit(f"{checkout}: callgrind counted nothing:\n{err[-2000:]}")
+    return int(found.group(1))
+
+
+def per_battle(checkout: Path, scenario: str, rules: str) -> float:
+    """Instructions per battle: four battles' run less one battle's, over three."""
+    return (instructions(checkout, scenario, rules, 4) - instructions(checkout, scenario, rules, 1)) / 3
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("baseline", type=Path, help="the checkout to compare against")
     parser.add_argument("candidate", type=Path, help="the checkout measured")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved pairs per rule set (5)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count machine instructions under callgrind instead of timing")
     args = parser.parse_args()
     for checkout in (args.baseline, args.candidate):
         if not (checkout / ".venv" / "bin" / "python").exists():
             print(f"{checkout}: no built .venv (make -C {checkout} .venv/.installed)", file=sys.stderr)
             return 2
+    if args.instructions:
+        for scenario, rules, _ in CASES:
+            before = per_battle(args.baseline, scenario, rules)
+            after = per_battle(args.candidate, scenario, rules)
+            print(f"{rules}: {before / 1e6:.1f} -> {after / 1e6:.1f} million instructions a battle "
+                  f"(candidate/baseline speed x{before / after:.3f})", flush=True)
+        return 0
     ratios: dict[str, list[float]] = {rules: [] for _, rules, _ in CASES}
     for i in range(args.rounds):
         for scenario, rules, games in CASES:
