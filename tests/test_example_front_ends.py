@@ -64,6 +64,13 @@ def client(tmp_path: Path, registered: Any) -> Any:
         yield c
 
 
+def test_the_catalogue_offers_the_battle_the_rule_set_ships(client: TestClient) -> None:
+    listed = {s["name"]: s for s in client.get("/api/catalogue").json()["scenarios"]}
+    assert listed["declare"]["rules"] == ["example-declare"]
+    assert "edgehill" in listed and "example-declare" in {
+        r["id"] for r in client.get("/api/catalogue").json()["rules"]}
+
+
 def test_a_game_over_http(client: TestClient) -> None:
     served = client.get("/api/rules/example-declare")
     assert served.status_code == 200, served.text

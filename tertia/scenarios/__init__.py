@@ -48,14 +48,15 @@ def builtin_names() -> list[str]:
 
 def list_builtin() -> list[BuiltinScenario]:
     """Every built-in scenario, sorted by name."""
-    out = []
-    for name in builtin_names():
-        scenario = load_builtin(name)
-        counts = {side: 0 for side in scenario.side_ids}
-        for unit in scenario.units:
-            counts[unit.side] += 1
-        out.append(BuiltinScenario(name, scenario.name, scenario.rules, counts))
-    return out
+    return [describe_scenario(name, load_builtin(name)) for name in builtin_names()]
+
+
+def describe_scenario(name: str, scenario: Scenario) -> BuiltinScenario:
+    """A scenario's name, title, rule sets and troop units per side, for a catalogue."""
+    counts = {side: 0 for side in scenario.side_ids}
+    for unit in scenario.units:
+        counts[unit.side] += 1
+    return BuiltinScenario(name, scenario.name, scenario.rules, counts)
 
 
 def load_builtin(name: str, *, rules_id: str | None = None) -> Scenario:

@@ -30,7 +30,7 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import AiRunner
 from tertia.web.errors import ServiceError, not_found
-from tertia.web.games import CACHE_SIZE, GameService
+from tertia.web.games import CACHE_SIZE, GameService, shipped_scenarios
 from tertia.web.jsonbody import parse_json
 from tertia.web.limits import MAX_BODY, AllowedHosts, BodyLimit, SecurityHeaders
 from tertia.web.schemas import REFUSALS, CreatedGame, NewGame
@@ -234,12 +234,13 @@ def create_app(
 
     @app.get("/api/catalogue", tags=["games"])
     def catalogue() -> dict[str, Any]:
-        """Built-in scenarios, rule sets with their options, and the modes of play."""
+        """Built-in scenarios and those a rule set ships, rule sets with their options, and
+        the modes of play."""
         return {
             "scenarios": [
                 {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
                  "sides": list(s.units)}
-                for s in list_builtin()
+                for s in [*list_builtin(), *shipped_scenarios()]
             ],
             "rules": [_describe(r) for r in ruleset_ids()],
             "modes": ["hotseat", "ai", "link", "watch"],

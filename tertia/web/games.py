@@ -15,6 +15,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from tertia.core.vocabulary import COMMAND_CARDS, DECK
 from tertia.io.scenario_file import ScenarioError, load_scenario
 from tertia.offers import parse_items, prompt_offers, unit_offers
 from tertia.rulesets import get_ruleset, ruleset_class, ruleset_ids
-from tertia.scenarios import builtin_names, load_builtin
+from tertia.scenarios import BuiltinScenario, builtin_names, describe_scenario, load_builtin
 from tertia.web.cards import card_view
 from tertia.web.deck import deck_view
 from tertia.web.errors import ServiceError, illegal, not_found
@@ -66,6 +67,20 @@ def scenario_names(rules: str) -> list[str]:
     set ships (:attr:`RuleSet.SCENARIO_FILES <tertia.core.ruleset.RuleSet.SCENARIO_FILES>`)."""
     shipped = ruleset_class(rules).SCENARIO_FILES if rules in ruleset_ids() else {}
     return [*builtin_names(), *sorted(set(shipped) - set(builtin_names()))]
+
+
+def shipped_scenarios() -> list[BuiltinScenario]:
+    """The battles rule sets ship beside the built-in ones, each offered under the rule
+    sets it is written for (its own, at least)."""
+    found: list[BuiltinScenario] = []
+    for rules in ruleset_ids():
+        for name, file in sorted(ruleset_class(rules).SCENARIO_FILES.items()):
+            if name in builtin_names() or any(s.name == name for s in found):
+                continue
+            scenario = load_scenario(Path(file), source_name=Path(file).name, rules_id=rules)
+            described = describe_scenario(name, scenario)
+            found.append(replace(described, rules=described.rules or (rules,)))
+    return found
 
 
 def build_game(scenario: str, rules: str, options: Mapping[str, Any]) -> Game:
