@@ -38,14 +38,21 @@ RATE = re.compile(r"per CPU second: ([0-9.]+)")
 COLLECTED = re.compile(r"Collected : ([0-9]+)")
 
 
-def rate(checkout: Path, scenario: str, rules: str, games: int) -> float:
-    """Battles per CPU second of one run of ``checkout``'s benchmark."""
+def run(checkout: Path, scenario: str, rules: str, games: int, *, under: tuple[str, ...] = ()
+        ) -> subprocess.CompletedProcess[str]:
+    """One run of ``checkout``'s benchmark (``under`` another program, such as valgrind)."""
     python = checkout / ".venv" / "bin" / "python"
     script = Path(__file__).resolve().parent / "battles.py"
-    out = subprocess.run(
-        [str(python), str(script), "--scenario", scenario, "--rules", rules, "--games", str(games)],
+    return subprocess.run(
+        [*under, str(python), str(script), "--scenario", scenario, "--rules", rules,
+         "--games", str(games)],
         capture_output=True, text=True, check=True, cwd=checkout,
-    ).stdout
+    )
+
+
+def rate(checkout: Path, scenario: str, rules: str, games: int) -> float:
+    """Battles per CPU second of one run of ``checkout``'s benchmark."""
+    out = run(checkout, scenario, rules, games).stdout
     found = RATE.search(out)
     if found is None:
         raise SystemExit(f"{checkout}: no rate in the benchmark's output:\n{out}")
@@ -54,13 +61,8 @@ def rate(checkout: Path, scenario: str, rules: str, games: int) -> float:
 
 def instructions(checkout: Path, scenario: str, rules: str, games: int) -> int:
     """Machine instructions of one run of ``checkout``'s benchmark, counted by callgrind."""
-    python = checkout / ".venv" / "bin" / "python"
-    script = Path(__file__).resolve().parent / "battles.py"
-    err = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), str(script),
-         "--scenario", scenario, "--rules", rules, "--games", str(games)],
-        capture_output=True, text=True, check=True, cwd=checkout,
-    ).stderr
+    err = run(checkout, scenario, rules, games,
+              under=("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")).stderr
     found = COLLECTED.search(err)
     if found is None:
         raise SystemExit(f"{checkout}: callgrind counted nothing:\n{err[-2000:]}")
