@@ -48,6 +48,11 @@ def make_table() -> Battlefield:
         TerrainFeature(k.ROAD, line=((40, 0), (40, 36)), width=1),
         TerrainFeature(k.HEDGE, line=((12, 12), (20, 12)), width=0.4),
         TerrainFeature(k.ENTRENCHMENT, line=((28, 22), (34, 22)), width=0.8),
+        TerrainFeature(k.WALL, line=((44, 12), (47, 12)), width=0.4),
+        TerrainFeature(k.FENCE, line=((44, 22), (47, 22)), width=0.3),
+        TerrainFeature(k.STREAM, line=((2, 23), (8, 23)), width=0.6),
+        TerrainFeature(k.PLOUGHED, outline=((24, 2), (28, 2), (28, 5), (24, 5))),
+        TerrainFeature(k.ROUGH, outline=((42, 24), (46, 24), (46, 27), (42, 27))),
     ))
 
 
