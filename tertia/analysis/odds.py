@@ -23,9 +23,11 @@ from tertia.core.ruleset import OddsMeasure, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import AttackResolved
-from tertia.rulesets.larger_battles.events import supplies_of
 
 UNIT_FIELDS = ("removed", "x", "y", "facing")
+
+GAME = ""
+"""The key of the game-wide changes among the per-unit ones: no unit's id is empty."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,9 @@ class Odds:
 
 
 def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any]]:
-    """Per unit, the fields an action changed (hits as the number gained)."""
+    """Per unit, the fields an action changed (hits as the number gained); under
+    :data:`GAME` the rule set's game-wide values that changed (larger-battles' supply
+    bases, say)."""
     changes: dict[str, dict[str, Any]] = {}
     for uid, old in before.units.items():
         new = after.units[uid]
@@ -100,9 +104,11 @@ def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any
             diff["extra"] = {k: v for k, v in new.extra.items() if old.extra.get(k) != v}
         if diff:
             changes[uid] = diff
-    for old_s, new_s in zip(supplies_of(before), supplies_of(after), strict=True):
-        if old_s.raided_by != new_s.raided_by:
-            changes[f"supply:{old_s.id}"] = {"raided_by": new_s.raided_by}
+    kept = {} if before.own is None else before.own.values()
+    game = {name: value for name, value in ({} if after.own is None else after.own.values()).items()
+            if kept.get(name) != value}
+    if game:
+        changes[GAME] = game
     return changes
 
 

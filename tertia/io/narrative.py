@@ -28,12 +28,15 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tertia.activation import deck as deck_ev
 from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
+from tertia.rules import casualties as casualty_ev
 from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
+from tertia.rules import morale as morale_ev
 from tertia.rules.hits import piece
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import supplies_of
@@ -368,6 +371,44 @@ class Narrator:
     def _unit_formed(self, e: ev.UnitFormed, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} forms {_humanise(e.formation)}", "move"
 
+    def _morale_determined(self, e: morale_ev.MoraleDetermined, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} is tested for the first time ({_humanise(e.cause)}): " \
+               f"{_plural(e.points, 'morale point')}", "status"
+
+    def _morale_lost(self, e: morale_ev.MoraleLost, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} loses {_plural(e.points, 'morale point')} ({_humanise(e.cause)})", \
+            "hit"
+
+    def _morale_regained(self, e: morale_ev.MoraleRegained, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} regains {_plural(e.points, 'morale point')} " \
+               f"({_humanise(e.cause)})", "status"
+
+    def _stands_lost(self, e: casualty_ev.StandsLost, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} loses {_plural(e.stands, 'stand')} ({_humanise(e.cause)})", "hit"
+
+    def _figures_lost(self, e: casualty_ev.FiguresLost, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)} loses {_plural(e.figures, 'figure')} ({_humanise(e.cause)})", "hit"
+
+    def _deck_shuffled(self, e: deck_ev.DeckShuffled, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"the deck is shuffled: {_plural(len(e.cards), 'card')}", "note"
+
+    def _card_drawn(self, e: deck_ev.CardDrawn, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"card drawn: {self._card(e.card)}", "note"
+
+    def _cards_withdrawn(self, e: deck_ev.CardsWithdrawn, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"out of the deck: {', '.join(self._card(c) for c in e.cards)}", "note"
+
+    def _card(self, name: str) -> str:
+        """A deck's card as players call it: the unit it activates, or the special card."""
+        try:
+            card = deck_ev.read_card(name)
+        except ValueError:
+            return name
+        if card.kind == deck_ev.UNIT:
+            return self.label(card.name) + (f" (card {card.copy})" if card.copy > 1 else "")
+        owner = f"{possessive(self.side(card.side))} " if card.side else ""
+        return f"{owner}{_humanise(card.name)} card"
+
     def _attack_resolved(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
         """The rule set's summary when it gives one (it already holds the dice and the
         outcome), with the modifiers named; otherwise a line built from the scores."""
@@ -495,6 +536,14 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.UnitMoved: Narrator._unit_moved,
     ev.UnitTurned: Narrator._unit_turned,
     ev.UnitFormed: Narrator._unit_formed,
+    morale_ev.MoraleDetermined: Narrator._morale_determined,
+    morale_ev.MoraleLost: Narrator._morale_lost,
+    morale_ev.MoraleRegained: Narrator._morale_regained,
+    casualty_ev.StandsLost: Narrator._stands_lost,
+    casualty_ev.FiguresLost: Narrator._figures_lost,
+    deck_ev.DeckShuffled: Narrator._deck_shuffled,
+    deck_ev.CardDrawn: Narrator._card_drawn,
+    deck_ev.CardsWithdrawn: Narrator._cards_withdrawn,
     fight_ev.AttackResolved: Narrator._attack_resolved,
     hits_ev.HitsInflicted: Narrator._hits_inflicted,
     hits_ev.AmmunitionExhausted: Narrator._ammunition,
