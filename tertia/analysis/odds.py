@@ -26,9 +26,6 @@ from tertia.rules.fighting import AttackResolved
 
 UNIT_FIELDS = ("removed", "x", "y", "facing")
 
-GAME = ""
-"""The key of the game-wide changes among the per-unit ones: no unit's id is empty."""
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -84,9 +81,8 @@ class Odds:
 
 
 def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any]]:
-    """Per unit, the fields an action changed (hits as the number gained); under
-    :data:`GAME` the rule set's game-wide values that changed (larger-battles' supply
-    bases, say)."""
+    """Per unit, the fields an action changed (hits as the number gained). A rule set's
+    game-wide values are left out: they may hold what one side must not see."""
     changes: dict[str, dict[str, Any]] = {}
     for uid, old in before.units.items():
         new = after.units[uid]
@@ -104,11 +100,6 @@ def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any
             diff["extra"] = {k: v for k, v in new.extra.items() if old.extra.get(k) != v}
         if diff:
             changes[uid] = diff
-    kept = {} if before.own is None else before.own.values()
-    game = {name: value for name, value in ({} if after.own is None else after.own.values()).items()
-            if kept.get(name) != value}
-    if game:
-        changes[GAME] = game
     return changes
 
 
