@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 
-import tertia.rulesets
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
-from tertia.rulesets import ruleset_ids
+from tertia.rulesets import registered as registered_for_a_while
 from tertia.scenarios import resolve_scenario
 from tests.example_rules.data import RULES_ID, game_data
 from tests.example_rules.ruleset import SCENARIO, ExampleDeclare
@@ -24,13 +23,8 @@ P, R = "parliament", "royalist"
 def registered() -> Iterator[type[ExampleDeclare]]:
     """The example registered as a plugin would be, and unregistered afterwards so other
     tests see only the shipped rule sets."""
-    ruleset_ids()
-    registry = tertia.rulesets._REGISTRY
-    registry[RULES_ID] = ExampleDeclare
-    try:
+    with registered_for_a_while(ExampleDeclare):
         yield ExampleDeclare
-    finally:
-        registry.pop(RULES_ID, None)
 
 
 def scenario_game() -> Game:

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tertia.rulesets import register_ruleset, ruleset_class, ruleset_ids
+from tertia.rulesets import register_ruleset, registered, ruleset_class, ruleset_ids
 from tertia.rulesets.larger_battles import LargerBattles
 
 
@@ -38,3 +38,19 @@ def test_a_plugin_module_named_in_the_environment_is_loaded() -> None:
                             env={**env_missing, "TERTIA_PURE_PYTHON": "1"})
     assert failed.returncode != 0
     assert "TERTIA_RULESETS: cannot import 'no_such_module_anywhere'" in failed.stderr
+
+
+def test_a_rule_set_registered_for_a_while_goes_away_again() -> None:
+    class Visiting(LargerBattles):
+        id = "visiting-rules"
+
+    with registered(Visiting):
+        assert ruleset_class("visiting-rules") is Visiting
+    assert "visiting-rules" not in ruleset_ids()
+
+    class Impostor(LargerBattles):
+        pass
+
+    with pytest.raises(ValueError, match="is taken"), registered(Impostor):
+        pass
+    assert ruleset_class("larger-battles") is LargerBattles

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
@@ -35,6 +37,22 @@ def register_ruleset(cls: R) -> R:
                          f"{cls.__module__}.{cls.__qualname__} cannot register under it")
     _REGISTRY[cls.id] = cls
     return cls
+
+
+@contextmanager
+def registered(cls: type[RuleSet]) -> Iterator[type[RuleSet]]:
+    """``cls`` registered for the length of a ``with`` block, then taken away again (for
+    tests and tools that play a rule set without making it known for good); raises like
+    :func:`register_ruleset` when its id is taken."""
+    _load()
+    if _REGISTRY.get(cls.id) is cls:
+        yield cls
+        return
+    register_ruleset(cls)
+    try:
+        yield cls
+    finally:
+        _REGISTRY.pop(cls.id, None)
 
 
 def _load() -> dict[str, type[RuleSet]]:
