@@ -31,7 +31,7 @@ from typing import ClassVar
 from tertia.core.actions import Action
 from tertia.core.dice import die
 from tertia.core.events import DecisionAwaited, DecisionMade, Event, GameDataChanged
-from tertia.core.hidden import VIEW_OF, hidden, is_hidden
+from tertia.core.hidden import as_view, hidden, is_hidden, without_view_mark
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, Violation
@@ -206,9 +206,7 @@ def hide_orders(state: GameState, viewer: str) -> GameState:
     ]
     if not secret:
         return state
-    # One new state, marked as the viewer's view (tertia.core.hidden.as_view), built at once:
-    # the players look at it before every action.
-    return state.evolve(extra={**state.extra, **dict.fromkeys(secret, _HIDDEN_ORDER), VIEW_OF: viewer})
+    return as_view(state, viewer, dict.fromkeys(secret, _HIDDEN_ORDER))
 
 
 _HIDDEN_ORDER = hidden("card order")
@@ -217,14 +215,14 @@ _HIDDEN_ORDER = hidden("card order")
 def sample_orders(observation: GameState, rng: random.Random) -> GameState:
     """A full state consistent with a view from :func:`hide_orders`: each hidden order is
     the cards already played, in the order played, then the rest in a random order."""
-    extra = {k: v for k, v in observation.extra.items() if k != VIEW_OF}
+    sampled: dict[str, list[str]] = {}
     for side in observation.sides:
-        if is_hidden(extra.get(order_key(side))):
+        if is_hidden(observation.extra.get(order_key(side))):
             done = played(observation, side)
             rest = [c for c in deck(observation, side) if c not in done]
             rng.shuffle(rest)
-            extra[order_key(side)] = [*done, *rest]
-    return observation.evolve(extra=extra)
+            sampled[order_key(side)] = [*done, *rest]
+    return without_view_mark(observation, sampled)
 
 
 def carries_secret(event: Event, viewer: str) -> bool:

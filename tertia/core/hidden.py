@@ -44,9 +44,10 @@ def is_hidden(value: Any) -> bool:
         and isinstance(value.get("hidden"), str)
 
 
-def as_view(state: GameState, side: str) -> GameState:
-    """``state`` marked as ``side``'s view (the rule set has hidden something from it)."""
-    return state.evolve(extra={**state.extra, VIEW_OF: side})
+def as_view(state: GameState, side: str, extra: Mapping[str, Any] | None = None) -> GameState:
+    """``state`` marked as ``side``'s view (the rule set has hidden something from it),
+    with ``extra``'s entries (its placeholders, say) put in too: one new state."""
+    return state.evolve(extra={**state.extra, **(extra or {}), VIEW_OF: side})
 
 
 def view_of(state: GameState) -> str | None:
@@ -55,11 +56,13 @@ def view_of(state: GameState) -> str | None:
     return None if side is None else str(side)
 
 
-def without_view_mark(state: GameState) -> GameState:
-    """``state`` no longer marked as a view (once every placeholder has a value)."""
-    if VIEW_OF not in state.extra:
+def without_view_mark(state: GameState, extra: Mapping[str, Any] | None = None) -> GameState:
+    """``state`` no longer marked as a view, with ``extra``'s entries (the values sampled
+    for its placeholders, say) put in: one new state."""
+    if VIEW_OF not in state.extra and not extra:
         return state
-    return state.evolve(extra={k: v for k, v in state.extra.items() if k != VIEW_OF})
+    kept = {k: v for k, v in state.extra.items() if k != VIEW_OF}
+    return state.evolve(extra={**kept, **(extra or {})})
 
 
 def refuse_view(state: GameState) -> None:

@@ -55,11 +55,9 @@ def upgrade_tagged(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _rule_value(unit: Unit, name: str, default: Any) -> Any:
-    """A unit value format 1 kept as a field, from wherever it lives now."""
-    own = getattr(unit, "own", None)
-    if own is not None and hasattr(own, name):
-        return getattr(own, name)
-    return getattr(unit, name, default)
+    """A unit value format 1 kept as a field: now among the rule set's own values."""
+    own = unit.own
+    return getattr(own, name) if own is not None and hasattr(own, name) else default
 
 
 def legacy_layout(state: GameState) -> dict[str, Any]:

@@ -376,18 +376,21 @@ class Narrator:
                f"{_plural(e.points, 'morale point')}", "status"
 
     def _morale_lost(self, e: morale_ev.MoraleLost, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} loses {_plural(e.points, 'morale point')} ({_humanise(e.cause)})", \
-            "hit"
+        return self._loses(e.unit, e.points, "morale point", e.cause)
 
     def _morale_regained(self, e: morale_ev.MoraleRegained, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} regains {_plural(e.points, 'morale point')} " \
                f"({_humanise(e.cause)})", "status"
 
     def _stands_lost(self, e: casualty_ev.StandsLost, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} loses {_plural(e.stands, 'stand')} ({_humanise(e.cause)})", "hit"
+        return self._loses(e.unit, e.stands, "stand", e.cause)
 
     def _figures_lost(self, e: casualty_ev.FiguresLost, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} loses {_plural(e.figures, 'figure')} ({_humanise(e.cause)})", "hit"
+        return self._loses(e.unit, e.figures, "figure", e.cause)
+
+    def _loses(self, unit: str, count: int, what: str, cause: str) -> _Told:
+        """A casualty of a shared block: morale points, stands or figures."""
+        return f"{self.label(unit)} loses {_plural(count, what)} ({_humanise(cause)})", "hit"
 
     def _deck_shuffled(self, e: deck_ev.DeckShuffled, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"the deck is shuffled: {_plural(len(e.cards), 'card')}", "note"

@@ -63,6 +63,10 @@ def supplies_of(state: GameState) -> tuple[Supply, ...]:
     return own.supplies if isinstance(own, LargerBattlesData) else ()
 
 
+_MARKERS = ("larger-battles", "supply markers")
+"""Where a state remembers its supply markers (``GameState.cache``)."""
+
+
 def supply_markers(state: GameState) -> tuple[tuple[str, Base], ...]:
     """The supply bases still on the table, named, as movement blocks them (remembered
     on the state, which never changes)."""
@@ -72,8 +76,6 @@ def supply_markers(state: GameState) -> tuple[tuple[str, Base], ...]:
             (f"supply {s.id}", s.base) for s in supplies_of(state) if s.in_play)
     return found
 
-
-_MARKERS = ("larger-battles", "supply markers")
 
 
 @dataclass(frozen=True, slots=True)
