@@ -27,9 +27,8 @@ def foot(uid: str, side: str, x: float, y: float, facing: float = 0.0, **kw: Any
 def activation(game: Game, side: str = P, card: str = "centre", **extra: Any) -> GameState:
     """The deployed position at turn 1 with ``side``'s ``card`` in play and nothing done."""
     state = game.ruleset.initial_state(game.scenario)
-    data = {**state.extra, "activation": {"side": side, "card": card}, **extra}
     return state.evolve(turn=1, active=side, phase="activation", first_side=side, marks={},
-                   extra=data)
+                        ).with_values({"activation": {"side": side, "card": card}, **extra})
 
 
 def duel(rules: str, a: dict[str, Any], t: dict[str, Any], *others: dict[str, Any],

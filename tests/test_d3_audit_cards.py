@@ -127,7 +127,7 @@ def test_assaulting_a_town_is_d3_less_two_against_foot() -> None:
 def to_card(state: GameState, side: str, card: str) -> GameState:
     """The same position with ``side``'s ``card`` in play and nothing done yet."""
     played = {"side": side, "card": card}
-    return state.evolve(active=side, marks={}, extra={**state.extra, "activation": played})
+    return state.evolve(active=side, marks={}).with_values({"activation": played})
 
 
 def test_a_unit_that_charged_may_itself_be_charged() -> None:

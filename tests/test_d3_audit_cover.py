@@ -35,8 +35,7 @@ CARD = {COMMANDS: {"horse": "right", "foot": "centre", "commanded_shot": "indepe
 def hand_over(game: Game, state: GameState, side: str, kind: str) -> GameState:
     """The same position with ``side``'s card for ``kind`` in play and nothing done."""
     card = CARD[game.ruleset.id][kind]
-    return state.evolve(active=side, marks={},
-                        extra={**state.extra, "activation": {"side": side, "card": card}})
+    return state.evolve(active=side, marks={}).with_values({"activation": {"side": side, "card": card}})
 
 
 def modifiers(game: Game, state: GameState, attacker: str, target: str) -> list[str]:
@@ -314,8 +313,7 @@ def test_commands_a_gun_cannot_move_after_attempting_to_shoot() -> None:
 
 
 def hand_over_card(state: GameState, side: str, card: str) -> GameState:
-    return state.evolve(active=side, marks={},
-                        extra={**state.extra, "activation": {"side": side, "card": card}})
+    return state.evolve(active=side, marks={}).with_values({"activation": {"side": side, "card": card}})
 
 
 def test_commands_the_commander_once_placed_cannot_move() -> None:
@@ -430,7 +428,7 @@ def test_a_charge_that_also_touches_a_second_unit_fights_only_its_target(rules: 
     assert codes_of(game, theirs, Shoot(unit="f2", target="h")) == []
     assert codes_of(game, after, Move(unit="k", waypoints=((36.5, 16.99),))) == []
     moved, _ = act(game, theirs, Move(unit="f2", waypoints=((34.02, 23),)))
-    assert moved.extra["passing"] == []
+    assert moved.value("passing") == ()
 
 
 def test_a_gun_touched_in_passing_is_not_engaged_in_melee() -> None:

@@ -442,9 +442,9 @@ def test_four_rallies_a_game_or_five_or_three(options: dict[str, Any], value: in
     to allow inspirational commanders and maximum of 5 rallies and poor commanders 3." """
     game, state = rally_game(value=value, **options)
     state = state.with_unit(state.units["c"].evolve(x=30, y=12.51))
-    used = state.evolve(extra={**state.extra, f"rallies_used:{P}": allowed - 1})
+    used = state.with_values({f"rallies_used:{P}": allowed - 1})
     assert codes(game, used, Rally(commander="c", unit="f")) == []
-    spent = state.evolve(extra={**state.extra, f"rallies_used:{P}": allowed})
+    spent = state.with_values({f"rallies_used:{P}": allowed})
     assert codes(game, spent, Rally(commander="c", unit="f")) == ["d3.NO_RALLIES_LEFT"]
 
 

@@ -22,6 +22,7 @@ from tertia.rules.hits import piece
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.d3_commands.sequence import initiative_bonus
 from tertia.scenarios import load_builtin
+from tertia.web.cards import game_values
 
 from .d3_support import COMMANDS, activation, foot, horse, resolved, rolls
 from .support import P, R, act, codes, commander, make_game, unit
@@ -48,9 +49,8 @@ def with_hits(state: GameState, uid: str, hits: int) -> GameState:
 def mid_turn(state: GameState, side: str, card: str) -> GameState:
     """``side`` is playing ``card``; the other side still holds one card to play."""
     other = state.opponent(side)
-    return state.evolve(extra={**state.extra, cards.deck_key(side): [card],
-                                 cards.played_key(side): [card], cards.deck_key(other): ["centre"],
-                                 cards.played_key(other): []})
+    return state.with_values({cards.deck_key(side): [card], cards.played_key(side): [card],
+                              cards.deck_key(other): ["centre"], cards.played_key(other): []})
 
 
 def started(game: Game, dice: list[int]) -> tuple[GameState, ScriptedDice]:
@@ -270,8 +270,8 @@ def test_only_the_side_itself_sees_its_order() -> None:
     game = game_of(TWO_COMMANDS)
     state, _ = started(game, [])
     state, events = act(game, state, OrderCards(order=("right", "centre")))
-    theirs = game.observe(state, R)["extra"]
-    mine = game.observe(state, P)["extra"]
+    theirs = game_values(game.observe(state, R))
+    mine = game_values(game.observe(state, P))
     assert theirs[cards.order_key(P)] == {"hidden": "card order"}
     assert mine[cards.order_key(P)] == ["right", "centre"]
     assert "right" not in str(theirs.get(cards.order_key(P)))
@@ -339,8 +339,7 @@ def test_a_command_that_loses_all_its_units_loses_its_card() -> None:
     remove its card from the deck." """
     game = game_of([foot("f", P, 30, 10), foot("e", R, 30, 13, 180), horse("eh", R, 60, 43, 180)])
     state = activation(game, P, "centre")
-    state = state.evolve(extra={**state.extra, cards.deck_key(R): ["centre", "right"],
-                                  cards.played_key(R): []})
+    state = state.with_values({cards.deck_key(R): ["centre", "right"], cards.played_key(R): []})
     state = with_hits(state, "e", 8)
     state, _ = act(game, state, Attack(attacker="f", target="e"), [3])
     assert not state.units["e"].in_play
@@ -903,7 +902,7 @@ def test_weather_may_be_rolled(roll: int, weather: str) -> None:
     ``weather = "rolled"`` uses a D6 table (1-3 fair, 4 light rain, 5 heavy rain, 6 storm)."""
     game = game_of(TWO_COMMANDS, weather="rolled")
     state, events = game.start(ScriptedDice([roll]))
-    assert state.extra["weather"] == weather
+    assert state.value("weather") == weather
     told = [e.text for e in events if isinstance(e, Narrated)]
     assert f"The weather (a D6 of {roll}): {weather.replace('-', ' ')}" in told
 

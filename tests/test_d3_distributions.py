@@ -79,7 +79,7 @@ def test_commands_ammunition_runs_out_one_time_in_three() -> None:
     """Ammunition shortage: a D6 of 5-6 (1/3), 4-6 in light rain (1/2)."""
     for weather, chance in (("fair", THIRD), ("light-rain", Fraction(1, 2))):
         game, state = shot(COMMANDS, "foot", "centre", horse("e", R, 30, 18, 180))
-        state = state.evolve(extra={**state.extra, "weather": weather})
+        state = state.with_values({"weather": weather})
         result = odds(game, state, Shoot(unit="u", target="e"))
         assert result.summary["ammunition_exhausted_exact"] == chance
         out = sample(game, state, Shoot(unit="u", target="e"), lambda s: piece(s.units["u"]).out_of_ammo)
@@ -214,7 +214,7 @@ def test_cards_first_card_is_any_of_ten() -> None:
                      commanders=[commander("pc", P, 60, 3, general=True),
                                  commander("rc", R, 60, 45, general=True)])
     firsts = sum(
-        game.start(SeededDice(seed))[0].extra["drawn"][0] == [P, "horse"] for seed in range(SAMPLES)
+        game.start(SeededDice(seed))[0].value("drawn")[0] == (P, "horse") for seed in range(SAMPLES)
     )
     assert agrees(firsts, SAMPLES, Fraction(1, 10))
 

@@ -20,6 +20,7 @@ from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.d3_commands.deployment import Deploy
 from tertia.scenarios import load_builtin
+from tertia.web.cards import game_values
 
 from .d3_support import COMMANDS, foot, horse
 from .support import P, R, act, codes, commander, make_game, unit
@@ -44,11 +45,11 @@ def test_the_observation_hides_the_other_sides_order_until_played() -> None:
     order of the rest is not."""
     game, state = ordered(("independent", "right", "centre"))
     seen = game.observe(state, R)
-    assert seen["extra"][cards.order_key(P)] == {"hidden": "card order"}
-    assert game.observe(state, P)["extra"][cards.order_key(P)] == ["independent", "right", "centre"]
-    assert GameState.from_dict(seen).extra[cards.order_key(P)] == {"hidden": "card order"}
+    assert game_values(seen)[cards.order_key(P)] == {"hidden": "card order"}
+    assert game_values(game.observe(state, P))[cards.order_key(P)] == ["independent", "right", "centre"]
+    assert GameState.from_dict(seen).value(cards.order_key(P)) == {"hidden": "card order"}
     state, _ = act(game, state, OrderCards(order=("right", "centre", "independent")), [6, 1])
-    played = game.observe(state, R)["extra"]
+    played = game_values(game.observe(state, R))
     assert played[cards.played_key(P)] == ["independent"]
     assert played[cards.order_key(P)] == {"hidden": "card order"}
 

@@ -27,7 +27,7 @@ def _positions(seed: int) -> tuple[Game, list[GameState]]:
     game = Game(get_ruleset("d3-commands"), load_builtin("edgehill"))
     record = fight_battle(game, {s: DoctrinePlayer() for s in game.scenario.side_ids}, seed)
     states = [record.initial_state, *(s.state for s in record.steps)]
-    secret = [s for s in states if any(isinstance(s.extra.get(cards.order_key(side)), list)
+    secret = [s for s in states if any(isinstance(s.value(cards.order_key(side)), list | tuple)
                                        for side in s.sides)]
     return game, secret[:: max(1, len(secret) // 25)]
 
@@ -54,11 +54,11 @@ def test_samples_range_over_every_order_of_the_unplayed_cards() -> None:
     game, states = _positions(3)
     state = next(s for s in states if any(
         len(cards.unplayed(s, side)) >= 3 for side in s.sides if side != s.to_act
-        and isinstance(s.extra.get(cards.order_key(side)), list)))
+        and isinstance(s.value(cards.order_key(side)), list | tuple)))
     viewer = state.to_act
     other = state.opponent(viewer)
     view = game.observed_state(state, viewer)
-    assert is_hidden(view.extra[cards.order_key(other)])
+    assert is_hidden(view.value(cards.order_key(other)))
     seen = {tuple(cards.unplayed(game.sample_hidden(view, viewer, random.Random(i)), other))
             for i in range(3000)}
     unplayed = cards.unplayed(state, other)
@@ -70,12 +70,12 @@ def test_two_games_differing_only_in_a_secret_look_the_same_to_the_other_side(se
     game, states = _positions(seed)
     for state in states:
         for hider in state.sides:
-            order = state.extra.get(cards.order_key(hider))
+            order = state.value(cards.order_key(hider))
             left = cards.unplayed(state, hider)
             if not isinstance(order, list) or len(left) < 2:
                 continue
             twin_order = [*cards.played(state, hider), *reversed(left)]
-            twin = state.evolve(extra={**state.extra, cards.order_key(hider): twin_order})
+            twin = state.with_values({cards.order_key(hider): twin_order})
             assert twin != state
             viewer = state.opponent(hider)
             # The view, and the view as JSON.

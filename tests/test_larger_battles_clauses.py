@@ -237,7 +237,7 @@ def test_the_default_battle_is_12_turns() -> None:
         "units": [unit("p", P, "foot", 10, 5), unit("r", R, "foot", 60, 40, 180)],
     })
     state = get_ruleset("larger-battles").initial_state(scenario)
-    assert state.extra["turn_limit"] == 12
+    assert state.value("turn_limit") == 12
 
 
 def test_orders_are_not_needed_to_fight() -> None:

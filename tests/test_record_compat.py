@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tertia.io.compat import legacy_layout, legacy_state_hash, upgrade_tagged
+from tertia.core.events import GameDataChanged
+from tertia.io.compat import legacy_layout, legacy_state_hash, upgrade_tagged, values_written
 from tertia.io.record import load_record, parse_record, replay
 
 FORMAT1 = sorted((Path(__file__).parent / "records" / "format1").glob("*.json"))
@@ -51,11 +52,28 @@ def test_the_legacy_layout_keeps_every_unit_value_as_a_field() -> None:
     loaded = load_record(next(p for p in FORMAT1 if "edgehill" in p.stem and "larger" in p.stem))
     state = replay(loaded).final_state
     assert state is not None
-    layout = legacy_layout(state)
+    written = {"declared_attacks"}
+    layout = legacy_layout(state, "larger-battles", written)
     assert layout["supplies"] and {"id", "side", "x", "y", "raided_by"} <= set(layout["supplies"][0])
     for unit in layout["units"]:
         assert {"general", "value", "hits", "out_of_ammo", "ammo_markers", "fired", "removed"} <= set(unit)
-    assert legacy_state_hash(state) == loaded.final_hash
+    assert {"turn_limit", "first", "edges", "objective_ends", "declared_attacks"} == set(layout["extra"])
+    assert legacy_state_hash(state, "larger-battles", written) == loaded.final_hash
+    assert legacy_state_hash(state, "larger-battles") != loaded.final_hash
+
+
+def test_format_1_kept_a_value_written_empty_and_left_out_one_never_written() -> None:
+    loaded = load_record(next(p for p in FORMAT1 if "d3-cards" in p.stem))
+    state = replay(loaded).final_state
+    assert state is not None and state.value("activation") is None
+    extra = legacy_layout(state, "d3-cards", {"deck"})["extra"]
+    assert extra["activation"] is None and "deck" in extra and "drawn" not in extra
+
+
+def test_the_values_written_are_the_game_data_keys() -> None:
+    assert values_written([GameDataChanged(key="deck", value=[]),
+                           GameDataChanged(key="cards_played:Royalist", value=None)]) == \
+        {"deck", "cards_played:Royalist"}
 
 
 def test_upgrading_a_tagged_object_keeps_unknown_names() -> None:

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.events import Event
 from tertia.core.game import Game
+from tertia.core.hidden import as_view, without_view_mark
 from tertia.core.state import GameState
 from tertia.core.terrain import Battlefield
 from tertia.rulesets.larger_battles import LargerBattles
@@ -34,7 +35,11 @@ class SecretOrders(LargerBattles):
     def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
         marks = state.marks if side == state.active else {
             k: v for k, v in state.marks.items() if not k.startswith("order")}
-        return state.evolve(extra={}, marks=marks)
+        return as_view(state.evolve(marks=marks), side)
+
+    def sample_hidden(self, table: Battlefield, observation: GameState, side: str,
+                      rng: random.Random) -> GameState:
+        return without_view_mark(observation)  # the orders it cannot see: none given
 
     def event_visible_to(self, event: Event, side: str) -> bool:
         return not (isinstance(event, OrderGiven) and event.side != side)
@@ -173,7 +178,7 @@ def test_the_card_order_never_reaches_the_other_side(tmp_path: Path) -> None:
                     asked = c.post(f"{url}/odds", json=choice["action"], headers=r)
                     assert asked.status_code in (200, 409, 422), asked.text
                     answers.append(asked.json())
-            assert view["state"]["extra"]["card_order:parliament"] == {"hidden": "card order"}
+            assert view["state"]["own"]["card_order"]["parliament"] == {"hidden": "card order"}
             assert "order" not in view["cards"]["sides"]["parliament"]
             assert view["cards"]["sides"]["parliament"]["played"] == CARD_ORDER[:played]
             for answer in answers:
@@ -192,14 +197,14 @@ def test_the_card_order_never_reaches_the_other_side(tmp_path: Path) -> None:
             state = service(c).live(gid).state
             if state.turn == 2:
                 break
-            played = len(state.extra.get("cards_played:parliament", ()))
+            played = len(state.value("cards_played:parliament", ()))
             royalist_sees(played)
             side, action = doctrine_action(c, gid, players, rng)
             answer = c.post(f"{url}/actions", json=action.to_dict(), headers=p if side == "parliament" else r)
             assert answer.status_code == 200, answer.text
             if side == "parliament":
                 continue
-            now = len(service(c).live(gid).state.extra.get("cards_played:parliament", ()))
+            now = len(service(c).live(gid).state.value("cards_played:parliament", ()))
             assert _json_leaks(answer.json(), CARD_ORDER, now) == []
         else:
             raise AssertionError("turn 1 never ended")

@@ -4,7 +4,7 @@ initiative, then the sides alternate, each playing its top card.
 Used by ``d3-commands`` (Sequence of Play); written for any rule set that activates
 commands from a face-down stack of cards.
 
-Where things are kept (``GameState.extra``):
+Where things are kept (game-wide values the rule set declares, ``GameState.value``):
 
 - ``card_deck:<side>``: the cards the side holds this turn, public (a command that loses
   all its units has its card removed at once);
@@ -63,15 +63,15 @@ def played_key(side: str) -> str:
 
 def deck(state: GameState, side: str) -> tuple[str, ...]:
     """The cards ``side`` still holds this turn (played or not)."""
-    return tuple(state.extra.get(deck_key(side), ()))
+    return tuple(state.value(deck_key(side), ()))
 
 
 def played(state: GameState, side: str) -> tuple[str, ...]:
-    return tuple(state.extra.get(played_key(side), ()))
+    return tuple(state.value(played_key(side), ()))
 
 
 def is_shuffled(state: GameState, side: str) -> bool:
-    return side in state.extra.get(SHUFFLED, ())
+    return side in state.value(SHUFFLED, ())
 
 
 def unplayed(state: GameState, side: str) -> tuple[str, ...]:
@@ -79,7 +79,7 @@ def unplayed(state: GameState, side: str) -> tuple[str, ...]:
     the side itself (or a referee) may call this: it reads the secret order."""
     done = set(played(state, side))
     held = deck(state, side)
-    order = state.extra.get(order_key(side))
+    order = state.value(order_key(side))
     if not isinstance(order, list | tuple):
         order = held
     return tuple(c for c in order if c in held and c not in done)
@@ -111,7 +111,7 @@ def await_next_order(tx: Tx) -> bool:
     """Ask the next side that has cards to order and has not ordered them; False when
     every side is done."""
     for side in tx.state.sides:
-        if is_shuffled(tx.state, side) or tx.state.extra.get(order_key(side)) is not None:
+        if is_shuffled(tx.state, side) or tx.state.value(order_key(side)) is not None:
             continue
         cards = deck(tx.state, side)
         if len(cards) <= 1:
@@ -202,7 +202,7 @@ def hide_orders(state: GameState, viewer: str) -> GameState:
     only how many cards it has left shows."""
     secret = [
         order_key(side) for side in state.sides
-        if side != viewer and state.extra.get(order_key(side)) is not None
+        if side != viewer and state.value(order_key(side)) is not None
     ]
     if not secret:
         return state
@@ -217,7 +217,7 @@ def sample_orders(observation: GameState, rng: random.Random) -> GameState:
     the cards already played, in the order played, then the rest in a random order."""
     sampled: dict[str, list[str]] = {}
     for side in observation.sides:
-        if is_hidden(observation.extra.get(order_key(side))):
+        if is_hidden(observation.value(order_key(side))):
             done = played(observation, side)
             rest = [c for c in deck(observation, side) if c not in done]
             rng.shuffle(rest)

@@ -8,8 +8,9 @@ chance as shuffling the whole deck first, and leaves nothing hidden in the state
 draw is one die with a purpose (``d<n>`` over the ``n`` cards left, none when one is
 left), so replays and exact odds see every card as it comes.
 
-Kept in ``GameState.extra``: ``deck`` (the cards still to draw this turn, as
-``[side, type]`` pairs in a fixed order) and ``drawn`` (the cards drawn so far).
+Kept among the game-wide values the rule set declares (``GameState.value``): ``deck``
+(the cards still to draw this turn, as ``[side, type]`` pairs in a fixed order) and
+``drawn`` (the cards drawn so far).
 """
 
 from __future__ import annotations
@@ -37,11 +38,11 @@ def full_deck(sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> list[C
 
 
 def remaining(state: GameState) -> list[Card]:
-    return [(str(s), str(t)) for s, t in state.extra.get("deck", ())]
+    return [(str(s), str(t)) for s, t in state.value("deck", ())]
 
 
 def drawn(state: GameState) -> list[Card]:
-    return [(str(s), str(t)) for s, t in state.extra.get("drawn", ())]
+    return [(str(s), str(t)) for s, t in state.value("drawn", ())]
 
 
 def shuffle(tx: Tx, sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> None:

@@ -180,7 +180,8 @@ class UnitStatusChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameDataChanged(Event):
-    """A rule set's own game-wide value changed (kept in ``GameState.extra``)."""
+    """A rule set's own game-wide value changed: ``key`` names a field of the values it
+    declares (``GameState.own``), or ``"<field>:<side>"`` for one kept per side."""
 
     type: ClassVar[str] = "game_data_changed"
     key: str

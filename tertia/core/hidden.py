@@ -44,10 +44,11 @@ def is_hidden(value: Any) -> bool:
         and isinstance(value.get("hidden"), str)
 
 
-def as_view(state: GameState, side: str, extra: Mapping[str, Any] | None = None) -> GameState:
+def as_view(state: GameState, side: str, values: Mapping[str, Any] | None = None) -> GameState:
     """``state`` marked as ``side``'s view (the rule set has hidden something from it),
-    with ``extra``'s entries (its placeholders, say) put in too: one new state."""
-    return state.evolve(extra={**state.extra, **(extra or {}), VIEW_OF: side})
+    with game-wide ``values`` (its placeholders, say) put in too (``GameState.with_values``)."""
+    shown = state.with_values(values) if values else state
+    return shown.evolve(extra={**shown.extra, VIEW_OF: side})
 
 
 def view_of(state: GameState) -> str | None:
@@ -56,13 +57,13 @@ def view_of(state: GameState) -> str | None:
     return None if side is None else str(side)
 
 
-def without_view_mark(state: GameState, extra: Mapping[str, Any] | None = None) -> GameState:
-    """``state`` no longer marked as a view, with ``extra``'s entries (the values sampled
-    for its placeholders, say) put in: one new state."""
-    if VIEW_OF not in state.extra and not extra:
+def without_view_mark(state: GameState, values: Mapping[str, Any] | None = None) -> GameState:
+    """``state`` no longer marked as a view, with game-wide ``values`` (those sampled for
+    its placeholders, say) put in (``GameState.with_values``)."""
+    if VIEW_OF not in state.extra and not values:
         return state
-    kept = {k: v for k, v in state.extra.items() if k != VIEW_OF}
-    return state.evolve(extra={**kept, **(extra or {})})
+    kept = state.evolve(extra={k: v for k, v in state.extra.items() if k != VIEW_OF})
+    return kept.with_values(values) if values else kept
 
 
 def refuse_view(state: GameState) -> None:

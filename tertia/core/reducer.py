@@ -134,7 +134,7 @@ def _status(s: GameState, e: ev.UnitStatusChanged) -> GameState:
 
 @handles(ev.GameDataChanged)
 def _data(s: GameState, e: ev.GameDataChanged) -> GameState:
-    return s.evolve(extra={**s.extra, e.key: e.value})
+    return s.with_values({e.key: e.value})
 
 
 @handles(ev.GameEnded)

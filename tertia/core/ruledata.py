@@ -16,15 +16,37 @@ canonical projection all read them from there.
 >>> t = Tally().evolve(hits=2)
 >>> t.to_dict(), rule_data_from_dict(t.to_dict()) == t
 ({'type': 'example_tally', 'hits': 2}, True)
+
+A value kept for each side is one field made with :func:`per_side`; the game's events
+name one side's entry ``"<field>:<side>"`` (:meth:`RuleData.with_value`):
+
+>>> @dataclass(frozen=True, slots=True)
+... class Decks(RuleData):
+...     type: ClassVar[str] = "example_decks"
+...     hand: Mapping[str, Any] = per_side()
+>>> d = Decks().with_value("hand:Royalist", ["horse", "foot"])
+>>> d.hand, d.lookup("hand:Royalist"), d.keeps("hand:Parliament"), d.keeps("hands")
+({'Royalist': ('horse', 'foot')}, ('horse', 'foot'), True, False)
+>>> d.flat_values()
+{'hand:Royalist': ['horse', 'foot']}
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Self
 
 from tertia.core.tagged import Registry, Tagged, plain
+
+PER_SIDE = "per_side"
+"""The metadata flag of a field that holds one value per side (:func:`per_side`)."""
+
+
+def per_side() -> Any:
+    """A field holding one value for each side, a mapping by side name; events write and
+    rules read one side's entry as ``"<field>:<side>"``."""
+    return field(default_factory=dict, metadata={PER_SIDE: True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +75,37 @@ class RuleData(Tagged):
     def from_values(cls, d: Mapping[str, Any]) -> Self:
         """Rebuild from :meth:`values` (JSON lists become the tuples fields hold); a class
         holding records of its own overrides this to rebuild them."""
-        return cls(**{name: _frozen(d[name]) for name in cls.names() if name in d})
+        return cls(**{name: frozen_value(d[name]) for name in cls.names() if name in d})
+
+    @classmethod
+    def keeps(cls, key: str) -> bool:
+        """Does it keep ``key``: a field's name, or ``"<field>:<side>"`` for a field kept
+        per side?"""
+        return _slot(cls, key) is not None
+
+    def lookup(self, key: str) -> Any:
+        """The value kept under ``key`` (see :meth:`keeps`); None for a side's entry not
+        yet written. A key it does not keep raises KeyError."""
+        name, side = _checked_slot(type(self), key)
+        found = getattr(self, name)
+        return found if side is None else found.get(side)
+
+    def with_value(self, key: str, value: Any) -> Self:
+        """These values with the one under ``key`` replaced (JSON lists are kept as the
+        tuples they load back as). A key it does not keep raises KeyError."""
+        name, side = _checked_slot(type(self), key)
+        kept = frozen_value(value)
+        if side is not None:
+            kept = {**getattr(self, name), side: kept}
+        return replace(self, **{name: kept})
+
+    def flat_values(self) -> dict[str, Any]:
+        """Its values by the keys events write: a field kept per side gives one entry for
+        each side, ``"<field>:<side>"`` (the canonical projection reads them so)."""
+        out = self.values()
+        for name in _per_side_names(type(self)):
+            out.update({f"{name}:{side}": plain(v) for side, v in out.pop(name).items()})
+        return out
 
     def values(self) -> dict[str, Any]:
         """Its fields by name, JSON-ready (a class holding records of its own overrides
@@ -77,7 +129,44 @@ _NAMES: dict[type[RuleData], frozenset[str]] = {}
 """Each class's fields as a set, asked at every change of a value."""
 
 
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
+_SLOTS: dict[type[RuleData], dict[str, tuple[str, bool]]] = {}
+"""Each class's fields by name, with whether each is kept per side."""
+
+
+def _fields_of(cls: type[RuleData]) -> dict[str, tuple[str, bool]]:
+    found = _SLOTS.get(cls)
+    if found is None:
+        found = _SLOTS[cls] = {f.name: (f.name, bool(f.metadata.get(PER_SIDE))) for f in fields(cls)}
+    return found
+
+
+def _per_side_names(cls: type[RuleData]) -> list[str]:
+    return [name for name, (_, each_side) in _fields_of(cls).items() if each_side]
+
+
+def _slot(cls: type[RuleData], key: str) -> tuple[str, str | None] | None:
+    """The field ``key`` names, and the side for a per-side entry; None if not kept."""
+    known = _fields_of(cls)
+    whole = known.get(key)
+    if whole is not None:
+        return None if whole[1] else (key, None)
+    name, colon, side = key.partition(":")
+    entry = known.get(name)
+    return (name, side) if colon and side and entry is not None and entry[1] else None
+
+
+def _checked_slot(cls: type[RuleData], key: str) -> tuple[str, str | None]:
+    found = _slot(cls, key)
+    if found is None:
+        raise KeyError(f"{cls.__name__} keeps no {key!r}")
+    return found
+
+
+def frozen_value(value: Any) -> Any:
+    """``value`` as a rule set's record keeps it: JSON lists become tuples, all the way
+    down, so a record equals itself read back from JSON."""
+    if isinstance(value, list | tuple):
+        return tuple(frozen_value(v) for v in value)
+    if isinstance(value, Mapping):
+        return {k: frozen_value(v) for k, v in value.items()}
     return value

@@ -17,6 +17,7 @@ from tertia.core.dice import D6, Dice, Distribution, RollsAgain
 from tertia.core.events import DiceRolled, Event
 from tertia.core.hidden import view_of
 from tertia.core.reducer import reduce
+from tertia.core.ruledata import RuleData
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
@@ -151,6 +152,10 @@ class RuleSet(ABC):
     version: ClassVar[str]
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {}
+    GAME_DATA: ClassVar[type[RuleData] | None] = None
+    """The record of game-wide values it keeps (``GameState.own``), declared once: its
+    set-up state holds one, and every value its events write is one of its fields
+    (:class:`~tertia.core.ruledata.RuleData`, ``GameState.value``)."""
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.OPTIONS}

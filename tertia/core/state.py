@@ -445,6 +445,28 @@ class GameState:
     def marked(self, name: str) -> tuple[str, ...]:
         return self.marks.get(name, ())
 
+    def value(self, key: str, default: Any = None) -> Any:
+        """A game-wide value of the rule set, by the key its events write (a field of
+        :attr:`own`, or ``"<field>:<side>"`` for one kept per side; else :attr:`extra`);
+        ``default`` when it holds nothing there."""
+        own = self.own
+        if own is not None and own.keeps(key):
+            found = own.lookup(key)
+            return default if found is None else found
+        return self.extra.get(key, default)
+
+    def with_values(self, values: Mapping[str, Any]) -> GameState:
+        """The state with game-wide values replaced, each where :meth:`value` reads it: one
+        new state. A rule set that declares its values (:attr:`own`) keeps every value
+        there; writing one it does not declare raises KeyError."""
+        own, extra = self.own, dict(self.extra)
+        for key, v in values.items():
+            if own is None:
+                extra[key] = v
+            else:
+                own = own.with_value(key, v)
+        return self.evolve(own=own, extra=extra)
+
     def is_marked(self, name: str, ident: str) -> bool:
         return ident in self.marks.get(name, ())
 
@@ -518,7 +540,8 @@ class GameState:
         Each unit shows its identity, group, geometry and status, then every value its rule
         set keeps for it (its own fields and its ``extra``) together under ``rules``; the
         state shows the turn, phase, marks, pending decisions (a list) and result, then
-        every game-wide value of its rule set together under ``rules``. A rule-set value
+        every game-wide value of its rule set together under ``rules`` (one kept per side
+        as one entry per side, ``"<field>:<side>"``, as events write it). A rule-set value
         that is empty, zero, false or ``None`` is left out, so a field that moves, or
         gains a default, leaves the projection (and :meth:`state_hash`) unchanged.
         """
@@ -533,7 +556,7 @@ class GameState:
             "pending": [d.to_dict() for d in self.decisions],
             "result": None if self.result is None else dict(self.result),
             "objectives": [{f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives],
-            "rules": _present({**self.extra, **({} if self.own is None else self.own.values())}),
+            "rules": _present({**self.extra, **({} if self.own is None else self.own.flat_values())}),
             "units": {u.id: _canonical_unit(u) for u in self.units.values()},
         }
 

@@ -16,16 +16,18 @@ The map (``docs/architecture.md`` explains why each entry moved):
 - action and event types: no type has been renamed (:data:`RENAMED_TYPES`);
 - action fields: none renamed (:data:`RENAMED_FIELDS`);
 - values that moved, with their format-1 place and default (:data:`LEGACY_UNIT_FIELDS`,
-  :data:`LEGACY_STATE_FIELDS`).
+  :data:`LEGACY_STATE_FIELDS`), and the game-wide values format 1 kept in the state's
+  ``extra`` (:data:`LEGACY_SET_UP_VALUES`, then whatever the game's events wrote).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tertia.core.events import Event, GameDataChanged
 from tertia.core.state import GameState, Unit
 
 RENAMED_TYPES: Mapping[str, str] = {}
@@ -44,6 +46,21 @@ LEGACY_STATE_FIELDS: Mapping[str, Any] = {"supplies": ()}
 """Rule-set values format 1 kept as fields of every state, with their default."""
 
 
+LEGACY_SET_UP_VALUES: Mapping[str, tuple[str, ...]] = {
+    "larger-battles": ("turn_limit", "first", "edges", "objective_ends"),
+    "d3-commands": ("turn_limit", "edges", "royalist_sides", "weather", "activation"),
+    "d3-cards": ("turn_limit", "edges", "royalist_sides", "weather", "activation"),
+}
+"""The game-wide values each rule set's set-up put in the state's ``extra`` in format 1
+(each rule set now declares them, ``GameState.own``); any other was there from the first
+event that wrote it, even when it was written empty."""
+
+
+def values_written(events: Iterable[Event]) -> set[str]:
+    """The game-wide values ``events`` wrote, by key (:func:`legacy_layout` needs them)."""
+    return {e.key for e in events if isinstance(e, GameDataChanged)}
+
+
 def upgrade_tagged(data: Mapping[str, Any]) -> dict[str, Any]:
     """An action or event's JSON with its old type and field names replaced by today's."""
     kind = str(data.get("type"))
@@ -60,8 +77,9 @@ def _rule_value(unit: Unit, name: str, default: Any) -> Any:
     return getattr(own, name) if own is not None and hasattr(own, name) else default
 
 
-def legacy_layout(state: GameState) -> dict[str, Any]:
-    """``state`` laid out as record format 1 stored it."""
+def legacy_layout(state: GameState, ruleset: str, written: Iterable[str] = ()) -> dict[str, Any]:
+    """``state``, a game of ``ruleset`` whose events wrote the game-wide values
+    ``written`` (:func:`values_written`), laid out as record format 1 stored it."""
     units = []
     for u in state.units.values():
         d: dict[str, Any] = {
@@ -90,11 +108,19 @@ def legacy_layout(state: GameState) -> dict[str, Any]:
         "pending": None if state.pending is None else state.pending.to_dict(),
         "result": None if state.result is None else dict(state.result),
         "step": state.step,
-        "extra": {k: v for k, v in state.extra.items() if k not in LEGACY_STATE_FIELDS},
+        "extra": _legacy_extra(state, {*LEGACY_SET_UP_VALUES.get(ruleset, ()), *written}),
     }
 
 
-def legacy_state_hash(state: GameState) -> str:
-    """The final-state hash a format-1 record holds, computed from today's state."""
-    text = json.dumps(legacy_layout(state), sort_keys=True, separators=(",", ":"), default=str)
+def _legacy_extra(state: GameState, kept: set[str]) -> dict[str, Any]:
+    declared = {} if state.own is None else state.own.flat_values()
+    found = {**{k: v for k, v in declared.items() if k in kept}, **state.extra}
+    return {k: v for k, v in found.items() if k not in LEGACY_STATE_FIELDS}
+
+
+def legacy_state_hash(state: GameState, ruleset: str, written: Iterable[str] = ()) -> str:
+    """The final-state hash a format-1 record holds, computed from today's state (the
+    arguments are :func:`legacy_layout`'s)."""
+    text = json.dumps(legacy_layout(state, ruleset, written), sort_keys=True, separators=(",", ":"),
+                      default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -4,7 +4,7 @@ dice), and replay that re-runs a record and reports the first divergence."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
-from tertia.io.compat import legacy_state_hash, upgrade_tagged
+from tertia.io.compat import legacy_state_hash, upgrade_tagged, values_written
 from tertia.io.files import write_text
 from tertia.rulesets import get_ruleset
 
@@ -69,9 +69,12 @@ class LoadedRecord:
     data: Mapping[str, Any]
     format_version: int = FORMAT_VERSION
 
-    def state_hash(self, state: GameState) -> str:
-        """``state``'s hash as this record's format computes it."""
-        return legacy_state_hash(state) if self.format_version == 1 else state.state_hash()
+    def state_hash(self, state: GameState, written: Iterable[str] = ()) -> str:
+        """``state``'s hash as this record's format computes it (format 1 needs the keys of
+        the game-wide values the game wrote, :func:`~tertia.io.compat.values_written`)."""
+        if self.format_version == 1:
+            return legacy_state_hash(state, self.game.ruleset.id, written)
+        return state.state_hash()
 
 
 def load_record(path: Path) -> LoadedRecord:
@@ -240,15 +243,17 @@ def replay(loaded: LoadedRecord) -> ReplayResult:
     dice = SeedCheckedDice(loaded.rolls, dice_seed(loaded.seed))
     game = loaded.game
     try:
-        state, _ = game.start(dice)
+        state, events = game.start(dice)
     except DiceDivergence as exc:
         return ReplayResult(False, None, None, f"at the start: {exc}", 0)
+    written = values_written(events)
     for i, (side, action) in enumerate(loaded.actions):
         if side and side != state.to_act:
             return ReplayResult(False, state, state.state_hash(),
                                 f"action {i + 1}: recorded for {side}, but {state.to_act} is to act", i)
         try:
-            state, _ = game.apply(state, action, dice)
+            state, events = game.apply(state, action, dice)
+            written |= values_written(events)
         except IllegalAction as exc:
             return ReplayResult(False, state, state.state_hash(), f"action {i + 1}: {exc}", i)
         except DiceDivergence as exc:
@@ -256,7 +261,7 @@ def replay(loaded: LoadedRecord) -> ReplayResult:
     if not dice.exhausted:
         return ReplayResult(False, state, state.state_hash(),
                             "the record has dice that the rules never asked for", len(loaded.actions))
-    digest = loaded.state_hash(state)
+    digest = loaded.state_hash(state, written)
     if loaded.final_hash is not None and digest != loaded.final_hash:
         return ReplayResult(False, state, digest,
                             f"final_hash: the final state is {digest}, the record says {loaded.final_hash}",

@@ -41,11 +41,11 @@ def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Ite
 
 
 EDGES = "edges"
-"""The key in ``GameState.extra`` under which a rule set keeps each side's table edge."""
+"""The game-wide value (``GameState.value``) under which a rule set keeps each side's table edge."""
 
 
 def home_edge(state: GameState, side: str) -> str:
     """The table edge ``side`` deployed on and falls back towards ("south" or "north"), as
     the scenario gives it."""
-    edges = state.extra.get(EDGES) or {}
+    edges = state.value(EDGES) or {}
     return str(edges.get(side, "south"))

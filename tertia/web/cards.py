@@ -12,10 +12,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tertia.activation.command_cards import SHUFFLED, deck_key, order_key, played_key
+from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.state import Unit
 
 CardOf = Callable[[Unit], str | None]
 """Which card activates a unit (``RuleSet.card_of``); ``None`` for none."""
+
+
+def game_values(seen: Mapping[str, Any]) -> dict[str, Any]:
+    """The game-wide values of an observation sent as JSON (``GameState.to_dict``), by
+    the keys events write (``GameState.value``)."""
+    own = seen.get("own")
+    declared = {} if not isinstance(own, Mapping) else rule_data_from_dict(own).flat_values()
+    return {**(seen.get("extra") or {}), **declared}
 
 
 def _names(value: Any) -> list[str]:
@@ -30,7 +39,7 @@ def card_view(seen: Mapping[str, Any], viewer: str, card_of: CardOf | None = Non
     turn), ``order`` (its order once laid, else ``None``) and ``units`` (the names of
     each card's units, when ``card_of`` says which card activates a unit). ``active`` is
     the command now activated (``{"side", "card"}``) or ``None``."""
-    extra = seen.get("extra") or {}
+    extra = game_values(seen)
     sides = [str(s) for s in seen.get("sides") or ()]
     if not any(deck_key(s) in extra for s in sides):
         return None

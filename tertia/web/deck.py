@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.activation.unit_type_deck import CARD_TYPES
+from tertia.web.cards import game_values
 
 
 def _cards(value: Any) -> list[tuple[str, str]]:
@@ -28,7 +29,7 @@ def deck_view(seen: Mapping[str, Any], viewer: str) -> dict[str, Any] | None:
     ``left``: per side, the card types still to draw, in the box's order; ``drawn``: the
     cards drawn this turn, first first, each ``{"side", "card"}``; ``active``: the card in
     play (``{"side", "card"}``) or ``None``; ``count``: how many cards are left in all."""
-    extra = seen.get("extra") or {}
+    extra = game_values(seen)
     if "deck" not in extra:
         return None
     sides = [str(s) for s in seen.get("sides") or ()]

@@ -9,6 +9,7 @@ Each request names its caller by the roles its token holds: one or more side ids
 from __future__ import annotations
 
 import json
+import random
 import re
 import secrets
 import threading
@@ -430,11 +431,13 @@ class GameService:
 
     @staticmethod
     def _odds_from_view(live: LiveGame, side: str, action: Action) -> dict[str, Any] | None:
-        """The odds worked out from ``side``'s observation alone (``None`` when they cannot
-        be): an answer equal to this tells the side nothing it cannot see."""
+        """The odds worked out from ``side``'s observation alone, its hidden values sampled
+        (``None`` when they cannot be): an answer equal to this tells the side nothing it
+        cannot see."""
         try:
             seen = live.game.observed_state(live.state, side)
-            return odds(live.game, seen, action).to_dict()
+            full = live.game.sample_hidden(seen, side, random.Random(live.state.step))
+            return odds(live.game, full, action).to_dict()
         except Exception:  # a redacted position the rules cannot resolve: nothing to compare
             return None
 

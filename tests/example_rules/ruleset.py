@@ -107,6 +107,7 @@ class OrderOfBattle(BaseModel):
 
 class ExampleDeclare(RuleSet):
     id: ClassVar[str] = RULES_ID
+    GAME_DATA = DeclareGame
     title: ClassVar[str] = "Declare Thee Sir (example slice)"
     version: ClassVar[str] = "0.1"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()

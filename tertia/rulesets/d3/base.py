@@ -28,6 +28,7 @@ from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import melee, movement, placement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.contact import enemy_contacts, in_contact, in_passing
+from tertia.rulesets.d3.data import D3Data
 from tertia.rulesets.d3.hits import check_routs, rout_after
 from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS, is_impetuous
 from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
@@ -117,6 +118,7 @@ class D3RuleSet(RuleSet):
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
     COMMANDER_IN_TOWN: ClassVar[bool]
     """Whether the commander may stand in a town."""
+    GAME_DATA: ClassVar[type[D3Data]] = D3Data
     AI = AiSpec(proposer="tertia.ai.d3_proposals:iter_proposals", doctrine="tertia.ai.d3_doctrine:D3Doctrine")
 
     # --- set-up ------------------------------------------------------------------------------
@@ -147,13 +149,12 @@ class D3RuleSet(RuleSet):
         )
         return GameState(
             sides=sides, turn=0, active=sides[0], phase="setup", units=units, objectives=objectives,
-            extra={
-                "turn_limit": scenario.turns,
-                "edges": {s.id: s.edge for s in scenario.sides},
-                "royalist_sides": [s for s in sides if is_royalist_side(scenario, s)],
-                "weather": weather.FAIR,
-                ACTIVATION: None,
-            },
+            own=self.GAME_DATA(
+                turn_limit=scenario.turns,
+                edges={s.id: s.edge for s in scenario.sides},
+                royalist_sides=tuple(s for s in sides if is_royalist_side(scenario, s)),
+                weather=weather.FAIR,
+            ),
         )
 
     def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
@@ -302,11 +303,11 @@ class D3RuleSet(RuleSet):
     # --- activation --------------------------------------------------------------------------
 
     def active_card(self, state: GameState) -> str | None:
-        act = state.extra.get(ACTIVATION)
+        act = state.value(ACTIVATION)
         return None if not act else str(act["card"])
 
     def is_activated(self, state: GameState, unit: Unit) -> bool:
-        act = state.extra.get(ACTIVATION)
+        act = state.value(ACTIVATION)
         return act is not None and act["side"] == unit.side and self.card_of(unit) == act["card"]
 
     # --- odds --------------------------------------------------------------------------------
@@ -338,8 +339,7 @@ class D3RuleSet(RuleSet):
                                            self.CLAUSES.shooting)])
         ready = state.evolve(
             phase=ACTIVATION, active=unit.side, decisions=(), result=None, marks={},
-            extra={**state.extra, ACTIVATION: {"side": unit.side, "card": self.card_of(unit)}},
-        )
+        ).with_values({ACTIVATION: {"side": unit.side, "card": self.card_of(unit)}})
         if word == "melee":
             return ready, Attack(attacker=attacker, target=target)
         return ready, Shoot(unit=attacker, target=target)

@@ -14,12 +14,12 @@ REACH = CONTACT + EPSILON
 
 
 CHARGES = "charges"
-"""``GameState.extra``: each unit that charged home, by id, and the unit it charged; the
+"""A game-wide value (``D3Data``): each unit that charged home, by id, and the unit it charged; the
 record lasts until either of them moves."""
 
 
 def charges(state: GameState) -> Mapping[str, str]:
-    found = state.extra.get(CHARGES)
+    found = state.value(CHARGES)
     return found if isinstance(found, Mapping) else {}
 
 
@@ -34,18 +34,18 @@ def charger_between(state: GameState, a: Unit, b: Unit) -> str | None:
 
 
 PASSING = "passing"
-"""``GameState.extra``: [charger, unit] pairs, a unit a charge touched besides the one it
+"""A game-wide value (``D3Data``): [charger, unit] pairs, a unit a charge touched besides the one it
 charged. They touch but are not in melee, until either of them moves."""
 
 
 def passing(state: GameState) -> list[list[str]]:
-    found = state.extra.get(PASSING)
-    return [list(p) for p in found] if isinstance(found, list) else []
+    found = state.value(PASSING)
+    return [list(p) for p in found] if isinstance(found, list | tuple) else []
 
 
 def in_passing(state: GameState, a: str, b: str) -> bool:
     """``a`` and ``b`` touch only because a charge brushed one against the other."""
-    found = state.extra.get(PASSING)
+    found = state.value(PASSING)
     if not found:
         return False
     return any(a in pair and b in pair for pair in found)

@@ -53,7 +53,7 @@ def is_infantry(unit: Unit, options: Mapping[str, Any]) -> bool:
 
 
 def is_royalist(state: GameState, side: str) -> bool:
-    return side in state.extra.get("royalist_sides", ())
+    return side in state.value("royalist_sides", ())
 
 
 def is_impetuous(state: GameState, unit: Unit, options: Mapping[str, Any]) -> bool:

@@ -25,7 +25,7 @@ ROLLED = {1: FAIR, 2: FAIR, 3: FAIR, 4: LIGHT_RAIN, 5: HEAVY_RAIN, 6: STORM}
 
 
 def weather(state: GameState) -> str:
-    return str(state.extra.get("weather", FAIR))
+    return str(state.value("weather", FAIR))
 
 
 def shortage_from(state: GameState) -> int:

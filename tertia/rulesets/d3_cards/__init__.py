@@ -22,6 +22,7 @@ from tertia.rulesets.d3.movement import MoveRules
 from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence, vocabulary
 from tertia.rulesets.d3_cards import melee as melee_rules
 from tertia.rulesets.d3_cards import shooting as own_shooting
+from tertia.rulesets.d3_cards.data import D3CardsData
 
 CARD_OF_KIND = {
     UnitKind.HORSE: "horse",
@@ -33,6 +34,7 @@ CARD_OF_KIND = {
 
 
 class D3Cards(D3RuleSet):
+    GAME_DATA = D3CardsData
     id: ClassVar[str] = "d3-cards"
     title: ClassVar[str] = "D3 ECW Wargaming Rules (earlier version)"
     version: ClassVar[str] = "1.1"

@@ -45,7 +45,7 @@ def rallies_allowed(commander: Unit, options: Mapping[str, Any]) -> int:
 
 
 def rallies_used(state: GameState, side: str) -> int:
-    return int(state.extra.get(f"rallies_used:{side}", 0))
+    return int(state.value(f"rallies_used:{side}", 0))
 
 
 def rallies_left(state: GameState, commander: Unit, options: Mapping[str, Any]) -> int:

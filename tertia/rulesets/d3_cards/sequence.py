@@ -49,7 +49,7 @@ def end_activation(tx: Tx, has_units: HasUnits) -> None:
 
 
 def end_turn(tx: Tx, turn: int, has_units: HasUnits) -> None:
-    limit = int(tx.state.extra["turn_limit"])
+    limit = int(tx.state.value("turn_limit"))
     if turn >= limit:
         end_game(tx, f"the turn limit ({limit}) was reached")
         return

@@ -29,10 +29,12 @@ from tertia.rulesets.d3_commands import clauses, commander, deployment, organisa
 from tertia.rulesets.d3_commands import melee as melee_rules
 from tertia.rulesets.d3_commands import movement as own_movement
 from tertia.rulesets.d3_commands import shooting as own_shooting
+from tertia.rulesets.d3_commands.data import D3CommandsData
 from tertia.rulesets.d3_commands.organisation import COHESION_RADIUS, cohesion_group, command_card
 
 
 class D3Commands(D3RuleSet):
+    GAME_DATA = D3CommandsData
     id: ClassVar[str] = "d3-commands"
     title: ClassVar[str] = "D3 English Civil War Rules (18 September 2022)"
     version: ClassVar[str] = "1.1"

@@ -80,7 +80,7 @@ def begin(tx: Tx) -> bool:
 
 def advance(tx: Tx) -> bool:
     """Await the next piece to place; False when every piece is down."""
-    first = str(tx.state.extra["deploy_first"])
+    first = str(tx.state.value("deploy_first"))
     order = (first, tx.state.opponent(first))
     for step in STEPS:
         for side in order:
@@ -93,12 +93,12 @@ def advance(tx: Tx) -> bool:
 
 
 def facing_to_enemy(state: GameState, side: str) -> float:
-    return 0.0 if state.extra.get("edges", {}).get(side) == "south" else 180.0
+    return 0.0 if state.value("edges", {}).get(side) == "south" else 180.0
 
 
 def frame(state: GameState, side: str, x: float, y: float, depth: float) -> tuple[float, float]:
     """(to the right, forward from the own edge) as the side sees the table."""
-    if state.extra.get("edges", {}).get(side) == "south":
+    if state.value("edges", {}).get(side) == "south":
         return x, y
     return -x, depth - y
 

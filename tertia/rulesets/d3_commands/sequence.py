@@ -28,7 +28,7 @@ VETERAN = 2
 def shuffled_sides(state: GameState, options: Mapping[str, Any]) -> list[str]:
     """Solo games: the sides whose cards are shuffled rather than ordered."""
     choice = str(options["solo_shuffle"])
-    edges = state.extra.get("edges", {})
+    edges = state.value("edges", {})
     if choice == "both":
         return list(state.sides)
     return [s for s in state.sides if edges.get(s) == choice]
@@ -122,7 +122,7 @@ def enforce_cohesion(tx: Tx, impassable: Impassable) -> None:
 
 def end_turn(tx: Tx, options: Mapping[str, Any]) -> None:
     state = tx.state
-    limit = int(state.extra["turn_limit"])
+    limit = int(state.value("turn_limit"))
     if state.turn >= limit:
         end_game(tx, f"the turn limit ({limit}) was reached")
         return

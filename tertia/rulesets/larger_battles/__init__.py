@@ -72,6 +72,7 @@ COMMAND_TYPES = {"centre", "right", "left", "reserve"}
 
 
 class LargerBattles(RuleSet):
+    GAME_DATA = LargerBattlesData
     id: ClassVar[str] = "larger-battles"
     title: ClassVar[str] = "ECW Rules for Larger Battles"
     version: ClassVar[str] = "1.1"
@@ -171,17 +172,18 @@ class LargerBattles(RuleSet):
         sides = scenario.side_ids
         return GameState(
             sides=sides, turn=0, active=sides[0], phase="setup", units=units,
-            objectives=objectives, own=LargerBattlesData(supplies=supplies),
-            extra={
-                "turn_limit": scenario.turns,
-                "first": scenario.first,
-                "edges": {s.id: s.edge for s in scenario.sides},
-                "objective_ends": {o.name: o.ends_game for o in scenario.objectives},
-            },
+            objectives=objectives,
+            own=LargerBattlesData(
+                supplies=supplies,
+                turn_limit=scenario.turns,
+                first=scenario.first,
+                edges={s.id: s.edge for s in scenario.sides},
+                objective_ends={o.name: o.ends_game for o in scenario.objectives},
+            ),
         )
 
     def begin(self, tx: Tx) -> None:
-        sequence.begin(tx, tx.state.extra.get("first"))
+        sequence.begin(tx, tx.state.value("first"))
 
     def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         """Organising Your Army and Supplies, checked on a scenario."""

@@ -59,7 +59,7 @@ def attack_from(data: Mapping[str, Any]) -> Attack:
 
 def declared_attacks(state: GameState) -> list[Attack]:
     """The attacks declared this phase that are still to be fought."""
-    return [attack_from(d) for d in state.extra.get(DECLARED_ATTACKS, ())]
+    return [attack_from(d) for d in state.value(DECLARED_ATTACKS, ())]
 
 
 def attackers_of(state: GameState, unit_id: str) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
-"""What larger-battles keeps for the whole game (its supply bases) and the events only it
-has: orders given and supplies raided, with how the reducer applies them."""
+"""What larger-battles keeps for the whole game (its supply bases, turn limit, declared
+attacks ...) and the events only it has: orders given and supplies raided, with how the
+reducer applies them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, ClassVar, Self
 from tertia.core.events import Event
 from tertia.core.geometry import Base
 from tertia.core.reducer import handles
-from tertia.core.ruledata import RuleData
+from tertia.core.ruledata import RuleData, frozen_value
 from tertia.core.state import GameState
 
 
@@ -41,17 +42,26 @@ class Supply:
 
 @dataclass(frozen=True, slots=True)
 class LargerBattlesData(RuleData):
-    """The game-wide values larger-battles keeps: each side's supply bases."""
+    """The game-wide values larger-battles keeps: each side's supply bases (Supplies); from
+    the scenario the turn limit, the side that moves first, each side's table edge and
+    whether taking each objective ends the game (Victory); and the declared attacks not
+    yet fought, in the order declared (Combat)."""
 
     type: ClassVar[str] = "larger_battles_data"
     supplies: tuple[Supply, ...] = ()
+    turn_limit: int = 0
+    first: str | None = None
+    edges: Mapping[str, str] = field(default_factory=dict)
+    objective_ends: Mapping[str, bool] = field(default_factory=dict)
+    declared_attacks: tuple[Mapping[str, Any], ...] = ()
 
     def values(self) -> dict[str, Any]:
-        return {"supplies": [s.to_dict() for s in self.supplies]}
+        return {**RuleData.values(self), "supplies": [s.to_dict() for s in self.supplies]}
 
     @classmethod
     def from_values(cls, d: Mapping[str, Any]) -> Self:
-        return cls(supplies=tuple(Supply(**s) for s in d.get("supplies", ())))
+        rest = {name: frozen_value(d[name]) for name in cls.names() if name in d and name != "supplies"}
+        return cls(supplies=tuple(Supply(**s) for s in d.get("supplies", ())), **rest)
 
 
 NO_DATA = LargerBattlesData()
@@ -100,6 +110,7 @@ def _order(s: GameState, e: OrderGiven) -> GameState:
 
 @handles(SupplyRaided)
 def _raided(s: GameState, e: SupplyRaided) -> GameState:
-    return s.evolve(own=LargerBattlesData(supplies=tuple(
+    own = s.own if isinstance(s.own, LargerBattlesData) else NO_DATA
+    return s.evolve(own=own.evolve(supplies=tuple(
         replace(sp, raided_by=e.by) if sp.id == e.supply else sp for sp in supplies_of(s)
     )))

@@ -46,8 +46,8 @@ def end_phase(tx: Tx, options: Mapping[str, Any]) -> None:
     if state.active == state.first_side:
         tx.emit(TurnBegan(turn=state.turn, side=other))
     else:
-        if state.turn >= int(state.extra["turn_limit"]):
-            end_game(tx, f"the turn limit ({state.extra['turn_limit']}) was reached", options)
+        if state.turn >= int(state.value("turn_limit")):
+            end_game(tx, f"the turn limit ({state.value('turn_limit')}) was reached", options)
             return
         tx.emit(TurnBegan(turn=state.turn + 1, side=other))
     tx.emit(PhaseBegan(phase="movement"))

@@ -81,7 +81,7 @@ def check_objectives(tx: Tx) -> bool:
     for obj in tx.state.objectives:
         if obj.taken_by != side and holds(tx.state, side, obj):
             tx.emit(ObjectiveTaken(objective=obj.name, side=side))
-            ends = ends or bool(tx.state.extra.get("objective_ends", {}).get(obj.name, True))
+            ends = ends or bool(tx.state.value("objective_ends", {}).get(obj.name, True))
     return ends
 
 

@@ -126,8 +126,8 @@ class PlanPanel extends Panel {
 
   // The attacks declared and not yet fought (larger-battles keeps them in the position).
   declared(view) {
-    const extra = (view && view.state.extra) || {};
-    return extra.declared_attacks || [];
+    const own = (view && view.state.own) || {};
+    return own.declared_attacks || [];
   }
 
   render(view) {
