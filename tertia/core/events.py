@@ -33,6 +33,43 @@ def event_from_dict(d: Mapping[str, Any]) -> Event:
     return cls(**kwargs)
 
 
+class Casualties:
+    """The kind of every event by which a unit loses strength, however its rule set counts
+    it: hits, stands, figures or morale points. The shared blocks' events are of this kind
+    (``rules/hits.py: HitsInflicted``, ``rules/casualties.py: StandsLost, FiguresLost``,
+    ``rules/morale.py: MoraleLost``), so the narrator, statistics and front ends read any
+    of them alike: which ``unit``, how much (:attr:`amount`) of what (:attr:`noun`), and
+    its ``cause``. Each keeps its own type name and fields; the reducer applies each with
+    its block's handler.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class WagonsLost(Casualties, Event):
+    ...     type: ClassVar[str] = "example_wagons_lost"
+    ...     measure: ClassVar[str] = "wagons"
+    ...     noun: ClassVar[str] = "wagon"
+    ...     unit: str
+    ...     wagons: int
+    ...     cause: str
+    >>> lost = WagonsLost("train", 2, "raided")
+    >>> isinstance(lost, Casualties), lost.amount, lost.noun
+    (True, 2, 'wagon')
+    """
+
+    __slots__ = ()
+    measure: ClassVar[str]
+    """The name of the field holding how much was lost."""
+    noun: ClassVar[str]
+    """What one of them is called ("hit", "stand", "figure", "morale point")."""
+    unit: str
+    cause: str
+
+    @property
+    def amount(self) -> int:
+        """How much was lost (the field :attr:`measure` names)."""
+        return int(getattr(self, self.measure))
+
+
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     type: ClassVar[str] = "game_started"

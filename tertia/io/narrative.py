@@ -33,7 +33,6 @@ from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
-from tertia.rules import casualties as casualty_ev
 from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
@@ -313,6 +312,8 @@ class Narrator:
         if e.type in SILENT_EVENTS:
             return None
         handler = _TELLERS.get(type(e))
+        if handler is None and isinstance(e, ev.Casualties):
+            handler = Narrator._casualties
         if handler is None:
             return NarrativeLine(self._generic(e), "note", e)
         text, kind = handler(self, e, dice)
@@ -375,22 +376,14 @@ class Narrator:
         return f"{self.label(e.unit)} is tested for the first time ({_humanise(e.cause)}): " \
                f"{_plural(e.points, 'morale point')}", "status"
 
-    def _morale_lost(self, e: morale_ev.MoraleLost, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return self._loses(e.unit, e.points, "morale point", e.cause)
-
     def _morale_regained(self, e: morale_ev.MoraleRegained, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} regains {_plural(e.points, 'morale point')} " \
                f"({_humanise(e.cause)})", "status"
 
-    def _stands_lost(self, e: casualty_ev.StandsLost, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return self._loses(e.unit, e.stands, "stand", e.cause)
-
-    def _figures_lost(self, e: casualty_ev.FiguresLost, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return self._loses(e.unit, e.figures, "figure", e.cause)
-
-    def _loses(self, unit: str, count: int, what: str, cause: str) -> _Told:
-        """A casualty of a shared block: morale points, stands or figures."""
-        return f"{self.label(unit)} loses {_plural(count, what)} ({_humanise(cause)})", "hit"
+    def _casualties(self, e: ev.Casualties, dice: Sequence[ev.DiceRolled]) -> _Told:
+        """Any casualties without a sentence of their own: morale points, stands, figures,
+        or a rule set's own kind."""
+        return f"{self.label(e.unit)} loses {_plural(e.amount, e.noun)} ({_humanise(e.cause)})", "hit"
 
     def _deck_shuffled(self, e: deck_ev.DeckShuffled, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"the deck is shuffled: {_plural(len(e.cards), 'card')}", "note"
@@ -540,10 +533,7 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.UnitTurned: Narrator._unit_turned,
     ev.UnitFormed: Narrator._unit_formed,
     morale_ev.MoraleDetermined: Narrator._morale_determined,
-    morale_ev.MoraleLost: Narrator._morale_lost,
     morale_ev.MoraleRegained: Narrator._morale_regained,
-    casualty_ev.StandsLost: Narrator._stands_lost,
-    casualty_ev.FiguresLost: Narrator._figures_lost,
     deck_ev.DeckShuffled: Narrator._deck_shuffled,
     deck_ev.CardDrawn: Narrator._card_drawn,
     deck_ev.CardsWithdrawn: Narrator._cards_withdrawn,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tertia.core.events import Event
+from tertia.core.events import Casualties, Event
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -32,20 +32,24 @@ def figures_left(unit: Unit) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
-class StandsLost(Event):
+class StandsLost(Casualties, Event):
     """A unit lost ``stands`` stands (never below none)."""
 
     type: ClassVar[str] = "stands_lost"
+    measure: ClassVar[str] = "stands"
+    noun: ClassVar[str] = "stand"
     unit: str
     stands: int
     cause: str
 
 
 @dataclass(frozen=True, slots=True)
-class FiguresLost(Event):
+class FiguresLost(Casualties, Event):
     """A unit lost ``figures`` figures (never below none)."""
 
     type: ClassVar[str] = "figures_lost"
+    measure: ClassVar[str] = "figures"
+    noun: ClassVar[str] = "figure"
     unit: str
     figures: int
     cause: str

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tertia.core.events import Event
+from tertia.core.events import Casualties, Event
 from tertia.core.reducer import handles
 from tertia.core.ruleset import OddsMeasure
 from tertia.core.state import GameState
@@ -32,8 +32,12 @@ attacker take, and the chance a unit runs out of (or short of) ammunition."""
 
 
 @dataclass(frozen=True, slots=True)
-class HitsInflicted(Event):
+class HitsInflicted(Casualties, Event):
+    """A unit took ``hits`` hits."""
+
     type: ClassVar[str] = "hits_inflicted"
+    measure: ClassVar[str] = "hits"
+    noun: ClassVar[str] = "hit"
     unit: str
     hits: int
     cause: str

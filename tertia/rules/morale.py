@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tertia.core.dice import D6, Distribution
-from tertia.core.events import Event
+from tertia.core.events import Casualties, Event
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -109,10 +109,12 @@ class MoraleDetermined(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class MoraleLost(Event):
+class MoraleLost(Casualties, Event):
     """A unit lost ``points`` morale points (never below none)."""
 
     type: ClassVar[str] = "morale_lost"
+    measure: ClassVar[str] = "points"
+    noun: ClassVar[str] = "morale point"
     unit: str
     points: int
     cause: str
