@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import tertia.rulesets
 from tertia.cli.main import app
+from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.terrain import TerrainKind
 from tertia.io import scenario_file
@@ -22,6 +23,8 @@ from tertia.io.scenario_file import (
     field_path,
     load_scenario,
 )
+from tertia.io.svg import render_map
+from tertia.rulesets import get_ruleset
 
 HERE = Path(__file__).parent / "scenarios"
 
@@ -228,7 +231,7 @@ def test_unknown_terrain_type() -> None:
     line = only(BASE + block("terrain", type="forest", name="Big Wood",
                              polygon="[[1, 1], [5, 1], [5, 5]]"))
     assert line.startswith("t.toml: terrain[0] 'Big Wood'.type: unknown terrain type 'forest'; ")
-    assert "known: woods, town, field," in line
+    assert "known: bridge, broken, entrenchment, fence, field," in line
 
 
 def test_unknown_command_and_edge() -> None:
@@ -705,6 +708,33 @@ def test_terrain_a_rule_set_gives_no_meaning_is_refused_under_it(monkeypatch: py
     assert scenario.build_battlefield().features[0].kind is TerrainKind.WALL
     # Without a rule set the file is read as it is.
     assert load_scenario(wall).terrain[0].type == "wall"
+
+
+def test_a_rule_set_adds_a_kind_of_terrain_by_naming_it() -> None:
+    works = BASE + block("terrain", type="works", name="Sconce", polygon="[[10, 20], [14, 20], [14, 23]]")
+    assert only(works).startswith("t.toml: terrain[0] 'Sconce'.type: unknown terrain type 'works'; "
+                                  "known: bridge, broken,")
+    assert only(works, "larger-battles").startswith(
+        "t.toml: terrain[0] 'Sconce'.type: rule set 'larger-battles' has no terrain 'works'")
+    real = tertia.rulesets.ruleset_class("larger-battles")
+
+    class Besieging(real):  # type: ignore[misc, valid-type]
+        id = "besieging"
+        TERRAIN_KINDS = frozenset({*real.TERRAIN_KINDS, "works"})
+
+    works = works.replace('rules = ["larger-battles"]', 'rules = ["larger-battles", "besieging"]')
+    with tertia.rulesets.registered(Besieging):
+        assert load_scenario(works).terrain[0].type == "works"
+        table = load_scenario(works, rules_id="besieging").build_battlefield()
+    assert table.features[0].kind == "works" and table.has("works")
+    assert table.contains_point("works", (13, 21)) and not table.has(TerrainKind.WOODS)
+    with tertia.rulesets.registered(Besieging):
+        game = Game(get_ruleset("besieging"), load_scenario(works, rules_id="besieging"))
+    drawn = render_map(game.table, game.ruleset.initial_state(game.scenario), side_names={})
+    assert ">Works<" in drawn and 'class="terrain works"' in drawn
+    assert only(BASE + block("terrain", type="Works!", polygon="[[10, 20], [14, 20], [14, 23]]")).startswith(
+        "t.toml: terrain[0].type: a kind of terrain is a lower-case name (letters, digits, _), "
+        "got 'Works!'")
 
 
 def test_every_kind_of_terrain_is_drawn() -> None:

@@ -42,18 +42,10 @@ class Casualties:
     its ``cause``. Each keeps its own type name and fields; the reducer applies each with
     its block's handler.
 
-    >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True, slots=True)
-    ... class WagonsLost(Casualties, Event):
-    ...     type: ClassVar[str] = "example_wagons_lost"
-    ...     measure: ClassVar[str] = "wagons"
-    ...     noun: ClassVar[str] = "wagon"
-    ...     unit: str
-    ...     wagons: int
-    ...     cause: str
-    >>> lost = WagonsLost("train", 2, "raided")
+    >>> from tertia.rules.casualties import StandsLost
+    >>> lost = StandsLost(unit="red-foot", stands=2, cause="routed")
     >>> isinstance(lost, Casualties), lost.amount, lost.noun
-    (True, 2, 'wagon')
+    (True, 2, 'stand')
     """
 
     __slots__ = ()

@@ -258,7 +258,7 @@ class RuleSet(ABC):
     """The commands (groups) a scenario's pieces may belong to under this rule set; empty
     for any name."""
 
-    TERRAIN_KINDS: ClassVar[frozenset[TerrainKind]] = frozenset(TerrainKind)
+    TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
     """The kinds of terrain this rule set gives a meaning; a scenario placing another is
     refused when played under it."""
 

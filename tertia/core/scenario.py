@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
+from tertia.core.terrain import KIND_PATTERN, Battlefield, TerrainFeature, terrain_kind
 
 Finite = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 Positive = Annotated[float, Field(strict=True, gt=0, allow_inf_nan=False)]
@@ -102,10 +102,9 @@ class UnitSpec(_Strict):
 
 
 class TerrainSpec(_Strict):
-    type: Literal[
-        "woods", "town", "field", "broken", "marsh", "lake", "hill", "river", "ford",
-        "bridge", "road", "hedge", "entrenchment", "wall", "fence", "stream", "ploughed", "rough",
-    ]
+    type: Annotated[str, Field(pattern=KIND_PATTERN)]
+    """A kind of ground: one the core knows (``TerrainKind``) or one a rule set adds; the
+    rule set played says which it knows (``RuleSet.TERRAIN_KINDS``)."""
     name: Text = ""
     polygon: Annotated[tuple[Coordinate, ...], Field(max_length=MAX_POINTS)] | None = None
     line: Annotated[tuple[Coordinate, ...], Field(max_length=MAX_POINTS)] | None = None
@@ -138,7 +137,7 @@ class TerrainSpec(_Strict):
 
     def to_feature(self) -> TerrainFeature:
         return TerrainFeature(
-            kind=TerrainKind(self.type),
+            kind=terrain_kind(self.type),
             outline=tuple(self.polygon or ()),
             line=tuple(self.line or ()),
             width=float(self.width or 0.0),

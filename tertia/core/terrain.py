@@ -77,10 +77,12 @@ def _boxed(geometry: BaseGeometry) -> list[tuple[Box, BaseGeometry]]:
 
 
 class TerrainKind(StrEnum):
-    """Kinds of ground a scenario may place. What each means for movement, sight, fire
-    and melee is each rule set's to say, and a rule set names the kinds it knows
-    (:attr:`RuleSet.TERRAIN_KINDS <tertia.core.ruleset.RuleSet.TERRAIN_KINDS>`): a
-    scenario placing another is refused when played under it."""
+    """The kinds of ground every rule set may draw on. What each means for movement,
+    sight, fire and melee is each rule set's to say, and a rule set names the kinds it
+    knows (:attr:`RuleSet.TERRAIN_KINDS <tertia.core.ruleset.RuleSet.TERRAIN_KINDS>`): a
+    scenario placing another is refused when played under it. A rule set adds a kind of
+    its own (works, a hard obstacle ...) by naming it there: a kind is a name, and these
+    are the names the core knows (:func:`terrain_kind`)."""
 
     WOODS = "woods"
     TOWN = "town"
@@ -104,11 +106,28 @@ class TerrainKind(StrEnum):
 
 
 
+KIND_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+"""What a kind of terrain may be called: a lower-case name, as a scenario writes it."""
+
+
+def terrain_kind(name: str) -> str:
+    """The kind of ground called ``name``: the core's :class:`TerrainKind` when it is one
+    (so ``kind is TerrainKind.WOODS`` holds), else the name a rule set gave its own kind.
+
+    >>> terrain_kind("woods") is TerrainKind.WOODS, terrain_kind("works")
+    (True, 'works')
+    """
+    return TerrainKind(name) if name in _CORE_KINDS else name
+
+
+_CORE_KINDS = frozenset(k.value for k in TerrainKind)
+
+
 @dataclass(frozen=True)
 class TerrainFeature:
     """One piece of terrain: an area, or a line buffered to its width."""
 
-    kind: TerrainKind
+    kind: str
     outline: tuple[Point, ...] = ()
     line: tuple[Point, ...] = ()
     width: float = 0.0
@@ -140,13 +159,13 @@ class Battlefield:
     width: float
     depth: float
     features: tuple[TerrainFeature, ...] = ()
-    _by_kind: dict[TerrainKind, BaseGeometry] = field(default_factory=dict, repr=False)
+    _by_kind: dict[str, BaseGeometry] = field(default_factory=dict, repr=False)
     _memo: dict[object, Any] = field(default_factory=dict, repr=False)
     _pieces: dict[object, list[tuple[Box, BaseGeometry]]] = field(default_factory=dict, repr=False)
     _feature_boxes: list[tuple[TerrainFeature, Box]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        groups: dict[TerrainKind, list[BaseGeometry]] = {}
+        groups: dict[str, list[BaseGeometry]] = {}
         for f in self.features:
             groups.setdefault(f.kind, []).append(f.geometry)
         for kind, geoms in groups.items():
@@ -179,10 +198,10 @@ class Battlefield:
 
     # --- membership ---------------------------------------------------------------------
 
-    def has(self, kind: TerrainKind) -> bool:
+    def has(self, kind: str) -> bool:
         return kind in self._by_kind
 
-    def contains_point(self, kind: TerrainKind, p: Point) -> bool:
+    def contains_point(self, kind: str, p: Point) -> bool:
         """Is the point on ground of this kind (boundary included)?"""
         near = self._near(kind, (p[0], p[1], p[0], p[1]))
         if not near:
@@ -199,7 +218,7 @@ class Battlefield:
         pt = ShapelyPoint(p)
         return tuple(f for f in near if f.geometry.intersects(pt))
 
-    def features_overlapping(self, kind: TerrainKind, footprint: Polygon) -> list[int]:
+    def features_overlapping(self, kind: str, footprint: Polygon) -> list[int]:
         """Indexes, among the features of ``kind`` in the order given, of those a footprint
         shares area with (touching does not count)."""
         x0, y0, x1, y1 = _box(footprint)
@@ -216,7 +235,7 @@ class Battlefield:
                     found.append(index)
         return found
 
-    def overlaps(self, kind: TerrainKind, footprint: Polygon) -> bool:
+    def overlaps(self, kind: str, footprint: Polygon) -> bool:
         """Does a footprint share area with ground of this kind (touching does not count)?"""
         return self._overlaps(kind, footprint)
 
@@ -305,7 +324,7 @@ class Battlefield:
                 return True
         return False
 
-    def line_crosses(self, kinds: Iterable[TerrainKind], a: Point, b: Point) -> bool:
+    def line_crosses(self, kinds: Iterable[str], a: Point, b: Point) -> bool:
         """Does the segment ab pass through the interior of any of these kinds of ground?
         (Remembered: the same lines of sight are asked about again and again.)"""
         present = tuple(k for k in kinds if k in self._by_kind)

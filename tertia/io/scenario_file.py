@@ -40,7 +40,7 @@ from tertia.core.scenario import (
     UnitSpec,
 )
 from tertia.core.state import UnitKind
-from tertia.core.terrain import Battlefield
+from tertia.core.terrain import KIND_PATTERN, Battlefield, TerrainKind
 
 MAX_BYTES = 5 * 1024 * 1024
 """Largest scenario file read; a real battle is a few kilobytes."""
@@ -305,6 +305,8 @@ def _explain(
         return path, f"unknown {noun} {_show(value)}; known: {', '.join(expected)}"
     if kind == "finite_number":
         return path, f"must be a finite number, got {_show(value)}"
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == KIND_PATTERN:
+        return path, f"a kind of terrain is a lower-case name (letters, digits, _), got {_show(value)}"
     bounds = {
         "greater_than": ("greater than", "gt"),
         "greater_than_equal": ("at least", "ge"),
@@ -456,15 +458,20 @@ def _vocabulary_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterato
 
 
 def _terrain_kind_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
-    """Terrain of kinds the rule set played gives no meaning."""
-    if ruleset is None:
-        return
-    known = ruleset.TERRAIN_KINDS
+    """Terrain of kinds the rule set played gives no meaning; with no rule set, of kinds
+    neither the core nor a registered rule set knows (a misspelt kind, say)."""
+    from tertia.rulesets import ruleset_class, ruleset_ids
+
+    if ruleset is not None:
+        known, whose = ruleset.TERRAIN_KINDS, f"rule set {ruleset.id!r} has no"
+    else:
+        known = frozenset(TerrainKind).union(*(ruleset_class(r).TERRAIN_KINDS for r in ruleset_ids()))
+        whose = "unknown"
     for i, t in enumerate(scenario.terrain):
         if t.type not in known:
             yield (f"{_element('terrain', i, t.name or None)}.type",
-                   f"rule set {ruleset.id!r} has no terrain {t.type!r}; it knows: "
-                   f"{', '.join(sorted(k.value for k in known))}")
+                   f"{whose} terrain{'' if ruleset is not None else ' type'} {t.type!r}; "
+                   f"{'it knows' if ruleset is not None else 'known'}: {', '.join(sorted(known))}")
 
 
 def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:

@@ -44,7 +44,7 @@ TABLE_COLOUR = "#e4e2c4"
 FONT = "Georgia, 'Palatino Linotype', Palatino, 'Book Antiqua', 'DejaVu Serif', serif"
 
 # Fill, stroke and legend label for each kind of ground.
-TERRAIN_STYLE: dict[TerrainKind, tuple[str, str, str]] = {
+TERRAIN_STYLE: dict[str, tuple[str, str, str]] = {
     TerrainKind.FIELD: ("#ead9a0", "#b59f5e", "Fields"),
     TerrainKind.BROKEN: ("#d5c7a1", "#9f8e66", "Broken ground"),
     TerrainKind.HILL: ("#d9c596", "#9c8559", "Hill (contour per level)"),
@@ -64,6 +64,9 @@ TERRAIN_STYLE: dict[TerrainKind, tuple[str, str, str]] = {
     TerrainKind.PLOUGHED: ("#c9ad7f", "#8e7349", "Ploughed field"),
     TerrainKind.ROUGH: ("#cbbf9b", "#928460", "Rough ground"),
 }
+
+_OWN_KIND_STYLE = ("#cccccc", "#888888", "")
+"""How a kind of ground a rule set adds is drawn: plain grey, named in the legend."""
 
 _DRAW_ORDER = (
     TerrainKind.FIELD, TerrainKind.PLOUGHED, TerrainKind.BROKEN, TerrainKind.ROUGH,
@@ -326,7 +329,7 @@ def _compass(canvas: _Canvas, font_px: float) -> str:
 def _terrain(canvas: _Canvas, table: Battlefield, pid: str, font_px: float) -> str:
     out: list[str] = ['<g class="terrain">']
     names: list[str] = []
-    order = {k: i for i, k in enumerate(_DRAW_ORDER)}
+    order: dict[str, int] = {k: i for i, k in enumerate(_DRAW_ORDER)}
     features = sorted(
         table.features, key=lambda f: (order.get(f.kind, 99), f.height if f.kind is TerrainKind.HILL else 0)
     )
@@ -343,7 +346,7 @@ def _terrain(canvas: _Canvas, table: Battlefield, pid: str, font_px: float) -> s
 
 
 def _feature(canvas: _Canvas, f: TerrainFeature, pid: str) -> str:
-    fill, stroke, _ = TERRAIN_STYLE.get(f.kind, ("#cccccc", "#888888", f.kind))
+    fill, stroke, _ = TERRAIN_STYLE.get(f.kind, _OWN_KIND_STYLE)
     kind = escape(str(f.kind))
     if f.is_linear:
         return _linear_feature(canvas, f, fill, stroke, kind)
@@ -855,10 +858,12 @@ def _legend(
         "Movement",
     ))
     present = {f.kind for f in table.features}
-    for kind in _DRAW_ORDER:
+    own_kinds = sorted(present - set(_DRAW_ORDER))  # a rule set's own kinds, drawn plainly
+    for kind in (*_DRAW_ORDER, *own_kinds):
         if kind not in present:
             continue
-        fill, stroke, label = TERRAIN_STYLE[kind]
+        own_style = (*_OWN_KIND_STYLE[:2], kind.replace("_", " ").capitalize())
+        fill, stroke, label = TERRAIN_STYLE.get(kind, own_style)
         if kind in (TerrainKind.RIVER, TerrainKind.ROAD, TerrainKind.HEDGE):
             dash = ' stroke-dasharray="3 2"' if kind is TerrainKind.HEDGE else ""
             swatch = (
@@ -866,12 +871,13 @@ def _legend(
                 f'stroke-width="{_f(sh * 0.55)}"{dash}/>'
             )
         else:
-            overlay = {
+            overlays: dict[str, str] = {
                 TerrainKind.WOODS: f"url(#{pid}-woods)",
                 TerrainKind.FIELD: f"url(#{pid}-field)",
                 TerrainKind.MARSH: f"url(#{pid}-marsh)",
                 TerrainKind.BROKEN: f"url(#{pid}-broken)",
-            }.get(kind)
+            }
+            overlay = overlays.get(kind)
             swatch = (
                 f'<rect width="{_f(sw)}" height="{_f(sh)}" fill="{fill}" stroke="{stroke}" '
                 'stroke-width="0.8"/>'

@@ -164,7 +164,7 @@ def _sweeps_into(
     return any(polygons_overlap(area, corners) for area in plan.swept())
 
 
-def ground_under(table: Battlefield, corners: Polygon, closed: Iterable[TerrainKind]) -> TerrainKind | None:
+def ground_under(table: Battlefield, corners: Polygon, closed: Iterable[str]) -> str | None:
     """The first of the ``closed`` kinds of ground a base shares area with, else
     :attr:`TerrainKind.RIVER` for a river away from its fords and bridges, else None: where
     a piece may not stand, so may not be deployed either."""
@@ -177,8 +177,8 @@ def ground_under(table: Battlefield, corners: Polygon, closed: Iterable[TerrainK
 def iter_terrain_violations(
     table: Battlefield,
     plan: MovePlan,
-    impassable: Iterable[TerrainKind],
-    rule_for: dict[TerrainKind, str],
+    impassable: Iterable[str],
+    rule_for: dict[str, str],
     river_rule: str,
 ) -> Iterator[Violation]:
     """Impassable ground may not be entered; rivers only where a ford or bridge crosses."""
@@ -186,7 +186,7 @@ def iter_terrain_violations(
     for kind in impassable:
         if table.has(kind) and any(table.overlaps(kind, a) for a in areas):
             yield Violation(
-                MovementCode.IMPASSABLE, f"{plan.unit.label} cannot enter {kind.value}", rule_for[kind]
+                MovementCode.IMPASSABLE, f"{plan.unit.label} cannot enter {kind}", rule_for[kind]
             )
             return
     if any(table.blocks_by_river(a) for a in areas):

@@ -18,7 +18,7 @@ def has_line_of_sight(
     viewer: Unit,
     target: Unit,
     *,
-    blockers: Iterable[TerrainKind] = SIGHT_BLOCKERS,
+    blockers: Iterable[str] = SIGHT_BLOCKERS,
 ) -> bool:
     """Clear line from the viewer's front centre to the target's centre: no blocking ground
     and no other base in between. Ground the viewer or the target stands in does not block

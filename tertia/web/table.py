@@ -26,13 +26,13 @@ def table_data(game: Game, side_names: Mapping[str, str]) -> dict[str, Any]:
         ],
         "side_order": list(sides),
         "terrain": [
-            {"kind": f.kind.value, "name": f.name, "outline": [list(p) for p in f.outline],
+            {"kind": str(f.kind), "name": f.name, "outline": [list(p) for p in f.outline],
              "line": [list(p) for p in f.line], "width": f.width, "hedged": f.hedged,
              "height": f.height}
             for f in table.features
         ],
         "styles": {
-            kind.value: {"fill": fill, "stroke": stroke, "label": label}
+            str(kind): {"fill": fill, "stroke": stroke, "label": label}
             for kind, (fill, stroke, label) in TERRAIN_STYLE.items()
         },
         "palette": {"ink": INK, "paper": PAPER, "table": TABLE_COLOUR},

@@ -15,7 +15,7 @@ from tertia.core.geometry import base_distance
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rules.codes import ActivationCode
 from tertia.rules.fighting import Attack, Shoot
@@ -177,7 +177,7 @@ class D3RuleSet(RuleSet):
     COMMANDS: ClassVar[tuple[str, ...]] = (
         "centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
     COMMANDER_VALUES: ClassVar[range] = range(0, 3)
-    TERRAIN_KINDS: ClassVar[frozenset[TerrainKind]] = SHIPPED_TERRAIN
+    TERRAIN_KINDS: ClassVar[frozenset[str]] = SHIPPED_TERRAIN
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = HIT_MEASURES
     TRAITS: ClassVar[frozenset[str]] = frozenset({IMPETUOUS, CLUBMEN})
 

@@ -11,7 +11,6 @@ from tertia.core.events import UnitMoved
 from tertia.core.geometry import CONTACT, EPSILON, base_distance, first_contact, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.terrain import TerrainKind
 from tertia.rules.movement import (
     iter_collision_violations,
     iter_table_violations,
@@ -62,7 +61,7 @@ def strays(state: GameState, units: Iterable[Unit], group_of: GroupOf, radius: f
 
 
 def move_back(
-    tx: Tx, unit: Unit, group_of: GroupOf, radius: float, impassable: Iterable[TerrainKind], rule: str
+    tx: Tx, unit: Unit, group_of: GroupOf, radius: float, impassable: Iterable[str], rule: str
 ) -> bool:
     """Slide a stray unit straight towards the nearest unit of its group until within
     ``radius`` of it, stopping short of any base, table edge or impassable ground (a unit

@@ -227,8 +227,8 @@ def _terrain_problems(
     closed = rules.towns_closed_to_others and unit.kind not in TOWN_ENTRANTS
     if closed:
         impassable.append(TerrainKind.TOWN)
-    names = {TerrainKind.MARSH: c.marsh, TerrainKind.LAKE: c.marsh, TerrainKind.WOODS: c.woods,
-             TerrainKind.TOWN: c.towns}
+    names: dict[str, str] = {TerrainKind.MARSH: c.marsh, TerrainKind.LAKE: c.marsh,
+                             TerrainKind.WOODS: c.woods, TerrainKind.TOWN: c.towns}
     found = list(iter_terrain_violations(table, plan, impassable, names, c.rivers))
     if found or not table.has(TerrainKind.TOWN):
         return found

@@ -11,7 +11,7 @@ from tertia.rules.movement import ground_under
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.movement import TOWN_ENTRANTS
 
-WHY: dict[TerrainKind, str] = {
+WHY: dict[str, str] = {
     TerrainKind.MARSH: "marsh is impassable to all units",
     TerrainKind.LAKE: "lakes are impassable to all units",
     TerrainKind.WOODS: "only Commanded Shot may enter woods",
@@ -20,7 +20,7 @@ WHY: dict[TerrainKind, str] = {
 }
 
 
-def closed_ground(unit: Unit, *, commander_in_town: bool) -> tuple[TerrainKind, ...]:
+def closed_ground(unit: Unit, *, commander_in_town: bool) -> tuple[str, ...]:
     """The ground ``unit`` may not stand on (a river apart): marsh and lakes; woods but
     for Commanded Shot; towns but for Infantry, Dragoons, Commanded Shot and, where
     ``commander_in_town``, the commander."""
@@ -32,15 +32,16 @@ def closed_ground(unit: Unit, *, commander_in_town: bool) -> tuple[TerrainKind, 
     return tuple(closed)
 
 
-def forbidden_ground(table: Battlefield, unit: Unit, *, commander_in_town: bool) -> TerrainKind | None:
+def forbidden_ground(table: Battlefield, unit: Unit, *, commander_in_town: bool) -> str | None:
     """The first ground ``unit``'s base shares area with that it may not stand on (a
     river away from its crossings included); None where it may stand."""
     return ground_under(table, unit.base.corners(), closed_ground(unit, commander_in_town=commander_in_town))
 
 
-def clause_for(kind: TerrainKind, clauses: ClauseBook) -> str:
-    return {TerrainKind.WOODS: clauses.woods, TerrainKind.TOWN: clauses.towns,
-            TerrainKind.RIVER: clauses.rivers}.get(kind, clauses.marsh)
+def clause_for(kind: str, clauses: ClauseBook) -> str:
+    found: dict[str, str] = {TerrainKind.WOODS: clauses.woods, TerrainKind.TOWN: clauses.towns,
+                             TerrainKind.RIVER: clauses.rivers}
+    return found.get(kind, clauses.marsh)
 
 
 def ground_problems(
@@ -52,6 +53,6 @@ def ground_problems(
         kind = forbidden_ground(table, u, commander_in_town=commander_in_town)
         if kind is not None:
             what = "the commander" if u.is_commander else u.kind.value.replace("_", " ")
-            found.append((u.id, f"{what} deployed in {kind.value}: {WHY[kind]} "
+            found.append((u.id, f"{what} deployed in {kind}: {WHY[kind]} "
                                 f"({clause_for(kind, clauses)})"))
     return found

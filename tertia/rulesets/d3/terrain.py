@@ -20,7 +20,7 @@ WOODS, FIELDS, TOWN, HEDGE, ENTRENCHMENT, HILL, CLUBMEN = (
 """The kinds of cover a rule set may count, in the words its modifiers use."""
 
 
-def stands_in(table: Battlefield, kind: TerrainKind, unit: Unit) -> bool:
+def stands_in(table: Battlefield, kind: str, unit: Unit) -> bool:
     return table.contains_point(kind, (unit.x, unit.y))
 
 

@@ -17,7 +17,7 @@ from tertia.core.geometry import Base
 from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.core.violations import Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.hits import piece
@@ -154,7 +154,7 @@ class D3Commands(D3RuleSet):
             sequence.prune_cards(tx)
 
     @staticmethod
-    def impassable_for(unit: Unit) -> tuple[TerrainKind, ...]:
+    def impassable_for(unit: Unit) -> tuple[str, ...]:
         return placement.closed_ground(unit, commander_in_town=False)
 
     # --- hidden information and reports ------------------------------------------------------

@@ -144,7 +144,7 @@ def _ground_problem(table: Battlefield, unit: Unit) -> str | None:
     kind = forbidden_ground(table, unit, commander_in_town=True)
     if kind is None:
         return None
-    return f"{unit.label} cannot stand in {'the river' if kind is TerrainKind.RIVER else kind.value}"
+    return f"{unit.label} cannot stand in {'the river' if kind is TerrainKind.RIVER else kind}"
 
 
 def _step_problem(table: Battlefield, state: GameState, unit: Unit, step: str) -> str | None:

@@ -12,7 +12,6 @@ from tertia.activation import command_cards as cards
 from tertia.core.events import GameDataChanged, GameStarted, Narrated, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.terrain import TerrainKind
 from tertia.rules.hits import piece
 from tertia.rulesets.d3.base import ACTIVATION
 from tertia.rulesets.d3.cohesion import move_back, strays
@@ -89,7 +88,7 @@ def begin_activation(tx: Tx, side: str, options: Mapping[str, Any]) -> None:
     tx.emit(Narrated(text=f"{player} turn over their {card} command card"))
 
 
-Impassable = Callable[[Unit], tuple[TerrainKind, ...]]
+Impassable = Callable[[Unit], tuple[str, ...]]
 
 
 def end_activation(tx: Tx, impassable: Impassable, options: Mapping[str, Any]) -> None:

@@ -126,7 +126,7 @@ class LargerBattles(RuleSet):
     COMMANDS: ClassVar[tuple[str, ...]] = (
         "centre", "right", "left", "reserve", "artillery", "dragoons", "independent")
     COMMANDER_VALUES: ClassVar[range] = range(0, 3)
-    TERRAIN_KINDS: ClassVar[frozenset[TerrainKind]] = SHIPPED_TERRAIN
+    TERRAIN_KINDS: ClassVar[frozenset[str]] = SHIPPED_TERRAIN
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = HIT_MEASURES
     BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.0, 2.0),
@@ -267,7 +267,7 @@ class LargerBattles(RuleSet):
             if kind is None:
                 continue
             river = kind is TerrainKind.RIVER
-            ground = "a river away from a ford or bridge" if river else kind.value
+            ground = "a river away from a ford or bridge" if river else str(kind)
             named = [f.name for f in table.features if f.kind is kind]
             names = [named[n] for n in table.features_overlapping(kind, corners) if named[n]]
             where_named = f" ({', '.join(names)})" if names else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tertia.core.terrain import TerrainKind
 from tertia.rulesets.larger_battles import clauses
 
-IMPASSABLE: dict[TerrainKind, str] = {
+IMPASSABLE: dict[str, str] = {
     TerrainKind.WOODS: clauses.WOODS,
     TerrainKind.MARSH: clauses.MARSH,
     TerrainKind.LAKE: clauses.MARSH,
