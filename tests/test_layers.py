@@ -88,6 +88,37 @@ def test_a_module_imports_only_from_its_layer_and_above(path: Path) -> None:
     assert problems(path) == []
 
 
+RULE_SET_BLIND = ("analysis", "io", "cli", "web")
+"""Packages that serve every rule set alike: they reach one only through the registry and
+what it declares (its vocabulary, sentences, table markers ...), never its modules."""
+
+
+def rule_set_imports(path: Path) -> list[str]:
+    return [f"{path.relative_to(ROOT)}:{line} imports {name}" for line, name in imports_of(path)
+            if name.startswith(REGISTRY + ".") and name.split(".")[2][:1].islower()
+            and (ROOT / "rulesets" / name.split(".")[2]).is_dir()]
+
+
+@pytest.mark.parametrize("package", RULE_SET_BLIND)
+def test_front_ends_and_reports_name_no_rule_set(package: str) -> None:
+    found = [p for path in sorted((ROOT / package).rglob("*.py")) for p in rule_set_imports(path)]
+    assert found == []
+
+
+def test_the_rule_set_check_can_fail(tmp_path: Path) -> None:
+    leak = tmp_path / "leak.py"
+    leak.write_text("from tertia.rulesets.larger_battles.events import supplies_of\n"
+                    "from tertia.rulesets import get_ruleset\n")
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        (tmp_path / "rulesets" / "larger_battles").mkdir(parents=True)
+        assert [p.split(" imports ")[1] for p in rule_set_imports(leak)] == [
+            "tertia.rulesets.larger_battles.events", "tertia.rulesets.larger_battles.events.supplies_of"]
+    finally:
+        ROOT = saved
+
+
 def test_the_check_can_fail(tmp_path: Path) -> None:
     core = tmp_path / "tertia" / "core"
     core.mkdir(parents=True)

@@ -275,6 +275,10 @@ def test_a_gun_shows_its_line_of_fire_and_sight(server: Server, page: Any) -> No
         pg.wait_for_function(f"() => {held} && '{side}' in {held}.tokens")
         pg.wait_for_selector(".unit")
         pg.wait_for_function("() => !location.hash.includes('token=')")
+    # The supply bases larger-battles keeps are drawn from the markers it lists.
+    supplies = len(httpx.get(f"{server.url}/api/games/{created['id']}/view",
+                             headers={"Authorization": f"Bearer {tok}"}).json()["table_markers"])
+    assert supplies == 6 and pg.locator(".table-marker.supply").count() == supplies
     gun = pg.evaluate("() => window.tertiaScreen.view.state.units.find((u) => u.kind === 'artillery'"
                       " && window.tertiaScreen.view.status.to_act === u.side).id")
     pg.click(f'.unit[data-unit="{gun}"]')

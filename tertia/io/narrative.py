@@ -31,14 +31,13 @@ from typing import Any
 from tertia.activation import deck as deck_ev
 from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
+from tertia.core.narration import SENTENCES, humanise, plural, possessive
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
 from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import piece
-from tertia.rulesets.larger_battles import events as lb_ev
-from tertia.rulesets.larger_battles.events import supplies_of
 
 _COMPASS = (
     "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
@@ -101,19 +100,6 @@ def describe_facing(facing: float) -> str:
 def default_side_name(side_id: str) -> str:
     """A readable name for a side id with no given name: ``"royalists"`` -> ``"Royalists"``."""
     return side_id.replace("_", " ").replace("-", " ").strip().title() or side_id
-
-
-def possessive(name: str) -> str:
-    """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _humanise(text: str) -> str:
-    return text.replace("_", " ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +184,7 @@ class Narrator:
             return "neither side"
         return self.side_names.get(side_id) or default_side_name(side_id)
 
-    def _target(self, ident: str) -> str:
+    def target(self, ident: str) -> str:
         """An order's target: a unit, or a command (``"centre"`` or ``"side:centre"``)."""
         if self.state is not None and ident in self.state.units:
             return self.label(ident)
@@ -207,7 +193,7 @@ class Narrator:
         side, sep, command = ident.partition(":")
         if sep and command and (side in self._side_ids()):
             ident = command
-        return f"the {_humanise(ident)} command"
+        return f"the {humanise(ident)} command"
 
     # --- single events -------------------------------------------------------------------
 
@@ -252,7 +238,7 @@ class Narrator:
                 # The attack's line already tells who was hit: give the running total.
                 total = piece(self.state.units[e.unit]).hits + e.hits
                 entry = NarrativeLine(
-                    f"{self.label(e.unit)} now has {_plural(total, 'hit')}", "hit", e
+                    f"{self.label(e.unit)} now has {plural(total, 'hit')}", "hit", e
                 )
             self._advance(e)
             if entry is None:
@@ -281,7 +267,7 @@ class Narrator:
 
     def _purpose(self, purpose: str) -> str:
         """A die's purpose with side ids given as side names."""
-        text = _humanise(purpose)
+        text = humanise(purpose)
         for side_id in self._side_ids():
             text = re.sub(rf"(?<![\w'])({re.escape(side_id)})(?![\w'])", self.side(side_id), text)
         return text
@@ -311,7 +297,7 @@ class Narrator:
     def _entry(self, e: ev.Event, dice: Sequence[ev.DiceRolled]) -> NarrativeLine | None:
         if e.type in SILENT_EVENTS:
             return None
-        handler = _TELLERS.get(type(e))
+        handler = _TELLERS.get(type(e)) or SENTENCES.get(type(e))
         if handler is None and isinstance(e, ev.Casualties):
             handler = Narrator._casualties
         if handler is None:
@@ -323,7 +309,7 @@ class Narrator:
         d = e.to_dict()
         d.pop("type", None)
         details = ", ".join(f"{k}={v}" for k, v in d.items())
-        return f"{_humanise(e.type).capitalize()}" + (f": {details}" if details else "")
+        return f"{humanise(e.type).capitalize()}" + (f": {details}" if details else "")
 
     # One method per event type; each returns (text or None, kind).
 
@@ -336,13 +322,7 @@ class Narrator:
     def _phase_began(self, e: ev.PhaseBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
         if e.phase == "over":
             return None, "phase"
-        return f"{_humanise(e.phase).capitalize()} phase", "phase"
-
-    def _order_given(self, e: lb_ev.OrderGiven, dice: Sequence[ev.DiceRolled]) -> _Told:
-        purpose = {"move": "to move", "bombard": "to bombard"}.get(
-            e.purpose, f"({_humanise(e.purpose)})"
-        )
-        return f"{self.side(e.side)} order {self._target(e.target)} {purpose}", "order"
+        return f"{humanise(e.phase).capitalize()} phase", "phase"
 
     def _dice_rolled(self, e: ev.DiceRolled, dice: Sequence[ev.DiceRolled]) -> _Told:
         purpose = self._purpose(e.purpose)
@@ -353,7 +333,7 @@ class Narrator:
         path = [(float(p[0]), float(p[1])) for p in e.path]
         distance = path_length(path)
         before = self._facing(e.unit)
-        verb = _MOVE_VERBS.get(e.reason, f"moves ({_humanise(e.reason)})")
+        verb = _MOVE_VERBS.get(e.reason, f"moves ({humanise(e.reason)})")
         if distance < 0.05:
             if before is not None and angle_between(before, e.facing) < 0.5:
                 return f"{name} stays where it is", "move"
@@ -366,27 +346,27 @@ class Narrator:
         return text, "move"
 
     def _unit_turned(self, e: ev.UnitTurned, dice: Sequence[ev.DiceRolled]) -> _Told:
-        reason = "" if e.reason == "turn" else f" ({_humanise(e.reason)})"
+        reason = "" if e.reason == "turn" else f" ({humanise(e.reason)})"
         return f"{self.label(e.unit)} turns to face {describe_facing(e.facing)}{reason}", "move"
 
     def _unit_formed(self, e: ev.UnitFormed, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} forms {_humanise(e.formation)}", "move"
+        return f"{self.label(e.unit)} forms {humanise(e.formation)}", "move"
 
     def _morale_determined(self, e: morale_ev.MoraleDetermined, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} is tested for the first time ({_humanise(e.cause)}): " \
-               f"{_plural(e.points, 'morale point')}", "status"
+        return f"{self.label(e.unit)} is tested for the first time ({humanise(e.cause)}): " \
+               f"{plural(e.points, 'morale point')}", "status"
 
     def _morale_regained(self, e: morale_ev.MoraleRegained, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} regains {_plural(e.points, 'morale point')} " \
-               f"({_humanise(e.cause)})", "status"
+        return f"{self.label(e.unit)} regains {plural(e.points, 'morale point')} " \
+               f"({humanise(e.cause)})", "status"
 
     def _casualties(self, e: ev.Casualties, dice: Sequence[ev.DiceRolled]) -> _Told:
         """Any casualties without a sentence of their own: morale points, stands, figures,
         or a rule set's own kind."""
-        return f"{self.label(e.unit)} loses {_plural(e.amount, e.noun)} ({_humanise(e.cause)})", "hit"
+        return f"{self.label(e.unit)} loses {plural(e.amount, e.noun)} ({humanise(e.cause)})", "hit"
 
     def _deck_shuffled(self, e: deck_ev.DeckShuffled, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"the deck is shuffled: {_plural(len(e.cards), 'card')}", "note"
+        return f"the deck is shuffled: {plural(len(e.cards), 'card')}", "note"
 
     def _card_drawn(self, e: deck_ev.CardDrawn, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"card drawn: {self._card(e.card)}", "note"
@@ -403,7 +383,7 @@ class Narrator:
         if card.kind == deck_ev.UNIT:
             return self.label(card.name) + (f" (card {card.copy})" if card.copy > 1 else "")
         owner = f"{possessive(self.side(card.side))} " if card.side else ""
-        return f"{owner}{_humanise(card.name)} card"
+        return f"{owner}{humanise(card.name)} card"
 
     def _attack_resolved(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
         """The rule set's summary when it gives one (it already holds the dice and the
@@ -419,7 +399,7 @@ class Narrator:
             return summary + mods + note, "attack"
         verb = {"combat": "attacks", "melee": "attacks", "bombard": "bombards",
                 "bombardment": "bombards", "shooting": "shoots at", "shot": "shoots at",
-                }.get(e.kind, f"{_humanise(e.kind)}:")
+                }.get(e.kind, f"{humanise(e.kind)}:")
         lead = f"{self.label(e.attacker)} {verb} {self.label(e.target)}"
         if e.supports:
             lead += f" (supported by {len(e.supports)})"
@@ -437,7 +417,7 @@ class Narrator:
         return text
 
     def _hits_inflicted(self, e: hits_ev.HitsInflicted, dice: Sequence[ev.DiceRolled]) -> _Told:
-        what = "a hit" if e.hits == 1 else _plural(e.hits, "hit")
+        what = "a hit" if e.hits == 1 else plural(e.hits, "hit")
         cause = f" {_cause_phrase(e.cause)}" if e.cause else ""
         text = f"{self.label(e.unit)} takes {what}{cause}"
         if self.state is not None and e.unit in self.state.units:
@@ -452,15 +432,15 @@ class Narrator:
         text = f"{self.label(e.unit)} runs short of ammunition"
         if self.state is not None and e.unit in self.state.units:
             markers = piece(self.state.units[e.unit]).ammo_markers + 1
-            text += f" ({_plural(markers, 'shortage marker')})"
+            text += f" ({plural(markers, 'shortage marker')})"
         return text, "hit"
 
     def _hits_removed(self, e: hits_ev.HitsRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
-        what = "a hit" if e.hits == 1 else _plural(e.hits, "hit")
-        cause = f" ({_humanise(e.cause)})" if e.cause else ""
+        what = "a hit" if e.hits == 1 else plural(e.hits, "hit")
+        cause = f" ({humanise(e.cause)})" if e.cause else ""
         text = f"{self.label(e.unit)} recovers {what}{cause}"
         if self.state is not None and e.unit in self.state.units:
-            text += f", {_plural(max(0, piece(self.state.units[e.unit]).hits - e.hits), 'hit')} left"
+            text += f", {plural(max(0, piece(self.state.units[e.unit]).hits - e.hits), 'hit')} left"
         return text, "note"
 
     def _unit_deployed(self, e: ev.UnitDeployed, dice: Sequence[ev.DiceRolled]) -> _Told:
@@ -471,7 +451,7 @@ class Narrator:
         return f"{self.label(e.unit)} has fired and may now only pivot", "note"
 
     def _unit_removed(self, e: ev.UnitRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
-        phrase = _REMOVAL_PHRASES.get(e.reason, f"leaves the field ({_humanise(e.reason)})")
+        phrase = _REMOVAL_PHRASES.get(e.reason, f"leaves the field ({humanise(e.reason)})")
         name = self.label(e.unit)
         if self.state is not None and e.unit in self.state.units:
             u = self.state.units[e.unit]
@@ -480,21 +460,14 @@ class Narrator:
         detail = f" ({e.detail})" if e.detail else ""
         return f"{name} {phrase}{detail}", "loss"
 
-    def _supply_raided(self, e: lb_ev.SupplyRaided, dice: Sequence[ev.DiceRolled]) -> _Told:
-        owner = None
-        if self.state is not None:
-            owner = next((s.side for s in supplies_of(self.state) if s.id == e.supply), None)
-        whose = f"{possessive(self.side(owner))} supplies" if owner else "supplies"
-        return f"{self.label(e.by)} raids {whose} ({e.supply})", "loss"
-
     def _objective_taken(self, e: ev.ObjectiveTaken, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.side(e.side)} take {e.objective}", "objective"
 
     def _decision_awaited(self, e: ev.DecisionAwaited, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.side(e.side)} to decide: {_humanise(e.kind)}", "decision"
+        return f"{self.side(e.side)} to decide: {humanise(e.kind)}", "decision"
 
     def _decision_made(self, e: ev.DecisionMade, dice: Sequence[ev.DiceRolled]) -> _Told:
-        kind = _humanise(e.kind)
+        kind = humanise(e.kind)
         if e.choice is None:
             return f"{self.side(e.side)} decline ({kind})", "decision"
         choice = self.label(e.choice)
@@ -504,11 +477,11 @@ class Narrator:
         return self._purpose(e.text), "note"
 
     def _status_changed(self, e: ev.UnitStatusChanged, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)}: {_humanise(e.key)} now {_value_text(e.value)}", "note"
+        return f"{self.label(e.unit)}: {humanise(e.key)} now {_value_text(e.value)}", "note"
 
     def _game_ended(self, e: ev.GameEnded, dice: Sequence[ev.DiceRolled]) -> _Told:
         scores = ", ".join(f"{self.side(s)} {v}" for s, v in e.score.items())
-        reason = f" ({_humanise(e.reason)})" if e.reason else ""
+        reason = f" ({humanise(e.reason)})" if e.reason else ""
         outcome = "a draw" if e.winner is None else f"victory to {self.side(e.winner)}"
         text = f"The battle ends{reason}: {outcome}"
         if scores:
@@ -527,7 +500,6 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.GameStarted: Narrator._game_started,
     ev.TurnBegan: Narrator._turn_began,
     ev.PhaseBegan: Narrator._phase_began,
-    lb_ev.OrderGiven: Narrator._order_given,
     ev.DiceRolled: Narrator._dice_rolled,
     ev.UnitMoved: Narrator._unit_moved,
     ev.UnitTurned: Narrator._unit_turned,
@@ -545,7 +517,6 @@ _TELLERS: dict[type[ev.Event], Any] = {
     hits_ev.HitsRemoved: Narrator._hits_removed,
     ev.UnitDeployed: Narrator._unit_deployed,
     ev.UnitRemoved: Narrator._unit_removed,
-    lb_ev.SupplyRaided: Narrator._supply_raided,
     ev.ObjectiveTaken: Narrator._objective_taken,
     ev.DecisionAwaited: Narrator._decision_awaited,
     ev.DecisionMade: Narrator._decision_made,
@@ -576,7 +547,7 @@ def _cause_phrase(cause: str) -> str:
     }
     if cause in known:
         return known[cause]
-    text = _humanise(cause)
+    text = humanise(cause)
     if text.startswith(("combat", "melee")):
         return f"in {text}"
     return f"— {text}"

@@ -26,9 +26,9 @@ from shapely.ops import substring
 
 from tertia.core.geometry import heading_vector
 from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.table_markers import table_markers
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.rules.hits import piece
-from tertia.rulesets.larger_battles.events import supplies_of
 
 Point = tuple[float, float]
 Trace = tuple[str, Sequence[Point]]
@@ -205,7 +205,7 @@ def render_map(
     body.append(_grid(canvas, font_px))
     body.append(_terrain(canvas, table, pid, font_px))
     body.append(_objectives(canvas, state, colours, side_names, font_px))
-    body.append(_supplies(canvas, state, colours, side_names))
+    body.append(_table_markers(canvas, state, colours, side_names))
     body.append(_traces(canvas, state, traces, colours))
     body.append(_units(canvas, state, colours, side_names, show_removed, font_px))
     body.append(
@@ -528,26 +528,29 @@ def _objectives(
     return "".join(out)
 
 
-def _supplies(
+def _table_markers(
     canvas: _Canvas, state: GameState, colours: Mapping[str, str], side_names: Mapping[str, str]
 ) -> str:
-    out: list[str] = ['<g class="supplies">']
-    for s in supplies_of(state):
-        colour = colours.get(s.side, NEUTRAL_COLOUR)
-        corners = s.base.corners()
-        tip = f"Supplies of {_side_name(side_names, s.side)} ({s.id})"
-        if s.raided_by:
-            tip += f", raided by {s.raided_by}"
-        faded = ' opacity="0.45"' if s.raided_by else ""
+    """The rule set's markers (supply bases ...): a base in its side's colour, crossed out
+    and faded once taken."""
+    out: list[str] = ['<g class="table-markers">']
+    for m in table_markers(state):
+        colour = colours.get(m.side, NEUTRAL_COLOUR) if m.side else NEUTRAL_COLOUR
+        corners = m.base.corners()
+        whose = f" of {_side_name(side_names, m.side)}" if m.side else ""
+        tip = f"{m.label}{whose} ({m.id})"
+        if m.taken_by:
+            tip += f", taken by {m.taken_by}"
+        faded = ' opacity="0.45"' if m.taken_by else ""
         out.append(
-            f'<g class="supply"{faded}><title>{escape(tip)}</title>'
+            f'<g class="{escape(m.kind)}"{faded}><title>{escape(tip)}</title>'
             f'<polygon points="{canvas.points(corners)}" fill="#f6edd5" stroke="{colour}" '
             'stroke-width="2"/>'
         )
-        cx, cy = canvas.x(s.x), canvas.y(s.y)
-        r = canvas.length(min(s.width, s.depth)) * 0.22
+        cx, cy = canvas.x(m.x), canvas.y(m.y)
+        r = canvas.length(min(m.width, m.depth)) * 0.22
         out.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r)}" fill="{colour}"/>')
-        if s.raided_by:
+        if m.taken_by:
             (ax, ay), (bx, by), (cx2, cy2), (dx, dy) = corners
             out.append(
                 f'<path d="M{canvas.pt((ax, ay))} L{canvas.pt((cx2, cy2))} '
@@ -839,11 +842,11 @@ def _legend(
             f'fill="#fffaf0" stroke="{INK}" stroke-width="0.6"/>',
             "Hits",
         ))
-    if supplies_of(state):
+    for label in dict.fromkeys(m.label for m in table_markers(state)):
         items.append((
             f'<rect width="{_f(sh)}" height="{_f(sh * 0.7)}" x="{_f((sw - sh) / 2)}" y="2" '
             f'fill="#f6edd5" stroke="{INK}" stroke-width="1.5"/>',
-            "Supplies",
+            label,
         ))
     if state.objectives:
         items.append((

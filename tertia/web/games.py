@@ -25,6 +25,7 @@ from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
+from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.ruleset import RuleSet
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import COMMAND_CARDS, DECK
@@ -297,6 +298,7 @@ class GameService:
                 "side": viewer,
                 "state": seen,
                 "markers": markers(seen),
+                "table_markers": table_markers_of(seen),
                 "status": self.status(live, roles, viewer),
                 "choices": self.choices(live, roles),
                 "cards": card_view(seen, viewer, ruleset.card_of) if COMMAND_CARDS in panels else None,
@@ -481,10 +483,12 @@ class GameService:
                 viewer = side
             else:
                 viewer = self.viewing_side(live, roles, side)
+            seen = live.observe(step, viewer)
             return {
                 "game": self.meta(live, roles), "step": step, "steps": total, "side": viewer,
-                "state": live.observe(step, viewer),
-                "markers": markers(live.observe(step, viewer)),
+                "state": seen,
+                "markers": markers(seen),
+                "table_markers": table_markers_of(seen),
                 "log": [live.log_entry(i, viewer) for i in range(step + 1)],
             }
 
@@ -511,6 +515,16 @@ def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
         return dict(summary(live.game.observed_state(live.state, side)))
     except (KeyError, TypeError, ValueError):
         return {}
+
+
+def table_markers_of(seen: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The rule set's markers on the table (supply bases ...) in an observation sent as
+    JSON, each as :class:`~tertia.core.table_markers.TableMarker` writes it."""
+    own = seen.get("own")
+    if not isinstance(own, Mapping):
+        return []
+    listed = getattr(rule_data_from_dict(own), "table_markers", None)
+    return [m.to_dict() for m in listed()] if callable(listed) else []
 
 
 def markers(seen: Mapping[str, Any]) -> dict[str, list[str]]:

@@ -1,18 +1,20 @@
 """What larger-battles keeps for the whole game (its supply bases, turn limit, declared
 attacks ...) and the events only it has: orders given and supplies raided, with how the
-reducer applies them."""
+reducer applies them and how the log tells them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
-from tertia.core.events import Event
+from tertia.core.events import DiceRolled, Event
 from tertia.core.geometry import Base
+from tertia.core.narration import Narrating, Sentence, humanise, possessive, tells
 from tertia.core.reducer import handles
 from tertia.core.ruledata import RuleData, frozen_value
 from tertia.core.state import GameState
+from tertia.core.table_markers import TableMarker
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,11 @@ class LargerBattlesData(RuleData):
 
     def values(self) -> dict[str, Any]:
         return {**RuleData.values(self), "supplies": [s.to_dict() for s in self.supplies]}
+
+    def table_markers(self) -> tuple[TableMarker, ...]:
+        """The supply bases, raided or not, as maps draw them."""
+        return tuple(TableMarker(s.id, "supply", "Supplies", s.side, s.x, s.y, s.width, s.depth,
+                                 s.raided_by) for s in self.supplies)
 
     @classmethod
     def from_values(cls, d: Mapping[str, Any]) -> Self:
@@ -114,3 +121,21 @@ def _raided(s: GameState, e: SupplyRaided) -> GameState:
     return s.evolve(own=own.evolve(supplies=tuple(
         replace(sp, raided_by=e.by) if sp.id == e.supply else sp for sp in supplies_of(s)
     )))
+
+
+PURPOSES = {"move": "to move", "bombard": "to bombard"}
+
+
+@tells(OrderGiven)
+def order_given(n: Narrating, e: OrderGiven, dice: Sequence[DiceRolled]) -> Sentence:
+    purpose = PURPOSES.get(e.purpose, f"({humanise(e.purpose)})")
+    return f"{n.side(e.side)} order {n.target(e.target)} {purpose}", "order"
+
+
+@tells(SupplyRaided)
+def supply_raided(n: Narrating, e: SupplyRaided, dice: Sequence[DiceRolled]) -> Sentence:
+    owner = None
+    if n.state is not None:
+        owner = next((s.side for s in supplies_of(n.state) if s.id == e.supply), None)
+    whose = f"{possessive(n.side(owner))} supplies" if owner else "supplies"
+    return f"{n.label(e.by)} raids {whose} ({e.supply})", "loss"

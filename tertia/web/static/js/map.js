@@ -293,7 +293,7 @@ export class TableMap {
 
   // --- pieces ------------------------------------------------------------------------------
 
-  drawState(state, markers = {}, { selected = null, targets = [] } = {}) {
+  drawState(state, markers = {}, { selected = null, targets = [], tableMarkers = [] } = {}) {
     this.state = state;
     const units = this.layers.units;
     const labels = this.layers.labels;
@@ -302,7 +302,7 @@ export class TableMap {
     this.layers.objectives.replaceChildren();
     this.layers.supplies.replaceChildren();
     for (const o of state.objectives || []) this.layers.objectives.append(this.objective(o));
-    for (const s of state.supplies || []) this.layers.supplies.append(this.supply(s));
+    for (const m of tableMarkers) this.layers.supplies.append(this.tableMarker(m));
     const ordered = [...state.units].filter((u) => !u.removed)
       .sort((a, b) => (a.kind === "commander") - (b.kind === "commander"));
     for (const u of ordered) {
@@ -322,16 +322,17 @@ export class TableMap {
       svg("title", {}, `Objective: ${o.name}${o.taken_by ? ` (held by ${o.taken_by})` : ""}`));
   }
 
-  supply(s) {
-    const colour = this.colours[s.side] || "#555";
-    const w = s.width || 2;
-    const d = s.depth || 1;
-    const g = svg("g", { class: "supply", opacity: s.raided_by ? 0.45 : 1,
-      transform: `translate(${f(s.x)},${f(this.sy(s.y))})` },
+  // A marker the rule set keeps on the table (a supply base ...), crossed out once taken.
+  tableMarker(m) {
+    const colour = this.colours[m.side] || "#555";
+    const w = m.width || 2;
+    const d = m.depth || 1;
+    const g = svg("g", { class: `table-marker ${m.kind}`, opacity: m.taken_by ? 0.45 : 1,
+      transform: `translate(${f(m.x)},${f(this.sy(m.y))})` },
       svg("rect", { x: -w / 2, y: -d / 2, width: w, height: d, fill: "#f6edd5", stroke: colour, "stroke-width": 0.15 }),
       svg("circle", { cx: 0, cy: 0, r: Math.min(w, d) * 0.22, fill: colour }),
-      svg("title", {}, `Supplies (${s.id})${s.raided_by ? ", raided" : ""}`));
-    if (s.raided_by) g.append(svg("path", { d: `M${-w / 2},${-d / 2} L${w / 2},${d / 2} M${w / 2},${-d / 2} L${-w / 2},${d / 2}`,
+      svg("title", {}, `${m.label} (${m.id})${m.taken_by ? ", taken" : ""}`));
+    if (m.taken_by) g.append(svg("path", { d: `M${-w / 2},${-d / 2} L${w / 2},${d / 2} M${w / 2},${-d / 2} L${-w / 2},${d / 2}`,
       stroke: "#2b2620", "stroke-width": 0.1 }));
     return g;
   }

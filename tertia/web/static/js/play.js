@@ -185,7 +185,7 @@ export class PlayScreen {
   render() {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
-    this.map.drawState(v.state, v.markers, { selected: this.selected, targets });
+    this.map.drawState(v.state, v.markers, { selected: this.selected, targets, tableMarkers: v.table_markers || [] });
     const s = v.status;
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";

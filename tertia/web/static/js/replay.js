@@ -94,7 +94,7 @@ export class ReplayScreen {
     this.step = step;
     this.slider.value = String(step);
     this.counter.textContent = `Step ${step} of ${this.steps}`;
-    this.map.drawState(frame.state, frame.markers);
+    this.map.drawState(frame.state, frame.markers, { tableMarkers: frame.table_markers || [] });
     const last = frame.log[frame.log.length - 1];
     this.map.drawTraces((last && last.moves || []).map((m) => ({ side: last.side, path: m.path })));
     this.logView.reset();

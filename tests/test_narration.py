@@ -1,0 +1,60 @@
+"""A rule set tells its own events through ``core.narration.tells``, without an edit to
+the narrator; a second sentence for one event type is refused."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pytest
+
+from tertia.core.events import DiceRolled, Event
+from tertia.core.narration import SENTENCES, Narrating, Sentence, humanise, plural, possessive, tells
+from tertia.io.narrative import Narrator
+from tertia.rulesets.larger_battles.events import OrderGiven, SupplyRaided
+
+
+@dataclass(frozen=True, slots=True)
+class ColoursTaken(Event):
+    type: ClassVar[str] = "test_colours_taken"
+    unit: str
+    by: str
+
+
+@tells(ColoursTaken)
+def colours_taken(n: Narrating, e: ColoursTaken, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.by)} takes the colours of {n.label(e.unit)}", "loss"
+
+
+def test_a_rule_sets_sentence_is_told_by_the_narrator() -> None:
+    narrator = Narrator(labels={"a": "Essex's Foot", "b": "Rupert's Horse"})
+    assert narrator.line(ColoursTaken(unit="a", by="b")) == "Rupert's Horse takes the colours of Essex's Foot"
+
+
+@dataclass(frozen=True, slots=True)
+class Untold(Event):
+    type: ClassVar[str] = "test_untold"
+    unit: str
+
+
+def test_an_event_without_a_sentence_is_told_plainly() -> None:
+    assert Narrator().line(Untold(unit="a")) == "Test untold: unit=a"
+
+
+def test_a_second_sentence_for_one_event_is_refused() -> None:
+    with pytest.raises(TypeError, match="'test_colours_taken' already has a sentence"):
+        @tells(ColoursTaken)
+        def again(n: Narrating, e: ColoursTaken, dice: Sequence[DiceRolled]) -> Sentence:
+            return "again", "loss"
+    assert SENTENCES[ColoursTaken] is colours_taken
+
+
+def test_larger_battles_tells_its_own_events_from_its_package() -> None:
+    assert SENTENCES[OrderGiven].__module__ == SENTENCES[SupplyRaided].__module__ == \
+        "tertia.rulesets.larger_battles.events"
+
+
+def test_the_words_sentences_share() -> None:
+    assert (humanise("charge_home"), plural(1, "hit"), plural(3, "hit")) == ("charge home", "1 hit", "3 hits")
+    assert (possessive("Royalists"), possessive("Parliament")) == ("Royalists'", "Parliament's")
