@@ -36,7 +36,8 @@ def make_game(units: list[dict[str, Any]], *, commanders: list[dict[str, Any]] =
         "table": {"width": width, "depth": depth},
         "sides": [{"id": P, "edge": "south"}, {"id": R, "edge": "north"}],
         "commanders": list(commanders), "units": list(units), "terrain": list(terrain),
-        "supplies": list(supplies), "objectives": list(objectives),
+        "objectives": list(objectives),
+        "extensions": {"larger-battles": {"supplies": list(supplies)}} if supplies else {},
     })
     return Game(get_ruleset(rules, **options), scenario)
 

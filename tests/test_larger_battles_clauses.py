@@ -752,7 +752,7 @@ def test_supply_bases_stand_on_the_army_edge() -> None:
     """Supplies: "placed anywhere along the army's tabletop edge" (within 3" of it)."""
     found = problems([unit("f", P, "foot", 30, 10), FAR_ENEMY],
                      supplies=[supply(P, 10, 3), supply(P, 30, 3.5), supply(R, 30, 45)])
-    assert [p for p, _ in found] == ["supplies[1]"]
+    assert [p for p, _ in found] == ["extensions.larger-battles.supplies[1]"]
 
 
 def test_supply_bases_are_12_inches_apart() -> None:

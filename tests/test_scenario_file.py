@@ -25,6 +25,7 @@ from tertia.io.scenario_file import (
 )
 from tertia.io.svg import render_map
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.larger_battles.scenario_table import LargerBattlesTable
 
 HERE = Path(__file__).parent / "scenarios"
 
@@ -353,7 +354,7 @@ def test_unknown_sides() -> None:
     cmd = block("commanders", id="c9", side="scots", command="left", x=40, y=2)
     assert only(BASE + cmd) == f"t.toml: commanders[1] 'c9'.side: unknown side 'scots'; {known}"
     supply = block("supplies", side="scots", x=10, y=1)
-    assert only(BASE + supply) == f"t.toml: supplies[0].side: unknown side 'scots'; {known}"
+    assert only(BASE + supply, "larger-battles") == f"t.toml: supplies[0].side: unknown side 'scots'; {known}"
     objective = block("objectives", name="Hill", side="scots", x=10, y=18, radius=3)
     assert only(BASE + objective) == (
         f"t.toml: objectives[0] 'Hill'.side: unknown side 'scots'; {known}"
@@ -400,8 +401,23 @@ def test_commanders_off_the_table() -> None:
     )
 
 
+def test_supply_bases_are_larger_battles_own_wherever_the_file_writes_them() -> None:
+    old = BASE + block("supplies", id="s1", side="parliament", x=10, y=1)
+    new = old.replace("[[supplies]]", '[[extensions."larger-battles".supplies]]')
+    for text in (old, new):
+        scenario = load_scenario(text, rules_id="larger-battles")
+        table = get_ruleset("larger-battles").scenario_extension(scenario)
+        assert isinstance(table, LargerBattlesTable) and [s.id for s in table.supplies] == ["s1"]
+        assert "supplies" not in scenario.model_dump()
+    assert only(new.replace("y = 1", "y = -1"), "larger-battles").startswith(
+        "t.toml: extensions.larger-battles.supplies[0] 's1': (10, -1) is off")
+    both = old + block("extensions.\"larger-battles\".supplies", side="royalist", x=10, y=35)
+    assert only(both) == ('t.toml: supplies: written twice: here and in [extensions."larger-battles"]; '
+                          "keep one")
+
+
 def test_supplies_and_objectives_off_the_table() -> None:
-    assert only(BASE + block("supplies", id="s1", side="parliament", x=10, y=-1)) == (
+    assert only(BASE + block("supplies", id="s1", side="parliament", x=10, y=-1), "larger-battles") == (
         "t.toml: supplies[0] 's1': (10, -1) is off the 48\" x 36\" table"
     )
     assert only(BASE + block("objectives", name="Far", x=50, y=1, radius=2)) == (
@@ -663,7 +679,7 @@ def test_a_scenario_carries_an_order_of_battle_per_rule_set(stands_rules: str) -
     order = tertia.rulesets.get_ruleset(stands_rules).scenario_extension(scenario)
     assert isinstance(order, _Order) and order.regiments[0].stands == 3
     # Played under another rule set, the table is carried but not read.
-    assert tertia.rulesets.get_ruleset("larger-battles").scenario_extension(scenario) is None
+    assert tertia.rulesets.get_ruleset("larger-battles").scenario_extension(scenario) == LargerBattlesTable()
 
 
 def test_a_rule_set_checks_its_own_table(stands_rules: str) -> None:
@@ -681,8 +697,10 @@ def test_a_table_for_an_unknown_rule_set_or_one_that_takes_none() -> None:
     assert only(BASE + '\n[extensions."no-such-rules"]\nx = 1\n') == (
         "t.toml: extensions.no-such-rules: no rule set 'no-such-rules'; "
         "known: larger-battles, d3-commands, d3-cards")
+    assert only(BASE + '\n[extensions."d3-commands"]\nx = 1\n') == (
+        "t.toml: extensions.d3-commands: rule set 'd3-commands' takes no extension table")
     assert only(BASE + '\n[extensions."larger-battles"]\nx = 1\n') == (
-        "t.toml: extensions.larger-battles: rule set 'larger-battles' takes no extension table")
+        "t.toml: extensions.larger-battles.x: unknown field 'x'; known: supplies")
 
 
 def test_a_commander_value_is_the_rule_sets() -> None:

@@ -21,6 +21,7 @@ from tertia.core.state import UnitKind
 from tertia.core.terrain import TerrainKind
 from tertia.io.scenario_file import ScenarioError
 from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets.larger_battles.scenario_table import LargerBattlesTable
 from tertia.scenarios import (
     builtin_names,
     list_builtin,
@@ -164,7 +165,9 @@ def test_edgehill_armies_start_apart(edgehill: Scenario) -> None:
 
 def test_edgehill_supplies(edgehill: Scenario) -> None:
     for side in edgehill.side_ids:
-        supplies = [s for s in edgehill.supplies if s.side == side]
+        table = get_ruleset("larger-battles").scenario_extension(edgehill)
+        assert isinstance(table, LargerBattlesTable)
+        supplies = [s for s in table.supplies if s.side == side]
         assert len(supplies) == 3
         edge_y = 0.0 if edgehill.side(side).edge == "south" else edgehill.table.depth
         assert all(abs(s.y - edge_y) <= 3.0 for s in supplies)
@@ -198,7 +201,9 @@ def test_skirmish_has_one_of_everything() -> None:
     for side in s.side_ids:
         assert 3 <= sum(u.side == side for u in s.units) <= 4
         assert 1 <= sum(c.side == side for c in s.commanders) <= 2
-        assert sum(p.side == side for p in s.supplies) == 1
+        table = get_ruleset("larger-battles").scenario_extension(s)
+        assert isinstance(table, LargerBattlesTable)
+        assert sum(p.side == side for p in table.supplies) == 1
     assert len(s.objectives) == 1
     # The objective is the ford.
     objective = s.objectives[0]

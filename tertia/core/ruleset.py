@@ -274,6 +274,10 @@ class RuleSet(ABC):
     """The pydantic model of this rule set's table in a scenario's ``extensions`` (its own
     order of battle), or None when it takes none."""
 
+    SCENARIO_TOP_LEVEL: ClassVar[tuple[str, ...]] = ()
+    """Fields of its table that scenario files may also write at the top level, as files
+    written before the table existed do (larger-battles' ``[[supplies]]``)."""
+
     def scenario_extension(self, scenario: Scenario) -> BaseModel | None:
         """This rule set's table of ``scenario``, validated (raises pydantic's
         ValidationError); None when the rule set takes no table."""

@@ -47,7 +47,10 @@ MAX_EXTENSION_BYTES = 1_000_000
 """The largest extension table a scenario may carry for one rule set, as JSON."""
 
 
-class _Strict(BaseModel):
+class Strict(BaseModel):
+    """A scenario table's model: unknown fields refused, values frozen (a rule set's
+    extension table derives from it too)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -62,18 +65,18 @@ MAX_POINTS = 2000
 TableLength = Annotated[float, Field(strict=True, gt=0, le=MAX_TABLE, allow_inf_nan=False)]
 
 
-class TableSpec(_Strict):
+class TableSpec(Strict):
     width: TableLength
     depth: TableLength
 
 
-class SideSpec(_Strict):
+class SideSpec(Strict):
     id: Ident
     name: Text = ""
     edge: Literal["south", "north"]
 
 
-class CommanderSpec(_Strict):
+class CommanderSpec(Strict):
     id: Ident
     name: Text = ""
     side: Text
@@ -87,7 +90,7 @@ class CommanderSpec(_Strict):
     depth: Positive | None = None
 
 
-class UnitSpec(_Strict):
+class UnitSpec(Strict):
     id: Ident
     name: Text = ""
     side: Text
@@ -101,7 +104,7 @@ class UnitSpec(_Strict):
     traits: Annotated[tuple[Text, ...], Field(max_length=20)] = ()
 
 
-class TerrainSpec(_Strict):
+class TerrainSpec(Strict):
     type: Annotated[str, Field(pattern=KIND_PATTERN)]
     """A kind of ground: one the core knows (``TerrainKind``) or one a rule set adds; the
     rule set played says which it knows (``RuleSet.TERRAIN_KINDS``)."""
@@ -147,14 +150,7 @@ class TerrainSpec(_Strict):
         )
 
 
-class SupplySpec(_Strict):
-    side: Text
-    x: Finite
-    y: Finite
-    id: Ident | None = None
-
-
-class ObjectiveSpec(_Strict):
+class ObjectiveSpec(Strict):
     name: Text
     x: Finite
     y: Finite
@@ -163,7 +159,7 @@ class ObjectiveSpec(_Strict):
     ends_game: Flag = True
 
 
-class Scenario(_Strict):
+class Scenario(Strict):
     """A battle: a table, two sides, their commanders and units, terrain and objectives."""
 
     name: Annotated[str, Field(strict=True, min_length=1, max_length=200), AfterValidator(_printable)]
@@ -177,7 +173,6 @@ class Scenario(_Strict):
     commanders: Annotated[tuple[CommanderSpec, ...], Field(max_length=MAX_PIECES)] = ()
     units: Annotated[tuple[UnitSpec, ...], Field(max_length=MAX_PIECES)] = ()
     terrain: Annotated[tuple[TerrainSpec, ...], Field(max_length=MAX_PIECES)] = ()
-    supplies: Annotated[tuple[SupplySpec, ...], Field(max_length=MAX_PIECES)] = ()
     objectives: Annotated[tuple[ObjectiveSpec, ...], Field(max_length=MAX_PIECES)] = ()
     extensions: Annotated[dict[Ident, dict[str, Any]], Field(max_length=20)] = {}
     """Each rule set's own order of battle, keyed by its id (``[extensions."<id>"]`` in

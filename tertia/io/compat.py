@@ -15,6 +15,8 @@ The map (``docs/architecture.md`` explains why each entry moved):
 
 - action and event types: no type has been renamed (:data:`RENAMED_TYPES`);
 - action fields: none renamed (:data:`RENAMED_FIELDS`);
+- scenario fields that moved into a rule set's table, read where older files write them
+  (:func:`claim_top_level`, from each rule set's ``SCENARIO_TOP_LEVEL``);
 - values that moved, with their format-1 place and default (:data:`LEGACY_UNIT_FIELDS`,
   :data:`LEGACY_STATE_FIELDS`), and the game-wide values format 1 kept in the state's
   ``extra`` (:data:`LEGACY_SET_UP_VALUES`, then whatever the game's events wrote).
@@ -124,3 +126,22 @@ def legacy_state_hash(state: GameState, ruleset: str, written: Iterable[str] = (
     text = json.dumps(legacy_layout(state, ruleset, written), sort_keys=True, separators=(",", ":"),
                       default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def claim_top_level(document: dict[str, Any]) -> dict[str, str]:
+    """Move the top-level fields a rule set's table claims (``SCENARIO_TOP_LEVEL``: the
+    spelling of files older than the table) into its table in ``document`` (nested
+    tables are copied, never changed); returns, for each moved, its table path and the
+    file's own path, so problems name what the file wrote."""
+    from tertia.rulesets import ruleset_class, ruleset_ids
+
+    moved: dict[str, str] = {}
+    for rules in ruleset_ids():
+        for name in ruleset_class(rules).SCENARIO_TOP_LEVEL:
+            extensions = document.get("extensions", {})
+            table = extensions.get(rules, {}) if isinstance(extensions, dict) else None
+            if name not in document or not isinstance(table, dict) or name in table:
+                continue  # nothing to move, or left where it is for the model to name
+            document["extensions"] = {**extensions, rules: {**table, name: document.pop(name)}}
+            moved[f"extensions.{rules}.{name}"] = name
+    return moved

@@ -19,7 +19,7 @@ from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
-from tertia.io.compat import legacy_state_hash, upgrade_tagged, values_written
+from tertia.io.compat import claim_top_level, legacy_state_hash, upgrade_tagged, values_written
 from tertia.io.files import write_text
 from tertia.rulesets import get_ruleset
 
@@ -207,7 +207,11 @@ def parse_record(data: Any, name: str = "record") -> LoadedRecord:
         raise RecordError(f"{name}: ruleset: {exc.args[0] if exc.args else exc}") from None
     check_ruleset_version(ruleset.id, rs.get("version"), ruleset.version, name)
     try:
-        scenario = Scenario.model_validate(_required(data, "scenario", "", name))
+        written = _required(data, "scenario", "", name)
+        document = dict(written) if isinstance(written, dict) else written
+        if isinstance(document, dict):
+            claim_top_level(document)
+        scenario = Scenario.model_validate(document)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])

@@ -20,10 +20,10 @@ import difflib
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -31,16 +31,12 @@ from tertia.core.geometry import Base, bases_overlap
 from tertia.core.ruleset import RuleSet
 from tertia.core.scenario import (
     CommanderSpec,
-    ObjectiveSpec,
     Scenario,
-    SideSpec,
-    SupplySpec,
-    TableSpec,
-    TerrainSpec,
     UnitSpec,
 )
 from tertia.core.state import UnitKind
 from tertia.core.terrain import KIND_PATTERN, Battlefield, TerrainKind
+from tertia.io.compat import claim_top_level
 
 MAX_BYTES = 5 * 1024 * 1024
 """Largest scenario file read; a real battle is a few kilobytes."""
@@ -50,15 +46,6 @@ MAX_PROBLEMS = 50
 
 DEFAULT_RULES = "larger-battles"
 """The rule set whose base sizes are used when no rule set is named."""
-
-_ELEMENT_MODELS: Mapping[str, type[BaseModel]] = {
-    "sides": SideSpec,
-    "commanders": CommanderSpec,
-    "units": UnitSpec,
-    "terrain": TerrainSpec,
-    "supplies": SupplySpec,
-    "objectives": ObjectiveSpec,
-}
 
 _LITERAL_NOUNS: Mapping[tuple[str, str], str] = {
     ("units", "type"): "unit type",
@@ -130,13 +117,17 @@ def load_scenario(
         name = source_name or "<scenario>"
         data = source
     document = _parse_toml(data, name)
+    moved = claim_top_level(document)
+    twice = _written_twice(document)
+    if twice:
+        raise ScenarioError(_capped(name, [Problem(name, path, m) for path, m in twice]))
     try:
         scenario = Scenario.model_validate(document)
     except ValidationError as exc:
-        raise ScenarioError(_capped(name, _translate(exc, document, name))) from None
+        raise ScenarioError(_capped(name, _as_written(_translate(exc, document, name), moved))) from None
     problems = semantic_problems(scenario, rules_id=rules_id, source_name=name)
     if problems:
-        raise ScenarioError(_capped(name, problems))
+        raise ScenarioError(_capped(name, _as_written(problems, moved)))
     return scenario
 
 
@@ -272,15 +263,19 @@ def _capped(file: str, problems: list[Problem]) -> list[Problem]:
 # --- pydantic errors as field paths ---------------------------------------------------
 
 
-def _translate(exc: ValidationError, document: Mapping[str, Any], file: str) -> list[Problem]:
+def _translate(exc: ValidationError, document: Mapping[str, Any], file: str,
+               root: type[BaseModel] = Scenario) -> list[Problem]:
+    """Each of pydantic's errors as a problem; ``root`` is the model ``document`` was
+    checked against (a rule set's table, say)."""
     return [
-        Problem(file, *_explain(err["type"], tuple(err["loc"]), err, document))
+        Problem(file, *_explain(err["type"], tuple(err["loc"]), err, document, root))
         for err in exc.errors(include_url=False)
     ]
 
 
 def _explain(
-    kind: str, loc: tuple[int | str, ...], err: Mapping[str, Any], document: Mapping[str, Any]
+    kind: str, loc: tuple[int | str, ...], err: Mapping[str, Any], document: Mapping[str, Any],
+    root: type[BaseModel] = Scenario,
 ) -> tuple[str, str]:
     """(field path, message) for one pydantic error."""
     path = field_path(loc, document)
@@ -296,7 +291,7 @@ def _explain(
             return path, "too few items; a point is a pair of numbers [x, y]"
         return path, "required field is missing"
     if kind == "extra_forbidden":
-        model = _model_at(loc[:-1])
+        model = _model_at(loc[:-1], root)
         known = f"; known: {', '.join(model.model_fields)}" if model is not None else ""
         return path, f"unknown field {field!r}{known}"
     if kind == "literal_error":
@@ -356,13 +351,28 @@ def _label(node: Any) -> str | None:
     return None
 
 
-def _model_at(loc: Sequence[int | str]) -> type[BaseModel] | None:
-    if not loc:
-        return Scenario
-    if len(loc) == 1 and loc[0] == "table":
-        return TableSpec
-    if len(loc) == 2 and isinstance(loc[1], int):
-        return _ELEMENT_MODELS.get(str(loc[0]))
+def _model_at(loc: Sequence[int | str], root: type[BaseModel] = Scenario) -> type[BaseModel] | None:
+    """The model of the table at ``loc`` (an element's, for a list), walking ``root``'s
+    fields; None where the path leaves the models."""
+    model: type[BaseModel] | None = root
+    for key in loc:
+        if isinstance(key, int):
+            continue  # an element: its field's model is already the element's
+        info = model.model_fields.get(key) if model is not None else None
+        model = None if info is None else _model_in(info.annotation)
+        if model is None:
+            return None
+    return model
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model an annotation holds (itself, or inside ``tuple[...]``, ``X | None`` ...)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
     return None
 
 
@@ -426,9 +436,6 @@ def _side_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
     for label, piece in _pieces(scenario):
         if piece.side not in sides:
             yield f"{label}.side", unknown(piece.side)
-    for i, s in enumerate(scenario.supplies):
-        if s.side not in sides:
-            yield f"{_element('supplies', i, s.id)}.side", unknown(s.side)
     for i, o in enumerate(scenario.objectives):
         if o.side is not None and o.side not in sides:
             yield f"{_element('objectives', i, o.name)}.side", unknown(o.side)
@@ -475,22 +482,46 @@ def _terrain_kind_problems(scenario: Scenario, ruleset: RuleSet | None) -> Itera
 
 
 def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
-    """Each extension table belongs to a known rule set; the rule set played checks its own."""
+    """Each extension table belongs to a known rule set, and each is checked against the
+    model its rule set declares (the one played, or every one the file carries)."""
     from tertia.rulesets import ruleset_class, ruleset_ids
 
     known = ruleset_ids()
-    for rules in scenario.extensions:
+    for rules, table in scenario.extensions.items():
         if rules not in known:
             yield f"extensions.{rules}", f"no rule set {rules!r}; known: {', '.join(known)}"
-        elif ruleset_class(rules).SCENARIO_EXTENSION is None:
+            continue
+        model = ruleset_class(rules).SCENARIO_EXTENSION
+        if model is None:
             yield f"extensions.{rules}", f"rule set {rules!r} takes no extension table"
-    if ruleset is None or ruleset.SCENARIO_EXTENSION is None:
-        return
-    try:
-        ruleset.scenario_extension(scenario)
-    except ValidationError as exc:
-        for problem in _translate(exc, scenario.extensions.get(ruleset.id, {}), ""):
-            yield f"extensions.{ruleset.id}.{problem.path}".rstrip("."), problem.message
+        elif ruleset is None or ruleset.id == rules:
+            try:
+                model.model_validate(table)
+            except ValidationError as exc:
+                for problem in _translate(exc, table, "", model):
+                    yield f"extensions.{rules}.{problem.path}".rstrip("."), problem.message
+
+
+def _written_twice(document: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Fields a rule set's table claims from the top level, written both there and in the
+    table: which to read is not ours to guess."""
+    from tertia.rulesets import ruleset_class, ruleset_ids
+
+    return [(name, f"written twice: here and in [extensions.\"{rules}\"]; keep one")
+            for rules in ruleset_ids() for name in ruleset_class(rules).SCENARIO_TOP_LEVEL
+            if name in document]
+
+
+def _as_written(problems: list[Problem], moved: Mapping[str, str]) -> list[Problem]:
+    """Problems with the paths of moved fields as the file writes them (see
+    :func:`~tertia.io.compat.claim_top_level`)."""
+    out = []
+    for p in problems:
+        for table_path, own in moved.items():
+            if p.path == table_path or p.path.startswith(tuple(table_path + c for c in "[ .")):
+                p = Problem(p.file, own + p.path[len(table_path):], p.message)
+        out.append(p)
+    return out
 
 
 def _id_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
@@ -548,10 +579,7 @@ def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple
             )
         placed.append((label, base))
     yield from _overlaps(placed)
-    markers: Iterable[tuple[str, SupplySpec | ObjectiveSpec]] = [
-        *((_element("supplies", i, s.id), s) for i, s in enumerate(scenario.supplies)),
-        *((_element("objectives", i, o.name), o) for i, o in enumerate(scenario.objectives)),
-    ]
+    markers = [(_element("objectives", i, o.name), o) for i, o in enumerate(scenario.objectives)]
     for label, marker in markers:
         if not table.inside_table(((marker.x, marker.y),)):
             yield label, f"({_number(marker.x)}, {_number(marker.y)}) is off the {size} table"

@@ -63,6 +63,7 @@ from tertia.rulesets.larger_battles.routing import (
     reassess,
     supporters,
 )
+from tertia.rulesets.larger_battles.scenario_table import LargerBattlesTable, SupplySpec
 from tertia.rulesets.larger_battles.victory import scores, units_lost
 
 DEPLOY_RADIUS = 12.0
@@ -71,11 +72,17 @@ SUPPLY_EDGE_DISTANCE = 3.0
 COMMAND_TYPES = {"centre", "right", "left", "reserve"}
 
 
+SUPPLIES_TABLE = "extensions.larger-battles.supplies"
+"""Where a scenario file keeps the supply bases (older files: ``supplies``)."""
+
+
 class LargerBattles(RuleSet):
-    GAME_DATA = LargerBattlesData
     id: ClassVar[str] = "larger-battles"
     title: ClassVar[str] = "ECW Rules for Larger Battles"
     version: ClassVar[str] = "1.1"
+    GAME_DATA = LargerBattlesData
+    SCENARIO_EXTENSION = LargerBattlesTable
+    SCENARIO_TOP_LEVEL = ("supplies",)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("hit_limit_infantry", 3, "hits at which infantry rout (Routing Units)", low=1, high=20),
         OptionSpec("hit_limit_cavalry", 2, "hits at which cavalry rout", low=1, high=20),
@@ -163,7 +170,7 @@ class LargerBattles(RuleSet):
             )
         supplies = tuple(
             Supply(id=sp.id or f"{sp.side}-supply-{i + 1}", side=sp.side, x=sp.x, y=sp.y)
-            for i, sp in enumerate(scenario.supplies)
+            for i, sp in enumerate(self.table_of(scenario).supplies)
         )
         objectives = tuple(
             Objective(name=o.name, x=o.x, y=o.y, radius=o.radius, side=o.side)
@@ -225,25 +232,44 @@ class LargerBattles(RuleSet):
                 problems.append((f"units[{i}] {u.id!r}",
                                  f"deployed {gap:.1f}\" from its commander {c.id!r}; units must "
                                  f"deploy within 12\" ({clauses.DEPLOYMENT})"))
-        by_side: dict[str, list[tuple[int, Any]]] = {}
-        for i, s in enumerate(scenario.supplies):
-            by_side.setdefault(s.side, []).append((i, s))
+        problems.extend(self._supply_problems(scenario))
+        problems.extend(self._ground_problems(scenario))
+        return problems
+
+    def table_of(self, scenario: Scenario) -> LargerBattlesTable:
+        """The scenario's ``[extensions."larger-battles"]`` table (empty when it has none)."""
+        found = self.scenario_extension(scenario)
+        return found if isinstance(found, LargerBattlesTable) else LargerBattlesTable()
+
+    def _supply_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """Supplies: each army's (at most three) bases along its own table edge, 12" apart,
+        on the table."""
+        problems: list[tuple[str, str]] = []
+        by_side: dict[str, list[tuple[int, SupplySpec]]] = {}
         edges = {s.id: s.edge for s in scenario.sides}
+        for i, s in enumerate(self.table_of(scenario).supplies):
+            where = f"{SUPPLIES_TABLE}[{i}]" + (f" {s.id!r}" if s.id else "")
+            if s.side not in edges:
+                problems.append((f"{where}.side", f"unknown side {s.side!r}; known: {', '.join(edges)}"))
+            elif not (0 <= s.x <= scenario.table.width and 0 <= s.y <= scenario.table.depth):
+                problems.append((where, f"({s.x:g}, {s.y:g}) is off the {scenario.table.width:g}\" x "
+                                        f"{scenario.table.depth:g}\" table"))
+            else:
+                by_side.setdefault(s.side, []).append((i, s))
         for side, items in by_side.items():
             if len(items) > 3:
-                problems.append((f"supplies (side {side!r})",
+                problems.append((f"{SUPPLIES_TABLE} (side {side!r})",
                                  f"an army has 3 supply bases, not {len(items)} ({clauses.SUPPLIES})"))
             for i, s in items:
                 edge_y = 0.0 if edges.get(side) == "south" else scenario.table.depth
                 if abs(s.y - edge_y) > SUPPLY_EDGE_DISTANCE:
-                    problems.append((f"supplies[{i}]", f"supply bases go along the army's own "
+                    problems.append((f"{SUPPLIES_TABLE}[{i}]", f"supply bases go along the army's own "
                                      f"table edge (within {SUPPLY_EDGE_DISTANCE:g}\"; y = {s.y:g}) "
                                      f"({clauses.SUPPLIES})"))
             for (i, s), (_, t) in ((a, b) for n, a in enumerate(items) for b in items[n + 1:]):
                 if math.hypot(s.x - t.x, s.y - t.y) < SUPPLY_SPACING - 1e-6:
-                    problems.append((f"supplies[{i}]", f"supply bases must be 12\" apart "
+                    problems.append((f"{SUPPLIES_TABLE}[{i}]", f"supply bases must be 12\" apart "
                                      f"({clauses.SUPPLIES})"))
-        problems.extend(self._ground_problems(scenario))
         return problems
 
     def _deployed_base(self, spec: UnitSpec | CommanderSpec) -> Base:
