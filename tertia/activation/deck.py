@@ -151,15 +151,19 @@ def shuffle(tx: Tx, cards: Sequence[str]) -> None:
     tx.emit(DeckShuffled(cards=tuple(cards)))
 
 
+def pick(tx: Tx, count: int, purpose: str = "draw a card") -> int:
+    """Which of ``count`` cards is drawn (0 first), each equally likely: one die over
+    them, none when only one is left."""
+    return 0 if count == 1 else int(tx.roll(die(f"d{count}", range(1, count + 1)), purpose)) - 1
+
+
 def draw(tx: Tx, purpose: str = "draw a card") -> str | None:
     """Draw a card: any of those left, equally likely (one die over them). None when the
     deck is spent."""
     rest = left(tx.state)
     if not rest:
         return None
-    n = len(rest)
-    index = 0 if n == 1 else tx.roll(die(f"d{n}", range(1, n + 1)), purpose) - 1
-    card = rest[index]
+    card = rest[pick(tx, len(rest), purpose)]
     tx.emit(CardDrawn(card=card))
     return card
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tertia.core.dice import die
+from tertia.activation.deck import pick
 from tertia.core.events import GameDataChanged
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
@@ -57,8 +57,7 @@ def draw(tx: Tx) -> Card | None:
     left = remaining(tx.state)
     if not left:
         return None
-    n = len(left)
-    index = 0 if n == 1 else int(tx.roll(die(f"d{n}", range(1, n + 1)), "draw a card")) - 1
+    index = pick(tx, len(left))
     card = left[index]
     tx.emit(GameDataChanged(key="deck", value=[list(c) for i, c in enumerate(left) if i != index]))
     tx.emit(GameDataChanged(key="drawn", value=[*(list(c) for c in drawn(tx.state)), list(card)]))
