@@ -1,0 +1,70 @@
+"""Declare Thee Sir's own table in a scenario file, ``[extensions."declare-thee-sir"]``.
+
+Every unit and commander of the scenario plays without it, with its troop type's
+defaults (:mod:`tertia.rulesets.declare_thee_sir.troops`); the table gives what a battle
+needs beyond them: a regiment's stands and formation, cavalry carrying firelocks (who
+may caracole), dragoons starting mounted or on foot, a general attached to a unit, and
+the size of each troop type's stands at the battle's scale.
+
+Example::
+
+    [extensions."declare-thee-sir"]
+    stands = { horse = { width = 2.0, depth = 2.0 } }
+
+    [[extensions."declare-thee-sir".regiments]]
+    unit = "r-wilmot"
+    stands = 3
+    formation = "line"
+    firelocks = true
+
+    [[extensions."declare-thee-sir".generals]]
+    commander = "r-hopton"
+    attached_to = "r-cornish-foot"
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from tertia.core.scenario import MAX_PIECES, Flag, Ident, Positive, Strict
+
+Formation = Literal["line", "long_march", "hedgehog"]
+"""Game Mechanics I: Line, Long March (column) and Hedgehog (square)."""
+
+
+class StandSizeSpec(Strict):
+    """One troop type's stand: frontage and depth in inches."""
+
+    width: Positive
+    depth: Positive
+
+
+class RegimentSpec(Strict):
+    """What the table says of one unit (``unit`` is its id in ``[[units]]``)."""
+
+    unit: Ident
+    stands: Annotated[int, Field(strict=True, ge=1, le=12)] | None = None
+    """How many stands (foot: three divisions; horse: two or three)."""
+    formation: Formation = "line"
+    firelocks: Flag = False
+    """Cavalry with firelocks, who may form a caracole (Optional Rules b)."""
+    mounted: Flag = True
+    """Dragoons only: whether they start the battle mounted."""
+
+
+class GeneralSpec(Strict):
+    """A commander's command stand: ``attached_to`` names the unit it starts with."""
+
+    commander: Ident
+    attached_to: Ident | None = None
+
+
+class DeclareTable(Strict):
+    """``[extensions."declare-thee-sir"]``: regiments, generals and stand sizes."""
+
+    regiments: Annotated[tuple[RegimentSpec, ...], Field(max_length=MAX_PIECES)] = ()
+    generals: Annotated[tuple[GeneralSpec, ...], Field(max_length=MAX_PIECES)] = ()
+    stands: dict[Literal["foot", "horse", "dragoons", "commanded_shot", "artillery", "general"],
+                 StandSizeSpec] = Field(default_factory=dict)
