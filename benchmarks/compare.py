@@ -8,7 +8,8 @@ each pair is reported with its median and range.
 On a shared machine CPU seconds still swing by a third from run to run. With
 ``--instructions`` the script counts instead the machine instructions a battle takes
 under valgrind's callgrind (installed with ``apt-get install valgrind``): the same every
-run, so one pair per rule set says the ratio exactly (battles 2 to 4 of each seed run,
+run (string hashing is seeded alike, so sets iterate alike), so one pair per rule set
+says the ratio exactly (battles 2 to 4 of each seed run,
 the imports and the warm-up battle taken away).
 
 Usage::
@@ -21,6 +22,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -47,6 +49,7 @@ def run(checkout: Path, scenario: str, rules: str, games: int, *, under: tuple[s
         [*under, str(python), str(script), "--scenario", scenario, "--rules", rules,
          "--games", str(games)],
         capture_output=True, text=True, check=True, cwd=checkout,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # string hashes (and set orders) alike every run
     )
 
 

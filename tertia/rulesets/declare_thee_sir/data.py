@@ -1,0 +1,113 @@
+"""What Declare Thee Sir keeps: each unit's troop type, stands, formation and morale, and the
+game's deck, the unit activated and the option its commander declared.
+
+Morale follows the shared block's convention (:mod:`tertia.rules.morale`): ``morale`` is
+``None`` while the unit is untested (Morale: "Other units start the game untested"), and
+``morale_max`` holds the points first rolled. The deck follows :mod:`tertia.activation.deck`
+(``deck_left``, ``deck_drawn``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, cast
+
+from tertia.core.ruledata import RuleData
+from tertia.core.state import GameState, Unit
+from tertia.rulesets.declare_thee_sir.troops import ARTILLERY, GENERAL, HORSE
+
+LINE = "line"
+LONG_MARCH = "long_march"
+HEDGEHOG = "hedgehog"
+FORMATION_NAMES = (LINE, LONG_MARCH, HEDGEHOG)
+"""Game Mechanics I: Line, Long March (Column) and Hedgehog (Square)."""
+
+FORMATION_CHANGE = "formation_change"
+ADVANCE = "advance"
+ADVANCE_AND_FIRE = "advance_and_fire"
+STAND_AND_FIRE = "stand_and_fire"
+RALLY = "rally"
+DEFER = "defer"
+OPTIONS = (FORMATION_CHANGE, ADVANCE, ADVANCE_AND_FIRE, STAND_AND_FIRE, RALLY, DEFER)
+"""Game Play: the six options a commander declares when his unit is activated."""
+
+
+@dataclass(frozen=True, slots=True)
+class DtsUnit(RuleData):
+    """One unit's values: its troop type (``troops``), how many stands it has and their
+    size, its formation, morale points (``None``: untested) and the points first rolled;
+    ``firelocks`` (cavalry that may caracole), ``mounted`` (dragoons), ``attached_to``
+    (a general's unit), ``at_obstacle`` (stopped by a wall or stream, which it crosses
+    without penalty when next activated)."""
+
+    type: ClassVar[str] = "dts_unit"
+    troop: str = "foot"
+    stands_total: int = 1
+    stand_width: float = 1.5
+    stand_depth: float = 1.0
+    formation: str = LINE
+    morale: int | None = None
+    morale_max: int | None = None
+    firelocks: bool = False
+    mounted: bool = False
+    attached_to: str | None = None
+    at_obstacle: bool = False
+
+    @property
+    def is_general(self) -> bool:
+        return self.troop == GENERAL
+
+    @property
+    def is_mounted(self) -> bool:
+        """Moves 2D6 and fires 3" + 1D6: cavalry, and dragoons on their horses."""
+        return self.troop == HORSE or (self.troop == "dragoons" and self.mounted)
+
+    @property
+    def is_gun(self) -> bool:
+        return self.troop == ARTILLERY
+
+
+@dataclass(frozen=True, slots=True)
+class Allowance:
+    """A move worked out (Movement): the dice rolled, the modifiers added, and the inches
+    allowed over open ground and through difficult terrain or on a flank move (a third),
+    each halved for advance and fire and rounded up once at the end."""
+
+    roll: int
+    modifiers: tuple[tuple[int, str], ...]
+    open_ground: int
+    difficult: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"roll": self.roll, "modifiers": [list(m) for m in self.modifiers],
+                "open_ground": self.open_ground, "difficult": self.difficult}
+
+
+@dataclass(frozen=True, slots=True)
+class DtsGame(RuleData):
+    """The game's values: the deck (cards left to draw this turn, cards drawn), the unit
+    activated and by which card, the option declared for it, its rolled move
+    (``allowance``: open ground and difficult inches) and whether it has moved, volleys
+    still to fire, the turn limit and each side's table edge."""
+
+    type: ClassVar[str] = "dts_game"
+    deck_left: tuple[str, ...] = ()
+    deck_drawn: tuple[str, ...] = ()
+    activated: str | None = None
+    card: str | None = None
+    declared: str | None = None
+    allowance: tuple[int, int] | None = None
+    moved: bool = False
+    volleys: int = 0
+    turn_limit: int = 10
+    edges: Mapping[str, str] = field(default_factory=dict)
+
+
+def unit_data(unit: Unit) -> DtsUnit:
+    """``unit``'s Declare Thee Sir values (every piece under this rule set has them)."""
+    return cast(DtsUnit, unit.own)
+
+
+def game_data(state: GameState) -> DtsGame:
+    return cast(DtsGame, state.own)
