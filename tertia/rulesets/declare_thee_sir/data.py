@@ -69,26 +69,11 @@ class DtsUnit(RuleData):
 
 
 @dataclass(frozen=True, slots=True)
-class Allowance:
-    """A move worked out (Movement): the dice rolled, the modifiers added, and the inches
-    allowed over open ground and through difficult terrain or on a flank move (a third),
-    each halved for advance and fire and rounded up once at the end."""
-
-    roll: int
-    modifiers: tuple[tuple[int, str], ...]
-    open_ground: int
-    difficult: int
-
-    def to_dict(self) -> dict[str, object]:
-        return {"roll": self.roll, "modifiers": [list(m) for m in self.modifiers],
-                "open_ground": self.open_ground, "difficult": self.difficult}
-
-
-@dataclass(frozen=True, slots=True)
 class DtsGame(RuleData):
     """The game's values: the deck (cards left to draw this turn, cards drawn), the unit
     activated and by which card, the option declared for it, its rolled move
-    (``allowance``: open ground and difficult inches) and whether it has moved, volleys
+    (``allowance``: the inches over ``open`` ground, ``difficult`` ground and by ``road``,
+    :mod:`~tertia.rulesets.declare_thee_sir.movement`) and whether it has moved, volleys
     still to fire, the turn limit and each side's table edge."""
 
     type: ClassVar[str] = "dts_game"
@@ -97,7 +82,7 @@ class DtsGame(RuleData):
     activated: str | None = None
     card: str | None = None
     declared: str | None = None
-    allowance: tuple[int, int] | None = None
+    allowance: Mapping[str, int] | None = None
     moved: bool = False
     volleys: int = 0
     turn_limit: int = 10

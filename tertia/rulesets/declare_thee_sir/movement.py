@@ -1,0 +1,185 @@
+"""Movement (Game Mechanics 2): rolled, modified, cut for ground and halved for fire.
+
+"Infantry, artillery, and dismounted dragoons move 1d6 in inches. Cavalry, mounted dragoons
+move 2d6 in inches. Independent generals move 9 inches. ... Under game play option #3,
+roll for movement, modify, divide by two and round up. Oblique movement up to 45
+degrees." Modifiers: "Long March = +3, Long March Road = +3, Hedgehog = -3; Difficult
+Terrain or Flank move = 1/3 movement", difficult terrain being "plowed fields, marsh,
+woods, and each hill step up or across". "When a unit encounters an obstacle (Wall,
+stream etc..) during movement, it stops. When next activated, the unit moves without
+penalty." "For retrograde movement use game play option 5 (Rally)."
+
+The order of working, as a player at the table works it: the roll, then the additive
+modifiers, then a third for difficult ground or a flank move, then half for advance and
+fire, rounding up once at the end (a move never goes below nothing). The dice are rolled
+when the option is declared, before the player places the unit, so the allowance is
+worked out for each kind of ground it might cross; the path placed says which applies:
+
+- **road**: a unit in long march whose whole path and footprint stay on a road gets the
+  road's +3 on top of long march's (the text's "Long March Road = +3" read as a further
+  bonus, as the name of the line says);
+- **difficult**: a path or footprint touching difficult ground, or a flank move (the path
+  strays more than 45 degrees, and no more than 135, from the unit's facing), moves a
+  third;
+- **open ground** otherwise.
+
+A path straying more than 135 degrees from the facing is retrograde: only under Rally.
+
+>>> work_out(4, ((3, "long march"),), halve=False)
+Allowance(roll=4, modifiers=((3, 'long march'),), open_ground=7, difficult=3, road=None)
+>>> work_out(5, (), halve=True).open_ground, work_out(5, (), halve=True).difficult
+(3, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from tertia.core.geometry import angle_between
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.rules.movement import MovePlan, iter_headings
+from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LONG_MARCH, DtsUnit
+
+GENERAL_MOVE = 9
+"""Movement: "Independent generals move 9 inches" (no dice)."""
+
+LONG_MARCH_BONUS = 3
+ROAD_BONUS = 3
+HEDGEHOG_PENALTY = -3
+
+DIFFICULT: tuple[str, ...] = (TerrainKind.PLOUGHED, TerrainKind.MARSH, TerrainKind.WOODS)
+"""Difficult terrain: "plowed fields, marsh, woods" (and each hill step, :func:`crosses_hill_step`)."""
+
+OBSTACLES: tuple[str, ...] = (TerrainKind.WALL, TerrainKind.STREAM, TerrainKind.FENCE, TerrainKind.HEDGE)
+"""Obstacles that stop a unit: "Wall, stream etc.", read as every linear barrier the
+table knows: walls, streams, fences and hedges."""
+
+OBLIQUE = 45.0
+"""Movement: "Oblique movement up to 45 degrees"."""
+RETROGRADE = 135.0
+"""Beyond this many degrees off its facing a move is rearward: Rally only."""
+
+
+@dataclass(frozen=True, slots=True)
+class Allowance:
+    """A rolled move worked out: the ``roll`` (dice total, or 9 for an independent
+    general), the additive ``modifiers`` and the whole inches allowed over open ground,
+    through difficult ground or on a flank move, and on a road (long march only)."""
+
+    roll: int
+    modifiers: tuple[tuple[int, str], ...]
+    open_ground: int
+    difficult: int
+    road: int | None = None
+
+
+def move_dice(unit: DtsUnit) -> int:
+    """How many D6 the unit rolls to move: 1 for foot, artillery and dismounted dragoons,
+    2 for cavalry and mounted dragoons; 0 for a general, who moves a fixed 9"."""
+    if unit.is_general:
+        return 0
+    return 2 if unit.is_mounted else 1
+
+
+def modifiers(unit: DtsUnit) -> tuple[tuple[int, str], ...]:
+    """The additive modifiers of the unit's formation (Movement Modifiers)."""
+    if unit.formation == LONG_MARCH:
+        return ((LONG_MARCH_BONUS, "long march"),)
+    if unit.formation == HEDGEHOG:
+        return ((HEDGEHOG_PENALTY, "hedgehog"),)
+    return ()
+
+
+def work_out(roll: int, mods: Sequence[tuple[int, str]], *, halve: bool,
+             road: bool = False) -> Allowance:
+    """The allowance from a roll: add ``mods``; a third on difficult ground; half for
+    advance and fire (``halve``); round up once, never below nothing. ``road`` works out
+    the long-march road figure too."""
+    def inches(extra: int, third: bool) -> int:
+        total = Fraction(max(0, roll + sum(m for m, _ in mods) + extra))
+        if third:
+            total /= 3
+        if halve:
+            total /= 2
+        return math.ceil(total)
+
+    return Allowance(roll, tuple(mods), inches(0, False), inches(0, True),
+                     inches(ROAD_BONUS, False) if road else None)
+
+
+def kind_of_move(table: Battlefield, plan: MovePlan, unit: DtsUnit) -> str:
+    """Which allowance a placed path uses: ``"road"``, ``"difficult"`` or ``"open"``
+    (see the module's note); ``"retrograde"`` for a path that goes rearward."""
+    widest = max((angle_between(h, plan.start.facing) for h in iter_headings(plan)), default=0.0)
+    if widest > RETROGRADE + 1e-9:
+        return "retrograde"
+    areas = plan.swept()
+    if widest > OBLIQUE + 1e-9 or any(table.overlaps(k, a) for k in DIFFICULT if table.has(k)
+                                       for a in areas) or crosses_hill_step(table, plan):
+        return "difficult"
+    if unit.formation == LONG_MARCH and table.has(TerrainKind.ROAD) and all(
+            on_road(table, a) for a in areas):
+        return "road"
+    return "open"
+
+
+def allowed(allowance: Allowance, kind: str) -> int:
+    """The inches a path of ``kind`` may cover."""
+    if kind == "road" and allowance.road is not None:
+        return allowance.road
+    return allowance.difficult if kind == "difficult" else allowance.open_ground
+
+
+def on_road(table: Battlefield, area: Sequence[tuple[float, float]]) -> bool:
+    """Does ``area`` (a footprint or a swept hull) lie on a road: its centre on the road's
+    ground (a road is a narrow line, so a column's footprint only ever straddles it)."""
+    xs = [p[0] for p in area]
+    ys = [p[1] for p in area]
+    return table.contains_point(TerrainKind.ROAD, ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
+
+
+def crosses_hill_step(table: Battlefield, plan: MovePlan) -> bool:
+    """Does the path change hill level ("each hill step up or across"): its start and
+    end stand on different heights, or it passes over a hill it neither starts nor ends
+    on."""
+    if not table.has(TerrainKind.HILL):
+        return False
+    start, end = height_at(table, plan.start.centre), height_at(table, plan.end.centre)
+    if start != end:
+        return True
+    return any(height_at(table, p) != start for p in _along(plan))
+
+
+def height_at(table: Battlefield, point: tuple[float, float]) -> int:
+    """The hill level under a point: the highest hill feature there (0 off any hill)."""
+    return max((f.height for f in table.features_at(point) if f.kind is TerrainKind.HILL), default=0)
+
+
+def _along(plan: MovePlan, step: float = 0.5) -> Iterator[tuple[float, float]]:
+    """Points every ``step`` inches along the centre's path."""
+    for a, b in zip(plan.points, plan.points[1:], strict=False):
+        n = max(1, math.ceil(math.dist(a, b) / step))
+        for i in range(1, n + 1):
+            yield (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
+
+
+def obstacle_crossed(table: Battlefield, plan: MovePlan) -> str | None:
+    """The first obstacle (wall, stream, fence, hedge) the path's swept area meets, if
+    any: the unit stops at it (it may end touching it, not on or beyond it)."""
+    for kind in OBSTACLES:
+        if table.has(kind) and any(table.overlaps(kind, a) for a in plan.swept()):
+            return kind
+    return None
+
+
+def at_obstacle(table: Battlefield, corners: Sequence[tuple[float, float]], reach: float = 0.25) -> bool:
+    """Does a footprint stand at an obstacle (within ``reach`` inches of one): stopped
+    there, it crosses without penalty when next activated."""
+    xs = [p[0] for p in corners]
+    ys = [p[1] for p in corners]
+    grown = ((min(xs) - reach, min(ys) - reach), (max(xs) + reach, min(ys) - reach),
+             (max(xs) + reach, max(ys) + reach), (min(xs) - reach, max(ys) + reach))
+    return any(table.has(k) and table.overlaps(k, grown) for k in OBSTACLES)
