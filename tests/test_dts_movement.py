@@ -109,7 +109,8 @@ def test_woods_marsh_and_ploughed_fields_are_difficult(kind: str) -> None:
 def test_each_hill_step_up_or_across_is_difficult() -> None:
     """"Each hill step up or across": climbing onto a hill, or crossing one, but not moving
     about on one level."""
-    t = table(square(TerrainKind.HILL, 0.0, 13.0, 48.0, 20.0), square(TerrainKind.HILL, 0.0, 16.0, 48.0, 18.0, 2))
+    t = table(square(TerrainKind.HILL, 0.0, 13.0, 48.0, 20.0),
+              square(TerrainKind.HILL, 0.0, 16.0, 48.0, 18.0, 2))
     u = unit()
     assert kind_of_move(t, plan_move(u, Move("u", ((20.0, 14.0),))), FOOT) == "difficult"  # up
     on_hill = unit(y=14.0)
