@@ -1,0 +1,174 @@
+"""Declare Thee Sir's own actions and events (Game Play): a card activates a unit, its
+commander declares one of the six options, the unit carries it out, the activation ends.
+
+Each event says how the reducer applies it and how the log tells it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tertia.core.actions import Action
+from tertia.core.events import DiceRolled, Event
+from tertia.core.narration import Narrating, Sentence, humanise, tells
+from tertia.core.reducer import handles
+from tertia.core.state import GameState
+from tertia.rulesets.declare_thee_sir.data import game_data
+
+DECLARE = "declare"
+"""The decision awaited when a card is drawn: the unit's commander declares an option."""
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(Action):
+    """The activated unit's commander declares one of the six options (Game Play);
+    ``how`` says, for Rally, whether the unit ``rest``s or ``retire``s (rearward
+    movement)."""
+
+    type: ClassVar[str] = "dts_declare"
+    unit: str
+    option: str
+    how: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeFormation(Action):
+    """Option 1, Formation Change: the activated unit takes up ``formation``."""
+
+    type: ClassVar[str] = "dts_change_formation"
+    unit: str
+    formation: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndActivation(Action):
+    """The activated unit does no more this activation (it need not use its whole move
+    or fire every volley)."""
+
+    type: ClassVar[str] = "dts_end_activation"
+    unit: str
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnitActivated(Event):
+    """``card`` was drawn: ``unit`` of ``side`` is activated."""
+
+    type: ClassVar[str] = "dts_unit_activated"
+    side: str
+    unit: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionDeclared(Event):
+    type: ClassVar[str] = "dts_option_declared"
+    unit: str
+    option: str
+    how: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWorkedOut(Event):
+    """The unit's move for this activation (Movement): the dice ``roll`` (9 for a general),
+    the ``modifiers`` and the inches allowed over ``open`` ground, ``difficult`` ground and
+    by ``road`` (``None``: no road figure)."""
+
+    type: ClassVar[str] = "dts_move_worked_out"
+    unit: str
+    roll: int
+    modifiers: tuple[tuple[int, str], ...]
+    open: int
+    difficult: int
+    road: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ObstacleReached(Event):
+    """The unit stopped at an obstacle (``reached``) or crossed it (not ``reached``)."""
+
+    type: ClassVar[str] = "dts_obstacle_reached"
+    unit: str
+    reached: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationEnded(Event):
+    type: ClassVar[str] = "dts_activation_ended"
+    unit: str
+
+
+def _game(s: GameState, **values: Any) -> GameState:
+    return s.evolve(own=game_data(s).evolve(**values))
+
+
+@handles(UnitActivated)
+def _activated(s: GameState, e: UnitActivated) -> GameState:
+    return _game(s.evolve(active=e.side), activated=e.unit, card=e.card, declared=None,
+                 allowance=None, moved=False, volleys=0)
+
+
+@handles(OptionDeclared)
+def _declared(s: GameState, e: OptionDeclared) -> GameState:
+    return _game(s, declared=e.option if e.how is None else f"{e.option}:{e.how}")
+
+
+@handles(MoveWorkedOut)
+def _worked_out(s: GameState, e: MoveWorkedOut) -> GameState:
+    road = {} if e.road is None else {"road": e.road}
+    return _game(s, allowance={"open": e.open, "difficult": e.difficult, **road})
+
+
+@handles(ObstacleReached)
+def _obstacle(s: GameState, e: ObstacleReached) -> GameState:
+    return s.with_unit(s.units[e.unit].evolve(at_obstacle=e.reached))
+
+
+@handles(ActivationEnded)
+def _ended(s: GameState, e: ActivationEnded) -> GameState:
+    return _game(s, activated=None, card=None, declared=None, allowance=None, moved=False, volleys=0)
+
+
+# --- how the log tells them ------------------------------------------------------------------
+
+
+@tells(UnitActivated)
+def _tell_activated(n: Narrating, e: UnitActivated, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)}'s card is drawn", "heading"
+
+
+@tells(OptionDeclared)
+def _tell_declared(n: Narrating, e: OptionDeclared, dice: Sequence[DiceRolled]) -> Sentence:
+    how = f" ({e.how})" if e.how else ""
+    return f"{n.label(e.unit)}: {humanise(e.option)}{how}", "order"
+
+
+@tells(MoveWorkedOut)
+def _tell_move(n: Narrating, e: MoveWorkedOut, dice: Sequence[DiceRolled]) -> Sentence:
+    mods = "".join(f" {m:+d} {why}" for m, why in e.modifiers)
+    road = f", {e.road}\" by road" if e.road is not None else ""
+    return (f"{n.label(e.unit)} may move {e.open}\" ({e.roll}{mods}; {e.difficult}\" through "
+            f"difficult ground or to a flank{road})"), "move"
+
+
+@tells(ObstacleReached)
+def _tell_obstacle(n: Narrating, e: ObstacleReached, dice: Sequence[DiceRolled]) -> Sentence:
+    if e.reached:
+        return f"{n.label(e.unit)} halts at an obstacle", "move"
+    return None, "move"
+
+
+@tells(ActivationEnded)
+def _tell_ended(n: Narrating, e: ActivationEnded, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "phase"
+
+
+def allowance_of(state: GameState) -> Mapping[str, int] | None:
+    """The activated unit's move worked out this activation, if any."""
+    return game_data(state).allowance

@@ -1,0 +1,88 @@
+"""Turns and cards (Game Play): "Events and units are recorded on cards. As cards are drawn,
+events may occur and units are activated. When a unit is activated, the units immediate
+commander has 30 seconds to declare one of the following six options".
+
+A turn is one pass through the deck: a card for each regiment of foot, battery and general
+and two for each regiment of horse (Unit Compositions), shuffled together and drawn one at
+a time at random (:mod:`tertia.activation.deck`). When the deck is spent the turn ends
+and, unless the scenario's last turn is over, every card of the units still in play is
+gathered and shuffled again. The event cards are not described in the text; they are
+left out (see the clause table). The 30-second limit is for players at a table: the
+page may time a declaration, the rules do not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.activation import deck
+from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+from tertia.rulesets.declare_thee_sir import victory
+from tertia.rulesets.declare_thee_sir.data import OPTIONS, game_data, unit_data
+from tertia.rulesets.declare_thee_sir.events import DECLARE, ActivationEnded, UnitActivated
+from tertia.rulesets.declare_thee_sir.troops import CARDS
+
+PHASE = "activation"
+
+
+def full_deck(state: GameState) -> tuple[str, ...]:
+    """A card for each unit and general in play (two for a regiment of horse), in a fixed
+    order: the deck as it is gathered before shuffling."""
+    return deck.build_deck(sorted((u.id, CARDS[unit_data(u).troop]) for u in state.iter_units()))
+
+
+def begin(tx: Tx) -> None:
+    tx.emit(GameStarted(first_side=tx.state.sides[0]))
+    start_turn(tx, 1)
+
+
+def start_turn(tx: Tx, turn: int) -> None:
+    tx.emit(TurnBegan(turn=turn, side=tx.state.sides[0]))
+    tx.emit(PhaseBegan(phase=PHASE))
+    deck.shuffle(tx, full_deck(tx.state))
+    draw_next(tx)
+
+
+def options_for(unit: Unit) -> tuple[str, ...]:
+    """The options a unit's commander may declare (Game Play): a general moves or stays
+    (he neither changes formation, fires nor rallies); every other unit has all six."""
+    if unit_data(unit).is_general:
+        return ("advance", "defer")
+    return OPTIONS
+
+
+def draw_next(tx: Tx) -> None:
+    """Draw cards until one activates a unit in play, then await its commander's
+    declaration; a spent deck ends the turn."""
+    while not tx.state.is_over:
+        card = deck.draw(tx)
+        if card is None:
+            end_turn(tx)
+            return
+        unit = tx.state.units.get(deck.read_card(card).name)
+        if unit is None or not unit.in_play:
+            continue
+        tx.emit(UnitActivated(side=unit.side, unit=unit.id, card=card))
+        tx.emit(DecisionAwaited(side=unit.side, kind=DECLARE,
+                                context={"unit": unit.id, "options": list(options_for(unit))}))
+        return
+
+
+def end_activation(tx: Tx, options: Mapping[str, Any]) -> None:
+    """The activated unit is done: check whether the battle is decided, then draw on."""
+    unit = game_data(tx.state).activated
+    if unit is not None:
+        tx.emit(ActivationEnded(unit=unit))
+    if victory.check(tx, options):
+        return
+    draw_next(tx)
+
+
+def end_turn(tx: Tx) -> None:
+    if tx.state.turn >= game_data(tx.state).turn_limit:
+        victory.at_turn_limit(tx)
+    else:
+        start_turn(tx, tx.state.turn + 1)
