@@ -34,10 +34,12 @@ name one side's entry ``"<field>:<side>"`` (:meth:`RuleData.with_value`):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar, Self
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Self, TypeVar
 
 from tertia.core.tagged import Registry, Tagged, plain
+
+_R = TypeVar("_R", bound="RuleData")
 
 PER_SIDE = "per_side"
 """The metadata flag of a field that holds one value per side (:func:`per_side`)."""
@@ -64,7 +66,7 @@ class RuleData(Tagged):
         if not kept.issuperset(changes):
             unknown = sorted(set(changes) - kept)
             raise TypeError(f"{type(self).__name__} keeps no {unknown[0]!r}")
-        return replace(self, **changes)
+        return _replaced(self, changes)
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -81,7 +83,7 @@ class RuleData(Tagged):
     def keeps(cls, key: str) -> bool:
         """Does it keep ``key``: a field's name, or ``"<field>:<side>"`` for a field kept
         per side?"""
-        return _slot(cls, key) is not None
+        return slot_of(cls, key) is not None
 
     def lookup(self, key: str) -> Any:
         """The value kept under ``key`` (see :meth:`keeps`); None for a side's entry not
@@ -97,7 +99,7 @@ class RuleData(Tagged):
         kept = frozen_value(value)
         if side is not None:
             kept = {**getattr(self, name), side: kept}
-        return replace(self, **{name: kept})
+        return _replaced(self, {name: kept})
 
     def flat_values(self) -> dict[str, Any]:
         """Its values by the keys events write: a field kept per side gives one entry for
@@ -132,6 +134,9 @@ _NAMES: dict[type[RuleData], frozenset[str]] = {}
 _SLOTS: dict[type[RuleData], dict[str, tuple[str, bool]]] = {}
 """Each class's fields by name, with whether each is kept per side."""
 
+_SLOT_OF: dict[tuple[type[RuleData], str], tuple[str, str | None] | None] = {}
+"""Where each key a class was asked for lives (rules ask for the same few keys all game)."""
+
 
 def _fields_of(cls: type[RuleData]) -> dict[str, tuple[str, bool]]:
     found = _SLOTS.get(cls)
@@ -144,8 +149,17 @@ def _per_side_names(cls: type[RuleData]) -> list[str]:
     return [name for name, (_, each_side) in _fields_of(cls).items() if each_side]
 
 
+def slot_of(cls: type[RuleData], key: str) -> tuple[str, str | None] | None:
+    """The field ``key`` names in ``cls`` and the side for a per-side entry; None if the
+    class does not keep it."""
+    try:
+        return _SLOT_OF[(cls, key)]
+    except KeyError:
+        found = _SLOT_OF[(cls, key)] = _slot(cls, key)
+        return found
+
+
 def _slot(cls: type[RuleData], key: str) -> tuple[str, str | None] | None:
-    """The field ``key`` names, and the side for a per-side entry; None if not kept."""
     known = _fields_of(cls)
     whole = known.get(key)
     if whole is not None:
@@ -156,17 +170,42 @@ def _slot(cls: type[RuleData], key: str) -> tuple[str, str | None] | None:
 
 
 def _checked_slot(cls: type[RuleData], key: str) -> tuple[str, str | None]:
-    found = _slot(cls, key)
+    found = slot_of(cls, key)
     if found is None:
         raise KeyError(f"{cls.__name__} keeps no {key!r}")
+    return found
+
+
+def _replaced(record: _R, changes: Mapping[str, Any]) -> _R:
+    """``record`` with ``changes``: a copy field by field, as :func:`dataclasses.replace`
+    makes it but without calling ``__init__`` (no rule-data class checks its fields
+    there, and rules change values many times a turn)."""
+    cls = type(record)
+    new = object.__new__(cls)
+    for name in _NAME_LISTS.get(cls) or _name_list(cls):
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))
+    return new
+
+
+_NAME_LISTS: dict[type[RuleData], tuple[str, ...]] = {}
+
+
+def _name_list(cls: type[RuleData]) -> tuple[str, ...]:
+    if "__post_init__" in dir(cls):
+        raise TypeError(f"{cls.__name__} checks its fields in __post_init__: change it with replace")
+    found = _NAME_LISTS[cls] = cls.names()
     return found
 
 
 def frozen_value(value: Any) -> Any:
     """``value`` as a rule set's record keeps it: JSON lists become tuples, all the way
     down, so a record equals itself read back from JSON."""
-    if isinstance(value, list | tuple):
-        return tuple(frozen_value(v) for v in value)
-    if isinstance(value, Mapping):
-        return {k: frozen_value(v) for k, v in value.items()}
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return tuple([frozen_value(v) if type(v) in _NESTED else v for v in value])
+    if kind is dict or isinstance(value, Mapping):
+        return {k: frozen_value(v) if type(v) in _NESTED else v for k, v in value.items()}
     return value
+
+
+_NESTED = frozenset({list, tuple, dict})

@@ -17,7 +17,7 @@ from typing import Any, Final, final
 
 from tertia.core.decision import Decision
 from tertia.core.geometry import Base
-from tertia.core.ruledata import RuleData, rule_data_from_dict
+from tertia.core.ruledata import RuleData, rule_data_from_dict, slot_of
 
 _GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
 
@@ -450,9 +450,13 @@ class GameState:
         :attr:`own`, or ``"<field>:<side>"`` for one kept per side; else :attr:`extra`);
         ``default`` when it holds nothing there."""
         own = self.own
-        if own is not None and own.keeps(key):
-            found = own.lookup(key)
-            return default if found is None else found
+        if own is not None:
+            slot = slot_of(type(own), key)
+            if slot is not None:
+                found = getattr(own, slot[0])
+                if slot[1] is not None:
+                    found = found.get(slot[1])
+                return default if found is None else found
         return self.extra.get(key, default)
 
     def with_values(self, values: Mapping[str, Any]) -> GameState:
