@@ -24,6 +24,7 @@ from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
+from tertia.rulesets.declare_thee_sir import events as dts_ev
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
 
@@ -259,6 +260,14 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.Narrated(text="The wind veers."), "The wind veers."),
     (ev.UnitStatusChanged(unit="rf", key="morale", value=3), "King's Foot: morale now 3"),
     (ev.GameDataChanged(key="orders_left", value=1), None),
+    (dts_ev.UnitActivated(side="parl", unit="pf", card="unit:pf"), "Essex's Foot's card is drawn"),
+    (dts_ev.OptionDeclared(unit="pf", option="advance_and_fire"), "Essex's Foot: advance and fire"),
+    (dts_ev.OptionDeclared(unit="pf", option="rally", how="rest"), "Essex's Foot: rally (rest)"),
+    (dts_ev.MoveWorkedOut(unit="pf", roll=4, modifiers=((3, "long march"),), open=7, difficult=3, road=10),
+     "Essex's Foot may move 7\" (4 +3 long march; 3\" through difficult ground or to a flank, 10\" by road)"),
+    (dts_ev.ObstacleReached(unit="pf", reached=True), "Essex's Foot halts at an obstacle"),
+    (dts_ev.ObstacleReached(unit="pf", reached=False), None),
+    (dts_ev.ActivationEnded(unit="pf"), None),
     (ev.GameEnded(winner="roy", score={"roy": 7, "parl": 3}, reason="turn limit", breakdown={}),
      "victory to Royalists — Royalists 7, Parliament 3"),
     (ev.GameEnded(winner=None, score={"roy": 2, "parl": 2}, reason="", breakdown={}), "a draw"),
