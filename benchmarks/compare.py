@@ -8,8 +8,8 @@ each pair is reported with its median and range.
 On a shared machine CPU seconds still swing by a third from run to run. With
 ``--instructions`` the script counts instead the machine instructions a battle takes
 under valgrind's callgrind (installed with ``apt-get install valgrind``): the same every
-run (string hashing is seeded alike, so sets iterate alike), so one pair per rule set
-says the ratio exactly (battles 2 to 4 of each seed run,
+run (string hashing is seeded alike and, with ``setarch``, addresses are not randomised,
+so sets of objects iterate alike), so one pair per rule set says the ratio (battles 2 to 4 of each seed run,
 the imports and the warm-up battle taken away).
 
 Usage::
@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
+import shutil
 import re
 import statistics
 import subprocess
@@ -64,8 +66,9 @@ def rate(checkout: Path, scenario: str, rules: str, games: int) -> float:
 
 def instructions(checkout: Path, scenario: str, rules: str, games: int) -> int:
     """Machine instructions of one run of ``checkout``'s benchmark, counted by callgrind."""
+    fixed = ("setarch", platform.machine(), "--addr-no-randomize") if shutil.which("setarch") else ()
     err = run(checkout, scenario, rules, games,
-              under=("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")).stderr
+              under=(*fixed, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")).stderr
     found = COLLECTED.search(err)
     if found is None:
         raise SystemExit(f"{checkout}: callgrind counted nothing:\n{err[-2000:]}")

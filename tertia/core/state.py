@@ -451,7 +451,11 @@ class GameState:
         ``default`` when it holds nothing there."""
         own = self.own
         if own is not None:
-            slot = slot_of(type(own), key)
+            where = (type(own), key)
+            if where in _SLOTS:
+                slot = _SLOTS[where]
+            else:
+                slot = _SLOTS[where] = slot_of(type(own), key)
             if slot is not None:
                 found = getattr(own, slot[0])
                 if slot[1] is not None:
@@ -569,6 +573,11 @@ class GameState:
         every machine for equal states and wherever the rules keep their values."""
         text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+_SLOTS: dict[tuple[type, str], tuple[str, str | None] | None] = {}
+"""Where each key lives in each rule set's record (:meth:`GameState.value`), remembered
+here too: rules read a few keys thousands of times a battle."""
 
 
 def _present(values: Mapping[str, Any]) -> dict[str, Any]:
