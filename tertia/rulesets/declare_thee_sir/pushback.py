@@ -1,0 +1,72 @@
+"""Push-backs (Game Mechanics 4b, 5d) and the morale checks of the friends they pass
+through (2).
+
+Artillery: "target is pushed back 1D6 in good order". Melee: "PB1D6 and PB2D6 indicate
+target is pushed back that many inches in good order facing the foe." Movement: "Units
+that move or rout through another unit cause a moral check (one musketry roll) on each
+unit involved."
+
+Read so: the unit slides straight away from the foe (centre to centre) without breaking
+formation; from melee it ends facing the foe (turned about its centre before it slides),
+from artillery it keeps its facing. It passes through friends, going on until clear of
+the last, and stops in contact at an enemy (:mod:`tertia.rules.involuntary`). When it
+passed through any friend, each friend passed, in order, and then the unit itself take a
+morale check (:func:`~tertia.rulesets.declare_thee_sir.points.morale_check`): "each unit
+involved". Command stands neither stop it nor are checked (generals don't check morale).
+A push that ends partly off the table is reported, not acted on: what follows is the
+caller's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tertia.core.events import UnitTurned
+from tertia.core.geometry import EPSILON, angle_between
+from tertia.core.ruleset import Tx
+from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
+from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
+
+
+@dataclass(frozen=True, slots=True)
+class PushBack:
+    """A push-back done: the ``slide`` (how far it went, whom it passed through, what
+    stopped it, whether it left the table), the morale ``checks`` taken and the units they
+    ``routed``."""
+
+    unit: str
+    slide: Slide
+    checks: tuple[MoraleCheck, ...]
+
+    @property
+    def distance(self) -> float:
+        return self.slide.distance
+
+    @property
+    def routed(self) -> tuple[str, ...]:
+        return tuple(c.unit for c in self.checks if c.routed)
+
+
+def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: bool, reason: str
+              ) -> PushBack:
+    """Push ``unit_id`` back ``inches`` straight away from ``foe_id``, ending facing the foe
+    (``face_foe``) or as it faced; then the morale checks of everyone involved."""
+    unit, foe = tx.state.units[unit_id], tx.state.units[foe_id]
+    heading = away_from(foe.base, unit.base)
+    facing = (heading + 180.0) % 360.0 if face_foe else unit.facing
+    start = unit.base.moved_to(unit.x, unit.y, facing)
+    generals = tuple(u.id for u in tx.state.iter_units() if unit_data(u).is_general)
+    slide = plan_slide(tx.state, unit, heading=heading, distance=inches,
+                       policy=Interpenetration.PASS_FRIENDS, table=(tx.table.width, tx.table.depth),
+                       base=start, ignore=generals)
+    if slide.distance > EPSILON:
+        carry_out(tx, unit_id, slide, reason)
+    elif angle_between(facing, unit.facing) > EPSILON:
+        tx.emit(UnitTurned(unit=unit_id, facing=facing, reason=reason))
+    checks: list[MoraleCheck] = []
+    if slide.passed_through:
+        for involved in (*slide.passed_through, unit_id):
+            if tx.state.units[involved].in_play:
+                checks.append(morale_check(tx, involved, f"{reason}: passed through"))
+    return PushBack(unit_id, slide, tuple(checks))

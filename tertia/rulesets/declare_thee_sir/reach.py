@@ -1,0 +1,95 @@
+"""What a unit may fire at and how far (Game Mechanics 4, 4a).
+
+"They are both direct fire at visible targets with a 45* arc of fire. First declare
+target, determine if in range (to closest stand edge)." Ranges: "Infantry and dismounted
+dragoons fire 6 in + 1D6. Mounted fire 3 in + 1D6. Artillery fire 18 in + 1D6."
+
+The range is rolled for each shot (:func:`roll_range`). The target must lie in the arc of
+at least one of the firer's stands and be seen by it; the range is measured from the
+nearest such stand's edge to the nearest target stand's edge. Read so:
+
+- **arc**: 45 degrees either side of straight ahead from each stand's front edge
+  (:func:`tertia.rules.formations.stands_in_arc`), a target stand in it counting.
+- **visible**: the line from the firing stand's front centre to the target stand's centre
+  crosses no woods or town (unless either stand's centre is in that ground: troops in a
+  wood see out and are seen) and no other unit's base (as
+  :func:`tertia.rules.sight.has_line_of_sight` judges a whole unit). Command stands block
+  neither sight nor fire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tertia.core.dice import D6
+from tertia.core.geometry import Base, base_distance
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+from tertia.core.terrain import Battlefield
+from tertia.rules.formations import stands_in_arc
+from tertia.rules.sight import SIGHT_BLOCKERS, iter_bases_across
+from tertia.rulesets.declare_thee_sir.data import DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.stands import stands_of
+
+FIRE_ARC = 45.0
+"""Fire: "a 45* arc of fire", degrees either side of straight ahead."""
+FOOT_RANGE = 6
+MOUNTED_RANGE = 3
+ARTILLERY_RANGE = 18
+
+
+def base_range(unit: DtsUnit) -> int:
+    """Ranges (4a), before the D6: artillery 18", mounted troops (horse, mounted dragoons)
+    3", infantry (foot, commanded shot) and dismounted dragoons 6". Generals do not fire."""
+    if unit.is_general:
+        raise ValueError("generals do not fire")
+    if unit.is_gun:
+        return ARTILLERY_RANGE
+    return MOUNTED_RANGE if unit.is_mounted else FOOT_RANGE
+
+
+def roll_range(tx: Tx, firer_id: str) -> int:
+    """This shot's range: the firer's base range + 1D6 (one die, logged)."""
+    firer = tx.state.units[firer_id]
+    return base_range(unit_data(firer)) + tx.roll(D6, f"range: {firer.label}")
+
+
+@dataclass(frozen=True, slots=True)
+class LineOfFire:
+    """A firing stand (by index) that has a target stand in its arc and in sight, and the
+    distance between their edges."""
+
+    stand: int
+    target_stand: int
+    distance: float
+
+
+def lines_of_fire(table: Battlefield, state: GameState, firer: Unit, target: Unit
+                  ) -> tuple[LineOfFire, ...]:
+    """Every pair of a firer's stand and a target's stand it may fire at."""
+    ours, theirs = stands_of(firer), stands_of(target)
+    generals = tuple(u.id for u in state.iter_units() if unit_data(u).is_general)
+    ignore = (firer.id, target.id, *generals)
+    out: list[LineOfFire] = []
+    for j, aim in enumerate(theirs):
+        for i in stands_in_arc(ours, aim, FIRE_ARC):
+            if _sees(table, state, ours[i], aim, ignore):
+                out.append(LineOfFire(i, j, base_distance(ours[i], aim)))
+    return tuple(out)
+
+
+def fire_distance(table: Battlefield, state: GameState, firer: Unit, target: Unit) -> float | None:
+    """The range to measure, closest stand edge to closest stand edge over the lines of
+    fire; ``None`` when no stand of the firer may fire at the target (out of arc or out
+    of sight)."""
+    lines = lines_of_fire(table, state, firer, target)
+    return min(line.distance for line in lines) if lines else None
+
+
+def _sees(table: Battlefield, state: GameState, stand: Base, aim: Base, ignore: tuple[str, ...]) -> bool:
+    a, b = stand.front_centre(), aim.centre
+    hiding = [k for k in SIGHT_BLOCKERS
+              if not table.contains_point(k, stand.centre) and not table.contains_point(k, b)]
+    if table.line_crosses(hiding, a, b):
+        return False
+    return not any(True for _ in iter_bases_across(state, a, b, ignore))
