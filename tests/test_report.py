@@ -24,6 +24,7 @@ from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
+from tertia.rulesets.declare_thee_sir import capture as dts_capture
 from tertia.rulesets.declare_thee_sir import events as dts_ev
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
@@ -268,6 +269,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (dts_ev.ObstacleReached(unit="pf", reached=True), "Essex's Foot halts at an obstacle"),
     (dts_ev.ObstacleReached(unit="pf", reached=False), None),
     (dts_ev.ActivationEnded(unit="pf"), None),
+    (dts_capture.Captured(unit="rh", target="pf", prize="flag"), "captures Essex's Foot's flag"),
+    (dts_capture.Captured(unit="rh", target="pf", prize="pc"), "captures Earl of Essex"),
     (ev.GameEnded(winner="roy", score={"roy": 7, "parl": 3}, reason="turn limit", breakdown={}),
      "victory to Royalists — Royalists 7, Parliament 3"),
     (ev.GameEnded(winner=None, score={"roy": 2, "parl": 2}, reason="", breakdown={}), "a draw"),
