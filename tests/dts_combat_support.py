@@ -21,14 +21,14 @@ def dts(uid: str, side: str, x: float, y: float, facing: float = 0.0, *, troop: 
         morale_max: int | None = None, mounted: bool = False, attached_to: str | None = None) -> Unit:
     """A unit (or a general's command stand) of ``troop`` centred on (x, y)."""
     size = STAND_SIZES[troop]
-    own = DtsUnit(troop=troop, stands_total=stands or STANDS[troop], stand_width=size.width,
+    own = DtsUnit(troop=troop, stands_left=stands or STANDS[troop], stand_width=size.width,
                   stand_depth=size.depth, formation=formation, morale=morale,
                   morale_max=morale if morale_max is None else morale_max, mounted=mounted,
                   attached_to=attached_to)
     if troop == ARTILLERY and formation == "long_march":
         width, depth = size.depth, size.width
     else:
-        width, depth = footprint(LAYOUTS.get(formation, LINE), own.stands_total, size.width, size.depth)
+        width, depth = footprint(LAYOUTS.get(formation, LINE), own.stands_left, size.width, size.depth)
     kind = UnitKind.COMMANDER if troop == GENERAL else UnitKind(troop)
     return Unit(uid, side, kind, "centre", x, y, facing, width, depth, own=own)
 

@@ -20,8 +20,8 @@ from tertia.rulesets.declare_thee_sir.movement import (
     work_out,
 )
 
-FOOT = DtsUnit(troop="foot", stands_total=3)
-HORSE = DtsUnit(troop="horse", stands_total=3)
+FOOT = DtsUnit(troop="foot", stands_left=3)
+HORSE = DtsUnit(troop="horse", stands_left=3)
 
 
 def unit(x: float = 20.0, y: float = 10.0, facing: float = 0.0, own: DtsUnit = FOOT) -> Unit:
@@ -121,7 +121,7 @@ def test_each_hill_step_up_or_across_is_difficult() -> None:
 def test_long_march_on_a_road_uses_the_road_figure() -> None:
     road = TerrainFeature(TerrainKind.ROAD, line=((20.0, 0.0), (20.0, 36.0)), width=1.0)
     t = table(road)
-    column = DtsUnit(troop="foot", stands_total=3, formation=LONG_MARCH)
+    column = DtsUnit(troop="foot", stands_left=3, formation=LONG_MARCH)
     u = Unit("u", "a", UnitKind.FOOT, "centre", 20.0, 10.0, 0.0, 1.5, 3.0, own=column)
     assert kind_of_move(t, plan_move(u, Move("u", ((20.0, 16.0),))), column) == "road"
     assert kind_of_move(t, plan_move(u, Move("u", ((22.0, 16.0),))), column) == "open"

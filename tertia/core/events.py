@@ -118,6 +118,35 @@ class UnitFormed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StandsScattered(Event):
+    """A unit's stands stand apart (a rout of stands each moving on its own): each of
+    ``places`` is a stand's (x, y) in the unit's facing, ``width`` by ``depth``, the first
+    its flag; ``gone`` marks those that have left play (``gone[i]`` true: off the table).
+    The unit itself stands where its flag stands (the first stand still in play)."""
+
+    type: ClassVar[str] = "stands_scattered"
+    unit: str
+    places: tuple[Point, ...]
+    width: float
+    depth: float
+    gone: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StandsGathered(Event):
+    """A unit's scattered stands are together again about its flag, as one footprint
+    ``width`` by ``depth`` centred on (``x``, ``y``) facing ``facing``."""
+
+    type: ClassVar[str] = "stands_gathered"
+    unit: str
+    x: float
+    y: float
+    facing: float
+    width: float
+    depth: float
+
+
+@dataclass(frozen=True, slots=True)
 class UnitTurned(Event):
     type: ClassVar[str] = "unit_turned"
     unit: str

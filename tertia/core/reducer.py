@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from tertia.core import events as ev
 from tertia.core.decision import Decision
-from tertia.core.state import GameState
+from tertia.core.state import GameState, Stand
 
 POSITION_DECIMALS = 6
 """Positions are rounded so that states hash alike on every machine's maths library."""
@@ -73,6 +73,25 @@ def _formed(s: GameState, e: ev.UnitFormed) -> GameState:
         formation=e.formation, x=round(e.x, POSITION_DECIMALS), y=round(e.y, POSITION_DECIMALS),
         width=e.width, depth=e.depth,
     ))
+
+
+@handles(ev.StandsScattered)
+def _scattered(s: GameState, e: ev.StandsScattered) -> GameState:
+    u = s.units[e.unit]
+    gone = e.gone or (False,) * len(e.places)
+    stands = tuple(Stand(round(x, POSITION_DECIMALS), round(y, POSITION_DECIMALS), u.facing, e.width,
+                         e.depth, "off the table" if out else None)
+                   for (x, y), out in zip(e.places, gone, strict=True))
+    flag = next((st for st in stands if st.removed is None), stands[0])
+    return s.with_unit(u.evolve(x=flag.x, y=flag.y, width=e.width, depth=e.depth, stands=stands))
+
+
+@handles(ev.StandsGathered)
+def _gathered(s: GameState, e: ev.StandsGathered) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(x=round(e.x, POSITION_DECIMALS), y=round(e.y, POSITION_DECIMALS),
+                                facing=round(e.facing % 360.0, POSITION_DECIMALS), width=e.width,
+                                depth=e.depth, stands=()))
 
 
 @handles(ev.UnitTurned)

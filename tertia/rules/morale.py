@@ -122,12 +122,14 @@ class MoraleLost(Casualties, Event):
 
 @dataclass(frozen=True, slots=True)
 class MoraleRegained(Event):
-    """A unit regained ``points`` morale points (never above its first points)."""
+    """A unit regained ``points`` morale points, never above ``up_to`` (``None``: its
+    first points)."""
 
     type: ClassVar[str] = "morale_regained"
     unit: str
     points: int
     cause: str
+    up_to: int | None = None
 
 
 @handles(MoraleDetermined)
@@ -144,7 +146,7 @@ def _lost(s: GameState, e: MoraleLost) -> GameState:
 @handles(MoraleRegained)
 def _regained(s: GameState, e: MoraleRegained) -> GameState:
     u = s.units[e.unit]
-    cap = first_points(u)
+    cap = first_points(u) if e.up_to is None else e.up_to
     now = (morale_of(u) or 0) + e.points
     return s.with_unit(u.evolve(morale=now if cap is None else min(cap, now)))
 
@@ -185,16 +187,18 @@ def lose_points(tx: Tx, unit_id: str, points: int, cause: str) -> Loss:
     return Loss(before, before - taken, points - taken)
 
 
-def regain_points(tx: Tx, unit_id: str, points: int, cause: str) -> int:
-    """Give a tested unit back up to ``points``, never above its first points ("Untested
-    units cannot regain the unknown"); returns how many it regained."""
+def regain_points(tx: Tx, unit_id: str, points: int, cause: str, up_to: int | None = None) -> int:
+    """Give a tested unit back up to ``points``, never above ``up_to`` (by default its
+    first points; "Untested units cannot regain the unknown"); returns how many it
+    regained."""
     u = tx.state.units[unit_id]
-    now, cap = morale_of(u), first_points(u)
-    if now is None or cap is None:
+    now, first = morale_of(u), first_points(u)
+    if now is None or first is None:
         return 0
+    cap = first if up_to is None else up_to
     given = max(0, min(points, cap - now))
     if given:
-        tx.emit(MoraleRegained(unit=unit_id, points=given, cause=cause))
+        tx.emit(MoraleRegained(unit=unit_id, points=given, cause=cause, up_to=up_to))
     return given
 
 

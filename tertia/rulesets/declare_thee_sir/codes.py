@@ -18,3 +18,5 @@ class DtsCode(Codes, namespace="declare-thee-sir"):
     TOO_FAR = "the move is longer than the unit's rolled move"
     REARWARD = "a rearward move is made only under Rally"
     OBSTACLE = "an obstacle stops the unit"
+    NO_VOLLEYS = "the unit has fired every volley its option gives"
+    GENERAL_TARGET = "a general is no target"

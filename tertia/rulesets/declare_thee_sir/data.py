@@ -39,11 +39,12 @@ class DtsUnit(RuleData):
     size, its formation, morale points (``None``: untested) and the points first rolled;
     ``firelocks`` (cavalry that may caracole), ``mounted`` (dragoons), ``attached_to``
     (a general's unit), ``at_obstacle`` (stopped by a wall or stream, which it crosses
-    without penalty when next activated)."""
+    without penalty when next activated), ``routing`` (broken, fleeing until rallied) and
+    ``pursuing`` (the routing unit it pursues)."""
 
     type: ClassVar[str] = "dts_unit"
     troop: str = "foot"
-    stands_total: int = 1
+    stands_left: int = 1
     stand_width: float = 1.5
     stand_depth: float = 1.0
     formation: str = LINE
@@ -53,6 +54,8 @@ class DtsUnit(RuleData):
     mounted: bool = False
     attached_to: str | None = None
     at_obstacle: bool = False
+    routing: bool = False
+    pursuing: str | None = None
 
     @property
     def is_general(self) -> bool:

@@ -45,6 +45,25 @@ class ChangeFormation(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Fire(Action):
+    """Options 3 and 4: one volley of the activated unit at ``target`` (Fire)."""
+
+    type: ClassVar[str] = "dts_fire"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Charge(Action):
+    """Option 2 carried into melee: the activated unit advances straight at ``target``
+    and tests to close (Melee a)."""
+
+    type: ClassVar[str] = "dts_charge"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndActivation(Action):
     """The activated unit does no more this activation (it need not use its whole move
     or fire every volley)."""
@@ -99,6 +118,15 @@ class ObstacleReached(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class VolleyFired(Event):
+    """The activated unit fired one of its volleys at ``target``."""
+
+    type: ClassVar[str] = "dts_volley_fired"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class ActivationEnded(Event):
     type: ClassVar[str] = "dts_activation_ended"
     unit: str
@@ -114,9 +142,20 @@ def _activated(s: GameState, e: UnitActivated) -> GameState:
                  allowance=None, moved=False, volleys=0)
 
 
+VOLLEYS = {"stand_and_fire": 2, "advance_and_fire": 1}
+"""Game Play: "Advance and fire (1/2 move & one volley of fire)", "Stand and fire (two
+volleys)"."""
+
+
 @handles(OptionDeclared)
 def _declared(s: GameState, e: OptionDeclared) -> GameState:
-    return _game(s, declared=e.option if e.how is None else f"{e.option}:{e.how}")
+    return _game(s, declared=e.option if e.how is None else f"{e.option}:{e.how}",
+                 volleys=VOLLEYS.get(e.option, 0))
+
+
+@handles(VolleyFired)
+def _volley(s: GameState, e: VolleyFired) -> GameState:
+    return _game(s, volleys=max(0, game_data(s).volleys - 1))
 
 
 @handles(MoveWorkedOut)
@@ -162,6 +201,11 @@ def _tell_obstacle(n: Narrating, e: ObstacleReached, dice: Sequence[DiceRolled])
     if e.reached:
         return f"{n.label(e.unit)} halts at an obstacle", "move"
     return None, "move"
+
+
+@tells(VolleyFired)
+def _tell_volley(n: Narrating, e: VolleyFired, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)} fires at {n.label(e.target)}", "attack"
 
 
 @tells(ActivationEnded)

@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action, Move
 from tertia.core.dice import D6
-from tertia.core.events import DecisionMade, UnitFormed, UnitMoved
-from tertia.core.geometry import polygons_overlap
+from tertia.core.events import DecisionMade, GameDataChanged, UnitFormed, UnitMoved
+from tertia.core.geometry import bearing, heading_vector, polygons_overlap
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, Violation
-from tertia.rules.codes import ActivationCode, MovementCode
-from tertia.rules.formations import COLUMN, HEDGEHOG, LINE, Formation, footprint, reformed_centre
+from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
+from tertia.rules.formations import footprint, reformed_centre
+from tertia.rules.involuntary import Interpenetration, plan_slide
 from tertia.rules.movement import (
     MovePlan,
     iter_table_violations,
     iter_terrain_violations,
     plan_move,
 )
-from tertia.rulesets.declare_thee_sir import clauses, movement, sequence
+from tertia.rulesets.declare_thee_sir import clauses, movement, rally, rout, sequence
 from tertia.rulesets.declare_thee_sir.codes import DtsCode
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
@@ -40,14 +42,23 @@ from tertia.rulesets.declare_thee_sir.data import (
 )
 from tertia.rulesets.declare_thee_sir.events import (
     DECLARE,
+    VOLLEYS,
     ChangeFormation,
+    Charge,
     Declare,
     EndActivation,
+    Fire,
     MoveWorkedOut,
     ObstacleReached,
     OptionDeclared,
+    VolleyFired,
 )
+from tertia.rulesets.declare_thee_sir.fire import fire
+from tertia.rulesets.declare_thee_sir.melee import close_test, fight
+from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
+from tertia.rulesets.declare_thee_sir.reach import fire_distance
 from tertia.rulesets.declare_thee_sir.scenario_table import DeclareTable, GeneralSpec, RegimentSpec
+from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 from tertia.rulesets.declare_thee_sir.troops import (
     ARTILLERY,
     GENERAL,
@@ -55,10 +66,6 @@ from tertia.rulesets.declare_thee_sir.troops import (
     STANDS,
     StandSize,
 )
-
-SHAPES: dict[str, Formation] = {"line": LINE, "long_march": COLUMN, "hedgehog": HEDGEHOG}
-"""Formations a: "multiple stand units in side contact"; b: "arranged front to rear"; c:
-"compact", two stands abreast (:mod:`tertia.rules.formations`)."""
 
 MOVING_OPTIONS = (ADVANCE, ADVANCE_AND_FIRE)
 RETIRE = "retire"
@@ -89,6 +96,11 @@ class DeclareTheeSir(RuleSet):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("army_breaks_at", 0.5, "fraction of an army's units routed off or destroyed that "
                    "breaks it and ends the battle (the text has no victory rule)", low=0.1, high=1.0),
+        OptionSpec("regain_to", "level", "how far a resting unit regains morale: to the top of the "
+                   "level first rolled (good 2, excellent 4, as the text says) or to the points first "
+                   "rolled (Rally d)", ("level", "points")),
+        OptionSpec("capture", False, "optional rule c: capture a flag or an attached general on a "
+                   "modified melee roll of 12 or more"),
     )
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.5, 1.0), UnitKind.COMMANDED_SHOT: (1.5, 1.0), UnitKind.DRAGOONS: (3.0, 1.0),
@@ -142,7 +154,7 @@ class DeclareTheeSir(RuleSet):
         for s in scenario.units:
             regiment = regiments.get(s.id, RegimentSpec(unit=s.id))
             size = sizes.get(s.type, STAND_SIZES[s.type])
-            own = DtsUnit(troop=s.type, stands_total=regiment.stands or STANDS[s.type],
+            own = DtsUnit(troop=s.type, stands_left=regiment.stands or STANDS[s.type],
                           stand_width=size.width, stand_depth=size.depth, formation=regiment.formation,
                           firelocks=regiment.firelocks, mounted=regiment.mounted and s.type == "dragoons")
             width, depth = shape_of(own, own.formation)
@@ -163,7 +175,7 @@ class DeclareTheeSir(RuleSet):
         if state.is_over:
             return [Violation(CoreCode.GAME_OVER, "the battle is over", clauses.GAME_PLAY)]
         game = game_data(state)
-        if not isinstance(action, Declare | ChangeFormation | Move | EndActivation):
+        if not isinstance(action, Declare | ChangeFormation | Move | Fire | Charge | EndActivation):
             return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.id} has no action {action.type!r}",
                               clauses.GAME_PLAY)]
         unit = state.units.get(action.unit)
@@ -188,6 +200,10 @@ class DeclareTheeSir(RuleSet):
             return []
         if isinstance(action, ChangeFormation):
             return self._formation_problems(table, state, unit, action.formation)
+        if isinstance(action, Fire):
+            return self._fire_problems(table, state, unit, action.target)
+        if isinstance(action, Charge):
+            return self._charge_problems(table, state, unit, action.target)
         return self._move_problems(table, state, unit, action)
 
     def _declare_problems(self, unit: Unit, action: Declare, open_to: Any) -> list[Violation]:
@@ -197,6 +213,12 @@ class DeclareTheeSir(RuleSet):
         if action.option not in open_to:
             return [Violation(DtsCode.OPTION_NOT_OPEN, f"{unit.label} may declare only: "
                               f"{', '.join(open_to)}", clauses.GAME_PLAY)]
+        own = unit_data(unit)
+        if own.routing or own.pursuing is not None:
+            if action.how is not None:
+                return [Violation(DtsCode.UNKNOWN_OPTION, "a routing or pursuing unit just rallies",
+                                  clauses.RALLY)]
+            return []
         if action.option == RALLY and action.how not in (REST, RETIRE):
             return [Violation(DtsCode.UNKNOWN_OPTION, "under Rally a unit rests or retires (how: rest or "
                               "retire)", clauses.RALLY)]
@@ -226,7 +248,7 @@ class DeclareTheeSir(RuleSet):
         game = game_data(state)
         declared = game.declared or ""
         rule = clauses.MOVEMENT
-        if declared not in MOVING_OPTIONS and declared != f"{RALLY}:{RETIRE}":
+        if game.allowance is None or (declared not in MOVING_OPTIONS and not declared.startswith(RALLY)):
             return [Violation(DtsCode.NOT_DECLARED, f"{unit.label}'s commander declared no move",
                               clauses.GAME_PLAY)]
         if game.moved:
@@ -235,7 +257,7 @@ class DeclareTheeSir(RuleSet):
         kind = movement.kind_of_move(table, plan, unit_data(unit))
         if plan.turned and kind != "retrograde":
             kind = "difficult"  # a turn on the spot is a move to a flank
-        retiring = declared == f"{RALLY}:{RETIRE}"
+        retiring = declared.startswith(RALLY)
         if kind == "retrograde" and not retiring:
             return [Violation(DtsCode.REARWARD, "rearward movement is made under Rally (option 5)",
                               f"{rule}; {clauses.RALLY} a")]
@@ -256,6 +278,57 @@ class DeclareTheeSir(RuleSet):
                               rule)]
         return _collision_problems(state, plan, rule)
 
+    def _fire_problems(self, table: Battlefield, state: GameState, unit: Unit, target_id: str
+                       ) -> list[Violation]:
+        rule = clauses.FIRE
+        game = game_data(state)
+        if game.declared not in VOLLEYS:
+            return [Violation(DtsCode.NOT_DECLARED, f"{unit.label}'s commander declared no fire",
+                              clauses.GAME_PLAY)]
+        if game.volleys <= 0:
+            return [Violation(DtsCode.NO_VOLLEYS, f"{unit.label} has fired all its volleys", rule)]
+        if unit_data(unit).routing:
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} is routing", rule)]
+        target = state.units.get(target_id)
+        if target is None or not target.in_play or target.side == unit.side:
+            return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play", rule)]
+        if unit_data(target).is_general:
+            return [Violation(DtsCode.GENERAL_TARGET, "a general is no target for fire", rule)]
+        if fire_distance(table, state, unit, target) is None:
+            return [Violation(FightingCode.NO_LINE_OF_SIGHT, f"no stand of {unit.label} sees "
+                              f"{target.label} within its 45 degree arc", f"{rule}: direct fire at "
+                              "visible targets with a 45 degree arc")]
+        return []
+
+    def _charge_problems(self, table: Battlefield, state: GameState, unit: Unit, target_id: str
+                         ) -> list[Violation]:
+        rule = clauses.MELEE
+        game = game_data(state)
+        if game.declared != ADVANCE:
+            return [Violation(DtsCode.NOT_DECLARED, "a unit goes into melee under the advance option",
+                              f"{rule} a")]
+        if game.moved:
+            return [Violation(DtsCode.ALREADY_MOVED, f"{unit.label} has already moved", rule)]
+        own = unit_data(unit)
+        if own.is_gun or own.is_general:
+            return [Violation(CoreCode.CANNOT_ACT, "artillery and generals can't advance into melee",
+                              f"{rule} a")]
+        target = state.units.get(target_id)
+        if target is None or not target.in_play or target.side == unit.side:
+            return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play", rule)]
+        if unit_data(target).is_general:
+            return [Violation(DtsCode.GENERAL_TARGET, "independent generals always evade melee",
+                              f"{rule} a")]
+        path = charge_path(table, state, unit, target)
+        if path.blocked_by is not None:
+            return [Violation(MovementCode.COLLISION, f"{path.blocked_by} stands between {unit.label} "
+                              f"and {target.label}", f"{rule} a: move directly at target unit")]
+        limit = (game.allowance or {}).get("difficult" if path.difficult else "open", 0)
+        if path.distance > limit + 1e-6:
+            return [Violation(DtsCode.TOO_FAR, f"{target.label} is {path.distance:.1f}\" away; "
+                              f"{unit.label} may move {limit}\"", clauses.MOVEMENT)]
+        return []
+
     # --- resolution ------------------------------------------------------------------------
 
     def resolve(self, tx: Tx, action: Action) -> None:
@@ -269,17 +342,50 @@ class DeclareTheeSir(RuleSet):
             sequence.end_activation(tx, self.options)
         elif isinstance(action, Move):
             self._move(tx, action)
+        elif isinstance(action, Fire):
+            self._fire(tx, action)
+        elif isinstance(action, Charge):
+            self._charge(tx, action)
         elif isinstance(action, EndActivation):
             sequence.end_activation(tx, self.options)
 
     def _declare(self, tx: Tx, action: Declare) -> None:
         unit = tx.state.units[action.unit]
+        own = unit_data(unit)
         tx.emit(DecisionMade(side=unit.side, kind=DECLARE, choice=action.option))
         tx.emit(OptionDeclared(unit=unit.id, option=action.option, how=action.how))
-        if action.option in MOVING_OPTIONS or (action.option == RALLY and action.how == RETIRE):
+        if own.routing:
+            self._routing(tx, unit.id, rallying=action.option == RALLY)
+        elif own.pursuing is not None:
+            self._pursuing(tx, unit.id, own.pursuing, rallying=action.option == RALLY)
+        elif action.option in MOVING_OPTIONS or (action.option == RALLY and action.how == RETIRE):
             self._work_out_move(tx, unit, halve=action.option == ADVANCE_AND_FIRE)
+        elif action.option == RALLY:
+            rally.rest(tx, unit.id, str(self.option("regain_to")))
+            sequence.end_activation(tx, self.options)
         elif action.option == DEFER:
             sequence.end_activation(tx, self.options)
+
+    def _routing(self, tx: Tx, unit_id: str, *, rallying: bool) -> None:
+        """Rally b, and the Melee Chart's note: "The routing unit will continue to rout each
+        time it is activated unless it is rallied"."""
+        if rallying and rally.rally_routing(tx, unit_id).rallied:
+            return  # the rally move is the player's to place
+        if not rallying:
+            rout.rout(tx, unit_id, None, "routing")
+        sequence.end_activation(tx, self.options)
+
+    def _pursuing(self, tx: Tx, unit_id: str, target: str, *, rallying: bool) -> None:
+        """Melee Chart notes: the pursuit goes on each activation until the pursuer beats its
+        morale on 1D6 or the routers are gone; Rally c breaks it off on doubles."""
+        if rallying and rally.break_pursuit(tx, unit_id).rallied:
+            return
+        routing = tx.state.units.get(target)
+        if routing is None or not routing.in_play or rout.beats_morale(tx, unit_id):
+            rout.stop_pursuing(tx, unit_id)
+        else:
+            rout.pursue(tx, unit_id, target)
+        sequence.end_activation(tx, self.options)
 
     def _work_out_move(self, tx: Tx, unit: Unit, *, halve: bool) -> None:
         own = unit_data(unit)
@@ -297,11 +403,93 @@ class DeclareTheeSir(RuleSet):
         unit = tx.state.units[action.unit]
         plan = plan_move(unit, action)
         tx.emit(UnitMoved(unit=unit.id, path=plan.points, facing=plan.end.facing))
+        tx.emit(GameDataChanged(key="moved", value=True))
         stopped = movement.at_obstacle(tx.table, plan.end.corners())
         if stopped != unit_data(unit).at_obstacle:
             tx.emit(ObstacleReached(unit=unit.id, reached=stopped))
-        if game_data(tx.state).declared != ADVANCE_AND_FIRE:
+        for friend in passed_through(tx.state, plan):
+            self._carry_out_checks(tx, [morale_check(tx, friend, f"{unit.label} moved through it")], unit.id)
+        if game_data(tx.state).declared != ADVANCE_AND_FIRE or not game_data(tx.state).volleys:
             sequence.end_activation(tx, self.options)
+
+    def _fire(self, tx: Tx, action: Fire) -> None:
+        tx.emit(VolleyFired(unit=action.unit, target=action.target))
+        result = fire(tx, action.unit, action.target)
+        if result.push is not None:
+            self._carry_out_checks(tx, result.push.checks, action.unit)
+        game = game_data(tx.state)
+        if game.volleys == 0 and (game.moved or game.declared != ADVANCE_AND_FIRE):
+            sequence.end_activation(tx, self.options)
+
+    def _charge(self, tx: Tx, action: Charge) -> None:
+        """Melee a-b: straight at the target, the test to close, the fight, and what follows
+        it (push-backs, routs and the winner's pursuit)."""
+        unit, target = tx.state.units[action.unit], tx.state.units[action.target]
+        path = charge_path(tx.table, tx.state, unit, target)
+        closed = close_test(tx, action.unit)
+        went = path.distance if closed.passed else max(0.0, path.distance - FAILED_CLOSE_GAP)
+        if went > 0 or path.heading != unit.facing:
+            dx, dy = heading_vector(path.heading)
+            tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
+                              facing=path.heading, reason="charge"))
+        tx.emit(GameDataChanged(key="moved", value=True))
+        if closed.passed:
+            result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")))
+            if result.push is not None:
+                self._carry_out_checks(tx, result.push.checks, action.unit)
+            if result.target_routed and tx.state.units[action.target].in_play:
+                rout.rout(tx, action.target, action.unit, "broken in melee")
+                if tx.state.units[action.target].in_play and not result.attacker_routed:
+                    rout.pursue(tx, action.unit, action.target)
+            if result.attacker_routed and tx.state.units[action.unit].in_play:
+                rout.rout(tx, action.unit, action.target, "broken in melee")
+        sequence.end_activation(tx, self.options)
+
+    def _carry_out_checks(self, tx: Tx, checks: Sequence[MoraleCheck], foe: str) -> None:
+        """Morale checks that broke a unit: it routs, away from ``foe``."""
+        for check in checks:
+            if check.routed and tx.state.units[check.unit].in_play and \
+                    not unit_data(tx.state.units[check.unit]).routing:
+                rout.rout(tx, check.unit, foe, "failed a morale check")
+
+
+FAILED_CLOSE_GAP = 1.0
+"""Melee a: "Failure to close leaves attacking unit 1 in from target unit"."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChargePath:
+    """A charge "directly at target unit": the heading from the attacker's centre to the
+    target's, how far it goes before touching the target, whether the way is difficult
+    ground, and the piece in the way, if any."""
+
+    heading: float
+    distance: float
+    difficult: bool
+    blocked_by: str | None = None
+
+
+def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
+    """The attacker turns to face the target's centre and goes straight until it touches
+    something: the charge reaches the target only if that is the target."""
+    heading = bearing(unit.base.centre, target.base.centre)
+    turned = unit.evolve(facing=heading)
+    slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
+                       policy=Interpenetration.STOP, table=(table.width, table.depth))
+    stopper = slide.stopped_by
+    if stopper != target.id:
+        return ChargePath(heading, slide.distance, False,
+                          state.units[stopper].label if stopper is not None else "the table edge")
+    plan = plan_move(turned, Move(unit=unit.id, waypoints=(slide.end.centre,)))
+    difficult = movement.kind_of_move(table, plan, unit_data(unit)) == "difficult"
+    return ChargePath(heading, slide.distance, difficult)
+
+
+def passed_through(state: GameState, plan: MovePlan) -> list[str]:
+    """The friends a move passed through (Movement: each takes a morale check)."""
+    areas = plan.swept()
+    return [o.id for o in state.iter_troops(plan.unit.side)
+            if o.id != plan.unit.id and any(polygons_overlap(a, o.base.corners()) for a in areas)]
 
 
 def shape_of(own: DtsUnit, formation: str) -> tuple[float, float]:
@@ -309,7 +497,7 @@ def shape_of(own: DtsUnit, formation: str) -> tuple[float, float]:
     formation (Formations a-c); a gun in long march is turned sideways (b)."""
     if own.troop == ARTILLERY and formation == LONG_MARCH:
         return own.stand_depth, own.stand_width
-    return footprint(SHAPES[formation], own.stands_total, own.stand_width, own.stand_depth)
+    return footprint(LAYOUTS[formation], own.stands_left, own.stand_width, own.stand_depth)
 
 
 def reformed(unit: Unit, formation: str) -> Unit:

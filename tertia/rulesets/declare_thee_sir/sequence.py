@@ -48,9 +48,14 @@ def start_turn(tx: Tx, turn: int) -> None:
 
 def options_for(unit: Unit) -> tuple[str, ...]:
     """The options a unit's commander may declare (Game Play): a general moves or stays
-    (he neither changes formation, fires nor rallies); every other unit has all six."""
-    if unit_data(unit).is_general:
+    (he neither changes formation, fires nor rallies); a routing unit rallies or routs on
+    (defer); a pursuing unit tries to break off by rallying, or pursues on (defer); every
+    other unit has all six."""
+    own = unit_data(unit)
+    if own.is_general:
         return ("advance", "defer")
+    if own.routing or own.pursuing is not None:
+        return ("rally", "defer")
     return OPTIONS
 
 

@@ -8,7 +8,7 @@ does not know (the optional forlorn hope and caracole) is laid out as a line.
 >>> from tertia.core.state import Unit, UnitKind
 >>> from tertia.rulesets.declare_thee_sir.data import DtsUnit
 >>> foot = Unit("f", "a", UnitKind.FOOT, "centre", 10.0, 10.0, 0.0, 4.5, 1.0,
-...             own=DtsUnit(stands_total=3))
+...             own=DtsUnit(stands_left=3))
 >>> [(s.x, s.y) for s in stands_of(foot)]
 [(8.5, 10.0), (10.0, 10.0), (11.5, 10.0)]
 """
@@ -26,11 +26,14 @@ hedgehog compact, two abreast (c)."""
 
 
 def stands_of(unit: Unit) -> tuple[Base, ...]:
-    """``unit``'s stands, front rank first and left to right."""
+    """``unit``'s stands, front rank first and left to right; those of a routing unit
+    where each has fled (its flag stand first)."""
+    if unit.stands:
+        return tuple(s.base for s in unit.stands if s.removed is None)
     own = data.unit_data(unit)
     if own.is_gun and own.formation == data.LONG_MARCH:
         # Formations b: "Artillery turned sideways".
         return (Base(unit.x, unit.y, unit.facing, own.stand_depth, own.stand_width),)
     layout = LAYOUTS.get(own.formation, LINE)
-    return stand_bases(unit.x, unit.y, unit.facing, layout, own.stands_total, own.stand_width,
+    return stand_bases(unit.x, unit.y, unit.facing, layout, own.stands_left, own.stand_width,
                        own.stand_depth)

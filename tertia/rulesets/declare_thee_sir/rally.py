@@ -1,0 +1,139 @@
+"""Rally (Game Mechanics 6): stopping a rout, breaking off a pursuit, and resting.
+
+b. "A routing unit is allowed a 2D6 roll for each of its current morale levels (poor = 1,
+good = 2, excellent = 3 rolls). If a friendly general is within 3 inches of the routing
+unit, an additional dice roll is allowed. Doubles rally the routing unit. Its stands begin
+moving toward the flag stand to complete rally. When the unit is reassembled around its
+colors, it may move freely. Use the sum of the doubles to begin rally move. Routing units
+failing to rally use the last dice roll as continued rout movement for the flag stand.
+Then roll 2D6 for each routing unit stand's movement."
+c. "Units which break pursuit also rally on 2D6 doubles, and use the dice sum as movement
+allowance."
+d. "A unit may rest and attempt to regain points using the rally option. One 2D6 dice roll
+per activation. Doubles regain one morale point. A unit may only regain morale points up
+to its original morale level (good = 2, excellent = 4). Untested units cannot regain the
+unknown."
+
+Read so: the rolls stop at the first doubles; a rallied unit's stands gather about its
+flag at once, in line facing as the unit faced, and the doubles' sum is its move this
+activation (worked out like any move: a third through difficult ground). A unit that
+fails flees on towards its own edge: its flag stand the last roll's sum, each other
+stand its own 2D6. Resting regains up to the top of the level first rolled (option
+``regain_to``: ``level``, as the text's numbers say; ``points``, up to the points first
+rolled).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tertia.core.events import StandsGathered
+from tertia.core.geometry import base_distance
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.formations import footprint
+from tertia.rules.morale import DECLARE_LEVELS, regain_points
+from tertia.rulesets.declare_thee_sir.data import LINE, unit_data
+from tertia.rulesets.declare_thee_sir.events import MoveWorkedOut
+from tertia.rulesets.declare_thee_sir.points import two_dice
+from tertia.rulesets.declare_thee_sir.rout import (
+    TWO_D6,
+    Flight,
+    PursuitChanged,
+    UnitRallied,
+    flee,
+    home_heading,
+)
+from tertia.rulesets.declare_thee_sir.stands import LAYOUTS, stands_of
+
+ROLLS_BY_LEVEL = {"poor": 1, "good": 2, "excellent": 3}
+GENERAL_REACH = 3.0
+"""Rally b: a friendly general "within 3 inches" gives another roll."""
+LEVEL_TOPS = {"good": 2, "excellent": 4}
+"""Rally d: "up to its original morale level (good = 2, excellent = 4)"."""
+
+
+@dataclass(frozen=True, slots=True)
+class RallyAttempt:
+    """The 2D6 rolled (in order), whether a pair of doubles came, and the move it gives
+    (the doubles' sum) or the flight that followed a failure."""
+
+    unit: str
+    rolls: tuple[tuple[int, int], ...]
+    rallied: bool
+    move: int = 0
+    flight: Flight | None = None
+
+
+def rolls_allowed(state: GameState, unit: Unit) -> int:
+    """One roll a morale level (poor 1, good 2, excellent 3), one more for a friendly
+    general within 3"."""
+    level = DECLARE_LEVELS.name(unit_data(unit).morale or 0)
+    general = any(g.kind is UnitKind.COMMANDER and base_distance(g.base, unit.base) <= GENERAL_REACH
+                  for g in state.iter_units(unit.side))
+    return ROLLS_BY_LEVEL[level] + (1 if general else 0)
+
+
+def rally_routing(tx: Tx, unit_id: str) -> RallyAttempt:
+    """Rally b for a routing unit."""
+    unit = tx.state.units[unit_id]
+    rolls: list[tuple[int, int]] = []
+    for i in range(rolls_allowed(tx.state, unit)):
+        a, b = two_dice(tx, f"rally: {unit.label} (roll {i + 1})")
+        rolls.append((a, b))
+        if a == b:
+            gather(tx, unit_id)
+            allow_move(tx, unit_id, a + b)
+            return RallyAttempt(unit_id, tuple(rolls), True, a + b)
+    last = sum(rolls[-1])
+    stands = stands_of(tx.state.units[unit_id])
+    others = tuple(tx.roll(TWO_D6, f"rout: {unit.label} stand {i + 1}") for i in range(1, len(stands)))
+    flight = flee(tx, unit_id, stands, (last, *others), home_heading(tx.state, unit.side),
+                   "failed to rally")
+    return RallyAttempt(unit_id, tuple(rolls), False, flight=flight)
+
+
+def gather(tx: Tx, unit_id: str) -> None:
+    """The stands reassemble about the flag, in line, facing as the unit faced."""
+    unit = tx.state.units[unit_id]
+    own = unit_data(unit)
+    width, depth = footprint(LAYOUTS[LINE], own.stands_left, own.stand_width, own.stand_depth)
+    tx.emit(StandsGathered(unit=unit_id, x=unit.x, y=unit.y, facing=unit.facing, width=width, depth=depth))
+    tx.emit(UnitRallied(unit=unit_id))
+
+
+def allow_move(tx: Tx, unit_id: str, inches: int) -> None:
+    """The rally move: the dice's sum over open ground, a third through difficult."""
+    tx.emit(MoveWorkedOut(unit=unit_id, roll=inches, modifiers=(), open=inches,
+                          difficult=math.ceil(inches / 3)))
+
+
+def break_pursuit(tx: Tx, unit_id: str) -> RallyAttempt:
+    """Rally c: doubles stop the pursuit, and their sum is the unit's move."""
+    unit = tx.state.units[unit_id]
+    a, b = two_dice(tx, f"rally from pursuit: {unit.label}")
+    if a != b:
+        return RallyAttempt(unit_id, ((a, b),), False)
+    tx.emit(PursuitChanged(unit=unit_id, target=None))
+    allow_move(tx, unit_id, a + b)
+    return RallyAttempt(unit_id, ((a, b),), True, a + b)
+
+
+def rest(tx: Tx, unit_id: str, regain_to: str) -> RallyAttempt:
+    """Rally d: one 2D6; doubles regain a point, up to the top of the level first rolled
+    (``regain_to`` ``level``) or the points first rolled (``points``). An untested unit
+    rolls nothing."""
+    unit = tx.state.units[unit_id]
+    own = unit_data(unit)
+    if own.morale is None or own.morale_max is None:
+        return RallyAttempt(unit_id, (), False)
+    a, b = two_dice(tx, f"rest: {unit.label}")
+    if a != b:
+        return RallyAttempt(unit_id, ((a, b),), False)
+    cap = own.morale_max
+    if regain_to == "level":
+        cap = LEVEL_TOPS.get(DECLARE_LEVELS.name(own.morale_max), own.morale_max)
+    if own.morale < cap:
+        regain_points(tx, unit_id, 1, "rested", up_to=cap)
+    return RallyAttempt(unit_id, ((a, b),), True)

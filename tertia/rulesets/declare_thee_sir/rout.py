@@ -1,0 +1,224 @@
+"""Routs and pursuit (Melee Chart notes, 5d).
+
+"ROUT in melee indicates the target unit is broken. Roll 2D6 for each unit stand and move
+that many inches away from foe, or towards friendly table edge. The routing unit will
+continue to rout each time it is activated unless it is rallied. When routed off a table
+edge, a unit is removed from play." "The victorious attacking unit will pursue the
+routing unit 1D6. If it contacts a routing unit stand, the routing stand is moved a
+further 2D6. It will continue to pursue each time it is activated until it beats its
+current morale point total on 1D6 (3 morale points needs a 4+ etc.), or the routing unit
+is removed from play. The pursuing unit then stops, may change facing, and may be rallied
+to resume movement." Movement: "Units that move or rout through another unit cause a
+moral check (one musketry roll) on each unit involved."
+
+Read so (the clause table says why): a unit broken by a foe flees straight away from it;
+on later activations, with no foe to flee, it flees towards its own table edge. Each
+stand flees on its own (:func:`tertia.rules.involuntary.plan_scatter`), through friends,
+who each check morale once, and is stopped by an enemy; a stand whose flight takes it
+over the edge is gone, and a unit with no stand left is removed. The unit stands where
+its flag (its first stand) stands. A pursuer moves 1D6 straight at the nearest stand of
+the unit it pursues; one it reaches flees a further 2D6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tertia.core.dice import D6, sum_of
+from tertia.core.events import DiceRolled, Event, StandsScattered, UnitMoved, UnitRemoved
+from tertia.core.geometry import Base, base_distance, bearing, heading_vector
+from tertia.core.narration import Narrating, Sentence, tells
+from tertia.core.reducer import handles
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+from tertia.rules.casualties import lose_stands
+from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter
+from tertia.rules.measuring import home_edge
+from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
+from tertia.rulesets.declare_thee_sir.stands import stands_of
+
+TWO_D6 = sum_of(2, D6)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitBroken(Event):
+    """``unit`` is broken: it routs until rallied."""
+
+    type: ClassVar[str] = "dts_unit_broken"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRallied(Event):
+    """``unit`` has rallied: it no longer routs."""
+
+    type: ClassVar[str] = "dts_unit_rallied"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class PursuitChanged(Event):
+    """``unit`` now pursues ``target`` (``None``: it has stopped)."""
+
+    type: ClassVar[str] = "dts_pursuit_changed"
+    unit: str
+    target: str | None
+
+
+@handles(UnitBroken)
+def _broken(s: GameState, e: UnitBroken) -> GameState:
+    return s.with_unit(s.units[e.unit].evolve(routing=True))
+
+
+@handles(UnitRallied)
+def _rallied(s: GameState, e: UnitRallied) -> GameState:
+    return s.with_unit(s.units[e.unit].evolve(routing=False))
+
+
+@handles(PursuitChanged)
+def _pursuit(s: GameState, e: PursuitChanged) -> GameState:
+    return s.with_unit(s.units[e.unit].evolve(pursuing=e.target))
+
+
+@tells(UnitBroken)
+def _tell_broken(n: Narrating, e: UnitBroken, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)} is broken and routs", "loss"
+
+
+@tells(UnitRallied)
+def _tell_rallied(n: Narrating, e: UnitRallied, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)} rallies on its colours", "status"
+
+
+@tells(PursuitChanged)
+def _tell_pursuit(n: Narrating, e: PursuitChanged, dice: Sequence[DiceRolled]) -> Sentence:
+    if e.target is None:
+        return f"{n.label(e.unit)} stops pursuing", "move"
+    return f"{n.label(e.unit)} pursues {n.label(e.target)}", "move"
+
+
+def is_routing(unit: Unit) -> bool:
+    return unit_data(unit).routing
+
+
+def pursued_by(unit: Unit) -> str | None:
+    """The routing unit ``unit`` is pursuing, if any."""
+    return unit_data(unit).pursuing
+
+
+@dataclass(frozen=True, slots=True)
+class Flight:
+    """A rout carried out: each stand's roll and slide, the friends passed through and
+    their morale checks, and whether the unit has left the table."""
+
+    unit: str
+    rolls: tuple[int, ...]
+    slides: tuple[Slide, ...]
+    checks: tuple[MoraleCheck, ...]
+    removed: bool
+
+
+def home_heading(state: GameState, side: str) -> float:
+    """Straight towards ``side``'s own table edge."""
+    return 180.0 if home_edge(state, side) == "south" else 0.0
+
+
+def rout(tx: Tx, unit_id: str, foe_id: str | None, cause: str) -> Flight:
+    """Break ``unit_id`` (or keep it fleeing): each stand rolls 2D6 and flees that far,
+    away from ``foe_id`` or, with no foe, towards its own edge."""
+    unit = tx.state.units[unit_id]
+    if not is_routing(unit):
+        tx.emit(UnitBroken(unit=unit_id))
+    foe = tx.state.units.get(foe_id) if foe_id is not None else None
+    heading = away_from(foe.base, unit.base) if foe is not None else home_heading(tx.state, unit.side)
+    stands = stands_of(tx.state.units[unit_id])
+    rolls = tuple(tx.roll(TWO_D6, f"rout: {unit.label} stand {i + 1}") for i in range(len(stands)))
+    return flee(tx, unit_id, stands, rolls, heading, cause)
+
+
+def flee_further(tx: Tx, unit_id: str, stand: int, heading: float, cause: str) -> Flight:
+    """One stand, reached by its pursuer, flees a further 2D6 (the others stay put)."""
+    unit = tx.state.units[unit_id]
+    stands = stands_of(unit)
+    roll = tx.roll(TWO_D6, f"rout: {unit.label} stand {stand + 1} flees its pursuer")
+    rolls = tuple(roll if i == stand else 0 for i in range(len(stands)))
+    return flee(tx, unit_id, stands, rolls, heading, cause)
+
+
+def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...], heading: float,
+         cause: str) -> Flight:
+    """Each of ``stands`` flees its roll along ``heading``; friends passed check morale;
+    stands over the edge are lost, and with them all the unit. Generals passed check
+    nothing ("General stands don't check for morale points")."""
+    state = tx.state
+    unit = state.units[unit_id]
+    size = (tx.table.width, tx.table.depth)
+    slides = plan_scatter(state, unit, stands, [float(r) for r in rolls], heading=heading,
+                          policy=Interpenetration.PASS_FRIENDS, table=size)
+    own = unit_data(unit)
+    gone = tuple(s.off_table for s in slides)
+    tx.emit(StandsScattered(unit=unit_id, places=tuple(s.end.centre for s in slides),
+                            width=own.stand_width, depth=own.stand_depth, gone=gone))
+    checks: list[MoraleCheck] = []
+    passed = list(dict.fromkeys(f for s in slides for f in s.passed_through))
+    for friend in passed:
+        if tx.state.units[friend].in_play and not unit_data(tx.state.units[friend]).is_general:
+            checks.append(morale_check(tx, friend, f"{unit.label} routed through it"))
+    if any(gone):
+        lose_stands(tx, unit_id, sum(gone), "routed off the table")
+    removed = all(gone)
+    if removed:
+        tx.emit(UnitRemoved(unit=unit_id, reason="routed", detail="off the table"))
+    return Flight(unit_id, rolls, slides, tuple(checks), removed)
+
+
+@dataclass(frozen=True, slots=True)
+class Pursuit:
+    """A pursuer's move: its 1D6, how far it went, and the stand it reached (its index
+    among the routing unit's stands), if any."""
+
+    pursuer: str
+    roll: int
+    distance: float
+    reached: int | None
+
+
+def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
+    """Move ``pursuer_id`` 1D6 straight at the nearest stand of ``routing_id``; a stand it
+    reaches flees a further 2D6 along the line of the pursuit."""
+    pursuer = tx.state.units[pursuer_id]
+    if pursued_by(pursuer) != routing_id:
+        tx.emit(PursuitChanged(unit=pursuer_id, target=routing_id))
+    roll = tx.roll(D6, f"pursuit: {pursuer.label}")
+    routing = tx.state.units[routing_id]
+    stands = stands_of(routing)
+    if not routing.in_play or not stands:
+        return Pursuit(pursuer_id, roll, 0.0, None)
+    nearest = min(range(len(stands)), key=lambda i: (base_distance(pursuer.base, stands[i]), i))
+    gap = base_distance(pursuer.base, stands[nearest])
+    heading = bearing(pursuer.base.centre, stands[nearest].centre)
+    went = min(float(roll), gap)
+    if went > 0:
+        dx, dy = heading_vector(heading)
+        end = (pursuer.x + dx * went, pursuer.y + dy * went)
+        tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
+                          reason="pursuit"))
+    if roll < gap:
+        return Pursuit(pursuer_id, roll, went, None)
+    flee_further(tx, routing_id, nearest, heading, f"caught by {pursuer.label}")
+    return Pursuit(pursuer_id, roll, went, nearest)
+
+
+def stop_pursuing(tx: Tx, pursuer_id: str) -> None:
+    tx.emit(PursuitChanged(unit=pursuer_id, target=None))
+
+
+def beats_morale(tx: Tx, pursuer_id: str) -> bool:
+    """The pursuer's 1D6 against its current morale points: more, and it stops ("until it
+    beats its current morale point total on 1D6 (3 morale points needs a 4+ etc.)")."""
+    unit = tx.state.units[pursuer_id]
+    points = unit_data(unit).morale or 0
+    return tx.roll(D6, f"break off pursuit: {unit.label}") > points
