@@ -26,6 +26,7 @@ from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
 from tertia.rulesets.declare_thee_sir import capture as dts_capture
 from tertia.rulesets.declare_thee_sir import events as dts_ev
+from tertia.rulesets.declare_thee_sir import rout as dts_rout
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
 
@@ -269,6 +270,17 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (dts_ev.ObstacleReached(unit="pf", reached=True), "Essex's Foot halts at an obstacle"),
     (dts_ev.ObstacleReached(unit="pf", reached=False), None),
     (dts_ev.ActivationEnded(unit="pf"), None),
+    (dts_ev.VolleyFired(unit="pf", target="rf"), "Essex's Foot fires at King's Foot"),
+    (dts_rout.UnitBroken(unit="pf"), "Essex's Foot is broken and routs"),
+    (dts_rout.UnitRallied(unit="pf"), "Essex's Foot rallies on its colours"),
+    (dts_rout.PursuitChanged(unit="rf", target="pf"), "King's Foot pursues Essex's Foot"),
+    (dts_rout.PursuitChanged(unit="rf", target=None), "King's Foot stops pursuing"),
+    (ev.StandsScattered(unit="pf", places=((20, 4), (18, 2), (22, -1)), width=1.5, depth=1,
+                        gone=(False, False, True)),
+     "Essex's Foot flees in disorder (2 stands left, 1 stand off the table)"),
+    (ev.StandsScattered(unit="pf", places=((20, 4),), width=1.5, depth=1), "(1 stand left)"),
+    (ev.StandsGathered(unit="pf", x=20, y=4, facing=0, width=4.5, depth=1),
+     "Essex's Foot's stands gather on its colours"),
     (dts_capture.Captured(unit="rh", target="pf", prize="flag"), "captures Essex's Foot's flag"),
     (dts_capture.Captured(unit="rh", target="pf", prize="pc"), "captures Earl of Essex"),
     (ev.GameEnded(winner="roy", score={"roy": 7, "parl": 3}, reason="turn limit", breakdown={}),

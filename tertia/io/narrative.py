@@ -262,7 +262,7 @@ class Narrator:
         if self.state is None:
             return
         # An event that does not fit the state (a partial log) leaves it as it was.
-        with contextlib.suppress(KeyError, IndexError, TypeError, ValueError):
+        with contextlib.suppress(AttributeError, KeyError, IndexError, TypeError, ValueError):
             self.state = reduce(self.state, event)
 
     def _purpose(self, purpose: str) -> str:
@@ -351,6 +351,15 @@ class Narrator:
 
     def _unit_formed(self, e: ev.UnitFormed, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} forms {humanise(e.formation)}", "move"
+
+    def _stands_scattered(self, e: ev.StandsScattered, dice: Sequence[ev.DiceRolled]) -> _Told:
+        gone = sum(1 for g in e.gone if g)
+        left = len(e.places) - gone
+        lost = f", {plural(gone, 'stand')} off the table" if gone else ""
+        return f"{self.label(e.unit)} flees in disorder ({plural(left, 'stand')} left{lost})", "move"
+
+    def _stands_gathered(self, e: ev.StandsGathered, dice: Sequence[ev.DiceRolled]) -> _Told:
+        return f"{self.label(e.unit)}'s stands gather on its colours", "move"
 
     def _morale_determined(self, e: morale_ev.MoraleDetermined, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)} is tested for the first time ({humanise(e.cause)}): " \
@@ -504,6 +513,8 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.UnitMoved: Narrator._unit_moved,
     ev.UnitTurned: Narrator._unit_turned,
     ev.UnitFormed: Narrator._unit_formed,
+    ev.StandsScattered: Narrator._stands_scattered,
+    ev.StandsGathered: Narrator._stands_gathered,
     morale_ev.MoraleDetermined: Narrator._morale_determined,
     morale_ev.MoraleRegained: Narrator._morale_regained,
     deck_ev.DeckShuffled: Narrator._deck_shuffled,
