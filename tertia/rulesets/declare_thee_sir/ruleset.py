@@ -54,7 +54,7 @@ from tertia.rulesets.declare_thee_sir.events import (
     VolleyFired,
 )
 from tertia.rulesets.declare_thee_sir.fire import fire
-from tertia.rulesets.declare_thee_sir.melee import close_test, fight
+from tertia.rulesets.declare_thee_sir.melee import SHORT_OF_TARGET, close_test, fight
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.reach import fire_distance
 from tertia.rulesets.declare_thee_sir.scenario_table import DeclareTable, GeneralSpec, RegimentSpec
@@ -427,7 +427,7 @@ class DeclareTheeSir(RuleSet):
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
         path = charge_path(tx.table, tx.state, unit, target)
         closed = close_test(tx, action.unit)
-        went = path.distance if closed.passed else max(0.0, path.distance - FAILED_CLOSE_GAP)
+        went = path.distance if closed.passed else max(0.0, path.distance - SHORT_OF_TARGET)
         if went > 0 or path.heading != unit.facing:
             dx, dy = heading_vector(path.heading)
             tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
@@ -451,10 +451,6 @@ class DeclareTheeSir(RuleSet):
             if check.routed and tx.state.units[check.unit].in_play and \
                     not unit_data(tx.state.units[check.unit]).routing:
                 rout.rout(tx, check.unit, foe, "failed a morale check")
-
-
-FAILED_CLOSE_GAP = 1.0
-"""Melee a: "Failure to close leaves attacking unit 1 in from target unit"."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,149 @@
+"""Declare Thee Sir: routs stand by stand, pursuit, and rallies (Melee Chart notes, 5d;
+Rally, 6), with scripted dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tertia.core.events import StandsScattered, UnitRemoved
+from tertia.core.geometry import base_distance
+from tertia.rules.casualties import StandsLost
+from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.rally import rally_routing, rest, rolls_allowed
+from tertia.rulesets.declare_thee_sir.rout import beats_morale, is_routing, pursue, pursued_by, rout
+from tertia.rulesets.declare_thee_sir.stands import stands_of
+
+from .dts_combat_support import A, B, dice_left, dts, state_of, tx_with
+
+
+def test_each_stand_flees_its_own_2d6_straight_away_from_the_foe() -> None:
+    """"Roll 2D6 for each unit stand and move that many inches away from foe"."""
+    foe = dts("f", B, 20.0, 20.0, 180.0, morale=3)
+    broken = dts("b", A, 20.0, 18.0, 0.0, morale=0)
+    tx = tx_with(state_of(foe, broken), 5, 9, 7)
+    flight = rout(tx, "b", "f", "melee")
+    assert flight.rolls == (5, 9, 7) and dice_left(tx) == 0
+    assert is_routing(tx.state.units["b"])
+    ys = [s.y for s in stands_of(tx.state.units["b"])]
+    assert ys == [13.0, 9.0, 11.0]  # each straight south, away from the foe to the north
+    assert tx.state.units["b"].y == 13.0  # the unit stands where its flag stands
+
+
+def test_a_stand_over_the_edge_is_lost_and_with_the_last_the_unit() -> None:
+    """"When routed off a table edge, a unit is removed from play"."""
+    foe = dts("f", B, 20.0, 6.0, 180.0, morale=3)
+    broken = dts("b", A, 20.0, 4.0, 0.0, morale=0)
+    tx = tx_with(state_of(foe, broken), 2, 12, 4)
+    flight = rout(tx, "b", "f", "melee")
+    assert [s.off_table for s in flight.slides] == [False, True, True]
+    assert StandsLost(unit="b", stands=2, cause="routed off the table") in tx.events
+    assert unit_data(tx.state.units["b"]).stands_left == 1 and tx.state.units["b"].in_play
+    assert len(stands_of(tx.state.units["b"])) == 1
+    again = tx_with(tx.state, 6)
+    assert rout(again, "b", None, "routing").removed
+    assert UnitRemoved(unit="b", reason="routed", detail="off the table") in again.events
+
+
+def test_a_rout_goes_on_towards_the_units_own_edge() -> None:
+    """"The routing unit will continue to rout each time it is activated": with no foe to
+    flee, towards its own (south) edge."""
+    broken = dts("b", A, 20.0, 18.0, 90.0, morale=0)
+    tx = tx_with(state_of(broken, dts("f", B, 40.0, 30.0, morale=2)), 4, 4, 4)
+    before = stands_of(broken)
+    rout(tx, "b", None, "routing")
+    after = stands_of(tx.state.units["b"])
+    assert [(a.x, a.y + 4.0) for a in after] == [(b.x, b.y) for b in before]
+
+
+def test_friends_the_routers_pass_through_check_morale_and_generals_do_not() -> None:
+    """Movement: units that "rout through another unit cause a moral check (one musketry
+    roll) on each unit involved"; "General stands don't check for morale points"."""
+    foe = dts("f", B, 20.0, 20.0, 180.0, morale=3)
+    broken = dts("b", A, 20.0, 18.0, 0.0, morale=0, stands=1)
+    friend = dts("p", A, 20.0, 15.0, 0.0, morale=3)
+    general = dts("g", A, 20.0, 12.0, 0.0, troop="general")
+    tx = tx_with(state_of(foe, broken, friend, general), 8, 1, 2)  # flight 8; friend's check 1, 2
+    flight = rout(tx, "b", "f", "melee")
+    assert [c.unit for c in flight.checks] == ["p"] and flight.checks[0].dice == (1, 2)
+    assert set(flight.slides[0].passed_through) == {"p", "g"} and dice_left(tx) == 0
+
+
+def test_the_pursuer_follows_1d6_and_a_stand_it_reaches_flees_2d6_more() -> None:
+    """"The victorious attacking unit will pursue the routing unit 1D6. If it contacts a
+    routing unit stand, the routing stand is moved a further 2D6"."""
+    winner = dts("w", B, 20.0, 20.0, 180.0, morale=3)
+    router = dts("r", A, 20.0, 16.0, 0.0, morale=0, stands=1)
+    short = tx_with(state_of(winner, router), 2)
+    found = pursue(short, "w", "r")
+    assert (found.roll, found.reached, pursued_by(short.state.units["w"])) == (2, None, "r")
+    assert short.state.units["w"].y == 18.0
+    caught = tx_with(state_of(winner, router), 4, 6)  # 4 reaches the stand 3" off; it flees 6
+    found = pursue(caught, "w", "r")
+    assert found.reached == 0 and caught.state.units["r"].y == 10.0
+    assert base_distance(caught.state.units["w"].base, router.base) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(("roll", "stops"), [(3, False), (4, True)])
+def test_the_pursuit_stops_when_the_pursuer_beats_its_morale(roll: int, stops: bool) -> None:
+    """"until it beats its current morale point total on 1D6 (3 morale points needs a 4+)"."""
+    tx = tx_with(state_of(dts("w", B, 20.0, 20.0, morale=3)), roll)
+    assert beats_morale(tx, "w") is stops
+
+
+@pytest.mark.parametrize(("points", "general_at", "rolls"), [
+    (0, None, 1), (2, None, 2), (3, None, 3), (3, 2.5, 4), (3, 4.0, 3),
+])
+def test_a_routing_unit_rolls_once_a_morale_level_and_once_more_for_a_general_nearby(
+        points: int, general_at: float | None, rolls: int) -> None:
+    """Rally b: poor 1, good 2, excellent 3 rolls; one more for a friendly general within 3"."""
+    units = [dts("b", A, 20.0, 10.0, morale=points)]
+    if general_at is not None:
+        units.append(dts("g", A, 20.0, 10.5 + 0.75 + general_at, troop="general"))
+    assert rolls_allowed(state_of(*units), units[0]) == rolls
+
+
+def test_doubles_rally_the_unit_on_its_colours_with_the_sum_to_move() -> None:
+    """Rally b: "Doubles rally the routing unit ... Use the sum of the doubles to begin rally
+    move"."""
+    foe = dts("f", B, 20.0, 30.0, 180.0, morale=3)
+    tx = tx_with(state_of(foe, dts("b", A, 20.0, 18.0, morale=2)), 6, 6, 6, 2, 5, 4, 4)
+    rout(tx, "b", "f", "melee")
+    attempt = rally_routing(tx, "b")
+    assert attempt.rolls == ((2, 5), (4, 4)) and attempt.rallied and attempt.move == 8
+    unit = tx.state.units["b"]
+    assert not is_routing(unit) and unit.stands == () and (unit.width, unit.depth) == (4.5, 1.0)
+    assert tx.state.value("allowance") == {"open": 8, "difficult": 3}
+
+
+def test_without_doubles_the_flag_flees_the_last_roll_and_each_stand_its_own() -> None:
+    """Rally b: "Routing units failing to rally use the last dice roll as continued rout
+    movement for the flag stand. Then roll 2D6 for each routing unit stand's movement"."""
+    foe = dts("f", B, 20.0, 30.0, 180.0, morale=3)
+    tx = tx_with(state_of(foe, dts("b", A, 20.0, 18.0, morale=2)), 6, 6, 6, 2, 5, 1, 3, 7, 9)
+    rout(tx, "b", "f", "melee")
+    before = [s.y for s in stands_of(tx.state.units["b"])]
+    attempt = rally_routing(tx, "b")
+    assert attempt.rolls == ((2, 5), (1, 3)) and not attempt.rallied and dice_left(tx) == 0
+    after = [s.y for s in stands_of(tx.state.units["b"])]
+    assert [b - a for a, b in zip(after, before, strict=True)] == [4.0, 7.0, 9.0]
+    assert isinstance(tx.events[-1], StandsScattered) and is_routing(tx.state.units["b"])
+
+
+@pytest.mark.parametrize(("first", "now", "regain_to", "after"), [
+    (3, 2, "level", 3), (3, 3, "level", 4), (3, 3, "points", 3), (2, 1, "level", 2), (2, 2, "level", 2),
+])
+def test_resting_regains_a_point_on_doubles_up_to_the_original_level(
+        first: int, now: int, regain_to: str, after: int) -> None:
+    """Rally d: "Doubles regain one morale point ... up to its original morale level (good =
+    2, excellent = 4)"; the option ``regain_to`` reads it as the points first rolled."""
+    tx = tx_with(state_of(dts("u", A, 20.0, 10.0, morale=now, morale_max=first)), 3, 3)
+    assert rest(tx, "u", regain_to).rallied
+    assert unit_data(tx.state.units["u"]).morale == after
+
+
+def test_resting_without_doubles_or_untested_regains_nothing() -> None:
+    """Rally d: "Untested units cannot regain the unknown" (no roll at all)."""
+    tx = tx_with(state_of(dts("u", A, 20.0, 10.0, morale=1, morale_max=3)), 3, 4)
+    assert not rest(tx, "u", "level").rallied and unit_data(tx.state.units["u"]).morale == 1
+    untested = tx_with(state_of(dts("u", A, 20.0, 10.0)))
+    assert rest(untested, "u", "level").rolls == () and dice_left(untested) == 0
