@@ -1,0 +1,123 @@
+"""Declare Thee Sir: volleys and charges as players make them, and what a routing or
+pursuing unit does on its card (Game Play options 2-6 through the rule set)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tertia.core.dice import ScriptedDice
+from tertia.core.events import DiceRolled, GameDataChanged
+from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
+from tertia.rulesets.declare_thee_sir.events import Charge, Declare, Fire, VolleyFired
+from tertia.rulesets.declare_thee_sir.rout import PursuitChanged, UnitBroken
+from tertia.rulesets.declare_thee_sir.sequence import options_for
+
+from .dts_support import P, R, activated, dts_game, unit
+
+FOOT = unit("pf", P, "foot", 20, 6)
+HORSE = unit("ph", P, "horse", 30, 6)
+ENEMY = unit("rf", R, "foot", 20, 14, 180)
+LAST: tuple[str, ...] = ()  # the deck is spent: in a one-turn battle the battle then ends
+
+
+def codes(game, state, action) -> list[str]:  # type: ignore[no-untyped-def]
+    return [v.code for v in game.validate(state, action)]
+
+
+def deck_of(state, *cards: str):  # type: ignore[no-untyped-def]
+    return state.evolve(own=game_data(state).evolve(deck_left=cards))
+
+
+def test_stand_and_fire_gives_two_volleys_then_the_activation_ends() -> None:
+    """Game Play 4: "Stand and fire (two volleys)"."""
+    game = dts_game([FOOT, HORSE, ENEMY])
+    state = deck_of(activated(game, "pf", "stand_and_fire"), "unit:rf")
+    state = state.evolve(own=game_data(state).evolve(volleys=2))
+    assert codes(game, state, Fire(unit="pf", target="rf")) == []
+    # range 6 + 1D6 = 12 against 7" apart: in range; morale 4 (a 6); dice 2, 3: no point.
+    state, events = game.apply(state, Fire(unit="pf", target="rf"), ScriptedDice([6, 6, 2, 3]))
+    assert VolleyFired(unit="pf", target="rf") in events and game_data(state).volleys == 1
+    assert game_data(state).activated == "pf"
+    state, events = game.apply(state, Fire(unit="pf", target="rf"), ScriptedDice([1, 2, 3]))
+    assert game_data(state).activated == "rf"  # the second volley ended it
+    assert [e.value for e in events if isinstance(e, DiceRolled)][:1] == [1]  # range 7: just in range
+
+
+def test_fire_needs_a_fire_option_a_volley_left_and_a_target_in_the_arc() -> None:
+    game = dts_game([FOOT, HORSE, ENEMY, unit("rs", R, "foot", 20, 2, 0)])
+    advancing = activated(game, "pf", "advance", {"open": 3, "difficult": 1})
+    assert codes(game, advancing, Fire(unit="pf", target="rf")) == ["declare-thee-sir.NOT_DECLARED"]
+    firing = activated(game, "pf", "stand_and_fire")
+    firing = firing.evolve(own=game_data(firing).evolve(volleys=2))
+    assert codes(game, firing, Fire(unit="pf", target="rs")) == ["fighting.NO_LINE_OF_SIGHT"]  # behind
+    assert codes(game, firing, Fire(unit="pf", target="ph")) == ["core.UNKNOWN_UNIT"]  # a friend
+    spent = firing.evolve(own=game_data(firing).evolve(volleys=0))
+    assert codes(game, spent, Fire(unit="pf", target="rf")) == ["declare-thee-sir.NO_VOLLEYS"]
+
+
+def test_a_charge_goes_straight_at_the_target_under_advance_within_the_rolled_move() -> None:
+    """Melee a: "Attacking unit must use advance option to move directly at target unit";
+    artillery can't advance into melee."""
+    game = dts_game([FOOT, HORSE, unit("pg", P, "artillery", 10, 6), ENEMY])
+    short = activated(game, "pf", "advance", {"open": 6, "difficult": 2})
+    assert codes(game, short, Charge(unit="pf", target="rf")) == ["declare-thee-sir.TOO_FAR"]  # 7" gap
+    enough = activated(game, "pf", "advance", {"open": 7, "difficult": 3})
+    assert codes(game, enough, Charge(unit="pf", target="rf")) == []
+    firing = activated(game, "pf", "advance_and_fire", {"open": 7, "difficult": 3})
+    assert codes(game, firing, Charge(unit="pf", target="rf")) == ["declare-thee-sir.NOT_DECLARED"]
+    gun = activated(game, "pg", "advance", {"open": 12, "difficult": 4})
+    assert codes(game, gun, Charge(unit="pg", target="rf")) == ["core.CANNOT_ACT"]
+
+
+def test_a_failed_close_stops_the_attacker_an_inch_short() -> None:
+    """Melee a: "Failure to close leaves attacking unit 1 in from target unit"."""
+    game = dts_game([FOOT, ENEMY], turns=1)
+    state = deck_of(activated(game, "pf", "advance", {"open": 7, "difficult": 3}), *LAST)
+    # morale: 1 (a 1 point, good morale); close 1D6 = 2, good needs 3+.
+    state, events = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([1, 2]))
+    assert state.units["pf"].y == 12.0 and unit_data(state.units["pf"]).morale == 1
+    assert GameDataChanged(key="moved", value=True) in events
+
+
+def test_a_target_broken_in_melee_routs_and_the_winner_pursues() -> None:
+    """Melee Chart notes: ROUT breaks the target; "The victorious attacking unit will pursue
+    the routing unit 1D6"."""
+    game = dts_game([FOOT, ENEMY], turns=1)
+    state = deck_of(activated(game, "pf", "advance", {"open": 7, "difficult": 3}), *LAST)
+    state = state.with_unit(state.units["pf"].evolve(morale=3, morale_max=3))
+    state = state.with_unit(state.units["rf"].evolve(morale=1, morale_max=1))
+    # close 4 (excellent needs 2+); fight 5, 6 = 11: ROUT for good morale, a point for the
+    # modified ROUT; the three stands flee 6, 6, 6; the pursuer's 1D6 is 1.
+    state, events = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([4, 5, 6, 6, 6, 6, 1]))
+    assert UnitBroken(unit="rf") in events and PursuitChanged(unit="pf", target="rf") in events
+    assert unit_data(state.units["rf"]).routing and unit_data(state.units["pf"]).pursuing == "rf"
+
+
+def test_a_routing_unit_may_only_rally_or_rout_on_and_defer_routs_it_on() -> None:
+    game = dts_game([FOOT, ENEMY], turns=1)
+    state = activated(game, "rf")
+    state = state.with_unit(state.units["rf"].evolve(routing=True, morale=0, morale_max=2))
+    state = deck_of(state, *LAST)
+    state = state.evolve(decisions=(state.pending.__class__(R, "declare", {"unit": "rf",
+                                                                           "options": ["rally", "defer"]}),))
+    assert codes(game, state, Declare(unit="rf", option="advance")) == ["declare-thee-sir.OPTION_NOT_OPEN"]
+    assert options_for(state.units["rf"]) == ("rally", "defer")
+    after, _ = game.apply(state, Declare(unit="rf", option="defer"), ScriptedDice([3, 3, 3]))
+    assert after.units["rf"].y == 17.0  # towards its own (north) edge
+
+
+def test_a_pursuer_pursues_on_its_card_until_it_beats_its_morale() -> None:
+    game = dts_game([FOOT, ENEMY], turns=1)
+    state = activated(game, "pf")
+    state = state.with_unit(state.units["pf"].evolve(pursuing="rf", morale=3, morale_max=3))
+    state = state.with_unit(state.units["rf"].evolve(routing=True, morale=0, morale_max=1))
+    state = deck_of(state, *LAST)
+    state = state.evolve(decisions=(state.pending.__class__(P, "declare", {"unit": "pf",
+                                                                           "options": ["rally", "defer"]}),))
+    on, _ = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([3, 2]))
+    moved = math.hypot(on.units["pf"].x - 20, on.units["pf"].y - 6)
+    assert moved == pytest.approx(2.0) and unit_data(on.units["pf"]).pursuing == "rf"
+    off, events = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([4]))
+    assert PursuitChanged(unit="pf", target=None) in events and off.units["pf"].y == 6.0
