@@ -15,6 +15,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, Violation
+from tertia.core.vocabulary import ActionKind, DecisionKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, plan_slide
@@ -24,7 +25,7 @@ from tertia.rules.movement import (
     iter_terrain_violations,
     plan_move,
 )
-from tertia.rulesets.declare_thee_sir import clauses, movement, rally, rout, sequence
+from tertia.rulesets.declare_thee_sir import clauses, movement, rally, rout, sequence, vocabulary
 from tertia.rulesets.declare_thee_sir.codes import DtsCode
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
@@ -91,6 +92,8 @@ class DeclareTheeSir(RuleSet):
     version: ClassVar[str] = "1.0"
     GAME_DATA = DtsGame
     SCENARIO_EXTENSION = DeclareTable
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     TERRAIN_KINDS: ClassVar[frozenset[str]] = TERRAIN
     COMMANDER_VALUES: ClassVar[range] = range(0, 11)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
