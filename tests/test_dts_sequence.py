@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tertia.core.actions import Move
+from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, GameEnded, UnitRemoved
 from tertia.core.reducer import reduce
@@ -15,7 +15,6 @@ from tertia.rulesets.declare_thee_sir.events import (
     DECLARE,
     ChangeFormation,
     Declare,
-    EndActivation,
     MoveWorkedOut,
     UnitActivated,
 )
@@ -182,7 +181,7 @@ def test_the_last_turn_ends_the_battle_on_points() -> None:
     game = dts_game([FOOT, ENEMY], turns=1)
     state = activated(game, "pf", "advance", {"open": 3, "difficult": 1})
     state = state.evolve(own=game_data(state).evolve(deck_left=()))
-    after, events = game.apply(state, EndActivation(unit="pf"), ScriptedDice([]))
+    after, events = game.apply(state, EndPhase(), ScriptedDice([]))
     assert isinstance(events[-1], GameEnded) and after.is_over
     assert events[-1].reason == "the last turn is over" and events[-1].winner is None
 

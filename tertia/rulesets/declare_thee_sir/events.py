@@ -63,15 +63,6 @@ class Charge(Action):
     target: str
 
 
-@dataclass(frozen=True, slots=True)
-class EndActivation(Action):
-    """The activated unit does no more this activation (it need not use its whole move
-    or fire every volley)."""
-
-    type: ClassVar[str] = "dts_end_activation"
-    unit: str
-
-
 # --- events ----------------------------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tertia.core.actions import Action, Move
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, GameDataChanged, UnitFormed, UnitMoved
 from tertia.core.geometry import bearing, heading_vector, polygons_overlap
@@ -47,7 +47,6 @@ from tertia.rulesets.declare_thee_sir.events import (
     ChangeFormation,
     Charge,
     Declare,
-    EndActivation,
     Fire,
     MoveWorkedOut,
     ObstacleReached,
@@ -178,7 +177,12 @@ class DeclareTheeSir(RuleSet):
         if state.is_over:
             return [Violation(CoreCode.GAME_OVER, "the battle is over", clauses.GAME_PLAY)]
         game = game_data(state)
-        if not isinstance(action, Declare | ChangeFormation | Move | Fire | Charge | EndActivation):
+        if isinstance(action, EndPhase):
+            if game.activated is None or state.pending is not None:
+                return [Violation(CoreCode.WRONG_PHASE, "first declare the activated unit's option",
+                                  clauses.GAME_PLAY)]
+            return []
+        if not isinstance(action, Declare | ChangeFormation | Move | Fire | Charge):
             return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.id} has no action {action.type!r}",
                               clauses.GAME_PLAY)]
         unit = state.units.get(action.unit)
@@ -199,8 +203,6 @@ class DeclareTheeSir(RuleSet):
         if pending is not None:
             return [Violation(CoreCode.PENDING_DECISION,
                               f"first declare {unit.label}'s option", clauses.GAME_PLAY)]
-        if isinstance(action, EndActivation):
-            return []
         if isinstance(action, ChangeFormation):
             return self._formation_problems(table, state, unit, action.formation)
         if isinstance(action, Fire):
@@ -349,7 +351,7 @@ class DeclareTheeSir(RuleSet):
             self._fire(tx, action)
         elif isinstance(action, Charge):
             self._charge(tx, action)
-        elif isinstance(action, EndActivation):
+        elif isinstance(action, EndPhase):
             sequence.end_activation(tx, self.options)
 
     def _declare(self, tx: Tx, action: Declare) -> None:

@@ -52,10 +52,9 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
         help="Under advance: straight at the target, test to close, then the melee.",
     ),
     ActionKind(
-        "dts_end_activation", "End the activation", "{unit} does no more", clauses.GAME_PLAY,
-        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),),
-        odds=False, phases=(PHASE,), subject="unit",
-        help="The unit need not use all its move or fire every volley.",
+        "end_phase", "End the activation", "End the activation", clauses.GAME_PLAY,
+        odds=False, phases=(PHASE,),
+        help="The activated unit does no more: it need not use all its move or fire every volley.",
     ),
 )
 
