@@ -99,10 +99,10 @@ def begin_ordering(
 ) -> bool:
     """A new turn: deal each side its cards and await the order of the first side that
     must choose one. Returns False when no side has to choose (every side shuffles)."""
-    tx.emit(GameDataChanged(key=SHUFFLED, value=list(shuffled)))
+    tx.emit(GameDataChanged(key=SHUFFLED, value=tuple(shuffled)))
     for side in tx.state.sides:
-        tx.emit(GameDataChanged(key=deck_key(side), value=list(decks.get(side, ()))))
-        tx.emit(GameDataChanged(key=played_key(side), value=[]))
+        tx.emit(GameDataChanged(key=deck_key(side), value=tuple(decks.get(side, ()))))
+        tx.emit(GameDataChanged(key=played_key(side), value=()))
         tx.emit(GameDataChanged(key=order_key(side), value=None))
     return await_next_order(tx)
 
@@ -115,7 +115,7 @@ def await_next_order(tx: Tx) -> bool:
             continue
         cards = deck(tx.state, side)
         if len(cards) <= 1:
-            tx.emit(GameDataChanged(key=order_key(side), value=list(cards)))
+            tx.emit(GameDataChanged(key=order_key(side), value=tuple(cards)))
             continue
         tx.emit(DecisionAwaited(side=side, kind=ORDER_KIND, context={"cards": list(cards)}))
         return True
@@ -146,7 +146,7 @@ def resolve_order(tx: Tx, action: OrderCards) -> bool:
     assert pending is not None
     side = str(pending["side"])
     tx.emit(DecisionMade(side=side, kind=ORDER_KIND, choice=f"{len(action.order)} cards face down"))
-    tx.emit(GameDataChanged(key=order_key(side), value=list(action.order)))
+    tx.emit(GameDataChanged(key=order_key(side), value=tuple(action.order)))
     return await_next_order(tx)
 
 
@@ -170,7 +170,7 @@ def play_top_card(tx: Tx, side: str) -> str | None:
         card = sorted(left)[int(pick) - 1]
     else:
         card = left[0]
-    tx.emit(GameDataChanged(key=played_key(side), value=[*played(tx.state, side), card]))
+    tx.emit(GameDataChanged(key=played_key(side), value=(*played(tx.state, side), card)))
     return card
 
 
@@ -191,7 +191,7 @@ def remove_card(tx: Tx, side: str, card: str) -> None:
     """A command lost all its units: its card leaves the deck at once."""
     held = deck(tx.state, side)
     if card in held:
-        tx.emit(GameDataChanged(key=deck_key(side), value=[c for c in held if c != card]))
+        tx.emit(GameDataChanged(key=deck_key(side), value=tuple(c for c in held if c != card)))
 
 
 # --- hidden information -------------------------------------------------------------------

@@ -47,8 +47,8 @@ def drawn(state: GameState) -> list[Card]:
 
 def shuffle(tx: Tx, sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> None:
     """Gather every card and shuffle: the turn's deck is full again."""
-    tx.emit(GameDataChanged(key="deck", value=[list(c) for c in full_deck(sides, types)]))
-    tx.emit(GameDataChanged(key="drawn", value=[]))
+    tx.emit(GameDataChanged(key="deck", value=tuple(full_deck(sides, types))))
+    tx.emit(GameDataChanged(key="drawn", value=()))
 
 
 def draw(tx: Tx) -> Card | None:
@@ -59,6 +59,6 @@ def draw(tx: Tx) -> Card | None:
         return None
     index = pick(tx, len(left))
     card = left[index]
-    tx.emit(GameDataChanged(key="deck", value=[list(c) for i, c in enumerate(left) if i != index]))
-    tx.emit(GameDataChanged(key="drawn", value=[*(list(c) for c in drawn(tx.state)), list(card)]))
+    tx.emit(GameDataChanged(key="deck", value=tuple(c for i, c in enumerate(left) if i != index)))
+    tx.emit(GameDataChanged(key="drawn", value=(*drawn(tx.state), card)))
     return card

@@ -201,6 +201,12 @@ def frozen_value(value: Any) -> Any:
     """``value`` as a rule set's record keeps it: JSON lists become tuples, all the way
     down, so a record equals itself read back from JSON."""
     kind = type(value)
+    if kind is tuple:
+        for v in value:
+            if type(v) is list or type(v) is dict:
+                break
+        else:
+            return value  # already frozen: the rules' own events build tuples of tuples
     if kind is list or kind is tuple:
         return tuple([frozen_value(v) if type(v) in _NESTED else v for v in value])
     if kind is dict or isinstance(value, Mapping):

@@ -467,13 +467,12 @@ class GameState:
         """The state with game-wide values replaced, each where :meth:`value` reads it: one
         new state. A rule set that declares its values (:attr:`own`) keeps every value
         there; writing one it does not declare raises KeyError."""
-        own, extra = self.own, dict(self.extra)
+        own = self.own
+        if own is None:
+            return self.evolve(extra={**self.extra, **values})
         for key, v in values.items():
-            if own is None:
-                extra[key] = v
-            else:
-                own = own.with_value(key, v)
-        return self.evolve(own=own, extra=extra)
+            own = own.with_value(key, v)
+        return self.evolve(own=own)
 
     def is_marked(self, name: str, ident: str) -> bool:
         return ident in self.marks.get(name, ())

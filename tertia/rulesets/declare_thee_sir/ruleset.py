@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, GameDataChanged, UnitFormed, UnitMoved
 from tertia.core.geometry import bearing, heading_vector, polygons_overlap
@@ -91,6 +92,8 @@ class DeclareTheeSir(RuleSet):
     version: ClassVar[str] = "1.0"
     GAME_DATA = DtsGame
     SCENARIO_EXTENSION = DeclareTable
+    AI = AiSpec(proposer="tertia.ai.dts_proposals:iter_proposals",
+                doctrine="tertia.ai.dts_doctrine:DtsDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     TERRAIN_KINDS: ClassVar[frozenset[str]] = TERRAIN
