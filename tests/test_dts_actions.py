@@ -7,10 +7,11 @@ import math
 
 import pytest
 
+from tertia.core.actions import Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, GameDataChanged
 from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
-from tertia.rulesets.declare_thee_sir.events import Charge, Declare, Fire, VolleyFired
+from tertia.rulesets.declare_thee_sir.events import Charge, Declare, Fire, GeneralAttached, VolleyFired
 from tertia.rulesets.declare_thee_sir.rout import PursuitChanged, UnitBroken
 from tertia.rulesets.declare_thee_sir.sequence import options_for
 
@@ -121,3 +122,29 @@ def test_a_pursuer_pursues_on_its_card_until_it_beats_its_morale() -> None:
     assert moved == pytest.approx(2.0) and unit_data(on.units["pf"]).pursuing == "rf"
     off, events = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([4]))
     assert PursuitChanged(unit="pf", target=None) in events and off.units["pf"].y == 6.0
+
+
+def test_a_general_attaches_by_touching_a_unit_and_then_moves_with_it() -> None:
+    """Movement: "Independent generals move 9 inches. Attached generals move with unit or
+    are left stationary"."""
+    general = {"id": "pc", "side": P, "command": "centre", "x": 28, "y": 3, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[general], turns=1)
+    state = deck_of(activated(game, "pc", "advance", {"open": 9, "difficult": 3}), *LAST)
+    # to just behind the foot's line: the foot is 4.5" wide, 1" deep at (20, 6)
+    state, events = game.apply(state, Move(unit="pc", waypoints=((20, 4.75),)), ScriptedDice([]))
+    assert GeneralAttached(general="pc", unit="pf") in events
+    assert unit_data(state.units["pc"]).attached_to == "pf"
+    foot = activated(game, "pf", "advance", {"open": 4, "difficult": 2}).with_unit(state.units["pc"])
+    foot = deck_of(foot, *LAST)
+    moved, _ = game.apply(foot, Move(unit="pf", waypoints=((20, 9),)), ScriptedDice([]))
+    assert (moved.units["pc"].x, moved.units["pc"].y) == (20, 7.75)
+
+
+def test_a_general_leaves_his_unit_by_moving_off_on_his_own() -> None:
+    general = {"id": "pc", "side": P, "command": "centre", "x": 20, "y": 4.75, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[general], turns=1,
+                    table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    state = deck_of(activated(game, "pc", "advance", {"open": 9, "difficult": 3}), *LAST)
+    assert unit_data(state.units["pc"]).attached_to == "pf"
+    state, events = game.apply(state, Move(unit="pc", waypoints=((28, 4.75),)), ScriptedDice([]))
+    assert GeneralAttached(general="pc", unit=None) in events

@@ -118,6 +118,15 @@ class VolleyFired(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GeneralAttached(Event):
+    """``general`` is now attached to ``unit`` (``None``: he stands on his own)."""
+
+    type: ClassVar[str] = "dts_general_attached"
+    general: str
+    unit: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class ActivationEnded(Event):
     type: ClassVar[str] = "dts_activation_ended"
     unit: str
@@ -160,6 +169,11 @@ def _obstacle(s: GameState, e: ObstacleReached) -> GameState:
     return s.with_unit(s.units[e.unit].evolve(at_obstacle=e.reached))
 
 
+@handles(GeneralAttached)
+def _attached(s: GameState, e: GeneralAttached) -> GameState:
+    return s.with_unit(s.units[e.general].evolve(attached_to=e.unit))
+
+
 @handles(ActivationEnded)
 def _ended(s: GameState, e: ActivationEnded) -> GameState:
     return _game(s, activated=None, card=None, declared=None, allowance=None, moved=False, volleys=0)
@@ -197,6 +211,13 @@ def _tell_obstacle(n: Narrating, e: ObstacleReached, dice: Sequence[DiceRolled])
 @tells(VolleyFired)
 def _tell_volley(n: Narrating, e: VolleyFired, dice: Sequence[DiceRolled]) -> Sentence:
     return f"{n.label(e.unit)} fires at {n.label(e.target)}", "attack"
+
+
+@tells(GeneralAttached)
+def _tell_attached(n: Narrating, e: GeneralAttached, dice: Sequence[DiceRolled]) -> Sentence:
+    if e.unit is None:
+        return f"{n.label(e.general)} rides off on his own", "move"
+    return f"{n.label(e.general)} joins {n.label(e.unit)}", "move"
 
 
 @tells(ActivationEnded)

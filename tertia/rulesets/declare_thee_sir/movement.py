@@ -23,7 +23,8 @@ worked out for each kind of ground it might cross; the path placed says which ap
   third;
 - **open ground** otherwise.
 
-A path straying more than 135 degrees from the facing is retrograde: only under Rally.
+A path straying more than 135 degrees from the facing is retrograde: only under Rally. A
+general rides any way he will; only the ground slows him.
 
 >>> work_out(4, ((3, "long march"),), halve=False)
 Allowance(roll=4, modifiers=((3, 'long march'),), open_ground=7, difficult=3, road=None)
@@ -114,6 +115,8 @@ def kind_of_move(table: Battlefield, plan: MovePlan, unit: DtsUnit) -> str:
     """Which allowance a placed path uses: ``"road"``, ``"difficult"`` or ``"open"``
     (see the module's note); ``"retrograde"`` for a path that goes rearward."""
     widest = max((angle_between(h, plan.start.facing) for h in iter_headings(plan)), default=0.0)
+    if unit.is_general:
+        widest = 0.0  # a general rides where he will: only the ground slows him
     if widest > RETROGRADE + 1e-9:
         return "retrograde"
     areas = plan.swept()

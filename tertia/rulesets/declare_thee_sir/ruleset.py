@@ -10,7 +10,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, GameDataChanged, UnitFormed, UnitMoved
-from tertia.core.geometry import bearing, heading_vector, polygons_overlap
+from tertia.core.geometry import base_distance, bearing, heading_vector, polygons_overlap
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -49,6 +49,7 @@ from tertia.rulesets.declare_thee_sir.events import (
     Charge,
     Declare,
     Fire,
+    GeneralAttached,
     MoveWorkedOut,
     ObstacleReached,
     OptionDeclared,
@@ -263,7 +264,7 @@ class DeclareTheeSir(RuleSet):
             return [Violation(DtsCode.ALREADY_MOVED, f"{unit.label} has already moved", rule)]
         plan = plan_move(unit, action)
         kind = movement.kind_of_move(table, plan, unit_data(unit))
-        if plan.turned and kind != "retrograde":
+        if plan.turned and kind != "retrograde" and not unit_data(unit).is_general:
             kind = "difficult"  # a turn on the spot is a move to a flank
         retiring = declared.startswith(RALLY)
         if kind == "retrograde" and not retiring:
@@ -412,6 +413,10 @@ class DeclareTheeSir(RuleSet):
         plan = plan_move(unit, action)
         tx.emit(UnitMoved(unit=unit.id, path=plan.points, facing=plan.end.facing))
         tx.emit(GameDataChanged(key="moved", value=True))
+        if unit_data(unit).is_general:
+            self._attach(tx, unit.id)
+        else:
+            carry_generals(tx, unit, plan.end.x - unit.x, plan.end.y - unit.y)
         stopped = movement.at_obstacle(tx.table, plan.end.corners())
         if stopped != unit_data(unit).at_obstacle:
             tx.emit(ObstacleReached(unit=unit.id, reached=stopped))
@@ -419,6 +424,17 @@ class DeclareTheeSir(RuleSet):
             self._carry_out_checks(tx, [morale_check(tx, friend, f"{unit.label} moved through it")], unit.id)
         if game_data(tx.state).declared != ADVANCE_AND_FIRE or not game_data(tx.state).volleys:
             sequence.end_activation(tx, self.options)
+
+    def _attach(self, tx: Tx, general_id: str) -> None:
+        """Movement: a general "attached" to a unit moves with it; he attaches by ending his
+        move touching one of his side's units, and detaches by moving off on his own."""
+        general = tx.state.units[general_id]
+        touching = sorted((u for u in tx.state.iter_troops(general.side)
+                           if base_distance(general.base, u.base) <= ATTACH_REACH),
+                          key=lambda u: (base_distance(general.base, u.base), u.id))
+        joined = touching[0].id if touching else None
+        if joined != unit_data(general).attached_to:
+            tx.emit(GeneralAttached(general=general_id, unit=joined))
 
     def _fire(self, tx: Tx, action: Fire) -> None:
         tx.emit(VolleyFired(unit=action.unit, target=action.target))
@@ -440,6 +456,7 @@ class DeclareTheeSir(RuleSet):
             dx, dy = heading_vector(path.heading)
             tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
                               facing=path.heading, reason="charge"))
+            carry_generals(tx, unit, dx * went, dy * went)
         tx.emit(GameDataChanged(key="moved", value=True))
         if closed.passed:
             result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")))
@@ -489,6 +506,24 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     return ChargePath(heading, slide.distance, difficult)
 
 
+ATTACH_REACH = 0.05
+"""A general this close to a unit (edge to edge) touches it, and attaches."""
+
+
+def attached_generals(state: GameState, unit_id: str) -> list[Unit]:
+    return [g for g in state.iter_units() if unit_data(g).is_general and g.in_play
+            and unit_data(g).attached_to == unit_id]
+
+
+def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
+    """Attached generals "move with unit": each is carried the unit's way."""
+    if abs(dx) < 1e-9 and abs(dy) < 1e-9:
+        return
+    for g in attached_generals(tx.state, unit.id):
+        tx.emit(UnitMoved(unit=g.id, path=((g.x, g.y), (g.x + dx, g.y + dy)), facing=g.facing,
+                          reason="with its unit"))
+
+
 def passed_through(state: GameState, plan: MovePlan) -> list[str]:
     """The friends a move passed through (Movement: each takes a morale check)."""
     areas = plan.swept()
@@ -526,8 +561,9 @@ def _collision_problems(state: GameState, plan: MovePlan, rule: str) -> list[Vio
     mover = plan.unit
     end = plan.end.corners()
     areas = plan.swept()
+    carried = {g.id for g in attached_generals(state, mover.id)}
     for other in state.iter_units():
-        if other.id == mover.id:
+        if other.id == mover.id or other.id in carried:
             continue
         corners = other.base.corners()
         if other.side != mover.side and any(polygons_overlap(a, corners) for a in areas):
