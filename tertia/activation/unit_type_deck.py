@@ -38,11 +38,16 @@ def full_deck(sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> list[C
 
 
 def remaining(state: GameState) -> list[Card]:
-    return [(str(s), str(t)) for s, t in state.value("deck", ())]
+    return _cards(state.value("deck", ()))
 
 
 def drawn(state: GameState) -> list[Card]:
-    return [(str(s), str(t)) for s, t in state.value("drawn", ())]
+    return _cards(state.value("drawn", ()))
+
+
+def _cards(found: Sequence[Sequence[str]]) -> list[Card]:
+    """The cards as (side, type) pairs (a state read from an older layout holds lists)."""
+    return [c if type(c) is tuple else (str(c[0]), str(c[1])) for c in found]
 
 
 def shuffle(tx: Tx, sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> None:
