@@ -208,3 +208,20 @@ def test_a_general_in_place_of_a_unit_is_not_counted_and_the_option_declared_is_
     state, _ = game.apply(activated(game, "pf"), Declare(unit="pf", option="advance"), ScriptedDice([2]))
     with pytest.raises(IllegalAction, match="already declared"):
         game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([]))
+
+
+def test_dragoons_mount_and_dismount_as_a_formation_change() -> None:
+    """Movement and Fire tell mounted dragoons (2D6, 3" + 1D6) from dismounted ones (1D6,
+    6" + 1D6); mounting or dismounting is a formation change."""
+    game = dts_game([unit("pd", P, "dragoons", 20, 6), ENEMY, FOOT | {"x": 30}],
+                    table={"regiments": [{"unit": "pd", "mounted": False}]})
+    state = activated(game, "pd", "formation_change")
+    assert not unit_data(state.units["pd"]).mounted
+    assert codes(game, state, ChangeFormation(unit="pd", formation="dismount")) == [
+        "declare-thee-sir.SAME_FORMATION"]
+    after, _ = game.apply(state.evolve(own=game_data(state).evolve(deck_left=("unit:rf",))),
+                          ChangeFormation(unit="pd", formation="mount"), ScriptedDice([]))
+    assert unit_data(after.units["pd"]).is_mounted
+    foot = activated(game, "pf", "formation_change")
+    assert codes(game, foot, ChangeFormation(unit="pf", formation="mount")) == [
+        "declare-thee-sir.FORMATION_NOT_ALLOWED"]

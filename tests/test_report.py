@@ -272,6 +272,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (dts_ev.ActivationEnded(unit="pf"), None),
     (dts_ev.VolleyFired(unit="pf", target="rf"), "Essex's Foot fires at King's Foot"),
     (dts_ev.GeneralAttached(general="pc", unit="pf"), "Earl of Essex joins Essex's Foot"),
+    (dts_ev.DragoonsMounted(unit="pf", mounted=True), "Essex's Foot mount"),
+    (dts_ev.DragoonsMounted(unit="pf", mounted=False), "Essex's Foot dismount"),
     (dts_ev.GeneralAttached(general="pc", unit=None), "Earl of Essex rides off on his own"),
     (dts_rout.UnitBroken(unit="pf"), "Essex's Foot is broken and routs"),
     (dts_rout.UnitRallied(unit="pf"), "Essex's Foot rallies on its colours"),

@@ -118,6 +118,15 @@ class VolleyFired(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DragoonsMounted(Event):
+    """Dragoons took to their horses (``mounted``) or dismounted."""
+
+    type: ClassVar[str] = "dts_dragoons_mounted"
+    unit: str
+    mounted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class GeneralAttached(Event):
     """``general`` is now attached to ``unit`` (``None``: he stands on his own)."""
 
@@ -169,6 +178,11 @@ def _obstacle(s: GameState, e: ObstacleReached) -> GameState:
     return s.with_unit(s.units[e.unit].evolve(at_obstacle=e.reached))
 
 
+@handles(DragoonsMounted)
+def _mounted(s: GameState, e: DragoonsMounted) -> GameState:
+    return s.with_unit(s.units[e.unit].evolve(mounted=e.mounted))
+
+
 @handles(GeneralAttached)
 def _attached(s: GameState, e: GeneralAttached) -> GameState:
     return s.with_unit(s.units[e.general].evolve(attached_to=e.unit))
@@ -211,6 +225,11 @@ def _tell_obstacle(n: Narrating, e: ObstacleReached, dice: Sequence[DiceRolled])
 @tells(VolleyFired)
 def _tell_volley(n: Narrating, e: VolleyFired, dice: Sequence[DiceRolled]) -> Sentence:
     return f"{n.label(e.unit)} fires at {n.label(e.target)}", "attack"
+
+
+@tells(DragoonsMounted)
+def _tell_mounted(n: Narrating, e: DragoonsMounted, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)} {'mount' if e.mounted else 'dismount'}", "move"
 
 
 @tells(GeneralAttached)

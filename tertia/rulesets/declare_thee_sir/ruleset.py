@@ -48,6 +48,7 @@ from tertia.rulesets.declare_thee_sir.events import (
     ChangeFormation,
     Charge,
     Declare,
+    DragoonsMounted,
     Fire,
     GeneralAttached,
     MoveWorkedOut,
@@ -70,6 +71,10 @@ from tertia.rulesets.declare_thee_sir.troops import (
 )
 
 MOVING_OPTIONS = (ADVANCE, ADVANCE_AND_FIRE)
+MOUNT, DISMOUNT = "mount", "dismount"
+"""Dragoons mount or dismount as a formation change (the issue's reading of the text's
+"mounted" and "dismounted dragoons"): mounted they move 2D6 and fire 3" + 1D6, on foot
+1D6 and 6" + 1D6."""
 RETIRE = "retire"
 REST = "rest"
 
@@ -242,9 +247,16 @@ class DeclareTheeSir(RuleSet):
             return [Violation(DtsCode.NOT_DECLARED, f"{unit.label}'s commander did not declare a "
                               "formation change", clauses.GAME_PLAY)]
         own = unit_data(unit)
+        if name in (MOUNT, DISMOUNT):
+            if own.troop != "dragoons":
+                return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "only dragoons mount and dismount", rule)]
+            if own.mounted == (name == MOUNT):
+                return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already "
+                                  f"{'mounted' if own.mounted else 'on foot'}", rule)]
+            return []
         if name not in FORMATION_NAMES:
             return [Violation(DtsCode.UNKNOWN_FORMATION, f"no formation {name!r}; formations: "
-                              f"{', '.join(FORMATION_NAMES)}", rule)]
+                              f"{', '.join((*FORMATION_NAMES, MOUNT, DISMOUNT))}", rule)]
         if name == "hedgehog" and own.troop not in ("foot", "commanded_shot"):
             return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "hedgehog is for infantry only", f"{rule} c")]
         if own.formation == name:
@@ -345,9 +357,12 @@ class DeclareTheeSir(RuleSet):
             self._declare(tx, action)
         elif isinstance(action, ChangeFormation):
             unit = tx.state.units[action.unit]
-            placed = reformed(unit, action.formation)
-            tx.emit(UnitFormed(unit=unit.id, formation=action.formation, x=placed.x, y=placed.y,
-                               width=placed.width, depth=placed.depth))
+            if action.formation in (MOUNT, DISMOUNT):
+                tx.emit(DragoonsMounted(unit=unit.id, mounted=action.formation == MOUNT))
+            else:
+                placed = reformed(unit, action.formation)
+                tx.emit(UnitFormed(unit=unit.id, formation=action.formation, x=placed.x, y=placed.y,
+                                   width=placed.width, depth=placed.depth))
             sequence.end_activation(tx, self.options)
         elif isinstance(action, Move):
             self._move(tx, action)

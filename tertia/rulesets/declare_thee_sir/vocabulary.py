@@ -22,9 +22,11 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
     ActionKind(
         "dts_change_formation", "Change formation", "{unit} forms {formation}", clauses.FORMATIONS,
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
-         FieldSpec("formation", "Formation", FieldKind.CHOICE, choices=FORMATION_NAMES)),
+         FieldSpec("formation", "Formation", FieldKind.CHOICE,
+                   choices=(*FORMATION_NAMES, "mount", "dismount"))),
         odds=False, phases=(PHASE,), subject="unit",
-        help="Under a declared formation change: line, long march or (foot only) hedgehog.",
+        help="Under a declared formation change: line, long march or (foot only) hedgehog; "
+             "dragoons mount or dismount.",
     ),
     ActionKind(
         "move", "Move", "Move {unit}", clauses.MOVEMENT,
