@@ -24,8 +24,8 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import re
+import shutil
 import statistics
 import subprocess
 import sys
