@@ -122,6 +122,9 @@ def test_a_pursuer_pursues_on_its_card_until_it_beats_its_morale() -> None:
     assert moved == pytest.approx(2.0) and unit_data(on.units["pf"]).pursuing == "rf"
     off, events = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([4]))
     assert PursuitChanged(unit="pf", target=None) in events and off.units["pf"].y == 6.0
+    # "The pursuing unit then stops, may change facing": a turn on the spot, and no step.
+    assert codes(game, off, Move(unit="pf", waypoints=(), face_before=90.0)) == []
+    assert codes(game, off, Move(unit="pf", waypoints=((20, 7),))) == ["declare-thee-sir.TOO_FAR"]
 
 
 def test_a_general_attaches_by_touching_a_unit_and_then_moves_with_it() -> None:
@@ -148,3 +151,15 @@ def test_a_general_leaves_his_unit_by_moving_off_on_his_own() -> None:
     assert unit_data(state.units["pc"]).attached_to == "pf"
     state, events = game.apply(state, Move(unit="pc", waypoints=((28, 4.75),)), ScriptedDice([]))
     assert GeneralAttached(general="pc", unit=None) in events
+
+
+def test_a_general_goes_with_his_unit_when_it_is_pushed_back() -> None:
+    general = {"id": "rc", "side": R, "command": "centre", "x": 20, "y": 15.25, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[general], turns=1,
+                    table={"generals": [{"commander": "rc", "attached_to": "rf"}]})
+    state = deck_of(activated(game, "pf", "advance", {"open": 7, "difficult": 3}), *LAST)
+    state = state.with_unit(state.units["pf"].evolve(morale=3, morale_max=3))
+    state = state.with_unit(state.units["rf"].evolve(morale=2, morale_max=2))
+    # close 2 (excellent needs 2+); fight 3 + 4 = 7: a point off, PB1D6 for good morale; push 2
+    after, _ = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([2, 3, 4, 2]))
+    assert after.units["rf"].y == 16.0 and after.units["rc"].y == 17.25

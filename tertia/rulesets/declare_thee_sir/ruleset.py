@@ -59,6 +59,7 @@ from tertia.rulesets.declare_thee_sir.events import (
 from tertia.rulesets.declare_thee_sir.fire import fire
 from tertia.rulesets.declare_thee_sir.melee import SHORT_OF_TARGET, close_test, fight
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
+from tertia.rulesets.declare_thee_sir.pushback import PushBack
 from tertia.rulesets.declare_thee_sir.reach import fire_distance
 from tertia.rulesets.declare_thee_sir.scenario_table import DeclareTable, GeneralSpec, RegimentSpec
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
@@ -269,7 +270,7 @@ class DeclareTheeSir(RuleSet):
         game = game_data(state)
         declared = game.declared or ""
         rule = clauses.MOVEMENT
-        if game.allowance is None or (declared not in MOVING_OPTIONS and not declared.startswith(RALLY)):
+        if game.allowance is None:
             return [Violation(DtsCode.NOT_DECLARED, f"{unit.label}'s commander declared no move",
                               clauses.GAME_PLAY)]
         if game.moved:
@@ -407,8 +408,10 @@ class DeclareTheeSir(RuleSet):
         routing = tx.state.units.get(target)
         if routing is None or not routing.in_play or rout.beats_morale(tx, unit_id):
             rout.stop_pursuing(tx, unit_id)
-        else:
-            rout.pursue(tx, unit_id, target)
+            # "The pursuing unit then stops, may change facing": a turn on the spot, no more.
+            tx.emit(MoveWorkedOut(unit=unit_id, roll=0, modifiers=(), open=0, difficult=0))
+            return
+        rout.pursue(tx, unit_id, target)
         sequence.end_activation(tx, self.options)
 
     def _work_out_move(self, tx: Tx, unit: Unit, *, halve: bool) -> None:
@@ -455,6 +458,7 @@ class DeclareTheeSir(RuleSet):
         tx.emit(VolleyFired(unit=action.unit, target=action.target))
         result = fire(tx, action.unit, action.target)
         if result.push is not None:
+            carry_generals_after(tx, result.push)
             self._carry_out_checks(tx, result.push.checks, action.unit)
         game = game_data(tx.state)
         if game.volleys == 0 and (game.moved or game.declared != ADVANCE_AND_FIRE):
@@ -476,6 +480,7 @@ class DeclareTheeSir(RuleSet):
         if closed.passed:
             result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")))
             if result.push is not None:
+                carry_generals_after(tx, result.push)
                 self._carry_out_checks(tx, result.push.checks, action.unit)
             if result.target_routed and tx.state.units[action.target].in_play:
                 rout.rout(tx, action.target, action.unit, "broken in melee")
@@ -537,6 +542,13 @@ def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
     for g in attached_generals(tx.state, unit.id):
         tx.emit(UnitMoved(unit=g.id, path=((g.x, g.y), (g.x + dx, g.y + dy)), facing=g.facing,
                           reason="with its unit"))
+
+
+def carry_generals_after(tx: Tx, push: PushBack) -> None:
+    """A unit pushed back in good order takes its attached general with it."""
+    slide = push.slide
+    unit = tx.state.units[push.unit]
+    carry_generals(tx, unit, slide.end.x - slide.start.x, slide.end.y - slide.start.y)
 
 
 def passed_through(state: GameState, plan: MovePlan) -> list[str]:
