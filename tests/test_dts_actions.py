@@ -11,7 +11,14 @@ from tertia.core.actions import Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, GameDataChanged
 from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
-from tertia.rulesets.declare_thee_sir.events import Charge, Declare, Fire, GeneralAttached, VolleyFired
+from tertia.rulesets.declare_thee_sir.events import (
+    ChangeFormation,
+    Charge,
+    Declare,
+    Fire,
+    GeneralAttached,
+    VolleyFired,
+)
 from tertia.rulesets.declare_thee_sir.rout import PursuitChanged, UnitBroken
 from tertia.rulesets.declare_thee_sir.sequence import options_for
 
@@ -163,3 +170,32 @@ def test_a_general_goes_with_his_unit_when_it_is_pushed_back() -> None:
     # close 2 (excellent needs 2+); fight 3 + 4 = 7: a point off, PB1D6 for good morale; push 2
     after, _ = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([2, 3, 4, 2]))
     assert after.units["rf"].y == 16.0 and after.units["rc"].y == 17.25
+
+
+def test_cavalry_with_firelocks_may_caracole_under_its_option() -> None:
+    """Optional Rules b: "Cavalry with firelocks may use this rolling fire formation. To
+    form, declare formation change." Off unless the option is on."""
+    firelocks = {"regiments": [{"unit": "ph", "firelocks": True}]}
+    off = dts_game([FOOT, HORSE, ENEMY], table=firelocks)
+    caracole = ChangeFormation(unit="ph", formation="caracole")
+    assert codes(off, activated(off, "ph", "formation_change"), caracole) == [
+        "declare-thee-sir.FORMATION_NOT_ALLOWED"]
+    on = dts_game([FOOT, HORSE, ENEMY], table=firelocks, caracole=True)
+    assert codes(on, activated(on, "ph", "formation_change"), caracole) == []
+    plain = dts_game([FOOT, HORSE, ENEMY], caracole=True)
+    assert codes(plain, activated(plain, "ph", "formation_change"), caracole) == [
+        "declare-thee-sir.FORMATION_NOT_ALLOWED"]
+
+
+def test_a_caracole_meleed_first_evades_1d6() -> None:
+    """Optional Rules b: "If meleed, the carole formation will first evade 1D6 inches away":
+    out of the attacker's reach, the attacker goes its whole move and no melee follows."""
+    horse = unit("rh", R, "horse", 20, 14, 180)
+    game = dts_game([FOOT, horse], turns=1, caracole=True,
+                    table={"regiments": [{"unit": "rh", "firelocks": True, "formation": "caracole"}]})
+    state = deck_of(activated(game, "pf", "advance", {"open": 7, "difficult": 3}), *LAST)
+    caracole = state.units["rh"]
+    assert (caracole.width, caracole.depth) == (3.0, 3.0)
+    after, events = game.apply(state, Charge(unit="pf", target="rh"), ScriptedDice([3]))
+    assert after.units["rh"].y == 17.0 and after.units["pf"].y == 13.0  # 7" straight at it
+    assert not any(isinstance(e, DiceRolled) and "close" in e.purpose for e in events)

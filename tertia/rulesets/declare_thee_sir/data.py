@@ -22,6 +22,8 @@ LONG_MARCH = "long_march"
 HEDGEHOG = "hedgehog"
 FORMATION_NAMES = (LINE, LONG_MARCH, HEDGEHOG)
 """Game Mechanics I: Line, Long March (Column) and Hedgehog (Square)."""
+CARACOLE = "caracole"
+"""Optional Rules b: the rolling fire formation of cavalry with firelocks."""
 
 FORMATION_CHANGE = "formation_change"
 ADVANCE = "advance"

@@ -19,7 +19,7 @@ from tertia.core.violations import CoreCode, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rules.involuntary import Interpenetration, away_from, carry_out, plan_slide
 from tertia.rules.movement import (
     MovePlan,
     iter_table_violations,
@@ -31,6 +31,7 @@ from tertia.rulesets.declare_thee_sir.codes import DtsCode
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
     ADVANCE_AND_FIRE,
+    CARACOLE,
     DEFER,
     FORMATION_CHANGE,
     FORMATION_NAMES,
@@ -113,6 +114,8 @@ class DeclareTheeSir(RuleSet):
                    "rolled (Rally d)", ("level", "points")),
         OptionSpec("capture", False, "optional rule c: capture a flag or an attached general on a "
                    "modified melee roll of 12 or more"),
+        OptionSpec("caracole", False, "optional rule b: cavalry with firelocks may form a caracole, "
+                   "which evades 1D6\" when meleed"),
     )
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.5, 1.0), UnitKind.COMMANDED_SHOT: (1.5, 1.0), UnitKind.DRAGOONS: (3.0, 1.0),
@@ -141,6 +144,10 @@ class DeclareTheeSir(RuleSet):
                 problems.append((f"{at}.unit", f"no unit {r.unit!r} in the scenario"))
             elif r.formation == "hedgehog" and units[r.unit].type not in ("foot", "commanded_shot"):
                 problems.append((f"{at}.formation", f"only foot form hedgehog ({clauses.FORMATIONS} c)"))
+            elif r.formation == CARACOLE and (units[r.unit].type != "horse" or not r.firelocks
+                                              or not self.option("caracole")):
+                problems.append((f"{at}.formation", "only cavalry with firelocks caracole, with the "
+                                 f"option caracole on ({clauses.OPTIONAL} b)"))
         for i, g in enumerate(table.generals):
             at = f"{where}.generals[{i}]"
             if g.commander not in sides:
@@ -255,6 +262,16 @@ class DeclareTheeSir(RuleSet):
                 return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already "
                                   f"{'mounted' if own.mounted else 'on foot'}", rule)]
             return []
+        if name == CARACOLE:
+            if not self.option("caracole"):
+                return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "the caracole is an optional rule, not "
+                                  "in play (option caracole)", clauses.OPTIONAL)]
+            if own.troop != "horse" or not own.firelocks:
+                return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "only cavalry with firelocks caracole",
+                                  f"{clauses.OPTIONAL} b")]
+            if own.formation == name:
+                return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already in caracole", rule)]
+            return _room_problems(table, state, reformed(unit, name), rule)
         if name not in FORMATION_NAMES:
             return [Violation(DtsCode.UNKNOWN_FORMATION, f"no formation {name!r}; formations: "
                               f"{', '.join((*FORMATION_NAMES, MOUNT, DISMOUNT))}", rule)]
@@ -468,7 +485,14 @@ class DeclareTheeSir(RuleSet):
         """Melee a-b: straight at the target, the test to close, the fight, and what follows
         it (push-backs, routs and the winner's pursuit)."""
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
+        if unit_data(target).formation == CARACOLE:
+            self._evade(tx, target.id, unit.id)
+            target = tx.state.units[action.target]
         path = charge_path(tx.table, tx.state, unit, target)
+        reach = float((game_data(tx.state).allowance or {}).get("difficult" if path.difficult else "open", 0))
+        if path.blocked_by is not None or path.distance > reach + 1e-6:
+            self._fall_short(tx, unit, path, reach)
+            return
         closed = close_test(tx, action.unit)
         went = path.distance if closed.passed else max(0.0, path.distance - SHORT_OF_TARGET)
         if went > 0 or path.heading != unit.facing:
@@ -488,6 +512,26 @@ class DeclareTheeSir(RuleSet):
                     rout.pursue(tx, action.unit, action.target)
             if result.attacker_routed and tx.state.units[action.unit].in_play:
                 rout.rout(tx, action.unit, action.target, "broken in melee")
+        sequence.end_activation(tx, self.options)
+
+    def _evade(self, tx: Tx, unit_id: str, foe_id: str) -> None:
+        """Optional Rules b: "If meleed, the carole formation will first evade 1D6 inches
+        away" (straight away from the attacker, keeping its facing)."""
+        unit, foe = tx.state.units[unit_id], tx.state.units[foe_id]
+        inches = tx.roll(D6, f"caracole evades: {unit.label}")
+        slide = plan_slide(tx.state, unit, heading=away_from(foe.base, unit.base), distance=float(inches),
+                           policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth))
+        carry_out(tx, unit_id, slide, "evades")
+
+    def _fall_short(self, tx: Tx, unit: Unit, path: ChargePath, reach: float) -> None:
+        """A charge whose target evaded out of reach: the attacker goes its whole move
+        straight at it and the activation ends."""
+        went = max(0.0, min(reach, path.distance - SHORT_OF_TARGET))
+        dx, dy = heading_vector(path.heading)
+        tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
+                          facing=path.heading, reason="charge"))
+        carry_generals(tx, unit, dx * went, dy * went)
+        tx.emit(GameDataChanged(key="moved", value=True))
         sequence.end_activation(tx, self.options)
 
     def _carry_out_checks(self, tx: Tx, checks: Sequence[MoraleCheck], foe: str) -> None:

@@ -30,8 +30,9 @@ from pydantic import Field
 
 from tertia.core.scenario import MAX_PIECES, Flag, Ident, Positive, Strict
 
-Formation = Literal["line", "long_march", "hedgehog"]
-"""Game Mechanics I: Line, Long March (column) and Hedgehog (square)."""
+Formation = Literal["line", "long_march", "hedgehog", "caracole"]
+"""Game Mechanics I: Line, Long March (column) and Hedgehog (square); Optional Rules b:
+the caracole (cavalry with firelocks, with the option on)."""
 
 
 class StandSizeSpec(Strict):

@@ -3,7 +3,8 @@ Mechanics I), for ranges "to closest stand edge" and arcs of fire (4).
 
 Line puts every stand side by side, long march one behind another (a gun "turned
 sideways"), hedgehog two abreast (:mod:`tertia.rules.formations`). A formation this module
-does not know (the optional forlorn hope and caracole) is laid out as a line.
+does not know (the optional forlorn hope) is laid out as a line; a caracole stands two
+abreast with the rest behind.
 
 >>> from tertia.core.state import Unit, UnitKind
 >>> from tertia.rulesets.declare_thee_sir.data import DtsUnit
@@ -20,7 +21,12 @@ from tertia.core.state import Unit
 from tertia.rules.formations import COLUMN, HEDGEHOG, LINE, Formation, stand_bases
 from tertia.rulesets.declare_thee_sir import data
 
-LAYOUTS: dict[str, Formation] = {data.LINE: LINE, data.LONG_MARCH: COLUMN, data.HEDGEHOG: HEDGEHOG}
+CARACOLE_LAYOUT = Formation("caracole", 2)
+"""Optional Rules b: "Place two stands in line ... Additional unit stands are placed arced
+behind": two abreast, the rest behind them."""
+
+LAYOUTS: dict[str, Formation] = {data.LINE: LINE, data.LONG_MARCH: COLUMN, data.HEDGEHOG: HEDGEHOG,
+                                 data.CARACOLE: CARACOLE_LAYOUT}
 """How each formation stands: line side by side (a), long march front to rear (b),
 hedgehog compact, two abreast (c)."""
 

@@ -23,7 +23,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
         "dts_change_formation", "Change formation", "{unit} forms {formation}", clauses.FORMATIONS,
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("formation", "Formation", FieldKind.CHOICE,
-                   choices=(*FORMATION_NAMES, "mount", "dismount"))),
+                   choices=(*FORMATION_NAMES, "caracole", "mount", "dismount"))),
         odds=False, phases=(PHASE,), subject="unit",
         help="Under a declared formation change: line, long march or (foot only) hedgehog; "
              "dragoons mount or dismount.",
