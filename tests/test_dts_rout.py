@@ -147,3 +147,17 @@ def test_resting_without_doubles_or_untested_regains_nothing() -> None:
     assert not rest(tx, "u", "level").rallied and unit_data(tx.state.units["u"]).morale == 1
     untested = tx_with(state_of(dts("u", A, 20.0, 10.0)))
     assert rest(untested, "u", "level").rolls == () and dice_left(untested) == 0
+
+
+def test_an_attached_general_flees_with_the_colours_and_stays_when_the_unit_is_gone() -> None:
+    foe = dts("f", B, 20.0, 20.0, 180.0, morale=3)
+    broken = dts("b", A, 20.0, 18.0, 0.0, morale=0, stands=1)
+    general = dts("g", A, 20.0, 16.75, 0.0, troop="general", attached_to="b")
+    tx = tx_with(state_of(foe, broken, general), 6)
+    rout(tx, "b", "f", "melee")
+    assert tx.state.units["g"].y == 10.75 and unit_data(tx.state.units["g"]).attached_to == "b"
+    edge = tx_with(state_of(foe, dts("b", A, 20.0, 2.0, 0.0, morale=0, stands=1),
+                            dts("g", A, 20.0, 4.0, 0.0, troop="general", attached_to="b")), 6)
+    rout(edge, "b", "f", "melee")
+    assert not edge.state.units["b"].in_play and edge.state.units["g"].y == 4.0
+    assert unit_data(edge.state.units["g"]).attached_to is None

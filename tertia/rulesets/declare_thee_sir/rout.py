@@ -37,6 +37,8 @@ from tertia.rules.casualties import lose_stands
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.events import GeneralAttached
+from tertia.rulesets.declare_thee_sir.generals import attached_generals, carry_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.stands import stands_of
 
@@ -160,8 +162,15 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
                           policy=Interpenetration.PASS_FRIENDS, table=size)
     own = unit_data(unit)
     gone = tuple(s.off_table for s in slides)
+    before = (unit.x, unit.y)
     tx.emit(StandsScattered(unit=unit_id, places=tuple(s.end.centre for s in slides),
                             width=own.stand_width, depth=own.stand_depth, gone=gone))
+    if all(gone):
+        for general in attached_generals(tx.state, unit_id):  # left behind as the unit goes
+            tx.emit(GeneralAttached(general=general.id, unit=None))
+    else:
+        flag = tx.state.units[unit_id]
+        carry_generals(tx, unit, flag.x - before[0], flag.y - before[1])  # they flee with the colours
     checks: list[MoraleCheck] = []
     passed = list(dict.fromkeys(f for s in slides for f in s.passed_through))
     for friend in passed:

@@ -58,6 +58,7 @@ from tertia.rulesets.declare_thee_sir.events import (
     VolleyFired,
 )
 from tertia.rulesets.declare_thee_sir.fire import fire
+from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH, attached_generals, carry_generals
 from tertia.rulesets.declare_thee_sir.melee import SHORT_OF_TARGET, close_test, fight
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.pushback import PushBack
@@ -568,24 +569,6 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     plan = plan_move(turned, Move(unit=unit.id, waypoints=(slide.end.centre,)))
     difficult = movement.kind_of_move(table, plan, unit_data(unit)) == "difficult"
     return ChargePath(heading, slide.distance, difficult)
-
-
-ATTACH_REACH = 0.05
-"""A general this close to a unit (edge to edge) touches it, and attaches."""
-
-
-def attached_generals(state: GameState, unit_id: str) -> list[Unit]:
-    return [g for g in state.iter_units() if unit_data(g).is_general and g.in_play
-            and unit_data(g).attached_to == unit_id]
-
-
-def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
-    """Attached generals "move with unit": each is carried the unit's way."""
-    if abs(dx) < 1e-9 and abs(dy) < 1e-9:
-        return
-    for g in attached_generals(tx.state, unit.id):
-        tx.emit(UnitMoved(unit=g.id, path=((g.x, g.y), (g.x + dx, g.y + dy)), facing=g.facing,
-                          reason="with its unit"))
 
 
 def carry_generals_after(tx: Tx, push: PushBack) -> None:
