@@ -101,6 +101,19 @@ class RuleData(Tagged):
             kept = {**getattr(self, name), side: kept}
         return _replaced(self, {name: kept})
 
+    def with_values(self, values: Mapping[str, Any]) -> Self:
+        """These values with several replaced at once, each as :meth:`with_value` would
+        (one copy of the record however many are written)."""
+        changes: dict[str, Any] = {}
+        cls = type(self)
+        for key, value in values.items():
+            name, side = _checked_slot(cls, key)
+            kept = frozen_value(value)
+            if side is not None:
+                kept = {**changes.get(name, getattr(self, name)), side: kept}
+            changes[name] = kept
+        return _replaced(self, changes)
+
     def flat_values(self) -> dict[str, Any]:
         """Its values by the keys events write: a field kept per side gives one entry for
         each side, ``"<field>:<side>"`` (the canonical projection reads them so)."""

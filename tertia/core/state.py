@@ -470,9 +470,7 @@ class GameState:
         own = self.own
         if own is None:
             return self.evolve(extra={**self.extra, **values})
-        for key, v in values.items():
-            own = own.with_value(key, v)
-        return self.evolve(own=own)
+        return self.evolve(own=own.with_values(values))
 
     def is_marked(self, name: str, ident: str) -> bool:
         return ident in self.marks.get(name, ())

@@ -28,7 +28,7 @@ from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import melee, movement, placement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.contact import enemy_contacts, in_contact, in_passing
-from tertia.rulesets.d3.data import D3Data
+from tertia.rulesets.d3.data import D3Data, activation_of
 from tertia.rulesets.d3.hits import check_routs, rout_after
 from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS, is_impetuous
 from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
@@ -303,11 +303,11 @@ class D3RuleSet(RuleSet):
     # --- activation --------------------------------------------------------------------------
 
     def active_card(self, state: GameState) -> str | None:
-        act = state.value(ACTIVATION)
+        act = activation_of(state)
         return None if not act else str(act["card"])
 
     def is_activated(self, state: GameState, unit: Unit) -> bool:
-        act = state.value(ACTIVATION)
+        act = activation_of(state)
         return act is not None and act["side"] == unit.side and self.card_of(unit) == act["card"]
 
     # --- odds --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from tertia.core.ruledata import RuleData
+from tertia.core.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,3 +34,10 @@ class D3Data(RuleData):
     activation: Mapping[str, str] | None = None
     charges: Mapping[str, str] = field(default_factory=dict)
     passing: tuple[tuple[str, str], ...] = ()
+
+
+def activation_of(state: GameState) -> Mapping[str, str] | None:
+    """The command or troop type now activated, ``{"side", "card"}``, or None (Sequence
+    of Play); read straight off the record, as the rules ask it of every unit."""
+    own = state.own
+    return own.activation if isinstance(own, D3Data) else state.value("activation")
