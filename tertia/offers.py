@@ -152,12 +152,15 @@ def _values(spec: FieldSpec, state: GameState, side: str) -> list[Any] | None:
     pending: Mapping[str, Any] = state.pending or {}
     if spec.from_pending is not None:
         listed = pending.get(spec.from_pending)
-        items = [str(v) for v in listed] if isinstance(listed, list | tuple) else []
+        if isinstance(listed, list | tuple):
+            items = [str(v) for v in listed]
+        else:  # the one piece or value the decision is about
+            items = [] if listed is None else [str(listed)]
         if spec.kind is FieldKind.CARD_ORDER:
             return [tuple(items)]
         return [None, *items] if spec.optional else items
     if spec.kind is FieldKind.CHOICE:
-        return list(spec.choices)
+        return [None, *spec.choices] if spec.optional else list(spec.choices)
     if spec.optional:
         return [None]
     if spec.kind is FieldKind.FLAG:

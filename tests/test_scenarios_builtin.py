@@ -44,7 +44,7 @@ def test_the_builtins_are_listed() -> None:
     assert NAMES == ["chalgrove", "edgehill", "skirmish"]
     listing = {s.name: s for s in list_builtin()}
     assert listing["edgehill"].title == "Edgehill, 23 October 1642"
-    assert listing["edgehill"].rules == ("larger-battles", "d3-commands")
+    assert listing["edgehill"].rules == ("larger-battles", "d3-commands", "declare-thee-sir")
     assert listing["skirmish"].rules == ("larger-battles",)
     assert listing["chalgrove"].rules == ("d3-cards",)
     assert dict(listing["chalgrove"].units) == {"parliament": 7, "royalist": 6}
@@ -227,7 +227,7 @@ def test_scenarios_command_json() -> None:
     assert [r["name"] for r in rows] == NAMES
     edgehill = rows[NAMES.index("edgehill")]
     assert edgehill["title"] == "Edgehill, 23 October 1642"
-    assert edgehill["rules"] == ["larger-battles", "d3-commands"]
+    assert edgehill["rules"] == ["larger-battles", "d3-commands", "declare-thee-sir"]
     assert edgehill["units"] == {"parliament": 15, "royalist": 18}
     assert set(rows[1]) == {"name", "title", "rules", "units"}
 

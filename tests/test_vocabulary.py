@@ -35,7 +35,8 @@ from tertia.core.vocabulary import (
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import list_builtin, load_builtin
 
-GAMES = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove"}
+GAMES = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove",
+         "declare-thee-sir": "edgehill"}
 
 
 def game_of(rules: str, **options: Any) -> Game:

@@ -20,7 +20,8 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, doctrine_action, service
 
-SCENARIOS = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove"}
+SCENARIOS = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove",
+             "declare-thee-sir": "edgehill"}
 
 
 @pytest.fixture
@@ -84,11 +85,11 @@ def test_the_served_vocabulary_is_complete(client: TestClient, rules: str) -> No
     rule set recognises (refused for any reason but UNKNOWN_ACTION, or legal) are exactly
     those its served vocabulary declares."""
     gid, tokens = hotseat(client, rules)
-    for _ in range(2):  # d3-commands: both sides lay their cards
+    for _ in range(2):  # d3-commands: both sides lay their cards; declare-thee-sir declares
         pending = view(client, gid, tokens)["status"]["pending"]
         if not pending:
             break
-        [offer] = view(client, gid, tokens)["choices"]
+        offer = view(client, gid, tokens)["choices"][0]  # declare-thee-sir: its first option
         side = service(client).live(gid).state.to_act
         laid = client.post(f"/api/games/{gid}/actions", json=offer["action"], headers=tokens[side])
         assert laid.status_code == 200, laid.text

@@ -175,6 +175,12 @@ class RuleSet(ABC):
         """Default (frontage, depth) of a base of this kind under this rule set."""
         return self.BASES[kind]
 
+    def piece_size(self, scenario: Scenario, piece_id: str, kind: UnitKind) -> tuple[float, float]:
+        """(frontage, depth) of the scenario's piece ``piece_id`` when the file gives it no
+        size: the kind's :meth:`base_size`, unless the rule set's own table in the scenario
+        shapes the piece (stands and their size, say)."""
+        return self.base_size(kind)
+
     def describe(self) -> dict[str, Any]:
         return {
             "id": self.id,

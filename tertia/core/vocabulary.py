@@ -101,12 +101,17 @@ class FieldSpec:
     from_pending: str | None = None
     none_label: str = ""
     item: str | None = None
+    choice_labels: tuple[str, ...] = ()
+    """How each of ``choices`` reads on a button, in the same order (default: the choice
+    itself, its underscores as spaces)."""
 
     def __post_init__(self) -> None:
         if not NAME.fullmatch(self.name):
             raise ValueError(f"field name {self.name!r} is not a lower-case identifier")
         if (self.kind is FieldKind.CHOICE) != bool(self.choices):
             raise ValueError(f"field {self.name}: choices go with (and only with) a choice field")
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"field {self.name}: one label for each choice")
         if (self.kind is FieldKind.ACTIONS) != (self.item is not None):
             raise ValueError(f"field {self.name}: an item type goes with (and only with) a list of actions")
 
@@ -115,7 +120,14 @@ class FieldSpec:
             "name": self.name, "label": self.label, "kind": self.kind.value,
             "optional": self.optional, "choices": list(self.choices),
             "from_pending": self.from_pending, "none_label": self.none_label, "item": self.item,
+            "choice_labels": [self.choice_label(c) for c in self.choices],
         }
+
+    def choice_label(self, value: str) -> str:
+        """How the choice ``value`` reads on a button."""
+        if value in self.choices and self.choice_labels:
+            return self.choice_labels[self.choices.index(value)]
+        return value.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -186,7 +198,7 @@ class ActionKind:
         for f in self.fields:
             shown[f.name] = _render(f, values.get(f.name), name)
         text = fill(self.phrase, lambda path: _plain(_lookup(shown, path), lambda _: None))
-        return capitalise(text) if text is not None else self.label
+        return capitalise(" ".join(text.split())) if text is not None else self.label
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -333,4 +345,6 @@ def _render(spec: FieldSpec, value: Any, name: Callable[[str], str | None]) -> s
         return f"{n} {str(spec.item).replace('_', ' ')}{'' if n == 1 else 's'}"
     if spec.kind is FieldKind.POINTS:
         return "a path" if value else "no path"
+    if spec.kind is FieldKind.CHOICE:
+        return spec.choice_label(str(value))
     return _plain(value, name) or ""

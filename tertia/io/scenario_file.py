@@ -444,12 +444,20 @@ def _side_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
             yield _element("sides", i, side.id), f"side {side.id!r} has no units"
 
 
-def _vocabulary_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
-    """Commands and commander values the rule set knows; without a rule set, those some
-    registered rule set knows."""
+def _candidates(scenario: Scenario) -> list[type[RuleSet]]:
+    """The registered rule sets a scenario checked without one may be played under: those
+    its ``rules`` list names, or every registered one when it names none."""
     from tertia.rulesets import ruleset_class, ruleset_ids
 
-    classes = [type(ruleset)] if ruleset is not None else [ruleset_class(r) for r in ruleset_ids()]
+    known = ruleset_ids()
+    named = [r for r in scenario.rules if r in known]
+    return [ruleset_class(r) for r in (named or known)]
+
+
+def _vocabulary_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
+    """Commands and commander values the rule set knows; without a rule set, those some
+    rule set the scenario is written for knows (:func:`_candidates`)."""
+    classes = [type(ruleset)] if ruleset is not None else _candidates(scenario)
     if all(cls.COMMANDS for cls in classes):
         commands = list(dict.fromkeys(c for cls in classes for c in cls.COMMANDS))
         for label, piece in _pieces(scenario):
@@ -466,13 +474,12 @@ def _vocabulary_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterato
 
 def _terrain_kind_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
     """Terrain of kinds the rule set played gives no meaning; with no rule set, of kinds
-    neither the core nor a registered rule set knows (a misspelt kind, say)."""
-    from tertia.rulesets import ruleset_class, ruleset_ids
-
+    neither the core nor a rule set the scenario may be played under knows (a misspelt
+    kind, say)."""
     if ruleset is not None:
         known, whose = ruleset.TERRAIN_KINDS, f"rule set {ruleset.id!r} has no"
     else:
-        known = frozenset(TerrainKind).union(*(ruleset_class(r).TERRAIN_KINDS for r in ruleset_ids()))
+        known = frozenset(TerrainKind).union(*(cls.TERRAIN_KINDS for cls in _candidates(scenario)))
         whose = "unknown"
     for i, t in enumerate(scenario.terrain):
         if t.type not in known:
@@ -548,7 +555,7 @@ def _general_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
             generals[c.side] = label
 
 
-def _base(piece: CommanderSpec | UnitSpec, sizer: RuleSet | None) -> Base | str:
+def _base(scenario: Scenario, piece: CommanderSpec | UnitSpec, sizer: RuleSet | None) -> Base | str:
     """The piece's base, or why its size is unknown."""
     kind = UnitKind(piece.type) if isinstance(piece, UnitSpec) else UnitKind.COMMANDER
     width, depth = piece.width, piece.depth
@@ -556,7 +563,7 @@ def _base(piece: CommanderSpec | UnitSpec, sizer: RuleSet | None) -> Base | str:
         if sizer is None:
             return f"no rule set gives a base size for {kind.value}; give width and depth"
         try:
-            frontage, deep = sizer.base_size(kind)
+            frontage, deep = sizer.piece_size(scenario, piece.id, kind)
         except KeyError:
             return f"rule set {sizer.id!r} has no {kind.value} bases; give width and depth"
         width = frontage if width is None else width
@@ -569,7 +576,7 @@ def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple
     size = f'{_number(table.width)}" x {_number(table.depth)}"'
     placed: list[tuple[str, Base]] = []
     for label, piece in _pieces(scenario):
-        base = _base(piece, sizer)
+        base = _base(scenario, piece, sizer)
         if isinstance(base, str):
             yield label, base
             continue

@@ -1,6 +1,6 @@
 """The registry of rule sets by engine id.
 
-The three shipped rule sets register themselves when first asked for. Any other rule set
+The shipped rule sets register themselves when first asked for. Any other rule set
 registers itself with :func:`register_ruleset` when its module is imported; a module can
 be named to every front end (the command line, the server, simulations) without editing
 Tertia, by listing it in the ``TERTIA_RULESETS`` environment variable (modules separated
@@ -61,9 +61,10 @@ def _load() -> dict[str, type[RuleSet]]:
         _loaded = True
         from tertia.rulesets.d3_cards import D3Cards
         from tertia.rulesets.d3_commands import D3Commands
+        from tertia.rulesets.declare_thee_sir import DeclareTheeSir
         from tertia.rulesets.larger_battles import LargerBattles
 
-        for cls in (LargerBattles, D3Commands, D3Cards):
+        for cls in (LargerBattles, D3Commands, D3Cards, DeclareTheeSir):
             register_ruleset(cls)
         for name in filter(None, (n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
             try:

@@ -158,25 +158,27 @@ class DeclareTheeSir(RuleSet):
                 problems.append((f"{at}.attached_to", f"no unit {g.attached_to!r} of the general's side"))
         return problems
 
+    def piece_size(self, scenario: Scenario, piece_id: str, kind: UnitKind) -> tuple[float, float]:
+        """A regiment's stands in its starting formation, at the battle's stand size."""
+        table = self.table_of(scenario)
+        if kind is UnitKind.COMMANDER:
+            size = _stand_size(table, GENERAL)
+            return size.width, size.depth
+        return shape_of(_regiment(table, piece_id, kind.value), None)
+
     def initial_state(self, scenario: Scenario) -> GameState:
         table = self.table_of(scenario)
-        regiments = {r.unit: r for r in table.regiments}
         generals = {g.commander: g for g in table.generals}
-        sizes: dict[str, StandSize] = {t: StandSize(s.width, s.depth) for t, s in table.stands.items()}
         units: dict[str, Unit] = {}
         for c in scenario.commanders:
-            size = sizes.get(GENERAL, STAND_SIZES[GENERAL])
+            size = _stand_size(table, GENERAL)
             spec = generals.get(c.id, GeneralSpec(commander=c.id))
             units[c.id] = Unit(c.id, c.side, UnitKind.COMMANDER, c.command, c.x, c.y, c.facing % 360.0,
                                size.width, size.depth, name=c.name,
                                own=DtsUnit(troop=GENERAL, stand_width=size.width, stand_depth=size.depth,
                                            attached_to=spec.attached_to))
         for s in scenario.units:
-            regiment = regiments.get(s.id, RegimentSpec(unit=s.id))
-            size = sizes.get(s.type, STAND_SIZES[s.type])
-            own = DtsUnit(troop=s.type, stands_left=regiment.stands or STANDS[s.type],
-                          stand_width=size.width, stand_depth=size.depth, formation=regiment.formation,
-                          firelocks=regiment.firelocks, mounted=regiment.mounted and s.type == "dragoons")
+            own = _regiment(table, s.id, s.type)
             width, depth = shape_of(own, own.formation)
             units[s.id] = Unit(s.id, s.side, UnitKind(s.type), s.command, s.x, s.y, s.facing % 360.0,
                                width, depth, name=s.name, traits=tuple(s.traits), own=own)
@@ -585,9 +587,25 @@ def passed_through(state: GameState, plan: MovePlan) -> list[str]:
             if o.id != plan.unit.id and any(polygons_overlap(a, o.base.corners()) for a in areas)]
 
 
-def shape_of(own: DtsUnit, formation: str) -> tuple[float, float]:
-    """A unit's footprint (width, depth) in ``formation``: its stands laid out by the
-    formation (Formations a-c); a gun in long march is turned sideways (b)."""
+def _stand_size(table: DeclareTable, troop: str) -> StandSize:
+    """A troop type's stand at the battle's scale: the scenario's, else the default."""
+    given = table.stands.get(troop)  # type: ignore[call-overload]
+    return STAND_SIZES[troop] if given is None else StandSize(given.width, given.depth)
+
+
+def _regiment(table: DeclareTable, unit_id: str, troop: str) -> DtsUnit:
+    """A unit's values at the start, from the scenario's table and its troop type."""
+    regiment = next((r for r in table.regiments if r.unit == unit_id), RegimentSpec(unit=unit_id))
+    size = _stand_size(table, troop)
+    return DtsUnit(troop=troop, stands_left=regiment.stands or STANDS[troop],
+                   stand_width=size.width, stand_depth=size.depth, formation=regiment.formation,
+                   firelocks=regiment.firelocks, mounted=regiment.mounted and troop == "dragoons")
+
+
+def shape_of(own: DtsUnit, formation: str | None) -> tuple[float, float]:
+    """A unit's footprint (width, depth) in ``formation`` (None: its own): its stands laid
+    out by the formation (Formations a-c); a gun in long march is turned sideways (b)."""
+    formation = own.formation if formation is None else formation
     if own.troop == ARTILLERY and formation == LONG_MARCH:
         return own.stand_depth, own.stand_width
     return footprint(LAYOUTS[formation], own.stands_left, own.stand_width, own.stand_depth)

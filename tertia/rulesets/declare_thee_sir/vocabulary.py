@@ -11,11 +11,11 @@ from tertia.rulesets.declare_thee_sir.sequence import PHASE
 
 ACTION_KINDS: tuple[ActionKind, ...] = (
     ActionKind(
-        "dts_declare", "Declare", "Declare {option} for {unit}", clauses.GAME_PLAY,
+        "dts_declare", "Declare", "{unit}: {option} {how}", clauses.GAME_PLAY,
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT, from_pending="unit"),
          FieldSpec("option", "Option", FieldKind.CHOICE, choices=OPTIONS),
          FieldSpec("how", "Rally by", FieldKind.CHOICE, optional=True, choices=("rest", "retire"),
-                   none_label="(not rallying, or routing or pursuing)")),
+                   choice_labels=("by resting", "by retiring"))),
         odds=False, decision=DECLARE, subject="unit",
         help="The activated unit's commander declares one of the six options; a move is rolled at once.",
     ),
