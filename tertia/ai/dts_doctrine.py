@@ -86,9 +86,11 @@ class DtsDoctrine:
         return Declare(unit=unit.id, option=ADVANCE)
 
     def _has_target(self, game: Game, state: GameState, unit: Unit) -> bool:
-        return any(game.is_legal(state.evolve(own=game_data(state).evolve(declared=STAND_AND_FIRE,
-                                                                          volleys=1)),
-                                 Fire(unit=unit.id, target=e.id))
+        """Would a volley be legal at some enemy, were stand and fire declared now (the
+        declaration answered, so nothing pending)?"""
+        declared = state.evolve(decisions=(), own=game_data(state).evolve(declared=STAND_AND_FIRE,
+                                                                           volleys=1))
+        return any(game.is_legal(declared, Fire(unit=unit.id, target=e.id))
                    for e in state.iter_troops(state.opponent(unit.side)))
 
     # --- carrying it out -----------------------------------------------------------------
