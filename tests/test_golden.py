@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from tertia.rulesets import ruleset_ids
 from tests.golden import GOLDEN_DIR, GoldenCase, fight, golden_cases, render, transcript
 
 CASES = golden_cases()
@@ -15,7 +16,7 @@ CASES = golden_cases()
 
 def test_every_rule_set_with_a_scenario_is_pinned() -> None:
     pinned = {c.rules for c in CASES}
-    assert pinned == {"larger-battles", "d3-commands", "d3-cards"}
+    assert pinned == set(ruleset_ids())
     for rules in pinned:
         assert len([c for c in CASES if c.rules == rules]) >= 3
 
