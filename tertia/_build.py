@@ -38,6 +38,7 @@ from typing import Any
 
 COMPILED_MODULES: tuple[str, ...] = (
     "tertia.core.geometry",
+    "tertia.core.records",
     "tertia.core.state",
     "tertia.core.reducer",
     "tertia.rules.pieces",

@@ -37,13 +37,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Self, TypeVar
 
+from tertia.core.records import (
+    PER_SIDE,
+    fields_of,
+    frozen_value,
+    lookup,
+    replaced,
+    slot_of,
+    written,
+)
 from tertia.core.tagged import Registry, Tagged, plain
 
 _R = TypeVar("_R", bound="RuleData")
-
-PER_SIDE = "per_side"
-"""The metadata flag of a field that holds one value per side (:func:`per_side`)."""
-
 
 def per_side() -> Any:
     """A field holding one value for each side, a mapping by side name; events write and
@@ -88,31 +93,18 @@ class RuleData(Tagged):
     def lookup(self, key: str) -> Any:
         """The value kept under ``key`` (see :meth:`keeps`); None for a side's entry not
         yet written. A key it does not keep raises KeyError."""
-        name, side = _checked_slot(type(self), key)
-        found = getattr(self, name)
-        return found if side is None else found.get(side)
+        return lookup(self, key)
 
     def with_value(self, key: str, value: Any) -> Self:
         """These values with the one under ``key`` replaced (JSON lists are kept as the
         tuples they load back as). A key it does not keep raises KeyError."""
-        name, side = _checked_slot(type(self), key)
-        kept = frozen_value(value)
-        if side is not None:
-            kept = {**getattr(self, name), side: kept}
-        return _replaced(self, {name: kept})
+        return self.with_values({key: value})
 
     def with_values(self, values: Mapping[str, Any]) -> Self:
         """These values with several replaced at once, each as :meth:`with_value` would
         (one copy of the record however many are written)."""
-        changes: dict[str, Any] = {}
-        cls = type(self)
-        for key, value in values.items():
-            name, side = _checked_slot(cls, key)
-            kept = frozen_value(value)
-            if side is not None:
-                kept = {**changes.get(name, getattr(self, name)), side: kept}
-            changes[name] = kept
-        return _replaced(self, changes)
+        copy: Self = written(self, values)
+        return copy
 
     def flat_values(self) -> dict[str, Any]:
         """Its values by the keys events write: a field kept per side gives one entry for
@@ -144,87 +136,10 @@ _NAMES: dict[type[RuleData], frozenset[str]] = {}
 """Each class's fields as a set, asked at every change of a value."""
 
 
-_SLOTS: dict[type[RuleData], dict[str, tuple[str, bool]]] = {}
-"""Each class's fields by name, with whether each is kept per side."""
-
-_SLOT_OF: dict[tuple[type[RuleData], str], tuple[str, str | None] | None] = {}
-"""Where each key a class was asked for lives (rules ask for the same few keys all game)."""
-
-
-def _fields_of(cls: type[RuleData]) -> dict[str, tuple[str, bool]]:
-    found = _SLOTS.get(cls)
-    if found is None:
-        found = _SLOTS[cls] = {f.name: (f.name, bool(f.metadata.get(PER_SIDE))) for f in fields(cls)}
-    return found
-
-
 def _per_side_names(cls: type[RuleData]) -> list[str]:
-    return [name for name, (_, each_side) in _fields_of(cls).items() if each_side]
-
-
-def slot_of(cls: type[RuleData], key: str) -> tuple[str, str | None] | None:
-    """The field ``key`` names in ``cls`` and the side for a per-side entry; None if the
-    class does not keep it."""
-    try:
-        return _SLOT_OF[(cls, key)]
-    except KeyError:
-        found = _SLOT_OF[(cls, key)] = _slot(cls, key)
-        return found
-
-
-def _slot(cls: type[RuleData], key: str) -> tuple[str, str | None] | None:
-    known = _fields_of(cls)
-    whole = known.get(key)
-    if whole is not None:
-        return None if whole[1] else (key, None)
-    name, colon, side = key.partition(":")
-    entry = known.get(name)
-    return (name, side) if colon and side and entry is not None and entry[1] else None
-
-
-def _checked_slot(cls: type[RuleData], key: str) -> tuple[str, str | None]:
-    found = slot_of(cls, key)
-    if found is None:
-        raise KeyError(f"{cls.__name__} keeps no {key!r}")
-    return found
+    return [name for name, each_side in fields_of(cls).items() if each_side]
 
 
 def _replaced(record: _R, changes: Mapping[str, Any]) -> _R:
-    """``record`` with ``changes``: a copy field by field, as :func:`dataclasses.replace`
-    makes it but without calling ``__init__`` (no rule-data class checks its fields
-    there, and rules change values many times a turn)."""
-    cls = type(record)
-    new = object.__new__(cls)
-    for name in _NAME_LISTS.get(cls) or _name_list(cls):
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))
-    return new
-
-
-_NAME_LISTS: dict[type[RuleData], tuple[str, ...]] = {}
-
-
-def _name_list(cls: type[RuleData]) -> tuple[str, ...]:
-    if "__post_init__" in dir(cls):
-        raise TypeError(f"{cls.__name__} checks its fields in __post_init__: change it with replace")
-    found = _NAME_LISTS[cls] = cls.names()
-    return found
-
-
-def frozen_value(value: Any) -> Any:
-    """``value`` as a rule set's record keeps it: JSON lists become tuples, all the way
-    down, so a record equals itself read back from JSON."""
-    kind = type(value)
-    if kind is tuple:
-        for v in value:
-            if type(v) is list or type(v) is dict:
-                break
-        else:
-            return value  # already frozen: the rules' own events build tuples of tuples
-    if kind is list or kind is tuple:
-        return tuple([frozen_value(v) if type(v) in _NESTED else v for v in value])
-    if kind is dict or isinstance(value, Mapping):
-        return {k: frozen_value(v) if type(v) in _NESTED else v for k, v in value.items()}
-    return value
-
-
-_NESTED = frozenset({list, tuple, dict})
+    copy: _R = replaced(record, changes)
+    return copy

@@ -17,7 +17,8 @@ from typing import Any, Final, final
 
 from tertia.core.decision import Decision
 from tertia.core.geometry import Base
-from tertia.core.ruledata import RuleData, rule_data_from_dict, slot_of
+from tertia.core.records import slot_of, written
+from tertia.core.ruledata import RuleData, rule_data_from_dict
 
 _GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
 
@@ -451,11 +452,7 @@ class GameState:
         ``default`` when it holds nothing there."""
         own = self.own
         if own is not None:
-            where = (type(own), key)
-            if where in _SLOTS:
-                slot = _SLOTS[where]
-            else:
-                slot = _SLOTS[where] = slot_of(type(own), key)
+            slot = slot_of(type(own), key)
             if slot is not None:
                 found = getattr(own, slot[0])
                 if slot[1] is not None:
@@ -470,7 +467,7 @@ class GameState:
         own = self.own
         if own is None:
             return self.evolve(extra={**self.extra, **values})
-        return self.evolve(own=own.with_values(values))
+        return self.evolve(own=written(own, values))
 
     def is_marked(self, name: str, ident: str) -> bool:
         return ident in self.marks.get(name, ())
@@ -570,11 +567,6 @@ class GameState:
         every machine for equal states and wherever the rules keep their values."""
         text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-_SLOTS: dict[tuple[type, str], tuple[str, str | None] | None] = {}
-"""Where each key lives in each rule set's record (:meth:`GameState.value`), remembered
-here too: rules read a few keys thousands of times a battle."""
 
 
 def _present(values: Mapping[str, Any]) -> dict[str, Any]:

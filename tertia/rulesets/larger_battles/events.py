@@ -11,8 +11,9 @@ from typing import Any, ClassVar, Self
 from tertia.core.events import DiceRolled, Event
 from tertia.core.geometry import Base
 from tertia.core.narration import Narrating, Sentence, humanise, possessive, tells
+from tertia.core.records import frozen_value
 from tertia.core.reducer import handles
-from tertia.core.ruledata import RuleData, frozen_value
+from tertia.core.ruledata import RuleData
 from tertia.core.state import GameState
 from tertia.core.table_markers import TableMarker
 
