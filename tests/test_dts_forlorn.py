@@ -4,23 +4,27 @@ regiment, and the modifiers of fire and melee for a forlorn hope."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from tertia.activation.deck import read_card
+from tertia.analysis.enumerate import enumerate_branches
 from tertia.core.actions import Move
-from tertia.core.dice import ScriptedDice
+from tertia.core.dice import Dice, ScriptedDice
 from tertia.core.events import DiceRolled, UnitFormed, UnitMoved
+from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.declare_thee_sir.chart import HOLD, PB1D6, PB2D6, ROUT
 from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation
 from tertia.rulesets.declare_thee_sir.fire import fire
-from tertia.rulesets.declare_thee_sir.forlorn import ForlornHopeFormed
+from tertia.rulesets.declare_thee_sir.forlorn import ForlornHopeFormed, form
 from tertia.rulesets.declare_thee_sir.melee import fight
 from tertia.rulesets.declare_thee_sir.sequence import full_deck
 from tertia.rulesets.declare_thee_sir.victory import units_lost
 
-from .dts_combat_support import A, B, dice_left, dts, points, state_of, tx_with
+from .dts_combat_support import A, B, dice_left, dts, points, state_of, table_with, tx_with
 from .dts_support import P, R, activated, dts_game, unit
 
 FOOT = unit("pf", P, "foot", 20, 6)
@@ -228,3 +232,15 @@ def test_melee_plus_2_at_a_forlorn_hope_and_minus_2_for_one_attacking(
     assert (fought.modified_sum, fought.result) == (modified, result)
     assert fought.attacker_points_lost == (1 if result == HOLD else 0)
     assert dice_left(tx) == 0
+
+
+def test_the_distance_out_is_one_die_each_inch_a_sixth() -> None:
+    """"1D6 inches in front": every inch from 1 to 6 once in six, and nothing else rolled."""
+    def ahead(dice: Dice) -> float:
+        state = state_of(dts("f", A, 24, 10, 0, morale=2))
+        return form(Tx(table_with(), state, dice), "f").ahead
+
+    found: dict[float, Fraction] = {}
+    for branch in enumerate_branches(ahead):
+        found[branch.result] = found.get(branch.result, Fraction(0)) + branch.probability
+    assert found == {float(n): Fraction(1, 6) for n in range(1, 7)}

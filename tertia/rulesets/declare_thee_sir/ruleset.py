@@ -530,7 +530,9 @@ class DeclareTheeSir(RuleSet):
 
     def _charge(self, tx: Tx, action: Charge) -> None:
         """Melee a-b: straight at the target, the test to close, the fight, and what follows
-        it (push-backs, routs and the winner's pursuit)."""
+        it (push-backs, routs and the winner's pursuit). A general on his own, charged,
+        evades and there is no melee; a caracole evades first (both in the evasion
+        module)."""
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
         evaded = unit_data(target).is_general
         if evaded:
