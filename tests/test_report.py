@@ -25,7 +25,9 @@ from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
 from tertia.rulesets.declare_thee_sir import capture as dts_capture
+from tertia.rulesets.declare_thee_sir import evasion as dts_evasion
 from tertia.rulesets.declare_thee_sir import events as dts_ev
+from tertia.rulesets.declare_thee_sir import forlorn as dts_forlorn
 from tertia.rulesets.declare_thee_sir import rout as dts_rout
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
@@ -275,6 +277,14 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (dts_ev.DragoonsMounted(unit="pf", mounted=True), "Essex's Foot mount"),
     (dts_ev.DragoonsMounted(unit="pf", mounted=False), "Essex's Foot dismount"),
     (dts_ev.GeneralAttached(general="pc", unit=None), "Earl of Essex rides off on his own"),
+    (dts_evasion.Evaded(unit="rc", charger="pf", distance=9.0),
+     "Lord Forth evades Essex's Foot's charge, 9.0\" away"),
+    (dts_evasion.Evaded(unit="rc", charger="pf", distance=0.0),
+     "Lord Forth cannot get clear of Essex's Foot's charge"),
+    (dts_forlorn.ForlornHopeFormed(regiment="pf", unit="pf-forlorn-hope", name="Essex's forlorn hope",
+                                   ahead=3.0, x=20, y=10, facing=0, width=1.5, depth=1, regiment_x=20,
+                                   regiment_y=6, regiment_width=3, regiment_depth=1),
+     "Essex's Foot sends its forlorn hope 3.0\" ahead"),
     (dts_rout.UnitBroken(unit="pf"), "Essex's Foot is broken and routs"),
     (dts_rout.UnitRallied(unit="pf"), "Essex's Foot rallies on its colours"),
     (dts_rout.PursuitChanged(unit="rf", target="pf"), "King's Foot pursues Essex's Foot"),

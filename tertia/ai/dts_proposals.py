@@ -1,6 +1,8 @@
 """Candidate actions for Declare Thee Sir, for the random player to pick among (the engine
 judges each): every option when a card awaits its declaration; then every volley and
-charge at an enemy, each formation, and a spread of moves within the rolled move."""
+charge at an enemy (a general on his own too: he evades), each formation (the optional
+caracole and forlorn hope among them, refused when their option is off), and a spread of
+moves within the rolled move."""
 
 from __future__ import annotations
 
@@ -10,7 +12,14 @@ import random
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.state import GameState
-from tertia.rulesets.declare_thee_sir.data import FORMATION_NAMES, RALLY, game_data, unit_data
+from tertia.rulesets.declare_thee_sir.data import (
+    CARACOLE,
+    FORLORN_HOPE,
+    FORMATION_NAMES,
+    RALLY,
+    game_data,
+    unit_data,
+)
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, Declare, Fire
 
 MOVE_SAMPLES = 8
@@ -33,7 +42,7 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
     out = [EndPhase()]
     for enemy in state.iter_units(state.opponent(unit.side)):
         out += [Fire(unit=unit.id, target=enemy.id), Charge(unit=unit.id, target=enemy.id)]
-    out += [ChangeFormation(unit=unit.id, formation=f) for f in FORMATION_NAMES]
+    out += [ChangeFormation(unit=unit.id, formation=f) for f in (*FORMATION_NAMES, CARACOLE, FORLORN_HOPE)]
     reach = float((g.allowance or {}).get("open", 0))
     for _ in range(MOVE_SAMPLES if reach > 0 else 0):
         heading = unit.facing + rng.uniform(-50.0, 50.0) + (180.0 if rng.random() < 0.15 else 0.0)

@@ -24,6 +24,8 @@ FORMATION_NAMES = (LINE, LONG_MARCH, HEDGEHOG)
 """Game Mechanics I: Line, Long March (Column) and Hedgehog (Square)."""
 CARACOLE = "caracole"
 """Optional Rules b: the rolling fire formation of cavalry with firelocks."""
+FORLORN_HOPE = "forlorn_hope"
+"""Optional Rules a: a division of musketeers in line before its regiment."""
 
 FORMATION_CHANGE = "formation_change"
 ADVANCE = "advance"
@@ -40,9 +42,10 @@ class DtsUnit(RuleData):
     """One unit's values: its troop type (``troops``), how many stands it has and their
     size, its formation, morale points (``None``: untested) and the points first rolled;
     ``firelocks`` (cavalry that may caracole), ``mounted`` (dragoons), ``attached_to``
-    (a general's unit), ``at_obstacle`` (stopped by a wall or stream, which it crosses
-    without penalty when next activated), ``routing`` (broken, fleeing until rallied) and
-    ``pursuing`` (the routing unit it pursues)."""
+    (a general's unit), ``parent`` (the regiment a forlorn hope was drawn from),
+    ``at_obstacle`` (stopped by a wall or stream, which it crosses without penalty when
+    next activated), ``routing`` (broken, fleeing until rallied) and ``pursuing`` (the
+    routing unit it pursues)."""
 
     type: ClassVar[str] = "dts_unit"
     troop: str = "foot"
@@ -55,6 +58,7 @@ class DtsUnit(RuleData):
     firelocks: bool = False
     mounted: bool = False
     attached_to: str | None = None
+    parent: str | None = None
     at_obstacle: bool = False
     routing: bool = False
     pursuing: str | None = None

@@ -36,13 +36,8 @@ from shapely.geometry import LineString
 from tertia.core.geometry import Face, face_towards
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LONG_MARCH, unit_data
+from tertia.rulesets.declare_thee_sir.data import CARACOLE, FORLORN_HOPE, HEDGEHOG, LONG_MARCH, unit_data
 from tertia.rulesets.declare_thee_sir.points import attached_general, is_poor
-
-FORLORN_HOPE = "forlorn_hope"
-"""Optional Rules a: a division of musketeers in line before its regiment."""
-CARACOLE = "caracole"
-"""Optional Rules b: cavalry with firelocks in rolling fire."""
 
 HARD_COVER: tuple[str, ...] = (TerrainKind.TOWN, TerrainKind.WALL, TerrainKind.ENTRENCHMENT)
 """The ground that is hard cover: buildings, walls and earthworks."""

@@ -19,20 +19,30 @@ from tertia.core.violations import CoreCode, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, away_from, carry_out, plan_slide
+from tertia.rules.involuntary import Interpenetration, plan_slide
 from tertia.rules.movement import (
     MovePlan,
     iter_table_violations,
     iter_terrain_violations,
     plan_move,
 )
-from tertia.rulesets.declare_thee_sir import clauses, movement, rally, rout, sequence, vocabulary
+from tertia.rulesets.declare_thee_sir import (
+    clauses,
+    evasion,
+    forlorn,
+    movement,
+    rally,
+    rout,
+    sequence,
+    vocabulary,
+)
 from tertia.rulesets.declare_thee_sir.codes import DtsCode
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
     ADVANCE_AND_FIRE,
     CARACOLE,
     DEFER,
+    FORLORN_HOPE,
     FORMATION_CHANGE,
     FORMATION_NAMES,
     LONG_MARCH,
@@ -117,6 +127,9 @@ class DeclareTheeSir(RuleSet):
                    "modified melee roll of 12 or more"),
         OptionSpec("caracole", False, "optional rule b: cavalry with firelocks may form a caracole, "
                    "which evades 1D6\" when meleed"),
+        OptionSpec("forlorn_hope", False, "optional rule a: a regiment of foot may send a division of "
+                   "musketeers out 1D6\" before it as a forlorn hope, and commanded musketeers may stand "
+                   "in one (-1 to fire at it, +2 to melee it, -2 when it attacks)"),
     )
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.5, 1.0), UnitKind.COMMANDED_SHOT: (1.5, 1.0), UnitKind.DRAGOONS: (3.0, 1.0),
@@ -149,6 +162,13 @@ class DeclareTheeSir(RuleSet):
                                               or not self.option("caracole")):
                 problems.append((f"{at}.formation", "only cavalry with firelocks caracole, with the "
                                  f"option caracole on ({clauses.OPTIONAL} b)"))
+            elif r.formation == FORLORN_HOPE and not self.option("forlorn_hope"):
+                problems.append((f"{at}.formation", f"{r.unit} cannot start in forlorn hope: the option "
+                                 f"forlorn_hope is off ({clauses.OPTIONAL} a)"))
+            elif r.formation == FORLORN_HOPE and units[r.unit].type != "commanded_shot":
+                problems.append((f"{at}.formation", f"{r.unit} cannot start in forlorn hope: only "
+                                 "commanded musketeers do (a regiment of foot sends one out in play, "
+                                 f"{clauses.OPTIONAL} a)"))
         for i, g in enumerate(table.generals):
             at = f"{where}.generals[{i}]"
             if g.commander not in sides:
@@ -275,6 +295,8 @@ class DeclareTheeSir(RuleSet):
             if own.formation == name:
                 return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already in caracole", rule)]
             return _room_problems(table, state, reformed(unit, name), rule)
+        if name == FORLORN_HOPE:
+            return self._forlorn_hope_problems(table, state, unit)
         if name not in FORMATION_NAMES:
             return [Violation(DtsCode.UNKNOWN_FORMATION, f"no formation {name!r}; formations: "
                               f"{', '.join((*FORMATION_NAMES, MOUNT, DISMOUNT))}", rule)]
@@ -284,6 +306,24 @@ class DeclareTheeSir(RuleSet):
             return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already in {name.replace('_', ' ')}",
                               rule)]
         return _room_problems(table, state, reformed(unit, name), rule)
+
+    def _forlorn_hope_problems(self, table: Battlefield, state: GameState, unit: Unit
+                               ) -> list[Violation]:
+        """Optional Rules a: musketeers only, under the option, not at poor morale, with
+        room before the regiment (:mod:`~tertia.rulesets.declare_thee_sir.forlorn`)."""
+        rule = f"{clauses.OPTIONAL} a"
+        if not self.option("forlorn_hope"):
+            return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "the forlorn hope is an optional rule, not "
+                              "in play (option forlorn_hope)", rule)]
+        why = forlorn.why_not(state, unit)
+        if why is not None:
+            code = DtsCode.SAME_FORMATION if unit_data(unit).formation == FORLORN_HOPE else \
+                DtsCode.FORMATION_NOT_ALLOWED
+            return [Violation(code, why, rule)]
+        if not forlorn.sends_out(unit):
+            return []
+        room = forlorn.room_problem(table, state, unit)
+        return [] if room is None else [Violation(MovementCode.COLLISION, room, rule)]
 
     def _move_problems(self, table: Battlefield, state: GameState, unit: Unit, action: Move
                        ) -> list[Violation]:
@@ -311,7 +351,8 @@ class DeclareTheeSir(RuleSet):
             return [Violation(DtsCode.TOO_FAR, f"{unit.label} may move {limit}\" ({kind.replace('_', ' ')} "
                               f"ground), not {plan.length:.1f}\"", rule)]
         problems = [*iter_table_violations(table, plan, rule),
-                    *iter_terrain_violations(table, plan, IMPASSABLE, {TerrainKind.LAKE: rule}, rule)]
+                    *iter_terrain_violations(table, plan, IMPASSABLE, {TerrainKind.LAKE: rule}, rule),
+                    *_forlorn_hope_carried(table, state, plan)]
         if problems:
             return problems[:1]
         if not unit_data(unit).at_obstacle and movement.obstacle_crossed(table, plan) is not None:
@@ -358,9 +399,9 @@ class DeclareTheeSir(RuleSet):
         target = state.units.get(target_id)
         if target is None or not target.in_play or target.side == unit.side:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play", rule)]
-        if unit_data(target).is_general:
-            return [Violation(DtsCode.GENERAL_TARGET, "independent generals always evade melee",
-                              f"{rule} a")]
+        if unit_data(target).is_general and not evasion.independent(target):
+            return [Violation(DtsCode.GENERAL_TARGET, f"{target.label} is attached to "
+                              f"{unit_data(target).attached_to}: charge that unit", f"{rule} a")]
         path = charge_path(table, state, unit, target)
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} stands between {unit.label} "
@@ -380,6 +421,8 @@ class DeclareTheeSir(RuleSet):
             unit = tx.state.units[action.unit]
             if action.formation in (MOUNT, DISMOUNT):
                 tx.emit(DragoonsMounted(unit=unit.id, mounted=action.formation == MOUNT))
+            elif action.formation == FORLORN_HOPE and forlorn.sends_out(unit):
+                forlorn.form(tx, unit.id)
             else:
                 placed = reformed(unit, action.formation)
                 tx.emit(UnitFormed(unit=unit.id, formation=action.formation, x=placed.x, y=placed.y,
@@ -455,6 +498,7 @@ class DeclareTheeSir(RuleSet):
             self._attach(tx, unit.id)
         else:
             carry_generals(tx, unit, plan.end.x - unit.x, plan.end.y - unit.y)
+            forlorn.carry(tx, unit, plan.end.x - unit.x, plan.end.y - unit.y, plan.end.facing)
         stopped = movement.at_obstacle(tx.table, plan.end.corners())
         if stopped != unit_data(unit).at_obstacle:
             tx.emit(ObstacleReached(unit=unit.id, reached=stopped))
@@ -486,14 +530,21 @@ class DeclareTheeSir(RuleSet):
 
     def _charge(self, tx: Tx, action: Charge) -> None:
         """Melee a-b: straight at the target, the test to close, the fight, and what follows
-        it (push-backs, routs and the winner's pursuit)."""
+        it (push-backs, routs and the winner's pursuit). A general on his own, charged,
+        evades and there is no melee; a caracole evades first (both in the evasion
+        module)."""
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
-        if unit_data(target).formation == CARACOLE:
-            self._evade(tx, target.id, unit.id)
+        evaded = unit_data(target).is_general
+        if evaded:
+            self._carry_out_checks(tx, evasion.general_evades(tx, target.id, unit.id).checks, unit.id)
+            target = tx.state.units[action.target]
+        elif unit_data(target).formation == CARACOLE:
+            inches = tx.roll(D6, f"caracole evades: {target.label}")
+            evasion.caracole_evades(tx, target.id, unit.id, inches)
             target = tx.state.units[action.target]
         path = charge_path(tx.table, tx.state, unit, target)
         reach = float((game_data(tx.state).allowance or {}).get("difficult" if path.difficult else "open", 0))
-        if path.blocked_by is not None or path.distance > reach + 1e-6:
+        if evaded or path.blocked_by is not None or path.distance > reach + 1e-6:
             self._fall_short(tx, unit, path, reach)
             return
         closed = close_test(tx, action.unit)
@@ -517,18 +568,9 @@ class DeclareTheeSir(RuleSet):
                 rout.rout(tx, action.unit, action.target, "broken in melee")
         sequence.end_activation(tx, self.options)
 
-    def _evade(self, tx: Tx, unit_id: str, foe_id: str) -> None:
-        """Optional Rules b: "If meleed, the carole formation will first evade 1D6 inches
-        away" (straight away from the attacker, keeping its facing)."""
-        unit, foe = tx.state.units[unit_id], tx.state.units[foe_id]
-        inches = tx.roll(D6, f"caracole evades: {unit.label}")
-        slide = plan_slide(tx.state, unit, heading=away_from(foe.base, unit.base), distance=float(inches),
-                           policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth))
-        carry_out(tx, unit_id, slide, "evades")
-
     def _fall_short(self, tx: Tx, unit: Unit, path: ChargePath, reach: float) -> None:
-        """A charge whose target evaded out of reach: the attacker goes its whole move
-        straight at it and the activation ends."""
+        """A charge whose target evaded: the attacker goes its whole move straight at it,
+        halting an inch short, and the activation ends."""
         went = max(0.0, min(reach, path.distance - SHORT_OF_TARGET))
         dx, dy = heading_vector(path.heading)
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
@@ -581,10 +623,19 @@ def carry_generals_after(tx: Tx, push: PushBack) -> None:
 
 
 def passed_through(state: GameState, plan: MovePlan) -> list[str]:
-    """The friends a move passed through (Movement: each takes a morale check)."""
+    """The friends a move passed through (Movement: each takes a morale check); a forlorn
+    hope going with its regiment is not passed."""
     areas = plan.swept()
+    carried = _carried_with(state, plan.unit)
     return [o.id for o in state.iter_troops(plan.unit.side)
-            if o.id != plan.unit.id and any(polygons_overlap(a, o.base.corners()) for a in areas)]
+            if o.id != plan.unit.id and o.id not in carried
+            and any(polygons_overlap(a, o.base.corners()) for a in areas)]
+
+
+def _carried_with(state: GameState, unit: Unit) -> set[str]:
+    """The pieces that move with ``unit``: its attached generals and its forlorn hope."""
+    return {g.id for g in attached_generals(state, unit.id)} | {
+        f.id for f in forlorn.carried(state, unit, 0.0, 0.0, unit.facing)}
 
 
 def _stand_size(table: DeclareTable, troop: str) -> StandSize:
@@ -627,13 +678,32 @@ def _room_problems(table: Battlefield, state: GameState, placed: Unit, rule: str
     return []
 
 
+def _forlorn_hope_carried(table: Battlefield, state: GameState, plan: MovePlan) -> list[Violation]:
+    """Optional Rules a: a regiment's move carries its forlorn hope, which must stay on the
+    table and off every other piece."""
+    unit = plan.unit
+    rule = f"{clauses.OPTIONAL} a"
+    carried = _carried_with(state, unit)
+    for moved in forlorn.carried(state, unit, plan.end.x - unit.x, plan.end.y - unit.y, plan.end.facing):
+        corners = moved.base.corners()
+        if not table.inside_table(corners):
+            return [Violation(MovementCode.OFF_TABLE, f"{moved.label} would be carried off the table",
+                              rule)]
+        for other in state.iter_units():
+            if other.id != unit.id and other.id not in carried and \
+                    polygons_overlap(corners, other.base.corners()):
+                return [Violation(MovementCode.COLLISION, f"{moved.label} would be carried onto "
+                                  f"{other.label}", rule)]
+    return []
+
+
 def _collision_problems(state: GameState, plan: MovePlan, rule: str) -> list[Violation]:
     """Enemies block a move; a friend may be passed through (Movement: "Units that move or
     rout through another unit cause a moral check") but not ended on."""
     mover = plan.unit
     end = plan.end.corners()
     areas = plan.swept()
-    carried = {g.id for g in attached_generals(state, mover.id)}
+    carried = _carried_with(state, mover)
     for other in state.iter_units():
         if other.id == mover.id or other.id in carried:
             continue

@@ -2,9 +2,10 @@
 
 Every unit and commander of the scenario plays without it, with its troop type's
 defaults (:mod:`tertia.rulesets.declare_thee_sir.troops`); the table gives what a battle
-needs beyond them: a regiment's stands and formation, cavalry carrying firelocks (who
-may caracole), dragoons starting mounted or on foot, a general attached to a unit, and
-the size of each troop type's stands at the battle's scale.
+needs beyond them: a regiment's stands and formation (commanded musketeers may start in
+forlorn hope), cavalry carrying firelocks (who may caracole), dragoons starting mounted
+or on foot, a general attached to a unit, and the size of each troop type's stands at
+the battle's scale.
 
 Example::
 
@@ -30,9 +31,10 @@ from pydantic import Field
 
 from tertia.core.scenario import MAX_PIECES, Flag, Ident, Positive, Strict
 
-Formation = Literal["line", "long_march", "hedgehog", "caracole"]
+Formation = Literal["line", "long_march", "hedgehog", "caracole", "forlorn_hope"]
 """Game Mechanics I: Line, Long March (column) and Hedgehog (square); Optional Rules b:
-the caracole (cavalry with firelocks, with the option on)."""
+the caracole (cavalry with firelocks, with the option on); Optional Rules a: the forlorn
+hope (commanded musketeers, with the option on)."""
 
 
 class StandSizeSpec(Strict):

@@ -3,8 +3,8 @@ Mechanics I), for ranges "to closest stand edge" and arcs of fire (4).
 
 Line puts every stand side by side, long march one behind another (a gun "turned
 sideways"), hedgehog two abreast (:mod:`tertia.rules.formations`). A formation this module
-does not know (the optional forlorn hope) is laid out as a line; a caracole stands two
-abreast with the rest behind.
+does not know is laid out as a line, as the forlorn hope is (Optional Rules a: "form in
+line"); a caracole stands two abreast with the rest behind.
 
 >>> from tertia.core.state import Unit, UnitKind
 >>> from tertia.rulesets.declare_thee_sir.data import DtsUnit
@@ -26,9 +26,9 @@ CARACOLE_LAYOUT = Formation("caracole", 2)
 behind": two abreast, the rest behind them."""
 
 LAYOUTS: dict[str, Formation] = {data.LINE: LINE, data.LONG_MARCH: COLUMN, data.HEDGEHOG: HEDGEHOG,
-                                 data.CARACOLE: CARACOLE_LAYOUT}
+                                 data.CARACOLE: CARACOLE_LAYOUT, data.FORLORN_HOPE: LINE}
 """How each formation stands: line side by side (a), long march front to rear (b),
-hedgehog compact, two abreast (c)."""
+hedgehog compact, two abreast (c); the optional caracole and forlorn hope (in line)."""
 
 
 def stands_of(unit: Unit) -> tuple[Base, ...]:

@@ -1,12 +1,12 @@
 """Victory: the text gives none, so this is a documented default a club may change.
 
-An army breaks when half its units (not counting generals) have routed off the table or
-been destroyed (option ``army_breaks_at``, the fraction lost that breaks it: 0.5 by
-default): the battle ends at once and the other side wins. If both break on the same
-activation it ends as a draw on points. Otherwise it ends after the scenario's last turn:
-each side scores a point for each enemy unit routed off or destroyed and two for each
-objective it holds (:func:`tertia.rules.victory.holds`), and the side with more points
-wins.
+An army breaks when half its units (not counting generals, nor a forlorn hope sent out
+by a regiment, which is part of it) have routed off the table or been destroyed (option
+``army_breaks_at``, the fraction lost that breaks it: 0.5 by default): the battle ends
+at once and the other side wins. If both break on the same activation it ends as a draw
+on points. Otherwise it ends after the scenario's last turn: each side scores a point
+for each enemy unit routed off or destroyed and two for each objective it holds
+(:func:`tertia.rules.victory.holds`), and the side with more points wins.
 """
 
 from __future__ import annotations
@@ -18,13 +18,16 @@ from tertia.core.events import GameEnded
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, UnitKind
 from tertia.rules.victory import end_by_points, holds
+from tertia.rulesets.declare_thee_sir.data import unit_data
 
 OBJECTIVE_POINTS = 2
 
 
 def units_lost(state: GameState, side: str) -> tuple[int, int]:
-    """(units lost, units the side began with), generals not counted."""
-    units = [u for u in state.iter_units(side, include_removed=True) if u.kind is not UnitKind.COMMANDER]
+    """(units lost, units the side began with), generals not counted, nor a forlorn hope
+    drawn from a regiment (part of it, Optional Rules a)."""
+    units = [u for u in state.iter_units(side, include_removed=True)
+             if u.kind is not UnitKind.COMMANDER and unit_data(u).parent is None]
     return sum(1 for u in units if not u.in_play), len(units)
 
 

@@ -23,10 +23,11 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
         "dts_change_formation", "Change formation", "{unit} forms {formation}", clauses.FORMATIONS,
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("formation", "Formation", FieldKind.CHOICE,
-                   choices=(*FORMATION_NAMES, "caracole", "mount", "dismount"))),
+                   choices=(*FORMATION_NAMES, "caracole", "forlorn_hope", "mount", "dismount"))),
         odds=False, phases=(PHASE,), subject="unit",
         help="Under a declared formation change: line, long march or (foot only) hedgehog; "
-             "dragoons mount or dismount.",
+             "dragoons mount or dismount; with their options, cavalry with firelocks caracole and "
+             "a regiment of foot sends out its forlorn hope.",
     ),
     ActionKind(
         "move", "Move", "Move {unit}", clauses.MOVEMENT,
@@ -51,7 +52,8 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("target", "Target", FieldKind.ENEMY_UNIT)),
         dice_driven=True, phases=(PHASE,), subject="unit", target="target",
-        help="Under advance: straight at the target, test to close, then the melee.",
+        help="Under advance: straight at the target, test to close, then the melee; a general on "
+             "his own evades 9\" and the charger halts an inch short.",
     ),
     ActionKind(
         "end_phase", "End the activation", "End the activation", clauses.GAME_PLAY,

@@ -1,0 +1,215 @@
+"""The forlorn hope (Optional Rules a), under the option ``forlorn_hope``.
+
+"Forlorn hope formation: To form, declare formation change. Use one division of
+musketeers to form in line 1D6 inches in front of the regiment. It moves the same 1D6
+distance at the same time as parent unit. Commanded musketeers need their own card. Roll
+morale as unit. The forlorn hope must have at least one morale point. When it falls to
+poor morale or is routed, it will attempt to rejoin its parent regiment. A infantry unit
+with poor morale cannot form or maintain a forlorn hope." Fire: "-1 if target is in
+forlorn hope"; Melee: "target ... forlorn hope = +2", "attacker in forlorn hope = -2"
+(:mod:`~tertia.rulesets.declare_thee_sir.modifiers`).
+
+Read so:
+
+- **how one is had**: a regiment of foot declares a formation change to ``forlorn_hope``
+  and sends one division of musketeers out; the division becomes a piece of its own, a
+  body of commanded musketeers in the formation ``forlorn_hope``, which keeps the name of
+  its ``parent``; the regiment closes up about its front, a stand fewer. Commanded
+  musketeers of the scenario's order of battle may start in forlorn hope (the scenario's
+  table) or take it up or leave it by a formation change, where they stand: they have no
+  regiment in front of which to go.
+- **who may**: a regiment of foot with two stands or more (one stays with the colours),
+  not at poor morale, with no forlorn hope of its own out already; commanded musketeers.
+  Nobody else: the text speaks of musketeers only.
+- **where it goes**: "1D6 inches in front": the division forms in line, facing the
+  regiment's way, on the regiment's centre line, and goes forward the die's inches from
+  the regiment's front edge; a piece in its way stops it there. There must be room for it
+  just before the regiment, on the table.
+- **its card**: "Commanded musketeers need their own card": the new piece has one, in the
+  deck from the next turn's shuffle (the deck of the turn in hand was dealt without it).
+- **moving with its regiment**: when its regiment moves on its own card (advance, advance
+  and fire, retiring under Rally), the forlorn hope is carried the same way and the same
+  distance, as an attached general is, and turns as its regiment turns; the move is
+  refused if it would carry the forlorn hope off the table or onto another piece. It is
+  not carried in a charge, a push-back or a rout; on its own card it acts as any unit.
+- **morale**: "Roll morale as unit": it starts untested and rolls its own points; the
+  regiment's are untouched.
+- **victory**: a forlorn hope drawn from a regiment is part of it, not a unit of its
+  own, and is not counted among a side's units (:mod:`~tertia.rulesets.declare_thee_sir.victory`).
+
+Rejoining (at poor morale or routed, and when the regiment falls to poor) is **not yet**
+written: a forlorn hope at poor or routing stays out as any unit does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tertia.core.dice import D6
+from tertia.core.events import DiceRolled, Event, UnitMoved
+from tertia.core.geometry import Base, heading_vector, polygons_overlap
+from tertia.core.narration import Narrating, Sentence, tells
+from tertia.core.reducer import handles
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield
+from tertia.rules.formations import footprint, reformed_centre
+from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rulesets.declare_thee_sir.data import FORLORN_HOPE, DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
+from tertia.rulesets.declare_thee_sir.troops import COMMANDED_SHOT, FOOT
+
+LEAST_LEFT = 1
+"""Stands a regiment keeps when its forlorn hope goes out: its colours stay."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForlornHopeFormed(Event):
+    """``regiment`` sent out a division as the forlorn hope ``unit`` (named ``name``),
+    ``ahead`` inches before its front: the division stands ``width`` by ``depth`` at
+    (``x``, ``y``) facing ``facing``; the regiment, a stand fewer, closes up to
+    ``regiment_width`` by ``regiment_depth`` about (``regiment_x``, ``regiment_y``)."""
+
+    type: ClassVar[str] = "dts_forlorn_hope_formed"
+    regiment: str
+    unit: str
+    name: str
+    ahead: float
+    x: float
+    y: float
+    facing: float
+    width: float
+    depth: float
+    regiment_x: float
+    regiment_y: float
+    regiment_width: float
+    regiment_depth: float
+
+
+@handles(ForlornHopeFormed)
+def _formed(s: GameState, e: ForlornHopeFormed) -> GameState:
+    regiment = s.units[e.regiment]
+    own = unit_data(regiment)
+    division = Unit(e.unit, regiment.side, UnitKind.COMMANDED_SHOT, regiment.command, e.x, e.y, e.facing,
+                    e.width, e.depth, name=e.name,
+                    own=DtsUnit(troop=COMMANDED_SHOT, stands_left=1, stand_width=own.stand_width,
+                                stand_depth=own.stand_depth, formation=FORLORN_HOPE, parent=e.regiment))
+    s = s.with_unit(regiment.evolve(x=e.regiment_x, y=e.regiment_y, width=e.regiment_width,
+                                    depth=e.regiment_depth, stands_left=own.stands_left - 1))
+    return s.with_unit(division)
+
+
+@tells(ForlornHopeFormed)
+def _tell_formed(n: Narrating, e: ForlornHopeFormed, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.regiment)} sends its forlorn hope {e.ahead:.1f}\" ahead", "move"
+
+
+def forlorn_hopes_of(state: GameState, regiment_id: str) -> list[Unit]:
+    """The forlorn hopes in play drawn from ``regiment_id``."""
+    return [u for u in state.iter_units() if unit_data(u).parent == regiment_id]
+
+
+def why_not(state: GameState, unit: Unit) -> str | None:
+    """Why ``unit`` may not take up the forlorn hope now (``None``: it may)."""
+    own = unit_data(unit)
+    if own.troop == COMMANDED_SHOT:
+        return f"{unit.label} is already in forlorn hope" if own.formation == FORLORN_HOPE else None
+    if own.troop != FOOT:
+        return "only musketeers form a forlorn hope: a regiment of foot or commanded musketeers"
+    if own.morale == 0:
+        return f"{unit.label} is at poor morale: an infantry unit with poor morale cannot form a forlorn hope"
+    if own.stands_left <= LEAST_LEFT:
+        return f"{unit.label} has no division of musketeers left to send out"
+    if forlorn_hopes_of(state, unit.id):
+        return f"{unit.label} already has its forlorn hope out"
+    return None
+
+
+def sends_out(unit: Unit) -> bool:
+    """Does taking up the forlorn hope send a division out (a regiment of foot), rather
+    than change the unit's own formation (commanded musketeers)?"""
+    return unit_data(unit).troop == FOOT
+
+
+def first_place(unit: Unit) -> Base:
+    """The division's stand just before the regiment's front, on its centre line."""
+    own = unit_data(unit)
+    fx, fy = heading_vector(unit.facing)
+    front_x, front_y = unit.base.front_centre()
+    half = own.stand_depth / 2.0
+    return Base(front_x + fx * half, front_y + fy * half, unit.facing, own.stand_width, own.stand_depth)
+
+
+def room_problem(table: Battlefield, state: GameState, unit: Unit) -> str | None:
+    """Is there room for the division just before the regiment, on the table?"""
+    place = first_place(unit).corners()
+    if not table.inside_table(place):
+        return f"{unit.label}'s forlorn hope would stand off the table"
+    for other in state.iter_units():
+        if other.id != unit.id and polygons_overlap(place, other.base.corners()):
+            return f"{unit.label}'s forlorn hope would stand on {other.label}"
+    return None
+
+
+def new_id(state: GameState, regiment_id: str) -> str:
+    """An id no piece has had: the regiment's, with ``-forlorn-hope`` (and a number after
+    the first)."""
+    n = 1
+    while (found := f"{regiment_id}-forlorn-hope" + (f"-{n}" if n > 1 else "")) in state.units:
+        n += 1
+    return found
+
+
+def form(tx: Tx, regiment_id: str) -> ForlornHopeFormed:
+    """Send out ``regiment_id``'s forlorn hope: 1D6 inches before its front, stopped by
+    anything in the way; the regiment closes up a stand fewer."""
+    unit = tx.state.units[regiment_id]
+    own = unit_data(unit)
+    roll = tx.roll(D6, f"forlorn hope: {unit.label}")
+    start = first_place(unit)
+    slide = plan_slide(tx.state, unit, heading=unit.facing, distance=float(roll),
+                       policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth), base=start,
+                       ignore=(regiment_id,))
+    ahead, end = slide.distance, slide.end
+    if slide.off_table:  # the edge stops it as a piece would
+        ahead, end = _within(tx.table, start, unit.facing, slide.distance)
+    width, depth = footprint(LAYOUTS[own.formation], own.stands_left - 1, own.stand_width, own.stand_depth)
+    x, y = reformed_centre(unit.base, depth)
+    event = ForlornHopeFormed(regiment=regiment_id, unit=new_id(tx.state, regiment_id),
+                              name=f"{unit.label}'s forlorn hope", ahead=ahead, x=end.x, y=end.y,
+                              facing=unit.facing, width=end.width, depth=end.depth, regiment_x=x,
+                              regiment_y=y, regiment_width=width, regiment_depth=depth)
+    tx.emit(event)
+    return event
+
+
+def _within(table: Battlefield, start: Base, heading: float, distance: float, step: float = 0.25
+            ) -> tuple[float, Base]:
+    """The farthest a stand goes along ``heading``, up to ``distance``, staying on the table."""
+    dx, dy = heading_vector(heading)
+    went = distance
+    while went > 0:
+        end = start.moved_to(start.x + dx * went, start.y + dy * went)
+        if table.inside_table(end.corners()):
+            return went, end
+        went = max(0.0, went - step)
+    return 0.0, start
+
+
+def carried(state: GameState, unit: Unit, dx: float, dy: float, facing: float) -> list[Unit]:
+    """``unit``'s forlorn hopes where its move of (``dx``, ``dy``), ending facing
+    ``facing``, carries them: the same way, turned as the regiment turned."""
+    turn = facing - unit.facing
+    return [f.evolve(x=f.x + dx, y=f.y + dy, facing=(f.facing + turn) % 360.0)
+            for f in forlorn_hopes_of(state, unit.id)
+            if unit_data(f).formation == FORLORN_HOPE and not unit_data(f).routing]
+
+
+def carry(tx: Tx, unit: Unit, dx: float, dy: float, facing: float) -> None:
+    """Optional Rules a: "It moves the same 1D6 distance at the same time as parent unit"."""
+    for moved in carried(tx.state, unit, dx, dy, facing):
+        before = tx.state.units[moved.id]
+        tx.emit(UnitMoved(unit=moved.id, path=((before.x, before.y), (moved.x, moved.y)),
+                          facing=moved.facing, reason="with its regiment"))
