@@ -172,6 +172,33 @@ def test_a_general_goes_with_his_unit_when_it_is_pushed_back() -> None:
     assert after.units["rf"].y == 16.0 and after.units["rc"].y == 17.25
 
 
+def test_a_general_turns_with_his_unit_and_stays_behind_it() -> None:
+    """Attached generals "move with unit": he keeps his place about it, so a general
+    behind his regiment is still behind it when it turns (here to face east)."""
+    general = {"id": "pc", "side": P, "command": "centre", "x": 20, "y": 4.75, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[general], turns=1,
+                    table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    state = deck_of(activated(game, "pf", "advance", {"open": 4, "difficult": 2}), *LAST)
+    turned, _ = game.apply(state, Move(unit="pf", waypoints=(), face_before=90.0), ScriptedDice([]))
+    pc = turned.units["pc"]
+    assert (pc.x, pc.y, pc.facing) == (pytest.approx(18.75), pytest.approx(6.0), 90.0)
+
+
+def test_a_charge_goes_past_the_chargers_own_general_but_not_another() -> None:
+    """Melee a: "move directly at target unit". Turning towards a target half right, the
+    line swings across the general touching its rear: its own attached general goes with
+    it and is not in its way; the same general unattached is."""
+    behind = {"id": "pc", "side": P, "command": "centre", "x": 20, "y": 4.75, "general": True}
+    target = unit("rf", R, "foot", 24, 10, 180)
+    charge = Charge(unit="pf", target="rf")
+    attached = dts_game([FOOT, target], commanders=[behind],
+                        table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    assert codes(attached, activated(attached, "pf", "advance", {"open": 9, "difficult": 3}), charge) == []
+    alone = dts_game([FOOT, target], commanders=[behind])
+    assert codes(alone, activated(alone, "pf", "advance", {"open": 9, "difficult": 3}), charge) == [
+        "movement.COLLISION"]
+
+
 def test_cavalry_with_firelocks_may_caracole_under_its_option() -> None:
     """Optional Rules b: "Cavalry with firelocks may use this rolling fire formation. To
     form, declare formation change." Off unless the option is on."""

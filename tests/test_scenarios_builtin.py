@@ -41,12 +41,13 @@ def base_of(scenario: Scenario, piece: UnitSpec | CommanderSpec) -> Base:
 
 
 def test_the_builtins_are_listed() -> None:
-    assert NAMES == ["chalgrove", "edgehill", "skirmish"]
+    assert NAMES == ["chalgrove", "edgehill", "roundway_down", "skirmish"]
     listing = {s.name: s for s in list_builtin()}
     assert listing["edgehill"].title == "Edgehill, 23 October 1642"
     assert listing["edgehill"].rules == ("larger-battles", "d3-commands", "declare-thee-sir")
     assert listing["skirmish"].rules == ("larger-battles",)
     assert listing["chalgrove"].rules == ("d3-cards",)
+    assert listing["roundway_down"].rules == ("declare-thee-sir",)
     assert dict(listing["chalgrove"].units) == {"parliament": 7, "royalist": 6}
     assert set(listing["edgehill"].units) == {"parliament", "royalist"}
 
@@ -86,12 +87,12 @@ def test_resolve_unknown_lists_the_builtins() -> None:
         resolve_scenario("naseby")
     assert str(info.value) == (
         "naseby: no such file, and no built-in scenario of that name; "
-        "built-ins: chalgrove, edgehill, skirmish"
+        "built-ins: chalgrove, edgehill, roundway_down, skirmish"
     )
     with pytest.raises(ScenarioError) as info:
         load_builtin("naseby")
     assert str(info.value) == (
-        "naseby: no built-in scenario 'naseby'; built-ins: chalgrove, edgehill, skirmish")
+        "naseby: no built-in scenario 'naseby'; built-ins: chalgrove, edgehill, roundway_down, skirmish")
 
 
 def test_resolve_a_broken_file_reports_its_problems() -> None:

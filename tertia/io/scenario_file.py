@@ -99,7 +99,8 @@ def load_scenario(
 
     ``source`` is a file (a :class:`~pathlib.Path`), TOML text (a ``str``) or a file's
     raw contents (``bytes``). ``source_name`` names it in problems (default: the path, or
-    ``<scenario>``). Base sizes come from ``rules_id``'s rule set, else larger-battles;
+    ``<scenario>``). Base sizes come from ``rules_id``'s rule set, else from the first
+    rule set the scenario is written for, else larger-battles;
     naming a rule set also checks that the scenario is written for it and runs the rule
     set's own scenario checks.
 
@@ -165,7 +166,7 @@ def semantic_problems(
                     f"it lists: {', '.join(scenario.rules)}",
                 )
             )
-    sizer = ruleset if ruleset is not None else _ruleset(DEFAULT_RULES)[0]
+    sizer = ruleset if ruleset is not None else _own_sizer(scenario)
     generic = [
         *_side_problems(scenario),
         *_vocabulary_problems(scenario, ruleset),
@@ -411,6 +412,17 @@ def _ruleset(rules_id: str) -> tuple[RuleSet | None, str]:
         return get_ruleset(rules_id), ""
     except ValueError as exc:
         return None, str(exc)
+
+
+def _own_sizer(scenario: Scenario) -> RuleSet | None:
+    """The rule set whose bases a scenario checked under none is placed with: the first
+    it is written for that is known (its pieces are placed for that rule set's bases),
+    else larger-battles."""
+    for rules_id in (*scenario.rules, DEFAULT_RULES):
+        found, _ = _ruleset(rules_id)
+        if found is not None:
+            return found
+    return None
 
 
 def _element(kind: str, index: int, ident: str | None) -> str:

@@ -3,6 +3,8 @@ or are left stationary")."""
 
 from __future__ import annotations
 
+import math
+
 from tertia.core.events import UnitMoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -17,10 +19,24 @@ def attached_generals(state: GameState, unit_id: str) -> list[Unit]:
             and unit_data(g).attached_to == unit_id]
 
 
-def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
-    """Attached generals "move with unit": each is carried the unit's way."""
-    if abs(dx) < 1e-9 and abs(dy) < 1e-9:
+def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | None = None) -> None:
+    """Attached generals "move with unit": each is carried the unit's way (``unit`` as it
+    stood before), keeping his place about it; when it turns to ``facing`` he turns with
+    it, so a general behind his regiment stays behind it."""
+    turn = 0.0 if facing is None else (facing - unit.facing) % 360.0
+    if min(turn, 360.0 - turn) < 1e-9:
+        turn = 0.0
+    if abs(dx) < 1e-9 and abs(dy) < 1e-9 and turn == 0.0:
         return
     for g in attached_generals(tx.state, unit.id):
-        tx.emit(UnitMoved(unit=g.id, path=((g.x, g.y), (g.x + dx, g.y + dy)), facing=g.facing,
-                          reason="with its unit"))
+        ox, oy = _turned(g.x - unit.x, g.y - unit.y, turn)
+        tx.emit(UnitMoved(unit=g.id, path=((g.x, g.y), (unit.x + dx + ox, unit.y + dy + oy)),
+                          facing=(g.facing + turn) % 360.0, reason="with its unit"))
+
+
+def _turned(x: float, y: float, degrees: float) -> tuple[float, float]:
+    """An offset turned ``degrees`` clockwise (as facings turn)."""
+    if degrees == 0.0:
+        return x, y
+    r = math.radians(degrees)
+    return x * math.cos(r) + y * math.sin(r), -x * math.sin(r) + y * math.cos(r)

@@ -146,7 +146,8 @@ class DeclareTheeSir(RuleSet):
 
     def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         """The table names units and commanders the scenario has; hedgehog is for foot;
-        a general is attached to a unit of his own side."""
+        a general is attached to a unit of his own side, and touches it where both are
+        set up (Movement: he "moves with unit", so he starts beside it)."""
         table = self.table_of(scenario)
         units = {u.id: u for u in scenario.units}
         sides = {c.id: c.side for c in scenario.commanders}
@@ -176,6 +177,23 @@ class DeclareTheeSir(RuleSet):
             elif g.attached_to is not None and (g.attached_to not in units
                                                 or units[g.attached_to].side != sides[g.commander]):
                 problems.append((f"{at}.attached_to", f"no unit {g.attached_to!r} of the general's side"))
+        if not problems:
+            problems.extend(self._apart_problems(scenario, table))
+        return problems
+
+    def _apart_problems(self, scenario: Scenario, table: DeclareTable) -> list[tuple[str, str]]:
+        """Attached generals set up away from their units (an attached general is carried
+        with his unit from wherever he stands)."""
+        state = self.initial_state(scenario)
+        problems: list[tuple[str, str]] = []
+        for i, g in enumerate(table.generals):
+            if g.attached_to is None:
+                continue
+            gap = base_distance(state.units[g.commander].base, state.units[g.attached_to].base)
+            if gap > ATTACH_REACH:
+                problems.append((f"extensions.{self.id}.generals[{i}].attached_to",
+                                 f"{g.commander} stands {gap:.1f}\" from {g.attached_to!r}: set him up "
+                                 "touching the unit he is attached to"))
         return problems
 
     def piece_size(self, scenario: Scenario, piece_id: str, kind: UnitKind) -> tuple[float, float]:
@@ -497,7 +515,7 @@ class DeclareTheeSir(RuleSet):
         if unit_data(unit).is_general:
             self._attach(tx, unit.id)
         else:
-            carry_generals(tx, unit, plan.end.x - unit.x, plan.end.y - unit.y)
+            carry_generals(tx, unit, plan.end.x - unit.x, plan.end.y - unit.y, plan.end.facing)
             forlorn.carry(tx, unit, plan.end.x - unit.x, plan.end.y - unit.y, plan.end.facing)
         stopped = movement.at_obstacle(tx.table, plan.end.corners())
         if stopped != unit_data(unit).at_obstacle:
@@ -553,7 +571,7 @@ class DeclareTheeSir(RuleSet):
             dx, dy = heading_vector(path.heading)
             tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
                               facing=path.heading, reason="charge"))
-            carry_generals(tx, unit, dx * went, dy * went)
+            carry_generals(tx, unit, dx * went, dy * went, path.heading)
         tx.emit(GameDataChanged(key="moved", value=True))
         if closed.passed:
             result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")))
@@ -575,7 +593,7 @@ class DeclareTheeSir(RuleSet):
         dx, dy = heading_vector(path.heading)
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
                           facing=path.heading, reason="charge"))
-        carry_generals(tx, unit, dx * went, dy * went)
+        carry_generals(tx, unit, dx * went, dy * went, path.heading)
         tx.emit(GameDataChanged(key="moved", value=True))
         sequence.end_activation(tx, self.options)
 
@@ -601,11 +619,13 @@ class ChargePath:
 
 def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
     """The attacker turns to face the target's centre and goes straight until it touches
-    something: the charge reaches the target only if that is the target."""
+    something: the charge reaches the target only if that is the target. Its attached
+    generals go with it, turning as it turns, and are never in its way."""
     heading = bearing(unit.base.centre, target.base.centre)
     turned = unit.evolve(facing=heading)
     slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
-                       policy=Interpenetration.STOP, table=(table.width, table.depth))
+                       policy=Interpenetration.STOP, table=(table.width, table.depth),
+                       ignore={g.id for g in attached_generals(state, unit.id)})
     stopper = slide.stopped_by
     if stopper != target.id:
         return ChargePath(heading, slide.distance, False,
