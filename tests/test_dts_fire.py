@@ -16,6 +16,7 @@ from tertia.core.terrain import TerrainFeature
 from tertia.rules.morale import DECLARE_LEVELS, MoraleDetermined, MoraleLost
 from tertia.rulesets.declare_thee_sir.chart import HOLD, PB1D6, PB2D6, ROUT, ROUT_STAR, chart_result, is_rout
 from tertia.rulesets.declare_thee_sir.data import DtsUnit
+from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.fire import ARTILLERY, MUSKETRY, fire
 from tertia.rulesets.declare_thee_sir.modifiers import behind_hard_cover, fire_modifiers
 from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance, lines_of_fire, roll_range
@@ -69,6 +70,20 @@ def test_a_target_beyond_the_rolled_range_is_not_fired_upon() -> None:
     assert points(tx, "t") is None and dice_left(tx) == 0
     tx = tx_with(state, 2, 3, 1, 2)
     assert fire(tx, "g", "t").in_range and dice_left(tx) == 0
+
+
+def test_each_volley_says_what_it_did() -> None:
+    """Short, the range against the distance; in range, the chart's total and result for
+    the target's morale and the points lost (2 and 5: a 7 takes one, then PB1D6 at good)."""
+    state = state_of(dts("g", A, 24, 4, 0, troop="artillery", morale=2), dts("t", B, 24, 25, 180))
+    tx = tx_with(state, 1)
+    fire(tx, "g", "t")
+    [short] = [e for e in tx.events if isinstance(e, VolleyWorkedOut)]
+    assert short == VolleyWorkedOut(unit="g", target="t", reach=19, distance=19.5)
+    tx = tx_with(volley_position(), 2, 2, 5)
+    fire(tx, "f", "t")
+    [hit] = [e for e in tx.events if isinstance(e, VolleyWorkedOut)]
+    assert (hit.reach, hit.total, hit.result, hit.points) == (8, 7, PB1D6, 1)
 
 
 def test_a_target_at_exactly_the_range_is_in_range() -> None:

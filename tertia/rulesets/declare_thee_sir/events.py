@@ -118,6 +118,23 @@ class VolleyFired(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class VolleyWorkedOut(Event):
+    """What a volley did (Fire): the range rolled (``reach``, inches) against the
+    ``distance`` to the target; in range, the two dice's modified ``total``, the chart's
+    ``result`` for the target's morale and the morale ``points`` it lost. It changes
+    nothing by itself: the losses and push-backs are events of their own."""
+
+    type: ClassVar[str] = "dts_volley_worked_out"
+    unit: str
+    target: str
+    reach: int
+    distance: float
+    total: int | None = None
+    result: str | None = None
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class DragoonsMounted(Event):
     """Dragoons took to their horses (``mounted``) or dismounted."""
 
@@ -165,6 +182,11 @@ def _declared(s: GameState, e: OptionDeclared) -> GameState:
 @handles(VolleyFired)
 def _volley(s: GameState, e: VolleyFired) -> GameState:
     return _game(s, volleys=max(0, game_data(s).volleys - 1))
+
+
+@handles(VolleyWorkedOut)
+def _volley_worked_out(s: GameState, e: VolleyWorkedOut) -> GameState:
+    return s
 
 
 @handles(MoveWorkedOut)
@@ -225,6 +247,17 @@ def _tell_obstacle(n: Narrating, e: ObstacleReached, dice: Sequence[DiceRolled])
 @tells(VolleyFired)
 def _tell_volley(n: Narrating, e: VolleyFired, dice: Sequence[DiceRolled]) -> Sentence:
     return f"{n.label(e.unit)} fires at {n.label(e.target)}", "attack"
+
+
+@tells(VolleyWorkedOut)
+def _tell_volley_worked_out(n: Narrating, e: VolleyWorkedOut, dice: Sequence[DiceRolled]) -> Sentence:
+    if e.result is None:
+        return (f"The volley falls short of {n.label(e.target)}: it reaches {e.reach}\", "
+                f"{e.distance:.1f}\" away"), "note"
+    lost = (f"{e.points} morale point{'' if e.points == 1 else 's'} lost" if e.points
+            else "no morale lost")
+    return f"The volley at {n.label(e.target)}: {e.total} on the chart, {e.result}; {lost}", \
+        "hit" if e.points else "note"
 
 
 @tells(DragoonsMounted)

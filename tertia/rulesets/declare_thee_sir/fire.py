@@ -45,6 +45,7 @@ from tertia.core.ruleset import Tx
 from tertia.rules.morale import lose_points
 from tertia.rulesets.declare_thee_sir.chart import PB2D6, chart_result, is_rout
 from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.modifiers import Modifier, fire_modifiers, total
 from tertia.rulesets.declare_thee_sir.points import attached_general, level_of, tested, two_dice
 from tertia.rulesets.declare_thee_sir.pushback import PushBack, push_back
@@ -107,6 +108,7 @@ def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
     kind = ARTILLERY if unit_data(firer).is_gun else MUSKETRY
     reach = roll_range(tx, firer_id)
     if distance > reach:
+        tx.emit(VolleyWorkedOut(unit=firer_id, target=target_id, reach=reach, distance=round(distance, 2)))
         return FireResult(firer_id, target_id, kind, reach, distance)
     tested(tx, target_id, "fired upon")
     first, second = two_dice(tx, f"{kind}: {firer.label} at {target.label}")
@@ -117,6 +119,8 @@ def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
     result = chart_result(first + second + total(modifiers), level_of(tx.state.units[target_id]))
     if kind == MUSKETRY and is_rout(result):
         called, lost = called + 1, lost + _lose(tx, target_id, kind)
+    tx.emit(VolleyWorkedOut(unit=firer_id, target=target_id, reach=reach, distance=round(distance, 2),
+                            total=first + second + total(modifiers), result=result, points=lost))
     killed = _general_falls(tx, target_id) if called else None
     push_roll: int | None = None
     push: PushBack | None = None
