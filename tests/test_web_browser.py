@@ -529,8 +529,9 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
     the text's 30 seconds is off until switched on; on, it counts down, and when time
     runs out the page declares defer."""
     pg = page
-    created = httpx.post(server.url + "/api/games", json={"scenario": "edgehill", "rules": "declare-thee-sir",
-                                                           "mode": "ai", "side": "parliament", "seed": 3}).json()
+    body = {"scenario": "edgehill", "rules": "declare-thee-sir", "mode": "ai", "side": "parliament",
+            "seed": 3}
+    created = httpx.post(server.url + "/api/games", json=body).json()
     gid, tok = created["id"], created["tokens"]["parliament"]
     url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}
     pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
