@@ -91,7 +91,7 @@ class DeckPanel extends Panel {
     const before = deck.drawn.slice(0, active ? -1 : undefined);
     if (before.length) {
       const recent = before.slice(-RECENT).reverse();
-      this.node.append(h("h4", {}, "Drawn before it"), h("ol", { class: "drawn-list", "data-test": "deck-drawn" },
+      this.node.append(h("h4", {}, "Drawn before it, last first"), h("ul", { class: "drawn-list", "data-test": "deck-drawn" },
         recent.map((c) => h("li", { style: `--side:${sideColour(table, c.side)}`, title: sideName(table, c.side) }, h("s", {}, name(c)))),
         before.length > RECENT ? h("li", { class: "muted" }, `and ${before.length - RECENT} more this turn`) : null));
     }
