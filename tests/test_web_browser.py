@@ -601,3 +601,17 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
     assert pg.get_attribute("[data-test=timer-toggle]", "aria-pressed") == "true"
     pg.click("[data-test=timer-toggle]")
     assert pg.locator("[data-test=countdown]:not([hidden])").count() == 0
+
+    # Moves forced on a piece are traced like moves made, and a routed unit's stands apart
+    # from its colours are drawn where they stand (what the log and the position carry).
+    drawn = pg.evaluate("""(id) => { const s = window.tertiaScreen; const v = s.view;
+        const u = v.state.units.find((x) => x.id === id);
+        s.map.drawTraces([{ side: u.side, path: [[u.x, u.y], [u.x, u.y - 3]], reason: "pushed back in melee" },
+                          { side: u.side, path: [[u.x, u.y], [u.x + 2, u.y - 5]], reason: "scattered" }]);
+        const routed = { ...u, stands: [0, 1, 2].map((i) => ({ x: u.x + 2 * i, y: u.y - 4, facing: u.facing,
+            width: 1.5, depth: 1, removed: i === 2 ? "off the table" : null })) };
+        s.map.drawState({ ...v.state, units: v.state.units.map((x) => (x.id === id ? routed : x)) }, v.markers);
+        return [document.querySelectorAll("polyline.trace.forced").length,
+                document.querySelectorAll(".trace-runner").length,
+                document.querySelectorAll(`.unit.stand[data-unit="${id}"]`).length]; }""", uid)
+    assert drawn == [2, 2, 1]  # the stand off the table is not drawn; the first is the unit's own

@@ -585,9 +585,12 @@ export class TableMap {
       const points = this.polyline(path);
       const line = svg("polyline", { class: `trace ${kind}`, points, stroke: this.colours[side] || "#555", "data-reason": reason },
         svg("title", {}, reason));
-      const dot = svg("circle", { class: `trace-runner ${kind}`, r: 0.35, fill: this.colours[side] || "#555" },
-        svg("animateMotion", { dur: "0.9s", fill: "freeze", path: `M${points.replace(/ /g, " L")}` }));
+      // An SVG animation's clock starts with the document: begun by hand, it runs from now.
+      const run = svg("animateMotion", { dur: "0.9s", fill: "freeze", begin: "indefinite",
+        path: `M${points.replace(/ /g, " L")}` });
+      const dot = svg("circle", { class: `trace-runner ${kind}`, r: 0.35, fill: this.colours[side] || "#555" }, run);
       layer.append(line, dot);
+      if (run.beginElement) run.beginElement();
     }
   }
 }
