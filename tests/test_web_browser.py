@@ -606,11 +606,12 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
     # from its colours are drawn where they stand (what the log and the position carry).
     drawn = pg.evaluate("""(id) => { const s = window.tertiaScreen; const v = s.view;
         const u = v.state.units.find((x) => x.id === id);
-        s.map.drawTraces([{ side: u.side, path: [[u.x, u.y], [u.x, u.y - 3]], reason: "pushed back in melee" },
-                          { side: u.side, path: [[u.x, u.y], [u.x + 2, u.y - 5]], reason: "scattered" }]);
+        const trace = (dx, dy, reason) => ({ side: u.side, path: [[u.x, u.y], [u.x + dx, u.y + dy]], reason });
+        s.map.drawTraces([trace(0, -3, "pushed back in melee"), trace(2, -5, "scattered")]);
         const routed = { ...u, stands: [0, 1, 2].map((i) => ({ x: u.x + 2 * i, y: u.y - 4, facing: u.facing,
             width: 1.5, depth: 1, removed: i === 2 ? "off the table" : null })) };
-        s.map.drawState({ ...v.state, units: v.state.units.map((x) => (x.id === id ? routed : x)) }, v.markers);
+        const units = v.state.units.map((x) => (x.id === id ? routed : x));
+        s.map.drawState({ ...v.state, units }, v.markers);
         return [document.querySelectorAll("polyline.trace.forced").length,
                 document.querySelectorAll(".trace-runner").length,
                 document.querySelectorAll(`.unit.stand[data-unit="${id}"]`).length]; }""", uid)
