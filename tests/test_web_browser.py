@@ -606,7 +606,8 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
     # from its colours are drawn where they stand (what the log and the position carry).
     drawn = pg.evaluate("""(id) => { const s = window.tertiaScreen; const v = s.view;
         const u = v.state.units.find((x) => x.id === id);
-        const trace = (dx, dy, reason) => ({ side: u.side, path: [[u.x, u.y], [u.x + dx, u.y + dy]], reason });
+        const trace = (dx, dy, reason) => ({ side: u.side, reason,
+            path: [[u.x, u.y], [u.x + dx, u.y + dy]] });
         s.map.drawTraces([trace(0, -3, "pushed back in melee"), trace(2, -5, "scattered")]);
         const routed = { ...u, stands: [0, 1, 2].map((i) => ({ x: u.x + 2 * i, y: u.y - 4, facing: u.facing,
             width: 1.5, depth: 1, removed: i === 2 ? "off the table" : null })) };
