@@ -32,7 +32,8 @@ class Offer:
     for each optional field naming pieces (supports, a commander), the pieces allowed in
     it one at a time. ``gathered_by``: the type of the action that makes this one together
     with others (larger-battles declares a phase's attacks together). ``allowance``: for a
-    move, the inches it may go."""
+    move, the inches it may go; ``allowances``: when the ground decides that, the inches
+    over each kind of ground (the rule set's :meth:`~tertia.core.ruleset.RuleSet.measure_move`)."""
 
     kind: ActionKind
     action: Action
@@ -41,6 +42,7 @@ class Offer:
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     gathered_by: str | None = None
     allowance: float | None = None
+    allowances: Mapping[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -55,6 +57,8 @@ class Offer:
             out["gathered_by"] = self.gathered_by
         if self.kind.interaction is Interaction.DRAG:
             out["allowance"] = self.allowance
+            if self.allowances:
+                out["allowances"] = dict(self.allowances)
         return out
 
 
@@ -239,7 +243,8 @@ def unit_offers(game: Game, state: GameState, unit: Unit, shown: Collection[str]
             if probe is not None and game.is_legal(state, probe):
                 measure = ruleset.measure_move(game.table, state, probe)
                 out.append(Offer(kind, probe, f"Drag to {kind.label.lower()}",
-                                 allowance=measure["allowance"] if measure else None))
+                                 allowance=measure["allowance"] if measure else None,
+                                 allowances=measure.get("allowances") if measure else None))
         elif way is Interaction.AIM:
             out.extend(_aimed(game, state, kind, unit, shown, plan, context))
         elif way is Interaction.BUTTON:

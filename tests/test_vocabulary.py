@@ -220,6 +220,10 @@ def test_a_decision_prompt_fills_in_its_context() -> None:
     (lambda: ActionKind("fly", "Fly", "Fly", "r", dice_driven=True, odds=False), "must allow odds"),
     (lambda: PanelKind("scoreboard", "Score", ""), "no panel"),
     (lambda: AiSpec(proposer="tertia.ai", doctrine="x:y"), "module:attribute"),
+    (lambda: DecisionKind("ask", "Ask", "?", "reply", "r", time_limit=30), "runs out"),
+    (lambda: DecisionKind("ask", "Ask", "?", "reply", "r", on_time_out=(("option", "no"),)), "runs out"),
+    (lambda: DecisionKind("ask", "Ask", "?", "reply", "r", time_limit=0, on_time_out=(("a", "b"),)),
+     "above 0"),
 ])
 def test_a_bad_declaration_is_refused_in_one_line(make: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -239,6 +243,24 @@ def test_disagreeing_declarations_are_named() -> None:
         "action 'answer' answers 'nothing', which is not declared",
         "panel 'orders' makes 'give_order', which is not declared",
     ]
+
+
+def test_a_time_limit_runs_out_into_an_answer_the_answering_kind_can_give() -> None:
+    """A decision timed in real time names what the rules answer when time runs out: a
+    field of its answer, and one of that field's choices."""
+    reply = ActionKind("reply", "Reply", "Reply", "r",
+                       (FieldSpec("option", "Option", FieldKind.CHOICE, choices=("yes", "no")),))
+
+    def timed(*values: tuple[str, str]) -> DecisionKind:
+        return DecisionKind("ask", "Ask", "?", "reply", "r", time_limit=30, on_time_out=values)
+
+    assert vocabulary_problems([reply], [timed(("option", "no"))], []) == []
+    assert timed(("option", "no")).to_dict()["on_time_out"] == {"option": "no"}
+    assert timed(("option", "no")).to_dict()["time_limit"] == 30
+    assert vocabulary_problems([reply], [timed(("option", "maybe"))], []) == [
+        "decision 'ask' times out with option 'maybe', which is not one of its choices"]
+    assert vocabulary_problems([reply], [timed(("how", "no"))], []) == [
+        "decision 'ask' times out with field 'how', which 'reply' does not have"]
 
 
 # --- computer players through the rule set ------------------------------------------------

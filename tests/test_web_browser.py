@@ -7,8 +7,10 @@ Set ``TERTIA_SCREENSHOTS=docs/screenshots`` to keep screenshots of the key scree
 
 from __future__ import annotations
 
+import math
 import os
 import random
+import re
 import shutil
 import sys
 import time
@@ -518,3 +520,100 @@ def test_d3_cards_shows_its_deck_and_offers_a_commanders_rally(server: Server, p
                          "window.tertiaScreen.view.status.step > 0 && "
                          "!window.tertiaScreen.detail.actions.some((a) => a.kind === 'rally')")
     assert pg.locator(offer).count() == 0  # one rally an activation
+
+
+def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server: Server, page: Any) -> None:
+    """Declare Thee Sir against the AI on Edgehill: the card drawn picks out its unit and
+    offers the six options as buttons; a declaration clicked rolls the move, shown before
+    the unit is placed; the unit is dragged within it and the log tells it. The timer for
+    the text's 30 seconds is off until switched on; on, it counts down, and when time
+    runs out the page declares defer."""
+    pg = page
+    body = {"scenario": "edgehill", "rules": "declare-thee-sir", "mode": "ai", "side": "parliament",
+            "seed": 3}
+    created = httpx.post(server.url + "/api/games", json=body).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}
+    pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_selector("[data-test=decision-prompt]", timeout=60_000)
+    assert pg.get_attribute("[data-test=timer-toggle]", "aria-pressed") == "false"
+    assert pg.locator("[data-test=countdown]:not([hidden])").count() == 0
+    view = httpx.get(url + "/view", headers=headers).json()
+    uid = view["status"]["pending"]["unit"]
+    unit = next(u for u in view["state"]["units"] if u["id"] == uid)
+    pg.wait_for_selector(f'.unit.focus.selected[data-unit="{uid}"]')
+    assert pg.inner_text('.report [data-field="morale"] dd') == "untested"
+    assert "Card drawn: " + unit["name"] in pg.inner_text("[data-test=deck-active]")
+    assert "left to draw this turn" in pg.inner_text("[data-test=deck-count]")
+    shoot(pg, "dts-declare")
+
+    # Declare the advance by its button: the move is rolled and shown before it is made.
+    log_before = pg.locator(".log-line").count()
+    pg.get_by_role("button", name=f"{unit['name']}: advance", exact=True).click()
+    pg.wait_for_selector("[data-test=allowance]")
+    allowance = httpx.get(url + "/view", headers=headers).json()["state"]["own"]["allowance"]
+    assert f'{allowance["open"]}" over open ground' in pg.inner_text("[data-test=allowance]")
+    assert f'{allowance["open"]}" over open ground' in pg.inner_text("[data-test=prompt-allowance]")
+    pg.wait_for_function(f"() => document.querySelectorAll('.log-line').length > {log_before}")
+    assert "may move" in pg.inner_text(".log")
+
+    # Drag it ahead within the roll: the ruler measures against it.
+    heading = math.radians(unit["facing"])
+    start = (unit["x"], unit["y"])
+    target: tuple[float, float] | None = None
+    for step in (min(3.0, allowance["open"] - 0.5), 2.0, 1.0, 0.5):
+        to = (round(start[0] + math.sin(heading) * step, 2), round(start[1] + math.cos(heading) * step, 2))
+        probe = {"type": "move", "unit": uid, "waypoints": [list(to)]}
+        if step > 0 and httpx.post(url + "/validate", json=probe, headers=headers).json()["legal"]:
+            target = to
+            break
+    assert target is not None, f"{uid} may not move ahead"
+    drag(pg, start, target)
+    pg.wait_for_selector(".move-box.legal")
+    assert f'of {allowance["open"]}" allowed (over open ground)' in pg.inner_text("[data-test=measure]")
+    shoot(pg, "dts-move")
+    lines = pg.locator(".log-line").count()
+    pg.click("[data-test=confirm-move]")
+    pg.wait_for_function("([id, x, y]) => { const u = window.tertiaScreen.view.state.units"
+                         ".find((v) => v.id === id); return Math.hypot(u.x - x, u.y - y) > 0.4; }",
+                         arg=[uid, *start])
+    pg.wait_for_function(f"() => document.querySelectorAll('.log-line').length > {lines}")
+
+    # The timer: switched on, the next declaration of ours is counted down; when time
+    # runs out the page declares defer. The choice is kept in this browser.
+    pg.wait_for_function("() => { const v = window.tertiaScreen.view; return v.status.your_turn && "
+                         "v.status.pending && v.status.pending.kind === 'declare'; }", timeout=60_000)
+    pg.click("[data-test=timer-toggle]")
+    assert pg.get_attribute("[data-test=timer-toggle]", "aria-pressed") == "true"
+    pg.wait_for_selector("[data-test=countdown]:not([hidden])")
+    assert re.fullmatch(r"\d+s to decide", pg.inner_text("[data-test=countdown]"))
+    seconds = int(pg.inner_text("[data-test=countdown]").split("s")[0])
+    assert 25 <= seconds <= 30
+    waiting = pg.evaluate("() => window.tertiaScreen.view.status.pending.unit")
+    step = pg.evaluate("() => window.tertiaScreen.view.status.step")
+    pg.evaluate("() => { window.tertiaScreen.timer.deadline = performance.now(); }")
+    pg.wait_for_selector(".toast:has-text('Time is up')")
+    pg.wait_for_function(f"() => window.tertiaScreen.view.status.step > {step}")
+    told = httpx.get(url + f"/view?log_from={step + 1}", headers=headers).json()["log"][0]
+    assert told["action"] == {"type": "dts_declare", "unit": waiting, "option": "defer", "how": None}
+    pg.reload()
+    pg.wait_for_selector("[data-test=timer-toggle]")
+    assert pg.get_attribute("[data-test=timer-toggle]", "aria-pressed") == "true"
+    pg.click("[data-test=timer-toggle]")
+    assert pg.locator("[data-test=countdown]:not([hidden])").count() == 0
+
+    # Moves forced on a piece are traced like moves made, and a routed unit's stands apart
+    # from its colours are drawn where they stand (what the log and the position carry).
+    drawn = pg.evaluate("""(id) => { const s = window.tertiaScreen; const v = s.view;
+        const u = v.state.units.find((x) => x.id === id);
+        const trace = (dx, dy, reason) => ({ side: u.side, reason,
+            path: [[u.x, u.y], [u.x + dx, u.y + dy]] });
+        s.map.drawTraces([trace(0, -3, "pushed back in melee"), trace(2, -5, "scattered")]);
+        const routed = { ...u, stands: [0, 1, 2].map((i) => ({ x: u.x + 2 * i, y: u.y - 4, facing: u.facing,
+            width: 1.5, depth: 1, removed: i === 2 ? "off the table" : null })) };
+        const units = v.state.units.map((x) => (x.id === id ? routed : x));
+        s.map.drawState({ ...v.state, units }, v.markers);
+        return [document.querySelectorAll("polyline.trace.forced").length,
+                document.querySelectorAll(".trace-runner").length,
+                document.querySelectorAll(`.unit.stand[data-unit="${id}"]`).length]; }""", uid)
+    assert drawn == [2, 2, 1]  # the stand off the table is not drawn; the first is the unit's own

@@ -14,7 +14,8 @@ every card as it comes (as :mod:`tertia.activation.unit_type_deck` does for d3-c
 A card is a string: ``unit:<id>`` (``unit:<id>#2`` for a unit's second card) or
 ``special:<name>`` (``special:<name>:<side>`` for one side's). A rule set that uses this
 keeps ``deck_left`` (the cards still to draw, in a fixed order) and ``deck_drawn`` (those
-drawn, in order) in its game-wide :class:`RuleData <tertia.core.ruledata.RuleData>`.
+drawn, in order) in its game-wide :class:`RuleData <tertia.core.ruledata.RuleData>`, and
+may keep ``card``, the card in play, for front ends to show.
 
 >>> build_deck([("p1", 1), ("h1", 2)], [special_card("free_move", "royalist")])
 ('unit:p1', 'unit:h1', 'unit:h1#2', 'special:free_move:royalist')

@@ -231,7 +231,10 @@ class RuleSet(ABC):
     def summary(self, state: GameState) -> dict[str, Any]:
         """The position in brief for a status line (score, orders left, the card in
         play ...), JSON-ready; string values may be named in an action kind's phrase.
-        Called on a side's observation when the rule set hides anything."""
+        Called on a side's observation when the rule set hides anything. Keys front
+        ends read: ``score`` (per side), ``orders_left``, ``active_card``, ``activated``
+        (the one piece now activated, which they pick out) and ``declared`` (what it
+        is to do, in words)."""
         return {}
 
     def card_of(self, unit: Unit) -> str | None:
@@ -369,7 +372,9 @@ class RuleSet(ABC):
         self, table: Battlefield, state: GameState, action: Action
     ) -> dict[str, Any] | None:
         """For a front end's ruler: a proposed move's ``length`` and the ``allowance`` it
-        is measured against, with the ``rule`` that sets it; ``None`` when not a move."""
+        is measured against, with the ``rule`` that sets it; ``None`` when not a move.
+        A rule set whose allowance hangs on the ground may add the ``ground`` the path
+        counts as and ``allowances``, the inches over each kind of ground."""
         return None
 
     def unit_overlays(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:

@@ -215,7 +215,12 @@ class DecisionKind:
     """A decision the rules await from one side (``state.pending["kind"]``): its
     ``label``, the ``prompt`` a front end shows (a template over the pending context),
     the action type that ``answer``s it, the ``panel`` that shows it (``None``: the
-    prompt's buttons) and the ``rule`` it comes from."""
+    prompt's buttons) and the ``rule`` it comes from.
+
+    ``time_limit``: seconds a player at the table has to decide, when the rules set a
+    limit in real time (the engine never times anything: a front end may, at the
+    player's wish); ``on_time_out`` is the answer's field values the rules take when
+    that time runs out (``(("option", "defer"),)``)."""
 
     kind: str
     label: str
@@ -223,6 +228,15 @@ class DecisionKind:
     answer: str
     rule: str
     panel: str | None = None
+    time_limit: float | None = None
+    on_time_out: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and self.time_limit <= 0:
+            raise ValueError(f"decision {self.kind}: a time limit is a number of seconds above 0")
+        if bool(self.on_time_out) != (self.time_limit is not None):
+            raise ValueError(f"decision {self.kind}: a time limit goes with (and only with) "
+                             "the answer taken when it runs out")
 
     def ask(self, pending: Mapping[str, Any], name: Callable[[str], str | None]) -> str:
         """The prompt filled in from the pending context (pieces by name)."""
@@ -231,7 +245,8 @@ class DecisionKind:
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "prompt": self.prompt,
-                "answer": self.answer, "rule": self.rule, "panel": self.panel}
+                "answer": self.answer, "rule": self.rule, "panel": self.panel,
+                "time_limit": self.time_limit, "on_time_out": dict(self.on_time_out)}
 
 
 ORDERS = "orders"
@@ -279,6 +294,15 @@ def vocabulary_problems(
             problems.append(f"decision {d.kind!r} is answered by {d.answer!r}, which is not declared")
         if d.panel is not None and d.panel not in names:
             problems.append(f"decision {d.kind!r} is shown in panel {d.panel!r}, which is not declared")
+        answer = next((a for a in acts if a.type == d.answer), None)
+        for name, value in d.on_time_out if answer is not None else ():
+            spec = answer.field(name) if answer is not None else None
+            if spec is None:
+                problems.append(f"decision {d.kind!r} times out with field {name!r}, which "
+                                f"{d.answer!r} does not have")
+            elif spec.choices and value not in spec.choices:
+                problems.append(f"decision {d.kind!r} times out with {name} {value!r}, which is "
+                                f"not one of its choices")
     for a in acts:
         if a.decision is not None and a.decision not in kinds:
             problems.append(f"action {a.type!r} answers {a.decision!r}, which is not declared")

@@ -1,5 +1,10 @@
-"""The deck of unit-type cards as one side may see it, for the page's deck panel
-(``d3-cards``: Sequence of Play).
+"""The deck of activation cards as one side may see it, for the page's deck panel.
+
+Two decks are known, both drawn one card at a time at random from those left: the
+unit-type cards of :mod:`tertia.activation.unit_type_deck` (``d3-cards``: Sequence of
+Play; a card is a side and a type) and the unit cards of :mod:`tertia.activation.deck`
+(``declare-thee-sir``: a card for each unit, two for some; a card names its piece, and
+the piece says whose it is).
 
 Worked out only from that side's observation (``Game.observe``): the cards still to be
 drawn this turn (which cards they are is public: every card drawn is shown, and each
@@ -12,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tertia.activation import deck as unit_deck
 from tertia.activation.unit_type_deck import CARD_TYPES
 from tertia.web.cards import game_values
 
@@ -28,8 +34,11 @@ def deck_view(seen: Mapping[str, Any], viewer: str) -> dict[str, Any] | None:
 
     ``left``: per side, the card types still to draw, in the box's order; ``drawn``: the
     cards drawn this turn, first first, each ``{"side", "card"}``; ``active``: the card in
-    play (``{"side", "card"}``) or ``None``; ``count``: how many cards are left in all."""
+    play (``{"side", "card"}``) or ``None``; ``count``: how many cards are left in all;
+    ``pieces``: whether each card names a piece (a deck of unit cards) rather than a type."""
     extra = game_values(seen)
+    if "deck_left" in extra:
+        return _unit_cards(seen, extra, viewer)
     if "deck" not in extra:
         return None
     sides = [str(s) for s in seen.get("sides") or ()]
@@ -47,4 +56,36 @@ def deck_view(seen: Mapping[str, Any], viewer: str) -> dict[str, Any] | None:
         "count": len(remaining),
         "drawn": [{"side": s, "card": t} for s, t in _cards(extra.get("drawn"))],
         "active": shown,
+        "pieces": False,
+    }
+
+
+def _unit_cards(seen: Mapping[str, Any], extra: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+    """The same for a deck of unit cards (``deck_left``, ``deck_drawn`` and, while a card
+    is in play, ``card``): each card as ``{"side", "card", "unit"}``, ``card`` its words
+    (the piece's name, "second card" for a unit's second), ``pieces`` true."""
+    units = {str(u.get("id")): u for u in seen.get("units") or ()}
+    sides = [str(s) for s in seen.get("sides") or ()]
+
+    def shown(card: str) -> dict[str, Any]:
+        try:
+            read = unit_deck.read_card(card)
+        except ValueError:
+            return {"side": None, "card": card, "unit": None}
+        if read.kind != unit_deck.UNIT:
+            return {"side": read.side, "card": read.name.replace("_", " "), "unit": None}
+        unit = units.get(read.name) or {}
+        name = str(unit.get("name") or read.name)
+        return {"side": unit.get("side"), "card": name if read.copy == 1 else f"{name} (card {read.copy})",
+                "unit": read.name}
+
+    remaining = [shown(str(c)) for c in extra.get("deck_left") or ()]
+    active = extra.get("card")
+    return {
+        "viewer": viewer,
+        "left": {side: sorted(c["card"] for c in remaining if c["side"] == side) for side in sides},
+        "count": len(remaining),
+        "drawn": [shown(str(c)) for c in extra.get("deck_drawn") or ()],
+        "active": shown(str(active)) if active else None,
+        "pieces": True,
     }

@@ -26,6 +26,7 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.narrative import Narrator
 from tertia.web.store import ActionRow, GameRow
+from tertia.web.traces import moves_of
 
 log = logging.getLogger("tertia.web")
 
@@ -174,10 +175,7 @@ class LiveGame:
             "turn": after.turn,
             "phase": after.phase,
             "lines": lines,
-            "moves": [
-                {"unit": e.to_dict()["unit"], "path": e.to_dict()["path"]}
-                for e in shown if e.type == "unit_moved"
-            ],
+            "moves": moves_of(before, events, shown),
             "dice": [
                 {"purpose": e.to_dict()["purpose"], "die": e.to_dict()["die"], "value": e.to_dict()["value"]}
                 for e in shown if e.type == "dice_rolled"

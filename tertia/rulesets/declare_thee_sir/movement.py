@@ -35,7 +35,7 @@ Allowance(roll=4, modifiers=((3, 'long march'),), open_ground=7, difficult=3, ro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -127,6 +127,35 @@ def kind_of_move(table: Battlefield, plan: MovePlan, unit: DtsUnit) -> str:
             on_road(table, a) for a in areas):
         return "road"
     return "open"
+
+
+GROUND_WORDS = {
+    "open": "over open ground",
+    "difficult": "through difficult ground or to a flank",
+    "road": "by road",
+    "retrograde": "rearward",
+}
+"""How each kind of move reads for a player (a ruler's caption, a unit's card)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PathLimit:
+    """The allowance a placed path is held to: its ``kind`` (:func:`kind_of_move`, a turn
+    on the spot counted as a flank move) and the ``inches`` the rolled move gives it."""
+
+    kind: str
+    inches: int
+
+
+def limit_of(table: Battlefield, plan: MovePlan, unit: DtsUnit, allowance: Mapping[str, int]) -> PathLimit:
+    """The inches of the rolled ``allowance`` (open, difficult, road) a path may use: a
+    rearward path (Rally only) the open-ground figure, a turn on the spot a flank move's
+    third (a general rides where he will)."""
+    kind = kind_of_move(table, plan, unit)
+    if plan.turned and kind != "retrograde" and not unit.is_general:
+        kind = "difficult"  # a turn on the spot is a move to a flank
+    key = kind if kind in ("road", "difficult") else "open"
+    return PathLimit(kind, int(allowance.get(key, 0)))
 
 
 def allowed(allowance: Allowance, kind: str) -> int:

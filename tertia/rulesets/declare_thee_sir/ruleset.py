@@ -16,7 +16,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, Violation
-from tertia.core.vocabulary import ActionKind, DecisionKind
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, plan_slide
@@ -32,6 +32,7 @@ from tertia.rulesets.declare_thee_sir import (
     forlorn,
     movement,
     rally,
+    reports,
     rout,
     sequence,
     vocabulary,
@@ -115,6 +116,7 @@ class DeclareTheeSir(RuleSet):
                 doctrine="tertia.ai.dts_doctrine:DtsDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     TERRAIN_KINDS: ClassVar[frozenset[str]] = TERRAIN
     COMMANDER_VALUES: ClassVar[range] = range(0, 11)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
@@ -228,6 +230,17 @@ class DeclareTheeSir(RuleSet):
 
     def begin(self, tx: Tx) -> None:
         sequence.begin(tx)
+
+    # --- what a player is shown ----------------------------------------------------------
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        return reports.summary(state)
+
+    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        return reports.unit_report(state, unit_id)
+
+    def measure_move(self, table: Battlefield, state: GameState, action: Action) -> dict[str, Any] | None:
+        return reports.measure_move(table, state, action)
 
     # --- legality --------------------------------------------------------------------------
 
@@ -354,17 +367,12 @@ class DeclareTheeSir(RuleSet):
         if game.moved:
             return [Violation(DtsCode.ALREADY_MOVED, f"{unit.label} has already moved", rule)]
         plan = plan_move(unit, action)
-        kind = movement.kind_of_move(table, plan, unit_data(unit))
-        if plan.turned and kind != "retrograde" and not unit_data(unit).is_general:
-            kind = "difficult"  # a turn on the spot is a move to a flank
+        found = movement.limit_of(table, plan, unit_data(unit), game.allowance)
+        kind, limit = found.kind, found.inches
         retiring = declared.startswith(RALLY)
         if kind == "retrograde" and not retiring:
             return [Violation(DtsCode.REARWARD, "rearward movement is made under Rally (option 5)",
                               f"{rule}; {clauses.RALLY} a")]
-        allowance = game.allowance or {}
-        limit = allowance.get("road" if kind == "road" else "difficult" if kind == "difficult" else "open", 0)
-        if kind == "retrograde":
-            limit = allowance.get("open", 0)
         if plan.length > limit + 1e-6:
             return [Violation(DtsCode.TOO_FAR, f"{unit.label} may move {limit}\" ({kind.replace('_', ' ')} "
                               f"ground), not {plan.length:.1f}\"", rule)]

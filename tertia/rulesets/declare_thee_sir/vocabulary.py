@@ -1,11 +1,12 @@
-"""What Declare Thee Sir tells front ends: the declaration awaited when a card is drawn,
-and the actions that carry out each option."""
+"""What Declare Thee Sir tells front ends: the declaration awaited when a card is drawn
+(with the text's 30 seconds to make it), the actions that carry out each option, and the
+deck of unit cards beside the table."""
 
 from __future__ import annotations
 
-from tertia.core.vocabulary import ActionKind, DecisionKind, FieldKind, FieldSpec
+from tertia.core.vocabulary import DECK, ActionKind, DecisionKind, FieldKind, FieldSpec, PanelKind
 from tertia.rulesets.declare_thee_sir import clauses
-from tertia.rulesets.declare_thee_sir.data import FORMATION_NAMES, OPTIONS
+from tertia.rulesets.declare_thee_sir.data import DEFER, FORMATION_NAMES, OPTIONS
 from tertia.rulesets.declare_thee_sir.events import DECLARE
 from tertia.rulesets.declare_thee_sir.sequence import PHASE
 
@@ -62,7 +63,21 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
     ),
 )
 
+DECLARATION_SECONDS = 30
+"""Game Play: "the units immediate commander has 30 seconds to declare one of the following
+six options". The text says nothing of a commander who lets them pass; he has declared
+nothing, and the unit stays as option 6 leaves it ("Defer (remain inactive)"). Only a
+front end with a player at it times this, and only when the player asks it to."""
+
 DECISION_KINDS: tuple[DecisionKind, ...] = (
-    DecisionKind(DECLARE, "Declaration", "{unit}'s card is drawn: declare its option ({options}).",
-                 "dts_declare", clauses.GAME_PLAY),
+    DecisionKind(DECLARE, "Declaration", "{unit}'s card is drawn: its commander declares an option.",
+                 "dts_declare", clauses.GAME_PLAY, time_limit=DECLARATION_SECONDS,
+                 on_time_out=(("option", DEFER),)),
+)
+
+PANELS: tuple[PanelKind, ...] = (
+    PanelKind(DECK, "The deck",
+              "A card for each regiment, battery and general, two for each regiment of horse, "
+              "drawn one at a time: the card drawn, the cards drawn before it this turn and "
+              "how many of each side's are still to come."),
 )

@@ -78,7 +78,7 @@ export class DiceTray {
   show(dice, headline = "") {
     if (!dice.length) return;
     this.node.replaceChildren(
-      headline ? h("div", { class: "tray-headline" }, headline) : null,
+      ...(headline ? [h("div", { class: "tray-headline" }, headline)] : []),
       h("div", { class: "tray-dice" }, dice.slice(-8).map((d) => h("figure", { class: "tray-die" },
         dieFace(d.value, d.die), h("figcaption", {}, d.purpose)))),
     );

@@ -293,7 +293,7 @@ export class TableMap {
 
   // --- pieces ------------------------------------------------------------------------------
 
-  drawState(state, markers = {}, { selected = null, targets = [], tableMarkers = [] } = {}) {
+  drawState(state, markers = {}, { selected = null, targets = [], focus = null, tableMarkers = [] } = {}) {
     this.state = state;
     const units = this.layers.units;
     const labels = this.layers.labels;
@@ -306,7 +306,8 @@ export class TableMap {
     const ordered = [...state.units].filter((u) => !u.removed)
       .sort((a, b) => (a.kind === "commander") - (b.kind === "commander"));
     for (const u of ordered) {
-      units.append(this.unit(u, markers[u.id] || [], u.id === selected, targets.includes(u.id)));
+      for (const stand of this.strayStands(u)) units.append(this.stand(u, stand));
+      units.append(this.unit(u, markers[u.id] || [], u.id === selected, targets.includes(u.id), u.id === focus));
       labels.append(this.label(u, markers[u.id] || []));
     }
   }
@@ -339,15 +340,33 @@ export class TableMap {
 
   baseTransform(u) { return `translate(${f(u.x)},${f(this.sy(u.y))}) rotate(${f(u.facing)})`; }
 
-  unit(u, marks, selected, targeted) {
+  // The stands of a unit whose stands have scattered (a rout), but the first still in
+  // play: the unit itself is drawn there, at its flag.
+  strayStands(u) {
+    const left = (u.stands || []).filter((s) => !s.removed);
+    return left.slice(1);
+  }
+
+  stand(u, s) {
+    const colour = this.colours[u.side] || "#555";
+    return svg("g", { class: "unit stand troop", "data-unit": u.id, "data-side": u.side,
+      transform: this.baseTransform(s) },
+    svg("rect", { class: "base", x: -s.width / 2, y: -s.depth / 2, width: s.width, height: s.depth, fill: colour,
+      "fill-opacity": 0.75, stroke: "#2b2620", "stroke-width": 0.07 }),
+    svg("line", { class: "front", x1: -s.width / 2, y1: -s.depth / 2 + 0.09, x2: s.width / 2, y2: -s.depth / 2 + 0.09,
+      stroke: "#f1d27a", "stroke-width": 0.14 }),
+    svg("title", {}, `${u.name || u.id}: a stand apart from its colours`));
+  }
+
+  unit(u, marks, selected, targeted, focused = false) {
     const colour = this.colours[u.side] || "#555";
     const w = u.width;
     const d = u.depth;
     const cls = ["unit", u.kind === "commander" ? "commander" : "troop", selected ? "selected" : "",
-      targeted ? "targeted" : "", marks.includes("moved") ? "spent" : ""].join(" ");
+      targeted ? "targeted" : "", focused ? "focus" : "", marks.includes("moved") ? "spent" : ""].join(" ");
     const g = svg("g", { class: cls, "data-unit": u.id, "data-side": u.side, transform: this.baseTransform(u),
       tabindex: 0, role: "button", "aria-label": u.name || u.id });
-    if (selected || targeted) {
+    if (selected || targeted || focused) {
       g.append(svg("rect", { class: "halo", x: -w / 2 - 0.35, y: -d / 2 - 0.35, width: w + 0.7, height: d + 0.7, rx: 0.35 }));
     }
     if (u.kind === "commander") {
@@ -537,13 +556,14 @@ export class TableMap {
     let length = 0;
     for (let i = 1; i < pts.length; i++) length += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
     const used = measure ? measure.length : length;
-    const text = measure ? `${used.toFixed(1)}" of ${measure.allowance}"` : `${used.toFixed(1)}"`;
+    const text = measure ? `${used.toFixed(1)}" of ${measure.allowance}"${measure.ground ? ` ${measure.ground}` : ""}` : `${used.toFixed(1)}"`;
     const a = pts[pts.length - 2];
     const b = pts[pts.length - 1];
-    const tx = (a[0] + b[0]) / 2 + 3.2;
+    const tx = (a[0] + b[0]) / 2 + Math.max(3.2, text.length * 0.17 + 0.9);
     const ty = this.sy((a[1] + b[1]) / 2) + 0.25;
+    const wide = Math.max(4.6, text.length * 0.34); // the caption's width, near enough
     const tag = svg("g", { class: `ruler-tag ${state}` },
-      svg("rect", { x: f(tx - 2.3), y: f(ty - 0.75), width: 4.6, height: 1.05, rx: 0.25 }),
+      svg("rect", { x: f(tx - wide / 2), y: f(ty - 0.75), width: f(wide), height: 1.05, rx: 0.25 }),
       svg("text", { x: f(tx), y: f(ty), "text-anchor": "middle" }, text));
     ruler.append(tag);
     if (verdict && !verdict.legal && verdict.violations.length) {
@@ -557,9 +577,20 @@ export class TableMap {
   drawTraces(paths) {
     const layer = this.layers.traces;
     layer.replaceChildren();
-    for (const { side, path } of paths) {
+    // Each path as a trace, and a marker that runs along it: moves made and moves forced
+    // on a piece (pushed back, routed, pursuing, stands scattering or gathering) alike.
+    for (const { side, path, reason = "move" } of paths) {
       if (path.length < 2) continue;
-      layer.append(svg("polyline", { class: "trace", points: this.polyline(path), stroke: this.colours[side] || "#555" }));
+      const kind = ["move", "charge"].includes(reason) ? "made" : "forced"; // by the player, or on the piece
+      const points = this.polyline(path);
+      const line = svg("polyline", { class: `trace ${kind}`, points, stroke: this.colours[side] || "#555", "data-reason": reason },
+        svg("title", {}, reason));
+      // An SVG animation's clock starts with the document: begun by hand, it runs from now.
+      const run = svg("animateMotion", { dur: "0.9s", fill: "freeze", begin: "indefinite",
+        path: `M${points.replace(/ /g, " L")}` });
+      const dot = svg("circle", { class: `trace-runner ${kind}`, r: 0.35, fill: this.colours[side] || "#555" }, run);
+      layer.append(line, dot);
+      if (run.beginElement) run.beginElement();
     }
   }
 }

@@ -37,13 +37,19 @@ class OrdersPanel extends Panel {
   }
 }
 
-// The deck of unit-type cards (d3-cards): the cards still to draw, those drawn, the one in play.
+// The deck of activation cards: the cards still to draw, those drawn, the one in play.
+// A deck of a few unit-type cards (d3-cards) shows every card; a deck with a card for
+// each piece shows the card drawn, the last few before it, and each side's cards to come
+// in a list that opens on demand.
+const RECENT = 6;
+
 class DeckPanel extends Panel {
   render(view, table) {
     const deck = view.deck;
     clear(this.node);
     this.node.hidden = !deck;
     if (!deck) return;
+    if (deck.pieces) { this.renderPieces(deck, table); return; }
     const active = deck.active;
     this.node.append(this.head(), h("p", { class: "muted", "data-test": "deck-count" },
       `${deck.count} card${deck.count === 1 ? "" : "s"} left to draw this turn.`));
@@ -67,6 +73,33 @@ class DeckPanel extends Panel {
       this.node.append(h("p", { class: "active-command", "data-test": "deck-active", style: `--side:${sideColour(table, active.side)}` },
         h("span", { class: "swatch" }),
         `In play: ${mine ? "your" : `${sideName(table, active.side)}'s`} ${cardName(active.card).toLowerCase()} card`));
+    }
+  }
+
+  renderPieces(deck, table) {
+    const active = deck.active;
+    const name = (c) => (c.unit ? this.screen.names(c.unit) : c.card);
+    this.node.append(this.head());
+    if (active) {
+      const mine = active.side === deck.viewer;
+      this.node.append(h("p", { class: "active-command", "data-test": "deck-active", style: `--side:${sideColour(table, active.side)}` },
+        h("span", { class: "swatch" }), `Card drawn: ${active.card}${mine ? " (yours)" : ""}`));
+    }
+    this.node.append(h("p", { class: "muted", "data-test": "deck-count" },
+      `${deck.count} card${deck.count === 1 ? "" : "s"} left to draw this turn: `,
+      Object.entries(deck.left).map(([side, cards]) => `${sideName(table, side)} ${cards.length}`).join(", "), "."));
+    const before = deck.drawn.slice(0, active ? -1 : undefined);
+    if (before.length) {
+      const recent = before.slice(-RECENT).reverse();
+      this.node.append(h("h4", {}, "Drawn before it, last first"), h("ul", { class: "drawn-list", "data-test": "deck-drawn" },
+        recent.map((c) => h("li", { style: `--side:${sideColour(table, c.side)}`, title: sideName(table, c.side) }, h("s", {}, name(c)))),
+        before.length > RECENT ? h("li", { class: "muted" }, `and ${before.length - RECENT} more this turn`) : null));
+    }
+    for (const [side, cards] of Object.entries(deck.left)) {
+      if (!cards.length) continue;
+      this.node.append(h("details", { class: "deck-left", "data-test": `deck-left-${side}`, style: `--side:${sideColour(table, side)}` },
+        h("summary", {}, `${sideName(table, side)}: ${cards.length} to come`),
+        h("ul", {}, cards.map((c) => h("li", {}, c)))));
     }
   }
 }

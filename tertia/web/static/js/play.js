@@ -7,10 +7,12 @@ import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { OddsPanel } from "./odds.js";
 import { buildPanels } from "./panels.js";
+import { DecisionTimer } from "./timer.js";
 import { remember, tokenFor, tokensFor } from "./tokens.js";
 import { clear, h, percent, phaseTitle, setTopbar, sideColour, sideName, toast } from "./ui.js";
 import { Vocabulary } from "./vocab.js";
 
+const PIECE_FIELDS = new Set(["own-unit", "own-commander", "enemy-unit"]);
 const REPORT_SKIP = new Set(["id", "name", "side", "x", "y", "facing", "in_play", "removed", "command", "type",
   "hit_limit_base", "hits", "hit_limit"]);
 
@@ -27,12 +29,15 @@ export class PlayScreen {
     this.alive = true;
     this.overlayFlags = { zones: true, arcs: true, sight: true };
     this.endShown = false;
+    this.focused = null; // the piece the moment was about when last looked at
+    this.timer = new DecisionTimer((offer) => this.timeOut(offer));
   }
 
   destroy() {
     this.alive = false;
     if (this.waiter) this.waiter.abort();
     if (this.tool) this.tool.destroy();
+    this.timer.stop();
     window.removeEventListener("keydown", this.keys);
   }
 
@@ -128,7 +133,31 @@ export class PlayScreen {
     this.drawTraces(fresh);
     if (previous && this.selected && !view.state.units.some((u) => u.id === this.selected && !u.removed)) this.deselect();
     this.render();
+    // A new piece in focus (a card drawn for one of ours): select it, once.
+    const focus = this.focusPiece();
+    if (focus !== this.focused) {
+      this.focused = focus;
+      const piece = focus && view.state.units.find((u) => u.id === focus);
+      if (piece && view.status.your_turn && piece.side === view.status.to_act && focus !== this.selected) {
+        await this.select(focus);
+        return;
+      }
+    }
     if (this.selected && (!previous || previous.version !== view.version)) await this.select(this.selected, { keepOdds: false });
+  }
+
+  // The one piece the moment is about: the piece a pending decision concerns (its answer's
+  // piece field filled from the decision), else the piece the rule set says is activated.
+  focusPiece() {
+    const s = this.view && this.view.status;
+    if (!s || s.over) return null;
+    const decision = this.vocab.pending(s);
+    const answer = decision && this.vocab.kind(decision.answer);
+    const field = answer && answer.fields.find((f) => f.from_pending && PIECE_FIELDS.has(f.kind));
+    const pending = field ? s.pending[field.from_pending] : null;
+    if (typeof pending === "string" && this.unitName(pending)) return pending;
+    const active = s.summary && s.summary.activated;
+    return typeof active === "string" && this.unitName(active) ? active : null;
   }
 
   async waitLoop() {
@@ -185,7 +214,8 @@ export class PlayScreen {
   render() {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
-    this.map.drawState(v.state, v.markers, { selected: this.selected, targets, tableMarkers: v.table_markers || [] });
+    this.map.drawState(v.state, v.markers, { selected: this.selected, targets, focus: this.focusPiece(),
+      tableMarkers: v.table_markers || [] });
     const s = v.status;
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";
@@ -202,7 +232,9 @@ export class PlayScreen {
 
   drawTraces(entries) {
     if (!entries.length) return;
-    const paths = entries.flatMap((e) => (e.moves || []).map((m) => ({ side: e.side, path: m.path })));
+    const side = (id) => (this.view.state.units.find((u) => u.id === id) || {}).side;
+    const paths = entries.flatMap((e) => (e.moves || []).map((m) => ({ side: side(m.unit) || e.side, path: m.path,
+      reason: m.reason || "move" })));
     this.map.drawTraces(paths);
   }
 
@@ -227,10 +259,27 @@ export class PlayScreen {
         this.overlayToggle("zones", "Zones", "3\" and 12\" zones around the selected unit"),
         this.overlayToggle("arcs", "Arcs", "Combat range and 45-degree arc, or the guns' line of fire"),
         this.overlayToggle("sight", "Sight", "Line of sight from the selected gun to its targets"),
+        this.timerToggle(),
         h("button", { class: "btn", "data-test": "undo", disabled: !s.can_undo, title: "Undo your last action (Ctrl+Z)",
           onclick: () => this.undo() }, "↶ Undo"),
         h("a", { class: "btn", href: `#/replay/${this.gameId}` }, "Replay")),
     );
+  }
+
+  // The switch for timing decisions the rules give a time limit (none: no switch).
+  timerToggle() {
+    const timed = this.vocab.decisions.find((d) => d.time_limit);
+    if (!timed) return null;
+    const title = `Time each ${timed.label.toLowerCase()}: ${timed.time_limit} seconds, as the rules say (${timed.rule}). ` +
+      "When time runs out the page answers as the rules do. Off unless you switch it on.";
+    return h("button", { class: `btn toggle ${this.timer.on ? "on" : ""}`, title, "aria-pressed": String(this.timer.on),
+      "data-test": "timer-toggle", onclick: () => { this.timer.toggle(); this.renderTopbar(); this.renderPrompt(); } }, "Timer");
+  }
+
+  timeOut(offer) {
+    if (!this.view || !this.view.status.your_turn) return;
+    toast(`Time is up: ${offer.label}`, "info", 6000);
+    this.act(offer.action);
   }
 
   overlayToggle(key, label, title) {
@@ -252,6 +301,9 @@ export class PlayScreen {
         h("select", { onchange: (e) => { this.viewSide = e.target.value; this.deselect(); this.refresh(true); } },
           t.side_order.map((id) => h("option", { value: id, selected: id === v.side }, sideName(t, id))))));
     }
+    const decision = this.vocab.pending(s);
+    const timing = s.your_turn && !s.over ? decision : null;
+    const countdown = this.timer.follow(timing, `${s.step}|${JSON.stringify(s.pending)}`, v.choices);
     if (s.over) {
       const r = s.result || {};
       this.prompt.append(h("p", { class: "headline" }, r.winner ? `${sideName(t, r.winner)} win.` : "A draw."),
@@ -265,13 +317,23 @@ export class PlayScreen {
       return;
     }
     this.banner.hidden = true;
-    const decision = this.vocab.pending(s);
     if (decision) {
       this.prompt.append(h("p", { class: "headline", "data-test": "decision-prompt" }, this.vocab.ask(decision, s.pending, (id) => this.unitName(id))));
+      if (countdown) this.prompt.append(countdown);
     } else if (!this.planPanel() || !this.planPanel().declared(v).length) {
       const card = s.summary && s.summary.active_card;
-      const what = card ? `Your ${cardName(card).toLowerCase()} card is in play` : `${phaseTitle(s.phase)} phase`;
-      this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
+      const active = this.focusPiece();
+      if (active) {
+        const declared = s.summary.declared ? `: ${s.summary.declared}` : "";
+        this.prompt.append(h("p", { class: "headline", "data-test": "activated" },
+          `${this.unitName(active)} is activated${declared}. Its card below shows what it may do.`));
+        const move = this.detail && this.detail.report.id === active && this.detail.actions.find((a) => a.allowances);
+        if (move) this.prompt.append(h("p", { class: "allowance", "data-test": "prompt-allowance" }, "Rolled move: ",
+          Object.entries(move.allowances).map(([ground, inches]) => `${inches}" ${ground}`).join(" · "), "."));
+      } else {
+        const what = card ? `Your ${cardName(card).toLowerCase()} card is in play` : `${phaseTitle(s.phase)} phase`;
+        this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
+      }
     }
     // Every choice the server offered, but those a panel makes (orders, a card order ...).
     const made = new Set(this.panels.map((p) => p.name));
@@ -380,9 +442,12 @@ export class PlayScreen {
     for (const a of actions) {
       const kind = this.vocab.kind(a.kind);
       if (a.interaction === "drag") {
+        const grounds = Object.entries(a.allowances || {});
         list.append(h("div", { class: "move-help" }, h("b", {}, `${kind ? kind.label : "Move"}: `),
           `drag the base; drag the round handle (or Q / E) to turn; W fixes a corner of the path. `,
-          `Allowance ${a.allowance ?? "?"}".`));
+          grounds.length ? h("span", { class: "allowance", "data-test": "allowance" }, "Allowance: ",
+            grounds.map(([ground, inches]) => `${inches}" ${ground}`).join(" · "), ".")
+            : `Allowance ${a.allowance ?? "?"}".`));
       } else if (a.target) {
         list.append(h("button", { class: "btn target", "data-test": `offer-${a.target}`, "data-kind": a.kind,
           title: kind ? kind.help : null, onclick: () => this.take(a) }, a.label + (a.dice_driven ? " …" : "")));
@@ -400,8 +465,9 @@ export class PlayScreen {
     for (const [k, v] of Object.entries(r)) {
       if (REPORT_SKIP.has(k) || v === null || v === undefined || v === false) continue;
       if (Array.isArray(v) && !v.length) continue;
-      const value = Array.isArray(v) ? v.map((x) => (typeof x === "string" && this.names(x)) || x).join(", ") : v === true ? "yes" : String(v);
-      rows.push(h("div", { class: "row" }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, value)));
+      const value = Array.isArray(v) ? v.map((x) => (typeof x === "string" && this.names(x)) || x).join(", ")
+        : v === true ? "yes" : (typeof v === "string" && this.unitName(v)) || String(v);
+      rows.push(h("div", { class: "row", "data-field": k }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, value)));
     }
     return rows.length ? h("dl", { class: "report" }, rows) : null;
   }
@@ -438,7 +504,8 @@ export class PlayScreen {
     const measure = m.measure;
     const legal = m.legal;
     return h("div", { class: `move-box ${legal ? "legal" : "illegal"}`, "data-test": "move-box" },
-      measure ? h("div", { class: "measure" }, `${measure.length.toFixed(1)}" of ${measure.allowance}" allowed`) : null,
+      measure ? h("div", { class: "measure", "data-test": "measure" }, `${measure.length.toFixed(1)}" of ${measure.allowance}" allowed`,
+        measure.ground ? ` (${measure.ground})` : "") : null,
       legal ? h("p", {}, "The rules allow this move.")
         : h("p", { class: "refusal", "data-test": "move-reason" }, m.violations.map((v) => v.message).join("; "),
           m.violations[0] && m.violations[0].rule ? h("span", { class: "rule" }, ` (${m.violations[0].rule})`) : null),

@@ -96,7 +96,9 @@ export class ReplayScreen {
     this.counter.textContent = `Step ${step} of ${this.steps}`;
     this.map.drawState(frame.state, frame.markers, { tableMarkers: frame.table_markers || [] });
     const last = frame.log[frame.log.length - 1];
-    this.map.drawTraces((last && last.moves || []).map((m) => ({ side: last.side, path: m.path })));
+    const side = (id) => (frame.state.units.find((u) => u.id === id) || {}).side;
+    this.map.drawTraces((last && last.moves || []).map((m) => ({ side: side(m.unit) || last.side, path: m.path,
+      reason: m.reason || "move" })));
     this.logView.reset();
     this.logView.append(frame.log);
     if (forward && last && last.dice.length) this.tray.show(last.dice);
