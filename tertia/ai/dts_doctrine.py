@@ -43,6 +43,7 @@ EDGE_WARNING = 6.0
 NEAR = 12.0
 """An enemy this close makes a column form line."""
 EXPECTED_D6 = 3.5
+MAX_D6 = 6
 
 
 class DtsDoctrine:
@@ -91,7 +92,7 @@ class DtsDoctrine:
         declared = state.evolve(decisions=(), own=game_data(state).evolve(declared=STAND_AND_FIRE,
                                                                            volleys=1))
         return any(game.is_legal(declared, Fire(unit=unit.id, target=e.id))
-                   for e in state.iter_troops(state.opponent(unit.side)))
+                   for e in within_reach(state, unit))
 
     # --- carrying it out -----------------------------------------------------------------
 
@@ -103,7 +104,7 @@ class DtsDoctrine:
         targets = sorted(state.iter_troops(state.opponent(unit.side)),
                          key=lambda e: (base_distance(unit.base, e.base), e.id))
         if g.volleys > 0:
-            for enemy in targets:
+            for enemy in within_reach(state, unit):
                 shot = Fire(unit=unit.id, target=enemy.id)
                 if game.is_legal(state, shot):
                     return shot
@@ -120,6 +121,15 @@ class DtsDoctrine:
                 if move is not None and game.is_legal(state, move):
                     return move
         return None
+
+
+def within_reach(state: GameState, unit: Unit) -> list[Unit]:
+    """The enemy troops the unit's longest possible shot could reach (its base range and a
+    six), nearest first: a volley at any other surely falls short."""
+    longest = base_range(unit_data(unit)) + MAX_D6
+    return sorted((e for e in state.iter_troops(state.opponent(unit.side))
+                   if base_distance(unit.base, e.base) <= longest),
+                  key=lambda e: (base_distance(unit.base, e.base), e.id))
 
 
 def nearest_enemy(state: GameState, unit: Unit) -> Unit | None:

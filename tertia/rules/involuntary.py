@@ -28,7 +28,6 @@ in contact. Leaving the table is reported, not prevented: what follows is the ru
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -148,11 +147,16 @@ class _Met:
 def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[float, float],
                 distance: float, ignore: Collection[str]) -> list[_Met]:
     out: list[_Met] = []
-    reach = distance + start.radius
+    dx, dy = direction
     for other in state.iter_units():
         if other.id == piece.id or other.id in ignore:
             continue
-        if math.hypot(other.x - start.x, other.y - start.y) > reach + other.base.radius + EPSILON:
+        # Only a piece whose circle the slide's corridor sweeps can be touched: its centre
+        # within both radii of the line travelled, and not wholly behind or beyond it.
+        near = start.radius + other.base.radius + EPSILON
+        ox, oy = other.x - start.x, other.y - start.y
+        along = ox * dx + oy * dy
+        if abs(ox * dy - oy * dx) > near or along < -near or along > distance + near:
             continue
         enter = first_contact(start.corners(), other.base.corners(), direction, 0.0)
         if enter >= distance - EPSILON:

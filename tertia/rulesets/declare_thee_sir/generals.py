@@ -7,7 +7,7 @@ import math
 
 from tertia.core.events import UnitMoved
 from tertia.core.ruleset import Tx
-from tertia.core.state import GameState, Unit
+from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rulesets.declare_thee_sir.data import unit_data
 
 ATTACH_REACH = 0.05
@@ -15,7 +15,7 @@ ATTACH_REACH = 0.05
 
 
 def attached_generals(state: GameState, unit_id: str) -> list[Unit]:
-    return [g for g in state.iter_units() if unit_data(g).is_general and g.in_play
+    return [g for g in state.iter_units() if g.kind is UnitKind.COMMANDER and g.in_play
             and unit_data(g).attached_to == unit_id]
 
 
