@@ -60,6 +60,9 @@ BROKEN = "broken"
 FLAG_TAKEN = "flag_taken"
 GENERAL_TAKEN = "general_taken"
 KILLED = "killed"
+FLED = "fled"
+PURSUED = "pursued"
+PURSUIT = "pursuit"
 
 MEASURES: tuple[OddsMeasure, ...] = (
     OddsMeasure(MORALE_LOST, "count", (MORALE_LOST,), "morale points lost"),
@@ -133,24 +136,36 @@ def effects(before: GameState, after: GameState, events: Sequence[Event]) -> dic
         out.setdefault(uid, {})[name] = value
 
     pushed: dict[str, float] = {}
+    pursued: dict[str, float] = {}
     for e in events:
         if isinstance(e, Captured):
             put(e.unit, FLAG_TAKEN if e.prize == FLAG else GENERAL_TAKEN, e.target)
         elif isinstance(e, UnitMoved) and e.reason in PUSHES:
             pushed[e.unit] = pushed.get(e.unit, 0.0) + _length(e.path)
+        elif isinstance(e, UnitMoved) and e.reason == PURSUIT:
+            pursued[e.unit] = pursued.get(e.unit, 0.0) + _length(e.path)
         elif isinstance(e, UnitBroken):
             put(e.unit, BROKEN, True)
+            gone, came = before.units[e.unit], after.units[e.unit]
+            if came.in_play:  # where its colours fled to tells one flight from another
+                put(e.unit, FLED, _inches(math.dist((gone.x, gone.y), (came.x, came.y))))
         elif isinstance(e, UnitRemoved) and e.reason == KILLED:
             put(e.unit, KILLED, True)
     for uid, unit in after.units.items():
         lost = _points_lost(before.units[uid], unit)
         if lost:
             put(uid, MORALE_LOST, lost)
-    for uid, inches in pushed.items():
-        tenths = round(inches, 1)
-        if tenths > 0:
-            put(uid, PUSHED_BACK, int(tenths) if tenths.is_integer() else tenths)
+    for name, moved in ((PUSHED_BACK, pushed), (PURSUED, pursued)):
+        for uid, inches in moved.items():
+            if _inches(inches) > 0:
+                put(uid, name, _inches(inches))
     return out
+
+
+def _inches(length: float) -> float | int:
+    """A length to a tenth of an inch, a whole number when it is one."""
+    tenths = round(length, 1)
+    return int(tenths) if tenths.is_integer() else tenths
 
 
 def _points_lost(before: Unit, after: Unit) -> int:
@@ -188,7 +203,10 @@ def describe(state: GameState, found: Mapping[str, Mapping[str, Any]]) -> str:
         if diff.get(PUSHED_BACK):
             parts.append(f"{name} is pushed back {diff[PUSHED_BACK]:g}\"")
         if diff.get(BROKEN):
-            parts.append(f"{name} is broken and routs")
+            fled = f" {diff[FLED]:g}\"" if FLED in diff else ""
+            parts.append(f"{name} is broken and routs{fled}")
+        if diff.get(PURSUED):
+            parts.append(f"{name} pursues {diff[PURSUED]:g}\"")
         for prize in (FLAG_TAKEN, GENERAL_TAKEN):
             if diff.get(prize):
                 taken = state.units.get(str(diff[prize]))
