@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import Odds, odds
 from tertia.cli.main import app
+from tertia.cli.prompt_player import odds_lines
 from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
@@ -118,6 +119,8 @@ def test_unknown_words_and_units_are_refused_by_name(word: str, attacker: str, n
     game, ready, _ = volley()
     with pytest.raises(IllegalAction, match=needle):
         game.ruleset.query(ready, word, attacker, "t")
+    with pytest.raises(IllegalAction, match="takes no 'supports'"):
+        game.ruleset.query(ready, "fire", "f", "t", {"supports": ("x",)})
 
 
 # --- a volley ---------------------------------------------------------------------------------
@@ -341,3 +344,12 @@ def test_the_pages_odds_of_a_volley_and_a_refusal_too_large(client: TestClient,
     refused = client.post(f"/api/games/{gid}/odds", headers=me, json=shot)
     assert refused.status_code == 422 and refused.json()["code"] == "TOO_MANY_BRANCHES"
     assert "\n" not in refused.json()["message"]
+
+
+def test_a_player_at_the_prompt_sees_the_chance_of_any_point_lost() -> None:
+    """The odds shown before the dice at the command-line prompt: 14/36 (39%) that the good
+    target loses any point (see the hand count above), in the rule set's own measure."""
+    game, state, action = volley(2)
+    lines = odds_lines(game, state, action)
+    assert lines[0] == "  Odds: 39% of any morale points lost on t"
+    assert not any("hit" in line for line in lines)

@@ -15,7 +15,7 @@ from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
@@ -380,7 +380,10 @@ class DeclareTheeSir(RuleSet):
               details: Mapping[str, Any] | None = None) -> tuple[GameState, Action]:
         """``fire`` is one volley, ``charge`` the test to close and the melee; the position
         is readied with the attacker's card drawn and the option declared
-        (:func:`~tertia.rulesets.declare_thee_sir.odds.ready`)."""
+        (:func:`~tertia.rulesets.declare_thee_sir.odds.ready`). It takes no particulars."""
+        if details:
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+                                           f"takes no {sorted(details)[0]!r}", clauses.GAME_PLAY)])
         return odds.ready(state, word, attacker, target)
 
     def odds_effects(self, before: GameState, after: GameState, events: Sequence[Event]
