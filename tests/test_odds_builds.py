@@ -26,10 +26,15 @@ from typing import Any
 
 import tertia
 from tertia import _build
-from tertia.analysis.enumerate import TooManyBranches
+from tertia.analysis.enumerate import MAX_LEAVES, TooManyBranches
 from tertia.analysis.odds import odds
+from tertia.core.actions import Action
 from tertia.core.events import DiceRolled
+from tertia.core.game import Game
+from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import load_builtin
 from tests.test_conformance import cases, play
 
 INSTALLED = Path(tertia.__file__).resolve().parent.parent  # where this tertia is imported from
@@ -47,10 +52,36 @@ print(json.dumps({"package": tertia.__file__, "compiled": _build.compiled_module
 """
 
 
+LEAVES: dict[str, int] = {"declare-thee-sir": 200}
+"""Branches walked before a step is refused, where a rule set needs fewer than the
+enumerator's own limit: Declare Thee Sir's breaks send each stand 2D6 and a pursuit after
+it, so its charges are refused at any limit, and walking 50,000 branches for each would
+take hours; its steps within 200 branches are compared in full, the rest by their refusal."""
+
+QUESTIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("edgehill", "fire", "p-guns-left", "r-rupert-horse"),
+)
+"""Odds asked of a built-in scenario as deployed (``tertia odds``), under Declare Thee Sir:
+(scenario, word, attacker, target)."""
+
+
+def _answer(game: Game, state: GameState, action: Action, max_leaves: int) -> Any:
+    """Every outcome with its exact probability and the exact chances the odds summarise,
+    or why there are no odds."""
+    try:
+        result = odds(game, state, action, max_leaves=max_leaves)
+    except (IllegalAction, TooManyBranches) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return {
+        "outcomes": [[o.probability, o.description, o.effects] for o in result.outcomes],
+        "summary": {k: v for k, v in result.summary.items() if k.endswith("_exact")},
+    }
+
+
 def conformance_odds() -> dict[str, list[Any]]:
-    """Per conformance playout, for each step that rolled dice: the action, and every
-    outcome of it from the position before, with its exact probability and the exact
-    chances the odds summarise (or why there are no odds); as JSON, fractions as text."""
+    """Per conformance playout, for each step that rolled dice: the action, and its odds
+    from the position before (:func:`_answer`); then the :data:`QUESTIONS`; as JSON,
+    fractions as text."""
     found: dict[str, list[Any]] = {}
     for name, rules in cases():
         for kind in ("doctrine", "random"):
@@ -59,18 +90,15 @@ def conformance_odds() -> dict[str, list[Any]]:
             steps: list[Any] = []
             for index, step in enumerate(record.steps):
                 if any(isinstance(e, DiceRolled) for e in step.events):
-                    try:
-                        result = odds(record.game, before, step.action)
-                    except (IllegalAction, TooManyBranches) as exc:
-                        answer: Any = f"{type(exc).__name__}: {exc}"
-                    else:
-                        answer = {
-                            "outcomes": [[o.probability, o.description, o.effects] for o in result.outcomes],
-                            "summary": {k: v for k, v in result.summary.items() if k.endswith("_exact")},
-                        }
+                    answer = _answer(record.game, before, step.action, LEAVES.get(rules, MAX_LEAVES))
                     steps.append([index, step.action.to_dict(), answer])
                 before = step.state
             found[f"{name} under {rules}, {kind} players"] = steps
+    for name, word, attacker, target in QUESTIONS:
+        game = Game(get_ruleset("declare-thee-sir"), load_builtin(name))
+        ready, action = game.ruleset.query(game.ruleset.initial_state(game.scenario), word, attacker, target)
+        found[f"{name} under declare-thee-sir: {word} {attacker} at {target}"] = [
+            [0, action.to_dict(), _answer(game, ready, action, MAX_LEAVES)]]
     as_json: dict[str, list[Any]] = json.loads(json.dumps(found, default=str))  # fractions as "7/36"
     return as_json
 

@@ -13,6 +13,7 @@ grouping is always exact.
 from __future__ import annotations
 
 import operator
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -203,17 +204,28 @@ class Branch(Generic[T]):
     rolls: tuple[tuple[str, str, int], ...]  # (purpose, die, representative face)
 
 
-def enumerate_branches(run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES) -> list[Branch[T]]:
-    """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1."""
+def enumerate_branches(
+    run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES, seconds: float | None = None
+) -> list[Branch[T]]:
+    """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1.
+
+    ``seconds`` bounds the time the walk may take, for a front end that must answer while
+    someone waits: a tree not walked by then is refused (:class:`TooManyBranches`) as one
+    with too many branches is, never answered in part. Without it the answer depends only
+    on the tree."""
     opaque: frozenset[str] = frozenset()
+    deadline = None if seconds is None else time.monotonic() + seconds
     while True:
         try:
-            return _walk_all(run, opaque, max_leaves)
+            return _walk_all(run, opaque, max_leaves, deadline, seconds)
         except _LateUse as late:
             opaque = opaque | {late.purpose}
 
 
-def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int) -> list[Branch[T]]:
+def _walk_all(
+    run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int,
+    deadline: float | None = None, seconds: float | None = None,
+) -> list[Branch[T]]:
     """Depth first over the chance tree. A stack entry is a prefix of faces to replay, each
     with the set of faces it stands for. Uses of a value before the next die are the same
     for every face a set holds only if they were worked out with one of them, so the walk
@@ -225,7 +237,12 @@ def _walk_all(run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: i
     found: list[tuple[T, Fraction, tuple[tuple[str, str, int], ...], list[tuple[int, ...]]]] = []
     rolled_again: dict[tuple[int, ...], Fraction] = {}
     stack: list[tuple[list[int], list[frozenset[int]]]] = [([], [])]
+    walked = 0
     while stack:
+        if deadline is not None and time.monotonic() > deadline:
+            raise TooManyBranches(f"more branches than can be walked in {seconds:g} seconds "
+                                  f"({walked} walked, {len(stack)} still to walk)")
+        walked += 1
         prefix, stands_for = stack.pop()
         walker = _Walker(prefix, opaque)
         again: int | None = None

@@ -8,18 +8,19 @@ before and after.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tertia.analysis.enumerate import TooManyBranches, enumerate_branches
+from tertia.analysis.enumerate import MAX_LEAVES, TooManyBranches, enumerate_branches
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.ruleset import OddsMeasure, Tx
+from tertia.core.ruleset import ActionOver, OddsMeasure, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import AttackResolved
@@ -56,6 +57,7 @@ class Odds:
     defender_modifiers: tuple[str, ...]
     outcomes: tuple[Outcome, ...]
     summary: Mapping[str, Any] = field(default_factory=dict)
+    measures: tuple[OddsMeasure, ...] = ()
 
     def probability(self, predicate: Any) -> Fraction:
         return sum((o.probability for o in self.outcomes if predicate(o)), Fraction(0))
@@ -77,6 +79,7 @@ class Odds:
             "defender_modifiers": list(self.defender_modifiers),
             "outcomes": [o.to_dict() for o in self.outcomes],
             "summary": summary,
+            "measures": [{"key": m.key, "kind": m.kind, "label": m.title} for m in self.measures],
         }
 
 
@@ -138,36 +141,44 @@ class UnaskedResponse(ValueError):
 
 
 def _resolver(
-    game: Game, state: GameState, action: Action, responses: Sequence[Action] | None
+    game: Game, state: GameState, action: Action, responses: Sequence[Action] | None,
+    *, action_alone: bool = False,
 ) -> Callable[[Dice], tuple[GameState, list[Event]]]:
     """The action's resolution as a function of the dice, answering any decision the rules
     ask of the other side mid-action with ``responses`` or the rule set's defaults; an
-    answer the rules never ask for is refused (:class:`UnaskedResponse`)."""
-    ruleset = game.ruleset
+    answer the rules never ask for is refused (:class:`UnaskedResponse`). With
+    ``action_alone`` it stops where the rules say the action is over
+    (:meth:`Tx.action_over <tertia.core.ruleset.Tx.action_over>`)."""
 
     def run(dice: Dice) -> tuple[GameState, list[Event]]:
-        tx = Tx(game.table, state, dice)
-        ruleset.resolve(tx, action)
-        queue = list(responses) if responses is not None else None
-        while tx.state.pending is not None and not tx.state.is_over:
-            if queue is not None:
-                if not queue:
-                    break
-                answer = queue.pop(0)
-            else:
-                defaults = ruleset.default_responses(tx.state)
-                if not defaults:
-                    break
-                answer = defaults[0]
-            problems = ruleset.validate(game.table, tx.state, answer)
-            if problems:
-                raise IllegalAction(problems)
-            ruleset.resolve(tx, answer)
-        if queue:
-            raise UnaskedResponse(queue[0])
+        tx = Tx(game.table, state, dice, ends_with_action=action_alone)
+        with contextlib.suppress(ActionOver):
+            _play_out(game, tx, action, responses)
         return tx.state, tx.events
 
     return run
+
+
+def _play_out(game: Game, tx: Tx, action: Action, responses: Sequence[Action] | None) -> None:
+    ruleset = game.ruleset
+    ruleset.resolve(tx, action)
+    queue = list(responses) if responses is not None else None
+    while tx.state.pending is not None and not tx.state.is_over:
+        if queue is not None:
+            if not queue:
+                break
+            answer = queue.pop(0)
+        else:
+            defaults = ruleset.default_responses(tx.state)
+            if not defaults:
+                break
+            answer = defaults[0]
+        problems = ruleset.validate(game.table, tx.state, answer)
+        if problems:
+            raise IllegalAction(problems)
+        ruleset.resolve(tx, answer)
+    if queue:
+        raise UnaskedResponse(queue[0])
 
 
 def chance_outcomes(
@@ -190,19 +201,22 @@ def chance_outcomes(
 
 
 def odds(
-    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None
+    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None,
+    max_leaves: int = MAX_LEAVES, seconds: float | None = None,
 ) -> Odds:
     """Every result of ``action`` in ``state`` with its exact probability.
 
     A decision the rules ask of the other side mid-action (a defending commander, say) is
-    answered by ``responses`` in order, or by the rule set's default answers."""
+    answered by ``responses`` in order, or by the rule set's default answers. An action
+    with more than ``max_leaves`` branches, or not walked within ``seconds`` (when given),
+    is refused (:class:`~tertia.analysis.enumerate.TooManyBranches`)."""
     violations = game.validate(state, action)
     if violations:
         raise IllegalAction(violations)
     ruleset = game.ruleset
-    run = _resolver(game, state, action, responses)
+    run = _resolver(game, state, action, responses, action_alone=True)
 
-    branches = enumerate_branches(run)
+    branches = enumerate_branches(run, max_leaves=max_leaves, seconds=seconds)
     merged: dict[str, tuple[Fraction, dict[str, dict[str, Any]]]] = {}
     attack: AttackResolved | None = None
     for branch in branches:
@@ -210,17 +224,21 @@ def odds(
         if attack is None:
             attack = next((e for e in events if isinstance(e, AttackResolved)), None)
         effects = unit_changes(state, final)
+        for uid, values in ruleset.odds_effects(state, final, events).items():
+            effects.setdefault(uid, {}).update(values)
         key = _key(effects)
         prob, _ = merged.get(key, (Fraction(0), effects))
         merged[key] = (prob + branch.probability, effects)
     outcomes = tuple(
         sorted(
-            (Outcome(p, eff, _describe(state, eff)) for p, eff in merged.values()),
+            (Outcome(p, eff, ruleset.describe_effects(state, eff) or _describe(state, eff))
+             for p, eff in merged.values()),
             key=lambda o: (-o.probability, o.description),
         )
     )
-    attacker = getattr(action, "attacker", None) or getattr(action, "gun", None)
     target = getattr(action, "target", None)
+    attacker = getattr(action, "attacker", None) or getattr(action, "gun", None) or (
+        getattr(action, "unit", None) if target is not None else None)
     if attack is not None:
         attacker, target = attack.attacker, attack.target
     return Odds(
@@ -232,6 +250,7 @@ def odds(
         defender_modifiers=tuple(attack.defender_modifiers) if attack else (),
         outcomes=outcomes,
         summary=summarise(state, outcomes, attacker, target, ruleset.ODDS_MEASURES),
+        measures=ruleset.ODDS_MEASURES,
     )
 
 
@@ -240,7 +259,7 @@ def _distribution(outcomes: Sequence[Outcome], unit: str | None, name: str) -> d
     for o in outcomes:
         value = o.effects.get(unit or "", {}).get(name, 0) if unit else 0
         dist[str(value)] = dist.get(str(value), Fraction(0)) + o.probability
-    return dict(sorted(dist.items(), key=lambda kv: int(kv[0])))
+    return dict(sorted(dist.items(), key=lambda kv: float(kv[0])))
 
 
 def summarise(
@@ -250,8 +269,9 @@ def summarise(
     """Marginals: whether the target and the attacker leave play (routed or otherwise) and
     whether a commander is lost, for every rule set; then the rule set's own ``measures``
     (:attr:`RuleSet.ODDS_MEASURES <tertia.core.ruleset.RuleSet.ODDS_MEASURES>`): a count's
-    distribution for the target and the attacker (``target_hits``), a flag's chance on
-    any unit (``ammunition_exhausted``)."""
+    distribution for the target and the attacker (``target_hits``), a unit flag's chance
+    for each of them (``target_broken``), a flag's chance on any unit
+    (``ammunition_exhausted``)."""
 
     def chance(pred: Any) -> Fraction:
         return sum((o.probability for o in outcomes if pred(o)), Fraction(0))
@@ -273,6 +293,10 @@ def summarise(
                 dist = _distribution(outcomes, uid, m.fields[0])
                 summary[f"{who}_{m.key}"] = {k: float(v) for k, v in dist.items()}
                 summary[f"{who}_{m.key}_exact"] = dist
+        elif m.kind == "unit_flag":
+            for who, uid in (("target", target), ("attacker", attacker)):
+                chances[f"{who}_{m.key}"] = chance(
+                    lambda o, uid=uid, name=m.fields[0]: bool(o.effects.get(uid or "", {}).get(name)))
         else:
             chances[m.key] = chance(lambda o, names=m.fields: any(
                 any(d.get(n) for n in names) for d in o.effects.values()))

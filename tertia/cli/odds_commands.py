@@ -18,6 +18,8 @@ from tertia.cli.main import app
 from tertia.core.violations import IllegalAction
 
 BAR_WIDTH = 30
+SECONDS = 60.0
+"""How long the exact odds may take before the action is refused as too large."""
 
 
 def bar(probability: float) -> str:
@@ -51,12 +53,21 @@ def print_odds(result: Odds, names: dict[str, str]) -> None:
     summary.add_column("")
     summary.add_column("chance", justify="right")
     summary.add_column("")
-    for key, label in (("target_hits", f"hits on {target}"), ("attacker_hits", f"hits on {attacker}")):
-        for hits, p in result.summary[key].items():
-            summary.add_row(f"{label}: {hits}", f"{p:.1%}", bar(p))
+    chances: list[tuple[str, str]] = []
+    for measure in result.measures:
+        if measure.kind == "count":
+            for who, name in (("target", target), ("attacker", attacker)):
+                dist = result.summary[f"{who}_{measure.key}"]
+                if who == "target" or set(dist) != {"0"}:
+                    for value, p in dist.items():
+                        summary.add_row(f"{measure.title} on {name}: {value}", f"{p:.1%}", bar(p))
+        elif measure.kind == "unit_flag":
+            chances += [(f"{who}_{measure.key}", f"{name} {measure.title}")
+                        for who, name in (("target", target), ("attacker", attacker))]
+        else:
+            chances.append((measure.key, measure.title))
     for key, label in (("target_routed", f"{target} routs"), ("attacker_routed", f"{attacker} routs"),
-                       ("ammunition_exhausted", "ammunition runs short"),
-                       ("commander_lost", "a commander is lost")):
+                       *chances, ("commander_lost", "a commander is lost")):
         p = result.summary[key]
         if p:
             summary.add_row(label, f"{p:.1%}", bar(p))
@@ -69,7 +80,8 @@ def odds_command(
     attacker: Annotated[str, typer.Option(help="Id of the attacking unit (or gun)")],
     target: Annotated[str, typer.Option(help="Id of the target unit")],
     rules: RulesForFileOpt = None,
-    action: Annotated[str | None, typer.Option(help="The rule set's word: melee, shoot or bombard")] = None,
+    action: Annotated[str | None, typer.Option(
+        help="The rule set's word: melee, shoot or bombard; fire or charge under declare-thee-sir")] = None,
     support: Annotated[
         list[str] | None, typer.Option(help="A supporting unit (repeatable)", metavar="ID")
     ] = None,
@@ -77,6 +89,8 @@ def odds_command(
     defender_commander: Annotated[
         str | None, typer.Option(help="The defender's encouraging commander")
     ] = None,
+    seconds: Annotated[float, typer.Option(help="Give up on an action whose branches take longer "
+                                           "than this to walk", min=1)] = SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
     """Exact odds of an attack, shot or bombardment in the position the file gives."""
@@ -90,7 +104,8 @@ def odds_command(
         if unknown:
             fail(f"{unknown[0]} is not a particular of an action under {game.ruleset.id}")
         ready, act = game.ruleset.query(state, action, attacker, target, details)
-        result = odds(game, ready, act, responses=game.ruleset.query_responses(ready, details))
+        result = odds(game, ready, act, responses=game.ruleset.query_responses(ready, details),
+                      seconds=seconds)
     except IllegalAction as exc:
         fail("; ".join(str(v) for v in exc.violations))
     except UnaskedResponse:

@@ -332,18 +332,29 @@ def _parse(spec: FieldSpec, answer: str, pieces: Sequence[Unit] | None) -> Any:
 
 # --- odds before the dice --------------------------------------------------------------------
 
+ODDS_SECONDS = 10.0
+"""How long the odds shown before the dice may take: an action whose branches take longer
+is said to have too many outcomes to list."""
+
 
 def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
     """The exact odds of ``action`` worked out from what the side sees, as lines."""
     try:
-        result = odds(game, seen, action)
-    except (IllegalAction, TooManyBranches, KeyError, TypeError, ValueError):
+        result = odds(game, seen, action, seconds=ODDS_SECONDS)
+    except TooManyBranches:
+        return ["  (too many outcomes to list exactly)"]
+    except (IllegalAction, KeyError, TypeError, ValueError):
         return ["  (no odds can be given from what you see)"]
     name = namer(seen)
     lines = []
     if result.target is not None:
-        lines.append(f"  Odds: {float(result.hit_chance()):.0%} to inflict a hit on "
-                     f"{name(result.target) or result.target}")
+        target = name(result.target) or result.target
+        counted = next((m for m in result.measures if m.kind == "count"), None)
+        if "target_hits_exact" in result.summary or counted is None:
+            lines.append(f"  Odds: {float(result.hit_chance()):.0%} to inflict a hit on {target}")
+        else:
+            some = sum(p for k, p in result.summary[f"target_{counted.key}_exact"].items() if k != "0")
+            lines.append(f"  Odds: {float(some):.0%} of any {counted.title} on {target}")
     lines.extend(f"    {float(o.probability):>4.0%}  {o.description}" for o in result.outcomes[:8])
     if len(result.outcomes) > 8:
         lines.append(f"    … and {len(result.outcomes) - 8} more outcomes")

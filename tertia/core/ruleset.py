@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -78,12 +78,23 @@ class OptionSpec:
 class OddsMeasure:
     """A value of a rule set's own that odds report (:func:`tertia.analysis.odds.odds`):
     a ``count`` (its change for the target and for the attacker, as a distribution under
-    ``target_<key>`` and ``attacker_<key>``) or a ``flag`` (the chance any of ``fields``
-    changes on any unit, under ``<key>``)."""
+    ``target_<key>`` and ``attacker_<key>``), a ``unit_flag`` (the chance ``fields[0]`` is
+    set on the target and on the attacker, under ``target_<key>`` and ``attacker_<key>``)
+    or a ``flag`` (the chance any of ``fields`` changes on any unit, under ``<key>``).
+    ``label`` is how front ends name it (the key's words when empty)."""
 
     key: str
-    kind: Literal["count", "flag"]
+    kind: Literal["count", "flag", "unit_flag"]
     fields: tuple[str, ...]
+    label: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.label or self.key.replace("_", " ")
+
+
+class ActionOver(BaseException):
+    """Raised by :meth:`Tx.action_over` in a resolution asked to end with its action."""
 
 
 Decided = TypeVar("Decided")
@@ -96,11 +107,21 @@ class Tx:
     events too, so the log shows every die with its purpose.
     """
 
-    def __init__(self, table: Battlefield, state: GameState, dice: Dice) -> None:
+    def __init__(self, table: Battlefield, state: GameState, dice: Dice, *,
+                 ends_with_action: bool = False) -> None:
         self.table = table
         self.state = state
         self.dice = dice
         self.events: list[Event] = []
+        self.ends_with_action = ends_with_action
+
+    def action_over(self) -> None:
+        """The action's own consequences are done; what the rules do next (draw the next
+        card, say) is the play that follows it. A resolution made for the action's odds
+        (``ends_with_action``) stops here (:class:`ActionOver`), so the odds are of the
+        action alone and the next draw is not walked as part of it."""
+        if self.ends_with_action:
+            raise ActionOver
 
     def emit(self, event: Event) -> None:
         self.state = reduce(self.state, event)
@@ -320,6 +341,21 @@ class RuleSet(ABC):
 
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = ()
     """What odds report beyond who leaves play: the rule set's own outcome summary keys."""
+
+    def odds_effects(
+        self, before: GameState, after: GameState, events: Sequence[Event]
+    ) -> dict[str, dict[str, Any]]:
+        """Per unit, values of the rule set's own that one way an action can go gave it,
+        read from the position before and after and the events between (points lost, a
+        push-back's length ...): odds add them to the fields the action changed, for
+        :attr:`ODDS_MEASURES` and :meth:`describe_effects` to read."""
+        return {}
+
+    def describe_effects(self, state: GameState, effects: Mapping[str, Mapping[str, Any]]) -> str | None:
+        """One outcome of an action in the rule set's words (``effects`` as odds gather
+        them, ``state`` the position before), or None for the common wording of hits and
+        losses."""
+        return None
 
     QUERY_DETAILS: ClassVar[Mapping[str, str]] = {}
     """The particulars an odds question may give under this rule set, each with what it

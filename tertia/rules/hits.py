@@ -25,7 +25,7 @@ __all__ = ["HIT_MEASURES", "NO_HITS", "AmmunitionExhausted", "AmmunitionShortage
 
 HIT_MEASURES = (
     OddsMeasure("hits", "count", ("hits",)),
-    OddsMeasure("ammunition_exhausted", "flag", ("out_of_ammo", "ammo_markers")),
+    OddsMeasure("ammunition_exhausted", "flag", ("out_of_ammo", "ammo_markers"), "ammunition runs short"),
 )
 """What odds report under a rule set that counts hits: the hits the target and the
 attacker take, and the chance a unit runs out of (or short of) ammunition."""

@@ -46,6 +46,9 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SPECTATOR = "spectator"
 CACHE_SIZE = 64
 DRAWN_SEED_BITS = 128
+ODDS_SECONDS = 10.0
+"""How long a question of odds may walk its branches while the game waits: an action whose
+branches take longer is refused as too large (TOO_MANY_BRANCHES), never answered in part."""
 
 
 def drawn_seed() -> int:
@@ -420,12 +423,12 @@ class GameService:
         with live.lock:
             side = self.acting_side(live, roles)
             try:
-                answer = odds(live.game, live.state, action).to_dict()
+                answer = odds(live.game, live.state, action, seconds=ODDS_SECONDS).to_dict()
             except IllegalAction as exc:
                 raise illegal(exc.violations) from None
-            except TooManyBranches:
+            except TooManyBranches as exc:
                 raise ServiceError(422, "TOO_MANY_BRANCHES",
-                                   "this action has too many outcomes to list exactly") from None
+                                   f"this action has too many outcomes to list exactly: {exc}") from None
             if live.hides_anything(side) and answer != self._odds_from_view(live, side, action):
                 raise ServiceError(409, "HIDDEN_INFORMATION",
                                    "these odds depend on what the rules hide from you")
@@ -439,7 +442,7 @@ class GameService:
         try:
             seen = live.game.observed_state(live.state, side)
             full = live.game.sample_hidden(seen, side, random.Random(live.state.step))
-            return odds(live.game, full, action).to_dict()
+            return odds(live.game, full, action, seconds=ODDS_SECONDS).to_dict()
         except Exception:  # a redacted position the rules cannot resolve: nothing to compare
             return None
 

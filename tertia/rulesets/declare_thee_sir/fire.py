@@ -54,6 +54,8 @@ from tertia.rulesets.declare_thee_sir.reach import fire_distance, roll_range
 MUSKETRY = "musketry"
 ARTILLERY = "artillery"
 
+PUSHED_BY_ARTILLERY = "pushed back by artillery"
+"""The reason a push-back's move gives (odds measure push-backs by it)."""
 GENERAL_KILLED_ON = 1
 """Fire d: "A 1D6 die roll of one kills the general"."""
 
@@ -127,7 +129,7 @@ def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
     if kind == ARTILLERY and (result == PB2D6 or is_rout(result)):
         push_roll = tx.roll(D6, f"push back: {target.label}")
         push = push_back(tx, target_id, firer_id, push_roll, face_foe=False,
-                         reason="pushed back by artillery")
+                         reason=PUSHED_BY_ARTILLERY)
     return FireResult(firer_id, target_id, kind, reach, distance, (first, second), modifiers, result,
                       called, lost, killed, push_roll, push)
 

@@ -40,6 +40,8 @@ from tertia.rulesets.declare_thee_sir.pushback import PushBack, push_back
 
 CLOSE_NEED = {"excellent": 2, "good": 3, "poor": 5}
 """Melee a: the least roll on 1D6 that closes, by the attacker's morale."""
+PUSHED_IN_MELEE = "pushed back in melee"
+"""The reason a push-back's move gives (odds measure push-backs by it)."""
 SHORT_OF_TARGET = 1.0
 """Melee a: "Failure to close leaves attacking unit 1 in from target unit"."""
 
@@ -127,7 +129,7 @@ def fight(tx: Tx, attacker_id: str, target_id: str, *, capture: bool = False) ->
     if dice and not target_routed:
         push_roll = tx.roll(D6 if dice == 1 else sum_of(dice, D6), f"push back: {target.label}")
         push = push_back(tx, target_id, attacker_id, push_roll, face_foe=True,
-                         reason="pushed back in melee")
+                         reason=PUSHED_IN_MELEE)
     return MeleeResult(attacker_id, target_id, (first, second), modifiers, result, target_lost,
                        attacker_lost, target_routed, attacker_routed, push_roll, push, attempt)
 

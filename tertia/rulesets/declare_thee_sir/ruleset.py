@@ -9,13 +9,13 @@ from typing import Any, ClassVar
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
-from tertia.core.events import DecisionMade, GameDataChanged, UnitFormed, UnitMoved
+from tertia.core.events import DecisionMade, Event, GameDataChanged, UnitFormed, UnitMoved
 from tertia.core.geometry import base_distance, bearing, heading_vector, polygons_overlap
-from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
@@ -31,6 +31,7 @@ from tertia.rulesets.declare_thee_sir import (
     evasion,
     forlorn,
     movement,
+    odds,
     rally,
     reports,
     rout,
@@ -437,6 +438,28 @@ class DeclareTheeSir(RuleSet):
             return [Violation(DtsCode.TOO_FAR, f"{target.label} is {path.distance:.1f}\" away; "
                               f"{unit.label} may move {limit}\"", clauses.MOVEMENT)]
         return []
+
+    # --- odds ----------------------------------------------------------------------------
+
+    ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
+    ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
+
+    def query(self, state: GameState, word: str | None, attacker: str, target: str,
+              details: Mapping[str, Any] | None = None) -> tuple[GameState, Action]:
+        """``fire`` is one volley, ``charge`` the test to close and the melee; the position
+        is readied with the attacker's card drawn and the option declared
+        (:func:`~tertia.rulesets.declare_thee_sir.odds.ready`). It takes no particulars."""
+        if details:
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+                                           f"takes no {sorted(details)[0]!r}", clauses.GAME_PLAY)])
+        return odds.ready(state, word, attacker, target)
+
+    def odds_effects(self, before: GameState, after: GameState, events: Sequence[Event]
+                     ) -> dict[str, dict[str, Any]]:
+        return odds.effects(before, after, events)
+
+    def describe_effects(self, state: GameState, effects: Mapping[str, Mapping[str, Any]]) -> str | None:
+        return odds.describe(state, effects)
 
     # --- resolution ------------------------------------------------------------------------
 

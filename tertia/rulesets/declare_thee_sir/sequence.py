@@ -83,6 +83,7 @@ def end_activation(tx: Tx, options: Mapping[str, Any]) -> None:
         tx.emit(ActivationEnded(unit=unit))
     if victory.check(tx, options):
         return
+    tx.action_over()  # the next card begins the play that follows
     draw_next(tx)
 
 

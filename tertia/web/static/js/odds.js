@@ -5,10 +5,12 @@
 import { api } from "./api.js";
 import { h, percent } from "./ui.js";
 
-function bars(title, dist, colour) {
+const hitsLabel = (hits) => (hits === "0" ? "no hit" : `${hits} hit${hits === "1" ? "" : "s"}`);
+
+function bars(title, dist, colour, label = hitsLabel) {
   const rows = Object.entries(dist || {}).map(([hits, p]) =>
     h("div", { class: "bar-row" },
-      h("span", { class: "bar-label" }, hits === "0" ? "no hit" : `${hits} hit${hits === "1" ? "" : "s"}`),
+      h("span", { class: "bar-label" }, label(hits)),
       h("span", { class: "bar" }, h("span", { class: "bar-fill", style: `width:${(p * 100).toFixed(1)}%;background:${colour}` })),
       h("span", { class: "bar-value" }, percent(p))));
   return h("div", { class: "odds-block" }, h("div", { class: "odds-title" }, title), rows);
@@ -102,6 +104,7 @@ export class OddsPanel {
 
   render(odds) {
     if (!odds.target) { this.renderOutcomes(odds); return; }
+    if (!("target_hits" in odds.summary)) { this.renderMeasures(odds); return; }
     const s = odds.summary;
     const hit = Object.entries(s.target_hits || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
     const headline = h("div", { class: "odds-headline", "data-test": "hit-chance" },
@@ -120,6 +123,42 @@ export class OddsPanel {
       risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " that ", t))) : null,
       h("div", { class: "mods-row" }, mods("Your modifiers", odds.modifiers),
         odds.defender_modifiers.length ? mods("Defender's modifiers", odds.defender_modifiers) : null),
+      h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
+        h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
+    );
+  }
+
+  // An action whose rule set counts no hits (Declare Thee Sir's morale points): the
+  // chance of any of its first measure as the headline, a bar for each measure that can
+  // be more than nothing, and the chance of each flag it declares.
+  renderMeasures(odds) {
+    const s = odds.summary;
+    const measures = odds.measures || [];
+    const counts = measures.filter((m) => m.kind === "count");
+    const any = (dist) => Object.entries(dist || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
+    const first = counts[0];
+    const headline = first ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
+      h("span", { class: "big" }, percent(any(s[`target_${first.key}`]))), ` ${first.label}: ${this.names(odds.target)}`) : null;
+    const blocks = [];
+    for (const m of counts) {
+      for (const [who, colour] of [["target", "#8b1e1e"], ["attacker", "#1f3a68"]]) {
+        const dist = s[`${who}_${m.key}`];
+        if (any(dist) > 0) blocks.push(bars(`${m.label}: ${this.names(odds[who])}`, dist, colour, (v) => v));
+      }
+    }
+    const risks = [];
+    if (s.target_routed > 0) risks.push(["the target routs off the table", s.target_routed]);
+    if (s.attacker_routed > 0) risks.push(["your unit routs off the table", s.attacker_routed]);
+    for (const m of measures) {
+      if (m.kind === "unit_flag") {
+        if (s[`target_${m.key}`] > 0) risks.push([`${this.names(odds.target)}: ${m.label}`, s[`target_${m.key}`]]);
+        if (s[`attacker_${m.key}`] > 0) risks.push([`${this.names(odds.attacker)}: ${m.label}`, s[`attacker_${m.key}`]]);
+      } else if (m.kind === "flag" && s[m.key] > 0) risks.push([m.label, s[m.key]]);
+    }
+    if (s.commander_lost > 0) risks.push(["a commander is lost", s.commander_lost]);
+    this.body.replaceChildren(
+      headline, ...blocks,
+      risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " ", t))) : null,
       h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
         h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
     );
