@@ -31,14 +31,15 @@ Read so:
   and fire, retiring under Rally), the forlorn hope is carried the same way and the same
   distance, as an attached general is, and turns as its regiment turns; the move is
   refused if it would carry the forlorn hope off the table or onto another piece. It is
-  not carried in a charge, a push-back or a rout; on its own card it acts as any unit.
+  not carried in a charge, a push-back or a rout, nor once it must rejoin the regiment;
+  on its own card it acts as any unit.
 - **morale**: "Roll morale as unit": it starts untested and rolls its own points; the
   regiment's are untouched.
 - **victory**: a forlorn hope drawn from a regiment is part of it, not a unit of its
   own, and is not counted among a side's units (:mod:`~tertia.rulesets.declare_thee_sir.victory`).
 
-Rejoining (at poor morale or routed, and when the regiment falls to poor) is **not yet**
-written: a forlorn hope at poor or routing stays out as any unit does.
+Rejoining (at poor morale or routed, and when the regiment falls to poor) is
+:mod:`~tertia.rulesets.declare_thee_sir.rejoin`'s.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rulesets.declare_thee_sir import rejoin
 from tertia.rulesets.declare_thee_sir.data import FORLORN_HOPE, DtsUnit, unit_data
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 from tertia.rulesets.declare_thee_sir.troops import COMMANDED_SHOT, FOOT
@@ -204,7 +206,8 @@ def carried(state: GameState, unit: Unit, dx: float, dy: float, facing: float) -
     turn = facing - unit.facing
     return [f.evolve(x=f.x + dx, y=f.y + dy, facing=(f.facing + turn) % 360.0)
             for f in forlorn_hopes_of(state, unit.id)
-            if unit_data(f).formation == FORLORN_HOPE and not unit_data(f).routing]
+            if unit_data(f).formation == FORLORN_HOPE and not unit_data(f).routing
+            and not rejoin.must_rejoin(state, f)]
 
 
 def carry(tx: Tx, unit: Unit, dx: float, dy: float, facing: float) -> None:

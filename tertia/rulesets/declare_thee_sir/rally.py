@@ -43,7 +43,7 @@ from tertia.rulesets.declare_thee_sir.rout import (
     PursuitChanged,
     UnitRallied,
     flee,
-    home_heading,
+    flight_heading,
 )
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS, stands_of
 
@@ -89,7 +89,7 @@ def rally_routing(tx: Tx, unit_id: str) -> RallyAttempt:
     last = sum(rolls[-1])
     stands = stands_of(tx.state.units[unit_id])
     others = tuple(tx.roll(TWO_D6, f"rout: {unit.label} stand {i + 1}") for i in range(1, len(stands)))
-    flight = flee(tx, unit_id, stands, (last, *others), home_heading(tx.state, unit.side),
+    flight = flee(tx, unit_id, stands, (last, *others), flight_heading(tx.state, unit, None),
                    "failed to rally")
     return RallyAttempt(unit_id, tuple(rolls), False, flight=flight)
 

@@ -34,8 +34,9 @@ from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.casualties import lose_stands
-from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter
+from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, towards
 from tertia.rules.measuring import home_edge
+from tertia.rulesets.declare_thee_sir import rejoin
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 from tertia.rulesets.declare_thee_sir.generals import attached_generals, carry_generals
@@ -114,7 +115,8 @@ def pursued_by(unit: Unit) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Flight:
     """A rout carried out: each stand's roll and slide, the friends passed through and
-    their morale checks, and whether the unit has left the table."""
+    their morale checks, and whether the unit has left play (off the table, or a forlorn
+    hope back in its regiment)."""
 
     unit: str
     rolls: tuple[int, ...]
@@ -128,14 +130,24 @@ def home_heading(state: GameState, side: str) -> float:
     return 180.0 if home_edge(state, side) == "south" else 0.0
 
 
+def flight_heading(state: GameState, unit: Unit, foe_id: str | None) -> float:
+    """Which way a routing unit flees: a forlorn hope towards the regiment it would rejoin
+    (Optional Rules a, :mod:`~tertia.rulesets.declare_thee_sir.rejoin`); any other away
+    from ``foe_id`` or, with no foe, towards its own edge."""
+    regiment = rejoin.regiment_to_rejoin(state, unit)
+    if regiment is not None:
+        return towards(unit.base, regiment.base)
+    foe = state.units.get(foe_id) if foe_id is not None else None
+    return away_from(foe.base, unit.base) if foe is not None else home_heading(state, unit.side)
+
+
 def rout(tx: Tx, unit_id: str, foe_id: str | None, cause: str) -> Flight:
-    """Break ``unit_id`` (or keep it fleeing): each stand rolls 2D6 and flees that far,
-    away from ``foe_id`` or, with no foe, towards its own edge."""
+    """Break ``unit_id`` (or keep it fleeing): each stand rolls 2D6 and flees that far
+    (:func:`flight_heading`)."""
     unit = tx.state.units[unit_id]
     if not is_routing(unit):
         tx.emit(UnitBroken(unit=unit_id))
-    foe = tx.state.units.get(foe_id) if foe_id is not None else None
-    heading = away_from(foe.base, unit.base) if foe is not None else home_heading(tx.state, unit.side)
+    heading = flight_heading(tx.state, tx.state.units[unit_id], foe_id)
     stands = stands_of(tx.state.units[unit_id])
     rolls = tuple(tx.roll(TWO_D6, f"rout: {unit.label} stand {i + 1}") for i in range(len(stands)))
     return flee(tx, unit_id, stands, rolls, heading, cause)
@@ -160,6 +172,7 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
     size = (tx.table.width, tx.table.depth)
     slides = plan_scatter(state, unit, stands, [float(r) for r in rolls], heading=heading,
                           policy=Interpenetration.PASS_FRIENDS, table=size)
+    slides = rejoin.stop_at_regiment(state, unit, stands, slides, size)
     own = unit_data(unit)
     gone = tuple(s.off_table for s in slides)
     before = (unit.x, unit.y)
@@ -181,6 +194,8 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
     removed = all(gone)
     if removed:
         tx.emit(UnitRemoved(unit=unit_id, reason="routed", detail="off the table"))
+    elif rejoin.join(tx, unit_id):  # a forlorn hope that reached its regiment
+        removed = True
     return Flight(unit_id, rolls, slides, tuple(checks), removed)
 
 

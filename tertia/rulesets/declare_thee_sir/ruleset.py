@@ -32,6 +32,7 @@ from tertia.rulesets.declare_thee_sir import (
     forlorn,
     movement,
     rally,
+    rejoin,
     reports,
     rout,
     sequence,
@@ -132,6 +133,10 @@ class DeclareTheeSir(RuleSet):
         OptionSpec("forlorn_hope", False, "optional rule a: a regiment of foot may send a division of "
                    "musketeers out 1D6\" before it as a forlorn hope, and commanded musketeers may stand "
                    "in one (-1 to fire at it, +2 to melee it, -2 when it attacks)"),
+        OptionSpec("forlorn_rejoin", rejoin.MARCH, "optional rule a: how a forlorn hope at poor morale, "
+                   "routed, or whose regiment falls to poor rejoins it: it marches back on its own card "
+                   "(march) or goes back into the ranks at once, wherever it stands (at_once)",
+                   rejoin.REJOIN_CHOICES),
     )
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.5, 1.0), UnitKind.COMMANDED_SHOT: (1.5, 1.0), UnitKind.DRAGOONS: (3.0, 1.0),

@@ -20,7 +20,7 @@ from tertia.activation import deck
 from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.declare_thee_sir import victory
+from tertia.rulesets.declare_thee_sir import rejoin, victory
 from tertia.rulesets.declare_thee_sir.data import OPTIONS, game_data, unit_data
 from tertia.rulesets.declare_thee_sir.events import DECLARE, ActivationEnded, UnitActivated
 from tertia.rulesets.declare_thee_sir.troops import CARDS
@@ -61,7 +61,8 @@ def options_for(unit: Unit) -> tuple[str, ...]:
 
 def draw_next(tx: Tx) -> None:
     """Draw cards until one activates a unit in play, then await its commander's
-    declaration; a spent deck ends the turn."""
+    declaration; a spent deck ends the turn. A forlorn hope that must rejoin its regiment
+    falls back on its card, and the next is drawn (Optional Rules a)."""
     while not tx.state.is_over:
         card = deck.draw(tx)
         if card is None:
@@ -71,16 +72,24 @@ def draw_next(tx: Tx) -> None:
         if unit is None or not unit.in_play:
             continue
         tx.emit(UnitActivated(side=unit.side, unit=unit.id, card=card))
+        if rejoin.falls_back(tx.state, unit):
+            # Optional Rules a: "it will attempt to rejoin": not its commander's to declare.
+            rejoin.fall_back(tx, unit.id)
+            tx.emit(ActivationEnded(unit=unit.id))
+            continue
         tx.emit(DecisionAwaited(side=unit.side, kind=DECLARE,
                                 context={"unit": unit.id, "options": list(options_for(unit))}))
         return
 
 
 def end_activation(tx: Tx, options: Mapping[str, Any]) -> None:
-    """The activated unit is done: check whether the battle is decided, then draw on."""
+    """The activated unit is done: forlorn hopes that must rejoin their regiments and can
+    do so now go back into them, the battle is checked for a decision, then the next card
+    is drawn."""
     unit = game_data(tx.state).activated
     if unit is not None:
         tx.emit(ActivationEnded(unit=unit))
+    rejoin.settle(tx, str(options.get("forlorn_rejoin", rejoin.MARCH)))
     if victory.check(tx, options):
         return
     draw_next(tx)
