@@ -44,7 +44,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tertia.core.actions import Move
 from tertia.core.dice import D6
 from tertia.core.events import DiceRolled, Event, UnitMoved, UnitRemoved
 from tertia.core.geometry import EPSILON, Base, base_distance, heading_vector, polygons_overlap
@@ -52,10 +51,10 @@ from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, Slide, plan_slide, towards
-from tertia.rules.movement import MovePlan, plan_move
+from tertia.rules.movement import MovePlan
 from tertia.rulesets.declare_thee_sir import movement
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached, ObstacleReached
@@ -197,10 +196,10 @@ def fall_back(tx: Tx, hope_id: str) -> FallBack:
     heading = towards(hope.base, regiment.base)
     allowed = found.open_ground
     slide = _towards(tx.state, hope, heading, float(allowed))
-    if _difficult(tx.table, _plan(hope, slide.end)):
+    if _difficult(tx.table, movement.straight(hope, heading, slide.distance)):
         allowed = found.difficult
         slide = _towards(tx.state, hope, heading, float(allowed))
-    went, stopped = _clear_ground(tx.table, hope, heading, slide.distance)
+    went, stopped = movement.ground_stop(tx.table, hope, heading, slide.distance)
     if went > EPSILON:
         dx, dy = heading_vector(heading)
         end = (hope.x + dx * went, hope.y + dy * went)
@@ -220,41 +219,10 @@ def _towards(state: GameState, hope: Unit, heading: float, inches: float) -> Sli
                       ignore={g.id for g in attached_generals(state, hope.id)})
 
 
-def _plan(hope: Unit, end: Base) -> MovePlan:
-    return plan_move(hope, Move(unit=hope.id, waypoints=(end.centre,)))
-
-
 def _difficult(table: Battlefield, plan: MovePlan) -> bool:
     areas = plan.swept()
     return any(table.has(k) and table.overlaps(k, a) for k in movement.DIFFICULT for a in areas) \
         or movement.crosses_hill_step(table, plan)
-
-
-def _clear_ground(table: Battlefield, hope: Unit, heading: float, distance: float) -> tuple[float, bool]:
-    """How far along ``heading``, up to ``distance``, the move back may go on the ground:
-    on the table, out of lakes and rivers (but at fords and bridges), and up to an obstacle
-    not yet reached; and whether it ends stopped at an obstacle."""
-    dx, dy = heading_vector(heading)
-    crossing = unit_data(hope).at_obstacle
-    went = distance
-    while went > EPSILON:
-        plan = _plan(hope, hope.base.moved_to(hope.x + dx * went, hope.y + dy * went))
-        if _passable(table, plan) and (crossing or movement.obstacle_crossed(table, plan) is None):
-            break
-        went = max(0.0, went - STEP)
-    went = max(0.0, went)
-    end = hope.base.moved_to(hope.x + dx * went, hope.y + dy * went).corners()
-    stopped = not crossing and went < distance - EPSILON and movement.at_obstacle(table, end)
-    return went, stopped
-
-
-def _passable(table: Battlefield, plan: MovePlan) -> bool:
-    if not table.inside_table(plan.end.corners()):
-        return False
-    areas = plan.swept()
-    if table.has(TerrainKind.LAKE) and any(table.overlaps(TerrainKind.LAKE, a) for a in areas):
-        return False
-    return not any(table.blocks_by_river(a) for a in areas)
 
 
 def stop_at_regiment(state: GameState, unit: Unit, stands: Sequence[Base], slides: Sequence[Slide],

@@ -14,10 +14,14 @@ moral check (one musketry roll) on each unit involved."
 Read so (the clause table says why): a unit broken by a foe flees straight away from it;
 on later activations, with no foe to flee, it flees towards its own table edge. Each
 stand flees on its own (:func:`tertia.rules.involuntary.plan_scatter`), through friends,
-who each check morale once, and is stopped by an enemy; a stand whose flight takes it
-over the edge is gone, and a unit with no stand left is removed. The unit stands where
-its flag (its first stand) stands. A pursuer moves 1D6 straight at the nearest stand of
-the unit it pursues; one it reaches flees a further 2D6.
+who each check morale once, and is stopped by an enemy or at the water's edge (a lake,
+or a river away from its fords and bridges: :mod:`~tertia.rulesets.declare_thee_sir.water`);
+a stand whose flight takes it over the edge is gone, and a unit with no stand left is
+removed. The unit stands where its flag (its first stand) stands. A pursuer moves 1D6
+straight at the nearest stand of the unit it pursues, stopping at the water's edge; one it
+reaches flees a further 2D6. A forlorn hope flees towards the regiment it would rejoin
+(:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams) do not stop
+a rout, a pursuit or a push-back: "it stops" is said of a unit's own movement.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import ClassVar
 
 from tertia.core.dice import D6, sum_of
 from tertia.core.events import DiceRolled, Event, StandsScattered, UnitMoved, UnitRemoved
-from tertia.core.geometry import Base, base_distance, bearing, heading_vector
+from tertia.core.geometry import EPSILON, Base, base_distance, bearing, heading_vector
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
@@ -36,7 +40,7 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.casualties import lose_stands
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, towards
 from tertia.rules.measuring import home_edge
-from tertia.rulesets.declare_thee_sir import rejoin
+from tertia.rulesets.declare_thee_sir import rejoin, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 from tertia.rulesets.declare_thee_sir.generals import attached_generals, carry_generals
@@ -172,6 +176,7 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
     size = (tx.table.width, tx.table.depth)
     slides = plan_scatter(state, unit, stands, [float(r) for r in rolls], heading=heading,
                           policy=Interpenetration.PASS_FRIENDS, table=size)
+    slides = tuple(water.keep_dry(tx.table, state, unit, s, Interpenetration.PASS_FRIENDS) for s in slides)
     slides = rejoin.stop_at_regiment(state, unit, stands, slides, size)
     own = unit_data(unit)
     gone = tuple(s.off_table for s in slides)
@@ -224,13 +229,14 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
     nearest = min(range(len(stands)), key=lambda i: (base_distance(pursuer.base, stands[i]), i))
     gap = base_distance(pursuer.base, stands[nearest])
     heading = bearing(pursuer.base.centre, stands[nearest].centre)
-    went = min(float(roll), gap)
+    went = water.short_of_water(tx.table, pursuer.base.moved_to(pursuer.x, pursuer.y, heading), heading,
+                                min(float(roll), gap))
     if went > 0:
         dx, dy = heading_vector(heading)
         end = (pursuer.x + dx * went, pursuer.y + dy * went)
         tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
                           reason="pursuit"))
-    if roll < gap:
+    if roll < gap or went < gap - EPSILON:  # short, or stopped at the water's edge
         return Pursuit(pursuer_id, roll, went, None)
     flee_further(tx, routing_id, nearest, heading, f"caught by {pursuer.label}")
     return Pursuit(pursuer_id, roll, went, nearest)
