@@ -83,7 +83,8 @@ class DtsGame(RuleData):
     activated and by which card, the option declared for it, its rolled move
     (``allowance``: the inches over ``open`` ground, ``difficult`` ground and by ``road``,
     :mod:`~tertia.rulesets.declare_thee_sir.movement`) and whether it has moved, volleys
-    still to fire, the turn limit and each side's table edge."""
+    still to fire, the turn limit, each side's table edge and the scenario's objectives
+    whose holding as a turn ends ends the battle (their ``ends_game``)."""
 
     type: ClassVar[str] = "dts_game"
     deck_left: tuple[str, ...] = ()
@@ -96,6 +97,7 @@ class DtsGame(RuleData):
     volleys: int = 0
     turn_limit: int = 10
     edges: Mapping[str, str] = field(default_factory=dict)
+    ending_objectives: tuple[str, ...] = ()
 
 
 def unit_data(unit: Unit) -> DtsUnit:

@@ -126,6 +126,8 @@ class DeclareTheeSir(RuleSet):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("army_breaks_at", 0.5, "fraction of an army's units routed off or destroyed that "
                    "breaks it and ends the battle (the text has no victory rule)", low=0.1, high=1.0),
+        OptionSpec("objective_points", 2, "points for each scenario objective held when the battle "
+                   "ends on points (a point is scored for each enemy unit lost)", low=0, high=100),
         OptionSpec("regain_to", "level", "how far a resting unit regains morale: to the top of the "
                    "level first rolled (good 2, excellent 4, as the text says) or to the points first "
                    "rolled (Rally d)", ("level", "points")),
@@ -234,15 +236,17 @@ class DeclareTheeSir(RuleSet):
         return GameState(sides=scenario.side_ids, turn=0, active=scenario.side_ids[0], phase="setup",
                          units=units, objectives=objectives,
                          own=DtsGame(turn_limit=scenario.turns,
-                                     edges={s.id: s.edge for s in scenario.sides}))
+                                     edges={s.id: s.edge for s in scenario.sides},
+                                     ending_objectives=tuple(o.name for o in scenario.objectives
+                                                             if o.ends_game)))
 
     def begin(self, tx: Tx) -> None:
-        sequence.begin(tx)
+        sequence.begin(tx, self.options)
 
     # --- what a player is shown ----------------------------------------------------------
 
     def summary(self, state: GameState) -> dict[str, Any]:
-        return reports.summary(state)
+        return reports.summary(state, int(self.option("objective_points")))
 
     def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
         return reports.unit_report(state, unit_id)

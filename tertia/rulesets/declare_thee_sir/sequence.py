@@ -34,16 +34,16 @@ def full_deck(state: GameState) -> tuple[str, ...]:
     return deck.build_deck(sorted((u.id, CARDS[unit_data(u).troop]) for u in state.iter_units()))
 
 
-def begin(tx: Tx) -> None:
+def begin(tx: Tx, options: Mapping[str, Any]) -> None:
     tx.emit(GameStarted(first_side=tx.state.sides[0]))
-    start_turn(tx, 1)
+    start_turn(tx, 1, options)
 
 
-def start_turn(tx: Tx, turn: int) -> None:
+def start_turn(tx: Tx, turn: int, options: Mapping[str, Any]) -> None:
     tx.emit(TurnBegan(turn=turn, side=tx.state.sides[0]))
     tx.emit(PhaseBegan(phase=PHASE))
     deck.shuffle(tx, full_deck(tx.state))
-    draw_next(tx)
+    draw_next(tx, options)
 
 
 def options_for(unit: Unit) -> tuple[str, ...]:
@@ -59,14 +59,14 @@ def options_for(unit: Unit) -> tuple[str, ...]:
     return OPTIONS
 
 
-def draw_next(tx: Tx) -> None:
+def draw_next(tx: Tx, options: Mapping[str, Any]) -> None:
     """Draw cards until one activates a unit in play, then await its commander's
     declaration; a spent deck ends the turn. A forlorn hope that must rejoin its regiment
     falls back on its card, and the next is drawn (Optional Rules a)."""
     while not tx.state.is_over:
         card = deck.draw(tx)
         if card is None:
-            end_turn(tx)
+            end_turn(tx, options)
             return
         unit = tx.state.units.get(deck.read_card(card).name)
         if unit is None or not unit.in_play:
@@ -92,11 +92,15 @@ def end_activation(tx: Tx, options: Mapping[str, Any]) -> None:
     rejoin.settle(tx, str(options.get("forlorn_rejoin", rejoin.MARCH)))
     if victory.check(tx, options):
         return
-    draw_next(tx)
+    draw_next(tx, options)
 
 
-def end_turn(tx: Tx) -> None:
+def end_turn(tx: Tx, options: Mapping[str, Any]) -> None:
+    """The deck is spent: an objective held that ends the battle ends it, as does the
+    scenario's last turn; otherwise the next turn begins."""
+    if victory.at_turn_end(tx, options):
+        return
     if tx.state.turn >= game_data(tx.state).turn_limit:
-        victory.at_turn_limit(tx)
+        victory.at_turn_limit(tx, options)
     else:
-        start_turn(tx, tx.state.turn + 1)
+        start_turn(tx, tx.state.turn + 1, options)
