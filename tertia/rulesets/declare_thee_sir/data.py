@@ -44,8 +44,9 @@ class DtsUnit(RuleData):
     ``firelocks`` (cavalry that may caracole), ``mounted`` (dragoons), ``attached_to``
     (a general's unit), ``parent`` (the regiment a forlorn hope was drawn from),
     ``at_obstacle`` (stopped by a wall or stream, which it crosses without penalty when
-    next activated), ``routing`` (broken, fleeing until rallied) and ``pursuing`` (the
-    routing unit it pursues)."""
+    next activated), ``routing`` (broken, fleeing until rallied), ``pursuing`` (the
+    routing unit it pursues) and ``damp_powder`` (struck by that event card: it may not
+    fire on its next activation)."""
 
     type: ClassVar[str] = "dts_unit"
     troop: str = "foot"
@@ -62,6 +63,7 @@ class DtsUnit(RuleData):
     at_obstacle: bool = False
     routing: bool = False
     pursuing: str | None = None
+    damp_powder: bool = False
 
     @property
     def is_general(self) -> bool:

@@ -97,6 +97,7 @@ def unit_report(state: GameState, unit_id: str) -> dict[str, Any]:
             routing=own.routing,
             pursuing=own.pursuing,
             at_obstacle=own.at_obstacle,
+            damp_powder=own.damp_powder,
             firelocks=own.firelocks,
             general=[g.id for g in attached_generals(state, u.id)],
         )

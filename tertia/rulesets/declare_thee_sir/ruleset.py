@@ -138,6 +138,9 @@ class DeclareTheeSir(RuleSet):
         OptionSpec("forlorn_hope", False, "optional rule a: a regiment of foot may send a division of "
                    "musketeers out 1D6\" before it as a forlorn hope, and commanded musketeers may stand "
                    "in one (-1 to fire at it, +2 to melee it, -2 when it attacks)"),
+        OptionSpec("event_cards", False, "a small event deck (not in the text, which describes none): "
+                   "alarm, rumour of defeat, sermon and damp powder, one card each, shuffled in with "
+                   "the unit cards every turn"),
         OptionSpec("forlorn_rejoin", rejoin.MARCH, "optional rule a: how a forlorn hope at poor morale, "
                    "routed, or whose regiment falls to poor rejoins it: it marches back on its own card "
                    "(march) or goes back into the ranks at once, wherever it stands (at_once)",
@@ -410,6 +413,9 @@ class DeclareTheeSir(RuleSet):
             return [Violation(DtsCode.NO_VOLLEYS, f"{unit.label} has fired all its volleys", rule)]
         if unit_data(unit).routing:
             return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} is routing", rule)]
+        if unit_data(unit).damp_powder:
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label}'s powder is damp: it may not fire this "
+                              "activation", f"{clauses.GAME_PLAY} (event card: damp powder)")]
         target = state.units.get(target_id)
         if target is None or not target.in_play or target.side == unit.side:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play", rule)]
