@@ -67,8 +67,6 @@ REJOIN_CHOICES = (MARCH, AT_ONCE)
 
 TOUCHING = ATTACH_REACH
 """Edge to edge, this close to its regiment a forlorn hope touches it."""
-STEP = 0.25
-"""How finely a move back stopped by the ground is cut back."""
 REJOINED = "rejoined"
 """Why a forlorn hope that rejoined left play (it is not lost)."""
 
