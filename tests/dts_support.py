@@ -22,11 +22,14 @@ RULES = DeclareTheeSir.id
 
 def dts_game(units: list[dict[str, Any]], *, commanders: list[dict[str, Any]] = (),  # type: ignore[assignment]
              terrain: list[dict[str, Any]] = (), table: dict[str, Any] | None = None,  # type: ignore[assignment]
-             turns: int = 10, width: float = 48, depth: float = 36, **options: Any) -> Game:
+             turns: int = 10, width: float = 48, depth: float = 36,
+             objectives: list[dict[str, Any]] = (),  # type: ignore[assignment]
+             **options: Any) -> Game:
     scenario = Scenario.model_validate({
         "name": "test position", "turns": turns, "table": {"width": width, "depth": depth},
         "sides": [{"id": P, "edge": "south"}, {"id": R, "edge": "north"}],
         "commanders": list(commanders), "units": list(units), "terrain": list(terrain),
+        "objectives": list(objectives),
         "extensions": {RULES: table} if table else {},
     })
     return Game(DeclareTheeSir(**options), scenario)

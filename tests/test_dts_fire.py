@@ -19,6 +19,7 @@ from tertia.rulesets.declare_thee_sir.data import DtsUnit
 from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.fire import ARTILLERY, MUSKETRY, fire
 from tertia.rulesets.declare_thee_sir.modifiers import behind_hard_cover, fire_modifiers
+from tertia.rulesets.declare_thee_sir.points import tested as points_when_tested
 from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance, lines_of_fire, roll_range
 
 from .dts_combat_support import A, B, dice_left, dts, points, state_of, table_with, tx_with, wall
@@ -200,6 +201,24 @@ def test_an_untested_gun_rolls_on_the_artillery_table() -> None:
     tx = tx_with(state, 1, 2, 3, 5)
     fire(tx, "f", "t")
     assert points(tx, "t") == 1
+
+
+@pytest.mark.parametrize(("troop", "by_face"), [
+    ("foot", (1, 2, 2, 3, 3, 4)), ("horse", (1, 2, 2, 3, 3, 4)), ("artillery", (1, 1, 2, 2, 2, 2))])
+def test_every_face_of_the_morale_die_reads_as_the_text_says(troop: str, by_face: tuple[int, ...]) -> None:
+    """Morale: "roll 1D6; 1 = 1 point, 2-3 = 2 points, 4-5 = 3 points, and 6+ = 4 points.
+    Artillery is 1D6; 1-2 = 1 point, 3+ = 2 points", each face in turn and the exact odds."""
+    def rolled(dice: Dice) -> int:
+        tx = Tx(table_with(), state_of(dts("t", B, 24, 14, 180, troop=troop)), dice)
+        return points_when_tested(tx, "t", "fired upon")
+
+    for face, expected in enumerate(by_face, start=1):
+        tx = tx_with(state_of(dts("t", B, 24, 14, 180, troop=troop)), face)
+        assert points_when_tested(tx, "t", "fired upon") == expected and dice_left(tx) == 0, face
+    odds: dict[int, Fraction] = {}
+    for branch in enumerate_branches(rolled):
+        odds[branch.result] = odds.get(branch.result, Fraction(0)) + branch.probability
+    assert odds == {n: Fraction(by_face.count(n), 6) for n in set(by_face)}
 
 
 @pytest.mark.parametrize(("formation", "why"), [("forlorn_hope", "target in forlorn hope"),

@@ -9,7 +9,7 @@ from tertia.core.events import StandsScattered, UnitRemoved
 from tertia.core.geometry import base_distance
 from tertia.rules.casualties import StandsLost
 from tertia.rulesets.declare_thee_sir.data import unit_data
-from tertia.rulesets.declare_thee_sir.rally import rally_routing, rest, rolls_allowed
+from tertia.rulesets.declare_thee_sir.rally import break_pursuit, rally_routing, rest, rolls_allowed
 from tertia.rulesets.declare_thee_sir.rout import beats_morale, is_routing, pursue, pursued_by, rout
 from tertia.rulesets.declare_thee_sir.stands import stands_of
 
@@ -88,6 +88,20 @@ def test_the_pursuit_stops_when_the_pursuer_beats_its_morale(roll: int, stops: b
     """"until it beats its current morale point total on 1D6 (3 morale points needs a 4+)"."""
     tx = tx_with(state_of(dts("w", B, 20.0, 20.0, morale=3)), roll)
     assert beats_morale(tx, "w") is stops
+
+
+@pytest.mark.parametrize(("dice", "broken_off", "move"), [((4, 4), True, 8), ((3, 4), False, 0),
+                                                          ((1, 1), True, 2)])
+def test_a_pursuer_breaks_off_on_doubles_and_moves_their_sum(dice: tuple[int, int], broken_off: bool,
+                                                             move: int) -> None:
+    """Rally c: "Units which break pursuit also rally on 2D6 doubles, and use the dice sum as
+    movement allowance"; without doubles the pursuit goes on."""
+    pursuer = dts("w", B, 20.0, 20.0, morale=3).evolve(pursuing="b")
+    tx = tx_with(state_of(pursuer, dts("b", A, 20.0, 10.0, morale=0).evolve(routing=True)), *dice)
+    attempt = break_pursuit(tx, "w")
+    assert attempt.rallied is broken_off and attempt.move == move and dice_left(tx) == 0
+    assert pursued_by(tx.state.units["w"]) == (None if broken_off else "b")
+    assert tx.state.value("allowance") == ({"open": move, "difficult": -(-move // 3)} if broken_off else None)
 
 
 @pytest.mark.parametrize(("points", "general_at", "rolls"), [

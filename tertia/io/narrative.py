@@ -63,6 +63,7 @@ _REMOVAL_PHRASES = {
     "fled": "flees the field",
     "destroyed": "is destroyed",
     "captured": "is captured",
+    "rejoined": "goes back into its regiment's ranks",
 }
 
 SILENT_EVENTS: frozenset[str] = frozenset({ev.Marked.type, ev.GameDataChanged.type})

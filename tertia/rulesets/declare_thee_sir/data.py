@@ -44,8 +44,9 @@ class DtsUnit(RuleData):
     ``firelocks`` (cavalry that may caracole), ``mounted`` (dragoons), ``attached_to``
     (a general's unit), ``parent`` (the regiment a forlorn hope was drawn from),
     ``at_obstacle`` (stopped by a wall or stream, which it crosses without penalty when
-    next activated), ``routing`` (broken, fleeing until rallied) and ``pursuing`` (the
-    routing unit it pursues)."""
+    next activated), ``routing`` (broken, fleeing until rallied), ``pursuing`` (the
+    routing unit it pursues) and ``damp_powder`` (struck by that event card: it may not
+    fire on its next activation)."""
 
     type: ClassVar[str] = "dts_unit"
     troop: str = "foot"
@@ -62,6 +63,7 @@ class DtsUnit(RuleData):
     at_obstacle: bool = False
     routing: bool = False
     pursuing: str | None = None
+    damp_powder: bool = False
 
     @property
     def is_general(self) -> bool:
@@ -83,7 +85,8 @@ class DtsGame(RuleData):
     activated and by which card, the option declared for it, its rolled move
     (``allowance``: the inches over ``open`` ground, ``difficult`` ground and by ``road``,
     :mod:`~tertia.rulesets.declare_thee_sir.movement`) and whether it has moved, volleys
-    still to fire, the turn limit and each side's table edge."""
+    still to fire, the turn limit, each side's table edge and the scenario's objectives
+    whose holding as a turn ends ends the battle (their ``ends_game``)."""
 
     type: ClassVar[str] = "dts_game"
     deck_left: tuple[str, ...] = ()
@@ -96,6 +99,7 @@ class DtsGame(RuleData):
     volleys: int = 0
     turn_limit: int = 10
     edges: Mapping[str, str] = field(default_factory=dict)
+    ending_objectives: tuple[str, ...] = ()
 
 
 def unit_data(unit: Unit) -> DtsUnit:

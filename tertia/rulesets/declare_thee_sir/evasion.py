@@ -15,16 +15,16 @@ charge is at the unit):
   not shorten it.
 - **what stops him**: an enemy in his way stops him in contact; he rides through his own
   side's troops, who each take a morale check as when any piece moves through them
-  (Movement), and he does not stop on one; the table's edge and impassable ground (a lake)
-  stop him short. "Always evade": he is never caught, captured or killed by a charge; if
-  he could not get clear, he stays where he is stopped and the charger still halts short
-  of him.
+  (Movement), and he does not stop on one; the table's edge and water (a lake, a river
+  away from its fords and bridges) stop him short. "Always evade": he is never caught,
+  captured or killed by a charge; if he could not get clear, he stays where he is
+  stopped and the charger still halts short of him.
 - **the charger**: completes its move straight at him, as far as its rolled move allows
   but no nearer than 1" (the gap the text leaves a charge that fails to close), and its
   activation ends.
 
 The caracole's evasion is 1D6 straight away from the attacker, stopped by anything in its
-way (see the rule set's charge).
+way or at the water's edge (see the rule set's charge).
 """
 
 from __future__ import annotations
@@ -35,19 +35,20 @@ from typing import ClassVar
 
 from tertia.core.actions import Move
 from tertia.core.events import DiceRolled, Event
-from tertia.core.geometry import EPSILON, Base, heading_vector, polygons_overlap
+from tertia.core.geometry import EPSILON, Base, heading_vector, polygons_overlap, swept_polygon
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
 from tertia.rules.movement import plan_move
+from tertia.rulesets.declare_thee_sir import water
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 
 STEP = 0.25
-"""How finely an evasion stopped by the table's edge or a lake is cut back."""
+"""How finely an evasion stopped by the table's edge or water is cut back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,15 +109,15 @@ def general_evades(tx: Tx, general_id: str, charger_id: str) -> Evasion:
 
 def clear_end(table: Battlefield, state: GameState, piece: Unit, heading: float, distance: float) -> float:
     """The farthest, up to ``distance``, ``piece`` may go along ``heading`` and end on the
-    table, off a lake and off every other piece: cut back :data:`STEP` at a time."""
+    table, short of water (a lake, a river away from its fords and bridges) and off every
+    other piece: cut back :data:`STEP` at a time."""
     dx, dy = heading_vector(heading)
     others = [u.base.corners() for u in state.iter_units() if u.id != piece.id]
     went = distance
     while went > EPSILON:
         end: Base = piece.base.moved_to(piece.x + dx * went, piece.y + dy * went)
         corners = end.corners()
-        if table.inside_table(corners) and not (table.has(TerrainKind.LAKE)
-                                                and table.overlaps(TerrainKind.LAKE, corners)) \
+        if table.inside_table(corners) and water.wet(table, (swept_polygon(piece.base, end),)) is None \
                 and not any(polygons_overlap(corners, o) for o in others):
             return went
         went = max(0.0, went - STEP)
@@ -129,5 +130,6 @@ def caracole_evades(tx: Tx, unit_id: str, foe_id: str, inches: int) -> None:
     unit, foe = tx.state.units[unit_id], tx.state.units[foe_id]
     slide = plan_slide(tx.state, unit, heading=away_from(foe.base, unit.base), distance=float(inches),
                        policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth))
+    slide = water.keep_dry(tx.table, tx.state, unit, slide, Interpenetration.STOP)
     tx.emit(Evaded(unit=unit_id, charger=foe_id, distance=slide.distance))
     carry_out(tx, unit_id, slide, "evades")

@@ -23,22 +23,24 @@ Read so:
   Nobody else: the text speaks of musketeers only.
 - **where it goes**: "1D6 inches in front": the division forms in line, facing the
   regiment's way, on the regiment's centre line, and goes forward the die's inches from
-  the regiment's front edge; a piece in its way stops it there. There must be room for it
-  just before the regiment, on the table.
+  the regiment's front edge; a piece in its way stops it there, and so does water (a
+  lake, a river away from its fords and bridges). There must be room for it just before
+  the regiment, on the table and out of water.
 - **its card**: "Commanded musketeers need their own card": the new piece has one, in the
   deck from the next turn's shuffle (the deck of the turn in hand was dealt without it).
 - **moving with its regiment**: when its regiment moves on its own card (advance, advance
   and fire, retiring under Rally), the forlorn hope is carried the same way and the same
   distance, as an attached general is, and turns as its regiment turns; the move is
-  refused if it would carry the forlorn hope off the table or onto another piece. It is
-  not carried in a charge, a push-back or a rout; on its own card it acts as any unit.
+  refused if it would carry the forlorn hope off the table, into water or onto another
+  piece. It is not carried in a charge, a push-back or a rout, nor once it must rejoin
+  the regiment; on its own card it acts as any unit.
 - **morale**: "Roll morale as unit": it starts untested and rolls its own points; the
   regiment's are untouched.
 - **victory**: a forlorn hope drawn from a regiment is part of it, not a unit of its
   own, and is not counted among a side's units (:mod:`~tertia.rulesets.declare_thee_sir.victory`).
 
-Rejoining (at poor morale or routed, and when the regiment falls to poor) is **not yet**
-written: a forlorn hope at poor or routing stays out as any unit does.
+Rejoining (at poor morale or routed, and when the regiment falls to poor) is
+:mod:`~tertia.rulesets.declare_thee_sir.rejoin`'s.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rulesets.declare_thee_sir import rejoin, water
 from tertia.rulesets.declare_thee_sir.data import FORLORN_HOPE, DtsUnit, unit_data
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 from tertia.rulesets.declare_thee_sir.troops import COMMANDED_SHOT, FOOT
@@ -147,6 +150,9 @@ def room_problem(table: Battlefield, state: GameState, unit: Unit) -> str | None
     place = first_place(unit).corners()
     if not table.inside_table(place):
         return f"{unit.label}'s forlorn hope would stand off the table"
+    wet = water.wet(table, (place,))
+    if wet is not None:
+        return f"{unit.label}'s forlorn hope would stand in the {wet}"
     for other in state.iter_units():
         if other.id != unit.id and polygons_overlap(place, other.base.corners()):
             return f"{unit.label}'s forlorn hope would stand on {other.label}"
@@ -172,6 +178,7 @@ def form(tx: Tx, regiment_id: str) -> ForlornHopeFormed:
     slide = plan_slide(tx.state, unit, heading=unit.facing, distance=float(roll),
                        policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth), base=start,
                        ignore=(regiment_id,))
+    slide = water.keep_dry(tx.table, tx.state, unit, slide, Interpenetration.STOP, ignore=(regiment_id,))
     ahead, end = slide.distance, slide.end
     if slide.off_table:  # the edge stops it as a piece would
         ahead, end = _within(tx.table, start, unit.facing, slide.distance)
@@ -204,7 +211,8 @@ def carried(state: GameState, unit: Unit, dx: float, dy: float, facing: float) -
     turn = facing - unit.facing
     return [f.evolve(x=f.x + dx, y=f.y + dy, facing=(f.facing + turn) % 360.0)
             for f in forlorn_hopes_of(state, unit.id)
-            if unit_data(f).formation == FORLORN_HOPE and not unit_data(f).routing]
+            if unit_data(f).formation == FORLORN_HOPE and not unit_data(f).routing
+            and not rejoin.must_rejoin(state, f)]
 
 
 def carry(tx: Tx, unit: Unit, dx: float, dy: float, facing: float) -> None:

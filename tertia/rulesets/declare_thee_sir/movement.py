@@ -39,10 +39,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tertia.core.geometry import angle_between
+from tertia.core.actions import Move
+from tertia.core.geometry import EPSILON, angle_between, heading_vector
+from tertia.core.state import Unit
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.rules.movement import MovePlan, iter_headings
-from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LONG_MARCH, DtsUnit
+from tertia.rules.movement import MovePlan, iter_headings, plan_move
+from tertia.rulesets.declare_thee_sir import water
+from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LONG_MARCH, DtsUnit, unit_data
 
 GENERAL_MOVE = 9
 """Movement: "Independent generals move 9 inches" (no dice)."""
@@ -215,3 +218,30 @@ def at_obstacle(table: Battlefield, corners: Sequence[tuple[float, float]], reac
     grown = ((min(xs) - reach, min(ys) - reach), (max(xs) + reach, min(ys) - reach),
              (max(xs) + reach, max(ys) + reach), (min(xs) - reach, max(ys) + reach))
     return any(table.has(k) and table.overlaps(k, grown) for k in OBSTACLES)
+
+
+STEP = 0.25
+"""How finely a straight move stopped by the ground is cut back."""
+
+
+def straight(unit: Unit, heading: float, distance: float) -> MovePlan:
+    """``unit`` going ``distance`` inches along ``heading``, keeping its facing."""
+    dx, dy = heading_vector(heading)
+    return plan_move(unit, Move(unit=unit.id, waypoints=((unit.x + dx * distance, unit.y + dy * distance),)))
+
+
+def ground_stop(table: Battlefield, unit: Unit, heading: float, distance: float) -> tuple[float, bool]:
+    """How far, up to ``distance``, a straight move whose path nobody chose (a charge
+    falling short of a target that evaded, a forlorn hope falling back) goes on the
+    ground: on the table, short of water, and up to an obstacle the unit is not already at;
+    and whether it ends at an obstacle (as :func:`at_obstacle` says of any move's end)."""
+    crossing = unit_data(unit).at_obstacle
+    went = distance
+    while went > EPSILON:
+        plan = straight(unit, heading, went)
+        if table.inside_table(plan.end.corners()) and water.wet(table, plan.swept()) is None \
+                and (crossing or obstacle_crossed(table, plan) is None):
+            break
+        went = max(0.0, went - STEP)
+    went = max(0.0, went)
+    return went, at_obstacle(table, straight(unit, heading, went).end.corners())

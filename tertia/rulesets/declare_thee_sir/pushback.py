@@ -9,7 +9,8 @@ unit involved."
 Read so: the unit slides straight away from the foe (centre to centre) without breaking
 formation; from melee it ends facing the foe (turned about its centre before it slides),
 from artillery it keeps its facing. It passes through friends, going on until clear of
-the last, and stops in contact at an enemy (:mod:`tertia.rules.involuntary`). When it
+the last, and stops in contact at an enemy (:mod:`tertia.rules.involuntary`) or at the
+water's edge (:mod:`~tertia.rulesets.declare_thee_sir.water`). When it
 passed through any friend, each friend passed, in order, and then the unit itself take a
 morale check (:func:`~tertia.rulesets.declare_thee_sir.points.morale_check`): "each unit
 involved". Command stands neither stop it nor are checked (generals don't check morale).
@@ -25,6 +26,7 @@ from tertia.core.events import UnitTurned
 from tertia.core.geometry import EPSILON, angle_between
 from tertia.core.ruleset import Tx
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
+from tertia.rulesets.declare_thee_sir import water
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 
@@ -60,6 +62,7 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
     slide = plan_slide(tx.state, unit, heading=heading, distance=inches,
                        policy=Interpenetration.PASS_FRIENDS, table=(tx.table.width, tx.table.depth),
                        base=start, ignore=generals)
+    slide = water.keep_dry(tx.table, tx.state, unit, slide, Interpenetration.PASS_FRIENDS, ignore=generals)
     if slide.distance > EPSILON:
         carry_out(tx, unit_id, slide, reason)
     elif angle_between(facing, unit.facing) > EPSILON:

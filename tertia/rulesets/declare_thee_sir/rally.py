@@ -43,7 +43,7 @@ from tertia.rulesets.declare_thee_sir.rout import (
     PursuitChanged,
     UnitRallied,
     flee,
-    home_heading,
+    flight_heading,
 )
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS, stands_of
 
@@ -89,7 +89,7 @@ def rally_routing(tx: Tx, unit_id: str) -> RallyAttempt:
     last = sum(rolls[-1])
     stands = stands_of(tx.state.units[unit_id])
     others = tuple(tx.roll(TWO_D6, f"rout: {unit.label} stand {i + 1}") for i in range(1, len(stands)))
-    flight = flee(tx, unit_id, stands, (last, *others), home_heading(tx.state, unit.side),
+    flight = flee(tx, unit_id, stands, (last, *others), flight_heading(tx.state, unit, None),
                    "failed to rally")
     return RallyAttempt(unit_id, tuple(rolls), False, flight=flight)
 
@@ -120,6 +120,14 @@ def break_pursuit(tx: Tx, unit_id: str) -> RallyAttempt:
     return RallyAttempt(unit_id, ((a, b),), True, a + b)
 
 
+def regain_cap(first: int, regain_to: str) -> int:
+    """The most points a unit first rolled at ``first`` may regain: the top of that level
+    (``regain_to`` ``level``: good 2, excellent 4) or ``first`` itself (``points``)."""
+    if regain_to == "level":
+        return LEVEL_TOPS.get(DECLARE_LEVELS.name(first), first)
+    return first
+
+
 def rest(tx: Tx, unit_id: str, regain_to: str) -> RallyAttempt:
     """Rally d: one 2D6; doubles regain a point, up to the top of the level first rolled
     (``regain_to`` ``level``) or the points first rolled (``points``). An untested unit
@@ -131,9 +139,7 @@ def rest(tx: Tx, unit_id: str, regain_to: str) -> RallyAttempt:
     a, b = two_dice(tx, f"rest: {unit.label}")
     if a != b:
         return RallyAttempt(unit_id, ((a, b),), False)
-    cap = own.morale_max
-    if regain_to == "level":
-        cap = LEVEL_TOPS.get(DECLARE_LEVELS.name(own.morale_max), own.morale_max)
+    cap = regain_cap(own.morale_max, regain_to)
     if own.morale < cap:
         regain_points(tx, unit_id, 1, "rested", up_to=cap)
     return RallyAttempt(unit_id, ((a, b),), True)

@@ -21,7 +21,7 @@ from tertia.rules.movement import plan_move
 from tertia.rulesets.declare_thee_sir import clauses, movement
 from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.generals import attached_generals
-from tertia.rulesets.declare_thee_sir.victory import scores, units_lost
+from tertia.rulesets.declare_thee_sir.victory import OBJECTIVE_POINTS, scores, units_lost
 
 UNTESTED = "untested"
 
@@ -50,7 +50,7 @@ def move_words(allowance: Any) -> str | None:
     return ", ".join(f'{inches}" {ground}' for ground, inches in words.items()) if words else None
 
 
-def summary(state: GameState) -> dict[str, Any]:
+def summary(state: GameState, objective_points: int = OBJECTIVE_POINTS) -> dict[str, Any]:
     """The activation in brief: ``activated`` (the piece whose card is drawn, or None),
     ``declared`` (its option in words), ``allowance`` (its rolled move by ground),
     ``volleys_left``, ``cards_left`` (still to draw this turn), and the score so far."""
@@ -61,7 +61,7 @@ def summary(state: GameState) -> dict[str, Any]:
         "allowance": allowance_words(game.allowance),
         "volleys_left": game.volleys,
         "cards_left": len(deck.left(state)),
-        "score": {side: sum(points.values()) for side, points in scores(state).items()},
+        "score": {side: sum(points.values()) for side, points in scores(state, objective_points).items()},
         "units_lost": {side: units_lost(state, side)[0] for side in state.sides},
     }
 
@@ -97,6 +97,7 @@ def unit_report(state: GameState, unit_id: str) -> dict[str, Any]:
             routing=own.routing,
             pursuing=own.pursuing,
             at_obstacle=own.at_obstacle,
+            damp_powder=own.damp_powder,
             firelocks=own.firelocks,
             general=[g.id for g in attached_generals(state, u.id)],
         )

@@ -14,10 +14,14 @@ moral check (one musketry roll) on each unit involved."
 Read so (the clause table says why): a unit broken by a foe flees straight away from it;
 on later activations, with no foe to flee, it flees towards its own table edge. Each
 stand flees on its own (:func:`tertia.rules.involuntary.plan_scatter`), through friends,
-who each check morale once, and is stopped by an enemy; a stand whose flight takes it
-over the edge is gone, and a unit with no stand left is removed. The unit stands where
-its flag (its first stand) stands. A pursuer moves 1D6 straight at the nearest stand of
-the unit it pursues; one it reaches flees a further 2D6.
+who each check morale once, and is stopped by an enemy or at the water's edge (a lake,
+or a river away from its fords and bridges: :mod:`~tertia.rulesets.declare_thee_sir.water`);
+a stand whose flight takes it over the edge is gone, and a unit with no stand left is
+removed. The unit stands where its flag (its first stand) stands. A pursuer moves 1D6
+straight at the nearest stand of the unit it pursues, stopping at the water's edge; one it
+reaches flees a further 2D6. A forlorn hope flees towards the regiment it would rejoin
+(:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams) do not stop
+a rout, a pursuit or a push-back: "it stops" is said of a unit's own movement.
 """
 
 from __future__ import annotations
@@ -28,14 +32,15 @@ from typing import ClassVar
 
 from tertia.core.dice import D6, sum_of
 from tertia.core.events import DiceRolled, Event, StandsScattered, UnitMoved, UnitRemoved
-from tertia.core.geometry import Base, base_distance, bearing, heading_vector
+from tertia.core.geometry import EPSILON, Base, base_distance, bearing, heading_vector
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.casualties import lose_stands
-from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter
+from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, towards
 from tertia.rules.measuring import home_edge
+from tertia.rulesets.declare_thee_sir import rejoin, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 from tertia.rulesets.declare_thee_sir.generals import attached_generals, carry_generals
@@ -114,7 +119,8 @@ def pursued_by(unit: Unit) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Flight:
     """A rout carried out: each stand's roll and slide, the friends passed through and
-    their morale checks, and whether the unit has left the table."""
+    their morale checks, and whether the unit has left play (off the table, or a forlorn
+    hope back in its regiment)."""
 
     unit: str
     rolls: tuple[int, ...]
@@ -128,14 +134,24 @@ def home_heading(state: GameState, side: str) -> float:
     return 180.0 if home_edge(state, side) == "south" else 0.0
 
 
+def flight_heading(state: GameState, unit: Unit, foe_id: str | None) -> float:
+    """Which way a routing unit flees: a forlorn hope towards the regiment it would rejoin
+    (Optional Rules a, :mod:`~tertia.rulesets.declare_thee_sir.rejoin`); any other away
+    from ``foe_id`` or, with no foe, towards its own edge."""
+    regiment = rejoin.regiment_to_rejoin(state, unit)
+    if regiment is not None:
+        return towards(unit.base, regiment.base)
+    foe = state.units.get(foe_id) if foe_id is not None else None
+    return away_from(foe.base, unit.base) if foe is not None else home_heading(state, unit.side)
+
+
 def rout(tx: Tx, unit_id: str, foe_id: str | None, cause: str) -> Flight:
-    """Break ``unit_id`` (or keep it fleeing): each stand rolls 2D6 and flees that far,
-    away from ``foe_id`` or, with no foe, towards its own edge."""
+    """Break ``unit_id`` (or keep it fleeing): each stand rolls 2D6 and flees that far
+    (:func:`flight_heading`)."""
     unit = tx.state.units[unit_id]
     if not is_routing(unit):
         tx.emit(UnitBroken(unit=unit_id))
-    foe = tx.state.units.get(foe_id) if foe_id is not None else None
-    heading = away_from(foe.base, unit.base) if foe is not None else home_heading(tx.state, unit.side)
+    heading = flight_heading(tx.state, tx.state.units[unit_id], foe_id)
     stands = stands_of(tx.state.units[unit_id])
     rolls = tuple(tx.roll(TWO_D6, f"rout: {unit.label} stand {i + 1}") for i in range(len(stands)))
     return flee(tx, unit_id, stands, rolls, heading, cause)
@@ -160,6 +176,8 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
     size = (tx.table.width, tx.table.depth)
     slides = plan_scatter(state, unit, stands, [float(r) for r in rolls], heading=heading,
                           policy=Interpenetration.PASS_FRIENDS, table=size)
+    slides = tuple(water.keep_dry(tx.table, state, unit, s, Interpenetration.PASS_FRIENDS) for s in slides)
+    slides = rejoin.stop_at_regiment(state, unit, stands, slides, size)
     own = unit_data(unit)
     gone = tuple(s.off_table for s in slides)
     before = (unit.x, unit.y)
@@ -181,6 +199,8 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
     removed = all(gone)
     if removed:
         tx.emit(UnitRemoved(unit=unit_id, reason="routed", detail="off the table"))
+    elif rejoin.join(tx, unit_id):  # a forlorn hope that reached its regiment
+        removed = True
     return Flight(unit_id, rolls, slides, tuple(checks), removed)
 
 
@@ -209,13 +229,14 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
     nearest = min(range(len(stands)), key=lambda i: (base_distance(pursuer.base, stands[i]), i))
     gap = base_distance(pursuer.base, stands[nearest])
     heading = bearing(pursuer.base.centre, stands[nearest].centre)
-    went = min(float(roll), gap)
+    went = water.short_of_water(tx.table, pursuer.base.moved_to(pursuer.x, pursuer.y, heading), heading,
+                                min(float(roll), gap))
     if went > 0:
         dx, dy = heading_vector(heading)
         end = (pursuer.x + dx * went, pursuer.y + dy * went)
         tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
                           reason="pursuit"))
-    if roll < gap:
+    if roll < gap or went < gap - EPSILON:  # short, or stopped at the water's edge
         return Pursuit(pursuer_id, roll, went, None)
     flee_further(tx, routing_id, nearest, heading, f"caught by {pursuer.label}")
     return Pursuit(pursuer_id, roll, went, nearest)

@@ -33,10 +33,12 @@ from tertia.rulesets.declare_thee_sir import (
     movement,
     odds,
     rally,
+    rejoin,
     reports,
     rout,
     sequence,
     vocabulary,
+    water,
 )
 from tertia.rulesets.declare_thee_sir.codes import DtsCode
 from tertia.rulesets.declare_thee_sir.data import (
@@ -99,10 +101,12 @@ TERRAIN: frozenset[str] = frozenset({
     TerrainKind.HEDGE, TerrainKind.ENTRENCHMENT, TerrainKind.WALL, TerrainKind.FENCE,
     TerrainKind.STREAM, TerrainKind.PLOUGHED,
 })
-"""The ground the text gives a meaning: difficult (ploughed fields, marsh, woods, hill
+"""The ground the rule set gives a meaning: difficult (ploughed fields, marsh, woods, hill
 steps), obstacles (walls, streams and, read with them, fences and hedges), roads, hard
-cover (towns, walls, entrenchments); fields are open ground whose hedges are obstacles,
-lakes and rivers (away from fords and bridges) cannot be entered."""
+cover (towns, walls, entrenchments), fields (open ground: a field's ``hedged`` border is
+drawn, not played; a hedge that stops a unit is a ``hedge``), and water: no piece enters a
+lake, nor a river except where a ford or bridge crosses it
+(:mod:`~tertia.rulesets.declare_thee_sir.water`)."""
 
 IMPASSABLE = (TerrainKind.LAKE,)
 
@@ -123,6 +127,8 @@ class DeclareTheeSir(RuleSet):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("army_breaks_at", 0.5, "fraction of an army's units routed off or destroyed that "
                    "breaks it and ends the battle (the text has no victory rule)", low=0.1, high=1.0),
+        OptionSpec("objective_points", 2, "points for each scenario objective held when the battle "
+                   "ends on points (a point is scored for each enemy unit lost)", low=0, high=100),
         OptionSpec("regain_to", "level", "how far a resting unit regains morale: to the top of the "
                    "level first rolled (good 2, excellent 4, as the text says) or to the points first "
                    "rolled (Rally d)", ("level", "points")),
@@ -133,6 +139,13 @@ class DeclareTheeSir(RuleSet):
         OptionSpec("forlorn_hope", False, "optional rule a: a regiment of foot may send a division of "
                    "musketeers out 1D6\" before it as a forlorn hope, and commanded musketeers may stand "
                    "in one (-1 to fire at it, +2 to melee it, -2 when it attacks)"),
+        OptionSpec("event_cards", False, "a small event deck (not in the text, which describes none): "
+                   "alarm, rumour of defeat, sermon and damp powder, one card each, shuffled in with "
+                   "the unit cards every turn"),
+        OptionSpec("forlorn_rejoin", rejoin.MARCH, "optional rule a: how a forlorn hope at poor morale, "
+                   "routed, or whose regiment falls to poor rejoins it: it marches back on its own card "
+                   "(march) or goes back into the ranks at once, wherever it stands (at_once)",
+                   rejoin.REJOIN_CHOICES),
     )
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.5, 1.0), UnitKind.COMMANDED_SHOT: (1.5, 1.0), UnitKind.DRAGOONS: (3.0, 1.0),
@@ -227,15 +240,17 @@ class DeclareTheeSir(RuleSet):
         return GameState(sides=scenario.side_ids, turn=0, active=scenario.side_ids[0], phase="setup",
                          units=units, objectives=objectives,
                          own=DtsGame(turn_limit=scenario.turns,
-                                     edges={s.id: s.edge for s in scenario.sides}))
+                                     edges={s.id: s.edge for s in scenario.sides},
+                                     ending_objectives=tuple(o.name for o in scenario.objectives
+                                                             if o.ends_game)))
 
     def begin(self, tx: Tx) -> None:
-        sequence.begin(tx)
+        sequence.begin(tx, self.options)
 
     # --- what a player is shown ----------------------------------------------------------
 
     def summary(self, state: GameState) -> dict[str, Any]:
-        return reports.summary(state)
+        return reports.summary(state, int(self.option("objective_points")))
 
     def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
         return reports.unit_report(state, unit_id)
@@ -399,6 +414,9 @@ class DeclareTheeSir(RuleSet):
             return [Violation(DtsCode.NO_VOLLEYS, f"{unit.label} has fired all its volleys", rule)]
         if unit_data(unit).routing:
             return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} is routing", rule)]
+        if unit_data(unit).damp_powder:
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label}'s powder is damp: it may not fire this "
+                              "activation", f"{clauses.GAME_PLAY} (event card: damp powder)")]
         target = state.units.get(target_id)
         if target is None or not target.in_play or target.side == unit.side:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play", rule)]
@@ -433,6 +451,13 @@ class DeclareTheeSir(RuleSet):
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} stands between {unit.label} "
                               f"and {target.label}", f"{rule} a: move directly at target unit")]
+        if path.wet is not None:
+            code = MovementCode.RIVER if path.wet == "river" else MovementCode.IMPASSABLE
+            return [Violation(code, f"{unit.label} cannot charge {target.label} through the {path.wet}",
+                              clauses.MOVEMENT)]
+        if path.obstacle is not None:
+            return [Violation(DtsCode.OBSTACLE, f"{unit.label} would stop at the {path.obstacle} short of "
+                              f"{target.label}: it crosses when next activated", clauses.MOVEMENT)]
         limit = (game.allowance or {}).get("difficult" if path.difficult else "open", 0)
         if path.distance > limit + 1e-6:
             return [Violation(DtsCode.TOO_FAR, f"{target.label} is {path.distance:.1f}\" away; "
@@ -593,7 +618,8 @@ class DeclareTheeSir(RuleSet):
             target = tx.state.units[action.target]
         path = charge_path(tx.table, tx.state, unit, target)
         reach = float((game_data(tx.state).allowance or {}).get("difficult" if path.difficult else "open", 0))
-        if evaded or path.blocked_by is not None or path.distance > reach + 1e-6:
+        if evaded or path.blocked_by is not None or path.wet is not None or path.obstacle is not None \
+                or path.distance > reach + 1e-6:
             self._fall_short(tx, unit, path, reach)
             return
         closed = close_test(tx, action.unit)
@@ -619,13 +645,18 @@ class DeclareTheeSir(RuleSet):
 
     def _fall_short(self, tx: Tx, unit: Unit, path: ChargePath, reach: float) -> None:
         """A charge whose target evaded: the attacker goes its whole move straight at it,
-        halting an inch short, and the activation ends."""
-        went = max(0.0, min(reach, path.distance - SHORT_OF_TARGET))
+        halting an inch short (or at water or an obstacle in its way), and the activation
+        ends."""
+        turned = unit.evolve(facing=path.heading)
+        went, stopped = movement.ground_stop(tx.table, turned, path.heading,
+                                             max(0.0, min(reach, path.distance - SHORT_OF_TARGET)))
         dx, dy = heading_vector(path.heading)
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
                           facing=path.heading, reason="charge"))
         carry_generals(tx, unit, dx * went, dy * went, path.heading)
         tx.emit(GameDataChanged(key="moved", value=True))
+        if stopped != unit_data(unit).at_obstacle:
+            tx.emit(ObstacleReached(unit=unit.id, reached=stopped))
         sequence.end_activation(tx, self.options)
 
     def _carry_out_checks(self, tx: Tx, checks: Sequence[MoraleCheck], foe: str) -> None:
@@ -640,12 +671,15 @@ class DeclareTheeSir(RuleSet):
 class ChargePath:
     """A charge "directly at target unit": the heading from the attacker's centre to the
     target's, how far it goes before touching the target, whether the way is difficult
-    ground, and the piece in the way, if any."""
+    ground, the piece in the way, if any, the water it would enter (a lake, or a river
+    away from its fords and bridges), and the obstacle that would stop it short."""
 
     heading: float
     distance: float
     difficult: bool
     blocked_by: str | None = None
+    wet: str | None = None
+    obstacle: str | None = None
 
 
 def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
@@ -663,7 +697,23 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
                           state.units[stopper].label if stopper is not None else "the table edge")
     plan = plan_move(turned, Move(unit=unit.id, waypoints=(slide.end.centre,)))
     difficult = movement.kind_of_move(table, plan, unit_data(unit)) == "difficult"
-    return ChargePath(heading, slide.distance, difficult)
+    return ChargePath(heading, slide.distance, difficult, wet=water.wet(table, plan.swept()),
+                      obstacle=_obstacle_in_the_way(table, turned, heading, slide.distance))
+
+
+HELD_WITHIN = 1.0
+"""An obstacle this close before the target (along the charge) is one the target holds:
+the melee is across it, and the charge is not stopped short (the target is "behind hard
+cover" if the obstacle is a wall)."""
+
+
+def _obstacle_in_the_way(table: Battlefield, unit: Unit, heading: float, distance: float) -> str | None:
+    """Movement: "When a unit encounters an obstacle ... it stops": the obstacle a charge
+    would meet before it comes within :data:`HELD_WITHIN` of its target (none when the
+    attacker stopped at it last time, and crosses it now)."""
+    if unit_data(unit).at_obstacle or distance <= HELD_WITHIN:
+        return None
+    return movement.obstacle_crossed(table, movement.straight(unit, heading, distance - HELD_WITHIN))
 
 
 def carry_generals_after(tx: Tx, push: PushBack) -> None:
@@ -739,6 +789,10 @@ def _forlorn_hope_carried(table: Battlefield, state: GameState, plan: MovePlan) 
         corners = moved.base.corners()
         if not table.inside_table(corners):
             return [Violation(MovementCode.OFF_TABLE, f"{moved.label} would be carried off the table",
+                              rule)]
+        wet = water.wet(table, (corners,))
+        if wet is not None:
+            return [Violation(MovementCode.IMPASSABLE, f"{moved.label} would be carried into the {wet}",
                               rule)]
         for other in state.iter_units():
             if other.id != unit.id and other.id not in carried and \

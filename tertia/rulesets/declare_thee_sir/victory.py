@@ -1,26 +1,35 @@
 """Victory: the text gives none, so this is a documented default a club may change.
 
-An army breaks when half its units (not counting generals, nor a forlorn hope sent out
-by a regiment, which is part of it) have routed off the table or been destroyed (option
-``army_breaks_at``, the fraction lost that breaks it: 0.5 by default): the battle ends
-at once and the other side wins. If both break on the same activation it ends as a draw
-on points. Otherwise it ends after the scenario's last turn: each side scores a point
-for each enemy unit routed off or destroyed and two for each objective it holds
-(:func:`tertia.rules.victory.holds`), and the side with more points wins.
+- **An army breaks** when a share of its units (not counting generals, nor a forlorn hope
+  sent out by a regiment, which is part of it) have routed off the table or been
+  destroyed (option ``army_breaks_at``: one half by default): the battle ends at once and
+  the other side wins. If both break on the same activation it ends on points.
+- **Objectives** (a scenario's ``[[objectives]]``): a side holds one when a unit of its
+  troops in good order (in play and not routing) has its centre within the radius and no
+  enemy unit in good order has, and the objective is one the side may take. An objective
+  whose taking ends the battle (the scenario's ``ends_game``, true unless it says
+  otherwise) ends it when a side holds it as a turn ends (the deck spent): the side that
+  holds it wins; if each side holds one, the battle ends on points.
+- **Points**, when the scenario's last turn is over (or both armies break, or each side
+  holds an objective that ends the battle): a point for each enemy unit routed off or
+  destroyed and ``objective_points`` (option, 2 by default) for each objective held; the
+  side with more points wins, equal points draw.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.events import GameEnded
 from tertia.core.ruleset import Tx
-from tertia.core.state import GameState, UnitKind
-from tertia.rules.victory import end_by_points, holds
-from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.core.state import GameState, Objective, UnitKind
+from tertia.rules.victory import end_by_points
+from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 
 OBJECTIVE_POINTS = 2
+"""An objective held at the end is worth this many points unless the option says otherwise."""
 
 
 def units_lost(state: GameState, side: str) -> tuple[int, int]:
@@ -37,13 +46,27 @@ def broken(state: GameState, side: str, fraction: float) -> bool:
     return began > 0 and lost >= fraction * began
 
 
-def scores(state: GameState) -> dict[str, dict[str, int]]:
+def holds(state: GameState, side: str, objective: Objective) -> bool:
+    """Does ``side`` hold ``objective``: a unit of its troops in good order (not routing)
+    with its centre within the radius, none of the enemy's, and the objective one ``side``
+    may take?"""
+    if objective.side not in (None, side):
+        return False
+
+    def there(s: str) -> bool:
+        return any(math.hypot(u.x - objective.x, u.y - objective.y) <= objective.radius
+                   for u in state.iter_troops(s) if not unit_data(u).routing)
+
+    return there(side) and not there(state.opponent(side))
+
+
+def scores(state: GameState, objective_points: int = OBJECTIVE_POINTS) -> dict[str, dict[str, int]]:
     """Each side's points by what earned them."""
     out = {}
     for side in state.sides:
         lost, _ = units_lost(state, state.opponent(side))
         held = sum(1 for o in state.objectives if holds(state, side, o))
-        out[side] = {"enemy_units_lost": lost, "objectives_held": held * OBJECTIVE_POINTS}
+        out[side] = {"enemy_units_lost": lost, "objectives_held": held * objective_points}
     return out
 
 
@@ -54,19 +77,42 @@ def check(tx: Tx, options: Mapping[str, Any]) -> bool:
     if not gone:
         return False
     if len(gone) == 1:
-        winner = tx.state.opponent(gone[0])
-        breakdown = scores(tx.state)
-        tx.emit(GameEnded(winner=winner, score={s: sum(v.values()) for s, v in breakdown.items()},
-                          reason=f"{gone[0]}'s army breaks", breakdown=breakdown))
+        _win(tx, tx.state.opponent(gone[0]), f"{gone[0]}'s army breaks", options)
     else:
-        _by_points(tx, "both armies break")
+        _by_points(tx, "both armies break", options)
     return True
 
 
-def at_turn_limit(tx: Tx) -> None:
-    _by_points(tx, "the last turn is over")
+def at_turn_end(tx: Tx, options: Mapping[str, Any]) -> bool:
+    """As a turn ends: a side holding an objective that ends the battle wins (each side
+    holding one: on points); True when the battle has ended."""
+    ending = set(game_data(tx.state).ending_objectives)
+    held = {side: [o.name for o in tx.state.objectives if o.name in ending and holds(tx.state, side, o)]
+            for side in tx.state.sides}
+    takers = [side for side in tx.state.sides if held[side]]
+    if not takers:
+        return False
+    if len(takers) == 1:
+        _win(tx, takers[0], f"{takers[0]} holds {', '.join(held[takers[0]])}", options)
+    else:
+        _by_points(tx, "each side holds an objective", options)
+    return True
 
 
-def _by_points(tx: Tx, reason: str) -> None:
-    breakdown = scores(tx.state)
+def at_turn_limit(tx: Tx, options: Mapping[str, Any]) -> None:
+    _by_points(tx, "the last turn is over", options)
+
+
+def _points(options: Mapping[str, Any]) -> int:
+    return int(options.get("objective_points", OBJECTIVE_POINTS))
+
+
+def _win(tx: Tx, winner: str, reason: str, options: Mapping[str, Any]) -> None:
+    breakdown = scores(tx.state, _points(options))
+    tx.emit(GameEnded(winner=winner, score={s: sum(v.values()) for s, v in breakdown.items()},
+                      reason=reason, breakdown=breakdown))
+
+
+def _by_points(tx: Tx, reason: str, options: Mapping[str, Any]) -> None:
+    breakdown = scores(tx.state, _points(options))
     end_by_points(tx, {s: sum(v.values()) for s, v in breakdown.items()}, reason, breakdown)
