@@ -208,12 +208,15 @@ def prompt_offers(game: Game, state: GameState) -> list[Offer]:
     side = state.to_act
     context = phrase_context(ruleset, state)
     out: list[Offer] = []
+    seen: list[Action] = []
     for kind in fitting(ruleset, state):
         if kind.interaction not in (Interaction.BUTTON, Interaction.ARRANGE):
             continue
         for data in _combinations(kind, {}, state, side):
             action = _build(data)
-            if action is not None and game.is_legal(state, action):
+            # An optional field left out takes its default: the same action as that choice.
+            if action is not None and action not in seen and game.is_legal(state, action):
+                seen.append(action)
                 out.append(Offer(kind, action, describe(ruleset, state, action, context)))
     return out
 
