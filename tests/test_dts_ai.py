@@ -103,6 +103,16 @@ def test_guns_fire_at_what_they_reach_and_otherwise_wait(gap: float, option: str
     assert declared(game, activated(game, "pg")).option == option
 
 
+def test_a_gun_turns_to_bear_on_an_enemy_in_reach_out_of_its_arc() -> None:
+    flank = dts_game([unit("pg", P, "artillery", 24, 10, 0), unit("rf", R, "foot", 40, 10, 270)], depth=48)
+    assert declared(flank, activated(flank, "pg")).option == ADVANCE
+    turn = carried_out(flank, activated(flank, "pg", ADVANCE, {"open": 3, "difficult": 1}))
+    assert isinstance(turn, Move) and turn.waypoints == () and turn.face_before == pytest.approx(90.0)
+    beyond = dts_game([unit("pg", P, "artillery", 10, 10, 0), unit("rf", R, "foot", 45, 10, 270)],
+                      width=60, depth=48)
+    assert declared(beyond, activated(beyond, "pg")).option == DEFER
+
+
 # --- charges ------------------------------------------------------------------------------
 
 def test_horse_charge_a_fresh_foe_in_reach_and_fire_at_one_known_excellent() -> None:

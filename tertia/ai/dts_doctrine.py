@@ -12,7 +12,8 @@ What it declares (Game Play's six options), by range and morale:
   point. A column (or hedgehog) forms line when the enemy is near; dragoons dismount to
   fire when the enemy is near and mount to ride when he is far.
 - Guns stand and fire when a target is in reach (base range and a D6 even odds to reach
-  it), advance and fire when one is just beyond, and otherwise wait.
+  it), advance and fire when one is just beyond, turn (advancing, on the spot) to bear on
+  an enemy within reach but out of their arc, and otherwise wait.
 - Any other unit advances to charge when a charge it could likely make is worth it
   (:func:`~tertia.ai.dts_judgement.charge_worth`, the attached general's +2 among its
   modifiers): foot only against a shaken foe, horse against any foe not yet known to be
@@ -24,7 +25,7 @@ Carrying it out: volleys at the target likeliest to be reached (none at a unit a
 poor, which fire cannot hurt); the charge worth most among those the rolled move reaches
 (the charge is made after the move is rolled); else a move towards the objective, round
 friends in the way (:func:`~tertia.ai.moves.advance_towards`); a rallied unit, or a
-pursuer that stopped, turns to face the nearest enemy. Every action is judged by the
+pursuer that stopped, or a gun advanced, turns to face the nearest enemy. Every action is judged by the
 rules (``Game.is_legal``) before it is chosen; cheap distance cuts come first.
 
 It reads only what its side may see (``Game.observe``); nothing in this rule set is hidden
@@ -50,7 +51,7 @@ from tertia.ai.dts_judgement import (
 from tertia.ai.moves import advance_towards, bearing_to, pivot_to, strides
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
-from tertia.core.geometry import base_distance, bearing, heading_vector
+from tertia.core.geometry import angle_between, base_distance, bearing, heading_vector
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
@@ -85,6 +86,9 @@ SHOOT = 0.5
 """A volley at least this likely to reach is worth declaring fire for."""
 GUN_SHOOT = 1 / 3
 """Guns, which can do nothing else, fire at longer odds."""
+GUN_TURN = 40.0
+"""A gun with no target but an enemy within its reach this far off its facing turns to
+bear on him."""
 NEAR = 18.0
 """An enemy this close makes a column or hedgehog form line."""
 DISMOUNT_NEAR = 12.0
@@ -103,6 +107,19 @@ TYPICAL_MOVE = {0: 9.0, 1: 3.0, 2: 7.0}
 
 class DtsDoctrine:
     name = "doctrine"
+
+    def __init__(self) -> None:
+        self._shot: tuple[object, str, tuple[Unit, float] | None] | None = None
+
+    def _nearest_shot(self, game: Game, state: GameState, unit: Unit) -> tuple[Unit, float] | None:
+        """:func:`~tertia.ai.dts_judgement.nearest_shot` at the unit's longest range,
+        remembered while no piece changes (from the declaration to the first volley)."""
+        memo = self._shot
+        if memo is not None and memo[0] is state.units and memo[1] == unit.id:
+            return memo[2]
+        found = nearest_shot(game, state, unit, longest_shot(unit_data(unit)))
+        self._shot = (state.units, unit.id, found)
+        return found
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         g = game_data(state)
@@ -142,11 +159,14 @@ class DtsDoctrine:
             return FORMATION_CHANGE, None
         if not own.is_gun and self._would_charge(game, state, unit):
             return ADVANCE, None
-        shot = nearest_shot(game, state, unit, longest_shot(own))
+        shot = self._nearest_shot(game, state, unit)
         if shot_chance(unit, shot) >= (GUN_SHOOT if own.is_gun else SHOOT):
             return STAND_AND_FIRE, None
         if own.morale != 0 and not own.is_mounted and shot_chance(unit, shot, half_move(own)) >= SHOOT:
             return ADVANCE_AND_FIRE, None
+        if own.is_gun and shot is None and gap(unit, live[0]) <= longest_shot(own) and \
+                angle_between(unit.facing, bearing_to(unit, (live[0].x, live[0].y))) > GUN_TURN:
+            return ADVANCE, None  # to turn on the spot and bring the gun to bear
         if own.morale == 0 or own.is_gun:
             return self._idle(own)
         if self._way_open(game, state, unit, live):
@@ -202,7 +222,7 @@ class DtsDoctrine:
                 move = self._advance(game, state, unit, allowance)
                 if move is not None:
                     return move
-            shot = nearest_shot(game, state, unit, longest_shot(own))
+            shot = self._nearest_shot(game, state, unit)
             if shot is not None:
                 fire = Fire(unit=unit.id, target=shot[0].id)
                 if game.is_legal(state, fire):
@@ -213,6 +233,8 @@ class DtsDoctrine:
         if own.is_general:
             joining = unit_to_join(state, unit)
             return None if joining is None else join(game, state, unit, joining)
+        if own.is_gun:
+            return self._face_foe(game, state, unit)
         if g.declared == ADVANCE:
             return self._charge(game, state, unit, allowance) or self._advance(game, state, unit, allowance)
         if g.declared == ADVANCE_AND_FIRE:

@@ -18,7 +18,7 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.morale import DECLARE_LEVELS, PointsTable
 from tertia.rulesets.declare_thee_sir.chart import HOLD, chart_result, is_rout, push_dice
-from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.data import CARACOLE, unit_data
 from tertia.rulesets.declare_thee_sir.melee import CLOSE_NEED
 from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers, total
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general, points_table
@@ -109,6 +109,9 @@ def nearest_shot(game: Game, state: GameState, unit: Unit, within: float) -> tup
             break
         if unit_data(enemy).routing or (is_poor(enemy) and not own.is_gun):
             continue
+        if own.formation != CARACOLE and \
+                unit.base.to_local((enemy.x, enemy.y))[1] < -(unit.depth / 2 + enemy.base.radius):
+            continue  # wholly behind the firer's rear edge: in no stand's forward arc
         if base_distance(unit.base, enemy.base) >= (within if best is None else best[1]):
             continue
         measured = fire_distance(game.table, state, unit, enemy)

@@ -155,6 +155,8 @@ OBLIQUE_STEPS = (0.0, -22.0, 22.0, -44.0, 44.0)
 degrees a rule set may allow an oblique move)."""
 
 
+STRIDE_SHORTEN_STEPS = 5
+"""Halvings tried on a stride the rules refuse whole (to a 32nd of its run)."""
 TOUCHING = 0.05
 """Bases this close are touching: a neighbour in line does not stop a unit's slide (the
 rules judge any overlap)."""
@@ -237,7 +239,7 @@ def stride_move(game: Game, state: GameState, unit: Unit, stride: Stride,
             return second
         hi = shorter
     lo, best = 0.0, None
-    for _ in range(SHORTEN_STEPS):
+    for _ in range(STRIDE_SHORTEN_STEPS):
         mid = (lo + hi) / 2
         candidate = build(mid)
         if game.is_legal(state, candidate):
