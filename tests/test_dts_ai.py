@@ -271,6 +271,13 @@ def test_a_general_at_large_rides_to_join_a_regiment_of_horse_and_then_stays() -
     assert declared(game, with_own(again, "pg", attached_to="ph")).option == DEFER
 
 
+def test_a_general_with_no_regiment_to_join_waits() -> None:
+    """He never joins a battery (it neither charges nor closes)."""
+    game = dts_game([unit("pa", P, "artillery", 24, 10, 0), unit("rf", R, "foot", 24, 40, 180)],
+                    commanders=[commander("pg", P, 24, 4)], depth=48)
+    assert declared(game, activated(game, "pg")).option == DEFER
+
+
 # --- the doctrine against the random player --------------------------------------------------
 
 def test_the_doctrine_beats_the_random_player_more_often_than_not() -> None:

@@ -34,6 +34,7 @@ from either side, so that is the whole position.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 
@@ -68,7 +69,7 @@ from tertia.rulesets.declare_thee_sir.data import (
     unit_data,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, Declare, Fire
-from tertia.rulesets.declare_thee_sir.movement import modifiers, move_dice, work_out
+from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE, modifiers, move_dice, work_out
 from tertia.rulesets.declare_thee_sir.reach import base_range
 from tertia.rulesets.declare_thee_sir.rout import home_heading
 from tertia.rulesets.declare_thee_sir.ruleset import DISMOUNT, MOUNT, REST, RETIRE
@@ -142,8 +143,7 @@ class DtsDoctrine:
             gone = chased is None or not chased.in_play
             return (RALLY if gone or near_edge(game, unit) else DEFER), None
         if own.is_general:
-            rides = not stays(state, unit) and unit_to_join(state, unit) is not None
-            return (ADVANCE if rides else DEFER), None
+            return (ADVANCE if self._ride(game, state, unit) is not None else DEFER), None
         live = [e for e in foes(state, unit) if not unit_data(e).routing]
         if not live:
             return self._idle(own)
@@ -172,6 +172,21 @@ class DtsDoctrine:
         if self._way_open(game, state, unit, live):
             return ADVANCE, None
         return self._idle(own)
+
+    @staticmethod
+    def _ride(game: Game, state: GameState, general: Unit) -> Move | None:
+        """A general at large rides to join a regiment, if the rules allow a ride that
+        way (judged as if his move of 9" were declared)."""
+        if stays(state, general):
+            return None
+        joining = unit_to_join(state, general)
+        if joining is None:
+            return None
+        g = game_data(state)
+        if g.allowance is None:
+            state = state.evolve(decisions=(), own=g.evolve(declared=ADVANCE, allowance={
+                "open": GENERAL_MOVE, "difficult": math.ceil(GENERAL_MOVE / 3)}))
+        return join(game, state, general, joining)
 
     @staticmethod
     def _idle(own: DtsUnit) -> tuple[str, str | None]:
@@ -231,8 +246,7 @@ class DtsDoctrine:
         if allowance is None:
             return None
         if own.is_general:
-            joining = unit_to_join(state, unit)
-            return None if joining is None else join(game, state, unit, joining)
+            return self._ride(game, state, unit)
         if own.is_gun:
             return self._face_foe(game, state, unit)
         if g.declared == ADVANCE:
