@@ -165,7 +165,8 @@ class DtsDoctrine:
         if own.morale != 0 and not own.is_mounted and shot_chance(unit, shot, half_move(own)) >= SHOOT:
             return ADVANCE_AND_FIRE, None
         if own.is_gun and shot is None and gap(unit, live[0]) <= longest_shot(own) and \
-                angle_between(unit.facing, bearing_to(unit, (live[0].x, live[0].y))) > GUN_TURN:
+                angle_between(unit.facing, bearing_to(unit, (live[0].x, live[0].y))) > GUN_TURN and \
+                self._face_foe(game, as_declared(state, ADVANCE, likely_move(own)), unit) is not None:
             return ADVANCE, None  # to turn on the spot and bring the gun to bear
         if own.morale == 0 or own.is_gun:
             return self._idle(own)
@@ -182,10 +183,9 @@ class DtsDoctrine:
         joining = unit_to_join(state, general)
         if joining is None:
             return None
-        g = game_data(state)
-        if g.allowance is None:
-            state = state.evolve(decisions=(), own=g.evolve(declared=ADVANCE, allowance={
-                "open": GENERAL_MOVE, "difficult": math.ceil(GENERAL_MOVE / 3)}))
+        if game_data(state).allowance is None:
+            state = as_declared(state, ADVANCE, {"open": GENERAL_MOVE,
+                                                 "difficult": math.ceil(GENERAL_MOVE / 3)})
         return join(game, state, general, joining)
 
     @staticmethod
@@ -203,7 +203,7 @@ class DtsDoctrine:
         dash = HORSE_DASH if own.is_mounted else FOOT_DASH
         likely = likely_move(own)
         reach = float(max(likely.values()))
-        declared = state.evolve(decisions=(), own=game_data(state).evolve(declared=ADVANCE, allowance=likely))
+        declared = as_declared(state, ADVANCE, likely)
         for enemy in foes(state, unit, reach):
             if charge_worth(game, state, unit, enemy) >= dash and \
                     game.is_legal(declared, Charge(unit=unit.id, target=enemy.id)):
@@ -301,6 +301,12 @@ class DtsDoctrine:
         """A unit that rallied or stopped pursuing turns to face the nearest enemy."""
         live = [e for e in foes(state, unit) if not unit_data(e).routing]
         return pivot_to(game, state, unit, bearing_to(unit, (live[0].x, live[0].y))) if live else None
+
+
+def as_declared(state: GameState, option: str, allowance: Mapping[str, int]) -> GameState:
+    """The position as it would stand were ``option`` declared and ``allowance`` rolled:
+    what the rules are asked about before the commander declares."""
+    return state.evolve(decisions=(), own=game_data(state).evolve(declared=option, allowance=allowance))
 
 
 def table_size(game: Game) -> tuple[float, float]:
