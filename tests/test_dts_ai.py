@@ -181,6 +181,18 @@ def test_a_column_forms_line_near_the_enemy_and_marches_on_when_far() -> None:
     assert declared(far, activated(far, "pf")).option == ADVANCE
 
 
+def test_a_hedgehog_stays_formed_while_enemy_horse_are_near() -> None:
+    table = {"regiments": [{"unit": "pf", "formation": "hedgehog"}]}
+    horse = dts_game([unit("pf", P, "foot", 24, 10, 0), unit("rh", R, "horse", 24, 25, 180)], table=table,
+                     depth=48)
+    assert declared(horse, activated(horse, "pf")).option != FORMATION_CHANGE
+    foot = dts_game([unit("pf", P, "foot", 24, 10, 0), unit("rf", R, "foot", 24, 25, 180)], table=table,
+                    depth=48)
+    assert declared(foot, activated(foot, "pf")).option == FORMATION_CHANGE
+    reform = activated(foot, "pf", FORMATION_CHANGE)
+    assert carried_out(foot, reform) == ChangeFormation(unit="pf", formation=LINE)
+
+
 @pytest.mark.parametrize(("mounted", "gap", "option", "change"), [
     (True, 8.0, FORMATION_CHANGE, DISMOUNT),   # near the enemy: get down to fire
     (True, 25.0, ADVANCE, None),               # far: ride on

@@ -9,8 +9,8 @@ What it declares (Game Play's six options), by range and morale:
 - A general rides to join a regiment (:mod:`~tertia.ai.dts_generals`) and then stays
   with it.
 - A unit at poor morale with no enemy in good order threatening it rests to regain a
-  point. A column (or hedgehog) forms line when the enemy is near; dragoons dismount to
-  fire when the enemy is near and mount to ride when he is far.
+  point. A column forms line when the enemy is near, a hedgehog when no enemy horse is;
+  dragoons dismount to fire when the enemy is near and mount to ride when he is far.
 - Guns stand and fire when a target is in reach (base range and a D6 even odds to reach
   it), advance and fire when one is just beyond, turn (advancing, on the spot) to bear on
   an enemy within reach but out of their arc, and otherwise wait.
@@ -91,13 +91,17 @@ GUN_TURN = 40.0
 """A gun with no target but an enemy within its reach this far off its facing turns to
 bear on him."""
 NEAR = 18.0
-"""An enemy this close makes a column or hedgehog form line."""
+"""An enemy this close makes a column form line; enemy horse this close keep a hedgehog
+formed."""
 DISMOUNT_NEAR = 12.0
 """Mounted dragoons this close to the enemy get down to fire."""
 MOUNT_BEYOND = 18.0
 """Dragoons on foot with the enemy further off than this mount to ride."""
 LEAST_GAIN = 0.5
 """A move that brings a unit less than this much nearer its objective is not worth it."""
+LOOK_AHEAD = 3 * LEAST_GAIN
+"""How far a unit's way is looked along before it declares a move: far enough to find
+:data:`LEAST_GAIN` on any heading tried, no further (a shorter look is a cheaper one)."""
 OBJECTIVES = 3
 """How many of the nearest enemies a unit weighs as its objective."""
 BACK_REACH = 24.0
@@ -153,8 +157,11 @@ class DtsDoctrine:
                 return RALLY, REST
             if self._way_back(game, state, unit):
                 return RALLY, RETIRE
-        if own.formation in (LONG_MARCH, HEDGEHOG) and nearest < NEAR:
+        if own.formation == LONG_MARCH and nearest < NEAR:
             return FORMATION_CHANGE, None
+        horse_near = any(unit_data(e).is_mounted for e in live if gap(unit, e) < NEAR)
+        if own.formation == HEDGEHOG and not horse_near:
+            return FORMATION_CHANGE, None  # the square is for horse: none near, so line
         if own.troop == DRAGOONS and (nearest < DISMOUNT_NEAR if own.mounted else nearest > MOUNT_BEYOND):
             return FORMATION_CHANGE, None
         if not own.is_gun and self._would_charge(game, state, unit):
@@ -211,18 +218,19 @@ class DtsDoctrine:
         return False
 
     def _way_back(self, game: Game, state: GameState, unit: Unit) -> bool:
-        """Could a middling move take the unit back, away from the enemy?"""
-        reach = TYPICAL_MOVE[move_dice(unit_data(unit))]
-        found = strides(state, unit, back_point(state, unit), reach, ahead=unit.facing + 180.0,
+        """Could the unit move back, away from the enemy?"""
+        found = strides(state, unit, back_point(state, unit), LOOK_AHEAD, ahead=unit.facing + 180.0,
                         table=table_size(game))
         return bool(found) and found[0].progress >= LEAST_GAIN
 
     def _way_open(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> bool:
-        """Would a middling move bring the unit usefully nearer the nearest enemy
-        (cheaply judged: how far the way is clear)?"""
-        reach = TYPICAL_MOVE[move_dice(unit_data(unit))]
-        found = strides(state, unit, (live[0].x, live[0].y), reach, table=table_size(game))
-        return bool(found) and found[0].progress >= LEAST_GAIN
+        """Would a middling move bring the unit usefully nearer one of the nearest
+        enemies (cheaply judged: how far the way is clear), as :meth:`_advance` goes?"""
+        for enemy in live[:OBJECTIVES]:
+            found = strides(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, table=table_size(game))
+            if found and found[0].progress >= LEAST_GAIN:
+                return True
+        return False
 
     # --- carrying it out -----------------------------------------------------------------
 
