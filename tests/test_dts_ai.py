@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tertia.ai.dts_doctrine import DtsDoctrine
-from tertia.ai.dts_judgement import charge_worth
+from tertia.ai.dts_judgement import charge_worth, move_chance, reach_chance
 from tertia.ai.random_player import RandomPlayer
 from tertia.battle import fight_battle
 from tertia.core.actions import Action, EndPhase, Move
@@ -152,6 +152,27 @@ def test_an_attached_general_makes_foot_charge_a_steady_foe() -> None:
         charge_worth(game, alone, alone.units["pf"], alone.units["rf"])
     assert declared(game, state).option == ADVANCE
     assert declared(game, alone).option == STAND_AND_FIRE
+
+
+def test_the_worth_of_a_charge_worked_by_hand() -> None:
+    """An excellent attacker (4 points) at a poor target, no modifiers: it closes on 2+
+    (5/6); the target routs on an unmodified 7 or a ROUT (9 and up), 16/36, each worth 3;
+    it is pushed back on 5, 6 and 8, 14/36, each worth a quarter; the attacker loses a
+    point on doubles (6/36) and on a HOLD (4 and less, 6/36)."""
+    game = foot_facing_foot(2.0)
+    state = with_own(activated(game, "pf"), "pf", morale=4, morale_max=4)
+    state = with_own(state, "rf", morale=0, morale_max=2)
+    by_hand = 5 / 6 * (16 / 36 * 3 + 14 / 36 * 0.25 - 12 / 36)
+    assert charge_worth(game, state, state.units["pf"], state.units["rf"]) == pytest.approx(by_hand)
+
+
+def test_the_chances_of_a_move_and_of_a_range_are_the_dice_s() -> None:
+    two_d6 = [a + b for a in range(1, 7) for b in range(1, 7)]
+    for inches in range(0, 14):
+        assert move_chance(inches, 2) == pytest.approx(sum(t >= inches for t in two_d6) / 36)
+        assert move_chance(inches - 0.5, 1) == pytest.approx(sum(r >= inches - 0.5 for r in range(1, 7)) / 6)
+        assert reach_chance(6 + inches - 0.25, 6) == pytest.approx(
+            sum(6 + r >= 6 + inches - 0.25 for r in range(1, 7)) / 6)
 
 
 # --- morale and formations ----------------------------------------------------------------
