@@ -212,6 +212,8 @@ class DtsDoctrine:
         reach = float(max(likely.values()))
         declared = as_declared(state, ADVANCE, likely)
         for enemy in foes(state, unit, reach):
+            if base_distance(unit.base, enemy.base) > reach:
+                continue  # the charge goes no shorter than the gap between the bases
             if charge_worth(game, state, unit, enemy) >= dash and \
                     game.is_legal(declared, Charge(unit=unit.id, target=enemy.id)):
                 return True
