@@ -195,3 +195,17 @@ def test_the_progress_rate_agrees_with_the_summary() -> None:
     shown = [float(v) for v in re.findall(r"([0-9.]+) games/s", everything.replace(stdout, ""))]
     assert shown, everything
     assert abs(shown[-1] - summary) <= 0.25 * summary, (shown, summary)
+
+
+def test_declare_thee_sir_simulates_and_sweeps() -> None:
+    """The doctrine players fight Roundway Down under Declare Thee Sir, for a summary and
+    for a sweep of one of its options."""
+    dts = ("--rules", "declare-thee-sir", "--scenario", "roundway_down", "--seed", "3", "--workers", "1")
+    code, stdout, output = run("simulate", *dts, "--games", "2", "--json")
+    assert code == 0, output
+    data = json.loads(stdout)
+    assert data["rules"] == "declare-thee-sir" and data["completed"] == 2 and data["failed"] == 0
+    assert sum(data["wins"].values()) + data["draws"] == 2
+    code, stdout, output = run("sweep", *dts, "--games", "1", "--vary", "army_breaks_at=0.3,0.5")
+    assert code == 0, output
+    assert "army_breaks_at" in stdout and "paired by seed" in stdout

@@ -1,15 +1,32 @@
 """The doctrine player for Declare Thee Sir: the battle as the period fought it, on one
 card at a time.
 
-- Guns stand and fire at whatever their arc holds, and otherwise wait.
-- Foot in musket reach of an enemy stand and fire; an excellent regiment close to a
-  shaken enemy goes in with push of pike; otherwise the foot advance on the nearest enemy,
-  forming line from long march when the enemy is near.
-- Horse charge what their rolled move reaches, and otherwise advance.
-- A unit left at poor morale rests to regain a point.
-- A routing unit always tries to rally; a pursuer breaks off by rallying when its pursuit
-  nears a table edge (pursuit itself is compulsory), and pursues on otherwise.
-- Generals wait (they neither fight nor take hits).
+What it declares (Game Play's six options), by range and morale:
+
+- A routing unit always tries to rally. A pursuer tries to break off by rallying when its
+  pursuit nears a table edge or its quarry is gone, and pursues on otherwise (pursuit is
+  compulsory; a failed rally still leaves the usual roll to stop).
+- A general rides to join a regiment (:mod:`~tertia.ai.dts_generals`) and then stays
+  with it.
+- A unit at poor morale with no enemy in good order threatening it rests to regain a
+  point. A column forms line when the enemy is near, a hedgehog when no enemy horse is;
+  dragoons dismount to fire when the enemy is near and mount to ride when he is far.
+- Guns stand and fire when a target is in reach (base range and a D6 even odds to reach
+  it), advance and fire when one is just beyond, turn (advancing, on the spot) to bear on
+  an enemy within reach but out of their arc, and otherwise wait.
+- Any other unit advances to charge when a charge it could likely make is worth it
+  (:func:`~tertia.ai.dts_judgement.charge_worth`, the attached general's +2 among its
+  modifiers): foot only against a shaken foe, horse against any foe not yet known to be
+  excellent. Foot stand and fire when a target is in reach and advance and fire when it
+  is just beyond. Otherwise a unit advances when the way to an enemy is open, and waits
+  (resting, if it has points to regain) when friends block every way.
+
+Carrying it out: volleys at the target likeliest to be reached (none at a unit already
+poor, which fire cannot hurt); the charge worth most among those the rolled move reaches
+(the charge is made after the move is rolled); else a move towards the objective, round
+friends in the way (:func:`~tertia.ai.moves.advance_towards`); a rallied unit, or a
+pursuer that stopped, or a gun advanced, turns to face the nearest enemy. Every action is judged by the
+rules (``Game.is_legal``) before it is chosen; cheap distance cuts come first.
 
 It reads only what its side may see (``Game.observe``); nothing in this rule set is hidden
 from either side, so that is the whole position.
@@ -17,37 +34,97 @@ from either side, so that is the whole position.
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Mapping
 
-from tertia.ai.moves import move_towards
-from tertia.core.actions import Action, EndPhase
+from tertia.ai.dts_generals import join, stays, unit_to_join
+from tertia.ai.dts_judgement import (
+    charge_worth,
+    foes,
+    gap,
+    move_chance,
+    near_edge,
+    nearest_shot,
+    shot_chance,
+    threatened,
+)
+from tertia.ai.moves import advance_towards, bearing_to, pivot_to, strides
+from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import angle_between, base_distance, bearing, heading_vector
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
+    ADVANCE_AND_FIRE,
     DEFER,
     FORMATION_CHANGE,
+    HEDGEHOG,
     LINE,
     LONG_MARCH,
     RALLY,
     STAND_AND_FIRE,
+    DtsUnit,
     game_data,
     unit_data,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, Declare, Fire
+from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE, modifiers, move_dice, work_out
 from tertia.rulesets.declare_thee_sir.reach import base_range
+from tertia.rulesets.declare_thee_sir.rout import home_heading
+from tertia.rulesets.declare_thee_sir.ruleset import DISMOUNT, MOUNT, REST, RETIRE
+from tertia.rulesets.declare_thee_sir.troops import DRAGOONS
 
-EDGE_WARNING = 6.0
-"""A pursuer this close to a table edge tries to break off."""
-NEAR = 12.0
-"""An enemy this close makes a column form line."""
-EXPECTED_D6 = 3.5
-MAX_D6 = 6
+FOOT_DASH = 0.5
+"""Foot go in with push of pike only for a charge worth this much (a shaken foe, or a
+general's +2 against a steady one)."""
+HORSE_DASH = -0.2
+"""Horse charge what is worth at least this: about an even fight, so a fresh foe, not one
+known to be excellent."""
+CHARGE_LIKELY = 0.5
+"""A charge is declared when the rolled move is at least this likely to reach."""
+SHOOT = 0.5
+"""A volley at least this likely to reach is worth declaring fire for."""
+GUN_SHOOT = 1 / 3
+"""Guns, which can do nothing else, fire at longer odds."""
+GUN_TURN = 40.0
+"""A gun with no target but an enemy within its reach this far off its facing turns to
+bear on him."""
+NEAR = 18.0
+"""An enemy this close makes a column form line; enemy horse this close keep a hedgehog
+formed."""
+DISMOUNT_NEAR = 12.0
+"""Mounted dragoons this close to the enemy get down to fire."""
+MOUNT_BEYOND = 18.0
+"""Dragoons on foot with the enemy further off than this mount to ride."""
+LEAST_GAIN = 0.5
+"""A move that brings a unit less than this much nearer its objective is not worth it."""
+LOOK_AHEAD = 3 * LEAST_GAIN
+"""How far a unit's way is looked along before it declares a move: far enough to find
+:data:`LEAST_GAIN` on any heading tried, no further (a shorter look is a cheaper one)."""
+OBJECTIVES = 3
+"""How many of the nearest enemies a unit weighs as its objective."""
+BACK_REACH = 24.0
+"""How far off a retiring unit's goal lies."""
+TYPICAL_MOVE = {0: 9.0, 1: 3.0, 2: 7.0}
+"""A middling move, by the number of D6 rolled (0: a general's fixed 9")."""
 
 
 class DtsDoctrine:
     name = "doctrine"
+
+    def __init__(self) -> None:
+        self._shot: tuple[object, str, tuple[Unit, float] | None] | None = None
+
+    def _nearest_shot(self, game: Game, state: GameState, unit: Unit) -> tuple[Unit, float] | None:
+        """:func:`~tertia.ai.dts_judgement.nearest_shot` at the unit's longest range,
+        remembered while no piece changes (from the declaration to the first volley)."""
+        memo = self._shot
+        if memo is not None and memo[0] is state.units and memo[1] == unit.id:
+            return memo[2]
+        found = nearest_shot(game, state, unit, longest_shot(unit_data(unit)))
+        self._shot = (state.units, unit.id, found)
+        return found
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         g = game_data(state)
@@ -55,89 +132,220 @@ class DtsDoctrine:
         if unit is None:
             return EndPhase()
         if state.pending is not None:
-            return self._declare(game, state, unit)
+            option, how = self._option(game, state, unit)
+            return Declare(unit=unit.id, option=option, how=how)
         return self._carry_out(game, state, unit) or EndPhase()
 
     # --- the declaration ----------------------------------------------------------------
 
-    def _declare(self, game: Game, state: GameState, unit: Unit) -> Action:
+    def _option(self, game: Game, state: GameState, unit: Unit) -> tuple[str, str | None]:
         own = unit_data(unit)
         if own.routing:
-            return Declare(unit=unit.id, option=RALLY)
+            return RALLY, None
         if own.pursuing is not None:
-            return Declare(unit=unit.id, option=RALLY if near_edge(game, unit) else DEFER)
+            chased = state.units.get(own.pursuing)
+            gone = chased is None or not chased.in_play
+            return (RALLY if gone or near_edge(game, unit) else DEFER), None
         if own.is_general:
-            return Declare(unit=unit.id, option=DEFER)
-        enemy = nearest_enemy(state, unit)
-        if enemy is None:
-            return Declare(unit=unit.id, option=DEFER)
-        gap = base_distance(unit.base, enemy.base)
+            return (ADVANCE if self._ride(game, state, unit) is not None else DEFER), None
+        live = [e for e in foes(state, unit) if not unit_data(e).routing]
+        if not live:
+            return self._idle(own)
+        nearest = gap(unit, live[0])
         if own.morale == 0:
-            return Declare(unit=unit.id, option=RALLY, how="rest")
-        if own.formation == LONG_MARCH and gap < NEAR:
-            return Declare(unit=unit.id, option=FORMATION_CHANGE)
-        if own.is_gun:
-            return Declare(unit=unit.id, option=STAND_AND_FIRE if self._has_target(game, state, unit)
-                           else DEFER)
-        if own.is_mounted:
-            return Declare(unit=unit.id, option=ADVANCE)
-        charges = (own.morale or 0) >= 3 and gap < EXPECTED_D6 and (unit_data(enemy).morale or 4) <= 2
-        if not charges and self._has_target(game, state, unit) and gap <= base_range(own) + 2:
-            return Declare(unit=unit.id, option=STAND_AND_FIRE)
-        return Declare(unit=unit.id, option=ADVANCE)
+            if not threatened(state, unit):
+                return RALLY, REST
+            if self._way_back(game, state, unit):
+                return RALLY, RETIRE
+        if own.formation == LONG_MARCH and nearest < NEAR:
+            return FORMATION_CHANGE, None
+        horse_near = any(unit_data(e).is_mounted for e in live if gap(unit, e) < NEAR)
+        if own.formation == HEDGEHOG and not horse_near:
+            return FORMATION_CHANGE, None  # the square is for horse: none near, so line
+        if own.troop == DRAGOONS and (nearest < DISMOUNT_NEAR if own.mounted else nearest > MOUNT_BEYOND):
+            return FORMATION_CHANGE, None
+        if not own.is_gun and self._would_charge(game, state, unit):
+            return ADVANCE, None
+        shot = self._nearest_shot(game, state, unit)
+        if shot_chance(unit, shot) >= (GUN_SHOOT if own.is_gun else SHOOT):
+            return STAND_AND_FIRE, None
+        if own.morale != 0 and not own.is_mounted and shot_chance(unit, shot, half_move(own)) >= SHOOT:
+            return ADVANCE_AND_FIRE, None
+        if own.is_gun and shot is None and gap(unit, live[0]) <= longest_shot(own) and \
+                angle_between(unit.facing, bearing_to(unit, (live[0].x, live[0].y))) > GUN_TURN and \
+                self._face_foe(game, as_declared(state, ADVANCE, likely_move(own)), unit) is not None:
+            return ADVANCE, None  # to turn on the spot and bring the gun to bear
+        if own.morale == 0 or own.is_gun:
+            return self._idle(own)
+        if self._way_open(game, state, unit, live):
+            return ADVANCE, None
+        return self._idle(own)
 
-    def _has_target(self, game: Game, state: GameState, unit: Unit) -> bool:
-        """Would a volley be legal at some enemy, were stand and fire declared now (the
-        declaration answered, so nothing pending)?"""
-        declared = state.evolve(decisions=(), own=game_data(state).evolve(declared=STAND_AND_FIRE,
-                                                                           volleys=1))
-        return any(game.is_legal(declared, Fire(unit=unit.id, target=e.id))
-                   for e in within_reach(state, unit))
+    @staticmethod
+    def _ride(game: Game, state: GameState, general: Unit) -> Move | None:
+        """A general at large rides to join a regiment, if the rules allow a ride that
+        way (judged as if his move of 9" were declared)."""
+        if stays(state, general):
+            return None
+        joining = unit_to_join(state, general)
+        if joining is None:
+            return None
+        if game_data(state).allowance is None:
+            state = as_declared(state, ADVANCE, {"open": GENERAL_MOVE,
+                                                 "difficult": math.ceil(GENERAL_MOVE / 3)})
+        return join(game, state, general, joining)
+
+    @staticmethod
+    def _idle(own: DtsUnit) -> tuple[str, str | None]:
+        """Nothing to do: rest if there are points to regain (Rally d), else wait."""
+        if own.morale is not None and own.morale < (own.morale_max or 0):
+            return RALLY, REST
+        return DEFER, None
+
+    def _would_charge(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """Is there a foe worth charging that a middling roll of the unit's move would
+        reach, by the rules' judgement of that charge (the way clear, the distance within
+        the move)?"""
+        own = unit_data(unit)
+        dash = HORSE_DASH if own.is_mounted else FOOT_DASH
+        likely = likely_move(own)
+        reach = float(max(likely.values()))
+        declared = as_declared(state, ADVANCE, likely)
+        for enemy in foes(state, unit, reach):
+            if base_distance(unit.base, enemy.base) > reach:
+                continue  # the charge goes no shorter than the gap between the bases
+            if charge_worth(game, state, unit, enemy) >= dash and \
+                    game.is_legal(declared, Charge(unit=unit.id, target=enemy.id)):
+                return True
+        return False
+
+    def _way_back(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """Could the unit move back, away from the enemy?"""
+        found = strides(state, unit, back_point(state, unit), LOOK_AHEAD, ahead=unit.facing + 180.0,
+                        table=table_size(game))
+        return bool(found) and found[0].progress >= LEAST_GAIN
+
+    def _way_open(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> bool:
+        """Would a middling move bring the unit usefully nearer one of the nearest
+        enemies (cheaply judged: how far the way is clear), as :meth:`_advance` goes?"""
+        for enemy in live[:OBJECTIVES]:
+            found = strides(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, table=table_size(game))
+            if found and found[0].progress >= LEAST_GAIN:
+                return True
+        return False
 
     # --- carrying it out -----------------------------------------------------------------
 
     def _carry_out(self, game: Game, state: GameState, unit: Unit) -> Action | None:
         g = game_data(state)
+        own = unit_data(unit)
         if g.declared == FORMATION_CHANGE:
-            change = ChangeFormation(unit=unit.id, formation=LINE)
-            return change if game.is_legal(state, change) else None
-        targets = sorted(state.iter_troops(state.opponent(unit.side)),
-                         key=lambda e: (base_distance(unit.base, e.base), e.id))
+            return self._reform(game, state, unit)
+        allowance = g.allowance if not g.moved else None
         if g.volleys > 0:
-            for enemy in within_reach(state, unit):
-                shot = Fire(unit=unit.id, target=enemy.id)
-                if game.is_legal(state, shot):
-                    return shot
-        if g.allowance is not None and not g.moved:
-            for enemy in targets[:3]:
-                charge = Charge(unit=unit.id, target=enemy.id)
-                if game.is_legal(state, charge):
-                    return charge
-            if targets:
-                goal = targets[0]
-                ahead = max(0.0, base_distance(unit.base, goal.base) - 1.0)
-                reach = min(float(g.allowance.get("open", 0)), ahead)
-                move = move_towards(game, state, unit, (goal.x, goal.y), reach)
-                if move is not None and game.is_legal(state, move):
+            if allowance is not None and g.declared == ADVANCE_AND_FIRE:
+                move = self._advance(game, state, unit, allowance)
+                if move is not None:
                     return move
+            shot = self._nearest_shot(game, state, unit)
+            if shot is not None:
+                fire = Fire(unit=unit.id, target=shot[0].id)
+                if game.is_legal(state, fire):
+                    return fire
+            return None
+        if allowance is None:
+            return None
+        if own.is_general:
+            return self._ride(game, state, unit)
+        if own.is_gun:
+            return self._face_foe(game, state, unit)
+        if g.declared == ADVANCE:
+            return self._charge(game, state, unit, allowance) or self._advance(game, state, unit, allowance)
+        if g.declared == ADVANCE_AND_FIRE:
+            return self._advance(game, state, unit, allowance)
+        if g.declared == f"{RALLY}:{RETIRE}":
+            return advance_towards(game, state, unit, back_point(state, unit),
+                                   float(allowance.get("open", 0)), ahead=unit.facing + 180.0,
+                                   least=LEAST_GAIN)
+        return self._face_foe(game, state, unit)
+
+    def _reform(self, game: Game, state: GameState, unit: Unit) -> Action | None:
+        own = unit_data(unit)
+        if own.troop == DRAGOONS and own.formation == LINE:
+            wanted = DISMOUNT if own.mounted else MOUNT
+        else:
+            wanted = LINE
+        change = ChangeFormation(unit=unit.id, formation=wanted)
+        return change if game.is_legal(state, change) else None
+
+    def _charge(self, game: Game, state: GameState, unit: Unit, allowance: Mapping[str, int]
+                ) -> Action | None:
+        """The charge worth most among the foes the rolled move reaches (cheap cuts first,
+        then the rules' judgement)."""
+        own = unit_data(unit)
+        reach = float(max(allowance.values(), default=0))
+        dash = HORSE_DASH if own.is_mounted else FOOT_DASH
+        scored = sorted(((charge_worth(game, state, unit, e), e.id, e) for e in foes(state, unit, reach)
+                         if base_distance(unit.base, e.base) <= reach), key=lambda t: (-t[0], t[1]))
+        for worth, _, enemy in scored:
+            if worth < dash:
+                break
+            charge = Charge(unit=unit.id, target=enemy.id)
+            if game.is_legal(state, charge):
+                return charge
         return None
 
+    def _advance(self, game: Game, state: GameState, unit: Unit, allowance: Mapping[str, int]) -> Move | None:
+        """A move towards the nearest enemy in good order whose way is open (round friends
+        in the way), the next nearest if not."""
+        reach = float(allowance.get("open", 0))
+        turn = float(allowance.get("difficult", 0))
+        for enemy in [e for e in foes(state, unit) if not unit_data(e).routing][:OBJECTIVES]:
+            move = advance_towards(game, state, unit, (enemy.x, enemy.y), reach, turn_reach=turn,
+                                   least=LEAST_GAIN)
+            if move is not None:
+                return move
+        return None
 
-def within_reach(state: GameState, unit: Unit) -> list[Unit]:
-    """The enemy troops the unit's longest possible shot could reach (its base range and a
-    six), nearest first: a volley at any other surely falls short."""
-    longest = base_range(unit_data(unit)) + MAX_D6
-    return sorted((e for e in state.iter_troops(state.opponent(unit.side))
-                   if base_distance(unit.base, e.base) <= longest),
-                  key=lambda e: (base_distance(unit.base, e.base), e.id))
+    def _face_foe(self, game: Game, state: GameState, unit: Unit) -> Move | None:
+        """A unit that rallied or stopped pursuing turns to face the nearest enemy."""
+        live = [e for e in foes(state, unit) if not unit_data(e).routing]
+        return pivot_to(game, state, unit, bearing_to(unit, (live[0].x, live[0].y))) if live else None
 
 
-def nearest_enemy(state: GameState, unit: Unit) -> Unit | None:
-    enemies = list(state.iter_troops(state.opponent(unit.side)))
-    return min(enemies, key=lambda e: (base_distance(unit.base, e.base), e.id)) if enemies else None
+def as_declared(state: GameState, option: str, allowance: Mapping[str, int]) -> GameState:
+    """The position as it would stand were ``option`` declared and ``allowance`` rolled:
+    what the rules are asked about before the commander declares."""
+    return state.evolve(decisions=(), own=game_data(state).evolve(declared=option, allowance=allowance))
 
 
-def near_edge(game: Game, unit: Unit) -> bool:
-    t = game.table
-    return min(unit.x, unit.y, t.width - unit.x, t.depth - unit.y) < EDGE_WARNING
+def table_size(game: Game) -> tuple[float, float]:
+    return game.table.width, game.table.depth
 
+
+def back_point(state: GameState, unit: Unit) -> tuple[float, float]:
+    """Where a retiring unit heads (Rally a: rearward): straight away from the nearest
+    enemy in good order, or towards its own table edge when there is none."""
+    live = [e for e in foes(state, unit) if not unit_data(e).routing]
+    heading = bearing((live[0].x, live[0].y), (unit.x, unit.y)) if live else home_heading(state, unit.side)
+    dx, dy = heading_vector(heading)
+    return unit.x + dx * BACK_REACH, unit.y + dy * BACK_REACH
+
+
+def likely_move(own: DtsUnit) -> dict[str, int]:
+    """The move the unit is at least :data:`CHARGE_LIKELY` to roll, worked out by the
+    rules for its formation (open and difficult ground)."""
+    dice = move_dice(own)
+    roll = max(r for r in range(dice, 6 * dice + 1) if move_chance(r, dice) >= CHARGE_LIKELY)
+    found = work_out(roll, modifiers(own), halve=False)
+    return {"open": found.open_ground, "difficult": found.difficult}
+
+
+def longest_shot(own: DtsUnit) -> float:
+    """The furthest a volley of the unit could reach: its base range and a six."""
+    return float(base_range(own) + 6)
+
+
+def half_move(own: DtsUnit) -> float:
+    """A middling advance and fire move: half a middling roll."""
+    return TYPICAL_MOVE[move_dice(own)] / 2

@@ -7,6 +7,8 @@ towards where they want to be and shorten it until ``validate`` accepts it.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from tertia.core.actions import Move
 from tertia.core.game import Game
@@ -71,22 +73,45 @@ ENEMY_CLEARANCE = 2.98
 
 
 def free_run(
-    state: GameState, unit: Unit, direction: Point, reach: float, face: float | None = None
+    state: GameState, unit: Unit, direction: Point, reach: float, face: float | None = None,
+    *, shave: float = 0.0, among: Iterable[Unit] | None = None,
 ) -> float:
     """How far a unit (pivoted first to ``face``, if given) can slide straight along
     ``direction`` before touching another base or reaching 3" of an enemy unit, computed
-    exactly; the engine still has the last word."""
-    slide = Slide(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
-                   direction, reach)
+    exactly; the engine still has the last word. ``shave`` narrows the sliding base by
+    that much all round, so that a neighbour it merely touches does not stop it;
+    ``among`` limits the pieces looked at (by default every piece in play), nearest
+    first being the cheapest."""
+    base = Base(unit.x, unit.y, unit.facing if face is None else face,
+                max(unit.width - 2 * shave, 0.0), max(unit.depth - 2 * shave, 0.0)) if shave else (
+        unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face))
+    slide = Slide(base, direction, reach)
     best = reach
-    for other in state.iter_units():
+    for other in state.iter_units() if among is None else among:
         if other.id != unit.id:
-            enemy = other.side != unit.side and not other.is_commander
-            best = min(best, slide.contact(other.base, ENEMY_CLEARANCE if enemy else 0.0))
+            clearance = ENEMY_CLEARANCE if other.side != unit.side and not other.is_commander else 0.0
+            # no piece stops the slide before its centre distance less both half-diagonals
+            if math.hypot(other.x - base.x, other.y - base.y) - other.base.radius - base.radius \
+                    - clearance >= best:
+                continue
+            best = min(best, slide.contact(other.base, clearance))
     for supply in supplies_of(state):
         if supply.in_play:
             best = min(best, slide.contact(supply.base, 0.0))
     return max(0.0, best - 1e-6)
+
+
+def pieces_near(state: GameState, unit: Unit, reach: float) -> list[Unit]:
+    """The other pieces in play that a slide of ``unit`` up to ``reach`` inches (in any
+    direction, pivoting or not) could meet or come within 3" of, nearest first."""
+    found: list[tuple[float, str, Unit]] = []
+    for other in state.iter_units():
+        if other.id != unit.id:
+            d = math.hypot(other.x - unit.x, other.y - unit.y) - other.base.radius - unit.base.radius
+            if d <= reach + ENEMY_CLEARANCE:
+                found.append((d, other.id, other))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [o for _, _, o in found]
 
 
 class Slide:
@@ -112,6 +137,133 @@ class Slide:
         if point_segment_distance(other.centre, self.start, self.end) > margin:
             return math.inf
         return first_contact(self.corners, other.corners(), self.direction, clearance)
+
+
+@dataclass(frozen=True, slots=True)
+class Stride:
+    """A candidate straight move: its heading, the pivot before it (if any), how far the
+    way is clear and how much nearer the goal it brings the unit."""
+
+    heading: float
+    face: float | None
+    run: float
+    progress: float
+
+
+OBLIQUE_STEPS = (0.0, -22.0, 22.0, -44.0, 44.0)
+"""Headings tried off the unit's facing, straight ahead first (a hair inside the 45
+degrees a rule set may allow an oblique move)."""
+
+
+STRIDE_SHORTEN_STEPS = 5
+"""Halvings tried on a stride the rules refuse whole (to a 32nd of its run)."""
+TOUCHING = 0.05
+"""Bases this close are touching: a neighbour in line does not stop a unit's slide (the
+rules judge any overlap)."""
+
+
+def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: float = 44.0,
+            turn_reach: float = 0.0, turn_beyond: float = 60.0, ahead: float | None = None,
+            table: tuple[float, float] | None = None) -> list[Stride]:
+    """Straight moves towards ``goal``, best first, judged by how far the way is clear
+    (:func:`free_run`: friends stop it at contact, enemies just inside 3"): the heading
+    straight at the goal when it lies within ``arc`` degrees of the facing, and headings
+    fanned across the arc, each going at most ``reach``; and, when the goal lies more than
+    ``turn_beyond`` degrees off, a pivot to face it and a move of ``turn_reach``. The arc
+    is about the unit's facing, or about ``ahead`` (a retreat fans about the rear). A
+    friend in the way leaves a fanned heading round it; with ``table`` (its width and
+    depth) no heading runs off the table. Cheap: nothing is validated."""
+    start = (unit.x, unit.y)
+    span = math.dist(start, goal)
+    if span < MIN_STEP:
+        return []
+    towards = bearing(start, goal)
+    about = unit.facing if ahead is None else ahead
+    headings: list[tuple[float, float | None, float]] = (
+        [(towards, None, reach)] if angle_between(towards, about) <= arc else [])
+    headings += [((about + d) % 360.0, None, reach) for d in OBLIQUE_STEPS if abs(d) <= arc]
+    if turn_reach > 0 and angle_between(towards, unit.facing) > turn_beyond:
+        headings.append((towards, towards, turn_reach))
+    near = pieces_near(state, unit, max(most for _, _, most in headings))
+    found: list[Stride] = []
+    for i, (heading, face, most) in enumerate(headings):
+        ux, uy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+        along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
+        run = min(most, max(0.0, along))  # never past the point nearest the goal
+        if run >= MIN_STEP and table is not None:
+            run = min(run, edge_run(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
+                                    (ux, uy), table))
+        if run >= MIN_STEP:
+            run = free_run(state, unit, (ux, uy), run, face, shave=TOUCHING, among=near)
+        end = (start[0] + ux * run, start[1] + uy * run)
+        found.append(Stride(heading, face, run, span - math.dist(end, goal)))
+        if i == 0 and face is None and run >= min(most, along) - 1e-6:
+            return found  # straight at the goal and nothing in the way: none does better
+    found.sort(key=lambda s: -s.progress)
+    return found
+
+
+def edge_run(base: Base, direction: Point, table: tuple[float, float]) -> float:
+    """How far ``base`` can slide along ``direction`` with every corner on a table of
+    ``table`` (width, depth), the origin at its south-west corner."""
+    best = math.inf
+    for x, y in base.corners():
+        for at, d, top in ((x, direction[0], table[0]), (y, direction[1], table[1])):
+            if d > 1e-12:
+                best = min(best, (top - at) / d)
+            elif d < -1e-12:
+                best = min(best, -at / d)
+    return max(0.0, best - 1e-6)
+
+
+def stride_move(game: Game, state: GameState, unit: Unit, stride: Stride,
+                shorter: float | None = None) -> Move | None:
+    """The longest legal move along ``stride``: its whole run, else ``shorter`` (a length
+    the rules are likely to allow, such as a move through difficult ground), else
+    shortened until the rules accept it; None when no such move of at least
+    :data:`MIN_STEP` is legal."""
+    ux, uy = math.sin(math.radians(stride.heading)), math.cos(math.radians(stride.heading))
+
+    def build(d: float) -> Move:
+        return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=stride.face)
+
+    if stride.run < MIN_STEP:
+        return None
+    full = build(stride.run)
+    if game.is_legal(state, full):
+        return full
+    hi = stride.run
+    if shorter is not None and MIN_STEP <= shorter < stride.run:
+        second = build(shorter)
+        if game.is_legal(state, second):
+            return second
+        hi = shorter
+    lo, best = 0.0, None
+    for _ in range(STRIDE_SHORTEN_STEPS):
+        mid = (lo + hi) / 2
+        candidate = build(mid)
+        if game.is_legal(state, candidate):
+            best, lo = candidate, mid
+        else:
+            hi = mid
+    return best if best is not None and lo >= MIN_STEP else None
+
+
+def advance_towards(game: Game, state: GameState, unit: Unit, goal: Point, reach: float, *,
+                    arc: float = 44.0, turn_reach: float = 0.0, least: float = MIN_STEP,
+                    tries: int = 2, ahead: float | None = None) -> Move | None:
+    """The legal move that brings the unit nearest ``goal`` among the best ``tries``
+    :func:`strides` (round a friend in the way rather than into it), each tried at its
+    whole run, then at ``turn_reach`` (the move a slower ground or a turn allows), then
+    shorter; None when none gains at least ``least`` inches."""
+    for stride in strides(state, unit, goal, reach, arc=arc, turn_reach=turn_reach, ahead=ahead,
+                          table=(game.table.width, game.table.depth))[:tries]:
+        if stride.progress < least:
+            break
+        move = stride_move(game, state, unit, stride, turn_reach or None)
+        if move is not None:
+            return move
+    return None
 
 
 def pivot_to(game: Game, state: GameState, unit: Unit, facing: float) -> Move | None:

@@ -1,0 +1,174 @@
+"""What the Declare Thee Sir doctrine weighs before it declares and acts: how near the
+enemy is, whether a volley is likely to reach, whether a foe threatens, and what a charge
+is worth.
+
+The worth of a charge is read from the rule set's own tables (the Melee Chart, the test to
+close, the morale points rolled when a unit is first tested) and its own modifiers
+(``melee_modifiers``): every two-dice total is walked with its chance. It is a judgement,
+not a resolution: where a push-back or rout leads afterwards is left out.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from tertia.core.game import Game
+from tertia.core.geometry import base_distance
+from tertia.core.state import GameState, Unit
+from tertia.rules.morale import DECLARE_LEVELS, PointsTable
+from tertia.rulesets.declare_thee_sir.chart import HOLD, chart_result, is_rout, push_dice
+from tertia.rulesets.declare_thee_sir.data import CARACOLE, unit_data
+from tertia.rulesets.declare_thee_sir.melee import CLOSE_NEED
+from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers, total
+from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general, points_table
+from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance
+
+ROUT_WORTH = 3.0
+"""A unit broken is worth this many morale points: it flees, and may leave the table."""
+PUSH_WORTH = 0.25
+"""A foe pushed back in good order is worth this much: ground, and a foe in disarray."""
+SURE_REACH = 3.5
+"""A shot at its base range and this much more reaches on a D6 of 4 or more: even odds."""
+THREAT = 12.0
+"""An enemy this close could shoot or charge a unit (musket 6" + 1D6, horse 2D6)."""
+GUN_THREAT = 24.0
+"""A gun reaches this far (18" + 1D6)."""
+EDGE_WARNING = 6.0
+"""A pursuer this close to a table edge tries to break off."""
+
+
+def gap(a: Unit, b: Unit) -> float:
+    """A cheap lower bound of the edge-to-edge distance: centres less both bases'
+    half-diagonals. Used to leave out what is surely too far before measuring exactly."""
+    return math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius
+
+
+def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
+    """The enemy troops in play whose cheap distance (:func:`gap`) is within ``within``,
+    nearest first; routing units last (they are no threat and no objective)."""
+    found = [e for e in state.iter_troops(state.opponent(unit.side)) if gap(unit, e) <= within]
+    found.sort(key=lambda e: (unit_data(e).routing, gap(unit, e), e.id))
+    return found
+
+
+def threatened(state: GameState, unit: Unit) -> bool:
+    """Could an enemy in good order shoot or charge the unit when next activated: a gun
+    within 24", any other troops within 12"?"""
+    for e in state.iter_troops(state.opponent(unit.side)):
+        own = unit_data(e)
+        if not own.routing and own.pursuing is None and gap(unit, e) <= (
+                GUN_THREAT if own.is_gun else THREAT):
+            return True
+    return False
+
+
+def near_edge(game: Game, unit: Unit) -> bool:
+    t = game.table
+    return min(unit.x, unit.y, t.width - unit.x, t.depth - unit.y) < EDGE_WARNING
+
+
+def reach_chance(distance: float, base: float) -> float:
+    """The chance that base + 1D6 (a rolled range) reaches ``distance``."""
+    need = math.ceil(distance - base - 1e-9)
+    return min(1.0, max(0.0, (7 - max(need, 1)) / 6))
+
+
+def move_chance(distance: float, dice: int) -> float:
+    """The chance that a move of ``dice`` D6 covers ``distance``."""
+    return sum(p for total_, p in _sums(dice) if total_ >= distance - 1e-9)
+
+
+@cache
+def _sums(dice: int) -> tuple[tuple[int, float], ...]:
+    counts: dict[int, int] = {0: 1}
+    for _ in range(dice):
+        step: dict[int, int] = {}
+        for s, n in counts.items():
+            for face in range(1, 7):
+                step[s + face] = step.get(s + face, 0) + n
+        counts = step
+    every = 6 ** dice
+    return tuple((s, n / every) for s, n in sorted(counts.items()))
+
+
+def is_poor(unit: Unit) -> bool:
+    return unit_data(unit).morale == 0
+
+
+def nearest_shot(game: Game, state: GameState, unit: Unit, within: float) -> tuple[Unit, float] | None:
+    """The nearest target worth a volley within ``within`` inches, by the rule set's own
+    measure of range (in the firer's arc and sight, stand to stand), with that range:
+    none routing, and none at poor unless the firer is a gun (fire takes no point from a
+    poor unit; a gun may yet push it back). Cheap bounds leave out what cannot be
+    nearer than the best found."""
+    own = unit_data(unit)
+    best: tuple[Unit, float] | None = None
+    for enemy in foes(state, unit, within):
+        if best is not None and gap(unit, enemy) >= best[1]:
+            break
+        if unit_data(enemy).routing or (is_poor(enemy) and not own.is_gun):
+            continue
+        if own.formation != CARACOLE and \
+                unit.base.to_local((enemy.x, enemy.y))[1] < -(unit.depth / 2 + enemy.base.radius):
+            continue  # wholly behind the firer's rear edge: in no stand's forward arc
+        if base_distance(unit.base, enemy.base) >= (within if best is None else best[1]):
+            continue
+        measured = fire_distance(game.table, state, unit, enemy)
+        if measured is not None and measured <= within and (best is None or measured < best[1]):
+            best = (enemy, measured)
+    return best
+
+
+def shot_chance(unit: Unit, shot: tuple[Unit, float] | None, extra: float = 0.0) -> float:
+    """The chance a volley at ``shot`` (:func:`nearest_shot`) reaches, were the unit
+    ``extra`` inches nearer."""
+    return 0.0 if shot is None else reach_chance(shot[1] - extra, base_range(unit_data(unit)))
+
+
+# --- the worth of a charge ---------------------------------------------------------------
+
+def charge_worth(game: Game, state: GameState, attacker: Unit, target: Unit) -> float:
+    """What a charge at ``target`` is expected to gain, in morale points (a rout counted
+    :data:`ROUT_WORTH`, a push-back :data:`PUSH_WORTH`), less what the attacker expects to
+    lose, as if it closed from where it stands (the face it comes at and the ground)."""
+    mods = total(melee_modifiers(game.table, state, attacker, target))
+    return _worth(_points(state, attacker), _points(state, target), mods)
+
+
+def _points(state: GameState, unit: Unit) -> tuple[tuple[int, float], ...]:
+    """The unit's morale points, or their chances when it is untested (rolled on 1D6, an
+    attached general's point added at most to 4)."""
+    points = unit_data(unit).morale
+    if points is not None:
+        return ((points, 1.0),)
+    bonus = 1 if attached_general(state, unit.id) is not None else 0
+    return _untested(points_table(unit), bonus)
+
+
+@cache
+def _untested(table: PointsTable, bonus: int) -> tuple[tuple[int, float], ...]:
+    found: dict[int, float] = {}
+    for roll in range(1, 7):
+        p = min(MOST_POINTS, table.points_for(roll) + bonus)
+        found[p] = found.get(p, 0.0) + 1 / 6
+    return tuple(sorted(found.items()))
+
+
+@cache
+def _worth(mine: tuple[tuple[int, float], ...], theirs: tuple[tuple[int, float], ...], mods: int) -> float:
+    worth = 0.0
+    for a, pa in mine:
+        closes = (7 - CLOSE_NEED[DECLARE_LEVELS.name(a)]) / 6
+        for t, pt in theirs:
+            level = DECLARE_LEVELS.name(t)
+            for first in range(1, 7):
+                for second in range(1, 7):
+                    result = chart_result(first + second + mods, level)
+                    lost = int(first + second == 7) + int(is_rout(result))
+                    hurt = int(first == second) + int(result == HOLD)
+                    gained = min(lost, t) + (ROUT_WORTH if is_rout(result) or lost > t else
+                                             PUSH_WORTH * bool(push_dice(result)))
+                    paid = min(hurt, a) + (ROUT_WORTH if hurt > a else 0.0)
+                    worth += pa * closes * pt * (gained - paid) / 36
+    return worth
