@@ -184,6 +184,22 @@ def test_a_general_turns_with_his_unit_and_stays_behind_it() -> None:
     assert (pc.x, pc.y, pc.facing) == (pytest.approx(18.75), pytest.approx(6.0), 90.0)
 
 
+def test_a_unit_may_not_carry_its_general_off_the_table() -> None:
+    """Attached generals "move with unit": foot facing east an inch from the east edge, its
+    general touching its rear; turning about would swing him over the edge, so the turn is
+    refused, naming him; unattached, he stays where he is and the turn is free."""
+    foot = unit("pf", P, "foot", 46.5, 10, 90)
+    behind = {"id": "pc", "side": P, "command": "centre", "x": 45.25, "y": 10, "general": True}
+    about = Move(unit="pf", waypoints=(), face_before=270.0)
+    attached = dts_game([foot, ENEMY], commanders=[behind],
+                        table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    state = activated(attached, "pf", "advance", {"open": 4, "difficult": 2})
+    assert codes(attached, state, about) == ["movement.OFF_TABLE"]
+    assert "would be carried off the table" in attached.validate(state, about)[0].message
+    alone = dts_game([foot, ENEMY], commanders=[behind])
+    assert codes(alone, activated(alone, "pf", "advance", {"open": 4, "difficult": 2}), about) == []
+
+
 def test_a_charge_goes_past_the_chargers_own_general_but_not_another() -> None:
     """Melee a: "move directly at target unit". Turning towards a target half right, the
     line swings across the general touching its rear: its own attached general goes with

@@ -23,15 +23,26 @@ def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | Non
     """Attached generals "move with unit": each is carried the unit's way (``unit`` as it
     stood before), keeping his place about it; when it turns to ``facing`` he turns with
     it, so a general behind his regiment stays behind it."""
+    for g in carried_generals(tx.state, unit, dx, dy, facing):
+        before = tx.state.units[g.id]
+        tx.emit(UnitMoved(unit=g.id, path=((before.x, before.y), (g.x, g.y)), facing=g.facing,
+                          reason="with its unit"))
+
+
+def carried_generals(state: GameState, unit: Unit, dx: float, dy: float,
+                     facing: float | None = None) -> list[Unit]:
+    """``unit``'s attached generals where its move of (``dx``, ``dy``), ending facing
+    ``facing``, carries them (none when it neither moves nor turns)."""
     turn = 0.0 if facing is None else (facing - unit.facing) % 360.0
     if min(turn, 360.0 - turn) < 1e-9:
         turn = 0.0
     if abs(dx) < 1e-9 and abs(dy) < 1e-9 and turn == 0.0:
-        return
-    for g in attached_generals(tx.state, unit.id):
+        return []
+    out = []
+    for g in attached_generals(state, unit.id):
         ox, oy = _turned(g.x - unit.x, g.y - unit.y, turn)
-        tx.emit(UnitMoved(unit=g.id, path=((g.x, g.y), (unit.x + dx + ox, unit.y + dy + oy)),
-                          facing=(g.facing + turn) % 360.0, reason="with its unit"))
+        out.append(g.evolve(x=unit.x + dx + ox, y=unit.y + dy + oy, facing=(g.facing + turn) % 360.0))
+    return out
 
 
 def _turned(x: float, y: float, degrees: float) -> tuple[float, float]:

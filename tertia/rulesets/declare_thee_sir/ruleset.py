@@ -72,7 +72,12 @@ from tertia.rulesets.declare_thee_sir.events import (
     VolleyFired,
 )
 from tertia.rulesets.declare_thee_sir.fire import fire
-from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH, attached_generals, carry_generals
+from tertia.rulesets.declare_thee_sir.generals import (
+    ATTACH_REACH,
+    attached_generals,
+    carried_generals,
+    carry_generals,
+)
 from tertia.rulesets.declare_thee_sir.melee import SHORT_OF_TARGET, close_test, fight
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.pushback import PushBack
@@ -781,11 +786,17 @@ def _room_problems(table: Battlefield, state: GameState, placed: Unit, rule: str
 
 def _forlorn_hope_carried(table: Battlefield, state: GameState, plan: MovePlan) -> list[Violation]:
     """Optional Rules a: a regiment's move carries its forlorn hope, which must stay on the
-    table and off every other piece."""
+    table and off every other piece; Generals: its attached generals "move with unit", and
+    must stay on the table too."""
     unit = plan.unit
+    dx, dy = plan.end.x - unit.x, plan.end.y - unit.y
+    for general in carried_generals(state, unit, dx, dy, plan.end.facing):
+        if not table.inside_table(general.base.corners()):
+            return [Violation(MovementCode.OFF_TABLE, f"{general.label} would be carried off the table",
+                              f"{clauses.MOVEMENT} (attached generals move with unit)")]
     rule = f"{clauses.OPTIONAL} a"
     carried = _carried_with(state, unit)
-    for moved in forlorn.carried(state, unit, plan.end.x - unit.x, plan.end.y - unit.y, plan.end.facing):
+    for moved in forlorn.carried(state, unit, dx, dy, plan.end.facing):
         corners = moved.base.corners()
         if not table.inside_table(corners):
             return [Violation(MovementCode.OFF_TABLE, f"{moved.label} would be carried off the table",
