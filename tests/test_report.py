@@ -25,9 +25,11 @@ from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
 from tertia.rulesets.declare_thee_sir import capture as dts_capture
+from tertia.rulesets.declare_thee_sir import event_cards as dts_events
 from tertia.rulesets.declare_thee_sir import evasion as dts_evasion
 from tertia.rulesets.declare_thee_sir import events as dts_ev
 from tertia.rulesets.declare_thee_sir import forlorn as dts_forlorn
+from tertia.rulesets.declare_thee_sir import rejoin as dts_rejoin
 from tertia.rulesets.declare_thee_sir import rout as dts_rout
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
@@ -290,6 +292,15 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
                                    ahead=3.0, x=20, y=10, facing=0, width=1.5, depth=1, regiment_x=20,
                                    regiment_y=6, regiment_width=3, regiment_depth=1),
      "Essex's Foot sends its forlorn hope 3.0\" ahead"),
+    (dts_rejoin.ForlornHopeRejoined(unit="pf-forlorn-hope", regiment="pf", x=20, y=6, width=4.5, depth=1),
+     "rejoins Essex's Foot"),
+    (dts_events.EventCardDrawn(event="alarm", side="roy", unit="rf"),
+     "Event card: Alarm, striking King's Foot"),
+    (dts_events.EventCardDrawn(event="sermon", side="parl", unit=None),
+     "Event card: Sermon, striking no unit of Parliament"),
+    (dts_events.PowderSpoiled(unit="pf", damp=True),
+     "Essex's Foot's powder is damp: it may not fire on its next activation"),
+    (dts_events.PowderSpoiled(unit="pf", damp=False), "Essex's Foot's powder is dry again"),
     (dts_rout.UnitBroken(unit="pf"), "Essex's Foot is broken and routs"),
     (dts_rout.UnitRallied(unit="pf"), "Essex's Foot rallies on its colours"),
     (dts_rout.PursuitChanged(unit="rf", target="pf"), "King's Foot pursues Essex's Foot"),

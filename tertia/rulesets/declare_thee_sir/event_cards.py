@@ -82,7 +82,7 @@ def _spoiled(s: GameState, e: PowderSpoiled) -> GameState:
 
 @tells(EventCardDrawn)
 def _tell_drawn(n: Narrating, e: EventCardDrawn, dice: Sequence[DiceRolled]) -> Sentence:
-    struck = f"{n.label(e.unit)}" if e.unit is not None else f"nobody of {e.side}'s"
+    struck = n.label(e.unit) if e.unit is not None else f"no unit of {n.side(e.side)}"
     return f"Event card: {TITLES.get(e.event, e.event)}, striking {struck}", "heading"
 
 
