@@ -25,8 +25,8 @@ from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
 from tertia.rulesets.declare_thee_sir import capture as dts_capture
-from tertia.rulesets.declare_thee_sir import event_cards as dts_events
 from tertia.rulesets.declare_thee_sir import evasion as dts_evasion
+from tertia.rulesets.declare_thee_sir import event_cards as dts_events
 from tertia.rulesets.declare_thee_sir import events as dts_ev
 from tertia.rulesets.declare_thee_sir import forlorn as dts_forlorn
 from tertia.rulesets.declare_thee_sir import rejoin as dts_rejoin
