@@ -7,7 +7,7 @@ towards where they want to be and shorten it until ``validate`` accepts it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tertia.core.actions import Move
@@ -54,18 +54,7 @@ def move_towards(
     full = build(reach)
     if game.is_legal(state, full):
         return full
-    lo, hi = 0.0, reach
-    best: Move | None = None
-    for _ in range(SHORTEN_STEPS):
-        mid = (lo + hi) / 2
-        candidate = build(mid)
-        if game.is_legal(state, candidate):
-            best, lo = candidate, mid
-        else:
-            hi = mid
-    if best is not None and lo >= MIN_STEP:
-        return best
-    return None
+    return _longest_legal(game, state, build, reach, SHORTEN_STEPS)
 
 
 ENEMY_CLEARANCE = 2.98
@@ -238,8 +227,15 @@ def stride_move(game: Game, state: GameState, unit: Unit, stride: Stride,
         if game.is_legal(state, second):
             return second
         hi = shorter
+    return _longest_legal(game, state, build, hi, STRIDE_SHORTEN_STEPS)
+
+
+def _longest_legal(game: Game, state: GameState, build: Callable[[float], Move], hi: float,
+                   steps: int) -> Move | None:
+    """The longest move ``build`` makes that the rules accept, found by halving the span
+    from nothing to ``hi`` ``steps`` times; None when none of at least :data:`MIN_STEP` is."""
     lo, best = 0.0, None
-    for _ in range(STRIDE_SHORTEN_STEPS):
+    for _ in range(steps):
         mid = (lo + hi) / 2
         candidate = build(mid)
         if game.is_legal(state, candidate):
