@@ -399,7 +399,7 @@ class DeclareTheeSir(RuleSet):
                               f"ground), not {plan.length:.1f}\"", rule)]
         problems = [*iter_table_violations(table, plan, rule),
                     *iter_terrain_violations(table, plan, IMPASSABLE, {TerrainKind.LAKE: rule}, rule),
-                    *_forlorn_hope_carried(table, state, plan)]
+                    *_carried_problems(table, state, plan)]
         if problems:
             return problems[:1]
         if not unit_data(unit).at_obstacle and movement.obstacle_crossed(table, plan) is not None:
@@ -784,7 +784,7 @@ def _room_problems(table: Battlefield, state: GameState, placed: Unit, rule: str
     return []
 
 
-def _forlorn_hope_carried(table: Battlefield, state: GameState, plan: MovePlan) -> list[Violation]:
+def _carried_problems(table: Battlefield, state: GameState, plan: MovePlan) -> list[Violation]:
     """Optional Rules a: a regiment's move carries its forlorn hope, which must stay on the
     table and off every other piece; Generals: its attached generals "move with unit", and
     must stay on the table too."""
