@@ -65,6 +65,30 @@ def test_samples_range_over_every_order_of_the_unplayed_cards() -> None:
     assert seen == set(itertools.permutations(unplayed))
 
 
+def test_a_playable_state_is_the_sampled_view_built_in_one_step() -> None:
+    game, states = _positions(1)
+    for i, state in enumerate(states):
+        for side in state.sides:
+            composed = game.sample_hidden(game.observed_state(state, side), side, random.Random(i))
+            assert game.playable_state(state, side, random.Random(i)) == composed
+
+
+def test_a_playable_state_never_reads_the_order_it_replaces() -> None:
+    game, states = _positions(2)
+    for i, state in enumerate(states):
+        viewer = state.to_act
+        other = state.opponent(viewer)
+        order = state.value(cards.order_key(other))
+        if not isinstance(order, list | tuple) or len(cards.unplayed(state, other)) < 2:
+            continue
+        done = cards.played(state, other)
+        rest = [c for c in order if c not in done]
+        changed = state.with_values({cards.order_key(other): [*done, *reversed(rest)]})
+        assert changed != state
+        assert (game.playable_state(changed, viewer, random.Random(i))
+                == game.playable_state(state, viewer, random.Random(i)))
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_two_games_differing_only_in_a_secret_look_the_same_to_the_other_side(seed: int) -> None:
     game, states = _positions(seed)

@@ -215,14 +215,30 @@ _HIDDEN_ORDER = hidden("card order")
 def sample_orders(observation: GameState, rng: random.Random) -> GameState:
     """A full state consistent with a view from :func:`hide_orders`: each hidden order is
     the cards already played, in the order played, then the rest in a random order."""
+    hidden_from_viewer = [side for side in observation.sides
+                          if is_hidden(observation.value(order_key(side)))]
+    return without_view_mark(observation, _sampled_orders(observation, hidden_from_viewer, rng))
+
+
+def resample_orders(state: GameState, viewer: str, rng: random.Random) -> GameState:
+    """``sample_orders(hide_orders(state, viewer), rng)`` in one step: every other side's
+    card order replaced by a sample drawn from what ``viewer`` sees (the cards it has
+    played and the cards left), never from the order itself."""
+    secret = [side for side in state.sides
+              if side != viewer and state.value(order_key(side)) is not None]
+    return state.with_values(_sampled_orders(state, secret, rng)) if secret else state
+
+
+def _sampled_orders(state: GameState, sides: list[str], rng: random.Random) -> dict[str, list[str]]:
+    """For each of ``sides``, an order of its cards consistent with what all may see: the
+    cards already played, in the order played, then the rest in a random order."""
     sampled: dict[str, list[str]] = {}
-    for side in observation.sides:
-        if is_hidden(observation.value(order_key(side))):
-            done = played(observation, side)
-            rest = [c for c in deck(observation, side) if c not in done]
-            rng.shuffle(rest)
-            sampled[order_key(side)] = [*done, *rest]
-    return without_view_mark(observation, sampled)
+    for side in sides:
+        done = played(state, side)
+        rest = [c for c in deck(state, side) if c not in done]
+        rng.shuffle(rest)
+        sampled[order_key(side)] = [*done, *rest]
+    return sampled
 
 
 def carries_secret(event: Event, viewer: str) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from tertia.core.game import Game
-from tertia.core.hidden import view_of
 from tertia.core.state import GameState
 
 
@@ -19,7 +18,4 @@ def playable_view(game: Game, state: GameState, rng: random.Random) -> GameState
     """The side to act's observation of ``state`` with its hidden values sampled. The
     sampler is a stream of its own, seeded from the step number (public), so sampling
     leaves the player's own stream (``rng``) as it was and reads nothing secret."""
-    view = game.observed_state(state, state.to_act)
-    if view_of(view) is None:
-        return view
-    return game.sample_hidden(view, state.to_act, random.Random(state.step))
+    return game.playable_state(state, state.to_act, random.Random(state.step))

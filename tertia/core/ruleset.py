@@ -387,6 +387,18 @@ class RuleSet(ABC):
             return observation
         raise NotImplementedError(f"{self.id} hides values but cannot sample them")
 
+    def playable_state(
+        self, table: Battlefield, state: GameState, side: str, rng: random.Random
+    ) -> GameState:
+        """``side``'s observation of ``state`` with its hidden values sampled: what a
+        player tries actions on. The composition of :meth:`observed_state` and
+        :meth:`sample_hidden`; a rule set may override it to build the same state in one
+        step, reading only what ``side`` may see (a test holds the two equal)."""
+        view = self.observed_state(table, state, side)
+        if view_of(view) is None:
+            return view
+        return self.sample_hidden(table, view, side, rng)
+
     def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
         """What ``side`` may see, as JSON-ready data: :meth:`observed_state`, serialised."""
         return self.observed_state(table, state, side).to_dict()
