@@ -220,13 +220,15 @@ def sample_orders(observation: GameState, rng: random.Random) -> GameState:
     return without_view_mark(observation, _sampled_orders(observation, hidden_from_viewer, rng))
 
 
-def resample_orders(state: GameState, viewer: str, rng: random.Random) -> GameState:
-    """``sample_orders(hide_orders(state, viewer), rng)`` in one step: every other side's
-    card order replaced by a sample drawn from what ``viewer`` sees (the cards it has
-    played and the cards left), never from the order itself."""
+def resample_orders(state: GameState, viewer: str, seed: int) -> GameState:
+    """``sample_orders(hide_orders(state, viewer), random.Random(seed))`` in one step:
+    every other side's card order replaced by a sample drawn from what ``viewer`` sees
+    (the cards it has played and the cards left), never from the order itself."""
     secret = [side for side in state.sides
               if side != viewer and state.value(order_key(side)) is not None]
-    return state.with_values(_sampled_orders(state, secret, rng)) if secret else state
+    if not secret:
+        return state
+    return state.with_values(_sampled_orders(state, secret, random.Random(seed)))
 
 
 def _sampled_orders(state: GameState, sides: list[str], rng: random.Random) -> dict[str, list[str]]:

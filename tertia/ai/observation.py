@@ -18,4 +18,4 @@ def playable_view(game: Game, state: GameState, rng: random.Random) -> GameState
     """The side to act's observation of ``state`` with its hidden values sampled. The
     sampler is a stream of its own, seeded from the step number (public), so sampling
     leaves the player's own stream (``rng``) as it was and reads nothing secret."""
-    return game.playable_state(state, state.to_act, random.Random(state.step))
+    return game.playable_state(state, state.to_act, state.step)

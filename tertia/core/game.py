@@ -78,10 +78,10 @@ class Game:
         :meth:`RuleSet.sample_hidden`), on which actions may be tried."""
         return self.ruleset.sample_hidden(self.table, observation, side, rng)
 
-    def playable_state(self, state: GameState, side: str, rng: random.Random) -> GameState:
-        """``side``'s observation of ``state`` with its hidden values sampled (see
-        :meth:`RuleSet.playable_state`)."""
-        return self.ruleset.playable_state(self.table, state, side, rng)
+    def playable_state(self, state: GameState, side: str, seed: int) -> GameState:
+        """``side``'s observation of ``state`` with its hidden values sampled by a stream
+        seeded with ``seed`` (see :meth:`RuleSet.playable_state`)."""
+        return self.ruleset.playable_state(self.table, state, side, seed)
 
     def unit_report(self, state: GameState, unit_id: str) -> dict[str, Any]:
         return self.ruleset.unit_report(self.table, state, unit_id)

@@ -387,17 +387,16 @@ class RuleSet(ABC):
             return observation
         raise NotImplementedError(f"{self.id} hides values but cannot sample them")
 
-    def playable_state(
-        self, table: Battlefield, state: GameState, side: str, rng: random.Random
-    ) -> GameState:
-        """``side``'s observation of ``state`` with its hidden values sampled: what a
-        player tries actions on. The composition of :meth:`observed_state` and
-        :meth:`sample_hidden`; a rule set may override it to build the same state in one
-        step, reading only what ``side`` may see (a test holds the two equal)."""
+    def playable_state(self, table: Battlefield, state: GameState, side: str, seed: int) -> GameState:
+        """``side``'s observation of ``state`` with its hidden values sampled by a stream
+        seeded with ``seed``: what a player tries actions on. The composition of
+        :meth:`observed_state` and :meth:`sample_hidden`; a rule set may override it to
+        build the same state in one step, reading only what ``side`` may see (a test holds
+        the two equal). The stream is made only when something is hidden."""
         view = self.observed_state(table, state, side)
         if view_of(view) is None:
             return view
-        return self.sample_hidden(table, view, side, rng)
+        return self.sample_hidden(table, view, side, random.Random(seed))
 
     def observe(self, table: Battlefield, state: GameState, side: str) -> dict[str, Any]:
         """What ``side`` may see, as JSON-ready data: :meth:`observed_state`, serialised."""

@@ -170,12 +170,10 @@ class D3Commands(D3RuleSet):
         yet to play."""
         return cards.sample_orders(observation, rng)
 
-    def playable_state(
-        self, table: Battlefield, state: GameState, side: str, rng: random.Random
-    ) -> GameState:
+    def playable_state(self, table: Battlefield, state: GameState, side: str, seed: int) -> GameState:
         """The other side's card order replaced by a sample, as :meth:`sample_hidden`
         draws it, without building the view first (players ask before every action)."""
-        return cards.resample_orders(state, side, rng)
+        return cards.resample_orders(state, side, seed)
 
     def event_visible_to(self, event: Event, side: str) -> bool:
         return not cards.carries_secret(event, side)
