@@ -47,9 +47,10 @@ def gap(a: Unit, b: Unit) -> float:
 def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
     """The enemy troops in play whose cheap distance (:func:`gap`) is within ``within``,
     nearest first; routing units last (they are no threat and no objective)."""
-    found = [e for e in state.iter_troops(state.opponent(unit.side)) if gap(unit, e) <= within]
-    found.sort(key=lambda e: (unit_data(e).routing, gap(unit, e), e.id))
-    return found
+    found = [(unit_data(e).routing, gap(unit, e), e.id, e)
+             for e in state.iter_troops(state.opponent(unit.side))]
+    found.sort(key=lambda f: f[:3])
+    return [e for _, apart, _, e in found if apart <= within]
 
 
 def threatened(state: GameState, unit: Unit) -> bool:

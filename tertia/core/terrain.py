@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -201,6 +201,11 @@ class Battlefield:
     def has(self, kind: str) -> bool:
         return kind in self._by_kind
 
+    def may_meet(self, kind: str, points: Sequence[Point]) -> bool:
+        """Might a path through ``points`` meet ground of this kind? False only when the
+        path's bounding box misses every piece of it: a cheap first cut."""
+        return bool(points) and bool(self._near(kind, _box(points)))
+
     def contains_point(self, kind: str, p: Point) -> bool:
         """Is the point on ground of this kind (boundary included)?"""
         near = self._near(kind, (p[0], p[1], p[0], p[1]))
@@ -217,6 +222,15 @@ class Battlefield:
             return ()
         pt = ShapelyPoint(p)
         return tuple(f for f in near if f.geometry.intersects(pt))
+
+    def features_near(self, kinds: Collection[str], a: Point, b: Point) -> list[TerrainFeature]:
+        """The features of these kinds, in the order given, whose bounding boxes meet the
+        box with corners ``a`` and ``b``: a cheap first cut (nothing else can touch a
+        segment from a to b)."""
+        x0, x1 = min(a[0], b[0]), max(a[0], b[0])
+        y0, y1 = min(a[1], b[1]), max(a[1], b[1])
+        return [f for f, (a0, b0, a1, b1) in self._feature_boxes
+                if f.kind in kinds and a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1]
 
     def features_overlapping(self, kind: str, footprint: Polygon) -> list[int]:
         """Indexes, among the features of ``kind`` in the order given, of those a footprint

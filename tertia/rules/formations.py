@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tertia.core.geometry import Base, base_distance, heading_vector, is_in_arc
 
@@ -72,6 +73,7 @@ def footprint(formation: Formation, stands: int, stand_width: float, stand_depth
     return (formation.abreast(stands) * stand_width, formation.ranks(stands) * stand_depth)
 
 
+@lru_cache(maxsize=4096)  # a unit is laid out for every range and arc measured from or to it
 def stand_bases(x: float, y: float, facing: float, formation: Formation, stands: int,
                 stand_width: float, stand_depth: float) -> tuple[Base, ...]:
     """Each stand's base, front rank first and left to right, for a unit centred on

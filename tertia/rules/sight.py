@@ -3,7 +3,7 @@ other bases in between."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from tertia.core.geometry import Point, point_segment_distance, polygons_overlap
 from tertia.core.state import GameState, Unit
@@ -38,10 +38,13 @@ def iter_bases_across(
     state: GameState, a: Point, b: Point, ignore: tuple[str, ...] = ()
 ) -> Iterable[Unit]:
     """Pieces in play whose bases the segment ab passes through."""
+    return bases_across((u for u in state.iter_units() if u.id not in ignore), a, b)
+
+
+def bases_across(pieces: Iterable[Unit], a: Point, b: Point) -> Iterator[Unit]:
+    """Those of ``pieces`` whose bases the segment ab passes through."""
     sight = (a, b, b)
-    for other in state.iter_units():
-        if other.id in ignore:
-            continue
+    for other in pieces:
         # Cheap rejection: the base's bounding circle is clear of the segment.
         if point_segment_distance((other.x, other.y), a, b) > other.base.radius:
             continue

@@ -49,11 +49,12 @@ Modifier = tuple[int, str]
 def behind_hard_cover(table: Battlefield, target: Unit, foe: Unit, *, attacked: bool = False) -> bool:
     """Is ``target`` behind hard cover against ``foe`` (see the module's note)?
     ``attacked``: in melee, where the target holds a wall between them."""
+    cover = table.features_near(HARD_COVER, (target.x, target.y), (foe.x, foe.y))
+    if not cover:
+        return False
     me, them = shapely.Point(target.x, target.y), shapely.Point(foe.x, foe.y)
     line = LineString(((foe.x, foe.y), (target.x, target.y)))
-    for feature in table.features:
-        if feature.kind not in HARD_COVER:
-            continue
+    for feature in cover:
         shape = feature.geometry
         if not feature.is_linear:
             mine, theirs = bool(shape.covers(me)), bool(shape.covers(them))

@@ -180,8 +180,8 @@ def crosses_hill_step(table: Battlefield, plan: MovePlan) -> bool:
     """Does the path change hill level ("each hill step up or across"): its start and
     end stand on different heights, or it passes over a hill it neither starts nor ends
     on."""
-    if not table.has(TerrainKind.HILL):
-        return False
+    if not table.may_meet(TerrainKind.HILL, (plan.start.centre, *plan.points, plan.end.centre)):
+        return False  # nowhere near a hill: level ground all the way
     start, end = height_at(table, plan.start.centre), height_at(table, plan.end.centre)
     if start != end:
         return True

@@ -27,7 +27,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import stands_in_arc
-from tertia.rules.sight import SIGHT_BLOCKERS, iter_bases_across
+from tertia.rules.sight import SIGHT_BLOCKERS, bases_across
 from tertia.rulesets.declare_thee_sir.data import DtsUnit, unit_data
 from tertia.rulesets.declare_thee_sir.stands import stands_of
 
@@ -68,12 +68,11 @@ def lines_of_fire(table: Battlefield, state: GameState, firer: Unit, target: Uni
                   ) -> tuple[LineOfFire, ...]:
     """Every pair of a firer's stand and a target's stand it may fire at."""
     ours, theirs = stands_of(firer), stands_of(target)
-    generals = tuple(u.id for u in state.iter_units() if unit_data(u).is_general)
-    ignore = (firer.id, target.id, *generals)
+    screens = _screens(state, (firer.id, target.id), (*ours, *theirs))
     out: list[LineOfFire] = []
     for j, aim in enumerate(theirs):
         for i in stands_in_arc(ours, aim, FIRE_ARC):
-            if _sees(table, state, ours[i], aim, ignore):
+            if _sees(table, ours[i], aim, screens):
                 out.append(LineOfFire(i, j, base_distance(ours[i], aim)))
     return tuple(out)
 
@@ -86,10 +85,24 @@ def fire_distance(table: Battlefield, state: GameState, firer: Unit, target: Uni
     return min(line.distance for line in lines) if lines else None
 
 
-def _sees(table: Battlefield, state: GameState, stand: Base, aim: Base, ignore: tuple[str, ...]) -> bool:
+def _screens(state: GameState, ends: tuple[str, ...], stands: tuple[Base, ...]) -> list[Unit]:
+    """The pieces that could stand in a line between any two of ``stands``: every piece
+    in play but the units at the ``ends`` and command stands (which block neither sight
+    nor fire) whose base comes within the box about those stands (every such line lies
+    in that box)."""
+    xs = [x for s in stands for x, _ in s.corners()]
+    ys = [y for s in stands for _, y in s.corners()]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return [u for u in state.iter_units() if u.id not in ends
+            and x0 - u.base.radius <= u.x <= x1 + u.base.radius
+            and y0 - u.base.radius <= u.y <= y1 + u.base.radius
+            and not unit_data(u).is_general]
+
+
+def _sees(table: Battlefield, stand: Base, aim: Base, screens: list[Unit]) -> bool:
     a, b = stand.front_centre(), aim.centre
     hiding = [k for k in SIGHT_BLOCKERS
               if not table.contains_point(k, stand.centre) and not table.contains_point(k, b)]
     if table.line_crosses(hiding, a, b):
         return False
-    return not any(True for _ in iter_bases_across(state, a, b, ignore))
+    return not any(True for _ in bases_across(screens, a, b))
