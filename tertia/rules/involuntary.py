@@ -100,7 +100,8 @@ def plan_slide(
     ``table`` is its (width, depth)."""
     start = piece.base if base is None else base
     direction = heading_vector(heading)
-    meets = _in_the_way(state, piece, start, direction, distance, ignore)
+    meets = _in_the_way(state, piece, start, direction, distance, ignore,
+                        passing=policy is Interpenetration.PASS_FRIENDS)
     went, passed, stopper = _how_far(piece, start, direction, distance, meets, policy)
     went = round(went, 9) + 0.0
     end = _shifted(start, direction, went)
@@ -137,7 +138,8 @@ def carry_out(tx: Tx, unit_id: str, slide: Slide, reason: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Met:
-    """A piece in the way: it is first touched at ``enter`` and left behind at ``leave``."""
+    """A piece in the way: it is first touched at ``enter`` and left behind at ``leave``
+    (worked out only for a slide that may pass through it; else ``enter``)."""
 
     unit: Unit
     enter: float
@@ -145,7 +147,7 @@ class _Met:
 
 
 def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[float, float],
-                distance: float, ignore: Collection[str]) -> list[_Met]:
+                distance: float, ignore: Collection[str], *, passing: bool) -> list[_Met]:
     out: list[_Met] = []
     dx, dy = direction
     for other in state.iter_units():
@@ -161,7 +163,7 @@ def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[flo
         enter = first_contact(start.corners(), other.base.corners(), direction, 0.0)
         if enter >= distance - EPSILON:
             continue
-        out.append(_Met(other, enter, _clear_of(start, other.base, direction, enter)))
+        out.append(_Met(other, enter, _clear_of(start, other.base, direction, enter) if passing else enter))
     out.sort(key=lambda m: (m.enter, m.unit.id))
     return out
 

@@ -15,8 +15,25 @@ ATTACH_REACH = 0.05
 
 
 def attached_generals(state: GameState, unit_id: str) -> list[Unit]:
-    return [g for g in state.iter_units() if g.kind is UnitKind.COMMANDER and g.in_play
-            and unit_data(g).attached_to == unit_id]
+    """The generals in play attached to the unit ``unit_id``."""
+    return list(_attachments(state).get(unit_id, ()))
+
+
+def _attachments(state: GameState) -> dict[str, tuple[Unit, ...]]:
+    """Each unit's attached generals, found once for a state (which never changes)."""
+    found: dict[str, tuple[Unit, ...]] | None = state.cache.get(_ATTACHMENTS)
+    if found is None:
+        found = {}
+        for g in state.iter_units():
+            if g.kind is UnitKind.COMMANDER and g.in_play:
+                to = unit_data(g).attached_to
+                if to is not None:
+                    found[to] = (*found.get(to, ()), g)
+        state.cache[_ATTACHMENTS] = found
+    return found
+
+
+_ATTACHMENTS = ("declare-thee-sir", "attached generals")
 
 
 def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | None = None) -> None:
