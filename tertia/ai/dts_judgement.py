@@ -47,9 +47,13 @@ def gap(a: Unit, b: Unit) -> float:
 def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
     """The enemy troops in play whose cheap distance (:func:`gap`) is within ``within``,
     nearest first; routing units last (they are no threat and no objective)."""
-    found = [(unit_data(e).routing, gap(unit, e), e.id, e)
-             for e in state.iter_troops(state.opponent(unit.side))]
-    found.sort(key=lambda f: f[:3])
+    key = ("declare-thee-sir doctrine", "foes", unit.id, unit.base)
+    found: list[tuple[bool, float, str, Unit]] | None = state.cache.get(key)
+    if found is None:  # asked again and again before each declaration
+        found = [(unit_data(e).routing, gap(unit, e), e.id, e)
+                 for e in state.iter_troops(state.opponent(unit.side))]
+        found.sort(key=lambda f: f[:3])
+        state.cache[key] = found
     return [e for _, apart, _, e in found if apart <= within]
 
 

@@ -148,8 +148,10 @@ class _Met:
 
 def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[float, float],
                 distance: float, ignore: Collection[str], *, passing: bool) -> list[_Met]:
-    out: list[_Met] = []
+    """The pieces the slide meets, first met first. A slide that cannot pass through
+    pieces stops at the first, so only those that could be met as early are measured."""
     dx, dy = direction
+    near_line: list[tuple[float, Unit]] = []
     for other in state.iter_units():
         if other.id == piece.id or other.id in ignore:
             continue
@@ -160,9 +162,18 @@ def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[flo
         along = ox * dx + oy * dy
         if abs(ox * dy - oy * dx) > near or along < -near or along > distance + near:
             continue
+        near_line.append((along - near, other))  # it cannot be met any sooner
+    if not passing:
+        near_line.sort(key=lambda n: n[0])
+    first = distance
+    out: list[_Met] = []
+    for soonest, other in near_line:
+        if not passing and soonest > first + EPSILON:
+            break
         enter = first_contact(start.corners(), other.base.corners(), direction, 0.0)
         if enter >= distance - EPSILON:
             continue
+        first = min(first, enter)
         out.append(_Met(other, enter, _clear_of(start, other.base, direction, enter) if passing else enter))
     out.sort(key=lambda m: (m.enter, m.unit.id))
     return out
