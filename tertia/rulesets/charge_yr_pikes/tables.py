@@ -1,0 +1,288 @@
+"""Charge yr Pikes!' tables as data: those the text keeps, copied from it, and those the
+scraped page lost, chosen (``tables.toml`` beside this module gives each with its
+reasoning).
+
+A club that reads a lost table otherwise replaces it in its scenario file, under
+``[extensions."charge-yr-pikes".tables]``: each table given there replaces the built-in
+one whole, and is checked as strictly (:func:`tables_with`).
+
+>>> t = default_tables()
+>>> t.movement["horse"].charge, t.command_response.no_officer
+(32, (10, 9, 8, 7))
+>>> t.initial_morale["foot"][5], t.morale.pass_
+(3, 6)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+TABLES_FILE = Path(__file__).with_name("tables.toml")
+
+D10Face = Annotated[int, Field(strict=True, ge=1, le=10)]
+"""A D10 face; 10 is the text's 0."""
+D6Face = Annotated[int, Field(strict=True, ge=1, le=6)]
+Inches = Annotated[int, Field(strict=True, ge=0, le=100)]
+Grade = Literal["ineffective", "effective", "natural_born_leader"]
+Rank = Literal["army", "wing", "brigadier", "staff"]
+MoraleClass = Literal["horse", "second_rate_horse", "elite_foot", "foot", "second_rate_foot", "clubmen"]
+MoveType = Literal["foot", "musketeers", "highlanders", "horse", "lobsters", "dragoons", "scots_horse",
+                   "artillery", "wagons", "coach", "officer", "dismounted_dragoons"]
+Arm = Literal["foot", "horse", "artillery"]
+Gun = Literal["galloper", "field", "heavy"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class RoutMove(_Strict):
+    inches: Inches
+    dice: Annotated[int, Field(strict=True, ge=0, le=4)] = 0
+
+
+class MoveLine(_Strict):
+    """One line of the movement table: inches by formation (None: "N/A")."""
+
+    normal: Inches
+    square: Inches | None = None
+    road: Inches | None = None
+    charge: Inches | None = None
+    rout: RoutMove | None = None
+
+
+class CommandResponse(_Strict):
+    """D10 faces meaning "no move", by the rank tested (grades off), by grade (grades
+    on), and for a regiment with no officer in reach."""
+
+    rank: dict[Rank, tuple[D10Face, ...]]
+    grade: dict[Grade, tuple[D10Face, ...]]
+    no_officer: tuple[D10Face, ...]
+
+    @model_validator(mode="after")
+    def _every_key(self) -> CommandResponse:
+        _need_all(self.rank, Rank, "command_response.rank")
+        _need_all(self.grade, Grade, "command_response.grade")
+        return self
+
+
+class Bonus(_Strict):
+    morale: Annotated[int, Field(strict=True, ge=0, le=6)]
+    melee_dice: Annotated[int, Field(strict=True, ge=0, le=6)]
+
+
+class OfficerBonus(_Strict):
+    grade: dict[Grade, Bonus]
+    rank: dict[Rank, Bonus]
+
+    @model_validator(mode="after")
+    def _every_key(self) -> OfficerBonus:
+        _need_all(self.grade, Grade, "officer_bonus.grade")
+        _need_all(self.rank, Rank, "officer_bonus.rank")
+        return self
+
+
+class Cards(_Strict):
+    officers_and_artillery: Annotated[int, Field(strict=True, ge=0, le=3)] = 1
+    free_move: Annotated[int, Field(strict=True, ge=0, le=3)] = 1
+
+
+class MoraleModifiers(_Strict):
+    disordered: int
+    falling_back: int
+    in_town_or_works: int
+    supported: int
+
+
+class Permanent(_Strict):
+    routs: int
+    over_half_lost: int
+    army_fright: int
+
+
+class Triggers(_Strict):
+    officer_killed: bool
+    friend_routs_within: Inches
+    canister_always: bool
+
+
+class Morale(_Strict):
+    pass_: Annotated[int, Field(strict=True, ge=1, le=20, alias="pass")]
+    fall_back_within: Annotated[int, Field(strict=True, ge=0, le=10)]
+    modifiers: MoraleModifiers
+    permanent: Permanent
+    triggers: Triggers
+
+
+class DisorderCauses(_Strict):
+    crossing_obstacle: bool
+    moving_in_woods: bool
+    interpenetration: bool
+    charged_in_flank: bool
+
+
+class DisorderRemoval(_Strict):
+    halt_on_card: bool
+    rally_test: bool
+
+
+class DisorderPenalties(_Strict):
+    move_fraction: Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class Disorder(_Strict):
+    causes: DisorderCauses
+    removal: DisorderRemoval
+    penalties: DisorderPenalties
+
+
+class MusketryModifiers(_Strict):
+    first_volley: int
+    officer_attached: int
+    firelocks: int
+    light_rain: int
+    behind_wall_hedge_or_woods: int
+
+
+class Musketry(_Strict):
+    close_range: Inches
+    long_range: Inches
+    close_hits: tuple[D6Face, ...]
+    long_hits: tuple[D6Face, ...]
+    ranks_firing: Annotated[int, Field(strict=True, ge=1, le=6)]
+    disordered_ranks_firing: Annotated[int, Field(strict=True, ge=1, le=6)]
+    half_hit_confirm: tuple[D6Face, ...]
+    modifiers: MusketryModifiers
+
+
+class Canister(_Strict):
+    hits: tuple[D6Face, ...]
+    gunners: dict[Gun, Annotated[int, Field(strict=True, ge=1, le=12)]]
+
+
+class Deep(_Strict):
+    troops: tuple[MoveType, ...]
+    formations: tuple[Literal["line", "column", "square", "deployed"], ...]
+
+
+class Stops(_Strict):
+    kinds: tuple[str, ...]
+    hills: bool
+
+
+class Artillery(_Strict):
+    ball_range: dict[Gun, Inches]
+    canister_range: dict[Gun, Inches]
+    penetration: dict[Literal["field", "heavy"], Inches]
+    ball_hits: dict[Literal["deep", "shallow", "cavalry"], dict[D6Face, Annotated[int, Field(ge=0, le=6)]]]
+    canister: Canister
+    deep: Deep
+    stops: Stops
+
+    @field_validator("ball_hits", mode="before")
+    @classmethod
+    def _faces_from_keys(cls, value: Any) -> Any:
+        """TOML keys are strings: ``"6" = 2`` reads as face 6, two hits."""
+        if isinstance(value, Mapping):
+            return {k: ({int(f) if isinstance(f, str) and f.isdigit() else f: n for f, n in v.items()}
+                        if isinstance(v, Mapping) else v) for k, v in value.items()}
+        return value
+
+
+class ArmyMorale(_Strict):
+    bands: tuple[tuple[Annotated[int, Field(ge=0, le=100)], Annotated[int, Field(ge=1, le=20)]], ...]
+    fright_at: Annotated[int, Field(ge=0, le=100)]
+
+
+class Victory(_Strict):
+    turns_before_darkness: Annotated[int, Field(strict=True, ge=1, le=50)]
+    degrees: tuple[tuple[Annotated[int, Field(ge=0, le=100)], str], ...]
+    hold_within: Annotated[float, Field(ge=0.0, le=24.0)]
+    count_whole: tuple[Literal["routed", "captured", "plundering", "deserted"], ...]
+
+
+class Plunder(_Strict):
+    obedient: tuple[D6Face, ...]
+    returns: tuple[D6Face, ...]
+    reentry: dict[D6Face, Literal["left", "exit", "right"]]
+    reentry_shift: Inches
+
+    @field_validator("reentry", mode="before")
+    @classmethod
+    def _faces_from_keys(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {int(f) if isinstance(f, str) and f.isdigit() else f: v for f, v in value.items()}
+        return value
+
+
+class GroundCost(_Strict):
+    """Movement lost to a kind of ground by one arm: D6 (``dice``), fixed ``inches``, or
+    none at all (``impassable``)."""
+
+    dice: Annotated[int, Field(strict=True, ge=0, le=4)] = 0
+    inches: Inches = 0
+    impassable: bool = False
+
+
+class Tables(_Strict):
+    """Every table the rule set reads."""
+
+    movement: dict[MoveType, MoveLine]
+    command_response: CommandResponse
+    officer_grades: dict[Literal["army", "wing", "brigadier"], tuple[Grade, Grade, Grade, Grade, Grade, Grade]]
+    officer_bonus: OfficerBonus
+    cards: Cards
+    initial_morale: dict[MoraleClass, tuple[int, int, int, int, int, int]]
+    morale: Morale
+    disorder: Disorder
+    musketry: Musketry
+    artillery: Artillery
+    army_morale: ArmyMorale
+    victory: Victory
+    plunder: Plunder
+    terrain: dict[str, dict[Arm, GroundCost]]
+
+    @model_validator(mode="after")
+    def _every_line(self) -> Tables:
+        _need_all(self.movement, MoveType, "movement")
+        _need_all(self.initial_morale, MoraleClass, "initial_morale")
+        return self
+
+
+def _need_all(found: Mapping[str, Any], kind: Any, where: str) -> None:
+    missing = [k for k in kind.__args__ if k not in found]
+    if missing:
+        raise ValueError(f"{where} lacks {', '.join(missing)}")
+
+
+@cache
+def default_tables() -> Tables:
+    """The built-in tables (``tables.toml``)."""
+    with TABLES_FILE.open("rb") as f:
+        return Tables.model_validate(tomllib.load(f))
+
+
+class TablesError(ValueError):
+    """A replacement table that does not fit; the message names the table and field."""
+
+
+def tables_with(replacements: Mapping[str, Any]) -> Tables:
+    """The built-in tables with some replaced whole, each checked as strictly."""
+    if not replacements:
+        return default_tables()
+    unknown = sorted(set(replacements) - set(Tables.model_fields))
+    if unknown:
+        raise TablesError(f"tables.{unknown[0]}: no such table (tables: {', '.join(Tables.model_fields)})")
+    merged = {**default_tables().model_dump(by_alias=True), **replacements}
+    try:
+        return Tables.model_validate(merged)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise TablesError(f"tables.{where}: {first['msg']}") from None
