@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 TABLES_FILE = Path(__file__).with_name("tables.toml")
 
@@ -65,11 +65,8 @@ class CommandResponse(_Strict):
     grade: dict[Grade, tuple[D10Face, ...]]
     no_officer: tuple[D10Face, ...]
 
-    @model_validator(mode="after")
-    def _every_key(self) -> CommandResponse:
-        _need_all(self.rank, Rank, "command_response.rank")
-        _need_all(self.grade, Grade, "command_response.grade")
-        return self
+    _every_rank = field_validator("rank")(lambda v: _need_all(v, Rank))
+    _every_grade = field_validator("grade")(lambda v: _need_all(v, Grade))
 
 
 class Bonus(_Strict):
@@ -81,11 +78,8 @@ class OfficerBonus(_Strict):
     grade: dict[Grade, Bonus]
     rank: dict[Rank, Bonus]
 
-    @model_validator(mode="after")
-    def _every_key(self) -> OfficerBonus:
-        _need_all(self.grade, Grade, "officer_bonus.grade")
-        _need_all(self.rank, Rank, "officer_bonus.rank")
-        return self
+    _every_grade = field_validator("grade")(lambda v: _need_all(v, Grade))
+    _every_rank = field_validator("rank")(lambda v: _need_all(v, Rank))
 
 
 class Cards(_Strict):
@@ -235,7 +229,7 @@ class Tables(_Strict):
 
     movement: dict[MoveType, MoveLine]
     command_response: CommandResponse
-    officer_grades: dict[Literal["army", "wing", "brigadier"], tuple[Grade, Grade, Grade, Grade, Grade, Grade]]
+    officer_grades: dict[Literal["army", "wing", "brigadier"], tuple[Grade, ...]]
     officer_bonus: OfficerBonus
     cards: Cards
     initial_morale: dict[MoraleClass, tuple[int, int, int, int, int, int]]
@@ -248,17 +242,25 @@ class Tables(_Strict):
     plunder: Plunder
     terrain: dict[str, dict[Arm, GroundCost]]
 
-    @model_validator(mode="after")
-    def _every_line(self) -> Tables:
-        _need_all(self.movement, MoveType, "movement")
-        _need_all(self.initial_morale, MoraleClass, "initial_morale")
-        return self
+    _every_face = field_validator("officer_grades")(lambda v: _six_faces(v))
+    _every_move = field_validator("movement")(lambda v: _need_all(v, MoveType))
+    _every_class = field_validator("initial_morale")(lambda v: _need_all(v, MoraleClass))
 
 
-def _need_all(found: Mapping[str, Any], kind: Any, where: str) -> None:
+def _six_faces(found: Mapping[str, tuple[Any, ...]]) -> Mapping[str, tuple[Any, ...]]:
+    """``found``, whose every line gives one entry for each face of a D6."""
+    for key, line in found.items():
+        if len(line) != 6:
+            raise ValueError(f"{key} has {len(line)} entries, not one for each face of a D6")
+    return found
+
+
+def _need_all(found: Mapping[str, Any], kind: Any) -> Mapping[str, Any]:
+    """``found``, which must have a line for each name ``kind`` (a Literal) allows."""
     missing = [k for k in kind.__args__ if k not in found]
     if missing:
-        raise ValueError(f"{where} lacks {', '.join(missing)}")
+        raise ValueError(f"lacks {', '.join(missing)}")
+    return found
 
 
 @cache
@@ -285,4 +287,4 @@ def tables_with(replacements: Mapping[str, Any]) -> Tables:
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise TablesError(f"tables.{where}: {first['msg']}") from None
+        raise TablesError(f"tables.{where}: {first['msg'].removeprefix('Value error, ')}") from None

@@ -1,0 +1,175 @@
+"""What Charge yr Pikes! keeps: each unit's troops, figures, formation, states and morale,
+each officer's rank and grade, and the game's brigade deck and turn.
+
+Casualties are figures ("Each hit on the table below kills one enemy casting"), kept by
+weapon: ``pike`` and ``shot`` for foot, ``men`` for horse, dragoons and gunners. A unit's
+stands follow from them (casualties are gathered "onto one stand as long as you keep like
+with like", so a weapon has whole stands and at most one casualty stand). Morale follows
+the shared convention (:mod:`tertia.rules.morale`): ``morale`` is ``None`` until the unit
+first tests ("The first time that a unit must test morale, consult this table").
+
+>>> from tertia.rulesets.charge_yr_pikes.troops import FOOT
+>>> u = CypUnit.of(FOOT)
+>>> u.figures, u.stands_left, u.pike_stands, u.shot_stands
+(32, 8, 4, 4)
+>>> hurt = u.evolve(shot=14)
+>>> hurt.stands_left, hurt.shot_stands, hurt.shot_firing_stands, hurt.lost
+(8, 4, 3, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tertia.core.ruledata import RuleData
+from tertia.core.state import GameState, Unit
+from tertia.rulesets.charge_yr_pikes.troops import Troop
+
+LINE = "line"
+COLUMN = "column"
+SQUARE = "square"
+DEPLOYED = "deployed"
+ROUTED = "routed"
+FORMATIONS = (LINE, COLUMN, SQUARE, DEPLOYED, ROUTED)
+"""Formations A: "Lines, Columns, Squares, Deployed (in towns/forts) and Routed"."""
+
+RANKS = ("army", "wing", "brigadier", "staff")
+"""Tertias C: Commander-in-chief, wing and brigade commanders; "Any officers not listed
+would count as 'Staff officers'"."""
+GRADES = ("ineffective", "effective", "natural_born_leader")
+"""Officers' values (section 22): Ineffective, Effective, Natural Born Leader."""
+
+
+def _stands(figures: int, per_stand: int) -> int:
+    """Stands holding ``figures``: whole stands and one casualty stand for the rest."""
+    return -(-figures // per_stand) if per_stand else 0
+
+
+@dataclass(frozen=True, slots=True)
+class CypUnit(RuleData):
+    """One piece's values.
+
+    Troops: ``troop`` (a key of :data:`~tertia.rulesets.charge_yr_pikes.troops.TROOPS`),
+    ``morale_class`` (section 11 A), ``elite`` and ``trained_bands`` (close combat
+    dice), ``firelocks`` (+1 to fire), figures by weapon and a stand's figures, the
+    figures it started with (``start``), ``gun`` (galloper, field or heavy) and
+    ``mounted`` (dragoons).
+
+    States: ``formation``, ``disordered``, ``falling_back``, ``morale`` (None: untested)
+    and the basic point first rolled (``morale_first``), ``attached_to`` (an officer in a
+    unit's front rank, or a galloper gun with its unit), ``moved`` (moved this turn: it
+    fires as moving muskets), ``fired`` (has fired a volley this game), ``gun_fired``
+    (a field or heavy gun that has fired never moves again), ``routed_turn`` (the turn it
+    last routed), ``fatigued`` (men short of breath after a long charge).
+
+    Officers: ``rank`` and ``grade`` (None: grades not used)."""
+
+    type: ClassVar[str] = "cyp_unit"
+    troop: str = "foot"
+    morale_class: str = "foot"
+    elite: bool = False
+    trained_bands: bool = False
+    firelocks: bool = False
+    pike: int = 0
+    shot: int = 0
+    men: int = 0
+    per_stand: int = 4
+    start: int = 0
+    gun: str | None = None
+    mounted: bool = False
+    formation: str = LINE
+    disordered: bool = False
+    falling_back: bool = False
+    morale: int | None = None
+    morale_first: int | None = None
+    attached_to: str | None = None
+    moved: bool = False
+    fired: bool = False
+    gun_fired: bool = False
+    routed_turn: int | None = None
+    fatigued: int = 0
+    rank: str | None = None
+    grade: str | None = None
+
+    @classmethod
+    def of(cls, troop: Troop, **values: object) -> CypUnit:
+        """A unit of ``troop`` at full strength (its usual stands), ``values`` changed."""
+        if troop.arm == "foot":  # pikes and shot, each by their own stands
+            pike = troop.pike_stands * troop.figures_per_stand
+            base = cls(troop=troop.name, morale_class=troop.morale_class, pike=pike,
+                       shot=troop.figures - pike, per_stand=troop.figures_per_stand,
+                       start=troop.figures)
+        else:
+            base = cls(troop=troop.name, morale_class=troop.morale_class, men=troop.figures,
+                       per_stand=troop.figures_per_stand, start=troop.figures, mounted=troop.mounted)
+        return base.evolve(**values) if values else base
+
+    @property
+    def figures(self) -> int:
+        return self.pike + self.shot + self.men
+
+    @property
+    def lost(self) -> int:
+        """Figures lost since the start (casualties, in the text's count)."""
+        return max(0, self.start - self.figures)
+
+    @property
+    def pike_stands(self) -> int:
+        return _stands(self.pike, self.per_stand)
+
+    @property
+    def shot_stands(self) -> int:
+        return _stands(self.shot, self.per_stand)
+
+    @property
+    def shot_firing_stands(self) -> int:
+        """Shot stands at full strength: "Any SHOT stand with casualties on it may not fire"."""
+        return self.shot // self.per_stand if self.per_stand else 0
+
+    @property
+    def stands_left(self) -> int:
+        return self.pike_stands + self.shot_stands + _stands(self.men, self.per_stand)
+
+    @property
+    def is_officer(self) -> bool:
+        return self.rank is not None
+
+    @property
+    def is_gun(self) -> bool:
+        return self.gun is not None
+
+    @property
+    def routed(self) -> bool:
+        return self.formation == ROUTED
+
+    @property
+    def under_half(self) -> bool:
+        """Has it lost more than half its strength (the 50% rules)?"""
+        return self.start > 0 and self.figures * 2 < self.start
+
+
+@dataclass(frozen=True, slots=True)
+class CypGame(RuleData):
+    """The game's values: the brigade deck (both armies' cards shuffled together: those
+    left to draw this turn and those drawn), the card being played and the tertia it
+    moves, the turn limit before darkness is rolled for and the turns left to darkness
+    once rolled, and whether each army has taken fright."""
+
+    type: ClassVar[str] = "cyp_game"
+    deck_left: tuple[str, ...] = ()
+    deck_drawn: tuple[str, ...] = ()
+    card: str | None = None
+    moving: tuple[str, ...] = ()
+    turn_limit: int = 10
+    darkness_in: int | None = None
+    fright: tuple[str, ...] = ()
+
+
+def unit_data(unit: Unit) -> CypUnit:
+    """``unit``'s Charge yr Pikes! values (every piece under this rule set has them)."""
+    return unit.own  # type: ignore[return-value]  # asked for everywhere: no cast() call
+
+
+def game_data(state: GameState) -> CypGame:
+    return state.own  # type: ignore[return-value]
