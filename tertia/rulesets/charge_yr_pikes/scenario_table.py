@@ -37,7 +37,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from tertia.core.scenario import MAX_PIECES, Finite, Flag, Ident, Strict, Text
+from tertia.core.scenario import MAX_PIECES, Finite, Flag, Ident, Positive, Strict, Text
 from tertia.rulesets.charge_yr_pikes.tables import Grade, MoraleClass, Rank
 
 TroopName = Literal["foot", "musketeers", "highlanders", "horse", "lobsters", "scots_horse",
@@ -90,9 +90,18 @@ class PointSpec(Strict):
     the table behind the army (its line of retreat)."""
 
 
+class StandSizeSpec(Strict):
+    """One arm's stand: frontage and depth in inches."""
+
+    width: Positive
+    depth: Positive
+
+
 class PikesTable(Strict):
     """``[extensions."charge-yr-pikes"]``."""
 
+    stands: dict[Literal["foot", "horse", "artillery", "officer"], StandSizeSpec] = Field(default_factory=dict)
+    """Stand sizes at the battle's scale, by arm (else ``layout.STAND_SIZES``)."""
     year: Annotated[int, Field(strict=True, ge=1600, le=1700)] = 1643
     regiments: Annotated[tuple[RegimentSpec, ...], Field(max_length=MAX_PIECES)] = ()
     officers: Annotated[tuple[OfficerSpec, ...], Field(max_length=MAX_PIECES)] = ()

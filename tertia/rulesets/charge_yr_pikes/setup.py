@@ -1,0 +1,68 @@
+"""The pieces as a Charge yr Pikes! battle starts: each unit's troops and figures from the
+scenario's table (:mod:`~tertia.rulesets.charge_yr_pikes.scenario_table`) over its troop
+type's organisation (:mod:`~tertia.rulesets.charge_yr_pikes.troops`), each officer's rank
+and grade, and every footprint at the battle's stand size."""
+
+from __future__ import annotations
+
+from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
+from tertia.core.state import Unit, UnitKind
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
+from tertia.rulesets.charge_yr_pikes.layout import STAND_SIZES, StandSize, arm_of, footprint_of
+from tertia.rulesets.charge_yr_pikes.scenario_table import OfficerSpec, PikesTable, RegimentSpec
+from tertia.rulesets.charge_yr_pikes.troops import DISMOUNTED_DRAGOON_STANDS, TROOPS
+
+TROOP_OF_KIND = {"foot": "foot", "horse": "horse", "dragoons": "dragoons",
+                 "commanded_shot": "musketeers", "artillery": "artillery"}
+"""The troop type a unit plays as when the scenario's table does not say."""
+
+
+def stand_size(table: PikesTable, arm: str) -> StandSize:
+    """An arm's stand at the battle's scale: the scenario's, else the default."""
+    given = table.stands.get(arm)  # type: ignore[call-overload]
+    return STAND_SIZES[arm] if given is None else StandSize(given.width, given.depth)
+
+
+def regiment(table: PikesTable, spec: UnitSpec) -> CypUnit:
+    """A unit's values at the start."""
+    found = next((r for r in table.regiments if r.unit == spec.id), None)
+    r = found or RegimentSpec(unit=spec.id, troop=TROOP_OF_KIND[spec.type])  # type: ignore[arg-type]
+    troop = TROOPS[r.troop]
+    own = CypUnit.of(troop, elite=r.elite, trained_bands=r.trained_bands, firelocks=r.firelocks,
+                     formation=r.formation, attached_to=r.attached_to)
+    if r.morale_class is not None:
+        own = own.evolve(morale_class=r.morale_class)
+    if troop.name == "artillery":
+        own = own.evolve(gun=r.gun or "field")
+    if troop.name == "dragoons" and not r.mounted:
+        # Unit Organizations A: on foot, "four 4-man stands" (the holders keep the horses).
+        own = own.evolve(mounted=False, men=DISMOUNTED_DRAGOON_STANDS * 4, per_stand=4)
+    figures = {k: v for k, v in (("pike", r.pike), ("shot", r.shot), ("men", r.men)) if v is not None}
+    if figures:
+        own = own.evolve(**figures)
+    return own.evolve(start=own.figures)
+
+
+def officer(table: PikesTable, spec: CommanderSpec) -> CypUnit:
+    """An officer's values: his rank (the army's general by default commands it, others
+    are brigadiers), a fixed grade if the table gives one, and the unit he leads."""
+    found = next((o for o in table.officers if o.commander == spec.id), None)
+    o = found or OfficerSpec(commander=spec.id, rank="army" if spec.general else "brigadier")
+    return CypUnit(troop="officer", morale_class="horse", men=1, per_stand=1, start=1, mounted=True,
+                   rank=o.rank, grade=o.grade, attached_to=o.attached_to)
+
+
+def pieces(scenario: Scenario, table: PikesTable) -> dict[str, Unit]:
+    """Every officer and unit as set up."""
+    out: dict[str, Unit] = {}
+    for c in scenario.commanders:
+        own = officer(table, c)
+        width, depth = footprint_of(own, own.formation, stand_size(table, arm_of(own)))
+        out[c.id] = Unit(c.id, c.side, UnitKind.COMMANDER, c.command, c.x, c.y, c.facing % 360.0,
+                         width, depth, name=c.name, own=own)
+    for s in scenario.units:
+        own = regiment(table, s)
+        width, depth = footprint_of(own, own.formation, stand_size(table, arm_of(own)))
+        out[s.id] = Unit(s.id, s.side, UnitKind(s.type), s.command, s.x, s.y, s.facing % 360.0,
+                         width, depth, name=s.name, traits=tuple(s.traits), own=own)
+    return out
