@@ -57,7 +57,8 @@ def test_the_table_gives_troops_class_figures_and_formation() -> None:
         {"unit": "k-gun", "troop": "artillery", "gun": "heavy"},
     ]})
     foot = unit_data(units["k-foot"])
-    assert (foot.morale_class, foot.elite, foot.pike, foot.shot, foot.start) == ("elite_foot", True, 12, 20, 32)
+    assert (foot.morale_class, foot.elite, foot.pike, foot.shot, foot.start) == \
+        ("elite_foot", True, 12, 20, 32)
     assert foot.formation == "column" and (units["k-foot"].width, units["k-foot"].depth) == (2.0, 3.0)
     drag = unit_data(units["k-drag"])
     assert (drag.mounted, drag.men, drag.per_stand) == (False, 16, 4)

@@ -100,7 +100,8 @@ class StandSizeSpec(Strict):
 class PikesTable(Strict):
     """``[extensions."charge-yr-pikes"]``."""
 
-    stands: dict[Literal["foot", "horse", "artillery", "officer"], StandSizeSpec] = Field(default_factory=dict)
+    stands: dict[Literal["foot", "horse", "artillery", "officer"], StandSizeSpec] = Field(
+        default_factory=dict)
     """Stand sizes at the battle's scale, by arm (else ``layout.STAND_SIZES``)."""
     year: Annotated[int, Field(strict=True, ge=1600, le=1700)] = 1643
     regiments: Annotated[tuple[RegimentSpec, ...], Field(max_length=MAX_PIECES)] = ()
