@@ -75,6 +75,8 @@ class OfficerSpec(Strict):
     rank: Rank
     grade: Grade | None = None
     attached_to: Ident | None = None
+    commands: Annotated[tuple[Ident, ...], Field(max_length=MAX_PIECES)] = ()
+    """A wing commander: the tertias of his wing (besides his own)."""
 
 
 class PointSpec(Strict):

@@ -1,0 +1,116 @@
+"""Command response (Movement 5 A, Tertias and officers 4 B, C, G; Officers' values 22).
+
+"Roll a D10 for each tertia as it's card is drawn from the deck. The highest ranking
+officer within 8" may be used to test. If no officers are in range of the brigade, each
+individual unit must test as 'Regiment without officer'." Read so:
+
+- an officer may test for a tertia when he commands it (the commander-in-chief commands
+  every tertia, "The C-in-C can influence any unit"; a wing commander those the scenario
+  gives him; a brigadier or staff officer his own), is not in a unit's front rank ("he
+  influences the one he is with alone", 4 G) and stands within 8" (base edge to base
+  edge) of one of its units;
+- the highest ranking such officer tests once for the units of the tertia within his 8";
+  each unit out of his reach tests alone, "without officer";
+- an officer in a unit's front rank tests for that unit alone;
+- a face in the officer's "no move" list (by grade when grades are used, else by rank;
+  ``tables.toml [command_response]``) means no move. A D10 face 10 reads as the text's 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from tertia.activation.command_response import ResponseTable
+from tertia.core.dice import D10
+from tertia.core.geometry import base_distance
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+from tertia.rulesets.charge_yr_pikes.data import RANKS, unit_data
+from tertia.rulesets.charge_yr_pikes.events import CommandResponded
+from tertia.rulesets.charge_yr_pikes.tables import Tables
+
+COMMAND_RADIUS = 8.0
+"""Tertias and officers B: "Mounted generals have an 8" command radius"."""
+NO_OFFICER = "no_officer"
+
+
+def response_table(tables: Tables, *, graded: bool) -> ResponseTable:
+    """The "no move" faces as a table keyed by what tests: a grade (officers' values in
+    use) or a rank, and ``no_officer``."""
+    given = tables.command_response.grade if graded else tables.command_response.rank
+    lines: dict[str, frozenset[int]] = {k: frozenset(v) for k, v in given.items()}
+    lines[NO_OFFICER] = frozenset(tables.command_response.no_officer)
+    return ResponseTable(D10, lines)
+
+
+def line_for(officer: Unit | None, *, graded: bool) -> str:
+    """The line of the response table an officer (None: none) tests on."""
+    if officer is None:
+        return NO_OFFICER
+    own = unit_data(officer)
+    if graded and own.grade is not None:
+        return own.grade
+    return own.rank or "staff"
+
+
+def commands(officer: Unit, tertia: str, wings: dict[str, tuple[str, ...]]) -> bool:
+    """Does ``officer`` command ``tertia``? The army's general commands all; a wing
+    commander the tertias the scenario gives him (``wings``) and his own; any other
+    officer his own."""
+    rank = unit_data(officer).rank
+    if rank == "army":
+        return True
+    return officer.command == tertia or (rank == "wing" and tertia in wings.get(officer.id, ()))
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseDie:
+    """One command response die to roll: ``officer`` (None: without officer) for
+    ``units``."""
+
+    officer: Unit | None
+    units: tuple[str, ...]
+
+
+def dice_for(state: GameState, side: str, tertia: str, wings: dict[str, tuple[str, ...]]
+              ) -> list[ResponseDie]:
+    """The dice a tertia's card calls for, in the order rolled: the best officer's for
+    the units in his reach, then one for each unit beyond it."""
+    units = [u for u in state.iter_troops(side) if u.command == tertia]
+    if not units:
+        return []
+    led = {unit_data(o).attached_to: o for o in state.iter_units(side)
+           if unit_data(o).is_officer and unit_data(o).attached_to is not None}
+    free = [o for o in state.iter_units(side) if unit_data(o).is_officer
+            and unit_data(o).attached_to is None and commands(o, tertia, wings)]
+    out: list[ResponseDie] = []
+    for u in [u for u in units if u.id in led]:
+        out.append(ResponseDie(led[u.id], (u.id,)))
+    rest = [u for u in units if u.id not in led]
+    best = _highest(o for o in free if any(_reaches(o, u) for u in rest))
+    if best is not None:
+        covered = tuple(u.id for u in rest if _reaches(best, u))
+        out.append(ResponseDie(best, covered))
+        rest = [u for u in rest if u.id not in covered]
+    out.extend(ResponseDie(None, (u.id,)) for u in rest)
+    return out
+
+
+def _reaches(officer: Unit, unit: Unit) -> bool:
+    return base_distance(officer.base, unit.base) <= COMMAND_RADIUS + 1e-9
+
+
+def _highest(officers: Iterable[Unit]) -> Unit | None:
+    """The highest ranking of ``officers`` (ties: the first by id)."""
+    return min(officers, key=lambda o: (RANKS.index(unit_data(o).rank or "staff"), o.id), default=None)
+
+
+def respond(tx: Tx, card: str, tests: Sequence[ResponseDie], table: ResponseTable, *, graded: bool) -> None:
+    """Roll each die's D10 and record whether its units obey."""
+    for test in tests:
+        who = "without officer" if test.officer is None else test.officer.label
+        face = tx.roll(D10, f"command response: {card} ({who})")
+        obeyed = table.responds(line_for(test.officer, graded=graded), face)
+        tx.emit(CommandResponded(card=card, officer=None if test.officer is None else test.officer.id,
+                                 units=test.units, face=face, obeyed=obeyed))
