@@ -11,7 +11,8 @@ first, and leaves nothing hidden in the state: each draw is one die with a purpo
 (``d<n>`` over the ``n`` cards left, none when one is left), so replays and exact odds see
 every card as it comes (as :mod:`tertia.activation.unit_type_deck` does for d3-cards).
 
-A card is a string: ``unit:<id>`` (``unit:<id>#2`` for a unit's second card) or
+A card is a string: ``unit:<id>`` (``unit:<id>#2`` for a unit's second card),
+``group:<group>:<side>`` (a group of a side's units, such as a tertia) or
 ``special:<name>`` (``special:<name>:<side>`` for one side's). A rule set that uses this
 keeps ``deck_left`` (the cards still to draw, in a fixed order) and ``deck_drawn`` (those
 drawn, in order) in its game-wide :class:`RuleData <tertia.core.ruledata.RuleData>`, and
@@ -23,6 +24,8 @@ may keep ``card``, the card in play, for front ends to show.
 Card(kind='unit', name='h1', side=None, copy=2)
 >>> read_card("special:free_move:royalist")
 Card(kind='special', name='free_move', side='royalist', copy=1)
+>>> read_card(group_card("rupert", "royalist"))
+Card(kind='group', name='rupert', side='royalist', copy=1)
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 
 UNIT = "unit"
+GROUP = "group"
 SPECIAL = "special"
 
 
@@ -56,6 +60,11 @@ def unit_card(unit_id: str, copy: int = 1) -> str:
     return f"{UNIT}:{unit_id}" if copy == 1 else f"{UNIT}:{unit_id}#{copy}"
 
 
+def group_card(group: str, side: str) -> str:
+    """The card that moves a group of one side's units (Charge yr Pikes!' tertia card)."""
+    return f"{GROUP}:{group}:{side}"
+
+
 def special_card(name: str, side: str | None = None) -> str:
     return f"{SPECIAL}:{name}" if side is None else f"{SPECIAL}:{name}:{side}"
 
@@ -66,9 +75,9 @@ def read_card(card: str) -> Card:
     if kind == UNIT and rest:
         name, _, copy = rest.partition("#")
         return Card(UNIT, name, None, int(copy) if copy else 1)
-    if kind == SPECIAL and rest:
+    if kind in (SPECIAL, GROUP) and rest:
         name, _, side = rest.partition(":")
-        return Card(SPECIAL, name, side or None)
+        return Card(kind, name, side or None)
     raise ValueError(f"{card!r} is not a card")
 
 
