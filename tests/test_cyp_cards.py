@@ -33,7 +33,8 @@ def test_a_tertia_card_moves_its_units_and_the_officer_in_a_front_rank() -> None
     assert [u.id for u in moved_by(state, group_card("k2", "king"))] == ["k-brig", "k-horse", "k-drag"]
     # The field gun of k1 moves on the Officers & Artillery card, with the free general.
     assert [u.id for u in moved_by(state, group_card("k1", "king"))] == ["k-foot"]
-    assert [u.id for u in moved_by(state, special_card("officers_and_artillery", "king"))] == ["k-gen", "k-gun"]
+    officers_card = special_card("officers_and_artillery", "king")
+    assert [u.id for u in moved_by(state, officers_card)] == ["k-gen", "k-gun"]
 
 
 def test_a_galloper_moves_with_its_tertia() -> None:
