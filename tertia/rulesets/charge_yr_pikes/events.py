@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from tertia.core.events import Event
 from tertia.core.reducer import handles
+from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.data import game_data
 
@@ -35,3 +36,28 @@ def _responded(s: GameState, e: CommandResponded) -> GameState:
         return s
     moving = game_data(s).moving
     return _game(s, moving=(*moving, *(u for u in e.units if u not in moving)))
+
+
+@dataclass(frozen=True, slots=True)
+class UnitChanged(Event):
+    """Some of a unit's own values changed (its formation, disorder, morale ...):
+    ``values`` holds (field, new value) pairs; ``why`` says what caused it, for the log."""
+
+    type: ClassVar[str] = "cyp_unit_changed"
+    unit: str
+    values: tuple[tuple[str, Any], ...]
+    why: str
+
+
+@handles(UnitChanged)
+def _changed(s: GameState, e: UnitChanged) -> GameState:
+    u = s.units[e.unit]
+    return s.with_unit(u.evolve(**dict(e.values)))
+
+
+def change(tx: Tx, unit_id: str, why: str, **values: Any) -> None:
+    """Record that ``unit_id``'s values change to ``values`` (nothing when none differs)."""
+    own = tx.state.units[unit_id].own
+    changed = tuple((k, v) for k, v in values.items() if getattr(own, k) != v)
+    if changed:
+        tx.emit(UnitChanged(unit=unit_id, values=changed, why=why))
