@@ -10,7 +10,7 @@ at the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tertia.core.actions import Move
@@ -147,6 +147,28 @@ def iter_collision_violations(
     if blocker is not None:
         yield Violation(MovementCode.COLLISION,
                         f"{plan.unit.label} would pass through or overlap {blocker}", rule)
+
+
+def iter_passing_violations(
+    state: GameState, plan: MovePlan, rule: str, carried: Collection[str] = ()
+) -> Iterator[Violation]:
+    """Friends may be passed through but not ended on; an enemy's base blocks the path
+    (Declare Thee Sir's Movement; Charge yr Pikes!' Formations C: "Units can move freely
+    through friendly units as long as they do not end their move intermingled"). Pieces
+    carried along with the mover (``carried``: its attached generals, say) are left out."""
+    mover = plan.unit
+    end = plan.end.corners()
+    areas = plan.swept()
+    for other in state.iter_units():
+        if other.id == mover.id or other.id in carried:
+            continue
+        corners = other.base.corners()
+        if other.side != mover.side and any(polygons_overlap(a, corners) for a in areas):
+            yield Violation(MovementCode.COLLISION, f"{mover.label} would run into {other.label}", rule)
+            return
+        if polygons_overlap(end, corners):
+            yield Violation(MovementCode.COLLISION, f"{mover.label} would end on {other.label}", rule)
+            return
 
 
 def _sweeps_into(

@@ -18,7 +18,7 @@ individual unit must test as 'Regiment without officer'." Read so:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tertia.activation.command_response import ResponseTable
@@ -54,7 +54,7 @@ def line_for(officer: Unit | None, *, graded: bool) -> str:
     return own.rank or "staff"
 
 
-def commands(officer: Unit, tertia: str, wings: dict[str, tuple[str, ...]]) -> bool:
+def commands(officer: Unit, tertia: str, wings: Mapping[str, tuple[str, ...]]) -> bool:
     """Does ``officer`` command ``tertia``? The army's general commands all; a wing
     commander the tertias the scenario gives him (``wings``) and his own; any other
     officer his own."""
@@ -73,11 +73,14 @@ class ResponseDie:
     units: tuple[str, ...]
 
 
-def dice_for(state: GameState, side: str, tertia: str, wings: dict[str, tuple[str, ...]]
-              ) -> list[ResponseDie]:
-    """The dice a tertia's card calls for, in the order rolled: the best officer's for
-    the units in his reach, then one for each unit beyond it."""
-    units = [u for u in state.iter_troops(side) if u.command == tertia]
+def dice_for(state: GameState, side: str, tertia: str, wings: Mapping[str, tuple[str, ...]],
+             units: Sequence[Unit] | None = None) -> list[ResponseDie]:
+    """The dice a tertia's card calls for, in the order rolled: for each unit led by an
+    officer in its front rank, his; the best free officer's for the units in his reach;
+    then one for each unit beyond it. ``units``: those of the tertia to test (by default
+    all its troops)."""
+    if units is None:
+        units = [u for u in state.iter_troops(side) if u.command == tertia]
     if not units:
         return []
     led = {unit_data(o).attached_to: o for o in state.iter_units(side)

@@ -19,8 +19,9 @@ first tests ("The first time that a unit must test morale, consult this table").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from tertia.core.ruledata import RuleData
 from tertia.core.state import GameState, Unit
@@ -63,7 +64,9 @@ class CypUnit(RuleData):
     (a field or heavy gun that has fired never moves again), ``routed_turn`` (the turn it
     last routed), ``fatigued`` (men short of breath after a long charge).
 
-    Officers: ``rank`` and ``grade`` (None: grades not used)."""
+    Officers: ``rank`` and ``grade`` (None: grades not used).
+
+    ``stand_width`` and ``stand_depth``: a stand's size at the battle's scale."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -91,6 +94,8 @@ class CypUnit(RuleData):
     fatigued: int = 0
     rank: str | None = None
     grade: str | None = None
+    stand_width: float = 1.0
+    stand_depth: float = 0.75
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:
@@ -164,6 +169,10 @@ class CypGame(RuleData):
     turn_limit: int = 10
     darkness_in: int | None = None
     fright: tuple[str, ...] = ()
+    moved_on_card: tuple[str, ...] = ()
+    reformed: tuple[str, ...] = ()
+    tables: Mapping[str, Any] = field(default_factory=dict)
+    wings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def unit_data(unit: Unit) -> CypUnit:

@@ -61,3 +61,47 @@ def change(tx: Tx, unit_id: str, why: str, **values: Any) -> None:
     changed = tuple((k, v) for k, v in values.items() if getattr(own, k) != v)
     if changed:
         tx.emit(UnitChanged(unit=unit_id, values=changed, why=why))
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """A brigade card was turned over: ``side`` acts on it (Sequence of play A)."""
+
+    type: ClassVar[str] = "cyp_card_played"
+    card: str
+    side: str
+
+
+@handles(CardPlayed)
+def _played(s: GameState, e: CardPlayed) -> GameState:
+    return _game(s.evolve(active=e.side), card=e.card, moving=(), moved_on_card=(), reformed=())
+
+
+@dataclass(frozen=True, slots=True)
+class CardDone(Event):
+    """The side has finished with the card in play."""
+
+    type: ClassVar[str] = "cyp_card_done"
+    card: str
+
+
+@handles(CardDone)
+def _done(s: GameState, e: CardDone) -> GameState:
+    return _game(s, card=None, moving=(), moved_on_card=(), reformed=())
+
+
+@dataclass(frozen=True, slots=True)
+class MovedOnCard(Event):
+    """``unit`` moved (``moved``) or changed formation (not ``moved``) on the card."""
+
+    type: ClassVar[str] = "cyp_moved_on_card"
+    unit: str
+    moved: bool = True
+
+
+@handles(MovedOnCard)
+def _moved_on_card(s: GameState, e: MovedOnCard) -> GameState:
+    g = game_data(s)
+    if e.moved:
+        return _game(s, moved_on_card=(*g.moved_on_card, e.unit))
+    return _game(s, reformed=(*g.reformed, e.unit))

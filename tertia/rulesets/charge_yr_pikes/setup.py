@@ -52,17 +52,23 @@ def officer(table: PikesTable, spec: CommanderSpec) -> CypUnit:
                    rank=o.rank, grade=o.grade, attached_to=o.attached_to)
 
 
+def sized(own: CypUnit, table: PikesTable) -> CypUnit:
+    """``own`` with its arm's stand size at the battle's scale."""
+    size = stand_size(table, arm_of(own))
+    return own.evolve(stand_width=size.width, stand_depth=size.depth)
+
+
 def pieces(scenario: Scenario, table: PikesTable) -> dict[str, Unit]:
     """Every officer and unit as set up."""
     out: dict[str, Unit] = {}
     for c in scenario.commanders:
-        own = officer(table, c)
-        width, depth = footprint_of(own, own.formation, stand_size(table, arm_of(own)))
+        own = sized(officer(table, c), table)
+        width, depth = footprint_of(own, own.formation, StandSize(own.stand_width, own.stand_depth))
         out[c.id] = Unit(c.id, c.side, UnitKind.COMMANDER, c.command, c.x, c.y, c.facing % 360.0,
                          width, depth, name=c.name, own=own)
     for s in scenario.units:
-        own = regiment(table, s)
-        width, depth = footprint_of(own, own.formation, stand_size(table, arm_of(own)))
+        own = sized(regiment(table, s), table)
+        width, depth = footprint_of(own, own.formation, StandSize(own.stand_width, own.stand_depth))
         out[s.id] = Unit(s.id, s.side, UnitKind(s.type), s.command, s.x, s.y, s.facing % 360.0,
                          width, depth, name=s.name, traits=tuple(s.traits), own=own)
     return out

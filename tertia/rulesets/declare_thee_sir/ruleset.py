@@ -22,6 +22,7 @@ from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, plan_slide
 from tertia.rules.movement import (
     MovePlan,
+    iter_passing_violations,
     iter_table_violations,
     iter_terrain_violations,
     plan_move,
@@ -816,16 +817,4 @@ def _carried_problems(table: Battlefield, state: GameState, plan: MovePlan) -> l
 def _collision_problems(state: GameState, plan: MovePlan, rule: str) -> list[Violation]:
     """Enemies block a move; a friend may be passed through (Movement: "Units that move or
     rout through another unit cause a moral check") but not ended on."""
-    mover = plan.unit
-    end = plan.end.corners()
-    areas = plan.swept()
-    carried = _carried_with(state, mover)
-    for other in state.iter_units():
-        if other.id == mover.id or other.id in carried:
-            continue
-        corners = other.base.corners()
-        if other.side != mover.side and any(polygons_overlap(a, corners) for a in areas):
-            return [Violation(MovementCode.COLLISION, f"{mover.label} would run into {other.label}", rule)]
-        if polygons_overlap(end, corners):
-            return [Violation(MovementCode.COLLISION, f"{mover.label} would end on {other.label}", rule)]
-    return []
+    return list(iter_passing_violations(state, plan, rule, _carried_with(state, plan.unit)))

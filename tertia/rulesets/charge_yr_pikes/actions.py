@@ -1,0 +1,30 @@
+"""Charge yr Pikes!' own actions (moves are the core's ``Move``; ``EndPhase`` ends the
+card in play)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tertia.core.actions import Action
+
+FREE_MOVE = "cyp_free_move"
+"""The decision awaited when a free move card is turned: which tertia moves."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reform(Action):
+    """A unit that may move on this card takes up ``formation`` (Formations B: "Units can
+    change formation freely at the end of their move")."""
+
+    type: ClassVar[str] = "cyp_reform"
+    unit: str
+    formation: str
+
+
+@dataclass(frozen=True, slots=True)
+class GiveFreeMove(Action):
+    """The commander-in-chief gives the free move to ``tertia`` (Sequence of play A)."""
+
+    type: ClassVar[str] = "cyp_give_free_move"
+    tertia: str

@@ -1,0 +1,303 @@
+"""Charge yr Pikes! (Jackson Gamers, Jay Stribling; 5th edition 1986, revised 2003): the
+rule set. Under construction: the movement phase plays (cards, command response, moves
+and formation changes); fire, close combat, morale and the army phases are written in
+their own modules and joined to the sequence as they are finished."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from functools import lru_cache
+from typing import ClassVar
+
+from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.dice import D6
+from tertia.core.events import UnitFormed, UnitMoved
+from tertia.core.geometry import base_distance, polygons_overlap
+from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.scenario import Scenario
+from tertia.core.state import GameState, Objective, Unit, UnitKind
+from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.core.violations import CoreCode, Violation
+from tertia.rules.codes import MovementCode
+from tertia.rules.formations import reformed_centre
+from tertia.rules.movement import MovePlan, iter_passing_violations, iter_table_violations, plan_move
+from tertia.rulesets.charge_yr_pikes import movement, sequence
+from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, GiveFreeMove, Reform
+from tertia.rulesets.charge_yr_pikes.cards import tertias
+from tertia.rulesets.charge_yr_pikes.codes import CypCode
+from tertia.rulesets.charge_yr_pikes.data import (
+    COLUMN,
+    DEPLOYED,
+    LINE,
+    SQUARE,
+    CypGame,
+    CypUnit,
+    game_data,
+    unit_data,
+)
+from tertia.rulesets.charge_yr_pikes.events import MovedOnCard, change
+from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
+from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
+from tertia.rulesets.charge_yr_pikes.setup import pieces
+from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_with
+
+TERTIA_SPAN = 6.0
+"""Tertias A: "all units within 6" of one another"."""
+MOVEMENT_RULE = "Movement 5"
+FORMATIONS_RULE = "Formations 3"
+
+
+@lru_cache(maxsize=64)
+def _tables(replacements: str) -> Tables:
+    return tables_with(json.loads(replacements))
+
+
+def tables_of(state: GameState) -> Tables:
+    """The tables this game plays with: the built-in ones and the scenario's replacements."""
+    return _tables(json.dumps(game_data(state).tables, sort_keys=True))
+
+
+class ChargeYrPikes(RuleSet):
+    id: ClassVar[str] = "charge-yr-pikes"
+    title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
+    version: ClassVar[str] = "0.1"
+    GAME_DATA = CypGame
+    SCENARIO_EXTENSION = PikesTable
+    TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("officer_grades", True, "section 22: each officer's value (Ineffective, Effective, "
+                   "Natural Born Leader) is rolled by rank at the start; off, officers command, "
+                   "rally and fight by their rank's line of the tables"),
+    )
+
+    # --- set-up --------------------------------------------------------------------------
+
+    def table_of(self, scenario: Scenario) -> PikesTable:
+        found = self.scenario_extension(scenario)
+        return found if isinstance(found, PikesTable) else PikesTable()
+
+    def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
+        """The table names pieces the scenario has, and its replacement tables fit."""
+        table = self.table_of(scenario)
+        units = {u.id for u in scenario.units}
+        commanders = {c.id for c in scenario.commanders}
+        where = f"extensions.{self.id}"
+        problems: list[tuple[str, str]] = []
+        for i, r in enumerate(table.regiments):
+            if r.unit not in units:
+                problems.append((f"{where}.regiments[{i}].unit", f"no unit {r.unit!r} in the scenario"))
+        for i, o in enumerate(table.officers):
+            if o.commander not in commanders:
+                problems.append((f"{where}.officers[{i}].commander",
+                                 f"no commander {o.commander!r} in the scenario"))
+            elif o.attached_to is not None and o.attached_to not in units:
+                problems.append((f"{where}.officers[{i}].attached_to", f"no unit {o.attached_to!r}"))
+        try:
+            tables_with(table.tables)
+        except TablesError as e:
+            problems.append((f"{where}.{str(e).split(':', 1)[0]}", str(e).split(": ", 1)[1]))
+        return problems
+
+    def piece_size(self, scenario: Scenario, piece_id: str, kind: UnitKind) -> tuple[float, float]:
+        placed = pieces(scenario, self.table_of(scenario))[piece_id]
+        return placed.width, placed.depth
+
+    def initial_state(self, scenario: Scenario) -> GameState:
+        table = self.table_of(scenario)
+        objectives = tuple(Objective(o.name, o.x, o.y, o.radius, o.side) for o in scenario.objectives)
+        wings = {o.commander: tuple(o.commands) for o in table.officers if o.commands}
+        return GameState(sides=scenario.side_ids, turn=0, active=scenario.side_ids[0], phase="setup",
+                         units=pieces(scenario, table), objectives=objectives,
+                         own=CypGame(turn_limit=scenario.turns, tables=dict(table.tables), wings=wings))
+
+    def begin(self, tx: Tx) -> None:
+        sequence.begin(tx, tables_of(tx.state), self.options)
+
+    # --- legality --------------------------------------------------------------------------
+
+    def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
+        if state.is_over:
+            return [Violation(CoreCode.GAME_OVER, "the battle is over", "Sequence of play 3")]
+        pending = state.pending
+        if pending is not None and pending.kind == FREE_MOVE:
+            if not isinstance(action, GiveFreeMove):
+                return [Violation(CoreCode.WRONG_PHASE, "the commander-in-chief must first name the "
+                                  "tertia that takes the free move", "Sequence of play 3 A")]
+            if action.tertia not in tertias(state, state.to_act):
+                return [Violation(CypCode.NOT_MOVING, f"no tertia {action.tertia!r} of "
+                                  f"{state.to_act} to move", "Sequence of play 3 A")]
+            return []
+        if isinstance(action, GiveFreeMove):
+            return [Violation(CoreCode.WRONG_PHASE, "no free move card is in play", "Sequence of play 3 A")]
+        if isinstance(action, EndPhase):
+            return [] if game_data(state).card is not None else [
+                Violation(CypCode.NO_CARD, "no card is in play", "Sequence of play 3 A")]
+        if isinstance(action, Move | Reform):
+            unit = state.units.get(action.unit)
+            if unit is None or not unit.in_play or unit.side != state.active:
+                return [Violation(CoreCode.UNKNOWN_UNIT, f"no piece {action.unit!r} of {state.active} "
+                                  "in play", MOVEMENT_RULE)]
+            if unit.id not in game_data(state).moving:
+                return [Violation(CypCode.NOT_MOVING, f"{unit.label} may not move on this card "
+                                  "(not on it, or it failed its command response)", f"{MOVEMENT_RULE} A")]
+            if isinstance(action, Move):
+                return self._move_problems(table, state, unit, action)
+            return self._reform_problems(table, state, unit, action.formation)
+        return [Violation(CoreCode.WRONG_PHASE, f"{action.type} is not an action of this rule set now",
+                          "Sequence of play 3")]
+
+    def _move_problems(self, table: Battlefield, state: GameState, unit: Unit, action: Move
+                       ) -> list[Violation]:
+        own = unit_data(unit)
+        if unit.id in game_data(state).moved_on_card or unit.id in game_data(state).reformed:
+            return [Violation(CypCode.ALREADY_MOVED, f"{unit.label} has already moved on this card",
+                              MOVEMENT_RULE)]
+        plan = plan_move(unit, action)
+        tables = tables_of(state)
+        on_road = own.formation == COLUMN and table.path_on_road(plan.points)
+        inches = movement.allowance(tables, own, on_road=on_road)
+        if inches is None:
+            return [Violation(CypCode.NO_SUCH_MOVE, f"{unit.label} has no move in {own.formation}",
+                              f"{MOVEMENT_RULE}, movement table")]
+        costs = movement.ground_costs(table, tables, own, plan)
+        if costs.barred is not None:
+            return [Violation(MovementCode.IMPASSABLE, f"{unit.label} cannot enter the {costs.barred}",
+                              "Terrain 16")]
+        if plan.length + costs.inches > inches + 1e-6:
+            extra = f" less {costs.inches}\" for the ground" if costs.inches else ""
+            return [Violation(CypCode.TOO_FAR, f"{unit.label} may move {inches:g}\"{extra}, not "
+                              f"{plan.length:.1f}\"", MOVEMENT_RULE)]
+        carried = {o.id for o in _front_rank(state, unit.id)}
+        problems = [*iter_table_violations(table, plan, MOVEMENT_RULE),
+                    *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", carried)]
+        if problems:
+            return problems[:1]
+        return _tertia_problems(state, unit, plan)
+
+    def _reform_problems(self, table: Battlefield, state: GameState, unit: Unit, formation: str
+                         ) -> list[Violation]:
+        own = unit_data(unit)
+        rule = f"{FORMATIONS_RULE} A, B"
+        if unit.id in game_data(state).reformed:
+            return [Violation(CypCode.ALREADY_REFORMED, f"{unit.label} has already changed formation "
+                              "on this card", rule)]
+        if formation == own.formation:
+            return [Violation(CypCode.SAME_FORMATION, f"{unit.label} is already in {formation}", rule)]
+        allowed = _formations_for(table, tables_of(state), unit)
+        if formation not in allowed:
+            return [Violation(CypCode.FORMATION_NOT_ALLOWED, f"{unit.label} may not form {formation} "
+                              f"(it may form {', '.join(allowed) or 'nothing else'})", rule)]
+        placed = reformed(state, unit, formation)
+        if not table.inside_table(placed.base.corners()):
+            return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would leave the table", rule)]
+        for other in state.iter_units():
+            if other.id != unit.id and unit_data(other).attached_to != unit.id and \
+                    polygons_overlap(placed.base.corners(), other.base.corners()):
+                return [Violation(MovementCode.COLLISION, f"{unit.label} would overlap {other.label}", rule)]
+        return []
+
+    # --- resolution ------------------------------------------------------------------------
+
+    def resolve(self, tx: Tx, action: Action) -> None:
+        tables = tables_of(tx.state)
+        if isinstance(action, GiveFreeMove):
+            card = game_data(tx.state).card or ""
+            side = tx.state.to_act
+            sequence.respond_for(tx, tables, card, action.tertia,
+                                 [u for u in tx.state.iter_troops(side) if u.command == action.tertia
+                                  and not unit_data(u).is_gun], graded=bool(self.option("officer_grades")))
+            if not game_data(tx.state).moving:
+                sequence.end_card(tx, tables, self.options)
+        elif isinstance(action, Move):
+            self._move(tx, tables, action)
+        elif isinstance(action, Reform):
+            placed = reformed(tx.state, tx.state.units[action.unit], action.formation)
+            tx.emit(UnitFormed(unit=placed.id, formation=action.formation, x=placed.x, y=placed.y,
+                               width=placed.width, depth=placed.depth))
+            tx.emit(MovedOnCard(unit=placed.id, moved=False))
+        elif isinstance(action, EndPhase):
+            sequence.end_card(tx, tables, self.options)
+
+    def _move(self, tx: Tx, tables: Tables, action: Move) -> None:
+        unit = tx.state.units[action.unit]
+        own = unit_data(unit)
+        plan = plan_move(unit, action)
+        on_road = own.formation == COLUMN and tx.table.path_on_road(plan.points)
+        inches = movement.allowance(tables, own, on_road=on_road) or 0.0
+        costs = movement.ground_costs(tx.table, tables, own, plan)
+        lost = sum(tx.roll(D6, f"ground: {unit.label}") for _ in range(costs.dice))
+        left = inches - costs.inches - lost
+        points = _cut(plan.points, max(0.0, left))
+        tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
+        dx, dy = points[-1][0] - unit.x, points[-1][1] - unit.y
+        for officer in _front_rank(tx.state, unit.id):
+            tx.emit(UnitMoved(unit=officer.id, facing=officer.facing, reason="with its unit",
+                              path=((officer.x, officer.y), (officer.x + dx, officer.y + dy))))
+        change(tx, unit.id, "moves", moved=True)
+        tx.emit(MovedOnCard(unit=unit.id))
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _front_rank(state: GameState, unit_id: str) -> list[Unit]:
+    return [o for o in state.iter_units() if unit_data(o).is_officer and unit_data(o).attached_to == unit_id]
+
+
+def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Violation]:
+    """Tertias A: "all units within 6" of one another. No unit may leave its tertia
+    unless accompanied by a general": a unit that ends its move more than 6" from every
+    other unit of its tertia leaves it (a unit alone in its tertia, or led by an officer
+    in its front rank, may)."""
+    own = unit_data(unit)
+    if own.is_officer or own.is_gun or _front_rank(state, unit.id):
+        return []
+    mates = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.id != unit.id
+             and not unit_data(u).is_gun]
+    if not mates or any(base_distance(plan.end, m.base) <= TERTIA_SPAN + 1e-9 for m in mates):
+        return []
+    return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
+                      f"unit of its tertia ({unit.command})", "Tertias and officers 4 A")]
+
+
+def _formations_for(table: Battlefield, tables: Tables, unit: Unit) -> tuple[str, ...]:
+    """What a unit may form (Formations A): guns, wagons and officers none; a square only
+    troops with a square move (foot, highlanders); deployed only in a town or works."""
+    own = unit_data(unit)
+    if own.is_officer or own.is_gun or own.troop == "wagons":
+        return ()
+    found = [LINE, COLUMN]
+    if movement.line_of(tables, own).square is not None:
+        found.append(SQUARE)
+    if any(table.overlaps(k, unit.base.corners()) for k in (TerrainKind.TOWN, TerrainKind.ENTRENCHMENT)
+           if table.has(k)):
+        found.append(DEPLOYED)
+    return tuple(found)
+
+
+def reformed(state: GameState, unit: Unit, formation: str) -> Unit:
+    """``unit`` in ``formation``, its front edge where it was."""
+    own: CypUnit = unit_data(unit).evolve(formation=formation)
+    width, depth = footprint_of(own, formation, StandSize(own.stand_width, own.stand_depth))
+    x, y = reformed_centre(unit.base, depth)
+    return unit.evolve(x=x, y=y, width=width, depth=depth, formation=formation)
+
+
+def _cut(points: tuple[tuple[float, float], ...], length: float) -> tuple[tuple[float, float], ...]:
+    """The path ``points`` cut short after ``length`` inches."""
+    out = [points[0]]
+    left = length
+    for a, b in itertools.pairwise(points):
+        leg = math.dist(a, b)
+        if leg <= left + 1e-9:
+            out.append(b)
+            left -= leg
+            continue
+        if left > 1e-9:
+            t = left / leg
+            out.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+        break
+    return tuple(out)
+

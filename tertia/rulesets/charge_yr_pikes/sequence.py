@@ -1,0 +1,136 @@
+"""The sequence of play (section 3, A to L) and the brigade cards' turn (A).
+
+A turn begins with the movement phase: both armies' brigade cards shuffled together
+(:mod:`~tertia.rulesets.charge_yr_pikes.cards`) are turned over one at a time; each card's
+units test command response (:mod:`~tertia.rulesets.charge_yr_pikes.command`) and those
+that pass may move and change formation until their side ends the card. The
+"Officers & Artillery" card moves the officers in no unit's front rank (who need no
+response) and the field and heavy guns (which test); on a "free move" card the
+commander-in-chief names a tertia, which tests and moves as on its own card.
+
+The fire, close combat, morale and army phases (B to L) follow the movement phase; until
+they are written, the turn ends with the movement phase (the clause table says which
+rows are not yet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tertia.activation import deck
+from tertia.core.dice import D6
+from tertia.core.events import DecisionAwaited, GameEnded, GameStarted, PhaseBegan, TurnBegan
+from tertia.core.ruleset import Tx
+from tertia.core.state import Unit
+from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
+from tertia.rulesets.charge_yr_pikes.cards import FREE_MOVE as FREE_MOVE_CARD
+from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY, brigade_deck, moved_by, tertias
+from tertia.rulesets.charge_yr_pikes.command import dice_for, respond, response_table
+from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.events import CardDone, CardPlayed, CommandResponded, change
+from tertia.rulesets.charge_yr_pikes.tables import Tables
+
+MOVEMENT = "movement"
+
+
+def begin(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
+    """Officers' values are rolled (section 22, with the option officer_grades), then the
+    first turn begins."""
+    tx.emit(GameStarted(first_side=tx.state.sides[0]))
+    if options.get("officer_grades", True):
+        roll_grades(tx, tables)
+    start_turn(tx, tables, 1, options)
+
+
+def roll_grades(tx: Tx, tables: Tables) -> None:
+    """Section 22 A: "randomly assign values to officers ... with a D6 roll" on the line
+    of the officer's rank (a staff officer counts as a brigadier); an officer whose
+    grade the scenario fixes keeps it."""
+    for officer in list(tx.state.iter_units()):
+        own = unit_data(officer)
+        if not own.is_officer or own.grade is not None:
+            continue
+        rank = own.rank if own.rank in tables.officer_grades else "brigadier"
+        face = tx.roll(D6, f"officer's value: {officer.label}")
+        change(tx, officer.id, "his value is rolled",
+               grade=tables.officer_grades[rank][face - 1])
+
+
+def start_turn(tx: Tx, tables: Tables, turn: int, options: Mapping[str, Any]) -> None:
+    tx.emit(TurnBegan(turn=turn, side=tx.state.sides[0]))
+    tx.emit(PhaseBegan(phase=MOVEMENT))
+    for unit in list(tx.state.iter_units()):
+        change(tx, unit.id, "a new turn", moved=False)
+    deck.shuffle(tx, brigade_deck(tx.state, tables.cards))
+    draw_next(tx, tables, options)
+
+
+def draw_next(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
+    """Turn over cards until one gives its side something to do; a spent deck ends the
+    movement phase."""
+    graded = bool(options.get("officer_grades", True))
+    while not tx.state.is_over:
+        card = deck.draw(tx, "turn over a brigade card")
+        if card is None:
+            end_turn(tx, tables, options)
+            return
+        side = deck.read_card(card).side or tx.state.sides[0]
+        tx.emit(CardPlayed(card=card, side=side))
+        name = deck.read_card(card).name
+        if name == FREE_MOVE_CARD:
+            choices = tertias(tx.state, side)
+            if choices:
+                tx.emit(DecisionAwaited(side=side, kind=FREE_MOVE, context={"tertias": list(choices)}))
+                return
+        elif name == OFFICERS_AND_ARTILLERY:
+            officers_and_guns(tx, tables, card, graded=graded)
+        else:
+            respond_for(tx, tables, card, name, list(moved_by(tx.state, card)), graded=graded)
+        if game_data(tx.state).moving:
+            return
+        tx.emit(CardDone(card=card))
+
+
+def respond_for(tx: Tx, tables: Tables, card: str, tertia: str, units: list[Unit], *, graded: bool) -> None:
+    """Command response for a tertia's units; an officer in a unit's front rank moves with
+    it when it may."""
+    side = deck.read_card(card).side or tx.state.sides[0]
+    troops = [u for u in units if not unit_data(u).is_officer]
+    dice = dice_for(tx.state, side, tertia, game_data(tx.state).wings, troops)
+    respond(tx, card, dice, response_table(tables, graded=graded), graded=graded)
+
+
+def officers_and_guns(tx: Tx, tables: Tables, card: str, *, graded: bool) -> None:
+    """The Officers & Artillery card: officers move without a test; each tertia's guns
+    test command response as their tertia does."""
+    pieces = moved_by(tx.state, card)
+    officers = tuple(u.id for u in pieces if unit_data(u).is_officer)
+    if officers:
+        tx.emit(CommandResponded(card=card, officer=None, units=officers, face=0, obeyed=True))
+    guns: dict[str, list[Unit]] = {}
+    for u in pieces:
+        if not unit_data(u).is_officer:
+            guns.setdefault(u.command, []).append(u)
+    for tertia, units in guns.items():
+        respond_for(tx, tables, card, tertia, units, graded=graded)
+
+
+def end_card(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
+    """The side is done with the card in play: the next is turned over."""
+    card = game_data(tx.state).card
+    if card is not None:
+        tx.emit(CardDone(card=card))
+    tx.action_over()
+    draw_next(tx, tables, options)
+
+
+def end_turn(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
+    """The movement phase is over. (The later phases and the battle's end are written
+    separately; until then the scenario's last turn ends the battle undecided.)"""
+    if tx.state.turn >= game_data(tx.state).turn_limit:
+        tx.emit(GameEnded(winner=None, score={s: 0 for s in tx.state.sides},
+                          reason=f"the turn limit ({game_data(tx.state).turn_limit}) was reached",
+                          breakdown={}))
+        return
+    start_turn(tx, tables, tx.state.turn + 1, options)
