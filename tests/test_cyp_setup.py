@@ -11,8 +11,10 @@ from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
 
 
-def scenario(extension: dict[str, Any] | None = None) -> Scenario:
+def scenario(extension: dict[str, Any] | None = None, terrain: list[dict[str, Any]] | None = None
+             ) -> Scenario:
     return Scenario.model_validate({
+        "terrain": terrain or [],
         "name": "test", "table": {"width": 72.0, "depth": 48.0},
         "sides": [{"id": "king", "name": "King", "edge": "south"},
                   {"id": "parl", "name": "Parliament", "edge": "north"}],

@@ -1,0 +1,120 @@
+"""Charge yr Pikes! movement (section 5, Terrain 16): allowances by troop type and the
+formation a unit starts in, road columns, charge moves, ground that costs inches or dice,
+passing through friends, and keeping to the tertia."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tertia.core.actions import Move
+from tertia.core.dice import ScriptedDice
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rules.codes import MovementCode
+from tertia.rulesets.charge_yr_pikes import movement
+from tertia.rulesets.charge_yr_pikes.codes import CypCode
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.troops import FOOT, TROOPS
+
+from .test_cyp_setup import scenario
+
+T = default_tables()
+K1_MOVES = [4, 1, 1, 5]  # grades; k1's card first; the general rolls 5: k-foot moves
+
+
+def _game(terrain: list[dict[str, Any]] | None = None, extension: dict[str, Any] | None = None
+          ) -> tuple[Game, GameState]:
+    game = Game(ChargeYrPikes(), scenario(extension, terrain))
+    state, _ = game.start(ScriptedDice(K1_MOVES))
+    return game, state
+
+
+@pytest.mark.parametrize(("formation", "on_road", "inches"), [
+    ("line", False, 8.0), ("line", True, 8.0), ("column", True, 12.0), ("column", False, 8.0),
+    ("square", False, 4.0)])
+def test_the_formation_at_the_start_sets_the_move(formation: str, on_road: bool, inches: float) -> None:
+    # Foot Regiments: Normal 8", Square 4", Road Col. 12"; "the unit must spend its entire
+    # movement marching on the road".
+    assert movement.allowance(T, CypUnit.of(FOOT, formation=formation), on_road=on_road) == inches
+
+
+def test_horse_have_no_square_and_disorder_halves_a_move() -> None:
+    assert movement.allowance(T, CypUnit.of(TROOPS["horse"], formation="square"), on_road=False) is None
+    assert movement.allowance(T, CypUnit.of(FOOT, disordered=True), on_road=False) == 4.0
+
+
+@pytest.mark.parametrize(("troop", "disordered", "reach"), [
+    ("horse", False, 32.0), ("horse", True, 8.0), ("lobsters", False, 24.0), ("foot", False, 8.0)])
+def test_charge_moves_are_not_for_the_disordered(troop: str, disordered: bool, reach: float) -> None:
+    # "Charge movement distances* may not be used if the unit is disordered, use normal
+    # movement distances instead" (and disorder halves that); foot have no charge move.
+    own = CypUnit.of(TROOPS[troop], disordered=disordered)
+    assert movement.charge_allowance(T, own) == reach
+
+
+def test_dismounted_dragoons_move_as_musketeers() -> None:
+    on_foot = CypUnit.of(TROOPS["dragoons"], mounted=False)
+    assert movement.allowance(T, on_foot, on_road=False) == 10.0
+    assert movement.allowance(T, CypUnit.of(TROOPS["dragoons"]), on_road=False) == 16.0
+
+
+HEDGE = {"type": "hedge", "line": [[20.0, 15.0], [40.0, 15.0]], "width": 0.2}
+TOWN = {"type": "town", "polygon": [[26.0, 16.0], [34.0, 16.0], [34.0, 24.0], [26.0, 24.0]]}
+
+
+def test_crossing_a_hedge_costs_foot_2_inches() -> None:
+    game, state = _game([HEDGE])
+    assert game.is_legal(state, Move(unit="k-foot", waypoints=((30.0, 18.0),)))  # 6" + 2"
+    refused = game.validate(state, Move(unit="k-foot", waypoints=((30.0, 18.5),)))
+    assert [v.code for v in refused] == [CypCode.TOO_FAR] and "less 2\" for the ground" in refused[0].message
+
+
+def test_a_town_costs_foot_a_d6_rolled_as_they_move_and_they_stop_short() -> None:
+    # "Towns cause FOOT to lose one D6 of movement when the foot moves into, out of, or within them."
+    game, state = _game([TOWN])
+    after, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 20.0),)), ScriptedDice([5]))
+    assert after.units["k-foot"].y == pytest.approx(15.0)  # 8" less 5": 3" of the 8"
+    after, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 14.0),)), ScriptedDice([1]))
+    assert after.units["k-foot"].y == pytest.approx(14.0)  # 2" asked for; 7" were left
+
+
+def test_guns_may_not_enter_woods() -> None:
+    woods = {"type": "woods", "polygon": [[26.0, 16.0], [34.0, 16.0], [34.0, 24.0], [26.0, 24.0]]}
+    game, state = _game([woods], {"regiments": [{"unit": "k-foot", "troop": "artillery", "gun": "galloper"}]})
+    refused = game.validate(state, Move(unit="k-foot", waypoints=((30.0, 16.0),)))
+    assert [v.code for v in refused] == [MovementCode.IMPASSABLE]
+
+
+def test_a_unit_passes_through_a_friend_but_does_not_end_on_it() -> None:
+    # Formations C: "Units can move freely through friendly units as long as they do not
+    # end their move intermingled." The brigadier k-brig stands at (30, 8) behind the foot.
+    game, state = _game()
+    friend = state.units["k-horse"].evolve(x=30.0, y=15.0)
+    state = state.with_unit(friend)
+    assert game.is_legal(state, Move(unit="k-foot", waypoints=((30.0, 19.0),)))
+    refused = game.validate(state, Move(unit="k-foot", waypoints=((30.0, 15.5),)))
+    assert [v.code for v in refused] == [MovementCode.COLLISION] and "end on" in refused[0].message
+
+
+def test_an_enemy_blocks_the_way() -> None:
+    game, state = _game()
+    state = state.with_unit(state.units["p-foot"].evolve(x=30.0, y=16.0))
+    refused = game.validate(state, Move(unit="k-foot", waypoints=((30.0, 19.0),)))
+    assert [v.code for v in refused] == [MovementCode.COLLISION] and "run into" in refused[0].message
+
+
+def test_a_unit_may_not_leave_its_tertia_unless_an_officer_leads_it() -> None:
+    # Tertias A: "all units within 6" of one another. No unit may leave its tertia unless
+    # accompanied by a general". A regiment of horse of k1 stands at (20, 12).
+    game, state = _game()
+    state = state.with_unit(state.units["k-horse"].evolve(command="k1", x=20.0))
+    assert game.is_legal(state, Move(unit="k-foot", waypoints=((30.0, 15.0),)))  # 5.2" from the horse
+    refused = game.validate(state, Move(unit="k-foot", waypoints=((34.0, 12.0),)))  # 8.9"
+    assert [v.code for v in refused] == [CypCode.LEAVES_TERTIA]
+    led = state.with_unit(state.units["k-brig"].evolve(own=state.units["k-brig"].own.evolve(
+        attached_to="k-foot")))
+    assert game.is_legal(led, Move(unit="k-foot", waypoints=((34.0, 12.0),)))
