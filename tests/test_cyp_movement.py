@@ -9,13 +9,16 @@ from typing import Any
 import pytest
 
 from tertia.core.actions import Move
+from tertia.core.geometry import base_distance
 from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes import movement
+from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import CypUnit
+from tertia.rulesets.charge_yr_pikes.data import CypUnit, game_data
+from tertia.rulesets.charge_yr_pikes.events import ChargeMade
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 from tertia.rulesets.charge_yr_pikes.troops import FOOT, TROOPS
@@ -118,3 +121,32 @@ def test_a_unit_may_not_leave_its_tertia_unless_an_officer_leads_it() -> None:
     led = state.with_unit(state.units["k-brig"].evolve(own=state.units["k-brig"].own.evolve(
         attached_to="k-foot")))
     assert game.is_legal(led, Move(unit="k-foot", waypoints=((34.0, 12.0),)))
+
+
+def test_a_charge_goes_straight_at_its_target_and_halts_1_inch_away() -> None:
+    # 12 A: "Attacker moves units directly towards the target unit(s) and halts 1" away."
+    game, state = _game()
+    state = state.with_unit(state.units["p-foot"].evolve(x=30.0, y=19.0))
+    after, events = game.apply(state, Charge(unit="k-foot", target="p-foot"), ScriptedDice([]))
+    foot, enemy = after.units["k-foot"], after.units["p-foot"]
+    assert base_distance(foot.base, enemy.base) == pytest.approx(1.0)
+    made = [e for e in events if isinstance(e, ChargeMade)]
+    assert [(m.attacker, m.target, m.fatigued) for m in made] == [("k-foot", "p-foot", 0)]
+    assert game_data(after).charges[0][:2] == ("k-foot", "p-foot")
+
+
+def test_a_charge_beyond_its_reach_costs_a_man_an_inch() -> None:
+    # Special rules B: "lose 1 man to fatigue for every inch of movement till they stop 1" from the enemy".
+    game, state = _game()
+    state = state.with_unit(state.units["p-foot"].evolve(x=30.0, y=24.5))  # 9.5" to go, foot reach 8"
+    _, events = game.apply(state, Charge(unit="k-foot", target="p-foot"), ScriptedDice([]))
+    assert [e.fatigued for e in events if isinstance(e, ChargeMade)] == [2]
+
+
+def test_a_piece_in_the_way_stops_a_charge() -> None:
+    game, state = _game()
+    state = state.with_unit(state.units["p-foot"].evolve(x=30.0, y=24.0))
+    state = state.with_unit(state.units["k-horse"].evolve(x=30.0, y=18.0))
+    refused = game.validate(state, Charge(unit="k-foot", target="p-foot"))
+    assert [v.code for v in refused] == [MovementCode.COLLISION] and "in the way" in refused[0].message
+    assert game.validate(state, Charge(unit="k-foot", target="k-horse"))  # a friend is no target

@@ -28,3 +28,13 @@ class GiveFreeMove(Action):
 
     type: ClassVar[str] = "cyp_give_free_move"
     tertia: str
+
+
+@dataclass(frozen=True, slots=True)
+class Charge(Action):
+    """A unit that may move on this card charges ``target`` (Close combat 12 A): it goes
+    straight at it and halts 1" away, to test to close in the close combat phase."""
+
+    type: ClassVar[str] = "cyp_charge"
+    unit: str
+    target: str

@@ -173,6 +173,7 @@ class CypGame(RuleData):
     reformed: tuple[str, ...] = ()
     tables: Mapping[str, Any] = field(default_factory=dict)
     wings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    charges: tuple[tuple[str, str, float, float, float, int], ...] = ()
 
 
 def unit_data(unit: Unit) -> CypUnit:

@@ -105,3 +105,23 @@ def _moved_on_card(s: GameState, e: MovedOnCard) -> GameState:
     if e.moved:
         return _game(s, moved_on_card=(*g.moved_on_card, e.unit))
     return _game(s, reformed=(*g.reformed, e.unit))
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMade(Event):
+    """``attacker`` charged ``target`` from (``x``, ``y``) facing ``facing``, losing
+    ``fatigued`` men to fatigue; the combat is fought in the close combat phase."""
+
+    type: ClassVar[str] = "cyp_charge_made"
+    attacker: str
+    target: str
+    x: float
+    y: float
+    facing: float
+    fatigued: int = 0
+
+
+@handles(ChargeMade)
+def _charged(s: GameState, e: ChargeMade) -> GameState:
+    made = (e.attacker, e.target, e.x, e.y, e.facing, e.fatigued)
+    return _game(s, charges=(*game_data(s).charges, made))

@@ -24,8 +24,9 @@ from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
 from tertia.rules.movement import MovePlan, iter_passing_violations, iter_table_violations, plan_move
 from tertia.rulesets.charge_yr_pikes import movement, sequence
-from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, GiveFreeMove, Reform
+from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, GiveFreeMove, Reform
 from tertia.rulesets.charge_yr_pikes.cards import tertias
+from tertia.rulesets.charge_yr_pikes.charge import charge_path, fatigue
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import (
     COLUMN,
@@ -37,7 +38,7 @@ from tertia.rulesets.charge_yr_pikes.data import (
     game_data,
     unit_data,
 )
-from tertia.rulesets.charge_yr_pikes.events import MovedOnCard, change
+from tertia.rulesets.charge_yr_pikes.events import ChargeMade, MovedOnCard, change
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
@@ -134,7 +135,7 @@ class ChargeYrPikes(RuleSet):
         if isinstance(action, EndPhase):
             return [] if game_data(state).card is not None else [
                 Violation(CypCode.NO_CARD, "no card is in play", "Sequence of play 3 A")]
-        if isinstance(action, Move | Reform):
+        if isinstance(action, Move | Reform | Charge):
             unit = state.units.get(action.unit)
             if unit is None or not unit.in_play or unit.side != state.active:
                 return [Violation(CoreCode.UNKNOWN_UNIT, f"no piece {action.unit!r} of {state.active} "
@@ -144,6 +145,8 @@ class ChargeYrPikes(RuleSet):
                                   "(not on it, or it failed its command response)", f"{MOVEMENT_RULE} A")]
             if isinstance(action, Move):
                 return self._move_problems(table, state, unit, action)
+            if isinstance(action, Charge):
+                return self._charge_problems(table, state, unit, action.target)
             return self._reform_problems(table, state, unit, action.formation)
         return [Violation(CoreCode.WRONG_PHASE, f"{action.type} is not an action of this rule set now",
                           "Sequence of play 3")]
@@ -175,6 +178,23 @@ class ChargeYrPikes(RuleSet):
         if problems:
             return problems[:1]
         return _tertia_problems(state, unit, plan)
+
+    def _charge_problems(self, table: Battlefield, state: GameState, unit: Unit, target_id: str
+                         ) -> list[Violation]:
+        rule = "Close combat 12 A"
+        if unit.id in game_data(state).moved_on_card or unit.id in game_data(state).reformed:
+            return [Violation(CypCode.ALREADY_MOVED, f"{unit.label} has already moved on this card", rule)]
+        own = unit_data(unit)
+        if own.is_officer or own.is_gun or own.troop == "wagons":
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} does not charge", rule)]
+        target = state.units.get(target_id)
+        if target is None or not target.in_play or target.side == unit.side or unit_data(target).is_officer:
+            return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play to charge", rule)]
+        path = charge_path(table, state, unit, target)
+        if path.blocked_by is not None:
+            return [Violation(MovementCode.COLLISION, f"{path.blocked_by} is in the way of "
+                              f"{unit.label}'s charge at {target.label}", rule)]
+        return []
 
     def _reform_problems(self, table: Battlefield, state: GameState, unit: Unit, formation: str
                          ) -> list[Violation]:
@@ -217,8 +237,22 @@ class ChargeYrPikes(RuleSet):
             tx.emit(UnitFormed(unit=placed.id, formation=action.formation, x=placed.x, y=placed.y,
                                width=placed.width, depth=placed.depth))
             tx.emit(MovedOnCard(unit=placed.id, moved=False))
+        elif isinstance(action, Charge):
+            self._charge(tx, tables, action)
         elif isinstance(action, EndPhase):
             sequence.end_card(tx, tables, self.options)
+
+    def _charge(self, tx: Tx, tables: Tables, action: Charge) -> None:
+        unit, target = tx.state.units[action.unit], tx.state.units[action.target]
+        path = charge_path(tx.table, tx.state, unit, target)
+        tired = fatigue(path.distance, movement.charge_allowance(tables, unit_data(unit)))
+        tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), path.end), facing=path.heading,
+                          reason="charge"))
+        self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
+        change(tx, unit.id, "charges", moved=True)
+        tx.emit(MovedOnCard(unit=unit.id))
+        tx.emit(ChargeMade(attacker=unit.id, target=target.id, x=unit.x, y=unit.y, facing=unit.facing,
+                           fatigued=tired))
 
     def _move(self, tx: Tx, tables: Tables, action: Move) -> None:
         unit = tx.state.units[action.unit]
@@ -231,12 +265,16 @@ class ChargeYrPikes(RuleSet):
         left = inches - costs.inches - lost
         points = _cut(plan.points, max(0.0, left))
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
-        dx, dy = points[-1][0] - unit.x, points[-1][1] - unit.y
+        self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
+        change(tx, unit.id, "moves", moved=True)
+        tx.emit(MovedOnCard(unit=unit.id))
+
+    @staticmethod
+    def _carry_officers(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
+        """Officers in the unit's front rank go where it goes (Tertias and officers 4 D)."""
         for officer in _front_rank(tx.state, unit.id):
             tx.emit(UnitMoved(unit=officer.id, facing=officer.facing, reason="with its unit",
                               path=((officer.x, officer.y), (officer.x + dx, officer.y + dy))))
-        change(tx, unit.id, "moves", moved=True)
-        tx.emit(MovedOnCard(unit=unit.id))
 
 
 # --- helpers ---------------------------------------------------------------------------------

@@ -1,0 +1,65 @@
+"""Charges (Close combat 12 A, Movement 5 notes, Special rules B).
+
+"Attacker moves units directly towards the target unit(s) and halts 1" away." Read so: the
+attacker turns to face the target's centre and goes straight at it until its front is 1"
+from the target; a piece in the way, friend or foe, stops the charge (the attacker may
+not charge through it). The charge reaches as far as its charge move (the movement
+table's charge column; a unit without one, or a disordered unit, charges at its normal
+move: :func:`~tertia.rulesets.charge_yr_pikes.movement.charge_allowance`). A unit that
+falls short "may still charge towards the enemy but will lose 1 man to fatigue for every
+inch of movement till they stop 1" from the enemy": the inches short are recorded with
+the charge, for the close combat to count. Mounted dragoons "may not charge any units
+unless they charge flank/rear, or if the target of the charge is already routed".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tertia.core.geometry import bearing
+from tertia.core.state import GameState, Unit
+from tertia.core.terrain import Battlefield
+from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rulesets.charge_yr_pikes.data import unit_data
+
+HALT = 1.0
+"""12 A: the attacker "halts 1" away"."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChargePath:
+    """A charge straight at its target: the ``heading``, how far the attacker goes to halt
+    1" away (``distance``), where it ends (``end``), and the piece in the way (``blocked_by``,
+    its label), if any."""
+
+    heading: float
+    distance: float
+    end: tuple[float, float]
+    blocked_by: str | None = None
+
+
+def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
+    """Where a charge at ``target`` takes ``unit`` (its officers in its front rank go with
+    it and are never in its way)."""
+    heading = bearing(unit.base.centre, target.base.centre)
+    turned = unit.evolve(facing=heading)
+    led = {o.id for o in state.iter_units() if unit_data(o).attached_to == unit.id}
+    slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
+                       policy=Interpenetration.STOP, table=(table.width, table.depth), ignore=led)
+    if slide.stopped_by != target.id:
+        blocker = state.units[slide.stopped_by].label if slide.stopped_by is not None else "the table edge"
+        return ChargePath(heading, slide.distance, slide.end.centre, blocker)
+    go = max(0.0, slide.distance - HALT)
+    dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+    return ChargePath(heading, go, (unit.x + dx * go, unit.y + dy * go))
+
+
+def fatigue(distance: float, reach: float) -> int:
+    """Special rules B: a man lost to fatigue "for every inch of movement" beyond the
+    charge's reach (a part inch counts as an inch).
+
+    >>> fatigue(10.0, 8.0), fatigue(10.5, 8.0), fatigue(7.0, 8.0)
+    (2, 3, 0)
+    """
+    return max(0, math.ceil(distance - reach - 1e-9))
