@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from tertia.core.actions import Move
-from tertia.core.geometry import base_distance
 from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
+from tertia.core.geometry import base_distance
 from tertia.core.state import GameState
 from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes import movement
