@@ -38,6 +38,7 @@ from tertia.rulesets.charge_yr_pikes.data import (
     game_data,
     unit_data,
 )
+from tertia.rulesets.charge_yr_pikes.deployment import deployment_problems
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade, MovedOnCard, change
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
@@ -99,6 +100,8 @@ class ChargeYrPikes(RuleSet):
             tables_with(table.tables)
         except TablesError as e:
             problems.append((f"{where}.{str(e).split(':', 1)[0]}", str(e).split(": ", 1)[1]))
+        if not problems:
+            problems.extend(deployment_problems(scenario.build_battlefield(), self.initial_state(scenario)))
         return problems
 
     def piece_size(self, scenario: Scenario, piece_id: str, kind: UnitKind) -> tuple[float, float]:
