@@ -38,3 +38,13 @@ class Charge(Action):
     type: ClassVar[str] = "cyp_charge"
     unit: str
     target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Mount(Action):
+    """Dragoons that may move on this card take to their horses (``mounted``) or get down
+    to fight on foot (Dragoons 18)."""
+
+    type: ClassVar[str] = "cyp_mount"
+    unit: str
+    mounted: bool

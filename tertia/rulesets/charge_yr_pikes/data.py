@@ -66,7 +66,12 @@ class CypUnit(RuleData):
 
     Officers: ``rank`` and ``grade`` (None: grades not used).
 
-    ``stand_width`` and ``stand_depth``: a stand's size at the battle's scale."""
+    ``stand_width`` and ``stand_depth``: a stand's size at the battle's scale.
+
+    Dragoons: ``remounted`` (mounted or dismounted this turn), ``acts`` (of the two
+    actions they may take a turn, those taken: a charge takes both), ``holders`` (men holding
+    the horses while the rest fight on foot) and ``other_stand`` (the stand size,
+    width and depth, they take up when they mount or dismount)."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -96,6 +101,10 @@ class CypUnit(RuleData):
     grade: str | None = None
     stand_width: float = 1.0
     stand_depth: float = 0.75
+    remounted: bool = False
+    acts: int = 0
+    holders: int = 0
+    other_stand: tuple[float, float] | None = None
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:

@@ -23,8 +23,8 @@ from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
 from tertia.rules.movement import MovePlan, iter_passing_violations, iter_table_violations, plan_move
-from tertia.rulesets.charge_yr_pikes import movement, sequence
-from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, GiveFreeMove, Reform
+from tertia.rulesets.charge_yr_pikes import dragoons, movement, sequence
+from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, GiveFreeMove, Mount, Reform
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import charge_path, fatigue
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
@@ -138,7 +138,7 @@ class ChargeYrPikes(RuleSet):
         if isinstance(action, EndPhase):
             return [] if game_data(state).card is not None else [
                 Violation(CypCode.NO_CARD, "no card is in play", "Sequence of play 3 A")]
-        if isinstance(action, Move | Reform | Charge):
+        if isinstance(action, Move | Reform | Charge | Mount):
             unit = state.units.get(action.unit)
             if unit is None or not unit.in_play or unit.side != state.active:
                 return [Violation(CoreCode.UNKNOWN_UNIT, f"no piece {action.unit!r} of {state.active} "
@@ -150,6 +150,8 @@ class ChargeYrPikes(RuleSet):
                 return self._move_problems(table, state, unit, action)
             if isinstance(action, Charge):
                 return self._charge_problems(table, state, unit, action.target)
+            if isinstance(action, Mount):
+                return self._mount_problems(table, state, unit, action.mounted)
             return self._reform_problems(table, state, unit, action.formation)
         return [Violation(CoreCode.WRONG_PHASE, f"{action.type} is not an action of this rule set now",
                           "Sequence of play 3")]
@@ -160,6 +162,9 @@ class ChargeYrPikes(RuleSet):
         if unit.id in game_data(state).moved_on_card or unit.id in game_data(state).reformed:
             return [Violation(CypCode.ALREADY_MOVED, f"{unit.label} has already moved on this card",
                               MOVEMENT_RULE)]
+        if own.troop == "dragoons" and not dragoons.may_act(own):
+            return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
+                              "turn (two of mount or dismount, move, fire)", "Dragoons 18")]
         plan = plan_move(unit, action)
         tables = tables_of(state)
         on_road = own.formation == COLUMN and table.path_on_road(plan.points)
@@ -190,6 +195,9 @@ class ChargeYrPikes(RuleSet):
         own = unit_data(unit)
         if own.is_officer or own.is_gun or own.troop == "wagons":
             return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} does not charge", rule)]
+        if own.troop == "dragoons" and own.acts:
+            return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have acted this turn: a charge "
+                              "occupies the entire turn", "Dragoons 18 A")]
         target = state.units.get(target_id)
         if target is None or not target.in_play or target.side == unit.side or unit_data(target).is_officer:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play to charge", rule)]
@@ -197,6 +205,27 @@ class ChargeYrPikes(RuleSet):
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} is in the way of "
                               f"{unit.label}'s charge at {target.label}", rule)]
+        return []
+
+    def _mount_problems(self, table: Battlefield, state: GameState, unit: Unit, mounted: bool
+                        ) -> list[Violation]:
+        rule = "Dragoons 18"
+        own = unit_data(unit)
+        if own.troop != "dragoons":
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} are no dragoons", rule)]
+        if own.mounted == mounted:
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} are already "
+                              f"{'mounted' if mounted else 'on foot'}", rule)]
+        if own.remounted or not dragoons.may_act(own):
+            return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
+                              "turn (two of mount or dismount, move, fire; not one twice)", rule)]
+        placed = dragoons.remounted(unit, mounted)
+        if not table.inside_table(placed.base.corners()):
+            return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would leave the table", rule)]
+        for other in state.iter_units():
+            if other.id != unit.id and unit_data(other).attached_to != unit.id and \
+                    polygons_overlap(placed.base.corners(), other.base.corners()):
+                return [Violation(MovementCode.COLLISION, f"{unit.label} would overlap {other.label}", rule)]
         return []
 
     def _reform_problems(self, table: Battlefield, state: GameState, unit: Unit, formation: str
@@ -242,6 +271,15 @@ class ChargeYrPikes(RuleSet):
             tx.emit(MovedOnCard(unit=placed.id, moved=False))
         elif isinstance(action, Charge):
             self._charge(tx, tables, action)
+        elif isinstance(action, Mount):
+            placed = dragoons.remounted(tx.state.units[action.unit], action.mounted)
+            tx.emit(UnitFormed(unit=placed.id, formation=unit_data(placed).formation, x=placed.x,
+                               y=placed.y, width=placed.width, depth=placed.depth))
+            new = unit_data(placed)
+            change(tx, placed.id, "mount" if action.mounted else "dismount", mounted=new.mounted,
+                   men=new.men, holders=new.holders, per_stand=new.per_stand, stand_width=new.stand_width,
+                   stand_depth=new.stand_depth, other_stand=new.other_stand, remounted=True,
+                   moved=True, acts=new.acts)
         elif isinstance(action, EndPhase):
             sequence.end_card(tx, tables, self.options)
 
@@ -252,7 +290,7 @@ class ChargeYrPikes(RuleSet):
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), path.end), facing=path.heading,
                           reason="charge"))
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
-        change(tx, unit.id, "charges", moved=True)
+        change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
         tx.emit(MovedOnCard(unit=unit.id))
         tx.emit(ChargeMade(attacker=unit.id, target=target.id, x=unit.x, y=unit.y, facing=unit.facing,
                            fatigued=tired))
@@ -269,7 +307,7 @@ class ChargeYrPikes(RuleSet):
         points = _cut(plan.points, max(0.0, left))
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
-        change(tx, unit.id, "moves", moved=True)
+        change(tx, unit.id, "moves", moved=True, acts=own.acts + 1)
         tx.emit(MovedOnCard(unit=unit.id))
 
     @staticmethod

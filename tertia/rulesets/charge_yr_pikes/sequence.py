@@ -61,7 +61,7 @@ def start_turn(tx: Tx, tables: Tables, turn: int, options: Mapping[str, Any]) ->
     tx.emit(TurnBegan(turn=turn, side=tx.state.sides[0]))
     tx.emit(PhaseBegan(phase=MOVEMENT))
     for unit in list(tx.state.iter_units()):
-        change(tx, unit.id, "a new turn", moved=False)
+        change(tx, unit.id, "a new turn", moved=False, remounted=False, acts=0)
     deck.shuffle(tx, brigade_deck(tx.state, tables.cards))
     draw_next(tx, tables, options)
 

@@ -10,7 +10,7 @@ from tertia.core.state import Unit, UnitKind
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.layout import STAND_SIZES, StandSize, arm_of, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import OfficerSpec, PikesTable, RegimentSpec
-from tertia.rulesets.charge_yr_pikes.troops import DISMOUNTED_DRAGOON_STANDS, TROOPS
+from tertia.rulesets.charge_yr_pikes.troops import DISMOUNTED_DRAGOON_STANDS, HORSE_HOLDERS, TROOPS
 
 TROOP_OF_KIND = {"foot": "foot", "horse": "horse", "dragoons": "dragoons",
                  "commanded_shot": "musketeers", "artillery": "artillery"}
@@ -36,7 +36,8 @@ def regiment(table: PikesTable, spec: UnitSpec) -> CypUnit:
         own = own.evolve(gun=r.gun or "field")
     if troop.name == "dragoons" and not r.mounted:
         # Unit Organizations A: on foot, "four 4-man stands" (the holders keep the horses).
-        own = own.evolve(mounted=False, men=DISMOUNTED_DRAGOON_STANDS * 4, per_stand=4)
+        own = own.evolve(mounted=False, men=DISMOUNTED_DRAGOON_STANDS * 4, per_stand=4,
+                         holders=HORSE_HOLDERS)
     figures = {k: v for k, v in (("pike", r.pike), ("shot", r.shot), ("men", r.men)) if v is not None}
     if figures:
         own = own.evolve(**figures)
@@ -53,9 +54,14 @@ def officer(table: PikesTable, spec: CommanderSpec) -> CypUnit:
 
 
 def sized(own: CypUnit, table: PikesTable) -> CypUnit:
-    """``own`` with its arm's stand size at the battle's scale."""
+    """``own`` with its arm's stand size at the battle's scale (dragoons keep the other
+    arm's too, for when they mount or dismount)."""
     size = stand_size(table, arm_of(own))
-    return own.evolve(stand_width=size.width, stand_depth=size.depth)
+    own = own.evolve(stand_width=size.width, stand_depth=size.depth)
+    if own.troop == "dragoons":
+        other = stand_size(table, "foot" if own.mounted else "horse")
+        own = own.evolve(other_stand=(other.width, other.depth))
+    return own
 
 
 def pieces(scenario: Scenario, table: PikesTable) -> dict[str, Unit]:

@@ -63,4 +63,7 @@ do, without pikes. Officers' coaches and wagons move on their own lines."""
 
 DISMOUNTED_DRAGOON_STANDS = 4
 """Dragoons on foot: "four 4-man stands plus two stands of horse holders"."""
-HORSE_HOLDER_STANDS = 2
+HORSE_HOLDERS = 2
+"""Men of a regiment of dragoons (eighteen mounted) who hold the horses while the other
+sixteen fight on foot: "four 4-man stands plus two stands of horse holders" read as two
+stands of one man each, so that the regiment's figures stay eighteen."""

@@ -1,0 +1,60 @@
+"""Charge yr Pikes! dragoons (section 18): two of mount or dismount, move and fire a
+turn, not one twice; a charge takes the whole turn; on foot four 4-man stands and the
+horse holders."""
+
+from __future__ import annotations
+
+from tertia.core.actions import EndPhase, Move
+from tertia.core.dice import ScriptedDice
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.core.violations import CoreCode
+from tertia.rulesets.charge_yr_pikes.actions import Charge, Mount
+from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+
+from .test_cyp_setup import scenario
+
+# Grades 4 and 1; the k1 card first, then (d6 = 1) the k2 card: the horse rolls 8 (no
+# move, "without officer"), the dragoons 3.
+K2_MOVES = ([4, 1, 1, 5], [1, 8, 3])
+
+
+def _dragoons_card() -> tuple[Game, GameState]:
+    game = Game(ChargeYrPikes(), scenario())
+    state, _ = game.start(ScriptedDice(K2_MOVES[0]))
+    state, _ = game.apply(state, EndPhase(), ScriptedDice(K2_MOVES[1]))
+    assert game_data(state).moving == ("k-drag",)
+    return game, state
+
+
+def test_dismounting_puts_four_4_man_stands_on_foot_and_two_holders_aside() -> None:
+    game, state = _dragoons_card()
+    state, _ = game.apply(state, Mount(unit="k-drag", mounted=False), ScriptedDice([]))
+    own = unit_data(state.units["k-drag"])
+    assert (own.mounted, own.men, own.holders, own.per_stand, own.stands_left) == (False, 16, 2, 4, 4)
+    assert own.moved  # "counts as a move for morale and firing purposes"
+    drag = state.units["k-drag"]
+    assert (drag.width, drag.depth) == (2.0, 1.5)  # two ranks of foot stands
+
+
+def test_dragoons_do_two_things_a_turn_but_not_one_twice() -> None:
+    game, state = _dragoons_card()
+    state, _ = game.apply(state, Mount(unit="k-drag", mounted=False), ScriptedDice([]))
+    again = game.validate(state, Mount(unit="k-drag", mounted=True))
+    assert [v.code for v in again] == [CoreCode.ALREADY_ACTED]
+    state, _ = game.apply(state, Move(unit="k-drag", waypoints=((59.0, 13.0),)), ScriptedDice([]))
+    assert unit_data(state.units["k-drag"]).acts == 2
+
+
+def test_a_charge_takes_the_whole_turn() -> None:
+    game, state = _dragoons_card()
+    state = state.with_unit(state.units["p-foot"].evolve(x=60.0, y=20.0))
+    state, _ = game.apply(state, Mount(unit="k-drag", mounted=False), ScriptedDice([]))
+    refused = game.validate(state, Charge(unit="k-drag", target="p-foot"))
+    assert [v.code for v in refused] == [CoreCode.ALREADY_ACTED]
+
+
+def test_only_dragoons_mount() -> None:
+    game, state = _dragoons_card()
+    assert [v.code for v in game.validate(state, Mount(unit="k-drag", mounted=True))] == [CoreCode.CANNOT_ACT]
