@@ -26,7 +26,7 @@ from tertia.rules.movement import MovePlan, iter_passing_violations, iter_table_
 from tertia.rulesets.charge_yr_pikes import dragoons, movement, sequence
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, GiveFreeMove, Mount, Reform
 from tertia.rulesets.charge_yr_pikes.cards import tertias
-from tertia.rulesets.charge_yr_pikes.charge import charge_path, fatigue
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, fatigue
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import (
     COLUMN,
