@@ -149,6 +149,22 @@ def iter_collision_violations(
                         f"{plan.unit.label} would pass through or overlap {blocker}", rule)
 
 
+def iter_room_violations(
+    table: Battlefield, state: GameState, placed: Unit, rule: str, carried: Collection[str] = ()
+) -> Iterator[Violation]:
+    """A piece that takes up new room where it stands (a formation change, mounting) must
+    stay on the table and off every other piece (those in ``carried`` apart)."""
+    corners = placed.base.corners()
+    if not table.inside_table(corners):
+        yield Violation(MovementCode.OFF_TABLE, f"{placed.label} would leave the table", rule)
+        return
+    for other in state.iter_units():
+        if other.id != placed.id and other.id not in carried and \
+                polygons_overlap(corners, other.base.corners()):
+            yield Violation(MovementCode.COLLISION, f"{placed.label} would overlap {other.label}", rule)
+            return
+
+
 def iter_passing_violations(
     state: GameState, plan: MovePlan, rule: str, carried: Collection[str] = ()
 ) -> Iterator[Violation]:

@@ -14,7 +14,7 @@ from typing import ClassVar
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.dice import D6
 from tertia.core.events import UnitFormed, UnitMoved
-from tertia.core.geometry import base_distance, polygons_overlap
+from tertia.core.geometry import base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -22,7 +22,13 @@ from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
-from tertia.rules.movement import MovePlan, iter_passing_violations, iter_table_violations, plan_move
+from tertia.rules.movement import (
+    MovePlan,
+    iter_passing_violations,
+    iter_room_violations,
+    iter_table_violations,
+    plan_move,
+)
 from tertia.rulesets.charge_yr_pikes import dragoons, movement, sequence
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, GiveFreeMove, Mount, Reform
 from tertia.rulesets.charge_yr_pikes.cards import tertias
@@ -220,13 +226,8 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire; not one twice)", rule)]
         placed = dragoons.remounted(unit, mounted)
-        if not table.inside_table(placed.base.corners()):
-            return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would leave the table", rule)]
-        for other in state.iter_units():
-            if other.id != unit.id and unit_data(other).attached_to != unit.id and \
-                    polygons_overlap(placed.base.corners(), other.base.corners()):
-                return [Violation(MovementCode.COLLISION, f"{unit.label} would overlap {other.label}", rule)]
-        return []
+        led = {o.id for o in _front_rank(state, unit.id)}
+        return list(iter_room_violations(table, state, placed, rule, led))
 
     def _reform_problems(self, table: Battlefield, state: GameState, unit: Unit, formation: str
                          ) -> list[Violation]:
@@ -242,13 +243,8 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CypCode.FORMATION_NOT_ALLOWED, f"{unit.label} may not form {formation} "
                               f"(it may form {', '.join(allowed) or 'nothing else'})", rule)]
         placed = reformed(state, unit, formation)
-        if not table.inside_table(placed.base.corners()):
-            return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would leave the table", rule)]
-        for other in state.iter_units():
-            if other.id != unit.id and unit_data(other).attached_to != unit.id and \
-                    polygons_overlap(placed.base.corners(), other.base.corners()):
-                return [Violation(MovementCode.COLLISION, f"{unit.label} would overlap {other.label}", rule)]
-        return []
+        led = {o.id for o in _front_rank(state, unit.id)}
+        return list(iter_room_violations(table, state, placed, rule, led))
 
     # --- resolution ------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from tertia.rules.involuntary import Interpenetration, plan_slide
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
+    iter_room_violations,
     iter_table_violations,
     iter_terrain_violations,
     plan_move,
@@ -777,12 +778,7 @@ def reformed(unit: Unit, formation: str) -> Unit:
 
 
 def _room_problems(table: Battlefield, state: GameState, placed: Unit, rule: str) -> list[Violation]:
-    if not table.inside_table(placed.base.corners()):
-        return [Violation(MovementCode.OFF_TABLE, f"{placed.label} would leave the table", rule)]
-    for other in state.iter_units():
-        if other.id != placed.id and polygons_overlap(placed.base.corners(), other.base.corners()):
-            return [Violation(MovementCode.COLLISION, f"{placed.label} would overlap {other.label}", rule)]
-    return []
+    return list(iter_room_violations(table, state, placed, rule))
 
 
 def _carried_problems(table: Battlefield, state: GameState, plan: MovePlan) -> list[Violation]:
