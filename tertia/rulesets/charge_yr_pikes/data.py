@@ -19,8 +19,9 @@ first tests ("The first time that a unit must test morale, consult this table").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from tertia.core.ruledata import RuleData
 from tertia.core.state import GameState, Unit
@@ -154,7 +155,9 @@ class CypGame(RuleData):
     """The game's values: the brigade deck (both armies' cards shuffled together: those
     left to draw this turn and those drawn), the card being played and the tertia it
     moves, the turn limit before darkness is rolled for and the turns left to darkness
-    once rolled, and whether each army has taken fright."""
+    once rolled, and whether each army has taken fright; each side's table edge
+    (``edges``: "south" or "north") and its objectives and vital points (``points``, see
+    :mod:`~tertia.rulesets.charge_yr_pikes.points`)."""
 
     type: ClassVar[str] = "cyp_game"
     deck_left: tuple[str, ...] = ()
@@ -164,6 +167,8 @@ class CypGame(RuleData):
     turn_limit: int = 10
     darkness_in: int | None = None
     fright: tuple[str, ...] = ()
+    edges: Mapping[str, str] = field(default_factory=dict)
+    points: tuple[tuple[Any, ...], ...] = ()
 
 
 def unit_data(unit: Unit) -> CypUnit:
