@@ -103,12 +103,16 @@ def test_figures_off_the_table_count_whole_save_pursuers_and_officers_and_wagons
     counted = fright_losses(s, "king", TABLES)
     assert (counted.lost, counted.strength) == (4 + 32 + 3 + 15 + 32 + 4, 32 + 32 + 15 + 15 + 32 + 32)
     assert counted.percent == Fraction(100 * 90, 158)
+    # "Re-entered units are counted as alive for such purposes" (Plunder E).
+    back = s.with_unit(s.units["k-loot"].evolve(removed=None))
+    assert fright_losses(back, "king", TABLES).lost == counted.lost - 15
     assert (fright_losses(s, "parl", TABLES).lost, fright_losses(s, "parl", TABLES).strength) == (8, 32)
     # At darkness (19 D) the routed unit still on the table counts whole too ...
     assert final_losses(s, "king", TABLES).lost == 4 + 32 + 3 + 15 + 32 + 32
-    # ... and with no exceptions every unit counts its exact casualties.
+    # ... and with no exceptions every unit counts its exact casualties, save plundering
+    # horse, "counted as dead for ... victory conditions" (Plunder E).
     exact = TABLES.model_copy(update={"victory": TABLES.victory.model_copy(update={"count_whole": ()})})
-    assert final_losses(s, "king", exact).lost == 4 + 2 + 3 + 0 + 0 + 4
+    assert final_losses(s, "king", exact).lost == 4 + 2 + 3 + 15 + 0 + 4
 
 
 @pytest.mark.parametrize(("held", "steady", "fright"),

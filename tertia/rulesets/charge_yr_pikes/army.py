@@ -114,10 +114,11 @@ def figures_off_table(unit: Unit) -> int:
 def exact_casualties(unit: Unit, count_whole: Collection[str]) -> int:
     """Section 19 D, "Count exact casualties except:" the kinds of unit in
     ``count_whole`` (``tables.toml [victory]``), which count every figure: routed (off
-    the table or still on it), captured, plundering, deserted. A destroyed unit's every
-    figure is its exact casualty."""
+    the table or still on it), captured, plundering, deserted. Horse off the table
+    plundering count whole whatever the list says ("counted as dead for ... victory
+    conditions", Plunder E), and a destroyed unit's every figure is its exact casualty."""
     own = unit_data(unit)
-    if unit.removed == DESTROYED:
+    if unit.removed in (DESTROYED, PLUNDERING):
         return own.start
     kind = "routed" if unit.removed is None and own.routed else WHOLE_BY_REASON.get(unit.removed or "")
     return own.start if kind in count_whole else own.lost
