@@ -119,8 +119,9 @@ def darkness(tx: Tx, tables: Tables) -> None:
 def degree_of_victory(margin: Fraction, table: Victory) -> str:
     """F: the degree for a loser's casualties ``margin`` percentage points higher than the
     winner's."""
-    found = table.degrees[0][1]
-    for bound, name in sorted(table.degrees):
+    degrees = sorted(table.degrees)
+    found = degrees[0][1]
+    for bound, name in degrees:
         if margin > bound or (margin == bound and name not in table.degrees_over):
             found = name
     return found
