@@ -168,7 +168,13 @@ class CypGame(RuleData):
     """The game's values: the brigade deck (both armies' cards shuffled together: those
     left to draw this turn and those drawn), the card being played and the tertia it
     moves, the turn limit before darkness is rolled for and the turns left to darkness
-    once rolled, and whether each army has taken fright."""
+    once rolled, and whether each army has taken fright; the units that have moved
+    (``moved_on_card``) and changed formation (``reformed``) on the card in play; the
+    scenario's replacement tables (``tables``, see :mod:`~.tables`), the tertias of each
+    wing commander (``wings``) and this turn's charges, in the order made (attacker,
+    target, where the attacker started: x, y, facing, and the men it lost to fatigue);
+    each side's table edge (``edges``: "south" or "north") and its objectives and vital
+    points (``points``, see :mod:`~tertia.rulesets.charge_yr_pikes.points`)."""
 
     type: ClassVar[str] = "cyp_game"
     deck_left: tuple[str, ...] = ()
@@ -183,6 +189,8 @@ class CypGame(RuleData):
     tables: Mapping[str, Any] = field(default_factory=dict)
     wings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     charges: tuple[tuple[str, str, float, float, float, int], ...] = ()
+    edges: Mapping[str, str] = field(default_factory=dict)
+    points: tuple[tuple[Any, ...], ...] = ()
 
 
 def unit_data(unit: Unit) -> CypUnit:

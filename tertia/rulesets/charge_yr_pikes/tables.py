@@ -192,6 +192,8 @@ class Artillery(_Strict):
 class ArmyMorale(_Strict):
     bands: tuple[tuple[Annotated[int, Field(ge=0, le=100)], Annotated[int, Field(ge=1, le=20)]], ...]
     fright_at: Annotated[int, Field(ge=0, le=100)]
+    vital_point_lost: Annotated[int, Field(strict=True, ge=0, le=10)]
+    uncounted: tuple[MoveType, ...]
 
 
 class Victory(_Strict):
@@ -199,6 +201,10 @@ class Victory(_Strict):
     degrees: tuple[tuple[Annotated[int, Field(ge=0, le=100)], str], ...]
     hold_within: Annotated[float, Field(ge=0.0, le=24.0)]
     count_whole: tuple[Literal["routed", "captured", "plundering", "deserted"], ...]
+    degrees_over: tuple[str, ...]
+    captured_by_foot: tuple[D6Face, ...]
+    setup_line: Inches
+    vital_held: Literal["unless_taken", "occupied"]
 
 
 class Plunder(_Strict):
