@@ -107,7 +107,7 @@ class MoraleTested(Event):
 class MoraleResult:
     """A test's outcome: ``margin`` is ``total`` less the score needed (negative: failed
     by that much); ``flank_or_rear``: the unit was attacked in flank or rear, and so routs
-    on any failure."""
+    on any failure; ``why`` it tested."""
 
     unit: str
     rating: int
@@ -117,6 +117,7 @@ class MoraleResult:
     need: int
     passed: bool
     flank_or_rear: bool = False
+    why: str = ""
 
     @property
     def margin(self) -> int:
@@ -189,7 +190,7 @@ def morale_test(tx: Tx, tables: Tables, unit_id: str, why: str, *, flank_or_rear
         passed = False
     tx.emit(MoraleTested(unit=unit_id, why=why, rating=points, die=die, modifiers=mods, total=total,
                          passed=passed))
-    return MoraleResult(unit_id, points, die, mods, total, need, passed, flank_or_rear)
+    return MoraleResult(unit_id, points, die, mods, total, need, passed, flank_or_rear, why)
 
 
 # --- the 50% rules and rallying ---------------------------------------------------------

@@ -155,7 +155,8 @@ def rout(tx: Tx, tables: Tables, unit_id: str, why: str, *, foe: str | None = No
     if unit_data(tx.state.units[unit_id]).figures == 0:
         leave_field(tx, unit_id, DESTROYED, "its last men fell as it routed")
         return Flight(unit_id, face, lost, 0, 0.0, None, DESTROYED, None, _tests(tx, tables, unit, [], near))
-    roll = tx.roll(sum_of(line.dice, D6), f"rout move: {unit.label}") if line.dice else 0
+    dice = D6 if line.dice == 1 else sum_of(line.dice, D6)
+    roll = tx.roll(dice, f"rout move: {unit.label}") if line.dice else 0
     wanted = float(line.inches + roll)
     slide = _plan(tx, unit_id, foe, wanted)
     passed = [f for f in slide.passed_through if not unit_data(tx.state.units[f]).routed]
@@ -250,3 +251,14 @@ def routed_attacked(tx: Tx, tables: Tables, unit_id: str, why: str, *, foe: str 
     """I: a routed unit attacked in close combat routs again at once, as a rout from close
     combat (only friends it passes through test)."""
     return rout(tx, tables, unit_id, why, foe=foe, after_melee=True)
+
+
+def officer_fell(tx: Tx, tables: Tables, unit_id: str) -> Outcome | None:
+    """When to test (11 B, lost: chosen, ``[morale.triggers] officer_killed``): a unit
+    whose front-rank officer falls tests at once, with the plain results; None when the
+    trigger is off or the unit is gone or routed (H and I say what a routed unit does)."""
+    unit = tx.state.units[unit_id]
+    if not tables.morale.triggers.officer_killed or not unit.in_play or unit_data(unit).routed:
+        return None
+    why = "its officer fell"
+    return fail_plainly(tx, tables, unit_id, morale_test(tx, tables, unit_id, why), why)
