@@ -171,7 +171,7 @@ def test_an_army_that_takes_fright_removes_its_routed_routs_the_shaky_and_lowers
     assert routs == ["k-shaky", "k-low"] == list(steps.routed)
     morale = {k: unit_data(u[k]).morale for k in ("k-shaky", "k-low", "k-hurt", "k-fresh", "k-untested")}
     assert morale == {"k-shaky": 0, "k-low": 0, "k-hurt": 2, "k-fresh": 3, "k-untested": 1}
-    assert unit_data(u["k-untested"]).morale_first == 2
+    assert unit_data(u["k-untested"]).morale_max == 2
     assert set(steps.lowered) == {"k-shaky", "k-hurt", "k-untested"}
     # Parliament's army and the officer are untouched.
     assert unit_data(u["p-shaky"]).morale == 1 and u["p-shaky"].in_play and u["k-gen"].in_play

@@ -48,13 +48,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from tertia.core.dice import D6, D10
+from tertia.core.dice import D10
 from tertia.core.events import Event, UnitRemoved
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
-from tertia.rulesets.charge_yr_pikes.events import change
+from tertia.rulesets.charge_yr_pikes.morale import change_rating
 from tertia.rulesets.charge_yr_pikes.points import vital_points_lost
 from tertia.rulesets.charge_yr_pikes.tables import ArmyMorale, Tables
 
@@ -226,13 +226,5 @@ def _at_one_or_lower(unit: Unit) -> bool:
 
 def _lower(tx: Tx, unit_id: str, tables: Tables) -> None:
     """Lower a unit's morale a level, rating it first if it has never tested."""
-    own = unit_data(tx.state.units[unit_id])
-    step = tables.morale.permanent.army_fright
-    if own.morale is not None:
-        change(tx, unit_id, "its army takes fright", morale=own.morale + step)
-        return
-    face = tx.roll(D6, f"initial morale: {tx.state.units[unit_id].label}")
-    rating = tables.initial_morale[own.morale_class][face - 1]  # type: ignore[index]  # a class name
-    change(tx, unit_id, "its army takes fright (morale first rated)", morale_first=rating,
-           morale=rating + step)
+    change_rating(tx, tables, unit_id, tables.morale.permanent.army_fright, "its army takes fright")
 

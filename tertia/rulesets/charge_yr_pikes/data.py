@@ -58,11 +58,14 @@ class CypUnit(RuleData):
     ``mounted`` (dragoons).
 
     States: ``formation``, ``disordered``, ``falling_back``, ``morale`` (None: untested)
-    and the basic point first rolled (``morale_first``), ``attached_to`` (an officer in a
+    and the basic point first rolled (``morale_max``, the shared block's name),
+    ``attached_to`` (an officer in a
     unit's front rank, or a galloper gun with its unit), ``moved`` (moved this turn: it
     fires as moving muskets), ``fired`` (has fired a volley this game), ``gun_fired``
     (a field or heavy gun that has fired never moves again), ``routed_turn`` (the turn it
-    last routed), ``fatigued`` (men short of breath after a long charge).
+    last routed), ``fatigued`` (men short of breath after a long charge), ``half_lost``
+    (its morale has taken the 50% rules' -1, which it takes once) and ``abandoned`` (a
+    battery's crew has left its gun and goes as foot: Falling back D, Routing G).
 
     Officers: ``rank`` and ``grade`` (None: grades not used).
 
@@ -90,7 +93,7 @@ class CypUnit(RuleData):
     disordered: bool = False
     falling_back: bool = False
     morale: int | None = None
-    morale_first: int | None = None
+    morale_max: int | None = None
     attached_to: str | None = None
     moved: bool = False
     fired: bool = False
@@ -105,6 +108,8 @@ class CypUnit(RuleData):
     acts: int = 0
     holders: int = 0
     other_stand: tuple[float, float] | None = None
+    half_lost: bool = False
+    abandoned: bool = False
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:

@@ -29,7 +29,7 @@ from tertia.rules.movement import (
     iter_table_violations,
     plan_move,
 )
-from tertia.rulesets.charge_yr_pikes import dragoons, movement, sequence
+from tertia.rulesets.charge_yr_pikes import dragoons, movement, points, sequence
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, GiveFreeMove, Mount, Reform
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, fatigue
@@ -107,6 +107,7 @@ class ChargeYrPikes(RuleSet):
         except TablesError as e:
             problems.append((f"{where}.{str(e).split(':', 1)[0]}", str(e).split(": ", 1)[1]))
         if not problems:
+            problems.extend(points.scenario_problems(scenario, table, tables_with(table.tables)))
             problems.extend(deployment_problems(scenario.build_battlefield(), self.initial_state(scenario)))
         return problems
 
@@ -118,9 +119,13 @@ class ChargeYrPikes(RuleSet):
         table = self.table_of(scenario)
         objectives = tuple(Objective(o.name, o.x, o.y, o.radius, o.side) for o in scenario.objectives)
         wings = {o.commander: tuple(o.commands) for o in table.officers if o.commands}
+        tables = tables_with(table.tables)
         return GameState(sides=scenario.side_ids, turn=0, active=scenario.side_ids[0], phase="setup",
                          units=pieces(scenario, table), objectives=objectives,
-                         own=CypGame(turn_limit=scenario.turns, tables=dict(table.tables), wings=wings))
+                         own=CypGame(turn_limit=tables.victory.turns_before_darkness,
+                                     tables=dict(table.tables), wings=wings,
+                                     edges={s.id: s.edge for s in scenario.sides},
+                                     points=points.points_entry(table)))
 
     def begin(self, tx: Tx) -> None:
         sequence.begin(tx, tables_of(tx.state), self.options)

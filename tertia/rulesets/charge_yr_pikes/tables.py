@@ -230,6 +230,14 @@ class GroundCost(_Strict):
     impassable: bool = False
 
 
+class Rout(_Strict):
+    """Readings chosen for falling back and routing (section 13 C, 15 A, C)."""
+
+    flank_rear_reads: Literal["total", "die"]
+    half_d6: Literal["up", "down"]
+    lower_pikes: bool
+
+
 class Tables(_Strict):
     """Every table the rule set reads."""
 
@@ -247,6 +255,7 @@ class Tables(_Strict):
     victory: Victory
     plunder: Plunder
     terrain: dict[str, dict[Arm, GroundCost]]
+    rout: Rout
 
     _every_face = field_validator("officer_grades")(lambda v: _six_faces(v))
     _every_move = field_validator("movement")(lambda v: _need_all(v, MoveType))

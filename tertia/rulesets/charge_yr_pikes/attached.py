@@ -1,0 +1,108 @@
+"""Pieces that share a unit's fate: the officers in its front rank and its galloper guns;
+and officers not in a front rank, whom no enemy overruns.
+
+Tertias and officers D: "A general that is in the front rank of a unit which suffers any
+morale failure must act move along with the unit, suffering any involuntary movements to
+the rear that a falling back or routing unit may make. Said leader may not leave a routed
+unit till it rallies and if it leaves the field, he is swept along with it." F: "A general
+which is not in the front rank of a unit may not be over-run or captured by any enemy
+unit. He is merely moved to the nearest friendly unit or place of safety." Galloper guns:
+"Galloper guns do not take part in close combats but suffer the fate of the unit to which
+they are attached"; Falling back D: "Galloper guns falling back go to the rear normally".
+
+Read so: whatever carries a unit (a fall-back, a rout) carries its front-rank officers
+and gallopers the same distance the same way; whatever takes it off the field (routed
+off, captured, destroyed, deserted) takes them with it, for the same reason. An officer
+not in a front rank whom an enemy unit's move would cover is put just behind the nearest
+friendly unit in play that is not routed (a routed one is no safety); with none, at his
+own table edge straight behind him.
+"""
+
+from __future__ import annotations
+
+from tertia.core.events import UnitMoved, UnitRemoved
+from tertia.core.geometry import EPSILON, base_distance, bases_overlap, heading_vector
+from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
+from tertia.rules.measuring import home_edge
+from tertia.rulesets.charge_yr_pikes.data import unit_data
+
+
+def front_rank_officers(state: GameState, unit_id: str) -> list[str]:
+    """The officers in play in ``unit_id``'s front rank."""
+    return [o.id for o in state.iter_units()
+            if unit_data(o).is_officer and unit_data(o).attached_to == unit_id]
+
+
+def gallopers(state: GameState, unit_id: str) -> list[str]:
+    """The galloper guns in play attached to ``unit_id``."""
+    return [g.id for g in state.iter_units() if unit_data(g).gun == "galloper"
+            and unit_data(g).attached_to == unit_id]
+
+
+def sharing_fate(state: GameState, unit_id: str) -> list[str]:
+    """Everything carried with ``unit_id``: its front-rank officers, then its gallopers."""
+    return [*front_rank_officers(state, unit_id), *gallopers(state, unit_id)]
+
+
+def may_leave(state: GameState, officer_id: str) -> bool:
+    """May an officer leave the unit he leads? Not a routed one: "Said leader may not
+    leave a routed unit till it rallies"."""
+    led = unit_data(state.units[officer_id]).attached_to
+    return led is None or led not in state.units or not unit_data(state.units[led]).routed
+
+
+def carry(tx: Tx, unit_id: str, before: tuple[float, float], reason: str) -> None:
+    """Move what shares ``unit_id``'s fate as far and the same way as it moved from
+    ``before`` (they face as it now faces)."""
+    unit = tx.state.units[unit_id]
+    dx, dy = unit.x - before[0], unit.y - before[1]
+    if abs(dx) <= EPSILON and abs(dy) <= EPSILON:
+        return
+    for piece_id in sharing_fate(tx.state, unit_id):
+        piece = tx.state.units[piece_id]
+        tx.emit(UnitMoved(unit=piece_id, path=((piece.x, piece.y), (piece.x + dx, piece.y + dy)),
+                          facing=unit.facing, reason=reason))
+
+
+def leave_field(tx: Tx, unit_id: str, reason: str, detail: str) -> None:
+    """``unit_id`` leaves the field for ``reason``; its front-rank officers and gallopers
+    are swept along with it."""
+    label = tx.state.units[unit_id].label
+    for piece_id in sharing_fate(tx.state, unit_id):
+        tx.emit(UnitRemoved(unit=piece_id, reason=reason, detail=f"swept along with {label}"))
+    tx.emit(UnitRemoved(unit=unit_id, reason=reason, detail=detail))
+
+
+def overrun_officers(tx: Tx, unit_id: str) -> list[str]:
+    """Enemy officers not in a front rank whom ``unit_id`` now stands on are moved to
+    safety (4 F); returns them."""
+    unit = tx.state.units[unit_id]
+    found = [o.id for o in tx.state.iter_units() if o.side != unit.side and unit_data(o).is_officer
+             and unit_data(o).attached_to is None and bases_overlap(o.base, unit.base)]
+    for officer_id in found:
+        to_safety(tx, officer_id)
+    return found
+
+
+def to_safety(tx: Tx, officer_id: str) -> None:
+    """Move an officer not in a front rank "to the nearest friendly unit or place of
+    safety": just behind the nearest friendly unit that is not routed, or else to his own
+    table edge."""
+    officer = tx.state.units[officer_id]
+    friend = _nearest_friend(tx.state, officer)
+    if friend is not None:
+        fx, fy = heading_vector(friend.facing)
+        back = friend.depth / 2.0 + officer.depth / 2.0
+        end, facing = (friend.x - fx * back, friend.y - fy * back), friend.facing
+    else:
+        south = home_edge(tx.state, officer.side) == "south"
+        y = officer.depth / 2.0 if south else tx.table.depth - officer.depth / 2.0
+        end, facing = (officer.x, y), officer.facing
+    tx.emit(UnitMoved(unit=officer_id, path=((officer.x, officer.y), end), facing=facing, reason="to safety"))
+
+
+def _nearest_friend(state: GameState, officer: Unit) -> Unit | None:
+    friends = [u for u in state.iter_troops(officer.side)
+               if not unit_data(u).routed and not unit_data(u).is_officer]
+    return min(friends, key=lambda u: (base_distance(officer.base, u.base), u.id), default=None)
