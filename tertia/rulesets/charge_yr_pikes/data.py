@@ -63,7 +63,12 @@ class CypUnit(RuleData):
     (a field or heavy gun that has fired never moves again), ``routed_turn`` (the turn it
     last routed), ``fatigued`` (men short of breath after a long charge).
 
-    Officers: ``rank`` and ``grade`` (None: grades not used)."""
+    Officers: ``rank`` and ``grade`` (None: grades not used).
+
+    Plunder (section 21): ``plundering`` ("off_table", "at_train", "returning" or None),
+    where it left the table or the train (``plunder_x``, ``plunder_y``), the turn it began
+    (``plunder_turn``) and the turn it came back (``reentered_turn``). Commanded musketeers
+    whose ``attached_to`` names a horse unit are intermingled with it (Special rules D)."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -91,6 +96,11 @@ class CypUnit(RuleData):
     fatigued: int = 0
     rank: str | None = None
     grade: str | None = None
+    plundering: str | None = None
+    plunder_x: float | None = None
+    plunder_y: float | None = None
+    plunder_turn: int | None = None
+    reentered_turn: int | None = None
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:
