@@ -58,6 +58,7 @@ from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.rulesets.charge_yr_pikes.casualties import split
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, Charge, front_rank_officers, gun_support, is_gun
 from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.plunder import AT_TRAIN
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 SOFT = "soft"
@@ -69,8 +70,6 @@ OBSTACLES: dict[str, tuple[str, ...]] = {
     SOFT: (TerrainKind.HEDGE, TerrainKind.FENCE),
 }
 """The ground each kind of obstacle is, best first."""
-AT_TRAIN = "at_train"
-"""Horse plundering the baggage train on the table (section 21 C)."""
 
 Line = tuple[int, str]
 """One line of a unit's dice: how many, and why."""
