@@ -74,7 +74,12 @@ class CypUnit(RuleData):
     Dragoons: ``remounted`` (mounted or dismounted this turn), ``acts`` (of the two
     actions they may take a turn, those taken: a charge takes both), ``holders`` (men holding
     the horses while the rest fight on foot) and ``other_stand`` (the stand size,
-    width and depth, they take up when they mount or dismount)."""
+    width and depth, they take up when they mount or dismount).
+
+    Plunder (section 21): ``plundering`` ("off_table", "at_train", "returning" or None),
+    where it left the table or the train (``plunder_x``, ``plunder_y``), the turn it began
+    (``plunder_turn``) and the turn it came back (``reentered_turn``). Commanded musketeers
+    whose ``attached_to`` names a horse unit are intermingled with it (Special rules D)."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -110,6 +115,11 @@ class CypUnit(RuleData):
     other_stand: tuple[float, float] | None = None
     half_lost: bool = False
     abandoned: bool = False
+    plundering: str | None = None
+    plunder_x: float | None = None
+    plunder_y: float | None = None
+    plunder_turn: int | None = None
+    reentered_turn: int | None = None
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:

@@ -221,6 +221,37 @@ class Plunder(_Strict):
         return value
 
 
+class MeleeDice(_Strict):
+    """Close combat D: the additional dice each condition gives a unit."""
+
+    soft_obstacle: int
+    horse_against_motionless_horse: int
+    pistol_fire: int
+    elite: int
+    horse_against_foot_without_pikes: int
+    hard_obstacle: int
+    foot_in_works_or_town: int
+    flank_or_rear: int
+    against_lobsters: int
+    scots_horse: int
+    trained_bands: int
+    horse_in_town: int
+    uphill: int
+    disordered: int
+
+
+class Melee(_Strict):
+    casualties_rounding: Literal["down", "nearest", "up"]
+    odd_stand_fights: bool
+    dice: MeleeDice
+
+
+class Caracole(_Strict):
+    pistols: tuple[D6Face, ...]
+    royalist_bonus: Annotated[int, Field(strict=True, ge=-6, le=6)]
+    abandoned_from: Annotated[int, Field(strict=True, ge=1600, le=1701)]
+
+
 class GroundCost(_Strict):
     """Movement lost to a kind of ground by one arm: D6 (``dice``), fixed ``inches``, or
     none at all (``impassable``)."""
@@ -256,6 +287,8 @@ class Tables(_Strict):
     plunder: Plunder
     terrain: dict[str, dict[Arm, GroundCost]]
     rout: Rout
+    melee: Melee
+    caracole: Caracole
 
     _every_face = field_validator("officer_grades")(lambda v: _six_faces(v))
     _every_move = field_validator("movement")(lambda v: _need_all(v, MoveType))

@@ -1,0 +1,190 @@
+"""Charge yr Pikes! going into close combat: flank and rear by the tangent line (13 A, B),
+the tests to close and to stand (12 B, C), gunners who will not stand (section 10), the
+caracole (Special rules C) and charge fatigue (Special rules B)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tertia.core.events import UnitTurned
+from tertia.core.geometry import Base
+from tertia.rulesets.charge_yr_pikes.charge import (
+    CLOSE,
+    CLOSED_ON,
+    Charge,
+    attacks_with_pistols,
+    charge_fatigue,
+    close_in,
+)
+from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.facing import (
+    is_behind_front,
+    is_flank_or_rear,
+    may_turn_to_meet,
+    meeting_facing,
+    turn_to_meet,
+)
+from tertia.rulesets.charge_yr_pikes.tables import default_tables
+
+from .cyp_melee_support import Morale, dice_left, officer, piece, state_of, tx_with
+
+T = default_tables()
+DEFENDER = Base(0.0, 0.0, 0.0, 4.0, 2.0)
+"""Faces north; its front edge lies on y = 1."""
+
+
+@pytest.mark.parametrize(("start", "behind"), [
+    (Base(6.0, -0.5, 270.0, 2.0, 1.0), True),    # on its flank, facing it
+    (Base(0.0, -5.0, 0.0, 4.0, 2.0), True),      # in its rear
+    (Base(6.0, 0.0, 270.0, 2.0, 1.0), True),     # a corner on the line is not beyond it
+    (Base(6.0, 0.1, 270.0, 2.0, 1.0), False),    # a corner beyond the line
+    (Base(30.0, 1.2, 270.0, 2.0, 1.0), False),   # far out on the flank but just in front
+    (Base(0.0, 6.0, 180.0, 4.0, 2.0), False),    # in front
+])
+def test_the_tangent_line_along_the_front_divides_front_from_flank_and_rear(start: Base,
+                                                                           behind: bool) -> None:
+    assert is_behind_front(start, DEFENDER) is behind
+    assert is_flank_or_rear(start, DEFENDER) is behind
+
+
+def test_the_line_turns_with_the_defender() -> None:
+    east = Base(0.0, 0.0, 90.0, 4.0, 2.0)  # front edge on x = 1
+    assert is_flank_or_rear(Base(0.0, 6.0, 180.0, 2.0, 1.0), east)
+    assert not is_flank_or_rear(Base(6.0, 0.0, 270.0, 2.0, 1.0), east)
+
+
+def test_a_square_has_no_flank_or_rear() -> None:
+    assert not is_flank_or_rear(Base(0.0, -5.0, 0.0, 4.0, 2.0), DEFENDER, all_round=True)
+
+
+def test_a_unit_turns_to_meet_the_attack_front_to_front() -> None:
+    d = piece("d", "parl", "foot", 20.0, 20.0, 180.0)
+    a = piece("a", "king", "horse", 26.0, 20.0, 270.0)
+    tx = tx_with(state_of(d, a))
+    assert may_turn_to_meet(tx, "d")
+    turn_to_meet(tx, "d", "a")
+    assert tx.state.units["d"].facing == meeting_facing(a.base) == 90.0
+    assert isinstance(tx.events[-1], UnitTurned)
+    assert not is_flank_or_rear(Base(40.0, 20.0, 270.0, 6.25, 1.25), tx.state.units["d"].base)
+
+
+@pytest.mark.parametrize(("own", "may"), [({"moved": True}, False), ({"formation": "square"}, False),
+                                          ({}, True)])
+def test_only_a_unit_that_has_not_moved_may_turn_to_meet(own: dict[str, Any], may: bool) -> None:
+    tx = tx_with(state_of(piece("d", "parl", "foot", 20.0, 20.0, **own)))
+    assert may_turn_to_meet(tx, "d") is may
+
+
+# --- 12 B, C ----------------------------------------------------------------------------------------
+
+
+def front_charge() -> tuple[Charge, list[object]]:
+    a = piece("a", "king", "horse", 20.0, 10.0)
+    d = piece("d", "parl", "foot", 20.0, 12.0, 180.0)
+    return Charge("a", "d", a.base.moved_to(20.0, 2.0)), [a, d]
+
+
+def test_an_attacker_that_fails_to_close_stays_short_and_no_one_else_tests() -> None:
+    c, units = front_charge()
+    morale = Morale({"a": [False]})
+    closing = close_in(tx_with(state_of(*units)), [c], morale)  # type: ignore[arg-type]
+    assert (closing.charges, closing.stopped, morale.asked) == ((), ("a",), [("a", CLOSE)])
+
+
+def test_an_attacker_that_closes_makes_the_defender_test() -> None:
+    c, units = front_charge()
+    morale = Morale()
+    closing = close_in(tx_with(state_of(*units)), [c], morale)  # type: ignore[arg-type]
+    assert (closing.charges, closing.stopped, closing.failed) == ((c,), (), ())
+    assert morale.asked == [("a", CLOSE), ("d", CLOSED_ON)]
+
+
+def test_a_defender_that_fails_leaves_no_melee() -> None:
+    c, units = front_charge()
+    closing = close_in(tx_with(state_of(*units)), [c], Morale({"d": [False]}))  # type: ignore[arg-type]
+    assert (closing.charges, closing.failed, closing.rout) == ((), ("d",), ())
+
+
+def test_a_charge_on_the_flank_needs_no_test_to_close_and_a_failing_defender_routs() -> None:
+    a = piece("a", "king", "horse", 20.0, 10.0)
+    d = piece("d", "parl", "foot", 20.0, 12.0, 0.0)  # faces away: the charge comes from its rear
+    c = Charge("a", "d", a.base.moved_to(20.0, 2.0))
+    morale = Morale({"d": [False]})
+    closing = close_in(tx_with(state_of(a, d)), [c], morale)
+    assert morale.calls[0].flank_or_rear and morale.asked == [("d", CLOSED_ON)]
+    assert (closing.failed, closing.rout) == ((), ("d",))
+
+
+def test_a_routed_defender_routs_again_without_a_test() -> None:
+    a = piece("a", "king", "horse", 20.0, 10.0)
+    d = piece("d", "parl", "foot", 20.0, 12.0, 180.0, formation="routed")
+    morale = Morale()
+    closing = close_in(tx_with(state_of(a, d)), [Charge("a", "d", a.base)], morale)
+    assert (closing.rout, closing.charges, morale.asked) == (("d",), (), [("a", CLOSE)])
+
+
+@pytest.mark.parametrize(("support_x", "stands"), [(24.5, True), (30.0, False)])
+def test_gunners_rout_unless_a_friend_within_4_inches_fights_for_them(support_x: float, stands: bool) -> None:
+    # Section 10: "If enemy units close on them and no friendly support unit is within 4 inches
+    # to fight for them, they will rout."
+    a = piece("a", "king", "horse", 20.0, 10.0)
+    gun = piece("g", "parl", "artillery", 20.0, 12.0, 180.0)
+    friend = piece("s", "parl", "foot", support_x, 12.5, 180.0)
+    morale = Morale()
+    closing = close_in(tx_with(state_of(a, gun, friend)), [Charge("a", "g", a.base)], morale)
+    assert morale.asked == [("a", CLOSE)]  # gunners never test
+    assert (closing.rout == ("g",)) is not stands and bool(closing.charges) is stands
+
+
+def test_a_routed_friend_is_no_support() -> None:
+    a = piece("a", "king", "horse", 20.0, 10.0)
+    gun = piece("g", "parl", "artillery", 20.0, 12.0, 180.0)
+    friend = piece("s", "parl", "foot", 24.5, 12.5, 180.0, formation="routed")
+    closing = close_in(tx_with(state_of(a, gun, friend)), [Charge("a", "g", a.base)], Morale())
+    assert closing.rout == ("g",)
+
+
+# --- caracole ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("face", "royalist", "pistols"), [
+    (1, False, True), (3, False, True), (4, False, False), (6, False, False),
+    (2, True, True), (3, True, False)])
+def test_cavalry_without_an_officer_may_flinch_into_mounted_fire(face: int, royalist: bool,
+                                                                  pistols: bool) -> None:
+    tx = tx_with(state_of(piece("a", "king", "horse", 20.0, 10.0)), face)
+    assert attacks_with_pistols(tx, T, "a", year=1643, royalist=royalist) is pistols
+    assert dice_left(tx) == 0
+
+
+@pytest.mark.parametrize(("year", "troop", "led", "rolls"), [
+    (1645, "horse", False, False), (1650, "horse", False, False), (1644, "horse", False, True),
+    (1644, "lobsters", False, True), (1644, "scots_horse", False, True),
+    (1644, "horse", True, False), (1644, "dragoons", False, False), (1644, "foot", False, False)])
+def test_who_rolls_for_the_caracole(year: int, troop: str, led: bool, rolls: bool) -> None:
+    units = [piece("a", "king", troop, 20.0, 10.0)]
+    if led:
+        units.append(officer("o", "king", "a"))
+    tx = tx_with(state_of(*units), 1)
+    assert attacks_with_pistols(tx, T, "a", year=year, royalist=False) is rolls
+    assert dice_left(tx) == (0 if rolls else 1)
+
+
+# --- fatigue ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("inches", "men"), [(0.0, 0), (2.0, 2), (2.5, 3), (0.1, 1)])
+def test_a_man_fatigued_for_each_inch_begun_beyond_the_charge(inches: float, men: int) -> None:
+    tx = tx_with(state_of(piece("a", "king", "horse", 20.0, 10.0)))
+    result = charge_fatigue(tx, "a", inches)
+    own = unit_data(tx.state.units["a"])
+    assert (result.men, result.spent, own.fatigued, own.falling_back) == (men, False, men, False)
+
+
+def test_a_unit_wholly_fatigued_is_spent_and_falls_back() -> None:
+    tx = tx_with(state_of(piece("a", "king", "horse", 20.0, 10.0, men=6)))
+    result = charge_fatigue(tx, "a", 9.0)
+    own = unit_data(tx.state.units["a"])
+    assert (result.men, result.spent, own.fatigued, own.falling_back) == (6, True, 6, True)
