@@ -63,7 +63,11 @@ class CypUnit(RuleData):
     (a field or heavy gun that has fired never moves again), ``routed_turn`` (the turn it
     last routed), ``fatigued`` (men short of breath after a long charge).
 
-    Officers: ``rank`` and ``grade`` (None: grades not used)."""
+    Officers: ``rank`` and ``grade`` (None: grades not used).
+
+    Guns: ``fired_turn`` (the turn it last fired: heavy guns fire every other turn),
+    ``silent_turn`` (a turn on which a ball has stopped it firing) and ``silenced``
+    (silenced by a ball until it rallies on a D6)."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -91,6 +95,9 @@ class CypUnit(RuleData):
     fatigued: int = 0
     rank: str | None = None
     grade: str | None = None
+    fired_turn: int | None = None
+    silent_turn: int | None = None
+    silenced: bool = False
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:
@@ -154,7 +161,9 @@ class CypGame(RuleData):
     """The game's values: the brigade deck (both armies' cards shuffled together: those
     left to draw this turn and those drawn), the card being played and the tertia it
     moves, the turn limit before darkness is rolled for and the turns left to darkness
-    once rolled, and whether each army has taken fright."""
+    once rolled, and whether each army has taken fright; ``rain``, light rain all game
+    (-1 to musketry); ``places``, where each unit stood (x, y, facing) as the turn began
+    (guns that moved or pivoted, gallopers whose horse moved over 8")."""
 
     type: ClassVar[str] = "cyp_game"
     deck_left: tuple[str, ...] = ()
@@ -164,6 +173,8 @@ class CypGame(RuleData):
     turn_limit: int = 10
     darkness_in: int | None = None
     fright: tuple[str, ...] = ()
+    rain: bool = False
+    places: tuple[tuple[str, float, float, float], ...] = ()
 
 
 def unit_data(unit: Unit) -> CypUnit:
