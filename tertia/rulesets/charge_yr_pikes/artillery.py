@@ -86,6 +86,7 @@ from tertia.rulesets.charge_yr_pikes.fire import (
 )
 from tertia.rulesets.charge_yr_pikes.musketry import (
     halved,
+    line_problems,
     moved_from_start,
     target_problems,
 )
@@ -253,8 +254,7 @@ def artillery_problems(table: Battlefield, state: GameState, gun_id: str, target
     target = state.units[target_id]
     found = _lines(table, state, gun, target, tables)
     if not found:
-        return [Violation(FireCode.OUT_OF_ARC, f"{target.label} is not in {gun.label}'s 45 degree arc, or "
-                          "the ground hides it", f"{RULE}; Terrain 16 A, B")]
+        return line_problems(gun, target, (0,), found, 0.0, tables.artillery.handling.arc, RULE)
     reasons = [over_troops(table, gun, target, line, kind, tables) for line in found]
     clear = [line for line, why in zip(found, reasons, strict=True) if why is None]
     if not clear:

@@ -42,8 +42,9 @@ Read so:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import base_distance, is_in_arc
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
@@ -145,13 +146,17 @@ def target_problems(state: GameState, firer: Unit, target_id: str, rule: str) ->
     return []
 
 
-def line_problems(firer: Unit, target: Unit, found: list[Sighting], reach: float, rule: str,
-                  what: str = "") -> list[Violation]:
-    """Why no stand may fire at the target over these lines: out of arc, hidden, troops in
-    the way, or out of range (the nearest line named)."""
+def line_problems(firer: Unit, target: Unit, stands: Iterable[int], found: list[Sighting], reach: float,
+                  arc: float, rule: str, what: str = "") -> list[Violation]:
+    """Why none of the firer's ``stands`` may fire at the target over these lines: out of
+    arc, hidden, troops in the way, or out of range (the nearest line named)."""
     if not found:
-        return [Violation(FireCode.OUT_OF_ARC, f"no stand of {firer.label} that may fire has {target.label} "
-                          "in its 45 degree arc, or the ground hides it", f"{rule} E; Terrain 16 A, B")]
+        ours, theirs = stands_of(firer), stands_of(target)
+        if not any(is_in_arc(ours[i].base, t.base, arc) for i in stands for t in theirs):
+            return [Violation(FireCode.OUT_OF_ARC, f"no stand of {firer.label} that may fire has "
+                              f"{target.label} in its {arc:g} degree arc", f"{rule} E")]
+        return [Violation(FireCode.OUT_OF_SIGHT, f"the ground hides {target.label} from every stand of "
+                          f"{firer.label} that bears on it", "Charge yr Pikes! Terrain 16 A, B")]
     clear = [s for s in found if not s.screens]
     if not clear:
         screen = found[0].screens[0]
@@ -191,7 +196,8 @@ def musketry_problems(table: Battlefield, state: GameState, firer_id: str, targe
     if stand_ranges(table, state, firer, target, tables):
         return []
     found = _sightings(table, state, firer, target, list(stands), tables)
-    return line_problems(firer, target, found, tables.musketry.long_range, RULE, "musket ")
+    return line_problems(firer, target, stands, found, tables.musketry.long_range, tables.musketry.arc, RULE,
+                         "musket ")
 
 
 def musketry_modifiers(table: Battlefield, state: GameState, firer: Unit, target: Unit, tables: Tables
@@ -317,8 +323,8 @@ def galloper_problems(table: Battlefield, state: GameState, gun_id: str, target_
                           "with horse that moved over 8\" does not fire", GALLOPER_RULE)]
     target = state.units[target_id]
     found = sightings(table, state, gun, target, (0,), tables.musketry.arc, tables.sight.dead_ground)
-    return line_problems(gun, target, found, tables.artillery.canister_range["galloper"], GALLOPER_RULE,
-                         "galloper ")
+    return line_problems(gun, target, (0,), found, tables.artillery.canister_range["galloper"],
+                         tables.musketry.arc, GALLOPER_RULE, "galloper ")
 
 
 def work_out_galloper(tx: Tx, table: Battlefield, state: GameState, gun_id: str, target_id: str,

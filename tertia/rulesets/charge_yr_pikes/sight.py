@@ -12,7 +12,7 @@ Read so:
 - a line of sight runs from a firing stand's front centre to a target stand's centre;
 - woods and towns hide what lies beyond them from level ground, unless either end stands
   in that ground (troops in a wood see out and are seen); a unit on a hill sees over them
-  except into the dead ground within 8" beyond them (along the line), unless the target
+  except into the dead ground beyond them, within 8" of them as a ruler measures, unless the target
   too stands on a hill (hills are higher than all); a unit on a hill is seen over them
   from the plain;
 - a hill higher than both ends of the line hides what lies beyond its crest;
@@ -39,7 +39,7 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.rules.sight import bases_across
 from tertia.rulesets.charge_yr_pikes.data import unit_data
-from tertia.rulesets.charge_yr_pikes.stands import Stand, stands_of
+from tertia.rulesets.charge_yr_pikes.stands import stands_of
 
 HIDING = (TerrainKind.WOODS, TerrainKind.TOWN)
 """Ground-level obstacles that hide what is beyond them (buildings and woods)."""
@@ -73,16 +73,9 @@ def ground_hides(table: Battlefield, a: Point, b: Point, a_level: int, b_level: 
             continue  # a unit on a hill stands above all ground-level obstacles
         if a_level <= 0:
             return True
-        if line.length - _far_side(line, shape) <= dead_ground + 1e-9:
+        if float(shape.distance(shapely.Point(b))) <= dead_ground + 1e-9:
             return True
     return False
-
-
-def _far_side(line: LineString, shape: object) -> float:
-    """How far along ``line`` it leaves ``shape`` for the last time."""
-    crossing = line.intersection(shape)
-    coords = [c for part in shapely.get_parts(crossing) for c in shapely.get_coordinates(part)]
-    return max(float(line.project(shapely.Point(c))) for c in coords)
 
 
 def crest_hides(table: Battlefield, a: Point, b: Point, a_level: int, b_level: int) -> bool:
@@ -178,8 +171,3 @@ def behind_wall_hedge_or_woods(table: Battlefield, target: Unit, firer: Unit) ->
     me, them = shapely.Point(centre), shapely.Point(firer.x, firer.y)
     return any(f.hedged and f.geometry.covers(me) and not f.geometry.covers(them)
                for f in _features_between(table, (TerrainKind.FIELD,), target, firer))
-
-
-def nearest(stands: Sequence[Stand], p: Point) -> float:
-    """Distance from a point to the nearest of ``stands``."""
-    return min(point_polygon_distance(s.base.corners(), p) for s in stands)
