@@ -61,6 +61,29 @@ def sum_of(n: int, d: Distribution) -> Distribution:
     return Distribution(f"{n}{d.name}", tuple(sorted(acc.items())))
 
 
+def count_of(n: int, d: Distribution, faces: Iterable[int]) -> Distribution:
+    """How many of ``n`` independent copies of ``d`` show one of ``faces``, as one node
+    (a binomial count: "each stand rolls one D6 ... each hit kills one casting"). Named
+    ``<n><die>@<faces>``, so a log names the very distribution rolled.
+
+    >>> four = count_of(4, D6, (5, 6))
+    >>> four.name, four.probability(0), four.probability(4)
+    ('4d6@5,6', Fraction(16, 81), Fraction(1, 81))
+    """
+    hit = frozenset(faces) & frozenset(d.values())
+    weights = {True: sum(w for v, w in d.outcomes if v in hit),
+               False: sum(w for v, w in d.outcomes if v not in hit)}
+    acc: dict[int, int] = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for count, w in acc.items():
+            for hits, extra in ((True, 1), (False, 0)):
+                if weights[hits]:
+                    nxt[count + extra] = nxt.get(count + extra, 0) + w * weights[hits]
+        acc = nxt
+    return Distribution(f"{n}{d.name}@{','.join(map(str, sorted(hit)))}", tuple(sorted(acc.items())))
+
+
 D6 = die("d6", range(1, 7))
 D3 = die("d3", (1, 1, 2, 2, 3, 3))
 """The D3 of the D3 rule sets: a six-sided die marked 1,1,2,2,3,3."""
@@ -72,7 +95,8 @@ _NAMED = {"d6": D6, "d3": D3, "d10": D10}
 def distribution_named(name: str) -> Distribution:
     """Look up a distribution by the name a roll is logged under: ``d6``, ``d3`` (marked
     1,1,2,2,3,3), ``d10``, any other ``d<n>`` (faces 1 to n, as a card drawn from n), or
-    ``<k><die>`` sums. Every die the rules roll is named so, so a log says exactly which
+    ``<k><die>`` sums, or ``<k><die>@<faces>`` counts of dice showing those faces
+    (:func:`count_of`). Every die the rules roll is named so, so a log says exactly which
     distribution each value came from.
 
     >>> distribution_named("d9").values(), distribution_named("2d3").probability(6)
@@ -86,6 +110,13 @@ def distribution_named(name: str) -> Distribution:
     summed = re.fullmatch(r"([1-9][0-9]{0,2})(d[1-9][0-9]{0,3})", name)
     if summed is not None:
         return sum_of(int(summed.group(1)), distribution_named(summed.group(2)))
+    counted = re.fullmatch(r"([1-9][0-9]{0,2})(d[1-9][0-9]{0,3})@([1-9][0-9]{0,3}(?:,[1-9][0-9]{0,3})*)?",
+                           name)
+    if counted is not None:
+        faces = [int(f) for f in (counted.group(3) or "").split(",") if f]
+        found = count_of(int(counted.group(1)), distribution_named(counted.group(2)), faces)
+        if found.name == name:
+            return found
     raise KeyError(f"unknown dice distribution {name!r}")
 
 

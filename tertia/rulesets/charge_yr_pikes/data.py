@@ -79,7 +79,11 @@ class CypUnit(RuleData):
     Plunder (section 21): ``plundering`` ("off_table", "at_train", "returning" or None),
     where it left the table or the train (``plunder_x``, ``plunder_y``), the turn it began
     (``plunder_turn``) and the turn it came back (``reentered_turn``). Commanded musketeers
-    whose ``attached_to`` names a horse unit are intermingled with it (Special rules D)."""
+    whose ``attached_to`` names a horse unit are intermingled with it (Special rules D).
+
+    Guns: ``fired_turn`` (the turn it last fired: heavy guns fire every other turn),
+    ``silent_turn`` (a turn on which a ball has stopped it firing) and ``silenced``
+    (silenced by a ball until it rallies on a D6)."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -120,6 +124,9 @@ class CypUnit(RuleData):
     plunder_y: float | None = None
     plunder_turn: int | None = None
     reentered_turn: int | None = None
+    fired_turn: int | None = None
+    silent_turn: int | None = None
+    silenced: bool = False
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:
@@ -189,7 +196,10 @@ class CypGame(RuleData):
     wing commander (``wings``) and this turn's charges, in the order made (attacker,
     target, where the attacker started: x, y, facing, and the men it lost to fatigue);
     each side's table edge (``edges``: "south" or "north") and its objectives and vital
-    points (``points``, see :mod:`~tertia.rulesets.charge_yr_pikes.points`)."""
+    points (``points``, see :mod:`~tertia.rulesets.charge_yr_pikes.points`); ``rain``,
+    light rain all game (-1 to musketry); ``places``, where each unit stood (x, y,
+    facing) as the turn began (guns that moved or pivoted, gallopers whose horse moved
+    over 8")."""
 
     type: ClassVar[str] = "cyp_game"
     deck_left: tuple[str, ...] = ()
@@ -206,6 +216,8 @@ class CypGame(RuleData):
     charges: tuple[tuple[str, str, float, float, float, int], ...] = ()
     edges: Mapping[str, str] = field(default_factory=dict)
     points: tuple[tuple[Any, ...], ...] = ()
+    rain: bool = False
+    places: tuple[tuple[str, float, float, float], ...] = ()
 
 
 def unit_data(unit: Unit) -> CypUnit:

@@ -10,6 +10,7 @@ from tertia.core.state import Unit, UnitKind
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.layout import STAND_SIZES, StandSize, arm_of, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import OfficerSpec, PikesTable, RegimentSpec
+from tertia.rulesets.charge_yr_pikes.tables import tables_with
 from tertia.rulesets.charge_yr_pikes.troops import DISMOUNTED_DRAGOON_STANDS, HORSE_HOLDERS, TROOPS
 
 TROOP_OF_KIND = {"foot": "foot", "horse": "horse", "dragoons": "dragoons",
@@ -33,7 +34,10 @@ def regiment(table: PikesTable, spec: UnitSpec) -> CypUnit:
     if r.morale_class is not None:
         own = own.evolve(morale_class=r.morale_class)
     if troop.name == "artillery":
-        own = own.evolve(gun=r.gun or "field")
+        # Canister: "a D6 for each gunner": a battery's crew by its gun (tables.toml).
+        gun = r.gun or "field"
+        crew = tables_with(table.tables).artillery.canister.gunners[gun]
+        own = own.evolve(gun=gun, men=crew, per_stand=crew)
     if troop.name == "dragoons" and not r.mounted:
         # Unit Organizations A: on foot, "four 4-man stands" (the holders keep the horses).
         own = own.evolve(mounted=False, men=DISMOUNTED_DRAGOON_STANDS * 4, per_stand=4,

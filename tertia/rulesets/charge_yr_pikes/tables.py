@@ -152,6 +152,8 @@ class Musketry(_Strict):
     ranks_firing: Annotated[int, Field(strict=True, ge=1, le=6)]
     disordered_ranks_firing: Annotated[int, Field(strict=True, ge=1, le=6)]
     half_hit_confirm: tuple[D6Face, ...]
+    arc: Annotated[int, Field(strict=True, ge=0, le=90)]
+    artillerist_hits: Annotated[int, Field(strict=True, ge=1, le=6)]
     modifiers: MusketryModifiers
 
 
@@ -170,6 +172,39 @@ class Stops(_Strict):
     hills: bool
 
 
+BatteryResult = Literal["gunner", "silent_turn", "silenced"]
+
+
+class Batteries(_Strict):
+    """Ball on a battery: the D10 faces that hit a gunner or roll again, the second D10's
+    results, and the rally D6 faces on which a silenced battery may fire again."""
+
+    hit: tuple[D10Face, ...]
+    roll_again: tuple[D10Face, ...]
+    again: dict[D10Face, BatteryResult]
+    resume: tuple[D6Face, ...]
+
+    @field_validator("again", mode="before")
+    @classmethod
+    def _faces_from_keys(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {int(f) if isinstance(f, str) and f.isdigit() else f: v for f, v in value.items()}
+        return value
+
+
+class BallModifiers(_Strict):
+    enfilade: int
+    officer_attached: int
+
+
+class Handling(_Strict):
+    arc: Annotated[int, Field(strict=True, ge=0, le=90)]
+    pivot: dict[Literal["field", "heavy"], Annotated[int, Field(strict=True, ge=0, le=180)]]
+    every: dict[Literal["field", "heavy"], Annotated[int, Field(strict=True, ge=1, le=6)]]
+    clear_space: Inches
+    ball_takes_cover: bool
+
+
 class Artillery(_Strict):
     ball_range: dict[Gun, Inches]
     canister_range: dict[Gun, Inches]
@@ -178,6 +213,9 @@ class Artillery(_Strict):
     canister: Canister
     deep: Deep
     stops: Stops
+    batteries: Batteries
+    modifiers: BallModifiers
+    handling: Handling
 
     @field_validator("ball_hits", mode="before")
     @classmethod
@@ -269,6 +307,12 @@ class Rout(_Strict):
     lower_pikes: bool
 
 
+class Sight(_Strict):
+    """Terrain 16 B: the dead ground behind woods and buildings seen from a hill."""
+
+    dead_ground: Inches
+
+
 class Tables(_Strict):
     """Every table the rule set reads."""
 
@@ -289,6 +333,9 @@ class Tables(_Strict):
     rout: Rout
     melee: Melee
     caracole: Caracole
+
+
+    sight: Sight
 
     _every_face = field_validator("officer_grades")(lambda v: _six_faces(v))
     _every_move = field_validator("movement")(lambda v: _need_all(v, MoveType))
