@@ -67,6 +67,15 @@ def test_enumeration_of_arithmetic_walks_every_face() -> None:
     assert dist[2] == Fraction(1, 18) and sum(dist.values()) == 1
 
 
+def test_a_die_value_divided_with_divmod_walks_every_face() -> None:
+    branches = enumerate_branches(lambda dice: divmod(dice.roll(sum_of(2, D6), "a"), 6)[0])
+    dist: Counter[int] = Counter()
+    for b in branches:
+        dist[b.result] += b.probability  # type: ignore[assignment]
+    # Two dice make 6 to 11 on 26 of 36 rolls, 12 on 1.
+    assert dist == {0: Fraction(10, 36), 1: Fraction(25, 36), 2: Fraction(1, 36)}
+
+
 def test_a_value_consulted_after_a_later_die_is_not_grouped() -> None:
     def run(dice):  # type: ignore[no-untyped-def]
         a = dice.roll(D6, "a")

@@ -152,7 +152,8 @@ class Probe(int):
 
 for _name in (
     "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__",
-    "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__neg__",
+    "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__divmod__",
+    "__rdivmod__", "__neg__",
     "__pos__", "__abs__", "__hash__", "__index__", "__int__", "__float__", "__bool__",
     "__str__", "__repr__", "__format__", "__and__", "__or__", "__xor__", "__lshift__",
     "__rshift__", "__pow__", "__rpow__", "__round__", "__trunc__", "__floor__", "__ceil__",
