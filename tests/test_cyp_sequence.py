@@ -110,4 +110,4 @@ def test_the_free_move_card_lets_the_commander_in_chief_name_a_tertia() -> None:
     assert not game.is_legal(state, EndPhase())
     assert not game.is_legal(state, GiveFreeMove(tertia="p1"))
     state, _ = game.apply(state, GiveFreeMove(tertia="k1"), ScriptedDice([5]))
-    assert game_data(state).moving == ("k-foot",)
+    assert game_data(state).moving == ("k-foot",) and state.pending is None

@@ -45,7 +45,7 @@ def game_of(rules: str, **options: Any) -> Game:
 
 def minimal(cls: type[Action]) -> Action:
     """An action of ``cls`` with its required fields filled with placeholders."""
-    filler = {"str": "nobody", "float": 0.0, "int": 0}
+    filler = {"str": "nobody", "float": 0.0, "int": 0, "bool": False}
     values = {f.name: filler[str(f.type).split(" ")[0]] for f in fields(cls)
               if f.default is MISSING and f.default_factory is MISSING}
     return cls(**values)

@@ -42,7 +42,10 @@ def _spec(ruleset: RuleSet, what: str) -> str:
     spec = ruleset.AI
     if spec is None:
         raise NoAi(f"{ruleset.id} declares no computer players (RuleSet.AI), so no {what} can play it")
-    return str(getattr(spec, what))
+    found = getattr(spec, what)
+    if found is None:
+        raise NoAi(f"{ruleset.id} has no {what} player yet")
+    return str(found)
 
 
 def proposer_for(ruleset: RuleSet) -> Proposer:

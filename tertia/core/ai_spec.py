@@ -18,12 +18,13 @@ class AiSpec:
     """A rule set's players. ``proposer``: a function ``(game, state, rng) -> list of
     actions`` giving the random player candidates to pick among (the engine judges
     each). ``doctrine``: a class (or factory) taking no arguments whose instances play
-    the rule set by its scripted doctrine (``tertia.ai.player.Player``)."""
+    the rule set by its scripted doctrine (``tertia.ai.player.Player``); None while the
+    rule set has none (asking for it then is refused in one line)."""
 
     proposer: str
-    doctrine: str
+    doctrine: str | None = None
 
     def __post_init__(self) -> None:
         for what, ref in (("proposer", self.proposer), ("doctrine", self.doctrine)):
-            if not REFERENCE.fullmatch(ref):
+            if ref is not None and not REFERENCE.fullmatch(ref):
                 raise ValueError(f"AI {what} {ref!r} is not a 'module:attribute' reference")

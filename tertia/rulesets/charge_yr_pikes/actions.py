@@ -48,3 +48,18 @@ class Mount(Action):
     type: ClassVar[str] = "cyp_mount"
     unit: str
     mounted: bool
+
+
+FIRE_KINDS = ("musket", "galloper", "ball", "canister")
+
+
+@dataclass(frozen=True, slots=True)
+class FireOrder(Action):
+    """In a fire step (Sequence of play C, D, E) ``unit`` is ordered to fire at
+    ``target``: ``kind`` is "musket" (muskets), "galloper" (a galloper gun), "ball" or
+    "canister" (field and heavy guns)."""
+
+    type: ClassVar[str] = "cyp_fire"
+    unit: str
+    target: str
+    kind: str = "musket"

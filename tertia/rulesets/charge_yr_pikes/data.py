@@ -199,7 +199,9 @@ class CypGame(RuleData):
     points (``points``, see :mod:`~tertia.rulesets.charge_yr_pikes.points`); ``rain``,
     light rain all game (-1 to musketry); ``places``, where each unit stood (x, y,
     facing) as the turn began (guns that moved or pivoted, gallopers whose horse moved
-    over 8")."""
+    over 8"); the fire step under way (``step``), the side giving its orders
+    (``step_side``) and the orders given (``orders``: unit, target, kind); the battle's
+    ``year`` (the caracole is abandoned from 1645)."""
 
     type: ClassVar[str] = "cyp_game"
     deck_left: tuple[str, ...] = ()
@@ -218,6 +220,10 @@ class CypGame(RuleData):
     points: tuple[tuple[Any, ...], ...] = ()
     rain: bool = False
     places: tuple[tuple[str, float, float, float], ...] = ()
+    step: str | None = None
+    step_side: str | None = None
+    orders: tuple[tuple[str, str, str], ...] = ()
+    year: int = 1643
 
 
 def unit_data(unit: Unit) -> CypUnit:

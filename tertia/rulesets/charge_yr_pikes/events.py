@@ -125,3 +125,57 @@ class ChargeMade(Event):
 def _charged(s: GameState, e: ChargeMade) -> GameState:
     made = (e.attacker, e.target, e.x, e.y, e.facing, e.fatigued)
     return _game(s, charges=(*game_data(s).charges, made))
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStep(Event):
+    """``side`` gives its orders for fire step ``step`` (Sequence of play C, D, E)."""
+
+    type: ClassVar[str] = "cyp_phase_step"
+    step: str
+    side: str
+
+
+@handles(PhaseStep)
+def _step(s: GameState, e: PhaseStep) -> GameState:
+    return _game(s.evolve(active=e.side), step=e.step, step_side=e.side)
+
+
+@dataclass(frozen=True, slots=True)
+class FireOrdered(Event):
+    """``unit`` is ordered to fire at ``target`` this step: ``kind`` is "musket",
+    "galloper", "ball" or "canister"."""
+
+    type: ClassVar[str] = "cyp_fire_ordered"
+    unit: str
+    target: str
+    kind: str
+
+
+@handles(FireOrdered)
+def _ordered(s: GameState, e: FireOrdered) -> GameState:
+    return _game(s, orders=(*game_data(s).orders, (e.unit, e.target, e.kind)))
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersDone(Event):
+    """``side`` has given all its fire orders for the step."""
+
+    type: ClassVar[str] = "cyp_orders_done"
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepOver(Event):
+    """A fire step was worked out (its orders are spent), or the close combat phase was
+    fought (``charges`` too: the turn's charges are spent)."""
+
+    type: ClassVar[str] = "cyp_step_over"
+    charges: bool = False
+
+
+@handles(StepOver)
+def _step_over(s: GameState, e: StepOver) -> GameState:
+    if e.charges:
+        return _game(s, orders=(), step=None, step_side=None, charges=())
+    return _game(s, orders=(), step=None, step_side=None)

@@ -12,8 +12,9 @@ from functools import lru_cache
 from typing import ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
-from tertia.core.events import UnitFormed, UnitMoved
+from tertia.core.events import DecisionMade, UnitFormed, UnitMoved
 from tertia.core.geometry import base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
@@ -29,8 +30,16 @@ from tertia.rules.movement import (
     iter_table_violations,
     plan_move,
 )
-from tertia.rulesets.charge_yr_pikes import dragoons, movement, points, sequence
-from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, GiveFreeMove, Mount, Reform
+from tertia.rulesets.charge_yr_pikes import artillery, dragoons, movement, musketry, phases, points, sequence
+from tertia.rulesets.charge_yr_pikes.actions import (
+    FIRE_KINDS,
+    FREE_MOVE,
+    Charge,
+    FireOrder,
+    GiveFreeMove,
+    Mount,
+    Reform,
+)
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, fatigue
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
@@ -45,7 +54,7 @@ from tertia.rulesets.charge_yr_pikes.data import (
     unit_data,
 )
 from tertia.rulesets.charge_yr_pikes.deployment import deployment_problems
-from tertia.rulesets.charge_yr_pikes.events import ChargeMade, MovedOnCard, change
+from tertia.rulesets.charge_yr_pikes.events import ChargeMade, FireOrdered, MovedOnCard, change
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
@@ -73,6 +82,7 @@ class ChargeYrPikes(RuleSet):
     version: ClassVar[str] = "0.1"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
+    AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals")
     TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("officer_grades", True, "section 22: each officer's value (Ineffective, Effective, "
@@ -125,7 +135,7 @@ class ChargeYrPikes(RuleSet):
                          own=CypGame(turn_limit=tables.victory.turns_before_darkness,
                                      tables=dict(table.tables), wings=wings,
                                      edges={s.id: s.edge for s in scenario.sides},
-                                     points=points.points_entry(table)))
+                                     points=points.points_entry(table), year=table.year))
 
     def begin(self, tx: Tx) -> None:
         sequence.begin(tx, tables_of(tx.state), self.options)
@@ -146,6 +156,11 @@ class ChargeYrPikes(RuleSet):
             return []
         if isinstance(action, GiveFreeMove):
             return [Violation(CoreCode.WRONG_PHASE, "no free move card is in play", "Sequence of play 3 A")]
+        if game_data(state).step is not None:
+            return self._order_problems(table, state, action)
+        if isinstance(action, FireOrder):
+            return [Violation(CoreCode.WRONG_PHASE, "fire orders are given in the fire steps",
+                              "Sequence of play 3 C-E")]
         if isinstance(action, EndPhase):
             return [] if game_data(state).card is not None else [
                 Violation(CypCode.NO_CARD, "no card is in play", "Sequence of play 3 A")]
@@ -166,6 +181,38 @@ class ChargeYrPikes(RuleSet):
             return self._reform_problems(table, state, unit, action.formation)
         return [Violation(CoreCode.WRONG_PHASE, f"{action.type} is not an action of this rule set now",
                           "Sequence of play 3")]
+
+    def _order_problems(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
+        """In a fire step a side gives fire orders, then ends them (``EndPhase``)."""
+        step = game_data(state).step or ""
+        rule = "Sequence of play 3 C-E"
+        if isinstance(action, EndPhase):
+            return []
+        if not isinstance(action, FireOrder):
+            return [Violation(CoreCode.WRONG_PHASE,
+                              f"only fire orders are given now ({step.replace('_', ' ')})", rule)]
+        shooters = {u.id for u in phases.shooters(state, state.active, step)}
+        if action.unit not in shooters:
+            return [Violation(CoreCode.CANNOT_ACT, f"{action.unit} may not fire in this step", rule)]
+        if any(o[0] == action.unit for o in game_data(state).orders):
+            return [Violation(CoreCode.ALREADY_ACTED, f"{action.unit} has its order already", rule)]
+        if action.kind not in FIRE_KINDS:
+            return [Violation(CoreCode.CANNOT_ACT,
+                              f"no kind of fire {action.kind!r} ({', '.join(FIRE_KINDS)})", rule)]
+        own = unit_data(state.units[action.unit])
+        tables = tables_of(state)
+        if own.gun == "galloper":
+            if action.kind != "galloper":
+                return [Violation(CoreCode.CANNOT_ACT, "a galloper gun fires as a galloper", rule)]
+            return musketry.galloper_problems(table, state, action.unit, action.target, tables,
+                                              phases.galloper_aim(state, action.unit))
+        if own.is_gun:
+            if action.kind not in ("ball", "canister"):
+                return [Violation(CoreCode.CANNOT_ACT, "a gun fires ball or canister", rule)]
+            return artillery.artillery_problems(table, state, action.unit, action.target, action.kind, tables)
+        if action.kind != "musket":
+            return [Violation(CoreCode.CANNOT_ACT, f"{action.unit} fires muskets", rule)]
+        return musketry.musketry_problems(table, state, action.unit, action.target, tables)
 
     def _move_problems(self, table: Battlefield, state: GameState, unit: Unit, action: Move
                        ) -> list[Violation]:
@@ -255,9 +302,18 @@ class ChargeYrPikes(RuleSet):
 
     def resolve(self, tx: Tx, action: Action) -> None:
         tables = tables_of(tx.state)
+        if game_data(tx.state).step is not None:
+            if isinstance(action, FireOrder):
+                tx.emit(FireOrdered(unit=action.unit, target=action.target, kind=action.kind))
+            elif isinstance(action, EndPhase):
+                phases.orders_done(tx, tables, self.options)
+                if game_data(tx.state).step is None:  # the turn's later phases are over
+                    sequence.next_turn(tx, tables, self.options)
+            return
         if isinstance(action, GiveFreeMove):
             card = game_data(tx.state).card or ""
             side = tx.state.to_act
+            tx.emit(DecisionMade(side=side, kind=FREE_MOVE, choice=action.tertia))
             sequence.respond_for(tx, tables, card, action.tertia,
                                  [u for u in tx.state.iter_troops(side) if u.command == action.tertia
                                   and not unit_data(u).is_gun], graded=bool(self.option("officer_grades")))

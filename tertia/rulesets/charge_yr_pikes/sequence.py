@@ -8,9 +8,8 @@ that pass may move and change formation until their side ends the card. The
 response) and the field and heavy guns (which test); on a "free move" card the
 commander-in-chief names a tertia, which tests and moves as on its own card.
 
-The fire, close combat, morale and army phases (B to L) follow the movement phase; until
-they are written, the turn ends with the movement phase (the clause table says which
-rows are not yet).
+The fire, close combat, morale and army phases (C to L) follow the movement phase
+(:mod:`~tertia.rulesets.charge_yr_pikes.phases`).
 """
 
 from __future__ import annotations
@@ -20,9 +19,10 @@ from typing import Any
 
 from tertia.activation import deck
 from tertia.core.dice import D6
-from tertia.core.events import DecisionAwaited, GameEnded, GameStarted, PhaseBegan, TurnBegan
+from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
+from tertia.rulesets.charge_yr_pikes import artillery, phases
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.cards import FREE_MOVE as FREE_MOVE_CARD
 from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY, brigade_deck, moved_by, tertias
@@ -62,6 +62,7 @@ def start_turn(tx: Tx, tables: Tables, turn: int, options: Mapping[str, Any]) ->
     tx.emit(PhaseBegan(phase=MOVEMENT))
     for unit in list(tx.state.iter_units()):
         change(tx, unit.id, "a new turn", moved=False, remounted=False, acts=0)
+    artillery.note_places(tx)
     deck.shuffle(tx, brigade_deck(tx.state, tables.cards))
     draw_next(tx, tables, options)
 
@@ -126,11 +127,16 @@ def end_card(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
 
 
 def end_turn(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
-    """The movement phase is over. (The later phases and the battle's end are written
-    separately; until then the scenario's last turn ends the battle undecided.)"""
-    if tx.state.turn >= game_data(tx.state).turn_limit:
-        tx.emit(GameEnded(winner=None, score={s: 0 for s in tx.state.sides},
-                          reason=f"the turn limit ({game_data(tx.state).turn_limit}) was reached",
-                          breakdown={}))
+    """The movement phase is over: the phases B to L follow
+    (:mod:`~tertia.rulesets.charge_yr_pikes.phases`); when they are over, unless the
+    battle is, the next turn begins."""
+    if phases.after_movement(tx, tables, options):
         return
-    start_turn(tx, tables, tx.state.turn + 1, options)
+    if game_data(tx.state).step is None:
+        next_turn(tx, tables, options)
+
+
+def next_turn(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
+    """The turn's phases are over: the next turn begins, unless the battle is over."""
+    if not tx.state.is_over:
+        start_turn(tx, tables, tx.state.turn + 1, options)

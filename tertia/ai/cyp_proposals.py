@@ -1,0 +1,54 @@
+"""Candidate actions for Charge yr Pikes!, for the random player to pick among (the
+engine judges each): on a free move card, each tertia; on a card, a spread of moves within
+each moving unit's allowance, its formations, mounting or dismounting, and a charge at
+each enemy unit; in a fire step, an order at each enemy unit for each unit that may fire.
+Ending the card or the orders is always among them."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rulesets.charge_yr_pikes import phases
+from tertia.rulesets.charge_yr_pikes.actions import Charge, FireOrder, GiveFreeMove, Mount, Reform
+from tertia.rulesets.charge_yr_pikes.cards import tertias
+from tertia.rulesets.charge_yr_pikes.data import FORMATIONS, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.movement import allowance
+from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
+
+MOVE_SAMPLES = 6
+
+
+def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Action]:
+    g = game_data(state)
+    side = state.to_act
+    if state.pending is not None:
+        return [GiveFreeMove(tertia=t) for t in tertias(state, side)]
+    out: list[Action] = [EndPhase()]
+    enemies = list(state.iter_troops(state.opponent(side)))
+    if g.step is not None:
+        for unit in phases.shooters(state, side, g.step):
+            own = unit_data(unit)
+            kinds = (("galloper",) if own.gun == "galloper" else
+                     ("ball", "canister") if own.is_gun else ("musket",))
+            out += [FireOrder(unit=unit.id, target=e.id, kind=k) for e in enemies for k in kinds]
+        return out
+    tables = tables_of(state)
+    for unit_id in g.moving:
+        unit = state.units[unit_id]
+        own = unit_data(unit)
+        out += [Charge(unit=unit_id, target=e.id) for e in enemies]
+        out += [Reform(unit=unit_id, formation=f) for f in FORMATIONS]
+        if own.troop == "dragoons":
+            out.append(Mount(unit=unit_id, mounted=not own.mounted))
+        reach = allowance(tables, own, on_road=False) or 0.0
+        for _ in range(MOVE_SAMPLES if reach > 0 else 0):
+            heading = unit.facing + rng.uniform(-60.0, 60.0) + (180.0 if rng.random() < 0.1 else 0.0)
+            d = rng.uniform(0.5, reach)
+            out.append(Move(unit=unit_id, waypoints=((unit.x + math.sin(math.radians(heading)) * d,
+                                                      unit.y + math.cos(math.radians(heading)) * d),),
+                            face_after=heading % 360.0 if rng.random() < 0.3 else None))
+    return out

@@ -1,0 +1,42 @@
+"""Charge yr Pikes! played through: random players fight whole battles, turn after turn
+through every phase to darkness, and a battle replays from its actions and dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tertia.ai.random_player import RandomPlayer
+from tertia.battle import fight_battle
+from tertia.core.dice import ReplayDice
+from tertia.core.game import Game
+from tertia.rulesets.charge_yr_pikes.phases import ARMY_MORALE, CLOSE_COMBAT, FIRE_STEPS
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+
+from .test_cyp_setup import scenario
+
+DEGREES = {"indecisive victory", "marginal victory", "tactical victory", "substantial victory",
+           "decisive victory", "overwhelming victory", "crushing victory"}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_players_fight_a_battle_to_its_end(seed: int) -> None:
+    game = Game(ChargeYrPikes(), scenario())
+    record = fight_battle(game, {s: RandomPlayer() for s in game.scenario.side_ids}, seed)
+    result = record.final_state.result
+    assert result is not None
+    # Section 19 D: after ten turns, D6 turns to darkness; then the larger share of
+    # casualties loses, and F gives the degree of the victory.
+    assert 11 <= record.final_state.turn <= 16
+    assert result["breakdown"]["degree"] in DEGREES or result["winner"] is None
+    phases = {e.phase for s in record.steps for e in s.events if type(e).__name__ == "PhaseBegan"}
+    assert {*FIRE_STEPS, CLOSE_COMBAT, ARMY_MORALE} <= phases
+
+
+def test_a_battle_replays_from_its_actions_and_dice() -> None:
+    game = Game(ChargeYrPikes(), scenario())
+    record = fight_battle(game, {s: RandomPlayer() for s in game.scenario.side_ids}, 4)
+    dice = ReplayDice(record.rolls)
+    state, _ = game.start(dice)
+    for step in record.steps:
+        state, _ = game.apply(state, step.action, dice)
+    assert state == record.final_state
