@@ -16,7 +16,8 @@ from tertia.scenarios import load_builtin
 
 runner = CliRunner()
 LB = ["battle", "--scenario", "skirmish", "--seed", "4", "--player", "parliament=human"]
-CARDS = ["battle", "--rules", "d3-cards", "--seed", "14", "--player", "parliament=human"]
+CARDS = ["battle", "--rules", "d3-cards", "--scenario", "chalgrove", "--seed", "14",
+         "--player", "parliament=human"]
 """Seed 4: Parliament moves first at the ford; seed 14: Parliament's dragoons card is
 drawn first at Chalgrove."""
 

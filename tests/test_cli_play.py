@@ -186,7 +186,8 @@ def test_a_piped_narrative_keeps_each_entry_on_one_line() -> None:
 
 def test_inspect_takes_the_rule_set_from_a_record(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    run("battle", "--rules", "d3-cards", "--seed", "5", "--json", "--save", str(record))
+    run("battle", "--rules", "d3-cards", "--scenario", "chalgrove", "--seed", "5", "--json",
+        "--save", str(record))
     code, out = run("inspect", str(record), "--json")
     assert code == 0, out
     assert json.loads(out)["units"]

@@ -298,11 +298,12 @@ polygon = [[20, 6], [28, 6], [28, 14], [20, 14]]
 def test_d3_cards_battles_have_6_to_8_units_a_side() -> None:
     """d3-cards Introduction: "The rules are geared towards games using 6-8 units per
     side." A description, not a rule: every built-in scenario written for d3-cards fields
-    six to eight troop units a side (commanders apart)."""
+    six to eight troop units a side (commanders apart) under it; Edgehill, whose other rule
+    sets field three times as many, has an order of battle of its own for d3-cards."""
     written = [sc for sc in list_builtin() if CARDS in sc.rules]
-    assert [sc.name for sc in written] == ["chalgrove"]
+    assert [sc.name for sc in written] == ["chalgrove", "edgehill"]
     for sc in written:
-        scenario = load_builtin(sc.name)
+        scenario = load_builtin(sc.name, rules_id=CARDS)
         for side in scenario.side_ids:
             assert 6 <= sum(1 for u in scenario.units if u.side == side) <= 8, (sc.name, side)
 

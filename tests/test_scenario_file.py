@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import tertia.rulesets
 from tertia.cli.main import app
+from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.terrain import TerrainKind
@@ -698,9 +699,111 @@ def test_a_table_for_an_unknown_rule_set_or_one_that_takes_none() -> None:
         "t.toml: extensions.no-such-rules: no rule set 'no-such-rules'; "
         "known: larger-battles, d3-commands, d3-cards, declare-thee-sir")
     assert only(BASE + '\n[extensions."d3-commands"]\nx = 1\n') == (
-        "t.toml: extensions.d3-commands: rule set 'd3-commands' takes no extension table")
+        "t.toml: extensions.d3-commands.x: unknown field 'x'; rule set 'd3-commands' takes only "
+        "order_of_battle here")
     assert only(BASE + '\n[extensions."larger-battles"]\nx = 1\n') == (
         "t.toml: extensions.larger-battles.x: unknown field 'x'; known: supplies")
+
+
+# --- a rule set's own order of battle ---------------------------------------------------
+
+
+def own_unit(uid: str, rules: str = "d3-cards", **fields: object) -> str:
+    """A unit of ``rules``' own order of battle, appended after BASE."""
+    spec: dict[str, object] = {
+        "id": uid, "side": "parliament", "type": "horse", "command": "right", "x": 30, "y": 6,
+    }
+    spec.update(fields)
+    return block(f'extensions."{rules}".order_of_battle.units', **spec)
+
+
+ARMY = (BASE.replace('rules = ["larger-battles"]', 'rules = ["larger-battles", "d3-cards"]')
+        + own_unit("p-horse") + own_unit("r-horse", side="royalist", command="left", y=30, facing=180))
+OWN = "t.toml: extensions.d3-cards.order_of_battle"
+"""Where problems in ARMY's own order of battle are located."""
+
+
+def test_a_rule_set_fields_its_own_order_of_battle_and_the_others_the_shared_one() -> None:
+    plain = load_scenario(ARMY, source_name="t.toml")
+    assert [u.id for u in plain.units] == ["p-foot-1", "r-foot-1"]
+    assert plain.for_rules("larger-battles") is plain
+    own = load_scenario(ARMY, source_name="t.toml", rules_id="d3-cards")
+    assert [u.id for u in own.units] == ["p-horse", "r-horse"]
+    assert own.commanders == plain.commanders  # only the lists the table gives are replaced
+    assert plain.for_rules("d3-cards") == own and own.for_rules("d3-cards") is own
+    assert load_scenario(ARMY, rules_id="larger-battles").units == plain.units
+    fielded_under = {"d3-cards": {"p-horse", "r-horse"}, "larger-battles": {"p-foot-1", "r-foot-1"}}
+    for rules, fielded in fielded_under.items():
+        game = Game(get_ruleset(rules), plain)
+        state = game.ruleset.initial_state(game.scenario)
+        assert {u.id for u in state.units.values() if u.kind.value != "commander"} == fielded, rules
+        assert game.start(SeededDice(1))[0].units.keys() == state.units.keys()
+
+
+def test_commanders_alone_may_be_replaced() -> None:
+    chief = block('extensions."d3-cards".order_of_battle.commanders', id="r-chief", side="royalist",
+                  command="centre", general=True, x=24, y=34, facing=180)
+    scenario = load_scenario(ARMY + chief, rules_id="d3-cards")
+    assert [c.id for c in scenario.commanders] == ["r-chief"]
+    assert [u.id for u in scenario.units] == ["p-horse", "r-horse"]
+    assert [c.id for c in load_scenario(ARMY + chief).commanders] == ["p-cmd"]
+
+
+@pytest.mark.parametrize("rules_id", [None, "d3-cards"])
+def test_a_bad_field_in_a_rule_sets_own_order_of_battle_is_one_line(rules_id: str | None) -> None:
+    pikes = ARMY.replace('type = "horse"', 'type = "pikes"', 1)
+    assert only(pikes, rules_id) == (
+        f"{OWN}.units[0] 'p-horse'.type: unknown unit type 'pikes'; "
+        "known: foot, horse, dragoons, commanded_shot, artillery")
+    assert only(ARMY + own_unit("p-x", x=40, colour="blue"), rules_id).startswith(
+        f"{OWN}.units[2] 'p-x'.colour: unknown field 'colour'; known: id, name, side,")
+    assert only(ARMY.replace("x = 30\ny = 30", "x = inf\ny = 30"), rules_id) == (
+        f"{OWN}.units[1] 'r-horse'.x: must be a finite number, got inf")
+    table = '\n[extensions."d3-cards".order_of_battle]\n'
+    assert only(BASE + table + "units = 3\n", rules_id) == f"{OWN}.units: expected a list, got 3"
+    assert only(BASE + table + "horse = []\n", rules_id) == (
+        f"{OWN}.horse: unknown field 'horse'; known: commanders, units")
+    assert only(BASE + '\n[extensions."d3-cards"]\norder_of_battle = 3\n', rules_id) == (
+        f"{OWN}: expected a table, got 3")
+
+
+@pytest.mark.parametrize("rules_id", [None, "d3-cards"])
+def test_a_rule_sets_own_pieces_are_placed_and_checked_as_the_shared_ones(rules_id: str | None) -> None:
+    assert only(ARMY + own_unit("p-far", x=60), rules_id) == (
+        f"{OWN}.units[2] 'p-far': base at (60, 6) is off the 48\" x 36\" table")
+    assert only(ARMY + own_unit("p-near", x=31, y=7), rules_id) == (
+        f"{OWN}.units[2] 'p-near': base overlaps extensions.d3-cards.order_of_battle.units[0] 'p-horse'")
+    assert only(ARMY + own_unit("p-chief", x=24, y=3), rules_id) == (
+        f"{OWN}.units[2] 'p-chief': base overlaps commanders[0] 'p-cmd'")
+    assert only(ARMY + own_unit("p-horse", x=40), rules_id) == (
+        f"{OWN}.units[2] 'p-horse'.id: duplicate id 'p-horse' "
+        "(also extensions.d3-cards.order_of_battle.units[0] 'p-horse')")
+    assert only(ARMY + own_unit("p-scot", side="scots", x=40), rules_id) == (
+        f"{OWN}.units[2] 'p-scot'.side: unknown side 'scots'; known: parliament, royalist")
+    assert only(ARMY + own_unit("p-odd", command="vanguard", x=40), rules_id).startswith(
+        f"{OWN}.units[2] 'p-odd'.command: unknown command 'vanguard'; known: centre,")
+
+
+def test_the_shared_pieces_are_not_fielded_where_a_rule_set_has_its_own() -> None:
+    # A shared unit off the table is a problem without a rule set and under larger-battles,
+    # none under d3-cards, which fields its own units.
+    off = ARMY.replace("x = 20\ny = 30", "x = 20\ny = 40")
+    assert only(off) == only(off, "larger-battles") == (
+        "t.toml: units[1] 'r-foot-1': base at (20, 40) is off the 48\" x 36\" table")
+    assert [u.id for u in load_scenario(off, rules_id="d3-cards").units] == ["p-horse", "r-horse"]
+
+
+def test_a_rule_sets_own_checks_name_its_own_pieces_where_the_file_writes_them() -> None:
+    royal_foot = own_unit("r-foot-2", "larger-battles", side="royalist", type="foot", command="centre",
+                          x=20, y=30, facing=180)
+    text = BASE + own_unit("p-drag", "larger-battles", type="dragoons", command="centre") + royal_foot
+    assert only(text, "larger-battles").startswith(
+        "t.toml: extensions.larger-battles.order_of_battle.units[0] 'p-drag'.command: dragoons belong "
+        "to the dragoons command, not 'centre'")
+    fixed = load_scenario(text.replace('command = "centre"\nx = 30', 'command = "dragoons"\nx = 30'),
+                          rules_id="larger-battles")
+    assert [u.id for u in fixed.units] == ["p-drag", "r-foot-2"]
+    assert get_ruleset("larger-battles").scenario_extension(fixed) == LargerBattlesTable()
 
 
 def test_a_commander_value_is_the_rule_sets() -> None:

@@ -14,11 +14,15 @@ from typer.testing import CliRunner
 
 import tertia.io.scenario_file
 import tertia.scenarios
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.battle import fight_battle
 from tertia.cli.main import app
+from tertia.core.game import Game
 from tertia.core.geometry import Base, base_distance
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
 from tertia.core.state import UnitKind
 from tertia.core.terrain import TerrainKind
+from tertia.io.record import parse_record, record_to_dict, replay
 from tertia.io.scenario_file import ScenarioError
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.rulesets.larger_battles.scenario_table import LargerBattlesTable
@@ -30,6 +34,7 @@ from tertia.scenarios import (
 )
 
 NAMES = builtin_names()
+EDGEHILL = Path(tertia.scenarios.__file__).parent / "edgehill.toml"
 runner = CliRunner()
 
 
@@ -44,7 +49,7 @@ def test_the_builtins_are_listed() -> None:
     assert NAMES == ["chalgrove", "edgehill", "roundway_down", "skirmish"]
     listing = {s.name: s for s in list_builtin()}
     assert listing["edgehill"].title == "Edgehill, 23 October 1642"
-    assert listing["edgehill"].rules == ("larger-battles", "d3-commands", "declare-thee-sir")
+    assert listing["edgehill"].rules == ("larger-battles", "d3-commands", "d3-cards", "declare-thee-sir")
     assert listing["skirmish"].rules == ("larger-battles",)
     assert listing["chalgrove"].rules == ("d3-cards",)
     assert listing["roundway_down"].rules == ("declare-thee-sir",)
@@ -190,6 +195,87 @@ def test_edgehill_terrain(edgehill: Scenario) -> None:
     assert min(y for _, y in by_name["Edge Hill"].polygon or ()) > edgehill.table.depth * 0.8
 
 
+# --- Edgehill under d3-cards ------------------------------------------------------------
+
+CARDS = "d3-cards"
+
+
+def test_edgehill_under_d3_cards_fields_eight_units_a_side() -> None:
+    """d3-cards is "geared towards games using 6-8 units per side": Edgehill gives it an
+    order of battle of its own, eight a side, under the same generals."""
+    scenario = load_builtin("edgehill", rules_id=CARDS)
+    shared = load_builtin("edgehill")
+    assert scenario.own_lists(CARDS) == ("units",) and scenario.commanders == shared.commanders
+    facing = {"parliament": 0.0, "royalist": 180.0}
+    for side in scenario.side_ids:
+        units = [u for u in scenario.units if u.side == side]
+        assert 6 <= len(units) <= 8 and len(units) == 8, side
+        assert all(u.facing == facing[side] for u in units)
+    names = " | ".join(u.name for u in scenario.units)
+    for who in ("Rupert", "Byron's", "Wilmot", "Digby", "Wentworth", "Belasyse", "Gerard",
+                "Richard Fielding", "Sir Nicholas Byron", "Usher", "Duncombe", "Royal Train",
+                "Ramsay", "Charles Essex", "Meldrum", "Ballard", "Balfour", "Stapleton",
+                "Lord Fielding", "Wardlawe", "Lord General's Train"):
+        assert who in names, who
+    assert {u.id for u in scenario.units if "impetuous" in u.traits} == {"r-rupert-wing", "r-wilmot-wing"}
+    assert "Under d3-cards" in scenario.description
+
+
+def test_edgehill_under_d3_cards_stands_where_the_bodies_it_groups_stand() -> None:
+    """Each d3-cards unit stands within 3" of a unit of its side and kind in the shared
+    order of battle, on the same table, and the armies start more than a Horse move
+    (12") apart."""
+    scenario = load_builtin("edgehill", rules_id=CARDS)
+    shared = load_builtin("edgehill").units
+    for u in scenario.units:
+        near = min(math.dist((u.x, u.y), (s.x, s.y)) for s in shared if (s.side, s.type) == (u.side, u.type))
+        assert near <= 3.0, u.id
+    rules = get_ruleset(CARDS)
+
+    def base(u: UnitSpec) -> Base:
+        return Base(u.x, u.y, u.facing, *rules.base_size(UnitKind(u.type)))
+
+    for a, b in itertools.product(scenario.units, scenario.units):
+        if a.side == "parliament" and b.side == "royalist":
+            assert base_distance(base(a), base(b)) > 12.0, (a.id, b.id)
+
+
+@pytest.mark.parametrize("rules_id", ["larger-battles", "d3-commands", "declare-thee-sir"])
+def test_edgehills_other_rule_sets_field_the_shared_order_of_battle(rules_id: str) -> None:
+    shared = load_builtin("edgehill")
+    assert load_builtin("edgehill", rules_id=rules_id) == shared
+    game = Game(get_ruleset(rules_id), shared)
+    assert game.scenario is shared
+    fielded = set(game.ruleset.initial_state(game.scenario).units)
+    assert {u.id for u in shared.units} <= fielded
+    cards_only = {u.id for u in load_builtin("edgehill", rules_id=CARDS).units} - {u.id for u in shared.units}
+    assert cards_only and not cards_only & fielded
+
+
+@pytest.mark.parametrize("rules_id", [None, CARDS, "larger-battles"])
+def test_a_bad_field_in_edgehills_d3_cards_order_of_battle_is_one_line(rules_id: str | None) -> None:
+    text = EDGEHILL.read_text(encoding="utf-8")
+    own = text.index('[[extensions."d3-cards".order_of_battle.units]]\nid = "r-rupert-wing"')
+    bad = text[:own] + text[own:].replace('type = "horse"', 'type = "hosre"', 1)
+    with pytest.raises(ScenarioError) as info:
+        tertia.io.scenario_file.load_scenario(bad, source_name="edgehill.toml", rules_id=rules_id)
+    assert [str(p) for p in info.value.problems] == [
+        "edgehill.toml: extensions.d3-cards.order_of_battle.units[1] 'r-rupert-wing'.type: "
+        "unknown unit type 'hosre'; known: foot, horse, dragoons, commanded_shot, artillery"]
+
+
+def test_edgehill_under_d3_cards_is_fought_to_a_result_and_replays() -> None:
+    game = Game(get_ruleset(CARDS), load_builtin("edgehill"))
+    assert len(game.scenario.units) == 16
+    record = fight_battle(game, {side: DoctrinePlayer() for side in game.scenario.side_ids}, 5)
+    final = record.final_state
+    assert final.is_over and final.result is not None and len(record.steps) > 50
+    assert final.turn >= 1 and any(u.removed for u in final.units.values())
+    loaded = parse_record(json.loads(json.dumps(record_to_dict(record))), "edgehill.json")
+    replayed = replay(loaded)
+    assert replayed.ok and replayed.final_hash == final.state_hash()
+
+
 # --- the skirmish ----------------------------------------------------------------------
 
 
@@ -228,7 +314,7 @@ def test_scenarios_command_json() -> None:
     assert [r["name"] for r in rows] == NAMES
     edgehill = rows[NAMES.index("edgehill")]
     assert edgehill["title"] == "Edgehill, 23 October 1642"
-    assert edgehill["rules"] == ["larger-battles", "d3-commands", "declare-thee-sir"]
+    assert edgehill["rules"] == ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir"]
     assert edgehill["units"] == {"parliament": 15, "royalist": 18}
     assert set(rows[1]) == {"name", "title", "rules", "units"}
 

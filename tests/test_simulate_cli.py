@@ -170,9 +170,10 @@ def test_bad_input_is_one_clean_line(args: tuple[str, ...], needle: str) -> None
 
 
 def test_without_a_scenario_the_rule_set_picks_its_own() -> None:
+    """Edgehill, the default, is written for d3-cards too."""
     code, stdout, _ = run("simulate", "--rules", "d3-cards", "--games", "1", "--workers", "1", "--json")
     assert code == 0, stdout
-    assert json.loads(stdout)["scenario"] == "chalgrove"
+    assert json.loads(stdout)["scenario"] == "edgehill"
 
 
 def test_out_may_not_overwrite_the_scenario(tmp_path: Path) -> None:

@@ -25,11 +25,13 @@ from tertia.core.violations import IllegalAction, Violation
 
 
 class Game:
-    """Binds a rule set to a scenario's table; states flow through it as values."""
+    """Binds a rule set to a scenario's table; states flow through it as values. The
+    scenario kept is the battle as the rule set fights it (:meth:`Scenario.for_rules`:
+    the rule set's own order of battle, where the file gives one)."""
 
     def __init__(self, ruleset: RuleSet, scenario: Scenario) -> None:
         self.ruleset = ruleset
-        self.scenario = scenario
+        self.scenario = scenario.for_rules(ruleset.id)
         self.table = scenario.build_battlefield()
 
     def start(self, dice: Dice) -> tuple[GameState, list[Event]]:

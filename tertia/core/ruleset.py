@@ -267,7 +267,11 @@ class RuleSet(ABC):
 
     @abstractmethod
     def initial_state(self, scenario: Scenario) -> GameState:
-        """The position as deployed, before any die is rolled."""
+        """The position as deployed, before any die is rolled. ``scenario`` is the battle
+        as this rule set fights it (:meth:`Scenario.for_rules
+        <tertia.core.scenario.Scenario.for_rules>`, which :class:`~tertia.core.game.Game`
+        and the scenario checks apply), so its ``units`` and ``commanders`` are the rule
+        set's own order of battle where the file gives one."""
 
     @abstractmethod
     def begin(self, tx: Tx) -> None:
@@ -302,7 +306,10 @@ class RuleSet(ABC):
 
     SCENARIO_EXTENSION: ClassVar[type[BaseModel] | None] = None
     """The pydantic model of this rule set's table in a scenario's ``extensions`` (its own
-    order of battle), or None when it takes none."""
+    troop classes, regiments, supplies ...), or None when it takes none. The table's
+    ``order_of_battle`` (its own commanders and units) is the core's
+    (:meth:`Scenario.for_rules <tertia.core.scenario.Scenario.for_rules>`) and never
+    reaches the model, so the model may not declare a field of that name."""
 
     SCENARIO_TOP_LEVEL: ClassVar[tuple[str, ...]] = ()
     """Fields of its table that scenario files may also write at the top level, as files
@@ -313,7 +320,7 @@ class RuleSet(ABC):
         ValidationError); None when the rule set takes no table."""
         if self.SCENARIO_EXTENSION is None:
             return None
-        return self.SCENARIO_EXTENSION.model_validate(scenario.extensions.get(self.id, {}))
+        return self.SCENARIO_EXTENSION.model_validate(scenario.extension(self.id))
 
     def scenario_problems(self, scenario: Scenario) -> list[tuple[str, str]]:
         """Problems this rule set finds in a scenario beyond the file format, as

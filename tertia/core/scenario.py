@@ -11,7 +11,15 @@ import math
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    field_validator,
+    model_validator,
+)
 
 from tertia.core.terrain import KIND_PATTERN, Battlefield, TerrainFeature, terrain_kind
 
@@ -104,6 +112,41 @@ class UnitSpec(Strict):
     traits: Annotated[tuple[Text, ...], Field(max_length=20)] = ()
 
 
+Commanders = Annotated[tuple[CommanderSpec, ...], Field(max_length=MAX_PIECES)]
+Units = Annotated[tuple[UnitSpec, ...], Field(max_length=MAX_PIECES)]
+
+ORDER_OF_BATTLE = "order_of_battle"
+"""The one field of a rule set's extension table that the core reads, not the rule set:
+its own commanders and units (:class:`OrderOfBattle`), in place of the shared ones."""
+
+
+class OrderOfBattle(Strict):
+    """A rule set's own commanders and units, ``[[extensions."<id>".order_of_battle.units]]``
+    and ``...commanders``, written as the scenario's own are; each list given replaces the
+    shared one when the battle is fought under that rule set."""
+
+    commanders: Commanders = ()
+    units: Units = ()
+
+
+class _OwnOrderOfBattle(BaseModel):
+    """What the core checks of a rule set's extension table (the rest is the rule set's)."""
+
+    model_config = ConfigDict(extra="ignore")
+    order_of_battle: OrderOfBattle | None = None
+
+
+_TABLES: TypeAdapter[dict[str, _OwnOrderOfBattle]] = TypeAdapter(dict[str, _OwnOrderOfBattle])
+
+
+def _written_lists(table: dict[str, Any]) -> dict[str, Any]:
+    """The lists of :class:`OrderOfBattle` an extension table writes (none, one or both)."""
+    own = table.get(ORDER_OF_BATTLE)
+    if not isinstance(own, dict):
+        return {}
+    return {name: own[name] for name in OrderOfBattle.model_fields if name in own}
+
+
 class TerrainSpec(Strict):
     type: Annotated[str, Field(pattern=KIND_PATTERN)]
     """A kind of ground: one the core knows (``TerrainKind``) or one a rule set adds; the
@@ -170,8 +213,8 @@ class Scenario(Strict):
     first: Text | None = None
     table: TableSpec
     sides: tuple[SideSpec, SideSpec]
-    commanders: Annotated[tuple[CommanderSpec, ...], Field(max_length=MAX_PIECES)] = ()
-    units: Annotated[tuple[UnitSpec, ...], Field(max_length=MAX_PIECES)] = ()
+    commanders: Commanders = ()
+    units: Units = ()
     terrain: Annotated[tuple[TerrainSpec, ...], Field(max_length=MAX_PIECES)] = ()
     objectives: Annotated[tuple[ObjectiveSpec, ...], Field(max_length=MAX_PIECES)] = ()
     extensions: Annotated[dict[Ident, dict[str, Any]], Field(max_length=20)] = {}
@@ -179,7 +222,9 @@ class Scenario(Strict):
     the file): its troop classes, command structure, officer grades ... The rule set
     validates its table (:meth:`RuleSet.scenario_extension
     <tertia.core.ruleset.RuleSet.scenario_extension>`), so one battle can be fought under
-    several rule sets, each with its own."""
+    several rule sets, each with its own. A table's ``order_of_battle``
+    (:class:`OrderOfBattle`) gives the rule set its own commanders and units, read by the
+    core and checked here as the shared ones are: :meth:`for_rules` fields them."""
 
     @field_validator("extensions")
     @classmethod
@@ -188,6 +233,15 @@ class Scenario(Strict):
             size = len(json.dumps(table, default=str))
             if size > MAX_EXTENSION_BYTES:
                 raise ValueError(f"the table for {rules!r} is {size} bytes, more than {MAX_EXTENSION_BYTES}")
+        return v
+
+    @field_validator("extensions")
+    @classmethod
+    def _valid_orders_of_battle(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Each table's own order of battle parses as the shared lists do; an error is
+        located at ``extensions.<id>.order_of_battle.units[i].<field>``."""
+        if any(ORDER_OF_BATTLE in table for table in v.values()):
+            _TABLES.validate_python(v)
         return v
 
     @field_validator("sides")
@@ -205,6 +259,30 @@ class Scenario(Strict):
 
     def side(self, side_id: str) -> SideSpec:
         return next(s for s in self.sides if s.id == side_id)
+
+    def extension(self, rules_id: str) -> dict[str, Any]:
+        """Rule set ``rules_id``'s own table as its model reads it: without the
+        ``order_of_battle`` the core reads; empty when the file has none."""
+        table = self.extensions.get(rules_id, {})
+        return {k: v for k, v in table.items() if k != ORDER_OF_BATTLE}
+
+    def own_lists(self, rules_id: str) -> tuple[str, ...]:
+        """Which of ``commanders`` and ``units`` rule set ``rules_id``'s own order of
+        battle replaces (none when it has none)."""
+        return tuple(_written_lists(self.extensions.get(rules_id, {})))
+
+    def for_rules(self, rules_id: str) -> Scenario:
+        """The battle as rule set ``rules_id`` fights it: the commanders and units of its
+        own order of battle in place of the shared ones, where it gives them; else this
+        scenario. The table stays, so asking again gives the same battle."""
+        own = _written_lists(self.extensions.get(rules_id, {}))
+        if not own:
+            return self
+        army = OrderOfBattle.model_validate(own)
+        update = {name: getattr(army, name) for name in own}
+        if all(getattr(self, name) == value for name, value in update.items()):
+            return self
+        return self.model_copy(update=update)
 
     def build_battlefield(self) -> Battlefield:
         return Battlefield(

@@ -20,7 +20,7 @@ import difflib
 import math
 import re
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -30,7 +30,9 @@ from pydantic import BaseModel, ValidationError
 from tertia.core.geometry import Base, bases_overlap
 from tertia.core.ruleset import RuleSet
 from tertia.core.scenario import (
+    ORDER_OF_BATTLE,
     CommanderSpec,
+    OrderOfBattle,
     Scenario,
     UnitSpec,
 )
@@ -102,7 +104,9 @@ def load_scenario(
     ``<scenario>``). Base sizes come from ``rules_id``'s rule set, else from the first
     rule set the scenario is written for, else larger-battles;
     naming a rule set also checks that the scenario is written for it and runs the rule
-    set's own scenario checks.
+    set's own scenario checks, and the battle returned is the one that rule set fights
+    (:meth:`Scenario.for_rules <tertia.core.scenario.Scenario.for_rules>`: its own order
+    of battle, where the file gives one).
 
     >>> load_scenario('name = "x"', source_name="x.toml")
     Traceback (most recent call last):
@@ -129,7 +133,7 @@ def load_scenario(
     problems = semantic_problems(scenario, rules_id=rules_id, source_name=name)
     if problems:
         raise ScenarioError(_capped(name, _as_written(problems, moved)))
-    return scenario
+    return scenario if rules_id is None else scenario.for_rules(rules_id)
 
 
 def check_scenario(path: str | Path, rules_id: str | None = None) -> list[Problem]:
@@ -148,7 +152,11 @@ def semantic_problems(
 
     The rule set's own :meth:`~tertia.core.ruleset.RuleSet.scenario_problems` runs only
     when ``rules_id`` is given and every generic check has passed, so a rule set may
-    rely on known sides, unique ids and a clear table.
+    rely on known sides, unique ids and a clear table. Under a rule set with its own
+    order of battle (``[[extensions."<id>".order_of_battle.units]]`` ...) the pieces
+    checked are its own; with no rule set named, the shared ones and then each rule set's
+    own, under that rule set. Problems in a rule set's own pieces name them where the file
+    writes them.
     """
     file = source_name
     problems: list[Problem] = []
@@ -167,22 +175,74 @@ def semantic_problems(
                 )
             )
     sizer = ruleset if ruleset is not None else _own_sizer(scenario)
+    played = scenario.for_rules(ruleset.id) if ruleset is not None else scenario
+    moved = _army_paths(scenario, ruleset.id) if ruleset is not None else {}
     generic = [
-        *_side_problems(scenario),
-        *_vocabulary_problems(scenario, ruleset),
+        *_side_problems(played),
+        *_vocabulary_problems(played, ruleset),
         *_extension_problems(scenario, ruleset),
         *_terrain_kind_problems(scenario, ruleset),
-        *_id_problems(scenario),
-        *_general_problems(scenario),
-        *_table_problems(scenario, sizer),
+        *_id_problems(played),
+        *_general_problems(played),
+        *_table_problems(played, sizer),
         *_terrain_problems(scenario),
     ]
-    problems.extend(Problem(file, path, message) for path, message in generic)
     if ruleset is not None:
-        problems.extend(Problem(file, p, m) for p, m in _trait_problems(scenario, ruleset))
+        generic.extend(_trait_problems(played, ruleset))
+    problems.extend(Problem(file, path, message) for path, message in _renamed(generic, moved))
+    if ruleset is None:
+        problems.extend(Problem(file, path, message) for path, message in _own_army_problems(scenario))
     if ruleset is not None and not problems:
-        problems.extend(Problem(file, p, m) for p, m in ruleset.scenario_problems(scenario))
-    return problems
+        own = _renamed(ruleset.scenario_problems(played), moved)
+        problems.extend(Problem(file, path, message) for path, message in own)
+    return list(dict.fromkeys(problems))  # a shared piece fielded under two rule sets is named once
+
+
+def _own_army_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    """Each known rule set's own order of battle, checked as the shared one is (sides, ids,
+    vocabulary, generals, bases on the table and apart) under that rule set, and named
+    where the file writes it."""
+    from tertia.rulesets import ruleset_ids
+
+    known = ruleset_ids()
+    for rules in scenario.extensions:
+        if rules not in known or not scenario.own_lists(rules):
+            continue
+        ruleset, _ = _ruleset(rules)
+        army = scenario.for_rules(rules)
+        found = [
+            *_piece_side_problems(army),
+            *_vocabulary_problems(army, ruleset),
+            *_id_problems(army),
+            *_general_problems(army),
+            *_piece_table_problems(army, ruleset),
+        ]
+        if ruleset is not None:
+            found.extend(_trait_problems(army, ruleset))
+        yield from _renamed(found, _army_paths(scenario, rules))
+
+
+def _army_paths(scenario: Scenario, rules_id: str) -> dict[str, str]:
+    """Where the file writes each list rule set ``rules_id``'s own table replaces."""
+    return {name: f"extensions.{rules_id}.{ORDER_OF_BATTLE}.{name}" for name in scenario.own_lists(rules_id)}
+
+
+_PATH_HEAD = re.compile(r"^(commanders|units)(?=[\[ ]|$)")
+_LABEL = re.compile(r"(?<![\w.])(commanders|units)(?=\[)")
+
+
+def _renamed(found: Iterable[tuple[str, str]], moved: Mapping[str, str]) -> Iterator[tuple[str, str]]:
+    """Problems with the pieces of a rule set's own lists (``moved``: list name to where
+    the file writes it) named there, in the path and in the message."""
+    if not moved:
+        yield from found
+        return
+
+    def where(match: re.Match[str]) -> str:
+        return moved.get(match.group(1), match.group(1))
+
+    for path, message in found:
+        yield _PATH_HEAD.sub(where, path), _LABEL.sub(where, message)
 
 
 def _trait_problems(scenario: Scenario, ruleset: RuleSet) -> Iterator[tuple[str, str]]:
@@ -280,6 +340,7 @@ def _explain(
 ) -> tuple[str, str]:
     """(field path, message) for one pydantic error."""
     path = field_path(loc, document)
+    inner, root = _army_rooted(loc, root)
     ctx: Mapping[str, Any] = err.get("ctx") or {}
     value = err.get("input")
     field = str(loc[-1]) if loc else ""
@@ -292,11 +353,11 @@ def _explain(
             return path, "too few items; a point is a pair of numbers [x, y]"
         return path, "required field is missing"
     if kind == "extra_forbidden":
-        model = _model_at(loc[:-1], root)
+        model = _model_at(inner[:-1], root)
         known = f"; known: {', '.join(model.model_fields)}" if model is not None else ""
         return path, f"unknown field {field!r}{known}"
     if kind == "literal_error":
-        noun = _LITERAL_NOUNS.get((str(loc[0]), field), field.replace("_", " ") or "value")
+        noun = _LITERAL_NOUNS.get((str(inner[0]), field), field.replace("_", " ") or "value")
         expected = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         return path, f"unknown {noun} {_show(value)}; known: {', '.join(expected)}"
     if kind == "finite_number":
@@ -322,6 +383,17 @@ def _explain(
         if kind.startswith(prefix + "_") or kind == prefix:
             return path, f"expected {wanted}, got {_show(value)}"
     return path, str(err.get("msg", "invalid value"))
+
+
+def _army_rooted(
+    loc: tuple[int | str, ...], root: type[BaseModel]
+) -> tuple[tuple[int | str, ...], type[BaseModel]]:
+    """An error in a rule set's own order of battle (``extensions.<id>.order_of_battle
+    ...``) as the same error in an :class:`OrderOfBattle`, so it reads as one in the shared
+    lists does."""
+    if root is Scenario and len(loc) > 3 and loc[0] == "extensions" and loc[2] == ORDER_OF_BATTLE:
+        return loc[3:], OrderOfBattle
+    return loc, root
 
 
 def field_path(loc: Sequence[int | str], document: Any) -> str:
@@ -436,21 +508,25 @@ def _pieces(scenario: Scenario) -> Iterator[tuple[str, CommanderSpec | UnitSpec]
         yield _element("units", i, u.id), u
 
 
+def _unknown_side(scenario: Scenario, side: str) -> str:
+    return f"unknown side {side!r}; known: {', '.join(scenario.side_ids)}"
+
+
 def _side_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
     sides = scenario.side_ids
-    known = ", ".join(sides)
-
-    def unknown(side: str) -> str:
-        return f"unknown side {side!r}; known: {known}"
-
     if scenario.first is not None and scenario.first not in sides:
-        yield "first", unknown(scenario.first)
-    for label, piece in _pieces(scenario):
-        if piece.side not in sides:
-            yield f"{label}.side", unknown(piece.side)
+        yield "first", _unknown_side(scenario, scenario.first)
+    yield from _piece_side_problems(scenario)
     for i, o in enumerate(scenario.objectives):
         if o.side is not None and o.side not in sides:
-            yield f"{_element('objectives', i, o.name)}.side", unknown(o.side)
+            yield f"{_element('objectives', i, o.name)}.side", _unknown_side(scenario, o.side)
+
+
+def _piece_side_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    """Pieces of a side the scenario does not have, and sides without a unit."""
+    for label, piece in _pieces(scenario):
+        if piece.side not in scenario.side_ids:
+            yield f"{label}.side", _unknown_side(scenario, piece.side)
     for i, side in enumerate(scenario.sides):
         if not any(u.side == side.id for u in scenario.units):
             yield _element("sides", i, side.id), f"side {side.id!r} has no units"
@@ -502,22 +578,26 @@ def _terrain_kind_problems(scenario: Scenario, ruleset: RuleSet | None) -> Itera
 
 def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
     """Each extension table belongs to a known rule set, and each is checked against the
-    model its rule set declares (the one played, or every one the file carries)."""
+    model its rule set declares (the one played, or every one the file carries); its
+    ``order_of_battle`` is the core's, checked with the scenario."""
     from tertia.rulesets import ruleset_class, ruleset_ids
 
     known = ruleset_ids()
-    for rules, table in scenario.extensions.items():
+    for rules in scenario.extensions:
         if rules not in known:
             yield f"extensions.{rules}", f"no rule set {rules!r}; known: {', '.join(known)}"
             continue
         model = ruleset_class(rules).SCENARIO_EXTENSION
+        own = scenario.extension(rules)
         if model is None:
-            yield f"extensions.{rules}", f"rule set {rules!r} takes no extension table"
+            for name in own:
+                yield (f"extensions.{rules}.{name}",
+                       f"unknown field {name!r}; rule set {rules!r} takes only {ORDER_OF_BATTLE} here")
         elif ruleset is None or ruleset.id == rules:
             try:
-                model.model_validate(table)
+                model.model_validate(own)
             except ValidationError as exc:
-                for problem in _translate(exc, table, "", model):
+                for problem in _translate(exc, own, "", model):
                     yield f"extensions.{rules}.{problem.path}".rstrip("."), problem.message
 
 
@@ -583,9 +663,23 @@ def _base(scenario: Scenario, piece: CommanderSpec | UnitSpec, sizer: RuleSet | 
     return Base(piece.x, piece.y, piece.facing, width, depth)
 
 
+def _table_size(table: Battlefield) -> str:
+    return f'{_number(table.width)}" x {_number(table.depth)}"'
+
+
 def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple[str, str]]:
+    yield from _piece_table_problems(scenario, sizer)
     table = Battlefield(width=scenario.table.width, depth=scenario.table.depth)
-    size = f'{_number(table.width)}" x {_number(table.depth)}"'
+    markers = [(_element("objectives", i, o.name), o) for i, o in enumerate(scenario.objectives)]
+    for label, marker in markers:
+        if not table.inside_table(((marker.x, marker.y),)):
+            yield label, f"({_number(marker.x)}, {_number(marker.y)}) is off the {_table_size(table)} table"
+
+
+def _piece_table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple[str, str]]:
+    """Bases of unknown size, off the table, or on top of each other."""
+    table = Battlefield(width=scenario.table.width, depth=scenario.table.depth)
+    size = _table_size(table)
     placed: list[tuple[str, Base]] = []
     for label, piece in _pieces(scenario):
         base = _base(scenario, piece, sizer)
@@ -598,10 +692,6 @@ def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple
             )
         placed.append((label, base))
     yield from _overlaps(placed)
-    markers = [(_element("objectives", i, o.name), o) for i, o in enumerate(scenario.objectives)]
-    for label, marker in markers:
-        if not table.inside_table(((marker.x, marker.y),)):
-            yield label, f"({_number(marker.x)}, {_number(marker.y)}) is off the {size} table"
 
 
 def _overlaps(placed: list[tuple[str, Base]]) -> Iterator[tuple[str, str]]:
