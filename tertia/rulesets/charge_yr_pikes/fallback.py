@@ -24,7 +24,6 @@ and go back as foot (``abandoned``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from tertia.core.geometry import EPSILON, Base, heading_vector
 from tertia.core.ruleset import Tx
@@ -34,25 +33,8 @@ from tertia.rulesets.charge_yr_pikes.attached import carry, overrun_officers, sh
 from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.morale import MoraleResult, morale_test
-from tertia.rulesets.charge_yr_pikes.tables import MoveLine, Tables
-from tertia.rulesets.charge_yr_pikes.troops import TROOPS
-
-AS_FOOT: Final = "foot"
-"""The movement line of a crew without its gun (14 D, 15 G: "as an foot unit", "as infantry")."""
-
-
-def move_type(own: CypUnit) -> str:
-    """The line of the movement table ``own`` moves on: a crew that left its gun as foot,
-    dragoons on foot on the dismounted dragoons' line, every other by its troop type."""
-    if own.abandoned:
-        return AS_FOOT
-    if own.troop == "dragoons" and not own.mounted:
-        return "dismounted_dragoons"
-    return TROOPS[own.troop].move
-
-
-def move_line(tables: Tables, own: CypUnit) -> MoveLine:
-    return tables.movement[move_type(own)]  # type: ignore[index]  # troop lines are all in the table
+from tertia.rulesets.charge_yr_pikes.movement import line_of as move_line
+from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 
 def is_battery(own: CypUnit) -> bool:

@@ -19,24 +19,33 @@ unit whose dice take more than the path left it stops where its allowance runs o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from tertia.core.terrain import Battlefield
 from tertia.rules.movement import MovePlan
 from tertia.rulesets.charge_yr_pikes.data import COLUMN, SQUARE, CypUnit
 from tertia.rulesets.charge_yr_pikes.tables import GroundCost, MoveLine, Tables
+from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 
 LINEAR = frozenset({"hedge", "wall", "fence", "stream"})
 """Ground crossed rather than entered."""
 HILL = "hill"
 
 
+AS_FOOT: Final = "foot"
+"""The movement line of a crew without its gun (14 D, 15 G: "as an foot unit", "as infantry")."""
+
+
 def move_type(own: CypUnit) -> str:
-    """The movement table's line a unit moves on."""
+    """The movement table's line a unit moves on: a crew that left its gun as foot,
+    dragoons on foot on the dismounted dragoons' line, every other by its troop type."""
+    if own.abandoned:
+        return AS_FOOT
     if own.is_officer:
         return "officer"
     if own.troop == "dragoons" and not own.mounted:
         return "dismounted_dragoons"
-    return own.troop
+    return TROOPS[own.troop].move if own.troop in TROOPS else own.troop
 
 
 def arm(own: CypUnit) -> str:

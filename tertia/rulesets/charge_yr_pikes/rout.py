@@ -64,14 +64,14 @@ from tertia.rulesets.charge_yr_pikes.casualties import kill
 from tertia.rulesets.charge_yr_pikes.data import ROUTED, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.fallback import (
-    AS_FOOT,
     FallBack,
     fall_back,
     is_battery,
-    move_line,
     not_in_the_way,
 )
 from tertia.rulesets.charge_yr_pikes.morale import MoraleResult, change_rating, morale_test
+from tertia.rulesets.charge_yr_pikes.movement import AS_FOOT
+from tertia.rulesets.charge_yr_pikes.movement import line_of as move_line
 from tertia.rulesets.charge_yr_pikes.tables import RoutMove, Tables
 
 LowerPikes = Callable[[GameState, str, str], bool]
