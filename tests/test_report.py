@@ -24,6 +24,12 @@ from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
+from tertia.rulesets.charge_yr_pikes import army as cyp_army
+from tertia.rulesets.charge_yr_pikes import artillery as cyp_artillery
+from tertia.rulesets.charge_yr_pikes import casualties as cyp_casualties
+from tertia.rulesets.charge_yr_pikes import events as cyp_ev
+from tertia.rulesets.charge_yr_pikes import morale as cyp_morale
+from tertia.rulesets.charge_yr_pikes import narration as cyp_narration  # noqa: F401  (the sentences)
 from tertia.rulesets.declare_thee_sir import capture as dts_capture
 from tertia.rulesets.declare_thee_sir import evasion as dts_evasion
 from tertia.rulesets.declare_thee_sir import event_cards as dts_events
@@ -328,6 +334,39 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (deck_ev.CardDrawn(card="unit:pf"), "card drawn: Essex's Foot"),
     (deck_ev.CardsWithdrawn(cards=("unit:pf",)), "out of the deck: Essex's Foot"),
     (deck_ev.CardDrawn(card="special:free_move:roy"), "card drawn: Royalists' free move card"),
+    (deck_ev.CardDrawn(card="group:centre:roy"), "card drawn: Royalists' centre card"),
+    (cyp_ev.CardPlayed(card="group:centre:roy", side="roy"), "Royalists: the centre card"),
+    (cyp_ev.CardPlayed(card="special:officers_and_artillery:parl", side="parl"),
+     "Parliament: the Officers & Artillery card"),
+    (cyp_ev.CardDone(card="group:centre:roy"), None),
+    (cyp_ev.CommandResponded(card="group:centre:roy", officer="pc", units=("pf",), face=10, obeyed=False),
+     "Essex's Foot, under Earl of Essex, roll 0: no move"),
+    (cyp_ev.CommandResponded(card="group:centre:roy", officer=None, units=("pf", "rf"), face=3, obeyed=True),
+     "Essex's Foot, King's Foot, without officer, roll 3: they may move"),
+    (cyp_ev.CommandResponded(card="special:officers_and_artillery:parl", officer=None, units=("pc",), face=0,
+                             obeyed=True), "Earl of Essex move without a command roll"),
+    (cyp_ev.MovedOnCard(unit="pf"), None),
+    (cyp_ev.ChargeMade(attacker="rh", target="pf", x=1, y=2, facing=0, fatigued=2),
+     "charges Essex's Foot, 2 men fatigued"),
+    (cyp_ev.UnitChanged(unit="pf", values=(("formation", "square"),), why="forms"),
+     "Essex's Foot forms: formation square"),
+    (cyp_ev.UnitChanged(unit="pf", values=(("acts", 1),), why="moves"), None),
+    (cyp_ev.PhaseStep(step="standing_fire", side="parl"), "Parliament gives its orders for standing fire"),
+    (cyp_ev.FireOrdered(unit="pf", target="rh", kind="musket"), "Essex's Foot is ordered to fire at"),
+    (cyp_ev.FireOrdered(unit="pa", target="rh", kind="canister"), "is ordered to fire canister at"),
+    (cyp_ev.OrdersDone(side="parl"), None),
+    (cyp_ev.StepOver(), None),
+    (cyp_artillery.PlacesNoted(places=()), None),
+    (cyp_casualties.FiguresKilled(unit="pf", figures=2, pike=1, shot=1, men=0, cause="musketry"),
+     "Essex's Foot loses 2 figures (musketry)"),
+    (cyp_morale.MoraleTested(unit="pf", why="fired on", rating=2, die=3, modifiers=(("disordered", -1),),
+                             total=4, passed=False),
+     "Essex's Foot tests morale (fired on): 2 + 3 -1 disordered = 4, fails"),
+    (cyp_army.ArmyMoraleTested(side="roy", lost=30, strength=100, vital_lost=1, roll=10, needed=9,
+                               fright=True),
+     "Royalists' army, 30 of 100 men lost, rolls 0 (fright on 9+): it takes fright"),
+    (cyp_army.ArmyMoraleTested(side="parl", lost=60, strength=100, vital_lost=0, roll=None, needed=None,
+                               fright=True), "Parliament's army takes fright (60 of 100 men lost)"),
 ]
 
 

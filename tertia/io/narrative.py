@@ -393,6 +393,8 @@ class Narrator:
         if card.kind == deck_ev.UNIT:
             return self.label(card.name) + (f" (card {card.copy})" if card.copy > 1 else "")
         owner = f"{possessive(self.side(card.side))} " if card.side else ""
+        if card.kind == deck_ev.GROUP:
+            return f"{owner}{card.name} card"
         return f"{owner}{humanise(card.name)} card"
 
     def _attack_resolved(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:

@@ -30,7 +30,16 @@ from tertia.rules.movement import (
     iter_table_violations,
     plan_move,
 )
-from tertia.rulesets.charge_yr_pikes import artillery, dragoons, movement, musketry, phases, points, sequence
+from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log's sentences)
+    artillery,
+    dragoons,
+    movement,
+    musketry,
+    narration,
+    phases,
+    points,
+    sequence,
+)
 from tertia.rulesets.charge_yr_pikes.actions import (
     FIRE_KINDS,
     FREE_MOVE,

@@ -1,0 +1,114 @@
+"""How the log tells Charge yr Pikes!' own events: a sentence each, or none for the
+bookkeeping a player at the table does without a word (the card put aside, the places
+noted for the guns)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tertia.activation.deck import read_card
+from tertia.core.events import DiceRolled
+from tertia.core.narration import Narrating, Sentence, humanise, possessive, tells
+from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
+from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
+from tertia.rulesets.charge_yr_pikes.events import (
+    CardDone,
+    CardPlayed,
+    ChargeMade,
+    CommandResponded,
+    FireOrdered,
+    MovedOnCard,
+    OrdersDone,
+    PhaseStep,
+    StepOver,
+    UnitChanged,
+)
+from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
+
+
+@tells(CardPlayed)
+def _card(n: Narrating, e: CardPlayed, dice: Sequence[DiceRolled]) -> Sentence:
+    c = read_card(e.card)
+    name = c.name if c.kind == "group" else humanise(c.name).replace("officers and artillery",
+                                                                       "Officers & Artillery")
+    return f"{n.side(c.side)}: the {name} card", "heading"
+
+
+@tells(CardDone)
+def _card_done(n: Narrating, e: CardDone, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "note"
+
+
+@tells(CommandResponded)
+def _response(n: Narrating, e: CommandResponded, dice: Sequence[DiceRolled]) -> Sentence:
+    units = ", ".join(n.label(u) for u in e.units)
+    if e.face == 0:
+        return f"{units} move without a command roll", "order"
+    who = "without officer" if e.officer is None else f"under {n.label(e.officer)}"
+    face = "0" if e.face == 10 else str(e.face)
+    return f"{units}, {who}, roll {face}: {'they may move' if e.obeyed else 'no move'}", "order"
+
+
+@tells(MovedOnCard)
+def _moved_on_card(n: Narrating, e: MovedOnCard, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "move"
+
+
+@tells(ChargeMade)
+def _charge(n: Narrating, e: ChargeMade, dice: Sequence[DiceRolled]) -> Sentence:
+    tired = f", {e.fatigued} {'man' if e.fatigued == 1 else 'men'} fatigued" if e.fatigued else ""
+    return f"{n.label(e.attacker)} charges {n.label(e.target)}{tired}", "attack"
+
+
+@tells(UnitChanged)
+def _changed(n: Narrating, e: UnitChanged, dice: Sequence[DiceRolled]) -> Sentence:
+    shown = [f"{humanise(k)} {v}" for k, v in e.values
+             if k in ("formation", "disordered", "falling_back", "morale", "grade", "mounted")]
+    if not shown:
+        return None, "note"
+    return f"{n.label(e.unit)} {e.why}: {', '.join(shown)}", "note"
+
+
+@tells(PhaseStep)
+def _step(n: Narrating, e: PhaseStep, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.side(e.side)} gives its orders for {humanise(e.step)}", "heading"
+
+
+@tells(FireOrdered)
+def _ordered(n: Narrating, e: FireOrdered, dice: Sequence[DiceRolled]) -> Sentence:
+    what = {"musket": "fire at", "galloper": "fire its galloper at"}.get(e.kind, f"fire {e.kind} at")
+    return f"{n.label(e.unit)} is ordered to {what} {n.label(e.target)}", "order"
+
+
+@tells(OrdersDone)
+def _orders_done(n: Narrating, e: OrdersDone, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "note"
+
+
+@tells(StepOver)
+def _step_over(n: Narrating, e: StepOver, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "note"
+
+
+@tells(PlacesNoted)
+def _places(n: Narrating, e: PlacesNoted, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "note"
+
+
+@tells(MoraleTested)
+def _morale(n: Narrating, e: MoraleTested, dice: Sequence[DiceRolled]) -> Sentence:
+    mods = "".join(f" {v:+d} {humanise(k)}" for k, v in e.modifiers)
+    outcome = "passes" if e.passed else "fails"
+    return (f"{n.label(e.unit)} tests morale ({e.why}): {e.rating} + {e.die}{mods} = {e.total}, "
+            f"{outcome}"), "note"
+
+
+@tells(ArmyMoraleTested)
+def _army(n: Narrating, e: ArmyMoraleTested, dice: Sequence[DiceRolled]) -> Sentence:
+    share = f"{e.lost} of {e.strength} men lost"
+    if e.roll is None:
+        return f"{possessive(n.side(e.side))} army takes fright ({share})", "heading"
+    roll = "0" if e.roll == 10 else str(e.roll)
+    result = "takes fright" if e.fright else "holds"
+    return (f"{possessive(n.side(e.side))} army, {share}, rolls {roll} (fright on {e.needed}+): "
+            f"it {result}"), "heading"
