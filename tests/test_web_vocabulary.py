@@ -45,7 +45,7 @@ def view(client: TestClient, gid: str, tokens: dict[str, dict[str, str]]) -> dic
 def placeholder(name: str) -> dict[str, Any]:
     """An action of type ``name`` with its required fields filled in with placeholders."""
     cls = ACTION_TYPES[name]
-    filler = {"str": "nobody", "float": 0.0, "int": 0}
+    filler = {"str": "nobody", "float": 0.0, "int": 0, "bool": False}
     data: dict[str, Any] = {"type": name}
     for f in fields(cls):
         if f.default is MISSING and f.default_factory is MISSING:

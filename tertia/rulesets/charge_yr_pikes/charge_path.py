@@ -7,8 +7,8 @@ not charge through it). The charge reaches as far as its charge move (the moveme
 table's charge column; a unit without one, or a disordered unit, charges at its normal
 move: :func:`~tertia.rulesets.charge_yr_pikes.movement.charge_allowance`). A unit that
 falls short "may still charge towards the enemy but will lose 1 man to fatigue for every
-inch of movement till they stop 1" from the enemy": the inches short are recorded with
-the charge, for the close combat to count. Mounted dragoons "may not charge any units
+inch of movement till they stop 1" from the enemy"
+(:func:`~tertia.rulesets.charge_yr_pikes.charge.charge_fatigue`). Mounted dragoons "may not charge any units
 unless they charge flank/rear, or if the target of the charge is already routed".
 """
 
@@ -54,12 +54,3 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
     return ChargePath(heading, go, (unit.x + dx * go, unit.y + dy * go))
 
-
-def fatigue(distance: float, reach: float) -> int:
-    """Special rules B: a man lost to fatigue "for every inch of movement" beyond the
-    charge's reach (a part inch counts as an inch).
-
-    >>> fatigue(10.0, 8.0), fatigue(10.5, 8.0), fatigue(7.0, 8.0)
-    (2, 3, 0)
-    """
-    return max(0, math.ceil(distance - reach - 1e-9))

@@ -50,7 +50,8 @@ from tertia.rulesets.charge_yr_pikes.actions import (
     Reform,
 )
 from tertia.rulesets.charge_yr_pikes.cards import tertias
-from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, fatigue
+from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import (
     COLUMN,
@@ -352,14 +353,15 @@ class ChargeYrPikes(RuleSet):
     def _charge(self, tx: Tx, tables: Tables, action: Charge) -> None:
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
         path = charge_path(tx.table, tx.state, unit, target)
-        tired = fatigue(path.distance, movement.charge_allowance(tables, unit_data(unit)))
+        reach = movement.charge_allowance(tables, unit_data(unit))
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), path.end), facing=path.heading,
                           reason="charge"))
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
         change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
         tx.emit(MovedOnCard(unit=unit.id))
+        tired = charge_fatigue(tx, unit.id, max(0.0, path.distance - reach))
         tx.emit(ChargeMade(attacker=unit.id, target=target.id, x=unit.x, y=unit.y, facing=unit.facing,
-                           fatigued=tired))
+                           fatigued=tired.men))
 
     def _move(self, tx: Tx, tables: Tables, action: Move) -> None:
         unit = tx.state.units[action.unit]
