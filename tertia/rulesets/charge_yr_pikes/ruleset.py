@@ -21,6 +21,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, Violation
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
 from tertia.rules.movement import (
@@ -39,6 +40,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     phases,
     points,
     sequence,
+    vocabulary,
 )
 from tertia.rulesets.charge_yr_pikes.actions import (
     FIRE_KINDS,
@@ -93,6 +95,9 @@ class ChargeYrPikes(RuleSet):
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals")
+    ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("officer_grades", True, "section 22: each officer's value (Ineffective, Effective, "

@@ -1,0 +1,85 @@
+"""What Charge yr Pikes! tells front ends: the actions on a brigade card (moves, formation
+changes, charges, dragoons mounting), the free move the commander-in-chief gives, the fire
+orders of the fire steps, and the brigade deck beside the table."""
+
+from __future__ import annotations
+
+from tertia.core.vocabulary import DECK, ActionKind, DecisionKind, FieldKind, FieldSpec, PanelKind
+from tertia.rulesets.charge_yr_pikes.actions import FIRE_KINDS, FREE_MOVE
+from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, LINE, SQUARE
+from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS
+from tertia.rulesets.charge_yr_pikes.sequence import MOVEMENT
+
+MOVEMENT_RULE = "Movement 5"
+FIRE_RULE = "Sequence of play 3 C-E"
+
+ACTION_KINDS: tuple[ActionKind, ...] = (
+    ActionKind(
+        "move", "Move", "Move {unit}", MOVEMENT_RULE,
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("waypoints", "Path", FieldKind.POINTS, optional=True),
+         FieldSpec("face_before", "Facing before moving", FieldKind.FACING, optional=True),
+         FieldSpec("face_after", "Facing after moving", FieldKind.FACING, optional=True)),
+        odds=False, phases=(MOVEMENT,), subject="unit",
+        help="A unit whose tertia passed its command response moves up to its allowance, by its "
+             "troop type and the formation it starts in, less what the ground costs.",
+    ),
+    ActionKind(
+        "cyp_reform", "Change formation", "{unit} forms {formation}", "Formations 3 A, B",
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("formation", "Formation", FieldKind.CHOICE, choices=(LINE, COLUMN, SQUARE, DEPLOYED))),
+        odds=False, phases=(MOVEMENT,), subject="unit",
+        help="At the end of its move (or instead of it): line, column, square (foot) or deployed "
+             "(in a town or works).",
+    ),
+    ActionKind(
+        "cyp_charge", "Charge", "Charge {target}", "Close combat 12 A",
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("target", "Target", FieldKind.ENEMY_UNIT)),
+        odds=False, phases=(MOVEMENT,), subject="unit", target="target",
+        help="Straight at the target, halting 1\" away; the close combat is fought after the fire "
+             "steps. Beyond its charge move a unit loses a man to fatigue for each inch.",
+    ),
+    ActionKind(
+        "cyp_mount", "Mount or dismount", "{unit}: mounted {mounted}", "Dragoons 18",
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("mounted", "Mounted", FieldKind.FLAG)),
+        odds=False, phases=(MOVEMENT,), subject="unit",
+        help="Dragoons take to their horses or get down to fight on foot: one of their two actions "
+             "a turn.",
+    ),
+    ActionKind(
+        "cyp_give_free_move", "Give the free move", "The free move to {tertia}", "Sequence of play 3 A",
+        (FieldSpec("tertia", "Tertia", FieldKind.COMMAND),),
+        odds=False, decision=FREE_MOVE,
+        help="The commander-in-chief names the tertia that moves on the free move card; it tests "
+             "command response as on its own card.",
+    ),
+    ActionKind(
+        "cyp_fire", "Fire", "{unit} fires at {target}", FIRE_RULE,
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("target", "Target", FieldKind.ENEMY_UNIT),
+         FieldSpec("kind", "Fire", FieldKind.CHOICE, choices=FIRE_KINDS,
+                   choice_labels=("muskets", "galloper gun", "ball", "canister"))),
+        odds=False, phases=FIRE_STEPS, subject="unit", target="target",
+        help="An order for this fire step; when both sides have given theirs, all are worked out "
+             "together from the position as the step began.",
+    ),
+    ActionKind(
+        "end_phase", "Done", "Done", "Sequence of play 3",
+        odds=False, phases=(MOVEMENT, *FIRE_STEPS),
+        help="On a card: the side is done with it and the next is turned over. In a fire step: the "
+             "side has given all its orders.",
+    ),
+)
+
+DECISION_KINDS: tuple[DecisionKind, ...] = (
+    DecisionKind(FREE_MOVE, "Free move", "A free move card: the commander-in-chief names a tertia.",
+                 "cyp_give_free_move", "Sequence of play 3 A"),
+)
+
+PANELS: tuple[PanelKind, ...] = (
+    PanelKind(DECK, "The brigade cards",
+              "Both armies' cards shuffled together: a card for each tertia, an Officers & Artillery "
+              "card and a free move card each; the card turned over and how many are left."),
+)
