@@ -9,7 +9,7 @@ import itertools
 import json
 import math
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
@@ -39,6 +39,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     narration,
     phases,
     points,
+    reports,
     sequence,
     vocabulary,
 )
@@ -154,6 +155,14 @@ class ChargeYrPikes(RuleSet):
 
     def begin(self, tx: Tx) -> None:
         sequence.begin(tx, tables_of(tx.state), self.options)
+
+    # --- what a player is shown ----------------------------------------------------------
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        return reports.summary(state, tables_of(state))
+
+    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
+        return reports.unit_card(state, unit_id)
 
     # --- legality --------------------------------------------------------------------------
 

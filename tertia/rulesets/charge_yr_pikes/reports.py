@@ -1,0 +1,57 @@
+"""What Charge yr Pikes! shows a player beside the table: the turn in brief (the card in
+play and the units that may move on it, the fire step and the orders given, the cards
+still to turn, each army's losses and whether it has taken fright) and a unit's card (its
+figures by weapon and stands, formation, disorder, falling back, morale: "untested" until
+first tested, its officer's rank and grade)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tertia.core.state import GameState
+from tertia.rulesets.charge_yr_pikes import army
+from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.tables import Tables
+
+UNTESTED = "untested"
+
+
+def summary(state: GameState, tables: Tables) -> dict[str, Any]:
+    """The turn in brief."""
+    g = game_data(state)
+    return {
+        "card": g.card,
+        "moving": list(g.moving),
+        "fire_step": g.step,
+        "orders": [list(o) for o in g.orders],
+        "cards_left": len(g.deck_left),
+        "darkness_in": g.darkness_in,
+        "losses_percent": {side: float(army.fright_losses(state, side, tables).percent)
+                           for side in state.sides},
+        "fright": list(g.fright),
+    }
+
+
+def unit_card(state: GameState, unit_id: str) -> dict[str, Any]:
+    """A unit's card as a referee reads it."""
+    unit = state.units[unit_id]
+    own = unit_data(unit)
+    card: dict[str, Any] = {"id": unit.id, "side": unit.side, "type": own.troop}
+    if own.is_officer:
+        return {**card, "rank": own.rank, "grade": own.grade or "not rolled", "leads": own.attached_to}
+    card |= {
+        "tertia": unit.command,
+        "figures": own.figures, "started_with": own.start, "lost": own.lost,
+        "stands": own.stands_left,
+        "formation": own.formation,
+        "disordered": own.disordered, "falling_back": own.falling_back,
+        "morale": UNTESTED if own.morale is None else own.morale,
+        "moved": own.moved,
+    }
+    if own.pike or own.shot:
+        card |= {"pike": own.pike, "shot": own.shot, "shot_stands_firing": own.shot_firing_stands}
+    if own.is_gun:
+        card |= {"gun": own.gun, "gunners": own.men, "has_fired": own.gun_fired, "silenced": own.silenced}
+    if own.troop == "dragoons":
+        card |= {"mounted": own.mounted}
+    return card
