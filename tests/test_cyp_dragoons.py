@@ -9,7 +9,7 @@ from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode
-from tertia.rulesets.charge_yr_pikes.actions import Charge, Mount
+from tertia.rulesets.charge_yr_pikes.actions import Charge, FireOrder, Mount
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 
@@ -58,3 +58,30 @@ def test_a_charge_takes_the_whole_turn() -> None:
 def test_only_dragoons_mount() -> None:
     game, state = _dragoons_card()
     assert [v.code for v in game.validate(state, Mount(unit="k-drag", mounted=True))] == [CoreCode.CANNOT_ACT]
+
+
+def test_mounted_dragoons_charge_only_a_flank_a_rear_or_a_routed_unit() -> None:
+    # 18 C: "Mounted dragoons may charge routed enemy units. They may charge non-routed
+    # enemy units only if charging the flank/rear of such units."
+    game, state = _dragoons_card()
+    front = state.with_unit(state.units["p-foot"].evolve(x=60.0, y=20.0))  # facing south, at them
+    refused = game.validate(front, Charge(unit="k-drag", target="p-foot"))
+    assert [v.code for v in refused] == [CoreCode.CANNOT_ACT]
+    rear = state.with_unit(state.units["p-foot"].evolve(x=60.0, y=20.0, facing=0.0))
+    assert game.is_legal(rear, Charge(unit="k-drag", target="p-foot"))
+    routed = front.with_unit(front.units["p-foot"].evolve(formation="routed"))
+    assert game.is_legal(routed, Charge(unit="k-drag", target="p-foot"))
+
+
+def test_dragoons_that_used_both_actions_may_not_fire() -> None:
+    game, state = _dragoons_card()
+    drag = state.units["k-drag"]
+    on_foot = drag.evolve(mounted=False, men=16, per_stand=4, moved=True)
+    target = state.units["p-foot"].evolve(x=60.0, y=20.0)
+    firing = state.with_unit(on_foot.evolve(acts=1)).with_unit(target)
+    firing = firing.evolve(own=game_data(firing).evolve(step="moving_fire", step_side="king", moving=()))
+    assert not [v for v in game.validate(firing, FireOrder(unit="k-drag", target="p-foot"))
+                if v.code == CoreCode.ALREADY_ACTED]
+    spent = firing.with_unit(on_foot.evolve(acts=2))
+    assert [v.code for v in game.validate(spent, FireOrder(unit="k-drag", target="p-foot"))] == \
+        [CoreCode.ALREADY_ACTED]

@@ -13,6 +13,7 @@ from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState
+from tertia.core.violations import CoreCode
 from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes import movement
 from tertia.rulesets.charge_yr_pikes.actions import Charge
@@ -150,3 +151,16 @@ def test_a_piece_in_the_way_stops_a_charge() -> None:
     refused = game.validate(state, Charge(unit="k-foot", target="p-foot"))
     assert [v.code for v in refused] == [MovementCode.COLLISION] and "in the way" in refused[0].message
     assert game.validate(state, Charge(unit="k-foot", target="k-horse"))  # a friend is no target
+
+
+def test_a_gun_that_has_fired_may_pivot_but_never_move_again() -> None:
+    # Artillery 9: "Once they fire for the first time, the horses and limbers have gone to
+    # the rear. The guns cannot move again for the rest of the game."
+    game, state = _game()
+    gun = state.units["k-foot"].evolve(troop="artillery", gun="field", pike=0, shot=0, men=3)
+    state = state.with_unit(gun)
+    fired = state.with_unit(state.units["k-foot"].evolve(gun_fired=True))
+    assert [v.code for v in game.validate(fired, Move(unit="k-foot", waypoints=((30.0, 14.0),)))] == \
+        [CoreCode.CANNOT_ACT]
+    assert game.is_legal(fired, Move(unit="k-foot", face_before=30.0))
+    assert game.is_legal(state, Move(unit="k-foot", waypoints=((30.0, 14.0),)))

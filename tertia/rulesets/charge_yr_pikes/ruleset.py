@@ -68,6 +68,7 @@ from tertia.rulesets.charge_yr_pikes.data import (
 )
 from tertia.rulesets.charge_yr_pikes.deployment import deployment_problems
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade, FireOrdered, MovedOnCard, change
+from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
@@ -236,6 +237,9 @@ class ChargeYrPikes(RuleSet):
             return artillery.artillery_problems(table, state, action.unit, action.target, action.kind, tables)
         if action.kind != "musket":
             return [Violation(CoreCode.CANNOT_ACT, f"{action.unit} fires muskets", rule)]
+        if own.troop == "dragoons" and not dragoons.may_act(own):
+            return [Violation(CoreCode.ALREADY_ACTED, f"{action.unit} have done what dragoons may this "
+                              "turn (two of mount or dismount, move, fire)", "Dragoons 18")]
         return musketry.musketry_problems(table, state, action.unit, action.target, tables)
 
     def _move_problems(self, table: Battlefield, state: GameState, unit: Unit, action: Move
@@ -248,6 +252,9 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire)", "Dragoons 18")]
         plan = plan_move(unit, action)
+        if own.gun_fired and plan.length > 1e-9:
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} has fired: its horses and limbers have "
+                              "gone to the rear and it may only pivot", "Artillery 9")]
         tables = tables_of(state)
         on_road = own.formation == COLUMN and table.path_on_road(plan.points)
         inches = movement.allowance(tables, own, on_road=on_road)
@@ -283,6 +290,10 @@ class ChargeYrPikes(RuleSet):
         target = state.units.get(target_id)
         if target is None or not target.in_play or target.side == unit.side or unit_data(target).is_officer:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play to charge", rule)]
+        if own.troop == "dragoons" and own.mounted and not unit_data(target).routed and \
+                not is_flank_or_rear(unit.base, target.base, all_round=unit_data(target).formation == SQUARE):
+            return [Violation(CoreCode.CANNOT_ACT, f"mounted dragoons charge only the flank or rear of "
+                              f"{target.label}, or a routed unit", "Dragoons 18 C")]
         path = charge_path(table, state, unit, target)
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} is in the way of "
