@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tertia.core.actions import Move
+from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
@@ -18,7 +18,7 @@ from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes import movement
 from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, game_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
@@ -164,3 +164,26 @@ def test_a_gun_that_has_fired_may_pivot_but_never_move_again() -> None:
         [CoreCode.CANNOT_ACT]
     assert game.is_legal(fired, Move(unit="k-foot", face_before=30.0))
     assert game.is_legal(state, Move(unit="k-foot", waypoints=((30.0, 14.0),)))
+
+
+def test_crossing_a_hedge_disorders_and_open_ground_does_not() -> None:
+    # Disorder (17, lost list; chosen): crossing an obstacle disorders a unit.
+    game, state = _game([HEDGE])
+    after, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 17.0),)), ScriptedDice([]))
+    assert unit_data(after.units["k-foot"]).disordered
+    game, state = _game()
+    after, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 17.0),)), ScriptedDice([]))
+    assert not unit_data(after.units["k-foot"]).disordered
+
+
+def test_a_disordered_unit_that_halts_on_its_card_dresses_its_ranks() -> None:
+    # Chosen removal: a disordered unit whose tertia passed and which does not move on the
+    # card is no longer disordered (nor falling back); one that moves stays disordered.
+    game, state = _game()
+    shaken = state.with_unit(state.units["k-foot"].evolve(disordered=True, falling_back=True))
+    after, _ = game.apply(shaken, EndPhase(), ScriptedDice([1, 8, 3]))
+    own = unit_data(after.units["k-foot"])
+    assert not own.disordered and not own.falling_back
+    moved, _ = game.apply(shaken, Move(unit="k-foot", waypoints=((30.0, 14.0),)), ScriptedDice([]))
+    after, _ = game.apply(moved, EndPhase(), ScriptedDice([1, 8, 3]))
+    assert unit_data(after.units["k-foot"]).disordered

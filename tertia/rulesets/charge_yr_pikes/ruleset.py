@@ -33,6 +33,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log's sentences)
     artillery,
+    disorder,
     dragoons,
     movement,
     musketry,
@@ -402,6 +403,9 @@ class ChargeYrPikes(RuleSet):
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
         change(tx, unit.id, "moves", moved=True, acts=own.acts + 1)
         tx.emit(MovedOnCard(unit=unit.id))
+        disorder.after_move(tx, tables, unit.id, plan_move(unit, Move(unit=unit.id, waypoints=points[1:],
+                                                                      face_before=action.face_before,
+                                                                      face_after=action.face_after)))
 
     @staticmethod
     def _carry_officers(tx: Tx, unit: Unit, dx: float, dy: float) -> None:

@@ -28,6 +28,7 @@ from tertia.rulesets.charge_yr_pikes.cards import FREE_MOVE as FREE_MOVE_CARD
 from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY, brigade_deck, moved_by, tertias
 from tertia.rulesets.charge_yr_pikes.command import dice_for, respond, response_table
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.disorder import dress_ranks
 from tertia.rulesets.charge_yr_pikes.events import CardDone, CardPlayed, CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
@@ -121,6 +122,7 @@ def end_card(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
     """The side is done with the card in play: the next is turned over."""
     card = game_data(tx.state).card
     if card is not None:
+        dress_ranks(tx, tables)
         tx.emit(CardDone(card=card))
     tx.action_over()
     draw_next(tx, tables, options)
