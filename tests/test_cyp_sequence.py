@@ -111,3 +111,16 @@ def test_the_free_move_card_lets_the_commander_in_chief_name_a_tertia() -> None:
     assert not game.is_legal(state, GiveFreeMove(tertia="p1"))
     state, _ = game.apply(state, GiveFreeMove(tertia="k1"), ScriptedDice([5]))
     assert game_data(state).moving == ("k-foot",) and state.pending is None
+
+
+def test_a_unit_that_does_not_move_on_a_later_card_is_standing() -> None:
+    # Movement 5 E: "If they do not move on the second (or third) move, they are treated
+    # as 'Standing' for fire & morale regardless of any movement on earlier moves."
+    game, state = _start([*GRADES, 1, 5])
+    state, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 16.0),)), ScriptedDice([]))
+    assert unit_data(state.units["k-foot"]).moved
+    state, _ = game.apply(state, EndPhase(), ScriptedDice([3]))  # the king's free move card
+    state, _ = game.apply(state, GiveFreeMove(tertia="k1"), ScriptedDice([5]))
+    assert game_data(state).moving == ("k-foot",)
+    state, _ = game.apply(state, EndPhase(), ScriptedDice([1, 8, 3]))
+    assert not unit_data(state.units["k-foot"]).moved

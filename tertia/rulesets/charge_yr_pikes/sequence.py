@@ -123,9 +123,22 @@ def end_card(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
     card = game_data(tx.state).card
     if card is not None:
         dress_ranks(tx, tables)
+        stand_still(tx)
         tx.emit(CardDone(card=card))
     tx.action_over()
     draw_next(tx, tables, options)
+
+
+def stand_still(tx: Tx) -> None:
+    """Movement 5 E: units that could move on this card and did not "are treated as
+    'Standing' for fire & morale regardless of any movement on earlier moves" (dragoons
+    that mounted or dismounted this turn have moved, Dragoons 18 B)."""
+    g = game_data(tx.state)
+    for unit_id in g.moving:
+        unit = tx.state.units.get(unit_id)
+        if unit is not None and unit.in_play and unit_id not in g.moved_on_card and \
+                not unit_data(unit).remounted:
+            change(tx, unit_id, "stands", moved=False)
 
 
 def end_turn(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
