@@ -20,6 +20,7 @@ from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade
+from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS, STANDING_FIRE, shooters
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 from tertia.rulesets.charge_yr_pikes.troops import FOOT, TROOPS
@@ -187,3 +188,12 @@ def test_a_disordered_unit_that_halts_on_its_card_dresses_its_ranks() -> None:
     moved, _ = game.apply(shaken, Move(unit="k-foot", waypoints=((30.0, 14.0),)), ScriptedDice([]))
     after, _ = game.apply(moved, EndPhase(), ScriptedDice([1, 8, 3]))
     assert unit_data(after.units["k-foot"]).disordered
+
+
+def test_a_charging_unit_does_not_fire_but_its_target_may() -> None:
+    # 12 A: "Attacking units cannot fire ... but takes any defending fire".
+    game, state = _game()
+    state = state.with_unit(state.units["p-foot"].evolve(x=30.0, y=19.0))
+    after, _ = game.apply(state, Charge(unit="k-foot", target="p-foot"), ScriptedDice([]))
+    assert "k-foot" not in {u.id for step in FIRE_STEPS for u in shooters(after, "king", step)}
+    assert "p-foot" in {u.id for u in shooters(after, "parl", STANDING_FIRE)}
