@@ -355,6 +355,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (cyp_ev.FireOrdered(unit="pf", target="rh", kind="musket"), "Essex's Foot is ordered to fire at"),
     (cyp_ev.FireOrdered(unit="pa", target="rh", kind="canister"), "is ordered to fire canister at"),
     (cyp_ev.OrdersDone(side="parl"), None),
+    (cyp_ev.MeleeLocked(charges=(("rh", "pf", 1.0, 2.0, 0.0, 0),)),
+     "Essex's Foot are locked in melee: it goes on next turn"),
     (cyp_ev.StepOver(), None),
     (cyp_artillery.PlacesNoted(places=()), None),
     (cyp_casualties.FiguresKilled(unit="pf", figures=2, pike=1, shot=1, men=0, cause="musketry"),

@@ -201,7 +201,8 @@ class CypGame(RuleData):
     facing) as the turn began (guns that moved or pivoted, gallopers whose horse moved
     over 8"); the fire step under way (``step``), the side giving its orders
     (``step_side``) and the orders given (``orders``: unit, target, kind); the battle's
-    ``year`` (the caracole is abandoned from 1645)."""
+    ``year`` (the caracole is abandoned from 1645); the charges of melees ``locked``
+    (12 G), fought on in the next turn, as ``charges`` are kept."""
 
     type: ClassVar[str] = "cyp_game"
     deck_left: tuple[str, ...] = ()
@@ -224,6 +225,7 @@ class CypGame(RuleData):
     step_side: str | None = None
     orders: tuple[tuple[str, str, str], ...] = ()
     year: int = 1643
+    locked: tuple[tuple[str, str, float, float, float, int], ...] = ()
 
 
 def unit_data(unit: Unit) -> CypUnit:

@@ -177,5 +177,19 @@ class StepOver(Event):
 @handles(StepOver)
 def _step_over(s: GameState, e: StepOver) -> GameState:
     if e.charges:
-        return _game(s, orders=(), step=None, step_side=None, charges=())
+        return _game(s, orders=(), step=None, step_side=None, charges=(), locked=())
     return _game(s, orders=(), step=None, step_side=None)
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeLocked(Event):
+    """A melee ended with equal casualties and both sides standing (Close combat 12 G):
+    its ``charges`` (as the game keeps them) are fought on in the next turn."""
+
+    type: ClassVar[str] = "cyp_melee_locked"
+    charges: tuple[tuple[str, str, float, float, float, int], ...]
+
+
+@handles(MeleeLocked)
+def _locked(s: GameState, e: MeleeLocked) -> GameState:
+    return _game(s, locked=(*game_data(s).locked, *e.charges))

@@ -17,6 +17,7 @@ from tertia.rulesets.charge_yr_pikes.events import (
     ChargeMade,
     CommandResponded,
     FireOrdered,
+    MeleeLocked,
     MovedOnCard,
     OrdersDone,
     PhaseStep,
@@ -112,3 +113,9 @@ def _army(n: Narrating, e: ArmyMoraleTested, dice: Sequence[DiceRolled]) -> Sent
     result = "takes fright" if e.fright else "holds"
     return (f"{possessive(n.side(e.side))} army, {share}, rolls {roll} (fright on {e.needed}+): "
             f"it {result}"), "heading"
+
+
+@tells(MeleeLocked)
+def _locked(n: Narrating, e: MeleeLocked, dice: Sequence[DiceRolled]) -> Sentence:
+    pairs = ", ".join(f"{n.label(a)} and {n.label(t)}" for a, t, *_ in e.charges)
+    return f"{pairs} are locked in melee: it goes on next turn", "attack"

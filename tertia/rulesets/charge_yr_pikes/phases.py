@@ -19,13 +19,14 @@
 - **L: army morale** for each army, the first side first, then the battle's end
   (objectives and vital points, darkness).
 
-Bonus and breakthrough moves (I), locked melees carried into the next turn, turning to
-meet a flank attack and moving away from a charge (12 L, M) are not yet played.
+A melee locked (12 G) is fought on in the next turn's close combat phase, before the new
+ones. Bonus and breakthrough moves (I), turning to meet a flank attack and moving away
+from a charge (12 L, M) are not yet played.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tertia.core.events import PhaseBegan
@@ -42,7 +43,7 @@ from tertia.rulesets.charge_yr_pikes.charge import (
     is_cavalry,
 )
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
-from tertia.rulesets.charge_yr_pikes.events import OrdersDone, PhaseStep, StepOver
+from tertia.rulesets.charge_yr_pikes.events import MeleeLocked, OrdersDone, PhaseStep, StepOver
 from tertia.rulesets.charge_yr_pikes.fallback import fall_back
 from tertia.rulesets.charge_yr_pikes.fire import Shot, apply_fire
 from tertia.rulesets.charge_yr_pikes.melee_dice import fighters_of
@@ -163,18 +164,23 @@ def galloper_aim(state: GameState, gun_id: str) -> str | None:
 def after_fire(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
     """F to H, then J, K and L. True when the battle is over."""
     tx.emit(PhaseBegan(phase=CLOSE_COMBAT))
-    for combat in combats(tx.state):
-        fight(tx, tables, combat, options)
+    fought_on = combats(tx.state, game_data(tx.state).locked)
+    fresh = combats(tx.state, game_data(tx.state).charges)
     tx.emit(StepOver(charges=True))
+    for combat in fought_on:
+        fight_on(tx, tables, combat, options)
+    for combat in fresh:
+        fight(tx, tables, combat, options)
     return after_close_combat(tx, tables)
 
 
-def combats(state: GameState) -> list[list[Charge]]:
-    """The turn's charges gathered into combats: charges that share a unit fight
-    together, in the order of their first charge."""
+def combats(state: GameState, kept: Sequence[tuple[str, str, float, float, float, int]]
+            ) -> list[list[Charge]]:
+    """Charges as the game keeps them (``charges``, ``locked``) gathered into combats:
+    charges that share a unit fight together, in the order of their first charge."""
     groups: list[list[Charge]] = []
     members: list[set[str]] = []
-    for attacker, target, x, y, facing, _ in game_data(state).charges:
+    for attacker, target, x, y, facing, _ in kept:
         a, t = state.units.get(attacker), state.units.get(target)
         if a is None or t is None or not a.in_play or not t.in_play:
             continue
@@ -227,8 +233,30 @@ def fight(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, A
     carry_out(tx, tables, result, going)
 
 
+def fight_on(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, Any]) -> None:
+    """A melee locked last turn fights on (12 G: "the units are locked into the melee
+    which continues in the next turn"): no tests to close, no bonus moves after it."""
+    going = [c for c in charges if tx.state.units[c.attacker].in_play and tx.state.units[c.target].in_play]
+    if not going:
+        return
+
+    def test(call: MoraleCall) -> bool:
+        return morale.morale_test(tx, tables, call.unit, call.reason, flank_or_rear=call.flank_or_rear).passed
+
+    fighters = fighters_of(tx.table, tx.state, going)
+    result = melee.resolve(tx, tables, fighters, test, graded=bool(options.get("officer_grades", True)),
+                           began_this_turn=False)
+    carry_out(tx, tables, result, going)
+
+
 def carry_out(tx: Tx, tables: Tables, result: melee.MeleeResult, charges: list[Charge]) -> None:
-    """A combat's results: the beaten fall back or rout, horse that will plunder ride off."""
+    """A combat's results: the beaten fall back or rout, horse that will plunder ride off,
+    a melee locked is kept to be fought on next turn."""
+    if result.winner is None and result.locked:
+        kept = tuple((c.attacker, c.target, c.start.x, c.start.y, c.start.facing, 0) for c in charges
+                     if c.attacker in result.locked and c.target in result.locked)
+        if kept:
+            tx.emit(MeleeLocked(charges=kept))
     foes = {c.target: c.attacker for c in charges} | {c.attacker: c.target for c in charges}
     for unit_id in result.fall_back:
         if tx.state.units[unit_id].in_play:
