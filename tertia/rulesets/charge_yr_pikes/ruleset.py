@@ -92,7 +92,8 @@ class ChargeYrPikes(RuleSet):
     version: ClassVar[str] = "0.1"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
-    AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals")
+    AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
+                doctrine="tertia.ai.cyp_doctrine:CypDoctrine")
     TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("officer_grades", True, "section 22: each officer's value (Ineffective, Effective, "
