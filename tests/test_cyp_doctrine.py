@@ -4,6 +4,7 @@ forms square against horse, charges a disordered unit and keeps within its terti
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -220,3 +221,27 @@ def test_a_gun_fires_canister_within_canister_range_else_ball() -> None:
     near = target.evolve(x=gun.x, y=gun.y + 8.0)
     assert _fire_kind(gun, near, tables) == "canister"
     assert _fire_kind(gun, target.evolve(x=gun.x, y=gun.y + 20.0), tables) == "ball"
+
+
+def test_a_unit_goes_to_guard_a_vital_point_the_enemy_nears() -> None:
+    # p-foot 12" from the king's left vital point (20, 8): k-foot, nearest it, goes there.
+    game, state = _on_card({**FAR, "p-foot": (20.0, 20.0)}, ("k-foot",))
+    action = _choose(game, state)
+    assert isinstance(action, Move)
+    before = state.units["k-foot"]
+    assert math.dist(action.waypoints[-1], (20.0, 8.0)) < math.dist((before.x, before.y), (20.0, 8.0))
+    # With no enemy within 24" of any vital point it advances on the enemy instead.
+    game, state = _on_card(FAR, ("k-foot",))
+    action = _choose(game, state)
+    assert isinstance(action, Move) and action.waypoints[-1][1] > state.units["k-foot"].y
+
+
+def test_an_officer_rides_to_his_post_behind_his_tertia() -> None:
+    game, state = _on_card({**FAR, "k-brig": (10.0, 2.0)}, ("k-brig",))
+    action = _choose(game, state)
+    assert isinstance(action, Move)
+    end = action.waypoints[-1]
+    assert math.dist(end, (32.0, 8.0)) < math.dist((10.0, 2.0), (32.0, 8.0))
+    # Within 8" of every unit of his tertia he stays: the card is ended.
+    game, state = _on_card(FAR, ("k-brig",))
+    assert _choose(game, state) == EndPhase()

@@ -49,7 +49,7 @@ from tertia.activation.deck import group_card
 from tertia.ai.moves import advance_towards
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, base_distance
+from tertia.core.geometry import Point, base_distance, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainKind
 from tertia.rulesets.charge_yr_pikes import phases
@@ -368,7 +368,10 @@ def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tabl
     reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
     if reach <= 0:
         return None
-    move = advance_towards(game, state, unit, goal, reach, turn_reach=reach / 2, least=LEAST_GAIN)
+    # The rules ask no facing of a move: the fan of headings is laid about the goal, so a
+    # guard can step back to its post still facing the enemy.
+    move = advance_towards(game, state, unit, goal, reach, least=LEAST_GAIN,
+                           ahead=bearing((unit.x, unit.y), goal))
     if move is None:
         return None
     officer = _officer_of(state, unit)
