@@ -97,7 +97,8 @@ class ChargeYrPikes(RuleSet):
     version: ClassVar[str] = "0.1"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
-    AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals")
+    AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
+                doctrine="tertia.ai.cyp_doctrine:CypDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS

@@ -1,0 +1,412 @@
+"""The doctrine player for Charge yr Pikes!: the battle as the period fought it, one
+brigade card at a time.
+
+- **Free move.** The commander-in-chief gives the free move to the tertia with the most
+  to gain: one whose card has been turned this turn and none of whose units moved (it
+  failed its command response), else the one nearest the enemy.
+- **On a card**, each unit that may move is considered once, in order:
+
+  - *Officers* ride to stay within their 8" command radius of their tertia, a little
+    behind it (towards their own table edge).
+  - *Guns* stay where they are (a gun that has fired never moves again, and one that
+    moves fires less well); wagons stay with the baggage; routed, falling back and
+    plundering units are left to the rules that move them.
+  - *Foot in the open* form square when enemy horse stand within their charge reach
+    (horse's charge move, 32"), and form line again when none do.
+  - *Horse* charge enemy horse, foot without pikes, guns and disordered, falling back,
+    routed or half-beaten units within charge reach when the odds look good: the close
+    combat dice (:mod:`~tertia.rulesets.charge_yr_pikes.melee_dice`) it would roll at
+    least match the foe's. *Foot* charge only a shaken foe (disordered, falling back,
+    routed, or under half strength) within reach, on the same odds.
+  - *Dragoons* get down to fire when the enemy is within 12" and mount to ride when he
+    is beyond 18".
+  - *Guards*: while the enemy is within 24" of one of its side's vital points
+    (:mod:`~tertia.rulesets.charge_yr_pikes.points`), the side's unit nearest it (two
+    when the enemy is within 12") goes to it and stays there.
+  - *Foot with an enemy within 8"* stand to fire (standing muskets fire first); horse
+    with enemy foot within 12" and no charge worth making wait rather than ride into
+    the muskets.
+  - *Any other unit* advances towards its objective: the nearest enemy within 18",
+    else the nearest of its side's objectives and the enemy's vital points that it does
+    not hold, else the nearest enemy. It keeps within 6" of its tertia (the rules
+    refuse a move that leaves it; a shorter move is tried) and, where it can, within its
+    officer's 8" command radius.
+- **Fire steps.** Each unit that may fire is ordered at the nearest target the rules
+  accept (a field or heavy gun fires canister within canister range, else ball); then
+  the orders are ended.
+
+Every action is judged by the rules (``Game.is_legal``) before it is chosen; when no
+unit has anything worth doing the card (or the orders) is ended, so the player never
+loops.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tertia.activation.deck import group_card
+from tertia.ai.moves import advance_towards
+from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.game import Game
+from tertia.core.geometry import Point, base_distance, bearing
+from tertia.core.state import GameState, Unit
+from tertia.core.terrain import TerrainKind
+from tertia.rulesets.charge_yr_pikes import phases
+from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, FireOrder, GiveFreeMove, Mount, Reform
+from tertia.rulesets.charge_yr_pikes.artillery import reach_of
+from tertia.rulesets.charge_yr_pikes.cards import tertias
+from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
+from tertia.rulesets.charge_yr_pikes.command import COMMAND_RADIUS, commands
+from tertia.rulesets.charge_yr_pikes.data import LINE, SQUARE, CypUnit, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, is_foot, unit_dice
+from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance, line_of
+from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, holds, in_good_order, places
+from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
+from tertia.rulesets.charge_yr_pikes.tables import Tables
+
+DISMOUNT_NEAR = 12.0
+"""Mounted dragoons with the enemy this close get down to fire."""
+MOUNT_BEYOND = 18.0
+"""Dragoons on foot with the enemy further off than this mount to ride."""
+GUARD_ALERT = 24.0
+"""An enemy this near one of its side's vital points calls a guard to it."""
+GUARD_PRESSED = 12.0
+"""An enemy this near calls a second guard."""
+GUARD_AT = 2.0
+"""A guard this near its point stays there."""
+STAND_TO_FIRE = 8.0
+"""Foot with an enemy this close stand still and fire (standing muskets fire first)."""
+HORSE_WAITS = 12.0
+"""Horse with enemy foot this close and no charge worth making wait."""
+ENGAGE = 18.0
+"""An enemy this close becomes a unit's objective, before any point."""
+BEHIND = 3.0
+"""How far behind his tertia an officer takes post."""
+SETTLED = 1.0
+"""An officer this near his post stays there."""
+LEAST_GAIN = 0.5
+"""A move that brings a unit less than this much nearer its goal is not worth it."""
+SHORTER = (0.75, 0.5, 0.25)
+"""Fractions of a move tried to keep a unit within its officer's command radius."""
+EDGE_SENSE = {"south": -1.0, "north": 1.0}
+"""Which way (in y) is towards a side's own table edge."""
+
+
+class CypDoctrine:
+    name = "doctrine"
+
+    def __init__(self) -> None:
+        self._card_key: tuple[int, int, str | None] | None = None
+        self._done: set[str] = set()
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        pending = state.pending
+        if pending is not None and pending.kind == FREE_MOVE:
+            return self._free_move(state)
+        g = game_data(state)
+        if g.step is not None:
+            return _fire(game, state) or EndPhase()
+        key = (state.turn, len(g.deck_drawn), g.card)
+        if key != self._card_key:
+            self._card_key, self._done = key, set()
+        for unit_id in g.moving:
+            if unit_id in self._done or unit_id in g.moved_on_card or unit_id in g.reformed:
+                continue
+            self._done.add(unit_id)
+            unit = state.units.get(unit_id)
+            if unit is None or not unit.in_play:
+                continue
+            action = self._order(game, state, unit)
+            if action is not None and game.is_legal(state, action):
+                return action
+        return EndPhase()
+
+    # --- the free move --------------------------------------------------------------------
+
+    @staticmethod
+    def _free_move(state: GameState) -> Action:
+        """The tertia with the most to gain: one that failed its command response this
+        turn, else the one nearest the enemy."""
+        side = state.to_act
+        choices = tertias(state, side)
+        drawn = set(game_data(state).deck_drawn)
+
+        def score(tertia: str) -> tuple[int, float, str]:
+            units = [u for u in state.iter_troops(side) if u.command == tertia and not unit_data(u).is_gun]
+            failed = group_card(tertia, side) in drawn and not any(unit_data(u).moved for u in units)
+            near = min((_gap(u, e) for u in units for e in _foes(state, u)), default=math.inf)
+            return (0 if failed else 1, near, tertia)
+
+        return GiveFreeMove(tertia=min(choices, key=score))
+
+    # --- a unit's order on its card -------------------------------------------------------
+
+    def _order(self, game: Game, state: GameState, unit: Unit) -> Action | None:
+        own = unit_data(unit)
+        tables = tables_of(state)
+        if own.is_officer:
+            return _officer_move(game, state, unit, tables)
+        if own.is_gun or own.troop == "wagons" or own.routed or own.falling_back or own.plundering:
+            return None
+        foes = _foes(state, unit)
+        if not foes:
+            return None
+        square = _square_call(game, state, unit, tables)
+        if square is not None:
+            return square
+        if own.formation == SQUARE:
+            return None
+        if own.troop == "dragoons":
+            mount = _mount_call(game, state, unit, foes)
+            if mount is not None:
+                return mount
+        charge = _charge(game, state, unit, foes, tables)
+        if charge is not None:
+            return charge
+        guard = _guard_post(state, unit)
+        if guard is not None:
+            return _move_to(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
+        if _holds_fire(unit, foes):
+            return None
+        return _move_to(game, state, unit, _objective(state, unit, foes, tables), tables)
+
+
+# --- fire -----------------------------------------------------------------------------------
+
+
+def _fire(game: Game, state: GameState) -> Action | None:
+    """The first order the rules accept: each unit that may fire at its nearest target."""
+    g = game_data(state)
+    given = {o[0] for o in g.orders}
+    tables = tables_of(state)
+    for unit in phases.shooters(state, state.active, g.step or ""):
+        if unit.id in given:
+            continue
+        for target in _foes(state, unit):
+            order = FireOrder(unit=unit.id, target=target.id, kind=_fire_kind(unit, target, tables))
+            if game.is_legal(state, order):
+                return order
+    return None
+
+
+def _fire_kind(unit: Unit, target: Unit, tables: Tables) -> str:
+    own = unit_data(unit)
+    if own.gun == "galloper":
+        return "galloper"
+    if own.is_gun:
+        return "canister" if _gap(unit, target) <= reach_of(unit, "canister", tables) else "ball"
+    return "musket"
+
+
+# --- officers -------------------------------------------------------------------------------
+
+
+def _officer_move(game: Game, state: GameState, officer: Unit, tables: Tables) -> Move | None:
+    """An officer at large rides to his post a little behind his tertia, unless every unit
+    of it is within his command radius already."""
+    if unit_data(officer).attached_to is not None:
+        return None
+    mates = _tertia_units(state, officer)
+    if not mates:
+        return None
+    if all(base_distance(officer.base, u.base) <= COMMAND_RADIUS - SETTLED for u in mates):
+        return None
+    cx = sum(u.x for u in mates) / len(mates)
+    cy = sum(u.y for u in mates) / len(mates)
+    back = EDGE_SENSE.get(game_data(state).edges.get(officer.side, "south"), -1.0)
+    post = (cx, cy + back * BEHIND)
+    if _dist(officer, post) <= SETTLED:
+        return None
+    reach = allowance(tables, unit_data(officer), on_road=False) or 0.0
+    return advance_towards(game, state, officer, post, reach, arc=180.0, least=LEAST_GAIN)
+
+
+def _tertia_units(state: GameState, piece: Unit) -> list[Unit]:
+    return [u for u in state.iter_troops(piece.side) if u.command == piece.command and u.id != piece.id
+            and not unit_data(u).is_officer and not unit_data(u).is_gun and in_good_order(u)]
+
+
+def _officer_of(state: GameState, unit: Unit) -> Unit | None:
+    """The officer at large whose command radius the unit had best keep within: its own
+    tertia's, else any that commands it."""
+    wings = game_data(state).wings
+    found = [o for o in state.iter_units(unit.side) if unit_data(o).is_officer and o.in_play
+             and unit_data(o).attached_to is None and commands(o, unit.command, wings)]
+    found.sort(key=lambda o: (o.command != unit.command, o.id))
+    return found[0] if found else None
+
+
+# --- squares, mounts, charges ---------------------------------------------------------------
+
+
+def _square_call(game: Game, state: GameState, unit: Unit, tables: Tables) -> Reform | None:
+    """Foot in the open form square with enemy horse within its charge reach, and line
+    again when none is."""
+    own = unit_data(unit)
+    if line_of(tables, own).square is None or _in_cover(game, unit):
+        return None
+    threat = any(unit_data(e).troop in CAVALRY and not unit_data(e).routed
+                 and _gap(unit, e) <= charge_allowance(tables, unit_data(e)) for e in _foes(state, unit))
+    if threat and own.formation != SQUARE:
+        return Reform(unit=unit.id, formation=SQUARE)
+    if not threat and own.formation == SQUARE:
+        return Reform(unit=unit.id, formation=LINE)
+    return None
+
+
+def _in_cover(game: Game, unit: Unit) -> bool:
+    table = game.table
+    return any(table.has(k) and table.overlaps(k, unit.base.corners())
+               for k in (TerrainKind.TOWN, TerrainKind.ENTRENCHMENT))
+
+
+def _mount_call(game: Game, state: GameState, unit: Unit, foes: list[Unit]) -> Mount | None:
+    own = unit_data(unit)
+    nearest = _gap(unit, foes[0])
+    if own.mounted and nearest <= DISMOUNT_NEAR:
+        return Mount(unit=unit.id, mounted=False)
+    if not own.mounted and nearest > MOUNT_BEYOND:
+        return Mount(unit=unit.id, mounted=True)
+    return None
+
+
+def is_shaken(own: CypUnit) -> bool:
+    """A foe foot will charge: disordered, falling back, routed or under half strength."""
+    return own.disordered or own.falling_back or own.routed or own.under_half
+
+
+def worth_charging(unit: Unit, foe: Unit) -> bool:
+    """Is ``foe`` the kind of target ``unit`` charges? Horse: horse, foot without pikes,
+    guns, shaken units; foot: shaken units only."""
+    mine, theirs = unit_data(unit), unit_data(foe)
+    if theirs.is_officer or theirs.plundering:
+        return False
+    if mine.troop in CAVALRY:
+        return (theirs.troop in CAVALRY or theirs.is_gun or is_shaken(theirs)
+                or (is_foot(theirs) and theirs.pike == 0))
+    return is_foot(mine) and is_shaken(theirs)
+
+
+def odds_good(game: Game, state: GameState, unit: Unit, foe: Unit, tables: Tables) -> bool:
+    """The close combat dice the charger would roll at least match the foe's (a gun, a
+    routed or a falling back foe does not fight back)."""
+    theirs = unit_data(foe)
+    if theirs.is_gun or theirs.routed or theirs.falling_back:
+        return True
+    attacker = Fighter(unit=unit.id, foes=(foe.id,), attacking=True)
+    defender = Fighter(unit=foe.id, foes=(unit.id,), attacking=False)
+    fighters = {unit.id: attacker, foe.id: defender}
+    mine = unit_dice(tables, game.table, state, attacker, fighters).dice
+    return mine > 0 and mine >= unit_dice(tables, game.table, state, defender, fighters).dice
+
+
+def _charge(game: Game, state: GameState, unit: Unit, foes: list[Unit], tables: Tables) -> Charge | None:
+    own = unit_data(unit)
+    if own.troop == "dragoons" or own.disordered:
+        return None
+    reach = charge_allowance(tables, own)
+    for foe in foes:
+        if _gap(unit, foe) > reach:
+            break
+        if worth_charging(unit, foe) and odds_good(game, state, unit, foe, tables):
+            charge = Charge(unit=unit.id, target=foe.id)
+            if game.is_legal(state, charge):
+                return charge
+    return None
+
+
+# --- guards, objectives, moves --------------------------------------------------------------
+
+
+def _guard_post(state: GameState, unit: Unit) -> Point | None:
+    """The vital point ``unit`` guards: one the enemy is within 24" of, for which it is
+    among the side's one (two, the enemy within 12") nearest troops in good order."""
+    enemy = state.opponent(unit.side)
+    own_troops = [u for u in state.iter_troops(unit.side) if in_good_order(u) and not unit_data(u).is_gun]
+    for place in places(state, unit.side, VITAL):
+        spot = (place.x, place.y)
+        threat = min((_dist(e, spot) for e in state.iter_troops(enemy) if in_good_order(e)), default=math.inf)
+        if threat > GUARD_ALERT:
+            continue
+        wanted = 2 if threat <= GUARD_PRESSED else 1
+        nearest = sorted(own_troops, key=lambda u: (_dist(u, spot), u.id))[:wanted]
+        if any(u.id == unit.id for u in nearest):
+            return spot
+    return None
+
+
+def _holds_fire(unit: Unit, foes: list[Unit]) -> bool:
+    """Foot with muskets and an enemy within 8" stand to fire; horse with enemy foot
+    within 12" (and no charge worth making) wait."""
+    own = unit_data(unit)
+    if own.troop in CAVALRY:
+        return any(is_foot(unit_data(e)) and not is_shaken(unit_data(e)) and _gap(unit, e) <= HORSE_WAITS
+                   for e in foes)
+    return has_muskets(own) and _gap(unit, foes[0]) <= STAND_TO_FIRE
+
+
+def _objective(state: GameState, unit: Unit, foes: list[Unit], tables: Tables) -> Point:
+    """The nearest enemy within 18", else the nearest point to take (the side's
+    objectives, the enemy's vital points) it does not hold, else the nearest enemy."""
+    live = [e for e in foes if not unit_data(e).routed] or foes
+    if _gap(unit, live[0]) <= ENGAGE:
+        return (live[0].x, live[0].y)
+    enemy = state.opponent(unit.side)
+    goals = [p for p in (*places(state, unit.side, OBJECTIVE), *places(state, enemy, VITAL))
+             if not holds(state, unit.side, p, tables)]
+    if goals:
+        best = min(goals, key=lambda p: (_dist(unit, (p.x, p.y)), p.name))
+        return (best.x, best.y)
+    return (live[0].x, live[0].y)
+
+
+def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables) -> Move | None:
+    """A legal move towards ``goal`` (the rules keep it within its tertia; shorter moves
+    are tried), cut short where that keeps it within its officer's command radius."""
+    reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
+    if reach <= 0:
+        return None
+    # The rules ask no facing of a move: the fan of headings is laid about the goal, so a
+    # guard can step back to its post still facing the enemy.
+    move = advance_towards(game, state, unit, goal, reach, least=LEAST_GAIN,
+                           ahead=bearing((unit.x, unit.y), goal))
+    if move is None:
+        return None
+    officer = _officer_of(state, unit)
+    if officer is None or base_distance(officer.base, unit.base) > COMMAND_RADIUS:
+        return move
+    end = move.waypoints[-1]
+    if _within_radius(unit, officer, end):
+        return move
+    for f in SHORTER:
+        point = (unit.x + (end[0] - unit.x) * f, unit.y + (end[1] - unit.y) * f)
+        shorter = Move(unit=unit.id, waypoints=(point,), face_before=move.face_before)
+        if _within_radius(unit, officer, point) and game.is_legal(state, shorter):
+            return shorter
+    return move
+
+
+def _within_radius(unit: Unit, officer: Unit, at: Point) -> bool:
+    moved = unit.base.moved_to(at[0], at[1], unit.facing)
+    return base_distance(officer.base, moved) <= COMMAND_RADIUS
+
+
+# --- measures --------------------------------------------------------------------------------
+
+
+def _foes(state: GameState, unit: Unit) -> list[Unit]:
+    """Enemy troops in play (no officers, none plundering off the table), nearest first."""
+    found = [e for e in state.iter_troops(state.opponent(unit.side))
+             if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table"]
+    found.sort(key=lambda e: (_gap(unit, e), e.id))
+    return found
+
+
+def _gap(a: Unit, b: Unit) -> float:
+    return base_distance(a.base, b.base)
+
+
+def _dist(unit: Unit, p: Point) -> float:
+    return math.dist((unit.x, unit.y), p)
