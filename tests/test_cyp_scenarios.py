@@ -1,0 +1,141 @@
+"""Charge yr Pikes!' scenarios: Naseby (1645) and Edgehill (1642) at tertia scale.
+
+The rule set is not registered yet, and a scenario file may name in its tables only the
+rule sets the engine knows: so Naseby lives in ``tests/scenarios/naseby.toml`` and
+Edgehill's table for this rule set in ``tests/scenarios/edgehill_cyp.toml``, which is
+read here appended to the built-in ``edgehill.toml``. When the rule set is registered,
+Naseby moves to ``tertia/scenarios/`` and the table into ``edgehill.toml``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import tertia.scenarios
+from tertia.ai.random_player import RandomPlayer
+from tertia.battle import fight_battle
+from tertia.core.game import Game
+from tertia.core.scenario import Scenario
+from tertia.io.scenario_file import ScenarioError, load_scenario
+from tertia.rulesets import registered
+from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups
+from tertia.rulesets.charge_yr_pikes.points import places
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+
+RULES = "charge-yr-pikes"
+HERE = Path(__file__).parent / "scenarios"
+EDGEHILL = Path(tertia.scenarios.__file__).parent / "edgehill.toml"
+SHARED_RULES = 'rules = ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir"]'
+
+
+@pytest.fixture(autouse=True)
+def _registered() -> Iterator[None]:
+    with registered(ChargeYrPikes):
+        yield
+
+
+def edgehill_text() -> str:
+    """edgehill.toml with this rule set's table, and the rule set in its ``rules``."""
+    text = EDGEHILL.read_text(encoding="utf-8")
+    assert text.count(SHARED_RULES) == 1
+    text = text.replace(SHARED_RULES, SHARED_RULES[:-1] + f', "{RULES}"]', 1)
+    return text + "\n" + (HERE / "edgehill_cyp.toml").read_text(encoding="utf-8")
+
+
+def naseby() -> Scenario:
+    return load_scenario(HERE / "naseby.toml", rules_id=RULES)
+
+
+def edgehill() -> Scenario:
+    return load_scenario(edgehill_text(), source_name="edgehill.toml", rules_id=RULES)
+
+
+BATTLES = {"naseby": (naseby, 1645), "edgehill": (edgehill, 1642)}
+
+
+@pytest.mark.parametrize("name", BATTLES)
+def test_the_scenario_is_valid_under_the_rule_set(name: str) -> None:
+    scenario = BATTLES[name][0]()
+    assert scenario.rules and RULES in scenario.rules
+    assert scenario.sources and "Choices made here" in scenario.description
+    assert ChargeYrPikes().scenario_problems(scenario.for_rules(RULES)) == []
+
+
+@pytest.mark.parametrize("name", BATTLES)
+def test_the_year_reads_through(name: str) -> None:
+    make, year = BATTLES[name]
+    state = ChargeYrPikes().initial_state(make().for_rules(RULES))
+    assert game_data(state).year == year
+
+
+@pytest.mark.parametrize("name", BATTLES)
+def test_each_side_has_three_objectives_and_three_vital_points(name: str) -> None:
+    state = ChargeYrPikes().initial_state(BATTLES[name][0]().for_rules(RULES))
+    for side in state.sides:
+        assert len(places(state, side, "objective")) == 3
+        vital = places(state, side, "vital")
+        assert len(vital) == 3 and [p.role for p in vital].count("retreat") == 1
+        wagons = [u for u in state.iter_troops(side) if unit_data(u).troop == "wagons"]
+        assert [p.role for p in vital].count("baggage") == (1 if wagons else 0)
+
+
+@pytest.mark.parametrize("name", BATTLES)
+def test_tertias_of_three_to_five_and_officers_of_rank(name: str) -> None:
+    state = ChargeYrPikes().initial_state(BATTLES[name][0]().for_rules(RULES))
+    for side in state.sides:
+        groups = tertia_groups(state, side)
+        assert groups and all(3 <= len(units) <= 5 for units in groups.values()), groups
+        officers = [unit_data(u) for u in state.units.values() if u.side == side]
+        ranks = [o.rank for o in officers if o.is_officer]
+        assert ranks.count("army") == 1 and "wing" in ranks and "brigadier" in ranks
+
+
+def test_naseby_order_of_battle() -> None:
+    scenario = naseby()
+    assert (scenario.table.width, scenario.table.depth) == (96, 60)
+    names = " | ".join(u.name for u in scenario.units)
+    for who in ("Okey's Dragoons", "Whalley", "Ireton", "Skippon", "Rupert", "Northern Horse",
+                "Lifeguard of Foot", "Bluecoats", "Baggage Train", "New Model's Train"):
+        assert who in names, who
+    leaders = {c.id: c.name for c in scenario.commanders}
+    for who in ("Fairfax", "Cromwell", "Ireton", "Skippon", "King Charles", "Rupert", "Astley", "Langdale"):
+        assert any(who in n for n in leaders.values()), who
+    state = ChargeYrPikes().initial_state(scenario)
+    okey = [unit_data(u) for u in state.units.values() if u.id.startswith("p-okey-dragoons")]
+    assert len(okey) == 3 and not any(d.mounted for d in okey)
+    hedges = scenario.build_battlefield()
+    dragoons = [u for u in scenario.units if u.id.startswith("p-okey-")]
+    assert all(hedges.contains_point("field", (u.x, u.y)) for u in dragoons)
+    terrain = {t.name: t.type for t in scenario.terrain}
+    assert terrain["Sulby Hedges"] == "hedge" and terrain["Dust Hill"] == "hill"
+    assert terrain["Mill Hill and Red Hill ridge"] == "hill" and "road" in terrain.values()
+
+
+def test_edgehill_fields_its_own_order_of_battle_only_under_this_rule_set() -> None:
+    scenario = edgehill()
+    shared = load_scenario(edgehill_text(), source_name="edgehill.toml")
+    assert scenario.own_lists(RULES) == ("commanders", "units")
+    assert len(scenario.units) > len(shared.units)
+    assert {u.id for u in scenario.units} != {u.id for u in shared.units}
+    for other in ("larger-battles", "d3-commands", "declare-thee-sir"):
+        fielded = load_scenario(edgehill_text(), source_name="edgehill.toml", rules_id=other)
+        assert fielded.units == shared.units
+
+
+def test_edgehill_without_the_rule_set_listed_is_refused_under_it() -> None:
+    text = edgehill_text().replace(f', "{RULES}"]', "]", 1)
+    with pytest.raises(ScenarioError, match="not written for rule set 'charge-yr-pikes'"):
+        load_scenario(text, source_name="edgehill.toml", rules_id=RULES)
+
+
+@pytest.mark.parametrize("name", BATTLES)
+def test_random_players_fight_the_battle_to_its_end(name: str) -> None:
+    game = Game(ChargeYrPikes(), BATTLES[name][0]().for_rules(RULES))
+    record = fight_battle(game, {s: RandomPlayer() for s in game.scenario.side_ids}, 1)
+    final = record.final_state
+    assert final.is_over and final.result is not None
+    assert 11 <= final.turn <= 16
+    assert game_data(final).year == BATTLES[name][1]
