@@ -184,11 +184,23 @@ def _fire(game: Game, state: GameState) -> Action | None:
     for unit in phases.shooters(state, state.active, g.step or ""):
         if unit.id in given:
             continue
+        reach = _longest_reach(unit, tables)
         for target in _foes(state, unit):
+            if _gap(unit, target) > reach + 1e-6:
+                break  # nearest first, and no shot reaches further than the bases are apart
             order = FireOrder(unit=unit.id, target=target.id, kind=_fire_kind(unit, target, tables))
             if game.is_legal(state, order):
                 return order
     return None
+
+
+def _longest_reach(unit: Unit, tables: Tables) -> float:
+    """The furthest a unit's fire reaches: muskets (and a galloper, firing as muskets)
+    their long range, a gun the longer of its ball and canister."""
+    own = unit_data(unit)
+    if own.is_gun and own.gun != "galloper":
+        return float(max(reach_of(unit, "ball", tables), reach_of(unit, "canister", tables)))
+    return float(max(tables.musketry.long_range, tables.artillery.canister_range.get("galloper", 0)))
 
 
 def _fire_kind(unit: Unit, target: Unit, tables: Tables) -> str:

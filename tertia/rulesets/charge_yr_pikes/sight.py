@@ -86,17 +86,29 @@ def crest_hides(table: Battlefield, a: Point, b: Point, a_level: int, b_level: i
                for f in table.features_near((TerrainKind.HILL,), a, b))
 
 
-def in_the_way(state: GameState, a: Point, b: Point, ends: Iterable[str]) -> list[Unit]:
+def in_the_way(state: GameState, a: Point, b: Point, ends: Iterable[str],
+               among: Sequence[Unit] | None = None) -> list[Unit]:
     """The pieces whose bases the line ab crosses, but the units at its ``ends``, officers,
-    and gallopers serving those units."""
+    and gallopers serving those units; ``among``: only these pieces are looked at (those
+    near all the lines asked about, found once: :func:`_near_lines`)."""
     skip = set(ends)
     x0, x1, y0, y1 = min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])
-    near = [u for u in state.iter_units() if u.id not in skip
+    near = [u for u in (state.iter_units() if among is None else among) if u.id not in skip
             and x0 - u.base.radius <= u.x <= x1 + u.base.radius
             and y0 - u.base.radius <= u.y <= y1 + u.base.radius
             and not unit_data(u).is_officer
             and not (unit_data(u).gun == "galloper" and unit_data(u).attached_to in skip)]
     return list(bases_across(near, a, b))
+
+
+def _near_lines(state: GameState, points: Sequence[Point]) -> list[Unit]:
+    """The pieces whose bases come within the box about ``points``: every line between two
+    of them lies in that box, so nothing else can be in its way."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return [u for u in state.iter_units()
+            if x0 - u.base.radius <= u.x <= x1 + u.base.radius
+            and y0 - u.base.radius <= u.y <= y1 + u.base.radius]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +129,7 @@ def sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, s
     by the ground, nearest first for each firing stand."""
     ours, theirs = stands_of(firer), stands_of(target)
     a_level, b_level = level(table, firer), level(table, target)
+    pool = _near_lines(state, [c for s in (*ours, *theirs) for c in s.base.corners()])
     out: list[Sighting] = []
     for i in stands:
         stand = ours[i]
@@ -129,7 +142,7 @@ def sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, s
                 continue
             if crest_hides(table, a, b, a_level, b_level):
                 continue
-            screens = tuple(in_the_way(state, a, b, (firer.id, target.id)))
+            screens = tuple(in_the_way(state, a, b, (firer.id, target.id), pool))
             out.append(Sighting(i, j, point_polygon_distance(aim.base.corners(), a), screens))
     return sorted(out, key=lambda s: (s.stand, s.distance, s.target_stand))
 
