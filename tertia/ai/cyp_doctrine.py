@@ -59,6 +59,7 @@ from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
 from tertia.rulesets.charge_yr_pikes.command import COMMAND_RADIUS, commands
 from tertia.rulesets.charge_yr_pikes.data import LINE, SQUARE, CypUnit, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, is_foot, unit_dice
 from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance, line_of
 from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
@@ -184,7 +185,7 @@ def _fire(game: Game, state: GameState) -> Action | None:
     for unit in phases.shooters(state, state.active, g.step or ""):
         if unit.id in given:
             continue
-        reach = _longest_reach(unit, tables)
+        reach = longest_reach(unit, tables)
         for target in _foes(state, unit):
             if _gap(unit, target) > reach + 1e-6:
                 break  # nearest first, and no shot reaches further than the bases are apart
@@ -193,14 +194,6 @@ def _fire(game: Game, state: GameState) -> Action | None:
                 return order
     return None
 
-
-def _longest_reach(unit: Unit, tables: Tables) -> float:
-    """The furthest a unit's fire reaches: muskets (and a galloper, firing as muskets)
-    their long range, a gun the longer of its ball and canister."""
-    own = unit_data(unit)
-    if own.is_gun and own.gun != "galloper":
-        return float(max(reach_of(unit, "ball", tables), reach_of(unit, "canister", tables)))
-    return float(max(tables.musketry.long_range, tables.artillery.canister_range.get("galloper", 0)))
 
 
 def _fire_kind(unit: Unit, target: Unit, tables: Tables) -> str:

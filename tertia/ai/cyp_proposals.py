@@ -1,7 +1,8 @@
 """Candidate actions for Charge yr Pikes!, for the random player to pick among (the
 engine judges each): on a free move card, each tertia; on a card, a spread of moves within
 each moving unit's allowance, its formations, mounting or dismounting, and a charge at
-each enemy unit; in a fire step, an order at each enemy unit for each unit that may fire.
+each enemy unit; in a fire step, an order at each enemy unit within its fire's reach for each unit that may
+fire.
 Ending the card or the orders is always among them."""
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import random
 
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
+from tertia.core.geometry import base_distance
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import phases
 from tertia.rulesets.charge_yr_pikes.actions import Charge, FireOrder, GiveFreeMove, Mount, Reform
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.data import FORMATIONS, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
 
@@ -34,7 +37,9 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
             own = unit_data(unit)
             kinds = (("galloper",) if own.gun == "galloper" else
                      ("ball", "canister") if own.is_gun else ("musket",))
-            out += [FireOrder(unit=unit.id, target=e.id, kind=k) for e in enemies for k in kinds]
+            reach = longest_reach(unit, tables_of(state))
+            out += [FireOrder(unit=unit.id, target=e.id, kind=k) for e in enemies
+                    if base_distance(unit.base, e.base) <= reach + 1e-6 for k in kinds]
         return out
     tables = tables_of(state)
     for unit_id in g.moving:

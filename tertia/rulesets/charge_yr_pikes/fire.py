@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from tertia.core.dice import D6, Distribution, count_of
 from tertia.core.ruleset import Tx
+from tertia.core.state import Unit
 from tertia.core.violations import Codes
 from tertia.rulesets.charge_yr_pikes.casualties import kill
 from tertia.rulesets.charge_yr_pikes.data import unit_data
@@ -211,3 +212,16 @@ def _fired(tx: Tx, shot: Shot) -> None:
     elif own.is_gun:
         change(tx, shot.firer, "fired: its horses and limbers go to the rear", fired=True, gun_fired=True,
                fired_turn=tx.state.turn)
+
+
+def longest_reach(unit: Unit, tables: Tables) -> float:
+    """The furthest a unit's fire can reach, base edge to base edge: muskets (and a
+    galloper, firing as muskets) their long range, a gun the longer of its ball and
+    canister. Every range the rules measure is at least the gap between the bases, so no
+    target further off can be hit."""
+    own = unit_data(unit)
+    if own.is_gun and own.gun != "galloper":
+        gun = own.gun or "field"
+        return float(max(tables.artillery.ball_range.get(gun, 0),  # type: ignore[call-overload]
+                         tables.artillery.canister_range.get(gun, 0)))  # type: ignore[call-overload]
+    return float(max(tables.musketry.long_range, tables.artillery.canister_range.get("galloper", 0)))
