@@ -69,6 +69,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, SQUARE, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.fire import (
@@ -153,11 +154,6 @@ def enfiladed(gun: Unit, unit: Unit) -> bool:
     if unit_data(unit).formation == SQUARE:
         return False
     return face_towards(unit.base, gun.base.centre) in (Face.LEFT, Face.RIGHT)
-
-
-def _officer_with(state: GameState, unit: Unit) -> bool:
-    return any(unit_data(o).is_officer and unit_data(o).attached_to == unit.id
-               for o in state.iter_units(unit.side))
 
 
 # --- legality --------------------------------------------------------------------------
@@ -277,7 +273,8 @@ def ball_modifiers(state: GameState, gun: Unit, unit: Unit, table: Battlefield, 
     say so, the target's wall, hedge or woods."""
     m = tables.artillery.modifiers
     lines = [(m.enfilade, "firing in enfilade", not is_battery(unit) and enfiladed(gun, unit)),
-             (m.officer_attached, "officer attached to the battery", _officer_with(state, gun))]
+             (m.officer_attached, "officer attached to the battery",
+              bool(front_rank_officers(state, gun.id)))]
     if tables.artillery.handling.ball_takes_cover and not is_battery(unit):
         lines.append((tables.musketry.modifiers.behind_wall_hedge_or_woods,
                       "target behind a wall or hedge or in woods",

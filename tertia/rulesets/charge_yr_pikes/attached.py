@@ -26,23 +26,34 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.tables import Bonus, Tables
 
 
-def front_rank_officers(state: GameState, unit_id: str) -> list[str]:
+def front_rank_officers(state: GameState, unit_id: str) -> tuple[Unit, ...]:
     """The officers in play in ``unit_id``'s front rank."""
-    return [o.id for o in state.iter_units()
-            if unit_data(o).is_officer and unit_data(o).attached_to == unit_id]
+    return tuple(o for o in state.iter_units()
+                 if unit_data(o).is_officer and unit_data(o).attached_to == unit_id)
 
 
-def gallopers(state: GameState, unit_id: str) -> list[str]:
+def officer_line(tables: Tables, officer: Unit, *, graded: bool = True) -> Bonus:
+    """What an officer adds (Tertias and officers 4 E, Special rules A, section 22): his
+    grade's line when grades are used and he has one, else his rank's (a staff officer's
+    own line)."""
+    own = unit_data(officer)
+    if graded and own.grade is not None:
+        return tables.officer_bonus.grade[own.grade]  # type: ignore[index]  # a grade name
+    return tables.officer_bonus.rank[own.rank or "staff"]  # type: ignore[index]  # a rank name
+
+
+def gallopers(state: GameState, unit_id: str) -> tuple[Unit, ...]:
     """The galloper guns in play attached to ``unit_id``."""
-    return [g.id for g in state.iter_units() if unit_data(g).gun == "galloper"
-            and unit_data(g).attached_to == unit_id]
+    return tuple(g for g in state.iter_units() if unit_data(g).gun == "galloper"
+                 and unit_data(g).attached_to == unit_id)
 
 
 def sharing_fate(state: GameState, unit_id: str) -> list[str]:
     """Everything carried with ``unit_id``: its front-rank officers, then its gallopers."""
-    return [*front_rank_officers(state, unit_id), *gallopers(state, unit_id)]
+    return [u.id for u in (*front_rank_officers(state, unit_id), *gallopers(state, unit_id))]
 
 
 def may_leave(state: GameState, officer_id: str) -> bool:

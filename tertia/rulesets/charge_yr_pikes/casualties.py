@@ -30,6 +30,7 @@ from tertia.core.events import Casualties, Event, UnitRemoved
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, gallopers
 from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
 
 OFFICER_FALLS = 10
@@ -75,7 +76,7 @@ def kill(tx: Tx, unit_id: str, figures: int, cause: str, *, by_fire: bool = Fals
     (and, under fire, its galloper's gunners); returns the figures taken."""
     if figures <= 0:
         return 0
-    for gun in _gallopers(tx.state, unit_id) if by_fire else ():
+    for gun in [g.id for g in gallopers(tx.state, unit_id)] if by_fire else ():
         if tx.roll(D10, f"galloper's gunners hit instead: {gun}") == GUNNER_HIT and unit_data(
                 tx.state.units[gun]).men > 0:
             tx.emit(FiguresKilled(unit=gun, figures=1, pike=0, shot=0, men=1, cause=cause))
@@ -85,18 +86,9 @@ def kill(tx: Tx, unit_id: str, figures: int, cause: str, *, by_fire: bool = Fals
     taken = pike + shot + men
     if taken:
         tx.emit(FiguresKilled(unit=unit_id, figures=taken, pike=pike, shot=shot, men=men, cause=cause))
-        for officer in _front_rank(tx.state, unit_id):
+        for officer in [o.id for o in front_rank_officers(tx.state, unit_id)]:
             if tx.roll(D10, f"officer falls: {officer}") == OFFICER_FALLS:
                 tx.emit(UnitRemoved(unit=officer, reason="fallen",
                                     detail=f"killed or wounded with {tx.state.units[unit_id].label}"))
     return taken
 
-
-def _front_rank(state: GameState, unit_id: str) -> list[str]:
-    return [o.id for o in state.iter_units() if unit_data(o).is_officer
-            and unit_data(o).attached_to == unit_id]
-
-
-def _gallopers(state: GameState, unit_id: str) -> list[str]:
-    return [g.id for g in state.iter_units() if unit_data(g).gun == "galloper"
-            and unit_data(g).attached_to == unit_id]

@@ -61,6 +61,7 @@ from tertia.core.dice import D6
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.data import SQUARE, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
@@ -195,12 +196,6 @@ def attacks_with_pistols(tx: Tx, tables: Tables, attacker_id: str, *, year: int,
         return False
     face = tx.roll(D6, f"caracole: {unit.label}")
     return min(6, face + (rule.royalist_bonus if royalist else 0)) in rule.pistols
-
-
-def front_rank_officers(state: GameState, unit_id: str) -> tuple[Unit, ...]:
-    """The officers fighting in a unit's front rank."""
-    return tuple(o for o in state.iter_units(state.units[unit_id].side)
-                 if unit_data(o).is_officer and unit_data(o).attached_to == unit_id)
 
 
 @dataclass(frozen=True, slots=True)

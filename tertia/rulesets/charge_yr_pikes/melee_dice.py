@@ -55,8 +55,9 @@ from shapely.geometry import LineString
 
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, officer_line
 from tertia.rulesets.charge_yr_pikes.casualties import split
-from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, Charge, front_rank_officers, gun_support, is_gun
+from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, Charge, gun_support, is_gun
 from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
 from tertia.rulesets.charge_yr_pikes.plunder import AT_TRAIN
 from tertia.rulesets.charge_yr_pikes.tables import Tables
@@ -136,10 +137,7 @@ def stand_dice(own: CypUnit, *, odd_stand_fights: bool) -> int:
 
 def officer_dice(tables: Tables, officer: Unit, *, graded: bool) -> int:
     """Special rules A, section 22: an officer's close combat dice, by grade or rank."""
-    own = unit_data(officer)
-    if graded and own.grade is not None:
-        return tables.officer_bonus.grade[own.grade].melee_dice  # type: ignore[index]
-    return tables.officer_bonus.rank[own.rank or "staff"].melee_dice  # type: ignore[index]
+    return officer_line(tables, officer, graded=graded).melee_dice
 
 
 def unit_dice(tables: Tables, table: Battlefield, state: GameState, fighter: Fighter,

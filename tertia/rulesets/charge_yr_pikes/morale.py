@@ -46,7 +46,7 @@ from tertia.core.geometry import base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.morale import PointsTable, ensure_tested, lose_points
-from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, leave_field
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, leave_field, officer_line
 from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, LINE, CypUnit, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.tables import Tables
@@ -129,13 +129,8 @@ def officer_bonus(tables: Tables, state: GameState, unit_id: str) -> int:
     (section 22) when he has one, else by rank (a staff officer's is a brigadier's line
     of his own)."""
     best = 0
-    for officer_id in front_rank_officers(state, unit_id):
-        own = unit_data(state.units[officer_id])
-        if own.grade is not None:
-            bonus = tables.officer_bonus.grade[own.grade].morale  # type: ignore[index]
-        else:
-            bonus = tables.officer_bonus.rank[own.rank or "staff"].morale  # type: ignore[index]
-        best = max(best, bonus)
+    for officer in front_rank_officers(state, unit_id):
+        best = max(best, officer_line(tables, officer).morale)
     return best
 
 

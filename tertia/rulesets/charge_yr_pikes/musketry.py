@@ -49,6 +49,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Violation
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import (
     GALLOPER,
@@ -205,8 +206,7 @@ def musketry_modifiers(table: Battlefield, state: GameState, firer: Unit, target
     """The modifiers that apply to a volley's dice."""
     m = tables.musketry.modifiers
     own = unit_data(firer)
-    officer = any(unit_data(o).is_officer and unit_data(o).attached_to == firer.id
-                  for o in state.iter_units(firer.side))
+    officer = bool(front_rank_officers(state, firer.id))
     lines = ((m.first_volley, "first volley", not own.fired),
              (m.officer_attached, "officer attached", officer),
              (m.firelocks, "firelocks", own.firelocks))

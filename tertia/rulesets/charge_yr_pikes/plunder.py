@@ -38,7 +38,7 @@ from tertia.core.events import UnitDeployed, UnitMoved, UnitRemoved
 from tertia.core.geometry import Point, bearing, heading_vector
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes.charge import front_rank_officers
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, officer_line
 from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.tables import Tables
@@ -54,10 +54,7 @@ def officer_morale_bonus(tables: Tables, state: GameState, unit_id: str, *, grad
     """"Normal officer bonuses apply": the morale bonus of the officers in its front rank."""
     total = 0
     for o in front_rank_officers(state, unit_id):
-        own = unit_data(o)
-        bonus = (tables.officer_bonus.grade[own.grade] if graded and own.grade is not None  # type: ignore[index]
-                 else tables.officer_bonus.rank[own.rank or "staff"])  # type: ignore[index]
-        total += bonus.morale
+        total += officer_line(tables, o, graded=graded).morale
     return total
 
 

@@ -53,6 +53,7 @@ from tertia.rulesets.charge_yr_pikes.actions import (
     Mount,
     Reform,
 )
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
@@ -271,7 +272,7 @@ class ChargeYrPikes(RuleSet):
             extra = f" less {costs.inches}\" for the ground" if costs.inches else ""
             return [Violation(CypCode.TOO_FAR, f"{unit.label} may move {inches:g}\"{extra}, not "
                               f"{plan.length:.1f}\"", MOVEMENT_RULE)]
-        carried = {o.id for o in _front_rank(state, unit.id)}
+        carried = {o.id for o in front_rank_officers(state, unit.id)}
         problems = [*iter_table_violations(table, plan, MOVEMENT_RULE),
                     *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", carried)]
         if problems:
@@ -315,7 +316,7 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire; not one twice)", rule)]
         placed = dragoons.remounted(unit, mounted)
-        led = {o.id for o in _front_rank(state, unit.id)}
+        led = {o.id for o in front_rank_officers(state, unit.id)}
         return list(iter_room_violations(table, state, placed, rule, led))
 
     def _reform_problems(self, table: Battlefield, state: GameState, unit: Unit, formation: str
@@ -332,7 +333,7 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CypCode.FORMATION_NOT_ALLOWED, f"{unit.label} may not form {formation} "
                               f"(it may form {', '.join(allowed) or 'nothing else'})", rule)]
         placed = reformed(state, unit, formation)
-        led = {o.id for o in _front_rank(state, unit.id)}
+        led = {o.id for o in front_rank_officers(state, unit.id)}
         return list(iter_room_violations(table, state, placed, rule, led))
 
     # --- resolution ------------------------------------------------------------------------
@@ -411,16 +412,12 @@ class ChargeYrPikes(RuleSet):
     @staticmethod
     def _carry_officers(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
         """Officers in the unit's front rank go where it goes (Tertias and officers 4 D)."""
-        for officer in _front_rank(tx.state, unit.id):
+        for officer in front_rank_officers(tx.state, unit.id):
             tx.emit(UnitMoved(unit=officer.id, facing=officer.facing, reason="with its unit",
                               path=((officer.x, officer.y), (officer.x + dx, officer.y + dy))))
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def _front_rank(state: GameState, unit_id: str) -> list[Unit]:
-    return [o for o in state.iter_units() if unit_data(o).is_officer and unit_data(o).attached_to == unit_id]
 
 
 def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Violation]:
@@ -429,7 +426,7 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
     other unit of its tertia leaves it (a unit alone in its tertia, or led by an officer
     in its front rank, may)."""
     own = unit_data(unit)
-    if own.is_officer or own.is_gun or _front_rank(state, unit.id):
+    if own.is_officer or own.is_gun or front_rank_officers(state, unit.id):
         return []
     mates = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.id != unit.id
              and not unit_data(u).is_gun]
