@@ -136,7 +136,7 @@ def is_cavalry(unit: Unit) -> bool:
 
 def is_battery(unit: Unit) -> bool:
     """Field or heavy artillery (a galloper shares its unit's fate)."""
-    return unit_data(unit).gun in ("field", "heavy")
+    return unit_data(unit).is_battery
 
 
 def stands_deep(table: Battlefield, unit: Unit, tables: Tables) -> bool:

@@ -23,7 +23,7 @@ FREE_MOVE = "free_move"
 def on_officers_card(unit: Unit) -> bool:
     """Does ``unit`` move on its army's Officers & Artillery card rather than a tertia's?"""
     own = unit_data(unit)
-    return (own.is_officer and own.attached_to is None) or own.gun in ("field", "heavy")
+    return (own.is_officer and own.attached_to is None) or own.is_battery
 
 
 def tertias(state: GameState, side: str) -> tuple[str, ...]:

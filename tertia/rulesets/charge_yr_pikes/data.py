@@ -176,6 +176,11 @@ class CypUnit(RuleData):
         return self.gun is not None
 
     @property
+    def is_battery(self) -> bool:
+        """A field or heavy gun (a galloper goes with its regiment)."""
+        return self.gun in ("field", "heavy")
+
+    @property
     def routed(self) -> bool:
         return self.formation == ROUTED
 

@@ -39,7 +39,7 @@ from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 def is_battery(own: CypUnit) -> bool:
     """A field or heavy gun with its crew (a galloper goes with its unit)."""
-    return own.is_gun and own.gun != "galloper" and not own.abandoned
+    return own.is_battery and not own.abandoned
 
 
 def not_in_the_way(state: GameState, unit_id: str) -> tuple[str, ...]:

@@ -220,8 +220,8 @@ def longest_reach(unit: Unit, tables: Tables) -> float:
     canister. Every range the rules measure is at least the gap between the bases, so no
     target further off can be hit."""
     own = unit_data(unit)
-    if own.is_gun and own.gun != "galloper":
-        gun = own.gun or "field"
+    if own.is_battery:
+        gun = own.gun or "field"  # a battery always names its gun
         return float(max(tables.artillery.ball_range.get(gun, 0),  # type: ignore[call-overload]
                          tables.artillery.canister_range.get(gun, 0)))  # type: ignore[call-overload]
     return float(max(tables.musketry.long_range, tables.artillery.canister_range.get("galloper", 0)))

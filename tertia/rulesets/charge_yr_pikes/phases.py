@@ -88,7 +88,7 @@ def shooters(state: GameState, side: str, step: str) -> list[Unit]:
         if own.routed or own.abandoned or u.id in charging:
             continue
         if step == ARTILLERY:
-            if own.gun in ("field", "heavy"):
+            if own.is_battery:
                 out.append(u)
         elif (own.gun == "galloper" or musketry.has_muskets(own)) and \
                 (step == STANDING_FIRE) == (not _moved(state, u)):

@@ -50,6 +50,7 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.charge_yr_pikes.army import CAPTURED, ESCAPED, ROUTED, ArmyLosses, final_losses
 from tertia.rulesets.charge_yr_pikes.data import SQUARE, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.movement import line_of
 from tertia.rulesets.charge_yr_pikes.points import (
     OBJECTIVE,
     in_good_order,
@@ -58,7 +59,6 @@ from tertia.rulesets.charge_yr_pikes.points import (
     vital_points_kept,
 )
 from tertia.rulesets.charge_yr_pikes.tables import Tables, Victory
-from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 
 KEEP_AT_LEAST = 2
 """19 C: "still holds at least two of its own vital points"."""
@@ -194,8 +194,7 @@ def move_of(unit: Unit, tables: Tables) -> float:
     own = unit_data(unit)
     if own.gun_fired:
         return 0.0
-    key = "dismounted_dragoons" if own.troop == "dragoons" and not own.mounted else TROOPS[own.troop].move
-    line = tables.movement[key]  # type: ignore[index]  # a troop's line of the table
+    line = line_of(tables, own)
     return float(line.square if own.formation == SQUARE and line.square is not None else line.normal)
 
 
