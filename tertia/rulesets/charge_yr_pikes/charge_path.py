@@ -21,10 +21,8 @@ from tertia.core.geometry import bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
 from tertia.rulesets.charge_yr_pikes.data import unit_data
-
-HALT = 1.0
-"""12 A: the attacker "halts 1" away"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +48,7 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     if slide.stopped_by != target.id:
         blocker = state.units[slide.stopped_by].label if slide.stopped_by is not None else "the table edge"
         return ChargePath(heading, slide.distance, slide.end.centre, blocker)
-    go = max(0.0, slide.distance - HALT)
+    go = max(0.0, slide.distance - SHORT_OF_TARGET)
     dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
     return ChargePath(heading, go, (unit.x + dx * go, unit.y + dy * go))
 

@@ -38,6 +38,7 @@ from tertia.rulesets.charge_yr_pikes.charge import (
     CLOSED_ON,
     Charge,
     MoraleCall,
+    MoraleStep,
     attacks_with_pistols,
     close_in,
     is_cavalry,
@@ -199,14 +200,20 @@ def combats(state: GameState, kept: Sequence[tuple[str, str, float, float, float
     return groups
 
 
-def fight(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, Any]) -> None:
-    """One combat: tests to close and to stand, the fight and its results."""
-    results: dict[str, morale.MoraleResult] = {}
-
+def morale_step(tx: Tx, tables: Tables, results: dict[str, morale.MoraleResult]) -> MoraleStep:
+    """The close combat rules' morale test (``charge.MoraleStep``): each test taken, its
+    result kept in ``results`` by unit."""
     def test(call: MoraleCall) -> bool:
         result = morale.morale_test(tx, tables, call.unit, call.reason, flank_or_rear=call.flank_or_rear)
         results[call.unit] = result
         return result.passed
+    return test
+
+
+def fight(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, Any]) -> None:
+    """One combat: tests to close and to stand, the fight and its results."""
+    results: dict[str, morale.MoraleResult] = {}
+    test = morale_step(tx, tables, results)
 
     year = int(game_data(tx.state).year)
     pistols = [c.attacker for c in charges if is_cavalry(tx.state.units[c.attacker])
@@ -240,11 +247,9 @@ def fight_on(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str
     if not going:
         return
 
-    def test(call: MoraleCall) -> bool:
-        return morale.morale_test(tx, tables, call.unit, call.reason, flank_or_rear=call.flank_or_rear).passed
-
     fighters = fighters_of(tx.table, tx.state, going)
-    result = melee.resolve(tx, tables, fighters, test, graded=bool(options.get("officer_grades", True)),
+    result = melee.resolve(tx, tables, fighters, morale_step(tx, tables, {}),
+                           graded=bool(options.get("officer_grades", True)),
                            began_this_turn=False)
     carry_out(tx, tables, result, going)
 

@@ -68,7 +68,7 @@ from tertia.rulesets.charge_yr_pikes.data import (
     game_data,
     unit_data,
 )
-from tertia.rulesets.charge_yr_pikes.deployment import deployment_problems
+from tertia.rulesets.charge_yr_pikes.deployment import TERTIA_SPAN, deployment_problems
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade, FireOrdered, MovedOnCard, change
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
@@ -76,8 +76,6 @@ from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
 from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_with
 
-TERTIA_SPAN = 6.0
-"""Tertias A: "all units within 6" of one another"."""
 MOVEMENT_RULE = "Movement 5"
 FORMATIONS_RULE = "Formations 3"
 
