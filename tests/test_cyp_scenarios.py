@@ -1,14 +1,8 @@
-"""Charge yr Pikes!' scenarios: Naseby (1645) and Edgehill (1642) at tertia scale.
-
-The rule set is not registered yet, and a scenario file may name in its tables only the
-rule sets the engine knows: so Naseby lives in ``tests/scenarios/naseby.toml`` and
-Edgehill's table for this rule set in ``tests/scenarios/edgehill_cyp.toml``, which is
-read here appended to the built-in ``edgehill.toml``. When the rule set is registered,
-Naseby moves to ``tertia/scenarios/`` and the table into ``edgehill.toml``."""
+"""Charge yr Pikes!' scenarios: Naseby (1645) and Edgehill (1642) at tertia scale, both
+built in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,38 +13,22 @@ from tertia.battle import fight_battle
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.io.scenario_file import ScenarioError, load_scenario
-from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups
 from tertia.rulesets.charge_yr_pikes.points import places
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.scenarios import load_builtin
 
 RULES = "charge-yr-pikes"
-HERE = Path(__file__).parent / "scenarios"
 EDGEHILL = Path(tertia.scenarios.__file__).parent / "edgehill.toml"
-SHARED_RULES = 'rules = ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir"]'
-
-
-@pytest.fixture(autouse=True)
-def _registered() -> Iterator[None]:
-    with registered(ChargeYrPikes):
-        yield
-
-
-def edgehill_text() -> str:
-    """edgehill.toml with this rule set's table, and the rule set in its ``rules``."""
-    text = EDGEHILL.read_text(encoding="utf-8")
-    assert text.count(SHARED_RULES) == 1
-    text = text.replace(SHARED_RULES, SHARED_RULES[:-1] + f', "{RULES}"]', 1)
-    return text + "\n" + (HERE / "edgehill_cyp.toml").read_text(encoding="utf-8")
 
 
 def naseby() -> Scenario:
-    return load_scenario(HERE / "naseby.toml", rules_id=RULES)
+    return load_builtin("naseby", rules_id=RULES)
 
 
 def edgehill() -> Scenario:
-    return load_scenario(edgehill_text(), source_name="edgehill.toml", rules_id=RULES)
+    return load_builtin("edgehill", rules_id=RULES)
 
 
 BATTLES = {"naseby": (naseby, 1645), "edgehill": (edgehill, 1642)}
@@ -116,17 +94,17 @@ def test_naseby_order_of_battle() -> None:
 
 def test_edgehill_fields_its_own_order_of_battle_only_under_this_rule_set() -> None:
     scenario = edgehill()
-    shared = load_scenario(edgehill_text(), source_name="edgehill.toml")
+    shared = load_builtin("edgehill")
     assert scenario.own_lists(RULES) == ("commanders", "units")
     assert len(scenario.units) > len(shared.units)
     assert {u.id for u in scenario.units} != {u.id for u in shared.units}
     for other in ("larger-battles", "d3-commands", "declare-thee-sir"):
-        fielded = load_scenario(edgehill_text(), source_name="edgehill.toml", rules_id=other)
+        fielded = load_builtin("edgehill", rules_id=other)
         assert fielded.units == shared.units
 
 
 def test_edgehill_without_the_rule_set_listed_is_refused_under_it() -> None:
-    text = edgehill_text().replace(f', "{RULES}"]', "]", 1)
+    text = EDGEHILL.read_text(encoding="utf-8").replace(f', "{RULES}"]', "]", 1)
     with pytest.raises(ScenarioError, match="not written for rule set 'charge-yr-pikes'"):
         load_scenario(text, source_name="edgehill.toml", rules_id=RULES)
 

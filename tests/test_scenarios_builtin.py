@@ -89,15 +89,15 @@ def test_resolve_by_name_and_by_path(tmp_path: Path) -> None:
 
 def test_resolve_unknown_lists_the_builtins() -> None:
     with pytest.raises(ScenarioError) as info:
-        resolve_scenario("naseby")
+        resolve_scenario("marston_moor")
     assert str(info.value) == (
-        "naseby: no such file, and no built-in scenario of that name; "
-        "built-ins: chalgrove, edgehill, roundway_down, skirmish"
+        "marston_moor: no such file, and no built-in scenario of that name; "
+        "built-ins: chalgrove, edgehill, naseby, roundway_down, skirmish"
     )
     with pytest.raises(ScenarioError) as info:
-        load_builtin("naseby")
+        load_builtin("marston_moor")
     assert str(info.value) == (
-        "naseby: no built-in scenario 'naseby'; built-ins: chalgrove, edgehill, roundway_down, skirmish")
+        "marston_moor: no built-in scenario 'marston_moor'; built-ins: chalgrove, edgehill, naseby, roundway_down, skirmish")
 
 
 def test_resolve_a_broken_file_reports_its_problems() -> None:

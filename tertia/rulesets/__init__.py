@@ -59,12 +59,13 @@ def _load() -> dict[str, type[RuleSet]]:
     global _loaded
     if not _loaded:
         _loaded = True
+        from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
         from tertia.rulesets.d3_cards import D3Cards
         from tertia.rulesets.d3_commands import D3Commands
         from tertia.rulesets.declare_thee_sir import DeclareTheeSir
         from tertia.rulesets.larger_battles import LargerBattles
 
-        for cls in (LargerBattles, D3Commands, D3Cards, DeclareTheeSir):
+        for cls in (LargerBattles, D3Commands, D3Cards, DeclareTheeSir, ChargeYrPikes):
             register_ruleset(cls)
         for name in filter(None, (n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
             try:
