@@ -57,7 +57,12 @@ from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, FireOrder
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
-from tertia.rulesets.charge_yr_pikes.command import COMMAND_RADIUS, commands
+from tertia.rulesets.charge_yr_pikes.command import (
+    COMMAND_RADIUS,
+    command_distance,
+    commands,
+    in_command_radius,
+)
 from tertia.rulesets.charge_yr_pikes.data import LINE, SQUARE, CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, is_foot, unit_dice
@@ -216,7 +221,7 @@ def _officer_move(game: Game, state: GameState, officer: Unit, tables: Tables) -
     mates = _tertia_units(state, officer)
     if not mates:
         return None
-    if all(base_distance(officer.base, u.base) <= COMMAND_RADIUS - SETTLED for u in mates):
+    if all(command_distance(officer, u) <= COMMAND_RADIUS - SETTLED for u in mates):
         return None
     cx = sum(u.x for u in mates) / len(mates)
     cy = sum(u.y for u in mates) / len(mates)
@@ -380,7 +385,7 @@ def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tabl
     if move is None:
         return None
     officer = _officer_of(state, unit)
-    if officer is None or base_distance(officer.base, unit.base) > COMMAND_RADIUS:
+    if officer is None or not in_command_radius(officer, unit):
         return move
     end = move.waypoints[-1]
     if _within_radius(unit, officer, end):
@@ -394,8 +399,7 @@ def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tabl
 
 
 def _within_radius(unit: Unit, officer: Unit, at: Point) -> bool:
-    moved = unit.base.moved_to(at[0], at[1], unit.facing)
-    return base_distance(officer.base, moved) <= COMMAND_RADIUS
+    return in_command_radius(officer, unit, at)
 
 
 # --- measures --------------------------------------------------------------------------------

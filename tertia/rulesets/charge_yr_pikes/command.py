@@ -7,8 +7,11 @@ individual unit must test as 'Regiment without officer'." Read so:
 - an officer may test for a tertia when he commands it (the commander-in-chief commands
   every tertia, "The C-in-C can influence any unit"; a wing commander those the scenario
   gives him; a brigadier or staff officer his own), is not in a unit's front rank ("he
-  influences the one he is with alone", 4 G) and stands within 8" (base edge to base
-  edge) of one of its units;
+  influences the one he is with alone", 4 G) and stands within 8" of one of its units,
+  measured from the unit's reference point (Movement 5 B: "All measuring for distance is
+  made from the center of the line, or the center of the front of the head of a column,
+  or the center of mass of a square") to the nearest part of his base
+  (:func:`in_command_radius`);
 - the highest ranking such officer tests once for the units of the tertia within his 8";
   each unit out of his reach tests alone, "without officer";
 - an officer in a unit's front rank tests for that unit alone;
@@ -23,11 +26,12 @@ from dataclasses import dataclass
 
 from tertia.activation.command_response import ResponseTable
 from tertia.core.dice import D10
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import Point, point_polygon_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.data import RANKS, unit_data
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded
+from tertia.rulesets.charge_yr_pikes.movement import reference_point, reference_point_of
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 COMMAND_RADIUS = 8.0
@@ -100,8 +104,22 @@ def dice_for(state: GameState, side: str, tertia: str, wings: Mapping[str, tuple
     return out
 
 
+def command_distance(officer: Unit, unit: Unit, at: Point | None = None) -> float:
+    """Movement 5 B: from ``unit``'s reference point (standing at ``at``, its facing kept,
+    when given) to the nearest part of ``officer``'s base."""
+    ref = reference_point(unit) if at is None else \
+        reference_point_of(unit.base.moved_to(at[0], at[1]), unit_data(unit).formation)
+    return point_polygon_distance(officer.base.corners(), ref)
+
+
+def in_command_radius(officer: Unit, unit: Unit, at: Point | None = None) -> bool:
+    """Tertias and officers B: is ``unit`` (at ``at``, when given) within the officer's 8"
+    command radius?"""
+    return command_distance(officer, unit, at) <= COMMAND_RADIUS + 1e-9
+
+
 def _reaches(officer: Unit, unit: Unit) -> bool:
-    return base_distance(officer.base, unit.base) <= COMMAND_RADIUS + 1e-9
+    return in_command_radius(officer, unit)
 
 
 def _highest(officers: Iterable[Unit]) -> Unit | None:

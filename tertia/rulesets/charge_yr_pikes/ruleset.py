@@ -266,10 +266,12 @@ class ChargeYrPikes(RuleSet):
         if costs.barred is not None:
             return [Violation(MovementCode.IMPASSABLE, f"{unit.label} cannot enter the {costs.barred}",
                               "Terrain 16")]
-        if plan.length + costs.inches > inches + 1e-6:
+        measured = movement.measured_length(plan, own.formation)
+        if measured + costs.inches > inches + 1e-6:
             extra = f" less {costs.inches}\" for the ground" if costs.inches else ""
             return [Violation(CypCode.TOO_FAR, f"{unit.label} may move {inches:g}\"{extra}, not "
-                              f"{plan.length:.1f}\"", MOVEMENT_RULE)]
+                              f"{measured:.1f}\" (measured from {_measured_from(own.formation)})",
+                              f"{MOVEMENT_RULE} B")]
         carried = {o.id for o in front_rank_officers(state, unit.id)}
         problems = [*iter_table_violations(table, plan, MOVEMENT_RULE),
                     *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", carried)]
@@ -385,7 +387,7 @@ class ChargeYrPikes(RuleSet):
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
         change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
         tx.emit(MovedOnCard(unit=unit.id))
-        tired = charge_fatigue(tx, unit.id, max(0.0, path.distance - reach))
+        tired = charge_fatigue(tx, unit.id, max(0.0, path.length - reach))
         tx.emit(ChargeMade(attacker=unit.id, target=target.id, x=unit.x, y=unit.y, facing=unit.facing,
                            fatigued=tired.men))
 
@@ -398,7 +400,7 @@ class ChargeYrPikes(RuleSet):
         costs = movement.ground_costs(tx.table, tables, own, plan)
         lost = sum(tx.roll(D6, f"ground: {unit.label}") for _ in range(costs.dice))
         left = inches - costs.inches - lost
-        points = _cut(plan.points, max(0.0, left))
+        points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
         change(tx, unit.id, "moves", moved=True, acts=own.acts + 1)
@@ -432,6 +434,11 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
         return []
     return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
                       f"unit of its tertia ({unit.command})", "Tertias and officers 4 A")]
+
+
+def _measured_from(formation: str) -> str:
+    """Words for a unit's reference point (Movement 5 B)."""
+    return "its centre" if formation in movement.MEASURED_FROM_CENTRE else "the centre of its front"
 
 
 def _formations_for(table: Battlefield, tables: Tables, unit: Unit) -> tuple[str, ...]:
