@@ -129,3 +129,27 @@ def test_the_units_that_obey_may_move_and_the_others_may_not() -> None:
         [("k-gen", 8, True), (None, 7, False), (None, 3, True)]
     assert game_data(tx.state).moving == ("k-foot", "k-gun", "k-drag")
     assert unit_data(tx.state.units["k-horse"]).moved is False
+
+
+@pytest.mark.parametrize(("face", "obeyed"), [(5, True), (7, False)])
+def test_falling_back_ends_when_the_unit_passes_its_next_command_response(face: int, obeyed: bool) -> None:
+    # Special rules B: "This status continues until the unit passes its next command
+    # response role." Alone, without officer, the foot passes on 5 and fails on 7.
+    table, state = _state()
+    foot = state.units["k-foot"]
+    state = state.with_unit(foot.evolve(own=unit_data(foot).evolve(falling_back=True, disordered=True)))
+    tx = Tx(table, state, ScriptedDice([face]))
+    respond(tx, "king:k1", [ResponseDie(None, ("k-foot",))], response_table(default_tables(), graded=False),
+            graded=False)
+    own = unit_data(tx.state.units["k-foot"])
+    assert own.falling_back is not obeyed
+    assert own.disordered  # disorder has its own cures
+    assert ("k-foot" in game_data(tx.state).moving) is obeyed
+
+
+def test_a_unit_not_falling_back_that_passes_is_unchanged() -> None:
+    table, state = _state()
+    tx = Tx(table, state, ScriptedDice([5]))
+    respond(tx, "king:k1", [ResponseDie(None, ("k-foot",))], response_table(default_tables(), graded=False),
+            graded=False)
+    assert tx.state.units["k-foot"].own == state.units["k-foot"].own

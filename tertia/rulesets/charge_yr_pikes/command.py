@@ -16,7 +16,11 @@ individual unit must test as 'Regiment without officer'." Read so:
   each unit out of his reach tests alone, "without officer";
 - an officer in a unit's front rank tests for that unit alone;
 - a face in the officer's "no move" list (by grade when grades are used, else by rank;
-  ``tables.toml [command_response]``) means no move. A D10 face 10 reads as the text's 0.
+  ``tables.toml [command_response]``) means no move. A D10 face 10 reads as the text's 0;
+- a unit falling back that passes is falling back no more (:func:`respond`): Special rules
+  B, of a unit wholly fatigued by a charge, "This status continues until the unit passes
+  its next command response role". Falling back 14 gives the status no end of its own, so
+  every unit falling back ends it so; one that fails stays falling back.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from tertia.core.geometry import Point, point_polygon_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.data import RANKS, unit_data
-from tertia.rulesets.charge_yr_pikes.events import CommandResponded
+from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.movement import reference_point, reference_point_of
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
@@ -135,3 +139,14 @@ def respond(tx: Tx, card: str, tests: Sequence[ResponseDie], table: ResponseTabl
         obeyed = table.responds(line_for(test.officer, graded=graded), face)
         tx.emit(CommandResponded(card=card, officer=None if test.officer is None else test.officer.id,
                                  units=test.units, face=face, obeyed=obeyed))
+        if obeyed:
+            end_falling_back(tx, test.units)
+
+
+def end_falling_back(tx: Tx, units: Iterable[str]) -> None:
+    """Special rules B: falling back "continues until the unit passes its next command
+    response role": those of ``units`` falling back are so no more (they stay disordered
+    until that is removed in its own way)."""
+    for unit_id in units:
+        if unit_data(tx.state.units[unit_id]).falling_back:
+            change(tx, unit_id, "passes its command response and ends its fall back", falling_back=False)
