@@ -33,6 +33,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log's sentences)
     artillery,
+    commanded,
     disorder,
     dragoons,
     movement,
@@ -73,7 +74,7 @@ from tertia.rulesets.charge_yr_pikes.events import ChargeMade, FireOrdered, Move
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
-from tertia.rulesets.charge_yr_pikes.setup import pieces
+from tertia.rulesets.charge_yr_pikes.setup import pieces, undetached
 from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_with
 
 MOVEMENT_RULE = "Movement 5"
@@ -130,6 +131,7 @@ class ChargeYrPikes(RuleSet):
                                  f"no commander {o.commander!r} in the scenario"))
             elif o.attached_to is not None and o.attached_to not in units:
                 problems.append((f"{where}.officers[{i}].attached_to", f"no unit {o.attached_to!r}"))
+        problems.extend(commanded.detachment_problems(table, where, undetached(scenario, table)))
         try:
             tables_with(table.tables)
         except TablesError as e:
