@@ -270,11 +270,8 @@ def carry_out(tx: Tx, tables: Tables, result: melee.MeleeResult, charges: list[C
         if tx.state.units[unit_id].in_play:
             rout(tx, tables, unit_id, "lost a close combat", foe=foes.get(unit_id), after_melee=True)
     for unit_id in result.plunderers:
-        unit = tx.state.units[unit_id]
-        if unit.in_play:
-            enemy_edge = game_data(tx.state).edges.get(tx.state.opponent(unit.side), "north")
-            plunder.go_plundering(tx, unit_id, (unit.base.centre,
-                                                plunder.exit_point(tx.table.depth, unit, enemy_edge)))
+        if tx.state.units[unit_id].in_play:
+            plunder.ride_off(tx, unit_id)
     for sub in result.then:
         carry_out(tx, tables, sub, charges)
 
@@ -298,6 +295,7 @@ def after_close_combat(tx: Tx, tables: Tables) -> bool:
     tx.emit(PhaseBegan(phase=ARMY_MORALE))
     for side in tx.state.sides:
         army.army_morale(tx, side, tables, lambda unit_id: _fright_rout(tx, tables, unit_id))
+    plunder.end_of_turn(tx, tables)
     return victory.at_turn_end(tx, tables)
 
 

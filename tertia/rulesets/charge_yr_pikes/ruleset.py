@@ -40,6 +40,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     musketry,
     narration,
     phases,
+    plunder,
     points,
     reports,
     sequence,
@@ -289,6 +290,9 @@ class ChargeYrPikes(RuleSet):
         own = unit_data(unit)
         if own.is_officer or own.is_gun or own.troop == "wagons":
             return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} does not charge", rule)]
+        if not plunder.may_charge(state, unit.id):
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} came back from plundering this turn and "
+                              "may not attack into close combat", "Baggage plunder D")]
         if own.troop == "dragoons" and own.acts:
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have acted this turn: a charge "
                               "occupies the entire turn", "Dragoons 18 A")]
