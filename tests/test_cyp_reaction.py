@@ -4,16 +4,19 @@ meet a flank or rear charge; and how the countercharge is fought."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from tertia.core.actions import Move
+from tertia.ai.cyp_doctrine import CypDoctrine
+from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, UnitTurned
 from tertia.core.game import Game
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes.actions import Charge, MoraleToMove, Reform, TurnToMeet
+from tertia.rulesets.charge_yr_pikes.actions import Breakthrough, Charge, MoraleToMove, Reform, TurnToMeet
+from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE, CLOSED_ON
 from tertia.rulesets.charge_yr_pikes.charge import Charge as Charged
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
@@ -35,6 +38,7 @@ from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
 
 from .cyp_dice_support import ByPurpose
 from .cyp_melee_support import Morale, piece, state_of, table_with, tx_with
+from .test_cyp_doctrine import FAR, _choose, _on_card
 from .test_cyp_setup import scenario
 
 K1_MOVES = [4, 1, 1, 5]
@@ -191,7 +195,6 @@ def test_in_a_countercharge_each_tests_once_and_both_attack() -> None:
     assert len(closing.charges) == 2 and closing.failed == ()
     fighters = {f.unit: f for f in fighters_of(table_with(), tx.state, closing.charges)}
     assert fighters["a"].attacking and fighters["x"].attacking
-    assert fighters["x"].obstacle is None
 
 
 def test_a_countercharger_that_fails_to_close_acts_as_a_defender_that_failed() -> None:
@@ -253,3 +256,53 @@ def test_the_countercharge_turns_the_unit_so_the_charge_is_met_frontally() -> No
     state, _ = game.apply(state, Charge(unit="k-foot", target="p-foot"), ScriptedDice([]))
     assert flank_attacks(state, "k-foot") == ()
     assert base_distance(state.units["k-foot"].base, state.units["p-foot"].base) <= 1.0 + 1e-6
+
+
+# --- the doctrine player ---------------------------------------------------------------------------
+
+
+def _doctrine_charged(attacker: str, at: tuple[float, float, float], start: tuple[float, float, float],
+                      target: str = "k-foot", **values: Any) -> tuple[Game, GameState]:
+    game, state = _on_card(FAR, (target,), **values)
+    x, y, facing = at
+    state = state.with_unit(state.units[attacker].evolve(x=x, y=y, facing=facing))
+    charges = ((attacker, target, *start, 0),)
+    return game, state.evolve(own=game_data(state).evolve(charges=charges))
+
+
+def test_the_doctrine_turns_to_meet_a_flank_charge() -> None:
+    # k-foot (26, 10) faces north; p-foot2 halted on its right flank, its charge begun behind
+    # k-foot's front line.
+    game, state = _doctrine_charged("p-foot2", (34.5, 10.0, 270.0), (40.0, 4.0, 270.0))
+    assert _choose(game, state) == TurnToMeet(unit="k-foot", attacker="p-foot2")
+
+
+def test_the_doctrine_moves_an_outmatched_unit_away_and_stands_a_match() -> None:
+
+    from .test_cyp_doctrine import _choose
+    # A regiment hurt to two stands, charged in front by a whole one: it tests to move away,
+    # and passing, falls back a move.
+    game, state = _doctrine_charged("p-foot", (26.0, 13.5, 180.0), (26.0, 20.0, 180.0),
+                                    **{"k-foot": {"pike": 4, "shot": 4}})
+    player = CypDoctrine()
+    action = player.choose(game, state, random.Random(0))
+    assert action == MoraleToMove(unit="k-foot", purpose=MOVE_AWAY)
+    state, _ = game.apply(state, action, ScriptedDice([6] * 3))
+    move = player.choose(game, state, random.Random(0))
+    assert isinstance(move, Move) and game.is_legal(state, move)
+    assert move.waypoints[-1][1] < 10.0  # back, away from the charger
+    # Whole regiment against whole regiment: it stands (the doctrine ends the card).
+    game, state = _doctrine_charged("p-foot", (26.0, 13.5, 180.0), (26.0, 20.0, 180.0))
+    assert not isinstance(_choose(game, state), MoraleToMove | Move)
+
+
+def test_the_doctrine_breaks_through_at_a_shaken_foe_and_else_stands_fast() -> None:
+    # 12 J: k-horse (50, 10) owed a bonus move; p-foot 14" ahead, within its normal 16".
+    game, state = _on_card({**FAR, "p-foot": (50.0, 24.0)}, (), **{"p-foot": {"disordered": True}})
+    g = game_data(state).evolve(card=None, step=BONUS_MOVES, step_side="king",
+                                bonus=(("k-horse", True, ()), ("k-foot", False, ())))
+    state = state.evolve(own=g)
+    assert _choose(game, state) == Breakthrough(unit="k-horse", target="p-foot")
+    steady = state.with_unit(state.units["p-foot"].evolve(own=unit_data(state.units["p-foot"]).evolve(
+        disordered=False)))
+    assert _choose(game, steady) == EndPhase()  # pikes in good order: the horse stand fast, as the foot
