@@ -37,7 +37,8 @@
 - **Section 21 A**: each horse unit that won and still stands tests obedience at once
   (:func:`~tertia.rulesets.charge_yr_pikes.plunder.obeys`); those that fail are named in
   :attr:`MeleeResult.plunderers` for the plunder move.
-- **I-K**: :func:`bonus_moves`, once all close combats are resolved.
+- **I-K**: :func:`bonus_moves`, once all close combats are resolved (who tests); the
+  moves, breakthroughs and bonus combats are :mod:`~tertia.rulesets.charge_yr_pikes.bonus`'s.
 
 The fall-back and rout moves (and disorder, and a rout's half D6 of casualties) are the
 falling-back and routing rules': :class:`MeleeResult` names the units that fall back and

@@ -33,6 +33,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log's sentences)
     artillery,
+    bonus,
     commanded,
     disorder,
     dragoons,
@@ -42,6 +43,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     phases,
     plunder,
     points,
+    reaction,
     reports,
     sequence,
     vocabulary,
@@ -49,11 +51,14 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
 from tertia.rulesets.charge_yr_pikes.actions import (
     FIRE_KINDS,
     FREE_MOVE,
+    Breakthrough,
     Charge,
     FireOrder,
     GiveFreeMove,
+    MoraleToMove,
     Mount,
     Reform,
+    TurnToMeet,
 )
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.cards import tertias
@@ -185,6 +190,8 @@ class ChargeYrPikes(RuleSet):
             return []
         if isinstance(action, GiveFreeMove):
             return [Violation(CoreCode.WRONG_PHASE, "no free move card is in play", "Sequence of play 3 A")]
+        if game_data(state).step == bonus.BONUS_MOVES:
+            return self._bonus_problems(table, state, action)
         if game_data(state).step is not None:
             return self._order_problems(table, state, action)
         if isinstance(action, FireOrder):
@@ -193,7 +200,7 @@ class ChargeYrPikes(RuleSet):
         if isinstance(action, EndPhase):
             return [] if game_data(state).card is not None else [
                 Violation(CypCode.NO_CARD, "no card is in play", "Sequence of play 3 A")]
-        if isinstance(action, Move | Reform | Charge | Mount):
+        if isinstance(action, Move | Reform | Charge | Mount | MoraleToMove | TurnToMeet):
             unit = state.units.get(action.unit)
             if unit is None or not unit.in_play or unit.side != state.active:
                 return [Violation(CoreCode.UNKNOWN_UNIT, f"no piece {action.unit!r} of {state.active} "
@@ -201,6 +208,9 @@ class ChargeYrPikes(RuleSet):
             if unit.id not in game_data(state).moving:
                 return [Violation(CypCode.NOT_MOVING, f"{unit.label} may not move on this card "
                                   "(not on it, or it failed its command response)", f"{MOVEMENT_RULE} A")]
+            charged = reaction.problems(table, state, unit, action)
+            if charged or isinstance(action, MoraleToMove | TurnToMeet):
+                return charged
             if isinstance(action, Move):
                 return self._move_problems(table, state, unit, action)
             if isinstance(action, Charge):
@@ -210,6 +220,17 @@ class ChargeYrPikes(RuleSet):
             return self._reform_problems(table, state, unit, action.formation)
         return [Violation(CoreCode.WRONG_PHASE, f"{action.type} is not an action of this rule set now",
                           "Sequence of play 3")]
+
+    def _bonus_problems(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
+        """Sequence I: bonus moves and breakthroughs (:mod:`.bonus`), each then judged as a
+        move or a charge."""
+        found = bonus.problems(table, state, action, tables_of(state))
+        if found or not isinstance(action, Move | Breakthrough):
+            return found
+        unit = state.units[action.unit]
+        if isinstance(action, Move):
+            return self._move_problems(table, state, unit, action)
+        return self._charge_problems(table, state, unit, action.target)
 
     def _order_problems(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         """In a fire step a side gives fire orders, then ends them (``EndPhase``)."""
@@ -252,7 +273,8 @@ class ChargeYrPikes(RuleSet):
         if unit.id in game_data(state).moved_on_card or unit.id in game_data(state).reformed:
             return [Violation(CypCode.ALREADY_MOVED, f"{unit.label} has already moved on this card",
                               MOVEMENT_RULE)]
-        if own.troop == "dragoons" and not dragoons.may_act(own):
+        bonus_move = game_data(state).step == bonus.BONUS_MOVES  # 12 I: a move of its own
+        if own.troop == "dragoons" and not dragoons.may_act(own) and not bonus_move:
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire)", "Dragoons 18")]
         plan = plan_move(unit, action)
@@ -293,7 +315,7 @@ class ChargeYrPikes(RuleSet):
         if not plunder.may_charge(state, unit.id):
             return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} came back from plundering this turn and "
                               "may not attack into close combat", "Baggage plunder D")]
-        if own.troop == "dragoons" and own.acts:
+        if own.troop == "dragoons" and own.acts and game_data(state).step != bonus.BONUS_MOVES:
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have acted this turn: a charge "
                               "occupies the entire turn", "Dragoons 18 A")]
         target = state.units.get(target_id)
@@ -346,6 +368,9 @@ class ChargeYrPikes(RuleSet):
 
     def resolve(self, tx: Tx, action: Action) -> None:
         tables = tables_of(tx.state)
+        if game_data(tx.state).step == bonus.BONUS_MOVES:
+            self._bonus(tx, tables, action)
+            return
         if game_data(tx.state).step is not None:
             if isinstance(action, FireOrder):
                 tx.emit(FireOrdered(unit=action.unit, target=action.target, kind=action.kind))
@@ -364,7 +389,13 @@ class ChargeYrPikes(RuleSet):
             if not game_data(tx.state).moving:
                 sequence.end_card(tx, tables, self.options)
         elif isinstance(action, Move):
+            start = (tx.state.units[action.unit].x, tx.state.units[action.unit].y)
             self._move(tx, tables, action)
+            reaction.after_move(tx, action.unit, start)
+        elif isinstance(action, MoraleToMove):
+            reaction.test_to_move(tx, tables, action.unit, action.purpose)
+        elif isinstance(action, TurnToMeet):
+            reaction.turn(tx, action.unit, action.attacker)
         elif isinstance(action, Reform):
             placed = reformed(tx.state, tx.state.units[action.unit], action.formation)
             tx.emit(UnitFormed(unit=placed.id, formation=action.formation, x=placed.x, y=placed.y,
@@ -383,6 +414,22 @@ class ChargeYrPikes(RuleSet):
                    moved=True, acts=new.acts)
         elif isinstance(action, EndPhase):
             sequence.end_card(tx, tables, self.options)
+
+    def _bonus(self, tx: Tx, tables: Tables, action: Action) -> None:
+        """Sequence I: a bonus move or breakthrough (12 I, J), or the end of a side's
+        bonus orders."""
+        if isinstance(action, EndPhase):
+            phases.bonus_done(tx, tables, self.options)
+            if game_data(tx.state).step is None and not tx.state.is_over:
+                sequence.next_turn(tx, tables, self.options)
+            return
+        if isinstance(action, Move):
+            self._move(tx, tables, action)
+        elif isinstance(action, Breakthrough):
+            self._charge(tx, tables, Charge(unit=action.unit, target=action.target))
+        else:
+            return
+        tx.emit(bonus.BonusSpent(units=(action.unit,)))
 
     def _charge(self, tx: Tx, tables: Tables, action: Charge) -> None:
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
