@@ -130,6 +130,7 @@ def orders_done(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
             tx.emit(PhaseStep(step=step, side=other))
             return False
     work_out_fire(tx, tables, step)
+    tx.action_over()  # the step's fire and its tests are done: the next step is the play that follows
     return begin_fire_step(tx, tables, options, FIRE_STEPS.index(step) + 1)
 
 

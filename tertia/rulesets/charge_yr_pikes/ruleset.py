@@ -8,19 +8,20 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
-from tertia.core.events import DecisionMade, UnitFormed, UnitMoved
+from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
 from tertia.core.geometry import base_distance
-from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
@@ -40,6 +41,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     movement,
     musketry,
     narration,
+    odds,
     phases,
     plunder,
     points,
@@ -106,6 +108,7 @@ class ChargeYrPikes(RuleSet):
     AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
                 doctrine="tertia.ai.cyp_doctrine:CypDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    _ACTION_TYPES: ClassVar[frozenset[str]] = frozenset(k.type for k in vocabulary.ACTION_KINDS)
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
@@ -179,6 +182,11 @@ class ChargeYrPikes(RuleSet):
     def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         if state.is_over:
             return [Violation(CoreCode.GAME_OVER, "the battle is over", "Sequence of play 3")]
+        if isinstance(action, odds.Question):
+            return self._question_problems(table, state, action)
+        if action.type not in self._ACTION_TYPES:
+            return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.id} has no action {action.type!r}",
+                              "Sequence of play 3")]
         pending = state.pending
         if pending is not None and pending.kind == FREE_MOVE:
             if not isinstance(action, GiveFreeMove):
@@ -364,10 +372,68 @@ class ChargeYrPikes(RuleSet):
         led = {o.id for o in front_rank_officers(state, unit.id)}
         return list(iter_room_violations(table, state, placed, rule, led))
 
+    # --- odds --------------------------------------------------------------------------------
+
+    ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
+    ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
+
+    def query(self, state: GameState, word: str | None, attacker: str, target: str,
+              details: Mapping[str, Any] | None = None) -> tuple[GameState, Action]:
+        """``fire`` (``ball``, ``canister``) is the attacker's fire worked out at its fire
+        step, ``charge`` its charge and the close combat, ``morale`` its morale test; the
+        position is readied for the question (:func:`~tertia.rulesets.charge_yr_pikes.odds.ready`).
+        It takes no particulars."""
+        if details:
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+                                           f"takes no {sorted(details)[0]!r}", odds.RULE)])
+        return odds.ready(state, word, attacker, target, tables_of(state))
+
+    def odds_effects(self, before: GameState, after: GameState, events: Sequence[Event]
+                     ) -> dict[str, dict[str, Any]]:
+        return odds.effects(before, after, events)
+
+    def describe_effects(self, state: GameState, effects: Mapping[str, Mapping[str, Any]]) -> str | None:
+        return odds.describe(state, effects)
+
+    def _question_problems(self, table: Battlefield, state: GameState, question: odds.Question
+                           ) -> list[Violation]:
+        """An odds question is asked only of a position readied for it; there the action it
+        stands for must be one the rules allow."""
+        if not odds.asked(state, question):
+            return [Violation(CoreCode.UNKNOWN_ACTION, f"{question.type} is asked only of a position "
+                              "readied for it (an odds query)", odds.RULE)]
+        unit, target = state.units.get(question.unit), state.units.get(question.target)
+        if unit is None or target is None or not unit.in_play or not target.in_play:
+            return [Violation(CoreCode.UNKNOWN_UNIT, "no such unit in play", odds.RULE)]
+        if question.word == odds.MORALE:
+            if unit_data(unit).is_officer:
+                return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} is an officer: officers take no "
+                                  "morale tests", "Morale 11")]
+            return []
+        if question.word == odds.CHARGE:
+            if odds.made(state, unit.id, target.id):
+                return []
+            return self._charge_problems(table, state, unit, target.id)
+        unordered = state.evolve(own=game_data(state).evolve(orders=()))
+        return self._order_problems(table, unordered, FireOrder(unit.id, target.id, question.kind))
+
+    def _answer(self, tx: Tx, tables: Tables, question: odds.Question) -> None:
+        if question.word == odds.MORALE:
+            odds.morale(tx, tables, question)
+        elif question.word == odds.CHARGE:
+            if not odds.made(tx.state, question.unit, question.target):
+                self._charge(tx, tables, Charge(unit=question.unit, target=question.target))
+            odds.close_combat(tx, tables, self.options)
+        else:
+            odds.fire(tx, tables)
+
     # --- resolution ------------------------------------------------------------------------
 
     def resolve(self, tx: Tx, action: Action) -> None:
         tables = tables_of(tx.state)
+        if isinstance(action, odds.Question):
+            self._answer(tx, tables, action)
+            return
         if game_data(tx.state).step == bonus.BONUS_MOVES:
             self._bonus(tx, tables, action)
             return
