@@ -3,6 +3,7 @@ which officer tests for a tertia, the units each die is for, and the "no move" f
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -12,7 +13,9 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.command import (
     ResponseDie,
+    command_distance,
     dice_for,
+    in_command_radius,
     line_for,
     respond,
     response_table,
@@ -38,9 +41,30 @@ def _who(tests: list[ResponseDie]) -> list[tuple[str | None, tuple[str, ...]]]:
 
 def test_the_highest_officer_within_8_inches_tests_for_the_units_in_his_reach() -> None:
     _, state = _state()
-    # The army's general (36, 4) reaches the foot and the gun of k1; the brigadier of k1
+    near = state.with_unit(state.units["k-gen"].evolve(x=33.0, y=6.0))
+    # The army's general at (33, 6) reaches the foot and the gun of k1; the brigadier of k1
     # is lower ranking.
-    assert _who(dice_for(state, "king", "k1", {})) == [("k-gen", ("k-foot", "k-gun"))]
+    assert _who(dice_for(near, "king", "k1", {})) == [("k-gen", ("k-foot", "k-gun"))]
+
+
+def test_the_command_radius_is_measured_from_the_units_reference_point() -> None:
+    # Movement 5 B: "All measuring for distance is made from the center of the line ...".
+    # At (36, 4) the general is 7.6" from the foot's nearest corner but 9.9" from the
+    # centre of its front (30, 12.75): the foot tests without officer; the gun's front
+    # centre is 7.4" from him.
+    _, state = _state()
+    gen, foot = state.units["k-gen"], state.units["k-foot"]
+    assert command_distance(gen, foot) == pytest.approx(9.92, abs=0.01)
+    assert _who(dice_for(state, "king", "k1", {})) == [("k-gen", ("k-gun",)), (None, ("k-foot",))]
+    # In square the foot is measured from its centre (30, 12): 9.2" from him, still beyond.
+    square = state.with_unit(foot.evolve(own=unit_data(foot).evolve(formation="square")))
+    assert command_distance(gen, square.units["k-foot"]) == pytest.approx(math.dist((30, 12), (35.5, 4.5)))
+    # Turned about to face him, its front centre (30, 11.25) is 8.3" off: still beyond; two
+    # inches east, at (32, 11.25), 7.6": within.
+    about = state.with_unit(foot.evolve(facing=180.0))
+    assert command_distance(gen, about.units["k-foot"]) == pytest.approx(math.dist((30, 11.25), (35.5, 4.5)))
+    assert not in_command_radius(gen, about.units["k-foot"])
+    assert in_command_radius(gen, about.units["k-foot"], at=(32.0, 12.0))
 
 
 def test_units_beyond_every_officers_reach_test_one_by_one_without_officer() -> None:
@@ -94,6 +118,7 @@ def test_a_graded_officer_tests_on_his_grade_and_an_ungraded_one_on_his_rank() -
 
 def test_the_units_that_obey_may_move_and_the_others_may_not() -> None:
     table, state = _state()
+    state = state.with_unit(state.units["k-gen"].evolve(x=33.0, y=6.0))
     tx = Tx(table, state, ScriptedDice([8, 7, 3]))
     tests = dice_for(state, "king", "k1", {}) + dice_for(state, "king", "k2", {})
     respond(tx, "king:k1", tests, response_table(default_tables(), graded=False), graded=False)
@@ -104,3 +129,27 @@ def test_the_units_that_obey_may_move_and_the_others_may_not() -> None:
         [("k-gen", 8, True), (None, 7, False), (None, 3, True)]
     assert game_data(tx.state).moving == ("k-foot", "k-gun", "k-drag")
     assert unit_data(tx.state.units["k-horse"]).moved is False
+
+
+@pytest.mark.parametrize(("face", "obeyed"), [(5, True), (7, False)])
+def test_falling_back_ends_when_the_unit_passes_its_next_command_response(face: int, obeyed: bool) -> None:
+    # Special rules B: "This status continues until the unit passes its next command
+    # response role." Alone, without officer, the foot passes on 5 and fails on 7.
+    table, state = _state()
+    foot = state.units["k-foot"]
+    state = state.with_unit(foot.evolve(own=unit_data(foot).evolve(falling_back=True, disordered=True)))
+    tx = Tx(table, state, ScriptedDice([face]))
+    respond(tx, "king:k1", [ResponseDie(None, ("k-foot",))], response_table(default_tables(), graded=False),
+            graded=False)
+    own = unit_data(tx.state.units["k-foot"])
+    assert own.falling_back is not obeyed
+    assert own.disordered  # disorder has its own cures
+    assert ("k-foot" in game_data(tx.state).moving) is obeyed
+
+
+def test_a_unit_not_falling_back_that_passes_is_unchanged() -> None:
+    table, state = _state()
+    tx = Tx(table, state, ScriptedDice([5]))
+    respond(tx, "king:k1", [ResponseDie(None, ("k-foot",))], response_table(default_tables(), graded=False),
+            graded=False)
+    assert tx.state.units["k-foot"].own == state.units["k-foot"].own

@@ -26,10 +26,12 @@ from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
 from tertia.rulesets.charge_yr_pikes import army as cyp_army
 from tertia.rulesets.charge_yr_pikes import artillery as cyp_artillery
+from tertia.rulesets.charge_yr_pikes import bonus as cyp_bonus
 from tertia.rulesets.charge_yr_pikes import casualties as cyp_casualties
 from tertia.rulesets.charge_yr_pikes import events as cyp_ev
 from tertia.rulesets.charge_yr_pikes import morale as cyp_morale
 from tertia.rulesets.charge_yr_pikes import narration as cyp_narration  # noqa: F401  (the sentences)
+from tertia.rulesets.charge_yr_pikes import reaction as cyp_reaction
 from tertia.rulesets.declare_thee_sir import capture as dts_capture
 from tertia.rulesets.declare_thee_sir import evasion as dts_evasion
 from tertia.rulesets.declare_thee_sir import event_cards as dts_events
@@ -359,6 +361,13 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
      "Essex's Foot are locked in melee: it goes on next turn"),
     (cyp_ev.StepOver(), None),
     (cyp_artillery.PlacesNoted(places=()), None),
+    (cyp_bonus.BonusOffered(unit="rh", breakthrough=True, foes=("pf",)),
+     "may make a bonus move or a breakthrough"),
+    (cyp_bonus.BonusSpent(units=("rh",)), None),
+    (cyp_bonus.CloseCombatOver(), None),
+    (cyp_reaction.Steadied(unit="pf", purpose="move_away"), "Essex's Foot holds together under the charge "
+     "and may move away from the charge"),
+    (cyp_reaction.ChargeEvaded(unit="pf", chargers=("rh",)), "Essex's Foot moves away from the charge of"),
     (cyp_casualties.FiguresKilled(unit="pf", figures=2, pike=1, shot=1, men=0, cause="musketry"),
      "Essex's Foot loses 2 figures (musketry)"),
     (cyp_morale.MoraleTested(unit="pf", why="fired on", rating=2, die=3, modifiers=(("disordered", -1),),

@@ -31,6 +31,15 @@ brigade card at a time.
     not hold, else the nearest enemy. It keeps within 6" of its tertia (the rules
     refuse a move that leaves it; a shorter move is tried) and, where it can, within its
     officer's 8" command radius.
+- **A charged unit** (12 L, M; 13 B), on its card, before anything else: charged in flank
+  or rear, it turns to meet the charge; outmatched (its chargers' close combat dice at
+  least half as many again as its own), it tests to move away and, passing, falls back a
+  move straight away from them; foot charged by horse in flank or rear that cannot turn
+  test to form square; horse charged by horse countercharge (so the enemy horse gets no
+  die for meeting horse that stood still); otherwise it stands to receive the charge.
+- **Bonus moves** (12 I, J). Horse owed one break through at the nearest enemy within
+  their normal move that is routed, falling back, shaken, a gun, or a target they would
+  charge with good odds; foot, and horse with no such target, stand fast.
 - **Fire steps.** Each unit that may fire is ordered at the nearest target the rules
   accept (a field or heavy gun fires canister within canister range, else ball); then
   the orders are ended.
@@ -53,17 +62,40 @@ from tertia.core.geometry import Point, base_distance, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainKind
 from tertia.rulesets.charge_yr_pikes import phases
-from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, FireOrder, GiveFreeMove, Mount, Reform
+from tertia.rulesets.charge_yr_pikes.actions import (
+    FREE_MOVE,
+    Breakthrough,
+    Charge,
+    FireOrder,
+    GiveFreeMove,
+    MoraleToMove,
+    Mount,
+    Reform,
+    TurnToMeet,
+)
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
+from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
-from tertia.rulesets.charge_yr_pikes.command import COMMAND_RADIUS, commands
+from tertia.rulesets.charge_yr_pikes.command import (
+    COMMAND_RADIUS,
+    command_distance,
+    commands,
+    in_command_radius,
+)
 from tertia.rulesets.charge_yr_pikes.data import LINE, SQUARE, CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, is_foot, unit_dice
 from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance, line_of
 from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, holds, in_good_order, places
+from tertia.rulesets.charge_yr_pikes.reaction import (
+    MOVE_AWAY,
+    REFORM,
+    chargers_of,
+    flank_attacks,
+    steadied_for,
+)
 from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
@@ -91,6 +123,8 @@ LEAST_GAIN = 0.5
 """A move that brings a unit less than this much nearer its goal is not worth it."""
 SHORTER = (0.75, 0.5, 0.25)
 """Fractions of a move tried to keep a unit within its officer's command radius."""
+OUTMATCHED = 1.5
+"""A charged unit whose chargers roll this many times its close combat dice moves away."""
 EDGE_SENSE = {"south": -1.0, "north": 1.0}
 """Which way (in y) is towards a side's own table edge."""
 
@@ -107,6 +141,8 @@ class CypDoctrine:
         if pending is not None and pending.kind == FREE_MOVE:
             return self._free_move(state)
         g = game_data(state)
+        if g.step == BONUS_MOVES:
+            return _bonus(game, state) or EndPhase()
         if g.step is not None:
             return _fire(game, state) or EndPhase()
         key = (state.turn, len(g.deck_drawn), g.card)
@@ -121,6 +157,8 @@ class CypDoctrine:
                 continue
             action = self._order(game, state, unit)
             if action is not None and game.is_legal(state, action):
+                if isinstance(action, MoraleToMove):
+                    self._done.discard(unit_id)  # passing, it acts on what it tested for
                 return action
         return EndPhase()
 
@@ -154,6 +192,9 @@ class CypDoctrine:
         foes = _foes(state, unit)
         if not foes:
             return None
+        chargers = chargers_of(state, unit.id)
+        if chargers:
+            return _react(game, state, unit, chargers, tables)
         square = _square_call(game, state, unit, tables)
         if square is not None:
             return square
@@ -172,6 +213,76 @@ class CypDoctrine:
         if _holds_fire(unit, foes):
             return None
         return _move_to(game, state, unit, _objective(state, unit, foes, tables), tables)
+
+
+# --- charged units and bonus moves ---------------------------------------------------------------
+
+
+def _react(game: Game, state: GameState, unit: Unit, chargers: tuple[str, ...], tables: Tables
+           ) -> Action | None:
+    """12 L, M; 13 B: what a charged unit does on its card (see the module's docstring)."""
+    own = unit_data(unit)
+    if own.moved:
+        return None
+    purpose = steadied_for(state, unit.id)
+    if purpose == MOVE_AWAY:
+        return _move_away(game, state, unit, chargers, tables)
+    if purpose == REFORM:
+        return Reform(unit=unit.id, formation=SQUARE) if own.formation != SQUARE else None
+    flank = flank_attacks(state, unit.id)
+    if flank:
+        turn = TurnToMeet(unit=unit.id, attacker=flank[0])
+        if game.is_legal(state, turn):
+            return turn
+    if _outmatched(game, state, unit, chargers, tables):
+        return MoraleToMove(unit=unit.id, purpose=MOVE_AWAY)
+    horse = [c for c in chargers if unit_data(state.units[c]).troop in CAVALRY]
+    if flank and horse and line_of(tables, own).square is not None and own.formation != SQUARE:
+        return MoraleToMove(unit=unit.id, purpose=REFORM)
+    if own.troop in CAVALRY and horse:
+        return Charge(unit=unit.id, target=horse[0])
+    return None
+
+
+def _outmatched(game: Game, state: GameState, unit: Unit, chargers: tuple[str, ...], tables: Tables) -> bool:
+    """Do the chargers' close combat dice come to :data:`OUTMATCHED` times the unit's?"""
+    fighters = {c: Fighter(unit=c, foes=(unit.id,), attacking=True) for c in chargers}
+    fighters[unit.id] = Fighter(unit=unit.id, foes=chargers, attacking=False)
+    theirs = sum(unit_dice(tables, game.table, state, fighters[c], fighters).dice for c in chargers)
+    mine = unit_dice(tables, game.table, state, fighters[unit.id], fighters).dice
+    return theirs >= OUTMATCHED * max(1, mine)
+
+
+def _move_away(game: Game, state: GameState, unit: Unit, chargers: tuple[str, ...], tables: Tables
+               ) -> Move | None:
+    """A move straight away from the chargers' midst, as far as the rules allow."""
+    cx = sum(state.units[c].x for c in chargers) / len(chargers)
+    cy = sum(state.units[c].y for c in chargers) / len(chargers)
+    reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
+    away = bearing((cx, cy), (unit.x, unit.y))
+    goal = (unit.x + math.sin(math.radians(away)) * reach, unit.y + math.cos(math.radians(away)) * reach)
+    return advance_towards(game, state, unit, goal, reach, arc=180.0, least=LEAST_GAIN, ahead=away)
+
+
+def _bonus(game: Game, state: GameState) -> Action | None:
+    """12 I, J: horse break through at the nearest enemy worth it within their normal move;
+    foot, and horse with none, stand fast."""
+    tables = tables_of(state)
+    for unit_id in owed(state, state.active):
+        unit = state.units[unit_id]
+        if unit_data(unit).troop not in CAVALRY:
+            continue
+        reach = (allowance(tables, unit_data(unit), on_road=False) or 0.0) + 1.0
+        for foe in _foes(state, unit):
+            if _gap(unit, foe) > reach:
+                break
+            theirs = unit_data(foe)
+            weak = theirs.is_gun or is_shaken(theirs)
+            if weak or (worth_charging(unit, foe) and odds_good(game, state, unit, foe, tables)):
+                action = Breakthrough(unit=unit_id, target=foe.id)
+                if game.is_legal(state, action):
+                    return action
+    return None
 
 
 # --- fire -----------------------------------------------------------------------------------
@@ -216,7 +327,7 @@ def _officer_move(game: Game, state: GameState, officer: Unit, tables: Tables) -
     mates = _tertia_units(state, officer)
     if not mates:
         return None
-    if all(base_distance(officer.base, u.base) <= COMMAND_RADIUS - SETTLED for u in mates):
+    if all(command_distance(officer, u) <= COMMAND_RADIUS - SETTLED for u in mates):
         return None
     cx = sum(u.x for u in mates) / len(mates)
     cy = sum(u.y for u in mates) / len(mates)
@@ -380,7 +491,7 @@ def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tabl
     if move is None:
         return None
     officer = _officer_of(state, unit)
-    if officer is None or base_distance(officer.base, unit.base) > COMMAND_RADIUS:
+    if officer is None or not in_command_radius(officer, unit):
         return move
     end = move.waypoints[-1]
     if _within_radius(unit, officer, end):
@@ -394,8 +505,7 @@ def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tabl
 
 
 def _within_radius(unit: Unit, officer: Unit, at: Point) -> bool:
-    moved = unit.base.moved_to(at[0], at[1], unit.facing)
-    return base_distance(officer.base, moved) <= COMMAND_RADIUS
+    return in_command_radius(officer, unit, at)
 
 
 # --- measures --------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Candidate actions for Charge yr Pikes!, for the random player to pick among (the
 engine judges each): on a free move card, each tertia; on a card, a spread of moves within
 each moving unit's allowance, its formations, mounting or dismounting, and a charge at
-each enemy unit; in a fire step, an order at each enemy unit within its fire's reach for each unit that may
-fire.
+each enemy unit (a charged unit: its tests to move away or reform, and turning to meet each
+charger); in a fire step, an order at each enemy unit within its fire's reach for each unit that may
+fire; in the bonus moves, moves and breakthroughs for each unit owed one.
 Ending the card or the orders is always among them."""
 
 from __future__ import annotations
@@ -13,13 +14,24 @@ import random
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
-from tertia.core.state import GameState
+from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes import phases
-from tertia.rulesets.charge_yr_pikes.actions import Charge, FireOrder, GiveFreeMove, Mount, Reform
+from tertia.rulesets.charge_yr_pikes.actions import (
+    Breakthrough,
+    Charge,
+    FireOrder,
+    GiveFreeMove,
+    MoraleToMove,
+    Mount,
+    Reform,
+    TurnToMeet,
+)
+from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.data import FORMATIONS, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.movement import allowance
+from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES, chargers_of
 from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
 
 MOVE_SAMPLES = 6
@@ -32,6 +44,13 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
         return [GiveFreeMove(tertia=t) for t in tertias(state, side)]
     out: list[Action] = [EndPhase()]
     enemies = list(state.iter_troops(state.opponent(side)))
+    tables = tables_of(state)
+    if g.step == BONUS_MOVES:
+        for unit_id in owed(state, side):
+            unit = state.units[unit_id]
+            out += [Breakthrough(unit=unit_id, target=e.id) for e in enemies]
+            out += _moves(unit, allowance(tables, unit_data(unit), on_road=False) or 0.0, rng)
+        return out
     if g.step is not None:
         for unit in phases.shooters(state, side, g.step):
             own = unit_data(unit)
@@ -41,19 +60,27 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
             out += [FireOrder(unit=unit.id, target=e.id, kind=k) for e in enemies
                     if base_distance(unit.base, e.base) <= reach + 1e-6 for k in kinds]
         return out
-    tables = tables_of(state)
     for unit_id in g.moving:
         unit = state.units[unit_id]
         own = unit_data(unit)
+        chargers = chargers_of(state, unit_id)
+        out += [MoraleToMove(unit=unit_id, purpose=p) for p in PURPOSES if chargers]
+        out += [TurnToMeet(unit=unit_id, attacker=c) for c in chargers]
         out += [Charge(unit=unit_id, target=e.id) for e in enemies]
         out += [Reform(unit=unit_id, formation=f) for f in FORMATIONS]
         if own.troop == "dragoons":
             out.append(Mount(unit=unit_id, mounted=not own.mounted))
-        reach = allowance(tables, own, on_road=False) or 0.0
-        for _ in range(MOVE_SAMPLES if reach > 0 else 0):
-            heading = unit.facing + rng.uniform(-60.0, 60.0) + (180.0 if rng.random() < 0.1 else 0.0)
-            d = rng.uniform(0.5, reach)
-            out.append(Move(unit=unit_id, waypoints=((unit.x + math.sin(math.radians(heading)) * d,
-                                                      unit.y + math.cos(math.radians(heading)) * d),),
-                            face_after=heading % 360.0 if rng.random() < 0.3 else None))
+        out += _moves(unit, allowance(tables, own, on_road=False) or 0.0, rng)
+    return out
+
+
+def _moves(unit: Unit, reach: float, rng: random.Random) -> list[Action]:
+    """A spread of moves within ``reach``, mostly ahead, a few to the rear."""
+    out: list[Action] = []
+    for _ in range(MOVE_SAMPLES if reach > 0 else 0):
+        heading = unit.facing + rng.uniform(-60.0, 60.0) + (180.0 if rng.random() < 0.1 else 0.0)
+        d = rng.uniform(0.5, reach)
+        out.append(Move(unit=unit.id, waypoints=((unit.x + math.sin(math.radians(heading)) * d,
+                                                  unit.y + math.cos(math.radians(heading)) * d),),
+                        face_after=heading % 360.0 if rng.random() < 0.3 else None))
     return out

@@ -63,3 +63,36 @@ class FireOrder(Action):
     unit: str
     target: str
     kind: str = "musket"
+
+
+@dataclass(frozen=True, slots=True)
+class Breakthrough(Action):
+    """In the bonus moves (Sequence of play I) a horse unit that won its close combat and
+    passed its test rides at ``target``, another enemy unit, on its normal move, to fight
+    it at once (12 J: "Normal movment is used, not charge movement")."""
+
+    type: ClassVar[str] = "cyp_breakthrough"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleToMove(Action):
+    """A unit charged this turn that has not yet moved tests morale on its card so that
+    it may move away from its chargers (``purpose`` "move_away": failing, it routs), or
+    change formation or reface ("reform": failing, it routs or stands as ``tables.toml
+    [reaction]`` says) (12 L)."""
+
+    type: ClassVar[str] = "cyp_morale_to_move"
+    unit: str
+    purpose: str = "move_away"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnToMeet(Action):
+    """A unit charged in flank or rear by ``attacker`` that has not yet moved turns on
+    its card to meet the attack front to front (13 B)."""
+
+    type: ClassVar[str] = "cyp_turn_to_meet"
+    unit: str
+    attacker: str

@@ -47,8 +47,8 @@ Read so:
   (:mod:`~tertia.rulesets.charge_yr_pikes.melee` counts them as casualty stands for the
   dice) and are forgotten when the combat is over. "If the entire unit becomes fatigued
   ... it stops 1" from enemy and is considered to be in fallback status": it is marked
-  falling back and does not test to close; the command response that clears the status
-  is the sequence's.
+  falling back and does not test to close; passing its next command response clears the
+  status (:func:`~tertia.rulesets.charge_yr_pikes.command.end_falling_back`).
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ falls short "may still charge towards the enemy but will lose 1 man to fatigue f
 inch of movement till they stop 1" from the enemy"
 (:func:`~tertia.rulesets.charge_yr_pikes.charge.charge_fatigue`). Mounted dragoons "may not charge any units
 unless they charge flank/rear, or if the target of the charge is already routed".
+
+Measuring (Movement 5 B): the charge's length is the path of the attacker's reference point
+(:func:`~tertia.rulesets.charge_yr_pikes.movement.reference_point`), the centre of its front
+(of a square, its centre): the swing of that point as the unit turns to face the target
+(:attr:`ChargePath.turn`), then the straight run until its front halts 1" from the target.
 """
 
 from __future__ import annotations
@@ -17,38 +22,48 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tertia.core.geometry import bearing
+from tertia.core.geometry import angle_between, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import Interpenetration, plan_slide
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
 from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.movement import swing
 
 
 @dataclass(frozen=True, slots=True)
 class ChargePath:
     """A charge straight at its target: the ``heading``, how far the attacker goes to halt
-    1" away (``distance``), where it ends (``end``), and the piece in the way (``blocked_by``,
-    its label), if any."""
+    1" away (``distance``), where it ends (``end``), the piece in the way (``blocked_by``,
+    its label), if any, and how far its reference point swings as it turns to the target
+    (``turn``)."""
 
     heading: float
     distance: float
     end: tuple[float, float]
     blocked_by: str | None = None
+    turn: float = 0.0
+
+    @property
+    def length(self) -> float:
+        """The charge measured from the attacker's reference point (Movement 5 B): its
+        swing as it turns, then its run."""
+        return self.turn + self.distance
 
 
 def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
     """Where a charge at ``target`` takes ``unit`` (its officers in its front rank go with
     it and are never in its way)."""
     heading = bearing(unit.base.centre, target.base.centre)
+    turn = swing(unit.base, unit_data(unit).formation) * math.radians(angle_between(unit.facing, heading))
     turned = unit.evolve(facing=heading)
     led = {o.id for o in state.iter_units() if unit_data(o).attached_to == unit.id}
     slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
                        policy=Interpenetration.STOP, table=(table.width, table.depth), ignore=led)
     if slide.stopped_by != target.id:
         blocker = state.units[slide.stopped_by].label if slide.stopped_by is not None else "the table edge"
-        return ChargePath(heading, slide.distance, slide.end.centre, blocker)
+        return ChargePath(heading, slide.distance, slide.end.centre, blocker, turn)
     go = max(0.0, slide.distance - SHORT_OF_TARGET)
     dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
-    return ChargePath(heading, go, (unit.x + dx * go, unit.y + dy * go))
+    return ChargePath(heading, go, (unit.x + dx * go, unit.y + dy * go), turn=turn)
 

@@ -7,13 +7,20 @@ individual unit must test as 'Regiment without officer'." Read so:
 - an officer may test for a tertia when he commands it (the commander-in-chief commands
   every tertia, "The C-in-C can influence any unit"; a wing commander those the scenario
   gives him; a brigadier or staff officer his own), is not in a unit's front rank ("he
-  influences the one he is with alone", 4 G) and stands within 8" (base edge to base
-  edge) of one of its units;
+  influences the one he is with alone", 4 G) and stands within 8" of one of its units,
+  measured from the unit's reference point (Movement 5 B: "All measuring for distance is
+  made from the center of the line, or the center of the front of the head of a column,
+  or the center of mass of a square") to the nearest part of his base
+  (:func:`in_command_radius`);
 - the highest ranking such officer tests once for the units of the tertia within his 8";
   each unit out of his reach tests alone, "without officer";
 - an officer in a unit's front rank tests for that unit alone;
 - a face in the officer's "no move" list (by grade when grades are used, else by rank;
-  ``tables.toml [command_response]``) means no move. A D10 face 10 reads as the text's 0.
+  ``tables.toml [command_response]``) means no move. A D10 face 10 reads as the text's 0;
+- a unit falling back that passes is falling back no more (:func:`respond`): Special rules
+  B, of a unit wholly fatigued by a charge, "This status continues until the unit passes
+  its next command response role". Falling back 14 gives the status no end of its own, so
+  every unit falling back ends it so; one that fails stays falling back.
 """
 
 from __future__ import annotations
@@ -23,11 +30,12 @@ from dataclasses import dataclass
 
 from tertia.activation.command_response import ResponseTable
 from tertia.core.dice import D10
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import Point, point_polygon_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.data import RANKS, unit_data
-from tertia.rulesets.charge_yr_pikes.events import CommandResponded
+from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
+from tertia.rulesets.charge_yr_pikes.movement import reference_point, reference_point_of
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 COMMAND_RADIUS = 8.0
@@ -100,8 +108,22 @@ def dice_for(state: GameState, side: str, tertia: str, wings: Mapping[str, tuple
     return out
 
 
+def command_distance(officer: Unit, unit: Unit, at: Point | None = None) -> float:
+    """Movement 5 B: from ``unit``'s reference point (standing at ``at``, its facing kept,
+    when given) to the nearest part of ``officer``'s base."""
+    ref = reference_point(unit) if at is None else \
+        reference_point_of(unit.base.moved_to(at[0], at[1]), unit_data(unit).formation)
+    return point_polygon_distance(officer.base.corners(), ref)
+
+
+def in_command_radius(officer: Unit, unit: Unit, at: Point | None = None) -> bool:
+    """Tertias and officers B: is ``unit`` (at ``at``, when given) within the officer's 8"
+    command radius?"""
+    return command_distance(officer, unit, at) <= COMMAND_RADIUS + 1e-9
+
+
 def _reaches(officer: Unit, unit: Unit) -> bool:
-    return base_distance(officer.base, unit.base) <= COMMAND_RADIUS + 1e-9
+    return in_command_radius(officer, unit)
 
 
 def _highest(officers: Iterable[Unit]) -> Unit | None:
@@ -117,3 +139,14 @@ def respond(tx: Tx, card: str, tests: Sequence[ResponseDie], table: ResponseTabl
         obeyed = table.responds(line_for(test.officer, graded=graded), face)
         tx.emit(CommandResponded(card=card, officer=None if test.officer is None else test.officer.id,
                                  units=test.units, face=face, obeyed=obeyed))
+        if obeyed:
+            end_falling_back(tx, test.units)
+
+
+def end_falling_back(tx: Tx, units: Iterable[str]) -> None:
+    """Special rules B: falling back "continues until the unit passes its next command
+    response role": those of ``units`` falling back are so no more (they stay disordered
+    until that is removed in its own way)."""
+    for unit_id in units:
+        if unit_data(tx.state.units[unit_id]).falling_back:
+            change(tx, unit_id, "passes its command response and ends its fall back", falling_back=False)

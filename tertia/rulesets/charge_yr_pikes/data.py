@@ -207,7 +207,10 @@ class CypGame(RuleData):
     over 8"); the fire step under way (``step``), the side giving its orders
     (``step_side``) and the orders given (``orders``: unit, target, kind); the battle's
     ``year`` (the caracole is abandoned from 1645); the charges of melees ``locked``
-    (12 G), fought on in the next turn, as ``charges`` are kept."""
+    (12 G), fought on in the next turn, as ``charges`` are kept; the winners owed a bonus
+    move (``bonus``: unit, whether it may break through, the foes it beat; 12 I, J) and
+    the units charged this turn that passed their test to move away, change formation or
+    reface (``steadied``: unit and what it tested for, 12 L)."""
 
     type: ClassVar[str] = "cyp_game"
     deck_left: tuple[str, ...] = ()
@@ -231,6 +234,8 @@ class CypGame(RuleData):
     orders: tuple[tuple[str, str, str], ...] = ()
     year: int = 1643
     locked: tuple[tuple[str, str, float, float, float, int], ...] = ()
+    bonus: tuple[tuple[str, bool, tuple[str, ...]], ...] = ()
+    steadied: tuple[tuple[str, str], ...] = ()
 
 
 def unit_data(unit: Unit) -> CypUnit:

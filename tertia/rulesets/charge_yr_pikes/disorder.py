@@ -7,9 +7,9 @@ disordered). Chosen here:
   move in woods or rough ground** disorders a unit (``causes``);
 - a disordered unit whose tertia passed command response and which neither moves nor
   changes formation on that card **halts and dresses its ranks**: it is no longer
-  disordered (``removal.halt_on_card``). A unit falling back is steadied the same way:
-  "This status continues until the unit passes its next command response role" (Special
-  rules B), which it has.
+  disordered (``removal.halt_on_card``). Falling back ends sooner, as soon as the unit
+  passes command response: "This status continues until the unit passes its next command
+  response role" (Special rules B; :func:`~.command.end_falling_back`).
 
 What disorder costs is each rule's own: -1 D6 in close combat, -1 to morale, no charge
 move, one rank firing, and a shorter move (``penalties.move_fraction``).

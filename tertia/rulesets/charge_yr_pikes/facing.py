@@ -17,7 +17,8 @@ business.
 13 B: "Units attacked in flank/rear may turn to meet such attack if they have not yet
 moved and pass command response die roll when their move card is drawn": the card's
 command response is the sequence's; :func:`may_turn_to_meet` says whether the unit may
-try, :func:`turn_to_meet` turns it. The charge is then fought frontally (the melee's
+try, :func:`turn_to_meet` turns it (the action on the card:
+:mod:`~tertia.rulesets.charge_yr_pikes.reaction`). The charge is then fought frontally (the melee's
 ``Charge.frontal``). 13 C (a unit attacked in flank/rear routs on any failed test) is the
 melee's: its morale calls carry ``flank_or_rear``.
 

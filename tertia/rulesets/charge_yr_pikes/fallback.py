@@ -10,8 +10,9 @@ back' due to poor morale do so at the normal movement rate."
 
 Read so: the unit slides straight back (away from its facing) its line's normal move (the
 whole of it: 5 F names the rate, so disorder's shortened move does not apply), keeping its
-facing; it is disordered and falling back (a state the sequence clears when the unit next
-passes command response, as Charge fatigue B says of "fallback status"). It passes
+facing; it is disordered and falling back (a state cleared when the unit next passes
+command response, :func:`~tertia.rulesets.charge_yr_pikes.command.end_falling_back`, as
+Charge fatigue B says of "fallback status"). It passes
 through friends (:mod:`tertia.rules.involuntary`), going on until clear of the last; each
 friend passed that is not routed tests, and a failure only disorders it. An enemy stops
 it in contact: the melee that follows is the close combat code's, fought disordered

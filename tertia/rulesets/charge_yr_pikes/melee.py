@@ -37,7 +37,8 @@
 - **Section 21 A**: each horse unit that won and still stands tests obedience at once
   (:func:`~tertia.rulesets.charge_yr_pikes.plunder.obeys`); those that fail are named in
   :attr:`MeleeResult.plunderers` for the plunder move.
-- **I-K**: :func:`bonus_moves`, once all close combats are resolved.
+- **I-K**: :func:`bonus_moves`, once all close combats are resolved (who tests); the
+  moves, breakthroughs and bonus combats are :mod:`~tertia.rulesets.charge_yr_pikes.bonus`'s.
 
 The fall-back and rout moves (and disorder, and a rout's half D6 of casualties) are the
 falling-back and routing rules': :class:`MeleeResult` names the units that fall back and
@@ -71,11 +72,13 @@ def casualties_from(total: int, rounding: str) -> int:
     >>> [casualties_from(t, "down") for t in (5, 6, 17)], casualties_from(15, "nearest")
     ([0, 1, 2], 3)
     """
-    whole, rest = total // 6, total % 6  # not divmod: exact odds follow // and % (analysis.enumerate)
-    if rounding == "up":
-        return whole + (rest > 0)
-    if rounding == "nearest":
-        return whole + (rest >= 3)
+    # The total is only ever compared with multiples of six (and halves, rounding to the
+    # nearest), so exact odds walk one branch for each number of casualties, not one for
+    # each face of the side's dice (analysis.enumerate groups faces compared alike).
+    shift = {"up": 5, "nearest": 3}.get(rounding, 0)
+    whole = 0
+    while total >= 6 * (whole + 1) - shift:
+        whole += 1
     return whole
 
 

@@ -237,11 +237,15 @@ def fighters_of(table: Battlefield, state: GameState, charges: Sequence[Charge],
             unit = state.units[d]
             old = out.get(d)
             foes = tuple(dict.fromkeys((*(old.foes if old else ()), *attackers)))
-            obstacle = obstacle_defended(table, unit, [state.units[a] for a in foes])
-            out[d] = Fighter(d, foes, False, flank_or_rear=(flank and d == target_id)
-                             or bool(old and old.flank_or_rear), obstacle=obstacle)
+            # a unit that charged as well as being charged (a countercharge, 12 M) fights as
+            # an attacker and defends no obstacle: it has left it to go in
+            charging = bool(old and old.attacking)
+            obstacle = None if charging else obstacle_defended(table, unit, [state.units[a] for a in foes])
+            out[d] = Fighter(d, foes, charging, flank_or_rear=(flank and d == target_id)
+                             or bool(old and old.flank_or_rear), obstacle=obstacle,
+                             uphill=bool(old and old.uphill), pistols=bool(old and old.pistols))
         for a in attackers:
             mine = out[a]
             out[a] = Fighter(a, tuple(dict.fromkeys((*mine.foes, *defenders))), True, uphill=mine.uphill,
-                             pistols=mine.pistols)
+                             pistols=mine.pistols, flank_or_rear=mine.flank_or_rear)
     return tuple(out.values())

@@ -121,7 +121,13 @@ class MoraleResult:
 
     @property
     def margin(self) -> int:
+        """For the record: the rules decide on :meth:`failed_by_more_than`."""
         return self.total - self.need
+
+    def failed_by_more_than(self, points: int) -> bool:
+        """Did the test fall short of the score needed by more than ``points``? Read on
+        the die alone (see :func:`morale_test`)."""
+        return self.die < self.need - points - self.rating - sum(v for _, v in self.modifiers)
 
 
 def officer_bonus(tables: Tables, state: GameState, unit_id: str) -> int:
@@ -174,18 +180,31 @@ def morale_test(tx: Tx, tables: Tables, unit_id: str, why: str, *, flank_or_rear
     """11 A, C: rating + one D6 + modifiers; six or more passes. Flank/rear C: "Units
     attacked in flank/rear rout on any morale die result of less than 6": with
     ``[rout] flank_rear_reads = "die"`` a bare die under 6 fails whatever the total
-    (with "total", the total decides as in any test; either way such a failure routs)."""
+    (with "total", the total decides as in any test; either way such a failure routs).
+
+    What the test decides (passed; failed by more than some points, for what a failure
+    does) is read by comparing the die with a score, never from the total: exact odds
+    then walk one branch for each way a test can go, not one for each face of the die
+    (:mod:`tertia.analysis.enumerate` groups faces that answer every comparison alike).
+    The total is the record's (the event, :attr:`MoraleResult.total`)."""
     points = rating(tx, tables, unit_id, why)
     mods = (*modifiers(tx, tables, unit_id), *extra)
     die = tx.roll(D6, f"morale: {tx.state.units[unit_id].label} ({why})")
-    total = points + die + sum(v for _, v in mods)
+    bonus = points + sum(v for _, v in mods)
+    total = bonus + _recorded(die)
     need = tables.morale.pass_
-    passed = total >= need
+    passed = die >= need - bonus
     if flank_or_rear and tables.rout.flank_rear_reads == "die" and die < need:
         passed = False
     tx.emit(MoraleTested(unit=unit_id, why=why, rating=points, die=die, modifiers=mods, total=total,
                          passed=passed))
     return MoraleResult(unit_id, points, die, mods, total, need, passed, flank_or_rear, why)
+
+
+def _recorded(face: int) -> int:
+    """A die's face as a plain number for a record only: exact odds are not told of this
+    use (nothing may decide on it), so faces the rules compare alike stay one branch."""
+    return int.__int__(face)
 
 
 # --- the 50% rules and rallying ---------------------------------------------------------

@@ -11,6 +11,7 @@ from tertia.core.events import DiceRolled
 from tertia.core.narration import Narrating, Sentence, humanise, possessive, tells
 from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
+from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
 from tertia.rulesets.charge_yr_pikes.events import (
     CardDone,
     CardPlayed,
@@ -25,6 +26,7 @@ from tertia.rulesets.charge_yr_pikes.events import (
     UnitChanged,
 )
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
+from tertia.rulesets.charge_yr_pikes.reaction import MOVE_AWAY, ChargeEvaded, Steadied
 
 
 @tells(CardPlayed)
@@ -119,3 +121,32 @@ def _army(n: Narrating, e: ArmyMoraleTested, dice: Sequence[DiceRolled]) -> Sent
 def _locked(n: Narrating, e: MeleeLocked, dice: Sequence[DiceRolled]) -> Sentence:
     pairs = ", ".join(f"{n.label(a)} and {n.label(t)}" for a, t, *_ in e.charges)
     return f"{pairs} are locked in melee: it goes on next turn", "attack"
+
+
+@tells(BonusOffered)
+def _bonus(n: Narrating, e: BonusOffered, dice: Sequence[DiceRolled]) -> Sentence:
+    what = "a bonus move or a breakthrough" if e.breakthrough else "a bonus move"
+    return f"{n.label(e.unit)} may make {what}", "move"
+
+
+@tells(BonusSpent)
+def _bonus_spent(n: Narrating, e: BonusSpent, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "note"
+
+
+@tells(CloseCombatOver)
+def _close_combat_over(n: Narrating, e: CloseCombatOver, dice: Sequence[DiceRolled]) -> Sentence:
+    return None, "note"
+
+
+@tells(Steadied)
+def _steadied(n: Narrating, e: Steadied, dice: Sequence[DiceRolled]) -> Sentence:
+    what = "move away from the charge" if e.purpose == MOVE_AWAY else "change formation or reface"
+    return f"{n.label(e.unit)} holds together under the charge and may {what}", "move"
+
+
+@tells(ChargeEvaded)
+def _evaded(n: Narrating, e: ChargeEvaded, dice: Sequence[DiceRolled]) -> Sentence:
+    chargers = " and ".join(n.label(c) for c in e.chargers)
+    how = "flees before" if e.routed else "moves away from"
+    return f"{n.label(e.unit)} {how} the charge of {chargers}: it strikes nothing", "move"

@@ -19,9 +19,14 @@
 - **L: army morale** for each army, the first side first, then the battle's end
   (objectives and vital points, darkness).
 
+- **I: bonus moves.** The winners of the combats begun this turn test; each side in turn
+  gives those that passed their bonus moves and breakthroughs, then the bonus combats are
+  fought (:mod:`~tertia.rulesets.charge_yr_pikes.bonus`).
+
 A melee locked (12 G) is fought on in the next turn's close combat phase, before the new
-ones. Bonus and breakthrough moves (I), turning to meet a flank attack and moving away
-from a charge (12 L, M) are not yet played.
+ones. Countercharges, turning to meet and moving away from a charge (12 L, M; 13 B) are
+made on the charged unit's card (:mod:`~tertia.rulesets.charge_yr_pikes.reaction`); a
+countercharge is fought here with both units as attackers.
 """
 
 from __future__ import annotations
@@ -33,14 +38,23 @@ from tertia.core.events import PhaseBegan
 from tertia.core.geometry import Base
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes import army, artillery, melee, morale, musketry, plunder, victory
+from tertia.rulesets.charge_yr_pikes import (
+    army,
+    artillery,
+    bonus,
+    melee,
+    morale,
+    musketry,
+    plunder,
+    reaction,
+    victory,
+)
 from tertia.rulesets.charge_yr_pikes.charge import (
     CLOSED_ON,
     Charge,
     MoraleCall,
     MoraleStep,
     attacks_with_pistols,
-    close_in,
     is_cavalry,
 )
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
@@ -116,6 +130,7 @@ def orders_done(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
             tx.emit(PhaseStep(step=step, side=other))
             return False
     work_out_fire(tx, tables, step)
+    tx.action_over()  # the step's fire and its tests are done: the next step is the play that follows
     return begin_fire_step(tx, tables, options, FIRE_STEPS.index(step) + 1)
 
 
@@ -170,9 +185,10 @@ def after_fire(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
     tx.emit(StepOver(charges=True))
     for combat in fought_on:
         fight_on(tx, tables, combat, options)
-    for combat in fresh:
-        fight(tx, tables, combat, options)
-    return after_close_combat(tx, tables)
+    results = [r for combat in fresh if (r := fight(tx, tables, combat, options)) is not None]
+    if bonus.offer(tx, results, morale_step(tx, tables, {})):
+        return begin_bonus(tx, tables, options, 0)
+    return after_bonus(tx, tables, options)
 
 
 def combats(state: GameState, kept: Sequence[tuple[str, str, float, float, float, int]]
@@ -210,8 +226,10 @@ def morale_step(tx: Tx, tables: Tables, results: dict[str, morale.MoraleResult])
     return test
 
 
-def fight(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, Any]) -> None:
-    """One combat: tests to close and to stand, the fight and its results."""
+def fight(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, Any], *,
+          closed: frozenset[str] = frozenset()) -> melee.MeleeResult | None:
+    """One combat: tests to close and to stand, the fight and its results (``closed``:
+    breakthrough horse, whose test to close is passed, 12 J). None: no melee."""
     results: dict[str, morale.MoraleResult] = {}
     test = morale_step(tx, tables, results)
 
@@ -219,7 +237,7 @@ def fight(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, A
     pistols = [c.attacker for c in charges if is_cavalry(tx.state.units[c.attacker])
                and attacks_with_pistols(tx, tables, c.attacker, year=year,
                                         royalist="royal" in tx.state.units[c.attacker].side.lower())]
-    closing = close_in(tx, charges, test)
+    closing = reaction.close_in(tx, charges, test, closed=closed)
     foe_of = {c.target: c.attacker for c in charges}
     for unit_id in closing.failed:
         if unit_id in results and tx.state.units[unit_id].in_play:
@@ -234,10 +252,11 @@ def fight(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, A
     going = [c for c in closing.charges if tx.state.units[c.attacker].in_play
              and tx.state.units[c.target].in_play]
     if not going:
-        return
+        return None
     fighters = fighters_of(tx.table, tx.state, going, pistols)
     result = melee.resolve(tx, tables, fighters, test, graded=bool(options.get("officer_grades", True)))
     carry_out(tx, tables, result, going)
+    return result
 
 
 def fight_on(tx: Tx, tables: Tables, charges: list[Charge], options: Mapping[str, Any]) -> None:
@@ -270,13 +289,42 @@ def carry_out(tx: Tx, tables: Tables, result: melee.MeleeResult, charges: list[C
         if tx.state.units[unit_id].in_play:
             rout(tx, tables, unit_id, "lost a close combat", foe=foes.get(unit_id), after_melee=True)
     for unit_id in result.plunderers:
-        unit = tx.state.units[unit_id]
-        if unit.in_play:
-            enemy_edge = game_data(tx.state).edges.get(tx.state.opponent(unit.side), "north")
-            plunder.go_plundering(tx, unit_id, (unit.base.centre,
-                                                plunder.exit_point(tx.table.depth, unit, enemy_edge)))
+        if tx.state.units[unit_id].in_play:
+            plunder.ride_off(tx, unit_id)
     for sub in result.then:
         carry_out(tx, tables, sub, charges)
+
+
+# --- I: bonus moves ---------------------------------------------------------------------------
+
+
+def begin_bonus(tx: Tx, tables: Tables, options: Mapping[str, Any], index: int) -> bool:
+    """12 I, J: the next side (from ``index``) owed bonus moves gives its orders; when none
+    is, the bonus combats. True when the battle is over."""
+    for side in tx.state.sides[index:]:
+        if bonus.owed(tx.state, side):
+            tx.emit(PhaseStep(step=bonus.BONUS_MOVES, side=side))
+            return False
+    if game_data(tx.state).step is not None:
+        tx.emit(StepOver())
+    return after_bonus(tx, tables, options)
+
+
+def bonus_done(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
+    """The side giving bonus orders has finished: its other units stand (12 K)."""
+    side = game_data(tx.state).step_side or tx.state.sides[0]
+    bonus.side_done(tx, side)
+    return begin_bonus(tx, tables, options, tx.state.sides.index(side) + 1)
+
+
+def after_bonus(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
+    """Sequence I: "fight any bonus close combats" (no bonus moves after them); then J, K
+    and L. True when the battle is over."""
+    closed = bonus.breakers(tx.state)
+    for combat in combats(tx.state, game_data(tx.state).charges):
+        fight(tx, tables, combat, options, closed=closed)
+    tx.emit(bonus.CloseCombatOver())
+    return after_close_combat(tx, tables)
 
 
 # --- J, K, L ------------------------------------------------------------------------------
@@ -298,6 +346,7 @@ def after_close_combat(tx: Tx, tables: Tables) -> bool:
     tx.emit(PhaseBegan(phase=ARMY_MORALE))
     for side in tx.state.sides:
         army.army_morale(tx, side, tables, lambda unit_id: _fright_rout(tx, tables, unit_id))
+    plunder.end_of_turn(tx, tables)
     return victory.at_turn_end(tx, tables)
 
 

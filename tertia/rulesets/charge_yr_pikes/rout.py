@@ -116,8 +116,11 @@ class Flight:
 
 
 def half_d6(tables: Tables, face: int) -> int:
-    """½D6 from a D6 face: rounded up (1, 1, 2, 2, 3, 3) or down (0, 1, 1, 2, 2, 3)."""
-    return (face + 1) // 2 if tables.rout.half_d6 == "up" else face // 2
+    """½D6 from a D6 face: rounded up (1, 1, 2, 2, 3, 3) or down (0, 1, 1, 2, 2, 3). The
+    face is only compared, so exact odds walk one branch for each half, not each face."""
+    if tables.rout.half_d6 == "up":
+        return 1 + (face >= 3) + (face >= 5)
+    return (face >= 2) + (face >= 4) + (face >= 6)
 
 
 def rout_move(tables: Tables, unit: Unit) -> RoutMove:
@@ -233,7 +236,7 @@ def fail_plainly(tx: Tx, tables: Tables, unit_id: str, result: MoraleResult, why
     (13 C), it routs (away from ``foe`` when named)."""
     if result.passed:
         return Outcome(result)
-    if result.flank_or_rear or -result.margin > tables.morale.fall_back_within:
+    if result.flank_or_rear or result.failed_by_more_than(tables.morale.fall_back_within):
         return Outcome(result, flight=rout(tx, tables, unit_id, why, foe=foe))
     return Outcome(result, fell_back=fall_back(tx, tables, unit_id, why))
 

@@ -8,19 +8,20 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
-from tertia.core.events import DecisionMade, UnitFormed, UnitMoved
+from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
 from tertia.core.geometry import base_distance
-from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
@@ -33,13 +34,18 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log's sentences)
     artillery,
+    bonus,
+    commanded,
     disorder,
     dragoons,
     movement,
     musketry,
     narration,
+    odds,
     phases,
+    plunder,
     points,
+    reaction,
     reports,
     sequence,
     vocabulary,
@@ -47,11 +53,14 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
 from tertia.rulesets.charge_yr_pikes.actions import (
     FIRE_KINDS,
     FREE_MOVE,
+    Breakthrough,
     Charge,
     FireOrder,
     GiveFreeMove,
+    MoraleToMove,
     Mount,
     Reform,
+    TurnToMeet,
 )
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.cards import tertias
@@ -73,7 +82,7 @@ from tertia.rulesets.charge_yr_pikes.events import ChargeMade, FireOrdered, Move
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
-from tertia.rulesets.charge_yr_pikes.setup import pieces
+from tertia.rulesets.charge_yr_pikes.setup import pieces, undetached
 from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_with
 
 MOVEMENT_RULE = "Movement 5"
@@ -99,6 +108,7 @@ class ChargeYrPikes(RuleSet):
     AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
                 doctrine="tertia.ai.cyp_doctrine:CypDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
+    _ACTION_TYPES: ClassVar[frozenset[str]] = frozenset(k.type for k in vocabulary.ACTION_KINDS)
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
@@ -130,6 +140,7 @@ class ChargeYrPikes(RuleSet):
                                  f"no commander {o.commander!r} in the scenario"))
             elif o.attached_to is not None and o.attached_to not in units:
                 problems.append((f"{where}.officers[{i}].attached_to", f"no unit {o.attached_to!r}"))
+        problems.extend(commanded.detachment_problems(table, where, undetached(scenario, table)))
         try:
             tables_with(table.tables)
         except TablesError as e:
@@ -171,6 +182,11 @@ class ChargeYrPikes(RuleSet):
     def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         if state.is_over:
             return [Violation(CoreCode.GAME_OVER, "the battle is over", "Sequence of play 3")]
+        if isinstance(action, odds.Question):
+            return self._question_problems(table, state, action)
+        if action.type not in self._ACTION_TYPES:
+            return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.id} has no action {action.type!r}",
+                              "Sequence of play 3")]
         pending = state.pending
         if pending is not None and pending.kind == FREE_MOVE:
             if not isinstance(action, GiveFreeMove):
@@ -182,6 +198,8 @@ class ChargeYrPikes(RuleSet):
             return []
         if isinstance(action, GiveFreeMove):
             return [Violation(CoreCode.WRONG_PHASE, "no free move card is in play", "Sequence of play 3 A")]
+        if game_data(state).step == bonus.BONUS_MOVES:
+            return self._bonus_problems(table, state, action)
         if game_data(state).step is not None:
             return self._order_problems(table, state, action)
         if isinstance(action, FireOrder):
@@ -190,7 +208,7 @@ class ChargeYrPikes(RuleSet):
         if isinstance(action, EndPhase):
             return [] if game_data(state).card is not None else [
                 Violation(CypCode.NO_CARD, "no card is in play", "Sequence of play 3 A")]
-        if isinstance(action, Move | Reform | Charge | Mount):
+        if isinstance(action, Move | Reform | Charge | Mount | MoraleToMove | TurnToMeet):
             unit = state.units.get(action.unit)
             if unit is None or not unit.in_play or unit.side != state.active:
                 return [Violation(CoreCode.UNKNOWN_UNIT, f"no piece {action.unit!r} of {state.active} "
@@ -198,6 +216,9 @@ class ChargeYrPikes(RuleSet):
             if unit.id not in game_data(state).moving:
                 return [Violation(CypCode.NOT_MOVING, f"{unit.label} may not move on this card "
                                   "(not on it, or it failed its command response)", f"{MOVEMENT_RULE} A")]
+            charged = reaction.problems(table, state, unit, action)
+            if charged or isinstance(action, MoraleToMove | TurnToMeet):
+                return charged
             if isinstance(action, Move):
                 return self._move_problems(table, state, unit, action)
             if isinstance(action, Charge):
@@ -207,6 +228,17 @@ class ChargeYrPikes(RuleSet):
             return self._reform_problems(table, state, unit, action.formation)
         return [Violation(CoreCode.WRONG_PHASE, f"{action.type} is not an action of this rule set now",
                           "Sequence of play 3")]
+
+    def _bonus_problems(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
+        """Sequence I: bonus moves and breakthroughs (:mod:`.bonus`), each then judged as a
+        move or a charge."""
+        found = bonus.problems(table, state, action, tables_of(state))
+        if found or not isinstance(action, Move | Breakthrough):
+            return found
+        unit = state.units[action.unit]
+        if isinstance(action, Move):
+            return self._move_problems(table, state, unit, action)
+        return self._charge_problems(table, state, unit, action.target)
 
     def _order_problems(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         """In a fire step a side gives fire orders, then ends them (``EndPhase``)."""
@@ -249,7 +281,8 @@ class ChargeYrPikes(RuleSet):
         if unit.id in game_data(state).moved_on_card or unit.id in game_data(state).reformed:
             return [Violation(CypCode.ALREADY_MOVED, f"{unit.label} has already moved on this card",
                               MOVEMENT_RULE)]
-        if own.troop == "dragoons" and not dragoons.may_act(own):
+        bonus_move = game_data(state).step == bonus.BONUS_MOVES  # 12 I: a move of its own
+        if own.troop == "dragoons" and not dragoons.may_act(own) and not bonus_move:
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire)", "Dragoons 18")]
         plan = plan_move(unit, action)
@@ -266,10 +299,12 @@ class ChargeYrPikes(RuleSet):
         if costs.barred is not None:
             return [Violation(MovementCode.IMPASSABLE, f"{unit.label} cannot enter the {costs.barred}",
                               "Terrain 16")]
-        if plan.length + costs.inches > inches + 1e-6:
+        measured = movement.measured_length(plan, own.formation)
+        if measured + costs.inches > inches + 1e-6:
             extra = f" less {costs.inches}\" for the ground" if costs.inches else ""
             return [Violation(CypCode.TOO_FAR, f"{unit.label} may move {inches:g}\"{extra}, not "
-                              f"{plan.length:.1f}\"", MOVEMENT_RULE)]
+                              f"{measured:.1f}\" (measured from {_measured_from(own.formation)})",
+                              f"{MOVEMENT_RULE} B")]
         carried = {o.id for o in front_rank_officers(state, unit.id)}
         problems = [*iter_table_violations(table, plan, MOVEMENT_RULE),
                     *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", carried)]
@@ -285,7 +320,10 @@ class ChargeYrPikes(RuleSet):
         own = unit_data(unit)
         if own.is_officer or own.is_gun or own.troop == "wagons":
             return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} does not charge", rule)]
-        if own.troop == "dragoons" and own.acts:
+        if not plunder.may_charge(state, unit.id):
+            return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} came back from plundering this turn and "
+                              "may not attack into close combat", "Baggage plunder D")]
+        if own.troop == "dragoons" and own.acts and game_data(state).step != bonus.BONUS_MOVES:
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have acted this turn: a charge "
                               "occupies the entire turn", "Dragoons 18 A")]
         target = state.units.get(target_id)
@@ -334,10 +372,71 @@ class ChargeYrPikes(RuleSet):
         led = {o.id for o in front_rank_officers(state, unit.id)}
         return list(iter_room_violations(table, state, placed, rule, led))
 
+    # --- odds --------------------------------------------------------------------------------
+
+    ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
+    ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
+
+    def query(self, state: GameState, word: str | None, attacker: str, target: str,
+              details: Mapping[str, Any] | None = None) -> tuple[GameState, Action]:
+        """``fire`` (``ball``, ``canister``) is the attacker's fire worked out at its fire
+        step, ``charge`` its charge and the close combat, ``morale`` its morale test; the
+        position is readied for the question (:func:`~tertia.rulesets.charge_yr_pikes.odds.ready`).
+        It takes no particulars."""
+        if details:
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+                                           f"takes no {sorted(details)[0]!r}", odds.RULE)])
+        return odds.ready(state, word, attacker, target, tables_of(state))
+
+    def odds_effects(self, before: GameState, after: GameState, events: Sequence[Event]
+                     ) -> dict[str, dict[str, Any]]:
+        return odds.effects(before, after, events)
+
+    def describe_effects(self, state: GameState, effects: Mapping[str, Mapping[str, Any]]) -> str | None:
+        return odds.describe(state, effects)
+
+    def _question_problems(self, table: Battlefield, state: GameState, question: odds.Question
+                           ) -> list[Violation]:
+        """An odds question is asked only of a position readied for it; there the action it
+        stands for must be one the rules allow."""
+        if not odds.asked(state, question):
+            return [Violation(CoreCode.UNKNOWN_ACTION, f"{question.type} is asked only of a position "
+                              "readied for it (an odds query)", odds.RULE)]
+        unit, target = state.units.get(question.unit), state.units.get(question.target)
+        if unit is None or target is None or not unit.in_play or not target.in_play:
+            return [Violation(CoreCode.UNKNOWN_UNIT, "no such unit in play", odds.RULE)]
+        if question.word == odds.MORALE:
+            if unit_data(unit).is_officer:
+                return [Violation(CoreCode.CANNOT_ACT, f"{unit.label} is an officer: officers take no "
+                                  "morale tests", "Morale 11")]
+            return []
+        if question.word == odds.CHARGE:
+            if odds.made(state, unit.id, target.id):
+                return []
+            return self._charge_problems(table, state, unit, target.id)
+        unordered = state.evolve(own=game_data(state).evolve(orders=()))
+        return self._order_problems(table, unordered, FireOrder(unit.id, target.id, question.kind))
+
+    def _answer(self, tx: Tx, tables: Tables, question: odds.Question) -> None:
+        if question.word == odds.MORALE:
+            odds.morale(tx, tables, question)
+        elif question.word == odds.CHARGE:
+            if not odds.made(tx.state, question.unit, question.target):
+                self._charge(tx, tables, Charge(unit=question.unit, target=question.target))
+            odds.close_combat(tx, tables, self.options)
+        else:
+            odds.fire(tx, tables)
+
     # --- resolution ------------------------------------------------------------------------
 
     def resolve(self, tx: Tx, action: Action) -> None:
         tables = tables_of(tx.state)
+        if isinstance(action, odds.Question):
+            self._answer(tx, tables, action)
+            return
+        if game_data(tx.state).step == bonus.BONUS_MOVES:
+            self._bonus(tx, tables, action)
+            return
         if game_data(tx.state).step is not None:
             if isinstance(action, FireOrder):
                 tx.emit(FireOrdered(unit=action.unit, target=action.target, kind=action.kind))
@@ -356,7 +455,13 @@ class ChargeYrPikes(RuleSet):
             if not game_data(tx.state).moving:
                 sequence.end_card(tx, tables, self.options)
         elif isinstance(action, Move):
+            start = (tx.state.units[action.unit].x, tx.state.units[action.unit].y)
             self._move(tx, tables, action)
+            reaction.after_move(tx, action.unit, start)
+        elif isinstance(action, MoraleToMove):
+            reaction.test_to_move(tx, tables, action.unit, action.purpose)
+        elif isinstance(action, TurnToMeet):
+            reaction.turn(tx, action.unit, action.attacker)
         elif isinstance(action, Reform):
             placed = reformed(tx.state, tx.state.units[action.unit], action.formation)
             tx.emit(UnitFormed(unit=placed.id, formation=action.formation, x=placed.x, y=placed.y,
@@ -376,6 +481,22 @@ class ChargeYrPikes(RuleSet):
         elif isinstance(action, EndPhase):
             sequence.end_card(tx, tables, self.options)
 
+    def _bonus(self, tx: Tx, tables: Tables, action: Action) -> None:
+        """Sequence I: a bonus move or breakthrough (12 I, J), or the end of a side's
+        bonus orders."""
+        if isinstance(action, EndPhase):
+            phases.bonus_done(tx, tables, self.options)
+            if game_data(tx.state).step is None and not tx.state.is_over:
+                sequence.next_turn(tx, tables, self.options)
+            return
+        if isinstance(action, Move):
+            self._move(tx, tables, action)
+        elif isinstance(action, Breakthrough):
+            self._charge(tx, tables, Charge(unit=action.unit, target=action.target))
+        else:
+            return
+        tx.emit(bonus.BonusSpent(units=(action.unit,)))
+
     def _charge(self, tx: Tx, tables: Tables, action: Charge) -> None:
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
         path = charge_path(tx.table, tx.state, unit, target)
@@ -385,7 +506,7 @@ class ChargeYrPikes(RuleSet):
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
         change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
         tx.emit(MovedOnCard(unit=unit.id))
-        tired = charge_fatigue(tx, unit.id, max(0.0, path.distance - reach))
+        tired = charge_fatigue(tx, unit.id, max(0.0, path.length - reach))
         tx.emit(ChargeMade(attacker=unit.id, target=target.id, x=unit.x, y=unit.y, facing=unit.facing,
                            fatigued=tired.men))
 
@@ -398,7 +519,7 @@ class ChargeYrPikes(RuleSet):
         costs = movement.ground_costs(tx.table, tables, own, plan)
         lost = sum(tx.roll(D6, f"ground: {unit.label}") for _ in range(costs.dice))
         left = inches - costs.inches - lost
-        points = _cut(plan.points, max(0.0, left))
+        points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
         change(tx, unit.id, "moves", moved=True, acts=own.acts + 1)
@@ -432,6 +553,11 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
         return []
     return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
                       f"unit of its tertia ({unit.command})", "Tertias and officers 4 A")]
+
+
+def _measured_from(formation: str) -> str:
+    """Words for a unit's reference point (Movement 5 B)."""
+    return "its centre" if formation in movement.MEASURED_FROM_CENTRE else "the centre of its front"
 
 
 def _formations_for(table: Battlefield, tables: Tables, unit: Unit) -> tuple[str, ...]:

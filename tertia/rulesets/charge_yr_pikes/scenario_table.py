@@ -18,6 +18,11 @@ Example::
     troop = "foot"
     morale_class = "elite_foot"
 
+    [[extensions."charge-yr-pikes".regiments]]
+    unit = "p-forlorn-hope"
+    troop = "musketeers"
+    detached_from = ["p-skippon", "p-hardress", "p-pickering", "p-montagu"]
+
     [[extensions."charge-yr-pikes".officers]]
     commander = "p-fairfax"
     rank = "army"
@@ -65,6 +70,9 @@ class RegimentSpec(Strict):
     """Dragoons only: whether they start the battle mounted."""
     attached_to: Ident | None = None
     """A galloper gun: the regiment it is attached to (it must touch it)."""
+    detached_from: Annotated[tuple[Ident, ...], Field(max_length=MAX_PIECES)] = ()
+    """Commanded musketeers (Special rules D): the 4 to 8 foot units each giving it a stand
+    of shot (:mod:`~tertia.rulesets.charge_yr_pikes.commanded`)."""
 
 
 class OfficerSpec(Strict):

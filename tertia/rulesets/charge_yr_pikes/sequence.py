@@ -22,7 +22,7 @@ from tertia.core.dice import D6
 from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
-from tertia.rulesets.charge_yr_pikes import artillery, phases
+from tertia.rulesets.charge_yr_pikes import artillery, phases, plunder
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.cards import FREE_MOVE as FREE_MOVE_CARD
 from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY, brigade_deck, moved_by, tertias
@@ -89,6 +89,7 @@ def draw_next(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
             officers_and_guns(tx, tables, card, graded=graded)
         else:
             respond_for(tx, tables, card, name, list(moved_by(tx.state, card)), graded=graded)
+            plunder.come_back(tx, tables, card, side, name)
         if game_data(tx.state).moving:
             return
         tx.emit(CardDone(card=card))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
 from tertia.core.state import Unit, UnitKind
+from tertia.rulesets.charge_yr_pikes.commanded import detachments
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.layout import STAND_SIZES, StandSize, arm_of, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import OfficerSpec, PikesTable, RegimentSpec
@@ -24,8 +25,10 @@ def stand_size(table: PikesTable, arm: str) -> StandSize:
     return STAND_SIZES[arm] if given is None else StandSize(given.width, given.depth)
 
 
-def regiment(table: PikesTable, spec: UnitSpec) -> CypUnit:
-    """A unit's values at the start."""
+def regiment(table: PikesTable, spec: UnitSpec, given: int = 0) -> CypUnit:
+    """A unit's values at the start; ``given``: the stands of shot it gives to commanded
+    musketeers (Special rules D: :mod:`~tertia.rulesets.charge_yr_pikes.commanded`), which
+    it starts without and never counts as casualties."""
     found = next((r for r in table.regiments if r.unit == spec.id), None)
     r = found or RegimentSpec(unit=spec.id, troop=TROOP_OF_KIND[spec.type])  # type: ignore[arg-type]
     troop = TROOPS[r.troop]
@@ -45,7 +48,16 @@ def regiment(table: PikesTable, spec: UnitSpec) -> CypUnit:
     figures = {k: v for k, v in (("pike", r.pike), ("shot", r.shot), ("men", r.men)) if v is not None}
     if figures:
         own = own.evolve(**figures)
+    if r.detached_from:
+        own = own.evolve(pike=0, men=0, shot=len(r.detached_from) * own.per_stand)
+    if given:
+        own = own.evolve(shot=max(0, own.shot - given * own.per_stand))
     return own.evolve(start=own.figures)
+
+
+def undetached(scenario: Scenario, table: PikesTable) -> dict[str, CypUnit]:
+    """Every unit's values before any stand of shot is detached from it."""
+    return {s.id: regiment(table, s) for s in scenario.units}
 
 
 def officer(table: PikesTable, spec: CommanderSpec) -> CypUnit:
@@ -76,8 +88,9 @@ def pieces(scenario: Scenario, table: PikesTable) -> dict[str, Unit]:
         width, depth = footprint_of(own, own.formation, StandSize(own.stand_width, own.stand_depth))
         out[c.id] = Unit(c.id, c.side, UnitKind.COMMANDER, c.command, c.x, c.y, c.facing % 360.0,
                          width, depth, name=c.name, own=own)
+    given = detachments(table)
     for s in scenario.units:
-        own = sized(regiment(table, s), table)
+        own = sized(regiment(table, s, given[s.id]), table)
         width, depth = footprint_of(own, own.formation, StandSize(own.stand_width, own.stand_depth))
         out[s.id] = Unit(s.id, s.side, UnitKind(s.type), s.command, s.x, s.y, s.facing % 360.0,
                          width, depth, name=s.name, traits=tuple(s.traits), own=own)

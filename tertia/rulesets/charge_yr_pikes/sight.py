@@ -126,7 +126,26 @@ class Sighting:
 def sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, stands: Iterable[int],
               arc: float, dead_ground: float) -> list[Sighting]:
     """Every line from the firer's ``stands`` to a target stand in its arc and not hidden
-    by the ground, nearest first for each firing stand."""
+    by the ground, nearest first for each firing stand. Remembered on the state (which
+    never changes): a fire step asks the same lines again and again, and exact odds
+    replay the step once for every way its dice can fall."""
+    chosen = tuple(stands)
+    key = (_SIGHTINGS, firer.id, target.id, chosen, arc, dead_ground)
+    kept: tuple[Battlefield, list[Sighting]] | None = state.cache.get(key)
+    if kept is not None and kept[0] is table and state.units.get(firer.id) is firer and \
+            state.units.get(target.id) is target:
+        return list(kept[1])
+    found = _sightings(table, state, firer, target, chosen, arc, dead_ground)
+    state.cache[key] = (table, found)
+    return list(found)
+
+
+_SIGHTINGS = "cyp_sightings"
+"""Where a state remembers the lines of fire worked out on it (``GameState.cache``)."""
+
+
+def _sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, stands: Iterable[int],
+               arc: float, dead_ground: float) -> list[Sighting]:
     ours, theirs = stands_of(firer), stands_of(target)
     a_level, b_level = level(table, firer), level(table, target)
     pool = _near_lines(state, [c for s in (*ours, *theirs) for c in s.base.corners()])

@@ -313,6 +313,14 @@ class Sight(_Strict):
     dead_ground: Inches
 
 
+class Reaction(_Strict):
+    """12 L: what a charged unit that fails its test to change formation or reface does:
+    "rout" (read with the sentence before: "any failure means that they rout") or
+    "stand" (it only may not change)."""
+
+    reform_failure: Literal["rout", "stand"]
+
+
 class Tables(_Strict):
     """Every table the rule set reads."""
 
@@ -336,6 +344,7 @@ class Tables(_Strict):
 
 
     sight: Sight
+    reaction: Reaction
 
     _every_face = field_validator("officer_grades")(lambda v: _six_faces(v))
     _every_move = field_validator("movement")(lambda v: _need_all(v, MoveType))

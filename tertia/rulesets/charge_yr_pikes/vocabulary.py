@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from tertia.core.vocabulary import DECK, ActionKind, DecisionKind, FieldKind, FieldSpec, PanelKind
 from tertia.rulesets.charge_yr_pikes.actions import FIRE_KINDS, FREE_MOVE
+from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
 from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, LINE, SQUARE
 from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS
+from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES
 from tertia.rulesets.charge_yr_pikes.sequence import MOVEMENT
 
 MOVEMENT_RULE = "Movement 5"
@@ -20,9 +22,10 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
          FieldSpec("waypoints", "Path", FieldKind.POINTS, optional=True),
          FieldSpec("face_before", "Facing before moving", FieldKind.FACING, optional=True),
          FieldSpec("face_after", "Facing after moving", FieldKind.FACING, optional=True)),
-        odds=False, phases=(MOVEMENT,), subject="unit",
+        odds=False, phases=(MOVEMENT, BONUS_MOVES), subject="unit",
         help="A unit whose tertia passed its command response moves up to its allowance, by its "
-             "troop type and the formation it starts in, less what the ground costs.",
+             "troop type and the formation it starts in, less what the ground costs. After the "
+             "close combats, a winner owed a bonus move makes one normal move.",
     ),
     ActionKind(
         "cyp_reform", "Change formation", "{unit} forms {formation}", "Formations 3 A, B",
@@ -49,6 +52,31 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "a turn.",
     ),
     ActionKind(
+        "cyp_morale_to_move", "Test to move under a charge", "{unit} tests to {purpose}", "Close combat 12 L",
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("purpose", "To", FieldKind.CHOICE, choices=PURPOSES,
+                   choice_labels=("move away", "change formation or reface"))),
+        odds=False, phases=(MOVEMENT,), subject="unit",
+        help="A unit charged this turn that has not moved tests morale before it may move away from "
+             "its chargers (failing, it routs) or change formation or reface.",
+    ),
+    ActionKind(
+        "cyp_turn_to_meet", "Turn to meet", "{unit} turns to meet {attacker}", "Flank and rear 13 B",
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("attacker", "Attacker", FieldKind.ENEMY_UNIT)),
+        odds=False, phases=(MOVEMENT,), subject="unit", target="attacker",
+        help="A unit charged in flank or rear that has not moved turns in place to meet the charge "
+             "front to front.",
+    ),
+    ActionKind(
+        "cyp_breakthrough", "Break through", "{unit} breaks through at {target}", "Close combat 12 J",
+        (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
+         FieldSpec("target", "Target", FieldKind.ENEMY_UNIT)),
+        odds=False, phases=(BONUS_MOVES,), subject="unit", target="target",
+        help="Horse that won a close combat and passed its test ride at another enemy unit on their "
+             "normal move and fight it at once, without a test to close.",
+    ),
+    ActionKind(
         "cyp_give_free_move", "Give the free move", "The free move to {tertia}", "Sequence of play 3 A",
         (FieldSpec("tertia", "Tertia", FieldKind.COMMAND),),
         odds=False, decision=FREE_MOVE,
@@ -67,9 +95,9 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
     ),
     ActionKind(
         "end_phase", "Done", "Done", "Sequence of play 3",
-        odds=False, phases=(MOVEMENT, *FIRE_STEPS),
+        odds=False, phases=(MOVEMENT, *FIRE_STEPS, BONUS_MOVES),
         help="On a card: the side is done with it and the next is turned over. In a fire step: the "
-             "side has given all its orders.",
+             "side has given all its orders. In the bonus moves: its other winners stand.",
     ),
 )
 
