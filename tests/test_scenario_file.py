@@ -697,7 +697,7 @@ def test_a_rule_set_checks_its_own_table(stands_rules: str) -> None:
 def test_a_table_for_an_unknown_rule_set_or_one_that_takes_none() -> None:
     assert only(BASE + '\n[extensions."no-such-rules"]\nx = 1\n') == (
         "t.toml: extensions.no-such-rules: no rule set 'no-such-rules'; "
-        "known: larger-battles, d3-commands, d3-cards, declare-thee-sir")
+        "known: larger-battles, d3-commands, d3-cards, declare-thee-sir, charge-yr-pikes")
     assert only(BASE + '\n[extensions."d3-commands"]\nx = 1\n') == (
         "t.toml: extensions.d3-commands.x: unknown field 'x'; rule set 'd3-commands' takes only "
         "order_of_battle here")

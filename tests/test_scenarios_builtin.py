@@ -46,10 +46,12 @@ def base_of(scenario: Scenario, piece: UnitSpec | CommanderSpec) -> Base:
 
 
 def test_the_builtins_are_listed() -> None:
-    assert NAMES == ["chalgrove", "edgehill", "roundway_down", "skirmish"]
+    assert NAMES == ["chalgrove", "edgehill", "naseby", "roundway_down", "skirmish"]
     listing = {s.name: s for s in list_builtin()}
     assert listing["edgehill"].title == "Edgehill, 23 October 1642"
-    assert listing["edgehill"].rules == ("larger-battles", "d3-commands", "d3-cards", "declare-thee-sir")
+    assert listing["edgehill"].rules == ("larger-battles", "d3-commands", "d3-cards", "declare-thee-sir",
+                                         "charge-yr-pikes")
+    assert listing["naseby"].rules == ("charge-yr-pikes",)
     assert listing["skirmish"].rules == ("larger-battles",)
     assert listing["chalgrove"].rules == ("d3-cards",)
     assert listing["roundway_down"].rules == ("declare-thee-sir",)
@@ -97,7 +99,8 @@ def test_resolve_unknown_lists_the_builtins() -> None:
     with pytest.raises(ScenarioError) as info:
         load_builtin("marston_moor")
     assert str(info.value) == (
-        "marston_moor: no built-in scenario 'marston_moor'; built-ins: chalgrove, edgehill, naseby, roundway_down, skirmish")
+        "marston_moor: no built-in scenario 'marston_moor'; "
+        "built-ins: chalgrove, edgehill, naseby, roundway_down, skirmish")
 
 
 def test_resolve_a_broken_file_reports_its_problems() -> None:
@@ -314,7 +317,8 @@ def test_scenarios_command_json() -> None:
     assert [r["name"] for r in rows] == NAMES
     edgehill = rows[NAMES.index("edgehill")]
     assert edgehill["title"] == "Edgehill, 23 October 1642"
-    assert edgehill["rules"] == ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir"]
+    assert edgehill["rules"] == ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir",
+                                 "charge-yr-pikes"]
     assert edgehill["units"] == {"parliament": 15, "royalist": 18}
     assert set(rows[1]) == {"name", "title", "rules", "units"}
 

@@ -36,7 +36,7 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import list_builtin, load_builtin
 
 GAMES = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove",
-         "declare-thee-sir": "edgehill"}
+         "declare-thee-sir": "edgehill", "charge-yr-pikes": "naseby"}
 
 
 def game_of(rules: str, **options: Any) -> Game:

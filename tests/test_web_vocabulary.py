@@ -21,7 +21,7 @@ from tertia.web.app import create_app
 from tests.web_support import bearer, create, doctrine_action, service
 
 SCENARIOS = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove",
-             "declare-thee-sir": "edgehill"}
+             "declare-thee-sir": "edgehill", "charge-yr-pikes": "naseby"}
 
 
 @pytest.fixture

@@ -222,6 +222,15 @@ def _own_army_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
         yield from _renamed(found, _army_paths(scenario, rules))
 
 
+def _table_fits(ruleset: RuleSet, scenario: Scenario) -> bool:
+    """Whether the rule set's table of ``scenario`` meets its model."""
+    try:
+        ruleset.scenario_extension(scenario)
+    except ValidationError:
+        return False
+    return True
+
+
 def _army_paths(scenario: Scenario, rules_id: str) -> dict[str, str]:
     """Where the file writes each list rule set ``rules_id``'s own table replaces."""
     return {name: f"extensions.{rules_id}.{ORDER_OF_BATTLE}.{name}" for name in scenario.own_lists(rules_id)}
@@ -678,6 +687,8 @@ def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple
 
 def _piece_table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple[str, str]]:
     """Bases of unknown size, off the table, or on top of each other."""
+    if sizer is not None and not _table_fits(sizer, scenario):
+        return  # the table's own problems are named; bases it sizes would be guesses
     table = Battlefield(width=scenario.table.width, depth=scenario.table.depth)
     size = _table_size(table)
     placed: list[tuple[str, Base]] = []

@@ -3,7 +3,7 @@
 A built-in scenario is named by its file's stem:
 
 >>> [s.name for s in list_builtin()]
-['chalgrove', 'edgehill', 'roundway_down', 'skirmish']
+['chalgrove', 'edgehill', 'naseby', 'roundway_down', 'skirmish']
 >>> skirmish = load_builtin("skirmish")
 >>> skirmish.table.width, skirmish.side_ids
 (48.0, ('parliament', 'royalist'))

@@ -12,8 +12,10 @@ from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES
 from tertia.rulesets.charge_yr_pikes.sequence import MOVEMENT
 
-MOVEMENT_RULE = "Movement 5"
-FIRE_RULE = "Sequence of play 3 C-E"
+TITLE = "charge-yr-pikes:"
+"""Every action cites the rule set by its id, as the other rule sets do."""
+MOVEMENT_RULE = f"{TITLE} Movement 5"
+FIRE_RULE = f"{TITLE} Sequence of play 3 C-E"
 
 ACTION_KINDS: tuple[ActionKind, ...] = (
     ActionKind(
@@ -28,7 +30,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "close combats, a winner owed a bonus move makes one normal move.",
     ),
     ActionKind(
-        "cyp_reform", "Change formation", "{unit} forms {formation}", "Formations 3 A, B",
+        "cyp_reform", "Change formation", "{unit} forms {formation}", f"{TITLE} Formations 3 A, B",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("formation", "Formation", FieldKind.CHOICE, choices=(LINE, COLUMN, SQUARE, DEPLOYED))),
         odds=False, phases=(MOVEMENT,), subject="unit",
@@ -36,7 +38,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "(in a town or works).",
     ),
     ActionKind(
-        "cyp_charge", "Charge", "Charge {target}", "Close combat 12 A",
+        "cyp_charge", "Charge", "Charge {target}", f"{TITLE} Close combat 12 A",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("target", "Target", FieldKind.ENEMY_UNIT)),
         odds=False, phases=(MOVEMENT,), subject="unit", target="target",
@@ -44,7 +46,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "steps. Beyond its charge move a unit loses a man to fatigue for each inch.",
     ),
     ActionKind(
-        "cyp_mount", "Mount or dismount", "{unit}: mounted {mounted}", "Dragoons 18",
+        "cyp_mount", "Mount or dismount", "{unit}: mounted {mounted}", f"{TITLE} Dragoons 18",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("mounted", "Mounted", FieldKind.FLAG)),
         odds=False, phases=(MOVEMENT,), subject="unit",
@@ -52,7 +54,8 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "a turn.",
     ),
     ActionKind(
-        "cyp_morale_to_move", "Test to move under a charge", "{unit} tests to {purpose}", "Close combat 12 L",
+        "cyp_morale_to_move", "Test to move under a charge", "{unit} tests to {purpose}",
+        f"{TITLE} Close combat 12 L",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("purpose", "To", FieldKind.CHOICE, choices=PURPOSES,
                    choice_labels=("move away", "change formation or reface"))),
@@ -61,7 +64,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "its chargers (failing, it routs) or change formation or reface.",
     ),
     ActionKind(
-        "cyp_turn_to_meet", "Turn to meet", "{unit} turns to meet {attacker}", "Flank and rear 13 B",
+        "cyp_turn_to_meet", "Turn to meet", "{unit} turns to meet {attacker}", f"{TITLE} Flank and rear 13 B",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("attacker", "Attacker", FieldKind.ENEMY_UNIT)),
         odds=False, phases=(MOVEMENT,), subject="unit", target="attacker",
@@ -69,7 +72,8 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "front to front.",
     ),
     ActionKind(
-        "cyp_breakthrough", "Break through", "{unit} breaks through at {target}", "Close combat 12 J",
+        "cyp_breakthrough", "Break through", "{unit} breaks through at {target}",
+        f"{TITLE} Close combat 12 J",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("target", "Target", FieldKind.ENEMY_UNIT)),
         odds=False, phases=(BONUS_MOVES,), subject="unit", target="target",
@@ -77,7 +81,8 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "normal move and fight it at once, without a test to close.",
     ),
     ActionKind(
-        "cyp_give_free_move", "Give the free move", "The free move to {tertia}", "Sequence of play 3 A",
+        "cyp_give_free_move", "Give the free move", "The free move to {tertia}",
+        f"{TITLE} Sequence of play 3 A",
         (FieldSpec("tertia", "Tertia", FieldKind.COMMAND),),
         odds=False, decision=FREE_MOVE,
         help="The commander-in-chief names the tertia that moves on the free move card; it tests "
@@ -94,7 +99,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "together from the position as the step began.",
     ),
     ActionKind(
-        "end_phase", "Done", "Done", "Sequence of play 3",
+        "end_phase", "Done", "Done", f"{TITLE} Sequence of play 3",
         odds=False, phases=(MOVEMENT, *FIRE_STEPS, BONUS_MOVES),
         help="On a card: the side is done with it and the next is turned over. In a fire step: the "
              "side has given all its orders. In the bonus moves: its other winners stand.",
@@ -103,7 +108,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
 
 DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(FREE_MOVE, "Free move", "A free move card: the commander-in-chief names a tertia.",
-                 "cyp_give_free_move", "Sequence of play 3 A"),
+                 "cyp_give_free_move", f"{TITLE} Sequence of play 3 A"),
 )
 
 PANELS: tuple[PanelKind, ...] = (
