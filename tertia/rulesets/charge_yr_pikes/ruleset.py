@@ -475,9 +475,11 @@ class ChargeYrPikes(RuleSet):
 
 def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Violation]:
     """Tertias A: "all units within 6" of one another. No unit may leave its tertia
-    unless accompanied by a general": a unit that ends its move more than 6" from every
-    other unit of its tertia leaves it (a unit alone in its tertia, or led by an officer
-    in its front rank, may)."""
+    unless accompanied by a general or due to poor morale": a unit that ends its move more
+    than 6" from every other unit of its tertia leaves it (a unit alone in its tertia, or
+    led by an officer in its front rank, may). Poor morale's moves (falling back, routs)
+    are never refused for it, and a unit they left beyond 6" has left already: it may
+    make any move that ends no farther from its nearest tertia-mate than it began."""
     own = unit_data(unit)
     if own.is_officer or own.is_gun or front_rank_officers(state, unit.id):
         return []
@@ -485,8 +487,12 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
              and not unit_data(u).is_gun]
     if not mates or any(base_distance(plan.end, m.base) <= TERTIA_SPAN + 1e-9 for m in mates):
         return []
+    now = min(base_distance(unit.base, m.base) for m in mates)
+    if min(base_distance(plan.end, m.base) for m in mates) <= now + 1e-9:
+        return []
+    away = f" and farther than the {now:.1f}\" it stands" if now > TERTIA_SPAN + 1e-9 else ""
     return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
-                      f"unit of its tertia ({unit.command})", "Tertias and officers 4 A")]
+                      f"unit of its tertia ({unit.command}){away}", "Tertias and officers 4 A")]
 
 
 def _measured_from(formation: str) -> str:
