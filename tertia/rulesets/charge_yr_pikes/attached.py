@@ -15,13 +15,25 @@ and gallopers the same distance the same way; whatever takes it off the field (r
 off, captured, destroyed, deserted) takes them with it, for the same reason. An officer
 not in a front rank whom an enemy unit's move would cover is put just behind the nearest
 friendly unit in play that is not routed (a routed one is no safety); with none, at his
-own table edge straight behind him.
+own table edge straight behind him. So he is never in the way of an enemy's move: not of
+a fall-back or rout (he is moved from where it ends), nor of a unit's own move, charge,
+bonus move or breakthrough (he is moved from anywhere on its path,
+:func:`officers_in_the_way`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tertia.core.events import UnitMoved, UnitRemoved
-from tertia.core.geometry import EPSILON, base_distance, bases_overlap, heading_vector
+from tertia.core.geometry import (
+    EPSILON,
+    Polygon,
+    base_distance,
+    bases_overlap,
+    heading_vector,
+    polygons_overlap,
+)
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.measuring import home_edge
@@ -91,6 +103,23 @@ def overrun_officers(tx: Tx, unit_id: str) -> list[str]:
     unit = tx.state.units[unit_id]
     found = [o.id for o in tx.state.iter_units() if o.side != unit.side and unit_data(o).is_officer
              and unit_data(o).attached_to is None and bases_overlap(o.base, unit.base)]
+    for officer_id in found:
+        to_safety(tx, officer_id)
+    return found
+
+
+def lone_enemy_officers(state: GameState, side: str) -> tuple[str, ...]:
+    """The officers of ``side``'s enemies in no unit's front rank: never in its way (4 F)."""
+    return tuple(o.id for o in state.iter_units() if o.side != side and unit_data(o).is_officer
+                 and unit_data(o).attached_to is None)
+
+
+def officers_in_the_way(tx: Tx, unit_id: str, areas: Sequence[Polygon]) -> list[str]:
+    """Enemy officers not in a front rank whose bases ``unit_id``'s own move covers
+    (``areas``: its path) are moved to safety (4 F); returns them."""
+    side = tx.state.units[unit_id].side
+    found = [o for o in lone_enemy_officers(tx.state, side)
+             if any(polygons_overlap(a, tx.state.units[o].base.corners()) for a in areas)]
     for officer_id in found:
         to_safety(tx, officer_id)
     return found

@@ -15,7 +15,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, UnitFormed, UnitMoved
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import Polygon, base_distance
 from tertia.core.ruleset import OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -33,6 +33,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log's sentences)
     artillery,
+    attached,
     bonus,
     commanded,
     disorder,
@@ -46,6 +47,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     reaction,
     reports,
     sequence,
+    shove,
     vocabulary,
 )
 from tertia.rulesets.charge_yr_pikes.actions import (
@@ -63,7 +65,7 @@ from tertia.rulesets.charge_yr_pikes.actions import (
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
-from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, charge_swept
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import (
     COLUMN,
@@ -297,11 +299,16 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CypCode.TOO_FAR, f"{unit.label} may move {inches:g}\"{extra}, not "
                               f"{measured:.1f}\" (measured from {_measured_from(own.formation)})",
                               f"{MOVEMENT_RULE} B")]
-        carried = {o.id for o in front_rank_officers(state, unit.id)}
+        crossed = _not_in_the_way(state, unit)
         problems = [*iter_table_violations(table, plan, MOVEMENT_RULE),
-                    *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", carried)]
+                    *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", crossed)]
         if problems:
             return problems[:1]
+        size = (table.width, table.depth)
+        router = shove.without_room(state, unit, plan.end, [plan.end.corners()], size)
+        if router is not None:
+            return [Violation(MovementCode.COLLISION, f"{unit.label} would end on {router.label}, with no "
+                              "room to shove it aside", "Routing 15 A")]
         return _tertia_problems(state, unit, plan)
 
     def _charge_problems(self, table: Battlefield, state: GameState, unit: Unit, target_id: str
@@ -329,6 +336,11 @@ class ChargeYrPikes(RuleSet):
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} is in the way of "
                               f"{unit.label}'s charge at {target.label}", rule)]
+        swept = charge_swept(unit, path)
+        router = shove.without_room(state, unit, swept.end, swept.swept(), (table.width, table.depth))
+        if router is not None:
+            return [Violation(MovementCode.COLLISION, f"{router.label} is in the way of {unit.label}'s "
+                              "charge, with no room to shove it aside", "Routing 15 A")]
         return []
 
     def _mount_problems(self, table: Battlefield, state: GameState, unit: Unit, mounted: bool
@@ -438,6 +450,7 @@ class ChargeYrPikes(RuleSet):
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), path.end), facing=path.heading,
                           reason="charge"))
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
+        _clear_the_way(tx, unit.id, charge_swept(unit, path).swept())
         change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
         tx.emit(MovedOnCard(unit=unit.id))
         tired = charge_fatigue(tx, unit.id, max(0.0, path.length - reach))
@@ -456,11 +469,13 @@ class ChargeYrPikes(RuleSet):
         points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
+        done = plan_move(unit, Move(unit=unit.id, waypoints=points[1:], face_before=action.face_before,
+                                    face_after=action.face_after))
+        attached.officers_in_the_way(tx, unit.id, done.swept())
+        shove.shove_aside(tx, unit.id, [done.end.corners()])
         change(tx, unit.id, "moves", moved=True, acts=own.acts + 1)
         tx.emit(MovedOnCard(unit=unit.id))
-        disorder.after_move(tx, tables, unit.id, plan_move(unit, Move(unit=unit.id, waypoints=points[1:],
-                                                                      face_before=action.face_before,
-                                                                      face_after=action.face_after)))
+        disorder.after_move(tx, tables, unit.id, done)
 
     @staticmethod
     def _carry_officers(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
@@ -471,6 +486,22 @@ class ChargeYrPikes(RuleSet):
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _not_in_the_way(state: GameState, unit: Unit) -> set[str]:
+    """Pieces a unit's own move may cross or end on: its front-rank officers, enemy
+    officers in no front rank (moved to safety, 4 F) and routed friends (shoved aside on
+    its path's end, 15 A)."""
+    return {*(o.id for o in front_rank_officers(state, unit.id)),
+            *attached.lone_enemy_officers(state, unit.side),
+            *(u.id for u in state.iter_troops(unit.side) if unit_data(u).routed)}
+
+
+def _clear_the_way(tx: Tx, unit_id: str, areas: list[Polygon]) -> None:
+    """After a unit's own move over ``areas``: enemy officers on it go to safety (4 F) and
+    routed friends are shoved aside (15 A)."""
+    attached.officers_in_the_way(tx, unit_id, areas)
+    shove.shove_aside(tx, unit_id, areas)
 
 
 def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Violation]:
