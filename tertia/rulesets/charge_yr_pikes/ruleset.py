@@ -304,6 +304,11 @@ class ChargeYrPikes(RuleSet):
                     *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", crossed)]
         if problems:
             return problems[:1]
+        if own.gun == "galloper":
+            led = state.units.get(own.attached_to or "")
+            if led is not None and not attached.touches(led.base, plan.end):
+                return [Violation(CypCode.GALLOPER_APART, f"{unit.label} must end touching {led.label}, "
+                                  "the unit it is attached to", "Artillery: galloper guns")]
         size = (table.width, table.depth)
         router = shove.without_room(state, unit, plan.end, [plan.end.corners()], size)
         if router is not None:
@@ -356,7 +361,7 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire; not one twice)", rule)]
         placed = dragoons.remounted(unit, mounted)
-        led = {o.id for o in front_rank_officers(state, unit.id)}
+        led = set(attached.sharing_fate(state, unit.id))
         return list(iter_room_violations(table, state, placed, rule, led))
 
     def _reform_problems(self, table: Battlefield, state: GameState, unit: Unit, formation: str
@@ -373,7 +378,7 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CypCode.FORMATION_NOT_ALLOWED, f"{unit.label} may not form {formation} "
                               f"(it may form {', '.join(allowed) or 'nothing else'})", rule)]
         placed = reformed(state, unit, formation)
-        led = {o.id for o in front_rank_officers(state, unit.id)}
+        led = set(attached.sharing_fate(state, unit.id))
         return list(iter_room_violations(table, state, placed, rule, led))
 
     # --- resolution ------------------------------------------------------------------------
@@ -409,16 +414,20 @@ class ChargeYrPikes(RuleSet):
         elif isinstance(action, TurnToMeet):
             reaction.turn(tx, action.unit, action.attacker)
         elif isinstance(action, Reform):
+            before = tx.state.units[action.unit].base
             placed = reformed(tx.state, tx.state.units[action.unit], action.formation)
             tx.emit(UnitFormed(unit=placed.id, formation=action.formation, x=placed.x, y=placed.y,
                                width=placed.width, depth=placed.depth))
+            attached.keep_gallopers(tx, placed.id, before)
             tx.emit(MovedOnCard(unit=placed.id, moved=False))
         elif isinstance(action, Charge):
             self._charge(tx, tables, action)
         elif isinstance(action, Mount):
+            before = tx.state.units[action.unit].base
             placed = dragoons.remounted(tx.state.units[action.unit], action.mounted)
             tx.emit(UnitFormed(unit=placed.id, formation=unit_data(placed).formation, x=placed.x,
                                y=placed.y, width=placed.width, depth=placed.depth))
+            attached.keep_gallopers(tx, placed.id, before)
             new = unit_data(placed)
             change(tx, placed.id, "mount" if action.mounted else "dismount", mounted=new.mounted,
                    men=new.men, holders=new.holders, per_stand=new.per_stand, stand_width=new.stand_width,
@@ -450,6 +459,7 @@ class ChargeYrPikes(RuleSet):
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), path.end), facing=path.heading,
                           reason="charge"))
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
+        attached.keep_gallopers(tx, unit.id, unit.base)
         _clear_the_way(tx, unit.id, charge_swept(unit, path).swept())
         change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
         tx.emit(MovedOnCard(unit=unit.id))
@@ -469,6 +479,7 @@ class ChargeYrPikes(RuleSet):
         points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
+        attached.keep_gallopers(tx, unit.id, unit.base)
         done = plan_move(unit, Move(unit=unit.id, waypoints=points[1:], face_before=action.face_before,
                                     face_after=action.face_after))
         attached.officers_in_the_way(tx, unit.id, done.swept())
@@ -489,10 +500,10 @@ class ChargeYrPikes(RuleSet):
 
 
 def _not_in_the_way(state: GameState, unit: Unit) -> set[str]:
-    """Pieces a unit's own move may cross or end on: its front-rank officers, enemy
-    officers in no front rank (moved to safety, 4 F) and routed friends (shoved aside on
-    its path's end, 15 A)."""
-    return {*(o.id for o in front_rank_officers(state, unit.id)),
+    """Pieces a unit's own move may cross or end on: its front-rank officers and
+    gallopers (they go with it), enemy officers in no front rank (moved to safety, 4 F)
+    and routed friends (shoved aside on its path's end, 15 A)."""
+    return {*attached.sharing_fate(state, unit.id),
             *attached.lone_enemy_officers(state, unit.side),
             *(u.id for u in state.iter_troops(unit.side) if unit_data(u).routed)}
 
