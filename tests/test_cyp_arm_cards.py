@@ -4,7 +4,7 @@ cards"): dealt, drawn and played."""
 
 from __future__ import annotations
 
-from tertia.activation.deck import special_card
+from tertia.activation.deck import group_card, special_card
 from tertia.ai.random_player import RandomPlayer
 from tertia.battle import fight_battle
 from tertia.core.actions import EndPhase, Move
@@ -111,3 +111,23 @@ def test_a_battle_dealt_by_arm_is_fought_to_its_end() -> None:
     record = fight_battle(game, {s: RandomPlayer() for s in game.scenario.side_ids}, 5)
     played = {e.card for s in record.steps for e in s.events if type(e).__name__ == "CardPlayed"}
     assert record.final_state.result is not None and {HORSE, FOOT} <= played
+
+
+def _plundering(state: GameState, *units: str) -> GameState:
+    for unit_id in units:
+        u = state.units[unit_id]
+        state = state.with_unit(u.evolve(removed="plundering", own=unit_data(u).evolve(
+            plundering=RETURNING, plunder_x=u.x, plunder_y=DEPTH, plunder_turn=1)))
+    return state
+
+
+def test_the_card_of_horse_away_plundering_is_dealt_for_their_return() -> None:
+    # 21 C: "Cavalry returns next move on its card": k2's horse and dragoons are away.
+    _, state = _state()
+    away = _plundering(state, "k-horse", "k-drag")
+    assert group_card("k2", "king") in brigade_deck(away, default_tables().cards)
+    assert HORSE in brigade_deck(away, BY_ARM)
+    gone = state.with_unit(state.units["k-horse"].evolve(removed="destroyed"))
+    gone = gone.with_unit(gone.units["k-drag"].evolve(removed="routed off"))
+    assert group_card("k2", "king") not in brigade_deck(gone, Cards())
+    assert HORSE not in brigade_deck(gone, BY_ARM)

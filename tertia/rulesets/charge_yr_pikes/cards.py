@@ -14,7 +14,9 @@ tertia cards give way to a Horse card (horse, lobsters, Scots horse) and a Foot 
 (foot, musketeers, highlanders, wagons and every other troop), each dealt when a piece in
 play moves on it. Read so: dragoons are on both, unless they have moved, mounted or
 dismounted this turn already (so they move on the one drawn first, or wait for the other);
-an officer in a unit's front rank and a galloper go on their unit's card.
+an officer in a unit's front rank and a galloper go on their unit's card. The card of
+horse away plundering is dealt though none of its units is on the table, so that they may
+come back on it.
 """
 
 from __future__ import annotations
@@ -62,11 +64,15 @@ def arm_cards_of(state: GameState, unit: Unit) -> tuple[str, ...]:
 
 def army_deck(state: GameState, side: str, cards: Cards) -> tuple[str, ...]:
     """One army's brigade cards, in a fixed order."""
+    away = _plundering(state, side)
     if cards.by_arm:
         arms = {a for u in state.iter_troops(side) for a in arm_cards_of(state, u)}
+        arms |= {HORSE} if away else set()
         moving: tuple[str, ...] = tuple(special_card(a, side) for a in ARM_CARDS if a in arms)
     else:
-        moving = tuple(group_card(t, side) for t in tertias(state, side))
+        named = tertias(state, side)
+        moving = tuple(group_card(t, side) for t in (*named, *dict.fromkeys(
+            u.command for u in away if u.command not in named)))
     return (*moving,
             *(special_card(OFFICERS_AND_ARTILLERY, side) for _ in range(cards.officers_and_artillery)),
             *(special_card(FREE_MOVE, side) for _ in range(cards.free_move)))
@@ -92,6 +98,13 @@ def moved_by(state: GameState, card: str) -> tuple[Unit, ...]:
     if c.name in ARM_CARDS:
         return tuple(u for u in pieces if c.name in arm_cards_of(state, u) and _not_moved_yet(state, u))
     return ()
+
+
+def _plundering(state: GameState, side: str) -> tuple[Unit, ...]:
+    """``side``'s horse away from the table plundering: their card is dealt, for "Cavalry
+    returns next move on its card" (Baggage plunder C)."""
+    return tuple(u for u in state.iter_units(side, include_removed=True)
+                 if u.removed is not None and unit_data(u).plundering is not None)
 
 
 def _not_moved_yet(state: GameState, unit: Unit) -> bool:
