@@ -136,12 +136,12 @@ def test_galloper_guns_and_front_rank_officers_fall_back_with_their_unit() -> No
     """14 D: "Galloper guns falling back go to the rear normally"; 4 D: the general moves
     along with the unit."""
     state = state_of(troop("u", KING, 30, 20, morale=2),
-                     troop("gal", KING, 33, 20, "artillery", gun="galloper", attached_to="u"),
+                     troop("gal", KING, 32.75, 20, "artillery", gun="galloper", attached_to="u"),
                      officer("o", KING, 30, 21, attached_to="u"), officer("free", KING, 30, 16))
     tx = tx_with(state)
     done = fall_back(tx, T, "u", "fired on")
     assert not done.abandoned and not own(tx, "gal").abandoned
-    assert _at(tx, "gal")[:2] == (33.0, 12.0) and _at(tx, "o")[:2] == (30.0, 13.0)
+    assert _at(tx, "gal")[:2] == (32.75, 12.0) and _at(tx, "o")[:2] == (30.0, 13.0)
     assert _at(tx, "free")[:2] == (30.0, 16.0)  # not in the way, not carried
     assert done.slide.passed_through == ()
 

@@ -7,21 +7,47 @@ the rear that a falling back or routing unit may make. Said leader may not leave
 unit till it rallies and if it leaves the field, he is swept along with it." F: "A general
 which is not in the front rank of a unit may not be over-run or captured by any enemy
 unit. He is merely moved to the nearest friendly unit or place of safety." Galloper guns:
-"Galloper guns do not take part in close combats but suffer the fate of the unit to which
-they are attached"; Falling back D: "Galloper guns falling back go to the rear normally".
+"These light guns must be attached to an infantry or cavalry unit. They must be touching
+the unit at all times"; "Galloper guns do not take part in close combats but suffer the
+fate of the unit to which they are attached"; Falling back D: "Galloper guns falling back
+go to the rear normally".
 
 Read so: whatever carries a unit (a fall-back, a rout) carries its front-rank officers
 and gallopers the same distance the same way; whatever takes it off the field (routed
 off, captured, destroyed, deserted) takes them with it, for the same reason. An officer
 not in a front rank whom an enemy unit's move would cover is put just behind the nearest
 friendly unit in play that is not routed (a routed one is no safety); with none, at his
-own table edge straight behind him.
+own table edge straight behind him. So he is never in the way of an enemy's move: not of
+a fall-back or rout (he is moved from where it ends), nor of a unit's own move, charge,
+bonus move or breakthrough (he is moved from anywhere on its path,
+:func:`officers_in_the_way`).
+
+A galloper is limbered to its horse: whatever moves its unit (a move, a charge, a change
+of formation, mounting, turning to meet a charge, falling back, a rout) takes the gun
+with it, where it stood beside the unit, turned as the unit turned
+(:func:`keep_gallopers`); where that leaves it apart from the unit or on it (the unit's
+frontage changed), it is put touching the unit on the same side, straight out from the
+unit's centre. On its own card a galloper may also move itself (the artillery's move),
+but only to a place touching its unit (within ``TOUCHING``: a tenth of an inch, as a
+player's hand places it).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 from tertia.core.events import UnitMoved, UnitRemoved
-from tertia.core.geometry import EPSILON, base_distance, bases_overlap, heading_vector
+from tertia.core.geometry import (
+    EPSILON,
+    Base,
+    Polygon,
+    base_distance,
+    bases_overlap,
+    first_contact,
+    heading_vector,
+    polygons_overlap,
+)
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.measuring import home_edge
@@ -65,15 +91,64 @@ def may_leave(state: GameState, officer_id: str) -> bool:
 
 def carry(tx: Tx, unit_id: str, before: tuple[float, float], reason: str) -> None:
     """Move what shares ``unit_id``'s fate as far and the same way as it moved from
-    ``before`` (they face as it now faces)."""
+    ``before`` (they face as it now faces; a galloper is then put touching it)."""
     unit = tx.state.units[unit_id]
     dx, dy = unit.x - before[0], unit.y - before[1]
     if abs(dx) <= EPSILON and abs(dy) <= EPSILON:
         return
     for piece_id in sharing_fate(tx.state, unit_id):
         piece = tx.state.units[piece_id]
-        tx.emit(UnitMoved(unit=piece_id, path=((piece.x, piece.y), (piece.x + dx, piece.y + dy)),
-                          facing=unit.facing, reason=reason))
+        end = piece.base.moved_to(piece.x + dx, piece.y + dy, unit.facing)
+        if unit_data(piece).gun == "galloper":
+            end = touching(unit.base, end)
+        tx.emit(UnitMoved(unit=piece_id, path=((piece.x, piece.y), end.centre), facing=end.facing,
+                          reason=reason))
+
+
+TOUCHING = 0.1
+"""How near a galloper placed by hand must stand to its unit to touch it (inches)."""
+
+
+def touches(unit: Base, gun: Base) -> bool:
+    """Does a galloper standing at ``gun`` touch its unit at ``unit`` (and not stand on it)?"""
+    return base_distance(unit, gun) <= TOUCHING + EPSILON and not bases_overlap(unit, gun)
+
+
+def touching(unit: Base, gun: Base) -> Base:
+    """``gun`` if it touches ``unit`` exactly enough, else moved straight out from (or in
+    towards) the unit's centre until it just touches it (behind it when on its centre)."""
+    if base_distance(unit, gun) <= EPSILON and not bases_overlap(unit, gun):
+        return gun
+    dx, dy = gun.x - unit.x, gun.y - unit.y
+    length = math.hypot(dx, dy)
+    if length <= EPSILON:
+        fx, fy = heading_vector(unit.facing)
+        dx, dy, length = -fx, -fy, 1.0
+    dx, dy = dx / length, dy / length
+    far = unit.radius + gun.radius + 1.0
+    out = gun.moved_to(unit.x + dx * far, unit.y + dy * far)
+    back = first_contact(out.corners(), unit.corners(), (-dx, -dy), 0.0)
+    return out.moved_to(out.x - dx * back, out.y - dy * back)
+
+
+def carried_along(before: Base, after: Base, piece: Base) -> Base:
+    """Where ``piece`` stands when what it stood beside moves from ``before`` to
+    ``after``: moved and turned with it, as if one body."""
+    turn = after.facing - before.facing
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    rx, ry = piece.x - before.x, piece.y - before.y
+    return piece.moved_to(after.x + rx * c + ry * s, after.y - rx * s + ry * c, (piece.facing + turn) % 360.0)
+
+
+def keep_gallopers(tx: Tx, unit_id: str, before: Base, reason: str = "with its unit") -> None:
+    """Galloper guns "must be touching the unit at all times": ``unit_id``'s gallopers go
+    where its move from ``before`` took it, turned as it turned, put touching it."""
+    unit = tx.state.units[unit_id]
+    for gun in gallopers(tx.state, unit_id):
+        end = touching(unit.base, carried_along(before, unit.base, gun.base))
+        if end != gun.base:
+            tx.emit(UnitMoved(unit=gun.id, path=((gun.x, gun.y), end.centre), facing=end.facing,
+                              reason=reason))
 
 
 def leave_field(tx: Tx, unit_id: str, reason: str, detail: str) -> None:
@@ -91,6 +166,23 @@ def overrun_officers(tx: Tx, unit_id: str) -> list[str]:
     unit = tx.state.units[unit_id]
     found = [o.id for o in tx.state.iter_units() if o.side != unit.side and unit_data(o).is_officer
              and unit_data(o).attached_to is None and bases_overlap(o.base, unit.base)]
+    for officer_id in found:
+        to_safety(tx, officer_id)
+    return found
+
+
+def lone_enemy_officers(state: GameState, side: str) -> tuple[str, ...]:
+    """The officers of ``side``'s enemies in no unit's front rank: never in its way (4 F)."""
+    return tuple(o.id for o in state.iter_units() if o.side != side and unit_data(o).is_officer
+                 and unit_data(o).attached_to is None)
+
+
+def officers_in_the_way(tx: Tx, unit_id: str, areas: Sequence[Polygon]) -> list[str]:
+    """Enemy officers not in a front rank whose bases ``unit_id``'s own move covers
+    (``areas``: its path) are moved to safety (4 F); returns them."""
+    side = tx.state.units[unit_id].side
+    found = [o for o in lone_enemy_officers(tx.state, side)
+             if any(polygons_overlap(a, tx.state.units[o].base.corners()) for a in areas)]
     for officer_id in found:
         to_safety(tx, officer_id)
     return found

@@ -7,6 +7,16 @@ the opportunity to move." Each army's deck: a card for each of its tertias that 
 unit in play, its "Officers & Artillery" cards and its "free move" cards (how many of
 each: ``tables.toml [cards]``). Field and heavy guns and officers in no unit's front rank
 move on the Officers & Artillery card; a galloper gun moves with its unit.
+
+Horse and Foot cards (``[cards] by_arm``; Dragoons 18 B: "When using move cards divided
+into 'Horse' or 'foot' cards, dragoons may move on either type of move cards"): an army's
+tertia cards give way to a Horse card (horse, lobsters, Scots horse) and a Foot card
+(foot, musketeers, highlanders, wagons and every other troop), each dealt when a piece in
+play moves on it. Read so: dragoons are on both, unless they have moved, mounted or
+dismounted this turn already (so they move on the one drawn first, or wait for the other);
+an officer in a unit's front rank and a galloper go on their unit's card. The card of
+horse away plundering is dealt though none of its units is on the table, so that they may
+come back on it.
 """
 
 from __future__ import annotations
@@ -18,6 +28,10 @@ from tertia.rulesets.charge_yr_pikes.tables import Cards
 
 OFFICERS_AND_ARTILLERY = "officers_and_artillery"
 FREE_MOVE = "free_move"
+HORSE = "horse"
+FOOT = "foot"
+ARM_CARDS = (HORSE, FOOT)
+HORSE_TROOPS = frozenset({"horse", "lobsters", "scots_horse"})
 
 
 def on_officers_card(unit: Unit) -> bool:
@@ -35,9 +49,31 @@ def tertias(state: GameState, side: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def arm_cards_of(state: GameState, unit: Unit) -> tuple[str, ...]:
+    """The arm cards (Horse, Foot) that may move ``unit``: its troop's, or its unit's
+    when it is attached; dragoons either; none for a piece on the Officers & Artillery
+    card."""
+    if on_officers_card(unit):
+        return ()
+    led = unit_data(unit).attached_to
+    troop = unit_data(state.units.get(led or "", unit)).troop
+    if troop == "dragoons":
+        return ARM_CARDS
+    return (HORSE,) if troop in HORSE_TROOPS else (FOOT,)
+
+
 def army_deck(state: GameState, side: str, cards: Cards) -> tuple[str, ...]:
     """One army's brigade cards, in a fixed order."""
-    return (*(group_card(t, side) for t in tertias(state, side)),
+    away = _plundering(state, side)
+    if cards.by_arm:
+        arms = {a for u in state.iter_troops(side) for a in arm_cards_of(state, u)}
+        arms |= {HORSE} if away else set()
+        moving: tuple[str, ...] = tuple(special_card(a, side) for a in ARM_CARDS if a in arms)
+    else:
+        named = tertias(state, side)
+        moving = tuple(group_card(t, side) for t in (*named, *dict.fromkeys(
+            u.command for u in away if u.command not in named)))
+    return (*moving,
             *(special_card(OFFICERS_AND_ARTILLERY, side) for _ in range(cards.officers_and_artillery)),
             *(special_card(FREE_MOVE, side) for _ in range(cards.free_move)))
 
@@ -56,13 +92,32 @@ def moved_by(state: GameState, card: str) -> tuple[Unit, ...]:
         raise ValueError(f"{card!r} is no brigade card")
     pieces = list(state.iter_units(c.side))
     if c.kind == "group":
-        return tuple(u for u in pieces if not on_officers_card(u) and _tertia_of(state, u) == c.name)
+        return tuple(u for u in pieces if not on_officers_card(u) and tertia_of(state, u) == c.name)
     if c.name == OFFICERS_AND_ARTILLERY:
         return tuple(u for u in pieces if on_officers_card(u))
+    if c.name in ARM_CARDS:
+        return tuple(u for u in pieces if c.name in arm_cards_of(state, u) and _not_moved_yet(state, u))
     return ()
 
 
-def _tertia_of(state: GameState, unit: Unit) -> str:
+def _plundering(state: GameState, side: str) -> tuple[Unit, ...]:
+    """``side``'s horse away from the table plundering: their card is dealt, for "Cavalry
+    returns next move on its card" (Baggage plunder C)."""
+    return tuple(u for u in state.iter_units(side, include_removed=True)
+                 if u.removed is not None and unit_data(u).plundering is not None)
+
+
+def _not_moved_yet(state: GameState, unit: Unit) -> bool:
+    """Dragoons move on the second arm card drawn only if they have not moved, mounted or
+    dismounted this turn already."""
+    if len(arm_cards_of(state, unit)) < 2:
+        return True
+    led = unit_data(unit).attached_to
+    own = unit_data(state.units.get(led or "", unit))
+    return not (own.moved or own.remounted)
+
+
+def tertia_of(state: GameState, unit: Unit) -> str:
     """The tertia a piece moves with: its own, or that of the unit it is attached to."""
     led = unit_data(unit).attached_to
     found = state.units.get(led) if led is not None else None

@@ -22,10 +22,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from tertia.core.actions import Move
 from tertia.core.geometry import angle_between, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rules.movement import MovePlan, plan_move
+from tertia.rulesets.charge_yr_pikes.attached import lone_enemy_officers
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
 from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.movement import swing
@@ -52,18 +55,27 @@ class ChargePath:
 
 
 def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
-    """Where a charge at ``target`` takes ``unit`` (its officers in its front rank go with
-    it and are never in its way)."""
+    """Where a charge at ``target`` takes ``unit`` (its officers in its front rank and its
+    gallopers go with it, enemy officers in no front rank are moved to safety (4 F) and
+    routed friends are shoved aside (15 A): none of them is in its way)."""
     heading = bearing(unit.base.centre, target.base.centre)
     turn = swing(unit.base, unit_data(unit).formation) * math.radians(angle_between(unit.facing, heading))
     turned = unit.evolve(facing=heading)
     led = {o.id for o in state.iter_units() if unit_data(o).attached_to == unit.id}
+    routers = {u.id for u in state.iter_troops(unit.side) if unit_data(u).routed}
     slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
-                       policy=Interpenetration.STOP, table=(table.width, table.depth), ignore=led)
+                       policy=Interpenetration.STOP, table=(table.width, table.depth),
+                       ignore=led | routers | set(lone_enemy_officers(state, unit.side)))
     if slide.stopped_by != target.id:
         blocker = state.units[slide.stopped_by].label if slide.stopped_by is not None else "the table edge"
         return ChargePath(heading, slide.distance, slide.end.centre, blocker, turn)
     go = max(0.0, slide.distance - SHORT_OF_TARGET)
     dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
     return ChargePath(heading, go, (unit.x + dx * go, unit.y + dy * go), turn=turn)
+
+
+def charge_swept(unit: Unit, path: ChargePath) -> MovePlan:
+    """The charge as a straight move of ``unit``, turned to its heading, to its end: the
+    ground it covers (``swept()``) and its ``end``."""
+    return plan_move(unit.evolve(facing=path.heading), Move(unit=unit.id, waypoints=(path.end,)))
 

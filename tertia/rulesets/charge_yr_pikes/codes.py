@@ -27,3 +27,4 @@ class CypCode(Codes, namespace="charge-yr-pikes"):
     NOT_AWAY = "a unit moving away from a charge must end farther from every charger"
     COUNTERCHARGE_ONLY = "a charged unit may charge only the units that charged it"
     NOT_FLANK = "the charge is not on the unit's flank or rear"
+    GALLOPER_APART = "a galloper gun must end touching the unit it is attached to"

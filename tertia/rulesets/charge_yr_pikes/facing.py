@@ -37,6 +37,7 @@ from __future__ import annotations
 from tertia.core.events import UnitTurned
 from tertia.core.geometry import EPSILON, Base
 from tertia.core.ruleset import Tx
+from tertia.rulesets.charge_yr_pikes.attached import keep_gallopers
 from tertia.rulesets.charge_yr_pikes.data import SQUARE, unit_data
 
 TURNED_TO_MEET = "turned to meet an attack"
@@ -69,4 +70,6 @@ def may_turn_to_meet(tx: Tx, defender_id: str) -> bool:
 def turn_to_meet(tx: Tx, defender_id: str, attacker_id: str) -> None:
     """13 A, B: turn the defender in place to meet ``attacker_id`` frontally."""
     attacker = tx.state.units[attacker_id]
+    before = tx.state.units[defender_id].base
     tx.emit(UnitTurned(unit=defender_id, facing=meeting_facing(attacker.base), reason=TURNED_TO_MEET))
+    keep_gallopers(tx, defender_id, before, TURNED_TO_MEET)

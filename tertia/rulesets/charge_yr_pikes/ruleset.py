@@ -16,7 +16,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import Polygon, base_distance
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -34,6 +34,7 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log's sentences)
     artillery,
+    attached,
     bonus,
     commanded,
     disorder,
@@ -48,6 +49,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     reaction,
     reports,
     sequence,
+    shove,
     vocabulary,
 )
 from tertia.rulesets.charge_yr_pikes.actions import (
@@ -65,7 +67,7 @@ from tertia.rulesets.charge_yr_pikes.actions import (
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
-from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, charge_swept
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import (
     COLUMN,
@@ -305,11 +307,21 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CypCode.TOO_FAR, f"{unit.label} may move {inches:g}\"{extra}, not "
                               f"{measured:.1f}\" (measured from {_measured_from(own.formation)})",
                               f"{MOVEMENT_RULE} B")]
-        carried = {o.id for o in front_rank_officers(state, unit.id)}
+        crossed = _not_in_the_way(state, unit)
         problems = [*iter_table_violations(table, plan, MOVEMENT_RULE),
-                    *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", carried)]
+                    *iter_passing_violations(state, plan, f"{FORMATIONS_RULE} C", crossed)]
         if problems:
             return problems[:1]
+        if own.gun == "galloper":
+            led = state.units.get(own.attached_to or "")
+            if led is not None and not attached.touches(led.base, plan.end):
+                return [Violation(CypCode.GALLOPER_APART, f"{unit.label} must end touching {led.label}, "
+                                  "the unit it is attached to", "Artillery: galloper guns")]
+        size = (table.width, table.depth)
+        router = shove.without_room(state, unit, plan.end, [plan.end.corners()], size)
+        if router is not None:
+            return [Violation(MovementCode.COLLISION, f"{unit.label} would end on {router.label}, with no "
+                              "room to shove it aside", "Routing 15 A")]
         return _tertia_problems(state, unit, plan)
 
     def _charge_problems(self, table: Battlefield, state: GameState, unit: Unit, target_id: str
@@ -337,6 +349,11 @@ class ChargeYrPikes(RuleSet):
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} is in the way of "
                               f"{unit.label}'s charge at {target.label}", rule)]
+        swept = charge_swept(unit, path)
+        router = shove.without_room(state, unit, swept.end, swept.swept(), (table.width, table.depth))
+        if router is not None:
+            return [Violation(MovementCode.COLLISION, f"{router.label} is in the way of {unit.label}'s "
+                              "charge, with no room to shove it aside", "Routing 15 A")]
         return []
 
     def _mount_problems(self, table: Battlefield, state: GameState, unit: Unit, mounted: bool
@@ -352,7 +369,7 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire; not one twice)", rule)]
         placed = dragoons.remounted(unit, mounted)
-        led = {o.id for o in front_rank_officers(state, unit.id)}
+        led = set(attached.sharing_fate(state, unit.id))
         return list(iter_room_violations(table, state, placed, rule, led))
 
     def _reform_problems(self, table: Battlefield, state: GameState, unit: Unit, formation: str
@@ -369,7 +386,7 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CypCode.FORMATION_NOT_ALLOWED, f"{unit.label} may not form {formation} "
                               f"(it may form {', '.join(allowed) or 'nothing else'})", rule)]
         placed = reformed(state, unit, formation)
-        led = {o.id for o in front_rank_officers(state, unit.id)}
+        led = set(attached.sharing_fate(state, unit.id))
         return list(iter_room_violations(table, state, placed, rule, led))
 
     # --- odds --------------------------------------------------------------------------------
@@ -463,16 +480,20 @@ class ChargeYrPikes(RuleSet):
         elif isinstance(action, TurnToMeet):
             reaction.turn(tx, action.unit, action.attacker)
         elif isinstance(action, Reform):
+            before = tx.state.units[action.unit].base
             placed = reformed(tx.state, tx.state.units[action.unit], action.formation)
             tx.emit(UnitFormed(unit=placed.id, formation=action.formation, x=placed.x, y=placed.y,
                                width=placed.width, depth=placed.depth))
+            attached.keep_gallopers(tx, placed.id, before)
             tx.emit(MovedOnCard(unit=placed.id, moved=False))
         elif isinstance(action, Charge):
             self._charge(tx, tables, action)
         elif isinstance(action, Mount):
+            before = tx.state.units[action.unit].base
             placed = dragoons.remounted(tx.state.units[action.unit], action.mounted)
             tx.emit(UnitFormed(unit=placed.id, formation=unit_data(placed).formation, x=placed.x,
                                y=placed.y, width=placed.width, depth=placed.depth))
+            attached.keep_gallopers(tx, placed.id, before)
             new = unit_data(placed)
             change(tx, placed.id, "mount" if action.mounted else "dismount", mounted=new.mounted,
                    men=new.men, holders=new.holders, per_stand=new.per_stand, stand_width=new.stand_width,
@@ -504,6 +525,8 @@ class ChargeYrPikes(RuleSet):
         tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), path.end), facing=path.heading,
                           reason="charge"))
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
+        attached.keep_gallopers(tx, unit.id, unit.base)
+        _clear_the_way(tx, unit.id, charge_swept(unit, path).swept())
         change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
         tx.emit(MovedOnCard(unit=unit.id))
         tired = charge_fatigue(tx, unit.id, max(0.0, path.length - reach))
@@ -522,11 +545,14 @@ class ChargeYrPikes(RuleSet):
         points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
+        attached.keep_gallopers(tx, unit.id, unit.base)
+        done = plan_move(unit, Move(unit=unit.id, waypoints=points[1:], face_before=action.face_before,
+                                    face_after=action.face_after))
+        attached.officers_in_the_way(tx, unit.id, done.swept())
+        shove.shove_aside(tx, unit.id, [done.end.corners()])
         change(tx, unit.id, "moves", moved=True, acts=own.acts + 1)
         tx.emit(MovedOnCard(unit=unit.id))
-        disorder.after_move(tx, tables, unit.id, plan_move(unit, Move(unit=unit.id, waypoints=points[1:],
-                                                                      face_before=action.face_before,
-                                                                      face_after=action.face_after)))
+        disorder.after_move(tx, tables, unit.id, done)
 
     @staticmethod
     def _carry_officers(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
@@ -539,11 +565,29 @@ class ChargeYrPikes(RuleSet):
 # --- helpers ---------------------------------------------------------------------------------
 
 
+def _not_in_the_way(state: GameState, unit: Unit) -> set[str]:
+    """Pieces a unit's own move may cross or end on: its front-rank officers and
+    gallopers (they go with it), enemy officers in no front rank (moved to safety, 4 F)
+    and routed friends (shoved aside on its path's end, 15 A)."""
+    return {*attached.sharing_fate(state, unit.id),
+            *attached.lone_enemy_officers(state, unit.side),
+            *(u.id for u in state.iter_troops(unit.side) if unit_data(u).routed)}
+
+
+def _clear_the_way(tx: Tx, unit_id: str, areas: list[Polygon]) -> None:
+    """After a unit's own move over ``areas``: enemy officers on it go to safety (4 F) and
+    routed friends are shoved aside (15 A)."""
+    attached.officers_in_the_way(tx, unit_id, areas)
+    shove.shove_aside(tx, unit_id, areas)
+
+
 def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Violation]:
     """Tertias A: "all units within 6" of one another. No unit may leave its tertia
-    unless accompanied by a general": a unit that ends its move more than 6" from every
-    other unit of its tertia leaves it (a unit alone in its tertia, or led by an officer
-    in its front rank, may)."""
+    unless accompanied by a general or due to poor morale": a unit that ends its move more
+    than 6" from every other unit of its tertia leaves it (a unit alone in its tertia, or
+    led by an officer in its front rank, may). Poor morale's moves (falling back, routs)
+    are never refused for it, and a unit they left beyond 6" has left already: it may
+    make any move that ends no farther from its nearest tertia-mate than it began."""
     own = unit_data(unit)
     if own.is_officer or own.is_gun or front_rank_officers(state, unit.id):
         return []
@@ -551,8 +595,12 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
              and not unit_data(u).is_gun]
     if not mates or any(base_distance(plan.end, m.base) <= TERTIA_SPAN + 1e-9 for m in mates):
         return []
+    now = min(base_distance(unit.base, m.base) for m in mates)
+    if min(base_distance(plan.end, m.base) for m in mates) <= now + 1e-9:
+        return []
+    away = f" and farther than the {now:.1f}\" it stands" if now > TERTIA_SPAN + 1e-9 else ""
     return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
-                      f"unit of its tertia ({unit.command})", "Tertias and officers 4 A")]
+                      f"unit of its tertia ({unit.command}){away}", "Tertias and officers 4 A")]
 
 
 def _measured_from(formation: str) -> str:

@@ -6,7 +6,9 @@ units test command response (:mod:`~tertia.rulesets.charge_yr_pikes.command`) an
 that pass may move and change formation until their side ends the card. The
 "Officers & Artillery" card moves the officers in no unit's front rank (who need no
 response) and the field and heavy guns (which test); on a "free move" card the
-commander-in-chief names a tertia, which tests and moves as on its own card.
+commander-in-chief names a tertia, which tests and moves as on its own card. With Horse
+and Foot cards (``[cards] by_arm``) each tertia's units on the card test as on the
+tertia's own card, and horse back from plunder come back on the Horse card.
 
 The fire, close combat, morale and army phases (C to L) follow the movement phase
 (:mod:`~tertia.rulesets.charge_yr_pikes.phases`).
@@ -24,8 +26,16 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
 from tertia.rulesets.charge_yr_pikes import artillery, phases, plunder
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
+from tertia.rulesets.charge_yr_pikes.cards import (
+    ARM_CARDS,
+    HORSE,
+    OFFICERS_AND_ARTILLERY,
+    brigade_deck,
+    moved_by,
+    tertia_of,
+    tertias,
+)
 from tertia.rulesets.charge_yr_pikes.cards import FREE_MOVE as FREE_MOVE_CARD
-from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY, brigade_deck, moved_by, tertias
 from tertia.rulesets.charge_yr_pikes.command import dice_for, respond, response_table
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.disorder import dress_ranks
@@ -87,6 +97,8 @@ def draw_next(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
                 return
         elif name == OFFICERS_AND_ARTILLERY:
             officers_and_guns(tx, tables, card, graded=graded)
+        elif name in ARM_CARDS:
+            arm_card(tx, tables, card, graded=graded)
         else:
             respond_for(tx, tables, card, name, list(moved_by(tx.state, card)), graded=graded)
             plunder.come_back(tx, tables, card, side, name)
@@ -117,6 +129,22 @@ def officers_and_guns(tx: Tx, tables: Tables, card: str, *, graded: bool) -> Non
             guns.setdefault(u.command, []).append(u)
     for tertia, units in guns.items():
         respond_for(tx, tables, card, tertia, units, graded=graded)
+
+
+def arm_card(tx: Tx, tables: Tables, card: str, *, graded: bool) -> None:
+    """A Horse or Foot card (Dragoons 18 B): each tertia's units on it test command
+    response as on the tertia's own card; on the Horse card, horse back from plunder
+    come back ("Cavalry returns next move on its card")."""
+    side = deck.read_card(card).side or tx.state.sides[0]
+    by_tertia: dict[str, list[Unit]] = {}
+    for u in moved_by(tx.state, card):
+        by_tertia.setdefault(tertia_of(tx.state, u), []).append(u)
+    for tertia, units in by_tertia.items():
+        respond_for(tx, tables, card, tertia, units, graded=graded)
+    if deck.read_card(card).name == HORSE:
+        away = {u.command for u in tx.state.iter_units(side, include_removed=True) if u.removed is not None}
+        for tertia in sorted(away):
+            plunder.come_back(tx, tables, card, side, tertia)
 
 
 def end_card(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:

@@ -85,6 +85,7 @@ class OfficerBonus(_Strict):
 class Cards(_Strict):
     officers_and_artillery: Annotated[int, Field(strict=True, ge=0, le=3)] = 1
     free_move: Annotated[int, Field(strict=True, ge=0, le=3)] = 1
+    by_arm: Annotated[bool, Field(strict=True)] = False
 
 
 class MoraleModifiers(_Strict):
