@@ -139,8 +139,10 @@ def end(tx: Tx, winner: str | None, reason: str, tables: Tables,
     breakdown: dict[str, object] = {s: {**_losses_summary(counted[s]), **held[s]} for s in state.sides}
     if winner is not None:
         margin = counted[state.opponent(winner)].percent - counted[winner].percent
-        breakdown["degree"] = f"{degree_of_victory(margin, tables.victory)} victory"
+        degree = f"{degree_of_victory(margin, tables.victory)} victory"
+        breakdown["degree"] = degree
         breakdown["margin"] = round(float(margin), 2)
+        reason = f"{reason}; {'an' if degree[0] in 'aeiou' else 'a'} {degree}"
     tx.emit(GameEnded(winner=winner, score={s: counted[state.opponent(s)].lost for s in state.sides},
                       reason=reason, breakdown=breakdown))
 
