@@ -51,6 +51,18 @@ def test_save_then_replay_prints_the_final_hash(tmp_path: Path) -> None:
     assert out.strip().splitlines()[-1] == final_hash
 
 
+def test_charge_yr_pikes_fights_edgehill_by_default_and_replays(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out = run("battle", "--rules", "charge-yr-pikes", "--seed", "2", "--json", "--save", str(record))
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["ruleset"] == "charge-yr-pikes" and data["scenario"].startswith("Edgehill")
+    assert data["winner"] is None or data["reason"].endswith(" victory")  # its degree, section 19 F
+    code, replayed = run("replay", str(record))
+    assert code == 0
+    assert replayed.strip().splitlines()[-1] == data["final_hash"]
+
+
 def test_replay_reports_the_first_divergence(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     run("battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(record))

@@ -58,16 +58,20 @@ enumerator's own limit: Declare Thee Sir's breaks send each stand 2D6 and a purs
 it, so its charges are refused at any limit, and walking 50,000 branches for each would
 take hours; its steps within 200 branches are compared in full, the rest by their refusal."""
 
-STEPS: dict[str, int] = {"declare-thee-sir": 12}
+STEPS: dict[str, int] = {"declare-thee-sir": 12, "charge-yr-pikes": 0}
 """Steps compared per playout where a rule set's playouts are long, and only those of
 its dice-driven kinds (the fighting): Declare Thee Sir draws a card per activation, a
-thousand steps a battle, and each volley or charge walks many branches."""
+thousand steps a battle, and each volley or charge walks many branches. Charge yr Pikes!
+has no dice-driven player action (its dice fall in the phases a side's "done" sets off,
+whose odds are a whole turn's), so it is compared by its questions alone."""
 
-QUESTIONS: tuple[tuple[str, str, str, str], ...] = (
-    ("edgehill", "fire", "p-guns-left", "r-rupert-horse"),
+QUESTIONS: tuple[tuple[str, str, str, str, str], ...] = (
+    ("declare-thee-sir", "edgehill", "fire", "p-guns-left", "r-rupert-horse"),
+    ("charge-yr-pikes", "naseby", "ball", "p-guns-right", "r-hopton-foot"),
+    ("charge-yr-pikes", "naseby", "morale", "p-butler-horse", "r-york-foot"),
 )
-"""Odds asked of a built-in scenario as deployed (``tertia odds``), under Declare Thee Sir:
-(scenario, word, attacker, target)."""
+"""Odds asked of a built-in scenario as deployed (``tertia odds``): (rule set, scenario,
+word, attacker, target)."""
 
 
 def _answer(game: Game, state: GameState, action: Action, max_leaves: int) -> Any:
@@ -104,10 +108,10 @@ def conformance_odds() -> dict[str, list[Any]]:
                     steps.append([index, step.action.to_dict(), answer])
                 before = step.state
             found[f"{name} under {rules}, {kind} players"] = steps
-    for name, word, attacker, target in QUESTIONS:
-        game = Game(get_ruleset("declare-thee-sir"), load_builtin(name))
+    for rules, name, word, attacker, target in QUESTIONS:
+        game = Game(get_ruleset(rules), load_builtin(name))
         ready, action = game.ruleset.query(game.ruleset.initial_state(game.scenario), word, attacker, target)
-        found[f"{name} under declare-thee-sir: {word} {attacker} at {target}"] = [
+        found[f"{name} under {rules}: {word} {attacker} at {target}"] = [
             [0, action.to_dict(), _answer(game, ready, action, MAX_LEAVES)]]
     as_json: dict[str, list[Any]] = json.loads(json.dumps(found, default=str))  # fractions as "7/36"
     return as_json

@@ -210,3 +210,17 @@ def test_declare_thee_sir_simulates_and_sweeps() -> None:
     code, stdout, output = run("sweep", *dts, "--games", "1", "--vary", "army_breaks_at=0.3,0.5")
     assert code == 0, output
     assert "army_breaks_at" in stdout and "paired by seed" in stdout
+
+
+def test_charge_yr_pikes_simulates_and_sweeps() -> None:
+    """The doctrine players fight Naseby under Charge yr Pikes!, for a summary and for a
+    sweep of its officer grades option."""
+    cyp = ("--rules", "charge-yr-pikes", "--scenario", "naseby", "--seed", "3", "--workers", "1")
+    code, stdout, output = run("simulate", *cyp, "--games", "2", "--json")
+    assert code == 0, output
+    data = json.loads(stdout)
+    assert data["rules"] == "charge-yr-pikes" and data["completed"] == 2 and data["failed"] == 0
+    assert sum(data["wins"].values()) + data["draws"] == 2
+    code, stdout, output = run("sweep", *cyp, "--games", "1", "--vary", "officer_grades=true,false")
+    assert code == 0, output
+    assert "officer_grades" in stdout and "paired by seed" in stdout

@@ -81,7 +81,8 @@ def odds_command(
     target: Annotated[str, typer.Option(help="Id of the target unit")],
     rules: RulesForFileOpt = None,
     action: Annotated[str | None, typer.Option(
-        help="The rule set's word: melee, shoot or bombard; fire or charge under declare-thee-sir")] = None,
+        help="The rule set's word: melee, shoot or bombard; fire or charge under declare-thee-sir; "
+             "fire, ball, canister, charge or morale under charge-yr-pikes")] = None,
     support: Annotated[
         list[str] | None, typer.Option(help="A supporting unit (repeatable)", metavar="ID")
     ] = None,
