@@ -198,29 +198,19 @@ def test_the_progress_rate_agrees_with_the_summary() -> None:
     assert abs(shown[-1] - summary) <= 0.25 * summary, (shown, summary)
 
 
-def test_declare_thee_sir_simulates_and_sweeps() -> None:
-    """The doctrine players fight Roundway Down under Declare Thee Sir, for a summary and
-    for a sweep of one of its options."""
-    dts = ("--rules", "declare-thee-sir", "--scenario", "roundway_down", "--seed", "3", "--workers", "1")
-    code, stdout, output = run("simulate", *dts, "--games", "2", "--json")
+@pytest.mark.parametrize(("rules", "scenario", "vary"), [
+    ("declare-thee-sir", "roundway_down", "army_breaks_at=0.3,0.5"),
+    ("charge-yr-pikes", "naseby", "officer_grades=true,false"),
+])
+def test_the_stand_rule_sets_simulate_and_sweep(rules: str, scenario: str, vary: str) -> None:
+    """The doctrine players fight a battle written for the rule set, for a summary and for
+    a sweep of one of its options."""
+    given = ("--rules", rules, "--scenario", scenario, "--seed", "3", "--workers", "1")
+    code, stdout, output = run("simulate", *given, "--games", "2", "--json")
     assert code == 0, output
     data = json.loads(stdout)
-    assert data["rules"] == "declare-thee-sir" and data["completed"] == 2 and data["failed"] == 0
+    assert data["rules"] == rules and data["completed"] == 2 and data["failed"] == 0
     assert sum(data["wins"].values()) + data["draws"] == 2
-    code, stdout, output = run("sweep", *dts, "--games", "1", "--vary", "army_breaks_at=0.3,0.5")
+    code, stdout, output = run("sweep", *given, "--games", "1", "--vary", vary)
     assert code == 0, output
-    assert "army_breaks_at" in stdout and "paired by seed" in stdout
-
-
-def test_charge_yr_pikes_simulates_and_sweeps() -> None:
-    """The doctrine players fight Naseby under Charge yr Pikes!, for a summary and for a
-    sweep of its officer grades option."""
-    cyp = ("--rules", "charge-yr-pikes", "--scenario", "naseby", "--seed", "3", "--workers", "1")
-    code, stdout, output = run("simulate", *cyp, "--games", "2", "--json")
-    assert code == 0, output
-    data = json.loads(stdout)
-    assert data["rules"] == "charge-yr-pikes" and data["completed"] == 2 and data["failed"] == 0
-    assert sum(data["wins"].values()) + data["draws"] == 2
-    code, stdout, output = run("sweep", *cyp, "--games", "1", "--vary", "officer_grades=true,false")
-    assert code == 0, output
-    assert "officer_grades" in stdout and "paired by seed" in stdout
+    assert vary.split("=")[0] in stdout and "paired by seed" in stdout
