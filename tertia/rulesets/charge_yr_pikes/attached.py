@@ -57,8 +57,33 @@ from tertia.rulesets.charge_yr_pikes.tables import Bonus, Tables
 
 def front_rank_officers(state: GameState, unit_id: str) -> tuple[Unit, ...]:
     """The officers in play in ``unit_id``'s front rank."""
-    return tuple(o for o in state.iter_units()
-                 if unit_data(o).is_officer and unit_data(o).attached_to == unit_id)
+    return _attachments(state).get(unit_id, ((), ()))[0]
+
+
+_ATTACHMENTS = "cyp_attachments"
+"""Where a state remembers who is attached to whom (``GameState.cache``)."""
+
+
+def _attachments(state: GameState) -> dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:
+    """Per unit, the officers in play in its front rank and the galloper guns in play
+    attached to it. Remembered on the state (which never changes): moves, fire and morale
+    ask it of every unit again and again."""
+    found: dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]] | None = state.cache.get(_ATTACHMENTS)
+    if found is not None:
+        return found
+    officers: dict[str, list[Unit]] = {}
+    guns: dict[str, list[Unit]] = {}
+    for piece in state.iter_units():
+        own = unit_data(piece)
+        if own.attached_to is None:
+            continue
+        if own.is_officer:
+            officers.setdefault(own.attached_to, []).append(piece)
+        elif own.gun == "galloper":
+            guns.setdefault(own.attached_to, []).append(piece)
+    found = {uid: (tuple(officers.get(uid, ())), tuple(guns.get(uid, ()))) for uid in {*officers, *guns}}
+    state.cache[_ATTACHMENTS] = found
+    return found
 
 
 def officer_line(tables: Tables, officer: Unit, *, graded: bool = True) -> Bonus:
@@ -73,8 +98,7 @@ def officer_line(tables: Tables, officer: Unit, *, graded: bool = True) -> Bonus
 
 def gallopers(state: GameState, unit_id: str) -> tuple[Unit, ...]:
     """The galloper guns in play attached to ``unit_id``."""
-    return tuple(g for g in state.iter_units() if unit_data(g).gun == "galloper"
-                 and unit_data(g).attached_to == unit_id)
+    return _attachments(state).get(unit_id, ((), ()))[1]
 
 
 def sharing_fate(state: GameState, unit_id: str) -> list[str]:
