@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -42,6 +43,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     movement,
     musketry,
     narration,
+    observation,
     odds,
     phases,
     plunder,
@@ -388,6 +390,18 @@ class ChargeYrPikes(RuleSet):
         placed = reformed(state, unit, formation)
         led = set(attached.sharing_fate(state, unit.id))
         return list(iter_room_violations(table, state, placed, rule, led))
+
+    # --- what each side may see ------------------------------------------------------------
+
+    def observed_state(self, table: Battlefield, state: GameState, side: str) -> GameState:
+        return observation.observed(table, state, side)
+
+    def sample_hidden(self, table: Battlefield, observation_: GameState, side: str, rng: random.Random
+                      ) -> GameState:
+        return observation.sampled(table, observation_, side, rng)
+
+    def event_visible_to(self, event: Event, side: str) -> bool:
+        return observation.visible_to(event, side)
 
     # --- odds --------------------------------------------------------------------------------
 

@@ -1,0 +1,32 @@
+"""What each side of Charge yr Pikes! may see: the one place the rule set hides things.
+
+Two secrets, each kept by its own module: where the enemy's hidden units stand (Set-up D,
+Sequence of play B) and the grades of the enemy's officers not yet revealed (section 22).
+A side's observation is the full position with both hidden from it; a player (the AI)
+tries its actions on a full state sampled from that observation; the log shows a side
+only the events it may see.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tertia.core.events import Event
+from tertia.core.state import GameState
+from tertia.core.terrain import Battlefield
+
+
+def observed(table: Battlefield, state: GameState, side: str) -> GameState:
+    """``state`` as ``side`` may see it."""
+    return state
+
+
+def sampled(table: Battlefield, observation: GameState, side: str, rng: random.Random) -> GameState:
+    """A full state consistent with ``side``'s observation, what it cannot see drawn by
+    ``rng``."""
+    return observation
+
+
+def visible_to(event: Event, side: str) -> bool:
+    """May ``side`` see ``event`` in its log?"""
+    return True
