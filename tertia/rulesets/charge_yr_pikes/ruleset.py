@@ -155,8 +155,17 @@ class ChargeYrPikes(RuleSet):
         return problems
 
     def piece_size(self, scenario: Scenario, piece_id: str, kind: UnitKind) -> tuple[float, float]:
-        placed = pieces(scenario, self.table_of(scenario))[piece_id]
+        placed = self._pieces_of(scenario)[piece_id]
         return placed.width, placed.depth
+
+    def _pieces_of(self, scenario: Scenario) -> dict[str, Unit]:
+        """The scenario's pieces as set up, worked out once for all the pieces a scenario
+        check sizes one by one."""
+        kept: tuple[Scenario, dict[str, Unit]] | None = getattr(self, "_placed", None)
+        if kept is None or kept[0] is not scenario:
+            kept = (scenario, pieces(scenario, self.table_of(scenario)))
+            self._placed = kept
+        return kept[1]
 
     def initial_state(self, scenario: Scenario) -> GameState:
         table = self.table_of(scenario)
