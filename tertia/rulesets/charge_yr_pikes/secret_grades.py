@@ -11,12 +11,13 @@ reveal them to the enemy when the officer is first called on to exert himself." 
 - He is "called on to exert himself" the first time his value is read for a roll
   (:func:`called_on`): a command response he tests (his grade's D10 "no move" faces), a
   morale test of the unit whose front rank he is in (his bonus: fire, charges, close
-  combat, rallying, the 50% test, any test), a close combat it fights (his dice), its
+  combat, rallying, any test), a close combat it fights (his dice), its
   plunder obedience or return roll (his bonus). Every die is rolled on the open table, so
   the test of his own side's command response shows his value to the enemy as well. His
   value is shown (:class:`GradeRevealed`, seen by both sides) before that die is rolled,
   whether or not it happens to change the result: the player looks under the note either
-  way.
+  way. His presence alone reads no value and shows nothing (the +1 an officer gives a
+  unit's or a battery's fire, the 50% test he spares his unit, the caracole's officer).
 - Until then the enemy's observation (:func:`hide`) holds a placeholder for the grade,
   and nothing else there carries it (the roll and :class:`GradeRolled` are out of its
   log, :func:`carries_secret`). A player of that side tries its actions on a sample
