@@ -32,6 +32,7 @@ from tertia.rulesets.charge_yr_pikes import events as cyp_ev
 from tertia.rulesets.charge_yr_pikes import morale as cyp_morale
 from tertia.rulesets.charge_yr_pikes import narration as cyp_narration  # noqa: F401  (the sentences)
 from tertia.rulesets.charge_yr_pikes import reaction as cyp_reaction
+from tertia.rulesets.charge_yr_pikes import secret_grades as cyp_grades
 from tertia.rulesets.declare_thee_sir import capture as dts_capture
 from tertia.rulesets.declare_thee_sir import evasion as dts_evasion
 from tertia.rulesets.declare_thee_sir import event_cards as dts_events
@@ -378,6 +379,10 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
      "Royalists' army, 30 of 100 men lost, rolls 0 (fright on 9+): it takes fright"),
     (cyp_army.ArmyMoraleTested(side="parl", lost=60, strength=100, vital_lost=0, roll=None, needed=None,
                                fright=True), "Parliament's army takes fright (60 of 100 men lost)"),
+    (cyp_grades.GradeRolled(officer="pc", side="parl", grade="natural_born_leader"),
+     "Earl of Essex's value is rolled: natural born leader (kept from the enemy)"),
+    (cyp_grades.GradeRevealed(officer="pc", side="parl", grade="effective", why="command response"),
+     "Earl of Essex is called on (command response): his value is shown, effective"),
 ]
 
 

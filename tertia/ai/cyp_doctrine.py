@@ -46,7 +46,8 @@ brigade card at a time.
 
 Every action is judged by the rules (``Game.is_legal``) before it is chosen; when no
 unit has anything worth doing the card (or the orders) is ended, so the player never
-loops.
+loops. The player reasons on its side's observation, what it cannot see (an enemy
+officer's value not yet shown) sampled (:mod:`tertia.ai.observation`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ import random
 
 from tertia.activation.deck import group_card
 from tertia.ai.moves import advance_towards
+from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Point, base_distance, bearing
@@ -137,6 +139,7 @@ class CypDoctrine:
         self._done: set[str] = set()
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        state = playable_view(game, state, rng)
         pending = state.pending
         if pending is not None and pending.kind == FREE_MOVE:
             return self._free_move(state)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 
+from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
@@ -38,6 +39,8 @@ MOVE_SAMPLES = 6
 
 
 def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Action]:
+    """Candidates for the side the state awaits, from its own observation."""
+    state = playable_view(game, state, rng)
     g = game_data(state)
     side = state.to_act
     if state.pending is not None:

@@ -83,7 +83,10 @@ class CypUnit(RuleData):
 
     Guns: ``fired_turn`` (the turn it last fired: heavy guns fire every other turn),
     ``silent_turn`` (a turn on which a ball has stopped it firing) and ``silenced``
-    (silenced by a ball until it rallies on a D6)."""
+    (silenced by a ball until it rallies on a D6).
+
+    ``grade_secret``: an officer's grade was rolled in secret and the enemy has not yet seen
+    it (section 22; :mod:`~tertia.rulesets.charge_yr_pikes.secret_grades`)."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -127,6 +130,7 @@ class CypUnit(RuleData):
     fired_turn: int | None = None
     silent_turn: int | None = None
     silenced: bool = False
+    grade_secret: bool = False
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:

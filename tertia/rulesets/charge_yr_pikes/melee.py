@@ -53,12 +53,14 @@ from dataclasses import dataclass, replace
 from tertia.core.dice import D6, sum_of
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.casualties import kill
 from tertia.rulesets.charge_yr_pikes.charge import BONUS, CAVALRY, EQUAL, LOST, MoraleCall, MoraleStep, is_gun
 from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, UnitDice, unit_dice
 from tertia.rulesets.charge_yr_pikes.plunder import obeys
+from tertia.rulesets.charge_yr_pikes.secret_grades import called_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 CLOSE_COMBAT = "close combat"
@@ -177,7 +179,11 @@ def resolve(tx: Tx, tables: Tables, fighters: Sequence[Fighter], test: MoraleSte
 
 def _roll(tx: Tx, tables: Tables, side: str, fighters: Sequence[Fighter], by_id: dict[str, Fighter],
           graded: bool) -> SideRoll:
-    """12 D, E: a side's dice rolled as one, and the casualties they inflict."""
+    """12 D, E: a side's dice rolled as one, and the casualties they inflict. The
+    officers in the fighters' front ranks are called on (section 22)."""
+    for f in fighters:
+        if graded and not is_gun(tx.state.units[f.unit]):
+            called_on(tx, front_rank_officers(tx.state, f.unit), CLOSE_COMBAT)
     units = tuple(unit_dice(tables, tx.table, tx.state, f, by_id, graded=graded) for f in fighters)
     n = sum(u.dice for u in units)
     names = ", ".join(tx.state.units[f.unit].label for f in fighters)

@@ -49,6 +49,7 @@ from tertia.rules.morale import PointsTable, ensure_tested, lose_points
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, leave_field, officer_line
 from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, LINE, CypUnit, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
+from tertia.rulesets.charge_yr_pikes.secret_grades import MORALE, called_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 SUPPORT_WITHIN = 6.0
@@ -154,6 +155,7 @@ def modifiers(tx: Tx, tables: Tables, unit_id: str) -> tuple[tuple[str, int], ..
         found.append(("in a town or works", table.in_town_or_works))
     if supported(tx.state, unit):
         found.append(("supported", table.supported))
+    called_on(tx, front_rank_officers(tx.state, unit_id), MORALE)
     bonus = officer_bonus(tables, tx.state, unit_id)
     if bonus:
         found.append(("officer", bonus))

@@ -27,6 +27,7 @@ from tertia.rulesets.charge_yr_pikes.events import (
 )
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
 from tertia.rulesets.charge_yr_pikes.reaction import MOVE_AWAY, ChargeEvaded, Steadied
+from tertia.rulesets.charge_yr_pikes.secret_grades import GradeRevealed, GradeRolled
 
 
 @tells(CardPlayed)
@@ -150,3 +151,15 @@ def _evaded(n: Narrating, e: ChargeEvaded, dice: Sequence[DiceRolled]) -> Senten
     chargers = " and ".join(n.label(c) for c in e.chargers)
     how = "flees before" if e.routed else "moves away from"
     return f"{n.label(e.unit)} {how} the charge of {chargers}: it strikes nothing", "move"
+
+
+@tells(GradeRolled)
+def _grade_rolled(n: Narrating, e: GradeRolled, dice: Sequence[DiceRolled]) -> Sentence:
+    under = " (kept from the enemy)" if e.secret else ""
+    return f"{possessive(n.label(e.officer))} value is rolled: {humanise(e.grade)}{under}", "note"
+
+
+@tells(GradeRevealed)
+def _grade_revealed(n: Narrating, e: GradeRevealed, dice: Sequence[DiceRolled]) -> Sentence:
+    return (f"{n.label(e.officer)} is called on ({e.why}): his value is shown, "
+            f"{humanise(e.grade)}"), "note"

@@ -41,6 +41,10 @@ refused as an unknown action, and front ends never offer it):
   The target is the enemy that causes the test, whom a rout flees; naming the unit
   itself (or a friend) leaves the flight to the rear.
 
+Asked of a side's observation, an enemy officer's value it cannot see (section 22) is
+rolled on his rank's line where it is first read, so the odds average over it; the
+outcomes say what he proves to be.
+
 What each outcome did (:func:`effects`), per unit: the figures lost, each morale rating
 first rolled, whether it passed its morale tests, fell back or routed, whether an
 attacker failed its test to close, a melee locked, an officer fallen, a battery
@@ -58,6 +62,8 @@ from typing import Any, ClassVar
 from tertia.core.actions import Action
 from tertia.core.events import Event, PhaseBegan, UnitRemoved
 from tertia.core.geometry import base_distance
+from tertia.core.hidden import is_hidden
+from tertia.core.narration import humanise
 from tertia.core.ruleset import OddsMeasure, Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, IllegalAction, Violation
@@ -312,6 +318,8 @@ def describe(state: GameState, found: Mapping[str, Mapping[str, Any]]) -> str:
         name = unit.label if unit is not None else uid
         if diff.get(RATING) is not None:
             parts.append(f"{name} proves to have a morale rating of {diff[RATING]}")
+        if unit is not None and is_hidden(unit_data(unit).grade) and diff.get("grade"):
+            parts.append(f"{name} proves to be {humanise(str(diff['grade']))}")
         lost = int(diff.get(FIGURES_LOST, 0))
         if lost:
             parts.append(f"{name} loses {lost} figure{'s' if lost != 1 else ''}")

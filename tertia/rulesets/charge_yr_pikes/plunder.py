@@ -54,6 +54,7 @@ from tertia.rules.involuntary import Interpenetration, plan_slide
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, officer_line
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
+from tertia.rulesets.charge_yr_pikes.secret_grades import PLUNDER, called_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 OFF_TABLE = "off_table"
@@ -77,6 +78,8 @@ def officer_morale_bonus(tables: Tables, state: GameState, unit_id: str, *, grad
 
 def _table_roll(tx: Tx, tables: Tables, unit_id: str, purpose: str, faces: Sequence[int], *,
                 graded: bool) -> bool:
+    if graded:
+        called_on(tx, front_rank_officers(tx.state, unit_id), PLUNDER)
     face = tx.roll(D6, f"{purpose}: {tx.state.units[unit_id].label}")
     return min(6, face + officer_morale_bonus(tables, tx.state, unit_id, graded=graded)) in faces
 

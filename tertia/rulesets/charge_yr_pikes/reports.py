@@ -2,18 +2,21 @@
 play and the units that may move on it, the fire step and the orders given, the cards
 still to turn, each army's losses and whether it has taken fright) and a unit's card (its
 figures by weapon and stands, formation, disorder, falling back, morale: "untested" until
-first tested, its officer's rank and grade)."""
+first tested, its officer's rank and grade, "not yet shown" on the enemy's view while
+it is secret)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tertia.core.hidden import is_hidden
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import army
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 UNTESTED = "untested"
+NOT_SHOWN = "not yet shown"
 
 
 def summary(state: GameState, tables: Tables) -> dict[str, Any]:
@@ -38,7 +41,7 @@ def unit_card(state: GameState, unit_id: str) -> dict[str, Any]:
     own = unit_data(unit)
     card: dict[str, Any] = {"id": unit.id, "side": unit.side, "type": own.troop}
     if own.is_officer:
-        return {**card, "rank": own.rank, "grade": own.grade or "not rolled", "leads": own.attached_to}
+        return {**card, "rank": own.rank, "grade": _grade(own.grade), "leads": own.attached_to}
     card |= {
         "tertia": unit.command,
         "figures": own.figures, "started_with": own.start, "lost": own.lost,
@@ -55,3 +58,11 @@ def unit_card(state: GameState, unit_id: str) -> dict[str, Any]:
     if own.troop == "dragoons":
         card |= {"mounted": own.mounted}
     return card
+
+
+def _grade(grade: Any) -> str:
+    """An officer's value as his card shows it: on a side's view of an enemy officer not
+    yet called on (section 22), only that it is not shown."""
+    if is_hidden(grade):
+        return NOT_SHOWN
+    return str(grade) if grade else "not rolled"

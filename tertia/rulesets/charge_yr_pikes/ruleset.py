@@ -50,6 +50,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     points,
     reaction,
     reports,
+    secret_grades,
     sequence,
     shove,
     vocabulary,
@@ -106,7 +107,7 @@ def tables_of(state: GameState) -> Tables:
 class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
@@ -422,11 +423,13 @@ class ChargeYrPikes(RuleSet):
         """``fire`` (``ball``, ``canister``) is the attacker's fire worked out at its fire
         step, ``charge`` its charge and the close combat, ``morale`` its morale test; the
         position is readied for the question (:func:`~tertia.rulesets.charge_yr_pikes.odds.ready`).
-        It takes no particulars."""
+        It takes no particulars. Asked of a side's observation, an enemy officer's value it
+        cannot see is a die still to roll, so the odds average over it
+        (:func:`~tertia.rulesets.charge_yr_pikes.secret_grades.as_dice`)."""
         if details:
             raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
                                            f"takes no {sorted(details)[0]!r}", odds.RULE)])
-        return odds.ready(state, word, attacker, target, tables_of(state))
+        return odds.ready(secret_grades.as_dice(state), word, attacker, target, tables_of(state))
 
     def odds_effects(self, before: GameState, after: GameState, events: Sequence[Event]
                      ) -> dict[str, dict[str, Any]]:

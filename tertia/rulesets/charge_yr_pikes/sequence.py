@@ -20,11 +20,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.activation import deck
-from tertia.core.dice import D6
 from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
-from tertia.rulesets.charge_yr_pikes import artillery, phases, plunder
+from tertia.rulesets.charge_yr_pikes import artillery, phases, plunder, secret_grades
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.cards import (
     ARM_CARDS,
@@ -56,16 +55,13 @@ def begin(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
 
 def roll_grades(tx: Tx, tables: Tables) -> None:
     """Section 22 A: "randomly assign values to officers ... with a D6 roll" on the line
-    of the officer's rank (a staff officer counts as a brigadier); an officer whose
-    grade the scenario fixes keeps it."""
+    of the officer's rank (a staff officer counts as a brigadier), each under the note
+    (:mod:`~tertia.rulesets.charge_yr_pikes.secret_grades`); an officer whose grade the
+    scenario fixes keeps it, known to both sides."""
     for officer in list(tx.state.iter_units()):
         own = unit_data(officer)
-        if not own.is_officer or own.grade is not None:
-            continue
-        rank = own.rank if own.rank in tables.officer_grades else "brigadier"
-        face = tx.roll(D6, f"officer's value: {officer.label}")
-        change(tx, officer.id, "his value is rolled",
-               grade=tables.officer_grades[rank][face - 1])
+        if own.is_officer and own.grade is None:
+            secret_grades.roll_grade(tx, officer.id, tables)
 
 
 def start_turn(tx: Tx, tables: Tables, turn: int, options: Mapping[str, Any]) -> None:
