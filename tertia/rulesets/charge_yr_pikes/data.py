@@ -83,7 +83,11 @@ class CypUnit(RuleData):
 
     Guns: ``fired_turn`` (the turn it last fired: heavy guns fire every other turn),
     ``silent_turn`` (a turn on which a ball has stopped it firing) and ``silenced``
-    (silenced by a ball until it rallies on a D6)."""
+    (silenced by a ball until it rallies on a D6).
+
+    Hidden units (Set-up D, Sequence of play B): ``placed`` is False while the piece is
+    noted on a map rather than placed on the table, hidden from the enemy
+    (:mod:`~tertia.rulesets.charge_yr_pikes.concealment`); once placed it stays placed."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -127,6 +131,7 @@ class CypUnit(RuleData):
     fired_turn: int | None = None
     silent_turn: int | None = None
     silenced: bool = False
+    placed: bool = True
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:

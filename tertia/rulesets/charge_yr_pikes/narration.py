@@ -12,6 +12,7 @@ from tertia.core.narration import Narrating, Sentence, humanise, possessive, tel
 from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
 from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
+from tertia.rulesets.charge_yr_pikes.concealment import UnitPlaced, Unseen
 from tertia.rulesets.charge_yr_pikes.events import (
     CardDone,
     CardPlayed,
@@ -150,3 +151,18 @@ def _evaded(n: Narrating, e: ChargeEvaded, dice: Sequence[DiceRolled]) -> Senten
     chargers = " and ".join(n.label(c) for c in e.chargers)
     how = "flees before" if e.routed else "moves away from"
     return f"{n.label(e.unit)} {how} the charge of {chargers}: it strikes nothing", "move"
+
+
+@tells(UnitPlaced)
+def _placed(n: Narrating, e: UnitPlaced, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)} is placed on the table: {e.why}", "status"
+
+
+@tells(Unseen)
+def _unseen(n: Narrating, e: Unseen, dice: Sequence[DiceRolled]) -> Sentence:
+    """What only its own side saw, told to that side as the event itself."""
+    entry = getattr(n, "_entry", None)  # the narrator's own line for the event inside
+    told = entry(e.inner, dice) if entry is not None else None
+    if told is None:
+        return None, "note"
+    return f"Unseen by the enemy: {told.text}", told.kind

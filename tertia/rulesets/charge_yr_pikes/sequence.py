@@ -24,7 +24,7 @@ from tertia.core.dice import D6
 from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
-from tertia.rulesets.charge_yr_pikes import artillery, phases, plunder
+from tertia.rulesets.charge_yr_pikes import artillery, concealment, phases, plunder
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.cards import (
     ARM_CARDS,
@@ -47,10 +47,13 @@ MOVEMENT = "movement"
 
 def begin(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
     """Officers' values are rolled (section 22, with the option officer_grades), then the
-    first turn begins."""
+    first turn begins, or (option secret_deployment) the armies deploy in secret first."""
     tx.emit(GameStarted(first_side=tx.state.sides[0]))
     if options.get("officer_grades", True):
         roll_grades(tx, tables)
+    if options.get("secret_deployment", False):
+        concealment.begin_deployment(tx)  # the first turn begins when both sides are deployed
+        return
     start_turn(tx, tables, 1, options)
 
 
