@@ -108,7 +108,7 @@ def tables_of(state: GameState) -> Tables:
 class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
