@@ -28,6 +28,7 @@ from tertia.rulesets.charge_yr_pikes import army as cyp_army
 from tertia.rulesets.charge_yr_pikes import artillery as cyp_artillery
 from tertia.rulesets.charge_yr_pikes import bonus as cyp_bonus
 from tertia.rulesets.charge_yr_pikes import casualties as cyp_casualties
+from tertia.rulesets.charge_yr_pikes import concealment as cyp_concealment
 from tertia.rulesets.charge_yr_pikes import events as cyp_ev
 from tertia.rulesets.charge_yr_pikes import morale as cyp_morale
 from tertia.rulesets.charge_yr_pikes import narration as cyp_narration  # noqa: F401  (the sentences)
@@ -342,6 +343,12 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (cyp_ev.CardPlayed(card="special:officers_and_artillery:parl", side="parl"),
      "Parliament: the Officers & Artillery card"),
     (cyp_ev.CardDone(card="group:centre:roy"), None),
+    (cyp_concealment.UnitPlaced(unit="pf", why="the enemy sees it"),
+     "Essex's Foot is placed on the table: the enemy sees it"),
+    (cyp_concealment.Unseen(sides=("parl",), event=cyp_ev.MovedOnCard(unit="pf").to_dict()), None),
+    (cyp_concealment.Unseen(sides=("parl",), event=ev.UnitMoved(unit="pf", path=((20, 10), (20, 14)),
+                                                              facing=0).to_dict()),
+     "Unseen by the enemy: Essex's Foot"),
     (cyp_ev.CommandResponded(card="group:centre:roy", officer="pc", units=("pf",), face=10, obeyed=False),
      "Essex's Foot, under Earl of Essex, roll 0: no move"),
     (cyp_ev.CommandResponded(card="group:centre:roy", officer=None, units=("pf", "rf"), face=3, obeyed=True),

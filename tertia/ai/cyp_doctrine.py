@@ -1,6 +1,8 @@
 """The doctrine player for Charge yr Pikes!: the battle as the period fought it, one
 brigade card at a time.
 
+- **Deployment** (option ``secret_deployment``): the scenario's, as it stands. It plays
+  from its own observation, the enemy pieces it cannot see sampled.
 - **Free move.** The commander-in-chief gives the free move to the tertia with the most
   to gain: one whose card has been turned this turn and none of whose units moved (it
   failed its command response), else the one nearest the enemy.
@@ -85,6 +87,7 @@ from tertia.rulesets.charge_yr_pikes.command import (
     commands,
     in_command_radius,
 )
+from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.data import LINE, SQUARE, CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, is_foot, unit_dice
@@ -139,8 +142,10 @@ class CypDoctrine:
         self._done: set[str] = set()
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        state = playable_view(game, state, rng)
+        state = playable_view(game, state, rng)  # its own observation, what it cannot see sampled
         pending = state.pending
+        if pending is not None and pending.kind == DEPLOY:
+            return DeploymentDone()  # the scenario's deployment
         if pending is not None and pending.kind == FREE_MOVE:
             return self._free_move(state)
         g = game_data(state)

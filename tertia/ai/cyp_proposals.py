@@ -4,7 +4,9 @@ each moving unit's allowance, its formations, mounting or dismounting, and a cha
 each enemy unit (a charged unit: its tests to move away or reform, and turning to meet each
 charger); in a fire step, an order at each enemy unit within its fire's reach for each unit that may
 fire; in the bonus moves, moves and breakthroughs for each unit owed one.
-Ending the card or the orders is always among them."""
+Ending the card or the orders is always among them; in a secret deployment, being done and
+a few small shifts. Only the side's own observation is read, the enemy pieces it cannot see
+sampled."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from tertia.rulesets.charge_yr_pikes.actions import (
 )
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import tertias
+from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY, Deploy, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.data import FORMATIONS, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.movement import allowance
@@ -40,9 +43,11 @@ MOVE_SAMPLES = 6
 
 def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Action]:
     """Candidates for the side the state awaits, from its own observation."""
-    state = playable_view(game, state, rng)
+    state = playable_view(game, state, rng)  # its own observation, what it cannot see sampled
     g = game_data(state)
     side = state.to_act
+    if state.pending is not None and state.pending.kind == DEPLOY:
+        return [DeploymentDone(), *_deploys(state, side, rng)]
     if state.pending is not None:
         return [GiveFreeMove(tertia=t) for t in tertias(state, side)]
     out: list[Action] = [EndPhase()]
@@ -75,6 +80,13 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
             out.append(Mount(unit=unit_id, mounted=not own.mounted))
         out += _moves(unit, allowance(tables, own, on_road=False) or 0.0, rng)
     return out
+
+
+def _deploys(state: GameState, side: str, rng: random.Random) -> list[Action]:
+    """A few pieces of the side shifted a little from where they stand."""
+    pieces = [u for u in state.iter_units(side) if unit_data(u).attached_to not in state.units]
+    return [Deploy(unit=u.id, x=u.x + rng.uniform(-2.0, 2.0), y=u.y + rng.uniform(-2.0, 2.0))
+            for u in rng.sample(pieces, min(2, len(pieces)))]
 
 
 def _moves(unit: Unit, reach: float, rng: random.Random) -> list[Action]:

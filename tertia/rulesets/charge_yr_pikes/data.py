@@ -86,7 +86,11 @@ class CypUnit(RuleData):
     (silenced by a ball until it rallies on a D6).
 
     ``grade_secret``: an officer's grade was rolled in secret and the enemy has not yet seen
-    it (section 22; :mod:`~tertia.rulesets.charge_yr_pikes.secret_grades`)."""
+    it (section 22; :mod:`~tertia.rulesets.charge_yr_pikes.secret_grades`).
+
+    Hidden units (Set-up D, Sequence of play B): ``placed`` is False while the piece is
+    noted on a map rather than placed on the table, hidden from the enemy
+    (:mod:`~tertia.rulesets.charge_yr_pikes.concealment`); once placed it stays placed."""
 
     type: ClassVar[str] = "cyp_unit"
     troop: str = "foot"
@@ -131,6 +135,7 @@ class CypUnit(RuleData):
     silent_turn: int | None = None
     silenced: bool = False
     grade_secret: bool = False
+    placed: bool = True
 
     @classmethod
     def of(cls, troop: Troop, **values: object) -> CypUnit:

@@ -12,6 +12,7 @@ from tertia.core.narration import Narrating, Sentence, humanise, possessive, tel
 from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
 from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
+from tertia.rulesets.charge_yr_pikes.concealment import UnitPlaced, Unseen
 from tertia.rulesets.charge_yr_pikes.events import (
     CardDone,
     CardPlayed,
@@ -163,3 +164,18 @@ def _grade_rolled(n: Narrating, e: GradeRolled, dice: Sequence[DiceRolled]) -> S
 def _grade_revealed(n: Narrating, e: GradeRevealed, dice: Sequence[DiceRolled]) -> Sentence:
     return (f"{n.label(e.officer)} is called on ({e.why}): his value is shown, "
             f"{humanise(e.grade)}"), "note"
+
+
+@tells(UnitPlaced)
+def _placed(n: Narrating, e: UnitPlaced, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)} is placed on the table: {e.why}", "status"
+
+
+@tells(Unseen)
+def _unseen(n: Narrating, e: Unseen, dice: Sequence[DiceRolled]) -> Sentence:
+    """What only its own side saw, told to that side as the event itself."""
+    entry = getattr(n, "_entry", None)  # the narrator's own line for the event inside
+    told = entry(e.inner, dice) if entry is not None else None
+    if told is None:
+        return None, "note"
+    return f"Unseen by the enemy: {told.text}", told.kind

@@ -14,24 +14,24 @@ import random
 from tertia.core.events import Event
 from tertia.core.state import GameState
 from tertia.core.terrain import Battlefield
-from tertia.rulesets.charge_yr_pikes import secret_grades
+from tertia.rulesets.charge_yr_pikes import concealment, secret_grades
 
 
 def observed(table: Battlefield, state: GameState, side: str) -> GameState:
     """``state`` as ``side`` may see it."""
     state = secret_grades.hide(state, side)
+    state = concealment.hide(table, state, side)
     return state
 
 
 def sampled(table: Battlefield, observation: GameState, side: str, rng: random.Random) -> GameState:
     """A full state consistent with ``side``'s observation, what it cannot see drawn by
     ``rng``."""
+    observation = concealment.sample(table, observation, side, rng)
     observation = secret_grades.sample(observation, rng)
     return observation
 
 
 def visible_to(event: Event, side: str) -> bool:
     """May ``side`` see ``event`` in its log?"""
-    visible = True
-    visible = visible and not secret_grades.carries_secret(event, side)
-    return visible
+    return concealment.visible_to(event, side) and not secret_grades.carries_secret(event, side)

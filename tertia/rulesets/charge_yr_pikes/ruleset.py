@@ -38,6 +38,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     attached,
     bonus,
     commanded,
+    concealment,
     disorder,
     dragoons,
     movement,
@@ -72,6 +73,7 @@ from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, charge_swept
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
+from tertia.rulesets.charge_yr_pikes.concealment import Deploy, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.data import (
     COLUMN,
     DEPLOYED,
@@ -121,6 +123,9 @@ class ChargeYrPikes(RuleSet):
         OptionSpec("officer_grades", True, "section 22: each officer's value (Ineffective, Effective, "
                    "Natural Born Leader) is rolled by rank at the start; off, officers command, "
                    "rally and fight by their rank's line of the tables"),
+        OptionSpec("secret_deployment", False, "Set-up D, Sequence of play B: the armies deploy in secret "
+                   "before the first turn, and pieces the enemy cannot see stay hidden until seen; off, "
+                   "the battle starts from the scenario's positions with every piece on the table"),
     )
 
     # --- set-up --------------------------------------------------------------------------
@@ -181,7 +186,9 @@ class ChargeYrPikes(RuleSet):
                                      points=points.points_entry(table), year=table.year))
 
     def begin(self, tx: Tx) -> None:
+        before, mark = tx.state, len(tx.events)
         sequence.begin(tx, tables_of(tx.state), self.options)
+        concealment.after_action(tx, tables_of(tx.state), before, mark)
 
     # --- what a player is shown ----------------------------------------------------------
 
@@ -196,8 +203,11 @@ class ChargeYrPikes(RuleSet):
     def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         if state.is_over:
             return [Violation(CoreCode.GAME_OVER, "the battle is over", "Sequence of play 3")]
+        state = concealment.as_seen_by(state, state.to_act)  # judged on what the side may see
         if isinstance(action, odds.Question):
             return self._question_problems(table, state, action)
+        if concealment.deploying(state) is not None or isinstance(action, Deploy | DeploymentDone):
+            return concealment.deploy_problems(table, state, action)
         if action.type not in self._ACTION_TYPES:
             return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.id} has no action {action.type!r}",
                               "Sequence of play 3")]
@@ -473,10 +483,26 @@ class ChargeYrPikes(RuleSet):
     # --- resolution ------------------------------------------------------------------------
 
     def resolve(self, tx: Tx, action: Action) -> None:
+        before, mark = tx.state, len(tx.events)
+        self._resolve(tx, action)
+        concealment.after_action(tx, tables_of(tx.state), before, mark)
+
+    def _resolve(self, tx: Tx, action: Action) -> None:
         tables = tables_of(tx.state)
         if isinstance(action, odds.Question):
             self._answer(tx, tables, action)
             return
+        if isinstance(action, Deploy):
+            concealment.deploy(tx, action)
+            return
+        if isinstance(action, DeploymentDone):
+            if concealment.deployment_done(tx, tables):
+                sequence.start_turn(tx, tables, 1, self.options)
+            return
+        if isinstance(action, FireOrder | Move | Reform | Mount | Charge | Breakthrough):
+            what = "fire" if isinstance(action, FireOrder) else \
+                "charge" if isinstance(action, Charge | Breakthrough) else "move"
+            concealment.place_to_act(tx, tables, action.unit, what)
         if game_data(tx.state).step == bonus.BONUS_MOVES:
             self._bonus(tx, tables, action)
             return
@@ -548,8 +574,16 @@ class ChargeYrPikes(RuleSet):
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
         path = charge_path(tx.table, tx.state, unit, target)
         reach = movement.charge_allowance(tables, unit_data(unit))
-        tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), path.end), facing=path.heading,
-                          reason="charge"))
+        full = ((unit.x, unit.y), path.end)
+        points = concealment.stop_short(tx, unit, full, path.heading)
+        if points != full:  # stopped by troops hidden in its way: a move, no charge made
+            tx.emit(UnitMoved(unit=unit.id, path=points, facing=path.heading, reason="charge"))
+            self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
+            attached.keep_gallopers(tx, unit.id, unit.base)
+            change(tx, unit.id, "charges", moved=True, acts=dragoons.ACTS)
+            tx.emit(MovedOnCard(unit=unit.id))
+            return
+        tx.emit(UnitMoved(unit=unit.id, path=full, facing=path.heading, reason="charge"))
         self._carry_officers(tx, unit, path.end[0] - unit.x, path.end[1] - unit.y)
         attached.keep_gallopers(tx, unit.id, unit.base)
         _clear_the_way(tx, unit.id, charge_swept(unit, path).swept())
@@ -569,6 +603,7 @@ class ChargeYrPikes(RuleSet):
         lost = sum(tx.roll(D6, f"ground: {unit.label}") for _ in range(costs.dice))
         left = inches - costs.inches - lost
         points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
+        points = concealment.stop_short(tx, unit, points, plan.end.facing)
         tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
         attached.keep_gallopers(tx, unit.id, unit.base)

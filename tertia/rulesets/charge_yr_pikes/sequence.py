@@ -23,7 +23,7 @@ from tertia.activation import deck
 from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
-from tertia.rulesets.charge_yr_pikes import artillery, phases, plunder, secret_grades
+from tertia.rulesets.charge_yr_pikes import artillery, concealment, phases, plunder, secret_grades
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.cards import (
     ARM_CARDS,
@@ -46,10 +46,13 @@ MOVEMENT = "movement"
 
 def begin(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
     """Officers' values are rolled (section 22, with the option officer_grades), then the
-    first turn begins."""
+    first turn begins, or (option secret_deployment) the armies deploy in secret first."""
     tx.emit(GameStarted(first_side=tx.state.sides[0]))
     if options.get("officer_grades", True):
         roll_grades(tx, tables)
+    if options.get("secret_deployment", False):
+        concealment.begin_deployment(tx)  # the first turn begins when both sides are deployed
+        return
     start_turn(tx, tables, 1, options)
 
 

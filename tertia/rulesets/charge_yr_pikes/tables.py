@@ -322,6 +322,16 @@ class Reaction(_Strict):
     reform_failure: Literal["rout", "stand"]
 
 
+class Visibility(_Strict):
+    """Set-up D, Sequence of play B: how near an enemy must be to see a hidden piece, by
+    the ground it stands on, and whether a hidden unit may move unseen."""
+
+    open: Inches
+    woods: Inches
+    town: Inches
+    unseen_moves: bool
+
+
 class Tables(_Strict):
     """Every table the rule set reads."""
 
@@ -346,6 +356,7 @@ class Tables(_Strict):
 
     sight: Sight
     reaction: Reaction
+    visibility: Visibility
 
     _every_face = field_validator("officer_grades")(lambda v: _six_faces(v))
     _every_move = field_validator("movement")(lambda v: _need_all(v, MoveType))

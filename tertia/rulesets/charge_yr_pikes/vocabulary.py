@@ -7,6 +7,7 @@ from __future__ import annotations
 from tertia.core.vocabulary import DECK, ActionKind, DecisionKind, FieldKind, FieldSpec, PanelKind
 from tertia.rulesets.charge_yr_pikes.actions import FIRE_KINDS, FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
+from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY
 from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, LINE, SQUARE
 from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES
@@ -104,11 +105,29 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
         help="On a card: the side is done with it and the next is turned over. In a fire step: the "
              "side has given all its orders. In the bonus moves: its other winners stand.",
     ),
+    ActionKind(
+        "cyp_deploy", "Deploy", "Deploy {unit}", f"{TITLE} Set-up D",
+        (FieldSpec("unit", "Piece", FieldKind.OWN_UNIT),
+         FieldSpec("x", "East (inches)", FieldKind.COORDINATE),
+         FieldSpec("y", "North (inches)", FieldKind.COORDINATE),
+         FieldSpec("facing", "Facing", FieldKind.FACING, optional=True, none_label="as it stands")),
+        odds=False, decision=DEPLOY,
+        help="Before the first turn, in secret: a piece placed on the side's own half, not within 12\" "
+             "of the centre line outside a town or wood; the pieces serving it go with it.",
+    ),
+    ActionKind(
+        "cyp_deployment_done", "Deployed", "Deployment done", f"{TITLE} Set-up D",
+        odds=False, decision=DEPLOY,
+        help="The side has deployed; when both have, the screens come away and what each side can "
+             "see is placed on the table.",
+    ),
 )
 
 DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(FREE_MOVE, "Free move", "A free move card: the commander-in-chief names a tertia.",
                  "cyp_give_free_move", f"{TITLE} Sequence of play 3 A"),
+    DecisionKind(DEPLOY, "Deployment", "Deploy in secret: the enemy sees none of it until both are done.",
+                 "cyp_deploy", f"{TITLE} Set-up D"),
 )
 
 PANELS: tuple[PanelKind, ...] = (
