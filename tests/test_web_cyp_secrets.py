@@ -1,0 +1,261 @@
+"""Charge yr Pikes! through the HTTP API: nothing it hides reaches the other side.
+
+Two secrets (``tertia/rulesets/charge_yr_pikes/observation.py``): the values of the enemy's
+officers not yet revealed (section 22), and, with ``secret_deployment`` on, where the
+enemy's hidden pieces stand and what they do (Set-up D, Sequence of play 3 B). At Edgehill
+the royalists may deploy a battery into Radway and Parliament one into Little Kineton, towns
+where the enemy sees them only from within 12".
+
+- The difference test: two games with the same seed whose positions differ only in what
+  side A may not see (the hidden piece deployed at another place in the town, every
+  unrevealed enemy officer given another value, in the position and in the events that
+  rolled it) give A's token byte-identical answers from every endpoint it may call.
+- Each endpoint, with each side's token, is scanned for the secret values.
+- Once revealed, the value does reach the enemy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tertia.core.events import DiceRolled, Event
+from tertia.core.state import GameState
+from tertia.rulesets.charge_yr_pikes import concealment, secret_grades
+from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.web.app import create_app
+from tests.web_support import bearer, create, service
+
+RULES = "charge-yr-pikes"
+HIDER = {"royalist": ("r-guns-right", [(22.5, 41.0), (24.5, 40.5)]),
+         "parliament": ("p-guns-right", [(66.0, 4.0), (64.5, 3.5)])}
+"""Per side, a piece it deploys into a town on its half, and two places there (the two
+games of a difference test)."""
+GRADES = ("ineffective", "effective", "natural_born_leader")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "g.sqlite3")) as c:
+        yield c
+
+
+def _other(side: str) -> str:
+    return "royalist" if side == "parliament" else "parliament"
+
+
+def deployed_game(c: TestClient, hider: str, place: int, seed: int = 7) -> dict[str, Any]:
+    """A hotseat Edgehill game with secret deployment, ``hider``'s piece deployed at its
+    place number ``place`` in the town, both sides done: the battle's first card."""
+    created = create(c, scenario="edgehill", rules=RULES, mode="hotseat", seed=seed,
+                     options={"secret_deployment": True})
+    gid = created["id"]
+    piece, places = HIDER[hider]
+    for side in service(c).live(gid).state.sides:
+        headers = bearer(created["tokens"][side])
+        if side == hider:
+            x, y = places[place]
+            put = c.post(f"/api/games/{gid}/actions", headers=headers,
+                         json={"type": "cyp_deploy", "unit": piece, "x": x, "y": y})
+            assert put.status_code == 200, put.text
+        done = c.post(f"/api/games/{gid}/actions", headers=headers, json={"type": "cyp_deployment_done"})
+        assert done.status_code == 200, done.text
+    live = service(c).live(gid)
+    assert concealment.hidden_from(live.state, _other(hider)) == [piece]
+    return created
+
+
+def unrevealed(state: GameState, viewer: str) -> dict[str, str]:
+    """The enemy officers whose value ``viewer`` may not see, and their values."""
+    return {u.id: str(unit_data(u).grade) for u in state.units.values()
+            if secret_grades.is_secret_from(u, viewer)}
+
+
+def _regraded(event: Event, new: dict[str, str], viewer: str) -> Event:
+    if isinstance(event, secret_grades.GradeRolled) and event.officer in new:
+        return replace(event, grade=new[event.officer])
+    if isinstance(event, DiceRolled) and event.purpose.startswith(secret_grades.ROLL) \
+            and not event.purpose.startswith(f"{secret_grades.ROLL} ({viewer})"):
+        return replace(event, value=7 - int(event.value))
+    return event
+
+
+def change_grades(c: TestClient, gid: str, viewer: str) -> None:
+    """Give every officer whose value ``viewer`` may not see another value, in every
+    position of the game and in the events (and dice) that rolled it."""
+    live = service(c).live(gid)
+    with live.lock:
+        new = {oid: GRADES[(GRADES.index(g) + 1) % 3] for oid, g in unrevealed(live.state, viewer).items()}
+        assert new
+
+        def regrade(state: GameState) -> GameState:
+            for oid, grade in new.items():
+                state = state.with_unit(state.units[oid].evolve(own=unit_data(state.units[oid]).evolve(
+                    grade=grade)))
+            return state
+
+        live.states[:] = [regrade(s) for s in live.states]
+        live.start_events = tuple(_regraded(e, new, viewer) for e in live.start_events)
+        live.steps[:] = [replace(s, events=tuple(_regraded(e, new, viewer) for e in s.events)) for s in live.steps]
+        live._observed.clear()
+        live._hides.clear()
+        live._lines.clear()
+
+
+# --- what a side may ask ---------------------------------------------------------------------
+
+
+def _own_mover(c: TestClient, gid: str, side: str) -> str | None:
+    from tertia.rulesets.charge_yr_pikes.data import game_data
+
+    state = service(c).live(gid).state
+    return next((u for u in game_data(state).moving if state.units[u].side == side), None)
+
+
+def everything(c: TestClient, created: dict[str, Any], side: str, hidden_piece: str,
+               places: list[tuple[float, float]]) -> dict[str, str]:
+    """Every answer ``side``'s token gets from the game's endpoints (without changing it),
+    by what was asked."""
+    gid, headers = created["id"], bearer(created["tokens"][side])
+    url = f"/api/games/{gid}"
+    live = service(c).live(gid)
+    steps = len(live.steps)
+    answers: dict[str, Any] = {
+        "summary": c.get(url, headers=headers),
+        "view": c.get(f"{url}/view", headers=headers),
+        "view from 0": c.get(f"{url}/view?log_from=0", headers=headers),
+        "table": c.get(f"{url}/table", headers=headers),
+        "wait": c.get(f"{url}/wait?version={live.version}&timeout=0", headers=headers),
+        "wait old": c.get(f"{url}/wait?version=0&timeout=0", headers=headers),
+        "undo": c.post(f"{url}/undo", headers=headers),
+        "other side's view": c.get(f"{url}/view?side={_other(side)}", headers=headers),
+        "other side's replay": c.get(f"{url}/replay?step={steps}&side={_other(side)}", headers=headers),
+    }
+    for step in range(steps + 1):
+        answers[f"replay {step}"] = c.get(f"{url}/replay?step={step}", headers=headers)
+    for uid in sorted(live.state.units):
+        answers[f"unit {uid}"] = c.get(f"{url}/units/{uid}", headers=headers)
+    mover = _own_mover(c, gid, side) or next(u.id for u in live.state.iter_units(side))
+    questions: list[dict[str, Any]] = [
+        {"type": "cyp_charge", "unit": mover, "target": hidden_piece},
+        {"type": "cyp_fire", "unit": mover, "target": hidden_piece},
+        {"type": "cyp_breakthrough", "unit": mover, "target": hidden_piece},
+        {"type": "cyp_turn_to_meet", "unit": mover, "attacker": hidden_piece},
+        {"type": "cyp_odds_question", "word": "charge", "unit": mover, "target": hidden_piece},
+        {"type": "cyp_odds_question", "word": "morale", "unit": hidden_piece, "target": mover},
+        {"type": "move", "unit": hidden_piece, "waypoints": [[36.0, 24.0]]},
+        {"type": "end_phase"},
+        *({"type": "move", "unit": mover, "waypoints": [list(p)]} for p in places),
+    ]
+    for officer in sorted(unrevealed(live.state, side)):
+        questions.append({"type": "cyp_odds_question", "word": "charge", "unit": mover, "target": officer})
+    for i, action in enumerate(questions):
+        for what in ("validate", "odds", "actions"):
+            if what == "actions" and action["type"] == "end_phase":
+                continue
+            answers[f"{what} {i} {action}"] = c.post(f"{url}/{what}", headers=headers, json=action)
+    for key, response in answers.items():
+        if key.startswith("actions"):
+            assert response.status_code >= 400, f"{key} was applied: {response.text}"
+    return {key: f"{r.status_code} {r.text}" for key, r in answers.items()}
+
+
+def _same_game(text: str, created: dict[str, Any]) -> str:
+    """An answer with what differs between two games anyway (their ids, when they were
+    made) taken out."""
+    text = text.replace(created["id"], "<game>")
+    return re.sub(r'"created":[0-9.e+-]+', '"created":0', text)
+
+
+# --- the difference test ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hider", ["royalist", "parliament"])
+def test_what_a_side_cannot_see_changes_nothing_it_is_told(client: TestClient, hider: str) -> None:
+    """The enemy (``viewer``) of ``hider`` is told the same in two games that differ in
+    where ``hider``'s hidden piece stands and in the values of its unrevealed officers."""
+    viewer = _other(hider)
+    piece, places = HIDER[hider]
+    first = deployed_game(client, hider, 0)
+    second = deployed_game(client, hider, 1)
+    change_grades(client, second["id"], viewer)
+    one, two = service(client).live(first["id"]), service(client).live(second["id"])
+    assert one.state.units[piece].x != two.state.units[piece].x  # the games do differ ...
+    assert unrevealed(one.state, viewer) != unrevealed(two.state, viewer)
+    # ... and what the hider sees of them differs too: the check can fail.
+    mine = [everything(client, g, hider, piece, places) for g in (first, second)]
+    assert _same_game(mine[0]["view"], first) != _same_game(mine[1]["view"], second)
+    told = [everything(client, g, viewer, piece, places) for g in (first, second)]
+    assert told[0].keys() == told[1].keys()
+    differ = [k for k in told[0] if _same_game(told[0][k], first) != _same_game(told[1][k], second)]
+    assert differ == [], {k: _first_difference(_same_game(told[0][k], first), _same_game(told[1][k], second))
+                          for k in differ}
+
+
+def _first_difference(one: str, two: str) -> str:
+    at = next((i for i, (a, b) in enumerate(zip(one, two, strict=False)) if a != b), min(len(one), len(two)))
+    return f"{one[max(0, at - 150):at + 100]!r} / {two[max(0, at - 150):at + 100]!r}"
+
+
+# --- the secret values, looked for in every answer ---------------------------------------------
+
+
+def secrets_in(text: str, state: GameState, viewer: str, piece: str) -> list[str]:
+    """What ``text`` shows of ``viewer``'s enemy's secrets: an unrevealed officer's value
+    beside his id or name, or the hidden ``piece``'s place."""
+    found: list[str] = []
+    data = json.loads(text.split(" ", 1)[1])
+    secret = unrevealed(state, viewer)
+    hidden = state.units[piece]
+    coordinates = {f"{hidden.x:g}", f"{hidden.y:g}", repr(hidden.x), repr(hidden.y)}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            ident = value.get("id", value.get("unit", value.get("officer")))
+            if ident in secret and value.get("grade") == secret[ident]:
+                found.append(f"{ident}'s grade in {value}")
+            own = value.get("own")
+            if ident in secret and isinstance(own, dict) and own.get("grade") == secret[ident]:
+                found.append(f"{ident}'s grade in {own}")
+            if ident == piece:
+                shown = {str(value.get(k)) for k in ("x", "y")} | {json.dumps(value.get("path"))}
+                found.extend(f"{piece} at {c}" for c in coordinates if c in shown or any(
+                    c in s for s in shown))
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            for oid, grade in secret.items():
+                label = state.units[oid].label
+                if (oid in value or label in value) and grade.replace("_", " ") in value.lower():
+                    found.append(f"{label}'s value in {value!r}")
+            said = value.replace(repr(piece), "")  # a refusal may repeat the id the asker named
+            if said not in (piece, hidden.label) and (piece in said or hidden.label in said):
+                found.append(f"{piece} named in {value!r}")
+
+    walk(data)
+    return found
+
+
+@pytest.mark.parametrize("hider", ["royalist", "parliament"])
+def test_no_answer_holds_a_secret(client: TestClient, hider: str) -> None:
+    viewer = _other(hider)
+    piece, places = HIDER[hider]
+    created = deployed_game(client, hider, 0)
+    state = service(client).live(created["id"]).state
+    told = everything(client, created, viewer, piece, places)
+    leaks = {k: secrets_in(t, state, viewer, piece) for k, t in told.items()
+             if t.split(" ", 1)[1].startswith(("{", "["))}
+    assert {k: v for k, v in leaks.items() if v} == {}
+    # The scan can fail: the hider's own answers show its piece and its officers' values.
+    own = everything(client, created, hider, piece, places)
+    assert secrets_in(own["view"], state, viewer, piece)
