@@ -103,7 +103,8 @@ def change_grades(c: TestClient, gid: str, viewer: str) -> None:
 
         live.states[:] = [regrade(s) for s in live.states]
         live.start_events = tuple(_regraded(e, new, viewer) for e in live.start_events)
-        live.steps[:] = [replace(s, events=tuple(_regraded(e, new, viewer) for e in s.events)) for s in live.steps]
+        live.steps[:] = [replace(step, events=tuple(_regraded(e, new, viewer) for e in step.events))
+                         for step in live.steps]
         live._observed.clear()
         live._hides.clear()
         live._lines.clear()
@@ -259,3 +260,81 @@ def test_no_answer_holds_a_secret(client: TestClient, hider: str) -> None:
     # The scan can fail: the hider's own answers show its piece and its officers' values.
     own = everything(client, created, hider, piece, places)
     assert secrets_in(own["view"], state, viewer, piece)
+
+
+# --- what the server answers about hidden things -------------------------------------------
+
+
+def test_a_hidden_piece_is_answered_as_an_unknown_one(client: TestClient) -> None:
+    created = deployed_game(client, "royalist", 0)
+    url = f"/api/games/{created['id']}/units"
+    p, r = bearer(created["tokens"]["parliament"]), bearer(created["tokens"]["royalist"])
+    hidden = client.get(f"{url}/r-guns-right", headers=p)
+    unknown = client.get(f"{url}/r-no-such-gun", headers=p)
+    assert (hidden.status_code, hidden.json()["code"]) == (404, "NOT_FOUND")
+    assert hidden.json()["message"].replace("r-guns-right", "?") == \
+        unknown.json()["message"].replace("r-no-such-gun", "?")
+    assert client.get(f"{url}/r-guns-left", headers=p).status_code == 200  # placed: known
+    own = client.get(f"{url}/r-guns-right", headers=r)
+    assert own.status_code == 200 and own.json()["report"]["id"] == "r-guns-right"
+
+
+def _a_step_forward(client: TestClient, created: dict[str, Any], side: str) -> dict[str, Any]:
+    gid = created["id"]
+    mover = _own_mover(client, gid, side)
+    assert mover is not None
+    unit = service(client).live(gid).state.units[mover]
+    ahead = 0.5 if side == "parliament" else -0.5
+    moved = client.post(f"/api/games/{gid}/actions", headers=bearer(created["tokens"][side]),
+                        json={"type": "move", "unit": mover, "waypoints": [[unit.x, unit.y + ahead]]})
+    assert moved.status_code == 200, moved.text
+    assert not service(client).live(gid).steps[-1].rolls  # a move rolls no die
+    return dict(moved.json()["status"])
+
+
+@pytest.mark.parametrize("secret_deployment", [True, False])
+def test_no_undo_while_an_enemy_piece_is_hidden(client: TestClient, secret_deployment: bool) -> None:
+    """A side that could take back a move after seeing whether it placed a hidden enemy
+    piece would probe for it: while its view shows an enemy piece hidden, no move is
+    taken back. Unrevealed officers' values alone do not close it (only a die shows one)."""
+    if secret_deployment:
+        created = deployed_game(client, "royalist", 0)
+    else:
+        created = create(client, scenario="edgehill", rules=RULES, mode="hotseat", seed=7)
+    side = service(client).live(created["id"]).state.to_act
+    assert side == "parliament"
+    status = _a_step_forward(client, created, side)
+    assert status["can_undo"] is (not secret_deployment)
+    undo = client.post(f"/api/games/{created['id']}/undo", headers=bearer(created["tokens"][side]))
+    assert undo.status_code == (409 if secret_deployment else 200), undo.text
+
+
+def test_a_revealed_value_reaches_the_enemy(client: TestClient) -> None:
+    """An officer whose value was read for a roll the enemy saw (his tertia's command
+    response) shows it to the enemy, in its view and its log; one not yet called on does
+    not."""
+    created = create(client, scenario="edgehill", rules=RULES, mode="hotseat", seed=7)
+    gid = created["id"]
+    live = service(client).live(gid)
+    for _ in range(6):
+        revealed = [u for u in live.state.units.values() if unit_data(u).is_officer
+                    and unit_data(u).grade is not None and not unit_data(u).grade_secret
+                    and any(isinstance(e, secret_grades.GradeRevealed) and e.officer == u.id
+                            for s in [live.start_events, *(st.events for st in live.steps)] for e in s)]
+        if revealed:
+            break
+        _a_step_forward(client, created, live.state.to_act)
+        client.post(f"/api/games/{gid}/actions", headers=bearer(created["tokens"][live.state.to_act]),
+                    json={"type": "end_phase"})
+    officer = revealed[0]
+    enemy = _other(officer.side)
+    view = client.get(f"/api/games/{gid}/view", headers=bearer(created["tokens"][enemy])).json()
+    shown = next(u for u in view["state"]["units"] if u["id"] == officer.id)
+    assert shown["own"]["grade"] == unit_data(officer).grade
+    lines = [line["text"] for entry in view["log"] for line in entry["lines"]]
+    value = unit_data(officer).grade.replace("_", " ")
+    assert any(officer.label in t and value in t.lower() for t in lines), lines
+    still = unrevealed(live.state, enemy)
+    assert still  # and those not called on stay hidden
+    assert all(next(u for u in view["state"]["units"] if u["id"] == oid)["own"]["grade"] != grade
+               for oid, grade in still.items())

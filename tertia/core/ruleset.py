@@ -422,6 +422,14 @@ class RuleSet(ABC):
         other side. Nothing is hidden unless a rule set overrides this."""
         return True
 
+    def may_reveal(self, table: Battlefield, state: GameState, side: str) -> bool:
+        """Might an action of ``side``'s in ``state`` show it something hidden from it (an
+        enemy piece it comes into sight of)? Then the action may not be taken back: a side
+        that could would probe for what is hidden, learning even from nothing being shown.
+        Answered from what ``side`` may know (its view shows that something is hidden),
+        so a refused undo tells it nothing. Nothing is revealed unless a rule set says so."""
+        return False
+
     def measure_move(
         self, table: Battlefield, state: GameState, action: Action
     ) -> dict[str, Any] | None:

@@ -25,6 +25,7 @@ from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
+from tertia.core.hidden import is_hidden
 from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.ruleset import RuleSet
 from tertia.core.violations import IllegalAction
@@ -457,7 +458,10 @@ class GameService:
         with live.lock:
             viewer = self.viewing_side(live, roles, side)
             seen = live.observe(len(live.steps), viewer)
-            shown = {u["id"]: u for u in seen.get("units", ())}
+            # A piece the side's view holds without a place (an enemy piece hidden from it)
+            # is answered as an unknown one, and is no target of the side's own pieces.
+            shown = {u["id"]: u for u in seen.get("units", ())
+                     if not is_hidden((u.get("extra") or {}).get("position"))}
             if unit_id not in shown:
                 raise not_found(f"unit {unit_id!r}")
             state, game = live.state, live.game

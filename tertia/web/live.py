@@ -187,10 +187,12 @@ class LiveGame:
     def apply(self, side: str, action: Action) -> Step:
         """Apply a validated action with the game's dice (the caller persists it)."""
         before = len(self.dice.log)
+        rules = self.game.ruleset
+        probing = rules.may_reveal(self.game.table, self.state, side)
         state, events = self.game.apply(self.state, action, self.dice)
         rolls = tuple(self.dice.log[before:])
-        hidden = any(not self.game.ruleset.event_visible_to(e, s) for e in events for s in state.sides)
-        step = Step(side, action, tuple(events), rolls, bool(rolls) or hidden)
+        hidden = any(not rules.event_visible_to(e, s) for e in events for s in state.sides)
+        step = Step(side, action, tuple(events), rolls, bool(rolls) or hidden or probing)
         self.states.append(state)
         self.steps.append(step)
         self.version += 1

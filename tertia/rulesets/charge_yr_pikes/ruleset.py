@@ -423,6 +423,13 @@ class ChargeYrPikes(RuleSet):
     def event_visible_to(self, event: Event, side: str) -> bool:
         return observation.visible_to(event, side)
 
+    def may_reveal(self, table: Battlefield, state: GameState, side: str) -> bool:
+        """While any enemy piece is hidden from ``side`` (its view shows which are), any
+        action of its may place one, or show by placing none that none is near: the
+        action may not be taken back (an officer's value is shown only with a die, which
+        closes the history anyway)."""
+        return bool(concealment.hidden_from(state, side))
+
     # --- odds --------------------------------------------------------------------------------
 
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
