@@ -84,6 +84,7 @@ class DeckPanel extends Panel {
       const mine = active.side === deck.viewer;
       this.node.append(h("p", { class: "active-command", "data-test": "deck-active", style: `--side:${sideColour(table, active.side)}` },
         h("span", { class: "swatch" }), `Card drawn: ${active.card}${mine ? " (yours)" : ""}`));
+      this.renderResponses(deck.responses || []);
     }
     this.node.append(h("p", { class: "muted", "data-test": "deck-count" },
       `${deck.count} card${deck.count === 1 ? "" : "s"} left to draw this turn: `,
@@ -101,6 +102,19 @@ class DeckPanel extends Panel {
         h("summary", {}, `${sideName(table, side)}: ${cards.length} to come`),
         h("ul", {}, cards.map((c) => h("li", {}, c)))));
     }
+  }
+
+  // The responses rolled on the card in play (Charge yr Pikes!' command response): each
+  // group of units, its die and whether it may move.
+  renderResponses(responses) {
+    if (!responses.length) return;
+    const names = (ids) => ids.map((id) => this.screen.names(id)).join(", ");
+    this.node.append(h("ul", { class: "responses", "data-test": "deck-responses" }, responses.map((r) =>
+      h("li", { class: r.obeyed ? "obeyed" : "refused", "data-test": "deck-response" },
+        h("span", { class: "die", title: r.face ? "the die rolled" : "no die: they move" }, r.face ? String(r.face) : "–"),
+        h("span", {}, names(r.units),
+          h("small", { class: "muted" }, ` ${r.officer ? `under ${this.screen.names(r.officer)}` : "without officer"}: `),
+          h("b", {}, r.obeyed ? "may move" : "no move"))))));
   }
 }
 
