@@ -617,3 +617,66 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
                 document.querySelectorAll(".trace-runner").length,
                 document.querySelectorAll(`.unit.stand[data-unit="${id}"]`).length]; }""", uid)
     assert drawn == [2, 2, 1]  # the stand off the table is not drawn; the first is the unit's own
+
+
+def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: Server, page: Any) -> None:
+    """Charge yr Pikes! against the AI at Naseby: the brigade card turned over is shown with
+    each unit's command response roll; a unit that may move is dragged forward and then
+    forms column from its card's button; Done turns the next card over and the AI plays
+    its cards until the page is ours again."""
+    pg = page
+    body = {"scenario": "naseby", "rules": "charge-yr-pikes", "mode": "ai", "side": "parliament", "seed": 3}
+    created = httpx.post(server.url + "/api/games", json=body).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}
+    pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_selector("[data-test=deck-responses]", timeout=60_000)
+    view = httpx.get(url + "/view", headers=headers).json()
+    deck = view["deck"]
+    assert "Card drawn: " in pg.inner_text("[data-test=deck-active]")
+    assert pg.locator("[data-test=deck-response]").count() == len(deck["responses"]) > 0
+    first = deck["responses"][0]
+    names = {u["id"]: u["name"] for u in view["state"]["units"]}
+    shown = pg.inner_text("[data-test=deck-response] >> nth=0")
+    assert str(first["face"]) in shown and names[first["units"][0]] in shown
+    assert ("may move" if first["obeyed"] else "no move") in shown
+    shoot(pg, "cyp-deck")
+
+    # A unit that may move on the card is dragged 4" straight ahead, then forms column.
+    moving = view["status"]["summary"]["moving"]
+    uid = target = None
+    for candidate in moving:
+        unit = next(u for u in view["state"]["units"] if u["id"] == candidate)
+        heading = math.radians(unit["facing"])
+        to = (round(unit["x"] + math.sin(heading) * 4, 2), round(unit["y"] + math.cos(heading) * 4, 2))
+        probe = {"type": "move", "unit": candidate, "waypoints": [list(to)]}
+        if httpx.post(url + "/validate", json=probe, headers=headers).json()["legal"]:
+            uid, target, start = candidate, to, (unit["x"], unit["y"])
+            break
+    assert uid is not None and target is not None, "no unit on the card may move ahead"
+    pg.click(f'.unit[data-unit="{uid}"]', force=True)
+    pg.wait_for_function("(id) => { const s = window.tertiaScreen; "
+                         "return s.detail && s.detail.report.id === id; }", arg=uid)
+    assert pg.inner_text('.report [data-field="formation"] dd') == "line"
+    drag(pg, start, target)
+    pg.wait_for_selector(".move-box.legal")
+    pg.click("[data-test=confirm-move]")
+    pg.wait_for_function("([id, x, y]) => { const u = window.tertiaScreen.view.state.units"
+                         ".find((v) => v.id === id); return Math.hypot(u.x - x, u.y - y) > 3.5; }",
+                         arg=[uid, *start])
+    column = f"{names[uid]} forms column"
+    pg.get_by_role("button", name=column, exact=True).click()
+    pg.wait_for_function("(id) => window.tertiaScreen.view.state.units.find((v) => v.id === id)"
+                         ".own.formation === 'column'", arg=uid)
+    pg.wait_for_function("() => { const d = document.querySelector('.report [data-field=\"formation\"] dd'); "
+                         "return d && d.textContent === 'column'; }")
+    assert "column" in pg.inner_text(".log")
+
+    # Done: the next cards are turned over; the AI plays its own until the page is ours again.
+    step = pg.evaluate("() => window.tertiaScreen.view.status.step")
+    pg.get_by_role("button", name="Done", exact=True).click()
+    pg.wait_for_function(f"() => {{ const s = window.tertiaScreen.view.status; return s.step > {step} + 1 && "
+                         "s.your_turn; }", timeout=60_000)
+    log = httpx.get(url + "/view?log_from=0", headers=headers).json()["log"]
+    assert any(e["side"] == "royalist" for e in log), "the AI played no card"
+    assert pg.locator("[data-test=deck-active]").count() == 1
