@@ -107,6 +107,11 @@ def unit_position(pg: Any, unit_id: str) -> tuple[float, float]:
     return float(u["x"]), float(u["y"])
 
 
+def unit_figures(pg: Any, unit_id: str) -> int:
+    own = pg.evaluate("(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id).own", unit_id)
+    return int(own["pike"] + own["shot"] + own["men"])
+
+
 def game_id(pg: Any) -> str:
     return str(pg.evaluate("() => window.tertiaScreen.gameId"))
 
@@ -640,6 +645,12 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     shown = pg.inner_text("[data-test=deck-response] >> nth=0")
     assert str(first["face"]) in shown and names[first["units"][0]] in shown
     assert ("may move" if first["obeyed"] else "no move") in shown
+    # Objectives and vital points with who holds them, each army's losses, figures on units.
+    points = view["status"]["summary"]["points"]
+    assert pg.locator("[data-test=point]").count() == len(points) > 0
+    held = [p for p in points if p["held_by"]]
+    assert pg.locator("[data-test=point][data-held]:not([data-held=''])").count() == len(held)
+    assert pg.inner_text("[data-test=army-losses]").endswith("0% – 0%")
     shoot(pg, "cyp-deck")
 
     # A unit that may move on the card is dragged 4" straight ahead, then forms column.
@@ -670,6 +681,9 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
                          ".own.formation === 'column'", arg=uid)
     pg.wait_for_function("() => { const d = document.querySelector('.report [data-field=\"formation\"] dd'); "
                          "return d && d.textContent === 'column'; }")
+    badges = f'.unit.troop[data-unit="{uid}"] [data-test=unit-badges]'
+    assert pg.locator(f"{badges} [data-badge=formation-column]").count() == 1
+    assert pg.text_content(f"{badges} .figures text") == str(unit_figures(pg, uid))
     assert "column" in pg.inner_text(".log")
 
     # Done: the next cards are turned over; the AI plays its own until the page is ours again.

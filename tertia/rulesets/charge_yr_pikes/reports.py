@@ -1,6 +1,7 @@
 """What Charge yr Pikes! shows a player beside the table: the turn in brief (the card in
 play and the units that may move on it, the fire step and the orders given, the cards
-still to turn, each army's losses and whether it has taken fright) and a unit's card (its
+still to turn, each army's losses and whether it has taken fright, the objectives and
+vital points and the side holding each as the viewer sees the table) and a unit's card (its
 figures by weapon and stands, formation, disorder, falling back, morale: "untested" until
 first tested, its officer's rank and grade, "not yet shown" on the enemy's view while
 it is secret)."""
@@ -11,7 +12,7 @@ from typing import Any
 
 from tertia.core.hidden import is_hidden
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes import army
+from tertia.rulesets.charge_yr_pikes import army, points
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
@@ -32,6 +33,8 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
         "losses_percent": {side: float(army.fright_losses(state, side, tables).percent)
                            for side in state.sides},
         "fright": list(g.fright),
+        "points": [{"side": p.side, "kind": p.kind, "role": p.role, "name": p.name, "x": p.x, "y": p.y,
+                    "held_by": points.holder(state, p, tables)} for p in points.places(state)],
     }
 
 

@@ -215,7 +215,7 @@ export class PlayScreen {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
     this.map.drawState(v.state, v.markers, { selected: this.selected, targets, focus: this.focusPiece(),
-      tableMarkers: v.table_markers || [] });
+      tableMarkers: v.table_markers || [], points: (v.status.summary && v.status.summary.points) || [] });
     const s = v.status;
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";
@@ -254,6 +254,7 @@ export class PlayScreen {
         chip("Phase", phaseTitle(s.phase), "phase-chip"),
         orders !== null ? chip("Orders left", String(orders), "orders-chip") : null,
         score ? chip("Score", t.side_order.map((id) => score[id]).join(" – ")) : null,
+        this.lossesChip(s.summary, chip),
         h("span", { class: `chip turn-chip ${s.your_turn ? "yours" : ""}` }, who)),
       h("div", { class: "tools" },
         this.overlayToggle("zones", "Zones", "3\" and 12\" zones around the selected unit"),
@@ -264,6 +265,19 @@ export class PlayScreen {
           onclick: () => this.undo() }, "↶ Undo"),
         h("a", { class: "btn", href: `#/replay/${this.gameId}` }, "Replay")),
     );
+  }
+
+  // Each army's losses (a share of its figures) and whether it has taken fright, when the
+  // rule set keeps army morale (summary "losses_percent", "fright").
+  lossesChip(summary, chip) {
+    const losses = summary && summary.losses_percent;
+    if (!losses) return null;
+    const t = this.table;
+    const fright = new Set(summary.fright || []);
+    const words = t.side_order.map((id) => `${sideName(t, id)}: ${Math.round(losses[id] ?? 0)}% lost${fright.has(id) ? ", taken fright" : ""}`);
+    return h("span", { class: "chip losses-chip", "data-test": "army-losses", title: `Army morale. ${words.join("; ")}` },
+      h("small", {}, "Losses"),
+      t.side_order.map((id) => `${Math.round(losses[id] ?? 0)}%${fright.has(id) ? " ⚑" : ""}`).join(" – "));
   }
 
   // The switch for timing decisions the rules give a time limit (none: no switch).
