@@ -90,7 +90,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "command response as on its own card.",
     ),
     ActionKind(
-        "cyp_fire", "Fire", "{unit} fires at {target}", FIRE_RULE,
+        "cyp_fire", "Fire", "{unit} fires {kind} at {target}", FIRE_RULE,
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("target", "Target", FieldKind.ENEMY_UNIT),
          FieldSpec("kind", "Fire", FieldKind.CHOICE, choices=FIRE_KINDS,

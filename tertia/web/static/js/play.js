@@ -280,6 +280,18 @@ export class PlayScreen {
       t.side_order.map((id) => `${Math.round(losses[id] ?? 0)}%${fright.has(id) ? " ⚑" : ""}`).join(" – "));
   }
 
+  // The side's own orders given so far in a step whose orders are worked out together
+  // (the rule set's summary "orders": unit, target, kind).
+  renderOrdersGiven(summary) {
+    const side = (id) => (this.view.state.units.find((u) => u.id === id) || {}).side;
+    const orders = ((summary && summary.orders) || []).filter(([unit]) => side(unit) === this.view.side);
+    if (!orders.length) return;
+    this.prompt.append(h("div", { class: "orders-given", "data-test": "orders-given" },
+      h("div", { class: "control-title" }, "Orders given this step"),
+      h("ul", {}, orders.map(([unit, target, kind]) =>
+        h("li", {}, `${this.unitName(unit)}: ${String(kind).replace(/_/g, " ")} at ${this.unitName(target)}`)))));
+  }
+
   // The switch for timing decisions the rules give a time limit (none: no switch).
   timerToggle() {
     const timed = this.vocab.decisions.find((d) => d.time_limit);
@@ -349,6 +361,7 @@ export class PlayScreen {
         this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
       }
     }
+    this.renderOrdersGiven(s.summary);
     // Every choice the server offered, but those a panel makes (orders, a card order ...).
     const made = new Set(this.panels.map((p) => p.name));
     const buttons = h("div", { class: "choices" });
