@@ -283,6 +283,7 @@ class GameService:
             "over": state.is_over, "step": len(live.steps),
             "summary": visible_summary(live, side),
             "can_undo": self.undo_problem(live, roles) is None,
+            "secret": live.hides_anything(side),
             "waiting_for": None if state.is_over else live.controller(state.to_act),
             "your_turn": state.to_act in roles and not state.is_over,
         }

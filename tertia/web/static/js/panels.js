@@ -118,12 +118,16 @@ class DeckPanel extends Panel {
   }
 }
 
-// Deployment (d3-commands' procedure): which waiting piece to place; a click on the table places it.
+// Deployment: which piece to place; a click on the table places it. The pieces are those
+// the pending decision lists (d3-commands' procedure: a step's pieces), or, when it lists
+// none (Charge yr Pikes!' secret deployment), every piece of the side's: pick one from the
+// list or click it on the table, then click where it should stand.
 class DeploymentPanel extends Panel {
   constructor(screen, spec) {
     super(screen, spec);
     this.kind = screen.vocab.kind(spec.action);
-    this.piece = this.kind ? this.kind.fields.find((f) => f.from_pending) : null;
+    const fields = this.kind ? this.kind.fields : [];
+    this.piece = fields.find((f) => f.from_pending) || fields.find((f) => f.kind === "own-unit") || null;
     this.deploying = null;
   }
 
@@ -134,19 +138,35 @@ class DeploymentPanel extends Panel {
     return Boolean(s.your_turn && decision && decision.panel === this.spec.name && this.kind && this.piece);
   }
 
+  // The pieces that may be placed now.
+  waiting(view) {
+    if (this.piece.from_pending) return view.status.pending[this.piece.from_pending] || [];
+    return view.state.units.filter((u) => u.side === view.side && !u.removed).map((u) => u.id);
+  }
+
   render(view) {
     clear(this.node);
     this.node.hidden = !this.active(view);
     if (this.node.hidden) return;
-    const waiting = view.status.pending[this.piece.from_pending] || [];
+    const waiting = this.waiting(view);
     if (!waiting.includes(this.deploying)) this.deploying = waiting[0];
     const names = (id) => this.screen.names(id);
+    const chosen = !this.piece.from_pending;
     this.node.append(this.head(),
       h("p", { "data-test": "deploy-prompt" }, `Click the table where ${names(this.deploying)} should stand.`),
-      h("p", { class: "muted" }, "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
+      h("p", { class: "muted" }, chosen ? this.spec.help
+        : "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
       h("label", { class: "field" }, this.piece.label,
         h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.render(view); } },
           waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, names(id))))));
+  }
+
+  // A click on piece ``id`` of one's own while choosing freely picks it to place next.
+  choose(view, id) {
+    if (!this.active(view) || this.piece.from_pending || !this.waiting(view).includes(id)) return false;
+    this.deploying = id;
+    this.render(view);
+    return true;
   }
 
   // The action placing the chosen piece at table point (x, y), built from the kind's fields.

@@ -35,6 +35,7 @@ export class PlayScreen {
 
   destroy() {
     this.alive = false;
+    if (this.curtain) this.curtain.remove();
     if (this.waiter) this.waiter.abort();
     if (this.tool) this.tool.destroy();
     this.timer.stop();
@@ -99,6 +100,26 @@ export class PlayScreen {
     window.addEventListener("keydown", this.keys);
   }
 
+  // --- handing over the screen (hotseat) --------------------------------------------------
+
+  // Cover the table until the next player says they have the screen: nothing of either
+  // side's secrets shows meanwhile.
+  handOver(side) {
+    if (this.curtain) return;
+    const t = this.table;
+    this.deselect();
+    this.curtain = h("div", { class: "handover", "data-test": "handover", role: "dialog", "aria-modal": "true" },
+      h("div", { class: "handover-box" },
+        h("h2", {}, `Hand the screen to ${sideName(t, side)}`),
+        h("p", {}, "What each side may see is kept from the other: the screen stays covered until the next player has it."),
+        h("button", { class: "btn primary", "data-test": "handover-ready", onclick: () => {
+          this.curtain.remove();
+          this.curtain = null;
+          this.refresh(true, false);
+        } }, `I am ${sideName(t, side)}: show my side`)));
+    document.body.append(this.curtain);
+  }
+
   // --- talking to the server -------------------------------------------------------------
 
   async refresh(full = false, again = true) {
@@ -113,8 +134,10 @@ export class PlayScreen {
     if (!this.alive) return;
     const held = tokensFor(this.gameId);
     if (again && view.side !== view.status.to_act && held[view.status.to_act] && !view.game.spectator) {
-      // Hotseat: this browser holds the side the game now awaits; look through its eyes.
+      // Hotseat: this browser holds the side the game now awaits; look through its eyes,
+      // behind a screen handed over when the rules keep something from the side leaving.
       this.view = view;
+      if (view.game.mode === "hotseat" && view.status.secret) return this.handOver(view.status.to_act);
       return this.refresh(true, false);
     }
     if (!full && view.log_total < this.logView.count) return this.refresh(true); // undone
@@ -387,6 +410,11 @@ export class PlayScreen {
   mapClick(e) {
     if (this.map.suppressClick) return;
     const placing = this.view && this.panels.find((p) => p.actionAt);
+    const picked = e.target.closest(".unit");
+    if (placing && picked && placing.choose && placing.choose(this.view, picked.dataset.unit)) {
+      this.select(picked.dataset.unit);
+      return;
+    }
     if (placing) {
       const at = this.map.toTable(e.clientX, e.clientY);
       const action = placing.actionAt(this.view, at.x, at.y);
