@@ -297,10 +297,12 @@ export class PlayScreen {
     if (!losses) return null;
     const t = this.table;
     const fright = new Set(summary.fright || []);
-    const words = t.side_order.map((id) => `${sideName(t, id)}: ${Math.round(losses[id] ?? 0)}% lost${fright.has(id) ? ", taken fright" : ""}`);
+    const share = (id) => (typeof losses[id] === "number" ? `${Math.round(losses[id])}%` : "?");
+    const words = t.side_order.map((id) => `${sideName(t, id)}: ${typeof losses[id] === "number" ? `${share(id)} lost`
+      : "losses not known (pieces unseen)"}${fright.has(id) ? ", taken fright" : ""}`);
     return h("span", { class: "chip losses-chip", "data-test": "army-losses", title: `Army morale. ${words.join("; ")}` },
       h("small", {}, "Losses"),
-      t.side_order.map((id) => `${Math.round(losses[id] ?? 0)}%${fright.has(id) ? " ⚑" : ""}`).join(" – "));
+      t.side_order.map((id) => `${share(id)}${fright.has(id) ? " ⚑" : ""}`).join(" – "));
   }
 
   // The side's own orders given so far in a step whose orders are worked out together
