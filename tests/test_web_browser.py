@@ -694,3 +694,51 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     log = httpx.get(url + "/view?log_from=0", headers=headers).json()["log"]
     assert any(e["side"] == "royalist" for e in log), "the AI played no card"
     assert pg.locator("[data-test=deck-active]").count() == 1
+
+
+def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_screen(server: Server, page: Any) -> None:
+    """Charge yr Pikes! with secret deployment, hotseat at Naseby: the side deploying sees
+    none of the enemy's pieces and its own marked as unseen; a piece of its own is picked
+    on the table and placed by a click on its own half (a place too near the centre is
+    refused with the rule's reason); when it is done the screen is covered until the next
+    player takes it, who sees none of the first side's pieces."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "naseby", "rules": "charge-yr-pikes", "mode": "hotseat", "seed": 3,
+        "options": {"secret_deployment": True}}).json()
+    gid = created["id"]
+    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{gid}']"
+    for side, tok in created["tokens"].items():
+        pg.goto("about:blank")
+        pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+        pg.wait_for_function(f"() => {held} && '{side}' in {held}.tokens")
+        pg.wait_for_selector(".unit")
+    pg.wait_for_selector("[data-test=deploy-prompt]")
+    first = pg.evaluate("() => window.tertiaScreen.view.side")
+    other = next(s for s in created["tokens"] if s != first)
+    assert pg.locator(f'.unit[data-side="{other}"]').count() == 0
+    assert pg.locator(f'.unit.hidden-piece[data-side="{first}"]').count() > 0
+    assert pg.inner_text("[data-test=army-losses]").endswith("?")
+
+    # Pick a horse regiment on the table and place it 1" ahead; then too near the centre.
+    uid = "p-rossiter-horse"
+    x, y = unit_position(pg, uid)
+    pg.click(f'.unit[data-unit="{uid}"]', force=True)
+    pg.wait_for_function("(id) => document.querySelector('[data-test=deploy-unit]').value === id", arg=uid)
+    pg.mouse.click(*to_client(pg, x, y + 1.2))
+    pg.wait_for_function("([id, y]) => window.tertiaScreen.view.state.units.find((u) => u.id === id).y > y + 1",
+                         arg=[uid, y])
+    pg.mouse.click(*to_client(pg, x, 29))
+    pg.wait_for_selector(".toast.error:has-text('centre of the table')")
+    shoot(pg, "cyp-deploy")
+
+    # Done: the screen is covered, then shows the other side's deployment alone.
+    pg.get_by_role("button", name="Deployment done", exact=True).click()
+    pg.wait_for_selector("[data-test=handover]")
+    assert pg.locator(".handover").is_visible()
+    pg.click("[data-test=handover-ready]")
+    pg.wait_for_function(f"() => window.tertiaScreen.view.side === '{other}'")
+    pg.wait_for_selector("[data-test=deploy-prompt]")
+    assert pg.locator("[data-test=handover]").count() == 0
+    assert pg.locator(f'.unit[data-side="{first}"]').count() == 0
+    assert pg.locator(f'.unit.hidden-piece[data-side="{other}"]').count() > 0
