@@ -696,7 +696,8 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     assert pg.locator("[data-test=deck-active]").count() == 1
 
 
-def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_screen(server: Server, page: Any) -> None:
+def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_screen(server: Server,
+                                                                                  page: Any) -> None:
     """Charge yr Pikes! with secret deployment, hotseat at Naseby: the side deploying sees
     none of the enemy's pieces and its own marked as unseen; a piece of its own is picked
     on the table and placed by a click on its own half (a place too near the centre is
@@ -726,8 +727,8 @@ def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_scree
     pg.click(f'.unit[data-unit="{uid}"]', force=True)
     pg.wait_for_function("(id) => document.querySelector('[data-test=deploy-unit]').value === id", arg=uid)
     pg.mouse.click(*to_client(pg, x, y + 1.2))
-    pg.wait_for_function("([id, y]) => window.tertiaScreen.view.state.units.find((u) => u.id === id).y > y + 1",
-                         arg=[uid, y])
+    pg.wait_for_function("([id, y]) => window.tertiaScreen.view.state.units"
+                         ".find((u) => u.id === id).y > y + 1", arg=[uid, y])
     pg.mouse.click(*to_client(pg, x, 29))
     pg.wait_for_selector(".toast.error:has-text('centre of the table')")
     shoot(pg, "cyp-deploy")
