@@ -639,10 +639,15 @@ export class PlayScreen {
         t.side_order.map((id) => h("td", {}, String((breakdown[id] || {})[k] ?? ""))))),
         h("tr", { class: "total" }, h("td", {}, "Score"), t.side_order.map((id) => h("td", {}, String((r.score || {})[id] ?? ""))))));
     const lost = breakdown.units_lost || {};
+    // The battle's own words beside the sides' columns (Charge yr Pikes!' degree of victory
+    // and the margin in percentage points it is read from).
+    const plain = Object.entries(breakdown).filter(([k, v]) => !t.side_order.includes(k) && (typeof v !== "object" || v === null));
     const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "The result", "data-test": "result" },
       h("div", { class: "modal-card result" },
         h("h2", {}, r.winner ? `Victory for ${sideName(t, r.winner)}` : "The field is drawn"),
         h("p", { class: "muted" }, r.reason ? `The battle ended: ${r.reason}.` : ""),
+        plain.length ? h("dl", { class: "result-terms", "data-test": "result-terms" }, plain.map(([k, v]) =>
+          h("div", { class: "row" }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))))) : null,
         table,
         Object.keys(lost).length ? h("p", {}, "Units lost: " + t.side_order.map((id) => `${sideName(t, id)} ${lost[id] ?? 0}`).join(", ")) : null,
         h("p", {}, `${this.view.status.step} actions over ${this.view.status.turn} turns.`),
