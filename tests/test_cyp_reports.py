@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from tertia.core.dice import ScriptedDice
+from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
+from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.scenarios import load_builtin
 
 from .test_cyp_setup import scenario
 
@@ -28,3 +30,23 @@ def test_the_turn_in_brief_names_the_card_and_who_may_move() -> None:
     brief = game.ruleset.summary(state)
     assert brief["card"] == "group:k1:king" and brief["moving"] == ["k-foot"]
     assert brief["cards_left"] == 6 and brief["losses_percent"] == {"king": 0.0, "parl": 0.0}
+
+
+def test_the_turn_in_brief_lists_each_point_with_its_holder_and_no_losses_of_an_army_unseen() -> None:
+    """Naseby: each side's objectives and vital points with the side holding it; on a view
+    hiding pieces of the enemy (secret deployment), the enemy's losses are not known
+    (its unplaced pieces are off the table in the view, not lost)."""
+    naseby = load_builtin("naseby")
+    with registered(ChargeYrPikes):
+        game = Game(ChargeYrPikes(), naseby)
+        state, _ = game.start(SeededDice(1))
+        brief = game.ruleset.summary(state)
+        assert len(brief["points"]) == len(game.ruleset.table_of(naseby).points) > 0
+        assert {p["held_by"] for p in brief["points"]} <= {None, *state.sides}
+        assert any(p["held_by"] == p["side"] for p in brief["points"] if p["kind"] == "vital")
+        assert brief["losses_percent"] == {side: 0.0 for side in state.sides}
+        secret = Game(ChargeYrPikes(secret_deployment=True), naseby)
+        hidden, _ = secret.start(SeededDice(1))
+        first, second = hidden.sides
+        seen = secret.ruleset.summary(secret.observed_state(hidden, first))
+        assert seen["losses_percent"] == {first: 0.0, second: None}

@@ -107,6 +107,11 @@ def unit_position(pg: Any, unit_id: str) -> tuple[float, float]:
     return float(u["x"]), float(u["y"])
 
 
+def unit_figures(pg: Any, unit_id: str) -> int:
+    own = pg.evaluate("(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id).own", unit_id)
+    return int(own["pike"] + own["shot"] + own["men"])
+
+
 def game_id(pg: Any) -> str:
     return str(pg.evaluate("() => window.tertiaScreen.gameId"))
 
@@ -617,3 +622,124 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
                 document.querySelectorAll(".trace-runner").length,
                 document.querySelectorAll(`.unit.stand[data-unit="${id}"]`).length]; }""", uid)
     assert drawn == [2, 2, 1]  # the stand off the table is not drawn; the first is the unit's own
+
+
+def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: Server, page: Any) -> None:
+    """Charge yr Pikes! against the AI at Naseby: the brigade card turned over is shown with
+    each unit's command response roll; a unit that may move is dragged forward and then
+    forms column from its card's button; Done turns the next card over and the AI plays
+    its cards until the page is ours again."""
+    pg = page
+    body = {"scenario": "naseby", "rules": "charge-yr-pikes", "mode": "ai", "side": "parliament", "seed": 3}
+    created = httpx.post(server.url + "/api/games", json=body).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}
+    pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_selector("[data-test=deck-responses]", timeout=60_000)
+    view = httpx.get(url + "/view", headers=headers).json()
+    deck = view["deck"]
+    assert "Card drawn: " in pg.inner_text("[data-test=deck-active]")
+    assert pg.locator("[data-test=deck-response]").count() == len(deck["responses"]) > 0
+    first = deck["responses"][0]
+    names = {u["id"]: u["name"] for u in view["state"]["units"]}
+    shown = pg.inner_text("[data-test=deck-response] >> nth=0")
+    assert str(first["face"]) in shown and names[first["units"][0]] in shown
+    assert ("may move" if first["obeyed"] else "no move") in shown
+    # Objectives and vital points with who holds them, each army's losses, figures on units.
+    points = view["status"]["summary"]["points"]
+    assert pg.locator("[data-test=point]").count() == len(points) > 0
+    held = [p for p in points if p["held_by"]]
+    assert pg.locator("[data-test=point][data-held]:not([data-held=''])").count() == len(held)
+    assert pg.inner_text("[data-test=army-losses]").endswith("0% – 0%")
+    shoot(pg, "cyp-deck")
+
+    # A unit that may move on the card is dragged 4" straight ahead, then forms column.
+    moving = view["status"]["summary"]["moving"]
+    uid = target = None
+    for candidate in moving:
+        unit = next(u for u in view["state"]["units"] if u["id"] == candidate)
+        heading = math.radians(unit["facing"])
+        to = (round(unit["x"] + math.sin(heading) * 4, 2), round(unit["y"] + math.cos(heading) * 4, 2))
+        probe = {"type": "move", "unit": candidate, "waypoints": [list(to)]}
+        if httpx.post(url + "/validate", json=probe, headers=headers).json()["legal"]:
+            uid, target, start = candidate, to, (unit["x"], unit["y"])
+            break
+    assert uid is not None and target is not None, "no unit on the card may move ahead"
+    pg.click(f'.unit[data-unit="{uid}"]', force=True)
+    pg.wait_for_function("(id) => { const s = window.tertiaScreen; "
+                         "return s.detail && s.detail.report.id === id; }", arg=uid)
+    assert pg.inner_text('.report [data-field="formation"] dd') == "line"
+    drag(pg, start, target)
+    pg.wait_for_selector(".move-box.legal")
+    pg.click("[data-test=confirm-move]")
+    pg.wait_for_function("([id, x, y]) => { const u = window.tertiaScreen.view.state.units"
+                         ".find((v) => v.id === id); return Math.hypot(u.x - x, u.y - y) > 3.5; }",
+                         arg=[uid, *start])
+    column = f"{names[uid]} forms column"
+    pg.get_by_role("button", name=column, exact=True).click()
+    pg.wait_for_function("(id) => window.tertiaScreen.view.state.units.find((v) => v.id === id)"
+                         ".own.formation === 'column'", arg=uid)
+    pg.wait_for_function("() => { const d = document.querySelector('.report [data-field=\"formation\"] dd'); "
+                         "return d && d.textContent === 'column'; }")
+    badges = f'.unit.troop[data-unit="{uid}"] [data-test=unit-badges]'
+    assert pg.locator(f"{badges} [data-badge=formation-column]").count() == 1
+    assert pg.text_content(f"{badges} .figures text") == str(unit_figures(pg, uid))
+    assert "column" in pg.inner_text(".log")
+
+    # Done: the next cards are turned over; the AI plays its own until the page is ours again.
+    step = pg.evaluate("() => window.tertiaScreen.view.status.step")
+    pg.get_by_role("button", name="Done", exact=True).click()
+    pg.wait_for_function(f"() => {{ const s = window.tertiaScreen.view.status; return s.step > {step} + 1 && "
+                         "s.your_turn; }", timeout=60_000)
+    log = httpx.get(url + "/view?log_from=0", headers=headers).json()["log"]
+    assert any(e["side"] == "royalist" for e in log), "the AI played no card"
+    assert pg.locator("[data-test=deck-active]").count() == 1
+
+
+def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_screen(server: Server,
+                                                                                  page: Any) -> None:
+    """Charge yr Pikes! with secret deployment, hotseat at Naseby: the side deploying sees
+    none of the enemy's pieces and its own marked as unseen; a piece of its own is picked
+    on the table and placed by a click on its own half (a place too near the centre is
+    refused with the rule's reason); when it is done the screen is covered until the next
+    player takes it, who sees none of the first side's pieces."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "naseby", "rules": "charge-yr-pikes", "mode": "hotseat", "seed": 3,
+        "options": {"secret_deployment": True}}).json()
+    gid = created["id"]
+    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{gid}']"
+    for side, tok in created["tokens"].items():
+        pg.goto("about:blank")
+        pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+        pg.wait_for_function(f"() => {held} && '{side}' in {held}.tokens")
+        pg.wait_for_selector(".unit")
+    pg.wait_for_selector("[data-test=deploy-prompt]")
+    first = pg.evaluate("() => window.tertiaScreen.view.side")
+    other = next(s for s in created["tokens"] if s != first)
+    assert pg.locator(f'.unit[data-side="{other}"]').count() == 0
+    assert pg.locator(f'.unit.hidden-piece[data-side="{first}"]').count() > 0
+    assert pg.inner_text("[data-test=army-losses]").endswith("?")
+
+    # Pick a horse regiment on the table and place it 1" ahead; then too near the centre.
+    uid = "p-rossiter-horse"
+    x, y = unit_position(pg, uid)
+    pg.click(f'.unit[data-unit="{uid}"]', force=True)
+    pg.wait_for_function("(id) => document.querySelector('[data-test=deploy-unit]').value === id", arg=uid)
+    pg.mouse.click(*to_client(pg, x, y + 1.2))
+    pg.wait_for_function("([id, y]) => window.tertiaScreen.view.state.units"
+                         ".find((u) => u.id === id).y > y + 1", arg=[uid, y])
+    pg.mouse.click(*to_client(pg, x, 29))
+    pg.wait_for_selector(".toast.error:has-text('centre of the table')")
+    shoot(pg, "cyp-deploy")
+
+    # Done: the screen is covered, then shows the other side's deployment alone.
+    pg.get_by_role("button", name="Deployment done", exact=True).click()
+    pg.wait_for_selector("[data-test=handover]")
+    assert pg.locator(".handover").is_visible()
+    pg.click("[data-test=handover-ready]")
+    pg.wait_for_function(f"() => window.tertiaScreen.view.side === '{other}'")
+    pg.wait_for_selector("[data-test=deploy-prompt]")
+    assert pg.locator("[data-test=handover]").count() == 0
+    assert pg.locator(f'.unit[data-side="{first}"]').count() == 0
+    assert pg.locator(f'.unit.hidden-piece[data-side="{other}"]').count() > 0

@@ -9,12 +9,15 @@ the piece says whose it is).
 Worked out only from that side's observation (``Game.observe``): the cards still to be
 drawn this turn (which cards they are is public: every card drawn is shown, and each
 draw is at random from those left, so they hold no order to hide), the cards drawn so
-far in the order they came, and the card in play.
+far in the order they came, and the card in play. Where the rule set tests each unit's
+response to the card turned over (Charge yr Pikes!' command response: events with the
+card, the units, the die's face and whether they obeyed), the rolls on the card in play,
+from the events the side may see.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tertia.activation import deck as unit_deck
@@ -28,17 +31,24 @@ def _cards(value: Any) -> list[tuple[str, str]]:
     return [(str(c[0]), str(c[1])) for c in value if isinstance(c, list | tuple) and len(c) == 2]
 
 
-def deck_view(seen: Mapping[str, Any], viewer: str) -> dict[str, Any] | None:
+RECENT_STEPS = 64
+"""How many actions back the responses to the card in play are looked for."""
+
+
+def deck_view(seen: Mapping[str, Any], viewer: str,
+              recent: Iterable[Sequence[Any]] = ()) -> dict[str, Any] | None:
     """The deck panel's data from ``viewer``'s own observation ``seen``; ``None`` when the
     position holds no deck.
 
     ``left``: per side, the card types still to draw, in the box's order; ``drawn``: the
     cards drawn this turn, first first, each ``{"side", "card"}``; ``active``: the card in
     play (``{"side", "card"}``) or ``None``; ``count``: how many cards are left in all;
-    ``pieces``: whether each card names a piece (a deck of unit cards) rather than a type."""
+    ``pieces``: whether each card names a piece (a deck of unit cards) rather than a type;
+    ``responses``: the responses rolled on the card in play, from ``recent`` (the events
+    ``viewer`` may see of each action, newest first)."""
     extra = game_values(seen)
     if "deck_left" in extra:
-        return _unit_cards(seen, extra, viewer)
+        return _unit_cards(seen, extra, viewer) | {"responses": responses(recent, extra.get("card"))}
     if "deck" not in extra:
         return None
     sides = [str(s) for s in seen.get("sides") or ()]
@@ -66,12 +76,16 @@ def _unit_cards(seen: Mapping[str, Any], extra: Mapping[str, Any], viewer: str) 
     (the piece's name, "second card" for a unit's second), ``pieces`` true."""
     units = {str(u.get("id")): u for u in seen.get("units") or ()}
     sides = [str(s) for s in seen.get("sides") or ()]
+    leaders = {str(u.get("command")): str(u.get("name") or u.get("id")) for u in units.values()
+               if u.get("kind") == "commander" and not u.get("removed")}
 
     def shown(card: str) -> dict[str, Any]:
         try:
             read = unit_deck.read_card(card)
         except ValueError:
             return {"side": None, "card": card, "unit": None}
+        if read.kind == unit_deck.GROUP and read.name in leaders:
+            return {"side": read.side, "card": f"{read.name} ({leaders[read.name]})", "unit": None}
         if read.kind != unit_deck.UNIT:
             return {"side": read.side, "card": read.name.replace("_", " "), "unit": None}
         unit = units.get(read.name) or {}
@@ -89,3 +103,23 @@ def _unit_cards(seen: Mapping[str, Any], extra: Mapping[str, Any], viewer: str) 
         "active": shown(str(active)) if active else None,
         "pieces": True,
     }
+
+
+def responses(recent: Iterable[Sequence[Any]], card: Any) -> list[dict[str, Any]]:
+    """The responses to ``card`` (the card in play) among ``recent``'s events, in the order
+    rolled: each ``{"officer", "units", "face", "obeyed"}`` (``face`` 0: no die, as for
+    officers on their own card). They are rolled as the card is turned over, so the
+    newest action holding any is the one."""
+    if not card:
+        return []
+    for n, events in enumerate(recent):
+        found = [{"officer": e.officer, "units": list(e.units), "face": e.face, "obeyed": e.obeyed}
+                 for e in events if _responds(e, card)]
+        if found or n >= RECENT_STEPS:
+            return found
+    return []
+
+
+def _responds(event: Any, card: str) -> bool:
+    return getattr(event, "card", None) == card and all(
+        hasattr(event, a) for a in ("officer", "units", "face", "obeyed"))

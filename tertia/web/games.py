@@ -15,7 +15,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
+from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.hidden import is_hidden
 from tertia.core.ruledata import rule_data_from_dict
@@ -283,6 +284,7 @@ class GameService:
             "over": state.is_over, "step": len(live.steps),
             "summary": visible_summary(live, side),
             "can_undo": self.undo_problem(live, roles) is None,
+            "secret": live.hides_anything(side),
             "waiting_for": None if state.is_over else live.controller(state.to_act),
             "your_turn": state.to_act in roles and not state.is_over,
         }
@@ -306,7 +308,7 @@ class GameService:
                 "status": self.status(live, roles, viewer),
                 "choices": self.choices(live, roles),
                 "cards": card_view(seen, viewer, ruleset.card_of) if COMMAND_CARDS in panels else None,
-                "deck": deck_view(seen, viewer) if DECK in panels else None,
+                "deck": deck_view(seen, viewer, recent_events(live, viewer)) if DECK in panels else None,
                 "log_total": total,
                 "log": [live.log_entry(i, viewer) for i in range(start, total)],
             }
@@ -550,3 +552,10 @@ def markers(seen: Mapping[str, Any]) -> dict[str, list[str]]:
                     if u.get("side") == side and u.get("command") == command:
                         out.setdefault(uid, []).append(name)
     return out
+
+
+def recent_events(live: LiveGame, side: str) -> Iterator[list[Event]]:
+    """The events ``side`` may see of each action, newest first (the battle's start last)."""
+    for step in reversed(live.steps):
+        yield live.visible(step.events, side)
+    yield live.visible(live.start_events, side)

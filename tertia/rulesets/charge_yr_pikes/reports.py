@@ -1,6 +1,8 @@
 """What Charge yr Pikes! shows a player beside the table: the turn in brief (the card in
 play and the units that may move on it, the fire step and the orders given, the cards
-still to turn, each army's losses and whether it has taken fright) and a unit's card (its
+still to turn, each army's losses (``None`` on a view hiding some of its pieces) and whether
+it has taken fright, the objectives and
+vital points and the side holding each as the viewer sees the table) and a unit's card (its
 figures by weapon and stands, formation, disorder, falling back, morale: "untested" until
 first tested, its officer's rank and grade, "not yet shown" on the enemy's view while
 it is secret)."""
@@ -11,7 +13,8 @@ from typing import Any
 
 from tertia.core.hidden import is_hidden
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes import army
+from tertia.rulesets.charge_yr_pikes import army, points
+from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
@@ -29,10 +32,19 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
         "orders": [list(o) for o in g.orders],
         "cards_left": len(g.deck_left),
         "darkness_in": g.darkness_in,
-        "losses_percent": {side: float(army.fright_losses(state, side, tables).percent)
+        "losses_percent": {side: None if _unseen(state, side) else
+                           float(army.fright_losses(state, side, tables).percent)
                            for side in state.sides},
         "fright": list(g.fright),
+        "points": [{"side": p.side, "kind": p.kind, "role": p.role, "name": p.name, "x": p.x, "y": p.y,
+                    "held_by": points.holder(state, p, tables)} for p in points.places(state)],
     }
+
+
+def _unseen(state: GameState, side: str) -> bool:
+    """Are pieces of ``side`` hidden in this view? Its losses are then not known (a hidden
+    piece is off the table in the view, not lost)."""
+    return any(u.removed == UNPLACED for u in state.iter_units(side, include_removed=True))
 
 
 def unit_card(state: GameState, unit_id: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ orders of the fire steps, and the brigade deck beside the table."""
 
 from __future__ import annotations
 
-from tertia.core.vocabulary import DECK, ActionKind, DecisionKind, FieldKind, FieldSpec, PanelKind
+from tertia.core.vocabulary import DECK, DEPLOYMENT, ActionKind, DecisionKind, FieldKind, FieldSpec, PanelKind
 from tertia.rulesets.charge_yr_pikes.actions import FIRE_KINDS, FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
 from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY
@@ -90,7 +90,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "command response as on its own card.",
     ),
     ActionKind(
-        "cyp_fire", "Fire", "{unit} fires at {target}", FIRE_RULE,
+        "cyp_fire", "Fire", "{unit} fires {kind} at {target}", FIRE_RULE,
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("target", "Target", FieldKind.ENEMY_UNIT),
          FieldSpec("kind", "Fire", FieldKind.CHOICE, choices=FIRE_KINDS,
@@ -127,11 +127,14 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(FREE_MOVE, "Free move", "A free move card: the commander-in-chief names a tertia.",
                  "cyp_give_free_move", f"{TITLE} Sequence of play 3 A"),
     DecisionKind(DEPLOY, "Deployment", "Deploy in secret: the enemy sees none of it until both are done.",
-                 "cyp_deploy", f"{TITLE} Set-up D"),
+                 "cyp_deploy", f"{TITLE} Set-up D", panel=DEPLOYMENT),
 )
 
 PANELS: tuple[PanelKind, ...] = (
     PanelKind(DECK, "The brigade cards",
               "Both armies' cards shuffled together: a card for each tertia, an Officers & Artillery "
               "card and a free move card each; the card turned over and how many are left."),
+    PanelKind(DEPLOYMENT, "Deployment",
+              "Select a piece of yours, then click the table where it should stand: on your own half, "
+              "not within 12\" of the centre line outside a town or wood.", "cyp_deploy"),
 )

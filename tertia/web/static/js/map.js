@@ -39,6 +39,7 @@ export class TableMap {
     this.table = table;
     this.host = host;
     this.colours = Object.fromEntries(table.sides.map((s) => [s.id, s.colour]));
+    this.sideNames = Object.fromEntries(table.sides.map((s) => [s.id, s.name]));
     this.sy = (y) => table.depth - y;
     this.root = svg("svg", {
       class: "table-map", xmlns: NS, role: "img",
@@ -293,7 +294,7 @@ export class TableMap {
 
   // --- pieces ------------------------------------------------------------------------------
 
-  drawState(state, markers = {}, { selected = null, targets = [], focus = null, tableMarkers = [] } = {}) {
+  drawState(state, markers = {}, { selected = null, targets = [], focus = null, tableMarkers = [], points = [] } = {}) {
     this.state = state;
     const units = this.layers.units;
     const labels = this.layers.labels;
@@ -303,6 +304,7 @@ export class TableMap {
     this.layers.supplies.replaceChildren();
     for (const o of state.objectives || []) this.layers.objectives.append(this.objective(o));
     for (const m of tableMarkers) this.layers.supplies.append(this.tableMarker(m));
+    for (const p of points) this.layers.objectives.append(this.point(p));
     const ordered = [...state.units].filter((u) => !u.removed)
       .sort((a, b) => (a.kind === "commander") - (b.kind === "commander"));
     for (const u of ordered) {
@@ -321,6 +323,25 @@ export class TableMap {
       svg("text", { x: o.x, y: y - o.radius - 0.3, "text-anchor": "middle", class: "objective-name", fill: colour },
         o.name + (o.taken_by ? " ★" : "")),
       svg("title", {}, `Objective: ${o.name}${o.taken_by ? ` (held by ${o.taken_by})` : ""}`));
+  }
+
+  // An objective or vital point of a side (the rule set's summary "points"): a flag of
+  // its side's colour, ringed in the colour of the side holding it.
+  point(p) {
+    const colour = this.colours[p.side] || "#555";
+    const held = p.held_by ? this.colours[p.held_by] || "#555" : null;
+    const y = this.sy(p.y);
+    const what = p.kind === "vital" ? "Vital point" : "Objective";
+    const holder = p.held_by ? `held by ${this.sideNames[p.held_by] || p.held_by}` : "held by neither side";
+    return svg("g", { class: `point ${p.kind}`, "data-test": "point", "data-held": p.held_by || "",
+      transform: `translate(${f(p.x)},${f(y)})` },
+    svg("circle", { r: 1.1, fill: held || "none", "fill-opacity": held ? 0.25 : 0, stroke: held || "#7a5c12",
+      "stroke-width": 0.14, "stroke-dasharray": held ? "none" : "0.4 0.3" }),
+    p.kind === "vital"
+      ? svg("rect", { x: -0.45, y: -0.45, width: 0.9, height: 0.9, transform: "rotate(45)", fill: colour, stroke: "#2b2620", "stroke-width": 0.06 })
+      : svg("path", { d: "M-0.1,0.6 V-0.7 L0.6,-0.45 L-0.1,-0.2", fill: colour, stroke: "#2b2620", "stroke-width": 0.06 }),
+    svg("text", { y: 1.75, "text-anchor": "middle", class: "objective-name", fill: held || "#7a5c12" }, p.name),
+    svg("title", {}, `${what} of ${this.sideNames[p.side] || p.side}: ${p.name}, ${holder}`));
   }
 
   // A marker the rule set keeps on the table (a supply base ...), crossed out once taken.
@@ -384,10 +405,60 @@ export class TableMap {
     g.append(svg("line", { class: "front", x1: -w / 2, y1: -d / 2 + 0.09, x2: w / 2, y2: -d / 2 + 0.09, stroke: "#f1d27a",
       "stroke-width": 0.18 }));
     if (u.hits) g.append(this.hitPips(u));
+    const state = unitState(u);
+    if (u.kind !== "commander") {
+      const stands = this.standLines(u);
+      if (stands) g.insertBefore(stands, g.querySelector(".front"));
+    }
+    if (state.badges.length || state.figures) g.append(this.badges(u, state));
+    if (state.hidden) g.classList.add("hidden-piece");
     const tip = [`${u.name || u.id}`, `${u.kind.replace("_", " ")}`, u.hits ? `${u.hits} hit${u.hits > 1 ? "s" : ""}` : "",
-      u.out_of_ammo ? "out of ammunition" : "", u.fired ? "has fired" : "", marks.length ? `this turn: ${marks.join(", ")}` : ""]
+      u.out_of_ammo ? "out of ammunition" : "", u.fired ? "has fired" : "", ...state.words,
+      marks.length ? `this turn: ${marks.join(", ")}` : ""]
       .filter(Boolean).join(" · ");
     g.append(svg("title", {}, tip));
+    return g;
+  }
+
+  // Faint lines between the stands of a unit whose rule set gives its stand size.
+  standLines(u) {
+    const own = u.own || {};
+    const sw = own.stand_width;
+    const sd = own.stand_depth;
+    if (!(sw > 0 && sd > 0)) return null;
+    const across = Math.round(u.width / sw);
+    const deep = Math.round(u.depth / sd);
+    if (across * deep <= 1 || across > 40 || deep > 40) return null;
+    const w = u.width / 2;
+    const d = u.depth / 2;
+    const parts = [];
+    for (let i = 1; i < across; i++) parts.push(`M${f(-w + (i * u.width) / across)},${f(-d)} V${f(d)}`);
+    for (let j = 1; j < deep; j++) parts.push(`M${f(-w)},${f(-d + (j * u.depth) / deep)} H${f(w)}`);
+    return svg("path", { class: "stand-lines", d: parts.join(" "), stroke: "#2b2620", "stroke-opacity": 0.45,
+      "stroke-width": 0.05, fill: "none" });
+  }
+
+  // The unit's figures and the marks of its state (formation, disorder, falling back,
+  // routed), upright whatever the unit's facing, just behind its base.
+  badges(u, state) {
+    const g = svg("g", { class: "badges", "data-test": "unit-badges", transform: `rotate(${f(-u.facing)})` });
+    const texts = [state.figures, ...state.badges.map((b) => b.mark)].filter(Boolean);
+    let x = -((texts.length - 1) * 1.05) / 2;
+    const y = Math.max(u.width, u.depth) / 2 + 0.1;
+    const place = u.facing % 180 === 0 ? (u.depth / 2 + 0.55) : y;
+    if (state.figures) {
+      g.append(svg("g", { class: "badge figures", transform: `translate(${f(x)},${f(place)})` },
+        svg("rect", { x: -0.5, y: -0.34, width: 1, height: 0.68, rx: 0.15 }),
+        svg("text", { x: 0, y: 0.19, "text-anchor": "middle" }, state.figures)));
+      x += 1.05;
+    }
+    for (const b of state.badges) {
+      g.append(svg("g", { class: `badge ${b.kind}`, "data-badge": b.kind, transform: `translate(${f(x)},${f(place)})` },
+        svg("rect", { x: -0.5, y: -0.34, width: 1, height: 0.68, rx: 0.15 }),
+        svg("text", { x: 0, y: 0.19, "text-anchor": "middle" }, b.mark),
+        svg("title", {}, b.words)));
+      x += 1.05;
+    }
     return g;
   }
 
@@ -593,4 +664,33 @@ export class TableMap {
       if (run.beginElement) run.beginElement();
     }
   }
+}
+
+// What a rule set's own values say of a unit's state, when it keeps them (Charge yr
+// Pikes!: figures by weapon, formation, disorder, falling back; a piece of one's own the
+// enemy has not seen): figures left as a number, short marks with their words.
+const FORMATION_MARKS = { column: "C", square: "Sq", deployed: "Dp", routed: "R" };
+
+export function unitState(u) {
+  const own = u.own || {};
+  const out = { figures: null, badges: [], words: [], hidden: false };
+  if (u.kind === "commander" || own.rank) {
+    if (own.placed === false) { out.hidden = true; out.words.push("hidden from the enemy"); }
+    return out;
+  }
+  const figures = ["pike", "shot", "men"].reduce((n, k) => n + (typeof own[k] === "number" ? own[k] : 0), 0);
+  if (typeof own.start === "number" && own.start > 0) {
+    out.figures = String(figures);
+    out.words.push(`${figures} of ${own.start} figures`);
+  }
+  const formation = own.formation;
+  if (typeof formation === "string" && FORMATION_MARKS[formation]) {
+    out.badges.push({ kind: `formation-${formation}`, mark: FORMATION_MARKS[formation], words: formation });
+  }
+  if (typeof formation === "string") out.words.push(formation);
+  if (own.disordered === true) out.badges.push({ kind: "disordered", mark: "D", words: "disordered" });
+  if (own.falling_back === true) out.badges.push({ kind: "falling-back", mark: "FB", words: "falling back" });
+  out.words.push(...out.badges.filter((b) => !b.kind.startsWith("formation")).map((b) => b.words));
+  if (own.placed === false) { out.hidden = true; out.words.push("hidden from the enemy"); }
+  return out;
 }

@@ -84,6 +84,7 @@ class DeckPanel extends Panel {
       const mine = active.side === deck.viewer;
       this.node.append(h("p", { class: "active-command", "data-test": "deck-active", style: `--side:${sideColour(table, active.side)}` },
         h("span", { class: "swatch" }), `Card drawn: ${active.card}${mine ? " (yours)" : ""}`));
+      this.renderResponses(deck.responses || []);
     }
     this.node.append(h("p", { class: "muted", "data-test": "deck-count" },
       `${deck.count} card${deck.count === 1 ? "" : "s"} left to draw this turn: `,
@@ -102,14 +103,31 @@ class DeckPanel extends Panel {
         h("ul", {}, cards.map((c) => h("li", {}, c)))));
     }
   }
+
+  // The responses rolled on the card in play (Charge yr Pikes!' command response): each
+  // group of units, its die and whether it may move.
+  renderResponses(responses) {
+    if (!responses.length) return;
+    const names = (ids) => ids.map((id) => this.screen.names(id)).join(", ");
+    this.node.append(h("ul", { class: "responses", "data-test": "deck-responses" }, responses.map((r) =>
+      h("li", { class: r.obeyed ? "obeyed" : "refused", "data-test": "deck-response" },
+        h("span", { class: "die", title: r.face ? "the die rolled" : "no die: they move" }, r.face ? String(r.face) : "–"),
+        h("span", {}, names(r.units),
+          h("small", { class: "muted" }, ` ${r.officer ? `under ${this.screen.names(r.officer)}` : "without officer"}: `),
+          h("b", {}, r.obeyed ? "may move" : "no move"))))));
+  }
 }
 
-// Deployment (d3-commands' procedure): which waiting piece to place; a click on the table places it.
+// Deployment: which piece to place; a click on the table places it. The pieces are those
+// the pending decision lists (d3-commands' procedure: a step's pieces), or, when it lists
+// none (Charge yr Pikes!' secret deployment), every piece of the side's: pick one from the
+// list or click it on the table, then click where it should stand.
 class DeploymentPanel extends Panel {
   constructor(screen, spec) {
     super(screen, spec);
     this.kind = screen.vocab.kind(spec.action);
-    this.piece = this.kind ? this.kind.fields.find((f) => f.from_pending) : null;
+    const fields = this.kind ? this.kind.fields : [];
+    this.piece = fields.find((f) => f.from_pending) || fields.find((f) => f.kind === "own-unit") || null;
     this.deploying = null;
   }
 
@@ -120,19 +138,35 @@ class DeploymentPanel extends Panel {
     return Boolean(s.your_turn && decision && decision.panel === this.spec.name && this.kind && this.piece);
   }
 
+  // The pieces that may be placed now.
+  waiting(view) {
+    if (this.piece.from_pending) return view.status.pending[this.piece.from_pending] || [];
+    return view.state.units.filter((u) => u.side === view.side && !u.removed).map((u) => u.id);
+  }
+
   render(view) {
     clear(this.node);
     this.node.hidden = !this.active(view);
     if (this.node.hidden) return;
-    const waiting = view.status.pending[this.piece.from_pending] || [];
+    const waiting = this.waiting(view);
     if (!waiting.includes(this.deploying)) this.deploying = waiting[0];
     const names = (id) => this.screen.names(id);
+    const chosen = !this.piece.from_pending;
     this.node.append(this.head(),
       h("p", { "data-test": "deploy-prompt" }, `Click the table where ${names(this.deploying)} should stand.`),
-      h("p", { class: "muted" }, "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
+      h("p", { class: "muted" }, chosen ? this.spec.help
+        : "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
       h("label", { class: "field" }, this.piece.label,
         h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.render(view); } },
           waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, names(id))))));
+  }
+
+  // A click on piece ``id`` of one's own while choosing freely picks it to place next.
+  choose(view, id) {
+    if (!this.active(view) || this.piece.from_pending || !this.waiting(view).includes(id)) return false;
+    this.deploying = id;
+    this.render(view);
+    return true;
   }
 
   // The action placing the chosen piece at table point (x, y), built from the kind's fields.

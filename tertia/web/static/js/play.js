@@ -35,6 +35,7 @@ export class PlayScreen {
 
   destroy() {
     this.alive = false;
+    if (this.curtain) this.curtain.remove();
     if (this.waiter) this.waiter.abort();
     if (this.tool) this.tool.destroy();
     this.timer.stop();
@@ -99,6 +100,26 @@ export class PlayScreen {
     window.addEventListener("keydown", this.keys);
   }
 
+  // --- handing over the screen (hotseat) --------------------------------------------------
+
+  // Cover the table until the next player says they have the screen: nothing of either
+  // side's secrets shows meanwhile.
+  handOver(side) {
+    if (this.curtain) return;
+    const t = this.table;
+    this.deselect();
+    this.curtain = h("div", { class: "handover", "data-test": "handover", role: "dialog", "aria-modal": "true" },
+      h("div", { class: "handover-box" },
+        h("h2", {}, `Hand the screen to ${sideName(t, side)}`),
+        h("p", {}, "What each side may see is kept from the other: the screen stays covered until the next player has it."),
+        h("button", { class: "btn primary", "data-test": "handover-ready", onclick: () => {
+          this.curtain.remove();
+          this.curtain = null;
+          this.refresh(true, false);
+        } }, `I am ${sideName(t, side)}: show my side`)));
+    document.body.append(this.curtain);
+  }
+
   // --- talking to the server -------------------------------------------------------------
 
   async refresh(full = false, again = true) {
@@ -113,8 +134,10 @@ export class PlayScreen {
     if (!this.alive) return;
     const held = tokensFor(this.gameId);
     if (again && view.side !== view.status.to_act && held[view.status.to_act] && !view.game.spectator) {
-      // Hotseat: this browser holds the side the game now awaits; look through its eyes.
+      // Hotseat: this browser holds the side the game now awaits; look through its eyes,
+      // behind a screen handed over when the rules keep something from the side leaving.
       this.view = view;
+      if (view.game.mode === "hotseat" && view.status.secret) return this.handOver(view.status.to_act);
       return this.refresh(true, false);
     }
     if (!full && view.log_total < this.logView.count) return this.refresh(true); // undone
@@ -215,7 +238,7 @@ export class PlayScreen {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
     this.map.drawState(v.state, v.markers, { selected: this.selected, targets, focus: this.focusPiece(),
-      tableMarkers: v.table_markers || [] });
+      tableMarkers: v.table_markers || [], points: (v.status.summary && v.status.summary.points) || [] });
     const s = v.status;
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";
@@ -254,6 +277,7 @@ export class PlayScreen {
         chip("Phase", phaseTitle(s.phase), "phase-chip"),
         orders !== null ? chip("Orders left", String(orders), "orders-chip") : null,
         score ? chip("Score", t.side_order.map((id) => score[id]).join(" – ")) : null,
+        this.lossesChip(s.summary, chip),
         h("span", { class: `chip turn-chip ${s.your_turn ? "yours" : ""}` }, who)),
       h("div", { class: "tools" },
         this.overlayToggle("zones", "Zones", "3\" and 12\" zones around the selected unit"),
@@ -264,6 +288,33 @@ export class PlayScreen {
           onclick: () => this.undo() }, "↶ Undo"),
         h("a", { class: "btn", href: `#/replay/${this.gameId}` }, "Replay")),
     );
+  }
+
+  // Each army's losses (a share of its figures) and whether it has taken fright, when the
+  // rule set keeps army morale (summary "losses_percent", "fright").
+  lossesChip(summary, chip) {
+    const losses = summary && summary.losses_percent;
+    if (!losses) return null;
+    const t = this.table;
+    const fright = new Set(summary.fright || []);
+    const share = (id) => (typeof losses[id] === "number" ? `${Math.round(losses[id])}%` : "?");
+    const words = t.side_order.map((id) => `${sideName(t, id)}: ${typeof losses[id] === "number" ? `${share(id)} lost`
+      : "losses not known (pieces unseen)"}${fright.has(id) ? ", taken fright" : ""}`);
+    return h("span", { class: "chip losses-chip", "data-test": "army-losses", title: `Army morale. ${words.join("; ")}` },
+      h("small", {}, "Losses"),
+      t.side_order.map((id) => `${share(id)}${fright.has(id) ? " ⚑" : ""}`).join(" – "));
+  }
+
+  // The side's own orders given so far in a step whose orders are worked out together
+  // (the rule set's summary "orders": unit, target, kind).
+  renderOrdersGiven(summary) {
+    const side = (id) => (this.view.state.units.find((u) => u.id === id) || {}).side;
+    const orders = ((summary && summary.orders) || []).filter(([unit]) => side(unit) === this.view.side);
+    if (!orders.length) return;
+    this.prompt.append(h("div", { class: "orders-given", "data-test": "orders-given" },
+      h("div", { class: "control-title" }, "Orders given this step"),
+      h("ul", {}, orders.map(([unit, target, kind]) =>
+        h("li", {}, `${this.unitName(unit)}: ${String(kind).replace(/_/g, " ")} at ${this.unitName(target)}`)))));
   }
 
   // The switch for timing decisions the rules give a time limit (none: no switch).
@@ -335,6 +386,7 @@ export class PlayScreen {
         this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
       }
     }
+    this.renderOrdersGiven(s.summary);
     // Every choice the server offered, but those a panel makes (orders, a card order ...).
     const made = new Set(this.panels.map((p) => p.name));
     const buttons = h("div", { class: "choices" });
@@ -360,6 +412,11 @@ export class PlayScreen {
   mapClick(e) {
     if (this.map.suppressClick) return;
     const placing = this.view && this.panels.find((p) => p.actionAt);
+    const picked = e.target.closest(".unit");
+    if (placing && picked && placing.choose && placing.choose(this.view, picked.dataset.unit)) {
+      this.select(picked.dataset.unit);
+      return;
+    }
     if (placing) {
       const at = this.map.toTable(e.clientX, e.clientY);
       const action = placing.actionAt(this.view, at.x, at.y);
@@ -582,10 +639,15 @@ export class PlayScreen {
         t.side_order.map((id) => h("td", {}, String((breakdown[id] || {})[k] ?? ""))))),
         h("tr", { class: "total" }, h("td", {}, "Score"), t.side_order.map((id) => h("td", {}, String((r.score || {})[id] ?? ""))))));
     const lost = breakdown.units_lost || {};
+    // The battle's own words beside the sides' columns (Charge yr Pikes!' degree of victory
+    // and the margin in percentage points it is read from).
+    const plain = Object.entries(breakdown).filter(([k, v]) => !t.side_order.includes(k) && (typeof v !== "object" || v === null));
     const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "The result", "data-test": "result" },
       h("div", { class: "modal-card result" },
         h("h2", {}, r.winner ? `Victory for ${sideName(t, r.winner)}` : "The field is drawn"),
         h("p", { class: "muted" }, r.reason ? `The battle ended: ${r.reason}.` : ""),
+        plain.length ? h("dl", { class: "result-terms", "data-test": "result-terms" }, plain.map(([k, v]) =>
+          h("div", { class: "row" }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))))) : null,
         table,
         Object.keys(lost).length ? h("p", {}, "Units lost: " + t.side_order.map((id) => `${sideName(t, id)} ${lost[id] ?? 0}`).join(", ")) : null,
         h("p", {}, `${this.view.status.step} actions over ${this.view.status.turn} turns.`),
