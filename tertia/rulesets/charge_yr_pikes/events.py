@@ -144,12 +144,14 @@ def _step(s: GameState, e: PhaseStep) -> GameState:
 @dataclass(frozen=True, slots=True)
 class FireOrdered(Event):
     """``unit`` is ordered to fire at ``target`` this step: ``kind`` is "musket",
-    "galloper", "ball" or "canister"."""
+    "galloper", "ball" or "canister"; ``side`` gave the order (the other side may not see
+    it until the step is worked out)."""
 
     type: ClassVar[str] = "cyp_fire_ordered"
     unit: str
     target: str
     kind: str
+    side: str = ""
 
 
 @handles(FireOrdered)

@@ -515,7 +515,8 @@ class ChargeYrPikes(RuleSet):
             return
         if game_data(tx.state).step is not None:
             if isinstance(action, FireOrder):
-                tx.emit(FireOrdered(unit=action.unit, target=action.target, kind=action.kind))
+                tx.emit(FireOrdered(unit=action.unit, target=action.target, kind=action.kind,
+                                    side=tx.state.units[action.unit].side))
             elif isinstance(action, EndPhase):
                 phases.orders_done(tx, tables, self.options)
                 if game_data(tx.state).step is None:  # the turn's later phases are over
