@@ -74,7 +74,7 @@ def test_dragoons_that_moved_or_mounted_this_turn_wait_for_no_other_card() -> No
 def test_the_horse_card_is_drawn_and_its_units_test_and_move() -> None:
     # The officers' grades (4, 1), then the first of seven cards: king's Horse card. The
     # horse and dragoons of k2 are beyond every officer's 8": each rolls without officer.
-    game = Game(ChargeYrPikes(), scenario(ARMS))
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario(ARMS))
     state, _ = game.start(ScriptedDice([4, 1, 1, 5, 10]))
     g = game_data(state)
     assert g.card == HORSE and g.moving == ("k-horse",)  # the dragoons rolled a 0: no move
@@ -83,7 +83,7 @@ def test_the_horse_card_is_drawn_and_its_units_test_and_move() -> None:
 
 
 def test_dragoons_that_did_not_move_on_the_horse_card_test_again_on_the_foot_card() -> None:
-    game = Game(ChargeYrPikes(), scenario(ARMS))
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario(ARMS))
     dice = ScriptedDice([4, 1, 1, 5, 10, 1, 5, 5])  # Horse card; then the first card left: Foot
     state, _ = game.start(dice)
     state, _ = game.apply(state, EndPhase(), dice)
@@ -107,7 +107,7 @@ def test_horse_back_from_plunder_come_back_on_the_horse_card() -> None:
 
 
 def test_a_battle_dealt_by_arm_is_fought_to_its_end() -> None:
-    game = Game(ChargeYrPikes(), scenario(ARMS))
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario(ARMS))
     record = fight_battle(game, {s: RandomPlayer() for s in game.scenario.side_ids}, 5)
     played = {e.card for s in record.steps for e in s.events if type(e).__name__ == "CardPlayed"}
     assert record.final_state.result is not None and {HORSE, FOOT} <= played

@@ -17,8 +17,8 @@ HEDGE = {"type": "hedge", "name": "Long hedge", "line": [[20.0, 15.0], [40.0, 15
 
 
 def test_the_scenarios_terrain_is_the_battlefield_played_on() -> None:
-    laid_out = Game(ChargeYrPikes(), scenario(terrain=[HEDGE]))
-    bare = Game(ChargeYrPikes(), scenario())
+    laid_out = Game(ChargeYrPikes(secret_deployment=False), scenario(terrain=[HEDGE]))
+    bare = Game(ChargeYrPikes(secret_deployment=False), scenario())
     assert [f.name for f in laid_out.table.features] == ["Long hedge"] and not bare.table.features
     assert (laid_out.table.width, laid_out.table.depth) == (72.0, 48.0)
     # The same 8" move crosses the hedge on the table laid out, and costs 2" for it there.

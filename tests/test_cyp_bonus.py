@@ -30,7 +30,7 @@ K1_MOVES = [4, 1, 1, 5]
 
 
 def _game() -> tuple[Game, GameState]:
-    game = Game(ChargeYrPikes(), scenario())
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice(K1_MOVES))
     for unit in state.iter_troops():
         state = state.with_unit(unit.evolve(own=unit_data(unit).evolve(morale=3, morale_max=3)))

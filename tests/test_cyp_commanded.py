@@ -47,14 +47,14 @@ def _scenario(detached: list[str], *, troop: str = "musketeers", more: list[dict
 
 
 def _problems(s: Scenario) -> list[tuple[str, str]]:
-    return [p for p in ChargeYrPikes().scenario_problems(s) if "regiments" in p[0]]
+    return [p for p in ChargeYrPikes(secret_deployment=False).scenario_problems(s) if "regiments" in p[0]]
 
 
 @pytest.mark.parametrize("n", [4, 8])
 def test_four_to_eight_parents_each_give_a_stand_of_shot(n: int) -> None:
     s = _scenario(FEET[:n])
     assert _problems(s) == []
-    units = ChargeYrPikes().initial_state(s).units
+    units = ChargeYrPikes(secret_deployment=False).initial_state(s).units
     cm = unit_data(units["k-cm"])
     assert (cm.troop, cm.pike, cm.shot, cm.start, cm.stands_left) == ("musketeers", 0, 4 * n, 4 * n, n)
     for parent in FEET[:n]:
@@ -66,7 +66,7 @@ def test_four_to_eight_parents_each_give_a_stand_of_shot(n: int) -> None:
 
 
 def test_a_detached_stand_is_no_casualty_of_its_parent() -> None:
-    state = ChargeYrPikes().initial_state(_scenario(FEET[:4]))
+    state = ChargeYrPikes(secret_deployment=False).initial_state(_scenario(FEET[:4]))
     assert fright_losses(state, "king", T).lost == 0
     parent = unit_data(state.units[FEET[0]])
     # 28 men at the start: losing 14 is half, not over half; 15 is over half.
@@ -105,7 +105,7 @@ def test_a_parent_may_give_to_two_commanded_units_while_it_has_shot() -> None:
     s = _scenario(FEET[:4], more=[second])
     s = s.model_copy(update={"units": [*s.units, s.units[-2].model_copy(update={"id": "k-cm2", "x": 20.0})]})
     assert _problems(s) == []
-    units = ChargeYrPikes().initial_state(s).units
+    units = ChargeYrPikes(secret_deployment=False).initial_state(s).units
     assert (unit_data(units[FEET[0]]).shot, unit_data(units[FEET[0]]).start) == (8, 24)
     thin = _scenario(FEET[:4], more=[second, {"unit": "k-foot1", "troop": "foot", "shot": 4, "pike": 28}])
     thin = thin.model_copy(update={"units": [*thin.units, thin.units[-2].model_copy(update={"id": "k-cm2"})]})

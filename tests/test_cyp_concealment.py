@@ -75,10 +75,19 @@ def _battle(seed: int = 1, p_foot: tuple[float, float] = (6.0, 44.0),
 
 
 def test_without_the_option_the_battle_starts_with_every_piece_on_the_table() -> None:
-    game = Game(ChargeYrPikes(officer_grades=False), scenario())  # grades are the other secret
+    game = Game(ChargeYrPikes(secret_deployment=False, officer_grades=False), scenario())  # no grades
     state, _ = game.start(SeededDice(1))
     assert state.turn == 1 and not hidden_pieces(state)
     assert game.observed_state(state, P) == state
+
+
+def test_secret_deployment_is_the_game_by_default() -> None:
+    """Set-up D: "Deploy armies in secret" is the text's game, so the option is on unless
+    a club turns it off."""
+    game = Game(ChargeYrPikes(officer_grades=False), scenario())
+    state, _ = game.start(SeededDice(1))
+    assert game.ruleset.options["secret_deployment"] is True
+    assert state.phase == DEPLOYMENT and state.turn == 0 and hidden_pieces(state)
 
 
 def test_each_side_deploys_unseen_then_the_battle_begins() -> None:

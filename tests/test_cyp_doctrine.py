@@ -125,7 +125,7 @@ def _on_card(pieces: dict[str, tuple[float, float]], moving: tuple[str, ...],
              **values: Any) -> tuple[Game, GameState]:
     """The battle scenario with ``pieces`` placed at (x, y), the king's card in play and
     ``moving`` free to move on it; ``values`` changes units' own values (by unit id)."""
-    game = Game(ChargeYrPikes(), battle_scenario())
+    game = Game(ChargeYrPikes(secret_deployment=False), battle_scenario())
     state, _ = game.start(SeededDice(5))
     for unit_id, (x, y) in pieces.items():
         state = state.with_unit(state.units[unit_id].evolve(x=x, y=y))

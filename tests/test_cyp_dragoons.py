@@ -21,7 +21,7 @@ K2_MOVES = ([4, 1, 1, 5], [1, 8, 3])
 
 
 def _dragoons_card() -> tuple[Game, GameState]:
-    game = Game(ChargeYrPikes(), scenario())
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice(K2_MOVES[0]))
     state, _ = game.apply(state, EndPhase(), ScriptedDice(K2_MOVES[1]))
     assert game_data(state).moving == ("k-drag",)

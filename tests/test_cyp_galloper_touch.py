@@ -20,7 +20,7 @@ from tertia.rulesets.charge_yr_pikes.tables import default_tables
 
 from .cyp_melee_support import dice_left, piece, state_of, table_with, tx_with
 
-RULES = ChargeYrPikes()
+RULES = ChargeYrPikes(secret_deployment=False)
 
 
 def _horse_with_gun(troop: str = "horse") -> GameState:

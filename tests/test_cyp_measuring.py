@@ -30,7 +30,7 @@ K1_MOVES = [4, 1, 1, 5]  # grades; k1's card first; k-foot rolls 5 and moves
 def _game(formation: str = "line") -> tuple[Game, GameState]:
     """k-foot (a foot regiment: a line 4" wide and 1.5" deep, centre (30, 12), facing
     north) may move 8" (4" in square) on k1's card."""
-    game = Game(ChargeYrPikes(), scenario())
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice(K1_MOVES))
     if formation != "line":
         state = state.with_unit(reformed(state, state.units["k-foot"], formation))

@@ -33,7 +33,7 @@ K1_MOVES = [4, 1, 1, 5]  # grades; k1's card first; the general rolls 5: k-foot 
 
 def _game(terrain: list[dict[str, Any]] | None = None, extension: dict[str, Any] | None = None
           ) -> tuple[Game, GameState]:
-    game = Game(ChargeYrPikes(), scenario(extension, terrain))
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario(extension, terrain))
     state, _ = game.start(ScriptedDice(K1_MOVES))
     return game, state
 

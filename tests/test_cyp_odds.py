@@ -28,7 +28,7 @@ from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
 
 from .test_cyp_setup import scenario
 
-T = tables_of(ChargeYrPikes().initial_state(scenario()))
+T = tables_of(ChargeYrPikes(secret_deployment=False).initial_state(scenario()))
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +38,7 @@ def _registered() -> Iterator[None]:
 
 
 def _game(extension: dict[str, Any] | None = None) -> tuple[Game, GameState]:
-    game = Game(ChargeYrPikes(), scenario(extension))
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario(extension))
     return game, game.ruleset.initial_state(game.scenario).evolve(turn=1, phase="movement")
 
 

@@ -50,7 +50,7 @@ def _charged(extension: dict[str, Any] | None = None, *, flank: bool = False, **
     """k1's card in play, k-foot (facing north at 30, 12) free to move and charged by
     p-foot, halted 1" from its front (or, ``flank``, from its right flank, the charge
     begun behind k-foot's front line); k-foot's own values changed by ``own``."""
-    game = Game(ChargeYrPikes(), scenario(extension))
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario(extension))
     state, _ = game.start(ScriptedDice(K1_MOVES))
     for unit in state.iter_troops():
         state = state.with_unit(unit.evolve(own=unit_data(unit).evolve(morale=3, morale_max=3)))

@@ -13,7 +13,7 @@ from .test_cyp_setup import scenario
 
 
 def test_a_units_card_says_untested_until_it_tests_and_counts_its_figures() -> None:
-    game = Game(ChargeYrPikes(), scenario())
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice([4, 1, 1, 5]))
     card = game.unit_report(state, "k-foot")
     assert card["morale"] == "untested"
@@ -25,7 +25,7 @@ def test_a_units_card_says_untested_until_it_tests_and_counts_its_figures() -> N
 
 
 def test_the_turn_in_brief_names_the_card_and_who_may_move() -> None:
-    game = Game(ChargeYrPikes(), scenario())
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice([4, 1, 1, 5]))
     brief = game.ruleset.summary(state)
     assert brief["card"] == "group:k1:king" and brief["moving"] == ["k-foot"]
@@ -38,7 +38,7 @@ def test_the_turn_in_brief_lists_each_point_with_its_holder_and_no_losses_of_an_
     (its unplaced pieces are off the table in the view, not lost)."""
     naseby = load_builtin("naseby")
     with registered(ChargeYrPikes):
-        game = Game(ChargeYrPikes(), naseby)
+        game = Game(ChargeYrPikes(secret_deployment=False), naseby)
         state, _ = game.start(SeededDice(1))
         brief = game.ruleset.summary(state)
         assert len(brief["points"]) == len(game.ruleset.table_of(naseby).points) > 0

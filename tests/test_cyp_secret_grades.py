@@ -50,7 +50,7 @@ from . import cyp_morale_support as m
 from .test_cyp_setup import scenario
 
 T = default_tables()
-RULES = ChargeYrPikes()
+RULES = ChargeYrPikes(secret_deployment=False)
 NBL, E, IN = "natural_born_leader", "effective", "ineffective"
 
 

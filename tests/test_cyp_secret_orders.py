@@ -23,7 +23,7 @@ from tertia.scenarios import load_builtin
 @cache
 def _battle() -> BattleRecord:
     """Naseby fought by the doctrine players, officers' values off (the other secret)."""
-    game = Game(ChargeYrPikes(officer_grades=False), load_builtin("naseby"))
+    game = Game(ChargeYrPikes(secret_deployment=False, officer_grades=False), load_builtin("naseby"))
     return fight_battle(game, {s: DoctrinePlayer() for s in game.scenario.side_ids}, 1)
 
 

@@ -27,7 +27,7 @@ DECK = [group_card("k1", "king"), group_card("k2", "king"), special_card("office
 
 
 def _start(script: list[int], extension: dict[str, Any] | None = None) -> tuple[Game, GameState]:
-    game = Game(ChargeYrPikes(), scenario(extension))
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario(extension))
     state, _ = game.start(ScriptedDice(script))
     return game, state
 
@@ -40,7 +40,7 @@ def test_officers_values_are_rolled_by_rank_at_the_start() -> None:
 
 
 def test_without_grades_no_value_is_rolled() -> None:
-    game = Game(ChargeYrPikes(officer_grades=False), scenario())
+    game = Game(ChargeYrPikes(secret_deployment=False, officer_grades=False), scenario())
     state, _ = game.start(ScriptedDice([1, 5]))
     assert unit_data(state.units["k-gen"]).grade is None
 

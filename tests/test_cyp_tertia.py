@@ -59,7 +59,7 @@ def test_a_rout_may_take_a_unit_out_of_its_tertia() -> None:
 
 def test_a_unit_its_morale_took_away_may_move_back_towards_its_tertia() -> None:
     state = _moving(_fell_back(), "a")
-    game = ChargeYrPikes()
+    game = ChargeYrPikes(secret_deployment=False)
     # 6.8" from its mates: 3" forward leaves it 3.8" from them, 0.5" forward 6.3": both nearer.
     assert game.validate(table_with(), state, Move(unit="a", waypoints=((30.0, 15.0),))) == []
     assert game.validate(table_with(), state, Move(unit="a", waypoints=((30.0, 12.5),))) == []
@@ -77,7 +77,7 @@ def test_a_unit_its_morale_took_away_may_not_go_farther() -> None:
 
 def test_the_rest_of_the_tertia_moves_on_without_it_but_may_not_leave_one_another() -> None:
     state = _moving(_fell_back(), "b", "c")
-    game = ChargeYrPikes()
+    game = ChargeYrPikes(secret_deployment=False)
     c = state.units["c"]
     assert game.validate(table_with(), state, Move(unit="b", waypoints=((state.units["b"].x, 26.0),))) == []
     refused = game.validate(table_with(), state, Move(unit="c", waypoints=((c.x + 8.0, 20.0),)))

@@ -14,7 +14,7 @@ from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 
 from .cyp_melee_support import dice_left, officer, piece, state_of, table_with, tx_with
 
-RULES = ChargeYrPikes()
+RULES = ChargeYrPikes(secret_deployment=False)
 
 
 def _mover() -> Unit:

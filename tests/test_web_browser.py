@@ -630,7 +630,8 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     forms column from its card's button; Done turns the next card over and the AI plays
     its cards until the page is ours again."""
     pg = page
-    body = {"scenario": "naseby", "rules": "charge-yr-pikes", "mode": "ai", "side": "parliament", "seed": 3}
+    body = {"scenario": "naseby", "rules": "charge-yr-pikes", "mode": "ai", "side": "parliament", "seed": 3,
+            "options": {"secret_deployment": False}}
     created = httpx.post(server.url + "/api/games", json=body).json()
     gid, tok = created["id"], created["tokens"]["parliament"]
     url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}

@@ -300,7 +300,8 @@ def test_no_undo_while_an_enemy_piece_is_hidden(client: TestClient, secret_deplo
     if secret_deployment:
         created = deployed_game(client, "royalist", 0)
     else:
-        created = create(client, scenario="edgehill", rules=RULES, mode="hotseat", seed=7)
+        created = create(client, scenario="edgehill", rules=RULES, mode="hotseat", seed=7,
+                         options={"secret_deployment": False})
     side = service(client).live(created["id"]).state.to_act
     assert side == "parliament"
     status = _a_step_forward(client, created, side)
@@ -313,7 +314,8 @@ def test_a_revealed_value_reaches_the_enemy(client: TestClient) -> None:
     """An officer whose value was read for a roll the enemy saw (his tertia's command
     response) shows it to the enemy, in its view and its log; one not yet called on does
     not."""
-    created = create(client, scenario="edgehill", rules=RULES, mode="hotseat", seed=7)
+    created = create(client, scenario="edgehill", rules=RULES, mode="hotseat", seed=7,
+                         options={"secret_deployment": False})
     gid = created["id"]
     live = service(client).live(gid)
     for _ in range(6):

@@ -6,8 +6,9 @@ woods. The locations of hidden units must be plainly noted on a map." "Units tha
 visible during movement are placed on the table at the appropriate time. Units not placed
 on the table may neither move nor fire."
 
-Read so (option ``secret_deployment``, off by default: a battle then starts from the
-scenario's positions with every piece on the table, as before):
+Read so (option ``secret_deployment``, on by default, the text's game; off, a battle
+starts from the scenario's positions with every piece on the table, for a club replaying
+a battle's historical deployment or a referee beside figures already set out):
 
 - **Deployment.** Before the first turn each side in turn (the first side first) places
   its pieces on its own half of the table (:class:`Deploy`), with nothing of the other

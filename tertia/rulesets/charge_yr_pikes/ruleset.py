@@ -109,7 +109,7 @@ def tables_of(state: GameState) -> Tables:
 class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
-    version: ClassVar[str] = "1.1"
+    version: ClassVar[str] = "1.2"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
@@ -123,7 +123,7 @@ class ChargeYrPikes(RuleSet):
         OptionSpec("officer_grades", True, "section 22: each officer's value (Ineffective, Effective, "
                    "Natural Born Leader) is rolled by rank at the start; off, officers command, "
                    "rally and fight by their rank's line of the tables"),
-        OptionSpec("secret_deployment", False, "Set-up D, Sequence of play B: the armies deploy in secret "
+        OptionSpec("secret_deployment", True, "Set-up D, Sequence of play B: the armies deploy in secret "
                    "before the first turn, and pieces the enemy cannot see stay hidden until seen; off, "
                    "the battle starts from the scenario's positions with every piece on the table"),
     )

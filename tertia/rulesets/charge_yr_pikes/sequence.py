@@ -50,7 +50,7 @@ def begin(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
     tx.emit(GameStarted(first_side=tx.state.sides[0]))
     if options.get("officer_grades", True):
         roll_grades(tx, tables)
-    if options.get("secret_deployment", False):
+    if options.get("secret_deployment", True):
         concealment.begin_deployment(tx)  # the first turn begins when both sides are deployed
         return
     start_turn(tx, tables, 1, options)
