@@ -26,7 +26,7 @@ from tertia.analysis.odds import UnaskedResponse, odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.hidden import is_hidden, view_of
+from tertia.core.hidden import HiddenInformation, is_hidden, view_of
 from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
@@ -563,7 +563,7 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
     except TooManyBranches as exc:
         raise ServiceError(422, "TOO_MANY_BRANCHES", f"this question has too many outcomes to list "
                            f"exactly within {ODDS_SECONDS:g} seconds: {exc}") from None
-    except NotImplementedError as exc:
+    except (NotImplementedError, HiddenInformation) as exc:
         raise ServiceError(422, "NO_ODDS", f"no exact odds for this question: {exc}") from None
     return {**answer, "side": side}
 
