@@ -744,3 +744,47 @@ def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_scree
     assert pg.locator("[data-test=handover]").count() == 0
     assert pg.locator(f'.unit[data-side="{first}"]').count() == 0
     assert pg.locator(f'.unit.hidden-piece[data-side="{other}"]').count() > 0
+
+
+def test_charge_yr_pikes_odds_of_a_units_fire_asked_in_the_page(server: Server, page: Any) -> None:
+    """Charge yr Pikes! at Naseby: a battery of ours selected, *Odds…* on its card, an enemy
+    regiment clicked on the table, "fire" chosen: the panel shows the chance of killing
+    figures that the server's question answers, from our side's view. A battery is offered
+    ball and canister; a regiment of foot is not."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "naseby", "rules": "charge-yr-pikes", "mode": "hotseat", "seed": 3,
+        "options": {"secret_deployment": False}}).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    gun, target = "p-guns-left", "r-york-foot"
+    pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_selector(f'.unit[data-unit="{gun}"]', timeout=60_000)
+    pg.click(f'.unit[data-unit="{gun}"]', force=True)
+    pg.click("[data-test=ask-odds]")
+    pg.wait_for_selector("[data-test=question]")
+    words = pg.eval_on_selector_all("[data-test=question-word] option", "os => os.map((o) => o.value)")
+    assert {"fire", "ball", "canister", "charge", "morale"} <= set(words)
+    pg.click(f'.unit[data-unit="{target}"]', force=True)  # the enemy, clicked on the table
+    pg.wait_for_function("(id) => document.querySelector('[data-test=question-target]').value === id",
+                         arg=target)
+    pg.select_option("[data-test=question-word]", "fire")
+    headline = "[data-test=question] [data-test=measure-chance]"
+    pg.wait_for_selector(headline)
+    answer = httpx.post(f"{server.url}/api/games/{gid}/question", headers={"Authorization": f"Bearer {tok}"},
+                        json={"question": "fire", "attacker": gun, "target": target}).json()
+    lost = 1 - answer["summary"]["target_figures_lost"]["0"]
+    assert 0 < lost < 1
+    shown = pg.inner_text(headline)
+    assert re.match(rf"{round(lost * 100)}%", shown), shown
+    bars = pg.locator("[data-test=question] .bar-row")
+    assert bars.count() == len(answer["summary"]["target_figures_lost"])
+    shoot(pg, "cyp-odds")
+
+    # A regiment of foot is asked no battery's words.
+    pg.get_by_role("button", name="Close", exact=True).click()
+    pg.click('.unit[data-unit="p-fairfax-foot"]', force=True)
+    pg.wait_for_function("() => { const d = window.tertiaScreen.detail; "
+                         "return d && d.report.id === 'p-fairfax-foot'; }")
+    pg.click("[data-test=ask-odds]")
+    words = pg.eval_on_selector_all("[data-test=question-word] option", "os => os.map((o) => o.value)")
+    assert "fire" in words and "ball" not in words and "canister" not in words

@@ -330,6 +330,10 @@ class RuleSet(ABC):
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ()
     """The rule set's own words for its dice-driven actions (``melee``, ``shoot`` ...)."""
 
+    GUN_WORDS: ClassVar[tuple[str, ...]] = ()
+    """Those of :attr:`ACTION_WORDS` only artillery may be asked (``bombard``, a battery's
+    ``ball``): front ends offer them for guns alone."""
+
     def query(
         self,
         state: GameState,

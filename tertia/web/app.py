@@ -33,7 +33,7 @@ from tertia.web.errors import ServiceError, not_found
 from tertia.web.games import CACHE_SIZE, GameService, shipped_scenarios
 from tertia.web.jsonbody import parse_json
 from tertia.web.limits import MAX_BODY, AllowedHosts, BodyLimit, SecurityHeaders
-from tertia.web.schemas import REFUSALS, CreatedGame, NewGame
+from tertia.web.schemas import REFUSALS, CreatedGame, NewGame, OddsQuestion
 from tertia.web.store import GameStore
 
 log = logging.getLogger("tertia.web")
@@ -311,6 +311,18 @@ def create_app(
         """The exact outcomes of a dice action now, with every modifier and its reason."""
         return service.odds(game_id, service.roles(game_id, token), action)
 
+    @app.post("/api/games/{game_id}/question", tags=["play"], responses=REFUSALS)
+    def question(game_id: GameId, token: Token, body: OddsQuestion) -> dict[str, Any]:
+        """The exact odds of a question in the rule set's own words (`questions` in GET
+        /api/rules/{id}) about the position as it stands, whoever's turn it is: one of your
+        units' fire, charge or morale test under charge-yr-pikes, an attack under the
+        others. Worked out from your side's observation alone: an enemy officer's value you
+        have not seen is averaged over his table, a piece you cannot see is not there, and
+        naming one is answered 404 as for an id that does not exist. `Odds.to_dict()`
+        with the `side` asking."""
+        return service.question(game_id, service.roles(game_id, token), body.question, body.attacker,
+                                body.target, body.details)
+
     @app.post("/api/games/{game_id}/undo", tags=["play"], responses=REFUSALS)
     def undo(game_id: GameId, token: Token, if_match: IfMatch) -> dict[str, Any]:
         """Take back the caller's last action, unless a die has been rolled (or something
@@ -374,4 +386,6 @@ def _describe(rules_id: str) -> dict[str, Any]:
     bounds = {o.name: (o.low, o.high) for o in ruleset.OPTIONS}
     for option in described["options"]:
         option["low"], option["high"] = bounds.get(option["name"], (None, None))
+    described["questions"] = {"words": list(ruleset.ACTION_WORDS), "gun_words": list(ruleset.GUN_WORDS),
+                              "details": dict(ruleset.QUERY_DETAILS)}
     return described

@@ -22,14 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from tertia.analysis.enumerate import TooManyBranches
-from tertia.analysis.odds import odds
+from tertia.analysis.odds import UnaskedResponse, odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.hidden import is_hidden
+from tertia.core.hidden import HiddenInformation, is_hidden, view_of
 from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.ruleset import RuleSet
-from tertia.core.violations import IllegalAction
+from tertia.core.state import GameState
+from tertia.core.violations import CoreCode, IllegalAction
 from tertia.core.vocabulary import COMMAND_CARDS, DECK
 from tertia.io.scenario_file import ScenarioError, load_scenario
 from tertia.offers import parse_items, prompt_offers, unit_offers
@@ -449,6 +450,36 @@ class GameService:
         except Exception:  # a redacted position the rules cannot resolve: nothing to compare
             return None
 
+    def question(self, game_id: str, roles: frozenset[str], word: str | None, attacker: str,
+                 target: str | None, details: Mapping[str, Any]) -> dict[str, Any]:
+        """Exact odds of a question in the rule set's words (``fire``, ``charge`` ...) asked
+        of one of the caller's units at a unit it can see, worked out from the caller's
+        side's observation alone (:meth:`RuleSet.query <tertia.core.ruleset.RuleSet.query>`
+        readies it; what the rules leave hidden there is sampled from that observation),
+        never from the whole position. A piece the side cannot see is answered as an
+        unknown one."""
+        live = self.live(game_id)
+        ruleset = live.game.ruleset
+        words = ruleset.ACTION_WORDS
+        if not words:
+            raise ServiceError(422, "NO_ODDS", f"{ruleset.id} answers no questions of odds")
+        if word is not None and word not in words:
+            raise ServiceError(422, "UNKNOWN_WORD", f"{ruleset.id} has no question {word!r}; its words: "
+                               f"{', '.join(words)}")
+        unknown = sorted(set(details) - set(ruleset.QUERY_DETAILS))
+        if unknown:
+            takes = ", ".join(ruleset.QUERY_DETAILS) or "none"
+            raise ServiceError(422, "BAD_DETAIL", f"a question under {ruleset.id} takes no {unknown[0]!r} "
+                               f"(its particulars: {takes})")
+        with live.lock:
+            if live.state.is_over:
+                raise ServiceError(409, "GAME_OVER", "the battle is over")
+            owner = live.state.units[attacker].side if attacker in live.state.units else None
+            side = self.viewing_side(live, roles, owner if SPECTATOR in roles else None)
+            seen = live.game.observed_state(live.state, side)
+        # From here on only the side's observation is read.
+        return asked_of(live.game, seen, side, word, attacker, target, details)
+
     def unit(self, game_id: str, roles: frozenset[str], unit_id: str, side: str | None,
              planned: str | None = None) -> dict[str, Any]:
         """A unit as the caller may see it, its overlays, and what it may do now; with
@@ -500,6 +531,41 @@ class GameService:
                 "table_markers": table_markers_of(seen),
                 "log": [live.log_entry(i, viewer) for i in range(step + 1)],
             }
+
+
+def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker: str,
+             target: str | None, details: Mapping[str, Any]) -> dict[str, Any]:
+    """The odds of a question worked out on ``side``'s observation ``seen`` alone (see
+    :meth:`GameService.question`): every unit named must be one the side sees on the table
+    (else 404, as for an id that does not exist) and the one acting its own."""
+    shown = {u.id: u for u in seen.units.values() if not is_hidden(u.extra.get("position"))}
+    named = [attacker, *([] if target is None else [target])]
+    for value in details.values():
+        named.extend([value] if isinstance(value, str) else value or ())
+    for uid in named:
+        if uid not in shown:
+            raise not_found(f"unit {uid!r}")
+    unit = shown[attacker]
+    if unit.side != side:
+        raise ServiceError(409, CoreCode.NOT_YOUR_UNIT, f"{unit.label} belongs to {unit.side}: questions "
+                           "of odds are asked of your own units")
+    ruleset = game.ruleset
+    try:
+        ready, action = ruleset.query(seen, word, attacker, target or attacker, details)
+        if view_of(ready) is not None:  # what the rules cannot make a die of, sampled from the view
+            ready = ruleset.sample_hidden(game.table, ready, side, random.Random(seen.step))
+        responses = ruleset.query_responses(ready, details)
+        answer = odds(game, ready, action, responses=responses, seconds=ODDS_SECONDS).to_dict()
+    except IllegalAction as exc:
+        raise illegal(exc.violations) from None
+    except UnaskedResponse as exc:
+        raise ServiceError(409, "UNASKED_RESPONSE", f"{exc}: no such answer can take part") from None
+    except TooManyBranches as exc:
+        raise ServiceError(422, "TOO_MANY_BRANCHES", f"this question has too many outcomes to list "
+                           f"exactly within {ODDS_SECONDS:g} seconds: {exc}") from None
+    except (NotImplementedError, HiddenInformation) as exc:
+        raise ServiceError(422, "NO_ODDS", f"no exact odds for this question: {exc}") from None
+    return {**answer, "side": side}
 
 
 def check_version(live: LiveGame, expected: int | None) -> None:

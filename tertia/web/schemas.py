@@ -39,6 +39,24 @@ class CreatedGame(BaseModel):
     links: dict[str, str] = Field(description="page addresses that carry each token in the fragment")
 
 
+class OddsQuestion(BaseModel):
+    """A question of odds about the position as the asking side sees it: the rule set's
+    ``question`` word asked of one of the side's own units at a unit it can see."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    question: str | None = Field(None, max_length=32, description=(
+        "the rule set's word (`questions.words` in GET /api/rules/{id}: fire, ball, canister, "
+        "charge or morale under charge-yr-pikes); left out, the rule set's own choice"))
+    attacker: str = Field(max_length=64, description="your unit that acts (or takes the morale test)")
+    target: str | None = Field(None, max_length=64, description=(
+        "the unit it acts on; left out for a question about the unit alone (a morale test with "
+        "no enemy causing it)"))
+    details: dict[str, str | list[str] | None] = Field(default_factory=dict, max_length=8, description=(
+        "the rule set's particulars, each naming units (`questions.details`: larger-battles' "
+        "supports, commander, defender_commander); most take none"))
+
+
 class Refusal(BaseModel):
     """Every refusal: a stable code, a message with the numbers, and the rule (for
     actions the rules forbid)."""

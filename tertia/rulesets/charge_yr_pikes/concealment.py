@@ -500,6 +500,22 @@ def as_seen_by(state: GameState, side: str) -> GameState:
 _SEEN_BY = "cyp_seen_by"
 
 
+def unseen_off_table(view: GameState) -> GameState:
+    """A side's view (:func:`hide`) with the enemy pieces hidden from it as the rules
+    judge the side's actions (:func:`as_seen_by`): off the table, their order of battle
+    kept and their other values those of a piece fresh on the table, no longer
+    placeholders. What a side works out for itself from its view alone (its odds) does
+    not count on pieces it cannot see."""
+    secret = [u for u in view.units.values() if u.removed == UNPLACED and is_hidden(u.extra.get("position"))]
+    if not secret:
+        return view
+    units = dict(view.units)
+    for u in secret:
+        units[u.id] = _off_table(u, _defaulted(unit_data(u))).evolve(
+            extra={k: v for k, v in u.extra.items() if k != "position"})
+    return view.evolve(units=units)
+
+
 def sample(table: Battlefield, observation: GameState, side: str, rng: random.Random) -> GameState:
     """A full state from ``side``'s view: each enemy piece it cannot see put at a random
     place on its own half, not within 12" of the centre outside towns and woods, not

@@ -83,6 +83,8 @@ FIRE, BALL, CANISTER, CHARGE, MORALE = "fire", "ball", "canister", "charge", "mo
 WORDS = (FIRE, BALL, CANISTER, CHARGE, MORALE)
 """The questions odds answer: a unit's fire (a battery's ball or canister named, or the
 one it would fire), a charge with its close combat, a morale test."""
+GUN_WORDS = (BALL, CANISTER)
+"""The words only a battery is asked."""
 MARK = "cyp_odds_question"
 """The mark of a position readied for a question: (word, attacker, target, kind)."""
 
@@ -157,8 +159,9 @@ def ready(state: GameState, word: str | None, attacker: str, target: str, tables
                       f"{', '.join(WORDS)}", CoreCode.UNKNOWN_ACTION)
     g = game_data(state)
     base = state.evolve(decisions=(), result=None)
-    if word == MORALE:
-        return _marked(base, word, attacker, target, ""), Question(MORALE, attacker, target)
+    if word == MORALE:  # its side to act: the question is judged on what that side sees
+        return _marked(base.evolve(active=unit.side), word, attacker, target, ""), \
+            Question(MORALE, attacker, target)
     if word == CHARGE:
         found = made(state, attacker, target)
         if found is not None:

@@ -433,6 +433,7 @@ class ChargeYrPikes(RuleSet):
     # --- odds --------------------------------------------------------------------------------
 
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
+    GUN_WORDS: ClassVar[tuple[str, ...]] = odds.GUN_WORDS
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
 
     def query(self, state: GameState, word: str | None, attacker: str, target: str,
@@ -442,11 +443,14 @@ class ChargeYrPikes(RuleSet):
         position is readied for the question (:func:`~tertia.rulesets.charge_yr_pikes.odds.ready`).
         It takes no particulars. Asked of a side's observation, an enemy officer's value it
         cannot see is a die still to roll, so the odds average over it
-        (:func:`~tertia.rulesets.charge_yr_pikes.secret_grades.as_dice`)."""
+        (:func:`~tertia.rulesets.charge_yr_pikes.secret_grades.as_dice`), and an enemy
+        piece it cannot see is off the table, as when its actions are judged
+        (:func:`~tertia.rulesets.charge_yr_pikes.concealment.unseen_off_table`)."""
         if details:
             raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
                                            f"takes no {sorted(details)[0]!r}", odds.RULE)])
-        return odds.ready(secret_grades.as_dice(state), word, attacker, target, tables_of(state))
+        seen = secret_grades.as_dice(concealment.unseen_off_table(state))
+        return odds.ready(seen, word, attacker, target, tables_of(state))
 
     def odds_effects(self, before: GameState, after: GameState, events: Sequence[Event]
                      ) -> dict[str, dict[str, Any]]:

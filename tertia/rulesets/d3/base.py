@@ -116,6 +116,7 @@ class D3RuleSet(RuleSet):
     MELEE: ClassVar[MeleeRules]
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = BASES
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
+    GUN_WORDS: ClassVar[tuple[str, ...]] = ("bombard",)
     COMMANDER_IN_TOWN: ClassVar[bool]
     """Whether the commander may stand in a town."""
     GAME_DATA: ClassVar[type[D3Data]] = D3Data

@@ -378,6 +378,7 @@ class LargerBattles(RuleSet):
                 settle(tx, self.options)
 
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
+    GUN_WORDS: ClassVar[tuple[str, ...]] = ("bombard",)
     QUERY_DETAILS: ClassVar[Mapping[str, str]] = {
         "supports": "the supporting units",
         "commander": "the attacker's encouraging commander",

@@ -49,6 +49,8 @@ export const api = {
   validate: (id, token, action, signal) =>
     request("POST", `/api/games/${id}/validate`, { token, body: action, signal }),
   odds: (id, token, action) => request("POST", `/api/games/${id}/odds`, { token, body: action }),
+  // ``body``: {question, attacker, target}: odds of a question in the rule set's words.
+  question: (id, token, body) => request("POST", `/api/games/${id}/question`, { token, body }),
   undo: (id, token, version) => request("POST", `/api/games/${id}/undo`, { token, version }),
   // ``planned``: attacks the player means to declare with this unit's (larger-battles).
   unit: (id, token, unitId, side = null, planned = null) => {

@@ -1,6 +1,8 @@
 // The odds of a dice-driven action before the dice (an attack, a shot, a rally ...): exact
 // outcomes from the engine's own resolution, the modifiers for each side, the optional
 // fields the action kind declares (supports, a commander), and the button that rolls.
+// A question of odds (``QuestionPanel``) asks the same of a unit in the rule set's own
+// words (fire, charge, morale ...) whatever the phase, answered from the side's own view.
 
 import { api } from "./api.js";
 import { h, percent } from "./ui.js";
@@ -16,24 +18,120 @@ function bars(title, dist, colour, label = hitsLabel) {
   return h("div", { class: "odds-block" }, h("div", { class: "odds-title" }, title), rows);
 }
 
-export class OddsPanel {
+// An answer from the engine's odds (``Odds.to_dict()``) shown in ``this.body``.
+class OddsView {
+  constructor(names) {
+    this.names = names;
+    this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
+  }
+
+  refused(err) {
+    this.body.replaceChildren(h("p", { class: "refusal", "data-test": "odds-refusal" }, err.message,
+      err.rule ? h("span", { class: "rule" }, ` (${err.rule})`) : null));
+  }
+
+  render(odds) {
+    if (!odds.target) { this.renderOutcomes(odds); return; }
+    if (!("target_hits" in odds.summary)) { this.renderMeasures(odds); return; }
+    const s = odds.summary;
+    const hit = Object.entries(s.target_hits || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
+    const headline = h("div", { class: "odds-headline", "data-test": "hit-chance" },
+      h("span", { class: "big" }, percent(hit)), " to inflict a hit on ", this.names(odds.target));
+    const mods = (title, list) => h("div", { class: "mods" }, h("div", { class: "odds-title" }, title),
+      list.length ? h("ul", {}, list.map((m) => h("li", {}, m))) : h("p", { class: "muted" }, "none"));
+    const risks = [];
+    if (s.target_routed > 0) risks.push(["the target routs", s.target_routed]);
+    if (s.attacker_routed > 0) risks.push(["your unit routs", s.attacker_routed]);
+    if (s.ammunition_exhausted > 0) risks.push(["your unit runs out of ammunition", s.ammunition_exhausted]);
+    if (s.commander_lost > 0) risks.push(["a commander is lost", s.commander_lost]);
+    this.body.replaceChildren(
+      headline,
+      bars(`Hits on ${this.names(odds.target)}`, s.target_hits, "#8b1e1e"),
+      Object.keys(s.attacker_hits || {}).length > 1 ? bars(`Hits on ${this.names(odds.attacker)}`, s.attacker_hits, "#1f3a68") : null,
+      risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " that ", t))) : null,
+      h("div", { class: "mods-row" }, mods("Your modifiers", odds.modifiers),
+        odds.defender_modifiers.length ? mods("Defender's modifiers", odds.defender_modifiers) : null),
+      h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
+        h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
+    );
+  }
+
+  // An action whose rule set counts no hits (Declare Thee Sir's morale points, Charge yr
+  // Pikes!' figures): the chance of any of its first measure as the headline (of the
+  // unit's first flag when nothing can be lost, as in a morale test), a bar for each
+  // measure that can be more than nothing, and the chance of each flag it declares.
+  renderMeasures(odds) {
+    const s = odds.summary;
+    const measures = odds.measures || [];
+    const counts = measures.filter((m) => m.kind === "count");
+    const any = (dist) => Object.entries(dist || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
+    // A question about a unit alone names it twice (attacker and target): shown once.
+    const whos = odds.target === odds.attacker ? ["attacker"] : ["target", "attacker"];
+    const first = counts[0];
+    const flag = measures.filter((m) => m.kind === "unit_flag").flatMap((m) => whos.map((who) => [m, who]))
+      .find(([m, who]) => s[`${who}_${m.key}`] > 0);
+    const headline = first && (any(s[`target_${first.key}`]) > 0 || !flag)
+      ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
+        h("span", { class: "big" }, percent(any(s[`target_${first.key}`]))), ` ${first.label}: ${this.names(odds.target)}`)
+      : flag ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
+        h("span", { class: "big" }, percent(s[`${flag[1]}_${flag[0].key}`])), ` ${this.names(odds[flag[1]])} ${flag[0].label}`)
+        : null;
+    const blocks = [];
+    for (const m of counts) {
+      for (const [who, colour] of [["target", "#8b1e1e"], ["attacker", "#1f3a68"]].filter(([w]) => whos.includes(w))) {
+        const dist = s[`${who}_${m.key}`];
+        if (any(dist) > 0) blocks.push(bars(`${m.label}: ${this.names(odds[who])}`, dist, colour, (v) => v));
+      }
+    }
+    const risks = [];
+    if (s.target_routed > 0 && whos.includes("target")) risks.push(["the target routs off the table", s.target_routed]);
+    if (s.attacker_routed > 0) risks.push(["your unit routs off the table", s.attacker_routed]);
+    for (const m of measures) {
+      if (m.kind === "unit_flag") {
+        if (whos.includes("target") && s[`target_${m.key}`] > 0) risks.push([`${this.names(odds.target)}: ${m.label}`, s[`target_${m.key}`]]);
+        if (s[`attacker_${m.key}`] > 0) risks.push([`${this.names(odds.attacker)}: ${m.label}`, s[`attacker_${m.key}`]]);
+      } else if (m.kind === "flag" && s[m.key] > 0) risks.push([m.label, s[m.key]]);
+    }
+    if (s.commander_lost > 0) risks.push(["a commander is lost", s.commander_lost]);
+    this.body.replaceChildren(
+      headline, ...blocks,
+      risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " ", t))) : null,
+      h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
+        h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
+    );
+  }
+
+  // An action aimed at no enemy (a rally): each outcome with its chance.
+  renderOutcomes(odds) {
+    const best = odds.outcomes[0];
+    this.body.replaceChildren(
+      h("div", { class: "odds-headline", "data-test": "outcome-chance" },
+        h("span", { class: "big" }, best ? percent(best.probability) : "–"), " ", best ? best.description : "no outcome"),
+      h("ul", { class: "risks", "data-test": "outcomes" }, odds.outcomes.map((o) =>
+        h("li", {}, h("b", {}, percent(o.probability)), " ", o.description, h("small", { class: "muted" }, ` (${o.fraction})`)))),
+      odds.modifiers.length ? h("div", { class: "mods" }, h("div", { class: "odds-title" }, "Modifiers"),
+        h("ul", {}, odds.modifiers.map((m) => h("li", {}, m)))) : null,
+    );
+  }
+}
+
+export class OddsPanel extends OddsView {
   // ``offer``: a unit action from the server ({action, label, kind, target, options,
   // gathered_by}); ``kind``: its action kind from the vocabulary. Where actions of the kind
   // are made together (``gathered_by``), this one may join the player's ``planned`` ones
   // (``onPlan``) instead of being made alone.
   constructor({ gameId, token, offer, kind, names, onCommit, onCancel, onPlan = null, planned = 0 }) {
+    super(names);
     this.gameId = gameId;
     this.token = token;
     this.offer = offer;
     this.kind = kind || { label: "Roll", fields: [] };
-    this.names = names;
     this.onCommit = onCommit;
     this.onCancel = onCancel;
     this.onPlan = offer.gathered_by ? onPlan : null;
     this.adding = Boolean(this.onPlan && planned);
     this.chosen = {}; // optional field name -> a list of pieces, or one piece (null: none)
     this.node = h("section", { class: "odds-panel", "aria-label": "Odds" });
-    this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
     // Where actions are made together, one made at once is the only one of its phase.
     const alone = this.onPlan && !this.adding;
     const what = this.kind.label.toLowerCase();
@@ -95,86 +193,10 @@ export class OddsPanel {
       this.go.disabled = false;
     } catch (err) {
       if (seq !== this.seq) return;
-      this.body.replaceChildren(h("p", { class: "refusal" }, err.message,
-        err.rule ? h("span", { class: "rule" }, ` (${err.rule})`) : null));
+      this.refused(err);
       // Beside the planned attacks a support may be allowed that alone is not.
       if (this.adding) this.go.disabled = false;
     }
-  }
-
-  render(odds) {
-    if (!odds.target) { this.renderOutcomes(odds); return; }
-    if (!("target_hits" in odds.summary)) { this.renderMeasures(odds); return; }
-    const s = odds.summary;
-    const hit = Object.entries(s.target_hits || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
-    const headline = h("div", { class: "odds-headline", "data-test": "hit-chance" },
-      h("span", { class: "big" }, percent(hit)), " to inflict a hit on ", this.names(odds.target));
-    const mods = (title, list) => h("div", { class: "mods" }, h("div", { class: "odds-title" }, title),
-      list.length ? h("ul", {}, list.map((m) => h("li", {}, m))) : h("p", { class: "muted" }, "none"));
-    const risks = [];
-    if (s.target_routed > 0) risks.push(["the target routs", s.target_routed]);
-    if (s.attacker_routed > 0) risks.push(["your unit routs", s.attacker_routed]);
-    if (s.ammunition_exhausted > 0) risks.push(["your unit runs out of ammunition", s.ammunition_exhausted]);
-    if (s.commander_lost > 0) risks.push(["a commander is lost", s.commander_lost]);
-    this.body.replaceChildren(
-      headline,
-      bars(`Hits on ${this.names(odds.target)}`, s.target_hits, "#8b1e1e"),
-      Object.keys(s.attacker_hits || {}).length > 1 ? bars(`Hits on ${this.names(odds.attacker)}`, s.attacker_hits, "#1f3a68") : null,
-      risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " that ", t))) : null,
-      h("div", { class: "mods-row" }, mods("Your modifiers", odds.modifiers),
-        odds.defender_modifiers.length ? mods("Defender's modifiers", odds.defender_modifiers) : null),
-      h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
-        h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
-    );
-  }
-
-  // An action whose rule set counts no hits (Declare Thee Sir's morale points): the
-  // chance of any of its first measure as the headline, a bar for each measure that can
-  // be more than nothing, and the chance of each flag it declares.
-  renderMeasures(odds) {
-    const s = odds.summary;
-    const measures = odds.measures || [];
-    const counts = measures.filter((m) => m.kind === "count");
-    const any = (dist) => Object.entries(dist || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
-    const first = counts[0];
-    const headline = first ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
-      h("span", { class: "big" }, percent(any(s[`target_${first.key}`]))), ` ${first.label}: ${this.names(odds.target)}`) : null;
-    const blocks = [];
-    for (const m of counts) {
-      for (const [who, colour] of [["target", "#8b1e1e"], ["attacker", "#1f3a68"]]) {
-        const dist = s[`${who}_${m.key}`];
-        if (any(dist) > 0) blocks.push(bars(`${m.label}: ${this.names(odds[who])}`, dist, colour, (v) => v));
-      }
-    }
-    const risks = [];
-    if (s.target_routed > 0) risks.push(["the target routs off the table", s.target_routed]);
-    if (s.attacker_routed > 0) risks.push(["your unit routs off the table", s.attacker_routed]);
-    for (const m of measures) {
-      if (m.kind === "unit_flag") {
-        if (s[`target_${m.key}`] > 0) risks.push([`${this.names(odds.target)}: ${m.label}`, s[`target_${m.key}`]]);
-        if (s[`attacker_${m.key}`] > 0) risks.push([`${this.names(odds.attacker)}: ${m.label}`, s[`attacker_${m.key}`]]);
-      } else if (m.kind === "flag" && s[m.key] > 0) risks.push([m.label, s[m.key]]);
-    }
-    if (s.commander_lost > 0) risks.push(["a commander is lost", s.commander_lost]);
-    this.body.replaceChildren(
-      headline, ...blocks,
-      risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " ", t))) : null,
-      h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
-        h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
-    );
-  }
-
-  // An action aimed at no enemy (a rally): each outcome with its chance.
-  renderOutcomes(odds) {
-    const best = odds.outcomes[0];
-    this.body.replaceChildren(
-      h("div", { class: "odds-headline", "data-test": "outcome-chance" },
-        h("span", { class: "big" }, best ? percent(best.probability) : "–"), " ", best ? best.description : "no outcome"),
-      h("ul", { class: "risks", "data-test": "outcomes" }, odds.outcomes.map((o) =>
-        h("li", {}, h("b", {}, percent(o.probability)), " ", o.description, h("small", { class: "muted" }, ` (${o.fraction})`)))),
-      odds.modifiers.length ? h("div", { class: "mods" }, h("div", { class: "odds-title" }, "Modifiers"),
-        h("ul", {}, odds.modifiers.map((m) => h("li", {}, m)))) : null,
-    );
   }
 
   async commit() {
@@ -182,4 +204,74 @@ export class OddsPanel {
     this.go.disabled = true;
     await this.onCommit(this.action());
   }
+}
+
+// A question of odds (``POST .../question``) about one of the side's units as things stand,
+// whatever the phase: the enemy it acts on (picked here or clicked on the table; for a
+// morale test, the enemy causing it or none), the rule set's word (``questions`` in its
+// description: its gun words offered for artillery alone), and the answer, worked out by
+// the server from the side's own view.
+export class QuestionPanel extends OddsView {
+  constructor({ gameId, token, unit, enemies, questions, names, onClose }) {
+    super(names);
+    this.gameId = gameId;
+    this.token = token;
+    this.unit = unit;
+    const guns = new Set(questions.gun_words || []);
+    this.words = questions.words.filter((w) => unit.kind === "artillery" || !guns.has(w));
+    this.word = "";
+    const near = (e) => Math.hypot(e.x - unit.x, e.y - unit.y);
+    this.enemies = [...enemies].sort((a, b) => near(a) - near(b)); // the nearest first
+    this.target = "";
+    this.wordSelect = h("select", { "data-test": "question-word", onchange: (e) => this.ask({ word: e.target.value }) },
+      h("option", { value: "" }, "its usual action"), this.words.map((w) => h("option", { value: w }, w)));
+    this.targetSelect = h("select", { "data-test": "question-target", onchange: (e) => this.ask({ target: e.target.value }) });
+    this.node = h("section", { class: "odds-panel", "aria-label": "Odds", "data-test": "question" },
+      h("h3", {}, `Odds: ${names(unit.id)}`),
+      h("div", { class: "odds-controls" },
+        h("label", { class: "control-title" }, "Question ", this.wordSelect),
+        h("label", { class: "control-title" }, "At ", this.targetSelect),
+        h("p", { class: "muted" }, "Worked out from what your side can see.")),
+      this.body,
+      h("div", { class: "odds-actions" }, h("button", { class: "btn", onclick: () => onClose() }, "Close")));
+    this.ask({});
+  }
+
+  // The enemy units to choose from; none for a morale test of the unit alone.
+  fillTargets() {
+    const none = this.word === "morale" ? "no enemy (a test of its own)" : "pick an enemy unit";
+    this.targetSelect.replaceChildren(h("option", { value: "" }, none),
+      ...this.enemies.map((e) => h("option", { value: e.id, selected: e.id === this.target }, this.names(e.id))));
+  }
+
+  // Ask again with a new word or target (a unit clicked on the table).
+  async ask({ word = this.word, target = this.target }) {
+    this.word = word;
+    this.target = target;
+    this.wordSelect.value = word;
+    this.fillTargets();
+    const seq = (this.seq = (this.seq || 0) + 1);
+    if (!target && word !== "morale") {
+      this.body.replaceChildren(h("p", { class: "muted" }, "Pick the enemy unit to ask about, or click it on the table."));
+      return;
+    }
+    this.body.replaceChildren(h("p", { class: "muted" }, "Working out the odds…"));
+    try {
+      const odds = await api.question(this.gameId, this.token,
+        { question: word || null, attacker: this.unit.id, target: target || null });
+      if (seq === this.seq) this.render(odds);
+    } catch (err) {
+      if (seq === this.seq) this.refused(err);
+    }
+  }
+
+  // The game has moved on since the answer: ask again only when the player wants to.
+  stale() {
+    this.seq = (this.seq || 0) + 1;
+    this.body.replaceChildren(h("p", { class: "muted" }, "The position has changed since these odds. ",
+      h("button", { class: "btn", "data-test": "ask-again", onclick: () => this.ask({}) }, "Ask again")));
+  }
+
+  // Is ``id`` one of the enemies this panel may ask about?
+  aims(id) { return this.enemies.some((e) => e.id === id); }
 }

@@ -5,7 +5,7 @@ import { cardName } from "./cards.js";
 import { MoveTool } from "./drag.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
-import { OddsPanel } from "./odds.js";
+import { OddsPanel, QuestionPanel } from "./odds.js";
 import { buildPanels } from "./panels.js";
 import { DecisionTimer } from "./timer.js";
 import { remember, tokenFor, tokensFor } from "./tokens.js";
@@ -63,7 +63,9 @@ export class PlayScreen {
     try {
       const [table, summary] = await Promise.all([api.table(this.gameId, this.token()), api.summary(this.gameId, this.token())]);
       this.table = table;
-      this.vocab = new Vocabulary((await api.rules(summary.game.rules)).vocabulary);
+      const rules = await api.rules(summary.game.rules);
+      this.vocab = new Vocabulary(rules.vocabulary);
+      this.questions = rules.questions || { words: [] };
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "Cannot open this battle"),
         h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "All battles")));
@@ -166,6 +168,7 @@ export class PlayScreen {
         return;
       }
     }
+    if (this.odds instanceof QuestionPanel && previous && previous.version !== view.version) this.odds.stale();
     if (this.selected && (!previous || previous.version !== view.version)) await this.select(this.selected, { keepOdds: false });
   }
 
@@ -429,6 +432,7 @@ export class PlayScreen {
     }
     const id = node.dataset.unit;
     if (this.tool && id === this.selected) return; // a drag on the selected unit
+    if (this.odds instanceof QuestionPanel && this.odds.aims(id)) { this.odds.ask({ target: id }); return; }
     const offer = this.detail && this.detail.actions.find((a) => a.target === id);
     if (offer) { this.take(offer); return; }
     this.select(id);
@@ -490,9 +494,11 @@ export class PlayScreen {
     ].filter(Boolean)); // append() would write out a null
     if (this.odds) { this.unitCard.append(this.odds.node); return; }
     const actions = d.actions;
+    const ask = this.askButton(u);
     if (!actions.length) {
       const mine = this.view.game.you.includes(u.side);
       this.unitCard.append(h("p", { class: "muted" }, mine ? "Nothing this unit may do right now." : "An enemy unit."));
+      if (ask) this.unitCard.append(h("div", { class: "unit-actions" }, ask));
       return;
     }
     const list = h("div", { class: "unit-actions" });
@@ -513,8 +519,29 @@ export class PlayScreen {
           onclick: () => this.act(a.action) }, a.label));
       }
     }
+    if (ask) list.append(ask);
     this.unitCard.append(list);
     if (this.pendingMove) this.unitCard.append(this.moveBox());
+  }
+
+  // A question of odds about one of the side's own units, whatever the phase (the rule
+  // set's words: its fire, a charge, a morale test ...), answered from the side's view.
+  askButton(u) {
+    const v = this.view;
+    if (!this.questions.words.length || v.status.over || u.kind === "commander" || u.side !== v.side
+      || !v.game.you.includes(u.side)) return null;
+    return h("button", { class: "btn", "data-test": "ask-odds", onclick: () => this.openQuestion(u),
+      title: "The odds of what it might do as things stand, from what your side can see" }, "Odds…");
+  }
+
+  openQuestion(u) {
+    this.clearTool();
+    const enemies = this.view.state.units.filter((e) => e.side !== u.side && !e.removed && e.kind !== "commander");
+    this.odds = new QuestionPanel({
+      gameId: this.gameId, token: this.token(u.side), unit: u, enemies, questions: this.questions,
+      names: (id) => this.names(id), onClose: () => { this.odds = null; this.renderUnitCard(); },
+    });
+    this.renderUnitCard();
   }
 
   reportList(r) {
