@@ -539,6 +539,35 @@ export class TableMap {
         `deployment zone (${inches}")`)));
   }
 
+  // Where a side deploying on its own half may place its pieces (Charge yr Pikes!' secret
+  // deployment, the rule set's summary "deploy_zone"): its half but the inches nearest the
+  // centre line, and there only the towns and woods of its half. None when zone is null.
+  deployArea(zone) {
+    const layer = this.layers.deploy;
+    if (!zone) { layer.replaceChildren(); return; }
+    const t = this.table;
+    const mid = t.depth / 2;
+    const clear = Math.min(zone.centre_clear, mid);
+    const south = zone.edge === "south";
+    const [y0, y1] = south ? [0, mid - clear] : [mid + clear, t.depth]; // anywhere
+    const [c0, c1] = south ? [mid - clear, mid] : [mid, mid + clear]; // towns and woods only
+    const band = (a, b, attrs = {}) => svg("rect", { x: 0, y: f(this.sy(b)), width: t.width, height: f(b - a), ...attrs });
+    const clip = `deploy-cover-${south ? "south" : "north"}`;
+    const cover = t.terrain.filter((feat) => zone.cover.includes(feat.kind) && feat.outline && feat.outline.length >= 3);
+    const words = `${this.sideNames[zone.side] || zone.side}'s deployment zone: its own half, not within ` +
+      `${zone.centre_clear}" of the centre line but in ${zone.cover.join(" or ")}`;
+    layer.replaceChildren(svg("g", { class: "deploy-zone deploy-area", "data-test": "deploy-zone", "data-side": zone.side,
+      "data-edge": zone.edge },
+    svg("clipPath", { id: clip }, band(c0, c1)),
+    band(y0, y1, { class: "deploy-open" }),
+    cover.map((feat) => svg("path", { class: "deploy-cover", "data-test": "deploy-cover", d: this.path(feat.outline),
+      "clip-path": `url(#${clip})` })),
+    svg("line", { class: "deploy-limit", x1: 0, x2: t.width, y1: f(this.sy(south ? y1 : y0)), y2: f(this.sy(south ? y1 : y0)) }),
+    svg("text", { x: t.width / 2, y: f(this.sy((y0 + y1) / 2)), "text-anchor": "middle", class: "overlay-label" },
+      "deployment zone"),
+    svg("title", {}, words)));
+  }
+
   clearOverlays() {
     this.layers.overlays.replaceChildren();
     this.layers.sight.replaceChildren();

@@ -243,7 +243,9 @@ export class PlayScreen {
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";
     const edge = deploying ? (this.table.sides.find((x) => x.id === s.to_act) || {}).edge : null;
-    this.map.deploymentZone(edge, deploying ? v.game.options.deployment_zone ?? null : null);
+    const area = s.summary && s.summary.deploy_zone;
+    if (area) this.map.deployArea(deploying && area.side === v.side ? area : null);
+    else this.map.deploymentZone(edge, deploying ? v.game.options.deployment_zone ?? null : null);
     this.renderTopbar();
     this.renderPrompt();
     for (const panel of this.panels) panel.render(v, this.table);
@@ -357,7 +359,9 @@ export class PlayScreen {
     const countdown = this.timer.follow(timing, `${s.step}|${JSON.stringify(s.pending)}`, v.choices);
     if (s.over) {
       const r = s.result || {};
-      this.prompt.append(h("p", { class: "headline" }, r.winner ? `${sideName(t, r.winner)} win.` : "A draw."),
+      const degree = r.breakdown && typeof r.breakdown.degree === "string" ? `: ${article(r.breakdown.degree)}` : "";
+      this.prompt.append(h("p", { class: "headline", "data-test": "outcome" },
+        r.winner ? `${sideName(t, r.winner)} win${degree}.` : "A draw."),
         h("button", { class: "btn primary", onclick: () => this.showEnd() }, "See the result"));
       return;
     }
@@ -644,7 +648,9 @@ export class PlayScreen {
     const plain = Object.entries(breakdown).filter(([k, v]) => !t.side_order.includes(k) && (typeof v !== "object" || v === null));
     const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "The result", "data-test": "result" },
       h("div", { class: "modal-card result" },
-        h("h2", {}, r.winner ? `Victory for ${sideName(t, r.winner)}` : "The field is drawn"),
+        h("h2", { "data-test": "result-headline" }, !r.winner ? "The field is drawn"
+          : typeof breakdown.degree === "string" ? `${capital(article(breakdown.degree))} for ${sideName(t, r.winner)}`
+            : `Victory for ${sideName(t, r.winner)}`),
         h("p", { class: "muted" }, r.reason ? `The battle ended: ${r.reason}.` : ""),
         plain.length ? h("dl", { class: "result-terms", "data-test": "result-terms" }, plain.map(([k, v]) =>
           h("div", { class: "row" }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))))) : null,
@@ -658,6 +664,10 @@ export class PlayScreen {
     document.body.append(dialog);
   }
 }
+
+// "an indecisive victory", "a marginal victory": the battle's own words with their article.
+function article(words) { return `${/^[aeiou]/i.test(words) ? "an" : "a"} ${words}`; }
+function capital(words) { return words.charAt(0).toUpperCase() + words.slice(1); }
 
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 export { percent };
