@@ -85,7 +85,7 @@ def unit_card(state: GameState, unit_id: str) -> dict[str, Any]:
     if own.is_officer:
         return {**card, "rank": own.rank, "grade": _grade(own.grade), "leads": own.attached_to}
     card |= {
-        "tertia": unit.command,
+        "tertia": tertia_label_in(state, unit.command, unit.side) or unit.command,
         "figures": own.figures, "started_with": own.start, "lost": own.lost,
         "stands": own.stands_left,
         "formation": own.formation,

@@ -145,7 +145,10 @@ export class TableMap {
     const broken = svg("pattern", { id: "pat-broken", width: 1, height: 1, patternUnits: "userSpaceOnUse" },
       svg("circle", { cx: 0.25, cy: 0.3, r: 0.09, fill: "#8f7d56" }),
       svg("circle", { cx: 0.7, cy: 0.75, r: 0.07, fill: "#8f7d56" }));
-    this.defs.append(woods, field, marsh, ford, broken);
+    const deploy = svg("pattern", { id: "pat-deploy", width: 1.2, height: 1.2, patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(-45)" },
+      svg("line", { x1: 0, y1: 0, x2: 0, y2: 1.2, stroke: "#b8860b", "stroke-width": 0.16, "stroke-opacity": 0.5 }));
+    this.defs.append(woods, field, marsh, ford, broken, deploy);
   }
 
   path(points) {

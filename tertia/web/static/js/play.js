@@ -104,7 +104,7 @@ export class PlayScreen {
 
   // Cover the table until the next player says they have the screen: nothing of either
   // side's secrets shows meanwhile.
-  handOver(side) {
+  handOver(side, handing = null) {
     if (this.curtain) return;
     const t = this.table;
     this.deselect();
@@ -115,6 +115,7 @@ export class PlayScreen {
         h("button", { class: "btn primary", "data-test": "handover-ready", onclick: () => {
           this.curtain.remove();
           this.curtain = null;
+          this.handed = handing;
           this.refresh(true, false);
         } }, `I am ${sideName(t, side)}: show my side`)));
     document.body.append(this.curtain);
@@ -137,7 +138,12 @@ export class PlayScreen {
       // Hotseat: this browser holds the side the game now awaits; look through its eyes,
       // behind a screen handed over when the rules keep something from the side leaving.
       this.view = view;
-      if (view.game.mode === "hotseat" && view.status.secret) return this.handOver(view.status.to_act);
+      // Once per hand-over: a refresh still on its way when the screen was taken must not
+      // cover it again.
+      const handing = `${view.status.to_act}:${view.version}`;
+      if (view.game.mode === "hotseat" && view.status.secret && this.handed !== handing) {
+        return this.handOver(view.status.to_act, handing);
+      }
       return this.refresh(true, false);
     }
     if (!full && view.log_total < this.logView.count) return this.refresh(true); // undone
