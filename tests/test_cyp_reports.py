@@ -6,6 +6,7 @@ from __future__ import annotations
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
 from tertia.rulesets import registered
+from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.scenarios import load_builtin
 
@@ -50,3 +51,29 @@ def test_the_turn_in_brief_lists_each_point_with_its_holder_and_no_losses_of_an_
         first, second = hidden.sides
         seen = secret.ruleset.summary(secret.observed_state(hidden, first))
         assert seen["losses_percent"] == {first: 0.0, second: None}
+
+
+def test_each_tertia_card_is_named_by_its_arms_and_commander_and_the_deploying_side_has_its_zone() -> None:
+    """Naseby with secret deployment: the summary names each tertia's card as the players
+    call it (its arms and its commander, the brigadier before the wing commander; the
+    enemy's too, from the order of battle both know), and a unit's card its tertia so; while
+    a side deploys the summary says where (its edge's half but the 12" by the centre line,
+    there only towns and woods); once both are done, nowhere."""
+    naseby = load_builtin("naseby")
+    with registered(ChargeYrPikes):
+        game = Game(ChargeYrPikes(secret_deployment=True), naseby)
+        state, _ = game.start(SeededDice(1))
+        first, second = state.sides
+        seen = game.ruleset.summary(game.observed_state(state, first))
+        names = seen["card_names"]
+        assert names["group:p-right:parliament"] == "Horse (Oliver Cromwell)"
+        assert names["group:p-okey:parliament"] == "Dragoons (Colonel John Okey)"
+        assert names["group:r-bastley:royalist"] == "Foot and horse (Sir Bernard Astley)"
+        assert names["group:r-baggage:royalist"] == "Baggage"
+        assert game.unit_report(state, "p-whalley-horse")["tertia"] == "Horse (Oliver Cromwell)"
+        assert seen["deploy_zone"] == {"side": first, "edge": "south", "centre_clear": 12.0,
+                                       "cover": ["town", "woods"]}
+        state, _ = game.apply(state, DeploymentDone(), SeededDice(2))
+        assert game.ruleset.summary(state)["deploy_zone"]["side"] == second
+        state, _ = game.apply(state, DeploymentDone(), SeededDice(2))
+        assert game.ruleset.summary(state)["deploy_zone"] is None

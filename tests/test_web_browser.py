@@ -788,3 +788,231 @@ def test_charge_yr_pikes_odds_of_a_units_fire_asked_in_the_page(server: Server, 
     pg.click("[data-test=ask-odds]")
     words = pg.eval_on_selector_all("[data-test=question-word] option", "os => os.map((o) => o.value)")
     assert "fire" in words and "ball" not in words and "canister" not in words
+
+
+# --- Charge yr Pikes!: secret deployment from two links, a piece coming into sight, the end ---
+
+
+@pytest.fixture(scope="module")
+def cyp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server offering the small Charge yr Pikes! battles of ``tests.cyp_page_scenarios``
+    beside the built-in ones (named to it as a plugin module)."""
+    saved = os.environ.get("TERTIA_RULESETS")
+    os.environ["TERTIA_RULESETS"] = "tests.cyp_page_scenarios"
+    try:
+        s = Server(tmp_path_factory.mktemp("web-cyp") / "games.sqlite3").start(timeout=60.0)
+    finally:
+        if saved is None:
+            os.environ.pop("TERTIA_RULESETS", None)
+        else:
+            os.environ["TERTIA_RULESETS"] = saved
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def second_page(browser: Any) -> Iterator[Any]:
+    """Another browser context: the other player's own browser, with its own storage."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def drawn_pieces(pg: Any, side: str) -> set[str]:
+    """The pieces of ``side`` the page draws on its map."""
+    return set(pg.eval_on_selector_all(f'.unit:not(.stand)[data-side="{side}"]',
+                                       "els => els.map((e) => e.dataset.unit)"))
+
+
+def placed_in_view(view: dict[str, Any], side: str) -> set[str]:
+    return {u["id"] for u in view["state"]["units"] if u["side"] == side and not u.get("removed")}
+
+
+def wait_for_version(pg: Any, version: int) -> None:
+    pg.wait_for_function("(v) => window.tertiaScreen.view?.version === v", arg=version, timeout=60_000)
+
+
+def test_charge_yr_pikes_both_sides_deploy_in_secret_from_their_own_links(
+        server: Server, page: Any, second_page: Any) -> None:
+    """Naseby with secret deployment between two players' links, each in its own browser:
+    while deploying, each page draws only its own side's pieces and shades its deployment
+    zone (its own half but the 12" by the centre line); each side moves a piece by clicking
+    the table and says it is done; then the battle begins and each page draws the enemy's
+    pieces its own can see, as the server's view for its token lists them."""
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "naseby", "rules": "charge-yr-pikes", "mode": "link",
+        "options": {"secret_deployment": True}}).json()
+    gid, tokens = created["id"], created["tokens"]
+    url = f"{server.url}/api/games/{gid}"
+    headers = {side: {"Authorization": f"Bearer {tok}"} for side, tok in tokens.items()}
+    first = httpx.get(url + "/view", headers=headers["parliament"]).json()["status"]["to_act"]
+    second = next(s for s in tokens if s != first)
+    pages = {first: page, second: second_page}
+    for side, pg in pages.items():
+        pg.goto(server.url + created["links"][side])
+        pg.wait_for_function("(side) => window.tertiaScreen?.view?.side === side", arg=side)
+        pg.wait_for_selector(f'.unit[data-side="{side}"]')
+    depth = float(httpx.get(url + "/table", headers=headers[first]).json()["depth"])
+
+    for side in (first, second):
+        pg, enemy = pages[side], next(s for s in tokens if s != side)
+        pg.wait_for_selector("[data-test=deploy-prompt]", timeout=60_000)
+        zone = pg.wait_for_selector(f'[data-test=deploy-zone][data-side="{side}"]')
+        edge = zone.get_attribute("data-edge")
+        # The band where anything may stand: the side's own half but the 12" by the centre.
+        top, height = pg.eval_on_selector(f'[data-test=deploy-zone][data-side="{side}"] .deploy-open',
+                                          "r => [r.y.baseVal.value, r.height.baseVal.value]")
+        assert height == pytest.approx(depth / 2 - 12)
+        assert top == pytest.approx(depth / 2 + 12 if edge == "south" else 0.0)  # map y runs south
+        for pg_ in pages.values():  # neither page draws a piece of the other side
+            assert drawn_pieces(pg_, next(s for s in tokens if s != pg_.evaluate(
+                "() => window.tertiaScreen.view.side"))) == set()
+        assert pages[enemy].locator("[data-test=deploy-zone]").count() == 0
+        assert drawn_pieces(pg, enemy) == set() and len(drawn_pieces(pg, side)) > 10
+
+        # A piece of one's own moved back its depth towards its own edge, where the rules
+        # allow it and the click falls clear of every piece drawn.
+        view = httpx.get(url + "/view", headers=headers[side]).json()
+        spot: tuple[str, float, float] | None = None
+        for u in view["state"]["units"]:
+            if u["side"] != side or u["kind"] == "commander" or u.get("removed"):
+                continue
+            back = (u["depth"] + 0.6) * (-1 if edge == "south" else 1)
+            probe = {"type": "cyp_deploy", "unit": u["id"], "x": round(u["x"], 2),
+                     "y": round(u["y"] + back, 2)}
+            clear = pg.evaluate("([x, y]) => !document.elementFromPoint(x, y)?.closest('.unit')",
+                                list(to_client(pg, probe["x"], probe["y"])))
+            if clear and httpx.post(url + "/validate", json=probe, headers=headers[side]).json()["legal"]:
+                spot = (u["id"], probe["x"], probe["y"])
+                break
+        assert spot is not None, f"no piece of {side} may step back"
+        uid, x, y = spot
+        pg.click(f'.unit[data-unit="{uid}"]', force=True)
+        pg.wait_for_function("(id) => document.querySelector('[data-test=deploy-unit]').value === id",
+                             arg=uid)
+        pg.mouse.click(*to_client(pg, x, y))
+        pg.wait_for_function("([id, y]) => Math.abs(window.tertiaScreen.view.state.units"
+                             ".find((u) => u.id === id).y - y) < 0.3", arg=[uid, y])  # a click is a pixel
+        shoot(pg, f"cyp-deploy-{side}")
+        pg.get_by_role("button", name="Deployment done", exact=True).click()
+        pg.wait_for_function("() => !document.querySelector('[data-test=deploy-prompt]')")
+
+    # The screens come away: each page draws what its pieces can see of the enemy.
+    for side, pg in pages.items():
+        enemy = next(s for s in tokens if s != side)
+        pg.wait_for_function("() => window.tertiaScreen.view.status.phase !== 'deployment'", timeout=60_000)
+        view = httpx.get(url + "/view", headers=headers[side]).json()
+        wait_for_version(pg, view["version"])
+        seen = placed_in_view(view, enemy)
+        pg.wait_for_function("([side, n]) => document.querySelectorAll("
+                             "`.unit:not(.stand)[data-side=\"${side}\"]`).length === n",
+                             arg=[enemy, len(seen)])
+        assert drawn_pieces(pg, enemy) == seen and seen, f"{side} sees none of {enemy}'s pieces"
+        assert pg.locator("[data-test=deploy-zone]").count() == 0
+    shoot(page, "cyp-link-deployed")
+
+
+def cyp_play_until(url: str, headers: dict[str, dict[str, str]], stop: Any,
+                   limit: int = 60) -> dict[str, Any]:
+    """Both sides play through the API, each taking the last choice it is offered (its card
+    done, its free move given), until ``stop(view)`` holds for the side to act's view."""
+    for _ in range(limit):
+        status = httpx.get(url + "/view?log_from=100000", headers=headers["parliament"]).json()["status"]
+        to_act = status["to_act"]
+        view = httpx.get(url + "/view?log_from=100000", headers=headers[to_act]).json()
+        if stop(view):
+            return dict(view)
+        assert view["choices"], f"{to_act} has nothing to choose"
+        r = httpx.post(url + "/actions", json=view["choices"][-1]["action"], headers=headers[to_act])
+        assert r.status_code == 200, r.text
+    raise AssertionError("the moment never came")
+
+
+def test_charge_yr_pikes_a_hidden_gun_comes_into_sight_on_the_enemys_page(
+        cyp_server: Server, page: Any, second_page: Any) -> None:
+    """A Royalist gun in a wood is seen only from within 6": after the secret deployment
+    Parliament's page draws the Royalist horse in the open but not the gun, while the
+    Royalist page draws it marked hidden; Parliament's general is dragged up to the wood on
+    his card, and then Parliament's page draws the gun and its log says it is placed, and
+    the Royalist page no longer marks it hidden."""
+    created = httpx.post(cyp_server.url + "/api/games", json={
+        "scenario": "cyp-test-reveal", "rules": "charge-yr-pikes", "mode": "hotseat", "seed": 1,
+        "options": {"secret_deployment": True}}).json()
+    gid, tokens = created["id"], created["tokens"]
+    url = f"{cyp_server.url}/api/games/{gid}"
+    headers = {side: {"Authorization": f"Bearer {tok}"} for side, tok in tokens.items()}
+    view = cyp_play_until(url, headers, lambda v: v["status"]["to_act"] == "parliament"
+                          and "p-gen" in v["status"]["summary"]["moving"])
+    assert "r-gun" not in placed_in_view(view, "royalist")
+    assert {"r-horse-1", "r-horse-2", "r-horse-3"} <= placed_in_view(view, "royalist")
+    pages = {"parliament": page, "royalist": second_page}
+    for side, pg in pages.items():  # each browser holds its own side's token only
+        pg.goto(f"{cyp_server.url}/#/play/{gid}?token={tokens[side]}")
+        pg.wait_for_function("(side) => window.tertiaScreen?.view?.side === side", arg=side)
+        wait_for_version(pg, view["version"])
+    parl, roy = page, second_page
+    parl.wait_for_selector('.unit[data-unit="r-horse-2"]')
+    assert parl.locator('.unit[data-unit="r-gun"]').count() == 0
+    roy.wait_for_selector('.unit.hidden-piece[data-unit="r-gun"]')
+    lines = parl.locator(".log-line").count()
+
+    # The general rides up to the wood on Parliament's Officers & Artillery card.
+    general = unit_position(parl, "p-gen")
+    parl.click('.unit[data-unit="p-gen"]', force=True)
+    parl.wait_for_function("() => window.tertiaScreen.detail?.report.id === 'p-gen' && "
+                           "window.tertiaScreen.tool")
+    drag(parl, general, (44.0, 23.5))
+    parl.wait_for_selector(".move-box.legal")
+    parl.click("[data-test=confirm-move]")
+    parl.wait_for_selector('.unit[data-unit="r-gun"]')
+    parl.wait_for_function(f"() => document.querySelectorAll('.log-line').length > {lines}")
+    assert "Hopton's Guns is placed on the table" in parl.inner_text(".log")
+    roy.wait_for_selector('.unit[data-unit="r-gun"]:not(.hidden-piece)', timeout=30_000)
+    shoot(parl, "cyp-reveal")
+
+
+def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server: Server, page: Any) -> None:
+    """Against the AI, a battle the Parliament horse win as the first turn ends (they stand
+    on their objectives): each of our cards is ended from the page's buttons until the
+    battle is over; the page then shows the pursuit phase in the log (it is begun and
+    over within the action ending the turn), the result headed by the degree of victory,
+    and in replay the objectives and vital points as they stood."""
+    pg = page
+    created = httpx.post(cyp_server.url + "/api/games", json={
+        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "ai", "side": "parliament",
+        "seed": 1, "options": {"secret_deployment": False}}).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    pg.goto(f"{cyp_server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_function("() => window.tertiaScreen?.view")
+    over = "window.tertiaScreen.view.status.over"
+    for _ in range(40):
+        pg.wait_for_function(f"() => {over} || window.tertiaScreen.view.status.your_turn", timeout=60_000)
+        if pg.evaluate(f"() => {over}"):
+            break
+        step = pg.evaluate("() => window.tertiaScreen.view.status.step")
+        pg.locator(".prompt .choices button").last.click()
+        pg.wait_for_function(f"() => {over} || window.tertiaScreen.view.status.step > {step}", timeout=60_000)
+    pg.wait_for_selector("[data-test=result]", timeout=60_000)
+    headline = pg.inner_text("[data-test=result-headline]")
+    assert headline == "An indecisive victory for Parliament", headline
+    assert "indecisive victory" in pg.inner_text("[data-test=result-terms]")
+    assert "Parliament win: an indecisive victory." in pg.inner_text("[data-test=outcome]")
+    assert pg.locator(".log-line.kind-phase", has_text="Pursuit phase").count() == 1
+    assert "pursuit: a move forward" in pg.inner_text(".log")
+    shoot(pg, "cyp-result")
+
+    # Replay draws the objectives and vital points too, as each side saw them.
+    pg.click("[data-test=result] >> text=Replay the battle")
+    pg.wait_for_selector("[data-test=replay-step]")
+    pg.wait_for_selector("[data-test=point]")
+    assert pg.locator("[data-test=point]").count() == 12
+    pg.click(".replay-controls button[title=Start]")  # before the pursuit carried the horse off them
+    pg.wait_for_function("() => document.querySelector('[data-test=replay-step]')"
+                         ".textContent.startsWith('Step 0 ')")
+    pg.wait_for_selector('[data-test=point][data-held="parliament"]')
+    assert pg.locator('[data-test=point][data-held="parliament"]').count() == 3

@@ -31,12 +31,15 @@ def _cards(value: Any) -> list[tuple[str, str]]:
     return [(str(c[0]), str(c[1])) for c in value if isinstance(c, list | tuple) and len(c) == 2]
 
 
+SPECIAL_CARDS = {"officers_and_artillery": "Officers & Artillery"}
+"""Special cards named otherwise than by their words (the rule text's own name)."""
+
 RECENT_STEPS = 64
 """How many actions back the responses to the card in play are looked for."""
 
 
-def deck_view(seen: Mapping[str, Any], viewer: str,
-              recent: Iterable[Sequence[Any]] = ()) -> dict[str, Any] | None:
+def deck_view(seen: Mapping[str, Any], viewer: str, recent: Iterable[Sequence[Any]] = (),
+              names: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """The deck panel's data from ``viewer``'s own observation ``seen``; ``None`` when the
     position holds no deck.
 
@@ -45,10 +48,13 @@ def deck_view(seen: Mapping[str, Any], viewer: str,
     play (``{"side", "card"}``) or ``None``; ``count``: how many cards are left in all;
     ``pieces``: whether each card names a piece (a deck of unit cards) rather than a type;
     ``responses``: the responses rolled on the card in play, from ``recent`` (the events
-    ``viewer`` may see of each action, newest first)."""
+    ``viewer`` may see of each action, newest first). ``names``: what the players call a
+    card that moves a group of units, by the card (the rule set's summary "card_names":
+    Charge yr Pikes!' tertia cards by the tertia's arms and commander)."""
     extra = game_values(seen)
     if "deck_left" in extra:
-        return _unit_cards(seen, extra, viewer) | {"responses": responses(recent, extra.get("card"))}
+        cards = _unit_cards(seen, extra, viewer, names or {})
+        return cards | {"responses": responses(recent, extra.get("card"))}
     if "deck" not in extra:
         return None
     sides = [str(s) for s in seen.get("sides") or ()]
@@ -70,24 +76,25 @@ def deck_view(seen: Mapping[str, Any], viewer: str,
     }
 
 
-def _unit_cards(seen: Mapping[str, Any], extra: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+def _unit_cards(seen: Mapping[str, Any], extra: Mapping[str, Any], viewer: str,
+                names: Mapping[str, Any]) -> dict[str, Any]:
     """The same for a deck of unit cards (``deck_left``, ``deck_drawn`` and, while a card
     is in play, ``card``): each card as ``{"side", "card", "unit"}``, ``card`` its words
-    (the piece's name, "second card" for a unit's second), ``pieces`` true."""
+    (the piece's name, "second card" for a unit's second, a group's name from ``names``),
+    ``pieces`` true."""
     units = {str(u.get("id")): u for u in seen.get("units") or ()}
     sides = [str(s) for s in seen.get("sides") or ()]
-    leaders = {str(u.get("command")): str(u.get("name") or u.get("id")) for u in units.values()
-               if u.get("kind") == "commander" and not u.get("removed")}
 
     def shown(card: str) -> dict[str, Any]:
         try:
             read = unit_deck.read_card(card)
         except ValueError:
             return {"side": None, "card": card, "unit": None}
-        if read.kind == unit_deck.GROUP and read.name in leaders:
-            return {"side": read.side, "card": f"{read.name} ({leaders[read.name]})", "unit": None}
+        if read.kind == unit_deck.GROUP and isinstance(names.get(card), str):
+            return {"side": read.side, "card": names[card], "unit": None}
         if read.kind != unit_deck.UNIT:
-            return {"side": read.side, "card": read.name.replace("_", " "), "unit": None}
+            words = SPECIAL_CARDS.get(read.name, read.name.replace("_", " "))
+            return {"side": read.side, "card": words[:1].upper() + words[1:], "unit": None}
         unit = units.get(read.name) or {}
         name = str(unit.get("name") or read.name)
         return {"side": unit.get("side"), "card": name if read.copy == 1 else f"{name} (card {read.copy})",

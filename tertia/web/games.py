@@ -299,6 +299,8 @@ class GameService:
             seen = live.observe(len(live.steps), viewer)
             ruleset = live.game.ruleset
             panels = {p.name for p in ruleset.PANELS}
+            status = self.status(live, roles, viewer)
+            names = status["summary"].get("card_names")
             return {
                 "game": self.meta(live, roles),
                 "version": live.version,
@@ -306,10 +308,11 @@ class GameService:
                 "state": seen,
                 "markers": markers(seen),
                 "table_markers": table_markers_of(seen),
-                "status": self.status(live, roles, viewer),
+                "status": status,
                 "choices": self.choices(live, roles),
                 "cards": card_view(seen, viewer, ruleset.card_of) if COMMAND_CARDS in panels else None,
-                "deck": deck_view(seen, viewer, recent_events(live, viewer)) if DECK in panels else None,
+                "deck": deck_view(seen, viewer, recent_events(live, viewer),
+                                   names if isinstance(names, Mapping) else None) if DECK in panels else None,
                 "log_total": total,
                 "log": [live.log_entry(i, viewer) for i in range(start, total)],
             }
@@ -529,6 +532,7 @@ class GameService:
                 "state": seen,
                 "markers": markers(seen),
                 "table_markers": table_markers_of(seen),
+                "summary": summary_at(live, step, viewer),
                 "log": [live.log_entry(i, viewer) for i in range(step + 1)],
             }
 
@@ -588,6 +592,15 @@ def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
         return dict(summary(live.state))
     try:
         return dict(summary(live.game.observed_state(live.state, side)))
+    except (KeyError, TypeError, ValueError):
+        return {}
+
+
+def summary_at(live: LiveGame, step: int, side: str) -> dict[str, Any]:
+    """The rule set's summary of the position after ``step`` actions, as ``side`` saw it
+    then (for replay: the objectives and vital points and who held them ...)."""
+    try:
+        return dict(live.game.ruleset.summary(live.game.observed_state(live.states[step], side)))
     except (KeyError, TypeError, ValueError):
         return {}
 

@@ -21,9 +21,11 @@ come back on it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tertia.activation.deck import group_card, read_card, special_card
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Cards
 
 OFFICERS_AND_ARTILLERY = "officers_and_artillery"
@@ -122,3 +124,39 @@ def tertia_of(state: GameState, unit: Unit) -> str:
     led = unit_data(unit).attached_to
     found = state.units.get(led) if led is not None else None
     return unit.command if found is None else found.command
+
+
+# --- a tertia's card as the players call it -----------------------------------------------
+
+ARM_WORDS = {"horse": "horse", "lobsters": "horse", "scots_horse": "horse", "foot": "foot",
+             "musketeers": "foot", "highlanders": "foot", "dragoons": "dragoons", "artillery": "guns",
+             "wagons": "baggage"}
+"""The arm a tertia's troops are called by, for its card's name."""
+LEADS_FIRST = ("brigadier", "wing", "army", "staff")
+"""Whose name a tertia's card carries: its brigadier's, else its wing commander's ..."""
+
+
+def tertia_label(pieces: Iterable[tuple[str, str | None, str]]) -> str | None:
+    """A tertia's card by name: its arms and its commander, e.g. "Horse (Oliver
+    Cromwell)", "Foot and horse (Sir Henry Bard)", from each of its pieces' ``(troop,
+    rank, name)`` (``rank`` None for a unit). It reads the order of battle only (every
+    piece that ever belonged, however it stands now), which both sides know from the
+    start. None for a tertia with no piece."""
+    pieces = list(pieces)
+    arms = list(dict.fromkeys(ARM_WORDS.get(troop, troop.replace("_", " "))
+                              for troop, rank, _ in pieces if rank is None))
+    officers = sorted(((LEADS_FIRST.index(rank) if rank in LEADS_FIRST else len(LEADS_FIRST), name)
+                       for _, rank, name in pieces if rank is not None), key=lambda o: o[0])
+    if not arms and not officers:
+        return None
+    words = " and ".join(arms) if arms else "officers"
+    words = words[0].upper() + words[1:]
+    return f"{words} ({officers[0][1]})" if officers else words
+
+
+def tertia_label_in(state: GameState, tertia: str, side: str | None) -> str | None:
+    """:func:`tertia_label` of tertia ``tertia`` of ``side`` in ``state`` (every piece of it,
+    in play or not; None when it has no piece of this rule set's)."""
+    return tertia_label((u.own.troop, u.own.rank if u.own.is_officer else None, u.label)
+                        for u in state.iter_units(side, include_removed=True)
+                        if u.command == tertia and isinstance(u.own, CypUnit))

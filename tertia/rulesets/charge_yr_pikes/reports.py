@@ -2,7 +2,8 @@
 play and the units that may move on it, the fire step and the orders given, the cards
 still to turn, each army's losses (``None`` on a view hiding some of its pieces) and whether
 it has taken fright, the objectives and
-vital points and the side holding each as the viewer sees the table) and a unit's card (its
+vital points and the side holding each as the viewer sees the table, and while a side
+deploys in secret, where it may deploy; each tertia's card by name) and a unit's card (its
 figures by weapon and stands, formation, disorder, falling back, morale: "untested" until
 first tested, its officer's rank and grade, "not yet shown" on the enemy's view while
 it is secret)."""
@@ -11,11 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tertia.activation.deck import group_card
 from tertia.core.hidden import is_hidden
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import army, points
-from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED
+from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
+from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
 UNTESTED = "untested"
@@ -38,7 +42,33 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
         "fright": list(g.fright),
         "points": [{"side": p.side, "kind": p.kind, "role": p.role, "name": p.name, "x": p.x, "y": p.y,
                     "held_by": points.holder(state, p, tables)} for p in points.places(state)],
+        "deploy_zone": deploy_zone(state),
+        "card_names": card_names(state),
     }
+
+
+def card_names(state: GameState) -> dict[str, str]:
+    """Each tertia's brigade card as the players call it, by the card: its arms and its
+    commander (:func:`~tertia.rulesets.charge_yr_pikes.cards.tertia_label`), from the order
+    of battle both sides know."""
+    found: dict[str, str] = {}
+    for unit in state.iter_units(include_removed=True):
+        card = group_card(unit.command, unit.side)
+        if card not in found and (label := tertia_label_in(state, unit.command, unit.side)) is not None:
+            found[card] = label
+    return found
+
+
+def deploy_zone(state: GameState) -> dict[str, Any] | None:
+    """Where the side deploying in secret may place its pieces (Set-up D), for the page
+    to shade; None when no side is deploying. ``edge``: its own table edge (its half is
+    that edge's half of the table); ``centre_clear``: the inches either side of the centre
+    line where only pieces in ``cover`` (towns, woods) may stand."""
+    side = deploying(state)
+    if side is None:
+        return None
+    edge = game_data(state).edges.get(side, "south" if side == state.sides[0] else "north")
+    return {"side": side, "edge": edge, "centre_clear": CENTRE_CLEAR, "cover": [str(k) for k in COVER]}
 
 
 def _unseen(state: GameState, side: str) -> bool:
@@ -55,7 +85,7 @@ def unit_card(state: GameState, unit_id: str) -> dict[str, Any]:
     if own.is_officer:
         return {**card, "rank": own.rank, "grade": _grade(own.grade), "leads": own.attached_to}
     card |= {
-        "tertia": unit.command,
+        "tertia": tertia_label_in(state, unit.command, unit.side) or unit.command,
         "figures": own.figures, "started_with": own.start, "lost": own.lost,
         "stands": own.stands_left,
         "formation": own.formation,

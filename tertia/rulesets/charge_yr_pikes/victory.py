@@ -20,7 +20,8 @@ Read so:
 - Casualties at darkness and for the degree of victory are counted exactly, save the
   kinds in ``tables.toml [victory] count_whole``
   (:func:`~tertia.rulesets.charge_yr_pikes.army.final_losses`).
-- The pursuit phase (E), kept simple and exact: "a move to the rear" is the unit's normal
+- The pursuit phase (E) is begun as a phase of its own (the log and the page say so), and
+  kept simple and exact: "a move to the rear" is the unit's normal
   move (its formation's line of the movement table, no ground or disorder costs) straight
   towards its own table edge, without turning; a unit whose move reaches its edge gets
   off the board. Routed losers are removed (dead). The winners in good order that fight
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tertia.core.dice import D6
-from tertia.core.events import GameDataChanged, GameEnded, UnitMoved, UnitRemoved
+from tertia.core.events import GameDataChanged, GameEnded, PhaseBegan, UnitMoved, UnitRemoved
 from tertia.core.geometry import EPSILON, Base, heading_vector, polygon_distance, swept_polygon
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -60,6 +61,8 @@ from tertia.rulesets.charge_yr_pikes.points import (
 )
 from tertia.rulesets.charge_yr_pikes.tables import Tables, Victory
 
+PURSUIT = "pursuit"
+"""The phase the pursuit is, begun (for the players to see) before the losers move off."""
 KEEP_AT_LEAST = 2
 """19 C: "still holds at least two of its own vital points"."""
 INFANTRY = frozenset({"foot", "musketeers", "highlanders"})
@@ -90,6 +93,7 @@ def at_turn_end(tx: Tx, tables: Tables, pursuers: Collection[str] | None = None)
     winner = winner_by_points(tx.state, tables)
     if winner is not None:
         held = {side: _points_held(tx.state, side, tables) for side in tx.state.sides}
+        tx.emit(PhaseBegan(phase=PURSUIT))
         pursue(tx, winner, tables, pursuers)
         end(tx, winner, f"{winner} has occupied its objectives and holds its vital points", tables, held)
         return True

@@ -145,7 +145,10 @@ export class TableMap {
     const broken = svg("pattern", { id: "pat-broken", width: 1, height: 1, patternUnits: "userSpaceOnUse" },
       svg("circle", { cx: 0.25, cy: 0.3, r: 0.09, fill: "#8f7d56" }),
       svg("circle", { cx: 0.7, cy: 0.75, r: 0.07, fill: "#8f7d56" }));
-    this.defs.append(woods, field, marsh, ford, broken);
+    const deploy = svg("pattern", { id: "pat-deploy", width: 1.2, height: 1.2, patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(-45)" },
+      svg("line", { x1: 0, y1: 0, x2: 0, y2: 1.2, stroke: "#b8860b", "stroke-width": 0.16, "stroke-opacity": 0.5 }));
+    this.defs.append(woods, field, marsh, ford, broken, deploy);
   }
 
   path(points) {
@@ -537,6 +540,35 @@ export class TableMap {
       svg("rect", { x: 0, y: f(top), width: t.width, height: inches }),
       svg("text", { x: t.width / 2, y: f(top + inches / 2), "text-anchor": "middle", class: "overlay-label" },
         `deployment zone (${inches}")`)));
+  }
+
+  // Where a side deploying on its own half may place its pieces (Charge yr Pikes!' secret
+  // deployment, the rule set's summary "deploy_zone"): its half but the inches nearest the
+  // centre line, and there only the towns and woods of its half. None when zone is null.
+  deployArea(zone) {
+    const layer = this.layers.deploy;
+    if (!zone) { layer.replaceChildren(); return; }
+    const t = this.table;
+    const mid = t.depth / 2;
+    const clear = Math.min(zone.centre_clear, mid);
+    const south = zone.edge === "south";
+    const [y0, y1] = south ? [0, mid - clear] : [mid + clear, t.depth]; // anywhere
+    const [c0, c1] = south ? [mid - clear, mid] : [mid, mid + clear]; // towns and woods only
+    const band = (a, b, attrs = {}) => svg("rect", { x: 0, y: f(this.sy(b)), width: t.width, height: f(b - a), ...attrs });
+    const clip = `deploy-cover-${south ? "south" : "north"}`;
+    const cover = t.terrain.filter((feat) => zone.cover.includes(feat.kind) && feat.outline && feat.outline.length >= 3);
+    const words = `${this.sideNames[zone.side] || zone.side}'s deployment zone: its own half, not within ` +
+      `${zone.centre_clear}" of the centre line but in ${zone.cover.join(" or ")}`;
+    layer.replaceChildren(svg("g", { class: "deploy-zone deploy-area", "data-test": "deploy-zone", "data-side": zone.side,
+      "data-edge": zone.edge },
+    svg("clipPath", { id: clip }, band(c0, c1)),
+    band(y0, y1, { class: "deploy-open" }),
+    cover.map((feat) => svg("path", { class: "deploy-cover", "data-test": "deploy-cover", d: this.path(feat.outline),
+      "clip-path": `url(#${clip})` })),
+    svg("line", { class: "deploy-limit", x1: 0, x2: t.width, y1: f(this.sy(south ? y1 : y0)), y2: f(this.sy(south ? y1 : y0)) }),
+    svg("text", { x: t.width / 2, y: f(this.sy((y0 + y1) / 2)), "text-anchor": "middle", class: "overlay-label" },
+      "deployment zone"),
+    svg("title", {}, words)));
   }
 
   clearOverlays() {

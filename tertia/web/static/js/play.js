@@ -106,7 +106,7 @@ export class PlayScreen {
 
   // Cover the table until the next player says they have the screen: nothing of either
   // side's secrets shows meanwhile.
-  handOver(side) {
+  handOver(side, handing = null) {
     if (this.curtain) return;
     const t = this.table;
     this.deselect();
@@ -117,6 +117,7 @@ export class PlayScreen {
         h("button", { class: "btn primary", "data-test": "handover-ready", onclick: () => {
           this.curtain.remove();
           this.curtain = null;
+          this.handed = handing;
           this.refresh(true, false);
         } }, `I am ${sideName(t, side)}: show my side`)));
     document.body.append(this.curtain);
@@ -139,7 +140,12 @@ export class PlayScreen {
       // Hotseat: this browser holds the side the game now awaits; look through its eyes,
       // behind a screen handed over when the rules keep something from the side leaving.
       this.view = view;
-      if (view.game.mode === "hotseat" && view.status.secret) return this.handOver(view.status.to_act);
+      // Once per hand-over: a refresh still on its way when the screen was taken must not
+      // cover it again.
+      const handing = `${view.status.to_act}:${view.version}`;
+      if (view.game.mode === "hotseat" && view.status.secret && this.handed !== handing) {
+        return this.handOver(view.status.to_act, handing);
+      }
       return this.refresh(true, false);
     }
     if (!full && view.log_total < this.logView.count) return this.refresh(true); // undone
@@ -246,7 +252,9 @@ export class PlayScreen {
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";
     const edge = deploying ? (this.table.sides.find((x) => x.id === s.to_act) || {}).edge : null;
-    this.map.deploymentZone(edge, deploying ? v.game.options.deployment_zone ?? null : null);
+    const area = s.summary && s.summary.deploy_zone;
+    if (area) this.map.deployArea(deploying && area.side === v.side ? area : null);
+    else this.map.deploymentZone(edge, deploying ? v.game.options.deployment_zone ?? null : null);
     this.renderTopbar();
     this.renderPrompt();
     for (const panel of this.panels) panel.render(v, this.table);
@@ -360,7 +368,9 @@ export class PlayScreen {
     const countdown = this.timer.follow(timing, `${s.step}|${JSON.stringify(s.pending)}`, v.choices);
     if (s.over) {
       const r = s.result || {};
-      this.prompt.append(h("p", { class: "headline" }, r.winner ? `${sideName(t, r.winner)} win.` : "A draw."),
+      const degree = r.breakdown && typeof r.breakdown.degree === "string" ? `: ${article(r.breakdown.degree)}` : "";
+      this.prompt.append(h("p", { class: "headline", "data-test": "outcome" },
+        r.winner ? `${sideName(t, r.winner)} win${degree}.` : "A draw."),
         h("button", { class: "btn primary", onclick: () => this.showEnd() }, "See the result"));
       return;
     }
@@ -671,7 +681,9 @@ export class PlayScreen {
     const plain = Object.entries(breakdown).filter(([k, v]) => !t.side_order.includes(k) && (typeof v !== "object" || v === null));
     const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "The result", "data-test": "result" },
       h("div", { class: "modal-card result" },
-        h("h2", {}, r.winner ? `Victory for ${sideName(t, r.winner)}` : "The field is drawn"),
+        h("h2", { "data-test": "result-headline" }, !r.winner ? "The field is drawn"
+          : typeof breakdown.degree === "string" ? `${capital(article(breakdown.degree))} for ${sideName(t, r.winner)}`
+            : `Victory for ${sideName(t, r.winner)}`),
         h("p", { class: "muted" }, r.reason ? `The battle ended: ${r.reason}.` : ""),
         plain.length ? h("dl", { class: "result-terms", "data-test": "result-terms" }, plain.map(([k, v]) =>
           h("div", { class: "row" }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))))) : null,
@@ -685,6 +697,10 @@ export class PlayScreen {
     document.body.append(dialog);
   }
 }
+
+// "an indecisive victory", "a marginal victory": the battle's own words with their article.
+function article(words) { return `${/^[aeiou]/i.test(words) ? "an" : "a"} ${words}`; }
+function capital(words) { return words.charAt(0).toUpperCase() + words.slice(1); }
 
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 export { percent };

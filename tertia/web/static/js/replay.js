@@ -94,7 +94,8 @@ export class ReplayScreen {
     this.step = step;
     this.slider.value = String(step);
     this.counter.textContent = `Step ${step} of ${this.steps}`;
-    this.map.drawState(frame.state, frame.markers, { tableMarkers: frame.table_markers || [] });
+    this.map.drawState(frame.state, frame.markers, { tableMarkers: frame.table_markers || [],
+      points: (frame.summary && frame.summary.points) || [] });
     const last = frame.log[frame.log.length - 1];
     const side = (id) => (frame.state.units.find((u) => u.id === id) || {}).side;
     this.map.drawTraces((last && last.moves || []).map((m) => ({ side: side(m.unit) || last.side, path: m.path,
