@@ -340,3 +340,152 @@ def test_a_revealed_value_reaches_the_enemy(client: TestClient) -> None:
     assert still  # and those not called on stay hidden
     assert all(next(u for u in view["state"]["units"] if u["id"] == oid)["own"]["grade"] != grade
                for oid, grade in still.items())
+
+
+# --- the difference test along a stretch of play ------------------------------------------------
+
+UNSEEN_STEP = (-1.0, 0.5)
+"""How far the hidden battery moves within its town, unseen, in both games."""
+
+
+def _post(c: TestClient, created: dict[str, Any], action: dict[str, Any]) -> None:
+    side = service(c).live(created["id"]).state.to_act
+    done = c.post(f"/api/games/{created['id']}/actions", headers=bearer(created["tokens"][side]), json=action)
+    assert done.status_code == 200, done.text
+
+
+def _passing(state: GameState, tertia: str | None = None) -> dict[str, Any]:
+    """The action that lets play go on: the free move given (to ``tertia`` if it may take
+    it), else the side's phase or orders ended."""
+    pending = state.pending
+    if pending is not None and pending.kind == "cyp_free_move":
+        tertias = list(pending.context["tertias"])
+        return {"type": "cyp_give_free_move", "tertia": tertia if tertia in tertias else tertias[0]}
+    return {"type": "end_phase"}
+
+
+def _play_on(c: TestClient, games: list[dict[str, Any]], until: Any, tertia: str | None = None) -> None:
+    """Let play go on alike in ``games`` until ``until(state)`` holds in the first."""
+    for _ in range(80):
+        state = service(c).live(games[0]["id"]).state
+        if until(state):
+            return
+        for created in games:
+            _post(c, created, _passing(service(c).live(created["id"]).state, tertia))
+    raise AssertionError("play did not come to the moment looked for")
+
+
+def _moving(piece: str) -> Any:
+    from tertia.rulesets.charge_yr_pikes.data import game_data
+
+    return lambda state: piece in game_data(state).moving and state.to_act == state.units[piece].side
+
+
+def _told(c: TestClient, games: list[dict[str, Any]], viewer: str, piece: str,
+          places: list[tuple[float, float]]) -> list[str]:
+    """The answers that differ between what ``viewer``'s token is told of the two games."""
+    told = [everything(c, g, viewer, piece, places) for g in games]
+    assert told[0].keys() == told[1].keys()
+    return [k for k in told[0] if _same_game(told[0][k], games[0]) != _same_game(told[1][k], games[1])]
+
+
+@pytest.mark.parametrize(("hider", "seed"), [("royalist", 7), ("parliament", 3)])
+def test_what_a_side_cannot_see_changes_nothing_it_is_told_along_play(client: TestClient, hider: str,
+                                                                      seed: int) -> None:
+    """Two games whose hidden battery was deployed at two places in the town, compared at
+    every endpoint at several moments: after the hider moves the battery unseen (each from
+    where it stands), after the enemy moves, and after the turn's fire steps. (Officers'
+    values are left alike: one shown to the enemy by a command response would part the
+    games, as it should; the rule set's difference tests give the games his value then.)"""
+    viewer = _other(hider)
+    piece, places = HIDER[hider]
+    games = [deployed_game(client, hider, i, seed) for i in (0, 1)]
+    lives = [service(client).live(g["id"]) for g in games]
+    moments = 0
+    # The hider's battery moves within its town, unseen, from its two places.
+    _play_on(client, games, _moving(piece))
+    for created, live in zip(games, lives, strict=True):
+        gun = live.state.units[piece]
+        _post(client, created, {"type": "move", "unit": piece,
+                                "waypoints": [[gun.x + UNSEEN_STEP[0], gun.y + UNSEEN_STEP[1]]]})
+    assert concealment.hidden_from(lives[0].state, viewer) == [piece]
+    assert lives[0].state.units[piece].x != lives[1].state.units[piece].x
+    differ = _told(client, games, viewer, piece, places)
+    assert differ == [], differ
+    moments += 1
+    # The enemy moves a unit of its own.
+    _play_on(client, games,
+             lambda s: s.to_act == viewer and _own_mover(client, games[0]["id"], viewer) is not None)
+    for created in games:
+        _a_step_forward(client, created, viewer)
+    differ = _told(client, games, viewer, piece, places)
+    assert differ == [], differ
+    moments += 1
+    # The turn's fire steps are worked out.
+    from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS
+
+    _play_on(client, games, lambda s: s.phase in FIRE_STEPS)
+    _play_on(client, games, lambda s: s.phase not in FIRE_STEPS)
+    assert concealment.hidden_from(lives[0].state, viewer) == [piece]
+    differ = _told(client, games, viewer, piece, places)
+    assert differ == [], differ
+    moments += 1
+    # The hider sees the difference: the comparison can fail.
+    views = [client.get(f"/api/games/{g['id']}/view", headers=bearer(g["tokens"][hider])).text for g in games]
+    assert _same_game(views[0], games[0]) != _same_game(views[1], games[1])
+    assert moments == 3
+
+
+# --- a hidden piece revealed by moving into sight ------------------------------------------------
+
+HORSE, IN_RADWAY = "r-lifeguard-horse", (22.5, 41.0)
+"""A royalist regiment of horse deployed into Radway, where Parliament cannot see it."""
+
+
+@pytest.mark.parametrize(("where", "seen"), [((21.0, 41.5), False), ((22.5, 35.0), True)])
+def test_a_hidden_piece_moving_into_sight_is_placed_where_it_stands(client: TestClient,
+                                                                    where: tuple[float, float],
+                                                                    seen: bool) -> None:
+    """The horse moves on its card, posted to the API: out of Radway into the open
+    (Parliament sees it at once) or within the town (Parliament sees nothing)."""
+    created = create(client, scenario="edgehill", rules=RULES, mode="hotseat", seed=7,
+                     options={"secret_deployment": True})
+    gid, url = created["id"], f"/api/games/{created['id']}"
+    royal, parl = bearer(created["tokens"]["royalist"]), bearer(created["tokens"]["parliament"])
+    _post(client, created, {"type": "cyp_deployment_done"})
+    _post(client, created, {"type": "cyp_deploy", "unit": HORSE, "x": IN_RADWAY[0], "y": IN_RADWAY[1]})
+    _post(client, created, {"type": "cyp_deployment_done"})
+    live = service(client).live(gid)
+    _play_on(client, [created], _moving(HORSE), tertia=live.state.units[HORSE].command)
+    label = live.state.units[HORSE].label
+
+    def parliament_told() -> tuple[dict[str, Any], list[list[str]]]:
+        view = client.get(f"{url}/view?log_from=0", headers=parl).json()
+        shown = next(u for u in view["state"]["units"] if u["id"] == HORSE)
+        return shown, [[line["text"] for line in entry["lines"]] for entry in view["log"]]
+
+    shown, log = parliament_told()
+    assert shown.get("removed") == concealment.UNPLACED
+    assert not any(label in line for lines in log for line in lines)  # nothing showed it before
+    assert client.get(f"{url}/units/{HORSE}", headers=parl).status_code == 404
+    moved = client.post(f"{url}/actions", headers=royal,
+                        json={"type": "move", "unit": HORSE, "waypoints": [list(where)]})
+    assert moved.status_code == 200, moved.text
+    true = live.state.units[HORSE]
+    assert (true.x, true.y) == where
+    shown, after = parliament_told()
+    assert after[:len(log)] == log  # what it was told before stands
+    if seen:
+        assert (shown["x"], shown["y"], shown["facing"]) == (true.x, true.y, true.facing)
+        assert shown.get("removed") is None
+        assert f"{label} is placed on the table: it comes into the enemy's sight" in after[-1]
+        report = client.get(f"{url}/units/{HORSE}", headers=parl)
+        assert report.status_code == 200 and report.json()["report"]["id"] == HORSE
+    else:
+        assert shown.get("removed") == concealment.UNPLACED and (shown["x"], shown["y"]) == (0.0, 0.0)
+        assert not any(label in line for lines in after for line in lines)
+        assert client.get(f"{url}/units/{HORSE}", headers=parl).status_code == 404
+    # The royalists see their horse where it stands either way.
+    own = client.get(f"{url}/view", headers=royal).json()
+    mine = next(u for u in own["state"]["units"] if u["id"] == HORSE)
+    assert (mine["x"], mine["y"]) == where

@@ -63,6 +63,7 @@ from tertia.core.actions import Action
 from tertia.core.events import (
     DecisionAwaited,
     DecisionMade,
+    DiceRolled,
     Event,
     Marked,
     PhaseBegan,
@@ -595,7 +596,8 @@ def _seen_by_sides(state: GameState, event: Event, hiding: Mapping[str, str]) ->
 
 def conceal_events(tx: Tx, before: GameState, mark: int) -> None:
     """Wrap each event from ``mark`` on that names a piece hidden (before or after it)
-    from a side in :class:`Unseen`, for the sides that may see it. A placing is public."""
+    from a side in :class:`Unseen`, for the sides that may see it, and the dice rolled
+    for it (:func:`_dice_with`). A placing is public."""
     if not hidden_pieces(before) and not hidden_pieces(tx.state):
         return
     state = before
@@ -610,7 +612,26 @@ def conceal_events(tx: Tx, before: GameState, mark: int) -> None:
                     e = Unseen(sides=sides, event=e.to_dict())
         out.append(e)
         state = after
-    tx.events[mark:] = out
+    tx.events[mark:] = _dice_with(out)
+
+
+def _dice_with(events: list[Event]) -> list[Event]:
+    """Dice rolled just before an event a side may not see were rolled for it (a rule
+    rolls, then tells what the dice gave): that side does not see them either, even when
+    their purpose names no hidden piece (a command response "without officer" for a
+    hidden unit out of its officer's reach would otherwise show that it is there)."""
+    out = list(events)
+    sides: tuple[str, ...] | None = None
+    for i in range(len(out) - 1, -1, -1):
+        e = out[i]
+        if isinstance(e, Unseen):
+            sides = e.sides if e.inner.type != DiceRolled.type else sides
+        elif isinstance(e, DiceRolled):
+            if sides is not None:
+                out[i] = Unseen(sides=sides, event=e.to_dict())
+        else:
+            sides = None
+    return out
 
 
 def after_action(tx: Tx, tables: Tables, before: GameState, mark: int) -> None:

@@ -18,6 +18,10 @@ reveal them to the enemy when the officer is first called on to exert himself." 
   whether or not it happens to change the result: the player looks under the note either
   way. His presence alone reads no value and shows nothing (the +1 an officer gives a
   unit's or a battery's fire, the 50% test he spares his unit, the caracole's officer).
+- An officer still hidden from the enemy (noted on his side's map, not yet placed on the
+  table: Sequence of play B) is called on out of the enemy's sight, and the enemy sees
+  neither him nor his dice: his value stays under the note, to be shown the first time he
+  is called on once placed.
 - Until then the enemy's observation (:func:`hide`) holds a placeholder for the grade,
   and nothing else there carries it (the roll and :class:`GradeRolled` are out of its
   log, :func:`carries_secret`). A player of that side tries its actions on a sample
@@ -146,21 +150,24 @@ def called_on(tx: Tx, officers: Iterable[Unit | str], why: str) -> None:
     """Section 22: each of ``officers`` is "called on to exert himself": his value is about
     to be read for a roll (``why``). A value still a placeholder (a position built from a
     side's observation) is rolled on his rank's line first; a value not yet revealed is
-    shown to the enemy now. Call before reading the grades for the roll."""
+    shown to the enemy now, unless he is hidden from it (not yet placed on the table). Call
+    before reading the grades for the roll."""
     for officer in officers:
         officer_id = officer if isinstance(officer, str) else officer.id
         own = unit_data(tx.state.units[officer_id])
         if is_hidden(own.grade):
             roll_grade(tx, officer_id)
             own = unit_data(tx.state.units[officer_id])
-        if own.grade_secret and own.grade is not None:
+        if own.grade_secret and own.grade is not None and own.placed is not False:
             tx.emit(GradeRevealed(officer=officer_id, side=tx.state.units[officer_id].side,
                                   grade=own.grade, why=why))
 
 
 def is_secret_from(unit: Unit, viewer: str) -> bool:
-    """Is ``unit`` an officer whose value ``viewer`` may not see?"""
-    return unit.side != viewer and unit_data(unit).grade_secret
+    """Is ``unit`` an officer whose value ``viewer`` may not see? (Asked of a side's
+    view, a hidden piece's ``grade_secret`` is itself a placeholder, and its grade already
+    one: so observing an observation changes nothing.)"""
+    return unit.side != viewer and unit_data(unit).grade_secret is True
 
 
 # --- what each side sees ---------------------------------------------------------------------
