@@ -88,7 +88,9 @@ def describe(ruleset: RuleSet, state: GameState, action: Action,
     if kind is None:
         return action.type.replace("_", " ").capitalize()
     shown = phrase_context(ruleset, state) if context is None else context
-    return kind.describe(action.to_dict(), namer(state), shown)
+    piece = namer(state)
+    return kind.describe(action.to_dict(), lambda ident: piece(ident) or ruleset.command_label(state, ident),
+                         shown)
 
 
 # --- what fits now ------------------------------------------------------------------------

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
+from tertia.offers import describe
 from tertia.rulesets import registered
+from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.scenarios import load_builtin
@@ -77,3 +79,16 @@ def test_each_tertia_card_is_named_by_its_arms_and_commander_and_the_deploying_s
         assert game.ruleset.summary(state)["deploy_zone"]["side"] == second
         state, _ = game.apply(state, DeploymentDone(), SeededDice(2))
         assert game.ruleset.summary(state)["deploy_zone"] is None
+
+
+def test_a_free_move_button_names_the_tertia_by_its_card_and_an_unknown_command_plainly() -> None:
+    """The free move's button reads "The free move to Horse (Oliver Cromwell)", not the
+    tertia's id; a command no piece belongs to keeps the plain words."""
+    naseby = load_builtin("naseby")
+    with registered(ChargeYrPikes):
+        game = Game(ChargeYrPikes(secret_deployment=False), naseby)
+        state, _ = game.start(SeededDice(1))
+        assert describe(game.ruleset, state, GiveFreeMove(tertia="p-right")) == \
+            "The free move to Horse (Oliver Cromwell)"
+        plain = describe(game.ruleset, state, GiveFreeMove(tertia="nowhere"))
+        assert plain == "The free move to the nowhere command"

@@ -29,6 +29,7 @@ from tertia.core.hidden import HiddenInformation, hidden, view_of
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import registered
+from tertia.rulesets.charge_yr_pikes import concealment
 from tertia.rulesets.charge_yr_pikes import secret_grades as sg
 from tertia.rulesets.charge_yr_pikes.command import ResponseDie, respond, response_table
 from tertia.rulesets.charge_yr_pikes.data import CypGame, game_data, unit_data
@@ -464,3 +465,32 @@ def test_the_doctrine_player_charges_on_what_it_sees_not_on_the_true_value() -> 
     chosen = {CypDoctrine().choose(game, _graded(state, "p-col", grade), random.Random(1))
               for grade in (IN, E, NBL)}
     assert len(chosen) == 1
+
+
+def _unplaced(state: GameState, *pieces: str) -> GameState:
+    for uid in pieces:
+        unit = state.units[uid]
+        state = state.with_unit(unit.evolve(own=unit_data(unit).evolve(placed=False)))
+    return state
+
+
+@pytest.mark.parametrize("hidden_too", [(), ("k-foot",)])
+def test_a_hidden_officers_response_for_units_in_sight_is_rolled_in_the_open(
+        hidden_too: tuple[str, ...]) -> None:
+    """Section 22 and Sequence of play B: the king's general is not yet placed. Rolling
+    command response for a foot regiment the enemy sees, the die and its result are on
+    the open table, so his value is shown (his place is not); for a regiment hidden too,
+    the roll is out of the enemy's sight and his value stays under the note."""
+    state = _unplaced(_graded(_state(), "k-gen", E), "k-gen", *hidden_too)
+    tx = Tx(scenario().build_battlefield(), state, ScriptedDice([9]))
+    respond(tx, "king:k1", [ResponseDie(state.units["k-gen"], ("k-foot",))], response_table(T, graded=True),
+            graded=True)
+    concealment.conceal_events(tx, state, 0)
+    seen = [e for e in tx.events if RULES.event_visible_to(e, "parl")]
+    if hidden_too:
+        assert _revealed(tx.events) == [] and unit_data(tx.state.units["k-gen"]).grade_secret
+        assert seen == []  # neither the die nor the response
+    else:
+        assert _revealed(seen) == [("k-gen", E, sg.COMMAND)]
+        assert _kinds(seen) == ["GradeRevealed", "DiceRolled", "CommandResponded"]
+        assert unit_data(tx.state.units["k-gen"]).placed is False  # shown his worth, not his place

@@ -249,6 +249,11 @@ class RuleSet(ABC):
         """The declared decision of ``kind`` (``state.pending["kind"]``); ``None`` if undeclared."""
         return next((d for d in self.DECISION_KINDS if d.kind == kind), None)
 
+    def command_label(self, state: GameState, command: str) -> str | None:
+        """A command (the group of units a card or order moves together) as the players
+        call it, for buttons and prompts; None for the plain "the <id> command"."""
+        return None
+
     def summary(self, state: GameState) -> dict[str, Any]:
         """The position in brief for a status line (score, orders left, the card in
         play ...), JSON-ready; string values may be named in an action kind's phrase.

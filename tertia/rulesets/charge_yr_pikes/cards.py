@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tertia.activation.deck import group_card, read_card, special_card
+from tertia.core.narration import humanise
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Cards
@@ -160,3 +161,16 @@ def tertia_label_in(state: GameState, tertia: str, side: str | None) -> str | No
     return tertia_label((u.own.troop, u.own.rank if u.own.is_officer else None, u.label)
                         for u in state.iter_units(side, include_removed=True)
                         if u.command == tertia and isinstance(u.own, CypUnit))
+
+
+def card_label(state: GameState | None, card: str) -> str:
+    """A card as the players call it: a tertia's by :func:`tertia_label` (its id when no
+    piece of it is known, or no position is at hand), a special card by its name
+    ("Officers & Artillery", "free move"); an id that is no card of the deck as it is."""
+    try:
+        c = read_card(card)
+    except ValueError:
+        return card
+    if c.kind == "group":
+        return (tertia_label_in(state, c.name, c.side) if state is not None else None) or c.name
+    return humanise(c.name).replace("officers and artillery", "Officers & Artillery")

@@ -34,6 +34,7 @@ from tertia.core.geometry import Point, point_polygon_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes import secret_grades
+from tertia.rulesets.charge_yr_pikes.cards import card_label
 from tertia.rulesets.charge_yr_pikes.data import RANKS, unit_data
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.movement import reference_point, reference_point_of
@@ -132,16 +133,18 @@ def _highest(officers: Iterable[Unit]) -> Unit | None:
     return min(officers, key=lambda o: (RANKS.index(unit_data(o).rank or "staff"), o.id), default=None)
 
 
-def respond(tx: Tx, card: str, tests: Sequence[ResponseDie], table: ResponseTable, *, graded: bool) -> None:
+def respond(tx: Tx, card: str, tests: Sequence[ResponseDie], table: ResponseTable, *, graded: bool,
+            label: str | None = None) -> None:
     """Roll each die's D10 and record whether its units obey. An officer testing is
-    called on: his value, read for the roll, is shown (section 22)."""
+    called on: his value, read for the roll, is shown (section 22). ``label`` names the
+    card and tertia in the dice's purpose (by default the card's name)."""
     for test in tests:
         officer = test.officer
         if officer is not None and graded:
-            secret_grades.called_on(tx, (officer,), secret_grades.COMMAND)
+            secret_grades.called_on(tx, (officer,), secret_grades.COMMAND, deciding=test.units)
             officer = tx.state.units[officer.id]
-        who = "without officer" if officer is None else officer.label
-        face = tx.roll(D10, f"command response: {card} ({who})")
+        who = "without officer" if officer is None else f"under {officer.label}"
+        face = tx.roll(D10, f"command response: {label or card_label(tx.state, card)}, {who}")
         obeyed = table.responds(line_for(officer, graded=graded), face)
         tx.emit(CommandResponded(card=card, officer=None if test.officer is None else test.officer.id,
                                  units=test.units, face=face, obeyed=obeyed))

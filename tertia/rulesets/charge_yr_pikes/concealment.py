@@ -55,7 +55,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -82,8 +82,9 @@ from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import LINE, CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together, too_near_the_centre
 from tertia.rulesets.charge_yr_pikes.dragoons import MOUNTED_PER_STAND
-from tertia.rulesets.charge_yr_pikes.events import change
+from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
+from tertia.rulesets.charge_yr_pikes.secret_grades import GradeRevealed
 from tertia.rulesets.charge_yr_pikes.sight import crest_hides, ground_hides, level
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 
@@ -602,17 +603,37 @@ def conceal_events(tx: Tx, before: GameState, mark: int) -> None:
         return
     state = before
     out: list[Event] = []
-    for e in tx.events[mark:]:
+    events = tx.events[mark:]
+    for i, e in enumerate(events):
         after = reduce(state, e)
-        if not isinstance(e, UnitPlaced | Unseen):
+        if not isinstance(e, UnitPlaced | Unseen | GradeRevealed):
             hiding = {**hidden_pieces(state), **hidden_pieces(after)}
             if hiding:
-                sides = _seen_by_sides(state, e, hiding)
+                response = _response_rolled_for(events, i)
+                sides = (_seen_by_sides(state, e, hiding) if response is None
+                         else _seeing_units(state, response.units, hiding))
                 if sides != state.sides:
                     e = Unseen(sides=sides, event=e.to_dict())
         out.append(e)
         state = after
     tx.events[mark:] = _dice_with(out)
+
+
+def _response_rolled_for(events: Sequence[Event], i: int) -> CommandResponded | None:
+    """The command response ``events[i]`` is, or whose die it is: seen by whoever sees all
+    its units, wherever their officer stands (the die of units in the enemy's sight is
+    rolled in the open, and the officer's value shown with it, section 22). A value shown
+    (``GradeRevealed``) is public: it is shown only for a roll the enemy sees."""
+    e = events[i]
+    if isinstance(e, DiceRolled) and i + 1 < len(events):
+        e = events[i + 1]
+    return e if isinstance(e, CommandResponded) else None
+
+
+def _seeing_units(state: GameState, units: Iterable[str], hiding: Mapping[str, str]) -> tuple[str, ...]:
+    """The sides from which none of ``units`` is hidden."""
+    owners = {hiding[u] for u in units if u in hiding}
+    return tuple(s for s in state.sides if not (owners - {s}))
 
 
 def _dice_with(events: list[Event]) -> list[Event]:

@@ -12,7 +12,7 @@ from tertia.core.narration import Narrating, Sentence, humanise, possessive, tel
 from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
 from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
-from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
+from tertia.rulesets.charge_yr_pikes.cards import card_label
 from tertia.rulesets.charge_yr_pikes.concealment import UnitPlaced, Unseen
 from tertia.rulesets.charge_yr_pikes.events import (
     CardDone,
@@ -35,12 +35,7 @@ from tertia.rulesets.charge_yr_pikes.secret_grades import GradeRevealed, GradeRo
 @tells(CardPlayed)
 def _card(n: Narrating, e: CardPlayed, dice: Sequence[DiceRolled]) -> Sentence:
     c = read_card(e.card)
-    if c.kind == "group":
-        named = tertia_label_in(n.state, c.name, c.side) if n.state is not None else None
-        name = c.name if named is None else named
-    else:
-        name = humanise(c.name).replace("officers and artillery", "Officers & Artillery")
-    return f"{n.side(c.side)}: the {name} card", "heading"
+    return f"{n.side(c.side)}: the {card_label(n.state, e.card)} card", "heading"
 
 
 @tells(CardDone)

@@ -146,19 +146,23 @@ def roll_grade(tx: Tx, officer_id: str, tables: Tables | None = None, *, secret:
     return grade
 
 
-def called_on(tx: Tx, officers: Iterable[Unit | str], why: str) -> None:
+def called_on(tx: Tx, officers: Iterable[Unit | str], why: str, *, deciding: Iterable[str] = ()) -> None:
     """Section 22: each of ``officers`` is "called on to exert himself": his value is about
     to be read for a roll (``why``). A value still a placeholder (a position built from a
     side's observation) is rolled on his rank's line first; a value not yet revealed is
-    shown to the enemy now, unless he is hidden from it (not yet placed on the table). Call
-    before reading the grades for the roll."""
+    shown to the enemy now, unless the roll is out of its sight: he is hidden from it (not
+    yet placed on the table) and so is one of the units the roll decides for
+    (``deciding``; a command response of units all in the enemy's sight is rolled in the
+    open, wherever their officer stands). Call before reading the grades for the roll."""
+    deciding = tuple(deciding)
+    units_seen = bool(deciding) and all(unit_data(tx.state.units[u]).placed is not False for u in deciding)
     for officer in officers:
         officer_id = officer if isinstance(officer, str) else officer.id
         own = unit_data(tx.state.units[officer_id])
         if is_hidden(own.grade):
             roll_grade(tx, officer_id)
             own = unit_data(tx.state.units[officer_id])
-        if own.grade_secret and own.grade is not None and own.placed is not False:
+        if own.grade_secret and own.grade is not None and (own.placed is not False or units_seen):
             tx.emit(GradeRevealed(officer=officer_id, side=tx.state.units[officer_id].side,
                                   grade=own.grade, why=why))
 

@@ -50,7 +50,15 @@ export class PlayScreen {
   names(id) {
     if (id === null || id === undefined) return "the target";
     const u = this.view && this.view.state.units.find((v) => v.id === id);
-    return u ? u.name || u.id : id;
+    return u ? u.name || u.id : this.commandName(id) || id;
+  }
+
+  // A command (a Charge yr Pikes! tertia) by its card's name, the side to act's first.
+  commandName(id) {
+    const status = this.view && this.view.status;
+    const cards = (status && status.summary && status.summary.card_names) || {};
+    return cards[`group:${id}:${status && status.to_act}`]
+      || Object.entries(cards).find(([card]) => card.startsWith(`group:${id}:`))?.[1] || null;
   }
 
   async start() {
