@@ -159,8 +159,11 @@ class AiRunner:
         del self._pending[game_id]
         with live.lock:
             if not self.service.holds(live) or live.state is not prepared.before:
-                # Dropped from memory (and rebuilt from the store) meanwhile: work it out again.
-                self.service.forget(game_id)
+                # Dropped from memory meanwhile (rebuilt from the store when asked for), or
+                # changed: its dice drawn for nothing, it is worked out again on a copy
+                # rebuilt from the store.
+                if self.service.holds(live):
+                    self.service.forget(game_id)
                 return 0.0
             self.service.publish(live, prepared)
             nxt = live.state
