@@ -27,6 +27,11 @@ PaceOpt = Annotated[float, typer.Option(min=0, max=10, help="pause between AI ac
 DurableOpt = Annotated[
     bool, typer.Option(help="wait for the disk on every action (survives power cuts)", metavar="")
 ]
+QuantumOpt = Annotated[
+    float, typer.Option(min=0, max=60, help="while the rules hide something from the person, the AI's "
+                        "actions are seen at multiples of this after the last change, so its thinking "
+                        "time tells nothing (s; 0: at once)")
+]
 WatchOpt = Annotated[float, typer.Option(min=0, max=10, help="pause when the AI plays both sides (s)")]
 MaxGamesOpt = Annotated[
     int | None, typer.Option(min=1, max=100_000, help="games held in memory at most (default 64)")
@@ -45,6 +50,7 @@ def serve(
     db: DbOpt = None,
     ai_pace: PaceOpt = 0.0,
     watch_pace: WatchOpt = 0.6,
+    ai_quantum: QuantumOpt = 1.0,
     durable: DurableOpt = False,
     max_games: MaxGamesOpt = None,
     allowed_host: AllowedHostOpt = None,
@@ -62,8 +68,8 @@ def serve(
         if host not in ("0.0.0.0", "::"):
             hosts.append(host)
         sizes = {} if max_games is None else {"max_games": max_games}
-        application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace, durable=durable,
-                                 allowed_hosts=hosts, **sizes)
+        application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace, ai_quantum=ai_quantum,
+                                 durable=durable, allowed_hosts=hosts, **sizes)
     except Exception as exc:  # an unreadable or locked database: say so, without a traceback
         fail(f"cannot open the games database {path}: {exc}")
     shown = f"[{host}]" if ":" in host else host

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, Final, final
@@ -488,6 +488,33 @@ class GameState:
         new.rosters = self.rosters
         new.selected = tuple(
             _with_piece(by_side, rosters, unit)
+            for by_side, rosters in zip(self.selected, self.rosters, strict=True)
+        )
+        return new
+
+    def with_units(self, changed: Iterable[Unit]) -> GameState:
+        """The state with each of ``changed`` in place of its piece: one new state, equal to
+        :meth:`with_unit` of each in turn. Pieces that keep their places and stay in (or
+        out of) play keep every memo; any other change is made one piece at a time."""
+        changed = list(changed)
+        units = dict(self.units)
+        for unit in changed:
+            old = units.get(unit.id)
+            if old is None or old.removed != unit.removed or old.base is not unit.base:
+                state = self
+                for piece in changed:
+                    state = state.with_unit(piece)
+                return state
+            units[unit.id] = unit
+        if not changed:
+            return self
+        new = self.evolve(units=units)
+        new.measured = self.measured
+        new.rosters = self.rosters
+        ids = {u.id for u in changed}
+        new.selected = tuple(
+            {side: found if ids.isdisjoint(rosters[side]) else tuple(map(units.__getitem__, rosters[side]))
+             for side, found in by_side.items()}
             for by_side, rosters in zip(self.selected, self.rosters, strict=True)
         )
         return new

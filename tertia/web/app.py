@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import tertia
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import list_builtin
-from tertia.web.ai_runner import AiRunner
+from tertia.web.ai_runner import QUANTUM, AiRunner
 from tertia.web.errors import ServiceError, not_found
 from tertia.web.games import CACHE_SIZE, GameService, shipped_scenarios
 from tertia.web.jsonbody import parse_json
@@ -135,16 +135,19 @@ def _validation_message(exc: RequestValidationError) -> str:
 def create_app(
     db_path: Path | str, *, ai_pace: float = 0.0, watch_pace: float = 0.6, max_body: int = MAX_BODY,
     durable: bool = False, max_games: int = CACHE_SIZE, allowed_hosts: Iterable[str] | None = None,
+    ai_quantum: float = QUANTUM,
 ) -> FastAPI:
     """The application over the games database at ``db_path`` (created when missing).
     ``ai_pace`` and ``watch_pace`` are the AI's pauses between actions against a person
-    and when it plays both sides; ``durable`` waits for the disk on every action (see
+    and when it plays both sides; ``ai_quantum`` the cadence at which the AI's actions are
+    published while something is hidden from its person (:mod:`tertia.web.ai_runner`; 0:
+    at once); ``durable`` waits for the disk on every action (see
     :mod:`tertia.web.store`); ``max_games`` games at most are held in memory;
     ``allowed_hosts``, when given, are the only ``Host`` names answered
     (``tertia serve`` gives :data:`~tertia.web.limits.LOCAL_HOSTS` and its ``--allowed-host``)."""
     store = GameStore(db_path, durable=durable)
     service = GameService(store, cache_size=max_games)
-    runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace)
+    runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace, quantum=ai_quantum)
     service.on_change = runner.schedule
 
     @asynccontextmanager

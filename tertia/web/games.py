@@ -40,7 +40,7 @@ from tertia.web.cards import card_view
 from tertia.web.deck import deck_view
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
-from tertia.web.live import LiveGame, Step
+from tertia.web.live import LiveGame, Prepared, Step
 from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
 from tertia.web.table import table_data
 
@@ -139,6 +139,8 @@ class GameService:
         self._cache_lock = threading.Lock()
         self.on_change: Callable[[str], None] = lambda game_id: None
         """Called after every change to a game (the AI runner listens)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """The clock :attr:`LiveGame.changed_at` is read on (the AI runner's)."""
 
     # --- games in memory -------------------------------------------------------------------
 
@@ -174,6 +176,11 @@ class GameService:
     @property
     def games_in_memory(self) -> int:
         return len(self._live)
+
+    def holds(self, live: LiveGame) -> bool:
+        """Is ``live`` the game's copy in memory (not one dropped since)?"""
+        with self._cache_lock:
+            return self._live.get(live.row.id) is live
 
     def forget(self, game_id: str) -> None:
         """Drop a game from memory (it is rebuilt from the store when next asked for)."""
@@ -254,6 +261,7 @@ class GameService:
             mode=mode, controllers=controllers, start_rolls=(), rules_version=game.ruleset.version,
         )
         live = LiveGame.start(row, game)
+        live.changed_at = self.clock()
         tokens = {role: secrets.token_urlsafe(24) for role in roles}
         self.store.create_game(live.row, {r: token_digest(t) for r, t in tokens.items()})
         self._keep(live)
@@ -370,11 +378,17 @@ class GameService:
     def apply(self, live: LiveGame, side: str, action: Action) -> Step:
         """Apply and persist (held under ``live.lock``). If saving fails the game is
         dropped from memory, so it is rebuilt from what was saved."""
-        step = live.apply(side, action)
+        return self.publish(live, live.prepare(side, action))
+
+    def publish(self, live: LiveGame, prepared: Prepared) -> Step:
+        """Make an action worked out with :meth:`LiveGame.prepare` part of the game and
+        save it (held under ``live.lock``): from now on it is seen (the version changes)."""
+        step = live.commit(prepared)
+        live.changed_at = self.clock()
         try:
             self.store.append_action(
                 live.row.id,
-                ActionRow(len(live.steps), side, action.to_dict(), step.rolls, step.barrier),
+                ActionRow(len(live.steps), step.side, step.action.to_dict(), step.rolls, step.barrier),
                 live.status_word(),
                 live.version,
             )
@@ -410,6 +424,7 @@ class GameService:
             undone = live.steps[-1]
             self.store.remove_actions_from(game_id, len(live.steps), "playing", live.version + 1)
             live.pop()
+            live.changed_at = self.clock()
             side = self.viewing_side(live, roles, None)
             answer = {"version": live.version, "undone": undone.action.to_dict(),
                       "status": self.status(live, roles, side)}

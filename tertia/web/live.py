@@ -42,6 +42,15 @@ class Step:
     barrier: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """An action worked out on ``before`` (its dice drawn), not yet part of the game."""
+
+    before: GameState
+    step: Step
+    after: GameState
+
+
 Key = tuple[int, str]
 Value = TypeVar("Value")
 
@@ -83,6 +92,9 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock)
     version: int = 0
     """The saved counter (:attr:`GameRow.version`): one up for every action and undo."""
+    changed_at: float | None = None
+    """When the version last changed, by the AI runner's clock (``None``: not since the
+    game was loaded)."""
     players: dict[str, Player] = field(default_factory=dict)
     rngs: dict[str, random.Random] = field(default_factory=dict)
     _lines: Recent[list[dict[str, str]]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
@@ -186,17 +198,35 @@ class LiveGame:
 
     def apply(self, side: str, action: Action) -> Step:
         """Apply a validated action with the game's dice (the caller persists it)."""
+        return self.commit(self.prepare(side, action))
+
+    def prepare(self, side: str, action: Action) -> Prepared:
+        """Work out a validated action with the game's dice without making it part of the
+        game yet: nothing anyone may read changes until :meth:`commit`. Only the game's one
+        writer at the time may call it (the AI runner, while the game awaits the AI: no
+        action or undo of a person's can come in between)."""
         before = len(self.dice.log)
         rules = self.game.ruleset
-        probing = rules.may_reveal(self.game.table, self.state, side)
-        state, events = self.game.apply(self.state, action, self.dice)
+        was = self.state
+        probing = rules.may_reveal(self.game.table, was, side)
+        state, events = self.game.apply(was, action, self.dice)
         rolls = tuple(self.dice.log[before:])
         hidden = any(not rules.event_visible_to(e, s) for e in events for s in state.sides)
         step = Step(side, action, tuple(events), rolls, bool(rolls) or hidden or probing)
-        self.states.append(state)
-        self.steps.append(step)
+        return Prepared(was, step, state)
+
+    def commit(self, prepared: Prepared) -> Step:
+        """Make a prepared action part of the game (one version up)."""
+        if self.state is not prepared.before:
+            raise RuntimeError("the game changed after the action was worked out")
+        self.states.append(prepared.after)
+        self.steps.append(prepared.step)
         self.version += 1
-        return step
+        return prepared.step
+
+    def hides_in(self, state: GameState, side: str) -> bool:
+        """Does the rule set keep anything of ``state`` from ``side``?"""
+        return self.game.observed_state(state, side) != state
 
     def pop(self) -> Step:
         """Remove the last action (never one that rolled a die: the dice stay in step)."""

@@ -420,6 +420,9 @@ class ChargeYrPikes(RuleSet):
                       ) -> GameState:
         return observation.sampled(table, observation_, side, rng)
 
+    def playable_state(self, table: Battlefield, state: GameState, side: str, seed: int) -> GameState:
+        return observation.playable(table, state, side, seed)
+
     def event_visible_to(self, event: Event, side: str) -> bool:
         return observation.visible_to(event, side)
 

@@ -48,7 +48,7 @@ from tertia.core.hidden import as_view, hidden, is_hidden, view_of, without_view
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_with
 
 PLACEHOLDER = hidden("officer grade")
@@ -177,16 +177,25 @@ def is_secret_from(unit: Unit, viewer: str) -> bool:
 # --- what each side sees ---------------------------------------------------------------------
 
 
+def secret_officers(state: GameState, viewer: str) -> list[Unit]:
+    """The officers whose value ``viewer`` may not see (:func:`is_secret_from`, written
+    out: it is asked before every decision of a player)."""
+    return [u for u in state.units.values() if u.side != viewer and unit_data(u).grade_secret]
+
+
+def hides_from(state: GameState, viewer: str) -> bool:
+    """Does ``state`` hold a value ``viewer`` may not see: does :func:`hide` change it?"""
+    return any(u.side != viewer and unit_data(u).grade_secret for u in state.units.values())
+
+
 def hide(state: GameState, viewer: str) -> GameState:
     """``state`` with every enemy officer's unrevealed value a placeholder, marked as
     ``viewer``'s view; ``state`` itself when there is none."""
-    secret = [u for u in state.units.values() if is_secret_from(u, viewer)]
+    secret = secret_officers(state, viewer)
     if not secret:
         return state
-    shown = state
-    for officer in secret:
-        shown = shown.with_unit(officer.evolve(grade=PLACEHOLDER))
-    return as_view(shown, viewer)
+    return as_view(state.with_units(officer.evolve(own=_graded(unit_data(officer), PLACEHOLDER))
+                                    for officer in secret), viewer)
 
 
 def sample(observation: GameState, rng: random.Random) -> GameState:
@@ -194,11 +203,55 @@ def sample(observation: GameState, rng: random.Random) -> GameState:
     D6 on the officer's rank's line), in the order of the officers' ids; no longer marked
     as a view."""
     shown = observation
-    for officer_id in sorted(u.id for u in observation.units.values() if is_hidden(unit_data(u).grade)):
+    for officer_id in sorted(u.id for u in observation.units.values() if _placeholder(unit_data(u).grade)):
         officer = shown.units[officer_id]
         grade = grade_on(grade_line(shown, officer), rng.randint(1, 6))
-        shown = shown.with_unit(officer.evolve(grade=grade))
+        shown = shown.with_unit(officer.evolve(own=_graded(unit_data(officer), grade)))
     return without_view_mark(shown)
+
+
+def hidden_and_sampled(state: GameState, viewer: str, rng: random.Random) -> GameState:
+    """``sample(hide(state, viewer), rng)`` in one step: each officer whose value
+    ``viewer`` may not see given a value drawn by ``rng`` as :func:`sample` draws it, in
+    the order of the officers' ids; his own value is replaced, never read. No longer
+    marked as a view."""
+    secret = sorted((u for u in state.units.values()
+                     if (u.side != viewer and unit_data(u).grade_secret) or _placeholder(unit_data(u).grade)),
+                    key=_unit_id)
+    drawn = [officer.evolve(own=_graded(unit_data(officer), grade_on(grade_line(state, officer),
+                                                                      rng.randint(1, 6))))
+             for officer in secret]
+    return without_view_mark(state.with_units(drawn))
+
+
+def _unit_id(unit: Unit) -> str:
+    return unit.id
+
+
+def _placeholder(grade: Any) -> bool:
+    return grade is not None and type(grade) is not str and is_hidden(grade)
+
+
+_GRADED: dict[tuple[int, str | None], tuple[CypUnit, CypUnit]] = {}
+GRADED_KEPT = 4096
+"""Officers' values with another grade kept ready (a battle has a few dozen officers)."""
+
+
+def _graded(own: CypUnit, grade: str | Mapping[str, str]) -> CypUnit:
+    """``own`` with ``grade`` (a value or the placeholder). The same officer is hidden and
+    sampled before every decision of a player, so each result is kept, under the values
+    it was made from (held beside it: an id is only theirs while they live)."""
+    if not isinstance(grade, str) and grade is not PLACEHOLDER:
+        return own.evolve(grade=grade)
+    key = (id(own), grade if isinstance(grade, str) else None)
+    found = _GRADED.get(key)
+    if found is not None and found[0] is own:
+        return found[1]
+    made = own.evolve(grade=grade)
+    if len(_GRADED) >= GRADED_KEPT:
+        _GRADED.clear()
+    _GRADED[key] = (own, made)
+    return made
 
 
 def carries_secret(event: Event, viewer: str) -> bool:

@@ -16,6 +16,12 @@ from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.events import FireOrdered
 
 
+def hides_from(state: GameState, viewer: str) -> bool:
+    """Does ``state`` hold an order ``viewer`` may not see: does :func:`hide` change it?"""
+    g = game_data(state)
+    return g.step is not None and any(_side_of(state, o[0]) != viewer for o in g.orders)
+
+
 def hide(state: GameState, viewer: str) -> GameState:
     """``state`` without the other side's orders of the fire step under way, marked as
     ``viewer``'s view; ``state`` itself when there are none."""
