@@ -300,7 +300,7 @@ def test_officers_values_not_yet_shown_differ(scenario: str) -> None:
     game = game_of(misty_naseby() if scenario == "misty naseby" else scenario, secret_deployment=True)
     counts = {"shown": 0, "differed": 0}
     tally = Tally()
-    seeds, limit = (SEEDS, LIMIT) if scenario != "misty naseby" else (range(1, 4), MIST_LIMIT)
+    seeds, limit = (SEEDS, LIMIT) if scenario != "misty naseby" else (range(1, 6), MIST_LIMIT)
     for seed in seeds:
         hider = hider_of(seed)
         one = deployed(game, seed)

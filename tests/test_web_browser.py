@@ -65,8 +65,9 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
+def _checked_page(browser: Any) -> Iterator[Any]:
+    """A page in a browser context of its own (its own storage: one player's browser),
+    failing the test on any script error it shows."""
     context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
     pg = context.new_page()
     errors: list[str] = []
@@ -75,6 +76,11 @@ def page(browser: Any) -> Iterator[Any]:
     yield pg
     context.close()
     assert errors == [], errors
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    yield from _checked_page(browser)
 
 
 def shoot(pg: Any, name: str) -> None:
@@ -813,14 +819,7 @@ def cyp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def second_page(browser: Any) -> Iterator[Any]:
     """Another browser context: the other player's own browser, with its own storage."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
-    yield pg
-    context.close()
-    assert errors == [], errors
+    yield from _checked_page(browser)
 
 
 def drawn_pieces(pg: Any, side: str) -> set[str]:

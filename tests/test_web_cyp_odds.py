@@ -29,11 +29,12 @@ from fastapi.testclient import TestClient
 from tertia.analysis.odds import Odds, odds
 from tertia.core.game import Game
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes import concealment, secret_grades
+from tertia.rulesets.charge_yr_pikes import secret_grades
 from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
 from tertia.web import games
 from tertia.web.app import create_app
+from tests.test_web_cyp_secrets import deployed_game
 from tests.web_support import bearer, create, service
 
 RULES = "charge-yr-pikes"
@@ -43,7 +44,7 @@ SHOOTER, TARGET, OFFICER = "r-york-foot", "p-fairfax-foot", "p-rainsborough"
 parliament brigadier (his value unrevealed) leads."""
 GAP = 3.0
 IN, E, NBL = "ineffective", "effective", "natural_born_leader"
-HIDER, PLACES = "r-guns-right", [(22.5, 41.0), (24.5, 40.5)]
+HIDER = "r-guns-right"  # the battery deployed_game hides in Radway
 """At Edgehill with secret deployment: a royalist battery deployed into Radway, where
 Parliament sees it only from within 12", at one of two places."""
 
@@ -184,20 +185,7 @@ def test_the_owner_is_told_the_odds_with_its_own_officers_value(client: TestClie
 def hidden_game(c: TestClient, place: int) -> dict[str, Any]:
     """Edgehill with secret deployment, the royalist battery deployed in Radway at place
     number ``place``, both sides done: the battle's first card."""
-    created = create(c, scenario="edgehill", rules=RULES, mode="hotseat", seed=7,
-                     options={"secret_deployment": True})
-    gid = created["id"]
-    for side in service(c).live(gid).state.sides:
-        headers = bearer(created["tokens"][side])
-        if side == ASKER:
-            x, y = PLACES[place]
-            put = c.post(f"/api/games/{gid}/actions", headers=headers,
-                         json={"type": "cyp_deploy", "unit": HIDER, "x": x, "y": y})
-            assert put.status_code == 200, put.text
-        done = c.post(f"/api/games/{gid}/actions", headers=headers, json={"type": "cyp_deployment_done"})
-        assert done.status_code == 200, done.text
-    assert concealment.hidden_from(service(c).live(gid).state, OWNER) == [HIDER]
-    return created
+    return deployed_game(c, ASKER, place)
 
 
 def _pieces(c: TestClient, created: dict[str, Any]) -> tuple[str, str]:

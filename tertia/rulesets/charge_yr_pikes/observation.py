@@ -60,7 +60,7 @@ def _secret_piece(state: GameState, side: str) -> bool:
     for u in state.units.values():
         if u.side != side:
             own = unit_data(u)
-            if own.grade_secret or (own.placed is False and u.removed is None):
+            if own.grade_secret is True or (own.placed is False and u.removed is None):
                 return True
     return False
 

@@ -180,12 +180,12 @@ def is_secret_from(unit: Unit, viewer: str) -> bool:
 def secret_officers(state: GameState, viewer: str) -> list[Unit]:
     """The officers whose value ``viewer`` may not see (:func:`is_secret_from`, written
     out: it is asked before every decision of a player)."""
-    return [u for u in state.units.values() if u.side != viewer and unit_data(u).grade_secret]
+    return [u for u in state.units.values() if u.side != viewer and unit_data(u).grade_secret is True]
 
 
 def hides_from(state: GameState, viewer: str) -> bool:
     """Does ``state`` hold a value ``viewer`` may not see: does :func:`hide` change it?"""
-    return any(u.side != viewer and unit_data(u).grade_secret for u in state.units.values())
+    return any(u.side != viewer and unit_data(u).grade_secret is True for u in state.units.values())
 
 
 def hide(state: GameState, viewer: str) -> GameState:
@@ -216,7 +216,8 @@ def hidden_and_sampled(state: GameState, viewer: str, rng: random.Random) -> Gam
     the order of the officers' ids; his own value is replaced, never read. No longer
     marked as a view."""
     secret = sorted((u for u in state.units.values()
-                     if (u.side != viewer and unit_data(u).grade_secret) or _placeholder(unit_data(u).grade)),
+                     if (u.side != viewer and unit_data(u).grade_secret is True)
+                     or _placeholder(unit_data(u).grade)),
                     key=_unit_id)
     drawn = [officer.evolve(own=_graded(unit_data(officer), grade_on(grade_line(state, officer),
                                                                       rng.randint(1, 6))))

@@ -30,6 +30,7 @@ from tertia.rulesets.charge_yr_pikes.cards import (
     HORSE,
     OFFICERS_AND_ARTILLERY,
     brigade_deck,
+    card_label,
     moved_by,
     tertia_of,
     tertias,
@@ -112,7 +113,11 @@ def respond_for(tx: Tx, tables: Tables, card: str, tertia: str, units: list[Unit
     side = deck.read_card(card).side or tx.state.sides[0]
     troops = [u for u in units if not unit_data(u).is_officer]
     dice = dice_for(tx.state, side, tertia, game_data(tx.state).wings, troops)
-    respond(tx, card, dice, response_table(tables, graded=graded), graded=graded)
+    own = deck.group_card(tertia, side)
+    label = card_label(tx.state, own)
+    if card != own:  # a free move, Officers & Artillery or an arm's card: both named
+        label = f"{card_label(tx.state, card)}, {label}"
+    respond(tx, card, dice, response_table(tables, graded=graded), graded=graded, label=label)
 
 
 def officers_and_guns(tx: Tx, tables: Tables, card: str, *, graded: bool) -> None:
