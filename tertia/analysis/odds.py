@@ -89,6 +89,8 @@ def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any
     changes: dict[str, dict[str, Any]] = {}
     for uid, old in before.units.items():
         new = after.units[uid]
+        if new is old:  # a state shares the pieces nothing changed: most of an army
+            continue
         diff: dict[str, Any] = {}
         for name in UNIT_FIELDS:
             a, b = getattr(old, name), getattr(new, name)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +48,26 @@ def die(name: str, faces: Iterable[int]) -> Distribution:
 
 
 def sum_of(n: int, d: Distribution) -> Distribution:
-    """The distribution of the sum of ``n`` independent copies of ``d``, as one node.
+    """The distribution of the sum of ``n`` independent copies of ``d``, as one node
+    (worked out once for each ``n`` and ``d``: a close combat asks for it on every walk of
+    its odds).
 
     >>> sum_of(2, D6).probability(7)
     Fraction(1, 6)
+    >>> sum_of(2, D6) is sum_of(2, D6)
+    True
     """
+    found = _SUMS.get((n, d))
+    if found is None:
+        found = _SUMS[(n, d)] = _sum_of(n, d)
+    return found
+
+
+_SUMS: dict[tuple[int, Distribution], Distribution] = {}
+"""Sums already worked out (a distribution never changes)."""
+
+
+def _sum_of(n: int, d: Distribution) -> Distribution:
     acc: dict[int, int] = {0: 1}
     for _ in range(n):
         nxt: dict[int, int] = {}
@@ -118,6 +135,32 @@ def distribution_named(name: str) -> Distribution:
         if found.name == name:
             return found
     raise KeyError(f"unknown dice distribution {name!r}")
+
+
+def read_face(face: int, dist: Distribution, reading: Callable[[int], T]) -> T:
+    """What ``reading`` gives for ``face``, a face of ``dist``, found by comparing the
+    face with the bounds of the runs of faces ``reading`` reads alike, and by nothing
+    else. A table read off a die after adding modifiers (``min(6, face + 1) in (5, 6)``,
+    ``table[face + bonus]``) reads the face by arithmetic, so exact odds
+    (:mod:`tertia.analysis.enumerate`) walk every face of it; read through this, they
+    walk one branch for each run of faces that read alike. ``reading`` is worked out
+    on plain numbers: what it gives is the same for every face, and so is play.
+
+    >>> hits = lambda f: min(6, f + 1) in (5, 6)
+    >>> read_face(5, D6, hits), read_face(3, D6, hits)
+    (True, False)
+    """
+    runs: list[tuple[int, T]] = []  # (the run's highest face, what it reads)
+    for value in dist.values():
+        read = reading(value)
+        if runs and runs[-1][1] == read:
+            runs[-1] = (value, read)
+        else:
+            runs.append((value, read))
+    for highest, read in runs[:-1]:
+        if face <= highest:
+            return read
+    return runs[-1][1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,7 @@ Read so:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -61,7 +62,7 @@ import shapely
 from shapely.geometry import LineString
 from shapely.geometry import Polygon as ShapelyPolygon
 
-from tertia.core.dice import D6, D10
+from tertia.core.dice import D6, D10, read_face
 from tertia.core.events import Event
 from tertia.core.geometry import Face, Point, base_distance, face_towards
 from tertia.core.reducer import handles
@@ -99,12 +100,14 @@ from tertia.rulesets.charge_yr_pikes.sight import (
     level,
     sightings,
 )
-from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.tables import Batteries, Tables
 
 RULE = "Charge yr Pikes! Artillery 9"
 HILLS_RULE = "Charge yr Pikes! Artillery: firing from hills"
 KINDS = (BALL, CANISTER)
 GUNNER = "gunner"
+HIT, MISSED, AGAIN = "hit", "missed", "again"
+"""How a battery's first D10 against a battery reads (:func:`_battery_read`)."""
 HORSE_TROOPS = ("horse", "lobsters", "scots_horse")
 STEP = 0.25
 """Inches between the points where the ground under a ball's path is looked at."""
@@ -290,21 +293,31 @@ def ball_strike(tx: Tx, table: Battlefield, state: GameState, gun: Unit, unit: U
     if is_battery(unit):
         b = tables.artillery.batteries
         face = tx.roll(D10, purpose)
-        read = max(1, min(10, face + total(modifiers)))
-        if read in b.hit:
+        plus = total(modifiers)
+        read = read_face(face, D10, lambda f: _battery_read(b, max(1, min(10, f + plus))))
+        if read == HIT:
             return Strike(unit.id, 1, halved=cut, struck=True, faces=(face,)), modifiers
-        if read not in b.roll_again:
+        if read == MISSED:
             return Strike(unit.id, 0, faces=(face,)), modifiers
         again = tx.roll(D10, f"{purpose}, rolled again")
-        result = b.again[again]
+        result = read_face(again, D10, lambda f: b.again.get(f))
+        if result is None:  # as the table would have been read before
+            raise KeyError("a second D10's face missing from [artillery.batteries.again]")
         if result == GUNNER:
             return Strike(unit.id, 1, halved=cut, struck=True, faces=(face, again)), modifiers
         effect = SILENCED if result == SILENCED else SILENT_TURN
         return Strike(unit.id, 0, effect=effect, struck=True, faces=(face, again)), modifiers
     line = "cavalry" if is_cavalry(unit) else "deep" if stands_deep(table, unit, tables) else "shallow"
     face = tx.roll(D6, purpose)
-    hits = tables.artillery.ball_hits[line].get(max(1, min(6, face + total(modifiers))), 0)  # type: ignore[index]
+    hits_on: Mapping[int, int] = tables.artillery.ball_hits[line]  # type: ignore[index]  # a line's name
+    plus = total(modifiers)
+    hits = read_face(face, D6, lambda f: hits_on.get(max(1, min(6, f + plus)), 0))
     return Strike(unit.id, hits, halved=cut, faces=(face,)), modifiers
+
+
+def _battery_read(b: Batteries, read: int) -> str:
+    """A modified D10 against a battery: a gunner hit, rolled again, or missed."""
+    return HIT if read in b.hit else AGAIN if read in b.roll_again else MISSED
 
 
 def penetration(table: Battlefield, state: GameState, gun: Unit, target: Unit, tables: Tables

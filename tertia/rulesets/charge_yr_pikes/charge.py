@@ -57,7 +57,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tertia.core.dice import D6
+from tertia.core.dice import D6, read_face
 from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -195,7 +195,8 @@ def attacks_with_pistols(tx: Tx, tables: Tables, attacker_id: str, *, year: int,
     if year >= rule.abandoned_from or not is_cavalry(unit) or front_rank_officers(tx.state, attacker_id):
         return False
     face = tx.roll(D6, f"caracole: {unit.label}")
-    return min(6, face + (rule.royalist_bonus if royalist else 0)) in rule.pistols
+    bonus = rule.royalist_bonus if royalist else 0
+    return read_face(face, D6, lambda f: min(6, f + bonus) in rule.pistols)
 
 
 @dataclass(frozen=True, slots=True)

@@ -300,7 +300,10 @@ def effects(before: GameState, after: GameState, events: Sequence[Event]) -> dic
         if clean and not out.get(uid, {}).get(ROUTS) and not out.get(uid, {}).get(FELL_BACK):
             put(uid, PASSED, True)
     for uid, unit in after.units.items():
-        old, new = unit_data(before.units[uid]), unit_data(unit)
+        was = before.units[uid]
+        if unit is was:  # untouched: the position shares the piece
+            continue
+        old, new = unit_data(was), unit_data(unit)
         if old.figures > new.figures and not old.is_officer:
             put(uid, FIGURES_LOST, old.figures - new.figures)
         if old.morale is None and new.morale is not None:

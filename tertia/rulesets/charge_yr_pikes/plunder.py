@@ -45,7 +45,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from tertia.core.dice import D6
+from tertia.core.dice import D6, read_face
 from tertia.core.events import UnitDeployed, UnitMoved, UnitRemoved
 from tertia.core.geometry import Point, bearing, heading_vector
 from tertia.core.ruleset import Tx
@@ -81,7 +81,8 @@ def _table_roll(tx: Tx, tables: Tables, unit_id: str, purpose: str, faces: Seque
     if graded:
         called_on(tx, front_rank_officers(tx.state, unit_id), PLUNDER)
     face = tx.roll(D6, f"{purpose}: {tx.state.units[unit_id].label}")
-    return min(6, face + officer_morale_bonus(tables, tx.state, unit_id, graded=graded)) in faces
+    bonus = officer_morale_bonus(tables, tx.state, unit_id, graded=graded)
+    return read_face(face, D6, lambda f: min(6, f + bonus) in faces)
 
 
 def obeys(tx: Tx, tables: Tables, unit_id: str, *, graded: bool = True) -> bool:

@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tertia.core.dice import D6, sum_of
+from tertia.core.dice import D6, read_face, sum_of
 from tertia.core.events import UnitTurned
 from tertia.core.geometry import EPSILON, angle_between, base_distance, is_within
 from tertia.core.ruleset import Tx
@@ -123,6 +123,20 @@ def half_d6(tables: Tables, face: int) -> int:
     return (face >= 2) + (face >= 4) + (face >= 6)
 
 
+def half_d6_of(tables: Tables, face: int, figures: int) -> int:
+    """The ½D6 casualties of a unit of ``figures`` figures: :func:`half_d6`, but never
+    more than it has (all it has are lost alike whatever the half, ``casualties.kill``).
+    A unit of one or two figures loses them all on faces that
+    halve alike to as many or more, so exact odds walk one branch for those faces
+    (:func:`~tertia.core.dice.read_face`), not one for each half.
+
+    >>> from tertia.rulesets.charge_yr_pikes.tables import default_tables
+    >>> [half_d6_of(default_tables(), face, 2) for face in range(1, 7)]
+    [1, 1, 2, 2, 2, 2]
+    """
+    return read_face(face, D6, lambda f: min(half_d6(tables, f), figures))
+
+
 def rout_move(tables: Tables, unit: Unit) -> RoutMove:
     """The unit's rout line; crews, lone guns and wagons (no rout line) rout as foot (G)."""
     line = move_line(tables, unit_data(unit)).rout
@@ -153,7 +167,8 @@ def rout(tx: Tx, tables: Tables, unit_id: str, why: str, *, foe: str | None = No
     change(tx, unit_id, why, formation=ROUTED, falling_back=False, routed_turn=tx.state.turn)
     change_rating(tx, tables, unit_id, tables.morale.permanent.routs, "routed")
     face = tx.roll(D6, f"half a D6 of casualties: {unit.label} routs")
-    lost = kill(tx, unit_id, half_d6(tables, face), f"routing ({why})")
+    lost = kill(tx, unit_id, half_d6_of(tables, face, unit_data(tx.state.units[unit_id]).figures),
+                f"routing ({why})")
     line = rout_move(tables, tx.state.units[unit_id])
     if unit_data(tx.state.units[unit_id]).figures == 0:
         leave_field(tx, unit_id, DESTROYED, "its last men fell as it routed")
