@@ -140,8 +140,12 @@ def test_foot_make_a_normal_move_and_no_breakthrough() -> None:
 
 def test_a_unit_owed_no_bonus_move_may_not_move() -> None:
     game, state = _bonus_step((("k-foot", False, ()),))
+    state = state.with_unit(state.units["k-horse"].evolve(name="Prince Rupert's Horse"))
     refused = game.validate(state, Move(unit="k-horse", waypoints=((50.0, 14.0),)))
     assert [v.code for v in refused] == [CypCode.NO_BONUS_MOVE]
+    assert refused[0].message.startswith("Prince Rupert's Horse")  # named, not by its id
+    unknown = game.validate(state, Move(unit="k-nobody", waypoints=((50.0, 14.0),)))
+    assert unknown[0].message.startswith("'k-nobody'")
 
 
 def test_horse_break_through_on_their_normal_move_at_another_unit() -> None:

@@ -146,7 +146,8 @@ def problems(table: Battlefield, state: GameState, action: Action, tables: Table
     entry = next((b for b in game_data(state).bonus if b[0] == action.unit), None)
     unit = state.units.get(action.unit)
     if entry is None or unit is None or not unit.in_play or unit.side != state.active:
-        return [Violation(CypCode.NO_BONUS_MOVE, f"{action.unit} has no bonus move to make", RULE)]
+        named = unit.label if unit is not None else repr(action.unit)
+        return [Violation(CypCode.NO_BONUS_MOVE, f"{named} has no bonus move to make", RULE)]
     if isinstance(action, Move):
         return []
     _, may_break, foes = entry

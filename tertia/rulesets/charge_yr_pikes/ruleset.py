@@ -278,10 +278,11 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CoreCode.WRONG_PHASE,
                               f"only fire orders are given now ({step.replace('_', ' ')})", rule)]
         shooters = {u.id for u in phases.shooters(state, state.active, step)}
+        named = state.units[action.unit].label if action.unit in state.units else repr(action.unit)
         if action.unit not in shooters:
-            return [Violation(CoreCode.CANNOT_ACT, f"{action.unit} may not fire in this step", rule)]
+            return [Violation(CoreCode.CANNOT_ACT, f"{named} may not fire in this step", rule)]
         if any(o[0] == action.unit for o in game_data(state).orders):
-            return [Violation(CoreCode.ALREADY_ACTED, f"{action.unit} has its order already", rule)]
+            return [Violation(CoreCode.ALREADY_ACTED, f"{named} has its order already", rule)]
         if action.kind not in FIRE_KINDS:
             return [Violation(CoreCode.CANNOT_ACT,
                               f"no kind of fire {action.kind!r} ({', '.join(FIRE_KINDS)})", rule)]
@@ -297,9 +298,9 @@ class ChargeYrPikes(RuleSet):
                 return [Violation(CoreCode.CANNOT_ACT, "a gun fires ball or canister", rule)]
             return artillery.artillery_problems(table, state, action.unit, action.target, action.kind, tables)
         if action.kind != "musket":
-            return [Violation(CoreCode.CANNOT_ACT, f"{action.unit} fires muskets", rule)]
+            return [Violation(CoreCode.CANNOT_ACT, f"{named} fires muskets", rule)]
         if own.troop == "dragoons" and not dragoons.may_act(own):
-            return [Violation(CoreCode.ALREADY_ACTED, f"{action.unit} have done what dragoons may this "
+            return [Violation(CoreCode.ALREADY_ACTED, f"{named} have done what dragoons may this "
                               "turn (two of mount or dismount, move, fire)", "Dragoons 18")]
         return musketry.musketry_problems(table, state, action.unit, action.target, tables)
 
