@@ -83,6 +83,18 @@ def page(browser: Any) -> Iterator[Any]:
     yield from _checked_page(browser)
 
 
+def open_every_link(pg: Any, server: Server, gid: str, tokens: dict[str, str]) -> None:
+    """Open each side's link in turn, so that this browser holds every side's token (a
+    hotseat), each page drawn before the next."""
+    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{gid}']"
+    for side, tok in tokens.items():
+        pg.goto("about:blank")
+        pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+        pg.wait_for_function(f"() => {held} && '{side}' in {held}.tokens")
+        pg.wait_for_selector(".unit")
+        pg.wait_for_function("() => !location.hash.includes('token=')")
+
+
 def shoot(pg: Any, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
@@ -281,13 +293,8 @@ def test_a_gun_shows_its_line_of_fire_and_sight(server: Server, page: Any) -> No
     pg = page
     created = httpx.post(server.url + "/api/games", json={"scenario": "edgehill", "mode": "hotseat",
                                                            "seed": 2}).json()
-    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{created['id']}']"
-    for side, tok in created["tokens"].items():
-        pg.goto("about:blank")
-        pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
-        pg.wait_for_function(f"() => {held} && '{side}' in {held}.tokens")
-        pg.wait_for_selector(".unit")
-        pg.wait_for_function("() => !location.hash.includes('token=')")
+    open_every_link(pg, server, created["id"], created["tokens"])
+    tok = list(created["tokens"].values())[-1]
     # The supply bases larger-battles keeps are drawn from the markers it lists.
     supplies = len(httpx.get(f"{server.url}/api/games/{created['id']}/view",
                              headers={"Authorization": f"Bearer {tok}"}).json()["table_markers"])
@@ -500,12 +507,7 @@ def test_d3_cards_shows_its_deck_and_offers_a_commanders_rally(server: Server, p
         assert r.status_code == 200, r.text
     assert rally is not None, "no commander rallied"
 
-    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{gid}']"
-    for s, tok in tokens.items():
-        pg.goto("about:blank")
-        pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
-        pg.wait_for_function(f"() => {held} && '{s}' in {held}.tokens")
-        pg.wait_for_selector(".unit")
+    open_every_link(pg, server, gid, tokens)
     pg.wait_for_function(f"() => window.tertiaScreen.view?.side === '{side}'")
     pg.wait_for_selector("[data-test=panel-deck]:not([hidden])")
     assert "left to draw this turn" in pg.inner_text("[data-test=deck-count]")
@@ -715,12 +717,7 @@ def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_scree
         "scenario": "naseby", "rules": "charge-yr-pikes", "mode": "hotseat", "seed": 3,
         "options": {"secret_deployment": True}}).json()
     gid = created["id"]
-    held = f"JSON.parse(localStorage.getItem('tertia.games') || '{{}}')['{gid}']"
-    for side, tok in created["tokens"].items():
-        pg.goto("about:blank")
-        pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
-        pg.wait_for_function(f"() => {held} && '{side}' in {held}.tokens")
-        pg.wait_for_selector(".unit")
+    open_every_link(pg, server, gid, created["tokens"])
     pg.wait_for_selector("[data-test=deploy-prompt]")
     first = pg.evaluate("() => window.tertiaScreen.view.side")
     other = next(s for s in created["tokens"] if s != first)

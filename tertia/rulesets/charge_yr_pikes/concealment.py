@@ -592,7 +592,7 @@ def _seen_by_sides(state: GameState, event: Event, hiding: Mapping[str, str]) ->
                 continue
             if text == uid or (len(text) > len(uid) and (uid in text or labels.get(uid, uid) in text)):
                 owners.add(owner)
-    return tuple(s for s in state.sides if not (owners - {s}))
+    return _sides_knowing(state, owners)
 
 
 def conceal_events(tx: Tx, before: GameState, mark: int) -> None:
@@ -632,7 +632,12 @@ def _response_rolled_for(events: Sequence[Event], i: int) -> CommandResponded | 
 
 def _seeing_units(state: GameState, units: Iterable[str], hiding: Mapping[str, str]) -> tuple[str, ...]:
     """The sides from which none of ``units`` is hidden."""
-    owners = {hiding[u] for u in units if u in hiding}
+    return _sides_knowing(state, {hiding[u] for u in units if u in hiding})
+
+
+def _sides_knowing(state: GameState, owners: set[str]) -> tuple[str, ...]:
+    """The sides that may see what names pieces hidden by ``owners``: those owners alone
+    (every side, when there are none; none, when two sides' hidden pieces are named)."""
     return tuple(s for s in state.sides if not (owners - {s}))
 
 
