@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.metadata import entry_points
@@ -23,6 +24,8 @@ R = TypeVar("R", bound=type[RuleSet])
 
 _REGISTRY: dict[str, type[RuleSet]] = {}
 _loaded = False
+_loading = False
+_LOCK = threading.RLock()
 
 PLUGINS_VARIABLE = "TERTIA_RULESETS"
 ENTRY_POINT_GROUP = "tertia.rulesets"
@@ -56,27 +59,48 @@ def registered(cls: type[RuleSet]) -> Iterator[type[RuleSet]]:
 
 
 def _load() -> dict[str, type[RuleSet]]:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
-        from tertia.rulesets.d3_cards import D3Cards
-        from tertia.rulesets.d3_commands import D3Commands
-        from tertia.rulesets.declare_thee_sir import DeclareTheeSir
-        from tertia.rulesets.larger_battles import LargerBattles
+    """The registry, with the shipped rule sets and the named plugins in it.
 
-        for cls in (LargerBattles, D3Commands, D3Cards, DeclareTheeSir, ChargeYrPikes):
-            register_ruleset(cls)
-        for name in filter(None, (n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
-            try:
-                importlib.import_module(name)
-            except ImportError as exc:
-                raise ValueError(f"{PLUGINS_VARIABLE}: cannot import {name!r}: {exc}") from None
-        for point in entry_points(group=ENTRY_POINT_GROUP):
-            loaded = point.load()
-            if isinstance(loaded, type) and issubclass(loaded, RuleSet):
-                register_ruleset(loaded)
+    Loading takes a while (it imports every rule set), so threads asking meanwhile wait
+    for it rather than see a registry filled in part; a failed load is tried again on the
+    next call. Within the loading thread (a plugin asking for the registry as it is
+    imported) the registry is answered as it stands."""
+    global _loaded, _loading
+    if _loaded:
+        return _REGISTRY
+    with _LOCK:
+        if _loaded or _loading:
+            return _REGISTRY
+        _loading = True
+        try:
+            from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
+            from tertia.rulesets.d3_cards import D3Cards
+            from tertia.rulesets.d3_commands import D3Commands
+            from tertia.rulesets.declare_thee_sir import DeclareTheeSir
+            from tertia.rulesets.larger_battles import LargerBattles
+
+            for cls in (LargerBattles, D3Commands, D3Cards, DeclareTheeSir, ChargeYrPikes):
+                register_ruleset(cls)
+            for name in filter(None, (n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
+                try:
+                    importlib.import_module(name)
+                except ImportError as exc:
+                    raise ValueError(f"{PLUGINS_VARIABLE}: cannot import {name!r}: {exc}") from None
+            for point in entry_points(group=ENTRY_POINT_GROUP):
+                loaded = point.load()
+                if isinstance(loaded, type) and issubclass(loaded, RuleSet):
+                    register_ruleset(loaded)
+            _loaded = True
+        finally:
+            _loading = False
     return _REGISTRY
+
+
+def load_rulesets() -> list[str]:
+    """Load the registry now (a server does so before its first request, so that none
+    waits for it) and return the ids registered; raises like :func:`ruleset_class` would
+    for a plugin that cannot be imported."""
+    return ruleset_ids()
 
 
 def ruleset_ids() -> list[str]:

@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tertia
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import get_ruleset, load_rulesets, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import QUANTUM, AiRunner
 from tertia.web.errors import ServiceError, not_found
@@ -145,6 +145,8 @@ def create_app(
     :mod:`tertia.web.store`); ``max_games`` games at most are held in memory;
     ``allowed_hosts``, when given, are the only ``Host`` names answered
     (``tertia serve`` gives :data:`~tertia.web.limits.LOCAL_HOSTS` and its ``--allowed-host``)."""
+    # Before the first request: a game resumed at once must find its rule set registered.
+    load_rulesets()
     store = GameStore(db_path, durable=durable)
     service = GameService(store, cache_size=max_games)
     runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace, quantum=ai_quantum)
