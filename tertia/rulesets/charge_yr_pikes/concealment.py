@@ -86,7 +86,7 @@ from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.secret_grades import GradeRevealed
 from tertia.rulesets.charge_yr_pikes.sight import crest_hides, ground_hides, level
-from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 
 DEPLOY = "cyp_deploy"
 """The decision awaited while a side deploys."""
@@ -527,8 +527,6 @@ def sample(table: Battlefield, observation: GameState, side: str, rng: random.Ra
                     if u.removed == UNPLACED and is_hidden(u.extra.get("position")))
     if not secret:
         return observation
-    from tertia.rulesets.charge_yr_pikes.ruleset import tables_of  # the rule set imports this module
-
     tables = tables_of(observation)
     state = observation
     for uid in secret:

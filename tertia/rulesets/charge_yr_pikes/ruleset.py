@@ -6,11 +6,9 @@ their own modules and joined to the sequence as they are finished."""
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action, EndPhase, Move
@@ -90,20 +88,10 @@ from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces, undetached
-from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_with
+from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_of, tables_with
 
 MOVEMENT_RULE = "Movement 5"
 FORMATIONS_RULE = "Formations 3"
-
-
-@lru_cache(maxsize=64)
-def _tables(replacements: str) -> Tables:
-    return tables_with(json.loads(replacements))
-
-
-def tables_of(state: GameState) -> Tables:
-    """The tables this game plays with: the built-in ones and the scenario's replacements."""
-    return _tables(json.dumps(game_data(state).tables, sort_keys=True))
 
 
 class ChargeYrPikes(RuleSet):

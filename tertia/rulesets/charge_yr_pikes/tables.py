@@ -15,13 +15,17 @@ one whole, and is checked as strictly (:func:`tables_with`).
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tertia.core.state import GameState
+from tertia.rulesets.charge_yr_pikes.data import game_data
 
 TABLES_FILE = Path(__file__).with_name("tables.toml")
 
@@ -404,3 +408,13 @@ def tables_with(replacements: Mapping[str, Any]) -> Tables:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise TablesError(f"tables.{where}: {first['msg'].removeprefix('Value error, ')}") from None
+
+
+@lru_cache(maxsize=64)
+def _tables(replacements: str) -> Tables:
+    return tables_with(json.loads(replacements))
+
+
+def tables_of(state: GameState) -> Tables:
+    """The tables this game plays with: the built-in ones and the scenario's replacements."""
+    return _tables(json.dumps(game_data(state).tables, sort_keys=True))
