@@ -25,6 +25,7 @@ from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.narrative import Narrator
+from tertia.io.safe_narration import tell_safely
 from tertia.web.store import ActionRow, GameRow
 from tertia.web.traces import moves_of
 
@@ -167,19 +168,27 @@ class LiveGame:
 
     def log_entry(self, index: int, side: str) -> dict[str, Any]:
         """Entry ``index`` of the log as ``side`` may read it: 0 is the opening, then one
-        per action, with narrative lines and the dice shown to that side."""
+        per action, with narrative lines and the dice shown to that side. An event whose
+        telling fails is one line of kind ``untold`` (:mod:`tertia.io.safe_narration`)."""
         if index == 0:
             before, events, actor, action = self.initial, self.start_events, None, None
         else:
             step = self.steps[index - 1]
             before, events, actor, action = self.states[index - 1], step.events, step.side, step.action
         shown = self.visible(events, side)
+        where = f"game {self.row.id}, log entry {index}"
+
         def tell() -> list[dict[str, str]]:
             narrator = Narrator(before, side_names=self.side_names())
-            return [{"text": n.text, "kind": n.kind} for n in narrator.entries(shown)]
+            return [{"text": n.text, "kind": n.kind} for n in tell_safely(narrator, shown, where=where)]
 
         lines = self._lines.get_or_make((index, side), tell)
         after = self.states[index]
+        try:
+            moves = moves_of(before, events, shown)
+        except Exception:  # the table then draws no trace for this entry; the game plays on
+            log.exception("could not trace the moves of %s", where)
+            moves = []
         return {
             "index": index,
             "side": actor,
@@ -187,7 +196,7 @@ class LiveGame:
             "turn": after.turn,
             "phase": after.phase,
             "lines": lines,
-            "moves": moves_of(before, events, shown),
+            "moves": moves,
             "dice": [
                 {"purpose": e.to_dict()["purpose"], "die": e.to_dict()["die"], "value": e.to_dict()["value"]}
                 for e in shown if e.type == "dice_rolled"
