@@ -105,6 +105,7 @@ def test_report_is_written(tmp_path: Path) -> None:
     assert code == 0
     html = report.read_text()
     assert html.startswith("<!DOCTYPE html>") and "<svg" in html
+    assert " to inflict a hit" in html  # the odds each attack had, computed by the command
 
 
 def test_inspect_json_gives_hit_limits() -> None:

@@ -225,7 +225,7 @@ def _write_report(record: BattleRecord, path: Path) -> None:
     from tertia.io.report import write_report_for
 
     try:
-        write_report_for(record, path)
+        write_report_for(record, path, notes=odds_notes(record))
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import tertia
-from tertia.analysis.odds import odds_notes
 from tertia.core import events as ev
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
@@ -218,8 +217,11 @@ def write_report(path: str | Path, **kwargs: Any) -> Path:
     return target
 
 
-def build_report_for(record: BattleRecord, *, scale: float = 12.0) -> str:
-    """The report of a battle fought with :func:`tertia.battle.fight_battle`."""
+def build_report_for(record: BattleRecord, *, scale: float = 12.0,
+                     notes: Mapping[int, str] | None = None) -> str:
+    """The report of a battle fought with :func:`tertia.battle.fight_battle`; ``notes``
+    (by ``id`` of an event, such as :func:`tertia.analysis.odds.odds_notes` gives) are told
+    beside the events they name."""
     game = record.game
     scenario = game.scenario
     rules = game.ruleset.describe()
@@ -243,14 +245,15 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0) -> str:
         description=scenario.description,
         details=details,
         scale=scale,
-        notes=odds_notes(record),
+        notes=notes,
     )
 
 
-def write_report_for(record: BattleRecord, path: str | Path, *, scale: float = 12.0) -> Path:
+def write_report_for(record: BattleRecord, path: str | Path, *, scale: float = 12.0,
+                     notes: Mapping[int, str] | None = None) -> Path:
     """Write :func:`build_report_for` to ``path``."""
     target = Path(path)
-    write_text(target, build_report_for(record, scale=scale))
+    write_text(target, build_report_for(record, scale=scale, notes=notes))
     return target
 
 
