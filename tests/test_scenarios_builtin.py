@@ -93,8 +93,8 @@ def test_resolve_unknown_lists_the_builtins() -> None:
     with pytest.raises(ScenarioError) as info:
         resolve_scenario("marston_moor")
     assert str(info.value) == (
-        "marston_moor: no such file, and no built-in scenario of that name; "
-        "built-ins: chalgrove, edgehill, naseby, roundway_down, skirmish"
+        "marston_moor: no such file, and no scenario of that name; "
+        "scenarios: chalgrove, edgehill, naseby, roundway_down, skirmish"
     )
     with pytest.raises(ScenarioError) as info:
         load_builtin("marston_moor")
@@ -320,7 +320,8 @@ def test_scenarios_command_json() -> None:
     assert edgehill["rules"] == ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir",
                                  "charge-yr-pikes"]
     assert edgehill["units"] == {"parliament": 15, "royalist": 18}
-    assert set(rows[1]) == {"name", "title", "rules", "units"}
+    assert set(rows[1]) == {"name", "title", "rules", "units", "shipped_by"}
+    assert {r["shipped_by"] for r in rows} == {None}
 
 
 def test_validate_accepts_a_builtin_name() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -46,6 +47,13 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def fail_problems(problems: Sequence[object], fallback: str) -> NoReturn:
+    """Print each problem on its own line and exit 1 with the last (``fallback`` if none)."""
+    for problem in problems[:-1]:
+        err.print(str(problem), soft_wrap=True)
+    fail(str(problems[-1]) if problems else fallback)
+
+
 def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None:
     """Refuse outputs that would overwrite the scenario being played or each other."""
     given = [(flag, path) for flag, path in outputs.items() if path is not None]
@@ -82,9 +90,7 @@ def build_game(scenario: str, rules: str, options: dict[str, str] | None = None)
     try:
         loaded = resolve_scenario(scenario, rules_id=rules)
     except ScenarioError as exc:
-        for problem in exc.problems[:-1]:
-            err.print(str(problem), soft_wrap=True)
-        fail(str(exc.problems[-1]) if exc.problems else f"{scenario}: not a valid scenario")
+        fail_problems(exc.problems, f"{scenario}: not a valid scenario")
     except (OSError, ValueError, KeyError) as exc:
         fail(str(exc))
     return Game(ruleset, loaded)

@@ -3,12 +3,16 @@ itself on :data:`app`; this module only assembles them."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
 import tertia
+from tertia.cli.common import fail
+from tertia.rulesets import PLUGINS_VARIABLE, ruleset_ids
 
 
 def _untyped_help(option: Any) -> Any:
@@ -53,6 +57,24 @@ def main(
     ] = False,
 ) -> None:
     """English Civil War battles on a free-movement table."""
+    _load_rule_sets()
+
+
+def _load_rule_sets() -> None:
+    """Register every rule set before a command runs, so one that cannot be loaded stops
+    it with one line whatever the command.
+
+    A module named in ``TERTIA_RULESETS`` is looked for on the import path and then in the
+    current directory, as ``python -m tertia`` finds it: the installed ``tertia`` script
+    does not put the directory on the path, and the documented example
+    (``TERTIA_RULESETS=tests.example_rules.plugin tertia battle``) is run from the
+    checkout. Appended, the directory shadows no installed module."""
+    if os.environ.get(PLUGINS_VARIABLE, "").strip() and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        ruleset_ids()
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def _register() -> None:

@@ -24,6 +24,7 @@ from tertia.cli.common import (
     build_game,
     check_outputs,
     fail,
+    fail_problems,
     out,
     parse_options,
     print_table,
@@ -40,17 +41,22 @@ from tertia.io.narrative import Narrator
 from tertia.io.record import RecordError, load_record, replay, save_record
 from tertia.rulesets import get_ruleset, ruleset_ids
 
-DEFAULT_SCENARIO = "edgehill"
 DEFAULT_SEED = 1642
 PLAYERS = ("doctrine", "random", "human")
 
 
 def default_scenario(rules: str) -> str:
-    """Edgehill, unless it is not written for ``rules`` and another built-in is."""
-    from tertia.scenarios import list_builtin
+    """Edgehill, unless it is not written for ``rules`` and another scenario is: then the
+    first built-in written for it, else the first battle a rule set ships for it
+    (:func:`tertia.scenarios.catalogue.default_scenario`); a clean exit when a shipped
+    battle's file has problems."""
+    from tertia.io.scenario_file import ScenarioError
+    from tertia.scenarios.catalogue import default_scenario as catalogue_default
 
-    suited = [s.name for s in list_builtin() if rules in s.rules]
-    return DEFAULT_SCENARIO if DEFAULT_SCENARIO in suited or not suited else suited[0]
+    try:
+        return catalogue_default(rules)
+    except ScenarioError as exc:
+        fail_problems(exc.problems, "a scenario a rule set ships is not valid")
 
 
 def battle_summary(record: BattleRecord) -> dict[str, Any]:
@@ -109,8 +115,8 @@ def print_result(record: BattleRecord, names: dict[str, str]) -> None:
 def battle(
     scenario: Annotated[
         str | None,
-        typer.Option(help="Built-in scenario name or a TOML file (default: Edgehill, or the first "
-                          "built-in written for the rule set)"),
+        typer.Option(help="Scenario name (`tertia scenarios`) or a TOML file (default: Edgehill, or "
+                          "the first scenario written for the rule set)"),
     ] = None,
     rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
     seed: Annotated[int, typer.Option(help="Seed for the dice and the players")] = DEFAULT_SEED,

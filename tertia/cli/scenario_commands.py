@@ -9,17 +9,17 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from tertia.cli.common import print_table
+from tertia.cli.common import fail_problems, print_table
 from tertia.cli.main import app
 from tertia.core.scenario import Scenario
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 from tertia.rulesets import ruleset_ids
-from tertia.scenarios import builtin_names, list_builtin, load_builtin
+from tertia.scenarios.catalogue import is_named, load_named, scenario_catalogue
 
 
 @app.command()
 def validate(
-    file: Annotated[str, typer.Argument(help="Scenario TOML file (or a built-in's name).")],
+    file: Annotated[str, typer.Argument(help="Scenario TOML file, or a scenario name (`tertia scenarios`).")],
     rules: Annotated[
         str | None,
         typer.Option("--rules", help="Also check the scenario against this rule set."),
@@ -31,8 +31,8 @@ def validate(
     path = Path(file)
 
     def load(rules_id: str | None) -> Scenario:
-        if not path.exists() and file in builtin_names():
-            return load_builtin(file, rules_id=rules_id)
+        if not path.exists() and is_named(file):
+            return load_named(file, rules_id=rules_id)
         return load_scenario(path, source_name=file, rules_id=rules_id)
 
     try:
@@ -62,21 +62,28 @@ def validate(
 def scenarios(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.", metavar="")] = False,
 ) -> None:
-    """List the built-in scenarios and the rule sets each is written for."""
-    entries = list_builtin()
+    """List the scenarios that may be named, built in or shipped by a rule set, and the rule
+    sets each is written for."""
+    try:
+        entries = scenario_catalogue()
+    except ScenarioError as exc:
+        fail_problems(exc.problems, "a scenario a rule set ships is not valid")
     if as_json:
         rows = [
-            {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units)}
+            {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
+             "shipped_by": s.shipped_by}
             for s in entries
         ]
         typer.echo(json.dumps(rows, indent=2))
         return
-    table = Table(title="Built-in scenarios")
+    table = Table(title="Scenarios")
     table.add_column("name", style="bold")
     table.add_column("title")
     table.add_column("rules")
     table.add_column("units")
+    table.add_column("from")
     for s in entries:
         units = ", ".join(f"{side} {n}" for side, n in s.units.items())
-        table.add_row(s.name, s.title, ", ".join(s.rules) or "any", units)
+        source = "built in" if s.shipped_by is None else f"rule set {s.shipped_by}"
+        table.add_row(s.name, s.title, ", ".join(s.rules) or "any", units, source)
     print_table(table)

@@ -62,8 +62,8 @@ FAILED_GAMES_EXIT = 2
 
 ScenarioOpt = Annotated[
     str | None,
-    typer.Option(help="Built-in scenario name or a TOML file (default: Edgehill, or the first built-in "
-                      "written for the rule set)"),
+    typer.Option(help="Scenario name (`tertia scenarios`) or a TOML file (default: Edgehill, or the "
+                      "first scenario written for the rule set)"),
 ]
 RulesOpt = Annotated[str, typer.Option(help="Rule set id")]
 GamesOpt = Annotated[int, typer.Option(help="Games to fight (per value, for a sweep)")]

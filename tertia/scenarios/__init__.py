@@ -1,6 +1,8 @@
 """Battles shipped with Tertia: the ``*.toml`` files in this package.
 
-A built-in scenario is named by its file's stem:
+A built-in scenario is named by its file's stem (the catalogue of every scenario that may
+be named, these and the battles registered rule sets ship, is
+:mod:`tertia.scenarios.catalogue`):
 
 >>> [s.name for s in list_builtin()]
 ['chalgrove', 'edgehill', 'naseby', 'roundway_down', 'skirmish']
@@ -23,14 +25,19 @@ from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 
 
 @dataclass(frozen=True, slots=True)
-class BuiltinScenario:
-    """A shipped scenario: its name, title, the rule sets it is written for and its size."""
+class ScenarioEntry:
+    """A scenario in the catalogue: its name, title, the rule sets it is written for, its
+    size, and the rule set shipping it (None for a built-in)."""
 
     name: str
     title: str
     rules: tuple[str, ...]
     units: Mapping[str, int]
     """Troop units per side id."""
+    shipped_by: str | None = None
+
+
+BuiltinScenario = ScenarioEntry
 
 
 def _files() -> dict[str, Traversable]:
@@ -46,17 +53,17 @@ def builtin_names() -> list[str]:
     return sorted(_files())
 
 
-def list_builtin() -> list[BuiltinScenario]:
+def list_builtin() -> list[ScenarioEntry]:
     """Every built-in scenario, sorted by name."""
     return [describe_scenario(name, load_builtin(name)) for name in builtin_names()]
 
 
-def describe_scenario(name: str, scenario: Scenario) -> BuiltinScenario:
+def describe_scenario(name: str, scenario: Scenario) -> ScenarioEntry:
     """A scenario's name, title, rule sets and troop units per side, for a catalogue."""
     counts = {side: 0 for side in scenario.side_ids}
     for unit in scenario.units:
         counts[unit.side] += 1
-    return BuiltinScenario(name, scenario.name, scenario.rules, counts)
+    return ScenarioEntry(name, scenario.name, scenario.rules, counts)
 
 
 def load_builtin(name: str, *, rules_id: str | None = None) -> Scenario:
@@ -79,13 +86,18 @@ def _load_builtin(name: str, rules_id: str | None) -> Scenario:
 
 
 def resolve_scenario(name_or_path: str | Path, *, rules_id: str | None = None) -> Scenario:
-    """A built-in scenario by name, or a scenario file by path.
+    """A scenario by name (a built-in, or a battle a registered rule set ships: the
+    :mod:`catalogue <tertia.scenarios.catalogue>`), or a scenario file by path.
 
     Raises :class:`~tertia.io.scenario_file.ScenarioError` when it is neither, listing
-    the built-in names, or when the file has problems.
+    the catalogue's names, or when the file has problems.
     """
+    from tertia.scenarios import catalogue
+
     if isinstance(name_or_path, str) and name_or_path in _files():
         return load_builtin(name_or_path, rules_id=rules_id)
+    if isinstance(name_or_path, str) and catalogue.is_named(name_or_path):
+        return catalogue.load_named(name_or_path, rules_id=rules_id)
     path = Path(name_or_path)
     if path.exists():
         return load_scenario(path, source_name=str(name_or_path), rules_id=rules_id)
@@ -94,8 +106,7 @@ def resolve_scenario(name_or_path: str | Path, *, rules_id: str | None = None) -
             Problem(
                 str(name_or_path),
                 "",
-                f"no such file, and no built-in scenario of that name; built-ins: "
-                f"{_known(_files())}",
+                f"no such file, and no scenario of that name; scenarios: {catalogue.known_names()}",
             )
         ]
     )

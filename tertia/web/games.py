@@ -16,9 +16,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from tertia.analysis.enumerate import TooManyBranches
@@ -32,10 +30,13 @@ from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction
 from tertia.core.vocabulary import COMMAND_CARDS, DECK
-from tertia.io.scenario_file import ScenarioError, load_scenario
+from tertia.io.scenario_file import ScenarioError
 from tertia.offers import parse_items, prompt_offers, unit_offers
-from tertia.rulesets import get_ruleset, ruleset_class, ruleset_ids
-from tertia.scenarios import BuiltinScenario, builtin_names, describe_scenario, load_builtin
+from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.scenarios import BuiltinScenario
+from tertia.scenarios.catalogue import load_named
+from tertia.scenarios.catalogue import scenario_names as catalogue_names
+from tertia.scenarios.catalogue import shipped_scenarios as catalogue_shipped
 from tertia.web.cards import card_view
 from tertia.web.deck import deck_view
 from tertia.web.errors import ServiceError, illegal, not_found
@@ -63,32 +64,19 @@ def drawn_seed() -> int:
 @lru_cache(maxsize=32)
 def _game(scenario: str, rules: str, options: str) -> Game:
     """Games are immutable (rule set plus table), so equal set-ups share one."""
-    ruleset = get_ruleset(rules, **json.loads(options))
-    if scenario in builtin_names():
-        return Game(ruleset, load_builtin(scenario, rules_id=rules))
-    path = Path(ruleset.SCENARIO_FILES[scenario])
-    return Game(ruleset, load_scenario(path, source_name=path.name, rules_id=rules))
+    return Game(get_ruleset(rules, **json.loads(options)), load_named(scenario, rules_id=rules))
 
 
 def scenario_names(rules: str) -> list[str]:
-    """The scenarios that may be named for ``rules``: the built-in ones and those the rule
-    set ships (:attr:`RuleSet.SCENARIO_FILES <tertia.core.ruleset.RuleSet.SCENARIO_FILES>`)."""
-    shipped = ruleset_class(rules).SCENARIO_FILES if rules in ruleset_ids() else {}
-    return [*builtin_names(), *sorted(set(shipped) - set(builtin_names()))]
+    """The scenarios that may be named (``rules`` for any rule set): the catalogue's, the
+    built-in ones and those registered rule sets ship (:mod:`tertia.scenarios.catalogue`)."""
+    return catalogue_names()
 
 
 def shipped_scenarios() -> list[BuiltinScenario]:
     """The battles rule sets ship beside the built-in ones, each offered under the rule
-    sets it is written for (its own, at least)."""
-    found: list[BuiltinScenario] = []
-    for rules in ruleset_ids():
-        for name, file in sorted(ruleset_class(rules).SCENARIO_FILES.items()):
-            if name in builtin_names() or any(s.name == name for s in found):
-                continue
-            scenario = load_scenario(Path(file), source_name=Path(file).name, rules_id=rules)
-            described = describe_scenario(name, scenario)
-            found.append(replace(described, rules=described.rules or (rules,)))
-    return found
+    sets it is written for (its own, when its file names none)."""
+    return catalogue_shipped()
 
 
 def build_game(scenario: str, rules: str, options: Mapping[str, Any]) -> Game:
@@ -97,7 +85,7 @@ def build_game(scenario: str, rules: str, options: Mapping[str, Any]) -> Game:
     client names."""
     if scenario not in scenario_names(rules):
         known = ", ".join(scenario_names(rules))
-        raise ServiceError(422, "UNKNOWN_SCENARIO", f"no built-in scenario {scenario!r}; built-ins: {known}")
+        raise ServiceError(422, "UNKNOWN_SCENARIO", f"no scenario {scenario!r}; scenarios: {known}")
     if rules not in ruleset_ids():
         raise ServiceError(422, "UNKNOWN_RULES",
                            f"unknown rule set {rules!r}; known: {', '.join(ruleset_ids())}")
