@@ -68,7 +68,7 @@ class Offer:
 def phrase_context(ruleset: RuleSet, state: GameState) -> dict[str, str]:
     """Names an action kind's phrase may use besides its fields: the phase, and every
     string in the rule set's summary (the card in play ...)."""
-    summary = ruleset.summary(state)
+    summary = ruleset.presentation().summary(state)
     return {"phase": state.phase, **{k: v for k, v in summary.items() if isinstance(v, str)}}
 
 
@@ -89,7 +89,8 @@ def describe(ruleset: RuleSet, state: GameState, action: Action,
         return action.type.replace("_", " ").capitalize()
     shown = phrase_context(ruleset, state) if context is None else context
     piece = namer(state)
-    return kind.describe(action.to_dict(), lambda ident: piece(ident) or ruleset.command_label(state, ident),
+    shows = ruleset.presentation()
+    return kind.describe(action.to_dict(), lambda ident: piece(ident) or shows.command_label(state, ident),
                          shown)
 
 

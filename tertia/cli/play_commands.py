@@ -160,11 +160,8 @@ def battle(
         fail(str(exc), 2)
     except LeftTheBattle as exc:
         fail(f"{exc}; nothing was saved")
-    if not as_json and live is None:
-        out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
-        narrator = Narrator(record.initial_state, side_names=names, notes=odds_notes(record))
-        for line in narrator.entries(record.iter_events()):
-            _print_line(line.kind, line.text)
+    # The record and the report are written before the battle is told, so nothing the
+    # telling meets can lose them.
     if save is not None:
         try:
             save_record(record, save)
@@ -172,6 +169,12 @@ def battle(
             fail(f"{save}: cannot write: {exc.strerror or exc}")
     if report is not None:
         _write_report(record, report)
+    if not as_json and live is None:
+        out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
+        narrator = Narrator(record.initial_state, side_names=names, notes=odds_notes(record),
+                            titles=game.ruleset.presentation().title)
+        for line in narrator.entries(record.iter_events()):
+            _print_line(line.kind, line.text)
     if as_json:
         sys.stdout.write(json.dumps(battle_summary(record)) + "\n")
         return
@@ -205,7 +208,7 @@ class _LiveNarrative:
         # The battle's start, as fight_battle will make it (the same seeded dice): told now,
         # before anyone is asked anything.
         state, events = game.start(SeededDice(dice_seed(seed)))
-        self.narrator = Narrator(state, side_names=names)
+        self.narrator = Narrator(state, side_names=names, titles=game.ruleset.presentation().title)
         out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
         self.tell(events)
 
@@ -258,22 +261,27 @@ def inspect(
     rules: RulesForFileOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
-    """Every unit's derived state now: hits, hit limit with support and cover, ammunition."""
+    """Every piece as the rule set shows it now: what it is, whether it is in play, and
+    each fact its rule set declares (hits against the hit limit and what raised it,
+    morale, figures, formation ...)."""
     game, state = state_from_file(file, rules)
-    reports = [game.unit_report(state, uid) for uid in state.units]
+    presentation = game.ruleset.presentation()
+    cards = [presentation.piece(game.table, state, uid, None) for uid in state.units]
     if as_json:
-        sys.stdout.write(json.dumps({"rules": rules, "turn": state.turn, "units": reports}) + "\n")
+        sys.stdout.write(json.dumps({"rules": game.ruleset.id, "turn": state.turn,
+                                     "facts": presentation.describe(),
+                                     "units": [c.to_dict() for c in cards]}) + "\n")
         return
+    names = side_names(game)
     table = Table(title=f"{game.scenario.name} — {game.ruleset.title}, turn {state.turn}")
-    for col in ("id", "side", "type", "hits", "hit limit", "why", "ammo", "status"):
+    for col in ("piece", "side", "kind", "status", "shows"):
         table.add_column(col)
-    for r in reports:
+    for c in cards:
+        notes = [f.note for f, _ in c.facts if f.note and f.shown()]
+        shows = " · ".join(c.lines()) + (f" ({'; '.join(notes)})" if notes else "")
         table.add_row(
-            r["id"], r["side"], r["type"], str(r["hits"]),
-            "" if r.get("hit_limit") is None else str(r["hit_limit"]),
-            "; ".join(r.get("hit_limit_increases", [])),
-            str(r.get("ammunition", "")),
-            "in play" if r["in_play"] else str(r["removed"]),
+            Text(c.name), Text(names.get(c.side, c.side)), Text(c.kind.replace("_", " ")),
+            Text("in play" if c.in_play else str(c.removed).replace("_", " ")), Text(shows),
         )
     print_table(table)
 

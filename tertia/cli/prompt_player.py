@@ -101,7 +101,7 @@ class PromptPlayer:
         side = self.side_names.get(seen.to_act, seen.to_act)
         self.write("")
         self.write(f"Turn {seen.turn}, {seen.phase} phase: {side} to act")
-        summary = game.ruleset.summary(seen)
+        summary = game.ruleset.presentation().summary(seen)
         brief = [f"{k.replace('_', ' ')} {v}" for k, v in summary.items() if isinstance(v, str | int)]
         if brief:
             self.write("  " + "; ".join(brief))

@@ -18,6 +18,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import Event
 from tertia.core.hidden import VIEW_OF, refuse_view
+from tertia.core.presentation import PieceCard
 from tertia.core.ruleset import RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
@@ -85,5 +86,9 @@ class Game:
         seeded with ``seed`` (see :meth:`RuleSet.playable_state`)."""
         return self.ruleset.playable_state(self.table, state, side, seed)
 
-    def unit_report(self, state: GameState, unit_id: str) -> dict[str, Any]:
-        return self.ruleset.unit_report(self.table, state, unit_id)
+    def piece(self, state: GameState, unit_id: str, viewer: str | None = None) -> PieceCard:
+        """``unit_id`` as ``viewer`` sees it (``None``: a referee, who sees everything):
+        its facts worked out from ``viewer``'s observation of ``state``
+        (:meth:`Presentation.piece <tertia.core.presentation.Presentation.piece>`)."""
+        seen = state if viewer is None else self.observed_state(state, viewer)
+        return self.ruleset.presentation().piece(self.table, seen, unit_id, viewer)

@@ -40,6 +40,10 @@ class Narrating(Protocol):
     def target(self, ident: str) -> str:
         """A unit's name, or a command's ("centre" or "side:centre")."""
 
+    def follows_attack_on(self, unit_id: str) -> bool:
+        """Is the last line told (passing over notes) an attack this unit took part in?
+        Then a sentence about it need not name the attack again."""
+
 
 E = TypeVar("E", bound=Event)
 Teller = Callable[[Any, Any, Sequence[DiceRolled]], Sentence]

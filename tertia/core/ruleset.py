@@ -16,10 +16,11 @@ from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6, Dice, Distribution, RollsAgain
 from tertia.core.events import DiceRolled, Event
 from tertia.core.hidden import view_of
+from tertia.core.presentation import Presentation
 from tertia.core.reducer import reduce
 from tertia.core.ruledata import RuleData
 from tertia.core.scenario import Scenario
-from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
@@ -239,6 +240,7 @@ class RuleSet(ABC):
             "actions": [k.to_dict() for k in self.ACTION_KINDS],
             "decisions": [d.to_dict() for d in self.DECISION_KINDS],
             "panels": [p.to_dict() for p in self.PANELS],
+            "facts": self.presentation().describe(),
         }
 
     def action_kind(self, action_type: str) -> ActionKind | None:
@@ -249,24 +251,12 @@ class RuleSet(ABC):
         """The declared decision of ``kind`` (``state.pending["kind"]``); ``None`` if undeclared."""
         return next((d for d in self.DECISION_KINDS if d.kind == kind), None)
 
-    def command_label(self, state: GameState, command: str) -> str | None:
-        """A command (the group of units a card or order moves together) as the players
-        call it, for buttons and prompts; None for the plain "the <id> command"."""
-        return None
-
-    def summary(self, state: GameState) -> dict[str, Any]:
-        """The position in brief for a status line (score, orders left, the card in
-        play ...), JSON-ready; string values may be named in an action kind's phrase.
-        Called on a side's observation when the rule set hides anything. Keys front
-        ends read: ``score`` (per side), ``orders_left``, ``active_card``, ``activated``
-        (the one piece now activated, which they pick out) and ``declared`` (what it
-        is to do, in words)."""
-        return {}
-
-    def card_of(self, unit: Unit) -> str | None:
-        """The card that activates ``unit`` under a rule set activated by cards (for a
-        card panel's list of each card's units); ``None`` otherwise."""
-        return None
+    def presentation(self) -> Presentation:
+        """What it shows of its pieces and its position (the facts each piece shows, the
+        distances drawn round it, the card that activates it, the position in brief, its
+        names for commands), for every front end: :class:`~tertia.core.presentation.
+        Presentation`, or the rule set's own subclass of it."""
+        return Presentation(self)
 
     # --- procedures ------------------------------------------------------------------------
 
@@ -418,11 +408,6 @@ class RuleSet(ABC):
         """What ``side`` may see, as JSON-ready data: :meth:`observed_state`, serialised."""
         return self.observed_state(table, state, side).to_dict()
 
-    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        """A unit's derived state for referees and front ends (hit limit and the like)."""
-        u = state.units[unit_id]
-        return {"id": u.id, "side": u.side, "type": u.kind.value}
-
     # --- what front ends may ask (optional; the defaults say nothing) ---------------------
 
     def event_visible_to(self, event: Event, side: str) -> bool:
@@ -447,11 +432,3 @@ class RuleSet(ABC):
         A rule set whose allowance hangs on the ground may add the ``ground`` the path
         counts as and ``allowances``, the inches over each kind of ground."""
         return None
-
-    def unit_overlays(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        """Distances a front end may draw around a unit, each with the rule it comes from:
-        ``zones`` ({"kind", "radius", "label", "rule"}, edge to edge), ``arcs``
-        ({"half_angle", "reach", "label", "rule"}; ``half_angle`` 0 means straight ahead
-        across the frontage) and ``sight`` ({"target", "clear"}) to the units it could
-        shoot at."""
-        return {"zones": [], "arcs": [], "sight": []}

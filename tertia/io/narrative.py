@@ -2,18 +2,21 @@
 
 A :class:`Narrator` follows a game. It is given the state before the first event it will
 see and applies each event after telling it (with the one reducer), so a line can say
-how many hits a unit now has, which way a unit turned or whose supplies were raided.
+how many hits a unit now has, which way a unit turned or whose supplies were raided. A
+rule set's own events (and a shared block's: hits, ammunition) are told by the sentences
+they register (:mod:`tertia.core.narration`); a commander's rank before his name is the
+rule set's word (:meth:`Presentation.title <tertia.core.presentation.Presentation.title>`).
 
 >>> from tertia.core.state import GameState, Unit, UnitKind
 >>> from tertia.core.events import TurnBegan
->>> from tertia.rules.hits import HitsInflicted
+>>> from tertia.core.events import UnitRemoved
 >>> foot = Unit("essex", "parl", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, name="Essex's Foot")
 >>> state = GameState(("roy", "parl"), 1, "roy", "movement", {"essex": foot})
 >>> n = Narrator(state, side_names={"roy": "Royalists", "parl": "Parliament"})
 >>> n.line(TurnBegan(turn=1, side="roy"))
 'Turn 1 — Royalists'
->>> n.line(HitsInflicted(unit="essex", hits=1, cause="combat"))
-"Essex's Foot takes a hit in combat (1 in all)"
+>>> n.line(UnitRemoved(unit="essex", reason="routed"))
+"Essex's Foot is routed and leaves the field"
 
 Dice are events too. :meth:`Narrator.entries` folds the dice of an attack into the
 attack's line ("5+1=6 against 3+0=3") and gathers other dice into one compact line.
@@ -24,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,11 +36,9 @@ from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
 from tertia.core.narration import SENTENCES, humanise, plural, possessive
 from tertia.core.reducer import reduce
-from tertia.core.state import GameState
+from tertia.core.state import GameState, Unit
 from tertia.rules import fighting as fight_ev
-from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
-from tertia.rules.hits import piece
 
 _COMPASS = (
     "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
@@ -163,8 +164,13 @@ class Narrator:
         side_names: Mapping[str, str] | None = None,
         labels: Mapping[str, str] | None = None,
         notes: Mapping[int, str] | None = None,
+        titles: Callable[[GameState, Unit], str | None] | None = None,
     ) -> None:
         self.state = state
+        self.titles = titles
+        """A commander's rank before his name (the rule set's
+        :meth:`~tertia.core.presentation.Presentation.title`)."""
+        self._told: list[NarrativeLine] = []
         self.side_names: dict[str, str] = dict(side_names or {})
         self.labels: dict[str, str] = dict(labels or {})
         self.notes: Mapping[int, str] = notes or {}
@@ -196,6 +202,10 @@ class Narrator:
             ident = command
         return f"the {humanise(ident)} command"
 
+    def follows_attack_on(self, unit_id: str) -> bool:
+        """Is the last line told (passing over notes) an attack this unit took part in?"""
+        return _follows_attack_on(self._told, unit_id)
+
     # --- single events -------------------------------------------------------------------
 
     def line(self, event: ev.Event) -> str | None:
@@ -212,6 +222,7 @@ class Narrator:
         nothing under it is dropped.
         """
         out: list[NarrativeLine] = []
+        self._told = out
         dice: list[ev.DiceRolled] = []
         for e in events:
             if isinstance(e, ev.DiceRolled):
@@ -229,18 +240,6 @@ class Narrator:
                 if entry is not None and dice:
                     out.append(self._dice_entry(dice))
                     dice = []
-            if (
-                isinstance(e, hits_ev.HitsInflicted)
-                and entry is not None
-                and self.state is not None
-                and e.unit in self.state.units
-                and _follows_attack_on(out, e.unit)
-            ):
-                # The attack's line already tells who was hit: give the running total.
-                total = piece(self.state.units[e.unit]).hits + e.hits
-                entry = NarrativeLine(
-                    f"{self.label(e.unit)} now has {plural(total, 'hit')}", "hit", e
-                )
             self._advance(e)
             if entry is None:
                 continue
@@ -428,47 +427,18 @@ class Narrator:
             text += " (dice " + ", ".join(str(d.value) for d in other) + ")"
         return text
 
-    def _hits_inflicted(self, e: hits_ev.HitsInflicted, dice: Sequence[ev.DiceRolled]) -> _Told:
-        what = "a hit" if e.hits == 1 else plural(e.hits, "hit")
-        cause = f" {_cause_phrase(e.cause)}" if e.cause else ""
-        text = f"{self.label(e.unit)} takes {what}{cause}"
-        if self.state is not None and e.unit in self.state.units:
-            total = piece(self.state.units[e.unit]).hits + e.hits
-            text += f" ({total} in all)"
-        return text, "hit"
-
-    def _ammunition(self, e: hits_ev.AmmunitionExhausted, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} runs out of ammunition", "hit"
-
-    def _ammunition_short(self, e: hits_ev.AmmunitionShortage, dice: Sequence[ev.DiceRolled]) -> _Told:
-        text = f"{self.label(e.unit)} runs short of ammunition"
-        if self.state is not None and e.unit in self.state.units:
-            markers = piece(self.state.units[e.unit]).ammo_markers + 1
-            text += f" ({plural(markers, 'shortage marker')})"
-        return text, "hit"
-
-    def _hits_removed(self, e: hits_ev.HitsRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
-        what = "a hit" if e.hits == 1 else plural(e.hits, "hit")
-        cause = f" ({humanise(e.cause)})" if e.cause else ""
-        text = f"{self.label(e.unit)} recovers {what}{cause}"
-        if self.state is not None and e.unit in self.state.units:
-            text += f", {plural(max(0, piece(self.state.units[e.unit]).hits - e.hits), 'hit')} left"
-        return text, "note"
-
     def _unit_deployed(self, e: ev.UnitDeployed, dice: Sequence[ev.DiceRolled]) -> _Told:
         return (f"{self.label(e.unit)} deploys at ({e.x:.1f}, {e.y:.1f}) facing "
                 f"{describe_facing(e.facing)}"), "move"
-
-    def _gun_fired(self, e: hits_ev.GunFired, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} has fired and may now only pivot", "note"
 
     def _unit_removed(self, e: ev.UnitRemoved, dice: Sequence[ev.DiceRolled]) -> _Told:
         phrase = _REMOVAL_PHRASES.get(e.reason, f"leaves the field ({humanise(e.reason)})")
         name = self.label(e.unit)
         if self.state is not None and e.unit in self.state.units:
             u = self.state.units[e.unit]
-            if u.is_commander and not name.lower().startswith(("commander", "general")):
-                name = f"{'General' if piece(u).general else 'Commander'} {name}"
+            title = self.titles(self.state, u) if self.titles is not None and u.is_commander else None
+            if title and not name.lower().startswith(title.lower()):
+                name = f"{title} {name}"
         detail = f" ({e.detail})" if e.detail else ""
         return f"{name} {phrase}{detail}", "loss"
 
@@ -524,11 +494,6 @@ _TELLERS: dict[type[ev.Event], Any] = {
     deck_ev.CardDrawn: Narrator._card_drawn,
     deck_ev.CardsWithdrawn: Narrator._cards_withdrawn,
     fight_ev.AttackResolved: Narrator._attack_resolved,
-    hits_ev.HitsInflicted: Narrator._hits_inflicted,
-    hits_ev.AmmunitionExhausted: Narrator._ammunition,
-    hits_ev.GunFired: Narrator._gun_fired,
-    hits_ev.AmmunitionShortage: Narrator._ammunition_short,
-    hits_ev.HitsRemoved: Narrator._hits_removed,
     ev.UnitDeployed: Narrator._unit_deployed,
     ev.UnitRemoved: Narrator._unit_removed,
     ev.ObjectiveTaken: Narrator._objective_taken,
@@ -548,23 +513,6 @@ def _follows_attack_on(out: Sequence[NarrativeLine], unit_id: str) -> bool:
         if line.kind != "note":
             return False
     return False
-
-
-def _cause_phrase(cause: str) -> str:
-    """How a hit came: ``"combat with X"`` -> ``"in combat with X"``."""
-    known = {
-        "combat": "in combat",
-        "melee": "in combat",
-        "bombardment": "from bombardment",
-        "shooting": "from shooting",
-        "shot": "from shooting",
-    }
-    if cause in known:
-        return known[cause]
-    text = humanise(cause)
-    if text.startswith(("combat", "melee")):
-        return f"in {text}"
-    return f"— {text}"
 
 
 def _value_text(value: Any) -> str:

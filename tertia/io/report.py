@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import tertia
 from tertia.core import events as ev
+from tertia.core.presentation import PieceCard, Presentation
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.io.files import write_text
 from tertia.io.narrative import NarrativeLine, Narrator, default_side_name
 from tertia.io.svg import SIDE_COLOURS, Trace, render_map
-from tertia.rules.hits import piece
 
 if TYPE_CHECKING:
     from tertia.battle import BattleRecord
@@ -85,6 +85,7 @@ def collect_turns(
     start_events: Sequence[ev.Event] = (),
     side_names: Mapping[str, str] | None = None,
     notes: Mapping[int, str] | None = None,
+    presentation: Presentation | None = None,
 ) -> list[TurnSnapshot]:
     """Split a game into game turns: the deployment (turn 0, with the opening's events)
     and one snapshot at the end of each game turn, with its traces and narrative.
@@ -119,7 +120,8 @@ def collect_turns(
     if len(turns) > 1 or turns[0].player_turns[0].events:
         turns[0].state = initial_state if len(turns) > 1 else state
 
-    narrator = Narrator(initial_state, side_names=side_names, notes=notes)
+    narrator = Narrator(initial_state, side_names=side_names, notes=notes,
+                        titles=presentation.title if presentation is not None else None)
     for t in turns:
         for pt in t.player_turns:
             pt.lines = [
@@ -147,17 +149,21 @@ def build_report_html(
     details: Mapping[str, str] | None = None,
     scale: float = 12.0,
     notes: Mapping[int, str] | None = None,
+    presentation: Presentation | None = None,
 ) -> str:
     """The whole report as one HTML document.
 
     ``initial_state`` is the position as deployed; ``start_events`` the events of the
     opening (who moves first); ``steps`` each action's events and the state after them,
     in order. ``details`` adds rows to the header (players, options ...).
+    ``presentation`` is the rule set's: what each piece shows on the maps and in the
+    order of battle, and its names for commands.
     """
     names = {s: (side_names or {}).get(s) or default_side_name(s) for s in initial_state.sides}
     colours = {s: SIDE_COLOURS[i] for i, s in enumerate(initial_state.sides)}
     colours.update(side_colours or {})
-    turns = collect_turns(initial_state, steps, start_events=start_events, side_names=names, notes=notes)
+    turns = collect_turns(initial_state, steps, start_events=start_events, side_names=names, notes=notes,
+                          presentation=presentation)
     final = turns[-1].state
 
     meta: list[tuple[str, str]] = []
@@ -176,7 +182,7 @@ def build_report_html(
     for figure, t in enumerate(turns, start=1):
         sections.append(
             _turn_section(t, table, names, colours, scale, figure, final_turn=t is turns[-1],
-                          over=final.is_over)
+                          over=final.is_over, presentation=presentation)
         )
 
     body = [
@@ -193,7 +199,8 @@ def build_report_html(
     )
     body.append('<nav class="turn-nav" aria-label="Turns">' + "".join(nav) + "</nav>")
     body.append("<main>")
-    body.append(_result_section(initial_state, final, turns, names, colours))
+    body.append(_result_section(initial_state, final, turns, names, colours,
+                                Shown(table, final, presentation)))
     body.extend(sections)
     body.append("</main>")
     body.append(
@@ -246,6 +253,7 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
         details=details,
         scale=scale,
         notes=notes,
+        presentation=game.ruleset.presentation(),
     )
 
 
@@ -283,6 +291,7 @@ def _turn_section(
     *,
     final_turn: bool,
     over: bool,
+    presentation: Presentation | None = None,
 ) -> str:
     if t.turn == 0:
         anchor, heading = "deployment", "Deployment"
@@ -299,6 +308,7 @@ def _turn_section(
         table, t.state, side_names=names, traces=t.traces if t.turn else (), scale=scale,
         side_colours=colours, show_removed=set(t.removed), map_id=f"m{t.turn}",
         title=f"{heading}: {caption}", standalone=False,
+        pieces=presentation.pieces(table, t.state, None) if presentation is not None else None,
     )
     story = _narrative(t, names)
     return (
@@ -346,6 +356,7 @@ def _result_section(
     turns: Sequence[TurnSnapshot],
     names: Mapping[str, str],
     colours: Mapping[str, str],
+    shown: Shown,
 ) -> str:
     result = final.result
     removal_turn: dict[str, int] = {}
@@ -415,7 +426,7 @@ def _result_section(
     ]
     extra = f'<dl class="meta small">{"".join(others)}</dl>' if others else ""
     fates = "".join(
-        _order_of_battle(final, side, i, names, removal_turn) for i, side in enumerate(final.sides)
+        _order_of_battle(final, side, i, names, removal_turn, shown) for i, side in enumerate(final.sides)
     )
     winner_class = ""
     if result is not None and result.get("winner") in final.sides:
@@ -439,30 +450,52 @@ def _why(lost: Sequence[Unit]) -> str:
     return " (" + ", ".join(f"{n} {why}" for why, n in sorted(counts.items())) + ")"
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What the rule set shows of a position's pieces (:mod:`tertia.core.presentation`),
+    for the order of battle; nothing beyond the pieces themselves without one."""
+
+    table: Battlefield
+    state: GameState
+    presentation: Presentation | None
+
+    def card(self, unit_id: str) -> PieceCard | None:
+        if self.presentation is None:
+            return None
+        return self.presentation.piece(self.table, self.state, unit_id, None)
+
+    def title(self, unit: Unit) -> str | None:
+        return None if self.presentation is None else self.presentation.title(self.state, unit)
+
+    def command(self, command: str) -> str:
+        found = None if self.presentation is None else self.presentation.command_label(self.state, command)
+        return found or _title(command)
+
+
 def _order_of_battle(
-    state: GameState, side: str, index: int, names: Mapping[str, str], removal_turn: Mapping[str, int]
+    state: GameState, side: str, index: int, names: Mapping[str, str], removal_turn: Mapping[str, int],
+    shown: Shown,
 ) -> str:
     rows: list[str] = []
+    titles = {u.id: shown.title(u) if u.is_commander else None
+              for u in state.iter_units(side, include_removed=True)}
     units = sorted(
         state.iter_units(side, include_removed=True),
-        key=lambda u: (not u.is_commander, not piece(u).general, u.command, u.id),
+        key=lambda u: (not u.is_commander, titles[u.id] != "General", u.command, u.id),
     )
     for u in units:
-        kind = "General" if piece(u).general else _title(u.kind.value)
+        kind = titles[u.id] or _title(u.kind.value)
         if u.removed is not None:
             when = removal_turn.get(u.id)
             fate = f"{_title(u.removed)}" + (f", turn {when}" if when else "")
             css = "lost"
         else:
-            fate = "In the field"
-            if piece(u).hits:
-                fate += f", {piece(u).hits} hit{'s' if piece(u).hits != 1 else ''}"
-            if piece(u).out_of_ammo:
-                fate += ", out of ammunition"
+            card = shown.card(u.id)
+            fate = "; ".join(["In the field", *(card.lines() if card is not None else [])])
             css = "alive"
         rows.append(
             f'<tr class="{css}"><td>{escape(u.label)}</td><td>{escape(kind)}</td>'
-            f"<td>{escape(_title(u.command))}</td><td>{escape(fate)}</td></tr>"
+            f"<td>{escape(shown.command(u.command))}</td><td>{escape(fate)}</td></tr>"
         )
     return (
         f'<div class="oob-side side-{index}"><h3>{escape(names.get(side, side))}</h3>'

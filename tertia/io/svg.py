@@ -25,10 +25,10 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.ops import substring
 
 from tertia.core.geometry import heading_vector
+from tertia.core.presentation import FactKind, PieceCard
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.table_markers import table_markers
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
-from tertia.rules.hits import piece
 
 Point = tuple[float, float]
 Trace = tuple[str, Sequence[Point]]
@@ -181,8 +181,13 @@ def render_map(
     map_id: str = "map",
     title: str | None = None,
     standalone: bool = True,
+    pieces: Mapping[str, PieceCard] | None = None,
 ) -> str:
     """The table and everything on it as an ``<svg>`` element (a string).
+
+    ``pieces`` are what each piece shows (the rule set's
+    :class:`~tertia.core.presentation.PieceCard`): its facts in its tooltip, a count
+    the rule set draws on the base as pips, its badges' marks beside it.
 
     ``traces`` are (unit id, path) pairs drawn as dashed lines with an arrowhead in the
     unit's side colour. ``show_removed`` draws removed units faded: all of them when
@@ -207,7 +212,8 @@ def render_map(
     body.append(_objectives(canvas, state, colours, side_names, font_px))
     body.append(_table_markers(canvas, state, colours, side_names))
     body.append(_traces(canvas, state, traces, colours))
-    body.append(_units(canvas, state, colours, side_names, show_removed, font_px))
+    shown = pieces or {}
+    body.append(_units(canvas, state, colours, side_names, show_removed, font_px, shown))
     body.append(
         f'<rect x="{_f(margin)}" y="{_f(margin)}" width="{_f(canvas.length(table.width))}" '
         f'height="{_f(canvas.length(table.depth))}" fill="none" stroke="{INK}" stroke-width="1.5"/>'
@@ -216,7 +222,7 @@ def render_map(
 
     height = canvas.table_height
     if legend:
-        legend_svg, legend_height = _legend(canvas, table, state, colours, side_names, pid, font_px)
+        legend_svg, legend_height = _legend(canvas, table, state, colours, side_names, pid, font_px, shown)
         body.append(legend_svg)
         height += legend_height
 
@@ -631,6 +637,7 @@ def _units(
     side_names: Mapping[str, str],
     show_removed: bool | Collection[str],
     font_px: float,
+    pieces: Mapping[str, PieceCard],
 ) -> str:
     out: list[str] = ['<g class="units">']
     labels: list[str] = []
@@ -644,7 +651,7 @@ def _units(
             if not shown:
                 continue
         colour = colours.get(u.side, NEUTRAL_COLOUR)
-        out.append(_unit(canvas, u, colour, side_names))
+        out.append(_unit(canvas, u, colour, side_names, pieces.get(u.id)))
         if u.removed is None:
             labels.append(_unit_label(canvas, u, font_px))
     out.append("</g>")
@@ -657,29 +664,50 @@ def _units(
     return "".join(out)
 
 
-def _unit_tooltip(u: Unit, side_names: Mapping[str, str]) -> str:
+def _unit_tooltip(u: Unit, side_names: Mapping[str, str], card: PieceCard | None) -> str:
     bits = [f"{u.label} ({_side_name(side_names, u.side)}, {u.kind.value.replace('_', ' ')})"]
-    if piece(u).general:
-        bits.append("commander-general")
-    if piece(u).hits:
-        bits.append(f"{piece(u).hits} hit{'s' if piece(u).hits != 1 else ''}")
-    if piece(u).out_of_ammo:
-        bits.append("out of ammunition")
-    if piece(u).fired:
-        bits.append("has fired")
+    if card is not None:
+        bits += card.lines()
     if u.removed:
-        bits.append(f"removed: {u.removed}")
+        bits.append(f"removed: {u.removed.replace('_', ' ')}")
     return "; ".join(bits)
 
 
-def _unit(canvas: _Canvas, u: Unit, colour: str, side_names: Mapping[str, str]) -> str:
+def _base_count(card: PieceCard | None) -> int:
+    """The count a rule set draws on the base (hits, figures ...), 0 for none."""
+    if card is None:
+        return 0
+    for fact, spec in card.facts:
+        if spec.on_base and spec.kind in (FactKind.COUNT, FactKind.PIPS) and isinstance(fact.value, int):
+            return max(0, fact.value)
+    return 0
+
+
+def _base_marks(card: PieceCard | None) -> list[tuple[str, str]]:
+    """The short marks a rule set draws beside a base (a badge set, a formation's mark),
+    each with its words."""
+    if card is None:
+        return []
+    out: list[tuple[str, str]] = []
+    for fact, spec in card.facts:
+        if not spec.on_base or not fact.shown():
+            continue
+        glyph = fact.glyph or (spec.glyph if spec.kind in (FactKind.BADGE, FactKind.HIDDEN) else "")
+        if glyph:
+            out.append((glyph, fact.text(spec)))
+    return out
+
+
+def _unit(
+    canvas: _Canvas, u: Unit, colour: str, side_names: Mapping[str, str], card: PieceCard | None
+) -> str:
     corners = u.base.corners()
     removed = u.removed is not None
     cls = "unit commander" if u.is_commander else "unit"
     attrs = f'class="{cls}{" removed" if removed else ""}" data-unit="{escape(u.id)}"'
     if removed:
         attrs += ' opacity="0.3"'
-    out = [f"<g {attrs}><title>{escape(_unit_tooltip(u, side_names))}</title>"]
+    out = [f"<g {attrs}><title>{escape(_unit_tooltip(u, side_names, card))}</title>"]
     dash = ' stroke-dasharray="3 2"' if removed else ""
     if u.is_commander:
         out.append(
@@ -689,11 +717,6 @@ def _unit(canvas: _Canvas, u: Unit, colour: str, side_names: Mapping[str, str]) 
         cx, cy = canvas.x(u.x), canvas.y(u.y)
         r = canvas.length(min(u.width, u.depth)) * 0.42
         out.append(_star(cx, cy, r, colour))
-        if piece(u).general:
-            out.append(
-                f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r * 1.25)}" fill="none" '
-                f'stroke="#b8892b" stroke-width="1.3"/>'
-            )
     else:
         out.append(
             f'<polygon points="{canvas.points(corners)}" fill="{colour}" stroke="{INK}" '
@@ -707,8 +730,12 @@ def _unit(canvas: _Canvas, u: Unit, colour: str, side_names: Mapping[str, str]) 
         f'y2="{_f(canvas.y(fr[1]))}" class="front" stroke="#f1d27a" '
         f'stroke-width="{_f(max(1.8, canvas.scale * 0.2))}" stroke-linecap="butt"/>'
     )
-    if piece(u).hits and not removed:
-        out.append(_hit_pips(canvas, u))
+    count = _base_count(card)
+    if count and not removed:
+        out.append(_hit_pips(canvas, u, count))
+    marks = _base_marks(card)
+    if marks and not removed:
+        out.append(_marks(canvas, u, marks))
     if removed:
         a, _, c, _ = corners
         b, d = corners[1], corners[3]
@@ -757,17 +784,38 @@ def _kind_symbol(canvas: _Canvas, u: Unit) -> str:
     return out
 
 
-def _hit_pips(canvas: _Canvas, u: Unit) -> str:
-    """Hits as white pips along the rear edge, or a number when there are too many."""
+def _marks(canvas: _Canvas, u: Unit, marks: Sequence[tuple[str, str]]) -> str:
+    """A rule set's short marks (a badge, a formation) in a row just behind the base, each
+    with its words on hover."""
+    size = max(7.0, canvas.length(0.55))
+    step = size * 1.5
+    bx, by = _local(u, 0.0, -u.depth / 2.0 - 0.45)
+    x0 = canvas.x(bx) - step * (len(marks) - 1) / 2.0
+    parts = []
+    for i, (glyph, words) in enumerate(marks):
+        x = x0 + i * step
+        parts.append(
+            f'<g class="mark"><title>{escape(words)}</title>'
+            f'<rect x="{_f(x - size * 0.7)}" y="{_f(canvas.y(by) - size * 0.6)}" width="{_f(size * 1.4)}" '
+            f'height="{_f(size * 1.2)}" rx="2" fill="#fffaf0" stroke="{INK}" stroke-width="0.6"/>'
+            f'<text x="{_f(x)}" y="{_f(canvas.y(by) + size * 0.35)}" font-size="{_f(size)}" '
+            f'text-anchor="middle" fill="{INK}">{escape(glyph)}</text></g>'
+        )
+    return '<g class="marks">' + "".join(parts) + "</g>"
+
+
+def _hit_pips(canvas: _Canvas, u: Unit, count: int) -> str:
+    """A count the rule set draws on the base (hits) as white pips along the rear edge,
+    or a number when there are too many."""
     r_in = min(0.22, u.depth * 0.18)
     spacing = r_in * 2.6
-    fits = piece(u).hits <= 6 and spacing * piece(u).hits <= u.width * 0.9
+    fits = count <= 6 and spacing * count <= u.width * 0.9
     forward = -u.depth / 2.0 + r_in + 0.1
     r = canvas.length(r_in)
     if fits:
         pips = []
-        for i in range(piece(u).hits):
-            px, py = _local(u, (i - (piece(u).hits - 1) / 2.0) * spacing, forward)
+        for i in range(count):
+            px, py = _local(u, (i - (count - 1) / 2.0) * spacing, forward)
             pips.append(f'<circle cx="{_f(canvas.x(px))}" cy="{_f(canvas.y(py))}" r="{_f(r)}"/>')
         return (
             f'<g class="hits" fill="#fffaf0" stroke="{INK}" stroke-width="0.8">'
@@ -780,7 +828,7 @@ def _hit_pips(canvas: _Canvas, u: Unit) -> str:
         f'<g class="hits"><circle cx="{_f(canvas.x(px))}" cy="{_f(canvas.y(py))}" '
         f'r="{_f(size * 0.65)}" fill="#fffaf0" stroke="{INK}" stroke-width="0.8"/>'
         f'<text x="{_f(canvas.x(px))}" y="{_f(canvas.y(py) + size * 0.35)}" font-size="{_f(size)}" '
-        f'text-anchor="middle" fill="{INK}">{piece(u).hits}</text></g>'
+        f'text-anchor="middle" fill="{INK}">{count}</text></g>'
     )
 
 
@@ -808,6 +856,15 @@ def _unit_label(canvas: _Canvas, u: Unit, font_px: float) -> str:
     return f'<text x="{_f(x)}" y="{_f(y + font_px * 0.35)}">{escape(text)}</text>'
 
 
+def _counted_label(pieces: Mapping[str, PieceCard]) -> str | None:
+    """The label of the count drawn on bases, when any piece shows one."""
+    for card in pieces.values():
+        if _base_count(card):
+            return next(spec.label for _, spec in card.facts
+                        if spec.on_base and spec.kind in (FactKind.COUNT, FactKind.PIPS))
+    return None
+
+
 def _legend(
     canvas: _Canvas,
     table: Battlefield,
@@ -816,6 +873,7 @@ def _legend(
     side_names: Mapping[str, str],
     pid: str,
     font_px: float,
+    pieces: Mapping[str, PieceCard],
 ) -> tuple[str, float]:
     """A key below the table: the sides, then the kinds of piece and ground on this map."""
     items: list[tuple[str, str]] = []  # (swatch svg at origin, label)
@@ -832,15 +890,16 @@ def _legend(
         items.append((
             f'<rect width="{_f(sh)}" height="{_f(sh)}" x="{_f((sw - sh) / 2)}" fill="#f6edd5" '
             f'stroke="{INK}" stroke-width="1"/>' + _star(sw / 2, sh / 2, sh * 0.4, INK),
-            "Commander (ringed: general)",
+            "Commander",
         ))
-    if any(piece(u).hits for u in state.units.values()):
+    counted = _counted_label(pieces)
+    if counted is not None:
         items.append((
             f'<rect width="{_f(sw)}" height="{_f(sh)}" fill="{NEUTRAL_COLOUR}"/>'
             f'<circle cx="{_f(sw / 2 - 3.5)}" cy="{_f(sh - 3.5)}" r="2.2" fill="#fffaf0" stroke="{INK}" '
             f'stroke-width="0.6"/><circle cx="{_f(sw / 2 + 3.5)}" cy="{_f(sh - 3.5)}" r="2.2" '
             f'fill="#fffaf0" stroke="{INK}" stroke-width="0.6"/>',
-            "Hits",
+            counted,
         ))
     for label in dict.fromkeys(m.label for m in table_markers(state)):
         items.append((

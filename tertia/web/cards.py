@@ -16,7 +16,7 @@ from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.state import Unit
 
 CardOf = Callable[[Unit], str | None]
-"""Which card activates a unit (``RuleSet.card_of``); ``None`` for none."""
+"""Which card activates a unit (``Presentation.card_of``); ``None`` for none."""
 
 
 def game_values(seen: Mapping[str, Any]) -> dict[str, Any]:

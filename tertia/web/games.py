@@ -306,7 +306,8 @@ class GameService:
                 "table_markers": table_markers_of(seen),
                 "status": status,
                 "choices": self.choices(live, roles),
-                "cards": card_view(seen, viewer, ruleset.card_of) if COMMAND_CARDS in panels else None,
+                "cards": (card_view(seen, viewer, ruleset.presentation().card_of)
+                          if COMMAND_CARDS in panels else None),
                 "deck": deck_view(seen, viewer, recent_events(live, viewer),
                                    names if isinstance(names, Mapping) else None) if DECK in panels else None,
                 "log_total": total,
@@ -504,10 +505,11 @@ class GameService:
             if unit_id not in shown:
                 raise not_found(f"unit {unit_id!r}")
             state, game = live.state, live.game
-            own = shown[unit_id].get("side") == viewer
-            secret = live.hides_anything(viewer)
-            report = shown[unit_id] if secret and not own else game.unit_report(state, unit_id)
-            overlays = game.ruleset.unit_overlays(game.table, state, unit_id)
+            # What the piece shows, worked out from the side's own observation alone.
+            observed = game.observed_state(state, viewer) if live.hides_anything(viewer) else state
+            presentation = game.ruleset.presentation()
+            report = presentation.piece(game.table, observed, unit_id, viewer).to_dict()
+            overlays = presentation.overlays(game.table, observed, unit_id)
             overlays["sight"] = [s for s in overlays.get("sight", ()) if s.get("target") in shown]
             unit = state.units[unit_id]
             mine = not state.is_over and state.to_act in roles and unit.side == state.to_act
@@ -590,7 +592,7 @@ def check_version(live: LiveGame, expected: int | None) -> None:
 def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
     """The rule set's summary (score, orders left ...) worked out only from what ``side``
     sees: from the position itself when nothing is hidden, else from the observation."""
-    summary = live.game.ruleset.summary
+    summary = live.game.ruleset.presentation().summary
     if not live.hides_anything(side):
         return dict(summary(live.state))
     try:
@@ -603,7 +605,8 @@ def summary_at(live: LiveGame, step: int, side: str) -> dict[str, Any]:
     """The rule set's summary of the position after ``step`` actions, as ``side`` saw it
     then (for replay: the objectives and vital points and who held them ...)."""
     try:
-        return dict(live.game.ruleset.summary(live.game.observed_state(live.states[step], side)))
+        shows = live.game.ruleset.presentation()
+        return dict(shows.summary(live.game.observed_state(live.states[step], side)))
     except (KeyError, TypeError, ValueError):
         return {}
 

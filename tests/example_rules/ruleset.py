@@ -14,11 +14,10 @@ import math
 import random
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tertia.activation import deck
 from tertia.activation.command_response import ResponseTable, roll_response
 from tertia.core.actions import Action, EndPhase
 from tertia.core.ai_spec import AiSpec
@@ -78,6 +77,7 @@ from tests.example_rules.data import (
     game_data,
     piece,
 )
+from tests.example_rules.presentation import ExamplePresentation
 
 COUNTERCHARGE_REACH = 6.0
 """A friend within this many inches of the charger (closest stands) may countercharge."""
@@ -123,12 +123,8 @@ class ExampleDeclare(RuleSet):
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     AI: ClassVar[AiSpec | None] = vocabulary.AI
 
-    def summary(self, state: GameState) -> dict[str, Any]:
-        g = game_data(state)
-        return {"card": g.card or "", "cards_left": len(g.deck_left)}
-
-    def card_of(self, unit: Unit) -> str | None:
-        return None if unit.kind is UnitKind.COMMANDER else deck.unit_card(unit.id)
+    def presentation(self) -> ExamplePresentation:
+        return ExamplePresentation(self)
 
     # --- set-up ----------------------------------------------------------------------------
 

@@ -14,13 +14,15 @@ from typing import Any
 
 from tertia.activation.deck import group_card
 from tertia.core.hidden import is_hidden
-from tertia.core.state import GameState
+from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.state import GameState, Unit
+from tertia.core.terrain import Battlefield
 from tertia.rulesets.charge_yr_pikes import army, points
 from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
-from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 
 UNTESTED = "untested"
 NOT_SHOWN = "not yet shown"
@@ -77,29 +79,103 @@ def _unseen(state: GameState, side: str) -> bool:
     return any(u.removed == UNPLACED for u in state.iter_units(side, include_removed=True))
 
 
-def unit_card(state: GameState, unit_id: str) -> dict[str, Any]:
-    """A unit's card as a referee reads it."""
-    unit = state.units[unit_id]
+TROOP = FactSpec("troop", "Troop", FactKind.WORD, "Its troop type", "Charge yr Pikes! Troop types")
+TERTIA = FactSpec("tertia", "Tertia", FactKind.WORD, "The tertia (brigade) whose card moves it",
+                  "Charge yr Pikes! Organisation")
+FIGURES = FactSpec("figures", "Figures", FactKind.COUNT, "Figures left of those it started with",
+                   "Charge yr Pikes! Casualties", on_base=True)
+WEAPONS = FactSpec("weapons", "Pike and shot", FactKind.WORD, "Its figures by weapon",
+                   "Charge yr Pikes! Troop types")
+STANDS = FactSpec("stands", "Stands", FactKind.PIPS, "Stands left", "Charge yr Pikes! Casualties")
+FORMATION = FactSpec("formation", "Formation", FactKind.WORD, "Line, column, square or deployed",
+                     "Charge yr Pikes! Formations", on_base=True)
+DISORDERED = FactSpec("disordered", "Disordered", FactKind.BADGE, "Disordered: it must reform",
+                      "Charge yr Pikes! Disorder", glyph="D", on_base=True)
+FALLING_BACK = FactSpec("falling_back", "Falling back", FactKind.BADGE, "Falling back after a failed test",
+                        "Charge yr Pikes! Morale", glyph="FB", on_base=True)
+MORALE = FactSpec("morale", "Morale", FactKind.WORD, "Its morale: untested until first tested",
+                  "Charge yr Pikes! Morale")
+MOVED = FactSpec("moved", "Has moved", FactKind.FLAG, "It has moved this turn", "Charge yr Pikes! Movement")
+GUN = FactSpec("gun", "Gun", FactKind.WORD, "The gun's weight", "Charge yr Pikes! Artillery")
+GUNNERS = FactSpec("gunners", "Gunners", FactKind.PIPS, "Gunners left to serve it",
+                   "Charge yr Pikes! Artillery")
+GUN_FIRED = FactSpec("gun_fired", "Has fired", FactKind.BADGE, "The gun has fired this turn",
+                     "Charge yr Pikes! Artillery", glyph="✹", on_base=True)
+SILENCED = FactSpec("silenced", "Silenced", FactKind.BADGE, "Silenced: it may not fire",
+                    "Charge yr Pikes! Artillery", glyph="S", on_base=True)
+MOUNTED = FactSpec("mounted", "Mounted", FactKind.FLAG, "Dragoons on their horses",
+                   "Charge yr Pikes! Dragoons")
+RANK = FactSpec("rank", "Rank", FactKind.WORD, "The officer's rank", "Charge yr Pikes! Officers")
+GRADE = FactSpec("grade", "Value", FactKind.WORD, "The officer's value: secret from the enemy until shown",
+                 "Charge yr Pikes! 22 Officers' values")
+LEADS = FactSpec("leads", "With", FactKind.WORD, "The unit the officer is with", "Charge yr Pikes! Officers")
+UNSEEN = FactSpec("unseen", "Hidden from the enemy", FactKind.HIDDEN,
+                  "Noted on your map, not yet placed on the table where the enemy could see it",
+                  "Charge yr Pikes! Set-up D", glyph="?", on_base=True)
+
+FACTS = (TROOP, TERTIA, FIGURES, WEAPONS, STANDS, FORMATION, DISORDERED, FALLING_BACK, MORALE, MOVED, GUN,
+         GUNNERS, GUN_FIRED, SILENCED, MOUNTED, RANK, GRADE, LEADS, UNSEEN)
+"""What a Charge yr Pikes! piece shows."""
+
+FORMATION_MARKS = {"column": "C", "square": "Sq", "deployed": "Dp", "routed": "R"}
+"""A formation's mark on the base; a line, the usual order, has none."""
+
+
+def _words(text: str | None) -> str | None:
+    return None if text is None else text.replace("_", " ")
+
+
+def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
+    """A unit's card as a referee reads it (or a side, from its view): its figures by
+    weapon and stands, formation, disorder, falling back, morale ("untested" until first
+    tested), its officer's rank and value ("not yet shown" on the enemy's view while it
+    is secret)."""
     own = unit_data(unit)
-    card: dict[str, Any] = {"id": unit.id, "side": unit.side, "type": own.troop}
+    out = [Fact(TROOP.key, own.troop, words=_words(own.troop)), Fact(UNSEEN.key, not own.placed)]
     if own.is_officer:
-        return {**card, "rank": own.rank, "grade": _grade(own.grade), "leads": own.attached_to}
-    card |= {
-        "tertia": tertia_label_in(state, unit.command, unit.side) or unit.command,
-        "figures": own.figures, "started_with": own.start, "lost": own.lost,
-        "stands": own.stands_left,
-        "formation": own.formation,
-        "disordered": own.disordered, "falling_back": own.falling_back,
-        "morale": UNTESTED if own.morale is None else own.morale,
-        "moved": own.moved,
-    }
+        leads = state.units.get(own.attached_to) if own.attached_to else None
+        return [*out, Fact(RANK.key, own.rank, words=_words(own.rank)),
+                Fact(GRADE.key, _grade(own.grade)),
+                Fact(LEADS.key, own.attached_to, words=leads.label if leads else None)]
+    out += [
+        Fact(TERTIA.key, tertia_label_in(state, unit.command, unit.side) or None),
+        Fact(FIGURES.key, own.figures, limit=own.start, note=f"{own.lost} lost" if own.lost else None),
+        Fact(STANDS.key, own.stands_left),
+        Fact(FORMATION.key, own.formation, words=_words(own.formation),
+             glyph=FORMATION_MARKS.get(own.formation)),
+        Fact(DISORDERED.key, own.disordered),
+        Fact(FALLING_BACK.key, own.falling_back),
+        Fact(MORALE.key, UNTESTED if own.morale is None else own.morale),
+        Fact(MOVED.key, own.moved),
+    ]
     if own.pike or own.shot:
-        card |= {"pike": own.pike, "shot": own.shot, "shot_stands_firing": own.shot_firing_stands}
+        out.append(Fact(WEAPONS.key, f"{own.pike} pike, {own.shot} shot"))
     if own.is_gun:
-        card |= {"gun": own.gun, "gunners": own.men, "has_fired": own.gun_fired, "silenced": own.silenced}
+        out += [Fact(GUN.key, own.gun, words=_words(own.gun)), Fact(GUNNERS.key, own.men),
+                Fact(GUN_FIRED.key, own.gun_fired), Fact(SILENCED.key, own.silenced)]
     if own.troop == "dragoons":
-        card |= {"mounted": own.mounted}
-    return card
+        out.append(Fact(MOUNTED.key, own.mounted))
+    return out
+
+
+class CypPresentation(Presentation):
+    """Charge yr Pikes!'s pieces and position as its front ends show them."""
+
+    FACTS = FACTS
+
+    def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
+        return unit_facts(seen, unit)
+
+    def title(self, seen: GameState, unit: Unit) -> str | None:
+        rank = unit_data(unit).rank
+        return None if rank is None else rank.replace("_", " ").capitalize()
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        return summary(state, tables_of(state))
+
+    def command_label(self, state: GameState, command: str) -> str | None:
+        """A tertia by its card's name ("Horse (Oliver Cromwell)"), the side to act's first."""
+        return tertia_label_in(state, command, state.to_act) or tertia_label_in(state, command, None)
 
 
 def _grade(grade: Any) -> str:

@@ -67,7 +67,7 @@ from tertia.rulesets.charge_yr_pikes.actions import (
     TurnToMeet,
 )
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
-from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in, tertias
+from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, charge_swept
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
@@ -180,15 +180,8 @@ class ChargeYrPikes(RuleSet):
 
     # --- what a player is shown ----------------------------------------------------------
 
-    def command_label(self, state: GameState, command: str) -> str | None:
-        """A tertia by its card's name ("Horse (Oliver Cromwell)"), the side to act's first."""
-        return tertia_label_in(state, command, state.to_act) or tertia_label_in(state, command, None)
-
-    def summary(self, state: GameState) -> dict[str, Any]:
-        return reports.summary(state, tables_of(state))
-
-    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        return reports.unit_card(state, unit_id)
+    def presentation(self) -> reports.CypPresentation:
+        return reports.CypPresentation(self)
 
     # --- legality --------------------------------------------------------------------------
 

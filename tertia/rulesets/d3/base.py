@@ -11,7 +11,6 @@ from typing import Any, ClassVar, Protocol
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.events import Event
-from tertia.core.geometry import base_distance
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -20,17 +19,17 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rules.codes import ActivationCode
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rules.ground import SHIPPED_TERRAIN
-from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece, piece
+from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece
 from tertia.rules.modifiers import Modifier
 from tertia.rules.movement import plan_move
 from tertia.rules.pieces import piece_problems
-from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import melee, movement, placement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
-from tertia.rulesets.d3.contact import enemy_contacts, in_contact, in_passing
+from tertia.rulesets.d3.contact import in_contact, in_passing
 from tertia.rulesets.d3.data import D3Data, activation_of
-from tertia.rulesets.d3.hits import check_routs, rout_after
-from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS, is_impetuous
+from tertia.rulesets.d3.hits import check_routs
+from tertia.rulesets.d3.presentation import D3Presentation
+from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS
 from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
 
 ACTIVATION = "activation"
@@ -347,32 +346,6 @@ class D3RuleSet(RuleSet):
 
     # --- reports -----------------------------------------------------------------------------
 
-    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        u = state.units[unit_id]
-        report: dict[str, Any] = {
-            "id": u.id, "name": u.name, "side": u.side, "type": u.kind.value,
-            "command": u.command, "card": self.card_of(u), "x": u.x, "y": u.y, "facing": u.facing,
-            "in_play": u.in_play, "removed": u.removed, "hits": piece(u).hits,
-        }
-        if u.is_commander:
-            report.update(hit_limit=None, value=piece(u).value)
-            report.update(self.commander_report(state, u))
-            return report
-        limit = rout_after(self.options)
-        report.update(
-            hit_limit=limit + 1,
-            hit_limit_increases=[],
-            rout_after=limit,
-            hits_to_rout=max(0, limit + 1 - piece(u).hits),
-            engaged=[e.id for e in enemy_contacts(state, u)] if u.in_play else [],
-            impetuous=is_impetuous(state, u, self.options),
-            traits=list(u.traits),
-            fired=piece(u).fired,
-            ammo_markers=piece(u).ammo_markers,
-        )
-        report.update(self.ammunition_report(state, u))
-        return report
-
     def measure_move(
         self, table: Battlefield, state: GameState, action: Action
     ) -> dict[str, Any] | None:
@@ -383,25 +356,13 @@ class D3RuleSet(RuleSet):
         limit, rule = movement.allowance(state, plan, self.move_rules())
         return {"length": plan.length, "allowance": max(0.0, limit), "rule": rule}
 
-    def unit_overlays(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        """The 45-degree field of fire to the unit's range, with line of sight to enemies
-        within it, and the rule set's own zones."""
-        u = state.units[unit_id]
-        arcs: list[dict[str, Any]] = []
-        sight: list[dict[str, Any]] = []
-        if u.kind is UnitKind.ARTILLERY or (not u.is_commander and u.kind is not UnitKind.HORSE):
-            reach = self.shot_reach(table, state, u)
-            arcs.append({"half_angle": shooting.FIELD_OF_FIRE, "reach": reach,
-                         "label": f"{reach:g}\" range, 45-degree field of fire",
-                         "rule": self.CLAUSES.shooting_range})
-            for e in state.iter_troops(state.opponent(u.side)):
-                if base_distance(u.base, e.base) <= reach:
-                    sight.append({"target": e.id, "clear": has_line_of_sight(table, state, u, e)})
-        return {"zones": self.zones(state, u), "arcs": arcs, "sight": sight}
+    def presentation(self) -> D3Presentation:
+        return D3Presentation(self)
 
-    def summary(self, state: GameState) -> dict[str, Any]:
-        """The score so far (Victory), units lost, the weather and the card in play
-        (``active_card``, ``None`` between activations)."""
+    def position(self, state: GameState) -> dict[str, Any]:
+        """The position in brief (``D3Presentation.summary``): the score so far (Victory),
+        units lost, the weather and the card in play (``active_card``, ``None`` between
+        activations)."""
         return {"score": scores(state), "units_lost": {s: units_lost(state, s) for s in state.sides},
                 "weather": weather.weather(state), "active_card": self.active_card(state)}
 

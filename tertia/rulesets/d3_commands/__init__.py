@@ -196,7 +196,7 @@ class D3Commands(D3RuleSet):
                           "label": "6\": keep within reach of the command", "rule": clauses.COHESION})
         return zones
 
-    def summary(self, state: GameState) -> dict[str, Any]:
-        out = super().summary(state)
+    def position(self, state: GameState) -> dict[str, Any]:
+        out = super().position(state)
         out["cards_left"] = {s: cards.cards_left(state, s) for s in state.sides}
         return out

@@ -14,7 +14,8 @@ from typing import Any
 
 from tertia.activation import deck
 from tertia.core.actions import Action, Move
-from tertia.core.state import GameState
+from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.morale import DECLARE_LEVELS
 from tertia.rules.movement import plan_move
@@ -75,39 +76,102 @@ def morale_words(morale: int | None, first: int | None) -> str:
     return f"{morale}{of} point{'s' if (first or morale) != 1 else ''}: {DECLARE_LEVELS.name(morale)}"
 
 
-def unit_report(state: GameState, unit_id: str) -> dict[str, Any]:
+TROOP = FactSpec("troop", "Troop", FactKind.WORD, "Its troop type", clauses.COMPOSITION)
+FORMATION = FactSpec("formation", "Formation", FactKind.WORD, "Line, long march or hedgehog",
+                     clauses.FORMATIONS, on_base=True)
+STANDS = FactSpec("stands", "Stands", FactKind.PIPS, "Stands left in the unit", clauses.COMPOSITION)
+MORALE = FactSpec("morale", "Morale", FactKind.WORD, "Morale points: untested until first tested",
+                  clauses.MORALE)
+ROUTING = FactSpec("routing", "Routing", FactKind.BADGE, "Broken and fleeing until rallied", clauses.MORALE,
+                   glyph="R", on_base=True)
+PURSUING = FactSpec("pursuing", "Pursuing", FactKind.WORD, "The routing unit it pursues", clauses.MELEE)
+AT_OBSTACLE = FactSpec("at_obstacle", "Stopped at an obstacle", FactKind.BADGE,
+                       "Stopped by a wall or stream: it crosses without penalty when next activated",
+                       clauses.MOVEMENT, glyph="‖", on_base=True)
+DAMP_POWDER = FactSpec("damp_powder", "Damp powder", FactKind.BADGE,
+                       "Struck by the event card: it may not fire on its next activation", clauses.GAME_PLAY,
+                       glyph="≈", on_base=True)
+FIRELOCKS = FactSpec("firelocks", "Firelocks", FactKind.FLAG, "Cavalry with firelocks, who may caracole",
+                     clauses.COMPOSITION)
+MOUNTED = FactSpec("mounted", "Mounted", FactKind.FLAG, "Dragoons on their horses", clauses.COMPOSITION)
+GENERALS = FactSpec("generals", "Generals with it", FactKind.WORD, "Generals attached to the unit",
+                    clauses.COMPOSITION)
+ATTACHED_TO = FactSpec("attached_to", "With", FactKind.WORD, "The unit the general is attached to",
+                       clauses.COMPOSITION)
+ACTIVATED = FactSpec("activated", "Activated", FactKind.BADGE, "Its card is the one drawn",
+                     clauses.GAME_PLAY, glyph="★", on_base=True)
+DECLARED = FactSpec("declared", "Declared", FactKind.WORD, "The option declared for this activation",
+                    clauses.GAME_PLAY)
+MOVE = FactSpec("move", "Move rolled", FactKind.WORD, "The move rolled for this activation", clauses.MOVEMENT)
+VOLLEYS = FactSpec("volleys_left", "Volleys left", FactKind.PIPS,
+                   "Volleys left this activation", clauses.FIRE)
+
+FACTS = (TROOP, FORMATION, STANDS, MORALE, ROUTING, PURSUING, AT_OBSTACLE, DAMP_POWDER, FIRELOCKS, MOUNTED,
+         GENERALS, ATTACHED_TO, ACTIVATED, DECLARED, MOVE, VOLLEYS)
+"""What a Declare Thee Sir piece shows."""
+
+FORMATION_MARKS = {"long_march": "M", "hedgehog": "H"}
+"""A formation's mark on the base; a line, the usual order, has none."""
+
+
+def words(text: str | None) -> str | None:
+    """An identifier as a player reads it: ``"long_march"`` -> ``"long march"``."""
+    return None if text is None else text.replace("_", " ")
+
+
+def _label(state: GameState, unit_id: str | None) -> str | None:
+    found = state.units.get(unit_id) if unit_id is not None else None
+    return None if found is None else found.label
+
+
+def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
     """A piece's card: troop, formation, stands, morale ("untested" until first tested),
     what it is doing (routing, pursuing, stopped at an obstacle), who is attached, and,
     when its card is drawn, the option declared and the move rolled."""
-    u = state.units[unit_id]
-    own = unit_data(u)
-    report: dict[str, Any] = {
-        "id": u.id, "name": u.name, "side": u.side, "type": u.kind.value, "x": u.x, "y": u.y,
-        "facing": u.facing, "in_play": u.in_play, "removed": u.removed,
-        "troop": own.troop.replace("_", " "),
-    }
+    own = unit_data(unit)
     game = game_data(state)
+    out = [Fact(TROOP.key, own.troop, words=words(own.troop))]
     if own.is_general:
-        report["attached_to"] = own.attached_to
+        out.append(Fact(ATTACHED_TO.key, own.attached_to, words=_label(state, own.attached_to)))
     else:
-        report.update(
-            formation=own.formation.replace("_", " "),
-            stands=own.stands_left,
-            morale=morale_words(own.morale, own.morale_max),
-            routing=own.routing,
-            pursuing=own.pursuing,
-            at_obstacle=own.at_obstacle,
-            damp_powder=own.damp_powder,
-            firelocks=own.firelocks,
-            general=[g.id for g in attached_generals(state, u.id)],
-        )
+        generals = [g.label for g in attached_generals(state, unit.id)]
+        out += [
+            Fact(FORMATION.key, own.formation, words=words(own.formation),
+                 glyph=FORMATION_MARKS.get(own.formation)),
+            Fact(STANDS.key, own.stands_left),
+            Fact(MORALE.key, morale_words(own.morale, own.morale_max)),
+            Fact(ROUTING.key, own.routing),
+            Fact(PURSUING.key, own.pursuing, words=_label(state, own.pursuing)),
+            Fact(AT_OBSTACLE.key, own.at_obstacle),
+            Fact(DAMP_POWDER.key, own.damp_powder),
+            Fact(FIRELOCKS.key, own.firelocks),
+            Fact(GENERALS.key, ", ".join(generals) or None),
+        ]
         if own.troop == "dragoons":
-            report["mounted"] = own.mounted
-    report["activated"] = game.activated == u.id
-    if game.activated == u.id:
-        report.update(declared=declared_words(game.declared), move=move_words(game.allowance),
-                      volleys_left=game.volleys or None, moved=game.moved)
-    return report
+            out.append(Fact(MOUNTED.key, own.mounted))
+    if game.activated == unit.id:
+        out += [
+            Fact(ACTIVATED.key, True),
+            Fact(DECLARED.key, declared_words(game.declared)),
+            Fact(MOVE.key, move_words(game.allowance)),
+            Fact(VOLLEYS.key, game.volleys or None),
+        ]
+    return out
+
+
+class DtsPresentation(Presentation):
+    """Declare Thee Sir's pieces and position as its front ends show them."""
+
+    FACTS = FACTS
+
+    def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
+        return unit_facts(seen, unit)
+
+    def title(self, seen: GameState, unit: Unit) -> str | None:
+        return "General" if unit_data(unit).is_general else None
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        return summary(state, int(self.ruleset.option("objective_points")))
 
 
 def measure_move(table: Battlefield, state: GameState, action: Action) -> dict[str, Any] | None:

@@ -256,11 +256,8 @@ class DeclareTheeSir(RuleSet):
 
     # --- what a player is shown ----------------------------------------------------------
 
-    def summary(self, state: GameState) -> dict[str, Any]:
-        return reports.summary(state, int(self.option("objective_points")))
-
-    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        return reports.unit_report(state, unit_id)
+    def presentation(self) -> reports.DtsPresentation:
+        return reports.DtsPresentation(self)
 
     def measure_move(self, table: Battlefield, state: GameState, action: Action) -> dict[str, Any] | None:
         return reports.measure_move(table, state, action)

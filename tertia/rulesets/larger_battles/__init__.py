@@ -21,11 +21,9 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.fighting import Attack
 from tertia.rules.ground import SHIPPED_TERRAIN
-from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece, piece
-from tertia.rules.measuring import iter_enemy_troops_within
+from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece
 from tertia.rules.movement import ground_under, plan_move
 from tertia.rules.pieces import piece_problems
-from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses, sequence, vocabulary
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.bombardment import validate_bombard
@@ -38,16 +36,16 @@ from tertia.rulesets.larger_battles.combat import (
     validate_declared,
     validate_encourage,
 )
-from tertia.rulesets.larger_battles.commanders import COMMAND_REACH
+from tertia.rulesets.larger_battles.commanders import DEPLOY_RADIUS
 from tertia.rulesets.larger_battles.events import LargerBattlesData, OrderGiven, Supply
 from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.movement import (
-    ENEMY_ZONE,
     allowance,
     resolve_move,
     validate_move,
 )
 from tertia.rulesets.larger_battles.orders import is_ordered, order_key, orders_left, validate_order
+from tertia.rulesets.larger_battles.presentation import LargerBattlesPresentation
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.resolution import (
     declare_attacks,
@@ -57,16 +55,10 @@ from tertia.rulesets.larger_battles.resolution import (
     settle,
 )
 from tertia.rulesets.larger_battles.routing import (
-    hit_limit,
-    is_defending_river,
-    keeps_cover,
     reassess,
-    supporters,
 )
 from tertia.rulesets.larger_battles.scenario_table import LargerBattlesTable, SupplySpec
-from tertia.rulesets.larger_battles.victory import scores, units_lost
 
-DEPLOY_RADIUS = 12.0
 SUPPLY_SPACING = 12.0
 SUPPLY_EDGE_DISTANCE = 3.0
 COMMAND_TYPES = {"centre", "right", "left", "reserve"}
@@ -466,32 +458,6 @@ class LargerBattles(RuleSet):
 
     # --- reports -----------------------------------------------------------------------------
 
-    def unit_report(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        u = state.units[unit_id]
-        report: dict[str, Any] = {
-            "id": u.id, "name": u.name, "side": u.side, "type": u.kind.value,
-            "command": u.command, "x": u.x, "y": u.y, "facing": u.facing,
-            "in_play": u.in_play, "removed": u.removed, "hits": piece(u).hits,
-        }
-        if u.kind is UnitKind.COMMANDER:
-            report.update(general=piece(u).general, hit_limit=None)
-            return report
-        limit = hit_limit(table, state, u, self.options)
-        report.update(
-            hit_limit=limit.value,
-            hit_limit_base=limit.base,
-            hit_limit_increases=list(limit.increases),
-            hits_to_rout=max(0, limit.value - piece(u).hits),
-            supporting_units=[s.id for s in supporters(state, u)],
-            in_cover=keeps_cover(table, state, u, self.options),
-            defending_river=is_defending_river(table, state, u),
-            engaged=[e.id for e in iter_enemy_troops_within(state, u, 3.0)],
-            ammunition=("n/a" if not profile(u.kind).is_infantry
-                        else "out" if piece(u).out_of_ammo else "yes"),
-            fired=piece(u).fired,
-        )
-        return report
-
     def measure_move(
         self, table: Battlefield, state: GameState, action: Action
     ) -> dict[str, Any] | None:
@@ -502,39 +468,5 @@ class LargerBattles(RuleSet):
         limit, rule = allowance(table, state, plan, self.options)
         return {"length": plan.length, "allowance": limit, "rule": rule}
 
-    def unit_overlays(self, table: Battlefield, state: GameState, unit_id: str) -> dict[str, Any]:
-        """Combat range and the 45-degree arc, the 3" stop near the enemy, commanders'
-        3" reach and 12" deployment, guns' 24" directly ahead with line of sight."""
-        u = state.units[unit_id]
-        zones: list[dict[str, Any]] = []
-        arcs: list[dict[str, Any]] = []
-        sight: list[dict[str, Any]] = []
-        p = profile(u.kind)
-        if u.kind is UnitKind.COMMANDER:
-            zones.append({"kind": "reach", "radius": COMMAND_REACH,
-                          "label": "3\" commander's reach", "rule": clauses.COMMANDER_RALLY})
-            zones.append({"kind": "deploy", "radius": DEPLOY_RADIUS,
-                          "label": "12\" deployment radius", "rule": clauses.DEPLOYMENT})
-        elif p.combat_range > 0:
-            zones.append({"kind": "enemy", "radius": ENEMY_ZONE,
-                          "label": "3\": movement stops near the enemy", "rule": clauses.ENEMY_UNITS})
-            arcs.append({"half_angle": 45.0, "reach": p.combat_range,
-                         "label": f"{p.combat_range:g}\" combat range, 45-degree arc",
-                         "rule": clauses.COMBAT_FRONT})
-        if u.kind is UnitKind.ARTILLERY:
-            arcs.append({"half_angle": 0.0, "reach": p.bombard_range,
-                         "label": f"{p.bombard_range:g}\" bombardment, directly in front",
-                         "rule": clauses.BOMBARD_RANGE})
-            for e in state.iter_troops(state.opponent(u.side)):
-                if base_distance(u.base, e.base) <= p.bombard_range:
-                    sight.append({"target": e.id,
-                                  "clear": has_line_of_sight(table, state, u, e)})
-        return {"zones": zones, "arcs": arcs, "sight": sight}
-
-    def summary(self, state: GameState) -> dict[str, Any]:
-        """The score so far (Victory), units lost, and orders left this player turn."""
-        return {
-            "score": scores(state, self.options),
-            "units_lost": {s: units_lost(state, s) for s in state.sides},
-            "orders_left": orders_left(state),
-        }
+    def presentation(self) -> LargerBattlesPresentation:
+        return LargerBattlesPresentation(self)

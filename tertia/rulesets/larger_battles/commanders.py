@@ -25,6 +25,9 @@ from tertia.rulesets.larger_battles.ground import IMPASSABLE
 from tertia.rulesets.larger_battles.profile import profile
 
 COMMAND_REACH = 3.0
+
+DEPLOY_RADIUS = 12.0
+"""Deployment: a commander\'s units deploy within 12" of him."""
 """Commanders within 3" of a combat may encourage a unit in it."""
 
 RETIRE_DISTANCE = 12.0

@@ -1,0 +1,266 @@
+"""What a rule set shows of its pieces and its position, declared once for every front end.
+
+A rule set declares the *facts* a piece shows (:class:`FactSpec`: a key, the label players
+read, the kind of fact) and works out each piece's facts (:class:`Fact`: its value, limit
+and the words for it) from the position *as the viewer sees it*. The command line
+(``inspect``, the narrative, the human prompt), the HTML report and its maps, and the page
+receive these facts and the rule set's own words; they never read a rule set's own values
+(``Unit.own``, ``Unit.extra``) themselves.
+
+The kinds of fact (:class:`FactKind`):
+
+- ``count``: a number against its limit ("Hits 2 of 4"), drawn as pips on the base when
+  the declaration says so;
+- ``pips``: a small number without a limit, drawn as pips;
+- ``flag``: yes or no, shown only when set ("has fired");
+- ``badge``: a short mark drawn on the base when set, with its words;
+- ``word``: a value told in words ("formation: line"), with a short mark on the base when
+  the rule set gives one;
+- ``hidden``: a fact only the piece's own side is shown (an officer's secret value); it is
+  absent from every other view.
+
+>>> spec = FactSpec("hits", "Hits", FactKind.COUNT, on_base=True)
+>>> Fact("hits", 2, limit=4).text(spec)
+'Hits 2 of 4'
+>>> Fact("fired", True).text(FactSpec("fired", "Has fired", FactKind.FLAG))
+'Has fired'
+>>> Fact("formation", "line", words="in line").text(FactSpec("formation", "Formation", FactKind.WORD))
+'Formation: in line'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from tertia.core.hidden import is_hidden
+from tertia.core.state import GameState, Unit
+from tertia.core.terrain import Battlefield
+
+if TYPE_CHECKING:
+    from tertia.core.ruleset import RuleSet
+
+
+class FactKind(StrEnum):
+    """How a fact reads and how front ends draw it."""
+
+    COUNT = "count"
+    PIPS = "pips"
+    FLAG = "flag"
+    BADGE = "badge"
+    WORD = "word"
+    HIDDEN = "hidden"
+
+
+@dataclass(frozen=True, slots=True)
+class FactSpec:
+    """One fact a rule set's pieces may show: ``key`` (unique in the rule set), ``label``
+    (as players read it), ``kind``, ``help`` (what it means, for a tooltip), ``rule`` (the
+    clause it comes from), ``glyph`` (its short mark on the base, for a badge) and
+    ``on_base`` (drawn on the base itself: a count's pips, a badge, a word's mark)."""
+
+    key: str
+    label: str
+    kind: FactKind
+    help: str = ""
+    rule: str = ""
+    glyph: str = ""
+    on_base: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "kind": self.kind.value, "help": self.help,
+                "rule": self.rule, "glyph": self.glyph, "on_base": self.on_base}
+
+
+FactValue = int | float | str | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A piece's value of one declared fact: ``value``, its ``limit`` (a count's), the
+    ``words`` a player reads for it (the value itself when none), its short ``glyph`` on
+    the base when the value picks one (a formation's mark), and a ``note`` saying why
+    (what raised a limit, say)."""
+
+    key: str
+    value: FactValue
+    limit: int | None = None
+    words: str | None = None
+    glyph: str | None = None
+    note: str | None = None
+
+    def shown(self) -> bool:
+        """Whether there is anything to show: a flag or badge that is set, a value that is
+        there."""
+        return self.value is not None and self.value is not False and self.value != ""
+
+    def value_words(self) -> str:
+        """The value as a player reads it ("2 of 4", "yes", "in line")."""
+        if self.words is not None:
+            return self.words
+        if isinstance(self.value, bool):
+            return "yes" if self.value else "no"
+        text = f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
+        return f"{text} of {self.limit}" if self.limit is not None else text
+
+    def text(self, spec: FactSpec) -> str:
+        """The fact in a line: the label alone for a flag or badge, else label and value."""
+        if spec.kind in (FactKind.FLAG, FactKind.BADGE) and self.words is None:
+            return spec.label
+        if spec.kind is FactKind.COUNT:
+            return f"{spec.label} {self.value_words()}"
+        return f"{spec.label}: {self.value_words()}"
+
+    def to_dict(self, spec: FactSpec) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "key": self.key, "label": spec.label, "kind": spec.kind.value, "value": self.value,
+            "words": self.value_words(), "text": self.text(spec),
+        }
+        if self.limit is not None:
+            out["limit"] = self.limit
+        glyph = self.glyph or (spec.glyph if spec.kind is FactKind.BADGE else None)
+        if glyph and spec.on_base:
+            out["glyph"] = glyph
+        if spec.on_base:
+            out["on_base"] = True
+        if self.note:
+            out["note"] = self.note
+        if spec.help:
+            out["help"] = spec.help
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PieceCard:
+    """Everything a front end shows of one piece, as one side sees it: who it is, where,
+    whether it is in play, its title in the narrative (``General``), and its facts in the
+    order the rule set declares them."""
+
+    id: str
+    name: str
+    side: str
+    kind: str
+    command: str
+    x: float
+    y: float
+    facing: float
+    in_play: bool
+    removed: str | None
+    facts: tuple[tuple[Fact, FactSpec], ...] = field(default=())
+
+    def fact(self, key: str) -> Fact | None:
+        return next((f for f, _ in self.facts if f.key == key), None)
+
+    def lines(self) -> list[str]:
+        """Each fact with anything to show, as a line."""
+        return [f.text(spec) for f, spec in self.facts if f.shown()]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "side": self.side, "kind": self.kind,
+            "command": self.command, "x": self.x, "y": self.y, "facing": self.facing,
+            "in_play": self.in_play, "removed": self.removed,
+            "facts": [f.to_dict(spec) for f, spec in self.facts if f.shown()],
+        }
+
+
+class Presentation:
+    """What a rule set shows: its pieces' facts, the distances drawn round a piece, the
+    card that activates a piece, the position in brief, and its own names for commands.
+    A rule set declares :attr:`FACTS` and overrides :meth:`facts` (and the rest it uses)
+    in a subclass in its own package, returned by its ``RuleSet.presentation``."""
+
+    FACTS: tuple[FactSpec, ...] = ()
+    """Every fact the rule set's pieces may show, in the order front ends list them."""
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.ruleset = ruleset
+
+    # --- to override -----------------------------------------------------------------------
+
+    def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
+        """``unit``'s facts in ``seen``, the position as ``viewer`` sees it (``None``: a
+        referee, who sees everything). Only keys of :attr:`FACTS`."""
+        return ()
+
+    def title(self, seen: GameState, unit: Unit) -> str | None:
+        """A commander's rank as the narrative puts it before his name ("General"), or
+        None to give the name alone."""
+        return None
+
+    def overlays(self, table: Battlefield, seen: GameState, unit_id: str) -> dict[str, Any]:
+        """Distances a front end may draw around a unit, each with the rule it comes from:
+        ``zones`` ({"kind", "radius", "label", "rule"}, edge to edge), ``arcs``
+        ({"half_angle", "reach", "label", "rule"}; ``half_angle`` 0 means straight ahead
+        across the frontage) and ``sight`` ({"target", "clear"}) to the units it could
+        shoot at."""
+        return {"zones": [], "arcs": [], "sight": []}
+
+    def card_of(self, unit: Unit) -> str | None:
+        """The card that activates ``unit`` under a rule set activated by cards (for a
+        card panel's list of each card's units); ``None`` otherwise."""
+        return None
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        """The position in brief for a status line (score, orders left, the card in
+        play ...), JSON-ready; string values may be named in an action kind's phrase.
+        Called on a side's observation when the rule set hides anything. Keys front
+        ends read: ``score`` (per side), ``orders_left``, ``active_card``, ``activated``
+        (the one piece now activated, which they pick out) and ``declared`` (what it
+        is to do, in words)."""
+        return {}
+
+    def command_label(self, state: GameState, command: str) -> str | None:
+        """A command (the group of units a card or order moves together) as the players
+        call it, for buttons and prompts; None for the plain "the <id> command"."""
+        return None
+
+    # --- for front ends --------------------------------------------------------------------
+
+    def spec(self, key: str) -> FactSpec:
+        """The declaration of fact ``key``; raises KeyError naming the rule set."""
+        for spec in self.FACTS:
+            if spec.key == key:
+                return spec
+        raise KeyError(f"{self.ruleset.id} declares no fact {key!r}")
+
+    def piece(self, table: Battlefield, seen: GameState, unit_id: str, viewer: str | None) -> PieceCard:
+        """``unit_id`` as ``viewer`` sees it in ``seen`` (its observation): its facts in
+        declared order, a ``hidden`` fact only for its own side or a referee, nothing
+        ``seen`` holds as hidden."""
+        unit = seen.units[unit_id]
+        order = {spec.key: i for i, spec in enumerate(self.FACTS)}
+        found: list[tuple[Fact, FactSpec]] = []
+        for fact in self.facts(table, seen, unit, viewer):
+            spec = self.spec(fact.key)
+            if spec.kind is FactKind.HIDDEN and viewer is not None and viewer != unit.side:
+                continue
+            if is_hidden(fact.value):
+                continue
+            found.append((fact, spec))
+        found.sort(key=lambda pair: order[pair[0].key])
+        return PieceCard(
+            id=unit.id, name=unit.label, side=unit.side, kind=unit.kind.value, command=unit.command,
+            x=unit.x, y=unit.y, facing=unit.facing, in_play=unit.in_play, removed=unit.removed,
+            facts=tuple(found),
+        )
+
+    def pieces(self, table: Battlefield, seen: GameState, viewer: str | None,
+               ids: Sequence[str] | None = None) -> dict[str, PieceCard]:
+        """:meth:`piece` for every unit of ``seen`` (or those of ``ids``)."""
+        return {uid: self.piece(table, seen, uid, viewer) for uid in (ids if ids is not None else seen.units)}
+
+    def describe(self) -> list[dict[str, Any]]:
+        """The declarations, JSON-ready (served with the rule set's vocabulary)."""
+        return [spec.to_dict() for spec in self.FACTS]
+
+
+def fact_words(card: PieceCard, joiner: str = " · ") -> str:
+    """A piece's facts in one line ("Hits 2 of 4 · Has fired")."""
+    return joiner.join(card.lines())
+
+
+def specs_by_key(specs: Iterable[FactSpec]) -> Mapping[str, FactSpec]:
+    return {s.key: s for s in specs}

@@ -1,0 +1,110 @@
+"""What a piece and the position show under the D3 rule sets (``d3-commands``,
+``d3-cards``): hits against the rout limit (Hits: a unit routs after its limit), the card
+that activates it, ammunition, impetuous horse, enemies in contact, a commander's value
+and rallies; the field of fire drawn round a piece; the score, the weather and the card in
+play."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
+
+from tertia.core.geometry import base_distance
+from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield
+from tertia.rules.hit_facts import FIRED, GENERAL, HITS, VALUE, commander_facts, hits_facts, names_of
+from tertia.rules.pieces import piece
+from tertia.rules.sight import has_line_of_sight
+from tertia.rulesets.d3 import shooting
+from tertia.rulesets.d3.contact import enemy_contacts
+from tertia.rulesets.d3.hits import rout_after
+from tertia.rulesets.d3.troops import is_impetuous
+
+if TYPE_CHECKING:
+    from tertia.rulesets.d3.base import D3RuleSet
+
+CARD = FactSpec("card", "Card", FactKind.WORD, "The card that activates it")
+AMMUNITION = FactSpec("ammunition", "Ammunition", FactKind.WORD, "Its ammunition as things stand")
+IMPETUOUS = FactSpec("impetuous", "Impetuous", FactKind.BADGE, "Horse that must charge an enemy in reach",
+                     glyph="!", on_base=True)
+TRAITS = FactSpec("traits", "Traits", FactKind.WORD, "What sets the unit apart")
+ENGAGED = FactSpec("engaged", "In contact with", FactKind.WORD, "Enemy units in contact")
+RALLIES = FactSpec("rallies_left", "Rallies left", FactKind.COUNT, "Rallies the commander may still make")
+
+
+CARD_NAMES = {"centre": "Centre", "right": "Right flank", "left": "Left flank", "reserve": "Reserve",
+              "independent": "Independent"}
+
+
+def card_name(card: str) -> str:
+    """A card as players call it: ``"right"`` -> ``"Right flank"``, ``"commanded_shot"`` ->
+    ``"Commanded shot"``.
+
+    >>> card_name("right"), card_name("commanded_shot")
+    ('Right flank', 'Commanded shot')
+    """
+    if card in CARD_NAMES:
+        return CARD_NAMES[card]
+    words = card.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+class D3Presentation(Presentation):
+    """The D3 rule sets' pieces and position as their front ends show them."""
+
+    FACTS = (HITS, FIRED, CARD, AMMUNITION, IMPETUOUS, TRAITS, ENGAGED, GENERAL, VALUE, RALLIES)
+
+    @property
+    def rules(self) -> D3RuleSet:
+        return cast("D3RuleSet", self.ruleset)
+
+    def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
+        rules = self.rules
+        card = Fact(CARD.key, rules.card_of(unit), words=card_name(rules.card_of(unit)))
+        if unit.is_commander:
+            out = [*commander_facts(unit), card]
+            report = rules.commander_report(seen, unit)
+            if "rallies_left" in report:
+                out.append(Fact(RALLIES.key, report["rallies_left"], limit=report.get("rallies_allowed")))
+            return out
+        limit = rout_after(rules.options) + 1
+        out = [fact for fact in hits_facts(unit, limit) if fact.key != "out_of_ammunition"]
+        ammunition = rules.ammunition_report(seen, unit).get("ammunition")
+        out += [
+            card,
+            Fact(AMMUNITION.key, None if ammunition in (None, "n/a") else ammunition),
+            Fact(IMPETUOUS.key, is_impetuous(seen, unit, rules.options)),
+            Fact(TRAITS.key, ", ".join(t.replace("_", " ") for t in unit.traits) or None),
+        ]
+        if unit.in_play:
+            out.append(Fact(ENGAGED.key, names_of(seen, (e.id for e in enemy_contacts(seen, unit)))))
+        return out
+
+    def title(self, seen: GameState, unit: Unit) -> str | None:
+        return "General" if piece(unit).general else "Commander"
+
+    def overlays(self, table: Battlefield, seen: GameState, unit_id: str) -> dict[str, Any]:
+        """The 45-degree field of fire to the unit's range, with line of sight to enemies
+        within it, and the rule set's own zones."""
+        rules = self.rules
+        u = seen.units[unit_id]
+        arcs: list[dict[str, Any]] = []
+        sight: list[dict[str, Any]] = []
+        if u.kind is UnitKind.ARTILLERY or (not u.is_commander and u.kind is not UnitKind.HORSE):
+            reach = rules.shot_reach(table, seen, u)
+            arcs.append({"half_angle": shooting.FIELD_OF_FIRE, "reach": reach,
+                         "label": f"{reach:g}\" range, 45-degree field of fire",
+                         "rule": rules.CLAUSES.shooting_range})
+            for e in seen.iter_troops(seen.opponent(u.side)):
+                if base_distance(u.base, e.base) <= reach:
+                    sight.append({"target": e.id, "clear": has_line_of_sight(table, seen, u, e)})
+        return {"zones": rules.zones(seen, u), "arcs": arcs, "sight": sight}
+
+    def card_of(self, unit: Unit) -> str | None:
+        return self.rules.card_of(unit)
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        """The score so far (Victory), units lost, the weather and the card in play
+        (``active_card``, ``None`` between activations), and what the rule set adds."""
+        return self.rules.position(state)

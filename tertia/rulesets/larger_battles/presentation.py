@@ -1,0 +1,103 @@
+"""What a piece and the position show under larger-battles: hits against the hit limit
+(Routing, with support, cover and a river's bank), ammunition, a gun that has fired, a
+commander's value and the general; the distances drawn round a piece; the score and the
+orders left (Victory, Orders)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tertia.core.geometry import base_distance
+from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield
+from tertia.rules.hit_facts import (
+    FIRED,
+    GENERAL,
+    HITS,
+    OUT_OF_AMMUNITION,
+    VALUE,
+    commander_facts,
+    hits_facts,
+    names_of,
+)
+from tertia.rules.measuring import iter_enemy_troops_within
+from tertia.rules.pieces import piece
+from tertia.rules.sight import has_line_of_sight
+from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.commanders import COMMAND_REACH, DEPLOY_RADIUS
+from tertia.rulesets.larger_battles.movement import ENEMY_ZONE
+from tertia.rulesets.larger_battles.orders import orders_left
+from tertia.rulesets.larger_battles.profile import profile
+from tertia.rulesets.larger_battles.routing import hit_limit, is_defending_river, keeps_cover, supporters
+from tertia.rulesets.larger_battles.victory import scores, units_lost
+
+SUPPORTED_BY = FactSpec("supported_by", "Supported by", FactKind.WORD,
+                        "Similar units within 3\" (two raise the hit limit)", clauses.ROUTING)
+IN_COVER = FactSpec("in_cover", "In cover", FactKind.FLAG,
+                    "Dragoons keeping the cover of a town or hedged field", clauses.ROUTING)
+DEFENDING_RIVER = FactSpec("defending_river", "Defending a river", FactKind.FLAG,
+                           "Defending a river's bank against enemies across it", clauses.RIVERS)
+ENGAGED = FactSpec("engaged", "Enemies within 3\"", FactKind.WORD, "Enemy troops within 3\"",
+                   clauses.ENEMY_UNITS)
+
+
+class LargerBattlesPresentation(Presentation):
+    """larger-battles' pieces and position as its front ends show them."""
+
+    FACTS = (HITS, OUT_OF_AMMUNITION, FIRED, SUPPORTED_BY, IN_COVER, DEFENDING_RIVER, ENGAGED, GENERAL, VALUE)
+
+    def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
+        if unit.kind is UnitKind.COMMANDER:
+            return commander_facts(unit)
+        options = self.ruleset.options
+        limit = hit_limit(table, seen, unit, options)
+        out = hits_facts(unit, limit.value, limit.increases)
+        if unit.in_play:
+            out += [
+                Fact(SUPPORTED_BY.key, names_of(seen, (s.id for s in supporters(seen, unit)))),
+                Fact(IN_COVER.key, keeps_cover(table, seen, unit, options)),
+                Fact(DEFENDING_RIVER.key, is_defending_river(table, seen, unit)),
+                Fact(ENGAGED.key, names_of(seen, (e.id for e in iter_enemy_troops_within(seen, unit, 3.0)))),
+            ]
+        return out
+
+    def title(self, seen: GameState, unit: Unit) -> str | None:
+        return "General" if piece(unit).general else "Commander"
+
+    def overlays(self, table: Battlefield, seen: GameState, unit_id: str) -> dict[str, Any]:
+        """Combat range and the 45-degree arc, the 3" stop near the enemy, commanders'
+        3" reach and 12" deployment, guns' 24" directly ahead with line of sight."""
+        u = seen.units[unit_id]
+        zones: list[dict[str, Any]] = []
+        arcs: list[dict[str, Any]] = []
+        sight: list[dict[str, Any]] = []
+        p = profile(u.kind)
+        if u.kind is UnitKind.COMMANDER:
+            zones.append({"kind": "reach", "radius": COMMAND_REACH,
+                          "label": "3\" commander's reach", "rule": clauses.COMMANDER_RALLY})
+            zones.append({"kind": "deploy", "radius": DEPLOY_RADIUS,
+                          "label": "12\" deployment radius", "rule": clauses.DEPLOYMENT})
+        elif p.combat_range > 0:
+            zones.append({"kind": "enemy", "radius": ENEMY_ZONE,
+                          "label": "3\": movement stops near the enemy", "rule": clauses.ENEMY_UNITS})
+            arcs.append({"half_angle": 45.0, "reach": p.combat_range,
+                         "label": f"{p.combat_range:g}\" combat range, 45-degree arc",
+                         "rule": clauses.COMBAT_FRONT})
+        if u.kind is UnitKind.ARTILLERY:
+            arcs.append({"half_angle": 0.0, "reach": p.bombard_range,
+                         "label": f"{p.bombard_range:g}\" bombardment, directly in front",
+                         "rule": clauses.BOMBARD_RANGE})
+            for e in seen.iter_troops(seen.opponent(u.side)):
+                if base_distance(u.base, e.base) <= p.bombard_range:
+                    sight.append({"target": e.id, "clear": has_line_of_sight(table, seen, u, e)})
+        return {"zones": zones, "arcs": arcs, "sight": sight}
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        """The score so far (Victory), units lost, and orders left this player turn."""
+        return {
+            "score": scores(state, self.ruleset.options),
+            "units_lost": {s: units_lost(state, s) for s in state.sides},
+            "orders_left": orders_left(state),
+        }

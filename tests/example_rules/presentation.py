@@ -1,0 +1,55 @@
+"""What the example slice's pieces show: one fact of every kind, under keys no built-in
+rule set uses, so that the front ends' tests find each kind drawn (and the hidden one
+kept from the other side)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tertia.activation import deck
+from tertia.core.hidden import is_hidden
+from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield
+from tests.example_rules.data import DEFAULT_STANDS, RULE, game_data, piece
+
+EX_STANDS = FactSpec("ex_stands", "Divisions", FactKind.COUNT,
+                     "Divisions left of the regiment's usual number", RULE, on_base=True)
+EX_TALLY = FactSpec("ex_tally", "Resolve", FactKind.PIPS, "Morale points left, once tested", RULE)
+EX_TESTED = FactSpec("ex_tested", "Blooded", FactKind.FLAG, "Its morale has been tested", RULE)
+EX_COLOURS = FactSpec("ex_colours", "Colours raised", FactKind.BADGE, "Its card is the one drawn", RULE,
+                      glyph="⚐", on_base=True)
+EX_ORDER = FactSpec("ex_order", "Array", FactKind.WORD, "Its formation", RULE, on_base=True)
+EX_CHOSEN = FactSpec("ex_chosen", "Chosen for the free move", FactKind.HIDDEN,
+                     "Its side's secret choice for the free-move card", RULE, glyph="✦", on_base=True)
+
+ARRAY_MARKS = {"column": "Col", "hedgehog": "Hh"}
+
+
+class ExamplePresentation(Presentation):
+    """The example slice's pieces and position as the front ends show them."""
+
+    FACTS = (EX_STANDS, EX_TALLY, EX_TESTED, EX_COLOURS, EX_ORDER, EX_CHOSEN)
+
+    def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
+        if unit.kind is UnitKind.COMMANDER:
+            return []
+        own = piece(unit)
+        game = game_data(seen)
+        chosen = any(u == unit.id and not is_hidden(u) for s, u in game.free_move if s == unit.side)
+        return [
+            Fact(EX_STANDS.key, own.stands_left, limit=DEFAULT_STANDS[unit.kind]),
+            Fact(EX_TALLY.key, own.morale),
+            Fact(EX_TESTED.key, own.morale is not None),
+            Fact(EX_COLOURS.key, game.activated == unit.id),
+            Fact(EX_ORDER.key, own.formation, words=f"in {own.formation}",
+                 glyph=ARRAY_MARKS.get(own.formation)),
+            Fact(EX_CHOSEN.key, chosen),
+        ]
+
+    def card_of(self, unit: Unit) -> str | None:
+        return None if unit.kind is UnitKind.COMMANDER else deck.unit_card(unit.id)
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        g = game_data(state)
+        return {"card": g.card or "", "cards_left": len(g.deck_left)}
