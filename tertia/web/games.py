@@ -302,6 +302,7 @@ class GameService:
                 "version": live.version,
                 "side": viewer,
                 "state": seen,
+                "pieces": pieces_of(live, len(live.steps), viewer),
                 "markers": markers(seen),
                 "table_markers": table_markers_of(seen),
                 "status": status,
@@ -535,6 +536,7 @@ class GameService:
             return {
                 "game": self.meta(live, roles), "step": step, "steps": total, "side": viewer,
                 "state": seen,
+                "pieces": pieces_of(live, step, viewer),
                 "markers": markers(seen),
                 "table_markers": table_markers_of(seen),
                 "summary": summary_at(live, step, viewer),
@@ -587,6 +589,17 @@ def check_version(live: LiveGame, expected: int | None) -> None:
 
 
 # --- what the page shows beside a unit ------------------------------------------------------
+
+
+def pieces_of(live: LiveGame, step: int, side: str) -> dict[str, dict[str, Any]]:
+    """What each piece on the table shows ``side`` after ``step`` actions, by id: the rule
+    set's facts (:mod:`tertia.core.presentation`) worked out from ``side``'s observation
+    alone; a piece the observation holds without a place is left out."""
+    game = live.game
+    seen = game.observed_state(live.states[step], side)
+    presentation = game.ruleset.presentation()
+    return {uid: presentation.piece(game.table, seen, uid, side).to_dict()
+            for uid, unit in seen.units.items() if not is_hidden(unit.extra.get("position"))}
 
 
 def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
