@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from tertia.cli.common import fail, out
 from tertia.cli.main import app
 
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
 DB_NAME = "games.sqlite3"
+SHUTDOWN_GRACE = 0.5
+"""Seconds a stopping server gives requests still open (an odds question, say) to end."""
 
 
 def default_db() -> Path:
@@ -57,8 +64,6 @@ def serve(
 ) -> None:
     """Play in the browser: open the address it prints. Every game is saved as it goes and
     resumes after a restart."""
-    import uvicorn
-
     from tertia.web.app import create_app
     from tertia.web.limits import LOCAL_HOSTS
 
@@ -76,4 +81,26 @@ def serve(
     out.print(f"Tertia at http://{shown}:{port}/  (games saved in {path}; API at /docs)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         out.print("Listening beyond this machine: anyone who can reach it may start games.")
-    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=5)
+    run_until_stopped(application, host=host, port=port)
+
+
+def run_until_stopped(application: FastAPI, *, host: str, port: int) -> None:
+    """Serve ``application`` until SIGTERM or Ctrl+C. Stopping sets the app's ``stopping``
+    event first, so long-polls pending on ``/wait`` answer at once, and any other request
+    still open after :data:`SHUTDOWN_GRACE` seconds is cut off: the server is gone within
+    about a second."""
+    import uvicorn
+
+    stopping: threading.Event = application.state.stopping
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stopping.set()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(application, host=host, port=port, log_level="warning", timeout_keep_alive=5,
+                            timeout_graceful_shutdown=SHUTDOWN_GRACE)
+    server = Server(config)
+    server.run()
+    if not server.started:
+        fail(f"could not listen on {host}:{port}")

@@ -10,6 +10,7 @@ import asyncio
 import importlib.util
 import logging
 import re
+import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -151,13 +152,16 @@ def create_app(
     service = GameService(store, cache_size=max_games)
     runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace, quantum=ai_quantum)
     service.on_change = runner.schedule
+    stopping = threading.Event()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        stopping.clear()
         runner.start()
         try:
             yield
         finally:
+            stopping.set()
             runner.stop()
             store.close()
 
@@ -176,6 +180,10 @@ def create_app(
     )
     app.state.service = service
     app.state.runner = runner
+    # Set as the server begins to stop (`tertia serve` on SIGTERM or Ctrl+C, before it
+    # waits for open requests to end; the lifespan's end otherwise): pending long-polls
+    # then answer at once, so none holds the shutdown up.
+    app.state.stopping = stopping
     app.add_middleware(BodyLimit, limit=max_body)
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)
@@ -364,11 +372,13 @@ def create_app(
         timeout: Annotated[float, Query(ge=0, le=WAIT_LIMIT)] = 20.0,
     ) -> dict[str, Any]:
         """Wait (up to ``timeout`` seconds) until the game changes from ``version``: how
-        the page hears of the AI's or the other player's moves."""
+        the page hears of the AI's or the other player's moves. Answered at once, unchanged,
+        when the server is stopping."""
         await run_in_threadpool(service.roles, game_id, token)
         live = await run_in_threadpool(service.live, game_id)
         deadline = asyncio.get_running_loop().time() + timeout
-        while live.version == version and asyncio.get_running_loop().time() < deadline:
+        while (live.version == version and not stopping.is_set()
+               and asyncio.get_running_loop().time() < deadline):
             await asyncio.sleep(0.05)
         return {"version": live.version, "changed": live.version != version}
 
