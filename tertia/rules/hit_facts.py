@@ -38,6 +38,16 @@ FIRED = FactSpec("fired", "Has fired", FactKind.BADGE, "The gun has fired and ma
 GENERAL = FactSpec("general", "General", FactKind.BADGE, "The army's general, its commander-in-chief",
                    glyph="G", on_base=True)
 VALUE = FactSpec("value", "Value", FactKind.WORD, "The commander's value")
+MOVED = FactSpec("moved", "Moved this turn", FactKind.BADGE, "It has moved this turn", glyph="✓",
+                 on_base=True)
+FOUGHT = FactSpec("fought", "Fought this turn", FactKind.BADGE, "It has fought (or shot) this turn",
+                  glyph="⚔", on_base=True)
+
+
+def turn_facts(state: GameState, unit: Unit, fought_marks: Sequence[str]) -> list[Fact]:
+    """Whether the unit has moved, and fought (any of ``fought_marks``), this player turn."""
+    return [Fact(MOVED.key, state.is_marked("moved", unit.id)),
+            Fact(FOUGHT.key, any(state.is_marked(m, unit.id) for m in fought_marks))]
 
 
 def hits_facts(unit: Unit, limit: int | None, why: Sequence[str] = ()) -> list[Fact]:

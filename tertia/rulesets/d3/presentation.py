@@ -13,7 +13,18 @@ from tertia.core.geometry import base_distance
 from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.rules.hit_facts import FIRED, GENERAL, HITS, VALUE, commander_facts, hits_facts, names_of
+from tertia.rules.hit_facts import (
+    FIRED,
+    FOUGHT,
+    GENERAL,
+    HITS,
+    MOVED,
+    VALUE,
+    commander_facts,
+    hits_facts,
+    names_of,
+    turn_facts,
+)
 from tertia.rules.pieces import piece
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import shooting
@@ -50,10 +61,14 @@ def card_name(card: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+FOUGHT_MARKS = ("meleed", "shot")
+
+
 class D3Presentation(Presentation):
     """The D3 rule sets' pieces and position as their front ends show them."""
 
-    FACTS = (HITS, FIRED, CARD, AMMUNITION, IMPETUOUS, TRAITS, ENGAGED, GENERAL, VALUE, RALLIES)
+    FACTS = (HITS, FIRED, MOVED, FOUGHT, CARD, AMMUNITION, IMPETUOUS, TRAITS, ENGAGED, GENERAL, VALUE,
+             RALLIES)
 
     @property
     def rules(self) -> D3RuleSet:
@@ -70,6 +85,7 @@ class D3Presentation(Presentation):
             return out
         limit = rout_after(rules.options) + 1
         out = [fact for fact in hits_facts(unit, limit) if fact.key != "out_of_ammunition"]
+        out += turn_facts(seen, unit, FOUGHT_MARKS)
         ammunition = rules.ammunition_report(seen, unit).get("ammunition")
         out += [
             card,

@@ -14,13 +14,16 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.hit_facts import (
     FIRED,
+    FOUGHT,
     GENERAL,
     HITS,
+    MOVED,
     OUT_OF_AMMUNITION,
     VALUE,
     commander_facts,
     hits_facts,
     names_of,
+    turn_facts,
 )
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.pieces import piece
@@ -28,7 +31,7 @@ from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH, DEPLOY_RADIUS
 from tertia.rulesets.larger_battles.movement import ENEMY_ZONE
-from tertia.rulesets.larger_battles.orders import orders_left
+from tertia.rulesets.larger_battles.orders import PURPOSES, is_ordered, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit, is_defending_river, keeps_cover, supporters
 from tertia.rulesets.larger_battles.victory import scores, units_lost
@@ -43,17 +46,25 @@ ENGAGED = FactSpec("engaged", "Enemies within 3\"", FactKind.WORD, "Enemy troops
                    clauses.ENEMY_UNITS)
 
 
+ORDERED = FactSpec("ordered", "Ordered", FactKind.BADGE,
+                   "Under an order this turn (its own or its command's)", clauses.ORDERS, glyph="⚑",
+                   on_base=True)
+FOUGHT_MARKS = ("attacked", "supported", "bombarded")
+
+
 class LargerBattlesPresentation(Presentation):
     """larger-battles' pieces and position as its front ends show them."""
 
-    FACTS = (HITS, OUT_OF_AMMUNITION, FIRED, SUPPORTED_BY, IN_COVER, DEFENDING_RIVER, ENGAGED, GENERAL, VALUE)
+    FACTS = (HITS, OUT_OF_AMMUNITION, FIRED, ORDERED, MOVED, FOUGHT, SUPPORTED_BY, IN_COVER, DEFENDING_RIVER,
+             ENGAGED, GENERAL, VALUE)
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
         if unit.kind is UnitKind.COMMANDER:
             return commander_facts(unit)
         options = self.ruleset.options
         limit = hit_limit(table, seen, unit, options)
-        out = hits_facts(unit, limit.value, limit.increases)
+        out = hits_facts(unit, limit.value, limit.increases) + turn_facts(seen, unit, FOUGHT_MARKS)
+        out.append(Fact(ORDERED.key, any(is_ordered(seen, unit, purpose) for purpose in PURPOSES)))
         if unit.in_play:
             out += [
                 Fact(SUPPORTED_BY.key, names_of(seen, (s.id for s in supporters(seen, unit)))),
