@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 DB_NAME = "games.sqlite3"
-SHUTDOWN_GRACE = 0.5
-"""Seconds a stopping server gives requests still open (an odds question, say) to end."""
+SHUTDOWN_GRACE = 1
+"""Seconds a stopping server gives requests still open (an odds question, say) to end
+(whole seconds: uvicorn's setting)."""
 
 
 def default_db() -> Path:
@@ -87,8 +88,7 @@ def serve(
 def run_until_stopped(application: FastAPI, *, host: str, port: int) -> None:
     """Serve ``application`` until SIGTERM or Ctrl+C. Stopping sets the app's ``stopping``
     event first, so long-polls pending on ``/wait`` answer at once, and any other request
-    still open after :data:`SHUTDOWN_GRACE` seconds is cut off: the server is gone within
-    about a second."""
+    still open after :data:`SHUTDOWN_GRACE` seconds is cut off."""
     import uvicorn
 
     stopping: threading.Event = application.state.stopping
