@@ -39,6 +39,7 @@ from tertia.core.game import Game
 from tertia.core.state import UnitKind
 from tertia.io.narrative import Narrator
 from tertia.io.record import RecordError, load_record, replay, save_record
+from tertia.io.safe_narration import tell_safely
 from tertia.rulesets import get_ruleset, ruleset_ids
 
 DEFAULT_SEED = 1642
@@ -173,7 +174,7 @@ def battle(
         out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
         narrator = Narrator(record.initial_state, side_names=names, notes=odds_notes(record),
                             titles=game.ruleset.presentation().title)
-        for line in narrator.entries(record.iter_events()):
+        for line in tell_safely(narrator, record.iter_events(), where=f"seed {seed}"):
             _print_line(line.kind, line.text)
     if as_json:
         sys.stdout.write(json.dumps(battle_summary(record)) + "\n")
@@ -218,7 +219,7 @@ class _LiveNarrative:
     def tell(self, events: Sequence[Event]) -> None:
         if self.viewer is not None:
             events = [e for e in events if self.game.ruleset.event_visible_to(e, self.viewer)]
-        for line in self.narrator.entries(events):
+        for line in tell_safely(self.narrator, events):
             _print_line(line.kind, line.text)
 
 

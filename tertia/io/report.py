@@ -25,6 +25,7 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.io.files import write_text
 from tertia.io.narrative import NarrativeLine, Narrator, default_side_name
+from tertia.io.safe_narration import tell_safely
 from tertia.io.svg import SIDE_COLOURS, Trace, render_map
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ def collect_turns(
     for t in turns:
         for pt in t.player_turns:
             pt.lines = [
-                line for line in narrator.entries(pt.events)
+                line for line in tell_safely(narrator, pt.events)
                 if not isinstance(line.event, ev.TurnBegan)
             ]
     return turns

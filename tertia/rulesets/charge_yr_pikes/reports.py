@@ -183,4 +183,4 @@ def _grade(grade: Any) -> str:
     yet called on (section 22), only that it is not shown."""
     if is_hidden(grade):
         return NOT_SHOWN
-    return str(grade) if grade else "not rolled"
+    return str(grade).replace("_", " ") if grade else "not rolled"
