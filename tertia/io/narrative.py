@@ -306,10 +306,24 @@ class Narrator:
         return None if text is None else NarrativeLine(text, kind, e)
 
     def _generic(self, e: ev.Event) -> str:
+        """An event with no sentence of its own, in words: its type, then each field with
+        a unit named by its name and a side by the side's."""
         d = e.to_dict()
         d.pop("type", None)
-        details = ", ".join(f"{k}={v}" for k, v in d.items())
+        details = ", ".join(f"{humanise(k)} {self._field_words(v)}" for k, v in d.items()
+                            if v not in (None, ""))
         return f"{humanise(e.type).capitalize()}" + (f": {details}" if details else "")
+
+    def _field_words(self, value: object) -> str:
+        if isinstance(value, str):
+            if self.state is not None and value in self.state.units:
+                return self.label(value)
+            if value in self._side_ids():
+                return self.side(value)
+            return humanise(value)
+        if isinstance(value, list | tuple):
+            return ", ".join(self._field_words(v) for v in value)
+        return _value_text(value)
 
     # One method per event type; each returns (text or None, kind).
 

@@ -238,9 +238,11 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
         details["Players"] = ", ".join(
             f"{_side_label(scenario, s)}: {p}" for s, p in record.players.items()
         )
-    options = ", ".join(f"{o['name']}={o['value']}" for o in rules.get("options", []))
-    if options:
-        details["Options"] = options
+    # The options played, in words; those left at the rule set's defaults go unnamed.
+    changed = [f"{_words(o['name'])}: {_words(_value(o['value']))}"
+               for o in rules.get("options", []) if o["value"] != o["default"]]
+    if rules.get("options"):
+        details["Options"] = "; ".join(changed) or "the rule set's defaults"
     return build_report_html(
         title=scenario.name,
         table=game.table,
@@ -503,6 +505,11 @@ def _order_of_battle(
         '<table><thead><tr><th>Unit</th><th>Type</th><th>Command</th><th>Fate</th></tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div>'
     )
+
+
+def _words(key: str) -> str:
+    """An identifier in words: ``"hit_limit_infantry"`` -> ``"hit limit infantry"``."""
+    return str(key).replace("_", " ")
 
 
 def _title(key: str) -> str:

@@ -50,7 +50,7 @@ from tertia.rules.formations import (
     stands_in_arc,
 )
 from tertia.rules.involuntary import Interpenetration, carry_out, plan_slide, towards
-from tests.example_rules import combat, sequence, vocabulary
+from tests.example_rules import combat, narration, sequence, vocabulary
 from tests.example_rules.data import (
     ASSIGN_FREE_MOVE,
     COUNTERCHARGE,
@@ -103,6 +103,9 @@ class OrderOfBattle(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     units: dict[str, UnitOrder] = {}
+
+
+__all__ = ["ExampleDeclare", "narration"]
 
 
 class ExampleDeclare(RuleSet):

@@ -1,0 +1,252 @@
+"""Every command-line surface under every registered rule set: the matrix.
+
+For each rule set the registry holds (the example plugin's included, as
+``TERTIA_RULESETS`` would register it), each scenario of the catalogue written for it and
+several seeds, one battle is fought through ``tertia battle`` (the narrative, not
+``--json``) with ``--save`` and ``--report``, and that one battle then serves every other
+surface: ``replay``, ``inspect`` (text and JSON), ``odds`` on a dice-driven action of the
+position it left (answered, or refused in one line), and, once a cell, ``simulate`` and a
+human player's first choices. Every text and HTML output is checked for tracebacks,
+``None``, ``undefined``, ``null``, ``[object Object]``, an event that could not be told
+and the engine's own ids (units', commands') where words belong.
+
+A new rule set, or a new scenario written for one, is covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tertia.cli.main import app
+from tertia.core.game import Game
+from tertia.core.state import GameState, Unit
+from tertia.io.record import load_record, replay
+from tertia.io.safe_narration import UNTOLD
+from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.scenarios.catalogue import load_named, written_for
+from tests.plugin_rules import with_plugins
+
+SEEDS = (1, 2, 3)
+
+runner = CliRunner()
+
+
+def _cells() -> list[tuple[str, str]]:
+    with with_plugins():
+        return [(rules, entry.name) for rules in ruleset_ids() for entry in written_for(rules)]
+
+
+CELLS = _cells()
+
+
+@pytest.fixture(autouse=True)
+def _plugins() -> Iterator[None]:
+    with with_plugins():
+        yield
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"tertia {' '.join(args)} raised {result.exception!r}:\n{result.output}") \
+            from result.exception
+    return result.exit_code, result.output
+
+
+# --- what no output may hold --------------------------------------------------------------
+
+_PLACEHOLDERS = re.compile(r"\bNone\b|\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]|Traceback")
+_SNAKE = re.compile(r"(?<![\w/.#=\"'-])[a-z]+(?:_[a-z]+)+(?![\w/.(\"'-])")
+
+
+@dataclass(frozen=True)
+class Words:
+    """The ids of a battle that must never reach a reader in place of words."""
+
+    ids: frozenset[str]
+
+    @classmethod
+    def of(cls, state: GameState) -> Words:
+        ids = {u.id for u in state.units.values()}
+        ids |= {u.command for u in state.units.values() if re.search(r"[-_\d]", u.command)}
+        return cls(frozenset(i for i in ids if len(i) > 2))
+
+    def problems(self, text: str) -> list[str]:
+        found = [m.group(0) for m in _PLACEHOLDERS.finditer(text)]
+        found += [m.group(0) for m in _SNAKE.finditer(text)]
+        found += [i for i in self.ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+        found += ["an untold event"] if "could not be told" in text else []
+        return sorted(set(found))
+
+
+def visible_text(html: str) -> str:
+    """An HTML page's text as a reader sees it: tags, styles, scripts and attribute values
+    (ids, classes) left out; tooltips kept."""
+    html = re.sub(r"<(style|script)\b.*?</\1>", " ", html, flags=re.S)
+    titles = " ".join(re.findall(r"<title>(.*?)</title>", html, flags=re.S))
+    return re.sub(r"<[^>]+>", " ", html) + " " + titles
+
+
+def start_of(rules: str, scenario: str) -> GameState:
+    """The position as deployed for ``scenario`` under ``rules``."""
+    game = Game(get_ruleset(rules), load_named(scenario, rules_id=rules))
+    return game.ruleset.initial_state(game.scenario)
+
+
+# --- one battle a cell and seed, shared by its surfaces -----------------------------------
+
+
+@dataclass(frozen=True)
+class Fought:
+    rules: str
+    scenario: str
+    seed: int
+    narrative: str
+    record: Path
+    report: Path
+    words: Words
+
+
+_FOUGHT: dict[tuple[str, str, int], Fought] = {}
+
+
+def fought(tmp_path_factory: pytest.TempPathFactory, rules: str, scenario: str, seed: int) -> Fought:
+    key = (rules, scenario, seed)
+    if key not in _FOUGHT:
+        folder = tmp_path_factory.mktemp(f"{rules}-{scenario}-{seed}")
+        record, report = folder / "battle.json", folder / "battle.html"
+        code, out = invoke("battle", "--rules", rules, "--scenario", scenario, "--seed", str(seed),
+                           "--save", str(record), "--report", str(report))
+        assert code == 0, out
+        words = Words.of(start_of(rules, scenario))
+        _FOUGHT[key] = Fought(rules, scenario, seed, out, record, report, words)
+    return _FOUGHT[key]
+
+
+MATRIX = [pytest.param(rules, scenario, seed, marks=pytest.mark.xdist_group(f"{rules}-{scenario}-{seed}"))
+          for rules, scenario in CELLS for seed in SEEDS]
+"""Each battle's surfaces on one worker (``--dist loadgroup``), so it is fought once."""
+IDS = [f"{r}-{s}-{n}" for r, s in CELLS for n in SEEDS]
+
+
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_the_narrative_battle_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rules: str,
+                                             scenario: str, seed: int) -> None:
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    assert "Turn 1" in battle.narrative
+    assert battle.words.problems(battle.narrative) == [], battle.narrative[-3000:]
+    assert UNTOLD not in battle.narrative
+
+
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_the_saved_battle_replays(tmp_path_factory: pytest.TempPathFactory, rules: str, scenario: str,
+                                  seed: int) -> None:
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    code, out = invoke("replay", str(battle.record))
+    assert code == 0, out
+    assert replay(load_record(battle.record)).ok
+
+
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rules: str, scenario: str,
+                                   seed: int) -> None:
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    html = battle.report.read_text(encoding="utf-8")
+    assert "<svg" in html and "Turn 1" in html
+    assert battle.words.problems(visible_text(html)) == []
+
+
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_inspect_shows_every_piece_by_its_rule_set(tmp_path_factory: pytest.TempPathFactory, rules: str,
+                                                   scenario: str, seed: int) -> None:
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    code, out = invoke("inspect", str(battle.record))
+    assert code == 0, out
+    assert battle.words.problems(out) == []
+    code, raw = invoke("inspect", str(battle.record), "--json")
+    assert code == 0, raw
+    data = json.loads(raw)
+    declared = {f["key"]: f for f in data["facts"]}
+    assert data["rules"] == rules and data["units"]
+    for unit in data["units"]:
+        for fact in unit["facts"]:
+            assert fact["key"] in declared, fact
+            assert fact["kind"] == declared[fact["key"]]["kind"]
+            assert battle.words.problems(fact["text"]) == [], fact
+    in_play = [u for u in data["units"] if u["in_play"]]
+    assert any(u["name"] in out for u in in_play)
+
+
+def _closest_enemies(state: GameState) -> tuple[Unit, Unit] | None:
+    troops = [u for u in state.units.values() if u.in_play and not u.is_commander]
+    pairs = [(a, b) for a in troops for b in troops if a.side != b.side]
+    if not pairs:
+        return None
+    return min(pairs, key=lambda p: ((p[0].x - p[1].x) ** 2 + (p[0].y - p[1].y) ** 2, p[0].id, p[1].id))
+
+
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFactory, rules: str,
+                                           scenario: str, seed: int) -> None:
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    state = replay(load_record(battle.record)).final_state
+    assert state is not None
+    pair = _closest_enemies(state) or _closest_enemies(start_of(rules, scenario))
+    assert pair is not None
+    attacker, target = pair
+    ruleset = get_ruleset(rules)
+    words = [w for w in ruleset.ACTION_WORDS if w not in ruleset.GUN_WORDS] or [None]
+    answered = 0
+    for word in words:
+        args = ["odds", str(battle.record), "--attacker", attacker.id, "--target", target.id,
+                "--seconds", "1"]
+        code, out = invoke(*args, *(["--action", word] if word else []))
+        if code == 0:
+            answered += 1
+            assert "%" in out or "/" in out, out
+        else:
+            lines = [line for line in out.splitlines() if line.strip()]
+            assert len(lines) == 1 and lines[0].startswith("error:"), out
+        assert "Traceback" not in out and "None" not in out
+    assert answered or words
+
+
+@pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
+def test_simulate_fights_the_cell(rules: str, scenario: str) -> None:
+    code, out = invoke("simulate", "--rules", rules, "--scenario", scenario, "--games", "2", "--seed", "1",
+                       "--workers", "1")
+    assert code == 0, out
+    assert _PLACEHOLDERS.search(out) is None, out
+
+
+@pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
+def test_a_person_is_asked_in_words(rules: str, scenario: str) -> None:
+    """A person at the terminal is shown the first choices in the rule set's words, takes
+    the first one offered and then leaves: nothing is saved, and everything told reads in
+    words."""
+    side = load_named(scenario, rules_id=rules).side_ids[0]
+    code, out = invoke("battle", "--rules", rules, "--scenario", scenario, "--seed", "1",
+                       "--player", f"{side}=human", stdin="1\n\n\n")
+    assert code == 1 and "nothing was saved" in out, out[-2000:]
+    assert re.search(r"^\s*1\. ", out, flags=re.M), out[-2000:]
+    assert Words.of(start_of(rules, scenario)).problems(out) == [], out[-3000:]
+
+
+def test_the_checks_can_fail() -> None:
+    """Each check above finds what it looks for."""
+    state = start_of("larger-battles", "skirmish")
+    words = Words.of(state)
+    some_id = next(iter(state.units))
+    for bad in ("None", "it is undefined", "null", "[object Object]", "advance_and_fire",
+                f"{some_id} moves", "(this event could not be told: x)", "Traceback (most recent call last)"):
+        assert words.problems(f"A line: {bad}."), bad
+    assert words.problems("Hollis's Foot moves 3.0\" north, facing east") == []
+    assert visible_text('<p class="a_b" id="p-foot-1">Words <title>a tip</title></p>').split() == \
+        ["Words", "a", "tip", "a", "tip"]
