@@ -12,6 +12,7 @@ drag, a click on the table, a plan.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +82,28 @@ def namer(state: GameState) -> Callable[[str], str | None]:
     return name
 
 
+def command_name(ruleset: RuleSet, state: GameState, command: str) -> str | None:
+    """A command (the group of units an order or a card moves together) as players call
+    it: the rule set's own name for it, else its commander's ("Sir John Meldrum's
+    command"), else its id in words when that is a plain word ("the centre command");
+    ``None`` for no command of the position."""
+    if not any(u.command == command for u in state.units.values()):
+        return None
+    named = ruleset.presentation().command_label(state, command)
+    if named:
+        return named
+    leader = state.units.get(command)
+    if leader is None or not leader.is_commander:
+        leader = next((u for u in state.units.values() if u.is_commander and u.command == command), None)
+    if leader is not None:
+        return f"{possessive(leader.label)} command"
+    return f"the {command.replace('_', ' ').replace('-', ' ')} command"
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def describe(ruleset: RuleSet, state: GameState, action: Action,
              context: Mapping[str, str] | None = None) -> str:
     """A button's words for ``action``, from its declared kind's phrase."""
@@ -89,8 +112,7 @@ def describe(ruleset: RuleSet, state: GameState, action: Action,
         return action.type.replace("_", " ").capitalize()
     shown = phrase_context(ruleset, state) if context is None else context
     piece = namer(state)
-    shows = ruleset.presentation()
-    return kind.describe(action.to_dict(), lambda ident: piece(ident) or shows.command_label(state, ident),
+    return kind.describe(action.to_dict(), lambda ident: piece(ident) or command_name(ruleset, state, ident),
                          shown)
 
 
@@ -236,6 +258,7 @@ def unit_offers(game: Game, state: GameState, unit: Unit, shown: Collection[str]
         return []
     context = phrase_context(ruleset, state)
     out: list[Offer] = []
+    seen: set[Action] = set()
     for kind in fitting(ruleset, state):
         if only is not None and kind.type != only:
             continue
@@ -256,9 +279,59 @@ def unit_offers(game: Game, state: GameState, unit: Unit, shown: Collection[str]
         elif way is Interaction.BUTTON:
             for data in _combinations(kind, fixed, state, side):
                 action = _build(data)
-                if action is not None and game.is_legal(state, action):
+                # An optional field left out takes its default: the same action as that
+                # choice, offered once.
+                if action is not None and action not in seen and game.is_legal(state, action):
+                    seen.add(action)
                     out.append(Offer(kind, action, describe(ruleset, state, action, context)))
     return out
+
+
+@dataclass(frozen=True)
+class Idle:
+    """Why a piece may not make an action of ``kind`` now: the rules' first reason."""
+
+    kind: ActionKind
+    message: str
+    rule: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind.type, "label": self.kind.label, "message": self.message, "rule": self.rule}
+
+
+def idle_reasons(game: Game, state: GameState, unit: Unit, shown: Collection[str]) -> list[Idle]:
+    """For a piece of the side the state awaits that is offered nothing, why: for each
+    kind that fits the moment and that the piece could make, the rules' own first reason
+    for refusing it (a move with its subject alone, an aimed kind at the nearest piece it
+    could be aimed at, a button's first filling)."""
+    if unit.side != state.to_act or not unit.in_play:
+        return []
+    found: list[Idle] = []
+    for kind in fitting(game.ruleset, state):
+        subject = kind.field(kind.subject) if kind.subject else None
+        if subject is None or subject.from_pending is not None:
+            continue
+        fixed: dict[str, Any] = {subject.name: unit.id}
+        probe: Action | None = None
+        if kind.interaction is Interaction.AIM and kind.target is not None:
+            spec = kind.field(kind.target)
+            pool = _targets(spec, state, unit, shown) if spec is not None else []
+            targets = sorted(pool, key=lambda t: math.hypot(t.x - unit.x, t.y - unit.y))
+            if not targets:
+                found.append(Idle(kind, "nothing it could be aimed at", kind.rule))
+                continue
+            probe = _build({"type": kind.type, **fixed, kind.target: targets[0].id})
+        elif kind.interaction is Interaction.BUTTON:
+            built = (_build(data) for data in _combinations(kind, fixed, state, unit.side))
+            probe = next((a for a in built if a is not None), None)
+        elif kind.interaction is Interaction.DRAG:
+            probe = _build({"type": kind.type, **fixed})
+        if probe is None:
+            continue
+        problems = game.validate(state, probe)
+        if problems:
+            found.append(Idle(kind, problems[0].message, problems[0].rule))
+    return found
 
 
 def _targets(spec: FieldSpec, state: GameState, unit: Unit, shown: Collection[str]) -> list[Unit]:

@@ -31,7 +31,7 @@ from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction
 from tertia.core.vocabulary import COMMAND_CARDS, DECK
 from tertia.io.scenario_file import ScenarioError
-from tertia.offers import parse_items, prompt_offers, unit_offers
+from tertia.offers import idle_reasons, parse_items, prompt_offers, unit_offers
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
@@ -201,7 +201,7 @@ class GameService:
         if asked is None:
             return live.state.to_act if live.state.to_act in mine else mine[0]
         if asked not in mine:
-            raise ServiceError(403, "NOT_YOUR_SIDE", f"you do not play {asked}")
+            raise ServiceError(403, "NOT_YOUR_SIDE", f"you do not play {live.side_names().get(asked, asked)}")
         return asked
 
     @staticmethod
@@ -515,7 +515,10 @@ class GameService:
             unit = state.units[unit_id]
             mine = not state.is_over and state.to_act in roles and unit.side == state.to_act
             actions = [o.to_dict() for o in unit_offers(game, state, unit, set(shown), plan)] if mine else []
-            return {"report": report, "overlays": overlays, "actions": actions}
+            # Why a piece of the side to act is offered nothing: the rules' own reasons.
+            idle = ([i.to_dict() for i in idle_reasons(game, state, unit, set(shown))]
+                    if mine and not actions else [])
+            return {"report": report, "overlays": overlays, "actions": actions, "idle": idle}
 
     # --- replay ----------------------------------------------------------------------------
 

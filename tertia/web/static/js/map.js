@@ -1,6 +1,8 @@
 // The table in SVG at true scale: one SVG user unit is one inch, north at the top.
 // Draws terrain once, then units, markers and overlays on demand; zooms and pans.
 
+import { baseMarks, factLine, hiddenFact } from "./facts.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const MARGIN = 3;
 
@@ -18,21 +20,6 @@ export function svg(tag, attrs = {}, ...children) {
 }
 
 const f = (v) => Math.round(v * 1000) / 1000;
-
-// A short label for a base: titles dropped, the owner's name and the arm.
-const TITLES = new Set(["prince", "sir", "lord", "earl", "duke", "marquess", "colonel", "general",
-  "major", "captain", "lieutenant", "king", "the", "of"]);
-export function shortName(name, max = 14, person = false) {
-  name = (name || "").trim();
-  if (name.length <= max) return name;
-  const words = name.split(/\s+/).filter((w) => !TITLES.has(w.toLowerCase()));
-  if (person) return words[words.length - 1] || name.slice(0, max);
-  const owner = words.find((w) => /'s$|s'$/.test(w)) || words[0];
-  for (const c of [words.join(" "), `${owner} ${words[words.length - 1]}`, `${owner} ${words[words.length - 1][0]}.`, owner]) {
-    if (c && c.length <= max) return c;
-  }
-  return name.slice(0, max - 1) + "…";
-}
 
 export class TableMap {
   constructor(host, table) {
@@ -58,7 +45,9 @@ export class TableMap {
     this.drawTable();
     this.fit();
     this.installZoomPan();
-    this.unitNodes = new Map();
+    this.installPeek();
+    this.viewer = null; // the side whose pieces' names come first
+    if (window.ResizeObserver) new ResizeObserver(() => this.relayout()).observe(this.root);
   }
 
   // --- coordinates ---------------------------------------------------------------------
@@ -73,8 +62,17 @@ export class TableMap {
   }
 
   setViewBox(x, y, w, h) {
+    const zoomed = !this.view || Math.abs(this.view.w - w) > 1e-6;
     this.view = { x, y, w, h };
     this.root.setAttribute("viewBox", `${f(x)} ${f(y)} ${f(w)} ${f(h)}`);
+    if (zoomed) this.relayout();
+  }
+
+  // Lay the names out again once the zoom has settled (names keep their size on screen).
+  relayout() {
+    if (this.relayoutPending) return;
+    this.relayoutPending = true;
+    requestAnimationFrame(() => { this.relayoutPending = false; this.layoutLabels(); });
   }
 
   fit() {
@@ -292,13 +290,20 @@ export class TableMap {
       x = feat.outline.reduce((s, p) => s + p[0], 0) / feat.outline.length;
       y = feat.outline.reduce((s, p) => s + p[1], 0) / feat.outline.length;
     }
-    return svg("text", { x: f(x), y: f(this.sy(y)), class: "terrain-name", "text-anchor": "middle" }, feat.name);
+    return svg("text", { x: f(x), y: f(this.sy(y)), class: "terrain-name", "text-anchor": "middle",
+      "data-x": f(x), "data-y": f(this.sy(y)) }, feat.name);
   }
 
   // --- pieces ------------------------------------------------------------------------------
 
-  drawState(state, markers = {}, { selected = null, targets = [], focus = null, tableMarkers = [], points = [] } = {}) {
+  // ``pieces``: what each piece shows the viewing side (the server's cards, by id);
+  // ``book``: the rule set's fact declarations (a FactBook). The map reads a piece's
+  // rule-set values only from its card's facts, and nothing of the turn's marks.
+  drawState(state, markers = {}, { selected = null, targets = [], focus = null, tableMarkers = [], points = [],
+    pieces = {}, book = null } = {}) {
     this.state = state;
+    this.pieces = pieces || {};
+    this.book = book;
     const units = this.layers.units;
     const labels = this.layers.labels;
     units.replaceChildren();
@@ -310,11 +315,19 @@ export class TableMap {
     for (const p of points) this.layers.objectives.append(this.point(p));
     const ordered = [...state.units].filter((u) => !u.removed)
       .sort((a, b) => (a.kind === "commander") - (b.kind === "commander"));
+    const names = labelNames(ordered);
+    this.labelItems = [];
+    const own = this.viewer;
     for (const u of ordered) {
+      const card = this.pieces[u.id] || null;
       for (const stand of this.strayStands(u)) units.append(this.stand(u, stand));
-      units.append(this.unit(u, markers[u.id] || [], u.id === selected, targets.includes(u.id), u.id === focus));
-      labels.append(this.label(u, markers[u.id] || []));
+      units.append(this.unit(u, card, u.id === selected, targets.includes(u.id), u.id === focus));
+      const node = this.label(u, names.get(u.id));
+      labels.append(node);
+      const rank = u.id === selected || u.id === focus ? 0 : targets.includes(u.id) ? 1 : u.kind === "commander" ? 3 : 2;
+      this.labelItems.push({ u, node, rank: rank + (own && u.side !== own ? 0.5 : 0) });
     }
+    this.layoutLabels();
   }
 
   objective(o) {
@@ -382,12 +395,13 @@ export class TableMap {
     svg("title", {}, `${u.name || u.id}: a stand apart from its colours`));
   }
 
-  unit(u, marks, selected, targeted, focused = false) {
+  unit(u, card, selected, targeted, focused = false) {
     const colour = this.colours[u.side] || "#555";
     const w = u.width;
     const d = u.depth;
+    const hidden = hiddenFact(card);
     const cls = ["unit", u.kind === "commander" ? "commander" : "troop", selected ? "selected" : "",
-      targeted ? "targeted" : "", focused ? "focus" : "", marks.includes("moved") ? "spent" : ""].join(" ");
+      targeted ? "targeted" : "", focused ? "focus" : "", hidden ? "hidden-piece" : ""].join(" ");
     const g = svg("g", { class: cls, "data-unit": u.id, "data-side": u.side, transform: this.baseTransform(u),
       tabindex: 0, role: "button", "aria-label": u.name || u.id });
     if (selected || targeted || focused) {
@@ -398,7 +412,6 @@ export class TableMap {
       g.append(svg("rect", { class: "base", x: -w / 2, y: -d / 2, width: w, height: d, fill: "#f6edd5", stroke: colour,
         "stroke-width": 0.14 }));
       g.append(this.star(0, 0, Math.min(w, d) * 0.42, colour));
-      if (u.general) g.append(svg("circle", { cx: 0, cy: 0, r: Math.min(w, d) * 0.46, fill: "none", stroke: "#b8892b", "stroke-width": 0.1 }));
     } else {
       g.append(svg("rect", { class: "shadow", x: -w / 2 + 0.12, y: -d / 2 + 0.15, width: w, height: d }));
       g.append(svg("rect", { class: "base", x: -w / 2, y: -d / 2, width: w, height: d, fill: colour, stroke: "#2b2620",
@@ -407,60 +420,51 @@ export class TableMap {
     }
     g.append(svg("line", { class: "front", x1: -w / 2, y1: -d / 2 + 0.09, x2: w / 2, y2: -d / 2 + 0.09, stroke: "#f1d27a",
       "stroke-width": 0.18 }));
-    if (u.hits) g.append(this.hitPips(u));
-    const state = unitState(u);
-    if (u.kind !== "commander") {
-      const stands = this.standLines(u);
-      if (stands) g.insertBefore(stands, g.querySelector(".front"));
-    }
-    if (state.badges.length || state.figures) g.append(this.badges(u, state));
-    if (state.hidden) g.classList.add("hidden-piece");
-    const tip = [`${u.name || u.id}`, `${u.kind.replace("_", " ")}`, u.hits ? `${u.hits} hit${u.hits > 1 ? "s" : ""}` : "",
-      u.out_of_ammo ? "out of ammunition" : "", u.fired ? "has fired" : "", ...state.words,
-      marks.length ? `this turn: ${marks.join(", ")}` : ""]
-      .filter(Boolean).join(" · ");
+    const { pips, marks } = baseMarks(card, this.book);
+    if (pips.length) g.append(this.pipRow(u, pips));
+    if (marks.length) g.append(this.marks(u, marks));
+    const kind = u.kind.replace(/_/g, " ");
+    const tip = [u.name || u.id, kind, factLine(card)].filter(Boolean).join(" · ");
     g.append(svg("title", {}, tip));
     return g;
   }
 
-  // Faint lines between the stands of a unit whose rule set gives its stand size.
-  standLines(u) {
-    const own = u.own || {};
-    const sw = own.stand_width;
-    const sd = own.stand_depth;
-    if (!(sw > 0 && sd > 0)) return null;
-    const across = Math.round(u.width / sw);
-    const deep = Math.round(u.depth / sd);
-    if (across * deep <= 1 || across > 40 || deep > 40) return null;
-    const w = u.width / 2;
-    const d = u.depth / 2;
-    const parts = [];
-    for (let i = 1; i < across; i++) parts.push(`M${f(-w + (i * u.width) / across)},${f(-d)} V${f(d)}`);
-    for (let j = 1; j < deep; j++) parts.push(`M${f(-w)},${f(-d + (j * u.depth) / deep)} H${f(w)}`);
-    return svg("path", { class: "stand-lines", d: parts.join(" "), stroke: "#2b2620", "stroke-opacity": 0.45,
-      "stroke-width": 0.05, fill: "none" });
-  }
-
-  // The unit's figures and the marks of its state (formation, disorder, falling back,
-  // routed), upright whatever the unit's facing, just behind its base.
-  badges(u, state) {
+  // The marks a piece's facts put on its base (badges, a formation's mark, a number),
+  // upright whatever the unit's facing, in a row just behind the base.
+  marks(u, marks) {
     const g = svg("g", { class: "badges", "data-test": "unit-badges", transform: `rotate(${f(-u.facing)})` });
-    const texts = [state.figures, ...state.badges.map((b) => b.mark)].filter(Boolean);
-    let x = -((texts.length - 1) * 1.05) / 2;
     const y = Math.max(u.width, u.depth) / 2 + 0.1;
     const place = u.facing % 180 === 0 ? (u.depth / 2 + 0.55) : y;
-    if (state.figures) {
-      g.append(svg("g", { class: "badge figures", transform: `translate(${f(x)},${f(place)})` },
-        svg("rect", { x: -0.5, y: -0.34, width: 1, height: 0.68, rx: 0.15 }),
-        svg("text", { x: 0, y: 0.19, "text-anchor": "middle" }, state.figures)));
-      x += 1.05;
+    const wide = (m) => Math.max(1, 0.36 * [...m.mark].length + 0.3);
+    const total = marks.reduce((s, m) => s + wide(m) + 0.1, -0.1);
+    let x = -total / 2;
+    for (const m of marks) {
+      const w = wide(m);
+      g.append(svg("g", { class: `badge fact-${m.kind}`, "data-fact": m.key, "data-test": "base-mark",
+        transform: `translate(${f(x + w / 2)},${f(place)})` },
+      svg("rect", { x: f(-w / 2), y: -0.34, width: f(w), height: 0.68, rx: 0.15 }),
+      svg("text", { x: 0, y: 0.19, "text-anchor": "middle" }, m.mark),
+      svg("title", {}, m.words)));
+      x += w + 0.1;
     }
-    for (const b of state.badges) {
-      g.append(svg("g", { class: `badge ${b.kind}`, "data-badge": b.kind, transform: `translate(${f(x)},${f(place)})` },
-        svg("rect", { x: -0.5, y: -0.34, width: 1, height: 0.68, rx: 0.15 }),
-        svg("text", { x: 0, y: 0.19, "text-anchor": "middle" }, b.mark),
-        svg("title", {}, b.words)));
-      x += 1.05;
+    return g;
+  }
+
+  // A count's pips on the base (hits taken ...), along its rear edge.
+  pipRow(u, pips) {
+    const g = svg("g", { class: "hits", "data-test": "base-pips" });
+    const r = 0.2;
+    let row = 0;
+    for (const p of pips) {
+      const n = Math.min(p.n, 8);
+      const cy = u.depth / 2 - 0.38 - row * 0.5;
+      const one = svg("g", { class: "pip-row", "data-fact": p.key }, svg("title", {}, p.words));
+      for (let i = 0; i < n; i++) {
+        one.append(svg("circle", { cx: f((i - (n - 1) / 2) * 0.52), cy: f(cy), r, fill: "#fffaf0",
+          stroke: "#2b2620", "stroke-width": 0.05 }));
+      }
+      g.append(one);
+      row += 1;
     }
     return g;
   }
@@ -480,17 +484,6 @@ export class TableMap {
     }
   }
 
-  hitPips(u) {
-    const g = svg("g", { class: "hits" });
-    const r = 0.2;
-    const n = Math.min(u.hits, 8);
-    for (let i = 0; i < n; i++) {
-      g.append(svg("circle", { cx: f((i - (n - 1) / 2) * 0.52), cy: u.depth / 2 - 0.38, r, fill: "#fffaf0",
-        stroke: "#2b2620", "stroke-width": 0.05 }));
-    }
-    return g;
-  }
-
   star(cx, cy, r, colour) {
     const pts = [];
     for (let i = 0; i < 10; i++) {
@@ -501,32 +494,93 @@ export class TableMap {
     return svg("polygon", { points: pts.join(" "), fill: colour });
   }
 
-  label(u, marks) {
-    const x = u.x;
-    const y = this.sy(u.y);
-    const g = svg("g", { class: "unit-label", "data-unit": u.id });
-    if (u.kind === "commander") {
-      g.append(svg("text", { x: f(x), y: f(y + Math.max(u.width, u.depth) / 2 + 0.75), class: "name commander-name", "text-anchor": "middle" },
-        shortName(u.name || u.id, 14, true)));
-    } else {
-      g.append(svg("text", { x: f(x), y: f(y + 0.22), class: "name", "text-anchor": "middle" },
-        shortName(u.name || u.id, Math.max(6, Math.floor(u.width * 2.9)))));
-    }
-    const badges = [];
-    if (marks.some((m) => m.startsWith("ordered"))) badges.push(["⚑", "ordered"]);
-    if (marks.includes("moved")) badges.push(["✓", "moved"]);
-    if (marks.includes("attacked") || marks.includes("supported") || marks.includes("bombarded")) badges.push(["⚔", "fought"]);
-    if (u.out_of_ammo) badges.push(["∅", "no ammunition"]);
-    if (u.fired) badges.push(["✹", "fired"]);
-    badges.forEach(([glyph, what], i) => {
-      const bx = x + (i - (badges.length - 1) / 2) * 0.9;
-      const by = y - Math.max(u.width, u.depth) / 2 - 0.55;
-      g.append(svg("g", { class: `badge badge-${what.replace(/\s+/g, "-")}` },
-        svg("circle", { cx: f(bx), cy: f(by), r: 0.38 }),
-        svg("text", { x: f(bx), y: f(by + 0.16), "text-anchor": "middle" }, glyph),
-        svg("title", {}, what)));
-    });
+  label(u, name) {
+    const g = svg("g", { class: `unit-label${u.kind === "commander" ? " commander-label" : ""}`, "data-unit": u.id,
+      "data-test": "unit-label" },
+    svg("text", { x: f(u.x), y: f(this.sy(u.y)), class: `name${u.kind === "commander" ? " commander-name" : ""}`,
+      "text-anchor": "middle", "dominant-baseline": "central" }, name));
+    g.append(svg("title", {}, u.name || u.id));
     return g;
+  }
+
+  // Inches per screen pixel at the present zoom.
+  inchesPerPixel() {
+    const rect = this.root.getBoundingClientRect();
+    if (!rect.width || !rect.height || !this.view) return 0.1;
+    return Math.max(this.view.w / rect.width, this.view.h / rect.height);
+  }
+
+  // Lay the names out at a steady size on the screen, whatever the zoom: each on its base
+  // (a commander's beside it) or just off it, never over another name or another base; a
+  // name with no room is shown when its piece is pointed at. Terrain names give way to the
+  // pieces and their names.
+  layoutLabels() {
+    if (!this.labelItems) return;
+    const ipp = this.inchesPerPixel();
+    const size = LABEL_PX * ipp;
+    const high = size * 1.25;
+    const boxes = [];
+    const bases = this.labelItems.map(({ u }) => ({ id: u.id, ...extent(u, this.sy) }));
+    const clear = (b, own) => !boxes.some((o) => overlap(b, o))
+      && !bases.some((o) => o.id !== own && overlap(b, o));
+    const onTable = (b) => b.x0 >= -MARGIN && b.x1 <= this.table.width + MARGIN && b.y0 >= -MARGIN && b.y1 <= this.table.depth + MARGIN;
+    const items = [...this.labelItems].sort((a, b) => a.rank - b.rank);
+    for (const item of items) {
+      const { u, node } = item;
+      const text = node.querySelector("text");
+      const wide = textWidth(text.textContent, size);
+      const e = extent(u, this.sy);
+      const cx = u.x;
+      const cy = this.sy(u.y);
+      const gap = size * 0.35;
+      const spots = u.kind === "commander"
+        ? [[cx, e.y1 + gap + high / 2, u.id], [cx, e.y0 - gap - high / 2, u.id], [e.x1 + gap + wide / 2, cy, u.id],
+          [e.x0 - gap - wide / 2, cy, u.id]]
+        : [[cx, cy, u.id], [cx, e.y1 + gap + high / 2, u.id], [cx, e.y0 - gap - high / 2, u.id]];
+      let placed = false;
+      for (const [x, y, own] of spots) {
+        const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - high / 2, y1: y + high / 2 };
+        // On its own base a troop's name may cover the base; it must still fit the others.
+        const ownBase = (o) => o.id === own;
+        const free = !boxes.some((o) => overlap(b, o)) && !bases.some((o) => !ownBase(o) && overlap(b, o));
+        if (free && onTable(b)) {
+          text.setAttribute("x", f(x));
+          text.setAttribute("y", f(y));
+          boxes.push(b);
+          placed = true;
+          break;
+        }
+      }
+      text.setAttribute("font-size", f(size));
+      text.setAttribute("stroke-width", f(size * 0.22));
+      node.classList.toggle("crowded", !placed);
+      node.classList.toggle("off-base", placed && Number(text.getAttribute("y")) !== f(cy));
+    }
+    // Terrain names last: only where they cover no piece and no name.
+    for (const t of this.layers.names.querySelectorAll("text.terrain-name")) {
+      const tsize = size * 0.95;
+      const wide = textWidth(t.textContent, tsize);
+      const x = Number(t.dataset.x);
+      const y = Number(t.dataset.y);
+      const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - tsize * 0.7, y1: y + tsize * 0.5 };
+      t.setAttribute("font-size", f(tsize));
+      t.setAttribute("stroke-width", f(tsize * 0.22));
+      const free = clear(b, null);
+      t.classList.toggle("crowded", !free);
+      if (free) boxes.push(b);
+    }
+  }
+
+  // Show a crowded name while its piece is pointed at.
+  installPeek() {
+    const peek = (e, on) => {
+      const node = e.target.closest && e.target.closest(".unit");
+      if (!node) return;
+      const label = this.layers.labels.querySelector(`.unit-label[data-unit="${CSS.escape(node.dataset.unit)}"]`);
+      if (label) label.classList.toggle("peek", on);
+    };
+    this.layers.units.addEventListener("pointerover", (e) => peek(e, true));
+    this.layers.units.addEventListener("pointerout", (e) => peek(e, false));
   }
 
   // --- overlays ---------------------------------------------------------------------------
@@ -698,31 +752,104 @@ export class TableMap {
   }
 }
 
-// What a rule set's own values say of a unit's state, when it keeps them (Charge yr
-// Pikes!: figures by weapon, formation, disorder, falling back; a piece of one's own the
-// enemy has not seen): figures left as a number, short marks with their words.
-const FORMATION_MARKS = { column: "C", square: "Sq", deployed: "Dp", routed: "R" };
+// --- names on the table ---------------------------------------------------------------------
 
-export function unitState(u) {
-  const own = u.own || {};
-  const out = { figures: null, badges: [], words: [], hidden: false };
-  if (u.kind === "commander" || own.rank) {
-    if (own.placed === false) { out.hidden = true; out.words.push("hidden from the enemy"); }
-    return out;
+const LABEL_PX = 10.5; // a name's height on the screen, whatever the zoom
+
+// A piece's bounding box on the map (SVG coordinates, y down).
+function extent(u, sy) {
+  const r = (u.facing * Math.PI) / 180;
+  const hw = (Math.abs(Math.cos(r)) * u.width + Math.abs(Math.sin(r)) * u.depth) / 2;
+  const hd = (Math.abs(Math.sin(r)) * u.width + Math.abs(Math.cos(r)) * u.depth) / 2;
+  const y = sy(u.y);
+  return { x0: u.x - hw, x1: u.x + hw, y0: y - hd, y1: y + hd };
+}
+
+function overlap(a, b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+// A name's width in inches at a font size in inches, near enough.
+function textWidth(text, size) {
+  let em = 0;
+  for (const ch of text) em += /[A-Z]/.test(ch) ? 0.68 : /[ .,'’()]/.test(ch) ? 0.3 : /[mw]/.test(ch) ? 0.8 : 0.56;
+  return em * size;
+}
+
+// A short name for each piece, no two alike: titles and the words in brackets dropped,
+// then, where two pieces would read the same, the word of its full name that tells it
+// from the others (Ramsay's (left), Ramsay's (right)), and at last a number.
+const TITLES = new Set(["prince", "sir", "lord", "earl", "duke", "marquess", "colonel", "general",
+  "major", "captain", "lieutenant", "king", "the", "of", "and", "regiment", "lt", "col", "sgt"]);
+const MAX_LABEL = 16;
+
+const wordsOf = (text) => text.split(/[\s,/]+/).map((w) => w.replace(/^[("'‘]+|[)"'’.:;]+$/g, "")).filter(Boolean);
+
+export function shortName(name, person = false, max = MAX_LABEL) {
+  name = (name || "").trim();
+  const main = name.replace(/\s*\([^)]*\)?/g, " ").replace(/\s+/g, " ").trim() || name;
+  if (main.length <= max && !person) return main;
+  const words = wordsOf(main).filter((w) => !TITLES.has(w.toLowerCase()));
+  if (!words.length) return wordsUpTo(wordsOf(main), max);
+  if (person) {
+    const last = words[words.length - 1];
+    return last.length <= max ? last : wordsUpTo([last], max);
   }
-  const figures = ["pike", "shot", "men"].reduce((n, k) => n + (typeof own[k] === "number" ? own[k] : 0), 0);
-  if (typeof own.start === "number" && own.start > 0) {
-    out.figures = String(figures);
-    out.words.push(`${figures} of ${own.start} figures`);
+  const owner = words.find((w) => /'s$|s'$|’s$/.test(w)) || words[0];
+  const arm = words[words.length - 1];
+  for (const c of [words.join(" "), owner === arm ? owner : `${owner} ${arm}`, owner]) {
+    if (c && c.length <= max) return c;
   }
-  const formation = own.formation;
-  if (typeof formation === "string" && FORMATION_MARKS[formation]) {
-    out.badges.push({ kind: `formation-${formation}`, mark: FORMATION_MARKS[formation], words: formation });
+  return wordsUpTo([owner], max);
+}
+
+// Whole words up to ``max`` letters; a single long word is cut with an ellipsis.
+function wordsUpTo(words, max) {
+  let out = "";
+  for (const w of words) {
+    const next = out ? `${out} ${w}` : w;
+    if (next.length > max) break;
+    out = next;
   }
-  if (typeof formation === "string") out.words.push(formation);
-  if (own.disordered === true) out.badges.push({ kind: "disordered", mark: "D", words: "disordered" });
-  if (own.falling_back === true) out.badges.push({ kind: "falling-back", mark: "FB", words: "falling back" });
-  out.words.push(...out.badges.filter((b) => !b.kind.startsWith("formation")).map((b) => b.words));
-  if (own.placed === false) { out.hidden = true; out.words.push("hidden from the enemy"); }
+  return out || `${words[0].slice(0, max - 1)}…`;
+}
+
+export function labelNames(units) {
+  const out = new Map();
+  for (const u of units) out.set(u.id, shortName(u.name || u.id, u.kind === "commander"));
+  const groups = new Map();
+  for (const [id, name] of out) groups.set(name.toLowerCase(), [...(groups.get(name.toLowerCase()) || []), id]);
+  const byId = new Map(units.map((u) => [u.id, u]));
+  for (const ids of groups.values()) {
+    if (ids.length < 2) continue;
+    const sets = ids.map((id) => new Set(wordsOf(byId.get(id).name || id).map((w) => w.toLowerCase())));
+    const base = out.get(ids[0]);
+    const taken = new Set();
+    ids.forEach((id, i) => {
+      const mine = wordsOf(byId.get(id).name || id);
+      // The word of its own name missing from most of the others' names.
+      let best = null;
+      let score = 0;
+      for (const w of mine) {
+        const lw = w.toLowerCase();
+        if (base.toLowerCase().split(" ").includes(lw) || TITLES.has(lw)) continue;
+        const missing = sets.filter((s, j) => j !== i && !s.has(lw)).length;
+        if (missing > score) { best = w; score = missing; }
+      }
+      let name = best ? `${base} (${best})` : base;
+      if (taken.has(name.toLowerCase())) name = `${base} ${i + 1}`;
+      let n = i + 1;
+      while (taken.has(name.toLowerCase())) name = `${base} ${++n}`;
+      taken.add(name.toLowerCase());
+      out.set(id, name);
+    });
+  }
+  // A name made unique may now read as another piece's: number what is left alike.
+  const seen = new Map();
+  for (const [id, name] of out) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) out.set(id, `${name} ${seen.get(key) + 1}`);
+    seen.set(key, (seen.get(key) || 1) + (seen.has(key) ? 1 : 0));
+  }
   return out;
 }

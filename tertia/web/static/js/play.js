@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { MoveTool } from "./drag.js";
+import { FactBook, factRows, factTags, meter, meterNotes, meters } from "./facts.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { OddsPanel, QuestionPanel } from "./odds.js";
@@ -13,8 +14,6 @@ import { clear, h, percent, phaseTitle, setTopbar, sideColour, sideName, toast }
 import { Vocabulary } from "./vocab.js";
 
 const PIECE_FIELDS = new Set(["own-unit", "own-commander", "enemy-unit"]);
-const REPORT_SKIP = new Set(["id", "name", "side", "x", "y", "facing", "in_play", "removed", "command", "type",
-  "hit_limit_base", "hits", "hit_limit"]);
 
 export class PlayScreen {
   constructor(root, gameId) {
@@ -73,6 +72,7 @@ export class PlayScreen {
       this.table = table;
       const rules = await api.rules(summary.game.rules);
       this.vocab = new Vocabulary(rules.vocabulary);
+      this.book = new FactBook(rules.vocabulary.facts);
       this.questions = rules.questions || { words: [] };
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "Cannot open this battle"),
@@ -241,7 +241,8 @@ export class PlayScreen {
     if (!this.view || !this.view.status.can_undo) return;
     try {
       const answer = await api.undo(this.gameId, this.token(), this.view.version);
-      toast(`Undone: ${answer.undone.type.replace(/_/g, " ")}`);
+      const kind = this.vocab.kind(answer.undone.type);
+      toast(kind ? `Undone: ${kind.label.toLowerCase()}` : "Your last action is undone");
       this.clearTool();
       await this.refresh(true);
     } catch (err) {
@@ -254,8 +255,10 @@ export class PlayScreen {
   render() {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
+    this.map.viewer = v.side;
     this.map.drawState(v.state, v.markers, { selected: this.selected, targets, focus: this.focusPiece(),
-      tableMarkers: v.table_markers || [], points: (v.status.summary && v.status.summary.points) || [] });
+      tableMarkers: v.table_markers || [], points: (v.status.summary && v.status.summary.points) || [],
+      pieces: v.pieces || {}, book: this.book });
     const s = v.status;
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";
@@ -498,24 +501,23 @@ export class PlayScreen {
     const u = this.view.state.units.find((x) => x.id === r.id) || r;
     clear(this.unitCard);
     this.unitCard.hidden = false;
-    const kind = (u.kind || r.type || "").replace(/_/g, " ");
-    const limit = r.hit_limit;
+    const kind = (u.kind || r.kind || "").replace(/_/g, " ");
+    const rows = factRows(r);
     this.unitCard.append(...[
       h("div", { class: "unit-head", style: `--side:${sideColour(t, u.side)}` },
         h("span", { class: "swatch" }),
-        h("div", {}, h("h3", {}, u.name || u.id),
-          h("div", { class: "muted" }, `${sideName(t, u.side)} · ${kind}${u.command ? ` · ${u.command} command` : ""}`))),
-      limit !== undefined && limit !== null ? h("div", { class: "hits-meter", title: "Hits taken against the hit limit" },
-        h("span", {}, `Hits ${u.hits} of ${limit}`),
-        h("span", { class: "pips" }, Array.from({ length: limit }, (_, i) => h("i", { class: i < u.hits ? "on" : "" })))) : null,
-      this.reportList(r),
+        h("div", {}, h("h3", {}, u.name || r.name),
+          h("div", { class: "muted", "data-test": "unit-side" }, `${sideName(t, u.side)} · ${kind}`))),
+      ...meters(r).map(meter),
+      ...meterNotes(r),
+      factTags(r, this.book),
+      rows.length ? h("dl", { class: "report", "data-test": "facts" }, rows) : null,
     ].filter(Boolean)); // append() would write out a null
     if (this.odds) { this.unitCard.append(this.odds.node); return; }
     const actions = d.actions;
     const ask = this.askButton(u);
     if (!actions.length) {
-      const mine = this.view.game.you.includes(u.side);
-      this.unitCard.append(h("p", { class: "muted" }, mine ? "Nothing this unit may do right now." : "An enemy unit."));
+      this.unitCard.append(h("p", { class: "muted", "data-test": "no-actions" }, this.idleWords(u, d)));
       if (ask) this.unitCard.append(h("div", { class: "unit-actions" }, ask));
       return;
     }
@@ -528,18 +530,33 @@ export class PlayScreen {
           `drag the base; drag the round handle (or Q / E) to turn; W fixes a corner of the path. `,
           grounds.length ? h("span", { class: "allowance", "data-test": "allowance" }, "Allowance: ",
             grounds.map(([ground, inches]) => `${inches}" ${ground}`).join(" · "), ".")
-            : `Allowance ${a.allowance ?? "?"}".`));
+            : typeof a.allowance === "number" ? h("span", { class: "allowance", "data-test": "allowance" }, `Allowance ${a.allowance}".`)
+              : null));
       } else if (a.target) {
         list.append(h("button", { class: "btn target", "data-test": `offer-${a.target}`, "data-kind": a.kind,
           title: kind ? kind.help : null, onclick: () => this.take(a) }, a.label + (a.dice_driven ? " …" : "")));
       } else {
-        list.append(h("button", { class: "btn", "data-test": a.action.type, title: kind ? kind.help : null,
-          onclick: () => this.act(a.action) }, a.label));
+        list.append(h("button", { class: "btn", "data-test": a.action.type, "data-kind": a.kind, title: kind ? kind.help : null,
+          onclick: () => (a.dice_driven ? this.openOdds(a) : this.act(a.action)) }, a.label + (a.dice_driven ? " …" : "")));
       }
     }
     if (ask) list.append(ask);
     this.unitCard.append(list);
     if (this.pendingMove) this.unitCard.append(this.moveBox());
+  }
+
+  // Why a piece may do nothing now, in a line: the rules' own reason when the server
+  // gives one, else whose move it is.
+  idleWords(u, detail) {
+    const v = this.view;
+    const t = this.table;
+    if (!v.game.you.includes(u.side)) return `${sideName(t, u.side)}: not one of your pieces.`;
+    if (v.status.over) return "The battle is over.";
+    if (!v.status.your_turn) return `Nothing to do now: the game awaits ${sideName(t, v.status.to_act)}.`;
+    if (v.status.to_act !== u.side) return `Nothing to do now: the game awaits ${sideName(t, v.status.to_act)}.`;
+    const why = [...new Set((detail.idle || []).filter((w) => w && w.message).map((w) => w.message))];
+    if (why.length) return `Nothing this piece may do now: ${why.slice(0, 3).join("; ")}.`.replace(/\.\.$/, ".");
+    return "Nothing this piece may do now: the rules offer it no action at this moment.";
   }
 
   // A question of odds about one of the side's own units, whatever the phase (the rule
@@ -560,18 +577,6 @@ export class PlayScreen {
       names: (id) => this.names(id), onClose: () => { this.odds = null; this.renderUnitCard(); },
     });
     this.renderUnitCard();
-  }
-
-  reportList(r) {
-    const rows = [];
-    for (const [k, v] of Object.entries(r)) {
-      if (REPORT_SKIP.has(k) || v === null || v === undefined || v === false) continue;
-      if (Array.isArray(v) && !v.length) continue;
-      const value = Array.isArray(v) ? v.map((x) => (typeof x === "string" && this.names(x)) || x).join(", ")
-        : v === true ? "yes" : (typeof v === "string" && this.unitName(v)) || String(v);
-      rows.push(h("div", { class: "row", "data-field": k }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, value)));
-    }
-    return rows.length ? h("dl", { class: "report" }, rows) : null;
   }
 
   // --- moving ----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Replay: step forward and back through a battle, from either side's point of view.
 
 import { api } from "./api.js";
+import { FactBook } from "./facts.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { tokenFor, tokensFor } from "./tokens.js";
@@ -33,6 +34,8 @@ export class ReplayScreen {
       this.side = first.side;
       this.over = first.game.spectator || first.game.you.length > 1;
       this.game = first.game;
+      const rules = await api.rules(first.game.rules);
+      this.book = new FactBook(rules.vocabulary && rules.vocabulary.facts);
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "Cannot replay this battle"), h("p", {}, err.message)));
       return;
@@ -94,8 +97,9 @@ export class ReplayScreen {
     this.step = step;
     this.slider.value = String(step);
     this.counter.textContent = `Step ${step} of ${this.steps}`;
+    this.map.viewer = frame.side;
     this.map.drawState(frame.state, frame.markers, { tableMarkers: frame.table_markers || [],
-      points: (frame.summary && frame.summary.points) || [] });
+      points: (frame.summary && frame.summary.points) || [], pieces: frame.pieces || {}, book: this.book });
     const last = frame.log[frame.log.length - 1];
     const side = (id) => (frame.state.units.find((u) => u.id === id) || {}).side;
     this.map.drawTraces((last && last.moves || []).map((m) => ({ side: side(m.unit) || last.side, path: m.path,
