@@ -30,8 +30,10 @@ battle: $(STAMP)
 
 test: lint typecheck unit
 
+# lint-imports checks the import contracts in pyproject.toml ([tool.importlinter]).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check tertia tests benchmarks setup.py conftest.py
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy

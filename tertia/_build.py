@@ -59,9 +59,13 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rulesets.d3_commands.organisation",
     "tertia.rulesets.d3_commands.movement",
     "tertia.ai.moves",
-    "tertia.ai.doctrine",
-    "tertia.ai.d3_proposals",
-    "tertia.ai.d3_doctrine",
+    "tertia.rulesets.larger_battles.ai.doctrine",
+    "tertia.rulesets.d3.ai.proposals",
+    "tertia.rulesets.d3.ai.doctrine",
+    "tertia.rulesets.d3_commands.ai.proposals",
+    "tertia.rulesets.d3_commands.ai.doctrine",
+    "tertia.rulesets.d3_cards.ai.proposals",
+    "tertia.rulesets.d3_cards.ai.doctrine",
 )
 """The hot modules mypyc compiles. Never list:
 

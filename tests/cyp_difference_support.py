@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tertia.ai.cyp_doctrine import CypDoctrine
 from tertia.core.actions import Action, Move
 from tertia.core.dice import Distribution
 from tertia.core.events import Event
@@ -27,6 +26,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.io.narrative import Narrator
 from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
 from tertia.rulesets.charge_yr_pikes.concealment import Deploy, DeploymentDone, deploying
 from tertia.scenarios import load_builtin
 

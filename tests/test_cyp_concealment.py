@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from tertia.ai.cyp_doctrine import CypDoctrine
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.dice import SeededDice
 from tertia.core.events import Event, event_from_dict
@@ -18,6 +17,7 @@ from tertia.core.hidden import is_hidden, view_of
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.actions import Charge
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
 from tertia.rulesets.charge_yr_pikes.concealment import (
     DEPLOY,
     DEPLOYMENT,

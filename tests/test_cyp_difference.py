@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tertia.ai.cyp_doctrine import CypDoctrine
 from tertia.core.actions import Action, Move
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.terrain import TerrainKind
 from tertia.rulesets.charge_yr_pikes.actions import FireOrder
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
 from tertia.rulesets.charge_yr_pikes.concealment import (
     UNPLACED,
     Deploy,

@@ -1,4 +1,5 @@
-"""The doctrine player for Charge yr Pikes! (:mod:`tertia.ai.cyp_doctrine`): every action it
+"""The doctrine player for Charge yr Pikes!
+(:mod:`tertia.rulesets.charge_yr_pikes.ai.doctrine`): every action it
 chooses is legal over whole battles, it beats the random player, and in set positions it
 forms square against horse, charges a disordered unit and keeps within its tertia."""
 
@@ -11,7 +12,6 @@ from typing import Any
 import pytest
 
 from tertia.activation.deck import group_card
-from tertia.ai.cyp_doctrine import CypDoctrine, _fire_kind
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.lookup import doctrine_for
 from tertia.ai.random_player import RandomPlayer
@@ -25,6 +25,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import phases
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, FireOrder, GiveFreeMove, Reform
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _fire_kind
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, reformed, tables_of
 

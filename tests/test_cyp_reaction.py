@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tertia.ai.cyp_doctrine import CypDoctrine
 from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, UnitTurned
@@ -16,6 +15,7 @@ from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.actions import Breakthrough, Charge, MoraleToMove, Reform, TurnToMeet
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE, CLOSED_ON
 from tertia.rulesets.charge_yr_pikes.charge import Charge as Charged

@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-from tertia.ai.cyp_doctrine import CypDoctrine, odds_good
-from tertia.ai.cyp_proposals import iter_proposals
 from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.enumerate import enumerate_branches
 from tertia.analysis.odds import odds
@@ -31,6 +29,8 @@ from tertia.core.state import GameState, Unit
 from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes import concealment
 from tertia.rulesets.charge_yr_pikes import secret_grades as sg
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, odds_good
+from tertia.rulesets.charge_yr_pikes.ai.proposals import iter_proposals
 from tertia.rulesets.charge_yr_pikes.command import ResponseDie, respond, response_table
 from tertia.rulesets.charge_yr_pikes.data import CypGame, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded

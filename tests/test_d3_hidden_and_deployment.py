@@ -10,7 +10,6 @@ import pytest
 
 from tertia.activation import command_cards as cards
 from tertia.activation.command_cards import OrderCards
-from tertia.ai.d3_doctrine import D3Doctrine
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.random_player import RandomPlayer
 from tertia.core.actions import EndPhase
@@ -18,6 +17,7 @@ from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.d3_commands.ai.doctrine import D3CommandsDoctrine
 from tertia.rulesets.d3_commands.deployment import Deploy
 from tertia.scenarios import load_builtin
 from tertia.web.cards import game_values
@@ -54,7 +54,7 @@ def test_the_observation_hides_the_other_sides_order_until_played() -> None:
     assert played[cards.order_key(P)] == {"hidden": "card order"}
 
 
-@pytest.mark.parametrize("player", [D3Doctrine, DoctrinePlayer, RandomPlayer])
+@pytest.mark.parametrize("player", [D3CommandsDoctrine, DoctrinePlayer, RandomPlayer])
 def test_players_choose_alike_whatever_the_other_sides_order(player: Any) -> None:
     """Hidden information: a player never reads the other side's order, so two positions
     that differ only in that secret get the same choice, decision after decision."""
@@ -86,7 +86,7 @@ def test_the_doctrine_orders_guns_then_horse_then_foot() -> None:
     guns bombarded each other, then the two wings would clash, and finally the infantry
     met." """
     game, state = ordered(("centre", "right", "independent"))
-    choice = D3Doctrine().choose(game, state, random.Random(1))
+    choice = D3CommandsDoctrine().choose(game, state, random.Random(1))
     assert choice == OrderCards(order=("independent", "right", "centre"))
 
 

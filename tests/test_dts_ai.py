@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-from tertia.ai.dts_doctrine import DtsDoctrine
-from tertia.ai.dts_judgement import charge_worth, move_chance, reach_chance
 from tertia.ai.random_player import RandomPlayer
 from tertia.battle import fight_battle
 from tertia.core.actions import Action, EndPhase, Move
@@ -21,6 +19,8 @@ from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.declare_thee_sir.ai.doctrine import DtsDoctrine
+from tertia.rulesets.declare_thee_sir.ai.judgement import charge_worth, move_chance, reach_chance
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
     ADVANCE_AND_FIRE,

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from tertia.activation import command_cards as cards
-from tertia.ai.d3_proposals import iter_proposals
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.battle import fight_battle
 from tertia.core.actions import EndPhase
@@ -19,6 +18,7 @@ from tertia.core.hidden import HiddenInformation, is_hidden, view_of
 from tertia.core.state import GameState
 from tertia.io.narrative import narrate
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.d3_commands.ai.proposals import iter_proposals
 from tertia.scenarios import load_builtin
 
 

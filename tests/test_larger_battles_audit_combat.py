@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tertia.ai.doctrine import LargerBattlesDoctrine
 from tertia.analysis.odds import odds
 from tertia.cli.main import app
 from tertia.core.actions import Action, EndPhase
@@ -25,6 +24,7 @@ from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import Attack, AttackResolved
 from tertia.rules.hits import piece
 from tertia.rulesets.larger_battles.actions import DeclareAttacks, Encourage
+from tertia.rulesets.larger_battles.ai.doctrine import LargerBattlesDoctrine
 from tertia.rulesets.larger_battles.combat import declared_attacks
 from tertia.rulesets.larger_battles.routing import hit_limit
 

@@ -1,135 +1,107 @@
-"""The layers of ``docs/architecture.md``: each imports only from the layers above it, so
-the core stays neutral and a rule set stays in its own package."""
+"""The import contracts of ``docs/architecture.md``, as ``pyproject.toml`` states them for
+import-linter (``[tool.importlinter]``, checked by ``make lint`` with ``lint-imports``): the
+layers, rule-set-blind front ends, rule sets apart from each other, and no import cycle in
+any rule set. Each holds on the sources, and each breaks when an import it forbids is
+added, counting imports made inside functions."""
 
 from __future__ import annotations
 
-import ast
+import copy
+from functools import cache
 from pathlib import Path
+from typing import Any
 
+import grimp
 import pytest
+from importlinter import configuration
+from importlinter.application.use_cases import read_user_options
+from importlinter.contracts.acyclic_siblings import AcyclicSiblingsContract
+from importlinter.contracts.forbidden import ForbiddenContract
+from importlinter.contracts.independence import IndependenceContract
+from importlinter.contracts.layers import LayersContract
+from importlinter.domain.contract import Contract
 
-ROOT = Path(__file__).resolve().parent.parent / "tertia"
-
-LAYERS = ("core", "shared", "rulesets", "ai", "analysis", "io", "front")
-"""From the top: a module may import from its own layer and those before it."""
-
-PACKAGE_LAYER = {
-    "core": "core", "rules": "shared", "activation": "shared", "rulesets": "rulesets",
-    "ai": "ai", "battle": "ai", "offers": "ai", "analysis": "analysis", "io": "io",
-    "scenarios": "io", "cli": "front", "web": "front",
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
+TYPES: dict[str, type[Contract]] = {
+    "layers": LayersContract, "forbidden": ForbiddenContract,
+    "independence": IndependenceContract, "acyclic_siblings": AcyclicSiblingsContract,
 }
-"""Where each top-level package or module of ``tertia`` sits."""
-
-MODULE_LAYER = {"tertia.io.files": "core"}
-"""Modules placed apart from their package: writing a file whole or not at all is a
-utility of the standard library's kind, which simulations use as much as reports."""
-
-REGISTRY = "tertia.rulesets"
-"""The registry, which names the shipped rule sets."""
-
-RULE_SET_FAMILIES = {"d3_commands": {"d3"}, "d3_cards": {"d3"}}
-"""Rule-set packages that build on a shared family package."""
 
 
-def layer_of(module: str) -> str | None:
-    parts = module.split(".")
-    if parts[0] != "tertia" or len(parts) < 2:
-        return None
-    for name, layer in MODULE_LAYER.items():
-        if module == name or module.startswith(name + "."):
-            return layer
-    return PACKAGE_LAYER.get(parts[1])
+@cache
+def _options() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    configuration.configure()
+    options = read_user_options(config_filename=str(PYPROJECT))
+    return options.session_options, {c["id"]: c for c in options.contracts_options}
 
 
-def imports_of(path: Path) -> list[tuple[int, str]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append((node.lineno, node.module))
-            found.extend((node.lineno, f"{node.module}.{a.name}") for a in node.names)
-        elif isinstance(node, ast.Import):
-            found.extend((node.lineno, a.name) for a in node.names)
-    return found
+@cache
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph("tertia", cache_dir=None)
 
 
-def problems(path: Path) -> list[str]:
-    module = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
-    own = layer_of(module)
-    if own is None:
-        return []
-    out = []
-    for line, name in imports_of(path):
-        theirs = layer_of(name)
-        if theirs is None or name.split(".")[:2] == module.split(".")[:2]:
-            continue
-        if LAYERS.index(theirs) > LAYERS.index(own):
-            out.append(f"{module}:{line} ({own}) imports {name} ({theirs})")
-    parts = module.split(".")
-    if own == "rulesets" and len(parts) > 2 and module != REGISTRY:
-        allowed = {parts[2], *RULE_SET_FAMILIES.get(parts[2], ())}
-        for line, name in imports_of(path):
-            other = name.split(".")
-            if other[:2] == ["tertia", "rulesets"] and len(other) > 2 and other[2] not in allowed:
-                out.append(f"{module}:{line} imports another rule set's {name}")
-    return out
+def contract(contract_id: str) -> Contract:
+    settings, contracts = _options()
+    found = contracts[contract_id]
+    return TYPES[found["type"]](name=found["name"], session_options=settings, contract_options=found)
 
 
-SOURCES = sorted(p for p in ROOT.rglob("*.py") if "__pycache__" not in p.parts)
+def broken_by(contract_id: str, *imports: tuple[str, str]) -> str | None:
+    """Why the contract is broken once ``imports`` (importer, imported) are added to the
+    sources' imports; None while it holds."""
+    graph = copy.deepcopy(_graph())
+    for importer, imported in imports:
+        graph.add_import(importer=importer, imported=imported, line_number=1,
+                         line_contents=f"import {imported}")
+    check = contract(contract_id).check(graph, verbose=False)
+    return None if check.kept else f"{contract_id}: {check.metadata}"
 
 
-def test_every_package_has_a_layer() -> None:
-    tops = {p.relative_to(ROOT).parts[0].removesuffix(".py") for p in SOURCES}
-    assert tops - set(PACKAGE_LAYER) - {"__init__", "__main__", "_build", "_version"} == set()
+def test_the_contracts_are_the_ones_documented() -> None:
+    assert set(_options()[1]) == {"layers", "rule-set-blind", "rule-sets-apart", "d3-family", "no-cycles"}
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_a_module_imports_only_from_its_layer_and_above(path: Path) -> None:
-    assert problems(path) == []
+@pytest.mark.parametrize("contract_id", sorted(_options()[1]))
+def test_the_sources_keep_the_contract(contract_id: str) -> None:
+    assert broken_by(contract_id) is None
 
 
-RULE_SET_BLIND = ("analysis", "io", "cli", "web")
-"""Packages that serve every rule set alike: they reach one only through the registry and
-what it declares (its vocabulary, sentences, table markers ...), never its modules."""
+LEAKS = [
+    ("layers", ("tertia.core.state", "tertia.rulesets.larger_battles.events")),
+    ("layers", ("tertia.activation.deck", "tertia.ai.moves")),
+    ("layers", ("tertia.ai.moves", "tertia.rulesets.larger_battles.events")),
+    ("layers", ("tertia.io.report", "tertia.analysis.odds")),
+    ("layers", ("tertia.analysis.odds", "tertia.io.narrative")),
+    ("layers", ("tertia.scenarios", "tertia.web.games")),
+    ("rule-set-blind", ("tertia.io.record", "tertia.rulesets.d3.base")),
+    ("rule-set-blind", ("tertia.web.games", "tertia.rules.hits")),
+    ("rule-set-blind", ("tertia.cli.common", "tertia.rules.hit_values")),
+    ("rule-sets-apart", ("tertia.rulesets.larger_battles.combat", "tertia.rulesets.declare_thee_sir.data")),
+    ("d3-family", ("tertia.rulesets.d3.base", "tertia.rulesets.d3_cards.commanders")),
+    ("d3-family", ("tertia.rulesets.d3_cards.melee", "tertia.rulesets.d3_commands.organisation")),
+    ("no-cycles", ("tertia.rulesets.charge_yr_pikes.concealment", "tertia.rulesets.charge_yr_pikes.ruleset")),
+]
 
 
-def rule_set_imports(path: Path) -> list[str]:
-    return [f"{path.relative_to(ROOT)}:{line} imports {name}" for line, name in imports_of(path)
-            if name.startswith(REGISTRY + ".") and name.split(".")[2][:1].islower()
-            and (ROOT / "rulesets" / name.split(".")[2]).is_dir()]
+@pytest.mark.parametrize(("contract_id", "leak"), LEAKS,
+                         ids=lambda v: v if isinstance(v, str) else "->".join(v))
+def test_a_forbidden_import_breaks_the_contract(contract_id: str, leak: tuple[str, str]) -> None:
+    assert broken_by(contract_id, leak) is not None
 
 
-@pytest.mark.parametrize("package", RULE_SET_BLIND)
-def test_front_ends_and_reports_name_no_rule_set(package: str) -> None:
-    found = [p for path in sorted((ROOT / package).rglob("*.py")) for p in rule_set_imports(path)]
-    assert found == []
-
-
-def test_the_rule_set_check_can_fail(tmp_path: Path) -> None:
-    leak = tmp_path / "leak.py"
-    leak.write_text("from tertia.rulesets.larger_battles.events import supplies_of\n"
-                    "from tertia.rulesets import get_ruleset\n")
-    global ROOT
-    saved, ROOT = ROOT, tmp_path
-    try:
-        (tmp_path / "rulesets" / "larger_battles").mkdir(parents=True)
-        assert [p.split(" imports ")[1] for p in rule_set_imports(leak)] == [
-            "tertia.rulesets.larger_battles.events", "tertia.rulesets.larger_battles.events.supplies_of"]
-    finally:
-        ROOT = saved
-
-
-def test_the_check_can_fail(tmp_path: Path) -> None:
-    core = tmp_path / "tertia" / "core"
-    core.mkdir(parents=True)
-    bad = core / "leak.py"
-    bad.write_text("from tertia.rulesets.larger_battles.actions import GiveOrder\n")
-    global ROOT
-    saved, ROOT = ROOT, tmp_path / "tertia"
-    try:
-        assert problems(bad) == [
-            "tertia.core.leak:1 (core) imports tertia.rulesets.larger_battles.actions (rulesets)",
-            "tertia.core.leak:1 (core) imports tertia.rulesets.larger_battles.actions.GiveOrder (rulesets)",
-        ]
-    finally:
-        ROOT = saved
+def test_an_import_inside_a_function_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cycle contract sees an import made only inside a function, as the one that
+    tied eight Charge yr Pikes! modules into a cycle was."""
+    package = tmp_path / "cyclic" / "rulesets" / "one"
+    package.mkdir(parents=True)
+    for folder in (tmp_path / "cyclic", tmp_path / "cyclic" / "rulesets", package):
+        (folder / "__init__.py").write_text("")
+    (package / "a.py").write_text("from cyclic.rulesets.one import b\n")
+    (package / "b.py").write_text("def later() -> None:\n    from cyclic.rulesets.one import a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = grimp.build_graph("cyclic", cache_dir=None)
+    assert graph.direct_import_exists(importer="cyclic.rulesets.one.b", imported="cyclic.rulesets.one.a")
+    options = {**_options()[1]["no-cycles"], "ancestors": ["cyclic.rulesets"]}
+    cycles = AcyclicSiblingsContract(name="cycles", session_options={"root_packages": ["cyclic"]},
+                                     contract_options=options)
+    assert not cycles.check(graph, verbose=False).kept

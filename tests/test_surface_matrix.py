@@ -63,7 +63,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
 # --- what no output may hold --------------------------------------------------------------
 
 _PLACEHOLDERS = re.compile(r"\bNone\b|\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]|Traceback")
-_SNAKE = re.compile(r"(?<![\w/.#=\"'-])[a-z]+(?:_[a-z]+)+(?![\w/.(\"'-])")
+_SNAKE = re.compile(r"(?<![\w/.#=\"'-])[a-z]+(?:_[a-z]+)+(?![\w/(\"'-])")
 
 
 @dataclass(frozen=True)

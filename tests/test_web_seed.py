@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tertia.ai.d3_doctrine import D3Doctrine
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.dice import WIDE_SEED, derive_seed
 from tertia.core.game import Game
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.d3_commands.ai.doctrine import D3CommandsDoctrine
 from tertia.scenarios import load_builtin
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, doctrine_action, service
@@ -68,8 +68,8 @@ def test_the_ai_draws_its_secret_card_order_from_its_own_stream() -> None:
     game = Game(get_ruleset("d3-commands"), load_builtin("edgehill"))
     state = game.ruleset.initial_state(game.scenario)
     held = ("centre", "independent", "left", "reserve", "right")
-    orders = {D3Doctrine.card_order(state, "parliament", held, random.Random(i)) for i in range(40)}
+    orders = {D3CommandsDoctrine.card_order(state, "parliament", held, random.Random(i)) for i in range(40)}
     assert len(orders) > 3, "the order is a function of what the enemy can see"
-    same = D3Doctrine.card_order(state, "parliament", held, random.Random(7))
-    assert same == D3Doctrine.card_order(state, "parliament", held, random.Random(7))
+    same = D3CommandsDoctrine.card_order(state, "parliament", held, random.Random(7))
+    assert same == D3CommandsDoctrine.card_order(state, "parliament", held, random.Random(7))
     assert sorted(same) == sorted(held)

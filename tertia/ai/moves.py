@@ -7,7 +7,7 @@ towards where they want to be and shorten it until ``validate`` accepts it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from tertia.core.actions import Move
@@ -21,7 +21,6 @@ from tertia.core.geometry import (
     point_segment_distance,
 )
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.larger_battles.events import supplies_of
 
 SHORTEN_STEPS = 7
 MIN_STEP = 0.25
@@ -35,9 +34,11 @@ def move_towards(
     max_distance: float,
     *,
     face: float | None = None,
+    obstacles: Sequence[Base] = (),
 ) -> Move | None:
     """The longest legal straight move (up to ``max_distance``) from ``unit`` towards
-    ``goal``, pivoting first to ``face`` if given; None when no such move is legal."""
+    ``goal``, pivoting first to ``face`` if given, stopping short of ``obstacles`` (what
+    besides pieces the rule set lets no unit enter); None when no such move is legal."""
     dx, dy = goal[0] - unit.x, goal[1] - unit.y
     span = math.hypot(dx, dy)
     if span < MIN_STEP:
@@ -48,7 +49,7 @@ def move_towards(
     def build(d: float) -> Move:
         return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=face)
 
-    reach = min(reach, free_run(state, unit, (ux, uy), reach, face))
+    reach = min(reach, free_run(state, unit, (ux, uy), reach, face, obstacles=obstacles))
     if reach < MIN_STEP:
         return None
     full = build(reach)
@@ -63,14 +64,15 @@ ENEMY_CLEARANCE = 2.98
 
 def free_run(
     state: GameState, unit: Unit, direction: Point, reach: float, face: float | None = None,
-    *, shave: float = 0.0, among: Iterable[Unit] | None = None,
+    *, shave: float = 0.0, among: Iterable[Unit] | None = None, obstacles: Sequence[Base] = (),
 ) -> float:
     """How far a unit (pivoted first to ``face``, if given) can slide straight along
     ``direction`` before touching another base or reaching 3" of an enemy unit, computed
     exactly; the engine still has the last word. ``shave`` narrows the sliding base by
     that much all round, so that a neighbour it merely touches does not stop it;
     ``among`` limits the pieces looked at (by default every piece in play), nearest
-    first being the cheapest."""
+    first being the cheapest; ``obstacles`` are bases besides pieces that stop it at
+    contact (a rule set's markers that no unit may enter)."""
     base = Base(unit.x, unit.y, unit.facing if face is None else face,
                 max(unit.width - 2 * shave, 0.0), max(unit.depth - 2 * shave, 0.0)) if shave else (
         unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face))
@@ -84,9 +86,8 @@ def free_run(
                     - clearance >= best:
                 continue
             best = min(best, slide.contact(other.base, clearance))
-    for supply in supplies_of(state):
-        if supply.in_play:
-            best = min(best, slide.contact(supply.base, 0.0))
+    for obstacle in obstacles:
+        best = min(best, slide.contact(obstacle, 0.0))
     return max(0.0, best - 1e-6)
 
 

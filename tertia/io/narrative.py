@@ -165,9 +165,13 @@ class Narrator:
         labels: Mapping[str, str] | None = None,
         notes: Mapping[int, str] | None = None,
         titles: Callable[[GameState, Unit], str | None] | None = None,
+        commands: Callable[[GameState, str], str | None] | None = None,
     ) -> None:
         self.state = state
         self.titles = titles
+        self.commands = commands
+        """A command (a group of units a card or order moves) by the rule set's name for it
+        (:meth:`~tertia.core.presentation.Presentation.command_label`)."""
         """A commander's rank before his name (the rule set's
         :meth:`~tertia.core.presentation.Presentation.title`)."""
         self._told: list[NarrativeLine] = []
@@ -200,7 +204,13 @@ class Narrator:
         side, sep, command = ident.partition(":")
         if sep and command and (side in self._side_ids()):
             ident = command
-        return f"the {humanise(ident)} command"
+        named = self._command_name(ident)
+        return named if named is not None else f"the {humanise(ident)} command"
+
+    def _command_name(self, command: str) -> str | None:
+        if self.commands is None or self.state is None:
+            return None
+        return self.commands(self.state, command)
 
     def follows_attack_on(self, unit_id: str) -> bool:
         """Is the last line told (passing over notes) an attack this unit took part in?"""
@@ -407,7 +417,7 @@ class Narrator:
             return self.label(card.name) + (f" (card {card.copy})" if card.copy > 1 else "")
         owner = f"{possessive(self.side(card.side))} " if card.side else ""
         if card.kind == deck_ev.GROUP:
-            return f"{owner}{card.name} card"
+            return f"{owner}{self._command_name(card.name) or humanise(card.name)} card"
         return f"{owner}{humanise(card.name)} card"
 
     def _attack_resolved(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
@@ -466,8 +476,7 @@ class Narrator:
         kind = humanise(e.kind)
         if e.choice is None:
             return f"{self.side(e.side)} decline ({kind})", "decision"
-        choice = self.label(e.choice)
-        return f"{self.side(e.side)} choose {choice} ({kind})", "decision"
+        return f"{self.side(e.side)} choose {self._field_words(e.choice)} ({kind})", "decision"
 
     def _narrated(self, e: ev.Narrated, dice: Sequence[ev.DiceRolled]) -> _Told:
         return self._purpose(e.text), "note"

@@ -122,7 +122,8 @@ def collect_turns(
         turns[0].state = initial_state if len(turns) > 1 else state
 
     narrator = Narrator(initial_state, side_names=side_names, notes=notes,
-                        titles=presentation.title if presentation is not None else None)
+                        titles=presentation.title if presentation is not None else None,
+                        commands=presentation.command_label if presentation is not None else None)
     for t in turns:
         for pt in t.player_turns:
             pt.lines = [

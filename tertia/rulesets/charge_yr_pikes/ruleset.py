@@ -100,8 +100,8 @@ class ChargeYrPikes(RuleSet):
     version: ClassVar[str] = "1.2"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
-    AI = AiSpec(proposer="tertia.ai.cyp_proposals:iter_proposals",
-                doctrine="tertia.ai.cyp_doctrine:CypDoctrine")
+    AI = AiSpec(proposer="tertia.rulesets.charge_yr_pikes.ai.proposals:iter_proposals",
+                doctrine="tertia.rulesets.charge_yr_pikes.ai.doctrine:CypDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     _ACTION_TYPES: ClassVar[frozenset[str]] = frozenset(k.type for k in vocabulary.ACTION_KINDS)
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol
 
 from tertia.core.actions import Action, EndPhase, Move
-from tertia.core.ai_spec import AiSpec
 from tertia.core.events import Event
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
@@ -119,7 +118,6 @@ class D3RuleSet(RuleSet):
     COMMANDER_IN_TOWN: ClassVar[bool]
     """Whether the commander may stand in a town."""
     GAME_DATA: ClassVar[type[D3Data]] = D3Data
-    AI = AiSpec(proposer="tertia.ai.d3_proposals:iter_proposals", doctrine="tertia.ai.d3_doctrine:D3Doctrine")
 
     # --- set-up ------------------------------------------------------------------------------
 

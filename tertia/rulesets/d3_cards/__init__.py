@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action
+from tertia.core.ai_spec import AiSpec
 from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
@@ -45,6 +46,8 @@ class D3Cards(D3RuleSet):
     COMMANDER_IN_TOWN: ClassVar[bool] = False
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
+    AI = AiSpec(proposer="tertia.rulesets.d3_cards.ai.proposals:iter_proposals",
+                doctrine="tertia.rulesets.d3_cards.ai.doctrine:D3CardsDoctrine")
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),

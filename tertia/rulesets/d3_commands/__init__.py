@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from tertia.activation import command_cards as cards
 from tertia.core.actions import Action, Move
+from tertia.core.ai_spec import AiSpec
 from tertia.core.events import Event
 from tertia.core.geometry import Base
 from tertia.core.ruleset import OptionSpec, Tx
@@ -46,6 +47,8 @@ class D3Commands(D3RuleSet):
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
+    AI = AiSpec(proposer="tertia.rulesets.d3_commands.ai.proposals:iter_proposals",
+                doctrine="tertia.rulesets.d3_commands.ai.doctrine:D3CommandsDoctrine")
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("commander_values", "0-1-2",

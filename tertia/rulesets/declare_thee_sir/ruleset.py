@@ -124,8 +124,8 @@ class DeclareTheeSir(RuleSet):
     version: ClassVar[str] = "1.0"
     GAME_DATA = DtsGame
     SCENARIO_EXTENSION = DeclareTable
-    AI = AiSpec(proposer="tertia.ai.dts_proposals:iter_proposals",
-                doctrine="tertia.ai.dts_doctrine:DtsDoctrine")
+    AI = AiSpec(proposer="tertia.rulesets.declare_thee_sir.ai.proposals:iter_proposals",
+                doctrine="tertia.rulesets.declare_thee_sir.ai.doctrine:DtsDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS

@@ -138,8 +138,8 @@ class LargerBattles(RuleSet):
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
-    AI = AiSpec(proposer="tertia.ai.random_player:larger_battles_proposals",
-                doctrine="tertia.ai.doctrine:LargerBattlesDoctrine")
+    AI = AiSpec(proposer="tertia.rulesets.larger_battles.ai.proposals:iter_proposals",
+                doctrine="tertia.rulesets.larger_battles.ai.doctrine:LargerBattlesDoctrine")
 
     # --- set-up ------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
-"""The doctrine player for the D3 rule sets: the battle as the period fought it. Guns
-fire first, the wings of horse charge what they can reach (a flank or rear for choice),
-the foot advance as a line to musket range and shoot, units in contact fight, commanders
-rally the worst-hurt unit they can reach.
+"""The doctrine the D3 rule sets share: the battle as the period fought it. Guns fire
+first, the wings of horse charge what they can reach (a flank or rear for choice), the
+foot advance as a line to musket range and shoot, units in contact fight. Each rule set
+completes it in its own package: how its shots are judged, ``d3-commands``' card order,
+deployment and cohesion, ``d3-cards``' commanders' rallies.
 
 It decides from its own side's observation only (``Game.observe``): the other side's
 card order is hidden there, so nothing it does can depend on it.
@@ -14,14 +15,12 @@ import random
 from collections.abc import Sequence
 
 from tertia.activation import unit_type_deck
-from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.activation.command_cards import played as cards_played
-from tertia.ai.d3_proposals import activated, charge_towards, iter_deploy_places
 from tertia.ai.moves import bearing_to, move_towards
 from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc, is_within
+from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rules.hits import piece
@@ -29,29 +28,16 @@ from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3.ai.proposals import activated, charge_towards
 from tertia.rulesets.d3.base import D3RuleSet
-from tertia.rulesets.d3.cohesion import companions
-from tertia.rulesets.d3.contact import enemy_contacts, face_attacked, in_contact
+from tertia.rulesets.d3.contact import enemy_contacts, face_attacked
 from tertia.rulesets.d3.hits import rout_after
 from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
-from tertia.rulesets.d3_cards import D3Cards
-from tertia.rulesets.d3_cards import shooting as cards_shooting
-from tertia.rulesets.d3_cards.commanders import Rally, rallies_left
-from tertia.rulesets.d3_commands import D3Commands
-from tertia.rulesets.d3_commands import shooting as commands_shooting
-from tertia.rulesets.d3_commands.organisation import (
-    COHESION_RADIUS,
-    INDEPENDENT,
-    cohesion_group,
-    command_card,
-)
 
 MUSKET_STANDOFF = 10.0
 """Foot advance to about 10" from their target: in range, short of contact."""
 PIVOT_BEFORE = 25.0
 """Degrees off the goal before a unit pivots rather than sliding obliquely."""
-RALLY_FROM = 2
-"""Commanders rally units with at least this many hits."""
 
 
 def expected_d3(modifiers: Sequence[Modifier], doubled: bool = False) -> float:
@@ -65,14 +51,11 @@ def expected_d3(modifiers: Sequence[Modifier], doubled: bool = False) -> float:
     return mean * (2 if doubled else 1)
 
 
-CARD_ORDER_SPREAD = 1.5
-"""How far a card's drawn place may stray from its rank: far enough to swap neighbours."""
-
-
 class D3Doctrine:
-    """Plays either side of ``d3-commands`` or ``d3-cards`` legally and sensibly. It
-    remembers, within one activation, which units it has finished with; that memory is
-    keyed by the activation and never affects legality."""
+    """Plays either side of a D3 rule set legally and sensibly, with what the rule set's
+    own doctrine adds (a subclass in its package). It remembers, within one activation,
+    which units it has finished with; that memory is keyed by the activation and never
+    affects legality."""
 
     name = "doctrine"
 
@@ -109,38 +92,29 @@ class D3Doctrine:
             self._key = key
             self._done = set()
 
-    # --- decisions the rules await -------------------------------------------------------
+    # --- what each rule set adds ----------------------------------------------------------
 
     def _answer(self, game: Game, view: GameState, rng: random.Random) -> Action:
-        pending = view.pending
-        assert pending is not None
-        if pending.get("kind") == ORDER_KIND:
-            return OrderCards(order=self.card_order(view, view.to_act, pending.get("cards", ()), rng))
-        uid = str(pending["units"][0])
-        places = iter_deploy_places(game, view, uid)
-        return next((p for p in places if game.is_legal(view, p)), places[0])
+        """The answer to a decision the rules await: the rule set's own doctrine gives it
+        (the shared rules await none)."""
+        return EndPhase()
 
-    @staticmethod
-    def card_order(view: GameState, side: str, held: Sequence[str], rng: random.Random) -> tuple[str, ...]:
-        """"First, the guns bombarded each other, then the two wings would clash, and
-        finally the infantry met": independent units, then commands of horse, then the
-        centre, the foot flanks and the reserve last. From the side's own units only.
+    def _shot_hits(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
+        """The hits a shot of ``unit`` at ``target`` may be expected to inflict, by the rule
+        set's own shooting."""
+        raise NotImplementedError(f"{type(self).__name__} does not judge shots")
 
-        The order is secret, so it must not be a function of what the enemy sees: each
-        card's place is drawn from the player's own random stream around its rank, so
-        neighbouring ranks (and equal ones) change places now and then."""
-        def rank(card: str) -> int:
-            kinds = {u.kind for u in view.iter_troops(side) if _card(u) == card}
-            if card == INDEPENDENT:
-                return 0
-            if UnitKind.HORSE in kinds and card != "reserve":
-                return 1
-            if card == "centre":
-                return 2
-            return 3 if card != "reserve" else 4
+    def _charge_value(self, game: Game, target: Unit, value: float) -> float:
+        """What a charge at ``target`` is worth, given the expected hits' ``value``."""
+        return value
 
-        drawn = {str(c): rank(str(c)) + CARD_ORDER_SPREAD * rng.random() for c in sorted(map(str, held))}
-        return tuple(sorted(drawn, key=lambda c: (drawn[c], c)))
+    def _keeps_together(self, game: Game, view: GameState, unit: Unit, move: Move) -> bool:
+        """Whether ``move`` keeps ``unit`` where the rule set wants it among its friends."""
+        return True
+
+    def _commander(self, game: Game, view: GameState, unit: Unit) -> Action | None:
+        """What an activated commander does (the shared rules give him nothing to do)."""
+        return None
 
     # --- one unit ------------------------------------------------------------------------
 
@@ -205,16 +179,6 @@ class D3Doctrine:
             return None
         return best[0], best[2]
 
-    def _shot_hits(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
-        ruleset = game.ruleset
-        if isinstance(ruleset, D3Commands):
-            return expected_d3(commands_shooting.modifiers(game.table, unit, target))
-        if unit.kind is UnitKind.ARTILLERY:
-            pips = total(cards_shooting.gun_modifiers(game.table, unit, target, ruleset.options))
-            need = distance(unit, target) / cards_shooting.RANGE_STEP
-            return sum(1 for face in range(1, 7) if max(0, face + pips) >= need) / 6.0
-        return expected_d3(cards_shooting.musket_modifiers(game.table, unit, target, ruleset.options))
-
     # --- charging ------------------------------------------------------------------------
 
     def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
@@ -235,8 +199,7 @@ class D3Doctrine:
                 mods = ruleset.melee_modifiers(game.table, view, there, e)
                 flank = face_towards(e.base, (end.x, end.y)) is not Face.FRONT
                 value = self._worth(game, e, expected_d3(mods, flank))
-                if e.kind is UnitKind.ARTILLERY and isinstance(ruleset, D3Cards):
-                    value = 3.0
+                value = self._charge_value(game, e, value)
                 if best is None or (value, e.id) > best[:2]:
                     best = (value, e.id, move)
         if best is None or best[0] < 0.6:
@@ -272,18 +235,6 @@ class D3Doctrine:
                 return move
         return self._pivot(game, view, unit, heading) if face is not None else None
 
-    @staticmethod
-    def _keeps_together(game: Game, view: GameState, unit: Unit, move: Move) -> bool:
-        """d3-commands: a move should leave the unit within 6" of another unit of its
-        command as they stand now (the engine would pull a stray back, out of any melee)."""
-        if not isinstance(game.ruleset, D3Commands):
-            return True
-        mates = companions(view, unit, cohesion_group)
-        if not mates:
-            return True
-        end = plan_move(unit, move).end
-        return any(is_within(end, m.base, COHESION_RADIUS) for m in mates)
-
     def _pivot(self, game: Game, view: GameState, unit: Unit, heading: float) -> Move | None:
         move = Move(unit=unit.id, waypoints=(), face_before=heading)
         if game.is_legal(view, move) and self._keeps_together(game, view, unit, move):
@@ -312,45 +263,10 @@ class D3Doctrine:
         enemies = view.iter_troops(view.opponent(unit.side))
         return min((math.hypot(e.x - unit.x, e.y - unit.y) for e in enemies), default=math.inf)
 
-    # --- commanders (d3-cards) -----------------------------------------------------------
-
-    def _commander(self, game: Game, view: GameState, unit: Unit) -> Action | None:
-        ruleset = game.ruleset
-        if not isinstance(ruleset, D3Cards) or rallies_left(view, unit, ruleset.options) <= 0:
-            return None
-        hurt = sorted((u for u in view.iter_troops(unit.side) if piece(u).hits >= RALLY_FROM),
-                      key=lambda u: (-piece(u).hits, u.id))
-        for friend in hurt:
-            if in_contact(unit, friend):
-                rally = Rally(commander=unit.id, unit=friend.id)
-                if game.is_legal(view, rally):
-                    return rally
-        if view.is_marked("moved", unit.id):
-            return None
-        reach = MOVE[UnitKind.COMMANDER] * weather.movement_factor(view)
-        near = [f for f in hurt if math.hypot(f.x - unit.x, f.y - unit.y) <= reach + 4.0]
-        # Nobody to rally within reach: follow the worst-hurt unit, or the army's front.
-        troops = list(view.iter_troops(unit.side))
-        front = sorted(troops, key=lambda u: (self._nearest_enemy_distance(view, u), u.id))[:1]
-        follow = near or hurt[:1] or front
-        for friend in follow:
-            back = math.radians(friend.facing + 180.0)
-            gap = friend.depth / 2 + unit.depth / 2 + (0.0 if friend in near else 2.0)
-            spot = (friend.x + math.sin(back) * gap, friend.y + math.cos(back) * gap)
-            move = move_towards(game, view, unit, spot, reach)
-            if move is not None:
-                return move
-        return None
-
-
 def _rules(game: Game) -> D3RuleSet:
     ruleset = game.ruleset
     assert isinstance(ruleset, D3RuleSet)
     return ruleset
-
-
-def _card(unit: Unit) -> str:
-    return command_card(unit.command)
 
 
 def _face_centres(target: Unit) -> list[Point]:

@@ -101,8 +101,7 @@ from tertia.rulesets.charge_yr_pikes.reaction import (
     flank_attacks,
     steadied_for,
 )
-from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
-from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 
 DISMOUNT_NEAR = 12.0
 """Mounted dragoons with the enemy this close get down to fire."""

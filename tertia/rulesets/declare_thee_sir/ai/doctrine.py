@@ -6,7 +6,7 @@ What it declares (Game Play's six options), by range and morale:
 - A routing unit always tries to rally. A pursuer tries to break off by rallying when its
   pursuit nears a table edge or its quarry is gone, and pursues on otherwise (pursuit is
   compulsory; a failed rally still leaves the usual roll to stop).
-- A general rides to join a regiment (:mod:`~tertia.ai.dts_generals`) and then stays
+- A general rides to join a regiment (:mod:`~tertia.rulesets.declare_thee_sir.ai.generals`) and then stays
   with it.
 - A unit at poor morale with no enemy in good order threatening it rests to regain a
   point. A column forms line when the enemy is near, a hedgehog when no enemy horse is;
@@ -15,7 +15,7 @@ What it declares (Game Play's six options), by range and morale:
   it), advance and fire when one is just beyond, turn (advancing, on the spot) to bear on
   an enemy within reach but out of their arc, and otherwise wait.
 - Any other unit advances to charge when a charge it could likely make is worth it
-  (:func:`~tertia.ai.dts_judgement.charge_worth`, the attached general's +2 among its
+  (:func:`~tertia.rulesets.declare_thee_sir.ai.judgement.charge_worth`, the attached general's +2 among its
   modifiers): foot only against a shaken foe, horse against any foe not yet known to be
   excellent. Foot stand and fire when a target is in reach and advance and fire when it
   is just beyond. Otherwise a unit advances when the way to an enemy is open, and waits
@@ -38,8 +38,13 @@ import math
 import random
 from collections.abc import Mapping
 
-from tertia.ai.dts_generals import join, stays, unit_to_join
-from tertia.ai.dts_judgement import (
+from tertia.ai.moves import advance_towards, bearing_to, pivot_to, strides
+from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.game import Game
+from tertia.core.geometry import angle_between, base_distance, bearing, heading_vector
+from tertia.core.state import GameState, Unit
+from tertia.rulesets.declare_thee_sir.ai.generals import join, stays, unit_to_join
+from tertia.rulesets.declare_thee_sir.ai.judgement import (
     charge_worth,
     foes,
     gap,
@@ -49,11 +54,6 @@ from tertia.ai.dts_judgement import (
     shot_chance,
     threatened,
 )
-from tertia.ai.moves import advance_towards, bearing_to, pivot_to, strides
-from tertia.core.actions import Action, EndPhase, Move
-from tertia.core.game import Game
-from tertia.core.geometry import angle_between, base_distance, bearing, heading_vector
-from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
     ADVANCE_AND_FIRE,
@@ -117,7 +117,7 @@ class DtsDoctrine:
         self._shot: tuple[object, str, tuple[Unit, float] | None] | None = None
 
     def _nearest_shot(self, game: Game, state: GameState, unit: Unit) -> tuple[Unit, float] | None:
-        """:func:`~tertia.ai.dts_judgement.nearest_shot` at the unit's longest range,
+        """:func:`~tertia.rulesets.declare_thee_sir.ai.judgement.nearest_shot` at the unit's longest range,
         remembered while no piece changes (from the declaration to the first volley)."""
         memo = self._shot
         if memo is not None and memo[0] is state.units and memo[1] == unit.id:

@@ -36,7 +36,7 @@ from tertia.rulesets.charge_yr_pikes.data import FORMATIONS, game_data, unit_dat
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES, chargers_of
-from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
+from tertia.rulesets.charge_yr_pikes.tables import tables_of
 
 MOVE_SAMPLES = 6
 

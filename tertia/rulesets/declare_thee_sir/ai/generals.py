@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 
-from tertia.ai.dts_judgement import gap
 from tertia.ai.moves import advance_towards, free_run
 from tertia.core.actions import Move
 from tertia.core.game import Game
 from tertia.core.geometry import heading_vector
 from tertia.core.state import GameState, Unit
+from tertia.rulesets.declare_thee_sir.ai.judgement import gap
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE

@@ -1,7 +1,8 @@
-"""Candidate actions for the D3 rule sets (``d3-commands``, ``d3-cards``): a spread of
-moves, charges, shots, melees and rallies for the random player to choose among, and the
-answers to the decisions the rules await (card orders, deployment). The engine judges
-every one; these only propose.
+"""Candidate actions the D3 rule sets (``d3-commands``, ``d3-cards``) share: a spread of
+moves, charges, shots and melees for the random player to choose among. Each rule set adds
+its own (``d3-cards``' rallies) and answers the decisions its rules await (``d3-commands``'
+card orders and deployment) in its own package. The engine judges every one; these only
+propose.
 
 Only the side's own observation is read, so no proposal depends on the other side's
 secret card order.
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
-from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.ai.moves import Slide
 from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, Move
@@ -21,10 +22,8 @@ from tertia.core.geometry import bearing, first_contact, heading_vector
 from tertia.core.state import GameState, Unit
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rulesets.d3.base import D3RuleSet
-from tertia.rulesets.d3.contact import enemy_contacts, in_contact
+from tertia.rulesets.d3.contact import enemy_contacts
 from tertia.rulesets.d3.troops import MOVE
-from tertia.rulesets.d3_cards.commanders import Rally
-from tertia.rulesets.d3_commands import deployment
 
 MOVE_SAMPLES = 5
 CHARGE_REACH = 16.0
@@ -34,48 +33,6 @@ def activated(game: Game, state: GameState) -> list[Unit]:
     ruleset = game.ruleset
     assert isinstance(ruleset, D3RuleSet)
     return [u for u in state.iter_units(state.active) if ruleset.is_activated(state, u)]
-
-
-def answer_pending(game: Game, state: GameState, rng: random.Random) -> list[Action]:
-    """Every kind of decision the D3 rule sets await: a random card order, or places near
-    the scenario's position for the next piece to deploy."""
-    pending = state.pending
-    assert pending is not None
-    if pending.get("kind") == ORDER_KIND:
-        order = [str(c) for c in pending.get("cards", ())]
-        rng.shuffle(order)
-        return [OrderCards(order=tuple(order))]
-    if pending.get("kind") == deployment.KIND:
-        uid = str(pending["units"][0])
-        wanted = 1 + rng.randrange(3)
-        found: list[Action] = []
-        for place in iter_deploy_places(game, state, uid):
-            if len(found) >= wanted:
-                break
-            if game.is_legal(state, place):
-                found.append(place)
-        return found
-    return []
-
-
-def iter_deploy_places(game: Game, state: GameState, uid: str) -> list[deployment.Deploy]:
-    """Places to try for a piece: near its scenario position first, then every 2" across
-    the table (the rules judge each)."""
-    near = deployment.suggestions(state.units[uid], scenario_position(game, uid))
-    table = game.table
-    grid = [deployment.Deploy(unit=uid, x=float(x), y=float(y))
-            for x in range(2, int(table.width) - 1, 2) for y in range(2, int(table.depth) - 1, 2)]
-    return [*near, *grid]
-
-
-def scenario_position(game: Game, uid: str) -> tuple[float, float]:
-    for spec in game.scenario.units:
-        if spec.id == uid:
-            return (spec.x, spec.y)
-    for c in game.scenario.commanders:
-        if c.id == uid:
-            return (c.x, c.y)
-    raise KeyError(uid)
 
 
 def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float, float]) -> Move | None:
@@ -117,18 +74,35 @@ def iter_unit_proposals(game: Game, state: GameState, unit: Unit, rng: random.Ra
             continue
         out.append(Shoot(unit=unit.id, target=e.id))
     out.extend(Attack(attacker=unit.id, target=e.id) for e in enemy_contacts(state, unit))
-    if unit.is_commander:
-        out.extend(Rally(commander=unit.id, unit=f.id) for f in state.iter_troops(unit.side)
-                   if in_contact(unit, f))
     return out
 
 
-def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Action]:
-    """Candidates for the side the state awaits, from its own observation."""
+Answers = Callable[[Game, GameState, random.Random], list[Action]]
+"""A rule set's answers to the decision its rules await, from the side's view."""
+UnitExtras = Callable[[GameState, Unit], list[Action]]
+"""A rule set's own candidates for one activated unit (no random draws)."""
+
+
+def no_answers(game: Game, view: GameState, rng: random.Random) -> list[Action]:
+    """For a rule set whose rules await no decision of their own."""
+    return []
+
+
+def no_extras(view: GameState, unit: Unit) -> list[Action]:
+    """For a rule set with no candidates beyond the shared ones."""
+    return []
+
+
+def iter_proposals(game: Game, state: GameState, rng: random.Random, *,
+                   answers: Answers = no_answers, extras: UnitExtras = no_extras) -> list[Action]:
+    """Candidates for the side the state awaits, from its own observation: the rule set's
+    ``answers`` while a decision is awaited, else each activated unit's shared candidates
+    followed by the rule set's ``extras`` for it."""
     view = playable_view(game, state, rng)
     if view.pending is not None:
-        return answer_pending(game, view, rng)
+        return answers(game, view, rng)
     out: list[Action] = []
     for unit in activated(game, view):
         out.extend(iter_unit_proposals(game, view, unit, rng))
+        out.extend(extras(view, unit))
     return out

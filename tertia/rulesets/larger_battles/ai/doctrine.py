@@ -1,0 +1,382 @@
+"""The doctrine player for ``larger-battles``: a scripted general who plays by the period's
+book. Guns bombard what they can see; horse on the wings seek the enemy horse, then the
+baggage; foot advance as a line, supported; commanders go where the fighting is.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+
+from tertia.ai.moves import bearing_to, move_towards, pivot_to
+from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.game import Game
+from tertia.core.geometry import Base, Point, angle_between
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.fighting import Attack
+from tertia.rules.hits import piece
+from tertia.rules.measuring import home_edge, iter_enemy_troops_within
+from tertia.rules.modifiers import total
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
+from tertia.rulesets.larger_battles.combat import (
+    DECLARED,
+    attacker_modifiers,
+    can_attack,
+    declared_attacks,
+    defender_modifiers,
+    is_flanking,
+    support_problem,
+)
+from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
+from tertia.rulesets.larger_battles.events import supplies_of, supply_markers
+from tertia.rulesets.larger_battles.orders import is_ordered, orders_left
+from tertia.rulesets.larger_battles.profile import profile
+from tertia.rulesets.larger_battles.routing import hit_limit
+
+ENGAGE = 3.0
+COMMANDER_SETTLED = 2.0  # a commander this close to his place behind the fight stays put
+BOMBARD_REACH = 24.0 + 5.0  # range plus the half-diagonals of two bases: a cheap first cut
+TURN_BEFORE_ADVANCE = 35.0  # degrees off the goal before a unit wheels rather than slides
+
+
+def _ahead(gun: Unit, target: Unit) -> bool:
+    """A cheap first cut for "directly in front": the target's circle reaches the strip
+    straight ahead of the gun's front edge."""
+    right, forward = gun.base.to_local((target.x, target.y))
+    return forward > 0 and abs(right) <= gun.width / 2 + target.base.radius
+
+
+def _near(a: Unit, b: Unit, inches: float) -> bool:
+    """A cheap first cut: bounding circles within ``inches`` of each other."""
+    return math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius <= inches
+
+
+def _supplies(state: GameState) -> tuple[Base, ...]:
+    """The supply bases on the table, which no unit may move onto (Supplies)."""
+    return tuple(base for _, base in supply_markers(state))
+
+
+def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
+    """Chances that an opposed D6 roll is won and lost with these total modifiers."""
+    win = sum(1 for a in range(1, 7) for d in range(1, 7) if a + a_mod > d + d_mod) / 36
+    lose = sum(1 for a in range(1, 7) for d in range(1, 7) if d + d_mod > a + a_mod) / 36
+    return win, lose
+
+
+class LargerBattlesDoctrine:
+    """Plays any side of ``larger-battles`` legally and sensibly.
+
+    Within one phase it remembers which units it has already planned for, so each unit is
+    considered once; the memory is keyed by the turn and phase and never affects legality.
+    """
+
+    name = "doctrine"
+
+    def __init__(self) -> None:
+        self._phase_key: tuple[int, str, str] | None = None
+        self._considered: set[str] = set()
+        self._gun_targets: bool | None = None
+        self._shots: list[Bombard] | None = None
+        self._last_step = -1
+
+    def _remember_phase(self, state: GameState) -> None:
+        key = (state.turn, state.active, state.phase)
+        went_back = state.step < self._last_step  # a new game, or an earlier position
+        self._last_step = state.step
+        if key != self._phase_key or went_back:
+            self._phase_key = key
+            self._considered = set()
+            self._gun_targets = None
+            self._shots = None
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        if state.pending is not None:
+            return self._encourage(game, state)
+        self._remember_phase(state)
+        if state.phase == "movement":
+            return self._movement(game, state, rng)
+        if state.phase == "bombardment":
+            return self._bombardment(game, state)
+        if state.phase == "combat":
+            return self._combat(game, state)
+        return EndPhase()
+
+    # --- orders and movement ---------------------------------------------------------------
+
+    def _movement(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        left = orders_left(state)
+        if left > 0:
+            if self._gun_targets is None:
+                self._gun_targets = self._guns_may_fire(state)
+            if left > (1 if self._gun_targets else 0):
+                order = self._best_order(game, state, rng)
+                if order is not None:
+                    return order
+        for unit in self._movers(state):
+            if unit.id in self._considered:
+                continue
+            self._considered.add(unit.id)
+            move = self._plan_move(game, state, unit)
+            if move is not None:
+                return move
+        return EndPhase()
+
+    def _movers(self, state: GameState) -> list[Unit]:
+        """Ordered units that have not moved, leading units first so lines stay clear."""
+        edge = home_edge(state, state.active)
+        sign = 1.0 if edge == "south" else -1.0
+        ready = [
+            u for u in state.iter_units(state.active)
+            if is_ordered(state, u, "move") and not state.is_marked("moved", u.id)
+        ]
+        return sorted(ready, key=lambda u: (u.is_commander, -sign * u.y, u.id))
+
+    def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
+        side = state.active
+        scores: dict[str, float] = {}
+        for unit in state.iter_units(side):
+            if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
+                continue
+            if any(True for _ in iter_enemy_troops_within(state, unit, ENGAGE)):
+                continue
+            weight = {UnitKind.HORSE: 3.0, UnitKind.FOOT: 2.0}.get(unit.kind, 1.0)
+            if unit.command == "reserve" and state.turn < 3:
+                weight *= 0.3
+            scores[unit.command] = scores.get(unit.command, 0.0) + weight
+        for key in list(scores):
+            if f"{side}:{key}" in state.marked("ordered_move"):
+                del scores[key]
+        if not scores:
+            return None
+        best = max(sorted(scores), key=lambda k: (scores[k], rng.random()))
+        order = GiveOrder(target=best, purpose="move")
+        return order if game.is_legal(state, order) else None
+
+    def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
+        if unit.kind is UnitKind.COMMANDER:
+            return self._commander_move(game, state, unit)
+        if any(True for _ in iter_enemy_troops_within(state, unit, ENGAGE)):
+            return None
+        goal = self._goal(state, unit)
+        if goal is None:
+            return None
+        allowance = profile(unit.kind).move
+        if unit.kind is UnitKind.ARTILLERY:
+            if piece(unit).fired:
+                return pivot_to(game, state, unit, bearing_to(unit, goal))
+            allowance = 3.0
+        heading = bearing_to(unit, goal)
+        if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
+            return move_towards(game, state, unit, goal, 3.0, face=heading,
+                                obstacles=_supplies(state)) or pivot_to(
+                game, state, unit, heading)
+        return move_towards(game, state, unit, goal, allowance, obstacles=_supplies(state))
+
+    def _goal(self, state: GameState, unit: Unit) -> Point | None:
+        enemies = list(state.iter_troops(state.opponent(unit.side)))
+        if not enemies:
+            return None
+        if unit.kind is UnitKind.HORSE:
+            horse = [e for e in enemies if e.kind is UnitKind.HORSE]
+            supplies = [s for s in supplies_of(state) if s.in_play and s.side != unit.side]
+            if supplies and (not horse or min(math.hypot(h.x - unit.x, h.y - unit.y) for h in horse) > 22.0):
+                s = min(supplies, key=lambda s: math.hypot(s.x - unit.x, s.y - unit.y))
+                return (s.x, s.y)
+            pool = horse or enemies
+        elif unit.kind in (UnitKind.FOOT, UnitKind.COMMANDED_SHOT):
+            foot = [e for e in enemies if e.kind is not UnitKind.HORSE]
+            return self._line_goal(state, unit, foot or enemies)
+        else:
+            pool = enemies
+        target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
+        return (target.x, target.y)
+
+    def _line_goal(self, state: GameState, unit: Unit, pool: list[Unit]) -> Point:
+        """Foot advance as a line: every unit of the command takes the same bearing, from
+        the command's centre towards the nearest enemy to it, so the line keeps its shape
+        and its units stay close enough to support each other."""
+        line = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.kind is unit.kind]
+        cx = sum(u.x for u in line) / len(line)
+        cy = sum(u.y for u in line) / len(line)
+        target = min(pool, key=lambda e: (math.hypot(e.x - cx, e.y - cy), e.id))
+        return (unit.x + target.x - cx, unit.y + target.y - cy)
+
+    def _commander_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
+        friends = [u for u in state.iter_troops(unit.side) if can_attack(u)]
+        engaged = [u for u in friends if any(True for _ in iter_enemy_troops_within(state, u, ENGAGE))]
+        own = [u for u in engaged if u.command == unit.command] or engaged
+        if own:
+            spot = min(own, key=lambda u: (math.hypot(u.x - unit.x, u.y - unit.y), u.id))
+        else:
+            command = [u for u in friends if u.command == unit.command] or friends
+            if not command:
+                return None
+            spot = min(command, key=lambda u: (math.hypot(u.x - unit.x, u.y - unit.y), u.id))
+        back = math.radians(spot.facing + 180.0)
+        goal = (spot.x + math.sin(back) * 3.0, spot.y + math.cos(back) * 3.0)
+        if math.hypot(goal[0] - unit.x, goal[1] - unit.y) < COMMANDER_SETTLED:
+            return None
+        return move_towards(game, state, unit, goal, profile(UnitKind.COMMANDER).move,
+                            obstacles=_supplies(state))
+
+    # --- bombardment -----------------------------------------------------------------------
+
+    def _guns_may_fire(self, state: GameState) -> bool:
+        """Worth keeping an order for the guns? A rough look (range and facing only): the
+        bombardment phase asks the rules properly."""
+        enemies = list(state.iter_troops(state.opponent(state.active)))
+        return any(
+            math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
+            for gun in state.iter_troops(state.active) if gun.kind is UnitKind.ARTILLERY
+            for e in enemies
+        )
+
+    def _guns_with_targets(self, game: Game, state: GameState) -> list[Bombard]:
+        """The best legal shot of each gun that has one."""
+        probe = state.evolve(phase="bombardment", marks={
+            **state.marks, "ordered_bombard": (*state.marked("ordered_bombard"), f"{state.active}:artillery"),
+        })
+        shots: list[Bombard] = []
+        for gun in state.iter_troops(state.active):
+            if gun.kind is not UnitKind.ARTILLERY or state.is_marked("bombarded", gun.id):
+                continue
+            targets = [
+                Bombard(gun=gun.id, target=e.id) for e in state.iter_troops(state.opponent(gun.side))
+                if math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
+            ]
+            # The most promising target first; the first the rules allow is the one.
+            targets.sort(key=lambda b: self._target_priority(game, state, b.target))
+            shot = next((b for b in targets if game.is_legal(probe, b)), None)
+            if shot is not None:
+                shots.append(shot)
+        return shots
+
+    def _target_priority(self, game: Game, state: GameState, target_id: str) -> tuple[int, str]:
+        t = state.units[target_id]
+        left = hit_limit(game.table, state, t, game.ruleset.options).value - piece(t).hits
+        return (left, target_id)
+
+    def _bombardment(self, game: Game, state: GameState) -> Action:
+        # Targets are chosen once a phase: a bombardment only ever removes targets.
+        if self._shots is None:
+            self._shots = self._guns_with_targets(game, state)
+        shots = self._shots
+        ready = next((b for b in shots if game.is_legal(state, b)), None)
+        if ready is not None:
+            return ready
+        if shots and orders_left(state) > 0:
+            order = GiveOrder(target="artillery", purpose="bombard")
+            if game.is_legal(state, order):
+                return order
+            for b in shots:
+                single = GiveOrder(target=b.gun, purpose="bombard")
+                if game.is_legal(state, single):
+                    return single
+        return EndPhase()
+
+    # --- combat ----------------------------------------------------------------------------
+
+    def _combat(self, game: Game, state: GameState) -> Action:
+        """The phase's attacks, planned and declared together (as the rules ask), then
+        fought in the order declared; then the phase ends."""
+        if state.is_marked(DECLARED, state.active):
+            left = declared_attacks(state)
+            return left[0] if left else EndPhase()
+        plan = self._plan_attacks(game, state)
+        return DeclareAttacks(attacks=tuple(plan)) if plan else EndPhase()
+
+    def _plan_attacks(self, game: Game, state: GameState) -> list[Attack]:
+        """The most valuable attack first, then the next among the units left, each with
+        every support the rules allow beside the attacks already planned; a flank attacker
+        only joins a target nobody else attacks. The whole plan is checked at the end,
+        dropping attacks from the last until the rules allow it."""
+        pairs = [
+            (attacker, target)
+            for attacker in state.iter_troops(state.active) if can_attack(attacker)
+            for target in iter_enemy_troops_within(state, attacker, ENGAGE)
+            if game.is_legal(state, Attack(attacker=attacker.id, target=target.id))
+        ]
+        plan: list[Attack] = []
+        used: set[str] = set()
+        leaders: set[str] = set()
+        while True:
+            best: tuple[float, Attack] | None = None
+            for attacker, target in pairs:
+                attack = self._attack_beside(game, state, plan, used, attacker, target)
+                if attack is None:
+                    continue
+                value = self._attack_value(game, state, attack)
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, attack)
+            if best is None:
+                break
+            attack = best[1]
+            commander = self._commander_for(state, attack, leaders)
+            if commander is not None:
+                leaders.add(commander)
+                attack = Attack(attack.attacker, attack.target, attack.supports, commander)
+            plan.append(attack)
+            used.update((attack.attacker, *attack.supports))
+        while plan and not game.is_legal(state, DeclareAttacks(attacks=tuple(plan))):
+            plan.pop()
+        return plan
+
+    def _attack_beside(
+        self, game: Game, state: GameState, plan: list[Attack], used: set[str], attacker: Unit,
+        target: Unit,
+    ) -> Attack | None:
+        """``attacker``'s attack on ``target`` with every support still free, or None."""
+        if attacker.id in used or not self._survives_fighting(game, state, attacker):
+            return None
+        flank = is_flanking(attacker, target)
+        if any(p.target == target.id and (flank or is_flanking(state.units[p.attacker], target))
+               for p in plan):
+            return None
+        targets = {p.target for p in plan}
+        supports = tuple(
+            u.id for u in state.iter_troops(state.active)
+            if u.id != attacker.id and u.id not in used and _near(u, target, ENGAGE)
+            and not (flank and not is_flanking(u, target))
+            and support_problem(state, u, target, targets) is None
+            and self._survives_fighting(game, state, u)
+        )
+        return Attack(attacker.id, target.id, supports)
+
+    @staticmethod
+    def _survives_fighting(game: Game, state: GameState, unit: Unit) -> bool:
+        """Would the unit still stand once it fights (leaving a river bank or cover)?"""
+        if not piece(unit).hits:
+            return True
+        fought = state.with_mark("supported", unit.id)
+        limit = hit_limit(game.table, fought, fought.units[unit.id], game.ruleset.options)
+        return limit.value > piece(unit).hits
+
+    def _commander_for(self, state: GameState, attack: Attack, taken: set[str]) -> str | None:
+        """A commander (never the general) the rules let encourage this attack, and not
+        already leading another; the whole plan is still checked before it is declared."""
+        attacker, target = state.units[attack.attacker], state.units[attack.target]
+        if not can_be_encouraged(attacker):
+            return None
+        eligible = iter_eligible_commanders(state, state.active, (attacker, target))
+        return next((c.id for c in eligible if not piece(c).general and c.id not in taken), None)
+
+    def _attack_value(self, game: Game, state: GameState, attack: Attack) -> float:
+        opts = game.ruleset.options
+        a_mod = total(attacker_modifiers(state, attack, opts))
+        d_mod = total(defender_modifiers(state, attack, None, opts))
+        win, lose = win_lose(a_mod, d_mod)
+        a = state.units[attack.attacker]
+        t = state.units[attack.target]
+        t_left = hit_limit(game.table, state, t, opts).value - piece(t).hits
+        a_left = hit_limit(game.table, state, a, opts).value - piece(a).hits
+        return win / max(t_left, 1) - lose / max(a_left, 1) + 0.01
+
+    def _encourage(self, game: Game, state: GameState) -> Action:
+        assert state.pending is not None
+        eligible: Iterable[str] = state.pending.get("eligible", ())
+        for cid in eligible:
+            if not piece(state.units[cid]).general:
+                return Encourage(commander=cid)
+        return Encourage(commander=None)
+
