@@ -172,9 +172,8 @@ def battle(
         _write_report(record, report)
     if not as_json and live is None:
         out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
-        shows = game.ruleset.presentation()
-        narrator = Narrator(record.initial_state, side_names=names, notes=odds_notes(record),
-                            titles=shows.title, commands=shows.command_label)
+        narrator = Narrator.for_rules(game.ruleset, record.initial_state, side_names=names,
+                                      notes=odds_notes(record))
         for line in tell_safely(narrator, record.iter_events(), where=f"seed {seed}"):
             _print_line(line.kind, line.text)
     if as_json:
@@ -210,8 +209,7 @@ class _LiveNarrative:
         # The battle's start, as fight_battle will make it (the same seeded dice): told now,
         # before anyone is asked anything.
         state, events = game.start(SeededDice(dice_seed(seed)))
-        shows = game.ruleset.presentation()
-        self.narrator = Narrator(state, side_names=names, titles=shows.title, commands=shows.command_label)
+        self.narrator = Narrator.for_rules(game.ruleset, state, side_names=names)
         out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
         self.tell(events)
 

@@ -36,6 +36,7 @@ from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
 from tertia.core.narration import SENTENCES, humanise, plural, possessive
 from tertia.core.reducer import reduce
+from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
 from tertia.rules import fighting as fight_ev
 from tertia.rules import morale as morale_ev
@@ -166,12 +167,15 @@ class Narrator:
         notes: Mapping[int, str] | None = None,
         titles: Callable[[GameState, Unit], str | None] | None = None,
         commands: Callable[[GameState, str], str | None] | None = None,
+        decisions: Callable[[str], str | None] | None = None,
     ) -> None:
         self.state = state
         self.titles = titles
         self.commands = commands
         """A command (a group of units a card or order moves) by the rule set's name for it
         (:meth:`~tertia.core.presentation.Presentation.command_label`)."""
+        self.decisions = decisions
+        """A decision's kind by the rule set's label for it (its declared ``DecisionKind``)."""
         """A commander's rank before his name (the rule set's
         :meth:`~tertia.core.presentation.Presentation.title`)."""
         self._told: list[NarrativeLine] = []
@@ -179,6 +183,26 @@ class Narrator:
         self.labels: dict[str, str] = dict(labels or {})
         self.notes: Mapping[int, str] = notes or {}
         """Extra words for particular events, by ``id(event)`` (the odds of an attack)."""
+
+    @classmethod
+    def for_rules(
+        cls,
+        ruleset: RuleSet,
+        state: GameState | None = None,
+        *,
+        side_names: Mapping[str, str] | None = None,
+        notes: Mapping[int, str] | None = None,
+    ) -> Narrator:
+        """A narrator speaking ``ruleset``'s words: its commanders' titles, its names for
+        commands and cards, its labels for the decisions it awaits."""
+        shows = ruleset.presentation()
+
+        def decision(kind: str) -> str | None:
+            found = ruleset.decision_kind(kind)
+            return None if found is None else found.label
+
+        return cls(state, side_names=side_names, notes=notes, titles=shows.title,
+                   commands=shows.command_label, decisions=decision)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -330,7 +354,7 @@ class Narrator:
                 return self.label(value)
             if value in self._side_ids():
                 return self.side(value)
-            return humanise(value)
+            return self._command_name(value) or humanise(value)
         if isinstance(value, list | tuple):
             return ", ".join(self._field_words(v) for v in value)
         return _value_text(value)
@@ -469,11 +493,15 @@ class Narrator:
     def _objective_taken(self, e: ev.ObjectiveTaken, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.side(e.side)} take {e.objective}", "objective"
 
+    def _decision_label(self, kind: str) -> str:
+        named = self.decisions(kind) if self.decisions is not None else None
+        return (named or humanise(kind)).lower()
+
     def _decision_awaited(self, e: ev.DecisionAwaited, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.side(e.side)} to decide: {humanise(e.kind)}", "decision"
+        return f"{self.side(e.side)} to decide: {self._decision_label(e.kind)}", "decision"
 
     def _decision_made(self, e: ev.DecisionMade, dice: Sequence[ev.DiceRolled]) -> _Told:
-        kind = humanise(e.kind)
+        kind = self._decision_label(e.kind)
         if e.choice is None:
             return f"{self.side(e.side)} decline ({kind})", "decision"
         return f"{self.side(e.side)} choose {self._field_words(e.choice)} ({kind})", "decision"

@@ -121,9 +121,8 @@ def collect_turns(
     if len(turns) > 1 or turns[0].player_turns[0].events:
         turns[0].state = initial_state if len(turns) > 1 else state
 
-    narrator = Narrator(initial_state, side_names=side_names, notes=notes,
-                        titles=presentation.title if presentation is not None else None,
-                        commands=presentation.command_label if presentation is not None else None)
+    narrator = (Narrator(initial_state, side_names=side_names, notes=notes) if presentation is None else
+                Narrator.for_rules(presentation.ruleset, initial_state, side_names=side_names, notes=notes))
     for t in turns:
         for pt in t.player_turns:
             pt.lines = [

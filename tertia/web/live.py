@@ -179,9 +179,7 @@ class LiveGame:
         where = f"game {self.row.id}, log entry {index}"
 
         def tell() -> list[dict[str, str]]:
-            shows = self.game.ruleset.presentation()
-            narrator = Narrator(before, side_names=self.side_names(), titles=shows.title,
-                                commands=shows.command_label)
+            narrator = Narrator.for_rules(self.game.ruleset, before, side_names=self.side_names())
             return [{"text": n.text, "kind": n.kind} for n in tell_safely(narrator, shown, where=where)]
 
         lines = self._lines.get_or_make((index, side), tell)
