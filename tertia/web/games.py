@@ -37,11 +37,12 @@ from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
 from tertia.scenarios.catalogue import scenario_names as catalogue_names
 from tertia.scenarios.catalogue import shipped_scenarios as catalogue_shipped
-from tertia.web.cards import card_view
+from tertia.web.cards import card_view, game_values
 from tertia.web.deck import deck_view
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
 from tertia.web.live import LiveGame, Prepared, Step
+from tertia.web.panels import panel_view
 from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
 from tertia.web.table import table_data
 
@@ -297,6 +298,10 @@ class GameService:
             panels = {p.name for p in ruleset.PANELS}
             status = self.status(live, roles, viewer)
             names = status["summary"].get("card_names")
+            cards = (card_view(seen, viewer, ruleset.presentation().card_of)
+                     if COMMAND_CARDS in panels else None)
+            deck = (deck_view(seen, viewer, recent_events(live, viewer),
+                              names if isinstance(names, Mapping) else None) if DECK in panels else None)
             return {
                 "game": self.meta(live, roles),
                 "version": live.version,
@@ -307,10 +312,9 @@ class GameService:
                 "table_markers": table_markers_of(seen),
                 "status": status,
                 "choices": self.choices(live, roles),
-                "cards": (card_view(seen, viewer, ruleset.presentation().card_of)
-                          if COMMAND_CARDS in panels else None),
-                "deck": deck_view(seen, viewer, recent_events(live, viewer),
-                                   names if isinstance(names, Mapping) else None) if DECK in panels else None,
+                "cards": cards,
+                "deck": deck,
+                "panels": panels_of(live, seen, viewer, status, cards, deck),
                 "log_total": total,
                 "log": [live.log_entry(i, viewer) for i in range(start, total)],
             }
@@ -603,6 +607,24 @@ def pieces_of(live: LiveGame, step: int, side: str) -> dict[str, dict[str, Any]]
     presentation = game.ruleset.presentation()
     return {uid: presentation.piece(game.table, seen, uid, side).to_dict()
             for uid, unit in seen.units.items() if not is_hidden(unit.extra.get("position"))}
+
+
+def panels_of(live: LiveGame, seen: Mapping[str, Any], viewer: str, status: Mapping[str, Any],
+              cards: Mapping[str, Any] | None, deck: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The rule set's panels as ``viewer`` sees them, as sections the page draws
+    (:mod:`tertia.web.panels`)."""
+    ruleset = live.game.ruleset
+    units = {str(u.get("id")): str(u.get("name") or u.get("id")) for u in seen.get("units") or ()}
+    values = game_values(seen)
+    out = []
+    for spec in ruleset.PANELS:
+        kind = ruleset.action_kind(spec.action) if spec.action else None
+        out.append(panel_view(
+            spec, viewer=viewer, to_act=live.state.to_act, phase=seen.get("phase"),
+            pending=status.get("pending") is not None, summary=status.get("summary") or {},
+            side_names=live.side_names(), names=lambda ident: units.get(ident, ident), deck=deck, cards=cards,
+            values=values, phases=kind.phases if kind is not None else ()))
+    return out
 
 
 def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:

@@ -99,7 +99,7 @@ export class TableMap {
     let pan = null;
     this.root.addEventListener("pointerdown", (e) => {
       if (e.button !== 0 || e.target.closest(".unit, .ghost, .handle")) return;
-      pan = { x: e.clientX, y: e.clientY, view: { ...this.view }, moved: false, id: e.pointerId };
+      pan = { x: e.clientX, y: e.clientY, view: { ...this.view }, dragged: false, id: e.pointerId };
     });
     this.root.addEventListener("pointermove", (e) => {
       if (!pan || e.pointerId !== pan.id) return;
@@ -108,13 +108,13 @@ export class TableMap {
       const dx = (e.clientX - pan.x) * scale;
       const dy = (e.clientY - pan.y) * scale;
       if (Math.abs(e.clientX - pan.x) + Math.abs(e.clientY - pan.y) > 4) {
-        pan.moved = true;
+        pan.dragged = true;
         this.root.classList.add("panning");
       }
-      if (pan.moved) this.setViewBox(pan.view.x - dx, pan.view.y - dy, pan.view.w, pan.view.h);
+      if (pan.dragged) this.setViewBox(pan.view.x - dx, pan.view.y - dy, pan.view.w, pan.view.h);
     });
     const end = (e) => {
-      if (pan && pan.moved) {
+      if (pan && pan.dragged) {
         this.suppressClick = true;
         setTimeout(() => { this.suppressClick = false; }, 0);
       }
@@ -299,7 +299,7 @@ export class TableMap {
   // ``pieces``: what each piece shows the viewing side (the server's cards, by id);
   // ``book``: the rule set's fact declarations (a FactBook). The map reads a piece's
   // rule-set values only from its card's facts, and nothing of the turn's marks.
-  drawState(state, markers = {}, { selected = null, targets = [], focus = null, tableMarkers = [], points = [],
+  drawState(state, { selected = null, targets = [], focus = null, tableMarkers = [], points = [],
     pieces = {}, book = null } = {}) {
     this.state = state;
     this.pieces = pieces || {};
@@ -324,8 +324,8 @@ export class TableMap {
       units.append(this.unit(u, card, u.id === selected, targets.includes(u.id), u.id === focus));
       const node = this.label(u, names.get(u.id));
       labels.append(node);
-      const rank = u.id === selected || u.id === focus ? 0 : targets.includes(u.id) ? 1 : u.kind === "commander" ? 3 : 2;
-      this.labelItems.push({ u, node, rank: rank + (own && u.side !== own ? 0.5 : 0) });
+      const order = u.id === selected || u.id === focus ? 0 : targets.includes(u.id) ? 1 : u.kind === "commander" ? 3 : 2;
+      this.labelItems.push({ u, node, order: order + (own && u.side !== own ? 0.5 : 0) });
     }
     this.layoutLabels();
   }
@@ -524,7 +524,7 @@ export class TableMap {
     const clear = (b, own) => !boxes.some((o) => overlap(b, o))
       && !bases.some((o) => o.id !== own && overlap(b, o));
     const onTable = (b) => b.x0 >= -MARGIN && b.x1 <= this.table.width + MARGIN && b.y0 >= -MARGIN && b.y1 <= this.table.depth + MARGIN;
-    const items = [...this.labelItems].sort((a, b) => a.rank - b.rank);
+    const items = [...this.labelItems].sort((a, b) => a.order - b.order);
     for (const item of items) {
       const { u, node } = item;
       const text = node.querySelector("text");
@@ -539,7 +539,8 @@ export class TableMap {
         : [[cx, cy, u.id], [cx, e.y1 + gap + high / 2, u.id], [cx, e.y0 - gap - high / 2, u.id]];
       let placed = false;
       for (const [x, y, own] of spots) {
-        const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - high / 2, y1: y + high / 2 };
+        const pad = size * 0.4; // room between two names, so that they never read as one
+        const b = { x0: x - wide / 2 - pad, x1: x + wide / 2 + pad, y0: y - high / 2, y1: y + high / 2 };
         // On its own base a troop's name may cover the base; it must still fit the others.
         const ownBase = (o) => o.id === own;
         const free = !boxes.some((o) => overlap(b, o)) && !bases.some((o) => !ownBase(o) && overlap(b, o));
@@ -792,7 +793,10 @@ export function shortName(name, person = false, max = MAX_LABEL) {
   const words = wordsOf(main).filter((w) => !TITLES.has(w.toLowerCase()));
   if (!words.length) return wordsUpTo(wordsOf(main), max);
   if (person) {
-    const last = words[words.length - 1];
+    // "Robert Devereux, Earl of Essex": Essex; "Prince Rupert of the Rhine": Rupert.
+    const titled = /,\s*(?:[A-Z][a-z]+\s+)+of\s+(?:the\s+)?([A-Z][\w'’-]+)/.exec(name);
+    const plain = wordsOf(name.replace(/,.*$/, "").replace(/\s+of\s+.*$/, "")).filter((w) => !TITLES.has(w.toLowerCase()));
+    const last = titled ? titled[1] : plain[plain.length - 1] || words[words.length - 1];
     return last.length <= max ? last : wordsUpTo([last], max);
   }
   const owner = words.find((w) => /'s$|s'$|’s$/.test(w)) || words[0];

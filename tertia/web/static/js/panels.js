@@ -1,132 +1,186 @@
 // The panels beside the table, one per panel the rule set declares (vocabulary
-// "panels"): orders, command cards, the deck, deployment and the attack plan. Each has a
-// ``node`` and ``render(view, table)``; the panel that makes an action kind (``action``)
-// shows that kind's offers itself, so they are not repeated among the prompt's buttons.
+// "panels"), each composed of a few generic parts and knowing no panel by its name:
+//
+// - sections: what the server says the panel shows (view "panels": titled lists of
+//   items as small cards, lines, a list, or dice with what they did);
+// - what the panel's action kind is made with (its interaction, from the vocabulary):
+//   a button for each offer ("button"), cards put in order ("arrange"), a form of fields
+//   whose piece is picked and whose place is clicked on the table ("place"), or actions
+//   planned and then made together ("gather").
+//
+// The panel whose kind makes an action shows that kind's offers itself, so they are not
+// repeated among the prompt's buttons. Each panel has a ``node`` and ``render(view, table)``.
 
-import { CardPanel, cardName } from "./cards.js";
-import { clear, h, sideColour, sideName } from "./ui.js";
+import { api } from "./api.js";
+import { clear, h, sideColour, toast } from "./ui.js";
 import { fill } from "./vocab.js";
 
-class Panel {
-  constructor(screen, spec) {
-    this.screen = screen;
-    this.spec = spec;
-    this.node = h("section", { class: `card panel panel-${spec.name}`, "aria-label": spec.label, "data-test": `panel-${spec.name}`, hidden: true });
-  }
+// --- sections --------------------------------------------------------------------------------
 
-  head() { return h("h3", { title: this.spec.help }, this.spec.label); }
-}
-
-// Orders (larger-battles): how many are left this player turn, and the orders offered.
-class OrdersPanel extends Panel {
-  render(view) {
-    const s = view.status;
-    const kind = this.screen.vocab.kind(this.spec.action);
-    const offers = (view.choices || []).filter((c) => c.action.type === this.spec.action);
-    const left = s.summary ? s.summary.orders_left : undefined;
-    const now = kind && (!kind.phases.length || kind.phases.includes(s.phase)); // orders may be given now
-    clear(this.node);
-    this.node.hidden = !(s.your_turn && !s.pending && (offers.length || (now && left !== undefined)));
-    if (this.node.hidden) return;
-    this.node.append(this.head());
-    if (left !== undefined) this.node.append(h("p", { class: "muted", "data-test": "orders-left" }, `${left} order${left === 1 ? "" : "s"} left this player turn.`));
-    if (offers.length) {
-      this.node.append(h("div", { class: "choices" }, offers.map((c) =>
-        h("button", { class: "btn", "data-test": c.action.type.replace(/_/g, "-"), onclick: () => this.screen.act(c.action) }, c.label))));
-    }
+function itemNode(item, style, screen, table) {
+  const side = item.side ? `--side:${sideColour(table, item.side)}` : null;
+  const struck = item.state === "played" || item.state === "gone";
+  const text = struck && item.text ? h("s", {}, item.text) : item.text;
+  const pick = item.unit ? () => screen.select(item.unit) : null;
+  const attrs = { class: `item ${item.state || ""}`, title: item.title || null, "data-card": item.id || null,
+    "data-unit": item.unit || null };
+  switch (style) {
+    case "cards":
+      return h("span", { ...attrs, class: `mini-card ${item.state || ""}`, style: side }, item.state === "back" ? null : text);
+    case "dice":
+      return h("li", { ...attrs, class: item.state || "", "data-test": "deck-response" },
+        h("span", { class: "die", title: item.title || null }, item.face || "–"), h("span", {}, item.text));
+    case "ordered":
+      return h("li", { ...attrs, class: `cmd-card ${item.state || ""}`, "aria-label": `${item.text}: ${item.note || ""}` },
+        h("span", { class: "pos" }, ""), h("span", { class: "face" }, struck ? text : h("b", {}, text),
+          h("small", { class: "muted" }, item.note || "")));
+    case "lines":
+      return h("p", { ...attrs, class: `line ${item.state || ""}`, style: side, onclick: pick },
+        item.side ? h("span", { class: "swatch" }) : null, text);
+    default:
+      return h("li", { ...attrs, style: side, onclick: pick }, text);
   }
 }
 
-// The deck of activation cards: the cards still to draw, those drawn, the one in play.
-// A deck of a few unit-type cards (d3-cards) shows every card; a deck with a card for
-// each piece shows the card drawn, the last few before it, and each side's cards to come
-// in a list that opens on demand.
-const RECENT = 6;
-
-class DeckPanel extends Panel {
-  render(view, table) {
-    const deck = view.deck;
-    clear(this.node);
-    this.node.hidden = !deck;
-    if (!deck) return;
-    if (deck.pieces) { this.renderPieces(deck, table); return; }
-    const active = deck.active;
-    this.node.append(this.head(), h("p", { class: "muted", "data-test": "deck-count" },
-      `${deck.count} card${deck.count === 1 ? "" : "s"} left to draw this turn.`));
-    for (const [side, cards] of Object.entries(deck.left)) {
-      this.node.append(h("h4", { style: `--side:${sideColour(table, side)}` }, sideName(table, side),
-        h("small", { class: "muted" }, ` · ${cards.length} to draw`)),
-      h("div", { class: "card-row", "data-test": `deck-left-${side}`, style: `--side:${sideColour(table, side)}` },
-        cards.map((card) => h("span", { class: "mini-card", "data-card": card }, cardName(card)))));
+function sectionNode(sec, screen, table, onItem) {
+  const side = sec.side ? `--side:${sideColour(table, sec.side)}` : null;
+  const items = sec.items.map((it) => {
+    const node = itemNode(it, sec.style, screen, table);
+    if (onItem && it.target) {
+      const button = h("button", { class: "btn", onclick: () => onItem(it) }, it.text);
+      return sec.style === "lines" ? button : h("li", {}, button);
     }
-    if (deck.drawn.length) {
-      this.node.append(h("h4", {}, "Drawn this turn"), h("div", { class: "card-row", "data-test": "deck-drawn" },
-        deck.drawn.map((d) => {
-          const now = active && active.side === d.side && active.card === d.card;
-          return h("span", { class: `mini-card ${now ? "active" : "played"}`, style: `--side:${sideColour(table, d.side)}`,
-            title: `${sideName(table, d.side)} ${cardName(d.card).toLowerCase()}${now ? ": in play" : ""}` },
-          now ? cardName(d.card) : h("s", {}, cardName(d.card)));
-        })));
-    }
-    if (active) {
-      const mine = active.side === deck.viewer;
-      this.node.append(h("p", { class: "active-command", "data-test": "deck-active", style: `--side:${sideColour(table, active.side)}` },
-        h("span", { class: "swatch" }),
-        `In play: ${mine ? "your" : `${sideName(table, active.side)}'s`} ${cardName(active.card).toLowerCase()} card`));
-    }
+    return node;
+  });
+  const body = {
+    cards: () => h("div", { class: "card-row", "data-test": sec.key, style: side }, items),
+    dice: () => h("ul", { class: "responses", "data-test": sec.key }, items),
+    ordered: () => h("ol", { class: "card-list laid", "data-test": sec.key }, items),
+    lines: () => h("div", { class: "lines", "data-test": sec.key }, items),
+    list: () => h("ul", { class: "drawn-list", "data-test": sec.key }, items),
+  }[sec.style] || (() => h("ul", { "data-test": sec.key }, items));
+  if (sec.open === false) {
+    return h("details", { class: "deck-left", "data-test": sec.key, style: side },
+      h("summary", {}, sec.title || ""), h("ul", {}, sec.items.map((it) => h("li", {}, it.text))));
   }
+  return [sec.title ? h("h4", { style: side }, sec.title) : null, sec.note ? h("p", { class: "muted" }, sec.note) : null, body()];
+}
 
-  renderPieces(deck, table) {
-    const active = deck.active;
-    const name = (c) => (c.unit ? this.screen.names(c.unit) : c.card);
-    this.node.append(this.head());
-    if (active) {
-      const mine = active.side === deck.viewer;
-      this.node.append(h("p", { class: "active-command", "data-test": "deck-active", style: `--side:${sideColour(table, active.side)}` },
-        h("span", { class: "swatch" }), `Card drawn: ${active.card}${mine ? " (yours)" : ""}`));
-      this.renderResponses(deck.responses || []);
-    }
-    this.node.append(h("p", { class: "muted", "data-test": "deck-count" },
-      `${deck.count} card${deck.count === 1 ? "" : "s"} left to draw this turn: `,
-      Object.entries(deck.left).map(([side, cards]) => `${sideName(table, side)} ${cards.length}`).join(", "), "."));
-    const before = deck.drawn.slice(0, active ? -1 : undefined);
-    if (before.length) {
-      const recent = before.slice(-RECENT).reverse();
-      this.node.append(h("h4", {}, "Drawn before it, last first"), h("ul", { class: "drawn-list", "data-test": "deck-drawn" },
-        recent.map((c) => h("li", { style: `--side:${sideColour(table, c.side)}`, title: sideName(table, c.side) }, h("s", {}, name(c)))),
-        before.length > RECENT ? h("li", { class: "muted" }, `and ${before.length - RECENT} more this turn`) : null));
-    }
-    for (const [side, cards] of Object.entries(deck.left)) {
-      if (!cards.length) continue;
-      this.node.append(h("details", { class: "deck-left", "data-test": `deck-left-${side}`, style: `--side:${sideColour(table, side)}` },
-        h("summary", {}, `${sideName(table, side)}: ${cards.length} to come`),
-        h("ul", {}, cards.map((c) => h("li", {}, c)))));
-    }
-  }
+// --- the parts an action kind is made with -----------------------------------------------------
 
-  // The responses rolled on the card in play (Charge yr Pikes!' command response): each
-  // group of units, its die and whether it may move.
-  renderResponses(responses) {
-    if (!responses.length) return;
-    const names = (ids) => ids.map((id) => this.screen.names(id)).join(", ");
-    this.node.append(h("ul", { class: "responses", "data-test": "deck-responses" }, responses.map((r) =>
-      h("li", { class: r.obeyed ? "obeyed" : "refused", "data-test": "deck-response" },
-        h("span", { class: "die", title: r.face ? "the die rolled" : "no die: they move" }, r.face ? String(r.face) : "–"),
-        h("span", {}, names(r.units),
-          h("small", { class: "muted" }, ` ${r.officer ? `under ${this.screen.names(r.officer)}` : "without officer"}: `),
-          h("b", {}, r.obeyed ? "may move" : "no move"))))));
+// A button for each offer of the kind among the prompt's choices.
+class OfferButtons {
+  constructor(panel) { this.panel = panel; }
+
+  nodes(view) {
+    const offers = (view.choices || []).filter((c) => c.action.type === this.panel.spec.action);
+    if (!offers.length) return [];
+    return [h("div", { class: "choices" }, offers.map((c) =>
+      h("button", { class: "btn", "data-test": c.action.type.replace(/_/g, "-"), onclick: () => this.panel.screen.act(c.action) }, c.label)))];
   }
 }
 
-// Deployment: which piece to place; a click on the table places it. The pieces are those
-// the pending decision lists (d3-commands' procedure: a step's pieces), or, when it lists
-// none (Charge yr Pikes!' secret deployment), every piece of the side's: pick one from the
-// list or click it on the table, then click where it should stand.
-class DeploymentPanel extends Panel {
-  constructor(screen, spec) {
-    super(screen, spec);
-    this.kind = screen.vocab.kind(spec.action);
-    const fields = this.kind ? this.kind.fields : [];
+// Cards put in order (a field holding an order of cards): arranged by dragging, with the
+// arrows, or with Alt+Arrow keys on a focused card; the order is checked by the server
+// (/validate) and laid with the offered action, its field filled with the order made.
+class OrderedCards {
+  constructor(panel) {
+    this.panel = panel;
+    const kind = panel.kind;
+    this.field = kind ? kind.fields.find((f) => f.kind === "card-order") : null;
+    this.draft = null;
+    this.dragging = null;
+    this.busy = false;
+    this.live = h("p", { class: "sr-only", "aria-live": "polite" });
+  }
+
+  nodes(view) {
+    const offer = this.field && (view.choices || []).find((c) => c.action.type === this.panel.spec.action);
+    if (!offer) return [];
+    this.view = view;
+    const order = offer.action[this.field.name] || [];
+    const key = `${view.status.turn}:${order.join(",")}`;
+    if (!this.draft || this.draft.key !== key) this.draft = { key, cards: [...order] };
+    const list = h("ol", { class: "card-list ordering", "data-test": "card-order", "aria-label": `${this.field.label}, first first` });
+    this.draft.cards.forEach((card, i) => list.append(this.item(card, i)));
+    return [h("p", { class: "muted" },
+      "Put them in order, first first: drag them, use the arrows, or focus one and press Alt+↑ / Alt+↓. ",
+      this.panel.spec.help || ""), list,
+    h("div", { class: "odds-actions" },
+      h("button", { class: "btn primary", "data-test": "lay-cards", disabled: this.busy, onclick: () => this.lay(offer) }, offer.label)),
+    this.live];
+  }
+
+  words(card) { return this.panel.label(card); }
+
+  item(card, i) {
+    const n = this.draft.cards.length;
+    const label = this.words(card);
+    const node = h("li", {
+      class: "cmd-card", tabindex: "0", draggable: "true", "data-card": card,
+      "aria-label": `${label.text}, position ${i + 1} of ${n}`, title: label.title || null,
+      ondragstart: (e) => { this.dragging = card; e.dataTransfer.effectAllowed = "move"; e.dataTransfer.setData("text/plain", card); node.classList.add("dragging"); },
+      ondragend: () => { this.dragging = null; node.classList.remove("dragging"); },
+      ondragover: (e) => { if (this.dragging) { e.preventDefault(); node.classList.add("drop-here"); } },
+      ondragleave: () => node.classList.remove("drop-here"),
+      ondrop: (e) => { e.preventDefault(); this.place(this.dragging || e.dataTransfer.getData("text/plain"), i); },
+      onkeydown: (e) => {
+        if (!e.altKey || (e.key !== "ArrowUp" && e.key !== "ArrowDown")) return;
+        e.preventDefault();
+        this.shift(card, e.key === "ArrowUp" ? -1 : 1);
+      },
+    },
+    h("span", { class: "pos" }, String(i + 1)),
+    h("span", { class: "face" }, h("b", {}, label.text), h("small", { class: "muted" }, label.note || "")),
+    h("span", { class: "moves" },
+      h("button", { class: "icon-btn", "data-test": `up-${card}`, "aria-label": `Move ${label.text} up`, disabled: i === 0,
+        onclick: () => this.shift(card, -1) }, "↑"),
+      h("button", { class: "icon-btn", "data-test": `down-${card}`, "aria-label": `Move ${label.text} down`, disabled: i === n - 1,
+        onclick: () => this.shift(card, 1) }, "↓")));
+    return node;
+  }
+
+  shift(card, by) { this.place(card, this.draft.cards.indexOf(card) + by); }
+
+  place(card, to) {
+    const cards = this.draft.cards;
+    const from = cards.indexOf(card);
+    if (from < 0 || to < 0 || to >= cards.length || from === to) return;
+    cards.splice(from, 1);
+    cards.splice(to, 0, card);
+    this.panel.render(this.view, this.panel.table);
+    const moved = this.panel.node.querySelector(`.cmd-card[data-card="${CSS.escape(card)}"]`);
+    if (moved) moved.focus();
+    this.live.textContent = `${this.words(card).text} is now ${to + 1} of ${cards.length}.`;
+  }
+
+  async lay(offer) {
+    if (this.busy) return;
+    const action = { ...offer.action, [this.field.name]: [...this.draft.cards] };
+    const screen = this.panel.screen;
+    this.busy = true;
+    try {
+      const verdict = await api.validate(screen.gameId, screen.token(), action);
+      if (!verdict.legal) {
+        toast(verdict.violations.map((v) => v.message).join("; "), "error", 6000);
+        return;
+      }
+      await screen.act(action);
+    } catch (err) {
+      toast(err.message, "error");
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+// A form of fields for a piece placed on the table: the piece (one the pending decision
+// lists, or any of the side's own when it lists none) picked from a list or clicked on the
+// table, then a click where it should stand fills the kind's coordinates.
+class PlaceForm {
+  constructor(panel) {
+    this.panel = panel;
+    const fields = panel.kind ? panel.kind.fields : [];
     this.piece = fields.find((f) => f.from_pending) || fields.find((f) => f.kind === "own-unit") || null;
     this.deploying = null;
   }
@@ -134,47 +188,42 @@ class DeploymentPanel extends Panel {
   // The decision this panel answers is pending for us now.
   active(view) {
     const s = view.status;
-    const decision = this.screen.vocab.pending(s);
-    return Boolean(s.your_turn && decision && decision.panel === this.spec.name && this.kind && this.piece);
+    const decision = this.panel.screen.vocab.pending(s);
+    return Boolean(s.your_turn && decision && decision.panel === this.panel.spec.name && this.piece);
   }
 
-  // The pieces that may be placed now.
   waiting(view) {
     if (this.piece.from_pending) return view.status.pending[this.piece.from_pending] || [];
     return view.state.units.filter((u) => u.side === view.side && !u.removed).map((u) => u.id);
   }
 
-  render(view) {
-    clear(this.node);
-    this.node.hidden = !this.active(view);
-    if (this.node.hidden) return;
+  nodes(view) {
+    if (!this.active(view)) return [];
     const waiting = this.waiting(view);
-    if (!waiting.includes(this.deploying)) this.deploying = waiting[0];
-    const names = (id) => this.screen.names(id);
-    const chosen = !this.piece.from_pending;
-    this.node.append(this.head(),
+    if (!waiting.includes(this.deploying)) this.deploying = waiting[0] || null;
+    const names = (id) => this.panel.screen.names(id);
+    if (!this.deploying) return [];
+    return [
       h("p", { "data-test": "deploy-prompt" }, `Click the table where ${names(this.deploying)} should stand.`),
-      h("p", { class: "muted" }, chosen ? this.spec.help
-        : "It faces the enemy, and must stand by your own table edge, within the deployment zone."),
       h("label", { class: "field" }, this.piece.label,
-        h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.render(view); } },
-          waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, names(id))))));
+        h("select", { "data-test": "deploy-unit", onchange: (e) => { this.deploying = e.target.value; this.panel.render(view, this.panel.table); } },
+          waiting.map((id) => h("option", { value: id, selected: id === this.deploying }, names(id))))),
+    ];
   }
 
-  // A click on piece ``id`` of one's own while choosing freely picks it to place next.
   choose(view, id) {
     if (!this.active(view) || this.piece.from_pending || !this.waiting(view).includes(id)) return false;
     this.deploying = id;
-    this.render(view);
+    this.panel.render(view, this.panel.table);
     return true;
   }
 
-  // The action placing the chosen piece at table point (x, y), built from the kind's fields.
   actionAt(view, x, y) {
     if (!this.active(view) || !this.deploying) return null;
     const round = (v) => Math.round(v * 100) / 100;
-    const action = { type: this.kind.type };
-    for (const f of this.kind.fields) {
+    const kind = this.panel.kind;
+    const action = { type: kind.type };
+    for (const f of kind.fields) {
       if (f === this.piece) action[f.name] = this.deploying;
       else if (f.kind === "coordinate") action[f.name] = round(f.name === "y" ? y : x);
     }
@@ -182,82 +231,87 @@ class DeploymentPanel extends Panel {
   }
 }
 
-// Attacks declared together (larger-battles): the plan being made, then the declared
-// attacks to fight one by one.
-class PlanPanel extends Panel {
-  constructor(screen, spec) {
-    super(screen, spec);
-    this.kind = screen.vocab.kind(spec.action);
-    this.list = this.kind ? this.kind.fields.find((f) => f.kind === "actions") : null;
+// Actions planned to be made together (the kind's field holding a list of actions): the
+// plan as it grows, and the button that makes them all.
+class Plan {
+  constructor(panel) {
+    this.panel = panel;
+    this.list = panel.kind ? panel.kind.fields.find((f) => f.kind === "actions") : null;
   }
 
-  // The attacks declared and not yet fought (larger-battles keeps them in the position).
-  declared(view) {
-    const own = (view && view.state.own) || {};
-    return own.declared_attacks || [];
-  }
-
-  render(view) {
-    const s = view.status;
-    const screen = this.screen;
-    const declared = this.declared(view);
-    clear(this.node);
-    const fighting = s.your_turn && !s.pending && declared.length;
-    this.node.hidden = !(fighting || screen.plan.length) || !this.list;
-    if (this.node.hidden) return;
+  nodes() {
+    const screen = this.panel.screen;
+    if (!this.list || !screen.plan.length) return [];
     const names = (id) => screen.names(id);
-    if (fighting) {
-      this.node.append(this.head(), h("p", { class: "headline" }, "Your attacks are declared: fight each in turn."),
-        h("div", { class: "choices", "data-test": "declared" }, declared.map((a) =>
-          h("button", { class: "btn", onclick: () => screen.fightDeclared(a) }, `${names(a.attacker)} on ${names(a.target)} …`))));
-      return;
-    }
-    const describe = (a) => `${names(a.attacker)} on ${names(a.target)}` +
-      (a.supports.length ? `, supported by ${a.supports.map(names).join(", ")}` : "") +
-      (a.commander ? `, encouraged by ${names(a.commander)}` : "");
+    const item = screen.vocab.kind(this.list.item);
+    const describe = (a) => screen.vocab.describe(item, a, names);
     const n = screen.plan.length;
-    this.node.append(h("div", { class: "plan", "data-test": "plan" },
-      h("div", { class: "control-title" }, this.spec.label),
+    return [h("div", { class: "plan", "data-test": "plan" },
+      h("div", { class: "control-title" }, this.panel.spec.label),
       h("ol", {}, screen.plan.map((a) => h("li", {}, describe(a)))),
       h("div", { class: "odds-actions" },
         h("button", { class: "btn primary", "data-test": "declare-attacks",
-          onclick: () => screen.act({ type: this.kind.type, [this.list.name]: screen.plan }) },
-        this.words(n)),
-        h("button", { class: "btn", onclick: () => screen.clearPlan() }, "Clear"))));
+          onclick: () => screen.act({ type: this.panel.kind.type, [this.list.name]: screen.plan }) }, this.words(n)),
+        h("button", { class: "btn", onclick: () => screen.clearPlan() }, "Clear")))];
   }
 
   // The gathering kind's phrase for n planned actions ("Declare 2 attacks").
   words(n) {
+    const kind = this.panel.kind;
     const count = `${n} ${this.list.item.replace(/_/g, " ")}${n === 1 ? "" : "s"}`;
-    const text = fill(this.kind.phrase, (path) => (path === this.list.name ? count : null));
-    return text === null ? this.kind.label : text.charAt(0).toUpperCase() + text.slice(1);
+    const text = fill(kind.phrase, (path) => (path === this.list.name ? count : null));
+    return text === null ? kind.label : text.charAt(0).toUpperCase() + text.slice(1);
   }
 }
 
-// Command cards (d3-commands): the card panel lays the order the server offered.
-class CommandCardsPanel {
+const PARTS = { button: OfferButtons, arrange: OrderedCards, place: PlaceForm, gather: Plan };
+
+// --- a panel ---------------------------------------------------------------------------------
+
+class Panel {
   constructor(screen, spec) {
-    this.panel = new CardPanel({ gameId: screen.gameId, token: () => screen.token(), action: spec.action,
-      onLaid: (action) => screen.act(action) });
-    this.node = this.panel.node;
+    this.screen = screen;
+    this.spec = spec;
+    this.name = spec.name;
+    this.kind = spec.action ? screen.vocab.kind(spec.action) : null;
+    const Part = this.kind ? PARTS[this.kind.interaction] : null;
+    this.part = Part ? new Part(this) : null;
+    this.node = h("section", { class: `card panel panel-${spec.name}`, "aria-label": spec.label, "data-test": `panel-${spec.name}`, hidden: true });
   }
 
-  render(view, table) { this.panel.render(view, table); }
+  // The server's view of this panel (its sections and labels).
+  data(view) { return (view.panels || []).find((p) => p.name === this.spec.name) || { sections: [], labels: {} }; }
+
+  label(value) {
+    const found = (this.lastData && this.lastData.labels && this.lastData.labels[value]) || null;
+    return found || { text: String(value).charAt(0).toUpperCase() + String(value).slice(1).replace(/_/g, " ") };
+  }
+
+  render(view, table) {
+    this.table = table;
+    this.lastData = this.data(view);
+    clear(this.node);
+    const made = this.part ? this.part.nodes(view) : [];
+    const onItem = (it) => this.screen.fightItem(this.kind, it);
+    const sections = this.lastData.sections.flatMap((sec) => sectionNode(sec, this.screen, table, this.part instanceof Plan ? onItem : null));
+    this.node.hidden = !made.length && !sections.length;
+    if (this.node.hidden) return;
+    this.node.append(h("h3", { title: this.spec.help }, this.spec.label), ...made, ...sections.filter(Boolean));
+  }
+
+  // For the table's clicks: a place form's piece and place.
+  get actionAt() { return this.part instanceof PlaceForm ? (view, x, y) => this.part.actionAt(view, x, y) : null; }
+
+  get choose() { return this.part instanceof PlaceForm ? (view, id) => this.part.choose(view, id) : null; }
+
+  // The actions planned with this panel's kind (a plan), none for other panels.
+  get gathers() { return this.part instanceof Plan; }
+
+  // Items the server lists with a target: actions to make one by one (declared together).
+  declared(view) { return this.data(view).sections.flatMap((s) => s.items.filter((it) => it.target)); }
 }
 
-const KINDS = {
-  orders: OrdersPanel,
-  deck: DeckPanel,
-  deployment: DeploymentPanel,
-  "attack-plan": PlanPanel,
-  "command-cards": CommandCardsPanel,
-};
-
-// The panels the rule set declares, in its order; any this page cannot draw is left out.
+// The panels the rule set declares, in its order.
 export function buildPanels(screen) {
-  return screen.vocab.panels.filter((spec) => KINDS[spec.name]).map((spec) => {
-    const panel = new KINDS[spec.name](screen, spec);
-    panel.name = spec.name;
-    return panel;
-  });
+  return screen.vocab.panels.map((spec) => new Panel(screen, spec));
 }

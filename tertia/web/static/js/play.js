@@ -1,7 +1,6 @@
 // The game table: map, status, the selected unit and what it may do, odds, log, undo.
 
 import { api } from "./api.js";
-import { cardName } from "./cards.js";
 import { MoveTool } from "./drag.js";
 import { FactBook, factRows, factTags, meter, meterNotes, meters } from "./facts.js";
 import { DiceTray, LogView } from "./log.js";
@@ -256,7 +255,7 @@ export class PlayScreen {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
     this.map.viewer = v.side;
-    this.map.drawState(v.state, v.markers, { selected: this.selected, targets, focus: this.focusPiece(),
+    this.map.drawState(v.state, { selected: this.selected, targets, focus: this.focusPiece(),
       tableMarkers: v.table_markers || [], points: (v.status.summary && v.status.summary.points) || [],
       pieces: v.pieces || {}, book: this.book });
     const s = v.status;
@@ -289,13 +288,17 @@ export class PlayScreen {
     const t = this.table;
     const orders = s.summary && s.summary.orders_left !== undefined ? s.summary.orders_left : null;
     const score = s.summary && s.summary.score ? s.summary.score : null;
+    const acting = s.pending && s.to_act ? s.to_act : s.active;
     const who = s.over ? "Battle over" : s.your_turn ? "Your move" : s.waiting_for === "ai" ? "AI moving" : "Waiting";
     const chip = (label, value, extra = "") => h("span", { class: `chip ${extra}` }, h("small", {}, label), value);
     setTopbar(
       h("span", { class: "game-title" }, v.game.title),
       h("div", { class: "chips", "data-test": "status" },
         chip("Turn", `${s.turn ?? "–"} of ${t.turns}`),
-        h("span", { class: "chip side-chip", style: `--side:${sideColour(t, s.active)}` }, h("small", {}, "Active"), sideName(t, s.active)),
+        // The side the game awaits: while a decision is pending (a deployment, a defence),
+        // that side, whichever side's turn it is.
+        h("span", { class: "chip side-chip", "data-test": "active-side", style: `--side:${sideColour(t, acting)}` },
+          h("small", {}, s.pending ? "To decide" : "Active"), sideName(t, acting)),
         chip("Phase", phaseTitle(s.phase), "phase-chip"),
         orders !== null ? chip("Orders left", String(orders), "orders-chip") : null,
         score ? chip("Score", t.side_order.map((id) => score[id]).join(" – ")) : null,
@@ -406,7 +409,7 @@ export class PlayScreen {
         if (move) this.prompt.append(h("p", { class: "allowance", "data-test": "prompt-allowance" }, "Rolled move: ",
           Object.entries(move.allowances).map(([ground, inches]) => `${inches}" ${ground}`).join(" · "), "."));
       } else {
-        const what = card ? `Your ${cardName(card).toLowerCase()} card is in play` : `${phaseTitle(s.phase)} phase`;
+        const what = card ? `Your ${this.cardWords(card).toLowerCase()} card is in play` : `${phaseTitle(s.phase)} phase`;
         this.prompt.append(h("p", { class: "headline" }, `${what}: select a unit to see what it may do.`));
       }
     }
@@ -554,6 +557,8 @@ export class PlayScreen {
     if (v.status.over) return "The battle is over.";
     if (!v.status.your_turn) return `Nothing to do now: the game awaits ${sideName(t, v.status.to_act)}.`;
     if (v.status.to_act !== u.side) return `Nothing to do now: the game awaits ${sideName(t, v.status.to_act)}.`;
+    const decision = this.vocab.pending(v.status);
+    if (decision && !(detail.idle || []).length) return `Nothing for this piece now: the game awaits your ${decision.label.toLowerCase()} first.`;
     const why = [...new Set((detail.idle || []).filter((w) => w && w.message).map((w) => w.message))];
     if (why.length) return `Nothing this piece may do now: ${why.slice(0, 3).join("; ")}.`.replace(/\.\.$/, ".");
     return "Nothing this piece may do now: the rules offer it no action at this moment.";
@@ -646,7 +651,7 @@ export class PlayScreen {
 
   // Actions made together (larger-battles declares a combat phase's attacks at once, then
   // fights them in turn): the plan is kept while the gathering kind may still be made.
-  planPanel() { return this.panels.find((p) => p.name === "attack-plan") || null; }
+  planPanel() { return this.panels.find((p) => p.gathers) || null; }
 
   planning() {
     const s = this.view && this.view.status;
@@ -668,11 +673,22 @@ export class PlayScreen {
     if (this.selected) this.select(this.selected);
   }
 
-  async fightDeclared(a) {
-    await this.select(a.attacker);
-    const item = this.planPanel() && this.planPanel().list.item;
-    const offer = this.detail && this.detail.actions.find((x) => x.kind === item && x.target === a.target);
+  // An action a panel lists to make now (an attack declared with others): its piece
+  // selected, and its odds opened.
+  async fightItem(kind, item) {
+    await this.select(item.unit);
+    const list = kind && kind.fields.find((f) => f.kind === "actions");
+    const offer = this.detail && this.detail.actions.find((x) => (!list || x.kind === list.item) && x.target === item.target);
     if (offer) this.openOdds(offer);
+  }
+
+  // A card (the one in play ...) in the words a panel gives it, else its own in words.
+  cardWords(card) {
+    for (const p of this.panels) {
+      const found = p.lastData && p.lastData.labels && p.lastData.labels[card];
+      if (found) return found.text;
+    }
+    return String(card).replace(/_/g, " ");
   }
 
   // --- the end ---------------------------------------------------------------------------

@@ -98,7 +98,7 @@ export class ReplayScreen {
     this.slider.value = String(step);
     this.counter.textContent = `Step ${step} of ${this.steps}`;
     this.map.viewer = frame.side;
-    this.map.drawState(frame.state, frame.markers, { tableMarkers: frame.table_markers || [],
+    this.map.drawState(frame.state, { tableMarkers: frame.table_markers || [],
       points: (frame.summary && frame.summary.points) || [], pieces: frame.pieces || {}, book: this.book });
     const last = frame.log[frame.log.length - 1];
     const side = (id) => (frame.state.units.find((u) => u.id === id) || {}).side;

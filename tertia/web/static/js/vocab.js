@@ -54,6 +54,24 @@ export class Vocabulary {
     return status && status.pending ? this.decision(status.pending.kind) : null;
   }
 
+  // One action of ``kind`` (its field values) in words: the piece acting, the kind's
+  // phrase, and each optional field given, by its label ("Hollis's Foot: Attack
+  // Balfour's Horse; Supporting units: ...").
+  describe(kind, values, names) {
+    if (!kind) return Object.values(values).map((v) => plain(v, names)).filter(Boolean).join(", ");
+    const shown = (f) => {
+      const v = values[f.name];
+      if (v === null || v === undefined || (Array.isArray(v) && !v.length)) return f.optional ? f.none_label || null : null;
+      return plain(v, names);
+    };
+    const phrase = fill(kind.phrase, (path) => shown(kind.fields.find((f) => f.name === path) || { name: path }));
+    const head = kind.subject && values[kind.subject] ? `${names(values[kind.subject]) || values[kind.subject]}: ` : "";
+    const more = kind.fields.filter((f) => f.optional && values[f.name] !== undefined && values[f.name] !== null
+      && !(Array.isArray(values[f.name]) && !values[f.name].length) && !kind.phrase.includes(`{${f.name}}`))
+      .map((f) => `${f.label.toLowerCase()}: ${plain(values[f.name], names)}`);
+    return `${head}${phrase ?? kind.label}${more.length ? ` (${more.join("; ")})` : ""}`;
+  }
+
   // The prompt for a pending decision, filled in from its context (pieces by name).
   ask(decision, pending, names) {
     const text = fill(decision.prompt, (path) => plain(at(pending, path), names));
