@@ -10,8 +10,15 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 
 
+class NoLegalAction(RuntimeError):
+    """Neither the rule set's candidates nor ending the phase is legal in a position."""
+
+
 class RandomPlayer:
-    """Proposes a spread of actions, keeps those ``validate`` accepts, and picks one."""
+    """Proposes a spread of actions, keeps those ``validate`` accepts, and picks one.
+    Ending the phase is one of them, taken a quarter of the time (``end_phase_weight``)
+    when no decision is awaited, but only when the rules allow it: while declared attacks
+    are still to be fought, for one, they do not."""
 
     name = "random"
 
@@ -24,8 +31,12 @@ class RandomPlayer:
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         legal = [a for a in self.iter_proposals(game, state, rng) if game.is_legal(state, a)]
-        if state.pending is None and (not legal or rng.random() < self.end_phase_weight):
-            return EndPhase()
+        end = EndPhase()
+        if game.is_legal(state, end) and (
+                not legal or (state.pending is None and rng.random() < self.end_phase_weight)):
+            return end
         if not legal:
-            return EndPhase()
+            raise NoLegalAction(
+                f"no candidate of {game.ruleset.id} is legal for {state.to_act} at step {state.step}, "
+                f"nor is ending the phase: {'; '.join(v.message for v in game.validate(state, end))}")
         return rng.choice(legal)
