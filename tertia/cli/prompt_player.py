@@ -102,7 +102,9 @@ class PromptPlayer:
         self.write("")
         self.write(f"Turn {seen.turn}, {seen.phase} phase: {side} to act")
         summary = game.ruleset.presentation().summary(seen)
-        brief = [f"{k.replace('_', ' ')} {v}" for k, v in summary.items() if isinstance(v, str | int)]
+        name = namer(seen)
+        brief = [f"{k.replace('_', ' ')} {name(v) or v.replace('_', ' ') if isinstance(v, str) else v}"
+                 for k, v in summary.items() if isinstance(v, str | int) and v != ""]
         if brief:
             self.write("  " + "; ".join(brief))
         if seen.pending is not None:

@@ -26,6 +26,14 @@ EX_CHOSEN = FactSpec("ex_chosen", "Chosen for the free move", FactKind.HIDDEN,
 ARRAY_MARKS = {"column": "Col", "hedgehog": "Hh"}
 
 
+def card_words(state: GameState, card: str) -> str:
+    """A deck's card as players call it: the unit it activates, or the special card."""
+    found = deck.read_card(card)
+    if found.kind == deck.UNIT and found.name in state.units:
+        return state.units[found.name].label
+    return found.name.replace("_", " ") + " card"
+
+
 class ExamplePresentation(Presentation):
     """The example slice's pieces and position as the front ends show them."""
 
@@ -52,4 +60,4 @@ class ExamplePresentation(Presentation):
 
     def summary(self, state: GameState) -> dict[str, Any]:
         g = game_data(state)
-        return {"card": g.card or "", "cards_left": len(g.deck_left)}
+        return {"card": card_words(state, g.card) if g.card else "", "cards_left": len(g.deck_left)}
