@@ -21,6 +21,8 @@ from importlinter.contracts.independence import IndependenceContract
 from importlinter.contracts.layers import LayersContract
 from importlinter.domain.contract import Contract
 
+from tertia.rulesets import get_ruleset, ruleset_ids
+
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 TYPES: dict[str, type[Contract]] = {
     "layers": LayersContract, "forbidden": ForbiddenContract,
@@ -105,3 +107,19 @@ def test_an_import_inside_a_function_counts(tmp_path: Path, monkeypatch: pytest.
     cycles = AcyclicSiblingsContract(name="cycles", session_options={"root_packages": ["cyclic"]},
                                      contract_options=options)
     assert not cycles.check(graph, verbose=False).kept
+
+
+
+SHIPPED = [r for r in ruleset_ids() if type(get_ruleset(r)).__module__.startswith("tertia.rulesets.")]
+
+
+@pytest.mark.parametrize("rules", SHIPPED)
+def test_a_rule_sets_players_live_in_its_own_package(rules: str) -> None:
+    """A rule set's ``AI`` declaration names players in its own package's ``ai``;
+    ``tertia.ai`` holds only what every player shares."""
+    ruleset = get_ruleset(rules)
+    package = ".".join(type(ruleset).__module__.split(".")[:3])
+    spec = ruleset.AI
+    assert spec is not None and spec.doctrine is not None
+    for reference in (spec.proposer, spec.doctrine):
+        assert reference.startswith(f"{package}.ai."), f"{reference} is not in {package}.ai"
