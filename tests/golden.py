@@ -1,11 +1,13 @@
 """Golden transcripts: whole AI-against-AI battles, written out line by line and kept in
 ``tests/golden/``, so that any change to how a rule set plays shows as a reviewed diff.
 
-Every built-in scenario is fought under every rule set it suits, with the seeds in
-:data:`SEEDS`. A transcript holds the rule set (id, version, options), each action with
-the side that took it, every event it caused (dice rolls carry their purpose,
-distribution and value), the hash of the canonical projection of the state after each action (the same
-wherever a rule set keeps its values), the result and the final state hash.
+Every registered rule set (the example plugin's too, :mod:`tests.plugin_rules`) fights
+every scenario of the catalogue written for it, built in or shipped by a rule set
+(:mod:`tertia.scenarios.catalogue`), with the seeds in :data:`SEEDS`. A transcript holds
+the rule set (id, version, options), each action with the side that took it, every event
+it caused (dice rolls carry their purpose, distribution and value), the hash of the
+canonical projection of the state after each action (the same wherever a rule set keeps
+its values), the result and the final state hash.
 
 Regenerate them after an intended change with ``make golden`` (which runs
 ``python -m tests.golden``), read the diff, and name the change in the commit and in the
@@ -26,7 +28,8 @@ from tertia.battle import BattleRecord, fight_battle
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.rulesets import get_ruleset, ruleset_ids
-from tertia.scenarios import list_builtin, load_builtin
+from tertia.scenarios.catalogue import load_named, scenario_catalogue
+from tests.plugin_rules import with_plugins
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 SEEDS = (1, 2, 3)
@@ -34,7 +37,7 @@ SEEDS = (1, 2, 3)
 
 @dataclass(frozen=True)
 class GoldenCase:
-    """One pinned battle: a built-in scenario, a rule set it suits, a seed."""
+    """One pinned battle: a scenario of the catalogue, a rule set it is written for, a seed."""
 
     scenario: str
     rules: str
@@ -50,21 +53,24 @@ class GoldenCase:
 
 
 def golden_cases() -> list[GoldenCase]:
-    """Every built-in scenario under every rule set it names, three seeds each."""
-    known = set(ruleset_ids())
-    return [
-        GoldenCase(sc.name, rules, seed)
-        for sc in list_builtin()
-        for rules in sc.rules
-        if rules in known
-        for seed in SEEDS
-    ]
+    """Every registered rule set, with the plugins', on every scenario written for it,
+    three seeds each."""
+    with with_plugins():
+        catalogue = scenario_catalogue()
+        return [
+            GoldenCase(sc.name, rules, seed)
+            for rules in ruleset_ids()
+            for sc in catalogue
+            if rules in sc.rules
+            for seed in SEEDS
+        ]
 
 
 def fight(case: GoldenCase) -> BattleRecord:
-    game = Game(get_ruleset(case.rules), load_builtin(case.scenario))
-    players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
-    return fight_battle(game, players, case.seed)
+    with with_plugins():
+        game = Game(get_ruleset(case.rules), load_named(case.scenario))
+        players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
+        return fight_battle(game, players, case.seed)
 
 
 def _line(data: Any) -> str:
@@ -118,7 +124,9 @@ def main(argv: list[str]) -> int:
     """``python -m tests.golden [RULES ...]``: rewrite the transcripts (of the named rule
     sets only, if any are named) and list the files that changed."""
     wanted = set(argv)
-    unknown = wanted - set(ruleset_ids())
+    with with_plugins():
+        known = set(ruleset_ids())
+    unknown = wanted - known
     if unknown:
         print(f"unknown rule set: {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2

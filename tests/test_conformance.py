@@ -1,12 +1,14 @@
-"""Conformance: seeded random and doctrine playouts of every built-in scenario under every
-rule set it suits. At each step the chosen action validates, the state round-trips
-through JSON, and at the end the record replays to the same final hash; the same seed
-gives the same game."""
+"""Conformance: seeded random and doctrine playouts of every registered rule set (the
+example plugin's too, :mod:`tests.plugin_rules`) on every scenario of the catalogue
+written for it, built in or shipped by a rule set. At each step the chosen action
+validates, the state round-trips through JSON, and at the end the record replays to the
+same final hash; the same seed gives the same game."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,16 +22,24 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.record import parse_record, record_to_dict, replay
 from tertia.rulesets import get_ruleset, ruleset_ids
-from tertia.scenarios import list_builtin, load_builtin
+from tertia.scenarios.catalogue import load_named, scenario_catalogue
+from tests.plugin_rules import with_plugins
 
 
 def cases() -> list[tuple[str, str]]:
-    out = []
-    for sc in list_builtin():
-        for rules in sc.rules or ruleset_ids():
-            if rules in ruleset_ids():
-                out.append((sc.name, rules))
-    return out
+    """(scenario, rule set): each registered rule set, with the plugins', and each scenario
+    written for it (one written for none suits any)."""
+    with with_plugins():
+        catalogue = scenario_catalogue()
+        return [(sc.name, rules) for rules in ruleset_ids() for sc in catalogue
+                if not sc.rules or rules in sc.rules]
+
+
+@pytest.fixture(autouse=True)
+def plugins() -> Iterator[None]:
+    """Records of the plugins' battles replay only while their rule sets are registered."""
+    with with_plugins():
+        yield
 
 
 class Checked:
@@ -49,10 +59,17 @@ class Checked:
 
 
 def play(name: str, rules: str, kind: str, seed: int) -> Any:
-    game = Game(get_ruleset(rules), load_builtin(name))
-    make = DoctrinePlayer if kind == "doctrine" else RandomPlayer
-    players = {side: Checked(make()) for side in game.scenario.side_ids}
-    return fight_battle(game, players, seed)
+    with with_plugins():
+        game = Game(get_ruleset(rules), load_named(name))
+        make = DoctrinePlayer if kind == "doctrine" else RandomPlayer
+        players = {side: Checked(make()) for side in game.scenario.side_ids}
+        return fight_battle(game, players, seed)
+
+
+def test_every_registered_rule_set_plays_a_scenario_of_its_own() -> None:
+    with with_plugins():
+        assert {rules for _, rules in cases()} == set(ruleset_ids())
+    assert ("declare", "example-declare") in cases()
 
 
 @pytest.mark.parametrize(("name", "rules"), cases())

@@ -1,5 +1,6 @@
-"""Golden transcripts: every rule set on every built-in scenario it suits, three seeds,
-played again and compared line for line with the stored transcript (``tests/golden.py``)."""
+"""Golden transcripts: every registered rule set (the example plugin's too) on every
+scenario of the catalogue written for it, three seeds, played again and compared line for
+line with the stored transcript (``tests/golden.py``)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ import pytest
 
 from tertia.rulesets import ruleset_ids
 from tests.golden import GOLDEN_DIR, GoldenCase, fight, golden_cases, render, transcript
+from tests.plugin_rules import with_plugins
 
 CASES = golden_cases()
 
 
 def test_every_rule_set_with_a_scenario_is_pinned() -> None:
     pinned = {c.rules for c in CASES}
-    assert pinned == set(ruleset_ids())
+    with with_plugins():
+        assert pinned == set(ruleset_ids())
+    assert "example-declare" in pinned
     for rules in pinned:
         assert len([c for c in CASES if c.rules == rules]) >= 3
 

@@ -52,11 +52,12 @@ print(json.dumps({"package": tertia.__file__, "compiled": _build.compiled_module
 """
 
 
-LEAVES: dict[str, int] = {"declare-thee-sir": 200}
+LEAVES: dict[str, int] = {"declare-thee-sir": 200, "example-declare": 200}
 """Branches walked before a step is refused, where a rule set needs fewer than the
 enumerator's own limit: Declare Thee Sir's breaks send each stand 2D6 and a pursuit after
 it, so its charges are refused at any limit, and walking 50,000 branches for each would
-take hours; its steps within 200 branches are compared in full, the rest by their refusal."""
+take hours; its steps within 200 branches are compared in full, the rest by their refusal.
+The example plugin's slice of it (``tests/example_rules``) likewise."""
 
 STEPS: dict[str, int] = {"declare-thee-sir": 12, "charge-yr-pikes": 0}
 """Steps compared per playout where a rule set's playouts are long, and only those of
@@ -101,8 +102,8 @@ def conformance_odds() -> dict[str, list[Any]]:
             for index, step in enumerate(record.steps):
                 if most is not None and len(steps) >= most:
                     break
-                kind = record.game.ruleset.action_kind(step.action.type)
-                fights = kind is not None and kind.dice_driven
+                declared = record.game.ruleset.action_kind(step.action.type)
+                fights = declared is not None and declared.dice_driven
                 if any(isinstance(e, DiceRolled) for e in step.events) and (most is None or fights):
                     answer = _answer(record.game, before, step.action, LEAVES.get(rules, MAX_LEAVES))
                     steps.append([index, step.action.to_dict(), answer])
