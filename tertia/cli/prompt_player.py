@@ -102,9 +102,17 @@ class PromptPlayer:
         self.write("")
         self.write(f"Turn {seen.turn}, {seen.phase} phase: {side} to act")
         summary = game.ruleset.presentation().summary(seen)
-        name = namer(seen)
-        brief = [f"{k.replace('_', ' ')} {name(v) or v.replace('_', ' ') if isinstance(v, str) else v}"
-                 for k, v in summary.items() if isinstance(v, str | int) and v != ""]
+        piece = namer(seen)
+        cards = summary.get("card_names")
+        card_names: Mapping[str, str] = cards if isinstance(cards, Mapping) else {}
+
+        def words(value: str | int) -> str:
+            if not isinstance(value, str):
+                return str(value)
+            return piece(value) or card_names.get(value) or value.replace("_", " ")
+
+        brief = [f"{k.replace('_', ' ')} {words(v)}" for k, v in summary.items()
+                 if isinstance(v, str | int) and v != ""]
         if brief:
             self.write("  " + "; ".join(brief))
         if seen.pending is not None:
