@@ -20,6 +20,7 @@ from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
+from tertia.core.presentation import FactKind, fact_words
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
@@ -70,7 +71,7 @@ class PromptPlayer:
             self.write(f"  {SHOW} the units   q leave the battle")
             answer = self._ask("Choose")
             if answer == SHOW:
-                self._show_units(seen)
+                self._show_units(game, seen)
                 continue
             if not answer.isdigit() or not 1 <= int(answer) <= len(entries):
                 self.write(f"  no choice {answer!r}: give a number from 1 to {len(entries)}")
@@ -120,11 +121,14 @@ class PromptPlayer:
             if decision is not None:
                 self.write("  " + decision.ask(seen.pending, namer(seen)))
 
-    def _show_units(self, seen: GameState) -> None:
+    def _show_units(self, game: Game, seen: GameState) -> None:
+        """Every piece the side sees, with what its rule set shows of it."""
         for side in seen.sides:
             self.write(f"  {self.side_names.get(side, side)}:")
             for u in seen.iter_units(side):
-                self.write(f"    {_piece(u)} at ({u.x:.1f}, {u.y:.1f}) facing {u.facing:.0f}")
+                shows = _shows(game, seen, u)
+                self.write(f"    {_piece(game, seen, u)} at ({u.x:.1f}, {u.y:.1f}) facing {u.facing:.0f}"
+                           + (f": {shows}" if shows else ""))
 
     def _ask(self, question: str) -> str:
         self.prompt(f"{question}: ")
@@ -186,7 +190,7 @@ class PromptPlayer:
             return self._list_of_actions(game, state, seen, spec)
         if pieces is not None:
             for n, u in enumerate(pieces, 1):
-                self.write(f"    {n}. {_piece(u)}")
+                self.write(f"    {n}. {_piece(game, seen, u)}")
         blank = f"; blank: {spec.none_label or 'leave out'}" if spec.optional else ""
         if spec.kind is FieldKind.CARD_ORDER:
             blank = "; blank: as dealt"
@@ -224,10 +228,18 @@ def _asks(kind: ActionKind) -> bool:
     return kind.subject is not None or kind.interaction is not Interaction.BUTTON
 
 
-def _piece(u: Unit) -> str:
-    count = None if u.own is None or u.is_commander else u.own.values().get("hits")
-    hits = "" if count is None else f", {count} hit{'s' if count != 1 else ''}"
-    return f"{u.id}  {u.label} ({u.kind.value.replace('_', ' ')}{hits})"
+def _shows(game: Game, seen: GameState, u: Unit) -> str:
+    """What the rule set shows of a piece, in a line, from the side's own view."""
+    return fact_words(game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act), " · ")
+
+
+def _piece(game: Game, seen: GameState, u: Unit) -> str:
+    """A piece to pick: the id it may be named by, its name, its kind and the count its
+    rule set draws on its base (hits taken, figures left)."""
+    card = game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act)
+    counted = next((f"{fact.text(spec)}" for fact, spec in card.facts
+                    if spec.on_base and spec.kind is FactKind.COUNT and fact.shown()), "")
+    return f"{u.id}  {u.label} ({u.kind.value.replace('_', ' ')}{', ' + counted if counted else ''})"
 
 
 def _pending_list(spec: FieldSpec, seen: GameState) -> list[str]:
