@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tertia.core.dice import die
-from tertia.core.events import Event
+from tertia.core.events import DiceRolled, Event
+from tertia.core.narration import Narrating, Sentence, humanise, plural, possessive, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
@@ -183,3 +184,36 @@ def withdraw(tx: Tx, cards: Collection[str]) -> None:
     going = tuple(c for c in left(tx.state) if c in cards)
     if going:
         tx.emit(CardsWithdrawn(cards=going))
+
+
+# --- how the narrative tells them (core/narration.py) ---------------------------------------
+
+
+def card_words(n: Narrating, name: str) -> str:
+    """A card as players call it: the unit it activates, a group's card by the rule
+    set's name for the group, or the special card."""
+    try:
+        card = read_card(name)
+    except ValueError:
+        return name
+    if card.kind == UNIT:
+        return n.label(card.name) + (f" (card {card.copy})" if card.copy > 1 else "")
+    owner = f"{possessive(n.side(card.side))} " if card.side else ""
+    if card.kind == GROUP:
+        return f"{owner}{n.command_name(card.name) or humanise(card.name)} card"
+    return f"{owner}{humanise(card.name)} card"
+
+
+@tells(DeckShuffled)
+def _tell_shuffled(n: Narrating, e: DeckShuffled, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"the deck is shuffled: {plural(len(e.cards), 'card')}", "note"
+
+
+@tells(CardDrawn)
+def _tell_drawn(n: Narrating, e: CardDrawn, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"card drawn: {card_words(n, e.card)}", "note"
+
+
+@tells(CardsWithdrawn)
+def _tell_withdrawn(n: Narrating, e: CardsWithdrawn, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"out of the deck: {', '.join(card_words(n, c) for c in e.cards)}", "note"

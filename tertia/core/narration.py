@@ -44,6 +44,13 @@ class Narrating(Protocol):
         """Is the last line told (passing over notes) an attack this unit took part in?
         Then a sentence about it need not name the attack again."""
 
+    def note(self, event: Event) -> str | None:
+        """Extra words the front end gives for this event (the odds of an attack)."""
+
+    def command_name(self, command: str) -> str | None:
+        """A command (the group of units a card or order moves) by the rule set's name
+        for it; None when it gives none."""
+
 
 E = TypeVar("E", bound=Event)
 Teller = Callable[[Any, Any, Sequence[DiceRolled]], Sentence]
@@ -67,6 +74,18 @@ def tells(event_type: type[E]) -> Callable[
         SENTENCES[event_type] = fn
         return fn
     return register
+
+
+DICE_TAKERS: dict[type[Event], Callable[[Any], tuple[str, ...]]] = {}
+"""Events that take the dice rolled just before them into their own line (an attack's
+dice), each with the pieces whose dice it takes (a die whose purpose names one of them)."""
+
+
+def takes_dice(event_type: type[E], pieces: Callable[[E], tuple[str, ...]]) -> None:
+    """Let ``event_type``'s sentence receive the dice rolled just before it that name
+    one of ``pieces(event)`` (all of them when none does), instead of a line of dice of
+    their own; and let the line it makes count as the attack those pieces fought."""
+    DICE_TAKERS[event_type] = pieces
 
 
 def humanise(text: str) -> str:

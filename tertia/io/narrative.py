@@ -31,15 +31,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tertia.activation import deck as deck_ev
 from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
-from tertia.core.narration import SENTENCES, humanise, plural, possessive
+from tertia.core.narration import DICE_TAKERS, SENTENCES, humanise, plural
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
-from tertia.rules import fighting as fight_ev
-from tertia.rules import morale as morale_ev
 
 _COMPASS = (
     "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
@@ -240,6 +237,13 @@ class Narrator:
         """Is the last line told (passing over notes) an attack this unit took part in?"""
         return _follows_attack_on(self._told, unit_id)
 
+    def note(self, event: ev.Event) -> str | None:
+        """The extra words given for ``event`` (its odds), if any."""
+        return self.notes.get(id(event))
+
+    def command_name(self, command: str) -> str | None:
+        return self._command_name(command)
+
     # --- single events -------------------------------------------------------------------
 
     def line(self, event: ev.Event) -> str | None:
@@ -263,8 +267,9 @@ class Narrator:
                 dice.append(e)
                 self._advance(e)
                 continue
-            if isinstance(e, fight_ev.AttackResolved):
-                own, others = self._attack_dice(e, dice)
+            takes = DICE_TAKERS.get(type(e))
+            if takes is not None:
+                own, others = self._attack_dice(takes(e), dice)
                 if others:
                     out.append(self._dice_entry(others))
                 entry = self._entry(e, own)
@@ -313,12 +318,11 @@ class Narrator:
         return tuple(sorted(ids, key=len, reverse=True))
 
     def _attack_dice(
-        self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]
+        self, pieces: Sequence[str], dice: Sequence[ev.DiceRolled]
     ) -> tuple[list[ev.DiceRolled], list[ev.DiceRolled]]:
-        """Split waiting dice into the attack's own (those whose purpose names the attacker
-        or the target; all of them when none does) and earlier, unrelated rolls."""
-        names = {self.label(e.attacker).lower(), self.label(e.target).lower(),
-                 e.attacker.lower(), e.target.lower()}
+        """Split waiting dice into an attack's own (those whose purpose names one of its
+        ``pieces``; all of them when none does) and earlier, unrelated rolls."""
+        names = {n for p in pieces for n in (self.label(p).lower(), p.lower())}
         own = [d for d in dice if any(n and n in d.purpose.lower() for n in names)]
         if not own:
             return list(dice), []
@@ -409,71 +413,10 @@ class Narrator:
     def _stands_gathered(self, e: ev.StandsGathered, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)}'s stands gather on its colours", "move"
 
-    def _morale_determined(self, e: morale_ev.MoraleDetermined, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} is tested for the first time ({humanise(e.cause)}): " \
-               f"{plural(e.points, 'morale point')}", "status"
-
-    def _morale_regained(self, e: morale_ev.MoraleRegained, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)} regains {plural(e.points, 'morale point')} " \
-               f"({humanise(e.cause)})", "status"
-
     def _casualties(self, e: ev.Casualties, dice: Sequence[ev.DiceRolled]) -> _Told:
         """Any casualties without a sentence of their own: morale points, stands, figures,
         or a rule set's own kind."""
         return f"{self.label(e.unit)} loses {plural(e.amount, e.noun)} ({humanise(e.cause)})", "hit"
-
-    def _deck_shuffled(self, e: deck_ev.DeckShuffled, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"the deck is shuffled: {plural(len(e.cards), 'card')}", "note"
-
-    def _card_drawn(self, e: deck_ev.CardDrawn, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"card drawn: {self._card(e.card)}", "note"
-
-    def _cards_withdrawn(self, e: deck_ev.CardsWithdrawn, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"out of the deck: {', '.join(self._card(c) for c in e.cards)}", "note"
-
-    def _card(self, name: str) -> str:
-        """A deck's card as players call it: the unit it activates, or the special card."""
-        try:
-            card = deck_ev.read_card(name)
-        except ValueError:
-            return name
-        if card.kind == deck_ev.UNIT:
-            return self.label(card.name) + (f" (card {card.copy})" if card.copy > 1 else "")
-        owner = f"{possessive(self.side(card.side))} " if card.side else ""
-        if card.kind == deck_ev.GROUP:
-            return f"{owner}{self._command_name(card.name) or humanise(card.name)} card"
-        return f"{owner}{humanise(card.name)} card"
-
-    def _attack_resolved(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> _Told:
-        """The rule set's summary when it gives one (it already holds the dice and the
-        outcome), with the modifiers named; otherwise a line built from the scores."""
-        mods = ""
-        if e.modifiers:
-            mods += f" ({', '.join(e.modifiers)})"
-        if e.defender_modifiers:
-            mods += f" (defender {', '.join(e.defender_modifiers)})"
-        note = f" [{self.notes[id(e)]}]" if id(e) in self.notes else ""
-        summary = e.summary.strip().rstrip(".")
-        if summary:
-            return summary + mods + note, "attack"
-        verb = {"combat": "attacks", "melee": "attacks", "bombard": "bombards",
-                "bombardment": "bombards", "shooting": "shoots at", "shot": "shoots at",
-                }.get(e.kind, f"{humanise(e.kind)}:")
-        lead = f"{self.label(e.attacker)} {verb} {self.label(e.target)}"
-        if e.supports:
-            lead += f" (supported by {len(e.supports)})"
-        return f"{lead}: {self._arithmetic(e, dice)}{note}", "attack"
-
-    def _arithmetic(self, e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled]) -> str:
-        """"5+1=6 against 3+0=3" from the dice and the final scores."""
-        att_die, def_die, other = _assign_dice(e, dice, self.label(e.target))
-        att = _score_text(att_die, e.attacker_score, e.modifiers)
-        if def_die is None and not e.defender_modifiers and att_die is not None and not other:
-            return f"rolled {att_die.value}, needs {e.defender_score}"  # one die against a need
-        text = f"{att} against {_score_text(def_die, e.defender_score, e.defender_modifiers)}"
-        if other:
-            text += " (dice " + ", ".join(str(d.value) for d in other) + ")"
-        return text
 
     def _unit_deployed(self, e: ev.UnitDeployed, dice: Sequence[ev.DiceRolled]) -> _Told:
         return (f"{self.label(e.unit)} deploys at ({e.x:.1f}, {e.y:.1f}) facing "
@@ -539,12 +482,6 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.UnitFormed: Narrator._unit_formed,
     ev.StandsScattered: Narrator._stands_scattered,
     ev.StandsGathered: Narrator._stands_gathered,
-    morale_ev.MoraleDetermined: Narrator._morale_determined,
-    morale_ev.MoraleRegained: Narrator._morale_regained,
-    deck_ev.DeckShuffled: Narrator._deck_shuffled,
-    deck_ev.CardDrawn: Narrator._card_drawn,
-    deck_ev.CardsWithdrawn: Narrator._cards_withdrawn,
-    fight_ev.AttackResolved: Narrator._attack_resolved,
     ev.UnitDeployed: Narrator._unit_deployed,
     ev.UnitRemoved: Narrator._unit_removed,
     ev.ObjectiveTaken: Narrator._objective_taken,
@@ -559,8 +496,9 @@ _TELLERS: dict[type[ev.Event], Any] = {
 def _follows_attack_on(out: Sequence[NarrativeLine], unit_id: str) -> bool:
     """Is the last line told (passing over notes) an attack this unit took part in?"""
     for line in reversed(out):
-        if isinstance(line.event, fight_ev.AttackResolved):
-            return unit_id in (line.event.attacker, line.event.target)
+        takes = DICE_TAKERS.get(type(line.event)) if line.event is not None else None
+        if takes is not None:
+            return unit_id in takes(line.event)
         if line.kind != "note":
             return False
     return False
@@ -572,43 +510,6 @@ def _value_text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
-
-
-def _score_text(die: ev.DiceRolled | None, score: int, modifiers: Sequence[str]) -> str:
-    mods = f" ({', '.join(modifiers)})" if modifiers else ""
-    if die is None:
-        return f"{score}{mods}"
-    delta = score - die.value
-    sign = "+" if delta >= 0 else "−"
-    return f"{die.value}{sign}{abs(delta)}={score}{mods}"
-
-
-def _assign_dice(
-    e: fight_ev.AttackResolved, dice: Sequence[ev.DiceRolled], target_label: str
-) -> tuple[ev.DiceRolled | None, ev.DiceRolled | None, list[ev.DiceRolled]]:
-    """Which of an attack's dice is the attacker's and which the defender's.
-
-    A die whose purpose names the defender (or the word "defend") is the defender's;
-    otherwise the first die is the attacker's and the second the defender's.
-    """
-    if not dice:
-        return None, None, []
-    pool = list(dice)
-    defender = None
-    for d in pool:
-        p = d.purpose.lower()
-        if "defend" in p or (
-            ("target" in p or p.startswith(e.target.lower()) or p.startswith(target_label.lower()))
-            and "attack" not in p
-        ):
-            defender = d
-            break
-    if defender is not None:
-        pool.remove(defender)
-    attacker = pool.pop(0) if pool else None
-    if defender is None and pool:
-        defender = pool.pop(0)
-    return attacker, defender, pool
 
 
 def narrate(

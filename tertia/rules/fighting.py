@@ -4,11 +4,13 @@ rule sets), a unit shooting, and the report of a fight resolved."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from tertia.core.actions import Action
-from tertia.core.events import Event
+from tertia.core.events import DiceRolled, Event
+from tertia.core.narration import Narrating, Sentence, humanise, takes_dice, tells
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +48,89 @@ class AttackResolved(Event):
     modifiers: tuple[str, ...]
     defender_modifiers: tuple[str, ...]
     summary: str
+
+
+# --- how the narrative tells an attack (core/narration.py) ---------------------------------
+# The rule set's own summary when it gives one, else the dice and scores, the modifiers
+# named and the odds a front end adds; the dice rolled just before an attack that name its
+# pieces are folded into its line.
+
+VERBS = {"combat": "attacks", "melee": "attacks", "bombard": "bombards", "bombardment": "bombards",
+         "shooting": "shoots at", "shot": "shoots at"}
+
+
+@tells(AttackResolved)
+def _attack(n: Narrating, e: AttackResolved, dice: Sequence[DiceRolled]) -> Sentence:
+    """The rule set's summary when it gives one (it already holds the dice and the
+    outcome), with the modifiers named; otherwise a line built from the scores."""
+    mods = ""
+    if e.modifiers:
+        mods += f" ({', '.join(e.modifiers)})"
+    if e.defender_modifiers:
+        mods += f" (defender {', '.join(e.defender_modifiers)})"
+    found = n.note(e)
+    note = f" [{found}]" if found else ""
+    summary = e.summary.strip().rstrip(".")
+    if summary:
+        return summary + mods + note, "attack"
+    lead = f"{n.label(e.attacker)} {VERBS.get(e.kind, humanise(e.kind) + ':')} {n.label(e.target)}"
+    if e.supports:
+        lead += f" (supported by {len(e.supports)})"
+    return f"{lead}: {arithmetic(e, dice, n.label(e.target))}{note}", "attack"
+
+
+takes_dice(AttackResolved, lambda e: (e.attacker, e.target))
+
+
+def arithmetic(e: AttackResolved, dice: Sequence[DiceRolled], target_label: str) -> str:
+    """"5+1=6 against 3+0=3" from the dice and the final scores.
+
+    >>> e = AttackResolved("combat", "a", "t", (), 6, 3, ("+1 charging",), (), "")
+    >>> arithmetic(e, [DiceRolled("a attacks", "d6", 5), DiceRolled("t defends", "d6", 3)], "t")
+    '5+1=6 (+1 charging) against 3+0=3'
+    """
+    att_die, def_die, other = _assign_dice(e, dice, target_label)
+    att = _score_text(att_die, e.attacker_score, e.modifiers)
+    if def_die is None and not e.defender_modifiers and att_die is not None and not other:
+        return f"rolled {att_die.value}, needs {e.defender_score}"  # one die against a need
+    text = f"{att} against {_score_text(def_die, e.defender_score, e.defender_modifiers)}"
+    if other:
+        text += " (dice " + ", ".join(str(d.value) for d in other) + ")"
+    return text
+
+
+def _score_text(die: DiceRolled | None, score: int, modifiers: Sequence[str]) -> str:
+    mods = f" ({', '.join(modifiers)})" if modifiers else ""
+    if die is None:
+        return f"{score}{mods}"
+    delta = score - die.value
+    sign = "+" if delta >= 0 else "−"
+    return f"{die.value}{sign}{abs(delta)}={score}{mods}"
+
+
+def _assign_dice(
+    e: AttackResolved, dice: Sequence[DiceRolled], target_label: str
+) -> tuple[DiceRolled | None, DiceRolled | None, list[DiceRolled]]:
+    """Which of an attack's dice is the attacker's and which the defender's.
+
+    A die whose purpose names the defender (or the word "defend") is the defender's;
+    otherwise the first die is the attacker's and the second the defender's.
+    """
+    if not dice:
+        return None, None, []
+    pool = list(dice)
+    defender = None
+    for d in pool:
+        p = d.purpose.lower()
+        if "defend" in p or (
+            ("target" in p or p.startswith(e.target.lower()) or p.startswith(target_label.lower()))
+            and "attack" not in p
+        ):
+            defender = d
+            break
+    if defender is not None:
+        pool.remove(defender)
+    attacker = pool.pop(0) if pool else None
+    if defender is None and pool:
+        defender = pool.pop(0)
+    return attacker, defender, pool

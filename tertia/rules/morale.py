@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tertia.core.dice import D6, Distribution
-from tertia.core.events import Casualties, Event
+from tertia.core.events import Casualties, DiceRolled, Event
+from tertia.core.narration import Narrating, Sentence, humanise, plural, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -219,3 +220,17 @@ def morale_test(tx: Tx, die: Distribution, need: int, purpose: str,
     roll = tx.roll(die, purpose)
     total = roll + sum(modifiers)
     return MoraleTest(roll, total, need, total >= need)
+
+
+# --- how the narrative tells them (core/narration.py) ---------------------------------------
+
+
+@tells(MoraleDetermined)
+def _tell_determined(n: Narrating, e: MoraleDetermined, dice: Sequence[DiceRolled]) -> Sentence:
+    return (f"{n.label(e.unit)} is tested for the first time ({humanise(e.cause)}): "
+            f"{plural(e.points, 'morale point')}"), "status"
+
+
+@tells(MoraleRegained)
+def _tell_regained(n: Narrating, e: MoraleRegained, dice: Sequence[DiceRolled]) -> Sentence:
+    return f"{n.label(e.unit)} regains {plural(e.points, 'morale point')} ({humanise(e.cause)})", "status"

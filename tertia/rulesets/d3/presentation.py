@@ -6,8 +6,8 @@ play."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol, cast
 
 from tertia.core.geometry import base_distance
 from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
@@ -28,12 +28,32 @@ from tertia.rules.hit_facts import (
 from tertia.rules.pieces import piece
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import shooting
+from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.contact import enemy_contacts
 from tertia.rulesets.d3.hits import rout_after
 from tertia.rulesets.d3.troops import is_impetuous
 
-if TYPE_CHECKING:
-    from tertia.rulesets.d3.base import D3RuleSet
+
+class D3Rules(Protocol):
+    """What the presentation asks of a D3 rule set (``D3RuleSet``'s hooks)."""
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+
+    @property
+    def CLAUSES(self) -> ClauseBook: ...
+
+    def card_of(self, unit: Unit) -> str: ...
+
+    def commander_report(self, state: GameState, unit: Unit) -> dict[str, Any]: ...
+
+    def ammunition_report(self, state: GameState, unit: Unit) -> dict[str, Any]: ...
+
+    def zones(self, state: GameState, unit: Unit) -> list[dict[str, Any]]: ...
+
+    def shot_reach(self, table: Battlefield, state: GameState, unit: Unit) -> float: ...
+
+    def position(self, state: GameState) -> dict[str, Any]: ...
 
 CARD = FactSpec("card", "Card", FactKind.WORD, "The card that activates it")
 AMMUNITION = FactSpec("ammunition", "Ammunition", FactKind.WORD, "Its ammunition as things stand")
@@ -71,8 +91,8 @@ class D3Presentation(Presentation):
              RALLIES)
 
     @property
-    def rules(self) -> D3RuleSet:
-        return cast("D3RuleSet", self.ruleset)
+    def rules(self) -> D3Rules:
+        return cast(D3Rules, self.ruleset)
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
         rules = self.rules
