@@ -31,7 +31,7 @@ from tertia.rulesets import get_ruleset, load_rulesets, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import QUANTUM, AiRunner
 from tertia.web.errors import ServiceError, not_found
-from tertia.web.games import CACHE_SIZE, GameService, shipped_scenarios
+from tertia.web.games import CACHE_SIZE, IDLE_SECONDS, GameService, shipped_scenarios
 from tertia.web.jsonbody import parse_json
 from tertia.web.limits import MAX_BODY, AllowedHosts, BodyLimit, SecurityHeaders
 from tertia.web.schemas import REFUSALS, CreatedGame, NewGame, OddsQuestion
@@ -136,20 +136,21 @@ def _validation_message(exc: RequestValidationError) -> str:
 def create_app(
     db_path: Path | str, *, ai_pace: float = 0.0, watch_pace: float = 0.6, max_body: int = MAX_BODY,
     durable: bool = False, max_games: int = CACHE_SIZE, allowed_hosts: Iterable[str] | None = None,
-    ai_quantum: float = QUANTUM,
+    ai_quantum: float = QUANTUM, idle_seconds: float = IDLE_SECONDS,
 ) -> FastAPI:
     """The application over the games database at ``db_path`` (created when missing).
     ``ai_pace`` and ``watch_pace`` are the AI's pauses between actions against a person
     and when it plays both sides; ``ai_quantum`` the cadence at which the AI's actions are
     published while something is hidden from its person (:mod:`tertia.web.ai_runner`; 0:
     at once); ``durable`` waits for the disk on every action (see
-    :mod:`tertia.web.store`); ``max_games`` games at most are held in memory;
+    :mod:`tertia.web.store`); ``max_games`` games at most are held in memory, none
+    longer than ``idle_seconds`` after it was last asked for;
     ``allowed_hosts``, when given, are the only ``Host`` names answered
     (``tertia serve`` gives :data:`~tertia.web.limits.LOCAL_HOSTS` and its ``--allowed-host``)."""
     # Before the first request: a game resumed at once must find its rule set registered.
     load_rulesets()
     store = GameStore(db_path, durable=durable)
-    service = GameService(store, cache_size=max_games)
+    service = GameService(store, cache_size=max_games, idle_seconds=idle_seconds)
     runner = AiRunner(service, pace=ai_pace, watch_pace=watch_pace, quantum=ai_quantum)
     service.on_change = runner.schedule
     stopping = threading.Event()
@@ -373,11 +374,12 @@ def create_app(
     ) -> dict[str, Any]:
         """Wait (up to ``timeout`` seconds) until the game changes from ``version``: how
         the page hears of the AI's or the other player's moves. Answered at once, unchanged,
-        when the server is stopping."""
+        when the server is stopping, or when the game was dropped from memory meanwhile
+        (the next wait finds the copy rebuilt from the database)."""
         await run_in_threadpool(service.roles, game_id, token)
         live = await run_in_threadpool(service.live, game_id)
         deadline = asyncio.get_running_loop().time() + timeout
-        while (live.version == version and not stopping.is_set()
+        while (live.version == version and not stopping.is_set() and service.holds(live)
                and asyncio.get_running_loop().time() < deadline):
             await asyncio.sleep(0.05)
         return {"version": live.version, "changed": live.version != version}

@@ -50,6 +50,9 @@ MODES = ("hotseat", "ai", "link", "watch")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SPECTATOR = "spectator"
 CACHE_SIZE = 64
+IDLE_SECONDS = 300.0
+"""A game no request has asked for in this long is dropped from memory (and rebuilt from
+the database when next asked for): games left by their players hold no memory for long."""
 DRAWN_SEED_BITS = 128
 ODDS_SECONDS = 10.0
 """How long a question of odds may walk its branches while the game waits: an action whose
@@ -121,9 +124,13 @@ def parse_plan(ruleset: RuleSet, planned: Any) -> tuple[Action, ...]:
 class GameService:
     """Create, view, play, undo and replay games; the HTTP layer only translates."""
 
-    def __init__(self, store: GameStore, *, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, store: GameStore, *, cache_size: int = CACHE_SIZE,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         self.store = store
         self.cache_size = cache_size
+        self.idle_seconds = idle_seconds
+        self.idle_clock: Callable[[], float] = time.monotonic
+        """The clock idleness is read on (never the AI runner's, which tests drive)."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()
         self.on_change: Callable[[str], None] = lambda game_id: None
@@ -138,6 +145,8 @@ class GameService:
             found = self._live.get(game_id)
             if found is not None:
                 self._live.move_to_end(game_id)
+                found.used_at = self.idle_clock()
+                self._drop_idle()
                 return found
         loaded = self.store.load_game(game_id)
         if loaded is None:
@@ -158,9 +167,21 @@ class GameService:
         with self._cache_lock:
             found = self._live.setdefault(live.row.id, live)
             self._live.move_to_end(live.row.id)
+            found.used_at = self.idle_clock()
             while len(self._live) > self.cache_size:
                 self._live.popitem(last=False)
+            self._drop_idle()
         return found
+
+    def _drop_idle(self) -> None:
+        """Drop the games no request has asked for in :attr:`idle_seconds` (held under the
+        cache's lock; the least recently used come first)."""
+        stale = self.idle_clock() - self.idle_seconds
+        while self._live:
+            oldest = next(iter(self._live.values()))
+            if oldest.used_at >= stale:
+                return
+            self._live.popitem(last=False)
 
     @property
     def games_in_memory(self) -> int:

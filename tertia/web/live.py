@@ -73,8 +73,11 @@ class Recent(OrderedDict[Key, Value]):
         return value
 
 
-OBSERVATIONS_KEPT = 32
-"""Observations (whole positions as a side sees them) a live game keeps ready."""
+OBSERVATIONS_KEPT = 4
+"""Observations (whole positions as a side sees them) a live game keeps ready: the
+current position as each side sees it, and a couple more for replay. Each is a large
+tree of JSON-ready values (a Charge yr Pikes! battle's is over 150 KiB), and every game
+held in memory keeps its own, so a few are enough: any other is worked out again."""
 LOG_ENTRIES_KEPT = 2048
 """Narrated log entries a live game keeps ready; older ones are told again when asked."""
 
@@ -98,7 +101,10 @@ class LiveGame:
     game was loaded)."""
     players: dict[str, Player] = field(default_factory=dict)
     rngs: dict[str, random.Random] = field(default_factory=dict)
-    _lines: Recent[list[dict[str, str]]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
+    used_at: float = 0.0
+    """When a request last asked for the game (by the service's clock for idleness)."""
+    _lines: Recent[tuple[tuple[str, str], ...]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
+    """Each entry's lines as (text, kind), smaller than the dicts sent."""
     _observed: Recent[dict[str, Any]] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
     _hides: Recent[bool] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
 
@@ -125,6 +131,8 @@ class LiveGame:
             state, happened = game.apply(state, action, replay)
             states.append(state)
             steps.append(Step(a.side, action, tuple(happened), a.rolls, a.barrier))
+        for past in states[:-1]:
+            forget_memos(past)
         if replay.mismatches:
             log.warning("game %s: %d logged dice differ from its seed's", row.id, replay.mismatches)
         return cls(row=row, game=game, dice=replay.seeded, version=row.version,
@@ -178,9 +186,9 @@ class LiveGame:
         shown = self.visible(events, side)
         where = f"game {self.row.id}, log entry {index}"
 
-        def tell() -> list[dict[str, str]]:
+        def tell() -> tuple[tuple[str, str], ...]:
             narrator = Narrator.for_rules(self.game.ruleset, before, side_names=self.side_names())
-            return [{"text": n.text, "kind": n.kind} for n in tell_safely(narrator, shown, where=where)]
+            return tuple((n.text, n.kind) for n in tell_safely(narrator, shown, where=where))
 
         lines = self._lines.get_or_make((index, side), tell)
         after = self.states[index]
@@ -195,7 +203,7 @@ class LiveGame:
             "action": action.to_dict() if action is not None and actor == side else None,
             "turn": after.turn,
             "phase": after.phase,
-            "lines": lines,
+            "lines": [{"text": text, "kind": kind} for text, kind in lines],
             "moves": moves,
             "dice": [
                 {"purpose": e.to_dict()["purpose"], "die": e.to_dict()["die"], "value": e.to_dict()["value"]}
@@ -231,6 +239,7 @@ class LiveGame:
         self.states.append(prepared.after)
         self.steps.append(prepared.step)
         self.version += 1
+        forget_memos(prepared.before)
         return prepared.step
 
     def hides_in(self, state: GameState, side: str) -> bool:
@@ -252,6 +261,18 @@ class LiveGame:
 
     def status_word(self) -> str:
         return "over" if self.state.is_over else "playing"
+
+
+def forget_memos(state: GameState) -> None:
+    """Drop what a position no longer current remembers of the questions asked of it (every
+    action validated on it, distances measured, lists of pieces): a past position is only
+    observed, told and replayed from now on, and a game keeps every one of them for as long
+    as it is held in memory. They are worked out again should the position be current
+    once more (after an undo)."""
+    state.cache.clear()
+    state.measured = {}
+    state.rosters = ({}, {}, {})
+    state.selected = ({}, {}, {})
 
 
 def _fields(row: GameRow) -> Mapping[str, Any]:

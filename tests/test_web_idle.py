@@ -1,0 +1,71 @@
+"""What a served game holds stays small: games idle too long leave memory (and come back
+from the database as they were), past positions forget their memos, and a long-poll on a
+game dropped from memory ends rather than watch a copy no one changes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from tertia.web.app import create_app
+from tests.web_support import bearer, create, service
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_games_idle_longer_than_the_limit_leave_memory_and_come_back_whole(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", idle_seconds=100)) as client:
+        clock = Clock()
+        service(client).idle_clock = clock
+        games = [create(client, mode="hotseat", seed=n) for n in range(3)]
+        first, _, last = games
+        me = bearer(first["tokens"]["parliament"])
+        before = client.get(f"/api/games/{first['id']}/view", headers=me).json()
+        clock.now += 60
+        client.get(f"/api/games/{last['id']}", headers=bearer(last["tokens"]["parliament"]))
+        assert service(client).games_in_memory == 3
+        clock.now += 50  # the first two were last asked for 110 s ago, the last 50 s ago
+        client.get(f"/api/games/{last['id']}", headers=bearer(last["tokens"]["parliament"]))
+        assert service(client).games_in_memory == 1
+        again = client.get(f"/api/games/{first['id']}/view", headers=me).json()
+        assert service(client).games_in_memory == 2
+        assert (again["version"], again["state"], again["log"]) == (before["version"], before["state"],
+                                                                   before["log"])
+
+
+def test_a_past_position_forgets_what_was_asked_of_it(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+        game = create(client, mode="hotseat")
+        base = f"/api/games/{game['id']}"
+        seen = client.get(base + "/view", headers=bearer(game["tokens"]["parliament"])).json()
+        side = seen["status"]["to_act"]
+        me = bearer(game["tokens"][side])
+        choices = client.get(base + "/view", headers=me).json()["choices"]
+        order = next(c["action"] for c in choices if c["kind"] == "give_order")
+        assert client.post(base + "/actions", json=order, headers=me).status_code == 200
+        live = service(client).live(game["id"])
+        past, now = live.states
+        assert not past.cache and not past.measured
+        client.get(base + "/view", headers=me)
+        assert now.cache  # the current position keeps its memos (the choices were validated on it)
+
+
+def test_a_wait_on_a_game_dropped_from_memory_ends(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+        game = create(client, mode="hotseat")
+        token = game["tokens"]["parliament"]
+        threading.Timer(0.3, service(client).forget, args=(game["id"],)).start()
+        began = time.monotonic()
+        answer = client.get(f"/api/games/{game['id']}/wait", params={"version": 0, "timeout": 20},
+                            headers=bearer(token))
+        assert answer.status_code == 200 and answer.json()["changed"] is False
+        assert time.monotonic() - began < 3
