@@ -239,6 +239,41 @@ def test_a_person_is_asked_in_words(rules: str, scenario: str) -> None:
     assert Words.of(start_of(rules, scenario)).problems(out) == [], out[-3000:]
 
 
+@pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
+def test_validate_passes_the_cell(rules: str, scenario: str) -> None:
+    code, out = invoke("validate", scenario, "--rules", rules)
+    assert code == 0, out
+    assert _PLACEHOLDERS.search(out) is None, out
+
+
+def _sweep_option(rules: str) -> str | None:
+    """An option of ``rules`` to sweep, with two of its values, or None when it has none."""
+    for option in get_ruleset(rules).describe()["options"]:
+        if option["choices"]:
+            return f"{option['name']}={','.join(str(c) for c in option['choices'][:2])}"
+        if isinstance(option["default"], bool):
+            return f"{option['name']}=true,false"
+    return None
+
+
+RULES = sorted({rules for rules, _ in CELLS})
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_sweep_and_the_catalogues_speak_every_rule_set(rules: str) -> None:
+    vary = _sweep_option(rules)
+    scenario = written_for(rules)[0].name
+    if vary is not None:
+        code, out = invoke("sweep", "--rules", rules, "--scenario", scenario, "--vary", vary, "--games", "1",
+                           "--workers", "1")
+        assert code == 0, out
+        assert _PLACEHOLDERS.search(out) is None, out
+    for command in (("rules",), ("scenarios",)):
+        code, out = invoke(*command)
+        assert code == 0 and rules in out, out
+        assert _PLACEHOLDERS.search(out) is None, out
+
+
 def test_the_checks_can_fail() -> None:
     """Each check above finds what it looks for."""
     state = start_of("larger-battles", "skirmish")
