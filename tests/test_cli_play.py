@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 import tertia
 from tertia.cli.main import app
 
+from .fact_support import fact_of
+
 runner = CliRunner()
 
 
@@ -111,11 +113,14 @@ def test_report_is_written(tmp_path: Path) -> None:
 def test_inspect_json_gives_hit_limits() -> None:
     code, out = run("inspect", "tertia/scenarios/skirmish.toml", "--rules", "larger-battles", "--json")
     assert code == 0
-    units = json.loads(out)["units"]
-    troops = [u for u in units if u["type"] != "commander"]
-    assert troops and all({"id", "side", "type", "hits", "hit_limit"} <= set(u) for u in troops)
-    foot = next(u for u in troops if u["type"] == "foot")
-    assert foot["hit_limit"] >= 3
+    data = json.loads(out)
+    assert data["rules"] == "larger-battles" and "hits" in {f["key"] for f in data["facts"]}
+    troops = [u for u in data["units"] if u["kind"] != "commander"]
+    assert troops and all({"id", "side", "kind", "facts"} <= set(u) for u in troops)
+    hits = [fact_of(u, "hits") for u in troops]
+    assert all(h is not None and h["value"] == 0 and h["limit"] is not None for h in hits)
+    foot = next(u for u in troops if u["kind"] == "foot")
+    assert (fact_of(foot, "hits") or {}).get("limit", 0) >= 3
 
 
 def test_inspect_a_saved_game(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from tertia.offers import describe
 from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
+from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.scenarios import load_builtin
 
@@ -18,19 +19,30 @@ from .test_cyp_setup import scenario
 def test_a_units_card_says_untested_until_it_tests_and_counts_its_figures() -> None:
     game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice([4, 1, 1, 5]))
-    card = game.unit_report(state, "k-foot")
-    assert card["morale"] == "untested"
-    assert (card["figures"], card["pike"], card["shot"], card["stands"]) == (32, 16, 16, 8)
+    card = game.piece(state, "k-foot")
+    morale, figures = card.fact("morale"), card.fact("figures")
+    weapons, stands = card.fact("weapons"), card.fact("stands")
+    assert morale is not None and morale.value == "untested"
+    assert figures is not None and (figures.value, figures.limit, figures.note) == (32, 32, None)
+    assert weapons is not None and weapons.value == "16 pike, 16 shot"
+    assert stands is not None and stands.value == 8
+    assert "Morale: untested" in card.lines() and "Figures 32 of 32" in card.lines()
     tested = state.with_unit(state.units["k-foot"].evolve(morale=2, shot=13))
-    card = game.unit_report(tested, "k-foot")
-    assert (card["morale"], card["lost"], card["shot_stands_firing"]) == (2, 3, 3)
-    assert game.unit_report(state, "k-gen")["grade"] == "natural_born_leader"
+    card = game.piece(tested, "k-foot")
+    morale, figures, weapons = card.fact("morale"), card.fact("figures"), card.fact("weapons")
+    assert morale is not None and morale.value == 2
+    assert figures is not None and (figures.value, figures.limit, figures.note) == (29, 32, "3 lost")
+    assert weapons is not None and weapons.value == "16 pike, 13 shot"
+    # Three shot stands still fire: the rules' figure, no longer on the card.
+    assert unit_data(tested.units["k-foot"]).shot_firing_stands == 3
+    grade = game.piece(state, "k-gen").fact("grade")
+    assert grade is not None and str(grade.value).replace("_", " ") == "natural born leader"
 
 
 def test_the_turn_in_brief_names_the_card_and_who_may_move() -> None:
     game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice([4, 1, 1, 5]))
-    brief = game.ruleset.summary(state)
+    brief = game.ruleset.presentation().summary(state)
     assert brief["card"] == "group:k1:king" and brief["moving"] == ["k-foot"]
     assert brief["cards_left"] == 6 and brief["losses_percent"] == {"king": 0.0, "parl": 0.0}
 
@@ -43,7 +55,7 @@ def test_the_turn_in_brief_lists_each_point_with_its_holder_and_no_losses_of_an_
     with registered(ChargeYrPikes):
         game = Game(ChargeYrPikes(secret_deployment=False), naseby)
         state, _ = game.start(SeededDice(1))
-        brief = game.ruleset.summary(state)
+        brief = game.ruleset.presentation().summary(state)
         assert len(brief["points"]) == len(game.ruleset.table_of(naseby).points) > 0
         assert {p["held_by"] for p in brief["points"]} <= {None, *state.sides}
         assert any(p["held_by"] == p["side"] for p in brief["points"] if p["kind"] == "vital")
@@ -51,7 +63,7 @@ def test_the_turn_in_brief_lists_each_point_with_its_holder_and_no_losses_of_an_
         secret = Game(ChargeYrPikes(secret_deployment=True), naseby)
         hidden, _ = secret.start(SeededDice(1))
         first, second = hidden.sides
-        seen = secret.ruleset.summary(secret.observed_state(hidden, first))
+        seen = secret.ruleset.presentation().summary(secret.observed_state(hidden, first))
         assert seen["losses_percent"] == {first: 0.0, second: None}
 
 
@@ -66,19 +78,20 @@ def test_each_tertia_card_is_named_by_its_arms_and_commander_and_the_deploying_s
         game = Game(ChargeYrPikes(secret_deployment=True), naseby)
         state, _ = game.start(SeededDice(1))
         first, second = state.sides
-        seen = game.ruleset.summary(game.observed_state(state, first))
+        seen = game.ruleset.presentation().summary(game.observed_state(state, first))
         names = seen["card_names"]
         assert names["group:p-right:parliament"] == "Horse (Oliver Cromwell)"
         assert names["group:p-okey:parliament"] == "Dragoons (Colonel John Okey)"
         assert names["group:r-bastley:royalist"] == "Foot and horse (Sir Bernard Astley)"
         assert names["group:r-baggage:royalist"] == "Baggage"
-        assert game.unit_report(state, "p-whalley-horse")["tertia"] == "Horse (Oliver Cromwell)"
+        tertia = game.piece(state, "p-whalley-horse").fact("tertia")
+        assert tertia is not None and tertia.value == "Horse (Oliver Cromwell)"
         assert seen["deploy_zone"] == {"side": first, "edge": "south", "centre_clear": 12.0,
                                        "cover": ["town", "woods"]}
         state, _ = game.apply(state, DeploymentDone(), SeededDice(2))
-        assert game.ruleset.summary(state)["deploy_zone"]["side"] == second
+        assert game.ruleset.presentation().summary(state)["deploy_zone"]["side"] == second
         state, _ = game.apply(state, DeploymentDone(), SeededDice(2))
-        assert game.ruleset.summary(state)["deploy_zone"] is None
+        assert game.ruleset.presentation().summary(state)["deploy_zone"] is None
 
 
 def test_a_free_move_button_names_the_tertia_by_its_card_and_an_unknown_command_plainly() -> None:

@@ -24,6 +24,7 @@ from tertia.core.dice import Distribution, ScriptedDice, SeededDice
 from tertia.core.events import DiceRolled, Event
 from tertia.core.game import Game
 from tertia.core.hidden import HiddenInformation, hidden, view_of
+from tertia.core.presentation import PieceCard
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import registered
@@ -38,7 +39,7 @@ from tertia.rulesets.charge_yr_pikes.melee import resolve
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested, morale_test, rally_routed
 from tertia.rulesets.charge_yr_pikes.plunder import obeys
-from tertia.rulesets.charge_yr_pikes.reports import NOT_SHOWN, unit_card
+from tertia.rulesets.charge_yr_pikes.reports import NOT_SHOWN
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.sequence import roll_grades
@@ -247,9 +248,27 @@ def test_a_view_cannot_be_played_on_and_its_card_does_not_name_the_value() -> No
     view = game.observed_state(_secrets(), "parl")
     with pytest.raises(HiddenInformation):
         game.validate(view, EndPhase())
-    assert unit_card(view, "k-gen")["grade"] == NOT_SHOWN
-    assert unit_card(view, "k-brig")["grade"] == IN
-    assert unit_card(_secrets(), "k-gen")["grade"] == NBL  # the referee's card
+    table, shows = game.table, RULES.presentation()
+    assert _grade_shown(shows.piece(table, view, "k-gen", "parl")) == NOT_SHOWN
+    assert _grade_shown(shows.piece(table, view, "k-brig", "parl")) == _words(IN)
+    assert "Value: not yet shown" in shows.piece(table, view, "k-gen", "parl").lines()
+    # The same worked out from the whole position for each side, and the referee's card.
+    assert _grade_shown(game.piece(_secrets(), "k-gen", "parl")) == NOT_SHOWN
+    assert _grade_shown(game.piece(_secrets(), "k-gen", "king")) == _words(NBL)  # his own side
+    assert _grade_shown(game.piece(_secrets(), "k-gen")) == _words(NBL)  # the referee's card
+    assert _grade_shown(game.piece(_secrets(), "p-col", "king")) == NOT_SHOWN
+    assert _grade_shown(game.piece(_secrets(), "p-col", "parl")) == _words(E)
+
+
+def _words(grade: str) -> str:
+    return grade.replace("_", " ")
+
+
+def _grade_shown(card: PieceCard) -> str:
+    """The officer's value as his card reads it (its identifier's underscores as spaces)."""
+    grade = card.fact("grade")
+    assert grade is not None
+    return _words(grade.value_words())
 
 
 class _Faces(random.Random):
@@ -359,6 +378,11 @@ def _twin(state: GameState, hider: str) -> GameState:
     return twin
 
 
+def _pieces_seen(game: Game, state: GameState, viewer: str) -> dict[str, PieceCard]:
+    """Every piece as ``viewer``'s side is shown it."""
+    return RULES.presentation().pieces(game.table, game.observed_state(state, viewer), viewer)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_two_games_differing_only_in_unshown_values_look_the_same_to_the_other_side(seed: int) -> None:
     game, states = _naseby_positions(seed)
@@ -372,8 +396,9 @@ def test_two_games_differing_only_in_unshown_values_look_the_same_to_the_other_s
             compared += 1
             assert game.observed_state(state, viewer) == game.observed_state(twin, viewer)
             assert game.observe(state, viewer) == game.observe(twin, viewer)
-            assert RULES.summary(game.observed_state(state, viewer)) == \
-                RULES.summary(game.observed_state(twin, viewer))
+            assert RULES.presentation().summary(game.observed_state(state, viewer)) == \
+                RULES.presentation().summary(game.observed_state(twin, viewer))
+            assert _pieces_seen(game, state, viewer) == _pieces_seen(game, twin, viewer)
             for i in range(3):
                 assert game.playable_state(state, viewer, i) == game.playable_state(twin, viewer, i)
             if state.to_act != viewer:

@@ -326,6 +326,10 @@ def test_commands_the_commander_once_placed_cannot_move() -> None:
     game = make_game(units, rules=COMMANDS, commanders=chiefs)
     move = Move(unit="c", waypoints=((30, 7),))
     assert game.ruleset.card_of(game.ruleset.initial_state(game.scenario).units["c"]) == "commander"  # type: ignore[attr-defined]
+    start = game.ruleset.initial_state(game.scenario)
+    assert game.ruleset.presentation().card_of(start.units["c"]) == "commander"
+    shown = game.piece(start, "c").fact("card")
+    assert shown is not None and (shown.value, shown.words) == ("commander", "Commander")
     assert "commander" not in current_cards(game.ruleset.initial_state(game.scenario), P)
     assert codes_of(game, activation(game, P, "centre"), move) == ["activation.NOT_ACTIVATED"]
     assert codes_of(game, activation(game, P, "commander"), move) == ["movement.STATIONARY"]

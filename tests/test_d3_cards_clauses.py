@@ -84,6 +84,10 @@ def test_a_card_activates_its_sides_units_of_that_type(
         assert game.ruleset.is_activated(state, u) is (uid in activated)  # type: ignore[attr-defined]
     other = game_of(ARMY, commanders=CHIEFS, commanded_shot_card="dragoons")
     assert other.ruleset.card_of(other.ruleset.initial_state(other.scenario).units["s"]) == "dragoons"  # type: ignore[attr-defined]
+    start = other.ruleset.initial_state(other.scenario)
+    assert other.ruleset.presentation().card_of(start.units["s"]) == "dragoons"
+    shown = other.piece(start, "s").fact("card")
+    assert shown is not None and (shown.value, shown.words) == ("dragoons", "Dragoons")
 
 
 def test_the_spent_deck_is_shuffled_for_the_next_turn() -> None:

@@ -13,6 +13,8 @@ import tertia.scenarios
 from tertia.cli.main import app
 from tertia.cli.play_commands import default_scenario
 
+from .fact_support import fact_of
+
 runner = CliRunner()
 BATTLES = [("edgehill", "d3-commands"), ("chalgrove", "d3-cards")]
 
@@ -43,8 +45,10 @@ def test_a_d3_battle_narrates_and_replays(tmp_path: Path) -> None:
     code, out = run("inspect", str(record), "--rules", "d3-cards", "--json")
     units = {u["id"]: u for u in json.loads(out)["units"]}
     dragoons = units["r-wentworth-dragoons-1"]
-    assert dragoons["ammunition"].endswith(("marker", "markers")) and "hits" in dragoons
-    assert units["r-rupert"]["rallies_allowed"] == 4
+    ammunition, hits = fact_of(dragoons, "ammunition"), fact_of(dragoons, "hits")
+    assert ammunition is not None and ammunition["words"].endswith(("marker", "markers")) and hits is not None
+    rallies = fact_of(units["r-rupert"], "rallies_left")
+    assert rallies is not None and rallies["limit"] == 4
 
 
 def test_the_card_order_never_shows_in_the_narrative() -> None:
@@ -57,12 +61,15 @@ def test_inspect_a_d3_commands_scenario() -> None:
     code, out = run("inspect", "tertia/scenarios/edgehill.toml", "--rules", "d3-commands", "--json")
     assert code == 0
     units = {u["id"]: u for u in json.loads(out)["units"]}
-    assert units["p-cessex-foot-1"]["ammunition"] == "yes"
-    assert units["p-wardlawe-dragoons"]["ammunition"] == "never short"
-    assert units["p-cessex-foot-1"]["hit_limit"] == 9 and units["p-cessex-foot-1"]["card"] == "centre"
+    foot, dragoons = units["p-cessex-foot-1"], units["p-wardlawe-dragoons"]
+    assert (fact_of(foot, "ammunition") or {}).get("value") == "yes"
+    assert (fact_of(dragoons, "ammunition") or {}).get("value") == "never short"
+    assert (fact_of(foot, "hits") or {}).get("limit") == 9
+    assert (fact_of(foot, "card") or {}).get("value") == "centre"
     assert "r-rupert" not in units  # a single commander a side: the general
-    code, out = run("inspect", "tertia/scenarios/edgehill.toml", "--rules", "d3-commands")
-    assert code == 0 and "hit limit" in out
+    result = runner.invoke(app, ["inspect", "tertia/scenarios/edgehill.toml", "--rules", "d3-commands"],
+                           env={"COLUMNS": "250"})
+    assert result.exit_code == 0 and "Hits 0 of 9" in result.output
 
 
 @pytest.mark.parametrize(("rules", "attacker", "target", "word", "hits"), [

@@ -30,16 +30,16 @@ def test_a_move_is_measured_against_its_allowance_less_its_pivots() -> None:
 def test_overlays_show_ranges_and_the_command_rules() -> None:
     game = edgehill()
     state = game.ruleset.initial_state(game.scenario)
-    foot = game.ruleset.unit_overlays(game.table, state, "p-cessex-foot-1")
+    foot = game.ruleset.presentation().overlays(game.table, state, "p-cessex-foot-1")
     assert sorted(z["radius"] for z in foot["zones"]) == [6.0, 12.0]
     assert foot["arcs"][0]["reach"] == 12.0 and foot["arcs"][0]["half_angle"] == 45.0
-    guns = game.ruleset.unit_overlays(game.table, state, "r-guns-right")
+    guns = game.ruleset.presentation().overlays(game.table, state, "r-guns-right")
     assert guns["arcs"][0]["reach"] == 24.0 and guns["sight"]
-    dragoons = game.ruleset.unit_overlays(game.table, state, "p-wardlawe-dragoons")
+    dragoons = game.ruleset.presentation().overlays(game.table, state, "p-wardlawe-dragoons")
     assert [z["radius"] for z in dragoons["zones"]] == [12.0]
     cards = Game(get_ruleset("d3-cards"), load_builtin("chalgrove"))
     start = cards.ruleset.initial_state(cards.scenario)
-    assert cards.ruleset.unit_overlays(cards.table, start, "r-wentworth-dragoons-1")["zones"] == []
+    assert cards.ruleset.presentation().overlays(cards.table, start, "r-wentworth-dragoons-1")["zones"] == []
 
 
 def test_events_hide_only_the_other_sides_card_order() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from tertia.core.actions import Move, action_from_dict
 from tertia.core.game import Game
+from tertia.core.presentation import FactValue
 from tertia.core.state import GameState
 from tertia.offers import unit_offers
 from tertia.rulesets.declare_thee_sir import clauses
@@ -30,45 +31,55 @@ def with_morale(state: GameState, uid: str, morale: int | None, first: int | Non
     return state.with_unit(u.evolve(own=unit_data(u).evolve(morale=morale, morale_max=first)))
 
 
+def shown(g: Game, state: GameState, uid: str, key: str) -> FactValue:
+    """What ``uid``'s card shows for fact ``key`` (its words when it has any)."""
+    fact = g.piece(state, uid).fact(key)
+    assert fact is not None, f"{uid} shows no {key}"
+    return fact.value if fact.words is None else fact.words
+
+
 def test_a_units_card_says_untested_until_its_morale_is_rolled() -> None:
     """Morale: "Other units start the game untested": no number is shown until then; once
     tested, the points left of those first rolled, with their level."""
     g = game()
     state = activated(g, "foot")
-    assert g.unit_report(state, "foot")["morale"] == "untested"
-    assert g.unit_report(with_morale(state, "foot", 4, 4), "foot")["morale"] == "4 points: excellent"
-    assert g.unit_report(with_morale(state, "foot", 2, 3), "foot")["morale"] == "2 of 3 points: good"
-    assert g.unit_report(with_morale(state, "foot", 0, 1), "foot")["morale"] == "0 of 1 point: poor"
-    assert g.unit_report(with_morale(state, "foot", 1, 1), "foot")["morale"] == "1 point: good"
+    assert shown(g, state, "foot", "morale") == "untested"
+    assert "Morale: untested" in g.piece(state, "foot").lines()
+    assert shown(g, with_morale(state, "foot", 4, 4), "foot", "morale") == "4 points: excellent"
+    assert shown(g, with_morale(state, "foot", 2, 3), "foot", "morale") == "2 of 3 points: good"
+    assert shown(g, with_morale(state, "foot", 0, 1), "foot", "morale") == "0 of 1 point: poor"
+    assert shown(g, with_morale(state, "foot", 1, 1), "foot", "morale") == "1 point: good"
 
 
 def test_the_activated_units_card_shows_its_option_and_rolled_move() -> None:
     g = game()
     waiting = activated(g, "foot")
-    report = g.unit_report(waiting, "foot")
-    assert report["activated"] is True and report["declared"] is None and report["move"] is None
-    assert g.unit_report(waiting, "horse")["activated"] is False
-    assert "declared" not in g.unit_report(waiting, "horse")
+    assert shown(g, waiting, "foot", "activated") is True
+    assert shown(g, waiting, "foot", "declared") is None and shown(g, waiting, "foot", "move") is None
+    assert "Activated" in g.piece(waiting, "foot").lines()
+    horse = g.piece(waiting, "horse")
+    assert horse.fact("activated") is None and "Activated" not in horse.lines()
+    assert horse.fact("declared") is None
     state = activated(g, "foot", "advance", ALLOWANCE)
-    report = g.unit_report(state, "foot")
-    assert report["declared"] == "advance"
-    assert report["move"] == '7" over open ground, 3" through difficult ground or to a flank'
+    assert shown(g, state, "foot", "declared") == "advance"
+    assert shown(g, state, "foot", "move") == '7" over open ground, 3" through difficult ground or to a flank'
     retiring = activated(g, "foot", "rally:retire", ALLOWANCE)
-    assert g.unit_report(retiring, "foot")["declared"] == "rally (retire)"
-    assert g.unit_report(activated(g, "foot", "stand_and_fire"), "foot")["volleys_left"] == 2
+    assert shown(g, retiring, "foot", "declared") == "rally (retire)"
+    assert shown(g, activated(g, "foot", "stand_and_fire"), "foot", "volleys_left") == 2
 
 
 def test_the_summary_names_the_activated_unit_and_its_option() -> None:
     """The page picks out ``activated`` and reads ``declared``; the score adds each side's
     points."""
     g = game()
-    assert g.ruleset.summary(activated(g, "horse"))["activated"] == "horse"
-    found = g.ruleset.summary(activated(g, "foot", "advance_and_fire", ALLOWANCE))
+    brief = g.ruleset.presentation().summary
+    assert brief(activated(g, "horse"))["activated"] == "horse"
+    found = brief(activated(g, "foot", "advance_and_fire", ALLOWANCE))
     assert (found["activated"], found["declared"], found["volleys_left"]) == ("foot", "advance and fire", 1)
     assert found["allowance"] == {"over open ground": 7, "through difficult ground or to a flank": 3}
     assert found["score"] == {P: 0, R: 0}
     bare = g.ruleset.initial_state(g.scenario)
-    assert g.ruleset.summary(bare)["activated"] is None and g.ruleset.summary(bare)["declared"] is None
+    assert brief(bare)["activated"] is None and brief(bare)["declared"] is None
 
 
 @pytest.mark.parametrize(("to", "ground", "inches", "legal"), [

@@ -50,7 +50,7 @@ def test_objectives_held_when_the_last_turn_ends_score_their_points(
     assert isinstance(end, GameEnded) and end.reason == "the last turn is over"
     assert end.breakdown[P] == {"enemy_units_lost": 0, "objectives_held": held}
     assert end.winner == (P if held else None)
-    assert game.ruleset.summary(after)["score"][P] == held
+    assert game.ruleset.presentation().summary(after)["score"][P] == held
 
 
 def test_a_routing_unit_holds_nothing() -> None:

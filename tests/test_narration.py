@@ -39,7 +39,9 @@ class Untold(Event):
 
 
 def test_an_event_without_a_sentence_is_told_plainly() -> None:
-    assert Narrator().line(Untold(unit="a")) == "Test untold: unit=a"
+    """Its type, then each field in words (an identifier's underscores as spaces)."""
+    assert Narrator().line(Untold(unit="a")) == "Test untold: unit a"
+    assert Narrator().line(Untold(unit="the_mill")) == "Test untold: unit the mill"
 
 
 def test_a_second_sentence_for_one_event_is_refused() -> None:

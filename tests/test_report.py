@@ -41,6 +41,7 @@ from tertia.rulesets.declare_thee_sir import events as dts_ev
 from tertia.rulesets.declare_thee_sir import forlorn as dts_forlorn
 from tertia.rulesets.declare_thee_sir import rejoin as dts_rejoin
 from tertia.rulesets.declare_thee_sir import rout as dts_rout
+from tertia.rulesets.larger_battles import LargerBattles
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
 
@@ -192,8 +193,14 @@ def test_supplies_objectives_commanders_and_hits() -> None:
     assert classes.count("supply") == 2
     assert classes.count("objective") == 1
     assert classes.count("unit commander") == 2
+    # The map draws no hits of its own: what a piece shows is its rule set's.
+    assert not [e for e in root.iter(f"{SVG_NS}g") if e.attrib.get("class") == "hits"]
+    pieces = LB.presentation().pieces(make_table(), make_state(), None)
+    root = svg_tree(render_map(make_table(), make_state(), side_names=NAMES, pieces=pieces))
     hits = [e for e in root.iter(f"{SVG_NS}g") if e.attrib.get("class") == "hits"]
     assert len(hits) == 1 and len(hits[0].findall(f"{SVG_NS}circle")) == 1
+    rh = next(e for e in root.iter(f"{SVG_NS}g") if e.attrib.get("data-unit") == "rh")
+    assert hits[0] in list(rh)
 
 
 def test_traces_are_dashed_lines_with_arrowheads() -> None:
@@ -234,8 +241,11 @@ class _Strange(ev.Event):
     what: str
 
 
+LB = LargerBattles()
+
+
 def narrator() -> Narrator:
-    return Narrator(make_state(), side_names=NAMES)
+    return Narrator(make_state(), side_names=NAMES, titles=LB.presentation().title)
 
 
 ATTACK = fight_ev.AttackResolved(
@@ -326,7 +336,9 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.GameEnded(winner="roy", score={"roy": 7, "parl": 3}, reason="turn limit", breakdown={}),
      "victory to Royalists — Royalists 7, Parliament 3"),
     (ev.GameEnded(winner=None, score={"roy": 2, "parl": 2}, reason="", breakdown={}), "a draw"),
-    (_Strange(what="odd"), "Test strange event: what=odd"),
+    (_Strange(what="odd"), "Test strange event: what odd"),
+    (_Strange(what="rf"), "Test strange event: what King's Foot"),  # a unit by its name
+    (_Strange(what="parl"), "Test strange event: what Parliament"),  # a side by the side's
     (morale_ev.MoraleDetermined(unit="pf", points=3, cause="melee"),
      "Essex's Foot is tested for the first time (melee): 3 morale points"),
     (morale_ev.MoraleLost(unit="pf", points=1, cause="fire"), "Essex's Foot loses 1 morale point (fire)"),
@@ -402,6 +414,17 @@ def test_a_line_for_each_event_type(event: ev.Event, expected: str | None) -> No
         assert line is not None and expected in line, line
 
 
+def test_a_commander_is_titled_by_his_rule_set_and_named_alone_without_one() -> None:
+    """larger-battles titles its commanders (General, Commander) before their names in
+    the narrative; a narrator given no titles names them alone."""
+    misfortune = ev.UnitRemoved(unit="rc", reason="misfortune")
+    assert (narrator().line(misfortune) or "").startswith("General Lord Forth suffers a misfortune")
+    assert (narrator().line(ev.UnitRemoved(unit="pc", reason="misfortune")) or "").startswith(
+        "Commander Earl of Essex suffers a misfortune")
+    bare = Narrator(make_state(), side_names=NAMES).line(misfortune)
+    assert (bare or "").startswith("Lord Forth suffers a misfortune")
+
+
 def test_every_core_event_type_is_covered() -> None:
     covered = {e.type for e, _ in EVERY_EVENT}
     assert {t for t in ev.EVENT_TYPES if not t.startswith("test_")} <= covered
@@ -433,7 +456,7 @@ def test_entries_fold_an_attacks_dice_into_its_line() -> None:
     assert [line.kind for line in lines] == ["dice", "attack", "hit"]
     assert "misfortune: Lord Forth: 2" in lines[0].text
     assert "5+2=7 (+1 cavalry, +1 support) against 3+0=3" in lines[1].text
-    assert lines[2].text == "Essex's Foot now has 1 hit"
+    assert lines[2].text == "Essex's Foot: 1 hit in all"
 
 
 def test_entries_gather_loose_dice_and_drop_empty_phases() -> None:

@@ -14,6 +14,7 @@ from tertia.analysis.odds import odds as engine_odds
 from tertia.core.actions import EndPhase, action_from_dict
 from tertia.rules.fighting import Attack
 from tertia.web.app import create_app
+from tests.fact_support import fact_of
 from tests.web_support import bearer, create, doctrine_action, service, wait_until
 
 
@@ -210,7 +211,8 @@ def test_validate_measures_moves_without_applying(client: TestClient) -> None:
     assert not verdict["legal"] and verdict["violations"][0]["code"] == "movement.TOO_FAR"
     assert service(client).live(gid).state.units["p-foot-1"].y == unit.y
     detail = client.get(f"/api/games/{gid}/units/p-foot-1", headers=me).json()
-    assert detail["report"]["hit_limit"] == 3
+    hits = fact_of(detail["report"], "hits")
+    assert hits is not None and hits["limit"] == 3
     assert any(a.get("kind") == "move" and a["allowance"] == 6.0 for a in detail["actions"])
     assert detail["overlays"]["zones"][0]["radius"] == 3.0
     enemy = client.get(f"/api/games/{gid}/units/r-foot-1", headers=me).json()

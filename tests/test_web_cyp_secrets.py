@@ -225,6 +225,10 @@ def secrets_in(text: str, state: GameState, viewer: str, piece: str) -> list[str
             own = value.get("own")
             if ident in secret and isinstance(own, dict) and own.get("grade") == secret[ident]:
                 found.append(f"{ident}'s grade in {own}")
+            facts = value.get("facts")  # a piece's card: its facts
+            if ident in secret and isinstance(facts, list):
+                found.extend(f"{ident}'s grade in {f}" for f in facts
+                             if isinstance(f, dict) and _reads_grade(f, secret[ident]))
             if ident == piece:
                 shown = {str(value.get(k)) for k in ("x", "y")} | {json.dumps(value.get("path"))}
                 found.extend(f"{piece} at {c}" for c in coordinates if c in shown or any(
@@ -247,6 +251,12 @@ def secrets_in(text: str, state: GameState, viewer: str, piece: str) -> list[str
     return found
 
 
+def _reads_grade(fact: dict[str, Any], grade: str) -> bool:
+    """Does a card's fact show the officer's value ``grade``?"""
+    said = {str(fact.get(k, "")).replace("_", " ").lower() for k in ("value", "words")}
+    return fact.get("key") == "grade" and grade.replace("_", " ") in said
+
+
 @pytest.mark.parametrize("hider", ["royalist", "parliament"])
 def test_no_answer_holds_a_secret(client: TestClient, hider: str) -> None:
     viewer = _other(hider)
@@ -257,9 +267,19 @@ def test_no_answer_holds_a_secret(client: TestClient, hider: str) -> None:
     leaks = {k: secrets_in(t, state, viewer, piece) for k, t in told.items()
              if t.split(" ", 1)[1].startswith(("{", "["))}
     assert {k: v for k, v in leaks.items() if v} == {}
-    # The scan can fail: the hider's own answers show its piece and its officers' values.
+    # The scan can fail: the hider's own answers show its piece and its officers' values,
+    # in the state and on each officer's card.
     own = everything(client, created, hider, piece, places)
     assert secrets_in(own["view"], state, viewer, piece)
+    cards = json.loads(own["view"].split(" ", 1)[1])["pieces"]
+    secret = unrevealed(state, viewer)
+    assert secret
+    assert all(any(_reads_grade(f, grade) for f in cards[oid]["facts"]) for oid, grade in secret.items())
+    # The viewer's cards of those officers say only that the value is not yet shown.
+    theirs = json.loads(told["view"].split(" ", 1)[1])["pieces"]
+    for oid in secret:
+        grade = next((f for f in theirs[oid]["facts"] if f["key"] == "grade"), None)
+        assert grade is not None and grade["value"] == "not yet shown"
 
 
 # --- what the server answers about hidden things -------------------------------------------
@@ -340,6 +360,12 @@ def test_a_revealed_value_reaches_the_enemy(client: TestClient) -> None:
     assert still  # and those not called on stay hidden
     assert all(next(u for u in view["state"]["units"] if u["id"] == oid)["own"]["grade"] != grade
                for oid, grade in still.items())
+    # The officers' cards in the enemy's view say the same: the value shown, or not yet.
+    card = next(f for f in view["pieces"][officer.id]["facts"] if f["key"] == "grade")
+    assert _reads_grade(card, str(unit_data(officer).grade))
+    for oid in still:
+        card = next(f for f in view["pieces"][oid]["facts"] if f["key"] == "grade")
+        assert card["value"] == "not yet shown"
 
 
 # --- the difference test along a stretch of play ------------------------------------------------

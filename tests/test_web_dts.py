@@ -20,6 +20,7 @@ from tertia.rulesets.declare_thee_sir.rout import rout
 from tertia.web.app import create_app
 from tertia.web.traces import moves_of
 from tests.dts_combat_support import A, B, dts, state_of, tx_with
+from tests.fact_support import fact_of
 from tests.web_support import bearer, create, doctrine_action, service
 
 RULES = "declare-thee-sir"
@@ -87,7 +88,8 @@ def test_the_options_are_buttons_and_the_rolled_move_is_offered_before_the_unit_
     assert f"{name}: advance and fire" in labels and f"{name}: defer" in labels
     assert all(a["type"] == "dts_declare" and a["unit"] == uid for a in labels.values())
     report = client.get(f"/api/games/{gid}/units/{uid}", headers=tokens[side]).json()["report"]
-    assert report["morale"] == "untested"
+    morale = fact_of(report, "morale")
+    assert morale is not None and morale["value"] == "untested" and morale["text"] == "Morale: untested"
 
     answer = client.post(f"/api/games/{gid}/actions", json=labels[f"{name}: advance"], headers=tokens[side])
     assert answer.status_code == 200, answer.text

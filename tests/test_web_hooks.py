@@ -36,11 +36,11 @@ def test_measure_move_gives_length_and_allowance() -> None:
 def test_unit_overlays_name_their_rules() -> None:
     game = _skirmish()
     state, _ = game.start(SeededDice(1))
-    foot = game.ruleset.unit_overlays(game.table, state, "p-foot-1")
+    foot = game.ruleset.presentation().overlays(game.table, state, "p-foot-1")
     assert [z["radius"] for z in foot["zones"]] == [3.0]
     assert foot["arcs"][0]["half_angle"] == 45.0
-    guns = game.ruleset.unit_overlays(game.table, state, "p-guns")
+    guns = game.ruleset.presentation().overlays(game.table, state, "p-guns")
     assert guns["arcs"][0]["reach"] == 24.0
     assert {s["target"] for s in guns["sight"]} >= {"r-foot-2"}
-    general = game.ruleset.unit_overlays(game.table, state, "p-general")
+    general = game.ruleset.presentation().overlays(game.table, state, "p-general")
     assert sorted(z["radius"] for z in general["zones"]) == [3.0, 12.0]

@@ -23,6 +23,7 @@ from tertia.rulesets.larger_battles.events import OrderGiven
 from tertia.scenarios import load_builtin
 from tertia.web import games
 from tertia.web.app import create_app
+from tests.fact_support import fact_of
 from tests.support import P, R, make_game, position, unit
 from tests.web_support import bearer, create, doctrine_action, service
 
@@ -83,10 +84,25 @@ def test_orders_stay_secret_from_the_other_side(client: TestClient) -> None:
     view = json.loads(seen[0])
     assert view["status"]["summary"]["orders_left"] == 2
     assert view["log"][1]["lines"] == [] and view["log"][1]["action"] is None
-    # The unit report of an enemy unit is only what the observation shows.
+    # The unit card of an enemy unit is only what the observation shows: worked out from
+    # the side's own view, never the referee's position.
+    live = service(client).live(gid)
     enemy = "r-horse" if actor == "parliament" else "p-horse"
     detail = client.get(f"/api/games/{gid}/units/{enemy}", headers=mine).json()
-    assert "hit_limit" not in detail["report"]
+    observed = live.game.observed_state(live.state, actor)
+    assert detail["report"] == \
+        live.game.ruleset.presentation().piece(live.game.table, observed, enemy, actor).to_dict()
+    # The order shows on the ordered pieces to their own side (card and view), and on
+    # neither to the other side.
+    ordered = [u.id for u in live.state.iter_troops(actor) if u.command == "right"]
+    assert ordered
+    own_view, their_view = client.get(f"/api/games/{gid}/view", headers=mine).json(), view
+    for uid in ordered:
+        assert fact_of(client.get(f"/api/games/{gid}/units/{uid}", headers=mine).json()["report"], "ordered")
+        assert fact_of(own_view["pieces"][uid], "ordered")
+        assert fact_of(client.get(f"/api/games/{gid}/units/{uid}", headers=theirs).json()["report"],
+                       "ordered") is None
+        assert fact_of(their_view["pieces"][uid], "ordered") is None
     # A hidden event closes the history to undo, and odds are not given on a hidden position.
     undo = client.post(f"/api/games/{gid}/undo", headers=mine)
     assert undo.status_code == 409 and undo.json()["code"] == "CANNOT_UNDO"
