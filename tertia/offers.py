@@ -246,6 +246,23 @@ def prompt_offers(game: Game, state: GameState) -> list[Offer]:
     return out
 
 
+def prompt_refusals(game: Game, state: GameState, offers: Sequence[Offer]) -> list[Idle]:
+    """The kinds of the prompt that are made with no field at all (ending the phase,
+    saying a deployment is done) that fit the moment but are not offered, each with the
+    rules' first reason: a button a player looks for is never missing without one."""
+    offered = {o.kind.type for o in offers}
+    found: list[Idle] = []
+    for kind in fitting(game.ruleset, state):
+        if kind.fields or kind.type in offered or kind.interaction is not Interaction.BUTTON:
+            continue
+        action = _build({"type": kind.type})
+        problems = game.validate(state, action) if action is not None else []
+        if action is not None and problems:
+            found.append(Idle(kind, problems[0].message, problems[0].rule,
+                              describe(game.ruleset, state, action)))
+    return found
+
+
 def unit_offers(game: Game, state: GameState, unit: Unit, shown: Collection[str],
                 plan: Sequence[Action] = (), only: str | None = None) -> list[Offer]:
     """What ``unit`` (of the side the state awaits) may do now: every kind whose subject it
@@ -294,9 +311,14 @@ class Idle:
     kind: ActionKind
     message: str
     rule: str
+    words: str | None = None
+    """The button's words, for a kind offered as a button when it may be made."""
 
     def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind.type, "label": self.kind.label, "message": self.message, "rule": self.rule}
+        out = {"kind": self.kind.type, "label": self.kind.label, "message": self.message, "rule": self.rule}
+        if self.words is not None:
+            out["words"] = self.words
+        return out
 
 
 def idle_reasons(game: Game, state: GameState, unit: Unit, shown: Collection[str]) -> list[Idle]:

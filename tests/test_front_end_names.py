@@ -39,7 +39,7 @@ EXEMPT = {
 """Files whose job is the stored layout itself."""
 
 PENDING: dict[str, str] = {
-    "tertia/cli/prompt_player.py": "the human prompt's list of pieces reads own hits; to read the piece's facts",
+    "tertia/cli/prompt_player.py": "the human prompt's list of pieces reads own hits (to read its facts)",
 }
 """Files known to read a rule set's values, each to be moved to facts: the test fails
 when one of them stops doing so, so that it leaves this list."""
@@ -146,7 +146,8 @@ def py_problems(text: str, names: Iterable[str] = NAMES) -> list[tuple[int, str]
             if key in ("own", "extra") or key in wanted:
                 found.append((node.lineno, f"reads .get({key!r})"))
         elif isinstance(node, ast.ImportFrom | ast.Import):
-            modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            modules = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                       else [a.name for a in node.names])
             if isinstance(node, ast.ImportFrom):  # from tertia.rules import pieces: a module
                 modules += [f"{node.module}.{a.name}" for a in node.names
                             if (ROOT / f"{node.module}.{a.name}".replace(".", "/")).is_dir()

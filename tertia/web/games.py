@@ -31,7 +31,7 @@ from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction
 from tertia.core.vocabulary import COMMAND_CARDS, DECK
 from tertia.io.scenario_file import ScenarioError
-from tertia.offers import idle_reasons, parse_items, prompt_offers, unit_offers
+from tertia.offers import idle_reasons, parse_items, prompt_offers, prompt_refusals, unit_offers
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
@@ -318,6 +318,7 @@ class GameService:
             ruleset = live.game.ruleset
             panels = {p.name for p in ruleset.PANELS}
             status = self.status(live, roles, viewer)
+            choices, refused = self.prompt(live, roles)
             names = status["summary"].get("card_names")
             cards = (card_view(seen, viewer, ruleset.presentation().card_of)
                      if COMMAND_CARDS in panels else None)
@@ -332,7 +333,8 @@ class GameService:
                 "markers": markers(seen),
                 "table_markers": table_markers_of(seen),
                 "status": status,
-                "choices": self.choices(live, roles),
+                "choices": choices,
+                "refused": refused,
                 "cards": cards,
                 "deck": deck,
                 "panels": panels_of(live, seen, viewer, status, cards, deck),
@@ -355,6 +357,18 @@ class GameService:
         if state.is_over or state.to_act not in roles:
             return []
         return [offer.to_dict() for offer in prompt_offers(live.game, state)]
+
+    @staticmethod
+    def prompt(live: LiveGame, roles: frozenset[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The caller's choices (:meth:`choices`), and the prompt's buttons made with no
+        field (ending the phase, a deployment done) that the caller may not press now,
+        each with the rules' reason (:func:`tertia.offers.prompt_refusals`)."""
+        state = live.state
+        if state.is_over or state.to_act not in roles:
+            return [], []
+        offers = prompt_offers(live.game, state)
+        return ([o.to_dict() for o in offers],
+                [r.to_dict() for r in prompt_refusals(live.game, state, offers)])
 
     def validate(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
         """Would this action be legal now? With a move's length against its allowance."""

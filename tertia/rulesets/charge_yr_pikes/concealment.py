@@ -78,6 +78,7 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import MovementCode
+from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import LINE, CypUnit, game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together, too_near_the_centre
@@ -395,7 +396,8 @@ def _done_problems(state: GameState, side: str) -> list[Violation]:
     moved = set(state.marks.get(_DEPLOYED, ()))
     for tertia, units in sorted(tertia_groups(state, side).items()):
         if moved & {u.id for u in units} and not together(units):
-            return [Violation(CypCode.LEAVES_TERTIA, f"tertia {tertia!r} must be deployed with all its units "
+            name = tertia_label_in(state, tertia, side) or tertia
+            return [Violation(CypCode.LEAVES_TERTIA, f"the tertia {name} must be deployed with all its units "
                               "within 6\" of one another", "Tertias and officers 4 A")]
     return []
 

@@ -5,7 +5,7 @@
 // words (fire, charge, morale ...) whatever the phase, answered from the side's own view.
 
 import { api } from "./api.js";
-import { h, percent } from "./ui.js";
+import { h, percent, put } from "./ui.js";
 
 const hitsLabel = (hits) => (hits === "0" ? "no hit" : `${hits} hit${hits === "1" ? "" : "s"}`);
 
@@ -19,14 +19,14 @@ function bars(title, dist, colour, label = hitsLabel) {
 }
 
 // An answer from the engine's odds (``Odds.to_dict()``) shown in ``this.body``.
-class OddsView {
+export class OddsView {
   constructor(names) {
     this.names = names;
     this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
   }
 
   refused(err) {
-    this.body.replaceChildren(h("p", { class: "refusal", "data-test": "odds-refusal" }, err.message,
+    put(this.body, h("p", { class: "refusal", "data-test": "odds-refusal" }, err.message,
       err.rule ? h("span", { class: "rule" }, ` (${err.rule})`) : null));
   }
 
@@ -44,7 +44,7 @@ class OddsView {
     if (s.attacker_routed > 0) risks.push(["your unit routs", s.attacker_routed]);
     if (s.ammunition_exhausted > 0) risks.push(["your unit runs out of ammunition", s.ammunition_exhausted]);
     if (s.commander_lost > 0) risks.push(["a commander is lost", s.commander_lost]);
-    this.body.replaceChildren(
+    put(this.body,
       headline,
       bars(`Hits on ${this.names(odds.target)}`, s.target_hits, "#8b1e1e"),
       Object.keys(s.attacker_hits || {}).length > 1 ? bars(`Hits on ${this.names(odds.attacker)}`, s.attacker_hits, "#1f3a68") : null,
@@ -93,7 +93,7 @@ class OddsView {
       } else if (m.kind === "flag" && s[m.key] > 0) risks.push([m.label, s[m.key]]);
     }
     if (s.commander_lost > 0) risks.push(["a commander is lost", s.commander_lost]);
-    this.body.replaceChildren(
+    put(this.body,
       headline, ...blocks,
       risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " ", t))) : null,
       h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
@@ -104,7 +104,7 @@ class OddsView {
   // An action aimed at no enemy (a rally): each outcome with its chance.
   renderOutcomes(odds) {
     const best = odds.outcomes[0];
-    this.body.replaceChildren(
+    put(this.body,
       h("div", { class: "odds-headline", "data-test": "outcome-chance" },
         h("span", { class: "big" }, best ? percent(best.probability) : "–"), " ", best ? best.description : "no outcome"),
       h("ul", { class: "risks", "data-test": "outcomes" }, odds.outcomes.map((o) =>
@@ -142,7 +142,7 @@ export class OddsPanel extends OddsView {
       ? h("button", { class: "btn", "data-test": "plan-add", title: `Make it together with other ${what}s`,
         onclick: () => this.onPlan(this.action()) }, `Plan with other ${what}s`)
       : null;
-    this.node.append(h("h3", {}, offer.label), this.controls(), this.body,
+    put(this.node, h("h3", {}, offer.label), this.controls(), this.body,
       this.onPlan ? h("p", { class: "muted" }, `The odds of this ${what} made alone; all the phase's ${what}s are made together, then resolved one by one, each with its odds.`) : null,
       h("div", { class: "odds-actions" }, this.go, plan,
         h("button", { class: "btn", onclick: () => this.onCancel() }, "Cancel")));
@@ -240,7 +240,7 @@ export class QuestionPanel extends OddsView {
   // The enemy units to choose from; none for a morale test of the unit alone.
   fillTargets() {
     const none = this.word === "morale" ? "no enemy (a test of its own)" : "pick an enemy unit";
-    this.targetSelect.replaceChildren(h("option", { value: "" }, none),
+    put(this.targetSelect, h("option", { value: "" }, none),
       ...this.enemies.map((e) => h("option", { value: e.id, selected: e.id === this.target }, this.names(e.id))));
   }
 
@@ -252,10 +252,10 @@ export class QuestionPanel extends OddsView {
     this.fillTargets();
     const seq = (this.seq = (this.seq || 0) + 1);
     if (!target && word !== "morale") {
-      this.body.replaceChildren(h("p", { class: "muted" }, "Pick the enemy unit to ask about, or click it on the table."));
+      put(this.body, h("p", { class: "muted" }, "Pick the enemy unit to ask about, or click it on the table."));
       return;
     }
-    this.body.replaceChildren(h("p", { class: "muted" }, "Working out the odds…"));
+    put(this.body, h("p", { class: "muted" }, "Working out the odds…"));
     try {
       const odds = await api.question(this.gameId, this.token,
         { question: word || null, attacker: this.unit.id, target: target || null });
@@ -268,7 +268,7 @@ export class QuestionPanel extends OddsView {
   // The game has moved on since the answer: ask again only when the player wants to.
   stale() {
     this.seq = (this.seq || 0) + 1;
-    this.body.replaceChildren(h("p", { class: "muted" }, "The position has changed since these odds. ",
+    put(this.body, h("p", { class: "muted" }, "The position has changed since these odds. ",
       h("button", { class: "btn", "data-test": "ask-again", onclick: () => this.ask({}) }, "Ask again")));
   }
 

@@ -5,7 +5,7 @@ import { MoveTool } from "./drag.js";
 import { FactBook, factRows, factTags, meter, meterNotes, meters } from "./facts.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
-import { OddsPanel, QuestionPanel } from "./odds.js";
+import { OddsPanel, OddsView, QuestionPanel } from "./odds.js";
 import { buildPanels } from "./panels.js";
 import { DecisionTimer } from "./timer.js";
 import { remember, tokenFor, tokensFor } from "./tokens.js";
@@ -425,6 +425,16 @@ export class PlayScreen {
       buttons.append(h("button", { class: `btn ${last ? "primary end-phase" : ""}`, "data-test": c.action.type.replace(/_/g, "-"),
         title: kind ? kind.help : null, onclick: () => this.act(c.action) }, c.label));
     }
+    // A button the player looks for that the rules refuse now (ending the phase, saying
+    // a deployment is done): shown disabled, with the rules' reason.
+    for (const r of v.refused || []) {
+      const panel = this.vocab.panelFor(r.kind);
+      if (panel && made.has(panel.name)) continue;
+      const kind = this.vocab.kind(r.kind);
+      buttons.append(h("div", { class: "refused", "data-test": "refused" },
+        h("button", { class: "btn", disabled: true, title: kind ? kind.help : null }, r.words || r.label),
+        h("span", { class: "refusal" }, ` Not yet: ${r.message}`, r.rule ? h("span", { class: "rule" }, ` (${r.rule})`) : null)));
+    }
     this.prompt.append(buttons);
   }
 
@@ -593,9 +603,10 @@ export class PlayScreen {
       map: this.map, gameId: this.gameId, token: this.token(), unit: u, offer, kind: this.vocab.kind(offer.kind),
       onVerdict: (verdict, action) => {
         this.pendingMove = { ...verdict, action };
+        this.askMoveOdds();
         this.renderMoveBox();
       },
-      onDrop: () => this.renderMoveBox(),
+      onDrop: () => { this.askMoveOdds(); this.renderMoveBox(); },
     });
   }
 
@@ -603,6 +614,32 @@ export class PlayScreen {
     if (this.tool) this.tool.destroy();
     this.tool = null;
     this.pendingMove = null;
+    this.moveOdds = null;
+  }
+
+  // What the dice may do when the move is made (a move into contact that fights at once,
+  // say): asked of the server once the ghost is put down where the rules allow it, and
+  // shown before the move can be made, or the server's refusal in one line.
+  askMoveOdds() {
+    const m = this.pendingMove;
+    if (!m || !m.legal || !this.tool || this.tool.mode) return;
+    const key = JSON.stringify(m.action);
+    if (this.moveOdds && this.moveOdds.key === key) return;
+    const kind = this.vocab.kind(m.action.type);
+    if (kind && kind.odds === false) { this.moveOdds = { key, done: true, odds: null }; return; }
+    const asked = { key, done: false, odds: null, refusal: null };
+    this.moveOdds = asked;
+    api.odds(this.gameId, this.token(), m.action)
+      .then((odds) => { asked.odds = odds; })
+      .catch((err) => { asked.refusal = err; })
+      .finally(() => { asked.done = true; if (this.moveOdds === asked) this.renderMoveBox(); });
+  }
+
+  // The odds asked for the move now shown, when they are of this very move.
+  currentMoveOdds() {
+    const m = this.pendingMove;
+    const o = this.moveOdds;
+    return m && o && o.key === JSON.stringify(m.action) ? o : null;
   }
 
   renderMoveBox() {
@@ -615,19 +652,35 @@ export class PlayScreen {
     if (!m) return h("div", { class: "move-box", hidden: true });
     const measure = m.measure;
     const legal = m.legal;
+    const asked = legal ? this.currentMoveOdds() : null;
+    const settled = legal && asked && asked.done;
+    const dice = settled && asked.odds && asked.odds.outcomes.length > 1;
+    let odds = null;
+    if (legal && !settled) odds = h("p", { class: "muted", "data-test": "move-odds-wait" }, "Working out what the dice may do…");
+    else if (dice) {
+      const view = new OddsView((id) => this.names(id));
+      view.render(asked.odds);
+      odds = h("div", { class: "move-odds", "data-test": "move-odds" },
+        h("div", { class: "odds-title" }, "The dice decide what follows this move"), view.body);
+    } else if (settled && asked.refusal) {
+      odds = h("p", { class: "refusal", "data-test": "odds-refusal" }, `No odds for this move: ${asked.refusal.message}`);
+    }
     return h("div", { class: `move-box ${legal ? "legal" : "illegal"}`, "data-test": "move-box" },
       measure ? h("div", { class: "measure", "data-test": "measure" }, `${measure.length.toFixed(1)}" of ${measure.allowance}" allowed`,
         measure.ground ? ` (${measure.ground})` : "") : null,
       legal ? h("p", {}, "The rules allow this move.")
         : h("p", { class: "refusal", "data-test": "move-reason" }, m.violations.map((v) => v.message).join("; "),
           m.violations[0] && m.violations[0].rule ? h("span", { class: "rule" }, ` (${m.violations[0].rule})`) : null),
+      odds,
       h("div", { class: "odds-actions" },
-        h("button", { class: "btn primary", disabled: !legal, "data-test": "confirm-move", onclick: () => this.commitMove() }, "Move here"),
+        h("button", { class: "btn primary", disabled: !settled, "data-test": "confirm-move", onclick: () => this.commitMove() },
+          dice ? "Move here and roll" : "Move here"),
         h("button", { class: "btn", onclick: () => { const id = this.selected; this.clearTool(); this.select(id); } }, "Reset")));
   }
 
   async commitMove() {
-    if (!this.tool || !this.pendingMove || !this.pendingMove.legal) return;
+    const asked = this.currentMoveOdds();
+    if (!this.tool || !this.pendingMove || !this.pendingMove.legal || !asked || !asked.done) return;
     await this.act(this.tool.action());
   }
 

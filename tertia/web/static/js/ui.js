@@ -17,6 +17,13 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Put ``children`` in ``node`` in place of what it holds, leaving out null, undefined and
+// false (which replaceChildren and append would otherwise write out as words).
+export function put(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
 export function toast(message, kind = "info", ms = 4200) {

@@ -1,0 +1,364 @@
+"""Every registered rule set, played in the page: each rule set (the example plugin's
+too) with a battle it suits, against the AI, from the new-game form, through clicks and
+drags only.
+
+In each cell the page is played for a turn of each side at least: a unit dragged and
+moved, a question of odds or the odds of a dice-driven action answered (or refused in
+one line) before any die is rolled, and the side's phase or activation ended until the
+AI has played after it. After every step the page's text must hold no ``undefined``,
+``null``, ``NaN`` or ``[object Object]``, no engine id (the battle's unit ids, words in
+snake_case) and no two buttons alike in one place; the top bar and the panels must lie
+within the window at 1440x900 and at 1024x700.
+
+One server and one browser serve every cell. ``TERTIA_SCREENSHOTS=docs/screenshots``
+keeps a screenshot of each rule set's table (``matrix-<rule set>.png``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_web_browser import CHROMIUM_ARGS, find_chromium
+from tests.web_server import Server
+
+SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
+
+CELLS: list[tuple[str, str, str, dict[str, Any]]] = [
+    # rule set, scenario, our side, options
+    ("larger-battles", "edgehill", "royalist", {}),
+    ("d3-commands", "edgehill", "parliament", {}),
+    ("d3-cards", "chalgrove", "parliament", {}),
+    ("declare-thee-sir", "edgehill", "parliament", {}),
+    ("charge-yr-pikes", "naseby", "parliament", {}),
+    ("example-declare", "declare", "parliament", {}),
+]
+
+SECONDS_A_CELL = 40.0
+BAD_WORDS = re.compile(r"\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]")
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    saved = os.environ.get("TERTIA_RULESETS")
+    os.environ["TERTIA_RULESETS"] = "tests.example_rules.plugin"
+    try:
+        s = Server(tmp_path_factory.mktemp("matrix") / "games.sqlite3").start()
+    finally:
+        if saved is None:
+            os.environ.pop("TERTIA_RULESETS", None)
+        else:
+            os.environ["TERTIA_RULESETS"] = saved
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("NO CHROMIUM FOUND: the page matrix is skipped (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def test_the_matrix_covers_every_registered_rule_set(server: Server) -> None:
+    import httpx
+
+    listed = {r["id"] for r in httpx.get(server.url + "/api/catalogue").json()["rules"]}
+    assert listed == {c[0] for c in CELLS}
+
+
+# --- what the page must never show ------------------------------------------------------------
+
+
+def dom_problems(pg: Any, ids: set[str]) -> list[str]:
+    """Words the page shows that it must not, and buttons shown twice in one place."""
+    text = pg.evaluate("() => document.body.innerText")
+    found = [f"shows {m.group(0)!r} in {text[max(0, m.start() - 60):m.end() + 60]!r}"
+             for m in BAD_WORDS.finditer(text)]
+    found += [f"shows the engine word {w!r}" for w in sorted(set(SNAKE.findall(text)))]
+    words = set(re.findall(r"[\w'-]+", text))
+    found += [f"shows the unit id {i!r}" for i in sorted(ids & words) if "-" in i or "_" in i]
+    twice = pg.evaluate("""() => {
+        const out = [];
+        for (const box of document.querySelectorAll('.choices, .unit-actions, .odds-actions, .panel')) {
+          const seen = new Set();
+          for (const b of box.querySelectorAll(':scope button, :scope > * > button')) {
+            if (b.closest('.cmd-card')) continue;
+            const t = b.innerText.trim();
+            if (t && seen.has(t)) out.push(t); seen.add(t);
+          }
+        }
+        return out; }""")
+    found += [f"shows the button {t!r} twice" for t in twice]
+    return found
+
+
+def out_of_window(pg: Any) -> list[str]:
+    """Parts of the top bar and the panels beyond the window, or cut short inside it."""
+    return list(pg.evaluate("""() => {
+        const out = [];
+        const w = window.innerWidth, h = window.innerHeight;
+        const check = (el, name) => {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) return;
+          if (r.left < -1 || r.right > w + 1 || r.top < -1) {
+            out.push(`${name} beyond the window: ${JSON.stringify(r)}`);
+          }
+        };
+        for (const el of document.querySelectorAll('.topbar .chip, .topbar .btn, .topbar .game-title')) {
+          check(el, el.innerText.replace(/\\s+/g, ' '));
+          if (el.scrollWidth > el.clientWidth + 1) {
+            out.push(`${el.innerText.replace(/\\s+/g, ' ')} cut short`);
+          }
+        }
+        const panel = document.querySelector('.side-panel');
+        if (panel) check(panel, 'the side panel');
+        const map = document.querySelector('.map-box');
+        if (map) check(map, 'the map');
+        return out; }"""))
+
+
+# --- playing through the page ----------------------------------------------------------------
+
+
+def to_client(pg: Any, x: float, y: float) -> tuple[float, float]:
+    found = pg.evaluate("""([x, y]) => { const m = window.tertiaScreen.map;
+        const pt = m.root.createSVGPoint(); pt.x = x; pt.y = m.table.depth - y;
+        const p = pt.matrixTransform(m.root.getScreenCTM()); return [p.x, p.y]; }""", [x, y])
+    return float(found[0]), float(found[1])
+
+
+def screen(pg: Any, what: str) -> Any:
+    return pg.evaluate(f"() => {{ const s = window.tertiaScreen; return {what}; }}")
+
+
+def wait_for_us(pg: Any, timeout: float = 20.0) -> dict[str, Any]:
+    """Until the game awaits us (or is over), the page drawn from the latest view."""
+    pg.wait_for_function("() => { const s = window.tertiaScreen; return s && s.view && "
+                         "(s.view.status.your_turn || s.view.status.over); }", timeout=timeout * 1000)
+    status: dict[str, Any] = screen(pg, "s.view.status")
+    return status
+
+
+def click_unit(pg: Any, uid: str) -> bool:
+    """Select a piece by clicking it on the map (zoomed onto it first)."""
+    u = screen(pg, f"s.view.state.units.find((u) => u.id === {uid!r})")
+    if u is None:
+        return False
+    pg.evaluate("""([x, y]) => { const m = window.tertiaScreen.map;
+        m.setViewBox(x - 12, m.table.depth - y - 8, 24, 16); }""", [u["x"], u["y"]])
+    x, y = to_client(pg, u["x"], u["y"])
+    pg.mouse.click(x, y)
+    try:
+        picked = "(id) => { const s = window.tertiaScreen; return s.detail && s.detail.report.id === id; }"
+        pg.wait_for_function(picked, arg=uid, timeout=5000)
+    except Exception:
+        return False
+    return True
+
+
+def try_drag(pg: Any, uid: str) -> bool:
+    """Drag the selected piece's ghost a little way, ahead, then back, then aside, and make
+    the first move the rules allow (the odds of what follows shown first, if dice decide)."""
+    u = screen(pg, f"s.view.state.units.find((u) => u.id === {uid!r})")
+    r = math.radians(u["facing"])
+    for fwd, side in ((1.5, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.7, 0.0)):
+        to = (u["x"] + math.sin(r) * fwd + math.cos(r) * side,
+              u["y"] + math.cos(r) * fwd - math.sin(r) * side)
+        x0, y0 = to_client(pg, u["x"], u["y"])
+        x1, y1 = to_client(pg, *to)
+        pg.mouse.move(x0, y0)
+        pg.mouse.down()
+        pg.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+        pg.mouse.move(x1, y1, steps=4)
+        pg.mouse.up()
+        try:
+            pg.wait_for_selector("[data-test=move-box].legal, [data-test=move-box].illegal", timeout=5000)
+            pg.wait_for_function("() => document.querySelector('[data-test=move-box]')"
+                                 " && !document.querySelector('[data-test=move-odds-wait]')", timeout=15000)
+        except Exception:
+            continue
+        if pg.locator("[data-test=move-box].legal").count():
+            version = screen(pg, "s.view.version")
+            pg.click("[data-test=confirm-move]")
+            pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=15000)
+            return True
+    return False
+
+
+def try_odds(pg: Any) -> bool:
+    """The odds of a dice-driven action on the selected piece's card, or its question of
+    odds, answered or refused in one line before any die is rolled; then the action made
+    (when it may be) or the panel closed."""
+    version = screen(pg, "s.view.version")
+    aimed = pg.locator(".unit-actions .btn.target:has-text('…')")
+    if aimed.count():
+        aimed.first.click()
+    elif pg.locator("[data-test=ask-odds]").count():
+        pg.click("[data-test=ask-odds]")
+        words = pg.eval_on_selector_all("[data-test=question-word] option", "els => els.map((e) => e.value)")
+        if len(words) > 1:
+            pg.select_option("[data-test=question-word]", words[1])
+        targets = pg.eval_on_selector_all("[data-test=question-target] option",
+                                          "els => els.map((e) => e.value)")
+        if len(targets) > 1:
+            pg.select_option("[data-test=question-target]", targets[1])
+    else:
+        return False
+    answer = ("[data-test=hit-chance], [data-test=measure-chance], [data-test=outcome-chance], "
+              "[data-test=odds-refusal]")
+    pg.wait_for_selector(answer, timeout=20000)
+    # Nothing has been rolled while the odds are shown.
+    assert screen(pg, "s.view.version") == version
+    text = pg.inner_text(".odds-panel")
+    refused = pg.locator("[data-test=odds-refusal]")
+    if refused.count():
+        assert len(refused.inner_text().strip().splitlines()) == 1, refused.inner_text()
+    assert not BAD_WORDS.search(text), text
+    roll = pg.locator(".odds-panel [data-test=roll]")
+    if roll.count() and roll.is_enabled():
+        roll.click()
+        pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=15000)
+    else:
+        close = ".odds-panel button:has-text('Close'), .odds-panel button:has-text('Cancel')"
+        pg.locator(close).first.click()
+    return True
+
+
+def own_pieces(pg: Any) -> list[str]:
+    """Our pieces in play, the one the moment is about first."""
+    found: list[str] = pg.evaluate("""() => { const s = window.tertiaScreen; const v = s.view;
+        const focus = s.focusPiece();
+        const mine = v.state.units.filter((u) => u.side === v.side && !u.removed).map((u) => u.id);
+        return focus && mine.includes(focus) ? [focus, ...mine.filter((i) => i !== focus)] : mine; }""")
+    return found
+
+
+def press(pg: Any, selector: str) -> bool:
+    version = screen(pg, "s.view.version")
+    button = pg.locator(selector)
+    if not button.count() or not button.first.is_enabled():
+        return False
+    button.first.click()
+    try:
+        pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=15000)
+    except Exception:
+        return False
+    return True
+
+
+def play_cell(pg: Any, rules: str) -> dict[str, Any]:
+    """Play our side through the page until a turn of each side is done (or the time is
+    up), checking the page after every step."""
+    done: dict[str, Any] = {"drag": False, "odds": False, "ended": 0, "ai_after": False, "orders": 0,
+                            "problems": []}
+    ids = set(screen(pg, "s.view.state.units.map((u) => u.id)"))
+    odds_possible = bool(screen(pg, "s.questions.words.length || s.vocab.actions.some((k) => k.dice_driven)"))
+    start_turn = None
+    deadline = time.monotonic() + SECONDS_A_CELL
+    tried: set[str] = set()
+    while time.monotonic() < deadline:
+        status = wait_for_us(pg)
+        done["problems"] += dom_problems(pg, ids)
+        if status["over"]:
+            break
+        turn = status.get("turn") or 0
+        if start_turn is None and turn:
+            start_turn = turn
+        if done["ended"] and screen(pg, "s.view.log_total") > done["ended_at"]:
+            done["ai_after"] = True
+        if (done["drag"] and (done["odds"] or not odds_possible) and done["ai_after"]
+                and start_turn is not None and turn > start_turn):
+            break
+        if done["drag"] and (done["odds"] or not odds_possible) and done["ai_after"] and done["ended"] >= 4:
+            break
+        decision = screen(pg, "s.vocab.pending(s.view.status)")
+        # A decision: its panel's way (cards laid in order), else the prompt's first answer.
+        answered = decision is not None and (press(pg, "[data-test=lay-cards]")
+                                             or press(pg, ".prompt .choices > button"))
+        if answered:
+            continue
+        # Orders to give first, where a panel offers them (twice at most a phase).
+        if done["orders"] < 2 and press(pg, ".panel .choices > button"):
+            done["orders"] += 1
+            continue
+        acted = False
+        for uid in own_pieces(pg)[:8]:
+            key = f"{status.get('step')}:{uid}"
+            if key in tried:
+                continue
+            tried.add(key)
+            if not click_unit(pg, uid):
+                continue
+            detail = screen(pg, "s.detail.actions.map((a) => a.interaction)")
+            if not done["odds"] and try_odds(pg):
+                done["odds"] = True
+                acted = True
+                break
+            if not done["drag"] and "drag" in detail and try_drag(pg, uid):
+                done["drag"] = True
+                acted = True
+                break
+        if acted:
+            continue
+        # Nothing more to do: end the phase or the activation (or take the first choice).
+        log_total = screen(pg, "s.view.log_total")
+        pg.keyboard.press("Escape")
+        if press(pg, ".prompt .choices .end-phase") or press(pg, ".prompt .choices > button"):
+            done["ended"] += 1
+            done["ended_at"] = log_total
+            done["orders"] = 0
+            continue
+        break
+    return done
+
+
+@pytest.mark.parametrize(("rules", "scenario", "side", "options"), CELLS, ids=[c[0] for c in CELLS])
+def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: str, scenario: str, side: str,
+                                         options: dict[str, Any]) -> None:
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    try:
+        pg.goto(server.url + "/")
+        pg.wait_for_selector("[data-test=create]")
+        pg.select_option("#scenario", scenario)
+        pg.select_option("#rules", rules)
+        pg.check("input[name=mode][value=ai]")
+        pg.select_option("#side", side)
+        pg.fill("#seed", "1")
+        pg.click("[data-test=create]")
+        pg.wait_for_selector(".unit")
+        wait_for_us(pg, 30)
+        assert out_of_window(pg) == []
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            pg.screenshot(path=str(Path(SHOTS) / f"matrix-{rules}.png"))
+        done = play_cell(pg, rules)
+        assert done["problems"] == [], sorted(set(done["problems"]))
+        assert done["drag"], f"{rules}: no unit could be dragged and moved"
+        odds_possible = screen(pg, "s.questions.words.length || s.vocab.actions.some((k) => k.dice_driven)")
+        assert done["odds"] or not odds_possible, f"{rules}: no odds were asked"
+        assert done["ended"] >= 1 and done["ai_after"], f"{rules}: the turn did not pass to the AI and back"
+        pg.set_viewport_size({"width": 1024, "height": 700})
+        pg.wait_for_timeout(200)
+        assert out_of_window(pg) == []
+        assert errors == [], errors
+    finally:
+        context.close()
