@@ -166,8 +166,6 @@ def test_a_secret_value_reads_not_yet_shown_to_the_enemy() -> None:
             assert own is not None and str(own.value).replace("_", " ") == value.replace("_", " ")
 
 
-@pytest.mark.xfail(strict=True, reason="Charge yr Pikes! unit_facts reads a hidden piece's values "
-                   "(troop, attached_to) as if known: TypeError/AttributeError")
 def test_an_enemy_piece_hidden_from_the_side_still_has_a_card() -> None:
     """A side's view holds an enemy piece deployed in secret without its place or its
     values; asking what that piece shows the side (``Game.piece``, or every piece of the

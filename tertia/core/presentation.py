@@ -229,11 +229,13 @@ class Presentation:
     def piece(self, table: Battlefield, seen: GameState, unit_id: str, viewer: str | None) -> PieceCard:
         """``unit_id`` as ``viewer`` sees it in ``seen`` (its observation): its facts in
         declared order, a ``hidden`` fact only for its own side or a referee, nothing
-        ``seen`` holds as hidden."""
+        ``seen`` holds as hidden (a piece whose very place is hidden shows no fact)."""
         unit = seen.units[unit_id]
         order = {spec.key: i for i, spec in enumerate(self.FACTS)}
         found: list[tuple[Fact, FactSpec]] = []
-        for fact in self.facts(table, seen, unit, viewer):
+        # A piece the view holds without its place (hidden from the viewer) shows nothing.
+        shown = () if is_hidden(unit.extra.get("position")) else self.facts(table, seen, unit, viewer)
+        for fact in shown:
             spec = self.spec(fact.key)
             if spec.kind is FactKind.HIDDEN and viewer is not None and viewer != unit.side:
                 continue
