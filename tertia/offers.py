@@ -94,7 +94,10 @@ def command_name(ruleset: RuleSet, state: GameState, command: str) -> str | None
         return named
     leader = state.units.get(command)
     if leader is None or not leader.is_commander:
-        leader = next((u for u in state.units.values() if u.is_commander and u.command == command), None)
+        # The side to act's commander first: both sides may have a command of that name.
+        leaders = sorted((u for u in state.units.values() if u.is_commander and u.command == command),
+                         key=lambda u: u.side != state.to_act)
+        leader = leaders[0] if leaders else None
     if leader is not None:
         return f"{possessive(leader.label)} command"
     return f"the {command.replace('_', ' ').replace('-', ' ')} command"

@@ -126,8 +126,6 @@ def test_choices_are_built_from_the_vocabulary(client: TestClient) -> None:
     assert end["label"] == f"End the {card} card's activation" and end["kind"] == "end_phase"
 
 
-@pytest.mark.xfail(strict=True, reason="offers.command_name names a command by the first commander of "
-                   "either side whose command has that id, not the acting side's")
 def test_a_command_is_named_by_its_own_sides_commander(client: TestClient) -> None:
     """The side to act orders its own commands, each named by its own commander ("Sir
     Edmund Verney's command"), never by the enemy's commander of the command of that name."""
