@@ -102,13 +102,15 @@ def side_names(game: Game) -> dict[str, str]:
 
 RulesForFileOpt = Annotated[
     str | None,
-    typer.Option(help="Rule set id (default: a record's own rule set, else larger-battles)"),
+    typer.Option(help="Rule set id (default: a record's own rule set; for a scenario, larger-battles "
+                      "when it is written for it, else the first it is written for)"),
 ]
 
 
 def state_from_file(file: Path, rules: str | None) -> tuple[Game, GameState]:
-    """The position a file describes: a scenario as deployed under ``rules`` (default
-    larger-battles), or a record's final state under the record's own rule set."""
+    """The position a file describes: a scenario as deployed under ``rules`` (by default
+    larger-battles, or the first rule set the scenario is written for when it is not
+    written for that), or a record's final state under the record's own rule set."""
     if file.suffix.lower() == ".json":
         try:
             loaded = load_record(file)
@@ -120,7 +122,20 @@ def state_from_file(file: Path, rules: str | None) -> tuple[Game, GameState]:
         if not result.ok or result.final_state is None:
             fail(f"{file}: the record does not replay: {result.message}")
         return loaded.game, result.final_state
-    game = build_game(str(file), rules or DEFAULT_RULES)
+    game = build_game(str(file), rules or _scenario_rules(str(file)))
     return game, game.ruleset.initial_state(game.scenario)
+
+
+def _scenario_rules(scenario: str) -> str:
+    """The rule set a scenario is read under when none is named: larger-battles when the
+    scenario is written for it (or names none), else the first it is written for."""
+    from tertia.io.scenario_file import ScenarioError
+    from tertia.scenarios import resolve_scenario
+
+    try:
+        written = resolve_scenario(scenario).rules
+    except (ScenarioError, OSError, ValueError, KeyError):
+        return DEFAULT_RULES  # build_game then names what is wrong with it
+    return DEFAULT_RULES if not written or DEFAULT_RULES in written else written[0]
 
 
