@@ -22,6 +22,7 @@ from tertia.core.game import Game
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
+from tertia.rules.codes import MovementCode
 
 PIECE_LISTS = (FieldKind.OWN_UNITS, FieldKind.OWN_COMMANDER)
 """Optional fields offered as a list of the pieces that may fill them, one at a time."""
@@ -84,14 +85,16 @@ def namer(state: GameState) -> Callable[[str], str | None]:
 
 def command_name(ruleset: RuleSet, state: GameState, command: str) -> str | None:
     """A command (the group of units an order or a card moves together) as players call
-    it: the rule set's own name for it, else its commander's ("Sir John Meldrum's
-    command"), else its id in words when that is a plain word ("the centre command");
-    ``None`` for no command of the position."""
+    it: the rule set's own name for it, else its id when that is a plain word ("the
+    centre command"), else its commander's ("Sir John Meldrum's command"); ``None`` for
+    no command of the position."""
     if not any(u.command == command for u in state.units.values()):
         return None
     named = ruleset.presentation().command_label(state, command)
     if named:
         return named
+    if command.replace("_", "").isalpha():  # a plain word: "the centre command"
+        return f"the {command.replace('_', ' ')} command"
     leader = state.units.get(command)
     if leader is None or not leader.is_commander:
         # The side to act's commander first: both sides may have a command of that name.
@@ -288,8 +291,8 @@ def unit_offers(game: Game, state: GameState, unit: Unit, shown: Collection[str]
         fixed = {subject.name: unit.id}
         way = kind.interaction
         if way is Interaction.DRAG:
-            probe = _build({"type": kind.type, **fixed})
-            if probe is not None and game.is_legal(state, probe):
+            probe = _drag_probe(kind, fixed)
+            if probe is not None and _may_drag(game, state, probe):
                 measure = ruleset.measure_move(game.table, state, probe)
                 out.append(Offer(kind, probe, f"Drag to {kind.label.lower()}",
                                  allowance=measure["allowance"] if measure else None,
@@ -350,13 +353,29 @@ def idle_reasons(game: Game, state: GameState, unit: Unit, shown: Collection[str
             built = (_build(data) for data in _combinations(kind, fixed, state, unit.side))
             probe = next((a for a in built if a is not None), None)
         elif kind.interaction is Interaction.DRAG:
-            probe = _build({"type": kind.type, **fixed})
+            probe = _drag_probe(kind, fixed)
         if probe is None:
             continue
-        problems = game.validate(state, probe)
+        problems = [v for v in game.validate(state, probe) if v.code != MovementCode.BAD_PATH]
         if problems:
             found.append(Idle(kind, problems[0].message, problems[0].rule))
     return found
+
+
+def _drag_probe(kind: ActionKind, fixed: Mapping[str, Any]) -> Action | None:
+    """A dragged kind's action with its piece and no path yet (an empty path where the
+    kind requires one)."""
+    data = {"type": kind.type, **fixed}
+    for spec in kind.fields:
+        if spec.kind is FieldKind.POINTS and not spec.optional:
+            data[spec.name] = []
+    return _build(data)
+
+
+def _may_drag(game: Game, state: GameState, probe: Action) -> bool:
+    """May the piece be dragged now: is its action with no path legal, or refused only for
+    want of one?"""
+    return all(v.code == MovementCode.BAD_PATH for v in game.validate(state, probe))
 
 
 def _targets(spec: FieldSpec, state: GameState, unit: Unit, shown: Collection[str]) -> list[Unit]:

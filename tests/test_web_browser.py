@@ -126,8 +126,9 @@ def unit_position(pg: Any, unit_id: str) -> tuple[float, float]:
 
 
 def unit_figures(pg: Any, unit_id: str) -> int:
-    own = pg.evaluate("(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id).own", unit_id)
-    return int(own["pike"] + own["shot"] + own["men"])
+    """The figures a piece shows its side (its facts, as the page draws them)."""
+    facts = pg.evaluate("(id) => window.tertiaScreen.view.pieces[id].facts", unit_id)
+    return int(next(f["value"] for f in facts if f["key"] == "figures"))
 
 
 def game_id(pg: Any) -> str:
@@ -193,8 +194,7 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
 
     # Orders, then drag a unit to a legal place and to an illegal one.
     pg.click("button:has-text('Order the centre command to move')")
-    pg.wait_for_selector(".badge-ordered")
-    assert "1" in pg.inner_text(".orders-chip")
+    pg.wait_for_function("() => document.querySelector('.orders-chip').innerText.includes('1')")
     start = unit_position(pg, "p-foot-1")
     pg.click('.unit[data-unit="p-foot-1"]')
     pg.wait_for_selector(".move-help")
@@ -555,7 +555,7 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
     uid = view["status"]["pending"]["unit"]
     unit = next(u for u in view["state"]["units"] if u["id"] == uid)
     pg.wait_for_selector(f'.unit.focus.selected[data-unit="{uid}"]')
-    assert pg.inner_text('.report [data-field="morale"] dd') == "untested"
+    assert pg.inner_text('.report [data-fact="morale"] dd') == "untested"
     assert "Card drawn: " + unit["name"] in pg.inner_text("[data-test=deck-active]")
     assert "left to draw this turn" in pg.inner_text("[data-test=deck-count]")
     shoot(pg, "dts-declare")
@@ -677,7 +677,7 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     pg.click(f'.unit[data-unit="{uid}"]', force=True)
     pg.wait_for_function("(id) => { const s = window.tertiaScreen; "
                          "return s.detail && s.detail.report.id === id; }", arg=uid)
-    assert pg.inner_text('.report [data-field="formation"] dd') == "line"
+    assert pg.inner_text('.report [data-fact="formation"] dd') == "line"
     drag(pg, start, target)
     pg.wait_for_selector(".move-box.legal")
     pg.click("[data-test=confirm-move]")
@@ -686,13 +686,13 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
                          arg=[uid, *start])
     column = f"{names[uid]} forms column"
     pg.get_by_role("button", name=column, exact=True).click()
-    pg.wait_for_function("(id) => window.tertiaScreen.view.state.units.find((v) => v.id === id)"
-                         ".own.formation === 'column'", arg=uid)
-    pg.wait_for_function("() => { const d = document.querySelector('.report [data-field=\"formation\"] dd'); "
+    pg.wait_for_function("(id) => window.tertiaScreen.view.pieces[id].facts"
+                         ".some((f) => f.key === 'formation' && f.value === 'column')", arg=uid)
+    pg.wait_for_function("() => { const d = document.querySelector('.report [data-fact=\"formation\"] dd'); "
                          "return d && d.textContent === 'column'; }")
     badges = f'.unit.troop[data-unit="{uid}"] [data-test=unit-badges]'
-    assert pg.locator(f"{badges} [data-badge=formation-column]").count() == 1
-    assert pg.text_content(f"{badges} .figures text") == str(unit_figures(pg, uid))
+    assert pg.text_content(f"{badges} [data-fact=formation] text") == "C"
+    assert pg.text_content(f"{badges} [data-fact=figures] text") == str(unit_figures(pg, uid))
     assert "column" in pg.inner_text(".log")
 
     # Done: the next cards are turned over; the AI plays its own until the page is ours again.

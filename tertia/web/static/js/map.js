@@ -557,7 +557,23 @@ export class TableMap {
       node.classList.toggle("crowded", !placed);
       node.classList.toggle("off-base", placed && Number(text.getAttribute("y")) !== f(cy));
     }
-    // Terrain names last: only where they cover no piece and no name.
+    // The names of objectives and points, then of the ground: only where they cover no
+    // piece and no name (the flag, the diamond and the ground keep their titles).
+    for (const t of this.layers.objectives.querySelectorAll("text.objective-name")) {
+      const tsize = size * 0.95;
+      const wide = textWidth(t.textContent, tsize);
+      // A point's name sits under its flag (in the flag's frame); an objective's above its ring.
+      const at = /translate\(([-\d.]+),([-\d.]+)\)/.exec(t.parentNode.getAttribute("transform") || "");
+      if (at) t.setAttribute("y", f(1.25 + tsize * 0.8));
+      const x = at ? Number(at[1]) : Number(t.getAttribute("x"));
+      const y = (at ? Number(at[2]) : 0) + Number(t.getAttribute("y"));
+      t.setAttribute("font-size", f(tsize));
+      t.setAttribute("stroke-width", f(tsize * 0.22));
+      const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - tsize * 0.8, y1: y + tsize * 0.3 };
+      const free = clear(b, null);
+      t.classList.toggle("crowded", !free);
+      if (free) boxes.push(b);
+    }
     for (const t of this.layers.names.querySelectorAll("text.terrain-name")) {
       const tsize = size * 0.95;
       const wide = textWidth(t.textContent, tsize);
@@ -796,7 +812,9 @@ export function shortName(name, person = false, max = MAX_LABEL) {
     // "Robert Devereux, Earl of Essex": Essex; "Prince Rupert of the Rhine": Rupert.
     const titled = /,\s*(?:[A-Z][a-z]+\s+)+of\s+(?:the\s+)?([A-Z][\w'’-]+)/.exec(name);
     const plain = wordsOf(name.replace(/,.*$/, "").replace(/\s+of\s+.*$/, "")).filter((w) => !TITLES.has(w.toLowerCase()));
-    const last = titled ? titled[1] : plain[plain.length - 1] || words[words.length - 1];
+    let last = titled ? titled[1] : plain[plain.length - 1] || words[words.length - 1];
+    // "King Charles I": Charles I, not I.
+    if (/^[IVX]+$/.test(last) && plain.length > 1) last = `${plain[plain.length - 2]} ${last}`;
     return last.length <= max ? last : wordsUpTo([last], max);
   }
   const owner = words.find((w) => /'s$|s'$|’s$/.test(w)) || words[0];

@@ -13,6 +13,7 @@ import { clear, h, percent, phaseTitle, setTopbar, sideColour, sideName, toast }
 import { Vocabulary } from "./vocab.js";
 
 const PIECE_FIELDS = new Set(["own-unit", "own-commander", "enemy-unit"]);
+const MANY_TARGETS = 4; // more aimed offers of one kind than this are picked from a list
 
 export class PlayScreen {
   constructor(root, gameId) {
@@ -535,8 +536,20 @@ export class PlayScreen {
       return;
     }
     const list = h("div", { class: "unit-actions" });
+    // Many targets for one kind (a charge at any enemy in sight): one list to pick from,
+    // the nearest first, beside the targets pulsing on the table.
+    const aimed = new Map();
+    for (const a of actions) if (a.target) aimed.set(a.kind, [...(aimed.get(a.kind) || []), a]);
+    const listed = new Set();
     for (const a of actions) {
       const kind = this.vocab.kind(a.kind);
+      const many = a.target ? aimed.get(a.kind) : null;
+      if (many && many.length > MANY_TARGETS) {
+        if (listed.has(a.kind)) continue;
+        listed.add(a.kind);
+        list.append(this.targetPicker(u, kind, many));
+        continue;
+      }
       if (a.interaction === "drag") {
         const grounds = Object.entries(a.allowances || {});
         list.append(h("div", { class: "move-help" }, h("b", {}, `${kind ? kind.label : "Move"}: `),
@@ -556,6 +569,21 @@ export class PlayScreen {
     if (ask) list.append(ask);
     this.unitCard.append(list);
     if (this.pendingMove) this.unitCard.append(this.moveBox());
+  }
+
+  // One kind aimed at many pieces: pick the target from a list (nearest first) or click it
+  // on the table.
+  targetPicker(u, kind, offers) {
+    const where = (id) => this.view.state.units.find((x) => x.id === id) || u;
+    const far = (o) => Math.hypot(where(o.target).x - u.x, where(o.target).y - u.y);
+    const sorted = [...offers].sort((a, b) => far(a) - far(b));
+    const select = h("select", { "data-test": "target-pick", "data-kind": sorted[0].kind },
+      sorted.map((o) => h("option", { value: o.target }, `${o.label} (${far(o).toFixed(0)}")`)));
+    const label = kind ? kind.label : sorted[0].label;
+    return h("div", { class: "target-picker" },
+      h("label", { class: "control-title" }, `${label}: click a target on the table, or pick one `, select),
+      h("button", { class: "btn target", "data-test": "take-picked", title: kind ? kind.help : null,
+        onclick: () => this.take(sorted.find((o) => o.target === select.value)) }, `${label}${sorted[0].dice_driven ? " …" : ""}`));
   }
 
   // Why a piece may do nothing now, in a line: the rules' own reason when the server
