@@ -356,7 +356,7 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
      "Parliament: the Officers & Artillery card"),
     (cyp_ev.CardDone(card="group:centre:roy"), None),
     (cyp_concealment.UnitPlaced(unit="pf", why="the enemy sees it"),
-     "Essex's Foot is placed on the table: the enemy sees it"),
+     "Essex's Foot is placed on the table: it is in sight of Royalists"),
     (cyp_concealment.Unseen(sides=("parl",), event=cyp_ev.MovedOnCard(unit="pf").to_dict()), None),
     (cyp_concealment.Unseen(sides=("parl",), event=ev.UnitMoved(unit="pf", path=((20, 10), (20, 14)),
                                                               facing=0).to_dict()),

@@ -504,7 +504,8 @@ def test_a_hidden_piece_moving_into_sight_is_placed_where_it_stands(client: Test
     if seen:
         assert (shown["x"], shown["y"], shown["facing"]) == (true.x, true.y, true.facing)
         assert shown.get("removed") is None
-        assert f"{label} is placed on the table: it comes into the enemy's sight" in after[-1]
+        placed = f"{label} is placed on the table: it comes into sight of Parliament"
+        assert any(placed in line for line in after[-1])
         report = client.get(f"{url}/units/{HORSE}", headers=parl)
         assert report.status_code == 200 and report.json()["report"]["id"] == HORSE
     else:

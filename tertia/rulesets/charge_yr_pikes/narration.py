@@ -167,7 +167,21 @@ def _grade_revealed(n: Narrating, e: GradeRevealed, dice: Sequence[DiceRolled]) 
 
 @tells(UnitPlaced)
 def _placed(n: Narrating, e: UnitPlaced, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"{n.label(e.unit)} is placed on the table: {e.why}", "status"
+    # Both sides read it: "the enemy" of the piece placed is named.
+    state = n.state
+    unit = state.units.get(e.unit) if state is not None else None
+    why = e.why
+    if state is not None and unit is not None and unit.side in state.sides:
+        why = PLACED_WHY.get(why, why).format(other=n.side(state.opponent(unit.side)))
+    return f"{n.label(e.unit)} is placed on the table: {why}", "status"
+
+
+PLACED_WHY = {
+    "the enemy sees it": "it is in sight of {other}",
+    "it comes into the enemy's sight": "it comes into sight of {other}",
+    "the enemy comes within sight of it": "{other} come within sight of it",
+}
+"""Why a hidden piece is placed, with the side that sees it named."""
 
 
 @tells(Unseen)
