@@ -577,7 +577,9 @@ export class TableMap {
     for (const t of this.layers.names.querySelectorAll("text.terrain-name")) {
       const tsize = size * 0.95;
       const wide = textWidth(t.textContent, tsize);
-      const x = Number(t.dataset.x);
+      // Kept on the table: a name by the edge is moved in rather than cut by it.
+      const x = Math.min(Math.max(Number(t.dataset.x), wide / 2), this.table.width - wide / 2);
+      t.setAttribute("x", f(x));
       const y = Number(t.dataset.y);
       const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - tsize * 0.7, y1: y + tsize * 0.5 };
       t.setAttribute("font-size", f(tsize));
