@@ -49,7 +49,7 @@ SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     saved = os.environ.get("TERTIA_RULESETS")
-    os.environ["TERTIA_RULESETS"] = "tests.example_rules.plugin"
+    os.environ["TERTIA_RULESETS"] = "tests.example_rules.plugin,tests.d3_page_scenarios"
     try:
         # The AI's actions published at once: nothing here needs its timing kept secret.
         s = Server(tmp_path_factory.mktemp("matrix") / "games.sqlite3", None, "--ai-quantum", "0").start()
@@ -399,6 +399,52 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
         pg.set_viewport_size({"width": 1024, "height": 700})
         pg.wait_for_timeout(200)
         assert out_of_window(pg) == []
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def test_a_charge_dragged_home_shows_its_odds_before_its_dice(server: Server, browser: Any) -> None:
+    """d3-commands: a unit moved into contact fights at once. The drag ends in a step that
+    shows the charge's odds, and nothing is rolled until the move is made."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    try:
+        pg.goto(server.url + "/")
+        pg.wait_for_selector("[data-test=create]")
+        pg.select_option("#scenario", "d3-test-charge")
+        pg.select_option("#rules", "d3-commands")
+        pg.check("input[name=mode][value=ai]")
+        pg.select_option("#side", "parliament")
+        pg.fill("#seed", "1")
+        pg.click("[data-test=create]")
+        pg.wait_for_selector(".unit")
+        for _ in range(4):  # lay the cards if asked, until the horse may move
+            wait_for_us(pg, 30)
+            if screen(pg, "s.vocab.pending(s.view.status)") is None:
+                break
+            press(pg, "[data-test=lay-cards]")
+        assert click_unit(pg, "p-horse")
+        horse = screen(pg, "s.view.state.units.find((u) => u.id === 'p-horse')")
+        foot = screen(pg, "s.view.state.units.find((u) => u.id === 'r-foot')")
+        contact = foot["y"] - foot["depth"] / 2 - horse["depth"] / 2
+        version = screen(pg, "s.view.version")
+        x0, y0 = to_client(pg, horse["x"], horse["y"])
+        x1, y1 = to_client(pg, horse["x"], contact)
+        pg.mouse.move(x0, y0)
+        pg.mouse.down()
+        pg.mouse.move(x1, y1, steps=8)
+        pg.mouse.up()
+        pg.wait_for_selector("[data-test=move-odds] [data-test=hit-chance]")
+        assert "Lifeguard of Foot" in pg.inner_text("[data-test=move-odds]")
+        assert pg.inner_text("[data-test=confirm-move]") == "Move here and roll"
+        assert screen(pg, "s.view.version") == version  # nothing rolled yet
+        pg.click("[data-test=confirm-move]")
+        pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}")
+        assert any(e["dice"] for e in screen(pg, "s.view.log"))
         assert errors == [], errors
     finally:
         context.close()
