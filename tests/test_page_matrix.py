@@ -42,7 +42,8 @@ CELLS: list[tuple[str, str, str, dict[str, Any]]] = [
 ]
 
 SECONDS_A_CELL = 30.0
-BAD_WORDS = re.compile(r"\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]")
+BAD_WORDS = re.compile(r"\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]|\?\"|"
+                       r"Nothing this unit may do right now\.")
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
@@ -123,6 +124,30 @@ def dom_problems(pg: Any, ids: set[str]) -> list[str]:
         return out; }""")
     found += [f"shows the button {t!r} twice" for t in twice]
     return found
+
+
+def label_problems(pg: Any) -> list[str]:
+    """Names on the map shown alike, cut short, or over one another at this zoom."""
+    return list(pg.evaluate("""() => {
+        const out = [];
+        const nodes = document.querySelectorAll(
+          '.unit-label:not(.crowded) text, .terrain-name:not(.crowded)');
+        const shown = [...nodes].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect(),
+          unit: t.closest('.unit-label') }));
+        const names = shown.filter((n) => n.unit).map((n) => n.text);
+        const twice = names.filter((n, i) => names.indexOf(n) !== i);
+        if (twice.length) out.push(`names shown alike: ${[...new Set(twice)].join(', ')}`);
+        for (const n of names) {
+          const open = (n.match(/\\(/g) || []).length;
+          if (open !== (n.match(/\\)/g) || []).length) out.push(`a name cut short: ${n}`);
+        }
+        for (let i = 0; i < shown.length; i++) for (let j = i + 1; j < shown.length; j++) {
+          const a = shown[i].box, b = shown[j].box;
+          const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          if (w > 2 && h > 2) out.push(`${shown[i].text} over ${shown[j].text}`);
+        }
+        return out; }"""))
 
 
 def out_of_window(pg: Any) -> list[str]:
@@ -290,12 +315,17 @@ def press(pg: Any, selector: str) -> bool:
     return True
 
 
+def ids_of(pg: Any) -> set[str]:
+    """The battle's unit and command ids."""
+    return set(screen(pg, "s.view.state.units.flatMap((u) => [u.id, u.command])"))
+
+
 def play_cell(pg: Any, rules: str) -> dict[str, Any]:
     """Play our side through the page until a turn of each side is done (or the time is
     up), checking the page after every step."""
     done: dict[str, Any] = {"drag": False, "odds": False, "ended": 0, "ai_after": False, "orders": 0,
                             "problems": []}
-    ids = set(screen(pg, "s.view.state.units.flatMap((u) => [u.id, u.command])"))
+    ids = ids_of(pg)
     odds_possible = bool(screen(pg, "s.questions.words.length || s.vocab.actions.some((k) => k.dice_driven)"))
     start_turn = None
     deadline = time.monotonic() + SECONDS_A_CELL
@@ -388,6 +418,17 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
         assert done["odds"] or not odds_possible, f"{rules}: no odds were asked"
         assert done["ended"] >= 1 and done["ai_after"], f"{rules}: the turn did not pass to the AI and back"
         assert (screen(pg, "s.view.status.turn") or 0) > first_turn, f"{rules}: a whole turn was not played"
+        # An enemy piece (a commander, where one is drawn) described from our side's view.
+        enemy = screen(pg, "(s.view.state.units.filter((u) => u.side !== s.view.side && !u.removed)"
+                           ".sort((a, b) => (b.kind === 'commander') - (a.kind === 'commander'))[0]"
+                           " || {}).id")
+        if enemy and click_unit(pg, enemy):
+            card = pg.inner_text(".unit-card")
+            assert not BAD_WORDS.search(card) and not re.search(r"\b(Own|Extra|Width|Depth)\b", card), card
+        assert dom_problems(pg, ids_of(pg)) == []
+        pg.evaluate("() => window.tertiaScreen.map.fit()")
+        pg.wait_for_timeout(100)
+        assert label_problems(pg) == []
         if SHOTS:
             troop = screen(pg, "s.view.state.units.find((u) => u.side === s.view.side && !u.removed"
                                " && u.kind !== 'commander').id")
@@ -445,6 +486,60 @@ def test_a_charge_dragged_home_shows_its_odds_before_its_dice(server: Server, br
         pg.click("[data-test=confirm-move]")
         pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}")
         assert any(e["dice"] for e in screen(pg, "s.view.log"))
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def test_a_deployment_not_yet_done_says_why_naming_the_tertia(server: Server, browser: Any) -> None:
+    """Charge yr Pikes!' secret deployment: a piece placed away from its tertia, and the
+    button to say the deployment is done is shown refused, with the rules' reason naming
+    the tertia by its card (no id); the top bar names the side deploying."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    try:
+        pg.goto(server.url + "/")
+        pg.wait_for_selector("[data-test=create]")
+        pg.select_option("#scenario", "naseby")
+        pg.select_option("#rules", "charge-yr-pikes")
+        pg.check("input[name=mode][value=ai]")
+        pg.select_option("#side", "parliament")
+        pg.fill("#seed", "1")
+        pg.click("[data-test=create]")
+        wait_for_us(pg, 30)
+        pg.wait_for_selector("[data-test=deploy-unit]")
+        assert "Parliament" in pg.inner_text("[data-test=active-side]")
+        # A foot regiment of a tertia of several, put down at the table's other end.
+        group = screen(pg, """(() => { const mine = s.view.state.units.filter((u) => u.side === s.view.side
+            && u.kind === 'foot');
+            const by = (c) => mine.filter((u) => u.command === c).length;
+            return mine.find((u) => by(u.command) > 1); })()""")
+        width = screen(pg, "s.table.width")
+        units = screen(pg, "s.view.state.units.filter((u) => !u.removed)")
+        pg.select_option("[data-test=deploy-unit]", group["id"])
+
+        def clear(x: float, y: float) -> bool:
+            room = max(group["width"], group["depth"]) + 2
+            return all(abs(u["x"] - x) > (u["width"] + room) / 2 or abs(u["y"] - y) > (u["depth"] + room) / 2
+                       for u in units)
+
+        spots = [(x, y) for y in (5.0, 9.0, 3.0) for x in range(8, int(width) - 8, 4)
+                 if abs(x - group["x"]) > 12 and clear(x, y)]
+        for x, y in spots[:4]:
+            version = screen(pg, "s.view.version")
+            cx, cy = to_client(pg, x, y)
+            pg.mouse.click(cx, cy)
+            pg.wait_for_timeout(600)
+            if screen(pg, "s.view.version") > version:
+                break
+        pg.wait_for_selector("[data-test=refused]")
+        refused = pg.inner_text("[data-test=refused]")
+        assert "must be deployed with all its units" in refused, refused
+        assert group["command"] not in refused
+        assert dom_problems(pg, ids_of(pg)) == []
         assert errors == [], errors
     finally:
         context.close()

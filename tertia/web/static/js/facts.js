@@ -98,7 +98,8 @@ export function factTags(card, book) {
   return h("p", { class: "fact-tags", "data-test": "fact-tags" }, tags.map((f) => {
     const glyph = book ? book.glyph(f) : f.glyph || "";
     return h("span", { class: `tag fact-${f.kind}`, "data-fact": f.key, title: [f.help, f.note].filter(Boolean).join(" — ") || null },
-      glyph ? h("b", {}, glyph) : null, f.kind === "hidden" ? `${f.text} (your side alone sees this)` : f.text);
+      glyph ? h("b", {}, glyph) : null, f.value === true ? f.label : f.text,
+      f.kind === "hidden" ? h("small", {}, " (your side alone sees this)") : null);
   }));
 }
 
