@@ -486,6 +486,17 @@ def test_a_charge_dragged_home_shows_its_odds_before_its_dice(server: Server, br
         pg.click("[data-test=confirm-move]")
         pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}")
         assert any(e["dice"] for e in screen(pg, "s.view.log"))
+        # Hits taken, as the pieces' facts say: pips on each base, and a meter on the card.
+        counts = screen(pg, """Object.values(s.view.pieces).flatMap((p) => p.facts
+            .filter((f) => f.kind === 'count' && f.on_base && f.value > 0 && f.value <= 6)
+            .map((f) => [p.id, f.key, f.value, f.text]))""")
+        assert counts, "no piece has taken a hit"
+        for uid, key, value, text in counts:
+            pips = pg.locator(f'.unit[data-unit="{uid}"] [data-test=base-pips] [data-fact="{key}"] circle')
+            assert pips.count() == value, (uid, key, value)
+            assert click_unit(pg, uid)
+            assert re.fullmatch(r"\w+ \d+ of \d+", text)
+            assert text in pg.inner_text(".unit-card [data-test=fact-meter]")
         assert errors == [], errors
     finally:
         context.close()
