@@ -28,6 +28,10 @@ settings.load_profile("tertia")
 collect_ignore = [] if _build.pure_requested() else [
     os.path.join(*module.split(".")) + ".py" for module in _build.COMPILED_MODULES
 ]
+# Modules a test server is told to load as plugins (TERTIA_RULESETS): importing one adds
+# its battles to a rule set, so collecting its doctests would change every whole-battle
+# test's list of scenarios.
+collect_ignore += ["tests/cyp_page_scenarios.py", "tests/d3_page_scenarios.py"]
 
 
 def pytest_report_collectionfinish(config: pytest.Config) -> str | None:
