@@ -85,16 +85,14 @@ def namer(state: GameState) -> Callable[[str], str | None]:
 
 def command_name(ruleset: RuleSet, state: GameState, command: str) -> str | None:
     """A command (the group of units an order or a card moves together) as players call
-    it: the rule set's own name for it, else its id when that is a plain word ("the
-    centre command"), else its commander's ("Sir John Meldrum's command"); ``None`` for
-    no command of the position."""
+    it: the rule set's own name for it, else its commander's ("Sir John Meldrum's
+    command"), the side to act's first, else its id in words ("the centre command");
+    ``None`` for no command of the position."""
     if not any(u.command == command for u in state.units.values()):
         return None
     named = ruleset.presentation().command_label(state, command)
     if named:
         return named
-    if command.replace("_", "").isalpha():  # a plain word: "the centre command"
-        return f"the {command.replace('_', ' ')} command"
     leader = state.units.get(command)
     if leader is None or not leader.is_commander:
         # The side to act's commander first: both sides may have a command of that name.
