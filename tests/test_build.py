@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import copyreg
+import importlib
 import json
 import os
 import pickle
@@ -206,7 +207,7 @@ def test_game_states_and_frozen_values_pickle_and_copy() -> None:
         for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
             assert again == value and type(again) is type(value)
     for module in _build.COMPILED_MODULES:
-        for value in vars(sys.modules[module]).values():
+        for value in vars(importlib.import_module(module)).values():
             params = getattr(value, "__dataclass_params__", None)
             if isinstance(value, type) and value.__module__ == module and params and params.frozen:
                 assert value in copyreg.dispatch_table, value
