@@ -85,27 +85,15 @@ def namer(state: GameState) -> Callable[[str], str | None]:
 
 def command_name(ruleset: RuleSet, state: GameState, command: str) -> str | None:
     """A command (the group of units an order or a card moves together) as players call
-    it: the rule set's own name for it, else its commander's ("Sir John Meldrum's
-    command"), the side to act's first, else its id in words ("the centre command");
+    it: the rule set's name for it (by default its commander's, "Sir John Meldrum's
+    command"), else its id in words when that is a plain word ("the centre command");
     ``None`` for no command of the position."""
     if not any(u.command == command for u in state.units.values()):
         return None
     named = ruleset.presentation().command_label(state, command)
     if named:
         return named
-    leader = state.units.get(command)
-    if leader is None or not leader.is_commander:
-        # The side to act's commander first: both sides may have a command of that name.
-        leaders = sorted((u for u in state.units.values() if u.is_commander and u.command == command),
-                         key=lambda u: u.side != state.to_act)
-        leader = leaders[0] if leaders else None
-    if leader is not None:
-        return f"{possessive(leader.label)} command"
     return f"the {command.replace('_', ' ').replace('-', ' ')} command"
-
-
-def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def describe(ruleset: RuleSet, state: GameState, action: Action,

@@ -31,12 +31,12 @@ def test_the_menu_is_built_from_the_vocabulary() -> None:
     code, out = play(LB, ["3"])
     lb = get_ruleset("larger-battles")
     assert "Turn 1, movement phase: Parliament to act" in out
-    assert "3. Order the centre command to move" in out and "5. End the movement phase" in out
+    assert "3. Order Colonel Hollis' command to move" in out and "5. End the movement phase" in out
     for kind in ("give_order", "move"):
         label = lb.action_kind(kind).label  # type: ignore[union-attr]
         assert f". {label} …" in out
     assert "Bombard …" not in out  # not a movement-phase kind
-    assert "Parliament order the centre command to move" in out  # the order was given
+    assert "Parliament orders Colonel Hollis' command to move" in out  # the order was given
     assert code == 1 and "error: the input ended before the battle did; nothing was saved" in out
 
 

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.actions import ACTION_TYPES, Action
-from tertia.offers import possessive
+from tertia.core.narration import possessive
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.web.app import create_app
 from tests.fact_support import fact_of

@@ -98,6 +98,29 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def side_does(side: str, verb: str) -> str:
+    """``side`` doing ``verb``, the verb agreeing with the side's name: a name in the
+    plural ("Royalists", "Parliamentarians (Waller)") takes the verb as it is, any other
+    ("Parliament", "The King's army") the third person singular.
+
+    >>> side_does("Parliament (Earl of Essex)", "order"), side_does("Royalists", "order")
+    ('Parliament (Earl of Essex) orders', 'Royalists order')
+    >>> side_does("Parliament", "move first"), side_does("Parliament", "choose")
+    ('Parliament moves first', 'Parliament chooses')
+    """
+    first = side.split(" (")[0].split()[-1] if side.strip() else side
+    if first.endswith("s") and not first.endswith(("'s", "ss")):
+        return f"{side} {verb}"
+    word, sep, rest = verb.partition(" ")
+    if word.endswith(("s", "sh", "ch", "x", "z", "o")):
+        word += "es"
+    elif word.endswith("y") and word[-2:-1] not in "aeiou":
+        word = word[:-1] + "ies"
+    else:
+        word += "s"
+    return f"{side} {word}{sep}{rest}"
+
+
 def possessive(name: str) -> str:
     """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"

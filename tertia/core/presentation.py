@@ -36,6 +36,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from tertia.core.hidden import is_hidden
+from tertia.core.narration import possessive
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 
@@ -214,8 +215,12 @@ class Presentation:
 
     def command_label(self, state: GameState, command: str) -> str | None:
         """A command (the group of units a card or order moves together) as the players
-        call it, for buttons and prompts; None for the plain "the <id> command"."""
-        return None
+        call it, for buttons, prompts and the narrative: by default by its commander
+        ("Colonel Hollis' command"), the side to act's first, since both sides may have a
+        command of one name; None when no commander leads it."""
+        leaders = sorted((u for u in state.units.values() if u.is_commander and u.command == command),
+                         key=lambda u: (u.side != state.to_act, u.id))
+        return f"{possessive(leaders[0].label)} command" if leaders else None
 
     # --- for front ends --------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from typing import Any
 
 from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
-from tertia.core.narration import DICE_TAKERS, SENTENCES, humanise, plural
+from tertia.core.narration import DICE_TAKERS, SENTENCES, humanise, plural, side_does
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
@@ -366,7 +366,7 @@ class Narrator:
     # One method per event type; each returns (text or None, kind).
 
     def _game_started(self, e: ev.GameStarted, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"The battle begins: {self.side(e.first_side)} move first.", "heading"
+        return f"The battle begins: {side_does(self.side(e.first_side), 'move first')}.", "heading"
 
     def _turn_began(self, e: ev.TurnBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"Turn {e.turn} — {self.side(e.side)}", "heading"
@@ -434,7 +434,7 @@ class Narrator:
         return f"{name} {phrase}{detail}", "loss"
 
     def _objective_taken(self, e: ev.ObjectiveTaken, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.side(e.side)} take {e.objective}", "objective"
+        return side_does(self.side(e.side), f"take {e.objective}"), "objective"
 
     def _decision_label(self, kind: str) -> str:
         named = self.decisions(kind) if self.decisions is not None else None
@@ -446,8 +446,8 @@ class Narrator:
     def _decision_made(self, e: ev.DecisionMade, dice: Sequence[ev.DiceRolled]) -> _Told:
         kind = self._decision_label(e.kind)
         if e.choice is None:
-            return f"{self.side(e.side)} decline ({kind})", "decision"
-        return f"{self.side(e.side)} choose {self._field_words(e.choice)} ({kind})", "decision"
+            return side_does(self.side(e.side), f"decline ({kind})"), "decision"
+        return side_does(self.side(e.side), f"choose {self._field_words(e.choice)} ({kind})"), "decision"
 
     def _narrated(self, e: ev.Narrated, dice: Sequence[ev.DiceRolled]) -> _Told:
         return self._purpose(e.text), "note"

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Self
 
 from tertia.core.events import DiceRolled, Event
 from tertia.core.geometry import Base
-from tertia.core.narration import Narrating, Sentence, humanise, possessive, tells
+from tertia.core.narration import Narrating, Sentence, humanise, possessive, side_does, tells
 from tertia.core.records import frozen_value
 from tertia.core.reducer import handles
 from tertia.core.ruledata import RuleData
@@ -130,7 +130,7 @@ PURPOSES = {"move": "to move", "bombard": "to bombard"}
 @tells(OrderGiven)
 def order_given(n: Narrating, e: OrderGiven, dice: Sequence[DiceRolled]) -> Sentence:
     purpose = PURPOSES.get(e.purpose, f"({humanise(e.purpose)})")
-    return f"{n.side(e.side)} order {n.target(e.target)} {purpose}", "order"
+    return side_does(n.side(e.side), f"order {n.target(e.target)} {purpose}"), "order"
 
 
 @tells(SupplyRaided)
