@@ -7,11 +7,12 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from tertia.web.app import create_app
-from tests.web_support import bearer, create, service
+from tests.web_support import bearer, create, service, wait_until
 
 
 class Clock:
@@ -69,3 +70,35 @@ def test_a_wait_on_a_game_dropped_from_memory_ends(tmp_path: Path) -> None:
                             headers=bearer(token))
         assert answer.status_code == 200 and answer.json()["changed"] is False
         assert time.monotonic() - began < 3
+
+
+def version_of(client: TestClient, game: dict[str, Any]) -> int:
+    return int(service(client).live(game["id"], asked=False).version)
+
+
+def test_the_ai_stops_a_battle_nobody_watches_and_goes_on_when_asked(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.05)) as client:
+        clock = Clock()
+        service(client).idle_clock = clock
+        game = create(client, mode="watch")
+        wait_until(lambda: version_of(client, game) >= 3)
+        clock.now += 61  # the spectator has gone
+        time.sleep(0.3)
+        stopped = version_of(client, game)
+        time.sleep(0.5)
+        assert version_of(client, game) == stopped
+        assert client.get(f"/api/games/{game['id']}/view", headers=bearer(game["tokens"]["spectator"])
+                          ).status_code == 200
+        wait_until(lambda: version_of(client, game) > stopped + 2)
+
+
+def test_a_game_asked_about_again_and_again_is_played_at_its_pace(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.2)) as client:
+        game = create(client, mode="watch")
+        wait_until(lambda: version_of(client, game) >= 1)
+        start, began = version_of(client, game), time.monotonic()
+        for _ in range(20):  # every change and every return of a spectator looks at it again
+            service(client).on_change(game["id"])
+        time.sleep(2.0)
+        played = version_of(client, game) - start
+        assert played <= (time.monotonic() - began) / 0.2 + 2

@@ -21,6 +21,11 @@ changes until publication, so the AI works outside the game's lock and the perso
 requests are answered meanwhile, not when the AI is done. A game that hides nothing from
 its person, and one the AI plays on both sides (its spectator may look from either side),
 publish at once.
+
+**Attention.** The AI plays on in a game only while someone has asked about it lately
+(:data:`~tertia.web.games.ATTENTION_SECONDS`): a battle of the AI against itself whose
+spectator has gone stops where it is, holding neither the runner nor memory, and goes on
+when it is next asked for.
 """
 
 from __future__ import annotations
@@ -58,6 +63,9 @@ class AiRunner:
         self.clock = clock
         service.clock = clock
         self._due: list[tuple[float, int, str]] = []
+        self._queued: dict[str, float] = {}
+        """Each game's one time to be looked at: a game is never in the queue twice, so it
+        is never played at twice the pace."""
         self._count = 0
         self._wake = threading.Condition()
         self._stopping = False
@@ -73,6 +81,7 @@ class AiRunner:
             self._thread = threading.Thread(target=self._run, name="tertia-ai", daemon=True)
             self._thread.start()
         for game_id in self.service.store.unfinished_games():
+            self.service.attend(game_id)  # games awaiting the AI resume at once
             self.schedule(game_id)
 
     def stop(self) -> None:
@@ -87,9 +96,15 @@ class AiRunner:
             self.service.forget(game_id)
 
     def schedule(self, game_id: str, delay: float = 0.0) -> None:
+        """Look at the game after ``delay`` seconds (sooner if it is to be looked at sooner
+        already)."""
         with self._wake:
+            due = self.clock() + delay
+            if self._queued.get(game_id, math.inf) <= due:
+                return
+            self._queued[game_id] = due
             self._count += 1
-            heapq.heappush(self._due, (self.clock() + delay, self._count, game_id))
+            heapq.heappush(self._due, (due, self._count, game_id))
             self._wake.notify()
 
     def _run(self) -> None:
@@ -100,7 +115,10 @@ class AiRunner:
                     self._wake.wait(timeout)
                 if self._stopping:
                     return
-                _, _, game_id = heapq.heappop(self._due)
+                due, _, game_id = heapq.heappop(self._due)
+                if self._queued.get(game_id) != due:
+                    continue  # brought forward since: looked at then
+                del self._queued[game_id]
             try:
                 again = self.play_one(game_id)
             except ServiceError:
@@ -121,7 +139,9 @@ class AiRunner:
         the AI has nothing to do."""
         if game_id in self._pending:
             return self._publish_when_due(game_id)
-        live = self.service.live(game_id)
+        if not self.service.attended(game_id):
+            return None  # nobody is looking: it goes on when next asked for
+        live = self.service.live(game_id, asked=False)
         with live.lock:
             state = live.state
             if state.is_over or live.controller(state.to_act) != "ai":

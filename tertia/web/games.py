@@ -53,6 +53,11 @@ CACHE_SIZE = 64
 IDLE_SECONDS = 300.0
 """A game no request has asked for in this long is dropped from memory (and rebuilt from
 the database when next asked for): games left by their players hold no memory for long."""
+ATTENTION_SECONDS = 60.0
+"""The AI plays on in a game only while someone has asked about it this recently (an open
+page asks at least every 20 seconds, waiting for changes): a battle of the AI against
+itself that nobody watches any more, or an AI's turn nobody waits for, stops there, and
+goes on when the game is next asked for."""
 DRAWN_SEED_BITS = 128
 ODDS_SECONDS = 10.0
 """How long a question of odds may walk its branches while the game waits: an action whose
@@ -125,13 +130,18 @@ class GameService:
     """Create, view, play, undo and replay games; the HTTP layer only translates."""
 
     def __init__(self, store: GameStore, *, cache_size: int = CACHE_SIZE,
-                 idle_seconds: float = IDLE_SECONDS) -> None:
+                 idle_seconds: float = IDLE_SECONDS, attention_seconds: float = ATTENTION_SECONDS) -> None:
         self.store = store
         self.cache_size = cache_size
         self.idle_seconds = idle_seconds
+        self.attention_seconds = attention_seconds
         self.idle_clock: Callable[[], float] = time.monotonic
-        """The clock idleness is read on (never the AI runner's, which tests drive)."""
+        """The clock idleness and attention are read on (never the AI runner's, which
+        tests drive)."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self._asked: dict[str, float] = {}
+        """When each game was last asked about, oldest first; only those within
+        :attr:`attention_seconds` are kept."""
         self._cache_lock = threading.Lock()
         self.on_change: Callable[[str], None] = lambda game_id: None
         """Called after every change to a game (the AI runner listens)."""
@@ -140,14 +150,28 @@ class GameService:
 
     # --- games in memory -------------------------------------------------------------------
 
-    def live(self, game_id: str) -> LiveGame:
+    def live(self, game_id: str, *, asked: bool = True) -> LiveGame:
+        """The game in memory, rebuilt from the store when it is not. ``asked``: a request
+        asks for it (not the AI runner), so the AI goes on with it if it had stopped for
+        want of attention (:data:`ATTENTION_SECONDS`)."""
+        resumed = asked and not self.attend(game_id)
+        found = self._held(game_id)
+        if found is None:
+            found = self._load(game_id)
+        if resumed:
+            self.on_change(game_id)
+        return found
+
+    def _held(self, game_id: str) -> LiveGame | None:
         with self._cache_lock:
             found = self._live.get(game_id)
             if found is not None:
                 self._live.move_to_end(game_id)
                 found.used_at = self.idle_clock()
                 self._drop_idle()
-                return found
+            return found
+
+    def _load(self, game_id: str) -> LiveGame:
         loaded = self.store.load_game(game_id)
         if loaded is None:
             raise not_found(f"game {game_id!r}")
@@ -182,6 +206,23 @@ class GameService:
             if oldest.used_at >= stale:
                 return
             self._live.popitem(last=False)
+
+    def attend(self, game_id: str) -> bool:
+        """Note that someone asks about the game now; whether someone had already within
+        :attr:`attention_seconds`."""
+        now = self.idle_clock()
+        with self._cache_lock:
+            last = self._asked.pop(game_id, None)
+            self._asked[game_id] = now
+            stale = now - self.attention_seconds
+            while (oldest := next(iter(self._asked))) != game_id and self._asked[oldest] < stale:
+                del self._asked[oldest]
+        return last is not None and last >= stale
+
+    def attended(self, game_id: str) -> bool:
+        """Has anyone asked about the game within :attr:`attention_seconds`?"""
+        last = self._asked.get(game_id)
+        return last is not None and last >= self.idle_clock() - self.attention_seconds
 
     @property
     def games_in_memory(self) -> int:
@@ -275,6 +316,7 @@ class GameService:
         tokens = {role: secrets.token_urlsafe(24) for role in roles}
         self.store.create_game(live.row, {r: token_digest(t) for r, t in tokens.items()})
         self._keep(live)
+        self.attend(row.id)
         self.on_change(row.id)
         return live, tokens
 
