@@ -169,7 +169,14 @@ def out_of_window(pg: Any) -> list[str]:
           }
         }
         const panel = document.querySelector('.side-panel');
-        if (panel) check(panel, 'the side panel');
+        if (panel) {
+          check(panel, 'the side panel');
+          const edge = panel.getBoundingClientRect().right;
+          for (const b of panel.querySelectorAll('.btn, select')) {
+            const r = b.getBoundingClientRect();
+            if (r.width && r.right > edge + 1) out.push(`${b.innerText.trim()} beyond the side panel`);
+          }
+        }
         const map = document.querySelector('.map-box');
         if (map) check(map, 'the map');
         return out; }"""))
