@@ -121,7 +121,7 @@ class Fact:
         }
         if self.limit is not None:
             out["limit"] = self.limit
-        glyph = self.glyph or (spec.glyph if spec.kind is FactKind.BADGE else None)
+        glyph = self.glyph or (spec.glyph if spec.kind in (FactKind.BADGE, FactKind.HIDDEN) else None)
         if glyph and spec.on_base:
             out["glyph"] = glyph
         if spec.on_base:
