@@ -304,7 +304,7 @@ class Narrator:
         with contextlib.suppress(AttributeError, KeyError, IndexError, TypeError, ValueError):
             self.state = reduce(self.state, event)
 
-    def _purpose(self, purpose: str) -> str:
+    def purpose(self, purpose: str) -> str:
         """A die's purpose with side ids given as side names."""
         text = humanise(purpose)
         for side_id in self._side_ids():
@@ -329,7 +329,7 @@ class Narrator:
         return own, [d for d in dice if all(d is not o for o in own)]
 
     def _dice_entry(self, dice: Sequence[ev.DiceRolled]) -> NarrativeLine:
-        parts = [f"{self._purpose(d.purpose)}: {d.value} ({d.die})" for d in dice]
+        parts = [f"{self.purpose(d.purpose)}: {d.value} ({d.die})" for d in dice]
         return NarrativeLine("Dice — " + "; ".join(parts), "dice", dice[-1])
 
     def _entry(self, e: ev.Event, dice: Sequence[ev.DiceRolled]) -> NarrativeLine | None:
@@ -377,7 +377,7 @@ class Narrator:
         return f"{humanise(e.phase).capitalize()} phase", "phase"
 
     def _dice_rolled(self, e: ev.DiceRolled, dice: Sequence[ev.DiceRolled]) -> _Told:
-        purpose = self._purpose(e.purpose)
+        purpose = self.purpose(e.purpose)
         return f"{purpose[:1].upper()}{purpose[1:]}: rolled {e.value} ({e.die})", "dice"
 
     def _unit_moved(self, e: ev.UnitMoved, dice: Sequence[ev.DiceRolled]) -> _Told:
@@ -450,7 +450,7 @@ class Narrator:
         return side_does(self.side(e.side), f"choose {self._field_words(e.choice)} ({kind})"), "decision"
 
     def _narrated(self, e: ev.Narrated, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return self._purpose(e.text), "note"
+        return self.purpose(e.text), "note"
 
     def _status_changed(self, e: ev.UnitStatusChanged, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)}: {humanise(e.key)} now {_value_text(e.value)}", "note"

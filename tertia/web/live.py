@@ -21,7 +21,7 @@ from tertia.ai.player import Player
 from tertia.battle import dice_seed, player_seed
 from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import Roll, SeedCheckedDice, SeededDice
-from tertia.core.events import Event
+from tertia.core.events import DiceRolled, Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.narrative import Narrator
@@ -191,6 +191,7 @@ class LiveGame:
             return tuple((n.text, n.kind) for n in tell_safely(narrator, shown, where=where))
 
         lines = self._lines.get_or_make((index, side), tell)
+        words = Narrator(None, side_names=self.side_names())  # a die's purpose in words
         after = self.states[index]
         try:
             moves = moves_of(before, events, shown)
@@ -206,8 +207,8 @@ class LiveGame:
             "lines": [{"text": text, "kind": kind} for text, kind in lines],
             "moves": moves,
             "dice": [
-                {"purpose": e.to_dict()["purpose"], "die": e.to_dict()["die"], "value": e.to_dict()["value"]}
-                for e in shown if e.type == "dice_rolled"
+                {"purpose": words.purpose(e.purpose), "die": e.die, "value": e.value}
+                for e in shown if isinstance(e, DiceRolled)
             ],
         }
 
