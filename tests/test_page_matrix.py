@@ -41,7 +41,9 @@ CELLS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("example-declare", "declare", "parliament", {}),
 ]
 
-SECONDS_A_CELL = 30.0
+SECONDS_A_CELL = 120.0
+"""How long a cell may play before giving up: a bound for a busy machine; a cell ends as
+soon as a turn of each side is done."""
 BAD_WORDS = re.compile(r"\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]|\?\"|"
                        r"Nothing this unit may do right now\.")
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
