@@ -26,20 +26,26 @@ from typing import Any
 
 import pytest
 
+from tertia.rulesets import ruleset_ids
+from tertia.scenarios.catalogue import default_scenario, load_named
+from tests.plugin_rules import with_plugins
 from tests.test_web_browser import CHROMIUM_ARGS, find_chromium
 from tests.web_server import Server
 
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
-CELLS: list[tuple[str, str, str, dict[str, Any]]] = [
-    # rule set, scenario, our side, options
-    ("larger-battles", "edgehill", "royalist", {}),
-    ("d3-commands", "edgehill", "parliament", {}),
-    ("d3-cards", "chalgrove", "parliament", {}),
-    ("declare-thee-sir", "edgehill", "parliament", {}),
-    ("charge-yr-pikes", "naseby", "parliament", {}),
-    ("example-declare", "declare", "parliament", {}),
-]
+def _cells() -> list[tuple[str, str, str, dict[str, Any]]]:
+    """Every registered rule set (the example plugin's too) on its default battle, our side
+    the battle's first: a rule set registered later is a cell without an edit here."""
+    with with_plugins():
+        cells = []
+        for rules in ruleset_ids():
+            scenario = default_scenario(rules)
+            cells.append((rules, scenario, load_named(scenario, rules_id=rules).side_ids[0], {}))
+        return cells
+
+
+CELLS = _cells()
 
 SECONDS_A_CELL = 120.0
 """How long a cell may play before giving up: a bound for a busy machine; a cell ends as
