@@ -200,6 +200,20 @@ def to_client(pg: Any, x: float, y: float) -> tuple[float, float]:
     return float(found[0]), float(found[1])
 
 
+def panel_problems(pg: Any) -> list[str]:
+    """Panels the view fills whose words the page does not show: each panel's items, the
+    shared blocks' and a rule set's own alike (``view.panels``), must be in its node."""
+    problems = []
+    for panel in screen(pg, "s.view.panels") or []:
+        texts = [i["text"] for sec in panel["sections"] if sec.get("open", True) for i in sec["items"]]
+        if not texts:
+            continue
+        node = pg.query_selector(f"[data-test=panel-{panel['name']}]")
+        shown = node.inner_text() if node is not None and node.is_visible() else ""
+        problems += [f"{panel['name']}: {t!r} not shown" for t in texts if t not in shown]
+    return problems
+
+
 def screen(pg: Any, what: str) -> Any:
     return pg.evaluate(f"() => {{ const s = window.tertiaScreen; return {what}; }}")
 
@@ -441,6 +455,7 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
             card = pg.inner_text(".unit-card")
             assert not BAD_WORDS.search(card) and not re.search(r"\b(Own|Extra|Width|Depth)\b", card), card
         assert dom_problems(pg, ids_of(pg)) == []
+        assert panel_problems(pg) == []
         pg.evaluate("() => window.tertiaScreen.map.fit()")
         pg.wait_for_timeout(100)
         assert label_problems(pg) == []

@@ -167,6 +167,65 @@ class PieceCard:
         }
 
 
+SECTION_STYLES = ("cards", "list", "lines", "dice")
+ITEM_STATES = ("active", "played", "back", "gone", "waiting", "obeyed", "refused")
+
+
+@dataclass(frozen=True, slots=True)
+class PanelItem:
+    """One entry of a panel's section: its ``text``; the ``side`` it belongs to; its
+    ``state`` (one of :data:`ITEM_STATES`: a card in play, played, face down ...); a
+    ``title`` on hover; the ``unit`` it is about (a click selects it)."""
+
+    text: str
+    side: str | None = None
+    state: str | None = None
+    title: str | None = None
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.state is not None and self.state not in ITEM_STATES:
+            raise ValueError(f"panel item state {self.state!r}: one of {', '.join(ITEM_STATES)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text}
+        for key in ("side", "state", "title", "unit"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PanelSection:
+    """A titled part of a panel: its ``items`` drawn in one ``style`` (one of
+    :data:`SECTION_STYLES`: a row of small ``cards``, a ``list`` one item a line, ``lines``
+    of sentences, ``dice``), a ``note`` under it, shown at once or on demand (``open``)."""
+
+    key: str
+    items: tuple[PanelItem, ...]
+    style: str = "list"
+    title: str | None = None
+    note: str | None = None
+    side: str | None = None
+    open: bool = True
+
+    def __post_init__(self) -> None:
+        if self.style not in SECTION_STYLES:
+            raise ValueError(f"panel section style {self.style!r}: one of {', '.join(SECTION_STYLES)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key, "style": self.style,
+                               "items": [i.to_dict() for i in self.items]}
+        for key in ("title", "note", "side"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if not self.open:
+            out["open"] = False
+        return out
+
+
 class Presentation:
     """What a rule set shows: its pieces' facts, the distances drawn round a piece, the
     card that activates a piece, the position in brief, and its own names for commands.
@@ -221,6 +280,12 @@ class Presentation:
         leaders = sorted((u for u in state.units.values() if u.is_commander and u.command == command),
                          key=lambda u: (u.side != state.to_act, u.id))
         return f"{possessive(leaders[0].label)} command" if leaders else None
+
+    def panel(self, name: str, seen: GameState, viewer: str) -> tuple[PanelSection, ...] | None:
+        """What the rule set's own panel ``name`` (one of its ``PANELS`` not among the
+        shared blocks' :data:`~tertia.core.vocabulary.PANEL_NAMES`) shows ``viewer``, from
+        ``seen``, its observation; None for a panel the shared blocks fill."""
+        return None
 
     # --- for front ends --------------------------------------------------------------------
 

@@ -255,14 +255,19 @@ DECK = "deck"
 DEPLOYMENT = "deployment"
 ATTACK_PLAN = "attack-plan"
 PANEL_NAMES = (ORDERS, COMMAND_CARDS, DECK, DEPLOYMENT, ATTACK_PLAN)
-"""The panels front ends know how to draw."""
+"""The panels the shared blocks fill (orders, command cards, a deck, deployment, an attack
+plan). A rule set may declare a panel of any other name and fill it itself, from generic
+sections (:meth:`Presentation.panel <tertia.core.presentation.Presentation.panel>`)."""
+
+_PANEL_NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
 class PanelKind:
-    """A panel beside the table: one of :data:`PANEL_NAMES`, with the ``label`` it is
-    headed by, what it shows (``help``), and the action type it makes, if any (its
-    actions are then made there rather than as the prompt's buttons)."""
+    """A panel beside the table: one of :data:`PANEL_NAMES` or a rule set's own (which its
+    presentation fills), with the ``label`` it is headed by, what it shows (``help``), and
+    the action type it makes, if any (its actions are then made there rather than as the
+    prompt's buttons)."""
 
     name: str
     label: str
@@ -270,8 +275,8 @@ class PanelKind:
     action: str | None = None
 
     def __post_init__(self) -> None:
-        if self.name not in PANEL_NAMES:
-            raise ValueError(f"no panel {self.name!r}; panels: {', '.join(PANEL_NAMES)}")
+        if not _PANEL_NAME.match(self.name):
+            raise ValueError(f"panel name {self.name!r}: lower-case words joined by - or _")
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "label": self.label, "help": self.help, "action": self.action}

@@ -29,7 +29,7 @@ from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction
-from tertia.core.vocabulary import COMMAND_CARDS, DECK
+from tertia.core.vocabulary import COMMAND_CARDS, DECK, PANEL_NAMES
 from tertia.io.scenario_file import ScenarioError
 from tertia.offers import idle_reasons, parse_items, prompt_offers, prompt_refusals, unit_offers
 from tertia.rulesets import get_ruleset, ruleset_ids
@@ -694,7 +694,15 @@ def panels_of(live: LiveGame, seen: Mapping[str, Any], viewer: str, status: Mapp
     units = {str(u.get("id")): str(u.get("name") or u.get("id")) for u in seen.get("units") or ()}
     values = game_values(seen)
     out = []
+    presentation = ruleset.presentation()
+    observed: GameState | None = None
     for spec in ruleset.PANELS:
+        if spec.name not in PANEL_NAMES:  # the rule set's own panel, which it fills itself
+            if observed is None:
+                observed = live.game.observed_state(live.state, viewer)
+            sections = presentation.panel(spec.name, observed, viewer) or ()
+            out.append({**spec.to_dict(), "sections": [s.to_dict() for s in sections], "labels": {}})
+            continue
         kind = ruleset.action_kind(spec.action) if spec.action else None
         out.append(panel_view(
             spec, viewer=viewer, to_act=live.state.to_act, phase=seen.get("phase"),

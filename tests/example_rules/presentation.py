@@ -8,10 +8,11 @@ from typing import Any
 
 from tertia.activation import deck
 from tertia.core.hidden import is_hidden
-from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.presentation import Fact, FactKind, FactSpec, PanelItem, PanelSection, Presentation
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tests.example_rules.data import DEFAULT_STANDS, RULE, game_data, piece
+from tests.example_rules.vocabulary import MUSTER
 
 EX_STANDS = FactSpec("ex_stands", "Divisions", FactKind.COUNT,
                      "Divisions left of the regiment's usual number", RULE, on_base=True)
@@ -54,6 +55,26 @@ class ExamplePresentation(Presentation):
                  glyph=ARRAY_MARKS.get(own.formation)),
             Fact(EX_CHOSEN.key, chosen),
         ]
+
+    def panel(self, name: str, seen: GameState, viewer: str) -> tuple[PanelSection, ...] | None:
+        """The muster: the unit the viewer's free-move card goes to (the enemy's choice
+        face down), and how many cards are left to draw."""
+        if name != MUSTER:
+            return None
+        game = game_data(seen)
+        chosen = []
+        for side, unit in game.free_move:
+            if is_hidden(unit) or side != viewer:
+                chosen.append(PanelItem("a unit chosen in secret", side=side, state="back"))
+            elif unit in seen.units:
+                chosen.append(PanelItem(seen.units[unit].label, side=side, state="active", unit=unit))
+        left = len(game.deck_left)
+        return (
+            PanelSection("ex-free-move", tuple(chosen), "list", title="Free-move cards",
+                         note=None if chosen else "Not yet given this turn."),
+            PanelSection("ex-cards-left", (PanelItem(f"{left} card{'' if left == 1 else 's'} left to draw"),),
+                         "lines"),
+        )
 
     def card_of(self, unit: Unit) -> str | None:
         return None if unit.kind is UnitKind.COMMANDER else deck.unit_card(unit.id)

@@ -38,7 +38,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, Violation
-from tertia.core.vocabulary import ActionKind, DecisionKind
+from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import (
     FORMATIONS,
@@ -125,6 +125,7 @@ class ExampleDeclare(RuleSet):
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     AI: ClassVar[AiSpec | None] = vocabulary.AI
+    PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
 
     def presentation(self) -> ExamplePresentation:
         return ExamplePresentation(self)

@@ -4,7 +4,7 @@ computer players."""
 from __future__ import annotations
 
 from tertia.core.ai_spec import AiSpec
-from tertia.core.vocabulary import ActionKind, DecisionKind, FieldKind, FieldSpec
+from tertia.core.vocabulary import ActionKind, DecisionKind, FieldKind, FieldSpec, PanelKind
 from tests.example_rules.data import ASSIGN_FREE_MOVE, COUNTERCHARGE, RULES_ID, STAND_OR_FIRE
 from tests.example_rules.sequence import PHASE
 
@@ -59,6 +59,13 @@ DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(COUNTERCHARGE, "Countercharge", "Does one of {eligible} countercharge {charger}?",
                  "declare_countercharge", f"{R}, Melee"),
 )
+
+MUSTER = "ex-muster"
+PANELS: tuple[PanelKind, ...] = (
+    PanelKind(MUSTER, "Muster",
+              "Your free-move card's unit (kept from the enemy) and the cards left to draw"),
+)
+"""A panel of the example's own, which no front end knows by name: its presentation fills it."""
 
 AI = AiSpec(proposer="tests.example_rules.player:propose",
             doctrine="tests.example_rules.player:SimpleGeneral")
