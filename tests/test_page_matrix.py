@@ -51,7 +51,8 @@ SECONDS_A_CELL = 120.0
 """How long a cell may play before giving up: a bound for a busy machine; a cell ends as
 soon as a turn of each side is done."""
 BAD_WORDS = re.compile(r"\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]|\?\"|"
-                       r"Nothing this unit may do right now\.")
+                       r"Nothing this unit may do right now\.|could not be told")
+"""Placeholders, a card with no reason, and a log entry whose event could not be told."""
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
@@ -90,10 +91,10 @@ def test_the_page_checks_catch_what_they_look_for(browser: Any) -> None:
     try:
         pg.set_content("<div class='choices'><button>Move</button><button>Move</button></div>"
                        "<p>Hits undefined of 4 · null · p-foot-1 · advance_and_fire · "
-                       "Own [object Object]</p>")
+                       "Own [object Object] · (this event could not be told: x)</p>")
         found = " | ".join(dom_problems(pg, {"p-foot-1", "centre"}))
         for wanted in ("'undefined'", "'null'", "'[object Object]'", "'advance_and_fire'", "'p-foot-1'",
-                       "'Move' twice"):
+                       "'Move' twice", "'could not be told'"):
             assert wanted in found, (wanted, found)
         pg.set_content("<p>Hits 2 of 4 · Sir John's foot, in line · the centre command</p>")
         assert dom_problems(pg, {"p-foot-1", "centre"}) == []
