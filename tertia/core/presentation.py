@@ -175,13 +175,15 @@ ITEM_STATES = ("active", "played", "back", "gone", "waiting", "obeyed", "refused
 class PanelItem:
     """One entry of a panel's section: its ``text``; the ``side`` it belongs to; its
     ``state`` (one of :data:`ITEM_STATES`: a card in play, played, face down ...); a
-    ``title`` on hover; the ``unit`` it is about (a click selects it)."""
+    ``title`` on hover; the ``unit`` it is about (a click selects it) and the ``target``
+    an offer of the panel's kind is aimed at."""
 
     text: str
     side: str | None = None
     state: str | None = None
     title: str | None = None
     unit: str | None = None
+    target: str | None = None
 
     def __post_init__(self) -> None:
         if self.state is not None and self.state not in ITEM_STATES:
@@ -189,7 +191,7 @@ class PanelItem:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text}
-        for key in ("side", "state", "title", "unit"):
+        for key in ("side", "state", "title", "unit", "target"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -282,9 +284,9 @@ class Presentation:
         return f"{possessive(leaders[0].label)} command" if leaders else None
 
     def panel(self, name: str, seen: GameState, viewer: str) -> tuple[PanelSection, ...] | None:
-        """What the rule set's own panel ``name`` (one of its ``PANELS`` not among the
-        shared blocks' :data:`~tertia.core.vocabulary.PANEL_NAMES`) shows ``viewer``, from
-        ``seen``, its observation; None for a panel the shared blocks fill."""
+        """What panel ``name`` (one of its ``PANELS``) shows ``viewer``, from ``seen``, its
+        observation: a rule set's own panel is always filled here; None leaves one of the
+        shared blocks' panels (:data:`~tertia.core.vocabulary.PANEL_NAMES`) to them."""
         return None
 
     # --- for front ends --------------------------------------------------------------------

@@ -37,7 +37,7 @@ from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
 from tertia.scenarios.catalogue import scenario_names as catalogue_names
 from tertia.scenarios.catalogue import shipped_scenarios as catalogue_shipped
-from tertia.web.cards import card_view, game_values
+from tertia.web.cards import card_view
 from tertia.web.deck import deck_view
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
@@ -692,23 +692,22 @@ def panels_of(live: LiveGame, seen: Mapping[str, Any], viewer: str, status: Mapp
     (:mod:`tertia.web.panels`)."""
     ruleset = live.game.ruleset
     units = {str(u.get("id")): str(u.get("name") or u.get("id")) for u in seen.get("units") or ()}
-    values = game_values(seen)
     out = []
     presentation = ruleset.presentation()
     observed: GameState | None = None
     for spec in ruleset.PANELS:
-        if spec.name not in PANEL_NAMES:  # the rule set's own panel, which it fills itself
-            if observed is None:
-                observed = live.game.observed_state(live.state, viewer)
-            sections = presentation.panel(spec.name, observed, viewer) or ()
-            out.append({**spec.to_dict(), "sections": [s.to_dict() for s in sections], "labels": {}})
+        if observed is None:
+            observed = live.game.observed_state(live.state, viewer)
+        sections = presentation.panel(spec.name, observed, viewer)
+        if sections is not None or spec.name not in PANEL_NAMES:  # the rule set fills it itself
+            out.append({**spec.to_dict(), "sections": [s.to_dict() for s in sections or ()], "labels": {}})
             continue
         kind = ruleset.action_kind(spec.action) if spec.action else None
         out.append(panel_view(
             spec, viewer=viewer, to_act=live.state.to_act, phase=seen.get("phase"),
             pending=status.get("pending") is not None, summary=status.get("summary") or {},
             side_names=live.side_names(), names=lambda ident: units.get(ident, ident), deck=deck, cards=cards,
-            values=values, phases=kind.phases if kind is not None else ()))
+            phases=kind.phases if kind is not None else ()))
     return out
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tertia.core.vocabulary import ATTACK_PLAN, COMMAND_CARDS, DECK, ORDERS, PanelKind
+from tertia.core.vocabulary import COMMAND_CARDS, DECK, ORDERS, PanelKind
 
 CARD_NAMES = {"centre": "Centre", "right": "Right flank", "left": "Left flank", "reserve": "Reserve",
               "independent": "Independent"}
@@ -59,10 +59,10 @@ def section(key: str, items: Sequence[Mapping[str, Any]], style: str = "list",
 def panel_view(spec: PanelKind, *, viewer: str, to_act: str, phase: str | None, pending: bool,
                summary: Mapping[str, Any], side_names: Mapping[str, str], names: Namer,
                deck: Mapping[str, Any] | None, cards: Mapping[str, Any] | None,
-               values: Mapping[str, Any], phases: Sequence[str]) -> dict[str, Any]:
+               phases: Sequence[str]) -> dict[str, Any]:
     """One panel as ``viewer`` sees it (``deck`` and ``cards``: the deck and command-card
-    data of :mod:`tertia.web.deck` and :mod:`tertia.web.cards`; ``values``: the game-wide
-    values of the viewer's observation; ``phases``: those the panel's action is made in)."""
+    data of :mod:`tertia.web.deck` and :mod:`tertia.web.cards`; ``phases``: those the
+    panel's action is made in)."""
     out: dict[str, Any] = {**spec.to_dict(), "sections": [], "labels": {}}
     yours = to_act == viewer
     if spec.name == ORDERS:
@@ -75,13 +75,6 @@ def panel_view(spec: PanelKind, *, viewer: str, to_act: str, phase: str | None, 
         out["sections"] = _deck_sections(deck, viewer, side_names, names)
     elif spec.name == COMMAND_CARDS and cards is not None:
         out["sections"], out["labels"] = _card_sections(cards, viewer, side_names)
-    elif spec.name == ATTACK_PLAN:
-        declared = [a for a in values.get("declared_attacks") or () if isinstance(a, Mapping)]
-        if yours and not pending and declared:
-            out["sections"].append(section("declared", [item(
-                f"{names(str(a.get('attacker')))} on {names(str(a.get('target')))} …",
-                unit=str(a.get("attacker")), target=str(a.get("target"))) for a in declared], "list",
-                title="Your attacks are declared: fight each in turn."))
     return out
 
 

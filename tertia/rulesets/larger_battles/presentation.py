@@ -9,9 +9,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from tertia.core.geometry import base_distance
-from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.presentation import Fact, FactKind, FactSpec, PanelItem, PanelSection, Presentation
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
+from tertia.core.vocabulary import ATTACK_PLAN
 from tertia.rules.hit_facts import (
     FIRED,
     FOUGHT,
@@ -29,6 +30,7 @@ from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.pieces import piece
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
+from tertia.rulesets.larger_battles.combat import declared_attacks
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH, DEPLOY_RADIUS
 from tertia.rulesets.larger_battles.movement import ENEMY_ZONE
 from tertia.rulesets.larger_battles.orders import PURPOSES, is_ordered, orders_left
@@ -104,6 +106,20 @@ class LargerBattlesPresentation(Presentation):
                 if base_distance(u.base, e.base) <= p.bombard_range:
                     sight.append({"target": e.id, "clear": has_line_of_sight(table, seen, u, e)})
         return {"zones": zones, "arcs": arcs, "sight": sight}
+
+    def panel(self, name: str, seen: GameState, viewer: str) -> tuple[PanelSection, ...] | None:
+        """The attack plan (Combat: attacks declared together, then fought one by one):
+        the viewer's declared attacks still to fight, while it is its turn to fight them."""
+        if name != ATTACK_PLAN:
+            return None
+        declared = declared_attacks(seen)
+        if viewer != seen.to_act or seen.pending is not None or not declared:
+            return ()
+        return (PanelSection("declared", tuple(
+            PanelItem(f"{seen.units[a.attacker].label} on {seen.units[a.target].label} …",
+                      unit=a.attacker, target=a.target)
+            for a in declared if a.attacker in seen.units and a.target in seen.units), "list",
+            title="Your attacks are declared: fight each in turn."),)
 
     def summary(self, state: GameState) -> dict[str, Any]:
         """The score so far (Victory), units lost, and orders left this player turn."""
