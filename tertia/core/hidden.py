@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tertia.core.state import GameState
+from tertia.core.state import GameState, Unit
 
 VIEW_OF = "view_of"
 """The key in ``GameState.extra`` naming the side whose view a state is."""
@@ -42,6 +42,12 @@ def is_hidden(value: Any) -> bool:
     # A plain dict first: players ask this of every secret slot before each action.
     return (type(value) is dict or isinstance(value, Mapping)) and len(value) == 1 \
         and isinstance(value.get("hidden"), str)
+
+
+def place_hidden(unit: Unit) -> bool:
+    """Does a side's view hold ``unit`` without its place (a piece hidden from that side,
+    whose ``position`` is a placeholder)?"""
+    return is_hidden(unit.extra.get("position"))
 
 
 def as_view(state: GameState, side: str, values: Mapping[str, Any] | None = None) -> GameState:

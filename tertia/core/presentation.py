@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from tertia.core.hidden import is_hidden
+from tertia.core.hidden import is_hidden, place_hidden
 from tertia.core.narration import possessive
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
@@ -306,7 +306,7 @@ class Presentation:
         order = {spec.key: i for i, spec in enumerate(self.FACTS)}
         found: list[tuple[Fact, FactSpec]] = []
         # A piece the view holds without its place (hidden from the viewer) shows nothing.
-        shown = () if is_hidden(unit.extra.get("position")) else self.facts(table, seen, unit, viewer)
+        shown = () if place_hidden(unit) else self.facts(table, seen, unit, viewer)
         for fact in shown:
             spec = self.spec(fact.key)
             if spec.kind is FactKind.HIDDEN and viewer is not None and viewer != unit.side:

@@ -24,7 +24,7 @@ from tertia.analysis.odds import UnaskedResponse, odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.hidden import HiddenInformation, is_hidden, view_of
+from tertia.core.hidden import HiddenInformation, is_hidden, place_hidden, view_of
 from tertia.core.ruledata import rule_data_from_dict
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
@@ -633,7 +633,7 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
     """The odds of a question worked out on ``side``'s observation ``seen`` alone (see
     :meth:`GameService.question`): every unit named must be one the side sees on the table
     (else 404, as for an id that does not exist) and the one acting its own."""
-    shown = {u.id: u for u in seen.units.values() if not is_hidden(u.extra.get("position"))}
+    shown = {u.id: u for u in seen.units.values() if not place_hidden(u)}
     named = [attacker, *([] if target is None else [target])]
     for value in details.values():
         named.extend([value] if isinstance(value, str) else value or ())
@@ -683,7 +683,7 @@ def pieces_of(live: LiveGame, step: int, side: str) -> dict[str, dict[str, Any]]
     seen = game.observed_state(live.states[step], side)
     presentation = game.ruleset.presentation()
     return {uid: presentation.piece(game.table, seen, uid, side).to_dict()
-            for uid, unit in seen.units.items() if not is_hidden(unit.extra.get("position"))}
+            for uid, unit in seen.units.items() if not place_hidden(unit)}
 
 
 def panels_of(live: LiveGame, seen: Mapping[str, Any], viewer: str, status: Mapping[str, Any],

@@ -71,7 +71,7 @@ from tertia.core.events import (
     event_from_dict,
 )
 from tertia.core.geometry import Base, Point, base_distance, bases_overlap
-from tertia.core.hidden import as_view, hidden, is_hidden, without_view_mark
+from tertia.core.hidden import as_view, hidden, place_hidden, without_view_mark
 from tertia.core.reducer import handles, reduce
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -510,7 +510,7 @@ def unseen_off_table(view: GameState) -> GameState:
     kept and their other values those of a piece fresh on the table, no longer
     placeholders. What a side works out for itself from its view alone (its odds) does
     not count on pieces it cannot see."""
-    secret = [u for u in view.units.values() if u.removed == UNPLACED and is_hidden(u.extra.get("position"))]
+    secret = [u for u in view.units.values() if u.removed == UNPLACED and place_hidden(u)]
     if not secret:
         return view
     units = dict(view.units)
@@ -526,7 +526,7 @@ def sample(table: Battlefield, observation: GameState, side: str, rng: random.Ra
     overlapping another piece and, where one of a few tries finds it, out of ``side``'s
     sight; in line, in good order, its hidden states as a piece fresh on the table."""
     secret = sorted(u.id for u in observation.units.values()
-                    if u.removed == UNPLACED and is_hidden(u.extra.get("position")))
+                    if u.removed == UNPLACED and place_hidden(u))
     if not secret:
         return observation
     tables = tables_of(observation)
