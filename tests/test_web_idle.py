@@ -1,17 +1,27 @@
 """What a served game holds stays small: games idle too long leave memory (and come back
-from the database as they were), past positions forget their memos, and a long-poll on a
-game dropped from memory ends rather than watch a copy no one changes."""
+from the database as they were), past positions forget their memos, a game's history holds
+few positions and works out the others exactly, the AI stops a battle nobody watches, and
+a long-poll on a game dropped from memory ends rather than watch a copy no one changes."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.core.dice import SeededDice
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import load_builtin
 from tertia.web.app import create_app
+from tertia.web.live import CHECKPOINT, WINDOW, History, Step
 from tests.web_support import bearer, create, service, wait_until
 
 
@@ -102,3 +112,35 @@ def test_a_game_asked_about_again_and_again_is_played_at_its_pace(tmp_path: Path
         time.sleep(2.0)
         played = version_of(client, game) - start
         assert played <= (time.monotonic() - began) / 0.2 + 2
+
+
+BATTLES = [("larger-battles", "skirmish"), ("charge-yr-pikes", "naseby"), ("declare-thee-sir", "edgehill")]
+
+
+@pytest.mark.parametrize(("rules", "scenario"), BATTLES)
+def test_a_history_holds_few_positions_and_works_out_the_others_exactly(rules: str, scenario: str) -> None:
+    game = Game(get_ruleset(rules), load_builtin(scenario, rules_id=rules))
+    dice = SeededDice(4)
+    state, _ = game.start(dice)
+    players, rng = {s: DoctrinePlayer() for s in state.sides}, random.Random(4)
+    every: list[GameState] = [state]
+    steps: list[Step] = []
+    history = History([state], steps)
+    while len(steps) < 3 * CHECKPOINT + WINDOW and not state.is_over:
+        action = players[state.to_act].choose(game, state, rng)
+        state, events = game.apply(state, action, dice)
+        steps.append(Step(state.to_act, action, tuple(events), (), False))
+        history.append(state)
+        every.append(state)
+    assert len(history) == len(every) > 2 * CHECKPOINT + WINDOW
+    assert sum(held is not None for held in history._held) <= len(every) // CHECKPOINT + WINDOW + 1
+    order = list(range(len(every)))
+    random.Random(1).shuffle(order)
+    for i in order:  # asked for in any order, each is the position the game went through
+        assert history[i] == every[i], i
+    assert list(history) == every and history[-1] is every[-1]
+    for _ in range(WINDOW + 3):  # undone back past the positions it holds
+        steps.pop()
+        assert history.pop() == every.pop()
+        assert history[-1] == every[-1]
+    assert list(history) == every

@@ -12,7 +12,7 @@ import logging
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -23,6 +23,7 @@ from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import Roll, SeedCheckedDice, SeededDice
 from tertia.core.events import DiceRolled, Event
 from tertia.core.game import Game
+from tertia.core.reducer import reduce
 from tertia.core.state import GameState
 from tertia.io.narrative import Narrator
 from tertia.io.safe_narration import tell_safely
@@ -80,6 +81,95 @@ tree of JSON-ready values (a Charge yr Pikes! battle's is over 150 KiB), and eve
 held in memory keeps its own, so a few are enough: any other is worked out again."""
 LOG_ENTRIES_KEPT = 2048
 """Narrated log entries a live game keeps ready; older ones are told again when asked."""
+CHECKPOINT = 16
+"""A game's history holds every ``CHECKPOINT``-th position (and the last :data:`WINDOW`)."""
+WINDOW = 8
+"""The latest positions a game's history always holds: those the page asks about."""
+REMADE_KEPT = 16
+"""Positions worked out again that a game's history keeps for a while (a whole log read
+from its start walks them in order)."""
+
+
+class History:
+    """Every position of a game, the start first, holding only some of them: every
+    :data:`CHECKPOINT`-th and the last :data:`WINDOW`. Any other is worked out again when
+    asked for, from the nearest one before it, by reducing the events of the actions
+    between (the events are the only thing that changes a position, so it is the same
+    position). Positions are most of what a game holds, and a long battle makes thousands.
+
+    ``steps`` is the game's list of actions (``steps[k]`` leads from position ``k`` to
+    ``k + 1``), read as it grows."""
+
+    def __init__(self, states: Iterable[GameState], steps: Sequence[Step]) -> None:
+        self._steps = steps
+        self._held: list[GameState | None] = []
+        self._remade: OrderedDict[int, GameState] = OrderedDict()
+        for state in states:
+            self.append(state)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def __iter__(self) -> Iterator[GameState]:
+        return (self[i] for i in range(len(self._held)))
+
+    def __getitem__(self, index: int) -> GameState:
+        i = range(len(self._held))[index]
+        held = self._held[i]
+        if held is not None:
+            return held
+        if i in self._remade:
+            self._remade.move_to_end(i)
+            return self._remade[i]
+        start = i - 1
+        while self._held[start] is None and start not in self._remade:
+            start -= 1
+        found = self._held[start]
+        state = found if found is not None else self._remade[start]
+        for k in range(start, i):
+            state = replayed(state, self._steps[k].events)
+            self._remember(k + 1, state)
+        return state
+
+    def __setitem__(self, index: int | slice, value: Any) -> None:
+        """Replace one position (those after it are then worked out from it), or all of
+        them with ``[:]``."""
+        self._remade.clear()
+        if isinstance(index, slice):
+            if index != slice(None):
+                raise TypeError("a game's history is replaced whole or one position at a time")
+            self._held = list(value)
+        else:
+            self._held[range(len(self._held))[index]] = value
+
+    def append(self, state: GameState) -> None:
+        self._held.append(state)
+        old = len(self._held) - 1 - WINDOW
+        if old > 0 and old % CHECKPOINT:
+            self._held[old] = None
+
+    def pop(self) -> GameState:
+        """Remove the last position (the one before it is held from now on)."""
+        last = self[-1]
+        self._held.pop()
+        self._remade.pop(len(self._held), None)
+        if self._held and self._held[-1] is None:
+            self._held[-1] = self[-1]
+        return last
+
+    def _remember(self, index: int, state: GameState) -> None:
+        self._remade[index] = state
+        while len(self._remade) > REMADE_KEPT:
+            self._remade.popitem(last=False)
+
+
+def replayed(before: GameState, events: Sequence[Event]) -> GameState:
+    """The position after an action, from the one before it and the events it caused (as
+    :meth:`Game.apply <tertia.core.game.Game.apply>` made it)."""
+    state = before
+    for event in events:
+        state = reduce(state, event)
+    return state.evolve(step=before.step + 1)
 
 
 @dataclass
@@ -91,7 +181,7 @@ class LiveGame:
     dice: SeededDice
     initial: GameState
     start_events: tuple[Event, ...]
-    states: list[GameState]
+    states: History
     steps: list[Step]
     lock: threading.RLock = field(default_factory=threading.RLock)
     version: int = 0
@@ -116,8 +206,9 @@ class LiveGame:
         dice = SeededDice(dice_seed(row.seed))
         state, events = game.start(dice)
         row = GameRow(**{**_fields(row), "start_rolls": tuple(dice.log)})
+        steps: list[Step] = []
         return cls(row=row, game=game, dice=dice, initial=game.ruleset.initial_state(game.scenario),
-                   start_events=tuple(events), states=[state], steps=[])
+                   start_events=tuple(events), states=History([state], steps), steps=steps)
 
     @classmethod
     def rebuild(cls, row: GameRow, game: Game, actions: Sequence[ActionRow]) -> LiveGame:
@@ -125,14 +216,15 @@ class LiveGame:
         every_roll = [*row.start_rolls, *(r for a in actions for r in a.rolls)]
         replay = SeedCheckedDice(every_roll, dice_seed(row.seed), strict=False)
         state, events = game.start(replay)
-        states, steps = [state], []
+        steps: list[Step] = []
+        states = History([state], steps)
         for a in actions:
             action = action_from_dict(a.action)
-            state, happened = game.apply(state, action, replay)
-            states.append(state)
+            before = state
+            state, happened = game.apply(before, action, replay)
             steps.append(Step(a.side, action, tuple(happened), a.rolls, a.barrier))
-        for past in states[:-1]:
-            forget_memos(past)
+            states.append(state)
+            forget_memos(before)
         if replay.mismatches:
             log.warning("game %s: %d logged dice differ from its seed's", row.id, replay.mismatches)
         return cls(row=row, game=game, dice=replay.seeded, version=row.version,
