@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import os
 import random
@@ -45,7 +46,7 @@ from typing import Any
 import httpx
 
 SERVER_WRAPPER = """
-import os, runpy, signal, sys, tracemalloc
+import collections, gc, json, os, runpy, signal, sys, tracemalloc
 folder = os.environ["SOAK_TRACEMALLOC"]
 if folder:
     tracemalloc.start(int(os.environ.get("SOAK_FRAMES", "12")))
@@ -56,11 +57,32 @@ if folder:
         os.replace(path + ".part", path)
         taken.append(path)
     signal.signal(signal.SIGUSR1, snapshot)
+census_file = os.environ["SOAK_CENSUS"]
+if census_file:
+    counted = []
+    def census(signum, frame):
+        objects = gc.get_objects()
+        kinds = collections.Counter(type(o).__qualname__ for o in objects)
+        caches = {}
+        for o in objects:
+            if type(o).__name__ == "_lru_cache_wrapper":
+                name = getattr(o, "__qualname__", None) or repr(getattr(o, "__wrapped__", o))
+                caches[f"{getattr(o, '__module__', '?')}.{name}"] = o.cache_info().currsize
+            if type(o).__name__ == "GameService":
+                caches["GameService.games_in_memory"] = len(o._live)
+                caches["GameService.asked"] = len(o._asked)
+        path = f"{census_file}-{len(counted)}"
+        with open(path + ".part", "w") as f:
+            json.dump({"kinds": dict(kinds.most_common(200)), "caches": caches}, f)
+        os.replace(path + ".part", path)
+        counted.append(path)
+    signal.signal(signal.SIGUSR2, census)
 sys.argv = ["tertia", *sys.argv[1:]]
 runpy.run_module("tertia", run_name="__main__")
 """
 """How the server is started: ``python -m tertia`` with, under ``--tracemalloc``, a
-snapshot dumped on each SIGUSR1."""
+snapshot dumped on each SIGUSR1, and under ``--census`` a count of objects by type and of
+the entries of every cache on each SIGUSR2."""
 
 WAIT_SECONDS = 20
 """The page's long-poll."""
@@ -286,8 +308,8 @@ class Player(threading.Thread):
         self.get(base + "/view", token, log_from=0)
 
 
-def start_server(port: int, db: Path, snapshots: Path | None) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "SOAK_TRACEMALLOC": str(snapshots or "")}
+def start_server(port: int, db: Path, snapshots: Path | None, census: Path | None) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "SOAK_TRACEMALLOC": str(snapshots or ""), "SOAK_CENSUS": str(census or "")}
     process = subprocess.Popen(
         [sys.executable, "-c", SERVER_WRAPPER, "serve", "--port", str(port), "--db", str(db)],
         env=env, stdout=subprocess.DEVNULL,
@@ -316,10 +338,40 @@ def snapshot(process: subprocess.Popen[bytes], folder: Path, index: int) -> Path
     return path
 
 
+def take_census(process: subprocess.Popen[bytes], base: Path, index: int) -> dict[str, Any]:
+    """Ask the server to count its objects and caches; the counts."""
+    path = Path(f"{base}-{index}")
+    process.send_signal(signal.SIGUSR2)
+    deadline = time.monotonic() + 120
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    found: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    return found
+
+
+def report_census(first: dict[str, Any], last: dict[str, Any], top: int = 25) -> None:
+    print("\ncaches (entries) at the end of the warm-up and at the end:")
+    before, after = first.get("caches", {}), last.get("caches", {})
+    for name in sorted(set(before) | set(after)):
+        if before.get(name) != after.get(name) or name.startswith(("tertia", "GameService")):
+            print(f"  {before.get(name, 0):8d} {after.get(name, 0):8d}  {name}")
+    kinds = {k: last["kinds"].get(k, 0) - first["kinds"].get(k, 0)
+             for k in set(first.get("kinds", {})) | set(last.get("kinds", {}))}
+    print(f"objects the garbage collector tracks, grown most by type (top {top}):")
+    for name, grown in sorted(kinds.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {grown:+9d}  {name}")
+
+
 def report_growth(first: Path, last: Path, top: int = 25) -> None:
     import tracemalloc
 
     before, after = tracemalloc.Snapshot.load(str(first)), tracemalloc.Snapshot.load(str(last))
+    grown = after.compare_to(before, "filename")
+    print(f"\ntraced memory after the warm-up {sum(s.size_diff for s in grown) / 2**20:+.2f} MiB; "
+          f"by file (top {top}):")
+    for stat in grown[:top]:
+        where = stat.traceback[0].filename
+        print(f"{stat.size_diff / 2**20:+8.2f} MiB {stat.count_diff:+8d} blocks  {where}")
     print(f"\nallocations that grew most after the warm-up (top {top}):")
     for stat in after.compare_to(before, "traceback")[:top]:
         print(f"{stat.size_diff / 2**20:+8.2f} MiB {stat.count_diff:+8d} blocks")
@@ -359,12 +411,17 @@ def main() -> int:
                         help="MiB the server may grow after the warm-up before the run fails")
     parser.add_argument("--tracemalloc", action="store_true",
                         help="run the server under tracemalloc and show where memory grew")
+    parser.add_argument("--census", action="store_true",
+                        help="count the server's objects by type and its caches' entries at the end of the "
+                             "warm-up and at the end")
     args = parser.parse_args()
     port = args.port or free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="tertia-soak-") as tmp:
         snapshots = Path(tmp) if args.tracemalloc else None
-        server = start_server(port, Path(tmp) / "games.sqlite3", snapshots)
+        census = Path(tmp) / "census" if args.census else None
+        server = start_server(port, Path(tmp) / "games.sqlite3", snapshots, census)
+        counts: list[dict[str, Any]] = []
         rss = rss_reader(server.pid)
         tally, stop = Tally(), threading.Event()
         players = [Player(url, n, args, tally, combinations(url), stop) for n in range(args.clients)]
@@ -380,17 +437,25 @@ def main() -> int:
             while (elapsed := time.monotonic() - start) < total:
                 time.sleep(min(args.every, total - elapsed))
                 elapsed = time.monotonic() - start
+                try:
+                    memory = rss()
+                except (OSError, RuntimeError):
+                    memory = math.nan
                 if server.poll() is not None:
                     print(f"the server stopped (exit {server.returncode})")
                     return 1
                 if snapshots is not None and not taken and elapsed >= warmup:
                     taken.append(snapshot(server, snapshots, 0))
-                samples.append((elapsed, rss()))
+                if census is not None and not counts and elapsed >= warmup:
+                    counts.append(take_census(server, census, 0))
+                samples.append((elapsed, memory))
                 with tally.lock:
                     print(f"{elapsed:6.0f} {samples[-1][1]:8.1f} {tally.games:6d} {tally.finished:5d} "
                           f"{tally.actions:8d} {tally.requests:9d} {tally.server_errors:4d}", flush=True)
             if snapshots is not None:
                 taken.append(snapshot(server, snapshots, 1))
+            if census is not None:
+                counts.append(take_census(server, census, len(counts)))
         finally:
             stop.set()
             for p in players:
@@ -404,6 +469,8 @@ def main() -> int:
             print(f"the server stopped {time.monotonic() - began:.1f} s after SIGTERM")
         if len(taken) == 2 and all(p.exists() for p in taken):
             report_growth(taken[0], taken[1])
+        if len(counts) == 2:
+            report_census(counts[0], counts[1])
     counted = [(t / 60, m) for t, m in samples if t >= warmup] or [(t / 60, m) for t, m in samples]
     head = sum(m for _, m in counted[:3]) / len(counted[:3])
     tail = sum(m for _, m in counted[-3:]) / len(counted[-3:])
