@@ -218,7 +218,7 @@ def test_a_decision_prompt_fills_in_its_context() -> None:
     (lambda: FieldSpec("attacks", "Attacks", FieldKind.ACTIONS), "item type"),
     (lambda: ActionKind("fly", "Fly", "Fly", "r", (), subject="unit"), "not one of its fields"),
     (lambda: ActionKind("fly", "Fly", "Fly", "r", dice_driven=True, odds=False), "must allow odds"),
-    (lambda: PanelKind("scoreboard", "Score", ""), "no panel"),
+    (lambda: PanelKind("Score Board", "Score", ""), "panel name"),
     (lambda: AiSpec(proposer="tertia.ai", doctrine="x:y"), "module:attribute"),
     (lambda: DecisionKind("ask", "Ask", "?", "reply", "r", time_limit=30), "runs out"),
     (lambda: DecisionKind("ask", "Ask", "?", "reply", "r", on_time_out=(("option", "no"),)), "runs out"),
