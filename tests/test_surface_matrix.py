@@ -113,6 +113,12 @@ class Fought:
     report: Path
     words: Words
 
+    def final_state(self) -> GameState:
+        """The position the battle left, replayed from its record."""
+        state = replay(load_record(self.record)).final_state
+        assert state is not None
+        return state
+
 
 _FOUGHT: dict[tuple[str, str, int], Fought] = {}
 
@@ -150,8 +156,7 @@ def test_the_saved_battle_replays(tmp_path_factory: pytest.TempPathFactory, rule
                                   seed: int) -> None:
     battle = fought(tmp_path_factory, rules, scenario, seed)
     code, out = invoke("replay", str(battle.record))
-    assert code == 0, out
-    assert replay(load_record(battle.record)).ok
+    assert code == 0 and "replayed identically" in out, out
 
 
 @pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
@@ -196,9 +201,7 @@ def _closest_enemies(state: GameState) -> tuple[Unit, Unit] | None:
 def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFactory, rules: str,
                                            scenario: str, seed: int) -> None:
     battle = fought(tmp_path_factory, rules, scenario, seed)
-    state = replay(load_record(battle.record)).final_state
-    assert state is not None
-    pair = _closest_enemies(state) or _closest_enemies(start_of(rules, scenario))
+    pair = _closest_enemies(battle.final_state()) or _closest_enemies(start_of(rules, scenario))
     assert pair is not None
     attacker, target = pair
     ruleset = get_ruleset(rules)
@@ -217,7 +220,7 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
 
 @pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
 def test_simulate_fights_the_cell(rules: str, scenario: str) -> None:
-    code, out = invoke("simulate", "--rules", rules, "--scenario", scenario, "--games", "2", "--seed", "1",
+    code, out = invoke("simulate", "--rules", rules, "--scenario", scenario, "--games", "1", "--seed", "1",
                        "--workers", "1")
     assert code == 0, out
     assert _PLACEHOLDERS.search(out) is None, out
