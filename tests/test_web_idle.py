@@ -57,11 +57,8 @@ def test_a_past_position_forgets_what_was_asked_of_it(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
         game = create(client, mode="hotseat")
         base = f"/api/games/{game['id']}"
-        seen = client.get(base + "/view", headers=bearer(game["tokens"]["parliament"])).json()
-        side = seen["status"]["to_act"]
+        side, order = first_order(client, base, game["tokens"])
         me = bearer(game["tokens"][side])
-        choices = client.get(base + "/view", headers=me).json()["choices"]
-        order = next(c["action"] for c in choices if c["kind"] == "give_order")
         assert client.post(base + "/actions", json=order, headers=me).status_code == 200
         live = service(client).live(game["id"])
         past, now = live.states
@@ -144,3 +141,24 @@ def test_a_history_holds_few_positions_and_works_out_the_others_exactly(rules: s
         assert history.pop() == every.pop()
         assert history[-1] == every[-1]
     assert list(history) == every
+
+
+def test_a_log_both_sides_see_alike_is_told_once(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+        game = create(client, mode="hotseat")
+        base = f"/api/games/{game['id']}"
+        side, order = first_order(client, base, game["tokens"])
+        acted = client.post(base + "/actions", json=order, headers=bearer(game["tokens"][side]))
+        assert acted.status_code == 200
+        logs = [client.get(base + "/view", headers=bearer(token)).json()["log"]
+                for token in game["tokens"].values()]
+        assert len(logs[0]) == len(logs[1]) == 2
+        assert [e["lines"] for e in logs[0]] == [e["lines"] for e in logs[1]]
+        assert len(service(client).live(game["id"])._lines) == 2  # not one per side
+
+
+def first_order(client: TestClient, base: str, tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """The side to act and an order it may give (larger-battles: every turn opens with orders)."""
+    side = client.get(base + "/view", headers=bearer(tokens["parliament"])).json()["status"]["to_act"]
+    view = client.get(base + "/view", headers=bearer(tokens[side])).json()
+    return side, next(c["action"] for c in view["choices"] if c["kind"] == "give_order")

@@ -79,8 +79,9 @@ OBSERVATIONS_KEPT = 4
 current position as each side sees it, and a couple more for replay. Each is a large
 tree of JSON-ready values (a Charge yr Pikes! battle's is over 150 KiB), and every game
 held in memory keeps its own, so a few are enough: any other is worked out again."""
-LOG_ENTRIES_KEPT = 2048
-"""Narrated log entries a live game keeps ready; older ones are told again when asked."""
+LOG_ENTRIES_KEPT = 256
+"""Narrated log entries a live game keeps ready (one for both sides when they see the same
+events); older ones are told again when asked for (a whole log, when a page opens)."""
 CHECKPOINT = 16
 """A game's history holds every ``CHECKPOINT``-th position (and the last :data:`WINDOW`)."""
 WINDOW = 8
@@ -282,7 +283,8 @@ class LiveGame:
             narrator = Narrator.for_rules(self.game.ruleset, before, side_names=self.side_names())
             return tuple((n.text, n.kind) for n in tell_safely(narrator, shown, where=where))
 
-        lines = self._lines.get_or_make((index, side), tell)
+        # Told once for both sides when each sees every event of it.
+        lines = self._lines.get_or_make((index, side if len(shown) < len(events) else ""), tell)
         words = Narrator(None, side_names=self.side_names())  # a die's purpose in words
         after = self.states[index]
         try:
