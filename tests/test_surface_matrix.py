@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -165,7 +166,17 @@ def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rul
     battle = fought(tmp_path_factory, rules, scenario, seed)
     html = battle.report.read_text(encoding="utf-8")
     assert "<svg" in html and "Turn 1" in html
-    assert battle.words.problems(visible_text(html)) == []
+    text = visible_text(html)
+    assert battle.words.problems(text) == []
+    # What each piece left in the field shows, as its rule set words it, is in the order
+    # of battle (and in its map tooltip).
+    loaded = load_record(battle.record)
+    final = battle.final_state()
+    shows = loaded.game.ruleset.presentation()
+    for card in shows.pieces(loaded.game.table, final, None).values():
+        if card.in_play:
+            missing = [line for line in card.lines() if escape(line) not in html]
+            assert missing == [], (card.name, missing)
 
 
 @pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
