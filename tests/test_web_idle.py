@@ -1,11 +1,14 @@
 """What a served game holds stays small: games idle too long leave memory (and come back
 from the database as they were), past positions forget their memos, a game's history holds
-few positions and works out the others exactly, the AI stops a battle nobody watches, and
-a long-poll on a game dropped from memory ends rather than watch a copy no one changes."""
+few positions and works out the others exactly, the AI stops a battle nobody watches, a
+long-poll on a game dropped from memory ends rather than watch a copy no one changes, and
+malloc keeps few arenas."""
 
 from __future__ import annotations
 
+import platform
 import random
+import sys
 import threading
 import time
 from pathlib import Path
@@ -15,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tertia.ai.doctrine import DoctrinePlayer
+from tertia.cli.serve_commands import fewer_malloc_arenas
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
@@ -162,3 +166,9 @@ def first_order(client: TestClient, base: str, tokens: dict[str, str]) -> tuple[
     side = client.get(base + "/view", headers=bearer(tokens["parliament"])).json()["status"]["to_act"]
     view = client.get(base + "/view", headers=bearer(tokens[side])).json()
     return side, next(c["action"] for c in view["choices"] if c["kind"] == "give_order")
+
+
+def test_the_server_keeps_few_malloc_arenas() -> None:
+    """Under glibc the server asks malloc for two arenas (its threads' memory freed in one
+    is then reused by the others); elsewhere it asks nothing."""
+    assert fewer_malloc_arenas() is (sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc")
