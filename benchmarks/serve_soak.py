@@ -14,8 +14,9 @@ it reopens an old battle, long since dropped from the server's memory.
 Every ``--every`` seconds the server's resident memory is sampled (psutil when installed,
 else VmRSS from /proc). At the end the samples after ``--warmup-minutes`` are summed up:
 the RSS at the end of the warm-up and at the end, the least-squares slope (MiB a minute),
-and the growth (the mean of the last three samples less that of the first three). The
-script exits 1 when the growth exceeds ``--max-growth`` MiB or any answer was a 5xx.
+the growth (the mean of the last three samples less that of the first three), and the
+growth and slope over the second half. The script exits 1 when the growth exceeds
+``--max-growth`` MiB or any answer was a 5xx.
 
 ``--tracemalloc`` runs the server under :mod:`tracemalloc` and prints the lines whose
 allocations grew most between the end of the warm-up and the end.
@@ -481,6 +482,9 @@ def main() -> int:
     print(f"growth after the warm-up {growth:+.1f} MiB (mean of the last 3 samples less the first 3), "
           f"slope {slope(counted):+.2f} MiB/min; {tally.games} games, {tally.finished} finished, "
           f"{tally.actions} actions, {tally.requests} requests, {tally.server_errors} answers 5xx")
+    later = counted[len(counted) // 2:]
+    print(f"over the second half after the warm-up (from minute {later[0][0]:.1f}): "
+          f"{later[-1][1] - later[0][1]:+.1f} MiB, slope {slope(later):+.2f} MiB/min")
     for failure in tally.failures:
         print("  " + failure)
     failed = growth > args.max_growth or tally.server_errors > 0
