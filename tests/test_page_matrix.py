@@ -215,6 +215,28 @@ def panel_problems(pg: Any) -> list[str]:
     return problems
 
 
+def open_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A fresh browser context at 1440x900 with its page, and the page's script errors."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    return context, pg, errors
+
+
+def create_game(pg: Any, server: Server, rules: str, scenario: str, side: str) -> None:
+    """A game against the AI made from the new-game form, seed 1."""
+    pg.goto(server.url + "/")
+    pg.wait_for_selector("[data-test=create]")
+    pg.select_option("#scenario", scenario)
+    pg.select_option("#rules", rules)
+    pg.check("input[name=mode][value=ai]")
+    pg.select_option("#side", side)
+    pg.fill("#seed", "1")
+    pg.click("[data-test=create]")
+
+
 def screen(pg: Any, what: str) -> Any:
     return pg.evaluate(f"() => {{ const s = window.tertiaScreen; return {what}; }}")
 
@@ -423,20 +445,9 @@ def play_cell(pg: Any, rules: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("rules", "scenario", "side", "options"), CELLS, ids=[c[0] for c in CELLS])
 def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: str, scenario: str, side: str,
                                          options: dict[str, Any]) -> None:
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
+    context, pg, errors = open_page(browser)
     try:
-        pg.goto(server.url + "/")
-        pg.wait_for_selector("[data-test=create]")
-        pg.select_option("#scenario", scenario)
-        pg.select_option("#rules", rules)
-        pg.check("input[name=mode][value=ai]")
-        pg.select_option("#side", side)
-        pg.fill("#seed", "1")
-        pg.click("[data-test=create]")
+        create_game(pg, server, rules, scenario, side)
         pg.wait_for_selector(".unit")
         wait_for_us(pg, 30)
         assert out_of_window(pg) == []
@@ -479,20 +490,9 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
 def test_a_charge_dragged_home_shows_its_odds_before_its_dice(server: Server, browser: Any) -> None:
     """d3-commands: a unit moved into contact fights at once. The drag ends in a step that
     shows the charge's odds, and nothing is rolled until the move is made."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
+    context, pg, errors = open_page(browser)
     try:
-        pg.goto(server.url + "/")
-        pg.wait_for_selector("[data-test=create]")
-        pg.select_option("#scenario", "d3-test-charge")
-        pg.select_option("#rules", "d3-commands")
-        pg.check("input[name=mode][value=ai]")
-        pg.select_option("#side", "parliament")
-        pg.fill("#seed", "1")
-        pg.click("[data-test=create]")
+        create_game(pg, server, "d3-commands", "d3-test-charge", "parliament")
         pg.wait_for_selector(".unit")
         for _ in range(4):  # lay the cards if asked, until the horse may move
             wait_for_us(pg, 30)
@@ -539,20 +539,9 @@ def test_a_deployment_not_yet_done_says_why_naming_the_tertia(server: Server, br
     """Charge yr Pikes!' secret deployment: a piece placed away from its tertia, and the
     button to say the deployment is done is shown refused, with the rules' reason naming
     the tertia by its card (no id); the top bar names the side deploying."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
+    context, pg, errors = open_page(browser)
     try:
-        pg.goto(server.url + "/")
-        pg.wait_for_selector("[data-test=create]")
-        pg.select_option("#scenario", "naseby")
-        pg.select_option("#rules", "charge-yr-pikes")
-        pg.check("input[name=mode][value=ai]")
-        pg.select_option("#side", "parliament")
-        pg.fill("#seed", "1")
-        pg.click("[data-test=create]")
+        create_game(pg, server, "charge-yr-pikes", "naseby", "parliament")
         wait_for_us(pg, 30)
         pg.wait_for_selector("[data-test=deploy-unit]")
         assert "Parliament" in pg.inner_text("[data-test=active-side]")
