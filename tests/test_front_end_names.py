@@ -31,14 +31,21 @@ from tests.plugin_rules import with_plugins
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = sorted((ROOT / "tertia/web/static").rglob("*.js"))
-PYTHON = sorted([*(ROOT / "tertia/io").glob("*.py"), *(ROOT / "tertia/cli").glob("*.py")])
+PYTHON = sorted([*(ROOT / "tertia/io").glob("*.py"), *(ROOT / "tertia/cli").glob("*.py"),
+                 *(ROOT / "tertia/web").glob("*.py")])
 
 EXEMPT = {
     "tertia/io/compat.py": "reads records written by older engines, whose layout is what it maps",
+    "tertia/web/errors.py": "its own error's extra fields (an answer's body), no piece's values",
+    "tertia/web/limits.py": "its own extra response headers, no piece's values",
 }
 """Files whose job is the stored layout itself."""
 
-PENDING: dict[str, str] = {}
+PENDING: dict[str, str] = {
+    "tertia/web/cards.py": "the command-card panel reads the activation block's values from the view",
+    "tertia/web/games.py": "table markers and a piece's hidden place read from the view's own values",
+    "tertia/web/panels.py": "the shared panels read a deck's and command cards' state by name",
+}
 """Files known to read a rule set's values, each to be moved to facts: the test fails
 when one of them stops doing so, so that it leaves this list."""
 
