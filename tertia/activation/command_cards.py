@@ -49,6 +49,23 @@ class OrderCards(Action):
     order: tuple[str, ...] = ()
 
 
+CARD_NAMES = {"centre": "Centre", "right": "Right flank", "left": "Left flank", "reserve": "Reserve",
+              "independent": "Independent"}
+"""Command cards and unit-type cards as players call them, where not the word itself."""
+
+
+def card_words(card: str) -> str:
+    """A command card or a unit-type card in words.
+
+    >>> card_words("right"), card_words("commanded_shot")
+    ('Right flank', 'Commanded shot')
+    """
+    if card in CARD_NAMES:
+        return CARD_NAMES[card]
+    words = str(card).replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
 def deck_key(side: str) -> str:
     return f"card_deck:{side}"
 

@@ -20,7 +20,6 @@ from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
-from tertia.core.presentation import FactKind, fact_words
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
@@ -230,16 +229,16 @@ def _asks(kind: ActionKind) -> bool:
 
 def _shows(game: Game, seen: GameState, u: Unit) -> str:
     """What the rule set shows of a piece, in a line, from the side's own view."""
-    return fact_words(game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act), " · ")
+    return " · ".join(game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act).lines())
 
 
 def _piece(game: Game, seen: GameState, u: Unit) -> str:
     """A piece to pick: the id it may be named by, its name, its kind and the count its
     rule set draws on its base (hits taken, figures left)."""
     card = game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act)
-    counted = next((f"{fact.text(spec)}" for fact, spec in card.facts
-                    if spec.on_base and spec.kind is FactKind.COUNT and fact.shown()), "")
-    return f"{u.id}  {u.label} ({u.kind.value.replace('_', ' ')}{', ' + counted if counted else ''})"
+    counted = card.base_count()
+    shown = f", {counted[0].text(counted[1])}" if counted is not None else ""
+    return f"{u.id}  {u.label} ({u.kind.value.replace('_', ' ')}{shown})"
 
 
 def _pending_list(spec: FieldSpec, seen: GameState) -> list[str]:

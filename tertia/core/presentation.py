@@ -30,13 +30,13 @@ The kinds of fact (:class:`FactKind`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tertia.core.hidden import is_hidden, place_hidden
-from tertia.core.narration import possessive
+from tertia.core.narration import humanise, possessive
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 
@@ -98,13 +98,21 @@ class Fact:
         return self.value is not None and self.value is not False and self.value != ""
 
     def value_words(self) -> str:
-        """The value as a player reads it ("2 of 4", "yes", "in line")."""
+        """The value as a player reads it ("2 of 4", "yes", "long march"): its ``words``,
+        else the value itself, an identifier in words."""
         if self.words is not None:
             return self.words
         if isinstance(self.value, bool):
             return "yes" if self.value else "no"
-        text = f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
+        text = f"{self.value:g}" if isinstance(self.value, float) else humanise(str(self.value))
         return f"{text} of {self.limit}" if self.limit is not None else text
+
+    def mark(self, spec: FactSpec) -> str | None:
+        """The short mark drawn beside the base when the fact is drawn there and set: the
+        value's own glyph (a formation's), else a badge's (or a hidden fact's) declared one."""
+        if not spec.on_base or not self.shown():
+            return None
+        return self.glyph or (spec.glyph if spec.kind in (FactKind.BADGE, FactKind.HIDDEN) else None) or None
 
     def text(self, spec: FactSpec) -> str:
         """The fact in a line: the label alone for a flag or badge, else label and value."""
@@ -121,8 +129,8 @@ class Fact:
         }
         if self.limit is not None:
             out["limit"] = self.limit
-        glyph = self.glyph or (spec.glyph if spec.kind in (FactKind.BADGE, FactKind.HIDDEN) else None)
-        if glyph and spec.on_base:
+        glyph = self.mark(spec)
+        if glyph:
             out["glyph"] = glyph
         if spec.on_base:
             out["on_base"] = True
@@ -157,6 +165,17 @@ class PieceCard:
     def lines(self) -> list[str]:
         """Each fact with anything to show, as a line."""
         return [f.text(spec) for f, spec in self.facts if f.shown()]
+
+    def base_count(self) -> tuple[Fact, FactSpec] | None:
+        """The count the rule set draws on the base (hits taken, figures left), when the
+        piece shows one."""
+        return next(((f, spec) for f, spec in self.facts
+                     if spec.on_base and spec.kind in (FactKind.COUNT, FactKind.PIPS) and f.shown()), None)
+
+    def base_marks(self) -> list[tuple[str, str]]:
+        """The short marks drawn beside the base (a badge set, a formation's mark), each
+        with its words."""
+        return [(mark, f.text(spec)) for f, spec in self.facts if (mark := f.mark(spec))]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -237,6 +256,13 @@ class Presentation:
     FACTS: tuple[FactSpec, ...] = ()
     """Every fact the rule set's pieces may show, in the order front ends list them."""
 
+    _DECLARED: ClassVar[Mapping[str, tuple[int, FactSpec]]] = {}
+    """Each declared fact by key, with its place in :attr:`FACTS` (made once a class)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._DECLARED = {spec.key: (i, spec) for i, spec in enumerate(cls.FACTS)}
+
     def __init__(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
 
@@ -293,17 +319,16 @@ class Presentation:
 
     def spec(self, key: str) -> FactSpec:
         """The declaration of fact ``key``; raises KeyError naming the rule set."""
-        for spec in self.FACTS:
-            if spec.key == key:
-                return spec
-        raise KeyError(f"{self.ruleset.id} declares no fact {key!r}")
+        found = self._DECLARED.get(key)
+        if found is None:
+            raise KeyError(f"{self.ruleset.id} declares no fact {key!r}")
+        return found[1]
 
     def piece(self, table: Battlefield, seen: GameState, unit_id: str, viewer: str | None) -> PieceCard:
         """``unit_id`` as ``viewer`` sees it in ``seen`` (its observation): its facts in
         declared order, a ``hidden`` fact only for its own side or a referee, nothing
         ``seen`` holds as hidden (a piece whose very place is hidden shows no fact)."""
         unit = seen.units[unit_id]
-        order = {spec.key: i for i, spec in enumerate(self.FACTS)}
         found: list[tuple[Fact, FactSpec]] = []
         # A piece the view holds without its place (hidden from the viewer) shows nothing.
         shown = () if place_hidden(unit) else self.facts(table, seen, unit, viewer)
@@ -314,27 +339,18 @@ class Presentation:
             if is_hidden(fact.value):
                 continue
             found.append((fact, spec))
-        found.sort(key=lambda pair: order[pair[0].key])
+        found.sort(key=lambda pair: self._DECLARED[pair[0].key][0])
         return PieceCard(
             id=unit.id, name=unit.label, side=unit.side, kind=unit.kind.value, command=unit.command,
             x=unit.x, y=unit.y, facing=unit.facing, in_play=unit.in_play, removed=unit.removed,
             facts=tuple(found),
         )
 
-    def pieces(self, table: Battlefield, seen: GameState, viewer: str | None,
-               ids: Sequence[str] | None = None) -> dict[str, PieceCard]:
-        """:meth:`piece` for every unit of ``seen`` (or those of ``ids``)."""
-        return {uid: self.piece(table, seen, uid, viewer) for uid in (ids if ids is not None else seen.units)}
+    def pieces(self, table: Battlefield, seen: GameState, viewer: str | None) -> dict[str, PieceCard]:
+        """:meth:`piece` for every unit of ``seen``."""
+        return {uid: self.piece(table, seen, uid, viewer) for uid in seen.units}
 
     def describe(self) -> list[dict[str, Any]]:
         """The declarations, JSON-ready (served with the rule set's vocabulary)."""
         return [spec.to_dict() for spec in self.FACTS]
 
-
-def fact_words(card: PieceCard, joiner: str = " · ") -> str:
-    """A piece's facts in one line ("Hits 2 of 4 · Has fired")."""
-    return joiner.join(card.lines())
-
-
-def specs_by_key(specs: Iterable[FactSpec]) -> Mapping[str, FactSpec]:
-    return {s.key: s for s in specs}

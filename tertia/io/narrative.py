@@ -225,10 +225,11 @@ class Narrator:
         side, sep, command = ident.partition(":")
         if sep and command and (side in self._side_ids()):
             ident = command
-        named = self._command_name(ident)
+        named = self.command_name(ident)
         return named if named is not None else f"the {humanise(ident)} command"
 
-    def _command_name(self, command: str) -> str | None:
+    def command_name(self, command: str) -> str | None:
+        """A command by the rule set's name for it; None when it gives none."""
         if self.commands is None or self.state is None:
             return None
         return self.commands(self.state, command)
@@ -240,9 +241,6 @@ class Narrator:
     def note(self, event: ev.Event) -> str | None:
         """The extra words given for ``event`` (its odds), if any."""
         return self.notes.get(id(event))
-
-    def command_name(self, command: str) -> str | None:
-        return self._command_name(command)
 
     # --- single events -------------------------------------------------------------------
 
@@ -358,7 +356,7 @@ class Narrator:
                 return self.label(value)
             if value in self._side_ids():
                 return self.side(value)
-            return self._command_name(value) or humanise(value)
+            return self.command_name(value) or humanise(value)
         if isinstance(value, list | tuple):
             return ", ".join(self._field_words(v) for v in value)
         return _value_text(value)

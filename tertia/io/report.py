@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import tertia
 from tertia.core import events as ev
+from tertia.core.narration import humanise
 from tertia.core.presentation import PieceCard, Presentation
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
@@ -239,7 +240,7 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
             f"{_side_label(scenario, s)}: {p}" for s, p in record.players.items()
         )
     # The options played, in words; those left at the rule set's defaults go unnamed.
-    changed = [f"{_words(o['name'])}: {_words(_value(o['value']))}"
+    changed = [f"{humanise(o['name'])}: {humanise(_value(o['value']))}"
                for o in rules.get("options", []) if o["value"] != o["default"]]
     if rules.get("options"):
         details["Options"] = "; ".join(changed) or "the rule set's defaults"
@@ -505,11 +506,6 @@ def _order_of_battle(
         '<table><thead><tr><th>Unit</th><th>Type</th><th>Command</th><th>Fate</th></tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div>'
     )
-
-
-def _words(key: str) -> str:
-    """An identifier in words: ``"hit_limit_infantry"`` -> ``"hit limit infantry"``."""
-    return str(key).replace("_", " ")
 
 
 def _title(key: str) -> str:

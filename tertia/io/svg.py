@@ -25,7 +25,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.ops import substring
 
 from tertia.core.geometry import heading_vector
-from tertia.core.presentation import FactKind, PieceCard
+from tertia.core.presentation import PieceCard
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.table_markers import table_markers
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
@@ -675,27 +675,8 @@ def _unit_tooltip(u: Unit, side_names: Mapping[str, str], card: PieceCard | None
 
 def _base_count(card: PieceCard | None) -> int:
     """The count a rule set draws on the base (hits, figures ...), 0 for none."""
-    if card is None:
-        return 0
-    for fact, spec in card.facts:
-        if spec.on_base and spec.kind in (FactKind.COUNT, FactKind.PIPS) and isinstance(fact.value, int):
-            return max(0, fact.value)
-    return 0
-
-
-def _base_marks(card: PieceCard | None) -> list[tuple[str, str]]:
-    """The short marks a rule set draws beside a base (a badge set, a formation's mark),
-    each with its words."""
-    if card is None:
-        return []
-    out: list[tuple[str, str]] = []
-    for fact, spec in card.facts:
-        if not spec.on_base or not fact.shown():
-            continue
-        glyph = fact.glyph or (spec.glyph if spec.kind in (FactKind.BADGE, FactKind.HIDDEN) else "")
-        if glyph:
-            out.append((glyph, fact.text(spec)))
-    return out
+    counted = None if card is None else card.base_count()
+    return max(0, counted[0].value) if counted is not None and isinstance(counted[0].value, int) else 0
 
 
 def _unit(
@@ -733,7 +714,7 @@ def _unit(
     count = _base_count(card)
     if count and not removed:
         out.append(_hit_pips(canvas, u, count))
-    marks = _base_marks(card)
+    marks = [] if card is None else card.base_marks()
     if marks and not removed:
         out.append(_marks(canvas, u, marks))
     if removed:
@@ -859,9 +840,9 @@ def _unit_label(canvas: _Canvas, u: Unit, font_px: float) -> str:
 def _counted_label(pieces: Mapping[str, PieceCard]) -> str | None:
     """The label of the count drawn on bases, when any piece shows one."""
     for card in pieces.values():
-        if _base_count(card):
-            return next(spec.label for _, spec in card.facts
-                        if spec.on_base and spec.kind in (FactKind.COUNT, FactKind.PIPS))
+        counted = card.base_count()
+        if counted is not None and _base_count(card):
+            return counted[1].label
     return None
 
 

@@ -24,7 +24,7 @@ __all__ = [
     "OUT_OF_AMMUNITION",
     "VALUE",
     "HitsPiece",
-    "commander_facts",
+    "commander_facts", "commander_title",
     "hits_facts",
     "names_of",
 ]
@@ -66,6 +66,12 @@ def commander_facts(unit: Unit) -> list[Fact]:
     """A commander's value, and whether he is the army's general."""
     own = piece(unit)
     return [Fact(GENERAL.key, own.general), Fact(VALUE.key, own.value)]
+
+
+def commander_title(unit: Unit) -> str:
+    """A commander's rank before his name in the narrative: the army's general, or a
+    commander."""
+    return "General" if piece(unit).general else "Commander"
 
 
 def names_of(state: GameState, ids: Iterable[str]) -> str | None:

@@ -588,7 +588,7 @@ class GameService:
                 raise not_found(f"unit {unit_id!r}")
             state, game = live.state, live.game
             # What the piece shows, worked out from the side's own observation alone.
-            observed = game.observed_state(state, viewer) if live.hides_anything(viewer) else state
+            observed = live.observation(len(live.steps), viewer) if live.hides_anything(viewer) else state
             presentation = game.ruleset.presentation()
             report = presentation.piece(game.table, observed, unit_id, viewer).to_dict()
             overlays = presentation.overlays(game.table, observed, unit_id)
@@ -680,7 +680,7 @@ def pieces_of(live: LiveGame, step: int, side: str) -> dict[str, dict[str, Any]]
     set's facts (:mod:`tertia.core.presentation`) worked out from ``side``'s observation
     alone; a piece the observation holds without a place is left out."""
     game = live.game
-    seen = game.observed_state(live.states[step], side)
+    seen = live.observation(step, side)
     presentation = game.ruleset.presentation()
     return {uid: presentation.piece(game.table, seen, uid, side).to_dict()
             for uid, unit in seen.units.items() if not place_hidden(unit)}
@@ -694,11 +694,8 @@ def panels_of(live: LiveGame, seen: Mapping[str, Any], viewer: str, status: Mapp
     units = {str(u.get("id")): str(u.get("name") or u.get("id")) for u in seen.get("units") or ()}
     out = []
     presentation = ruleset.presentation()
-    observed: GameState | None = None
     for spec in ruleset.PANELS:
-        if observed is None:
-            observed = live.game.observed_state(live.state, viewer)
-        sections = presentation.panel(spec.name, observed, viewer)
+        sections = presentation.panel(spec.name, live.observation(len(live.steps), viewer), viewer)
         if sections is not None or spec.name not in PANEL_NAMES:  # the rule set fills it itself
             out.append({**spec.to_dict(), "sections": [s.to_dict() for s in sections or ()], "labels": {}})
             continue
@@ -718,7 +715,7 @@ def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
     if not live.hides_anything(side):
         return dict(summary(live.state))
     try:
-        return dict(summary(live.game.observed_state(live.state, side)))
+        return dict(summary(live.observation(len(live.steps), side)))
     except (KeyError, TypeError, ValueError):
         return {}
 
@@ -728,7 +725,7 @@ def summary_at(live: LiveGame, step: int, side: str) -> dict[str, Any]:
     then (for replay: the objectives and vital points and who held them ...)."""
     try:
         shows = live.game.ruleset.presentation()
-        return dict(shows.summary(live.game.observed_state(live.states[step], side)))
+        return dict(shows.summary(live.observation(step, side)))
     except (KeyError, TypeError, ValueError):
         return {}
 

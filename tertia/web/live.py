@@ -196,6 +196,7 @@ class LiveGame:
     """When a request last asked for the game (by the service's clock for idleness)."""
     _lines: Recent[tuple[tuple[str, str], ...]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
     """Each entry's lines as (text, kind), smaller than the dicts sent."""
+    _observations: Recent[GameState] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
     _observed: Recent[dict[str, Any]] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
     _hides: Recent[bool] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
 
@@ -254,9 +255,15 @@ class LiveGame:
             self.rngs[side] = random.Random(player_seed(self.row.seed, side))
         return self.players[side], self.rngs[side]
 
+    def observation(self, step: int, side: str) -> GameState:
+        """``side``'s observation of the position after ``step`` actions (0: the start),
+        worked out once for the pieces, panels and summary a view shows."""
+        return self._observations.get_or_make(
+            (step, side), lambda: self.game.observed_state(self.states[step], side))
+
     def observe(self, step: int, side: str) -> dict[str, Any]:
-        """``side``'s observation of the position after ``step`` actions (0: the start)."""
-        return self._observed.get_or_make((step, side), lambda: self.game.observe(self.states[step], side))
+        """:meth:`observation`, as JSON-ready data."""
+        return self._observed.get_or_make((step, side), lambda: self.observation(step, side).to_dict())
 
     def hides_anything(self, side: str) -> bool:
         """Does the rule set keep anything of the current position from ``side``?"""
@@ -347,8 +354,10 @@ class LiveGame:
         assert not step.rolls
         self.states.pop()
         index = len(self.steps) + 1
-        for key in [k for k in (*self._lines, *self._observed, *self._hides) if k[0] >= index]:
+        for key in [k for k in (*self._lines, *self._observed, *self._observations, *self._hides)
+                    if k[0] >= index]:
             self._lines.pop(key, None)
+            self._observations.pop(key, None)
             self._observed.pop(key, None)
             self._hides.pop(key, None)
         self.version += 1

@@ -24,11 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from tertia.activation.command_cards import card_words
 from tertia.core.vocabulary import COMMAND_CARDS, DECK, ORDERS, PanelKind
-
-CARD_NAMES = {"centre": "Centre", "right": "Right flank", "left": "Left flank", "reserve": "Reserve",
-              "independent": "Independent"}
-"""Command cards and unit-type cards as players call them, where not the word itself."""
 
 STATE_WORDS = {"active": "in play", "played": "played", "gone": "command lost", "waiting": "face down"}
 
@@ -36,14 +33,6 @@ RECENT = 6
 """Cards drawn before the one in play shown one a line; the rest are counted."""
 
 Namer = Callable[[str], str]
-
-
-def card_words(card: str) -> str:
-    """A command card or a unit-type card in words ("Right flank", "Commanded shot")."""
-    if card in CARD_NAMES:
-        return CARD_NAMES[card]
-    words = str(card).replace("_", " ")
-    return words[:1].upper() + words[1:]
 
 
 def item(text: str, **extra: Any) -> dict[str, Any]:

@@ -50,7 +50,12 @@ from tertia.rules.formations import (
     stands_in_arc,
 )
 from tertia.rules.involuntary import Interpenetration, carry_out, plan_slide, towards
-from tests.example_rules import combat, narration, sequence, vocabulary
+from tests.example_rules import (  # noqa: F401  (narration: the log's sentences)
+    combat,
+    narration,
+    sequence,
+    vocabulary,
+)
 from tests.example_rules.data import (
     ASSIGN_FREE_MOVE,
     COUNTERCHARGE,
@@ -103,9 +108,6 @@ class OrderOfBattle(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     units: dict[str, UnitOrder] = {}
-
-
-__all__ = ["ExampleDeclare", "narration"]
 
 
 class ExampleDeclare(RuleSet):

@@ -121,28 +121,23 @@ FORMATION_MARKS = {"column": "C", "square": "Sq", "deployed": "Dp", "routed": "R
 """A formation's mark on the base; a line, the usual order, has none."""
 
 
-def _words(text: str | None) -> str | None:
-    return None if text is None else text.replace("_", " ")
-
-
 def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
     """A unit's card as a referee reads it (or a side, from its view): its figures by
     weapon and stands, formation, disorder, falling back, morale ("untested" until first
     tested), its officer's rank and value ("not yet shown" on the enemy's view while it
     is secret)."""
     own = unit_data(unit)
-    out = [Fact(TROOP.key, own.troop, words=_words(own.troop)), Fact(UNSEEN.key, not own.placed)]
+    out = [Fact(TROOP.key, own.troop), Fact(UNSEEN.key, not own.placed)]
     if own.is_officer:
         leads = state.units.get(own.attached_to) if own.attached_to else None
-        return [*out, Fact(RANK.key, own.rank, words=_words(own.rank)),
+        return [*out, Fact(RANK.key, own.rank),
                 Fact(GRADE.key, _grade(own.grade)),
                 Fact(LEADS.key, own.attached_to, words=leads.label if leads else None)]
     out += [
         Fact(TERTIA.key, tertia_label_in(state, unit.command, unit.side) or None),
         Fact(FIGURES.key, own.figures, limit=own.start, note=f"{own.lost} lost" if own.lost else None),
         Fact(STANDS.key, own.stands_left),
-        Fact(FORMATION.key, own.formation, words=_words(own.formation),
-             glyph=FORMATION_MARKS.get(own.formation)),
+        Fact(FORMATION.key, own.formation, glyph=FORMATION_MARKS.get(own.formation)),
         Fact(DISORDERED.key, own.disordered),
         Fact(FALLING_BACK.key, own.falling_back),
         Fact(MORALE.key, UNTESTED if own.morale is None else own.morale),
@@ -151,7 +146,7 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
     if own.pike or own.shot:
         out.append(Fact(WEAPONS.key, f"{own.pike} pike, {own.shot} shot"))
     if own.is_gun:
-        out += [Fact(GUN.key, own.gun, words=_words(own.gun)), Fact(GUNNERS.key, own.men),
+        out += [Fact(GUN.key, own.gun), Fact(GUNNERS.key, own.men),
                 Fact(GUN_FIRED.key, own.gun_fired), Fact(SILENCED.key, own.silenced)]
     if own.troop == "dragoons":
         out.append(Fact(MOUNTED.key, own.mounted))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, cast
 
+from tertia.activation.command_cards import card_words
 from tertia.core.geometry import base_distance
 from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
 from tertia.core.state import GameState, Unit, UnitKind
@@ -21,11 +22,11 @@ from tertia.rules.hit_facts import (
     MOVED,
     VALUE,
     commander_facts,
+    commander_title,
     hits_facts,
     names_of,
     turn_facts,
 )
-from tertia.rules.pieces import piece
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import shooting
 from tertia.rulesets.d3.clauses import ClauseBook
@@ -64,23 +65,6 @@ ENGAGED = FactSpec("engaged", "In contact with", FactKind.WORD, "Enemy units in 
 RALLIES = FactSpec("rallies_left", "Rallies left", FactKind.COUNT, "Rallies the commander may still make")
 
 
-CARD_NAMES = {"centre": "Centre", "right": "Right flank", "left": "Left flank", "reserve": "Reserve",
-              "independent": "Independent"}
-
-
-def card_name(card: str) -> str:
-    """A card as players call it: ``"right"`` -> ``"Right flank"``, ``"commanded_shot"`` ->
-    ``"Commanded shot"``.
-
-    >>> card_name("right"), card_name("commanded_shot")
-    ('Right flank', 'Commanded shot')
-    """
-    if card in CARD_NAMES:
-        return CARD_NAMES[card]
-    words = card.replace("_", " ").replace("-", " ").strip()
-    return words[:1].upper() + words[1:]
-
-
 FOUGHT_MARKS = ("meleed", "shot")
 
 
@@ -96,7 +80,7 @@ class D3Presentation(Presentation):
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
         rules = self.rules
-        card = Fact(CARD.key, rules.card_of(unit), words=card_name(rules.card_of(unit)))
+        card = Fact(CARD.key, rules.card_of(unit), words=card_words(rules.card_of(unit)))
         if unit.is_commander:
             out = [*commander_facts(unit), card]
             report = rules.commander_report(seen, unit)
@@ -118,7 +102,7 @@ class D3Presentation(Presentation):
         return out
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
-        return "General" if piece(unit).general else "Commander"
+        return commander_title(unit)
 
     def overlays(self, table: Battlefield, seen: GameState, unit_id: str) -> dict[str, Any]:
         """The 45-degree field of fire to the unit's range, with line of sight to enemies

@@ -114,11 +114,6 @@ FORMATION_MARKS = {"long_march": "M", "hedgehog": "H"}
 """A formation's mark on the base; a line, the usual order, has none."""
 
 
-def words(text: str | None) -> str | None:
-    """An identifier as a player reads it: ``"long_march"`` -> ``"long march"``."""
-    return None if text is None else text.replace("_", " ")
-
-
 def _label(state: GameState, unit_id: str | None) -> str | None:
     found = state.units.get(unit_id) if unit_id is not None else None
     return None if found is None else found.label
@@ -130,14 +125,13 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
     when its card is drawn, the option declared and the move rolled."""
     own = unit_data(unit)
     game = game_data(state)
-    out = [Fact(TROOP.key, own.troop, words=words(own.troop))]
+    out = [Fact(TROOP.key, own.troop)]
     if own.is_general:
         out.append(Fact(ATTACHED_TO.key, own.attached_to, words=_label(state, own.attached_to)))
     else:
         generals = [g.label for g in attached_generals(state, unit.id)]
         out += [
-            Fact(FORMATION.key, own.formation, words=words(own.formation),
-                 glyph=FORMATION_MARKS.get(own.formation)),
+            Fact(FORMATION.key, own.formation, glyph=FORMATION_MARKS.get(own.formation)),
             Fact(STANDS.key, own.stands_left),
             Fact(MORALE.key, morale_words(own.morale, own.morale_max)),
             Fact(ROUTING.key, own.routing),

@@ -22,12 +22,12 @@ from tertia.rules.hit_facts import (
     OUT_OF_AMMUNITION,
     VALUE,
     commander_facts,
+    commander_title,
     hits_facts,
     names_of,
     turn_facts,
 )
 from tertia.rules.measuring import iter_enemy_troops_within
-from tertia.rules.pieces import piece
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.combat import declared_attacks
@@ -77,7 +77,7 @@ class LargerBattlesPresentation(Presentation):
         return out
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
-        return "General" if piece(unit).general else "Commander"
+        return commander_title(unit)
 
     def overlays(self, table: Battlefield, seen: GameState, unit_id: str) -> dict[str, Any]:
         """Combat range and the 45-degree arc, the 3" stop near the enemy, commanders'
