@@ -22,7 +22,7 @@ from tertia.rules.hits import piece
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.d3_commands.sequence import initiative_bonus
 from tertia.scenarios import load_builtin
-from tertia.web.cards import game_values
+from tests.observed import game_values
 
 from .d3_support import COMMANDS, activation, foot, horse, resolved, rolls
 from .support import P, R, act, codes, commander, make_game, unit

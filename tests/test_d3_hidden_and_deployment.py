@@ -20,7 +20,7 @@ from tertia.rulesets import get_ruleset
 from tertia.rulesets.d3_commands.ai.doctrine import D3CommandsDoctrine
 from tertia.rulesets.d3_commands.deployment import Deploy
 from tertia.scenarios import load_builtin
-from tertia.web.cards import game_values
+from tests.observed import game_values
 
 from .d3_support import COMMANDS, foot, horse
 from .support import P, R, act, codes, commander, make_game, unit

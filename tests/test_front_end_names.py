@@ -41,14 +41,6 @@ EXEMPT = {
 }
 """Files whose job is the stored layout itself."""
 
-PENDING: dict[str, str] = {
-    "tertia/web/cards.py": "the command-card panel reads the activation block's values from the view",
-    "tertia/web/games.py": "table markers and a piece's hidden place read from the view's own values",
-    "tertia/web/panels.py": "the shared panels read a deck's and command cards' state by name",
-}
-"""Files known to read a rule set's values, each to be moved to facts: the test fails
-when one of them stops doing so, so that it leaves this list."""
-
 GENERIC = {
     "value": "a fact's own field (fact.value), and a form field's value",
     "card": "the deck's and the command cards' data (active.card), and a piece's card",
@@ -191,9 +183,6 @@ def test_the_names_checked_come_from_the_registry() -> None:
 def test_no_front_end_reads_a_rule_sets_own_values(path: Path) -> None:
     rel = _rel(path)
     problems = _problems(path)
-    if rel in PENDING:
-        assert problems, f"{rel} no longer reads a rule set's values: take it off PENDING"
-        return
     assert not problems, "\n".join(f"{rel}:{n}: {why}" for n, why in problems)
 
 

@@ -351,8 +351,10 @@ def test_command_cards_are_ordered_and_played_in_the_page(server: Server, page: 
     assert "your right flank command" in pg.inner_text("[data-test=active-command]")
     assert pg.locator('[data-test=own-order] .cmd-card.active[data-card="right"]').count() == 1
     view = httpx.get(url + "/view", headers=headers).json()
-    backs = view["cards"]["sides"]["royalist"]["left"]
-    assert pg.locator("[data-test=other-cards] .mini-card.back").count() == backs
+    [cards] = [p for p in view["panels"] if p["name"] == "command-cards"]
+    [theirs] = [sec for sec in cards["sections"] if sec["key"] == "other-cards"]
+    backs = sum(i.get("state") == "back" for i in theirs["items"])
+    assert pg.locator("[data-test=other-cards] .mini-card.back").count() == backs > 0
 
     # Move a horse of the right flank a few inches, as the server allows.
     ahead: tuple[str, tuple[float, float], tuple[float, float]] | None = None
@@ -381,9 +383,9 @@ def test_command_cards_are_ordered_and_played_in_the_page(server: Server, page: 
     pg.keyboard.press("Escape")
     pg.click("[data-test=end-phase]")
     pg.wait_for_selector('[data-test=own-order] .cmd-card.played[data-card="right"] s')
-    pg.wait_for_function("() => { const v = window.tertiaScreen.view; return v.status.your_turn && "
-                         "v.cards.active && v.cards.active.card === 'left'; }", timeout=30_000)
-    assert pg.locator('[data-test=own-order] .cmd-card.active[data-card="left"]').count() == 1
+    pg.wait_for_function("() => window.tertiaScreen.view.status.your_turn && document.querySelector("
+                         "'[data-test=own-order] .cmd-card.active[data-card=\"left\"]')", timeout=30_000)
+    assert pg.locator('[data-test=own-order] .cmd-card.active').count() == 1
     assert pg.locator("[data-test=other-cards] .mini-card.played").count() >= 1
     shoot(pg, "cards")
 
@@ -646,14 +648,15 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
     pg.wait_for_selector("[data-test=deck-responses]", timeout=60_000)
     view = httpx.get(url + "/view", headers=headers).json()
-    deck = view["deck"]
+    [deck] = [p for p in view["panels"] if p["name"] == "deck"]
+    [rolled] = [sec["items"] for sec in deck["sections"] if sec["key"] == "deck-responses"]
     assert "Card drawn: " in pg.inner_text("[data-test=deck-active]")
-    assert pg.locator("[data-test=deck-response]").count() == len(deck["responses"]) > 0
-    first = deck["responses"][0]
+    assert pg.locator("[data-test=deck-response]").count() == len(rolled) > 0
+    first = rolled[0]
     names = {u["id"]: u["name"] for u in view["state"]["units"]}
     shown = pg.inner_text("[data-test=deck-response] >> nth=0")
-    assert str(first["face"]) in shown and names[first["units"][0]] in shown
-    assert ("may move" if first["obeyed"] else "no move") in shown
+    assert first["face"] in shown and first["text"] in shown and any(n in shown for n in names.values())
+    assert ("may move" if first["state"] == "obeyed" else "no move") in shown
     # Objectives and vital points with who holds them, each army's losses, figures on units.
     points = view["status"]["summary"]["points"]
     assert pg.locator("[data-test=point]").count() == len(points) > 0

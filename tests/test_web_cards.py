@@ -37,19 +37,40 @@ def _your_turn(client: TestClient, gid: str, me: dict[str, str]) -> dict[str, An
     return _view(client, gid, me)
 
 
+def card_panel(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The command-card panel's sections by key, and its labels under ``"labels"``."""
+    [panel] = [p for p in view["panels"] if p["name"] == "command-cards"]
+    return {**{sec["key"]: sec for sec in panel["sections"]}, "labels": panel["labels"]}
+
+
+def own_order(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The viewer's laid cards as its panel shows them, first first."""
+    section = card_panel(view)["own-order"]
+    assert section["style"] == "ordered", section
+    return list(section["items"])
+
+
+def in_play(view: dict[str, Any]) -> str | None:
+    """The viewer's own card in play, if any."""
+    return next((i["id"] for i in own_order(view) if i.get("state") == "active"), None)
+
+
 def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
     created = create(client, scenario="edgehill", rules=RULES, mode="ai", side="parliament", seed=5)
     gid, me = created["id"], bearer(created["tokens"]["parliament"])
     view = _your_turn(client, gid, me)
     assert view["status"]["pending"]["kind"] == "order_cards"
-    cards = view["cards"]
-    own, theirs = cards["sides"]["parliament"], cards["sides"]["royalist"]
-    assert own["held"] == ["centre", "right", "left", "reserve", "independent"]
-    assert own["order"] is None and own["left"] == 5 and not own["ordered"]
-    assert "Ramsay's Wing (second line)" in own["units"]["left"]
-    assert set(theirs) == {"left", "played", "ordered", "shuffled"} and theirs["left"] == 4
+    panel = card_panel(view)
+    held = list(panel["labels"])
+    assert held == ["centre", "right", "left", "reserve", "independent"]
+    assert [i["text"] for i in panel["own-order"]["items"]] == ["Your cards are not laid yet."]
+    assert "Ramsay's Wing (second line)" in panel["labels"]["left"]["title"].split("\n")
+    assert panel["labels"]["left"]["note"].endswith("units")
+    theirs = panel["other-cards"]
+    assert [i["state"] for i in theirs["items"]] == ["back"] * 4 and theirs["title"].endswith("not laid yet")
+    assert all(not i["text"] for i in theirs["items"])  # face down: no card named
     [offer] = view["choices"]
-    assert offer["action"] == {"type": "order_cards", "order": own["held"]}
+    assert offer["action"] == {"type": "order_cards", "order": held}
 
     # The page asks whether an order is legal before laying it; bad orders are refused.
     url = f"/api/games/{gid}"
@@ -70,13 +91,17 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
 
     # The AI orders its own, the initiative is rolled, and our activations follow ours.
     view = _your_turn(client, gid, me)
-    own = view["cards"]["sides"]["parliament"]
-    assert view["status"]["phase"] == "activation" and own["order"] == ORDER
-    assert own["played"] == ORDER[: len(own["played"])] and own["played"]
-    assert view["cards"]["active"] == {"side": "parliament", "card": own["played"][-1]}
-    assert view["cards"]["sides"]["royalist"]["ordered"]
+    items = own_order(view)
+    assert view["status"]["phase"] == "activation" and [i["id"] for i in items] == ORDER
+    states = [i["state"] for i in items]
+    done = states.index("active") + 1
+    assert states == ["played"] * (done - 1) + ["active"] + ["waiting"] * (len(ORDER) - done)
+    now = in_play(view)
+    assert now == ORDER[done - 1]
+    assert card_panel(view)["active-command"]["items"][0]["text"].startswith("Active: your ")
+    assert "face down" in card_panel(view)["other-cards"]["title"]
     end = [c for c in view["choices"] if c["action"]["type"] == "end_phase"]
-    assert end and end[0]["label"] == f"End the {own['played'][-1]} card's activation"
+    assert end and end[0]["label"] == f"End the {now} card's activation"
 
     # Play on as a bot would: every card of ours in our order, until turn 2 awaits our order.
     players: dict[str, DoctrinePlayer] = {}
@@ -86,9 +111,9 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
         view = _your_turn(client, gid, me)
         if view["status"]["turn"] == 2:
             break
-        active = view["cards"]["active"]
-        if active and active["side"] == "parliament" and active["card"] not in played:
-            played.append(active["card"])
+        now = in_play(view) if card_panel(view)["own-order"]["style"] == "ordered" else None
+        if now is not None and now not in played:
+            played.append(now)
         side, action = doctrine_action(client, gid, players, rng)
         assert side == "parliament"
         answer = client.post(f"{url}/actions", json=action.to_dict(), headers=me)
@@ -97,6 +122,6 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
         raise AssertionError("turn 1 never ended")
     assert played == [c for c in ORDER if c in played] and len(played) >= 3
     assert view["status"]["pending"]["kind"] == "order_cards"
-    assert view["cards"]["sides"]["parliament"]["order"] is None
+    assert card_panel(view)["own-order"]["style"] == "lines"
     assert client.app.state.runner.errors == []  # type: ignore[attr-defined]
     assert service(client).live(gid).state.turn == 2

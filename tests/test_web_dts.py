@@ -21,7 +21,7 @@ from tertia.web.app import create_app
 from tertia.web.traces import moves_of
 from tests.dts_combat_support import A, B, dts, state_of, tx_with
 from tests.fact_support import fact_of
-from tests.web_support import bearer, create, doctrine_action, service
+from tests.web_support import bearer, create, doctrine_action, panel_sections, service
 
 RULES = "declare-thee-sir"
 
@@ -63,19 +63,28 @@ def test_the_view_shows_the_card_drawn_and_the_cards_left(client: TestClient) ->
     side, view = awaiting(client, gid, tokens)
     state = view["state"]
     pending = view["status"]["pending"]
-    deck = view["deck"]
+    deck = panel_sections(view, "deck")
+    assert deck is not None
     units = {u["id"]: u for u in state["units"]}
-    assert deck["pieces"] is True and deck["viewer"] == side
-    assert deck["count"] == len(state["own"]["deck_left"]) == sum(len(v) for v in deck["left"].values())
-    assert deck["active"]["unit"] == pending["unit"] == view["status"]["summary"]["activated"]
-    assert deck["active"]["side"] == side == units[pending["unit"]]["side"]
-    assert deck["drawn"][-1] == deck["active"]
-    for s, cards in deck["left"].items():
+    [active] = deck["deck-active"]["items"]
+    assert active["unit"] == pending["unit"] == view["status"]["summary"]["activated"]
+    assert active["side"] == side == units[pending["unit"]]["side"] and active["state"] == "active"
+    assert active["text"] == f"Card drawn: {units[pending['unit']]['name']} (yours)"
+    left = len(state["own"]["deck_left"])
+    counted = deck["deck-count"]["items"][0]["text"]
+    assert counted.startswith(f"{left} cards left to draw this turn: ")
+    for s in tokens:
         mine = [c for c in state["own"]["deck_left"] if units[read_card(c).name]["side"] == s]
-        assert len(cards) == len(mine)
+        shown = deck.get(f"deck-left-{s}")
+        assert len(mine) == (len(shown["items"]) if shown else 0)
+        assert shown is None or (shown["open"] is False and shown["title"].endswith(f": {len(mine)} to come"))
     # Nothing in the deck is secret: the other side sees the same cards.
     other = next(s for s in tokens if s != side)
-    assert {**view_of(client, gid, tokens[other])["deck"], "viewer": side} == deck
+    theirs = panel_sections(view_of(client, gid, tokens[other]), "deck")
+    assert theirs is not None
+    assert theirs["deck-active"]["items"][0]["text"] == active["text"].removesuffix(" (yours)")
+    assert {k: v for k, v in theirs.items() if k != "deck-active"} == {
+        k: v for k, v in deck.items() if k != "deck-active"}
 
 
 def test_the_options_are_buttons_and_the_rolled_move_is_offered_before_the_unit_is_placed(

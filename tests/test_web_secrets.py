@@ -198,8 +198,10 @@ def test_the_card_order_never_reaches_the_other_side(tmp_path: Path) -> None:
                     assert asked.status_code in (200, 409, 422), asked.text
                     answers.append(asked.json())
             assert view["state"]["own"]["card_order"]["parliament"] == {"hidden": "card order"}
-            assert "order" not in view["cards"]["sides"]["parliament"]
-            assert view["cards"]["sides"]["parliament"]["played"] == CARD_ORDER[:played]
+            [cards] = [p for p in view["panels"] if p["name"] == "command-cards"]
+            [theirs] = [sec for sec in cards["sections"] if sec["key"] == "other-cards"]
+            assert [i.get("id") for i in theirs["items"] if i["state"] != "back"] == CARD_ORDER[:played]
+            assert all(not i["text"] and "id" not in i for i in theirs["items"] if i["state"] == "back")
             for answer in answers:
                 assert _json_leaks(answer, CARD_ORDER, played) == []
 

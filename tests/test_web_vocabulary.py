@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tertia.activation.command_cards import card_words
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.actions import ACTION_TYPES, Action
 from tertia.core.narration import possessive
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.web.app import create_app
 from tests.fact_support import fact_of
-from tests.web_support import bearer, create, doctrine_action, service
+from tests.web_support import bearer, create, doctrine_action, panel_sections, service
 
 SCENARIOS = {"larger-battles": "skirmish", "d3-commands": "edgehill", "d3-cards": "chalgrove",
              "declare-thee-sir": "edgehill", "charge-yr-pikes": "naseby"}
@@ -143,18 +144,30 @@ def test_d3_cards_shows_its_deck_to_each_side(client: TestClient) -> None:
     live = service(client).live(gid)
     to_act = live.state.to_act
     seen = {s: client.get(f"/api/games/{gid}/view", headers=tokens[s]).json() for s in live.sides}
-    deck = seen[to_act]["deck"]
-    assert seen[to_act]["cards"] is None
-    assert deck["count"] + len(deck["drawn"]) == 10 and deck["count"] == sum(map(len, deck["left"].values()))
-    assert deck["active"] == {"side": to_act, "card": seen[to_act]["status"]["summary"]["active_card"]}
-    assert deck["drawn"][-1] == deck["active"]
-    assert deck["active"]["card"] not in deck["left"][to_act]
+    mine = panel_sections(seen[to_act], "deck")
+    assert mine is not None and panel_sections(seen[to_act], "command-cards") is None
+    left = {s: [i["text"] for i in mine[f"deck-left-{s}"]["items"]] for s in live.sides}
+    drawn = mine["deck-drawn"]["items"]
+    count = sum(map(len, left.values()))
+    assert count + len(drawn) == 10
+    assert mine["deck-count"]["items"][0]["text"] == f"{count} cards left to draw this turn."
+    active = card_words(seen[to_act]["status"]["summary"]["active_card"])
+    assert drawn[-1] == {"text": active, "side": to_act, "state": "active",
+                         "title": f"{live.side_names()[to_act]} {active.lower()}: in play"}
+    assert mine["deck-active"]["items"][0]["text"] == f"In play: your {active.lower()} card"
+    assert left[to_act].count(active) == 0  # each side holds one card of each type
     other = next(s for s in live.sides if s != to_act)
-    assert {**seen[other]["deck"], "viewer": to_act} == deck  # nothing in the deck is secret
+    theirs = panel_sections(seen[other], "deck")
+    assert theirs is not None  # nothing in the deck is secret: the same but for whose card it is
+    assert theirs["deck-active"]["items"][0]["text"] == (
+        f"In play: {live.side_names()[to_act]}'s {active.lower()} card")
+    assert {k: v for k, v in theirs.items() if k != "deck-active"} == {
+        k: v for k, v in mine.items() if k != "deck-active"}
     lb, lb_tokens = hotseat(client, "larger-battles")
-    assert view(client, lb, lb_tokens)["deck"] is None and view(client, lb, lb_tokens)["cards"] is None
+    assert {p["name"] for p in view(client, lb, lb_tokens)["panels"]} & {"deck", "command-cards"} == set()
     dc, dc_tokens = hotseat(client, "d3-commands")
-    assert view(client, dc, dc_tokens)["deck"] is None and view(client, dc, dc_tokens)["cards"] is not None
+    assert panel_sections(view(client, dc, dc_tokens), "command-cards") is not None
+    assert panel_sections(view(client, dc, dc_tokens), "deck") is None
 
 
 def play_until_rally(client: TestClient, gid: str, tokens: dict[str, dict[str, str]]) -> tuple[str, Action]:

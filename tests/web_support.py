@@ -49,3 +49,12 @@ def wait_until(predicate: Any, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting")
         time.sleep(0.02)
+
+
+def panel_sections(view: dict[str, Any], name: str) -> dict[str, dict[str, Any]] | None:
+    """The sections of the view's panel ``name`` by key (None when the rule set has no such
+    panel), as the page draws them."""
+    found = [p for p in view["panels"] if p["name"] == name]
+    if not found:
+        return None
+    return {sec["key"]: sec for sec in found[0]["sections"]}

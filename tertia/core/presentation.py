@@ -30,7 +30,7 @@ The kinds of fact (:class:`FactKind`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -186,7 +186,7 @@ class PieceCard:
         }
 
 
-SECTION_STYLES = ("cards", "list", "lines", "dice")
+SECTION_STYLES = ("cards", "list", "lines", "dice", "ordered")
 ITEM_STATES = ("active", "played", "back", "gone", "waiting", "obeyed", "refused")
 
 
@@ -195,7 +195,8 @@ class PanelItem:
     """One entry of a panel's section: its ``text``; the ``side`` it belongs to; its
     ``state`` (one of :data:`ITEM_STATES`: a card in play, played, face down ...); a
     ``title`` on hover; the ``unit`` it is about (a click selects it) and the ``target``
-    an offer of the panel's kind is aimed at."""
+    an offer of the panel's kind is aimed at; the value it stands for (``id``: a card an
+    order puts in its place), a ``note`` under it, and a die's ``face``."""
 
     text: str
     side: str | None = None
@@ -203,6 +204,9 @@ class PanelItem:
     title: str | None = None
     unit: str | None = None
     target: str | None = None
+    id: str | None = None
+    note: str | None = None
+    face: str | None = None
 
     def __post_init__(self) -> None:
         if self.state is not None and self.state not in ITEM_STATES:
@@ -210,9 +214,9 @@ class PanelItem:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text}
-        for key in ("side", "state", "title", "unit", "target"):
+        for key in ("side", "state", "title", "unit", "target", "id", "note", "face"):
             value = getattr(self, key)
-            if value is not None:
+            if value:
                 out[key] = value
         return out
 
@@ -245,6 +249,39 @@ class PanelSection:
         if not self.open:
             out["open"] = False
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """What a panel shows one side: its ``sections``, and ``labels``: the words (with a
+    title on hover and a note) for each value its action puts in order, by the value (the
+    command cards a side lays)."""
+
+    sections: tuple[PanelSection, ...] = ()
+    labels: Mapping[str, PanelItem] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sections": [s.to_dict() for s in self.sections],
+                "labels": {value: label.to_dict() for value, label in self.labels.items()}}
+
+
+@dataclass(frozen=True)
+class PanelContext:
+    """Where a panel is shown: the ``viewer`` it is shown to, the side ``to_act``,
+    whether a decision is ``pending``, the ``phases`` the panel's action is made in (empty:
+    any), the sides' names, and ``recent``: the events the viewer may see of each action,
+    newest first (what was just rolled)."""
+
+    viewer: str
+    to_act: str | None = None
+    pending: bool = False
+    phases: tuple[str, ...] = ()
+    side_names: Mapping[str, str] = field(default_factory=dict)
+    recent: Callable[[], Iterable[Sequence[Any]]] = lambda: ()
+
+    def side_name(self, side: object, default: str | None = None) -> str:
+        """A side by its name (``default``, else the side itself, when it has none)."""
+        return self.side_names.get(str(side), str(side) if default is None else default)
 
 
 class Presentation:
@@ -309,11 +346,13 @@ class Presentation:
                          key=lambda u: (u.side != state.to_act, u.id))
         return f"{possessive(leaders[0].label)} command" if leaders else None
 
-    def panel(self, name: str, seen: GameState, viewer: str) -> tuple[PanelSection, ...] | None:
-        """What panel ``name`` (one of its ``PANELS``) shows ``viewer``, from ``seen``, its
-        observation: a rule set's own panel is always filled here; None leaves one of the
-        shared blocks' panels (:data:`~tertia.core.vocabulary.PANEL_NAMES`) to them."""
-        return None
+    def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
+        """What panel ``name`` (one of the rule set's ``PANELS``) shows ``context.viewer``,
+        from ``seen``, its observation. A rule set fills its own panels here, and a shared
+        block's (:data:`~tertia.core.vocabulary.PANEL_NAMES`: the deck, command cards,
+        orders ...) by asking that block (:mod:`tertia.activation.panels`). Empty by
+        default: a panel whose action alone is shown (deployment)."""
+        return Panel()
 
     # --- for front ends --------------------------------------------------------------------
 

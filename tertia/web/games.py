@@ -24,12 +24,12 @@ from tertia.analysis.odds import UnaskedResponse, odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.hidden import HiddenInformation, is_hidden, place_hidden, view_of
-from tertia.core.ruledata import rule_data_from_dict
+from tertia.core.hidden import HiddenInformation, place_hidden, view_of
+from tertia.core.presentation import PanelContext
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
+from tertia.core.table_markers import table_markers
 from tertia.core.violations import CoreCode, IllegalAction
-from tertia.core.vocabulary import COMMAND_CARDS, DECK, PANEL_NAMES
 from tertia.io.scenario_file import ScenarioError
 from tertia.offers import idle_reasons, parse_items, prompt_offers, prompt_refusals, unit_offers
 from tertia.rulesets import get_ruleset, ruleset_ids
@@ -37,12 +37,9 @@ from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
 from tertia.scenarios.catalogue import scenario_names as catalogue_names
 from tertia.scenarios.catalogue import shipped_scenarios as catalogue_shipped
-from tertia.web.cards import card_view
-from tertia.web.deck import deck_view
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
 from tertia.web.live import LiveGame, Prepared, Step
-from tertia.web.panels import panel_view
 from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
 from tertia.web.table import table_data
 
@@ -357,15 +354,8 @@ class GameService:
             total = len(live.steps) + 1
             start = min(max(0, log_from), total)
             seen = live.observe(len(live.steps), viewer)
-            ruleset = live.game.ruleset
-            panels = {p.name for p in ruleset.PANELS}
             status = self.status(live, roles, viewer)
             choices, refused = self.prompt(live, roles)
-            names = status["summary"].get("card_names")
-            cards = (card_view(seen, viewer, ruleset.presentation().card_of)
-                     if COMMAND_CARDS in panels else None)
-            deck = (deck_view(seen, viewer, recent_events(live, viewer),
-                              names if isinstance(names, Mapping) else None) if DECK in panels else None)
             return {
                 "game": self.meta(live, roles),
                 "version": live.version,
@@ -373,13 +363,11 @@ class GameService:
                 "state": seen,
                 "pieces": pieces_of(live, len(live.steps), viewer),
                 "markers": markers(seen),
-                "table_markers": table_markers_of(seen),
+                "table_markers": table_markers_of(live, len(live.steps), viewer),
                 "status": status,
                 "choices": choices,
                 "refused": refused,
-                "cards": cards,
-                "deck": deck,
-                "panels": panels_of(live, seen, viewer, status, cards, deck),
+                "panels": panels_of(live, viewer),
                 "log_total": total,
                 "log": [live.log_entry(i, viewer) for i in range(start, total)],
             }
@@ -579,11 +567,10 @@ class GameService:
         plan = parse_plan(live.game.ruleset, raw_plan)
         with live.lock:
             viewer = self.viewing_side(live, roles, side)
-            seen = live.observe(len(live.steps), viewer)
             # A piece the side's view holds without a place (an enemy piece hidden from it)
             # is answered as an unknown one, and is no target of the side's own pieces.
-            shown = {u["id"]: u for u in seen.get("units", ())
-                     if not is_hidden((u.get("extra") or {}).get("position"))}
+            shown = {uid for uid, u in live.observation(len(live.steps), viewer).units.items()
+                     if not place_hidden(u)}
             if unit_id not in shown:
                 raise not_found(f"unit {unit_id!r}")
             state, game = live.state, live.game
@@ -595,9 +582,9 @@ class GameService:
             overlays["sight"] = [s for s in overlays.get("sight", ()) if s.get("target") in shown]
             unit = state.units[unit_id]
             mine = not state.is_over and state.to_act in roles and unit.side == state.to_act
-            actions = [o.to_dict() for o in unit_offers(game, state, unit, set(shown), plan)] if mine else []
+            actions = [o.to_dict() for o in unit_offers(game, state, unit, shown, plan)] if mine else []
             # Why a piece of the side to act is offered nothing: the rules' own reasons.
-            idle = ([i.to_dict() for i in idle_reasons(game, state, unit, set(shown))]
+            idle = ([i.to_dict() for i in idle_reasons(game, state, unit, shown)]
                     if mine and not actions else [])
             return {"report": report, "overlays": overlays, "actions": actions, "idle": idle}
 
@@ -622,7 +609,7 @@ class GameService:
                 "state": seen,
                 "pieces": pieces_of(live, step, viewer),
                 "markers": markers(seen),
-                "table_markers": table_markers_of(seen),
+                "table_markers": table_markers_of(live, step, viewer),
                 "summary": summary_at(live, step, viewer),
                 "log": [live.log_entry(i, viewer) for i in range(step + 1)],
             }
@@ -686,25 +673,22 @@ def pieces_of(live: LiveGame, step: int, side: str) -> dict[str, dict[str, Any]]
             for uid, unit in seen.units.items() if not place_hidden(unit)}
 
 
-def panels_of(live: LiveGame, seen: Mapping[str, Any], viewer: str, status: Mapping[str, Any],
-              cards: Mapping[str, Any] | None, deck: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    """The rule set's panels as ``viewer`` sees them, as sections the page draws
-    (:mod:`tertia.web.panels`)."""
+def panels_of(live: LiveGame, viewer: str) -> list[dict[str, Any]]:
+    """The rule set's panels as ``viewer`` sees them, each its declaration with the
+    sections the page draws and the words for the values its action puts in order
+    (:meth:`Presentation.panel <tertia.core.presentation.Presentation.panel>`)."""
     ruleset = live.game.ruleset
-    units = {str(u.get("id")): str(u.get("name") or u.get("id")) for u in seen.get("units") or ()}
-    out = []
     presentation = ruleset.presentation()
+    state = live.state
+    seen = live.observation(len(live.steps), viewer)
+    out = []
     for spec in ruleset.PANELS:
-        sections = presentation.panel(spec.name, live.observation(len(live.steps), viewer), viewer)
-        if sections is not None or spec.name not in PANEL_NAMES:  # the rule set fills it itself
-            out.append({**spec.to_dict(), "sections": [s.to_dict() for s in sections or ()], "labels": {}})
-            continue
         kind = ruleset.action_kind(spec.action) if spec.action else None
-        out.append(panel_view(
-            spec, viewer=viewer, to_act=live.state.to_act, phase=seen.get("phase"),
-            pending=status.get("pending") is not None, summary=status.get("summary") or {},
-            side_names=live.side_names(), names=lambda ident: units.get(ident, ident), deck=deck, cards=cards,
-            phases=kind.phases if kind is not None else ()))
+        context = PanelContext(
+            viewer=viewer, to_act=state.to_act, pending=bool(seen.decisions),
+            phases=tuple(kind.phases) if kind is not None else (), side_names=live.side_names(),
+            recent=lambda: recent_events(live, viewer))
+        out.append({**spec.to_dict(), **presentation.panel(spec.name, seen, context).to_dict()})
     return out
 
 
@@ -730,14 +714,10 @@ def summary_at(live: LiveGame, step: int, side: str) -> dict[str, Any]:
         return {}
 
 
-def table_markers_of(seen: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The rule set's markers on the table (supply bases ...) in an observation sent as
-    JSON, each as :class:`~tertia.core.table_markers.TableMarker` writes it."""
-    own = seen.get("own")
-    if not isinstance(own, Mapping):
-        return []
-    listed = getattr(rule_data_from_dict(own), "table_markers", None)
-    return [m.to_dict() for m in listed()] if callable(listed) else []
+def table_markers_of(live: LiveGame, step: int, side: str) -> list[dict[str, Any]]:
+    """The rule set's markers on the table (supply bases ...) after ``step`` actions, as
+    ``side`` sees them, each as :class:`~tertia.core.table_markers.TableMarker` writes it."""
+    return [m.to_dict() for m in table_markers(live.observation(step, side))]
 
 
 def markers(seen: Mapping[str, Any]) -> dict[str, list[str]]:

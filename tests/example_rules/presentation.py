@@ -8,7 +8,16 @@ from typing import Any
 
 from tertia.activation import deck
 from tertia.core.hidden import is_hidden
-from tertia.core.presentation import Fact, FactKind, FactSpec, PanelItem, PanelSection, Presentation
+from tertia.core.presentation import (
+    Fact,
+    FactKind,
+    FactSpec,
+    Panel,
+    PanelContext,
+    PanelItem,
+    PanelSection,
+    Presentation,
+)
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tests.example_rules.data import DEFAULT_STANDS, RULE, game_data, piece
@@ -56,11 +65,12 @@ class ExamplePresentation(Presentation):
             Fact(EX_CHOSEN.key, chosen),
         ]
 
-    def panel(self, name: str, seen: GameState, viewer: str) -> tuple[PanelSection, ...] | None:
+    def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
         """The muster: the unit the viewer's free-move card goes to (the enemy's choice
         face down), and how many cards are left to draw."""
         if name != MUSTER:
-            return None
+            return Panel()
+        viewer = context.viewer
         game = game_data(seen)
         chosen = []
         for side, unit in game.free_move:
@@ -69,12 +79,12 @@ class ExamplePresentation(Presentation):
             elif unit in seen.units:
                 chosen.append(PanelItem(seen.units[unit].label, side=side, state="active", unit=unit))
         left = len(game.deck_left)
-        return (
+        return Panel((
             PanelSection("ex-free-move", tuple(chosen), "list", title="Free-move cards",
                          note=None if chosen else "Not yet given this turn."),
             PanelSection("ex-cards-left", (PanelItem(f"{left} card{'' if left == 1 else 's'} left to draw"),),
                          "lines"),
-        )
+        ))
 
     def card_of(self, unit: Unit) -> str | None:
         return None if unit.kind is UnitKind.COMMANDER else deck.unit_card(unit.id)

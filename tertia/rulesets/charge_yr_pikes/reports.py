@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from tertia.activation.deck import group_card
+from tertia.activation.panels import unit_deck_panel
 from tertia.core.hidden import is_hidden
-from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.presentation import Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
+from tertia.core.vocabulary import DECK
 from tertia.rulesets.charge_yr_pikes import army, points
 from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
@@ -164,6 +166,12 @@ class CypPresentation(Presentation):
     def title(self, seen: GameState, unit: Unit) -> str | None:
         rank = unit_data(unit).rank
         return None if rank is None else rank.replace("_", " ").capitalize()
+
+    def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
+        """The deck of unit cards: the card drawn, the cards left and those drawn."""
+        if name != DECK:
+            return Panel()
+        return unit_deck_panel(seen, context, game_data(seen).card, card_names(seen))
 
     def summary(self, state: GameState) -> dict[str, Any]:
         return summary(state, tables_of(state))

@@ -10,10 +10,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, cast
 
 from tertia.activation.command_cards import card_words
+from tertia.activation.panels import command_cards_panel, type_deck_panel
 from tertia.core.geometry import base_distance
-from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.presentation import Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
+from tertia.core.vocabulary import COMMAND_CARDS, DECK
 from tertia.rules.hit_facts import (
     FIRED,
     FOUGHT,
@@ -31,6 +33,7 @@ from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import shooting
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.contact import enemy_contacts
+from tertia.rulesets.d3.data import activation_of
 from tertia.rulesets.d3.hits import rout_after
 from tertia.rulesets.d3.troops import is_impetuous
 
@@ -120,6 +123,15 @@ class D3Presentation(Presentation):
                 if base_distance(u.base, e.base) <= reach:
                     sight.append({"target": e.id, "clear": has_line_of_sight(table, seen, u, e)})
         return {"zones": rules.zones(seen, u), "arcs": arcs, "sight": sight}
+
+    def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
+        """The command cards (d3-commands) or the deck of troop-type cards (d3-cards),
+        with the command or type now activated (Sequence of Play)."""
+        if name == COMMAND_CARDS:
+            return command_cards_panel(seen, context, activation_of(seen), self.card_of)
+        if name == DECK:
+            return type_deck_panel(seen, context, activation_of(seen))
+        return Panel()
 
     def card_of(self, unit: Unit) -> str | None:
         return self.rules.card_of(unit)

@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from tertia.activation import deck
+from tertia.activation.panels import unit_deck_panel
 from tertia.core.actions import Action, Move
-from tertia.core.presentation import Fact, FactKind, FactSpec, Presentation
+from tertia.core.presentation import Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
+from tertia.core.vocabulary import DECK
 from tertia.rules.morale import DECLARE_LEVELS
 from tertia.rules.movement import plan_move
 from tertia.rulesets.declare_thee_sir import clauses, movement
@@ -163,6 +165,12 @@ class DtsPresentation(Presentation):
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
         return "General" if unit_data(unit).is_general else None
+
+    def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
+        """The deck of unit cards: the card drawn, the cards left and those drawn."""
+        if name != DECK:
+            return Panel()
+        return unit_deck_panel(seen, context, game_data(seen).card)
 
     def summary(self, state: GameState) -> dict[str, Any]:
         return summary(state, int(self.ruleset.option("objective_points")))

@@ -8,11 +8,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from tertia.activation.panels import orders_panel
 from tertia.core.geometry import base_distance
-from tertia.core.presentation import Fact, FactKind, FactSpec, PanelItem, PanelSection, Presentation
+from tertia.core.presentation import (
+    Fact,
+    FactKind,
+    FactSpec,
+    Panel,
+    PanelContext,
+    PanelItem,
+    PanelSection,
+    Presentation,
+)
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.vocabulary import ATTACK_PLAN
+from tertia.core.vocabulary import ATTACK_PLAN, ORDERS
 from tertia.rules.hit_facts import (
     FIRED,
     FOUGHT,
@@ -107,19 +117,22 @@ class LargerBattlesPresentation(Presentation):
                     sight.append({"target": e.id, "clear": has_line_of_sight(table, seen, u, e)})
         return {"zones": zones, "arcs": arcs, "sight": sight}
 
-    def panel(self, name: str, seen: GameState, viewer: str) -> tuple[PanelSection, ...] | None:
-        """The attack plan (Combat: attacks declared together, then fought one by one):
-        the viewer's declared attacks still to fight, while it is its turn to fight them."""
+    def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
+        """The orders left this player turn (Orders), and the attack plan (Combat: attacks
+        declared together, then fought one by one): the viewer's declared attacks still
+        to fight, while it is its turn to fight them."""
+        if name == ORDERS:
+            return orders_panel(seen, context, orders_left(seen))
         if name != ATTACK_PLAN:
-            return None
+            return Panel()
         declared = declared_attacks(seen)
-        if viewer != seen.to_act or seen.pending is not None or not declared:
-            return ()
-        return (PanelSection("declared", tuple(
+        if context.viewer != seen.to_act or seen.pending is not None or not declared:
+            return Panel()
+        return Panel((PanelSection("declared", tuple(
             PanelItem(f"{seen.units[a.attacker].label} on {seen.units[a.target].label} …",
                       unit=a.attacker, target=a.target)
             for a in declared if a.attacker in seen.units and a.target in seen.units), "list",
-            title="Your attacks are declared: fight each in turn."),)
+            title="Your attacks are declared: fight each in turn."),))
 
     def summary(self, state: GameState) -> dict[str, Any]:
         """The score so far (Victory), units lost, and orders left this player turn."""
