@@ -406,7 +406,8 @@ def play_cell(pg: Any, rules: str) -> dict[str, Any]:
             done["orders"] += 1
             continue
         acted = False
-        pieces = own_pieces(pg)
+        # Once a drag and the odds are done, nothing is looked for among the pieces.
+        pieces = own_pieces(pg) if not (done["drag"] and (done["odds"] or not odds_possible)) else []
         wanted = ([p for p in pieces if "drag" in p[1]] if not done["drag"] else []) + \
             ([p for p in pieces if any(w.endswith("!") for w in p[1])] if not done["odds"] else [])
         if not done["odds"] and not wanted and odds_possible and screen(pg, "s.questions.words.length"):

@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 from tertia.cli.main import app
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
-from tertia.io.record import load_record, replay
+from tertia.io.record import LoadedRecord, load_record, replay
 from tertia.io.safe_narration import UNTOLD
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named, written_for
@@ -79,12 +79,22 @@ class Words:
         ids |= {u.command for u in state.units.values() if re.search(r"[-_\d]", u.command)}
         return cls(frozenset(i for i in ids if len(i) > 2))
 
+    def pattern(self) -> re.Pattern[str]:
+        """Any of the ids as a whole word, in one pattern (a text is read once)."""
+        if self.ids not in _ID_PATTERNS:
+            alternatives = "|".join(sorted(map(re.escape, self.ids), key=len, reverse=True)) or r"(?!x)x"
+            _ID_PATTERNS[self.ids] = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+        return _ID_PATTERNS[self.ids]
+
     def problems(self, text: str) -> list[str]:
         found = [m.group(0) for m in _PLACEHOLDERS.finditer(text)]
         found += [m.group(0) for m in _SNAKE.finditer(text)]
-        found += [i for i in self.ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+        found += [m.group(0) for m in self.pattern().finditer(text)]
         found += ["an untold event"] if "could not be told" in text else []
         return sorted(set(found))
+
+
+_ID_PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
 
 
 def visible_text(html: str) -> str:
@@ -114,11 +124,23 @@ class Fought:
     report: Path
     words: Words
 
+    def loaded(self) -> LoadedRecord:
+        """The battle's record, read once for the surfaces that need it."""
+        if self.record not in _LOADED:
+            _LOADED[self.record] = load_record(self.record)
+        return _LOADED[self.record]
+
     def final_state(self) -> GameState:
-        """The position the battle left, replayed from its record."""
-        state = replay(load_record(self.record)).final_state
-        assert state is not None
-        return state
+        """The position the battle left, replayed once from its record."""
+        if self.record not in _FINAL:
+            state = replay(self.loaded()).final_state
+            assert state is not None
+            _FINAL[self.record] = state
+        return _FINAL[self.record]
+
+
+_LOADED: dict[Path, LoadedRecord] = {}
+_FINAL: dict[Path, GameState] = {}
 
 
 _FOUGHT: dict[tuple[str, str, int], Fought] = {}
@@ -170,7 +192,7 @@ def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rul
     assert battle.words.problems(text) == []
     # What each piece left in the field shows, as its rule set words it, is in the order
     # of battle (and in its map tooltip).
-    loaded = load_record(battle.record)
+    loaded = battle.loaded()
     final = battle.final_state()
     shows = loaded.game.ruleset.presentation()
     for card in shows.pieces(loaded.game.table, final, None).values():
