@@ -174,6 +174,18 @@ def test_over_6_inches_is_long_range_hitting_on_5_and_6() -> None:
     assert (shot.close, shot.long) == (0, 4) and dice.log[0].die == "4d6@5,6"
 
 
+@pytest.mark.parametrize(("gap", "close", "faces"),
+                         [(6.0, 4, "3,4,5,6"), (6.0 + 1e-6, 0, "5,6"), (6.01, 0, "5,6"), (12.0, 0, "5,6")])
+def test_exactly_6_inches_is_close_range_and_anything_beyond_is_long(gap: float, close: int,
+                                                                      faces: str) -> None:
+    """"Short: 6" or less 3,4,5,6 on D6; Long: over 6" up to 12" 5,6 on D6": at 6.0" every
+    stand is at close range, a millionth of an inch more and every stand is at long range,
+    out to 12" exactly."""
+    shot, dice = volley(facing_off(gap, fired=True), [1])
+    assert (shot.close, shot.long) == (close, 4 - close)
+    assert dice.log[0].die == f"4d6@{faces}"
+
+
 def test_beyond_12_inches_muskets_do_not_reach() -> None:
     far = musketry_problems(OPEN, facing_off(12.8), "k-foot", "p-foot", TABLES)
     assert codes(far) == [FireCode.OUT_OF_RANGE]
