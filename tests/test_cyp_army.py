@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from tertia.core.events import DiceRolled, PhaseBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.army import (
@@ -20,6 +21,7 @@ from tertia.rulesets.charge_yr_pikes.army import (
 )
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
+from tertia.rulesets.charge_yr_pikes.phases import ADJUSTMENTS, ARMY_MORALE, RALLIES, after_fire
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 
 from .cyp_pieces import piece, state, tx
@@ -195,3 +197,40 @@ def test_an_army_that_takes_fright_in_the_test_takes_the_steps() -> None:
     steps = army_morale(t, "king", TABLES, routs.append)
     assert steps is not None and routs == ["k-shaky", "k-low"]
     assert t.state.units["k-routed"].removed == "routed" and game_data(t.state).fright == ("king",)
+
+
+# --- in the sequence of play (L) ------------------------------------------------------------
+
+
+def _turn_ending(turn: int = 3) -> GameState:
+    """The king's army has lost 19 of 47 figures (40.4%: fright on 8+): a foot regiment
+    that routed this turn (16 lost) and horse with 3 lost; Parliament has lost none."""
+    return state(
+        piece("k-routed", "king", "foot", 20.0, 10.0, formation="routed", routed_turn=turn, morale=2,
+              shot=0, pike=16),
+        piece("k-horse", "king", "horse", 50.0, 10.0, morale=3, men=12),
+        piece("p-foot", "parl", "foot", 36.0, 40.0, morale=3),
+        turn=turn)
+
+
+@pytest.mark.parametrize(("face", "fright"), [(8, True), (7, False)])
+def test_at_the_end_of_the_turn_each_army_tests_and_one_that_takes_fright_takes_the_steps(
+        face: int, fright: bool) -> None:
+    """Sequence L, "Determine each army's major morale category and take appropriate
+    action", after the close combats (H, I), the 50% rules (J) and the rallies (K): each
+    army rolls its D10, the king's first. On an 8 the king's army takes fright, so its
+    routed foot is removed and its hurt horse lowered; on a 7 it holds and nothing is
+    done. Parliament (none lost) holds on a 1."""
+    t = tx(_turn_ending(), [face, 1])
+    assert not after_fire(t, TABLES, {})
+    phases = [e.phase for e in t.events if isinstance(e, PhaseBegan)]
+    assert phases[-3:] == [ADJUSTMENTS, RALLIES, ARMY_MORALE]
+    rolled = [e.purpose for e in t.events if isinstance(e, DiceRolled)]
+    assert rolled == ["army morale: king", "army morale: parl"]
+    tested = [(e.side, e.roll, e.needed, e.fright) for e in t.events if isinstance(e, ArmyMoraleTested)]
+    assert tested == [("king", face, 8, fright), ("parl", 1, 11, False)]
+    u = t.state.units
+    assert (u["k-routed"].removed == "routed") is fright
+    assert unit_data(u["k-horse"]).morale == (2 if fright else 3)
+    assert game_data(t.state).fright == (("king",) if fright else ())
+    assert u["p-foot"].in_play and unit_data(u["p-foot"]).morale == 3
