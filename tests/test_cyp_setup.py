@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tertia.core.scenario import Scenario
 from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
@@ -65,6 +67,35 @@ def test_the_table_gives_troops_class_figures_and_formation() -> None:
     drag = unit_data(units["k-drag"])
     assert (drag.mounted, drag.men, drag.per_stand) == (False, 16, 4)
     assert unit_data(units["k-gun"]).gun == "heavy"
+
+
+@pytest.mark.parametrize(("troop", "flags", "line"), [
+    ("foot", {}, "foot"),
+    ("foot", {"trained_bands": True}, "second_rate_foot"),
+    ("foot", {"trained_bands": True, "elite": True}, "foot"),
+    ("foot", {"elite": True}, "elite_foot"),
+    ("musketeers", {"trained_bands": True}, "second_rate_foot"),
+    ("horse", {"trained_bands": True}, "horse"),
+    ("horse", {"elite": True}, "horse"),
+])
+def test_a_units_flags_choose_its_morale_line_when_the_table_names_none(
+        troop: str, flags: dict[str, bool], line: str) -> None:
+    """Section 11 A: "Elite Foot", "Foot or elite trained bands", "2nd rate Foot or trained
+    bands": plain trained bands roll on the 2nd rate line, elite trained bands on the
+    Foot line, elite foot on the Elite Foot line. The lines of trained bands are foot
+    lines: horse keep theirs."""
+    unit = "k-foot" if troop in ("foot", "musketeers") else "k-horse"
+    units = _setup({"regiments": [{"unit": unit, "troop": troop, **flags}]})
+    own = unit_data(units[unit])
+    assert own.morale_class == line
+    assert (own.trained_bands, own.elite) == (flags.get("trained_bands", False), flags.get("elite", False))
+
+
+@pytest.mark.parametrize("line", ["foot", "elite_foot", "clubmen"])
+def test_a_morale_class_the_table_names_is_kept_whatever_the_flags(line: str) -> None:
+    units = _setup({"regiments": [{"unit": "k-foot", "troop": "foot", "trained_bands": True,
+                                   "morale_class": line}]})
+    assert unit_data(units["k-foot"]).morale_class == line
 
 
 def test_officers_take_their_rank_grade_and_unit() -> None:

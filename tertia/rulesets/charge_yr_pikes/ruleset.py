@@ -97,7 +97,7 @@ FORMATIONS_RULE = "Formations 3"
 class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
-    version: ClassVar[str] = "1.2"
+    version: ClassVar[str] = "1.3"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.rulesets.charge_yr_pikes.ai.proposals:iter_proposals",

@@ -56,7 +56,9 @@ class RegimentSpec(Strict):
     unit: Ident
     troop: TroopName
     morale_class: MoraleClass | None = None
-    """Section 11 A; by default the troop type's (foot: "Foot or elite trained bands")."""
+    """Section 11 A; by default the line its troop type and flags give
+    (:func:`~tertia.rulesets.charge_yr_pikes.setup.morale_class_of`: foot "Foot or elite
+    trained bands", trained bands "2nd rate Foot or trained bands", elite foot "Elite Foot")."""
     elite: Flag = False
     trained_bands: Flag = False
     firelocks: Flag = False

@@ -12,7 +12,7 @@ from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.layout import STAND_SIZES, StandSize, arm_of, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import OfficerSpec, PikesTable, RegimentSpec
 from tertia.rulesets.charge_yr_pikes.tables import tables_with
-from tertia.rulesets.charge_yr_pikes.troops import DISMOUNTED_DRAGOON_STANDS, HORSE_HOLDERS, TROOPS
+from tertia.rulesets.charge_yr_pikes.troops import DISMOUNTED_DRAGOON_STANDS, HORSE_HOLDERS, TROOPS, Troop
 
 TROOP_OF_KIND = {"foot": "foot", "horse": "horse", "dragoons": "dragoons",
                  "commanded_shot": "musketeers", "artillery": "artillery"}
@@ -34,8 +34,8 @@ def regiment(table: PikesTable, spec: UnitSpec, given: int = 0) -> CypUnit:
     troop = TROOPS[r.troop]
     own = CypUnit.of(troop, elite=r.elite, trained_bands=r.trained_bands, firelocks=r.firelocks,
                      formation=r.formation, attached_to=r.attached_to)
-    if r.morale_class is not None:
-        own = own.evolve(morale_class=r.morale_class)
+    own = own.evolve(morale_class=r.morale_class or morale_class_of(troop, elite=r.elite,
+                                                                    trained_bands=r.trained_bands))
     if troop.name == "artillery":
         # Canister: "a D6 for each gunner": a battery's crew by its gun (tables.toml).
         gun = r.gun or "field"
@@ -53,6 +53,30 @@ def regiment(table: PikesTable, spec: UnitSpec, given: int = 0) -> CypUnit:
     if given:
         own = own.evolve(shot=max(0, own.shot - given * own.per_stand))
     return own.evolve(start=own.figures)
+
+
+FOOT_LINES = {(False, False): "foot", (True, False): "elite_foot", (False, True): "second_rate_foot",
+              (True, True): "foot"}
+"""Section 11 A's foot lines by (elite, trained bands): "Elite Foot", "Foot or elite trained
+bands", "2nd rate Foot or trained bands"."""
+
+
+def morale_class_of(troop: Troop, *, elite: bool, trained_bands: bool) -> str:
+    """The line of section 11 A a unit rolls its morale on when the scenario names none:
+    foot (foot, musketeers, highlanders) by its flags (:data:`FOOT_LINES`: plain trained
+    bands are "2nd rate Foot or trained bands", elite trained bands "Foot or elite
+    trained bands", elite foot "Elite Foot"); any other troop its type's line (the
+    trained bands' lines are foot lines, and there is no elite line of horse).
+
+    >>> from tertia.rulesets.charge_yr_pikes.troops import FOOT, TROOPS
+    >>> morale_class_of(FOOT, elite=False, trained_bands=True)
+    'second_rate_foot'
+    >>> morale_class_of(TROOPS["horse"], elite=True, trained_bands=True)
+    'horse'
+    """
+    if troop.morale_class != "foot":
+        return troop.morale_class
+    return FOOT_LINES[elite, trained_bands]
 
 
 def undetached(scenario: Scenario, table: PikesTable) -> dict[str, CypUnit]:
