@@ -179,6 +179,41 @@ def test_an_army_that_takes_fright_removes_its_routed_routs_the_shaky_and_lowers
     assert unit_data(u["p-shaky"]).morale == 1 and u["p-shaky"].in_play and u["k-gen"].in_play
 
 
+def _with_wagons() -> GameState:
+    """The shaken army with its baggage train: one wagon already routed (it ran when a
+    friend routed near it), one whose morale was rated 1."""
+    return _shaken_army(piece("k-wagons", "king", "wagons", 36.0, 2.0, morale=1),
+                        piece("k-wagons-2", "king", "wagons", 40.0, 2.0, formation="routed", morale=1))
+
+
+@pytest.mark.parametrize("counted", [False, True])
+def test_the_baggage_train_outside_the_armys_count_takes_none_of_its_steps(counted: bool) -> None:
+    """The wagons are not counted among the army's figures (``[army_morale] uncounted``),
+    and the army that takes fright is the army counted: a routed wagon is not removed and
+    a wagon at 1 does not rout (the movement table gives "Artillery & Wagons" no rout
+    move). A club that counts the wagons has them take the steps like any unit."""
+    tables = TABLES
+    if counted:
+        tables = TABLES.model_copy(update={"army_morale": TABLES.army_morale.model_copy(
+            update={"uncounted": ("officer",)})})
+    t = tx(_with_wagons(), [4])
+    routs: list[str] = []
+
+    def rout(unit_id: str) -> None:
+        routs.append(unit_id)
+        change(t, unit_id, "routs", formation="routed")
+
+    steps = take_fright(t, "king", tables, rout)
+    u = t.state.units
+    assert (u["k-wagons-2"].removed == "routed") is counted
+    assert ("k-wagons-2" in steps.removed) is counted
+    assert sorted(routs) == (["k-low", "k-shaky", "k-wagons"] if counted else ["k-low", "k-shaky"])
+    assert unit_data(u["k-wagons"]).formation == ("routed" if counted else "line")
+    assert u["k-routed"].removed == "routed"
+    # The count agrees: with the wagons counted, their figures are the army's too.
+    assert fright_losses(_with_wagons(), "king", tables).strength == 158 + (2 if counted else 0)
+
+
 def test_an_army_whose_morale_holds_takes_no_steps() -> None:
     s = _shaken_army()
     t = tx(s, [1])

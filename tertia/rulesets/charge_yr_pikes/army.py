@@ -30,7 +30,11 @@ Read so:
   A unit at 1 or lower routs (one worse than 1 is no steadier); a unit routed in step 2
   that has casualties is lowered in step 3 too. A unit with casualties that has never
   tested has its morale rated now (section 11 A: the first time it is needed), then
-  lowered.
+  lowered. The units are the army whose figures were counted: the baggage train's
+  wagons, outside the count, take no step (the movement table gives "Artillery &
+  Wagons" no rout move, and the train's loss is felt through its vital point), nor do
+  officers. A club that counts the wagons (``[army_morale] uncounted`` without them)
+  has them take the steps too.
 
 Figures are kept exactly (whole figures over whole figures); percentages are fractions,
 never rounded.
@@ -205,17 +209,23 @@ def take_fright(tx: Tx, side: str, tables: Tables, rout: Callable[[str], None]) 
     are removed from the field. 2. All units with a morale level of 1 rout. 3. All units
     with casualties lower their morale 1 level." ``rout(unit_id)`` makes a unit rout
     (its rout move, casualties and morale loss: Routing A-F, written with the morale
-    tests); the removal and the lowering are done here."""
-    removed = tuple(u.id for u in tx.state.iter_troops(side) if unit_data(u).routed)
+    tests); the removal and the lowering are done here. Only the units the army's count
+    takes in (:func:`is_counted`) take the steps: not the wagons."""
+    removed = tuple(u.id for u in _army(tx.state, side, tables) if unit_data(u).routed)
     for unit_id in removed:
         tx.emit(UnitRemoved(unit=unit_id, reason=ROUTED, detail="its army took fright"))
-    shaken = tuple(u.id for u in tx.state.iter_troops(side) if _at_one_or_lower(u))
+    shaken = tuple(u.id for u in _army(tx.state, side, tables) if _at_one_or_lower(u))
     for unit_id in shaken:
         rout(unit_id)
-    hurt = tuple(u.id for u in tx.state.iter_troops(side) if unit_data(u).lost > 0)
+    hurt = tuple(u.id for u in _army(tx.state, side, tables) if unit_data(u).lost > 0)
     for unit_id in hurt:
         _lower(tx, unit_id, tables)
     return FrightSteps(removed, shaken, hurt)
+
+
+def _army(state: GameState, side: str, tables: Tables) -> list[Unit]:
+    """``side``'s units in play that its army's count takes in (not the wagons)."""
+    return [u for u in state.iter_troops(side) if is_counted(u, tables)]
 
 
 def _at_one_or_lower(unit: Unit) -> bool:
