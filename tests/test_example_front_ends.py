@@ -41,7 +41,7 @@ def test_a_battle_from_the_command_line_replays(tmp_path: Path) -> None:
     assert "Record saved to" in fought.stdout
     saved = json.loads(record.read_text())
     assert saved["ruleset"]["id"] == "example-declare"
-    assert {a["type"] for a in saved["actions"]} >= {"declare_assign_free_move"}
+    assert {s["action"]["type"] for s in saved["steps"]} >= {"declare_assign_free_move"}
     replayed = tertia("replay", str(record))
     assert replayed.returncode == 0, replayed.stderr
     assert "replayed identically" in replayed.stdout

@@ -78,3 +78,32 @@ def test_the_values_written_are_the_game_data_keys() -> None:
 
 def test_upgrading_a_tagged_object_keeps_unknown_names() -> None:
     assert upgrade_tagged({"type": "move", "unit": "a"}) == {"type": "move", "unit": "a"}
+
+
+def test_a_1_0_record_with_a_renamed_option_is_refused_naming_both_versions(tmp_path: Path) -> None:
+    """larger-battles 1.1 renamed ``cavalry_bonus_when_defending`` to ``cavalry_bonus``:
+    a 1.0 record is refused for its version, naming both, and the old option with them."""
+    from typer.testing import CliRunner
+
+    from tertia.cli.main import app
+    from tertia.rulesets import get_ruleset
+
+    data = json.loads(next(p for p in FORMAT1 if p.stem.startswith("larger-battles")).read_text())
+    options = data["ruleset"]["options"]
+    del options["cavalry_bonus"]
+    options["cavalry_bonus_when_defending"] = True
+    data["ruleset"]["version"] = "1.0"
+    path = tmp_path / "made-under-1.0.json"
+    path.write_text(json.dumps(data))
+    current = get_ruleset("larger-battles").version
+    for command in (["replay", str(path)], ["inspect", str(path)]):
+        result = CliRunner().invoke(app, command)
+        lines = result.output.strip().splitlines()
+        assert result.exit_code == 1 and len(lines) == 1, result.output
+        assert f"made under larger-battles 1.0, but this engine plays larger-battles {current}" in lines[0]
+        assert "'cavalry_bonus_when_defending' is not" in lines[0] and str(path) in lines[0]
+    # Under its own version an unknown option is still named as one.
+    data["ruleset"]["version"] = current
+    path.write_text(json.dumps(data))
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "has no option 'cavalry_bonus_when_defending'" in result.output

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tertia.cli.main import app
+from tertia.io.record import SET_UP_FIELDS, start_hash, step_hash
 from tests.cli_support import saved_record
 
 runner = CliRunner()
@@ -42,6 +43,24 @@ def test_the_untouched_record_replays(tmp_path: Path, record_data: dict[str, Any
     assert code == 0 and out.splitlines()[-1] == record_data["final_hash"]
 
 
+def rechain(data: dict[str, Any]) -> None:
+    """Work every hash of ``data``'s chain out again from what it says, as an editor could."""
+    chained = start_hash({k: data[k] for k in SET_UP_FIELDS}, data["start"]["events"])
+    data["start"]["hash"] = chained
+    for step in data["steps"]:
+        chained = step["hash"] = step_hash(chained, step["side"], step["action"], step["events"])
+
+
+def _step_rolling(data: dict[str, Any], roll: int) -> int:
+    """The index of the step that rolled ``data["rolls"][roll]``."""
+    seen = sum(e["type"] == "dice_rolled" for e in data["start"]["events"])
+    for i, step in enumerate(data["steps"]):
+        seen += sum(e["type"] == "dice_rolled" for e in step["events"])
+        if seen > roll:
+            return i
+    raise AssertionError(f"no step rolled roll {roll}")
+
+
 def _same_outcome_ammunition_roll(data: dict[str, Any]) -> int:
     """A roll whose value can change without changing play: an ammunition check of 3-6
     (only 1 or 2 runs a unit out)."""
@@ -59,11 +78,20 @@ def test_a_die_changed_without_changing_the_outcome_is_caught(tmp_path: Path,
     code, out = replay_text(tmp_path, tampered(record_data, change))
     assert code != 0 and len(out.splitlines()) == 1
     assert f"rolls[{i}]" in out and "its seed gives" in out
+    step = _step_rolling(record_data, i)
+    assert f"diverged: step {step + 1} (steps[{step}], " in out
 
 
 def test_a_changed_seed_is_caught(tmp_path: Path, record_data: dict[str, Any]) -> None:
     code, out = replay_text(tmp_path, tampered(record_data, lambda d: d.update(seed=d["seed"] + 1)))
-    assert code != 0 and "rolls[" in out and "its seed gives" in out
+    assert code == 3 and "at the start: start.hash" in out
+    # With the chain worked out again, the dice still give it away, at the first step to roll.
+    def reseeded(d: dict[str, Any]) -> None:
+        d["seed"] += 1
+        rechain(d)
+
+    code, out = replay_text(tmp_path, tampered(record_data, reseeded))
+    assert code == 3 and "rolls[" in out and "its seed gives" in out
 
 
 def test_a_changed_result_is_caught(tmp_path: Path, record_data: dict[str, Any]) -> None:
@@ -75,7 +103,7 @@ def test_a_changed_result_is_caught(tmp_path: Path, record_data: dict[str, Any])
 
 
 @pytest.mark.parametrize(("change", "field"), [
-    (lambda d: d.update(format_version=3), "format_version"),
+    (lambda d: d.update(format_version=4), "format_version"),
     (lambda d: d.pop("format_version"), "format_version"),
     (lambda d: d.update(surprise=1), "'surprise'"),
     (lambda d: d["ruleset"].update(colour="red"), "'colour'"),
@@ -87,8 +115,14 @@ def test_a_changed_result_is_caught(tmp_path: Path, record_data: dict[str, Any])
     (lambda d: d["rolls"][0].update(value=7), "rolls[0].value: 7 is not a face of d6"),
     (lambda d: d["rolls"][0].update(die="dx"), "rolls[0].die: 'dx' names no die"),
     (lambda d: d["rolls"][2].pop("purpose"), "rolls[2].'purpose'"),
-    (lambda d: d["actions"][0].update(hidden=True), "actions[0]: unknown field 'hidden'"),
-    (lambda d: d.update(actions={"a": 1}), "actions must be a JSON list"),
+    (lambda d: d["steps"][0]["action"].update(hidden=True), "steps[0].action: unknown field 'hidden'"),
+    (lambda d: d["steps"][0].update(hidden=True), "steps[0]: unknown field 'hidden'"),
+    (lambda d: d.update(steps={"a": 1}), "steps must be a JSON list"),
+    (lambda d: d["steps"][1].pop("hash"), "steps[1].hash: a format-3 record has a chained hash"),
+    (lambda d: d["steps"][1].update(hash=None), "steps[1].hash must be text"),
+    (lambda d: d["start"].pop("hash"), "start.hash: a format-3 record has a chained hash"),
+    (lambda d: d.pop("steps"), "steps: a format-3 record has a chained hash"),
+    (lambda d: d["steps"][2].update(events=[1]), "steps[2].events[0] must be a JSON object"),
     (lambda d: d.update(seed="3"), "seed must be an integer"),
     (lambda d: d.update(seed=3.5), "seed must be an integer"),
     (lambda d: d.update(final_hash=7), "final_hash must be text"),

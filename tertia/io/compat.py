@@ -9,7 +9,10 @@ Record format 1 hashed the state as it was then laid out (every rule set's unit 
 unit fields, supply bases in the state); format 2 hashes the canonical projection
 (:meth:`tertia.core.state.GameState.canonical`), which does not depend on where a value
 lives. :func:`legacy_state_hash` rebuilds format 1's layout from today's state, so a
-format-1 record still proves its game.
+format-1 record still proves its game. Format 3 keeps every step's events too, with a
+hash chained through the steps (:mod:`tertia.io.record`); replay reads the events written
+through this map (:func:`upgrade_tagged`) before comparing them with the engine's, so an
+event type or field renamed is listed here like an action's.
 
 The map (``docs/architecture.md`` explains why each entry moved):
 
