@@ -140,7 +140,8 @@ def battle(
     check_outputs({"--save": save, "--report": report}, scenario)
     if max_actions < 1:
         fail(f"--max-actions must be at least 1, not {max_actions}")
-    game = build_game(scenario or default_scenario(rules), rules, parse_options(option or []))
+    chosen_scenario = default_scenario(rules) if scenario is None else scenario  # "" names none: refused
+    game = build_game(chosen_scenario, rules, parse_options(option or []))
     chosen = {side: "doctrine" for side in game.scenario.side_ids}
     for pair in player or []:
         side, _, kind = pair.partition("=")

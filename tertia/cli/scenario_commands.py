@@ -14,6 +14,7 @@ from tertia.cli.main import app
 from tertia.core.scenario import Scenario
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 from tertia.rulesets import ruleset_ids
+from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import is_named, load_named, scenario_catalogue
 
 
@@ -31,6 +32,8 @@ def validate(
     path = Path(file)
 
     def load(rules_id: str | None) -> Scenario:
+        if not file.strip():
+            return resolve_scenario(file, rules_id=rules_id)  # refuses an empty name (not ".")
         if not path.exists() and is_named(file):
             return load_named(file, rules_id=rules_id)
         return load_scenario(path, source_name=file, rules_id=rules_id)

@@ -294,7 +294,7 @@ def simulate(
     advantage and losses per troop type."""
     options = parse_options(option or [])
     chosen_backend = _checked_backend(backend)
-    scenario = scenario or default_scenario(rules)
+    scenario = default_scenario(rules) if scenario is None else scenario
     spec = _spec(scenario, rules, options, max_actions)
     _check_outputs(out_file, plots, scenario)
     study = _run([spec], games, seed, workers, chosen_backend, address)
@@ -356,7 +356,7 @@ def sweep(
     game length, with intervals, against the first value."""
     options = parse_options(option or [])
     chosen_backend = _checked_backend(backend)
-    scenario = scenario or default_scenario(rules)
+    scenario = default_scenario(rules) if scenario is None else scenario
     key, values = _parse_vary(vary, options)
     specs = [_spec(scenario, rules, {**options, key: v}, max_actions, vary=v) for v in values]
     settings = [dict(s.options)[key] for s in specs]

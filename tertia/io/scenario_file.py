@@ -37,6 +37,7 @@ from tertia.core.scenario import (
     UnitSpec,
 )
 from tertia.core.state import UnitKind
+from tertia.core.table_checks import CheckedTable
 from tertia.core.terrain import KIND_PATTERN, Battlefield, TerrainKind
 from tertia.io.compat import claim_top_level
 
@@ -164,16 +165,12 @@ def semantic_problems(
     if rules_id is not None:
         ruleset, message = _ruleset(rules_id)
         if ruleset is None:
-            problems.append(Problem(file, "", message))
-        elif scenario.rules and rules_id not in scenario.rules:
-            problems.append(
-                Problem(
-                    file,
-                    "rules",
-                    f"the scenario is not written for rule set {rules_id!r}; "
-                    f"it lists: {', '.join(scenario.rules)}",
-                )
-            )
+            return [Problem(file, "", message)]
+        if scenario.rules and rules_id not in scenario.rules:
+            # Nothing more is said: the rest would be what another rule set's battle is
+            # not under this one (its commands, its bases), one line a piece.
+            return [Problem(file, "rules", f"the scenario is not written for rule set {rules_id!r}; "
+                                           f"it lists: {', '.join(scenario.rules)}")]
     sizer = ruleset if ruleset is not None else _own_sizer(scenario)
     played = scenario.for_rules(ruleset.id) if ruleset is not None else scenario
     moved = _army_paths(scenario, ruleset.id) if ruleset is not None else {}
@@ -223,12 +220,13 @@ def _own_army_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
 
 
 def _table_fits(ruleset: RuleSet, scenario: Scenario) -> bool:
-    """Whether the rule set's table of ``scenario`` meets its model."""
+    """Whether the rule set's table of ``scenario`` meets its model and names the pieces
+    it should (:class:`~tertia.core.table_checks.CheckedTable`)."""
     try:
-        ruleset.scenario_extension(scenario)
+        table = ruleset.scenario_extension(scenario)
     except ValidationError:
         return False
-    return True
+    return not isinstance(table, CheckedTable) or not any(True for _ in table.table_problems(scenario))
 
 
 def _army_paths(scenario: Scenario, rules_id: str) -> dict[str, str]:
@@ -587,8 +585,10 @@ def _terrain_kind_problems(scenario: Scenario, ruleset: RuleSet | None) -> Itera
 
 def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator[tuple[str, str]]:
     """Each extension table belongs to a known rule set, and each is checked against the
-    model its rule set declares (the one played, or every one the file carries); its
-    ``order_of_battle`` is the core's, checked with the scenario."""
+    model its rule set declares (the one played, or every one the file carries) and, when
+    the model checks what it names (:class:`~tertia.core.table_checks.CheckedTable`),
+    against the pieces that rule set fields; its ``order_of_battle`` is the core's,
+    checked with the scenario."""
     from tertia.rulesets import ruleset_class, ruleset_ids
 
     known = ruleset_ids()
@@ -604,10 +604,14 @@ def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator
                        f"unknown field {name!r}; rule set {rules!r} takes only {ORDER_OF_BATTLE} here")
         elif ruleset is None or ruleset.id == rules:
             try:
-                model.model_validate(own)
+                table = model.model_validate(own)
             except ValidationError as exc:
                 for problem in _translate(exc, own, "", model):
                     yield f"extensions.{rules}.{problem.path}".rstrip("."), problem.message
+                continue
+            if isinstance(table, CheckedTable):
+                for path, message in table.table_problems(scenario.for_rules(rules)):
+                    yield f"extensions.{rules}.{path}", message
 
 
 def _written_twice(document: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -89,11 +89,15 @@ def resolve_scenario(name_or_path: str | Path, *, rules_id: str | None = None) -
     """A scenario by name (a built-in, or a battle a registered rule set ships: the
     :mod:`catalogue <tertia.scenarios.catalogue>`), or a scenario file by path.
 
-    Raises :class:`~tertia.io.scenario_file.ScenarioError` when it is neither, listing
+    Raises :class:`~tertia.io.scenario_file.ScenarioError` when it is neither (an empty
+    name is neither: it never stands for the current directory or a default), listing
     the catalogue's names, or when the file has problems.
     """
     from tertia.scenarios import catalogue
 
+    if isinstance(name_or_path, str) and not name_or_path.strip():
+        raise ScenarioError([Problem(repr(name_or_path), "", "an empty name is no scenario; give a "
+                                     f"scenario's name ({catalogue.known_names()}) or a TOML file")])
     if isinstance(name_or_path, str) and name_or_path in _files():
         return load_builtin(name_or_path, rules_id=rules_id)
     if isinstance(name_or_path, str) and catalogue.is_named(name_or_path):

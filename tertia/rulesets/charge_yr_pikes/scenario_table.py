@@ -38,12 +38,15 @@ Example::
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field
 
-from tertia.core.scenario import MAX_PIECES, Finite, Flag, Ident, Positive, Strict, Text
+from tertia.core.scenario import MAX_PIECES, Finite, Flag, Ident, Positive, Scenario, Strict, Text
+from tertia.core.table_checks import Pieces, first_seen
 from tertia.rulesets.charge_yr_pikes.tables import Grade, MoraleClass, Rank
+from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 
 TroopName = Literal["foot", "musketeers", "highlanders", "horse", "lobsters", "scots_horse",
                     "dragoons", "artillery", "wagons"]
@@ -121,3 +124,162 @@ class PikesTable(Strict):
     points: Annotated[tuple[PointSpec, ...], Field(max_length=24)] = ()
     tables: dict[str, Any] = Field(default_factory=dict)
     """Tables replacing the built-in ones whole (checked when the game is set up)."""
+
+    def table_problems(self, scenario: Scenario) -> Iterator[tuple[str, str]]:
+        """What the table names, checked against the battle (``scenario``, as this rule
+        set fields it): see :func:`regiment_problems`, :func:`officer_problems` and
+        :func:`point_problems`."""
+        pieces = Pieces(scenario)
+        yield from regiment_problems(self, pieces)
+        yield from officer_problems(self, pieces, scenario)
+        yield from point_problems(self, pieces)
+
+
+ARMY = "army"
+WING = "wing"
+GALLOPER = "galloper"
+COMMANDER_IN_CHIEF = "Tertias and officers C"
+"""Where the text names the officers: "Each army has three types of general officer; the
+Commander-in chief, Wing commanders, and brigade commanders"."""
+
+
+def troops_of(unit_type: str) -> tuple[str, ...]:
+    """The troop types a unit of ``unit_type`` (``[[units]]``) may be: foot are foot or
+    highlanders, horse are horse, lobsters or Scots horse, a battery's piece is artillery or
+    wagons ..."""
+    return tuple(t for t in get_args(TroopName) if TROOPS[t].kind.value == unit_type)
+
+
+def regiment_problems(table: PikesTable, pieces: Pieces) -> Iterator[tuple[str, str]]:
+    """Each regiment a unit of the battle, listed once, of a troop type its unit type may
+    be (``foot`` are never ``horse``); a gun only for a battery, dismounted only for
+    dragoons; attached (``attached_to``: a galloper gun, or commanded musketeers
+    intermingled with horse) to another unit of its own side; drawing stands of shot
+    (``detached_from``) from units of its own side."""
+    again = first_seen(r.unit for r in table.regiments)
+    for i, r in enumerate(table.regiments):
+        at = f"regiments[{i}]"
+        why = pieces.unit_problem(r.unit)
+        if why is not None:
+            yield f"{at}.unit", why
+            continue
+        if i in again:
+            yield (f"{at}.unit", f"{r.unit} is listed twice (also regiments[{again[i]}]): a regiment has "
+                   "one entry, and the first would silently win")
+            continue
+        unit = pieces.units[r.unit]
+        if TROOPS[r.troop].kind.value != unit.type:
+            yield (f"{at}.troop", f"{r.unit} is a {unit.type} unit in the order of battle, and troop "
+                   f"{r.troop!r} is {TROOPS[r.troop].kind.value}; a {unit.type} unit's troop is one of: "
+                   f"{', '.join(troops_of(unit.type))}")
+        if r.gun is not None and r.troop != "artillery":
+            yield f"{at}.gun", f"{r.unit} is {r.troop}: only a battery (troop artillery) has a gun"
+        if not r.mounted and r.troop != "dragoons":
+            yield f"{at}.mounted", f"{r.unit} is {r.troop}: only dragoons start dismounted"
+        if r.attached_to is not None:
+            serves = r.troop == "musketeers" or (r.troop == "artillery" and r.gun == GALLOPER)
+            why = (f"{r.unit} is {r.troop}: only a galloper gun or commanded musketeers are attached to "
+                   "a unit" if not serves else
+                   f"{r.unit} is attached to itself" if r.attached_to == r.unit else
+                   pieces.unit_problem(r.attached_to, unit.side, whose=f"{r.unit}'s"))
+            if why is not None:
+                yield f"{at}.attached_to", why
+        for parent in dict.fromkeys(r.detached_from):
+            why = None if parent == r.unit else pieces.unit_problem(parent, unit.side, whose=f"{r.unit}'s")
+            if why is not None:
+                yield f"{at}.detached_from", f"{r.unit}: {why}"
+
+
+def officer_problems(table: PikesTable, pieces: Pieces, scenario: Scenario) -> Iterator[tuple[str, str]]:
+    """Each officer a commander of the battle, listed once (one rank); one army commander
+    a side, the Commander-in-chief (Tertias and officers C), counting the side's general
+    when the table gives him no rank; in a unit's front rank (``attached_to``) only of his
+    own side; tertias (``commands``) given only to a wing commander, each one of his side's,
+    named once, and in one wing only (a wing commander's own tertia is his wing's)."""
+    again = first_seen(o.commander for o in table.officers)
+    listed: dict[str, int] = {}
+    for i, o in enumerate(table.officers):
+        at = f"officers[{i}]"
+        why = pieces.commander_problem(o.commander)
+        if why is not None:
+            yield f"{at}.commander", why
+        elif i in again:
+            yield (f"{at}.commander", f"{o.commander} is listed twice (also officers[{again[i]}]): an "
+                   "officer has one rank, and the first would silently win")
+        else:
+            listed[o.commander] = i
+    for cid, i in listed.items():
+        o, side = table.officers[i], pieces.commanders[cid].side
+        if o.attached_to is not None:
+            why = pieces.unit_problem(o.attached_to, side, whose=f"{cid}'s")
+            if why is not None:
+                yield f"officers[{i}].attached_to", why
+    armies = list(_army_problems(table, pieces, scenario, listed))
+    yield from (problem for _, problem in armies)
+    # A second army commander given tertias is named once, for his rank.
+    blamed = {who for who, _ in armies}
+    yield from _wing_problems(table, pieces, {cid: i for cid, i in listed.items() if cid not in blamed})
+
+
+def _army_problems(table: PikesTable, pieces: Pieces, scenario: Scenario,
+                   listed: dict[str, int]) -> Iterator[tuple[str | None, tuple[str, str]]]:
+    """One army commander a side: the general of ``[[commanders]]`` is one when the table
+    gives him no rank (as :func:`~tertia.rulesets.charge_yr_pikes.setup.officer` sets him up).
+    Each problem comes with the officer it blames (None when it blames none)."""
+    for side in scenario.side_ids:
+        general = next((c.id for c in scenario.commanders
+                        if c.side == side and c.general and c.id not in listed), None)
+        ranked = [cid for cid, i in listed.items()
+                  if pieces.commanders[cid].side == side and table.officers[i].rank == ARMY]
+        if general is None and not ranked:
+            yield None, ("officers", f"{side} has no army commander: each army has one Commander-in-chief "
+                         f"({COMMANDER_IN_CHIEF}); give one officer rank \"army\"")
+            continue
+        kept = general if general is not None else ranked[0]
+        for cid in ranked:
+            if cid != kept:
+                whose = " (the side's general)" if kept == general else ""
+                yield cid, (f"officers[{listed[cid]}].rank", f"{side} has two army commanders, {kept}{whose} "
+                            f"and {cid}: each army has one Commander-in-chief ({COMMANDER_IN_CHIEF})")
+
+
+def _wing_problems(table: PikesTable, pieces: Pieces, listed: dict[str, int]) -> Iterator[tuple[str, str]]:
+    """The tertias given (``commands``) to the officers ``listed`` (id: index in the table)."""
+    wing_of: dict[str, str] = {}
+    for cid, i in listed.items():
+        if table.officers[i].rank == WING:
+            wing_of.setdefault(pieces.commanders[cid].command, cid)
+    for cid, i in listed.items():
+        o = table.officers[i]
+        if not o.commands:
+            continue
+        at, side = f"officers[{i}].commands", pieces.commanders[cid].side
+        if o.rank != WING:
+            yield (at, f"{cid} is of rank {o.rank}: only a wing commander is given tertias beyond his "
+                       f"own ({COMMANDER_IN_CHIEF})")
+            continue
+        ours = pieces.commands(side)
+        enemy = pieces.commands(next(s for s in pieces.sides if s != side))
+        for tertia, times in {t: o.commands.count(t) for t in o.commands}.items():
+            if times > 1:
+                yield at, f"{cid} is given tertia {tertia!r} {times} times"
+            elif tertia not in ours:
+                yield at, (f"tertia {tertia!r} is the enemy's, not {side}'s: {cid} commands his own side's"
+                           if tertia in enemy else
+                           f"no tertia {tertia!r} of {side}; its tertias: {', '.join(sorted(ours))}")
+            elif wing_of.setdefault(tertia, cid) != cid:
+                yield at, f"tertia {tertia!r} is in {wing_of[tertia]}'s wing already: a tertia is in one wing"
+
+
+def point_problems(table: PikesTable, pieces: Pieces) -> Iterator[tuple[str, str]]:
+    """Each point a side's of the battle, and no side's point listed twice (19 A: three
+    objectives and three vital points, each a place of its own)."""
+    again = first_seen((p.side, p.name) for p in table.points)
+    for i, p in enumerate(table.points):
+        why = pieces.side_problem(p.side)
+        if why is not None:
+            yield f"points[{i}].side", why
+        elif i in again:
+            yield (f"points[{i}].name", f"{p.side}'s point {p.name!r} is listed twice (also "
+                   f"points[{again[i]}]): a side's points are three objectives and three vital points, "
+                   "each its own (section 19 A)")

@@ -25,11 +25,13 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from tertia.core.scenario import MAX_PIECES, Flag, Ident, Positive, Strict
+from tertia.core.scenario import MAX_PIECES, Flag, Ident, Positive, Scenario, Strict
+from tertia.core.table_checks import Pieces, first_seen
 
 Formation = Literal["line", "long_march", "hedgehog", "caracole", "forlorn_hope"]
 """Game Mechanics I: Line, Long March (column) and Hedgehog (square); Optional Rules b:
@@ -71,3 +73,53 @@ class DeclareTable(Strict):
     generals: Annotated[tuple[GeneralSpec, ...], Field(max_length=MAX_PIECES)] = ()
     stands: dict[Literal["foot", "horse", "dragoons", "commanded_shot", "artillery", "general"],
                  StandSizeSpec] = Field(default_factory=dict)
+
+    def table_problems(self, scenario: Scenario) -> Iterator[tuple[str, str]]:
+        """What the table names, checked against the battle (``scenario``, as this rule
+        set fields it): see :func:`regiment_problems` and :func:`general_problems`."""
+        pieces = Pieces(scenario)
+        yield from regiment_problems(self, pieces)
+        yield from general_problems(self, pieces)
+
+
+def regiment_problems(table: DeclareTable, pieces: Pieces) -> Iterator[tuple[str, str]]:
+    """Each regiment a unit of the battle, listed once; firelocks only for horse ("Cavalry
+    with firelocks", Optional Rules b), and only dragoons start on foot."""
+    again = first_seen(r.unit for r in table.regiments)
+    for i, r in enumerate(table.regiments):
+        at = f"regiments[{i}]"
+        why = pieces.unit_problem(r.unit)
+        if why is not None:
+            yield f"{at}.unit", why
+            continue
+        if i in again:
+            yield (f"{at}.unit", f"{r.unit} is listed twice (also regiments[{again[i]}]): a regiment has "
+                   "one entry, and the first would silently win")
+            continue
+        kind = pieces.units[r.unit].type
+        if r.firelocks and kind != "horse":
+            yield f"{at}.firelocks", f"{r.unit} is {kind}: only horse carry firelocks (Optional Rules b)"
+        if not r.mounted and kind != "dragoons":
+            yield f"{at}.mounted", f"{r.unit} is {kind}: only dragoons start on foot"
+
+
+def general_problems(table: DeclareTable, pieces: Pieces) -> Iterator[tuple[str, str]]:
+    """Each general a commander of the battle, listed once ("General and aide on a
+    command stand": one stand, in one place), attached (``attached_to``) to a unit of his
+    own side."""
+    again = first_seen(g.commander for g in table.generals)
+    for i, g in enumerate(table.generals):
+        at = f"generals[{i}]"
+        why = pieces.commander_problem(g.commander)
+        if why is not None:
+            yield f"{at}.commander", why
+            continue
+        if i in again:
+            yield (f"{at}.commander", f"{g.commander} is listed twice (also generals[{again[i]}]): a "
+                   "general's stand has one entry, and the first would silently win")
+            continue
+        if g.attached_to is not None:
+            side = pieces.commanders[g.commander].side
+            why = pieces.unit_problem(g.attached_to, side, whose=f"{g.commander}'s")
+            if why is not None:
+                yield f"{at}.attached_to", why
