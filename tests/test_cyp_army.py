@@ -11,6 +11,7 @@ import pytest
 from tertia.core.events import DiceRolled, PhaseBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.io.narrative import Narrator
 from tertia.rulesets.charge_yr_pikes.army import (
     ArmyMoraleTested,
     army_morale,
@@ -22,6 +23,7 @@ from tertia.rulesets.charge_yr_pikes.army import (
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.phases import ADJUSTMENTS, ARMY_MORALE, RALLIES, after_fire
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 
 from .cyp_pieces import piece, state, tx
@@ -133,6 +135,48 @@ def test_each_vital_point_the_enemy_holds_adds_one(held: tuple[int, ...], steady
         assert _test(s, [fright])[1]
     # The exact chance: one face in ten for each vital point lost.
     assert sum(_test(s, [face])[1] for face in range(1, 11)) == len(held)
+
+
+def _told(t: Tx) -> list[str]:
+    """The army morale lines the log, the report and the page tell (one narrator)."""
+    narrator = Narrator.for_rules(ChargeYrPikes(), None, side_names={"king": "Royalists"})
+    lines = [narrator.line(e) for e in t.events if isinstance(e, ArmyMoraleTested)]
+    return [line for line in lines if line is not None]
+
+
+@pytest.mark.parametrize(("face", "told"), [
+    (9, "Royalists' army, 0 of 100 men lost (0%), rolls 9 +2 for 2 vital points lost = 11 (fright on 11+): "
+        "it takes fright"),
+    (8, "Royalists' army, 0 of 100 men lost (0%), rolls 8 +2 for 2 vital points lost = 10 (fright on 11+): "
+        "it holds"),
+])
+def test_the_log_tells_the_die_and_every_modifier_that_decided(face: int, told: str) -> None:
+    """Two vital points lost add 2: a 9 makes 11 and frightens an army that has lost
+    nothing, an 8 makes 10 and it holds. The log names the modifier and the total, so the
+    cause of the fright is plain."""
+    raiders = [piece(f"p-horse-{i}", "parl", "horse", KING_VITAL[i][4], KING_VITAL[i][5] + 0.5)
+               for i in (0, 2)]
+    t, _, _ = _test(_army(0, 100, *raiders, points=KING_VITAL), [face])
+    tested = [e for e in t.events if isinstance(e, ArmyMoraleTested)]
+    assert [(e.roll, e.modifiers, e.total) for e in tested] == [(face, (("vital_points_lost", 2),), face + 2)]
+    assert _told(t) == [told]
+
+
+@pytest.mark.parametrize(("face", "told"), [
+    (10, "Royalists' army, 30 of 100 men lost (30%), rolls 10 (fright on 9+): it takes fright"),
+    (8, "Royalists' army, 30 of 100 men lost (30%), rolls 8 (fright on 9+): it holds"),
+])
+def test_the_log_reads_the_d10_as_the_chart_does_from_1_to_10(face: int, told: str) -> None:
+    """"Morale steady 1-10, Fright 11+": the D10's 0 is 10, and the log says so; with no
+    vital point lost there is no modifier and no total."""
+    t, fright, _ = _test(_army(30), [face])
+    assert fright is (face == 10)
+    assert _told(t) == [told]
+
+
+def test_half_the_army_lost_is_told_as_fright_without_a_roll() -> None:
+    t, _, _ = _test(_army(50), [])
+    assert _told(t) == ["Royalists' army takes fright without a roll: 50 of 100 men lost (50%)"]
 
 
 def test_a_vital_point_is_not_lost_while_a_friend_in_good_order_is_nearer_the_enemy() -> None:

@@ -79,6 +79,9 @@ PURSUING = "pursuing"
 ESCAPED = "escaped"
 """A loser that got off its own edge in the pursuit phase: "will live"."""
 
+VITAL_POINTS_LOST = "vital_points_lost"
+"""The army morale die's modifier: "+1 if one vital point is lost, +2 if two"."""
+
 ALIVE_OFF_TABLE = frozenset({PURSUING, ESCAPED})
 """Reasons for leaving the table that lose the army no more than the unit's casualties."""
 WHOLE_BY_REASON = {ROUTED: "routed", CAPTURED: "captured", PLUNDERING: "plundering", DESERTED: "deserted"}
@@ -158,9 +161,10 @@ def fright_needs(percent: Fraction, chart: ArmyMorale) -> int | None:
 @dataclass(frozen=True, slots=True)
 class ArmyMoraleTested(Event):
     """A side tested its army's morale: ``lost`` of ``strength`` figures, ``vital_lost``
-    vital points lost, the D10 rolled (None: none needed) and the total ``needed`` for
-    fright (None: fright without a roll); ``fright`` whether the army takes fright. The
-    game keeps each side that has taken fright."""
+    vital points lost, the D10 rolled (None: none needed; it reads 1 to 10), the
+    ``modifiers`` added to it (name and value: ``vital_points_lost``), their ``total``
+    and the total ``needed`` for fright (None: fright without a roll); ``fright`` whether
+    the army takes fright. The game keeps each side that has taken fright."""
 
     type: ClassVar[str] = "cyp_army_morale_tested"
     side: str
@@ -170,6 +174,8 @@ class ArmyMoraleTested(Event):
     roll: int | None
     needed: int | None
     fright: bool
+    modifiers: tuple[tuple[str, int], ...] = ()
+    total: int | None = None
 
 
 @handles(ArmyMoraleTested)
@@ -198,9 +204,12 @@ def army_morale(tx: Tx, side: str, tables: Tables, rout: Callable[[str], None]) 
     vital_lost = vital_points_lost(tx.state, side, tables)
     needed = fright_needs(counted.percent, tables.army_morale)
     roll = None if needed is None else tx.roll(D10, f"army morale: {side}")
-    fright = needed is None or (roll or 0) + vital_lost * tables.army_morale.vital_point_lost >= needed
+    vital = vital_lost * tables.army_morale.vital_point_lost
+    modifiers = ((VITAL_POINTS_LOST, vital),) if vital else ()
+    total = None if roll is None else roll + vital
+    fright = needed is None or (total is not None and total >= needed)
     tx.emit(ArmyMoraleTested(side=side, lost=counted.lost, strength=counted.strength, vital_lost=vital_lost,
-                             roll=roll, needed=needed, fright=fright))
+                             roll=roll, needed=needed, fright=fright, modifiers=modifiers, total=total))
     return take_fright(tx, side, tables, rout) if fright else None
 
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from tertia.activation.deck import read_card
 from tertia.core.events import DiceRolled
-from tertia.core.narration import Narrating, Sentence, humanise, possessive, tells
-from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
+from tertia.core.narration import Narrating, Sentence, humanise, plural, possessive, tells
+from tertia.rulesets.charge_yr_pikes.army import VITAL_POINTS_LOST, ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
 from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
 from tertia.rulesets.charge_yr_pikes.cards import card_label
@@ -109,13 +109,34 @@ def _morale(n: Narrating, e: MoraleTested, dice: Sequence[DiceRolled]) -> Senten
 
 @tells(ArmyMoraleTested)
 def _army(n: Narrating, e: ArmyMoraleTested, dice: Sequence[DiceRolled]) -> Sentence:
-    share = f"{e.lost} of {e.strength} men lost"
+    """The D10 as the chart reads it (1 to 10: "Morale steady 1-10, Fright 11+"), every
+    modifier added to it and their total, against the total that frightens."""
+    army = f"{possessive(n.side(e.side))} army"
+    share = f"{e.lost} of {e.strength} men lost ({share_of(e.lost, e.strength)})"
     if e.roll is None:
-        return f"{possessive(n.side(e.side))} army takes fright ({share})", "heading"
-    roll = "0" if e.roll == 10 else str(e.roll)
+        return f"{army} takes fright without a roll: {share}", "heading"
+    mods = "".join(f" {v:+d} for {_army_modifier(k, e)}" for k, v in e.modifiers)
+    total = f" = {e.total}" if mods and e.total is not None else ""
     result = "takes fright" if e.fright else "holds"
-    return (f"{possessive(n.side(e.side))} army, {share}, rolls {roll} (fright on {e.needed}+): "
-            f"it {result}"), "heading"
+    return f"{army}, {share}, rolls {e.roll}{mods}{total} (fright on {e.needed}+): it {result}", "heading"
+
+
+def _army_modifier(name: str, e: ArmyMoraleTested) -> str:
+    if name == VITAL_POINTS_LOST:
+        return f"{plural(e.vital_lost, 'vital point')} lost"
+    return humanise(name)
+
+
+def share_of(lost: int, strength: int) -> str:
+    """A share of an army as a percentage, cut (never rounded up) to a tenth, so that it
+    falls in the chart's band as the exact share does: 19.96% is "19.9%", in "0 - 19%".
+
+    >>> share_of(30, 100), share_of(47, 190), share_of(499, 2500), share_of(0, 0)
+    ('30%', '24.7%', '19.9%', '0%')
+    """
+    tenths = (1000 * lost // strength) if strength else 0
+    whole, tenth = divmod(tenths, 10)
+    return f"{whole}.{tenth}%" if tenth else f"{whole}%"
 
 
 @tells(MeleeLocked)
