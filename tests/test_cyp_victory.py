@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from tertia.core.events import UnitMoved
+from tertia.core.events import GameEnded, UnitMoved
 from tertia.core.scenario import TerrainSpec
 from tertia.core.state import GameState, Unit
+from tertia.io.narrative import Narrator
 from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.points import (
     Place,
@@ -23,6 +24,7 @@ from tertia.rulesets.charge_yr_pikes.points import (
     vital_points_kept,
     vital_points_lost,
 )
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.tables import Tables, default_tables
 from tertia.rulesets.charge_yr_pikes.victory import (
@@ -149,6 +151,10 @@ def test_a_won_battle_ends_after_the_pursuit_with_its_degree() -> None:
     assert result["breakdown"]["parl"]["casualties_percent"] == 37.5
     assert result["breakdown"]["king"]["objectives_occupied"] == 3
     assert result["score"] == {"king": 12, "parl": 0}
+    assert result["reason"].startswith(
+        "the victors have occupied all their objectives and kept two or more of their vital points, the "
+        "beaten army has not: the beaten army lost 37.5% of its figures, 12 of 32, the victors 0%, 0 of ")
+    assert result["reason"].endswith("the beaten army's share is 37.5 points higher: an overwhelming victory")
     assert t.state.units["p-foot"].y == 28.0  # its move to the rear
 
 
@@ -202,6 +208,60 @@ def test_at_darkness_a_routed_unit_counts_whole_unless_the_club_counts_exactly()
     t = tx(s)
     at_turn_end(t, _with(count_whole=()))
     assert t.state.result is not None and t.state.result["winner"] == "king"
+
+
+# --- the result in words ---------------------------------------------------------------------
+
+
+def _told(result_event: Any) -> str:
+    """The result's line, as the log, the report and the page tell it."""
+    names = {"king": "Royalists", "parl": "Parliament"}
+    narrator = Narrator.for_rules(ChargeYrPikes(), None, side_names=names)
+    line = narrator.line(result_event)
+    assert line is not None
+    return line
+
+
+@pytest.mark.parametrize(("king_pike", "winner"), [(4, "king"), (0, "parl")])
+def test_the_result_says_the_smaller_share_won_though_it_laid_fewer_low(king_pike: int, winner: str) -> None:
+    """19 D: "The side with the larger percent of casualties has lost." The king's army of
+    47 figures has lost 12 (25.53%), or 16 (34.04%), Parliament's 32 lost 10 (31.25%).
+    With 12 lost the king wins though Parliament laid more figures low: each side's score
+    is the enemy's casualties in figures, and the reason says so and how it was decided."""
+    s = state(piece("k-foot", "king", "foot", 36.0, 10.0, pike=king_pike, shot=16),
+              piece("k-horse", "king", "horse", 50.0, 10.0),
+              piece("p-foot", "parl", "foot", 36.0, 38.0, pike=6, shot=16), turn=13, darkness_in=3)
+    t = tx(s)
+    assert at_turn_end(t, TABLES)
+    result = t.state.result
+    assert result is not None and result["winner"] == winner
+    king_lost = 16 - king_pike
+    assert result["score"] == {"king": 10, "parl": king_lost}
+    ended = [e for e in t.events if isinstance(e, GameEnded)][-1]
+    if winner == "king":
+        assert result["reason"] == (
+            "darkness falls and the larger share of casualties loses: the beaten army lost 31.25% of its "
+            "figures, 10 of 32, the victors 25.53%, 12 of 47; each side's score is the enemy's casualties "
+            "in figures; the beaten army's share is 5.72 points higher: a marginal victory")
+        assert _told(ended) == (f"The battle ends ({result['reason']}): victory to Royalists — "
+                                "Royalists 10, Parliament 12")
+    else:
+        assert result["reason"] == (
+            "darkness falls and the larger share of casualties loses: the beaten army lost 34.04% of its "
+            "figures, 16 of 47, the victors 31.25%, 10 of 32; each side's score is the enemy's casualties "
+            "in figures; the beaten army's share is 2.79 points higher: an indecisive victory")
+    assert result["breakdown"]["margin"] == (5.72 if winner == "king" else 2.79)
+
+
+def test_a_drawn_battle_says_the_shares_were_equal() -> None:
+    s = state(piece("k-foot", "king", "foot", 36.0, 10.0, shot=8),
+              piece("p-foot", "parl", "foot", 36.0, 38.0, shot=8), turn=13, darkness_in=3)
+    t = tx(s)
+    assert at_turn_end(t, TABLES)
+    assert t.state.result is not None and t.state.result["winner"] is None
+    assert t.state.result["reason"] == (
+        "darkness falls and each army has lost 25% of its figures: equal shares of casualties, a drawn "
+        "battle; each side's score is the enemy's casualties in figures")
 
 
 # --- the pursuit phase (19 E) ----------------------------------------------------------------

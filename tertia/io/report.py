@@ -395,7 +395,7 @@ def _result_section(
     points_cols = [*(_title(k) for k in items), *(_title(k) for k in extras)]
     group_row = (
         '<tr class="group"><th rowspan="2" scope="col">Side</th>'
-        '<th rowspan="2" scope="col">Victory points</th>'
+        '<th rowspan="2" scope="col">Score</th>'
         + (f'<th colspan="{len(points_cols)}" scope="colgroup">Points by source</th>'
            if points_cols else "")
         + '<th colspan="2" scope="colgroup">Losses</th></tr>'

@@ -35,6 +35,11 @@ Read so:
 - The degree of victory (F) is read from the difference of the two percentages in
   percentage points; a bound is reached (5 points higher is marginal), save "over 50%
   higher" (``degrees_over``): exactly 50 is overwhelming.
+- The result's score is each side's enemy casualties in figures, which decide nothing
+  (the text has no points): the reason says how the battle was decided (19 C or D), each
+  army's share of casualties and figures lost, what the score counts, and how much
+  higher the beaten army's share is, with the degree (:func:`result_reason`), so that a
+  victor that laid fewer figures low than it lost reads right.
 """
 
 from __future__ import annotations
@@ -95,7 +100,7 @@ def at_turn_end(tx: Tx, tables: Tables, pursuers: Collection[str] | None = None)
         held = {side: _points_held(tx.state, side, tables) for side in tx.state.sides}
         tx.emit(PhaseBegan(phase=PURSUIT))
         pursue(tx, winner, tables, pursuers)
-        end(tx, winner, f"{winner} has occupied its objectives and holds its vital points", tables, held)
+        end(tx, winner, BY_POINTS, tables, held)
         return True
     game = game_data(tx.state)
     if game.darkness_in is None:
@@ -114,10 +119,10 @@ def darkness(tx: Tx, tables: Tables) -> None:
     a, b = tx.state.sides
     pa, pb = final_losses(tx.state, a, tables).percent, final_losses(tx.state, b, tables).percent
     if pa == pb:
-        end(tx, None, "darkness falls with equal casualties", tables)
+        end(tx, None, AT_DARKNESS, tables)
         return
     loser = a if pa > pb else b
-    end(tx, tx.state.opponent(loser), f"darkness falls: {loser} has the larger share of casualties", tables)
+    end(tx, tx.state.opponent(loser), AT_DARKNESS, tables)
 
 
 def degree_of_victory(margin: Fraction, table: Victory) -> str:
@@ -131,24 +136,82 @@ def degree_of_victory(margin: Fraction, table: Victory) -> str:
     return found
 
 
-def end(tx: Tx, winner: str | None, reason: str, tables: Tables,
+BY_POINTS = "by_points"
+"""19 C decided the battle: a side occupied its objectives and kept its vital points."""
+AT_DARKNESS = "at_darkness"
+"""19 D decided it: darkness fell and the shares of casualties were compared."""
+SCORE_IS = "each side's score is the enemy's casualties in figures"
+"""What the result's score counts, said in its reason: the score is no part of the
+text's victory, which objectives or the shares of casualties decide."""
+
+
+def end(tx: Tx, winner: str | None, how: str, tables: Tables,
         held: Mapping[str, Mapping[str, int]] | None = None) -> None:
     """End the battle: each side's casualties (F: "Each side again computes it's
     caualties as a percentage of it's entire army"), the points it held (``held``: as
     the battle was won, before the pursuit; else now) and the degree of victory in the
-    breakdown; each side's score is the enemy's figures lost."""
+    breakdown; each side's score is the enemy's casualties in figures. The reason says
+    how the battle was decided (``how``: :data:`BY_POINTS` or :data:`AT_DARKNESS`), the
+    casualties it was decided or graded on, what the score counts and the degree
+    (:func:`result_reason`)."""
     state = tx.state
     counted = {side: final_losses(state, side, tables) for side in state.sides}
     held = held or {side: _points_held(state, side, tables) for side in state.sides}
     breakdown: dict[str, object] = {s: {**_losses_summary(counted[s]), **held[s]} for s in state.sides}
+    degree = None
     if winner is not None:
         margin = counted[state.opponent(winner)].percent - counted[winner].percent
         degree = f"{degree_of_victory(margin, tables.victory)} victory"
         breakdown["degree"] = degree
         breakdown["margin"] = round(float(margin), 2)
-        reason = f"{reason}; {'an' if degree[0] in 'aeiou' else 'a'} {degree}"
+    reason = result_reason(how, counted, winner, degree, state.sides)
     tx.emit(GameEnded(winner=winner, score={s: counted[state.opponent(s)].lost for s in state.sides},
                       reason=reason, breakdown=breakdown))
+
+
+def result_reason(how: str, counted: Mapping[str, ArmyLosses], winner: str | None, degree: str | None,
+                  sides: tuple[str, str]) -> str:
+    """The result in words, naming no side (the result names the winner): how the battle
+    was decided, each army's casualties as a share and in figures, what the score counts
+    and, for a victory, how much higher the beaten army's share is and the degree (F).
+
+    >>> won = {"a": ArmyLosses("a", 106, 516), "b": ArmyLosses("b", 118, 490)}
+    >>> result_reason(AT_DARKNESS, won, "a", "indecisive victory", ("a", "b"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    "darkness falls and the larger share of casualties loses: the beaten army lost 24.08% of its
+    figures, 118 of 490, the victors 20.54%, 106 of 516; each side's score is the enemy's
+    casualties in figures; the beaten army's share is 3.54 points higher: an indecisive victory"
+    """
+    if winner is None:
+        each = _percent(counted[sides[0]].percent)
+        return (f"darkness falls and each army has lost {each} of its figures: equal shares of casualties, "
+                f"a drawn battle; {SCORE_IS}")
+    beaten, victors = counted[_other(sides, winner)], counted[winner]
+    decided = ("the victors have occupied all their objectives and kept two or more of their vital "
+               "points, the beaten army has not" if how == BY_POINTS
+               else "darkness falls and the larger share of casualties loses")
+    margin = beaten.percent - victors.percent
+    higher = "no higher" if margin == 0 else f"{_points(abs(margin))} {'higher' if margin > 0 else 'lower'}"
+    article = "an" if degree and degree[0] in "aeiou" else "a"
+    return (f"{decided}: the beaten army lost {_percent(beaten.percent)} of its figures, "
+            f"{beaten.lost} of {beaten.strength}, the victors {_percent(victors.percent)}, "
+            f"{victors.lost} of {victors.strength}; {SCORE_IS}; the beaten army's share is {higher}: "
+            f"{article} {degree}")
+
+
+def _other(sides: tuple[str, str], side: str) -> str:
+    return sides[1] if side == sides[0] else sides[0]
+
+
+def _percent(share: Fraction) -> str:
+    """A share as the result's breakdown rounds it, to two places: "24.08%", "37.5%"."""
+    return f"{round(float(share), 2):g}%"
+
+
+def _points(margin: Fraction) -> str:
+    """Percentage points as the breakdown's margin: "3.54 points", "1 point"."""
+    text = f"{round(float(margin), 2):g}"
+    return f"{text} point" if text == "1" else f"{text} points"
 
 
 def _losses_summary(counted: ArmyLosses) -> dict[str, object]:
