@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -55,7 +56,9 @@ def fail_problems(problems: Sequence[object], fallback: str) -> NoReturn:
 
 
 def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None:
-    """Refuse outputs that would overwrite the scenario being played or each other."""
+    """Refuse, before anything is fought, outputs that cannot be written (a folder that
+    does not exist or cannot be written in, a directory for a file) or that would
+    overwrite the scenario being played or each other."""
     given = [(flag, path) for flag, path in outputs.items() if path is not None]
     source = Path(scenario) if scenario is not None and Path(scenario).is_file() else None
     for i, (flag, path) in enumerate(given):
@@ -63,6 +66,13 @@ def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None
             fail(f"{flag} {path}: is the scenario being played; choose another file")
         if path.is_dir():
             fail(f"{flag} {path}: is a directory; give a file name")
+        folder = path.parent
+        if not folder.exists():
+            fail(f"{flag} {path}: no such directory {folder}")
+        if not folder.is_dir():
+            fail(f"{flag} {path}: {folder} is not a directory")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            fail(f"{flag} {path}: cannot write in {folder}")
         for other_flag, other in given[i + 1:]:
             if same_file(path, other):
                 fail(f"{flag} and {other_flag} both name {path}; give each its own file")
@@ -107,22 +117,36 @@ RulesForFileOpt = Annotated[
 ]
 
 
-def state_from_file(file: Path, rules: str | None) -> tuple[Game, GameState]:
+def state_from_file(file: Path, rules: str | None,
+                    options: dict[str, str] | None = None) -> tuple[Game, GameState]:
     """The position a file describes: a scenario as deployed under ``rules`` (by default
     larger-battles, or the first rule set the scenario is written for when it is not
-    written for that), or a record's final state under the record's own rule set."""
+    written for that) with rule ``options``, or a record's final state under the record's
+    own rule set and options (an option given must be the one the record was played with)."""
     if file.suffix.lower() == ".json":
         try:
             loaded = load_record(file)
         except RecordError as exc:
             fail(str(exc))
-        if rules is not None and loaded.game.ruleset.id != rules:
-            fail(f"{file}: this record was played under {loaded.game.ruleset.id}, not {rules}")
+        ruleset = loaded.game.ruleset
+        if rules is not None and ruleset.id != rules:
+            fail(f"{file}: this record was played under {ruleset.id}, not {rules}")
+        if options:
+            try:
+                asked = get_ruleset(ruleset.id, **options).options
+            except ValueError as exc:
+                fail(f"--option: {exc}")
+            for key in options:
+                if asked[key] != ruleset.options[key]:
+                    played = ruleset.options[key]
+                    shown = str(played).lower() if isinstance(played, bool) else played
+                    fail(f"--option {key}={options[key]}: {file} was played with {key}={shown}; "
+                         f"a record's options are its own")
         result = replay(loaded)
         if not result.ok or result.final_state is None:
             fail(f"{file}: the record does not replay: {result.message}")
         return loaded.game, result.final_state
-    game = build_game(str(file), rules or _scenario_rules(str(file)))
+    game = build_game(str(file), rules or _scenario_rules(str(file)), options)
     return game, game.ruleset.initial_state(game.scenario)
 
 

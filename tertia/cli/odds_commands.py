@@ -5,21 +5,58 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperOption
 
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import Odds, UnaskedResponse, odds
-from tertia.cli.common import RulesForFileOpt, fail, out, state_from_file
-from tertia.cli.main import app
+from tertia.cli.common import OptionOpt, RulesForFileOpt, fail, out, parse_options, state_from_file
+from tertia.cli.main import Command, app
 from tertia.core.violations import IllegalAction
+from tertia.rulesets import ruleset_class, ruleset_ids
 
 BAR_WIDTH = 30
 SECONDS = 60.0
 """How long the exact odds may take before the action is refused as too large."""
+
+
+def action_words() -> dict[str, tuple[str, ...]]:
+    """Each registered rule set's words for ``--action`` (its ``ACTION_WORDS``), by id."""
+    return {rules: ruleset_class(rules).ACTION_WORDS for rules in ruleset_ids()}
+
+
+def action_help() -> str:
+    """``--action``'s help, read from every registered rule set's words, rule sets with
+    the same words named together."""
+    grouped: dict[tuple[str, ...], list[str]] = {}
+    for rules, words in action_words().items():
+        if words:
+            grouped.setdefault(words, []).append(rules)
+    said = [f"{_either(list(words))} under {_and(rules)}" for words, rules in grouped.items()]
+    return "The rule set's word for the action: " + "; ".join(said)
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+class OddsCommand(Command):
+    """``tertia odds``: its ``--action`` help lists the words of the rule sets registered
+    when the help is shown (plugins' too), read from each rule set's ``ACTION_WORDS``."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        for param in self.params:
+            if param.name == "action" and isinstance(param, TyperOption):
+                param.help = action_help()
+        super().format_help(ctx, formatter)
 
 
 def bar(probability: float) -> str:
@@ -74,15 +111,16 @@ def print_odds(result: Odds, names: dict[str, str]) -> None:
     out.print(summary)
 
 
-@app.command("odds")
+@app.command("odds", cls=OddsCommand)
 def odds_command(
     file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
     attacker: Annotated[str, typer.Option(help="Id of the attacking unit (or gun)")],
     target: Annotated[str, typer.Option(help="Id of the target unit")],
     rules: RulesForFileOpt = None,
+    option: OptionOpt = None,
     action: Annotated[str | None, typer.Option(
-        help="The rule set's word: melee, shoot or bombard; fire or charge under declare-thee-sir; "
-             "fire, ball, canister, charge or morale under charge-yr-pikes")] = None,
+        help="The rule set's word for the action (each rule set's are listed here)",
+        metavar="WORD")] = None,
     support: Annotated[
         list[str] | None, typer.Option(help="A supporting unit (repeatable)", metavar="ID")
     ] = None,
@@ -94,8 +132,9 @@ def odds_command(
                                            "than this to walk", min=1)] = SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
-    """Exact odds of an attack, shot or bombardment in the position the file gives."""
-    game, state = state_from_file(file, rules)
+    """Exact odds of an attack, shot or bombardment in the position the file gives, under
+    the rule options given (a record's own, which --option may repeat but not change)."""
+    game, state = state_from_file(file, rules, parse_options(option or []))
     try:
         details = {name: value for name, value in (
             ("supports", tuple(support or ())), ("commander", commander),

@@ -39,7 +39,7 @@ from tertia.analysis.sim import (
 )
 from tertia.analysis.sim.games import TROOP_ORDER
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
-from tertia.analysis.sim.runner import check_arguments
+from tertia.analysis.sim.runner import MAX_GAMES, check_arguments, check_games
 from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import (
     DEFAULT_RULES,
@@ -66,7 +66,8 @@ ScenarioOpt = Annotated[
                       "first scenario written for the rule set)"),
 ]
 RulesOpt = Annotated[str, typer.Option(help="Rule set id")]
-GamesOpt = Annotated[int, typer.Option(help="Games to fight (per value, for a sweep)")]
+GamesOpt = Annotated[int, typer.Option(help=f"Games to fight (per value, for a sweep), at most {MAX_GAMES:,} "
+                                             "in all (refused at once above that)")]
 SeedOpt = Annotated[int, typer.Option(help="Master seed: game i's seed is derived from (seed, i)")]
 WorkersOpt = Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU)")]
 BackendOpt = Annotated[str, typer.Option(help="local (process pool) or ray")]
@@ -106,18 +107,20 @@ def _checked_backend(backend: str) -> Backend:
 def _check_outputs(out_file: Path | None, plots: Path | None, scenario: str) -> None:
     """Refuse unwritable destinations, or the scenario itself, before fighting thousands
     of games."""
-    check_outputs({"--out": out_file}, scenario)  # not the scenario, not a directory
-    if out_file is not None:
-        parent = out_file.parent
-        if not parent.is_dir():
-            fail(f"--out {out_file}: no such directory {parent}")
-        if not os.access(parent, os.W_OK):
-            fail(f"--out {out_file}: cannot write in {parent}")
+    check_outputs({"--out": out_file}, scenario)  # its folder, not the scenario, not a directory
     if plots is not None:
         try:
             plots.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             fail(f"--plots {plots}: cannot create the directory: {exc.strerror or exc}")
+
+
+def _check_games(games: int, values: int = 1) -> None:
+    """Refuse a number of games no run may fight, before anything is loaded or fought."""
+    try:
+        check_games(games, values)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def _spec(scenario: str, rules: str, options: dict[str, str], max_actions: int,
@@ -144,7 +147,7 @@ def _run(specs: Sequence[GameSpec], games: int, seed: int, workers: int | None, 
     """Run with a progress bar on standard error; bad arguments fail in one line."""
     chosen = workers if workers is not None else _usable_cpus()
     try:
-        check_arguments(games, chosen, seed, backend)
+        check_arguments(games, chosen, seed, backend, len(specs))
         if backend == "ray":
             require_ray()
     except (ValueError, RayUnavailable) as exc:
@@ -292,6 +295,7 @@ def simulate(
 ) -> None:
     """Fight many AI-against-AI battles: win rates with intervals, game length, first-mover
     advantage and losses per troop type."""
+    _check_games(games)
     options = parse_options(option or [])
     chosen_backend = _checked_backend(backend)
     scenario = default_scenario(rules) if scenario is None else scenario
@@ -358,6 +362,7 @@ def sweep(
     chosen_backend = _checked_backend(backend)
     scenario = default_scenario(rules) if scenario is None else scenario
     key, values = _parse_vary(vary, options)
+    _check_games(games, len(values))
     specs = [_spec(scenario, rules, {**options, key: v}, max_actions, vary=v) for v in values]
     settings = [dict(s.options)[key] for s in specs]
     if len(set(map(repr, settings))) != len(settings):

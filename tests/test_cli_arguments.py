@@ -1,0 +1,150 @@
+"""Arguments refused before any work: outputs whose folder does not exist, a number of
+games beyond the cap; and ``tertia odds`` under rule options, with each rule set's words."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tertia.analysis.sim.runner import MAX_GAMES, check_games
+from tertia.cli.main import app
+from tertia.cli.odds_commands import action_help
+from tertia.rulesets import ruleset_class
+
+runner = CliRunner()
+README = Path(__file__).parent.parent / "README.md"
+ODDS_FILE = str(Path(__file__).parent / "scenarios" / "odds.toml")
+SHIPPED = ("larger-battles", "d3-commands", "d3-cards", "declare-thee-sir", "charge-yr-pikes")
+
+
+def run(*args: str, columns: int = 200) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), env={"COLUMNS": str(columns)})
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output.strip()
+
+
+def _nothing_fought(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fight(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a battle was fought")
+
+    monkeypatch.setattr("tertia.cli.play_commands.fight_battle", fight)
+
+
+@pytest.mark.parametrize("flag", ["--save", "--report"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_battle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str
+) -> None:
+    _nothing_fought(monkeypatch)
+    target = tmp_path / "no-such-folder" / "out.file"
+    code, out = run("battle", "--scenario", "skirmish", flag, str(target))
+    assert code == 1 and out.splitlines() == [f"error: {flag} {target}: no such directory {target.parent}"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_under_a_file_is_refused_before_the_battle(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    _nothing_fought(monkeypatch)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    code, out = run("battle", "--scenario", "skirmish", "--save", str(blocker / "game.json"))
+    assert code == 1 and len(out.splitlines()) == 1 and f"{blocker} is not a directory" in out
+    assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
+
+
+def test_outputs_in_a_folder_that_exists_are_written(tmp_path: Path) -> None:
+    code, out = run("battle", "--scenario", "skirmish", "--seed", "1", "--json",
+                    "--save", str(tmp_path / "g.json"), "--report", str(tmp_path / "g.html"))
+    assert code == 0, out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.html", "g.json"]
+
+
+def test_the_cap_on_games() -> None:
+    check_games(MAX_GAMES)
+    check_games(MAX_GAMES // 2, 2)
+    with pytest.raises(ValueError, match="more than a run may fight"):
+        check_games(MAX_GAMES + 1)
+    with pytest.raises(ValueError, match="for 2 values is"):
+        check_games(MAX_GAMES // 2 + 1, 2)
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--games", str(10**13)],
+    ["simulate", "--games", str(MAX_GAMES + 1)],
+    ["sweep", "--vary", "hit_limit_infantry=3,4", "--games", str(10**13)],
+    ["sweep", "--vary", "hit_limit_infantry=3,4", "--games", str(MAX_GAMES // 2 + 1)],
+])
+def test_games_above_the_cap_are_refused_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 command: list[str]) -> None:
+    def load(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was set up")
+
+    monkeypatch.setattr("tertia.cli.simulate_commands.build_game", load)
+    monkeypatch.setattr("tertia.cli.simulate_commands.run", load)
+    plots = tmp_path / "plots"
+    code, out = run(*command, "--plots", str(plots), "--out", str(tmp_path / "rows.parquet"))
+    assert code == 1 and len(out.splitlines()) == 1, out
+    assert out.startswith("error: --games ") and f"more than a run may fight (at most {MAX_GAMES:,})" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_cap_is_documented() -> None:
+    readme = README.read_text(encoding="utf-8")
+    simulate = next(line for line in readme.splitlines() if line.startswith("| `tertia simulate"))
+    assert f"at most {MAX_GAMES:,}" in simulate
+    for command in ("simulate", "sweep"):
+        code, out = run(command, "--help")
+        assert code == 0 and f"at most {MAX_GAMES:,}" in " ".join(out.replace("│", " ").split())
+
+
+def test_odds_takes_rule_options_for_a_scenario() -> None:
+    attack = ["odds", ODDS_FILE, "--attacker", "p-foot", "--target", "r-foot", "--json"]
+    plain = json.loads(run(*attack)[1])
+    muskets = json.loads(run(*attack, "--option", "muskets_when_defending=true")[1])
+    brittle = json.loads(run(*attack, "-o", "hit_limit_infantry=1")[1])
+    assert plain["defender_modifiers"] == [] and muskets["defender_modifiers"]
+    assert plain["summary"]["target_routed"] == 0 < brittle["summary"]["target_routed"]
+
+
+@pytest.mark.parametrize(("option", "needle"), [
+    ("queens=2", "larger-battles has no option 'queens'"),
+    ("hit_limit_infantry", "--option 'hit_limit_infantry': expected KEY=VALUE"),
+    ("hit_limit_infantry=lots", "option hit_limit_infantry: expected int"),
+])
+def test_odds_refuses_a_bad_option_in_one_line(option: str, needle: str) -> None:
+    code, out = run("odds", ODDS_FILE, "--attacker", "p-foot", "--target", "r-foot", "--option", option)
+    assert code == 1 and len(out.splitlines()) == 1 and needle in out, out
+
+
+def test_odds_on_a_record_keeps_the_records_options(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out = run("battle", "--scenario", "skirmish", "--seed", "3", "--json", "--save", str(record),
+                    "--option", "hit_limit_infantry=4")
+    assert code == 0, out
+    final = json.loads(out)
+    assert final["options"]["hit_limit_infantry"] == 4
+    ask = ["odds", str(record), "--attacker", "nobody", "--target", "r-foot"]
+    code, out = run(*ask, "--option", "hit_limit_infantry=3")
+    assert code == 1 and len(out.splitlines()) == 1, out
+    assert f"--option hit_limit_infantry=3: {record} was played with hit_limit_infantry=4" in out
+    code, out = run(*ask, "--option", "hit_limit_infantry=4")  # the same: on to the question
+    assert code == 1 and "nobody" in out and "was played with" not in out
+    code, out = run(*ask, "--option", "queens=1")
+    assert code == 1 and "no option 'queens'" in out
+
+
+def test_odds_lists_each_rule_sets_action_words() -> None:
+    code, out = run("odds", "--help", columns=400)
+    help_text = " ".join(out.replace("│", " ").split())
+    assert code == 0 and action_help() in help_text
+    readme = README.read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `tertia odds"))
+    assert "[--option KEY=VALUE]" in row
+    for rules in SHIPPED:
+        words = ruleset_class(rules).ACTION_WORDS
+        assert words and all(word in action_help() for word in words)
+        listed = "\\|".join(words)
+        assert re.search(rf"`{re.escape(listed)}` under [^;|]*`{re.escape(rules)}`", row), (rules, listed)
