@@ -304,7 +304,9 @@ class RuleSet(ABC):
     troop classes, regiments, supplies ...), or None when it takes none. The table's
     ``order_of_battle`` (its own commanders and units) is the core's
     (:meth:`Scenario.for_rules <tertia.core.scenario.Scenario.for_rules>`) and never
-    reaches the model, so the model may not declare a field of that name."""
+    reaches the model, so the model may not declare a field of that name. A model with
+    ``table_problems`` (:class:`~tertia.core.table_checks.CheckedTable`) also checks the
+    pieces its table names against the battle, with the scenario's other checks."""
 
     SCENARIO_TOP_LEVEL: ClassVar[tuple[str, ...]] = ()
     """Fields of its table that scenario files may also write at the top level, as files

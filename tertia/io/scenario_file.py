@@ -10,8 +10,10 @@ misspelt unit type, two bases on top of each other) comes back as a list of
 Checks run in two stages. The file format (types, required fields, known names, finite
 positive sizes, proper polygons) is pydantic's, translated here into field paths that
 carry the unit's id. Once the model parses, the checks that need the whole battle run:
-ids, sides, table edges, overlapping bases, generals, and, when a rule set is named, its
-own :meth:`~tertia.core.ruleset.RuleSet.scenario_problems`.
+ids, sides, table edges, overlapping bases, generals, the pieces a rule set's table names
+(:class:`~tertia.core.table_checks.CheckedTable`), and, when a rule set is named, its
+own :meth:`~tertia.core.ruleset.RuleSet.scenario_problems`. A scenario named for a rule
+set it is not written for (or an unknown rule set) is refused in that one line.
 """
 
 from __future__ import annotations
