@@ -24,7 +24,7 @@ charge is at the unit):
   activation ends.
 
 The caracole's evasion is 1D6 straight away from the attacker, stopped by anything in its
-way or at the water's edge (see the rule set's charge).
+way, at the water's edge or at the table's (see the rule set's charge).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
 from tertia.rules.movement import plan_move
-from tertia.rulesets.declare_thee_sir import water
+from tertia.rulesets.declare_thee_sir import edge, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
@@ -131,5 +131,6 @@ def caracole_evades(tx: Tx, unit_id: str, foe_id: str, inches: int) -> None:
     slide = plan_slide(tx.state, unit, heading=away_from(foe.base, unit.base), distance=float(inches),
                        policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth))
     slide = water.keep_dry(tx.table, tx.state, unit, slide, Interpenetration.STOP)
+    slide = edge.keep_on(tx.table, tx.state, unit, slide, Interpenetration.STOP)
     tx.emit(Evaded(unit=unit_id, charger=foe_id, distance=slide.distance))
     carry_out(tx, unit_id, slide, "evades")

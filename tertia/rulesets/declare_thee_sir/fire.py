@@ -37,7 +37,9 @@ A target out of arc or out of sight is refused (``ValueError``): the rule set's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tertia.core.dice import D6
 from tertia.core.events import UnitRemoved
@@ -101,8 +103,9 @@ class FireResult:
         return () if self.push is None else self.push.routed
 
 
-def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
-    """One shot of ``firer_id`` at ``target_id``: musketry, or artillery for a gun."""
+def fire(tx: Tx, firer_id: str, target_id: str, options: Mapping[str, Any] | None = None) -> FireResult:
+    """One shot of ``firer_id`` at ``target_id``: musketry, or artillery for a gun
+    (``options``: the game's, for the readings of :mod:`~tertia.rulesets.declare_thee_sir.readings`)."""
     firer, target = tx.state.units[firer_id], tx.state.units[target_id]
     distance = fire_distance(tx.table, tx.state, firer, target)
     if distance is None:
@@ -129,7 +132,7 @@ def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
     if kind == ARTILLERY and (result == PB2D6 or is_rout(result)):
         push_roll = tx.roll(D6, f"push back: {target.label}")
         push = push_back(tx, target_id, firer_id, push_roll, face_foe=False,
-                         reason=PUSHED_BY_ARTILLERY)
+                         reason=PUSHED_BY_ARTILLERY, options=options)
     return FireResult(firer_id, target_id, kind, reach, distance, (first, second), modifiers, result,
                       called, lost, killed, push_roll, push)
 

@@ -1,5 +1,9 @@
 """Generals and the units they are attached to (Movement: "Attached generals move with unit
-or are left stationary")."""
+or are left stationary").
+
+A general his unit would carry over the table's edge (pushed back, routing with its colours,
+charging) is left stationary: he stays where he stood, on his own. A move the player places
+may not carry him off (the rule set refuses it)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ from tertia.core.events import UnitMoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.edge import on_table
+from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 
 ATTACH_REACH = 0.05
 """A general this close to a unit (edge to edge) touches it, and attaches."""
@@ -39,8 +45,12 @@ _ATTACHMENTS = ("declare-thee-sir", "attached generals")
 def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | None = None) -> None:
     """Attached generals "move with unit": each is carried the unit's way (``unit`` as it
     stood before), keeping his place about it; when it turns to ``facing`` he turns with
-    it, so a general behind his regiment stays behind it."""
+    it, so a general behind his regiment stays behind it. One it would carry over the
+    table's edge is left stationary, on his own."""
     for g in carried_generals(tx.state, unit, dx, dy, facing):
+        if not on_table(tx.table, g.base):
+            tx.emit(GeneralAttached(general=g.id, unit=None))
+            continue
         before = tx.state.units[g.id]
         tx.emit(UnitMoved(unit=g.id, path=((before.x, before.y), (g.x, g.y)), facing=g.facing,
                           reason="with its unit"))

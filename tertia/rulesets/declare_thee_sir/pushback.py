@@ -14,32 +14,47 @@ water's edge (:mod:`~tertia.rulesets.declare_thee_sir.water`). When it
 passed through any friend, each friend passed, in order, and then the unit itself take a
 morale check (:func:`~tertia.rulesets.declare_thee_sir.points.morale_check`): "each unit
 involved". Command stands neither stop it nor are checked (generals don't check morale).
-A push that ends partly off the table is reported, not acted on: what follows is the
-caller's.
+
+The table's edge (option ``push_off_table``, :mod:`~tertia.rulesets.declare_thee_sir.readings`):
+under ``edge`` (the default) the unit stops at the edge, as at an enemy or the water's edge
+(:mod:`~tertia.rulesets.declare_thee_sir.edge`); under ``removed`` a unit whose push ends
+partly beyond the edge is removed from play as one routed off, leaving its attached generals
+where they stood. A unit pinned against the edge so that it cannot turn to face the foe
+without standing over it keeps its facing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from tertia.core.events import UnitTurned
+from tertia.core.events import UnitRemoved, UnitTurned
 from tertia.core.geometry import EPSILON, angle_between
 from tertia.core.ruleset import Tx
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
-from tertia.rulesets.declare_thee_sir import water
+from tertia.rulesets.declare_thee_sir import edge, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.events import GeneralAttached
+from tertia.rulesets.declare_thee_sir.generals import attached_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
+from tertia.rulesets.declare_thee_sir.readings import PUSH_OFF_TABLE, REMOVED, reading
+
+PUSHED_OFF = "pushed off the table"
+"""How a unit removed by a push over the edge is told (option ``push_off_table``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PushBack:
     """A push-back done: the ``slide`` (how far it went, whom it passed through, what
     stopped it, whether it left the table), the morale ``checks`` taken and the units they
-    ``routed``."""
+    ``routed``; ``removed``: pushed over the edge and out of play (option
+    ``push_off_table`` ``removed``)."""
 
     unit: str
     slide: Slide
     checks: tuple[MoraleCheck, ...]
+    removed: bool = False
 
     @property
     def distance(self) -> float:
@@ -50,26 +65,36 @@ class PushBack:
         return tuple(c.unit for c in self.checks if c.routed)
 
 
-def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: bool, reason: str
-              ) -> PushBack:
+def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: bool, reason: str,
+              options: Mapping[str, Any] | None = None) -> PushBack:
     """Push ``unit_id`` back ``inches`` straight away from ``foe_id``, ending facing the foe
-    (``face_foe``) or as it faced; then the morale checks of everyone involved."""
+    (``face_foe``) or as it faced, stopped at the edge or removed over it (``options``:
+    the game's, for ``push_off_table``); then the morale checks of everyone involved."""
     unit, foe = tx.state.units[unit_id], tx.state.units[foe_id]
     heading = away_from(foe.base, unit.base)
     facing = (heading + 180.0) % 360.0 if face_foe else unit.facing
     start = unit.base.moved_to(unit.x, unit.y, facing)
+    if not edge.on_table(tx.table, start):  # pinned against the edge, it cannot turn
+        facing, start = unit.facing, unit.base
     generals = tuple(u.id for u in tx.state.iter_units() if unit_data(u).is_general)
-    slide = plan_slide(tx.state, unit, heading=heading, distance=inches,
-                       policy=Interpenetration.PASS_FRIENDS, table=(tx.table.width, tx.table.depth),
-                       base=start, ignore=generals)
-    slide = water.keep_dry(tx.table, tx.state, unit, slide, Interpenetration.PASS_FRIENDS, ignore=generals)
+    policy = Interpenetration.PASS_FRIENDS
+    slide = plan_slide(tx.state, unit, heading=heading, distance=inches, policy=policy,
+                       table=(tx.table.width, tx.table.depth), base=start, ignore=generals)
+    slide = water.keep_dry(tx.table, tx.state, unit, slide, policy, ignore=generals)
+    over = slide.off_table and reading(options, PUSH_OFF_TABLE) == REMOVED
+    if slide.off_table and not over:
+        slide = edge.keep_on(tx.table, tx.state, unit, slide, policy, ignore=generals)
     if slide.distance > EPSILON:
         carry_out(tx, unit_id, slide, reason)
     elif angle_between(facing, unit.facing) > EPSILON:
         tx.emit(UnitTurned(unit=unit_id, facing=facing, reason=reason))
+    if over:
+        for general in attached_generals(tx.state, unit_id):  # left where they stood
+            tx.emit(GeneralAttached(general=general.id, unit=None))
+        tx.emit(UnitRemoved(unit=unit_id, reason="routed", detail=PUSHED_OFF))
     checks: list[MoraleCheck] = []
     if slide.passed_through:
         for involved in (*slide.passed_through, unit_id):
             if tx.state.units[involved].in_play:
                 checks.append(morale_check(tx, involved, f"{reason}: passed through"))
-    return PushBack(unit_id, slide, tuple(checks))
+    return PushBack(unit_id, slide, tuple(checks), over)

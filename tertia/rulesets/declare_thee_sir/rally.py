@@ -15,7 +15,8 @@ to its original morale level (good = 2, excellent = 4). Untested units cannot re
 unknown."
 
 Read so: the rolls stop at the first doubles; a rallied unit's stands gather about its
-flag at once, in line facing as the unit faced, and the doubles' sum is its move this
+flag at once, in line facing as the unit faced (beside it, where the flag stands so near
+the table's edge that the line would go over it), and the doubles' sum is its move this
 activation (worked out like any move: a third through difficult ground). A unit that
 fails flees on towards its own edge: its flag stand the last roll's sum, each other
 stand its own 2D6. Resting regains up to the top of the level first rolled (option
@@ -29,11 +30,12 @@ import math
 from dataclasses import dataclass
 
 from tertia.core.events import StandsGathered
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.formations import footprint
 from tertia.rules.morale import DECLARE_LEVELS, regain_points
+from tertia.rulesets.declare_thee_sir import edge
 from tertia.rulesets.declare_thee_sir.data import LINE, unit_data
 from tertia.rulesets.declare_thee_sir.events import MoveWorkedOut
 from tertia.rulesets.declare_thee_sir.points import two_dice
@@ -95,11 +97,14 @@ def rally_routing(tx: Tx, unit_id: str) -> RallyAttempt:
 
 
 def gather(tx: Tx, unit_id: str) -> None:
-    """The stands reassemble about the flag, in line, facing as the unit faced."""
+    """The stands reassemble about the flag, in line, facing as the unit faced; a flag near
+    the table's edge has the line formed beside it, wholly on the table."""
     unit = tx.state.units[unit_id]
     own = unit_data(unit)
     width, depth = footprint(LAYOUTS[LINE], own.stands_left, own.stand_width, own.stand_depth)
-    tx.emit(StandsGathered(unit=unit_id, x=unit.x, y=unit.y, facing=unit.facing, width=width, depth=depth))
+    placed = edge.nudged_on(tx.table, Base(unit.x, unit.y, unit.facing, width, depth))
+    tx.emit(StandsGathered(unit=unit_id, x=placed.x, y=placed.y, facing=unit.facing, width=width,
+                           depth=depth))
     tx.emit(UnitRallied(unit=unit_id))
 
 

@@ -18,8 +18,9 @@ who each check morale once, and is stopped by an enemy or at the water's edge (a
 or a river away from its fords and bridges: :mod:`~tertia.rulesets.declare_thee_sir.water`);
 a stand whose flight takes it over the edge is gone, and a unit with no stand left is
 removed. The unit stands where its flag (its first stand) stands. A pursuer moves 1D6
-straight at the nearest stand of the unit it pursues, stopping at the water's edge; one it
-reaches flees a further 2D6. A forlorn hope flees towards the regiment it would rejoin
+straight at the nearest stand of the unit it pursues, stopping at the water's edge and at
+the table's (:mod:`~tertia.rulesets.declare_thee_sir.edge`); one it reaches flees a further
+2D6. A forlorn hope flees towards the regiment it would rejoin
 (:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams) do not stop
 a rout, a pursuit or a push-back: "it stops" is said of a unit's own movement.
 """
@@ -40,7 +41,7 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.casualties import lose_stands
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, towards
 from tertia.rules.measuring import home_edge
-from tertia.rulesets.declare_thee_sir import rejoin, water
+from tertia.rulesets.declare_thee_sir import edge, rejoin, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 from tertia.rulesets.declare_thee_sir.generals import attached_generals, carry_generals
@@ -229,14 +230,17 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
     nearest = min(range(len(stands)), key=lambda i: (base_distance(pursuer.base, stands[i]), i))
     gap = base_distance(pursuer.base, stands[nearest])
     heading = bearing(pursuer.base.centre, stands[nearest].centre)
-    went = water.short_of_water(tx.table, pursuer.base.moved_to(pursuer.x, pursuer.y, heading), heading,
-                                min(float(roll), gap))
+    turned = pursuer.base.moved_to(pursuer.x, pursuer.y, heading)
+    if not edge.on_table(tx.table, turned):  # pinned against the edge, it cannot turn that way
+        return Pursuit(pursuer_id, roll, 0.0, None)
+    went = water.short_of_water(tx.table, turned, heading,
+                                min(float(roll), gap, edge.room(turned, heading, tx.table)))
     if went > 0:
         dx, dy = heading_vector(heading)
         end = (pursuer.x + dx * went, pursuer.y + dy * went)
         tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
                           reason="pursuit"))
-    if roll < gap or went < gap - EPSILON:  # short, or stopped at the water's edge
+    if roll < gap or went < gap - EPSILON:  # short, or stopped at the water's or the table's edge
         return Pursuit(pursuer_id, roll, went, None)
     flee_further(tx, routing_id, nearest, heading, f"caught by {pursuer.label}")
     return Pursuit(pursuer_id, roll, went, nearest)

@@ -30,11 +30,13 @@ from tertia.rules.movement import (
 )
 from tertia.rulesets.declare_thee_sir import (
     clauses,
+    edge,
     evasion,
     forlorn,
     movement,
     odds,
     rally,
+    readings,
     rejoin,
     reports,
     rout,
@@ -121,7 +123,7 @@ IMPASSABLE = (TerrainKind.LAKE,)
 class DeclareTheeSir(RuleSet):
     id: ClassVar[str] = "declare-thee-sir"
     title: ClassVar[str] = "Declare Thee Sir (Rich Smethurst, MWAN #82, 1996)"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
     GAME_DATA = DtsGame
     SCENARIO_EXTENSION = DeclareTable
     AI = AiSpec(proposer="tertia.rulesets.declare_thee_sir.ai.proposals:iter_proposals",
@@ -153,6 +155,7 @@ class DeclareTheeSir(RuleSet):
                    "routed, or whose regiment falls to poor rejoins it: it marches back on its own card "
                    "(march) or goes back into the ranks at once, wherever it stands (at_once)",
                    rejoin.REJOIN_CHOICES),
+        *readings.SPECS,
     )
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {
         UnitKind.FOOT: (4.5, 1.0), UnitKind.COMMANDED_SHOT: (1.5, 1.0), UnitKind.DRAGOONS: (3.0, 1.0),
@@ -455,6 +458,9 @@ class DeclareTheeSir(RuleSet):
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} stands between {unit.label} "
                               f"and {target.label}", f"{rule} a: move directly at target unit")]
+        if path.off_table:
+            return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would charge {target.label} partly off "
+                              "the table", f"{rule} a: move directly at target unit")]
         if path.wet is not None:
             code = MovementCode.RIVER if path.wet == "river" else MovementCode.IMPASSABLE
             return [Violation(code, f"{unit.label} cannot charge {target.label} through the {path.wet}",
@@ -598,7 +604,7 @@ class DeclareTheeSir(RuleSet):
 
     def _fire(self, tx: Tx, action: Fire) -> None:
         tx.emit(VolleyFired(unit=action.unit, target=action.target))
-        result = fire(tx, action.unit, action.target)
+        result = fire(tx, action.unit, action.target, self.options)
         if result.push is not None:
             carry_generals_after(tx, result.push)
             self._carry_out_checks(tx, result.push.checks, action.unit)
@@ -623,7 +629,7 @@ class DeclareTheeSir(RuleSet):
         path = charge_path(tx.table, tx.state, unit, target)
         reach = float((game_data(tx.state).allowance or {}).get("difficult" if path.difficult else "open", 0))
         if evaded or path.blocked_by is not None or path.wet is not None or path.obstacle is not None \
-                or path.distance > reach + 1e-6:
+                or path.off_table or path.distance > reach + 1e-6:
             self._fall_short(tx, unit, path, reach)
             return
         closed = close_test(tx, action.unit)
@@ -635,7 +641,8 @@ class DeclareTheeSir(RuleSet):
             carry_generals(tx, unit, dx * went, dy * went, path.heading)
         tx.emit(GameDataChanged(key="moved", value=True))
         if closed.passed:
-            result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")))
+            result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")),
+                           options=self.options)
             if result.push is not None:
                 carry_generals_after(tx, result.push)
                 self._carry_out_checks(tx, result.push.checks, action.unit)
@@ -649,9 +656,14 @@ class DeclareTheeSir(RuleSet):
 
     def _fall_short(self, tx: Tx, unit: Unit, path: ChargePath, reach: float) -> None:
         """A charge whose target evaded: the attacker goes its whole move straight at it,
-        halting an inch short (or at water or an obstacle in its way), and the activation
-        ends."""
+        halting an inch short (or at water, an obstacle or the table's edge in its way), and
+        the activation ends. Pinned against the edge so that it cannot turn to face the
+        target without standing over it, it stays as it is."""
         turned = unit.evolve(facing=path.heading)
+        if not edge.on_table(tx.table, turned.base):
+            tx.emit(GameDataChanged(key="moved", value=True))
+            sequence.end_activation(tx, self.options)
+            return
         went, stopped = movement.ground_stop(tx.table, turned, path.heading,
                                              max(0.0, min(reach, path.distance - SHORT_OF_TARGET)))
         dx, dy = heading_vector(path.heading)
@@ -676,7 +688,9 @@ class ChargePath:
     """A charge "directly at target unit": the heading from the attacker's centre to the
     target's, how far it goes before touching the target, whether the way is difficult
     ground, the piece in the way, if any, the water it would enter (a lake, or a river
-    away from its fords and bridges), and the obstacle that would stop it short."""
+    away from its fords and bridges), the obstacle that would stop it short, and whether
+    turning to face the target or reaching it would put the attacker over the table's
+    edge."""
 
     heading: float
     distance: float
@@ -684,6 +698,7 @@ class ChargePath:
     blocked_by: str | None = None
     wet: str | None = None
     obstacle: str | None = None
+    off_table: bool = False
 
 
 def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
@@ -701,8 +716,10 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
                           state.units[stopper].label if stopper is not None else "the table edge")
     plan = plan_move(turned, Move(unit=unit.id, waypoints=(slide.end.centre,)))
     difficult = movement.kind_of_move(table, plan, unit_data(unit)) == "difficult"
+    off_table = not (edge.on_table(table, turned.base) and edge.on_table(table, plan.end))
     return ChargePath(heading, slide.distance, difficult, wet=water.wet(table, plan.swept()),
-                      obstacle=_obstacle_in_the_way(table, turned, heading, slide.distance))
+                      obstacle=_obstacle_in_the_way(table, turned, heading, slide.distance),
+                      off_table=off_table)
 
 
 HELD_WITHIN = 1.0
