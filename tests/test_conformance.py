@@ -1,8 +1,9 @@
 """Conformance: seeded random and doctrine playouts of every registered rule set (the
 example plugin's too, :mod:`tests.plugin_rules`) on every scenario of the catalogue
 written for it, built in or shipped by a rule set. At each step the chosen action
-validates, the state round-trips through JSON, and at the end the record replays to the
-same final hash; the same seed gives the same game."""
+validates, the state round-trips through JSON, and after every action no piece in play
+stands off the table; at the end the record replays to the same final hash; the same
+seed gives the same game."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ import pytest
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
-from tertia.battle import fight_battle
+from tertia.battle import Step, fight_battle
 from tertia.core.actions import Action, action_from_dict
+from tertia.core.dice import SeededDice
 from tertia.core.game import Game
-from tertia.core.state import GameState
+from tertia.core.state import GameState, Stand
 from tertia.io.record import parse_record, record_to_dict, replay
+from tertia.rules.involuntary import on_table
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named, scenario_catalogue
 from tests.plugin_rules import with_plugins
@@ -58,12 +61,26 @@ class Checked:
         return action
 
 
+def off_the_table(game: Game, state: GameState) -> list[str]:
+    """The pieces in play (and the stands of one, where a rule set keeps them apart) whose
+    base lies partly beyond the table's edge, to the contact tolerance: every rule set's
+    only ways off the table take a piece out of play."""
+    size = (game.table.width, game.table.depth)
+    return [f"{u.id} at ({u.x:.2f}, {u.y:.2f})" for u in state.iter_units() if u.in_play and not all(
+        on_table(b, size) for b in (u.base, *(s.base for s in u.stands if s.removed is None)))]
+
+
 def play(name: str, rules: str, kind: str, seed: int) -> Any:
     with with_plugins():
         game = Game(get_ruleset(rules), load_named(name))
         make = DoctrinePlayer if kind == "doctrine" else RandomPlayer
         players = {side: Checked(make()) for side in game.scenario.side_ids}
-        return fight_battle(game, players, seed)
+
+        def on_table_after(step: Step) -> None:
+            off = off_the_table(game, step.state)
+            assert off == [], f"after {step.action} (step {step.state.step}) off the table: {', '.join(off)}"
+
+        return fight_battle(game, players, seed, on_step=on_table_after)
 
 
 def test_every_registered_rule_set_plays_a_scenario_of_its_own() -> None:
@@ -103,3 +120,23 @@ def test_a_tampered_record_diverges() -> None:
     else:
         data["rolls"][-1]["purpose"] = "something else"
     assert not replay(parse_record(data)).ok
+
+
+def test_the_table_check_finds_a_piece_or_a_stand_over_the_edge() -> None:
+    """The check after every action is no empty one: a piece a hair inside the edge passes,
+    one a tenth of an inch over it, or a stand of it kept apart, is named."""
+    with with_plugins():
+        name, rules = next(c for c in cases() if c[1] == "declare-thee-sir")
+        game = Game(get_ruleset(rules), load_named(name))
+        state, _ = game.start(SeededDice(1))
+    piece = next(u for u in state.iter_units() if u.in_play)
+    inside = piece.evolve(x=piece.x - min(x for x, _ in piece.base.corners()))
+    assert off_the_table(game, state.with_unit(inside)) == []
+    over = inside.evolve(x=inside.x - 0.1)
+    assert off_the_table(game, state.with_unit(over)) == [f"{piece.id} at ({over.x:.2f}, {over.y:.2f})"]
+    apart = inside.evolve(stands=(Stand(inside.x, inside.y, inside.facing, 1.0, 1.0),
+                                  Stand(-0.4, inside.y, inside.facing, 1.0, 1.0)))
+    assert off_the_table(game, state.with_unit(apart)) == [f"{piece.id} at ({inside.x:.2f}, {inside.y:.2f})"]
+    lost = Stand(-0.4, inside.y, inside.facing, 1.0, 1.0, "off the table")
+    gone = apart.evolve(stands=(apart.stands[0], lost))
+    assert off_the_table(game, state.with_unit(gone)) == []

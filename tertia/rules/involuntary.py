@@ -127,6 +127,35 @@ def plan_scatter(
                             base=s) for s, d in zip(stands, distances, strict=True))
 
 
+def on_table(base: Base, table: tuple[float, float]) -> bool:
+    """Does ``base`` lie wholly on a table (width, depth), to the contact tolerance?"""
+    return not _beyond(base, table)
+
+
+def placed_on_table(base: Base, table: tuple[float, float], margin: float = EPSILON) -> Base:
+    """``base`` moved the least way that puts it wholly on a table (width, depth), ``margin``
+    inside any edge it had crossed (as it is when it is on the table already).
+
+    >>> placed_on_table(Base(1.0, 10.0, 0.0, 4.0, 2.0), (48.0, 36.0)).x
+    2.000001
+    """
+    xs = [x for x, _ in base.corners()]
+    ys = [y for _, y in base.corners()]
+    dx = _inward(min(xs), max(xs), table[0], margin)
+    dy = _inward(min(ys), max(ys), table[1], margin)
+    if dx == 0.0 and dy == 0.0:
+        return base
+    return base.moved_to(base.x + dx, base.y + dy)
+
+
+def _inward(low: float, high: float, size: float, margin: float) -> float:
+    if low < -EPSILON:
+        return -low + margin
+    if high > size + EPSILON:
+        return size - high - margin
+    return 0.0
+
+
 def carry_out(tx: Tx, unit_id: str, slide: Slide, reason: str) -> None:
     """Move the piece to the slide's end (nothing when it went nowhere)."""
     if slide.distance > EPSILON:

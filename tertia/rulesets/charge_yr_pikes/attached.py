@@ -50,6 +50,7 @@ from tertia.core.geometry import (
 )
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.rules.involuntary import on_table, placed_on_table
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Bonus, Tables
@@ -214,18 +215,26 @@ def officers_in_the_way(tx: Tx, unit_id: str, areas: Sequence[Polygon]) -> list[
 
 def to_safety(tx: Tx, officer_id: str) -> None:
     """Move an officer not in a front rank "to the nearest friendly unit or place of
-    safety": just behind the nearest friendly unit that is not routed, or else to his own
-    table edge."""
+    safety": just behind the nearest friendly unit that is not routed (beside it, left or
+    else right, where its rear is at the table's edge), or else to his own table edge;
+    always wholly on the table."""
     officer = tx.state.units[officer_id]
+    size = (tx.table.width, tx.table.depth)
     friend = _nearest_friend(tx.state, officer)
     if friend is not None:
         fx, fy = heading_vector(friend.facing)
         back = friend.depth / 2.0 + officer.depth / 2.0
-        end, facing = (friend.x - fx * back, friend.y - fy * back), friend.facing
+        aside = friend.width / 2.0 + officer.width / 2.0
+        places = [(friend.x - fx * back, friend.y - fy * back),  # behind, then left, then right
+                  (friend.x - fy * aside, friend.y + fx * aside),
+                  (friend.x + fy * aside, friend.y - fx * aside)]
+        end, facing = places[0], friend.facing
+        end = next((p for p in places if on_table(officer.base.moved_to(*p, facing), size)), end)
     else:
         south = home_edge(tx.state, officer.side) == "south"
         y = officer.depth / 2.0 if south else tx.table.depth - officer.depth / 2.0
         end, facing = (officer.x, y), officer.facing
+    end = placed_on_table(officer.base.moved_to(*end, facing), size).centre
     tx.emit(UnitMoved(unit=officer_id, path=((officer.x, officer.y), end), facing=facing, reason="to safety"))
 
 

@@ -26,7 +26,7 @@ from tertia.core.actions import Move
 from tertia.core.geometry import angle_between, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
-from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rules.involuntary import Interpenetration, on_table, plan_slide
 from tertia.rules.movement import MovePlan, plan_move
 from tertia.rulesets.charge_yr_pikes.attached import lone_enemy_officers
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
@@ -38,14 +38,16 @@ from tertia.rulesets.charge_yr_pikes.movement import swing
 class ChargePath:
     """A charge straight at its target: the ``heading``, how far the attacker goes to halt
     1" away (``distance``), where it ends (``end``), the piece in the way (``blocked_by``,
-    its label), if any, and how far its reference point swings as it turns to the target
-    (``turn``)."""
+    its label), if any, how far its reference point swings as it turns to the target
+    (``turn``), and whether halting before the target would leave the attacker partly off
+    the table (``off_table``: a charge is a move, and may not end there)."""
 
     heading: float
     distance: float
     end: tuple[float, float]
     blocked_by: str | None = None
     turn: float = 0.0
+    off_table: bool = False
 
     @property
     def length(self) -> float:
@@ -71,7 +73,9 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
         return ChargePath(heading, slide.distance, slide.end.centre, blocker, turn)
     go = max(0.0, slide.distance - SHORT_OF_TARGET)
     dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
-    return ChargePath(heading, go, (unit.x + dx * go, unit.y + dy * go), turn=turn)
+    end = (unit.x + dx * go, unit.y + dy * go)
+    off_table = not on_table(turned.base.moved_to(*end), (table.width, table.depth))
+    return ChargePath(heading, go, end, turn=turn, off_table=off_table)
 
 
 def charge_swept(unit: Unit, path: ChargePath) -> MovePlan:

@@ -50,7 +50,7 @@ from tertia.core.events import UnitDeployed, UnitMoved, UnitRemoved
 from tertia.core.geometry import Point, bearing, heading_vector
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rules.involuntary import Interpenetration, placed_on_table, plan_slide
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, officer_line
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
@@ -171,6 +171,9 @@ def go_plundering(tx: Tx, unit_id: str, path: Sequence[Point], *, at_train: bool
     unit = tx.state.units[unit_id]
     end = path[-1]
     facing = bearing(path[-2], end) if len(path) > 1 and path[-2] != end else unit.facing
+    if at_train:  # they stay on the table, beside the train where it stands at the edge
+        end = placed_on_table(unit.base.moved_to(*end, facing), (tx.table.width, tx.table.depth)).centre
+        path = (*path[:-1], end)
     tx.emit(UnitMoved(unit=unit_id, path=tuple(path), facing=facing, reason="rides off to plunder"))
     change(tx, unit_id, "rides off to plunder", plundering=AT_TRAIN if at_train else OFF_TABLE,
            plunder_x=end[0], plunder_y=end[1], plunder_turn=tx.state.turn)

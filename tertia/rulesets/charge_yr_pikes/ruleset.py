@@ -24,6 +24,7 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
+from tertia.rules.involuntary import on_table
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
@@ -97,7 +98,7 @@ FORMATIONS_RULE = "Formations 3"
 class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
-    version: ClassVar[str] = "1.3"
+    version: ClassVar[str] = "1.4"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.rulesets.charge_yr_pikes.ai.proposals:iter_proposals",
@@ -357,6 +358,9 @@ class ChargeYrPikes(RuleSet):
         if path.blocked_by is not None:
             return [Violation(MovementCode.COLLISION, f"{path.blocked_by} is in the way of "
                               f"{unit.label}'s charge at {target.label}", rule)]
+        if path.off_table:
+            return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would charge {target.label} partly "
+                              "off the table", rule)]
         swept = charge_swept(unit, path)
         router = shove.without_room(state, unit, swept.end, swept.swept(), (table.width, table.depth))
         if router is not None:
@@ -605,7 +609,11 @@ class ChargeYrPikes(RuleSet):
         left = inches - costs.inches - lost
         points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
         points = concealment.stop_short(tx, unit, points, plan.end.facing)
-        tx.emit(UnitMoved(unit=unit.id, path=points, facing=plan.end.facing))
+        facing = plan.end.facing
+        if points[-1] != plan.points[-1] and not on_table(plan.end.moved_to(*points[-1]),
+                                                          (tx.table.width, tx.table.depth)):
+            facing = plan.after_pivot.facing  # stopped short where its last turn would cross the edge
+        tx.emit(UnitMoved(unit=unit.id, path=points, facing=facing))
         self._carry_officers(tx, unit, points[-1][0] - unit.x, points[-1][1] - unit.y)
         attached.keep_gallopers(tx, unit.id, unit.base)
         done = plan_move(unit, Move(unit=unit.id, waypoints=points[1:], face_before=action.face_before,

@@ -25,6 +25,7 @@ from collections.abc import Collection
 from tertia.core.geometry import EPSILON, Base, heading_vector
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
+from tertia.rules import involuntary
 from tertia.rules.involuntary import Interpenetration, Slide, plan_slide
 
 MARGIN = EPSILON
@@ -35,8 +36,7 @@ STEP = 0.25
 
 def on_table(table: Battlefield, base: Base) -> bool:
     """Does ``base`` lie wholly on the table (to the contact tolerance)?"""
-    return all(-EPSILON <= x <= table.width + EPSILON and -EPSILON <= y <= table.depth + EPSILON
-               for x, y in base.corners())
+    return involuntary.on_table(base, (table.width, table.depth))
 
 
 def room(base: Base, heading: float, table: Battlefield) -> float:
@@ -70,18 +70,4 @@ def keep_on(table: Battlefield, state: GameState, piece: Unit, slide: Slide, pol
 
 def nudged_on(table: Battlefield, base: Base) -> Base:
     """``base`` moved the least way that puts it wholly on the table (as it is when it is)."""
-    xs = [x for x, _ in base.corners()]
-    ys = [y for _, y in base.corners()]
-    dx = _shift(min(xs), max(xs), table.width)
-    dy = _shift(min(ys), max(ys), table.depth)
-    if dx == 0.0 and dy == 0.0:
-        return base
-    return base.moved_to(base.x + dx, base.y + dy)
-
-
-def _shift(low: float, high: float, size: float) -> float:
-    if low < -EPSILON:
-        return -low + MARGIN
-    if high > size + EPSILON:
-        return size - high - MARGIN
-    return 0.0
+    return involuntary.placed_on_table(base, (table.width, table.depth), MARGIN)
