@@ -242,3 +242,62 @@ def test_a_caracole_meleed_first_evades_1d6() -> None:
     after, events = game.apply(state, Charge(unit="pf", target="rh"), ScriptedDice([3]))
     assert after.units["rh"].y == 17.0 and after.units["pf"].y == 13.0  # 7" straight at it
     assert not any(isinstance(e, DiceRolled) and "close" in e.purpose for e in events)
+
+
+def _through(mover: str, morale: int, waypoint: tuple[float, float], option: str = "advance"
+             ) -> tuple[object, list[object]]:
+    """``mover`` (the foot at (20, 6), or the general beside it) moves to ``waypoint`` under
+    ``option``; the friend at (20, 8.5) is good (2 points), the foot ``morale`` points."""
+    general = {"id": "pc", "side": P, "command": "centre", "x": 24, "y": 6, "general": True}
+    game = dts_game([FOOT, unit("pf2", P, "foot", 20, 8.5), ENEMY], commanders=[general], turns=1)
+    state = deck_of(activated(game, mover, option, {"open": 9, "difficult": 3}), *LAST)
+    state = state.with_unit(state.units["pf"].evolve(morale=morale, morale_max=max(morale, 1)))
+    state = state.with_unit(state.units["pf2"].evolve(morale=2, morale_max=2))
+    # the friend's check 1, 2 (3: HOLD); the mover's 3, 4 (a 7: a point), or at poor 2, 2,
+    # then its stands' flight 6, 6, 6 back through the friend, who checks again, and it: 1, 2
+    dice = ScriptedDice([1, 2, *((2, 2, 6, 6, 6, 1, 2, 1, 2) if morale == 0 else (3, 4))])
+    after, events = game.apply(state, Move(unit=mover, waypoints=(waypoint,)), dice)
+    return after, [e.purpose for e in events if isinstance(e, DiceRolled)]
+
+
+def test_a_unit_moving_through_a_friend_checks_the_friend_and_then_itself() -> None:
+    """Movement: "Units that move or rout through another unit cause a moral check (one
+    musketry roll) on each unit involved": the friend passed through, then the mover. A
+    move that passes nobody checks nobody; a general moving through checks the friend only
+    ("General stands don't check for morale points")."""
+    after, rolled = _through("pf", 2, (20, 11))
+    assert rolled == ["morale check: pf2 (first die)", "morale check: pf2 (second die)",
+                      "morale check: pf (first die)", "morale check: pf (second die)"]
+    assert (unit_data(after.units["pf2"]).morale, unit_data(after.units["pf"]).morale) == (2, 1)
+    _, short = _through("pf", 2, (20, 7))
+    assert short == []
+    _, general = _through("pc", 2, (20, 11))
+    assert general == ["morale check: pf2 (first die)", "morale check: pf2 (second die)"]
+
+
+@pytest.mark.parametrize("option", ["advance", "advance_and_fire"])
+def test_a_mover_broken_by_its_check_routs_to_its_own_edge_and_its_activation_ends(option: str) -> None:
+    """Morale: "A unit with poor morale that loses another point to ... a morale check
+    routs": at poor, doubles break the mover, whose stands flee 6" each towards its own
+    (south) edge, back through the friend; broken, it fires no volley."""
+    after, rolled = _through("pf", 0, (20, 11), option)
+    assert rolled[4:7] == ["rout: pf stand 1", "rout: pf stand 2", "rout: pf stand 3"]
+    assert unit_data(after.units["pf"]).routing and after.units["pf"].y == pytest.approx(5.0)
+    assert game_data(after).activated != "pf"
+
+
+@pytest.mark.parametrize(("points", "y"), [(0, 6.5), (1, 8.5)])
+def test_a_friend_a_move_breaks_routs_towards_its_own_edge(points: int, y: float) -> None:
+    """Morale: a unit at poor that "loses another point to ... a morale check routs", and
+    flees "towards friendly table edge": a friend is no foe to flee from. The foot retire
+    south through a friend at poor, whose doubles break it: its stands flee 2" each, south;
+    with a point to lose, the doubles cost it and it stands."""
+    game = dts_game([unit("pf", P, "foot", 20, 14), unit("pf2", P, "foot", 20, 8.5),
+                     unit("rf", R, "foot", 40, 30, 180)], turns=1)
+    state = deck_of(activated(game, "pf", "rally:retire", {"open": 12, "difficult": 4}), *LAST)
+    state = state.with_unit(state.units["pf"].evolve(morale=2, morale_max=2))
+    state = state.with_unit(state.units["pf2"].evolve(morale=points, morale_max=max(points, 1)))
+    dice = ScriptedDice([2, 2, *((2, 2, 2) if points == 0 else ()), 3, 4])
+    after, _ = game.apply(state, Move(unit="pf", waypoints=((20, 3),)), dice)
+    assert unit_data(after.units["pf2"]).routing is (points == 0)
+    assert after.units["pf2"].y == y and dice.remaining == 0

@@ -57,15 +57,33 @@ def test_a_rout_goes_on_towards_the_units_own_edge() -> None:
 
 def test_friends_the_routers_pass_through_check_morale_and_generals_do_not() -> None:
     """Movement: units that "rout through another unit cause a moral check (one musketry
-    roll) on each unit involved"; "General stands don't check for morale points"."""
+    roll) on each unit involved": the friend, then the routing unit; "General stands don't
+    check for morale points"."""
     foe = dts("f", B, 20.0, 20.0, 180.0, morale=3)
     broken = dts("b", A, 20.0, 18.0, 0.0, morale=0, stands=1)
     friend = dts("p", A, 20.0, 15.0, 0.0, morale=3)
     general = dts("g", A, 20.0, 12.0, 0.0, troop="general")
-    tx = tx_with(state_of(foe, broken, friend, general), 8, 1, 2)  # flight 8; friend's check 1, 2
+    tx = tx_with(state_of(foe, broken, friend, general), 8, 1, 2, 3, 4)  # flight 8; checks 1, 2 and 3, 4
     flight = rout(tx, "b", "f", "melee")
-    assert [c.unit for c in flight.checks] == ["p"] and flight.checks[0].dice == (1, 2)
+    assert [(c.unit, c.dice) for c in flight.checks] == [("p", (1, 2)), ("b", (3, 4))]
     assert set(flight.slides[0].passed_through) == {"p", "g"} and dice_left(tx) == 0
+    alone = tx_with(state_of(foe, broken, general), 8)
+    assert rout(alone, "b", "f", "melee").checks == () and dice_left(alone) == 0, "a general alone: none"
+
+
+@pytest.mark.parametrize(("points", "breaks"), [(0, True), (1, False)])
+def test_a_friend_the_routers_break_routs_in_turn_to_its_own_edge(points: int, breaks: bool) -> None:
+    """Morale: "A unit with poor morale that loses another point to ... a morale check
+    routs". Doubles at poor break the friend, whose three stands flee 3" each towards its
+    own (south) edge; with a point to lose, doubles cost the point and it stands."""
+    foe = dts("f", B, 20.0, 20.0, 180.0, morale=3)
+    broken = dts("b", A, 20.0, 18.0, 0.0, morale=0, stands=1)
+    friend = dts("p", A, 20.0, 15.0, 0.0, morale=points)
+    tx = tx_with(state_of(foe, broken, friend), 8, 2, 2, 1, 2, *((3, 3, 3) if breaks else ()))
+    flight = rout(tx, "b", "f", "melee")
+    assert [c.unit for c in flight.checks] == ["p", "b"] and flight.checks[0].routed is breaks
+    assert is_routing(tx.state.units["p"]) is breaks and dice_left(tx) == 0
+    assert tx.state.units["p"].y == (12.0 if breaks else 15.0)
 
 
 def test_the_pursuer_follows_1d6_and_a_stand_it_reaches_flees_2d6_more() -> None:

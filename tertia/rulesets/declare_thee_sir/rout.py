@@ -169,9 +169,11 @@ def flee_further(tx: Tx, unit_id: str, stand: int, heading: float, cause: str) -
 
 def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...], heading: float,
          cause: str) -> Flight:
-    """Each of ``stands`` flees its roll along ``heading``; friends passed check morale;
-    stands over the edge are lost, and with them all the unit. Generals passed check
-    nothing ("General stands don't check for morale points")."""
+    """Each of ``stands`` flees its roll along ``heading``; friends passed check morale,
+    each once, and then the routing unit itself ("each unit involved"); a friend the check
+    breaks routs in turn, towards its own edge. Stands over the edge are lost, and with them
+    all the unit. Generals passed check nothing ("General stands don't check for morale
+    points")."""
     state = tx.state
     unit = state.units[unit_id]
     size = (tx.table.width, tx.table.depth)
@@ -191,17 +193,24 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
         flag = tx.state.units[unit_id]
         carry_generals(tx, unit, flag.x - before[0], flag.y - before[1])  # they flee with the colours
     checks: list[MoraleCheck] = []
-    passed = list(dict.fromkeys(f for s in slides for f in s.passed_through))
+    passed = [f for f in dict.fromkeys(f for s in slides for f in s.passed_through)
+              if tx.state.units[f].in_play and not unit_data(tx.state.units[f]).is_general]
     for friend in passed:
-        if tx.state.units[friend].in_play and not unit_data(tx.state.units[friend]).is_general:
-            checks.append(morale_check(tx, friend, f"{unit.label} routed through it"))
+        checks.append(morale_check(tx, friend, f"{unit.label} routed through it"))
     if any(gone):
         lose_stands(tx, unit_id, sum(gone), "routed off the table")
     removed = all(gone)
+    if passed and not removed:
+        names = ", ".join(tx.state.units[f].label for f in passed)
+        checks.append(morale_check(tx, unit_id, f"routed through {names}"))
     if removed:
         tx.emit(UnitRemoved(unit=unit_id, reason="routed", detail="off the table"))
     elif rejoin.join(tx, unit_id):  # a forlorn hope that reached its regiment
         removed = True
+    for check in checks:  # "loses another point to ... a morale check routs"
+        broken = tx.state.units[check.unit]
+        if check.routed and check.unit != unit_id and broken.in_play and not is_routing(broken):
+            rout(tx, check.unit, None, "failed a morale check")
     return Flight(unit_id, rolls, slides, tuple(checks), removed)
 
 

@@ -586,9 +586,16 @@ class DeclareTheeSir(RuleSet):
         stopped = movement.at_obstacle(tx.table, plan.end.corners())
         if stopped != unit_data(unit).at_obstacle:
             tx.emit(ObstacleReached(unit=unit.id, reached=stopped))
-        for friend in passed_through(tx.state, plan):
-            self._carry_out_checks(tx, [morale_check(tx, friend, f"{unit.label} moved through it")], unit.id)
-        if game_data(tx.state).declared != ADVANCE_AND_FIRE or not game_data(tx.state).volleys:
+        passed = passed_through(tx.state, plan)
+        for friend in passed:  # one broken routs towards its own edge: it has no foe to flee
+            self._carry_out_checks(tx, [morale_check(tx, friend, f"{unit.label} moved through it")], None)
+        if passed and not unit_data(unit).is_general and tx.state.units[unit.id].in_play:
+            # "... cause a moral check ... on each unit involved": the mover is involved too
+            names = ", ".join(tx.state.units[f].label for f in passed)
+            self._carry_out_checks(tx, [morale_check(tx, unit.id, f"moved through {names}")], None)
+        moved = tx.state.units[unit.id]
+        if game_data(tx.state).declared != ADVANCE_AND_FIRE or not game_data(tx.state).volleys \
+                or not moved.in_play or unit_data(moved).routing:
             sequence.end_activation(tx, self.options)
 
     def _attach(self, tx: Tx, general_id: str) -> None:
@@ -675,8 +682,9 @@ class DeclareTheeSir(RuleSet):
             tx.emit(ObstacleReached(unit=unit.id, reached=stopped))
         sequence.end_activation(tx, self.options)
 
-    def _carry_out_checks(self, tx: Tx, checks: Sequence[MoraleCheck], foe: str) -> None:
-        """Morale checks that broke a unit: it routs, away from ``foe``."""
+    def _carry_out_checks(self, tx: Tx, checks: Sequence[MoraleCheck], foe: str | None) -> None:
+        """Morale checks that broke a unit: it routs, away from ``foe`` (``None``: towards
+        its own edge)."""
         for check in checks:
             if check.routed and tx.state.units[check.unit].in_play and \
                     not unit_data(tx.state.units[check.unit]).routing:
@@ -745,8 +753,8 @@ def carry_generals_after(tx: Tx, push: PushBack) -> None:
 
 
 def passed_through(state: GameState, plan: MovePlan) -> list[str]:
-    """The friends a move passed through (Movement: each takes a morale check); a forlorn
-    hope going with its regiment is not passed."""
+    """The friends a move passed through (Movement: each takes a morale check, and then the
+    mover, unless a general); a forlorn hope going with its regiment is not passed."""
     areas = plan.swept()
     carried = _carried_with(state, plan.unit)
     return [o.id for o in state.iter_troops(plan.unit.side)
