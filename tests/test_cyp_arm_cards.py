@@ -106,6 +106,21 @@ def test_horse_back_from_plunder_come_back_on_the_horse_card() -> None:
     assert dice_left(back) == 0
 
 
+def test_each_armys_horse_come_back_on_its_own_horse_card() -> None:
+    # 21 C for the second army as for the first: Parliament's Horse card brings back
+    # Parliament's horse, and the King's Horse card does not.
+    h = piece("p", "parl", "horse", 30.0, 12.0, facing=180.0)
+    h = h.evolve(removed="plundering", own=unit_data(h).evolve(
+        plundering=RETURNING, plunder_x=30.0, plunder_y=0.0, plunder_turn=3))
+    state = state_of(h, turn=4)
+    kings = tx_with(state, 3)
+    arm_card(kings, default_tables(), HORSE, graded=True)
+    assert not kings.state.units["p"].in_play
+    back = tx_with(state, 3)
+    arm_card(back, default_tables(), special_card("horse", "parl"), graded=True)
+    assert back.state.units["p"].in_play and game_data(back.state).moving == ("p",)
+
+
 def test_a_battle_dealt_by_arm_is_fought_to_its_end() -> None:
     game = Game(ChargeYrPikes(secret_deployment=False), scenario(ARMS))
     record = fight_battle(game, {s: RandomPlayer() for s in game.scenario.side_ids}, 5)

@@ -136,6 +136,15 @@ def test_a_piece_deploys_on_its_own_half_away_from_the_centre(x: float, y: float
     assert problems and why in problems[0].message
 
 
+@pytest.mark.parametrize("x", [float("nan"), float("inf")])
+def test_a_piece_is_deployed_at_finite_numbers_only(x: float) -> None:
+    game = _game()
+    state, _ = game.start(SeededDice(1))
+    assert game.is_legal(state, Deploy(unit="k-foot", x=30.0, y=10.0))
+    problems = game.validate(state, Deploy(unit="k-foot", x=x, y=10.0))
+    assert problems and "finite numbers" in problems[0].message
+
+
 def test_a_piece_may_deploy_near_the_centre_in_a_wood_and_its_tertia_must_keep_together() -> None:
     game = _game()
     state, _ = game.start(SeededDice(1))

@@ -33,3 +33,13 @@ def test_a_tertia_must_be_three_to_five_units_within_6_inches() -> None:
              state.units["k-drag"].evolve(x=42.0)]
     assert together(units)
     assert not together([*units[:2], units[2].evolve(x=60.0)])
+    # The deployment's problems say so: three units of k1 within 6", then one 18" off.
+    near = state
+    for u in units:
+        near = near.with_unit(u.evolve(command="k1"))
+    k1 = [m for m in dict(deployment_problems(table, near)).values() if "'k1' of king" in m]
+    assert k1 == []
+    far = near.with_unit(near.units["k-drag"].evolve(x=60.0))
+    k1 = [m for m in dict(deployment_problems(table, far)).values() if "'k1' of king" in m]
+    assert k1 == ["tertia 'k1' of king is not deployed with all its units within 6\" of one another "
+                  "(Tertias and officers A)"]
