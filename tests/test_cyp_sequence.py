@@ -124,3 +124,14 @@ def test_a_unit_that_does_not_move_on_a_later_card_is_standing() -> None:
     assert game_data(state).moving == ("k-foot",)
     state, _ = game.apply(state, EndPhase(), ScriptedDice([1, 8, 3]))
     assert not unit_data(state.units["k-foot"]).moved
+
+
+def test_a_unit_that_moves_again_on_a_later_card_is_not_standing() -> None:
+    # Movement 5 E, the other side: moving on the second move, it is moving still.
+    game, state = _start([*GRADES, 1, 5])
+    state, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 16.0),)), ScriptedDice([]))
+    state, _ = game.apply(state, EndPhase(), ScriptedDice([3]))  # the king's free move card
+    state, _ = game.apply(state, GiveFreeMove(tertia="k1"), ScriptedDice([5]))
+    state, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 18.0),)), ScriptedDice([]))
+    state, _ = game.apply(state, EndPhase(), ScriptedDice([1, 8, 3]))
+    assert unit_data(state.units["k-foot"]).moved
