@@ -366,6 +366,7 @@ def test_muskets_take_two_hits_to_remove_an_artillerist(hits: int, gunners: int)
     state = at(state, "p-foot", 40.0, 16.0)
     shot, _ = volley(at(state, "p-foot", 40.0, 16.0, fired=True), [hits], firer="p-foot", target="k-gun")
     assert shot.strikes[0].per_figure == 2
+    assert volley(facing_off(5.0), [hits])[0].strikes[0].per_figure == 1  # troops: a hit a figure
     applied = apply_fire(Tx(OPEN, state, ScriptedDice([])), [shot], TABLES)
     assert applied.casualties.get("k-gun", 0) == gunners
 
