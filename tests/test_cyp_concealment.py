@@ -33,7 +33,7 @@ from tertia.rulesets.charge_yr_pikes.concealment import (
 )
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
-from tertia.rulesets.charge_yr_pikes.tables import tables_with
+from tertia.rulesets.charge_yr_pikes.tables import default_tables, tables_with
 
 from .test_cyp_setup import scenario
 
@@ -183,6 +183,12 @@ def test_a_piece_is_seen_within_the_distance_for_its_ground(x: float, y: float, 
     state = _placed_at(_placed_at(state, "p-foot", x, y), "k-foot", sx, sy)
     k, p = state.units["k-foot"], state.units["p-foot"]
     assert sees(game.table, tables_of(state), k, p) is seen
+
+
+def test_a_piece_is_seen_at_72_inches_in_the_open_6_in_woods_and_12_in_a_town() -> None:
+    # The distances of the clause table's row 8 ([visibility]).
+    vis = default_tables().visibility
+    assert (vis.open, vis.woods, vis.town) == (72, 6, 12)
 
 
 def test_dead_ground_behind_woods_from_a_hill_and_all_behind_them_from_the_plain() -> None:
