@@ -15,7 +15,7 @@ from tertia.core.state import GameState
 from tertia.core.terrain import TerrainFeature
 from tertia.rules.morale import DECLARE_LEVELS, MoraleDetermined, MoraleLost
 from tertia.rulesets.declare_thee_sir.chart import HOLD, PB1D6, PB2D6, ROUT, ROUT_STAR, chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import DtsUnit
+from tertia.rulesets.declare_thee_sir.data import DtsUnit, game_data
 from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.fire import ARTILLERY, MUSKETRY, fire
 from tertia.rulesets.declare_thee_sir.modifiers import behind_hard_cover, fire_modifiers
@@ -328,12 +328,22 @@ def test_a_general_is_under_artillery_fire_too() -> None:
     assert (shot.kind, shot.points_lost, shot.general_killed) == (ARTILLERY, 1, "gen")
 
 
-def test_a_general_adds_a_point_when_the_unit_is_first_tested() -> None:
-    """Morale: "A general stand attached to a unit adds one morale point (up to 4)"."""
-    tx = tx_with(with_general(target_morale=None), 1, 2, 1, 2)
+@pytest.mark.parametrize(("reading", "first"), [("while_attached", 2), ("first_roll", 3)])
+def test_a_general_adds_a_point_when_the_unit_is_first_tested(reading: str, first: int) -> None:
+    """Morale: "A general stand attached to a unit adds one morale point (up to 4)". Its die
+    a 2 (2 points) and his point: 3. Counted while he is attached (option
+    ``general_point``), the 2 it rolled stay its own level and his point is marked; added at
+    the first roll, 3 are its first points."""
+    def general_there(target_morale: int | None) -> GameState:
+        state = with_general(target_morale)
+        return state.evolve(own=game_data(state).evolve(general_point_reading=reading))
+
+    tx = tx_with(general_there(None), 1, 2, 1, 2)
     fire(tx, "f", "t")
-    assert points(tx, "t") == 3 and tx.state.units["t"].own.morale_max == 3  # type: ignore[attr-defined]
-    tx = tx_with(with_general(target_morale=None), 1, 6, 1, 2)
+    own = tx.state.units["t"].own
+    assert points(tx, "t") == 3 and own.morale_max == first  # type: ignore[attr-defined]
+    assert own.general_point is (reading == "while_attached")  # type: ignore[attr-defined]
+    tx = tx_with(general_there(None), 1, 6, 1, 2)
     fire(tx, "f", "t")
     assert points(tx, "t") == 4, "never above 4"
     tx = tx_with(volley_position(target_morale=None), 1, 2, 1, 2)

@@ -49,13 +49,14 @@ def with_morale(state: GameState, **points: int) -> GameState:
     return state
 
 
-def volley(target_points: int | None = 2, *, general: bool = False) -> tuple[Game, GameState, Action]:
+def volley(target_points: int | None = 2, *, general: bool = False, **options: Any
+           ) -> tuple[Game, GameState, Action]:
     """Foot facing north at (24, 10) and a regiment of foot 3" off (edge to edge) facing it:
     always in range (6" + 1D6), no modifier; the target's points given, or untested."""
     commanders = [{"id": "g", "side": R, "command": "centre", "x": 24, "y": 16}] if general else []
     table = {"generals": [{"commander": "g", "attached_to": "t"}]} if general else None
     game = dts_game([unit("f", P, "foot", 24, 10, 0), unit("t", R, "foot", 24, 14, 180)],
-                    commanders=commanders, table=table)
+                    commanders=commanders, table=table, **options)
     state = with_morale(game.ruleset.initial_state(game.scenario), f=3)
     if target_points is not None:
         state = with_morale(state, t=target_points)
@@ -156,6 +157,18 @@ def test_the_untested_targets_morale_is_a_chance_node_of_the_volley() -> None:
     assert lost["0"] == sixth(1, 2) * Fraction(22, 36) + sixth(2, 1) * Fraction(24, 36)
     shown = odds(game, state, action).outcomes
     assert any("proves to have 4 morale points" in o.description for o in shown)
+
+
+@pytest.mark.parametrize("reading", ["while_attached", "first_roll"])
+def test_an_untested_targets_general_adds_his_point_to_those_first_rolled(reading: str) -> None:
+    """Morale: with a general attached the target's die gives one point more (up to 4):
+    2 points on a 1 (good), else 3 or 4 (excellent). The points lost are counted from
+    those, his among them, whichever way his point is kept (option ``general_point``), and
+    a general killed by fire was the point lost: nothing more. By the volley's hand counts
+    (above): none (22 + 5*24) / 216, one (13 + 5*11) / 216, two (1 + 5*1) / 216."""
+    game, state, action = volley(None, general=True, general_point=reading)
+    lost = exact(game, state, action, "target_morale_lost")
+    assert lost == {"0": Fraction(142, 216), "1": Fraction(68, 216), "2": Fraction(6, 216)}
 
 
 def test_a_general_with_the_target_falls_on_a_one_when_the_volley_takes_a_point() -> None:

@@ -39,6 +39,7 @@ from tertia.rulesets.declare_thee_sir import evasion as dts_evasion
 from tertia.rulesets.declare_thee_sir import event_cards as dts_events
 from tertia.rulesets.declare_thee_sir import events as dts_ev
 from tertia.rulesets.declare_thee_sir import forlorn as dts_forlorn
+from tertia.rulesets.declare_thee_sir import points as dts_points
 from tertia.rulesets.declare_thee_sir import rejoin as dts_rejoin
 from tertia.rulesets.declare_thee_sir import rout as dts_rout
 from tertia.rulesets.larger_battles import LargerBattles
@@ -304,6 +305,12 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (dts_ev.DragoonsMounted(unit="pf", mounted=True), "Essex's Foot mount"),
     (dts_ev.DragoonsMounted(unit="pf", mounted=False), "Essex's Foot dismount"),
     (dts_ev.GeneralAttached(general="pc", unit=None), "Earl of Essex rides off on his own"),
+    (dts_points.GeneralPointChanged(unit="pf", general="pc", points=1),
+     "Earl of Essex adds a morale point to Essex's Foot"),
+    (dts_points.GeneralPointChanged(unit="pf", general="pc", points=-1),
+     "Essex's Foot loses Earl of Essex's morale point"),
+    (dts_points.GeneralPointChanged(unit="pf", general="pc", points=0),
+     "Earl of Essex was Essex's Foot's morale point lost"),
     (dts_evasion.Evaded(unit="rc", charger="pf", distance=9.0),
      "Lord Forth evades Essex's Foot's charge, 9.0\" away"),
     (dts_evasion.Evaded(unit="rc", charger="pf", distance=0.0),

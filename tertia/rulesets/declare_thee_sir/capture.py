@@ -26,7 +26,7 @@ from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rules.morale import morale_of
-from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general
+from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general, follow_generals
 
 CAPTURE_FROM = 12
 """Optional Rules c: "a modified melee attack sum of 12+" (the chart's ROUT*)."""
@@ -86,4 +86,5 @@ def try_capture(tx: Tx, attacker_id: str, target_id: str) -> CaptureAttempt:
     if general is not None:
         tx.emit(UnitRemoved(unit=general, reason="captured",
                             detail=f"taken with {target.label} by {attacker.label}"))
+        follow_generals(tx, target_id, general)  # his point goes with him (option general_point)
     return CaptureAttempt(ours, theirs, adds, prize)

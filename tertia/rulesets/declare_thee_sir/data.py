@@ -45,8 +45,9 @@ class DtsUnit(RuleData):
     (a general's unit), ``parent`` (the regiment a forlorn hope was drawn from),
     ``at_obstacle`` (stopped by a wall or stream, which it crosses without penalty when
     next activated), ``routing`` (broken, fleeing until rallied), ``pursuing`` (the
-    routing unit it pursues) and ``damp_powder`` (struck by that event card: it may not
-    fire on its next activation)."""
+    routing unit it pursues), ``damp_powder`` (struck by that event card: it may not
+    fire on its next activation) and ``general_point`` (one of its ``morale`` points is an
+    attached general's, counted while he is attached: option ``general_point``)."""
 
     type: ClassVar[str] = "dts_unit"
     troop: str = "foot"
@@ -64,6 +65,7 @@ class DtsUnit(RuleData):
     routing: bool = False
     pursuing: str | None = None
     damp_powder: bool = False
+    general_point: bool = False
 
     @property
     def is_general(self) -> bool:
@@ -85,8 +87,10 @@ class DtsGame(RuleData):
     activated and by which card, the option declared for it, its rolled move
     (``allowance``: the inches over ``open`` ground, ``difficult`` ground and by ``road``,
     :mod:`~tertia.rulesets.declare_thee_sir.movement`) and whether it has moved, volleys
-    still to fire, the turn limit, each side's table edge and the scenario's objectives
-    whose holding as a turn ends ends the battle (their ``ends_game``)."""
+    still to fire, the turn limit, each side's table edge, the scenario's objectives
+    whose holding as a turn ends ends the battle (their ``ends_game``), and how an attached
+    general's morale point is read (option ``general_point``: ``while_attached`` or
+    ``first_roll``), kept here because it moves whenever a general does."""
 
     type: ClassVar[str] = "dts_game"
     deck_left: tuple[str, ...] = ()
@@ -100,6 +104,7 @@ class DtsGame(RuleData):
     turn_limit: int = 10
     edges: Mapping[str, str] = field(default_factory=dict)
     ending_objectives: tuple[str, ...] = ()
+    general_point_reading: str = "while_attached"
 
 
 def unit_data(unit: Unit) -> DtsUnit:

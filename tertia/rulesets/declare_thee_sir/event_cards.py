@@ -139,7 +139,7 @@ def _short_of(unit: Unit, how: str) -> int:
     own = unit_data(unit)
     if own.morale is None or own.morale_max is None:
         return 0
-    return rally.regain_cap(own.morale_max, how) - own.morale
+    return rally.rest_cap(own, how) - own.morale
 
 
 def _damp(state: GameState, side: str, options: Mapping[str, Any]) -> Unit | None:
@@ -171,8 +171,8 @@ def play(tx: Tx, card: str, options: Mapping[str, Any]) -> EventCardDrawn:
     elif event == SERMON:
         own = unit_data(struck)
         assert own.morale_max is not None  # a shaken unit is tested
-        regain_points(tx, struck.id, 1, cause, up_to=rally.regain_cap(own.morale_max,
-                                                                      str(options.get("regain_to", "level"))))
+        how = str(options.get("regain_to", "level"))
+        regain_points(tx, struck.id, 1, cause, up_to=rally.rest_cap(own, how))
     else:
         tx.emit(PowderSpoiled(unit=struck.id, damp=True))
     return drawn

@@ -49,7 +49,13 @@ from tertia.rulesets.declare_thee_sir.chart import PB2D6, chart_result, is_rout
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.modifiers import Modifier, fire_modifiers, total
-from tertia.rulesets.declare_thee_sir.points import attached_general, level_of, tested, two_dice
+from tertia.rulesets.declare_thee_sir.points import (
+    attached_general,
+    follow_generals,
+    level_of,
+    tested,
+    two_dice,
+)
 from tertia.rulesets.declare_thee_sir.pushback import PushBack, push_back
 from tertia.rulesets.declare_thee_sir.reach import fire_distance, roll_range
 
@@ -154,4 +160,5 @@ def _general_falls(tx: Tx, target_id: str) -> str | None:
     tx.emit(UnitRemoved(unit=general, reason="killed",
                         detail=f"under fire with {tx.state.units[target_id].label}: "
                                "the general was the morale point lost"))
+    follow_generals(tx, target_id, general, fell=True)
     return general

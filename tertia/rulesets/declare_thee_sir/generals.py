@@ -15,6 +15,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.edge import on_table
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
+from tertia.rulesets.declare_thee_sir.points import follow_generals
 
 ATTACH_REACH = 0.05
 """A general this close to a unit (edge to edge) touches it, and attaches."""
@@ -42,6 +43,17 @@ def _attachments(state: GameState) -> dict[str, tuple[Unit, ...]]:
 _ATTACHMENTS = ("declare-thee-sir", "attached generals")
 
 
+def attach(tx: Tx, general_id: str, unit_id: str | None) -> None:
+    """``general_id`` is now attached to ``unit_id`` (``None``: on his own); the morale
+    point he adds goes with him (option ``general_point``,
+    :func:`~tertia.rulesets.declare_thee_sir.points.follow_generals`)."""
+    left = unit_data(tx.state.units[general_id]).attached_to
+    tx.emit(GeneralAttached(general=general_id, unit=unit_id))
+    if left != unit_id:
+        follow_generals(tx, left, general_id)
+        follow_generals(tx, unit_id)
+
+
 def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | None = None) -> None:
     """Attached generals "move with unit": each is carried the unit's way (``unit`` as it
     stood before), keeping his place about it; when it turns to ``facing`` he turns with
@@ -49,7 +61,7 @@ def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | Non
     table's edge is left stationary, on his own."""
     for g in carried_generals(tx.state, unit, dx, dy, facing):
         if not on_table(tx.table, g.base):
-            tx.emit(GeneralAttached(general=g.id, unit=None))
+            attach(tx, g.id, None)
             continue
         before = tx.state.units[g.id]
         tx.emit(UnitMoved(unit=g.id, path=((before.x, before.y), (g.x, g.y)), facing=g.facing,

@@ -47,6 +47,7 @@ from tertia.rulesets.declare_thee_sir.data import ADVANCE, LONG_MARCH, STAND_AND
 from tertia.rulesets.declare_thee_sir.events import VOLLEYS, Charge, Fire
 from tertia.rulesets.declare_thee_sir.fire import PUSHED_BY_ARTILLERY
 from tertia.rulesets.declare_thee_sir.melee import PUSHED_IN_MELEE
+from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, GeneralPointChanged
 from tertia.rulesets.declare_thee_sir.rout import UnitBroken
 from tertia.rulesets.declare_thee_sir.sequence import PHASE
 
@@ -151,8 +152,9 @@ def effects(before: GameState, after: GameState, events: Sequence[Event]) -> dic
                 put(e.unit, FLED, _inches(math.dist((gone.x, gone.y), (came.x, came.y))))
         elif isinstance(e, UnitRemoved) and e.reason == KILLED:
             put(e.unit, KILLED, True)
+    joined = {e.unit for e in events if isinstance(e, GeneralPointChanged) and e.points > 0}
     for uid, unit in after.units.items():
-        lost = _points_lost(before.units[uid], unit)
+        lost = _points_lost(before.units[uid], unit, uid in joined)
         if lost:
             put(uid, MORALE_LOST, lost)
     for name, moved in ((PUSHED_BACK, pushed), (PURSUED, pursued)):
@@ -168,15 +170,17 @@ def _inches(length: float) -> float | int:
     return int(tenths) if tenths.is_integer() else tenths
 
 
-def _points_lost(before: Unit, after: Unit) -> int:
+def _points_lost(before: Unit, after: Unit, general_joined: bool = False) -> int:
     """Points lost (negative: gained) from those it had before, or, untested before, from
-    those first rolled now."""
+    those first rolled now with an attached general's point (``general_joined``: his point
+    added in the action, option ``general_point`` ``while_attached``)."""
     now = morale_of(after)
     if now is None:
         return 0
     start = morale_of(before)
     if start is None:
-        start = first_points(after)
+        first = first_points(after)
+        start = None if first is None else min(MOST_POINTS, first + (1 if general_joined else 0))
     return 0 if start is None else start - now
 
 

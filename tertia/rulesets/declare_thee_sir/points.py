@@ -6,19 +6,36 @@ unit's morale points are determined when it is first fired upon, melees, or is c
 by an event card." "A general stand attached to a unit adds one morale point (up to 4) to
 that unit."
 
-Where the general's point is kept: it is added when the unit's points are first rolled
-(with a general attached then, to at most 4), and so it is part of the unit's points and
-of its original level from then on. It is lost like any other point; when fire kills the
-general, "the general was the morale point lost": the point the volley took was his, and
-nothing more is taken (:mod:`~tertia.rulesets.declare_thee_sir.fire`). A general who joins
-or leaves a tested unit is the attaching rule's business (not here).
+Where the general's point is kept (option ``general_point``, the game's
+``general_point_reading``):
+
+- ``while_attached`` (the default): his point counts while he is attached. A unit first
+  tested with a general attached rolls its own points (its original level, ``morale_max``)
+  and he adds one; a general joining a tested unit adds one; either only up to 4 (none is
+  added to a unit at 4, nor later). When he leaves it (rides off, is left where he stood,
+  is captured) the unit loses his point, never below none; with two generals attached the
+  point stays while either does. When fire kills him, "the general was the morale point
+  lost": the point the volley took was his, and nothing more is taken. The unit marks the
+  point it holds (``general_point``), and resting may regain up to its own level and his
+  point while he is attached.
+- ``first_roll``: he adds his point when the unit's points are first rolled (with a general
+  attached then, to at most 4), and it is part of the unit's points and of its original
+  level from then on; joining or leaving a tested unit changes nothing.
+
+Points are lost like any other, his with the rest; when fire kills the general under
+either reading nothing more is taken (:mod:`~tertia.rulesets.declare_thee_sir.fire`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from tertia.core.dice import D6
+from tertia.core.events import DiceRolled, Event
+from tertia.core.narration import Narrating, Sentence, tells
+from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.morale import (
@@ -32,7 +49,8 @@ from tertia.rules.morale import (
     morale_of,
 )
 from tertia.rulesets.declare_thee_sir.chart import chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
+from tertia.rulesets.declare_thee_sir.readings import WHILE_ATTACHED
 
 MOST_POINTS = 4
 """Morale: "adds one morale point (up to 4)"; no unit ever has more."""
@@ -51,19 +69,74 @@ def attached_general(state: GameState, unit_id: str) -> str | None:
     return found[0] if found else None
 
 
+@dataclass(frozen=True, slots=True)
+class GeneralPointChanged(Event):
+    """``general``'s morale point with ``unit`` (option ``general_point`` ``while_attached``):
+    ``points`` 1, he adds it; -1, he has left and the unit loses it (never below none); 0,
+    it goes with him and nothing is taken (killed by fire: "the general was the morale point
+    lost")."""
+
+    type: ClassVar[str] = "dts_general_point"
+    unit: str
+    general: str
+    points: int
+
+
+@handles(GeneralPointChanged)
+def _general_point(s: GameState, e: GeneralPointChanged) -> GameState:
+    u = s.units[e.unit]
+    morale = max(0, min(MOST_POINTS, (morale_of(u) or 0) + e.points))
+    return s.with_unit(u.evolve(morale=morale, general_point=e.points > 0))
+
+
+@tells(GeneralPointChanged)
+def _tell_general_point(n: Narrating, e: GeneralPointChanged, dice: Sequence[DiceRolled]) -> Sentence:
+    if e.points > 0:
+        return f"{n.label(e.general)} adds a morale point to {n.label(e.unit)}", "status"
+    if e.points < 0:
+        return f"{n.label(e.unit)} loses {n.label(e.general)}'s morale point", "loss"
+    return f"{n.label(e.general)} was {n.label(e.unit)}'s morale point lost", "loss"
+
+
+def while_attached(state: GameState) -> bool:
+    """Is the game played with a general's point counted while he is attached?"""
+    return getattr(game_data(state), "general_point_reading", WHILE_ATTACHED) == WHILE_ATTACHED
+
+
 def tested(tx: Tx, unit_id: str, cause: str) -> int:
     """``unit_id``'s morale points, rolled now if it is untested (one D6, logged), with an
-    attached general's point added (to at most 4)."""
+    attached general's point added (to at most 4): kept apart from the points rolled while
+    he is attached, or part of them (see the module's note)."""
     unit = tx.state.units[unit_id]
     if unit_data(unit).is_general:
         raise ValueError(f"{unit_id} is a general: general stands don't check for morale points")
     table = points_table(unit)
     if morale_of(unit) is not None or attached_general(tx.state, unit_id) is None:
         return ensure_tested(tx, unit_id, table, cause)
+    if while_attached(tx.state):
+        ensure_tested(tx, unit_id, table, cause)
+        follow_generals(tx, unit_id)
+        return morale_of(tx.state.units[unit_id]) or 0
     rolled = table.points_for(tx.roll(table.die, f"morale points: {unit.label}"))
     points = min(MOST_POINTS, rolled + 1)
     tx.emit(MoraleDetermined(unit=unit_id, points=points, cause=f"{cause} (with a general attached)"))
     return points
+
+
+def follow_generals(tx: Tx, unit_id: str | None, gone: str = "", *, fell: bool = False) -> None:
+    """Under ``while_attached``: ``unit_id`` holds a general's point exactly while a general
+    is attached to it (and it is tested and in play): one who has joined adds his point
+    (if the unit is below 4); when the last has ``gone`` it loses the point (nothing, when
+    he ``fell`` to fire: the volley's point was his)."""
+    unit = tx.state.units.get(unit_id) if unit_id is not None else None
+    if unit is None or unit_data(unit).is_general or not while_attached(tx.state):
+        return
+    general = attached_general(tx.state, unit.id)
+    has, points = unit_data(unit).general_point, morale_of(unit)
+    if general is not None and not has and unit.in_play and points is not None and points < MOST_POINTS:
+        tx.emit(GeneralPointChanged(unit=unit.id, general=general, points=1))
+    elif has and general is None and unit.in_play:
+        tx.emit(GeneralPointChanged(unit=unit.id, general=gone, points=0 if fell else -1))
 
 
 def level_of(unit: Unit) -> str:

@@ -35,8 +35,7 @@ from tertia.core.ruleset import Tx
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
 from tertia.rulesets.declare_thee_sir import edge, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
-from tertia.rulesets.declare_thee_sir.events import GeneralAttached
-from tertia.rulesets.declare_thee_sir.generals import attached_generals
+from tertia.rulesets.declare_thee_sir.generals import attach, attached_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.readings import PUSH_OFF_TABLE, REMOVED, reading
 
@@ -90,7 +89,7 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
         tx.emit(UnitTurned(unit=unit_id, facing=facing, reason=reason))
     if over:
         for general in attached_generals(tx.state, unit_id):  # left where they stood
-            tx.emit(GeneralAttached(general=general.id, unit=None))
+            attach(tx, general.id, None)
         tx.emit(UnitRemoved(unit=unit_id, reason="routed", detail=PUSHED_OFF))
     checks: list[MoraleCheck] = []
     if slide.passed_through:

@@ -21,7 +21,8 @@ activation (worked out like any move: a third through difficult ground). A unit 
 fails flees on towards its own edge: its flag stand the last roll's sum, each other
 stand its own 2D6. Resting regains up to the top of the level first rolled (option
 ``regain_to``: ``level``, as the text's numbers say; ``points``, up to the points first
-rolled).
+rolled), and the point of a general attached while he is (option ``general_point``
+``while_attached``).
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.formations import footprint
 from tertia.rules.morale import DECLARE_LEVELS, regain_points
 from tertia.rulesets.declare_thee_sir import edge
-from tertia.rulesets.declare_thee_sir.data import LINE, unit_data
+from tertia.rulesets.declare_thee_sir.data import LINE, DtsUnit, unit_data
 from tertia.rulesets.declare_thee_sir.events import MoveWorkedOut
-from tertia.rulesets.declare_thee_sir.points import two_dice
+from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, two_dice
 from tertia.rulesets.declare_thee_sir.rout import (
     TWO_D6,
     Flight,
@@ -133,10 +134,18 @@ def regain_cap(first: int, regain_to: str) -> int:
     return first
 
 
+def rest_cap(own: DtsUnit, regain_to: str) -> int:
+    """The most points a tested unit may rest up to: :func:`regain_cap` of its first points,
+    and one more (to at most 4) while it holds an attached general's point (option
+    ``general_point`` ``while_attached``)."""
+    assert own.morale_max is not None
+    return min(MOST_POINTS, regain_cap(own.morale_max, regain_to) + (1 if own.general_point else 0))
+
+
 def rest(tx: Tx, unit_id: str, regain_to: str) -> RallyAttempt:
     """Rally d: one 2D6; doubles regain a point, up to the top of the level first rolled
-    (``regain_to`` ``level``) or the points first rolled (``points``). An untested unit
-    rolls nothing."""
+    (``regain_to`` ``level``) or the points first rolled (``points``), with an attached
+    general's point (:func:`rest_cap`). An untested unit rolls nothing."""
     unit = tx.state.units[unit_id]
     own = unit_data(unit)
     if own.morale is None or own.morale_max is None:
@@ -144,7 +153,7 @@ def rest(tx: Tx, unit_id: str, regain_to: str) -> RallyAttempt:
     a, b = two_dice(tx, f"rest: {unit.label}")
     if a != b:
         return RallyAttempt(unit_id, ((a, b),), False)
-    cap = regain_cap(own.morale_max, regain_to)
+    cap = rest_cap(own, regain_to)
     if own.morale < cap:
         regain_points(tx, unit_id, 1, "rested", up_to=cap)
     return RallyAttempt(unit_id, ((a, b),), True)

@@ -57,8 +57,8 @@ from tertia.rules.involuntary import Interpenetration, Slide, plan_slide, toward
 from tertia.rules.movement import MovePlan
 from tertia.rulesets.declare_thee_sir import movement
 from tertia.rulesets.declare_thee_sir.data import unit_data
-from tertia.rulesets.declare_thee_sir.events import GeneralAttached, ObstacleReached
-from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH, attached_generals, carry_generals
+from tertia.rulesets.declare_thee_sir.events import ObstacleReached
+from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH, attach, attached_generals, carry_generals
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 
 MARCH, AT_ONCE = "march", "at_once"
@@ -155,7 +155,7 @@ def join(tx: Tx, hope_id: str, *, anywhere: bool = False) -> bool:
         return False
     grown = regrown(regiment)
     for general in attached_generals(tx.state, hope_id):
-        tx.emit(GeneralAttached(general=general.id, unit=regiment.id))
+        attach(tx, general.id, regiment.id)
     tx.emit(ForlornHopeRejoined(unit=hope_id, regiment=regiment.id, x=grown.x, y=grown.y,
                                 width=grown.width, depth=grown.depth))
     tx.emit(UnitRemoved(unit=hope_id, reason=REJOINED, detail=f"back in {regiment.label}"))

@@ -69,13 +69,18 @@ def summary(state: GameState, objective_points: int = OBJECTIVE_POINTS) -> dict[
     }
 
 
-def morale_words(morale: int | None, first: int | None) -> str:
+def morale_words(morale: int | None, first: int | None, general: bool = False) -> str:
     """Morale as a player reads it: "untested", or the points left of those first
-    rolled with their level ("3 of 4 points: excellent")."""
+    rolled with their level ("3 of 4 points: excellent"); with an attached general's
+    point among them, counted with those first rolled and named ("3 of 3 points:
+    excellent, one a general's")."""
     if morale is None:
         return UNTESTED
+    if general and first is not None:
+        first = min(4, first + 1)
     of = f" of {first}" if first is not None and first != morale else ""
-    return f"{morale}{of} point{'s' if (first or morale) != 1 else ''}: {DECLARE_LEVELS.name(morale)}"
+    his = ", one a general's" if general else ""
+    return f"{morale}{of} point{'s' if (first or morale) != 1 else ''}: {DECLARE_LEVELS.name(morale)}{his}"
 
 
 TROOP = FactSpec("troop", "Troop", FactKind.WORD, "Its troop type", clauses.COMPOSITION)
@@ -135,7 +140,7 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
         out += [
             Fact(FORMATION.key, own.formation, glyph=FORMATION_MARKS.get(own.formation)),
             Fact(STANDS.key, own.stands_left),
-            Fact(MORALE.key, morale_words(own.morale, own.morale_max)),
+            Fact(MORALE.key, morale_words(own.morale, own.morale_max, own.general_point)),
             Fact(ROUTING.key, own.routing),
             Fact(PURSUING.key, own.pursuing, words=_label(state, own.pursuing)),
             Fact(AT_OBSTACLE.key, own.at_obstacle),

@@ -43,8 +43,7 @@ from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_sc
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.declare_thee_sir import edge, rejoin, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
-from tertia.rulesets.declare_thee_sir.events import GeneralAttached
-from tertia.rulesets.declare_thee_sir.generals import attached_generals, carry_generals
+from tertia.rulesets.declare_thee_sir.generals import attach, attached_generals, carry_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.stands import stands_of
 
@@ -188,7 +187,7 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
                             width=own.stand_width, depth=own.stand_depth, gone=gone))
     if all(gone):
         for general in attached_generals(tx.state, unit_id):  # left behind as the unit goes
-            tx.emit(GeneralAttached(general=general.id, unit=None))
+            attach(tx, general.id, None)
     else:
         flag = tx.state.units[unit_id]
         carry_generals(tx, unit, flag.x - before[0], flag.y - before[1])  # they flee with the colours

@@ -69,7 +69,6 @@ from tertia.rulesets.declare_thee_sir.events import (
     Declare,
     DragoonsMounted,
     Fire,
-    GeneralAttached,
     MoveWorkedOut,
     ObstacleReached,
     OptionDeclared,
@@ -78,6 +77,7 @@ from tertia.rulesets.declare_thee_sir.events import (
 from tertia.rulesets.declare_thee_sir.fire import fire
 from tertia.rulesets.declare_thee_sir.generals import (
     ATTACH_REACH,
+    attach,
     attached_generals,
     carried_generals,
     carry_generals,
@@ -252,7 +252,8 @@ class DeclareTheeSir(RuleSet):
                          own=DtsGame(turn_limit=scenario.turns,
                                      edges={s.id: s.edge for s in scenario.sides},
                                      ending_objectives=tuple(o.name for o in scenario.objectives
-                                                             if o.ends_game)))
+                                                             if o.ends_game),
+                                     general_point_reading=str(self.option(readings.GENERAL_POINT))))
 
     def begin(self, tx: Tx) -> None:
         sequence.begin(tx, self.options)
@@ -607,7 +608,7 @@ class DeclareTheeSir(RuleSet):
                           key=lambda u: (base_distance(general.base, u.base), u.id))
         joined = touching[0].id if touching else None
         if joined != unit_data(general).attached_to:
-            tx.emit(GeneralAttached(general=general_id, unit=joined))
+            attach(tx, general_id, joined)
 
     def _fire(self, tx: Tx, action: Fire) -> None:
         tx.emit(VolleyFired(unit=action.unit, target=action.target))
