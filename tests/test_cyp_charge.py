@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
+from tertia.core.dice import SeededDice
 from tertia.core.events import UnitTurned
 from tertia.core.geometry import Base
+from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.charge import (
     CLOSE,
     CLOSED_ON,
@@ -26,9 +28,10 @@ from tertia.rulesets.charge_yr_pikes.facing import (
     meeting_facing,
     turn_to_meet,
 )
+from tertia.rulesets.charge_yr_pikes.phases import fight
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 
-from .cyp_melee_support import Morale, dice_left, officer, piece, state_of, tx_with
+from .cyp_melee_support import Morale, dice_left, officer, piece, state_of, table_with, tx_with
 
 T = default_tables()
 DEFENDER = Base(0.0, 0.0, 0.0, 4.0, 2.0)
@@ -115,6 +118,24 @@ def test_a_charge_on_the_flank_needs_no_test_to_close_and_a_failing_defender_rou
     closing = close_in(tx_with(state_of(a, d)), [c], morale)
     assert morale.calls[0].flank_or_rear and morale.asked == [("d", CLOSED_ON)]
     assert (closing.failed, closing.rout) == ((), ("d",))
+
+
+@pytest.mark.parametrize(("seed", "fought", "routs", "falls_back"), [
+    (2, False, "d", None),   # the defender fails its test to stand: it routs, no melee
+    (1, True, None, "a"),    # it stands and wins: the attacker falls back
+    (11, True, None, "d"),   # it stands and loses: it falls back
+])
+def test_a_combat_routs_a_defender_that_will_not_stand_and_carries_out_its_melee(
+        seed: int, fought: bool, routs: str | None, falls_back: str | None) -> None:
+    # 12 C, H through the phase: the tests taken, the melee fought and its result carried out.
+    a = piece("a", "king", "foot", 20.0, 10.0)
+    d = piece("d", "parl", "foot", 20.0, 12.0, 0.0)  # faces away: the charge comes from its rear
+    tx = Tx(table_with(), state_of(a, d), SeededDice(seed))
+    result = fight(tx, default_tables(), [Charge("a", "d", a.base.moved_to(20.0, 2.0))], {})
+    assert (result is not None) is fought
+    assert [u for u in ("a", "d") if unit_data(tx.state.units[u]).routed] == ([routs] if routs else [])
+    assert [u for u in ("a", "d") if unit_data(tx.state.units[u]).falling_back] == \
+        ([falls_back] if falls_back else [])
 
 
 def test_a_routed_defender_routs_again_without_a_test() -> None:
