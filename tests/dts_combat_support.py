@@ -33,8 +33,10 @@ def dts(uid: str, side: str, x: float, y: float, facing: float = 0.0, *, troop: 
     return Unit(uid, side, kind, "centre", x, y, facing, width, depth, own=own)
 
 
-def state_of(*units: Unit) -> GameState:
-    return GameState((A, B), 1, A, "play", {u.id: u for u in units}, own=DtsGame())
+def state_of(*units: Unit, **readings: str) -> GameState:
+    """The ``units`` on the table, the game played under the default readings but those
+    given (:mod:`~tertia.rulesets.declare_thee_sir.readings`)."""
+    return GameState((A, B), 1, A, "play", {u.id: u for u in units}, own=DtsGame(readings=readings))
 
 
 def table_with(*features: TerrainFeature) -> Battlefield:

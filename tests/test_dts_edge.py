@@ -11,7 +11,7 @@ import pytest
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import UnitRemoved
 from tertia.core.geometry import EPSILON
-from tertia.core.state import Unit
+from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.evasion import Evaded
 from tertia.rulesets.declare_thee_sir.events import Charge, GeneralAttached
@@ -24,25 +24,23 @@ from tertia.rulesets.declare_thee_sir.rout import pursue, rout
 from .dts_combat_support import DEPTH, A, B, dts, state_of, tx_with
 from .dts_support import P, R, activated, dts_game, unit
 
-REMOVED = {"push_off_table": "removed"}
-
 
 def on_the_table(piece: Unit, width: float = 48.0, depth: float = DEPTH) -> bool:
     return all(-EPSILON <= x <= width + EPSILON and -EPSILON <= y <= depth + EPSILON
                for x, y in piece.base.corners())
 
 
-def near_the_north_edge() -> object:
+def near_the_north_edge(**readings: str) -> GameState:
     """An attacker facing north in contact with a good target whose rear is 2" from the
     north edge (its centre at 33.5, the table 36" deep)."""
-    return state_of(dts("a", A, 24, 32.5, 0, morale=3), dts("t", B, 24, 33.5, 180, morale=2))
+    return state_of(dts("a", A, 24, 32.5, 0, morale=3), dts("t", B, 24, 33.5, 180, morale=2), **readings)
 
 
 @pytest.mark.parametrize(("push", "y"), [(1, 34.5), (2, 35.5), (6, 35.5)])
 def test_a_push_back_over_the_edge_stops_at_the_edge_by_default(push: int, y: float) -> None:
     """3 + 5 = 8 against a good target: PB1D6. Pushed 1 or 2 it goes the whole way (2 puts
     its rear on the edge); pushed 6 it stops at the edge, in play, facing its foe."""
-    tx = tx_with(near_the_north_edge(), 3, 5, push)  # type: ignore[arg-type]
+    tx = tx_with(near_the_north_edge(), 3, 5, push)
     fought = fight(tx, "a", "t")
     t = tx.state.units["t"]
     assert fought.push is not None and not fought.push.removed
@@ -54,23 +52,24 @@ def test_a_push_back_over_the_edge_stops_at_the_edge_by_default(push: int, y: fl
 def test_under_removed_a_push_over_the_edge_removes_the_unit_as_routed_off(push: int, removed: bool) -> None:
     """Option ``push_off_table`` ``removed``: pushed 2 its rear reaches the edge and it
     stays; pushed 3 it goes over and is removed from play as a unit routed off."""
-    tx = tx_with(near_the_north_edge(), 3, 5, push)  # type: ignore[arg-type]
-    fought = fight(tx, "a", "t", options=REMOVED)
+    tx = tx_with(near_the_north_edge(push_off_table="removed"), 3, 5, push)
+    fought = fight(tx, "a", "t")
     assert fought.push is not None and fought.push.removed is removed
     assert tx.state.units["t"].in_play is not removed
     assert (UnitRemoved(unit="t", reason="routed", detail=PUSHED_OFF) in tx.events) is removed
 
 
-@pytest.mark.parametrize(("options", "push", "in_play", "y"), [
-    ({}, 2, True, 35.5), ({}, 4, True, 35.5), (REMOVED, 2, True, 35.5), (REMOVED, 4, False, 37.5)])
-def test_artillery_pushes_to_the_edge_or_over_it_by_the_option(options: dict[str, str], push: int,
+@pytest.mark.parametrize(("reading", "push", "in_play", "y"), [
+    ("edge", 2, True, 35.5), ("edge", 4, True, 35.5),
+    ("removed", 2, True, 35.5), ("removed", 4, False, 37.5)])
+def test_artillery_pushes_to_the_edge_or_over_it_by_the_option(reading: str, push: int,
                                                               in_play: bool, y: float) -> None:
     """Fire b: "target is pushed back 1D6 in good order". A gun 15" off (range 18 + 1),
     4 + 5 = 9 against a good target: PB2D6, pushed the die's inches away from the gun."""
     state = state_of(dts("g", A, 24, 17, 0, troop="artillery", morale=2),
-                     dts("t", B, 24, 33.5, 180, morale=2))
+                     dts("t", B, 24, 33.5, 180, morale=2), push_off_table=reading)
     tx = tx_with(state, 1, 4, 5, push)
-    shot = fire(tx, "g", "t", options)
+    shot = fire(tx, "g", "t")
     t = tx.state.units["t"]
     assert shot.push is not None and t.in_play is in_play and t.y == pytest.approx(y, abs=1e-5)
     assert t.facing == 180.0

@@ -15,7 +15,7 @@ from tertia.core.state import GameState
 from tertia.core.terrain import TerrainFeature
 from tertia.rules.morale import DECLARE_LEVELS, MoraleDetermined, MoraleLost
 from tertia.rulesets.declare_thee_sir.chart import HOLD, PB1D6, PB2D6, ROUT, ROUT_STAR, chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import DtsUnit, game_data
+from tertia.rulesets.declare_thee_sir.data import DtsGame, DtsUnit, game_data
 from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.fire import ARTILLERY, MUSKETRY, fire
 from tertia.rulesets.declare_thee_sir.modifiers import behind_hard_cover, fire_modifiers
@@ -167,12 +167,42 @@ def test_double_sixes_take_two_points() -> None:
     assert (shot.result, shot.points_called, shot.points_lost, points(tx, "t")) == (ROUT_STAR, 2, 2, 0)
 
 
-def test_the_chart_is_read_for_the_morale_left_after_the_first_point() -> None:
+@pytest.mark.parametrize(("reading", "result", "called"), [("after", ROUT, 2), ("before", PB2D6, 1)])
+def test_the_chart_is_read_for_the_morale_left_after_the_first_point(reading: str, result: str,
+                                                                     called: int) -> None:
     """4c: "doubles or a 7 removes 1 morale from target. Next, modify ... Compare": a good
-    target on 1 point that loses it to double fives is read at poor, where 10 is a ROUT."""
-    tx = tx_with(volley_position(target_morale=1), 1, 5, 5)
+    target on 1 point that loses it to double fives is read at poor, where 10 is a ROUT (a
+    second point called, none left to lose). Read before the first point (option
+    ``fire_chart`` ``before``), 10 is PB2D6 for good: no second point."""
+    tx = tx_with(volley_position(target_morale=1).evolve(own=DtsGame(readings={"fire_chart": reading})),
+                 1, 5, 5)
     shot = fire(tx, "f", "t")
-    assert (shot.result, shot.points_called, shot.points_lost) == (ROUT, 2, 1)
+    assert (shot.result, shot.points_called, shot.points_lost) == (result, called, 1)
+
+
+@pytest.mark.parametrize(("reading", "pushed"), [("after", True), ("before", False)])
+def test_artillery_reads_the_chart_after_the_doubles_point_by_the_option(reading: str, pushed: bool) -> None:
+    """4b: "doubles remove 1 morale point, then apply modifiers ... Compare": double fours
+    take a good target's last point; 8 at poor is PB2D6, and it is pushed; read before the
+    point (``before``), 8 at good is PB1D6, and it is not."""
+    state = gun_position(target_morale=1).evolve(own=DtsGame(readings={"fire_chart": reading}))
+    shot = fire(tx_with(state, 1, 4, 4, 3), "g", "t")
+    assert (shot.result, shot.push is not None) == ((PB2D6, True) if pushed else (PB1D6, False))
+
+
+@pytest.mark.parametrize(("reading", "chance"), [("after", Fraction(11, 36)), ("before", Fraction(10, 36))])
+def test_the_exact_odds_artillery_pushes_a_one_point_target(reading: str, chance: Fraction) -> None:
+    """A good target on 1 point pushed by a gun: after its doubles' point the six doubles
+    read at poor (PB2D6 from 7: 4-4, 5-5, 6-6) and the 30 other throws at good (PB2D6 from
+    9: 3-6, 4-5, 5-4, 6-3, 4-6, 6-4, 5-6, 6-5): 3 + 8 = 11 of 36. Read before the point,
+    all 36 at good: 9 and up, 4 + 3 + 2 + 1 = 10."""
+    state = gun_position(target_morale=1).evolve(own=DtsGame(readings={"fire_chart": reading}))
+
+    def pushes(dice: Dice) -> bool:
+        return fire(Tx(table_with(), state, dice), "g", "t").push is not None
+
+    found = sum((b.probability for b in enumerate_branches(pushes) if b.result), Fraction(0))
+    assert found == chance
 
 
 def test_a_unit_at_poor_stays_at_poor_under_fire() -> None:
@@ -336,7 +366,7 @@ def test_a_general_adds_a_point_when_the_unit_is_first_tested(reading: str, firs
     the first roll, 3 are its first points."""
     def general_there(target_morale: int | None) -> GameState:
         state = with_general(target_morale)
-        return state.evolve(own=game_data(state).evolve(general_point_reading=reading))
+        return state.evolve(own=game_data(state).evolve(readings={"general_point": reading}))
 
     tx = tx_with(general_there(None), 1, 2, 1, 2)
     fire(tx, "f", "t")

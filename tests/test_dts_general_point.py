@@ -93,8 +93,7 @@ def points_of(state: GameState, uid: str) -> int | None:
 
 
 def combat(reading: str, *units: Any) -> GameState:
-    state = state_of(*units)
-    return state.evolve(own=game_data(state).evolve(general_point_reading=reading))
+    return state_of(*units, general_point=reading)
 
 
 @pytest.mark.parametrize("reading", READINGS)

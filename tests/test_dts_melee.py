@@ -233,6 +233,16 @@ def test_a_morale_check_is_one_musketry_roll(morale: int, dice: tuple[int, int],
     assert (check.points_lost, points(tx, "u"), check.routed) == (lost, left, routed)
 
 
+@pytest.mark.parametrize(("reading", "routed"), [("after", True), ("before", False)])
+def test_a_morale_check_reads_the_chart_as_fire_does(reading: str, routed: bool) -> None:
+    """"one musketry roll": double fives take a good unit's last point; read at poor (option
+    ``fire_chart`` ``after``) 10 is a ROUT, another point it has not got, and it routs;
+    read at good (``before``) 10 is PB2D6, and it stands at poor."""
+    state = state_of(dts("u", A, 10, 10, morale=1), fire_chart=reading)
+    check = morale_check(tx_with(state, 5, 5), "u", "passed through")
+    assert (check.result, check.routed) == ((ROUT, True) if routed else (PB2D6, False))
+
+
 def test_an_untested_unit_is_tested_before_its_check() -> None:
     tx = tx_with(state_of(dts("u", A, 10, 10)), 1, 3, 4)
     check = morale_check(tx, "u", "passed through")

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tertia.core.actions import Move
+from tertia.core.dice import ScriptedDice
 from tertia.core.state import Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.rules.movement import plan_move
-from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LINE, LONG_MARCH, DtsUnit
+from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LINE, LONG_MARCH, DtsUnit, game_data
+from tertia.rulesets.declare_thee_sir.events import Declare
 from tertia.rulesets.declare_thee_sir.movement import (
     allowed,
     at_obstacle,
@@ -19,6 +21,9 @@ from tertia.rulesets.declare_thee_sir.movement import (
     obstacle_crossed,
     work_out,
 )
+
+from .dts_support import P, R, activated, dts_game
+from .dts_support import unit as dts_unit
 
 FOOT = DtsUnit(troop="foot", stands_left=3)
 HORSE = DtsUnit(troop="horse", stands_left=3)
@@ -84,6 +89,18 @@ def test_a_road_adds_three_more_in_long_march_only_when_asked() -> None:
     """Long March Road = +3 (on top of long march's +3)."""
     assert work_out(2, ((3, "long march"),), halve=False, road=True).road == 8
     assert work_out(2, ((3, "long march"),), halve=False).road is None
+
+
+@pytest.mark.parametrize(("reading", "by_road"), [("on_top", 8), ("included", 5)])
+def test_the_road_bonus_is_on_top_of_long_marchs_or_included_by_the_option(reading: str,
+                                                                          by_road: int) -> None:
+    """"Long March = +3; Long March Road = +3": a column declaring an advance rolls 2; over
+    open ground 2 + 3 = 5. By road, the road's +3 comes on top (option ``road_bonus``
+    ``on_top``: 8), or long march's +3 is all there is (``included``: 5)."""
+    game = dts_game([dts_unit("pf", P, "foot", 20, 6), dts_unit("rf", R, "foot", 20, 30, 180)],
+                    table={"regiments": [{"unit": "pf", "formation": "long_march"}]}, road_bonus=reading)
+    state, _ = game.apply(activated(game, "pf"), Declare(unit="pf", option="advance"), ScriptedDice([2]))
+    assert dict(game_data(state).allowance or {}) == {"open": 5, "difficult": 2, "road": by_road}
 
 
 def test_open_oblique_flank_and_retrograde_paths() -> None:

@@ -88,9 +88,9 @@ class DtsGame(RuleData):
     (``allowance``: the inches over ``open`` ground, ``difficult`` ground and by ``road``,
     :mod:`~tertia.rulesets.declare_thee_sir.movement`) and whether it has moved, volleys
     still to fire, the turn limit, each side's table edge, the scenario's objectives
-    whose holding as a turn ends ends the battle (their ``ends_game``), and how an attached
-    general's morale point is read (option ``general_point``: ``while_attached`` or
-    ``first_roll``), kept here because it moves whenever a general does."""
+    whose holding as a turn ends ends the battle (their ``ends_game``), and the readings the
+    game is played under (the options of :mod:`~tertia.rulesets.declare_thee_sir.readings`,
+    by name; one not given is its default)."""
 
     type: ClassVar[str] = "dts_game"
     deck_left: tuple[str, ...] = ()
@@ -104,7 +104,7 @@ class DtsGame(RuleData):
     turn_limit: int = 10
     edges: Mapping[str, str] = field(default_factory=dict)
     ending_objectives: tuple[str, ...] = ()
-    general_point_reading: str = "while_attached"
+    readings: Mapping[str, str] = field(default_factory=dict)
 
 
 def unit_data(unit: Unit) -> DtsUnit:

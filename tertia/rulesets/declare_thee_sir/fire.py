@@ -20,8 +20,10 @@ Read so (the order of the dice is the order of the text):
 1. the range is rolled (:func:`~tertia.rulesets.declare_thee_sir.reach.roll_range`); a
    target beyond it is not fired upon, and nothing more is rolled;
 2. a target in range is "fired upon": an untested target's points are rolled now;
-3. the two dice; the first point (doubles; for musketry a 7 too) is taken at once, so the
-   chart is read for the target's morale after it ("Next, modify"); ROUT* counts as ROUT;
+3. the two dice; the first point (doubles; for musketry a 7 too) is taken at once, and
+   the chart is read for the target's morale after it ("Next, modify"; option
+   ``fire_chart`` ``after``, the default) or as it was before it (``before``: the point
+   and the chart read as one result of the same roll); ROUT* counts as ROUT;
 4. when the dice took any point (even from a unit at poor, which stays at poor), one D6
    for an attached general: on a 1 he is removed from play, and the point the volley
    took was his, so the unit loses nothing more (see
@@ -37,9 +39,7 @@ A target out of arc or out of sight is refused (``ValueError``): the rule set's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from tertia.core.dice import D6
 from tertia.core.events import UnitRemoved
@@ -58,6 +58,7 @@ from tertia.rulesets.declare_thee_sir.points import (
 )
 from tertia.rulesets.declare_thee_sir.pushback import PushBack, push_back
 from tertia.rulesets.declare_thee_sir.reach import fire_distance, roll_range
+from tertia.rulesets.declare_thee_sir.readings import BEFORE, FIRE_CHART, of_game
 
 MUSKETRY = "musketry"
 ARTILLERY = "artillery"
@@ -109,9 +110,8 @@ class FireResult:
         return () if self.push is None else self.push.routed
 
 
-def fire(tx: Tx, firer_id: str, target_id: str, options: Mapping[str, Any] | None = None) -> FireResult:
-    """One shot of ``firer_id`` at ``target_id``: musketry, or artillery for a gun
-    (``options``: the game's, for the readings of :mod:`~tertia.rulesets.declare_thee_sir.readings`)."""
+def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
+    """One shot of ``firer_id`` at ``target_id``: musketry, or artillery for a gun."""
     firer, target = tx.state.units[firer_id], tx.state.units[target_id]
     distance = fire_distance(tx.table, tx.state, firer, target)
     if distance is None:
@@ -123,11 +123,13 @@ def fire(tx: Tx, firer_id: str, target_id: str, options: Mapping[str, Any] | Non
         return FireResult(firer_id, target_id, kind, reach, distance)
     tested(tx, target_id, "fired upon")
     first, second = two_dice(tx, f"{kind}: {firer.label} at {target.label}")
+    before = level_of(tx.state.units[target_id])
     called = lost = 0
     if first == second or (kind == MUSKETRY and first + second == 7):
         called, lost = called + 1, lost + _lose(tx, target_id, kind)
     modifiers = fire_modifiers(tx.table, tx.state.units[firer_id], tx.state.units[target_id])
-    result = chart_result(first + second + total(modifiers), level_of(tx.state.units[target_id]))
+    level = before if of_game(tx.state, FIRE_CHART) == BEFORE else level_of(tx.state.units[target_id])
+    result = chart_result(first + second + total(modifiers), level)
     if kind == MUSKETRY and is_rout(result):
         called, lost = called + 1, lost + _lose(tx, target_id, kind)
     tx.emit(VolleyWorkedOut(unit=firer_id, target=target_id, reach=reach, distance=round(distance, 2),
@@ -138,7 +140,7 @@ def fire(tx: Tx, firer_id: str, target_id: str, options: Mapping[str, Any] | Non
     if kind == ARTILLERY and (result == PB2D6 or is_rout(result)):
         push_roll = tx.roll(D6, f"push back: {target.label}")
         push = push_back(tx, target_id, firer_id, push_roll, face_foe=False,
-                         reason=PUSHED_BY_ARTILLERY, options=options)
+                         reason=PUSHED_BY_ARTILLERY)
     return FireResult(firer_id, target_id, kind, reach, distance, (first, second), modifiers, result,
                       called, lost, killed, push_roll, push)
 

@@ -27,9 +27,7 @@ pursuit are not resolved here: the result names who routed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from tertia.core.dice import D6, sum_of
 from tertia.core.ruleset import Tx
@@ -110,12 +108,9 @@ class MeleeResult:
         return tuple(out)
 
 
-def fight(tx: Tx, attacker_id: str, target_id: str, *, capture: bool = False,
-          options: Mapping[str, Any] | None = None) -> MeleeResult:
+def fight(tx: Tx, attacker_id: str, target_id: str, *, capture: bool = False) -> MeleeResult:
     """Melee b-d: the attacker's 2D6, modified, on the Melee Chart for the target's morale;
-    the points lost, the push-back and (``capture``: Optional Rules c) the capture
-    (``options``: the game's, for the readings of
-    :mod:`~tertia.rulesets.declare_thee_sir.readings`)."""
+    the points lost, the push-back and (``capture``: Optional Rules c) the capture."""
     tested(tx, attacker_id, "melee")
     tested(tx, target_id, "melee")
     attacker, target = tx.state.units[attacker_id], tx.state.units[target_id]
@@ -134,7 +129,7 @@ def fight(tx: Tx, attacker_id: str, target_id: str, *, capture: bool = False,
     if dice and not target_routed:
         push_roll = tx.roll(D6 if dice == 1 else sum_of(dice, D6), f"push back: {target.label}")
         push = push_back(tx, target_id, attacker_id, push_roll, face_foe=True,
-                         reason=PUSHED_IN_MELEE, options=options)
+                         reason=PUSHED_IN_MELEE)
     return MeleeResult(attacker_id, target_id, (first, second), modifiers, result, target_lost,
                        attacker_lost, target_routed, attacker_routed, push_roll, push, attempt)
 

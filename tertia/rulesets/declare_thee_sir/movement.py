@@ -17,7 +17,9 @@ worked out for each kind of ground it might cross; the path placed says which ap
 
 - **road**: a unit in long march whose whole path and footprint stay on a road gets the
   road's +3 on top of long march's (the text's "Long March Road = +3" read as a further
-  bonus, as the name of the line says);
+  bonus, as the name of the line says; option ``road_bonus`` ``on_top``), or, under
+  ``included``, long march's +3 alone (the line read as long march's own figure, kept on a
+  road);
 - **difficult**: a path or footprint touching difficult ground, or a flank move (the path
   strays more than 45 degrees, and no more than 135, from the unit's facing), moves a
   third;
@@ -35,17 +37,19 @@ Allowance(roll=4, modifiers=((3, 'long march'),), open_ground=7, difficult=3, ro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from tertia.core.actions import Move
-from tertia.core.geometry import EPSILON, angle_between, heading_vector
-from tertia.core.state import Unit
+from tertia.core.geometry import EPSILON, Base, angle_between, heading_vector, swept_polygon
+from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.rules.involuntary import Interpenetration, Slide, plan_slide
 from tertia.rules.movement import MovePlan, iter_headings, plan_move
 from tertia.rulesets.declare_thee_sir import water
 from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LONG_MARCH, DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.readings import ON_TOP, ROAD, of_game
 
 GENERAL_MOVE = 9
 """Movement: "Independent generals move 9 inches" (no dice)."""
@@ -98,10 +102,10 @@ def modifiers(unit: DtsUnit) -> tuple[tuple[int, str], ...]:
 
 
 def work_out(roll: int, mods: Sequence[tuple[int, str]], *, halve: bool,
-             road: bool = False) -> Allowance:
+             road: bool = False, road_bonus: int = ROAD_BONUS) -> Allowance:
     """The allowance from a roll: add ``mods``; a third on difficult ground; half for
     advance and fire (``halve``); round up once, never below nothing. ``road`` works out
-    the long-march road figure too."""
+    the long-march road figure too, with ``road_bonus`` more (:func:`road_bonus_in`)."""
     def inches(extra: int, third: bool) -> int:
         total = Fraction(max(0, roll + sum(m for m, _ in mods) + extra))
         if third:
@@ -111,7 +115,13 @@ def work_out(roll: int, mods: Sequence[tuple[int, str]], *, halve: bool,
         return math.ceil(total)
 
     return Allowance(roll, tuple(mods), inches(0, False), inches(0, True),
-                     inches(ROAD_BONUS, False) if road else None)
+                     inches(road_bonus, False) if road else None)
+
+
+def road_bonus_in(state: GameState) -> int:
+    """The road's bonus to long march in the game in ``state`` (option ``road_bonus``): +3
+    on top of long march's, or nothing more."""
+    return ROAD_BONUS if of_game(state, ROAD) == ON_TOP else 0
 
 
 def kind_of_move(table: Battlefield, plan: MovePlan, unit: DtsUnit) -> str:
@@ -245,3 +255,40 @@ def ground_stop(table: Battlefield, unit: Unit, heading: float, distance: float)
         went = max(0.0, went - STEP)
     went = max(0.0, went)
     return went, at_obstacle(table, straight(unit, heading, went).end.corners())
+
+
+def _meets_obstacle(table: Battlefield, start: Base, end: Base) -> bool:
+    area = swept_polygon(start, end)
+    return any(table.has(k) and table.overlaps(k, area) for k in OBSTACLES)
+
+
+def short_of_obstacle(table: Battlefield, start: Base, heading: float, distance: float) -> float:
+    """How far, up to ``distance``, a base slides from ``start`` along ``heading`` without
+    meeting an obstacle: cut back :data:`STEP` at a time (for pieces moved without their
+    commander's choosing, under the option ``obstacles_stop`` ``every_move``)."""
+    if not any(table.has(k) for k in OBSTACLES):
+        return distance
+    dx, dy = heading_vector(heading)
+    went = distance
+    while went > EPSILON:
+        if not _meets_obstacle(table, start, start.moved_to(start.x + dx * went, start.y + dy * went)):
+            return went
+        went = max(0.0, went - STEP)
+    return 0.0
+
+
+def stop_at_obstacle(table: Battlefield, state: GameState, piece: Unit, slide: Slide,
+                     policy: Interpenetration, *, ignore: Collection[str] = ()) -> Slide:
+    """``slide`` (of ``piece``, from its start) cut back to stop at the first obstacle it
+    meets, as at the water's edge; a piece already at one (within the reach of
+    :func:`at_obstacle`) crosses it."""
+    if at_obstacle(table, slide.start.corners()) or not _meets_obstacle(table, slide.start, slide.end):
+        return slide
+    wanted = slide.distance
+    while True:
+        wanted = short_of_obstacle(table, slide.start, slide.heading, wanted)
+        again = plan_slide(state, piece, heading=slide.heading, distance=wanted, policy=policy,
+                           table=(table.width, table.depth), base=slide.start, ignore=ignore)
+        if wanted <= EPSILON or not _meets_obstacle(table, again.start, again.end):
+            return again
+        wanted = max(0.0, wanted - STEP)  # it went on to clear a friend standing at the obstacle

@@ -105,16 +105,17 @@ def ready(state: GameState, word: str | None, attacker: str, target: str) -> tup
             state = _activated(state, attacker, STAND_AND_FIRE, None)
         return state, Fire(unit=attacker, target=target)
     if not (mine and game.declared == ADVANCE and game.allowance is not None and not game.moved):
-        state = _activated(state, attacker, ADVANCE, _longest_move(state.units[attacker]))
+        state = _activated(state, attacker, ADVANCE, _longest_move(state, state.units[attacker]))
     return state, Charge(unit=attacker, target=target)
 
 
-def _longest_move(unit: Unit) -> dict[str, int]:
+def _longest_move(state: GameState, unit: Unit) -> dict[str, int]:
     """The allowance of the best roll the unit's move dice can show (Movement)."""
     own = unit_data(unit)
     dice = movement.move_dice(own)
     roll = movement.GENERAL_MOVE if dice == 0 else 6 * dice
-    found = movement.work_out(roll, movement.modifiers(own), halve=False, road=own.formation == LONG_MARCH)
+    found = movement.work_out(roll, movement.modifiers(own), halve=False, road=own.formation == LONG_MARCH,
+                              road_bonus=movement.road_bonus_in(state))
     road = {} if found.road is None else {"road": found.road}
     return {"open": found.open_ground, "difficult": found.difficult, **road}
 

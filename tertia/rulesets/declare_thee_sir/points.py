@@ -6,8 +6,8 @@ unit's morale points are determined when it is first fired upon, melees, or is c
 by an event card." "A general stand attached to a unit adds one morale point (up to 4) to
 that unit."
 
-Where the general's point is kept (option ``general_point``, the game's
-``general_point_reading``):
+Where the general's point is kept (option ``general_point``, kept with the game's
+readings):
 
 - ``while_attached`` (the default): his point counts while he is attached. A unit first
   tested with a general attached rolls its own points (its original level, ``morale_max``)
@@ -49,8 +49,14 @@ from tertia.rules.morale import (
     morale_of,
 )
 from tertia.rulesets.declare_thee_sir.chart import chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
-from tertia.rulesets.declare_thee_sir.readings import WHILE_ATTACHED
+from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.readings import (
+    BEFORE,
+    FIRE_CHART,
+    GENERAL_POINT,
+    WHILE_ATTACHED,
+    of_game,
+)
 
 MOST_POINTS = 4
 """Morale: "adds one morale point (up to 4)"; no unit ever has more."""
@@ -100,7 +106,7 @@ def _tell_general_point(n: Narrating, e: GeneralPointChanged, dice: Sequence[Dic
 
 def while_attached(state: GameState) -> bool:
     """Is the game played with a general's point counted while he is attached?"""
-    return getattr(game_data(state), "general_point_reading", WHILE_ATTACHED) == WHILE_ATTACHED
+    return bool(of_game(state, GENERAL_POINT) == WHILE_ATTACHED)
 
 
 def tested(tx: Tx, unit_id: str, cause: str) -> int:
@@ -175,16 +181,19 @@ def morale_check(tx: Tx, unit_id: str, cause: str) -> MoraleCheck:
     """Movement: "Units that move or rout through another unit cause a moral check (one
     musketry roll) on each unit involved." As musketry (4c) with no modifiers: doubles or
     a 7 cost a point; then the sum on the Melee Chart for the unit's level (after that
-    point) costs another on a ROUT. Morale: "A unit with poor morale that loses another
-    point to ... a morale check routs"."""
+    point, or before it: option ``fire_chart``, as for musketry) costs another on a ROUT.
+    Morale: "A unit with poor morale that loses another point to ... a morale check
+    routs"."""
     tested(tx, unit_id, cause)
     label = tx.state.units[unit_id].label
     first, second = two_dice(tx, f"morale check: {label}")
+    before = level_of(tx.state.units[unit_id])
     lost, routed = 0, False
     if first == second or first + second == 7:
         loss = lose_points(tx, unit_id, 1, cause)
         lost, routed = lost + loss.before - loss.after, routed or loss.beyond > 0
-    result = chart_result(first + second, level_of(tx.state.units[unit_id]))
+    level = before if of_game(tx.state, FIRE_CHART) == BEFORE else level_of(tx.state.units[unit_id])
+    result = chart_result(first + second, level)
     if is_rout(result):
         loss = lose_points(tx, unit_id, 1, cause)
         lost, routed = lost + loss.before - loss.after, routed or loss.beyond > 0

@@ -10,7 +10,9 @@ Read so: the unit slides straight away from the foe (centre to centre) without b
 formation; from melee it ends facing the foe (turned about its centre before it slides),
 from artillery it keeps its facing. It passes through friends, going on until clear of
 the last, and stops in contact at an enemy (:mod:`tertia.rules.involuntary`) or at the
-water's edge (:mod:`~tertia.rulesets.declare_thee_sir.water`). When it
+water's edge (:mod:`~tertia.rulesets.declare_thee_sir.water`), and, under the option
+``obstacles_stop`` ``every_move``, at a wall, stream, fence or hedge (which it crosses the
+next time it is moved, as a unit's own move does). When it
 passed through any friend, each friend passed, in order, and then the unit itself take a
 morale check (:func:`~tertia.rulesets.declare_thee_sir.points.morale_check`): "each unit
 involved". Command stands neither stop it nor are checked (generals don't check morale).
@@ -25,19 +27,24 @@ without standing over it keeps its facing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from tertia.core.events import UnitRemoved, UnitTurned
 from tertia.core.geometry import EPSILON, angle_between
 from tertia.core.ruleset import Tx
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
-from tertia.rulesets.declare_thee_sir import edge, water
+from tertia.rulesets.declare_thee_sir import edge, movement, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.events import ObstacleReached
 from tertia.rulesets.declare_thee_sir.generals import attach, attached_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
-from tertia.rulesets.declare_thee_sir.readings import PUSH_OFF_TABLE, REMOVED, reading
+from tertia.rulesets.declare_thee_sir.readings import (
+    EVERY_MOVE,
+    OBSTACLES_STOP,
+    PUSH_OFF_TABLE,
+    REMOVED,
+    of_game,
+)
 
 PUSHED_OFF = "pushed off the table"
 """How a unit removed by a push over the edge is told (option ``push_off_table``)."""
@@ -64,11 +71,11 @@ class PushBack:
         return tuple(c.unit for c in self.checks if c.routed)
 
 
-def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: bool, reason: str,
-              options: Mapping[str, Any] | None = None) -> PushBack:
+def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: bool, reason: str
+              ) -> PushBack:
     """Push ``unit_id`` back ``inches`` straight away from ``foe_id``, ending facing the foe
-    (``face_foe``) or as it faced, stopped at the edge or removed over it (``options``:
-    the game's, for ``push_off_table``); then the morale checks of everyone involved."""
+    (``face_foe``) or as it faced, stopped at the edge or removed over it (the game's
+    ``push_off_table``); then the morale checks of everyone involved."""
     unit, foe = tx.state.units[unit_id], tx.state.units[foe_id]
     heading = away_from(foe.base, unit.base)
     facing = (heading + 180.0) % 360.0 if face_foe else unit.facing
@@ -80,7 +87,10 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
     slide = plan_slide(tx.state, unit, heading=heading, distance=inches, policy=policy,
                        table=(tx.table.width, tx.table.depth), base=start, ignore=generals)
     slide = water.keep_dry(tx.table, tx.state, unit, slide, policy, ignore=generals)
-    over = slide.off_table and reading(options, PUSH_OFF_TABLE) == REMOVED
+    walls = of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE
+    if walls:
+        slide = movement.stop_at_obstacle(tx.table, tx.state, unit, slide, policy, ignore=generals)
+    over = slide.off_table and of_game(tx.state, PUSH_OFF_TABLE) == REMOVED
     if slide.off_table and not over:
         slide = edge.keep_on(tx.table, tx.state, unit, slide, policy, ignore=generals)
     if slide.distance > EPSILON:
@@ -91,6 +101,10 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
         for general in attached_generals(tx.state, unit_id):  # left where they stood
             attach(tx, general.id, None)
         tx.emit(UnitRemoved(unit=unit_id, reason="routed", detail=PUSHED_OFF))
+    elif walls:
+        stopped = movement.at_obstacle(tx.table, slide.end.corners())
+        if stopped != unit_data(tx.state.units[unit_id]).at_obstacle:
+            tx.emit(ObstacleReached(unit=unit_id, reached=stopped))
     checks: list[MoraleCheck] = []
     if slide.passed_through:
         for involved in (*slide.passed_through, unit_id):

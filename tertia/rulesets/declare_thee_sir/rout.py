@@ -21,8 +21,10 @@ removed. The unit stands where its flag (its first stand) stands. A pursuer move
 straight at the nearest stand of the unit it pursues, stopping at the water's edge and at
 the table's (:mod:`~tertia.rulesets.declare_thee_sir.edge`); one it reaches flees a further
 2D6. A forlorn hope flees towards the regiment it would rejoin
-(:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams) do not stop
-a rout, a pursuit or a push-back: "it stops" is said of a unit's own movement.
+(:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams, fences,
+hedges) stop a rout, a pursuit or a push-back only under the option ``obstacles_stop``
+``every_move`` (by default "it stops" is read of a unit's own movement): a routing stand
+or a pursuer stops at the first it meets, and one already at an obstacle crosses it.
 """
 
 from __future__ import annotations
@@ -41,10 +43,12 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.casualties import lose_stands
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, towards
 from tertia.rules.measuring import home_edge
-from tertia.rulesets.declare_thee_sir import edge, rejoin, water
+from tertia.rulesets.declare_thee_sir import edge, movement, rejoin, water
 from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.events import ObstacleReached
 from tertia.rulesets.declare_thee_sir.generals import attach, attached_generals, carry_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
+from tertia.rulesets.declare_thee_sir.readings import EVERY_MOVE, OBSTACLES_STOP, of_game
 from tertia.rulesets.declare_thee_sir.stands import stands_of
 
 TWO_D6 = sum_of(2, D6)
@@ -179,6 +183,9 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
     slides = plan_scatter(state, unit, stands, [float(r) for r in rolls], heading=heading,
                           policy=Interpenetration.PASS_FRIENDS, table=size)
     slides = tuple(water.keep_dry(tx.table, state, unit, s, Interpenetration.PASS_FRIENDS) for s in slides)
+    if of_game(state, OBSTACLES_STOP) == EVERY_MOVE:
+        slides = tuple(movement.stop_at_obstacle(tx.table, state, unit, s, Interpenetration.PASS_FRIENDS)
+                       for s in slides)
     slides = rejoin.stop_at_regiment(state, unit, stands, slides, size)
     own = unit_data(unit)
     gone = tuple(s.off_table for s in slides)
@@ -243,12 +250,19 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
         return Pursuit(pursuer_id, roll, 0.0, None)
     went = water.short_of_water(tx.table, turned, heading,
                                 min(float(roll), gap, edge.room(turned, heading, tx.table)))
+    walls = of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE
+    if walls and not movement.at_obstacle(tx.table, turned.corners()):
+        went = movement.short_of_obstacle(tx.table, turned, heading, went)
     if went > 0:
         dx, dy = heading_vector(heading)
         end = (pursuer.x + dx * went, pursuer.y + dy * went)
         tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
                           reason="pursuit"))
-    if roll < gap or went < gap - EPSILON:  # short, or stopped at the water's or the table's edge
+    if walls:
+        stopped = movement.at_obstacle(tx.table, tx.state.units[pursuer_id].base.corners())
+        if stopped != unit_data(tx.state.units[pursuer_id]).at_obstacle:
+            tx.emit(ObstacleReached(unit=pursuer_id, reached=stopped))
+    if roll < gap or went < gap - EPSILON:  # short, or stopped at water, an obstacle or the edge
         return Pursuit(pursuer_id, roll, went, None)
     flee_further(tx, routing_id, nearest, heading, f"caught by {pursuer.label}")
     return Pursuit(pursuer_id, roll, went, nearest)

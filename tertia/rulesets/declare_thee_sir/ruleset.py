@@ -253,7 +253,7 @@ class DeclareTheeSir(RuleSet):
                                      edges={s.id: s.edge for s in scenario.sides},
                                      ending_objectives=tuple(o.name for o in scenario.objectives
                                                              if o.ends_game),
-                                     general_point_reading=str(self.option(readings.GENERAL_POINT))))
+                                     readings=readings.chosen(self.options)))
 
     def begin(self, tx: Tx) -> None:
         sequence.begin(tx, self.options)
@@ -570,7 +570,8 @@ class DeclareTheeSir(RuleSet):
         else:
             roll = sum(tx.roll(D6, f"movement: {unit.label}") for _ in range(dice))
         found = movement.work_out(roll, movement.modifiers(own), halve=halve,
-                                  road=own.formation == LONG_MARCH)
+                                  road=own.formation == LONG_MARCH,
+                                  road_bonus=movement.road_bonus_in(tx.state))
         tx.emit(MoveWorkedOut(unit=unit.id, roll=roll, modifiers=found.modifiers, open=found.open_ground,
                               difficult=found.difficult, road=found.road))
 
@@ -612,7 +613,7 @@ class DeclareTheeSir(RuleSet):
 
     def _fire(self, tx: Tx, action: Fire) -> None:
         tx.emit(VolleyFired(unit=action.unit, target=action.target))
-        result = fire(tx, action.unit, action.target, self.options)
+        result = fire(tx, action.unit, action.target)
         if result.push is not None:
             carry_generals_after(tx, result.push)
             self._carry_out_checks(tx, result.push.checks, action.unit)
@@ -649,8 +650,7 @@ class DeclareTheeSir(RuleSet):
             carry_generals(tx, unit, dx * went, dy * went, path.heading)
         tx.emit(GameDataChanged(key="moved", value=True))
         if closed.passed:
-            result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")),
-                           options=self.options)
+            result = fight(tx, action.unit, action.target, capture=bool(self.option("capture")))
             if result.push is not None:
                 carry_generals_after(tx, result.push)
                 self._carry_out_checks(tx, result.push.checks, action.unit)
