@@ -65,8 +65,11 @@ def test_the_unit_organisations_are_the_texts() -> None:
     # Unit Organizations B: "32 figures strong, in eight 4-man companies, 4 of shot, and 4 of pike".
     foot = CypUnit.of(FOOT)
     assert (foot.pike, foot.shot, foot.pike_stands, foot.shot_stands) == (16, 16, 4, 4)
-    # C: "Horse regiments consist of five 3-man stands".
-    assert (TROOPS["horse"].stands, TROOPS["horse"].figures_per_stand) == (5, 3)
+    # C: "Horse regiments consist of five 3-man stands": lobsters and Scots horse are horse too.
+    for horse in ("horse", "lobsters", "scots_horse"):
+        assert (TROOPS[horse].stands, TROOPS[horse].figures_per_stand) == (5, 3)
+    # Commanded musketeers: a 4-man stand of shot from each of at least four units (row 103).
+    assert (TROOPS["musketeers"].stands, TROOPS["musketeers"].figures_per_stand) == (4, 4)
     # A: "Dragoon regiments mounted consist of six 3-man stands. Dismounted, ... four 4-man stands".
     assert (TROOPS["dragoons"].stands, TROOPS["dragoons"].figures_per_stand) == (6, 3)
     assert DISMOUNTED_DRAGOON_STANDS == 4
