@@ -78,6 +78,27 @@ def test_a_7_made_by_modifiers_costs_the_target_nothing() -> None:
     assert (fought.modified_sum, fought.result, fought.target_points_lost) == (7, PB1D6, 0)
 
 
+@pytest.mark.parametrize(("dice", "at", "cover", "modified", "result", "target_lost", "attacker_lost"), [
+    ((3, 4), (28.5, 10, 0), False, 9, PB2D6, 1, 0),    # an unmodified 7, +2 for the flank: still a point
+    ((2, 3), (28.5, 10, 0), False, 7, PB1D6, 0, 0),    # a 7 only once modified: none
+    ((3, 5), (24, 11.5, 180), True, 6, HOLD, 0, 1),    # 8, -2 behind hard cover: a modified HOLD
+    ((2, 3), (24, 11, 0), False, 9, PB2D6, 0, 0),      # a 5 (HOLD unmodified), +4 in the rear: none
+    ((3, 5), (24, 11, 0), False, 12, ROUT_STAR, 1, 0),  # 8, +4 in the rear: a modified ROUT
+])
+def test_the_7_is_read_unmodified_and_the_rout_and_hold_modified(
+        dice: tuple[int, int], at: tuple[float, float, float], cover: bool, modified: int, result: str,
+        target_lost: int, attacker_lost: int) -> None:
+    """5b: "Target loses 1 morale point each for unmodified 7 and/or modified ROUT result
+    ... Attacker loses one morale point each for doubles and/or modified HOLD results": a
+    good target (2 points), an excellent attacker (3); each modifier moves the sum across
+    one of the lines and the points follow the text's reading of each."""
+    table = table_with(wall(10, 10.75, 38, 10.75)) if cover else table_with()
+    tx = tx_with(contact(target_at=at), *dice, 2, table=table)  # a push of 2 where one is due
+    fought = fight(tx, "a", "t")
+    assert (fought.modified_sum, fought.result) == (modified, result)
+    assert (fought.target_points_lost, fought.attacker_points_lost) == (target_lost, attacker_lost)
+
+
 def test_a_modified_rout_costs_a_point_and_breaks_the_target() -> None:
     tx = tx_with(contact(), 6, 5)
     fought = fight(tx, "a", "t")
@@ -347,6 +368,19 @@ def test_a_capture_of_the_flag_gains_the_attacker_a_point() -> None:
     assert fought.capture.target_adds == 1
     assert Captured(unit="a", target="t", prize="flag") in tx.events
     assert points(tx, "a") == 3
+
+
+@pytest.mark.parametrize(("dice", "at", "tries"), [
+    ((5, 5), (28.5, 10, 0), True),   # 10, +2 for the flank: a modified 12
+    ((6, 5), (24, 11, 180), False),  # 11, head on: not 12
+])
+def test_the_capture_is_tried_on_a_modified_12(dice: tuple[int, int], at: tuple[float, float, float],
+                                               tries: bool) -> None:
+    """Optional Rules c: "On a modified melee attack sum of 12 +": double fives and a flank
+    attack make 12, and a capture is tried; an unmodified 11, no."""
+    tx = tx_with(contact(target_at=at), *dice, 7, 2, 2)  # the capture's 2D6 each, a push of 2
+    fought = fight(tx, "a", "t", capture=True)
+    assert (fought.capture is not None) is tries
 
 
 def test_a_tie_is_no_capture() -> None:
