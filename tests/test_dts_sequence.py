@@ -38,6 +38,9 @@ def test_a_card_for_each_unit_and_general_two_for_horse() -> None:
     game = dts_game([FOOT, HORSE, GUN, ENEMY], commanders=[GENERAL])
     state = game.ruleset.initial_state(game.scenario)
     assert full_deck(state) == ("unit:pc", "unit:pf", "unit:pg", "unit:ph", "unit:ph#2", "unit:rf")
+    # Three stands of foot, one gun, three of horse (the scenario may say two), one general.
+    stands = {uid: unit_data(u).stands_left for uid, u in state.units.items()}
+    assert stands == {"pc": 1, "pf": 3, "pg": 1, "ph": 3, "rf": 3}
 
 
 def test_cards_are_drawn_at_random_and_the_unit_drawn_awaits_its_declaration() -> None:
