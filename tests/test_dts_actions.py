@@ -41,6 +41,9 @@ def deck_of(state, *cards: str):  # type: ignore[no-untyped-def]
 def test_stand_and_fire_gives_two_volleys_then_the_activation_ends() -> None:
     """Game Play 4: "Stand and fire (two volleys)"."""
     game = dts_game([FOOT, HORSE, ENEMY])
+    declared, _ = game.apply(activated(game, "pf"), Declare(unit="pf", option="stand_and_fire"),
+                             ScriptedDice([]))
+    assert game_data(declared).volleys == 2
     state = deck_of(activated(game, "pf", "stand_and_fire"), "unit:rf")
     state = state.evolve(own=game_data(state).evolve(volleys=2))
     assert codes(game, state, Fire(unit="pf", target="rf")) == []

@@ -86,9 +86,10 @@ def test_advance_rolls_the_move_before_the_unit_is_placed() -> None:
 
 def test_horse_rolls_two_dice_and_advance_and_fire_halves_rounding_up() -> None:
     game = dts_game([FOOT, HORSE, ENEMY])
-    _, events = game.apply(activated(game, "ph"), Declare(unit="ph", option="advance_and_fire"),
-                           ScriptedDice([4, 3]))
+    state, events = game.apply(activated(game, "ph"), Declare(unit="ph", option="advance_and_fire"),
+                               ScriptedDice([4, 3]))
     assert next(e for e in events if isinstance(e, MoveWorkedOut)).open == 4  # 7 halved, rounded up
+    assert game_data(state).volleys == 1  # and one volley of fire
 
 
 def test_a_placed_move_may_not_exceed_its_allowance() -> None:
