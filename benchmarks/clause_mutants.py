@@ -33,7 +33,10 @@ are run there (``pytest -x -q -p no:xdist -p no:cacheprovider FILE::TEST ...``, 
 limit per mutant; a timeout counts as killed) and the file is restored. The row's tests
 are first run on the unmutated code: a row whose tests fail there is reported and not
 mutated. Results are kept, one JSON line each, in ``--cache`` (default
-``<workdir>/.clause-mutants-<id>.jsonl``); ``--resume`` reuses them. ``--stop-at HH:MM``
+``<workdir>/.clause-mutants-<id>.jsonl``); ``--resume`` reuses them. A result is kept by
+the mutant (the file and the statement changed, so an edit elsewhere in the file keeps it)
+and the names of the row's tests: after a cited test is edited, run without ``--resume``
+(or with a fresh ``--cache``) for the result to see the edit. ``--stop-at HH:MM``
 starts no mutant after that time (local clock); what was not run is reported so.
 
 Judgements of surviving mutants (an equivalent mutant, no change in behaviour, or a real
@@ -206,11 +209,12 @@ def resolve(row: Row, root: Path, package: str) -> Resolution:
 
 @dataclass(frozen=True)
 class Mutant:
-    key: str
+    key: str  # from the file's name and the statement changed, before and after: edits elsewhere keep it
     path: str
     line: int
     change: str
     text: str  # the whole file, mutated
+    legacy: str = ""  # the key of the whole file mutated (the first runs' results are kept by it)
 
 
 _COMPARE_SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -447,7 +451,9 @@ def python_mutants(root: Path, target: Target, limit: int) -> tuple[list[Mutant]
             compile(text, target.path, "exec")
         except SyntaxError:
             continue
-        mutants.append(Mutant(_key(target.path, text), target.path, site.line, site.change, text))
+        # Kept by the definition cited (a method, not its whole class), before and after.
+        key = _key(target.path, f"{ast.get_source_segment(source, node)}\0{ast.unparse(copy_node)}")
+        mutants.append(Mutant(key, target.path, site.line, site.change, text, _key(target.path, text)))
     return mutants, None
 
 
@@ -488,7 +494,9 @@ def toml_mutants(root: Path, target: Target, limit: int) -> tuple[list[Mutant], 
         new = str(float(old) + delta) if "." in old else str(int(old) + delta)
         line = lines[number][: match.start()] + new + lines[number][match.end():]
         text = "".join(lines[:number]) + line + "".join(lines[number + 1:])
-        mutants.append(Mutant(_key(target.path, text), target.path, number + 1, f"`{old}` → `{new}`", text))
+        key = _key(target.path, f"[{target.section}] {lines[number]}\0{line}")
+        mutants.append(Mutant(key, target.path, number + 1, f"`{old}` → `{new}`", text,
+                              _key(target.path, text)))
     return mutants, None
 
 
@@ -724,20 +732,23 @@ def run(args: argparse.Namespace) -> list[RowResult]:
         result.baseline = "passes" if cached["status"] == "survived" else f"fails: {cached['detail']}"
         if cached["status"] != "survived":
             continue
-        pending = [(i, m) for i, (m, _, _) in enumerate(result.mutants)
-                   if cache.get(f"{m.key}-{suffix}") is None]
+        pending = [(i, m) for i, (m, _, _) in enumerate(result.mutants) if _cached(cache, m, suffix) is None]
         if pending and not args.report_only:
             timed = cached.get("durations")
             order = (sorted(row.tests, key=lambda t: timed.get(t, 0.0)) if isinstance(timed, dict)
                      else row.tests)
             _run_mutants(root, row, tuple(order), pending, cache, suffix, args, stop, runner)
         for i, (m, _, _) in enumerate(result.mutants):
-            entry = cache.get(f"{m.key}-{suffix}")
+            entry = _cached(cache, m, suffix)
             if entry is None:
                 result.not_run += 1
             else:
                 result.mutants[i] = (m, str(entry["status"]), str(entry["detail"]))
     return results
+
+
+def _cached(cache: Cache, mutant: Mutant, suffix: str) -> dict[str, object] | None:
+    return cache.get(f"{mutant.key}-{suffix}") or cache.get(f"{mutant.legacy}-{suffix}")
 
 
 def _baseline_digest(root: Path, result: RowResult) -> str:
@@ -887,7 +898,9 @@ def report(args: argparse.Namespace, results: list[RowResult], judged: Judged) -
         "run against that row's cited tests only. A survivor is a change those tests do not see:",
         "*equivalent*, it changes no behaviour; *elsewhere*, the cited function does more than the",
         "row's clause and the change is of another clause; *gap*, a change of the row's clause.",
-        f"Verdicts are kept in `docs/rulesets/mutants-{args.rules}.toml`.",
+        f"Verdicts are kept in `docs/rulesets/mutants-{args.rules}.toml`. The code mutated is that of",
+        f"commit {_commit(args.workdir)}" + (f"; no mutant was started after {args.stop_at}, and those"
+                                             " not run are counted so" if args.stop_at else "") + ".",
         "",
         "| rows | mutants run | killed | survived | equivalent | elsewhere | gaps (fixed since) "
         "| not judged | not run |",
@@ -909,6 +922,12 @@ def report(args: argparse.Namespace, results: list[RowResult], judged: Judged) -
           f"rows with a gap left: {', '.join(map(str, gap_rows)) or 'none'}; "
           f"rows not judged: {', '.join(map(str, unjudged_rows)) or 'none'}")
     return "\n".join(head + body).rstrip() + "\n"
+
+
+def _commit(workdir: Path) -> str:
+    found = subprocess.run(["git", "-C", str(workdir), "rev-parse", "--short", "HEAD"],
+                           capture_output=True, text=True, check=False)
+    return f"`{found.stdout.strip()}`" if found.returncode == 0 else "(not a git checkout)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
