@@ -73,7 +73,17 @@ def footprint(formation: Formation, stands: int, stand_width: float, stand_depth
     return (formation.abreast(stands) * stand_width, formation.ranks(stands) * stand_depth)
 
 
-@lru_cache(maxsize=4096)  # a unit is laid out for every range and arc measured from or to it
+LAYOUTS_KEPT = 256
+"""Units' layouts :func:`stand_bases` remembers: a unit is laid out for every range and arc
+measured from or to it, while it stands where it is. A battle lays out a few hundred
+places (Declare Thee, Sir! on Edgehill: 396 in three battles, 91.3% of the asks
+remembered by 128 as by any number); a server playing 64 battles at once, 500 in five
+minutes of 40 players, where 256 keep 88.6% of the asks remembered (every one, 89.2%).
+Each holds its stands' bases, about 3 KiB: 256 hold under 1 MiB, where 4,096 grew by
+0.7 MiB a minute under that load, towards 13 MiB."""
+
+
+@lru_cache(maxsize=LAYOUTS_KEPT)
 def stand_bases(x: float, y: float, facing: float, formation: Formation, stands: int,
                 stand_width: float, stand_depth: float) -> tuple[Base, ...]:
     """Each stand's base, front rank first and left to right, for a unit centred on

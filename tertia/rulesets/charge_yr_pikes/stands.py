@@ -79,7 +79,17 @@ def stands_of(unit: Unit) -> tuple[Stand, ...]:
                      weapon_of_men(own), own.is_officer or own.is_gun or own.troop == "wagons")
 
 
-@lru_cache(maxsize=4096)  # laid out again for every line of fire measured from or to it
+LAID_OUT_KEPT = 256
+"""Units' stands :func:`stands_of` remembers: a unit is laid out again for every line of
+fire measured from or to it, while it stands where it is. A battle lays out a couple of
+hundred (Edgehill: 210 in three battles, 95.1% of the asks remembered by 128, 95.3% by
+any number); a server playing 64 battles at once, 570 in five minutes of 40 players,
+where 256 keep 95.4% of the asks remembered (every one, 96.3%). Each holds its stands,
+about 5 KiB: 256 hold 1.3 MiB, where 4,096 grew by 0.65 MiB a minute under that load,
+towards 20 MiB."""
+
+
+@lru_cache(maxsize=LAID_OUT_KEPT)
 def _laid_out(base: Base, formation_name: str, pike: int, shot: int, men: int, per_stand: int,
               men_carry: str, single: bool) -> tuple[Stand, ...]:
     if single:
