@@ -1,8 +1,10 @@
 """What a served game holds stays small: games idle too long leave memory (and come back
 from the database as they were), past positions forget their memos, a game's history holds
-few positions and works out the others exactly, the AI stops a battle nobody watches, a
-long-poll on a game dropped from memory ends rather than watch a copy no one changes, and
-malloc keeps few arenas."""
+few positions and works out the others exactly, a game keeps few views and log entries
+ready (one view for both sides when nothing is hidden), the AI stops a battle nobody
+watches and lists only its latest faults, the store remembers the tokens of a bounded
+number of games, a long-poll on a game dropped from memory ends rather than watch a copy
+no one changes, and malloc keeps few arenas."""
 
 from __future__ import annotations
 
@@ -24,8 +26,11 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
 from tertia.scenarios import load_builtin
+from tertia.web.ai_runner import ERRORS_KEPT, AiRunner
 from tertia.web.app import create_app
-from tertia.web.live import CHECKPOINT, WINDOW, History, Step
+from tertia.web.games import GameService
+from tertia.web.live import CHECKPOINT, LOG_ENTRIES_KEPT, VIEWS_KEPT, WINDOW, History, Step
+from tertia.web.store import DIGESTS_KEPT, GameRow, GameStore, token_digest
 from tests.web_support import bearer, create, service, wait_until
 
 
@@ -127,13 +132,13 @@ def test_a_history_holds_few_positions_and_works_out_the_others_exactly(rules: s
     every: list[GameState] = [state]
     steps: list[Step] = []
     history = History([state], steps)
-    while len(steps) < 3 * CHECKPOINT + WINDOW and not state.is_over:
+    while len(steps) < 2 * CHECKPOINT + WINDOW and not state.is_over:
         action = players[state.to_act].choose(game, state, rng)
         state, events = game.apply(state, action, dice)
         steps.append(Step(state.to_act, action, tuple(events), (), False))
         history.append(state)
         every.append(state)
-    assert len(history) == len(every) > 2 * CHECKPOINT + WINDOW
+    assert len(history) == len(every) > CHECKPOINT + WINDOW
     assert sum(held is not None for held in history._held) <= len(every) // CHECKPOINT + WINDOW + 1
     order = list(range(len(every)))
     random.Random(1).shuffle(order)
@@ -159,6 +164,67 @@ def test_a_log_both_sides_see_alike_is_told_once(tmp_path: Path) -> None:
         assert len(logs[0]) == len(logs[1]) == 2
         assert [e["lines"] for e in logs[0]] == [e["lines"] for e in logs[1]]
         assert len(service(client).live(game["id"])._lines) == 2  # not one per side
+
+
+def test_a_game_keeps_few_views_and_log_entries_ready() -> None:
+    games = GameService(GameStore(":memory:"))
+    live, tokens = games.create("skirmish", "larger-battles", {}, 7, "hotseat", None)
+    roles = {side: games.roles(live.row.id, tokens[side]) for side in live.sides}
+    players, rng = {side: DoctrinePlayer() for side in live.sides}, random.Random(7)
+    read = dict.fromkeys(live.sides, 0)
+    while len(live.steps) < LOG_ENTRIES_KEPT + 10:
+        side = live.state.to_act
+        games.act(live.row.id, roles[side], players[side].choose(live.game, live.state, rng).to_dict())
+        for viewer in live.sides:  # each side's page reads what is new, as the page does
+            read[viewer] = games.view(live.row.id, roles[viewer], None, read[viewer])["log_total"]
+    games.view(live.row.id, roles[side], None, 0)  # a page opened: the whole log
+    assert len(live._lines) == LOG_ENTRIES_KEPT
+    assert len(live._observed) == VIEWS_KEPT
+    now, (first, second) = len(live.steps), live.sides
+    assert live.observe(now, first) is live.observe(now, second)  # larger-battles hides nothing
+    assert not live.hides_anything(first) and len(live._observed) == VIEWS_KEPT
+
+
+def test_a_view_kept_for_one_side_is_never_shown_to_the_other() -> None:
+    games = GameService(GameStore(":memory:"))
+    live, _ = games.create("naseby", "charge-yr-pikes", {}, 7, "hotseat", None)
+    first, second = live.sides
+    assert live.hides_anything(first) and live.hides_anything(second)
+    mine = live.observe(0, first)
+    assert live.observe(0, second) is not mine and live.observe(0, second) != mine
+
+
+def test_the_ai_lists_only_its_latest_faults() -> None:
+    runner = AiRunner(GameService(GameStore(":memory:")), clock=lambda: 0.0)
+    faults = ERRORS_KEPT + 5
+    asked: list[str] = []
+
+    def failing(game_id: str) -> float | None:
+        asked.append(game_id)
+        runner._stopping = len(asked) == faults  # the loop ends after the last
+        raise RuntimeError(f"fault {len(asked)}")
+
+    runner.play_one = failing  # type: ignore[method-assign]
+    for n in range(faults):
+        runner.schedule(f"g{n}")
+    runner._run()  # on this thread: every game looked at once, each failing
+    assert len(asked) == faults
+    assert runner.errors == [f"g{n}: fault {n + 1}" for n in range(faults - ERRORS_KEPT, faults)]
+
+
+def test_the_store_remembers_the_tokens_of_a_bounded_number_of_games() -> None:
+    store = GameStore(":memory:")
+    ids = [f"g{n}" for n in range(DIGESTS_KEPT + 5)]
+    for game_id in ids:
+        store.create_game(GameRow(id=game_id, created=0.0, scenario="skirmish", rules="larger-battles",
+                                  options={}, seed=1, mode="hotseat", controllers={}, start_rolls=()),
+                          {"parliament": token_digest(f"token of {game_id}")})
+        assert store.match_token(game_id, f"token of {game_id}") == "parliament"
+    assert len(store._digests) == DIGESTS_KEPT
+    assert ids[0] not in store._digests  # the first forgotten, and read again when asked about
+    assert store.match_token(ids[0], f"token of {ids[0]}") == "parliament"
+    assert store.match_token(ids[0], "another token") is None
+    assert len(store._digests) == DIGESTS_KEPT
 
 
 def first_order(client: TestClient, base: str, tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:

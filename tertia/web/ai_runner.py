@@ -44,6 +44,12 @@ from tertia.web.live import LiveGame, Prepared
 
 log = logging.getLogger("tertia.web")
 
+ERRORS_KEPT = 100
+"""The AI's latest faults an :class:`AiRunner` lists (:attr:`AiRunner.errors`): enough to
+see what went wrong, in tests and when looking at a running server; each is in the
+server's log too, with its traceback. A fault that recurs (a game whose every position
+fails the AI, looked at again whenever it is asked for) must not grow a server's memory
+for as long as it runs."""
 QUANTUM = 1.0
 """Seconds between the AI's published actions while something is hidden from its person
 (the default of ``tertia serve --ai-quantum``): a round figure above the slowest Charge yr
@@ -72,6 +78,7 @@ class AiRunner:
         self._thread = threading.Thread(target=self._run, name="tertia-ai", daemon=True)
         self._pending: dict[str, tuple[LiveGame, Prepared, float]] = {}
         self.errors: list[str] = []
+        """The latest :data:`ERRORS_KEPT` faults of the AI, oldest first."""
 
     def start(self) -> None:
         """Start the thread (again, after a stop: an application may be started more than
@@ -126,6 +133,7 @@ class AiRunner:
             except Exception as exc:  # a fault in one game must not stop the others
                 log.exception("the AI failed in game %s", game_id)
                 self.errors.append(f"{game_id}: {exc}")
+                del self.errors[:-ERRORS_KEPT]
                 again = None
             if again is not None:
                 self.schedule(game_id, again)

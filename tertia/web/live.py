@@ -76,14 +76,33 @@ class Recent(OrderedDict[Key, Value]):
 
 OBSERVATIONS_KEPT = 4
 """Observations (whole positions as a side sees them) a live game keeps ready: the
-current position as each side sees it, and a couple more for replay. Each is a large
-tree of JSON-ready values (a Charge yr Pikes! battle's is over 150 KiB), and every game
-held in memory keeps its own, so a few are enough: any other is worked out again."""
-LOG_ENTRIES_KEPT = 256
+current position as each side sees it, and a couple more for replay. Most of an
+observation is shared with the position it is made from (its pieces), so they are small;
+any other is worked out again."""
+VIEWS_KEPT = 1
+"""Observations as JSON-ready data a live game keeps ready: the last asked for (one for
+both sides when the rule set hides nothing from either), which a view asks for several
+times over (its state, status and secrecy) and a page again until the game changes. Each
+is a large tree of values (a Charge yr Pikes! battle's is some 170 KiB) that every game
+held in memory keeps, made again in 0.1 to 2 ms (pure Python) when another is asked for:
+four a game held 15 MiB in the 64 games of 40 players (``benchmarks/serve_soak.py``), one
+holds a quarter of that."""
+LOG_ENTRIES_KEPT = 32
 """Narrated log entries a live game keeps ready (one for both sides when they see the same
-events); older ones are told again when asked for (a whole log, when a page opens)."""
-CHECKPOINT = 16
-"""A game's history holds every ``CHECKPOINT``-th position (and the last :data:`WINDOW`)."""
+events); older ones are told again when asked for. A page asks for the entries after the
+last it has, a few at a time, so the latest are the ones asked for again (by the other
+side, and by the page after an action); a whole log (a page opened, a replay) is told
+again, in 8 to 56 ms for 200 entries (pure Python), little more than it takes with every
+entry's lines kept, since half the work is done either way. An entry's lines take about
+1.2 KiB, so a game keeps some 40 KiB, reached in its first minute of play; 256 took a
+game's first 256 actions to fill, to 300 KiB."""
+CHECKPOINT = 64
+"""A game's history holds every ``CHECKPOINT``-th position (and the last :data:`WINDOW`).
+A position is some 5 to 15 KiB beside the one before it, so the positions a game holds
+grow by 0.1 to 0.25 KiB an action (16 held four times as many: a 200-action Charge yr
+Pikes! battle's positions took 270 KiB, now 190 KiB), and working one out again reduces
+the events of at most 63 actions (a millisecond on average in a Charge yr Pikes! battle,
+pure Python)."""
 WINDOW = 8
 """The latest positions a game's history always holds: those the page asks about."""
 REMADE_KEPT = 16
@@ -197,7 +216,7 @@ class LiveGame:
     _lines: Recent[tuple[tuple[str, str], ...]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
     """Each entry's lines as (text, kind), smaller than the dicts sent."""
     _observations: Recent[GameState] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
-    _observed: Recent[dict[str, Any]] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
+    _observed: Recent[dict[str, Any]] = field(default_factory=lambda: Recent(VIEWS_KEPT))
     _hides: Recent[bool] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
 
     # --- building --------------------------------------------------------------------------
@@ -262,12 +281,17 @@ class LiveGame:
             (step, side), lambda: self.game.observed_state(self.states[step], side))
 
     def observe(self, step: int, side: str) -> dict[str, Any]:
-        """:meth:`observation`, as JSON-ready data."""
-        return self._observed.get_or_make((step, side), lambda: self.observation(step, side).to_dict())
+        """:meth:`observation`, as JSON-ready data: one copy for every side the rule set
+        hides nothing from (its observation is the position itself)."""
+        seen = self.observation(step, side)
+        shared = seen is self.states[step]
+        return self._observed.get_or_make((step, "" if shared else side), seen.to_dict)
 
     def hides_anything(self, side: str) -> bool:
         """Does the rule set keep anything of the current position from ``side``?"""
         now = len(self.steps)
+        if self.observation(now, side) is self.state:
+            return False
         return self._hides.get_or_make((now, side), lambda: self.observe(now, side) != self.state.to_dict())
 
     def visible(self, events: Sequence[Event], side: str) -> list[Event]:

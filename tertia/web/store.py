@@ -59,6 +59,13 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+DIGESTS_KEPT = 1024
+"""Games whose token digests a :class:`GameStore` remembers (every request's token is
+checked against them): the games in play, and many more (a server holds 64 in memory),
+at some 800 bytes each. Those remembered longest are forgotten first, and read again from
+the database when asked about: a server running for weeks meets games without end."""
+
+
 def token_digest(token: str) -> str:
     """The stored form of a side's secret token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -228,9 +235,11 @@ class GameStore:
                 rows = self._db.execute(
                     "SELECT role, digest FROM tokens WHERE game_id = ?", (game_id,)
                 ).fetchall()
-            found = {role: digest for role, digest in rows}
-            if found:
-                self._digests[game_id] = found
+                found = {role: digest for role, digest in rows}
+                if found:
+                    self._digests[game_id] = found
+                    while len(self._digests) > DIGESTS_KEPT:
+                        del self._digests[next(iter(self._digests))]
         return found
 
     def match_token(self, game_id: str, token: str) -> str | None:
