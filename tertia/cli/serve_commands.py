@@ -44,7 +44,7 @@ QuantumOpt = Annotated[
 ]
 WatchOpt = Annotated[float, typer.Option(min=0, max=10, help="pause when the AI plays both sides (s)")]
 MaxGamesOpt = Annotated[
-    int | None, typer.Option(min=1, max=100_000, help="games held in memory at most (default 64)")
+    int | None, typer.Option(min=1, max=100_000, help="games held in memory at most (default 48)")
 ]
 AllowedHostOpt = Annotated[
     list[str] | None,

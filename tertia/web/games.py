@@ -46,7 +46,16 @@ from tertia.web.table import table_data
 MODES = ("hotseat", "ai", "link", "watch")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SPECTATOR = "spectator"
-CACHE_SIZE = 64
+CACHE_SIZE = 48
+"""Games held in memory at most (``tertia serve --max-games``), the least recently used
+dropped first. A game in play is asked about at least every 20 seconds (its page waits
+for changes), so 48 hold the games of 40 players at once and the 8 they left last; a game
+dropped is rebuilt from the database when next asked for, in a tenth of a second for a
+200-action Charge yr Pikes! battle (pure Python). A game held takes some 0.4 to 1 MiB as
+it grows (its actions and their events, a few positions, its view and latest log entries
+ready): under 40 players (``benchmarks/serve_soak.py``) 64 games held 6 MiB more than 48,
+and grew by 2 MiB more after the first minute. A server for more players at once takes a
+``--max-games`` above their number."""
 IDLE_SECONDS = 300.0
 """A game no request has asked for in this long is dropped from memory (and rebuilt from
 the database when next asked for): games left by their players hold no memory for long."""
