@@ -31,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
@@ -103,3 +103,22 @@ def first_seen(keys: Iterable[Hashable]) -> dict[int, int]:
         else:
             seen[key] = i
     return again
+
+
+def named_once(names: Sequence[str], entries: str, field: str, problem_of: Callable[[str], str | None],
+               one_entry: str) -> Iterator[tuple[int, tuple[str, str] | None]]:
+    """Each entry of a table's list ``entries`` by its index, with what is wrong with the
+    piece its ``field`` names: the one-line problem ``problem_of`` finds (no such piece,
+    one of the wrong kind), or the name listed again (``one_entry`` saying why a piece has
+    a single entry), as ``(field's path, reason)``; ``None`` for a good entry."""
+    again = first_seen(names)
+    for i, name in enumerate(names):
+        at = f"{entries}[{i}].{field}"
+        why = problem_of(name)
+        if why is not None:
+            yield i, (at, why)
+        elif i in again:
+            yield i, (at, f"{name} is listed twice (also {entries}[{again[i]}]): {one_entry}, and the first "
+                      "would silently win")
+        else:
+            yield i, None

@@ -44,7 +44,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import Field
 
 from tertia.core.scenario import MAX_PIECES, Finite, Flag, Ident, Positive, Scenario, Strict, Text
-from tertia.core.table_checks import Pieces, first_seen
+from tertia.core.table_checks import Pieces, first_seen, named_once
 from tertia.rulesets.charge_yr_pikes.tables import Grade, MoraleClass, Rank
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 
@@ -156,17 +156,12 @@ def regiment_problems(table: PikesTable, pieces: Pieces) -> Iterator[tuple[str, 
     dragoons; attached (``attached_to``: a galloper gun, or commanded musketeers
     intermingled with horse) to another unit of its own side; drawing stands of shot
     (``detached_from``) from units of its own side."""
-    again = first_seen(r.unit for r in table.regiments)
-    for i, r in enumerate(table.regiments):
-        at = f"regiments[{i}]"
-        why = pieces.unit_problem(r.unit)
-        if why is not None:
-            yield f"{at}.unit", why
+    for i, problem in named_once([r.unit for r in table.regiments], "regiments", "unit", pieces.unit_problem,
+                                 "a regiment has one entry"):
+        if problem is not None:
+            yield problem
             continue
-        if i in again:
-            yield (f"{at}.unit", f"{r.unit} is listed twice (also regiments[{again[i]}]): a regiment has "
-                   "one entry, and the first would silently win")
-            continue
+        r, at = table.regiments[i], f"regiments[{i}]"
         unit = pieces.units[r.unit]
         if TROOPS[r.troop].kind.value != unit.type:
             yield (f"{at}.troop", f"{r.unit} is a {unit.type} unit in the order of battle, and troop "
@@ -196,18 +191,13 @@ def officer_problems(table: PikesTable, pieces: Pieces, scenario: Scenario) -> I
     when the table gives him no rank; in a unit's front rank (``attached_to``) only of his
     own side; tertias (``commands``) given only to a wing commander, each one of his side's,
     named once, and in one wing only (a wing commander's own tertia is his wing's)."""
-    again = first_seen(o.commander for o in table.officers)
     listed: dict[str, int] = {}
-    for i, o in enumerate(table.officers):
-        at = f"officers[{i}]"
-        why = pieces.commander_problem(o.commander)
-        if why is not None:
-            yield f"{at}.commander", why
-        elif i in again:
-            yield (f"{at}.commander", f"{o.commander} is listed twice (also officers[{again[i]}]): an "
-                   "officer has one rank, and the first would silently win")
+    for i, problem in named_once([o.commander for o in table.officers], "officers", "commander",
+                                 pieces.commander_problem, "an officer has one rank"):
+        if problem is not None:
+            yield problem
         else:
-            listed[o.commander] = i
+            listed[table.officers[i].commander] = i
     for cid, i in listed.items():
         o, side = table.officers[i], pieces.commanders[cid].side
         if o.attached_to is not None:

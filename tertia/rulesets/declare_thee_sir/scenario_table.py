@@ -31,7 +31,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from tertia.core.scenario import MAX_PIECES, Flag, Ident, Positive, Scenario, Strict
-from tertia.core.table_checks import Pieces, first_seen
+from tertia.core.table_checks import Pieces, named_once
 
 Formation = Literal["line", "long_march", "hedgehog", "caracole", "forlorn_hope"]
 """Game Mechanics I: Line, Long March (column) and Hedgehog (square); Optional Rules b:
@@ -85,17 +85,12 @@ class DeclareTable(Strict):
 def regiment_problems(table: DeclareTable, pieces: Pieces) -> Iterator[tuple[str, str]]:
     """Each regiment a unit of the battle, listed once; firelocks only for horse ("Cavalry
     with firelocks", Optional Rules b), and only dragoons start on foot."""
-    again = first_seen(r.unit for r in table.regiments)
-    for i, r in enumerate(table.regiments):
-        at = f"regiments[{i}]"
-        why = pieces.unit_problem(r.unit)
-        if why is not None:
-            yield f"{at}.unit", why
+    for i, problem in named_once([r.unit for r in table.regiments], "regiments", "unit", pieces.unit_problem,
+                                 "a regiment has one entry"):
+        if problem is not None:
+            yield problem
             continue
-        if i in again:
-            yield (f"{at}.unit", f"{r.unit} is listed twice (also regiments[{again[i]}]): a regiment has "
-                   "one entry, and the first would silently win")
-            continue
+        r, at = table.regiments[i], f"regiments[{i}]"
         kind = pieces.units[r.unit].type
         if r.firelocks and kind != "horse":
             yield f"{at}.firelocks", f"{r.unit} is {kind}: only horse carry firelocks (Optional Rules b)"
@@ -107,17 +102,12 @@ def general_problems(table: DeclareTable, pieces: Pieces) -> Iterator[tuple[str,
     """Each general a commander of the battle, listed once ("General and aide on a
     command stand": one stand, in one place), attached (``attached_to``) to a unit of his
     own side."""
-    again = first_seen(g.commander for g in table.generals)
-    for i, g in enumerate(table.generals):
-        at = f"generals[{i}]"
-        why = pieces.commander_problem(g.commander)
-        if why is not None:
-            yield f"{at}.commander", why
+    for i, problem in named_once([g.commander for g in table.generals], "generals", "commander",
+                                 pieces.commander_problem, "a general's stand has one entry"):
+        if problem is not None:
+            yield problem
             continue
-        if i in again:
-            yield (f"{at}.commander", f"{g.commander} is listed twice (also generals[{again[i]}]): a "
-                   "general's stand has one entry, and the first would silently win")
-            continue
+        g, at = table.generals[i], f"generals[{i}]"
         if g.attached_to is not None:
             side = pieces.commanders[g.commander].side
             why = pieces.unit_problem(g.attached_to, side, whose=f"{g.commander}'s")
