@@ -47,7 +47,7 @@ from typing import Any
 import httpx
 
 SERVER_WRAPPER = """
-import collections, gc, json, os, runpy, signal, sys, tracemalloc
+import collections, gc, json, os, runpy, signal, sys, threading, tracemalloc, types
 folder = os.environ["SOAK_TRACEMALLOC"]
 if folder:
     tracemalloc.start(int(os.environ.get("SOAK_FRAMES", "12")))
@@ -61,7 +61,92 @@ if folder:
 census_file = os.environ["SOAK_CENSUS"]
 if census_file:
     counted = []
+    shared = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+              types.CodeType, threading.Lock().__class__, threading.RLock().__class__)
+    def deep_size(root, seen=None):
+        # Bytes of the objects reached from root, but for shared ones (types, functions,
+        # modules, locks, a game's rule set and table).
+        from tertia.core.game import Game
+        seen = set() if seen is None else seen
+        total, stack = 0, [root]
+        while stack:
+            o = stack.pop()
+            if id(o) in seen or isinstance(o, (*shared, Game)):
+                continue
+            seen.add(id(o))
+            total += sys.getsizeof(o)
+            stack.extend(gc.get_referents(o))
+        return total
+    def memory_census():
+        # Where the process's memory is: Python's own allocator (its arenas and the bytes
+        # in use in them) and the C library's malloc (in use, free in its heaps, mapped).
+        found = {"threads (count)": threading.active_count()}
+        try:
+            import ctypes
+            class MallInfo2(ctypes.Structure):
+                _fields_ = [(n, ctypes.c_size_t) for n in (
+                    "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+                    "fordblks", "keepcost")]
+            libc = ctypes.CDLL("libc.so.6")
+            libc.mallinfo2.restype = MallInfo2
+            info = libc.mallinfo2()
+            found.update({"malloc: in use": info.uordblks, "malloc: free in its heaps": info.fordblks,
+                          "malloc: mapped blocks": info.hblkhd})
+        except (OSError, AttributeError):
+            pass
+        import tempfile
+        with tempfile.TemporaryFile() as f:
+            saved = os.dup(2)
+            os.dup2(f.fileno(), 2)
+            try:
+                sys._debugmallocstats()
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            f.seek(0)
+            text = f.read().decode(errors="replace")
+        for line in text.splitlines():
+            name, _, value = line.partition("=")
+            name = name.strip("# ").strip()
+            if name in ("arenas allocated current", "bytes in allocated blocks", "bytes in available blocks"):
+                number = int(value.strip().replace(",", ""))
+                found[f"pymalloc: {name}" + (" (count)" if "arenas" in name else "")] = number
+            if "unused pools" in name:
+                found["pymalloc: bytes in unused pools"] = int(value.strip().replace(",", ""))
+        # The resident memory by kind of mapping (Linux): the heap malloc grows by brk, the
+        # other anonymous memory (Python's arenas, malloc's other arenas and the large
+        # blocks it maps, threads' stacks), and files (the interpreter, libraries).
+        try:
+            resident = collections.Counter()
+            kind = None
+            with open("/proc/self/smaps") as f:
+                for line in f:
+                    head = line.split()
+                    if "-" in head[0] and not head[0].endswith(":"):
+                        path = head[5] if len(head) > 5 else ""
+                        kind = "heap" if path == "[heap]" else "files" if path.startswith("/") else \
+                            "other" if path else "anonymous"
+                    elif head[0] == "Rss:":
+                        resident[kind] += int(head[1]) * 1024
+            found.update({f"rss: {name}": value for name, value in resident.items()})
+        except OSError:
+            pass
+        return found
     def census(signum, frame):
+        # Never into the server's own code: a fault here is printed, and an empty census written.
+        try:
+            counts = counted_now()
+        except Exception:
+            import traceback
+            traceback.print_exc()
+            counts = {}
+        path = f"{census_file}-{len(counted)}"
+        with open(path + ".part", "w") as f:
+            json.dump(counts, f)
+        os.replace(path + ".part", path)
+        counted.append(path)
+    def counted_now():
+        memory = memory_census()  # first: the census's own lists and sets are large
         objects = gc.get_objects()
         kinds = collections.Counter(type(o).__qualname__ for o in objects)
         caches = {}
@@ -72,18 +157,66 @@ if census_file:
             if type(o).__name__ == "GameService":
                 caches["GameService.games_in_memory"] = len(o._live)
                 caches["GameService.asked"] = len(o._asked)
-        path = f"{census_file}-{len(counted)}"
-        with open(path + ".part", "w") as f:
-            json.dump({"kinds": dict(kinds.most_common(200)), "caches": caches}, f)
-        os.replace(path + ".part", path)
-        counted.append(path)
+        held = collections.Counter()
+        for o in objects:
+            if type(o).__name__ == "_lru_cache_wrapper" and o.cache_info().currsize:
+                name = getattr(o, "__qualname__", None) or "?"
+                held[f"cache {getattr(o, '__module__', '?')}.{name}"] += deep_size(o)
+            if type(o).__name__ == "GameService":
+                for live in list(o._live.values()):
+                    seen = set()
+                    now = live.states[-1]
+                    parts = {"memos of the current position":
+                                 (now.cache, now.measured, now.rosters, now.selected),
+                             "steps (actions and events)": live.steps,
+                             "positions held": live.states._held,
+                             "positions worked out again": live.states._remade,
+                             "observations": live._observations, "observations as JSON": live._observed,
+                             "log entries told": live._lines, "AI players": (live.players, live.rngs),
+                             "rest of the game": live}
+                    for part, root in parts.items():
+                        held[f"games: {part}"] += deep_size(root, seen)
+                    held["games: steps played (count)"] += len(live.steps)
+        for module_name, module in list(sys.modules.items()):
+            if module_name.startswith("tertia"):
+                for attribute, value in list(vars(module).items()):
+                    if type(value) in (dict, list, set) and len(value) > 100 and attribute[:2] != "__":
+                        held[f"module {module_name}.{attribute}"] += deep_size(value)
+        from tertia.core.game import Game
+        seen = set()
+        for o in objects:
+            if type(o) is Game:
+                held["rule sets and tables of the games made (shared by games)"] += deep_size(vars(o), seen)
+                held["rule sets and tables (count)"] += 1
+        held.update(memory)
+        # Every other object the garbage collector's reach, by type: what the server holds
+        # outside the games.
+        every = set()
+        for o in objects:
+            if type(o).__name__ == "GameService":
+                for live in list(o._live.values()):
+                    deep_size(live, every)
+        stack = list(objects)
+        while stack:
+            o = stack.pop()
+            if id(o) not in every:
+                every.add(id(o))
+                held[f"outside the games: {type(o).__qualname__}"] += sys.getsizeof(o)
+                stack.extend(gc.get_referents(o))
+        del every, stack
+        held["gc: objects tracked (count)"] = len(objects)
+        del objects
+        return {"kinds": dict(kinds.most_common(200)), "caches": caches, "held": dict(held)}
     signal.signal(signal.SIGUSR2, census)
 sys.argv = ["tertia", *sys.argv[1:]]
 runpy.run_module("tertia", run_name="__main__")
 """
 """How the server is started: ``python -m tertia`` with, under ``--tracemalloc``, a
-snapshot dumped on each SIGUSR1, and under ``--census`` a count of objects by type and of
-the entries of every cache on each SIGUSR2."""
+snapshot dumped on each SIGUSR1, and under ``--census`` on each SIGUSR2 a count of objects
+by type, of the entries of every cache, and of the bytes the games held in memory hold
+(by part), the caches, the engine's module-level tables, the rule sets and tables, and
+everything else (by type), beside what Python's allocator and malloc hold and the resident
+memory by kind of mapping."""
 
 WAIT_SECONDS = 20
 """The page's long-poll."""
@@ -309,10 +442,11 @@ class Player(threading.Thread):
         self.get(base + "/view", token, log_from=0)
 
 
-def start_server(port: int, db: Path, snapshots: Path | None, census: Path | None) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: Path, snapshots: Path | None, census: Path | None,
+                 options: list[str]) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SOAK_TRACEMALLOC": str(snapshots or ""), "SOAK_CENSUS": str(census or "")}
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVER_WRAPPER, "serve", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-c", SERVER_WRAPPER, "serve", "--port", str(port), "--db", str(db), *options],
         env=env, stdout=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
@@ -350,13 +484,35 @@ def take_census(process: subprocess.Popen[bytes], base: Path, index: int) -> dic
     return found
 
 
-def report_census(first: dict[str, Any], last: dict[str, Any], top: int = 25) -> None:
-    print("\ncaches (entries) at the end of the warm-up and at the end:")
+def report_census(counts: list[dict[str, Any]], top: int = 25) -> None:
+    first, last = counts[0], counts[-1]
+    held = [c.get("held", {}) for c in counts]
+    names = sorted({name for h in held for name in h})
+
+    def row(name: str) -> str:
+        values = [h.get(name, 0) for h in held]
+        shown = [f"{v:7d}" if name.endswith("(count)") else f"{v / 2**20:7.2f}" for v in values]
+        return f"  {' '.join(shown)}  {name}"
+
+    print("\nwhat the server holds (MiB, or a count) at the end of the warm-up and each minute after:")
+    outside = "outside the games: "
+    small = 2**17  # a module's table of less than 128 KiB is not shown
+    for name in names:
+        if not name.startswith(outside) and not (name[:7] == "module " and held[-1].get(name, 0) < small):
+            print(row(name))
+    grown = sorted((n for n in names if n.startswith(outside)),
+                   key=lambda n: held[0].get(n, 0) - held[-1].get(n, 0))
+    before, after = (sum(h.get(n, 0) for n in grown) / 2**20 for h in (held[0], held[-1]))
+    print(f"  everything else the server holds, by type: {before:.2f} MiB, then {after:.2f} MiB; "
+          f"grown most (top {top // 2}):")
+    for name in grown[:top // 2]:
+        print(row(name))
+    print("caches (entries) at the end of the warm-up and at the end:")
     before, after = first.get("caches", {}), last.get("caches", {})
     for name in sorted(set(before) | set(after)):
         if before.get(name) != after.get(name) or name.startswith(("tertia", "GameService")):
             print(f"  {before.get(name, 0):8d} {after.get(name, 0):8d}  {name}")
-    kinds = {k: last["kinds"].get(k, 0) - first["kinds"].get(k, 0)
+    kinds = {k: last.get("kinds", {}).get(k, 0) - first.get("kinds", {}).get(k, 0)
              for k in set(first.get("kinds", {})) | set(last.get("kinds", {}))}
     print(f"objects the garbage collector tracks, grown most by type (top {top}):")
     for name, grown in sorted(kinds.items(), key=lambda kv: -kv[1])[:top]:
@@ -410,6 +566,8 @@ def main() -> int:
                         help="actions a player makes in a battle before leaving it for another")
     parser.add_argument("--max-growth", type=float, default=20.0,
                         help="MiB the server may grow after the warm-up before the run fails")
+    parser.add_argument("--max-games", type=int, default=None,
+                        help="games the server holds in memory at most (default: tertia serve's)")
     parser.add_argument("--tracemalloc", action="store_true",
                         help="run the server under tracemalloc and show where memory grew")
     parser.add_argument("--census", action="store_true",
@@ -421,7 +579,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tertia-soak-") as tmp:
         snapshots = Path(tmp) if args.tracemalloc else None
         census = Path(tmp) / "census" if args.census else None
-        server = start_server(port, Path(tmp) / "games.sqlite3", snapshots, census)
+        options = [] if args.max_games is None else ["--max-games", str(args.max_games)]
+        server = start_server(port, Path(tmp) / "games.sqlite3", snapshots, census, options)
         counts: list[dict[str, Any]] = []
         rss = rss_reader(server.pid)
         tally, stop = Tally(), threading.Event()
@@ -447,8 +606,8 @@ def main() -> int:
                     return 1
                 if snapshots is not None and not taken and elapsed >= warmup:
                     taken.append(snapshot(server, snapshots, 0))
-                if census is not None and not counts and elapsed >= warmup:
-                    counts.append(take_census(server, census, 0))
+                if census is not None and elapsed >= warmup + 60 * len(counts):
+                    counts.append(take_census(server, census, len(counts)))
                 samples.append((elapsed, memory))
                 with tally.lock:
                     print(f"{elapsed:6.0f} {samples[-1][1]:8.1f} {tally.games:6d} {tally.finished:5d} "
@@ -470,8 +629,8 @@ def main() -> int:
             print(f"the server stopped {time.monotonic() - began:.1f} s after SIGTERM")
         if len(taken) == 2 and all(p.exists() for p in taken):
             report_growth(taken[0], taken[1])
-        if len(counts) == 2:
-            report_census(counts[0], counts[1])
+        if len(counts) >= 2:
+            report_census(counts)
     counted = [(t / 60, m) for t, m in samples if t >= warmup] or [(t / 60, m) for t, m in samples]
     head = sum(m for _, m in counted[:3]) / len(counted[:3])
     tail = sum(m for _, m in counted[-3:]) / len(counted[-3:])
