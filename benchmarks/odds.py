@@ -29,10 +29,10 @@ def main() -> None:
     game = Game(get_ruleset("larger-battles"), load_scenario(POSITION))
     state = game.ruleset.initial_state(game.scenario)
     queries = {
-        "melee": game.ruleset.query(state, "melee", "p-foot", "r-foot"),
+        "melee": game.ruleset.query(state, "melee", "p-foot", "r-foot", {}),
         "melee, support and commander": game.ruleset.query(
-            state, "melee", "p-foot", "r-foot", supports=("p-support",), commander="p-cmd"),
-        "bombardment": game.ruleset.query(state, "bombard", "p-gun", "r-horse"),
+            state, "melee", "p-foot", "r-foot", {"supports": ("p-support",), "commander": "p-cmd"}),
+        "bombardment": game.ruleset.query(state, "bombard", "p-gun", "r-horse", {}),
     }
     for label, (ready, action) in queries.items():
         odds(game, ready, action)  # warm up

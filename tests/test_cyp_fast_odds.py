@@ -45,9 +45,9 @@ class _FaceByFace(frozenset[str]):
         return isinstance(purpose, str) and purpose.startswith(SLOW)
 
 
-def _slow_branches(run: Callable[[Any], Any], *, max_leaves: int = MAX_LEAVES,
-                   seconds: float | None = None) -> list[Branch[Any]]:
-    return enumeration._walk_all(run, _FaceByFace(), max_leaves)
+def _slow_branches(run: Callable[[Any], Any], *, max_leaves: int = MAX_LEAVES, budget: int | None = None,
+                   meter: enumeration.WorkMeter | None = None) -> list[Branch[Any]]:
+    return enumeration._walk_all(run, _FaceByFace(), max_leaves, budget, meter or enumeration.WorkMeter())
 
 
 def _slow_odds(monkeypatch: pytest.MonkeyPatch, game: Game, ready: GameState, question: Any) -> Odds:

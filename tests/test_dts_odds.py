@@ -288,8 +288,9 @@ def test_a_rout_of_many_stands_is_refused_not_guessed() -> None:
     ready, action = game.ruleset.query(state, "charge", "a", "t")
     with pytest.raises(TooManyBranches):
         odds(game, ready, action, max_leaves=2000)
-    with pytest.raises(TooManyBranches, match=r"walked in 0\.01 seconds"):
-        odds(game, ready, action, seconds=0.01)
+    with pytest.raises(TooManyBranches, match=r"more work than a question may cost") as refused:
+        odds(game, ready, action, budget=50)
+    assert refused.value.walked is not None and 0 < refused.value.walked < 1
 
 
 # --- the command line and the page ------------------------------------------------------------
@@ -317,10 +318,10 @@ def test_tertia_odds_gives_a_volley_on_edgehill() -> None:
 
 def test_tertia_odds_says_in_one_line_when_a_question_is_too_large() -> None:
     result = runner.invoke(app, ["odds", EDGEHILL, "--rules", "declare-thee-sir", "--attacker",
-                                 "r-guns-right", "--target", "p-cessex-foot-2", "--seconds", "1"])
+                                 "r-guns-right", "--target", "p-cessex-foot-2", "--budget", "100"])
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and "no exact odds for this action: more branches than can be walked" in lines[0]
+    assert len(lines) == 1 and "no exact odds for this action: more work than a question may cost" in lines[0]
 
 
 @pytest.fixture
@@ -353,7 +354,7 @@ def test_the_pages_odds_of_a_volley_and_a_refusal_too_large(client: TestClient,
     shot = {"type": "dts_fire", "unit": "p-guns-left", "target": "r-rupert-horse"}
     body = client.post(f"/api/games/{gid}/odds", headers=me, json=shot).json()
     assert body == odds(live.game, live.state, Fire(unit="p-guns-left", target="r-rupert-horse")).to_dict()
-    monkeypatch.setattr(web_games, "ODDS_SECONDS", 0.0)
+    monkeypatch.setattr(web_games, "ODDS_BUDGET", 1)
     refused = client.post(f"/api/games/{gid}/odds", headers=me, json=shot)
     assert refused.status_code == 422 and refused.json()["code"] == "TOO_MANY_BRANCHES"
     assert "\n" not in refused.json()["message"]

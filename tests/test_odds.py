@@ -365,3 +365,58 @@ facing = 180
     assert refused.exit_code == 1
     assert "--defender-commander r-near cannot take part" in refused.output
     assert runner.invoke(app, bombard).exit_code == 0
+
+
+# --- the work budget -----------------------------------------------------------------------
+
+
+def _two_dice(dice):  # type: ignore[no-untyped-def]
+    """Two D6 each read by arithmetic before the next is rolled: 36 walks of 2 dice each,
+    3 units of work a walk."""
+    first = dice.roll(D6, "a") + 0
+    return first + dice.roll(D6, "b")
+
+
+def test_the_work_of_a_walk_is_one_a_walk_and_one_a_die() -> None:
+    from tertia.analysis.enumerate import WorkMeter
+
+    meter = WorkMeter()
+    assert len(enumerate_branches(_two_dice, meter=meter)) == 36
+    assert meter.work == 36 * 3
+    assert len(enumerate_branches(_two_dice, budget=36 * 3)) == 36  # the budget exactly is enough
+
+
+def test_a_walk_over_its_budget_is_refused_with_the_share_of_chance_it_walked() -> None:
+    """Counted in work, the refusal is the same on any machine: 12 walks fit a budget of
+    34 units (the check comes before each walk), a third of the chance."""
+    from tertia.analysis.enumerate import TooManyBranches
+
+    refusals = []
+    for _ in range(2):
+        with pytest.raises(TooManyBranches) as refused:
+            enumerate_branches(_two_dice, budget=34)
+        refusals.append(refused.value)
+    assert str(refusals[0]) == str(refusals[1])
+    assert len(refusals[0].partial) == 12 and refusals[0].walked == Fraction(12, 36)
+    assert "(12 branches walked, 33.3% of the chance)" in str(refusals[0])
+
+
+def test_the_bounds_a_refusal_gives_hold_the_exact_answer() -> None:
+    """A melee with a support and a commander, refused part way: each chance the walked
+    branches prove bounds the exact one, at least what was walked, at most that plus the
+    rest; more budget, narrower bounds."""
+    from tertia.analysis.enumerate import TooManyBranches
+
+    game, state = duel("horse", "horse", commanders=[commander("c", P, 30, 7.5, command="right")])
+    action = Attack(attacker="a", target="t", commander="c")
+    exact = odds(game, state, action).summary["target_removed_exact"]
+    widths = []
+    for budget in (20, 60):
+        with pytest.raises(TooManyBranches, match="target removed") as refused:
+            odds(game, state, action, budget=budget)
+        low, high = (Fraction(part.rstrip("%,")) / 100 for part in
+                     str(refused.value).split("target removed ")[1].split(" to ")[:2])
+        assert refused.value.walked is not None
+        assert low - Fraction(1, 1000) <= exact <= high + Fraction(1, 1000)
+        widths.append(high - low)
+    assert widths[1] < widths[0]

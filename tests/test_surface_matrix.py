@@ -241,7 +241,7 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
     words = [w for w in ruleset.ACTION_WORDS if w not in ruleset.GUN_WORDS] or [None]
     # One of the rule set's words a seed, in turn: the seeds of a cell ask them all between them.
     word = words[(seed - 1) % len(words)]
-    args = ["odds", str(battle.record), "--attacker", attacker.id, "--target", target.id, "--seconds", "1"]
+    args = ["odds", str(battle.record), "--attacker", attacker.id, "--target", target.id]
     code, out = invoke(*args, *(["--action", word] if word else []))
     if code == 0:
         assert "%" in out or "/" in out, out

@@ -13,7 +13,6 @@ grouping is always exact.
 from __future__ import annotations
 
 import operator
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,8 +30,27 @@ MAX_DEPTH = 200
 for ever has no finite tree to walk)."""
 
 
+ODDS_BUDGET = 6_000
+"""The work a question of odds may cost before it is refused, shared by every front end
+(the terminal, the page, the benchmark): one unit for each walk down the chance tree and
+one for each die rolled on it, about the cost of running the rules once. Counted in work,
+never seconds, so whether a question is answered, and its refusal's words, are the same
+on any machine under any load; sized by ``benchmarks/odds_budget.py`` so that no question
+costs the server much more than a second of CPU."""
+
+
 class TooManyBranches(RuntimeError):
-    """The procedure has more chance branches than enumeration allows."""
+    """The procedure has more chance branches than enumeration allows.
+
+    ``partial`` holds the branches walked before it gave up and ``walked`` their chance
+    (the share of all chance they prove), when that is exact: ``None`` when an attempt
+    rolled again has left the walked branches' weights unsettled."""
+
+    def __init__(self, message: str, partial: list[Branch[Any]] | None = None,
+                 walked: Fraction | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial or []
+        self.walked = walked
 
 
 class _RolledAgain(BaseException):
@@ -205,27 +223,40 @@ class Branch(Generic[T]):
     rolls: tuple[tuple[str, str, int], ...]  # (purpose, die, representative face)
 
 
+_Found = list[tuple[T, Fraction, tuple[tuple[str, str, int], ...], list[tuple[int, ...]]]]
+"""Branches found on a walk: the result, its chance before any attempt rolled again is
+shared out, the dice, and the attempts it passed through."""
+
+
+@dataclass
+class WorkMeter:
+    """The work an enumeration did (in :data:`ODDS_BUDGET`'s units), read by benchmarks."""
+
+    work: int = 0
+
+
 def enumerate_branches(
-    run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES, seconds: float | None = None
+    run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES, budget: int | None = None,
+    meter: WorkMeter | None = None,
 ) -> list[Branch[T]]:
     """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1.
 
-    ``seconds`` bounds the time the walk may take, for a front end that must answer while
-    someone waits: a tree not walked by then is refused (:class:`TooManyBranches`) as one
-    with too many branches is, never answered in part. Without it the answer depends only
-    on the tree."""
+    ``budget`` bounds the work the walk may do (:data:`ODDS_BUDGET`), for a front end that
+    must answer while someone waits: a tree not walked within it is refused
+    (:class:`TooManyBranches`, with the branches walked) as one with too many branches is,
+    never answered in part. The answer, or the refusal, depends only on the tree."""
     opaque: frozenset[str] = frozenset()
-    deadline = None if seconds is None else time.monotonic() + seconds
+    meter = meter if meter is not None else WorkMeter()
     while True:
         try:
-            return _walk_all(run, opaque, max_leaves, deadline, seconds)
+            return _walk_all(run, opaque, max_leaves, budget, meter)
         except _LateUse as late:
             opaque = opaque | {late.purpose}
 
 
 def _walk_all(
-    run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int,
-    deadline: float | None = None, seconds: float | None = None,
+    run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int, budget: int | None,
+    meter: WorkMeter,
 ) -> list[Branch[T]]:
     """Depth first over the chance tree. A stack entry is a prefix of faces to replay, each
     with the set of faces it stands for. Uses of a value before the next die are the same
@@ -235,15 +266,12 @@ def _walk_all(
     An attempt the rules roll again ends its walk; what it would have had is shared out
     over the attempt's outcomes that decide, in proportion (the chance of each outcome
     given that the attempt decides), which is what rolling again and again comes to."""
-    found: list[tuple[T, Fraction, tuple[tuple[str, str, int], ...], list[tuple[int, ...]]]] = []
+    found: _Found[T] = []
     rolled_again: dict[tuple[int, ...], Fraction] = {}
     stack: list[tuple[list[int], list[frozenset[int]]]] = [([], [])]
-    walked = 0
     while stack:
-        if deadline is not None and time.monotonic() > deadline:
-            raise TooManyBranches(f"more branches than can be walked in {seconds:g} seconds "
-                                  f"({walked} walked, {len(stack)} still to walk)")
-        walked += 1
+        if budget is not None and meter.work >= budget:
+            raise _refusal(found, rolled_again)
         prefix, stands_for = stack.pop()
         walker = _Walker(prefix, opaque)
         again: int | None = None
@@ -253,6 +281,7 @@ def _walk_all(
             again = rolled.mark
         finally:
             walker.running = False
+            meter.work += 1 + len(walker.slots)
         numerator = denominator = 1
         chosen: list[int] = []
         chosen_sets: list[frozenset[int]] = []
@@ -285,9 +314,23 @@ def _walk_all(
             raise TooManyBranches(f"more than {max_leaves} branches")
     if any(share >= 1 for share in rolled_again.values()):
         raise TooManyBranches("an attempt the rules roll again whatever the dice show")
+    return _settled(found, rolled_again)
+
+
+def _settled(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) -> list[Branch[T]]:
+    """The branches found, each attempt rolled again shared out over its other outcomes."""
     branches: list[Branch[T]] = []
     for result, probability, rolls, nodes in found:
         for node in nodes:
             probability /= 1 - rolled_again.get(node, Fraction(0))
         branches.append(Branch(result, probability, rolls))
     return branches
+
+
+def _refusal(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) -> TooManyBranches:
+    """The refusal of a walk over its budget, with what the walked branches prove: their
+    share of all chance, exact unless an attempt rolled again is not yet fully walked."""
+    walked = None if rolled_again else sum((f[1] for f in found), Fraction(0))
+    share = "" if walked is None else f", {float(walked):.1%} of the chance"
+    return TooManyBranches(f"more work than a question may cost ({len(found):,} branches walked{share})",
+                           [] if rolled_again else _settled(found, {}), walked)

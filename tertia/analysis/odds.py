@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tertia.analysis.enumerate import MAX_LEAVES, TooManyBranches, enumerate_branches
+from tertia.analysis.enumerate import MAX_LEAVES, Branch, TooManyBranches, WorkMeter, enumerate_branches
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
 from tertia.core.dice import Dice
@@ -204,21 +204,56 @@ def chance_outcomes(
 
 def odds(
     game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None,
-    max_leaves: int = MAX_LEAVES, seconds: float | None = None,
+    max_leaves: int = MAX_LEAVES, budget: int | None = None, meter: WorkMeter | None = None,
 ) -> Odds:
     """Every result of ``action`` in ``state`` with its exact probability.
 
     A decision the rules ask of the other side mid-action (a defending commander, say) is
     answered by ``responses`` in order, or by the rule set's default answers. An action
-    with more than ``max_leaves`` branches, or not walked within ``seconds`` (when given),
-    is refused (:class:`~tertia.analysis.enumerate.TooManyBranches`)."""
+    with more than ``max_leaves`` branches, or more work than ``budget`` (when given:
+    :data:`~tertia.analysis.enumerate.ODDS_BUDGET`), is refused
+    (:class:`~tertia.analysis.enumerate.TooManyBranches`), its message giving the bounds
+    the branches walked prove. ``meter``, when given, counts the work done."""
     violations = game.validate(state, action)
     if violations:
         raise IllegalAction(violations)
     ruleset = game.ruleset
     run = _resolver(game, state, action, responses, action_alone=True)
+    try:
+        branches = enumerate_branches(run, max_leaves=max_leaves, budget=budget, meter=meter)
+    except TooManyBranches as refused:
+        raise _bounded(game, state, action, refused) from None
+    outcomes, attack = _outcomes(game, state, branches)
+    attacker, target = _parties(action, attack)
+    return Odds(
+        ruleset=ruleset.id,
+        action=action,
+        attacker=attacker,
+        target=target,
+        modifiers=tuple(attack.modifiers) if attack else (),
+        defender_modifiers=tuple(attack.defender_modifiers) if attack else (),
+        outcomes=outcomes,
+        summary=summarise(state, outcomes, attacker, target, ruleset.ODDS_MEASURES),
+        measures=ruleset.ODDS_MEASURES,
+    )
 
-    branches = enumerate_branches(run, max_leaves=max_leaves, seconds=seconds)
+
+def _parties(action: Action, attack: AttackResolved | None) -> tuple[str | None, str | None]:
+    """The attacker and the target an odds answer is about: the attack's, when one was
+    resolved, else those the action names."""
+    if attack is not None:
+        return attack.attacker, attack.target
+    target = getattr(action, "target", None)
+    attacker = getattr(action, "attacker", None) or getattr(action, "gun", None) or (
+        getattr(action, "unit", None) if target is not None else None)
+    return attacker, target
+
+
+def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[GameState, list[Event]]]]
+              ) -> tuple[tuple[Outcome, ...], AttackResolved | None]:
+    """The distinct results of ``branches`` (equal effects merged), likeliest first, and the
+    attack they resolve, if any."""
+    ruleset = game.ruleset
     merged: dict[str, tuple[Fraction, dict[str, dict[str, Any]]]] = {}
     attack: AttackResolved | None = None
     for branch in branches:
@@ -238,22 +273,26 @@ def odds(
             key=lambda o: (-o.probability, o.description),
         )
     )
-    target = getattr(action, "target", None)
-    attacker = getattr(action, "attacker", None) or getattr(action, "gun", None) or (
-        getattr(action, "unit", None) if target is not None else None)
-    if attack is not None:
-        attacker, target = attack.attacker, attack.target
-    return Odds(
-        ruleset=ruleset.id,
-        action=action,
-        attacker=attacker,
-        target=target,
-        modifiers=tuple(attack.modifiers) if attack else (),
-        defender_modifiers=tuple(attack.defender_modifiers) if attack else (),
-        outcomes=outcomes,
-        summary=summarise(state, outcomes, attacker, target, ruleset.ODDS_MEASURES),
-        measures=ruleset.ODDS_MEASURES,
-    )
+    return outcomes, attack
+
+
+def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranches) -> TooManyBranches:
+    """``refused`` with the bounds its walked branches prove on each chance the summary
+    gives of the target: at least what they show, at most that plus the chance not yet
+    walked."""
+    walked = refused.walked
+    if walked is None or not refused.partial:
+        return refused
+    outcomes, attack = _outcomes(game, state, refused.partial)
+    attacker, target = _parties(action, attack)
+    summary = summarise(state, outcomes, attacker, target, game.ruleset.ODDS_MEASURES)
+    rest = 1 - walked
+    bounds = [f"{name.removesuffix('_exact').replace('_', ' ')} {float(p):.1%} "
+              f"to {float(min(p + rest, Fraction(1))):.1%}"
+              for name, p in summary.items()
+              if name.startswith("target_") and name.endswith("_exact") and isinstance(p, Fraction)]
+    proved = f"; the branches walked prove: {', '.join(bounds)}" if bounds else ""
+    return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
 
 
 def _distribution(outcomes: Sequence[Outcome], unit: str | None, name: str) -> dict[str, Fraction]:

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperOption
 
-from tertia.analysis.enumerate import TooManyBranches
+from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import Odds, UnaskedResponse, odds
 from tertia.cli.common import OptionOpt, RulesForFileOpt, fail, out, parse_options, state_from_file
 from tertia.cli.main import Command, app
@@ -20,8 +20,6 @@ from tertia.core.violations import IllegalAction
 from tertia.rulesets import ruleset_class, ruleset_ids
 
 BAR_WIDTH = 30
-SECONDS = 60.0
-"""How long the exact odds may take before the action is refused as too large."""
 
 
 def action_words() -> dict[str, tuple[str, ...]]:
@@ -128,8 +126,10 @@ def odds_command(
     defender_commander: Annotated[
         str | None, typer.Option(help="The defender's encouraging commander")
     ] = None,
-    seconds: Annotated[float, typer.Option(help="Give up on an action whose branches take longer "
-                                           "than this to walk", min=1)] = SECONDS,
+    budget: Annotated[int, typer.Option(
+        help="Give up on an action whose branches cost more work than this (units of work: a "
+             "walk down the chance tree or a die rolled; the page allows the default)",
+        min=1)] = ODDS_BUDGET,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
     """Exact odds of an attack, shot or bombardment in the position the file gives, under
@@ -145,7 +145,7 @@ def odds_command(
             fail(f"{unknown[0]} is not a particular of an action under {game.ruleset.id}")
         ready, act = game.ruleset.query(state, action, attacker, target, details)
         result = odds(game, ready, act, responses=game.ruleset.query_responses(ready, details),
-                      seconds=seconds)
+                      budget=budget)
     except IllegalAction as exc:
         fail("; ".join(str(v) for v in exc.violations))
     except UnaskedResponse:

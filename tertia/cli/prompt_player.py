@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tertia.analysis.enumerate import TooManyBranches
+from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
@@ -353,15 +353,10 @@ def _parse(spec: FieldSpec, answer: str, pieces: Sequence[Unit] | None) -> Any:
 
 # --- odds before the dice --------------------------------------------------------------------
 
-ODDS_SECONDS = 10.0
-"""How long the odds shown before the dice may take: an action whose branches take longer
-is said to have too many outcomes to list."""
-
-
 def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
     """The exact odds of ``action`` worked out from what the side sees, as lines."""
     try:
-        result = odds(game, seen, action, seconds=ODDS_SECONDS)
+        result = odds(game, seen, action, budget=ODDS_BUDGET)
     except TooManyBranches:
         return ["  (too many outcomes to list exactly)"]
     except (IllegalAction, KeyError, TypeError, ValueError):

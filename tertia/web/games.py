@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from tertia.analysis.enumerate import TooManyBranches
+from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import UnaskedResponse, odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.events import Event
@@ -65,9 +65,6 @@ page asks at least every 20 seconds, waiting for changes): a battle of the AI ag
 itself that nobody watches any more, or an AI's turn nobody waits for, stops there, and
 goes on when the game is next asked for."""
 DRAWN_SEED_BITS = 128
-ODDS_SECONDS = 10.0
-"""How long a question of odds may walk its branches while the game waits: an action whose
-branches take longer is refused as too large (TOO_MANY_BRANCHES), never answered in part."""
 
 
 def drawn_seed() -> int:
@@ -513,7 +510,7 @@ class GameService:
         with live.lock:
             side = self.acting_side(live, roles)
             try:
-                answer = odds(live.game, live.state, action, seconds=ODDS_SECONDS).to_dict()
+                answer = odds(live.game, live.state, action, budget=ODDS_BUDGET).to_dict()
             except IllegalAction as exc:
                 raise illegal(exc.violations) from None
             except TooManyBranches as exc:
@@ -532,7 +529,7 @@ class GameService:
         try:
             seen = live.game.observed_state(live.state, side)
             full = live.game.sample_hidden(seen, side, random.Random(live.state.step))
-            return odds(live.game, full, action, seconds=ODDS_SECONDS).to_dict()
+            return odds(live.game, full, action, budget=ODDS_BUDGET).to_dict()
         except Exception:  # a redacted position the rules cannot resolve: nothing to compare
             return None
 
@@ -646,14 +643,14 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
         if view_of(ready) is not None:  # what the rules cannot make a die of, sampled from the view
             ready = ruleset.sample_hidden(game.table, ready, side, random.Random(seen.step))
         responses = ruleset.query_responses(ready, details)
-        answer = odds(game, ready, action, responses=responses, seconds=ODDS_SECONDS).to_dict()
+        answer = odds(game, ready, action, responses=responses, budget=ODDS_BUDGET).to_dict()
     except IllegalAction as exc:
         raise illegal(exc.violations) from None
     except UnaskedResponse as exc:
         raise ServiceError(409, "UNASKED_RESPONSE", f"{exc}: no such answer can take part") from None
     except TooManyBranches as exc:
         raise ServiceError(422, "TOO_MANY_BRANCHES", f"this question has too many outcomes to list "
-                           f"exactly within {ODDS_SECONDS:g} seconds: {exc}") from None
+                           f"exactly: {exc}") from None
     except (NotImplementedError, HiddenInformation) as exc:
         raise ServiceError(422, "NO_ODDS", f"no exact odds for this question: {exc}") from None
     return {**answer, "side": side}
