@@ -89,6 +89,8 @@ def main() -> int:
     parser.add_argument("baseline", type=Path, help="the checkout to compare against")
     parser.add_argument("candidate", type=Path, help="the checkout measured")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved pairs per rule set (5)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="battles a run, the same for every case (each case's own by default)")
     parser.add_argument("--instructions", action="store_true",
                         help="count machine instructions under callgrind instead of timing")
     args = parser.parse_args()
@@ -106,6 +108,7 @@ def main() -> int:
     ratios: dict[str, list[float]] = {rules: [] for _, rules, _ in CASES}
     for i in range(args.rounds):
         for scenario, rules, games in CASES:
+            games = args.games or games
             before = rate(args.baseline, scenario, rules, games)
             after = rate(args.candidate, scenario, rules, games)
             ratios[rules].append(after / before)
