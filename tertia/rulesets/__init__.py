@@ -1,6 +1,8 @@
 """The registry of rule sets by engine id.
 
-The shipped rule sets register themselves when first asked for. Any other rule set
+The shipped rule sets are known by id from the start and each is imported when first
+played (:data:`SHIPPED`): a battle under one rule set never pays for importing the other
+four. Any other rule set
 registers itself with :func:`register_ruleset` when its module is imported; a module can
 be named to every front end (the command line, the server, simulations) without editing
 Tertia, by listing it in the ``TERTIA_RULESETS`` environment variable (modules separated
@@ -14,7 +16,9 @@ import importlib
 import os
 import threading
 from collections.abc import Iterator
+from collections.abc import Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
@@ -22,7 +26,35 @@ from tertia.core.ruleset import RuleSet
 
 R = TypeVar("R", bound=type[RuleSet])
 
-_REGISTRY: dict[str, type[RuleSet]] = {}
+
+@dataclass(frozen=True)
+class Shipped:
+    """A shipped rule set not yet imported: where its class is, and what the scenario
+    loader and the catalogue ask of every rule set before any is played (its class's
+    ``SCENARIO_TOP_LEVEL`` and ``SCENARIO_FILES``, and whether it declares a
+    ``SCENARIO_EXTENSION``; kept equal by ``tests/test_ruleset_loading.py``)."""
+
+    module: str
+    name: str
+    extension: bool = False
+    scenario_top_level: tuple[str, ...] = ()
+    scenario_files: Mapping[str, str] = field(default_factory=dict)
+
+    def load(self) -> type[RuleSet]:
+        cls: type[RuleSet] = getattr(importlib.import_module(self.module), self.name)
+        return cls
+
+
+SHIPPED: dict[str, Shipped] = {
+    "larger-battles": Shipped("tertia.rulesets.larger_battles", "LargerBattles", True, ("supplies",)),
+    "d3-commands": Shipped("tertia.rulesets.d3_commands", "D3Commands"),
+    "d3-cards": Shipped("tertia.rulesets.d3_cards", "D3Cards"),
+    "declare-thee-sir": Shipped("tertia.rulesets.declare_thee_sir", "DeclareTheeSir", True),
+    "charge-yr-pikes": Shipped("tertia.rulesets.charge_yr_pikes", "ChargeYrPikes", True),
+}
+"""The rule sets Tertia ships, by id, in the order they are listed."""
+
+_REGISTRY: dict[str, type[RuleSet] | Shipped] = {}
 _loaded = False
 _loading = False
 _LOCK = threading.RLock()
@@ -35,7 +67,10 @@ def register_ruleset(cls: R) -> R:
     """Make ``cls`` playable under its ``id`` (usable as a class decorator); raises
     ValueError when another class already has that id."""
     known = _REGISTRY.get(cls.id)
-    if known is not None and known is not cls:
+    if isinstance(known, Shipped) and known.load() is not cls:
+        raise ValueError(f"rule set id {cls.id!r} is taken by {known.module}.{known.name}; "
+                         f"{cls.__module__}.{cls.__qualname__} cannot register under it")
+    if isinstance(known, type) and known is not cls:
         raise ValueError(f"rule set id {cls.id!r} is taken by {known.__module__}.{known.__qualname__}; "
                          f"{cls.__module__}.{cls.__qualname__} cannot register under it")
     _REGISTRY[cls.id] = cls
@@ -48,7 +83,7 @@ def registered(cls: type[RuleSet]) -> Iterator[type[RuleSet]]:
     tests and tools that play a rule set without making it known for good); raises like
     :func:`register_ruleset` when its id is taken."""
     _load()
-    if _REGISTRY.get(cls.id) is cls:
+    if cls.id in _REGISTRY and ruleset_class(cls.id) is cls:
         yield cls
         return
     register_ruleset(cls)
@@ -58,13 +93,13 @@ def registered(cls: type[RuleSet]) -> Iterator[type[RuleSet]]:
         _REGISTRY.pop(cls.id, None)
 
 
-def _load() -> dict[str, type[RuleSet]]:
+def _load() -> dict[str, type[RuleSet] | Shipped]:
     """The registry, with the shipped rule sets and the named plugins in it.
 
-    Loading takes a while (it imports every rule set), so threads asking meanwhile wait
-    for it rather than see a registry filled in part; a failed load is tried again on the
-    next call. Within the loading thread (a plugin asking for the registry as it is
-    imported) the registry is answered as it stands."""
+    The shipped rule sets are listed, not imported. Loading the plugins may take a while,
+    so threads asking meanwhile wait for it rather than see a registry filled in part; a
+    failed load is tried again on the next call. Within the loading thread (a plugin
+    asking for the registry as it is imported) the registry is answered as it stands."""
     global _loaded, _loading
     if _loaded:
         return _REGISTRY
@@ -73,14 +108,8 @@ def _load() -> dict[str, type[RuleSet]]:
             return _REGISTRY
         _loading = True
         try:
-            from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
-            from tertia.rulesets.d3_cards import D3Cards
-            from tertia.rulesets.d3_commands import D3Commands
-            from tertia.rulesets.declare_thee_sir import DeclareTheeSir
-            from tertia.rulesets.larger_battles import LargerBattles
-
-            for cls in (LargerBattles, D3Commands, D3Cards, DeclareTheeSir, ChargeYrPikes):
-                register_ruleset(cls)
+            for ruleset_id, shipped in SHIPPED.items():
+                _REGISTRY.setdefault(ruleset_id, shipped)
             for name in filter(None, (n.strip() for n in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
                 try:
                     importlib.import_module(name)
@@ -108,11 +137,45 @@ def ruleset_ids() -> list[str]:
 
 
 def ruleset_class(ruleset_id: str) -> type[RuleSet]:
-    """The class registered under ``ruleset_id``; raises ValueError naming the known ids."""
+    """The class registered under ``ruleset_id``, a shipped one imported now if it was not
+    yet; raises ValueError naming the known ids."""
     registry = _load()
     if ruleset_id not in registry:
         raise ValueError(f"unknown rule set {ruleset_id!r}; known: {', '.join(registry)}")
-    return registry[ruleset_id]
+    found = registry[ruleset_id]
+    if isinstance(found, Shipped):
+        with _LOCK:
+            found = registry[ruleset_id]
+            if isinstance(found, Shipped):
+                found = registry[ruleset_id] = found.load()
+    return found
+
+
+def ruleset_module(ruleset_id: str) -> str:
+    """The module that defines the rule set, without importing a shipped one."""
+    found = _load()[ruleset_id]
+    return found.module if isinstance(found, Shipped) else found.__module__
+
+
+def scenario_top_level(ruleset_id: str) -> tuple[str, ...]:
+    """The top-level scenario fields the rule set's table claims (``SCENARIO_TOP_LEVEL``),
+    without importing a shipped rule set to learn them."""
+    found = _load()[ruleset_id]
+    return found.scenario_top_level if isinstance(found, Shipped) else found.SCENARIO_TOP_LEVEL
+
+
+def declares_extension(ruleset_id: str) -> bool:
+    """Does the rule set declare a scenario table of its own (``SCENARIO_EXTENSION``)?
+    Answered without importing a shipped rule set."""
+    found = _load()[ruleset_id]
+    return found.extension if isinstance(found, Shipped) else found.SCENARIO_EXTENSION is not None
+
+
+def scenario_files(ruleset_id: str) -> Mapping[str, str]:
+    """The battles the rule set ships (``SCENARIO_FILES``), without importing a shipped
+    rule set to learn them."""
+    found = _load()[ruleset_id]
+    return found.scenario_files if isinstance(found, Shipped) else found.SCENARIO_FILES
 
 
 def get_ruleset(ruleset_id: str, **options: Any) -> RuleSet:

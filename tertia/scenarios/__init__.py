@@ -13,6 +13,7 @@ be named, these and the battles registered rule sets ship, is
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -56,6 +57,14 @@ def builtin_names() -> list[str]:
 def list_builtin() -> list[ScenarioEntry]:
     """Every built-in scenario, sorted by name."""
     return [describe_scenario(name, load_builtin(name)) for name in builtin_names()]
+
+
+@cache
+def rules_listed(name: str) -> tuple[str, ...]:
+    """The rule sets a built-in scenario's ``rules`` list names, read from its file without
+    checking the rest (:func:`load_builtin` checks it all, under every rule set it names)."""
+    listed = tomllib.loads(_files()[name].read_text(encoding="utf-8")).get("rules", [])
+    return tuple(str(rules) for rules in listed)
 
 
 def describe_scenario(name: str, scenario: Scenario) -> ScenarioEntry:

@@ -29,7 +29,7 @@ from pathlib import Path
 from tertia import scenarios as builtin
 from tertia.core.scenario import Scenario
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
-from tertia.rulesets import ruleset_class, ruleset_ids
+from tertia.rulesets import ruleset_ids, scenario_files
 from tertia.scenarios import ScenarioEntry
 
 DEFAULT_SCENARIO = "edgehill"
@@ -43,7 +43,7 @@ def shipped_files() -> dict[str, tuple[str, Path]]:
     taken = set(builtin.builtin_names())
     found: dict[str, tuple[str, Path]] = {}
     for rules in ruleset_ids():
-        for name, file in sorted(ruleset_class(rules).SCENARIO_FILES.items()):
+        for name, file in sorted(scenario_files(rules).items()):
             if name not in taken and name not in found:
                 found[name] = (rules, Path(file))
     return found
@@ -80,7 +80,9 @@ def default_scenario(rules_id: str) -> str:
     """The battle fought under ``rules_id`` when none is named: Edgehill if it is written
     for the rule set, or if nothing is; else the first scenario written for it (a built-in
     before one a rule set ships, so a plugin's rule set fights its own battle)."""
-    suited = [s.name for s in written_for(rules_id)]
+    suited = [name for name in builtin.builtin_names() if rules_id in builtin.rules_listed(name)]
+    if not suited:  # only then are the battles rule sets ship read (checked, so slower)
+        suited = [s.name for s in shipped_scenarios() if rules_id in s.rules]
     return DEFAULT_SCENARIO if DEFAULT_SCENARIO in suited or not suited else suited[0]
 
 

@@ -9,12 +9,30 @@ import signal
 from collections.abc import Collection, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
 
 from tertia.analysis.sim.games import ChunkResult, GameSpec, Job, run_chunk
 from tertia.analysis.sim.scheduler import WorkerLost
 
-START_METHOD = "spawn"
-"""Fresh interpreters: no state inherited from the parent, the same on every platform."""
+START_METHOD = "forkserver"
+"""Workers forked from a fresh interpreter (the fork server) that has imported the engine
+and the rule sets a run plays once: no state inherited from the parent, and no worker
+pays for the imports again. ``spawn`` (each worker a fresh interpreter importing it all)
+where the platform has no fork server."""
+
+
+def worker_context(specs: Sequence[GameSpec]) -> BaseContext:
+    """The start method's context, its fork server told to import what ``specs`` play (a
+    fork server already running keeps what it imported: the modules are a head start,
+    never a condition)."""
+    if START_METHOD not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    from tertia.rulesets import ruleset_module
+
+    context = multiprocessing.get_context(START_METHOD)
+    modules = dict.fromkeys([__name__, *(ruleset_module(spec.rules) for spec in specs)])
+    context.set_forkserver_preload(list(modules))
+    return context
 
 
 class InProcessPool:
@@ -79,7 +97,7 @@ class ProcessPool:
         self.slots = workers
         self._executor = ProcessPoolExecutor(
             max_workers=workers,
-            mp_context=multiprocessing.get_context(START_METHOD),
+            mp_context=worker_context(specs),
             initializer=_start_worker,
             initargs=(list(specs), master_seed),
         )
