@@ -20,6 +20,7 @@ from tertia.rulesets.charge_yr_pikes.stands import LAID_OUT_KEPT, _laid_out
 UNBOUNDED = {
     "tertia.ai.lookup.resolve": "the AI references rule sets name",
     "tertia.scenarios._load_builtin": "the built-in scenario files",
+    "tertia.scenarios.rules_listed": "the built-in scenario files",
     "tertia.rulesets.charge_yr_pikes.tables.default_tables": "one set of tables",
     "tertia.rulesets.declare_thee_sir.ai.judgement._sums": "sums of a few dice",
     "tertia.rulesets.declare_thee_sir.ai.judgement._untested": "points tables and bonuses",
