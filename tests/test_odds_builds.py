@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -26,16 +27,22 @@ from typing import Any
 
 import tertia
 from tertia import _build
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.enumerate import MAX_LEAVES, TooManyBranches
 from tertia.analysis.odds import odds
+from tertia.battle import MAX_ACTIONS, dice_seed, player_seed
 from tertia.core.actions import Action
+from tertia.core.dice import SeededDice
 from tertia.core.events import DiceRolled
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rulesets import get_ruleset
 from tertia.scenarios import load_builtin
-from tests.test_conformance import cases, play
+from tertia.scenarios.catalogue import load_named
+from tests.plugin_rules import with_plugins
+from tests.test_conformance import cases
 
 INSTALLED = Path(tertia.__file__).resolve().parent.parent  # where this tertia is imported from
 HERE = Path(__file__).resolve().parent.parent  # where these tests are
@@ -59,12 +66,19 @@ it, so its charges are refused at any limit, and walking 50,000 branches for eac
 take hours; its steps within 200 branches are compared in full, the rest by their refusal.
 The example plugin's slice of it (``tests/example_rules``) likewise."""
 
-STEPS: dict[str, int] = {"declare-thee-sir": 12, "charge-yr-pikes": 0}
-"""Steps compared per playout where a rule set's playouts are long, and only those of
-its dice-driven kinds (the fighting): Declare Thee Sir draws a card per activation, a
-thousand steps a battle, and each volley or charge walks many branches. Charge yr Pikes!
-has no dice-driven player action (its dice fall in the phases a side's "done" sets off,
-whose odds are a whole turn's), so it is compared by its questions alone."""
+PER_KIND = 3
+"""Steps compared per action type and playout, the first that roll dice: every kind of
+dice-driven action is reached, and a die value handed to compiled code shows in any of
+them (the playouts themselves are played only as far as that takes)."""
+
+FIGHTING_ONLY = {"declare-thee-sir"}
+"""Rule sets whose steps are compared for their dice-driven kinds (the fighting) alone:
+Declare Thee Sir draws a card per activation, a thousand steps a battle."""
+
+NO_STEPS = {"charge-yr-pikes"}
+"""Rule sets compared by their questions alone: Charge yr Pikes! has no dice-driven
+player action (its dice fall in the phases a side's "done" sets off, whose odds are a
+whole turn's)."""
 
 QUESTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("declare-thee-sir", "edgehill", "fire", "p-guns-left", "r-rupert-horse"),
@@ -89,26 +103,14 @@ def _answer(game: Game, state: GameState, action: Action, max_leaves: int) -> An
 
 
 def conformance_odds() -> dict[str, list[Any]]:
-    """Per conformance playout, for each step that rolled dice: the action, and its odds
-    from the position before (:func:`_answer`); then the :data:`QUESTIONS`; as JSON,
-    fractions as text."""
+    """Per conformance playout, for the first :data:`PER_KIND` steps of each action type
+    that rolled dice: the action, and its odds from the position before
+    (:func:`_answer`); then the :data:`QUESTIONS`; as JSON, fractions as text."""
     found: dict[str, list[Any]] = {}
     for name, rules in cases():
         for kind in ("doctrine", "random"):
-            record = play(name, rules, kind, seed=SEED)
-            before = record.initial_state
-            steps: list[Any] = []
-            most = STEPS.get(rules)
-            for index, step in enumerate(record.steps):
-                if most is not None and len(steps) >= most:
-                    break
-                declared = record.game.ruleset.action_kind(step.action.type)
-                fights = declared is not None and declared.dice_driven
-                if any(isinstance(e, DiceRolled) for e in step.events) and (most is None or fights):
-                    answer = _answer(record.game, before, step.action, LEAVES.get(rules, MAX_LEAVES))
-                    steps.append([index, step.action.to_dict(), answer])
-                before = step.state
-            found[f"{name} under {rules}, {kind} players"] = steps
+            if rules not in NO_STEPS:
+                found[f"{name} under {rules}, {kind} players"] = _compared_steps(name, rules, kind)
     for rules, name, word, attacker, target in QUESTIONS:
         game = Game(get_ruleset(rules), load_builtin(name))
         ready, action = game.ruleset.query(game.ruleset.initial_state(game.scenario), word, attacker, target)
@@ -116,6 +118,35 @@ def conformance_odds() -> dict[str, list[Any]]:
             [0, action.to_dict(), _answer(game, ready, action, MAX_LEAVES)]]
     as_json: dict[str, list[Any]] = json.loads(json.dumps(found, default=str))  # fractions as "7/36"
     return as_json
+
+
+def _compared_steps(name: str, rules: str, kind: str) -> list[Any]:
+    """The conformance playout (its players, dice and seed) played until each action type
+    seen has had :data:`PER_KIND` steps that rolled dice, or to its end; those steps with
+    their odds."""
+    with with_plugins():
+        game = Game(get_ruleset(rules), load_named(name))
+        make = DoctrinePlayer if kind == "doctrine" else RandomPlayer
+        players = {side: make() for side in game.scenario.side_ids}
+        rngs = {side: random.Random(player_seed(SEED, side)) for side in players}
+        dice = SeededDice(dice_seed(SEED))
+        state = game.start(dice)[0]
+        steps: list[Any] = []
+        counted: dict[str, int] = {}
+        for index in range(MAX_ACTIONS):
+            if state.is_over:
+                break
+            action = players[state.to_act].choose(game, state, rngs[state.to_act])
+            after, events = game.apply(state, action, dice)
+            declared = game.ruleset.action_kind(action.type)
+            fights = declared is not None and declared.dice_driven
+            wanted = counted.get(action.type, 0) < PER_KIND and (rules not in FIGHTING_ONLY or fights)
+            if wanted and any(isinstance(e, DiceRolled) for e in events):
+                counted[action.type] = counted.get(action.type, 0) + 1
+                answer = _answer(game, state, action, LEAVES.get(rules, MAX_LEAVES))
+                steps.append([index, action.to_dict(), answer])
+            state = after
+        return steps
 
 
 def _first_difference(ours: dict[str, list[Any]], theirs: dict[str, list[Any]]) -> str:
@@ -146,7 +177,7 @@ def test_exact_odds_are_the_same_compiled_and_in_pure_python() -> None:
     pure = json.loads(out)
     assert Path(pure["package"]) == Path(tertia.__file__) and pure["compiled"] == []
 
-    assert sum(len(steps) for steps in ours.values()) > 100  # the playouts do roll dice
+    assert sum(len(steps) for steps in ours.values()) > 40  # the playouts do roll dice
     assert ours == pure["odds"], (
         f"exact odds differ between this build ({_build.describe()}) and pure Python; "
         "a compiled module handles die values (tertia/_build.py):\n"
