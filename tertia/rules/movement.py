@@ -175,10 +175,17 @@ def iter_passing_violations(
     mover = plan.unit
     end = plan.end.corners()
     areas = plan.swept()
+    xs = [x for area in areas for x, _ in area]
+    ys = [y for area in areas for _, y in area]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)  # the path's box holds its end too
     for other in state.iter_units():
         if other.id == mover.id or other.id in carried:
             continue
-        corners = other.base.corners()
+        base = other.base
+        reach = base.radius
+        if base.x + reach < x0 or base.x - reach > x1 or base.y + reach < y0 or base.y - reach > y1:
+            continue  # a base whose circle is clear of the path's box touches none of it
+        corners = base.corners()
         if other.side != mover.side and any(polygons_overlap(a, corners) for a in areas):
             yield Violation(MovementCode.COLLISION, f"{mover.label} would run into {other.label}", rule)
             return

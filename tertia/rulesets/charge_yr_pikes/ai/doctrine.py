@@ -519,11 +519,16 @@ def _within_radius(unit: Unit, officer: Unit, at: Point) -> bool:
 
 
 def _foes(state: GameState, unit: Unit) -> list[Unit]:
-    """Enemy troops in play (no officers, none plundering off the table), nearest first."""
-    found = [e for e in state.iter_troops(state.opponent(unit.side))
-             if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table"]
-    found.sort(key=lambda e: (_gap(unit, e), e.id))
-    return found
+    """Enemy troops in play (no officers, none plundering off the table), nearest first;
+    worked out once a position and unit (the state never changes; its cache goes with it)."""
+    key = ("cyp doctrine foes", unit.id, unit.base)
+    found: list[Unit] | None = state.cache.get(key)
+    if found is None:
+        found = [e for e in state.iter_troops(state.opponent(unit.side))
+                 if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table"]
+        found.sort(key=lambda e: (_gap(unit, e), e.id))
+        state.cache[key] = found
+    return list(found)
 
 
 def _gap(a: Unit, b: Unit) -> float:

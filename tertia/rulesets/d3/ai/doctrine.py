@@ -71,11 +71,9 @@ class D3Doctrine:
         if view.phase != "activation":
             return EndPhase()
         self._remember(game, view)
-        units = activated(game, view)
+        units = [u for u in activated(game, view) if u.id not in self._done]
         units.sort(key=lambda u: (self._nearest_enemy_distance(view, u), u.id))
         for unit in units:
-            if unit.id in self._done:
-                continue
             action = self._unit_action(game, view, unit)
             if action is not None:
                 return action
