@@ -371,12 +371,14 @@ def test_rally_rests_a_unit_in_good_order_breaks_off_a_pursuit_and_rallies_a_rou
     pursuing = pursuing.with_unit(pursuing.units["rf"].evolve(routing=True, morale=0, morale_max=1))
     broke_off, _ = game.apply(pursuing, Declare(unit="pf", option="rally"), ScriptedDice([2, 2]))
     assert unit_data(broke_off.units["pf"]).pursuing is None
-    assert game_data(broke_off).activated == "pf" and game_data(broke_off).allowance == {"open": 4, "difficult": 2}
+    assert game_data(broke_off).activated == "pf"
+    assert game_data(broke_off).allowance == {"open": 4, "difficult": 2}
     routing = deck_of(activated(game, "rf"), "unit:pf")
     routing = routing.with_unit(routing.units["rf"].evolve(routing=True, morale=1, morale_max=2))
     rallied, _ = game.apply(routing, Declare(unit="rf", option="rally"), ScriptedDice([5, 5]))
     assert not unit_data(rallied.units["rf"]).routing
-    assert game_data(rallied).activated == "rf" and game_data(rallied).allowance == {"open": 10, "difficult": 4}
+    assert game_data(rallied).activated == "rf"
+    assert game_data(rallied).allowance == {"open": 10, "difficult": 4}
 
 
 def test_defer_leaves_the_unit_inactive_and_draws_the_next_card() -> None:
@@ -389,3 +391,39 @@ def test_defer_leaves_the_unit_inactive_and_draws_the_next_card() -> None:
     assert after.units["pf"] == state.units["pf"]
     assert game_data(after).activated == "rf"
     assert [(d.side, d.kind, d.context["unit"]) for d in after.decisions] == [(R, "declare", "rf")]
+
+
+def test_a_friend_broken_by_its_check_when_a_gun_pushes_a_unit_through_it_routs() -> None:
+    """Fire b: a unit the gun's volley pushes back "1D6 in good order" through a friend
+    puts that friend to a morale check; "A unit with poor morale that loses another point
+    to ... a morale check routs": the friend at poor, losing a point on doubles, routs."""
+    gun = unit("pg", P, "artillery", 20, 6)
+    game = dts_game([FOOT, gun, unit("rt", R, "foot", 20, 20, 180), unit("rb", R, "foot", 20, 22, 180)])
+    state = deck_of(activated(game, "pg", "stand_and_fire"), "unit:pf")
+    state = state.evolve(own=game_data(state).evolve(volleys=2))
+    state = state.with_unit(state.units["rt"].evolve(morale=2, morale_max=2))
+    state = state.with_unit(state.units["rb"].evolve(morale=0, morale_max=2))
+    # range 18 + 1; 4 + 5 = 9 against good: PB2D6, pushed 4" north through rb; rb's check
+    # doubles (a point it cannot lose: it routs); rt's check 2 + 3, nothing; then rb's flight
+    # (it routs on through rt: their checks without doubles or a 7).
+    dice = ScriptedDice([1, 4, 5, 4, 1, 1, 2, 3, *[2, 3] * 6])
+    after, _ = game.apply(state, Fire(unit="pg", target="rt"), dice)
+    assert after.units["rt"].y == pytest.approx(24.0)
+    assert unit_data(after.units["rb"]).routing and not unit_data(after.units["rt"]).routing
+
+
+@pytest.mark.parametrize("option", ["defer", "rally"])
+def test_a_routing_unit_routs_on_and_its_activation_is_over(option: str) -> None:
+    """Melee Chart notes: "The routing unit will continue to rout each time it is activated
+    unless it is rallied": deferring, or failing to rally (no doubles in its two rolls, good
+    morale), it routs on towards its own edge, and the next card is drawn."""
+    game = dts_game([FOOT, HORSE, ENEMY])
+    state = deck_of(activated(game, "rf"), "unit:pf")
+    state = state.with_unit(state.units["rf"].evolve(routing=True, morale=1, morale_max=2))
+    state = state.evolve(decisions=(state.pending.__class__(R, "declare", {"unit": "rf",
+                                                                           "options": ["rally", "defer"]}),))
+    dice = [3, 3, 3] if option == "defer" else [1, 2, 2, 1, 3, 3]
+    after, _ = game.apply(state, Declare(unit="rf", option=option), ScriptedDice(dice))
+    assert after.units["rf"].y == 17.0 and unit_data(after.units["rf"]).routing
+    assert game_data(after).activated == "pf" and after.to_act == P
+    assert [(d.side, d.context["unit"]) for d in after.decisions] == [(P, "pf")]
