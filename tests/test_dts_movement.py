@@ -229,3 +229,18 @@ def test_a_slide_under_every_move_stops_short_of_an_obstacle_in_its_own_directio
     west = TerrainFeature(TerrainKind.WALL, line=((15.0, 0.0), (15.0, 36.0)), width=0.5)  # x 14.75-15.25
     assert short_of_obstacle(table(west), base, 270.0, 4.0) == 2.5
     assert short_of_obstacle(table(west), base, 90.0, 4.0) == 4.0
+
+
+@pytest.mark.parametrize(("line", "at"), [
+    (((17.5, 9.0), (17.5, 9.6)), True), (((17.2, 9.0), (17.2, 9.6)), False),      # left, by the rear
+    (((17.0, 9.25), (18.2, 9.25)), True), (((17.0, 8.95), (18.2, 8.95)), False),  # behind, on the left
+    (((21.8, 9.25), (23.0, 9.25)), True), (((21.8, 8.95), (23.0, 8.95)), False),  # behind, on the right
+    (((22.5, 10.4), (22.5, 11.0)), True), (((22.8, 10.4), (22.8, 11.0)), False),  # right, by the front
+])
+def test_a_unit_stands_at_an_obstacle_by_any_corner_of_its_base(
+        line: tuple[tuple[float, float], tuple[float, float]], at: bool) -> None:
+    """"When a unit encounters an obstacle ... it stops. When next activated, the unit moves
+    without penalty": a short length of wall a fifth of an inch from the base by one of its
+    corners is stood at as a long one is; half an inch off it is not."""
+    t = table(TerrainFeature(TerrainKind.WALL, line=line, width=0.1))
+    assert at_obstacle(t, unit().base.corners()) is at
