@@ -127,6 +127,20 @@ def test_a_failed_close_stops_the_attacker_an_inch_short() -> None:
     assert GameDataChanged(key="moved", value=True) in events
 
 
+def test_a_charging_unit_takes_its_attached_general_with_it() -> None:
+    """Movement: "Attached generals move with unit": the regiment charges 6" (failing to
+    close, an inch short of its target) and the general behind it goes the same 6"."""
+    general = {"id": "pc", "side": P, "command": "centre", "x": 20, "y": 4.75, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[general], turns=1,
+                    table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    state = deck_of(activated(game, "pf", "advance", {"open": 7, "difficult": 3}), *LAST)
+    state = state.with_unit(state.units["pf"].evolve(morale=1, morale_max=1))
+    after, _ = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([2]))
+    assert after.units["pf"].y == 12.0
+    assert (after.units["pc"].x, after.units["pc"].y) == (20, 10.75)
+    assert unit_data(after.units["pc"]).attached_to == "pf"
+
+
 def test_a_target_broken_in_melee_routs_and_the_winner_pursues() -> None:
     """Melee Chart notes: ROUT breaks the target; "The victorious attacking unit will pursue
     the routing unit 1D6"."""

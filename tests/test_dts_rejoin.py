@@ -142,19 +142,19 @@ def test_a_regiment_carries_its_forlorn_hope_but_not_one_that_must_rejoin(rejoin
         assert (hope.x, hope.y, hope.facing) == (21.0, 11.5, 10.0)
 
 
-def test_a_regiment_turning_turns_its_forlorn_hope_by_as_much_whichever_way_it_faces() -> None:
+def test_a_regiment_turning_turns_its_forlorn_hope_by_as_much_round_past_north() -> None:
     """Optional Rules a: the forlorn hope "moves ... at the same time as parent unit", turned
     as the regiment turns: a regiment facing 30 degrees that ends its move facing 50 turns
-    its forlorn hope, facing 340 on its own card, by 20 degrees, to face north (0)."""
+    its forlorn hope, facing 350 on its own card, by 20 degrees, round past north to 10."""
     game = dts_game([FOOT, ENEMY], forlorn_hope=True, turns=1)
     start = out(game, 3, morale=1, morale_max=2)
     state = activated(game, "pf", "advance", {"open": 6, "difficult": 6})
     state = state.with_unit(start.units["pf"].evolve(facing=30.0))
-    state = state.with_unit(start.units[HOPE].evolve(facing=340.0))
+    state = state.with_unit(start.units[HOPE].evolve(facing=350.0))
     state = state.evolve(own=game_data(state).evolve(deck_left=()))
     after, _ = game.apply(state, Move(unit="pf", waypoints=((21, 7.5),), face_after=50.0), ScriptedDice([]))
     hope = after.units[HOPE]
-    assert (hope.x, hope.y) == (21.0, 11.5) and hope.facing == pytest.approx(0.0, abs=1e-9)
+    assert (hope.x, hope.y) == (21.0, 11.5) and hope.facing == pytest.approx(10.0, abs=1e-9)
 
 
 @pytest.mark.parametrize(("regiment_points", "falls_back"), [(0, True), (1, False)])

@@ -43,6 +43,18 @@ def test_a_card_for_each_unit_and_general_two_for_horse() -> None:
     assert stands == {"pc": 1, "pf": 3, "pg": 1, "ph": 3, "rf": 3}
 
 
+def test_dragoons_and_commanded_shot_have_a_card_each_and_facings_are_read_round_the_compass() -> None:
+    """Unit Compositions: "(One card)" for each unit but cavalry; dragoons and commanded
+    musketeers, whom the list does not name, one each (row 4's reading). A general's or a
+    unit's facing of a full turn or more is read round the compass (370 is 10)."""
+    general = {**GENERAL, "facing": 370}
+    game = dts_game([unit("pd", P, "dragoons", 20, 6), unit("ps", P, "commanded_shot", 30, 6),
+                     unit("rf", R, "foot", 20, 30, 540)], commanders=[general])
+    state = game.ruleset.initial_state(game.scenario)
+    assert full_deck(state) == ("unit:pc", "unit:pd", "unit:ps", "unit:rf")
+    assert (state.units["pc"].facing, state.units["rf"].facing) == (10.0, 180.0)
+
+
 def test_cards_are_drawn_at_random_and_the_unit_drawn_awaits_its_declaration() -> None:
     """Game Play: "As cards are drawn ... units are activated. When a unit is activated, the
     units immediate commander ... declare[s] one of the following six options"."""
