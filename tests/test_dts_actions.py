@@ -56,6 +56,24 @@ def test_stand_and_fire_gives_two_volleys_then_the_activation_ends() -> None:
     assert [e.value for e in events if isinstance(e, DiceRolled)][:1] == [1]  # range 7: just in range
 
 
+def test_advance_and_fire_ends_only_when_both_the_move_and_the_volley_are_made() -> None:
+    """Game Play 3: "Advance and fire (1/2 move & one volley of fire)": either may come
+    first; the activation goes on until the unit has both moved and fired."""
+    game = dts_game([FOOT, HORSE, ENEMY])
+    ready = deck_of(activated(game, "pf", "advance_and_fire", {"open": 4, "difficult": 1}), "unit:rf")
+    ready = ready.evolve(own=game_data(ready).evolve(volleys=1))
+    # range 6 + 1D6 (a 6) against 7"; morale 4 (a 6); dice 2, 3: no point.
+    fired, _ = game.apply(ready, Fire(unit="pf", target="rf"), ScriptedDice([6, 6, 2, 3]))
+    assert game_data(fired).activated == "pf" and game_data(fired).volleys == 0
+    assert codes(game, fired, Fire(unit="pf", target="rf")) == ["declare-thee-sir.NO_VOLLEYS"]
+    done, _ = game.apply(fired, Move(unit="pf", waypoints=((20, 8),)), ScriptedDice([]))
+    assert game_data(done).activated == "rf"
+    moved, _ = game.apply(ready, Move(unit="pf", waypoints=((20, 8),)), ScriptedDice([]))
+    assert game_data(moved).activated == "pf" and game_data(moved).moved
+    done, _ = game.apply(moved, Fire(unit="pf", target="rf"), ScriptedDice([6, 6, 2, 3]))
+    assert game_data(done).activated == "rf"
+
+
 def test_fire_needs_a_fire_option_a_volley_left_and_a_target_in_the_arc() -> None:
     game = dts_game([FOOT, HORSE, ENEMY, unit("rs", R, "foot", 20, 2, 0)])
     advancing = activated(game, "pf", "advance", {"open": 3, "difficult": 1})
@@ -82,6 +100,23 @@ def test_a_charge_goes_straight_at_the_target_under_advance_within_the_rolled_mo
     assert codes(game, gun, Charge(unit="pg", target="rf")) == ["core.CANNOT_ACT"]
 
 
+@pytest.mark.parametrize(("width", "depth"), [(48, 36), (36, 36)])
+def test_a_charge_another_unit_stands_in_the_way_of_is_refused_naming_it(width: float, depth: float) -> None:
+    """Melee a: "Attacking unit must use advance option to move directly at target unit":
+    a unit standing on the straight line to the target stops the charge short of it, and the
+    refusal names that unit. The charge is looked along as far as the table reaches (a square
+    table too)."""
+    game = dts_game([FOOT, HORSE, ENEMY, unit("rb", R, "foot", 20, 10, 180)], width=width, depth=depth)
+    blocked = activated(game, "pf", "advance", {"open": 7, "difficult": 3})
+    assert [(v.code, v.message) for v in game.validate(blocked, Charge(unit="pf", target="rf"))] == [
+        ("movement.COLLISION", f"{blocked.units['rb'].label} stands between {blocked.units['pf'].label} "
+                               f"and {blocked.units['rf'].label}")]
+    assert codes(game, blocked, Charge(unit="pf", target="rb")) == []
+    clear = activated(dts_game([FOOT, HORSE, ENEMY], width=width, depth=depth), "pf", "advance",
+                      {"open": 7, "difficult": 3})
+    assert codes(game, clear, Charge(unit="pf", target="rf")) == []
+
+
 def test_a_failed_close_stops_the_attacker_an_inch_short() -> None:
     """Melee a: "Failure to close leaves attacking unit 1 in from target unit"."""
     game = dts_game([FOOT, ENEMY], turns=1)
@@ -90,6 +125,20 @@ def test_a_failed_close_stops_the_attacker_an_inch_short() -> None:
     state, events = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([1, 2]))
     assert state.units["pf"].y == 12.0 and unit_data(state.units["pf"]).morale == 1
     assert GameDataChanged(key="moved", value=True) in events
+
+
+def test_a_charging_unit_takes_its_attached_general_with_it() -> None:
+    """Movement: "Attached generals move with unit": the regiment charges 6" (failing to
+    close, an inch short of its target) and the general behind it goes the same 6"."""
+    general = {"id": "pc", "side": P, "command": "centre", "x": 20, "y": 4.75, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[general], turns=1,
+                    table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    state = deck_of(activated(game, "pf", "advance", {"open": 7, "difficult": 3}), *LAST)
+    state = state.with_unit(state.units["pf"].evolve(morale=1, morale_max=1))
+    after, _ = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([2]))
+    assert after.units["pf"].y == 12.0
+    assert (after.units["pc"].x, after.units["pc"].y) == (20, 10.75)
+    assert unit_data(after.units["pc"]).attached_to == "pf"
 
 
 def test_a_target_broken_in_melee_routs_and_the_winner_pursues() -> None:
@@ -151,6 +200,19 @@ def test_a_general_attaches_by_touching_a_unit_and_then_moves_with_it() -> None:
     foot = deck_of(foot, *LAST)
     moved, _ = game.apply(foot, Move(unit="pf", waypoints=((20, 9),)), ScriptedDice([]))
     assert (moved.units["pc"].x, moved.units["pc"].y) == (20, 7.75)
+
+
+@pytest.mark.parametrize(("to", "joined"), [((20, 4.75), "pf"), ((19.97, 4.73), "pf2")])
+def test_a_general_touching_two_units_attaches_to_the_nearer(to: tuple[float, float], joined: str) -> None:
+    """Movement: a general is "attached" to the unit he ends his move touching; touching two
+    (within a twentieth of an inch), he joins the nearer."""
+    general = {"id": "pc", "side": P, "command": "centre", "x": 28, "y": 3, "general": True}
+    # pf2's right edge is at x 19.22, its top at y 5.25; pf's bottom at y 5.5.
+    game = dts_game([FOOT, unit("pf2", P, "foot", 16.97, 4.75), ENEMY], commanders=[general], turns=1)
+    state = deck_of(activated(game, "pc", "advance", {"open": 9, "difficult": 3}), *LAST)
+    state, events = game.apply(state, Move(unit="pc", waypoints=(to,)), ScriptedDice([]))
+    assert GeneralAttached(general="pc", unit=joined) in events
+    assert unit_data(state.units["pc"]).attached_to == joined
 
 
 def test_a_general_leaves_his_unit_by_moving_off_on_his_own() -> None:
@@ -304,3 +366,78 @@ def test_a_friend_a_move_breaks_routs_towards_its_own_edge(points: int, y: float
     after, _ = game.apply(state, Move(unit="pf", waypoints=((20, 3),)), dice)
     assert unit_data(after.units["pf2"]).routing is (points == 0)
     assert after.units["pf2"].y == y and dice.remaining == 0
+
+
+def test_rally_rests_a_unit_in_good_order_breaks_off_a_pursuit_and_rallies_a_rout() -> None:
+    """Game Play 5, "Rally" (Rally b-d): a unit in good order that rests rolls 2D6 and
+    regains a point on doubles, and its activation is over (the next card is drawn, its
+    declaration the only one awaited); a pursuer that rallies breaks off on doubles and has
+    their sum to move; a routing unit that rallies on doubles gathers and has their sum."""
+    game = dts_game([FOOT, HORSE, ENEMY])
+    resting = deck_of(activated(game, "pf"), "unit:rf")
+    resting = resting.with_unit(resting.units["pf"].evolve(morale=1, morale_max=2))
+    rested, _ = game.apply(resting, Declare(unit="pf", option="rally", how="rest"), ScriptedDice([3, 3]))
+    assert unit_data(rested.units["pf"]).morale == 2
+    assert game_data(rested).activated == "rf"
+    assert [(d.side, d.kind, d.context["unit"]) for d in rested.decisions] == [(R, "declare", "rf")]
+    pursuing = deck_of(activated(game, "pf"), "unit:rf")
+    pursuing = pursuing.with_unit(pursuing.units["pf"].evolve(pursuing="rf", morale=3, morale_max=3))
+    pursuing = pursuing.with_unit(pursuing.units["rf"].evolve(routing=True, morale=0, morale_max=1))
+    broke_off, _ = game.apply(pursuing, Declare(unit="pf", option="rally"), ScriptedDice([2, 2]))
+    assert unit_data(broke_off.units["pf"]).pursuing is None
+    assert game_data(broke_off).activated == "pf"
+    assert game_data(broke_off).allowance == {"open": 4, "difficult": 2}
+    routing = deck_of(activated(game, "rf"), "unit:pf")
+    routing = routing.with_unit(routing.units["rf"].evolve(routing=True, morale=1, morale_max=2))
+    rallied, _ = game.apply(routing, Declare(unit="rf", option="rally"), ScriptedDice([5, 5]))
+    assert not unit_data(rallied.units["rf"]).routing
+    assert game_data(rallied).activated == "rf"
+    assert game_data(rallied).allowance == {"open": 10, "difficult": 4}
+
+
+def test_defer_leaves_the_unit_inactive_and_draws_the_next_card() -> None:
+    """Game Play 6, "Defer (remain inactive)": nothing rolled, nothing moved; the activation
+    is over, the next card drawn and its declaration the only one awaited."""
+    game = dts_game([FOOT, HORSE, ENEMY])
+    state = deck_of(activated(game, "pf"), "unit:rf")
+    after, events = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([]))
+    assert not [e for e in events if isinstance(e, DiceRolled)]
+    assert after.units["pf"] == state.units["pf"]
+    assert game_data(after).activated == "rf"
+    assert [(d.side, d.kind, d.context["unit"]) for d in after.decisions] == [(R, "declare", "rf")]
+
+
+def test_a_friend_broken_by_its_check_when_a_gun_pushes_a_unit_through_it_routs() -> None:
+    """Fire b: a unit the gun's volley pushes back "1D6 in good order" through a friend
+    puts that friend to a morale check; "A unit with poor morale that loses another point
+    to ... a morale check routs": the friend at poor, losing a point on doubles, routs."""
+    gun = unit("pg", P, "artillery", 20, 6)
+    game = dts_game([FOOT, gun, unit("rt", R, "foot", 20, 20, 180), unit("rb", R, "foot", 20, 22, 180)])
+    state = deck_of(activated(game, "pg", "stand_and_fire"), "unit:pf")
+    state = state.evolve(own=game_data(state).evolve(volleys=2))
+    state = state.with_unit(state.units["rt"].evolve(morale=2, morale_max=2))
+    state = state.with_unit(state.units["rb"].evolve(morale=0, morale_max=2))
+    # range 18 + 1; 4 + 5 = 9 against good: PB2D6, pushed 4" north through rb; rb's check
+    # doubles (a point it cannot lose: it routs); rt's check 2 + 3, nothing; then rb's flight
+    # (it routs on through rt: their checks without doubles or a 7).
+    dice = ScriptedDice([1, 4, 5, 4, 1, 1, 2, 3, *[2, 3] * 6])
+    after, _ = game.apply(state, Fire(unit="pg", target="rt"), dice)
+    assert after.units["rt"].y == pytest.approx(24.0)
+    assert unit_data(after.units["rb"]).routing and not unit_data(after.units["rt"]).routing
+
+
+@pytest.mark.parametrize("option", ["defer", "rally"])
+def test_a_routing_unit_routs_on_and_its_activation_is_over(option: str) -> None:
+    """Melee Chart notes: "The routing unit will continue to rout each time it is activated
+    unless it is rallied": deferring, or failing to rally (no doubles in its two rolls, good
+    morale), it routs on towards its own edge, and the next card is drawn."""
+    game = dts_game([FOOT, HORSE, ENEMY])
+    state = deck_of(activated(game, "rf"), "unit:pf")
+    state = state.with_unit(state.units["rf"].evolve(routing=True, morale=1, morale_max=2))
+    state = state.evolve(decisions=(state.pending.__class__(R, "declare", {"unit": "rf",
+                                                                           "options": ["rally", "defer"]}),))
+    dice = [3, 3, 3] if option == "defer" else [1, 2, 2, 1, 3, 3]
+    after, _ = game.apply(state, Declare(unit="rf", option=option), ScriptedDice(dice))
+    assert after.units["rf"].y == 17.0 and unit_data(after.units["rf"]).routing
+    assert game_data(after).activated == "pf" and after.to_act == P
+    assert [(d.side, d.context["unit"]) for d in after.decisions] == [(P, "pf")]

@@ -10,14 +10,16 @@ import pytest
 
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import UnitRemoved
-from tertia.core.geometry import EPSILON
+from tertia.core.geometry import EPSILON, Base
 from tertia.core.state import GameState, Unit
+from tertia.core.terrain import Battlefield
 from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
+from tertia.rulesets.declare_thee_sir.edge import MARGIN, room
 from tertia.rulesets.declare_thee_sir.evasion import Evaded
-from tertia.rulesets.declare_thee_sir.events import Charge, GeneralAttached
+from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, GeneralAttached
 from tertia.rulesets.declare_thee_sir.fire import fire
 from tertia.rulesets.declare_thee_sir.melee import fight
-from tertia.rulesets.declare_thee_sir.pushback import PUSHED_OFF
+from tertia.rulesets.declare_thee_sir.pushback import PUSHED_OFF, push_back
 from tertia.rulesets.declare_thee_sir.rally import rally_routing
 from tertia.rulesets.declare_thee_sir.rout import pursue, rout
 
@@ -178,3 +180,44 @@ def test_a_unit_pinned_against_the_edge_keeps_its_facing(x: float, turns: bool) 
     t = tx.state.units["t"]
     assert on_the_table(t) and fought.push is not None
     assert (t.facing != 90.0, fought.pushed_back) == ((True, pytest.approx(2.0)) if turns else (False, 0.0))
+
+
+@pytest.mark.parametrize(("heading", "x", "y", "most"), [
+    (0.0, 10.0, 33.0, 2.0), (90.0, 45.0, 10.0, 2.0), (180.0, 10.0, 3.0, 2.0), (270.0, 3.0, 10.0, 2.0),
+    (0.0, 10.0, 10.0, 25.0),
+])
+def test_the_room_to_each_edge_is_measured_from_the_base_to_that_edge(heading: float, x: float, y: float,
+                                                                      most: float) -> None:
+    """A piece moved without its commander's choosing stops at the edge, a hair inside it:
+    a base 4" by 2" has 2" to the edge it is 2" from, whichever edge that is (north, east,
+    south, west), and 25" to the north edge from the middle of the table."""
+    base = Base(x, y, 0.0, 4.0, 2.0) if heading in (0.0, 180.0) else Base(x, y, 90.0, 4.0, 2.0)
+    assert room(base, heading, Battlefield(width=48, depth=36)) == pytest.approx(most - MARGIN, abs=1e-9)
+
+
+@pytest.mark.parametrize(("push", "y"), [(6, 34.0), (1, 34.0), (0.25, 33.75)])
+def test_a_push_back_short_of_a_friend_at_the_edge_stops_a_quarter_inch_at_a_time(push: float,
+                                                                                y: float) -> None:
+    """Pushed back "in good order" towards the north edge with a friend standing at it
+    (its front at 34.6), the target could pass the friend only by going over the edge: it
+    is cut back a quarter inch at a time until it stops short of the friend, its rear at
+    34.5; a push that falls short of the friend goes its whole way."""
+    state = near_the_north_edge().with_unit(dts("f2", B, 24, 35.1, 180, morale=2))
+    tx = tx_with(state, table=None)
+    pushed = push_back(tx, "t", "a", push, face_foe=True, reason="pushed back")
+    t = tx.state.units["t"]
+    assert t.in_play and on_the_table(t) and not pushed.slide.passed_through
+    assert t.y == pytest.approx(min(y, 33.5 + push), abs=1e-5)
+
+
+@pytest.mark.parametrize(("y", "refused"), [(35.0, True), (34.0, False)])
+def test_a_forlorn_hope_that_would_stand_off_the_table_is_refused(y: float, refused: bool) -> None:
+    """Optional Rules a: the division forms "in line ... in front of the regiment"; a
+    formation change its commander places may not leave the table: with the regiment's front
+    half an inch from the north edge there is no room for a division an inch deep; an inch
+    further back there is, just (its front on the edge)."""
+    game = dts_game([unit("pf", P, "foot", 20, y), unit("rf", R, "foot", 20, 6, 0)], forlorn_hope=True)
+    state = activated(game, "pf", "formation_change")
+    messages = [v.message for v in game.validate(state, ChangeFormation(unit="pf", formation="forlorn_hope"))]
+    label = state.units["pf"].label
+    assert messages == ([f"{label}'s forlorn hope would stand off the table"] if refused else [])

@@ -3,6 +3,8 @@ own, charged, rides his 9" straight away from the charger, who halts short of hi
 
 from __future__ import annotations
 
+import pytest
+
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, UnitMoved
 from tertia.core.game import Game
@@ -88,6 +90,19 @@ def test_he_rides_through_his_own_side_who_check_their_morale() -> None:
     assert [e.purpose for e in events if isinstance(e, DiceRolled)] == [
         "morale points: rf", "morale check: rf (first die)", "morale check: rf (second die)"]
     assert unit_data(after.units["rf"]).morale == 3
+
+
+@pytest.mark.parametrize(("friend_y", "went"), [(21.5, 8.25), (24.0, 9.0)])
+def test_he_rides_through_his_own_side_but_ends_clear_of_them(friend_y: float, went: float) -> None:
+    """Melee a: "Independent generals always evade melee": he rides his 9" through his
+    own side, but may not end on one of them: with a regiment where his ride would end, he
+    is cut back a quarter inch at a time until clear of it (his front on its rear edge);
+    with it beyond his 9" he rides them all."""
+    game, state = charging([unit("rf", R, "foot", 20, friend_y, 180)], (20, 12))
+    state = state.with_unit(state.units["rf"].evolve(morale=3, morale_max=3))
+    after, events = game.apply(state, Charge(unit="pf", target="rc"), ScriptedDice([1, 2]))
+    assert Evaded(unit="rc", charger="pf", distance=went) in events
+    assert after.units["rc"].y == 12 + went
 
 
 def test_the_caracole_says_it_evades_too() -> None:

@@ -214,6 +214,17 @@ def test_a_unit_at_poor_stays_at_poor_under_fire() -> None:
     assert shot.routed == ()
 
 
+@pytest.mark.parametrize(("before", "after"), [(2, 1), (1, 0)])
+def test_fire_takes_a_point_at_a_time_down_to_poor_and_no_further(before: int, after: int) -> None:
+    """Morale: "doubles or a 7 removes 1 morale from target"; "A unit with poor morale that
+    loses another point to fire remains at poor": double 1s (2, no rout on the chart) take
+    one point, from 2 to 1 or from 1 to poor, and the unit stands."""
+    tx = tx_with(volley_position(target_morale=before), 1, 1, 1)
+    shot = fire(tx, "f", "t")
+    assert (shot.points_called, shot.points_lost, points(tx, "t")) == (1, 1, after)
+    assert shot.routed == () and tx.state.units["t"].in_play
+
+
 def test_an_untested_target_rolls_its_morale_first() -> None:
     """Morale: points "are determined when it is first fired upon": after the range, before
     the volley's dice (a 4 gives 3 points, excellent, where 11 is only PB2D6)."""

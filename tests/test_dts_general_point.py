@@ -145,6 +145,17 @@ def test_resting_regains_the_generals_point_while_he_is_attached(held: bool, aft
     assert rest(tx, "u", "level").rallied and points(tx, "u") == after
 
 
+@pytest.mark.parametrize(("first", "now", "after"), [(2, 3, 3), (3, 3, 4), (4, 4, 4), (1, 2, 3)])
+def test_resting_with_the_generals_point_regains_one_over_the_level_and_never_past_four(
+        first: int, now: int, after: int) -> None:
+    """Rally d: "up to its original morale level"; the attached general "adds one morale
+    point (up to 4)": a good regiment (first 2) with his point rests up to 3 and no
+    further, an excellent one (first 3 or 4) up to 4 and never past it."""
+    unit_ = dts("u", A, 20.0, 10.0, morale=now, morale_max=first).evolve(general_point=True)
+    tx = tx_with(state_of(unit_), 3, 3)
+    assert rest(tx, "u", "level").rallied and points(tx, "u") == after
+
+
 def test_a_units_card_names_the_generals_point() -> None:
     assert morale_words(3, 2, True) == "3 points: excellent, one a general's"
     assert morale_words(2, 2, True) == "2 of 3 points: good, one a general's"

@@ -13,12 +13,16 @@ from tertia.rules.movement import plan_move
 from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LINE, LONG_MARCH, DtsUnit, game_data
 from tertia.rulesets.declare_thee_sir.events import Declare
 from tertia.rulesets.declare_thee_sir.movement import (
+    PathLimit,
     allowed,
     at_obstacle,
+    ground_stop,
     kind_of_move,
+    limit_of,
     modifiers,
     move_dice,
     obstacle_crossed,
+    short_of_obstacle,
     work_out,
 )
 
@@ -161,3 +165,82 @@ def test_an_obstacle_stops_the_unit_at_it() -> None:
     short = plan_move(u, Move("u", ((20.0, 13.2),)))
     assert obstacle_crossed(t, short) is None
     assert at_obstacle(t, short.end.corners()) and not at_obstacle(t, u.base.corners())
+
+
+def test_a_path_is_held_to_its_widest_turn_and_a_turn_on_the_spot_to_a_flank_move() -> None:
+    """Game Mechanics II: "Oblique movement up to 45 degrees"; "Difficult Terrain or Flank
+    move = 1/3 movement". A path's widest heading from the facing it started in sets its
+    kind: forward then 90 degrees aside is a flank move, forward then 30 degrees is not;
+    exactly 135 degrees is still a flank move, beyond it rearward. A turn on the spot at
+    the end of a forward move is a move to a flank (a third); a rearward move that turns
+    stays rearward (the open-ground figure, under Rally)."""
+    t = table()
+    u = unit()
+    assert kind_of_move(t, plan_move(u, Move("u", ((20.0, 12.0), (22.0, 12.0)))), FOOT) == "difficult"
+    assert kind_of_move(t, plan_move(u, Move("u", ((20.0, 12.0), (21.0, 12.0 + 3 ** 0.5)))), FOOT) == "open"
+    assert kind_of_move(t, plan_move(u, Move("u", ((17.0, 7.0),))), FOOT) == "difficult"
+    assert kind_of_move(t, plan_move(u, Move("u", ((17.0, 6.9),))), FOOT) == "retrograde"
+    rolled = {"open": 6, "difficult": 2}
+    assert limit_of(t, plan_move(u, Move("u", ((20.0, 12.0),))), FOOT, rolled) == PathLimit("open", 6)
+    turning = plan_move(u, Move("u", ((20.0, 12.0),), face_after=30.0))
+    assert limit_of(t, turning, FOOT, rolled) == PathLimit("difficult", 2)
+    retiring = plan_move(u, Move("u", ((20.0, 7.0),), face_after=180.0))
+    assert limit_of(t, retiring, FOOT, rolled) == PathLimit("retrograde", 6)
+
+
+@pytest.mark.parametrize(("line", "at"), [
+    (((17.5, 0.0), (17.5, 36.0)), True), (((17.2, 0.0), (17.2, 36.0)), False),    # to the left
+    (((22.5, 0.0), (22.5, 36.0)), True), (((22.8, 0.0), (22.8, 36.0)), False),    # to the right
+    (((0.0, 9.25), (48.0, 9.25)), True), (((0.0, 8.95), (48.0, 8.95)), False),    # behind
+    (((0.0, 10.75), (48.0, 10.75)), True), (((0.0, 11.05), (48.0, 11.05)), False),  # in front
+])
+def test_a_unit_stands_at_an_obstacle_within_a_quarter_inch_of_it_on_any_side(
+        line: tuple[tuple[float, float], tuple[float, float]], at: bool) -> None:
+    """"When a unit encounters an obstacle ... it stops. When next activated, the unit moves
+    without penalty": a unit stands at a wall a fifth of an inch from its base, on whichever
+    side, and not at one half an inch away (the unit spans x 17.75-22.25, y 9.5-10.5; each
+    wall is a tenth of an inch thick)."""
+    t = table(TerrainFeature(TerrainKind.WALL, line=line, width=0.1))
+    assert at_obstacle(t, unit().base.corners()) is at
+
+
+def test_a_move_nobody_chose_stops_short_of_an_obstacle_and_crosses_one_it_stands_at() -> None:
+    """"When a unit encounters an obstacle ... during movement, it stops. When next
+    activated, the unit moves without penalty": a straight move its commander did not place
+    (a charge falling short, a forlorn hope falling back) is cut back a quarter inch at a
+    time until it no longer meets the wall, however little is left, and stands at it; a
+    unit already at the wall goes its full way; on open ground it goes its full way."""
+    wall = TerrainFeature(TerrainKind.WALL, line=((0.0, 11.4), (48.0, 11.4)), width=0.5)  # y 11.15-11.65
+    t = table(wall)
+    assert ground_stop(t, unit(), 0.0, 3.0) == (0.5, True)  # its front (y 10.5) to 11.0
+    crossing = unit(own=DtsUnit(troop="foot", stands_left=3, at_obstacle=True))
+    assert ground_stop(t, crossing, 0.0, 3.0) == (3.0, False)
+    assert ground_stop(table(), unit(), 0.0, 3.0) == (3.0, False)
+
+
+def test_a_slide_under_every_move_stops_short_of_an_obstacle_in_its_own_direction() -> None:
+    """Option ``obstacles_stop`` ``every_move``: a piece slid without its commander's
+    choosing stops at a wall it would meet (touching it, no further), whichever way it goes; one sliding away
+    from the wall goes its full way."""
+    wall = TerrainFeature(TerrainKind.WALL, line=((25.0, 0.0), (25.0, 36.0)), width=0.5)  # x 24.75-25.25
+    base = unit().base  # x 17.75-22.25
+    assert short_of_obstacle(table(wall), base, 90.0, 4.0) == 2.5
+    assert short_of_obstacle(table(wall), base, 270.0, 4.0) == 4.0
+    west = TerrainFeature(TerrainKind.WALL, line=((15.0, 0.0), (15.0, 36.0)), width=0.5)  # x 14.75-15.25
+    assert short_of_obstacle(table(west), base, 270.0, 4.0) == 2.5
+    assert short_of_obstacle(table(west), base, 90.0, 4.0) == 4.0
+
+
+@pytest.mark.parametrize(("line", "at"), [
+    (((17.5, 9.0), (17.5, 9.6)), True), (((17.2, 9.0), (17.2, 9.6)), False),      # left, by the rear
+    (((17.0, 9.25), (18.2, 9.25)), True), (((17.0, 8.95), (18.2, 8.95)), False),  # behind, on the left
+    (((21.8, 9.25), (23.0, 9.25)), True), (((21.8, 8.95), (23.0, 8.95)), False),  # behind, on the right
+    (((22.5, 10.4), (22.5, 11.0)), True), (((22.8, 10.4), (22.8, 11.0)), False),  # right, by the front
+])
+def test_a_unit_stands_at_an_obstacle_by_any_corner_of_its_base(
+        line: tuple[tuple[float, float], tuple[float, float]], at: bool) -> None:
+    """"When a unit encounters an obstacle ... it stops. When next activated, the unit moves
+    without penalty": a short length of wall a fifth of an inch from the base by one of its
+    corners is stood at as a long one is; half an inch off it is not."""
+    t = table(TerrainFeature(TerrainKind.WALL, line=line, width=0.1))
+    assert at_obstacle(t, unit().base.corners()) is at

@@ -28,6 +28,7 @@ from tertia.core.violations import IllegalAction
 from tertia.rules.morale import morale_of
 from tertia.rulesets.declare_thee_sir.data import game_data
 from tertia.rulesets.declare_thee_sir.events import Charge, Fire
+from tertia.rulesets.declare_thee_sir.odds import describe
 from tertia.web import games as web_games
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, service
@@ -367,3 +368,20 @@ def test_a_player_at_the_prompt_sees_the_chance_of_any_point_lost() -> None:
     lines = odds_lines(game, state, action)
     assert lines[0] == "  Odds: 39% of any morale points lost on t"
     assert not any("hit" in line for line in lines)
+
+
+def test_an_outcome_is_told_by_the_units_names_and_the_points_they_prove_to_have() -> None:
+    """The odds tell each outcome in the rule set's words: an untested unit "proves to have"
+    its points (one point, or several), a unit loses or gains points with the level it is
+    left at, each named as players know it; a unit gone from the state by its id."""
+    game = dts_game([unit("pf", P, "foot", 20, 6), unit("rf", R, "foot", 20, 14, 180)])
+    state = game.ruleset.initial_state(game.scenario)
+    pf, rf = state.units["pf"].label, state.units["rf"].label
+    assert describe(state, {"rf": {"morale_max": 1, "morale_lost": 1, "morale": 0}}) == (
+        f"{rf} proves to have 1 morale point; {rf} loses 1 morale point (now 0, poor)")
+    assert describe(state, {"rf": {"morale_max": 3, "morale_lost": 2, "morale": 1}}) == (
+        f"{rf} proves to have 3 morale points; {rf} loses 2 morale points (now 1, good)")
+    assert describe(state, {"pf": {"morale_max": 2, "morale_lost": -1, "morale": 3}}) == (
+        f"{pf} proves to have 2 morale points; {pf} gains 1 morale point (now 3, excellent)")
+    assert describe(state, {"gone": {"removed": "routed"}}) == "gone routs off the table"
+    assert describe(state, {"rf": {}}) == "no effect"

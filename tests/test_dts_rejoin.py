@@ -16,6 +16,7 @@ from tertia.core.events import DecisionAwaited, DiceRolled, UnitRemoved
 from tertia.core.game import Game
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.core.terrain import TerrainFeature, TerrainKind
 from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Declare
 from tertia.rulesets.declare_thee_sir.rejoin import ForlornHopeRejoined, fall_back, must_rejoin
@@ -105,6 +106,55 @@ def test_on_its_card_it_falls_back_its_rolled_move_and_rejoins_when_it_touches(r
         assert unit_data(regiment).stands_left == 2
     assert units_lost(after, P) == (0, 1)
     assert not any(isinstance(e, DecisionAwaited) and e.context.get("unit") == HOPE for e in events)
+
+
+def test_falling_back_it_takes_its_attached_general_with_it() -> None:
+    """Falling back 2" towards its regiment (not yet touching it), the forlorn hope takes
+    the general attached to it along ("Attached generals move with unit")."""
+    general = {"id": "pc", "side": P, "command": "centre", "x": 40, "y": 3, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[general], forlorn_hope=True, turns=1)
+    start = out(game, 3, morale=0, morale_max=2)
+    state = hope_card_next(game, start)
+    state = state.with_unit(state.units["pc"].evolve(x=21.5, y=10.0, attached_to=HOPE))  # at its side
+    after, _ = played(game, state, 2)
+    assert after.units[HOPE].in_play and after.units[HOPE].y == 8.0
+    assert (after.units["pc"].x, after.units["pc"].y) == (21.5, 8.0)
+    assert unit_data(after.units["pc"]).attached_to == HOPE
+
+
+@pytest.mark.parametrize("rejoining", [False, True])
+def test_a_regiment_carries_its_forlorn_hope_but_not_one_that_must_rejoin(rejoining: bool) -> None:
+    """Optional Rules a: "It moves the same 1D6 distance at the same time as parent unit":
+    a regiment moving 1" aside and 1.5" on, turning 10 degrees, takes its forlorn hope the
+    same way, turned as it turned; a forlorn hope at poor, which "will attempt to rejoin its
+    parent regiment", is left where it stands."""
+    game = dts_game([FOOT, ENEMY], forlorn_hope=True, turns=1)
+    start = out(game, 3, **({"morale": 0, "morale_max": 2} if rejoining else {"morale": 1, "morale_max": 2}))
+    state = activated(game, "pf", "advance", {"open": 6, "difficult": 6})
+    state = state.with_unit(start.units["pf"]).with_unit(start.units[HOPE])
+    state = state.evolve(own=game_data(state).evolve(deck_left=()))
+    after, _ = game.apply(state, Move(unit="pf", waypoints=((21, 7.5),), face_after=10.0), ScriptedDice([]))
+    hope = after.units[HOPE]
+    assert (after.units["pf"].x, after.units["pf"].y, after.units["pf"].facing) == (21, 7.5, 10.0)
+    if rejoining:
+        assert (hope.x, hope.y, hope.facing) == (20.0, 10.0, 0.0)
+    else:
+        assert (hope.x, hope.y, hope.facing) == (21.0, 11.5, 10.0)
+
+
+def test_a_regiment_turning_turns_its_forlorn_hope_by_as_much_round_past_north() -> None:
+    """Optional Rules a: the forlorn hope "moves ... at the same time as parent unit", turned
+    as the regiment turns: a regiment facing 30 degrees that ends its move facing 50 turns
+    its forlorn hope, facing 350 on its own card, by 20 degrees, round past north to 10."""
+    game = dts_game([FOOT, ENEMY], forlorn_hope=True, turns=1)
+    start = out(game, 3, morale=1, morale_max=2)
+    state = activated(game, "pf", "advance", {"open": 6, "difficult": 6})
+    state = state.with_unit(start.units["pf"].evolve(facing=30.0))
+    state = state.with_unit(start.units[HOPE].evolve(facing=350.0))
+    state = state.evolve(own=game_data(state).evolve(deck_left=()))
+    after, _ = game.apply(state, Move(unit="pf", waypoints=((21, 7.5),), face_after=50.0), ScriptedDice([]))
+    hope = after.units[HOPE]
+    assert (hope.x, hope.y) == (21.0, 11.5) and hope.facing == pytest.approx(10.0, abs=1e-9)
 
 
 @pytest.mark.parametrize(("regiment_points", "falls_back"), [(0, True), (1, False)])
@@ -242,3 +292,20 @@ def test_under_at_once_it_goes_back_at_the_end_of_the_activation_wherever_it_sta
 def test_the_option_takes_only_its_two_readings() -> None:
     with pytest.raises(ValueError, match="forlorn_rejoin"):
         dts_game([FOOT, ENEMY], forlorn_rejoin="never")
+
+
+@pytest.mark.parametrize(("ford", "rejoined"), [(False, False), (True, True)])
+def test_routed_with_a_river_before_its_regiment_it_stops_on_the_bank(ford: bool, rejoined: bool) -> None:
+    """Routed, it flees towards its regiment and its flight ends there, but a river (the
+    clause table's water) stops the flight on its own bank, short of the regiment: it is
+    not back in the ranks; at a ford it crosses and rejoins."""
+    regiment, hope = hope_unit()  # the hope's rear at y 9.5, the regiment's front at 6.5
+    foe = dts("f", B, 26.0, 10.0, 270.0, morale=3)
+    river = TerrainFeature(TerrainKind.RIVER, line=((0.0, 8.0), (48.0, 8.0)), width=1.0)  # y 7.5-8.5
+    crossing = TerrainFeature(TerrainKind.FORD, outline=((17.0, 7.0), (23.0, 7.0), (23.0, 9.0), (17.0, 9.0)))
+    table = table_with(river, *([crossing] if ford else []))
+    tx = tx_with(state_of(regiment, hope, foe), 9, table=table)
+    flight = rout(tx, HOPE, "f", "broken in melee")
+    assert dice_left(tx) == 0 and flight.removed is rejoined
+    if not rejoined:
+        assert tx.state.units[HOPE].in_play and tx.state.units[HOPE].y - 0.5 >= 8.5 - 1e-6

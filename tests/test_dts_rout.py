@@ -181,6 +181,20 @@ def test_resting_without_doubles_or_untested_regains_nothing() -> None:
     assert rest(untested, "u", "level").rolls == () and dice_left(untested) == 0
 
 
+def test_an_attached_general_flees_the_same_way_as_the_colours() -> None:
+    """Movement: "Attached generals move with unit": broken by a foe to its north-east, the
+    regiment's colours flee 6" south-west, and its general goes the same way, as far."""
+    foe = dts("f", B, 26.0, 24.0, 225.0, morale=3)
+    broken = dts("b", A, 20.0, 18.0, 45.0, morale=0, stands=1)
+    general = dts("g", A, 18.5, 16.5, 45.0, troop="general", attached_to="b")
+    tx = tx_with(state_of(foe, broken, general), 6)
+    rout(tx, "b", "f", "melee")
+    b, g = tx.state.units["b"], tx.state.units["g"]
+    assert b.x < 20.0 - 1 and b.y < 18.0 - 1
+    assert (g.x - 18.5, g.y - 16.5) == (pytest.approx(b.x - 20.0), pytest.approx(b.y - 18.0))
+    assert unit_data(g).attached_to == "b"
+
+
 def test_an_attached_general_flees_with_the_colours_and_stays_when_the_unit_is_gone() -> None:
     foe = dts("f", B, 20.0, 20.0, 180.0, morale=3)
     broken = dts("b", A, 20.0, 18.0, 0.0, morale=0, stands=1)

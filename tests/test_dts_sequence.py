@@ -43,6 +43,18 @@ def test_a_card_for_each_unit_and_general_two_for_horse() -> None:
     assert stands == {"pc": 1, "pf": 3, "pg": 1, "ph": 3, "rf": 3}
 
 
+def test_dragoons_and_commanded_shot_have_a_card_each_and_facings_are_read_round_the_compass() -> None:
+    """Unit Compositions: "(One card)" for each unit but cavalry; dragoons and commanded
+    musketeers, whom the list does not name, one each (row 4's reading). A general's or a
+    unit's facing of a full turn or more is read round the compass (370 is 10)."""
+    general = {**GENERAL, "facing": 370}
+    game = dts_game([unit("pd", P, "dragoons", 20, 6), unit("ps", P, "commanded_shot", 30, 6),
+                     unit("rf", R, "foot", 20, 30, 540)], commanders=[general])
+    state = game.ruleset.initial_state(game.scenario)
+    assert full_deck(state) == ("unit:pc", "unit:pd", "unit:ps", "unit:rf")
+    assert (state.units["pc"].facing, state.units["rf"].facing) == (10.0, 180.0)
+
+
 def test_cards_are_drawn_at_random_and_the_unit_drawn_awaits_its_declaration() -> None:
     """Game Play: "As cards are drawn ... units are activated. When a unit is activated, the
     units immediate commander ... declare[s] one of the following six options"."""
@@ -112,6 +124,15 @@ def test_rearward_movement_only_under_rally() -> None:
     assert codes(game, activated(game, "pf", "rally:rest"), back) == ["declare-thee-sir.NOT_DECLARED"]
 
 
+def test_a_retiring_move_is_held_to_the_rolled_allowance() -> None:
+    """Game Mechanics II: rearward movement under option 5 "is handled at the same rates as
+    forward movement": the 4" rolled may be retired in full, and half an inch more is refused."""
+    game = dts_game([FOOT, HORSE, ENEMY])
+    retiring = activated(game, "pf", "rally:retire", {"open": 4, "difficult": 2})
+    assert codes(game, retiring, Move(unit="pf", waypoints=((20, 2),))) == []
+    assert codes(game, retiring, Move(unit="pf", waypoints=((20, 1.5),))) == ["declare-thee-sir.TOO_FAR"]
+
+
 def test_moving_ends_the_activation_and_draws_the_next_card() -> None:
     game = dts_game([FOOT, HORSE, ENEMY])
     state = activated(game, "pf", "advance", {"open": 4, "difficult": 2})
@@ -179,6 +200,18 @@ def test_defer_ends_the_activation_and_a_spent_deck_ends_the_turn() -> None:
     activations = [e for e in events if isinstance(e, UnitActivated)]
     assert after.turn == 2 and len(activations) == 1  # the deck was gathered and shuffled again
     assert game_data(after).deck_left and len(game_data(after).deck_drawn) == 1
+
+
+def test_the_card_of_a_unit_gone_from_play_activates_nothing_and_the_next_is_drawn() -> None:
+    """Game Play: "As cards are drawn ... units are activated": a unit routed off the table
+    this turn still has its card in the deck; drawn, it activates nothing, and the next
+    card is drawn."""
+    game = dts_game([FOOT, HORSE, GUN, ENEMY])  # one unit of three lost: the army stands
+    state = reduce(activated(game, "pf"), UnitRemoved(unit="ph", reason="routed"))
+    state = state.evolve(own=game_data(state).evolve(deck_left=("unit:ph", "unit:rf")))
+    after, events = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([1, 1]))
+    assert [e.unit for e in events if isinstance(e, UnitActivated)] == ["rf"]
+    assert game_data(after).activated == "rf" and after.to_act == R
 
 
 def test_the_last_turn_ends_the_battle_on_points() -> None:

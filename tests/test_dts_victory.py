@@ -118,3 +118,15 @@ def test_the_options_refuse_values_out_of_range() -> None:
         dts_game([FOOT, ENEMY], objective_points=-1)
     with pytest.raises(ValueError, match="army_breaks_at"):
         dts_game([FOOT, ENEMY], army_breaks_at=0.0)
+
+
+def test_the_summary_counts_each_sides_units_lost_and_scores_them() -> None:
+    """Victory (the clause table's choice): points for enemy units lost; the summary a
+    player reads gives each side's units lost so far (not the units it began with) and the
+    score they make."""
+    game = dts_game([FOOT, unit("pf2", P, "foot", 30, 6), ENEMY])
+    state = reduce(activated(game, "rf"), UnitRemoved(unit="pf", reason="routed"))
+    summary = game.ruleset.presentation().summary(state)
+    assert summary["units_lost"] == {P: 1, R: 0}
+    assert summary["score"] == {P: 0, R: 1}
+    assert summary["activated"] == "rf"

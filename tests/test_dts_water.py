@@ -136,6 +136,16 @@ def test_a_push_back_stops_at_the_waters_edge(water: bool, went: float) -> None:
     assert pushed.distance == went and dice_left(tx) == 0
 
 
+def test_a_push_back_against_the_shore_goes_nowhere() -> None:
+    """A unit whose front already touches the lake's shore (9.5), pushed 5" on towards it,
+    cannot go any way without entering the water: it stays where it stood."""
+    state = state_of(dts("t", A, 20, 9.0, 0), dts("f", B, 20, 7.0, 0))
+    tx = tx_with(state, table=table_with(lake_feature()))
+    pushed = push_back(tx, "t", "f", 5.0, face_foe=False, reason="pushed back")
+    assert pushed.distance == 0.0 and dice_left(tx) == 0
+    assert (tx.state.units["t"].x, tx.state.units["t"].y) == (20, 9.0)
+
+
 @pytest.mark.parametrize(("crossing", "ys"), [(False, [9.0, 9.0, 9.0]), (True, [9.0, 15.0, 9.0])])
 def test_routing_stands_stop_at_a_river_but_at_its_ford(crossing: bool, ys: list[float]) -> None:
     """Each stand flees 9" north from y 6 (its front at 6.5); the river's bank is at 9.5;
