@@ -22,7 +22,7 @@ The CPU times are of this checkout as it is installed (compiled or not): compare
 checkouts by running each one's copy of this script.
 
 Usage: python benchmarks/odds_questions.py [--rules ID ...] [--seed 1] [--budget N]
-       [--tries 8] [--verbose] [--json FILE] [--smoke]
+       [--tries 8] [--every N] [--verbose] [--json FILE] [--smoke]
 """
 
 from __future__ import annotations
@@ -137,11 +137,12 @@ def ask(game: Game, seen: GameState, unit: Unit, word: str, target: Unit, budget
                  time.process_time() - start, meter.work, len(found.outcomes))
 
 
-def questions(game: Game, state: GameState, label: str, budget: int, tries: int, limit: int | None
-              ) -> Iterator[Asked]:
-    """Every unit's questions in ``state``: each word of its 3 nearest legal targets."""
+def questions(game: Game, state: GameState, label: str, budget: int, tries: int, limit: int | None,
+              every: int = 1) -> Iterator[Asked]:
+    """Every unit's questions in ``state`` (every ``every``-th unit's): each word of its 3
+    nearest legal targets."""
     asked = 0
-    for unit in troops(state):
+    for unit in troops(state)[::every]:
         seen = game.observed_state(state, unit.side)
         if unit.id not in seen.units:
             continue
@@ -188,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=int, default=ODDS_BUDGET, help="units of work a question may cost")
     parser.add_argument("--tries", type=int, default=8, help="nearest enemies tried for each word")
+    parser.add_argument("--every", type=int, default=1, help="ask of every Nth unit only (a sample)")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--json", type=Path, help="write every question here")
     parser.add_argument("--smoke", action="store_true", help="a few questions a rule set, to check it runs")
@@ -201,7 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 asked_here: Iterable[Asked] = smoke(game, args.seed, scenario.name, args.budget, args.tries)
             else:
                 asked_here = (a for state in positions(game, args.seed)
-                              for a in questions(game, state, scenario.name, args.budget, args.tries, None))
+                              for a in questions(game, state, scenario.name, args.budget, args.tries, None,
+                                                 args.every))
             for asked in asked_here:
                 found.append(asked)
                 if args.verbose:
