@@ -153,5 +153,6 @@ def test_battle_picks_a_scenario_written_for_the_rule_set(monkeypatch: pytest.Mo
         assert code == 0 and json.loads(out)["scenario"].startswith("Edgehill"), out
     # Without Edgehill, the first built-in written for the rule set.
     listed = tertia.scenarios.rules_listed
-    monkeypatch.setattr(tertia.scenarios, "rules_listed", lambda name: () if name == "edgehill" else listed(name))
+    monkeypatch.setattr(tertia.scenarios, "rules_listed",
+                        lambda name: () if name == "edgehill" else listed(name))
     assert default_scenario("d3-cards") == "chalgrove"

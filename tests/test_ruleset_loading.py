@@ -109,7 +109,8 @@ def test_a_battle_under_one_rule_set_imports_no_other(rules: str) -> None:
         "    app()\n"
         "except SystemExit:\n"
         "    pass\n"
-        "packages = sorted(m for m in sys.modules if m.startswith('tertia.rulesets.') and m.count('.') == 2)\n"
+        "packages = sorted(m for m in sys.modules\n"
+        "                  if m.startswith('tertia.rulesets.') and m.count('.') == 2)\n"
         "print(packages, file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
@@ -127,6 +128,6 @@ def test_a_plugin_may_not_take_a_shipped_id_even_before_that_rule_set_is_importe
     class Impostor(RuleSet):
         id = "charge-yr-pikes"
 
-    with pytest.raises(ValueError, match="taken by tertia.rulesets.charge_yr_pikes.ChargeYrPikes"):
+    with pytest.raises(ValueError, match=r"taken by tertia\.rulesets\.charge_yr_pikes\.ChargeYrPikes"):
         registry.register_ruleset(Impostor)
     assert registry._REGISTRY["charge-yr-pikes"] is registry.SHIPPED["charge-yr-pikes"]

@@ -15,8 +15,7 @@ from __future__ import annotations
 import importlib
 import os
 import threading
-from collections.abc import Iterator
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
