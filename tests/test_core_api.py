@@ -212,3 +212,23 @@ def test_violation_codes_are_namespaced_and_declared_once() -> None:
     with pytest.raises(TypeError, match=r"movement\.TOO_FAR"):
         class Again(Codes, namespace="movement"):
             TOO_FAR = "declared a second time"
+
+
+@pytest.mark.parametrize("rules", ["larger-battles", "declare-thee-sir", "charge-yr-pikes"])
+def test_the_hash_put_together_from_each_units_text_is_the_hash_of_the_whole_projection(rules: str) -> None:
+    """``state_hash`` joins each unit's text (worked out once a unit) to the rest: the same
+    digest as of the whole canonical projection written out at once, along a battle."""
+    import hashlib
+
+    from tertia.ai.random_player import RandomPlayer
+    from tertia.battle import fight_battle
+    from tertia.rulesets import get_ruleset
+    from tertia.scenarios import resolve_scenario
+
+    game = Game(get_ruleset(rules), resolve_scenario("edgehill", rules_id=rules))
+    record = fight_battle(game, {side: RandomPlayer() for side in game.scenario.side_ids}, 3)
+    states = [record.initial_state, *(step.state for step in record.steps)][::25]
+    for state in states:
+        text = json.dumps(state.canonical(), sort_keys=True, separators=(",", ":"), default=str)
+        assert state.state_hash() == hashlib.sha256(text.encode()).hexdigest()[:16]
+    assert len({state.state_hash() for state in states}) > len(states) // 2

@@ -136,7 +136,7 @@ class Unit:
     makes a new one).
     """
 
-    __slots__ = (*UNIT_FIELDS, "base")
+    __slots__ = (*UNIT_FIELDS, "base", "_canonical_text")
 
     def __init__(
         self,
@@ -175,6 +175,15 @@ class Unit:
         self.stands: Final = stands
         # A unit that kept its place keeps its base, so memos keyed on the base still hold.
         self.base: Final = Base(x, y, facing, width, depth) if _base is None else _base
+        self._canonical_text: str | None = None
+
+    def canonical_text(self) -> str:
+        """Its canonical projection as the JSON text :meth:`GameState.state_hash` digests,
+        worked out once (a unit never changes, and most of an army is shared from one
+        state to the next)."""
+        if self._canonical_text is None:
+            self._canonical_text = _json_text(_canonical_unit(self))
+        return self._canonical_text
 
     def fields(self) -> tuple[Any, ...]:
         """The values of :data:`UNIT_FIELDS`, in order."""
@@ -574,6 +583,10 @@ class GameState:
         that is empty, zero, false or ``None`` is left out, so a field that moves, or
         gains a default, leaves the projection (and :meth:`state_hash`) unchanged.
         """
+        return {**self._canonical_head(), "units": {u.id: _canonical_unit(u) for u in self.units.values()}}
+
+    def _canonical_head(self) -> dict[str, Any]:
+        """The canonical projection but its units."""
         return {
             "sides": list(self.sides),
             "turn": self.turn,
@@ -586,14 +599,23 @@ class GameState:
             "result": None if self.result is None else dict(self.result),
             "objectives": [{f.name: getattr(o, f.name) for f in fields(o)} for o in self.objectives],
             "rules": _present({**self.extra, **({} if self.own is None else self.own.flat_values())}),
-            "units": {u.id: _canonical_unit(u) for u in self.units.values()},
         }
 
     def state_hash(self) -> str:
         """A stable digest of the state's canonical projection (:meth:`canonical`), equal on
         every machine for equal states and wherever the rules keep their values."""
-        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), default=str)
+        # The text of the whole projection, put together from each unit's own (worked out
+        # once a unit): "units" sorts after every other key, and the units by id.
+        head = _json_text(self._canonical_head())
+        units = ",".join(f"{json.dumps(uid)}:{self.units[uid].canonical_text()}"
+                         for uid in sorted(self.units))
+        text = f'{head[:-1]},"units":{{{units}}}}}'
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as the canonical JSON text: keys sorted, no spaces."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def _present(values: Mapping[str, Any]) -> dict[str, Any]:
