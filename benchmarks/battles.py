@@ -27,7 +27,7 @@ def main() -> None:
                         help="a rule set option, its value as JSON (repeatable)")
     args = parser.parse_args()
     options = {name: json.loads(value) for name, _, value in (o.partition("=") for o in args.option)}
-    game = Game(get_ruleset(args.rules, **options), resolve_scenario(args.scenario))
+    game = Game(get_ruleset(args.rules, **options), resolve_scenario(args.scenario, rules_id=args.rules))
     players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
     fight_battle(game, players, args.seed)  # warm caches and imports
     actions = 0

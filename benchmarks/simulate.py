@@ -34,7 +34,7 @@ def cpu_seconds() -> float:
 def bare_loop(scenario: str, rules: str, games: int, seed: int) -> tuple[float, float]:
     """Games per second and CPU seconds per game of fight_battle alone, in this process,
     on the simulation's seeds."""
-    spec = make_spec(scenario, resolve_scenario(scenario), rules)
+    spec = make_spec(scenario, resolve_scenario(scenario, rules_id=rules), rules)
     game = spec.build_game()
     for i in range(3):  # warm imports and caches, as a worker's first games do
         fight_battle(game, {side: DoctrinePlayer() for side in spec.sides}, game_seed(seed + 1, i))
@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    spec = make_spec(args.scenario, resolve_scenario(args.scenario), args.rules)
+    spec = make_spec(args.scenario, resolve_scenario(args.scenario, rules_id=args.rules), args.rules)
     print(f"{args.games} games of {args.scenario} under {args.rules}, local backend")
     bare_rate, bare_cpu = bare_loop(args.scenario, args.rules, args.games, args.seed)
     print(f"  bare fight_battle loop, 1 process: {bare_rate:.2f} games/s, "
