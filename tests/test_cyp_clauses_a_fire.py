@@ -135,3 +135,24 @@ def test_the_penetration_line_runs_from_the_gun_through_the_targets_centre_at_a_
     state = at(state, "k-horse", 46.0 + 6.0 * ux + offset, 30.0 + 6.0 * uy, facing=0.0)
     found = penetration(OPEN, state, state.units["k-gun"], state.units["p-foot"], TABLES)
     assert ([u.id for u in found] == ["k-horse"]) is inside
+
+
+def test_a_unit_gone_from_the_field_before_its_turn_to_test_takes_no_test() -> None:
+    # The units struck test in the order first struck. Parliament's foot, hit by the
+    # king's volley, fails (rated 0, a 1) and routs off its own edge; its neighbour 6" off,
+    # struck by canister, tests for the rout near it, fails and routs off too: gone from
+    # the field, it takes no test for the canister.
+    state = at(facing_off(5.0), "p-foot", 30.0, 45.0, morale=0)
+    state = state.with_unit(state.units["p-foot"].evolve(id="p-foot2", x=36.0))
+    state = at(at(state, "k-foot", 30.0, 38.75), "k-gun", 42.0, 36.0, facing=0.0)
+    state = state.evolve(own=game_data(state).evolve(
+        edges={"king": "south", "parl": "north"},
+        orders=(("k-foot", "p-foot", "musket"), ("k-gun", "p-foot2", "canister"))))
+    # hits: 2 and 0; p-foot's test, ½D6 and rout move; p-foot2's the same.
+    scripted = ScriptedDice([2, 0, 1, 1, 1, 1, 1, 1])
+    tx = Tx(OPEN, state, scripted)
+    work_out_fire(tx, TABLES, "musketry")
+    assert scripted.remaining == 0
+    assert [(e.unit, e.why) for e in tx.events if isinstance(e, MoraleTested)] == [
+        ("p-foot", "fired on"), ("p-foot2", "p-foot routed near it")]
+    assert [tx.state.units[u].removed for u in ("p-foot", "p-foot2")] == ["routed off", "routed off"]
