@@ -1,14 +1,22 @@
 """Charge yr Pikes! hidden units (Sequence of play 3 B): the move that brings the last
-hidden piece into sight is kept from the enemy up to its placing."""
+hidden piece into sight is kept from the enemy up to its placing; a path checked where
+it turns on its own spot; a charge that runs into a hidden unit stops short as a move."""
 
 from __future__ import annotations
 
+import pytest
+
 from tertia.core.actions import Move
 from tertia.core.dice import SeededDice
+from tertia.core.geometry import base_distance, bases_overlap
 from tertia.core.ruleset import Tx
+from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.concealment import UnitPlaced, hidden_pieces, stop_short
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.events import ChargeMade
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 
+from . import cyp_melee_support as melee
 from .test_cyp_concealment import K, P, _battle, _hidden, _on_card, _placed_at
 
 
@@ -44,3 +52,30 @@ def test_a_path_is_checked_where_it_turns_on_its_own_spot() -> None:
     tx = Tx(game.table, state, SeededDice(1))
     straight = ((30.0, 27.5), (20.0, 27.5))
     assert stop_short(tx, horse, straight, 0.0) == straight and not tx.events
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_a_charge_that_runs_into_a_hidden_unit_stops_short_as_a_move(hidden: bool) -> None:
+    # B, as a move "into an unseen unit stops short and finds it": the king's horse
+    # charges the foot 16" ahead; parliament's pike hidden 7" ahead lies in its way. The
+    # charge is legal on what the king sees; made, it stops short of the hidden unit,
+    # which is placed, and no charge is made. With the pike in sight it is no charge at
+    # all; with none in the way the charge is made.
+    horse = melee.piece("k", "king", "horse", 30.0, 20.0)
+    state = melee.state_of(horse, melee.piece("e", "parl", "foot", 30.0, 36.0, facing=180.0))
+    if hidden:
+        state = state.with_unit(melee.piece("h", "parl", "foot", 30.0, 27.0, facing=180.0, placed=False))
+    state = state.evolve(phase="movement", own=game_data(state).evolve(card="group:t-k:king", moving=("k",)))
+    rules = ChargeYrPikes(secret_deployment=False)
+    assert rules.validate(melee.table_with(), state, Charge(unit="k", target="e")) == []
+    tx = melee.tx_with(state)
+    rules.resolve(tx, Charge(unit="k", target="e"))
+    made = [e for e in tx.events if isinstance(e, ChargeMade)]
+    if hidden:
+        assert [e for e in tx.events if isinstance(e, UnitPlaced)] == [
+            UnitPlaced(unit="h", why="it is found in the way")]
+        assert not made and game_data(tx.state).charges == ()
+        k, h = tx.state.units["k"], tx.state.units["h"]
+        assert k.y > 20.0 and not bases_overlap(k.base, h.base) and base_distance(k.base, h.base) <= 0.25
+    else:
+        assert [(e.attacker, e.target) for e in made] == [("k", "e")]
