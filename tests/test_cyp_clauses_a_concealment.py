@@ -56,13 +56,18 @@ def test_a_path_is_checked_where_it_turns_on_its_own_spot() -> None:
 
 @pytest.mark.parametrize("hidden", [True, False])
 def test_a_charge_that_runs_into_a_hidden_unit_stops_short_as_a_move(hidden: bool) -> None:
-    # B, as a move "into an unseen unit stops short and finds it": the king's horse
-    # charges the foot 16" ahead; parliament's pike hidden 7" ahead lies in its way. The
-    # charge is legal on what the king sees; made, it stops short of the hidden unit,
-    # which is placed, and no charge is made. With the pike in sight it is no charge at
-    # all; with none in the way the charge is made.
+    # B, as a move "into an unseen unit stops short and finds it": the king's horse (its
+    # brigadier in its front rank, its galloper at its right flank) charges the foot 16"
+    # ahead; parliament's pike hidden 7" ahead lies in its way. The charge is legal on
+    # what the king sees; made, it stops short of the hidden unit, which is placed, its
+    # officer and galloper going with it (4 D), and no charge is made. With none in the
+    # way the charge is made and halts 1" from the foot.
     horse = melee.piece("k", "king", "horse", 30.0, 20.0)
-    state = melee.state_of(horse, melee.piece("e", "parl", "foot", 30.0, 36.0, facing=180.0))
+    gun = melee.piece("g", "king", "artillery", 30.0 + horse.width / 2 + 0.75, 20.0, gun="galloper",
+                      attached_to="k")
+    gun = gun.evolve(x=30.0 + horse.width / 2 + gun.width / 2)
+    brigadier = melee.officer("o", "king", "k", x=30.0, y=20.0)
+    state = melee.state_of(horse, gun, brigadier, melee.piece("e", "parl", "foot", 30.0, 36.0, facing=180.0))
     if hidden:
         state = state.with_unit(melee.piece("h", "parl", "foot", 30.0, 27.0, facing=180.0, placed=False))
     state = state.evolve(phase="movement", own=game_data(state).evolve(card="group:t-k:king", moving=("k",)))
@@ -71,11 +76,15 @@ def test_a_charge_that_runs_into_a_hidden_unit_stops_short_as_a_move(hidden: boo
     tx = melee.tx_with(state)
     rules.resolve(tx, Charge(unit="k", target="e"))
     made = [e for e in tx.events if isinstance(e, ChargeMade)]
+    k, g, o = (tx.state.units[u] for u in ("k", "g", "o"))
+    assert (o.x, o.y) == pytest.approx((k.x, k.y))  # the brigadier went with it
+    assert base_distance(k.base, g.base) < 1e-6 and not bases_overlap(k.base, g.base)  # touching
     if hidden:
         assert [e for e in tx.events if isinstance(e, UnitPlaced)] == [
             UnitPlaced(unit="h", why="it is found in the way")]
         assert not made and game_data(tx.state).charges == ()
-        k, h = tx.state.units["k"], tx.state.units["h"]
+        h = tx.state.units["h"]
         assert k.y > 20.0 and not bases_overlap(k.base, h.base) and base_distance(k.base, h.base) <= 0.25
     else:
         assert [(e.attacker, e.target) for e in made] == [("k", "e")]
+        assert base_distance(k.base, tx.state.units["e"].base) == pytest.approx(1.0)
