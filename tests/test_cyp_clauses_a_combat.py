@@ -1,22 +1,26 @@
 """Charge yr Pikes! close combat in the sequence of play (Sequence of play 3 F to K):
 the defender's test and its plain results, charges gathered into combats, the turn's
-charges spent, the bonus step's end, and the 50% tests of phase J."""
+charges spent, the bonus step's end, a melee locked kept to be fought on, and the 50%
+tests of phase J."""
 
 from __future__ import annotations
 
 import pytest
 
 from tertia.core.actions import EndPhase
+from tertia.core.geometry import Base
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, BonusSpent
 from tertia.rulesets.charge_yr_pikes.charge import Charge
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.melee import resolve
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
-from tertia.rulesets.charge_yr_pikes.phases import after_close_combat, combats, fight
+from tertia.rulesets.charge_yr_pikes.phases import after_close_combat, carry_out, combats, fight
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 
 from . import cyp_morale_support as ms
+from . import test_cyp_melee as melee
 from .cyp_dice_support import ByPurpose
-from .cyp_melee_support import dice_left, piece, state_of, tx_with
+from .cyp_melee_support import Morale, dice_left, piece, state_of, tx_with
 from .test_cyp_bonus import _bonus_step, _game, _horse_beats_foot
 
 T = default_tables()
@@ -95,3 +99,18 @@ def test_in_phase_j_a_unit_over_half_lost_tests_but_no_battery_nor_unit_gone() -
     tx = ms.tx_with(state, *[6] * 8)
     after_close_combat(tx, T)
     assert [e.unit for e in tx.events if isinstance(e, MoraleTested)] == ["u"]
+
+
+def test_a_melee_locked_is_kept_to_be_fought_on_and_one_decided_is_not() -> None:
+    # 12 G (Sequence of play 3 H): equal casualties, both pass: "the units are locked into
+    # the melee which continues in the next turn": the charge that began it is kept; a
+    # melee the horse lose (failing their test) keeps nothing.
+    charge = Charge("h", "f", Base(20.0, 5.0, 0.0, 6.25, 1.25))
+    tx = tx_with(melee.horse_on_foot(), 12, 12)
+    result = resolve(tx, T, melee.HORSE_ON_FOOT, Morale())
+    carry_out(tx, T, result, [charge])
+    assert game_data(tx.state).locked == (("h", "f", 20.0, 5.0, 0.0, 0),)
+    tx = tx_with(melee.horse_on_foot(), 12, 12)
+    result = resolve(tx, T, melee.HORSE_ON_FOOT, Morale({"h": [False]}))
+    carry_out(tx, T, result, [charge])
+    assert result.winner == "parl" and game_data(tx.state).locked == ()
