@@ -577,7 +577,8 @@ class ChargeYrPikes(RuleSet):
 
     def _charge(self, tx: Tx, tables: Tables, action: Charge) -> None:
         unit, target = tx.state.units[action.unit], tx.state.units[action.target]
-        path = charge_path(tx.table, tx.state, unit, target)
+        # Laid out on what the side sees: troops hidden in the way stop it short (below).
+        path = charge_path(tx.table, concealment.as_seen_by(tx.state, unit.side), unit, target)
         reach = movement.charge_allowance(tables, unit_data(unit))
         full = ((unit.x, unit.y), path.end)
         points = concealment.stop_short(tx, unit, full, path.heading)
