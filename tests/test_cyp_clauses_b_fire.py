@@ -1,0 +1,51 @@
+"""Charge yr Pikes! fire clauses pinned from both sides: a hit that kills no figure (an odd
+musket hit on a battery, an unconfirmed half hit in a town) makes no casualty and so no
+morale test, where a hit that kills one does (sections 8, 9 and 11 B)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tertia.core.dice import ScriptedDice
+from tertia.core.ruleset import Tx
+
+from .test_cyp_command import _state
+from tertia.rulesets.charge_yr_pikes.fire import apply_fire
+
+from .test_cyp_fire import OPEN, TABLES, area, at, facing_off, field, volley
+
+
+@pytest.mark.parametrize(("hits", "lost"), [(1, 0), (2, 1)])
+def test_an_odd_musket_hit_on_a_battery_kills_no_gunner_and_makes_no_test(hits: int, lost: int) -> None:
+    """Muskets on artillerists: two hits a gunner; a lone hit is lost, so the battery has
+    no casualty to test on, while two hits take a gunner and it tests."""
+    _, state = _state()
+    state = at(state, "p-foot", 40.0, 16.0, fired=True)
+    shot, _ = volley(state, [hits], firer="p-foot", target="k-gun")
+    applied = apply_fire(Tx(OPEN, state, ScriptedDice([])), [shot], TABLES)
+    assert applied.casualties == ({"k-gun": lost} if lost else {})
+    assert applied.must_test == (("k-gun",) if lost else ())
+
+
+@pytest.mark.parametrize(("confirm", "lost"), [(1, 0), (4, 1)])
+def test_a_half_hit_in_a_town_not_confirmed_kills_none_and_makes_no_test(confirm: int, lost: int) -> None:
+    """In a town a musket hit counts half, an odd half confirmed on a D6 of 4 to 6: one not
+    confirmed kills nobody and the regiment has no casualties to test on; one confirmed
+    kills a figure and it tests."""
+    state = facing_off(5.0, fired=True)
+    town = field(area("town", 20.0, 17.2, 40.0, 24.0))
+    shot, _ = volley(state, [1], town)
+    applied = apply_fire(Tx(town, state, ScriptedDice([confirm])), [shot], TABLES)
+    assert applied.casualties == ({"p-foot": lost} if lost else {})
+    assert applied.must_test == (("p-foot",) if lost else ())
+
+
+@pytest.mark.parametrize(("y0", "halved"), [(16.4, True), (13.4, False)])
+def test_field_works_halve_casualties_only_nearer_the_target(y0: float, halved: bool) -> None:
+    """16 C: troops behind field fortifications take casualties at half the normal rate:
+    works across the line of fire nearer the target shelter it; works nearer the firer
+    are the firer's, and the target stands in the open."""
+    state = facing_off(5.0, fired=True)  # the king's front edge at y 12.75, the parliament's at 17.75
+    works = field(area("works", 26.0, y0, 34.0, y0 + 0.5))
+    shot, _ = volley(state, [3], works)
+    assert shot.strikes[0].halved is halved
