@@ -8,11 +8,13 @@ import pytest
 
 from tertia.core.dice import ScriptedDice
 from tertia.core.ruleset import Tx
+from tertia.rulesets.charge_yr_pikes.casualties import FiguresKilled
+from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.fire import apply_fire
+from tertia.rulesets.charge_yr_pikes.phases import STANDING_FIRE, work_out_fire
 
 from .test_cyp_command import _state
-from tertia.rulesets.charge_yr_pikes.fire import apply_fire
-
-from .test_cyp_fire import OPEN, TABLES, area, at, facing_off, field, volley
+from .test_cyp_fire import OPEN, TABLES, _with_galloper, area, at, facing_off, field, volley
 
 
 @pytest.mark.parametrize(("hits", "lost"), [(1, 0), (2, 1)])
@@ -49,3 +51,22 @@ def test_field_works_halve_casualties_only_nearer_the_target(y0: float, halved: 
     works = field(area("works", 26.0, y0, 34.0, y0 + 0.5))
     shot, _ = volley(state, [3], works)
     assert shot.strikes[0].halved is halved
+
+
+def test_a_fire_step_works_out_the_gallopers_shot_with_the_volleys_and_spends_the_orders() -> None:
+    """12 A with Sequence of play 3 C-E: a unit charged takes the defending fire of the fire
+    steps, a galloper's shot among it; the step's orders, worked out together, are spent
+    when it is over, and the target, having lost figures, tests its morale."""
+    state = _with_galloper(5.0)
+    orders = (("k-foot", "p-foot", "musket"), ("k-gun", "p-foot", "galloper"))
+    state = state.evolve(own=game_data(state).evolve(orders=orders, step=STANDING_FIRE, step_side="parl"))
+    scripted = ScriptedDice([2, 1, 3, 6])  # two musket hits; one galloper hit; p-foot's rating; its test
+    tx = Tx(OPEN, state, scripted)
+    work_out_fire(tx, TABLES, STANDING_FIRE)
+    assert scripted.remaining == 0
+    assert [d.purpose.split(",")[0] for d in scripted.log] == [
+        "musketry: k-foot at p-foot", "galloper: k-gun at p-foot",
+        "morale points: p-foot", "morale: p-foot (fired on)"]
+    assert sum(e.figures for e in tx.events if isinstance(e, FiguresKilled)) == 3
+    assert unit_data(tx.state.units["p-foot"]).figures == 29
+    assert game_data(tx.state).orders == () and game_data(tx.state).step is None
