@@ -70,3 +70,24 @@ def test_a_fire_step_works_out_the_gallopers_shot_with_the_volleys_and_spends_th
     assert sum(e.figures for e in tx.events if isinstance(e, FiguresKilled)) == 3
     assert unit_data(tx.state.units["p-foot"]).figures == 29
     assert game_data(tx.state).orders == () and game_data(tx.state).step is None
+
+
+def test_a_unit_destroyed_before_its_turn_to_test_for_the_fire_takes_no_test() -> None:
+    """12 A, 11 B and 15 A-B: the units struck by the step's fire test in the order first
+    struck. The first breaks and routs; the second, struck too and within 6" of it, tests
+    for the rout, fails, routs and loses its last man to the half D6: destroyed, it takes
+    no test for the fire that struck it."""
+    state = at(facing_off(5.0), "p-foot", 30.0, 18.5, morale=1, morale_max=1)
+    second = state.units["p-foot"].evolve(id="p-foot2", x=38.0)
+    second = second.evolve(own=unit_data(second).evolve(pike=0, shot=2))
+    state = state.with_unit(second).with_unit(state.units["k-foot"].evolve(id="k-foot2", x=38.0))
+    orders = (("k-foot", "p-foot", "musket"), ("k-foot2", "p-foot2", "musket"))
+    state = state.evolve(own=game_data(state).evolve(orders=orders, step=STANDING_FIRE, step_side="parl"))
+    # Hits 2 and 1; p-foot's test (1 + 1); its half D6 and rout move; p-foot2's test; its half D6.
+    scripted = ScriptedDice([2, 1, 1, 1, 1, 1, 1])
+    tx = Tx(OPEN, state, scripted)
+    work_out_fire(tx, TABLES, STANDING_FIRE)
+    assert scripted.remaining == 0
+    assert tx.state.units["p-foot2"].removed == "destroyed"
+    assert [d.purpose for d in scripted.log if d.purpose.startswith("morale")] == [
+        "morale: p-foot (fired on)", "morale: p-foot2 (p-foot routed near it)"]
