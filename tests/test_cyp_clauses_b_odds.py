@@ -56,7 +56,7 @@ def test_the_word_asked_by_default_is_fire_for_a_unit_that_fires_else_charge(att
     its fire; one that does not (horse) about its charge."""
     game, state = _game()
     _, question = game.ruleset.query(_rated(state), None, attacker, "p-foot")
-    assert question.word == word
+    assert isinstance(question, cyp_odds.Question) and question.word == word
 
 
 @pytest.mark.parametrize(("target", "why"), [("p-foot", "facing p-foot"), ("k-horse", "a morale test")])

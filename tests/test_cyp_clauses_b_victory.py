@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tertia.rulesets.charge_yr_pikes.victory import BY_POINTS, ArmyLosses, result_reason
+from tertia.rulesets.charge_yr_pikes.army import ArmyLosses
+from tertia.rulesets.charge_yr_pikes.victory import BY_POINTS, result_reason
 
 
 @pytest.mark.parametrize(("beaten_lost", "said"), [
