@@ -112,6 +112,18 @@ def test_an_enemy_blocks_the_way() -> None:
     assert [v.code for v in refused] == [MovementCode.COLLISION] and "run into" in refused[0].message
 
 
+def test_an_enemy_midway_along_a_sideways_move_blocks_it() -> None:
+    """Formations C: an enemy in the way blocks a move wherever along the path it stands:
+    the foot sidestep 8" west, clear of everything; with an enemy regiment turned end-on
+    halfway along (clear of both the start and the end) the same move runs into it."""
+    game, state = _game()
+    step = Move(unit="k-foot", waypoints=((22.0, 12.0),))
+    assert game.is_legal(state, step)
+    state = state.with_unit(state.units["p-foot"].evolve(x=26.0, y=12.0, facing=90.0))
+    refused = game.validate(state, step)
+    assert [v.code for v in refused] == [MovementCode.COLLISION] and "run into" in refused[0].message
+
+
 def test_a_unit_may_not_leave_its_tertia_unless_an_officer_leads_it() -> None:
     # Tertias A: "all units within 6" of one another. No unit may leave its tertia unless
     # accompanied by a general". A regiment of horse of k1 stands at (20, 12).

@@ -89,6 +89,18 @@ def test_a_unit_changes_formation_at_the_end_of_its_move_and_not_twice() -> None
     assert game.validate(state, Reform(unit="k-foot", formation="line"))
 
 
+def test_a_unit_that_changed_formation_instead_of_moving_may_not_move_on_the_card() -> None:
+    """Formations B: a change of formation comes at the end of the move, or stands in for
+    it; a unit that has reformed on this card has had its move, and one that has neither
+    moved nor reformed may still move."""
+    game, state = _start([*GRADES, 1, 5])
+    step = Move(unit="k-foot", waypoints=((30.0, 13.0),))
+    assert game.is_legal(state, step)  # neither moved nor reformed yet
+    state, _ = game.apply(state, Reform(unit="k-foot", formation="column"), ScriptedDice([]))
+    refused = game.validate(state, step)
+    assert [v.code for v in refused] == [CypCode.ALREADY_MOVED]
+
+
 @pytest.mark.parametrize(("formation", "legal"), [("square", True), ("deployed", False), ("routed", False)])
 def test_foot_may_form_square_but_deploy_only_in_a_town(formation: str, legal: bool) -> None:
     game, state = _start([*GRADES, 1, 5])
