@@ -44,7 +44,9 @@ def find_chromium() -> str | None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("web") / "games.sqlite3").start()
+    # The AI's actions published at once: nothing here needs its timing kept secret
+    # (tests/test_web_ai_timing.py holds the cadence).
+    s = Server(tmp_path_factory.mktemp("web") / "games.sqlite3", None, "--ai-quantum", "0").start()
     yield s
     s.stop()
 
@@ -806,7 +808,8 @@ def cyp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     saved = os.environ.get("TERTIA_RULESETS")
     os.environ["TERTIA_RULESETS"] = "tests.cyp_page_scenarios"
     try:
-        s = Server(tmp_path_factory.mktemp("web-cyp") / "games.sqlite3").start(timeout=60.0)
+        s = Server(tmp_path_factory.mktemp("web-cyp") / "games.sqlite3", None, "--ai-quantum", "0"
+                   ).start(timeout=60.0)
     finally:
         if saved is None:
             os.environ.pop("TERTIA_RULESETS", None)

@@ -22,7 +22,9 @@ ORDER = ["independent", "reserve", "centre", "left", "right"]
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as c:
+    # The AI's actions published at once: the cards are tested here, not the cadence that
+    # keeps the AI's timing from telling secrets (tests/test_web_ai_timing.py).
+    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0, ai_quantum=0.0)) as c:
         yield c
 
 
