@@ -34,10 +34,11 @@ SMOKE: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "odds.py": (lambda _: ["--repeat", "1"], "outcomes; median"),
     "odds_questions.py": (lambda _: ["--smoke"], "asked"),
     "serve.py": (lambda _: ["--games", "1", "--actions", "4", "--ai-games", "1", "--think", "0"], "AI reply"),
-    "serve_soak.py": (lambda _: ["--clients", "2", "--minutes", "0.1", "--warmup-minutes", "0.05",
-                                 "--every", "1", "--max-growth", "1000"], "growth after the warm-up"),
+    "serve_soak.py": (lambda _: ["--clients", "2", "--minutes", "0.05", "--warmup-minutes", "0.02",
+                                 "--every", "0.5", "--max-growth", "1000"], "growth after the warm-up"),
     "simulate.py": (lambda _: ["--games", "2", "--workers", "1"], "games/s"),
-    "soak.py": (lambda _: ["--minutes", "0.1", "--tables", "1", "--every", "2", "--warm-up", "1"], "RSS"),
+    "soak.py": (lambda _: ["--minutes", "0.05", "--tables", "1", "--every", "1", "--warm-up", "0.5"],
+                "after the warm-up"),
 }
 """Each script's smallest run, and words its output must hold."""
 
