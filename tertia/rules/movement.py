@@ -46,6 +46,8 @@ class MovePlan:
     points: tuple[Point, ...]  # centre path, the start first
     end: Base
     _swept: list[Polygon] | None = field(default=None, init=False, repr=False, compare=False)
+    _box: tuple[float, float, float, float] | None = field(default=None, init=False, repr=False,
+                                                          compare=False)
 
     @property
     def length(self) -> float:
@@ -80,6 +82,20 @@ class MovePlan:
             object.__setattr__(self, "_swept", areas)
             return areas
         return list(self._swept)
+
+    def may_touch(self, base: Base) -> bool:
+        """Could ``base`` share area with anything the move sweeps? False when its
+        bounding circle is clear of the box around every area (the end included): a cheap
+        rejection before the exact tests."""
+        box = self._box
+        if box is None:
+            points = [p for area in self.swept() for p in area]
+            box = (min(x for x, _ in points), max(x for x, _ in points),
+                   min(y for _, y in points), max(y for _, y in points))
+            object.__setattr__(self, "_box", box)
+        x0, x1, y0, y1 = box
+        reach = base.radius
+        return not (base.x + reach < x0 or base.x - reach > x1 or base.y + reach < y0 or base.y - reach > y1)
 
 
 def plan_move(unit: Unit, action: Move) -> MovePlan:
@@ -175,17 +191,10 @@ def iter_passing_violations(
     mover = plan.unit
     end = plan.end.corners()
     areas = plan.swept()
-    xs = [x for area in areas for x, _ in area]
-    ys = [y for area in areas for _, y in area]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)  # the path's box holds its end too
     for other in state.iter_units():
-        if other.id == mover.id or other.id in carried:
+        if other.id == mover.id or other.id in carried or not plan.may_touch(other.base):
             continue
-        base = other.base
-        reach = base.radius
-        if base.x + reach < x0 or base.x - reach > x1 or base.y + reach < y0 or base.y - reach > y1:
-            continue  # a base whose circle is clear of the path's box touches none of it
-        corners = base.corners()
+        corners = other.base.corners()
         if other.side != mover.side and any(polygons_overlap(a, corners) for a in areas):
             yield Violation(MovementCode.COLLISION, f"{mover.label} would run into {other.label}", rule)
             return

@@ -759,7 +759,7 @@ def passed_through(state: GameState, plan: MovePlan) -> list[str]:
     areas = plan.swept()
     carried = _carried_with(state, plan.unit)
     return [o.id for o in state.iter_troops(plan.unit.side)
-            if o.id != plan.unit.id and o.id not in carried
+            if o.id != plan.unit.id and o.id not in carried and plan.may_touch(o.base)
             and any(polygons_overlap(a, o.base.corners()) for a in areas)]
 
 
