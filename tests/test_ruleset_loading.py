@@ -94,7 +94,7 @@ def test_what_the_registry_says_of_a_shipped_rule_set_before_importing_it_is_its
         assert shipped.scenario_top_level == cls.SCENARIO_TOP_LEVEL
         assert dict(shipped.scenario_files) == dict(cls.SCENARIO_FILES)
         assert shipped.extension == (cls.SCENARIO_EXTENSION is not None)
-        assert getattr(importlib.import_module(registry.ruleset_module(ruleset_id)), shipped.name) is cls
+        assert getattr(importlib.import_module(registry.manifest(ruleset_id).module), shipped.name) is cls
 
 
 @pytest.mark.parametrize("rules", sorted(SHIPPED))

@@ -35,8 +35,8 @@ ODDS_BUDGET = 6_000
 (the terminal, the page, the benchmark): one unit for each walk down the chance tree and
 one for each die rolled on it, about the cost of running the rules once. Counted in work,
 never seconds, so whether a question is answered, and its refusal's words, are the same
-on any machine under any load; sized by ``benchmarks/odds_budget.py`` so that no question
-costs the server much more than a second of CPU."""
+on any machine under any load; sized with ``benchmarks/odds_questions.py`` (the CPU a unit of
+work costs at most) so that no question costs the server much more than a second of CPU."""
 
 
 class TooManyBranches(RuntimeError):

@@ -136,9 +136,9 @@ def rule_data_from_dict(d: Mapping[str, Any]) -> RuleData:
 
 
 _NAMES: dict[type[RuleData], frozenset[str]] = {}
+"""Each class's fields as a set, asked at every change of a value."""
 _FIELD_NAMES: dict[type[RuleData], tuple[str, ...]] = {}
 """Each class's field names in order: a few classes, read thousands of times a battle."""
-"""Each class's fields as a set, asked at every change of a value."""
 
 
 def _per_side_names(cls: type[RuleData]) -> list[str]:

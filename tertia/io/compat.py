@@ -136,11 +136,11 @@ def claim_top_level(document: dict[str, Any]) -> dict[str, str]:
     spelling of files older than the table) into its table in ``document`` (nested
     tables are copied, never changed); returns, for each moved, its table path and the
     file's own path, so problems name what the file wrote."""
-    from tertia.rulesets import ruleset_ids, scenario_top_level
+    from tertia.rulesets import manifest, ruleset_ids
 
     moved: dict[str, str] = {}
     for rules in ruleset_ids():
-        for name in scenario_top_level(rules):
+        for name in manifest(rules).scenario_top_level:
             extensions = document.get("extensions", {})
             table = extensions.get(rules, {}) if isinstance(extensions, dict) else None
             if name not in document or not isinstance(table, dict) or name in table:

@@ -591,7 +591,7 @@ def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator
     the model checks what it names (:class:`~tertia.core.table_checks.CheckedTable`),
     against the pieces that rule set fields; its ``order_of_battle`` is the core's,
     checked with the scenario."""
-    from tertia.rulesets import declares_extension, ruleset_class, ruleset_ids
+    from tertia.rulesets import manifest, ruleset_class, ruleset_ids
 
     known = ruleset_ids()
     for rules in scenario.extensions:
@@ -599,13 +599,13 @@ def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator
             yield f"extensions.{rules}", f"no rule set {rules!r}; known: {', '.join(known)}"
             continue
         own = scenario.extension(rules)
-        if not declares_extension(rules):
+        if not manifest(rules).extension:
             for name in own:
                 yield (f"extensions.{rules}.{name}",
                        f"unknown field {name!r}; rule set {rules!r} takes only {ORDER_OF_BATTLE} here")
         elif ruleset is None or ruleset.id == rules:
             model = ruleset_class(rules).SCENARIO_EXTENSION
-            assert model is not None  # declares_extension said so
+            assert model is not None  # its manifest said so
             try:
                 table = model.model_validate(own)
             except ValidationError as exc:
@@ -620,10 +620,10 @@ def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator
 def _written_twice(document: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Fields a rule set's table claims from the top level, written both there and in the
     table: which to read is not ours to guess."""
-    from tertia.rulesets import ruleset_ids, scenario_top_level
+    from tertia.rulesets import manifest, ruleset_ids
 
     return [(name, f"written twice: here and in [extensions.\"{rules}\"]; keep one")
-            for rules in ruleset_ids() for name in scenario_top_level(rules)
+            for rules in ruleset_ids() for name in manifest(rules).scenario_top_level
             if name in document]
 
 

@@ -85,17 +85,17 @@ class MovePlan:
 
     def may_touch(self, base: Base) -> bool:
         """Could ``base`` share area with anything the move sweeps? False when its
-        bounding circle is clear of the box around every area (the end included): a cheap
-        rejection before the exact tests."""
+        bounding circle is clear of the box around the centre's path widened by the
+        mover's own circle (which holds every area, the end included): a cheap rejection
+        before the exact tests, with nothing swept worked out."""
         box = self._box
         if box is None:
-            points = [p for area in self.swept() for p in area]
-            box = (min(x for x, _ in points), max(x for x, _ in points),
-                   min(y for _, y in points), max(y for _, y in points))
+            xs, ys = [x for x, _ in self.points], [y for _, y in self.points]
+            box = (min(xs), min(ys), max(xs), max(ys))
             object.__setattr__(self, "_box", box)
-        x0, x1, y0, y1 = box
-        reach = base.radius
-        return not (base.x + reach < x0 or base.x - reach > x1 or base.y + reach < y0 or base.y - reach > y1)
+        x0, y0, x1, y1 = box
+        margin = self.start.radius + base.radius
+        return x0 - margin <= base.x <= x1 + margin and y0 - margin <= base.y <= y1 + margin
 
 
 def plan_move(unit: Unit, action: Move) -> MovePlan:
@@ -146,18 +146,15 @@ def iter_collision_violations(
     piece in play, or of a marker the rule set puts on the table (``markers``: a name and a
     base each, such as larger-battles' supply bases)."""
     segments = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
-    xs = [p[0] for p in plan.points]
-    ys = [p[1] for p in plan.points]
-    box = (min(xs), min(ys), max(xs), max(ys))
     mover = plan.unit.id
     blocker: str | None = None
     for other in state.iter_units():
-        if other.id != mover and _sweeps_into(plan, segments, box, other.base):
+        if other.id != mover and _sweeps_into(plan, segments, other.base):
             blocker = other.label
             break
     else:
         for name, base in markers:
-            if _sweeps_into(plan, segments, box, base):
+            if _sweeps_into(plan, segments, base):
                 blocker = name
                 break
     if blocker is not None:
@@ -203,16 +200,13 @@ def iter_passing_violations(
             return
 
 
-def _sweeps_into(
-    plan: MovePlan, segments: list[tuple[Point, Point]], box: tuple[float, float, float, float], base: Base
-) -> bool:
+def _sweeps_into(plan: MovePlan, segments: list[tuple[Point, Point]], base: Base) -> bool:
     """Does the moving base overlap ``base`` anywhere along its path? Cheap rejections
-    first: the base's bounding circle is clear of the path's box, then of the path itself."""
-    margin = plan.start.radius + base.radius
-    x0, y0, x1, y1 = box
-    if base.x < x0 - margin or base.x > x1 + margin or base.y < y0 - margin or base.y > y1 + margin:
+    first: the base's bounding circle is clear of the path's box (:meth:`MovePlan.may_touch`),
+    then of the path itself."""
+    if not plan.may_touch(base):
         return False
-    if min(point_segment_distance(base.centre, a, b) for a, b in segments) >= margin:
+    if min(point_segment_distance(base.centre, a, b) for a, b in segments) >= plan.start.radius + base.radius:
         return False
     corners = base.corners()
     return any(polygons_overlap(area, corners) for area in plan.swept())

@@ -1,13 +1,13 @@
 """The registry of rule sets by engine id.
 
-The shipped rule sets are known by id from the start and each is imported when first
-played (:data:`SHIPPED`): a battle under one rule set never pays for importing the other
-four. Any other rule set
-registers itself with :func:`register_ruleset` when its module is imported; a module can
-be named to every front end (the command line, the server, simulations) without editing
-Tertia, by listing it in the ``TERTIA_RULESETS`` environment variable (modules separated
-by commas) or as an entry point in the ``tertia.rulesets`` group of an installed package.
-A second rule set under a taken id is refused, naming both.
+The shipped rule sets are known by id from the start, by their :class:`Manifest`, and
+each is imported when first played (:data:`SHIPPED`): a battle under one rule set never
+pays for importing the other four. Any other rule set registers itself with
+:func:`register_ruleset` when its module is imported; a module can be named to every
+front end (the command line, the server, simulations) without editing Tertia, by listing
+it in the ``TERTIA_RULESETS`` environment variable (modules separated by commas) or as an
+entry point in the ``tertia.rulesets`` group of an installed package. A second rule set
+under a taken id is refused, naming both.
 """
 
 from __future__ import annotations
@@ -27,11 +27,12 @@ R = TypeVar("R", bound=type[RuleSet])
 
 
 @dataclass(frozen=True)
-class Shipped:
-    """A shipped rule set not yet imported: where its class is, and what the scenario
-    loader and the catalogue ask of every rule set before any is played (its class's
-    ``SCENARIO_TOP_LEVEL`` and ``SCENARIO_FILES``, and whether it declares a
-    ``SCENARIO_EXTENSION``; kept equal by ``tests/test_ruleset_loading.py``)."""
+class Manifest:
+    """What the scenario loader and the catalogue ask of every rule set before any is
+    played, answered without importing it: where its class is, whether it declares a
+    ``SCENARIO_EXTENSION``, its ``SCENARIO_TOP_LEVEL`` and ``SCENARIO_FILES``. The
+    registry holds a shipped rule set's until it is first played (kept equal to its class
+    by ``tests/test_ruleset_loading.py``)."""
 
     module: str
     name: str
@@ -39,21 +40,28 @@ class Shipped:
     scenario_top_level: tuple[str, ...] = ()
     scenario_files: Mapping[str, str] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, ruleset: type[RuleSet]) -> Manifest:
+        """The manifest of a rule set's class, read from the class."""
+        return cls(ruleset.__module__, ruleset.__qualname__, ruleset.SCENARIO_EXTENSION is not None,
+                   ruleset.SCENARIO_TOP_LEVEL, ruleset.SCENARIO_FILES)
+
     def load(self) -> type[RuleSet]:
         cls: type[RuleSet] = getattr(importlib.import_module(self.module), self.name)
         return cls
 
 
-SHIPPED: dict[str, Shipped] = {
-    "larger-battles": Shipped("tertia.rulesets.larger_battles", "LargerBattles", True, ("supplies",)),
-    "d3-commands": Shipped("tertia.rulesets.d3_commands", "D3Commands"),
-    "d3-cards": Shipped("tertia.rulesets.d3_cards", "D3Cards"),
-    "declare-thee-sir": Shipped("tertia.rulesets.declare_thee_sir", "DeclareTheeSir", True),
-    "charge-yr-pikes": Shipped("tertia.rulesets.charge_yr_pikes", "ChargeYrPikes", True),
+SHIPPED: dict[str, Manifest] = {
+    "larger-battles": Manifest("tertia.rulesets.larger_battles", "LargerBattles", True, ("supplies",)),
+    "d3-commands": Manifest("tertia.rulesets.d3_commands", "D3Commands"),
+    "d3-cards": Manifest("tertia.rulesets.d3_cards", "D3Cards"),
+    "declare-thee-sir": Manifest("tertia.rulesets.declare_thee_sir", "DeclareTheeSir", True),
+    "charge-yr-pikes": Manifest("tertia.rulesets.charge_yr_pikes", "ChargeYrPikes", True),
 }
 """The rule sets Tertia ships, by id, in the order they are listed."""
 
-_REGISTRY: dict[str, type[RuleSet] | Shipped] = {}
+_REGISTRY: dict[str, type[RuleSet] | Manifest] = {}
+"""Each rule set's class, or its manifest while it is not yet imported."""
 _loaded = False
 _loading = False
 _LOCK = threading.RLock()
@@ -64,13 +72,14 @@ ENTRY_POINT_GROUP = "tertia.rulesets"
 
 def register_ruleset(cls: R) -> R:
     """Make ``cls`` playable under its ``id`` (usable as a class decorator); raises
-    ValueError when another class already has that id."""
-    known = _REGISTRY.get(cls.id)
-    if isinstance(known, Shipped) and known.load() is not cls:
-        raise ValueError(f"rule set id {cls.id!r} is taken by {known.module}.{known.name}; "
-                         f"{cls.__module__}.{cls.__qualname__} cannot register under it")
-    if isinstance(known, type) and known is not cls:
-        raise ValueError(f"rule set id {cls.id!r} is taken by {known.__module__}.{known.__qualname__}; "
+    ValueError when another class already has that id (a shipped rule set's included,
+    whether or not it is imported yet)."""
+    known = _load().get(cls.id)
+    if known is None or known is cls:
+        pass
+    elif isinstance(known, type) or known.load() is not cls:
+        held = known if isinstance(known, Manifest) else Manifest.of(known)
+        raise ValueError(f"rule set id {cls.id!r} is taken by {held.module}.{held.name}; "
                          f"{cls.__module__}.{cls.__qualname__} cannot register under it")
     _REGISTRY[cls.id] = cls
     return cls
@@ -92,7 +101,7 @@ def registered(cls: type[RuleSet]) -> Iterator[type[RuleSet]]:
         _REGISTRY.pop(cls.id, None)
 
 
-def _load() -> dict[str, type[RuleSet] | Shipped]:
+def _load() -> dict[str, type[RuleSet] | Manifest]:
     """The registry, with the shipped rule sets and the named plugins in it.
 
     The shipped rule sets are listed, not imported. Loading the plugins may take a while,
@@ -142,39 +151,19 @@ def ruleset_class(ruleset_id: str) -> type[RuleSet]:
     if ruleset_id not in registry:
         raise ValueError(f"unknown rule set {ruleset_id!r}; known: {', '.join(registry)}")
     found = registry[ruleset_id]
-    if isinstance(found, Shipped):
+    if isinstance(found, Manifest):
         with _LOCK:
             found = registry[ruleset_id]
-            if isinstance(found, Shipped):
+            if isinstance(found, Manifest):
                 found = registry[ruleset_id] = found.load()
     return found
 
 
-def ruleset_module(ruleset_id: str) -> str:
-    """The module that defines the rule set, without importing a shipped one."""
+def manifest(ruleset_id: str) -> Manifest:
+    """What the registry knows of a rule set, without importing a shipped one; raises
+    KeyError for an unknown id."""
     found = _load()[ruleset_id]
-    return found.module if isinstance(found, Shipped) else found.__module__
-
-
-def scenario_top_level(ruleset_id: str) -> tuple[str, ...]:
-    """The top-level scenario fields the rule set's table claims (``SCENARIO_TOP_LEVEL``),
-    without importing a shipped rule set to learn them."""
-    found = _load()[ruleset_id]
-    return found.scenario_top_level if isinstance(found, Shipped) else found.SCENARIO_TOP_LEVEL
-
-
-def declares_extension(ruleset_id: str) -> bool:
-    """Does the rule set declare a scenario table of its own (``SCENARIO_EXTENSION``)?
-    Answered without importing a shipped rule set."""
-    found = _load()[ruleset_id]
-    return found.extension if isinstance(found, Shipped) else found.SCENARIO_EXTENSION is not None
-
-
-def scenario_files(ruleset_id: str) -> Mapping[str, str]:
-    """The battles the rule set ships (``SCENARIO_FILES``), without importing a shipped
-    rule set to learn them."""
-    found = _load()[ruleset_id]
-    return found.scenario_files if isinstance(found, Shipped) else found.SCENARIO_FILES
+    return found if isinstance(found, Manifest) else Manifest.of(found)
 
 
 def get_ruleset(ruleset_id: str, **options: Any) -> RuleSet:

@@ -29,7 +29,7 @@ from pathlib import Path
 from tertia import scenarios as builtin
 from tertia.core.scenario import Scenario
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
-from tertia.rulesets import ruleset_ids, scenario_files
+from tertia.rulesets import manifest, ruleset_ids
 from tertia.scenarios import ScenarioEntry
 
 DEFAULT_SCENARIO = "edgehill"
@@ -43,7 +43,7 @@ def shipped_files() -> dict[str, tuple[str, Path]]:
     taken = set(builtin.builtin_names())
     found: dict[str, tuple[str, Path]] = {}
     for rules in ruleset_ids():
-        for name, file in sorted(scenario_files(rules).items()):
+        for name, file in sorted(manifest(rules).scenario_files.items()):
             if name not in taken and name not in found:
                 found[name] = (rules, Path(file))
     return found

@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS actions (
 
 DIGESTS_KEPT = 1024
 """Games whose token digests a :class:`GameStore` remembers (every request's token is
-checked against them): the games in play, and many more (a server holds 64 in memory),
+checked against them): the games in play, and many more (a server holds 48 in memory),
 at some 800 bytes each. Those remembered longest are forgotten first, and read again from
 the database when asked about: a server running for weeks meets games without end."""
 

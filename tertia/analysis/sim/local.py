@@ -27,10 +27,10 @@ def worker_context(specs: Sequence[GameSpec]) -> BaseContext:
     never a condition)."""
     if START_METHOD not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
-    from tertia.rulesets import ruleset_module
+    from tertia.rulesets import manifest
 
     context = multiprocessing.get_context(START_METHOD)
-    modules = dict.fromkeys([__name__, *(ruleset_module(spec.rules) for spec in specs)])
+    modules = dict.fromkeys([__name__, *(manifest(spec.rules).module for spec in specs)])
     context.set_forkserver_preload(list(modules))
     return context
 
