@@ -40,7 +40,7 @@ from pathlib import Path
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches, WorkMeter
 from tertia.analysis.odds import odds
-from tertia.battle import fight_battle
+from tertia.battle import dice_seed, player_seed
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
@@ -77,20 +77,18 @@ class Asked:
 def positions(game: Game, seed: int) -> Iterator[GameState]:
     """The start of a battle of the doctrine against itself, and the positions a third and
     two thirds through it."""
-    players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
-    record = fight_battle(game, players, seed)
-    states = [record.initial_state, *(step.state for step in record.steps)]
+    states = list(played(game, seed))
     for share in (0, 1, 2):
-        state = states[len(record.steps) * share // 3]
-        if not state.is_over:
-            yield state
+        yield states[len(states) * share // 3]
 
 
 def played(game: Game, seed: int) -> Iterator[GameState]:
-    """The positions of a battle of the doctrine against itself, as it is played."""
-    dice = SeededDice(seed)
+    """The positions of the battle of the doctrine against itself that
+    :func:`~tertia.battle.fight_battle` fights on ``seed`` (its dice and players' streams),
+    as it is played, the last before its end."""
+    dice = SeededDice(dice_seed(seed))
     players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
-    rngs = {side: random.Random(seed) for side in players}
+    rngs = {side: random.Random(player_seed(seed, side)) for side in players}
     state = game.start(dice)[0]
     while not state.is_over:
         yield state
