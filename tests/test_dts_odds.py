@@ -359,6 +359,13 @@ def test_the_pages_odds_of_a_volley_and_a_refusal_too_large(client: TestClient,
     refused = client.post(f"/api/games/{gid}/odds", headers=me, json=shot)
     assert refused.status_code == 422 and refused.json()["code"] == "TOO_MANY_BRANCHES"
     assert "\n" not in refused.json()["message"]
+    assert "the branches walked prove" in refused.json()["message"]
+    # Were anything hidden from the side, the bounds worked out on the whole position
+    # would not be told.
+    monkeypatch.setattr(web_games.LiveGame, "hides_anything", lambda self, side: True)
+    secret = client.post(f"/api/games/{gid}/odds", headers=me, json=shot)
+    assert secret.status_code == 422 and secret.json()["code"] == "TOO_MANY_BRANCHES"
+    assert secret.json()["message"] == "this action has too many outcomes to list exactly"
 
 
 def test_a_player_at_the_prompt_sees_the_chance_of_any_point_lost() -> None:

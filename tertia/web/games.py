@@ -514,8 +514,11 @@ class GameService:
             except IllegalAction as exc:
                 raise illegal(exc.violations) from None
             except TooManyBranches as exc:
+                # Worked out on the whole position: what its walked branches prove is not
+                # told to a side the rules hide anything from.
+                told = "" if live.hides_anything(side) else f": {exc}"
                 raise ServiceError(422, "TOO_MANY_BRANCHES",
-                                   f"this action has too many outcomes to list exactly: {exc}") from None
+                                   f"this action has too many outcomes to list exactly{told}") from None
             if live.hides_anything(side) and answer != self._odds_from_view(live, side, action):
                 raise ServiceError(409, "HIDDEN_INFORMATION",
                                    "these odds depend on what the rules hide from you")
