@@ -176,7 +176,7 @@ def summary(rules: str, found: Sequence[Asked]) -> str:
     return (f"{rules:18} asked {len(found):5}, answered {answered:5}, refused {len(found) - answered:4}, "
             f"within {WITHIN:g} s {100 * within / len(found):5.1f}%; "
             f"CPU median {statistics.median(cpu):.3f} s, p95 {percentile(cpu, 0.95):.3f} s, "
-            f"max {max(cpu):.2f} s; work max {max(a.work for a in found):,}; "
+            f"max {1000 * max(cpu):.1f} ms; work max {max(a.work for a in found):,}; "
             f"CPU a unit of work at most {1e6 * per_unit:.0f} µs")
 
 

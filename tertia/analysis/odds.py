@@ -17,7 +17,7 @@ from typing import Any
 from tertia.analysis.enumerate import MAX_LEAVES, Branch, TooManyBranches, WorkMeter, enumerate_branches
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
-from tertia.core.dice import Dice
+from tertia.core.dice import Dice, Distribution
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.ruleset import ActionOver, OddsMeasure, Tx
@@ -150,21 +150,63 @@ def _resolver(
     ask of the other side mid-action with ``responses`` or the rule set's defaults; an
     answer the rules never ask for is refused (:class:`UnaskedResponse`). With
     ``action_alone`` it stops where the rules say the action is over
-    (:meth:`Tx.action_over <tertia.core.ruleset.Tx.action_over>`)."""
+    (:meth:`Tx.action_over <tertia.core.ruleset.Tx.action_over>`).
+
+    The steps before the first die (a declaration, a decision answered) play alike on
+    every branch: they are worked out once (:func:`_fixed_start`) and each walk of the
+    chance tree starts where they end."""
+    done, start, begun = _fixed_start(game, state, action, responses, action_alone)
 
     def run(dice: Dice) -> tuple[GameState, list[Event]]:
-        tx = Tx(game.table, state, dice, ends_with_action=action_alone)
+        tx = Tx(game.table, start, dice, ends_with_action=action_alone)
+        tx.events = list(begun)
         with contextlib.suppress(ActionOver):
-            _play_out(game, tx, action, responses)
+            _play_out(game, tx, action, responses, done=done)
         return tx.state, tx.events
 
     return run
 
 
-def _play_out(game: Game, tx: Tx, action: Action, responses: Sequence[Action] | None) -> None:
+class _DieWanted(BaseException):
+    """The rules asked for a die while the steps that need none were being worked out."""
+
+
+class _NoDice:
+    """Dice for the steps before the first roll: none may be rolled."""
+
+    def roll(self, dist: Distribution, purpose: str) -> int:
+        raise _DieWanted
+
+
+def _fixed_start(game: Game, state: GameState, action: Action, responses: Sequence[Action] | None,
+                 action_alone: bool) -> tuple[int, GameState, list[Event]]:
+    """How many of the action's steps (the action, then each answer) complete without a
+    die, and the state and events they leave. A step that rolls, ends the action or is
+    refused is left to the walks, which play it (and raise what it raises) as before."""
+    tx = Tx(game.table, state, _NoDice(), ends_with_action=action_alone)
+    reached = (0, state, list[Event]())
+
+    def completed(steps: int) -> None:
+        nonlocal reached
+        reached = (steps, tx.state, list(tx.events))
+
+    with contextlib.suppress(_DieWanted, ActionOver, IllegalAction, UnaskedResponse):
+        _play_out(game, tx, action, responses, completed=completed)
+    return reached
+
+
+def _play_out(game: Game, tx: Tx, action: Action, responses: Sequence[Action] | None, *,
+              done: int = 0, completed: Callable[[int], None] | None = None) -> None:
+    """Resolve ``action``, then answer each decision the rules ask mid-action; the first
+    ``done`` of these steps are already in ``tx`` (:func:`_fixed_start`), and
+    ``completed``, when given, hears how many steps are complete after each."""
     ruleset = game.ruleset
-    ruleset.resolve(tx, action)
-    queue = list(responses) if responses is not None else None
+    if done == 0:
+        ruleset.resolve(tx, action)
+        done = 1
+        if completed is not None:
+            completed(done)
+    queue = list(responses)[done - 1:] if responses is not None else None
     while tx.state.pending is not None and not tx.state.is_over:
         if queue is not None:
             if not queue:
@@ -179,6 +221,9 @@ def _play_out(game: Game, tx: Tx, action: Action, responses: Sequence[Action] | 
         if problems:
             raise IllegalAction(problems)
         ruleset.resolve(tx, answer)
+        done += 1
+        if completed is not None:
+            completed(done)
     if queue:
         raise UnaskedResponse(queue[0])
 

@@ -163,6 +163,18 @@ def read_face(face: int, dist: Distribution, reading: Callable[[int], T]) -> T:
     return runs[-1][1]
 
 
+def recorded(face: int) -> int:
+    """A die's face as a plain number for the record only (an event's text or score):
+    exact odds (:mod:`tertia.analysis.enumerate`) are not told of this use, so faces the
+    rules compare alike stay one branch; nothing may decide on what this returns. In play
+    the face is a plain number and this returns it.
+
+    >>> recorded(4)
+    4
+    """
+    return int.__int__(face)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One logged draw."""

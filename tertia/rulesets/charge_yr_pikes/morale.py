@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tertia.core.dice import D6
+from tertia.core.dice import D6, recorded
 from tertia.core.events import Event
 from tertia.core.geometry import base_distance
 from tertia.core.ruleset import Tx
@@ -193,7 +193,7 @@ def morale_test(tx: Tx, tables: Tables, unit_id: str, why: str, *, flank_or_rear
     mods = (*modifiers(tx, tables, unit_id), *extra)
     die = tx.roll(D6, f"morale: {tx.state.units[unit_id].label} ({why})")
     bonus = points + sum(v for _, v in mods)
-    total = bonus + _recorded(die)
+    total = bonus + recorded(die)
     need = tables.morale.pass_
     passed = die >= need - bonus
     if flank_or_rear and tables.rout.flank_rear_reads == "die" and die < need:
@@ -201,12 +201,6 @@ def morale_test(tx: Tx, tables: Tables, unit_id: str, why: str, *, flank_or_rear
     tx.emit(MoraleTested(unit=unit_id, why=why, rating=points, die=die, modifiers=mods, total=total,
                          passed=passed))
     return MoraleResult(unit_id, points, die, mods, total, need, passed, flank_or_rear, why)
-
-
-def _recorded(face: int) -> int:
-    """A die's face as a plain number for a record only: exact odds are not told of this
-    use (nothing may decide on it), so faces the rules compare alike stay one branch."""
-    return int.__int__(face)
 
 
 # --- the 50% rules and rallying ---------------------------------------------------------

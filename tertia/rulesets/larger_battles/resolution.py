@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tertia.core.dice import D6
+from tertia.core.dice import D6, recorded
 from tertia.core.events import DecisionAwaited, DecisionMade, GameDataChanged, Marked, Narrated, UnitTurned
 from tertia.core.geometry import bases_overlap, facing_towards
 from tertia.core.ruleset import Tx
@@ -136,14 +136,17 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
     _turn_to_face(tx, target, attacker)
     a_mods = attacker_modifiers(tx.state, action, options)
     d_mods = defender_modifiers(tx.state, action, defending_commander, options)
-    a_roll = tx.roll(D6, f"combat: {attacker.label} attacking {target.label}")
+    # The attacker's face is read whole; the defender's only against the score it must
+    # beat, so exact odds walk one branch for each way the combat goes, not for each face.
+    a_score = int(tx.roll(D6, f"combat: {attacker.label} attacking {target.label}")) + total(a_mods)
     d_roll = tx.roll(D6, f"combat: {target.label} defending against {attacker.label}")
-    a_score = a_roll + total(a_mods)
-    d_score = d_roll + total(d_mods)
+    beaten, beats = d_roll < a_score - total(d_mods), d_roll > a_score - total(d_mods)
+    d_score = recorded(d_roll) + total(d_mods)
+    a_roll = a_score - total(a_mods)
     spared = spared_as_flanker(tx.state, attacker, options)
-    if a_score > d_score:
+    if beaten:
         outcome = f"{target.label} takes a hit"
-    elif d_score > a_score:
+    elif beats:
         outcome = (f"{attacker.label} attacked a flank or rear and takes no hit" if spared
                    else f"{attacker.label} takes a hit")
     else:
@@ -153,11 +156,12 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
         attacker_score=a_score, defender_score=d_score,
         modifiers=tuple(map(str, a_mods)), defender_modifiers=tuple(map(str, d_mods)),
         summary=f"{attacker.label} attacks {target.label}: {a_roll}"
-                f"{total(a_mods):+d}={a_score} against {d_roll}{total(d_mods):+d}={d_score}; {outcome}",
+                f"{total(a_mods):+d}={a_score} against {recorded(d_roll)}{total(d_mods):+d}={d_score}; "
+                f"{outcome}",
     ))
-    if a_score > d_score:
+    if beaten:
         tx.emit(HitsInflicted(unit=target.id, hits=1, cause=f"combat with {attacker.label}"))
-    elif d_score > a_score and not spared:
+    elif beats and not spared:
         tx.emit(HitsInflicted(unit=attacker.id, hits=1, cause=f"combat with {target.label}"))
     if profile(attacker.kind).is_infantry and not piece(attacker).out_of_ammo:
         ammo = tx.roll(D6, f"ammunition: {attacker.label}")
