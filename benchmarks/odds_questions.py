@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -37,22 +36,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tertia.ai.doctrine import DoctrinePlayer
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches, WorkMeter
 from tertia.analysis.odds import odds
-from tertia.battle import dice_seed, player_seed
-from tertia.core.dice import SeededDice
+from tertia.analysis.questions import Question, legal_questions, played, positions
 from tertia.core.game import Game
-from tertia.core.geometry import base_distance
-from tertia.core.hidden import is_hidden, view_of
-from tertia.core.state import GameState, Unit
+from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import written_for
 
-TARGETS = 3
-"""Legal targets asked about for each unit and word: its nearest."""
 WITHIN = 1.0
 """The CPU seconds nearly every question should be answered in."""
 
@@ -74,27 +67,6 @@ class Asked:
     refusal: str = ""
 
 
-def positions(game: Game, seed: int) -> Iterator[GameState]:
-    """The start of a battle of the doctrine against itself, and the positions a third and
-    two thirds through it."""
-    states = list(played(game, seed))
-    for share in (0, 1, 2):
-        yield states[len(states) * share // 3]
-
-
-def played(game: Game, seed: int) -> Iterator[GameState]:
-    """The positions of the battle of the doctrine against itself that
-    :func:`~tertia.battle.fight_battle` fights on ``seed`` (its dice and players' streams),
-    as it is played, the last before its end."""
-    dice = SeededDice(dice_seed(seed))
-    players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
-    rngs = {side: random.Random(player_seed(seed, side)) for side in players}
-    state = game.start(dice)[0]
-    while not state.is_over:
-        yield state
-        state = game.apply(state, players[state.to_act].choose(game, state, rngs[state.to_act]), dice)[0]
-
-
 def smoke(game: Game, seed: int, label: str, budget: int, tries: int) -> list[Asked]:
     """A few questions in the first position of a battle (every 20th looked at) that has any."""
     for step, state in enumerate(played(game, seed)):
@@ -105,58 +77,35 @@ def smoke(game: Game, seed: int, label: str, budget: int, tries: int) -> list[As
     return []
 
 
-def troops(state: GameState) -> list[Unit]:
-    return [u for u in state.iter_units() if u.in_play and not u.is_commander]
-
-
-def nearest_enemies(seen: GameState, unit: Unit) -> list[Unit]:
-    """The enemies the unit's side sees on the table, nearest first."""
-    shown = [u for u in troops(seen) if u.side != unit.side and not is_hidden(u.extra.get("position"))]
-    return sorted(shown, key=lambda u: (base_distance(unit.base, u.base), u.id))
-
-
-def ask(game: Game, seen: GameState, unit: Unit, word: str, target: Unit, budget: int,
-        label: str) -> Asked | None:
-    """One question as the page asks it; ``None`` when the rules refuse it as illegal."""
+def ask(game: Game, question: Question, budget: int, label: str) -> Asked | None:
+    """One question walked under ``budget``; ``None`` when an answer the rules ask for in
+    it is refused (not a legal question after all)."""
     meter = WorkMeter()
     start = time.process_time()
+    common = (game.ruleset.id, label, question.step, question.word, question.unit, question.target)
     try:
-        ready, action = game.ruleset.query(seen, word, unit.id, target.id, {})
-        if view_of(ready) is not None:
-            ready = game.ruleset.sample_hidden(game.table, ready, unit.side, random.Random(seen.step))
-        responses = game.ruleset.query_responses(ready, {})
-        found = odds(game, ready, action, responses=responses, budget=budget, meter=meter)
-    except (IllegalAction, NotImplementedError):
+        found = odds(game, question.ready, question.action, responses=question.responses, budget=budget,
+                     meter=meter)
+    except IllegalAction:
         return None
     except TooManyBranches as refused:
-        return Asked(game.ruleset.id, label, seen.step, word, unit.id, target.id, False,
-                     time.process_time() - start, meter.work, 0, str(refused))
-    return Asked(game.ruleset.id, label, seen.step, word, unit.id, target.id, True,
-                 time.process_time() - start, meter.work, len(found.outcomes))
+        return Asked(*common, False, time.process_time() - start, meter.work, 0, str(refused))
+    return Asked(*common, True, time.process_time() - start, meter.work, len(found.outcomes))
 
 
 def questions(game: Game, state: GameState, label: str, budget: int, tries: int, limit: int | None,
               every: int = 1) -> Iterator[Asked]:
     """Every unit's questions in ``state`` (every ``every``-th unit's): each word of its 3
-    nearest legal targets."""
+    nearest legal targets, the first ``limit`` of them when given."""
     asked = 0
-    for unit in troops(state)[::every]:
-        seen = game.observed_state(state, unit.side)
-        if unit.id not in seen.units:
+    for question in legal_questions(game, state, tries=tries, every=every):
+        found = ask(game, question, budget, label)
+        if found is None:
             continue
-        for word in game.ruleset.ACTION_WORDS:
-            legal = 0
-            for target in nearest_enemies(seen, seen.units[unit.id])[:tries]:
-                found = ask(game, seen, seen.units[unit.id], word, target, budget, label)
-                if found is None:
-                    continue
-                yield found
-                asked += 1
-                legal += 1
-                if legal == TARGETS or (limit is not None and asked >= limit):
-                    break
-            if limit is not None and asked >= limit:
-                return
+        yield found
+        asked += 1
+        if limit is not None and asked >= limit:
+            return
 
 
 def percentile(values: Sequence[float], q: float) -> float:

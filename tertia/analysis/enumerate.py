@@ -2,19 +2,25 @@
 
 The procedure is the rule set's own resolution code, run again and again with dice that
 walk the tree of chance nodes depth first. To keep the tree small, each die value handed
-to the rules is a probe that notes how the rules use it: when a value is only compared
-with constants ("5 or more hits"), faces that answer every comparison alike lead to the
-same play and are explored once, with their probabilities added. A value used any other
-way (arithmetic, formatting, lookups) makes every face count on its own, and so does a
-value still consulted after a later die has been rolled (found out by a restart), so the
-grouping is always exact.
+to the rules is a probe that notes how the rules use it. Sums, differences and multiples
+of dice (with each other or with constants) are probes too, and so is every comparison
+the rules make of them with constants or with each other ("5 or more hits", "the two dice
+are doubles", "the attacker's score beats the defender's"). Faces that answer every such
+comparison alike lead to the same play and are explored once, with their probabilities
+added; dice compared together are grouped jointly, so a combat of two opposed dice walks
+one branch for each way it goes, not one for each pair of faces (the convolution icepool
+works out, found by the rules' own code). A value used any other way (formatting, table
+lookups, division) makes every face of its dice count on its own; a die so used after a
+later die was rolled, or compared with a die across an attempt rolled again, is walked
+face by face from the start (found out by a restart), so the grouping is always exact.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import weakref
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -28,6 +34,10 @@ MAX_LEAVES = 50_000
 MAX_DEPTH = 200
 """Dice in one branch beyond which a procedure is taken to have no end (re-rolling ties
 for ever has no finite tree to walk)."""
+
+MAX_JOINT = 1_296
+"""The most combinations of faces (6^4) dice compared together are grouped over; dice
+tied into more are walked face by face."""
 
 
 ODDS_BUDGET = 6_000
@@ -61,74 +71,205 @@ class _RolledAgain(BaseException):
 
 
 class _LateUse(BaseException):
-    """A die value was consulted after a later die was rolled: group its faces no more."""
+    """Dice must be walked face by face from the start: one was used whole after a later
+    die was rolled, or compared across an attempt rolled again, or tied into too many."""
 
-    def __init__(self, purpose: str) -> None:
-        self.purpose = purpose
+    def __init__(self, purposes: Sequence[str]) -> None:
+        self.purposes = frozenset(purposes)
 
 
-@dataclass
+Faces = tuple[int, ...]
+"""The faces of some dice of a walk, in the order they were rolled."""
+
+
+@dataclass(frozen=True)
 class _Slot:
-    """One chance node met on a walk: its distribution, purpose and how its value was used."""
+    """One chance node met on a walk: its distribution, purpose and the face walked."""
 
     dist: Distribution
     purpose: str
     value: int
-    walker: _Walker
-    index: int
-    tests: list[tuple[Callable[[int, int], bool], int]] = field(default_factory=list)
-    opaque: bool = False
-
-    def note(self, test: Callable[[int, int], bool] | None, other: int = 0) -> None:
-        """Record one use of this value by the rules while the walk is running."""
-        walker = self.walker
-        if not walker.running or self.opaque:
-            return
-        if self.index != len(walker.slots) - 1:
-            raise _LateUse(self.purpose)
-        if test is None:
-            self.opaque = True
-        else:
-            self.tests.append((test, other))
-
-    def classes(self) -> list[frozenset[int]]:
-        """Faces grouped by how they would have answered every use of this value."""
-        if self.walker.running:
-            raise AssertionError("classes are known only once the walk is over")
-        key = (self.dist, self.opaque, tuple(self.tests))
-        found = _GROUPS.get(key)
-        if found is None:
-            found = _GROUPS[key] = _group_faces(self.dist, self.opaque, self.tests)
-        return found
+    opaque: bool
 
 
-_GROUPS: dict[object, list[frozenset[int]]] = {}
-"""Face groupings already worked out, by distribution and the uses made of the value."""
+@dataclass(frozen=True)
+class _Test:
+    """One use of dice by the rules while ``time`` was the deepest die rolled. A test of
+    ``slots`` either reads a die's face whole (``op`` ``"face"``) or compares a sum of
+    their faces, each times its ``coefficients``, with ``constant`` (``op`` one of
+    ``lt le gt ge eq ne``): faces that answer it alike play alike."""
+
+    time: int
+    slots: tuple[int, ...]
+    op: str
+    coefficients: tuple[int, ...] = ()
+    constant: int = 0
 
 
-def _group_faces(
-    dist: Distribution, opaque: bool, tests: list[tuple[Callable[[int, int], bool], int]]
-) -> list[frozenset[int]]:
-    if opaque:
-        return [frozenset({value}) for value, _ in dist.outcomes]
-    groups: dict[tuple[bool, ...], set[int]] = {}
-    for value, _ in dist.outcomes:
-        groups.setdefault(tuple(test(value, other) for test, other in tests), set()).add(value)
-    return [frozenset(g) for g in groups.values()]
+_OPS: dict[str, Callable[[int, int], bool]] = {
+    name: getattr(operator, name) for name in ("lt", "le", "gt", "ge", "eq", "ne")}
 
 
-def _noting(name: str) -> Callable[[Any, Any], Any]:
-    test = getattr(operator, name)
+class Probe(int):
+    """A die's face that tells the enumerator how the rules used it (``_slots``: which die
+    of the walk it is)."""
 
-    def compare(self: Probe, other: Any) -> Any:
-        if type(other) is int:
-            self._slot.note(test, other)
-        else:
-            self._slot.note(None)
-            if isinstance(other, Probe):
-                other._slot.note(None)
-        plain_other = int.__int__(other) if isinstance(other, int) else other
-        return test(int.__int__(self), plain_other)
+    _walker: _Walker
+    _slots: tuple[int, ...]
+
+    def __new__(cls, value: int, walker: _Walker, slot: int) -> Probe:
+        probe = super().__new__(cls, value)
+        probe._walker = walker
+        probe._slots = (slot,)
+        return probe
+
+    def _linear(self) -> tuple[dict[int, int], int]:
+        return {self._slots[0]: 1}, 0
+
+    def summed_with(self, terms: Sequence[int]) -> Total | int:
+        """:func:`tertia.core.dice.summed` of ``terms``, this among them."""
+        if not self._walker.running:
+            return sum(t.value if isinstance(t, Total) else int.__int__(t) for t in terms)
+        return Total.of(self._walker, terms)
+
+
+class Total:
+    """A sum of dice and constants (:func:`tertia.core.dice.summed`) while exact odds are
+    walked: comparing it groups the dice in it jointly; adding to it makes another. It
+    is not an ``int``, so nothing can read it without the enumerator hearing: any other
+    use (a table lookup, formatting, ``int()``) counts its dice face by face from when it
+    was worked out, and so does keeping it past the walk (:meth:`_Walker.kept`)."""
+
+    __slots__ = ("__weakref__", "_coefficients", "_constant", "_slots", "_time", "_walker", "value")
+
+    def __init__(self, walker: _Walker, value: int, coefficients: dict[int, int], constant: int) -> None:
+        self._walker = walker
+        self.value = value
+        self._coefficients = coefficients
+        self._constant = constant
+        self._slots = tuple(sorted(coefficients))
+        self._time = len(walker.slots) - 1
+        walker.totals.append(weakref.ref(self))  # (a WeakSet would hash it: a use)
+
+    def _linear(self) -> tuple[dict[int, int], int]:
+        return self._coefficients, self._constant
+
+    @staticmethod
+    def of(walker: _Walker, terms: Sequence[Any], signs: Sequence[int] | None = None) -> Total:
+        coefficients: dict[int, int] = {}
+        constant = value = 0
+        for index, term in enumerate(terms):
+            sign = 1 if signs is None else signs[index]
+            if _traced(term, walker):
+                own, own_constant = term._linear()
+                for slot, c in own.items():
+                    coefficients[slot] = coefficients.get(slot, 0) + sign * c
+                constant += sign * own_constant
+                value += sign * _plain(term)
+            else:
+                plain = _plain(term)
+                constant += sign * plain
+                value += sign * plain
+        return Total(walker, value, {s: c for s, c in coefficients.items() if c}, constant)
+
+    def summed_with(self, terms: Sequence[int]) -> Total | int:
+        if not self._walker.running:
+            return sum(t.value if isinstance(t, Total) else int.__int__(t) for t in terms)
+        return Total.of(self._walker, terms)
+
+    def __add__(self, other: Any) -> Any:
+        if not isinstance(other, (int, Total)):
+            return NotImplemented
+        return Total.of(self._walker, (self, other))
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Any:
+        if not isinstance(other, (int, Total)):
+            return NotImplemented
+        return Total.of(self._walker, (self, other), (1, -1))
+
+    def __rsub__(self, other: Any) -> Any:
+        if not isinstance(other, int):
+            return NotImplemented
+        return Total.of(self._walker, (other, self), (1, -1))
+
+    def __neg__(self) -> Total:
+        return Total.of(self._walker, (self,), (-1,))
+
+    def __pos__(self) -> Total:
+        return self
+
+    def _whole(self) -> int:
+        self._walker.opaque_use(self._slots)
+        return self.value
+
+    def __int__(self) -> int:
+        return self._whole()
+
+    __index__ = __int__
+
+    def __float__(self) -> float:
+        return float(self._whole())
+
+    def __bool__(self) -> bool:
+        return bool(self._whole())
+
+    def __hash__(self) -> int:
+        return hash(self._whole())
+
+    def __str__(self) -> str:
+        return str(self._whole())
+
+    def __repr__(self) -> str:
+        return repr(self._whole())
+
+    def __format__(self, spec: str) -> str:
+        return format(self._whole(), spec)
+
+
+Traced = Probe | Total
+"""What a walk hands out or works out from dice."""
+
+
+def _traced(x: Any, walker: _Walker | None = None) -> bool:
+    return isinstance(x, (Probe, Total)) and x._walker.running and (walker is None or x._walker is walker)
+
+
+def _plain(x: Any) -> Any:
+    """``x`` as a plain number (a face or a sum's value), anything else as it is."""
+    if isinstance(x, Total):
+        return x.value
+    return int.__int__(x) if isinstance(x, int) else x
+
+
+def _comparison(name: str) -> Callable[[Traced, Any], Any]:
+    op = _OPS[name]
+
+    def compare(self: Traced, other: Any) -> Any:
+        if not isinstance(other, (int, Total)):
+            self._walker.opaque_use(self._slots)
+            return op(_plain(self), other)
+        result = op(_plain(self), _plain(other))
+        walker = self._walker if _traced(self) else None
+        if walker is None and isinstance(other, Total) and _traced(other):
+            walker = other._walker
+        if walker is None:
+            return result
+        # self op other  <=>  (self - other) op 0  <=>  sum of c * face op constant
+        coefficients: dict[int, int] = {}
+        constant = 0
+        for x, sign in ((self, 1), (other, -1)):
+            if isinstance(x, (Probe, Total)) and _traced(x, walker):
+                own, own_constant = x._linear()
+                for slot, c in own.items():
+                    coefficients[slot] = coefficients.get(slot, 0) + sign * c
+                constant -= sign * own_constant
+            else:
+                constant -= sign * _plain(x)
+        slots = tuple(sorted(s for s, c in coefficients.items() if c))
+        walker.test(slots, name, tuple(coefficients[s] for s in slots), constant)
+        return result
 
     return compare
 
@@ -137,58 +278,46 @@ def _opaque(name: str) -> Callable[..., Any]:
     base = getattr(int, name)
 
     def use(self: Probe, *args: Any) -> Any:
-        self._slot.note(None)
+        if any(isinstance(a, Total) for a in args):
+            return NotImplemented  # the Total's own operator works it out
+        self._walker.opaque_use(self._slots)
         plain_args = []
         for a in args:
             if isinstance(a, Probe):
-                a._slot.note(None)
-                plain_args.append(int.__int__(a))
-            else:
-                plain_args.append(a)
+                a._walker.opaque_use(a._slots)
+            plain_args.append(_plain(a))
         return base(int.__int__(self), *plain_args)
 
     return use
 
 
-class Probe(int):
-    """A die value that tells the enumerator how the rules used it."""
-
-    _slot: _Slot
-
-    def __new__(cls, value: int, slot: _Slot) -> Probe:
-        probe = super().__new__(cls, value)
-        probe._slot = slot
-        return probe
-
-    __lt__ = _noting("lt")
-    __le__ = _noting("le")
-    __gt__ = _noting("gt")
-    __ge__ = _noting("ge")
-    __eq__ = _noting("eq")
-    __ne__ = _noting("ne")
-
-
+for _name in _OPS:
+    setattr(Probe, f"__{_name}__", _comparison(_name))
+    setattr(Total, f"__{_name}__", _comparison(_name))
 for _name in (
     "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__",
     "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__divmod__",
-    "__rdivmod__", "__neg__",
-    "__pos__", "__abs__", "__hash__", "__index__", "__int__", "__float__", "__bool__",
-    "__str__", "__repr__", "__format__", "__and__", "__or__", "__xor__", "__lshift__",
-    "__rshift__", "__pow__", "__rpow__", "__round__", "__trunc__", "__floor__", "__ceil__",
+    "__rdivmod__", "__neg__", "__pos__", "__abs__", "__hash__", "__index__", "__int__",
+    "__float__", "__bool__", "__str__", "__repr__", "__format__", "__and__", "__or__",
+    "__xor__", "__lshift__", "__rshift__", "__pow__", "__rpow__", "__round__", "__trunc__",
+    "__floor__", "__ceil__",
 ):
     setattr(Probe, _name, _opaque(_name))
 
 
 class _Walker:
     """Dice for one walk: replays a prefix of chosen faces, then takes the first face of
-    each new chance node."""
+    each new chance node, and notes every use the rules make of what it handed out."""
 
-    def __init__(self, prefix: list[int], opaque: frozenset[str]) -> None:
+    def __init__(self, prefix: Sequence[int], opaque: frozenset[str]) -> None:
         self.prefix = prefix
         self.opaque = opaque
         self.slots: list[_Slot] = []
+        self.tests: list[_Test] = []
         self.attempts: list[int] = []
         self.running = True
+        self.totals: list[weakref.ref[Total]] = []
+        """Sums of dice (:class:`Total`) worked out on this walk and still held."""
 
     def attempt_begins(self) -> int:
         """Note where an attempt that may be rolled again begins (:class:`RollsAgain`)."""
@@ -209,9 +338,59 @@ class _Walker:
                 raise DiceDivergence(f"enumeration: {value} is not a face of {dist.name} ({purpose})")
         else:
             value = dist.outcomes[0][0]
-        slot = _Slot(dist, purpose, value, self, depth, opaque=purpose in self.opaque)
-        self.slots.append(slot)
-        return Probe(value, slot)
+        opaque = purpose in self.opaque
+        self.slots.append(_Slot(dist, purpose, value, opaque))
+        if opaque:
+            self.tests.append(_Test(depth, (depth,), FACE))
+        return Probe(value, self, depth)
+
+    def _live(self, slots: tuple[int, ...]) -> tuple[int, ...]:
+        """Of ``slots``, the dice not already walked face by face."""
+        return tuple(s for s in slots if not self.slots[s].opaque)
+
+    def opaque_use(self, slots: tuple[int, ...], time: int | None = None) -> None:
+        """The rules used dice in a way only their faces answer (at ``time``, by default
+        now): each counts on its own from then, which must be when it was rolled."""
+        if not self.running:
+            return
+        time = len(self.slots) - 1 if time is None else time
+        live = self._live(slots)
+        late = [self.slots[s].purpose for s in live if s != time]
+        if late:
+            raise _LateUse(late)
+        self.tests.extend(_Test(time, (s,), FACE) for s in live)
+
+    def kept(self) -> None:
+        """A sum of dice still held when the walk is over (in what it returned, or in an
+        event, and so perhaps in the state) is read whole from when it was worked out:
+        what reads it after the walk is not heard. A die kept as rolled is the record's
+        (the faces a walk stands for answered every use alike), as it always was."""
+        for ref in self.totals:
+            held = ref()
+            if held is not None:
+                self.opaque_use(held._slots, held._time)
+
+    def test(self, slots: tuple[int, ...], op: str, coefficients: tuple[int, ...], constant: int) -> None:
+        """The rules compared a sum of dice: faces answering alike play alike."""
+        if not self.running:
+            return
+        time = len(self.slots) - 1
+        live = self._live(slots)
+        for s, c in zip(slots, coefficients, strict=True):
+            if s not in live:  # walked face by face: fixed at the face walked
+                constant -= c * int.__int__(self.slots[s].value)
+        if not live:
+            return
+        if live != slots:
+            coefficients = tuple(c for s, c in zip(slots, coefficients, strict=True) if s in live)
+        crossed = [m for m in self.attempts if live[0] < m <= time]
+        if crossed:
+            raise _LateUse([self.slots[s].purpose for s in live if s < max(crossed)])
+        self.tests.append(_Test(time, live, op, coefficients, constant))
+
+
+FACE = "face"
+"""The :class:`_Test` that reads a die's face whole."""
 
 
 @dataclass(frozen=True)
@@ -235,40 +414,57 @@ class WorkMeter:
     work: int = 0
 
 
+Constraint = tuple[tuple[int, ...], frozenset[Faces]]
+"""Dice of a walk and the combinations of their faces a walk stands for."""
+
+
+class _EveryPurpose(frozenset[str]):
+    """Every purpose: the dice of a walk made face by face."""
+
+    def __contains__(self, purpose: object) -> bool:
+        return True
+
+
+FACE_BY_FACE: frozenset[str] = _EveryPurpose()
+"""The purposes a plain walk reads face by face: all of them."""
+
+
 def enumerate_branches(
     run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES, budget: int | None = None,
-    meter: WorkMeter | None = None,
+    meter: WorkMeter | None = None, face_by_face: bool = False,
 ) -> list[Branch[T]]:
     """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1.
 
     ``budget`` bounds the work the walk may do (:data:`ODDS_BUDGET`), for a front end that
     must answer while someone waits: a tree not walked within it is refused
     (:class:`TooManyBranches`, with the branches walked) as one with too many branches is,
-    never answered in part. The answer, or the refusal, depends only on the tree."""
-    opaque: frozenset[str] = frozenset()
+    never answered in part. The answer, or the refusal, depends only on the tree.
+
+    ``face_by_face`` walks every face of every die on its own, grouping nothing: the plain
+    walk the grouped one is checked against (the same branches, merged)."""
+    opaque: frozenset[str] = FACE_BY_FACE if face_by_face else frozenset()
     meter = meter if meter is not None else WorkMeter()
     while True:
         try:
             return _walk_all(run, opaque, max_leaves, budget, meter)
         except _LateUse as late:
-            opaque = opaque | {late.purpose}
+            opaque = opaque | late.purposes
 
 
 def _walk_all(
     run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int, budget: int | None,
     meter: WorkMeter,
 ) -> list[Branch[T]]:
-    """Depth first over the chance tree. A stack entry is a prefix of faces to replay, each
-    with the set of faces it stands for. Uses of a value before the next die are the same
-    for every face a set holds only if they were worked out with one of them, so the walk
-    that first plays a new representative may split its set further.
+    """Depth first over the chance tree. A stack entry is a prefix of faces to replay with
+    the combinations of faces it stands for (:data:`Constraint`); the walk that first
+    plays a new representative may split them further (:class:`_Grouping`).
 
     An attempt the rules roll again ends its walk; what it would have had is shared out
     over the attempt's outcomes that decide, in proportion (the chance of each outcome
     given that the attempt decides), which is what rolling again and again comes to."""
     found: _Found[T] = []
     rolled_again: dict[tuple[int, ...], Fraction] = {}
-    stack: list[tuple[list[int], list[frozenset[int]]]] = [([], [])]
+    stack: list[tuple[list[int], list[Constraint]]] = [([], [])]
     while stack:
         if budget is not None and meter.work >= budget:
             raise _refusal(found, rolled_again)
@@ -277,44 +473,216 @@ def _walk_all(
         again: int | None = None
         try:
             result = run(walker)
+            walker.kept()
         except _RolledAgain as rolled:
             again = rolled.mark
         finally:
             walker.running = False
             meter.work += 1 + len(walker.slots)
-        numerator = denominator = 1
-        chosen: list[int] = []
-        chosen_sets: list[frozenset[int]] = []
-        reached: list[tuple[int, int]] = []  # the chance of coming to each depth of this walk
-        for depth, slot in enumerate(walker.slots):
-            reached.append((numerator, denominator))
-            weights = dict(slot.dist.outcomes)
-            allowed = stands_for[depth] if depth < len(prefix) else frozenset(weights)
-            classes = [c & allowed for c in slot.classes()]
-            mine = next(c for c in classes if slot.value in c)
-            if depth >= len(prefix) - 1:
-                for other in classes:
-                    if other and other is not mine:
-                        stack.append(([*chosen, min(other)], [*chosen_sets, other]))
-            numerator *= sum(weights[v] for v in mine)
-            denominator *= slot.dist.total_weight
-            chosen.append(slot.value)
-            chosen_sets.append(mine)
-        reached.append((numerator, denominator))
+        grouping = _Grouping(walker, stands_for, max(0, len(prefix) - 1))
+        stack.extend(reversed(grouping.siblings))
+        chosen = [slot.value for slot in walker.slots]
         if again is not None:
             node = tuple(chosen[:again])
-            n0, d0 = reached[again]
+            n0, d0 = grouping.reached[again]
+            numerator, denominator = grouping.reached[-1]
             share = Fraction(numerator * d0, denominator * n0)  # given the attempt was reached
             rolled_again[node] = rolled_again.get(node, Fraction(0)) + share
             continue
         rolls = tuple((s.purpose, s.dist.name, s.value) for s in walker.slots)
         nodes = [tuple(chosen[:mark]) for mark in walker.attempts]
-        found.append((result, Fraction(numerator, denominator), rolls, nodes))
+        found.append((result, Fraction(*grouping.reached[-1]), rolls, nodes))
         if len(found) > max_leaves:
             raise TooManyBranches(f"more than {max_leaves} branches")
     if any(share >= 1 for share in rolled_again.values()):
         raise TooManyBranches("an attempt the rules roll again whatever the dice show")
     return _settled(found, rolled_again)
+
+
+_SplitGroup = tuple[int, tuple[int, ...], list[tuple[Hashable, frozenset[Faces]]], Hashable]
+"""A group split at a die: its root, its dice, its parts by answers, the walk's answers."""
+
+
+class _Grouping:
+    """What one walk stands for, worked out die by die in the order they were rolled.
+
+    The dice the rules compared together form groups; each group holds the combinations
+    of its faces that answered every use so far as the walk's faces did. At each die,
+    the uses made then split its groups: the combinations that answered otherwise are
+    other branches (``siblings``: a prefix of faces and what it stands for), pushed only
+    from ``start`` on (before it, the walk replays what its parent walked). ``reached``
+    holds, for each depth, the chance of coming to it, as (numerator, denominator)."""
+
+    def __init__(self, walker: _Walker, stands_for: list[Constraint], start: int) -> None:
+        self.slots = walker.slots
+        self.siblings: list[tuple[list[int], list[Constraint]]] = []
+        self.reached: list[tuple[int, int]] = [(1, 1)]
+        self.root: list[int] = []
+        self.groups: dict[int, tuple[tuple[int, ...], frozenset[Faces]]] = {}
+        self.weight: dict[int, int] = {}
+        self.numerator = 1
+        by_time: dict[int, list[_Test]] = {}
+        for t in walker.tests:
+            by_time.setdefault(t.time, []).append(t)
+        limits: dict[int, list[Constraint]] = {}
+        for constraint in stands_for:
+            limits.setdefault(constraint[0][-1], []).append(constraint)
+        denominator = 1
+        for time, slot in enumerate(self.slots):
+            self.root.append(time)
+            self._set(time, (time,), _all_faces(slot.dist))
+            for slots, allowed in limits.get(time, ()):
+                root = self._join(slots)
+                own, faces = self.groups[root]
+                if own == slots:
+                    self._set(root, own, faces & allowed)
+                else:
+                    picks = tuple(own.index(s) for s in slots)
+                    self._set(root, own, frozenset(f for f in faces if tuple(f[i] for i in picks) in allowed))
+            tests = by_time.get(time)
+            if tests:
+                self._split_at(time, tests, start)
+            denominator *= slot.dist.total_weight
+            self.reached.append((self.numerator, denominator))
+
+    def _split_at(self, time: int, tests: list[_Test], start: int) -> None:
+        for test in tests:
+            self._join(test.slots)
+        touched: dict[int, list[_Test]] = {}
+        for test in tests:
+            touched.setdefault(self._find(test.slots[0]), []).append(test)
+        splits = []
+        for root, own_tests in touched.items():
+            own, faces = self.groups[root]
+            parts = _split(tuple(self.slots[s].dist for s in own), own, faces, own_tests)
+            mine = next(k for k, part in parts if tuple(self.slots[s].value for s in own) in part)
+            splits.append((root, own, parts, mine))
+        for index, (root, own, parts, mine) in enumerate(splits):
+            if time >= start:
+                for key, other in parts:
+                    if key != mine:
+                        self._push(time, root, own, other, splits[index + 1:])
+            self._set(root, own, next(part for key, part in parts if key == mine))
+
+    def _find(self, s: int) -> int:
+        root = self.root
+        while root[s] != s:
+            s = root[s]
+        return s
+
+    def _set(self, root: int, slots: tuple[int, ...], faces: frozenset[Faces]) -> None:
+        old = self.weight.get(root)
+        self.groups[root] = (slots, faces)
+        new = _weight(tuple(self.slots[s].dist for s in slots), faces)
+        self.weight[root] = new
+        self.numerator = (self.numerator // old if old else self.numerator) * new
+
+    def _join(self, slots: tuple[int, ...]) -> int:
+        """One group of the dice ``slots`` and those already grouped with them."""
+        roots = list(dict.fromkeys(self._find(s) for s in slots))
+        if len(roots) == 1:
+            return roots[0]
+        size = 1
+        for r in roots:
+            size *= len(self.groups[r][1])
+        if size > MAX_JOINT:
+            joined = sorted(s for r in roots for s in self.groups[r][0])
+            raise _LateUse([self.slots[s].purpose for s in joined[:-1]])
+        merged_slots: tuple[int, ...] = ()
+        merged: list[Faces] = [()]
+        for r in roots:
+            own, faces = self.groups.pop(r)
+            self.numerator //= self.weight.pop(r)
+            merged_slots += own
+            merged = [m + f for m in merged for f in faces]
+        order = sorted(range(len(merged_slots)), key=merged_slots.__getitem__)
+        root = min(roots)
+        for r in roots:
+            self.root[r] = root
+        self._set(root, tuple(merged_slots[i] for i in order),
+                  frozenset(tuple(m[i] for i in order) for m in merged))
+        return root
+
+    def _push(self, time: int, root: int, own: tuple[int, ...], other: frozenset[Faces],
+              later: list[_SplitGroup]) -> None:
+        """Another branch: this walk's faces up to ``time``, with ``root``'s dice at the
+        least combination of ``other``, standing for ``other``; groups split later at this
+        die stand for all they held before it."""
+        rep = min(other)
+        prefix = [s.value for s in self.slots[:time + 1]]
+        for s, v in zip(own, rep, strict=True):
+            prefix[s] = v
+        pending = {r: frozenset().union(*(part for _, part in parts)) for r, _, parts, _ in later}
+        constraints: list[Constraint] = []
+        for r, (slots, faces) in self.groups.items():
+            if r == root:
+                faces = other
+            elif r in pending:
+                faces = pending[r]
+            constraints.append((slots, faces))
+        self.siblings.append((prefix, constraints))
+
+
+def _all_faces(dist: Distribution) -> frozenset[Faces]:
+    found = _ALL_FACES.get(dist)
+    if found is None:
+        found = _ALL_FACES[dist] = frozenset((v,) for v, _ in dist.outcomes)
+    return found
+
+
+_ALL_FACES: dict[Distribution, frozenset[Faces]] = {}
+
+
+def _weight(dists: tuple[Distribution, ...], faces: frozenset[Faces]) -> int:
+    """The weight of the combinations ``faces`` of dice with distributions ``dists``."""
+    key = (dists, faces)
+    found = _WEIGHTS.get(key)
+    if found is None:
+        weights = [dict(d.outcomes) for d in dists]
+        found = 0
+        for f in faces:
+            w = 1
+            for i, v in enumerate(f):
+                w *= weights[i][v]
+            found += w
+        if len(_WEIGHTS) > _MEMO_LIMIT:
+            _WEIGHTS.clear()
+        _WEIGHTS[key] = found
+    return found
+
+
+def _split(dists: tuple[Distribution, ...], own: tuple[int, ...], faces: frozenset[Faces],
+           tests: list[_Test]) -> list[tuple[Hashable, frozenset[Faces]]]:
+    """The combinations ``faces`` of the dice ``own`` by how they answer ``tests``."""
+    signature = tuple((t.op, tuple(own.index(s) for s in t.slots), t.coefficients, t.constant) for t in tests)
+    key = (dists, faces, signature)
+    found = _SPLITS.get(key)
+    if found is None:
+        readers: list[tuple[Callable[[int, int], bool] | None, tuple[int, ...], tuple[int, ...], int]] = []
+        for op, picks, coefficients, constant in signature:
+            if op == FACE:
+                readers.append((None, picks, coefficients, constant))
+            else:
+                readers.append((_OPS[op], picks, coefficients, constant))
+        parts: dict[tuple[Hashable, ...], set[Faces]] = {}
+        for f in faces:
+            answer = tuple(
+                f[picks[0]] if compare is None
+                else compare(sum(c * f[i] for c, i in zip(coefficients, picks, strict=True)), constant)
+                for compare, picks, coefficients, constant in readers)
+            parts.setdefault(answer, set()).add(f)
+        found = [(k, frozenset(v)) for k, v in parts.items()]
+        if len(_SPLITS) > _MEMO_LIMIT:
+            _SPLITS.clear()
+        _SPLITS[key] = found
+    return found
+
+
+_MEMO_LIMIT = 100_000
+_SPLITS: dict[object, list[tuple[Hashable, frozenset[Faces]]]] = {}
+"""Combinations of faces already split by the uses made of them."""
+_WEIGHTS: dict[object, int] = {}
+"""Weights of combinations of faces already added up."""
 
 
 def _settled(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) -> list[Branch[T]]:

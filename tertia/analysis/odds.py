@@ -250,6 +250,7 @@ def chance_outcomes(
 def odds(
     game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None,
     max_leaves: int = MAX_LEAVES, budget: int | None = None, meter: WorkMeter | None = None,
+    face_by_face: bool = False,
 ) -> Odds:
     """Every result of ``action`` in ``state`` with its exact probability.
 
@@ -258,14 +259,16 @@ def odds(
     with more than ``max_leaves`` branches, or more work than ``budget`` (when given:
     :data:`~tertia.analysis.enumerate.ODDS_BUDGET`), is refused
     (:class:`~tertia.analysis.enumerate.TooManyBranches`), its message giving the bounds
-    the branches walked prove. ``meter``, when given, counts the work done."""
+    the branches walked prove. ``meter``, when given, counts the work done.
+    ``face_by_face`` walks every die face by face (the plain walk, for checking)."""
     violations = game.validate(state, action)
     if violations:
         raise IllegalAction(violations)
     ruleset = game.ruleset
     run = _resolver(game, state, action, responses, action_alone=True)
     try:
-        branches = enumerate_branches(run, max_leaves=max_leaves, budget=budget, meter=meter)
+        branches = enumerate_branches(run, max_leaves=max_leaves, budget=budget, meter=meter,
+                                      face_by_face=face_by_face)
     except TooManyBranches as refused:
         raise _bounded(game, state, action, refused) from None
     outcomes, attack = _outcomes(game, state, branches)

@@ -163,6 +163,24 @@ def read_face(face: int, dist: Distribution, reading: Callable[[int], T]) -> T:
     return runs[-1][1]
 
 
+def summed(*terms: int) -> int:
+    """The sum of dice faces and modifiers, to be compared (with a score, or another such
+    sum) and nothing else: exact odds (:mod:`tertia.analysis.enumerate`) then group the
+    dice in it jointly, one branch for each way the comparisons go (two opposed dice
+    beating, tying or losing: three branches, not 36). Read whole (a table looked up, a
+    record written) it counts its dice face by face. In play it is the plain sum.
+
+    >>> summed(4, 2, -1)
+    5
+    """
+    for term in terms:
+        summed_with = getattr(term, "summed_with", None)
+        if summed_with is not None:
+            found: int = summed_with(terms)
+            return found
+    return sum(terms)
+
+
 def recorded(face: int) -> int:
     """A die's face as a plain number for the record only (an event's text or score):
     exact odds (:mod:`tertia.analysis.enumerate`) are not told of this use, so faces the

@@ -64,10 +64,33 @@ def chart_row(modified_sum: int) -> int:
 
 def chart_result(modified_sum: int, level: str) -> str:
     """Melee Chart (5d): the result of ``modified_sum`` against a target of morale
-    ``level`` ("poor", "good" or "excellent")."""
+    ``level`` ("poor", "good" or "excellent").
+
+    The sum is only compared, with the lowest row of each run of rows giving one result
+    in the column, so exact odds walk one branch for each result, not one for each sum
+    (:func:`~tertia.core.dice.summed`)."""
     if level not in LEVELS:
         raise ValueError(f"no Melee Chart column {level!r}; columns: {', '.join(LEVELS)}")
-    return CHART[chart_row(modified_sum)][LEVELS.index(level)]
+    column = LEVELS.index(level)
+    for lowest, result in _runs(column):
+        if modified_sum >= lowest:
+            return result
+    return CHART[BOTTOM][column]
+
+
+def _runs(column: int) -> list[tuple[int, str]]:
+    """The column's runs of rows giving one result above the bottom row's, highest first:
+    (the run's lowest row, its result)."""
+    runs: list[tuple[int, str]] = []
+    for row in range(TOP, BOTTOM, -1):
+        result = CHART[row][column]
+        if runs and runs[-1][1] == result:
+            runs[-1] = (row, result)
+        else:
+            runs.append((row, result))
+    if runs and runs[-1][1] == CHART[BOTTOM][column]:
+        runs.pop()
+    return runs
 
 
 def is_rout(result: str) -> bool:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tertia.core.dice import D6
+from tertia.core.dice import D6, recorded, summed
 from tertia.core.events import UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.rules.morale import lose_points
@@ -125,15 +125,16 @@ def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
     first, second = two_dice(tx, f"{kind}: {firer.label} at {target.label}")
     before = level_of(tx.state.units[target_id])
     called = lost = 0
-    if first == second or (kind == MUSKETRY and first + second == 7):
+    if first == second or (kind == MUSKETRY and summed(first, second) == 7):
         called, lost = called + 1, lost + _lose(tx, target_id, kind)
     modifiers = fire_modifiers(tx.table, tx.state.units[firer_id], tx.state.units[target_id])
     level = before if of_game(tx.state, FIRE_CHART) == BEFORE else level_of(tx.state.units[target_id])
-    result = chart_result(first + second + total(modifiers), level)
+    result = chart_result(summed(first, second, total(modifiers)), level)
     if kind == MUSKETRY and is_rout(result):
         called, lost = called + 1, lost + _lose(tx, target_id, kind)
     tx.emit(VolleyWorkedOut(unit=firer_id, target=target_id, reach=reach, distance=round(distance, 2),
-                            total=first + second + total(modifiers), result=result, points=lost))
+                            total=recorded(first) + recorded(second) + total(modifiers), result=result,
+                            points=lost))
     killed = _general_falls(tx, target_id) if called else None
     push_roll: int | None = None
     push: PushBack | None = None

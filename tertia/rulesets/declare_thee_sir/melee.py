@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tertia.core.dice import D6, sum_of
+from tertia.core.dice import D6, sum_of, summed
 from tertia.core.ruleset import Tx
 from tertia.rules.morale import lose_points, morale_test
 from tertia.rulesets.declare_thee_sir.capture import CAPTURE_FROM, CaptureAttempt, try_capture
@@ -117,9 +117,9 @@ def fight(tx: Tx, attacker_id: str, target_id: str, *, capture: bool = False) ->
     modifiers = melee_modifiers(tx.table, tx.state, attacker, target)
     level = level_of(target)
     first, second = two_dice(tx, f"melee: {attacker.label} against {target.label}")
-    modified = first + second + total(modifiers)
+    modified = summed(first, second, total(modifiers))
     result = chart_result(modified, level)
-    target_lost, target_routed = _lose(tx, target_id, int(first + second == 7) + int(is_rout(result)))
+    target_lost, target_routed = _lose(tx, target_id, int(summed(first, second) == 7) + int(is_rout(result)))
     attacker_lost, attacker_routed = _lose(tx, attacker_id, int(first == second) + int(result == HOLD))
     target_routed = target_routed or is_rout(result)
     attempt = try_capture(tx, attacker_id, target_id) if capture and modified >= CAPTURE_FROM else None

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tertia.core.dice import D6
+from tertia.core.dice import D6, summed
 from tertia.core.events import DiceRolled, Event
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
@@ -189,11 +189,11 @@ def morale_check(tx: Tx, unit_id: str, cause: str) -> MoraleCheck:
     first, second = two_dice(tx, f"morale check: {label}")
     before = level_of(tx.state.units[unit_id])
     lost, routed = 0, False
-    if first == second or first + second == 7:
+    if first == second or summed(first, second) == 7:
         loss = lose_points(tx, unit_id, 1, cause)
         lost, routed = lost + loss.before - loss.after, routed or loss.beyond > 0
     level = before if of_game(tx.state, FIRE_CHART) == BEFORE else level_of(tx.state.units[unit_id])
-    result = chart_result(first + second, level)
+    result = chart_result(summed(first, second), level)
     if is_rout(result):
         loss = lose_points(tx, unit_id, 1, cause)
         lost, routed = lost + loss.before - loss.after, routed or loss.beyond > 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tertia.core.dice import D6, recorded
+from tertia.core.dice import D6, recorded, summed
 from tertia.core.events import DecisionAwaited, DecisionMade, GameDataChanged, Marked, Narrated, UnitTurned
 from tertia.core.geometry import bases_overlap, facing_towards
 from tertia.core.ruleset import Tx
@@ -136,13 +136,12 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
     _turn_to_face(tx, target, attacker)
     a_mods = attacker_modifiers(tx.state, action, options)
     d_mods = defender_modifiers(tx.state, action, defending_commander, options)
-    # The attacker's face is read whole; the defender's only against the score it must
-    # beat, so exact odds walk one branch for each way the combat goes, not for each face.
-    a_score = int(tx.roll(D6, f"combat: {attacker.label} attacking {target.label}")) + total(a_mods)
+    a_roll = tx.roll(D6, f"combat: {attacker.label} attacking {target.label}")
     d_roll = tx.roll(D6, f"combat: {target.label} defending against {attacker.label}")
-    beaten, beats = d_roll < a_score - total(d_mods), d_roll > a_score - total(d_mods)
-    d_score = recorded(d_roll) + total(d_mods)
-    a_roll = a_score - total(a_mods)
+    # The scores are only compared: exact odds walk one branch for each way it goes.
+    beaten = summed(a_roll, total(a_mods)) > summed(d_roll, total(d_mods))
+    beats = summed(d_roll, total(d_mods)) > summed(a_roll, total(a_mods))
+    a_score, d_score = recorded(a_roll) + total(a_mods), recorded(d_roll) + total(d_mods)
     spared = spared_as_flanker(tx.state, attacker, options)
     if beaten:
         outcome = f"{target.label} takes a hit"
@@ -155,7 +154,7 @@ def fight(tx: Tx, action: Attack, defending_commander: str | None, options: Mapp
         kind="combat", attacker=attacker.id, target=target.id, supports=tuple(action.supports),
         attacker_score=a_score, defender_score=d_score,
         modifiers=tuple(map(str, a_mods)), defender_modifiers=tuple(map(str, d_mods)),
-        summary=f"{attacker.label} attacks {target.label}: {a_roll}"
+        summary=f"{attacker.label} attacks {target.label}: {recorded(a_roll)}"
                 f"{total(a_mods):+d}={a_score} against {recorded(d_roll)}{total(d_mods):+d}={d_score}; "
                 f"{outcome}",
     ))
