@@ -17,6 +17,7 @@ face by face from the start (found out by a restart), so the grouping is always 
 
 from __future__ import annotations
 
+import heapq
 import operator
 import weakref
 from collections.abc import Callable, Hashable, Sequence
@@ -455,20 +456,25 @@ def _walk_all(
     run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int, budget: int | None,
     meter: WorkMeter,
 ) -> list[Branch[T]]:
-    """Depth first over the chance tree. A stack entry is a prefix of faces to replay with
+    """Likeliest first over the chance tree. An entry is a prefix of faces to replay with
     the combinations of faces it stands for (:data:`Constraint`); the walk that first
-    plays a new representative may split them further (:class:`_Grouping`).
+    plays a new representative may split them further (:class:`_Grouping`). Entries are
+    walked in order of the chance they stand for (the same on any machine: ties go to the
+    latest found), so a walk refused over its budget has walked the likeliest branches
+    and its bounds are as narrow as the work allows.
 
     An attempt the rules roll again ends its walk; what it would have had is shared out
     over the attempt's outcomes that decide, in proportion (the chance of each outcome
     given that the attempt decides), which is what rolling again and again comes to."""
     found: _Found[T] = []
     rolled_again: dict[tuple[int, ...], Fraction] = {}
-    stack: list[tuple[list[int], list[Constraint]]] = [([], [])]
-    while stack:
+    queue: list[tuple[float, int, list[int], dict[int, Constraint]]] = [(-1.0, 0, [], {})]
+    pushed = 0
+    while queue:
         if budget is not None and meter.work >= budget:
             raise _refusal(found, rolled_again)
-        prefix, stands_for = stack.pop()
+        _, _, prefix, groups = heapq.heappop(queue)
+        stands_for = list(groups.values())
         walker = _Walker(prefix, opaque)
         again: int | None = None
         try:
@@ -480,7 +486,9 @@ def _walk_all(
             walker.running = False
             meter.work += 1 + len(walker.slots)
         grouping = _Grouping(walker, stands_for, max(0, len(prefix) - 1))
-        stack.extend(reversed(grouping.siblings))
+        for mass, sibling, groups in grouping.siblings:
+            pushed += 1
+            heapq.heappush(queue, (-mass, -pushed, sibling, groups))
         chosen = [slot.value for slot in walker.slots]
         if again is not None:
             node = tuple(chosen[:again])
@@ -499,35 +507,30 @@ def _walk_all(
     return _settled(found, rolled_again)
 
 
-_SplitGroup = tuple[int, tuple[int, ...], list[tuple[Hashable, frozenset[Faces]]], Hashable]
-"""A group split at a die: its root, its dice, its parts by answers, the walk's answers."""
-
-
 class _Grouping:
     """What one walk stands for, worked out die by die in the order they were rolled.
 
     The dice the rules compared together form groups; each group holds the combinations
     of its faces that answered every use so far as the walk's faces did. At each die,
     the uses made then split its groups: the combinations that answered otherwise are
-    other branches (``siblings``: a prefix of faces and what it stands for), pushed only
+    other branches (``siblings``: their chance, a prefix of faces and what it stands for), pushed only
     from ``start`` on (before it, the walk replays what its parent walked). ``reached``
     holds, for each depth, the chance of coming to it, as (numerator, denominator)."""
 
     def __init__(self, walker: _Walker, stands_for: list[Constraint], start: int) -> None:
         self.slots = walker.slots
-        self.siblings: list[tuple[list[int], list[Constraint]]] = []
+        self.siblings: list[tuple[float, list[int], dict[int, Constraint]]] = []
         self.reached: list[tuple[int, int]] = [(1, 1)]
         self.root: list[int] = []
         self.groups: dict[int, tuple[tuple[int, ...], frozenset[Faces]]] = {}
         self.weight: dict[int, int] = {}
-        self.numerator = 1
+        self.numerator = self.denominator = 1
         by_time: dict[int, list[_Test]] = {}
         for t in walker.tests:
             by_time.setdefault(t.time, []).append(t)
         limits: dict[int, list[Constraint]] = {}
         for constraint in stands_for:
             limits.setdefault(constraint[0][-1], []).append(constraint)
-        denominator = 1
         for time, slot in enumerate(self.slots):
             self.root.append(time)
             self._set(time, (time,), _all_faces(slot.dist))
@@ -539,11 +542,11 @@ class _Grouping:
                 else:
                     picks = tuple(own.index(s) for s in slots)
                     self._set(root, own, frozenset(f for f in faces if tuple(f[i] for i in picks) in allowed))
+            self.denominator *= slot.dist.total_weight
             tests = by_time.get(time)
             if tests:
                 self._split_at(time, tests, start)
-            denominator *= slot.dist.total_weight
-            self.reached.append((self.numerator, denominator))
+            self.reached.append((self.numerator, self.denominator))
 
     def _split_at(self, time: int, tests: list[_Test], start: int) -> None:
         for test in tests:
@@ -557,11 +560,11 @@ class _Grouping:
             parts = _split(tuple(self.slots[s].dist for s in own), own, faces, own_tests)
             mine = next(k for k, part in parts if tuple(self.slots[s].value for s in own) in part)
             splits.append((root, own, parts, mine))
-        for index, (root, own, parts, mine) in enumerate(splits):
+        for root, own, parts, mine in splits:
             if time >= start:
                 for key, other in parts:
                     if key != mine:
-                        self._push(time, root, own, other, splits[index + 1:])
+                        self._push(time, root, own, other)
             self._set(root, own, next(part for key, part in parts if key == mine))
 
     def _find(self, s: int) -> int:
@@ -603,24 +606,20 @@ class _Grouping:
                   frozenset(tuple(m[i] for i in order) for m in merged))
         return root
 
-    def _push(self, time: int, root: int, own: tuple[int, ...], other: frozenset[Faces],
-              later: list[_SplitGroup]) -> None:
+    def _push(self, time: int, root: int, own: tuple[int, ...], other: frozenset[Faces]) -> None:
         """Another branch: this walk's faces up to ``time``, with ``root``'s dice at the
-        least combination of ``other``, standing for ``other``; groups split later at this
-        die stand for all they held before it."""
+        least combination of ``other``, standing for ``other``; the groups split before it
+        at this die stand for what this walk's faces answered, those after for all they
+        held before it (as they stand now), and the others as now."""
         rep = min(other)
         prefix = [s.value for s in self.slots[:time + 1]]
         for s, v in zip(own, rep, strict=True):
             prefix[s] = v
-        pending = {r: frozenset().union(*(part for _, part in parts)) for r, _, parts, _ in later}
-        constraints: list[Constraint] = []
-        for r, (slots, faces) in self.groups.items():
-            if r == root:
-                faces = other
-            elif r in pending:
-                faces = pending[r]
-            constraints.append((slots, faces))
-        self.siblings.append((prefix, constraints))
+        groups = dict(self.groups)
+        groups[root] = (own, other)
+        dists = tuple(self.slots[s].dist for s in own)
+        mass = self.numerator * _weight(dists, other) / (self.weight[root] * self.denominator)
+        self.siblings.append((mass, prefix, groups))
 
 
 def _all_faces(dist: Distribution) -> frozenset[Faces]:

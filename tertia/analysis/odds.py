@@ -315,10 +315,10 @@ def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[Game
         prob, _ = merged.get(key, (Fraction(0), effects))
         merged[key] = (prob + branch.probability, effects)
     outcomes = tuple(
-        sorted(
+        sorted(  # in one order whatever order the walk found them in
             (Outcome(p, eff, ruleset.describe_effects(state, eff) or _describe(state, eff))
              for p, eff in merged.values()),
-            key=lambda o: (-o.probability, o.description),
+            key=lambda o: (-o.probability, o.description, _key(o.effects)),
         )
     )
     return outcomes, attack
@@ -326,8 +326,8 @@ def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[Game
 
 def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranches) -> TooManyBranches:
     """``refused`` with the bounds its walked branches prove on each chance the summary
-    gives of the target: at least what they show, at most that plus the chance not yet
-    walked."""
+    gives of the target, then of the attacker: at least what they show, at most that plus
+    the chance not yet walked."""
     walked = refused.walked
     if walked is None or not refused.partial:
         return refused
@@ -337,8 +337,8 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
     rest = 1 - walked
     bounds = [f"{name.removesuffix('_exact').replace('_', ' ')} {float(p):.1%} "
               f"to {float(min(p + rest, Fraction(1))):.1%}"
-              for name, p in summary.items()
-              if name.startswith("target_") and name.endswith("_exact") and isinstance(p, Fraction)]
+              for who in ("target_", "attacker_") for name, p in summary.items()
+              if name.startswith(who) and name.endswith("_exact") and isinstance(p, Fraction)]
     proved = f"; the branches walked prove: {', '.join(bounds)}" if bounds else ""
     return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
 
