@@ -1,0 +1,142 @@
+"""Pieces nearest first, measured edge to edge only as far as they are asked for.
+
+Rules and players often want "the nearest enemy", or "every enemy within N inches,
+nearest first", out of a whole army. Measuring between two bases exactly is dear; the
+distance between their centres less both bases' half-diagonals is cheap and never more
+than the exact one. :class:`NearestFirst` sorts the pieces by that bound once and
+measures a piece exactly only when it could come next, so a question about the nearest
+few pieces measures a few, however large the armies.
+
+The order is exactly that of sorting every piece by (distance, id): a piece is handed out
+only once no piece still unmeasured could come before it.
+
+>>> from tertia.core.state import Unit, UnitKind
+>>> def foot(uid: str, x: float) -> Unit:
+...     return Unit(uid, "red", UnitKind.FOOT, "c", x, 0.0, 0.0, 4.0, 2.0)
+>>> me = foot("me", 0.0)
+>>> near = NearestFirst(me, [foot("far", 40.0), foot("b", 10.0), foot("a", -10.0)])
+>>> [u.id for u in near.within(10.0)], near.gap(0), near.measured
+(['a', 'b'], 6.0, 2)
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Iterator
+from typing import Final, final
+
+from tertia.core.geometry import base_distance
+from tertia.core.state import Unit
+
+SLACK = 1e-9
+"""Inches the cheap bound may exceed the exact distance by through rounding: a piece is
+handed out only when it is nearer than every unmeasured piece's bound by more."""
+
+
+@final
+class NearestFirst:
+    """``pieces`` in order of their edge-to-edge distance from ``unit`` (ties by id),
+    each measured exactly only when it is reached. A value for one position: it reads
+    the pieces' bases once, when made."""
+
+    __slots__ = ("_bounds", "_found", "_heap", "_next", "_unit")
+
+    def __init__(self, unit: Unit, pieces: Iterable[Unit]) -> None:
+        x, y, r = unit.x, unit.y, unit.base.radius
+        self._unit: Final = unit
+        self._bounds: Final = sorted(
+            ((math.hypot(p.x - x, p.y - y) - r - p.base.radius, p.id, p) for p in pieces),
+            key=_bound_key,
+        )
+        self._next = 0
+        self._heap: list[tuple[float, str, int]] = []
+        self._found: list[tuple[float, Unit]] = []
+
+    def __len__(self) -> int:
+        return len(self._bounds)
+
+    def __bool__(self) -> bool:
+        return bool(self._bounds)
+
+    @property
+    def measured(self) -> int:
+        """How many pieces have been measured exactly so far."""
+        return self._next
+
+    def _reach(self, i: int) -> bool:
+        """Work out the ``i``-th nearest piece, if there are that many."""
+        found, heap, bounds = self._found, self._heap, self._bounds
+        while len(found) <= i:
+            n = self._next
+            if heap and (n == len(bounds) or heap[0][0] < bounds[n][0] - SLACK):
+                gap, _, at = heapq.heappop(heap)
+                found.append((gap, bounds[at][2]))
+            elif n < len(bounds):
+                piece = bounds[n][2]
+                heapq.heappush(heap, (base_distance(self._unit.base, piece.base), piece.id, n))
+                self._next = n + 1
+            else:
+                return False
+        return True
+
+    def __getitem__(self, i: int) -> Unit:
+        if i < 0 or not self._reach(i):
+            raise IndexError(i)
+        return self._found[i][1]
+
+    def gap(self, i: int) -> float:
+        """The edge-to-edge distance of the ``i``-th nearest piece."""
+        if i < 0 or not self._reach(i):
+            raise IndexError(i)
+        return self._found[i][0]
+
+    def first(self) -> Unit | None:
+        """The nearest piece, or None when there are none."""
+        return self._found[0][1] if self._reach(0) else None
+
+    def __iter__(self) -> Iterator[Unit]:
+        i = 0
+        while self._reach(i):
+            yield self._found[i][1]
+            i += 1
+
+    def pairs(self) -> Iterator[tuple[Unit, float]]:
+        """Each piece with its distance, nearest first."""
+        i = 0
+        while self._reach(i):
+            gap, piece = self._found[i]
+            yield piece, gap
+            i += 1
+
+    def pairs_within(self, inches: float) -> Iterator[tuple[Unit, float]]:
+        """The pieces at most ``inches`` away, each with its distance, nearest first: none
+        is measured whose bound already puts it further."""
+        i = 0
+        while True:
+            if i >= len(self._found):
+                n, heap = self._next, self._heap
+                if (not heap or heap[0][0] > inches) and (
+                        n == len(self._bounds) or self._bounds[n][0] - SLACK > inches):
+                    return
+            if not self._reach(i):
+                return
+            gap, piece = self._found[i]
+            if gap > inches:
+                return
+            yield piece, gap
+            i += 1
+
+    def within(self, inches: float) -> Iterator[Unit]:
+        """The pieces at most ``inches`` away, nearest first."""
+        for piece, _ in self.pairs_within(inches):
+            yield piece
+
+    def pieces(self) -> Iterator[Unit]:
+        """Every piece, unmeasured, in no particular order."""
+        for entry in self._bounds:
+            yield entry[2]
+
+
+def _bound_key(entry: tuple[float, str, Unit]) -> tuple[float, str]:
+    return entry[0], entry[1]
