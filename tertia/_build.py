@@ -66,6 +66,19 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rulesets.d3_commands.ai.doctrine",
     "tertia.rulesets.d3_cards.ai.proposals",
     "tertia.rulesets.d3_cards.ai.doctrine",
+    "tertia.rules.nearest",
+    "tertia.rules.formations",
+    "tertia.rulesets.charge_yr_pikes.stands",
+    "tertia.rulesets.charge_yr_pikes.points",
+    "tertia.rulesets.charge_yr_pikes.sight",
+    "tertia.rulesets.charge_yr_pikes.attached",
+    "tertia.rulesets.charge_yr_pikes.melee_dice",
+    "tertia.rulesets.charge_yr_pikes.movement",
+    "tertia.rulesets.charge_yr_pikes.ai.doctrine",
+    "tertia.rulesets.declare_thee_sir.movement",
+    "tertia.rulesets.declare_thee_sir.ai.judgement",
+    "tertia.rulesets.declare_thee_sir.ai.generals",
+    "tertia.rulesets.declare_thee_sir.ai.doctrine",
 )
 """The hot modules mypyc compiles. Never list:
 
