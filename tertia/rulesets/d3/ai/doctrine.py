@@ -258,8 +258,21 @@ class D3Doctrine:
 
     @staticmethod
     def _nearest_enemy_distance(view: GameState, unit: Unit) -> float:
-        enemies = view.iter_troops(view.opponent(unit.side))
-        return min((math.hypot(e.x - unit.x, e.y - unit.y) for e in enemies), default=math.inf)
+        """The distance between centres to the nearest enemy troop. Remembered until a
+        piece moves, arrives or leaves within that distance of the unit (which any piece
+        that could be nearer, or the nearest itself, does): an activation sorts all its
+        units by it before each action."""
+        key = (_NEAREST_ENEMY, unit.id)
+        found: float | None = view.recall(key, unit)
+        if found is None:
+            enemies = view.iter_troops(view.opponent(unit.side))
+            found = min((math.hypot(e.x - unit.x, e.y - unit.y) for e in enemies), default=math.inf)
+            view.remember(key, unit, found, found)
+        return found
+
+
+_NEAREST_ENEMY = "d3 doctrine nearest enemy"
+
 
 def _rules(game: Game) -> D3RuleSet:
     ruleset = game.ruleset
