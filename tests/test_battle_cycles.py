@@ -38,4 +38,4 @@ def test_the_collector_runs_again_after_a_battle() -> None:
     game = Game(get_ruleset("larger-battles"), resolve_scenario("skirmish", rules_id="larger-battles"))
     assert gc.isenabled()
     fight_battle(game, {side: DoctrinePlayer() for side in game.scenario.side_ids}, 1)
-    assert gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
