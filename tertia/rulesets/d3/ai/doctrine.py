@@ -28,7 +28,7 @@ from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.ai.proposals import activated, charge_towards
+from tertia.rulesets.d3.ai.proposals import activated, charge_blockers, charge_towards
 from tertia.rulesets.d3.base import D3RuleSet
 from tertia.rulesets.d3.contact import enemy_contacts, face_attacked
 from tertia.rulesets.d3.hits import rout_after
@@ -183,11 +183,12 @@ class D3Doctrine:
         ruleset = _rules(game)
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         best: tuple[float, str, Move] | None = None
-        for e in view.iter_troops(view.opponent(unit.side)):
-            if math.hypot(e.x - unit.x, e.y - unit.y) > reach + unit.base.radius + e.base.radius:
-                continue
+        targets = [e for e in view.iter_troops(view.opponent(unit.side))
+                   if math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+        blockers = charge_blockers(view, unit, targets)
+        for e in targets:
             for aim in _face_centres(e):
-                move = charge_towards(view, unit, e, aim)
+                move = charge_towards(view, unit, e, aim, blockers)
                 if move is None or not game.is_legal(view, move):
                     continue
                 if not self._keeps_together(game, view, unit, move):
