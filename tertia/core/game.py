@@ -56,15 +56,13 @@ class Game:
         except TypeError:  # an action holding unhashable data from outside
             return self.ruleset.validate(self.table, state, action)
         if found is None:
+            found = state.cache[key] = self.ruleset.validate(self.table, state, action)
             # A playable state made from a position the rules judge alike (see
-            # playable_state) shares its answers with that position, both ways.
+            # playable_state) hands its answers on to that position (never the other
+            # way: a player learns nothing from answers worked out on the position).
             alike: GameState | None = state.cache.get(_JUDGED_ALIKE)
-            found = None if alike is None else alike.cache.get(key)
-            if found is None:
-                found = self.ruleset.validate(self.table, state, action)
-                if alike is not None:
-                    alike.cache[key] = found
-            state.cache[key] = found
+            if alike is not None:
+                alike.cache.setdefault(key, found)
         return list(found)
 
     def is_legal(self, state: GameState, action: Action) -> bool:
@@ -95,9 +93,9 @@ class Game:
     def playable_state(self, state: GameState, side: str, seed: int) -> GameState:
         """``side``'s observation of ``state`` with its hidden values sampled by a stream
         seeded with ``seed`` (see :meth:`RuleSet.playable_state`). Under a rule set whose
-        hidden values never bear on legality (``RuleSet.HIDDEN_NEVER_JUDGED``) the two
-        states share what :meth:`validate` finds: a player's own checks of the action
-        it chooses are not made again when the action is applied."""
+        hidden values never bear on legality (``RuleSet.HIDDEN_NEVER_JUDGED``) what
+        :meth:`validate` finds on the playable state holds for ``state`` too: a player's
+        own check of the action it chooses is not made again when the action is applied."""
         view = self.ruleset.playable_state(self.table, state, side, seed)
         if view is not state and self.ruleset.HIDDEN_NEVER_JUDGED and VIEW_OF not in state.extra:
             view.cache[_JUDGED_ALIKE] = state
