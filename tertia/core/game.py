@@ -37,10 +37,16 @@ class Game:
         self.ruleset = ruleset
         self.scenario = scenario.for_rules(ruleset.id)
         self.table = scenario.build_battlefield()
+        self._deployed: GameState | None = None
 
     def start(self, dice: Dice) -> tuple[GameState, list[Event]]:
-        """The deployed position, then the rule set's opening procedure (first player ...)."""
-        tx = Tx(self.table, self.ruleset.initial_state(self.scenario), dice)
+        """The deployed position, then the rule set's opening procedure (first player ...).
+        The deployed position follows from the scenario and the rule set alone, so it is
+        worked out once a game; each battle starts from a state of its own (with its own
+        memos) holding the same values."""
+        if self._deployed is None:
+            self._deployed = self.ruleset.initial_state(self.scenario)
+        tx = Tx(self.table, GameState(*self._deployed.fields()), dice)
         self.ruleset.begin(tx)
         return tx.state, tx.events
 
