@@ -140,3 +140,53 @@ class NearestFirst:
 
 def _bound_key(entry: tuple[float, str, Unit]) -> tuple[float, str]:
     return entry[0], entry[1]
+
+
+@final
+class CentreGrid:
+    """Pieces' centres filed in square cells of ``cell`` inches, for "how far is the
+    nearest centre from here" asked of many points: each question looks at the cells
+    ring by ring outwards from its own, and stops once no centre further out could be
+    nearer than the nearest found. The answer is exactly the least of the distances
+    (``math.hypot``) to every centre.
+
+    >>> from tertia.core.state import Unit, UnitKind
+    >>> pieces = [Unit(f"u{i}", "blue", UnitKind.FOOT, "c", 10.0 * i, 3.0, 0.0, 4.0, 2.0) for i in range(9)]
+    >>> CentreGrid(pieces).nearest(41.0, 3.0), CentreGrid([]).nearest(0.0, 0.0)
+    (1.0, inf)
+    """
+
+    __slots__ = ("_cell", "_cells", "_hi", "_lo")
+
+    def __init__(self, pieces: Iterable[Unit], cell: float = 8.0) -> None:
+        self._cell: Final = cell
+        self._cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        for p in pieces:
+            self._cells.setdefault((math.floor(p.x / cell), math.floor(p.y / cell)), []).append((p.x, p.y))
+        keys = self._cells.keys()
+        self._lo: Final = (min((k[0] for k in keys), default=0), min((k[1] for k in keys), default=0))
+        self._hi: Final = (max((k[0] for k in keys), default=0), max((k[1] for k in keys), default=0))
+
+    def nearest(self, x: float, y: float) -> float:
+        """The distance from (x, y) to the nearest centre filed (inf: none)."""
+        if not self._cells:
+            return math.inf
+        cell = self._cell
+        ci, cj = math.floor(x / cell), math.floor(y / cell)
+        # the rings needed to reach every cell filed
+        last = max(abs(ci - self._lo[0]), abs(ci - self._hi[0]), abs(cj - self._lo[1]), abs(cj - self._hi[1]))
+        best = math.inf
+        for r in range(last + 1):
+            for i in range(ci - r, ci + r + 1):
+                step = 1 if abs(i - ci) == r else 2 * r  # the whole column at the ring's sides
+                for j in range(cj - r, cj + r + 1, max(step, 1)):
+                    for px, py in self._cells.get((i, j), ()):
+                        best = min(best, math.hypot(px - x, py - y))
+            # every centre in a further ring lies more than r cells away
+            if best <= r * cell - GRID_SLACK:
+                break
+        return best
+
+
+GRID_SLACK = 1e-6
+"""Inches kept in hand against rounding in filing a centre in its cell."""

@@ -27,6 +27,7 @@ from tertia.rules.hits import piece
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
+from tertia.rules.nearest import CentreGrid
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.ai.proposals import activated, charge_blockers, charge_towards
 from tertia.rulesets.d3.base import D3RuleSet
@@ -266,13 +267,21 @@ class D3Doctrine:
         key = (_NEAREST_ENEMY, unit.id)
         found: float | None = view.recall(key, unit)
         if found is None:
-            enemies = view.iter_troops(view.opponent(unit.side))
-            found = min((math.hypot(e.x - unit.x, e.y - unit.y) for e in enemies), default=math.inf)
+            found = _enemy_centres(view, view.opponent(unit.side)).nearest(unit.x, unit.y)
             view.remember(key, unit, found, found)
         return found
 
 
 _NEAREST_ENEMY = "d3 doctrine nearest enemy"
+
+
+def _enemy_centres(view: GameState, side: str) -> CentreGrid:
+    """``side``'s troops filed by where they stand, once a position."""
+    key = (_NEAREST_ENEMY, side)
+    found: CentreGrid | None = view.cache.get(key)
+    if found is None:
+        found = view.cache[key] = CentreGrid(view.iter_troops(side))
+    return found
 
 
 def _rules(game: Game) -> D3RuleSet:
