@@ -35,6 +35,8 @@ CASES = (
     ("edgehill", "larger-battles", 10),
     ("edgehill", "d3-commands", 6),
     ("chalgrove", "d3-cards", 10),
+    ("edgehill", "declare-thee-sir", 2),
+    ("naseby", "charge-yr-pikes", 2),
 )
 """(scenario, rule set, battles per run) timed each round."""
 
@@ -89,6 +91,8 @@ def main() -> int:
     parser.add_argument("baseline", type=Path, help="the checkout to compare against")
     parser.add_argument("candidate", type=Path, help="the checkout measured")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved pairs per rule set (5)")
+    parser.add_argument("--rules", nargs="+", default=None, metavar="ID",
+                        help="only these rule sets' cases (all five by default)")
     parser.add_argument("--games", type=int, default=None,
                         help="battles a run, the same for every case (each case's own by default)")
     parser.add_argument("--instructions", action="store_true",
@@ -98,16 +102,17 @@ def main() -> int:
         if not (checkout / ".venv" / "bin" / "python").exists():
             print(f"{checkout}: no built .venv (make -C {checkout} .venv/.installed)", file=sys.stderr)
             return 2
+    cases = [c for c in CASES if args.rules is None or c[1] in args.rules]
     if args.instructions:
-        for scenario, rules, _ in CASES:
+        for scenario, rules, _ in cases:
             before = per_battle(args.baseline, scenario, rules)
             after = per_battle(args.candidate, scenario, rules)
             print(f"{rules}: {before / 1e6:.1f} -> {after / 1e6:.1f} million instructions a battle "
                   f"(candidate/baseline speed x{before / after:.3f})", flush=True)
         return 0
-    ratios: dict[str, list[float]] = {rules: [] for _, rules, _ in CASES}
+    ratios: dict[str, list[float]] = {rules: [] for _, rules, _ in cases}
     for i in range(args.rounds):
-        for scenario, rules, games in CASES:
+        for scenario, rules, games in cases:
             games = args.games or games
             before = rate(args.baseline, scenario, rules, games)
             after = rate(args.candidate, scenario, rules, games)

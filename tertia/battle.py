@@ -3,8 +3,10 @@ AI-against-AI play, simulations and replays."""
 
 from __future__ import annotations
 
+import gc
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tertia.ai.player import Player
@@ -74,6 +76,44 @@ def fight_battle(
 ) -> BattleRecord:
     """Play a battle to its end. Dice and each player's choices have separate seeded streams
     derived from ``seed``, so the same seed gives the same battle on any machine."""
+    with collector_paused():
+        return _fight(game, players, seed, on_step, max_actions)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (and resumed after, if it was running).
+
+    A battle makes no reference cycles: states, units, events and actions are values
+    that refer only to what was made before them, so reference counting frees all that a
+    battle drops (``tests/test_battle_cycles.py`` holds every rule set to it). The
+    collector's passes over the many short-lived objects of a battle, and over the states
+    its record keeps, find nothing, and cost a tenth to a sixth of the time.
+
+    Resumed, the collector would at once pass over everything the battle left (its
+    record) as new: what it holds is first handed to the oldest generation, which only
+    the rare full collections look at (``gc.freeze`` then ``gc.unfreeze``; not while
+    anything else keeps objects frozen)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        if not gc.get_freeze_count():
+            gc.freeze()
+            gc.unfreeze()
+        gc.enable()
+
+
+def _fight(
+    game: Game,
+    players: Mapping[str, Player],
+    seed: int,
+    on_step: Callable[[Step], None] | None,
+    max_actions: int,
+) -> BattleRecord:
     dice = SeededDice(dice_seed(seed))
     rngs = {side: random.Random(player_seed(seed, side)) for side in players}
     state, start_events = game.start(dice)

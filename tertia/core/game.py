@@ -24,6 +24,9 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction, Violation
 
+_JUDGED_ALIKE = "judged alike"
+"""Where a playable state keeps the position whose validation answers it shares."""
+
 
 class Game:
     """Binds a rule set to a scenario's table; states flow through it as values. The
@@ -34,10 +37,16 @@ class Game:
         self.ruleset = ruleset
         self.scenario = scenario.for_rules(ruleset.id)
         self.table = scenario.build_battlefield()
+        self._deployed: GameState | None = None
 
     def start(self, dice: Dice) -> tuple[GameState, list[Event]]:
-        """The deployed position, then the rule set's opening procedure (first player ...)."""
-        tx = Tx(self.table, self.ruleset.initial_state(self.scenario), dice)
+        """The deployed position, then the rule set's opening procedure (first player ...).
+        The deployed position follows from the scenario and the rule set alone, so it is
+        worked out once a game; each battle starts from a state of its own (with its own
+        memos) holding the same values."""
+        if self._deployed is None:
+            self._deployed = self.ruleset.initial_state(self.scenario)
+        tx = Tx(self.table, GameState(*self._deployed.fields()), dice)
         self.ruleset.begin(tx)
         return tx.state, tx.events
 
@@ -54,6 +63,12 @@ class Game:
             return self.ruleset.validate(self.table, state, action)
         if found is None:
             found = state.cache[key] = self.ruleset.validate(self.table, state, action)
+            # A playable state made from a position the rules judge alike (see
+            # playable_state) hands its answers on to that position (never the other
+            # way: a player learns nothing from answers worked out on the position).
+            alike: GameState | None = state.cache.get(_JUDGED_ALIKE)
+            if alike is not None:
+                alike.cache.setdefault(key, found)
         return list(found)
 
     def is_legal(self, state: GameState, action: Action) -> bool:
@@ -83,8 +98,14 @@ class Game:
 
     def playable_state(self, state: GameState, side: str, seed: int) -> GameState:
         """``side``'s observation of ``state`` with its hidden values sampled by a stream
-        seeded with ``seed`` (see :meth:`RuleSet.playable_state`)."""
-        return self.ruleset.playable_state(self.table, state, side, seed)
+        seeded with ``seed`` (see :meth:`RuleSet.playable_state`). Under a rule set whose
+        hidden values never bear on legality (``RuleSet.HIDDEN_NEVER_JUDGED``) what
+        :meth:`validate` finds on the playable state holds for ``state`` too: a player's
+        own check of the action it chooses is not made again when the action is applied."""
+        view = self.ruleset.playable_state(self.table, state, side, seed)
+        if view is not state and self.ruleset.HIDDEN_NEVER_JUDGED and VIEW_OF not in state.extra:
+            view.cache[_JUDGED_ALIKE] = state
+        return view
 
     def piece(self, state: GameState, unit_id: str, viewer: str | None = None) -> PieceCard:
         """``unit_id`` as ``viewer`` sees it (``None``: a referee, who sees everything):

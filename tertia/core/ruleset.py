@@ -395,6 +395,13 @@ class RuleSet(ABC):
             return observation
         raise NotImplementedError(f"{self.id} hides values but cannot sample them")
 
+    HIDDEN_NEVER_JUDGED: ClassVar[bool] = False
+    """True when nothing the rule set hides from a side bears on whether an action is
+    legal (its ``validate`` never reads a hidden value, and reads nothing else that
+    :meth:`playable_state` changes): an action judged on a side's playable state is then
+    judged alike on the position itself, and :class:`~tertia.core.game.Game` takes the
+    answer it already has rather than validate the same action again."""
+
     def playable_state(self, table: Battlefield, state: GameState, side: str, seed: int) -> GameState:
         """``side``'s observation of ``state`` with its hidden values sampled by a stream
         seeded with ``seed``: what a player tries actions on. The composition of

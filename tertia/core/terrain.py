@@ -341,7 +341,9 @@ class Battlefield:
     def line_crosses(self, kinds: Iterable[str], a: Point, b: Point) -> bool:
         """Does the segment ab pass through the interior of any of these kinds of ground?
         (Remembered: the same lines of sight are asked about again and again.)"""
-        present = tuple(k for k in kinds if k in self._by_kind)
+        box = (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+        # only ground whose bounding box the segment's meets can share a point with it
+        present = tuple(k for k in kinds if k in self._by_kind and self._near(k, box))
         if not present:
             return False
         key = ("line_crosses", present, a, b)

@@ -43,6 +43,7 @@ from tertia.core.geometry import point_polygon_distance
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainKind
+from tertia.rules.nearest import SLACK
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
@@ -96,8 +97,23 @@ def in_good_order(unit: Unit) -> bool:
 
 
 def nearest(state: GameState, side: str, place: Place) -> float:
-    """How near ``side``'s nearest unit in good order stands to ``place`` (inf: none)."""
-    return min((reach(u, place) for u in state.iter_troops(side) if in_good_order(u)), default=math.inf)
+    """How near ``side``'s nearest unit in good order stands to ``place`` (inf: none).
+    Remembered on the state (players and the victory checks ask it of every point)."""
+    key = (_NEAREST, side, place)
+    found: float | None = state.cache.get(key)
+    if found is None:
+        found = math.inf
+        for u in state.iter_troops(side):
+            # the centre's distance less the half-diagonal is never more than the reach
+            # (but for rounding: SLACK)
+            if math.hypot(u.x - place.x, u.y - place.y) - u.base.radius - SLACK < found \
+                    and in_good_order(u):
+                found = min(found, reach(u, place))
+        state.cache[key] = found
+    return found
+
+
+_NEAREST = "cyp_nearest_to_point"
 
 
 def holder(state: GameState, place: Place, tables: Tables) -> str | None:

@@ -28,6 +28,7 @@ Read so:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -123,6 +124,11 @@ class Sighting:
     screens: tuple[Unit, ...]
 
 
+_Held = tuple[Battlefield, Unit, Unit, list[Unit], list[Sighting]]
+"""What a position remembers of a firer's lines (``GameState.remember``): the table, the
+firer, the target and the pieces near the lines, as they were, and the lines."""
+
+
 def sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, stands: Iterable[int],
               arc: float, dead_ground: float) -> list[Sighting]:
     """Every line from the firer's ``stands`` to a target stand in its arc and not hidden
@@ -135,7 +141,17 @@ def sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, s
     if kept is not None and kept[0] is table and state.units.get(firer.id) is firer and \
             state.units.get(target.id) is target:
         return list(kept[1])
-    found = _sightings(table, state, firer, target, chosen, arc, dead_ground)
+    ours, theirs = stands_of(firer), stands_of(target)
+    pool = _near_lines(state, [c for s in (*ours, *theirs) for c in s.base.corners()])
+    # The same lines in a later position where no piece has moved (a fire step's orders
+    # are given one by one): the same firer, target and pieces about them, the same answer.
+    held: _Held | None = state.recall(key, firer)
+    if held is not None and held[0] is table and held[1] is firer and held[2] is target and \
+            len(held[3]) == len(pool) and all(a is b for a, b in zip(held[3], pool, strict=True)):
+        found = held[4]
+    else:
+        found = _sightings(table, state, firer, target, chosen, arc, dead_ground, pool)
+        state.remember(key, firer, math.inf, (table, firer, target, pool, found))
     state.cache[key] = (table, found)
     return list(found)
 
@@ -145,10 +161,9 @@ _SIGHTINGS = "cyp_sightings"
 
 
 def _sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, stands: Iterable[int],
-               arc: float, dead_ground: float) -> list[Sighting]:
+               arc: float, dead_ground: float, pool: list[Unit]) -> list[Sighting]:
     ours, theirs = stands_of(firer), stands_of(target)
     a_level, b_level = level(table, firer), level(table, target)
-    pool = _near_lines(state, [c for s in (*ours, *theirs) for c in s.base.corners()])
     out: list[Sighting] = []
     for i in stands:
         stand = ours[i]

@@ -173,6 +173,10 @@ class D3Commands(D3RuleSet):
         yet to play."""
         return cards.sample_orders(observation, rng)
 
+    HIDDEN_NEVER_JUDGED: ClassVar[bool] = True
+    """The one secret, the other side's card order, is read only when a card is turned
+    over (``command_cards.unplayed``, in resolving an action), never in judging one."""
+
     def playable_state(self, table: Battlefield, state: GameState, side: str, seed: int) -> GameState:
         """The other side's card order replaced by a sample, as :meth:`sample_hidden`
         draws it, without building the view first (players ask before every action)."""

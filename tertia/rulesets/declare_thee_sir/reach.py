@@ -19,6 +19,7 @@ nearest such stand's edge to the nearest target stand's edge. Read so:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from tertia.core.dice import D6
@@ -66,15 +67,31 @@ class LineOfFire:
 
 def lines_of_fire(table: Battlefield, state: GameState, firer: Unit, target: Unit
                   ) -> tuple[LineOfFire, ...]:
-    """Every pair of a firer's stand and a target's stand it may fire at."""
+    """Every pair of a firer's stand and a target's stand it may fire at. Remembered
+    while no piece moves, arrives or leaves (``GameState.remember``), for the same firer,
+    target and pieces about the lines: the commander's declaration, the doctrine and each
+    volley ask the same lines."""
     ours, theirs = stands_of(firer), stands_of(target)
     screens = _screens(state, (firer.id, target.id), (*ours, *theirs))
+    key = (_LINES, firer.id, target.id)
+    held: _Held | None = state.recall(key, firer)
+    if held is not None and held[0] is table and held[1] is firer and held[2] is target and \
+            len(held[3]) == len(screens) and all(a is b for a, b in zip(held[3], screens, strict=True)):
+        return held[4]
     out: list[LineOfFire] = []
     for j, aim in enumerate(theirs):
         for i in stands_in_arc(ours, aim, FIRE_ARC):
             if _sees(table, ours[i], aim, screens):
                 out.append(LineOfFire(i, j, base_distance(ours[i], aim)))
-    return tuple(out)
+    found = tuple(out)
+    state.remember(key, firer, math.inf, (table, firer, target, screens, found))
+    return found
+
+
+_LINES = "declare-thee-sir lines of fire"
+_Held = tuple[Battlefield, Unit, Unit, list[Unit], tuple[LineOfFire, ...]]
+"""What a position remembers of a firer's lines: the table, the firer, the target and the
+pieces that could screen them, as they were, and the lines."""
 
 
 def fire_distance(table: Battlefield, state: GameState, firer: Unit, target: Unit) -> float | None:

@@ -54,6 +54,7 @@ officer's value not yet shown) sampled (:mod:`tertia.ai.observation`).
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 
@@ -65,6 +66,7 @@ from tertia.core.game import Game
 from tertia.core.geometry import Point, base_distance, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainKind
+from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes import phases
 from tertia.rulesets.charge_yr_pikes.actions import (
     FREE_MOVE,
@@ -182,7 +184,7 @@ class CypDoctrine:
         def score(tertia: str) -> tuple[int, float, str]:
             units = [u for u in state.iter_troops(side) if u.command == tertia and not unit_data(u).is_gun]
             failed = group_card(tertia, side) in drawn and not any(unit_data(u).moved for u in units)
-            near = min((_gap(u, e) for u in units for e in _foes(state, u)), default=math.inf)
+            near = min((foes.gap(0) for foes in (_foes(state, u) for u in units) if foes), default=math.inf)
             return (0 if failed else 1, near, tertia)
 
         return GiveFreeMove(tertia=min(choices, key=score))
@@ -280,9 +282,7 @@ def _bonus(game: Game, state: GameState) -> Action | None:
         if unit_data(unit).troop not in CAVALRY:
             continue
         reach = (allowance(tables, unit_data(unit), on_road=False) or 0.0) + 1.0
-        for foe in _foes(state, unit):
-            if _gap(unit, foe) > reach:
-                break
+        for foe in _foes(state, unit).within(reach):
             theirs = unit_data(foe)
             weak = theirs.is_gun or is_shaken(theirs)
             if weak or (worth_charging(unit, foe) and odds_good(game, state, unit, foe, tables)):
@@ -304,9 +304,8 @@ def _fire(game: Game, state: GameState) -> Action | None:
         if unit.id in given:
             continue
         reach = longest_reach(unit, tables)
-        for target in _foes(state, unit):
-            if _gap(unit, target) > reach + 1e-6:
-                break  # nearest first, and no shot reaches further than the bases are apart
+        # nearest first, and no shot reaches further than the bases are apart
+        for target in _foes(state, unit).within(reach + 1e-6):
             order = FireOrder(unit=unit.id, target=target.id, kind=_fire_kind(unit, target, tables))
             if game.is_legal(state, order):
                 return order
@@ -370,8 +369,11 @@ def _square_call(game: Game, state: GameState, unit: Unit, tables: Tables) -> Re
     own = unit_data(unit)
     if line_of(tables, own).square is None or _in_cover(game, unit):
         return None
-    threat = any(unit_data(e).troop in CAVALRY and not unit_data(e).routed
-                 and _gap(unit, e) <= charge_allowance(tables, unit_data(e)) for e in _foes(state, unit))
+    foes = _foes(state, unit)
+    horse = {e.id: charge_allowance(tables, unit_data(e)) for e in foes.pieces()
+             if unit_data(e).troop in CAVALRY and not unit_data(e).routed}
+    threat = bool(horse) and any(e.id in horse and gap <= horse[e.id]
+                                 for e, gap in foes.pairs_within(max(horse.values())))
     if threat and own.formation != SQUARE:
         return Reform(unit=unit.id, formation=SQUARE)
     if not threat and own.formation == SQUARE:
@@ -385,9 +387,9 @@ def _in_cover(game: Game, unit: Unit) -> bool:
                for k in (TerrainKind.TOWN, TerrainKind.ENTRENCHMENT))
 
 
-def _mount_call(game: Game, state: GameState, unit: Unit, foes: list[Unit]) -> Mount | None:
+def _mount_call(game: Game, state: GameState, unit: Unit, foes: NearestFirst) -> Mount | None:
     own = unit_data(unit)
-    nearest = _gap(unit, foes[0])
+    nearest = foes.gap(0)
     if own.mounted and nearest <= DISMOUNT_NEAR:
         return Mount(unit=unit.id, mounted=False)
     if not own.mounted and nearest > MOUNT_BEYOND:
@@ -425,14 +427,11 @@ def odds_good(game: Game, state: GameState, unit: Unit, foe: Unit, tables: Table
     return mine > 0 and mine >= unit_dice(tables, game.table, state, defender, fighters).dice
 
 
-def _charge(game: Game, state: GameState, unit: Unit, foes: list[Unit], tables: Tables) -> Charge | None:
+def _charge(game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables) -> Charge | None:
     own = unit_data(unit)
     if own.troop == "dragoons" or own.disordered:
         return None
-    reach = charge_allowance(tables, own)
-    for foe in foes:
-        if _gap(unit, foe) > reach:
-            break
+    for foe in foes.within(charge_allowance(tables, own)):
         if worth_charging(unit, foe) and odds_good(game, state, unit, foe, tables):
             charge = Charge(unit=unit.id, target=foe.id)
             if game.is_legal(state, charge):
@@ -446,43 +445,56 @@ def _charge(game: Game, state: GameState, unit: Unit, foes: list[Unit], tables: 
 def _guard_post(state: GameState, unit: Unit) -> Point | None:
     """The vital point ``unit`` guards: one the enemy is within 24" of, for which it is
     among the side's one (two, the enemy within 12") nearest troops in good order."""
-    enemy = state.opponent(unit.side)
-    own_troops = [u for u in state.iter_troops(unit.side) if in_good_order(u) and not unit_data(u).is_gun]
-    for place in places(state, unit.side, VITAL):
+    return next((spot for spot, guards in _guards(state, unit.side) if unit.id in guards), None)
+
+
+def _guards(state: GameState, side: str) -> list[tuple[Point, tuple[str, ...]]]:
+    """Each of ``side``'s vital points in turn with the troops that guard it (see
+    :func:`_guard_post`); worked out once a position and side."""
+    key = ("cyp doctrine guards", side)
+    found: list[tuple[Point, tuple[str, ...]]] | None = state.cache.get(key)
+    if found is not None:
+        return found
+    found = state.cache[key] = []
+    enemy = state.opponent(side)
+    own_troops: list[Unit] | None = None
+    for place in places(state, side, VITAL):
         spot = (place.x, place.y)
         threat = min((_dist(e, spot) for e in state.iter_troops(enemy) if in_good_order(e)), default=math.inf)
         if threat > GUARD_ALERT:
             continue
+        if own_troops is None:
+            own_troops = [u for u in state.iter_troops(side) if in_good_order(u) and not unit_data(u).is_gun]
         wanted = 2 if threat <= GUARD_PRESSED else 1
-        nearest = sorted(own_troops, key=lambda u: (_dist(u, spot), u.id))[:wanted]
-        if any(u.id == unit.id for u in nearest):
-            return spot
-    return None
+        nearest = heapq.nsmallest(wanted, own_troops, key=lambda u: (_dist(u, spot), u.id))
+        found.append((spot, tuple(u.id for u in nearest)))
+    return found
 
 
-def _holds_fire(unit: Unit, foes: list[Unit]) -> bool:
+def _holds_fire(unit: Unit, foes: NearestFirst) -> bool:
     """Foot with muskets and an enemy within 8" stand to fire; horse with enemy foot
     within 12" (and no charge worth making) wait."""
     own = unit_data(unit)
     if own.troop in CAVALRY:
-        return any(is_foot(unit_data(e)) and not is_shaken(unit_data(e)) and _gap(unit, e) <= HORSE_WAITS
-                   for e in foes)
-    return has_muskets(own) and _gap(unit, foes[0]) <= STAND_TO_FIRE
+        return any(is_foot(unit_data(e)) and not is_shaken(unit_data(e)) for e in foes.within(HORSE_WAITS))
+    return has_muskets(own) and foes.gap(0) <= STAND_TO_FIRE
 
 
-def _objective(state: GameState, unit: Unit, foes: list[Unit], tables: Tables) -> Point:
+def _objective(state: GameState, unit: Unit, foes: NearestFirst, tables: Tables) -> Point:
     """The nearest enemy within 18", else the nearest point to take (the side's
     objectives, the enemy's vital points) it does not hold, else the nearest enemy."""
-    live = [e for e in foes if not unit_data(e).routed] or foes
-    if _gap(unit, live[0]) <= ENGAGE:
-        return (live[0].x, live[0].y)
+    nearest = next(((e, gap) for e, gap in foes.pairs() if not unit_data(e).routed), None)
+    if nearest is None:  # every one routed
+        nearest = (foes[0], foes.gap(0))
+    if nearest[1] <= ENGAGE:
+        return (nearest[0].x, nearest[0].y)
     enemy = state.opponent(unit.side)
     goals = [p for p in (*places(state, unit.side, OBJECTIVE), *places(state, enemy, VITAL))
              if not holds(state, unit.side, p, tables)]
     if goals:
         best = min(goals, key=lambda p: (_dist(unit, (p.x, p.y)), p.name))
         return (best.x, best.y)
-    return (live[0].x, live[0].y)
+    return (nearest[0].x, nearest[0].y)
 
 
 def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables) -> Move | None:
@@ -518,17 +530,17 @@ def _within_radius(unit: Unit, officer: Unit, at: Point) -> bool:
 # --- measures --------------------------------------------------------------------------------
 
 
-def _foes(state: GameState, unit: Unit) -> list[Unit]:
-    """Enemy troops in play (no officers, none plundering off the table), nearest first;
-    worked out once a position and unit (the state never changes; its cache goes with it)."""
+def _foes(state: GameState, unit: Unit) -> NearestFirst:
+    """Enemy troops in play (no officers, none plundering off the table), nearest first
+    (measured only as far as they are read); worked out once a position and unit (the
+    state never changes; its cache goes with it)."""
     key = ("cyp doctrine foes", unit.id, unit.base)
-    found: list[Unit] | None = state.cache.get(key)
+    found: NearestFirst | None = state.cache.get(key)
     if found is None:
-        found = [e for e in state.iter_troops(state.opponent(unit.side))
-                 if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table"]
-        found.sort(key=lambda e: (_gap(unit, e), e.id))
-        state.cache[key] = found
-    return list(found)
+        found = state.cache[key] = NearestFirst(unit, (
+            e for e in state.iter_troops(state.opponent(unit.side))
+            if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table"))
+    return found
 
 
 def _gap(a: Unit, b: Unit) -> float:

@@ -27,8 +27,9 @@ from tertia.rules.hits import piece
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
+from tertia.rules.nearest import CentreGrid
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.ai.proposals import activated, charge_towards
+from tertia.rulesets.d3.ai.proposals import activated, charge_blockers, charge_towards
 from tertia.rulesets.d3.base import D3RuleSet
 from tertia.rulesets.d3.contact import enemy_contacts, face_attacked
 from tertia.rulesets.d3.hits import rout_after
@@ -183,11 +184,12 @@ class D3Doctrine:
         ruleset = _rules(game)
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         best: tuple[float, str, Move] | None = None
-        for e in view.iter_troops(view.opponent(unit.side)):
-            if math.hypot(e.x - unit.x, e.y - unit.y) > reach + unit.base.radius + e.base.radius:
-                continue
+        targets = [e for e in view.iter_troops(view.opponent(unit.side))
+                   if math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+        blockers = charge_blockers(view, unit, targets)
+        for e in targets:
             for aim in _face_centres(e):
-                move = charge_towards(view, unit, e, aim)
+                move = charge_towards(view, unit, e, aim, blockers)
                 if move is None or not game.is_legal(view, move):
                     continue
                 if not self._keeps_together(game, view, unit, move):
@@ -258,8 +260,29 @@ class D3Doctrine:
 
     @staticmethod
     def _nearest_enemy_distance(view: GameState, unit: Unit) -> float:
-        enemies = view.iter_troops(view.opponent(unit.side))
-        return min((math.hypot(e.x - unit.x, e.y - unit.y) for e in enemies), default=math.inf)
+        """The distance between centres to the nearest enemy troop. Remembered until a
+        piece moves, arrives or leaves within that distance of the unit (which any piece
+        that could be nearer, or the nearest itself, does): an activation sorts all its
+        units by it before each action."""
+        key = (_NEAREST_ENEMY, unit.id)
+        found: float | None = view.recall(key, unit)
+        if found is None:
+            found = _enemy_centres(view, view.opponent(unit.side)).nearest(unit.x, unit.y)
+            view.remember(key, unit, found, found)
+        return found
+
+
+_NEAREST_ENEMY = "d3 doctrine nearest enemy"
+
+
+def _enemy_centres(view: GameState, side: str) -> CentreGrid:
+    """``side``'s troops filed by where they stand, once a position."""
+    key = (_NEAREST_ENEMY, side)
+    found: CentreGrid | None = view.cache.get(key)
+    if found is None:
+        found = view.cache[key] = CentreGrid(view.iter_troops(side))
+    return found
+
 
 def _rules(game: Game) -> D3RuleSet:
     ruleset = game.ruleset

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 from tertia.ai.moves import Slide
 from tertia.ai.observation import playable_view
@@ -35,9 +35,12 @@ def activated(game: Game, state: GameState) -> list[Unit]:
     return [u for u in state.iter_units(state.active) if ruleset.is_activated(state, u)]
 
 
-def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float, float]) -> Move | None:
+def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float, float],
+                   among: Iterable[Unit] | None = None) -> Move | None:
     """A straight move at ``aim`` (pivoting first to face it) that stops as it touches
-    the first base in its way; None when that base is not ``target``."""
+    the first base in its way; None when that base is not ``target``. ``among`` limits
+    the pieces looked at for one in the way (by default every piece in play; see
+    :func:`charge_blockers`)."""
     heading = bearing((unit.x, unit.y), aim)
     direction = heading_vector(heading)
     facing_aim = unit.base.moved_to(unit.x, unit.y, heading)
@@ -45,13 +48,30 @@ def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float,
     if not math.isfinite(hit) or hit <= 0.0:
         return None
     slide = Slide(facing_aim, direction, hit)
-    for other in state.iter_units():
+    for other in state.iter_units() if among is None else among:
         if other.id not in (unit.id, target.id) and slide.contact(other.base, 0.0) <= hit:
             return None
     stop = max(0.0, hit - 0.01)
     end = (unit.x + direction[0] * stop, unit.y + direction[1] * stop)
     turn = abs(((heading - unit.facing + 180.0) % 360.0) - 180.0)
     return Move(unit=unit.id, waypoints=(end,), face_before=None if turn < 0.5 else heading)
+
+
+def charge_blockers(state: GameState, unit: Unit, targets: Sequence[Unit]) -> list[Unit]:
+    """The pieces in play that could stand in the way of a :func:`charge_towards` of
+    ``unit`` at any of ``targets`` (aimed at a point of the target's base), in play order.
+    The charge stops at the target, so it goes no further than the target's centre and
+    half-diagonal: a piece whose base lies further from the unit's than that cannot be met."""
+    if not targets:
+        return []
+    x, y, r = unit.x, unit.y, unit.base.radius
+    furthest = max(math.hypot(t.x - x, t.y - y) + t.base.radius for t in targets)
+    return [o for o in state.iter_units()
+            if math.hypot(o.x - x, o.y - y) - o.base.radius - r <= furthest + BLOCKER_SLACK]
+
+
+BLOCKER_SLACK = 1e-6
+"""Inches added to the cut of :func:`charge_blockers`, against rounding."""
 
 
 def iter_unit_proposals(game: Game, state: GameState, unit: Unit, rng: random.Random) -> list[Action]:

@@ -64,6 +64,29 @@ def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
     return win, lose
 
 
+class _Known:
+    """What a combat plan asks again and again of one position: the side's troops near
+    each target (in the side's order), and whether each unit survives fighting."""
+
+    def __init__(self, state: GameState, troops: list[Unit]) -> None:
+        self.state = state
+        self.troops = troops
+        self._near: dict[str, list[Unit]] = {}
+        self._survives: dict[str, bool] = {}
+
+    def near(self, target: Unit) -> list[Unit]:
+        found = self._near.get(target.id)
+        if found is None:
+            found = self._near[target.id] = [u for u in self.troops if _near(u, target, ENGAGE)]
+        return found
+
+    def survives(self, game: Game, unit: Unit) -> bool:
+        found = self._survives.get(unit.id)
+        if found is None:
+            found = self._survives[unit.id] = LargerBattlesDoctrine._survives_fighting(game, self.state, unit)
+        return found
+
+
 class LargerBattlesDoctrine:
     """Plays any side of ``larger-battles`` legally and sensibly.
 
@@ -300,13 +323,19 @@ class LargerBattlesDoctrine:
         plan: list[Attack] = []
         used: set[str] = set()
         leaders: set[str] = set()
+        # Each round of the plan asks again of the same pairs: what depends only on the
+        # position is worked out once.
+        known = _Known(state, [u for u in state.iter_troops(state.active)])
+        values: dict[Attack, float] = {}
         while True:
             best: tuple[float, Attack] | None = None
             for attacker, target in pairs:
-                attack = self._attack_beside(game, state, plan, used, attacker, target)
+                attack = self._attack_beside(game, state, plan, used, attacker, target, known)
                 if attack is None:
                     continue
-                value = self._attack_value(game, state, attack)
+                value = values.get(attack)
+                if value is None:
+                    value = values[attack] = self._attack_value(game, state, attack)
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, attack)
             if best is None:
@@ -324,10 +353,10 @@ class LargerBattlesDoctrine:
 
     def _attack_beside(
         self, game: Game, state: GameState, plan: list[Attack], used: set[str], attacker: Unit,
-        target: Unit,
+        target: Unit, known: _Known,
     ) -> Attack | None:
         """``attacker``'s attack on ``target`` with every support still free, or None."""
-        if attacker.id in used or not self._survives_fighting(game, state, attacker):
+        if attacker.id in used or not known.survives(game, attacker):
             return None
         flank = is_flanking(attacker, target)
         if any(p.target == target.id and (flank or is_flanking(state.units[p.attacker], target))
@@ -335,11 +364,11 @@ class LargerBattlesDoctrine:
             return None
         targets = {p.target for p in plan}
         supports = tuple(
-            u.id for u in state.iter_troops(state.active)
-            if u.id != attacker.id and u.id not in used and _near(u, target, ENGAGE)
+            u.id for u in known.near(target)
+            if u.id != attacker.id and u.id not in used
             and not (flank and not is_flanking(u, target))
             and support_problem(state, u, target, targets) is None
-            and self._survives_fighting(game, state, u)
+            and known.survives(game, u)
         )
         return Attack(attacker.id, target.id, supports)
 
