@@ -9,6 +9,11 @@ runs whichever build is installed.
 
 Importing ``tertia`` here also stops the run at once when a compiled module is older than
 its source (see ``tertia/_build.py``).
+
+``--dist loadgroup`` keeps the tests of one ``xdist_group`` on one worker by the group's
+name, which pytest-xdist adds to each test's id; from pytest 9.2 an id is kept where
+xdist 3.8 no longer writes it, and :func:`pytest_collection_modifyitems` adds the name
+itself (pytest-xdist issue 1386).
 """
 
 from __future__ import annotations
@@ -32,6 +37,23 @@ collect_ignore = [] if _build.pure_requested() else [
 # its battles to a rule set, so collecting its doctests would change every whole-battle
 # test's list of scenarios.
 collect_ignore += ["tests/cyp_page_scenarios.py", "tests/d3_page_scenarios.py"]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a worker of ``--dist loadgroup``, each test of an ``xdist_group`` has its group's
+    name after an ``@`` in its id, as pytest-xdist means it to (the id is where the
+    scheduler reads the group from); nothing is done where xdist has done it already."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                        for mark in item.iter_markers("xdist_group")})
+        suffix = f"@{'_'.join(names)}"
+        if names and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
+            from _pytest.nodeid import NodeId
+
+            item._id = NodeId.parse(item.nodeid + suffix)
 
 
 def pytest_report_collectionfinish(config: pytest.Config) -> str | None:
