@@ -34,6 +34,10 @@ from tests.web_server import Server
 
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
+pytestmark = pytest.mark.xdist_group("page-matrix")
+"""The matrix on one worker (``--dist loadgroup``): its server and its browser are started
+once."""
+
 def _cells() -> list[tuple[str, str, str, dict[str, Any]]]:
     """Every registered rule set (the example plugin's too) on its default battle, our side
     the battle's first: a rule set registered later is a cell without an edit here."""

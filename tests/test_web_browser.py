@@ -33,6 +33,10 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--no-first-run"]
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
+pytestmark = pytest.mark.xdist_group("web-browser")
+"""The module's tests on one worker (``--dist loadgroup``): its servers and its browser are
+started once."""
+
 
 def find_chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
