@@ -78,8 +78,13 @@ def charge(y: float = 14, **options: Any) -> tuple[Game, GameState, Action]:
 
 @functools.cache
 def charge_odds() -> Odds:
-    """The odds of :func:`charge`, worked out once for the tests that read them."""
+    """The odds of :func:`charge`, worked out once for the tests that read them (on one
+    worker: :data:`READS_CHARGE_ODDS`)."""
     return odds(*charge())
+
+
+READS_CHARGE_ODDS = pytest.mark.xdist_group("dts-charge-odds")
+"""The tests reading :func:`charge_odds`, kept on one worker (``--dist loadgroup``)."""
 
 
 def exact(game: Game, state: GameState, action: Action, key: str) -> Any:
@@ -192,6 +197,7 @@ def two_dice(total: int) -> Fraction:
     return Fraction(6 - abs(total - 7), 36)
 
 
+@READS_CHARGE_ODDS
 def test_a_charge_by_hand() -> None:
     """Melee a-d. The attacker closes on 2+ (5/6); failing, nothing more happens. It rolls
     2D6 against a good target (HOLD to 6, PB1D6 7-8, PB2D6 9-10, ROUT 11+):
@@ -255,6 +261,7 @@ def test_a_seeded_sample_of_volleys_agrees_with_the_exact_odds() -> None:
     assert agrees(sample(game, state, action, lost_one_or_more), SAMPLES, 1 - exact_lost["0"])
 
 
+@READS_CHARGE_ODDS
 def test_a_seeded_sample_of_charges_agrees_with_the_exact_odds() -> None:
     game, state, action = charge()
     result = charge_odds()
@@ -272,6 +279,7 @@ def test_a_seeded_sample_of_charges_agrees_with_the_exact_odds() -> None:
 # --- the odds end with the action -------------------------------------------------------------
 
 
+@READS_CHARGE_ODDS
 def test_the_next_card_is_no_part_of_a_charges_odds() -> None:
     """The charge ends the activation and the next card is drawn (Game Play): with a deck
     of cards left the odds are the same, and no branch draws one."""

@@ -33,6 +33,11 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--no-first-run"]
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
+pytestmark = pytest.mark.xdist_group("browser")
+"""The browser tests (this module's and tests/test_page_matrix.py's) on one worker (``--dist
+loadgroup``): each module's servers and browser are started once, and the other worker's
+tests use the time a page spends waiting for its server."""
+
 
 def find_chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
