@@ -21,14 +21,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from tertia.battle import BattleRecord, fight_battle
 from tertia.cli.main import app
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
-from tertia.io.record import LoadedRecord, load_record, replay
 from tertia.io.safe_narration import UNTOLD
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named, written_for
@@ -123,24 +124,13 @@ class Fought:
     record: Path
     report: Path
     words: Words
-
-    def loaded(self) -> LoadedRecord:
-        """The battle's record, read once for the surfaces that need it."""
-        if self.record not in _LOADED:
-            _LOADED[self.record] = load_record(self.record)
-        return _LOADED[self.record]
+    battle: BattleRecord
+    """The battle as ``tertia battle`` fought it, the record saved and the report written
+    from it (``test_the_saved_battle_replays`` shows the saved record replays to it)."""
 
     def final_state(self) -> GameState:
-        """The position the battle left, replayed once from its record."""
-        if self.record not in _FINAL:
-            state = replay(self.loaded()).final_state
-            assert state is not None
-            _FINAL[self.record] = state
-        return _FINAL[self.record]
-
-
-_LOADED: dict[Path, LoadedRecord] = {}
-_FINAL: dict[Path, GameState] = {}
+        """The position the battle left."""
+        return self.battle.final_state
 
 
 _FOUGHT: dict[tuple[str, str, int], Fought] = {}
@@ -151,11 +141,22 @@ def fought(tmp_path_factory: pytest.TempPathFactory, rules: str, scenario: str, 
     if key not in _FOUGHT:
         folder = tmp_path_factory.mktemp(f"{rules}-{scenario}-{seed}")
         record, report = folder / "battle.json", folder / "battle.html"
-        code, out = invoke("battle", "--rules", rules, "--scenario", scenario, "--seed", str(seed),
-                           "--save", str(record), "--report", str(report))
+        from tertia.cli import play_commands  # imported by tertia.cli.main, whose app registers it
+
+        battles: list[BattleRecord] = []
+
+        def kept(*args: Any, **kwargs: Any) -> BattleRecord:
+            battles.append(fight_battle(*args, **kwargs))
+            return battles[-1]
+
+        with pytest.MonkeyPatch.context() as m:  # the battle the command fights, kept as it is
+            m.setattr(play_commands, "fight_battle", kept)
+            code, out = invoke("battle", "--rules", rules, "--scenario", scenario, "--seed", str(seed),
+                               "--save", str(record), "--report", str(report))
         assert code == 0, out
+        assert len(battles) == 1
         words = Words.of(start_of(rules, scenario))
-        _FOUGHT[key] = Fought(rules, scenario, seed, out, record, report, words)
+        _FOUGHT[key] = Fought(rules, scenario, seed, out, record, report, words, battles[0])
     return _FOUGHT[key]
 
 
@@ -192,10 +193,10 @@ def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rul
     assert battle.words.problems(text) == []
     # What each piece left in the field shows, as its rule set words it, is in the order
     # of battle (and in its map tooltip).
-    loaded = battle.loaded()
+    game = battle.battle.game
     final = battle.final_state()
-    shows = loaded.game.ruleset.presentation()
-    for card in shows.pieces(loaded.game.table, final, None).values():
+    shows = game.ruleset.presentation()
+    for card in shows.pieces(game.table, final, None).values():
         if card.in_play:
             missing = [line for line in card.lines() if escape(line) not in html]
             assert missing == [], (card.name, missing)
