@@ -34,13 +34,16 @@ SMOKE: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "odds.py": (lambda _: ["--repeat", "1"], "outcomes; median"),
     "odds_questions.py": (lambda _: ["--smoke"], "asked"),
     "serve.py": (lambda _: ["--games", "1", "--actions", "4", "--ai-games", "1", "--think", "0"], "AI reply"),
-    "serve_soak.py": (lambda _: ["--clients", "2", "--minutes", "0.05", "--warmup-minutes", "0.02",
-                                 "--every", "0.5", "--max-growth", "1000"], "growth after the warm-up"),
+    "serve_soak.py": (lambda _: ["--clients", "2", "--minutes", "0.02", "--warmup-minutes", "0.01",
+                                 "--every", "0.25", "--think", "0.1", "--max-growth", "1000"],
+                      "growth after the warm-up"),
     "simulate.py": (lambda _: ["--games", "2", "--workers", "1"], "games/s"),
-    "soak.py": (lambda _: ["--minutes", "0.05", "--tables", "1", "--every", "1", "--warm-up", "0.5"],
+    "soak.py": (lambda _: ["--minutes", "0.02", "--tables", "1", "--every", "0.4", "--warm-up", "0.2"],
                 "after the warm-up"),
 }
-"""Each script's smallest run, and words its output must hold."""
+"""Each script's smallest run, and words its output must hold. The two soaks run for a
+second or two, sampling the server's memory several times after a warm-up, their
+players pausing little between actions."""
 
 
 def test_every_benchmark_has_a_smoke_run() -> None:
