@@ -6,7 +6,9 @@ value reaching a compiled module would change them without an error. Here the od
 every dice-driven action of the conformance playouts (``tests/test_conformance.py``) are
 computed in this process, with whichever build is installed, and again in a subprocess
 with ``TERTIA_PURE_PYTHON=1``, which runs the plain sources of the same install; every
-probability must be the same fraction.
+probability must be the same fraction. The playouts are played here; the subprocess is
+handed each position asked about (as JSON, read back to the same state hash) and works
+out its odds from it.
 
 In a compiled build this compares the two builds. When the install is plain Python
 (no C compiler, or ``TERTIA_PURE_PYTHON`` set for the whole run) both sides run the same
@@ -22,6 +24,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,7 @@ from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.enumerate import MAX_LEAVES, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.battle import MAX_ACTIONS, dice_seed, player_seed
-from tertia.core.actions import Action
+from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import SeededDice
 from tertia.core.events import DiceRolled
 from tertia.core.game import Game
@@ -50,12 +53,13 @@ SEED = 11  # the conformance playouts' seed
 
 PURE_SIDE = """
 import json
+import sys
 import tertia
 from tertia import _build
-from tests.test_odds_builds import conformance_odds
+from tests.test_odds_builds import handed_odds
 
 print(json.dumps({"package": tertia.__file__, "compiled": _build.compiled_modules(),
-                  "odds": conformance_odds()}))
+                  "odds": handed_odds(json.load(sys.stdin))}))
 """
 
 
@@ -102,28 +106,79 @@ def _answer(game: Game, state: GameState, action: Action, max_leaves: int) -> An
     }
 
 
-def conformance_odds() -> dict[str, list[Any]]:
-    """Per conformance playout, for the first :data:`PER_KIND` steps of each action type
-    that rolled dice: the action, and its odds from the position before
+@dataclass(frozen=True)
+class Playout:
+    """The steps of a conformance playout whose odds are compared: (index, the position
+    before the step, the action)."""
+
+    rules: str
+    scenario: str
+    steps: list[tuple[int, GameState, Action]]
+
+
+def conformance_playouts() -> dict[str, Playout]:
+    """Per conformance playout, its first :data:`PER_KIND` steps of each action type that
+    rolled dice (:func:`_compared_steps`)."""
+    return {f"{name} under {rules}, {kind} players": Playout(rules, name, _compared_steps(name, rules, kind))
+            for name, rules in cases() for kind in ("doctrine", "random") if rules not in NO_STEPS}
+
+
+def conformance_odds(playouts: dict[str, Playout]) -> dict[str, list[Any]]:
+    """For each step of ``playouts``: the action, and its odds from the position before
     (:func:`_answer`); then the :data:`QUESTIONS`; as JSON, fractions as text."""
     found: dict[str, list[Any]] = {}
-    for name, rules in cases():
-        for kind in ("doctrine", "random"):
-            if rules not in NO_STEPS:
-                found[f"{name} under {rules}, {kind} players"] = _compared_steps(name, rules, kind)
+    with with_plugins():
+        for key, playout in playouts.items():
+            game = Game(get_ruleset(playout.rules), load_named(playout.scenario))
+            leaves = LEAVES.get(playout.rules, MAX_LEAVES)
+            found[key] = [[index, action.to_dict(), _answer(game, state, action, leaves)]
+                          for index, state, action in playout.steps]
+    return _as_json({**found, **_questions()})
+
+
+def handed(playouts: dict[str, Playout]) -> dict[str, Any]:
+    """``playouts`` as JSON for the other side: each position whole, with its state hash."""
+    return {key: {"rules": p.rules, "scenario": p.scenario,
+                  "steps": [[index, state.to_dict(), state.state_hash(), action.to_dict()]
+                            for index, state, action in p.steps]}
+            for key, p in playouts.items()}
+
+
+def handed_odds(sent: dict[str, Any]) -> dict[str, list[Any]]:
+    """:func:`conformance_odds` of the playouts :func:`handed` over, each position read back
+    (to the hash it was sent with) and each action too."""
+    playouts: dict[str, Playout] = {}
+    with with_plugins():
+        for key, p in sent.items():
+            steps = []
+            for index, data, digest, action in p["steps"]:
+                state = GameState.from_dict(data)
+                assert state.state_hash() == digest, f"{key}, step {index}: read back to another position"
+                steps.append((index, state, action_from_dict(action)))
+            playouts[key] = Playout(p["rules"], p["scenario"], steps)
+    return conformance_odds(playouts)
+
+
+def _questions() -> dict[str, list[Any]]:
+    """The :data:`QUESTIONS`, asked of each scenario as deployed."""
+    found: dict[str, list[Any]] = {}
     for rules, name, word, attacker, target in QUESTIONS:
         game = Game(get_ruleset(rules), load_builtin(name))
         ready, action = game.ruleset.query(game.ruleset.initial_state(game.scenario), word, attacker, target)
         found[f"{name} under {rules}: {word} {attacker} at {target}"] = [
             [0, action.to_dict(), _answer(game, ready, action, MAX_LEAVES)]]
+    return found
+
+
+def _as_json(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
     as_json: dict[str, list[Any]] = json.loads(json.dumps(found, default=str))  # fractions as "7/36"
     return as_json
 
 
-def _compared_steps(name: str, rules: str, kind: str) -> list[Any]:
+def _compared_steps(name: str, rules: str, kind: str) -> list[tuple[int, GameState, Action]]:
     """The conformance playout (its players, dice and seed) played until each action type
-    seen has had :data:`PER_KIND` steps that rolled dice, or to its end; those steps with
-    their odds."""
+    seen has had :data:`PER_KIND` steps that rolled dice, or to its end; those steps, each
+    with the position before it."""
     with with_plugins():
         game = Game(get_ruleset(rules), load_named(name))
         make = DoctrinePlayer if kind == "doctrine" else RandomPlayer
@@ -131,7 +186,7 @@ def _compared_steps(name: str, rules: str, kind: str) -> list[Any]:
         rngs = {side: random.Random(player_seed(SEED, side)) for side in players}
         dice = SeededDice(dice_seed(SEED))
         state = game.start(dice)[0]
-        steps: list[Any] = []
+        steps: list[tuple[int, GameState, Action]] = []
         counted: dict[str, int] = {}
         for index in range(MAX_ACTIONS):
             if state.is_over:
@@ -143,8 +198,7 @@ def _compared_steps(name: str, rules: str, kind: str) -> list[Any]:
             wanted = counted.get(action.type, 0) < PER_KIND and (rules not in FIGHTING_ONLY or fights)
             if wanted and any(isinstance(e, DiceRolled) for e in events):
                 counted[action.type] = counted.get(action.type, 0) + 1
-                answer = _answer(game, state, action, LEAVES.get(rules, MAX_LEAVES))
-                steps.append([index, action.to_dict(), answer])
+                steps.append((index, state, action))
             state = after
         return steps
 
@@ -161,19 +215,29 @@ def _first_difference(ours: dict[str, list[Any]], theirs: dict[str, list[Any]]) 
     return "no difference"
 
 
-def test_exact_odds_are_the_same_compiled_and_in_pure_python() -> None:
+def test_exact_odds_are_the_same_compiled_and_in_pure_python(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env[_build.PURE_ENV] = "1"
     env["PYTHONPATH"] = os.pathsep.join(  # the same tertia, and these tests
         dict.fromkeys([str(INSTALLED), str(HERE), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    with subprocess.Popen([sys.executable, "-c", PURE_SIDE], cwd=INSTALLED, env=env, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as side:
+    with (tmp_path / "stderr").open("w+") as errors, subprocess.Popen(
+            [sys.executable, "-c", PURE_SIDE], cwd=INSTALLED, env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors) as side:
         try:
-            ours = conformance_odds()  # meanwhile
-            out, err = side.communicate(timeout=900)
+            playouts = conformance_playouts()  # while the other side starts
+            sending, side.stdin = side.stdin, None  # written and closed here, not by communicate
+            assert sending is not None
+            try:
+                with sending:
+                    sending.write(json.dumps(handed(playouts)))
+            except BrokenPipeError:  # it stopped: its errors say why
+                pass
+            ours = conformance_odds(playouts)  # meanwhile
+            out, _ = side.communicate(timeout=900)
         finally:
             side.kill()
-    assert side.returncode == 0, err
+        errors.seek(0)
+        assert side.returncode == 0, errors.read()
     pure = json.loads(out)
     assert Path(pure["package"]) == Path(tertia.__file__) and pure["compiled"] == []
 
