@@ -10,6 +10,9 @@ runs whichever build is installed.
 Importing ``tertia`` here also stops the run at once when a compiled module is older than
 its source (see ``tertia/_build.py``).
 
+A run names a fresh folder, shared by its workers, where ``tests/battles.py`` keeps the
+battles it fights once a run (:func:`pytest_configure`).
+
 ``--dist loadgroup`` keeps the tests of one ``xdist_group`` on one worker by the group's
 name, which pytest-xdist adds to each test's id; from pytest 9.2 an id is kept where
 xdist 3.8 no longer writes it, and :func:`pytest_collection_modifyitems` adds the name
@@ -19,6 +22,8 @@ itself (pytest-xdist issue 1386).
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -37,6 +42,26 @@ collect_ignore = [] if _build.pure_requested() else [
 # its battles to a rule set, so collecting its doctests would change every whole-battle
 # test's list of scenarios.
 collect_ignore += ["tests/cyp_page_scenarios.py", "tests/d3_page_scenarios.py"]
+
+
+BATTLES_ENV = "TERTIA_TEST_BATTLES"
+"""``tests.battles.FOLDER_ENV``: named here without importing the engine."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A fresh folder for this run's battles (``tests/battles.py``), removed when it ends;
+    xdist's workers, started after this, are handed its name by their environment."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    folder = tempfile.mkdtemp(prefix="tertia-battles-")
+    os.environ[BATTLES_ENV] = folder
+
+    def remove() -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+        if os.environ.get(BATTLES_ENV) == folder:
+            del os.environ[BATTLES_ENV]
+
+    config.add_cleanup(remove)
 
 
 @pytest.hookimpl(trylast=True)

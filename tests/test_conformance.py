@@ -3,7 +3,12 @@ example plugin's too, :mod:`tests.plugin_rules`) on every scenario of the catalo
 written for it, built in or shipped by a rule set. At each step the chosen action
 validates, the state round-trips through JSON, and after every action no piece in play
 stands off the table; at the end the record replays to the same final hash; the same
-seed gives the same game."""
+seed gives the same game.
+
+The playouts are fought once a run (:mod:`tests.battles`, where other tests read them
+too) and their steps checked as they were taken: each action against the position it
+was chosen in, each position as the player of the side to act was asked in it
+(:class:`Checked`, :func:`checked_steps`)."""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ import pytest
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
-from tertia.battle import Step, fight_battle
+from tertia.battle import BattleRecord, Step, fight_battle
 from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
@@ -26,6 +31,7 @@ from tertia.io.record import parse_record, record_to_dict, replay
 from tertia.rules.involuntary import on_table
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named, scenario_catalogue
+from tests.battles import fought
 from tests.plugin_rules import with_plugins
 
 
@@ -61,13 +67,19 @@ class Checked:
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         action = self.inner.choose(game, state, rng)
-        assert game.validate(state, action) == [], f"{self.name} proposed an illegal {action}"
-        assert action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
-        if state.step % ROUND_TRIP_EVERY == 0 or state.phase != self.phase:
-            text = json.dumps(state.to_dict())
-            assert GameState.from_dict(json.loads(text)).state_hash() == state.state_hash()
+        check_choice(game, state, action, self.name, self.phase)
         self.phase = state.phase
         return action
+
+
+def check_choice(game: Game, state: GameState, action: Action, player: str, phase: str | None) -> None:
+    """What :class:`Checked` checks of ``action``, chosen by ``player`` in ``state``, the
+    last position that player was asked in being of ``phase``."""
+    assert game.validate(state, action) == [], f"{player} proposed an illegal {action}"
+    assert action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
+    if state.step % ROUND_TRIP_EVERY == 0 or state.phase != phase:
+        text = json.dumps(state.to_dict())
+        assert GameState.from_dict(json.loads(text)).state_hash() == state.state_hash()
 
 
 def off_the_table(game: Game, state: GameState) -> list[str]:
@@ -77,6 +89,22 @@ def off_the_table(game: Game, state: GameState) -> list[str]:
     size = (game.table.width, game.table.depth)
     return [f"{u.id} at ({u.x:.2f}, {u.y:.2f})" for u in state.iter_units() if u.in_play and not all(
         on_table(b, size) for b in (u.base, *(s.base for s in u.stands if s.removed is None)))]
+
+
+def checked_steps(record: BattleRecord) -> None:
+    """The checks :class:`Checked` and the table check after every action make as a battle
+    is fought, made on each step of one fought (in its order, each side's player asked in
+    the positions it was asked in)."""
+    game = record.game
+    phases: dict[str, str | None] = dict.fromkeys(game.scenario.side_ids)
+    before = record.initial_state
+    for step in record.steps:
+        assert step.side == before.to_act
+        check_choice(game, before, step.action, record.players[step.side], phases[step.side])
+        phases[step.side] = before.phase
+        off = off_the_table(game, step.state)
+        assert off == [], f"after {step.action} (step {step.state.step}) off the table: {', '.join(off)}"
+        before = step.state
 
 
 def play(name: str, rules: str, kind: str, seed: int) -> Any:
@@ -101,7 +129,8 @@ def test_every_registered_rule_set_plays_a_scenario_of_its_own() -> None:
 @pytest.mark.parametrize(("name", "rules"), cases())
 @pytest.mark.parametrize("kind", ["doctrine", "random"])
 def test_playout_conforms(name: str, rules: str, kind: str) -> None:
-    record = play(name, rules, kind, seed=11)
+    record = fought(name, rules, kind, 11)
+    checked_steps(record)
     final = record.final_state
     assert final.is_over and final.result is not None
     data = json.loads(json.dumps(record_to_dict(record)))

@@ -217,16 +217,13 @@ def test_violation_codes_are_namespaced_and_declared_once() -> None:
 @pytest.mark.parametrize("rules", ["larger-battles", "declare-thee-sir", "charge-yr-pikes"])
 def test_the_hash_put_together_from_each_units_text_is_the_hash_of_the_whole_projection(rules: str) -> None:
     """``state_hash`` joins each unit's text (worked out once a unit) to the rest: the same
-    digest as of the whole canonical projection written out at once, along a battle."""
+    digest as of the whole canonical projection written out at once, along a battle (the
+    random players' conformance playout at Edgehill, fought once a run: tests/battles.py)."""
     import hashlib
 
-    from tertia.ai.random_player import RandomPlayer
-    from tertia.battle import fight_battle
-    from tertia.rulesets import get_ruleset
-    from tertia.scenarios import resolve_scenario
+    from tests.battles import fought
 
-    game = Game(get_ruleset(rules), resolve_scenario("edgehill", rules_id=rules))
-    record = fight_battle(game, {side: RandomPlayer() for side in game.scenario.side_ids}, 3)
+    record = fought("edgehill", rules, "random", 11)
     states = [record.initial_state, *(step.state for step in record.steps)][::25]
     for state in states:
         text = json.dumps(state.canonical(), sort_keys=True, separators=(",", ":"), default=str)

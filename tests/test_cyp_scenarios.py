@@ -9,8 +9,6 @@ import pytest
 
 import tertia.scenarios
 from tertia.ai.random_player import RandomPlayer
-from tertia.battle import fight_battle
-from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.io.scenario_file import ScenarioError, load_scenario
 from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
@@ -18,6 +16,7 @@ from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups
 from tertia.rulesets.charge_yr_pikes.points import places
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.scenarios import load_builtin
+from tests.battles import fought
 
 RULES = "charge-yr-pikes"
 EDGEHILL = Path(tertia.scenarios.__file__).parent / "edgehill.toml"
@@ -111,8 +110,13 @@ def test_edgehill_without_the_rule_set_listed_is_refused_under_it() -> None:
 
 @pytest.mark.parametrize("name", BATTLES)
 def test_random_players_fight_the_battle_to_its_end(name: str) -> None:
-    game = Game(ChargeYrPikes(), BATTLES[name][0]().for_rules(RULES))
-    record = fight_battle(game, {s: RandomPlayer() for s in game.scenario.side_ids}, 1)
+    """The battle as the random players' conformance playout fights it (fought once a run:
+    tests/battles.py), on the order of battle written for this rule set."""
+    record = fought(name, RULES, "random", 11)
+    game = record.game
+    assert game.scenario == BATTLES[name][0]().for_rules(RULES)
+    assert isinstance(game.ruleset, ChargeYrPikes) and game.ruleset.options == ChargeYrPikes().options
+    assert record.players == {s: RandomPlayer().name for s in game.scenario.side_ids}
     final = record.final_state
     assert final.is_over and final.result is not None
     assert 11 <= final.turn <= 16

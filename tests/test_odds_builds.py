@@ -6,9 +6,10 @@ value reaching a compiled module would change them without an error. Here the od
 every dice-driven action of the conformance playouts (``tests/test_conformance.py``) are
 computed in this process, with whichever build is installed, and again in a subprocess
 with ``TERTIA_PURE_PYTHON=1``, which runs the plain sources of the same install; every
-probability must be the same fraction. The playouts are played here; the subprocess is
-handed each position asked about (as JSON, read back to the same state hash) and works
-out its odds from it.
+probability must be the same fraction. The playouts are played here (once a run, for
+``tests/test_conformance.py`` as well: :mod:`tests.battles`); the subprocess is handed
+each position asked about (as JSON, read back to the same state hash) and works out its
+odds from it.
 
 In a compiled build this compares the two builds. When the install is plain Python
 (no C compiler, or ``TERTIA_PURE_PYTHON`` set for the whole run) both sides run the same
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -30,13 +30,9 @@ from typing import Any
 
 import tertia
 from tertia import _build
-from tertia.ai.doctrine import DoctrinePlayer
-from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.enumerate import MAX_LEAVES, TooManyBranches
 from tertia.analysis.odds import odds
-from tertia.battle import MAX_ACTIONS, dice_seed, player_seed
 from tertia.core.actions import Action, action_from_dict
-from tertia.core.dice import SeededDice
 from tertia.core.events import DiceRolled
 from tertia.core.game import Game
 from tertia.core.state import GameState
@@ -44,6 +40,7 @@ from tertia.core.violations import IllegalAction
 from tertia.rulesets import get_ruleset
 from tertia.scenarios import load_builtin
 from tertia.scenarios.catalogue import load_named
+from tests.battles import fought
 from tests.plugin_rules import with_plugins
 from tests.test_conformance import cases
 
@@ -73,7 +70,7 @@ The example plugin's slice of it (``tests/example_rules``) likewise."""
 PER_KIND = 3
 """Steps compared per action type and playout, the first that roll dice: every kind of
 dice-driven action is reached, and a die value handed to compiled code shows in any of
-them (the playouts themselves are played only as far as that takes)."""
+them."""
 
 FIGHTING_ONLY = {"declare-thee-sir"}
 """Rule sets whose steps are compared for their dice-driven kinds (the fighting) alone:
@@ -176,31 +173,24 @@ def _as_json(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
 
 
 def _compared_steps(name: str, rules: str, kind: str) -> list[tuple[int, GameState, Action]]:
-    """The conformance playout (its players, dice and seed) played until each action type
-    seen has had :data:`PER_KIND` steps that rolled dice, or to its end; those steps, each
-    with the position before it."""
-    with with_plugins():
-        game = Game(get_ruleset(rules), load_named(name))
-        make = DoctrinePlayer if kind == "doctrine" else RandomPlayer
-        players = {side: make() for side in game.scenario.side_ids}
-        rngs = {side: random.Random(player_seed(SEED, side)) for side in players}
-        dice = SeededDice(dice_seed(SEED))
-        state = game.start(dice)[0]
-        steps: list[tuple[int, GameState, Action]] = []
-        counted: dict[str, int] = {}
-        for index in range(MAX_ACTIONS):
-            if state.is_over:
-                break
-            action = players[state.to_act].choose(game, state, rngs[state.to_act])
-            after, events = game.apply(state, action, dice)
-            declared = game.ruleset.action_kind(action.type)
-            fights = declared is not None and declared.dice_driven
-            wanted = counted.get(action.type, 0) < PER_KIND and (rules not in FIGHTING_ONLY or fights)
-            if wanted and any(isinstance(e, DiceRolled) for e in events):
-                counted[action.type] = counted.get(action.type, 0) + 1
-                steps.append((index, state, action))
-            state = after
-        return steps
+    """The first :data:`PER_KIND` steps of each action type that rolled dice in the
+    conformance playout (its players, dice and seed: fought once a run, :mod:`tests.battles`),
+    each with the position before it."""
+    record = fought(name, rules, kind, SEED)
+    game = record.game
+    steps: list[tuple[int, GameState, Action]] = []
+    counted: dict[str, int] = {}
+    state = record.initial_state
+    for index, step in enumerate(record.steps):
+        action = step.action
+        declared = game.ruleset.action_kind(action.type)
+        fights = declared is not None and declared.dice_driven
+        wanted = counted.get(action.type, 0) < PER_KIND and (rules not in FIGHTING_ONLY or fights)
+        if wanted and any(isinstance(e, DiceRolled) for e in step.events):
+            counted[action.type] = counted.get(action.type, 0) + 1
+            steps.append((index, state, action))
+        state = step.state
+    return steps
 
 
 def _first_difference(ours: dict[str, list[Any]], theirs: dict[str, list[Any]]) -> str:
