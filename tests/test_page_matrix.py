@@ -34,9 +34,10 @@ from tests.web_server import Server
 
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
-pytestmark = pytest.mark.xdist_group("page-matrix")
-"""The matrix on one worker (``--dist loadgroup``): its server and its browser are started
-once."""
+pytestmark = pytest.mark.xdist_group("browser")
+"""The browser tests (this module's and tests/test_web_browser.py's) on one worker (``--dist
+loadgroup``): each module's servers and browser are started once, and the other worker's
+tests use the time a page spends waiting for its server."""
 
 def _cells() -> list[tuple[str, str, str, dict[str, Any]]]:
     """Every registered rule set (the example plugin's too) on its default battle, our side

@@ -33,9 +33,10 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--no-first-run"]
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
-pytestmark = pytest.mark.xdist_group("web-browser")
-"""The module's tests on one worker (``--dist loadgroup``): its servers and its browser are
-started once."""
+pytestmark = pytest.mark.xdist_group("browser")
+"""The browser tests (this module's and tests/test_page_matrix.py's) on one worker (``--dist
+loadgroup``): each module's servers and browser are started once, and the other worker's
+tests use the time a page spends waiting for its server."""
 
 
 def find_chromium() -> str | None:
