@@ -1,6 +1,11 @@
 """Every script in ``benchmarks/`` runs, in a smoke mode as small as it allows, so none
 can rot between the days it is used (its figures are read from its real runs, never
-here). A script added without a smoke run here fails the first test."""
+here). A script added without a smoke run here fails the first test.
+
+The scripts of the tests selected are started together, when the first of them begins
+(:func:`runs`), each in a folder of its own; each test then waits for its script and
+reads what it printed. Most of a smoke run is spent starting Python, a server or a pool
+of workers, and waiting on them: together they take about as long as the longest."""
 
 from __future__ import annotations
 
@@ -8,13 +13,17 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
+
+pytestmark = pytest.mark.xdist_group("benchmarks")
+"""The module's tests on one worker (``--dist loadgroup``), which starts their scripts."""
 
 
 def _mutants_listed(tmp: Path) -> list[str]:
@@ -51,11 +60,45 @@ def test_every_benchmark_has_a_smoke_run() -> None:
     assert scripts == sorted(SMOKE)
 
 
-@pytest.mark.parametrize("script", sorted(SMOKE))
-def test_the_benchmark_runs(script: str, tmp_path: Path) -> None:
-    arguments, expected = SMOKE[script]
+@dataclass(frozen=True)
+class Run:
+    """A script started with its smoke run's arguments, what it prints kept in files."""
+
+    process: subprocess.Popen[bytes]
+    out: Path
+    err: Path
+
+
+@pytest.fixture(scope="module")
+def runs(request: pytest.FixtureRequest,
+         tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Run]]:
+    """The script of each test of this module selected for the session, started at once."""
+    scripts = sorted({item.callspec.params["script"] for item in request.session.items
+                      if getattr(item, "module", None) is request.module and hasattr(item, "callspec")})
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *arguments(tmp_path)], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert expected in done.stdout, done.stdout[-2000:]
+    started: dict[str, Run] = {}
+    try:
+        for script in scripts:
+            folder = tmp_path_factory.mktemp(script.removesuffix(".py"))
+            arguments, _ = SMOKE[script]
+            out, err = folder / "stdout.txt", folder / "stderr.txt"
+            with out.open("wb") as stdout, err.open("wb") as stderr:
+                process = subprocess.Popen([sys.executable, str(BENCHMARKS / script), *arguments(folder)],
+                                           cwd=folder, env=env, stdout=stdout, stderr=stderr)
+            started[script] = Run(process, out, err)
+        yield started
+    finally:
+        for run in started.values():
+            if run.process.poll() is None:
+                run.process.kill()
+            run.process.wait()
+
+
+@pytest.mark.parametrize("script", sorted(SMOKE))
+def test_the_benchmark_runs(script: str, runs: dict[str, Run]) -> None:
+    _, expected = SMOKE[script]
+    run = runs[script]
+    returncode = run.process.wait(timeout=600)
+    stdout = run.out.read_text(errors="replace")
+    assert returncode == 0, stdout[-2000:] + run.err.read_text(errors="replace")[-2000:]
+    assert expected in stdout, stdout[-2000:]

@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,13 @@ def disk_source(module: str) -> tuple[str, str, bool] | None:
     return None
 
 
+@cache
+def _disk_module(name: str) -> _Module | None:
+    """A module of this tree read and parsed once a test run (it is only ever read)."""
+    found = disk_source(name)
+    return None if found is None else _Module(name, found[0], ast.parse(found[1], found[0]), found[2])
+
+
 class Checker:
     """Reads modules (from disk, or from ``extra`` sources standing in for modules) and
     reports what breaks the rule in the module docstring."""
@@ -131,13 +139,13 @@ class Checker:
 
     def module(self, name: str) -> _Module | None:
         if name not in self._modules:
-            found: tuple[str, str, bool] | None
             if name in self.extra:
-                found = (name.replace(".", "/") + ".py", self.extra[name], False)
+                path = name.replace(".", "/") + ".py"
+                self._modules[name] = _Module(name, path, ast.parse(self.extra[name], path), False)
+            elif name.startswith("tertia.") or name == "tertia":
+                self._modules[name] = _disk_module(name)
             else:
-                found = disk_source(name) if name.startswith("tertia.") or name == "tertia" else None
-            self._modules[name] = None if found is None else _Module(
-                name, found[0], ast.parse(found[1], found[0]), found[2])
+                self._modules[name] = None
         return self._modules[name]
 
     def origin(self, dotted: str, depth: int = 0) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tertia.battle import BattleRecord
+from tertia.battle import BattleRecord, fight_battle
 from tertia.cli.main import app
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
@@ -144,10 +144,9 @@ def fought(tmp_path_factory: pytest.TempPathFactory, rules: str, scenario: str, 
         from tertia.cli import play_commands  # imported by tertia.cli.main, whose app registers it
 
         battles: list[BattleRecord] = []
-        fight = play_commands.fight_battle
 
         def kept(*args: Any, **kwargs: Any) -> BattleRecord:
-            battles.append(fight(*args, **kwargs))
+            battles.append(fight_battle(*args, **kwargs))
             return battles[-1]
 
         with pytest.MonkeyPatch.context() as m:  # the battle the command fights, kept as it is
