@@ -33,7 +33,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> Server:
+    def start(self, timeout: float = 60.0) -> Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tertia", "serve", "--port", str(self.port), "--db", str(self.db),
              *self.extra],
