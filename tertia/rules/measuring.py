@@ -28,10 +28,12 @@ def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Ite
     if found is None:
         base = unit.base
         x, y, reach = base.x, base.y, inches + base.radius
+        enemy = state.opponent(unit.side)
         found = tuple(
-            o.id for o in state.iter_troops(state.opponent(unit.side))
+            o.id for o in state.near(x, y, x, y, reach)
+            if o.side == enemy and not o.is_commander
             # a cheap first cut on the bounding boxes of the two circles
-            if abs(o.x - x) <= reach + o.base.radius and abs(o.y - y) <= reach + o.base.radius
+            and abs(o.x - x) <= reach + o.base.radius and abs(o.y - y) <= reach + o.base.radius
             and is_within(base, o.base, inches)
         )
         state.remember(key, unit, inches, found)
