@@ -242,6 +242,9 @@ NEAR_SLACK: Final = 1e-6
 """Inches :meth:`GameState.near` adds to every reach, against rounding in the callers' own
 (exact) measures: it may hand out a piece a hair further than asked, never one fewer."""
 
+MARK_SCAN: Final = 8
+"""Marks up to this long are searched in place; longer ones through a set."""
+
 # The selections of pieces a state remembers: those in play, the troops among them, and
 # every piece, removed ones included.
 _IN_PLAY: Final = 0
@@ -273,7 +276,7 @@ class GameState:
     never compared or serialised.
     """
 
-    __slots__ = (*STATE_FIELDS, "cache", "grid", "measured", "ranks", "rosters", "selected")
+    __slots__ = (*STATE_FIELDS, "cache", "grid", "mark_sets", "measured", "ranks", "rosters", "selected")
 
     def __init__(
         self,
@@ -319,6 +322,9 @@ class GameState:
         self.grid: Grid | None = None
         """Memo of where the pieces in play stand, by cell (see :meth:`near`); a move
         refiles only the piece that moved."""
+        self.mark_sets: dict[str, frozenset[str]] = {}
+        """Memo of the longer marks as sets (see :meth:`is_marked`); shared by states with
+        the same marks."""
         self.ranks: dict[str, int] | None = None
         """Memo of each piece's place in :attr:`units`, the order every list of pieces
         keeps; lasts until a new piece arrives."""
@@ -342,6 +348,8 @@ class GameState:
             get("decisions", self.decisions), get("result", self.result), get("step", self.step),
             get("own", self.own), get("extra", self.extra),
         )
+        if "marks" not in changes:
+            new.mark_sets = self.mark_sets
         if "units" not in changes:
             new.measured = self.measured
             new.rosters = self.rosters
@@ -487,7 +495,16 @@ class GameState:
         return self.evolve(own=written(own, values))
 
     def is_marked(self, name: str, ident: str) -> bool:
-        return ident in self.marks.get(name, ())
+        found = self.marks.get(name)
+        if found is None:
+            return False
+        if len(found) <= MARK_SCAN:
+            return ident in found
+        # a mark holding much of an army is asked of each unit: a set, once a position
+        held = self.mark_sets.get(name)
+        if held is None:
+            held = self.mark_sets[name] = frozenset(found)
+        return ident in held
 
     # --- changes (used by the reducer) ---------------------------------------------------
 
