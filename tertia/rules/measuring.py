@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tertia.core.geometry import base_distance, is_within
+from tertia.core.geometry import Base, base_distance, is_within
 from tertia.core.state import GameState, Unit
 
 
@@ -19,6 +19,13 @@ def distance(a: Unit, b: Unit) -> float:
 def within(a: Unit, b: Unit, inches: float) -> bool:
     """"Within N inches", edge to edge, boundary included."""
     return is_within(a.base, b.base, inches)
+
+
+def pieces_near(state: GameState, base: Base, inches: float) -> list[Unit]:
+    """The pieces in play whose bases may lie within ``inches`` of ``base``, in play order:
+    every one that does, and perhaps some a little further (measure them). Only the pieces
+    near ``base`` are read, however large the armies."""
+    return state.near(base.x, base.y, base.x, base.y, inches + base.radius)
 
 
 def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Iterator[Unit]:
