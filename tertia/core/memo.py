@@ -52,6 +52,10 @@ class Memo:
         self._anywhere: Final[dict[Any, Measured]] = {}
         """The facts of infinite reach, by key."""
 
+    def __bool__(self) -> bool:
+        """Does it hold any fact?"""
+        return bool(self._facts) or bool(self._anywhere)
+
     def get(self, uid: str, key: Any) -> Measured | None:
         """The fact under ``key`` about piece ``uid``, or None."""
         held = self._facts.get(uid)
