@@ -39,6 +39,8 @@ from typing import Any
 COMPILED_MODULES: tuple[str, ...] = (
     "tertia.core.geometry",
     "tertia.core.records",
+    "tertia.core.grid",
+    "tertia.core.memo",
     "tertia.core.state",
     "tertia.core.reducer",
     "tertia.rules.pieces",

@@ -77,15 +77,24 @@ def free_run(
                 max(unit.width - 2 * shave, 0.0), max(unit.depth - 2 * shave, 0.0)) if shave else (
         unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face))
     slide = Slide(base, direction, reach)
-    best = reach
-    for other in state.iter_units() if among is None else among:
+    if among is None:
+        among = state.near(slide.x0, slide.y0, slide.x1, slide.y1, base.radius + ENEMY_CLEARANCE)
+    # no piece stops the slide before its centre distance less both half-diagonals (and
+    # its clearance): measured nearest first, the first contacts rule out the rest unmeasured
+    bounds: list[tuple[float, float, Unit]] = []
+    for other in among:
         if other.id != unit.id:
             clearance = ENEMY_CLEARANCE if other.side != unit.side and not other.is_commander else 0.0
-            # no piece stops the slide before its centre distance less both half-diagonals
-            if math.hypot(other.x - base.x, other.y - base.y) - other.base.radius - base.radius \
-                    - clearance >= best:
-                continue
-            best = min(best, slide.contact(other.base, clearance))
+            bound = math.hypot(other.x - base.x, other.y - base.y) - other.base.radius - base.radius \
+                - clearance
+            if bound < reach:
+                bounds.append((bound, clearance, other))
+    bounds.sort(key=_first)
+    best = reach
+    for bound, clearance, other in bounds:
+        if bound >= best:
+            break
+        best = min(best, slide.contact(other.base, clearance))
     for obstacle in obstacles:
         best = min(best, slide.contact(obstacle, 0.0))
     return max(0.0, best - 1e-6)
@@ -95,13 +104,18 @@ def pieces_near(state: GameState, unit: Unit, reach: float) -> list[Unit]:
     """The other pieces in play that a slide of ``unit`` up to ``reach`` inches (in any
     direction, pivoting or not) could meet or come within 3" of, nearest first."""
     found: list[tuple[float, str, Unit]] = []
-    for other in state.iter_units():
+    x, y = unit.x, unit.y
+    for other in state.near(x, y, x, y, reach + ENEMY_CLEARANCE + unit.base.radius):
         if other.id != unit.id:
             d = math.hypot(other.x - unit.x, other.y - unit.y) - other.base.radius - unit.base.radius
             if d <= reach + ENEMY_CLEARANCE:
                 found.append((d, other.id, other))
     found.sort(key=lambda t: (t[0], t[1]))
     return [o for _, _, o in found]
+
+
+def _first(entry: tuple[float, float, Unit]) -> float:
+    return entry[0]
 
 
 class Slide:

@@ -17,45 +17,12 @@ from typing import Any, Final, final
 
 from tertia.core.decision import Decision
 from tertia.core.geometry import Base
+from tertia.core.grid import Grid
+from tertia.core.memo import Measured, Memo
 from tertia.core.records import slot_of, written
 from tertia.core.ruledata import RuleData, rule_data_from_dict
 
 _GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
-
-
-@final
-class Measured:
-    """A remembered measurement: a fact about ``unit`` that holds while no piece within
-    ``reach`` of it moves, arrives or leaves."""
-
-    __slots__ = ("reach", "unit", "value")
-
-    def __init__(self, unit: str, reach: float, value: Any) -> None:
-        self.unit: Final = unit
-        self.reach: Final = reach
-        self.value: Final = value
-
-
-def _forget_near(
-    measured: Mapping[Any, Measured], units: Mapping[str, Unit], before: Unit, after: Unit
-) -> dict[Any, Measured]:
-    """The memo without what a piece that moved (or arrived, or left) from ``before`` to
-    ``after`` may have changed: the facts about it and about every piece within their reach
-    of either of its places (a cut on bounding circles, so never too little)."""
-    kept: dict[Any, Measured] = {}
-    gone = before.id
-    x0, y0, r0 = before.x, before.y, before.base.radius
-    x1, y1, r1 = after.x, after.y, after.base.radius
-    for key, m in measured.items():
-        if m.unit == gone:
-            continue
-        u = units[m.unit]
-        r = u.base.radius + m.reach
-        if (abs(u.x - x0) <= r + r0 and abs(u.y - y0) <= r + r0) or (
-                abs(u.x - x1) <= r + r1 and abs(u.y - y1) <= r + r1):
-            continue
-        kept[key] = m
-    return kept
 
 
 def _with_piece(
@@ -271,6 +238,13 @@ class Objective:
     taken_by: str | None = None
 
 
+NEAR_SLACK: Final = 1e-6
+"""Inches :meth:`GameState.near` adds to every reach, against rounding in the callers' own
+(exact) measures: it may hand out a piece a hair further than asked, never one fewer."""
+
+MARK_SCAN: Final = 8
+"""Marks up to this long are searched in place; longer ones through a set."""
+
 # The selections of pieces a state remembers: those in play, the troops among them, and
 # every piece, removed ones included.
 _IN_PLAY: Final = 0
@@ -302,7 +276,7 @@ class GameState:
     never compared or serialised.
     """
 
-    __slots__ = (*STATE_FIELDS, "cache", "measured", "rosters", "selected")
+    __slots__ = (*STATE_FIELDS, "cache", "grid", "mark_sets", "measured", "ranks", "rosters", "selected")
 
     def __init__(
         self,
@@ -335,7 +309,7 @@ class GameState:
         self.extra: Final[Mapping[str, Any]] = {} if extra is None else extra
         self.cache: Final[dict[Any, Any]] = {}
         """Memo for derived queries on this state (each new state starts empty)."""
-        self.measured: dict[Any, Measured] = {}
+        self.measured: Memo = Memo()
         """Memo for what depends only on where the pieces in play stand (see
         :meth:`remember`); states that share every piece's base share it, and a move forgets
         only what lies near."""
@@ -345,6 +319,15 @@ class GameState:
         self.selected: tuple[dict[str | None, tuple[Unit, ...]], ...] = ({}, {}, {})
         """Memo of the pieces themselves, per selection by side; shared by states with the
         same pieces."""
+        self.grid: Grid | None = None
+        """Memo of where the pieces in play stand, by cell (see :meth:`near`); a move
+        refiles only the piece that moved."""
+        self.mark_sets: dict[str, frozenset[str]] = {}
+        """Memo of the longer marks as sets (see :meth:`is_marked`); shared by states with
+        the same marks."""
+        self.ranks: dict[str, int] | None = None
+        """Memo of each piece's place in :attr:`units`, the order every list of pieces
+        keeps; lasts until a new piece arrives."""
 
     def fields(self) -> tuple[Any, ...]:
         """The values of :data:`STATE_FIELDS`, in order."""
@@ -365,10 +348,14 @@ class GameState:
             get("decisions", self.decisions), get("result", self.result), get("step", self.step),
             get("own", self.own), get("extra", self.extra),
         )
+        if "marks" not in changes:
+            new.mark_sets = self.mark_sets
         if "units" not in changes:
             new.measured = self.measured
             new.rosters = self.rosters
             new.selected = self.selected
+            new.grid = self.grid
+            new.ranks = self.ranks
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -434,6 +421,33 @@ class GameState:
             found = self.selected[selection][side] = tuple(map(self.units.__getitem__, ids))
         return found
 
+    def near(self, x0: float, y0: float, x1: float, y1: float, inches: float) -> list[Unit]:
+        """The pieces in play whose bounding circles come within ``inches`` of the box from
+        (x0, y0) to (x1, y1), in the order of :meth:`iter_units`: every piece that could
+        come that near anything in the box, and perhaps some a hair further (the caller
+        measures). However many pieces there are, only those filed near the box are read."""
+        grid = self.grid
+        if grid is None:
+            grid = self.grid = Grid.of((u.id, u.x, u.y, u.base.radius) for u in self.iter_units())
+        units = self.units
+        found: list[Unit] = []
+        for uid in grid.ids_near(x0, y0, x1, y1, inches + NEAR_SLACK):
+            u = units[uid]
+            r = inches + u.base.radius + NEAR_SLACK
+            if x0 - r <= u.x <= x1 + r and y0 - r <= u.y <= y1 + r:
+                found.append(u)
+        if len(found) > 1:
+            ranks = self.ranks
+            if ranks is None:
+                ranks = self.ranks = {uid: i for i, uid in enumerate(units)}
+            found.sort(key=lambda u: ranks[u.id])
+        return found
+
+    def _near_places(self, x: float, y: float, inches: float) -> list[tuple[str, float, float, float]]:
+        """:meth:`near` a point, each piece as its id, centre and half-diagonal (what a
+        :class:`~tertia.core.memo.Memo` reads)."""
+        return [(u.id, u.x, u.y, u.base.radius) for u in self.near(x, y, x, y, inches)]
+
     def _stands_here(self, unit: Unit) -> bool:
         """Is ``unit`` where its piece in this state stands (not a hypothetical one)?"""
         own = self.units.get(unit.id)
@@ -442,15 +456,17 @@ class GameState:
     def recall(self, key: Any, unit: Unit) -> Any:
         """What :meth:`remember` stored under ``key`` about ``unit``, or None; never for a
         unit standing elsewhere than its piece in this state (a hypothetical one)."""
-        found = self.measured.get(key) if self._stands_here(unit) else None
+        found = self.measured.get(unit.id, key) if self._stands_here(unit) else None
         return None if found is None else found.value
 
     def remember(self, key: Any, unit: Unit, reach: float, value: Any) -> None:
         """Keep ``value``, a fact about ``unit`` that depends only on the pieces in play
         within ``reach`` inches (edge to edge) of it; it lasts until one of them moves,
         arrives or leaves."""
-        if self._stands_here(unit):
-            self.measured[key] = Measured(unit.id, reach, value)
+        # a piece out of play is near none (see :meth:`near`), so a move could not forget it
+        own = self.units.get(unit.id)
+        if own is not None and own.base is unit.base and own.removed is None:
+            self.measured.put(key, Measured(unit.id, reach, value))
 
     def marked(self, name: str) -> tuple[str, ...]:
         return self.marks.get(name, ())
@@ -479,7 +495,16 @@ class GameState:
         return self.evolve(own=written(own, values))
 
     def is_marked(self, name: str, ident: str) -> bool:
-        return ident in self.marks.get(name, ())
+        found = self.marks.get(name)
+        if found is None:
+            return False
+        if len(found) <= MARK_SCAN:
+            return ident in found
+        # a mark holding much of an army is asked of each unit: a set, once a position
+        held = self.mark_sets.get(name)
+        if held is None:
+            held = self.mark_sets[name] = frozenset(found)
+        return ident in held
 
     # --- changes (used by the reducer) ---------------------------------------------------
 
@@ -488,12 +513,19 @@ class GameState:
         old = units.get(unit.id)
         units[unit.id] = unit
         new = self.evolve(units=units)
+        if self.grid is not None:
+            new.grid = self.grid.moved(
+                unit.id, None if old is None or old.removed is not None else (old.x, old.y),
+                None if unit.removed is not None else (unit.x, unit.y), unit.base.radius)
+        if old is not None:
+            new.ranks = self.ranks
         if old is None or old.removed != unit.removed:  # a piece arrives or leaves
             if old is not None:
-                new.measured = _forget_near(self.measured, units, old, unit)
+                new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places)
             return new
         moved = old.base is not unit.base
-        new.measured = _forget_near(self.measured, units, old, unit) if moved else self.measured
+        new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places) \
+            if moved else self.measured
         new.rosters = self.rosters
         new.selected = tuple(
             _with_piece(by_side, rosters, unit)
@@ -520,6 +552,8 @@ class GameState:
         new = self.evolve(units=units)
         new.measured = self.measured
         new.rosters = self.rosters
+        new.grid = self.grid
+        new.ranks = self.ranks
         ids = {u.id for u in changed}
         new.selected = tuple(
             {side: found if ids.isdisjoint(rosters[side]) else tuple(map(units.__getitem__, rosters[side]))
@@ -611,6 +645,13 @@ class GameState:
                          for uid in sorted(self.units))
         text = f'{head[:-1]},"units":{{{units}}}}}'
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _places(before: Unit, after: Unit) -> tuple[tuple[float, float, float], ...]:
+    """A piece's two places, before and after a change, as a memo reads them (one when it
+    kept its base)."""
+    first = (before.x, before.y, before.base.radius)
+    return (first,) if before.base is after.base else (first, (after.x, after.y, after.base.radius))
 
 
 def _json_text(value: Any) -> str:

@@ -181,7 +181,9 @@ def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[flo
     pieces stops at the first, so only those that could be met as early are measured."""
     dx, dy = direction
     near_line: list[tuple[float, Unit]] = []
-    for other in state.iter_units():
+    ex, ey = start.x + dx * distance, start.y + dy * distance
+    for other in state.near(min(start.x, ex), min(start.y, ey), max(start.x, ex), max(start.y, ey),
+                            start.radius + EPSILON):
         if other.id == piece.id or other.id in ignore:
             continue
         # Only a piece whose circle the slide's corridor sweeps can be touched: its centre

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tertia.core.geometry import base_distance, is_within
+from tertia.core.geometry import Base, base_distance, is_within
 from tertia.core.state import GameState, Unit
 
 
@@ -21,6 +21,13 @@ def within(a: Unit, b: Unit, inches: float) -> bool:
     return is_within(a.base, b.base, inches)
 
 
+def pieces_near(state: GameState, base: Base, inches: float) -> list[Unit]:
+    """The pieces in play whose bases may lie within ``inches`` of ``base``, in play order:
+    every one that does, and perhaps some a little further (measure them). Only the pieces
+    near ``base`` are read, however large the armies."""
+    return state.near(base.x, base.y, base.x, base.y, inches + base.radius)
+
+
 def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Iterator[Unit]:
     """Enemy troop units (not commanders) in play within ``inches`` of ``unit``."""
     key = ("enemies_within", unit.id, inches)
@@ -28,10 +35,12 @@ def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Ite
     if found is None:
         base = unit.base
         x, y, reach = base.x, base.y, inches + base.radius
+        enemy = state.opponent(unit.side)
         found = tuple(
-            o.id for o in state.iter_troops(state.opponent(unit.side))
+            o.id for o in state.near(x, y, x, y, reach)
+            if o.side == enemy and not o.is_commander
             # a cheap first cut on the bounding boxes of the two circles
-            if abs(o.x - x) <= reach + o.base.radius and abs(o.y - y) <= reach + o.base.radius
+            and abs(o.x - x) <= reach + o.base.radius and abs(o.y - y) <= reach + o.base.radius
             and is_within(base, o.base, inches)
         )
         state.remember(key, unit, inches, found)

@@ -83,19 +83,29 @@ class MovePlan:
             return areas
         return list(self._swept)
 
-    def may_touch(self, base: Base) -> bool:
-        """Could ``base`` share area with anything the move sweeps? False when its
-        bounding circle is clear of the box around the centre's path widened by the
-        mover's own circle (which holds every area, the end included): a cheap rejection
-        before the exact tests, with nothing swept worked out."""
+    def box(self) -> tuple[float, float, float, float]:
+        """The box (x0, y0, x1, y1) round the centre's path: widened by the mover's own
+        circle, it holds every area the move sweeps, the end included."""
         box = self._box
         if box is None:
             xs, ys = [x for x, _ in self.points], [y for _, y in self.points]
             box = (min(xs), min(ys), max(xs), max(ys))
             object.__setattr__(self, "_box", box)
-        x0, y0, x1, y1 = box
+        return box
+
+    def may_touch(self, base: Base) -> bool:
+        """Could ``base`` share area with anything the move sweeps? False when its
+        bounding circle is clear of :meth:`box` widened by the mover's own circle: a cheap
+        rejection before the exact tests, with nothing swept worked out."""
+        x0, y0, x1, y1 = self.box()
         margin = self.start.radius + base.radius
         return x0 - margin <= base.x <= x1 + margin and y0 - margin <= base.y <= y1 + margin
+
+    def pieces_near(self, state: GameState) -> list[Unit]:
+        """The pieces in play (the mover among them) that the move may touch (a superset
+        of those :meth:`may_touch` passes), in the order of ``state.iter_units()``."""
+        x0, y0, x1, y1 = self.box()
+        return state.near(x0, y0, x1, y1, self.start.radius)
 
 
 def plan_move(unit: Unit, action: Move) -> MovePlan:
@@ -148,7 +158,7 @@ def iter_collision_violations(
     segments = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
     mover = plan.unit.id
     blocker: str | None = None
-    for other in state.iter_units():
+    for other in plan.pieces_near(state):
         if other.id != mover and _sweeps_into(plan, segments, other.base):
             blocker = other.label
             break
@@ -171,7 +181,7 @@ def iter_room_violations(
     if not table.inside_table(corners):
         yield Violation(MovementCode.OFF_TABLE, f"{placed.label} would leave the table", rule)
         return
-    for other in state.iter_units():
+    for other in state.near(placed.x, placed.y, placed.x, placed.y, placed.base.radius):
         if other.id != placed.id and other.id not in carried and \
                 polygons_overlap(corners, other.base.corners()):
             yield Violation(MovementCode.COLLISION, f"{placed.label} would overlap {other.label}", rule)
@@ -188,7 +198,7 @@ def iter_passing_violations(
     mover = plan.unit
     end = plan.end.corners()
     areas = plan.swept()
-    for other in state.iter_units():
+    for other in plan.pieces_near(state):
         if other.id == mover.id or other.id in carried or not plan.may_touch(other.base):
             continue
         corners = other.base.corners()

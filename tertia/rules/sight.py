@@ -38,7 +38,8 @@ def iter_bases_across(
     state: GameState, a: Point, b: Point, ignore: tuple[str, ...] = ()
 ) -> Iterable[Unit]:
     """Pieces in play whose bases the segment ab passes through."""
-    return bases_across((u for u in state.iter_units() if u.id not in ignore), a, b)
+    near = state.near(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), 0.0)
+    return bases_across((u for u in near if u.id not in ignore), a, b)
 
 
 def bases_across(pieces: Iterable[Unit], a: Point, b: Point) -> Iterator[Unit]:

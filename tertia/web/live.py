@@ -23,6 +23,7 @@ from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import Roll, SeedCheckedDice, SeededDice
 from tertia.core.events import DiceRolled, Event
 from tertia.core.game import Game
+from tertia.core.memo import Memo
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
 from tertia.io.narrative import Narrator
@@ -398,9 +399,10 @@ def forget_memos(state: GameState) -> None:
     as it is held in memory. They are worked out again should the position be current
     once more (after an undo)."""
     state.cache.clear()
-    state.measured = {}
+    state.measured = Memo()
     state.rosters = ({}, {}, {})
     state.selected = ({}, {}, {})
+    state.grid = None
 
 
 def _fields(row: GameRow) -> Mapping[str, Any]:

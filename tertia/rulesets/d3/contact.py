@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from tertia.core.geometry import CONTACT, EPSILON, Face, face_towards, is_within
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, Violation
+from tertia.rules.measuring import pieces_near
 
 REACH = CONTACT + EPSILON
 """Bases this close (edge to edge) are in contact."""
@@ -56,8 +57,10 @@ def in_contact(a: Unit, b: Unit) -> bool:
 
 
 def _engaged_with(state: GameState, unit: Unit) -> tuple[Unit, ...]:
-    return tuple(o for o in state.iter_troops(state.opponent(unit.side))
-                 if in_contact(unit, o) and not in_passing(state, unit.id, o.id))
+    enemy = state.opponent(unit.side)
+    return tuple(o for o in pieces_near(state, unit.base, REACH)
+                 if o.side == enemy and not o.is_commander
+                 and in_contact(unit, o) and not in_passing(state, unit.id, o.id))
 
 
 def enemy_contacts(state: GameState, unit: Unit) -> tuple[Unit, ...]:

@@ -28,6 +28,7 @@ from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import FightingCode, MovementCode
 from tertia.rules.hits import piece
+from tertia.rules.measuring import pieces_near
 from tertia.rules.movement import (
     TURN_TOLERANCE,
     MovePlan,
@@ -262,7 +263,9 @@ def _town_occupied_problems(
 
 def contacted(state: GameState, unit: Unit, base: Base) -> list[Unit]:
     """Enemy troop units a base placed for ``unit`` would touch."""
-    return [e for e in state.iter_troops(state.opponent(unit.side)) if is_within(base, e.base, REACH)]
+    enemy = state.opponent(unit.side)
+    return [e for e in pieces_near(state, base, REACH)
+            if e.side == enemy and not e.is_commander and is_within(base, e.base, REACH)]
 
 
 def declared_target(end: Base, touching: list[Unit]) -> Unit:
@@ -362,8 +365,10 @@ def resolve_move(tx: Tx, action: Move, rules: MoveRules) -> tuple[Unit, list[Uni
     unit = state.units[action.unit]
     plan = plan_move(unit, action)
     was_engaged = bool(enemy_contacts(state, unit))
+    enemy = state.opponent(unit.side)
     before = {
-        e.id for e in state.iter_units(state.opponent(unit.side)) if is_within(unit.base, e.base, REACH)
+        e.id for e in pieces_near(state, unit.base, REACH)
+        if e.side == enemy and is_within(unit.base, e.base, REACH)
     }
     tx.emit(Marked(mark="moved", ident=unit.id))
     if plan.translates and not is_forward(plan, rules.forward_from):
@@ -387,8 +392,8 @@ def resolve_move(tx: Tx, action: Move, rules: MoveRules) -> tuple[Unit, list[Uni
     _record_charge(tx, unit, target, passed)
     moved = tx.state.units[unit.id]
     touched = [
-        e for e in tx.state.iter_units(tx.state.opponent(unit.side))
-        if e.id not in before and is_within(moved.base, e.base, REACH)
+        e for e in pieces_near(tx.state, moved.base, REACH)
+        if e.side == enemy and e.id not in before and is_within(moved.base, e.base, REACH)
     ]
     return moved, touched
 

@@ -25,8 +25,8 @@ def command_members(state: GameState, side: str, command: str) -> list[Unit]:
 
 def is_ordered(state: GameState, unit: Unit, purpose: str) -> bool:
     """Is the unit covered by an order for ``purpose`` this turn (its own or its command's)?"""
-    given = state.marked(f"ordered_{purpose}")
-    return unit.id in given or f"{unit.side}:{unit.command}" in given
+    mark = f"ordered_{purpose}"
+    return state.is_marked(mark, unit.id) or state.is_marked(mark, f"{unit.side}:{unit.command}")
 
 
 def order_key(state: GameState, side: str, target: str) -> str | None:

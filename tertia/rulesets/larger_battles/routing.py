@@ -11,7 +11,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.rules.hits import piece
-from tertia.rules.measuring import iter_enemy_troops_within, within
+from tertia.rules.measuring import iter_enemy_troops_within, pieces_near, within
 from tertia.rulesets.larger_battles.combat import attackers_of, has_fought
 from tertia.rulesets.larger_battles.profile import profile
 
@@ -96,8 +96,8 @@ def supporters(state: GameState, unit: Unit) -> list[Unit]:
         return []
     return [
         other
-        for other in state.iter_troops(unit.side)
-        if other.id != unit.id
+        for other in pieces_near(state, unit.base, SUPPORT_RANGE)
+        if other.side == unit.side and not other.is_commander and other.id != unit.id
         and profile(other.kind).word == mine.word
         and within(unit, other, SUPPORT_RANGE)
     ]

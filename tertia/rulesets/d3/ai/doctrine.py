@@ -163,7 +163,10 @@ class D3Doctrine:
         ruleset = _rules(game)
         reach = ruleset.shot_reach(game.table, view, unit)
         best: tuple[float, str, Shoot] | None = None
-        for e in view.iter_troops(view.opponent(unit.side)):
+        enemy = view.opponent(unit.side)
+        for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius):
+            if e.side != enemy or e.is_commander:
+                continue
             if math.hypot(e.x - unit.x, e.y - unit.y) > reach + unit.base.radius + e.base.radius:
                 continue
             if not is_in_arc(unit.base, e.base, 45.0):
@@ -184,8 +187,10 @@ class D3Doctrine:
         ruleset = _rules(game)
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         best: tuple[float, str, Move] | None = None
-        targets = [e for e in view.iter_troops(view.opponent(unit.side))
-                   if math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+        enemy = view.opponent(unit.side)
+        targets = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
+                   if e.side == enemy and not e.is_commander
+                   and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
         blockers = charge_blockers(view, unit, targets)
         for e in targets:
             for aim in _face_centres(e):

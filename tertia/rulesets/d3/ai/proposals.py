@@ -48,7 +48,9 @@ def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float,
     if not math.isfinite(hit) or hit <= 0.0:
         return None
     slide = Slide(facing_aim, direction, hit)
-    for other in state.iter_units() if among is None else among:
+    if among is None:  # only a piece near the path can stand in it
+        among = state.near(slide.x0, slide.y0, slide.x1, slide.y1, facing_aim.radius)
+    for other in among:
         if other.id not in (unit.id, target.id) and slide.contact(other.base, 0.0) <= hit:
             return None
     stop = max(0.0, hit - 0.01)
@@ -66,7 +68,7 @@ def charge_blockers(state: GameState, unit: Unit, targets: Sequence[Unit]) -> li
         return []
     x, y, r = unit.x, unit.y, unit.base.radius
     furthest = max(math.hypot(t.x - x, t.y - y) + t.base.radius for t in targets)
-    return [o for o in state.iter_units()
+    return [o for o in state.near(x, y, x, y, furthest + r + BLOCKER_SLACK)
             if math.hypot(o.x - x, o.y - y) - o.base.radius - r <= furthest + BLOCKER_SLACK]
 
 

@@ -1,0 +1,101 @@
+"""Pieces filed by where their centres stand, so that a question about one part of the
+table looks only at the pieces there.
+
+The table is cut into square cells of :data:`CELL` inches; each piece is filed in the cell
+its centre lies in. A box widened by some inches, plus the widest piece's half-diagonal,
+covers a few cells, and the pieces filed in them are every piece whose bounding circle
+could come within those inches of the box: however large the armies, a question near one
+unit reads only the pieces near it.
+
+A grid is a value: a piece that moves, arrives or leaves makes a new grid that shares
+every cell it did not touch with the old one.
+
+>>> grid = Grid.of([("a", 0.0, 0.0, 2.0), ("b", 30.0, 0.0, 2.0), ("c", 5.0, 5.0, 2.0)])
+>>> sorted(grid.ids_near(0.0, 0.0, 0.0, 0.0, 3.0))
+['a', 'c']
+>>> sorted(grid.moved("b", (30.0, 0.0), (4.0, 0.0), 2.0).ids_near(0.0, 0.0, 0.0, 0.0, 3.0))
+['a', 'b', 'c']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Final, final
+
+CELL: Final = 8.0
+"""Inches a side of a cell: about two bases, so a question near one unit reads a few cells."""
+
+Cell = tuple[int, int]
+
+
+def cell_of(x: float, y: float) -> Cell:
+    """The cell a centre at (x, y) is filed in."""
+    return math.floor(x / CELL), math.floor(y / CELL)
+
+
+@final
+class Grid:
+    """The ids of pieces filed by the cell of their centres, and the widest half-diagonal
+    of any piece ever filed (never less than any filed piece's: a bound, not a size)."""
+
+    __slots__ = ("_cells", "_widest")
+
+    def __init__(self, cells: dict[Cell, tuple[str, ...]], widest: float) -> None:
+        self._cells: Final = cells
+        self._widest: Final = widest
+
+    @staticmethod
+    def of(pieces: Iterable[tuple[str, float, float, float]]) -> Grid:
+        """A grid of ``pieces``, each an id, its centre's x and y, and its half-diagonal."""
+        cells: dict[Cell, list[str]] = {}
+        widest = 0.0
+        for uid, x, y, radius in pieces:
+            cells.setdefault(cell_of(x, y), []).append(uid)
+            widest = max(widest, radius)
+        return Grid({k: tuple(v) for k, v in cells.items()}, widest)
+
+    def moved(self, uid: str, before: tuple[float, float] | None, after: tuple[float, float] | None,
+              radius: float) -> Grid:
+        """The grid with piece ``uid`` taken from its centre ``before`` (None: it arrives)
+        and filed at ``after`` (None: it leaves), ``radius`` its half-diagonal there."""
+        old = None if before is None else cell_of(*before)
+        new = None if after is None else cell_of(*after)
+        widest = self._widest if after is None else max(self._widest, radius)
+        if old == new:
+            return self if widest == self._widest else Grid(self._cells, widest)
+        cells = dict(self._cells)
+        if old is not None:
+            left = tuple(i for i in cells.get(old, ()) if i != uid)
+            if left:
+                cells[old] = left
+            else:
+                cells.pop(old, None)
+        if new is not None:
+            cells[new] = (*cells.get(new, ()), uid)
+        return Grid(cells, widest)
+
+    def ids_near(self, x0: float, y0: float, x1: float, y1: float, inches: float) -> list[str]:
+        """The ids filed in the cells that hold every centre of a piece whose bounding
+        circle comes within ``inches`` of the box from (x0, y0) to (x1, y1); some may lie
+        further (the caller measures)."""
+        reach = inches + self._widest
+        cells = self._cells
+        found: list[str] = []
+        if not math.isfinite(reach + x0 + y0 + x1 + y1):
+            for ids in cells.values():
+                found.extend(ids)
+            return found
+        i0, j0 = cell_of(x0 - reach, y0 - reach)
+        i1, j1 = cell_of(x1 + reach, y1 + reach)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(cells):  # a box wider than the pieces: read them all
+            for (i, j), ids in cells.items():
+                if i0 <= i <= i1 and j0 <= j <= j1:
+                    found.extend(ids)
+            return found
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                filed = cells.get((i, j))
+                if filed is not None:
+                    found.extend(filed)
+        return found
