@@ -143,10 +143,10 @@ class CypDoctrine:
         self._done: set[str] = set()
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        state = playable_view(game, state, rng)  # its own observation, what it cannot see sampled
-        pending = state.pending
+        pending = state.pending  # public: the decision awaited is the same in every view
         if pending is not None and pending.kind == DEPLOY:
-            return DeploymentDone()  # the scenario's deployment
+            return DeploymentDone()  # the scenario's deployment, so nothing of the view is read
+        state = playable_view(game, state, rng)  # its own observation, what it cannot see sampled
         if pending is not None and pending.kind == FREE_MOVE:
             return self._free_move(state)
         g = game_data(state)
