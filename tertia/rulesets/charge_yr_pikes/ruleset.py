@@ -413,6 +413,20 @@ class ChargeYrPikes(RuleSet):
     def playable_state(self, table: Battlefield, state: GameState, side: str, seed: int) -> GameState:
         return observation.playable(table, state, side, seed)
 
+    HIDDEN_NEVER_JUDGED: ClassVar[bool] = True
+    """:meth:`validate` judges the side to act's actions on what it may see
+    (:func:`~.concealment.as_seen_by`), and reads none of what its playable state
+    changes besides (:mod:`.observation`): the enemy's pieces not placed come off the table
+    there, alike from the position and from the sample (their order of battle kept, the
+    rest as a piece fresh on the table), so that only their officers' values differ; an
+    officer's value (section 22) is read only by the rolls it is called on for (command
+    response, morale, close combat, plunder), never in judging an action; the game's notes
+    of hidden pieces (moving on the card, moved, reformed, places) are read only for the
+    acting piece, which is in play and so not hidden from its side; the other side's fire
+    orders are not read, only whether the acting unit has its own (the side giving orders
+    is the side to act). ``tests/test_judged_alike.py`` holds every action the doctrine
+    tries in whole battles to it."""
+
     def event_visible_to(self, event: Event, side: str) -> bool:
         return observation.visible_to(event, side)
 
