@@ -174,7 +174,7 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
     headings += [((about + d) % 360.0, None, reach) for d in OBLIQUE_STEPS if abs(d) <= arc]
     if turn_reach > 0 and angle_between(towards, unit.facing) > turn_beyond:
         headings.append((towards, towards, turn_reach))
-    near = pieces_near(state, unit, max(most for _, _, most in headings))
+    near = _pieces_near_kept(state, unit, max(most for _, _, most in headings))
     found: list[Stride] = []
     for i, (heading, face, most) in enumerate(headings):
         ux, uy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
@@ -184,12 +184,35 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
             run = min(run, edge_run(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
                                     (ux, uy), table))
         if run >= MIN_STEP:
-            run = free_run(state, unit, (ux, uy), run, face, shave=TOUCHING, among=near)
+            run = _stride_run(state, unit, heading, (ux, uy), run, face, near)
         end = (start[0] + ux * run, start[1] + uy * run)
         found.append(Stride(heading, face, run, span - math.dist(end, goal)))
         if i == 0 and face is None and run >= min(most, along) - 1e-6:
             return found  # straight at the goal and nothing in the way: none does better
     found.sort(key=lambda s: -s.progress)
+    return found
+
+
+def _pieces_near_kept(state: GameState, unit: Unit, reach: float) -> list[Unit]:
+    """:func:`pieces_near`, remembered on the position (the state never changes)."""
+    key = ("pieces near", unit.id, unit.base, reach)
+    found: list[Unit] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = pieces_near(state, unit, reach)
+    return found
+
+
+def _stride_run(state: GameState, unit: Unit, heading: float, direction: Point, run: float,
+                face: float | None, near: Sequence[Unit]) -> float:
+    """How far a stride is clear (:func:`free_run`, the base narrowed by :data:`TOUCHING`),
+    remembered on the position: a player weighing several goals lays the same headings
+    out again (the fan about the unit's facing does not turn with the goal). ``near``
+    holds every piece a slide of ``run`` could meet, and the pieces beyond are passed over
+    by :func:`free_run` anyway, so the answer does not depend on which list it was."""
+    key = ("stride run", unit.id, unit.base, heading, face, run)
+    found: float | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = free_run(state, unit, direction, run, face, shave=TOUCHING, among=near)
     return found
 
 
