@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from functools import cache
 
 from tertia.ai.moves import advance_towards, bearing_to, pivot_to, strides
 from tertia.core.actions import Action, EndPhase, Move
@@ -335,10 +336,16 @@ def back_point(state: GameState, unit: Unit) -> tuple[float, float]:
 def likely_move(own: DtsUnit) -> dict[str, int]:
     """The move the unit is at least :data:`CHARGE_LIKELY` to roll, worked out by the
     rules for its formation (open and difficult ground)."""
-    dice = move_dice(own)
+    return dict(_likely_move(move_dice(own), modifiers(own)))
+
+
+@cache
+def _likely_move(dice: int, mods: tuple[tuple[int, str], ...]) -> tuple[tuple[str, int], ...]:
+    """:func:`likely_move` for a unit rolling ``dice`` D6 with ``mods``, worked out once
+    (the rules' allowance is reckoned in exact fractions)."""
     roll = max(r for r in range(dice, 6 * dice + 1) if move_chance(r, dice) >= CHARGE_LIKELY)
-    found = work_out(roll, modifiers(own), halve=False)
-    return {"open": found.open_ground, "difficult": found.difficult}
+    found = work_out(roll, mods, halve=False)
+    return (("open", found.open_ground), ("difficult", found.difficult))
 
 
 def longest_shot(own: DtsUnit) -> float:
