@@ -656,7 +656,19 @@ def _not_in_the_way(state: GameState, unit: Unit) -> set[str]:
     and routed friends (shoved aside on its path's end, 15 A)."""
     return {*attached.sharing_fate(state, unit.id),
             *attached.lone_enemy_officers(state, unit.side),
-            *(u.id for u in state.iter_troops(unit.side) if unit_data(u).routed)}
+            *_routed(state, unit.side)}
+
+
+def _routed(state: GameState, side: str) -> tuple[str, ...]:
+    """``side``'s routed troops, found once for a state (every move judged asks)."""
+    key = (_ROUTED, side)
+    found: tuple[str, ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(u.id for u in state.iter_troops(side) if unit_data(u).routed)
+    return found
+
+
+_ROUTED = "cyp routed troops"
 
 
 def _clear_the_way(tx: Tx, unit_id: str, areas: list[Polygon]) -> None:
@@ -676,8 +688,7 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
     own = unit_data(unit)
     if own.is_officer or own.is_gun or front_rank_officers(state, unit.id):
         return []
-    mates = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.id != unit.id
-             and not unit_data(u).is_gun]
+    mates = [u for u in _tertia_troops(state, unit.side, unit.command) if u.id != unit.id]
     if not mates or any(base_distance(plan.end, m.base) <= TERTIA_SPAN + 1e-9 for m in mates):
         return []
     now = min(base_distance(unit.base, m.base) for m in mates)
@@ -686,6 +697,20 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
     away = f" and farther than the {now:.1f}\" it stands" if now > TERTIA_SPAN + 1e-9 else ""
     return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
                       f"unit of its tertia ({unit.command}){away}", "Tertias and officers 4 A")]
+
+
+def _tertia_troops(state: GameState, side: str, tertia: str) -> tuple[Unit, ...]:
+    """``side``'s troops of ``tertia`` in play, guns left out; found once for a state
+    (every move judged asks)."""
+    key = (_TERTIA_TROOPS, side, tertia)
+    found: tuple[Unit, ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(u for u in state.iter_troops(side) if u.command == tertia
+                                         and not unit_data(u).is_gun)
+    return found
+
+
+_TERTIA_TROOPS = "cyp tertia troops"
 
 
 def _measured_from(formation: str) -> str:
