@@ -7,7 +7,7 @@ towards where they want to be and shorten it until ``validate`` accepts it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tertia.core.actions import Move
@@ -163,10 +163,29 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
     is about the unit's facing, or about ``ahead`` (a retreat fans about the rear). A
     friend in the way leaves a fanned heading round it; with ``table`` (its width and
     depth) no heading runs off the table. Cheap: nothing is validated."""
+    found = list(_laid_out(state, unit, goal, reach, arc, turn_reach, turn_beyond, ahead, table))
+    found.sort(key=lambda s: -s.progress)
+    return found
+
+
+def makes_headway(state: GameState, unit: Unit, goal: Point, reach: float, least: float, *,
+                  ahead: float | None = None, table: tuple[float, float] | None = None) -> bool:
+    """Does the best of :func:`strides` bring the unit at least ``least`` inches nearer
+    ``goal``? The headings are laid out in the same order, and the first that does ends
+    the search."""
+    return any(s.progress >= least
+               for s in _laid_out(state, unit, goal, reach, 44.0, 0.0, 60.0, ahead, table))
+
+
+def _laid_out(state: GameState, unit: Unit, goal: Point, reach: float, arc: float, turn_reach: float,
+              turn_beyond: float, ahead: float | None, table: tuple[float, float] | None
+              ) -> Iterator[Stride]:
+    """:func:`strides` as they are laid out, heading by heading; only the first when it
+    runs straight at the goal with nothing in the way (none does better)."""
     start = (unit.x, unit.y)
     span = math.dist(start, goal)
     if span < MIN_STEP:
-        return []
+        return
     towards = bearing(start, goal)
     about = unit.facing if ahead is None else ahead
     headings: list[tuple[float, float | None, float]] = (
@@ -175,7 +194,6 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
     if turn_reach > 0 and angle_between(towards, unit.facing) > turn_beyond:
         headings.append((towards, towards, turn_reach))
     near = _pieces_near_kept(state, unit, max(most for _, _, most in headings))
-    found: list[Stride] = []
     for i, (heading, face, most) in enumerate(headings):
         ux, uy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
         along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
@@ -186,11 +204,9 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
         if run >= MIN_STEP:
             run = _stride_run(state, unit, heading, (ux, uy), run, face, near)
         end = (start[0] + ux * run, start[1] + uy * run)
-        found.append(Stride(heading, face, run, span - math.dist(end, goal)))
+        yield Stride(heading, face, run, span - math.dist(end, goal))
         if i == 0 and face is None and run >= min(most, along) - 1e-6:
-            return found  # straight at the goal and nothing in the way: none does better
-    found.sort(key=lambda s: -s.progress)
-    return found
+            return  # straight at the goal and nothing in the way: none does better
 
 
 def _pieces_near_kept(state: GameState, unit: Unit, reach: float) -> list[Unit]:

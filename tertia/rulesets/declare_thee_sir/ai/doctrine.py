@@ -39,7 +39,7 @@ import random
 from collections.abc import Mapping
 from functools import cache
 
-from tertia.ai.moves import advance_towards, bearing_to, pivot_to, strides
+from tertia.ai.moves import advance_towards, bearing_to, makes_headway, pivot_to
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import angle_between, base_distance, bearing, heading_vector
@@ -222,18 +222,15 @@ class DtsDoctrine:
 
     def _way_back(self, game: Game, state: GameState, unit: Unit) -> bool:
         """Could the unit move back, away from the enemy?"""
-        found = strides(state, unit, back_point(state, unit), LOOK_AHEAD, ahead=unit.facing + 180.0,
-                        table=table_size(game))
-        return bool(found) and found[0].progress >= LEAST_GAIN
+        return makes_headway(state, unit, back_point(state, unit), LOOK_AHEAD, LEAST_GAIN,
+                             ahead=unit.facing + 180.0, table=table_size(game))
 
     def _way_open(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> bool:
         """Would a middling move bring the unit usefully nearer one of the nearest
         enemies (cheaply judged: how far the way is clear), as :meth:`_advance` goes?"""
-        for enemy in live[:OBJECTIVES]:
-            found = strides(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, table=table_size(game))
-            if found and found[0].progress >= LEAST_GAIN:
-                return True
-        return False
+        size = table_size(game)
+        return any(makes_headway(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, LEAST_GAIN, table=size)
+                   for enemy in live[:OBJECTIVES])
 
     # --- carrying it out -----------------------------------------------------------------
 
