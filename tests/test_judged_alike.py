@@ -12,15 +12,15 @@ from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.lookup import proposer_for
 from tertia.battle import fight_battle
 from tertia.core.dice import SeededDice
-from tertia.core.game import Game
+from tertia.core.game import _JUDGED_ALIKE, Game
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import resolve_scenario
 
 ALIKE = [r for r in ruleset_ids() if get_ruleset(r).HIDDEN_NEVER_JUDGED]
 
 
-def test_d3_commands_declares_it() -> None:
-    assert "d3-commands" in ALIKE
+def test_d3_commands_and_charge_yr_pikes_declare_it() -> None:
+    assert {"d3-commands", "charge-yr-pikes"} <= set(ALIKE)
 
 
 @pytest.mark.parametrize("rules", ALIKE)
@@ -45,6 +45,29 @@ def test_every_proposal_is_judged_alike_on_the_playable_state(rules: str) -> Non
             break
         state, _ = game.apply(state, rng.choice(legal), dice)
     assert judged > 200
+
+
+@pytest.mark.parametrize("rules", ALIKE)
+def test_every_action_the_doctrine_tries_in_a_battle_is_judged_alike(rules: str) -> None:
+    """A whole battle of the doctrine (secret deployment, officers' values and fire orders
+    in play, under Charge yr Pikes!): each action judged on a playable state is judged
+    again on the position it was made from, with the same answer."""
+    ruleset = get_ruleset(rules)
+    game = Game(ruleset, resolve_scenario("edgehill", rules_id=rules))
+    validate = ruleset.validate
+    judged = [0]
+
+    def judging_both(table, state, action):  # type: ignore[no-untyped-def]
+        found = validate(table, state, action)
+        position = state.cache.get(_JUDGED_ALIKE)
+        if position is not None:
+            assert validate(table, position, action) == found, action
+            judged[0] += 1
+        return found
+
+    ruleset.validate = judging_both  # type: ignore[method-assign]
+    fight_battle(game, {side: DoctrinePlayer() for side in game.scenario.side_ids}, 1)
+    assert judged[0] > 200
 
 
 def test_the_chosen_action_is_validated_once() -> None:

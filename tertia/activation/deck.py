@@ -34,7 +34,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tertia.core.dice import die
+from tertia.core.dice import Distribution, die
 from tertia.core.events import DiceRolled, Event
 from tertia.core.narration import Narrating, Sentence, humanise, plural, possessive, tells
 from tertia.core.reducer import handles
@@ -165,7 +165,19 @@ def shuffle(tx: Tx, cards: Sequence[str]) -> None:
 def pick(tx: Tx, count: int, purpose: str = "draw a card") -> int:
     """Which of ``count`` cards is drawn (0 first), each equally likely: one die over
     them, none when only one is left."""
-    return 0 if count == 1 else int(tx.roll(die(f"d{count}", range(1, count + 1)), purpose)) - 1
+    return 0 if count == 1 else int(tx.roll(_card_die(count), purpose)) - 1
+
+
+def _card_die(count: int) -> Distribution:
+    """The die that picks one of ``count`` cards, made once for each count (a
+    distribution never changes)."""
+    found = _CARD_DICE.get(count)
+    if found is None:
+        found = _CARD_DICE[count] = die(f"d{count}", range(1, count + 1))
+    return found
+
+
+_CARD_DICE: dict[int, Distribution] = {}
 
 
 def draw(tx: Tx, purpose: str = "draw a card") -> str | None:

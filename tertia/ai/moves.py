@@ -7,7 +7,7 @@ towards where they want to be and shorten it until ``validate`` accepts it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tertia.core.actions import Move
@@ -177,10 +177,29 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
     is about the unit's facing, or about ``ahead`` (a retreat fans about the rear). A
     friend in the way leaves a fanned heading round it; with ``table`` (its width and
     depth) no heading runs off the table. Cheap: nothing is validated."""
+    found = list(_laid_out(state, unit, goal, reach, arc, turn_reach, turn_beyond, ahead, table))
+    found.sort(key=lambda s: -s.progress)
+    return found
+
+
+def makes_headway(state: GameState, unit: Unit, goal: Point, reach: float, least: float, *,
+                  ahead: float | None = None, table: tuple[float, float] | None = None) -> bool:
+    """Does the best of :func:`strides` bring the unit at least ``least`` inches nearer
+    ``goal``? The headings are laid out in the same order, and the first that does ends
+    the search."""
+    return any(s.progress >= least
+               for s in _laid_out(state, unit, goal, reach, 44.0, 0.0, 60.0, ahead, table))
+
+
+def _laid_out(state: GameState, unit: Unit, goal: Point, reach: float, arc: float, turn_reach: float,
+              turn_beyond: float, ahead: float | None, table: tuple[float, float] | None
+              ) -> Iterator[Stride]:
+    """:func:`strides` as they are laid out, heading by heading; only the first when it
+    runs straight at the goal with nothing in the way (none does better)."""
     start = (unit.x, unit.y)
     span = math.dist(start, goal)
     if span < MIN_STEP:
-        return []
+        return
     towards = bearing(start, goal)
     about = unit.facing if ahead is None else ahead
     headings: list[tuple[float, float | None, float]] = (
@@ -188,8 +207,7 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
     headings += [((about + d) % 360.0, None, reach) for d in OBLIQUE_STEPS if abs(d) <= arc]
     if turn_reach > 0 and angle_between(towards, unit.facing) > turn_beyond:
         headings.append((towards, towards, turn_reach))
-    near = pieces_near(state, unit, max(most for _, _, most in headings))
-    found: list[Stride] = []
+    near = _pieces_near_kept(state, unit, max(most for _, _, most in headings))
     for i, (heading, face, most) in enumerate(headings):
         ux, uy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
         along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
@@ -198,12 +216,33 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
             run = min(run, edge_run(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
                                     (ux, uy), table))
         if run >= MIN_STEP:
-            run = free_run(state, unit, (ux, uy), run, face, shave=TOUCHING, among=near)
+            run = _stride_run(state, unit, heading, (ux, uy), run, face, near)
         end = (start[0] + ux * run, start[1] + uy * run)
-        found.append(Stride(heading, face, run, span - math.dist(end, goal)))
+        yield Stride(heading, face, run, span - math.dist(end, goal))
         if i == 0 and face is None and run >= min(most, along) - 1e-6:
-            return found  # straight at the goal and nothing in the way: none does better
-    found.sort(key=lambda s: -s.progress)
+            return  # straight at the goal and nothing in the way: none does better
+
+
+def _pieces_near_kept(state: GameState, unit: Unit, reach: float) -> list[Unit]:
+    """:func:`pieces_near`, remembered on the position (the state never changes)."""
+    key = ("pieces near", unit.id, unit.base, reach)
+    found: list[Unit] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = pieces_near(state, unit, reach)
+    return found
+
+
+def _stride_run(state: GameState, unit: Unit, heading: float, direction: Point, run: float,
+                face: float | None, near: Sequence[Unit]) -> float:
+    """How far a stride is clear (:func:`free_run`, the base narrowed by :data:`TOUCHING`),
+    remembered on the position: a player weighing several goals lays the same headings
+    out again (the fan about the unit's facing does not turn with the goal). ``near``
+    holds every piece a slide of ``run`` could meet, and the pieces beyond are passed over
+    by :func:`free_run` anyway, so the answer does not depend on which list it was."""
+    key = ("stride run", unit.id, unit.base, heading, face, run)
+    found: float | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = free_run(state, unit, direction, run, face, shave=TOUCHING, among=near)
     return found
 
 

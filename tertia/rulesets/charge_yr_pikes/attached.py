@@ -197,9 +197,17 @@ def overrun_officers(tx: Tx, unit_id: str) -> list[str]:
 
 
 def lone_enemy_officers(state: GameState, side: str) -> tuple[str, ...]:
-    """The officers of ``side``'s enemies in no unit's front rank: never in its way (4 F)."""
-    return tuple(o.id for o in state.iter_units() if o.side != side and unit_data(o).is_officer
-                 and unit_data(o).attached_to is None)
+    """The officers of ``side``'s enemies in no unit's front rank: never in its way (4 F).
+    Found once for a state and side (every move and charge judged asks)."""
+    key = (_LONE_ENEMY_OFFICERS, side)
+    found: tuple[str, ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(o.id for o in state.iter_units() if o.side != side
+                                         and unit_data(o).is_officer and unit_data(o).attached_to is None)
+    return found
+
+
+_LONE_ENEMY_OFFICERS = "cyp lone enemy officers"
 
 
 def officers_in_the_way(tx: Tx, unit_id: str, areas: Sequence[Polygon]) -> list[str]:

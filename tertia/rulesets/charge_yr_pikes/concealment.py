@@ -187,6 +187,14 @@ def hidden_pieces(state: GameState) -> dict[str, str]:
 _HIDDEN = "cyp_hidden_pieces"
 
 
+def hiding_alike(view: GameState, state: GameState) -> GameState:
+    """``view``, told that its hidden pieces are ``state``'s: a view made from ``state``
+    placing and hiding no piece (only officers' values and orders changed). Returns
+    ``view``; its rules judge every action as if they had looked for them themselves."""
+    view.cache[_HIDDEN] = hidden_pieces(state)
+    return view
+
+
 def hidden_from(state: GameState, side: str) -> list[str]:
     """The pieces hidden from ``side``: the enemy's not placed on the table."""
     return sorted(u for u, s in hidden_pieces(state).items() if s != side)

@@ -39,7 +39,8 @@ def playable(table: Battlefield, state: GameState, side: str, seed: int) -> Game
         return state
     if concealment.hidden_from(state, side):
         return sampled(table, observed(table, state, side), side, random.Random(seed))
-    return secret_grades.hidden_and_sampled(secret_orders.hide(state, side), side, random.Random(seed))
+    view = secret_grades.hidden_and_sampled(secret_orders.hide(state, side), side, random.Random(seed))
+    return concealment.hiding_alike(view, state)
 
 
 def hides_from(state: GameState, side: str) -> bool:

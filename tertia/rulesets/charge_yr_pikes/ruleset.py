@@ -413,6 +413,20 @@ class ChargeYrPikes(RuleSet):
     def playable_state(self, table: Battlefield, state: GameState, side: str, seed: int) -> GameState:
         return observation.playable(table, state, side, seed)
 
+    HIDDEN_NEVER_JUDGED: ClassVar[bool] = True
+    """:meth:`validate` judges the side to act's actions on what it may see
+    (:func:`~.concealment.as_seen_by`), and reads none of what its playable state
+    changes besides (:mod:`.observation`): the enemy's pieces not placed come off the table
+    there, alike from the position and from the sample (their order of battle kept, the
+    rest as a piece fresh on the table), so that only their officers' values differ; an
+    officer's value (section 22) is read only by the rolls it is called on for (command
+    response, morale, close combat, plunder), never in judging an action; the game's notes
+    of hidden pieces (moving on the card, moved, reformed, places) are read only for the
+    acting piece, which is in play and so not hidden from its side; the other side's fire
+    orders are not read, only whether the acting unit has its own (the side giving orders
+    is the side to act). ``tests/test_judged_alike.py`` holds every action the doctrine
+    tries in whole battles to it."""
+
     def event_visible_to(self, event: Event, side: str) -> bool:
         return observation.visible_to(event, side)
 
@@ -642,7 +656,19 @@ def _not_in_the_way(state: GameState, unit: Unit) -> set[str]:
     and routed friends (shoved aside on its path's end, 15 A)."""
     return {*attached.sharing_fate(state, unit.id),
             *attached.lone_enemy_officers(state, unit.side),
-            *(u.id for u in state.iter_troops(unit.side) if unit_data(u).routed)}
+            *_routed(state, unit.side)}
+
+
+def _routed(state: GameState, side: str) -> tuple[str, ...]:
+    """``side``'s routed troops, found once for a state (every move judged asks)."""
+    key = (_ROUTED, side)
+    found: tuple[str, ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(u.id for u in state.iter_troops(side) if unit_data(u).routed)
+    return found
+
+
+_ROUTED = "cyp routed troops"
 
 
 def _clear_the_way(tx: Tx, unit_id: str, areas: list[Polygon]) -> None:
@@ -662,8 +688,7 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
     own = unit_data(unit)
     if own.is_officer or own.is_gun or front_rank_officers(state, unit.id):
         return []
-    mates = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.id != unit.id
-             and not unit_data(u).is_gun]
+    mates = [u for u in _tertia_troops(state, unit.side, unit.command) if u.id != unit.id]
     if not mates or any(base_distance(plan.end, m.base) <= TERTIA_SPAN + 1e-9 for m in mates):
         return []
     now = min(base_distance(unit.base, m.base) for m in mates)
@@ -672,6 +697,20 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
     away = f" and farther than the {now:.1f}\" it stands" if now > TERTIA_SPAN + 1e-9 else ""
     return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
                       f"unit of its tertia ({unit.command}){away}", "Tertias and officers 4 A")]
+
+
+def _tertia_troops(state: GameState, side: str, tertia: str) -> tuple[Unit, ...]:
+    """``side``'s troops of ``tertia`` in play, guns left out; found once for a state
+    (every move judged asks)."""
+    key = (_TERTIA_TROOPS, side, tertia)
+    found: tuple[Unit, ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(u for u in state.iter_troops(side) if u.command == tertia
+                                         and not unit_data(u).is_gun)
+    return found
+
+
+_TERTIA_TROOPS = "cyp tertia troops"
 
 
 def _measured_from(formation: str) -> str:

@@ -115,10 +115,21 @@ def _as_lines(tables: Tables) -> Mapping[str, tuple[str, ...]]:
 def grade_line(state: GameState, officer: Unit, tables: Tables | None = None) -> tuple[str, ...]:
     """The D6 line an officer's value is rolled on: his rank's (a staff officer rolls as a
     brigadier, section 22), from ``tables`` (by default the game's)."""
-    lines = _as_lines(tables) if tables is not None else \
-        _lines(json.dumps(game_data(state).tables, sort_keys=True))
+    lines = _as_lines(tables) if tables is not None else _game_lines(state)
     rank = unit_data(officer).rank or "staff"
     return lines[rank if rank in lines else "brigadier"]
+
+
+def _game_lines(state: GameState) -> Mapping[str, tuple[str, ...]]:
+    """The game's lines, found once for a state (a player's view draws every hidden
+    value on them before each decision)."""
+    found: Mapping[str, tuple[str, ...]] | None = state.cache.get(_GAME_LINES)
+    if found is None:
+        found = state.cache[_GAME_LINES] = _lines(json.dumps(game_data(state).tables, sort_keys=True))
+    return found
+
+
+_GAME_LINES = "cyp officer grade lines"
 
 
 def grade_on(line: tuple[str, ...], face: int) -> str:

@@ -111,7 +111,24 @@ def _tell_formed(n: Narrating, e: ForlornHopeFormed, dice: Sequence[DiceRolled])
 
 def forlorn_hopes_of(state: GameState, regiment_id: str) -> list[Unit]:
     """The forlorn hopes in play drawn from ``regiment_id``."""
-    return [u for u in state.iter_units() if unit_data(u).parent == regiment_id]
+    return list(_drawn_from(state).get(regiment_id, ()))
+
+
+def _drawn_from(state: GameState) -> dict[str, list[Unit]]:
+    """The pieces in play drawn from each regiment, found once for a state (every move of
+    a regiment judged asks)."""
+    found: dict[str, list[Unit]] | None = state.cache.get(_DRAWN_FROM)
+    if found is None:
+        found = {}
+        for u in state.iter_units():
+            parent = unit_data(u).parent
+            if parent is not None:
+                found.setdefault(parent, []).append(u)
+        state.cache[_DRAWN_FROM] = found
+    return found
+
+
+_DRAWN_FROM = ("declare-thee-sir", "drawn from")
 
 
 def why_not(state: GameState, unit: Unit) -> str | None:

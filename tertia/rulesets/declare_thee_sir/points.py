@@ -70,9 +70,25 @@ def points_table(unit: Unit) -> PointsTable:
 
 def attached_general(state: GameState, unit_id: str) -> str | None:
     """The general in play attached to ``unit_id`` (the first by id if several), if any."""
-    found = sorted(u.id for u in state.iter_units()
-                   if unit_data(u).is_general and unit_data(u).attached_to == unit_id)
-    return found[0] if found else None
+    return _first_attached(state).get(unit_id)
+
+
+def _first_attached(state: GameState) -> dict[str, str]:
+    """Each unit's first general in play attached to it (by id), found once for a state
+    (which never changes): the doctrine asks it of every charge it weighs."""
+    found: dict[str, str] | None = state.cache.get(_FIRST_ATTACHED)
+    if found is None:
+        found = {}
+        for u in state.iter_units():
+            own = unit_data(u)
+            if own.is_general and own.attached_to is not None:
+                first = found.get(own.attached_to)
+                found[own.attached_to] = u.id if first is None else min(first, u.id)
+        state.cache[_FIRST_ATTACHED] = found
+    return found
+
+
+_FIRST_ATTACHED = ("declare-thee-sir", "first attached general")
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,10 +143,10 @@ class CypDoctrine:
         self._done: set[str] = set()
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        state = playable_view(game, state, rng)  # its own observation, what it cannot see sampled
-        pending = state.pending
+        pending = state.pending  # public: the decision awaited is the same in every view
         if pending is not None and pending.kind == DEPLOY:
-            return DeploymentDone()  # the scenario's deployment
+            return DeploymentDone()  # the scenario's deployment, so nothing of the view is read
+        state = playable_view(game, state, rng)  # its own observation, what it cannot see sampled
         if pending is not None and pending.kind == FREE_MOVE:
             return self._free_move(state)
         g = game_data(state)
@@ -537,9 +537,19 @@ def _foes(state: GameState, unit: Unit) -> NearestFirst:
     key = ("cyp doctrine foes", unit.id, unit.base)
     found: NearestFirst | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = NearestFirst(unit, (
-            e for e in state.iter_troops(state.opponent(unit.side))
-            if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table"))
+        found = state.cache[key] = NearestFirst(unit, _enemy_troops(state, unit.side))
+    return found
+
+
+def _enemy_troops(state: GameState, side: str) -> tuple[Unit, ...]:
+    """``side``'s enemy troops in play that :func:`_foes` measures, picked out once for a
+    position and side."""
+    key = ("cyp doctrine enemy troops", side)
+    found: tuple[Unit, ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(
+            e for e in state.iter_troops(state.opponent(side))
+            if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table")
     return found
 
 

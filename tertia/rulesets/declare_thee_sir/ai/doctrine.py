@@ -37,8 +37,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from functools import cache
 
-from tertia.ai.moves import advance_towards, bearing_to, pivot_to, strides
+from tertia.ai.moves import advance_towards, bearing_to, makes_headway, pivot_to
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import angle_between, base_distance, bearing, heading_vector
@@ -221,18 +222,15 @@ class DtsDoctrine:
 
     def _way_back(self, game: Game, state: GameState, unit: Unit) -> bool:
         """Could the unit move back, away from the enemy?"""
-        found = strides(state, unit, back_point(state, unit), LOOK_AHEAD, ahead=unit.facing + 180.0,
-                        table=table_size(game))
-        return bool(found) and found[0].progress >= LEAST_GAIN
+        return makes_headway(state, unit, back_point(state, unit), LOOK_AHEAD, LEAST_GAIN,
+                             ahead=unit.facing + 180.0, table=table_size(game))
 
     def _way_open(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> bool:
         """Would a middling move bring the unit usefully nearer one of the nearest
         enemies (cheaply judged: how far the way is clear), as :meth:`_advance` goes?"""
-        for enemy in live[:OBJECTIVES]:
-            found = strides(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, table=table_size(game))
-            if found and found[0].progress >= LEAST_GAIN:
-                return True
-        return False
+        size = table_size(game)
+        return any(makes_headway(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, LEAST_GAIN, table=size)
+                   for enemy in live[:OBJECTIVES])
 
     # --- carrying it out -----------------------------------------------------------------
 
@@ -335,10 +333,16 @@ def back_point(state: GameState, unit: Unit) -> tuple[float, float]:
 def likely_move(own: DtsUnit) -> dict[str, int]:
     """The move the unit is at least :data:`CHARGE_LIKELY` to roll, worked out by the
     rules for its formation (open and difficult ground)."""
-    dice = move_dice(own)
+    return dict(_likely_move(move_dice(own), modifiers(own)))
+
+
+@cache
+def _likely_move(dice: int, mods: tuple[tuple[int, str], ...]) -> tuple[tuple[str, int], ...]:
+    """:func:`likely_move` for a unit rolling ``dice`` D6 with ``mods``, worked out once
+    (the rules' allowance is reckoned in exact fractions)."""
     roll = max(r for r in range(dice, 6 * dice + 1) if move_chance(r, dice) >= CHARGE_LIKELY)
-    found = work_out(roll, modifiers(own), halve=False)
-    return {"open": found.open_ground, "difficult": found.difficult}
+    found = work_out(roll, mods, halve=False)
+    return (("open", found.open_ground), ("difficult", found.difficult))
 
 
 def longest_shot(own: DtsUnit) -> float:

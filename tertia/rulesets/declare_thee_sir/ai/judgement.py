@@ -166,10 +166,10 @@ def _worth(mine: tuple[tuple[int, float], ...], theirs: tuple[tuple[int, float],
     for a, pa in mine:
         closes = (7 - CLOSE_NEED[DECLARE_LEVELS.name(a)]) / 6
         for t, pt in theirs:
-            level = DECLARE_LEVELS.name(t)
+            results = _chart_column(mods, DECLARE_LEVELS.name(t))
             for first in range(1, 7):
                 for second in range(1, 7):
-                    result = chart_result(first + second + mods, level)
+                    result = results[first + second]
                     lost = int(first + second == 7) + int(is_rout(result))
                     hurt = int(first == second) + int(result == HOLD)
                     gained = min(lost, t) + (ROUT_WORTH if is_rout(result) or lost > t else
@@ -177,3 +177,9 @@ def _worth(mine: tuple[tuple[int, float], ...], theirs: tuple[tuple[int, float],
                     paid = min(hurt, a) + (ROUT_WORTH if hurt > a else 0.0)
                     worth += pa * closes * pt * (gained - paid) / 36
     return worth
+
+
+def _chart_column(mods: int, level: str) -> dict[int, str]:
+    """The Melee Chart's result for each two-dice total (2 to 12) with ``mods`` added,
+    against a target of morale ``level``: read once for the 36 rolls."""
+    return {dice: chart_result(dice + mods, level) for dice in range(2, 13)}
