@@ -39,6 +39,8 @@ MUSKET_STANDOFF = 10.0
 """Foot advance to about 10" from their target: in range, short of contact."""
 PIVOT_BEFORE = 25.0
 """Degrees off the goal before a unit pivots rather than sliding obliquely."""
+CHARGE_WORTH = 0.6
+"""The least value (expected hits, weighted) for which a unit charges."""
 
 
 def expected_d3(modifiers: Sequence[Modifier], doubled: bool = False) -> float:
@@ -162,37 +164,36 @@ class D3Doctrine:
             return None
         ruleset = _rules(game)
         reach = ruleset.shot_reach(game.table, view, unit)
-        best: tuple[float, str, Shoot] | None = None
+        # The legal shot of greatest (value, target id) worth anything: each shot weighed
+        # first, then the rules asked of them best first, until one is allowed.
+        shots: list[tuple[float, str, Shoot]] = []
         for e in view.iter_troops(view.opponent(unit.side)):
             if math.hypot(e.x - unit.x, e.y - unit.y) > reach + unit.base.radius + e.base.radius:
                 continue
             if not is_in_arc(unit.base, e.base, 45.0):
                 continue
-            shot = Shoot(unit=unit.id, target=e.id)
-            if not game.is_legal(view, shot):
-                continue
             value = self._worth(game, e, self._shot_hits(game, view, unit, e))
-            if best is None or (value, e.id) > best[:2]:
-                best = (value, e.id, shot)
-        if best is None or best[0] <= 0.0:
-            return None
-        return best[0], best[2]
+            if value > 0.0:
+                shots.append((value, e.id, Shoot(unit=unit.id, target=e.id)))
+        shots.sort(key=_value_and_id, reverse=True)
+        return next(((value, shot) for value, _, shot in shots if game.is_legal(view, shot)), None)
 
     # --- charging ------------------------------------------------------------------------
 
     def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
         ruleset = _rules(game)
         reach = MOVE[unit.kind] * weather.movement_factor(view)
-        best: tuple[float, str, Move] | None = None
         targets = [e for e in view.iter_troops(view.opponent(unit.side))
                    if math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
         blockers = charge_blockers(view, unit, targets)
+        # The legal charge keeping the unit with its friends of greatest (value, target id),
+        # the first aimed of equals, worth at least CHARGE_WORTH: each charge weighed first,
+        # then the rules asked of them best first, until one is allowed.
+        charges: list[tuple[float, str, Move]] = []
         for e in targets:
             for aim in _face_centres(e):
                 move = charge_towards(view, unit, e, aim, blockers)
-                if move is None or not game.is_legal(view, move):
-                    continue
-                if not self._keeps_together(game, view, unit, move):
+                if move is None:
                     continue
                 end = plan_move(unit, move).end
                 there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
@@ -200,11 +201,11 @@ class D3Doctrine:
                 flank = face_towards(e.base, (end.x, end.y)) is not Face.FRONT
                 value = self._worth(game, e, expected_d3(mods, flank))
                 value = self._charge_value(game, e, value)
-                if best is None or (value, e.id) > best[:2]:
-                    best = (value, e.id, move)
-        if best is None or best[0] < 0.6:
-            return None
-        return best[0], best[2]
+                if value >= CHARGE_WORTH:
+                    charges.append((value, e.id, move))
+        charges.sort(key=_value_and_id, reverse=True)  # stable: equals stay in the order aimed
+        return next(((value, move) for value, _, move in charges
+                     if game.is_legal(view, move) and self._keeps_together(game, view, unit, move)), None)
 
     # --- advancing -----------------------------------------------------------------------
 
@@ -288,6 +289,11 @@ def _rules(game: Game) -> D3RuleSet:
     ruleset = game.ruleset
     assert isinstance(ruleset, D3RuleSet)
     return ruleset
+
+
+def _value_and_id(option: tuple[float, str, Action]) -> tuple[float, str]:
+    """How a doctrine ranks the options it weighs: by value, then by target id."""
+    return option[0], option[1]
 
 
 def _face_centres(target: Unit) -> list[Point]:
