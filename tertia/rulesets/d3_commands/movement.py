@@ -3,6 +3,7 @@ enemy, and the 6" rule for a command's last unit to move."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,11 +25,28 @@ NEAR = 12.0
 
 
 def unengaged_enemies_near(state: GameState, unit: Unit) -> list[Unit]:
-    """Enemy troop units within 12" (edge to edge) that are not in melee."""
-    return [
-        e for e in state.iter_troops(state.opponent(unit.side))
-        if is_within(unit.base, e.base, NEAR) and not is_engaged(state, e)
-    ]
+    """Enemy troop units within 12" (edge to edge) of ``unit``, a piece of ``state``, that
+    are not in melee. Worked out once a position for each unit: every move of it tried
+    asks."""
+    key = (_UNENGAGED_NEAR, unit.id)
+    found: list[Unit] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = [
+            e for e in state.iter_troops(state.opponent(unit.side))
+            if is_within(unit.base, e.base, NEAR) and not is_engaged(state, e)
+        ]
+    return found
+
+
+_UNENGAGED_NEAR = "d3-commands unengaged enemies near"
+
+
+def is_judged(state: GameState, action: Move) -> bool:
+    """Whether the 12" rule can judge ``action`` as it stands: a piece of ``state`` moving
+    through finite waypoints to finite facings (``validate`` refuses any other first)."""
+    return action.unit in state.units and all(
+        math.isfinite(c) for p in action.waypoints for c in p) and all(
+        f is None or math.isfinite(f) for f in (action.face_before, action.face_after))
 
 
 def near_enemy_problems(state: GameState, action: Move, options: Mapping[str, Any]) -> list[Violation]:
