@@ -39,8 +39,6 @@ MUSKET_STANDOFF = 10.0
 """Foot advance to about 10" from their target: in range, short of contact."""
 PIVOT_BEFORE = 25.0
 """Degrees off the goal before a unit pivots rather than sliding obliquely."""
-CHARGE_WORTH = 0.6
-"""The least value (expected hits, weighted) for which a unit charges."""
 
 
 def expected_d3(modifiers: Sequence[Modifier], doubled: bool = False) -> float:
@@ -186,14 +184,13 @@ class D3Doctrine:
         targets = [e for e in view.iter_troops(view.opponent(unit.side))
                    if math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
         blockers = charge_blockers(view, unit, targets)
-        # The legal charge keeping the unit with its friends of greatest (value, target id),
-        # the first aimed of equals, worth at least CHARGE_WORTH: each charge weighed first,
-        # then the rules asked of them best first, until one is allowed.
-        charges: list[tuple[float, str, Move]] = []
+        best: tuple[float, str, Move] | None = None
         for e in targets:
             for aim in _face_centres(e):
                 move = charge_towards(view, unit, e, aim, blockers)
-                if move is None:
+                if move is None or not game.is_legal(view, move):
+                    continue
+                if not self._keeps_together(game, view, unit, move):
                     continue
                 end = plan_move(unit, move).end
                 there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
@@ -201,11 +198,11 @@ class D3Doctrine:
                 flank = face_towards(e.base, (end.x, end.y)) is not Face.FRONT
                 value = self._worth(game, e, expected_d3(mods, flank))
                 value = self._charge_value(game, e, value)
-                if value >= CHARGE_WORTH:
-                    charges.append((value, e.id, move))
-        charges.sort(key=_value_and_id, reverse=True)  # stable: equals stay in the order aimed
-        return next(((value, move) for value, _, move in charges
-                     if game.is_legal(view, move) and self._keeps_together(game, view, unit, move)), None)
+                if best is None or (value, e.id) > best[:2]:
+                    best = (value, e.id, move)
+        if best is None or best[0] < 0.6:
+            return None
+        return best[0], best[2]
 
     # --- advancing -----------------------------------------------------------------------
 
