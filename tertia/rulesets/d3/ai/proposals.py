@@ -32,7 +32,7 @@ CHARGE_REACH = 16.0
 def activated(game: Game, state: GameState) -> list[Unit]:
     ruleset = game.ruleset
     assert isinstance(ruleset, D3RuleSet)
-    return [u for u in state.iter_units(state.active) if ruleset.is_activated(state, u)]
+    return ruleset.activated_units(state)
 
 
 def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float, float],
