@@ -11,7 +11,7 @@ import pkgutil
 import sys
 
 import tertia
-from tertia.core.geometry import DISTANCES_KEPT, Base, base_distance
+from tertia.core.geometry import CONTACTS_KEPT, DISTANCES_KEPT, Base, base_distance, base_first_contact
 from tertia.rules.formations import LAYOUTS_KEPT, LINE, stand_bases
 from tertia.rulesets.charge_yr_pikes import secret_grades
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
@@ -34,6 +34,13 @@ def test_the_distances_remembered_are_at_most_their_bound() -> None:
     for n in range(DISTANCES_KEPT + 10):
         base_distance(Base(float(n), 0.0, 0.0, 4.0, 2.0), Base(float(n), 10.0, 180.0, 4.0, 2.0))
     assert base_distance.cache_info().currsize == DISTANCES_KEPT
+
+
+def test_the_slides_remembered_are_at_most_their_bound() -> None:
+    for n in range(CONTACTS_KEPT + 10):
+        base_first_contact(Base(float(n), 0.0, 0.0, 4.0, 2.0), Base(float(n), 10.0, 180.0, 4.0, 2.0),
+                           (0.0, 1.0), 0.0)
+    assert base_first_contact.cache_info().currsize == CONTACTS_KEPT
 
 
 def test_the_layouts_remembered_are_at_most_their_bound() -> None:

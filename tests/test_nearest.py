@@ -53,3 +53,4 @@ def test_the_grid_finds_exactly_the_nearest(specs: list[Spec], x: float, y: floa
     pieces = [_unit(i, s) for i, s in enumerate(specs)]
     expected = min((math.hypot(p.x - x, p.y - y) for p in pieces), default=math.inf)
     assert CentreGrid(pieces, cell).nearest(x, y) == expected
+    assert CentreGrid(pieces, cell, scan_all=0).nearest(x, y) == expected

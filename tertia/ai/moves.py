@@ -16,8 +16,8 @@ from tertia.core.geometry import (
     Base,
     Point,
     angle_between,
+    base_first_contact,
     bearing,
-    first_contact,
     point_segment_distance,
 )
 from tertia.core.state import GameState, Unit
@@ -123,7 +123,6 @@ class Slide:
 
     def __init__(self, base: Base, direction: Point, reach: float) -> None:
         self.base = base
-        self.corners = base.corners()
         self.direction = direction
         self.start = (base.x, base.y)
         self.end = (base.x + direction[0] * reach, base.y + direction[1] * reach)
@@ -140,7 +139,7 @@ class Slide:
             return math.inf
         if point_segment_distance(other.centre, self.start, self.end) > margin:
             return math.inf
-        return first_contact(self.corners, other.corners(), self.direction, clearance)
+        return base_first_contact(self.base, other, self.direction, clearance)
 
 
 @dataclass(frozen=True, slots=True)

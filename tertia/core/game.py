@@ -72,7 +72,11 @@ class Game:
         return list(found)
 
     def is_legal(self, state: GameState, action: Action) -> bool:
-        return not self.validate(state, action)
+        """Whether ``action`` is legal in ``state``: the rule set's cheap test of refusal
+        (:meth:`RuleSet.surely_refused`) first, then :meth:`validate`."""
+        if VIEW_OF in state.extra:
+            refuse_view(state)
+        return not (self.ruleset.surely_refused(self.table, state, action) or self.validate(state, action))
 
     def apply(self, state: GameState, action: Action, dice: Dice) -> tuple[GameState, list[Event]]:
         """Apply a legal action; raises :class:`IllegalAction` (state untouched) otherwise."""

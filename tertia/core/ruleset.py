@@ -276,6 +276,13 @@ class RuleSet(ABC):
     def validate(self, table: Battlefield, state: GameState, action: Action) -> list[Violation]:
         """Every reason ``action`` is illegal now; empty when it is legal."""
 
+    def surely_refused(self, table: Battlefield, state: GameState, action: Action) -> bool:
+        """A cheap test that :meth:`validate` finds ``action`` illegal: True only when it
+        does (False says nothing). :meth:`Game.is_legal <tertia.core.game.Game.is_legal>`
+        asks it first, so a reason cheap to judge that ``validate`` reports after dearer
+        ones spares a player's search for a legal action the dearer ones."""
+        return False
+
     @abstractmethod
     def resolve(self, tx: Tx, action: Action) -> None:
         """Carry out a legal action, emitting events through ``tx``."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass, field
+from typing import Final, final
 
 from tertia.core.actions import Move
 from tertia.core.geometry import (
@@ -36,18 +36,40 @@ TURN_TOLERANCE = 0.5
 """Facing changes smaller than this many degrees are not a turn."""
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class MovePlan:
-    """A move resolved into bases: where it starts, each corner of its path, where it ends."""
+    """A move resolved into bases: where it starts, each corner of its path, where it ends.
 
-    unit: Unit
-    start: Base
-    after_pivot: Base
-    points: tuple[Point, ...]  # centre path, the start first
-    end: Base
-    _swept: list[Polygon] | None = field(default=None, init=False, repr=False, compare=False)
-    _box: tuple[float, float, float, float] | None = field(default=None, init=False, repr=False,
-                                                          compare=False)
+    A value, written out rather than a frozen dataclass: every move judged or weighed
+    makes one, and a plain class is built many times faster (the areas it sweeps and the
+    box about its path are worked out once, when first asked)."""
+
+    __slots__ = ("_box", "_swept", "after_pivot", "end", "points", "start", "unit")
+
+    def __init__(self, unit: Unit, start: Base, after_pivot: Base, points: tuple[Point, ...],
+                 end: Base) -> None:
+        self.unit: Final = unit
+        self.start: Final = start
+        self.after_pivot: Final = after_pivot
+        self.points: Final = points  # centre path, the start first
+        self.end: Final = end
+        self._swept: list[Polygon] | None = None
+        self._box: tuple[float, float, float, float] | None = None
+
+    def _fields(self) -> tuple[Unit, Base, Base, tuple[Point, ...], Base]:
+        return (self.unit, self.start, self.after_pivot, self.points, self.end)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MovePlan):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"MovePlan(unit={self.unit!r}, start={self.start!r}, after_pivot={self.after_pivot!r}, "
+                f"points={self.points!r}, end={self.end!r})")
 
     @property
     def length(self) -> float:
@@ -79,7 +101,7 @@ class MovePlan:
             areas: list[Polygon] = [self.after_pivot.corners()]
             areas.extend(swept_polygon(a, b) for a, b in self.iter_segments())
             areas.append(self.end.corners())
-            object.__setattr__(self, "_swept", areas)
+            self._swept = areas
             return areas
         return list(self._swept)
 
@@ -90,7 +112,7 @@ class MovePlan:
         if box is None:
             xs, ys = [x for x, _ in self.points], [y for _, y in self.points]
             box = (min(xs), min(ys), max(xs), max(ys))
-            object.__setattr__(self, "_box", box)
+            self._box = box
         return box
 
     def may_touch(self, base: Base) -> bool:

@@ -142,13 +142,19 @@ def _bound_key(entry: tuple[float, str, Unit]) -> tuple[float, str]:
     return entry[0], entry[1]
 
 
+SCAN_ALL = 32
+"""Up to this many centres a question measures to every one, which costs less than
+filing them and walking the rings (an army on a table of the period has some 15 to 20
+units)."""
+
 @final
 class CentreGrid:
     """Pieces' centres filed in square cells of ``cell`` inches, for "how far is the
     nearest centre from here" asked of many points: each question looks at the cells
     ring by ring outwards from its own, and stops once no centre further out could be
     nearer than the nearest found. The answer is exactly the least of the distances
-    (``math.hypot``) to every centre.
+    (``math.hypot``) to every centre. No more than ``scan_all`` centres are not filed:
+    each question measures to every one.
 
     >>> from tertia.core.state import Unit, UnitKind
     >>> pieces = [Unit(f"u{i}", "blue", UnitKind.FOOT, "c", 10.0 * i, 3.0, 0.0, 4.0, 2.0) for i in range(9)]
@@ -156,13 +162,15 @@ class CentreGrid:
     (1.0, inf)
     """
 
-    __slots__ = ("_cell", "_cells", "_hi", "_lo")
+    __slots__ = ("_cell", "_cells", "_centres", "_hi", "_lo")
 
-    def __init__(self, pieces: Iterable[Unit], cell: float = 8.0) -> None:
+    def __init__(self, pieces: Iterable[Unit], cell: float = 8.0, scan_all: int = SCAN_ALL) -> None:
         self._cell: Final = cell
+        self._centres: Final = [(p.x, p.y) for p in pieces]
         self._cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
-        for p in pieces:
-            self._cells.setdefault((math.floor(p.x / cell), math.floor(p.y / cell)), []).append((p.x, p.y))
+        if len(self._centres) > scan_all:
+            for x, y in self._centres:
+                self._cells.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
         keys = self._cells.keys()
         self._lo: Final = (min((k[0] for k in keys), default=0), min((k[1] for k in keys), default=0))
         self._hi: Final = (max((k[0] for k in keys), default=0), max((k[1] for k in keys), default=0))
@@ -170,7 +178,10 @@ class CentreGrid:
     def nearest(self, x: float, y: float) -> float:
         """The distance from (x, y) to the nearest centre filed (inf: none)."""
         if not self._cells:
-            return math.inf
+            best = math.inf
+            for px, py in self._centres:
+                best = min(best, math.hypot(px - x, py - y))
+            return best
         cell = self._cell
         ci, cj = math.floor(x / cell), math.floor(y / cell)
         # the rings needed to reach every cell filed

@@ -308,6 +308,15 @@ class D3RuleSet(RuleSet):
         act = activation_of(state)
         return act is not None and act["side"] == unit.side and self.card_of(unit) == act["card"]
 
+    def activated_units(self, state: GameState) -> list[Unit]:
+        """The active side's units the card in play activates (:meth:`is_activated`), in
+        play order; the card read once for them all."""
+        act = activation_of(state)
+        if act is None or act["side"] != state.active:
+            return []
+        card = act["card"]
+        return [u for u in state.iter_units(state.active) if self.card_of(u) == card]
+
     # --- odds --------------------------------------------------------------------------------
 
     def query(

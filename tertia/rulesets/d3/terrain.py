@@ -25,21 +25,20 @@ def stands_in(table: Battlefield, kind: str, unit: Unit) -> bool:
 
 
 def holds(features: Sequence[TerrainFeature], holder: Unit, enemy: Unit, charger: str | None) -> bool:
-    """``holder`` is inside or behind one of ``features`` against ``enemy`` outside it.
+    """``holder`` is inside or behind one of ``features`` against ``enemy`` outside it;
+    ``features`` are those whose bounding boxes meet the box about both centres (see
+    :func:`between`), nothing else can.
 
     Inside: the holder's centre is in an area (a field, a redoubt) and the enemy's is
     not; an enemy inside the same area takes it away. Behind: the line between the two
     centres crosses the feature with neither inside it; then the unit that was charged
     holds it (``charger`` names whichever of the two charged the other), and with no
     charge between them (shooting) the unit whose centre is nearer to it."""
-    x0, x1 = min(holder.x, enemy.x), max(holder.x, enemy.x)
-    y0, y1 = min(holder.y, enemy.y), max(holder.y, enemy.y)
-    near = [f for f in features if _meets_box(f, x0, y0, x1, y1)]
-    if not near:
+    if not features:
         return False
     me, them = shapely.Point(holder.x, holder.y), shapely.Point(enemy.x, enemy.y)
     line = LineString(((enemy.x, enemy.y), (holder.x, holder.y)))
-    for f in near:
+    for f in features:
         shape = f.geometry
         if not f.is_linear:
             mine, theirs = bool(shape.covers(me)), bool(shape.covers(them))
@@ -58,16 +57,10 @@ def holds(features: Sequence[TerrainFeature], holder: Unit, enemy: Unit, charger
     return False
 
 
-def _meets_box(f: TerrainFeature, x0: float, y0: float, x1: float, y1: float) -> bool:
-    """A cheap first cut: the feature's bounding box meets the box around both centres."""
-    a0, b0, a1, b1 = f.geometry.bounds
-    return bool(a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1)
-
-
-def hedges(table: Battlefield) -> tuple[TerrainFeature, ...]:
-    """Hedge lines and hedged fields."""
-    return tuple(f for f in table.features
-                 if f.kind is TerrainKind.HEDGE or (f.kind is TerrainKind.FIELD and f.hedged))
+def between(table: Battlefield, kinds: tuple[str, ...], a: Unit, b: Unit) -> list[TerrainFeature]:
+    """The features of ``kinds`` whose bounding boxes meet the box about the centres of
+    ``a`` and ``b`` (the table keeps each feature's box): a cheap first cut."""
+    return table.features_near(kinds, (a.x, a.y), (b.x, b.y))
 
 
 def is_behind_hedge(table: Battlefield, attacker: Unit, target: Unit, charger: str | None) -> bool:
@@ -75,15 +68,21 @@ def is_behind_hedge(table: Battlefield, attacker: Unit, target: Unit, charger: s
     (inside a hedged field, or behind a hedge line) and did not charge it."""
     if charger == target.id:
         return False
-    found = hedges(table)
-    return bool(found) and holds(found, target, attacker, charger)
+    found = [f for f in between(table, _HEDGED, target, attacker)
+             if f.kind is TerrainKind.HEDGE or (f.kind is TerrainKind.FIELD and f.hedged)]
+    return holds(found, target, attacker, charger)
+
+
+_HEDGED = (TerrainKind.HEDGE, TerrainKind.FIELD)
+"""The kinds of ground a hedge may bound: hedge lines, and fields (when hedged)."""
 
 
 def is_entrenched(table: Battlefield, attacker: Unit, target: Unit, charger: str | None) -> bool:
     """Entrenchments cover a unit inside or behind the works against enemies outside."""
     if not table.has(TerrainKind.ENTRENCHMENT):
         return False
-    works = tuple(f for f in table.features if f.kind is TerrainKind.ENTRENCHMENT)
+    works = [f for f in between(table, (TerrainKind.ENTRENCHMENT,), target, attacker)
+             if f.kind is TerrainKind.ENTRENCHMENT]
     return holds(works, target, attacker, charger)
 
 

@@ -136,6 +136,12 @@ class D3Commands(D3RuleSet):
             max_pivots=2, forward_from=str(self.option("forward_judged_from")),
         )
 
+    def surely_refused(self, table: Battlefield, state: GameState, action: Action) -> bool:
+        """A move the 12" rule refuses is illegal whatever else ``validate`` finds first
+        (its every path reports some reason then, the 12" rule's at the last)."""
+        return isinstance(action, Move) and own_movement.is_judged(state, action) and (
+            own_movement.breaks_near_enemy_rule(state, action, self.options))
+
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
         return own_movement.near_enemy_problems(state, action, self.options) or (
             own_movement.cohesion_problems(state, action))

@@ -3,6 +3,7 @@ enemy, and the 6" rule for a command's last unit to move."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,11 +25,28 @@ NEAR = 12.0
 
 
 def unengaged_enemies_near(state: GameState, unit: Unit) -> list[Unit]:
-    """Enemy troop units within 12" (edge to edge) that are not in melee."""
-    return [
-        e for e in state.iter_troops(state.opponent(unit.side))
-        if is_within(unit.base, e.base, NEAR) and not is_engaged(state, e)
-    ]
+    """Enemy troop units within 12" (edge to edge) of ``unit``, a piece of ``state``, that
+    are not in melee. Worked out once a position for each unit: every move of it tried
+    asks."""
+    key = (_UNENGAGED_NEAR, unit.id)
+    found: list[Unit] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = [
+            e for e in state.iter_troops(state.opponent(unit.side))
+            if is_within(unit.base, e.base, NEAR) and not is_engaged(state, e)
+        ]
+    return found
+
+
+_UNENGAGED_NEAR = "d3-commands unengaged enemies near"
+
+
+def is_judged(state: GameState, action: Move) -> bool:
+    """Whether the 12" rule can judge ``action`` as it stands: a piece of ``state`` moving
+    through finite waypoints to finite facings (``validate`` refuses any other first)."""
+    return action.unit in state.units and all(
+        math.isfinite(c) for p in action.waypoints for c in p) and all(
+        f is None or math.isfinite(f) for f in (action.face_before, action.face_after))
 
 
 def near_enemy_problems(state: GameState, action: Move, options: Mapping[str, Any]) -> list[Violation]:
@@ -36,32 +54,54 @@ def near_enemy_problems(state: GameState, action: Move, options: Mapping[str, An
     enemy": a straight move heading within ``toward_tolerance`` degrees of one such enemy,
     or within ``away_tolerance`` of directly away from the nearest. Pivoting on the spot
     is remaining stationary."""
-    unit = state.units[action.unit]
-    plan = plan_move(unit, action)
-    if not plan.translates:
+    breach = _near_enemy_breach(state, action, options)
+    if breach is None:
         return []
-    near = unengaged_enemies_near(state, unit)
-    if not near:
-        return []
-    if len(plan.points) > 2:
+    unit, near, nearest, off = breach
+    if nearest is None:
         return [Violation(MovementCode.NOT_AWAY,
                           f"{unit.label} is within 12\" of {near[0].label} and may only move straight "
                           f"towards the enemy or directly away", clauses.NEAR_ENEMY)]
-    heading = bearing(plan.points[0], plan.points[-1])
     toward = float(options["toward_tolerance"])
     away = float(options["away_tolerance"])
-    if any(angle_between(heading, bearing((unit.x, unit.y), (e.x, e.y))) <= toward + 1e-6 for e in near):
-        return []
-    nearest = min(near, key=lambda e: (distance(unit, e), e.id))
-    off = angle_between(heading, bearing((nearest.x, nearest.y), (unit.x, unit.y)))
-    if off <= away + 1e-6:
-        return []
     return [Violation(
         MovementCode.NOT_AWAY,
         f"{unit.label} is within 12\" of {nearest.label} ({distance(unit, nearest):.1f}\"), which is "
         f"not in melee: it may stay, move towards the enemy (within {toward:g} degrees) or directly "
         f"away (within {away:g}); this move is {off:.0f} degrees off directly away",
         clauses.NEAR_ENEMY)]
+
+
+def breaks_near_enemy_rule(state: GameState, action: Move, options: Mapping[str, Any]) -> bool:
+    """Whether :func:`near_enemy_problems` finds a problem, without putting it in words."""
+    return _near_enemy_breach(state, action, options) is not None
+
+
+def _near_enemy_breach(
+    state: GameState, action: Move, options: Mapping[str, Any]
+) -> tuple[Unit, list[Unit], Unit | None, float] | None:
+    """How ``action`` breaks the 12" rule, or None: the unit, the enemies near it and,
+    for a straight move, the nearest and how far the move strays from directly away (a
+    path that bends has none)."""
+    unit = state.units[action.unit]
+    plan = plan_move(unit, action)
+    if not plan.translates:
+        return None
+    near = unengaged_enemies_near(state, unit)
+    if not near:
+        return None
+    if len(plan.points) > 2:
+        return unit, near, None, 0.0
+    heading = bearing(plan.points[0], plan.points[-1])
+    toward = float(options["toward_tolerance"])
+    away = float(options["away_tolerance"])
+    if any(angle_between(heading, bearing((unit.x, unit.y), (e.x, e.y))) <= toward + 1e-6 for e in near):
+        return None
+    nearest = min(near, key=lambda e: (distance(unit, e), e.id))
+    off = angle_between(heading, bearing((nearest.x, nearest.y), (unit.x, unit.y)))
+    if off <= away + 1e-6:
+        return None
+    return unit, near, nearest, off
 
 
 def cohesion_problems(state: GameState, action: Move) -> list[Violation]:

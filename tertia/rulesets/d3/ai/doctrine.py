@@ -162,7 +162,9 @@ class D3Doctrine:
             return None
         ruleset = _rules(game)
         reach = ruleset.shot_reach(game.table, view, unit)
-        best: tuple[float, str, Shoot] | None = None
+        # The legal shot of greatest (value, target id) worth anything: each shot weighed
+        # first, then the rules asked of them best first, until one is allowed.
+        shots: list[tuple[float, str, Shoot]] = []
         enemy = view.opponent(unit.side)
         for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius):
             if e.side != enemy or e.is_commander:
@@ -171,27 +173,23 @@ class D3Doctrine:
                 continue
             if not is_in_arc(unit.base, e.base, 45.0):
                 continue
-            shot = Shoot(unit=unit.id, target=e.id)
-            if not game.is_legal(view, shot):
-                continue
             value = self._worth(game, e, self._shot_hits(game, view, unit, e))
-            if best is None or (value, e.id) > best[:2]:
-                best = (value, e.id, shot)
-        if best is None or best[0] <= 0.0:
-            return None
-        return best[0], best[2]
+            if value > 0.0:
+                shots.append((value, e.id, Shoot(unit=unit.id, target=e.id)))
+        shots.sort(key=_value_and_id, reverse=True)
+        return next(((value, shot) for value, _, shot in shots if game.is_legal(view, shot)), None)
 
     # --- charging ------------------------------------------------------------------------
 
     def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
         ruleset = _rules(game)
         reach = MOVE[unit.kind] * weather.movement_factor(view)
-        best: tuple[float, str, Move] | None = None
         enemy = view.opponent(unit.side)
         targets = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
                    if e.side == enemy and not e.is_commander
                    and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
         blockers = charge_blockers(view, unit, targets)
+        best: tuple[float, str, Move] | None = None
         for e in targets:
             for aim in _face_centres(e):
                 move = charge_towards(view, unit, e, aim, blockers)
@@ -293,6 +291,11 @@ def _rules(game: Game) -> D3RuleSet:
     ruleset = game.ruleset
     assert isinstance(ruleset, D3RuleSet)
     return ruleset
+
+
+def _value_and_id(option: tuple[float, str, Action]) -> tuple[float, str]:
+    """How a doctrine ranks the options it weighs: by value, then by target id."""
+    return option[0], option[1]
 
 
 def _face_centres(target: Unit) -> list[Point]:

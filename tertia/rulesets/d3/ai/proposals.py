@@ -18,7 +18,7 @@ from tertia.ai.moves import Slide
 from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import bearing, first_contact, heading_vector
+from tertia.core.geometry import base_first_contact, bearing, heading_vector
 from tertia.core.state import GameState, Unit
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rulesets.d3.base import D3RuleSet
@@ -32,7 +32,7 @@ CHARGE_REACH = 16.0
 def activated(game: Game, state: GameState) -> list[Unit]:
     ruleset = game.ruleset
     assert isinstance(ruleset, D3RuleSet)
-    return [u for u in state.iter_units(state.active) if ruleset.is_activated(state, u)]
+    return ruleset.activated_units(state)
 
 
 def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float, float],
@@ -44,7 +44,7 @@ def charge_towards(state: GameState, unit: Unit, target: Unit, aim: tuple[float,
     heading = bearing((unit.x, unit.y), aim)
     direction = heading_vector(heading)
     facing_aim = unit.base.moved_to(unit.x, unit.y, heading)
-    hit = first_contact(facing_aim.corners(), target.base.corners(), direction, 0.0)
+    hit = base_first_contact(facing_aim, target.base, direction, 0.0)
     if not math.isfinite(hit) or hit <= 0.0:
         return None
     slide = Slide(facing_aim, direction, hit)
