@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,16 +91,24 @@ def cover_kept(state: GameState, unit: Unit, options: Mapping[str, Any]) -> bool
 def supporters(state: GameState, unit: Unit) -> list[Unit]:
     """Routing 3, Support: similar units (infantry for infantry, cavalry for cavalry) within
     3", engaged or not."""
+    return list(iter_supporters(state, unit))
+
+
+def iter_supporters(state: GameState, unit: Unit) -> Iterator[Unit]:
+    """:func:`supporters`, one by one."""
     mine = profile(unit.kind)
     if not (mine.is_infantry or mine.is_cavalry):
-        return []
-    return [
-        other
-        for other in pieces_near(state, unit.base, SUPPORT_RANGE)
-        if other.side == unit.side and not other.is_commander and other.id != unit.id
-        and profile(other.kind).word == mine.word
-        and within(unit, other, SUPPORT_RANGE)
-    ]
+        return
+    for other in pieces_near(state, unit.base, SUPPORT_RANGE):
+        if (other.side == unit.side and not other.is_commander and other.id != unit.id
+                and profile(other.kind).word == mine.word and within(unit, other, SUPPORT_RANGE)):
+            yield other
+
+
+def is_supported(state: GameState, unit: Unit) -> bool:
+    """Routing 3: "if supported by two similar units" (see :func:`supporters`)."""
+    found = iter_supporters(state, unit)
+    return next(found, None) is not None and next(found, None) is not None
 
 
 BASE_LIMITS = ("hit_limit_infantry", "hit_limit_cavalry", "hit_limit_dragoons", "hit_limit_artillery")
@@ -144,7 +152,7 @@ def _raised(
         # What depends only on the pieces within 3" (remembered until one of them moves);
         # who fought whom this turn is read fresh below.
         in_cover = unit.kind is UnitKind.DRAGOONS and is_in_cover(table, unit, options)
-        standing = (in_cover, len(supporters(state, unit)) >= 2)
+        standing = (in_cover, is_supported(state, unit))
         state.remember(key, unit, SUPPORT_RANGE, standing)
     in_cover, supported = standing
     cover = in_cover and cover_kept(state, unit, options)
