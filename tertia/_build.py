@@ -41,6 +41,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.core.records",
     "tertia.core.grid",
     "tertia.core.memo",
+    "tertia.core.sieve",
     "tertia.core.state",
     "tertia.core.reducer",
     "tertia.rules.pieces",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, Final, final
@@ -21,23 +21,25 @@ from tertia.core.grid import Grid
 from tertia.core.memo import Measured, Memo
 from tertia.core.records import slot_of, written
 from tertia.core.ruledata import RuleData, rule_data_from_dict
+from tertia.core.sieve import Sieve
 
 _GEOMETRY = frozenset({"x", "y", "facing", "width", "depth"})
 
 
 def _with_piece(
     selected: Mapping[str | None, tuple[Unit, ...]],
-    rosters: Mapping[str | None, tuple[str, ...]],
+    places: Mapping[str | None, Mapping[str, int]],
     unit: Unit,
 ) -> dict[str | None, tuple[Unit, ...]]:
     """Remembered selections of pieces with ``unit`` in place of the piece it replaces
-    (one that neither arrives nor leaves): each keeps its roster and its order."""
+    (one that neither arrives nor leaves): each keeps its roster and its order (``places``:
+    each piece's place in its roster)."""
     patched: dict[str | None, tuple[Unit, ...]] = {}
     for side, found in selected.items():
-        ids = rosters[side]
-        if (side is None or side == unit.side) and unit.id in ids:
-            i = ids.index(unit.id)
-            found = (*found[:i], unit, *found[i + 1:])
+        if side is None or side == unit.side:
+            i = places[side].get(unit.id)
+            if i is not None:
+                found = (*found[:i], unit, *found[i + 1:])
         patched[side] = found
     return patched
 
@@ -276,7 +278,8 @@ class GameState:
     never compared or serialised.
     """
 
-    __slots__ = (*STATE_FIELDS, "cache", "grid", "mark_sets", "measured", "ranks", "rosters", "selected")
+    __slots__ = (*STATE_FIELDS, "cache", "grid", "mark_sets", "measured", "places", "ranks", "rosters",
+                 "selected", "sieves")
 
     def __init__(
         self,
@@ -316,6 +319,8 @@ class GameState:
         self.rosters: tuple[dict[str | None, tuple[str, ...]], ...] = ({}, {}, {})
         """Memo of which pieces are in play, per selection (see :meth:`_select`) by side;
         lasts until one arrives or leaves."""
+        self.places: tuple[dict[str | None, dict[str, int]], ...] = ({}, {}, {})
+        """Memo of each piece's place in its rosters (see :attr:`rosters`), kept with them."""
         self.selected: tuple[dict[str | None, tuple[Unit, ...]], ...] = ({}, {}, {})
         """Memo of the pieces themselves, per selection by side; shared by states with the
         same pieces."""
@@ -328,6 +333,9 @@ class GameState:
         self.ranks: dict[str, int] | None = None
         """Memo of each piece's place in :attr:`units`, the order every list of pieces
         keeps; lasts until a new piece arrives."""
+        self.sieves: dict[Any, Sieve] = {}
+        """Memo of the pieces in play that pass a test, by the test's key (see
+        :meth:`pieces_where`); each change of a piece refiles only that piece."""
 
     def fields(self) -> tuple[Any, ...]:
         """The values of :data:`STATE_FIELDS`, in order."""
@@ -353,7 +361,9 @@ class GameState:
         if "units" not in changes:
             new.measured = self.measured
             new.rosters = self.rosters
+            new.places = self.places
             new.selected = self.selected
+            new.sieves = self.sieves
             new.grid = self.grid
             new.ranks = self.ranks
         return new
@@ -418,8 +428,25 @@ class GameState:
                     and (side is None or u.side == side)
                     and not (selection == _TROOPS and u.kind is UnitKind.COMMANDER)
                 )
+                self.places[selection][side] = {uid: i for i, uid in enumerate(ids)}
             found = self.selected[selection][side] = tuple(map(self.units.__getitem__, ids))
         return found
+
+    def pieces_where(self, key: Any, test: Callable[[Unit], bool]) -> tuple[Unit, ...]:
+        """The pieces in play that pass ``test``, a test of the piece alone (the same test
+        under the same ``key``), in the order of :meth:`iter_units`. Remembered from one
+        state to the next: a change of a piece tests only that piece again."""
+        sieve = self.sieves.get(key)
+        if sieve is None:
+            sieve = self.sieves[key] = Sieve.of(test, ((u.id, u) for u in self.iter_units()))
+        return tuple(map(self.units.__getitem__, sieve.ids))
+
+    def _ranks(self) -> dict[str, int]:
+        """Each piece's place in :attr:`units`, the order every list of pieces keeps."""
+        ranks = self.ranks
+        if ranks is None:
+            ranks = self.ranks = {uid: i for i, uid in enumerate(self.units)}
+        return ranks
 
     def near(self, x0: float, y0: float, x1: float, y1: float, inches: float) -> list[Unit]:
         """The pieces in play whose bounding circles come within ``inches`` of the box from
@@ -437,9 +464,7 @@ class GameState:
             if x0 - r <= u.x <= x1 + r and y0 - r <= u.y <= y1 + r:
                 found.append(u)
         if len(found) > 1:
-            ranks = self.ranks
-            if ranks is None:
-                ranks = self.ranks = {uid: i for i, uid in enumerate(units)}
+            ranks = self._ranks()
             found.sort(key=lambda u: ranks[u.id])
         return found
 
@@ -519,6 +544,10 @@ class GameState:
                 None if unit.removed is not None else (unit.x, unit.y), unit.base.radius)
         if old is not None:
             new.ranks = self.ranks
+        if self.sieves:
+            now = None if unit.removed is not None else unit
+            ranks = new._ranks()
+            new.sieves = {key: sieve.after(unit.id, now, ranks) for key, sieve in self.sieves.items()}
         if old is None or old.removed != unit.removed:  # a piece arrives or leaves
             if old is not None:
                 new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places)
@@ -527,9 +556,10 @@ class GameState:
         new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places) \
             if moved else self.measured
         new.rosters = self.rosters
+        new.places = self.places
         new.selected = tuple(
-            _with_piece(by_side, rosters, unit)
-            for by_side, rosters in zip(self.selected, self.rosters, strict=True)
+            _with_piece(by_side, places, unit)
+            for by_side, places in zip(self.selected, self.places, strict=True)
         )
         return new
 
@@ -552,14 +582,18 @@ class GameState:
         new = self.evolve(units=units)
         new.measured = self.measured
         new.rosters = self.rosters
+        new.places = self.places
         new.grid = self.grid
         new.ranks = self.ranks
         ids = {u.id for u in changed}
         new.selected = tuple(
-            {side: found if ids.isdisjoint(rosters[side]) else tuple(map(units.__getitem__, rosters[side]))
+            {side: found if ids.isdisjoint(places[side]) else tuple(map(units.__getitem__, rosters[side]))
              for side, found in by_side.items()}
-            for by_side, rosters in zip(self.selected, self.rosters, strict=True)
+            for by_side, rosters, places in zip(self.selected, self.rosters, self.places, strict=True)
         )
+        if self.sieves:
+            ranks = new._ranks()
+            new.sieves = {key: _sifted(sieve, changed, ranks) for key, sieve in self.sieves.items()}
         return new
 
     def with_mark(self, name: str, ident: str) -> GameState:
@@ -645,6 +679,13 @@ class GameState:
                          for uid in sorted(self.units))
         text = f'{head[:-1]},"units":{{{units}}}}}'
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _sifted(sieve: Sieve, changed: Iterable[Unit], ranks: Mapping[str, int]) -> Sieve:
+    """``sieve`` once each of ``changed``, none arriving or leaving play, is in place."""
+    for unit in changed:
+        sieve = sieve.after(unit.id, None if unit.removed is not None else unit, ranks)
+    return sieve
 
 
 def _places(before: Unit, after: Unit) -> tuple[tuple[float, float, float], ...]:

@@ -401,7 +401,9 @@ def forget_memos(state: GameState) -> None:
     state.cache.clear()
     state.measured = Memo()
     state.rosters = ({}, {}, {})
+    state.places = ({}, {}, {})
     state.selected = ({}, {}, {})
+    state.sieves = {}
     state.grid = None
 
 

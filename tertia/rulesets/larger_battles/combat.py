@@ -57,9 +57,20 @@ def attack_from(data: Mapping[str, Any]) -> Attack:
                   supports=tuple(data["supports"]), commander=data["commander"])
 
 
+_read: tuple[object, tuple[Attack, ...]] = ((), ())
+"""The declared attacks last read, and the game data they were read from: positions
+share that data until an attack is fought, and the rules ask for them after every action."""
+
+
 def declared_attacks(state: GameState) -> list[Attack]:
     """The attacks declared this phase that are still to be fought."""
-    return [attack_from(d) for d in state.value(DECLARED_ATTACKS, ())]
+    global _read
+    data = state.value(DECLARED_ATTACKS, ())
+    seen, attacks = _read
+    if seen is not data:
+        attacks = tuple(attack_from(d) for d in data)
+        _read = (data, attacks)
+    return list(attacks)
 
 
 def attackers_of(state: GameState, unit_id: str) -> tuple[str, ...]:
@@ -74,6 +85,12 @@ def has_fought(state: GameState, unit_id: str) -> bool:
 
 def attacked_this_turn(state: GameState) -> tuple[str, ...]:
     return state.marked("attack_targets")
+
+
+def is_attacked(state: GameState, unit_id: str, target: str, targets: Collection[str]) -> bool:
+    """Is the unit being attacked this turn: already attacked, or ``target`` or one of the
+    ``targets`` being declared?"""
+    return unit_id == target or unit_id in targets or state.is_marked("attack_targets", unit_id)
 
 
 def is_flanking(unit: Unit, target: Unit) -> bool:
@@ -96,9 +113,8 @@ def support_problem(
         return f"{unit.label} is {distance(unit, target):.1f}\" from {target.label}, beyond 3\""
     if not is_in_arc(unit.base, target.base):
         return f"{unit.label} does not face {target.label}"
-    attacked = {*attacked_this_turn(state), *targets, target.id}
     for enemy in iter_enemy_troops_within(state, unit, COMBAT_RANGE):
-        if enemy.id not in attacked:
+        if not is_attacked(state, enemy.id, target.id, targets):
             return (f"{unit.label} is within 3\" of {enemy.label}, which is not being attacked "
                     f"this turn")
     return None

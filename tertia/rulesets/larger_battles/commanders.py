@@ -12,7 +12,7 @@ from tertia.core.events import Narrated, UnitMoved, UnitRemoved
 from tertia.core.geometry import EPSILON, Point
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.rules.measuring import home_edge, within
+from tertia.rules.measuring import home_edge, pieces_near, within
 from tertia.rules.movement import (
     iter_collision_violations,
     iter_table_violations,
@@ -29,6 +29,9 @@ COMMAND_REACH = 3.0
 DEPLOY_RADIUS = 12.0
 """Deployment: a commander\'s units deploy within 12" of him."""
 """Commanders within 3" of a combat may encourage a unit in it."""
+
+TOUCH = 0.05 + EPSILON
+"""Bases this close touch (a commander contacted)."""
 
 RETIRE_DISTANCE = 12.0
 """Commander Attacks: the commander must immediately retire 12"."""
@@ -48,8 +51,14 @@ def iter_eligible_commanders(
     state: GameState, side: str, combatants: tuple[Unit, ...]
 ) -> Iterator[Unit]:
     """Commanders of ``side`` in play, within 3" of the combat, not yet used this turn."""
-    for c in state.iter_units(side):
-        if c.kind is not UnitKind.COMMANDER or state.is_marked("encouraged", c.id):
+    if not combatants:
+        return
+    # only the pieces near the combatants can be within 3" of one (and a hair of tolerance)
+    xs = [u.x for u in combatants]
+    ys = [u.y for u in combatants]
+    reach = COMMAND_REACH + EPSILON + max(u.base.radius for u in combatants)
+    for c in state.near(min(xs), min(ys), max(xs), max(ys), reach):
+        if c.side != side or c.kind is not UnitKind.COMMANDER or state.is_marked("encouraged", c.id):
             continue
         if any(within(c, u, COMMAND_REACH) for u in combatants):
             yield c
@@ -126,6 +135,7 @@ def iter_contacted_commanders(state: GameState, mover: Unit) -> Iterator[Unit]:
     touches."""
     if mover.is_commander:
         return
-    for c in state.iter_units(state.opponent(mover.side)):
-        if c.kind is UnitKind.COMMANDER and within(mover, c, 0.05 + EPSILON):
+    enemy = state.opponent(mover.side)
+    for c in pieces_near(state, mover.base, TOUCH + EPSILON):
+        if c.side == enemy and c.kind is UnitKind.COMMANDER and within(mover, c, TOUCH):
             yield c

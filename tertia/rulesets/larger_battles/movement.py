@@ -189,7 +189,6 @@ def _enemy_zone_violations(
     unit = plan.unit
     if not plan.translates:
         return []
-    enemies = list(state.iter_troops(state.opponent(unit.side)))
     close = list(iter_enemy_troops_within(state, unit, ENEMY_ZONE))
     tolerance = float(options["directly_away_tolerance"])
     if close:
@@ -211,8 +210,9 @@ def _enemy_zone_violations(
     xs = [p[0] for p in plan.points]
     ys = [p[1] for p in plan.points]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    for e in enemies:
-        if e in close:
+    enemy = state.opponent(unit.side)
+    for e in state.near(x0, y0, x1, y1, ENEMY_ZONE + unit.base.radius):
+        if e.side != enemy or e.kind is UnitKind.COMMANDER or e in close:
             continue
         # Cheap rejections: the enemy's circle stays clear of the zone around the path's
         # box, then around the path itself.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +55,7 @@ def is_defending_river(table: Battlefield, state: GameState, unit: Unit) -> bool
     (primaries and supports) stands across the river, whatever other enemies are near;
     otherwise it holds its bank when there is an enemy within 3" and every one is across
     the river, whichever side's turn it is."""
-    if has_fought(state, unit.id):
+    if not table.has(TerrainKind.RIVER) or has_fought(state, unit.id):
         return False
     attackers = attackers_of(state, unit.id)
     if attackers:
@@ -91,16 +91,28 @@ def cover_kept(state: GameState, unit: Unit, options: Mapping[str, Any]) -> bool
 def supporters(state: GameState, unit: Unit) -> list[Unit]:
     """Routing 3, Support: similar units (infantry for infantry, cavalry for cavalry) within
     3", engaged or not."""
+    return list(iter_supporters(state, unit))
+
+
+def iter_supporters(state: GameState, unit: Unit) -> Iterator[Unit]:
+    """:func:`supporters`, one by one."""
     mine = profile(unit.kind)
     if not (mine.is_infantry or mine.is_cavalry):
-        return []
-    return [
-        other
-        for other in pieces_near(state, unit.base, SUPPORT_RANGE)
-        if other.side == unit.side and not other.is_commander and other.id != unit.id
-        and profile(other.kind).word == mine.word
-        and within(unit, other, SUPPORT_RANGE)
-    ]
+        return
+    for other in pieces_near(state, unit.base, SUPPORT_RANGE):
+        if (other.side == unit.side and not other.is_commander and other.id != unit.id
+                and profile(other.kind).word == mine.word and within(unit, other, SUPPORT_RANGE)):
+            yield other
+
+
+def is_supported(state: GameState, unit: Unit) -> bool:
+    """Routing 3: "if supported by two similar units" (see :func:`supporters`)."""
+    found = iter_supporters(state, unit)
+    return next(found, None) is not None and next(found, None) is not None
+
+
+BASE_LIMITS = ("hit_limit_infantry", "hit_limit_cavalry", "hit_limit_dragoons", "hit_limit_artillery")
+"""The options :func:`base_limit` reads."""
 
 
 def base_limit(unit: Unit, options: Mapping[str, Any]) -> int:
@@ -113,37 +125,56 @@ def hit_limit(
     table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]
 ) -> HitLimit:
     """The number of hits at which ``unit`` routs, as things stand."""
+    cover, river, support = _raised(table, state, unit, options)
+    increases: list[str] = []
+    if cover:
+        increases.append("cover: dragoons in a town or hedged field")
+    if river:
+        increases.append("river: defending it against enemies across")
+    if support:
+        increases.append("support: two similar units within 3\"")
+    return HitLimit(base_limit(unit, options), tuple(increases))
+
+
+def routs(table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]) -> bool:
+    """Does ``unit`` rout now: has it taken its :func:`hit_limit` in hits?"""
+    cover, river, support = _raised(table, state, unit, options)
+    return piece(unit).hits >= base_limit(unit, options) + int(cover) + int(river) + int(support)
+
+
+def _raised(
+    table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]
+) -> tuple[bool, bool, bool]:
+    """Whether cover, a river and support each raise ``unit``'s hit limit now."""
     key = ("standing", unit.id, id(options))
     standing: tuple[bool, bool] | None = state.recall(key, unit)
     if standing is None:
         # What depends only on the pieces within 3" (remembered until one of them moves);
         # who fought whom this turn is read fresh below.
         in_cover = unit.kind is UnitKind.DRAGOONS and is_in_cover(table, unit, options)
-        standing = (in_cover, len(supporters(state, unit)) >= 2)
+        standing = (in_cover, is_supported(state, unit))
         state.remember(key, unit, SUPPORT_RANGE, standing)
     in_cover, supported = standing
-    increases: list[str] = []
-    if in_cover and cover_kept(state, unit, options):
-        increases.append("cover: dragoons in a town or hedged field")
-    if is_defending_river(table, state, unit):
-        increases.append("river: defending it against enemies across")
-    if supported:
-        increases.append("support: two similar units within 3\"")
-    return HitLimit(base_limit(unit, options), tuple(increases))
+    cover = in_cover and cover_kept(state, unit, options)
+    return cover, is_defending_river(table, state, unit), supported
+
+
+def at_base_limit(state: GameState, options: Mapping[str, Any]) -> tuple[Unit, ...]:
+    """The troops in play with hits at or over their base limit, in play order: the only
+    ones that may rout, as cover, rivers and support only ever raise a limit."""
+    def test(u: Unit) -> bool:
+        hits = piece(u).hits
+        return u.kind is not UnitKind.COMMANDER and hits != 0 and hits >= base_limit(u, options)
+
+    key = ("at_base_limit", *(options[name] for name in BASE_LIMITS))
+    return state.pieces_where(key, test)
 
 
 def reassess(tx: Tx, options: Mapping[str, Any]) -> None:
     """Routing: "whenever a unit's situation changes ... reassess immediately". Routs can
     cascade (a routed unit no longer supports), so repeat until nothing more routs."""
     while True:
-        # Cover, rivers and support only ever raise a limit, so a unit below its base
-        # limit cannot rout and needs no closer look.
-        routed = [
-            u
-            for u in tx.state.iter_troops()
-            if piece(u).hits and piece(u).hits >= base_limit(u, options)
-            and piece(u).hits >= hit_limit(tx.table, tx.state, u, options).value
-        ]
+        routed = [u for u in at_base_limit(tx.state, options) if routs(tx.table, tx.state, u, options)]
         if not routed:
             return
         for u in routed:
