@@ -67,6 +67,9 @@ class MovePlan:
     def __hash__(self) -> int:
         return hash(self._fields())
 
+    def __reduce__(self) -> tuple[type[MovePlan], tuple[Unit, Base, Base, tuple[Point, ...], Base]]:
+        return (MovePlan, self._fields())
+
     def __repr__(self) -> str:
         return (f"MovePlan(unit={self.unit!r}, start={self.start!r}, after_pivot={self.after_pivot!r}, "
                 f"points={self.points!r}, end={self.end!r})")
