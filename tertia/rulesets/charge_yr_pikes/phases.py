@@ -95,19 +95,7 @@ def begin_fire_step(tx: Tx, tables: Tables, options: Mapping[str, Any], index: i
 
 
 def shooters(state: GameState, side: str, step: str) -> list[Unit]:
-    """The units of ``side`` that may be given fire orders in ``step``: found once for a
-    state (a player tries orders for them one by one, and each order judged asks)."""
-    key = (_SHOOTERS, side, step)
-    found: tuple[Unit, ...] | None = state.cache.get(key)
-    if found is None:
-        found = state.cache[key] = tuple(_shooters(state, side, step))
-    return list(found)
-
-
-_SHOOTERS = "cyp shooters"
-
-
-def _shooters(state: GameState, side: str, step: str) -> list[Unit]:
+    """The units of ``side`` that may be given fire orders in ``step``."""
     charging = {c[0] for c in game_data(state).charges}
     out: list[Unit] = []
     for u in state.iter_troops(side):

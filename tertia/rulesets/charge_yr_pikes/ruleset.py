@@ -424,8 +424,10 @@ class ChargeYrPikes(RuleSet):
     of hidden pieces (moving on the card, moved, reformed, places) are read only for the
     acting piece, which is in play and so not hidden from its side; the other side's fire
     orders are not read, only whether the acting unit has its own (the side giving orders
-    is the side to act). ``tests/test_judged_alike.py`` holds every action the doctrine
-    tries in whole battles to it."""
+    is the side to act). An odds question is left out: it is asked only of a position
+    readied for it, which no player plays on (one naming a hidden piece is refused on
+    both, if for different reasons). ``tests/test_judged_alike.py`` holds every action
+    the doctrine tries in whole battles to it."""
 
     def event_visible_to(self, event: Event, side: str) -> bool:
         return observation.visible_to(event, side)
