@@ -494,7 +494,17 @@ class GameState:
             self.measured.put(key, Measured(unit.id, reach, value))
 
     def marked(self, name: str) -> tuple[str, ...]:
-        return self.marks.get(name, ())
+        found = self._mark(name)
+        return () if found is None else found
+
+    def _mark(self, name: str) -> tuple[str, ...] | None:
+        marks = self.marks
+        if isinstance(marks, dict):
+            # marks are asked of every unit, many times an action: a dict's own lookup is
+            # quicker in compiled code than a mapping's
+            found: tuple[str, ...] | None = marks.get(name)
+            return found
+        return marks.get(name)
 
     def value(self, key: str, default: Any = None) -> Any:
         """A game-wide value of the rule set, by the key its events write (a field of
@@ -520,7 +530,7 @@ class GameState:
         return self.evolve(own=written(own, values))
 
     def is_marked(self, name: str, ident: str) -> bool:
-        found = self.marks.get(name)
+        found = self._mark(name)
         if found is None:
             return False
         if len(found) <= MARK_SCAN:
