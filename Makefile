@@ -40,9 +40,12 @@ typecheck: $(DEV_STAMP)
 
 # The compiled modules' doctests document their sources, so they run from the sources
 # (TERTIA_PURE_PYTHON=1) in a second pass; the first leaves them out (see conftest.py).
+# The checks keep Python's bytecode and pytest's rewritten tests in __pycache__ (ignored
+# by git) even where PYTHONDONTWRITEBYTECODE is set: every worker, and every Tertia the
+# tests start in a subprocess, then reads them instead of compiling each source again.
 unit: $(DEV_STAMP)
-	$(BIN)/pytest -n 2 --dist loadgroup --doctest-modules tertia tests
-	TERTIA_PURE_PYTHON=1 $(BIN)/pytest --doctest-modules $(COMPILED_SOURCES)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist loadgroup --doctest-modules tertia tests
+	PYTHONDONTWRITEBYTECODE= TERTIA_PURE_PYTHON=1 $(BIN)/pytest --doctest-modules $(COMPILED_SOURCES)
 
 # Rewrite the golden transcripts (tests/golden/) after an intended change in play; the
 # diff is the change to review. `make golden RULES=d3-cards` rewrites one rule set's.
