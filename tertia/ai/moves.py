@@ -165,8 +165,15 @@ TOUCHING = 0.05
 rules judge any overlap)."""
 
 
-def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: float = 44.0,
-            turn_reach: float = 0.0, turn_beyond: float = 60.0, ahead: float | None = None,
+STRIDE_ARC = 44.0
+"""Degrees either side of the unit's facing (or of ``ahead``) a stride may head, by default."""
+
+TURN_BEYOND = 60.0
+"""Degrees off the goal beyond which a stride may turn to face it first, by default."""
+
+
+def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: float = STRIDE_ARC,
+            turn_reach: float = 0.0, turn_beyond: float = TURN_BEYOND, ahead: float | None = None,
             table: tuple[float, float] | None = None) -> list[Stride]:
     """Straight moves towards ``goal``, best first, judged by how far the way is clear
     (:func:`free_run`: friends stop it at contact, enemies just inside 3"): the heading
@@ -187,7 +194,7 @@ def makes_headway(state: GameState, unit: Unit, goal: Point, reach: float, least
     ``goal``? The headings are laid out in the same order, and the first that does ends
     the search."""
     return any(s.progress >= least
-               for s in _laid_out(state, unit, goal, reach, 44.0, 0.0, 60.0, ahead, table))
+               for s in _laid_out(state, unit, goal, reach, STRIDE_ARC, 0.0, TURN_BEYOND, ahead, table))
 
 
 def _laid_out(state: GameState, unit: Unit, goal: Point, reach: float, arc: float, turn_reach: float,
@@ -299,7 +306,7 @@ def _longest_legal(game: Game, state: GameState, build: Callable[[float], Move],
 
 
 def advance_towards(game: Game, state: GameState, unit: Unit, goal: Point, reach: float, *,
-                    arc: float = 44.0, turn_reach: float = 0.0, least: float = MIN_STEP,
+                    arc: float = STRIDE_ARC, turn_reach: float = 0.0, least: float = MIN_STEP,
                     tries: int = 2, ahead: float | None = None) -> Move | None:
     """The legal move that brings the unit nearest ``goal`` among the best ``tries``
     :func:`strides` (round a friend in the way rather than into it), each tried at its

@@ -81,7 +81,7 @@ class Memo:
         changed: the facts about it, and those about every piece within their reach of any
         of its ``places`` (each a centre and half-diagonal; a cut on bounding circles, so
         never too little)."""
-        if not self._facts and not self._anywhere:
+        if not self:
             return self
         facts = dict(self._facts)
         facts.pop(gone, None)
