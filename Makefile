@@ -40,12 +40,14 @@ typecheck: $(DEV_STAMP)
 
 # The compiled modules' doctests document their sources, so they run from the sources
 # (TERTIA_PURE_PYTHON=1) in a second pass; the first leaves them out (see conftest.py).
-# The checks keep Python's bytecode and pytest's rewritten tests in __pycache__ (ignored
-# by git) even where PYTHONDONTWRITEBYTECODE is set: every worker, and every Tertia the
-# tests start in a subprocess, then reads them instead of compiling each source again.
+# The checks keep Python's bytecode and pytest's rewritten tests under the virtualenv
+# (CHECKS_BYTECODE, not beside the sources) even where PYTHONDONTWRITEBYTECODE is set:
+# every worker, and every Tertia the tests start in a subprocess, then reads them instead
+# of compiling each source again.
+CHECKS_BYTECODE := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
 unit: $(DEV_STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist loadgroup --doctest-modules tertia tests
-	PYTHONDONTWRITEBYTECODE= TERTIA_PURE_PYTHON=1 $(BIN)/pytest --doctest-modules $(COMPILED_SOURCES)
+	$(CHECKS_BYTECODE) $(BIN)/pytest -n 2 --dist loadgroup --doctest-modules tertia tests
+	$(CHECKS_BYTECODE) TERTIA_PURE_PYTHON=1 $(BIN)/pytest --doctest-modules $(COMPILED_SOURCES)
 
 # Rewrite the golden transcripts (tests/golden/) after an intended change in play; the
 # diff is the change to review. `make golden RULES=d3-cards` rewrites one rule set's.

@@ -34,7 +34,8 @@ def test_an_unknown_id_names_the_known_ones() -> None:
 def test_a_plugin_module_named_in_the_environment_is_loaded() -> None:
     code = "from tertia.rulesets import ruleset_ids; print(ruleset_ids())"
     env_missing = {"TERTIA_RULESETS": "no_such_module_anywhere", "PATH": ""}
-    failed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    # -B: with an environment of its own, nothing would keep its bytecode out of the sources
+    failed = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True, text=True,
                             env={**env_missing, "TERTIA_PURE_PYTHON": "1"})
     assert failed.returncode != 0
     assert "TERTIA_RULESETS: cannot import 'no_such_module_anywhere'" in failed.stderr
