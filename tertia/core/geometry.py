@@ -74,23 +74,18 @@ class Base:
 
     __slots__ = ("_corners", "_hash", "depth", "facing", "radius", "width", "x", "y")
 
-    def __init__(self, x: float, y: float, facing: float, width: float, depth: float) -> None:
+    def __init__(self, x: float, y: float, facing: float, width: float, depth: float,
+                 radius: float = -1.0) -> None:
         self.x: Final = x
         self.y: Final = y
         self.facing: Final = facing
         self.width: Final = width
         self.depth: Final = depth
-        fx, fy = heading_vector(facing)
-        rx, ry = fy, -fx  # right-hand vector
-        hw, hd = width / 2.0, depth / 2.0
-        self._corners: Final[Polygon] = (
-            (x + fx * hd - rx * hw, y + fy * hd - ry * hw),
-            (x + fx * hd + rx * hw, y + fy * hd + ry * hw),
-            (x - fx * hd + rx * hw, y - fy * hd + ry * hw),
-            (x - fx * hd - rx * hw, y - fy * hd - ry * hw),
-        )
-        self.radius: Final = 0.5 * math.hypot(width, depth)
-        self._hash: Final = hash((x, y, facing, width, depth))
+        # ``radius`` is passed on by a base of the same size (see :meth:`moved_to`)
+        self.radius: Final = 0.5 * math.hypot(width, depth) if radius < 0.0 else radius
+        # Worked out when first asked: most bases (a move weighed, a unit evolved) never are.
+        self._corners: Polygon | None = None
+        self._hash = -1
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Base):
@@ -99,7 +94,10 @@ class Base:
                 and self.width == other.width and self.depth == other.depth)
 
     def __hash__(self) -> int:
-        return self._hash
+        found = self._hash
+        if found == -1:  # never a tuple's hash
+            found = self._hash = hash((self.x, self.y, self.facing, self.width, self.depth))
+        return found
 
     def __repr__(self) -> str:
         return (f"Base(x={self.x!r}, y={self.y!r}, facing={self.facing!r}, "
@@ -118,10 +116,23 @@ class Base:
         >>> [tuple(round(c, 6) for c in p) for p in Base(0, 0, 0, 4, 2).corners()]
         [(-2.0, 1.0), (2.0, 1.0), (2.0, -1.0), (-2.0, -1.0)]
         """
-        return self._corners
+        found = self._corners
+        if found is None:
+            x, y, width, depth = self.x, self.y, self.width, self.depth
+            fx, fy = heading_vector(self.facing)
+            rx, ry = fy, -fx  # right-hand vector
+            hw, hd = width / 2.0, depth / 2.0
+            found = self._corners = (
+                (x + fx * hd - rx * hw, y + fy * hd - ry * hw),
+                (x + fx * hd + rx * hw, y + fy * hd + ry * hw),
+                (x - fx * hd + rx * hw, y - fy * hd + ry * hw),
+                (x - fx * hd - rx * hw, y - fy * hd - ry * hw),
+            )
+        return found
 
     def moved_to(self, x: float, y: float, facing: float | None = None) -> Base:
-        return Base(x, y, self.facing if facing is None else facing, self.width, self.depth)
+        return Base(x, y, self.facing if facing is None else facing, self.width, self.depth,
+                    self.radius)
 
     def front_centre(self) -> Point:
         fx, fy = heading_vector(self.facing)
@@ -204,10 +215,12 @@ def polygon_contains_point(poly: Polygon, p: Point) -> bool:
     """Point in a convex polygon (either winding), boundary included."""
     sign = 0
     n = len(poly)
+    qx, qy = p
+    x2, y2 = poly[0]
     for i in range(n):
-        x1, y1 = poly[i]
-        x2, y2 = poly[(i + 1) % n]
-        cross = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+        x1, y1 = x2, y2
+        x2, y2 = poly[i + 1] if i + 1 < n else poly[0]
+        cross = (x2 - x1) * (qy - y1) - (y2 - y1) * (qx - x1)
         if abs(cross) < 1e-12:
             continue
         s = 1 if cross > 0 else -1
@@ -393,25 +406,25 @@ def path_length(points: Sequence[Point]) -> float:
 
 
 
-def _counter_clockwise_from_lowest(poly: Sequence[Point]) -> list[Point]:
+def _counter_clockwise_from_lowest(poly: Polygon) -> Polygon:
     """A convex polygon's vertices counter-clockwise, starting at the lowest (then leftmost)."""
-    pts = list(poly) if _twice_signed_area(poly) > 0 else list(reversed(poly))
+    pts = poly if _twice_signed_area(poly) > 0 else poly[::-1]
     start = 0
+    lx, ly = pts[0]
     for i in range(1, len(pts)):
         x, y = pts[i]
-        lx, ly = pts[start]
         if y < ly or (y == ly and x < lx):
-            start = i
-    return pts[start:] + pts[:start]
+            start, lx, ly = i, x, y
+    return pts[start:] + pts[:start] if start else pts
 
 
-def _twice_signed_area(poly: Sequence[Point]) -> float:
+def _twice_signed_area(poly: Polygon) -> float:
     """Twice the signed area of a polygon: positive when its vertices run counter-clockwise."""
-    n = len(poly)
     total = 0.0
-    for i in range(n):
-        x0, y0 = poly[i]
-        x1, y1 = poly[i + 1] if i + 1 < n else poly[0]
+    x1, y1 = poly[0]
+    for i in range(len(poly)):
+        x0, y0 = x1, y1
+        x1, y1 = poly[i + 1] if i + 1 < len(poly) else poly[0]
         total += x0 * y1 - x1 * y0
     return total
 
@@ -420,21 +433,28 @@ def minkowski_difference(fixed: Polygon, moving: Polygon) -> Polygon:
     """The convex polygon of offsets ``v`` for which ``moving + v`` meets ``fixed``: the
     Minkowski sum of ``fixed`` and the reflected ``moving``, merged edge by edge."""
     p = _counter_clockwise_from_lowest(fixed)
-    q = _counter_clockwise_from_lowest([(-x, -y) for x, y in moving])
+    q = _counter_clockwise_from_lowest(tuple([(-x, -y) for x, y in moving]))
     n, m = len(p), len(q)
-    p = p + p[:2]
-    q = q + q[:2]
+    # each polygon's current vertex and the next, walked round (the next of the last is the first)
+    px, py = p[0]
+    qx, qy = q[0]
+    pnx, pny = p[1 % n]
+    qnx, qny = q[1 % m]
     out: list[Point] = []
     i = j = 0
     while i < n or j < m:
-        out.append((p[i][0] + q[j][0], p[i][1] + q[j][1]))
-        ex, ey = p[i + 1][0] - p[i][0], p[i + 1][1] - p[i][1]
-        fx, fy = q[j + 1][0] - q[j][0], q[j + 1][1] - q[j][1]
+        out.append((px + qx, py + qy))
+        ex, ey = pnx - px, pny - py
+        fx, fy = qnx - qx, qny - qy
         cross = ex * fy - ey * fx
         if cross >= 0 and i < n:
             i += 1
+            px, py = pnx, pny
+            pnx, pny = p[(i + 1) % n]
         if cross <= 0 and j < m:
             j += 1
+            qx, qy = qnx, qny
+            qnx, qny = q[(j + 1) % m]
     return tuple(out)
 
 
@@ -444,8 +464,11 @@ def point_polygon_distance(poly: Polygon, p: Point) -> float:
         return 0.0
     n = len(poly)
     best = math.inf
+    b = poly[0]
     for i in range(n):
-        d = point_segment_distance(p, poly[i], poly[i + 1] if i + 1 < n else poly[0])
+        a = b
+        b = poly[i + 1] if i + 1 < n else poly[0]
+        d = point_segment_distance(p, a, b)
         if d < best:
             best = d
     return best
@@ -473,9 +496,10 @@ def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: 
         # along a straight slide is convex, so once opening it keeps opening).
         return math.inf if point_polygon_distance(m, (ux * 1e-3, uy * 1e-3)) > start + 1e-9 else 0.0
     best = math.inf
+    bx, by = m[0]
     for i in range(n):
-        ax, ay = m[i]
-        bx, by = m[(i + 1) % n]
+        ax, ay = bx, by
+        bx, by = m[i + 1] if i + 1 < n else m[0]
         ex, ey = bx - ax, by - ay
         length = math.hypot(ex, ey)
         if length > 0.0:
@@ -486,16 +510,16 @@ def first_contact(moving: Polygon, fixed: Polygon, direction: Point, clearance: 
             if abs(denom) > 1e-12:
                 t = (ox * ey - oy * ex) / denom
                 s = (ox * uy - oy * ux) / denom
-                if t >= 0.0 and 0.0 <= s <= 1.0:
-                    best = min(best, t)
+                if t >= 0.0 and 0.0 <= s <= 1.0 and t < best:
+                    best = t
         # The rounded corner at vertex a: |t*u - a| = clearance.
         b = ux * ax + uy * ay
         c = ax * ax + ay * ay - clearance * clearance
         disc = b * b - c
         if disc >= 0.0:
             t = b - math.sqrt(disc)
-            if t >= 0.0:
-                best = min(best, t)
+            if t >= 0.0 and t < best:
+                best = t
     return best
 
 
