@@ -398,6 +398,27 @@ def facing_towards(base: Base, p: Point) -> float:
     return bearing(base.centre, p)
 
 
+def bounding_box(points: Sequence[Point]) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) round some points, in one pass: each bound is the first
+    point to reach it, as ``min`` and ``max`` give.
+
+    >>> bounding_box([(1.0, 5.0), (-2.0, 3.0), (4.0, 3.5)])
+    (-2.0, 3.0, 4.0, 5.0)
+    """
+    x0, y0 = points[0]
+    x1, y1 = x0, y0
+    for x, y in points:
+        if x < x0:
+            x0 = x
+        elif x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        elif y > y1:
+            y1 = y
+    return (x0, y0, x1, y1)
+
+
 def path_length(points: Sequence[Point]) -> float:
     """Length of a polyline."""
     return sum(

@@ -21,15 +21,9 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry.base import BaseGeometry
 
-from tertia.core.geometry import Point, Polygon
+from tertia.core.geometry import Point, Polygon, bounding_box
 
 Box = tuple[float, float, float, float]
-
-
-def _box(points: Sequence[Point]) -> Box:
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points]
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _crossing(a: Point, b: Point, c: Point, d: Point) -> float | None:
@@ -204,7 +198,7 @@ class Battlefield:
     def may_meet(self, kind: str, points: Sequence[Point]) -> bool:
         """Might a path through ``points`` meet ground of this kind? False only when the
         path's bounding box misses every piece of it: a cheap first cut."""
-        return bool(points) and bool(self._near(kind, _box(points)))
+        return bool(points) and bool(self._near(kind, bounding_box(points)))
 
     def contains_point(self, kind: str, p: Point) -> bool:
         """Is the point on ground of this kind (boundary included)?"""
@@ -235,7 +229,7 @@ class Battlefield:
     def features_overlapping(self, kind: str, footprint: Polygon) -> list[int]:
         """Indexes, among the features of ``kind`` in the order given, of those a footprint
         shares area with (touching does not count)."""
-        x0, y0, x1, y1 = _box(footprint)
+        x0, y0, x1, y1 = bounding_box(footprint)
         found: list[int] = []
         poly: ShapelyPolygon | None = None
         index = -1
@@ -254,7 +248,7 @@ class Battlefield:
         return self._overlaps(kind, footprint)
 
     def _overlaps(self, key: object, footprint: Polygon) -> bool:
-        near = self._near(key, _box(footprint))
+        near = self._near(key, bounding_box(footprint))
         if not near:
             return False
         poly = ShapelyPolygon(footprint)
@@ -283,7 +277,7 @@ class Battlefield:
         if road is None or len(points) < 2:
             return False
         g, (r0, s0, r1, s1) = road
-        x0, y0, x1, y1 = _box(points)
+        x0, y0, x1, y1 = bounding_box(points)
         if x0 < r0 or y0 < s0 or x1 > r1 or y1 > s1:
             return False
         return bool(g.covers(LineString(points)))
@@ -318,7 +312,7 @@ class Battlefield:
     def climbs(self, points: Sequence[Point]) -> bool:
         """Does a path reach higher ground anywhere along it than just before? Checked on
         each side of every place the path crosses a hill's edge."""
-        if len(points) < 2 or not self._near(TerrainKind.HILL, _box(points)):
+        if len(points) < 2 or not self._near(TerrainKind.HILL, bounding_box(points)):
             return False
         edges = self._hill_edges()
         crossings: list[float] = []  # distances along the path

@@ -21,6 +21,7 @@ from tertia.core.geometry import (
     Polygon,
     angle_between,
     bearing,
+    bounding_box,
     path_length,
     point_segment_distance,
     polygon_distance,
@@ -113,9 +114,7 @@ class MovePlan:
         circle, it holds every area the move sweeps, the end included."""
         box = self._box
         if box is None:
-            xs, ys = [x for x, _ in self.points], [y for _, y in self.points]
-            box = (min(xs), min(ys), max(xs), max(ys))
-            self._box = box
+            box = self._box = bounding_box(self.points)
         return box
 
     def may_touch(self, base: Base) -> bool:

@@ -207,9 +207,7 @@ def _enemy_zone_violations(
                     f"away; this move is {off:.0f} degrees off directly away (at most {tolerance:g})",
                     clauses.ENEMY_UNITS)]
     legs = list(itertools.pairwise(plan.points))
-    xs = [p[0] for p in plan.points]
-    ys = [p[1] for p in plan.points]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    x0, y0, x1, y1 = plan.box()
     enemy = state.opponent(unit.side)
     for e in state.near(x0, y0, x1, y1, ENEMY_ZONE + unit.base.radius):
         if e.side != enemy or e.kind is UnitKind.COMMANDER or e in close:
