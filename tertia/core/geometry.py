@@ -250,13 +250,14 @@ def _vertices_to_edges(points: Polygon, poly: Polygon) -> float:
     best = math.inf
     for p in points:
         px, py = p
+        bx, by = poly[0]
         for i in range(n):
-            ax, ay = poly[i]
-            bx, by = poly[(i + 1) % n]
+            ax, ay = bx, by
+            bx, by = poly[i + 1] if i + 1 < n else poly[0]
             ex, ey = bx - ax, by - ay
             if sign * (ex * (py - ay) - ey * (px - ax)) > 1e-9 * (abs(ex) + abs(ey)):
                 continue  # p is clearly on the inner side of this edge's line
-            d = point_segment_distance(p, poly[i], poly[(i + 1) % n])
+            d = point_segment_distance(p, (ax, ay), (bx, by))
             if d < best:
                 best = d
     return best
