@@ -39,6 +39,8 @@ MUSKET_STANDOFF = 10.0
 """Foot advance to about 10" from their target: in range, short of contact."""
 PIVOT_BEFORE = 25.0
 """Degrees off the goal before a unit pivots rather than sliding obliquely."""
+CHARGE_WORTH = 0.6
+"""The least a charge must be worth (expected hits, weighed) to be made."""
 
 
 def expected_d3(modifiers: Sequence[Modifier], doubled: bool = False) -> float:
@@ -182,32 +184,36 @@ class D3Doctrine:
     # --- charging ------------------------------------------------------------------------
 
     def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
-        ruleset = _rules(game)
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         enemy = view.opponent(unit.side)
         targets = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
                    if e.side == enemy and not e.is_commander
                    and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
         blockers = charge_blockers(view, unit, targets)
-        best: tuple[float, str, Move] | None = None
+        # The allowed charge of greatest (value, target id), if worth making: each charge
+        # weighed first, then the rules asked of them best first, until one is allowed.
+        charges: list[tuple[float, str, Move]] = []
         for e in targets:
             for aim in _face_centres(e):
                 move = charge_towards(view, unit, e, aim, blockers)
-                if move is None or not game.is_legal(view, move):
-                    continue
-                if not self._keeps_together(game, view, unit, move):
-                    continue
-                end = plan_move(unit, move).end
-                there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
-                mods = ruleset.melee_modifiers(game.table, view, there, e)
-                flank = face_towards(e.base, (end.x, end.y)) is not Face.FRONT
-                value = self._worth(game, e, expected_d3(mods, flank))
-                value = self._charge_value(game, e, value)
-                if best is None or (value, e.id) > best[:2]:
-                    best = (value, e.id, move)
-        if best is None or best[0] < 0.6:
-            return None
-        return best[0], best[2]
+                if move is not None:
+                    charges.append((self._charge_worth(game, view, unit, e, move), e.id, move))
+        charges.sort(key=_value_and_id, reverse=True)
+        for value, _, move in charges:
+            if value < CHARGE_WORTH:
+                return None
+            if game.is_legal(view, move) and self._keeps_together(game, view, unit, move):
+                return value, move
+        return None
+
+    def _charge_worth(self, game: Game, view: GameState, unit: Unit, target: Unit, move: Move) -> float:
+        """What ``move``, a charge of ``unit`` at ``target``, is worth: the hits expected
+        of the melee where it ends, weighed as the rule set weighs a charge."""
+        end = plan_move(unit, move).end
+        there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
+        mods = _rules(game).melee_modifiers(game.table, view, there, target)
+        flank = face_towards(target.base, (end.x, end.y)) is not Face.FRONT
+        return self._charge_value(game, target, self._worth(game, target, expected_d3(mods, flank)))
 
     # --- advancing -----------------------------------------------------------------------
 
