@@ -19,7 +19,7 @@ PER_SIDE = "per_side"
 _FIELDS: dict[type, dict[str, bool]] = {}
 """Each record class's fields in order, with whether each is kept per side."""
 
-_SLOT_OF: dict[tuple[type, str], tuple[str, str | None] | None] = {}
+_SLOT_OF: dict[type, dict[str, tuple[str, str | None] | None]] = {}
 """Where each key a class was asked for lives (rules ask for the same few keys all game)."""
 
 
@@ -38,9 +38,11 @@ def fields_of(cls: type) -> dict[str, bool]:
 def slot_of(cls: type, key: str) -> tuple[str, str | None] | None:
     """The field ``key`` names in ``cls`` and the side for a per-side entry; None if the
     class does not keep it."""
-    where = (cls, key)
-    if where in _SLOT_OF:
-        return _SLOT_OF[where]
+    known_keys = _SLOT_OF.get(cls)
+    if known_keys is None:
+        known_keys = _SLOT_OF[cls] = {}
+    elif key in known_keys:
+        return known_keys[key]
     known = fields_of(cls)
     found: tuple[str, str | None] | None
     if key in known:
@@ -48,7 +50,7 @@ def slot_of(cls: type, key: str) -> tuple[str, str | None] | None:
     else:
         name, colon, side = key.partition(":")
         found = (name, side) if colon and side and known.get(name) else None
-    _SLOT_OF[where] = found
+    known_keys[key] = found
     return found
 
 
@@ -72,6 +74,10 @@ def lookup(record: Any, key: str, default: Any = None) -> Any:
 
 def replaced(record: Any, changes: Mapping[str, Any]) -> Any:
     """``record`` with the fields in ``changes`` replaced: a copy field by field."""
+    return _copy(record, changes if isinstance(changes, dict) else dict(changes))
+
+
+def _copy(record: Any, changes: dict[str, Any]) -> Any:
     cls = type(record)
     names = _COPIED.get(cls)
     if names is None:
@@ -98,7 +104,7 @@ def written(record: Any, values: Mapping[str, Any]) -> Any:
             entries[side] = kept
             kept = entries
         changes[name] = kept
-    return replaced(record, changes)
+    return _copy(record, changes)
 
 
 def frozen_value(value: Any) -> Any:
