@@ -227,6 +227,12 @@ class D3RuleSet(RuleSet):
         return [Violation(CoreCode.UNKNOWN_ACTION,
                           f"{type(action).__name__} is not an action of {self.id}", c.sequence)]
 
+    def surely_refused(self, table: Battlefield, state: GameState, action: Action) -> bool:
+        """A move that ends touching an enemy after a turn no charge may make is illegal
+        whatever else ``validate`` finds first (:func:`movement.breaks_charge_turn`)."""
+        return isinstance(action, Move) and movement.is_judged(state, action) and (
+            movement.breaks_charge_turn(state, action))
+
     def _unit_problems(
         self, state: GameState, own: tuple[str, ...], others: tuple[str, ...] = ()
     ) -> list[Violation]:

@@ -275,6 +275,29 @@ def declared_target(end: Base, touching: list[Unit]) -> Unit:
     return min(touching, key=lambda t: (round(point_polygon_distance(t.base.corners(), front), 6), t.id))
 
 
+def is_judged(state: GameState, action: Move) -> bool:
+    """Whether a cheap test of refusal (``RuleSet.surely_refused``) can read ``action`` as
+    it stands: a piece of ``state`` moving through finite waypoints to finite facings
+    (``validate`` refuses any other first)."""
+    return action.unit in state.units and all(
+        math.isfinite(c) for p in action.waypoints for c in p) and all(
+        f is None or math.isfinite(f) for f in (action.face_before, action.face_after))
+
+
+def breaks_charge_turn(state: GameState, action: Move) -> bool:
+    """Whether ``action`` (one :func:`is_judged` reads) ends touching an enemy after a turn
+    no charge may make: more than 45 degrees at the start, any at the end, or a bend.
+    :func:`validate_move` refuses such a move whatever it finds first (its every path
+    reports some reason then, the contact rules' at the last). The turns are measured
+    first, the touch (the dearer test) only for a move that turns so."""
+    unit = state.units[action.unit]
+    plan = plan_move(unit, action)
+    first, last = turns(plan)
+    if len(plan.points) <= 2 and last <= TURN_TOLERANCE and first <= CHARGE_TURN_LIMIT + 1e-6:
+        return False
+    return bool(contacted(state, unit, plan.end))
+
+
 def _contact_problems(state: GameState, plan: MovePlan, rules: MoveRules) -> list[Violation]:
     c = rules.clauses
     unit = plan.unit

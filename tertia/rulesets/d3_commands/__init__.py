@@ -24,7 +24,7 @@ from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.hits import piece
 from tertia.rulesets.d3 import placement, weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
-from tertia.rulesets.d3.movement import MoveRules
+from tertia.rulesets.d3.movement import MoveRules, breaks_charge_turn, is_judged
 from tertia.rulesets.d3.victory import UNDEPLOYED
 from tertia.rulesets.d3_commands import clauses, commander, deployment, organisation, sequence, vocabulary
 from tertia.rulesets.d3_commands import melee as melee_rules
@@ -138,9 +138,11 @@ class D3Commands(D3RuleSet):
 
     def surely_refused(self, table: Battlefield, state: GameState, action: Action) -> bool:
         """A move the 12" rule refuses is illegal whatever else ``validate`` finds first
-        (its every path reports some reason then, the 12" rule's at the last)."""
-        return isinstance(action, Move) and own_movement.is_judged(state, action) and (
-            own_movement.breaks_near_enemy_rule(state, action, self.options))
+        (its every path reports some reason then, the 12" rule's at the last); so is one
+        the shared rules refuse as a charge (:meth:`D3RuleSet.surely_refused`)."""
+        return isinstance(action, Move) and is_judged(state, action) and (
+            own_movement.breaks_near_enemy_rule(state, action, self.options)
+            or breaks_charge_turn(state, action))
 
     def move_problems(self, table: Battlefield, state: GameState, action: Move) -> list[Violation]:
         return own_movement.near_enemy_problems(state, action, self.options) or (

@@ -3,7 +3,6 @@ enemy, and the 6" rule for a command's last unit to move."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,14 +38,6 @@ def unengaged_enemies_near(state: GameState, unit: Unit) -> list[Unit]:
 
 
 _UNENGAGED_NEAR = "d3-commands unengaged enemies near"
-
-
-def is_judged(state: GameState, action: Move) -> bool:
-    """Whether the 12" rule can judge ``action`` as it stands: a piece of ``state`` moving
-    through finite waypoints to finite facings (``validate`` refuses any other first)."""
-    return action.unit in state.units and all(
-        math.isfinite(c) for p in action.waypoints for c in p) and all(
-        f is None or math.isfinite(f) for f in (action.face_before, action.face_after))
 
 
 def near_enemy_problems(state: GameState, action: Move, options: Mapping[str, Any]) -> list[Violation]:
