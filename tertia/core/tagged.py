@@ -47,6 +47,17 @@ class Tagged:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            data[f.name] = plain(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            data[name] = plain(getattr(self, name))
         return data
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each tagged class's fields in declaration order, read once a class."""
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    found = _FIELD_NAMES.get(cls)
+    if found is None:
+        found = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return found
