@@ -86,6 +86,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rulesets.declare_thee_sir.victory",
     "tertia.rulesets.declare_thee_sir.stands",
     "tertia.rulesets.declare_thee_sir.edge",
+    "tertia.rulesets.declare_thee_sir.reach",
     "tertia.rulesets.declare_thee_sir.ai.judgement",
     "tertia.rulesets.declare_thee_sir.ai.generals",
     "tertia.rulesets.declare_thee_sir.ai.doctrine",

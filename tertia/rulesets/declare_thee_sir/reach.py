@@ -4,9 +4,10 @@
 target, determine if in range (to closest stand edge)." Ranges: "Infantry and dismounted
 dragoons fire 6 in + 1D6. Mounted fire 3 in + 1D6. Artillery fire 18 in + 1D6."
 
-The range is rolled for each shot (:func:`roll_range`). The target must lie in the arc of
-at least one of the firer's stands and be seen by it; the range is measured from the
-nearest such stand's edge to the nearest target stand's edge. Read so:
+The range is rolled for each shot (:func:`~tertia.rulesets.declare_thee_sir.fire.roll_range`:
+this module is compiled, and never touches a die). The target must lie in the arc of at
+least one of the firer's stands and be seen by it; the range is measured from the nearest
+such stand's edge to the nearest target stand's edge. Read so:
 
 - **arc**: 45 degrees either side of straight ahead from each stand's front edge
   (:func:`tertia.rules.formations.stands_in_arc`), a target stand in it counting.
@@ -22,9 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tertia.core.dice import D6
 from tertia.core.geometry import Base, base_distance
-from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import stands_in_arc
@@ -47,12 +46,6 @@ def base_range(unit: DtsUnit) -> int:
     if unit.is_gun:
         return ARTILLERY_RANGE
     return MOUNTED_RANGE if unit.is_mounted else FOOT_RANGE
-
-
-def roll_range(tx: Tx, firer_id: str) -> int:
-    """This shot's range: the firer's base range + 1D6 (one die, logged)."""
-    firer = tx.state.units[firer_id]
-    return base_range(unit_data(firer)) + tx.roll(D6, f"range: {firer.label}")
 
 
 @dataclass(frozen=True, slots=True)
