@@ -30,8 +30,8 @@ from tertia.rules.involuntary import Interpenetration, on_table, plan_slide
 from tertia.rules.movement import MovePlan, plan_move
 from tertia.rulesets.charge_yr_pikes.attached import lone_enemy_officers
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.movement import swing
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,9 @@ weapon: ``pike`` and ``shot`` for foot, ``men`` for horse, dragoons and gunners.
 stands follow from them (casualties are gathered "onto one stand as long as you keep like
 with like", so a weapon has whole stands and at most one casualty stand). Morale follows
 the shared convention (:mod:`tertia.rules.morale`): ``morale`` is ``None`` until the unit
-first tests ("The first time that a unit must test morale, consult this table").
+first tests ("The first time that a unit must test morale, consult this table"). A
+piece's and the game's values are read off the state with
+:mod:`~tertia.rulesets.charge_yr_pikes.values`.
 
 >>> from tertia.rulesets.charge_yr_pikes.troops import FOOT
 >>> u = CypUnit.of(FOOT)
@@ -24,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from tertia.core.ruledata import RuleData
-from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.troops import Troop
 
 LINE = "line"
@@ -246,11 +247,3 @@ class CypGame(RuleData):
     bonus: tuple[tuple[str, bool, tuple[str, ...]], ...] = ()
     steadied: tuple[tuple[str, str], ...] = ()
 
-
-def unit_data(unit: Unit) -> CypUnit:
-    """``unit``'s Charge yr Pikes! values (every piece under this rule set has them)."""
-    return unit.own  # type: ignore[return-value]  # asked for everywhere: no cast() call
-
-
-def game_data(state: GameState) -> CypGame:
-    return state.own  # type: ignore[return-value]

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes.data import game_data
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 TABLES_FILE = Path(__file__).with_name("tables.toml")
 

@@ -46,7 +46,6 @@ from tertia.core.events import UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.rules.morale import lose_points
 from tertia.rulesets.declare_thee_sir.chart import PB2D6, chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.modifiers import Modifier, fire_modifiers, total
 from tertia.rulesets.declare_thee_sir.points import (
@@ -59,6 +58,7 @@ from tertia.rulesets.declare_thee_sir.points import (
 from tertia.rulesets.declare_thee_sir.pushback import PushBack, push_back
 from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance
 from tertia.rulesets.declare_thee_sir.readings import BEFORE, FIRE_CHART, of_game
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 MUSKETRY = "musketry"
 ARTILLERY = "artillery"

@@ -28,8 +28,9 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import stands_in_arc
 from tertia.rules.sight import SIGHT_BLOCKERS, bases_across
-from tertia.rulesets.declare_thee_sir.data import DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.data import DtsUnit
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 FIRE_ARC = 45.0
 """Fire: "a 45* arc of fire", degrees either side of straight ahead."""

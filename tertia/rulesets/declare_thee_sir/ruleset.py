@@ -58,8 +58,6 @@ from tertia.rulesets.declare_thee_sir.data import (
     RALLY,
     DtsGame,
     DtsUnit,
-    game_data,
-    unit_data,
 )
 from tertia.rulesets.declare_thee_sir.events import (
     DECLARE,
@@ -95,6 +93,7 @@ from tertia.rulesets.declare_thee_sir.troops import (
     STANDS,
     StandSize,
 )
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 MOVING_OPTIONS = (ADVANCE, ADVANCE_AND_FIRE)
 MOUNT, DISMOUNT = "mount", "dismount"

@@ -18,11 +18,12 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.morale import DECLARE_LEVELS, PointsTable
 from tertia.rulesets.declare_thee_sir.chart import HOLD, chart_result, is_rout, push_dice
-from tertia.rulesets.declare_thee_sir.data import CARACOLE, unit_data
+from tertia.rulesets.declare_thee_sir.data import CARACOLE
 from tertia.rulesets.declare_thee_sir.melee import CLOSE_NEED
 from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers, total
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general, points_table
 from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 ROUT_WORTH = 3.0
 """A unit broken is worth this many morale points: it flees, and may leave the table."""
