@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -715,7 +716,10 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     generals go with it, turning as it turns, and are never in its way."""
     heading = bearing(unit.base.centre, target.base.centre)
     turned = unit.evolve(facing=heading)
-    slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
+    # It touches the target at the latest as its centre reaches the target's: a slide that
+    # far (and an inch) meets whatever stands in the way, and looks no further.
+    reach = math.dist(unit.base.centre, target.base.centre) + 1.0
+    slide = plan_slide(state, turned, heading=heading, distance=reach,
                        policy=Interpenetration.STOP, table=(table.width, table.depth),
                        ignore={g.id for g in attached_generals(state, unit.id)})
     stopper = slide.stopped_by
