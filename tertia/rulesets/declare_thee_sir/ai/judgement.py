@@ -48,14 +48,25 @@ def gap(a: Unit, b: Unit) -> float:
 def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
     """The enemy troops in play whose cheap distance (:func:`gap`) is within ``within``,
     nearest first; routing units last (they are no threat and no objective)."""
-    key = ("declare-thee-sir doctrine", "foes", unit.id, unit.base)
+    key = (_FOES, unit.id, unit.base)
     found: list[tuple[bool, float, str, Unit]] | None = state.cache.get(key)
     if found is None:  # asked again and again before each declaration
-        found = [(unit_data(e).routing, gap(unit, e), e.id, e)
-                 for e in state.iter_troops(state.opponent(unit.side))]
-        found.sort(key=lambda f: f[:3])
+        # and again once it is declared: the states between share every piece
+        held: tuple[object, list[tuple[bool, float, str, Unit]]] | None = state.recall(key, unit)
+        if held is not None and held[0] is state.units:
+            found = held[1]
+        else:
+            found = [(unit_data(e).routing, gap(unit, e), e.id, e)
+                     for e in state.iter_troops(state.opponent(unit.side))]
+            found.sort(key=lambda f: f[:3])
+            state.remember(key, unit, math.inf, (state.units, found))
         state.cache[key] = found
     return [e for _, apart, _, e in found if apart <= within]
+
+
+_FOES = "declare-thee-sir doctrine foes"
+"""The key of a unit's foes, nearest first, remembered for the pieces as they stand
+(``state.units``: no piece changed at all, routing included)."""
 
 
 def threatened(state: GameState, unit: Unit) -> bool:
