@@ -100,25 +100,14 @@ def _screens(state: GameState, ends: tuple[str, ...], stands: tuple[Base, ...]) 
     """The pieces that could stand in a line between any two of ``stands``: every piece
     in play but the units at the ``ends`` and command stands (which block neither sight
     nor fire) whose base comes within the box about those stands (every such line lies
-    in that box)."""
+    in that box), in the order of ``iter_units``."""
     xs = [x for s in stands for x, _ in s.corners()]
     ys = [y for s in stands for _, y in s.corners()]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    return [u for u in _blocking(state) if u.id not in ends
-            and x0 - u.base.radius <= u.x <= x1 + u.base.radius
-            and y0 - u.base.radius <= u.y <= y1 + u.base.radius]
-
-
-def _blocking(state: GameState) -> list[Unit]:
-    """The pieces in play that block sight and fire (all but command stands), found once
-    for a state: every line of fire looked at asks."""
-    found: list[Unit] | None = state.cache.get(_BLOCKING)
-    if found is None:
-        found = state.cache[_BLOCKING] = [u for u in state.iter_units() if not unit_data(u).is_general]
-    return found
-
-
-_BLOCKING = "declare-thee-sir pieces blocking sight"
+    return [u for u in state.near(x0, y0, x1, y1, 0.0)
+            if x0 - u.base.radius <= u.x <= x1 + u.base.radius
+            and y0 - u.base.radius <= u.y <= y1 + u.base.radius
+            and u.id not in ends and not unit_data(u).is_general]
 
 
 def _sees(table: Battlefield, stand: Base, aim: Base, screens: list[Unit]) -> bool:
