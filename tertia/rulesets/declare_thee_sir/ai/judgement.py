@@ -58,7 +58,7 @@ def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
         else:
             found = [(unit_data(e).routing, gap(unit, e), e.id, e)
                      for e in state.iter_troops(state.opponent(unit.side))]
-            found.sort(key=lambda f: f[:3])
+            found.sort()  # no two share an id: the pieces themselves are never compared
             state.remember(key, unit, math.inf, (state.units, found))
         state.cache[key] = found
     return [e for _, apart, _, e in found if apart <= within]
