@@ -62,30 +62,31 @@ class LineOfFire:
 def lines_of_fire(table: Battlefield, state: GameState, firer: Unit, target: Unit
                   ) -> tuple[LineOfFire, ...]:
     """Every pair of a firer's stand and a target's stand it may fire at. Remembered
-    while no piece moves, arrives or leaves (``GameState.remember``), for the same firer,
-    target and pieces about the lines: the commander's declaration, the doctrine and each
-    volley ask the same lines."""
-    ours, theirs = stands_of(firer), stands_of(target)
-    screens = _screens(state, (firer.id, target.id), (*ours, *theirs))
+    while no piece moves, arrives or leaves (``GameState.remember``, over the whole
+    table), for the same firer and target: the commander's declaration, the doctrine and
+    each volley ask the same lines. What else the lines depend on cannot change without
+    a piece moving, arriving or leaving (the pieces that screen them, where they stand;
+    which pieces are command stands, who never become troops)."""
     key = (_LINES, firer.id, target.id)
     held: _Held | None = state.recall(key, firer)
-    if held is not None and held[0] is table and held[1] is firer and held[2] is target and \
-            len(held[3]) == len(screens) and all(a is b for a, b in zip(held[3], screens, strict=True)):
-        return held[4]
+    if held is not None and held[0] is table and held[1] is firer and held[2] is target:
+        return held[3]
+    ours, theirs = stands_of(firer), stands_of(target)
+    screens = _screens(state, (firer.id, target.id), (*ours, *theirs))
     out: list[LineOfFire] = []
     for j, aim in enumerate(theirs):
         for i in stands_in_arc(ours, aim, FIRE_ARC):
             if _sees(table, ours[i], aim, screens):
                 out.append(LineOfFire(i, j, base_distance(ours[i], aim)))
     found = tuple(out)
-    state.remember(key, firer, math.inf, (table, firer, target, screens, found))
+    state.remember(key, firer, math.inf, (table, firer, target, found))
     return found
 
 
 _LINES = "declare-thee-sir lines of fire"
-_Held = tuple[Battlefield, Unit, Unit, list[Unit], tuple[LineOfFire, ...]]
-"""What a position remembers of a firer's lines: the table, the firer, the target and the
-pieces that could screen them, as they were, and the lines."""
+_Held = tuple[Battlefield, Unit, Unit, tuple[LineOfFire, ...]]
+"""What a position remembers of a firer's lines: the table, the firer and the target, as
+they were, and the lines."""
 
 
 def fire_distance(table: Battlefield, state: GameState, firer: Unit, target: Unit) -> float | None:
@@ -101,9 +102,18 @@ def _screens(state: GameState, ends: tuple[str, ...], stands: tuple[Base, ...]) 
     in play but the units at the ``ends`` and command stands (which block neither sight
     nor fire) whose base comes within the box about those stands (every such line lies
     in that box), in the order of ``iter_units``."""
-    xs = [x for s in stands for x, _ in s.corners()]
-    ys = [y for s in stands for _, y in s.corners()]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for s in stands:  # the box, in plain floats: no list of every corner made
+        for x, y in s.corners():
+            if x < x0:
+                x0 = x
+            if x > x1:
+                x1 = x
+            if y < y0:
+                y0 = y
+            if y > y1:
+                y1 = y
     return [u for u in state.near(x0, y0, x1, y1, 0.0)
             if x0 - u.base.radius <= u.x <= x1 + u.base.radius
             and y0 - u.base.radius <= u.y <= y1 + u.base.radius
