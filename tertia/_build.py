@@ -73,6 +73,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rules.formations",
     "tertia.rules.involuntary",
     "tertia.rulesets.charge_yr_pikes.values",
+    "tertia.rulesets.charge_yr_pikes.traits",
     "tertia.rulesets.charge_yr_pikes.charge_path",
     "tertia.rulesets.charge_yr_pikes.cards",
     "tertia.rulesets.charge_yr_pikes.stands",

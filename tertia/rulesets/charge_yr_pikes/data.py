@@ -23,16 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tertia.core.ruledata import RuleData
+from tertia.rulesets.charge_yr_pikes import traits
+from tertia.rulesets.charge_yr_pikes.traits import ROUTED as ROUTED  # a formation named with the others
 from tertia.rulesets.charge_yr_pikes.troops import Troop
 
 LINE = "line"
 COLUMN = "column"
 SQUARE = "square"
 DEPLOYED = "deployed"
-ROUTED = "routed"
 FORMATIONS = (LINE, COLUMN, SQUARE, DEPLOYED, ROUTED)
 """Formations A: "Lines, Columns, Squares, Deployed (in towns/forts) and Routed"."""
 
@@ -177,22 +178,23 @@ class CypUnit(RuleData):
     def stands_left(self) -> int:
         return self.pike_stands + self.shot_stands + _stands(self.men, self.per_stand)
 
-    @property
-    def is_officer(self) -> bool:
-        return self.rank is not None
+    if TYPE_CHECKING:
+        @property
+        def is_officer(self) -> bool: ...
 
-    @property
-    def is_gun(self) -> bool:
-        return self.gun is not None
+        @property
+        def is_gun(self) -> bool: ...
 
-    @property
-    def is_battery(self) -> bool:
-        """A field or heavy gun (a galloper goes with its regiment)."""
-        return self.gun in ("field", "heavy")
+        @property
+        def is_battery(self) -> bool: ...
 
-    @property
-    def routed(self) -> bool:
-        return self.formation == ROUTED
+        @property
+        def routed(self) -> bool: ...
+    else:  # compiled getters (see traits): asked at almost every step
+        is_officer = property(traits.is_officer)
+        is_gun = property(traits.is_gun)
+        is_battery = property(traits.is_battery)
+        routed = property(traits.routed)
 
     @property
     def under_half(self) -> bool:
