@@ -10,10 +10,10 @@ from tertia.core.game import Game
 from tertia.core.reducer import reduce
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
-from tertia.rulesets.declare_thee_sir.data import game_data
 from tertia.rulesets.declare_thee_sir.events import DECLARE, OptionDeclared, UnitActivated
 from tertia.rulesets.declare_thee_sir.ruleset import DeclareTheeSir
 from tertia.rulesets.declare_thee_sir.sequence import options_for
+from tertia.rulesets.declare_thee_sir.values import game_data
 
 from .support import P, R, unit
 

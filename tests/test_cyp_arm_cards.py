@@ -12,11 +12,11 @@ from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.cards import brigade_deck, moved_by
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.plunder import RETURNING
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.sequence import arm_card
 from tertia.rulesets.charge_yr_pikes.tables import Cards, default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .cyp_melee_support import DEPTH, dice_left, piece, state_of, tx_with
 from .test_cyp_command import _state

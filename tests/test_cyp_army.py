@@ -20,11 +20,11 @@ from tertia.rulesets.charge_yr_pikes.army import (
     fright_needs,
     take_fright,
 )
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.phases import ADJUSTMENTS, ARMY_MORALE, RALLIES, after_fire
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .cyp_pieces import piece, state, tx
 

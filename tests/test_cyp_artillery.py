@@ -26,8 +26,8 @@ from tertia.rulesets.charge_yr_pikes.artillery import (
     stands_deep,
     work_out_artillery,
 )
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import BALL, CANISTER, SILENCED, SILENT_TURN, FireCode, apply_fire
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_command import _state
 from .test_cyp_fire import TABLES, area, at, codes, field

@@ -16,11 +16,11 @@ from tertia.rulesets.charge_yr_pikes.actions import Breakthrough
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, BonusOffered, CloseCombatOver
 from tertia.rulesets.charge_yr_pikes.charge import BONUS, CLOSE, CLOSED_ON
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade, PhaseStep
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
 from tertia.rulesets.charge_yr_pikes.phases import after_fire
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .cyp_dice_support import ByPurpose
 from .test_cyp_setup import scenario

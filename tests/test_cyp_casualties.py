@@ -8,7 +8,7 @@ import pytest
 from tertia.core.dice import DiceDivergence, ScriptedDice
 from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.casualties import FiguresKilled, kill
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .test_cyp_command import _state
 

@@ -20,7 +20,6 @@ from tertia.rulesets.charge_yr_pikes.charge import (
     charge_fatigue,
     close_in,
 )
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.facing import (
     is_behind_front,
     is_flank_or_rear,
@@ -30,6 +29,7 @@ from tertia.rulesets.charge_yr_pikes.facing import (
 )
 from tertia.rulesets.charge_yr_pikes.phases import fight
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import Morale, dice_left, officer, piece, state_of, table_with, tx_with
 

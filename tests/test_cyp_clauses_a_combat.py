@@ -11,11 +11,11 @@ from tertia.core.actions import EndPhase
 from tertia.core.geometry import Base
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, BonusSpent
 from tertia.rulesets.charge_yr_pikes.charge import Charge
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.melee import resolve
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
 from tertia.rulesets.charge_yr_pikes.phases import after_close_combat, carry_out, combats, fight
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from . import cyp_morale_support as ms
 from . import test_cyp_melee as melee

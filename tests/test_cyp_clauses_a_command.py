@@ -11,11 +11,11 @@ from tertia.core.dice import ScriptedDice
 from tertia.core.events import PhaseBegan
 from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.command import dice_for
-from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded
 from tertia.rulesets.charge_yr_pikes.morale import morale_test, officer_bonus
 from tertia.rulesets.charge_yr_pikes.sequence import respond_for
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 from . import cyp_morale_support as ms
 from .test_cyp_command import _state

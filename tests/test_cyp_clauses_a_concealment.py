@@ -12,9 +12,9 @@ from tertia.core.geometry import base_distance, bases_overlap
 from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.concealment import UnitPlaced, hidden_pieces, stop_short
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from . import cyp_melee_support as melee
 from .test_cyp_concealment import K, P, _battle, _hidden, _on_card, _placed_at

@@ -10,7 +10,7 @@ import pytest
 from tertia.core.actions import Move
 from tertia.core.violations import CoreCode
 from tertia.rulesets.charge_yr_pikes.actions import Charge
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import piece
 from .test_cyp_dragoons import _dragoons_card

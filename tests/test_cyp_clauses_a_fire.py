@@ -16,11 +16,11 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.artillery import artillery_problems, penetration, work_out_artillery
 from tertia.rulesets.charge_yr_pikes.casualties import FiguresKilled
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import BALL, CANISTER, FireCode, apply_fire
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
 from tertia.rulesets.charge_yr_pikes.phases import work_out_fire
 from tertia.rulesets.charge_yr_pikes.tables import default_tables, tables_with
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_artillery import gun_and_target
 from .test_cyp_fire import GALLOPER, OPEN, TABLES, at, codes, facing_off, field, line, volley

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tertia.rulesets.charge_yr_pikes.army import take_fright
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_pieces import piece, state, tx
 from .test_cyp_army import TABLES, _army, _test, _told

@@ -11,8 +11,8 @@ from tertia.core.actions import Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.violations import CoreCode
 from tertia.rulesets.charge_yr_pikes.actions import Mount
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.dragoons import remounted
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .test_cyp_dragoons import _dragoons_card
 

@@ -9,9 +9,9 @@ import pytest
 from tertia.core.dice import ScriptedDice
 from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.casualties import FiguresKilled
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import apply_fire
 from tertia.rulesets.charge_yr_pikes.phases import STANDING_FIRE, work_out_fire
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_command import _state
 from .test_cyp_fire import OPEN, TABLES, _with_galloper, area, at, facing_off, field, volley

@@ -10,11 +10,11 @@ import pytest
 from tertia.core.geometry import base_distance, bases_overlap
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.attached import touching
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.fallback import fall_back
 from tertia.rulesets.charge_yr_pikes.musketry import galloper_problems
 from tertia.rulesets.charge_yr_pikes.rout import rout
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import dice_left, piece, state_of, tx_with
 from .test_cyp_command import _state

@@ -10,10 +10,10 @@ from tertia.core.events import DiceRolled
 from tertia.core.geometry import Base
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE, CLOSED_ON, Charge
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.phases import fight_on
 from tertia.rulesets.charge_yr_pikes.reaction import close_in as reaction_close_in
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import Morale, dice_left, piece, state_of, tx_with
 

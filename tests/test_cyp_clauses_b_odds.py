@@ -19,9 +19,9 @@ from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes import concealment
 from tertia.rulesets.charge_yr_pikes import odds as cyp_odds
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_dice_support import ByPurpose
 from .test_cyp_odds import _facing, _game

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.plunder import AT_TRAIN, end_of_turn, go_plundering
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import dice_left, officer, piece, state_of, tx_with
 

@@ -20,11 +20,12 @@ from tertia.rulesets.charge_yr_pikes.command import (
     respond,
     response_table,
 )
-from tertia.rulesets.charge_yr_pikes.data import CypGame, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypGame
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_setup import scenario
 

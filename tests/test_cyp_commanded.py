@@ -11,9 +11,9 @@ import pytest
 
 from tertia.core.scenario import Scenario
 from tertia.rulesets.charge_yr_pikes.army import fright_losses
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 T = default_tables()
 FEET = [f"k-foot{i}" for i in range(1, 10)]

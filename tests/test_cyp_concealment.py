@@ -31,9 +31,9 @@ from tertia.rulesets.charge_yr_pikes.concealment import (
     sees,
     spot,
 )
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
 from tertia.rulesets.charge_yr_pikes.tables import default_tables, tables_with
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_setup import scenario
 

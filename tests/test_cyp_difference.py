@@ -44,9 +44,9 @@ from tertia.rulesets.charge_yr_pikes.concealment import (
     deploying,
     hidden_from,
 )
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import StepOver
 from tertia.rulesets.charge_yr_pikes.secret_grades import GradeRevealed, is_secret_from
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .cyp_difference_support import (
     Counterpart,

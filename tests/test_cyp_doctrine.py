@@ -26,8 +26,8 @@ from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import phases
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, FireOrder, GiveFreeMove, Reform
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _fire_kind
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, reformed, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 
 def _mirror(piece: dict[str, Any]) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode
 from tertia.rulesets.charge_yr_pikes.actions import Charge, FireOrder, Mount
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_setup import scenario
 

@@ -15,8 +15,8 @@ from tertia.rules.codes import MovementCode
 from tertia.rules.involuntary import on_table
 from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.attached import to_safety
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.plunder import AT_TRAIN, plunder_path, ride_off
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import DEPTH, WIDTH, officer, piece, state_of, tx_with
 from .test_cyp_movement import _game

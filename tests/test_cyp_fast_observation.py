@@ -25,7 +25,7 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes import concealment, observation, secret_grades, secret_orders
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios import load_builtin
 
 RULES = "charge-yr-pikes"

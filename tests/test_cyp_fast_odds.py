@@ -21,9 +21,9 @@ from tertia.core.dice import D6, D10, Dice, _sum_of, read_face, sum_of
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets import registered
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.rout import half_d6, half_d6_of
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_setup import scenario
 

@@ -19,7 +19,6 @@ from tertia.core.dice import D6, ScriptedDice, count_of, distribution_named
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.terrain import Battlefield, TerrainFeature, terrain_kind
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.fire import MUSKETRY, FireCode, Shot, Strike, apply_fire, hit_faces
 from tertia.rulesets.charge_yr_pikes.layout import STAND_SIZES, footprint_of
 from tertia.rulesets.charge_yr_pikes.musketry import (
@@ -34,6 +33,7 @@ from tertia.rulesets.charge_yr_pikes.musketry import (
 from tertia.rulesets.charge_yr_pikes.sight import sightings
 from tertia.rulesets.charge_yr_pikes.stands import PIKE, SHOT, stands_of
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_command import _state
 

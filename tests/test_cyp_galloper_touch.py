@@ -12,11 +12,12 @@ from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.actions import Charge, Reform
 from tertia.rulesets.charge_yr_pikes.attached import TOUCHING, touches
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import COLUMN, game_data
+from tertia.rulesets.charge_yr_pikes.data import COLUMN
 from tertia.rulesets.charge_yr_pikes.facing import turn_to_meet
 from tertia.rulesets.charge_yr_pikes.rout import rout
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 from .cyp_melee_support import dice_left, piece, state_of, table_with, tx_with
 

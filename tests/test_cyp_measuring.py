@@ -18,9 +18,9 @@ from tertia.rulesets.charge_yr_pikes import movement
 from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, reformed
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .test_cyp_setup import scenario
 

@@ -19,7 +19,6 @@ from tertia.core.events import DiceRolled
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.charge import BONUS, EQUAL, LOST, Charge
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.melee import (
     MeleeResult,
     bonus_moves,
@@ -29,6 +28,7 @@ from tertia.rulesets.charge_yr_pikes.melee import (
 )
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, fighters_of
 from tertia.rulesets.charge_yr_pikes.tables import Tables, default_tables, tables_with
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import Morale, dice_left, officer, piece, state_of, table_with, tx_with
 

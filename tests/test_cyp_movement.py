@@ -18,12 +18,13 @@ from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes import movement
 from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade
 from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS, STANDING_FIRE, shooters
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 from tertia.rulesets.charge_yr_pikes.troops import FOOT, TROOPS
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_setup import scenario
 

@@ -21,10 +21,10 @@ from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction
 from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes import odds as cyp_odds
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.musketry import stand_ranges
 from tertia.rulesets.charge_yr_pikes.phases import STANDING_FIRE
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_setup import scenario
 

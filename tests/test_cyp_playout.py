@@ -12,10 +12,10 @@ from tertia.core.events import DiceRolled
 from tertia.core.game import Game
 from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE
-from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
 from tertia.rulesets.charge_yr_pikes.phases import ARMY_MORALE, CLOSE_COMBAT, FIRE_STEPS, after_fire
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 from .test_cyp_setup import scenario
 

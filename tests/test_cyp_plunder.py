@@ -9,7 +9,6 @@ import pytest
 
 from tertia.core.events import UnitRemoved
 from tertia.core.state import Unit
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.plunder import (
     AT_TRAIN,
     OFF_TABLE,
@@ -22,6 +21,7 @@ from tertia.rulesets.charge_yr_pikes.plunder import (
     stops_plundering,
 )
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .cyp_melee_support import DEPTH, WIDTH, dice_left, officer, piece, state_of, tx_with
 

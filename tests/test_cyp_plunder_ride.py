@@ -8,7 +8,7 @@ import math
 
 from tertia.core.state import Unit
 from tertia.rulesets.charge_yr_pikes.actions import Charge
-from tertia.rulesets.charge_yr_pikes.data import CypGame, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypGame
 from tertia.rulesets.charge_yr_pikes.plunder import (
     AT_TRAIN,
     OFF_TABLE,
@@ -20,6 +20,7 @@ from tertia.rulesets.charge_yr_pikes.plunder import (
 )
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .cyp_melee_support import DEPTH, WIDTH, dice_left, piece, state_of, table_with, tx_with
 

@@ -20,7 +20,7 @@ from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE, CLOSED_ON
 from tertia.rulesets.charge_yr_pikes.charge import Charge as Charged
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import SQUARE, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import SQUARE
 from tertia.rulesets.charge_yr_pikes.facing import meeting_facing
 from tertia.rulesets.charge_yr_pikes.melee_dice import fighters_of
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
@@ -35,6 +35,7 @@ from tertia.rulesets.charge_yr_pikes.reaction import (
     flank_attacks,
 )
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .cyp_dice_support import ByPurpose
 from .cyp_melee_support import Morale, piece, state_of, table_with, tx_with

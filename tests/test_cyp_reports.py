@@ -9,8 +9,8 @@ from tertia.offers import describe
 from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios import load_builtin
 
 from .test_cyp_setup import scenario

@@ -11,10 +11,10 @@ import tertia.scenarios
 from tertia.ai.random_player import RandomPlayer
 from tertia.core.scenario import Scenario
 from tertia.io.scenario_file import ScenarioError, load_scenario
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups
 from tertia.rulesets.charge_yr_pikes.points import places
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import load_builtin
 from tests.battles import fought
 

@@ -33,7 +33,7 @@ from tertia.rulesets.charge_yr_pikes import secret_grades as sg
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, odds_good
 from tertia.rulesets.charge_yr_pikes.ai.proposals import iter_proposals
 from tertia.rulesets.charge_yr_pikes.command import ResponseDie, respond, response_table
-from tertia.rulesets.charge_yr_pikes.data import CypGame, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypGame
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded
 from tertia.rulesets.charge_yr_pikes.melee import resolve
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter
@@ -45,6 +45,7 @@ from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.sequence import roll_grades
 from tertia.rulesets.charge_yr_pikes.setup import pieces
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import load_builtin
 
 from . import cyp_melee_support as melee

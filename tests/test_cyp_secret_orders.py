@@ -15,8 +15,8 @@ from tertia.core.hidden import view_of
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.actions import FireOrder
-from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.events import FireOrdered
+from tertia.rulesets.charge_yr_pikes.values import game_data
 from tertia.scenarios import load_builtin
 
 

@@ -14,8 +14,8 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove, Reform
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .test_cyp_setup import scenario
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from tertia.core.scenario import Scenario
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 
 def scenario(extension: dict[str, Any] | None = None, terrain: list[dict[str, Any]] | None = None

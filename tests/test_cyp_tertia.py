@@ -8,11 +8,11 @@ from tertia.core.actions import Move
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.fallback import fall_back
 from tertia.rulesets.charge_yr_pikes.rout import STILL_ROUTED, rout
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 from .cyp_melee_support import dice_left, piece, state_of, table_with, tx_with
 

@@ -13,7 +13,6 @@ from tertia.core.events import GameEnded, UnitMoved
 from tertia.core.scenario import TerrainSpec
 from tertia.core.state import GameState, Unit
 from tertia.io.narrative import Narrator
-from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.points import (
     Place,
     holder,
@@ -27,6 +26,7 @@ from tertia.rulesets.charge_yr_pikes.points import (
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.tables import Tables, default_tables
+from tertia.rulesets.charge_yr_pikes.values import game_data
 from tertia.rulesets.charge_yr_pikes.victory import (
     at_turn_end,
     degree_of_victory,

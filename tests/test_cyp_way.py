@@ -9,8 +9,9 @@ from tertia.core.geometry import bases_overlap
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rulesets.charge_yr_pikes.actions import Charge
-from tertia.rulesets.charge_yr_pikes.data import ROUTED, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import ROUTED
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 from .cyp_melee_support import dice_left, officer, piece, state_of, table_with, tx_with
 

@@ -10,7 +10,6 @@ import pytest
 from tertia.core.actions import Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, GameDataChanged
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.events import (
     ChangeFormation,
     Charge,
@@ -21,6 +20,7 @@ from tertia.rulesets.declare_thee_sir.events import (
 )
 from tertia.rulesets.declare_thee_sir.rout import PursuitChanged, UnitBroken
 from tertia.rulesets.declare_thee_sir.sequence import options_for
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 from .dts_support import P, R, activated, dts_game, unit
 

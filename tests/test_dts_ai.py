@@ -29,11 +29,11 @@ from tertia.rulesets.declare_thee_sir.data import (
     LINE,
     RALLY,
     STAND_AND_FIRE,
-    unit_data,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, Declare, Fire
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
 from tertia.rulesets.declare_thee_sir.ruleset import DISMOUNT, MOUNT
+from tertia.rulesets.declare_thee_sir.values import unit_data
 from tertia.scenarios import load_builtin
 
 from .dts_support import P, R, activated, dts_game, unit

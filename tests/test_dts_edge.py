@@ -13,7 +13,6 @@ from tertia.core.events import UnitRemoved
 from tertia.core.geometry import EPSILON, Base
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.edge import MARGIN, room
 from tertia.rulesets.declare_thee_sir.evasion import Evaded
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, GeneralAttached
@@ -22,6 +21,7 @@ from tertia.rulesets.declare_thee_sir.melee import fight
 from tertia.rulesets.declare_thee_sir.pushback import PUSHED_OFF, push_back
 from tertia.rulesets.declare_thee_sir.rally import rally_routing
 from tertia.rulesets.declare_thee_sir.rout import pursue, rout
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 from .dts_combat_support import DEPTH, A, B, dts, state_of, tx_with
 from .dts_support import P, R, activated, dts_game, unit

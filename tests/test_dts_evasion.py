@@ -10,9 +10,9 @@ from tertia.core.events import DiceRolled, UnitMoved
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rules.morale import MoraleDetermined
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.evasion import Evaded
 from tertia.rulesets.declare_thee_sir.events import Charge
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 from .dts_support import P, R, activated, dts_game, unit
 

@@ -14,11 +14,11 @@ from tertia.core.dice import Dice, ScriptedDice
 from tertia.core.events import DiceRolled
 from tertia.core.ruleset import Tx
 from tertia.rules.morale import MoraleDetermined
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.event_cards import EventCardDrawn, PowderSpoiled, play
 from tertia.rulesets.declare_thee_sir.events import Declare, Fire
 from tertia.rulesets.declare_thee_sir.sequence import full_deck, options_for
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 from .dts_combat_support import A, B, dice_left, dts, state_of, table_with, tx_with
 from .dts_support import P, R, activated, dts_game, unit

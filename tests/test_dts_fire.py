@@ -15,12 +15,13 @@ from tertia.core.state import GameState
 from tertia.core.terrain import TerrainFeature
 from tertia.rules.morale import DECLARE_LEVELS, MoraleDetermined, MoraleLost
 from tertia.rulesets.declare_thee_sir.chart import HOLD, PB1D6, PB2D6, ROUT, ROUT_STAR, chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import DtsGame, DtsUnit, game_data
+from tertia.rulesets.declare_thee_sir.data import DtsGame, DtsUnit
 from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
-from tertia.rulesets.declare_thee_sir.fire import ARTILLERY, MUSKETRY, fire
+from tertia.rulesets.declare_thee_sir.fire import ARTILLERY, MUSKETRY, fire, roll_range
 from tertia.rulesets.declare_thee_sir.modifiers import behind_hard_cover, fire_modifiers
 from tertia.rulesets.declare_thee_sir.points import tested as points_when_tested
-from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance, lines_of_fire, roll_range
+from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance, lines_of_fire
+from tertia.rulesets.declare_thee_sir.values import game_data
 
 from .dts_combat_support import A, B, dice_left, dts, points, state_of, table_with, tx_with, wall
 

@@ -16,12 +16,12 @@ from tertia.core.events import DiceRolled, UnitFormed, UnitMoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.declare_thee_sir.chart import HOLD, PB1D6, PB2D6, ROUT
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation
 from tertia.rulesets.declare_thee_sir.fire import fire
 from tertia.rulesets.declare_thee_sir.forlorn import ForlornHopeFormed, form
 from tertia.rulesets.declare_thee_sir.melee import fight
 from tertia.rulesets.declare_thee_sir.sequence import full_deck
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.victory import units_lost
 
 from .dts_combat_support import A, B, dice_left, dts, points, state_of, table_with, tx_with

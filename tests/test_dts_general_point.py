@@ -14,11 +14,11 @@ from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets.declare_thee_sir.capture import try_capture
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.fire import fire
 from tertia.rulesets.declare_thee_sir.points import GeneralPointChanged
 from tertia.rulesets.declare_thee_sir.rally import rest
 from tertia.rulesets.declare_thee_sir.reports import morale_words
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 from .dts_combat_support import A, B, dts, points, state_of, tx_with
 from .dts_support import P, R, activated, dts_game, unit

@@ -10,7 +10,7 @@ from tertia.core.dice import ScriptedDice
 from tertia.core.state import Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.rules.movement import plan_move
-from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LINE, LONG_MARCH, DtsUnit, game_data
+from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LINE, LONG_MARCH, DtsUnit
 from tertia.rulesets.declare_thee_sir.events import Declare
 from tertia.rulesets.declare_thee_sir.movement import (
     PathLimit,
@@ -25,6 +25,7 @@ from tertia.rulesets.declare_thee_sir.movement import (
     short_of_obstacle,
     work_out,
 )
+from tertia.rulesets.declare_thee_sir.values import game_data
 
 from .dts_support import P, R, activated, dts_game
 from .dts_support import unit as dts_unit

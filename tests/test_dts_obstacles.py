@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.pushback import push_back
 from tertia.rulesets.declare_thee_sir.rout import pursue, rout
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 from .dts_combat_support import A, B, dice_left, dts, state_of, table_with, tx_with, wall
 

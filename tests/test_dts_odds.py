@@ -26,9 +26,9 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.morale import morale_of
-from tertia.rulesets.declare_thee_sir.data import game_data
 from tertia.rulesets.declare_thee_sir.events import Charge, Fire
 from tertia.rulesets.declare_thee_sir.odds import describe
+from tertia.rulesets.declare_thee_sir.values import game_data
 from tertia.web import games as web_games
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, service

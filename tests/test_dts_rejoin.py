@@ -17,10 +17,10 @@ from tertia.core.game import Game
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainFeature, TerrainKind
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Declare
 from tertia.rulesets.declare_thee_sir.rejoin import ForlornHopeRejoined, fall_back, must_rejoin
 from tertia.rulesets.declare_thee_sir.rout import rout
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.victory import units_lost
 
 from .dts_combat_support import B, dice_left, dts, state_of, table_with, tx_with

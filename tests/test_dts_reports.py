@@ -12,7 +12,7 @@ from tertia.core.presentation import FactValue
 from tertia.core.state import GameState
 from tertia.offers import unit_offers
 from tertia.rulesets.declare_thee_sir import clauses
-from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.values import unit_data
 from tertia.rulesets.declare_thee_sir.vocabulary import DECISION_KINDS, DECLARATION_SECONDS
 
 from .dts_support import P, R, activated, dts_game, unit

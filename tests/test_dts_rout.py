@@ -8,10 +8,10 @@ import pytest
 from tertia.core.events import StandsScattered, UnitRemoved
 from tertia.core.geometry import base_distance
 from tertia.rules.casualties import StandsLost
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.rally import break_pursuit, rally_routing, rest, rolls_allowed
 from tertia.rulesets.declare_thee_sir.rout import beats_morale, is_routing, pursue, pursued_by, rout
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 from .dts_combat_support import A, B, dice_left, dts, state_of, tx_with
 

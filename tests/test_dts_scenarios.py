@@ -18,10 +18,10 @@ from tertia.core.state import GameState
 from tertia.io.record import record_to_dict
 from tertia.io.scenario_file import ScenarioError, check_scenario, load_scenario
 from tertia.rules.movement import plan_move
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
 from tertia.rulesets.declare_thee_sir.movement import kind_of_move
 from tertia.rulesets.declare_thee_sir.ruleset import DeclareTheeSir
+from tertia.rulesets.declare_thee_sir.values import unit_data
 from tertia.scenarios import list_builtin, load_builtin
 
 RULES = DeclareTheeSir.id

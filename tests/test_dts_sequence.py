@@ -10,7 +10,6 @@ from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, GameEnded, UnitRemoved
 from tertia.core.reducer import reduce
 from tertia.core.violations import IllegalAction
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.events import (
     DECLARE,
     ChangeFormation,
@@ -19,6 +18,7 @@ from tertia.rulesets.declare_thee_sir.events import (
     UnitActivated,
 )
 from tertia.rulesets.declare_thee_sir.sequence import full_deck
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 from .dts_support import P, R, activated, dts_game, unit
 

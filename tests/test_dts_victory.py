@@ -14,8 +14,8 @@ from tertia.core.events import GameEnded, TurnBegan, UnitRemoved
 from tertia.core.game import Game
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
-from tertia.rulesets.declare_thee_sir.data import game_data
 from tertia.rulesets.declare_thee_sir.events import Declare
+from tertia.rulesets.declare_thee_sir.values import game_data
 
 from .dts_support import P, R, activated, dts_game, unit
 

@@ -12,7 +12,6 @@ import pytest
 from tertia.core.actions import Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.terrain import TerrainFeature
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.evasion import general_evades
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge
 from tertia.rulesets.declare_thee_sir.forlorn import form
@@ -21,6 +20,7 @@ from tertia.rulesets.declare_thee_sir.pushback import push_back
 from tertia.rulesets.declare_thee_sir.rout import pursue, rout
 from tertia.rulesets.declare_thee_sir.ruleset import TERRAIN, DeclareTheeSir
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 from .dts_combat_support import A, B, dice_left, dts, state_of, table_with, tx_with
 from .dts_support import P, R, activated, dts_game, unit

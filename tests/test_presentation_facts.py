@@ -20,9 +20,9 @@ from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset, registered, ruleset_ids
 from tertia.rulesets.charge_yr_pikes import secret_grades
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.reports import NOT_SHOWN
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import default_scenario, load_named
 from tests.example_rules.data import RULES_ID, game_data

@@ -30,8 +30,8 @@ from tertia.analysis.odds import Odds, odds
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import secret_grades
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.web import games
 from tertia.web.app import create_app
 from tests.test_web_cyp_secrets import deployed_game

@@ -29,7 +29,7 @@ from fastapi.testclient import TestClient
 from tertia.core.events import DiceRolled, Event
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes import concealment, secret_grades
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, service
 
@@ -114,7 +114,7 @@ def change_grades(c: TestClient, gid: str, viewer: str) -> None:
 
 
 def _own_mover(c: TestClient, gid: str, side: str) -> str | None:
-    from tertia.rulesets.charge_yr_pikes.data import game_data
+    from tertia.rulesets.charge_yr_pikes.values import game_data
 
     state = service(c).live(gid).state
     return next((u for u in game_data(state).moving if state.units[u].side == side), None)
@@ -402,7 +402,7 @@ def _play_on(c: TestClient, games: list[dict[str, Any]], until: Any, tertia: str
 
 
 def _moving(piece: str) -> Any:
-    from tertia.rulesets.charge_yr_pikes.data import game_data
+    from tertia.rulesets.charge_yr_pikes.values import game_data
 
     return lambda state: piece in game_data(state).moving and state.to_act == state.units[piece].side
 

@@ -57,10 +57,10 @@ from tertia.core.events import Event, UnitRemoved
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.morale import change_rating
 from tertia.rulesets.charge_yr_pikes.points import vital_points_lost
 from tertia.rulesets.charge_yr_pikes.tables import ArmyMorale, Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 # Why a unit left the table (``UnitRemoved.reason``), as this rule set writes it.
 ROUTED = "routed"

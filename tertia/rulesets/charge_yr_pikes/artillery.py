@@ -71,7 +71,7 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import Violation
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
-from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, SQUARE, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, SQUARE
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.fire import (
     BALL,
@@ -101,6 +101,7 @@ from tertia.rulesets.charge_yr_pikes.sight import (
     sightings,
 )
 from tertia.rulesets.charge_yr_pikes.tables import Batteries, Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 RULE = "Charge yr Pikes! Artillery 9"
 HILLS_RULE = "Charge yr Pikes! Artillery: firing from hills"

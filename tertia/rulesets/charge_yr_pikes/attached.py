@@ -52,8 +52,8 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.involuntary import on_table, placed_on_table
 from tertia.rules.measuring import home_edge
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.tables import Bonus, Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 
 def front_rank_officers(state: GameState, unit_id: str) -> tuple[Unit, ...]:

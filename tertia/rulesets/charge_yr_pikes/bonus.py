@@ -52,9 +52,9 @@ from tertia.rulesets.charge_yr_pikes.actions import Breakthrough
 from tertia.rulesets.charge_yr_pikes.charge import MoraleStep
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 BONUS_MOVES = "bonus_moves"
 """The phase (and its step) of Sequence of play I."""

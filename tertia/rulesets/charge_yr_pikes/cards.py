@@ -26,8 +26,9 @@ from collections.abc import Iterable
 from tertia.activation.deck import group_card, read_card, special_card
 from tertia.core.narration import humanise
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.tables import Cards
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 OFFICERS_AND_ARTILLERY = "officers_and_artillery"
 FREE_MOVE = "free_move"

@@ -31,7 +31,8 @@ from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, gallopers
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 OFFICER_FALLS = 10
 """The D10 result that kills or wounds a front-rank officer."""

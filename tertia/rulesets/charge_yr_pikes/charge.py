@@ -62,10 +62,11 @@ from tertia.core.geometry import Base, base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
-from tertia.rulesets.charge_yr_pikes.data import SQUARE, unit_data
+from tertia.rulesets.charge_yr_pikes.data import SQUARE
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 CAVALRY = ("horse", "lobsters", "scots_horse")
 """Cavalry in close combat: the horse types (dragoons are counted as musketeers)."""

@@ -30,8 +30,8 @@ from tertia.rules.involuntary import Interpenetration, on_table, plan_slide
 from tertia.rules.movement import MovePlan, plan_move
 from tertia.rulesets.charge_yr_pikes.attached import lone_enemy_officers
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.movement import swing
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +63,14 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     heading = bearing(unit.base.centre, target.base.centre)
     turn = swing(unit.base, unit_data(unit).formation) * math.radians(angle_between(unit.facing, heading))
     turned = unit.evolve(facing=heading)
-    led = {o.id for o in state.iter_units() if unit_data(o).attached_to == unit.id}
-    routers = {u.id for u in state.iter_troops(unit.side) if unit_data(u).routed}
-    slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
-                       policy=Interpenetration.STOP, table=(table.width, table.depth),
-                       ignore=led | routers | set(lone_enemy_officers(state, unit.side)))
+    ignore = _led_by(state).get(unit.id, _NONE) | _routed(state, unit.side) | \
+        set(lone_enemy_officers(state, unit.side))
+    # Unless it is left out, it touches the target at the latest as its centre reaches the
+    # target's: a slide that far (and an inch) meets whatever stands in its way.
+    reach = table.width + table.depth if target.id in ignore else \
+        math.dist(unit.base.centre, target.base.centre) + 1.0
+    slide = plan_slide(state, turned, heading=heading, distance=reach,
+                       policy=Interpenetration.STOP, table=(table.width, table.depth), ignore=ignore)
     if slide.stopped_by != target.id:
         blocker = state.units[slide.stopped_by].label if slide.stopped_by is not None else "the table edge"
         return ChargePath(heading, slide.distance, slide.end.centre, blocker, turn)
@@ -76,6 +79,35 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     end = (unit.x + dx * go, unit.y + dy * go)
     off_table = not on_table(turned.base.moved_to(*end), (table.width, table.depth))
     return ChargePath(heading, go, end, turn=turn, off_table=off_table)
+
+
+def _led_by(state: GameState) -> dict[str, frozenset[str]]:
+    """The pieces in play attached to each unit (its front-rank officers, gallopers and
+    intermingled musketeers), by the unit's id: found once for a state, which every
+    charge judged in it asks."""
+    found: dict[str, frozenset[str]] | None = state.cache.get(_LED_BY)
+    if found is None:
+        led: dict[str, set[str]] = {}
+        for piece in state.iter_units():
+            to = unit_data(piece).attached_to
+            if to is not None:
+                led.setdefault(to, set()).add(piece.id)
+        found = state.cache[_LED_BY] = {to: frozenset(ids) for to, ids in led.items()}
+    return found
+
+
+def _routed(state: GameState, side: str) -> frozenset[str]:
+    """``side``'s routed troops in play, found once for a state and side."""
+    key = (_ROUTED, side)
+    found: frozenset[str] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = frozenset(u.id for u in state.iter_troops(side) if unit_data(u).routed)
+    return found
+
+
+_LED_BY = "cyp charge path: pieces led"
+_ROUTED = "cyp charge path: routed troops"
+_NONE: frozenset[str] = frozenset()
 
 
 def charge_swept(unit: Unit, path: ChargePath) -> MovePlan:

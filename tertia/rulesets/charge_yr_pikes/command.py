@@ -35,10 +35,11 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes import secret_grades
 from tertia.rulesets.charge_yr_pikes.cards import card_label
-from tertia.rulesets.charge_yr_pikes.data import RANKS, unit_data
+from tertia.rulesets.charge_yr_pikes.data import RANKS
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.movement import reference_point, reference_point_of
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 COMMAND_RADIUS = 8.0
 """Tertias and officers B: "Mounted generals have an 8" command radius"."""

@@ -80,7 +80,7 @@ from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import LINE, CypUnit, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import LINE, CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together, too_near_the_centre
 from tertia.rulesets.charge_yr_pikes.dragoons import MOUNTED_PER_STAND
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
@@ -88,6 +88,7 @@ from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.secret_grades import GradeRevealed
 from tertia.rulesets.charge_yr_pikes.sight import crest_hides, ground_hides, level
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 DEPLOY = "cyp_deploy"
 """The decision awaited while a side deploys."""

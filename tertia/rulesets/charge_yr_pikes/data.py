@@ -6,7 +6,9 @@ weapon: ``pike`` and ``shot`` for foot, ``men`` for horse, dragoons and gunners.
 stands follow from them (casualties are gathered "onto one stand as long as you keep like
 with like", so a weapon has whole stands and at most one casualty stand). Morale follows
 the shared convention (:mod:`tertia.rules.morale`): ``morale`` is ``None`` until the unit
-first tests ("The first time that a unit must test morale, consult this table").
+first tests ("The first time that a unit must test morale, consult this table"). A
+piece's and the game's values are read off the state with
+:mod:`~tertia.rulesets.charge_yr_pikes.values`.
 
 >>> from tertia.rulesets.charge_yr_pikes.troops import FOOT
 >>> u = CypUnit.of(FOOT)
@@ -21,17 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tertia.core.ruledata import RuleData
-from tertia.core.state import GameState, Unit
+from tertia.rulesets.charge_yr_pikes import traits
+from tertia.rulesets.charge_yr_pikes.traits import ROUTED as ROUTED  # a formation named with the others
 from tertia.rulesets.charge_yr_pikes.troops import Troop
 
 LINE = "line"
 COLUMN = "column"
 SQUARE = "square"
 DEPLOYED = "deployed"
-ROUTED = "routed"
 FORMATIONS = (LINE, COLUMN, SQUARE, DEPLOYED, ROUTED)
 """Formations A: "Lines, Columns, Squares, Deployed (in towns/forts) and Routed"."""
 
@@ -176,22 +178,23 @@ class CypUnit(RuleData):
     def stands_left(self) -> int:
         return self.pike_stands + self.shot_stands + _stands(self.men, self.per_stand)
 
-    @property
-    def is_officer(self) -> bool:
-        return self.rank is not None
+    if TYPE_CHECKING:
+        @property
+        def is_officer(self) -> bool: ...
 
-    @property
-    def is_gun(self) -> bool:
-        return self.gun is not None
+        @property
+        def is_gun(self) -> bool: ...
 
-    @property
-    def is_battery(self) -> bool:
-        """A field or heavy gun (a galloper goes with its regiment)."""
-        return self.gun in ("field", "heavy")
+        @property
+        def is_battery(self) -> bool: ...
 
-    @property
-    def routed(self) -> bool:
-        return self.formation == ROUTED
+        @property
+        def routed(self) -> bool: ...
+    else:  # compiled getters (see traits): asked at almost every step
+        is_officer = property(traits.is_officer)
+        is_gun = property(traits.is_gun)
+        is_battery = property(traits.is_battery)
+        routed = property(traits.routed)
 
     @property
     def under_half(self) -> bool:
@@ -246,11 +249,3 @@ class CypGame(RuleData):
     bonus: tuple[tuple[str, bool, tuple[str, ...]], ...] = ()
     steadied: tuple[tuple[str, str], ...] = ()
 
-
-def unit_data(unit: Unit) -> CypUnit:
-    """``unit``'s Charge yr Pikes! values (every piece under this rule set has them)."""
-    return unit.own  # type: ignore[return-value]  # asked for everywhere: no cast() call
-
-
-def game_data(state: GameState) -> CypGame:
-    return state.own  # type: ignore[return-value]

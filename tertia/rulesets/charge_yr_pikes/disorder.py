@@ -20,9 +20,9 @@ from __future__ import annotations
 from tertia.core.ruleset import Tx
 from tertia.core.terrain import Battlefield
 from tertia.rules.movement import MovePlan
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 OBSTACLES = ("hedge", "fence", "wall", "stream")
 ROUGH = ("woods", "rough", "ploughed", "broken", "marsh")

@@ -15,9 +15,10 @@ so casualties taken on foot stay lost mounted.
 from __future__ import annotations
 
 from tertia.core.state import Unit
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.troops import HORSE_HOLDERS, TROOPS
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 MOUNTED_PER_STAND = TROOPS["dragoons"].figures_per_stand
 DISMOUNTED_PER_STAND = 4

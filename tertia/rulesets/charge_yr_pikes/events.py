@@ -9,7 +9,7 @@ from tertia.core.events import Event
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes.data import game_data
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 
 @dataclass(frozen=True, slots=True)

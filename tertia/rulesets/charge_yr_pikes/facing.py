@@ -38,7 +38,8 @@ from tertia.core.events import UnitTurned
 from tertia.core.geometry import EPSILON, Base
 from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.attached import keep_gallopers
-from tertia.rulesets.charge_yr_pikes.data import SQUARE, unit_data
+from tertia.rulesets.charge_yr_pikes.data import SQUARE
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 TURNED_TO_MEET = "turned to meet an attack"
 

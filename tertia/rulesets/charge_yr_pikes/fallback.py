@@ -31,11 +31,12 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rules.involuntary import Interpenetration, Slide, carry_out, plan_slide
 from tertia.rulesets.charge_yr_pikes.attached import carry, overrun_officers, sharing_fate
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.morale import MoraleResult, morale_test
 from tertia.rulesets.charge_yr_pikes.movement import line_of as move_line
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 
 def is_battery(own: CypUnit) -> bool:

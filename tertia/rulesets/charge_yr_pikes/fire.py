@@ -38,9 +38,9 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import Unit
 from tertia.core.violations import Codes
 from tertia.rulesets.charge_yr_pikes.casualties import kill
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 MUSKETRY = "musketry"
 GALLOPER = "galloper"

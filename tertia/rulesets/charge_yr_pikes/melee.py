@@ -56,12 +56,12 @@ from tertia.core.state import GameState
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.casualties import kill
 from tertia.rulesets.charge_yr_pikes.charge import BONUS, CAVALRY, EQUAL, LOST, MoraleCall, MoraleStep, is_gun
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, UnitDice, unit_dice
 from tertia.rulesets.charge_yr_pikes.plunder import obeys
 from tertia.rulesets.charge_yr_pikes.secret_grades import called_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 CLOSE_COMBAT = "close combat"
 """The cause of casualties taken in close combat."""

@@ -58,9 +58,10 @@ from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, officer_line
 from tertia.rulesets.charge_yr_pikes.casualties import split
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, Charge, gun_support, is_gun
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.plunder import AT_TRAIN
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 SOFT = "soft"
 HARD = "hard"

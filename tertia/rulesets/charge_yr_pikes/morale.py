@@ -47,10 +47,11 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.morale import PointsTable, ensure_tested, lose_points
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, leave_field, officer_line
-from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, LINE, CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, LINE, CypUnit
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.secret_grades import MORALE, called_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 SUPPORT_WITHIN = 6.0
 """``tables.toml [morale.modifiers] supported``: a friend in good order within 6" behind."""

@@ -51,9 +51,10 @@ from tertia.core.geometry import Base, Point, angle_between
 from tertia.core.state import Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.movement import MovePlan
-from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, ROUTED, SQUARE, CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, ROUTED, SQUARE, CypUnit
 from tertia.rulesets.charge_yr_pikes.tables import GroundCost, MoveLine, Tables
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 LINEAR = frozenset({"hedge", "wall", "fence", "stream"})
 """Ground crossed rather than entered."""

@@ -50,7 +50,7 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Violation
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
-from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, CypUnit, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, CypUnit
 from tertia.rulesets.charge_yr_pikes.fire import (
     GALLOPER,
     MUSKETRY,
@@ -70,6 +70,7 @@ from tertia.rulesets.charge_yr_pikes.sight import (
 )
 from tertia.rulesets.charge_yr_pikes.stands import SHOT, stand_ahead, stands_of
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 RULE = "Charge yr Pikes! Fire 8"
 GALLOPER_RULE = "Charge yr Pikes! Artillery: galloper guns"

@@ -16,7 +16,7 @@ from tertia.core.events import Event
 from tertia.core.state import GameState
 from tertia.core.terrain import Battlefield
 from tertia.rulesets.charge_yr_pikes import concealment, secret_grades, secret_orders
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 
 def observed(table: Battlefield, state: GameState, side: str) -> GameState:

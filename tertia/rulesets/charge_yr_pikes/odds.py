@@ -69,13 +69,14 @@ from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rulesets.charge_yr_pikes import phases
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE
-from tertia.rulesets.charge_yr_pikes.data import ROUTED, CypGame, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import ROUTED, CypGame
 from tertia.rulesets.charge_yr_pikes.events import MeleeLocked, StepOver, UnitChanged
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested, morale_test
 from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
 from tertia.rulesets.charge_yr_pikes.rout import ROUTED_OFF, fail_plainly, routed_fired_on
 from tertia.rulesets.charge_yr_pikes.sequence import MOVEMENT
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 RULE = "Sequence of play 3"
 

@@ -57,13 +57,13 @@ from tertia.rulesets.charge_yr_pikes.charge import (
     attacks_with_pistols,
     is_cavalry,
 )
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import MeleeLocked, OrdersDone, PhaseStep, StepOver
 from tertia.rulesets.charge_yr_pikes.fallback import fall_back
 from tertia.rulesets.charge_yr_pikes.fire import Shot, apply_fire
 from tertia.rulesets.charge_yr_pikes.melee_dice import fighters_of
 from tertia.rulesets.charge_yr_pikes.rout import fail_plainly, rout, routed_attacked, routed_fired_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 ARTILLERY = "artillery"
 STANDING_FIRE = "standing_fire"

@@ -52,10 +52,10 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.involuntary import Interpenetration, placed_on_table, plan_slide
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, officer_line
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.secret_grades import PLUNDER, called_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 OFF_TABLE = "off_table"
 AT_TRAIN = "at_train"

@@ -44,10 +44,10 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import TerrainKind
 from tertia.rules.nearest import SLACK
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 OBJECTIVE = "objective"
 VITAL = "vital"

@@ -66,12 +66,13 @@ from tertia.rulesets.charge_yr_pikes.charge import CLOSE, CLOSED_ON, Closing, Mo
 from tertia.rulesets.charge_yr_pikes.charge import Charge as Charged
 from tertia.rulesets.charge_yr_pikes.charge import close_in as plain_close_in
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import SQUARE, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import SQUARE
 from tertia.rulesets.charge_yr_pikes.events import MovedOnCard
 from tertia.rulesets.charge_yr_pikes.facing import meeting_facing, turn_to_meet
 from tertia.rulesets.charge_yr_pikes.morale import morale_test
 from tertia.rulesets.charge_yr_pikes.rout import rout
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 MOVE_AWAY = "move_away"
 REFORM = "reform"

@@ -22,9 +22,9 @@ from tertia.core.vocabulary import DECK
 from tertia.rulesets.charge_yr_pikes import army, points
 from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 UNTESTED = "untested"
 NOT_SHOWN = "not yet shown"

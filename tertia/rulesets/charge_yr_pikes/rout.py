@@ -61,7 +61,7 @@ from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_o
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.charge_yr_pikes.attached import carry, leave_field, overrun_officers
 from tertia.rulesets.charge_yr_pikes.casualties import kill
-from tertia.rulesets.charge_yr_pikes.data import ROUTED, unit_data
+from tertia.rulesets.charge_yr_pikes.data import ROUTED
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.fallback import (
     FallBack,
@@ -73,6 +73,7 @@ from tertia.rulesets.charge_yr_pikes.morale import MoraleResult, change_rating, 
 from tertia.rulesets.charge_yr_pikes.movement import AS_FOOT
 from tertia.rulesets.charge_yr_pikes.movement import line_of as move_line
 from tertia.rulesets.charge_yr_pikes.tables import RoutMove, Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 LowerPikes = Callable[[GameState, str, str], bool]
 """Asked whether a pike unit (second) lowers its pikes on a routing friend (third)."""

@@ -73,16 +73,7 @@ from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, charge_swept
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.concealment import Deploy, DeploymentDone
-from tertia.rulesets.charge_yr_pikes.data import (
-    COLUMN,
-    DEPLOYED,
-    LINE,
-    SQUARE,
-    CypGame,
-    CypUnit,
-    game_data,
-    unit_data,
-)
+from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, LINE, SQUARE, CypGame, CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import TERTIA_SPAN, deployment_problems
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade, FireOrdered, MovedOnCard, change
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
@@ -90,6 +81,7 @@ from tertia.rulesets.charge_yr_pikes.layout import StandSize, footprint_of
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces, undetached
 from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_of, tables_with
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 MOVEMENT_RULE = "Movement 5"
 FORMATIONS_RULE = "Formations 3"

@@ -48,8 +48,9 @@ from tertia.core.hidden import as_view, hidden, is_hidden, view_of, without_view
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes.data import CypUnit, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_with
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 PLACEHOLDER = hidden("officer grade")
 """What the enemy sees of a grade not yet revealed."""

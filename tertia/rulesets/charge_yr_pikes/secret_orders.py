@@ -12,8 +12,8 @@ from __future__ import annotations
 from tertia.core.events import Event
 from tertia.core.hidden import as_view
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes.data import game_data
 from tertia.rulesets.charge_yr_pikes.events import FireOrdered
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 
 def hides_from(state: GameState, viewer: str) -> bool:

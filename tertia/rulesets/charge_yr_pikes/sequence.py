@@ -37,10 +37,10 @@ from tertia.rulesets.charge_yr_pikes.cards import (
 )
 from tertia.rulesets.charge_yr_pikes.cards import FREE_MOVE as FREE_MOVE_CARD
 from tertia.rulesets.charge_yr_pikes.command import dice_for, respond, response_table
-from tertia.rulesets.charge_yr_pikes.data import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.disorder import dress_ranks
 from tertia.rulesets.charge_yr_pikes.events import CardDone, CardPlayed, CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 MOVEMENT = "movement"
 

@@ -22,7 +22,7 @@ from tertia.core.geometry import EPSILON, Base, Polygon, bases_overlap, heading_
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.attached import carry
-from tertia.rulesets.charge_yr_pikes.data import unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 SHOVED = "shoved aside"
 

@@ -39,8 +39,8 @@ from tertia.core.geometry import Point, is_in_arc, point_polygon_distance
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.rules.sight import bases_across
-from tertia.rulesets.charge_yr_pikes.data import unit_data
 from tertia.rulesets.charge_yr_pikes.stands import stands_of
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 HIDING = (TerrainKind.WOODS, TerrainKind.TOWN)
 """Ground-level obstacles that hide what is beyond them (buildings and woods)."""

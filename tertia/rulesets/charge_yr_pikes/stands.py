@@ -38,8 +38,9 @@ from functools import lru_cache
 from tertia.core.geometry import Base, bearing
 from tertia.core.state import Unit
 from tertia.rules.formations import stand_bases
-from tertia.rulesets.charge_yr_pikes.data import SQUARE, CypUnit, unit_data
+from tertia.rulesets.charge_yr_pikes.data import SQUARE, CypUnit
 from tertia.rulesets.charge_yr_pikes.layout import formation_of
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 PIKE = "pike"
 SHOT = "shot"

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tertia.core.state import GameState
-from tertia.rulesets.charge_yr_pikes.data import game_data
+from tertia.rulesets.charge_yr_pikes.values import game_data
 
 TABLES_FILE = Path(__file__).with_name("tables.toml")
 
@@ -416,5 +416,18 @@ def _tables(replacements: str) -> Tables:
 
 
 def tables_of(state: GameState) -> Tables:
-    """The tables this game plays with: the built-in ones and the scenario's replacements."""
-    return _tables(json.dumps(game_data(state).tables, sort_keys=True))
+    """The tables this game plays with: the built-in ones and the scenario's replacements.
+    Asked at almost every step: the replacements last asked about, the very same mapping
+    (every state of a game holds the one its first had), are answered without writing
+    them out again."""
+    given = game_data(state).tables
+    last = _LAST_ASKED
+    if last and last[0][0] is given:
+        return last[0][1]
+    found = _tables(json.dumps(given, sort_keys=True))
+    last[:] = [(given, found)]
+    return found
+
+
+_LAST_ASKED: list[tuple[Mapping[str, Any], Tables]] = []
+"""The replacements last asked about (held, so never another's id) and their tables."""

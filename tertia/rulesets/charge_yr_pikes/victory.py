@@ -55,7 +55,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.charge_yr_pikes.army import CAPTURED, ESCAPED, ROUTED, ArmyLosses, final_losses
-from tertia.rulesets.charge_yr_pikes.data import SQUARE, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import SQUARE
 from tertia.rulesets.charge_yr_pikes.movement import line_of
 from tertia.rulesets.charge_yr_pikes.points import (
     OBJECTIVE,
@@ -65,6 +65,7 @@ from tertia.rulesets.charge_yr_pikes.points import (
     vital_points_kept,
 )
 from tertia.rulesets.charge_yr_pikes.tables import Tables, Victory
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 PURSUIT = "pursuit"
 """The phase the pursuit is, begun (for the players to see) before the losers move off."""

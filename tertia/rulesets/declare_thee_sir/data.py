@@ -4,7 +4,8 @@ game's deck, the unit activated and the option its commander declared.
 Morale follows the shared block's convention (:mod:`tertia.rules.morale`): ``morale`` is
 ``None`` while the unit is untested (Morale: "Other units start the game untested"), and
 ``morale_max`` holds the points first rolled. The deck follows :mod:`tertia.activation.deck`
-(``deck_left``, ``deck_drawn``).
+(``deck_left``, ``deck_drawn``). A piece's and the game's values are read off the state
+with :mod:`~tertia.rulesets.declare_thee_sir.values`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from tertia.core.ruledata import RuleData
-from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.troops import ARTILLERY, GENERAL, HORSE
 
 LINE = "line"
@@ -106,11 +106,3 @@ class DtsGame(RuleData):
     ending_objectives: tuple[str, ...] = ()
     readings: Mapping[str, str] = field(default_factory=dict)
 
-
-def unit_data(unit: Unit) -> DtsUnit:
-    """``unit``'s Declare Thee Sir values (every piece under this rule set has them)."""
-    return unit.own  # type: ignore[return-value]  # asked for everywhere: no cast() call
-
-
-def game_data(state: GameState) -> DtsGame:
-    return state.own  # type: ignore[return-value]

@@ -43,9 +43,9 @@ from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
 from tertia.rules.movement import plan_move
 from tertia.rulesets.declare_thee_sir import edge, water
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 STEP = 0.25
 """How finely an evasion stopped by the table's edge or water is cut back."""

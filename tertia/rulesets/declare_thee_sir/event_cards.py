@@ -41,7 +41,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.morale import regain_points
 from tertia.rulesets.declare_thee_sir import points, rally, rout
-from tertia.rulesets.declare_thee_sir.data import unit_data
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 ALARM, RUMOUR, SERMON, DAMP_POWDER = "alarm", "rumour", "sermon", "damp_powder"
 EVENTS: tuple[str, ...] = (ALARM, RUMOUR, SERMON, DAMP_POWDER)

@@ -15,7 +15,7 @@ from tertia.core.events import DiceRolled, Event
 from tertia.core.narration import Narrating, Sentence, humanise, tells
 from tertia.core.reducer import handles
 from tertia.core.state import GameState
-from tertia.rulesets.declare_thee_sir.data import game_data
+from tertia.rulesets.declare_thee_sir.values import game_data
 
 DECLARE = "declare"
 """The decision awaited when a card is drawn: the unit's commander declares an option."""

@@ -17,7 +17,7 @@ in range (to closest stand edge). Roll 2D6 for effect."
 
 Read so (the order of the dice is the order of the text):
 
-1. the range is rolled (:func:`~tertia.rulesets.declare_thee_sir.reach.roll_range`); a
+1. the range is rolled (:func:`roll_range`); a
    target beyond it is not fired upon, and nothing more is rolled;
 2. a target in range is "fired upon": an untested target's points are rolled now;
 3. the two dice; the first point (doubles; for musketry a 7 too) is taken at once, and
@@ -46,7 +46,6 @@ from tertia.core.events import UnitRemoved
 from tertia.core.ruleset import Tx
 from tertia.rules.morale import lose_points
 from tertia.rulesets.declare_thee_sir.chart import PB2D6, chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import VolleyWorkedOut
 from tertia.rulesets.declare_thee_sir.modifiers import Modifier, fire_modifiers, total
 from tertia.rulesets.declare_thee_sir.points import (
@@ -57,8 +56,9 @@ from tertia.rulesets.declare_thee_sir.points import (
     two_dice,
 )
 from tertia.rulesets.declare_thee_sir.pushback import PushBack, push_back
-from tertia.rulesets.declare_thee_sir.reach import fire_distance, roll_range
+from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance
 from tertia.rulesets.declare_thee_sir.readings import BEFORE, FIRE_CHART, of_game
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 MUSKETRY = "musketry"
 ARTILLERY = "artillery"
@@ -144,6 +144,12 @@ def fire(tx: Tx, firer_id: str, target_id: str) -> FireResult:
                          reason=PUSHED_BY_ARTILLERY)
     return FireResult(firer_id, target_id, kind, reach, distance, (first, second), modifiers, result,
                       called, lost, killed, push_roll, push)
+
+
+def roll_range(tx: Tx, firer_id: str) -> int:
+    """This shot's range: the firer's base range + 1D6 (one die, logged)."""
+    firer = tx.state.units[firer_id]
+    return base_range(unit_data(firer)) + tx.roll(D6, f"range: {firer.label}")
 
 
 def _lose(tx: Tx, target_id: str, kind: str) -> int:

@@ -60,9 +60,10 @@ from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, plan_slide
 from tertia.rulesets.declare_thee_sir import rejoin, water
-from tertia.rulesets.declare_thee_sir.data import FORLORN_HOPE, DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.data import FORLORN_HOPE, DtsUnit
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 from tertia.rulesets.declare_thee_sir.troops import COMMANDED_SHOT, FOOT
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 LEAST_LEFT = 1
 """Stands a regiment keeps when its forlorn hope goes out: its colours stay."""

@@ -12,10 +12,10 @@ import math
 from tertia.core.events import UnitMoved
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.edge import on_table
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 from tertia.rulesets.declare_thee_sir.points import follow_generals
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 ATTACH_REACH = 0.05
 """A general this close to a unit (edge to edge) touches it, and attaches."""

@@ -36,8 +36,9 @@ from shapely.geometry import LineString
 from tertia.core.geometry import Face, face_towards
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.rulesets.declare_thee_sir.data import CARACOLE, FORLORN_HOPE, HEDGEHOG, LONG_MARCH, unit_data
+from tertia.rulesets.declare_thee_sir.data import CARACOLE, FORLORN_HOPE, HEDGEHOG, LONG_MARCH
 from tertia.rulesets.declare_thee_sir.points import attached_general, is_poor
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 HARD_COVER: tuple[str, ...] = (TerrainKind.TOWN, TerrainKind.WALL, TerrainKind.ENTRENCHMENT)
 """The ground that is hard cover: buildings, walls and earthworks."""

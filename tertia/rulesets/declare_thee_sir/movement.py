@@ -48,8 +48,9 @@ from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.rules.involuntary import Interpenetration, Slide, plan_slide
 from tertia.rules.movement import MovePlan, iter_headings, plan_move
 from tertia.rulesets.declare_thee_sir import water
-from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LONG_MARCH, DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.data import HEDGEHOG, LONG_MARCH, DtsUnit
 from tertia.rulesets.declare_thee_sir.readings import ON_TOP, ROAD, of_game
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 GENERAL_MOVE = 9
 """Movement: "Independent generals move 9 inches" (no dice)."""

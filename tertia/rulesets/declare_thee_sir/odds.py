@@ -43,13 +43,14 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rules.morale import DECLARE_LEVELS, first_points, morale_of
 from tertia.rulesets.declare_thee_sir import clauses, movement
 from tertia.rulesets.declare_thee_sir.capture import FLAG, Captured
-from tertia.rulesets.declare_thee_sir.data import ADVANCE, LONG_MARCH, STAND_AND_FIRE, game_data, unit_data
+from tertia.rulesets.declare_thee_sir.data import ADVANCE, LONG_MARCH, STAND_AND_FIRE
 from tertia.rulesets.declare_thee_sir.events import VOLLEYS, Charge, Fire
 from tertia.rulesets.declare_thee_sir.fire import PUSHED_BY_ARTILLERY
 from tertia.rulesets.declare_thee_sir.melee import PUSHED_IN_MELEE
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, GeneralPointChanged
 from tertia.rulesets.declare_thee_sir.rout import UnitBroken
 from tertia.rulesets.declare_thee_sir.sequence import PHASE
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 FIRE, CHARGE = "fire", "charge"
 WORDS = (FIRE, CHARGE)

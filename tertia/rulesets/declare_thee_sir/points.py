@@ -49,7 +49,6 @@ from tertia.rules.morale import (
     morale_of,
 )
 from tertia.rulesets.declare_thee_sir.chart import chart_result, is_rout
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.readings import (
     BEFORE,
     FIRE_CHART,
@@ -57,6 +56,7 @@ from tertia.rulesets.declare_thee_sir.readings import (
     WHILE_ATTACHED,
     of_game,
 )
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 MOST_POINTS = 4
 """Morale: "adds one morale point (up to 4)"; no unit ever has more."""

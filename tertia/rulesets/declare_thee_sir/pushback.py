@@ -34,7 +34,6 @@ from tertia.core.geometry import EPSILON, angle_between
 from tertia.core.ruleset import Tx
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
 from tertia.rulesets.declare_thee_sir import edge, movement, water
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
 from tertia.rulesets.declare_thee_sir.generals import attach, attached_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
@@ -45,6 +44,7 @@ from tertia.rulesets.declare_thee_sir.readings import (
     REMOVED,
     of_game,
 )
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 PUSHED_OFF = "pushed off the table"
 """How a unit removed by a push over the edge is told (option ``push_off_table``)."""

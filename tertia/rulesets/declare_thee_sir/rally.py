@@ -37,7 +37,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.formations import footprint
 from tertia.rules.morale import DECLARE_LEVELS, regain_points
 from tertia.rulesets.declare_thee_sir import edge
-from tertia.rulesets.declare_thee_sir.data import LINE, DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.data import LINE, DtsUnit
 from tertia.rulesets.declare_thee_sir.events import MoveWorkedOut
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, two_dice
 from tertia.rulesets.declare_thee_sir.rout import (
@@ -49,6 +49,7 @@ from tertia.rulesets.declare_thee_sir.rout import (
     flight_heading,
 )
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS, stands_of
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 ROLLS_BY_LEVEL = {"poor": 1, "good": 2, "excellent": 3}
 GENERAL_REACH = 3.0

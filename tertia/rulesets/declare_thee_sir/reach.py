@@ -4,9 +4,10 @@
 target, determine if in range (to closest stand edge)." Ranges: "Infantry and dismounted
 dragoons fire 6 in + 1D6. Mounted fire 3 in + 1D6. Artillery fire 18 in + 1D6."
 
-The range is rolled for each shot (:func:`roll_range`). The target must lie in the arc of
-at least one of the firer's stands and be seen by it; the range is measured from the
-nearest such stand's edge to the nearest target stand's edge. Read so:
+The range is rolled for each shot (:func:`~tertia.rulesets.declare_thee_sir.fire.roll_range`:
+this module is compiled, and never touches a die). The target must lie in the arc of at
+least one of the firer's stands and be seen by it; the range is measured from the nearest
+such stand's edge to the nearest target stand's edge. Read so:
 
 - **arc**: 45 degrees either side of straight ahead from each stand's front edge
   (:func:`tertia.rules.formations.stands_in_arc`), a target stand in it counting.
@@ -22,15 +23,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tertia.core.dice import D6
 from tertia.core.geometry import Base, base_distance
-from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import stands_in_arc
 from tertia.rules.sight import SIGHT_BLOCKERS, bases_across
-from tertia.rulesets.declare_thee_sir.data import DtsUnit, unit_data
+from tertia.rulesets.declare_thee_sir.data import DtsUnit
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 FIRE_ARC = 45.0
 """Fire: "a 45* arc of fire", degrees either side of straight ahead."""
@@ -49,12 +49,6 @@ def base_range(unit: DtsUnit) -> int:
     return MOUNTED_RANGE if unit.is_mounted else FOOT_RANGE
 
 
-def roll_range(tx: Tx, firer_id: str) -> int:
-    """This shot's range: the firer's base range + 1D6 (one die, logged)."""
-    firer = tx.state.units[firer_id]
-    return base_range(unit_data(firer)) + tx.roll(D6, f"range: {firer.label}")
-
-
 @dataclass(frozen=True, slots=True)
 class LineOfFire:
     """A firing stand (by index) that has a target stand in its arc and in sight, and the
@@ -68,30 +62,31 @@ class LineOfFire:
 def lines_of_fire(table: Battlefield, state: GameState, firer: Unit, target: Unit
                   ) -> tuple[LineOfFire, ...]:
     """Every pair of a firer's stand and a target's stand it may fire at. Remembered
-    while no piece moves, arrives or leaves (``GameState.remember``), for the same firer,
-    target and pieces about the lines: the commander's declaration, the doctrine and each
-    volley ask the same lines."""
-    ours, theirs = stands_of(firer), stands_of(target)
-    screens = _screens(state, (firer.id, target.id), (*ours, *theirs))
+    while no piece moves, arrives or leaves (``GameState.remember``, over the whole
+    table), for the same firer and target: the commander's declaration, the doctrine and
+    each volley ask the same lines. What else the lines depend on cannot change without
+    a piece moving, arriving or leaving (the pieces that screen them, where they stand;
+    which pieces are command stands, who never become troops)."""
     key = (_LINES, firer.id, target.id)
     held: _Held | None = state.recall(key, firer)
-    if held is not None and held[0] is table and held[1] is firer and held[2] is target and \
-            len(held[3]) == len(screens) and all(a is b for a, b in zip(held[3], screens, strict=True)):
-        return held[4]
+    if held is not None and held[0] is table and held[1] is firer and held[2] is target:
+        return held[3]
+    ours, theirs = stands_of(firer), stands_of(target)
+    screens = _screens(state, (firer.id, target.id), (*ours, *theirs))
     out: list[LineOfFire] = []
     for j, aim in enumerate(theirs):
         for i in stands_in_arc(ours, aim, FIRE_ARC):
             if _sees(table, ours[i], aim, screens):
                 out.append(LineOfFire(i, j, base_distance(ours[i], aim)))
     found = tuple(out)
-    state.remember(key, firer, math.inf, (table, firer, target, screens, found))
+    state.remember(key, firer, math.inf, (table, firer, target, found))
     return found
 
 
 _LINES = "declare-thee-sir lines of fire"
-_Held = tuple[Battlefield, Unit, Unit, list[Unit], tuple[LineOfFire, ...]]
-"""What a position remembers of a firer's lines: the table, the firer, the target and the
-pieces that could screen them, as they were, and the lines."""
+_Held = tuple[Battlefield, Unit, Unit, tuple[LineOfFire, ...]]
+"""What a position remembers of a firer's lines: the table, the firer and the target, as
+they were, and the lines."""
 
 
 def fire_distance(table: Battlefield, state: GameState, firer: Unit, target: Unit) -> float | None:
@@ -106,25 +101,23 @@ def _screens(state: GameState, ends: tuple[str, ...], stands: tuple[Base, ...]) 
     """The pieces that could stand in a line between any two of ``stands``: every piece
     in play but the units at the ``ends`` and command stands (which block neither sight
     nor fire) whose base comes within the box about those stands (every such line lies
-    in that box)."""
-    xs = [x for s in stands for x, _ in s.corners()]
-    ys = [y for s in stands for _, y in s.corners()]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    return [u for u in _blocking(state) if u.id not in ends
-            and x0 - u.base.radius <= u.x <= x1 + u.base.radius
-            and y0 - u.base.radius <= u.y <= y1 + u.base.radius]
-
-
-def _blocking(state: GameState) -> list[Unit]:
-    """The pieces in play that block sight and fire (all but command stands), found once
-    for a state: every line of fire looked at asks."""
-    found: list[Unit] | None = state.cache.get(_BLOCKING)
-    if found is None:
-        found = state.cache[_BLOCKING] = [u for u in state.iter_units() if not unit_data(u).is_general]
-    return found
-
-
-_BLOCKING = "declare-thee-sir pieces blocking sight"
+    in that box), in the order of ``iter_units``."""
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for s in stands:  # the box, in plain floats: no list of every corner made
+        for x, y in s.corners():
+            if x < x0:
+                x0 = x
+            if x > x1:
+                x1 = x
+            if y < y0:
+                y0 = y
+            if y > y1:
+                y1 = y
+    return [u for u in state.near(x0, y0, x1, y1, 0.0)
+            if x0 - u.base.radius <= u.x <= x1 + u.base.radius
+            and y0 - u.base.radius <= u.y <= y1 + u.base.radius
+            and u.id not in ends and not unit_data(u).is_general]
 
 
 def _sees(table: Battlefield, stand: Base, aim: Base, screens: list[Unit]) -> bool:

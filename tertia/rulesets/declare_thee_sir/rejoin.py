@@ -56,10 +56,10 @@ from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, Slide, plan_slide, towards
 from tertia.rules.movement import MovePlan
 from tertia.rulesets.declare_thee_sir import movement
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH, attach, attached_generals, carry_generals
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 MARCH, AT_ONCE = "march", "at_once"
 REJOIN_CHOICES = (MARCH, AT_ONCE)

@@ -22,8 +22,8 @@ from tertia.core.vocabulary import DECK
 from tertia.rules.morale import DECLARE_LEVELS
 from tertia.rules.movement import plan_move
 from tertia.rulesets.declare_thee_sir import clauses, movement
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.generals import attached_generals
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.victory import OBJECTIVE_POINTS, scores, units_lost
 
 UNTESTED = "untested"

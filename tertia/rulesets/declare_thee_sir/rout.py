@@ -44,12 +44,12 @@ from tertia.rules.casualties import lose_stands
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, towards
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.declare_thee_sir import edge, movement, rejoin, water
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
 from tertia.rulesets.declare_thee_sir.generals import attach, attached_generals, carry_generals
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.readings import EVERY_MOVE, OBSTACLES_STOP, of_game
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 TWO_D6 = sum_of(2, D6)
 

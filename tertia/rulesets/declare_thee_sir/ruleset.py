@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -58,8 +59,6 @@ from tertia.rulesets.declare_thee_sir.data import (
     RALLY,
     DtsGame,
     DtsUnit,
-    game_data,
-    unit_data,
 )
 from tertia.rulesets.declare_thee_sir.events import (
     DECLARE,
@@ -95,6 +94,7 @@ from tertia.rulesets.declare_thee_sir.troops import (
     STANDS,
     StandSize,
 )
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 MOVING_OPTIONS = (ADVANCE, ADVANCE_AND_FIRE)
 MOUNT, DISMOUNT = "mount", "dismount"
@@ -713,12 +713,38 @@ class ChargePath:
 def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) -> ChargePath:
     """The attacker turns to face the target's centre and goes straight until it touches
     something: the charge reaches the target only if that is the target. Its attached
-    generals go with it, turning as it turns, and are never in its way."""
+    generals go with it, turning as it turns, and are never in its way.
+
+    Remembered while no piece moves, arrives or leaves (``GameState.remember``), for the
+    same attacker, target and attached generals: the doctrine asks before it declares and
+    again as it charges, and the charge itself follows the same path."""
+    generals = attached_generals(state, unit.id)
+    key = (_CHARGE_PATH, unit.id, target.id)
+    held: _HeldPath | None = state.recall(key, unit)
+    if held is not None and held[0] is table and held[1] is unit and held[2] is target and \
+            len(held[3]) == len(generals) and all(a is b for a, b in zip(held[3], generals, strict=True)):
+        return held[4]
+    found = _charge_path(table, state, unit, target, generals)
+    state.remember(key, unit, math.inf, (table, unit, target, generals, found))
+    return found
+
+
+_CHARGE_PATH = "declare-thee-sir charge path"
+_HeldPath = tuple[Battlefield, Unit, Unit, list[Unit], ChargePath]
+"""What a position remembers of a charge's path: the table, the attacker, the target and
+the attacker's attached generals, as they were, and the path."""
+
+
+def _charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit, generals: list[Unit]
+                 ) -> ChargePath:
     heading = bearing(unit.base.centre, target.base.centre)
     turned = unit.evolve(facing=heading)
-    slide = plan_slide(state, turned, heading=heading, distance=table.width + table.depth,
+    # It touches the target at the latest as its centre reaches the target's: a slide that
+    # far (and an inch) meets whatever stands in the way, and looks no further.
+    reach = math.dist(unit.base.centre, target.base.centre) + 1.0
+    slide = plan_slide(state, turned, heading=heading, distance=reach,
                        policy=Interpenetration.STOP, table=(table.width, table.depth),
-                       ignore={g.id for g in attached_generals(state, unit.id)})
+                       ignore={g.id for g in generals})
     stopper = slide.stopped_by
     if stopper != target.id:
         return ChargePath(heading, slide.distance, False,

@@ -22,15 +22,10 @@ from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBeg
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir import event_cards, rejoin, victory
-from tertia.rulesets.declare_thee_sir.data import (
-    ADVANCE_AND_FIRE,
-    OPTIONS,
-    STAND_AND_FIRE,
-    game_data,
-    unit_data,
-)
+from tertia.rulesets.declare_thee_sir.data import ADVANCE_AND_FIRE, OPTIONS, STAND_AND_FIRE
 from tertia.rulesets.declare_thee_sir.events import DECLARE, ActivationEnded, UnitActivated
 from tertia.rulesets.declare_thee_sir.troops import CARDS
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 PHASE = "activation"
 

@@ -20,6 +20,7 @@ from tertia.core.geometry import Base
 from tertia.core.state import Unit
 from tertia.rules.formations import COLUMN, HEDGEHOG, LINE, Formation, stand_bases
 from tertia.rulesets.declare_thee_sir import data
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 CARACOLE_LAYOUT = Formation("caracole", 2)
 """Optional Rules b: "Place two stands in line ... Additional unit stands are placed arced
@@ -36,7 +37,7 @@ def stands_of(unit: Unit) -> tuple[Base, ...]:
     where each has fled (its flag stand first)."""
     if unit.stands:
         return tuple(s.base for s in unit.stands if s.removed is None)
-    own = data.unit_data(unit)
+    own = unit_data(unit)
     if own.is_gun and own.formation == data.LONG_MARCH:
         # Formations b: "Artillery turned sideways".
         return (Base(unit.x, unit.y, unit.facing, own.stand_depth, own.stand_width),)

@@ -26,7 +26,7 @@ from tertia.core.events import GameEnded
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Objective, UnitKind
 from tertia.rules.victory import end_by_points
-from tertia.rulesets.declare_thee_sir.data import game_data, unit_data
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 OBJECTIVE_POINTS = 2
 """An objective held at the end is worth this many points unless the option says otherwise."""

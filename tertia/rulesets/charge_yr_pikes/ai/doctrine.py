@@ -90,7 +90,7 @@ from tertia.rulesets.charge_yr_pikes.command import (
     in_command_radius,
 )
 from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY, DeploymentDone
-from tertia.rulesets.charge_yr_pikes.data import LINE, SQUARE, CypUnit, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import LINE, SQUARE, CypUnit
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, is_foot, unit_dice
 from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance, line_of
@@ -104,6 +104,7 @@ from tertia.rulesets.charge_yr_pikes.reaction import (
     steadied_for,
 )
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 DISMOUNT_NEAR = 12.0
 """Mounted dragoons with the enemy this close get down to fire."""

@@ -32,11 +32,12 @@ from tertia.rulesets.charge_yr_pikes.actions import (
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY, Deploy, DeploymentDone
-from tertia.rulesets.charge_yr_pikes.data import FORMATIONS, game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.data import FORMATIONS
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES, chargers_of
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 MOVE_SAMPLES = 6
 

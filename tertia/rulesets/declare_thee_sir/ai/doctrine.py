@@ -66,8 +66,6 @@ from tertia.rulesets.declare_thee_sir.data import (
     RALLY,
     STAND_AND_FIRE,
     DtsUnit,
-    game_data,
-    unit_data,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, Declare, Fire
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE, modifiers, move_dice, work_out
@@ -75,6 +73,7 @@ from tertia.rulesets.declare_thee_sir.reach import base_range
 from tertia.rulesets.declare_thee_sir.rout import home_heading
 from tertia.rulesets.declare_thee_sir.ruleset import DISMOUNT, MOUNT, REST, RETIRE
 from tertia.rulesets.declare_thee_sir.troops import DRAGOONS
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 FOOT_DASH = 0.5
 """Foot go in with push of pike only for a charge worth this much (a shaken foe, or a

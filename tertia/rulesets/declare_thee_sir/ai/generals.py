@@ -20,10 +20,10 @@ from tertia.core.game import Game
 from tertia.core.geometry import heading_vector
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.ai.judgement import gap
-from tertia.rulesets.declare_thee_sir.data import unit_data
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
 from tertia.rulesets.declare_thee_sir.points import attached_general
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 HORSE_FIRST = 6.0
 """Inches of extra ride a general accepts to join horse rather than foot."""

@@ -18,11 +18,12 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.morale import DECLARE_LEVELS, PointsTable
 from tertia.rulesets.declare_thee_sir.chart import HOLD, chart_result, is_rout, push_dice
-from tertia.rulesets.declare_thee_sir.data import CARACOLE, unit_data
+from tertia.rulesets.declare_thee_sir.data import CARACOLE
 from tertia.rulesets.declare_thee_sir.melee import CLOSE_NEED
 from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers, total
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general, points_table
 from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance
+from tertia.rulesets.declare_thee_sir.values import unit_data
 
 ROUT_WORTH = 3.0
 """A unit broken is worth this many morale points: it flees, and may leave the table."""
@@ -47,14 +48,25 @@ def gap(a: Unit, b: Unit) -> float:
 def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
     """The enemy troops in play whose cheap distance (:func:`gap`) is within ``within``,
     nearest first; routing units last (they are no threat and no objective)."""
-    key = ("declare-thee-sir doctrine", "foes", unit.id, unit.base)
+    key = (_FOES, unit.id, unit.base)
     found: list[tuple[bool, float, str, Unit]] | None = state.cache.get(key)
     if found is None:  # asked again and again before each declaration
-        found = [(unit_data(e).routing, gap(unit, e), e.id, e)
-                 for e in state.iter_troops(state.opponent(unit.side))]
-        found.sort(key=lambda f: f[:3])
+        # and again once it is declared: the states between share every piece
+        held: tuple[object, list[tuple[bool, float, str, Unit]]] | None = state.recall(key, unit)
+        if held is not None and held[0] is state.units:
+            found = held[1]
+        else:
+            found = [(unit_data(e).routing, gap(unit, e), e.id, e)
+                     for e in state.iter_troops(state.opponent(unit.side))]
+            found.sort()  # no two share an id: the pieces themselves are never compared
+            state.remember(key, unit, math.inf, (state.units, found))
         state.cache[key] = found
     return [e for _, apart, _, e in found if apart <= within]
+
+
+_FOES = "declare-thee-sir doctrine foes"
+"""The key of a unit's foes, nearest first, remembered for the pieces as they stand
+(``state.units``: no piece changed at all, routing included)."""
 
 
 def threatened(state: GameState, unit: Unit) -> bool:

@@ -12,15 +12,9 @@ import random
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.state import GameState
-from tertia.rulesets.declare_thee_sir.data import (
-    CARACOLE,
-    FORLORN_HOPE,
-    FORMATION_NAMES,
-    RALLY,
-    game_data,
-    unit_data,
-)
+from tertia.rulesets.declare_thee_sir.data import CARACOLE, FORLORN_HOPE, FORMATION_NAMES, RALLY
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, Declare, Fire
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 MOVE_SAMPLES = 8
 
