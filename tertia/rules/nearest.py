@@ -45,10 +45,10 @@ class NearestFirst:
     def __init__(self, unit: Unit, pieces: Iterable[Unit]) -> None:
         x, y, r = unit.x, unit.y, unit.base.radius
         self._unit: Final = unit
-        self._bounds: Final = sorted(
-            ((math.hypot(p.x - x, p.y - y) - r - p.base.radius, p.id, p) for p in pieces),
-            key=_bound_key,
-        )
+        hypot = math.hypot  # looked up once, not once a piece
+        # sorted as they stand: no two pieces share an id, so two entries never go on to
+        # compare the pieces themselves (and no key function is called for each)
+        self._bounds: Final = sorted([(hypot(p.x - x, p.y - y) - r - p.base.radius, p.id, p) for p in pieces])
         self._next = 0
         self._heap: list[tuple[float, str, int]] = []
         self._found: list[tuple[float, Unit]] = []
@@ -137,6 +137,3 @@ class NearestFirst:
         for entry in self._bounds:
             yield entry[2]
 
-
-def _bound_key(entry: tuple[float, str, Unit]) -> tuple[float, str]:
-    return entry[0], entry[1]
