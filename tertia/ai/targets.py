@@ -4,7 +4,7 @@ every unit of the command taking the same bearing from the command's centre, so 
 keeps its shape; anything else makes for the nearest enemy.
 
 Each "nearest" is the least (distance between centres, id) over the enemy troops that
-qualify. One pass over the enemy's troops measures each by its squared distance, and
+qualify. A pass over the enemy's troops finds the least squared distance, and a second
 calls ``math.hypot`` only for those that could be nearest: at a few dozen instructions a
 piece, cheaper than walking the cells of the position's grid outwards, even for armies
 of a hundred units.
@@ -23,26 +23,32 @@ def nearest_enemy(state: GameState, side: str, x: float, y: float, *,
                   horse: bool | None = None) -> Unit | None:
     """The troop in play of ``side``'s enemy whose centre is nearest (x, y), ties by id;
     only horse when ``horse`` is True, none of them when False; None when there is none."""
+    horse_kind = UnitKind.HORSE
+    pool = [u for u in state.iter_troops(state.opponent(side))
+            if horse is None or (u.kind is horse_kind) is horse]
+    # the least square first, far cheaper than math.hypot; the square is never off by more
+    # than a few roundings, so only the pieces within the margin of it could be nearest
+    least = math.inf
+    for u in pool:
+        dx, dy = u.x - x, u.y - y
+        square = dx * dx + dy * dy
+        if square < least:
+            least = square
+    limit = least * SQUARE_MARGIN
+    hypot = math.hypot  # looked up once
     best: Unit | None = None
     gap = math.inf
-    square = math.inf  # the square of the best's distance, as multiplied out
-    horse_kind = UnitKind.HORSE
-    for u in state.iter_troops(state.opponent(side)):
-        if horse is not None and (u.kind is horse_kind) is not horse:
-            continue
+    for u in pool:
         dx, dy = u.x - x, u.y - y
-        # the square, far cheaper than math.hypot, is never off by more than a few
-        # roundings: a piece past the margin is further than the best
-        if dx * dx + dy * dy > square * SQUARE_MARGIN:
-            continue
-        d = math.hypot(dx, dy)
-        if best is None or d < gap or (d == gap and u.id < best.id):
-            best, gap, square = u, d, dx * dx + dy * dy
+        if dx * dx + dy * dy <= limit:
+            d = hypot(dx, dy)
+            if best is None or d < gap or (d == gap and u.id < best.id):
+                best, gap = u, d
     return best
 
 
 SQUARE_MARGIN: Final = 1.0 + 1e-9
-"""How far past the best's squared distance a piece's may lie and the piece still be
+"""How far past the least squared distance a piece's may lie and the piece still be
 measured: many times the few roundings by which the square and ``math.hypot`` may disagree."""
 
 
