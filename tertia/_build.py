@@ -62,6 +62,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rulesets.d3_commands.organisation",
     "tertia.rulesets.d3_commands.movement",
     "tertia.ai.moves",
+    "tertia.ai.targets",
     "tertia.rulesets.larger_battles.ai.doctrine",
     "tertia.rulesets.d3.ai.proposals",
     "tertia.rulesets.d3.ai.doctrine",

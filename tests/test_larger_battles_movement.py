@@ -7,6 +7,7 @@ import pytest
 from tertia.core.actions import Move
 from tertia.rules.hits import piece
 from tertia.rulesets.larger_battles.actions import Bombard, GiveOrder
+from tertia.rulesets.larger_battles.orders import is_ordered, ordered_units
 
 from .support import P, R, act, codes, make_game, position, unit
 
@@ -48,6 +49,20 @@ def test_a_move_needs_an_order_and_orders_are_two() -> None:
     state, _ = act(game, state, GiveOrder(target="c"))
     assert codes(game, state, GiveOrder(target="right")) == ["larger-battles.NO_ORDERS_LEFT"]
     assert codes(game, state, GiveOrder(target="nowhere")) == ["core.UNKNOWN_COMMAND"]
+
+
+def test_the_ordered_units_are_those_ordered_alone_or_by_command() -> None:
+    game = make_game([unit("a", P, "foot", 20, 5), unit("b", P, "foot", 30, 5),
+                      unit("c", P, "horse", 50, 5, command="right"),
+                      unit("d", P, "horse", 60, 5, command="right"), unit("e", R, "foot", 60, 45, 180)])
+    given = ((), (("c", "move"),), ((f"{P}:centre", "move"), ("d", "move")), ((f"{P}:right", "bombard"),))
+    for orders in given:
+        state = position(game, orders=orders)
+        for purpose in ("move", "bombard"):
+            expected = [u.id for u in state.iter_units(P) if is_ordered(state, u, purpose)]
+            assert [u.id for u in ordered_units(state, P, purpose)] == expected
+    assert [u.id for u in ordered_units(position(game, orders=((f"{P}:centre", "move"), ("d", "move"))),
+                                        P, "move")] == ["a", "b", "d"]
 
 
 def test_each_unit_moves_once() -> None:

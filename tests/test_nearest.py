@@ -3,14 +3,12 @@ distance, id), measuring only as far as it is read."""
 
 from __future__ import annotations
 
-import math
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tertia.core.geometry import base_distance
 from tertia.core.state import Unit, UnitKind
-from tertia.rules.nearest import CentreGrid, NearestFirst
+from tertia.rules.nearest import NearestFirst
 
 coordinate = st.floats(min_value=-30.0, max_value=30.0, allow_nan=False).map(lambda v: round(v, 1))
 piece = st.tuples(coordinate, coordinate, st.sampled_from([0.0, 45.0, 90.0, 180.0, 300.0]),
@@ -44,13 +42,3 @@ def test_reads_only_what_it_needs() -> None:
     line = [Unit(f"e{i}", "blue", UnitKind.FOOT, "c", 10.0 * i, 0.0, 0.0, 4.0, 2.0) for i in range(1, 40)]
     near = NearestFirst(me, reversed(line))
     assert near[0].id == "e1" and near.measured <= 2
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(piece, max_size=40), coordinate, coordinate,
-       st.sampled_from([1.0, 3.0, 8.0, 25.0]))
-def test_the_grid_finds_exactly_the_nearest(specs: list[Spec], x: float, y: float, cell: float) -> None:
-    pieces = [_unit(i, s) for i, s in enumerate(specs)]
-    expected = min((math.hypot(p.x - x, p.y - y) for p in pieces), default=math.inf)
-    assert CentreGrid(pieces, cell).nearest(x, y) == expected
-    assert CentreGrid(pieces, cell, scan_all=0).nearest(x, y) == expected

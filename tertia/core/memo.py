@@ -90,8 +90,10 @@ class Memo:
                 held = facts.get(uid)
                 if not held:
                     continue
-                kept = {key: m for key, m in held.items()
-                        if not (abs(ux - x) <= ur + m.reach + r and abs(uy - y) <= ur + m.reach + r)}
+                dx, dy = abs(ux - x), abs(uy - y)
+                if not any(_reaches(m, dx, dy, ur, r) for m in held.values()):
+                    continue  # nothing of it to forget: its facts stay shared as they are
+                kept = {key: m for key, m in held.items() if not _reaches(m, dx, dy, ur, r)}
                 if kept:
                     facts[uid] = kept
                 else:
@@ -99,3 +101,10 @@ class Memo:
         # what this memo shares with the new one it may no longer add to in place
         self._owned.clear()
         return Memo(facts, self._reach)
+
+
+def _reaches(fact: Measured, dx: float, dy: float, radius: float, r: float) -> bool:
+    """Could a piece of half-diagonal ``r`` whose centre lies (dx, dy) from that of the
+    piece ``fact`` is about (half-diagonal ``radius``) have changed it? A cut on bounding
+    boxes."""
+    return dx <= radius + fact.reach + r and dy <= radius + fact.reach + r

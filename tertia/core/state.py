@@ -39,7 +39,9 @@ def _with_piece(
         if side is None or side == unit.side:
             i = places[side].get(unit.id)
             if i is not None:
-                found = (*found[:i], unit, *found[i + 1:])
+                copied = list(found)  # copied whole in C, quicker than slices put together
+                copied[i] = unit
+                found = tuple(copied)
         patched[side] = found
     return patched
 
@@ -243,6 +245,10 @@ class Objective:
 NEAR_SLACK: Final = 1e-6
 """Inches :meth:`GameState.near` adds to every reach, against rounding in the callers' own
 (exact) measures: it may hand out a piece a hair further than asked, never one fewer."""
+
+NEAR_PACKED: Final = 1024
+"""Up to this many pieces near a box are put in play order by sorting integers that pack
+each one's place in play with its index among them."""
 
 MARK_SCAN: Final = 8
 """Marks up to this long are searched in place; longer ones through a set."""
@@ -457,25 +463,38 @@ class GameState:
         (x0, y0) to (x1, y1), in the order of :meth:`iter_units`: every piece that could
         come that near anything in the box, and perhaps some a hair further (the caller
         measures). However many pieces there are, only those filed near the box are read."""
-        grid = self.grid
-        if grid is None:
-            grid = self.grid = Grid.of((u.id, u.x, u.y, u.base.radius) for u in self.iter_units())
-        units = self.units
-        found: list[Unit] = []
-        for uid in grid.ids_near(x0, y0, x1, y1, inches + NEAR_SLACK):
-            u = units[uid]
-            r = inches + u.base.radius + NEAR_SLACK
-            if x0 - r <= u.x <= x1 + r and y0 - r <= u.y <= y1 + r:
-                found.append(u)
+        found = self._near_unordered(x0, y0, x1, y1, inches)
+        if 1 < len(found) <= NEAR_PACKED:
+            # each piece's place and its index here packed in one integer, sorted as
+            # integers: many times quicker than a key function called for each piece
+            ranks = self._ranks()
+            packed = sorted([ranks[u.id] * NEAR_PACKED + i for i, u in enumerate(found)])
+            return [found[k % NEAR_PACKED] for k in packed]
         if len(found) > 1:
             ranks = self._ranks()
             found.sort(key=lambda u: ranks[u.id])
         return found
 
+    def _near_unordered(self, x0: float, y0: float, x1: float, y1: float, inches: float) -> list[Unit]:
+        """:meth:`near`, in no particular order."""
+        grid = self.grid
+        if grid is None:
+            grid = self.grid = Grid.of((u.id, u.x, u.y, u.base.radius) for u in self.iter_units())
+        units = self.units
+        # a dict's own lookup is quicker in compiled code than a mapping's
+        pieces: dict[str, Unit] = units if isinstance(units, dict) else dict(units)
+        found: list[Unit] = []
+        for uid in grid.ids_near(x0, y0, x1, y1, inches + NEAR_SLACK):
+            u = pieces[uid]
+            r = inches + u.base.radius + NEAR_SLACK
+            if x0 - r <= u.x <= x1 + r and y0 - r <= u.y <= y1 + r:
+                found.append(u)
+        return found
+
     def _near_places(self, x: float, y: float, inches: float) -> list[tuple[str, float, float, float]]:
         """:meth:`near` a point, each piece as its id, centre and half-diagonal (what a
         :class:`~tertia.core.memo.Memo` reads)."""
-        return [(u.id, u.x, u.y, u.base.radius) for u in self.near(x, y, x, y, inches)]
+        return [(u.id, u.x, u.y, u.base.radius) for u in self._near_unordered(x, y, x, y, inches)]
 
     def _stands_here(self, unit: Unit) -> bool:
         """Is ``unit`` where its piece in this state stands (not a hypothetical one)?"""

@@ -45,10 +45,10 @@ class NearestFirst:
     def __init__(self, unit: Unit, pieces: Iterable[Unit]) -> None:
         x, y, r = unit.x, unit.y, unit.base.radius
         self._unit: Final = unit
-        self._bounds: Final = sorted(
-            ((math.hypot(p.x - x, p.y - y) - r - p.base.radius, p.id, p) for p in pieces),
-            key=_bound_key,
-        )
+        hypot = math.hypot  # looked up once, not once a piece
+        # sorted as they stand: no two pieces share an id, so two entries never go on to
+        # compare the pieces themselves (and no key function is called for each)
+        self._bounds: Final = sorted([(hypot(p.x - x, p.y - y) - r - p.base.radius, p.id, p) for p in pieces])
         self._next = 0
         self._heap: list[tuple[float, str, int]] = []
         self._found: list[tuple[float, Unit]] = []
@@ -137,67 +137,3 @@ class NearestFirst:
         for entry in self._bounds:
             yield entry[2]
 
-
-def _bound_key(entry: tuple[float, str, Unit]) -> tuple[float, str]:
-    return entry[0], entry[1]
-
-
-SCAN_ALL = 32
-"""Up to this many centres a question measures to every one, which costs less than
-filing them and walking the rings (an army on a table of the period has some 15 to 20
-units)."""
-
-@final
-class CentreGrid:
-    """Pieces' centres filed in square cells of ``cell`` inches, for "how far is the
-    nearest centre from here" asked of many points: each question looks at the cells
-    ring by ring outwards from its own, and stops once no centre further out could be
-    nearer than the nearest found. The answer is exactly the least of the distances
-    (``math.hypot``) to every centre. No more than ``scan_all`` centres are not filed:
-    each question measures to every one.
-
-    >>> from tertia.core.state import Unit, UnitKind
-    >>> pieces = [Unit(f"u{i}", "blue", UnitKind.FOOT, "c", 10.0 * i, 3.0, 0.0, 4.0, 2.0) for i in range(9)]
-    >>> CentreGrid(pieces).nearest(41.0, 3.0), CentreGrid([]).nearest(0.0, 0.0)
-    (1.0, inf)
-    """
-
-    __slots__ = ("_cell", "_cells", "_centres", "_hi", "_lo")
-
-    def __init__(self, pieces: Iterable[Unit], cell: float = 8.0, scan_all: int = SCAN_ALL) -> None:
-        self._cell: Final = cell
-        self._centres: Final = [(p.x, p.y) for p in pieces]
-        self._cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
-        if len(self._centres) > scan_all:
-            for x, y in self._centres:
-                self._cells.setdefault((math.floor(x / cell), math.floor(y / cell)), []).append((x, y))
-        keys = self._cells.keys()
-        self._lo: Final = (min((k[0] for k in keys), default=0), min((k[1] for k in keys), default=0))
-        self._hi: Final = (max((k[0] for k in keys), default=0), max((k[1] for k in keys), default=0))
-
-    def nearest(self, x: float, y: float) -> float:
-        """The distance from (x, y) to the nearest centre filed (inf: none)."""
-        if not self._cells:
-            best = math.inf
-            for px, py in self._centres:
-                best = min(best, math.hypot(px - x, py - y))
-            return best
-        cell = self._cell
-        ci, cj = math.floor(x / cell), math.floor(y / cell)
-        # the rings needed to reach every cell filed
-        last = max(abs(ci - self._lo[0]), abs(ci - self._hi[0]), abs(cj - self._lo[1]), abs(cj - self._hi[1]))
-        best = math.inf
-        for r in range(last + 1):
-            for i in range(ci - r, ci + r + 1):
-                step = 1 if abs(i - ci) == r else 2 * r  # the whole column at the ring's sides
-                for j in range(cj - r, cj + r + 1, max(step, 1)):
-                    for px, py in self._cells.get((i, j), ()):
-                        best = min(best, math.hypot(px - x, py - y))
-            # every centre in a further ring lies more than r cells away
-            if best <= r * cell - GRID_SLACK:
-                break
-        return best
-
-
-GRID_SLACK = 1e-6
-"""Inches kept in hand against rounding in filing a centre in its cell."""

@@ -29,6 +29,18 @@ def is_ordered(state: GameState, unit: Unit, purpose: str) -> bool:
     return state.is_marked(mark, unit.id) or state.is_marked(mark, f"{unit.side}:{unit.command}")
 
 
+def ordered_units(state: GameState, side: str, purpose: str) -> list[Unit]:
+    """The pieces of ``side`` in play that :func:`is_ordered` for ``purpose``, in play
+    order; the orders given are read once, not once for each piece."""
+    given = state.marked(f"ordered_{purpose}")
+    if not given:
+        return []
+    prefix = f"{side}:"
+    commands = {key[len(prefix):] for key in given if key.startswith(prefix)}
+    units = set(given)
+    return [u for u in state.iter_units(side) if u.command in commands or u.id in units]
+
+
 def order_key(state: GameState, side: str, target: str) -> str | None:
     """What an order's target names: a unit id, or ``side:command``; None when neither."""
     if target in state.units:

@@ -18,6 +18,7 @@ from tertia.activation import unit_type_deck
 from tertia.activation.command_cards import played as cards_played
 from tertia.ai.moves import bearing_to, move_towards
 from tertia.ai.observation import playable_view
+from tertia.ai.targets import goal, nearest_enemy
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc
@@ -27,7 +28,6 @@ from tertia.rules.hits import piece
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
-from tertia.rules.nearest import CentreGrid
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.ai.proposals import activated, charge_blockers, charge_towards
 from tertia.rulesets.d3.base import D3RuleSet
@@ -250,22 +250,10 @@ class D3Doctrine:
             return move
         return None
 
-    def _goal(self, view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
-        enemies = list(view.iter_troops(view.opponent(unit.side)))
-        if not enemies:
-            return None, None
-        pool = enemies
-        if unit.kind is UnitKind.HORSE:
-            pool = [e for e in enemies if e.kind is UnitKind.HORSE] or enemies
-        if unit.kind in (UnitKind.FOOT, UnitKind.COMMANDED_SHOT):
-            line = [u for u in view.iter_troops(unit.side)
-                    if u.command == unit.command and u.kind is unit.kind]
-            cx = sum(u.x for u in line) / len(line)
-            cy = sum(u.y for u in line) / len(line)
-            target = min(pool, key=lambda e: (math.hypot(e.x - cx, e.y - cy), e.id))
-            return (unit.x + target.x - cx, unit.y + target.y - cy), target
-        target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
-        return (target.x, target.y), target
+    @staticmethod
+    def _goal(view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
+        found = goal(view, unit)
+        return (None, None) if found is None else found
 
     @staticmethod
     def _nearest_enemy_distance(view: GameState, unit: Unit) -> float:
@@ -276,21 +264,13 @@ class D3Doctrine:
         key = (_NEAREST_ENEMY, unit.id)
         found: float | None = view.recall(key, unit)
         if found is None:
-            found = _enemy_centres(view, view.opponent(unit.side)).nearest(unit.x, unit.y)
+            nearest = nearest_enemy(view, unit.side, unit.x, unit.y)
+            found = math.inf if nearest is None else math.hypot(nearest.x - unit.x, nearest.y - unit.y)
             view.remember(key, unit, found, found)
         return found
 
 
 _NEAREST_ENEMY = "d3 doctrine nearest enemy"
-
-
-def _enemy_centres(view: GameState, side: str) -> CentreGrid:
-    """``side``'s troops filed by where they stand, once a position."""
-    key = (_NEAREST_ENEMY, side)
-    found: CentreGrid | None = view.cache.get(key)
-    if found is None:
-        found = view.cache[key] = CentreGrid(view.iter_troops(side))
-    return found
 
 
 def _rules(game: Game) -> D3RuleSet:

@@ -10,6 +10,7 @@ import random
 from collections.abc import Iterable
 
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
+from tertia.ai.targets import line_goal, nearest_enemy
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Base, Point, angle_between
@@ -30,7 +31,7 @@ from tertia.rulesets.larger_battles.combat import (
 )
 from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
 from tertia.rulesets.larger_battles.events import supplies_of, supply_markers
-from tertia.rulesets.larger_battles.orders import is_ordered, orders_left
+from tertia.rulesets.larger_battles.orders import ordered_units, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
 
@@ -66,18 +67,23 @@ def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
 
 class _Known:
     """What a combat plan asks again and again of one position: the side's troops near
-    each target (in the side's order), and whether each unit survives fighting."""
+    each target (in play order, among the pieces near it), and whether each unit survives
+    fighting."""
 
-    def __init__(self, state: GameState, troops: list[Unit]) -> None:
+    def __init__(self, state: GameState, side: str) -> None:
         self.state = state
-        self.troops = troops
+        self.side = side
         self._near: dict[str, list[Unit]] = {}
         self._survives: dict[str, bool] = {}
 
     def near(self, target: Unit) -> list[Unit]:
         found = self._near.get(target.id)
         if found is None:
-            found = self._near[target.id] = [u for u in self.troops if _near(u, target, ENGAGE)]
+            x, y, side = target.x, target.y, self.side
+            found = self._near[target.id] = [
+                u for u in self.state.near(x, y, x, y, ENGAGE + target.base.radius)
+                if u.side == side and not u.is_commander and _near(u, target, ENGAGE)
+            ]
         return found
 
     def survives(self, game: Game, unit: Unit) -> bool:
@@ -149,10 +155,7 @@ class LargerBattlesDoctrine:
         """Ordered units that have not moved, leading units first so lines stay clear."""
         edge = home_edge(state, state.active)
         sign = 1.0 if edge == "south" else -1.0
-        ready = [
-            u for u in state.iter_units(state.active)
-            if is_ordered(state, u, "move") and not state.is_marked("moved", u.id)
-        ]
+        ready = [u for u in ordered_units(state, state.active, "move") if not state.is_marked("moved", u.id)]
         return sorted(ready, key=lambda u: (u.is_commander, -sign * u.y, u.id))
 
     def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
@@ -197,33 +200,26 @@ class LargerBattlesDoctrine:
         return move_towards(game, state, unit, goal, allowance, obstacles=_supplies(state))
 
     def _goal(self, state: GameState, unit: Unit) -> Point | None:
-        enemies = list(state.iter_troops(state.opponent(unit.side)))
-        if not enemies:
+        """Horse make for the enemy horse, or for the enemy's supplies when no enemy horse is
+        within 22"; foot and commanded shot advance as a line on the enemy foot; anything
+        else makes for the nearest enemy (:mod:`tertia.ai.targets`)."""
+        if next(state.iter_troops(state.opponent(unit.side)), None) is None:
             return None
         if unit.kind is UnitKind.HORSE:
-            horse = [e for e in enemies if e.kind is UnitKind.HORSE]
+            horse = nearest_enemy(state, unit.side, unit.x, unit.y, horse=True)
             supplies = [s for s in supplies_of(state) if s.in_play and s.side != unit.side]
-            if supplies and (not horse or min(math.hypot(h.x - unit.x, h.y - unit.y) for h in horse) > 22.0):
+            if supplies and (horse is None or math.hypot(horse.x - unit.x, horse.y - unit.y) > 22.0):
                 s = min(supplies, key=lambda s: math.hypot(s.x - unit.x, s.y - unit.y))
                 return (s.x, s.y)
-            pool = horse or enemies
+            target = horse
         elif unit.kind in (UnitKind.FOOT, UnitKind.COMMANDED_SHOT):
-            foot = [e for e in enemies if e.kind is not UnitKind.HORSE]
-            return self._line_goal(state, unit, foot or enemies)
+            found = line_goal(state, unit, on_foot=True)
+            return None if found is None else found[0]
         else:
-            pool = enemies
-        target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
-        return (target.x, target.y)
-
-    def _line_goal(self, state: GameState, unit: Unit, pool: list[Unit]) -> Point:
-        """Foot advance as a line: every unit of the command takes the same bearing, from
-        the command's centre towards the nearest enemy to it, so the line keeps its shape
-        and its units stay close enough to support each other."""
-        line = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.kind is unit.kind]
-        cx = sum(u.x for u in line) / len(line)
-        cy = sum(u.y for u in line) / len(line)
-        target = min(pool, key=lambda e: (math.hypot(e.x - cx, e.y - cy), e.id))
-        return (unit.x + target.x - cx, unit.y + target.y - cy)
+            target = None
+        if target is None:
+            target = nearest_enemy(state, unit.side, unit.x, unit.y)
+        return None if target is None else (target.x, target.y)
 
     def _commander_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         friends = [u for u in state.iter_troops(unit.side) if can_attack(u)]
@@ -325,7 +321,7 @@ class LargerBattlesDoctrine:
         leaders: set[str] = set()
         # Each round of the plan asks again of the same pairs: what depends only on the
         # position is worked out once.
-        known = _Known(state, [u for u in state.iter_troops(state.active)])
+        known = _Known(state, state.active)
         values: dict[Attack, float] = {}
         while True:
             best: tuple[float, Attack] | None = None
