@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tertia.core.geometry import Base, base_distance
+from tertia.core.geometry import Base, base_distance, bounding_box
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import stands_in_arc
@@ -102,18 +102,7 @@ def _screens(state: GameState, ends: tuple[str, ...], stands: tuple[Base, ...]) 
     in play but the units at the ``ends`` and command stands (which block neither sight
     nor fire) whose base comes within the box about those stands (every such line lies
     in that box), in the order of ``iter_units``."""
-    x0 = y0 = math.inf
-    x1 = y1 = -math.inf
-    for s in stands:  # the box, in plain floats: no list of every corner made
-        for x, y in s.corners():
-            if x < x0:
-                x0 = x
-            if x > x1:
-                x1 = x
-            if y < y0:
-                y0 = y
-            if y > y1:
-                y1 = y
+    x0, y0, x1, y1 = bounding_box([corner for s in stands for corner in s.corners()])
     return [u for u in state.near(x0, y0, x1, y1, 0.0)
             if x0 - u.base.radius <= u.x <= x1 + u.base.radius
             and y0 - u.base.radius <= u.y <= y1 + u.base.radius
