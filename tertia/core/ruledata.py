@@ -34,7 +34,7 @@ name one side's entry ``"<field>:<side>"`` (:meth:`RuleData.with_value`):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, TypeVar
 
 from tertia.core.records import (
@@ -46,7 +46,7 @@ from tertia.core.records import (
     slot_of,
     written,
 )
-from tertia.core.tagged import Registry, Tagged, plain
+from tertia.core.tagged import Registry, Tagged, field_names, plain
 
 _R = TypeVar("_R", bound="RuleData")
 
@@ -76,10 +76,7 @@ class RuleData(Tagged):
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """The fields it keeps, in declaration order (read once a class)."""
-        found = _FIELD_NAMES.get(cls)
-        if found is None:
-            found = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
-        return found
+        return field_names(cls)
 
     @classmethod
     def from_values(cls, d: Mapping[str, Any]) -> Self:
@@ -137,8 +134,6 @@ def rule_data_from_dict(d: Mapping[str, Any]) -> RuleData:
 
 _NAMES: dict[type[RuleData], frozenset[str]] = {}
 """Each class's fields as a set, asked at every change of a value."""
-_FIELD_NAMES: dict[type[RuleData], tuple[str, ...]] = {}
-"""Each class's field names in order: a few classes, read thousands of times a battle."""
 
 
 def _per_side_names(cls: type[RuleData]) -> list[str]:

@@ -246,10 +246,6 @@ NEAR_SLACK: Final = 1e-6
 """Inches :meth:`GameState.near` adds to every reach, against rounding in the callers' own
 (exact) measures: it may hand out a piece a hair further than asked, never one fewer."""
 
-NEAR_PACKED: Final = 1024
-"""Up to this many pieces near a box are put in play order by sorting integers that pack
-each one's place in play with its index among them."""
-
 MARK_SCAN: Final = 8
 """Marks up to this long are searched in place; longer ones through a set."""
 
@@ -464,15 +460,13 @@ class GameState:
         come that near anything in the box, and perhaps some a hair further (the caller
         measures). However many pieces there are, only those filed near the box are read."""
         found = self._near_unordered(x0, y0, x1, y1, inches)
-        if 1 < len(found) <= NEAR_PACKED:
-            # each piece's place and its index here packed in one integer, sorted as
-            # integers: many times quicker than a key function called for each piece
+        n = len(found)
+        if n > 1:
+            # each piece's place in play and its index here packed in one integer, sorted
+            # as integers: many times quicker than a key function called for each piece
             ranks = self._ranks()
-            packed = sorted([ranks[u.id] * NEAR_PACKED + i for i, u in enumerate(found)])
-            return [found[k % NEAR_PACKED] for k in packed]
-        if len(found) > 1:
-            ranks = self._ranks()
-            found.sort(key=lambda u: ranks[u.id])
+            packed = sorted([ranks[u.id] * n + i for i, u in enumerate(found)])
+            return [found[k % n] for k in packed]
         return found
 
     def _near_unordered(self, x0: float, y0: float, x1: float, y1: float, inches: float) -> list[Unit]:

@@ -47,16 +47,17 @@ class Tagged:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
-        for name in _field_names(type(self)):
+        for name in field_names(type(self)):
             data[name] = plain(getattr(self, name))
         return data
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-"""Each tagged class's fields in declaration order, read once a class."""
+"""Each dataclass's fields in declaration order, read once a class."""
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
+def field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields in declaration order (read once a class)."""
     found = _FIELD_NAMES.get(cls)
     if found is None:
         found = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
