@@ -328,6 +328,9 @@ def try_odds(pg: Any) -> bool:
     refused = pg.locator("[data-test=odds-refusal]")
     if refused.count():
         assert len(refused.inner_text().strip().splitlines()) == 1, refused.inner_text()
+    else:  # an answer lists its likeliest outcomes
+        listed = ".odds-panel [data-test=odds-outcomes], .odds-panel [data-test=outcomes]"
+        assert pg.locator(listed).count(), text
     assert not BAD_WORDS.search(text), text
     roll = pg.locator(".odds-panel [data-test=roll]")
     if roll.count() and roll.is_enabled():

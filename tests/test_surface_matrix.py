@@ -246,6 +246,10 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
     code, out = invoke(*args, *(["--action", word] if word else []))
     if code == 0:
         assert "%" in out or "/" in out, out
+        # The likeliest outcomes, and each side's units routed under its own name.
+        assert "Likeliest outcomes" in out and "Units routed" in out, out
+        for side in load_named(scenario, rules_id=rules).sides:
+            assert (side.name or side.id) in out, out
     else:
         lines = [line for line in out.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error:"), out

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tertia.analysis.answer import Likeliest, PieceOdds, SideOdds, likeliest, pieces, sides
 from tertia.analysis.enumerate import MAX_LEAVES, Branch, TooManyBranches, WorkMeter, enumerate_branches
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
@@ -47,7 +48,9 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Odds:
-    """The exact distribution of an action's results, with marginal summaries."""
+    """The exact distribution of an action's results, with marginal summaries: of the
+    target and the attacker (``summary``), of every piece touched (``pieces``) and of each
+    side (``sides``): :mod:`tertia.analysis.answer`."""
 
     ruleset: str
     action: Action
@@ -58,6 +61,13 @@ class Odds:
     outcomes: tuple[Outcome, ...]
     summary: Mapping[str, Any] = field(default_factory=dict)
     measures: tuple[OddsMeasure, ...] = ()
+    pieces: tuple[PieceOdds, ...] = ()
+    sides: tuple[SideOdds, ...] = ()
+
+    @property
+    def likeliest(self) -> Likeliest:
+        """The likeliest outcomes in words, and the chance of all the others."""
+        return likeliest(self.outcomes)
 
     def probability(self, predicate: Any) -> Fraction:
         return sum((o.probability for o in self.outcomes if predicate(o)), Fraction(0))
@@ -80,6 +90,9 @@ class Odds:
             "outcomes": [o.to_dict() for o in self.outcomes],
             "summary": summary,
             "measures": [{"key": m.key, "kind": m.kind, "label": m.title} for m in self.measures],
+            "pieces": [p.to_dict() for p in self.pieces],
+            "sides": [s.to_dict() for s in self.sides],
+            "likeliest": self.likeliest.to_dict(),
         }
 
 
@@ -283,6 +296,8 @@ def odds(
         outcomes=outcomes,
         summary=summarise(state, outcomes, attacker, target, ruleset.ODDS_MEASURES),
         measures=ruleset.ODDS_MEASURES,
+        pieces=pieces(state, outcomes, ruleset.ODDS_MEASURES, (target, attacker)),
+        sides=sides(state, outcomes, ruleset.ODDS_MEASURES),
     )
 
 

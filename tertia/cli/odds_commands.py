@@ -12,9 +12,18 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperOption
 
+from tertia.analysis.answer import LEAVES_PLAY, ROUTS
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import Odds, UnaskedResponse, odds
-from tertia.cli.common import OptionOpt, RulesForFileOpt, fail, out, parse_options, state_from_file
+from tertia.cli.common import (
+    OptionOpt,
+    RulesForFileOpt,
+    fail,
+    out,
+    parse_options,
+    side_names,
+    state_from_file,
+)
 from tertia.cli.main import Command, app
 from tertia.core.violations import IllegalAction
 from tertia.rulesets import ruleset_class, ruleset_ids
@@ -64,7 +73,10 @@ def bar(probability: float) -> str:
     return "█" * full + ("" if rest == 0 else " ▏▎▍▌▋▊▉"[rest])
 
 
-def print_odds(result: Odds, names: dict[str, str]) -> None:
+def print_odds(result: Odds, names: dict[str, str], sides: dict[str, str] | None = None) -> None:
+    """An answer as the terminal shows it: the modifiers, the likeliest outcomes (the rest
+    counted together), the target's and the attacker's measures, every other piece
+    touched, and each side's units routed (:mod:`tertia.analysis.answer`)."""
     attacker = names.get(result.attacker or "", result.attacker or "")
     target = names.get(result.target or "", result.target or "")
     out.print(Text(f"{attacker} against {target} ({result.ruleset}, {result.action.type})", style="bold"))
@@ -75,15 +87,31 @@ def print_odds(result: Odds, names: dict[str, str]) -> None:
             out.print(f"  defender {m}")
     else:
         out.print("  no modifiers")
-    table = Table(title="Outcomes")
+    out.print(_likeliest_table(result))
+    out.print(_summary_table(result, target, attacker))
+    others = _pieces_table(result, names)
+    if others is not None:
+        out.print(others)
+    out.print(_sides_table(result, sides or {}))
+
+
+def _likeliest_table(result: Odds) -> Table:
+    likeliest = result.likeliest
+    table = Table(title="Likeliest outcomes")
     table.add_column("chance", justify="right")
     table.add_column("exact", justify="right")
     table.add_column("")
     table.add_column("result")
-    for o in result.outcomes:
-        p = float(o.probability)
-        table.add_row(f"{p:6.1%}", str(o.probability), bar(p), o.description)
-    out.print(table)
+    for p, words in likeliest.rows:
+        table.add_row(f"{float(p):6.1%}", str(p), bar(float(p)), words)
+    if likeliest.others:
+        p = likeliest.others_chance
+        table.add_row(f"{float(p):6.1%}", str(p), bar(float(p)),
+                      f"{likeliest.others} other outcome{'s' if likeliest.others != 1 else ''}")
+    return table
+
+
+def _summary_table(result: Odds, target: str, attacker: str) -> Table:
     summary = Table(title="Summary")
     summary.add_column("")
     summary.add_column("chance", justify="right")
@@ -106,7 +134,51 @@ def print_odds(result: Odds, names: dict[str, str]) -> None:
         p = result.summary[key]
         if p:
             summary.add_row(label, f"{p:.1%}", bar(p))
-    out.print(summary)
+    return summary
+
+
+PIECE_CHANCES = {ROUTS: "routs", LEAVES_PLAY: "leaves play"}
+"""How the terminal names the chances every piece has."""
+
+
+def _pieces_table(result: Odds, names: dict[str, str]) -> Table | None:
+    """Each piece other than the target and the attacker that the action can touch."""
+    named = {result.target, result.attacker}
+    others = [p for p in result.pieces if p.unit not in named]
+    if not others:
+        return None
+    titles = {m.key: m.title for m in result.measures}
+    table = Table(title="Other pieces")
+    table.add_column("piece")
+    table.add_column("")
+    table.add_column("chance", justify="right")
+    table.add_column("")
+    for piece in others:
+        name = names.get(piece.unit, piece.unit)
+        for key, dist in piece.counts.items():
+            for value, p in dist.items():
+                if value != "0":
+                    table.add_row(name, f"{titles.get(key, key)}: {value}", f"{float(p):.1%}", bar(float(p)))
+                    name = ""
+        for key, p in piece.chances.items():
+            label = PIECE_CHANCES.get(key) or titles.get(key, key)
+            table.add_row(name, label, f"{float(p):.1%}", bar(float(p)))
+            name = ""
+    return table
+
+
+def _sides_table(result: Odds, sides: dict[str, str]) -> Table:
+    table = Table(title="Units routed")
+    table.add_column("side", no_wrap=True)
+    table.add_column("units", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("")
+    for side in result.sides:
+        name = sides.get(side.side, side.side)
+        for n, p in side.units_routed.items():
+            table.add_row(name, str(n), f"{float(p):.1%}", bar(float(p)))
+            name = ""
+    return table
 
 
 @app.command("odds", cls=OddsCommand)
@@ -158,4 +230,4 @@ def odds_command(
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
         return
-    print_odds(result, {uid: u.label for uid, u in state.units.items()})
+    print_odds(result, {uid: u.label for uid, u in state.units.items()}, side_names(game))

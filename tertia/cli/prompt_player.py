@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from tertia.analysis.answer import ROUTS
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
@@ -371,8 +372,19 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
         else:
             some = sum(p for k, p in result.summary[f"target_{counted.key}_exact"].items() if k != "0")
             lines.append(f"  Odds: {float(some):.0%} of any {counted.title} on {target}")
-    lines.extend(f"    {float(o.probability):>4.0%}  {o.description}" for o in result.outcomes[:8])
-    if len(result.outcomes) > 8:
-        lines.append(f"    … and {len(result.outcomes) - 8} more outcomes")
+    shown = result.likeliest.rows[:SHOWN]
+    lines.extend(f"    {float(p):>4.0%}  {words}" for p, words in shown)
+    left = len(result.likeliest.rows) - len(shown) + result.likeliest.others
+    if left:
+        rest = sum((p for p, _ in result.likeliest.rows[SHOWN:]), result.likeliest.others_chance)
+        lines.append(f"    {float(rest):>4.0%}  … {left} other outcome{'s' if left != 1 else ''}")
+    for piece in result.pieces:
+        chance = piece.chances.get(ROUTS)
+        if chance and piece.unit not in (result.target, result.attacker):
+            lines.append(f"  {name(piece.unit) or piece.unit} routs: {float(chance):.0%}")
     return lines
+
+
+SHOWN = 8
+"""Outcomes a player is shown before the dice: the likeliest, the rest counted."""
 

@@ -82,12 +82,15 @@ class OddsMeasure:
     ``target_<key>`` and ``attacker_<key>``), a ``unit_flag`` (the chance ``fields[0]`` is
     set on the target and on the attacker, under ``target_<key>`` and ``attacker_<key>``)
     or a ``flag`` (the chance any of ``fields`` changes on any unit, under ``<key>``).
-    ``label`` is how front ends name it (the key's words when empty)."""
+    ``label`` is how front ends name it (the key's words when empty). A ``unit_flag`` with
+    ``routs`` set means the unit routs: each side's count of units routed counts it
+    (:mod:`tertia.analysis.answer`), as it counts a unit that leaves play routed."""
 
     key: str
     kind: Literal["count", "flag", "unit_flag"]
     fields: tuple[str, ...]
     label: str = ""
+    routs: bool = False
 
     @property
     def title(self) -> str:

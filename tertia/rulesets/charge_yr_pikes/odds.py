@@ -106,7 +106,7 @@ MEASURES: tuple[OddsMeasure, ...] = (
     OddsMeasure(FIGURES_LOST, "count", (FIGURES_LOST,), "figures lost"),
     OddsMeasure(PASSED, "unit_flag", (PASSED,), "passes its morale tests"),
     OddsMeasure(FELL_BACK, "unit_flag", (FELL_BACK,), "falls back disordered"),
-    OddsMeasure(ROUTS, "unit_flag", (ROUTS,), "routs (on the table or off it)"),
+    OddsMeasure(ROUTS, "unit_flag", (ROUTS,), "routs (on the table or off it)", routs=True),
     OddsMeasure(STOPPED, "unit_flag", (STOPPED,), "fails its test to close and halts 1\" short"),
     OddsMeasure(LOCKED, "unit_flag", (LOCKED,), "is locked in the melee"),
     OddsMeasure("officer_killed", "flag", (FELL,), "an officer in a front rank is killed or wounded"),

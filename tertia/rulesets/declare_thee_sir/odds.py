@@ -69,7 +69,7 @@ PURSUIT = "pursuit"
 MEASURES: tuple[OddsMeasure, ...] = (
     OddsMeasure(MORALE_LOST, "count", (MORALE_LOST,), "morale points lost"),
     OddsMeasure(PUSHED_BACK, "count", (PUSHED_BACK,), "inches pushed back"),
-    OddsMeasure(BROKEN, "unit_flag", (BROKEN,), "broken: routs"),
+    OddsMeasure(BROKEN, "unit_flag", (BROKEN,), "broken: routs", routs=True),
     OddsMeasure("flag_captured", "flag", (FLAG_TAKEN,), "a flag is captured"),
     OddsMeasure("general_captured", "flag", (GENERAL_TAKEN,), "an attached general is captured"),
     OddsMeasure("general_killed", "flag", (KILLED,), "an attached general is killed by fire"),

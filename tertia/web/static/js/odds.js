@@ -18,10 +18,14 @@ function bars(title, dist, colour, label = hitsLabel) {
   return h("div", { class: "odds-block" }, h("div", { class: "odds-title" }, title), rows);
 }
 
-// An answer from the engine's odds (``Odds.to_dict()``) shown in ``this.body``.
+const unitsLabel = (n) => `${n} unit${n === "1" ? "" : "s"}`;
+
+// An answer from the engine's odds (``Odds.to_dict()``) shown in ``this.body``: ``names``
+// and ``sides`` give a unit's and a side's names.
 export class OddsView {
-  constructor(names) {
+  constructor(names, sides = (side) => side) {
     this.names = names;
+    this.sides = sides;
     this.body = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Working out the odds…"));
   }
 
@@ -51,8 +55,8 @@ export class OddsView {
       risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " that ", t))) : null,
       h("div", { class: "mods-row" }, mods("Your modifiers", odds.modifiers),
         odds.defender_modifiers.length ? mods("Defender's modifiers", odds.defender_modifiers) : null),
-      h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
-        h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
+      ...this.wider(odds),
+      this.likeliest(odds),
     );
   }
 
@@ -96,19 +100,62 @@ export class OddsView {
     put(this.body,
       headline, ...blocks,
       risks.length ? h("ul", { class: "risks" }, risks.map(([t, p]) => h("li", {}, h("b", {}, percent(p)), " ", t))) : null,
-      h("details", { class: "outcomes" }, h("summary", {}, `Every outcome (${odds.outcomes.length})`),
-        h("ul", {}, odds.outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description)))),
+      ...this.wider(odds),
+      this.likeliest(odds),
     );
   }
 
-  // An action aimed at no enemy (a rally): each outcome with its chance.
+  // The likeliest outcomes in words (those told alike together), then the rest counted.
+  likeliest(odds) {
+    const { outcomes, others } = odds.likeliest;
+    const rows = outcomes.map((o) => h("li", {}, h("b", {}, o.fraction), " — ", o.description));
+    if (others.count) {
+      rows.push(h("li", { class: "muted" }, h("b", {}, others.fraction),
+        ` — ${others.count} other outcome${others.count === 1 ? "" : "s"}`));
+    }
+    return h("details", { class: "outcomes", "data-test": "odds-outcomes" },
+      h("summary", {}, `Likeliest outcomes (${outcomes.length + others.count} in all)`), h("ul", {}, rows));
+  }
+
+  // Beyond the target and the attacker: every other unit the action can touch, with its
+  // chances and what it can lose, and each side's count of units routed.
+  wider(odds) {
+    const labels = { routs: "routs", leaves_play: "leaves play" };
+    for (const m of odds.measures || []) labels[m.key] = m.label;
+    const lost = ([key, dist]) => `${labels[key] || key} ${Object.entries(dist)
+      .filter(([v]) => v !== "0").map(([v, p]) => `${v}: ${percent(p)}`).join(", ")}`;
+    const others = (odds.pieces || []).filter((p) => p.unit !== odds.target && p.unit !== odds.attacker);
+    const blocks = [];
+    if (others.length) {
+      blocks.push(h("div", { class: "odds-block", "data-test": "odds-pieces" },
+        h("div", { class: "odds-title" }, "Other units"),
+        h("ul", { class: "risks" }, others.map((p) => h("li", {}, h("b", {}, this.names(p.unit)), ": ",
+          [...Object.entries(p.chances).map(([k, c]) => `${percent(c)} ${labels[k] || k}`),
+            ...Object.entries(p.counts).map(lost)].join("; "))))));
+    }
+    for (const side of odds.sides || []) {
+      if (Object.keys(side.units_routed).some((n) => n !== "0")) {
+        blocks.push(bars(`Units routed: ${this.sides(side.side)}`, side.units_routed, "#6b4e16", unitsLabel));
+      }
+    }
+    return blocks;
+  }
+
+  // An action aimed at no enemy (a rally): the likeliest outcomes with their chances.
   renderOutcomes(odds) {
-    const best = odds.outcomes[0];
+    const { outcomes, others } = odds.likeliest;
+    const best = outcomes[0];
+    const rows = outcomes.map((o) =>
+      h("li", {}, h("b", {}, percent(o.probability)), " ", o.description, h("small", { class: "muted" }, ` (${o.fraction})`)));
+    if (others.count) {
+      rows.push(h("li", {}, h("b", {}, percent(others.probability)), ` ${others.count} other outcome${others.count === 1 ? "" : "s"}`,
+        h("small", { class: "muted" }, ` (${others.fraction})`)));
+    }
     put(this.body,
       h("div", { class: "odds-headline", "data-test": "outcome-chance" },
         h("span", { class: "big" }, best ? percent(best.probability) : "–"), " ", best ? best.description : "no outcome"),
-      h("ul", { class: "risks", "data-test": "outcomes" }, odds.outcomes.map((o) =>
-        h("li", {}, h("b", {}, percent(o.probability)), " ", o.description, h("small", { class: "muted" }, ` (${o.fraction})`)))),
+      h("ul", { class: "risks", "data-test": "outcomes" }, rows),
+      ...this.wider(odds),
       odds.modifiers.length ? h("div", { class: "mods" }, h("div", { class: "odds-title" }, "Modifiers"),
         h("ul", {}, odds.modifiers.map((m) => h("li", {}, m)))) : null,
     );
@@ -120,8 +167,8 @@ export class OddsPanel extends OddsView {
   // gathered_by}); ``kind``: its action kind from the vocabulary. Where actions of the kind
   // are made together (``gathered_by``), this one may join the player's ``planned`` ones
   // (``onPlan``) instead of being made alone.
-  constructor({ gameId, token, offer, kind, names, onCommit, onCancel, onPlan = null, planned = 0 }) {
-    super(names);
+  constructor({ gameId, token, offer, kind, names, sides, onCommit, onCancel, onPlan = null, planned = 0 }) {
+    super(names, sides);
     this.gameId = gameId;
     this.token = token;
     this.offer = offer;
@@ -212,8 +259,8 @@ export class OddsPanel extends OddsView {
 // description: its gun words offered for artillery alone), and the answer, worked out by
 // the server from the side's own view.
 export class QuestionPanel extends OddsView {
-  constructor({ gameId, token, unit, enemies, questions, names, onClose }) {
-    super(names);
+  constructor({ gameId, token, unit, enemies, questions, names, sides, onClose }) {
+    super(names, sides);
     this.gameId = gameId;
     this.token = token;
     this.unit = unit;

@@ -617,7 +617,7 @@ export class PlayScreen {
     const enemies = this.view.state.units.filter((e) => e.side !== u.side && !e.removed && e.kind !== "commander");
     this.odds = new QuestionPanel({
       gameId: this.gameId, token: this.token(u.side), unit: u, enemies, questions: this.questions,
-      names: (id) => this.names(id), onClose: () => { this.odds = null; this.renderUnitCard(); },
+      names: (id) => this.names(id), sides: (side) => sideName(this.table, side), onClose: () => { this.odds = null; this.renderUnitCard(); },
     });
     this.renderUnitCard();
   }
@@ -686,7 +686,7 @@ export class PlayScreen {
     let odds = null;
     if (legal && !settled) odds = h("p", { class: "muted", "data-test": "move-odds-wait" }, "Working out what the dice may do…");
     else if (dice) {
-      const view = new OddsView((id) => this.names(id));
+      const view = new OddsView((id) => this.names(id), (side) => sideName(this.table, side));
       view.render(asked.odds);
       odds = h("div", { class: "move-odds", "data-test": "move-odds" },
         h("div", { class: "odds-title" }, "The dice decide what follows this move"), view.body);
@@ -723,7 +723,7 @@ export class PlayScreen {
     this.clearTool();
     this.odds = new OddsPanel({
       gameId: this.gameId, token: this.token(), offer, kind: this.vocab.kind(offer.kind), names: (id) => this.names(id),
-      onCommit: async (action) => { await this.act(action); },
+      sides: (side) => sideName(this.table, side), onCommit: async (action) => { await this.act(action); },
       onCancel: () => { this.odds = null; this.renderUnitCard(); },
       onPlan: (action) => this.addToPlan(action), planned: this.plan.length,
     });

@@ -1,0 +1,164 @@
+"""What an answer of odds tells beyond the target and the attacker: every piece the action
+can touch, each side's count of units routed, and the likeliest outcomes with the chance
+left over.
+
+An action's consequences reach past the two units it names: friends a rout passes through
+check their morale, a rout makes the friends near it test, a charge's pursuit runs on.
+A player asks "what happens to my line", not only "to this unit", and the whole table of
+joint outcomes, one row for every way each of k friends' tests can go, is no way to
+answer it. So an answer gives, read from the outcomes (:class:`~tertia.analysis.odds.Outcome`):
+
+- for **each piece** an outcome changes, each measure the rule set declares
+  (:attr:`RuleSet.ODDS_MEASURES <tertia.core.ruleset.RuleSet.ODDS_MEASURES>`) as its own
+  exact distribution or chance, with the chance that it routs and that it leaves play;
+- for **each side**, the exact distribution of how many of its units rout: a unit routs
+  when it leaves play routed, or when a measure the rule set marks as a rout
+  (:attr:`OddsMeasure.routs <tertia.core.ruleset.OddsMeasure.routs>`) is set on it;
+- the **likeliest outcomes** in the rule set's words, those told in the same words taken
+  together (a routed stand's end place is no part of them), and the count and chance of
+  all the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from tertia.core.ruleset import OddsMeasure
+from tertia.core.state import GameState
+
+if TYPE_CHECKING:
+    from tertia.analysis.odds import Outcome
+
+ROUTS = "routs"
+"""A piece's chance to rout (leave play routed, or break as its rule set says)."""
+LEAVES_PLAY = "leaves_play"
+"""A piece's chance to leave play, for whatever reason."""
+
+LIKELIEST = 12
+"""How many outcomes an answer lists by name; the rest are counted together."""
+
+
+def _exact(p: Fraction) -> dict[str, Any]:
+    return {"probability": float(p), "fraction": str(p)}
+
+
+@dataclass(frozen=True)
+class PieceOdds:
+    """One piece's part in an answer: each count measure's distribution (``counts``: key to
+    value to chance, only those that can be more than nothing) and each chance (``chances``:
+    a flag measure's key, :data:`ROUTS` or :data:`LEAVES_PLAY`, only those above nothing)."""
+
+    unit: str
+    side: str
+    counts: Mapping[str, Mapping[str, Fraction]]
+    chances: Mapping[str, Fraction]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit,
+            "side": self.side,
+            "counts": {k: {v: float(p) for v, p in dist.items()} for k, dist in self.counts.items()},
+            "chances": {k: float(p) for k, p in self.chances.items()},
+        }
+
+
+@dataclass(frozen=True)
+class SideOdds:
+    """How many of a side's units rout: each number with its exact chance."""
+
+    side: str
+    units_routed: Mapping[int, Fraction]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"side": self.side, "units_routed": {str(n): float(p) for n, p in self.units_routed.items()}}
+
+
+@dataclass(frozen=True)
+class Likeliest:
+    """The likeliest outcomes in words (``rows``: chance and words, likeliest first), and
+    how many others there are and their chance together."""
+
+    rows: tuple[tuple[Fraction, str], ...]
+    others: int
+    others_chance: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcomes": [{**_exact(p), "description": words} for p, words in self.rows],
+            "others": {"count": self.others, **_exact(self.others_chance)},
+        }
+
+
+def rout_fields(measures: Sequence[OddsMeasure]) -> tuple[str, ...]:
+    """The fields of the measures a rule set marks as a rout."""
+    return tuple(f for m in measures if m.routs for f in m.fields)
+
+
+def routs(effect: Mapping[str, Any], fields: Sequence[str]) -> bool:
+    """Did a piece rout in one outcome (``effect``: what the outcome did to it)?"""
+    return effect.get("removed") == "routed" or any(effect.get(f) for f in fields)
+
+
+def pieces(state: GameState, outcomes: Sequence[Outcome], measures: Sequence[OddsMeasure],
+           first: Sequence[str | None] = ()) -> tuple[PieceOdds, ...]:
+    """Every piece some outcome changes, ``first`` (the target, the attacker) leading and
+    the rest in the position's own order, with its measures' exact marginals."""
+    touched = {uid for o in outcomes for uid in o.effects}
+    order = [uid for uid in dict.fromkeys(first) if uid in touched]
+    order += [uid for uid in state.units if uid in touched and uid not in order]
+    fields = rout_fields(measures)
+    found = []
+    for uid in order:
+        counts: dict[str, dict[str, Fraction]] = {}
+        chances: dict[str, Fraction] = {}
+        for m in measures:
+            if m.kind == "count":
+                dist: dict[str, Fraction] = {}
+                for o in outcomes:
+                    value = str(o.effects.get(uid, {}).get(m.fields[0], 0))
+                    dist[value] = dist.get(value, Fraction(0)) + o.probability
+                if set(dist) != {"0"}:
+                    counts[m.key] = dict(sorted(dist.items(), key=lambda kv: float(kv[0])))
+            elif m.kind == "unit_flag":
+                _chance(chances, m.key, outcomes, lambda e, name=m.fields[0]: bool(e.get(name)), uid)
+        _chance(chances, ROUTS, outcomes, lambda e: routs(e, fields), uid)
+        _chance(chances, LEAVES_PLAY, outcomes, lambda e: bool(e.get("removed")), uid)
+        if counts or chances:
+            found.append(PieceOdds(uid, state.units[uid].side, counts, chances))
+    return tuple(found)
+
+
+def _chance(into: dict[str, Fraction], key: str, outcomes: Sequence[Outcome], holds: Any, uid: str) -> None:
+    p = sum((o.probability for o in outcomes if uid in o.effects and holds(o.effects[uid])), Fraction(0))
+    if p:
+        into[key] = p
+
+
+def sides(state: GameState, outcomes: Sequence[Outcome],
+          measures: Sequence[OddsMeasure]) -> tuple[SideOdds, ...]:
+    """For each side, the exact distribution of how many of its units rout."""
+    fields = rout_fields(measures)
+    found = []
+    for side in state.sides:
+        dist: dict[int, Fraction] = {}
+        for o in outcomes:
+            n = sum(1 for uid, e in o.effects.items()
+                    if uid in state.units and state.units[uid].side == side and routs(e, fields))
+            dist[n] = dist.get(n, Fraction(0)) + o.probability
+        found.append(SideOdds(side, dict(sorted(dist.items()))))
+    return tuple(found)
+
+
+def likeliest(outcomes: Sequence[Outcome], limit: int = LIKELIEST) -> Likeliest:
+    """The ``limit`` likeliest outcomes in words, those told alike taken together (in one
+    order whatever order they were found in), and the rest counted."""
+    told: dict[str, Fraction] = {}
+    for o in outcomes:
+        told[o.description] = told.get(o.description, Fraction(0)) + o.probability
+    ranked = sorted(told.items(), key=lambda kv: (-kv[1], kv[0]))
+    rest = ranked[limit:]
+    return Likeliest(tuple((p, words) for words, p in ranked[:limit]), len(rest),
+                     sum((p for _, p in rest), Fraction(0)))
