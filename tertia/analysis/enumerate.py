@@ -13,6 +13,11 @@ works out, found by the rules' own code). A value used any other way (formatting
 lookups, division) makes every face of its dice count on its own; a die so used after a
 later die was rolled, or compared with a die across an attempt rolled again, is walked
 face by face from the start (found out by a restart), so the grouping is always exact.
+
+A step the rules settle apart (:meth:`Tx.apart <tertia.core.ruleset.Tx.apart>`) is
+walked on its own from the position it starts in, once for each such position, and the
+walk goes on down one branch for each of its distinct outcomes
+(:mod:`tertia.analysis.apart`).
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tertia.core.dice import DiceDivergence, Distribution
+
+if TYPE_CHECKING:
+    from tertia.analysis.apart import Settler
 
 T = TypeVar("T")
 
@@ -62,6 +70,23 @@ class TooManyBranches(RuntimeError):
         super().__init__(message)
         self.partial = partial or []
         self.walked = walked
+
+
+class SealBroken(BaseException):
+    """The rules read a die of a step settled apart (``label``) after the step: its
+    outcomes were merged over faces the rules tell apart after all, so it must be walked
+    as any other step."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+
+class NotApart(BaseException):
+    """A step being settled apart read a die rolled before it: it is no such step here."""
+
+
+class OverBudget(BaseException):
+    """A step settled apart took the work left to the walk it was settled from."""
 
 
 class _RolledAgain(BaseException):
@@ -130,6 +155,7 @@ class Probe(int):
     def summed_with(self, terms: Sequence[int]) -> Total | int:
         """:func:`tertia.core.dice.summed` of ``terms``, this among them."""
         if not self._walker.running:
+            _check_seal(self)
             return sum(t.value if isinstance(t, Total) else int.__int__(t) for t in terms)
         return Total.of(self._walker, terms)
 
@@ -161,6 +187,7 @@ class Total:
         constant = value = 0
         for index, term in enumerate(terms):
             sign = 1 if signs is None else signs[index]
+            _check_seal(term)
             if _traced(term, walker):
                 own, own_constant = term._linear()
                 for slot, c in own.items():
@@ -175,6 +202,7 @@ class Total:
 
     def summed_with(self, terms: Sequence[int]) -> Total | int:
         if not self._walker.running:
+            _check_seal(self)
             return sum(t.value if isinstance(t, Total) else int.__int__(t) for t in terms)
         return Total.of(self._walker, terms)
 
@@ -237,6 +265,13 @@ def _traced(x: Any, walker: _Walker | None = None) -> bool:
     return isinstance(x, (Probe, Total)) and x._walker.running and (walker is None or x._walker is walker)
 
 
+def _check_seal(x: Any) -> None:
+    """Refuse a use of a die by a step settled apart when the die was rolled before the
+    step, and by what follows the step when the die is the step's (:mod:`tertia.analysis.apart`)."""
+    if isinstance(x, (Probe, Total)):
+        x._walker.heard()
+
+
 def _plain(x: Any) -> Any:
     """``x`` as a plain number (a face or a sum's value), anything else as it is."""
     if isinstance(x, Total):
@@ -248,6 +283,8 @@ def _comparison(name: str) -> Callable[[Traced, Any], Any]:
     op = _OPS[name]
 
     def compare(self: Traced, other: Any) -> Any:
+        _check_seal(self)
+        _check_seal(other)
         if not isinstance(other, (int, Total)):
             self._walker.opaque_use(self._slots)
             return op(_plain(self), other)
@@ -310,9 +347,17 @@ class _Walker:
     """Dice for one walk: replays a prefix of chosen faces, then takes the first face of
     each new chance node, and notes every use the rules make of what it handed out."""
 
-    def __init__(self, prefix: Sequence[int], opaque: frozenset[str]) -> None:
+    def __init__(self, prefix: Sequence[int], opaque: frozenset[str], settler: Settler | None = None,
+                 seal: tuple[Settler, str] | None = None) -> None:
         self.prefix = prefix
         self.opaque = opaque
+        self.settler = settler
+        """Settles the steps the rules settle apart (``None``: each is walked as it runs)."""
+        self.seal = seal
+        """For a walk of a step settled apart: the settler and the step, whose dice nothing
+        may read after the step while the settler is sealing."""
+        self.settling = False
+        """A step is being settled apart from this walk: any use of its dice is the step's."""
         self.slots: list[_Slot] = []
         self.tests: list[_Test] = []
         self.attempts: list[int] = []
@@ -328,6 +373,35 @@ class _Walker:
     def attempt_rolled_again(self, mark: int) -> None:
         """End this walk: its share of the attempt goes to the attempt's other outcomes."""
         raise _RolledAgain(mark)
+
+    def settle_apart(self, tx: Any, procedure: Callable[..., T], args: tuple[object, ...]) -> T:
+        """:meth:`Tx.apart <tertia.core.ruleset.Tx.apart>`: settled by the settler, if any."""
+        if self.settler is None or not self.running:
+            return procedure(tx, *args)
+        return self.settler.settle(self, tx, procedure, args)
+
+    def choose(self, dist: Distribution, purpose: str) -> int:
+        """A chance node of outcomes worked out elsewhere (a step settled apart): walked
+        one outcome at a time, as a die read whole. Returns the outcome's index."""
+        depth = len(self.slots)
+        if depth >= MAX_DEPTH:
+            raise TooManyBranches(f"more than {MAX_DEPTH} dice in one branch ({purpose})")
+        value = self.prefix[depth] if depth < len(self.prefix) else dist.outcomes[0][0]
+        self.slots.append(_Slot(dist, purpose, value, True))
+        self.tests.append(_Test(depth, (depth,), FACE))
+        return value
+
+    def heard(self) -> bool:
+        """Whether a use of this walk's dice is to be heard now: raises where none may be
+        made (a step settled apart from this walk reads its dice, or what follows a step
+        reads the dice this walk rolled for it)."""
+        if self.settling:
+            raise NotApart
+        if not self.running:
+            if self.seal is not None and self.seal[0].sealing:
+                raise SealBroken(self.seal[1])
+            return False
+        return True
 
     def roll(self, dist: Distribution, purpose: str) -> int:
         depth = len(self.slots)
@@ -352,7 +426,7 @@ class _Walker:
     def opaque_use(self, slots: tuple[int, ...], time: int | None = None) -> None:
         """The rules used dice in a way only their faces answer (at ``time``, by default
         now): each counts on its own from then, which must be when it was rolled."""
-        if not self.running:
+        if not self.heard():
             return
         time = len(self.slots) - 1 if time is None else time
         live = self._live(slots)
@@ -373,7 +447,7 @@ class _Walker:
 
     def test(self, slots: tuple[int, ...], op: str, coefficients: tuple[int, ...], constant: int) -> None:
         """The rules compared a sum of dice: faces answering alike play alike."""
-        if not self.running:
+        if not self.heard():
             return
         time = len(self.slots) - 1
         live = self._live(slots)
@@ -432,7 +506,8 @@ FACE_BY_FACE: frozenset[str] = _EveryPurpose()
 
 def enumerate_branches(
     run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES, budget: int | None = None,
-    meter: WorkMeter | None = None, face_by_face: bool = False,
+    meter: WorkMeter | None = None, face_by_face: bool = False, apart: bool = True,
+    settler: Settler | None = None, seal: str | None = None,
 ) -> list[Branch[T]]:
     """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1.
 
@@ -441,20 +516,37 @@ def enumerate_branches(
     (:class:`TooManyBranches`, with the branches walked) as one with too many branches is,
     never answered in part. The answer, or the refusal, depends only on the tree.
 
-    ``face_by_face`` walks every face of every die on its own, grouping nothing: the plain
-    walk the grouped one is checked against (the same branches, merged)."""
+    ``face_by_face`` walks every face of every die on its own, grouping nothing, and
+    settles no step apart: the plain walk the grouped one is checked against (the same
+    branches, merged). ``apart`` settles apart the steps the rules mark so
+    (:mod:`tertia.analysis.apart`); without it each is walked as it runs. ``settler`` and
+    ``seal`` are for the walk of such a step: the settler of the walk it is part of, and
+    the step's name."""
     opaque: frozenset[str] = FACE_BY_FACE if face_by_face else frozenset()
     meter = meter if meter is not None else WorkMeter()
-    while True:
-        try:
-            return _walk_all(run, opaque, max_leaves, budget, meter)
-        except _LateUse as late:
-            opaque = opaque | late.purposes
+    owner = settler is None and apart and not face_by_face
+    if owner:
+        from tertia.analysis.apart import Settler  # it walks its steps with this module
+
+        settler = Settler(enumerate_branches, budget, meter)
+    try:
+        while True:
+            try:
+                return _walk_all(run, opaque, max_leaves, budget, meter, settler, seal)
+            except _LateUse as late:
+                opaque = opaque | late.purposes
+            except SealBroken as broken:
+                if not owner or settler is None:
+                    raise  # the walk the step was settled from is begun again
+                settler.refuse(broken.label)
+    finally:
+        if owner and settler is not None:
+            settler.close()
 
 
 def _walk_all(
     run: Callable[[_Walker], T], opaque: frozenset[str], max_leaves: int, budget: int | None,
-    meter: WorkMeter,
+    meter: WorkMeter, settler: Settler | None = None, seal: str | None = None,
 ) -> list[Branch[T]]:
     """Likeliest first over the chance tree. An entry is a prefix of faces to replay with
     the combinations of faces it stands for (:data:`Constraint`); the walk that first
@@ -468,6 +560,7 @@ def _walk_all(
     given that the attempt decides), which is what rolling again and again comes to."""
     found: _Found[T] = []
     rolled_again: dict[tuple[int, ...], Fraction] = {}
+    sealed = None if seal is None or settler is None else (settler, seal)
     queue: list[tuple[float, int, list[int], dict[int, Constraint]]] = [(-1.0, 0, [], {})]
     pushed = 0
     while queue:
@@ -475,13 +568,15 @@ def _walk_all(
             raise _refusal(found, rolled_again)
         _, _, prefix, groups = heapq.heappop(queue)
         stands_for = list(groups.values())
-        walker = _Walker(prefix, opaque)
+        walker = _Walker(prefix, opaque, settler, sealed)
         again: int | None = None
         try:
             result = run(walker)
             walker.kept()
         except _RolledAgain as rolled:
             again = rolled.mark
+        except OverBudget:
+            raise _refusal(found, rolled_again) from None
         finally:
             walker.running = False
             meter.work += 1 + len(walker.slots)

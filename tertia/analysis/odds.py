@@ -263,7 +263,7 @@ def chance_outcomes(
 def odds(
     game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None,
     max_leaves: int = MAX_LEAVES, budget: int | None = None, meter: WorkMeter | None = None,
-    face_by_face: bool = False,
+    face_by_face: bool = False, apart: bool = True,
 ) -> Odds:
     """Every result of ``action`` in ``state`` with its exact probability.
 
@@ -273,7 +273,8 @@ def odds(
     :data:`~tertia.analysis.enumerate.ODDS_BUDGET`), is refused
     (:class:`~tertia.analysis.enumerate.TooManyBranches`), its message giving the bounds
     the branches walked prove. ``meter``, when given, counts the work done.
-    ``face_by_face`` walks every die face by face (the plain walk, for checking)."""
+    ``face_by_face`` walks every die face by face (the plain walk, for checking); without
+    ``apart`` every step the rules settle apart is walked as it runs (for checking too)."""
     violations = game.validate(state, action)
     if violations:
         raise IllegalAction(violations)
@@ -281,7 +282,7 @@ def odds(
     run = _resolver(game, state, action, responses, action_alone=True)
     try:
         branches = enumerate_branches(run, max_leaves=max_leaves, budget=budget, meter=meter,
-                                      face_by_face=face_by_face)
+                                      face_by_face=face_by_face, apart=apart)
     except TooManyBranches as refused:
         raise _bounded(game, state, action, refused) from None
     outcomes, attack = _outcomes(game, state, branches)

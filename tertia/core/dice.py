@@ -227,6 +227,18 @@ class RollsAgain(Protocol):
         ...
 
 
+@runtime_checkable
+class SettlesApart(Protocol):
+    """Dice that want to settle a step of the rules on its own (:meth:`Tx.apart
+    <tertia.core.ruleset.Tx.apart>`): exact enumeration works out the step's outcomes once
+    from the position it starts in and walks one branch for each distinct outcome, rather
+    than replaying every fall of its dice with everything after it. Other dice just run it."""
+
+    def settle_apart(self, tx: object, procedure: Callable[..., T], args: tuple[object, ...]) -> T:
+        """What ``procedure(tx, *args)`` returns, its events and position left in ``tx``."""
+        ...
+
+
 class SeededDice:
     """Samples with a seeded RNG and keeps a log of every draw."""
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from tertia.core.actions import Action
 from tertia.core.ai_spec import AiSpec
-from tertia.core.dice import D6, Dice, Distribution, RollsAgain
+from tertia.core.dice import D6, Dice, Distribution, RollsAgain, SettlesApart
 from tertia.core.events import DiceRolled, Event
 from tertia.core.hidden import view_of
 from tertia.core.presentation import Presentation
@@ -162,6 +162,19 @@ class Tx:
                 return decided
             if counting is not None:
                 counting.attempt_rolled_again(mark)
+
+
+    def apart(self, procedure: Callable[..., Decided], *args: object) -> Decided:
+        """``procedure(self, *args)``: a step of the rules whose outcome depends only on the
+        position it starts in and ``args`` (plain values), and whose dice nothing after it
+        reads (a morale check: what it did to the unit, and what it returns, is all that
+        follows from it). In play it simply runs. Exact odds
+        (:class:`~tertia.core.dice.SettlesApart`) work its outcomes out once for each
+        position it starts in and walk one branch for each distinct outcome, checking as
+        they go that the step is such a step, and walking it as any other where it is not."""
+        if isinstance(self.dice, SettlesApart):
+            return self.dice.settle_apart(self, procedure, args)
+        return procedure(self, *args)
 
 
 class RuleSet(ABC):

@@ -199,7 +199,13 @@ def morale_check(tx: Tx, unit_id: str, cause: str) -> MoraleCheck:
     a 7 cost a point; then the sum on the Melee Chart for the unit's level (after that
     point, or before it: option ``fire_chart``, as for musketry) costs another on a ROUT.
     Morale: "A unit with poor morale that loses another point to ... a morale check
-    routs"."""
+    routs". A step of its own (:meth:`~tertia.core.ruleset.Tx.apart`): what follows reads
+    only the points it cost and whether the unit routed."""
+    return tx.apart(_checked, unit_id, cause)
+
+
+def _checked(tx: Tx, unit_id: str, cause: str) -> MoraleCheck:
+    """:func:`morale_check` itself."""
     tested(tx, unit_id, cause)
     label = tx.state.units[unit_id].label
     first, second = two_dice(tx, f"morale check: {label}")
