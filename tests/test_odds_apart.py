@@ -9,13 +9,20 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
+
+import pytest
 
 from tertia.analysis.enumerate import WorkMeter, enumerate_branches
+from tertia.analysis.odds import odds
+from tertia.analysis.questions import Question, played, readied
 from tertia.core.dice import D6, Dice, ScriptedDice, summed
 from tertia.core.events import Marked
+from tertia.core.game import Game
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import resolve_scenario
 
 UNITS = ("a", "b", "c")
 
@@ -28,9 +35,11 @@ def _state(**extra: Any) -> GameState:
 
 @dataclass(frozen=True)
 class Checked:
+    RECORD: ClassVar[tuple[str, ...]] = ("dice", "word")
     unit: str
     dice: tuple[int, int]
     broken: bool
+    word: str = ""
 
 
 def _check(tx: Tx, unit: str) -> Checked:
@@ -41,14 +50,15 @@ def _check(tx: Tx, unit: str) -> Checked:
     broken = summed(first, second) >= 10
     if broken:
         tx.emit(Marked(mark="broken", ident=unit))
-    return Checked(unit, (first, second), broken)
+    return Checked(unit, (first, second), broken, "high" if summed(first, second) > 8 else "low")
 
 
-def _volley(reads_dice_after: bool = False) -> Callable[[Dice], Any]:
+def _volley(reads_dice_after: bool = False, reads_word_after: bool = False, units: tuple[str, ...] = UNITS
+            ) -> Callable[[Dice], Any]:
     def run(dice: Dice) -> Any:
         tx = Tx(None, _state(), dice)  # type: ignore[arg-type]  # the checks read no table
-        checks = [tx.apart(_check, uid) for uid in UNITS]
-        high = reads_dice_after and checks[0].dice[0] > 3
+        checks = [tx.apart(_check, uid) for uid in units]
+        high = (reads_dice_after and checks[0].dice[0] > 3) or (reads_word_after and checks[1].word == "high")
         return tuple(sorted(tx.state.marks.items())), tuple(c.broken for c in checks), high
     return run
 
@@ -73,15 +83,30 @@ def test_in_play_a_step_apart_runs_as_called_with_the_same_dice() -> None:
 def test_settled_apart_the_checks_give_the_plain_walks_distribution_for_less_work() -> None:
     settled, work = _walked(_volley())
     grouped, grouped_work = _walked(_volley(), apart=False)
-    plain, _ = _walked(_volley(), face_by_face=True)
-    assert settled == grouped == plain
+    assert settled == grouped
     assert work < grouped_work
+    two = _volley(units=UNITS[:2])
+    assert _walked(two)[0] == _walked(two, face_by_face=True)[0]
 
 
 def test_a_step_whose_dice_are_read_after_it_is_walked_as_it_runs() -> None:
     settled, _ = _walked(_volley(reads_dice_after=True))
-    plain, _ = _walked(_volley(reads_dice_after=True), face_by_face=True)
+    plain, _ = _walked(_volley(reads_dice_after=True), apart=False)
     assert settled == plain
+
+
+def test_a_step_whose_record_is_read_after_it_is_walked_as_it_runs() -> None:
+    settled, _ = _walked(_volley(reads_word_after=True))
+    plain, _ = _walked(_volley(reads_word_after=True), apart=False)
+    assert settled == plain
+
+
+def test_after_the_walk_a_steps_record_is_one_branchs() -> None:
+    def run(dice: Dice) -> Checked:
+        return Tx(None, _state(), dice).apart(_check, "a")  # type: ignore[arg-type]
+
+    words = {b.result.word for b in enumerate_branches(run)}
+    assert words <= {"high", "low"} and all(type(w) is not str for w in words)
 
 
 def _beats_the_die_before(tx: Tx, unit: str) -> bool:
@@ -115,3 +140,48 @@ def test_a_step_given_a_die_or_made_as_a_closure_is_walked_as_it_runs() -> None:
 
 def _beats(tx: Tx, score: int) -> bool:
     return bool(tx.roll(D6, "beats") > score)
+
+
+def _counts_the_events_before(tx: Tx, unit: str) -> bool:
+    return bool(tx.roll(D6, f"{unit} test") > len(tx.events))
+
+
+def test_a_step_that_reads_the_events_before_it_is_walked_as_it_runs() -> None:
+    def run(dice: Dice) -> Any:
+        tx = Tx(None, _state(), dice)  # type: ignore[arg-type]
+        tx.emit(Marked(mark="shaken", ident="a"))
+        return tx.apart(_counts_the_events_before, "a"), tx.apart(_counts_the_events_before, "b")
+
+    settled, _ = _walked(run)
+    plain, _ = _walked(run, face_by_face=True)
+    assert settled == plain
+
+
+def _steadied_fire(unit: str, target: str) -> tuple[Game, GameState, Question]:
+    """A gun's shot at Edgehill's start, the target's side all tested at 4 morale points:
+    the push-back's checks of the friends it passes through cost points but rout none."""
+    game = Game(get_ruleset("declare-thee-sir"), resolve_scenario("edgehill", rules_id="declare-thee-sir"))
+    start = next(played(game, 1))
+    gun = start.units[unit]
+    seen = game.observed_state(start, gun.side)
+    question = readied(game, seen, seen.units[unit], "fire", seen.units[target])
+    assert question is not None
+    side = start.units[target].side
+    steady = question.ready.with_units([u.evolve(morale=4, morale_max=4) for u in question.ready.iter_units()
+                                        if u.side == side and hasattr(u.own, "morale")])
+    return game, steady, question
+
+
+@pytest.mark.parametrize(("unit", "target"), [("r-guns-left", "p-meldrum-foot-1"),
+                                              ("p-guns-left", "r-maurice-horse")])
+def test_a_push_back_through_friends_settles_their_checks_to_the_same_odds_for_far_less_work(
+        unit: str, target: str) -> None:
+    game, steady, question = _steadied_fire(unit, target)
+    settled_meter, unsettled_meter = WorkMeter(), WorkMeter()
+    settled = odds(game, steady, question.action, responses=question.responses, meter=settled_meter)
+    unsettled = odds(game, steady, question.action, responses=question.responses, meter=unsettled_meter,
+                     apart=False)
+    assert [(o.description, o.probability) for o in settled.outcomes] == \
+        [(o.description, o.probability) for o in unsettled.outcomes]
+    assert settled.summary == unsettled.summary
+    assert settled_meter.settled and settled_meter.work * 5 < unsettled_meter.work

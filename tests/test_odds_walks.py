@@ -10,7 +10,10 @@ whose battles are long), and each question the plain walk finishes within its bu
 compared: every outcome, with its description, at the very same fraction, and every
 summary chance. At least 200 questions are compared in all, some under every rule set,
 and on some of them the grouped walk must have done less work, or the comparison shows
-nothing.
+nothing. The grouped walk settles apart the steps the rules mark so
+(:mod:`tertia.analysis.apart`); a question that settled one is also walked grouped with
+every such step walked as it runs, to the very same answer (``tests/test_odds_apart.py``
+compares the two where settling saves the most).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ class Compared:
     where: str
     grouped_work: int
     plain_work: int
+    settled: int
 
 
 def _fractions(found: Odds) -> tuple[list[tuple[str, object]], dict[str, object]]:
@@ -79,10 +83,12 @@ def compared(rules: str) -> tuple[Compared, ...]:
                            budget=GROUPED_BUDGET, meter=grouped_meter)
             plain = odds(game, question.ready, question.action, responses=question.responses,
                          budget=PLAIN_BUDGET, meter=plain_meter, face_by_face=True)
+            unsettled = odds(game, question.ready, question.action, responses=question.responses,
+                             budget=PLAIN_BUDGET, apart=False) if grouped_meter.settled else grouped
         except (TooManyBranches, IllegalAction):
             continue
-        assert _fractions(grouped) == _fractions(plain), where
-        found.append(Compared(rules, where, grouped_meter.work, plain_meter.work))
+        assert _fractions(grouped) == _fractions(plain) == _fractions(unsettled), where
+        found.append(Compared(rules, where, grouped_meter.work, plain_meter.work, grouped_meter.settled))
     return tuple(found)
 
 

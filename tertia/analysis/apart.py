@@ -15,7 +15,9 @@ steps are independent: each is worked out from the very position it starts in.
 What makes it exact is checked as the walk goes, and a step that fails a check is walked
 as it runs, as it always was:
 
-- its arguments are plain values (no die among them);
+- it is a module's function (no closure, no bound object: nothing it reads is hidden from
+  the memo's key) given plain values (no die among them);
+- it reads none of the events before it (its own walk starts with none);
 - it reads no die rolled before it (:class:`~tertia.analysis.enumerate.NotApart`): its
   outcomes would then hang on faces its position does not show;
 - nothing after it reads its dice (its events and what it returns hold the dice of one
@@ -34,6 +36,7 @@ import contextlib
 import dataclasses
 import enum
 import math
+import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,10 +53,11 @@ from tertia.analysis.enumerate import (
     WorkMeter,
     _Walker,
 )
+from tertia.analysis.sealed import record_fields, sealed
 from tertia.core.dice import Distribution
 from tertia.core.events import Event
 from tertia.core.ruleset import Tx
-from tertia.core.state import GameState
+from tertia.core.state import STATE_FIELDS, GameState
 
 T = TypeVar("T")
 
@@ -62,7 +66,7 @@ Walk = Callable[..., list[Branch[Any]]]
 
 
 @dataclass(frozen=True)
-class Outcome:
+class StepOutcome:
     """One distinct outcome of a step settled apart: the position it leaves, its events
     and what it returned (those of one branch standing for all merged into it)."""
 
@@ -75,7 +79,7 @@ class Outcome:
 class Settled:
     """A step's distinct outcomes, likeliest first, as a chance node over their indices."""
 
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[StepOutcome, ...]
     node: Distribution
 
 
@@ -93,6 +97,11 @@ def _plain_argument(x: object) -> bool:
     return False
 
 
+def _module_function(procedure: object) -> bool:
+    """A function of a module's own: no closure and no bound object to hide what it reads."""
+    return isinstance(procedure, types.FunctionType) and procedure.__closure__ is None
+
+
 def _shape(x: Any) -> Any:
     """``x`` as a hashable key with every die left out (:data:`_DIE`)."""
     if isinstance(x, (Probe, Total)):
@@ -105,9 +114,32 @@ def _shape(x: Any) -> Any:
         return ("mapping", tuple((_shape(k), _shape(v)) for k, v in x.items()))
     if isinstance(x, (set, frozenset)):
         return ("set", tuple(sorted((_shape(i) for i in x), key=repr)))
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return (type(x), tuple(_shape(getattr(x, f.name)) for f in dataclasses.fields(x)))
+    names = _field_names(type(x))
+    if names is not None:
+        return (type(x), tuple(_shape(getattr(x, name)) for name in names))
     return (type(x), repr(x))
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass ``kind`` (``None`` for any other type), found once."""
+    if kind not in _FIELDS:
+        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) \
+            else None
+    return _FIELDS[kind]
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+class _StepEvents(list[Event]):
+    """The events of a step's own walk: the step may add to them but not read them (it
+    would read the events before it, which its own walk does not hold)."""
+
+    def _refused(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotApart
+
+    __getitem__ = __iter__ = __len__ = __contains__ = __reversed__ = _refused
+    __setitem__ = __delitem__ = index = count = copy = pop = remove = _refused
 
 
 class Settler:
@@ -126,6 +158,22 @@ class Settler:
         self.memo: dict[tuple[Any, ...], list[tuple[GameState, Settled | None]]] = {}
         self.chain: list[_Walker] = []
         """The walks steps are being settled from, outermost first."""
+        self.base: GameState | None = None
+        """The first position a step started in: others are told apart by what differs."""
+
+    def position(self, state: GameState) -> tuple[Any, ...]:
+        """A cheap key of ``state``: equal positions have equal keys (confirm with
+        :func:`_same`). A walk's positions share every piece nothing changed with the
+        position it began in, so the pieces that are not :attr:`base`'s own name it."""
+        if self.base is None:
+            self.base = state
+        units, old = state.units, self.base.units
+        changed = tuple(uid for uid, u in units.items() if old.get(uid) is not u)
+        arrived = sum(uid not in old for uid in changed)
+        if len(units) - arrived != len(old):  # a piece of the base has gone: by its digest
+            return ("digest", state.state_hash())
+        return (state.turn, state.active, state.phase, state.step, changed,
+                tuple(units[uid].canonical_text() for uid in changed))
 
     def close(self) -> None:
         """The walk is over: its dice, kept, are the record's."""
@@ -156,14 +204,14 @@ class Settler:
         """``procedure(tx, *args)`` settled apart from ``walker``'s walk, or run as it is
         where it cannot be (see the module's note)."""
         label = f"{procedure.__module__}.{procedure.__qualname__}"
-        if label in self.refused or not _plain_argument(args) or getattr(procedure, "__closure__", None):
+        if label in self.refused or not _plain_argument(args) or not _module_function(procedure):
             return procedure(tx, *args)
         start = tx.state
         self.chain.append(walker)
         try:
             with self._bookkeeping():
-                key = (procedure, args, tx.ends_with_action, start.state_hash())
-                known = [s for old, s in self.memo.get(key, ()) if old == start]
+                key = (procedure, args, tx.ends_with_action, self.position(start))
+                known = [s for old, s in self.memo.get(key, ()) if _same(old, start)]
             found = known[0] if known else self._work_out(walker, tx, procedure, args, label)
             if not known:
                 self.memo.setdefault(key, []).append((start, found))
@@ -171,6 +219,7 @@ class Settler:
             self.chain.pop()
         if found is None:
             return procedure(tx, *args)
+        self.meter.settled += 1
         index = 0 if len(found.outcomes) == 1 else walker.choose(found.node, f"settled apart: {label}")
         outcome = found.outcomes[index]
         tx.state = outcome.state
@@ -186,8 +235,9 @@ class Settler:
 
         def run(dice: _Walker) -> tuple[GameState, list[Event], Any]:
             sub = Tx(table, start, dice, ends_with_action=alone)
+            sub.events = _StepEvents()
             value = procedure(sub, *args)
-            return sub.state, sub.events, value
+            return sub.state, list.copy(sub.events), value
 
         for w in self.chain:
             w.settling = True
@@ -209,21 +259,40 @@ class Settler:
             for w in self.chain:
                 w.settling = False
         with self._bookkeeping():
-            return _merged(branches)
+            return _merged(branches, self, label)
 
 
-def _merged(branches: list[Branch[tuple[GameState, list[Event], Any]]]) -> Settled:
-    """The branches merged by outcome (see :class:`Outcome`), likeliest first."""
+def _same(a: GameState, b: GameState) -> bool:
+    """Whether two positions of equal :meth:`Settler.position` keys are equal: their pieces
+    not shared, and all else."""
+    if a is b:
+        return True
+    fields_a, fields_b = a.fields(), b.fields()
+    units = STATE_FIELDS.index("units")
+    if fields_a[:units] + fields_a[units + 1:] != fields_b[:units] + fields_b[units + 1:]:
+        return False
+    return all(u is b.units[uid] or u == b.units[uid] for uid, u in a.units.items())
+
+
+def _merged(branches: list[Branch[tuple[GameState, list[Event], Any]]], settler: Settler,
+            label: str) -> Settled:
+    """The branches of the step ``label`` merged by outcome (see :class:`StepOutcome`; what
+    it returns for the record only is left out, and sealed: :mod:`tertia.analysis.sealed`),
+    likeliest first."""
     buckets: dict[Any, list[int]] = {}
-    outcomes: list[Outcome] = []
+    outcomes: list[StepOutcome] = []
     chances: list[Fraction] = []
     for branch in branches:
         state, events, value = branch.result
-        key = (state.state_hash(), _shape(events), _shape(value))
-        same = next((i for i in buckets.get(key, ()) if outcomes[i].state == state), None)
+        record = record_fields(value)
+        shown = (type(value), tuple(_DIE if name in record else _shape(getattr(value, name))
+                                    for name in _field_names(type(value)) or ())) if record else _shape(value)
+        key = (settler.position(state), _shape(events), shown)
+        same = next((i for i in buckets.get(key, ()) if _same(outcomes[i].state, state)), None)
         if same is None:
             buckets.setdefault(key, []).append(len(outcomes))
-            outcomes.append(Outcome(state, tuple(events), value))
+            kept = sealed(value, settler, label) if record else value
+            outcomes.append(StepOutcome(state, tuple(events), kept))
             chances.append(branch.probability)
         else:
             chances[same] += branch.probability

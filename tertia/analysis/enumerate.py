@@ -484,9 +484,11 @@ shared out, the dice, and the attempts it passed through."""
 
 @dataclass
 class WorkMeter:
-    """The work an enumeration did (in :data:`ODDS_BUDGET`'s units), read by benchmarks."""
+    """The work an enumeration did (in :data:`ODDS_BUDGET`'s units), read by benchmarks,
+    and how many times a step was settled apart (:mod:`tertia.analysis.apart`)."""
 
     work: int = 0
+    settled: int = 0
 
 
 Constraint = tuple[tuple[int, ...], frozenset[Faces]]

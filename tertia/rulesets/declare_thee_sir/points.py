@@ -184,8 +184,10 @@ def two_dice(tx: Tx, purpose: str) -> tuple[int, int]:
 @dataclass(frozen=True, slots=True)
 class MoraleCheck:
     """A morale check ("one musketry roll"): the two dice, the chart's result for the
-    unit's level, the points it cost and whether the unit routed."""
+    unit's level, the points it cost and whether the unit routed. The dice and the result
+    are the record's (``RECORD``): what follows a check reads only the rest."""
 
+    RECORD: ClassVar[tuple[str, ...]] = ("dice", "result")
     unit: str
     dice: tuple[int, int]
     result: str
