@@ -185,3 +185,21 @@ def test_a_push_back_through_friends_settles_their_checks_to_the_same_odds_for_f
         [(o.description, o.probability) for o in unsettled.outcomes]
     assert settled.summary == unsettled.summary
     assert settled_meter.settled and settled_meter.work * 5 < unsettled_meter.work
+
+
+def _two_checks(tx: Tx, first: str, second: str) -> tuple[bool, bool]:
+    return tx.apart(_check, first).broken, tx.apart(_check, second).broken
+
+
+def test_steps_settled_within_a_step_and_within_an_attempt_rolled_again_keep_the_odds() -> None:
+    def nested(dice: Dice) -> Any:
+        tx = Tx(None, _state(), dice)  # type: ignore[arg-type]
+        return tx.apart(_two_checks, "a", "b"), tuple(sorted(tx.state.marks.items()))
+
+    def again(dice: Dice) -> Any:
+        tx = Tx(None, _state(), dice)  # type: ignore[arg-type]
+        return tx.roll_until_decided(
+            lambda: None if tx.apart(_check, "a").broken else bool(tx.roll(D6, "then") > 4))
+
+    for run in (nested, again):
+        assert _walked(run)[0] == _walked(run, apart=False)[0] == _walked(run, face_by_face=True)[0]

@@ -528,9 +528,7 @@ def enumerate_branches(
     meter = meter if meter is not None else WorkMeter()
     owner = settler is None and apart and not face_by_face
     if owner:
-        from tertia.analysis.apart import Settler  # it walks its steps with this module
-
-        settler = Settler(enumerate_branches, budget, meter)
+        settler = _apart.Settler(enumerate_branches, budget, meter)
     try:
         while True:
             try:
@@ -798,3 +796,6 @@ def _refusal(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) ->
     share = "" if walked is None else f", {float(walked):.1%} of the chance"
     return TooManyBranches(f"more work than a question may cost ({len(found):,} branches walked{share})",
                            [] if rolled_again else _settled(found, {}), walked)
+
+
+from tertia.analysis import apart as _apart  # noqa: E402  # it walks its steps with this module
