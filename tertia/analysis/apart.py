@@ -6,11 +6,13 @@ follows reads only what it did to the position and what it returned, never its d
 Walked as it runs, every way its dice fall is replayed with everything after it: three
 friends' checks multiply their branches. Settled apart, the step is walked on its own from
 the position it starts in, once for each such position (memoised by the position, found
-by a cheap digest and confirmed equal), and its branches merged by outcome: the position
-it leaves, its events and what it returns, each with its dice left out. The walk it is
-part of then goes on down one branch for each distinct outcome, with that outcome's
-chance. This is the plain walk with equal positions merged, so it needs no claim that
-steps are independent: each is worked out from the very position it starts in.
+by a cheap key, the pieces that differ from the first position a step started in, and
+confirmed equal), and its branches merged by outcome: the position it leaves, its events
+and what it returns, each with its dice left out, and what it returns for the record only
+(:mod:`tertia.analysis.sealed`). The walk it is part of then goes on down one branch for
+each distinct outcome, with that outcome's chance. This is the plain walk with equal
+positions merged, so it needs no claim that steps are independent: each is worked out
+from the very position it starts in.
 
 What makes it exact is checked as the walk goes, and a step that fails a check is walked
 as it runs, as it always was:
@@ -20,8 +22,8 @@ as it runs, as it always was:
 - it reads none of the events before it (its own walk starts with none);
 - it reads no die rolled before it (:class:`~tertia.analysis.enumerate.NotApart`): its
   outcomes would then hang on faces its position does not show;
-- nothing after it reads its dice (its events and what it returns hold the dice of one
-  branch standing for all the merged ones): such a read while the walk goes on breaks the
+- nothing after it reads its dice or its record (its events and what it returns hold those
+  of one branch standing for all the merged ones): such a read while the walk goes on breaks the
   seal (:class:`~tertia.analysis.enumerate.SealBroken`) and the walk is begun again with
   the step walked as it runs. Its dice may still be kept for the record
   (:func:`~tertia.core.dice.recorded`), read once the walk is over as any die kept is;
