@@ -273,7 +273,8 @@ def _same(a: GameState, b: GameState) -> bool:
     units = STATE_FIELDS.index("units")
     if fields_a[:units] + fields_a[units + 1:] != fields_b[:units] + fields_b[units + 1:]:
         return False
-    return all(u is b.units[uid] or u == b.units[uid] for uid, u in a.units.items())
+    return len(a.units) == len(b.units) and all(u is b.units.get(uid) or u == b.units.get(uid)
+                                                for uid, u in a.units.items())
 
 
 def _merged(branches: list[Branch[tuple[GameState, list[Event], Any]]], settler: Settler,
