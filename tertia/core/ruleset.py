@@ -163,7 +163,6 @@ class Tx:
             if counting is not None:
                 counting.attempt_rolled_again(mark)
 
-
     def apart(self, procedure: Callable[..., Decided], *args: object) -> Decided:
         """``procedure(self, *args)``: a step of the rules whose outcome depends only on the
         position it starts in and ``args`` (plain values), and whose dice nothing after it
