@@ -269,7 +269,9 @@ def _check_seal(x: Any) -> None:
     """Refuse a use of a die by a step settled apart when the die was rolled before the
     step, and by what follows the step when the die is the step's (:mod:`tertia.analysis.apart`)."""
     if isinstance(x, (Probe, Total)):
-        x._walker.heard()
+        walker = x._walker
+        if walker.settling or not walker.running:
+            walker.heard()
 
 
 def _plain(x: Any) -> Any:
@@ -283,7 +285,9 @@ def _comparison(name: str) -> Callable[[Traced, Any], Any]:
     op = _OPS[name]
 
     def compare(self: Traced, other: Any) -> Any:
-        _check_seal(self)
+        mine = self._walker
+        if mine.settling or not mine.running:
+            mine.heard()
         _check_seal(other)
         if not isinstance(other, (int, Total)):
             self._walker.opaque_use(self._slots)
