@@ -65,6 +65,8 @@ class Asked:
     work: int
     outcomes: int
     refusal: str = ""
+    walked: float | None = None
+    """A refused question's share of the chance walked (exact, when it is known)."""
 
 
 def smoke(game: Game, seed: int, label: str, budget: int, tries: int) -> list[Asked]:
@@ -89,7 +91,8 @@ def ask(game: Game, question: Question, budget: int, label: str) -> Asked | None
     except IllegalAction:
         return None
     except TooManyBranches as refused:
-        return Asked(*common, False, time.process_time() - start, meter.work, 0, str(refused))
+        walked = None if refused.walked is None else float(refused.walked)
+        return Asked(*common, False, time.process_time() - start, meter.work, 0, str(refused), walked)
     return Asked(*common, True, time.process_time() - start, meter.work, len(found.outcomes))
 
 
@@ -126,7 +129,25 @@ def summary(rules: str, found: Sequence[Asked]) -> str:
             f"within {WITHIN:g} s {100 * within / len(found):5.1f}%; "
             f"CPU median {statistics.median(cpu):.3f} s, p95 {percentile(cpu, 0.95):.3f} s, "
             f"max {1000 * max(cpu):.1f} ms; work max {max(a.work for a in found):,}; "
-            f"CPU a unit of work at most {1e6 * per_unit:.0f} µs")
+            f"CPU a unit of work at most {1e6 * per_unit:.0f} µs{refusals(found)}")
+
+
+def _count(found: Sequence[Asked], word: str) -> int:
+    return sum(a.word == word for a in found)
+
+
+def refusals(found: Sequence[Asked]) -> str:
+    """What the refused questions were (how many of each word's) and how much of their
+    chance was walked before the budget ran out."""
+    refused = [a for a in found if not a.answered]
+    if not refused:
+        return ""
+    words = sorted({a.word for a in found})
+    by_word = ", ".join(f"{word} {_count(refused, word)} of {_count(found, word)}" for word in words)
+    shares = [a.walked for a in refused if a.walked is not None]
+    walked = (f"; chance walked median {100 * statistics.median(shares):.1f}%, least {100 * min(shares):.1f}%"
+              if shares else "")
+    return f"\n{'':18} refused by word: {by_word}{walked}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
