@@ -288,6 +288,11 @@ def _comparison(name: str) -> Callable[[Traced, Any], Any]:
         mine = self._walker
         if mine.settling or not mine.running:
             mine.heard()
+        if type(other) is int and type(self) is Probe:  # a die against a number: the common use
+            found = op(int.__int__(self), other)
+            if mine.running:
+                mine.test(self._slots, name, (1,), other)
+            return found
         _check_seal(other)
         if not isinstance(other, (int, Total)):
             self._walker.opaque_use(self._slots)
@@ -363,6 +368,8 @@ class _Walker:
         self.settling = False
         """A step is being settled apart from this walk: any use of its dice is the step's."""
         self.slots: list[_Slot] = []
+        self.any_opaque = False
+        """Whether any die of the walk is walked face by face."""
         self.tests: list[_Test] = []
         self.attempts: list[int] = []
         self.running = True
@@ -420,11 +427,14 @@ class _Walker:
         opaque = purpose in self.opaque
         self.slots.append(_Slot(dist, purpose, value, opaque))
         if opaque:
+            self.any_opaque = True
             self.tests.append(_Test(depth, (depth,), FACE))
         return Probe(value, self, depth)
 
     def _live(self, slots: tuple[int, ...]) -> tuple[int, ...]:
         """Of ``slots``, the dice not already walked face by face."""
+        if not self.any_opaque:
+            return slots
         return tuple(s for s in slots if not self.slots[s].opaque)
 
     def opaque_use(self, slots: tuple[int, ...], time: int | None = None) -> None:
@@ -632,7 +642,11 @@ class _Grouping:
             limits.setdefault(constraint[0][-1], []).append(constraint)
         for time, slot in enumerate(self.slots):
             self.root.append(time)
-            self._set(time, (time,), _all_faces(slot.dist))
+            # a die on its own stands for all its faces: their weight is the die's
+            whole = slot.dist.total_weight
+            self.groups[time] = ((time,), _all_faces(slot.dist))
+            self.weight[time] = whole
+            self.numerator *= whole
             for slots, allowed in limits.get(time, ()):
                 root = self._join(slots)
                 own, faces = self.groups[root]
@@ -681,6 +695,8 @@ class _Grouping:
 
     def _join(self, slots: tuple[int, ...]) -> int:
         """One group of the dice ``slots`` and those already grouped with them."""
+        if len(slots) == 1:
+            return self._find(slots[0])
         roots = list(dict.fromkeys(self._find(s) for s in slots))
         if len(roots) == 1:
             return roots[0]

@@ -109,10 +109,9 @@ def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any
             a, b = getattr(old, name), getattr(new, name)
             if a != b:
                 diff[name] = b
-        kept = {} if old.own is None else old.own.values()
-        for name, b in ({} if new.own is None else new.own.values()).items():
-            a = kept.get(name)
-            if a != b:
+        if new.own is not None and new.own is not old.own:
+            for name, b in new.own.changed_from(old.own).items():
+                a = getattr(old.own, name, None)
                 diff[name] = b - a if name == "hits" and isinstance(a, int) else b
         if old.extra != new.extra:
             diff["extra"] = {k: v for k, v in new.extra.items() if old.extra.get(k) != v}

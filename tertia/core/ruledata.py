@@ -119,6 +119,15 @@ class RuleData(Tagged):
         this and :meth:`from_values`)."""
         return {name: plain(getattr(self, name)) for name in self.names()}
 
+    def changed_from(self, old: RuleData | None) -> dict[str, Any]:
+        """Its values that differ from ``old``'s, JSON-ready as :meth:`values` gives them
+        (all of them when ``old`` is None): a change read without writing out the rest."""
+        if old is None or type(old) is not type(self):
+            kept = {} if old is None else old.values()
+            return {name: v for name, v in self.values().items() if kept.get(name) != v}
+        return {name: plain(getattr(self, name)) for name in self.names()
+                if getattr(self, name) != getattr(old, name)}
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, **self.values()}
 

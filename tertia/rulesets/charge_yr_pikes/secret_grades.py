@@ -286,9 +286,16 @@ def as_dice(state: GameState) -> GameState:
     placeholder values stay, each rolled where it is first read (:func:`called_on`). Only
     when they are all the observation hides: otherwise it is returned still a view, to be
     sampled first."""
-    if view_of(state) is None or _hides_more(state.to_dict()):
+    if view_of(state) is None:
         return state
-    return without_view_mark(state)
+    hides = state.cache.get(_HIDES_MORE)
+    if hides is None:  # a side asks many questions of one observation: looked through once
+        hides = state.cache[_HIDES_MORE] = _hides_more(state.to_dict())
+    return state if hides else without_view_mark(state)
+
+
+_HIDES_MORE = "cyp_hides_more_than_grades"
+"""The key in ``GameState.cache`` of whether an observation hides more than officers' grades."""
 
 
 def _hides_more(data: Any, *, in_grade: bool = False) -> bool:
