@@ -11,7 +11,7 @@ import hashlib
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -24,10 +24,11 @@ class Distribution:
 
     name: str
     outcomes: tuple[tuple[int, int], ...]  # (value, weight), values ascending
+    total_weight: int = field(init=False, repr=False, compare=False)
+    """The weights added up, once: every roll reads it."""
 
-    @property
-    def total_weight(self) -> int:
-        return sum(w for _, w in self.outcomes)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total_weight", sum(w for _, w in self.outcomes))
 
     def probability(self, value: int) -> Fraction:
         return Fraction(sum(w for v, w in self.outcomes if v == value), self.total_weight)

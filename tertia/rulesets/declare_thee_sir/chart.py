@@ -27,6 +27,8 @@ broken."
 
 from __future__ import annotations
 
+from functools import cache
+
 HOLD = "HOLD"
 PB1D6 = "PB1D6"
 PB2D6 = "PB2D6"
@@ -78,9 +80,10 @@ def chart_result(modified_sum: int, level: str) -> str:
     return CHART[BOTTOM][column]
 
 
-def _runs(column: int) -> list[tuple[int, str]]:
+@cache
+def _runs(column: int) -> tuple[tuple[int, str], ...]:
     """The column's runs of rows giving one result above the bottom row's, highest first:
-    (the run's lowest row, its result)."""
+    (the run's lowest row, its result); worked out once a column."""
     runs: list[tuple[int, str]] = []
     for row in range(TOP, BOTTOM, -1):
         result = CHART[row][column]
@@ -90,7 +93,7 @@ def _runs(column: int) -> list[tuple[int, str]]:
             runs.append((row, result))
     if runs and runs[-1][1] == CHART[BOTTOM][column]:
         runs.pop()
-    return runs
+    return tuple(runs)
 
 
 def is_rout(result: str) -> bool:
