@@ -142,11 +142,13 @@ class CypDoctrine:
     def __init__(self) -> None:
         self._card_key: tuple[int, int, str | None] | None = None
         self._done: set[str] = set()
+        self._unfit = UnfitToFire()
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         pending = state.pending  # public: the decision awaited is the same in every view
         if pending is not None and pending.kind == DEPLOY:
             return DeploymentDone()  # the scenario's deployment, so nothing of the view is read
+        pieces = state.units
         state = playable_view(game, state, rng)  # its own observation, what it cannot see sampled
         if pending is not None and pending.kind == FREE_MOVE:
             return self._free_move(state)
@@ -154,7 +156,7 @@ class CypDoctrine:
         if g.step == BONUS_MOVES:
             return _bonus(game, state) or EndPhase()
         if g.step is not None:
-            return _fire(game, state) or EndPhase()
+            return _fire(game, state, self._unfit.of(state, pieces)) or EndPhase()
         key = (state.turn, len(g.deck_drawn), g.card)
         if key != self._card_key:
             self._card_key, self._done = key, set()
@@ -296,13 +298,14 @@ def _bonus(game: Game, state: GameState) -> Action | None:
 # --- fire -----------------------------------------------------------------------------------
 
 
-def _fire(game: Game, state: GameState) -> Action | None:
-    """The first order the rules accept: each unit that may fire at its nearest target."""
+def _fire(game: Game, state: GameState, unfit: set[str]) -> Action | None:
+    """The first order the rules accept: each unit that may fire at its nearest target.
+    A unit with none is added to ``unfit`` and not asked again (see :class:`UnfitToFire`)."""
     g = game_data(state)
     given = {o[0] for o in g.orders}
     tables = tables_of(state)
     for unit in phases.shooters(state, state.active, g.step or ""):
-        if unit.id in given:
+        if unit.id in given or unit.id in unfit:
             continue
         reach = longest_reach(unit, tables)
         # nearest first, and no shot reaches further than the bases are apart
@@ -310,8 +313,34 @@ def _fire(game: Game, state: GameState) -> Action | None:
             order = FireOrder(unit=unit.id, target=target.id, kind=_fire_kind(unit, target, tables))
             if game.is_legal(state, order):
                 return order
+        if unit_data(unit).gun != "galloper":
+            unfit.add(unit.id)
     return None
 
+
+class UnfitToFire:
+    """The units of the side giving its orders in a fire step that have no order the rules
+    accept, while its pieces stand as they did. An order given changes nothing the rules
+    judge another unit's order by but the orders, which they read only for the unit
+    ordered and a galloper's regiment (so gallopers are never noted): until a piece
+    changes or the step or side does, such a unit would be refused again at every target."""
+
+    __slots__ = ("_key", "_pieces", "_units")
+
+    def __init__(self) -> None:
+        self._key: tuple[int, str | None, str | None] | None = None
+        self._pieces: object = None
+        self._units: set[str] = set()
+
+    def of(self, state: GameState, pieces: object) -> set[str]:
+        """The units noted for ``state``'s fire step and side while its pieces are
+        ``pieces`` (the true position's, compared by identity: a changed piece makes new
+        ones); a new, empty set otherwise."""
+        g = game_data(state)
+        key = (state.turn, g.step, g.step_side)
+        if key != self._key or pieces is not self._pieces:
+            self._key, self._pieces, self._units = key, pieces, set()
+        return self._units
 
 
 def _fire_kind(unit: Unit, target: Unit, tables: Tables) -> str:
