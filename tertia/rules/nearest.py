@@ -3,9 +3,10 @@
 Rules and players often want "the nearest enemy", or "every enemy within N inches,
 nearest first", out of a whole army. Measuring between two bases exactly is dear; the
 distance between their centres less both bases' half-diagonals is cheap and never more
-than the exact one. :class:`NearestFirst` sorts the pieces by that bound once and
-measures a piece exactly only when it could come next, so a question about the nearest
-few pieces measures a few, however large the armies.
+than the exact one. :class:`NearestFirst` puts the pieces in a heap by that bound once
+(a heap, not a sort: a question about the nearest few pieces takes a few of them off it)
+and measures a piece exactly only when it could come next, so such a question measures a
+few pieces, however large the armies.
 
 The order is exactly that of sorting every piece by (distance, id): a piece is handed out
 only once no piece still unmeasured could come before it.
@@ -40,42 +41,42 @@ class NearestFirst:
     each measured exactly only when it is reached. A value for one position: it reads
     the pieces' bases once, when made."""
 
-    __slots__ = ("_bounds", "_found", "_heap", "_next", "_unit")
+    __slots__ = ("_count", "_found", "_heap", "_unit", "_unmeasured")
 
     def __init__(self, unit: Unit, pieces: Iterable[Unit]) -> None:
         x, y, r = unit.x, unit.y, unit.base.radius
         self._unit: Final = unit
         hypot = math.hypot  # looked up once, not once a piece
-        # sorted as they stand: no two pieces share an id, so two entries never go on to
+        # by bound, then id: no two pieces share an id, so two entries never go on to
         # compare the pieces themselves (and no key function is called for each)
-        self._bounds: Final = sorted([(hypot(p.x - x, p.y - y) - r - p.base.radius, p.id, p) for p in pieces])
-        self._next = 0
-        self._heap: list[tuple[float, str, int]] = []
+        unmeasured = [(hypot(p.x - x, p.y - y) - r - p.base.radius, p.id, p) for p in pieces]
+        heapq.heapify(unmeasured)
+        self._unmeasured: Final = unmeasured
+        self._count: Final = len(unmeasured)
+        self._heap: list[tuple[float, str, Unit]] = []
         self._found: list[tuple[float, Unit]] = []
 
     def __len__(self) -> int:
-        return len(self._bounds)
+        return self._count
 
     def __bool__(self) -> bool:
-        return bool(self._bounds)
+        return self._count > 0
 
     @property
     def measured(self) -> int:
         """How many pieces have been measured exactly so far."""
-        return self._next
+        return self._count - len(self._unmeasured)
 
     def _reach(self, i: int) -> bool:
         """Work out the ``i``-th nearest piece, if there are that many."""
-        found, heap, bounds = self._found, self._heap, self._bounds
+        found, heap, unmeasured = self._found, self._heap, self._unmeasured
         while len(found) <= i:
-            n = self._next
-            if heap and (n == len(bounds) or heap[0][0] < bounds[n][0] - SLACK):
-                gap, _, at = heapq.heappop(heap)
-                found.append((gap, bounds[at][2]))
-            elif n < len(bounds):
-                piece = bounds[n][2]
-                heapq.heappush(heap, (base_distance(self._unit.base, piece.base), piece.id, n))
-                self._next = n + 1
+            if heap and (not unmeasured or heap[0][0] < unmeasured[0][0] - SLACK):
+                gap, _, piece = heapq.heappop(heap)
+                found.append((gap, piece))
+            elif unmeasured:
+                _, uid, piece = heapq.heappop(unmeasured)
+                heapq.heappush(heap, (base_distance(self._unit.base, piece.base), uid, piece))
             else:
                 return False
         return True
@@ -115,9 +116,9 @@ class NearestFirst:
         i = 0
         while True:
             if i >= len(self._found):
-                n, heap = self._next, self._heap
+                heap, unmeasured = self._heap, self._unmeasured
                 if (not heap or heap[0][0] > inches) and (
-                        n == len(self._bounds) or self._bounds[n][0] - SLACK > inches):
+                        not unmeasured or unmeasured[0][0] - SLACK > inches):
                     return
             if not self._reach(i):
                 return
@@ -131,9 +132,3 @@ class NearestFirst:
         """The pieces at most ``inches`` away, nearest first."""
         for piece, _ in self.pairs_within(inches):
             yield piece
-
-    def pieces(self) -> Iterator[Unit]:
-        """Every piece, unmeasured, in no particular order."""
-        for entry in self._bounds:
-            yield entry[2]
-

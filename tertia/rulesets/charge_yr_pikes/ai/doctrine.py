@@ -64,9 +64,9 @@ from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Point, base_distance, bearing
-from tertia.core.state import GameState, Unit
+from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import TerrainKind
-from tertia.rules.nearest import NearestFirst
+from tertia.rules.nearest import SLACK, NearestFirst
 from tertia.rulesets.charge_yr_pikes import phases
 from tertia.rulesets.charge_yr_pikes.actions import (
     FREE_MOVE,
@@ -95,7 +95,7 @@ from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, is_foot, unit_dice
 from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance, line_of
 from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
-from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, holds, in_good_order, places
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, Place, holds, in_good_order, places
 from tertia.rulesets.charge_yr_pikes.reaction import (
     MOVE_AWAY,
     REFORM,
@@ -399,16 +399,32 @@ def _square_call(game: Game, state: GameState, unit: Unit, tables: Tables) -> Re
     own = unit_data(unit)
     if line_of(tables, own).square is None or _in_cover(game, unit):
         return None
-    foes = _foes(state, unit)
-    horse = {e.id: charge_allowance(tables, unit_data(e)) for e in foes.pieces()
-             if unit_data(e).troop in CAVALRY and not unit_data(e).routed}
-    threat = bool(horse) and any(e.id in horse and gap <= horse[e.id]
-                                 for e, gap in foes.pairs_within(max(horse.values())))
+    threat = any(_within(unit, e, reach) for e, reach in _enemy_horse(state, unit.side, tables))
     if threat and own.formation != SQUARE:
         return Reform(unit=unit.id, formation=SQUARE)
     if not threat and own.formation == SQUARE:
         return Reform(unit=unit.id, formation=LINE)
     return None
+
+
+def _enemy_horse(state: GameState, side: str, tables: Tables) -> list[tuple[Unit, float]]:
+    """Each of ``side``'s enemy horse (of the troops :func:`_foes` measures) that is not
+    routed, with its charge reach; worked out once a position and side."""
+    key = ("cyp doctrine enemy horse", side)
+    found: list[tuple[Unit, float]] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = [(e, charge_allowance(tables, unit_data(e)))
+                                    for e in _enemy_troops(state, side)
+                                    if unit_data(e).troop in CAVALRY and not unit_data(e).routed]
+    return found
+
+
+def _within(unit: Unit, other: Unit, inches: float) -> bool:
+    """Are the two bases at most ``inches`` apart? Measured exactly only when the distance
+    between centres less both half-diagonals (never more than the exact one but for
+    rounding, :data:`~tertia.rules.nearest.SLACK`) does not already put them further."""
+    bound = math.hypot(other.x - unit.x, other.y - unit.y) - unit.base.radius - other.base.radius
+    return bound - SLACK <= inches and base_distance(unit.base, other.base) <= inches
 
 
 def _in_cover(game: Game, unit: Unit) -> bool:
@@ -490,7 +506,11 @@ def _guards(state: GameState, side: str) -> list[tuple[Point, tuple[str, ...]]]:
     own_troops: list[Unit] | None = None
     for place in places(state, side, VITAL):
         spot = (place.x, place.y)
-        threat = min((_dist(e, spot) for e in state.iter_troops(enemy) if in_good_order(e)), default=math.inf)
+        # every troop whose centre is within the alert stands near the spot; nearer, or
+        # none, is all that is asked of the threat beyond it
+        threat = min((_dist(e, spot) for e in state.near(*spot, *spot, GUARD_ALERT)
+                      if e.side == enemy and e.kind is not UnitKind.COMMANDER and in_good_order(e)),
+                     default=math.inf)
         if threat > GUARD_ALERT:
             continue
         if own_troops is None:
@@ -518,13 +538,23 @@ def _objective(state: GameState, unit: Unit, foes: NearestFirst, tables: Tables)
         nearest = (foes[0], foes.gap(0))
     if nearest[1] <= ENGAGE:
         return (nearest[0].x, nearest[0].y)
-    enemy = state.opponent(unit.side)
-    goals = [p for p in (*places(state, unit.side, OBJECTIVE), *places(state, enemy, VITAL))
-             if not holds(state, unit.side, p, tables)]
+    goals = _goals(state, unit.side, tables)
     if goals:
         best = min(goals, key=lambda p: (_dist(unit, (p.x, p.y)), p.name))
         return (best.x, best.y)
     return (nearest[0].x, nearest[0].y)
+
+
+def _goals(state: GameState, side: str, tables: Tables) -> list[Place]:
+    """The points ``side`` makes for: its objectives and the enemy's vital points that it
+    does not hold; worked out once a position and side."""
+    key = ("cyp doctrine goals", side)
+    found: list[Place] | None = state.cache.get(key)
+    if found is None:
+        enemy = state.opponent(side)
+        found = state.cache[key] = [p for p in (*places(state, side, OBJECTIVE), *places(state, enemy, VITAL))
+                                    if not holds(state, side, p, tables)]
+    return found
 
 
 def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables) -> Move | None:
