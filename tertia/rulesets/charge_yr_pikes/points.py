@@ -41,9 +41,8 @@ import shapely
 
 from tertia.core.geometry import point_polygon_distance
 from tertia.core.scenario import Scenario
-from tertia.core.state import GameState, Unit
+from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import TerrainKind
-from tertia.rules.nearest import SLACK
 from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces
 from tertia.rulesets.charge_yr_pikes.tables import Tables
@@ -96,19 +95,22 @@ def in_good_order(unit: Unit) -> bool:
             and not own.falling_back)
 
 
-def nearest(state: GameState, side: str, place: Place) -> float:
-    """How near ``side``'s nearest unit in good order stands to ``place`` (inf: none).
+def nearest(state: GameState, side: str, place: Place, within: float) -> float:
+    """How near ``side``'s nearest unit in good order stands to ``place``, when that is at
+    most ``within`` inches (inf: none is). Only the pieces near the place are read.
     Remembered on the state (players and the victory checks ask it of every point)."""
-    key = (_NEAREST, side, place)
+    key = (_NEAREST, side, place, within)
     found: float | None = state.cache.get(key)
     if found is None:
         found = math.inf
-        for u in state.iter_troops(side):
-            # the centre's distance less the half-diagonal is never more than the reach
-            # (but for rounding: SLACK)
-            if math.hypot(u.x - place.x, u.y - place.y) - u.base.radius - SLACK < found \
-                    and in_good_order(u):
-                found = min(found, reach(u, place))
+        commander = UnitKind.COMMANDER
+        # every piece whose base comes within the inches of the place is among these (the
+        # centre's distance less the half-diagonal is never more than the reach)
+        for u in state.near(place.x, place.y, place.x, place.y, within):
+            if u.side == side and u.kind is not commander and in_good_order(u):
+                gap = reach(u, place)
+                if gap <= within:
+                    found = min(found, gap)
         state.cache[key] = found
     return found
 
@@ -118,12 +120,14 @@ _NEAREST = "cyp_nearest_to_point"
 
 def holder(state: GameState, place: Place, tables: Tables) -> str | None:
     """The side holding ``place``: its unit in good order within ``hold_within`` inches and
-    no enemy unit in good order as near; None when neither does (or they tie)."""
+    no enemy unit in good order as near; None when neither does (or they tie). A unit
+    further than ``hold_within`` decides nothing, so neither side's is looked for there."""
     a, b = state.sides
-    near_a, near_b = nearest(state, a, place), nearest(state, b, place)
-    if near_a < near_b and near_a <= tables.victory.hold_within + 1e-9:
+    within = tables.victory.hold_within + 1e-9
+    near_a, near_b = nearest(state, a, place, within), nearest(state, b, place, within)
+    if near_a < near_b:
         return a
-    if near_b < near_a and near_b <= tables.victory.hold_within + 1e-9:
+    if near_b < near_a:
         return b
     return None
 
