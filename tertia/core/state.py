@@ -298,6 +298,8 @@ class GameState:
         step: int = 0,
         own: RuleData | None = None,
         extra: Mapping[str, Any] | None = None,
+        *,
+        _pieces_of: GameState | None = None,
     ) -> None:
         self.sides: Final = sides
         self.turn: Final = turn
@@ -314,28 +316,40 @@ class GameState:
         self.extra: Final[Mapping[str, Any]] = {} if extra is None else extra
         self.cache: Final[dict[Any, Any]] = {}
         """Memo for derived queries on this state (each new state starts empty)."""
-        self.measured: Memo = Memo()
+        self.mark_sets: dict[str, frozenset[str]] | None = None
+        """Memo of the longer marks as sets (see :meth:`is_marked`); shared by states with
+        the same marks."""
+        # The memos of where the pieces stand and which are in play. ``_pieces_of``, a
+        # state with the very same pieces, shares its own (most states a battle makes
+        # change no piece, and each would otherwise make a dozen containers to drop).
+        if _pieces_of is not None:
+            self.measured: Memo = _pieces_of.measured
+            self.rosters: tuple[dict[str | None, tuple[str, ...]], ...] = _pieces_of.rosters
+            self.places: tuple[dict[str | None, dict[str, int]], ...] = _pieces_of.places
+            self.selected: tuple[dict[str | None, tuple[Unit, ...]], ...] = _pieces_of.selected
+            self.grid: Grid | None = _pieces_of.grid
+            self.ranks: dict[str, int] | None = _pieces_of.ranks
+            self.sieves: dict[Any, Sieve] = _pieces_of.sieves
+            return
+        self.measured = Memo()
         """Memo for what depends only on where the pieces in play stand (see
         :meth:`remember`); states that share every piece's base share it, and a move forgets
         only what lies near."""
-        self.rosters: tuple[dict[str | None, tuple[str, ...]], ...] = ({}, {}, {})
+        self.rosters = ({}, {}, {})
         """Memo of which pieces are in play, per selection (see :meth:`_select`) by side;
         lasts until one arrives or leaves."""
-        self.places: tuple[dict[str | None, dict[str, int]], ...] = ({}, {}, {})
+        self.places = ({}, {}, {})
         """Memo of each piece's place in its rosters (see :attr:`rosters`), kept with them."""
-        self.selected: tuple[dict[str | None, tuple[Unit, ...]], ...] = ({}, {}, {})
+        self.selected = ({}, {}, {})
         """Memo of the pieces themselves, per selection by side; shared by states with the
         same pieces."""
-        self.grid: Grid | None = None
+        self.grid = None
         """Memo of where the pieces in play stand, by cell (see :meth:`near`); a move
         refiles only the piece that moved."""
-        self.mark_sets: dict[str, frozenset[str]] = {}
-        """Memo of the longer marks as sets (see :meth:`is_marked`); shared by states with
-        the same marks."""
-        self.ranks: dict[str, int] | None = None
+        self.ranks = None
         """Memo of each piece's place in :attr:`units`, the order every list of pieces
         keeps; lasts until a new piece arrives."""
-        self.sieves: dict[Any, Sieve] = {}
+        self.sieves = {}
         """Memo of the pieces in play that pass a test, by the test's key (see
         :meth:`pieces_where`); each change of a piece refiles only that piece."""
 
@@ -348,30 +362,45 @@ class GameState:
 
     def evolve(self, **changes: Any) -> GameState:
         """This state with some fields changed (and an empty cache)."""
-        # A state is evolved for nearly every event: each name is looked up in the dict of
-        # changes itself, which compiled code does without a call.
-        for name in changes:
-            if name not in _STATE_FIELDS:
+        # A state is evolved for nearly every event, nearly always in one or two fields:
+        # each change is matched to its field (the commonest first), rather than every
+        # field looked up among the changes.
+        sides, turn, active, phase, units, objectives, first_side, marks, decisions, result, step, \
+            own, extra = self.fields()
+        pieces_kept = marks_kept = True
+        for name, value in changes.items():
+            if name == "marks":
+                marks, marks_kept = value, False
+            elif name == "units":
+                units, pieces_kept = value, False
+            elif name == "phase":
+                phase = value
+            elif name == "step":
+                step = value
+            elif name == "own":
+                own = value
+            elif name == "decisions":
+                decisions = value
+            elif name == "turn":
+                turn = value
+            elif name == "active":
+                active = value
+            elif name == "result":
+                result = value
+            elif name == "extra":
+                extra = value
+            elif name == "first_side":
+                first_side = value
+            elif name == "objectives":
+                objectives = value
+            elif name == "sides":
+                sides = value
+            else:
                 raise TypeError(f"a state has no field {sorted(set(changes) - _STATE_FIELDS)[0]!r}")
-        new = GameState(
-            changes.get("sides", self.sides), changes.get("turn", self.turn),
-            changes.get("active", self.active), changes.get("phase", self.phase),
-            changes.get("units", self.units), changes.get("objectives", self.objectives),
-            changes.get("first_side", self.first_side), changes.get("marks", self.marks),
-            changes.get("decisions", self.decisions), changes.get("result", self.result),
-            changes.get("step", self.step), changes.get("own", self.own),
-            changes.get("extra", self.extra),
-        )
-        if "marks" not in changes:
+        new = GameState(sides, turn, active, phase, units, objectives, first_side, marks, decisions,
+                        result, step, own, extra, _pieces_of=self if pieces_kept else None)
+        if marks_kept:
             new.mark_sets = self.mark_sets
-        if "units" not in changes:
-            new.measured = self.measured
-            new.rosters = self.rosters
-            new.places = self.places
-            new.selected = self.selected
-            new.sieves = self.sieves
-            new.grid = self.grid
-            new.ranks = self.ranks
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -553,9 +582,12 @@ class GameState:
         if len(found) <= MARK_SCAN:
             return ident in found
         # a mark holding much of an army is asked of each unit: a set, once a position
-        held = self.mark_sets.get(name)
+        sets = self.mark_sets
+        if sets is None:
+            sets = self.mark_sets = {}
+        held = sets.get(name)
         if held is None:
-            held = self.mark_sets[name] = frozenset(found)
+            held = sets[name] = frozenset(found)
         return ident in held
 
     # --- changes (used by the reducer) ---------------------------------------------------
