@@ -18,7 +18,9 @@ from tertia.core.geometry import (
     angle_between,
     base_first_contact,
     bearing,
+    hypot,
     point_segment_distance,
+    radians,
 )
 from tertia.core.state import GameState, Unit
 
@@ -40,7 +42,7 @@ def move_towards(
     ``goal``, pivoting first to ``face`` if given, stopping short of ``obstacles`` (what
     besides pieces the rule set lets no unit enter); None when no such move is legal."""
     dx, dy = goal[0] - unit.x, goal[1] - unit.y
-    span = math.hypot(dx, dy)
+    span = hypot(dx, dy)
     if span < MIN_STEP:
         return None
     reach = min(max_distance, span)
@@ -85,7 +87,7 @@ def free_run(
     for other in among:
         if other.id != unit.id:
             clearance = ENEMY_CLEARANCE if other.side != unit.side and not other.is_commander else 0.0
-            bound = math.hypot(other.x - base.x, other.y - base.y) - other.base.radius - base.radius \
+            bound = hypot(other.x - base.x, other.y - base.y) - other.base.radius - base.radius \
                 - clearance
             if bound < reach:
                 bounds.append((bound, clearance, other))
@@ -107,7 +109,7 @@ def pieces_near(state: GameState, unit: Unit, reach: float) -> list[Unit]:
     x, y = unit.x, unit.y
     for other in state.near(x, y, x, y, reach + ENEMY_CLEARANCE + unit.base.radius):
         if other.id != unit.id:
-            d = math.hypot(other.x - unit.x, other.y - unit.y) - other.base.radius - unit.base.radius
+            d = hypot(other.x - unit.x, other.y - unit.y) - other.base.radius - unit.base.radius
             if d <= reach + ENEMY_CLEARANCE:
                 found.append((d, other.id, other))
     found.sort(key=lambda t: (t[0], t[1]))
@@ -215,7 +217,7 @@ def _laid_out(state: GameState, unit: Unit, goal: Point, reach: float, arc: floa
         headings.append((towards, towards, turn_reach))
     near = _pieces_near_kept(state, unit, max(most for _, _, most in headings))
     for i, (heading, face, most) in enumerate(headings):
-        ux, uy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+        ux, uy = math.sin(radians(heading)), math.cos(radians(heading))
         along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
         run = min(most, max(0.0, along))  # never past the point nearest the goal
         if run >= MIN_STEP and table is not None:
@@ -271,7 +273,7 @@ def stride_move(game: Game, state: GameState, unit: Unit, stride: Stride,
     the rules are likely to allow, such as a move through difficult ground), else
     shortened until the rules accept it; None when no such move of at least
     :data:`MIN_STEP` is legal."""
-    ux, uy = math.sin(math.radians(stride.heading)), math.cos(math.radians(stride.heading))
+    ux, uy = math.sin(radians(stride.heading)), math.cos(radians(stride.heading))
 
     def build(d: float) -> Move:
         return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=stride.face)

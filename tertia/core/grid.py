@@ -23,6 +23,8 @@ import math
 from collections.abc import Iterable
 from typing import Final, final
 
+from tertia.core.geometry import is_finite
+
 CELL: Final = 8.0
 """Inches a side of a cell: about two bases, so a question near one unit reads a few cells."""
 
@@ -87,7 +89,7 @@ class Grid:
         reach = inches + self._widest
         cells = self._cells
         found: list[str] = []
-        if not math.isfinite(reach + x0 + y0 + x1 + y1):
+        if not is_finite(reach + x0 + y0 + x1 + y1):
             for ids in cells.values():
                 found.extend(ids)
             return found

@@ -14,9 +14,10 @@ of that piece's facts, so that what one position learns never reaches another.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from typing import Any, Final, final
+
+from tertia.core.geometry import is_finite
 
 
 @final
@@ -64,7 +65,7 @@ class Memo:
 
     def put(self, key: Any, fact: Measured) -> None:
         """File ``fact`` under ``key``."""
-        if not math.isfinite(fact.reach):
+        if not is_finite(fact.reach):
             self._anywhere[key] = fact
             return
         uid = fact.unit

@@ -9,7 +9,6 @@ Which kinds block, slow or shelter is a rule-set decision, not made here.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -21,7 +20,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry.base import BaseGeometry
 
-from tertia.core.geometry import Point, Polygon, bounding_box
+from tertia.core.geometry import Point, Polygon, bounding_box, hypot
 
 Box = tuple[float, float, float, float]
 
@@ -44,7 +43,7 @@ def _point_along(points: Sequence[Point], distance: float) -> Point:
     """The point ``distance`` inches along a path from its start (its end if beyond)."""
     walked = 0.0
     for a, b in itertools.pairwise(points):
-        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        length = hypot(b[0] - a[0], b[1] - a[1])
         if length > 0.0 and walked + length >= distance:
             f = (distance - walked) / length
             return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)
@@ -332,7 +331,7 @@ class Battlefield:
         crossings: list[float] = []  # distances along the path
         walked = 0.0
         for a, b in itertools.pairwise(points):
-            length = math.hypot(b[0] - a[0], b[1] - a[1])
+            length = hypot(b[0] - a[0], b[1] - a[1])
             for c, d in edges:
                 t = _crossing(a, b, c, d)
                 if t is not None:
