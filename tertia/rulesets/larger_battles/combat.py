@@ -12,7 +12,7 @@ The rolls themselves are in :mod:`tertia.rulesets.larger_battles.resolution`.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from tertia.core.geometry import Face, face_towards, is_in_arc
 from tertia.core.state import GameState, Unit, UnitKind
@@ -99,25 +99,54 @@ def is_flanking(unit: Unit, target: Unit) -> bool:
     return face_towards(target.base, unit.base.centre) is not Face.FRONT
 
 
+CANNOT_FIGHT: Final = "cannot fight"
+HAS_FOUGHT: Final = "has fought"
+OUT_OF_RANGE: Final = "out of range"
+NOT_FACING: Final = "not facing"
+SupportBar = str | Unit
+"""What keeps a unit from supporting an attack: one of the reasons above, or the enemy
+within 3" that is not being attacked this turn."""
+
+
+def support_bar(
+    state: GameState, unit: Unit, target: Unit, targets: Collection[str] = ()
+) -> SupportBar | None:
+    """What keeps ``unit`` from supporting an attack on ``target``, or None when it may.
+    ``targets`` are the other targets declared this phase: "a unit cannot support if it
+    is within 3\" of an enemy unit which is not being attacked this turn" is judged
+    against all of them. A player only asking whether it may is spared the words of
+    :func:`support_problem`."""
+    if not can_attack(unit):
+        return CANNOT_FIGHT
+    if has_fought(state, unit.id):
+        return HAS_FOUGHT
+    if not within(unit, target, COMBAT_RANGE + RANGE_TOLERANCE):
+        return OUT_OF_RANGE
+    if not is_in_arc(unit.base, target.base):
+        return NOT_FACING
+    for enemy in iter_enemy_troops_within(state, unit, COMBAT_RANGE):
+        if not is_attacked(state, enemy.id, target.id, targets):
+            return enemy
+    return None
+
+
 def support_problem(
     state: GameState, unit: Unit, target: Unit, targets: Collection[str] = ()
 ) -> str | None:
-    """Why ``unit`` may not support an attack on ``target``, or None. ``targets`` are the
-    other targets declared this phase: "a unit cannot support if it is within 3\" of an
-    enemy unit which is not being attacked this turn" is judged against all of them."""
-    if not can_attack(unit):
+    """Why ``unit`` may not support an attack on ``target`` (:func:`support_bar`), in
+    words, or None."""
+    bar = support_bar(state, unit, target, targets)
+    if bar is None:
+        return None
+    if isinstance(bar, Unit):
+        return f"{unit.label} is within 3\" of {bar.label}, which is not being attacked this turn"
+    if bar == CANNOT_FIGHT:
         return f"{unit.label} cannot take part in combat"
-    if has_fought(state, unit.id):
+    if bar == HAS_FOUGHT:
         return f"{unit.label} has already fought this turn"
-    if not within(unit, target, COMBAT_RANGE + RANGE_TOLERANCE):
+    if bar == OUT_OF_RANGE:
         return f"{unit.label} is {distance(unit, target):.1f}\" from {target.label}, beyond 3\""
-    if not is_in_arc(unit.base, target.base):
-        return f"{unit.label} does not face {target.label}"
-    for enemy in iter_enemy_troops_within(state, unit, COMBAT_RANGE):
-        if not is_attacked(state, enemy.id, target.id, targets):
-            return (f"{unit.label} is within 3\" of {enemy.label}, which is not being attacked "
-                    f"this turn")
-    return None
+    return f"{unit.label} does not face {target.label}"
 
 
 def validate_declaration(

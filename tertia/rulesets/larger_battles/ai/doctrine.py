@@ -13,7 +13,7 @@ from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.ai.targets import line_goal, nearest_enemy
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Base, Point, angle_between
+from tertia.core.geometry import Base, Point, angle_between, hypot, radians
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
@@ -27,7 +27,7 @@ from tertia.rulesets.larger_battles.combat import (
     declared_attacks,
     defender_modifiers,
     is_flanking,
-    support_problem,
+    support_bar,
 )
 from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
 from tertia.rulesets.larger_battles.events import supplies_of, supply_markers
@@ -50,7 +50,7 @@ def _ahead(gun: Unit, target: Unit) -> bool:
 
 def _near(a: Unit, b: Unit, inches: float) -> bool:
     """A cheap first cut: bounding circles within ``inches`` of each other."""
-    return math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius <= inches
+    return hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius <= inches
 
 
 def _supplies(state: GameState) -> tuple[Base, ...]:
@@ -208,8 +208,8 @@ class LargerBattlesDoctrine:
         if unit.kind is UnitKind.HORSE:
             horse = nearest_enemy(state, unit.side, unit.x, unit.y, horse=True)
             supplies = [s for s in supplies_of(state) if s.in_play and s.side != unit.side]
-            if supplies and (horse is None or math.hypot(horse.x - unit.x, horse.y - unit.y) > 22.0):
-                s = min(supplies, key=lambda s: math.hypot(s.x - unit.x, s.y - unit.y))
+            if supplies and (horse is None or hypot(horse.x - unit.x, horse.y - unit.y) > 22.0):
+                s = min(supplies, key=lambda s: hypot(s.x - unit.x, s.y - unit.y))
                 return (s.x, s.y)
             target = horse
         elif unit.kind in (UnitKind.FOOT, UnitKind.COMMANDED_SHOT):
@@ -226,15 +226,15 @@ class LargerBattlesDoctrine:
         engaged = [u for u in friends if any(True for _ in iter_enemy_troops_within(state, u, ENGAGE))]
         own = [u for u in engaged if u.command == unit.command] or engaged
         if own:
-            spot = min(own, key=lambda u: (math.hypot(u.x - unit.x, u.y - unit.y), u.id))
+            spot = min(own, key=lambda u: (hypot(u.x - unit.x, u.y - unit.y), u.id))
         else:
             command = [u for u in friends if u.command == unit.command] or friends
             if not command:
                 return None
-            spot = min(command, key=lambda u: (math.hypot(u.x - unit.x, u.y - unit.y), u.id))
-        back = math.radians(spot.facing + 180.0)
+            spot = min(command, key=lambda u: (hypot(u.x - unit.x, u.y - unit.y), u.id))
+        back = radians(spot.facing + 180.0)
         goal = (spot.x + math.sin(back) * 3.0, spot.y + math.cos(back) * 3.0)
-        if math.hypot(goal[0] - unit.x, goal[1] - unit.y) < COMMANDER_SETTLED:
+        if hypot(goal[0] - unit.x, goal[1] - unit.y) < COMMANDER_SETTLED:
             return None
         return move_towards(game, state, unit, goal, profile(UnitKind.COMMANDER).move,
                             obstacles=_supplies(state))
@@ -246,7 +246,7 @@ class LargerBattlesDoctrine:
         bombardment phase asks the rules properly."""
         enemies = list(state.iter_troops(state.opponent(state.active)))
         return any(
-            math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
+            hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
             for gun in state.iter_troops(state.active) if gun.kind is UnitKind.ARTILLERY
             for e in enemies
         )
@@ -262,7 +262,7 @@ class LargerBattlesDoctrine:
                 continue
             targets = [
                 Bombard(gun=gun.id, target=e.id) for e in state.iter_troops(state.opponent(gun.side))
-                if math.hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
+                if hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
             ]
             # The most promising target first; the first the rules allow is the one.
             targets.sort(key=lambda b: self._target_priority(game, state, b.target))
@@ -363,7 +363,7 @@ class LargerBattlesDoctrine:
             u.id for u in known.near(target)
             if u.id != attacker.id and u.id not in used
             and not (flank and not is_flanking(u, target))
-            and support_problem(state, u, target, targets) is None
+            and support_bar(state, u, target, targets) is None
             and known.survives(game, u)
         )
         return Attack(attacker.id, target.id, supports)
