@@ -28,39 +28,40 @@ from tertia.core.geometry import is_finite
 CELL: Final = 8.0
 """Inches a side of a cell: about two bases, so a question near one unit reads a few cells."""
 
-ROWS: Final = 1 << 24
-"""A cell is filed under one integer, its column times ``ROWS`` plus its row (a dict looks
-an integer up several times faster than a pair): rows within 2**23 cells of the table's
-edge, some 67 million inches, never meet the next column's."""
-
-Cell = int
+Column = dict[int, tuple[str, ...]]
+"""The cells of one column of the table, by row: the ids filed in each."""
 
 
-def cell_of(x: float, y: float) -> Cell:
-    """The key of the cell a centre at (x, y) is filed in."""
-    return math.floor(x / CELL) * ROWS + math.floor(y / CELL)
+def cell_of(x: float, y: float) -> tuple[int, int]:
+    """The column and row of the cell a centre at (x, y) is filed in."""
+    return math.floor(x / CELL), math.floor(y / CELL)
 
 
 @final
 class Grid:
-    """The ids of pieces filed by the cell of their centres, and the widest half-diagonal
-    of any piece ever filed (never less than any filed piece's: a bound, not a size)."""
+    """The ids of pieces filed by the cell of their centres, column by column then row by
+    row (a table's columns and rows number a handful, integers a dict looks up the
+    quickest), and the widest half-diagonal of any piece ever filed (never less than any
+    filed piece's: a bound, not a size)."""
 
-    __slots__ = ("_cells", "_widest")
+    __slots__ = ("_columns", "_count", "_widest")
 
-    def __init__(self, cells: dict[Cell, tuple[str, ...]], widest: float) -> None:
-        self._cells: Final = cells
+    def __init__(self, columns: dict[int, Column], widest: float) -> None:
+        self._columns: Final = columns
+        self._count: Final = sum(len(rows) for rows in columns.values())
+        """How many cells hold a piece."""
         self._widest: Final = widest
 
     @staticmethod
     def of(pieces: Iterable[tuple[str, float, float, float]]) -> Grid:
         """A grid of ``pieces``, each an id, its centre's x and y, and its half-diagonal."""
-        cells: dict[Cell, list[str]] = {}
+        cells: dict[int, dict[int, list[str]]] = {}
         widest = 0.0
         for uid, x, y, radius in pieces:
-            cells.setdefault(cell_of(x, y), []).append(uid)
+            i, j = cell_of(x, y)
+            cells.setdefault(i, {}).setdefault(j, []).append(uid)
             widest = max(widest, radius)
-        return Grid({k: tuple(v) for k, v in cells.items()}, widest)
+        return Grid({i: {j: tuple(ids) for j, ids in rows.items()} for i, rows in cells.items()}, widest)
 
     def moved(self, uid: str, before: tuple[float, float] | None, after: tuple[float, float] | None,
               radius: float) -> Grid:
@@ -70,41 +71,48 @@ class Grid:
         new = None if after is None else cell_of(*after)
         widest = self._widest if after is None else max(self._widest, radius)
         if old == new:
-            return self if widest == self._widest else Grid(self._cells, widest)
-        cells = dict(self._cells)
+            return self if widest == self._widest else Grid(self._columns, widest)
+        columns = dict(self._columns)
         if old is not None:
-            left = tuple(i for i in cells.get(old, ()) if i != uid)
+            rows = columns[old[0]] = dict(columns.get(old[0], {}))
+            left = tuple(i for i in rows.get(old[1], ()) if i != uid)
             if left:
-                cells[old] = left
+                rows[old[1]] = left
             else:
-                cells.pop(old, None)
+                rows.pop(old[1], None)
+                if not rows:
+                    del columns[old[0]]
         if new is not None:
-            cells[new] = (*cells.get(new, ()), uid)
-        return Grid(cells, widest)
+            rows = columns[new[0]] = dict(columns.get(new[0], {}))
+            rows[new[1]] = (*rows.get(new[1], ()), uid)
+        return Grid(columns, widest)
 
     def ids_near(self, x0: float, y0: float, x1: float, y1: float, inches: float) -> list[str]:
         """The ids filed in the cells that hold every centre of a piece whose bounding
         circle comes within ``inches`` of the box from (x0, y0) to (x1, y1); some may lie
         further (the caller measures)."""
         reach = inches + self._widest
-        cells = self._cells
+        columns = self._columns
         found: list[str] = []
         if not is_finite(reach + x0 + y0 + x1 + y1):
-            for ids in cells.values():
-                found.extend(ids)
+            for rows in columns.values():
+                for ids in rows.values():
+                    found.extend(ids)
             return found
         i0, j0 = math.floor((x0 - reach) / CELL), math.floor((y0 - reach) / CELL)
         i1, j1 = math.floor((x1 + reach) / CELL), math.floor((y1 + reach) / CELL)
-        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(cells):  # a box wider than the pieces: read them all
-            for key, ids in cells.items():
-                i = (key + ROWS // 2) // ROWS
-                if i0 <= i <= i1 and j0 <= key - i * ROWS <= j1:
-                    found.extend(ids)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > self._count:  # a box wider than the pieces: read them all
+            for i, rows in columns.items():
+                if i0 <= i <= i1:
+                    for j, ids in rows.items():
+                        if j0 <= j <= j1:
+                            found.extend(ids)
             return found
         for i in range(i0, i1 + 1):
-            column = i * ROWS
-            for j in range(j0, j1 + 1):
-                filed = cells.get(column + j)
-                if filed is not None:
-                    found.extend(filed)
+            column = columns.get(i)
+            if column is not None:
+                for j in range(j0, j1 + 1):
+                    filed = column.get(j)
+                    if filed is not None:
+                        found.extend(filed)
         return found
