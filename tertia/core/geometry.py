@@ -313,19 +313,22 @@ def _vertices_to_edges(points: Polygon, poly: Polygon) -> float:
 def convex_hull(points: Sequence[Point]) -> Polygon:
     """Convex hull (counter-clockwise) by the monotone chain."""
     pts = sorted(set(points))
-    if len(pts) <= 2:
+    n = len(pts)
+    if n <= 2:
         return tuple(pts)
-    lower: list[Point] = []
-    for p in pts:
-        while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0:
+    # The chains hold the points' places in ``pts``: compiled code keeps those as plain
+    # integers, where it would make each point anew at every append.
+    lower: list[int] = []
+    for k in range(n):
+        while len(lower) >= 2 and _cross(pts[lower[-2]], pts[lower[-1]], pts[k]) <= 0:
             lower.pop()
-        lower.append(p)
-    upper: list[Point] = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0:
+        lower.append(k)
+    upper: list[int] = []
+    for k in range(n - 1, -1, -1):
+        while len(upper) >= 2 and _cross(pts[upper[-2]], pts[upper[-1]], pts[k]) <= 0:
             upper.pop()
-        upper.append(p)
-    return tuple(lower[:-1] + upper[:-1])
+        upper.append(k)
+    return tuple(pts[k] for k in lower[:-1] + upper[:-1])
 
 
 def _cross(o: Point, a: Point, b: Point) -> float:
