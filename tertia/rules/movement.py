@@ -282,9 +282,8 @@ def iter_terrain_violations(
 def min_distance_along(plan: MovePlan, target: Base, *, include_end: bool = True) -> float:
     """Closest the moving base comes to ``target`` over its slides (and its end pose)."""
     corners = target.corners()
+    areas = plan.swept()  # the pivot at the start, each slide, then the end
     best = math.inf
-    for a, b in plan.iter_segments():
-        best = min(best, polygon_distance(swept_polygon(a, b), corners))
-    if include_end:
-        best = min(best, polygon_distance(plan.end.corners(), corners))
+    for area in areas[1:] if include_end else areas[1:-1]:
+        best = min(best, polygon_distance(area, corners))
     return best
