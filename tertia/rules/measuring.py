@@ -30,6 +30,19 @@ def pieces_near(state: GameState, base: Base, inches: float) -> list[Unit]:
 
 def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Iterator[Unit]:
     """Enemy troop units (not commanders) in play within ``inches`` of ``unit``."""
+    units = state.units
+    for uid in _enemy_troops_within(state, unit, inches):
+        yield units[uid]
+
+
+def has_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> bool:
+    """Is any enemy troop unit (not a commander) in play within ``inches`` of ``unit``?
+    (:func:`iter_enemy_troops_within` asked only whether it finds one.)"""
+    return bool(_enemy_troops_within(state, unit, inches))
+
+
+def _enemy_troops_within(state: GameState, unit: Unit, inches: float) -> tuple[str, ...]:
+    """The ids of :func:`iter_enemy_troops_within`, remembered on the position."""
     key = ("enemies_within", unit.id, inches)
     found: tuple[str, ...] | None = state.recall(key, unit)
     if found is None:
@@ -44,9 +57,7 @@ def iter_enemy_troops_within(state: GameState, unit: Unit, inches: float) -> Ite
             and is_within(base, o.base, inches)
         )
         state.remember(key, unit, inches, found)
-    units = state.units
-    for uid in found:
-        yield units[uid]
+    return found
 
 
 EDGES = "edges"

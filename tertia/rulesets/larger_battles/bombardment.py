@@ -12,7 +12,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import FightingCode
-from tertia.rules.measuring import distance, iter_enemy_troops_within
+from tertia.rules.measuring import distance, has_enemy_troops_within, iter_enemy_troops_within
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.actions import Bombard
@@ -26,7 +26,7 @@ ENGAGED_RANGE = 3.0
 
 def is_engaged(state: GameState, unit: Unit) -> bool:
     """A unit is engaged in combat when an enemy unit is within combat range (3")."""
-    return any(True for _ in iter_enemy_troops_within(state, unit, ENGAGED_RANGE))
+    return has_enemy_troops_within(state, unit, ENGAGED_RANGE)
 
 
 def validate_bombard(

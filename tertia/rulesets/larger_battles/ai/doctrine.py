@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
+from typing import Final
 
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.ai.targets import line_goal, nearest_enemy
@@ -17,7 +18,7 @@ from tertia.core.geometry import Base, Point, angle_between, hypot, radians
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
-from tertia.rules.measuring import home_edge, iter_enemy_troops_within
+from tertia.rules.measuring import has_enemy_troops_within, home_edge, iter_enemy_troops_within
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.combat import (
@@ -39,6 +40,8 @@ ENGAGE = 3.0
 COMMANDER_SETTLED = 2.0  # a commander this close to his place behind the fight stays put
 BOMBARD_REACH = 24.0 + 5.0  # range plus the half-diagonals of two bases: a cheap first cut
 TURN_BEFORE_ADVANCE = 35.0  # degrees off the goal before a unit wheels rather than slides
+ORDER_WEIGHT: Final = {UnitKind.HORSE: 3.0, UnitKind.FOOT: 2.0}
+"""What a unit of each kind adds to its command's claim on an order (any other kind 1)."""
 
 
 def _ahead(gun: Unit, target: Unit) -> bool:
@@ -46,6 +49,14 @@ def _ahead(gun: Unit, target: Unit) -> bool:
     straight ahead of the gun's front edge."""
     right, forward = gun.base.to_local((target.x, target.y))
     return forward > 0 and abs(right) <= gun.width / 2 + target.base.radius
+
+
+def _in_reach(gun: Unit, target: Unit) -> bool:
+    """A cheap first cut: the target's centre within :data:`BOMBARD_REACH` of the gun's
+    (no root taken where either offset alone goes further, which the distance never
+    falls short of)."""
+    dx, dy = target.x - gun.x, target.y - gun.y
+    return abs(dx) <= BOMBARD_REACH and abs(dy) <= BOMBARD_REACH and hypot(dx, dy) <= BOMBARD_REACH
 
 
 def _near(a: Unit, b: Unit, inches: float) -> bool:
@@ -164,9 +175,9 @@ class LargerBattlesDoctrine:
         for unit in state.iter_units(side):
             if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
                 continue
-            if any(True for _ in iter_enemy_troops_within(state, unit, ENGAGE)):
+            if has_enemy_troops_within(state, unit, ENGAGE):
                 continue
-            weight = {UnitKind.HORSE: 3.0, UnitKind.FOOT: 2.0}.get(unit.kind, 1.0)
+            weight = ORDER_WEIGHT.get(unit.kind, 1.0)
             if unit.command == "reserve" and state.turn < 3:
                 weight *= 0.3
             scores[unit.command] = scores.get(unit.command, 0.0) + weight
@@ -182,7 +193,7 @@ class LargerBattlesDoctrine:
     def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         if unit.kind is UnitKind.COMMANDER:
             return self._commander_move(game, state, unit)
-        if any(True for _ in iter_enemy_troops_within(state, unit, ENGAGE)):
+        if has_enemy_troops_within(state, unit, ENGAGE):
             return None
         goal = self._goal(state, unit)
         if goal is None:
@@ -223,7 +234,7 @@ class LargerBattlesDoctrine:
 
     def _commander_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         friends = [u for u in state.iter_troops(unit.side) if can_attack(u)]
-        engaged = [u for u in friends if any(True for _ in iter_enemy_troops_within(state, u, ENGAGE))]
+        engaged = [u for u in friends if has_enemy_troops_within(state, u, ENGAGE)]
         own = [u for u in engaged if u.command == unit.command] or engaged
         if own:
             spot = min(own, key=lambda u: (hypot(u.x - unit.x, u.y - unit.y), u.id))
@@ -246,7 +257,7 @@ class LargerBattlesDoctrine:
         bombardment phase asks the rules properly."""
         enemies = list(state.iter_troops(state.opponent(state.active)))
         return any(
-            hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
+            _in_reach(gun, e) and _ahead(gun, e)
             for gun in state.iter_troops(state.active) if gun.kind is UnitKind.ARTILLERY
             for e in enemies
         )
@@ -262,7 +273,7 @@ class LargerBattlesDoctrine:
                 continue
             targets = [
                 Bombard(gun=gun.id, target=e.id) for e in state.iter_troops(state.opponent(gun.side))
-                if hypot(e.x - gun.x, e.y - gun.y) <= BOMBARD_REACH and _ahead(gun, e)
+                if _in_reach(gun, e) and _ahead(gun, e)
             ]
             # The most promising target first; the first the rules allow is the one.
             targets.sort(key=lambda b: self._target_priority(game, state, b.target))
