@@ -596,7 +596,8 @@ class GameState:
         units = dict(self.units)
         old = units.get(unit.id)
         units[unit.id] = unit
-        new = self.evolve(units=units)
+        arrives_or_leaves = old is None or old.removed != unit.removed
+        new = self.evolve(units=units) if arrives_or_leaves else self._with_pieces(units)
         if self.grid is not None:
             new.grid = self.grid.moved(
                 unit.id, None if old is None or old.removed is not None else (old.x, old.y),
@@ -607,19 +608,19 @@ class GameState:
             now = None if unit.removed is not None else unit
             ranks = new._ranks()
             new.sieves = {key: sieve.after(unit.id, now, ranks) for key, sieve in self.sieves.items()}
-        if old is None or old.removed != unit.removed:  # a piece arrives or leaves
+        if arrives_or_leaves:
             if old is not None:
                 new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places)
             return new
-        moved = old.base is not unit.base
-        new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places) \
-            if moved else self.measured
-        new.rosters = self.rosters
-        new.places = self.places
+        assert old is not None  # the piece was there (and stays in, or out of, play)
+        # the pieces first: forgetting what the move may have changed reads where they stand
         new.selected = tuple(
             _with_piece(by_side, places, unit)
             for by_side, places in zip(self.selected, self.places, strict=True)
         )
+        moved = old.base is not unit.base
+        new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places) \
+            if moved else self.measured
         return new
 
     def with_units(self, changed: Iterable[Unit]) -> GameState:
@@ -638,12 +639,7 @@ class GameState:
             units[unit.id] = unit
         if not changed:
             return self
-        new = self.evolve(units=units)
-        new.measured = self.measured
-        new.rosters = self.rosters
-        new.places = self.places
-        new.grid = self.grid
-        new.ranks = self.ranks
+        new = self._with_pieces(units)
         ids = {u.id for u in changed}
         new.selected = tuple(
             {side: found if ids.isdisjoint(places[side]) else tuple(map(units.__getitem__, rosters[side]))
@@ -653,6 +649,17 @@ class GameState:
         if self.sieves:
             ranks = new._ranks()
             new.sieves = {key: _sifted(sieve, changed, ranks) for key, sieve in self.sieves.items()}
+        return new
+
+    def _with_pieces(self, units: Mapping[str, Unit]) -> GameState:
+        """This state with ``units`` in place of its own, each piece still in (or out of)
+        play, in the same order: it starts from this state's memos of the pieces (but the
+        sieves), and the caller replaces those the change touches."""
+        new = GameState(self.sides, self.turn, self.active, self.phase, units, self.objectives,
+                        self.first_side, self.marks, self.decisions, self.result, self.step, self.own,
+                        self.extra, _pieces_of=self)
+        new.mark_sets = self.mark_sets
+        new.sieves = {}
         return new
 
     def with_mark(self, name: str, ident: str) -> GameState:
