@@ -8,9 +8,10 @@ each pair is reported with its median and range.
 On a shared machine CPU seconds still swing by a third from run to run. With
 ``--instructions`` the script counts instead the machine instructions a battle takes
 under valgrind's callgrind (installed with ``apt-get install valgrind``): the same every
-run (string hashing is seeded alike and, with ``setarch``, addresses are not randomised,
-so sets of objects iterate alike), so one pair per rule set says the ratio (battles 2 to 4 of each seed run,
-the imports and the warm-up battle taken away).
+run (string hashing is seeded alike, numpy's BLAS starts no threads of its own and, with
+``setarch``, addresses are not randomised, so sets of objects iterate alike), so one pair
+per rule set says the ratio (battles 2 to 4 of each seed run, the imports and the warm-up
+battle taken away).
 
 Usage::
 
@@ -53,7 +54,9 @@ def run(checkout: Path, scenario: str, rules: str, games: int, *, under: tuple[s
         [*under, str(python), str(script), "--scenario", scenario, "--rules", rules,
          "--games", str(games)],
         capture_output=True, text=True, check=True, cwd=checkout,
-        env={**os.environ, "PYTHONHASHSEED": "0"},  # string hashes (and set orders) alike every run
+        # String hashes (and set orders) alike every run; numpy's BLAS with no threads of its
+        # own, whose spinning callgrind would count, a different number each run.
+        env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"},
     )
 
 
