@@ -121,10 +121,10 @@ def _drawn_from(state: GameState) -> dict[str, list[Unit]]:
     found: dict[str, list[Unit]] | None = state.cache.get(_DRAWN_FROM)
     if found is None:
         found = {}
-        for u in state.iter_units():
+        for u in rejoin.drawn_pieces(state):
             parent = unit_data(u).parent
-            if parent is not None:
-                found.setdefault(parent, []).append(u)
+            assert parent is not None  # what drawn_pieces holds
+            found.setdefault(parent, []).append(u)
         state.cache[_DRAWN_FROM] = found
     return found
 

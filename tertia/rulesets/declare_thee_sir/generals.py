@@ -31,16 +31,21 @@ def _attachments(state: GameState) -> dict[str, tuple[Unit, ...]]:
     found: dict[str, tuple[Unit, ...]] | None = state.cache.get(_ATTACHMENTS)
     if found is None:
         found = {}
-        for g in state.iter_units():
-            if g.kind is UnitKind.COMMANDER and g.in_play:
-                to = unit_data(g).attached_to
-                if to is not None:
-                    found[to] = (*found.get(to, ()), g)
+        # the few attached, kept from one position to the next: a change tests one piece
+        for g in state.pieces_where(_COMMANDERS_ATTACHED, _commander_attached):
+            to = unit_data(g).attached_to
+            assert to is not None  # what the sieve holds
+            found[to] = (*found.get(to, ()), g)
         state.cache[_ATTACHMENTS] = found
     return found
 
 
+def _commander_attached(piece: Unit) -> bool:
+    return piece.kind is UnitKind.COMMANDER and unit_data(piece).attached_to is not None
+
+
 _ATTACHMENTS = ("declare-thee-sir", "attached generals")
+_COMMANDERS_ATTACHED = ("declare-thee-sir", "commanders attached")
 
 
 def attach(tx: Tx, general_id: str, unit_id: str | None) -> None:

@@ -79,16 +79,30 @@ def _first_attached(state: GameState) -> dict[str, str]:
     found: dict[str, str] | None = state.cache.get(_FIRST_ATTACHED)
     if found is None:
         found = {}
-        for u in state.iter_units():
-            own = unit_data(u)
-            if own.is_general and own.attached_to is not None:
-                first = found.get(own.attached_to)
-                found[own.attached_to] = u.id if first is None else min(first, u.id)
+        for u in attached_pieces(state):
+            to = unit_data(u).attached_to
+            assert to is not None  # what attached_pieces holds
+            first = found.get(to)
+            found[to] = u.id if first is None else min(first, u.id)
         state.cache[_FIRST_ATTACHED] = found
     return found
 
 
 _FIRST_ATTACHED = ("declare-thee-sir", "first attached general")
+
+
+def attached_pieces(state: GameState) -> tuple[Unit, ...]:
+    """The generals in play attached to a unit, in play order: kept from one position to
+    the next, each change of a piece testing only that piece again."""
+    return state.pieces_where(_ATTACHED, _is_attached)
+
+
+def _is_attached(unit: Unit) -> bool:
+    own = unit_data(unit)
+    return own.is_general and own.attached_to is not None
+
+
+_ATTACHED = ("declare-thee-sir", "generals attached")
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,8 +165,21 @@ def join(tx: Tx, hope_id: str, *, anywhere: bool = False) -> bool:
 def settle(tx: Tx, how: str) -> None:
     """At the end of an activation: every forlorn hope that must rejoin and touches its
     regiment goes back into it; under ``at_once`` wherever it stands."""
-    for hope in [u for u in tx.state.iter_units() if unit_data(u).parent is not None]:
+    for hope in drawn_pieces(tx.state):
         join(tx, hope.id, anywhere=how == AT_ONCE)
+
+
+def drawn_pieces(state: GameState) -> tuple[Unit, ...]:
+    """The pieces in play drawn from a regiment (forlorn hopes), in play order: kept from
+    one position to the next, each change of a piece testing only that piece again."""
+    return state.pieces_where(_DRAWN, _is_drawn)
+
+
+def _is_drawn(unit: Unit) -> bool:
+    return unit_data(unit).parent is not None
+
+
+_DRAWN = ("declare-thee-sir", "drawn from a regiment")
 
 
 @dataclass(frozen=True, slots=True)
