@@ -5,7 +5,7 @@ keeps its shape; anything else makes for the nearest enemy.
 
 Each "nearest" is the least (distance between centres, id) over the enemy troops that
 qualify. A pass over the enemy's troops finds the least squared distance, and a second
-calls ``math.hypot`` only for those that could be nearest: at a few dozen instructions a
+calls ``hypot`` only for those that could be nearest: at a few dozen instructions a
 piece, cheaper than walking the cells of the position's grid outwards, even for armies
 of a hundred units.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from tertia.core.geometry import Point
+from tertia.core.geometry import Point, hypot
 from tertia.core.state import GameState, Unit, UnitKind
 
 
@@ -35,7 +35,6 @@ def nearest_enemy(state: GameState, side: str, x: float, y: float, *,
         if square < least:
             least = square
     limit = least * SQUARE_MARGIN
-    hypot = math.hypot  # looked up once
     best: Unit | None = None
     gap = math.inf
     for u in pool:

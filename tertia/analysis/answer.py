@@ -21,7 +21,7 @@ answer it. So an answer gives, read from the outcomes (:class:`~tertia.analysis.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,9 @@ ROUTS = "routs"
 """A piece's chance to rout (leave play routed, or break as its rule set says)."""
 LEAVES_PLAY = "leaves_play"
 """A piece's chance to leave play, for whatever reason."""
+
+CHANCE_LABELS = {ROUTS: "routs", LEAVES_PLAY: "leaves play"}
+"""How front ends name the chances every piece has, beside its rule set's measures."""
 
 LIKELIEST = 12
 """How many outcomes an answer lists by name; the rest are counted together."""
@@ -92,6 +95,25 @@ class Likeliest:
         }
 
 
+def count_distribution(outcomes: Sequence[Outcome], uid: str | None, name: str) -> dict[str, Fraction]:
+    """The exact distribution of the value ``name`` an outcome gives the piece ``uid``
+    (0 where it gives none, and everywhere when no piece is named), by value."""
+    dist: dict[str, Fraction] = {}
+    for o in outcomes:
+        value = str(o.effects.get(uid, {}).get(name, 0) if uid else 0)
+        dist[value] = dist.get(value, Fraction(0)) + o.probability
+    return dict(sorted(dist.items(), key=lambda kv: float(kv[0])))
+
+
+def unit_chance(outcomes: Sequence[Outcome], uid: str | None, holds: Callable[[Mapping[str, Any]], bool]
+                ) -> Fraction:
+    """The chance that what an outcome does to the piece ``uid`` ``holds`` (none when no
+    piece is named, nor where the outcome leaves it alone)."""
+    if not uid:
+        return Fraction(0)
+    return sum((o.probability for o in outcomes if uid in o.effects and holds(o.effects[uid])), Fraction(0))
+
+
 def rout_fields(measures: Sequence[OddsMeasure]) -> tuple[str, ...]:
     """The fields of the measures a rule set marks as a rout."""
     return tuple(f for m in measures if m.routs for f in m.fields)
@@ -114,27 +136,25 @@ def pieces(state: GameState, outcomes: Sequence[Outcome], measures: Sequence[Odd
     for uid in order:
         counts: dict[str, dict[str, Fraction]] = {}
         chances: dict[str, Fraction] = {}
+        tests = [(m.key, flag(m.fields[0])) for m in measures if m.kind == "unit_flag"]
+        tests += [(ROUTS, lambda e: routs(e, fields)), (LEAVES_PLAY, flag("removed"))]
         for m in measures:
             if m.kind == "count":
-                dist: dict[str, Fraction] = {}
-                for o in outcomes:
-                    value = str(o.effects.get(uid, {}).get(m.fields[0], 0))
-                    dist[value] = dist.get(value, Fraction(0)) + o.probability
+                dist = count_distribution(outcomes, uid, m.fields[0])
                 if set(dist) != {"0"}:
-                    counts[m.key] = dict(sorted(dist.items(), key=lambda kv: float(kv[0])))
-            elif m.kind == "unit_flag":
-                _chance(chances, m.key, outcomes, lambda e, name=m.fields[0]: bool(e.get(name)), uid)
-        _chance(chances, ROUTS, outcomes, lambda e: routs(e, fields), uid)
-        _chance(chances, LEAVES_PLAY, outcomes, lambda e: bool(e.get("removed")), uid)
+                    counts[m.key] = dist
+        for key, holds in tests:
+            p = unit_chance(outcomes, uid, holds)
+            if p:
+                chances[key] = p
         if counts or chances:
             found.append(PieceOdds(uid, state.units[uid].side, counts, chances))
     return tuple(found)
 
 
-def _chance(into: dict[str, Fraction], key: str, outcomes: Sequence[Outcome], holds: Any, uid: str) -> None:
-    p = sum((o.probability for o in outcomes if uid in o.effects and holds(o.effects[uid])), Fraction(0))
-    if p:
-        into[key] = p
+def flag(name: str) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether what an outcome does to a piece sets ``name``."""
+    return lambda effect: bool(effect.get(name))
 
 
 def sides(state: GameState, outcomes: Sequence[Outcome],

@@ -60,6 +60,7 @@ from tertia.core.dice import Distribution
 from tertia.core.events import Event
 from tertia.core.ruleset import Tx
 from tertia.core.state import STATE_FIELDS, GameState
+from tertia.core.tagged import field_names
 
 T = TypeVar("T")
 
@@ -116,21 +117,9 @@ def _shape(x: Any) -> Any:
         return ("mapping", tuple((_shape(k), _shape(v)) for k, v in x.items()))
     if isinstance(x, (set, frozenset)):
         return ("set", tuple(sorted((_shape(i) for i in x), key=repr)))
-    names = _field_names(type(x))
-    if names is not None:
-        return (type(x), tuple(_shape(getattr(x, name)) for name in names))
+    if dataclasses.is_dataclass(type(x)):
+        return (type(x), tuple(_shape(getattr(x, name)) for name in field_names(type(x))))
     return (type(x), repr(x))
-
-
-def _field_names(kind: type) -> tuple[str, ...] | None:
-    """The fields of a dataclass ``kind`` (``None`` for any other type), found once."""
-    if kind not in _FIELDS:
-        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) \
-            else None
-    return _FIELDS[kind]
-
-
-_FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 
 class _StepEvents(list[Event]):
@@ -289,7 +278,7 @@ def _merged(branches: list[Branch[tuple[GameState, list[Event], Any]]], settler:
         state, events, value = branch.result
         record = record_fields(value)
         shown = (type(value), tuple(_DIE if name in record else _shape(getattr(value, name))
-                                    for name in _field_names(type(value)) or ())) if record else _shape(value)
+                                    for name in field_names(type(value)))) if record else _shape(value)
         key = (settler.position(state), _shape(events), shown)
         same = next((i for i in buckets.get(key, ()) if _same(outcomes[i].state, state)), None)
         if same is None:

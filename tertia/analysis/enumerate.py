@@ -394,13 +394,7 @@ class _Walker:
     def choose(self, dist: Distribution, purpose: str) -> int:
         """A chance node of outcomes worked out elsewhere (a step settled apart): walked
         one outcome at a time, as a die read whole. Returns the outcome's index."""
-        depth = len(self.slots)
-        if depth >= MAX_DEPTH:
-            raise TooManyBranches(f"more than {MAX_DEPTH} dice in one branch ({purpose})")
-        value = self.prefix[depth] if depth < len(self.prefix) else dist.outcomes[0][0]
-        self.slots.append(_Slot(dist, purpose, value, True))
-        self.tests.append(_Test(depth, (depth,), FACE))
-        return value
+        return self._next_face(dist, purpose, True)
 
     def heard(self) -> bool:
         """Whether a use of this walk's dice is to be heard now: raises where none may be
@@ -415,6 +409,11 @@ class _Walker:
         return True
 
     def roll(self, dist: Distribution, purpose: str) -> int:
+        return Probe(self._next_face(dist, purpose, purpose in self.opaque), self, len(self.slots) - 1)
+
+    def _next_face(self, dist: Distribution, purpose: str, opaque: bool) -> int:
+        """The face this walk takes at the next chance node (its prefix's, else the
+        first), noted with the node; ``opaque``: read whole, each face its own branch."""
         depth = len(self.slots)
         if depth >= MAX_DEPTH:
             raise TooManyBranches(f"more than {MAX_DEPTH} dice in one branch ({purpose})")
@@ -424,12 +423,11 @@ class _Walker:
                 raise DiceDivergence(f"enumeration: {value} is not a face of {dist.name} ({purpose})")
         else:
             value = dist.outcomes[0][0]
-        opaque = purpose in self.opaque
         self.slots.append(_Slot(dist, purpose, value, opaque))
         if opaque:
             self.any_opaque = True
             self.tests.append(_Test(depth, (depth,), FACE))
-        return Probe(value, self, depth)
+        return value
 
     def _live(self, slots: tuple[int, ...]) -> tuple[int, ...]:
         """Of ``slots``, the dice not already walked face by face."""

@@ -14,7 +14,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tertia.analysis.answer import Likeliest, PieceOdds, SideOdds, likeliest, pieces, sides
+from tertia.analysis.answer import (
+    CHANCE_LABELS,
+    Likeliest,
+    PieceOdds,
+    SideOdds,
+    count_distribution,
+    flag,
+    likeliest,
+    pieces,
+    sides,
+    unit_chance,
+)
 from tertia.analysis.enumerate import MAX_LEAVES, Branch, TooManyBranches, WorkMeter, enumerate_branches
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
@@ -91,6 +102,7 @@ class Odds:
             "summary": summary,
             "measures": [{"key": m.key, "kind": m.kind, "label": m.title} for m in self.measures],
             "pieces": [p.to_dict() for p in self.pieces],
+            "chance_labels": dict(CHANCE_LABELS),
             "sides": [s.to_dict() for s in self.sides],
             "likeliest": self.likeliest.to_dict(),
         }
@@ -358,14 +370,6 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
     return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
 
 
-def _distribution(outcomes: Sequence[Outcome], unit: str | None, name: str) -> dict[str, Fraction]:
-    dist: dict[str, Fraction] = {}
-    for o in outcomes:
-        value = o.effects.get(unit or "", {}).get(name, 0) if unit else 0
-        dist[str(value)] = dist.get(str(value), Fraction(0)) + o.probability
-    return dict(sorted(dist.items(), key=lambda kv: float(kv[0])))
-
-
 def summarise(
     state: GameState, outcomes: Sequence[Outcome], attacker: str | None, target: str | None,
     measures: Sequence[OddsMeasure] = (),
@@ -382,11 +386,7 @@ def summarise(
 
     def removed(uid: str | None, reason: str | None = None) -> Fraction:
         """Chance that a unit leaves play (for ``reason`` only, when given)."""
-        def gone(o: Outcome) -> bool:
-            why = o.effects.get(uid or "", {}).get("removed")
-            return bool(why) and (reason is None or why == reason)
-
-        return chance(gone) if uid is not None else Fraction(0)
+        return unit_chance(outcomes, uid, lambda e: bool(e.get("removed")) and reason in (None, e["removed"]))
 
     commanders = {u.id for u in state.units.values() if u.is_commander}
     summary: dict[str, Any] = {}
@@ -394,13 +394,12 @@ def summarise(
     for m in measures:
         if m.kind == "count":
             for who, uid in (("target", target), ("attacker", attacker)):
-                dist = _distribution(outcomes, uid, m.fields[0])
+                dist = count_distribution(outcomes, uid, m.fields[0])
                 summary[f"{who}_{m.key}"] = {k: float(v) for k, v in dist.items()}
                 summary[f"{who}_{m.key}_exact"] = dist
         elif m.kind == "unit_flag":
             for who, uid in (("target", target), ("attacker", attacker)):
-                chances[f"{who}_{m.key}"] = chance(
-                    lambda o, uid=uid, name=m.fields[0]: bool(o.effects.get(uid or "", {}).get(name)))
+                chances[f"{who}_{m.key}"] = unit_chance(outcomes, uid, flag(m.fields[0]))
         else:
             chances[m.key] = chance(lambda o, names=m.fields: any(
                 any(d.get(n) for n in names) for d in o.effects.values()))

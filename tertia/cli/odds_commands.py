@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperOption
 
-from tertia.analysis.answer import LEAVES_PLAY, ROUTS
+from tertia.analysis.answer import CHANCE_LABELS
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import Odds, UnaskedResponse, odds
 from tertia.cli.common import (
@@ -137,10 +137,6 @@ def _summary_table(result: Odds, target: str, attacker: str) -> Table:
     return summary
 
 
-PIECE_CHANCES = {ROUTS: "routs", LEAVES_PLAY: "leaves play"}
-"""How the terminal names the chances every piece has."""
-
-
 def _pieces_table(result: Odds, names: dict[str, str]) -> Table | None:
     """Each piece other than the target and the attacker that the action can touch."""
     named = {result.target, result.attacker}
@@ -161,7 +157,7 @@ def _pieces_table(result: Odds, names: dict[str, str]) -> Table | None:
                     table.add_row(name, f"{titles.get(key, key)}: {value}", f"{float(p):.1%}", bar(float(p)))
                     name = ""
         for key, p in piece.chances.items():
-            label = PIECE_CHANCES.get(key) or titles.get(key, key)
+            label = CHANCE_LABELS.get(key) or titles.get(key, key)
             table.add_row(name, label, f"{float(p):.1%}", bar(float(p)))
             name = ""
     return table

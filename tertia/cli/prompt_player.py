@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tertia.analysis.answer import ROUTS
+from tertia.analysis.answer import ROUTS, likeliest
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
@@ -372,12 +372,11 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
         else:
             some = sum(p for k, p in result.summary[f"target_{counted.key}_exact"].items() if k != "0")
             lines.append(f"  Odds: {float(some):.0%} of any {counted.title} on {target}")
-    shown = result.likeliest.rows[:SHOWN]
-    lines.extend(f"    {float(p):>4.0%}  {words}" for p, words in shown)
-    left = len(result.likeliest.rows) - len(shown) + result.likeliest.others
-    if left:
-        rest = sum((p for p, _ in result.likeliest.rows[SHOWN:]), result.likeliest.others_chance)
-        lines.append(f"    {float(rest):>4.0%}  … {left} other outcome{'s' if left != 1 else ''}")
+    told = likeliest(result.outcomes, SHOWN)
+    lines.extend(f"    {float(p):>4.0%}  {words}" for p, words in told.rows)
+    if told.others:
+        lines.append(f"    {float(told.others_chance):>4.0%}  … {told.others} other outcome"
+                     f"{'s' if told.others != 1 else ''}")
     for piece in result.pieces:
         chance = piece.chances.get(ROUTS)
         if chance and piece.unit not in (result.target, result.attacker):

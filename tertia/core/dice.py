@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -213,7 +213,6 @@ class Dice(Protocol):
     def roll(self, dist: Distribution, purpose: str) -> int: ...
 
 
-@runtime_checkable
 class RollsAgain(Protocol):
     """Dice that want to know when the rules roll an attempt again ("re-roll ties"):
     exact enumeration takes the attempt once, conditioned on its deciding, instead of
@@ -228,7 +227,6 @@ class RollsAgain(Protocol):
         ...
 
 
-@runtime_checkable
 class SettlesApart(Protocol):
     """Dice that want to settle a step of the rules on its own (:meth:`Tx.apart
     <tertia.core.ruleset.Tx.apart>`): exact enumeration works out the step's outcomes once

@@ -154,7 +154,8 @@ class Tx:
         again ("re-rolling ties"), until it decides. Every die is rolled and logged;
         exact odds (:class:`~tertia.core.dice.RollsAgain`) take the attempt once,
         conditioned on its deciding."""
-        counting = self.dice if isinstance(self.dice, RollsAgain) else None
+        # the dice's methods looked for, not the protocols checked (slow): play asks it
+        counting = cast(RollsAgain, self.dice) if hasattr(self.dice, "attempt_begins") else None
         while True:
             mark = counting.attempt_begins() if counting is not None else 0
             decided = attempt()
@@ -171,7 +172,7 @@ class Tx:
         (:class:`~tertia.core.dice.SettlesApart`) work its outcomes out once for each
         position it starts in and walk one branch for each distinct outcome, checking as
         they go that the step is such a step, and walking it as any other where it is not."""
-        if hasattr(self.dice, "settle_apart"):  # not isinstance of the protocol: slow, asked in play
+        if hasattr(self.dice, "settle_apart"):
             return cast(SettlesApart, self.dice).settle_apart(self, procedure, args)
         return procedure(self, *args)
 

@@ -216,9 +216,12 @@ class Battlefield:
         return any(bool(g.intersects(pt)) for g in near)
 
 
-    def features_at(self, p: Point) -> tuple[TerrainFeature, ...]:
+    def features_at(self, p: Point, kind: TerrainKind | None = None) -> tuple[TerrainFeature, ...]:
+        """The features under a point (of ``kind`` only, when given), boundary included:
+        only those whose bounding boxes hold it are measured."""
         x, y = p
-        near = [f for f, (a0, b0, a1, b1) in self._feature_boxes if a0 <= x <= a1 and b0 <= y <= b1]
+        near = [f for f, (a0, b0, a1, b1) in self._feature_boxes
+                if (kind is None or f.kind is kind) and a0 <= x <= a1 and b0 <= y <= b1]
         if not near:
             return ()
         pt = ShapelyPoint(p)
@@ -265,13 +268,7 @@ class Battlefield:
         """Height of the highest hill under a point; 0 on the plain."""
         if TerrainKind.HILL not in self._by_kind:
             return 0
-        x, y = p
-        hills = [f for f, (a0, b0, a1, b1) in self._feature_boxes
-                 if f.kind is TerrainKind.HILL and a0 <= x <= a1 and b0 <= y <= b1]
-        if not hills:
-            return 0
-        pt = ShapelyPoint(p)
-        return max((f.height for f in hills if f.geometry.intersects(pt)), default=0)
+        return max((f.height for f in self.features_at(p, TerrainKind.HILL)), default=0)
 
     # --- rivers, roads, sight -----------------------------------------------------------
 

@@ -193,15 +193,10 @@ def crosses_hill_step(table: Battlefield, plan: MovePlan) -> bool:
     on."""
     if not table.may_meet(TerrainKind.HILL, (plan.start.centre, *plan.points, plan.end.centre)):
         return False  # nowhere near a hill: level ground all the way
-    start, end = height_at(table, plan.start.centre), height_at(table, plan.end.centre)
+    start, end = table.hill_level(plan.start.centre), table.hill_level(plan.end.centre)
     if start != end:
         return True
-    return any(height_at(table, p) != start for p in _along(plan))
-
-
-def height_at(table: Battlefield, point: tuple[float, float]) -> int:
-    """The hill level under a point: the highest hill feature there (0 off any hill)."""
-    return max((f.height for f in table.features_at(point) if f.kind is TerrainKind.HILL), default=0)
+    return any(table.hill_level(p) != start for p in _along(plan))
 
 
 def _along(plan: MovePlan, step: float = 0.5) -> Iterator[tuple[float, float]]:

@@ -120,7 +120,7 @@ export class OddsView {
   // Beyond the target and the attacker: every other unit the action can touch, with its
   // chances and what it can lose, and each side's count of units routed.
   wider(odds) {
-    const labels = { routs: "routs", leaves_play: "leaves play" };
+    const labels = { ...(odds.chance_labels || {}) };
     for (const m of odds.measures || []) labels[m.key] = m.label;
     const lost = ([key, dist]) => `${labels[key] || key} ${Object.entries(dist)
       .filter(([v]) => v !== "0").map(([v, p]) => `${v}: ${percent(p)}`).join(", ")}`;
