@@ -51,6 +51,9 @@ SQUARE_MARGIN: Final = 1.0 + 1e-9
 measured: many times the few roundings by which the square and ``math.hypot`` may disagree."""
 
 
+_LINE = "a line of its command and kind"
+
+
 def line_goal(state: GameState, unit: Unit, *, on_foot: bool) -> tuple[Point, Unit] | None:
     """Foot advance as a line: the point ``unit`` makes for on the bearing from its line's
     centre (the troops of its command and kind) to the enemy troop nearest that centre
@@ -58,7 +61,11 @@ def line_goal(state: GameState, unit: Unit, *, on_foot: bool) -> tuple[Point, Un
     enemy; None when there are no enemies."""
     if next(state.iter_troops(state.opponent(unit.side)), None) is None:
         return None
-    line = [u for u in state.iter_troops(unit.side) if u.command == unit.command and u.kind is unit.kind]
+    side, command, kind = unit.side, unit.command, unit.kind
+    # a piece's command and kind are its own: the line is sifted once, and only a changed
+    # piece tested again
+    line = state.pieces_where((_LINE, side, command, kind), lambda u: u.side == side and not u.is_commander
+                              and u.command == command and u.kind is kind)
     cx = sum(u.x for u in line) / len(line)
     cy = sum(u.y for u in line) / len(line)
     target = nearest_enemy(state, unit.side, cx, cy, horse=False) if on_foot else None

@@ -33,6 +33,8 @@ from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
 
 ACTIVATION = "activation"
 
+_ACTIVATED = "activated by the card"
+
 COMMON_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("rout_after", 8,
                "a unit routs when it has more hits than this (Routing: 8; the author's first "
@@ -320,8 +322,11 @@ class D3RuleSet(RuleSet):
         act = activation_of(state)
         if act is None or act["side"] != state.active:
             return []
-        card = act["card"]
-        return [u for u in state.iter_units(state.active) if self.card_of(u) == card]
+        side, card = state.active, act["card"]
+        # a piece's card is its own (its kind or command), so the pieces a card activates
+        # are sifted once and only a changed piece is tested again
+        return list(state.pieces_where((_ACTIVATED, id(self), side, card),
+                                       lambda u: u.side == side and self.card_of(u) == card))
 
     # --- odds --------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 from tertia.core.actions import Move
 from tertia.core.events import UnitMoved
-from tertia.core.geometry import CONTACT, EPSILON, base_distance, first_contact, is_within
+from tertia.core.geometry import CONTACT, EPSILON, Base, base_distance, first_contact, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.movement import (
@@ -25,6 +25,10 @@ MARGIN = 0.05
 """A unit moved back ends this much inside the distance."""
 
 CONTACT_REACH = CONTACT + EPSILON
+
+NEAR_MARGIN = 1e-3
+"""Beyond the bounding circles' reach, so that the pieces asked of the grid hold every one
+"within" measures as near, whatever the rounding."""
 
 ENEMY_GAP = 0.25
 """A unit moved back stops this far short of an enemy base."""
@@ -45,19 +49,41 @@ def is_cohesive(state: GameState, unit: Unit, group_of: GroupOf, radius: float) 
 
 def strays(state: GameState, units: Iterable[Unit], group_of: GroupOf, radius: float) -> list[Unit]:
     """The units (of those given) that are not cohesive: each in a group with other units
-    in play, and more than ``radius`` from every one of them."""
-    groups: dict[tuple[str, str], list[Unit]] = {}
-    for u in state.iter_troops():
-        group = group_of(u)
-        if group is not None:
-            groups.setdefault((u.side, group), []).append(u)
+    in play, and more than ``radius`` from every one of them. Whether a mate is within
+    ``radius`` is remembered until a piece within it moves, arrives or leaves
+    (:meth:`~tertia.core.state.GameState.remember`), so a card's end measures only about
+    the units that moved, not the whole army again."""
+    key = (_MATE_WITHIN, radius, id(group_of))
     found: list[Unit] = []
     for unit in units:
-        group = group_of(unit)
-        others = [] if group is None else [o for o in groups.get((unit.side, group), ()) if o.id != unit.id]
-        if others and not any(is_within(unit.base, o.base, radius) for o in others):
+        if group_of(unit) is None:
+            continue
+        near: bool | None = state.recall(key, unit)
+        if near is None:
+            near = mate_within(state, unit, group_of, radius)
+            state.remember(key, unit, radius + NEAR_MARGIN, near)
+        if not near and companions(state, unit, group_of):
             found.append(unit)
     return found
+
+
+_MATE_WITHIN = "a mate of its group within"
+
+
+def mate_within(
+    state: GameState, unit: Unit, group_of: GroupOf, radius: float, base: Base | None = None
+) -> bool:
+    """Whether another troop in play of ``unit``'s side and group is within ``radius`` of
+    ``base`` (the unit's own, if none is given). Only the pieces filed near it are
+    measured, so the cost does not grow with the army."""
+    group = group_of(unit)
+    if group is None:
+        return False
+    at = unit.base if base is None else base
+    reach = radius + at.radius + NEAR_MARGIN
+    return any(o.id != unit.id and o.side == unit.side and not o.is_commander and group_of(o) == group
+               and is_within(at, o.base, radius)
+               for o in state.near(at.x, at.y, at.x, at.y, reach))
 
 
 def move_back(

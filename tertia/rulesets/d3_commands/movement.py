@@ -14,7 +14,7 @@ from tertia.rules.codes import MovementCode
 from tertia.rules.measuring import distance
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3.codes import D3Code
-from tertia.rulesets.d3.cohesion import companions
+from tertia.rulesets.d3.cohesion import companions, mate_within
 from tertia.rulesets.d3.contact import is_engaged
 from tertia.rulesets.d3_commands import clauses
 from tertia.rulesets.d3_commands.organisation import COHESION_RADIUS, cohesion_group
@@ -99,11 +99,11 @@ def cohesion_problems(state: GameState, action: Move) -> list[Violation]:
     """A move may not leave its unit more than 6" from every other unit of its command
     once all of those have moved this activation (nothing could close the gap)."""
     unit = state.units[action.unit]
+    end = plan_move(unit, action).end
+    if mate_within(state, unit, cohesion_group, COHESION_RADIUS, end):
+        return []
     others = companions(state, unit, cohesion_group)
     if not others or not all(state.is_marked("moved", o.id) for o in others):
-        return []
-    end = plan_move(unit, action).end
-    if any(is_within(end, o.base, COHESION_RADIUS) for o in others):
         return []
     gap = min(distance(unit.evolve(x=end.x, y=end.y, facing=end.facing), o) for o in others)
     return [Violation(D3Code.COHESION,

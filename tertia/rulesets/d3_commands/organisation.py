@@ -33,6 +33,16 @@ def cohesion_group(unit: Unit) -> str | None:
     return None if card == INDEPENDENT or unit.is_commander else card
 
 
+def holds_card(state: GameState, side: str, card: str) -> bool:
+    """Whether the side has troops in play under ``card``; the troops of each card are
+    sifted once and only a changed piece is tested again."""
+    return bool(state.pieces_where((_UNDER_CARD, side, card), lambda u: u.side == side and not u.is_commander
+                                   and command_card(u.command) == card))
+
+
+_UNDER_CARD = "troops under the card"
+
+
 def current_cards(state: GameState, side: str) -> list[str]:
     """The cards of the side's commands that still have units in play."""
     held = {command_card(u.command) for u in state.iter_troops(side)}

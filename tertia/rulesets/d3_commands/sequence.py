@@ -17,7 +17,12 @@ from tertia.rulesets.d3.base import ACTIVATION
 from tertia.rulesets.d3.cohesion import move_back, strays
 from tertia.rulesets.d3.victory import end_game
 from tertia.rulesets.d3_commands import clauses
-from tertia.rulesets.d3_commands.organisation import COHESION_RADIUS, cohesion_group, current_cards
+from tertia.rulesets.d3_commands.organisation import (
+    COHESION_RADIUS,
+    cohesion_group,
+    current_cards,
+    holds_card,
+)
 
 VALUE_SCALES = {"0-1-2": (0, 1, 2), "1-2-3": (1, 2, 3), "none": (0, 0, 0)}
 """What a poor (0), average (1) and veteran (2) commander adds to the initiative roll."""
@@ -131,7 +136,6 @@ def end_turn(tx: Tx, options: Mapping[str, Any]) -> None:
 def prune_cards(tx: Tx) -> None:
     """If a command loses all its units, its card leaves the deck at once."""
     for side in tx.state.sides:
-        live = set(current_cards(tx.state, side))
         for card in cards.deck(tx.state, side):
-            if card not in live:
+            if not holds_card(tx.state, side, card):
                 cards.remove_card(tx, side, card)

@@ -11,11 +11,10 @@ from collections.abc import Sequence
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import is_within
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3.ai.doctrine import D3Doctrine, expected_d3
-from tertia.rulesets.d3.cohesion import companions
+from tertia.rulesets.d3.cohesion import companions, mate_within
 from tertia.rulesets.d3_commands import shooting
 from tertia.rulesets.d3_commands.ai.proposals import iter_deploy_places
 from tertia.rulesets.d3_commands.organisation import (
@@ -69,11 +68,9 @@ class D3CommandsDoctrine(D3Doctrine):
     def _keeps_together(self, game: Game, view: GameState, unit: Unit, move: Move) -> bool:
         """A move should leave the unit within 6" of another unit of its command as they
         stand now (the engine would pull a stray back, out of any melee)."""
-        mates = companions(view, unit, cohesion_group)
-        if not mates:
-            return True
         end = plan_move(unit, move).end
-        return any(is_within(end, m.base, COHESION_RADIUS) for m in mates)
+        return mate_within(view, unit, cohesion_group, COHESION_RADIUS, end) or not companions(
+            view, unit, cohesion_group)
 
 
 def _card(unit: Unit) -> str:

@@ -22,6 +22,7 @@ from tertia.rules.measuring import has_enemy_troops_within, home_edge, iter_enem
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.combat import (
+    COMBAT_RANGE,
     DECLARED,
     attacker_modifiers,
     can_attack,
@@ -97,6 +98,16 @@ class _Known:
             ]
         return found
 
+    def bearing(self, target: Unit) -> set[str]:
+        """The pieces whose part in a plan may change an attack on ``target``: the target,
+        the side's troops near it (attacking or supporting makes them used), and the
+        enemies within 3" of those (attacked, they no longer bar a support)."""
+        found = {target.id}
+        for u in self.near(target):
+            found.add(u.id)
+            found.update(e.id for e in iter_enemy_troops_within(self.state, u, COMBAT_RANGE))
+        return found
+
     def survives(self, game: Game, unit: Unit) -> bool:
         found = self._survives.get(unit.id)
         if found is None:
@@ -154,8 +165,6 @@ class LargerBattlesDoctrine:
                 if order is not None:
                     return order
         for unit in self._movers(state):
-            if unit.id in self._considered:
-                continue
             self._considered.add(unit.id)
             move = self._plan_move(game, state, unit)
             if move is not None:
@@ -163,10 +172,13 @@ class LargerBattlesDoctrine:
         return EndPhase()
 
     def _movers(self, state: GameState) -> list[Unit]:
-        """Ordered units that have not moved, leading units first so lines stay clear."""
+        """Ordered units that have not moved nor been considered this phase, leading units
+        first so lines stay clear."""
         edge = home_edge(state, state.active)
         sign = 1.0 if edge == "south" else -1.0
-        ready = [u for u in ordered_units(state, state.active, "move") if not state.is_marked("moved", u.id)]
+        considered = self._considered
+        ready = [u for u in ordered_units(state, state.active, "move")
+                 if u.id not in considered and not state.is_marked("moved", u.id)]
         return sorted(ready, key=lambda u: (u.is_commander, -sign * u.y, u.id))
 
     def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
@@ -331,20 +343,31 @@ class LargerBattlesDoctrine:
         used: set[str] = set()
         leaders: set[str] = set()
         # Each round of the plan asks again of the same pairs: what depends only on the
-        # position is worked out once.
+        # position is worked out once, and a pair's attack again only when the round
+        # before planned an attack with a piece it bears on (_Known.bearing).
         known = _Known(state, state.active)
         values: dict[Attack, float] = {}
+        offers: list[tuple[float, Attack] | None] = [None] * len(pairs)
+        watchers: dict[str, list[int]] = {}
+        for i, (attacker, target) in enumerate(pairs):
+            for piece_id in (attacker.id, *known.bearing(target)):
+                watchers.setdefault(piece_id, []).append(i)
+        stale: Iterable[int] = range(len(pairs))
         while True:
-            best: tuple[float, Attack] | None = None
-            for attacker, target in pairs:
+            for i in stale:
+                attacker, target = pairs[i]
                 attack = self._attack_beside(game, state, plan, used, attacker, target, known)
                 if attack is None:
+                    offers[i] = None
                     continue
                 value = values.get(attack)
                 if value is None:
                     value = values[attack] = self._attack_value(game, state, attack)
-                if value > 0 and (best is None or value > best[0]):
-                    best = (value, attack)
+                offers[i] = (value, attack)
+            best: tuple[float, Attack] | None = None
+            for offer in offers:
+                if offer is not None and offer[0] > 0 and (best is None or offer[0] > best[0]):
+                    best = offer
             if best is None:
                 break
             attack = best[1]
@@ -354,6 +377,8 @@ class LargerBattlesDoctrine:
                 attack = Attack(attack.attacker, attack.target, attack.supports, commander)
             plan.append(attack)
             used.update((attack.attacker, *attack.supports))
+            stale = sorted({i for piece_id in (attack.target, attack.attacker, *attack.supports)
+                            for i in watchers.get(piece_id, ())})
         while plan and not game.is_legal(state, DeclareAttacks(attacks=tuple(plan))):
             plan.pop()
         return plan
