@@ -49,6 +49,7 @@ from tertia.rulesets.declare_thee_sir.ai.judgement import (
     charge_worth,
     foes,
     gap,
+    live_foes,
     move_chance,
     near_edge,
     nearest_shot,
@@ -148,7 +149,7 @@ class DtsDoctrine:
             return (RALLY if gone or near_edge(game, unit) else DEFER), None
         if own.is_general:
             return (ADVANCE if self._ride(game, state, unit) is not None else DEFER), None
-        live = [e for e in foes(state, unit) if not unit_data(e).routing]
+        live = live_foes(state, unit, OBJECTIVES, NEAR)
         if not live:
             return self._idle(own)
         nearest = gap(unit, live[0])
@@ -297,7 +298,7 @@ class DtsDoctrine:
         in the way), the next nearest if not."""
         reach = float(allowance.get("open", 0))
         turn = float(allowance.get("difficult", 0))
-        for enemy in [e for e in foes(state, unit) if not unit_data(e).routing][:OBJECTIVES]:
+        for enemy in live_foes(state, unit, OBJECTIVES, 0.0)[:OBJECTIVES]:
             move = advance_towards(game, state, unit, (enemy.x, enemy.y), reach, turn_reach=turn,
                                    least=LEAST_GAIN)
             if move is not None:
@@ -306,7 +307,7 @@ class DtsDoctrine:
 
     def _face_foe(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         """A unit that rallied or stopped pursuing turns to face the nearest enemy."""
-        live = [e for e in foes(state, unit) if not unit_data(e).routing]
+        live = live_foes(state, unit, 1, 0.0)
         return pivot_to(game, state, unit, bearing_to(unit, (live[0].x, live[0].y))) if live else None
 
 
@@ -323,7 +324,7 @@ def table_size(game: Game) -> tuple[float, float]:
 def back_point(state: GameState, unit: Unit) -> tuple[float, float]:
     """Where a retiring unit heads (Rally a: rearward): straight away from the nearest
     enemy in good order, or towards its own table edge when there is none."""
-    live = [e for e in foes(state, unit) if not unit_data(e).routing]
+    live = live_foes(state, unit, 1, 0.0)
     heading = bearing((live[0].x, live[0].y), (unit.x, unit.y)) if live else home_heading(state, unit.side)
     dx, dy = heading_vector(heading)
     return unit.x + dx * BACK_REACH, unit.y + dy * BACK_REACH

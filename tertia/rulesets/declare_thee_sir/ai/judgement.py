@@ -47,7 +47,10 @@ def gap(a: Unit, b: Unit) -> float:
 
 def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
     """The enemy troops in play whose cheap distance (:func:`gap`) is within ``within``,
-    nearest first; routing units last (they are no threat and no objective)."""
+    nearest first; routing units last (they are no threat and no objective). Within a
+    reach, only the pieces filed near the unit are measured."""
+    if within < math.inf:
+        return [e for _, _, _, e in _foes_near(state, unit, within)]
     key = (_FOES, unit.id, unit.base)
     found: list[tuple[bool, float, str, Unit]] | None = state.cache.get(key)
     if found is None:  # asked again and again before each declaration
@@ -63,6 +66,43 @@ def foes(state: GameState, unit: Unit, within: float = math.inf) -> list[Unit]:
         state.cache[key] = found
     return [e for _, apart, _, e in found if apart <= within]
 
+
+def live_foes(state: GameState, unit: Unit, count: int, within: float) -> list[Unit]:
+    """The first of :func:`foes` not routing, nearest first: at least the ``count``
+    nearest (all, when there are fewer) and every one within ``within``. Only the pieces
+    filed near the unit are measured, as far out as it takes to find them."""
+    reach = max(within, FIRST_LOOK)
+    everyone = len(tuple(state.iter_troops(state.opponent(unit.side))))
+    while True:
+        found = _foes_near(state, unit, reach)
+        live = [e for routing, _, _, e in found if not routing]
+        if len(live) >= count or len(found) == everyone:
+            return live
+        reach *= 2.0
+
+
+def _foes_near(state: GameState, unit: Unit, within: float) -> list[tuple[bool, float, str, Unit]]:
+    """(routing, gap, id, piece) of the enemy troops with a :func:`gap` within ``within``,
+    in the order of :func:`foes`; remembered for the position."""
+    key = (_FOES_NEAR, unit.id, unit.base, within)
+    found: list[tuple[bool, float, str, Unit]] | None = state.cache.get(key)
+    if found is None:
+        enemy = state.opponent(unit.side)
+        # a piece with a gap within reach has its bounding circle within reach of the
+        # unit's: among those the grid holds near, whatever the rounding
+        look = within + unit.base.radius + 1e-3
+        near = [e for e in state.near(unit.x, unit.y, unit.x, unit.y, look)
+                if e.side == enemy and not e.is_commander]
+        found = [f for f in ((unit_data(e).routing, gap(unit, e), e.id, e) for e in near) if f[1] <= within]
+        found.sort()  # no two share an id: the pieces themselves are never compared
+        state.cache[key] = found
+    return found
+
+
+FIRST_LOOK = 24.0
+"""How far :func:`live_foes` looks first (then twice as far, and so on)."""
+
+_FOES_NEAR = "declare-thee-sir doctrine foes near"
 
 _FOES = "declare-thee-sir doctrine foes"
 """The key of a unit's foes, nearest first, remembered for the pieces as they stand
