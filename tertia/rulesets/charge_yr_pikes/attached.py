@@ -74,17 +74,28 @@ def _attachments(state: GameState) -> dict[str, tuple[tuple[Unit, ...], tuple[Un
         return found
     officers: dict[str, list[Unit]] = {}
     guns: dict[str, list[Unit]] = {}
-    for piece in state.iter_units():
+    # whether a piece is attached is its own: sifted once, a changed piece tested again
+    for piece in state.pieces_where(_ATTACHED, _is_attached):
         own = unit_data(piece)
-        if own.attached_to is None:
+        to = own.attached_to
+        if to is None:
             continue
         if own.is_officer:
-            officers.setdefault(own.attached_to, []).append(piece)
+            officers.setdefault(to, []).append(piece)
         elif own.gun == "galloper":
-            guns.setdefault(own.attached_to, []).append(piece)
+            guns.setdefault(to, []).append(piece)
     found = {uid: (tuple(officers.get(uid, ())), tuple(guns.get(uid, ()))) for uid in {*officers, *guns}}
     state.cache[_ATTACHMENTS] = found
     return found
+
+
+def _is_attached(piece: Unit) -> bool:
+    """An officer in a front rank or a galloper gun with its regiment."""
+    own = unit_data(piece)
+    return own.attached_to is not None and (own.is_officer or own.gun == "galloper")
+
+
+_ATTACHED = "cyp attached pieces"
 
 
 def officer_line(tables: Tables, officer: Unit, *, graded: bool = True) -> Bonus:
@@ -202,8 +213,9 @@ def lone_enemy_officers(state: GameState, side: str) -> tuple[str, ...]:
     key = (_LONE_ENEMY_OFFICERS, side)
     found: tuple[str, ...] | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = tuple(o.id for o in state.iter_units() if o.side != side
-                                         and unit_data(o).is_officer and unit_data(o).attached_to is None)
+        # an officer's side and post are his own: sifted once, a changed piece tested again
+        found = state.cache[key] = tuple(o.id for o in state.pieces_where(key, lambda o: o.side != side and (
+            unit_data(o).is_officer and unit_data(o).attached_to is None)))
     return found
 
 
