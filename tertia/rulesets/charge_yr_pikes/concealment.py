@@ -180,12 +180,16 @@ def hidden_pieces(state: GameState) -> dict[str, str]:
     state, which never changes)."""
     found: dict[str, str] | None = state.cache.get(_HIDDEN)
     if found is None:
-        found = state.cache[_HIDDEN] = {u.id: u.side for u in state.iter_units()
-                                        if unit_data(u).placed is False}
+        # whether a piece is placed is its own: sifted once, a changed piece tested again
+        found = state.cache[_HIDDEN] = {u.id: u.side for u in state.pieces_where(_HIDDEN, _unplaced)}
     return found
 
 
 _HIDDEN = "cyp_hidden_pieces"
+
+
+def _unplaced(unit: Unit) -> bool:
+    return unit_data(unit).placed is False
 
 
 def hiding_alike(view: GameState, state: GameState) -> GameState:

@@ -50,7 +50,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_with
-from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.values import game_data, graded_in_secret, is_placeholder, unit_data
 
 PLACEHOLDER = hidden("officer grade")
 """What the enemy sees of a grade not yet revealed."""
@@ -215,7 +215,7 @@ def sample(observation: GameState, rng: random.Random) -> GameState:
     D6 on the officer's rank's line), in the order of the officers' ids; no longer marked
     as a view."""
     shown = observation
-    for officer_id in sorted(u.id for u in observation.units.values() if _placeholder(unit_data(u).grade)):
+    for officer_id in sorted(u.id for u in observation.units.values() if is_placeholder(unit_data(u).grade)):
         officer = shown.units[officer_id]
         grade = grade_on(grade_line(shown, officer), rng.randint(1, 6))
         shown = shown.with_unit(officer.evolve(own=_graded(unit_data(officer), grade)))
@@ -227,10 +227,7 @@ def hidden_and_sampled(state: GameState, viewer: str, rng: random.Random) -> Gam
     ``viewer`` may not see given a value drawn by ``rng`` as :func:`sample` draws it, in
     the order of the officers' ids; his own value is replaced, never read. No longer
     marked as a view."""
-    secret = sorted((u for u in state.units.values()
-                     if (u.side != viewer and unit_data(u).grade_secret is True)
-                     or _placeholder(unit_data(u).grade)),
-                    key=_unit_id)
+    secret = sorted(graded_in_secret(state.units.values(), viewer), key=_unit_id)
     drawn = [officer.evolve(own=_graded(unit_data(officer), grade_on(grade_line(state, officer),
                                                                       rng.randint(1, 6))))
              for officer in secret]
@@ -239,10 +236,6 @@ def hidden_and_sampled(state: GameState, viewer: str, rng: random.Random) -> Gam
 
 def _unit_id(unit: Unit) -> str:
     return unit.id
-
-
-def _placeholder(grade: Any) -> bool:
-    return grade is not None and type(grade) is not str and is_hidden(grade)
 
 
 _GRADED: dict[tuple[int, str | None], tuple[CypUnit, CypUnit]] = {}
