@@ -205,7 +205,10 @@ def test_several_decisions_wait_in_the_order_they_arose() -> None:
 
 def test_violation_codes_are_namespaced_and_declared_once() -> None:
     from tertia.core.violations import CODES, Codes
+    from tertia.rulesets import get_ruleset, ruleset_ids
 
+    for rules in ruleset_ids():  # a rule set declares its codes when it is first used
+        get_ruleset(rules)
     assert CODES and all("." in code and meaning for code, meaning in CODES.items())
     assert {c.split(".")[0] for c in CODES} >= {"core", "movement", "fighting", "activation",
                                                   "larger-battles", "d3"}
