@@ -4,11 +4,12 @@ Commands: 6")."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 
 from tertia.core.actions import Move
 from tertia.core.events import UnitMoved
-from tertia.core.geometry import CONTACT, EPSILON, Base, base_distance, first_contact, is_within
+from tertia.core.geometry import CONTACT, EPSILON, Base, first_contact, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.movement import (
@@ -17,6 +18,7 @@ from tertia.rules.movement import (
     iter_terrain_violations,
     plan_move,
 )
+from tertia.rules.nearest import NearestFirst
 
 GroupOf = Callable[[Unit], str | None]
 """A unit's group (its command), or None for a unit bound to no one."""
@@ -86,6 +88,18 @@ def mate_within(
                for o in state.near(at.x, at.y, at.x, at.y, reach))
 
 
+def _in_reach(state: GameState, unit: Unit, direction: tuple[float, float], reach: float) -> list[Unit]:
+    """The other pieces in play ``unit`` could come within :data:`ENEMY_GAP` of, sliding
+    ``reach`` inches along ``direction``: those whose bounding circles come near the way
+    (every piece, when the reach has no end)."""
+    if not math.isfinite(reach):
+        return [o for o in state.iter_units() if o.id != unit.id]
+    ex, ey = unit.x + direction[0] * reach, unit.y + direction[1] * reach
+    look = unit.base.radius + ENEMY_GAP + NEAR_MARGIN
+    return [o for o in state.near(min(unit.x, ex), min(unit.y, ey), max(unit.x, ex), max(unit.y, ey), look)
+            if o.id != unit.id]
+
+
 def move_back(
     tx: Tx, unit: Unit, group_of: GroupOf, radius: float, impassable: Iterable[str], rule: str
 ) -> bool:
@@ -95,7 +109,7 @@ def move_back(
     others = companions(tx.state, unit, group_of)
     if not others:
         return False
-    nearest = min(others, key=lambda o: (base_distance(unit.base, o.base), o.id))
+    nearest = NearestFirst(unit, others)[0]  # by (distance, id), measuring only the likely
     dx, dy = nearest.x - unit.x, nearest.y - unit.y
     span = (dx * dx + dy * dy) ** 0.5
     if span == 0.0:
@@ -103,8 +117,7 @@ def move_back(
     direction = (dx / span, dy / span)
     corners = unit.base.corners()
     reach = first_contact(corners, nearest.base.corners(), direction, radius - MARGIN)
-    others = [o for o in tx.state.iter_units() if o.id != unit.id]
-    for other in others:
+    for other in _in_reach(tx.state, unit, direction, reach):
         if is_within(unit.base, other.base, CONTACT_REACH):
             continue  # a base it touches may be slid along or away from: judged below
         # Stop short of the enemy: a unit moved back may not blunder into a melee.
