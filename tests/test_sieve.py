@@ -55,3 +55,45 @@ def test_pieces_where_is_every_piece_passing_in_play_order(changes: list[Change]
             assert list(state.iter_troops(side)) == list(fresh.iter_troops(side))
             assert list(state.iter_units(side, include_removed=True)) == \
                 list(fresh.iter_units(side, include_removed=True))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(change, max_size=30), st.booleans())
+def test_a_fixed_sieve_is_every_piece_passing_while_pieces_keep_their_commands(
+        changes: list[Change], together: bool) -> None:
+    state = _state(20)
+    state.pieces_where("fixed a", _in_a, fixed=True)
+    for i, dx, command, leaves, arrives in changes:
+        uid = f"u{i:02d}"
+        old = state.units.get(uid)
+        if old is None:
+            if arrives:
+                state = state.with_unit(Unit(uid, "red", UnitKind.HORSE, command, 0.0, 9.0, 0.0, 4.0, 2.0))
+            continue
+        # a piece moves, leaves play or comes back, and keeps its command
+        new = old.evolve(x=old.x + dx, removed="routed" if leaves else None)
+        state = state.with_units([new]) if together else state.with_unit(new)
+        assert [u.id for u in state.pieces_where("fixed a", _in_a, fixed=True)] == \
+            [u.id for u in _fresh(state).iter_units() if _in_a(u)]
+
+
+def test_a_fixed_sieve_tests_only_a_piece_coming_into_play() -> None:
+    tested: list[str] = []
+
+    def in_a(u: Unit) -> bool:
+        tested.append(u.id)
+        return u.command == "a"
+
+    state = _state(4)
+    state.pieces_where("fixed a", in_a, fixed=True)
+    tested.clear()
+    moved = state.with_unit(state.units["u01"].evolve(x=50.0))
+    gone = moved.with_unit(moved.units["u02"].evolve(removed="routed"))
+    back = gone.with_unit(gone.units["u02"].evolve(removed=None))
+    assert tested == ["u02"]  # the move tested nothing, the leaving nothing, the return u02
+    assert [u.id for u in back.pieces_where("fixed a", in_a, fixed=True)] == ["u00", "u01", "u02", "u03"]
+    unfixed = _state(4)
+    unfixed.pieces_where("a", in_a)
+    tested.clear()
+    unfixed.with_unit(unfixed.units["u01"].evolve(x=50.0))
+    assert tested == ["u01"]  # a test that may read what changes is asked again

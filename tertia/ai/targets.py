@@ -62,10 +62,10 @@ def line_goal(state: GameState, unit: Unit, *, on_foot: bool) -> tuple[Point, Un
     if next(state.iter_troops(state.opponent(unit.side)), None) is None:
         return None
     side, command, kind = unit.side, unit.command, unit.kind
-    # a piece's command and kind are its own: the line is sifted once, and only a changed
-    # piece tested again
+    # a piece keeps its command and kind all game: the line is sifted once, and only a
+    # piece coming into play tested
     line = state.pieces_where((_LINE, side, command, kind), lambda u: u.side == side and not u.is_commander
-                              and u.command == command and u.kind is kind)
+                              and u.command == command and u.kind is kind, fixed=True)
     cx = sum(u.x for u in line) / len(line)
     cy = sum(u.y for u in line) / len(line)
     target = nearest_enemy(state, unit.side, cx, cy, horse=False) if on_foot else None

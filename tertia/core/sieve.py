@@ -12,6 +12,9 @@ fail the test; the ids stay in play order.
 ('a', 'b', 'c')
 >>> sieve.after("c", None, {"a": 0, "b": 1, "c": 2}).ids
 ('b',)
+>>> fixed = Sieve.of(lambda u: u > 2, [("a", 1), ("b", 3)], fixed=True)
+>>> fixed.after("a", 4, {"a": 0, "b": 1}, stays=True).ids
+('b',)
 """
 
 from __future__ import annotations
@@ -25,25 +28,32 @@ Test = Callable[[Any], bool]
 
 @final
 class Sieve:
-    """The ids of the pieces in play that pass :attr:`test`, in play order."""
+    """The ids of the pieces in play that pass :attr:`test`, in play order. A ``fixed``
+    test reads only what a piece keeps all game (its side, kind, command): a piece that
+    changes but stays in play (or out of it) keeps its place in the sieve or out of it,
+    untested."""
 
-    __slots__ = ("ids", "test")
+    __slots__ = ("fixed", "ids", "test")
 
-    def __init__(self, test: Test, ids: tuple[str, ...]) -> None:
+    def __init__(self, test: Test, ids: tuple[str, ...], fixed: bool = False) -> None:
         self.test: Final = test
         self.ids: Final = ids
+        self.fixed: Final = fixed
 
     @staticmethod
-    def of(test: Test, pieces: Iterable[tuple[str, Any]]) -> Sieve:
+    def of(test: Test, pieces: Iterable[tuple[str, Any]], fixed: bool = False) -> Sieve:
         """The sieve of ``pieces`` in play, each an id and the piece, in play order."""
-        return Sieve(test, tuple(uid for uid, unit in pieces if test(unit)))
+        return Sieve(test, tuple(uid for uid, unit in pieces if test(unit)), fixed)
 
-    def after(self, uid: str, unit: Any, ranks: Mapping[str, int]) -> Sieve:
+    def after(self, uid: str, unit: Any, ranks: Mapping[str, int], stays: bool = False) -> Sieve:
         """The sieve once piece ``uid`` is ``unit`` (None: out of play); ``ranks`` gives
-        each piece's place in play order."""
+        each piece's place in play order; ``stays``: the piece neither came into play
+        nor left it (a fixed test's answer is then its answer before)."""
+        if stays and self.fixed:
+            return self
         passes = unit is not None and self.test(unit)
         if passes == (uid in self.ids):
             return self
         if passes:
-            return Sieve(self.test, tuple(sorted((*self.ids, uid), key=ranks.__getitem__)))
-        return Sieve(self.test, tuple(i for i in self.ids if i != uid))
+            return Sieve(self.test, tuple(sorted((*self.ids, uid), key=ranks.__getitem__)), self.fixed)
+        return Sieve(self.test, tuple(i for i in self.ids if i != uid), self.fixed)

@@ -467,13 +467,17 @@ class GameState:
             found = self.selected[selection][side] = tuple(map(self.units.__getitem__, ids))
         return found
 
-    def pieces_where(self, key: Any, test: Callable[[Unit], bool]) -> tuple[Unit, ...]:
+    def pieces_where(
+        self, key: Any, test: Callable[[Unit], bool], *, fixed: bool = False
+    ) -> tuple[Unit, ...]:
         """The pieces in play that pass ``test``, a test of the piece alone (the same test
         under the same ``key``), in the order of :meth:`iter_units`. Remembered from one
-        state to the next: a change of a piece tests only that piece again."""
+        state to the next: a change of a piece tests only that piece again, and, where
+        the test is ``fixed`` (it reads only a piece's side, kind and command, which no
+        piece changes), only a piece that comes into play."""
         sieve = self.sieves.get(key)
         if sieve is None:
-            sieve = self.sieves[key] = Sieve.of(test, ((u.id, u) for u in self.iter_units()))
+            sieve = self.sieves[key] = Sieve.of(test, ((u.id, u) for u in self.iter_units()), fixed)
         return tuple(map(self.units.__getitem__, sieve.ids))
 
     def _ranks(self) -> dict[str, int]:
@@ -607,7 +611,8 @@ class GameState:
         if self.sieves:
             now = None if unit.removed is not None else unit
             ranks = new._ranks()
-            new.sieves = {key: sieve.after(unit.id, now, ranks) for key, sieve in self.sieves.items()}
+            stays = not arrives_or_leaves
+            new.sieves = {key: sieve.after(unit.id, now, ranks, stays) for key, sieve in self.sieves.items()}
         if arrives_or_leaves:
             if old is not None:
                 new.measured = self.measured.after_move(unit.id, _places(old, unit), new._near_places)
@@ -750,7 +755,7 @@ class GameState:
 def _sifted(sieve: Sieve, changed: Iterable[Unit], ranks: Mapping[str, int]) -> Sieve:
     """``sieve`` once each of ``changed``, none arriving or leaving play, is in place."""
     for unit in changed:
-        sieve = sieve.after(unit.id, None if unit.removed is not None else unit, ranks)
+        sieve = sieve.after(unit.id, None if unit.removed is not None else unit, ranks, True)
     return sieve
 
 

@@ -323,10 +323,10 @@ class D3RuleSet(RuleSet):
         if act is None or act["side"] != state.active:
             return []
         side, card = state.active, act["card"]
-        # a piece's card is its own (its kind or command), so the pieces a card activates
-        # are sifted once and only a changed piece is tested again
+        # a piece's card is fixed by its kind or command, which it keeps all game: the
+        # pieces a card activates are sifted once, and only a piece coming into play tested
         return list(state.pieces_where((_ACTIVATED, id(self), side, card),
-                                       lambda u: u.side == side and self.card_of(u) == card))
+                                       lambda u: u.side == side and self.card_of(u) == card, fixed=True))
 
     # --- odds --------------------------------------------------------------------------------
 

@@ -35,9 +35,9 @@ def cohesion_group(unit: Unit) -> str | None:
 
 def holds_card(state: GameState, side: str, card: str) -> bool:
     """Whether the side has troops in play under ``card``; the troops of each card are
-    sifted once and only a changed piece is tested again."""
+    sifted once (a piece keeps its command all game)."""
     return bool(state.pieces_where((_UNDER_CARD, side, card), lambda u: u.side == side and not u.is_commander
-                                   and command_card(u.command) == card))
+                                   and command_card(u.command) == card, fixed=True))
 
 
 _UNDER_CARD = "troops under the card"
