@@ -97,18 +97,26 @@ def begin_fire_step(tx: Tx, tables: Tables, options: Mapping[str, Any], index: i
 def shooters(state: GameState, side: str, step: str) -> list[Unit]:
     """The units of ``side`` that may be given fire orders in ``step``."""
     charging = {c[0] for c in game_data(state).charges}
-    out: list[Unit] = []
-    for u in state.iter_troops(side):
-        own = unit_data(u)
-        if own.routed or own.abandoned or u.id in charging:
-            continue
-        if step == ARTILLERY:
-            if own.is_battery:
-                out.append(u)
-        elif (own.gun == "galloper" or musketry.has_muskets(own)) and \
-                (step == STANDING_FIRE) == (not _moved(state, u)):
-            out.append(u)
-    return out
+    return [u for u in state.iter_troops(side) if u.id not in charging and _may_fire(state, u, step)]
+
+
+def is_shooter(state: GameState, unit_id: str, step: str) -> bool:
+    """Whether ``unit_id`` is among the :func:`shooters` of the side to give orders (asked
+    of the one unit, not the whole army)."""
+    u = state.units.get(unit_id)
+    if u is None or not u.in_play or u.is_commander or u.side != state.active:
+        return False
+    return all(c[0] != unit_id for c in game_data(state).charges) and _may_fire(state, u, step)
+
+
+def _may_fire(state: GameState, unit: Unit, step: str) -> bool:
+    own = unit_data(unit)
+    if own.routed or own.abandoned:
+        return False
+    if step == ARTILLERY:
+        return own.is_battery
+    return (own.gun == "galloper" or musketry.has_muskets(own)) and \
+        (step == STANDING_FIRE) == (not _moved(state, unit))
 
 
 def _moved(state: GameState, unit: Unit) -> bool:

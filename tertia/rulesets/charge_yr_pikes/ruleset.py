@@ -251,9 +251,8 @@ class ChargeYrPikes(RuleSet):
         if not isinstance(action, FireOrder):
             return [Violation(CoreCode.WRONG_PHASE,
                               f"only fire orders are given now ({step.replace('_', ' ')})", rule)]
-        shooters = {u.id for u in phases.shooters(state, state.active, step)}
         named = state.units[action.unit].label if action.unit in state.units else repr(action.unit)
-        if action.unit not in shooters:
+        if not phases.is_shooter(state, action.unit, step):
             return [Violation(CoreCode.CANNOT_ACT, f"{named} may not fire in this step", rule)]
         if any(o[0] == action.unit for o in game_data(state).orders):
             return [Violation(CoreCode.ALREADY_ACTED, f"{named} has its order already", rule)]
