@@ -34,6 +34,7 @@ from tertia.core.geometry import Point, point_polygon_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes import secret_grades
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, lone_enemy_officers
 from tertia.rulesets.charge_yr_pikes.cards import card_label
 from tertia.rulesets.charge_yr_pikes.data import RANKS
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
@@ -44,6 +45,7 @@ from tertia.rulesets.charge_yr_pikes.values import unit_data
 COMMAND_RADIUS = 8.0
 """Tertias and officers B: "Mounted generals have an 8" command radius"."""
 NO_OFFICER = "no_officer"
+_TERTIA = "cyp the troops of a tertia"
 
 
 def response_table(tables: Tables, *, graded: bool) -> ResponseTable:
@@ -91,13 +93,19 @@ def dice_for(state: GameState, side: str, tertia: str, wings: Mapping[str, tuple
     then one for each unit beyond it. ``units``: those of the tertia to test (by default
     all its troops)."""
     if units is None:
-        units = [u for u in state.iter_troops(side) if u.command == tertia]
+        # a piece keeps its side and command all game: the tertia is sifted once
+        units = state.pieces_where((_TERTIA, side, tertia), lambda u: u.side == side and not u.is_commander
+                                   and u.command == tertia, fixed=True)
     if not units:
         return []
-    led = {unit_data(o).attached_to: o for o in state.iter_units(side)
-           if unit_data(o).is_officer and unit_data(o).attached_to is not None}
-    free = [o for o in state.iter_units(side) if unit_data(o).is_officer
-            and unit_data(o).attached_to is None and commands(o, tertia, wings)]
+    led: dict[str, Unit] = {}
+    for u in units:
+        # the last of the side's officers in its front rank, as a walk of the side's pieces finds
+        for officer in front_rank_officers(state, u.id):
+            if officer.side == side:
+                led[u.id] = officer
+    free = [o for o in map(state.units.__getitem__, lone_enemy_officers(state, state.opponent(side)))
+            if commands(o, tertia, wings)]
     out: list[ResponseDie] = []
     for u in [u for u in units if u.id in led]:
         out.append(ResponseDie(led[u.id], (u.id,)))

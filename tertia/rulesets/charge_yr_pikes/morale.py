@@ -166,8 +166,12 @@ def modifiers(tx: Tx, tables: Tables, unit_id: str) -> tuple[tuple[str, int], ..
 def supported(state: GameState, unit: Unit) -> bool:
     """Is a friendly unit in good order (not routed, disordered or falling back; not an
     officer or a gun with a unit) within 6" of ``unit`` with its centre behind
-    ``unit``'s rear edge?"""
-    for friend in state.iter_troops(unit.side):
+    ``unit``'s rear edge? Only the pieces filed near it are looked at (a base within 6"
+    has its bounding circle there)."""
+    look = SUPPORT_WITHIN + unit.base.radius + 1e-3
+    for friend in state.near(unit.x, unit.y, unit.x, unit.y, look):
+        if friend.side != unit.side or friend.is_commander:
+            continue
         own = unit_data(friend)
         if (friend.id == unit.id or own.routed or own.disordered or own.falling_back or own.is_officer
                 or own.attached_to is not None):
