@@ -28,9 +28,15 @@ SHOVED = "shoved aside"
 
 
 def routers_in_the_way(state: GameState, unit: Unit, areas: Sequence[Polygon]) -> tuple[Unit, ...]:
-    """``unit``'s routed friends (not what goes with a unit) whose bases ``areas`` cover."""
-    return tuple(u for u in state.iter_troops(unit.side) if u.id != unit.id and unit_data(u).routed
-                 and unit_data(u).attached_to is None
+    """``unit``'s routed friends (not what goes with a unit) whose bases ``areas`` cover:
+    only the pieces filed near the areas are looked at (a base they cover is there)."""
+    points = [p for area in areas for p in area]
+    if not points:
+        return ()
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    near = state.near(min(xs), min(ys), max(xs), max(ys), 1e-3)
+    return tuple(u for u in near if u.side == unit.side and not u.is_commander and u.id != unit.id
+                 and unit_data(u).routed and unit_data(u).attached_to is None
                  and any(polygons_overlap(a, u.base.corners()) for a in areas))
 
 
