@@ -203,9 +203,12 @@ def obstacle_defended(table: Battlefield, defender: Unit, foes: Sequence[Unit]) 
 
 
 def _holds(table: Battlefield, grounds: tuple[str, ...], defender: Unit, foe: Unit) -> bool:
+    features = table.features_near(grounds, (defender.x, defender.y), (foe.x, foe.y))
+    if not features:
+        return False
     me, them = shapely.Point(defender.x, defender.y), shapely.Point(foe.x, foe.y)
     line = LineString(((foe.x, foe.y), (defender.x, defender.y)))
-    for feature in table.features_near(grounds, (defender.x, defender.y), (foe.x, foe.y)):
+    for feature in features:
         shape = feature.geometry
         if feature.is_linear:
             if bool(line.intersects(shape)) and float(shape.distance(me)) <= float(shape.distance(them)):

@@ -80,11 +80,14 @@ def ground_hides(table: Battlefield, a: Point, b: Point, a_level: int, b_level: 
 
 
 def crest_hides(table: Battlefield, a: Point, b: Point, a_level: int, b_level: int) -> bool:
-    """Does a hill higher than both ends stand between them?"""
-    line = LineString((a, b))
+    """Does a hill higher than both ends stand between them? (The line is made only
+    when such a hill lies near: most lines of fire have none.)"""
     top = max(a_level, b_level)
-    return any(f.height > top and f.geometry.intersects(line)
-               for f in table.features_near((TerrainKind.HILL,), a, b))
+    higher = [f for f in table.features_near((TerrainKind.HILL,), a, b) if f.height > top]
+    if not higher:
+        return False
+    line = LineString((a, b))
+    return any(f.geometry.intersects(line) for f in higher)
 
 
 def in_the_way(state: GameState, a: Point, b: Point, ends: Iterable[str],
@@ -188,9 +191,12 @@ def _features_between(table: Battlefield, kinds: Sequence[str], target: Unit, fi
 
 def _lines(table: Battlefield, kinds: Sequence[str], target: Unit, firer: Unit) -> bool:
     """Does the line between centres cross ground of ``kinds`` nearer the target?"""
+    features = _features_between(table, kinds, target, firer)
+    if not features:
+        return False
     me, them = shapely.Point(target.x, target.y), shapely.Point(firer.x, firer.y)
     line = LineString(((firer.x, firer.y), (target.x, target.y)))
-    for feature in _features_between(table, kinds, target, firer):
+    for feature in features:
         shape = feature.geometry
         if shape.covers(them):
             continue
@@ -215,6 +221,8 @@ def behind_wall_hedge_or_woods(table: Battlefield, target: Unit, firer: Unit) ->
         return True
     if _lines(table, WALLS_AND_HEDGES, target, firer):
         return True
+    fields = [f for f in _features_between(table, (TerrainKind.FIELD,), target, firer) if f.hedged]
+    if not fields:
+        return False
     me, them = shapely.Point(centre), shapely.Point(firer.x, firer.y)
-    return any(f.hedged and f.geometry.covers(me) and not f.geometry.covers(them)
-               for f in _features_between(table, (TerrainKind.FIELD,), target, firer))
+    return any(f.geometry.covers(me) and not f.geometry.covers(them) for f in fields)
