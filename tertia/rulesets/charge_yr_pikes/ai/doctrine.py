@@ -607,11 +607,9 @@ def _enemy_troops(state: GameState, side: str) -> tuple[Unit, ...]:
     key = ("cyp doctrine enemy troops", side)
     found: tuple[Unit, ...] | None = state.cache.get(key)
     if found is None:
-        enemy = state.opponent(side)
-        # what is measured of a piece is its own: sifted once, a changed piece tested again
-        found = state.cache[key] = state.pieces_where(key, lambda e: (
-            e.side == enemy and not e.is_commander and not unit_data(e).is_officer
-            and unit_data(e).plundering != "off_table"))
+        found = state.cache[key] = tuple(
+            e for e in state.iter_troops(state.opponent(side))
+            if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table")
     return found
 
 
