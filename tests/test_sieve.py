@@ -30,6 +30,22 @@ def _fresh(state: GameState) -> GameState:
     return GameState(*state.fields())
 
 
+def _changed(state: GameState, step: Change, together: bool, *, keep_command: bool) -> tuple[GameState, bool]:
+    """``state`` after one drawn change: a new piece arrives (no check follows), or a piece
+    moves, leaves play or comes back, taking the drawn command unless ``keep_command``;
+    and whether a piece in the state changed."""
+    i, dx, command, leaves, arrives = step
+    uid = f"u{i:02d}"
+    old = state.units.get(uid)
+    if old is None:
+        if arrives:
+            state = state.with_unit(Unit(uid, "red", UnitKind.HORSE, command, 0.0, 9.0, 0.0, 4.0, 2.0))
+        return state, False
+    new = old.evolve(x=old.x + dx, command=old.command if keep_command else command,
+                     removed="routed" if leaves else None)
+    return (state.with_units([new]) if together else state.with_unit(new)), True
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(change, max_size=30), st.booleans())
 def test_pieces_where_is_every_piece_passing_in_play_order(changes: list[Change], together: bool) -> None:
@@ -38,15 +54,10 @@ def test_pieces_where_is_every_piece_passing_in_play_order(changes: list[Change]
     for side in (None, "red", "blue"):
         list(state.iter_units(side))
         list(state.iter_troops(side))
-    for i, dx, command, leaves, arrives in changes:
-        uid = f"u{i:02d}"
-        old = state.units.get(uid)
-        if old is None:
-            if arrives:
-                state = state.with_unit(Unit(uid, "red", UnitKind.HORSE, command, 0.0, 9.0, 0.0, 4.0, 2.0))
+    for step in changes:
+        state, changed = _changed(state, step, together, keep_command=False)
+        if not changed:
             continue
-        new = old.evolve(x=old.x + dx, command=command, removed="routed" if leaves else None)
-        state = state.with_units([new]) if together else state.with_unit(new)
         fresh = _fresh(state)
         assert [u.id for u in state.pieces_where("a", _in_a)] == \
             [u.id for u in fresh.iter_units() if _in_a(u)]
@@ -63,16 +74,10 @@ def test_a_fixed_sieve_is_every_piece_passing_while_pieces_keep_their_commands(
         changes: list[Change], together: bool) -> None:
     state = _state(20)
     state.pieces_where("fixed a", _in_a, fixed=True)
-    for i, dx, command, leaves, arrives in changes:
-        uid = f"u{i:02d}"
-        old = state.units.get(uid)
-        if old is None:
-            if arrives:
-                state = state.with_unit(Unit(uid, "red", UnitKind.HORSE, command, 0.0, 9.0, 0.0, 4.0, 2.0))
+    for step in changes:
+        state, changed = _changed(state, step, together, keep_command=True)
+        if not changed:
             continue
-        # a piece moves, leaves play or comes back, and keeps its command
-        new = old.evolve(x=old.x + dx, removed="routed" if leaves else None)
-        state = state.with_units([new]) if together else state.with_unit(new)
         assert [u.id for u in state.pieces_where("fixed a", _in_a, fixed=True)] == \
             [u.id for u in _fresh(state).iter_units() if _in_a(u)]
 
