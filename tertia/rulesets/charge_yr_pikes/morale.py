@@ -45,6 +45,7 @@ from tertia.core.events import Event
 from tertia.core.geometry import base_distance
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.rules.measuring import pieces_near
 from tertia.rules.morale import PointsTable, ensure_tested, lose_points
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, leave_field, officer_line
 from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, LINE, CypUnit
@@ -168,8 +169,7 @@ def supported(state: GameState, unit: Unit) -> bool:
     officer or a gun with a unit) within 6" of ``unit`` with its centre behind
     ``unit``'s rear edge? Only the pieces filed near it are looked at (a base within 6"
     has its bounding circle there)."""
-    look = SUPPORT_WITHIN + unit.base.radius + 1e-3
-    for friend in state.near(unit.x, unit.y, unit.x, unit.y, look):
+    for friend in pieces_near(state, unit.base, SUPPORT_WITHIN):
         if friend.side != unit.side or friend.is_commander:
             continue
         own = unit_data(friend)

@@ -18,7 +18,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tertia.core.events import UnitMoved
-from tertia.core.geometry import EPSILON, Base, Polygon, bases_overlap, heading_vector, polygons_overlap
+from tertia.core.geometry import (
+    EPSILON,
+    Base,
+    Polygon,
+    bases_overlap,
+    bounding_box,
+    heading_vector,
+    polygons_overlap,
+)
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.attached import carry
@@ -33,8 +41,7 @@ def routers_in_the_way(state: GameState, unit: Unit, areas: Sequence[Polygon]) -
     points = [p for area in areas for p in area]
     if not points:
         return ()
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    near = state.near(min(xs), min(ys), max(xs), max(ys), 1e-3)
+    near = state.near(*bounding_box(points), 0.0)
     return tuple(u for u in near if u.side == unit.side and not u.is_commander and u.id != unit.id
                  and unit_data(u).routed and unit_data(u).attached_to is None
                  and any(polygons_overlap(a, u.base.corners()) for a in areas))

@@ -4,14 +4,14 @@ Commands: 6")."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 
 from tertia.core.actions import Move
 from tertia.core.events import UnitMoved
-from tertia.core.geometry import CONTACT, EPSILON, Base, first_contact, is_within
+from tertia.core.geometry import CONTACT, EPSILON, Base, bounding_box, first_contact, is_finite, is_within
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.rules.measuring import pieces_near
 from tertia.rules.movement import (
     iter_collision_violations,
     iter_table_violations,
@@ -29,8 +29,8 @@ MARGIN = 0.05
 CONTACT_REACH = CONTACT + EPSILON
 
 NEAR_MARGIN = 1e-3
-"""Beyond the bounding circles' reach, so that the pieces asked of the grid hold every one
-"within" measures as near, whatever the rounding."""
+"""Beyond the bounding circles' reach, so that a fact remembered, and the pieces asked of
+the grid along a way, hold every piece measuring finds near, whatever the rounding."""
 
 ENEMY_GAP = 0.25
 """A unit moved back stops this far short of an enemy base."""
@@ -82,22 +82,21 @@ def mate_within(
     if group is None:
         return False
     at = unit.base if base is None else base
-    reach = radius + at.radius + NEAR_MARGIN
     return any(o.id != unit.id and o.side == unit.side and not o.is_commander and group_of(o) == group
                and is_within(at, o.base, radius)
-               for o in state.near(at.x, at.y, at.x, at.y, reach))
+               for o in pieces_near(state, at, radius))
 
 
 def _in_reach(state: GameState, unit: Unit, direction: tuple[float, float], reach: float) -> list[Unit]:
     """The other pieces in play ``unit`` could come within :data:`ENEMY_GAP` of, sliding
     ``reach`` inches along ``direction``: those whose bounding circles come near the way
     (every piece, when the reach has no end)."""
-    if not math.isfinite(reach):
+    if not is_finite(reach):
         return [o for o in state.iter_units() if o.id != unit.id]
-    ex, ey = unit.x + direction[0] * reach, unit.y + direction[1] * reach
+    end = (unit.x + direction[0] * reach, unit.y + direction[1] * reach)
+    x0, y0, x1, y1 = bounding_box(((unit.x, unit.y), end))
     look = unit.base.radius + ENEMY_GAP + NEAR_MARGIN
-    return [o for o in state.near(min(unit.x, ex), min(unit.y, ey), max(unit.x, ex), max(unit.y, ey), look)
-            if o.id != unit.id]
+    return [o for o in state.near(x0, y0, x1, y1, look) if o.id != unit.id]
 
 
 def move_back(

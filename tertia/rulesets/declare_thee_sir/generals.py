@@ -11,10 +11,10 @@ import math
 
 from tertia.core.events import UnitMoved
 from tertia.core.ruleset import Tx
-from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.edge import on_table
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
-from tertia.rulesets.declare_thee_sir.points import follow_generals
+from tertia.rulesets.declare_thee_sir.points import attached_pieces, follow_generals
 from tertia.rulesets.declare_thee_sir.values import unit_data
 
 ATTACH_REACH = 0.05
@@ -31,8 +31,7 @@ def _attachments(state: GameState) -> dict[str, tuple[Unit, ...]]:
     found: dict[str, tuple[Unit, ...]] | None = state.cache.get(_ATTACHMENTS)
     if found is None:
         found = {}
-        # the few attached, kept from one position to the next: a change tests one piece
-        for g in state.pieces_where(_COMMANDERS_ATTACHED, _commander_attached):
+        for g in attached_pieces(state):
             to = unit_data(g).attached_to
             assert to is not None  # what the sieve holds
             found[to] = (*found.get(to, ()), g)
@@ -40,12 +39,7 @@ def _attachments(state: GameState) -> dict[str, tuple[Unit, ...]]:
     return found
 
 
-def _commander_attached(piece: Unit) -> bool:
-    return piece.kind is UnitKind.COMMANDER and unit_data(piece).attached_to is not None
-
-
 _ATTACHMENTS = ("declare-thee-sir", "attached generals")
-_COMMANDERS_ATTACHED = ("declare-thee-sir", "commanders attached")
 
 
 def attach(tx: Tx, general_id: str, unit_id: str | None) -> None:

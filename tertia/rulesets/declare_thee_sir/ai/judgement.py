@@ -16,6 +16,7 @@ from functools import cache
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
+from tertia.rules.measuring import pieces_near
 from tertia.rules.morale import DECLARE_LEVELS, PointsTable
 from tertia.rulesets.declare_thee_sir.chart import HOLD, chart_result, is_rout, push_dice
 from tertia.rulesets.declare_thee_sir.data import CARACOLE
@@ -88,11 +89,8 @@ def _foes_near(state: GameState, unit: Unit, within: float) -> list[tuple[bool, 
     found: list[tuple[bool, float, str, Unit]] | None = state.cache.get(key)
     if found is None:
         enemy = state.opponent(unit.side)
-        # a piece with a gap within reach has its bounding circle within reach of the
-        # unit's: among those the grid holds near, whatever the rounding
-        look = within + unit.base.radius + 1e-3
-        near = [e for e in state.near(unit.x, unit.y, unit.x, unit.y, look)
-                if e.side == enemy and not e.is_commander]
+        # a piece with a gap within reach has its base within reach of the unit's
+        near = [e for e in pieces_near(state, unit.base, within) if e.side == enemy and not e.is_commander]
         found = [f for f in ((unit_data(e).routing, gap(unit, e), e.id, e) for e in near) if f[1] <= within]
         found.sort()  # no two share an id: the pieces themselves are never compared
         state.cache[key] = found
