@@ -127,6 +127,16 @@ def drag(pg: Any, frm: tuple[float, float], to: tuple[float, float]) -> None:
     pg.mouse.up()
 
 
+def pick_to_place(pg: Any, unit_id: str) -> None:
+    """Pick a piece waiting to be placed by a click on it, and wait until its card is drawn:
+    the card may move the table on the screen, so a click on the table waits for it."""
+    pg.click(f'.unit[data-unit="{unit_id}"]', force=True)
+    pg.wait_for_function("(id) => document.querySelector('[data-test=deploy-unit]').value === id",
+                         arg=unit_id)
+    pg.wait_for_function("(id) => { const s = window.tertiaScreen; "
+                         "return s.detail && s.detail.report.id === id; }", arg=unit_id)
+
+
 def unit_position(pg: Any, unit_id: str) -> tuple[float, float]:
     u = pg.evaluate("(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id)", unit_id)
     return float(u["x"]), float(u["y"])
@@ -738,8 +748,7 @@ def test_charge_yr_pikes_secret_deployment_in_hotseat_behind_a_handed_over_scree
     # Pick a horse regiment on the table and place it 1" ahead; then too near the centre.
     uid = "p-rossiter-horse"
     x, y = unit_position(pg, uid)
-    pg.click(f'.unit[data-unit="{uid}"]', force=True)
-    pg.wait_for_function("(id) => document.querySelector('[data-test=deploy-unit]').value === id", arg=uid)
+    pick_to_place(pg, uid)
     pg.mouse.click(*to_client(pg, x, y + 1.2))
     pg.wait_for_function("([id, y]) => window.tertiaScreen.view.state.units"
                          ".find((u) => u.id === id).y > y + 1", arg=[uid, y])
@@ -899,9 +908,7 @@ def test_charge_yr_pikes_both_sides_deploy_in_secret_from_their_own_links(
                 break
         assert spot is not None, f"no piece of {side} may step back"
         uid, x, y = spot
-        pg.click(f'.unit[data-unit="{uid}"]', force=True)
-        pg.wait_for_function("(id) => document.querySelector('[data-test=deploy-unit]').value === id",
-                             arg=uid)
+        pick_to_place(pg, uid)
         pg.mouse.click(*to_client(pg, x, y))
         pg.wait_for_function("([id, y]) => Math.abs(window.tertiaScreen.view.state.units"
                              ".find((u) => u.id === id).y - y) < 0.3", arg=[uid, y])  # a click is a pixel
