@@ -72,6 +72,36 @@ def test_a_die_compared_after_another_is_rolled_is_grouped_there_without_startin
     assert dist[(True, True)] == Fraction(1, 6)
 
 
+def test_a_die_read_whole_after_another_is_rolled_is_split_there_without_starting_again() -> None:
+    """Rout moves rolled for every stand, then each read as a distance: the first die is
+    split by its faces where it is read, and the walks already made stand."""
+    def run(dice: Dice) -> tuple[float, bool]:
+        first = dice.roll(D6, "first")
+        second = dice.roll(D6, "second")
+        return float(first) / 2, second >= 4
+
+    meter = WorkMeter()
+    enumerate_branches(run, meter=meter)
+    dist, walks, plain = _both(run)
+    assert (walks, plain) == (12, 36) and meter.work == 12 * 3
+    assert dist[(3.0, True)] == Fraction(1, 12)
+
+
+def test_a_die_read_whole_across_an_attempt_rolled_again_is_walked_face_by_face() -> None:
+    def run(dice: Any) -> tuple[int, int]:
+        first = dice.roll(D6, "first")
+        while True:
+            mark = dice.attempt_begins()
+            second = dice.roll(D6, "second")
+            if second == 6:
+                dice.attempt_rolled_again(mark)
+                continue
+            return int(first), int(second)
+
+    dist, _, _ = _both(run)
+    assert len(dist) == 30 and set(dist.values()) == {Fraction(1, 30)}
+
+
 def test_a_sum_read_whole_counts_its_dice_face_by_face() -> None:
     table = (0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)
 

@@ -10,9 +10,11 @@ comparison alike lead to the same play and are explored once, with their probabi
 added; dice compared together are grouped jointly, so a combat of two opposed dice walks
 one branch for each way it goes, not one for each pair of faces (the convolution icepool
 works out, found by the rules' own code). A value used any other way (formatting, table
-lookups, division) makes every face of its dice count on its own; a die so used after a
-later die was rolled, or compared with a die across an attempt rolled again, is walked
-face by face from the start (found out by a restart), so the grouping is always exact.
+lookups, division) makes every face of its dice count on its own from where it was so
+used (the faces a die stood for until then played alike, as they do before a comparison);
+a die compared or so used across an attempt rolled again, or a sum kept to the end of a
+walk after later dice, is walked face by face from the start (found out by a restart), so
+the grouping is always exact.
 
 A step the rules settle apart (:meth:`Tx.apart <tertia.core.ruleset.Tx.apart>`) is
 walked on its own from the position it starts in, once for each such position, and the
@@ -436,13 +438,19 @@ class _Walker:
         return tuple(s for s in slots if not self.slots[s].opaque)
 
     def opaque_use(self, slots: tuple[int, ...], time: int | None = None) -> None:
-        """The rules used dice in a way only their faces answer (at ``time``, by default
-        now): each counts on its own from then, which must be when it was rolled."""
+        """The rules used dice in a way only their faces answer (now, or at ``time`` for a
+        sum kept to the walk's end): each counts on its own from then. Read now, a die
+        rolled before others is split by its faces where it was read, as a comparison is
+        (the faces it stood for played alike until then), unless an attempt rolled again
+        lies between; a sum kept must be read where it was worked out."""
         if not self.heard():
             return
+        now = time is None
         time = len(self.slots) - 1 if time is None else time
         live = self._live(slots)
-        late = [self.slots[s].purpose for s in live if s != time]
+        crossed = [m for m in self.attempts if live and min(live) < m <= time] if now else []
+        late = [self.slots[s].purpose for s in live
+                if (s < max(crossed) if crossed else not now and s != time)]
         if late:
             raise _LateUse(late)
         self.tests.extend(_Test(time, (s,), FACE) for s in live)
