@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tertia.ai.players import choose_players
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.files import same_file
@@ -76,6 +77,22 @@ def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None
         for other_flag, other in given[i + 1:]:
             if same_file(path, other):
                 fail(f"{flag} and {other_flag} both name {path}; give each its own file")
+
+
+PlayerOpt = Annotated[
+    list[str] | None,
+    typer.Option("--player", metavar="SIDE=PLAYER",
+                 help="Who plays a side (repeatable; default doctrine): a player of `tertia players`"),
+]
+
+
+def chosen_players(pairs: list[str] | None, sides: Sequence[str], also: Sequence[str] = ()) -> dict[str, str]:
+    """Each side's player from ``--player SIDE=NAME`` pairs, or a clean exit naming the
+    pair and what was expected (:func:`tertia.ai.players.choose_players`)."""
+    try:
+        return choose_players(pairs or [], sides, also=also)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:

@@ -12,9 +12,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
-from tertia.ai.random_player import RandomPlayer
+from tertia.ai.players import ALIASES, DEFAULT_PLAYER, make_player
+from tertia.ai.players import players as registered_players
 from tertia.analysis.odds import odds_notes
 from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, Step, dice_seed, fight_battle
 from tertia.cli.common import (
@@ -23,6 +23,7 @@ from tertia.cli.common import (
     RulesForFileOpt,
     build_game,
     check_outputs,
+    chosen_players,
     fail,
     fail_problems,
     out,
@@ -43,7 +44,8 @@ from tertia.io.safe_narration import tell_safely
 from tertia.rulesets import get_ruleset, ruleset_ids
 
 DEFAULT_SEED = 1642
-PLAYERS = ("doctrine", "random", "human")
+HUMAN = "human"
+"""The player ``battle`` adds of its own: you, at the terminal."""
 
 
 def default_scenario(rules: str) -> str:
@@ -124,8 +126,9 @@ def battle(
     option: OptionOpt = None,
     player: Annotated[
         list[str] | None,
-        typer.Option(help="Who plays a side (repeatable; default doctrine; human: you, at the terminal)",
-                     metavar="SIDE=doctrine|random|human"),
+        typer.Option(help="Who plays a side (repeatable; default doctrine): a player of `tertia players`, "
+                          "or human (you, at the terminal)",
+                     metavar="SIDE=PLAYER"),
     ] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here")] = None,
     report: Annotated[Path | None, typer.Option(help="Write an HTML report here")] = None,
@@ -142,14 +145,8 @@ def battle(
         fail(f"--max-actions must be at least 1, not {max_actions}")
     chosen_scenario = default_scenario(rules) if scenario is None else scenario  # "" names none: refused
     game = build_game(chosen_scenario, rules, parse_options(option or []))
-    chosen = {side: "doctrine" for side in game.scenario.side_ids}
-    for pair in player or []:
-        side, _, kind = pair.partition("=")
-        if side not in chosen or kind not in PLAYERS:
-            fail(f"--player {pair!r}: expected SIDE=doctrine|random|human with SIDE one of "
-                 f"{', '.join(chosen)}")
-        chosen[side] = kind
-    humans = [side for side, kind in chosen.items() if kind == "human"]
+    chosen = chosen_players(player, game.scenario.side_ids, also=(HUMAN,))
+    humans = [side for side, kind in chosen.items() if kind == HUMAN]
     if humans and as_json:
         fail("--player SIDE=human asks its questions at the terminal; it cannot be combined with --json")
     names = side_names(game)
@@ -188,10 +185,10 @@ def battle(
 
 
 def _player(kind: str, names: dict[str, str]) -> Player:
-    if kind == "human":
+    if kind == HUMAN:
         return PromptPlayer(_read_line, lambda text: out.print(Text(text)), names,
                             prompt=lambda text: out.print(Text(text), end=""))
-    return DoctrinePlayer() if kind == "doctrine" else RandomPlayer()
+    return make_player(kind)
 
 
 def _read_line() -> str | None:
@@ -285,6 +282,27 @@ def inspect(
             Text(c.name), Text(names.get(c.side, c.side)), Text(c.kind.replace("_", " ")),
             Text("in play" if c.in_play else str(c.removed).replace("_", " ")), Text(shows),
         )
+    print_table(table)
+
+
+@app.command()
+def players(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
+) -> None:
+    """The players a side may be given (`--player SIDE=NAME` of battle, simulate and sweep)."""
+    known = registered_players()
+    aliases = {p.name: [a for a, to in ALIASES.items() if to == p.name] for p in known}
+    if as_json:
+        sys.stdout.write(json.dumps([{"name": p.name, "title": p.title, "aliases": aliases[p.name],
+                                      "default": p.name == DEFAULT_PLAYER} for p in known]) + "\n")
+        return
+    table = Table(title="Players")
+    table.add_column("name", style="bold")
+    table.add_column("what it is")
+    for p in known:
+        also = f" (also {', '.join(aliases[p.name])})" if aliases[p.name] else ""
+        table.add_row(p.name + also, p.title + ("; the default" if p.name == DEFAULT_PLAYER else ""))
+    table.add_row(HUMAN, "you, at the terminal (battle only)")
     print_table(table)
 
 

@@ -25,6 +25,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from tertia.ai.players import DEFAULT_PLAYER
 from tertia.analysis.sim import (
     BACKENDS,
     Backend,
@@ -44,8 +45,10 @@ from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import (
     DEFAULT_RULES,
     OptionOpt,
+    PlayerOpt,
     build_game,
     check_outputs,
+    chosen_players,
     err,
     fail,
     out,
@@ -124,11 +127,26 @@ def _check_games(games: int, values: int = 1) -> None:
 
 
 def _spec(scenario: str, rules: str, options: dict[str, str], max_actions: int,
-          vary: str | None = None) -> GameSpec:
+          vary: str | None = None, player: list[str] | None = None) -> GameSpec:
     if max_actions < 1:
         fail(f"--max-actions must be at least 1, not {max_actions}")
     game = build_game(scenario, rules, options)  # one-line errors for bad input
-    return make_spec(scenario, game.scenario, rules, options, vary=vary, max_actions=max_actions)
+    players = chosen_players(player, game.scenario.side_ids)
+    return make_spec(scenario, game.scenario, rules, options, vary=vary, max_actions=max_actions,
+                     players=players)
+
+
+def _players(spec: GameSpec) -> dict[str, str]:
+    return {side: spec.player_of(side) for side in spec.sides}
+
+
+def _title(spec: GameSpec, names: dict[str, str]) -> str:
+    """The scenario and rule set, with each side's player where any is not the default."""
+    players = _players(spec)
+    if all(p == DEFAULT_PLAYER for p in players.values()):
+        return f"{spec.scenario.name} — {spec.rules}"
+    return (f"{spec.scenario.name} — {spec.rules} ("
+            + ", ".join(f"{names.get(side, side)}: {p}" for side, p in players.items()) + ")")
 
 
 def _usable_cpus() -> int:
@@ -179,6 +197,7 @@ def _write_parquet(path: Path, rows: Sequence[Row], spec: GameSpec, study: Study
         "scenario": spec.scenario_name, "scenario_title": spec.scenario.name, "ruleset": spec.rules,
         "sides": list(spec.sides), "fielded": spec.fielded, "master_seed": study.master_seed,
         "requested": study.requested, "stopped": study.stopped, "engine_version": __version__,
+        "players": _players(spec),
         **(extra or {}),
     }
     try:
@@ -211,7 +230,7 @@ def _fmt(interval: dict[str, float] | None, digits: int = 2) -> str:
 
 
 def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str], study: Study) -> None:
-    title = f"{spec.scenario.name} — {spec.rules}" + "".join(f", {k}={v}" for k, v in spec.options)
+    title = _title(spec, names) + "".join(f", {k}={v}" for k, v in spec.options)
     table = Table(title=f"{title}: {summary['completed']} games")
     table.add_column("outcome")
     for col in ("games", "rate [95% CI]", "mean score [95% CI]"):
@@ -292,6 +311,7 @@ def simulate(
     plots: PlotsOpt = None,
     as_json: JsonOpt = False,
     max_actions: MaxActionsOpt = MAX_ACTIONS,
+    player: PlayerOpt = None,
 ) -> None:
     """Fight many AI-against-AI battles: win rates with intervals, game length, first-mover
     advantage and losses per troop type."""
@@ -299,7 +319,7 @@ def simulate(
     options = parse_options(option or [])
     chosen_backend = _checked_backend(backend)
     scenario = default_scenario(rules) if scenario is None else scenario
-    spec = _spec(scenario, rules, options, max_actions)
+    spec = _spec(scenario, rules, options, max_actions, player=player)
     _check_outputs(out_file, plots, scenario)
     study = _run([spec], games, seed, workers, chosen_backend, address)
     rows = study.rows[0]
@@ -311,10 +331,11 @@ def simulate(
     if plots is not None and summary["completed"]:
         from tertia.analysis.sim.plots import plot_study
 
-        written = [str(p) for p in plot_study(rows, summary, spec.sides, names, plots, spec.scenario.name)]
+        written = [str(p) for p in plot_study(rows, summary, spec.sides, names, plots, _title(spec, names))]
     if as_json:
-        data = {"scenario": scenario, "rules": rules, "options": dict(spec.options), **summary,
-                **_run_info(study), "out": None if out_file is None else str(out_file), "plots": written}
+        data = {"scenario": scenario, "rules": rules, "options": dict(spec.options),
+                "players": _players(spec), **summary, **_run_info(study),
+                "out": None if out_file is None else str(out_file), "plots": written}
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         _print_summary(summary, spec, names, study)
@@ -355,6 +376,7 @@ def sweep(
     plots: PlotsOpt = None,
     as_json: JsonOpt = False,
     max_actions: MaxActionsOpt = MAX_ACTIONS,
+    player: PlayerOpt = None,
 ) -> None:
     """Fight the same seeds under each value of one option; the paired effect on win rate and
     game length, with intervals, against the first value."""
@@ -363,7 +385,7 @@ def sweep(
     scenario = default_scenario(rules) if scenario is None else scenario
     key, values = _parse_vary(vary, options)
     _check_games(games, len(values))
-    specs = [_spec(scenario, rules, {**options, key: v}, max_actions, vary=v) for v in values]
+    specs = [_spec(scenario, rules, {**options, key: v}, max_actions, vary=v, player=player) for v in values]
     settings = [dict(s.options)[key] for s in specs]
     if len(set(map(repr, settings))) != len(settings):
         fail(f"--vary {key}: the values {', '.join(values)} are not all different")
@@ -380,11 +402,12 @@ def sweep(
     if plots is not None and all(s["completed"] for s in summaries):
         from tertia.analysis.sim.plots import plot_sweep
 
-        title = f"{base.scenario.name} — {rules}: {games} paired games per value"
+        title = f"{_title(base, names)}: {games} paired games per value"
         plot_path = plot_sweep(key, values, summaries, effects, base.sides, names, plots / "sweep.png", title)
     if as_json:
         results = [{"value": v, **s, "effect": e} for v, s, e in zip(values, summaries, effects, strict=True)]
-        data = {"scenario": scenario, "rules": rules, "options": options, "vary": key, "values": values,
+        data = {"scenario": scenario, "rules": rules, "options": options, "players": _players(base),
+                "vary": key, "values": values,
                 "baseline": values[0], "games": games, "results": results, **_run_info(study),
                 "out": None if out_file is None else str(out_file),
                 "plots": [] if plot_path is None else [str(plot_path)]}
@@ -401,7 +424,7 @@ def sweep(
 def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, Any]],
                  effects: Sequence[dict[str, Any] | None], spec: GameSpec, names: dict[str, str],
                  study: Study) -> None:
-    outcomes = Table(title=f"{spec.scenario.name} — {spec.rules}: {key}", box=box.SIMPLE)
+    outcomes = Table(title=f"{_title(spec, names)}: {key}", box=box.SIMPLE)
     outcomes.add_column(key)
     outcomes.add_column("games", justify="right")
     for side in spec.sides:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
+from tertia.ai.players import DEFAULT_PLAYER, entry, make_player
 from tertia.battle import MAX_ACTIONS, fight_battle
 from tertia.core.dice import derive_seed
 from tertia.core.game import Game
@@ -47,6 +47,9 @@ class GameSpec:
     vary: str | None = None
     max_actions: int = MAX_ACTIONS
     scenario_digest: str = ""
+    players: tuple[tuple[str, str], ...] = ()
+    """The player of each side named (:mod:`tertia.ai.players`); the others play the
+    default (the doctrine)."""
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -56,6 +59,9 @@ class GameSpec:
     @property
     def sides(self) -> tuple[str, str]:
         return self.scenario.side_ids
+
+    def player_of(self, side: str) -> str:
+        return dict(self.players).get(side, DEFAULT_PLAYER)
 
     def build_game(self) -> Game:
         return Game(get_ruleset(self.rules, **dict(self.options)), self.scenario)
@@ -80,13 +86,17 @@ def make_spec(
     *,
     vary: str | None = None,
     max_actions: int = MAX_ACTIONS,
+    players: Mapping[str, str] | None = None,
 ) -> GameSpec:
     """A spec with its options checked and coerced by the rule set (``ValueError`` on a bad
-    option) and the scenario fingerprinted for caching."""
+    option) and the scenario fingerprinted for caching; ``players`` names each side's
+    player where it is not the default (``UnknownPlayer``, a ValueError, on a bad name)."""
     ruleset = get_ruleset(rules, **dict(options or {}))
     coerced = tuple(sorted((name, ruleset.options[name]) for name in (options or {})))
     digest = hashlib.sha256(scenario.model_dump_json().encode()).hexdigest()[:16]
-    return GameSpec(scenario_name, scenario, rules, coerced, vary, max_actions, digest)
+    named = tuple((side, entry(name).name) for side, name in (players or {}).items()
+                  if side in scenario.side_ids)
+    return GameSpec(scenario_name, scenario, rules, coerced, vary, max_actions, digest, named)
 
 
 _GAMES: dict[tuple[str, str, str, int], Game] = {}
@@ -110,6 +120,7 @@ def columns(spec: GameSpec) -> list[str]:
     cols = ["index", "seed", "master_seed", "scenario", "ruleset", "ruleset_version", "options"]
     if spec.vary is not None:
         cols.append("vary")
+    cols += [f"player_{side}" for side in spec.sides]
     cols += ["winner", "reason", "turns", "first_side", "actions", "error"]
     for side in spec.sides:
         cols += [f"score_{side}", f"units_lost_{side}", f"commanders_lost_{side}"]
@@ -119,7 +130,8 @@ def columns(spec: GameSpec) -> list[str]:
 
 
 def play_game(spec: GameSpec, master_seed: int, index: int) -> Row:
-    """Fight game ``index`` with both sides played by the doctrine AI and return its row.
+    """Fight game ``index`` with each side played by its player (the doctrine, unless the
+    spec names another) and return its row.
 
     A game that raises becomes a row with ``error`` set (the exception, the game's index
     and its seed) and the outcome columns empty; it is never dropped.
@@ -130,11 +142,12 @@ def play_game(spec: GameSpec, master_seed: int, index: int) -> Row:
                ruleset=spec.rules)
     if spec.vary is not None:
         row["vary"] = spec.vary
+    row.update({f"player_{side}": spec.player_of(side) for side in spec.sides})
     try:
         game = game_for(spec)
         row.update(ruleset_version=game.ruleset.version,
                    options=json.dumps(dict(game.ruleset.options), sort_keys=True))
-        players: dict[str, Player] = {side: DoctrinePlayer() for side in spec.sides}
+        players: dict[str, Player] = {side: make_player(spec.player_of(side)) for side in spec.sides}
         record = fight_battle(game, players, seed, max_actions=spec.max_actions)
         _outcome(row, record.final_state, spec, len(record.steps))
     except Exception as exc:  # a failing game is data, reported with its seed

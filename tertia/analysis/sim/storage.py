@@ -16,7 +16,12 @@ METADATA_KEY = b"tertia"
 TEXT_COLUMNS = frozenset(
     {"scenario", "ruleset", "ruleset_version", "options", "vary", "winner", "reason", "first_side", "error"}
 )
-"""Every other column is a 64-bit integer (empty where a game failed)."""
+"""Every other column is a 64-bit integer (empty where a game failed), but each side's
+player (``player_<side>``)."""
+
+
+def is_text(column: str) -> bool:
+    return column in TEXT_COLUMNS or column.startswith("player_")
 
 
 def write_rows(path: Path, rows: Sequence[Row], columns: Sequence[str], metadata: Mapping[str, Any]) -> None:
@@ -25,7 +30,7 @@ def write_rows(path: Path, rows: Sequence[Row], columns: Sequence[str], metadata
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    fields = [pa.field(c, pa.string() if c in TEXT_COLUMNS else pa.int64()) for c in columns]
+    fields = [pa.field(c, pa.string() if is_text(c) else pa.int64()) for c in columns]
     schema = pa.schema(fields, metadata={METADATA_KEY: json.dumps(dict(metadata), sort_keys=True)})
     table = pa.Table.from_pydict({c: [r.get(c) for r in rows] for c in columns}, schema=schema)
     try:

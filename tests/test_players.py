@@ -1,0 +1,147 @@
+"""Players by name: the registry, ``tertia players``, and ``--player SIDE=NAME`` on
+``battle``, ``simulate`` and ``sweep``; every registered player plays every rule set."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tertia.ai import players as registry
+from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.players import (
+    DEFAULT_PLAYER,
+    UnknownPlayer,
+    choose_players,
+    make_player,
+    player_names,
+    register_player,
+)
+from tertia.ai.random_player import RandomPlayer
+from tertia.analysis.sim.storage import read_rows
+from tertia.battle import BattleAborted, fight_battle
+from tertia.cli.main import app
+from tertia.core.actions import Action
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.scenarios import resolve_scenario
+from tertia.scenarios.catalogue import default_scenario
+
+runner = CliRunner()
+SIDES = ("parliament", "royalist")
+
+
+class _Passive:
+    """A player that always ends the phase when it may: a registered player of a package."""
+
+    name = "passive"
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        return RandomPlayer(end_phase_weight=1.0).choose(game, state, rng)
+
+
+@pytest.fixture
+def passive() -> Iterator[str]:
+    register_player("passive", "ends every phase it may", _Passive)
+    try:
+        yield "passive"
+    finally:
+        del registry._REGISTRY["passive"]
+
+
+def test_the_shipped_players_and_their_aliases() -> None:
+    assert player_names()[:3] == ("doctrine", "baseline", "random")
+    assert DEFAULT_PLAYER == "doctrine"
+    assert isinstance(make_player("doctrine"), DoctrinePlayer)
+    assert isinstance(make_player("doctrine-1"), DoctrinePlayer)  # the baseline's other name
+    assert isinstance(make_player("random"), RandomPlayer)
+    assert make_player("random") is not make_player("random")  # a new one for every game
+    with pytest.raises(UnknownPlayer, match="no player 'grandmaster'; players: doctrine, baseline, random"):
+        make_player("grandmaster")
+
+
+def test_a_taken_name_is_refused_and_a_new_player_is_offered_everywhere(passive: str) -> None:
+    with pytest.raises(ValueError, match="player 'random' is already registered"):
+        register_player("random", "another", _Passive)
+    with pytest.raises(ValueError, match="player 'doctrine-1' is already registered"):
+        register_player("doctrine-1", "another", _Passive)
+    assert passive in player_names()
+    assert choose_players([f"royalist={passive}"], SIDES) == {"parliament": "doctrine", "royalist": passive}
+    listed = json.loads(runner.invoke(app, ["players", "--json"]).stdout)
+    assert [p["name"] for p in listed][-1] == passive
+    assert next(p for p in listed if p["name"] == "baseline")["aliases"] == ["doctrine-1"]
+
+
+@pytest.mark.parametrize(("pairs", "message"), [
+    (["royalist"], "--player 'royalist': expected SIDE=PLAYER with SIDE one of parliament, royalist"),
+    (["scots=random"], "--player 'scots=random': expected SIDE=PLAYER"),
+    (["royalist=grandmaster"], "and PLAYER one of doctrine, baseline, random, doctrine-1"),
+    (["royalist=random", "royalist=baseline"], "royalist is given a player twice"),
+])
+def test_a_bad_choice_of_player_is_refused_naming_the_pair(pairs: list[str], message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        choose_players(pairs, SIDES)
+
+
+def test_an_alias_is_recorded_under_the_players_own_name() -> None:
+    assert choose_players(["parliament=doctrine-1"], SIDES)["parliament"] == "baseline"
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_every_player_plays_every_rule_set(rules: str) -> None:
+    """Each registered player, on both sides, takes only legal actions for 60 actions of
+    each rule set's default battle (a battle over sooner is over)."""
+    game = Game(get_ruleset(rules), resolve_scenario(default_scenario(rules), rules_id=rules))
+    for name in player_names():
+        players = {side: make_player(name) for side in game.scenario.side_ids}
+        try:
+            record = fight_battle(game, players, 3, max_actions=60)
+            assert record.final_state.is_over
+        except BattleAborted as exc:  # 60 legal actions, and not over yet
+            assert str(exc) == "the battle did not end within 60 actions", f"{name} under {rules}: {exc}"
+
+
+def test_battle_takes_a_player_by_name_and_refuses_an_unknown_one() -> None:
+    base = ["battle", "--scenario", "skirmish", "--seed", "5", "--json"]
+    doctrine = json.loads(runner.invoke(app, base).stdout)
+    baseline = json.loads(runner.invoke(app, [*base, "--player", "parliament=doctrine-1"]).stdout)
+    rand = json.loads(runner.invoke(app, [*base, "--player", "parliament=random"]).stdout)
+    assert baseline["final_hash"] == doctrine["final_hash"]  # today's baseline is today's doctrine
+    assert rand["final_hash"] != doctrine["final_hash"]
+    refused = runner.invoke(app, [*base, "--player", "parliament=grandmaster"])
+    assert refused.exit_code == 1
+    assert refused.output.count("\n") == 1 and "'parliament=grandmaster'" in refused.output
+
+
+def test_simulate_records_each_sides_player_and_fights_with_it(tmp_path: Path) -> None:
+    def study(*extra: str) -> dict[str, object]:
+        found = runner.invoke(app, ["simulate", "--scenario", "skirmish", "--games", "6", "--workers", "1",
+                                    "--json", *extra])
+        assert found.exit_code == 0, found.output
+        return dict(json.loads(found.stdout))
+
+    plain = study()
+    against = study("--player", "royalist=random", "--out", str(tmp_path / "games.parquet"))
+    assert plain["players"] == {"parliament": "doctrine", "royalist": "doctrine"}
+    assert against["players"] == {"parliament": "doctrine", "royalist": "random"}
+    assert against["wins"] != plain["wins"] or against["turns"] != plain["turns"]
+    rows, metadata = read_rows(tmp_path / "games.parquet")
+    assert {r["player_royalist"] for r in rows} == {"random"}
+    assert {r["player_parliament"] for r in rows} == {"doctrine"}
+    assert metadata["players"] == against["players"]
+    refused = runner.invoke(app, ["simulate", "--games", "2", "--player", "scots=random"])
+    assert refused.exit_code == 1 and "--player 'scots=random'" in refused.output
+
+
+def test_sweep_fights_every_value_with_the_players_named() -> None:
+    found = runner.invoke(app, ["sweep", "--scenario", "skirmish", "--vary", "hit_limit_infantry=2,3",
+                                "--games", "4", "--workers", "1", "--player", "parliament=random", "--json"])
+    assert found.exit_code == 0, found.output
+    data = json.loads(found.stdout)
+    assert data["players"] == {"parliament": "random", "royalist": "doctrine"}
+    assert [r["completed"] for r in data["results"]] == [4, 4]
