@@ -444,6 +444,30 @@ def test_pieces_are_deployed_by_clicking_the_table(server: Server, page: Any) ->
     assert abs(x - spot[0]) < 0.1 and abs(y - spot[1]) < 0.1
 
 
+def test_the_opponent_is_chosen_by_name_and_named_at_the_table(server: Server, page: Any) -> None:
+    """The form offers the opponent only where the server plays a side (against the AI,
+    AI against AI), every registered player by name; the table names the one chosen."""
+    pg = page
+    pg.goto(server.url + "/")
+    pg.wait_for_selector("[data-test=create]")
+    offered = pg.eval_on_selector_all("[data-test=opponent] option", "os => os.map((o) => o.value)")
+    assert offered[:3] == ["doctrine", "baseline", "random"]
+    assert pg.eval_on_selector("[data-test=opponent]", "s => s.value") == "doctrine"
+    pg.check("input[name=mode][value=hotseat]")
+    assert not pg.is_visible("[data-test=opponent]")  # no side is the server's
+    pg.check("input[name=mode][value=watch]")
+    assert pg.is_visible("[data-test=opponent]")
+    pg.select_option("#scenario", "skirmish")
+    pg.check("input[name=mode][value=ai]")
+    assert pg.is_visible("[data-test=opponent]")
+    pg.select_option("[data-test=opponent]", "random")
+    pg.click("[data-test=create]")
+    pg.wait_for_function("() => window.tertiaScreen?.view")
+    sides = pg.evaluate("() => window.tertiaScreen.view.game.sides")
+    assert sorted(str(s["player"]) for s in sides) == ["None", "random"]
+    pg.wait_for_selector("[data-test=mode]:has-text('Against the AI (random)')")
+
+
 def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any) -> None:
     pg = page
     pg.goto(server.url + "/")

@@ -27,6 +27,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tertia
+from tertia.ai.players import DEFAULT_PLAYER
+from tertia.ai.players import players as registered_players
 from tertia.rulesets import get_ruleset, load_rulesets, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import QUANTUM, AiRunner
@@ -258,6 +260,8 @@ def create_app(
             ],
             "rules": [_describe(r) for r in ruleset_ids()],
             "modes": ["hotseat", "ai", "link", "watch"],
+            "players": [{"name": p.name, "title": p.title, "default": p.name == DEFAULT_PLAYER}
+                        for p in registered_players()],
         }
 
     @app.get("/api/rules/{rules_id}", tags=["games"], responses=REFUSALS)
@@ -274,7 +278,7 @@ def create_app(
     def new_game(body: NewGame, request: Request) -> CreatedGame:
         """Create a game. Answers with its id and one secret token per human side."""
         live, tokens = service.create(body.scenario, body.rules, body.options, body.seed, body.mode,
-                                      body.side)
+                                      body.side, body.opponent)
         links = {role: f"/#/play/{live.row.id}?token={token}" for role, token in tokens.items()}
         return CreatedGame(id=live.row.id, mode=body.mode, tokens=tokens, links=links)
 

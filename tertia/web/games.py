@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
+from tertia.ai.players import UnknownPlayer
+from tertia.ai.players import entry as player_entry
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import UnaskedResponse, odds
 from tertia.core.actions import Action, BadActionData, action_from_dict
@@ -287,11 +289,20 @@ class GameService:
 
     # --- creating --------------------------------------------------------------------------
 
+    @staticmethod
+    def _opponent(name: str) -> str:
+        """The registered player ``name`` (or its alias) names, or a refusal listing them."""
+        try:
+            return player_entry(name).name
+        except UnknownPlayer as exc:
+            raise ServiceError(422, "UNKNOWN_PLAYER", str(exc)) from None
+
     def create(
         self, scenario: str, rules: str, options: Mapping[str, Any], seed: int | None, mode: str,
-        side: str | None,
+        side: str | None, opponent: str | None = None,
     ) -> tuple[LiveGame, dict[str, str]]:
-        """A new game, saved; returns it with a fresh token for each role."""
+        """A new game, saved; returns it with a fresh token for each role. ``opponent`` names
+        the player (:mod:`tertia.ai.players`) of every side the server plays."""
         if mode not in MODES:
             raise ServiceError(422, "BAD_MODE", f"mode is one of {', '.join(MODES)}, not {mode!r}")
         game = build_game(scenario, rules, options)
@@ -305,6 +316,10 @@ class GameService:
             s: "ai" if mode == "watch" or (mode == "ai" and s != side) else "human" for s in sides
         }
         roles = [s for s in sides if controllers[s] == "human"] or [SPECTATOR]
+        players = {s: self._opponent(opponent) for s in sides if controllers[s] == "ai"} if opponent else {}
+        if opponent and not players:
+            raise ServiceError(422, "NO_OPPONENT",
+                               f"a {mode} game has no side the server plays, so it takes no opponent")
         if seed is not None and mode == "link":
             raise ServiceError(422, "SEED_NOT_ALLOWED",
                                "a game between two players' links draws its own secret seed; a chosen "
@@ -313,6 +328,7 @@ class GameService:
             id=secrets.token_urlsafe(9), created=time.time(), scenario=scenario, rules=rules,
             options=dict(game.ruleset.options), seed=drawn_seed() if seed is None else seed,
             mode=mode, controllers=controllers, start_rolls=(), rules_version=game.ruleset.version,
+            players=players,
         )
         live = LiveGame.start(row, game)
         live.changed_at = self.clock()
@@ -332,8 +348,8 @@ class GameService:
             "id": row.id, "mode": row.mode, "scenario": row.scenario,
             "title": live.game.scenario.name, "rules": row.rules, "options": dict(row.options),
             "seed": row.seed if live.state.is_over else None, "created": row.created,
-            "sides": [{"id": s, "name": names.get(s, s), "controller": live.controller(s)}
-                      for s in live.sides],
+            "sides": [{"id": s, "name": names.get(s, s), "controller": live.controller(s),
+                       "player": live.player_name(s)} for s in live.sides],
             "you": sorted(r for r in roles if r in live.sides),
             "spectator": SPECTATOR in roles,
         }

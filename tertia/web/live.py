@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from tertia.ai.doctrine import DoctrinePlayer
 from tertia.ai.player import Player
+from tertia.ai.players import DEFAULT_PLAYER, make_player
 from tertia.battle import dice_seed, player_seed
 from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import Roll, SeedCheckedDice, SeededDice
@@ -269,9 +269,15 @@ class LiveGame:
     def side_names(self) -> dict[str, str]:
         return {s.id: (s.name or s.id) for s in self.game.scenario.sides}
 
+    def player_name(self, side: str) -> str | None:
+        """The player the server plays ``side`` with (``None``: a person plays it)."""
+        if self.controller(side) != "ai":
+            return None
+        return str(self.row.players.get(side, DEFAULT_PLAYER))
+
     def player(self, side: str) -> tuple[Player, random.Random]:
         if side not in self.players:
-            self.players[side] = DoctrinePlayer()
+            self.players[side] = make_player(self.row.players.get(side, DEFAULT_PLAYER))
             self.rngs[side] = random.Random(player_seed(self.row.seed, side))
         return self.players[side], self.rngs[side]
 

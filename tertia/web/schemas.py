@@ -27,6 +27,9 @@ class NewGame(BaseModel):
         "hotseat: both sides on one screen; ai: against the AI (give `side`); link: two players, "
         "each with a secret link; watch: the AI plays both sides"))
     side: str | None = Field(None, max_length=64, description="your side when playing the AI")
+    opponent: str | None = Field(None, max_length=64, description=(
+        "the player of every side the server plays (GET /api/catalogue `players`); left out, "
+        "the doctrine"))
 
 
 class CreatedGame(BaseModel):

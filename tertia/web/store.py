@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,9 @@ class GameRow:
     """The version of the rule set the game was begun under: its actions replay only under it."""
     version: int = 0
     """Rises by one on every action applied and every undo: a client's ``If-Match``."""
+    players: Mapping[str, str] = field(default_factory=dict)
+    """The player (:mod:`tertia.ai.players`) of each side the server plays that was given
+    one by name; the others play the doctrine."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +140,9 @@ class GameStore:
             self._db.execute("ALTER TABLE games ADD COLUMN seed_text TEXT")
         if "version" not in columns:
             self._db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+        if "players" not in columns:
+            # Games from before players had names: the doctrine played every AI side.
+            self._db.execute("ALTER TABLE games ADD COLUMN players TEXT NOT NULL DEFAULT '{}'")
 
     def close(self) -> None:
         with self._lock:
@@ -160,11 +166,12 @@ class GameStore:
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO games (id, created, updated, scenario, rules, options, seed, mode, "
-                "controllers, start_rolls, status, rules_version, seed_text) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "controllers, start_rolls, status, rules_version, seed_text, players) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.created, row.created, row.scenario, row.rules,
                  json.dumps(dict(row.options)), 0, row.mode, json.dumps(dict(row.controllers)),
-                 _rolls_json(row.start_rolls), row.status, row.rules_version, str(row.seed)),
+                 _rolls_json(row.start_rolls), row.status, row.rules_version, str(row.seed),
+                 json.dumps(dict(row.players))),
             )
             db.executemany(
                 "INSERT INTO tokens (game_id, role, digest) VALUES (?, ?, ?)",
@@ -198,7 +205,7 @@ class GameStore:
         with self._lock:
             found = self._db.execute(
                 "SELECT id, created, scenario, rules, options, seed, mode, controllers, start_rolls, "
-                "status, rules_version, seed_text, version FROM games WHERE id = ?", (game_id,)
+                "status, rules_version, seed_text, version, players FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if found is None:
                 return None
@@ -207,13 +214,13 @@ class GameStore:
                 (game_id,),
             ).fetchall()
         (gid, created, scenario, rules, options, seed, mode, controllers, start_rolls, status,
-         rules_version, seed_text, version) = found
+         rules_version, seed_text, version, players) = found
         game = GameRow(
             id=gid, created=created, scenario=scenario, rules=rules, options=json.loads(options),
             seed=int(seed_text) if seed_text is not None else int(seed), mode=mode,
             controllers=json.loads(controllers),
             start_rolls=_rolls_from(start_rolls), status=status, rules_version=rules_version,
-            version=int(version),
+            version=int(version), players=json.loads(players),
         )
         actions = [
             ActionRow(seq=int(s), side=side, action=json.loads(a), rolls=_rolls_from(r), barrier=bool(b))

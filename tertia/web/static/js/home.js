@@ -52,12 +52,18 @@ export class HomeScreen {
         h("input", { type: "radio", name: "mode", value, checked: i === 0, onchange: () => this.renderSide() }),
         h("span", { class: "mode-title" }, title), h("span", { class: "mode-help" }, help))));
     this.sideRow = h("label", { class: "field" }, "Your side", this.sideSelect);
+    // The player the server plays its sides with, offered by name (GET /api/catalogue).
+    const players = c.players || [];
+    this.opponentRow = h("label", { class: "field" }, "Opponent",
+      h("select", { name: "opponent", id: "opponent", "data-test": "opponent" },
+        players.map((p) => h("option", { value: p.name, selected: p.default, title: p.title }, `${p.name} — ${p.title}`))));
     form.append(
       h("label", { class: "field" }, "Scenario", scenario),
       h("label", { class: "field" }, "Rule set", this.rulesSelect),
       this.optionsBox,
       h("div", { class: "field" }, "How to play", modes),
       this.sideRow,
+      this.opponentRow,
       h("label", { class: "field" }, "Dice seed", seed),
       h("button", { class: "btn primary big", type: "submit", "data-test": "create" }, "Take the field"));
     this.renderRules();
@@ -74,7 +80,9 @@ export class HomeScreen {
   }
 
   renderSide() {
-    this.sideRow.hidden = this.form.mode.value !== "ai";
+    const mode = this.form.mode.value;
+    this.sideRow.hidden = mode !== "ai";
+    this.opponentRow.hidden = mode !== "ai" && mode !== "watch";
   }
 
   renderOptions() {
@@ -109,6 +117,7 @@ export class HomeScreen {
     const body = { scenario: form.scenario.value, rules: form.rules.value, options, mode: form.mode.value };
     if (form.seed.value !== "") body.seed = Number(form.seed.value);
     if (body.mode === "ai") body.side = form.side.value;
+    if (body.mode === "ai" || body.mode === "watch") body.opponent = form.opponent.value;
     let created;
     try {
       created = await api.create(body);

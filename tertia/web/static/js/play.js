@@ -372,7 +372,7 @@ export class PlayScreen {
     const you = v.game.you.map((id) => sideName(t, id)).join(" and ") || "spectator";
     this.prompt.append(h("div", { class: "prompt-head" },
       h("span", { class: "you", style: `--side:${sideColour(t, v.side)}` }, v.game.spectator ? "Watching" : `You: ${you}`),
-      h("span", { class: "mode" }, { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[v.game.mode])));
+      h("span", { class: "mode", "data-test": "mode" }, modeWords(v.game))));
     if (v.game.spectator) {
       this.prompt.append(h("label", { class: "field inline" }, "View as ",
         h("select", { onchange: (e) => { this.viewSide = e.target.value; this.deselect(); this.refresh(true); } },
@@ -814,3 +814,10 @@ function capital(words) { return words.charAt(0).toUpperCase() + words.slice(1);
 
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 export { percent };
+
+// How the game is played, with the players the server plays its sides with, by name.
+function modeWords(game) {
+  const mode = { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[game.mode] || game.mode;
+  const players = [...new Set((game.sides || []).map((s) => s.player).filter(Boolean))];
+  return players.length ? `${mode} (${players.join(", ")})` : mode;
+}
