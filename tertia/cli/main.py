@@ -79,7 +79,13 @@ def _load_rule_sets() -> None:
 
 def _register() -> None:
     import tertia.cli.serve_commands  # noqa: F401
-    from tertia.cli import odds_commands, play_commands, scenario_commands, simulate_commands  # noqa: F401
+    from tertia.cli import (  # noqa: F401
+        ladder_commands,
+        odds_commands,
+        play_commands,
+        scenario_commands,
+        simulate_commands,
+    )
 
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):

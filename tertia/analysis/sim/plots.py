@@ -158,3 +158,41 @@ def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str,
     fig.suptitle(f"{title}\n95% intervals: Wilson for rates, normal for means and paired differences",
                  fontsize=10)
     return _save(fig, path)
+
+
+def ladder_figure(standings: Mapping[str, Any], title: str) -> Figure:
+    """The ladder's ratings with their intervals, beside its win matrix (each row's player's
+    score against each column's)."""
+    ratings = standings["ratings"]
+    players = [r["player"] for r in ratings]
+    fig = Figure(figsize=(11, 4.5))
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1]})
+    estimates = [r["rating"] for r in ratings]
+    spread = [[r["rating"] - r["low"] for r in ratings], [r["high"] - r["rating"] for r in ratings]]
+    left.errorbar(estimates, range(len(players)), xerr=spread, fmt="o", color=SIDE_COLOURS[1], capsize=4)
+    left.set_yticks(range(len(players)), [_label(p) for p in players])
+    left.invert_yaxis()
+    left.axvline(0.0, color=DRAW_COLOUR, linewidth=0.8)
+    left.set_xlabel("rating (Elo scale, mean 0) with 95% interval")
+    left.set_title("Ratings")
+    matrix = standings["matrix"]
+    grid = [[matrix[a][b]["score"] if b in matrix[a] else float("nan") for b in players] for a in players]
+    shown = right.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdBu")
+    for i, a in enumerate(players):
+        for j, b in enumerate(players):
+            if b in matrix[a]:
+                score = matrix[a][b]["score"]
+                right.text(j, i, f"{score:.2f}", ha="center", va="center", fontsize=9,
+                           color="white" if abs(score - 0.5) > 0.3 else "black")
+    right.set_xticks(range(len(players)), [_label(p) for p in players])
+    right.set_yticks(range(len(players)), [_label(p) for p in players])
+    right.set_title("Score of the row's player against the column's")
+    fig.colorbar(shown, ax=right, fraction=0.046)
+    fig.suptitle(title)
+    return fig
+
+
+def plot_ladder(standings: Mapping[str, Any], directory: Path, title: str) -> Path:
+    """``ladder.png`` in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    return _save(ladder_figure(standings, title), directory / "ladder.png")

@@ -1,0 +1,179 @@
+"""``tertia ladder``: players against each other on paired seeds, rated (a thin front end
+over :mod:`tertia.analysis.sim.ladder`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+
+from tertia.ai.players import entry as player_entry
+from tertia.analysis.sim import GameSpec, Row, Study, columns
+from tertia.analysis.sim.ladder import games_of, ladder_specs, standings
+from tertia.analysis.sim.summary import summarize
+from tertia.battle import MAX_ACTIONS
+from tertia.cli.common import OptionOpt, fail, out, parse_options, print_table
+from tertia.cli.main import app
+from tertia.cli.play_commands import DEFAULT_SEED, default_scenario
+from tertia.cli.simulate_commands import (
+    AddressOpt,
+    BackendOpt,
+    JsonOpt,
+    MaxActionsOpt,
+    OutOpt,
+    PlotsOpt,
+    SeedOpt,
+    WorkersOpt,
+    _check_games,
+    _check_outputs,
+    _checked_backend,
+    _finish,
+    _fmt,
+    _print_failures,
+    _print_timing,
+    _run,
+    _run_info,
+    _spec,
+)
+
+DEFAULT_PLAYERS = ("doctrine", "random")
+
+
+def _players(named: list[str] | None) -> list[str]:
+    chosen = list(named or DEFAULT_PLAYERS)
+    found = []
+    for name in chosen:
+        try:
+            found.append(player_entry(name).name)
+        except ValueError as exc:
+            fail(f"--player {name!r}: {exc}")
+    if len(set(found)) != len(found):
+        fail(f"--player: {', '.join(chosen)} name a player twice")
+    if len(found) < 2:
+        fail("--player: a ladder needs at least two players")
+    return found
+
+
+def _battles(scenarios: list[str] | None, rules: list[str] | None, options: dict[str, str],
+             max_actions: int) -> list[GameSpec]:
+    """Every chosen scenario under every chosen rule set (each rule set's default battle
+    where no scenario is named), checked as ``battle`` checks them."""
+    battles = []
+    for rule_set in rules or ["larger-battles"]:
+        for scenario in scenarios or [default_scenario(rule_set)]:
+            battles.append(_spec(scenario, rule_set, options, max_actions))
+    return battles
+
+
+def _write(path: Path, specs: Sequence[GameSpec], study: Study, players: list[str],
+           table: dict[str, Any]) -> None:
+    from tertia import __version__
+    from tertia.analysis.sim.storage import write_rows
+
+    every: list[str] = []
+    for spec in specs:
+        every += [c for c in columns(spec) if c not in every]
+    rows: list[Row] = [r for spec_rows in study.rows for r in spec_rows]
+    metadata = {"ladder": players, "battles": sorted({f"{s.scenario_name}:{s.rules}" for s in specs}),
+                "master_seed": study.master_seed, "requested": study.requested, "stopped": study.stopped,
+                "engine_version": __version__, "ratings": table["ratings"]}
+    try:
+        write_rows(path, rows, every, metadata)
+    except OSError as exc:
+        fail(f"--out {path}: cannot write: {exc.strerror or exc}")
+
+
+@app.command()
+def ladder(
+    games: Annotated[int, typer.Option(
+        help="Seeds each pair fights each battle on (each seed both ways round)")],
+    player: Annotated[list[str] | None, typer.Option(
+        help="A player of `tertia players` (repeatable, at least two; default "
+             f"{' and '.join(DEFAULT_PLAYERS)})", metavar="NAME")] = None,
+    scenario: Annotated[list[str] | None, typer.Option(
+        help="A scenario to fight (repeatable; default each rule set's default battle)")] = None,
+    rules: Annotated[list[str] | None, typer.Option(
+        help="A rule set (repeatable; default larger-battles)")] = None,
+    option: OptionOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    out_file: OutOpt = None,
+    plots: PlotsOpt = None,
+    as_json: JsonOpt = False,
+    max_actions: MaxActionsOpt = MAX_ACTIONS,
+) -> None:
+    """Players against each other on paired seeds: ratings with intervals, the win matrix
+    and the VP margin of each pair."""
+    named = _players(player)
+    options = parse_options(option or [])
+    chosen_backend = _checked_backend(backend)
+    battles = _battles(scenario, rules, options, max_actions)
+    specs = ladder_specs(battles, named)
+    _check_games(games, len(specs))
+    _check_outputs(out_file, plots, battles[0].scenario_name)
+    study = _run(specs, games, seed, workers, chosen_backend, address)
+    table = standings(named, games_of(specs, study.rows))
+    failed = sum(summarize(rows, spec.sides, spec.fielded, requested=games)["failed"]
+                 for spec, rows in zip(specs, study.rows, strict=True))
+    if out_file is not None:
+        _write(out_file, specs, study, named, table)
+    plot: Path | None = None
+    title = f"{' v '.join(named)}: " + ", ".join(f"{b.scenario.name} ({b.rules})" for b in battles)
+    if plots is not None and table["games"]:
+        from tertia.analysis.sim.plots import plot_ladder
+
+        plot = plot_ladder(table, plots, title)
+    if as_json:
+        data = {"players": named,
+                "battles": [{"scenario": b.scenario_name, "rules": b.rules} for b in battles],
+                "options": options, "seeds": games, **table, "failed": failed, **_run_info(study),
+                "out": None if out_file is None else str(out_file),
+                "plots": [] if plot is None else [str(plot)]}
+        sys.stdout.write(json.dumps(data) + "\n")
+    else:
+        _print_ladder(table, title, named)
+        for spec, rows in zip(specs, study.rows, strict=True):
+            _print_failures(summarize(rows, spec.sides, spec.fielded, requested=games))
+        _print_timing(study)
+        if out_file is not None:
+            out.print(f"Rows written to {out_file}")
+        if plot is not None:
+            out.print(f"Plot written to {plot}")
+    _finish(study, as_json, failed)
+
+
+def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None:
+    ratings = Table(title=f"{title}: {table['games']} games", box=box.SIMPLE)
+    for col in ("player", "rating [95% CI]", "games", "score"):
+        ratings.add_column(col, justify="left" if col == "player" else "right")
+    for r in table["ratings"]:
+        interval = {"estimate": r["rating"], "low": r["low"], "high": r["high"]}
+        ratings.add_row(r["player"], _fmt(interval, 0), str(r["games"]),
+                        "—" if r["score"] is None else f"{r['score']:.2f}")
+    print_table(ratings)
+    matrix = Table(title="Score of each row's player against each column's [95% CI]", box=box.SIMPLE)
+    matrix.add_column("")
+    for p in players:
+        matrix.add_column(p, justify="right")
+    for a in players:
+        row = table["matrix"][a]
+        matrix.add_row(a, *(_fmt({**row[b]["interval"], "estimate": row[b]["score"]}) if b in row else "—"
+                            for b in players))
+    print_table(matrix)
+    margins = Table(title="Victory points and units lost, per game, paired by seed", box=box.SIMPLE)
+    for col in ("player", "against", "seeds", "VP margin [95% CI]", "units lost", "units lost against"):
+        margins.add_column(col, justify="left" if col in ("player", "against") else "right")
+    for m in table["margins"]:
+        margins.add_row(m["player"], m["against"], str(m["seeds"]), _fmt(m["vp_margin"]),
+                        f"{m['units_lost']:.2f}", f"{m['units_lost_against']:.2f}")
+    print_table(margins)
+    out.print("Ratings: a Bradley-Terry fit (a draw half a win), one drawn game added to each pair; "
+              "intervals are 95%, the fit's own (Wald).")
