@@ -76,14 +76,17 @@ def test_the_cap_on_games() -> None:
     ["simulate", "--games", str(MAX_GAMES + 1)],
     ["sweep", "--vary", "hit_limit_infantry=3,4", "--games", str(10**13)],
     ["sweep", "--vary", "hit_limit_infantry=3,4", "--games", str(MAX_GAMES // 2 + 1)],
+    ["ladder", "--games", str(MAX_GAMES // 2 + 1)],
+    ["ladder", "--player", "doctrine", "--player", "random", "--player", "baseline", "--games",
+     str(MAX_GAMES // 6 + 1)],
 ])
 def test_games_above_the_cap_are_refused_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  command: list[str]) -> None:
     def load(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was set up")
 
-    monkeypatch.setattr("tertia.cli.simulate_commands.build_game", load)
-    monkeypatch.setattr("tertia.cli.simulate_commands.run", load)
+    monkeypatch.setattr("tertia.cli.studies.build_game", load)
+    monkeypatch.setattr("tertia.cli.studies.run", load)
     plots = tmp_path / "plots"
     code, out = run(*command, "--plots", str(plots), "--out", str(tmp_path / "rows.parquet"))
     assert code == 1 and len(out.splitlines()) == 1, out

@@ -21,7 +21,7 @@ from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import OptionOpt, fail, out, parse_options, print_table
 from tertia.cli.main import app
 from tertia.cli.play_commands import DEFAULT_SEED, default_scenario
-from tertia.cli.simulate_commands import (
+from tertia.cli.studies import (
     AddressOpt,
     BackendOpt,
     JsonOpt,
@@ -30,16 +30,16 @@ from tertia.cli.simulate_commands import (
     PlotsOpt,
     SeedOpt,
     WorkersOpt,
-    _check_games,
-    _check_outputs,
-    _checked_backend,
-    _finish,
-    _fmt,
-    _print_failures,
-    _print_timing,
-    _run,
-    _run_info,
-    _spec,
+    check_games_or_fail,
+    check_study_outputs,
+    checked_backend,
+    finish,
+    fmt,
+    print_failures,
+    print_timing,
+    run_info,
+    run_with_progress,
+    study_spec,
 )
 
 DEFAULT_PLAYERS = ("doctrine", "random")
@@ -67,7 +67,7 @@ def _battles(scenarios: list[str] | None, rules: list[str] | None, options: dict
     battles = []
     for rule_set in rules or ["larger-battles"]:
         for scenario in scenarios or [default_scenario(rule_set)]:
-            battles.append(_spec(scenario, rule_set, options, max_actions))
+            battles.append(study_spec(scenario, rule_set, options, max_actions))
     return battles
 
 
@@ -113,13 +113,14 @@ def ladder(
     """Players against each other on paired seeds: ratings with intervals, the win matrix
     and the VP margin of each pair."""
     named = _players(player)
+    pairs = len(named) * (len(named) - 1)  # each pair seated both ways round
+    check_games_or_fail(games, pairs * max(1, len(rules or ())) * max(1, len(scenario or ())))
     options = parse_options(option or [])
-    chosen_backend = _checked_backend(backend)
+    chosen_backend = checked_backend(backend)
     battles = _battles(scenario, rules, options, max_actions)
     specs = ladder_specs(battles, named)
-    _check_games(games, len(specs))
-    _check_outputs(out_file, plots, battles[0].scenario_name)
-    study = _run(specs, games, seed, workers, chosen_backend, address)
+    check_study_outputs(out_file, plots, battles[0].scenario_name)
+    study = run_with_progress(specs, games, seed, workers, chosen_backend, address)
     table = standings(named, games_of(specs, study.rows))
     failed = sum(summarize(rows, spec.sides, spec.fielded, requested=games)["failed"]
                  for spec, rows in zip(specs, study.rows, strict=True))
@@ -134,20 +135,20 @@ def ladder(
     if as_json:
         data = {"players": named,
                 "battles": [{"scenario": b.scenario_name, "rules": b.rules} for b in battles],
-                "options": options, "seeds": games, **table, "failed": failed, **_run_info(study),
+                "options": options, "seeds": games, **table, "failed": failed, **run_info(study),
                 "out": None if out_file is None else str(out_file),
                 "plots": [] if plot is None else [str(plot)]}
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         _print_ladder(table, title, named)
         for spec, rows in zip(specs, study.rows, strict=True):
-            _print_failures(summarize(rows, spec.sides, spec.fielded, requested=games))
-        _print_timing(study)
+            print_failures(summarize(rows, spec.sides, spec.fielded, requested=games))
+        print_timing(study)
         if out_file is not None:
             out.print(f"Rows written to {out_file}")
         if plot is not None:
             out.print(f"Plot written to {plot}")
-    _finish(study, as_json, failed)
+    finish(study, as_json, failed)
 
 
 def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None:
@@ -156,7 +157,7 @@ def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None
         ratings.add_column(col, justify="left" if col == "player" else "right")
     for r in table["ratings"]:
         interval = {"estimate": r["rating"], "low": r["low"], "high": r["high"]}
-        ratings.add_row(r["player"], _fmt(interval, 0), str(r["games"]),
+        ratings.add_row(r["player"], fmt(interval, 0), str(r["games"]),
                         "—" if r["score"] is None else f"{r['score']:.2f}")
     print_table(ratings)
     matrix = Table(title="Score of each row's player against each column's [95% CI]", box=box.SIMPLE)
@@ -165,14 +166,14 @@ def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None
         matrix.add_column(p, justify="right")
     for a in players:
         row = table["matrix"][a]
-        matrix.add_row(a, *(_fmt({**row[b]["interval"], "estimate": row[b]["score"]}) if b in row else "—"
+        matrix.add_row(a, *(fmt({**row[b]["interval"], "estimate": row[b]["score"]}) if b in row else "—"
                             for b in players))
     print_table(matrix)
     margins = Table(title="Victory points and units lost, per game, paired by seed", box=box.SIMPLE)
     for col in ("player", "against", "seeds", "VP margin [95% CI]", "units lost", "units lost against"):
         margins.add_column(col, justify="left" if col in ("player", "against") else "right")
     for m in table["margins"]:
-        margins.add_row(m["player"], m["against"], str(m["seeds"]), _fmt(m["vp_margin"]),
+        margins.add_row(m["player"], m["against"], str(m["seeds"]), fmt(m["vp_margin"]),
                         f"{m['units_lost']:.2f}", f"{m['units_lost_against']:.2f}")
     print_table(margins)
     out.print("Ratings: a Bradley-Terry fit (a draw half a win), one drawn game added to each pair; "
