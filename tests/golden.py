@@ -1,5 +1,7 @@
 """Golden transcripts: whole AI-against-AI battles, written out line by line and kept in
 ``tests/golden/``, so that any change to how a rule set plays shows as a reviewed diff.
+Both sides are played by the doctrine's first edition (the ``baseline`` player), so that
+a later edition of the doctrine leaves them as they are: they pin the rules.
 
 Every registered rule set (the example plugin's too, :mod:`tests.plugin_rules`) fights
 every scenario of the catalogue written for it, built in or shipped by a rule set
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.doctrine import BaselinePlayer
 from tertia.battle import BattleRecord, fight_battle
 from tertia.core.events import Event
 from tertia.core.game import Game
@@ -69,7 +71,7 @@ def golden_cases() -> list[GoldenCase]:
 def fight(case: GoldenCase) -> BattleRecord:
     with with_plugins():
         game = Game(get_ruleset(case.rules), load_named(case.scenario))
-        players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
+        players = {side: BaselinePlayer() for side in game.scenario.side_ids}  # pins the rules
         return fight_battle(game, players, case.seed)
 
 

@@ -145,3 +145,20 @@ def test_sweep_fights_every_value_with_the_players_named() -> None:
     data = json.loads(found.stdout)
     assert data["players"] == {"parliament": "random", "royalist": "doctrine"}
     assert [r["completed"] for r in data["results"]] == [4, 4]
+
+
+def test_the_baseline_is_the_doctrine_until_a_rule_set_names_its_first_edition(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tertia.ai.lookup import baseline_for, doctrine_for
+    from tertia.core.ai_spec import AiSpec
+
+    ruleset = get_ruleset("larger-battles")
+    assert baseline_for(ruleset) is doctrine_for(ruleset)
+    spec = ruleset.AI
+    assert spec is not None
+    kept = AiSpec(spec.proposer, spec.doctrine, baseline="tertia.ai.random_player:RandomPlayer")
+    monkeypatch.setattr(type(ruleset), "AI", kept)
+    assert baseline_for(ruleset) is RandomPlayer
+    assert baseline_for(ruleset) is not doctrine_for(ruleset)
+    with pytest.raises(ValueError, match="AI baseline 'first edition' is not a 'module:attribute' reference"):
+        AiSpec(spec.proposer, spec.doctrine, baseline="first edition")

@@ -56,3 +56,11 @@ def proposer_for(ruleset: RuleSet) -> Proposer:
 def doctrine_for(ruleset: RuleSet) -> Callable[[], Player]:
     """The factory of ``ruleset``'s scripted (doctrine) player."""
     return cast(Callable[[], Player], resolve(_spec(ruleset, "doctrine")))
+
+
+def baseline_for(ruleset: RuleSet) -> Callable[[], Player]:
+    """The factory of ``ruleset``'s doctrine in its first edition (``AiSpec.baseline``):
+    the doctrine itself while it has no later edition."""
+    if ruleset.AI is not None and ruleset.AI.baseline is not None:
+        return cast(Callable[[], Player], resolve(ruleset.AI.baseline))
+    return doctrine_for(ruleset)

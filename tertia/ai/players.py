@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
-from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.doctrine import BaselinePlayer, DoctrinePlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
 
@@ -42,7 +42,7 @@ class UnknownPlayer(ValueError):
 _SHIPPED = (
     PlayerEntry("doctrine", "the doctrine: each rule set's scripted general", DoctrinePlayer),
     PlayerEntry("baseline", "the doctrine's first edition, kept to measure later ones against",
-                DoctrinePlayer),
+                BaselinePlayer),
     PlayerEntry("random", "picks at random among legal actions", RandomPlayer),
 )
 ALIASES: Mapping[str, str] = {"doctrine-1": "baseline"}

@@ -19,12 +19,17 @@ class AiSpec:
     actions`` giving the random player candidates to pick among (the engine judges
     each). ``doctrine``: a class (or factory) taking no arguments whose instances play
     the rule set by its scripted doctrine (``tertia.ai.player.Player``); None while the
-    rule set has none (asking for it then is refused in one line)."""
+    rule set has none (asking for it then is refused in one line). ``baseline``: the
+    doctrine's first edition, kept by name once a later edition is the ``doctrine``, so
+    that the later can be measured against it (``tertia ladder``); None while the
+    doctrine is still in its first edition, which is then the baseline."""
 
     proposer: str
     doctrine: str | None = None
+    baseline: str | None = None
 
     def __post_init__(self) -> None:
-        for what, ref in (("proposer", self.proposer), ("doctrine", self.doctrine)):
+        references = (("proposer", self.proposer), ("doctrine", self.doctrine), ("baseline", self.baseline))
+        for what, ref in references:
             if ref is not None and not REFERENCE.fullmatch(ref):
                 raise ValueError(f"AI {what} {ref!r} is not a 'module:attribute' reference")
