@@ -64,6 +64,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.ai.moves",
     "tertia.ai.targets",
     "tertia.rulesets.larger_battles.ai.doctrine",
+    "tertia.rulesets.larger_battles.ai.doctrine2",
     "tertia.rulesets.d3.ai.proposals",
     "tertia.rulesets.d3.ai.doctrine",
     "tertia.rulesets.d3_commands.ai.proposals",

@@ -1,0 +1,196 @@
+"""The doctrine for ``larger-battles``, second edition: the first edition's general
+(:mod:`~tertia.rulesets.larger_battles.ai.doctrine`, kept as the ``baseline`` player),
+who now weighs what he risks against what he gains:
+
+- **Encouragement** (Commanders: +1 to the unit's combat roll; Commander Misfortune: a 1
+  on a D6 after the combat and the commander is lost, 2 victory points, 4 for the
+  commander-general). A commander encourages only when the victory points the +1 is
+  expected to win (the chance it adds of routing the enemy unit, and takes away of his
+  own unit routing, each a point and a point more for the unit's later part in the
+  battle, and the army's half-strength bonus of 6 where that rout would decide it)
+  outweigh the points a misfortune is expected to cost, with a point more for the
+  service he would still give. The commander-general never does.
+- **Orders only where they move something.** An order goes to the command with the most
+  weight of units that would actually move on it (the first edition's move for each, as
+  the rules would judge it once the order is given), none where nothing would; and one is
+  kept back for the guns only when a gun has a target the rules accept.
+
+Everything else is the first edition's: goals, attack plans, bombardment, where the
+commanders ride. Every action is still judged by the rules before it is chosen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.game import Game
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.fighting import Attack
+from tertia.rules.hits import piece
+from tertia.rules.measuring import has_enemy_troops_within
+from tertia.rules.modifiers import total
+from tertia.rulesets.larger_battles.actions import DeclareAttacks, Encourage, GiveOrder
+from tertia.rulesets.larger_battles.ai.doctrine import ENGAGE, ORDER_WEIGHT, LargerBattlesDoctrine, win_lose
+from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
+from tertia.rulesets.larger_battles.orders import orders_left
+from tertia.rulesets.larger_battles.routing import hit_limit
+
+MISFORTUNE = 1 / 6
+"""Commander Misfortune: a 1 on a D6 after the combat."""
+
+COMMANDER_LOST = 2.0
+GENERAL_LOST = 4.0
+"""Victory points: "subtract 2 points for each commander lost", 4 for the general."""
+
+SERVICE = 1.0
+"""The points a commander's later encouragements and presence are reckoned to be worth."""
+
+ROUTED = 1.0
+HALF_ARMY = 6.0
+"""Victory points: a point for each routed enemy unit, 6 when his units are reduced by
+more than half."""
+
+UNIT_WORTH = 1.0
+"""What a unit's later part in the battle is reckoned worth, beyond its rout's point: a
+rout takes it out of every fight still to come."""
+
+
+class LargerBattlesDoctrine2:
+    """Plays any side of ``larger-battles``: the first edition, weighing risks (see the
+    module's note)."""
+
+    name = "doctrine"
+
+    def __init__(self) -> None:
+        self.first = LargerBattlesDoctrine()
+        self._moves_key: tuple[int, str, str, int] | None = None
+        self._planned: dict[str, Move | None] = {}
+        """Each unit's move as planned for an order, while no piece has moved since."""
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        if state.pending is not None:
+            return self._encourage(game, state)
+        if state.phase == "movement":
+            return self._movement(game, state, rng)
+        chosen = self.first.choose(game, state, rng)
+        if isinstance(chosen, DeclareAttacks):
+            return self._weighed(game, state, chosen)
+        return chosen
+
+    # --- encouragement ---------------------------------------------------------------------
+
+    def _encourage(self, game: Game, state: GameState) -> Action:
+        assert state.pending is not None
+        attack = attack_from(state.pending["attack"])
+        eligible: Iterable[str] = state.pending.get("eligible", ())
+        for cid in eligible:
+            general = piece(state.units[cid]).general
+            if not general and self._worth(game, state, attack, cid, defending=True):
+                return Encourage(commander=cid)
+        return Encourage(commander=None)
+
+    def _weighed(self, game: Game, state: GameState, declared: DeclareAttacks) -> Action:
+        """The first edition's plan, each commander kept only where encouraging pays."""
+        kept = tuple(
+            a if a.commander is None or self._worth(game, state, a, a.commander, defending=False)
+            else Attack(a.attacker, a.target, a.supports, None)
+            for a in declared.attacks)
+        plan = DeclareAttacks(attacks=kept)
+        return plan if kept == declared.attacks or game.is_legal(state, plan) else declared
+
+    def _worth(self, game: Game, state: GameState, attack: Attack, commander: str, *,
+               defending: bool) -> bool:
+        """Does the +1 win more points than the commander's misfortune is expected to cost?"""
+        opts = game.ruleset.options
+        bare = Attack(attack.attacker, attack.target, attack.supports, None)
+        a_mod = total(attacker_modifiers(state, bare, opts))
+        d_mod = total(defender_modifiers(state, bare, None, opts))
+        win, lose = win_lose(a_mod, d_mod)
+        if defending:
+            helped_win, helped_lose = win_lose(a_mod, d_mod + 1)
+        else:
+            helped_win, helped_lose = win_lose(a_mod + 1, d_mod)
+        attacker, target = state.units[attack.attacker], state.units[attack.target]
+        ours, theirs = (target, attacker) if defending else (attacker, target)
+        # Chances the commander's side routs the enemy unit, and loses its own, go up and down.
+        gain_rout = (helped_lose - lose) if defending else (helped_win - win)
+        spare_rout = (lose - helped_lose) if not defending else (win - helped_win)
+        gain = (gain_rout * self._rout_value(game, state, theirs) / self._hits_left(game, state, theirs)
+                + spare_rout * self._rout_value(game, state, ours) / self._hits_left(game, state, ours))
+        lost = GENERAL_LOST if piece(state.units[commander]).general else COMMANDER_LOST
+        cost = MISFORTUNE * (lost + SERVICE)
+        return gain > cost
+
+    @staticmethod
+    def _hits_left(game: Game, state: GameState, unit: Unit) -> float:
+        limit = hit_limit(game.table, state, unit, game.ruleset.options).value
+        return float(max(1, limit - piece(unit).hits))
+
+    @staticmethod
+    def _rout_value(game: Game, state: GameState, unit: Unit) -> float:
+        """The points its rout is worth to its enemy: one, and the army's half-strength
+        bonus when this rout would take its side past half."""
+        fielded = [u for u in state.iter_units(unit.side, include_removed=True) if not u.is_commander]
+        lost = sum(1 for u in fielded if not u.in_play)
+        return ROUTED + UNIT_WORTH + (HALF_ARMY if lost <= len(fielded) / 2 < lost + 1 else 0.0)
+
+    # --- orders and movement ---------------------------------------------------------------
+
+    def _movement(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        first = self.first
+        first._remember_phase(state)
+        left = orders_left(state)
+        if left > 0:
+            if first._gun_targets is None:
+                first._gun_targets = bool(first._guns_with_targets(game, state))
+            if left > (1 if first._gun_targets else 0):
+                order = self._best_order(game, state, rng)
+                if order is not None:
+                    return order
+        for unit in first._movers(state):
+            first._considered.add(unit.id)
+            move = self._planned.get(unit.id) if self._moves_key == self._key(state) else None
+            if move is None or not game.is_legal(state, move):
+                move = first._plan_move(game, state, unit)
+            if move is not None:
+                return move
+        return EndPhase()
+
+    @staticmethod
+    def _key(state: GameState) -> tuple[int, str, str, int]:
+        """The phase, and how many pieces have moved in it: orders change no position."""
+        return (state.turn, state.active, state.phase, len(state.marked("moved")))
+
+    def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
+        side = state.active
+        given = state.marked("ordered_move")
+        key_now = self._key(state)
+        if key_now != self._moves_key:
+            self._moves_key, self._planned = key_now, {}
+        scores: dict[str, float] = {}
+        probes: dict[str, GameState] = {}
+        for unit in state.iter_units(side):
+            if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
+                continue
+            key = f"{side}:{unit.command}"
+            if key in given or has_enemy_troops_within(state, unit, ENGAGE):
+                continue
+            if unit.id not in self._planned:
+                probe = probes.get(unit.command)
+                if probe is None:
+                    probe = probes[unit.command] = state.evolve(
+                        marks={**state.marks, "ordered_move": (*given, key)})
+                self._planned[unit.id] = self.first._plan_move(game, probe, probe.units[unit.id])
+            if self._planned[unit.id] is None:
+                continue
+            weight = ORDER_WEIGHT.get(unit.kind, 1.0)
+            if unit.command == "reserve" and state.turn < 3:
+                weight *= 0.3
+            scores[unit.command] = scores.get(unit.command, 0.0) + weight
+        if not scores:
+            return None
+        best = max(sorted(scores), key=lambda k: (scores[k], rng.random()))
+        order = GiveOrder(target=best, purpose="move")
+        return order if game.is_legal(state, order) else None

@@ -1,0 +1,118 @@
+"""The larger-battles doctrine, second edition: orders only to commands that move, a
+gun's order kept only for a shot the rules accept, and a commander's encouragement only
+where the points at stake outweigh his misfortune; the first edition kept as the baseline."""
+
+from __future__ import annotations
+
+import pytest
+
+from tertia.ai.players import make_player
+from tertia.battle import Step, fight_battle
+from tertia.core.actions import Move
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rules.fighting import Attack
+from tertia.rulesets import get_ruleset
+from tertia.rulesets.larger_battles.actions import DeclareAttacks, GiveOrder
+from tertia.rulesets.larger_battles.ai.doctrine import LargerBattlesDoctrine
+from tertia.rulesets.larger_battles.ai.doctrine2 import MISFORTUNE, LargerBattlesDoctrine2
+from tertia.scenarios import load_builtin
+
+
+def _game(scenario: str) -> Game:
+    return Game(get_ruleset("larger-battles"), load_builtin(scenario))
+
+
+def _idle_orders(steps: list[Step], side: str) -> tuple[int, int]:
+    """Move orders ``side`` gave, and those no unit of the command ordered moved on."""
+    given = idle = 0
+    for i, st in enumerate(steps):
+        order = st.action
+        if st.side != side or not isinstance(order, GiveOrder) or order.purpose != "move":
+            continue
+        given += 1
+        following = []
+        for later in steps[i + 1:]:
+            if later.side != side or type(later.action).__name__ == "EndPhase":
+                break
+            following.append(later.action)
+        idle += not any(isinstance(a, Move) and st.state.units[a.unit].command == order.target
+                        for a in following)
+    return given, idle
+
+
+@pytest.mark.parametrize("scenario", ["skirmish", "edgehill"])
+def test_the_second_edition_gives_no_order_that_moves_nothing_where_the_first_does(scenario: str) -> None:
+    game = _game(scenario)
+    sides = game.scenario.side_ids
+    totals = {}
+    for name in ("doctrine", "baseline"):
+        given = idle = 0
+        for seed in (1, 2, 3):
+            players = {s: make_player(name if s == sides[0] else "random") for s in sides}
+            g, i = _idle_orders(fight_battle(game, players, seed).steps, sides[0])
+            given, idle = given + g, idle + i
+        totals[name] = (given, idle)
+    assert totals["doctrine"][0] > 0 and totals["doctrine"][1] == 0
+    assert totals["baseline"][1] > 0  # the first edition's idle orders, kept as they were
+
+
+def _first_attack_with_a_commander(game: Game) -> tuple[GameState, Attack]:
+    sides = game.scenario.side_ids
+    for seed in range(1, 20):
+        record = fight_battle(game, {s: make_player("baseline") for s in sides}, seed)
+        for st in record.steps:
+            if isinstance(st.action, DeclareAttacks):
+                before = record.steps[record.steps.index(st) - 1].state
+                for a in st.action.attacks:
+                    if a.commander is not None:
+                        return before, a
+    raise AssertionError("no attack led by a commander in 19 battles")
+
+
+def test_a_commander_encourages_only_where_the_points_at_stake_outweigh_his_misfortune() -> None:
+    """The weighing: the +1's expected points (a rout won or spared, a point each and a
+    point for the unit's later part) against a misfortune's expected cost (1/6 of the 2
+    points a commander is worth, and a point of service). Fresh units (every hit still to
+    take) are not worth it; the same attack with both units a hit from routing is."""
+    game = _game("edgehill")
+    state, attack = _first_attack_with_a_commander(game)
+    second = LargerBattlesDoctrine2()
+    assert attack.commander is not None
+    fresh = state
+    for uid in (attack.attacker, attack.target):
+        fresh = fresh.with_unit(fresh.units[uid].evolve(hits=0))
+    assert not second._worth(game, fresh, attack, attack.commander, defending=False)
+    last = fresh
+    for uid in (attack.attacker, attack.target):
+        unit = last.units[uid]
+        limit = second._hits_left(game, last, unit)
+        last = last.with_unit(unit.evolve(hits=int(limit) - 1))
+    assert second._hits_left(game, last, last.units[attack.target]) == 1.0
+    assert second._worth(game, last, attack, attack.commander, defending=False)
+    assert pytest.approx(0.5) == MISFORTUNE * (2.0 + 1.0)
+
+
+def test_the_second_edition_loses_fewer_commanders_than_the_first() -> None:
+    game = _game("edgehill")
+    sides = game.scenario.side_ids
+
+    def lost(name: str) -> int:
+        total = 0
+        for seed in range(1, 9):
+            for mine in sides:
+                players = {s: make_player(name if s == mine else "random") for s in sides}
+                record = fight_battle(game, players, seed)
+                total += sum(1 for u in record.final_state.iter_units(mine, include_removed=True)
+                             if u.is_commander and not u.in_play)
+        return total
+
+    assert lost("doctrine") < lost("baseline")
+
+
+def test_the_first_edition_is_the_baseline_and_the_second_the_doctrine() -> None:
+    from tertia.ai.lookup import baseline_for, doctrine_for
+
+    ruleset = get_ruleset("larger-battles")
+    assert doctrine_for(ruleset) is LargerBattlesDoctrine2
+    assert baseline_for(ruleset) is LargerBattlesDoctrine
