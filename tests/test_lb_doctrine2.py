@@ -1,6 +1,7 @@
-"""The larger-battles doctrine, second edition: orders only to commands that move, a
-gun's order kept only for a shot the rules accept, and a commander's encouragement only
-where the points at stake outweigh his misfortune; the first edition kept as the baseline."""
+"""The larger-battles doctrine, second edition (the ``doctrine-2`` player): orders only to
+commands that move, a gun's order kept only for a shot the rules accept, and a
+commander's encouragement only where the points at stake outweigh his misfortune; the
+first edition is still the doctrine and the baseline."""
 
 from __future__ import annotations
 
@@ -46,14 +47,14 @@ def test_the_second_edition_gives_no_order_that_moves_nothing_where_the_first_do
     game = _game(scenario)
     sides = game.scenario.side_ids
     totals = {}
-    for name in ("doctrine", "baseline"):
+    for name in ("doctrine-2", "baseline"):
         given = idle = 0
         for seed in (1, 2, 3):
             players = {s: make_player(name if s == sides[0] else "random") for s in sides}
             g, i = _idle_orders(fight_battle(game, players, seed).steps, sides[0])
             given, idle = given + g, idle + i
         totals[name] = (given, idle)
-    assert totals["doctrine"][0] > 0 and totals["doctrine"][1] == 0
+    assert totals["doctrine-2"][0] > 0 and totals["doctrine-2"][1] == 0
     assert totals["baseline"][1] > 0  # the first edition's idle orders, kept as they were
 
 
@@ -107,12 +108,14 @@ def test_the_second_edition_loses_fewer_commanders_than_the_first() -> None:
                              if u.is_commander and not u.in_play)
         return total
 
-    assert lost("doctrine") < lost("baseline")
+    assert lost("doctrine-2") < lost("baseline")
 
 
-def test_the_first_edition_is_the_baseline_and_the_second_the_doctrine() -> None:
-    from tertia.ai.lookup import baseline_for, doctrine_for
+def test_the_first_edition_is_still_the_doctrine_and_the_second_is_played_by_name() -> None:
+    from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 
     ruleset = get_ruleset("larger-battles")
-    assert doctrine_for(ruleset) is LargerBattlesDoctrine2
-    assert baseline_for(ruleset) is LargerBattlesDoctrine
+    assert doctrine_for(ruleset) is LargerBattlesDoctrine is baseline_for(ruleset)
+    assert second_edition_for(ruleset) is LargerBattlesDoctrine2
+    other = get_ruleset("d3-cards")  # no second edition: doctrine-2 plays its doctrine
+    assert second_edition_for(other) is doctrine_for(other)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from tertia.ai.lookup import baseline_for, doctrine_for
+from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.ai.player import Player
 from tertia.core.actions import Action
 from tertia.core.game import Game
@@ -44,3 +44,13 @@ class BaselinePlayer(DoctrinePlayer):
 
     def _factory(self, ruleset: RuleSet) -> Callable[[], Player]:
         return baseline_for(ruleset)
+
+
+class SecondEditionPlayer(DoctrinePlayer):
+    """The doctrine's second edition where a rule set has one not yet made its doctrine
+    (``AiSpec.second_edition``), else the doctrine: the ``doctrine-2`` player."""
+
+    name = "doctrine-2"
+
+    def _factory(self, ruleset: RuleSet) -> Callable[[], Player]:
+        return second_edition_for(ruleset)

@@ -64,3 +64,11 @@ def baseline_for(ruleset: RuleSet) -> Callable[[], Player]:
     if ruleset.AI is not None and ruleset.AI.baseline is not None:
         return cast(Callable[[], Player], resolve(ruleset.AI.baseline))
     return doctrine_for(ruleset)
+
+
+def second_edition_for(ruleset: RuleSet) -> Callable[[], Player]:
+    """The factory of ``ruleset``'s doctrine in its second edition, while that is not yet
+    the doctrine (``AiSpec.second_edition``): the doctrine itself where it has none."""
+    if ruleset.AI is not None and ruleset.AI.second_edition is not None:
+        return cast(Callable[[], Player], resolve(ruleset.AI.second_edition))
+    return doctrine_for(ruleset)

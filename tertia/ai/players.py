@@ -3,7 +3,8 @@
 Each is made afresh for every game (a doctrine keeps memory within a game), so a name is
 all a worker process needs. The shipped players are ``doctrine`` (the default wherever
 none is named), ``baseline`` (the doctrine's first edition, kept by name so that a later
-edition can be measured against it; ``doctrine-1`` names it too) and ``random``. Any other
+edition can be measured against it; ``doctrine-1`` names it too), ``random``, and
+``doctrine-2`` (a second edition in the making, where a rule set has one). Any other
 registers itself with :func:`register_player` when its module is imported; an installed
 package names such a module as an entry point in the ``tertia.players`` group, and every
 front end then offers it. A second player under a taken name is refused, naming both.
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
-from tertia.ai.doctrine import BaselinePlayer, DoctrinePlayer
+from tertia.ai.doctrine import BaselinePlayer, DoctrinePlayer, SecondEditionPlayer
 from tertia.ai.player import Player
 from tertia.ai.random_player import RandomPlayer
 
@@ -44,6 +45,8 @@ _SHIPPED = (
     PlayerEntry("baseline", "the doctrine's first edition, kept to measure later ones against",
                 BaselinePlayer),
     PlayerEntry("random", "picks at random among legal actions", RandomPlayer),
+    PlayerEntry("doctrine-2", "the doctrine's second edition, where a rule set has one not yet its "
+                "doctrine (larger-battles), else the doctrine", SecondEditionPlayer),
 )
 ALIASES: Mapping[str, str] = {"doctrine-1": "baseline"}
 """Other names a player answers to."""

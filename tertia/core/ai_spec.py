@@ -22,14 +22,18 @@ class AiSpec:
     rule set has none (asking for it then is refused in one line). ``baseline``: the
     doctrine's first edition, kept by name once a later edition is the ``doctrine``, so
     that the later can be measured against it (``tertia ladder``); None while the
-    doctrine is still in its first edition, which is then the baseline."""
+    doctrine is still in its first edition, which is then the baseline.
+    ``second_edition``: a later edition not yet the doctrine (it must first beat the
+    baseline), played by name as the ``doctrine-2`` player."""
 
     proposer: str
     doctrine: str | None = None
     baseline: str | None = None
+    second_edition: str | None = None
 
     def __post_init__(self) -> None:
-        references = (("proposer", self.proposer), ("doctrine", self.doctrine), ("baseline", self.baseline))
+        references = (("proposer", self.proposer), ("doctrine", self.doctrine), ("baseline", self.baseline),
+                      ("second edition", self.second_edition))
         for what, ref in references:
             if ref is not None and not REFERENCE.fullmatch(ref):
                 raise ValueError(f"AI {what} {ref!r} is not a 'module:attribute' reference")

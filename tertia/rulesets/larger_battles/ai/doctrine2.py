@@ -1,6 +1,7 @@
-"""The doctrine for ``larger-battles``, second edition: the first edition's general
-(:mod:`~tertia.rulesets.larger_battles.ai.doctrine`, kept as the ``baseline`` player),
-who now weighs what he risks against what he gains:
+"""The doctrine for ``larger-battles``, second edition (the ``doctrine-2`` player, until it
+beats the first edition and becomes the doctrine): the first edition's general
+(:mod:`~tertia.rulesets.larger_battles.ai.doctrine`), who now weighs what he risks
+against what he gains:
 
 - **Encouragement** (Commanders: +1 to the unit's combat roll; Commander Misfortune: a 1
   on a D6 after the combat and the commander is lost, 2 victory points, 4 for the
@@ -10,10 +11,13 @@ who now weighs what he risks against what he gains:
   battle, and the army's half-strength bonus of 6 where that rout would decide it)
   outweigh the points a misfortune is expected to cost, with a point more for the
   service he would still give. The commander-general never does.
-- **Orders only where they move something.** An order goes to the command with the most
-  weight of units that would actually move on it (the first edition's move for each, as
-  the rules would judge it once the order is given), none where nothing would; and one is
-  kept back for the guns only when a gun has a target the rules accept.
+- **Orders only where they move something.** An order goes to the command the first
+  edition would choose (the most weight of units free of the enemy) among those where a
+  unit would actually move on it (the first edition's move, as the rules would judge it
+  once the order is given), none where nothing would; and one is
+  kept back for the guns only when a gun has a target the rules accept. A unit then makes
+  the move so planned while the rules still accept it (another moving first may have
+  barred it: it is planned again).
 
 Everything else is the first edition's: goals, attack plans, bombardment, where the
 commanders ride. Every action is still judged by the rules before it is chosen.
@@ -31,8 +35,15 @@ from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
 from tertia.rules.measuring import has_enemy_troops_within
 from tertia.rules.modifiers import total
-from tertia.rulesets.larger_battles.actions import DeclareAttacks, Encourage, GiveOrder
-from tertia.rulesets.larger_battles.ai.doctrine import ENGAGE, ORDER_WEIGHT, LargerBattlesDoctrine, win_lose
+from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
+from tertia.rulesets.larger_battles.ai.doctrine import (
+    ENGAGE,
+    ORDER_WEIGHT,
+    LargerBattlesDoctrine,
+    _ahead,
+    _in_reach,
+    win_lose,
+)
 from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
 from tertia.rulesets.larger_battles.orders import orders_left
 from tertia.rulesets.larger_battles.routing import hit_limit
@@ -61,13 +72,13 @@ class LargerBattlesDoctrine2:
     """Plays any side of ``larger-battles``: the first edition, weighing risks (see the
     module's note)."""
 
-    name = "doctrine"
+    name = "doctrine-2"
 
     def __init__(self) -> None:
         self.first = LargerBattlesDoctrine()
-        self._moves_key: tuple[int, str, str, int] | None = None
+        self._moves_key: tuple[int, str, str] | None = None
         self._planned: dict[str, Move | None] = {}
-        """Each unit's move as planned for an order, while no piece has moved since."""
+        """Each unit's move as planned when the phase's orders were weighed."""
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if state.pending is not None:
@@ -144,7 +155,7 @@ class LargerBattlesDoctrine2:
         left = orders_left(state)
         if left > 0:
             if first._gun_targets is None:
-                first._gun_targets = bool(first._guns_with_targets(game, state))
+                first._gun_targets = self._a_gun_may_fire(game, state)
             if left > (1 if first._gun_targets else 0):
                 order = self._best_order(game, state, rng)
                 if order is not None:
@@ -159,38 +170,58 @@ class LargerBattlesDoctrine2:
         return EndPhase()
 
     @staticmethod
-    def _key(state: GameState) -> tuple[int, str, str, int]:
-        """The phase, and how many pieces have moved in it: orders change no position."""
-        return (state.turn, state.active, state.phase, len(state.marked("moved")))
+    def _a_gun_may_fire(game: Game, state: GameState) -> bool:
+        """Has any gun of the side a shot the rules would accept, were the bombardment now?"""
+        side = state.active
+        probe = state.evolve(phase="bombardment", marks={
+            **state.marks, "ordered_bombard": (*state.marked("ordered_bombard"), f"{side}:artillery")})
+        enemies = list(state.iter_troops(state.opponent(side)))
+        return any(game.is_legal(probe, Bombard(gun=gun.id, target=e.id))
+                   for gun in state.iter_troops(side)
+                   if gun.kind is UnitKind.ARTILLERY and not state.is_marked("bombarded", gun.id)
+                   for e in enemies if _in_reach(gun, e) and _ahead(gun, e))
+
+    @staticmethod
+    def _key(state: GameState) -> tuple[int, str, str]:
+        """The phase: a move planned in it, when an order was weighed, stands while the
+        rules still accept it."""
+        return (state.turn, state.active, state.phase)
 
     def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
+        """The first edition's choice of command (the weight of its units free of the
+        enemy), among the commands where at least one unit would move on the order."""
         side = state.active
         given = state.marked("ordered_move")
         key_now = self._key(state)
         if key_now != self._moves_key:
             self._moves_key, self._planned = key_now, {}
         scores: dict[str, float] = {}
-        probes: dict[str, GameState] = {}
+        free: dict[str, list[Unit]] = {}
         for unit in state.iter_units(side):
             if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
                 continue
-            key = f"{side}:{unit.command}"
-            if key in given or has_enemy_troops_within(state, unit, ENGAGE):
-                continue
-            if unit.id not in self._planned:
-                probe = probes.get(unit.command)
-                if probe is None:
-                    probe = probes[unit.command] = state.evolve(
-                        marks={**state.marks, "ordered_move": (*given, key)})
-                self._planned[unit.id] = self.first._plan_move(game, probe, probe.units[unit.id])
-            if self._planned[unit.id] is None:
+            if f"{side}:{unit.command}" in given or has_enemy_troops_within(state, unit, ENGAGE):
                 continue
             weight = ORDER_WEIGHT.get(unit.kind, 1.0)
             if unit.command == "reserve" and state.turn < 3:
                 weight *= 0.3
             scores[unit.command] = scores.get(unit.command, 0.0) + weight
-        if not scores:
-            return None
-        best = max(sorted(scores), key=lambda k: (scores[k], rng.random()))
-        order = GiveOrder(target=best, purpose="move")
-        return order if game.is_legal(state, order) else None
+            free.setdefault(unit.command, []).append(unit)
+        ranked = {k: (scores[k], rng.random()) for k in sorted(scores)}
+        for command in sorted(ranked, key=lambda k: ranked[k], reverse=True):
+            if self._would_move(game, state, command, free[command]):
+                order = GiveOrder(target=command, purpose="move")
+                return order if game.is_legal(state, order) else None
+        return None
+
+    def _would_move(self, game: Game, state: GameState, command: str, units: list[Unit]) -> bool:
+        """Would any of ``units`` move once ``command`` is ordered? Each unit's move is
+        planned as the rules would judge it then, and kept for when it moves."""
+        key = f"{state.active}:{command}"
+        probe = state.evolve(marks={**state.marks, "ordered_move": (*state.marked("ordered_move"), key)})
+        for unit in units:
+            if unit.id not in self._planned:
+                self._planned[unit.id] = self.first._plan_move(game, probe, probe.units[unit.id])
+            if self._planned[unit.id] is not None:
+                return True
+        return False
