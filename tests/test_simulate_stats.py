@@ -75,10 +75,11 @@ def _row(index: int, winner: str | None, turns: int = 8, first: str = "a", error
          seed: int | None = None) -> dict[str, Any]:
     row: dict[str, Any] = {"index": index, "seed": 1000 + index if seed is None else seed, "winner": winner,
                            "turns": turns, "first_side": first, "error": error,
-                           "score_a": 3, "score_b": 1, "lost_a_foot": 1, "lost_b_foot": 2}
+                           "score_a": 3, "score_b": 1, "lost_a_foot": 1, "lost_b_foot": 2,
+                           "units_lost_a": 1, "units_lost_b": 2}
     if error is not None:
         row.update(winner=None, turns=None, first_side=None, score_a=None, score_b=None,
-                   lost_a_foot=None, lost_b_foot=None)
+                   lost_a_foot=None, lost_b_foot=None, units_lost_a=None, units_lost_b=None)
     return row
 
 
@@ -113,11 +114,15 @@ def test_summary_of_only_failures_has_no_rates() -> None:
 def test_sweep_pairs_by_seed_and_skips_failed_pairs() -> None:
     base = [_row(0, "a", turns=8), _row(1, "b", turns=8), _row(2, "a", turns=6)]
     treated = [_row(0, "a", turns=9), _row(1, "a", turns=9), _row(2, "a", error="boom")]
+    treated[0].update(score_a=5, units_lost_b=4)  # seed 0: margin 2 -> 4, b loses 2 more
     assert [(b["index"], t["index"]) for b, t in paired_rows(base, treated)] == [(0, 0), (1, 1)]
     effect = compare(base, treated, ("a", "b"))
     assert effect["paired_games"] == 2
     assert effect["win_rate_difference"]["a"]["estimate"] == 0.5
     assert effect["turns_difference"] == {"estimate": 1.0, "low": 1.0, "high": 1.0}
+    assert effect["vp_margin_difference"]["estimate"] == 1.0  # (2 + 0) / 2 seeds
+    assert effect["units_lost_difference"]["b"]["estimate"] == 1.0
+    assert effect["units_lost_difference"]["a"] == {"estimate": 0.0, "low": 0.0, "high": 0.0}
 
 
 def test_plots_count_in_whole_numbers_and_keep_long_side_names_apart() -> None:

@@ -255,13 +255,20 @@ def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, 
     for side in spec.sides:
         effect.add_column(f"Δ {names.get(side, side)} won", justify="right")
     effect.add_column("Δ mean turns", justify="right")
+    effect.add_column("Δ VP margin", justify="right")
+    for side in spec.sides:
+        effect.add_column(f"Δ {names.get(side, side)} lost", justify="right")
     for value, change in zip(values[1:], effects[1:], strict=True):
         if change is None:
             continue
         effect.add_row(value, str(change["paired_games"]),
                        *(fmt(change["win_rate_difference"][s]) for s in spec.sides),
-                       fmt(change["turns_difference"]))
+                       fmt(change["turns_difference"]), fmt(change["vp_margin_difference"]),
+                       *(fmt(change["units_lost_difference"][s]) for s in spec.sides))
     print_table(effect)
+    first, second = (names.get(side, side) for side in spec.sides)
+    out.print(f"VP margin: {first}'s victory points less {second}'s; "
+              "lost: troop units out of play at the end.")
     out.print("Intervals are 95%: Wilson for rates, normal on the per-seed differences for Δ.")
     for value, summary in zip(values, summaries, strict=True):
         if summary["failed"]:
