@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from tertia.ai.player import Player
+from tertia.ai.player import NoLegalAction, Player
 from tertia.core.actions import Action
 from tertia.core.dice import Roll, SeededDice, derive_seed
 from tertia.core.events import Event
@@ -125,7 +125,10 @@ def _fight(
         if len(record.steps) >= max_actions:
             raise BattleAborted(f"the battle did not end within {max_actions} actions")
         side = state.to_act
-        action = players[side].choose(game, state, rngs[side])
+        try:
+            action = players[side].choose(game, state, rngs[side])
+        except NoLegalAction as exc:
+            raise BattleAborted(f"{players[side].name} ({side}) found no action to take: {exc}") from exc
         try:
             state, events = game.apply(state, action, dice)
         except IllegalAction as exc:

@@ -164,3 +164,37 @@ def test_the_baseline_is_the_doctrine_until_a_rule_set_names_its_first_edition(
     assert baseline_for(ruleset) is not doctrine_for(ruleset)
     with pytest.raises(ValueError, match="AI baseline 'first edition' is not a 'module:attribute' reference"):
         AiSpec(spec.proposer, spec.doctrine, baseline="first edition")
+
+
+class _Stuck:
+    """A player that finds nothing to do."""
+
+    name = "stuck"
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        from tertia.ai.player import NoLegalAction
+
+        raise NoLegalAction(f"nothing to do at step {state.step}")
+
+
+def test_a_player_with_no_action_stops_the_battle_in_one_line() -> None:
+    register_player("stuck", "finds nothing to do", _Stuck)
+    try:
+        found = runner.invoke(app, ["battle", "--scenario", "skirmish", "--player", "royalist=stuck"])
+    finally:
+        del registry._REGISTRY["stuck"]
+    assert found.exit_code == 2 and found.output.count("\n") == 1, found.output
+    assert "stuck (royalist) found no action to take: nothing to do at step" in found.output
+
+
+def test_the_random_player_deploys_in_secret_without_breaking_a_tertia() -> None:
+    """Charge yr Pikes! with secret deployment: the random player's shifts never take a
+    unit more than 6" from the rest of its tertia, so being done stays legal (a seed on
+    which it once could never finish deploying)."""
+    game = Game(get_ruleset("charge-yr-pikes"), resolve_scenario("edgehill", rules_id="charge-yr-pikes"))
+    players = {"parliament": make_player("random"), "royalist": make_player("doctrine")}
+    try:
+        record = fight_battle(game, players, 6376112863938378611, max_actions=400)
+        assert record.final_state.is_over
+    except BattleAborted as exc:
+        assert str(exc) == "the battle did not end within 400 actions"

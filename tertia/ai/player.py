@@ -17,3 +17,8 @@ class Player(Protocol):
     name: str
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action: ...
+
+
+class NoLegalAction(RuntimeError):
+    """A player found no action the rules allow in a position: the battle cannot go on
+    with it (``fight_battle`` stops it in one line, naming the player and side)."""

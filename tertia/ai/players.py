@@ -46,7 +46,7 @@ _SHIPPED = (
                 BaselinePlayer),
     PlayerEntry("random", "picks at random among legal actions", RandomPlayer),
     PlayerEntry("doctrine-2", "the doctrine's second edition, where a rule set has one not yet its "
-                "doctrine (larger-battles), else the doctrine", SecondEditionPlayer),
+                "doctrine (larger-battles, Charge yr Pikes!), else the doctrine", SecondEditionPlayer),
 )
 ALIASES: Mapping[str, str] = {"doctrine-1": "baseline"}
 """Other names a player answers to."""

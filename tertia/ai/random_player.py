@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 
 from tertia.ai.lookup import proposer_for
+from tertia.ai.player import NoLegalAction
 from tertia.core.actions import Action, EndPhase
 from tertia.core.game import Game
 from tertia.core.state import GameState
 
-
-class NoLegalAction(RuntimeError):
-    """Neither the rule set's candidates nor ending the phase is legal in a position."""
+__all__ = ["NoLegalAction", "RandomPlayer"]
 
 
 class RandomPlayer:

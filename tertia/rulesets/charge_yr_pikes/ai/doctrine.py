@@ -83,6 +83,7 @@ from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.command import (
     COMMAND_RADIUS,
     command_distance,
@@ -139,10 +140,13 @@ EDGE_SENSE = {"south": -1.0, "north": 1.0}
 class CypDoctrine:
     name = "doctrine"
 
-    def __init__(self) -> None:
+    def __init__(self, *, squares_against_reach: bool = False) -> None:
         self._card_key: tuple[int, int, str | None] | None = None
         self._done: set[str] = set()
         self._unfit = UnfitToFire()
+        self.squares_against_reach = squares_against_reach
+        """Form square only against horse whose charge could reach the foot as things
+        stand (its way clear, the charge within its reach): the second edition's reading."""
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         pending = state.pending  # public: the decision awaited is the same in every view
@@ -207,7 +211,7 @@ class CypDoctrine:
         chargers = chargers_of(state, unit.id)
         if chargers:
             return _react(game, state, unit, chargers, tables)
-        square = _square_call(game, state, unit, tables)
+        square = _square_call(game, state, unit, tables, self.squares_against_reach)
         if square is not None:
             return square
         if own.formation == SQUARE:
@@ -393,18 +397,28 @@ def _officer_of(state: GameState, unit: Unit) -> Unit | None:
 # --- squares, mounts, charges ---------------------------------------------------------------
 
 
-def _square_call(game: Game, state: GameState, unit: Unit, tables: Tables) -> Reform | None:
+def _square_call(game: Game, state: GameState, unit: Unit, tables: Tables, against_reach: bool = False
+                 ) -> Reform | None:
     """Foot in the open form square with enemy horse within its charge reach, and line
-    again when none is."""
+    again when none is. ``against_reach``: only horse whose charge could reach it as things
+    stand count (a clear way, the swing and run within the charge move)."""
     own = unit_data(unit)
     if line_of(tables, own).square is None or _in_cover(game, unit):
         return None
-    threat = any(_within(unit, e, reach) for e, reach in _enemy_horse(state, unit.side, tables))
+    threat = any(_within(unit, e, reach) and (not against_reach or _could_charge(game, state, e, unit, reach))
+                 for e, reach in _enemy_horse(state, unit.side, tables))
     if threat and own.formation != SQUARE:
         return Reform(unit=unit.id, formation=SQUARE)
     if not threat and own.formation == SQUARE:
         return Reform(unit=unit.id, formation=LINE)
     return None
+
+
+def _could_charge(game: Game, state: GameState, horse: Unit, target: Unit, reach: float) -> bool:
+    """Could ``horse`` charge ``target`` as things stand: nothing in its way, the charge
+    ending on the table, its swing and run within ``reach`` (12 A; Movement 5 B)?"""
+    path = charge_path(game.table, state, horse, target)
+    return path.blocked_by is None and not path.off_table and path.length <= reach
 
 
 def _enemy_horse(state: GameState, side: str, tables: Tables) -> list[tuple[Unit, float]]:

@@ -33,6 +33,7 @@ from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY, Deploy, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.data import FORMATIONS
+from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
 from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES, chargers_of
@@ -84,10 +85,20 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
 
 
 def _deploys(state: GameState, side: str, rng: random.Random) -> list[Action]:
-    """A few pieces of the side shifted a little from where they stand."""
+    """A few pieces of the side shifted a little from where they stand, each shift kept
+    only where the piece's tertia stays together: one taken more than 6" from the rest
+    could make being done illegal for good (Tertias and officers 4 A)."""
     pieces = [u for u in state.iter_units(side) if unit_data(u).attached_to not in state.units]
-    return [Deploy(unit=u.id, x=u.x + rng.uniform(-2.0, 2.0), y=u.y + rng.uniform(-2.0, 2.0))
-            for u in rng.sample(pieces, min(2, len(pieces)))]
+    groups = tertia_groups(state, side)
+    out: list[Action] = []
+    for u in rng.sample(pieces, min(2, len(pieces))):
+        x, y = u.x + rng.uniform(-2.0, 2.0), u.y + rng.uniform(-2.0, 2.0)
+        group = groups.get(u.command, [])
+        if any(v.id == u.id for v in group) and not together(
+                [u.evolve(x=x, y=y) if v.id == u.id else v for v in group]):
+            continue
+        out.append(Deploy(unit=u.id, x=x, y=y))
+    return out
 
 
 def _moves(unit: Unit, reach: float, rng: random.Random) -> list[Action]:
