@@ -74,3 +74,24 @@ def test_a_bad_opponent_is_refused_in_one_line(client: TestClient, body: dict[st
     assert response.status_code == 422, response.text
     refusal = response.json()
     assert refusal["code"] == code and words in refusal["message"] and "\n" not in refusal["message"]
+
+
+def test_a_game_whose_opponent_is_no_longer_known_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A game against a player a package registered, resumed on a server without it: a
+    clear refusal naming the player, never a game that hangs waiting for the AI."""
+    from tertia.ai import players as registry
+    from tertia.ai.players import register_player
+    from tertia.ai.random_player import RandomPlayer
+
+    register_player("visitor", "a player from a package", RandomPlayer)
+    try:
+        with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as first:
+            created = create(first, mode="ai", side="royalist", opponent="visitor")
+    finally:
+        del registry._REGISTRY["visitor"]
+    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as again:
+        response = again.get(f"/api/games/{created['id']}", headers=bearer(created["tokens"]["royalist"]))
+    assert response.status_code == 409, response.text
+    refusal = response.json()
+    assert refusal["code"] == "UNKNOWN_PLAYER" and "'visitor'" in refusal["message"]
+    assert "\n" not in refusal["message"]

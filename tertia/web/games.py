@@ -182,6 +182,15 @@ class GameService:
             raise not_found(f"game {game_id!r}")
         row, actions = loaded
         game = build_game(row.scenario, row.rules, row.options)
+        for name in row.players.values():
+            try:
+                player_entry(name)
+            except UnknownPlayer:
+                raise ServiceError(
+                    409, "UNKNOWN_PLAYER",
+                    f"game {game_id!r} is played by {name!r}, a player this server does not have "
+                    "(a package that registered it may have been removed), so it cannot be resumed",
+                ) from None
         if row.rules_version != game.ruleset.version:
             raise ServiceError(
                 409, "OLD_RULES_VERSION",
