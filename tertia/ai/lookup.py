@@ -61,14 +61,16 @@ def doctrine_for(ruleset: RuleSet) -> Callable[[], Player]:
 def baseline_for(ruleset: RuleSet) -> Callable[[], Player]:
     """The factory of ``ruleset``'s doctrine in its first edition (``AiSpec.baseline``):
     the doctrine itself while it has no later edition."""
-    if ruleset.AI is not None and ruleset.AI.baseline is not None:
-        return cast(Callable[[], Player], resolve(ruleset.AI.baseline))
-    return doctrine_for(ruleset)
+    return _edition_or_doctrine(ruleset, None if ruleset.AI is None else ruleset.AI.baseline)
 
 
 def second_edition_for(ruleset: RuleSet) -> Callable[[], Player]:
     """The factory of ``ruleset``'s doctrine in its second edition, while that is not yet
     the doctrine (``AiSpec.second_edition``): the doctrine itself where it has none."""
-    if ruleset.AI is not None and ruleset.AI.second_edition is not None:
-        return cast(Callable[[], Player], resolve(ruleset.AI.second_edition))
-    return doctrine_for(ruleset)
+    return _edition_or_doctrine(ruleset, None if ruleset.AI is None else ruleset.AI.second_edition)
+
+
+def _edition_or_doctrine(ruleset: RuleSet, reference: str | None) -> Callable[[], Player]:
+    if reference is None:
+        return doctrine_for(ruleset)
+    return cast(Callable[[], Player], resolve(reference))

@@ -40,6 +40,7 @@ from tertia.cli.studies import (
     run_info,
     run_with_progress,
     study_spec,
+    write_study_rows,
 )
 
 DEFAULT_PLAYERS = ("doctrine", "random")
@@ -73,20 +74,13 @@ def _battles(scenarios: list[str] | None, rules: list[str] | None, options: dict
 
 def _write(path: Path, specs: Sequence[GameSpec], study: Study, players: list[str],
            table: dict[str, Any]) -> None:
-    from tertia import __version__
-    from tertia.analysis.sim.storage import write_rows
-
     every: list[str] = []
     for spec in specs:
         every += [c for c in columns(spec) if c not in every]
     rows: list[Row] = [r for spec_rows in study.rows for r in spec_rows]
     metadata = {"ladder": players, "battles": sorted({f"{s.scenario_name}:{s.rules}" for s in specs}),
-                "master_seed": study.master_seed, "requested": study.requested, "stopped": study.stopped,
-                "engine_version": __version__, "ratings": table["ratings"]}
-    try:
-        write_rows(path, rows, every, metadata)
-    except OSError as exc:
-        fail(f"--out {path}: cannot write: {exc.strerror or exc}")
+                "ratings": table["ratings"]}
+    write_study_rows(path, rows, every, study, metadata)
 
 
 @app.command()
@@ -122,8 +116,9 @@ def ladder(
     check_study_outputs(out_file, plots, battles[0].scenario_name)
     study = run_with_progress(specs, games, seed, workers, chosen_backend, address)
     table = standings(named, games_of(specs, study.rows))
-    failed = sum(summarize(rows, spec.sides, spec.fielded, requested=games)["failed"]
-                 for spec, rows in zip(specs, study.rows, strict=True))
+    summaries = [summarize(rows, spec.sides, spec.fielded, requested=games)
+                 for spec, rows in zip(specs, study.rows, strict=True)]
+    failed = sum(summary["failed"] for summary in summaries)
     if out_file is not None:
         _write(out_file, specs, study, named, table)
     plot: Path | None = None
@@ -141,8 +136,8 @@ def ladder(
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         _print_ladder(table, title, named)
-        for spec, rows in zip(specs, study.rows, strict=True):
-            print_failures(summarize(rows, spec.sides, spec.fielded, requested=games))
+        for summary in summaries:
+            print_failures(summary)
         print_timing(study)
         if out_file is not None:
             out.print(f"Rows written to {out_file}")

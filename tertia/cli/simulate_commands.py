@@ -44,6 +44,7 @@ from tertia.cli.studies import (
     run_with_progress,
     study_spec,
     title_of,
+    write_study_rows,
 )
 
 __all__ = ["FAILED_GAMES_EXIT", "simulate", "sweep"]
@@ -55,20 +56,11 @@ def _names(spec: GameSpec) -> dict[str, str]:
 
 def _write_parquet(path: Path, rows: Sequence[Row], spec: GameSpec, study: Study,
                    extra: dict[str, Any] | None = None) -> None:
-    from tertia import __version__
-    from tertia.analysis.sim.storage import write_rows
-
     metadata = {
         "scenario": spec.scenario_name, "scenario_title": spec.scenario.name, "ruleset": spec.rules,
-        "sides": list(spec.sides), "fielded": spec.fielded, "master_seed": study.master_seed,
-        "requested": study.requested, "stopped": study.stopped, "engine_version": __version__,
-        "players": players_of(spec),
-        **(extra or {}),
+        "sides": list(spec.sides), "fielded": spec.fielded, "players": players_of(spec), **(extra or {}),
     }
-    try:
-        write_rows(path, rows, columns(spec), metadata)
-    except OSError as exc:
-        fail(f"--out {path}: cannot write: {exc.strerror or exc}")
+    write_study_rows(path, rows, columns(spec), study, metadata)
 
 
 def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str], study: Study) -> None:

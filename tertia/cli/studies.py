@@ -23,7 +23,7 @@ from rich.progress import (
 from rich.text import Text
 
 from tertia.ai.players import DEFAULT_PLAYER
-from tertia.analysis.sim import BACKENDS, Backend, GameSpec, Study, make_spec, run
+from tertia.analysis.sim import BACKENDS, Backend, GameSpec, Row, Study, make_spec, run
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import MAX_GAMES, check_arguments, check_games
 from tertia.cli.common import build_game, check_outputs, chosen_players, err, fail, out
@@ -205,3 +205,19 @@ def run_info(study: Study) -> dict[str, Any]:
         "interrupted": study.stopped == "interrupted",
         "stopped": study.stopped,
     }
+
+
+def write_study_rows(path: Path, rows: Sequence[Row], columns: Sequence[str], study: Study,
+                     metadata: dict[str, Any]) -> None:
+    """A run's rows as Parquet (``--out``), with its master seed, the games asked for, why it
+    stopped early and the engine's version beside ``metadata``; a clean exit when the file
+    cannot be written."""
+    from tertia import __version__
+    from tertia.analysis.sim.storage import write_rows
+
+    run = {"master_seed": study.master_seed, "requested": study.requested, "stopped": study.stopped,
+           "engine_version": __version__}
+    try:
+        write_rows(path, rows, columns, {**metadata, **run})
+    except OSError as exc:
+        fail(f"--out {path}: cannot write: {exc.strerror or exc}")

@@ -277,7 +277,7 @@ class LiveGame:
 
     def player(self, side: str) -> tuple[Player, random.Random]:
         if side not in self.players:
-            self.players[side] = make_player(self.row.players.get(side, DEFAULT_PLAYER))
+            self.players[side] = make_player(self.player_name(side) or DEFAULT_PLAYER)
             self.rngs[side] = random.Random(player_seed(self.row.seed, side))
         return self.players[side], self.rngs[side]
 

@@ -18,9 +18,10 @@ seeds twice, once from each side, so that neither the seed nor the side favours 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,13 +55,8 @@ def ladder_specs(battles: Sequence[GameSpec], players: Sequence[str]) -> list[Ga
         first, second = spec.sides
         for a, b in itertools.combinations(players, 2):
             for one, two in ((a, b), (b, a)):
-                specs.append(_seated(spec, {first: one, second: two}))
+                specs.append(dataclasses.replace(spec, players=((first, one), (second, two))))
     return specs
-
-
-def _seated(spec: GameSpec, players: Mapping[str, str]) -> GameSpec:
-    return GameSpec(spec.scenario_name, spec.scenario, spec.rules, spec.options, spec.vary, spec.max_actions,
-                    spec.scenario_digest, tuple(players.items()))
 
 
 @dataclass(frozen=True)

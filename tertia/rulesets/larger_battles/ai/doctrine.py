@@ -159,7 +159,7 @@ class LargerBattlesDoctrine:
         left = orders_left(state)
         if left > 0:
             if self._gun_targets is None:
-                self._gun_targets = self._guns_may_fire(state)
+                self._gun_targets = self._guns_worth_an_order(game, state)
             if left > (1 if self._gun_targets else 0):
                 order = self._best_order(game, state, rng)
                 if order is not None:
@@ -182,25 +182,33 @@ class LargerBattlesDoctrine:
         return sorted(ready, key=lambda u: (u.is_commander, -sign * u.y, u.id))
 
     def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
+        claims = self._claims(state)
+        if not claims:
+            return None
+        best = max(sorted(claims), key=lambda k: (claims[k][0], rng.random()))
+        order = GiveOrder(target=best, purpose="move")
+        return order if game.is_legal(state, order) else None
+
+    @staticmethod
+    def _claims(state: GameState) -> dict[str, tuple[float, list[Unit]]]:
+        """Each command not yet ordered to move, with its claim on an order (the weight of
+        its units free of the enemy, horse counting most, the reserve little before turn 3)
+        and those units."""
         side = state.active
-        scores: dict[str, float] = {}
+        given = state.marked("ordered_move")
+        claims: dict[str, tuple[float, list[Unit]]] = {}
         for unit in state.iter_units(side):
             if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
                 continue
-            if has_enemy_troops_within(state, unit, ENGAGE):
+            if f"{side}:{unit.command}" in given or has_enemy_troops_within(state, unit, ENGAGE):
                 continue
             weight = ORDER_WEIGHT.get(unit.kind, 1.0)
             if unit.command == "reserve" and state.turn < 3:
                 weight *= 0.3
-            scores[unit.command] = scores.get(unit.command, 0.0) + weight
-        for key in list(scores):
-            if f"{side}:{key}" in state.marked("ordered_move"):
-                del scores[key]
-        if not scores:
-            return None
-        best = max(sorted(scores), key=lambda k: (scores[k], rng.random()))
-        order = GiveOrder(target=best, purpose="move")
-        return order if game.is_legal(state, order) else None
+            score, units = claims.get(unit.command, (0.0, []))
+            units.append(unit)
+            claims[unit.command] = (score + weight, units)
+        return claims
 
     def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         if unit.kind is UnitKind.COMMANDER:
@@ -263,6 +271,11 @@ class LargerBattlesDoctrine:
                             obstacles=_supplies(state))
 
     # --- bombardment -----------------------------------------------------------------------
+
+    def _guns_worth_an_order(self, game: Game, state: GameState) -> bool:
+        """Is an order to be kept for the guns this phase? Where the rough look finds a
+        target for one."""
+        return self._guns_may_fire(state)
 
     def _guns_may_fire(self, state: GameState) -> bool:
         """Worth keeping an order for the guns? A rough look (range and facing only): the

@@ -28,24 +28,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
-from tertia.rules.measuring import has_enemy_troops_within
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
-from tertia.rulesets.larger_battles.ai.doctrine import (
-    ENGAGE,
-    ORDER_WEIGHT,
-    LargerBattlesDoctrine,
-    _ahead,
-    _in_reach,
-    win_lose,
-)
+from tertia.rulesets.larger_battles.ai.doctrine import LargerBattlesDoctrine, _ahead, _in_reach, win_lose
 from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
-from tertia.rulesets.larger_battles.orders import orders_left
 from tertia.rulesets.larger_battles.routing import hit_limit
 
 MISFORTUNE = 1 / 6
@@ -68,27 +59,17 @@ UNIT_WORTH = 1.0
 rout takes it out of every fight still to come."""
 
 
-class LargerBattlesDoctrine2:
+class LargerBattlesDoctrine2(LargerBattlesDoctrine):
     """Plays any side of ``larger-battles``: the first edition, weighing risks (see the
     module's note)."""
 
     name = "doctrine-2"
 
     def __init__(self) -> None:
-        self.first = LargerBattlesDoctrine()
+        super().__init__()
         self._moves_key: tuple[int, str, str] | None = None
         self._planned: dict[str, Move | None] = {}
         """Each unit's move as planned when the phase's orders were weighed."""
-
-    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        if state.pending is not None:
-            return self._encourage(game, state)
-        if state.phase == "movement":
-            return self._movement(game, state, rng)
-        chosen = self.first.choose(game, state, rng)
-        if isinstance(chosen, DeclareAttacks):
-            return self._weighed(game, state, chosen)
-        return chosen
 
     # --- encouragement ---------------------------------------------------------------------
 
@@ -102,8 +83,11 @@ class LargerBattlesDoctrine2:
                 return Encourage(commander=cid)
         return Encourage(commander=None)
 
-    def _weighed(self, game: Game, state: GameState, declared: DeclareAttacks) -> Action:
+    def _combat(self, game: Game, state: GameState) -> Action:
         """The first edition's plan, each commander kept only where encouraging pays."""
+        declared = super()._combat(game, state)
+        if not isinstance(declared, DeclareAttacks):
+            return declared
         kept = tuple(
             a if a.commander is None or self._worth(game, state, a, a.commander, defending=False)
             else Attack(a.attacker, a.target, a.supports, None)
@@ -149,28 +133,7 @@ class LargerBattlesDoctrine2:
 
     # --- orders and movement ---------------------------------------------------------------
 
-    def _movement(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        first = self.first
-        first._remember_phase(state)
-        left = orders_left(state)
-        if left > 0:
-            if first._gun_targets is None:
-                first._gun_targets = self._a_gun_may_fire(game, state)
-            if left > (1 if first._gun_targets else 0):
-                order = self._best_order(game, state, rng)
-                if order is not None:
-                    return order
-        for unit in first._movers(state):
-            first._considered.add(unit.id)
-            move = self._planned.get(unit.id) if self._moves_key == self._key(state) else None
-            if move is None or not game.is_legal(state, move):
-                move = first._plan_move(game, state, unit)
-            if move is not None:
-                return move
-        return EndPhase()
-
-    @staticmethod
-    def _a_gun_may_fire(game: Game, state: GameState) -> bool:
+    def _guns_worth_an_order(self, game: Game, state: GameState) -> bool:
         """Has any gun of the side a shot the rules would accept, were the bombardment now?"""
         side = state.active
         probe = state.evolve(phase="bombardment", marks={
@@ -188,28 +151,15 @@ class LargerBattlesDoctrine2:
         return (state.turn, state.active, state.phase)
 
     def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
-        """The first edition's choice of command (the weight of its units free of the
-        enemy), among the commands where at least one unit would move on the order."""
-        side = state.active
-        given = state.marked("ordered_move")
+        """The first edition's choice of command (its claim on an order), among the
+        commands where at least one unit would move on the order."""
         key_now = self._key(state)
         if key_now != self._moves_key:
             self._moves_key, self._planned = key_now, {}
-        scores: dict[str, float] = {}
-        free: dict[str, list[Unit]] = {}
-        for unit in state.iter_units(side):
-            if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
-                continue
-            if f"{side}:{unit.command}" in given or has_enemy_troops_within(state, unit, ENGAGE):
-                continue
-            weight = ORDER_WEIGHT.get(unit.kind, 1.0)
-            if unit.command == "reserve" and state.turn < 3:
-                weight *= 0.3
-            scores[unit.command] = scores.get(unit.command, 0.0) + weight
-            free.setdefault(unit.command, []).append(unit)
-        ranked = {k: (scores[k], rng.random()) for k in sorted(scores)}
+        claims = self._claims(state)
+        ranked = {k: (claims[k][0], rng.random()) for k in sorted(claims)}
         for command in sorted(ranked, key=lambda k: ranked[k], reverse=True):
-            if self._would_move(game, state, command, free[command]):
+            if self._would_move(game, state, command, claims[command][1]):
                 order = GiveOrder(target=command, purpose="move")
                 return order if game.is_legal(state, order) else None
         return None
@@ -221,7 +171,15 @@ class LargerBattlesDoctrine2:
         probe = state.evolve(marks={**state.marks, "ordered_move": (*state.marked("ordered_move"), key)})
         for unit in units:
             if unit.id not in self._planned:
-                self._planned[unit.id] = self.first._plan_move(game, probe, probe.units[unit.id])
+                self._planned[unit.id] = super()._plan_move(game, probe, probe.units[unit.id])
             if self._planned[unit.id] is not None:
                 return True
         return False
+
+    def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
+        """The move planned when the order was weighed, while the rules still accept it;
+        else the first edition's, planned anew."""
+        planned = self._planned.get(unit.id) if self._moves_key == self._key(state) else None
+        if planned is not None and game.is_legal(state, planned):
+            return planned
+        return super()._plan_move(game, state, unit)
