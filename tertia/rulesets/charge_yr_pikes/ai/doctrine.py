@@ -198,6 +198,12 @@ class CypDoctrine:
 
     # --- a unit's order on its card -------------------------------------------------------
 
+    def _charge_call(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
+                     ) -> Charge | None:
+        """The charge ``unit`` makes on its card, if any: at the nearest foe worth charging
+        with good odds (:func:`worth_charging`, :func:`odds_good`)."""
+        return _charge(game, state, unit, foes, tables)
+
     def _order(self, game: Game, state: GameState, unit: Unit) -> Action | None:
         own = unit_data(unit)
         tables = tables_of(state)
@@ -220,7 +226,7 @@ class CypDoctrine:
             mount = _mount_call(game, state, unit, foes)
             if mount is not None:
                 return mount
-        charge = _charge(game, state, unit, foes, tables)
+        charge = self._charge_call(game, state, unit, foes, tables)
         if charge is not None:
             return charge
         guard = _guard_post(state, unit)

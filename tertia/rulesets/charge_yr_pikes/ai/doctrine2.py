@@ -1,18 +1,70 @@
 """The doctrine for Charge yr Pikes!, second edition (the ``doctrine-2`` player, until it
 beats the first and becomes the doctrine): the first edition's general
-(:mod:`~tertia.rulesets.charge_yr_pikes.ai.doctrine`), whose foot now form square only
-against horse that could actually charge them as things stand: its way to them clear of
-other pieces, the charge ending on the table, and its swing and run within its charge
-move (Close combat 12 A; Movement 5 B). The first edition formed square against any
-enemy horse within 32", a horse's charge move, which covers most of the table, so its
-foot stood in square all battle at half their move.
+(:mod:`~tertia.rulesets.charge_yr_pikes.ai.doctrine`) with two changes of judgement.
+
+- **Squares** only against horse that could actually charge the foot as things stand:
+  its way to them clear of other pieces, the charge ending on the table, and its swing
+  and run within its charge move (Close combat 12 A; Movement 5 B). The first edition
+  formed square against any enemy horse within 32", a horse's charge move, which covers
+  most of the table, so its foot stood in square all battle at half their move.
+- **Charges** weighed by what they are expected to come to
+  (:func:`~tertia.rulesets.charge_yr_pikes.ai.outlook.charge_outlook`): the defenders'
+  fire as the charger halts (canister from a battery, a volley from musketeers), the
+  tests to close and after the fire, the close combat's exact chances on the dice of both
+  sides, a battery's supporters within 4" fighting for it (section 10), and the loser's
+  test, each unit valued at its share of its army (19 D). Horse and foot alike charge
+  the foe in reach worth most, when the share of the enemy they expect to take
+  outweighs the share of their own they risk. The first edition's horse charged any gun
+  ("a gun does not fight back") whatever canister and foot stood by it, and foot charged
+  only a shaken foe.
 """
 
 from __future__ import annotations
 
+from tertia.core.game import Game
+from tertia.core.state import GameState, Unit
+from tertia.rules.nearest import NearestFirst
+from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
+from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook
+from tertia.rulesets.charge_yr_pikes.movement import charge_allowance
+from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
+
+LEAST_WORTH = 0.002
+"""A charge is made only when it expects to take this much more of the enemy's army (as
+a share of its figures) than it risks of its own: about a figure in an army of 500."""
 
 
-def second_edition() -> CypDoctrine:
+class CypDoctrine2(CypDoctrine):
+    """Plays either side of Charge yr Pikes! (see the module's docstring)."""
+
+    name = "doctrine-2"
+
+    def __init__(self) -> None:
+        super().__init__(squares_against_reach=True)
+
+    def _charge_call(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
+                     ) -> Charge | None:
+        """The charge worth most among the foes in reach, if one is worth making."""
+        own = unit_data(unit)
+        if own.troop == "dragoons" or own.disordered or own.is_gun or own.is_officer:
+            return None
+        ranked: list[tuple[float, str]] = []
+        for foe in foes.within(charge_allowance(tables, own)):
+            theirs = unit_data(foe)
+            if theirs.is_officer or theirs.plundering or theirs.troop == "wagons":
+                continue
+            worth = charge_outlook(game, state, unit, foe, tables).worth
+            if worth >= LEAST_WORTH:
+                ranked.append((-worth, foe.id))
+        for _, foe_id in sorted(ranked):
+            charge = Charge(unit=unit.id, target=foe_id)
+            if game.is_legal(state, charge):
+                return charge
+        return None
+
+
+def second_edition() -> CypDoctrine2:
     """A player of the second edition."""
-    return CypDoctrine(squares_against_reach=True)
+    return CypDoctrine2()

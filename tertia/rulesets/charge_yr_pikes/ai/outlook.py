@@ -1,0 +1,219 @@
+"""What a charge is likely to come to, worked out cheaply for the doctrine's second
+edition: exact chances of the close combat's result from memoised tables of the dice,
+and morale tests, defending fire and a battery's supporters estimated from the position.
+
+A charge (12 A-F) runs: the attacker halts 1" short and takes the defenders' fire, a
+volley or canister, testing morale if it loses men (canister always, ``[morale.triggers]
+canister_always``); it tests to close (12 B; not against a flank or rear, Sequence F);
+gunners with no friendly unit within 4" rout at once (section 10), else the supporters
+fight for them; each side rolls its dice, a sixth of its total the casualties it deals
+(12 E); the side dealing fewer tests morale, falling back on a pass and routing on a
+failure (12 F); equal casualties: the smaller force tests, then the larger (12 G).
+
+The value of a unit is its share of its army's figures: the side with the larger share
+of casualties loses at darkness (19 D), so a charge is worth making when the share it
+expects to take from the enemy outweighs the share it risks of its own
+(:func:`charge_outlook`). The estimates are cheap by design: the close combat's chances
+are exact for the dice counted (:func:`melee_chances`), the fire's effect is its mean.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from tertia.core.game import Game
+from tertia.core.geometry import Point, angle_between, bearing
+from tertia.core.state import GameState, Unit
+from tertia.rulesets.charge_yr_pikes.army import is_counted
+from tertia.rulesets.charge_yr_pikes.artillery import reach_of
+from tertia.rulesets.charge_yr_pikes.charge import gun_support
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
+from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
+from tertia.rulesets.charge_yr_pikes.melee import casualties_from
+from tertia.rulesets.charge_yr_pikes.melee_dice import Fighter, unit_dice
+from tertia.rulesets.charge_yr_pikes.morale import officer_bonus, points_table, supported
+from tertia.rulesets.charge_yr_pikes.musketry import firing_stands, has_muskets
+from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.values import unit_data
+
+CLOSE_HIT = 4 / 6
+"""Close range musketry and canister hit on 3 to 6 (``[musketry] close_hits``,
+``[artillery.canister] hits``)."""
+LONG_HIT = 2 / 6
+"""Long range musketry hits on 5 and 6 (``[musketry] long_hits``)."""
+CANISTER_REACH = 15.0
+"""The longest canister reach (a heavy gun's, ``[artillery.canister_range]``)."""
+ARC = 60.0
+"""The arc, either side of a firer's facing from its centre, taken to hold its stands'
+45-degree arcs (``[musketry] arc``) over a unit's frontage."""
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeChances:
+    """The chances that a side rolling some dice against another's deals more casualties
+    (``win``), as many (``tie``) or fewer (``lose``)."""
+
+    win: float
+    tie: float
+    lose: float
+
+
+@cache
+def casualty_chances(dice: int, rounding: str) -> tuple[float, ...]:
+    """The chance of each number of casualties (0, 1, ...) ``dice`` D6 deal (12 E: the
+    total over six, rounded as ``[melee] casualties_rounding`` says).
+
+    >>> [round(p * 36) for p in casualty_chances(2, "down")]  # under 6, 6 to 11, 12
+    [10, 25, 1]
+    """
+    totals = {0: 1.0}
+    for _ in range(max(0, dice)):
+        step: dict[int, float] = {}
+        for total, p in totals.items():
+            for face in range(1, 7):
+                step[total + face] = step.get(total + face, 0.0) + p / 6
+        totals = step
+    found: list[float] = []
+    for total, p in totals.items():
+        casualties = casualties_from(total, rounding)
+        found.extend([0.0] * (casualties + 1 - len(found)))
+        found[casualties] += p
+    return tuple(found)
+
+
+@cache
+def melee_chances(mine: int, theirs: int, rounding: str) -> MeleeChances:
+    """12 F, G: the chances that ``mine`` dice deal more casualties than ``theirs``,
+    as many, or fewer.
+
+    >>> round(melee_chances(3, 0, "down").win * 216)  # all but totals under 6
+    206
+    >>> c = melee_chances(4, 4, "down"); round(c.win, 6) == round(c.lose, 6)
+    True
+    """
+    a, b = casualty_chances(mine, rounding), casualty_chances(theirs, rounding)
+    win = tie = 0.0
+    below = 0.0  # the chance that theirs deal fewer than i
+    for i, p in enumerate(a):
+        win += p * below
+        tie += p * (b[i] if i < len(b) else 0.0)
+        below += b[i] if i < len(b) else 0.0
+    return MeleeChances(win, tie, max(0.0, 1.0 - win - tie))
+
+
+def pass_chance(tables: Tables, state: GameState, unit: Unit, extra: int = 0) -> float:
+    """The chance that ``unit`` passes a morale test now (11 A, C, F): its rating (the
+    mean over its class's line while untested) + a D6 + the modifiers that stand
+    (disordered, falling back, supported, a front-rank officer's bonus) + ``extra``,
+    six or more passing."""
+    own = unit_data(unit)
+    ratings = ([own.morale] if own.morale is not None
+               else [points_table(tables, own).points_for(face) for face in range(1, 7)])
+    mods = tables.morale.modifiers
+    bonus = extra + officer_bonus(tables, state, unit.id)
+    if own.disordered:
+        bonus += mods.disordered
+    if own.falling_back:
+        bonus += mods.falling_back
+    if supported(state, unit):
+        bonus += mods.supported
+    need = tables.morale.pass_
+    return sum(min(6, max(0, 7 - (need - r - bonus))) / 6 for r in ratings) / len(ratings)
+
+
+def army_figures(state: GameState, side: str, tables: Tables) -> int:
+    """The figures ``side``'s army began with (the count 19 D's shares are of); worked
+    out once a position and side."""
+    key = ("cyp outlook army", side)
+    found: int | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = max(1, sum(unit_data(u).start for u in state.iter_units(side, include_removed=True)
+                                              if is_counted(u, tables)))
+    return found
+
+
+def share(state: GameState, unit: Unit, tables: Tables) -> float:
+    """``unit``'s figures as a share of its army's (what losing it whole costs at 19 D)."""
+    return unit_data(unit).figures / army_figures(state, unit.side, tables)
+
+
+def defending_fire(state: GameState, charger: Unit, halt: Point, tables: Tables) -> float:
+    """The hits the charger may expect as it halts at ``halt``, 1" short (12 A: "takes any
+    defending fire"): from each enemy battery with ``halt`` within its canister reach (its
+    gunners' dice) and each musket-armed enemy with it in range (its firing stands' dice:
+    3-6 hits at close range, 5-6 at long), where ``halt`` lies in front of the firer
+    (within its stands' 45-degree arc, taken from the unit's centre with some slack)."""
+    musketry = tables.musketry
+    hits = 0.0
+    for enemy in state.near(*halt, *halt, max(musketry.long_range, CANISTER_REACH)):
+        if enemy.side == charger.side or not enemy.in_play or enemy.is_commander:
+            continue
+        own = unit_data(enemy)
+        if own.routed or own.falling_back or own.plundering:
+            continue
+        gap = math.dist((enemy.x, enemy.y), halt) - enemy.depth / 2
+        if angle_between(enemy.facing, bearing((enemy.x, enemy.y), halt)) > ARC:
+            continue
+        if own.is_gun:
+            if own.gun != "galloper" and gap <= reach_of(enemy, "canister", tables):
+                hits += own.men * CLOSE_HIT
+        elif has_muskets(own) and gap <= musketry.long_range:
+            hits += len(firing_stands(enemy, tables)) * (CLOSE_HIT if gap <= musketry.close_range else LONG_HIT)
+    return hits
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeOutlook:
+    """What a charge is expected to come to: the share of the enemy army it expects to
+    take (``gain``) and of its own it expects to lose (``risk``), and the chance it
+    closes and wins (``success``)."""
+
+    gain: float
+    risk: float
+    success: float
+
+    @property
+    def worth(self) -> float:
+        return self.gain - self.risk
+
+
+def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: Tables) -> ChargeOutlook:
+    """What ``unit`` charging ``foe`` is expected to come to (see the module's
+    docstring): the fire it takes and the test that follows, the test to close, the
+    close combat's chances with the dice of both sides (a battery's supporters fighting
+    for it; gunners alone rout), and the loser's test. A unit lost is its share of its
+    army; one that falls back is counted a third lost."""
+    theirs = unit_data(foe)
+    flank = is_flank_or_rear(unit.base, foe.base)
+    defenders = [state.units[s] for s in gun_support(state, foe.id)] if theirs.is_gun else [foe]
+    path = charge_path(game.table, state, unit, foe)
+    hits = defending_fire(state, unit, path.end, tables)
+    figures = max(1, unit_data(unit).figures)
+    fire_test = pass_chance(tables, state, unit) if hits > 0 else 1.0
+    closes = fire_test * (1.0 if flank else pass_chance(tables, state, unit))
+    mine_share = share(state, unit, tables)
+    shaken_off = (1.0 - fire_test) * mine_share / 3  # failing after the fire: falls back, or worse
+    if not defenders:  # gunners with none to fight for them rout (section 10)
+        gain = closes * share(state, foe, tables)
+        return ChargeOutlook(gain, shaken_off + hits / figures * mine_share, closes)
+    fighters = {unit.id: Fighter(unit=unit.id, foes=tuple(d.id for d in defenders), attacking=True)}
+    for d in defenders:
+        fighters[d.id] = Fighter(unit=d.id, foes=(unit.id,), attacking=False, flank_or_rear=flank and d is foe)
+    mine = unit_dice(tables, game.table, state, fighters[unit.id], fighters).dice
+    mine = round(mine * max(0.0, 1.0 - hits / figures))
+    against = sum(unit_dice(tables, game.table, state, fighters[d.id], fighters).dice for d in defenders)
+    chances = melee_chances(mine, against, tables.melee.casualties_rounding)
+    their_fail = sum(1.0 - pass_chance(tables, state, d, 0) for d in defenders) / len(defenders)
+    if flank:
+        their_fail = max(their_fail, 5 / 6)  # 13 C: a flank or rear attack routs on any die but a six
+    my_fail = 1.0 - pass_chance(tables, state, unit)
+    their_share = sum(share(state, d, tables) for d in defenders)
+    if theirs.is_gun:
+        their_share += share(state, foe, tables)
+    won = chances.win + chances.tie / 2
+    lost = chances.lose + chances.tie / 2
+    gain = closes * won * (their_fail + (1 - their_fail) / 3) * their_share
+    risk = shaken_off + hits / figures * mine_share + closes * lost * (my_fail + (1 - my_fail) / 3) * mine_share
+    return ChargeOutlook(gain, risk, closes * won)
