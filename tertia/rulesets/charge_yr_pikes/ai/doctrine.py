@@ -139,6 +139,8 @@ EDGE_SENSE = {"south": -1.0, "north": 1.0}
 
 class CypDoctrine:
     name = "doctrine"
+    stand_to_fire: float = STAND_TO_FIRE
+    """Foot with muskets and an enemy this close stand still and fire."""
 
     def __init__(self, *, squares_against_reach: bool = False) -> None:
         self._card_key: tuple[int, int, str | None] | None = None
@@ -232,7 +234,7 @@ class CypDoctrine:
         guard = _guard_post(state, unit)
         if guard is not None:
             return _move_to(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
-        if _holds_fire(unit, foes):
+        if _holds_fire(unit, foes, self.stand_to_fire):
             return None
         return _move_to(game, state, unit, _objective(state, unit, foes, tables), tables)
 
@@ -541,13 +543,13 @@ def _guards(state: GameState, side: str) -> list[tuple[Point, tuple[str, ...]]]:
     return found
 
 
-def _holds_fire(unit: Unit, foes: NearestFirst) -> bool:
-    """Foot with muskets and an enemy within 8" stand to fire; horse with enemy foot
-    within 12" (and no charge worth making) wait."""
+def _holds_fire(unit: Unit, foes: NearestFirst, stand_to_fire: float = STAND_TO_FIRE) -> bool:
+    """Foot with muskets and an enemy within ``stand_to_fire`` (8") stand to fire; horse
+    with enemy foot within 12" (and no charge worth making) wait."""
     own = unit_data(unit)
     if own.troop in CAVALRY:
         return any(is_foot(unit_data(e)) and not is_shaken(unit_data(e)) for e in foes.within(HORSE_WAITS))
-    return has_muskets(own) and foes.gap(0) <= STAND_TO_FIRE
+    return has_muskets(own) and foes.gap(0) <= stand_to_fire
 
 
 def _objective(state: GameState, unit: Unit, foes: NearestFirst, tables: Tables) -> Point:

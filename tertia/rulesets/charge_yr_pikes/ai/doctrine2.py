@@ -40,6 +40,7 @@ class CypDoctrine2(CypDoctrine):
     """Plays either side of Charge yr Pikes! (see the module's docstring)."""
 
     name = "doctrine-2"
+    stand_to_fire = 6.0
 
     def __init__(self) -> None:
         super().__init__(squares_against_reach=True)

@@ -181,23 +181,29 @@ class ChargeOutlook:
 
 def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: Tables) -> ChargeOutlook:
     """What ``unit`` charging ``foe`` is expected to come to (see the module's
-    docstring): the fire it takes and the test that follows, the test to close, the
-    close combat's chances with the dice of both sides (a battery's supporters fighting
-    for it; gunners alone rout), and the loser's test. A unit lost is its share of its
-    army; one that falls back is counted a third lost."""
+    docstring): the fire it takes at the halt and the test that follows; the test to close
+    (none against a flank or rear); the defenders' test when closed on (12 C); the close
+    combat's chances on the dice of both sides (a battery's supporters fighting for it;
+    gunners alone rout); and the loser's test. A unit routed is its share of its army; one
+    that falls back a third of it; a failed test to stand (falling back or routing, by
+    how far it failed) half."""
     theirs = unit_data(foe)
     flank = is_flank_or_rear(unit.base, foe.base)
     defenders = [state.units[s] for s in gun_support(state, foe.id)] if theirs.is_gun else [foe]
     path = charge_path(game.table, state, unit, foe)
     hits = defending_fire(state, unit, path.end, tables)
     figures = max(1, unit_data(unit).figures)
-    fire_test = pass_chance(tables, state, unit) if hits > 0 else 1.0
-    closes = fire_test * (1.0 if flank else pass_chance(tables, state, unit))
+    holds = pass_chance(tables, state, unit)
+    fire_test = holds if hits > 0 else 1.0
+    closes = fire_test * (1.0 if flank else holds)
     mine_share = share(state, unit, tables)
-    shaken_off = (1.0 - fire_test) * mine_share / 3  # failing after the fire: falls back, or worse
+    # failing the test after the fire it falls back, or worse
+    risk = _tested(hits) * (1.0 - holds) * mine_share / 2 + hits / figures * mine_share
+    their_share = share(state, foe, tables) if theirs.is_gun else 0.0
     if not defenders:  # gunners with none to fight for them rout (section 10)
-        gain = closes * share(state, foe, tables)
-        return ChargeOutlook(gain, shaken_off + hits / figures * mine_share, closes)
+        return ChargeOutlook(closes * their_share, risk, closes)
+    their_share += sum(share(state, d, tables) for d in defenders)
+    stand = 1 / 6 if flank else sum(pass_chance(tables, state, d) for d in defenders) / len(defenders)
     fighters = {unit.id: Fighter(unit=unit.id, foes=tuple(d.id for d in defenders), attacking=True)}
     for d in defenders:
         fighters[d.id] = Fighter(unit=d.id, foes=(unit.id,), attacking=False, flank_or_rear=flank and d is foe)
@@ -205,15 +211,15 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     mine = round(mine * max(0.0, 1.0 - hits / figures))
     against = sum(unit_dice(tables, game.table, state, fighters[d.id], fighters).dice for d in defenders)
     chances = melee_chances(mine, against, tables.melee.casualties_rounding)
-    their_fail = sum(1.0 - pass_chance(tables, state, d, 0) for d in defenders) / len(defenders)
-    if flank:
-        their_fail = max(their_fail, 5 / 6)  # 13 C: a flank or rear attack routs on any die but a six
-    my_fail = 1.0 - pass_chance(tables, state, unit)
-    their_share = sum(share(state, d, tables) for d in defenders)
-    if theirs.is_gun:
-        their_share += share(state, foe, tables)
     won = chances.win + chances.tie / 2
     lost = chances.lose + chances.tie / 2
-    gain = closes * won * (their_fail + (1 - their_fail) / 3) * their_share
-    risk = shaken_off + hits / figures * mine_share + closes * lost * (my_fail + (1 - my_fail) / 3) * mine_share
-    return ChargeOutlook(gain, risk, closes * won)
+    beaten = (1.0 - stand) + stand / 3  # 12 F: the loser routs failing its test, else falls back
+    gain = closes * ((1.0 - stand) / 2 + stand * won * beaten) * their_share
+    risk += closes * stand * lost * ((1.0 - holds) + holds / 3) * mine_share
+    return ChargeOutlook(gain, risk, closes * ((1.0 - stand) + stand * won))
+
+
+def _tested(hits: float) -> float:
+    """The chance that fire expected to hit ``hits`` times hits at all (a Poisson
+    estimate): a unit that loses men to fire tests its morale (12 A)."""
+    return 1.0 - math.exp(-max(0.0, hits))
