@@ -85,6 +85,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rulesets.charge_yr_pikes.melee_dice",
     "tertia.rulesets.charge_yr_pikes.movement",
     "tertia.rulesets.charge_yr_pikes.ai.doctrine",
+    "tertia.rulesets.charge_yr_pikes.ai.outlook",
+    "tertia.rulesets.charge_yr_pikes.ai.doctrine2",
     "tertia.rulesets.declare_thee_sir.values",
     "tertia.rulesets.declare_thee_sir.movement",
     "tertia.rulesets.declare_thee_sir.modifiers",

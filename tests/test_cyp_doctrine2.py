@@ -3,17 +3,30 @@ square only against horse that could charge them as things stand."""
 
 from __future__ import annotations
 
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
 from tertia.ai.lookup import doctrine_for, second_edition_for
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import get_ruleset
-from tertia.rulesets.charge_yr_pikes.actions import Reform
+from tertia.rulesets.charge_yr_pikes.actions import Charge, Reform
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _enemy_horse, _square_call, _within
+from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import CypDoctrine2
+from tertia.rulesets.charge_yr_pikes.ai.outlook import melee_chances, pass_chance
+from tertia.rulesets.charge_yr_pikes.charge import gun_support
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
+from tertia.rulesets.charge_yr_pikes.melee import casualties_from
+from tertia.rulesets.charge_yr_pikes.morale import points_table
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios import resolve_scenario
+from tests.test_cyp_doctrine import FAR, _on_card
 
 
 def _game(scenario: str) -> Game:
@@ -80,3 +93,54 @@ def test_the_second_edition_is_the_doctrine_with_squares_against_reach() -> None
     player = second_edition_for(ruleset)()
     assert isinstance(player, CypDoctrine) and player.squares_against_reach
     assert not CypDoctrine().squares_against_reach
+
+
+# --- charges weighed by what they are expected to come to (outlook) ----------------------
+
+
+def _brute_melee(mine: int, theirs: int) -> tuple[Fraction, Fraction, Fraction]:
+    """12 E-G by every face of every die: the chances of dealing more, as many and fewer
+    casualties."""
+    win = tie = lose = Fraction(0)
+    weight = Fraction(1, 6 ** (mine + theirs))
+    for faces in itertools.product(range(1, 7), repeat=mine + theirs):
+        a = casualties_from(sum(faces[:mine]), "down")
+        b = casualties_from(sum(faces[mine:]), "down")
+        win, tie, lose = win + weight * (a > b), tie + weight * (a == b), lose + weight * (a < b)
+    return win, tie, lose
+
+
+@pytest.mark.parametrize("mine, theirs", [(1, 1), (2, 1), (3, 2), (2, 4), (0, 2)])
+def test_the_close_combats_chances_are_those_of_every_face_of_the_dice(mine: int, theirs: int) -> None:
+    chances = melee_chances(mine, theirs, "down")
+    expected = _brute_melee(mine, theirs)
+    assert (chances.win, chances.tie, chances.lose) == pytest.approx(tuple(map(float, expected)), abs=1e-12)
+
+
+def test_a_morale_tests_chance_is_a_d6_on_the_rating_and_its_modifiers() -> None:
+    _, state = _on_card(FAR, ("k-foot",), **{"k-foot": {"morale": 2}})
+    tables = tables_of(state)
+    unit = state.units["k-foot"]
+    assert pass_chance(tables, state, unit) == pytest.approx(3 / 6)  # 2 + a 4 or more
+    disordered = unit.evolve(own=unit_data(unit).evolve(disordered=True))
+    assert pass_chance(tables, state.with_unit(disordered), disordered) < pass_chance(tables, state, unit)
+    untested = unit.evolve(own=unit_data(unit).evolve(morale=None))
+    line = points_table(tables, unit_data(unit))
+    assert pass_chance(tables, state.with_unit(untested), untested) == pytest.approx(
+        sum(min(6, max(0, 1 + line.points_for(face))) for face in range(1, 7)) / 36)
+
+
+def test_horse_leave_a_battery_with_canister_and_foot_by_it_and_take_one_left_alone() -> None:
+    """The first edition's horse charge any gun; the second weighs the canister and the
+    steady foot beside it that would fight for it (section 10), and takes a battery
+    standing alone and facing away."""
+    covered = {**FAR, "p-gun": (50.0, 24.0), "p-foot": (47.0, 24.0)}
+    game, state = _on_card(covered, ("k-horse",), **{"p-foot": {"morale": 5}})
+    assert gun_support(state, "p-gun")
+    assert CypDoctrine().choose(game, state, random.Random(0)) == Charge(unit="k-horse", target="p-gun")
+    assert CypDoctrine2().choose(game, state, random.Random(0)) != Charge(unit="k-horse", target="p-gun")
+    alone = {**FAR, "p-gun": (50.0, 24.0)}
+    game, state = _on_card(alone, ("k-horse",), **{"p-gun": {}})
+    state = state.with_unit(state.units["p-gun"].evolve(facing=0.0))
+    assert not gun_support(state, "p-gun")
+    assert CypDoctrine2().choose(game, state, random.Random(0)) == Charge(unit="k-horse", target="p-gun")

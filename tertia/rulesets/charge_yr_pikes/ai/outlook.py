@@ -129,8 +129,8 @@ def army_figures(state: GameState, side: str, tables: Tables) -> int:
     key = ("cyp outlook army", side)
     found: int | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = max(1, sum(unit_data(u).start for u in state.iter_units(side, include_removed=True)
-                                              if is_counted(u, tables)))
+        counted = (u for u in state.iter_units(side, include_removed=True) if is_counted(u, tables))
+        found = state.cache[key] = max(1, sum(unit_data(u).start for u in counted))
     return found
 
 
@@ -160,7 +160,8 @@ def defending_fire(state: GameState, charger: Unit, halt: Point, tables: Tables)
             if own.gun != "galloper" and gap <= reach_of(enemy, "canister", tables):
                 hits += own.men * CLOSE_HIT
         elif has_muskets(own) and gap <= musketry.long_range:
-            hits += len(firing_stands(enemy, tables)) * (CLOSE_HIT if gap <= musketry.close_range else LONG_HIT)
+            hit = CLOSE_HIT if gap <= musketry.close_range else LONG_HIT
+            hits += len(firing_stands(enemy, tables)) * hit
     return hits
 
 
@@ -206,7 +207,8 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     stand = 1 / 6 if flank else sum(pass_chance(tables, state, d) for d in defenders) / len(defenders)
     fighters = {unit.id: Fighter(unit=unit.id, foes=tuple(d.id for d in defenders), attacking=True)}
     for d in defenders:
-        fighters[d.id] = Fighter(unit=d.id, foes=(unit.id,), attacking=False, flank_or_rear=flank and d is foe)
+        fighters[d.id] = Fighter(unit=d.id, foes=(unit.id,), attacking=False,
+                                 flank_or_rear=flank and d is foe)
     mine = unit_dice(tables, game.table, state, fighters[unit.id], fighters).dice
     mine = round(mine * max(0.0, 1.0 - hits / figures))
     against = sum(unit_dice(tables, game.table, state, fighters[d.id], fighters).dice for d in defenders)
