@@ -26,7 +26,8 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
-from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook
+from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, halt_ahead_of
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.movement import charge_allowance
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 from tertia.rulesets.charge_yr_pikes.values import unit_data
@@ -47,18 +48,24 @@ class CypDoctrine2(CypDoctrine):
 
     def _charge_call(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
                      ) -> Charge | None:
-        """The charge worth most among the foes in reach, if one is worth making."""
+        """The charge worth most among the foes it could reach as things stand (the way
+        clear, the charge ending on the table, within its charge move: 12 A, Movement 5 B),
+        if one is worth making."""
         own = unit_data(unit)
         if own.troop == "dragoons" or own.disordered or own.is_gun or own.is_officer:
             return None
         ranked: list[tuple[float, str]] = []
-        for foe in foes.within(charge_allowance(tables, own)):
+        reach = charge_allowance(tables, own)
+        for foe in foes.within(reach):
             theirs = unit_data(foe)
             if theirs.is_officer or theirs.plundering or theirs.troop == "wagons":
                 continue
-            worth = charge_outlook(game, state, unit, foe, tables).worth
-            if worth >= LEAST_WORTH:
-                ranked.append((-worth, foe.id))
+            worth = charge_outlook(game, state, unit, foe, tables, halt_ahead_of(unit, foe)).worth
+            if worth < LEAST_WORTH:
+                continue
+            path = charge_path(game.table, state, unit, foe)
+            if path.blocked_by is None and not path.off_table and path.length <= reach:
+                ranked.append((-worth, foe.id))  # else barred, or it would tire before it closed
         for _, foe_id in sorted(ranked):
             charge = Charge(unit=unit.id, target=foe_id)
             if game.is_legal(state, charge):
