@@ -77,6 +77,15 @@ def test_a_taken_name_is_refused_and_a_new_player_is_offered_everywhere(passive:
     assert next(p for p in listed if p["name"] == "baseline")["aliases"] == ["doctrine-1"]
 
 
+def test_the_listing_names_the_rule_sets_with_a_second_edition() -> None:
+    with_one = [rid for rid in ruleset_ids() if (spec := get_ruleset(rid).AI) and spec.second_edition]
+    without = [rid for rid in ruleset_ids() if rid not in with_one]
+    listed = json.loads(runner.invoke(app, ["players", "--json"]).stdout)
+    title = next(p for p in listed if p["name"] == "doctrine-2")["title"]
+    assert with_one and all(rid in title for rid in with_one)
+    assert not any(rid in title for rid in without)
+
+
 @pytest.mark.parametrize(("pairs", "message"), [
     (["royalist"], "--player 'royalist': expected SIDE=PLAYER with SIDE one of parliament, royalist"),
     (["scots=random"], "--player 'scots=random': expected SIDE=PLAYER"),

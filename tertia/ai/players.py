@@ -23,6 +23,8 @@ from tertia.ai.random_player import RandomPlayer
 
 DEFAULT_PLAYER = "doctrine"
 """The player of every side no one names."""
+SECOND_EDITION = "doctrine-2"
+"""The name of the doctrine's second edition while it is not yet the doctrine."""
 
 ENTRY_POINT_GROUP = "tertia.players"
 
@@ -45,8 +47,8 @@ _SHIPPED = (
     PlayerEntry("baseline", "the doctrine's first edition, kept to measure later ones against",
                 BaselinePlayer),
     PlayerEntry("random", "picks at random among legal actions", RandomPlayer),
-    PlayerEntry("doctrine-2", "the doctrine's second edition, where a rule set has one not yet its "
-                "doctrine (larger-battles, Charge yr Pikes!), else the doctrine", SecondEditionPlayer),
+    PlayerEntry(SECOND_EDITION, "the doctrine's second edition, where a rule set has one not yet its "
+                "doctrine, else the doctrine", SecondEditionPlayer),
 )
 ALIASES: Mapping[str, str] = {"doctrine-1": "baseline"}
 """Other names a player answers to."""

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tertia.ai.player import Player
-from tertia.ai.players import ALIASES, DEFAULT_PLAYER, make_player
+from tertia.ai.players import ALIASES, DEFAULT_PLAYER, SECOND_EDITION, make_player
 from tertia.ai.players import players as registered_players
 from tertia.analysis.odds import odds_notes
 from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, Step, dice_seed, fight_battle
@@ -292,16 +292,21 @@ def players(
     """The players a side may be given (`--player SIDE=NAME` of battle, simulate and sweep)."""
     known = registered_players()
     aliases = {p.name: [a for a, to in ALIASES.items() if to == p.name] for p in known}
+    editions = [rid for rid in ruleset_ids()
+                if (spec := get_ruleset(rid).AI) is not None and spec.second_edition is not None]
+    notes = {SECOND_EDITION: f" (a second edition under {', '.join(editions) or 'no rule set yet'})"}
     if as_json:
-        sys.stdout.write(json.dumps([{"name": p.name, "title": p.title, "aliases": aliases[p.name],
-                                      "default": p.name == DEFAULT_PLAYER} for p in known]) + "\n")
+        sys.stdout.write(json.dumps([{"name": p.name, "title": p.title + notes.get(p.name, ""),
+                                      "aliases": aliases[p.name], "default": p.name == DEFAULT_PLAYER}
+                                     for p in known]) + "\n")
         return
     table = Table(title="Players")
     table.add_column("name", style="bold")
     table.add_column("what it is")
     for p in known:
         also = f" (also {', '.join(aliases[p.name])})" if aliases[p.name] else ""
-        table.add_row(p.name + also, p.title + ("; the default" if p.name == DEFAULT_PLAYER else ""))
+        table.add_row(p.name + also, p.title + notes.get(p.name, "")
+                      + ("; the default" if p.name == DEFAULT_PLAYER else ""))
     table.add_row(HUMAN, "you, at the terminal (battle only)")
     print_table(table)
 
