@@ -103,16 +103,20 @@ def melee_chances(mine: int, theirs: int, rounding: str) -> MeleeChances:
     return MeleeChances(win, tie, max(0.0, 1.0 - win - tie))
 
 
-def pass_chance(tables: Tables, state: GameState, unit: Unit, extra: int = 0) -> float:
+def pass_chance(tables: Tables, state: GameState, unit: Unit) -> float:
     """The chance that ``unit`` passes a morale test now (11 A, C, F): its rating (the
     mean over its class's line while untested) + a D6 + the modifiers that stand
-    (disordered, falling back, supported, a front-rank officer's bonus) + ``extra``,
-    six or more passing."""
+    (disordered, falling back, supported, a front-rank officer's bonus), six or more
+    passing; worked out once a position and unit."""
+    key = ("cyp outlook pass", unit.id)
+    found: float | None = state.cache.get(key)
+    if found is not None:
+        return found
     own = unit_data(unit)
     ratings = ([own.morale] if own.morale is not None
                else [points_table(tables, own).points_for(face) for face in range(1, 7)])
     mods = tables.morale.modifiers
-    bonus = extra + officer_bonus(tables, state, unit.id)
+    bonus = officer_bonus(tables, state, unit.id)
     if own.disordered:
         bonus += mods.disordered
     if own.falling_back:
@@ -120,7 +124,8 @@ def pass_chance(tables: Tables, state: GameState, unit: Unit, extra: int = 0) ->
     if supported(state, unit):
         bonus += mods.supported
     need = tables.morale.pass_
-    return sum(min(6, max(0, 7 - (need - r - bonus))) / 6 for r in ratings) / len(ratings)
+    found = state.cache[key] = sum(min(6, max(0, 7 - (need - r - bonus))) for r in ratings) / (6 * len(ratings))
+    return found
 
 
 def army_figures(state: GameState, side: str, tables: Tables) -> int:
