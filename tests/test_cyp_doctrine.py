@@ -13,7 +13,7 @@ import pytest
 
 from tertia.activation.deck import group_card
 from tertia.ai.doctrine import DoctrinePlayer
-from tertia.ai.lookup import doctrine_for
+from tertia.ai.lookup import baseline_for
 from tertia.ai.random_player import RandomPlayer
 from tertia.battle import fight_battle
 from tertia.core.actions import Action, EndPhase, Move
@@ -93,8 +93,8 @@ class Checked:
         return action
 
 
-def test_the_rule_set_declares_this_doctrine_player() -> None:
-    assert doctrine_for(ChargeYrPikes()) is CypDoctrine
+def test_the_rule_set_keeps_this_doctrine_player_as_its_baseline() -> None:
+    assert baseline_for(ChargeYrPikes()) is CypDoctrine
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from tertia.ai.lookup import doctrine_for, second_edition_for
+from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.game import Game
@@ -87,11 +87,12 @@ def test_the_second_edition_stands_in_square_less() -> None:
     assert squares("doctrine-2") < squares("baseline")
 
 
-def test_the_second_edition_is_the_doctrine_with_squares_against_reach() -> None:
+def test_the_second_edition_is_the_doctrine_and_the_first_the_baseline() -> None:
     ruleset = get_ruleset("charge-yr-pikes")
-    assert doctrine_for(ruleset) is CypDoctrine
-    player = second_edition_for(ruleset)()
-    assert isinstance(player, CypDoctrine) and player.squares_against_reach
+    assert doctrine_for(ruleset) is CypDoctrine2
+    assert second_edition_for(ruleset) is CypDoctrine2  # doctrine-2 plays the doctrine
+    assert baseline_for(ruleset) is CypDoctrine
+    assert CypDoctrine2().squares_against_reach
     assert not CypDoctrine().squares_against_reach
 
 

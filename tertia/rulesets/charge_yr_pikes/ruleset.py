@@ -94,8 +94,8 @@ class ChargeYrPikes(RuleSet):
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.rulesets.charge_yr_pikes.ai.proposals:iter_proposals",
-                doctrine="tertia.rulesets.charge_yr_pikes.ai.doctrine:CypDoctrine",
-                second_edition="tertia.rulesets.charge_yr_pikes.ai.doctrine2:second_edition")
+                doctrine="tertia.rulesets.charge_yr_pikes.ai.doctrine2:CypDoctrine2",
+                baseline="tertia.rulesets.charge_yr_pikes.ai.doctrine:CypDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     _ACTION_TYPES: ClassVar[frozenset[str]] = frozenset(k.type for k in vocabulary.ACTION_KINDS)
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS

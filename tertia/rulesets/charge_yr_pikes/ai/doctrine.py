@@ -1,5 +1,6 @@
-"""The doctrine player for Charge yr Pikes!: the battle as the period fought it, one
-brigade card at a time.
+"""The doctrine player for Charge yr Pikes!, first edition (the ``baseline`` player; the
+second, :mod:`~tertia.rulesets.charge_yr_pikes.ai.doctrine2`, is the doctrine): the
+battle as the period fought it, one brigade card at a time.
 
 - **Deployment** (option ``secret_deployment``): the scenario's, as it stands. It plays
   from its own observation, the enemy pieces it cannot see sampled.

@@ -1,5 +1,5 @@
-"""The doctrine for Charge yr Pikes!, second edition (the ``doctrine-2`` player, until it
-beats the first and becomes the doctrine): the first edition's general
+"""The doctrine for Charge yr Pikes!, second edition: the ``doctrine`` player since it
+beat the first, which stays the ``baseline`` (``tertia ladder``). The first edition's general
 (:mod:`~tertia.rulesets.charge_yr_pikes.ai.doctrine`) with two changes of judgement.
 
 - **Squares** only against horse that could actually charge the foot as things stand:
@@ -40,7 +40,6 @@ a share of its figures) than it risks of its own: about a figure in an army of 5
 class CypDoctrine2(CypDoctrine):
     """Plays either side of Charge yr Pikes! (see the module's docstring)."""
 
-    name = "doctrine-2"
     stand_to_fire = 6.0
 
     def __init__(self) -> None:
@@ -72,7 +71,3 @@ class CypDoctrine2(CypDoctrine):
                 return charge
         return None
 
-
-def second_edition() -> CypDoctrine2:
-    """A player of the second edition."""
-    return CypDoctrine2()
