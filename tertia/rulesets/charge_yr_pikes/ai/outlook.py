@@ -124,7 +124,8 @@ def pass_chance(tables: Tables, state: GameState, unit: Unit) -> float:
     if supported(state, unit):
         bonus += mods.supported
     need = tables.morale.pass_
-    found = state.cache[key] = sum(min(6, max(0, 7 - (need - r - bonus))) for r in ratings) / (6 * len(ratings))
+    faces = sum(min(6, max(0, 7 - (need - r - bonus))) for r in ratings)  # faces of a D6 that pass
+    found = state.cache[key] = faces / (6 * len(ratings))
     return found
 
 
