@@ -1,7 +1,7 @@
 """Is every legal odds question answered exactly, and how much does each cost?
 
 For each rule set (``--rules``, all registered by default) and each built-in scenario
-written for it, one battle of the doctrine against itself is played on a fixed seed, and
+written for it, one battle of the baseline doctrine against itself is played on a fixed seed, and
 at its start, a third and two thirds through (counted in actions) every troop unit in
 play is asked each of the rule set's words (:attr:`RuleSet.ACTION_WORDS`) of its nearest
 enemies, in order of distance, until 3 answer legally (at most ``--tries`` are tried a

@@ -22,6 +22,8 @@ UNBOUNDED = {
     "tertia.scenarios._load_builtin": "the built-in scenario files",
     "tertia.scenarios.rules_listed": "the built-in scenario files",
     "tertia.rulesets.charge_yr_pikes.tables.default_tables": "one set of tables",
+    "tertia.rulesets.charge_yr_pikes.ai.outlook.casualty_chances": "a unit's dice and a rounding",
+    "tertia.rulesets.charge_yr_pikes.ai.outlook.melee_chances": "pairs of those dice",
     "tertia.rulesets.declare_thee_sir.ai.judgement._sums": "sums of a few dice",
     "tertia.rulesets.declare_thee_sir.ai.judgement._untested": "points tables and bonuses",
     "tertia.rulesets.declare_thee_sir.ai.judgement._worth": "pairs of those sums",

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.doctrine import BaselinePlayer
 from tertia.battle import dice_seed, player_seed
 from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
@@ -46,11 +46,13 @@ class Question:
 
 
 def played(game: Game, seed: int) -> Iterator[GameState]:
-    """The positions of the battle of the doctrine against itself that
-    :func:`~tertia.battle.fight_battle` fights on ``seed`` (its dice and players' streams),
-    as it is played, the last before its end."""
+    """The positions of the battle of the doctrine's first edition (the ``baseline``
+    player) against itself that :func:`~tertia.battle.fight_battle` fights on ``seed``
+    (its dice and players' streams), as it is played, the last before its end. The
+    baseline, as the golden transcripts are: a later doctrine leaves the questions asked
+    of these positions, and what they measure, as they were."""
     dice = SeededDice(dice_seed(seed))
-    players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
+    players = {side: BaselinePlayer() for side in game.scenario.side_ids}
     rngs = {side: random.Random(player_seed(seed, side)) for side in players}
     state = game.start(dice)[0]
     while not state.is_over:
@@ -59,8 +61,8 @@ def played(game: Game, seed: int) -> Iterator[GameState]:
 
 
 def positions(game: Game, seed: int) -> list[GameState]:
-    """The start of a battle of the doctrine against itself, and the positions a third and
-    two thirds through it."""
+    """The start of a battle of the baseline against itself (:func:`played`), and the
+    positions a third and two thirds through it."""
     states = list(played(game, seed))
     return [states[len(states) * share // 3] for share in (0, 1, 2)]
 
