@@ -1,0 +1,382 @@
+"""The doctrine the D3 rule sets share, second edition (the ``doctrine-2`` player of
+``d3-cards`` and ``d3-commands``, until it beats the first and becomes the doctrine): the
+first edition's general (:mod:`~tertia.rulesets.d3.ai.doctrine`), who now weighs a blow by
+the chance it routs its target and what it costs him:
+
+- **Blows weighed by routs.** A unit counts for a victory point only once it exceeds its
+  hits and routs (Routing; ``d3.victory``), so a melee, a charge or a shot is worth its
+  expected hits and a point's worth more by the chance it routs the target.
+- **Charges weighed against the return blow.** Melee is one-sided (Units only inflict hits
+  during their activation): the unit charged strikes back on its own card. A charge is
+  made only when the blow it lands outweighs half the blow it will take back, so Horse no
+  longer charge the front of Foot (D3-1 against D3), nor Horse in a field from the open.
+- **Shots weighed against the ammunition they spend.** Every shot risks the shooter's
+  ammunition (a shortage marker in ``d3-cards``; running out, and a gun leaving the field,
+  in ``d3-commands``): each rule set prices that risk, and a shot worth less than a poor
+  one is not fired. A shooter with nothing worth firing and an enemy able to charge it
+  falls back out of that enemy's reach instead.
+- **A unit about to rout withdraws** ("Units may withdraw from a melee") when the enemy's
+  next blow would probably rout it, its own probably would not rout the enemy, and no
+  enemy touching it could reach it again.
+- **The first blow.** For the opening turns (their number drawn from the player's own
+  random stream, so openings differ between games) an advancing unit stops outside the
+  charge reach of an enemy who would strike it at least as hard as it could strike back,
+  so that the enemy comes into its reach rather than it into the enemy's. After them it
+  closes: the battle is to be decided, not waited out.
+- **Reserves committed.** A unit whose way to its goal is blocked by friends goes round
+  them, and Horse make for the enemy horse most hurt and nearest rather than only the
+  nearest, so that fresh units join the fight where a rout is close.
+
+Everything else is the first edition's. Every action is still judged by the rules before
+it is chosen.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from tertia.ai.moves import bearing_to, move_towards
+from tertia.core.actions import Action, Move
+from tertia.core.game import Game
+from tertia.core.geometry import Face, Point, angle_between, is_in_arc
+from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.fighting import Attack, Shoot
+from tertia.rules.hits import piece
+from tertia.rules.modifiers import Modifier, total
+from tertia.rules.movement import plan_move
+from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3.ai.doctrine import D3Doctrine, _face_centres, _rules
+from tertia.rulesets.d3.ai.proposals import charge_blockers, charge_towards
+from tertia.rulesets.d3.contact import enemy_contacts, face_attacked
+from tertia.rulesets.d3.hits import rout_after
+from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
+
+ROUT_WORTH = 4.0
+"""A rout in hits: a victory point, and the end of the unit's part in the battle."""
+GUN_WORTH = 0.3
+"""What the first edition adds for a gun as target, kept."""
+RETURN_SHARE = 0.5
+"""How much of the blow a charged unit will strike back counts against the charge."""
+CHARGE_WORTH = 0.6
+"""The least a charge must be worth (hits, weighed) to be made, as in the first edition."""
+POOR_SHOT = 0.3
+"""A shot worth less than this (hits, weighed, less the ammunition it risks) is not fired."""
+WITHDRAW_AT = 0.5
+"""A unit withdraws when the enemy's next blow routs it at least this often."""
+REACH_SLACK = 1.0
+"""Inches beyond a charger's move within which it is reckoned able to reach a unit."""
+HOLD_TURNS = (1, 2, 3)
+"""How many opening turns the advance stops outside the enemy's first blow: one of these,
+drawn from the player's own random stream each battle."""
+HURT_PULL = 1.5
+"""Inches nearer an enemy horse seems to a Horse making for it, for each hit it has."""
+DETOURS = (30.0, -30.0, 60.0, -60.0)
+"""Degrees off the goal a blocked unit tries, in turn, to go round its friends."""
+
+
+def d3_faces(modifiers: Sequence[Modifier], doubled: bool = False) -> tuple[float, ...]:
+    """The hits of each equally likely face of a D3 (1, 2, 3) with modifiers, never below
+    nothing, doubled for a flank or rear attack (Melee 3).
+
+    >>> d3_faces([Modifier(-1, "x")], doubled=True)
+    (0, 2, 4)
+    """
+    net = total(modifiers)
+    return tuple(max(0, face + net) * (2 if doubled else 1) for face in (1, 2, 3))
+
+
+def mean(outcomes: Sequence[float]) -> float:
+    return sum(outcomes) / len(outcomes) if outcomes else 0.0
+
+
+class D3Doctrine2(D3Doctrine):
+    """The shared doctrine, second edition (see the module's note); each rule set's own
+    second edition puts it before its first edition's doctrine."""
+
+    name = "doctrine-2"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._hold_turns: int | None = None
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        if self._hold_turns is None:
+            self._hold_turns = rng.choice(HOLD_TURNS)
+        return super().choose(game, state, rng)
+
+    # --- weighing blows -------------------------------------------------------------------
+
+    def _hits_left(self, game: Game, unit: Unit) -> int:
+        """Hits ``unit`` may still take before it routs."""
+        return rout_after(game.ruleset.options) + 1 - piece(unit).hits
+
+    def _blow_worth(self, game: Game, target: Unit, outcomes: Sequence[float]) -> float:
+        """The expected hits of equally likely ``outcomes``, and a rout's worth times the
+        chance they rout ``target``."""
+        left = self._hits_left(game, target)
+        routs = sum(1 for h in outcomes if h >= left) / len(outcomes) if outcomes else 0.0
+        gun = GUN_WORTH if target.kind is UnitKind.ARTILLERY else 0.0
+        return mean(outcomes) + ROUT_WORTH * routs + gun
+
+    def _melee_outcomes(self, game: Game, view: GameState, attacker: Unit, target: Unit,
+                        doubled: bool) -> tuple[float, ...]:
+        return d3_faces(_rules(game).melee_modifiers(game.table, view, attacker, target), doubled)
+
+    # --- what each rule set adds ----------------------------------------------------------
+
+    def _shot_outcomes(self, game: Game, view: GameState, unit: Unit, target: Unit) -> tuple[float, ...]:
+        """Equally likely hits of a shot of ``unit`` at ``target``, by the rule set's own
+        shooting."""
+        raise NotImplementedError(f"{type(self).__name__} does not judge shots")
+
+    def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
+        """What a shot risks of the shooter's ammunition, in hits (the rule set's own)."""
+        return 0.0
+
+    def _eliminated_on_contact(self, target: Unit) -> bool:
+        """Whether a charge that reaches ``target`` removes it outright."""
+        return False
+
+    # --- one unit ------------------------------------------------------------------------
+
+    def _unit_action(self, game: Game, view: GameState, unit: Unit) -> Action | None:
+        if any(view.is_marked(m, unit.id) for m in ("shot", "meleed", "withdrew", "rallied")):
+            return None
+        if unit.is_commander:
+            return self._commander(game, view, unit)
+        contacts = enemy_contacts(view, unit)
+        if contacts:
+            return self._melee(game, view, unit, contacts)
+        moved = view.is_marked("moved", unit.id)
+        shot = self._best_shot(game, view, unit)
+        if moved:
+            return shot[1] if shot else None
+        charge = self._best_charge(game, view, unit) if can_charge(unit) else None
+        if charge and (not shot or charge[0] > shot[0]):
+            return charge[1]
+        if shot:
+            return shot[1]
+        if self._shoots(unit) and self._has_target(game, view, unit):
+            # A shot not worth its ammunition: keep out of the enemy's reach instead.
+            return self._fall_back(game, view, unit)
+        return self._advance(game, view, unit)
+
+    @staticmethod
+    def _shoots(unit: Unit) -> bool:
+        return has_muskets(unit) or unit.kind is UnitKind.ARTILLERY
+
+    def _has_target(self, game: Game, view: GameState, unit: Unit) -> bool:
+        """Has ``unit`` a shot the rules would allow (one it chose not to fire)?"""
+        return any(game.is_legal(view, Shoot(unit=unit.id, target=e.id))
+                   for e in self._targets(game, view, unit))
+
+    # --- melee ---------------------------------------------------------------------------
+
+    def _melee(self, game: Game, view: GameState, unit: Unit, contacts: Sequence[Unit]) -> Action | None:
+        best: tuple[float, str, Attack] | None = None
+        for e in contacts:
+            attack = Attack(attacker=unit.id, target=e.id)
+            if not game.is_legal(view, attack):
+                continue
+            outcomes = self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
+            value = self._blow_worth(game, e, outcomes)
+            if best is None or (value, e.id) > best[:2]:
+                best = (value, e.id, attack)
+        withdraw = self._withdrawal(game, view, unit, contacts)
+        return withdraw or (best[2] if best else None)
+
+    def _withdrawal(self, game: Game, view: GameState, unit: Unit, contacts: Sequence[Unit]) -> Move | None:
+        """Withdraw when the next enemy blow probably routs ``unit``, its own probably does
+        not rout any enemy touching it, and the move takes it beyond every such enemy's
+        charge."""
+        left = self._hits_left(game, unit)
+        danger = max(sum(1 for h in self._melee_outcomes(game, view, e, unit, face_attacked(unit, e)
+                                                           is not Face.FRONT) if h >= left) / 3.0
+                     for e in contacts)
+        if danger < WITHDRAW_AT:
+            return None
+        for e in contacts:
+            outcomes = self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
+            if sum(1 for h in outcomes if h >= self._hits_left(game, e)) / 3.0 >= WITHDRAW_AT:
+                return None
+        cx = sum(e.x for e in contacts) / len(contacts)
+        cy = sum(e.y for e in contacts) / len(contacts)
+        away = (unit.x - cx, unit.y - cy)
+        span = math.hypot(*away)
+        if span < 1e-6:
+            return None
+        reach = MOVE[unit.kind] * weather.movement_factor(view)
+        goal = (unit.x + away[0] / span * reach, unit.y + away[1] / span * reach)
+        move = move_towards(game, view, unit, goal, reach)
+        if move is None:
+            return None
+        end = plan_move(unit, move).end
+        for e in contacts:
+            if can_charge(e) and self._reaches(view, e, (end.x, end.y), unit.base.radius):
+                return None
+        return move
+
+    @staticmethod
+    def _reaches(view: GameState, enemy: Unit, at: Point, radius: float) -> bool:
+        """Could ``enemy`` charge a unit of base radius ``radius`` standing at ``at``?"""
+        reach = MOVE[enemy.kind] * weather.movement_factor(view) + REACH_SLACK
+        return math.hypot(enemy.x - at[0], enemy.y - at[1]) - enemy.base.radius - radius <= reach
+
+    # --- shooting ------------------------------------------------------------------------
+
+    def _targets(self, game: Game, view: GameState, unit: Unit) -> list[Unit]:
+        """Enemy troops within ``unit``'s reach and field of fire."""
+        if not self._shoots(unit):
+            return []
+        reach = _rules(game).shot_reach(game.table, view, unit)
+        enemy = view.opponent(unit.side)
+        return [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
+                if e.side == enemy and not e.is_commander
+                and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius
+                and is_in_arc(unit.base, e.base, 45.0)]
+
+    def _best_shot(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Shoot] | None:
+        """The legal shot of greatest worth (its blow less the ammunition it risks), if
+        worth firing."""
+        shots: list[tuple[float, str, Shoot]] = []
+        for e in self._targets(game, view, unit):
+            value = (self._blow_worth(game, e, self._shot_outcomes(game, view, unit, e))
+                     - self._ammunition_cost(game, view, unit, e))
+            if value >= POOR_SHOT:
+                shots.append((value, e.id, Shoot(unit=unit.id, target=e.id)))
+        shots.sort(key=lambda s: (s[0], s[1]), reverse=True)
+        return next(((value, shot) for value, _, shot in shots if game.is_legal(view, shot)), None)
+
+    def _fall_back(self, game: Game, view: GameState, unit: Unit) -> Move | None:
+        """Out of the reach of every enemy that could charge ``unit``, straight away from
+        the nearest of them; nothing when none could."""
+        threats = [e for e in view.iter_troops(view.opponent(unit.side))
+                   if can_charge(e) and self._reaches(view, e, (unit.x, unit.y), unit.base.radius)]
+        if not threats or unit.kind is UnitKind.ARTILLERY:
+            return None
+        near = min(threats, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
+        away = (unit.x - near.x, unit.y - near.y)
+        span = math.hypot(*away) or 1.0
+        reach = MOVE[unit.kind] * weather.movement_factor(view)
+        goal = (unit.x + away[0] / span * reach, unit.y + away[1] / span * reach)
+        move = move_towards(game, view, unit, goal, reach)
+        if move is not None and self._keeps_together(game, view, unit, move):
+            return move
+        return None
+
+    # --- charging ------------------------------------------------------------------------
+
+    def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
+        reach = MOVE[unit.kind] * weather.movement_factor(view)
+        enemy = view.opponent(unit.side)
+        targets = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
+                   if e.side == enemy and not e.is_commander
+                   and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+        blockers = charge_blockers(view, unit, targets)
+        charges: list[tuple[float, str, Move]] = []
+        for e in targets:
+            for aim in _face_centres(e):
+                move = charge_towards(view, unit, e, aim, blockers)
+                if move is not None:
+                    charges.append((self._charge_worth(game, view, unit, e, move), e.id, move))
+        charges.sort(key=lambda c: (c[0], c[1]), reverse=True)
+        for value, _, move in charges:
+            if value < CHARGE_WORTH:
+                return None
+            if game.is_legal(view, move) and self._keeps_together(game, view, unit, move):
+                return value, move
+        return None
+
+    def _charge_worth(self, game: Game, view: GameState, unit: Unit, target: Unit, move: Move) -> float:
+        """The blow the charge lands where it ends, less a share of the blow the target
+        strikes back on its own activation if it survives."""
+        end = plan_move(unit, move).end
+        there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
+        if self._eliminated_on_contact(target):
+            return ROUT_WORTH
+        flank = face_attacked(target, there) is not Face.FRONT
+        mine = self._melee_outcomes(game, view, there, target, flank)
+        worth = self._blow_worth(game, target, mine)
+        left = self._hits_left(game, target)
+        survives = sum(1 for h in mine if h < left) / len(mine)
+        back = self._melee_outcomes(game, view, target, there, face_attacked(there, target) is not Face.FRONT)
+        return worth - RETURN_SHARE * survives * self._blow_worth(game, there, back)
+
+    # --- advancing -----------------------------------------------------------------------
+
+    @staticmethod
+    def _goal(view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
+        """Horse make for the enemy horse nearest once its hits are counted (each hit
+        bringing it :data:`HURT_PULL` inches nearer); the rest as the first edition."""
+        if unit.kind is not UnitKind.HORSE:
+            return D3Doctrine._goal(view, unit)
+        enemies = [e for e in view.iter_troops(view.opponent(unit.side)) if e.kind is UnitKind.HORSE]
+        if not enemies:
+            return D3Doctrine._goal(view, unit)
+        target = min(enemies, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y)
+                                             - HURT_PULL * piece(e).hits, e.id))
+        return (target.x, target.y), target
+
+    def _advance(self, game: Game, view: GameState, unit: Unit) -> Move | None:
+        move = super()._advance(game, view, unit)
+        if move is None and unit.kind is not UnitKind.ARTILLERY:
+            move = self._detour(game, view, unit)
+        if move is None or not move.waypoints or view.turn > (self._hold_turns or 0):
+            return move
+        return self._short_of_first_blow(game, view, unit, move)
+
+    def _detour(self, game: Game, view: GameState, unit: Unit) -> Move | None:
+        """Round friends in the way: the first move off the goal's bearing by one of
+        :data:`DETOURS` that brings the unit nearer its goal."""
+        goal, target = self._goal(view, unit)
+        if goal is None or target is None:
+            return None
+        gap = math.hypot(goal[0] - unit.x, goal[1] - unit.y)
+        reach = MOVE[unit.kind] * weather.movement_factor(view)
+        if has_muskets(unit):
+            reach = min(reach, max(0.0, gap - 10.0))
+        if reach < 1.0:
+            return None
+        heading = bearing_to(unit, goal)
+        for off in DETOURS:
+            rad = math.radians(heading + off)
+            aim = (unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach)
+            face = None if angle_between(heading, unit.facing) < 25.0 else heading
+            move = move_towards(game, view, unit, aim, reach, face=face)
+            if move is None:
+                continue
+            end = plan_move(unit, move).end
+            if (math.hypot(goal[0] - end.x, goal[1] - end.y) < gap - 1.0
+                    and self._keeps_together(game, view, unit, move)):
+                return move
+        return None
+
+    def _short_of_first_blow(self, game: Game, view: GameState, unit: Unit, move: Move) -> Move | None:
+        """``move`` cut short so as not to end within the charge of an enemy who would
+        strike at least as hard as ``unit`` could strike back; the whole move when the
+        unit stands within such a charge already."""
+        threats = [e for e in view.iter_troops(view.opponent(unit.side))
+                   if can_charge(e) and self._outstrikes(game, view, e, unit)]
+        if not threats or any(self._reaches(view, e, (unit.x, unit.y), unit.base.radius) for e in threats):
+            return move
+        end = plan_move(unit, move).end
+        if not any(self._reaches(view, e, (end.x, end.y), unit.base.radius) for e in threats):
+            return move
+        (x1, y1), = move.waypoints
+        for fraction in (0.75, 0.5, 0.25):
+            x, y = unit.x + (x1 - unit.x) * fraction, unit.y + (y1 - unit.y) * fraction
+            if any(self._reaches(view, e, (x, y), unit.base.radius) for e in threats):
+                continue
+            shorter = Move(unit=unit.id, waypoints=((x, y),), face_before=move.face_before,
+                           face_after=move.face_after)
+            if game.is_legal(view, shorter) and self._keeps_together(game, view, unit, shorter):
+                return shorter
+        return None
+
+    def _outstrikes(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> bool:
+        """Would ``enemy``'s blow at ``unit`` be worth at least ``unit``'s at it?"""
+        theirs = self._blow_worth(game, unit, self._melee_outcomes(game, view, enemy, unit, False))
+        mine = self._blow_worth(game, enemy, self._melee_outcomes(game, view, unit, enemy, False))
+        return theirs >= mine
