@@ -47,7 +47,7 @@ from tertia.rules.hits import piece
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.ai.doctrine import D3Doctrine, _face_centres, _rules
+from tertia.rulesets.d3.ai.doctrine import MUSKET_STANDOFF, PIVOT_BEFORE, D3Doctrine, _face_centres, _rules
 from tertia.rulesets.d3.ai.proposals import charge_blockers, charge_towards
 from tertia.rulesets.d3.contact import enemy_contacts, face_attacked
 from tertia.rulesets.d3.hits import rout_after
@@ -59,6 +59,9 @@ GUN_WORTH = 0.3
 """What the first edition adds for a gun as target, kept."""
 RETURN_SHARE = 0.5
 """How much of the blow a charged unit will strike back counts against the charge."""
+PIN_SHARE = 0.5
+"""How much of the blow a charged unit could otherwise land on a friend counts for the
+charge that engages it."""
 CHARGE_WORTH = 0.6
 """The least a charge must be worth (hits, weighed) to be made, as in the first edition."""
 POOR_SHOT = 0.3
@@ -113,11 +116,15 @@ class D3Doctrine2(D3Doctrine):
         return rout_after(game.ruleset.options) + 1 - piece(unit).hits
 
     def _blow_worth(self, game: Game, target: Unit, outcomes: Sequence[float]) -> float:
-        """The expected hits of equally likely ``outcomes``, and a rout's worth times the
-        chance they rout ``target``."""
+        """The expected hits of equally likely ``outcomes``, a rout's worth times the
+        chance they rout ``target``, and for a gun the first edition's bonus times the
+        chance of a hit."""
         left = self._hits_left(game, target)
-        routs = sum(1 for h in outcomes if h >= left) / len(outcomes) if outcomes else 0.0
-        gun = GUN_WORTH if target.kind is UnitKind.ARTILLERY else 0.0
+        if not outcomes:
+            return 0.0
+        routs = sum(1 for h in outcomes if h >= left) / len(outcomes)
+        gun = GUN_WORTH * sum(1 for h in outcomes if h > 0) / len(outcomes) if (
+            target.kind is UnitKind.ARTILLERY) else 0.0
         return mean(outcomes) + ROUT_WORTH * routs + gun
 
     def _melee_outcomes(self, game: Game, view: GameState, attacker: Unit, target: Unit,
@@ -158,19 +165,31 @@ class D3Doctrine2(D3Doctrine):
             return charge[1]
         if shot:
             return shot[1]
-        if self._shoots(unit) and self._has_target(game, view, unit):
-            # A shot not worth its ammunition: keep out of the enemy's reach instead.
-            return self._fall_back(game, view, unit)
+        if self._shoots(unit) and not self._can_shoot(game, view, unit):
+            # No shot worth its ammunition: close with the enemy, or keep out of his reach.
+            return self._close_in(game, view, unit) if can_charge(unit) else self._fall_back(game, view, unit)
         return self._advance(game, view, unit)
 
     @staticmethod
     def _shoots(unit: Unit) -> bool:
         return has_muskets(unit) or unit.kind is UnitKind.ARTILLERY
 
-    def _has_target(self, game: Game, view: GameState, unit: Unit) -> bool:
-        """Has ``unit`` a shot the rules would allow (one it chose not to fire)?"""
-        return any(game.is_legal(view, Shoot(unit=unit.id, target=e.id))
-                   for e in self._targets(game, view, unit))
+    def _can_shoot(self, game: Game, view: GameState, unit: Unit) -> bool:
+        """Is ``unit`` still able to fire shots worth their ammunition, when in reach?
+        (The rule set's own; every shooter by default.)"""
+        return True
+
+    def _close_in(self, game: Game, view: GameState, unit: Unit) -> Move | None:
+        """Straight at the enemy the unit makes for, as near as the rules allow, to charge
+        on its next activation."""
+        _, target = self._goal(view, unit)
+        if target is None:
+            return None
+        reach = MOVE[unit.kind] * weather.movement_factor(view)
+        heading = bearing_to(unit, (target.x, target.y))
+        face = None if angle_between(heading, unit.facing) < PIVOT_BEFORE else heading
+        move = move_towards(game, view, unit, (target.x, target.y), reach, face=face)
+        return move if move is not None and self._keeps_together(game, view, unit, move) else None
 
     # --- melee ---------------------------------------------------------------------------
 
@@ -291,7 +310,8 @@ class D3Doctrine2(D3Doctrine):
 
     def _charge_worth(self, game: Game, view: GameState, unit: Unit, target: Unit, move: Move) -> float:
         """The blow the charge lands where it ends, less a share of the blow the target
-        strikes back on its own activation if it survives."""
+        strikes back on its own activation if it survives, unless a blow from it comes
+        anyway (:meth:`_strikes_anyway`)."""
         end = plan_move(unit, move).end
         there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
         if self._eliminated_on_contact(target):
@@ -299,10 +319,42 @@ class D3Doctrine2(D3Doctrine):
         flank = face_attacked(target, there) is not Face.FRONT
         mine = self._melee_outcomes(game, view, there, target, flank)
         worth = self._blow_worth(game, target, mine)
+        worth += PIN_SHARE * self._menace(game, view, target, unit)
+        if self._strikes_anyway(game, view, target, unit):
+            return worth
         left = self._hits_left(game, target)
         survives = sum(1 for h in mine if h < left) / len(mine)
         back = self._melee_outcomes(game, view, target, there, face_attacked(there, target) is not Face.FRONT)
         return worth - RETURN_SHARE * survives * self._blow_worth(game, there, back)
+
+    def _menace(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> float:
+        """The best blow ``enemy``, free to charge, could land on a friend of ``unit`` within
+        its reach (a rout's worth for one a touch eliminates): what engaging it prevents,
+        since a unit in melee may only fight or withdraw."""
+        if not can_charge(enemy) or enemy_contacts(view, enemy):
+            return 0.0
+        best = 0.0
+        for friend in view.iter_troops(unit.side):
+            if friend.id == unit.id or not self._reaches(view, enemy, (friend.x, friend.y),
+                                                         friend.base.radius):
+                continue
+            if self._eliminated_on_contact(friend):
+                return ROUT_WORTH
+            blow = self._melee_outcomes(game, view, enemy, friend, False)
+            best = max(best, self._blow_worth(game, friend, blow))
+        return best
+
+    def _strikes_anyway(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> bool:
+        """Will ``enemy`` strike a blow on its next activation whatever ``unit`` does now:
+        it is in melee already, or could charge or shoot ``unit`` where it stands?"""
+        if enemy_contacts(view, enemy):
+            return True
+        if can_charge(enemy) and self._reaches(view, enemy, (unit.x, unit.y), unit.base.radius):
+            return True
+        if not self._shoots(enemy):
+            return False
+        reach = _rules(game).shot_reach(game.table, view, enemy)
+        return math.hypot(enemy.x - unit.x, enemy.y - unit.y) - enemy.base.radius - unit.base.radius <= reach
 
     # --- advancing -----------------------------------------------------------------------
 
@@ -321,53 +373,66 @@ class D3Doctrine2(D3Doctrine):
 
     def _advance(self, game: Game, view: GameState, unit: Unit) -> Move | None:
         move = super()._advance(game, view, unit)
-        if move is None and unit.kind is not UnitKind.ARTILLERY:
-            move = self._detour(game, view, unit)
+        if unit.kind is not UnitKind.ARTILLERY:
+            move = self._detour(game, view, unit, move)
         if move is None or not move.waypoints or view.turn > (self._hold_turns or 0):
             return move
         return self._short_of_first_blow(game, view, unit, move)
 
-    def _detour(self, game: Game, view: GameState, unit: Unit) -> Move | None:
-        """Round friends in the way: the first move off the goal's bearing by one of
-        :data:`DETOURS` that brings the unit nearer its goal."""
+    def _detour(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
+        """Round friends in the way: when ``move`` (the first edition's) gains less than
+        half the ground the unit has to make towards its goal, the move off the goal's
+        bearing by one of :data:`DETOURS` that gains the most, if that is more."""
         goal, target = self._goal(view, unit)
         if goal is None or target is None:
-            return None
+            return move
         gap = math.hypot(goal[0] - unit.x, goal[1] - unit.y)
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         if has_muskets(unit):
-            reach = min(reach, max(0.0, gap - 10.0))
+            reach = min(reach, max(0.0, gap - MUSKET_STANDOFF))
         if reach < 1.0:
-            return None
+            return move
+
+        def gain(m: Move | None) -> float:
+            if m is None or not m.waypoints:
+                return 0.0
+            end = plan_move(unit, m).end
+            return gap - math.hypot(goal[0] - end.x, goal[1] - end.y)
+
+        made = gain(move)
+        if made >= reach / 2:
+            return move
         heading = bearing_to(unit, goal)
+        face = None if angle_between(heading, unit.facing) < PIVOT_BEFORE else heading
+        best, most = move, made + 1.0
         for off in DETOURS:
             rad = math.radians(heading + off)
             aim = (unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach)
-            face = None if angle_between(heading, unit.facing) < 25.0 else heading
-            move = move_towards(game, view, unit, aim, reach, face=face)
-            if move is None:
-                continue
-            end = plan_move(unit, move).end
-            if (math.hypot(goal[0] - end.x, goal[1] - end.y) < gap - 1.0
-                    and self._keeps_together(game, view, unit, move)):
-                return move
-        return None
+            other = move_towards(game, view, unit, aim, reach, face=face)
+            if other is not None and gain(other) > most and self._keeps_together(game, view, unit, other):
+                best, most = other, gain(other)
+        return best
 
     def _short_of_first_blow(self, game: Game, view: GameState, unit: Unit, move: Move) -> Move | None:
-        """``move`` cut short so as not to end within the charge of an enemy who would
-        strike at least as hard as ``unit`` could strike back; the whole move when the
-        unit stands within such a charge already."""
-        threats = [e for e in view.iter_troops(view.opponent(unit.side))
-                   if can_charge(e) and self._outstrikes(game, view, e, unit)]
-        if not threats or any(self._reaches(view, e, (unit.x, unit.y), unit.base.radius) for e in threats):
+        """``move`` cut short so as not to end where an enemy could strike ``unit`` first
+        (:meth:`_first_blow_reach`); the whole move when the unit stands where one could
+        already."""
+        threats = [(e, reach) for e in view.iter_troops(view.opponent(unit.side))
+                   if (reach := self._first_blow_reach(game, view, e, unit)) is not None]
+        radius = unit.base.radius
+
+        def struck(x: float, y: float) -> bool:
+            return any(math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach for e, reach in threats)
+
+        if not threats or struck(unit.x, unit.y):
             return move
         end = plan_move(unit, move).end
-        if not any(self._reaches(view, e, (end.x, end.y), unit.base.radius) for e in threats):
+        if not struck(end.x, end.y):
             return move
         (x1, y1), = move.waypoints
         for fraction in (0.75, 0.5, 0.25):
             x, y = unit.x + (x1 - unit.x) * fraction, unit.y + (y1 - unit.y) * fraction
-            if any(self._reaches(view, e, (x, y), unit.base.radius) for e in threats):
+            if struck(x, y):
                 continue
             shorter = Move(unit=unit.id, waypoints=((x, y),), face_before=move.face_before,
                            face_after=move.face_after)
@@ -375,8 +440,22 @@ class D3Doctrine2(D3Doctrine):
                 return shorter
         return None
 
-    def _outstrikes(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> bool:
-        """Would ``enemy``'s blow at ``unit`` be worth at least ``unit``'s at it?"""
-        theirs = self._blow_worth(game, unit, self._melee_outcomes(game, view, enemy, unit, False))
-        mine = self._blow_worth(game, enemy, self._melee_outcomes(game, view, unit, enemy, False))
-        return theirs >= mine
+    def _first_blow_reach(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> float | None:
+        """How near (edge to edge) ``enemy`` may stand and strike ``unit`` first on its next
+        activation with a blow at least as good as the one ``unit`` would answer with: its
+        charge, or for a shooter facing a shooter its move and volley; None when it poses
+        no such threat."""
+        factor = weather.movement_factor(view)
+        reach: float | None = None
+        if can_charge(enemy):
+            theirs = self._blow_worth(game, unit, self._melee_outcomes(game, view, enemy, unit, False))
+            mine = self._blow_worth(game, enemy, self._melee_outcomes(game, view, unit, enemy, False))
+            if theirs >= mine:
+                reach = MOVE[enemy.kind] * factor + REACH_SLACK
+        if has_muskets(enemy) and self._shoots(unit) and not enemy_contacts(view, enemy):
+            theirs = self._blow_worth(game, unit, self._shot_outcomes(game, view, enemy, unit))
+            mine = self._blow_worth(game, enemy, self._shot_outcomes(game, view, unit, enemy))
+            if theirs >= mine:
+                volley = MOVE[enemy.kind] * factor + _rules(game).shot_reach(game.table, view, enemy)
+                reach = max(reach or 0.0, volley)
+        return reach

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.hits import piece
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.ai.doctrine2 import D3Doctrine2, d3_faces, mean
+from tertia.rulesets.d3.ai.doctrine2 import POOR_SHOT, D3Doctrine2, d3_faces, mean
 from tertia.rulesets.d3_cards import shooting
 from tertia.rulesets.d3_cards.ai.doctrine import D3CardsDoctrine
 
@@ -49,16 +50,33 @@ class D3CardsDoctrine2(D3Doctrine2, D3CardsDoctrine):
     def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
         """The chance of a marker times what one more marker takes off each later shot
         at this target."""
-        chance = max(0, 7 - weather.shortage_from(view)) / 6.0
-        shots = min(SHOTS_AHEAD, max(0, game.scenario.turns - view.turn))
-        now = mean(self._shot_outcomes(game, view, unit, target))
         if unit.kind is UnitKind.ARTILLERY:
             pips = total(shooting.gun_modifiers(game.table, unit, target, game.ruleset.options))
-            later = mean(self._gun_outcomes(unit, target, pips - 1))
-        else:
-            mods = shooting.musket_modifiers(game.table, unit, target, game.ruleset.options)
-            later = mean(d3_faces([*mods, Modifier(-1, "one marker more")]))
-        return chance * (now - later) * shots
+            now, later = self._gun_outcomes(unit, target, pips), self._gun_outcomes(unit, target, pips - 1)
+            loss = mean(now) - mean(later)
+            return self._marker_chance(game, view) * loss
+        return self._musket_cost(game, view, shooting.musket_modifiers(game.table, unit, target,
+                                                                       game.ruleset.options))
+
+    def _marker_chance(self, game: Game, view: GameState) -> float:
+        """The chance a shot adds a marker, times the later shots it is reckoned to cost."""
+        shots = min(SHOTS_AHEAD, max(0, game.scenario.turns - view.turn))
+        return max(0, 7 - weather.shortage_from(view)) / 6.0 * shots
+
+    def _musket_cost(self, game: Game, view: GameState, mods: list[Modifier]) -> float:
+        now = mean(d3_faces(mods))
+        later = mean(d3_faces([*mods, Modifier(-1, "one marker more")]))
+        return self._marker_chance(game, view) * (now - later)
+
+    def _can_shoot(self, game: Game, view: GameState, unit: Unit) -> bool:
+        """Muskets are spent when their markers leave a volley at a target in the open
+        worth less, after the ammunition it risks, than a poor shot; guns never are (their
+        markers only shorten their range)."""
+        if unit.kind is UnitKind.ARTILLERY:
+            return True
+        markers = piece(unit).ammo_markers
+        mods = [Modifier(-markers, "ammunition shortage markers")] if markers else []
+        return mean(d3_faces(mods)) - self._musket_cost(game, view, mods) >= POOR_SHOT
 
     def _eliminated_on_contact(self, target: Unit) -> bool:
         """Artillery units are immediately eliminated if engaged in melee."""

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
+from tertia.rules.hits import piece
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.ai.doctrine2 import REACH_SLACK, ROUT_WORTH, D3Doctrine2, d3_faces, mean
 from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
@@ -56,6 +57,10 @@ class D3CommandsDoctrine2(D3Doctrine2, D3CommandsDoctrine):
         if unit.kind is UnitKind.ARTILLERY:
             lost += ROUT_WORTH
         return chance * lost
+
+    def _can_shoot(self, game: Game, view: GameState, unit: Unit) -> bool:
+        """Foot and guns that have run out of ammunition shoot no more."""
+        return not piece(unit).out_of_ammo
 
     @staticmethod
     def card_order(view: GameState, side: str, held: Sequence[str], rng: random.Random) -> tuple[str, ...]:
