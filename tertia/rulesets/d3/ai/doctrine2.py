@@ -37,7 +37,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from tertia.ai.moves import bearing_to, move_towards
+from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_towards
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, is_in_arc
@@ -75,6 +75,8 @@ HOLD_TURNS = (1, 2, 3)
 drawn from the player's own random stream each battle."""
 HURT_PULL = 1.5
 """Inches nearer an enemy horse seems to a Horse making for it, for each hit it has."""
+MUSKET_REACH = 12.0
+"""Muskets reach 12" in both texts."""
 DETOURS = (30.0, -30.0, 60.0, -60.0)
 """Degrees off the goal a blocked unit tries, in turn, to go round its friends."""
 
@@ -103,6 +105,7 @@ class D3Doctrine2(D3Doctrine):
     def __init__(self) -> None:
         super().__init__()
         self._hold_turns: int | None = None
+        self._reckoned: dict[tuple[int, str, str], tuple[float, bool]] = {}
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if self._hold_turns is None:
@@ -228,6 +231,8 @@ class D3Doctrine2(D3Doctrine):
             return None
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         goal = (unit.x + away[0] / span * reach, unit.y + away[1] / span * reach)
+        if any(can_charge(e) and self._reaches(view, e, goal, unit.base.radius) for e in contacts):
+            return None  # not even the whole move gets beyond their charge
         move = move_towards(game, view, unit, goal, reach)
         if move is None:
             return None
@@ -319,13 +324,26 @@ class D3Doctrine2(D3Doctrine):
         flank = face_attacked(target, there) is not Face.FRONT
         mine = self._melee_outcomes(game, view, there, target, flank)
         worth = self._blow_worth(game, target, mine)
-        worth += PIN_SHARE * self._menace(game, view, target, unit)
-        if self._strikes_anyway(game, view, target, unit):
+        menace, anyway = self._about(game, view, target, unit)
+        worth += PIN_SHARE * menace
+        if anyway:
             return worth
         left = self._hits_left(game, target)
         survives = sum(1 for h in mine if h < left) / len(mine)
         back = self._melee_outcomes(game, view, target, there, face_attacked(there, target) is not Face.FRONT)
         return worth - RETURN_SHARE * survives * self._blow_worth(game, there, back)
+
+    def _about(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> tuple[float, bool]:
+        """``enemy``'s :meth:`_menace` to ``unit``'s friends and whether it
+        :meth:`_strikes_anyway`, reckoned once a position for each charge aimed at it."""
+        key = (view.step, enemy.id, unit.id)
+        found = self._reckoned.get(key)
+        if found is None:
+            if self._reckoned and next(iter(self._reckoned))[0] != view.step:
+                self._reckoned.clear()
+            found = self._reckoned[key] = (self._menace(game, view, enemy, unit),
+                                           self._strikes_anyway(game, view, enemy, unit))
+        return found
 
     def _menace(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> float:
         """The best blow ``enemy``, free to charge, could land on a friend of ``unit`` within
@@ -381,15 +399,17 @@ class D3Doctrine2(D3Doctrine):
 
     def _detour(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
         """Round friends in the way: when ``move`` (the first edition's) gains less than
-        half the ground the unit has to make towards its goal, the move off the goal's
-        bearing by one of :data:`DETOURS` that gains the most, if that is more."""
+        half the ground the unit has to make towards its goal, the first move off the
+        goal's bearing by one of :data:`DETOURS` that gains half, else the one that gains
+        most, if that is more."""
         goal, target = self._goal(view, unit)
         if goal is None or target is None:
             return move
         gap = math.hypot(goal[0] - unit.x, goal[1] - unit.y)
-        reach = MOVE[unit.kind] * weather.movement_factor(view)
-        if has_muskets(unit):
-            reach = min(reach, max(0.0, gap - MUSKET_STANDOFF))
+        # no nearer than the first edition stops: musket range, or just short of contact
+        short = MUSKET_STANDOFF if has_muskets(unit) else (
+            unit.base.radius + target.base.radius + ENEMY_CLEARANCE)
+        reach = min(MOVE[unit.kind] * weather.movement_factor(view), gap - short)
         if reach < 1.0:
             return move
 
@@ -411,23 +431,33 @@ class D3Doctrine2(D3Doctrine):
             other = move_towards(game, view, unit, aim, reach, face=face)
             if other is not None and gain(other) > most and self._keeps_together(game, view, unit, other):
                 best, most = other, gain(other)
+                if most >= reach / 2:
+                    break
         return best
 
     def _short_of_first_blow(self, game: Game, view: GameState, unit: Unit, move: Move) -> Move | None:
         """``move`` cut short so as not to end where an enemy could strike ``unit`` first
         (:meth:`_first_blow_reach`); the whole move when the unit stands where one could
         already."""
-        threats = [(e, reach) for e in view.iter_troops(view.opponent(unit.side))
-                   if (reach := self._first_blow_reach(game, view, e, unit)) is not None]
         radius = unit.base.radius
+        end = plan_move(unit, move).end
+        factor = weather.movement_factor(view)
+        shoots = self._shoots(unit)
+
+        def within(e: Unit, x: float, y: float) -> bool:
+            """Within the farthest ``e`` could come and strike, whatever the blow."""
+            reach = MOVE[e.kind] * factor + (MUSKET_REACH if shoots and has_muskets(e) else REACH_SLACK)
+            return math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach
+
+        near = [e for e in view.iter_troops(view.opponent(unit.side))
+                if within(e, end.x, end.y) or within(e, unit.x, unit.y)]
+        threats = [(e, reach) for e in near
+                   if (reach := self._first_blow_reach(game, view, e, unit)) is not None]
 
         def struck(x: float, y: float) -> bool:
             return any(math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach for e, reach in threats)
 
-        if not threats or struck(unit.x, unit.y):
-            return move
-        end = plan_move(unit, move).end
-        if not struck(end.x, end.y):
+        if not threats or struck(unit.x, unit.y) or not struck(end.x, end.y):
             return move
         (x1, y1), = move.waypoints
         for fraction in (0.75, 0.5, 0.25):
