@@ -23,9 +23,8 @@ the chance it routs its target and what it costs him:
   charge reach of an enemy who would strike it at least as hard as it could strike back,
   so that the enemy comes into its reach rather than it into the enemy's. After them it
   closes: the battle is to be decided, not waited out.
-- **Reserves committed.** A unit whose way to its goal is blocked by friends goes round
-  them, and Horse make for the enemy horse most hurt and nearest rather than only the
-  nearest, so that fresh units join the fight where a rout is close.
+- **Reserves committed.** A unit coming up from behind whose way to its goal is blocked
+  by friends goes round them instead of standing behind them.
 
 Everything else is the first edition's. Every action is still judged by the rules before
 it is chosen.
@@ -68,15 +67,18 @@ POOR_SHOT = 0.3
 """A shot worth less than this (hits, weighed, less the ammunition it risks) is not fired."""
 WITHDRAW_AT = 0.5
 """A unit withdraws when the enemy's next blow routs it at least this often."""
+OUTMATCHED = 0.75
+"""A unit withdraws when the blows it will take are worth this much more than its own."""
 REACH_SLACK = 1.0
 """Inches beyond a charger's move within which it is reckoned able to reach a unit."""
 HOLD_TURNS = (1, 2, 3)
 """How many opening turns the advance stops outside the enemy's first blow: one of these,
 drawn from the player's own random stream each battle."""
-HURT_PULL = 1.5
-"""Inches nearer an enemy horse seems to a Horse making for it, for each hit it has."""
 MUSKET_REACH = 12.0
 """Muskets reach 12" in both texts."""
+RESERVE_FROM = 24.0
+"""Inches (centre to centre) from the nearest enemy beyond which a unit is coming up from
+behind, and may go round friends in its way."""
 DETOURS = (30.0, -30.0, 60.0, -60.0)
 """Degrees off the goal a blocked unit tries, in turn, to go round its friends."""
 
@@ -210,19 +212,24 @@ class D3Doctrine2(D3Doctrine):
         return withdraw or (best[2] if best else None)
 
     def _withdrawal(self, game: Game, view: GameState, unit: Unit, contacts: Sequence[Unit]) -> Move | None:
-        """Withdraw when the next enemy blow probably routs ``unit``, its own probably does
-        not rout any enemy touching it, and the move takes it beyond every such enemy's
-        charge."""
+        """Withdraw when the melee goes against ``unit``: the enemies' next blows probably
+        rout it, or are worth more than its own best by :data:`OUTMATCHED`; but not when its
+        own blow probably routs an enemy, nor unless the move takes it beyond every
+        touching enemy's charge."""
         left = self._hits_left(game, unit)
-        danger = max(sum(1 for h in self._melee_outcomes(game, view, e, unit, face_attacked(unit, e)
-                                                           is not Face.FRONT) if h >= left) / 3.0
-                     for e in contacts)
-        if danger < WITHDRAW_AT:
-            return None
+        danger, theirs = 0.0, 0.0
         for e in contacts:
-            outcomes = self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
-            if sum(1 for h in outcomes if h >= self._hits_left(game, e)) / 3.0 >= WITHDRAW_AT:
+            blow = self._melee_outcomes(game, view, e, unit, face_attacked(unit, e) is not Face.FRONT)
+            danger = max(danger, sum(1 for h in blow if h >= left) / 3.0)
+            theirs += self._blow_worth(game, unit, blow)
+        mine = 0.0
+        for e in contacts:
+            blow = self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
+            if sum(1 for h in blow if h >= self._hits_left(game, e)) / 3.0 >= WITHDRAW_AT:
                 return None
+            mine = max(mine, self._blow_worth(game, e, blow))
+        if danger < WITHDRAW_AT and theirs < mine + OUTMATCHED:
+            return None
         cx = sum(e.x for e in contacts) / len(contacts)
         cy = sum(e.y for e in contacts) / len(contacts)
         away = (unit.x - cx, unit.y - cy)
@@ -376,19 +383,6 @@ class D3Doctrine2(D3Doctrine):
 
     # --- advancing -----------------------------------------------------------------------
 
-    @staticmethod
-    def _goal(view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
-        """Horse make for the enemy horse nearest once its hits are counted (each hit
-        bringing it :data:`HURT_PULL` inches nearer); the rest as the first edition."""
-        if unit.kind is not UnitKind.HORSE:
-            return D3Doctrine._goal(view, unit)
-        enemies = [e for e in view.iter_troops(view.opponent(unit.side)) if e.kind is UnitKind.HORSE]
-        if not enemies:
-            return D3Doctrine._goal(view, unit)
-        target = min(enemies, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y)
-                                             - HURT_PULL * piece(e).hits, e.id))
-        return (target.x, target.y), target
-
     def _advance(self, game: Game, view: GameState, unit: Unit) -> Move | None:
         move = super()._advance(game, view, unit)
         if unit.kind is not UnitKind.ARTILLERY:
@@ -399,7 +393,8 @@ class D3Doctrine2(D3Doctrine):
 
     def _detour(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
         """Round friends in the way: when ``move`` (the first edition's) gains less than
-        half the ground the unit has to make towards its goal, the first move off the
+        half the ground the unit has to make towards its goal, a friend stands across its
+        way and no enemy is near (a reserve coming up), the first move off the
         goal's bearing by one of :data:`DETOURS` that gains half, else the one that gains
         most, if that is more."""
         goal, target = self._goal(view, unit)
@@ -420,7 +415,8 @@ class D3Doctrine2(D3Doctrine):
             return gap - math.hypot(goal[0] - end.x, goal[1] - end.y)
 
         made = gain(move)
-        if made >= reach / 2:
+        if made >= reach / 2 or self._nearest_enemy_distance(view, unit) < RESERVE_FROM or (
+                not self._friend_in_way(view, unit, goal, reach)):
             return move
         heading = bearing_to(unit, goal)
         face = None if angle_between(heading, unit.facing) < PIVOT_BEFORE else heading
@@ -434,6 +430,23 @@ class D3Doctrine2(D3Doctrine):
                 if most >= reach / 2:
                     break
         return best
+
+    @staticmethod
+    def _friend_in_way(view: GameState, unit: Unit, goal: Point, reach: float) -> bool:
+        """Does a friend's base lie across ``unit``'s straight way ``reach`` inches towards
+        ``goal``?"""
+        dx, dy = goal[0] - unit.x, goal[1] - unit.y
+        span = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / span, dy / span
+        for f in view.iter_troops(unit.side):
+            if f.id == unit.id:
+                continue
+            along = (f.x - unit.x) * ux + (f.y - unit.y) * uy
+            across = abs((f.x - unit.x) * uy - (f.y - unit.y) * ux)
+            clear = f.base.radius + unit.base.radius
+            if 0.0 < along <= reach + clear and across < clear:
+                return True
+        return False
 
     def _short_of_first_blow(self, game: Game, view: GameState, unit: Unit, move: Move) -> Move | None:
         """``move`` cut short so as not to end where an enemy could strike ``unit`` first
