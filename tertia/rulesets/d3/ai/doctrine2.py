@@ -7,24 +7,32 @@ the chance it routs its target and what it costs him:
   hits and routs (Routing; ``d3.victory``), so a melee, a charge or a shot is worth its
   expected hits and a point's worth more by the chance it routs the target.
 - **Charges weighed against the return blow.** Melee is one-sided (Units only inflict hits
-  during their activation): the unit charged strikes back on its own card. A charge is
-  made only when the blow it lands outweighs half the blow it will take back, so Horse no
-  longer charge the front of Foot (D3-1 against D3), nor Horse in a field from the open.
+  during their activation): the unit charged strikes back on its own card. Where that
+  blow would not come anyway (the target neither in melee already nor able to charge or
+  shoot the charger where it stands), half of it counts against the charge. Engaging an
+  enemy free to charge counts half of what it could do to a friend within its reach
+  (a unit in melee may only fight or withdraw).
 - **Shots weighed against the ammunition they spend.** Every shot risks the shooter's
   ammunition (a shortage marker in ``d3-cards``; running out, and a gun leaving the field,
   in ``d3-commands``): each rule set prices that risk, and a shot worth less than a poor
-  one is not fired. A shooter with nothing worth firing and an enemy able to charge it
-  falls back out of that enemy's reach instead.
-- **A unit about to rout withdraws** ("Units may withdraw from a melee") when the enemy's
-  next blow would probably rout it, its own probably would not rout the enemy, and no
-  enemy touching it could reach it again.
-- **The first blow.** For the opening turns (their number drawn from the player's own
-  random stream, so openings differ between games) an advancing unit stops outside the
-  charge reach of an enemy who would strike it at least as hard as it could strike back,
-  so that the enemy comes into its reach rather than it into the enemy's. After them it
+  one is not fired. A shooter whose ammunition is spent closes with the enemy to charge
+  if it may charge (Foot), else keeps out of the reach of enemies who could charge it.
+- **Withdrawing from a losing melee** ("Units may withdraw from a melee"): when the
+  enemy's next blows would probably rout the unit, or are worth much more than its own
+  (Horse against Foot), unless its own blow probably routs an enemy, and only when the
+  withdrawal takes it beyond the charge of every enemy touching it.
+- **The first blow.** An advancing unit does not end its move where an enemy whose card
+  is still to come this turn (so who surely acts before the unit does again) could charge
+  it, or move and shoot it, with a blow at least as good as its own answer: it stops
+  short, and the enemy must come into its reach. Once that card is played the unit
   closes: the battle is to be decided, not waited out.
-- **Reserves committed.** A unit coming up from behind whose way to its goal is blocked
-  by friends goes round them instead of standing behind them.
+- **Reserves committed.** Horse make for enemies no friend is attacking (the first
+  edition's made for the nearest enemy horse even when a friend already held it in melee,
+  where no second attacker may engage it); a unit coming up from behind whose way is
+  blocked by friends goes round them instead of standing behind them.
+- **Openings varied.** Near-equal choices (blows within :data:`VALUE_TIE` of each other,
+  enemy horse within :data:`DISTANCE_TIE` of each other) go by a preference among the
+  enemy's pieces drawn once a battle from the player's own random stream, not by name.
 
 Everything else is the first edition's. Every action is still judged by the rules before
 it is chosen.
@@ -48,7 +56,7 @@ from tertia.rules.movement import plan_move
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.ai.doctrine import MUSKET_STANDOFF, PIVOT_BEFORE, D3Doctrine, _face_centres, _rules
 from tertia.rulesets.d3.ai.proposals import charge_blockers, charge_towards
-from tertia.rulesets.d3.contact import enemy_contacts, face_attacked
+from tertia.rulesets.d3.contact import charger_between, enemy_contacts, face_attacked
 from tertia.rulesets.d3.hits import rout_after
 from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
 
@@ -71,9 +79,11 @@ OUTMATCHED = 0.75
 """A unit withdraws when the blows it will take are worth this much more than its own."""
 REACH_SLACK = 1.0
 """Inches beyond a charger's move within which it is reckoned able to reach a unit."""
-HOLD_TURNS = (1, 2, 3)
-"""How many opening turns the advance stops outside the enemy's first blow: one of these,
-drawn from the player's own random stream each battle."""
+VALUE_TIE = 0.01
+"""Hits of worth within which two blows are a toss-up, settled by the player's preference
+for one target over another, drawn once a battle from its own random stream."""
+DISTANCE_TIE = 1.0
+"""Inches within which two enemy horse are equally near, settled the same way."""
 MUSKET_REACH = 12.0
 """Muskets reach 12" in both texts."""
 RESERVE_FROM = 24.0
@@ -106,13 +116,23 @@ class D3Doctrine2(D3Doctrine):
 
     def __init__(self) -> None:
         super().__init__()
-        self._hold_turns: int | None = None
+        self._liking: dict[str, float] | None = None
+        """The player's preference for each piece as a target, drawn once a battle."""
         self._reckoned: dict[tuple[int, str, str], tuple[float, bool]] = {}
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        if self._hold_turns is None:
-            self._hold_turns = rng.choice(HOLD_TURNS)
+        if self._liking is None:
+            self._liking = {uid: rng.random() for uid in sorted(state.units)}
         return super().choose(game, state, rng)
+
+    def _liked(self, uid: str) -> float:
+        """The player's preference for ``uid`` as a target this battle, from 0 to 1."""
+        return (self._liking or {}).get(uid, 0.0)
+
+    def _tie(self, uid: str) -> float:
+        """What the player's preference for ``uid`` as a target adds to a blow at it:
+        enough to settle a toss-up, never to overturn a real difference."""
+        return VALUE_TIE * self._liked(uid)
 
     # --- weighing blows -------------------------------------------------------------------
 
@@ -146,6 +166,11 @@ class D3Doctrine2(D3Doctrine):
     def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
         """What a shot risks of the shooter's ammunition, in hits (the rule set's own)."""
         return 0.0
+
+    def _acts_first(self, game: Game, view: GameState, enemy: Unit) -> bool:
+        """Will ``enemy`` surely be activated before the unit now acting is again: its
+        card still to come this turn? (The rule set's own; yes by default.)"""
+        return True
 
     def _eliminated_on_contact(self, target: Unit) -> bool:
         """Whether a charge that reaches ``target`` removes it outright."""
@@ -206,6 +231,7 @@ class D3Doctrine2(D3Doctrine):
                 continue
             outcomes = self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
             value = self._blow_worth(game, e, outcomes)
+            value += self._tie(e.id)
             if best is None or (value, e.id) > best[:2]:
                 best = (value, e.id, attack)
         withdraw = self._withdrawal(game, view, unit, contacts)
@@ -276,7 +302,7 @@ class D3Doctrine2(D3Doctrine):
             value = (self._blow_worth(game, e, self._shot_outcomes(game, view, unit, e))
                      - self._ammunition_cost(game, view, unit, e))
             if value >= POOR_SHOT:
-                shots.append((value, e.id, Shoot(unit=unit.id, target=e.id)))
+                shots.append((value + self._tie(e.id), e.id, Shoot(unit=unit.id, target=e.id)))
         shots.sort(key=lambda s: (s[0], s[1]), reverse=True)
         return next(((value, shot) for value, _, shot in shots if game.is_legal(view, shot)), None)
 
@@ -311,7 +337,8 @@ class D3Doctrine2(D3Doctrine):
             for aim in _face_centres(e):
                 move = charge_towards(view, unit, e, aim, blockers)
                 if move is not None:
-                    charges.append((self._charge_worth(game, view, unit, e, move), e.id, move))
+                    worth = self._charge_worth(game, view, unit, e, move)
+                    charges.append((worth + self._tie(e.id), e.id, move))
         charges.sort(key=lambda c: (c[0], c[1]), reverse=True)
         for value, _, move in charges:
             if value < CHARGE_WORTH:
@@ -383,11 +410,29 @@ class D3Doctrine2(D3Doctrine):
 
     # --- advancing -----------------------------------------------------------------------
 
+    def _goal(self, view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
+        """Horse make for the nearest enemy horse that no friend is attacking, else the
+        nearest enemy troop no friend is attacking ("only one attacking unit may engage any
+        given defending unit"; an enemy that charged a friend may still be charged, in the
+        flank for choice); the first edition's goal when a friend is attacking every
+        enemy, and for the rest. Of horse within :data:`DISTANCE_TIE` of each other, the
+        one the player prefers this battle."""
+        point, target = super()._goal(view, unit)
+        if unit.kind is UnitKind.HORSE:
+            free = [e for e in view.iter_troops(view.opponent(unit.side))
+                    if all(charger_between(view, e, o) == e.id for o in enemy_contacts(view, e))]
+            pool = [e for e in free if e.kind is UnitKind.HORSE] or free
+            if pool:
+                target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y)
+                                                  - DISTANCE_TIE * self._liked(e.id), e.id))
+                point = (target.x, target.y)
+        return point, target
+
     def _advance(self, game: Game, view: GameState, unit: Unit) -> Move | None:
         move = super()._advance(game, view, unit)
         if unit.kind is not UnitKind.ARTILLERY:
             move = self._detour(game, view, unit, move)
-        if move is None or not move.waypoints or view.turn > (self._hold_turns or 0):
+        if move is None or not move.waypoints:
             return move
         return self._short_of_first_blow(game, view, unit, move)
 
@@ -464,7 +509,7 @@ class D3Doctrine2(D3Doctrine):
 
         near = [e for e in view.iter_troops(view.opponent(unit.side))
                 if within(e, end.x, end.y) or within(e, unit.x, unit.y)]
-        threats = [(e, reach) for e in near
+        threats = [(e, reach) for e in near if self._acts_first(game, view, e)
                    if (reach := self._first_blow_reach(game, view, e, unit)) is not None]
 
         def struck(x: float, y: float) -> bool:

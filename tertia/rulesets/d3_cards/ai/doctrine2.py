@@ -16,12 +16,14 @@ the first and becomes the doctrine): the shared second edition
 
 from __future__ import annotations
 
+from tertia.activation import unit_type_deck
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.hits import piece
 from tertia.rules.measuring import distance
 from tertia.rules.modifiers import Modifier, total
 from tertia.rulesets.d3 import weather
+from tertia.rulesets.d3.ai.doctrine import _rules
 from tertia.rulesets.d3.ai.doctrine2 import POOR_SHOT, D3Doctrine2, d3_faces, mean
 from tertia.rulesets.d3_cards import shooting
 from tertia.rulesets.d3_cards.ai.doctrine import D3CardsDoctrine
@@ -77,6 +79,11 @@ class D3CardsDoctrine2(D3Doctrine2, D3CardsDoctrine):
         markers = piece(unit).ammo_markers
         mods = [Modifier(-markers, "ammunition shortage markers")] if markers else []
         return mean(d3_faces(mods)) - self._musket_cost(game, view, mods) >= POOR_SHOT
+
+    def _acts_first(self, game: Game, view: GameState, enemy: Unit) -> bool:
+        """Its side's card for its type is still in the deck this turn (the deck is open
+        to both sides)."""
+        return (enemy.side, _rules(game).card_of(enemy)) in unit_type_deck.remaining(view)
 
     def _eliminated_on_contact(self, target: Unit) -> bool:
         """Artillery units are immediately eliminated if engaged in melee."""

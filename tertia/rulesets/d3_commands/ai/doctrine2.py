@@ -22,6 +22,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from tertia.activation.command_cards import played as cards_played
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.hits import piece
@@ -61,6 +62,11 @@ class D3CommandsDoctrine2(D3Doctrine2, D3CommandsDoctrine):
     def _can_shoot(self, game: Game, view: GameState, unit: Unit) -> bool:
         """Foot and guns that have run out of ammunition shoot no more."""
         return not piece(unit).out_of_ammo
+
+    def _acts_first(self, game: Game, view: GameState, enemy: Unit) -> bool:
+        """Its command's card not yet turned over this turn (played cards are seen by
+        both sides; the order of the rest is not)."""
+        return command_card(enemy.command) not in cards_played(view, enemy.side)
 
     @staticmethod
     def card_order(view: GameState, side: str, held: Sequence[str], rng: random.Random) -> tuple[str, ...]:
