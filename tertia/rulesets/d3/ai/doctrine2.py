@@ -190,9 +190,17 @@ class D3Doctrine2(D3Doctrine):
         shot = self._best_shot(game, view, unit)
         if moved:
             return shot[1] if shot else None
+        if not can_charge(unit) and (shot is None or shot[0] < ROUT_WORTH / 2):
+            evade = self._evade(game, view, unit)
+            if evade is not None:
+                return evade
         charge = self._best_charge(game, view, unit) if can_charge(unit) else None
         if charge and (not shot or charge[0] > shot[0]):
             return charge[1]
+        if can_charge(unit) and shot is None:
+            evade = self._evade(game, view, unit, margin=OUTMATCHED)
+            if evade is not None:
+                return evade
         if shot:
             return shot[1]
         if self._shoots(unit) and not self._can_shoot(game, view, unit):
@@ -313,15 +321,45 @@ class D3Doctrine2(D3Doctrine):
                    if can_charge(e) and self._reaches(view, e, (unit.x, unit.y), unit.base.radius)]
         if not threats or unit.kind is UnitKind.ARTILLERY:
             return None
+        return self._away(game, view, unit, threats)
+
+    def _evade(self, game: Game, view: GameState, unit: Unit, margin: float = 0.0) -> Move | None:
+        """Fall back beyond the reach of every enemy free to charge the unit whose card is
+        still to come this turn and whose blow would outweigh its own by ``margin`` (none,
+        for a unit that may not charge: Dragoons, Commanded Shot); nothing when none
+        threatens, or the unit cannot get clear of them all."""
+        if unit.kind is UnitKind.ARTILLERY:
+            return None
+        radius = unit.base.radius
+        threats = [e for e in view.iter_troops(view.opponent(unit.side))
+                   if can_charge(e) and self._reaches(view, e, (unit.x, unit.y), radius)
+                   and not enemy_contacts(view, e) and self._acts_first(game, view, e)
+                   and self._outstrikes(game, view, e, unit, margin)]
+        if not threats:
+            return None
+        move = self._away(game, view, unit, threats)
+        if move is None:
+            return None
+        end = plan_move(unit, move).end
+        return None if any(self._reaches(view, e, (end.x, end.y), radius) for e in threats) else move
+
+    def _away(self, game: Game, view: GameState, unit: Unit, threats: Sequence[Unit]) -> Move | None:
+        """The unit's whole move straight away from the nearest of ``threats``, as far as
+        the rules allow."""
         near = min(threats, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y), e.id))
         away = (unit.x - near.x, unit.y - near.y)
         span = math.hypot(*away) or 1.0
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         goal = (unit.x + away[0] / span * reach, unit.y + away[1] / span * reach)
         move = move_towards(game, view, unit, goal, reach)
-        if move is not None and self._keeps_together(game, view, unit, move):
-            return move
-        return None
+        return move if move is not None and self._keeps_together(game, view, unit, move) else None
+
+    def _outstrikes(self, game: Game, view: GameState, enemy: Unit, unit: Unit, margin: float = 0.0) -> bool:
+        """Would ``enemy``'s melee blow at ``unit`` be worth at least ``unit``'s at it,
+        and ``margin`` more?"""
+        theirs = self._blow_worth(game, unit, self._melee_outcomes(game, view, enemy, unit, False))
+        mine = self._blow_worth(game, enemy, self._melee_outcomes(game, view, unit, enemy, False))
+        return theirs >= mine + margin
 
     # --- charging ------------------------------------------------------------------------
 
