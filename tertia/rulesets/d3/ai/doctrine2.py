@@ -119,6 +119,7 @@ class D3Doctrine2(D3Doctrine):
         self._liking: dict[str, float] | None = None
         """The player's preference for each piece as a target, drawn once a battle."""
         self._reckoned: dict[tuple[int, str, str], tuple[float, bool]] = {}
+        self._unattacked_at: tuple[tuple[int, str], list[Unit]] | None = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if self._liking is None:
@@ -163,8 +164,10 @@ class D3Doctrine2(D3Doctrine):
         shooting."""
         raise NotImplementedError(f"{type(self).__name__} does not judge shots")
 
-    def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
-        """What a shot risks of the shooter's ammunition, in hits (the rule set's own)."""
+    def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit,
+                         outcomes: Sequence[float]) -> float:
+        """What a shot of ``outcomes`` risks of the shooter's ammunition, in hits (the rule
+        set's own)."""
         return 0.0
 
     def _acts_first(self, game: Game, view: GameState, enemy: Unit) -> bool:
@@ -307,8 +310,8 @@ class D3Doctrine2(D3Doctrine):
         worth firing."""
         shots: list[tuple[float, str, Shoot]] = []
         for e in self._targets(game, view, unit):
-            value = (self._blow_worth(game, e, self._shot_outcomes(game, view, unit, e))
-                     - self._ammunition_cost(game, view, unit, e))
+            outcomes = self._shot_outcomes(game, view, unit, e)
+            value = self._blow_worth(game, e, outcomes) - self._ammunition_cost(game, view, unit, e, outcomes)
             if value >= POOR_SHOT:
                 shots.append((value + self._tie(e.id), e.id, Shoot(unit=unit.id, target=e.id)))
         shots.sort(key=lambda s: (s[0], s[1]), reverse=True)
@@ -331,9 +334,12 @@ class D3Doctrine2(D3Doctrine):
         if unit.kind is UnitKind.ARTILLERY:
             return None
         radius = unit.base.radius
-        threats = [e for e in view.iter_troops(view.opponent(unit.side))
-                   if can_charge(e) and self._reaches(view, e, (unit.x, unit.y), radius)
-                   and not enemy_contacts(view, e) and self._acts_first(game, view, e)
+        # no charger reaches farther than a Horse's move
+        farthest = MOVE[UnitKind.HORSE] * weather.movement_factor(view) + REACH_SLACK + radius
+        enemy = view.opponent(unit.side)
+        threats = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, farthest)
+                   if e.side == enemy and can_charge(e) and self._reaches(view, e, (unit.x, unit.y), radius)
+                   and self._acts_first(game, view, e) and not enemy_contacts(view, e)
                    and self._outstrikes(game, view, e, unit, margin)]
         if not threats:
             return None
@@ -457,14 +463,23 @@ class D3Doctrine2(D3Doctrine):
         one the player prefers this battle."""
         point, target = super()._goal(view, unit)
         if unit.kind is UnitKind.HORSE:
-            free = [e for e in view.iter_troops(view.opponent(unit.side))
-                    if all(charger_between(view, e, o) == e.id for o in enemy_contacts(view, e))]
+            free = self._unattacked(view, view.opponent(unit.side))
             pool = [e for e in free if e.kind is UnitKind.HORSE] or free
             if pool:
                 target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y)
                                                   - DISTANCE_TIE * self._liked(e.id), e.id))
                 point = (target.x, target.y)
         return point, target
+
+    def _unattacked(self, view: GameState, side: str) -> list[Unit]:
+        """``side``'s troops that no enemy of theirs is attacking (each in melee only with
+        units it charged itself), reckoned once a position."""
+        key = (view.step, side)
+        if self._unattacked_at is None or self._unattacked_at[0] != key:
+            free = [e for e in view.iter_troops(side)
+                    if all(charger_between(view, e, o) == e.id for o in enemy_contacts(view, e))]
+            self._unattacked_at = (key, free)
+        return self._unattacked_at[1]
 
     def _advance(self, game: Game, view: GameState, unit: Unit) -> Move | None:
         move = super()._advance(game, view, unit)

@@ -16,6 +16,8 @@ the first and becomes the doctrine): the shared second edition
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tertia.activation import unit_type_deck
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
@@ -49,26 +51,21 @@ class D3CardsDoctrine2(D3Doctrine2, D3CardsDoctrine):
         need = distance(gun, target) / shooting.RANGE_STEP
         return tuple(1.0 if max(0, face + pips) >= need else 0.0 for face in range(1, 7))
 
-    def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
+    def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit,
+                         outcomes: Sequence[float]) -> float:
         """The chance of a marker times what one more marker takes off each later shot
-        at this target."""
+        at this target: a pip off a gun's range roll, a hit off each face of a volley."""
         if unit.kind is UnitKind.ARTILLERY:
             pips = total(shooting.gun_modifiers(game.table, unit, target, game.ruleset.options))
-            now, later = self._gun_outcomes(unit, target, pips), self._gun_outcomes(unit, target, pips - 1)
-            loss = mean(now) - mean(later)
-            return self._marker_chance(game, view) * loss
-        return self._musket_cost(game, view, shooting.musket_modifiers(game.table, unit, target,
-                                                                       game.ruleset.options))
+            later = self._gun_outcomes(unit, target, pips - 1)
+        else:
+            later = tuple(max(0.0, h - 1) for h in outcomes)
+        return self._marker_chance(game, view) * (mean(outcomes) - mean(later))
 
     def _marker_chance(self, game: Game, view: GameState) -> float:
         """The chance a shot adds a marker, times the later shots it is reckoned to cost."""
         shots = min(SHOTS_AHEAD, max(0, game.scenario.turns - view.turn))
         return max(0, 7 - weather.shortage_from(view)) / 6.0 * shots
-
-    def _musket_cost(self, game: Game, view: GameState, mods: list[Modifier]) -> float:
-        now = mean(d3_faces(mods))
-        later = mean(d3_faces([*mods, Modifier(-1, "one marker more")]))
-        return self._marker_chance(game, view) * (now - later)
 
     def _can_shoot(self, game: Game, view: GameState, unit: Unit) -> bool:
         """Muskets are spent when their markers leave a volley at a target in the open
@@ -77,8 +74,9 @@ class D3CardsDoctrine2(D3Doctrine2, D3CardsDoctrine):
         if unit.kind is UnitKind.ARTILLERY:
             return True
         markers = piece(unit).ammo_markers
-        mods = [Modifier(-markers, "ammunition shortage markers")] if markers else []
-        return mean(d3_faces(mods)) - self._musket_cost(game, view, mods) >= POOR_SHOT
+        volley = d3_faces([Modifier(-markers, "ammunition shortage markers")] if markers else [])
+        later = tuple(max(0.0, h - 1) for h in volley)
+        return mean(volley) - self._marker_chance(game, view) * (mean(volley) - mean(later)) >= POOR_SHOT
 
     def _acts_first(self, game: Game, view: GameState, enemy: Unit) -> bool:
         """Its side's card for its type is still in the deck this turn (the deck is open

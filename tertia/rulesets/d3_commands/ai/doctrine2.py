@@ -49,12 +49,15 @@ class D3CommandsDoctrine2(D3Doctrine2, D3CommandsDoctrine):
     def _shot_outcomes(self, game: Game, view: GameState, unit: Unit, target: Unit) -> tuple[float, ...]:
         return d3_faces(shooting.modifiers(game.table, unit, target))
 
-    def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
+    def _ammunition_cost(self, game: Game, view: GameState, unit: Unit, target: Unit,
+                         outcomes: Sequence[float]) -> float:
+        """The chance of running out times the later shots it would cost (each as good as
+        this one) and, for a gun, a unit lost."""
         if unit.kind not in shooting.CHECK_AMMUNITION:
             return 0.0
         chance = max(0, 7 - weather.shortage_from(view)) / 6.0
         shots = min(SHOTS_AHEAD, max(0, game.scenario.turns - view.turn))
-        lost = mean(self._shot_outcomes(game, view, unit, target)) * shots
+        lost = mean(outcomes) * shots
         if unit.kind is UnitKind.ARTILLERY:
             lost += ROUT_WORTH
         return chance * lost
