@@ -548,8 +548,8 @@ class D3Doctrine2(D3Doctrine):
 
     def _short_of_first_blow(self, game: Game, view: GameState, unit: Unit, move: Move) -> Move | None:
         """``move`` cut short so as not to end where an enemy could strike ``unit`` first
-        (:meth:`_first_blow_reach`); the whole move when the unit stands where one could
-        already."""
+        (:meth:`_first_blow_reach`, reckoned with the unit where it would stand, in or out
+        of cover); the whole move when the unit stands where one could already."""
         radius = unit.base.radius
         end = plan_move(unit, move).end
         factor = weather.movement_factor(view)
@@ -561,19 +561,25 @@ class D3Doctrine2(D3Doctrine):
             return math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach
 
         near = [e for e in view.iter_troops(view.opponent(unit.side))
-                if within(e, end.x, end.y) or within(e, unit.x, unit.y)]
-        threats = [(e, reach) for e in near if self._acts_first(game, view, e)
-                   if (reach := self._first_blow_reach(game, view, e, unit)) is not None]
+                if (within(e, end.x, end.y) or within(e, unit.x, unit.y)) and self._acts_first(game, view, e)]
+        if not near:
+            return move
 
-        def struck(x: float, y: float) -> bool:
-            return any(math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach for e, reach in threats)
+        def struck(x: float, y: float, facing: float) -> bool:
+            there = unit.evolve(x=x, y=y, facing=facing)
+            for e in near:
+                if within(e, x, y):
+                    reach = self._first_blow_reach(game, view, e, there)
+                    if reach is not None and math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach:
+                        return True
+            return False
 
-        if not threats or struck(unit.x, unit.y) or not struck(end.x, end.y):
+        if struck(unit.x, unit.y, unit.facing) or not struck(end.x, end.y, end.facing):
             return move
         (x1, y1), = move.waypoints
         for fraction in (0.75, 0.5, 0.25):
             x, y = unit.x + (x1 - unit.x) * fraction, unit.y + (y1 - unit.y) * fraction
-            if struck(x, y):
+            if struck(x, y, end.facing):
                 continue
             shorter = Move(unit=unit.id, waypoints=((x, y),), face_before=move.face_before,
                            face_after=move.face_after)
