@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_towards
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Face, Point, angle_between, is_in_arc
+from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rules.hits import piece
@@ -66,6 +66,8 @@ GUN_WORTH = 0.3
 """What the first edition adds for a gun as target, kept."""
 RETURN_SHARE = 0.5
 """How much of the blow a charged unit will strike back counts against the charge."""
+EXPOSURE_SHARE = 0.5
+"""How much of the blow a charge lays its unit open to from a third enemy counts against it."""
 PIN_SHARE = 0.5
 """How much of the blow a charged unit could otherwise land on a friend counts for the
 charge that engages it."""
@@ -91,6 +93,10 @@ RESERVE_FROM = 24.0
 behind, and may go round friends in its way."""
 DETOURS = (30.0, -30.0, 60.0, -60.0)
 """Degrees off the goal a blocked unit tries, in turn, to go round its friends."""
+
+
+Threat = tuple[Unit, tuple[float, ...]]
+"""An enemy and the hits of its blow (each face equally likely)."""
 
 
 def d3_faces(modifiers: Sequence[Modifier], doubled: bool = False) -> tuple[float, ...]:
@@ -120,6 +126,9 @@ class D3Doctrine2(D3Doctrine):
         """The player's preference for each piece as a target, drawn once a battle."""
         self._reckoned: dict[tuple[int, str, str], tuple[float, bool]] = {}
         self._unattacked_at: tuple[tuple[int, str], list[Unit]] | None = None
+        self._widest_base: float | None = None
+        self._target_limit: bool | None = None
+        self._chargers_at: tuple[tuple[int, str], list[Threat]] | None = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if self._liking is None:
@@ -236,35 +245,35 @@ class D3Doctrine2(D3Doctrine):
 
     def _melee(self, game: Game, view: GameState, unit: Unit, contacts: Sequence[Unit]) -> Action | None:
         best: tuple[float, str, Attack] | None = None
+        blows = {e.id: self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
+                 for e in contacts}
         for e in contacts:
             attack = Attack(attacker=unit.id, target=e.id)
             if not game.is_legal(view, attack):
                 continue
-            outcomes = self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
-            value = self._blow_worth(game, e, outcomes)
-            value += self._tie(e.id)
+            value = self._blow_worth(game, e, blows[e.id]) + self._tie(e.id)
             if best is None or (value, e.id) > best[:2]:
                 best = (value, e.id, attack)
-        withdraw = self._withdrawal(game, view, unit, contacts)
+        withdraw = self._withdrawal(game, view, unit, contacts, blows)
         return withdraw or (best[2] if best else None)
 
-    def _withdrawal(self, game: Game, view: GameState, unit: Unit, contacts: Sequence[Unit]) -> Move | None:
+    def _withdrawal(self, game: Game, view: GameState, unit: Unit, contacts: Sequence[Unit],
+                    blows: dict[str, tuple[float, ...]]) -> Move | None:
         """Withdraw when the melee goes against ``unit``: the enemies' next blows probably
-        rout it, or are worth more than its own best by :data:`OUTMATCHED`; but not when its
-        own blow probably routs an enemy, nor unless the move takes it beyond every
-        touching enemy's charge."""
+        rout it, or are worth more than its own best (``blows``, at each enemy) by
+        :data:`OUTMATCHED`; but not when its own blow probably routs an enemy, nor unless
+        the move takes it beyond every touching enemy's charge."""
+        mine = 0.0
+        for e in contacts:
+            if sum(1 for h in blows[e.id] if h >= self._hits_left(game, e)) / 3.0 >= WITHDRAW_AT:
+                return None
+            mine = max(mine, self._blow_worth(game, e, blows[e.id]))
         left = self._hits_left(game, unit)
         danger, theirs = 0.0, 0.0
         for e in contacts:
             blow = self._melee_outcomes(game, view, e, unit, face_attacked(unit, e) is not Face.FRONT)
             danger = max(danger, sum(1 for h in blow if h >= left) / 3.0)
             theirs += self._blow_worth(game, unit, blow)
-        mine = 0.0
-        for e in contacts:
-            blow = self._melee_outcomes(game, view, unit, e, face_attacked(e, unit) is not Face.FRONT)
-            if sum(1 for h in blow if h >= self._hits_left(game, e)) / 3.0 >= WITHDRAW_AT:
-                return None
-            mine = max(mine, self._blow_worth(game, e, blow))
         if danger < WITHDRAW_AT and theirs < mine + OUTMATCHED:
             return None
         cx = sum(e.x for e in contacts) / len(contacts)
@@ -336,6 +345,8 @@ class D3Doctrine2(D3Doctrine):
         radius = unit.base.radius
         # no charger reaches farther than a Horse's move
         farthest = MOVE[UnitKind.HORSE] * weather.movement_factor(view) + REACH_SLACK + radius
+        if self._nearest_enemy_distance(view, unit) > farthest + self._widest(view):
+            return None
         enemy = view.opponent(unit.side)
         threats = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, farthest)
                    if e.side == enemy and can_charge(e) and self._reaches(view, e, (unit.x, unit.y), radius)
@@ -348,6 +359,12 @@ class D3Doctrine2(D3Doctrine):
             return None
         end = plan_move(unit, move).end
         return None if any(self._reaches(view, e, (end.x, end.y), radius) for e in threats) else move
+
+    def _widest(self, view: GameState) -> float:
+        """The longest half-diagonal of any piece's base (bases keep their size all battle)."""
+        if self._widest_base is None:
+            self._widest_base = max((u.base.radius for u in view.units.values()), default=0.0)
+        return self._widest_base
 
     def _away(self, game: Game, view: GameState, unit: Unit, threats: Sequence[Unit]) -> Move | None:
         """The unit's whole move straight away from the nearest of ``threats``, as far as
@@ -362,7 +379,9 @@ class D3Doctrine2(D3Doctrine):
 
     def _outstrikes(self, game: Game, view: GameState, enemy: Unit, unit: Unit, margin: float = 0.0) -> bool:
         """Would ``enemy``'s melee blow at ``unit`` be worth at least ``unit``'s at it,
-        and ``margin`` more?"""
+        and ``margin`` more? (A rout's worth, when its touch eliminates ``unit``.)"""
+        if self._eliminated_on_contact(unit):
+            return True
         theirs = self._blow_worth(game, unit, self._melee_outcomes(game, view, enemy, unit, False))
         mine = self._blow_worth(game, enemy, self._melee_outcomes(game, view, unit, enemy, False))
         return theirs >= mine + margin
@@ -375,6 +394,9 @@ class D3Doctrine2(D3Doctrine):
         targets = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
                    if e.side == enemy and not e.is_commander
                    and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+        if targets and self._one_attacker(game):
+            # "only one attacking unit may engage any given defending unit"
+            targets = [e for e in targets if _unattacked(view, e)]
         blockers = charge_blockers(view, unit, targets)
         charges: list[tuple[float, str, Move]] = []
         for e in targets:
@@ -391,10 +413,17 @@ class D3Doctrine2(D3Doctrine):
                 return value, move
         return None
 
+    def _one_attacker(self, game: Game) -> bool:
+        """Does the rule set let only one attacker engage a defender, whatever its face?"""
+        if self._target_limit is None:
+            self._target_limit = _rules(game).move_rules().charge_limit == "target"
+        return self._target_limit
+
     def _charge_worth(self, game: Game, view: GameState, unit: Unit, target: Unit, move: Move) -> float:
         """The blow the charge lands where it ends, less a share of the blow the target
         strikes back on its own activation if it survives, unless a blow from it comes
-        anyway (:meth:`_strikes_anyway`)."""
+        anyway (:meth:`_strikes_anyway`), and less a share of what the charge lays the unit
+        open to from other enemies (:meth:`_exposure`) beyond what it stands open to now."""
         end = plan_move(unit, move).end
         there = unit.evolve(x=end.x, y=end.y, facing=end.facing)
         if self._eliminated_on_contact(target):
@@ -404,12 +433,47 @@ class D3Doctrine2(D3Doctrine):
         worth = self._blow_worth(game, target, mine)
         menace, anyway = self._about(game, view, target, unit)
         worth += PIN_SHARE * menace
-        if anyway:
-            return worth
-        left = self._hits_left(game, target)
-        survives = sum(1 for h in mine if h < left) / len(mine)
-        back = self._melee_outcomes(game, view, target, there, face_attacked(there, target) is not Face.FRONT)
-        return worth - RETURN_SHARE * survives * self._blow_worth(game, there, back)
+        if not anyway:
+            left = self._hits_left(game, target)
+            survives = sum(1 for h in mine if h < left) / len(mine)
+            back = self._melee_outcomes(game, view, target, there,
+                                        face_attacked(there, target) is not Face.FRONT)
+            worth -= RETURN_SHARE * survives * self._blow_worth(game, there, back)
+        if worth < CHARGE_WORTH:
+            return worth  # not made whatever else it risks
+        exposed = (self._exposure(game, view, unit, there, target)
+                   - self._exposure(game, view, unit, unit, target))
+        return worth - EXPOSURE_SHARE * max(0.0, exposed)
+
+    def _exposure(self, game: Game, view: GameState, unit: Unit, at: Unit, target: Unit) -> float:
+        """The best blow an enemy other than ``target``, free to charge and with its card
+        still to come this turn, could land on ``unit`` standing as ``at`` (doubled on a
+        flank or rear it would reach)."""
+        worst = 0.0
+        for e, blow in self._chargers_against(game, view, unit):
+            if e.id == target.id or not self._reaches(view, e, (at.x, at.y), at.base.radius):
+                continue
+            if face_towards(at.base, (e.x, e.y)) is not Face.FRONT:
+                blow = tuple(2 * h for h in blow)
+            worst = max(worst, self._blow_worth(game, unit, blow))
+        return worst
+
+    def _chargers_against(self, game: Game, view: GameState, unit: Unit) -> list[Threat]:
+        """The enemies free to charge, with their cards still to come this turn, that could
+        reach ``unit`` anywhere within its own move, each with its blow at the unit's
+        front; reckoned once a position."""
+        key = (view.step, unit.id)
+        if self._chargers_at is not None and self._chargers_at[0] == key:
+            return self._chargers_at[1]
+        factor = weather.movement_factor(view)
+        farthest = (MOVE[UnitKind.HORSE] + MOVE[unit.kind]) * factor + REACH_SLACK + unit.base.radius
+        enemy = view.opponent(unit.side)
+        found = [(e, self._melee_outcomes(game, view, e, unit, False))
+                 for e in view.near(unit.x, unit.y, unit.x, unit.y, farthest)
+                 if e.side == enemy and can_charge(e) and self._acts_first(game, view, e)
+                 and not enemy_contacts(view, e)]
+        self._chargers_at = (key, found)
+        return found
 
     def _about(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> tuple[float, bool]:
         """``enemy``'s :meth:`_menace` to ``unit``'s friends and whether it
@@ -476,8 +540,7 @@ class D3Doctrine2(D3Doctrine):
         units it charged itself), reckoned once a position."""
         key = (view.step, side)
         if self._unattacked_at is None or self._unattacked_at[0] != key:
-            free = [e for e in view.iter_troops(side)
-                    if all(charger_between(view, e, o) == e.id for o in enemy_contacts(view, e))]
+            free = [e for e in view.iter_troops(side) if _unattacked(view, e)]
             self._unattacked_at = (key, free)
         return self._unattacked_at[1]
 
@@ -594,11 +657,8 @@ class D3Doctrine2(D3Doctrine):
         no such threat."""
         factor = weather.movement_factor(view)
         reach: float | None = None
-        if can_charge(enemy):
-            theirs = self._blow_worth(game, unit, self._melee_outcomes(game, view, enemy, unit, False))
-            mine = self._blow_worth(game, enemy, self._melee_outcomes(game, view, unit, enemy, False))
-            if theirs >= mine:
-                reach = MOVE[enemy.kind] * factor + REACH_SLACK
+        if can_charge(enemy) and self._outstrikes(game, view, enemy, unit):
+            reach = MOVE[enemy.kind] * factor + REACH_SLACK
         if has_muskets(enemy) and self._shoots(unit) and not enemy_contacts(view, enemy):
             theirs = self._blow_worth(game, unit, self._shot_outcomes(game, view, enemy, unit))
             mine = self._blow_worth(game, enemy, self._shot_outcomes(game, view, unit, enemy))
@@ -606,3 +666,8 @@ class D3Doctrine2(D3Doctrine):
                 volley = MOVE[enemy.kind] * factor + _rules(game).shot_reach(game.table, view, enemy)
                 reach = max(reach or 0.0, volley)
         return reach
+
+
+def _unattacked(view: GameState, unit: Unit) -> bool:
+    """Is no enemy attacking ``unit`` (is it in melee only with units it charged itself)?"""
+    return all(charger_between(view, unit, o) == unit.id for o in enemy_contacts(view, unit))
