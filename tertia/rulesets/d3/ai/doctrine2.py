@@ -9,9 +9,10 @@ the chance it routs its target and what it costs him:
 - **Charges weighed against the return blow.** Melee is one-sided (Units only inflict hits
   during their activation): the unit charged strikes back on its own card. Where that
   blow would not come anyway (the target neither in melee already nor able to charge or
-  shoot the charger where it stands), half of it counts against the charge. Engaging an
-  enemy free to charge counts half of what it could do to a friend within its reach
-  (a unit in melee may only fight or withdraw).
+  shoot the charger where it stands), half of it counts against the charge; so does half
+  of what the charge lays the unit open to from a third enemy still to act (a flank, for
+  choice). Engaging an enemy free to charge counts half of what it could do to a friend
+  within its reach (a unit in melee may only fight or withdraw).
 - **Shots weighed against the ammunition they spend.** Every shot risks the shooter's
   ammunition (a shortage marker in ``d3-cards``; running out, and a gun leaving the field,
   in ``d3-commands``): each rule set prices that risk, and a shot worth less than a poor
@@ -23,9 +24,11 @@ the chance it routs its target and what it costs him:
   withdrawal takes it beyond the charge of every enemy touching it.
 - **The first blow.** An advancing unit does not end its move where an enemy whose card
   is still to come this turn (so who surely acts before the unit does again) could charge
-  it, or move and shoot it, with a blow at least as good as its own answer: it stops
-  short, and the enemy must come into its reach. Once that card is played the unit
-  closes: the battle is to be decided, not waited out.
+  it, or move and shoot it, with a blow at least as good as its own answer, reckoned
+  where the unit would stand (in cover or out of it): it stops short, and the enemy must
+  come into its reach. Once that card is played the unit closes: the battle is to be
+  decided, not waited out. A unit that may not charge (Dragoons), or a charger badly
+  outmatched, falls back beyond the charge of such an enemy when it can get clear.
 - **Reserves committed.** Horse make for enemies no friend is attacking (the first
   edition's made for the nearest enemy horse even when a friend already held it in melee,
   where no second attacker may engage it); a unit coming up from behind whose way is
