@@ -399,7 +399,7 @@ class D3Doctrine2(D3Doctrine):
                    and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
         if targets and self._one_attacker(game):
             # "only one attacking unit may engage any given defending unit"
-            targets = [e for e in targets if _unattacked(view, e)]
+            targets = [e for e in targets if _is_unattacked(view, e)]
         blockers = charge_blockers(view, unit, targets)
         charges: list[tuple[float, str, Move]] = []
         for e in targets:
@@ -543,7 +543,7 @@ class D3Doctrine2(D3Doctrine):
         units it charged itself), reckoned once a position."""
         key = (view.step, side)
         if self._unattacked_at is None or self._unattacked_at[0] != key:
-            free = [e for e in view.iter_troops(side) if _unattacked(view, e)]
+            free = [e for e in view.iter_troops(side) if _is_unattacked(view, e)]
             self._unattacked_at = (key, free)
         return self._unattacked_at[1]
 
@@ -671,6 +671,6 @@ class D3Doctrine2(D3Doctrine):
         return reach
 
 
-def _unattacked(view: GameState, unit: Unit) -> bool:
+def _is_unattacked(view: GameState, unit: Unit) -> bool:
     """Is no enemy attacking ``unit`` (is it in melee only with units it charged itself)?"""
     return all(charger_between(view, unit, o) == unit.id for o in enemy_contacts(view, unit))
