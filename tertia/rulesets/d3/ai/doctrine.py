@@ -250,8 +250,8 @@ class D3Doctrine:
             return move
         return None
 
-    @staticmethod
-    def _goal(view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
+    def _goal(self, view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
+        """Where ``unit`` advances to, and the enemy it makes for (:func:`goal`)."""
         found = goal(view, unit)
         return (None, None) if found is None else found
 

@@ -1,0 +1,169 @@
+"""The D3 doctrine, second edition (the ``doctrine-2`` player of ``d3-cards`` and
+``d3-commands``): shots weighed against the ammunition they spend, spent muskets that
+close in or fall back, the first blow left to the enemy's card, and openings drawn from
+the player's own random stream; the first edition is still the doctrine and the
+baseline."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
+from tertia.core.actions import Action, Move
+from tertia.core.dice import SeededDice
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rules.fighting import Shoot
+from tertia.rulesets import get_ruleset
+from tertia.rulesets.d3.ai.doctrine import D3Doctrine
+from tertia.rulesets.d3.ai.doctrine2 import REACH_SLACK
+from tertia.rulesets.d3.troops import MOVE
+from tertia.rulesets.d3_cards.ai.doctrine import D3CardsDoctrine
+from tertia.rulesets.d3_cards.ai.doctrine2 import D3CardsDoctrine2
+from tertia.rulesets.d3_commands.ai.doctrine import D3CommandsDoctrine
+from tertia.rulesets.d3_commands.ai.doctrine2 import D3CommandsDoctrine2
+from tertia.scenarios import load_builtin
+
+from .d3_support import CARDS, COMMANDS, activation, foot, horse
+from .support import P, R, make_game, unit
+
+
+def test_each_d3_rule_set_declares_its_second_edition_and_keeps_the_first_as_doctrine() -> None:
+    for rules, first, second in ((CARDS, D3CardsDoctrine, D3CardsDoctrine2),
+                                 (COMMANDS, D3CommandsDoctrine, D3CommandsDoctrine2)):
+        ruleset = get_ruleset(rules)
+        assert doctrine_for(ruleset) is first and baseline_for(ruleset) is first
+        assert second_edition_for(ruleset) is second
+        assert second().name == "doctrine-2" and first().name == "doctrine"
+
+
+def _decide(player: D3Doctrine, game: Game, state: GameState) -> Action:
+    return player.choose(game, state, random.Random(7))
+
+
+def _cards_position(units: list[dict[str, Any]], card: str, deck: tuple[tuple[str, str], ...],
+                    markers: dict[str, int] | None = None) -> tuple[Game, GameState]:
+    """A d3-cards position with ``P``'s ``card`` in play, ``deck`` the cards still to
+    come this turn, and each unit's ammunition-shortage markers as given."""
+    game = make_game(units, rules=CARDS)
+    state = activation(game, P, card).with_values({"deck": deck, "drawn": ()})
+    for uid, n in (markers or {}).items():
+        state = state.with_unit(state.units[uid].evolve(ammo_markers=n))
+    return game, state
+
+
+# Dragoons facing enemy horse 10" away (centre to centre), well within its 12" charge.
+DRAGOONS_AND_HORSE = [unit("d", P, "dragoons", 30, 20, 0), horse("eh", R, 30, 30, 180)]
+
+
+def test_dragoons_with_two_markers_fall_back_from_horse_where_the_first_edition_fires_on() -> None:
+    """Musketry: "Subtract 1 for each ammunition shortage marker", and every shot risks
+    another on 5-6. At two markers a volley hits one time in three; the first edition
+    fires it at the horse that is about to charge, the second falls back beyond the
+    horse's charge instead (Dragoons may not charge; in melee they roll D3-1)."""
+    game, state = _cards_position(DRAGOONS_AND_HORSE, "dragoons", ((R, "horse"),), {"d": 2})
+    assert _decide(D3CardsDoctrine(), game, state) == Shoot(unit="d", target="eh")
+    action = _decide(D3CardsDoctrine2(), game, state)
+    assert isinstance(action, Move) and action.unit == "d"
+    game.validate(state, action)
+    after, _ = game.apply(state, action, SeededDice(1))
+    d, eh = after.units["d"], after.units["eh"]
+    gap = math.hypot(d.x - eh.x, d.y - eh.y) - d.base.radius - eh.base.radius
+    assert gap > MOVE[eh.kind] + REACH_SLACK
+
+
+def test_dragoons_with_full_ammunition_still_fire_once_the_horse_has_acted() -> None:
+    """A volley with no markers (D3, two hits on average) is worth its risk of a marker,
+    and with the enemy's horse card already played this turn nothing charges them first."""
+    game, state = _cards_position(DRAGOONS_AND_HORSE, "dragoons", ((R, "foot"),))
+    assert _decide(D3CardsDoctrine2(), game, state) == Shoot(unit="d", target="eh")
+
+
+def test_spent_foot_close_in_to_charge_where_the_first_edition_stands() -> None:
+    """Foot whose three markers leave their volley worth nothing no longer stand in musket
+    range: they advance on the enemy to charge on their next card."""
+    units = [foot("f", P, 30, 20, 0), foot("ef", R, 30, 31, 180)]
+    game, state = _cards_position(units, "foot", ((R, "foot"),), {"f": 3})
+    first = _decide(D3CardsDoctrine(), game, state)
+    assert not isinstance(first, Move)
+    action = _decide(D3CardsDoctrine2(), game, state)
+    assert isinstance(action, Move) and action.unit == "f"
+    after, _ = game.apply(state, action, SeededDice(1))
+    assert after.units["f"].y > state.units["f"].y + 2.0
+
+
+def test_horse_stop_short_of_enemy_horse_whose_card_is_still_to_come() -> None:
+    """The first blow: Horse 25" apart. With the enemy's horse card still in this turn's
+    deck, the second edition stops beyond its charge (the first edition rides 12" into it);
+    with that card already played it rides on as the first edition does."""
+    units = [horse("h", P, 30, 5, 0), horse("eh", R, 30, 30, 180)]
+    game, state = _cards_position(units, "horse", ((R, "horse"),))
+    reach = MOVE[state.units["eh"].kind] + REACH_SLACK
+
+    def gap_after(action: Action) -> float:
+        assert isinstance(action, Move)
+        after, _ = game.apply(state, action, SeededDice(1))
+        h, eh = after.units["h"], after.units["eh"]
+        return math.hypot(h.x - eh.x, h.y - eh.y) - h.base.radius - eh.base.radius
+
+    assert gap_after(_decide(D3CardsDoctrine(), game, state)) <= reach
+    assert gap_after(_decide(D3CardsDoctrine2(), game, state)) > reach
+    played = state.with_values({"deck": ((R, "foot"),), "drawn": ((R, "horse"),)})
+    first, second = _decide(D3CardsDoctrine(), game, played), _decide(D3CardsDoctrine2(), game, played)
+    assert second == first
+
+
+def test_a_d3_commands_gun_fires_only_where_the_shot_is_likely_to_rout() -> None:
+    """Shooting: a gun that runs out of ammunition (5-6 after any shot) is removed, a unit
+    lost. The first edition fires at fresh foot 15" off (D3-1, one hit on average); the
+    second holds its fire, and fires when the foot is a hit from routing."""
+    units = [unit("g", P, "artillery", 30, 10, 0), foot("ef", R, 30, 25, 180)]
+    game = make_game(units, rules=COMMANDS)
+    gun = game.ruleset.initial_state(game.scenario).units["g"]
+    state = activation(game, P, game.ruleset.card_of(gun))  # type: ignore[attr-defined]
+    shot = Shoot(unit="g", target="ef")
+    assert _decide(D3CommandsDoctrine(), game, state) == shot
+    assert _decide(D3CommandsDoctrine2(), game, state) != shot
+    worn = state.with_unit(state.units["ef"].evolve(hits=8))
+    assert _decide(D3CommandsDoctrine2(), game, worn) == shot
+
+
+def _opening(game: Game, player: type[D3Doctrine], player_seed: int, actions: int = 40) -> list[Action]:
+    """The first ``actions`` of a battle on fixed dice, each side played by ``player``
+    with its own random stream from ``player_seed``."""
+    state, _ = game.start(SeededDice(1643))
+    players = {s: player() for s in game.scenario.side_ids}
+    streams = {s: random.Random(f"{player_seed}:{s}") for s in game.scenario.side_ids}
+    dice = SeededDice(1644)
+    chosen: list[Action] = []
+    while len(chosen) < actions and not state.is_over:
+        side = state.to_act
+        action = players[side].choose(game, state, streams[side])
+        state, _ = game.apply(state, action, dice)
+        chosen.append(action)
+    return chosen
+
+
+def test_openings_differ_with_the_players_own_random_stream() -> None:
+    """On the same dice, the first edition opens Chalgrove the same way whatever its
+    random stream; the second's near-equal choices follow a preference drawn from it."""
+    game = Game(get_ruleset(CARDS), load_builtin("chalgrove", rules_id=CARDS))
+    firsts = {tuple(map(repr, _opening(game, D3CardsDoctrine, seed))) for seed in range(4)}
+    seconds = {tuple(map(repr, _opening(game, D3CardsDoctrine2, seed))) for seed in range(4)}
+    assert len(firsts) == 1
+    assert len(seconds) > 1
+
+
+def test_d3_commands_card_orders_vary_with_the_random_stream_and_put_the_fight_first() -> None:
+    """Commands in melee or within a charge of the enemy are laid first; the rest in an
+    order drawn from the player's own stream."""
+    units = [horse("h", P, 30, 20, 0, command="right"), foot("f", P, 50, 2, 0),
+             foot("f2", P, 60, 2, 0, command="left"), horse("eh", R, 30, 32, 180)]
+    game = make_game(units, rules=COMMANDS)
+    state = game.ruleset.initial_state(game.scenario)
+    orders = {D3CommandsDoctrine2.card_order(state, P, ("centre", "left", "right"), random.Random(s))
+              for s in range(12)}
+    assert all(order[0] == "right" for order in orders)
+    assert len(orders) > 1
