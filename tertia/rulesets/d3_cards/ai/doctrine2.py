@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tertia.activation import unit_type_deck
+from tertia.core.actions import Action
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.hits import piece
@@ -28,15 +29,25 @@ from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.ai.doctrine import _rules
 from tertia.rulesets.d3.ai.doctrine2 import POOR_SHOT, D3Doctrine2, d3_faces, mean
 from tertia.rulesets.d3_cards import shooting
-from tertia.rulesets.d3_cards.ai.doctrine import D3CardsDoctrine
+from tertia.rulesets.d3_cards.ai.doctrine import charge_value, commander_action, shot_hits
 
 SHOTS_AHEAD = 2
 """The most later shots a marker is reckoned to cost."""
 
 
-class D3CardsDoctrine2(D3Doctrine2, D3CardsDoctrine):
+class D3CardsDoctrine2(D3Doctrine2):
     """Plays either side of ``d3-cards``: the first edition, weighing blows and shots
-    (see the module's note)."""
+    (see the module's note). What the first edition does as this rule set asks (its
+    shots, a charge at guns, its commanders) it does the same way."""
+
+    def _shot_hits(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
+        return shot_hits(game, unit, target)
+
+    def _charge_value(self, game: Game, target: Unit, value: float) -> float:
+        return charge_value(target, value)
+
+    def _commander(self, game: Game, view: GameState, unit: Unit) -> Action | None:
+        return commander_action(self, game, view, unit)
 
     def _shot_outcomes(self, game: Game, view: GameState, unit: Unit, target: Unit) -> tuple[float, ...]:
         options = game.ruleset.options

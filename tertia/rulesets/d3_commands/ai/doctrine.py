@@ -6,7 +6,7 @@ shooting and every move keeping a unit with its command."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tertia.activation.command_cards import ORDER_KIND, OrderCards
 from tertia.core.actions import Action, Move
@@ -32,13 +32,7 @@ class D3CommandsDoctrine(D3Doctrine):
     """Plays either side of ``d3-commands`` legally and sensibly."""
 
     def _answer(self, game: Game, view: GameState, rng: random.Random) -> Action:
-        pending = view.pending
-        assert pending is not None
-        if pending.get("kind") == ORDER_KIND:
-            return OrderCards(order=self.card_order(view, view.to_act, pending.get("cards", ()), rng))
-        uid = str(pending["units"][0])
-        places = iter_deploy_places(game, view, uid)
-        return next((p for p in places if game.is_legal(view, p)), places[0])
+        return answer(game, view, rng, self.card_order)
 
     @staticmethod
     def card_order(view: GameState, side: str, held: Sequence[str], rng: random.Random) -> tuple[str, ...]:
@@ -63,14 +57,39 @@ class D3CommandsDoctrine(D3Doctrine):
         return tuple(sorted(drawn, key=lambda c: (drawn[c], c)))
 
     def _shot_hits(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
-        return expected_d3(shooting.modifiers(game.table, unit, target))
+        return shot_hits(game, unit, target)
 
     def _keeps_together(self, game: Game, view: GameState, unit: Unit, move: Move) -> bool:
-        """A move should leave the unit within 6" of another unit of its command as they
-        stand now (the engine would pull a stray back, out of any melee)."""
-        end = plan_move(unit, move).end
-        return mate_within(view, unit, cohesion_group, COHESION_RADIUS, end) or not companions(
-            view, unit, cohesion_group)
+        return keeps_together(view, unit, move)
+
+
+CardOrder = Callable[[GameState, str, Sequence[str], random.Random], tuple[str, ...]]
+"""How a player lays its command cards: (view, side, cards held, its random stream)."""
+
+
+def answer(game: Game, view: GameState, rng: random.Random, card_order: CardOrder) -> Action:
+    """The decision awaited: the command cards laid by ``card_order`` (Sequence of Play),
+    else a piece deployed at the first legal place its scenario gives it."""
+    pending = view.pending
+    assert pending is not None
+    if pending.get("kind") == ORDER_KIND:
+        return OrderCards(order=card_order(view, view.to_act, pending.get("cards", ()), rng))
+    uid = str(pending["units"][0])
+    places = iter_deploy_places(game, view, uid)
+    return next((p for p in places if game.is_legal(view, p)), places[0])
+
+
+def shot_hits(game: Game, unit: Unit, target: Unit) -> float:
+    """A shot's expected hits: the mean of the D3 with this rule set's modifiers."""
+    return expected_d3(shooting.modifiers(game.table, unit, target))
+
+
+def keeps_together(view: GameState, unit: Unit, move: Move) -> bool:
+    """A move should leave the unit within 6" of another unit of its command as they stand
+    now (the engine would pull a stray back, out of any melee)."""
+    end = plan_move(unit, move).end
+    return mate_within(view, unit, cohesion_group, COHESION_RADIUS, end) or not companions(
+        view, unit, cohesion_group)
 
 
 def _card(unit: Unit) -> str:

@@ -23,6 +23,7 @@ import random
 from collections.abc import Sequence
 
 from tertia.activation.command_cards import played as cards_played
+from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.hits import piece
@@ -30,7 +31,7 @@ from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.ai.doctrine2 import REACH_SLACK, ROUT_WORTH, D3Doctrine2, d3_faces, mean
 from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
 from tertia.rulesets.d3_commands import shooting
-from tertia.rulesets.d3_commands.ai.doctrine import D3CommandsDoctrine
+from tertia.rulesets.d3_commands.ai.doctrine import answer, keeps_together, shot_hits
 from tertia.rulesets.d3_commands.organisation import command_card
 
 SHOTS_AHEAD = 2
@@ -42,9 +43,20 @@ ENGAGED, CHARGING, SHOOTING, AWAY = 0, 1, 2, 3
 """The ranks of a command's card, first to last."""
 
 
-class D3CommandsDoctrine2(D3Doctrine2, D3CommandsDoctrine):
+class D3CommandsDoctrine2(D3Doctrine2):
     """Plays either side of ``d3-commands``: the first edition, weighing blows, shots and
-    its card order (see the module's note)."""
+    its card order (see the module's note). What the first edition does as this rule set
+    asks (its answers to decisions, its shots, keeping a command together) it does the
+    same way, with this edition's card order."""
+
+    def _answer(self, game: Game, view: GameState, rng: random.Random) -> Action:
+        return answer(game, view, rng, self.card_order)
+
+    def _shot_hits(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float:
+        return shot_hits(game, unit, target)
+
+    def _keeps_together(self, game: Game, view: GameState, unit: Unit, move: Move) -> bool:
+        return keeps_together(view, unit, move)
 
     def _shot_outcomes(self, game: Game, view: GameState, unit: Unit, target: Unit) -> tuple[float, ...]:
         return d3_faces(shooting.modifiers(game.table, unit, target))
