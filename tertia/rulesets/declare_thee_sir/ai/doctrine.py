@@ -203,12 +203,18 @@ class DtsDoctrine:
             return RALLY, REST
         return DEFER, None
 
+    @staticmethod
+    def _dash(own: DtsUnit) -> float:
+        """The least worth (:func:`~tertia.rulesets.declare_thee_sir.ai.judgement.charge_worth`)
+        of a charge the unit goes in for."""
+        return HORSE_DASH if own.is_mounted else FOOT_DASH
+
     def _would_charge(self, game: Game, state: GameState, unit: Unit) -> bool:
         """Is there a foe worth charging that a middling roll of the unit's move would
         reach, by the rules' judgement of that charge (the way clear, the distance within
         the move)?"""
         own = unit_data(unit)
-        dash = HORSE_DASH if own.is_mounted else FOOT_DASH
+        dash = self._dash(own)
         likely = likely_move(own)
         reach = float(max(likely.values()))
         declared = as_declared(state, ADVANCE, likely)
@@ -282,7 +288,7 @@ class DtsDoctrine:
         then the rules' judgement)."""
         own = unit_data(unit)
         reach = float(max(allowance.values(), default=0))
-        dash = HORSE_DASH if own.is_mounted else FOOT_DASH
+        dash = self._dash(own)
         scored = sorted(((charge_worth(game, state, unit, e), e.id, e) for e in foes(state, unit, reach)
                          if base_distance(unit.base, e.base) <= reach), key=lambda t: (-t[0], t[1]))
         for worth, _, enemy in scored:

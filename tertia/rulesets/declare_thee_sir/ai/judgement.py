@@ -183,12 +183,13 @@ def shot_chance(unit: Unit, shot: tuple[Unit, float] | None, extra: float = 0.0)
 
 # --- the worth of a charge ---------------------------------------------------------------
 
-def charge_worth(game: Game, state: GameState, attacker: Unit, target: Unit) -> float:
+def charge_worth(game: Game, state: GameState, attacker: Unit, target: Unit, extra: int = 0) -> float:
     """What a charge at ``target`` is expected to gain, in morale points (a rout counted
     :data:`ROUT_WORTH`, a push-back :data:`PUSH_WORTH`), less what the attacker expects to
-    lose, as if it closed from where it stands (the face it comes at and the ground)."""
+    lose, as if it closed from where it stands (the face it comes at and the ground), with
+    ``extra`` added to the modifiers."""
     mods = total(melee_modifiers(game.table, state, attacker, target))
-    return _worth(_points(state, attacker), _points(state, target), mods)
+    return _worth(_points(state, attacker), _points(state, target), mods + extra)
 
 
 def _points(state: GameState, unit: Unit) -> tuple[tuple[int, float], ...]:

@@ -1,0 +1,181 @@
+"""The doctrine for Declare Thee Sir, second edition (the ``doctrine-2`` player, until it
+beats the first and becomes the doctrine): the first edition's commander
+(:mod:`~tertia.rulesets.declare_thee_sir.ai.doctrine`), who now
+
+- **finds a way round friends.** A unit whose way ahead is barred by its own side (a second
+  line behind the first, horse behind a regiment in melee) looks for a detour: an oblique
+  leg (up to 45 degrees, the open-ground move) or a leg to a flank (a third of the move,
+  Movement: "Difficult Terrain or Flank move = 1/3 movement"), then on towards the enemy,
+  judged by how far the way from where it would stand is open. It advances on it rather
+  than defer (:mod:`~tertia.rulesets.declare_thee_sir.ai.detours`).
+- **charges only what pays.** Horse go in only for a charge expected to gain at least as
+  many morale points as it costs (the first edition went in at a small loss): a fresh
+  foe held, the attacker loses a point on a HOLD and on doubles (Melee b).
+- **weighs where a general rides** (:mod:`~tertia.rulesets.declare_thee_sir.ai.postings`):
+  his point, his +2 in the charges a unit is likely to make, and a rally roll for a
+  routing unit, against his risk: he dies only under fire, on a 1 when his unit loses a
+  point to it (Fire d), so the enemy firers within reach of the unit. He joins the unit
+  where that balance is best, and leaves his unit for another only when the other is
+  clearly better.
+- **uses the optional formations where they pay.** With the option ``forlorn_hope``, a
+  regiment of foot out of the enemy's reach sends its forlorn hope out: a division that
+  has its own card (more volleys), is hit at -1 and is no unit for the army's break
+  (Optional Rules a). With the option ``caracole``, horse with firelocks form the caracole
+  when enemy horse could charge them and the charge expected against the caracole (it
+  evades 1D6 first, and is met at +2 if caught: Optional Rules b) costs them less than
+  one against their line; they go back to line when it no longer pays and they have
+  nothing better to do.
+
+Everything else is the first edition's. Every action is still judged by the rules before
+it is chosen.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from tertia.core.actions import Action, Move
+from tertia.core.game import Game
+from tertia.core.state import GameState, Unit
+from tertia.rulesets.declare_thee_sir import forlorn
+from tertia.rulesets.declare_thee_sir.ai.detours import detour
+from tertia.rulesets.declare_thee_sir.ai.doctrine import (
+    LEAST_GAIN,
+    OBJECTIVES,
+    SHOOT,
+    DtsDoctrine,
+    as_declared,
+    likely_move,
+)
+from tertia.rulesets.declare_thee_sir.ai.generals import join, stays
+from tertia.rulesets.declare_thee_sir.ai.judgement import foes, live_foes, shot_chance
+from tertia.rulesets.declare_thee_sir.ai.postings import posting
+from tertia.rulesets.declare_thee_sir.ai.threats import caracole_pays
+from tertia.rulesets.declare_thee_sir.data import (
+    ADVANCE,
+    CARACOLE,
+    DEFER,
+    FORLORN_HOPE,
+    FORMATION_CHANGE,
+    LINE,
+    DtsUnit,
+)
+from tertia.rulesets.declare_thee_sir.events import ChangeFormation
+from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
+from tertia.rulesets.declare_thee_sir.troops import FOOT, HORSE
+from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
+
+HORSE_DASH = 0.0
+"""Horse charge what is expected to gain at least what it costs."""
+FORLORN_CLEAR = 12.0
+"""A regiment sends its forlorn hope out only with no enemy this near (a charge's likely
+reach): the formation change takes its activation."""
+
+
+class DtsDoctrine2(DtsDoctrine):
+    """Plays either side of Declare Thee Sir: the first edition, with detours round
+    friends, charges that pay, generals posted by their worth against their risk, and the
+    optional formations used where they pay (see the module's note)."""
+
+    name = "doctrine-2"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._wanted: dict[str, str] = {}
+        """The formation each unit declared a change for."""
+
+    # --- the declaration ----------------------------------------------------------------
+
+    def _option(self, game: Game, state: GameState, unit: Unit) -> tuple[str, str | None]:
+        own = unit_data(unit)
+        if own.routing or own.pursuing is not None or own.is_general:
+            return super()._option(game, state, unit)
+        wanted = self._formation(game, state, unit)
+        if wanted is not None:
+            self._wanted[unit.id] = wanted
+            return FORMATION_CHANGE, None
+        option, how = super()._option(game, state, unit)
+        if own.formation == CARACOLE and option == DEFER and self._may_reform(game, state, unit, LINE):
+            self._wanted[unit.id] = LINE
+            return FORMATION_CHANGE, None
+        return option, how
+
+    def _formation(self, game: Game, state: GameState, unit: Unit) -> str | None:
+        """The optional formation the unit takes up now, if one pays (see the module's note)."""
+        own = unit_data(unit)
+        opts = game.ruleset.options
+        if opts.get("forlorn_hope") and own.troop == FOOT and self._forlorn_pays(game, state, unit):
+            return FORLORN_HOPE
+        if opts.get("caracole") and own.troop == HORSE and own.firelocks and own.formation == LINE \
+                and caracole_pays(game, state, unit) and not self._would_charge(game, state, unit) \
+                and self._may_reform(game, state, unit, CARACOLE):
+            return CARACOLE
+        return None
+
+    def _forlorn_pays(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """Optional Rules a: a regiment that may send one out, with no enemy within a
+        charge's reach and no volley to fire this activation instead."""
+        if forlorn.why_not(state, unit) is not None:
+            return False
+        near = foes(state, unit, FORLORN_CLEAR)
+        if any(not unit_data(e).routing for e in near):
+            return False
+        if shot_chance(unit, self._nearest_shot(game, state, unit)) >= SHOOT:
+            return False
+        return self._may_reform(game, state, unit, FORLORN_HOPE)
+
+    @staticmethod
+    def _may_reform(game: Game, state: GameState, unit: Unit, formation: str) -> bool:
+        declared = as_declared(state, FORMATION_CHANGE, {})
+        return game.is_legal(declared, ChangeFormation(unit=unit.id, formation=formation))
+
+    @staticmethod
+    def _dash(own: DtsUnit) -> float:
+        return HORSE_DASH if own.is_mounted else DtsDoctrine._dash(own)
+
+    def _way_open(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> bool:
+        """The first edition's open way, or a detour round the friends in it."""
+        if super()._way_open(game, state, unit, live):
+            return True
+        likely = likely_move(unit_data(unit))
+        return any(detour(game, state, unit, (e.x, e.y), likely, LEAST_GAIN, validate=False) is not None
+                   for e in live[:OBJECTIVES])
+
+    # --- carrying it out -----------------------------------------------------------------
+
+    def _reform(self, game: Game, state: GameState, unit: Unit) -> Action | None:
+        wanted = self._wanted.pop(unit.id, None)
+        if wanted is not None:
+            change = ChangeFormation(unit=unit.id, formation=wanted)
+            if game.is_legal(state, change):
+                return change
+        return super()._reform(game, state, unit)
+
+    def _advance(self, game: Game, state: GameState, unit: Unit, allowance: Mapping[str, int]) -> Move | None:
+        """The first edition's advance, else a detour round the friends in the way."""
+        found = super()._advance(game, state, unit, allowance)
+        if found is not None:
+            return found
+        for enemy in live_foes(state, unit, OBJECTIVES, 0.0)[:OBJECTIVES]:
+            move = detour(game, state, unit, (enemy.x, enemy.y), allowance, LEAST_GAIN)
+            if move is not None:
+                return move
+        return None
+
+    # --- the generals --------------------------------------------------------------------
+
+    def _ride(self, game: Game, state: GameState, general: Unit) -> Move | None:  # type: ignore[override]
+        """A general rides to the unit where his worth against his risk is best (see
+        :func:`~tertia.rulesets.declare_thee_sir.ai.postings.posting`); he stays with his
+        unit while it is the best, or near enough."""
+        joining = posting(game, state, general)
+        if joining is None:
+            return None
+        if stays(state, general) and unit_data(general).attached_to == joining.id:
+            return None
+        if game_data(state).allowance is None:
+            state = as_declared(state, ADVANCE, {"open": GENERAL_MOVE,
+                                                 "difficult": math.ceil(GENERAL_MOVE / 3)})
+        return join(game, state, general, joining)
+
