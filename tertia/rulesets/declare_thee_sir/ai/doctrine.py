@@ -203,8 +203,7 @@ class DtsDoctrine:
             return RALLY, REST
         return DEFER, None
 
-    @staticmethod
-    def _dash(own: DtsUnit) -> float:
+    def _dash(self, own: DtsUnit) -> float:
         """The least worth (:func:`~tertia.rulesets.declare_thee_sir.ai.judgement.charge_worth`)
         of a charge the unit goes in for."""
         return HORSE_DASH if own.is_mounted else FOOT_DASH
@@ -236,7 +235,12 @@ class DtsDoctrine:
         enemies (cheaply judged: how far the way is clear), as :meth:`_advance` goes?"""
         size = table_size(game)
         return any(makes_headway(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, LEAST_GAIN, table=size)
-                   for enemy in live[:OBJECTIVES])
+                   for enemy in self._goals(game, state, unit, live))
+
+    def _goals(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> list[Unit]:
+        """The enemies a unit advances on, in the order tried: of ``live`` (the enemies in
+        good order, nearest first), the :data:`OBJECTIVES` nearest."""
+        return live[:OBJECTIVES]
 
     # --- carrying it out -----------------------------------------------------------------
 
@@ -304,7 +308,7 @@ class DtsDoctrine:
         in the way), the next nearest if not."""
         reach = float(allowance.get("open", 0))
         turn = float(allowance.get("difficult", 0))
-        for enemy in live_foes(state, unit, OBJECTIVES, 0.0)[:OBJECTIVES]:
+        for enemy in self._goals(game, state, unit, live_foes(state, unit, OBJECTIVES, 0.0)):
             move = advance_towards(game, state, unit, (enemy.x, enemy.y), reach, turn_reach=turn,
                                    least=LEAST_GAIN)
             if move is not None:

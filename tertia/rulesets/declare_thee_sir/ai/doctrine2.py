@@ -49,9 +49,14 @@ from tertia.rulesets.declare_thee_sir.ai.doctrine import (
     likely_move,
 )
 from tertia.rulesets.declare_thee_sir.ai.generals import join, stays
-from tertia.rulesets.declare_thee_sir.ai.judgement import foes, live_foes, shot_chance
+from tertia.rulesets.declare_thee_sir.ai.judgement import (
+    foes,
+    live_foes,
+    shot_chance,
+    volley_worth,
+)
 from tertia.rulesets.declare_thee_sir.ai.postings import posting
-from tertia.rulesets.declare_thee_sir.ai.threats import caracole_pays
+from tertia.rulesets.declare_thee_sir.ai.threats import caracole_pays, danger
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
     CARACOLE,
@@ -59,15 +64,22 @@ from tertia.rulesets.declare_thee_sir.data import (
     FORLORN_HOPE,
     FORMATION_CHANGE,
     LINE,
+    RALLY,
     DtsUnit,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
+from tertia.rulesets.declare_thee_sir.ruleset import RETIRE
 from tertia.rulesets.declare_thee_sir.troops import FOOT, HORSE
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
+VOLLEYS = 2
+"""Game Play 4: "Stand and fire (two volleys)"."""
 HORSE_DASH = 0.0
 """Horse charge what is expected to gain at least what it costs."""
+DANGER = 0.5
+"""A tested unit whose foes' likely charges are worth this many morale points to them falls
+back out of their reach (when it has no charge of its own that pays)."""
 FORLORN_CLEAR = 12.0
 """A regiment sends its forlorn hope out only with no enemy this near (a charge's likely
 reach): the formation change takes its activation."""
@@ -84,6 +96,8 @@ class DtsDoctrine2(DtsDoctrine):
         super().__init__()
         self._wanted: dict[str, str] = {}
         """The formation each unit declared a change for."""
+        self._volleys = 0.0
+        """What standing to fire would take instead of the charge being weighed."""
 
     # --- the declaration ----------------------------------------------------------------
 
@@ -95,11 +109,24 @@ class DtsDoctrine2(DtsDoctrine):
         if wanted is not None:
             self._wanted[unit.id] = wanted
             return FORMATION_CHANGE, None
+        if self._endangered(game, state, unit):
+            return RALLY, RETIRE
         option, how = super()._option(game, state, unit)
         if own.formation == CARACOLE and option == DEFER and self._may_reform(game, state, unit, LINE):
             self._wanted[unit.id] = LINE
             return FORMATION_CHANGE, None
         return option, how
+
+    def _endangered(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """Should the unit fall back (Rally a) out of the enemy's reach: tested, the
+        charges it could meet before its next card worth :data:`DANGER` to the enemy, no
+        charge of its own that pays, and a way back?"""
+        own = unit_data(unit)
+        if own.morale is None or own.is_gun:
+            return False
+        if danger(game, state, unit) < DANGER or self._would_charge(game, state, unit):
+            return False
+        return self._way_back(game, state, unit)
 
     def _formation(self, game: Game, state: GameState, unit: Unit) -> str | None:
         """The optional formation the unit takes up now, if one pays (see the module's note)."""
@@ -130,9 +157,23 @@ class DtsDoctrine2(DtsDoctrine):
         declared = as_declared(state, FORMATION_CHANGE, {})
         return game.is_legal(declared, ChangeFormation(unit=unit.id, formation=formation))
 
-    @staticmethod
-    def _dash(own: DtsUnit) -> float:
-        return HORSE_DASH if own.is_mounted else DtsDoctrine._dash(own)
+    def _dash(self, own: DtsUnit) -> float:
+        """Horse charge what pays (:data:`HORSE_DASH`), foot as before; and neither for
+        less than the volleys the unit could fire instead (:meth:`_would_charge`)."""
+        floor = HORSE_DASH if own.is_mounted else super()._dash(own)
+        return max(floor, self._volleys)
+
+    def _would_charge(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """The first edition's judgement, with a charge held to be worth at least what
+        standing to fire would take instead: two volleys (Game Play 4), each the chance
+        it reaches times the points it takes (:func:`volley_worth`)."""
+        shot = self._nearest_shot(game, state, unit)
+        self._volleys = 0.0 if shot is None else \
+            VOLLEYS * shot_chance(unit, shot) * volley_worth(game, state, unit, shot[0])
+        try:
+            return super()._would_charge(game, state, unit)
+        finally:
+            self._volleys = 0.0
 
     def _way_open(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> bool:
         """The first edition's open way, or a detour round the friends in it."""
@@ -140,7 +181,7 @@ class DtsDoctrine2(DtsDoctrine):
             return True
         likely = likely_move(unit_data(unit))
         return any(detour(game, state, unit, (e.x, e.y), likely, LEAST_GAIN, validate=False) is not None
-                   for e in live[:OBJECTIVES])
+                   for e in self._goals(game, state, unit, live))
 
     # --- carrying it out -----------------------------------------------------------------
 
@@ -157,7 +198,7 @@ class DtsDoctrine2(DtsDoctrine):
         found = super()._advance(game, state, unit, allowance)
         if found is not None:
             return found
-        for enemy in live_foes(state, unit, OBJECTIVES, 0.0)[:OBJECTIVES]:
+        for enemy in self._goals(game, state, unit, live_foes(state, unit, OBJECTIVES, 0.0)):
             move = detour(game, state, unit, (enemy.x, enemy.y), allowance, LEAST_GAIN)
             if move is not None:
                 return move

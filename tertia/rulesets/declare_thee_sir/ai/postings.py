@@ -17,7 +17,7 @@ import math
 
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.declare_thee_sir.ai.judgement import charge_worth, gap, live_foes
+from tertia.rulesets.declare_thee_sir.ai.judgement import charge_worth, foes, gap, live_foes
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
 from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
@@ -44,33 +44,45 @@ FIRE_MOVE = 3.5
 """How far a firer is reckoned to come before it fires (a middling foot move)."""
 ALONE = "general attached to the attacker"
 """The +2 line of the melee modifiers when the general is its only reason."""
-LEAVE_MARGIN = 0.5
+CANDIDATES = 6
+"""How many of the nearest friends a general weighs riding to."""
+FIRE_REACH = 18.0 + 6 + FIRE_MOVE
+"""The furthest an enemy can fire from, a move away: a gun's 18" and a six."""
+LEAVE_MARGIN = 1.0
 """How much better another unit must be before a general leaves his own: leaving takes
 his point with him."""
 
 
 def posting(game: Game, state: GameState, general: Unit) -> Unit | None:
-    """The friend the general should be with: the one where his worth less his risk (and
-    the ride there) is greatest and positive; his own unit while no other is better by
-    :data:`LEAVE_MARGIN`. None when no unit is worth joining."""
+    """The friend the general should be with. He stays with his unit while his worth
+    there is not outweighed by his risk; else (or at large) he goes to the one of the
+    :data:`CANDIDATES` nearest friends (and any routing within a ride) where his worth
+    less his risk and the ride there is greatest and positive, leaving his own only for
+    one better by :data:`LEAVE_MARGIN`. None when no unit is worth joining."""
     own = state.units.get(unit_data(general).attached_to or "")
     current = own if own is not None and own.in_play else None
-    best: tuple[float, str, Unit] | None = None
+    kept = worth(game, state, current, attached=True) if current is not None else 0.0
+    if current is not None and kept >= 0.0:
+        return current
+    near: list[tuple[float, str, Unit]] = []
     for friend in state.iter_troops(general.side):
         data = unit_data(friend)
         if data.is_gun or data.pursuing is not None or friend is current:
             continue
         if attached_general(state, friend.id) is not None:
             continue
-        ride = max(0.0, gap(general, friend) - ATTACH_REACH)
+        near.append((max(0.0, gap(general, friend) - ATTACH_REACH), friend.id, friend))
+    near.sort(key=lambda t: t[:2])
+    chosen = near[:CANDIDATES] + [t for t in near[CANDIDATES:]
+                                   if unit_data(t[2]).routing and t[0] <= GENERAL_MOVE]
+    best: tuple[float, str, Unit] | None = None
+    for ride, ident, friend in chosen:
         score = worth(game, state, friend) - RIDE_TURN * math.ceil(ride / GENERAL_MOVE)
-        if best is None or (-score, friend.id) < (-best[0], best[1]):
-            best = (score, friend.id, friend)
-    if current is not None:
-        kept = worth(game, state, current, attached=True)
-        if best is None or best[0] < kept + LEAVE_MARGIN:
-            return current
-    return best[2] if best is not None and best[0] > 0.0 else None
+        if best is None or (-score, ident) < (-best[0], best[1]):
+            best = (score, ident, friend)
+    if best is None or best[0] <= 0.0 or (current is not None and best[0] < kept + LEAVE_MARGIN):
+        return current
+    return best[2]
 
 
 def worth(game: Game, state: GameState, unit: Unit, *, attached: bool = False) -> float:
@@ -98,7 +110,7 @@ def risk(state: GameState, unit: Unit) -> float:
     """A general's expected loss with ``unit`` this turn: a sixth of the points the enemy
     firers within reach are expected to take, times his worth."""
     firers = 0
-    for enemy in state.iter_troops(state.opponent(unit.side)):
+    for enemy in foes(state, unit, FIRE_REACH):
         data = unit_data(enemy)
         if data.routing or data.pursuing is not None:
             continue
