@@ -1,9 +1,8 @@
 """The Declare Thee Sir doctrine, second edition (the ``doctrine-2`` player): second-line
 horse find a way round the friends in front instead of deferring, a general goes only
-where his worth outweighs his risk, a charge must pay more than the volleys it replaces,
-a shaken unit falls back from charges that pay the enemy, and the forlorn hope and the
-caracole are used, with their options on, where they pay. The first edition is still the
-doctrine and the baseline."""
+where his worth outweighs his risk, a charge must pay more than the volleys it
+replaces, and the forlorn hope and the caracole are used, with their options on, where
+they pay. The first edition is still the doctrine and the baseline."""
 
 from __future__ import annotations
 
@@ -25,14 +24,13 @@ from tertia.rulesets.declare_thee_sir.ai.doctrine2 import DtsDoctrine2
 from tertia.rulesets.declare_thee_sir.ai.generals import unit_to_join
 from tertia.rulesets.declare_thee_sir.ai.judgement import live_foes, volley_worth
 from tertia.rulesets.declare_thee_sir.ai.postings import posting, risk, worth
-from tertia.rulesets.declare_thee_sir.ai.threats import caracole_pays, danger
+from tertia.rulesets.declare_thee_sir.ai.threats import caracole_pays
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
     CARACOLE,
     DEFER,
     FORLORN_HOPE,
     FORMATION_CHANGE,
-    RALLY,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Declare
 from tertia.rulesets.declare_thee_sir.values import unit_data
@@ -157,7 +155,7 @@ def test_a_general_stays_with_his_regiment_while_his_worth_there_holds() -> None
     assert DtsDoctrine2()._option(game, state, state.units["pg"]) == (DEFER, None)
 
 
-# --- charges, volleys and danger ----------------------------------------------------------------
+# --- charges and volleys ------------------------------------------------------------------------------
 
 def test_horse_stand_and_fire_rather_than_make_a_charge_worth_less_than_the_volleys() -> None:
     """Horse 2" from fresh enemy horse: the first edition charges (a charge it reckons at
@@ -168,20 +166,6 @@ def test_horse_stand_and_fire_rather_than_make_a_charge_worth_less_than_the_voll
     assert DtsDoctrine()._option(game, state, horse)[0] == ADVANCE
     assert volley_worth(game, state, horse, state.units["rh"]) > 0.3
     assert DtsDoctrine2()._option(game, state, horse)[0] == "stand_and_fire"
-
-
-def test_a_shaken_unit_falls_back_from_horse_whose_charge_would_pay() -> None:
-    """Horse at 1 point, enemy horse 5" off with a general (+2): the enemy's likely charge
-    pays it well, so the second edition falls back under Rally; the first edition,
-    which falls back only at poor, stays to fire or charge."""
-    game = dts_game([unit("ph", P, "horse", 24, 10, 0), unit("rh", R, "horse", 24, 17, 180)],
-                    commanders=[commander("rg", R, 24, 19.5)], depth=48)
-    state = activated(game, "ph")
-    state = _with_own(_with_own(state, "ph", morale=1, morale_max=3), "rg", attached_to="rh")
-    horse = state.units["ph"]
-    assert danger(game, state, horse) >= 0.5
-    assert DtsDoctrine()._option(game, state, horse)[0] != RALLY
-    assert DtsDoctrine2()._option(game, state, horse) == (RALLY, "retire")
 
 
 # --- the optional formations ----------------------------------------------------------------------

@@ -56,7 +56,7 @@ from tertia.rulesets.declare_thee_sir.ai.judgement import (
     volley_worth,
 )
 from tertia.rulesets.declare_thee_sir.ai.postings import posting
-from tertia.rulesets.declare_thee_sir.ai.threats import caracole_pays, danger
+from tertia.rulesets.declare_thee_sir.ai.threats import caracole_pays
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
     CARACOLE,
@@ -64,12 +64,10 @@ from tertia.rulesets.declare_thee_sir.data import (
     FORLORN_HOPE,
     FORMATION_CHANGE,
     LINE,
-    RALLY,
     DtsUnit,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
-from tertia.rulesets.declare_thee_sir.ruleset import RETIRE
 from tertia.rulesets.declare_thee_sir.troops import FOOT, HORSE
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
@@ -77,9 +75,6 @@ VOLLEYS = 2
 """Game Play 4: "Stand and fire (two volleys)"."""
 HORSE_DASH = 0.0
 """Horse charge what is expected to gain at least what it costs."""
-DANGER = 0.5
-"""A tested unit whose foes' likely charges are worth this many morale points to them falls
-back out of their reach (when it has no charge of its own that pays)."""
 FORLORN_CLEAR = 12.0
 """A regiment sends its forlorn hope out only with no enemy this near (a charge's likely
 reach): the formation change takes its activation."""
@@ -109,24 +104,11 @@ class DtsDoctrine2(DtsDoctrine):
         if wanted is not None:
             self._wanted[unit.id] = wanted
             return FORMATION_CHANGE, None
-        if self._endangered(game, state, unit):
-            return RALLY, RETIRE
         option, how = super()._option(game, state, unit)
         if own.formation == CARACOLE and option == DEFER and self._may_reform(game, state, unit, LINE):
             self._wanted[unit.id] = LINE
             return FORMATION_CHANGE, None
         return option, how
-
-    def _endangered(self, game: Game, state: GameState, unit: Unit) -> bool:
-        """Should the unit fall back (Rally a) out of the enemy's reach: tested, the
-        charges it could meet before its next card worth :data:`DANGER` to the enemy, no
-        charge of its own that pays, and a way back?"""
-        own = unit_data(unit)
-        if own.morale is None or own.is_gun:
-            return False
-        if danger(game, state, unit) < DANGER or self._would_charge(game, state, unit):
-            return False
-        return self._way_back(game, state, unit)
 
     def _formation(self, game: Game, state: GameState, unit: Unit) -> str | None:
         """The optional formation the unit takes up now, if one pays (see the module's note)."""

@@ -1,6 +1,5 @@
 """What the enemy's charges threaten, for the Declare Thee Sir doctrine's second edition:
-how much a unit stands to lose to them before its next card, and whether horse with
-firelocks are safer from them in a caracole than in line.
+whether horse with firelocks are safer from them in a caracole than in line.
 
 Optional Rules b: "If meleed, the carole formation will first evade 1D6 inches away"; the
 attacker then goes its whole move at it, and meets it only if the move reaches
@@ -19,7 +18,6 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.ai.judgement import charge_worth, foes, move_chance
 from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers
-from tertia.rulesets.declare_thee_sir.movement import move_dice
 from tertia.rulesets.declare_thee_sir.values import unit_data
 
 HORSE_DICE = 2
@@ -49,21 +47,3 @@ def caracole_pays(game: Game, state: GameState, unit: Unit) -> bool:
         in_caracole += sum(move_chance(apart + evade, HORSE_DICE) for evade in range(1, 7)) / 6 * caught_worth
     return in_line - in_caracole >= SAFER
 
-
-def danger(game: Game, state: GameState, unit: Unit) -> float:
-    """What the enemy's charges at ``unit`` are expected to gain them before its next
-    card, in morale points: for each enemy in good order whose move could reach it, the
-    chance its move does, times what the charge is worth to it (none that it would not
-    make). A unit the chart favours (fresh, excellent) is in little danger; a shaken one
-    near enemy horse in much."""
-    found = 0.0
-    for enemy in foes(state, unit, CHARGE_REACH):
-        data = unit_data(enemy)
-        if data.routing or data.pursuing is not None or data.is_gun:
-            continue
-        dice = move_dice(data)
-        apart = base_distance(enemy.base, unit.base)
-        if apart > 6.0 * dice:
-            continue
-        found += move_chance(apart, dice) * max(0.0, charge_worth(game, state, enemy, unit))
-    return found
