@@ -156,7 +156,7 @@ class DtsDoctrine:
         if own.morale == 0:
             if not threatened(state, unit):
                 return RALLY, REST
-            if self._way_back(game, state, unit):
+            if self._falls_back(game, state, unit):
                 return RALLY, RETIRE
         if own.formation == LONG_MARCH and nearest < NEAR:
             return FORMATION_CHANGE, None
@@ -224,6 +224,11 @@ class DtsDoctrine:
                     game.is_legal(declared, Charge(unit=unit.id, target=enemy.id)):
                 return True
         return False
+
+    def _falls_back(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """Does a unit at poor morale with the enemy threatening it fall back (Rally a)?
+        When it has a way back."""
+        return self._way_back(game, state, unit)
 
     def _way_back(self, game: Game, state: GameState, unit: Unit) -> bool:
         """Could the unit move back, away from the enemy?"""

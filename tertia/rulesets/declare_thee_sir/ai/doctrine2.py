@@ -110,6 +110,13 @@ class DtsDoctrine2(DtsDoctrine):
             return FORMATION_CHANGE, None
         return option, how
 
+    def _falls_back(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """A unit at poor morale stands, threatened or not: it rests to regain a point on
+        doubles (Rally d) or fires, rather than spend its card falling back from horse
+        that move 2D6 to its 1D6 or 2D6 and come on again (measured, falling back lost
+        more units than it saved)."""
+        return False
+
     def _formation(self, game: Game, state: GameState, unit: Unit) -> str | None:
         """The optional formation the unit takes up now, if one pays (see the module's note)."""
         own = unit_data(unit)
