@@ -1,8 +1,9 @@
 """The Declare Thee Sir doctrine, second edition (the ``doctrine-2`` player): second-line
 horse find a way round the friends in front instead of deferring, a general goes only
 where his worth outweighs his risk, a charge must pay more than the volleys it
-replaces, and the forlorn hope and the caracole are used, with their options on, where
-they pay. The first edition is still the doctrine and the baseline."""
+replaces, a unit at poor stands rather than fall back, and the forlorn hope and the
+caracole are used, with their options on, where they pay. The first edition is still the
+doctrine and the baseline."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from tertia.rulesets.declare_thee_sir.data import (
     DEFER,
     FORLORN_HOPE,
     FORMATION_CHANGE,
+    RALLY,
 )
 from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Declare
 from tertia.rulesets.declare_thee_sir.values import unit_data
@@ -166,6 +168,20 @@ def test_horse_stand_and_fire_rather_than_make_a_charge_worth_less_than_the_voll
     assert DtsDoctrine()._option(game, state, horse)[0] == ADVANCE
     assert volley_worth(game, state, horse, state.units["rh"]) > 0.3
     assert DtsDoctrine2()._option(game, state, horse)[0] == "stand_and_fire"
+
+
+def test_a_poor_unit_with_the_enemy_near_stands_where_the_first_edition_falls_back() -> None:
+    """Foot at poor 8" from enemy foot: the first edition retires (Rally a); the second
+    stands and fires (at -2, as a firer of poor morale); out of reach it rests."""
+    game = dts_game([unit("pf", P, "foot", 24, 10, 0), unit("rf", R, "foot", 24, 19, 180)], depth=48)
+    state = _with_own(activated(game, "pf"), "pf", morale=0, morale_max=2)
+    foot = state.units["pf"]
+    assert DtsDoctrine()._option(game, state, foot) == (RALLY, "retire")
+    assert DtsDoctrine2()._option(game, state, foot) == ("stand_and_fire", None)
+    far = dts_game([unit("pf", P, "foot", 24, 10, 0), unit("rf", R, "foot", 24, 22.5, 180)], depth=48)
+    state = _with_own(activated(far, "pf"), "pf", morale=0, morale_max=2)
+    assert DtsDoctrine()._option(far, state, state.units["pf"]) == (RALLY, "retire")
+    assert DtsDoctrine2()._option(far, state, state.units["pf"]) == (RALLY, "rest")
 
 
 # --- the optional formations ----------------------------------------------------------------------

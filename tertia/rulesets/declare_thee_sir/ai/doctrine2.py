@@ -8,9 +8,14 @@ beats the first and becomes the doctrine): the first edition's commander
   Movement: "Difficult Terrain or Flank move = 1/3 movement"), then on towards the enemy,
   judged by how far the way from where it would stand is open. It advances on it rather
   than defer (:mod:`~tertia.rulesets.declare_thee_sir.ai.detours`).
-- **charges only what pays.** Horse go in only for a charge expected to gain at least as
-  many morale points as it costs (the first edition went in at a small loss): a fresh
-  foe held, the attacker loses a point on a HOLD and on doubles (Melee b).
+- **charges only what pays more than its volleys.** A unit goes in only for a charge
+  expected to gain at least as many morale points as it costs (the first edition's horse
+  went in at a small loss: a fresh foe holding, the attacker loses a point on a HOLD and
+  on doubles, Melee b), and no fewer than standing to fire would take: two volleys
+  (Game Play 4), each the chance it reaches times the points it takes (Fire c).
+- **stands at poor morale.** A unit at poor with the enemy near rests (a point back on
+  doubles, Rally d) or fires where it stands; the first edition fell back (Rally a),
+  spending its card on a move the enemy's horse, at 2D6, make up on theirs.
 - **weighs where a general rides** (:mod:`~tertia.rulesets.declare_thee_sir.ai.postings`):
   his point, his +2 in the charges a unit is likely to make, and a rally roll for a
   routing unit, against his risk: he dies only under fire, on a 1 when his unit loses a
