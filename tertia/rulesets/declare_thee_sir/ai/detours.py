@@ -16,7 +16,7 @@ open; the best is then put to the rules, shortened until they accept it.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tertia.ai.moves import MIN_STEP, TOUCHING, edge_run, free_run
 from tertia.core.actions import Move
@@ -39,35 +39,37 @@ SECOND_ARC = OBLIQUE - 1.0
 """The second leg keeps within this many degrees of the unit's facing."""
 
 
-def detour(game: Game, state: GameState, unit: Unit, goal: Point, allowance: Mapping[str, int],
+def detour(game: Game, state: GameState, unit: Unit, goals: Sequence[Point], allowance: Mapping[str, int],
            least: float, *, validate: bool = True) -> Move | None:
-    """The best detour towards ``goal`` within the rolled ``allowance`` (open and
+    """The best detour towards any of ``goals`` within the rolled ``allowance`` (open and
     difficult figures) that scores at least ``least`` better than standing still (ground
-    gained, and the way on from its end weighed at :data:`OPEN_WORTH`); the rules judge
-    it (``validate``) and it is shortened until they accept it. Without ``validate`` the
-    best detour laid out is returned unjudged (a cheap look before a declaration)."""
+    gained towards that goal, and the way on from its end weighed at :data:`OPEN_WORTH`);
+    the rules judge it (``validate``) and it is shortened until they accept it. Without
+    ``validate`` the first detour found that scores so is returned unjudged (a cheap look
+    before a declaration)."""
     table = (game.table.width, game.table.depth)
-    span = math.dist((unit.x, unit.y), goal)
-    stay = OPEN_WORTH * _way_on(state, unit, (unit.x, unit.y), goal)
-    best: tuple[float, Move] | None = None
+    firsts: list[tuple[float, Point, float]] = []
     for off in FIRST_LEGS:
         figure = float(allowance.get("open" if abs(off) <= OBLIQUE else "difficult", 0))
         if figure < MIN_STEP:
             continue
-        heading = (unit.facing + off) % 360.0
-        direction = heading_vector(heading)
+        direction = heading_vector((unit.facing + off) % 360.0)
         clear = min(figure, edge_run(unit.base, direction, table))
         clear = free_run(state, unit, direction, clear, shave=TOUCHING) if clear >= MIN_STEP else 0.0
-        for share in SHARES:
-            first = clear * share
-            if first < MIN_STEP:
-                continue
+        firsts += [(figure, direction, clear * share) for share in SHARES if clear * share >= MIN_STEP]
+    best: tuple[float, Move] | None = None
+    for goal in goals:
+        span = math.dist((unit.x, unit.y), goal)
+        stay = OPEN_WORTH * _way_on(state, unit, (unit.x, unit.y), goal)
+        for figure, direction, first in firsts:
             mid = (unit.x + direction[0] * first, unit.y + direction[1] * first)
             end = _second_leg(state, unit, mid, goal, figure - first, table)
             score = span - math.dist(end, goal) + OPEN_WORTH * _way_on(state, unit, end, goal) - stay
             if score >= least and (best is None or score > best[0] + 1e-9):
                 points = (mid,) if math.dist(mid, end) < MIN_STEP else (mid, end)
                 best = (score, Move(unit=unit.id, waypoints=points))
+                if not validate:
+                    return best[1]  # a look before declaring asks only whether there is one
     if best is None:
         return None
     move = best[1]

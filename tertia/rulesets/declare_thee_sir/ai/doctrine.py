@@ -182,8 +182,7 @@ class DtsDoctrine:
             return ADVANCE, None
         return self._idle(own)
 
-    @staticmethod
-    def _ride(game: Game, state: GameState, general: Unit) -> Move | None:
+    def _ride(self, game: Game, state: GameState, general: Unit) -> Move | None:
         """A general at large rides to join a regiment, if the rules allow a ride that
         way (judged as if his move of 9" were declared)."""
         if stays(state, general):

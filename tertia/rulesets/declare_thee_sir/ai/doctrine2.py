@@ -79,7 +79,8 @@ from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 VOLLEYS = 2
 """Game Play 4: "Stand and fire (two volleys)"."""
 HORSE_DASH = 0.0
-"""Horse charge what is expected to gain at least what it costs."""
+"""Horse charge what is expected to gain at least what it costs (the first edition's
+went in at a small loss)."""
 FORLORN_CLEAR = 12.0
 """A regiment sends its forlorn hope out only with no enemy this near (a charge's likely
 reach): the formation change takes its activation."""
@@ -98,10 +99,15 @@ class DtsDoctrine2(DtsDoctrine):
         """The formation each unit declared a change for."""
         self._volleys = 0.0
         """What standing to fire would take instead of the charge being weighed."""
+        self._posted: tuple[object, str, Unit | None] | None = None
+        """The general's posting, remembered while no piece changes (from his declaration
+        to his ride)."""
 
     # --- the declaration ----------------------------------------------------------------
 
     def _option(self, game: Game, state: GameState, unit: Unit) -> tuple[str, str | None]:
+        """An optional formation where one pays, else the first edition's option; a
+        caracole with nothing better to do goes back to line."""
         own = unit_data(unit)
         if own.routing or own.pursuing is not None or own.is_general:
             return super()._option(game, state, unit)
@@ -173,9 +179,9 @@ class DtsDoctrine2(DtsDoctrine):
         """The first edition's open way, or a detour round the friends in it."""
         if super()._way_open(game, state, unit, live):
             return True
-        likely = likely_move(unit_data(unit))
-        return any(detour(game, state, unit, (e.x, e.y), likely, LEAST_GAIN, validate=False) is not None
-                   for e in self._goals(game, state, unit, live))
+        goals = [(e.x, e.y) for e in self._goals(game, state, unit, live)]
+        return detour(game, state, unit, goals, likely_move(unit_data(unit)), LEAST_GAIN, validate=False) \
+            is not None
 
     # --- carrying it out -----------------------------------------------------------------
 
@@ -192,19 +198,22 @@ class DtsDoctrine2(DtsDoctrine):
         found = super()._advance(game, state, unit, allowance)
         if found is not None:
             return found
-        for enemy in self._goals(game, state, unit, live_foes(state, unit, OBJECTIVES, 0.0)):
-            move = detour(game, state, unit, (enemy.x, enemy.y), allowance, LEAST_GAIN)
-            if move is not None:
-                return move
-        return None
+        live = live_foes(state, unit, OBJECTIVES, 0.0)
+        goals = [(e.x, e.y) for e in self._goals(game, state, unit, live)]
+        return detour(game, state, unit, goals, allowance, LEAST_GAIN)
 
     # --- the generals --------------------------------------------------------------------
 
-    def _ride(self, game: Game, state: GameState, general: Unit) -> Move | None:  # type: ignore[override]
-        """A general rides to the unit where his worth against his risk is best (see
-        :func:`~tertia.rulesets.declare_thee_sir.ai.postings.posting`); he stays with his
-        unit while it is the best, or near enough."""
-        joining = posting(game, state, general)
+    def _ride(self, game: Game, state: GameState, general: Unit) -> Move | None:
+        """A general rides to the unit where his worth less his risk is best, and stays
+        with his own while his worth there outweighs his risk
+        (:func:`~tertia.rulesets.declare_thee_sir.ai.postings.posting`)."""
+        memo = self._posted
+        if memo is not None and memo[0] is state.units and memo[1] == general.id:
+            joining = memo[2]
+        else:
+            joining = posting(game, state, general)
+            self._posted = (state.units, general.id, joining)
         if joining is None:
             return None
         if stays(state, general) and unit_data(general).attached_to == joining.id:

@@ -189,7 +189,12 @@ def charge_worth(game: Game, state: GameState, attacker: Unit, target: Unit, ext
     lose, as if it closed from where it stands (the face it comes at and the ground), with
     ``extra`` added to the modifiers."""
     mods = total(melee_modifiers(game.table, state, attacker, target))
-    return _worth(_points(state, attacker), _points(state, target), mods + extra)
+    return worth_at(state, attacker, target, mods + extra)
+
+
+def worth_at(state: GameState, attacker: Unit, target: Unit, mods: int) -> float:
+    """:func:`charge_worth` with the modifiers' total given."""
+    return _worth(_points(state, attacker), _points(state, target), mods)
 
 
 def _points(state: GameState, unit: Unit) -> tuple[tuple[int, float], ...]:

@@ -17,9 +17,9 @@ import math
 
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.declare_thee_sir.ai.judgement import charge_worth, foes, gap, live_foes
+from tertia.rulesets.declare_thee_sir.ai.judgement import foes, gap, live_foes, worth_at
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
-from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers
+from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers, total
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general
 from tertia.rulesets.declare_thee_sir.reach import base_range
@@ -44,7 +44,7 @@ FIRE_MOVE = 3.5
 """How far a firer is reckoned to come before it fires (a middling foot move)."""
 ALONE = "general attached to the attacker"
 """The +2 line of the melee modifiers when the general is its only reason."""
-CANDIDATES = 6
+CANDIDATES = 4
 """How many of the nearest friends a general weighs riding to."""
 FIRE_REACH = 18.0 + 6 + FIRE_MOVE
 """The furthest an enemy can fire from, a move away: a gun's 18" and a six."""
@@ -95,11 +95,13 @@ def worth(game: Game, state: GameState, unit: Unit, *, attached: bool = False) -
     gains = POINT_WORTH if points is None or points < MOST_POINTS or attached else 0.0
     foe = next(iter(live_foes(state, unit, 1, 0.0)), None)
     if foe is not None:
-        plus = next((why for value, why in melee_modifiers(game.table, state, unit, foe) if value == 2), None)
+        lines = melee_modifiers(game.table, state, unit, foe)
+        mods = total(lines)
+        plus = next((why for value, why in lines if value == 2), None)
         if attached and plus == ALONE:
-            lift = charge_worth(game, state, unit, foe) - charge_worth(game, state, unit, foe, -2)
+            lift = worth_at(state, unit, foe, mods) - worth_at(state, unit, foe, mods - 2)
         elif not attached and plus is None:
-            lift = charge_worth(game, state, unit, foe, 2) - charge_worth(game, state, unit, foe)
+            lift = worth_at(state, unit, foe, mods + 2) - worth_at(state, unit, foe, mods)
         else:
             lift = 0.0  # the +2 line holds without him: it applies once
         gains += max(0.0, lift) * (1.0 if data.is_mounted else FOOT_CHARGES)
