@@ -36,8 +36,9 @@ KILLED = 1 / 6
 POINT_PER_FIRER = 0.5
 """The points an enemy firer within reach is expected to take from a unit each turn: a
 volley or two, each taking one on doubles or a 7 (11 throws in 36) and more on the chart."""
-GENERAL_WORTH = 3.0
-"""What a general is worth for the rest of the battle, in morale points."""
+GENERAL_WORTH = 6.0
+"""What a general is worth for the rest of the battle, in morale points: his +2 in each of
+the charges still to come (most of a point each on the Melee Chart) and his point."""
 RIDE_TURN = 0.25
 """What each turn of riding to a unit costs: his worth is not given meanwhile."""
 FIRE_MOVE = 3.5
