@@ -157,6 +157,22 @@ def test_a_general_stays_with_his_regiment_while_his_worth_there_holds() -> None
     assert DtsDoctrine2()._option(game, state, state.units["pg"]) == (DEFER, None)
 
 
+def test_a_general_leaves_a_regiment_under_heavy_fire_for_one_out_of_it() -> None:
+    """His horse at 1 point with four enemy regiments of foot in musket reach: his risk
+    there outweighs his point and +2, and a fresh regiment of horse out of reach is
+    better by more than the point he takes away, so he rides to it."""
+    game = dts_game([unit("ph", P, "horse", 24, 10, 0), unit("ph2", P, "horse", 44, 4, 0),
+                     *(unit(f"rf{i}", R, "foot", x, 19, 180) for i, x in enumerate((14, 19, 24, 29))),
+                     unit("rh", R, "horse", 44, 40, 180)],
+                    commanders=[commander("pg", P, 24, 8.5)], depth=48)
+    state = _with_own(_with_own(activated(game, "pg"), "pg", attached_to="ph"), "ph", morale=1, morale_max=3)
+    assert worth(game, state, state.units["ph"], attached=True) < 0.0
+    chosen = posting(game, state, state.units["pg"])
+    assert chosen is not None and chosen.id == "ph2"
+    assert DtsDoctrine()._option(game, state, state.units["pg"]) == (DEFER, None)  # the first edition stays
+    assert DtsDoctrine2()._option(game, state, state.units["pg"]) == (ADVANCE, None)
+
+
 # --- charges and volleys ------------------------------------------------------------------------------
 
 def test_horse_stand_and_fire_rather_than_make_a_charge_worth_less_than_the_volleys() -> None:
