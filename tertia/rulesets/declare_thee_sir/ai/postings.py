@@ -19,7 +19,7 @@ from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.declare_thee_sir.ai.judgement import foes, gap, live_foes, worth_at
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
-from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers, total
+from tertia.rulesets.declare_thee_sir.modifiers import GENERAL_ATTACHED, melee_modifiers, total
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general
 from tertia.rulesets.declare_thee_sir.reach import base_range
@@ -43,8 +43,6 @@ RIDE_TURN = 0.25
 """What each turn of riding to a unit costs: his worth is not given meanwhile."""
 FIRE_MOVE = 3.5
 """How far a firer is reckoned to come before it fires (a middling foot move)."""
-ALONE = "general attached to the attacker"
-"""The +2 line of the melee modifiers when the general is its only reason."""
 CANDIDATES = 4
 """How many of the nearest friends a general weighs riding to."""
 FIRE_REACH = 18.0 + 6 + FIRE_MOVE
@@ -99,7 +97,7 @@ def worth(game: Game, state: GameState, unit: Unit, *, attached: bool = False) -
         lines = melee_modifiers(game.table, state, unit, foe)
         mods = total(lines)
         plus = next((why for value, why in lines if value == 2), None)
-        if attached and plus == ALONE:
+        if attached and plus == GENERAL_ATTACHED:  # the +2 line holds for him alone
             lift = worth_at(state, unit, foe, mods) - worth_at(state, unit, foe, mods - 2)
         elif not attached and plus is None:
             lift = worth_at(state, unit, foe, mods + 2) - worth_at(state, unit, foe, mods)
