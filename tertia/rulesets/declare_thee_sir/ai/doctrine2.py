@@ -108,6 +108,7 @@ class DtsDoctrine2(DtsDoctrine):
     def _option(self, game: Game, state: GameState, unit: Unit) -> tuple[str, str | None]:
         """An optional formation where one pays, else the first edition's option; a
         caracole with nothing better to do goes back to line."""
+        self._wanted.pop(unit.id, None)
         own = unit_data(unit)
         if own.routing or own.pursuing is not None or own.is_general:
             return super()._option(game, state, unit)
