@@ -43,6 +43,9 @@ from tertia.rulesets.declare_thee_sir.values import unit_data
 HARD_COVER: tuple[str, ...] = (TerrainKind.TOWN, TerrainKind.WALL, TerrainKind.ENTRENCHMENT)
 """The ground that is hard cover: buildings, walls and earthworks."""
 
+GENERAL_ATTACHED = "general attached to the attacker"
+"""Melee c's condition for the attacker's general, as a modifier names it."""
+
 Modifier = tuple[int, str]
 """One line's value and the conditions that made it apply."""
 
@@ -101,7 +104,7 @@ def melee_modifiers(table: Battlefield, state: GameState, attacker: Unit, target
     lines: tuple[tuple[int, tuple[tuple[str, bool], ...]], ...] = (
         (4, (("target in long march", theirs.formation == LONG_MARCH),
              ("attacked in the rear", face is Face.REAR))),
-        (2, (("general attached to the attacker", attached_general(state, attacker.id) is not None),
+        (2, ((GENERAL_ATTACHED, attached_general(state, attacker.id) is not None),
              ("target in caracole", theirs.formation == CARACOLE),
              ("target in forlorn hope", theirs.formation == FORLORN_HOPE),
              ("flank attack", face in (Face.LEFT, Face.RIGHT)))),

@@ -156,7 +156,7 @@ class DtsDoctrine:
         if own.morale == 0:
             if not threatened(state, unit):
                 return RALLY, REST
-            if self._way_back(game, state, unit):
+            if self._falls_back(game, state, unit):
                 return RALLY, RETIRE
         if own.formation == LONG_MARCH and nearest < NEAR:
             return FORMATION_CHANGE, None
@@ -182,8 +182,7 @@ class DtsDoctrine:
             return ADVANCE, None
         return self._idle(own)
 
-    @staticmethod
-    def _ride(game: Game, state: GameState, general: Unit) -> Move | None:
+    def _ride(self, game: Game, state: GameState, general: Unit) -> Move | None:
         """A general at large rides to join a regiment, if the rules allow a ride that
         way (judged as if his move of 9" were declared)."""
         if stays(state, general):
@@ -203,12 +202,17 @@ class DtsDoctrine:
             return RALLY, REST
         return DEFER, None
 
+    def _dash(self, own: DtsUnit) -> float:
+        """The least worth (:func:`~tertia.rulesets.declare_thee_sir.ai.judgement.charge_worth`)
+        of a charge the unit goes in for."""
+        return HORSE_DASH if own.is_mounted else FOOT_DASH
+
     def _would_charge(self, game: Game, state: GameState, unit: Unit) -> bool:
         """Is there a foe worth charging that a middling roll of the unit's move would
         reach, by the rules' judgement of that charge (the way clear, the distance within
         the move)?"""
         own = unit_data(unit)
-        dash = HORSE_DASH if own.is_mounted else FOOT_DASH
+        dash = self._dash(own)
         likely = likely_move(own)
         reach = float(max(likely.values()))
         declared = as_declared(state, ADVANCE, likely)
@@ -220,6 +224,11 @@ class DtsDoctrine:
                 return True
         return False
 
+    def _falls_back(self, game: Game, state: GameState, unit: Unit) -> bool:
+        """Does a unit at poor morale with the enemy threatening it fall back (Rally a)?
+        When it has a way back."""
+        return self._way_back(game, state, unit)
+
     def _way_back(self, game: Game, state: GameState, unit: Unit) -> bool:
         """Could the unit move back, away from the enemy?"""
         return makes_headway(state, unit, back_point(state, unit), LOOK_AHEAD, LEAST_GAIN,
@@ -230,7 +239,12 @@ class DtsDoctrine:
         enemies (cheaply judged: how far the way is clear), as :meth:`_advance` goes?"""
         size = table_size(game)
         return any(makes_headway(state, unit, (enemy.x, enemy.y), LOOK_AHEAD, LEAST_GAIN, table=size)
-                   for enemy in live[:OBJECTIVES])
+                   for enemy in self._goals(game, state, unit, live))
+
+    def _goals(self, game: Game, state: GameState, unit: Unit, live: list[Unit]) -> list[Unit]:
+        """The enemies a unit advances on, in the order tried: of ``live`` (the enemies in
+        good order, nearest first), the :data:`OBJECTIVES` nearest."""
+        return live[:OBJECTIVES]
 
     # --- carrying it out -----------------------------------------------------------------
 
@@ -282,7 +296,7 @@ class DtsDoctrine:
         then the rules' judgement)."""
         own = unit_data(unit)
         reach = float(max(allowance.values(), default=0))
-        dash = HORSE_DASH if own.is_mounted else FOOT_DASH
+        dash = self._dash(own)
         scored = sorted(((charge_worth(game, state, unit, e), e.id, e) for e in foes(state, unit, reach)
                          if base_distance(unit.base, e.base) <= reach), key=lambda t: (-t[0], t[1]))
         for worth, _, enemy in scored:
@@ -298,7 +312,7 @@ class DtsDoctrine:
         in the way), the next nearest if not."""
         reach = float(allowance.get("open", 0))
         turn = float(allowance.get("difficult", 0))
-        for enemy in live_foes(state, unit, OBJECTIVES, 0.0)[:OBJECTIVES]:
+        for enemy in self._goals(game, state, unit, live_foes(state, unit, OBJECTIVES, 0.0)):
             move = advance_towards(game, state, unit, (enemy.x, enemy.y), reach, turn_reach=turn,
                                    least=LEAST_GAIN)
             if move is not None:

@@ -1,6 +1,6 @@
 """What the Declare Thee Sir doctrine weighs before it declares and acts: how near the
 enemy is, whether a volley is likely to reach, whether a foe threatens, and what a charge
-is worth.
+(and a volley) is worth.
 
 The worth of a charge is read from the rule set's own tables (the Melee Chart, the test to
 close, the morale points rolled when a unit is first tested) and its own modifiers
@@ -21,7 +21,7 @@ from tertia.rules.morale import DECLARE_LEVELS, PointsTable
 from tertia.rulesets.declare_thee_sir.chart import HOLD, chart_result, is_rout, push_dice
 from tertia.rulesets.declare_thee_sir.data import CARACOLE
 from tertia.rulesets.declare_thee_sir.melee import CLOSE_NEED
-from tertia.rulesets.declare_thee_sir.modifiers import melee_modifiers, total
+from tertia.rulesets.declare_thee_sir.modifiers import fire_modifiers, melee_modifiers, total
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS, attached_general, points_table
 from tertia.rulesets.declare_thee_sir.reach import base_range, fire_distance
 from tertia.rulesets.declare_thee_sir.values import unit_data
@@ -183,11 +183,17 @@ def shot_chance(unit: Unit, shot: tuple[Unit, float] | None, extra: float = 0.0)
 
 # --- the worth of a charge ---------------------------------------------------------------
 
-def charge_worth(game: Game, state: GameState, attacker: Unit, target: Unit) -> float:
+def charge_worth(game: Game, state: GameState, attacker: Unit, target: Unit, extra: int = 0) -> float:
     """What a charge at ``target`` is expected to gain, in morale points (a rout counted
     :data:`ROUT_WORTH`, a push-back :data:`PUSH_WORTH`), less what the attacker expects to
-    lose, as if it closed from where it stands (the face it comes at and the ground)."""
+    lose, as if it closed from where it stands (the face it comes at and the ground), with
+    ``extra`` added to the modifiers."""
     mods = total(melee_modifiers(game.table, state, attacker, target))
+    return worth_at(state, attacker, target, mods + extra)
+
+
+def worth_at(state: GameState, attacker: Unit, target: Unit, mods: int) -> float:
+    """:func:`charge_worth` with the modifiers' total given."""
     return _worth(_points(state, attacker), _points(state, target), mods)
 
 
@@ -233,3 +239,27 @@ def _chart_column(mods: int, level: str) -> dict[int, str]:
     """The Melee Chart's result for each two-dice total (2 to 12) with ``mods`` added,
     against a target of morale ``level``: read once for the 36 rolls."""
     return {dice: chart_result(dice + mods, level) for dice in range(2, 13)}
+
+
+# --- the worth of a volley ---------------------------------------------------------------
+
+def volley_worth(game: Game, state: GameState, firer: Unit, target: Unit) -> float:
+    """The morale points one musketry volley that reaches ``target`` is expected to take
+    (Fire c): one on doubles or a 7, and one more when the modified sum reads ROUT
+    against the morale it has left; none from a unit at poor, which stays at poor."""
+    mods = total(fire_modifiers(game.table, firer, target))
+    return _volley(_points(state, target), mods)
+
+
+@cache
+def _volley(theirs: tuple[tuple[int, float], ...], mods: int) -> float:
+    worth = 0.0
+    for t, pt in theirs:
+        for first in range(1, 7):
+            for second in range(1, 7):
+                first_point = int(first == second or first + second == 7) if t > 0 else 0
+                left = t - first_point
+                routs = is_rout(chart_result(first + second + mods, DECLARE_LEVELS.name(left)))
+                worth += pt * (first_point + int(routs and left > 0)) / 36
+    return worth
+
