@@ -100,6 +100,10 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rulesets.declare_thee_sir.ai.judgement",
     "tertia.rulesets.declare_thee_sir.ai.generals",
     "tertia.rulesets.declare_thee_sir.ai.doctrine",
+    "tertia.rulesets.declare_thee_sir.ai.threats",
+    "tertia.rulesets.declare_thee_sir.ai.detours",
+    "tertia.rulesets.declare_thee_sir.ai.postings",
+    "tertia.rulesets.declare_thee_sir.ai.doctrine2",
 )
 """The hot modules mypyc compiles. Never list:
 
