@@ -30,13 +30,12 @@ from .d3_support import CARDS, COMMANDS, activation, foot, horse
 from .support import P, R, make_game, unit
 
 
-def test_each_d3_rule_set_declares_its_second_edition_and_keeps_the_first_as_doctrine() -> None:
+def test_each_d3_rule_set_plays_its_second_edition_and_keeps_the_first_as_baseline() -> None:
     for rules, first, second in ((CARDS, D3CardsDoctrine, D3CardsDoctrine2),
                                  (COMMANDS, D3CommandsDoctrine, D3CommandsDoctrine2)):
         ruleset = get_ruleset(rules)
-        assert doctrine_for(ruleset) is first and baseline_for(ruleset) is first
-        assert second_edition_for(ruleset) is second
-        assert second().name == "doctrine-2" and first().name == "doctrine"
+        assert doctrine_for(ruleset) is second and baseline_for(ruleset) is first
+        assert second_edition_for(ruleset) is second  # doctrine-2 plays the doctrine
 
 
 def _decide(player: D3Doctrine, game: Game, state: GameState) -> Action:

@@ -272,9 +272,8 @@ def test_horse_with_firelocks_caracole_where_the_enemy_charge_would_cost_them_le
 
 # --- the editions --------------------------------------------------------------------------------
 
-def test_the_second_edition_is_declared_and_the_first_stays_the_doctrine_and_baseline() -> None:
+def test_the_second_edition_is_the_doctrine_and_the_first_the_baseline() -> None:
     ruleset = get_ruleset("declare-thee-sir")
-    assert doctrine_for(ruleset) is DtsDoctrine
+    assert doctrine_for(ruleset) is DtsDoctrine2
+    assert second_edition_for(ruleset) is DtsDoctrine2  # doctrine-2 plays the doctrine
     assert baseline_for(ruleset) is DtsDoctrine
-    player = second_edition_for(ruleset)()
-    assert isinstance(player, DtsDoctrine2) and player.name == "doctrine-2"

@@ -47,8 +47,8 @@ class D3Cards(D3RuleSet):
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     AI = AiSpec(proposer="tertia.rulesets.d3_cards.ai.proposals:iter_proposals",
-                doctrine="tertia.rulesets.d3_cards.ai.doctrine:D3CardsDoctrine",
-                second_edition="tertia.rulesets.d3_cards.ai.doctrine2:D3CardsDoctrine2")
+                doctrine="tertia.rulesets.d3_cards.ai.doctrine2:D3CardsDoctrine2",
+                baseline="tertia.rulesets.d3_cards.ai.doctrine:D3CardsDoctrine")
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("rallies", 4, "rallies a commander may attempt in a game", (3, 4, 5)),

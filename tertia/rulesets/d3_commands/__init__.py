@@ -48,8 +48,8 @@ class D3Commands(D3RuleSet):
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     AI = AiSpec(proposer="tertia.rulesets.d3_commands.ai.proposals:iter_proposals",
-                doctrine="tertia.rulesets.d3_commands.ai.doctrine:D3CommandsDoctrine",
-                second_edition="tertia.rulesets.d3_commands.ai.doctrine2:D3CommandsDoctrine2")
+                doctrine="tertia.rulesets.d3_commands.ai.doctrine2:D3CommandsDoctrine2",
+                baseline="tertia.rulesets.d3_commands.ai.doctrine:D3CommandsDoctrine")
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec("commander_values", "0-1-2",

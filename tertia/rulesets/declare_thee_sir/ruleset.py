@@ -127,8 +127,8 @@ class DeclareTheeSir(RuleSet):
     GAME_DATA = DtsGame
     SCENARIO_EXTENSION = DeclareTable
     AI = AiSpec(proposer="tertia.rulesets.declare_thee_sir.ai.proposals:iter_proposals",
-                doctrine="tertia.rulesets.declare_thee_sir.ai.doctrine:DtsDoctrine",
-                second_edition="tertia.rulesets.declare_thee_sir.ai.doctrine2:DtsDoctrine2")
+                doctrine="tertia.rulesets.declare_thee_sir.ai.doctrine2:DtsDoctrine2",
+                baseline="tertia.rulesets.declare_thee_sir.ai.doctrine:DtsDoctrine")
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS

@@ -1,8 +1,9 @@
-"""The doctrine the D3 rule sets share: the battle as the period fought it. Guns fire
-first, the wings of horse charge what they can reach (a flank or rear for choice), the
-foot advance as a line to musket range and shoot, units in contact fight. Each rule set
-completes it in its own package: how its shots are judged, ``d3-commands``' card order,
-deployment and cohesion, ``d3-cards``' commanders' rallies.
+"""The doctrine the D3 rule sets share, first edition (the ``baseline`` player; the second,
+:mod:`~tertia.rulesets.d3.ai.doctrine2`, is the doctrine): the battle as the period fought
+it. Guns fire first, the wings of horse charge what they can reach (a flank or rear for
+choice), the foot advance as a line to musket range and shoot, units in contact fight.
+Each rule set completes it in its own package: how its shots are judged, ``d3-commands``'
+card order, deployment and cohesion, ``d3-cards``' commanders' rallies.
 
 It decides from its own side's observation only (``Game.observe``): the other side's
 card order is hidden there, so nothing it does can depend on it.

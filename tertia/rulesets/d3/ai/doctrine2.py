@@ -1,7 +1,7 @@
-"""The doctrine the D3 rule sets share, second edition (the ``doctrine-2`` player of
-``d3-cards`` and ``d3-commands``, until it beats the first and becomes the doctrine): the
-first edition's general (:mod:`~tertia.rulesets.d3.ai.doctrine`), who now weighs a blow by
-the chance it routs its target and what it costs him:
+"""The doctrine the D3 rule sets share, second edition: the ``doctrine`` player of
+``d3-cards`` and ``d3-commands`` since it beat the first, which stays the ``baseline``
+(``tertia ladder``). The first edition's general (:mod:`~tertia.rulesets.d3.ai.doctrine`),
+who now weighs a blow by the chance it routs its target and what it costs him:
 
 - **Blows weighed by routs.** A unit counts for a victory point only once it exceeds its
   hits and routs (Routing; ``d3.victory``), so a melee, a charge or a shot is worth its
@@ -121,7 +121,6 @@ class D3Doctrine2(D3Doctrine):
     """The shared doctrine, second edition (see the module's note); each rule set's own
     second edition puts it before its first edition's doctrine."""
 
-    name = "doctrine-2"
 
     def __init__(self) -> None:
         super().__init__()

@@ -1,5 +1,5 @@
-"""The doctrine for ``d3-commands``, second edition (the ``doctrine-2`` player, until it
-beats the first and becomes the doctrine): the shared second edition
+"""The doctrine for ``d3-commands``, second edition (the ``doctrine`` player; the first
+stays the ``baseline``): the shared second edition
 (:mod:`~tertia.rulesets.d3.ai.doctrine2`) on the first edition's ``d3-commands`` general
 (:mod:`~tertia.rulesets.d3_commands.ai.doctrine`), with this rule set's price of a shot
 and its own card order:

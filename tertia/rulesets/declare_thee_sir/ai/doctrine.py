@@ -1,5 +1,6 @@
-"""The doctrine player for Declare Thee Sir: the battle as the period fought it, on one
-card at a time.
+"""The doctrine player for Declare Thee Sir, first edition (the ``baseline`` player; the
+second, :mod:`~tertia.rulesets.declare_thee_sir.ai.doctrine2`, is the doctrine): the
+battle as the period fought it, on one card at a time.
 
 What it declares (Game Play's six options), by range and morale:
 

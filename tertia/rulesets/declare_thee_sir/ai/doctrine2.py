@@ -1,5 +1,5 @@
-"""The doctrine for Declare Thee Sir, second edition (the ``doctrine-2`` player, until it
-beats the first and becomes the doctrine): the first edition's commander
+"""The doctrine for Declare Thee Sir, second edition: the ``doctrine`` player since it beat
+the first, which stays the ``baseline`` (``tertia ladder``). The first edition's commander
 (:mod:`~tertia.rulesets.declare_thee_sir.ai.doctrine`), who now
 
 - **finds a way round friends.** A unit whose way ahead is barred by its own side (a second
@@ -91,7 +91,6 @@ class DtsDoctrine2(DtsDoctrine):
     friends, charges that pay, generals posted by their worth against their risk, and the
     optional formations used where they pay (see the module's note)."""
 
-    name = "doctrine-2"
 
     def __init__(self) -> None:
         super().__init__()
