@@ -27,6 +27,7 @@ UNBOUNDED = {
     "tertia.rulesets.declare_thee_sir.ai.judgement._sums": "sums of a few dice",
     "tertia.rulesets.declare_thee_sir.ai.judgement._untested": "points tables and bonuses",
     "tertia.rulesets.declare_thee_sir.ai.judgement._worth": "pairs of those sums",
+    "tertia.rulesets.declare_thee_sir.ai.judgement._volley": "a target's morale points and fire modifiers",
     "tertia.rulesets.declare_thee_sir.ai.doctrine._likely_move": "move dice and formation modifiers",
     "tertia.rulesets.declare_thee_sir.chart._runs": "the Melee Chart's three columns",
 }

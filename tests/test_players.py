@@ -163,7 +163,7 @@ def test_the_baseline_is_the_doctrine_until_a_rule_set_names_its_first_edition(
     from tertia.ai.lookup import baseline_for, doctrine_for
     from tertia.core.ai_spec import AiSpec
 
-    ruleset = get_ruleset("d3-cards")  # a doctrine in its first edition
+    ruleset = get_ruleset("larger-battles")  # a doctrine in its first edition
     assert baseline_for(ruleset) is doctrine_for(ruleset)
     spec = ruleset.AI
     assert spec is not None

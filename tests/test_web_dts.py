@@ -134,7 +134,7 @@ def test_routs_and_push_backs_reach_the_log_as_moves_stand_by_stand(client: Test
         entry = answer.json()["log"][0]
         reasons = {m["reason"] for m in entry["moves"]}
         if "scattered" in reasons and scattered is None:
-            scattered = (entry, live.state)
+            scattered = (entry, service(client).live(gid).state)  # where the stands fled to
         if any(r.startswith("pushed back") for r in reasons) and pushed is None:
             pushed = entry
         if scattered and pushed:
@@ -142,11 +142,14 @@ def test_routs_and_push_backs_reach_the_log_as_moves_stand_by_stand(client: Test
     assert scattered is not None, "no unit routed"
     assert pushed is not None, "no unit was pushed back"
     entry, after = scattered
+    last: dict[tuple[str, int], Any] = {}  # a stand scattered again (pursued) ends its last flight
     for m in (m for m in entry["moves"] if m["reason"] == "scattered"):
         assert len(m["path"]) == 2 and isinstance(m["stand"], int)
-        fled = after.units[m["unit"]]
+        last[(m["unit"], m["stand"])] = m
+    for (unit_id, index), m in last.items():
+        fled = after.units[unit_id]
         if fled.stands:  # still on the table: the path ends where that stand now stands
-            stand = fled.stands[m["stand"]]
+            stand = fled.stands[index]
             assert m["path"][1] == pytest.approx([stand.x, stand.y], abs=1e-5)
     assert all(len(m["path"]) >= 2 for m in pushed["moves"])
 

@@ -571,13 +571,7 @@ class D3Doctrine2(D3Doctrine):
         if reach < 1.0:
             return move
 
-        def gain(m: Move | None) -> float:
-            if m is None or not m.waypoints:
-                return 0.0
-            end = plan_move(unit, m).end
-            return gap - math.hypot(goal[0] - end.x, goal[1] - end.y)
-
-        made = gain(move)
+        made = _gain(unit, goal, gap, move)
         if made >= reach / 2 or self._nearest_enemy_distance(view, unit) < RESERVE_FROM or (
                 not self._friend_in_way(view, unit, goal, reach)):
             return move
@@ -588,8 +582,9 @@ class D3Doctrine2(D3Doctrine):
             rad = math.radians(heading + off)
             aim = (unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach)
             other = move_towards(game, view, unit, aim, reach, face=face)
-            if other is not None and gain(other) > most and self._keeps_together(game, view, unit, other):
-                best, most = other, gain(other)
+            gained = _gain(unit, goal, gap, other)
+            if other is not None and gained > most and self._keeps_together(game, view, unit, other):
+                best, most = other, gained
                 if most >= reach / 2:
                     break
         return best
@@ -615,42 +610,43 @@ class D3Doctrine2(D3Doctrine):
         """``move`` cut short so as not to end where an enemy could strike ``unit`` first
         (:meth:`_first_blow_reach`, reckoned with the unit where it would stand, in or out
         of cover); the whole move when the unit stands where one could already."""
-        radius = unit.base.radius
         end = plan_move(unit, move).end
         factor = weather.movement_factor(view)
         shoots = self._shoots(unit)
-
-        def within(e: Unit, x: float, y: float) -> bool:
-            """Within the farthest ``e`` could come and strike, whatever the blow."""
-            reach = MOVE[e.kind] * factor + (MUSKET_REACH if shoots and has_muskets(e) else REACH_SLACK)
-            return math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach
-
         near = [e for e in view.iter_troops(view.opponent(unit.side))
-                if (within(e, end.x, end.y) or within(e, unit.x, unit.y)) and self._acts_first(game, view, e)]
+                if (_within_strike(e, unit, end.x, end.y, factor, shoots)
+                    or _within_strike(e, unit, unit.x, unit.y, factor, shoots))
+                and self._acts_first(game, view, e)]
         if not near:
             return move
-
-        def struck(x: float, y: float, facing: float) -> bool:
-            there = unit.evolve(x=x, y=y, facing=facing)
-            for e in near:
-                if within(e, x, y):
-                    reach = self._first_blow_reach(game, view, e, there)
-                    if reach is not None and math.hypot(e.x - x, e.y - y) - e.base.radius - radius <= reach:
-                        return True
-            return False
-
-        if struck(unit.x, unit.y, unit.facing) or not struck(end.x, end.y, end.facing):
+        if self._struck(game, view, unit, near, unit.x, unit.y, unit.facing) or \
+                not self._struck(game, view, unit, near, end.x, end.y, end.facing):
             return move
         (x1, y1), = move.waypoints
         for fraction in (0.75, 0.5, 0.25):
             x, y = unit.x + (x1 - unit.x) * fraction, unit.y + (y1 - unit.y) * fraction
-            if struck(x, y, end.facing):
+            if self._struck(game, view, unit, near, x, y, end.facing):
                 continue
             shorter = Move(unit=unit.id, waypoints=((x, y),), face_before=move.face_before,
                            face_after=move.face_after)
             if game.is_legal(view, shorter) and self._keeps_together(game, view, unit, shorter):
                 return shorter
         return None
+
+    def _struck(self, game: Game, view: GameState, unit: Unit, near: Sequence[Unit], x: float, y: float,
+                facing: float) -> bool:
+        """Could one of ``near`` strike ``unit`` first were it standing at (x, y), so
+        facing (:meth:`_first_blow_reach`)?"""
+        factor = weather.movement_factor(view)
+        shoots = self._shoots(unit)
+        there = unit.evolve(x=x, y=y, facing=facing)
+        for e in near:
+            if _within_strike(e, unit, x, y, factor, shoots):
+                reach = self._first_blow_reach(game, view, e, there)
+                gap = math.hypot(e.x - x, e.y - y) - e.base.radius - unit.base.radius
+                if reach is not None and gap <= reach:
+                    return True
+        return False
 
     def _first_blow_reach(self, game: Game, view: GameState, enemy: Unit, unit: Unit) -> float | None:
         """How near (edge to edge) ``enemy`` may stand and strike ``unit`` first on its next
@@ -673,3 +669,18 @@ class D3Doctrine2(D3Doctrine):
 def _is_unattacked(view: GameState, unit: Unit) -> bool:
     """Is no enemy attacking ``unit`` (is it in melee only with units it charged itself)?"""
     return all(charger_between(view, unit, o) == unit.id for o in enemy_contacts(view, unit))
+
+
+def _gain(unit: Unit, goal: Point, gap: float, move: Move | None) -> float:
+    """How much nearer ``goal`` (``gap`` away now) ``move`` would bring ``unit``."""
+    if move is None or not move.waypoints:
+        return 0.0
+    end = plan_move(unit, move).end
+    return gap - math.hypot(goal[0] - end.x, goal[1] - end.y)
+
+
+def _within_strike(enemy: Unit, unit: Unit, x: float, y: float, factor: float, shoots: bool) -> bool:
+    """Would ``unit`` standing at (x, y) be within the farthest ``enemy`` could come and
+    strike, whatever the blow (its move at ``factor`` and a volley's reach if both shoot)?"""
+    reach = MOVE[enemy.kind] * factor + (MUSKET_REACH if shoots and has_muskets(enemy) else REACH_SLACK)
+    return math.hypot(enemy.x - x, enemy.y - y) - enemy.base.radius - unit.base.radius <= reach

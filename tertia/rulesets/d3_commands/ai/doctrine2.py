@@ -89,24 +89,27 @@ class D3CommandsDoctrine2(D3Doctrine2):
         last; each card's place drawn from the player's own random stream around its
         rank. From the side's own view only (the enemy's order is hidden there)."""
         enemies = list(view.iter_troops(view.opponent(side)))
-
-        def rank(card: str) -> int:
-            best = AWAY
-            for u in view.iter_troops(side):
-                if command_card(u.command) != card:
-                    continue
-                gap = min((math.hypot(e.x - u.x, e.y - u.y) - e.base.radius - u.base.radius
-                           for e in enemies), default=math.inf)
-                if gap <= 0.1:
-                    return ENGAGED
-                if can_charge(u) and gap <= MOVE[u.kind] * weather.movement_factor(view) + REACH_SLACK:
-                    best = min(best, CHARGING)
-                elif gap <= _range(u):
-                    best = min(best, SHOOTING)
-            return best
-
-        drawn = {str(c): rank(str(c)) + CARD_SPREAD * rng.random() for c in sorted(map(str, held))}
+        drawn = {str(c): _card_rank(view, side, str(c), enemies) + CARD_SPREAD * rng.random()
+                 for c in sorted(map(str, held))}
         return tuple(sorted(drawn, key=lambda c: (drawn[c], c)))
+
+
+def _card_rank(view: GameState, side: str, card: str, enemies: Sequence[Unit]) -> int:
+    """How soon ``card``'s command wants to act: engaged, able to charge, able to shoot,
+    or none of these (the first that any of its units is)."""
+    best = AWAY
+    for u in view.iter_troops(side):
+        if command_card(u.command) != card:
+            continue
+        gap = min((math.hypot(e.x - u.x, e.y - u.y) - e.base.radius - u.base.radius
+                   for e in enemies), default=math.inf)
+        if gap <= 0.1:
+            return ENGAGED
+        if can_charge(u) and gap <= MOVE[u.kind] * weather.movement_factor(view) + REACH_SLACK:
+            best = min(best, CHARGING)
+        elif gap <= _range(u):
+            best = min(best, SHOOTING)
+    return best
 
 
 def _range(unit: Unit) -> float:
