@@ -230,14 +230,18 @@ def open_page(browser: Any) -> tuple[Any, Any, list[str]]:
     return context, pg, errors
 
 
-def create_game(pg: Any, server: Server, rules: str, scenario: str, side: str) -> None:
-    """A game against the AI made from the new-game form, seed 1."""
+def create_game(pg: Any, server: Server, rules: str, scenario: str, side: str,
+                opponent: str | None = None) -> None:
+    """A game against the AI (``opponent``, else the form's default) made from the
+    new-game form, seed 1."""
     pg.goto(server.url + "/")
     pg.wait_for_selector("[data-test=create]")
     pg.select_option("#scenario", scenario)
     pg.select_option("#rules", rules)
     pg.check("input[name=mode][value=ai]")
     pg.select_option("#side", side)
+    if opponent is not None:
+        pg.select_option("[data-test=opponent]", opponent)
     pg.fill("#seed", "1")
     pg.click("[data-test=create]")
 
@@ -498,10 +502,12 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
 
 def test_a_charge_dragged_home_shows_its_odds_before_its_dice(server: Server, browser: Any) -> None:
     """d3-commands: a unit moved into contact fights at once. The drag ends in a step that
-    shows the charge's odds, and nothing is rolled until the move is made."""
+    shows the charge's odds, and nothing is rolled until the move is made. Against the
+    first edition (``baseline``), whose foot, winning the initiative, stand: the doctrine's
+    second edition charges the horse first."""
     context, pg, errors = open_page(browser)
     try:
-        create_game(pg, server, "d3-commands", "d3-test-charge", "parliament")
+        create_game(pg, server, "d3-commands", "d3-test-charge", "parliament", opponent="baseline")
         pg.wait_for_selector(".unit")
         for _ in range(4):  # lay the cards if asked, until the horse may move
             wait_for_us(pg, 30)

@@ -84,6 +84,10 @@ def test_the_listing_names_the_rule_sets_with_a_second_edition() -> None:
     title = next(p for p in listed if p["name"] == "doctrine-2")["title"]
     assert with_one and all(rid in title for rid in with_one)
     assert not any(rid in title for rid in without)
+    promoted = [rid for rid in ruleset_ids() if (spec := get_ruleset(rid).AI) and spec.baseline]
+    title = next(p for p in listed if p["name"] == "baseline")["title"]
+    assert promoted and all(rid in title for rid in promoted)
+    assert not any(rid in title for rid in ruleset_ids() if rid not in promoted)
 
 
 @pytest.mark.parametrize(("pairs", "message"), [

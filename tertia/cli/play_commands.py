@@ -292,9 +292,11 @@ def players(
     """The players a side may be given (`--player SIDE=NAME` of battle, simulate and sweep)."""
     known = registered_players()
     aliases = {p.name: [a for a, to in ALIASES.items() if to == p.name] for p in known}
-    editions = [rid for rid in ruleset_ids()
-                if (spec := get_ruleset(rid).AI) is not None and spec.second_edition is not None]
-    notes = {SECOND_EDITION: f" (a second edition under {', '.join(editions) or 'no rule set yet'})"}
+    specs = {rid: get_ruleset(rid).AI for rid in ruleset_ids()}
+    editions = [rid for rid, spec in specs.items() if spec is not None and spec.second_edition is not None]
+    later = [rid for rid, spec in specs.items() if spec is not None and spec.baseline is not None]
+    notes = {SECOND_EDITION: f" (a second edition under {', '.join(editions) or 'no rule set yet'})",
+             "baseline": f" (the doctrine is a later edition under {', '.join(later) or 'no rule set yet'})"}
     if as_json:
         sys.stdout.write(json.dumps([{"name": p.name, "title": p.title + notes.get(p.name, ""),
                                       "aliases": aliases[p.name], "default": p.name == DEFAULT_PLAYER}
