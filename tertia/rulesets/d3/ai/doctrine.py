@@ -128,10 +128,15 @@ class D3Doctrine:
         contacts = enemy_contacts(view, unit)
         if contacts:
             return self._melee(game, view, unit, contacts)
-        moved = view.is_marked("moved", unit.id)
         shot = self._best_shot(game, view, unit)
-        if moved:
+        if view.is_marked("moved", unit.id):
             return shot[1] if shot else None
+        return self._unmoved_action(game, view, unit, shot)
+
+    def _unmoved_action(self, game: Game, view: GameState, unit: Unit,
+                        shot: tuple[float, Shoot] | None) -> Action | None:
+        """What a unit not yet moved, out of contact, does with ``shot`` its best shot
+        (its worth and the order): the charge worth more, else the shot, else an advance."""
         charge = self._best_charge(game, view, unit) if can_charge(unit) else None
         if charge and (not shot or charge[0] > shot[0]):
             return charge[1]

@@ -192,18 +192,12 @@ class D3Doctrine2(D3Doctrine):
 
     # --- one unit ------------------------------------------------------------------------
 
-    def _unit_action(self, game: Game, view: GameState, unit: Unit) -> Action | None:
-        if any(view.is_marked(m, unit.id) for m in ("shot", "meleed", "withdrew", "rallied")):
-            return None
-        if unit.is_commander:
-            return self._commander(game, view, unit)
-        contacts = enemy_contacts(view, unit)
-        if contacts:
-            return self._melee(game, view, unit, contacts)
-        moved = view.is_marked("moved", unit.id)
-        shot = self._best_shot(game, view, unit)
-        if moved:
-            return shot[1] if shot else None
+    def _unmoved_action(self, game: Game, view: GameState, unit: Unit,
+                        shot: tuple[float, Shoot] | None) -> Action | None:
+        """As the first edition, but a unit that may not charge keeps out of reach unless
+        its shot is worth half a rout; one that may, with no shot, evades a foe it is badly
+        outmatched by; and muskets with no shot worth their ammunition close in to charge or
+        fall back."""
         if not can_charge(unit) and (shot is None or shot[0] < ROUT_WORTH / 2):
             evade = self._evade(game, view, unit)
             if evade is not None:
