@@ -1,5 +1,5 @@
 """CPU cost per action against army size: is it flat? Generated battles of N units a side,
-doctrine against doctrine, under each rule set.
+doctrine against doctrine (or any player, ``--player``, against itself), under each rule set.
 
 For each rule set (``--rules``, all five by default) and each army size N (``--sizes``,
 default 4 8 16 32 64), a battle of N units a side is generated from a built-in scenario
@@ -22,7 +22,7 @@ that fails (an illegal action, an error) is marked with the error, the run goes 
 the script exits 1.
 
 Usage: python benchmarks/army_size.py [--rules larger-battles ...] [--sizes 4 8 16 32 64]
-    [--games 2] [--seed 1] [--max-actions 20000] [--json FILE]
+    [--games 2] [--seed 1] [--player doctrine] [--max-actions 20000] [--json FILE]
     [--smoke]  (sizes 4 and 8, one game capped at a few actions, each rule set: the script works)
     [--show RULES:N]  (print the generated scenario's TOML and stop)
 """
@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import tertia.scenarios
-from tertia.ai.doctrine import DoctrinePlayer
+from tertia.ai.players import DEFAULT_PLAYER, make_player
 from tertia.battle import MAX_ACTIONS, BattleAborted, Step, fight_battle
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
@@ -508,10 +508,10 @@ class Battle:
     error: str | None = None
 
 
-def fight(game: Game, seed: int, max_actions: int) -> Battle:
-    """One doctrine-against-doctrine battle, timed in CPU seconds; a battle stopped at
-    ``max_actions`` or by an error keeps the actions it played."""
-    players = {side: DoctrinePlayer() for side in game.scenario.side_ids}
+def fight(game: Game, seed: int, max_actions: int, player: str = DEFAULT_PLAYER) -> Battle:
+    """One battle of ``player`` (a name of ``tertia players``) against itself, timed in CPU
+    seconds; a battle stopped at ``max_actions`` or by an error keeps the actions it played."""
+    players = {side: make_player(player) for side in game.scenario.side_ids}
     played = 0
 
     def count(_: Step) -> None:
@@ -564,13 +564,13 @@ def ratio(results: Sequence[SizeResult]) -> tuple[int, int, float] | None:
 
 
 def measure(rules: str, sizes: Sequence[int], games: int, seed: int, max_actions: int,
-            warmup: int) -> list[SizeResult]:
+            warmup: int, player: str = DEFAULT_PLAYER) -> list[SizeResult]:
     results = []
     if warmup:  # imports, caches and the doctrine's first look, outside the figures
-        fight(Game(get_ruleset(rules), generated_scenario(rules, min(sizes), seed)), seed, warmup)
+        fight(Game(get_ruleset(rules), generated_scenario(rules, min(sizes), seed)), seed, warmup, player)
     for n in sizes:
         game = Game(get_ruleset(rules), generated_scenario(rules, n, seed))
-        battles = [fight(game, seed + i, max_actions) for i in range(games)]
+        battles = [fight(game, seed + i, max_actions, player) for i in range(games)]
         result = SizeResult(n, battles)
         results.append(result)
         ms = result.ms_per_action
@@ -592,6 +592,7 @@ def measure(rules: str, sizes: Sequence[int], games: int, seed: int, max_actions
 
 def _report(results: Mapping[str, list[SizeResult]], args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"games": args.games, "seed": args.seed, "max_actions": args.max_actions,
+                           "player": args.player,
                            "template": TEMPLATE, "rules": {}}
     for rules, sized in results.items():
         found = ratio(sized)
@@ -614,6 +615,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="units a side")
     parser.add_argument("--games", type=int, default=2, help="battles a size")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", default=DEFAULT_PLAYER, metavar="NAME",
+                        help="the player of both sides (`tertia players`; default: the doctrine)")
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
                         help="stop a battle after this many actions (it still counts)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the numbers here")
@@ -640,10 +643,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("sizes are at least 4 units a side, and --games at least 1")
     sizes = sorted(set(args.sizes))
     print(f"CPU ms per action against army size: {args.games} battle{'s' if args.games != 1 else ''} a size, "
-          f"seeds from {args.seed}, at most {args.max_actions} actions a battle", flush=True)
+          f"seeds from {args.seed}, at most {args.max_actions} actions a battle, "
+          f"{args.player} against itself", flush=True)
     started = time.perf_counter()
     results = {rules: measure(rules, sizes, args.games, args.seed, args.max_actions,
-                              0 if args.smoke else WARMUP_ACTIONS)
+                              0 if args.smoke else WARMUP_ACTIONS, args.player)
                for rules in rules_list}
     failed = sum(1 for sized in results.values() for r in sized for b in r.battles if b.error)
     print(f"done in {time.perf_counter() - started:.1f} s" + (f"; {failed} battles failed" if failed else ""))
