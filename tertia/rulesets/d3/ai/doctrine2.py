@@ -490,9 +490,10 @@ class D3Doctrine2(D3Doctrine):
         if not can_charge(enemy) or enemy_contacts(view, enemy):
             return 0.0
         best = 0.0
-        for friend in view.iter_troops(unit.side):
-            if friend.id == unit.id or not self._reaches(view, enemy, (friend.x, friend.y),
-                                                         friend.base.radius):
+        reach = MOVE[enemy.kind] * weather.movement_factor(view) + REACH_SLACK + enemy.base.radius
+        for friend in view.near(enemy.x, enemy.y, enemy.x, enemy.y, reach):  # every friend it may reach
+            if friend.side != unit.side or friend.is_commander or friend.id == unit.id or \
+                    not self._reaches(view, enemy, (friend.x, friend.y), friend.base.radius):
                 continue
             if self._eliminated_on_contact(friend):
                 return ROUT_WORTH
@@ -607,8 +608,12 @@ class D3Doctrine2(D3Doctrine):
         end = plan_move(unit, move).end
         factor = weather.movement_factor(view)
         shoots = self._shoots(unit)
-        near = [e for e in view.iter_troops(view.opponent(unit.side))
-                if (_within_strike(e, unit, end.x, end.y, factor, shoots)
+        enemy = view.opponent(unit.side)
+        farthest = max(MOVE.values()) * factor + max(MUSKET_REACH, REACH_SLACK) + unit.base.radius
+        near = [e for e in view.near(min(unit.x, end.x), min(unit.y, end.y), max(unit.x, end.x),
+                                     max(unit.y, end.y), farthest)
+                if e.side == enemy and not e.is_commander
+                and (_within_strike(e, unit, end.x, end.y, factor, shoots)
                     or _within_strike(e, unit, unit.x, unit.y, factor, shoots))
                 and self._acts_first(game, view, e)]
         if not near:
