@@ -38,6 +38,8 @@ def _mutants_listed(tmp: Path) -> list[str]:
 SMOKE: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "army_size.py": (lambda _: ["--smoke"], "ms per action"),
     "battles.py": (lambda _: ["--games", "1"], "battles/s"),
+    "decisions.py": (lambda _: ["--rules", "d3-cards", "--scenario", "chalgrove", "--games", "1"],
+                     "the mean"),
     "clause_mutants.py": (_mutants_listed, "row 1:"),
     "compare.py": (lambda _: [str(ROOT), str(ROOT), "--rounds", "1", "--games", "1", "--rules", "d3-cards"],
                    "median x"),

@@ -1,0 +1,107 @@
+"""What a decision costs two players on the same positions: is a doctrine's new edition
+within its budget (issue: mean at most 1.5 times the baseline's, p99 at most 10 ms)?
+
+Each player's own battles are fought differently (a bolder player's battles are fought
+closer, where every check of the rules costs more), so timing each in its own battles
+mixes what it thinks with where it stands. Here the two fight each other, each seed once
+from each side, and every decision either meets is put to both (each answering from a
+random stream of its own drawn from the battle's; only the player whose turn it is
+plays its answer). Reported: decisions, CPU mean and 99th percentile for each, and the
+second's mean over the first's.
+
+Usage: python benchmarks/decisions.py [--rules charge-yr-pikes] [--scenario edgehill ...]
+    [--players baseline doctrine] [--games 3] [--seed 1] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tertia.ai.player import Player
+from tertia.ai.players import make_player
+from tertia.battle import fight_battle
+from tertia.core.actions import Action
+from tertia.core.game import Game
+from tertia.core.state import GameState
+from tertia.rulesets import get_ruleset
+from tertia.scenarios import resolve_scenario
+from tertia.scenarios.catalogue import written_for
+
+
+class BothAsked:
+    """A side's seat: ``lead`` plays; every decision is also put to the other player,
+    and each one's CPU time is noted under its name."""
+
+    def __init__(self, lead: str, names: Sequence[str], times: dict[str, list[float]]) -> None:
+        self.name = lead
+        self.lead = lead
+        self.players: dict[str, Player] = {n: make_player(n) for n in names}
+        self.times = times
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        chosen: Action | None = None
+        for name, player in self.players.items():
+            own = random.Random(rng.random())
+            began = time.process_time()
+            action = player.choose(game, state, own)
+            self.times[name].append(time.process_time() - began)
+            if name == self.lead:
+                chosen = action
+        assert chosen is not None
+        return chosen
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", default="charge-yr-pikes")
+    parser.add_argument("--scenario", action="append", default=None,
+                        help="a battle (repeatable; default: every one written for the rule set)")
+    parser.add_argument("--players", nargs=2, default=["baseline", "doctrine"], metavar="NAME",
+                        help="the two players (`tertia players`); the ratio is the second's over the first's")
+    parser.add_argument("--games", type=int, default=3, help="seeds a battle, each fought both ways round")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the numbers here")
+    args = parser.parse_args(argv)
+    first, second = args.players
+    scenarios = args.scenario or [s.name for s in written_for(args.rules)]
+    times: dict[str, list[float]] = {first: [], second: []}
+    started = time.perf_counter()
+    for name in scenarios:
+        game = Game(get_ruleset(args.rules), resolve_scenario(name, rules_id=args.rules))
+        sides = game.scenario.side_ids
+        for seed in range(args.seed, args.seed + args.games):
+            for lead in (first, second):
+                other = second if lead == first else first
+                fight_battle(game, {sides[0]: BothAsked(lead, args.players, times),
+                                    sides[1]: BothAsked(other, args.players, times)}, seed)
+    summary = {name: {"decisions": len(ts), "mean_ms": 1e3 * statistics.mean(ts),
+                      "p99_ms": 1e3 * percentile(ts, 0.99)} for name, ts in times.items()}
+    ratio = summary[second]["mean_ms"] / summary[first]["mean_ms"]
+    print(f"{args.rules} ({', '.join(scenarios)}), {args.games} seeds a battle both ways round, "
+          f"every decision put to both players:")
+    for name, s in summary.items():
+        print(f"  {name:12s} {s['decisions']:6d} decisions, mean {s['mean_ms']:.3f} ms, "
+              f"p99 {s['p99_ms']:.2f} ms")
+    print(f"  {second} over {first}: {ratio:.2f}x the mean; done in {time.perf_counter() - started:.1f} s")
+    if args.json is not None:
+        found = {"rules": args.rules, "scenarios": scenarios, "games": args.games, "seed": args.seed,
+                 "players": summary, "ratio": ratio}
+        args.json.write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
