@@ -87,16 +87,22 @@ def test_a_die_read_whole_after_another_is_rolled_is_split_there_without_startin
     assert dist[(3.0, True)] == Fraction(1, 12)
 
 
+def _first_and_a_second_rolled_again_on_six(dice: Any) -> tuple[Any, Any]:
+    """A first die, then a second in an attempt rolled again while it shows a six."""
+    first = dice.roll(D6, "first")
+    while True:
+        mark = dice.attempt_begins()
+        second = dice.roll(D6, "second")
+        if second == 6:
+            dice.attempt_rolled_again(mark)
+            continue
+        return first, second
+
+
 def test_a_die_read_whole_across_an_attempt_rolled_again_is_walked_face_by_face() -> None:
     def run(dice: Any) -> tuple[int, int]:
-        first = dice.roll(D6, "first")
-        while True:
-            mark = dice.attempt_begins()
-            second = dice.roll(D6, "second")
-            if second == 6:
-                dice.attempt_rolled_again(mark)
-                continue
-            return int(first), int(second)
+        first, second = _first_and_a_second_rolled_again_on_six(dice)
+        return int(first), int(second)
 
     dist, _, _ = _both(run)
     assert len(dist) == 30 and set(dist.values()) == {Fraction(1, 30)}
@@ -134,14 +140,8 @@ def test_a_sum_is_no_int_so_nothing_reads_it_unheard() -> None:
 
 def test_dice_compared_across_an_attempt_rolled_again_are_walked_face_by_face() -> None:
     def run(dice: Any) -> str:
-        first = dice.roll(D6, "first")
-        while True:
-            mark = dice.attempt_begins()
-            second = dice.roll(D6, "second")
-            if second == 6:
-                dice.attempt_rolled_again(mark)
-                continue
-            return "above" if second > first else "not above"
+        first, second = _first_and_a_second_rolled_again_on_six(dice)
+        return "above" if second > first else "not above"
 
     dist, _, _ = _both(run)
     assert dist["above"] == sum((Fraction(max(0, 5 - f), 5) for f in range(1, 7)), Fraction(0)) / 6

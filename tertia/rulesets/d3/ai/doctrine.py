@@ -165,36 +165,57 @@ class D3Doctrine:
 
     # --- shooting ------------------------------------------------------------------------
 
-    def _best_shot(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Shoot] | None:
-        if not (has_muskets(unit) or unit.kind is UnitKind.ARTILLERY):
-            return None
-        ruleset = _rules(game)
-        reach = ruleset.shot_reach(game.table, view, unit)
-        # The legal shot of greatest (value, target id) worth anything: each shot weighed
-        # first, then the rules asked of them best first, until one is allowed.
-        shots: list[tuple[float, str, Shoot]] = []
+    def _tie(self, uid: str) -> float:
+        """What the player's liking for ``uid`` as a target adds to a blow at it (none: the
+        first edition settles ties by the target's id alone)."""
+        return 0.0
+
+    # --- shooting ------------------------------------------------------------------------
+
+    @staticmethod
+    def _shoots(unit: Unit) -> bool:
+        return has_muskets(unit) or unit.kind is UnitKind.ARTILLERY
+
+    def _targets(self, game: Game, view: GameState, unit: Unit) -> list[Unit]:
+        """Enemy troops within ``unit``'s reach and field of fire."""
+        if not self._shoots(unit):
+            return []
+        reach = _rules(game).shot_reach(game.table, view, unit)
         enemy = view.opponent(unit.side)
-        for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius):
-            if e.side != enemy or e.is_commander:
-                continue
-            if math.hypot(e.x - unit.x, e.y - unit.y) > reach + unit.base.radius + e.base.radius:
-                continue
-            if not is_in_arc(unit.base, e.base, 45.0):
-                continue
-            value = self._worth(game, e, self._shot_hits(game, view, unit, e))
-            if value > 0.0:
-                shots.append((value, e.id, Shoot(unit=unit.id, target=e.id)))
+        return [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
+                if e.side == enemy and not e.is_commander
+                and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius
+                and is_in_arc(unit.base, e.base, 45.0)]
+
+    def _shot_worth(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float | None:
+        """What a shot of ``unit``'s at ``target`` is worth, or None when it is not worth
+        firing: its expected hits, weighted towards finishing a unit off."""
+        value = self._worth(game, target, self._shot_hits(game, view, unit, target))
+        return value if value > 0.0 else None
+
+    def _best_shot(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Shoot] | None:
+        """The legal shot of greatest (worth, target id), if any is worth firing: each shot
+        weighed first, then the rules asked of them best first, until one is allowed."""
+        shots: list[tuple[float, str, Shoot]] = []
+        for e in self._targets(game, view, unit):
+            value = self._shot_worth(game, view, unit, e)
+            if value is not None:
+                shots.append((value + self._tie(e.id), e.id, Shoot(unit=unit.id, target=e.id)))
         shots.sort(key=_value_and_id, reverse=True)
         return next(((value, shot) for value, _, shot in shots if game.is_legal(view, shot)), None)
 
     # --- charging ------------------------------------------------------------------------
 
-    def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
+    def _charge_targets(self, game: Game, view: GameState, unit: Unit) -> list[Unit]:
+        """Enemy troops within ``unit``'s charge move."""
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         enemy = view.opponent(unit.side)
-        targets = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
-                   if e.side == enemy and not e.is_commander
-                   and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+        return [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
+                if e.side == enemy and not e.is_commander
+                and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+
+    def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
+        targets = self._charge_targets(game, view, unit)
         blockers = charge_blockers(view, unit, targets)
         # The allowed charge of greatest (value, target id), if worth making: each charge
         # weighed first, then the rules asked of them best first, until one is allowed.
@@ -203,7 +224,8 @@ class D3Doctrine:
             for aim in _face_centres(e):
                 move = charge_towards(view, unit, e, aim, blockers)
                 if move is not None:
-                    charges.append((self._charge_worth(game, view, unit, e, move), e.id, move))
+                    worth = self._charge_worth(game, view, unit, e, move)
+                    charges.append((worth + self._tie(e.id), e.id, move))
         charges.sort(key=_value_and_id, reverse=True)
         for value, _, move in charges:
             if value < CHARGE_WORTH:

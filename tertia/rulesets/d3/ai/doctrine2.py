@@ -50,15 +50,14 @@ from collections.abc import Sequence
 from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_towards
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Face, Point, angle_between, face_towards, is_in_arc
+from tertia.core.geometry import Face, Point, angle_between, face_towards
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rules.hits import piece
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.ai.doctrine import MUSKET_STANDOFF, PIVOT_BEFORE, D3Doctrine, _face_centres, _rules
-from tertia.rulesets.d3.ai.proposals import charge_blockers, charge_towards
+from tertia.rulesets.d3.ai.doctrine import CHARGE_WORTH, MUSKET_STANDOFF, PIVOT_BEFORE, D3Doctrine, _rules
 from tertia.rulesets.d3.contact import charger_between, enemy_contacts, face_attacked
 from tertia.rulesets.d3.hits import rout_after
 from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
@@ -74,8 +73,6 @@ EXPOSURE_SHARE = 0.5
 PIN_SHARE = 0.5
 """How much of the blow a charged unit could otherwise land on a friend counts for the
 charge that engages it."""
-CHARGE_WORTH = 0.6
-"""The least a charge must be worth (hits, weighed) to be made, as in the first edition."""
 POOR_SHOT = 0.3
 """A shot worth less than this (hits, weighed, less the ammunition it risks) is not fired."""
 WITHDRAW_AT = 0.5
@@ -216,10 +213,6 @@ class D3Doctrine2(D3Doctrine):
             return self._close_in(game, view, unit) if can_charge(unit) else self._fall_back(game, view, unit)
         return self._advance(game, view, unit)
 
-    @staticmethod
-    def _shoots(unit: Unit) -> bool:
-        return has_muskets(unit) or unit.kind is UnitKind.ARTILLERY
-
     def _can_shoot(self, game: Game, view: GameState, unit: Unit) -> bool:
         """Is ``unit`` still able to fire shots worth their ammunition, when in reach?
         (The rule set's own; every shooter by default.)"""
@@ -299,28 +292,12 @@ class D3Doctrine2(D3Doctrine):
 
     # --- shooting ------------------------------------------------------------------------
 
-    def _targets(self, game: Game, view: GameState, unit: Unit) -> list[Unit]:
-        """Enemy troops within ``unit``'s reach and field of fire."""
-        if not self._shoots(unit):
-            return []
-        reach = _rules(game).shot_reach(game.table, view, unit)
-        enemy = view.opponent(unit.side)
-        return [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
-                if e.side == enemy and not e.is_commander
-                and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius
-                and is_in_arc(unit.base, e.base, 45.0)]
-
-    def _best_shot(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Shoot] | None:
-        """The legal shot of greatest worth (its blow less the ammunition it risks), if
-        worth firing."""
-        shots: list[tuple[float, str, Shoot]] = []
-        for e in self._targets(game, view, unit):
-            outcomes = self._shot_outcomes(game, view, unit, e)
-            value = self._blow_worth(game, e, outcomes) - self._ammunition_cost(game, view, unit, e, outcomes)
-            if value >= POOR_SHOT:
-                shots.append((value + self._tie(e.id), e.id, Shoot(unit=unit.id, target=e.id)))
-        shots.sort(key=lambda s: (s[0], s[1]), reverse=True)
-        return next(((value, shot) for value, _, shot in shots if game.is_legal(view, shot)), None)
+    def _shot_worth(self, game: Game, view: GameState, unit: Unit, target: Unit) -> float | None:
+        """Its blow less the ammunition it risks; not worth firing below a poor shot."""
+        outcomes = self._shot_outcomes(game, view, unit, target)
+        value = self._blow_worth(game, target, outcomes) - self._ammunition_cost(game, view, unit, target,
+                                                                                  outcomes)
+        return value if value >= POOR_SHOT else None
 
     def _fall_back(self, game: Game, view: GameState, unit: Unit) -> Move | None:
         """Out of the reach of every enemy that could charge ``unit``, straight away from
@@ -384,30 +361,13 @@ class D3Doctrine2(D3Doctrine):
 
     # --- charging ------------------------------------------------------------------------
 
-    def _best_charge(self, game: Game, view: GameState, unit: Unit) -> tuple[float, Move] | None:
-        reach = MOVE[unit.kind] * weather.movement_factor(view)
-        enemy = view.opponent(unit.side)
-        targets = [e for e in view.near(unit.x, unit.y, unit.x, unit.y, reach + unit.base.radius)
-                   if e.side == enemy and not e.is_commander
-                   and math.hypot(e.x - unit.x, e.y - unit.y) <= reach + unit.base.radius + e.base.radius]
+    def _charge_targets(self, game: Game, view: GameState, unit: Unit) -> list[Unit]:
+        """The first edition's, less those a friend already attacks where the rules allow
+        "only one attacking unit" to "engage any given defending unit"."""
+        targets = super()._charge_targets(game, view, unit)
         if targets and self._one_attacker(game):
-            # "only one attacking unit may engage any given defending unit"
             targets = [e for e in targets if _is_unattacked(view, e)]
-        blockers = charge_blockers(view, unit, targets)
-        charges: list[tuple[float, str, Move]] = []
-        for e in targets:
-            for aim in _face_centres(e):
-                move = charge_towards(view, unit, e, aim, blockers)
-                if move is not None:
-                    worth = self._charge_worth(game, view, unit, e, move)
-                    charges.append((worth + self._tie(e.id), e.id, move))
-        charges.sort(key=lambda c: (c[0], c[1]), reverse=True)
-        for value, _, move in charges:
-            if value < CHARGE_WORTH:
-                return None
-            if game.is_legal(view, move) and self._keeps_together(game, view, unit, move):
-                return value, move
-        return None
+        return targets
 
     def _one_attacker(self, game: Game) -> bool:
         """Does the rule set let only one attacker engage a defender, whatever its face?"""
