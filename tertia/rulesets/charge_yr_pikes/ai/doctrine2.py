@@ -51,7 +51,7 @@ class CypDoctrine2(CypDoctrine):
         clear, the charge ending on the table, within its charge move: 12 A, Movement 5 B),
         if one is worth making."""
         own = unit_data(unit)
-        if own.troop == "dragoons" or own.disordered or own.is_gun or own.is_officer:
+        if own.troop == "dragoons" or own.disordered:  # as the first edition: these make no charge
             return None
         ranked: list[tuple[float, str]] = []
         reach = charge_allowance(tables, own)

@@ -43,8 +43,9 @@ CLOSE_HIT = 4 / 6
 ``[artillery.canister] hits``)."""
 LONG_HIT = 2 / 6
 """Long range musketry hits on 5 and 6 (``[musketry] long_hits``)."""
-CANISTER_REACH = 15.0
-"""The longest canister reach (a heavy gun's, ``[artillery.canister_range]``)."""
+FAILED_TO_STAND = 1 / 2
+"""What a failed test to stand (a fall-back or a rout, by how far it failed) is reckoned to
+lose, as a share of the unit's worth."""
 ARC = 60.0
 """The arc, either side of a firer's facing from its centre, taken to hold its stands'
 45-degree arcs (``[musketry] arc``) over a unit's frontage."""
@@ -153,7 +154,8 @@ def defending_fire(state: GameState, charger: Unit, halt: Point, tables: Tables)
     (within its stands' 45-degree arc, taken from the unit's centre with some slack)."""
     musketry = tables.musketry
     hits = 0.0
-    for enemy in state.near(*halt, *halt, max(musketry.long_range, CANISTER_REACH)):
+    farthest = max(musketry.long_range, *tables.artillery.canister_range.values())
+    for enemy in state.near(*halt, *halt, farthest):
         if enemy.side == charger.side or not enemy.in_play or enemy.is_commander:
             continue
         own = unit_data(enemy)
@@ -174,12 +176,10 @@ def defending_fire(state: GameState, charger: Unit, halt: Point, tables: Tables)
 @dataclass(frozen=True, slots=True)
 class ChargeOutlook:
     """What a charge is expected to come to: the share of the enemy army it expects to
-    take (``gain``) and of its own it expects to lose (``risk``), and the chance it
-    closes and wins (``success``)."""
+    take (``gain``) and of its own it expects to lose (``risk``)."""
 
     gain: float
     risk: float
-    success: float
 
     @property
     def worth(self) -> float:
@@ -208,10 +208,10 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     closes = fire_test * (1.0 if flank else holds)
     mine_share = share(state, unit, tables)
     # failing the test after the fire it falls back, or worse
-    risk = _tested(hits) * (1.0 - holds) * mine_share / 2 + hits / figures * mine_share
+    risk = _tested(hits) * (1.0 - holds) * FAILED_TO_STAND * mine_share + hits / figures * mine_share
     their_share = share(state, foe, tables) if theirs.is_gun else 0.0
     if not defenders:  # gunners with none to fight for them rout (section 10)
-        return ChargeOutlook(closes * their_share, risk, closes)
+        return ChargeOutlook(closes * their_share, risk)
     their_share += sum(share(state, d, tables) for d in defenders)
     stand = 1 / 6 if flank else sum(pass_chance(tables, state, d) for d in defenders) / len(defenders)
     fighters = {unit.id: Fighter(unit=unit.id, foes=tuple(d.id for d in defenders), attacking=True)}
@@ -224,10 +224,15 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     chances = melee_chances(mine, against, tables.melee.casualties_rounding)
     won = chances.win + chances.tie / 2
     lost = chances.lose + chances.tie / 2
-    beaten = (1.0 - stand) + stand / 3  # 12 F: the loser routs failing its test, else falls back
-    gain = closes * ((1.0 - stand) / 2 + stand * won * beaten) * their_share
-    risk += closes * stand * lost * ((1.0 - holds) + holds / 3) * mine_share
-    return ChargeOutlook(gain, risk, closes * ((1.0 - stand) + stand * won))
+    gain = closes * ((1.0 - stand) * FAILED_TO_STAND + stand * won * _beaten(stand)) * their_share
+    risk += closes * stand * lost * _beaten(holds) * mine_share
+    return ChargeOutlook(gain, risk)
+
+
+def _beaten(holds: float) -> float:
+    """The share of a unit lost in losing a close combat (12 F): all of it routed, failing
+    its test (``holds``, the chance it passes), else a third, fallen back."""
+    return (1.0 - holds) + holds / 3
 
 
 def halt_ahead_of(unit: Unit, foe: Unit) -> Point:
