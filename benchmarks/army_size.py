@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import tertia.scenarios
-from tertia.ai.players import DEFAULT_PLAYER, make_player
+from tertia.ai.players import DEFAULT_PLAYER, UnknownPlayer, entry, make_player
 from tertia.battle import MAX_ACTIONS, BattleAborted, Step, fight_battle
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
@@ -635,6 +635,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.smoke:
         args.sizes, args.games = list(SMOKE_SIZES), 1
         args.max_actions = min(args.max_actions, SMOKE_MAX_ACTIONS)
+    try:
+        entry(args.player)
+    except UnknownPlayer as exc:
+        parser.error(f"--player: {exc}")
     rules_list = args.rules or list(known)
     unknown = [r for r in rules_list if r not in known]
     if unknown:

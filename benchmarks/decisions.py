@@ -25,12 +25,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tertia.ai.player import Player
-from tertia.ai.players import make_player
+from tertia.ai.players import UnknownPlayer, entry, make_player
 from tertia.battle import fight_battle
 from tertia.core.actions import Action
 from tertia.core.game import Game
 from tertia.core.state import GameState
-from tertia.rulesets import get_ruleset
+from tertia.io.scenario_file import ScenarioError
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import written_for
 
@@ -75,12 +76,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the numbers here")
     args = parser.parse_args(argv)
+    for name in args.players:
+        try:
+            entry(name)
+        except UnknownPlayer as exc:
+            parser.error(f"--players: {exc}")
+    if args.rules not in ruleset_ids():
+        parser.error(f"--rules: unknown rule set {args.rules!r}; known: {', '.join(ruleset_ids())}")
     first, second = args.players
     scenarios = args.scenario or [s.name for s in written_for(args.rules)]
+    try:
+        games = [Game(get_ruleset(args.rules), resolve_scenario(name, rules_id=args.rules))
+                 for name in scenarios]
+    except ScenarioError as exc:
+        parser.error(f"--scenario: {exc}")
     times: dict[str, list[float]] = {first: [], second: []}
     started = time.perf_counter()
-    for name in scenarios:
-        game = Game(get_ruleset(args.rules), resolve_scenario(name, rules_id=args.rules))
+    for game in games:
         sides = game.scenario.side_ids
         for seed in range(args.seed, args.seed + args.games):
             for lead in (first, second):
