@@ -10,8 +10,10 @@ import pytest
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.actions import Move
+from tertia.core.dice import SeededDice
 from tertia.core.game import Game
-from tertia.core.state import GameState
+from tertia.core.geometry import hypot
+from tertia.core.state import GameState, Unit
 from tertia.rules.fighting import Attack
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.actions import DeclareAttacks, GiveOrder
@@ -119,3 +121,49 @@ def test_the_first_edition_is_still_the_doctrine_and_the_second_is_played_by_nam
     assert second_edition_for(ruleset) is LargerBattlesDoctrine2
     other = get_ruleset("d3-cards")  # no second edition: doctrine-2 plays its doctrine
     assert second_edition_for(other) is doctrine_for(other)
+
+
+def _skirmish_start() -> tuple[Game, GameState]:
+    game = _game("skirmish")
+    state, _ = game.start(SeededDice(1))
+    state = state.evolve(active="parliament", phase="movement")
+    return game, game.apply(state, GiveOrder(target="centre", purpose="move"), SeededDice(1))[0]
+
+
+def test_the_nearest_foot_free_of_the_enemy_makes_for_the_objective_and_stays_on_it() -> None:
+    """How to Win (6 points for an objective taken): Hollis's and Brooke's Foot are each two
+    moves from the ford; Brooke's is nearer and is sent, makes for it, and once on it is
+    not moved again. Within 3" of an enemy away from the ford it is not sent."""
+    game, state = _skirmish_start()
+    player = LargerBattlesDoctrine2()
+    ford = state.objectives[0]
+    assert player._holders_now(state) == {"p-foot-2": ford}
+    before = state.units["p-foot-2"]
+    move = player._plan_move(game, state, before)
+    assert isinstance(move, Move)
+    after = game.apply(state, move, SeededDice(1))[0].units["p-foot-2"]
+    def off(unit: Unit) -> float:
+        return hypot(unit.x - ford.x, unit.y - ford.y)
+
+    assert off(before) > ford.radius >= off(after)
+    there = state.with_unit(after).evolve(step=state.step + 1)
+    assert player._holders_now(there) == {"p-foot-2": ford}
+    assert player._plan_move(game, there, there.units["p-foot-2"]) is None
+    # Brooke's Foot engaged away from the ford: Hollis's is sent instead.
+    enemy = state.units["r-dragoons"]
+    engaged = state.with_unit(enemy.evolve(x=before.x, y=before.y + 5.0)).evolve(turn=2)
+    assert player._holders_now(engaged) == {"p-foot-1": ford}
+
+
+def test_routing_the_only_unit_on_an_objective_is_worth_its_points() -> None:
+    """The rout value of a unit alone on an objective carries the objective's 6 points; a
+    second unit of its side on it takes them away again."""
+    game, state = _skirmish_start()
+    ford = state.objectives[0]
+    foot = state.units["r-foot-1"]
+    away = LargerBattlesDoctrine2._rout_value(game, state, foot)
+    on = state.with_unit(foot.evolve(x=ford.x, y=ford.y + 1.0))
+    assert LargerBattlesDoctrine2._rout_value(game, on, on.units["r-foot-1"]) == away + 6.0
+    mate = on.units["r-foot-2"]
+    both = on.with_unit(mate.evolve(x=ford.x + 1.0, y=ford.y + 1.0))
+    assert LargerBattlesDoctrine2._rout_value(game, both, both.units["r-foot-1"]) == away

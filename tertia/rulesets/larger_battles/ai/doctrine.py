@@ -189,8 +189,7 @@ class LargerBattlesDoctrine:
         order = GiveOrder(target=best, purpose="move")
         return order if game.is_legal(state, order) else None
 
-    @staticmethod
-    def _claims(state: GameState) -> dict[str, tuple[float, list[Unit]]]:
+    def _claims(self, state: GameState) -> dict[str, tuple[float, list[Unit]]]:
         """Each command not yet ordered to move, with its claim on an order (the weight of
         its units free of the enemy, horse counting most, the reserve little before turn 3)
         and those units."""

@@ -18,6 +18,13 @@ against what he gains:
   kept back for the guns only when a gun has a target the rules accept. A unit then makes
   the move so planned while the rules still accept it (another moving first may have
   barred it: it is planned again).
+- **Objectives held.** For each objective the side may take (How to Win: 6 points), the
+  nearest troop unit free of the enemy (or already fighting for it), foot first, makes
+  for it and stays there; its command's order comes first while it is on its way.
+- **Attacks valued in points.** An attack is worth each side's chance of a hit times
+  what that hit brings a rout nearer by: the rout's victory points (a point, a point
+  more for the unit's later part, the half-army bonus where it decides it, an
+  objective's 6 where the unit is its side's only one on it) over the hits left.
 
 Everything else is the first edition's: goals, attack plans, bombardment, where the
 commanders ride. Every action is still judged by the rules before it is chosen.
@@ -25,18 +32,31 @@ commanders ride. Every action is still judged by the rules before it is chosen.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
 
+from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.geometry import angle_between, hypot
+from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
+from tertia.rules.measuring import has_enemy_troops_within
 from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
-from tertia.rulesets.larger_battles.ai.doctrine import LargerBattlesDoctrine, _ahead, _in_reach, win_lose
+from tertia.rulesets.larger_battles.ai.doctrine import (
+    ENGAGE,
+    TURN_BEFORE_ADVANCE,
+    LargerBattlesDoctrine,
+    _ahead,
+    _in_reach,
+    _supplies,
+    win_lose,
+)
 from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
+from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
 
 MISFORTUNE = 1 / 6
@@ -51,13 +71,17 @@ SERVICE = 1.0
 
 ROUTED = 1.0
 HALF_ARMY = 6.0
+OBJECTIVE = 6.0
 """Victory points: a point for each routed enemy unit, 6 when his units are reduced by
-more than half."""
+more than half, 6 for an objective taken."""
 
 UNIT_WORTH = 1.0
 """What a unit's later part in the battle is reckoned worth, beyond its rout's point: a
 rout takes it out of every fight still to come."""
 
+
+HOLDER_CLAIM = 10.0
+"""Above any command's claim on an order: a holder's way to an objective comes first."""
 
 class LargerBattlesDoctrine2(LargerBattlesDoctrine):
     """Plays any side of ``larger-battles``: the first edition, weighing risks (see the
@@ -70,6 +94,9 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         self._moves_key: tuple[int, str, str] | None = None
         self._planned: dict[str, Move | None] = {}
         """Each unit's move as planned when the phase's orders were weighed."""
+        self._holders_key: tuple[int, str, str] | None = None
+        self._holders: dict[str, Objective] = {}
+        """The unit sent to hold each objective, this phase."""
 
     # --- encouragement ---------------------------------------------------------------------
 
@@ -118,6 +145,17 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         cost = MISFORTUNE * (lost + SERVICE)
         return gain > cost
 
+    def _attack_value(self, game: Game, state: GameState, attack: Attack) -> float:
+        """The points the attack is expected to win: each side's chance of a hit, times
+        what the hit brings its unit's rout nearer by (the rout's worth over the hits it
+        has left)."""
+        opts = game.ruleset.options
+        win, lose = win_lose(total(attacker_modifiers(state, attack, opts)),
+                             total(defender_modifiers(state, attack, None, opts)))
+        a, t = state.units[attack.attacker], state.units[attack.target]
+        return (win * self._rout_value(game, state, t) / self._hits_left(game, state, t)
+                - lose * self._rout_value(game, state, a) / self._hits_left(game, state, a) + 0.01)
+
     @staticmethod
     def _hits_left(game: Game, state: GameState, unit: Unit) -> float:
         limit = hit_limit(game.table, state, unit, game.ruleset.options).value
@@ -125,11 +163,17 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
 
     @staticmethod
     def _rout_value(game: Game, state: GameState, unit: Unit) -> float:
-        """The points its rout is worth to its enemy: one, and the army's half-strength
-        bonus when this rout would take its side past half."""
+        """The points its rout is worth to its enemy: one, the army's half-strength bonus
+        when this rout would take its side past half, and an objective's points where it
+        is its side's only unit on one."""
         fielded = [u for u in state.iter_units(unit.side, include_removed=True) if not u.is_commander]
         lost = sum(1 for u in fielded if not u.in_play)
-        return ROUTED + UNIT_WORTH + (HALF_ARMY if lost <= len(fielded) / 2 < lost + 1 else 0.0)
+        value = ROUTED + UNIT_WORTH + (HALF_ARMY if lost <= len(fielded) / 2 < lost + 1 else 0.0)
+        for objective in state.objectives:
+            if _on(unit, objective) and not any(
+                    _on(u, objective) for u in state.iter_troops(unit.side) if u.id != unit.id):
+                value += OBJECTIVE
+        return value
 
     # --- orders and movement ---------------------------------------------------------------
 
@@ -149,6 +193,40 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         """The phase: a move planned in it, when an order was weighed, stands while the
         rules still accept it."""
         return (state.turn, state.active, state.phase)
+
+    # --- objectives ------------------------------------------------------------------------
+
+    def _holders_now(self, state: GameState) -> dict[str, Objective]:
+        """Each objective's holder, chosen once a phase: of the side's troops (guns
+        aside) free of the enemy or already fighting for it, the one fewest moves away,
+        foot first among equals (it stands longest: a hit limit of 3), then the nearest."""
+        key = self._key(state)
+        if key == self._holders_key:
+            return self._holders
+        side = state.active
+        holders: dict[str, Objective] = {}
+        for objective in state.objectives:
+            if objective.side not in (None, side):
+                continue
+            candidates = [
+                u for u in state.iter_troops(side)
+                if u.kind is not UnitKind.ARTILLERY and u.id not in holders
+                and (_contesting(u, objective) or not has_enemy_troops_within(state, u, ENGAGE))]
+            if candidates:
+                holders[min(_holder_rank(u, objective) for u in candidates)[-1]] = objective
+        self._holders_key, self._holders = key, holders
+        return holders
+
+    def _claims(self, state: GameState) -> dict[str, tuple[float, list[Unit]]]:
+        """The first edition's claims, with the command of a holder still on its way to
+        its objective first."""
+        claims = super()._claims(state)
+        for unit_id, objective in self._holders_now(state).items():
+            unit = state.units[unit_id]
+            if unit.command in claims and not _on(unit, objective):
+                score, units = claims[unit.command]
+                claims[unit.command] = (score + HOLDER_CLAIM, units)
+        return claims
 
     def _best_order(self, game: Game, state: GameState, rng: random.Random) -> Action | None:
         """The first edition's choice of command (its claim on an order), among the
@@ -171,15 +249,51 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         probe = state.evolve(marks={**state.marks, "ordered_move": (*state.marked("ordered_move"), key)})
         for unit in units:
             if unit.id not in self._planned:
-                self._planned[unit.id] = super()._plan_move(game, probe, probe.units[unit.id])
+                self._planned[unit.id] = self._fresh_move(game, probe, probe.units[unit.id])
             if self._planned[unit.id] is not None:
                 return True
         return False
 
     def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         """The move planned when the order was weighed, while the rules still accept it;
-        else the first edition's, planned anew."""
+        else a holder's way to its objective, or the first edition's move, planned anew."""
         planned = self._planned.get(unit.id) if self._moves_key == self._key(state) else None
         if planned is not None and game.is_legal(state, planned):
             return planned
+        return self._fresh_move(game, state, unit)
+
+    def _fresh_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
+        """A holder's way to its objective; any other unit's first-edition move."""
+        objective = self._holders_now(state).get(unit.id)
+        if objective is not None:
+            return self._to_objective(game, state, unit, objective)
         return super()._plan_move(game, state, unit)
+
+    @staticmethod
+    def _to_objective(game: Game, state: GameState, unit: Unit, objective: Objective) -> Move | None:
+        """Onto the objective (nothing once there), turning first where it lies well off
+        the unit's facing, as the first edition turns."""
+        if _on(unit, objective) or has_enemy_troops_within(state, unit, ENGAGE):
+            return None
+        goal = (objective.x, objective.y)
+        heading = bearing_to(unit, goal)
+        if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
+            return move_towards(game, state, unit, goal, 3.0, face=heading,
+                                obstacles=_supplies(state)) or pivot_to(game, state, unit, heading)
+        return move_towards(game, state, unit, goal, profile(unit.kind).move, obstacles=_supplies(state))
+
+
+def _holder_rank(unit: Unit, objective: Objective) -> tuple[int, bool, float, str]:
+    """Moves to the objective, not foot, distance, then the id: the least is sent."""
+    off = hypot(unit.x - objective.x, unit.y - objective.y)
+    return (math.ceil(off / profile(unit.kind).move), unit.kind is not UnitKind.FOOT, off, unit.id)
+
+
+def _contesting(unit: Unit, objective: Objective) -> bool:
+    """Is the unit at the objective, or in a fight for it (within 3" of its edge)?"""
+    return hypot(unit.x - objective.x, unit.y - objective.y) <= objective.radius + ENGAGE
+
+
+def _on(unit: Unit, objective: Objective) -> bool:
+    """Is the unit's centre within the objective (How to Win: it holds it, or denies it)?"""
+    return hypot(unit.x - objective.x, unit.y - objective.y) <= objective.radius
