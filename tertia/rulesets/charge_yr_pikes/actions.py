@@ -96,3 +96,23 @@ class TurnToMeet(Action):
     type: ClassVar[str] = "cyp_turn_to_meet"
     unit: str
     attacker: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinFrontRank(Action):
+    """On his army's Officers & Artillery card an officer touching ``unit``, a friendly
+    unit he commands, takes his place in its front rank ("IN THE FRONT RANK - A general
+    who is touching a friendly unit and is fighting with the unit")."""
+
+    type: ClassVar[str] = "cyp_join_front_rank"
+    officer: str
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveFrontRank(Action):
+    """On his army's Officers & Artillery card an officer leaves the front rank he is in,
+    unless its unit is routed (Tertias and officers 4 D), and stands where he is."""
+
+    type: ClassVar[str] = "cyp_leave_front_rank"
+    officer: str

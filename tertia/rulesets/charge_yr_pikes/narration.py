@@ -66,6 +66,11 @@ def _charge(n: Narrating, e: ChargeMade, dice: Sequence[DiceRolled]) -> Sentence
 
 @tells(UnitChanged)
 def _changed(n: Narrating, e: UnitChanged, dice: Sequence[DiceRolled]) -> Sentence:
+    for key, value in e.values:
+        if key == "attached_to":  # an officer takes or leaves a front rank (4 D-G)
+            if value is None:
+                return f"{n.label(e.unit)} leaves the front rank", "order"
+            return f"{n.label(e.unit)} joins the front rank of {n.label(value)}", "order"
     shown = [f"{humanise(k)} {v}" for k, v in e.values
              if k in ("formation", "disordered", "falling_back", "morale", "grade", "mounted")]
     if not shown:

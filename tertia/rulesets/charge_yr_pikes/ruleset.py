@@ -40,6 +40,7 @@ from tertia.rulesets.charge_yr_pikes import (  # noqa: F401  (narration: the log
     concealment,
     disorder,
     dragoons,
+    front_rank,
     movement,
     musketry,
     narration,
@@ -62,6 +63,8 @@ from tertia.rulesets.charge_yr_pikes.actions import (
     Charge,
     FireOrder,
     GiveFreeMove,
+    JoinFrontRank,
+    LeaveFrontRank,
     MoraleToMove,
     Mount,
     Reform,
@@ -211,6 +214,8 @@ class ChargeYrPikes(RuleSet):
         if isinstance(action, EndPhase):
             return [] if game_data(state).card is not None else [
                 Violation(CypCode.NO_CARD, "no card is in play", "Sequence of play 3 A")]
+        if isinstance(action, JoinFrontRank | LeaveFrontRank):
+            return front_rank.problems(state, action)
         if isinstance(action, Move | Reform | Charge | Mount | MoraleToMove | TurnToMeet):
             unit = state.units.get(action.unit)
             if unit is None or not unit.in_play or unit.side != state.active:
@@ -515,6 +520,8 @@ class ChargeYrPikes(RuleSet):
             what = "fire" if isinstance(action, FireOrder) else \
                 "charge" if isinstance(action, Charge | Breakthrough) else "move"
             concealment.place_to_act(tx, tables, action.unit, what)
+        elif isinstance(action, JoinFrontRank | LeaveFrontRank):
+            concealment.place_to_act(tx, tables, action.officer, "move")
         if game_data(tx.state).step == bonus.BONUS_MOVES:
             self._bonus(tx, tables, action)
             return
@@ -564,6 +571,8 @@ class ChargeYrPikes(RuleSet):
                    men=new.men, holders=new.holders, per_stand=new.per_stand, stand_width=new.stand_width,
                    stand_depth=new.stand_depth, other_stand=new.other_stand, remounted=True,
                    moved=True, acts=new.acts)
+        elif isinstance(action, JoinFrontRank | LeaveFrontRank):
+            front_rank.apply(tx, action)
         elif isinstance(action, EndPhase):
             sequence.end_card(tx, tables, self.options)
 

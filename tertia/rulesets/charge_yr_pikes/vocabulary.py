@@ -82,6 +82,24 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "normal move and fight it at once, without a test to close.",
     ),
     ActionKind(
+        "cyp_join_front_rank", "Join a front rank", "{officer} joins the front rank of {unit}",
+        f"{TITLE} Tertias and officers 4 D-G",
+        (FieldSpec("officer", "Officer", FieldKind.OWN_COMMANDER),
+         FieldSpec("unit", "Unit", FieldKind.OWN_UNIT)),
+        odds=False, phases=(MOVEMENT,), subject="officer", target="unit",
+        help="On the Officers & Artillery card an officer touching a friendly unit he commands "
+             "fights in its front rank: his bonus counts for it alone, he moves with it and shares "
+             "its fate.",
+    ),
+    ActionKind(
+        "cyp_leave_front_rank", "Leave the front rank", "{officer} leaves the front rank",
+        f"{TITLE} Tertias and officers 4 D",
+        (FieldSpec("officer", "Officer", FieldKind.OWN_COMMANDER),),
+        odds=False, phases=(MOVEMENT,), subject="officer",
+        help="On the Officers & Artillery card an officer leaves the front rank he is in, where he "
+             "stands; never that of a routed unit.",
+    ),
+    ActionKind(
         "cyp_give_free_move", "Give the free move", "The free move to {tertia}",
         f"{TITLE} Sequence of play 3 A",
         (FieldSpec("tertia", "Tertia", FieldKind.COMMAND),),

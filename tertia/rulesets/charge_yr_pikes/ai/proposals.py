@@ -1,9 +1,11 @@
 """Candidate actions for Charge yr Pikes!, for the random player to pick among (the
 engine judges each): on a free move card, each tertia; on a card, a spread of moves within
 each moving unit's allowance, its formations, mounting or dismounting, and a charge at
-each enemy unit (a charged unit: its tests to move away or reform, and turning to meet each
-charger); in a fire step, an order at each enemy unit within its fire's reach for each unit that may
-fire; in the bonus moves, moves and breakthroughs for each unit owed one.
+each enemy unit (a charged unit: its tests to move away or reform, and turning to meet
+each charger); on the Officers & Artillery card, officers joining the units they touch
+and leaving the front ranks they are in; in a fire step, an order at each enemy unit
+within its fire's reach for each unit that may fire; in the bonus moves, moves and
+breakthroughs for each unit owed one.
 Ending the card or the orders is always among them; in a secret deployment, being done and
 a few small shifts. Only the side's own observation is read, the enemy pieces it cannot see
 sampled."""
@@ -13,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 
+from tertia.activation.deck import read_card
 from tertia.ai.observation import playable_view
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
@@ -24,13 +27,16 @@ from tertia.rulesets.charge_yr_pikes.actions import (
     Charge,
     FireOrder,
     GiveFreeMove,
+    JoinFrontRank,
+    LeaveFrontRank,
     MoraleToMove,
     Mount,
     Reform,
     TurnToMeet,
 )
+from tertia.rulesets.charge_yr_pikes.attached import TOUCHING
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
-from tertia.rulesets.charge_yr_pikes.cards import tertias
+from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY, tertias
 from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY, Deploy, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.data import FORMATIONS
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together
@@ -70,6 +76,7 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
             out += [FireOrder(unit=unit.id, target=e.id, kind=k) for e in enemies
                     if base_distance(unit.base, e.base) <= reach + 1e-6 for k in kinds]
         return out
+    out += _front_ranks(state, side)
     for unit_id in g.moving:
         unit = state.units[unit_id]
         own = unit_data(unit)
@@ -81,6 +88,27 @@ def iter_proposals(game: Game, state: GameState, rng: random.Random) -> list[Act
         if own.troop == "dragoons":
             out.append(Mount(unit=unit_id, mounted=not own.mounted))
         out += _moves(unit, allowance(tables, own, on_road=False) or 0.0, rng)
+    return out
+
+
+def _front_ranks(state: GameState, side: str) -> list[Action]:
+    """On the side's Officers & Artillery card: each free officer joining each friendly
+    unit he touches, and each officer in a front rank leaving it (the engine judges which
+    he may)."""
+    card = game_data(state).card
+    if card is None or read_card(card).name != OFFICERS_AND_ARTILLERY:
+        return []
+    out: list[Action] = []
+    troops = [u for u in state.iter_troops(side) if not unit_data(u).is_officer]
+    for officer in state.iter_units(side):
+        own = unit_data(officer)
+        if not own.is_officer:
+            continue
+        if own.attached_to is not None:
+            out.append(LeaveFrontRank(officer=officer.id))
+        else:
+            out += [JoinFrontRank(officer=officer.id, unit=u.id) for u in troops
+                    if base_distance(officer.base, u.base) <= TOUCHING]
     return out
 
 
