@@ -185,3 +185,50 @@ def test_the_page_and_terminal_offer_joining_aimed_at_the_unit_and_leaving_as_a_
     leaves = [o.action for o in unit_offers(game, joined, joined.units[officer.id], shown)
               if o.kind.type == "cyp_leave_front_rank"]
     assert leaves == [LeaveFrontRank(officer.id)]
+
+
+def _enemy_within_charge_of(state: GameState, unit: Unit, inches: float) -> GameState:
+    """The enemy's nearest troop put ``inches`` straight ahead of ``unit``'s front."""
+    from tertia.core.geometry import heading_vector
+
+    enemy = min((u for u in state.iter_troops(state.opponent(unit.side)) if not unit_data(u).is_officer),
+                key=lambda u: (u.x - unit.x) ** 2 + (u.y - unit.y) ** 2)
+    fx, fy = heading_vector(unit.facing)
+    ahead = unit.depth / 2 + enemy.depth / 2 + inches
+    return state.with_unit(enemy.evolve(x=unit.x + fx * ahead, y=unit.y + fy * ahead,
+                                        facing=(unit.facing + 180) % 360))
+
+
+def test_the_second_edition_puts_a_brigadier_in_front_of_a_regiment_within_an_enemy_charge() -> None:
+    """Its officers take a front rank when a test is near: a brigadier rides up to the
+    regiment of his tertia with an enemy within its charge move, then joins it; with the
+    enemy beyond, he does not. The first edition never does."""
+    from tertia.core.geometry import base_distance
+    from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
+    from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import CypDoctrine2
+    from tertia.rulesets.charge_yr_pikes.movement import charge_allowance
+    from tertia.rulesets.charge_yr_pikes.tables import tables_of
+
+    game, start = _officers_card()
+    officer, unit, _ = _brigadier_and_units(start)
+    reach = charge_allowance(tables_of(start), unit_data(unit))
+    close = _enemy_within_charge_of(start, unit, reach - 1.0)
+    player = CypDoctrine2()
+    ride = player._order(game, close, close.units[officer.id])
+    assert isinstance(ride, Move) and game.validate(close, ride) == []
+    assert ride != CypDoctrine()._order(game, close, close.units[officer.id])
+    rode = game.apply(close, ride, SeededDice(1))[0]
+    join = player._follow_up(game, rode, officer.id)
+    assert isinstance(join, JoinFrontRank) and game.validate(rode, join) == []
+    led = rode.units[join.unit]
+    assert led.command == officer.command
+    enemies = [e for e in rode.iter_troops(rode.opponent(led.side)) if not unit_data(e).is_officer]
+    assert min(base_distance(led.base, e.base) for e in enemies) <= charge_allowance(
+        tables_of(rode), unit_data(led))
+    assert CypDoctrine()._follow_up(game, rode, officer.id) is None
+    # With no enemy in any charge's reach he does as the first edition does.
+    far = start
+    for enemy in list(start.iter_troops(start.opponent(officer.side))):
+        far = far.with_unit(enemy.evolve(y=enemy.y + (200.0 if enemy.y > unit.y else -200.0)))
+    assert player._order(game, far, far.units[officer.id]) == CypDoctrine()._order(
+        game, far, far.units[officer.id])

@@ -168,7 +168,12 @@ class CypDoctrine:
         if key != self._card_key:
             self._card_key, self._done = key, set()
         for unit_id in g.moving:
-            if unit_id in self._done or unit_id in g.moved_on_card or unit_id in g.reformed:
+            if unit_id in g.moved_on_card:
+                follow = self._follow_up(game, state, unit_id)
+                if follow is not None and game.is_legal(state, follow):
+                    return follow
+                continue
+            if unit_id in self._done or unit_id in g.reformed:
                 continue
             self._done.add(unit_id)
             unit = state.units.get(unit_id)
@@ -180,6 +185,10 @@ class CypDoctrine:
                     self._done.discard(unit_id)  # passing, it acts on what it tested for
                 return action
         return EndPhase()
+
+    def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
+        """What a piece that has moved on the card does next (the first edition: nothing)."""
+        return None
 
     # --- the free move --------------------------------------------------------------------
 

@@ -17,24 +17,47 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   outweighs the share of their own they risk. The first edition's horse charged any gun
   ("a gun does not fight back") whatever canister and foot stood by it, and foot charged
   only a shaken foe.
+- **Officers in front when a test matters.** On the Officers & Artillery card a
+  brigadier (or staff officer) at large rides up to the regiment of his command nearest
+  the enemy, horse or foot in good order with no officer in its front rank, once an enemy
+  is within its charge move, and joins its front rank (Glossary, IN THE FRONT
+  RANK): his bonus to its morale tests and close combat dice (4 E; Special rules A), and
+  horse with an officer in front need not test whether they flinch into mounted fire
+  before 1645 (Special rules C). The army's general and the wing commanders stay at large
+  to command.
 """
 
 from __future__ import annotations
 
+import math
+
+from tertia.core.actions import Action, Move
 from tertia.core.game import Game
+from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
-from tertia.rulesets.charge_yr_pikes.actions import Charge
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
+from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _foes
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, halt_ahead_of
+from tertia.rulesets.charge_yr_pikes.attached import TOUCHING, front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
-from tertia.rulesets.charge_yr_pikes.movement import charge_allowance
-from tertia.rulesets.charge_yr_pikes.tables import Tables
-from tertia.rulesets.charge_yr_pikes.values import unit_data
+from tertia.rulesets.charge_yr_pikes.command import commands
+from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance
+from tertia.rulesets.charge_yr_pikes.points import in_good_order
+from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 LEAST_WORTH = 0.002
 """A charge is made only when it expects to take this much more of the enemy's army (as
 a share of its figures) than it risks of its own: about a figure in an army of 500."""
+
+
+FRONT_RANK_RANKS = ("brigadier", "staff")
+"""The officers who take a front rank; the general and wing commanders command at large."""
+
+TEST_NEAR = 1.0
+"""A regiment faces a test soon once an enemy is within this many of its charge moves
+(measured against 1.5: the officers joined too early and fell more often)."""
 
 
 class CypDoctrine2(CypDoctrine):
@@ -71,3 +94,57 @@ class CypDoctrine2(CypDoctrine):
                 return charge
         return None
 
+    def _order(self, game: Game, state: GameState, unit: Unit) -> Action | None:
+        """The first edition's order, save that an officer at large takes a front rank
+        where a test is near (see the module's note)."""
+        if unit_data(unit).is_officer:
+            led = _front_rank_for(state, unit)
+            if led is not None:
+                return _join_or_ride(state, unit, led)
+        return super()._order(game, state, unit)
+
+    def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
+        """An officer who rode up to a regiment joins its front rank."""
+        officer = state.units.get(unit_id)
+        if officer is None or not unit_data(officer).is_officer:
+            return None
+        led = _front_rank_for(state, officer)
+        return None if led is None or not _touches(officer, led) else JoinFrontRank(officer.id, led.id)
+
+
+def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:
+    """The regiment whose front rank ``officer`` should take now, if any: of those he
+    commands and can reach this move, horse or foot in good order without an officer in
+    front, the nearest the enemy, once an enemy is within :data:`TEST_NEAR` of its charge
+    moves."""
+    own = unit_data(officer)
+    if own.rank not in FRONT_RANK_RANKS or own.attached_to is not None:
+        return None
+    tables = tables_of(state)
+    reach = allowance(tables, own, on_road=False) or 0.0
+    wings = game_data(state).wings
+    best: tuple[float, str] | None = None
+    for unit in state.iter_troops(officer.side):
+        theirs = unit_data(unit)
+        if (theirs.is_officer or theirs.is_gun or theirs.troop in ("wagons", "dragoons")
+                or not in_good_order(unit) or front_rank_officers(state, unit.id)
+                or not commands(officer, unit.command, wings)
+                or base_distance(officer.base, unit.base) > reach):
+            continue
+        foes = _foes(state, unit)
+        near = foes.gap(0) if foes else math.inf
+        if near <= TEST_NEAR * charge_allowance(tables, theirs) and (best is None or (near, unit.id) < best):
+            best = (near, unit.id)
+    return None if best is None else state.units[best[1]]
+
+
+def _touches(officer: Unit, unit: Unit) -> bool:
+    return base_distance(officer.base, unit.base) <= TOUCHING
+
+
+def _join_or_ride(state: GameState, officer: Unit, led: Unit) -> Action:
+    """Join ``led`` if touching it, else ride to its rear, touching it."""
+    if _touches(officer, led):
+        return JoinFrontRank(officer.id, led.id)
+    spot = touching(led.base, officer.base.moved_to(led.x, led.y))  # behind it
+    return Move(unit=officer.id, waypoints=((spot.x, spot.y),))
