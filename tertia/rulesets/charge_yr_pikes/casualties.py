@@ -78,8 +78,8 @@ def kill(tx: Tx, unit_id: str, figures: int, cause: str, *, by_fire: bool = Fals
     if figures <= 0:
         return 0
     for gun in [g.id for g in gallopers(tx.state, unit_id)] if by_fire else ():
-        if tx.roll(D10, f"galloper's gunners hit instead: {gun}") == GUNNER_HIT and unit_data(
-                tx.state.units[gun]).men > 0:
+        hit = tx.roll(D10, f"galloper's gunners hit instead: {tx.state.units[gun].label}") == GUNNER_HIT
+        if hit and unit_data(tx.state.units[gun]).men > 0:
             tx.emit(FiguresKilled(unit=gun, figures=1, pike=0, shot=0, men=1, cause=cause))
             figures -= 1
             break
@@ -88,7 +88,7 @@ def kill(tx: Tx, unit_id: str, figures: int, cause: str, *, by_fire: bool = Fals
     if taken:
         tx.emit(FiguresKilled(unit=unit_id, figures=taken, pike=pike, shot=shot, men=men, cause=cause))
         for officer in [o.id for o in front_rank_officers(tx.state, unit_id)]:
-            if tx.roll(D10, f"officer falls: {officer}") == OFFICER_FALLS:
+            if tx.roll(D10, f"officer falls: {tx.state.units[officer].label}") == OFFICER_FALLS:
                 tx.emit(UnitRemoved(unit=officer, reason="fallen",
                                     detail=f"killed or wounded with {tx.state.units[unit_id].label}"))
     return taken
