@@ -70,6 +70,17 @@ def _supplies(state: GameState) -> tuple[Base, ...]:
     return tuple(base for _, base in supply_markers(state))
 
 
+def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance: float) -> Move | None:
+    """A move towards ``goal``: straight on up to ``allowance`` where it lies near the
+    unit's front, else wheeling to face it (Turning: "All movement is limited to 3\" when
+    turning"), or just pivoting where even that is barred."""
+    heading = bearing_to(unit, goal)
+    if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
+        return move_towards(game, state, unit, goal, 3.0, face=heading,
+                            obstacles=_supplies(state)) or pivot_to(game, state, unit, heading)
+    return move_towards(game, state, unit, goal, allowance, obstacles=_supplies(state))
+
+
 def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
     """Chances that an opposed D6 roll is won and lost with these total modifiers."""
     win = sum(1 for a in range(1, 7) for d in range(1, 7) if a + a_mod > d + d_mod) / 36
@@ -222,12 +233,7 @@ class LargerBattlesDoctrine:
             if piece(unit).fired:
                 return pivot_to(game, state, unit, bearing_to(unit, goal))
             allowance = 3.0
-        heading = bearing_to(unit, goal)
-        if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
-            return move_towards(game, state, unit, goal, 3.0, face=heading,
-                                obstacles=_supplies(state)) or pivot_to(
-                game, state, unit, heading)
-        return move_towards(game, state, unit, goal, allowance, obstacles=_supplies(state))
+        return advance_on(game, state, unit, goal, allowance)
 
     def _goal(self, state: GameState, unit: Unit) -> Point | None:
         """Horse make for the enemy horse, or for the enemy's supplies when no enemy horse is

@@ -36,10 +36,9 @@ import math
 import random
 from collections.abc import Iterable
 
-from tertia.ai.moves import bearing_to, move_towards, pivot_to
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import angle_between, hypot
+from tertia.core.geometry import hypot
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
@@ -48,11 +47,10 @@ from tertia.rules.modifiers import total
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks, Encourage, GiveOrder
 from tertia.rulesets.larger_battles.ai.doctrine import (
     ENGAGE,
-    TURN_BEFORE_ADVANCE,
     LargerBattlesDoctrine,
     _ahead,
     _in_reach,
-    _supplies,
+    advance_on,
     win_lose,
 )
 from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
@@ -275,12 +273,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         the unit's facing, as the first edition turns."""
         if _on(unit, objective) or has_enemy_troops_within(state, unit, ENGAGE):
             return None
-        goal = (objective.x, objective.y)
-        heading = bearing_to(unit, goal)
-        if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
-            return move_towards(game, state, unit, goal, 3.0, face=heading,
-                                obstacles=_supplies(state)) or pivot_to(game, state, unit, heading)
-        return move_towards(game, state, unit, goal, profile(unit.kind).move, obstacles=_supplies(state))
+        return advance_on(game, state, unit, (objective.x, objective.y), profile(unit.kind).move)
 
 
 def _holder_rank(unit: Unit, objective: Objective) -> tuple[int, bool, float, str]:
