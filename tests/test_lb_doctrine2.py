@@ -130,14 +130,15 @@ def _skirmish_start() -> tuple[Game, GameState]:
     return game, game.apply(state, GiveOrder(target="centre", purpose="move"), SeededDice(1))[0]
 
 
-def test_the_nearest_foot_free_of_the_enemy_makes_for_the_objective_and_stays_on_it() -> None:
-    """How to Win (6 points for an objective taken): Hollis's and Brooke's Foot are each two
-    moves from the ford; Brooke's is nearer and is sent, makes for it, and once on it is
-    not moved again. Within 3" of an enemy away from the ford it is not sent."""
+def test_the_two_nearest_foot_free_of_the_enemy_make_for_the_objective_and_stay_on_it() -> None:
+    """How to Win (6 points for an objective taken): Hollis's and Brooke's Foot, each two
+    moves from the ford, are both sent (held by two, one rout does not lose it); Brooke's
+    makes for it, and once on it is not moved again. Within 3" of an enemy away from the
+    ford it is not sent: Hollis's and then the horse, two moves off too, are."""
     game, state = _skirmish_start()
     player = LargerBattlesDoctrine2()
     ford = state.objectives[0]
-    assert player._holders_now(state) == {"p-foot-2": ford}
+    assert player._holders_now(state) == {"p-foot-2": ford, "p-foot-1": ford}
     before = state.units["p-foot-2"]
     move = player._plan_move(game, state, before)
     assert isinstance(move, Move)
@@ -147,12 +148,12 @@ def test_the_nearest_foot_free_of_the_enemy_makes_for_the_objective_and_stays_on
 
     assert off(before) > ford.radius >= off(after)
     there = state.with_unit(after).evolve(step=state.step + 1)
-    assert player._holders_now(there) == {"p-foot-2": ford}
+    assert player._holders_now(there) == {"p-foot-2": ford, "p-foot-1": ford}
     assert player._plan_move(game, there, there.units["p-foot-2"]) is None
     # Brooke's Foot engaged away from the ford: Hollis's is sent instead.
     enemy = state.units["r-dragoons"]
     engaged = state.with_unit(enemy.evolve(x=before.x, y=before.y + 5.0)).evolve(turn=2)
-    assert player._holders_now(engaged) == {"p-foot-1": ford}
+    assert player._holders_now(engaged) == {"p-foot-1": ford, "p-horse": ford}
 
 
 def test_routing_the_only_unit_on_an_objective_is_worth_its_points() -> None:

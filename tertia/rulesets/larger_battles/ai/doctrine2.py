@@ -19,8 +19,9 @@ against what he gains:
   the move so planned while the rules still accept it (another moving first may have
   barred it: it is planned again).
 - **Objectives held.** For each objective the side may take (How to Win: 6 points), the
-  nearest troop unit free of the enemy (or already fighting for it), foot first, makes
-  for it and stays there; its command's order comes first while it is on its way.
+  two nearest troop units free of the enemy (or already fighting for it), foot first,
+  make for it and stay there, so that one rout does not lose it; their commands' orders
+  come first while they are on their way.
 - **Attacks valued in points.** An attack is worth each side's chance of a hit times
   what that hit brings a rout nearer by: the rout's victory points (a point, a point
   more for the unit's later part, the half-army bonus where it decides it, an
@@ -77,6 +78,10 @@ UNIT_WORTH = 1.0
 """What a unit's later part in the battle is reckoned worth, beyond its rout's point: a
 rout takes it out of every fight still to come."""
 
+
+HOLDERS = 2
+"""Units sent to each objective: held by two, it is not lost to one rout (measured at the
+Skirmish at the Ford against one and three)."""
 
 HOLDER_CLAIM = 10.0
 """Above any command's claim on an order: a holder's way to an objective comes first."""
@@ -195,9 +200,10 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
     # --- objectives ------------------------------------------------------------------------
 
     def _holders_now(self, state: GameState) -> dict[str, Objective]:
-        """Each objective's holder, chosen once a phase: of the side's troops (guns
-        aside) free of the enemy or already fighting for it, the one fewest moves away,
-        foot first among equals (it stands longest: a hit limit of 3), then the nearest."""
+        """Each objective's holders, chosen once a phase: of the side's troops (guns
+        aside) free of the enemy or already fighting for it, the :data:`HOLDERS` fewest
+        moves away, foot first among equals (they stand longest: a hit limit of 3), then
+        the nearest."""
         key = self._key(state)
         if key == self._holders_key:
             return self._holders
@@ -210,8 +216,8 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
                 u for u in state.iter_troops(side)
                 if u.kind is not UnitKind.ARTILLERY and u.id not in holders
                 and (_contesting(u, objective) or not has_enemy_troops_within(state, u, ENGAGE))]
-            if candidates:
-                holders[min(_holder_rank(u, objective) for u in candidates)[-1]] = objective
+            for rank in sorted(_holder_rank(u, objective) for u in candidates)[:HOLDERS]:
+                holders[rank[-1]] = objective
         self._holders_key, self._holders = key, holders
         return holders
 
