@@ -29,15 +29,13 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
 
 from __future__ import annotations
 
-import math
-
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _foes
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, halt_ahead_of
 from tertia.rulesets.charge_yr_pikes.attached import TOUCHING, front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
@@ -124,18 +122,32 @@ def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:
     reach = allowance(tables, own, on_road=False) or 0.0
     wings = game_data(state).wings
     best: tuple[float, str] | None = None
-    for unit in state.iter_troops(officer.side):
+    for unit in state.near(officer.x, officer.y, officer.x, officer.y, reach + officer.base.radius):
         theirs = unit_data(unit)
-        if (theirs.is_officer or theirs.is_gun or theirs.troop in ("wagons", "dragoons")
-                or not in_good_order(unit) or front_rank_officers(state, unit.id)
-                or not commands(officer, unit.command, wings)
+        if (unit.side != officer.side or unit.is_commander or theirs.is_officer or theirs.is_gun
+                or theirs.troop in ("wagons", "dragoons") or not in_good_order(unit)
+                or front_rank_officers(state, unit.id) or not commands(officer, unit.command, wings)
                 or base_distance(officer.base, unit.base) > reach):
             continue
-        foes = _foes(state, unit)
-        near = foes.gap(0) if foes else math.inf
-        if near <= TEST_NEAR * charge_allowance(tables, theirs) and (best is None or (near, unit.id) < best):
+        near = _enemy_gap(state, unit, TEST_NEAR * charge_allowance(tables, theirs))
+        if near is not None and (best is None or (near, unit.id) < best):
             best = (near, unit.id)
     return None if best is None else state.units[best[1]]
+
+
+def _enemy_gap(state: GameState, unit: Unit, within: float) -> float | None:
+    """The edge-to-edge gap to the nearest enemy troop :func:`_foes` would measure, if
+    one is within ``within`` inches; looked for only among the pieces filed near."""
+    found: float | None = None
+    for piece in state.near(unit.x, unit.y, unit.x, unit.y, within + unit.base.radius):
+        theirs = unit_data(piece)
+        if (piece.side == unit.side or piece.is_commander or theirs.is_officer
+                or theirs.plundering == "off_table"):
+            continue
+        gap = base_distance(unit.base, piece.base)
+        if gap <= within and (found is None or gap < found):
+            found = gap
+    return found
 
 
 def _touches(officer: Unit, unit: Unit) -> bool:
