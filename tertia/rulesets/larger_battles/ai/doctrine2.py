@@ -99,7 +99,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         """Each unit's move as planned when the phase's orders were weighed."""
         self._holders_key: tuple[int, str, str] | None = None
         self._holders: dict[str, Objective] = {}
-        """The unit sent to hold each objective, this phase."""
+        """The units sent to hold the objectives this phase, each with its objective."""
 
     # --- encouragement ---------------------------------------------------------------------
 
@@ -283,7 +283,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
 
 
 def _holder_rank(unit: Unit, objective: Objective) -> tuple[int, bool, float, str]:
-    """Moves to the objective, not foot, distance, then the id: the least is sent."""
+    """Moves to the objective, not foot, distance, then the id: the least are sent."""
     off = hypot(unit.x - objective.x, unit.y - objective.y)
     return (math.ceil(off / profile(unit.kind).move), unit.kind is not UnitKind.FOOT, off, unit.id)
 
