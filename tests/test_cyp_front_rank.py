@@ -232,3 +232,17 @@ def test_the_second_edition_puts_a_brigadier_in_front_of_a_regiment_within_an_en
         far = far.with_unit(enemy.evolve(y=enemy.y + (200.0 if enemy.y > unit.y else -200.0)))
     assert player._order(game, far, far.units[officer.id]) == CypDoctrine()._order(
         game, far, far.units[officer.id])
+
+
+def test_an_officer_in_a_front_rank_moves_only_with_his_unit() -> None:
+    """Close combat A: "Attached officers move with their brigade": on his unit's card he
+    has no move of his own; leaving the front rank (on his own card), he has again."""
+    game, start = _officers_card()
+    state, officer, unit = _joined(game, start)
+    on_card = state.evolve(own=game_data(state).evolve(
+        card=group_card(unit.command, unit.side), moving=(officer.id, unit.id), moved_on_card=()))
+    here = on_card.units[officer.id]
+    step = Move(unit=officer.id, waypoints=((here.x + 5.0, here.y),))
+    assert _codes(game, on_card, step) == [str(CypCode.IN_FRONT_RANK)]
+    free = on_card.with_unit(here.evolve(attached_to=None))
+    assert game.validate(free, step) == []
