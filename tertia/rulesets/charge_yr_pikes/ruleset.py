@@ -289,10 +289,10 @@ class ChargeYrPikes(RuleSet):
         if unit.id in game_data(state).moved_on_card or unit.id in game_data(state).reformed:
             return [Violation(CypCode.ALREADY_MOVED, f"{unit.label} has already moved on this card",
                               MOVEMENT_RULE)]
-        if own.is_officer and own.attached_to in state.units:
-            return [Violation(CypCode.IN_FRONT_RANK, f"{unit.label} is in the front rank of "
-                              f"{state.units[own.attached_to].label} and moves with it",
-                              "Close combat A")]
+        led = state.units.get(own.attached_to or "") if own.is_officer else None
+        if led is not None:
+            return [Violation(CypCode.IN_FRONT_RANK, f"{unit.label} is in the front rank of {led.label} "
+                              "and moves with it", "Close combat A")]
         bonus_move = game_data(state).step == bonus.BONUS_MOVES  # 12 I: a move of its own
         if own.troop == "dragoons" and not dragoons.may_act(own) and not bonus_move:
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have done what dragoons may this "
