@@ -69,18 +69,35 @@ def problems(state: GameState, action: JoinFrontRank | LeaveFrontRank) -> list[V
 
 
 def _unit_problems(state: GameState, officer: Unit, unit: Unit) -> list[Violation]:
-    own = unit_data(unit)
-    if own.is_officer or own.gun == "galloper" or own.troop in NOT_JOINABLE:
-        return [Violation(CypCode.NOT_JOINABLE, f"{officer.label} may not fight in the front rank of "
-                          f"{unit.label}", RULE)]
-    if own.routed:
-        return [Violation(CypCode.ROUTED_UNIT, f"{unit.label} is routed", "Tertias and officers 4 D")]
-    if not commands(officer, unit.command, game_data(state).wings):
-        return [Violation(CypCode.NOT_HIS_COMMAND, f"{officer.label} does not command {unit.label}",
-                          "Tertias and officers 4 C")]
-    if base_distance(officer.base, unit.base) > TOUCHING + 1e-9:
+    bar = lead_bar(state, officer, unit)
+    if bar == CypCode.NOT_JOINABLE:
+        return [Violation(bar, f"{officer.label} may not fight in the front rank of {unit.label}", RULE)]
+    if bar == CypCode.ROUTED_UNIT:
+        return [Violation(bar, f"{unit.label} is routed", "Tertias and officers 4 D")]
+    if bar == CypCode.NOT_HIS_COMMAND:
+        return [Violation(bar, f"{officer.label} does not command {unit.label}", "Tertias and officers 4 C")]
+    if not touches(officer, unit):
         return [Violation(CypCode.NOT_TOUCHING, f"{officer.label} does not touch {unit.label}", RULE)]
     return []
+
+
+def lead_bar(state: GameState, officer: Unit, unit: Unit) -> str | None:
+    """What keeps ``officer`` from the front rank of ``unit``, his touching it aside: a
+    unit that does not fight, a routed one, one he does not command; None when nothing
+    does. A player only asking whether he may is spared the words of the refusal."""
+    own = unit_data(unit)
+    if own.is_officer or own.gun == "galloper" or own.troop in NOT_JOINABLE:
+        return CypCode.NOT_JOINABLE
+    if own.routed:
+        return CypCode.ROUTED_UNIT
+    if not commands(officer, unit.command, game_data(state).wings):
+        return CypCode.NOT_HIS_COMMAND
+    return None
+
+
+def touches(officer: Unit, unit: Unit) -> bool:
+    """Does ``officer`` touch ``unit`` (within :data:`~.attached.TOUCHING`, or stand on it)?"""
+    return base_distance(officer.base, unit.base) <= TOUCHING + 1e-9
 
 
 def apply(tx: Tx, action: JoinFrontRank | LeaveFrontRank) -> None:

@@ -639,10 +639,16 @@ def _enemy_troops(state: GameState, side: str) -> tuple[Unit, ...]:
     key = ("cyp doctrine enemy troops", side)
     found: tuple[Unit, ...] | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = tuple(
-            e for e in state.iter_troops(state.opponent(side))
-            if e.in_play and not unit_data(e).is_officer and unit_data(e).plundering != "off_table")
+        found = state.cache[key] = tuple(e for e in state.iter_troops(state.opponent(side))
+                                         if e.in_play and is_foe(e, side))
     return found
+
+
+def is_foe(piece: Unit, side: str) -> bool:
+    """Is ``piece`` an enemy of ``side`` the doctrine measures itself against: not one of
+    its own, not an officer, not off the table plundering?"""
+    own = unit_data(piece)
+    return piece.side != side and not own.is_officer and own.plundering != "off_table"
 
 
 def _gap(a: Unit, b: Unit) -> float:

@@ -35,15 +35,15 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, is_foe
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, halt_ahead_of
-from tertia.rulesets.charge_yr_pikes.attached import TOUCHING, front_rank_officers, touching
+from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
-from tertia.rulesets.charge_yr_pikes.command import commands
+from tertia.rulesets.charge_yr_pikes.front_rank import lead_bar, touches
 from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance
 from tertia.rulesets.charge_yr_pikes.points import in_good_order
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
-from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 LEAST_WORTH = 0.002
 """A charge is made only when it expects to take this much more of the enemy's army (as
@@ -107,7 +107,7 @@ class CypDoctrine2(CypDoctrine):
         if officer is None or not unit_data(officer).is_officer:
             return None
         led = _front_rank_for(state, officer)
-        return None if led is None or not _touches(officer, led) else JoinFrontRank(officer.id, led.id)
+        return None if led is None or not touches(officer, led) else JoinFrontRank(officer.id, led.id)
 
 
 def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:
@@ -120,13 +120,11 @@ def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:
         return None
     tables = tables_of(state)
     reach = allowance(tables, own, on_road=False) or 0.0
-    wings = game_data(state).wings
     best: tuple[float, str] | None = None
     for unit in state.near(officer.x, officer.y, officer.x, officer.y, reach + officer.base.radius):
         theirs = unit_data(unit)
-        if (unit.side != officer.side or unit.is_commander or theirs.is_officer or theirs.is_gun
-                or theirs.troop in ("wagons", "dragoons") or not in_good_order(unit)
-                or front_rank_officers(state, unit.id) or not commands(officer, unit.command, wings)
+        if (unit.is_commander or theirs.is_gun or theirs.troop == "dragoons" or not in_good_order(unit)
+                or lead_bar(state, officer, unit) is not None or front_rank_officers(state, unit.id)
                 or base_distance(officer.base, unit.base) > reach):
             continue
         near = _enemy_gap(state, unit, TEST_NEAR * charge_allowance(tables, theirs))
@@ -136,13 +134,11 @@ def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:
 
 
 def _enemy_gap(state: GameState, unit: Unit, within: float) -> float | None:
-    """The edge-to-edge gap to the nearest enemy troop :func:`_foes` would measure, if
+    """The edge-to-edge gap to the nearest enemy troop (:func:`is_foe`), if
     one is within ``within`` inches; looked for only among the pieces filed near."""
     found: float | None = None
     for piece in state.near(unit.x, unit.y, unit.x, unit.y, within + unit.base.radius):
-        theirs = unit_data(piece)
-        if (piece.side == unit.side or piece.is_commander or theirs.is_officer
-                or theirs.plundering == "off_table"):
+        if piece.is_commander or not is_foe(piece, unit.side):
             continue
         gap = base_distance(unit.base, piece.base)
         if gap <= within and (found is None or gap < found):
@@ -150,13 +146,9 @@ def _enemy_gap(state: GameState, unit: Unit, within: float) -> float | None:
     return found
 
 
-def _touches(officer: Unit, unit: Unit) -> bool:
-    return base_distance(officer.base, unit.base) <= TOUCHING
-
-
 def _join_or_ride(state: GameState, officer: Unit, led: Unit) -> Action:
     """Join ``led`` if touching it, else ride to its rear, touching it."""
-    if _touches(officer, led):
+    if touches(officer, led):
         return JoinFrontRank(officer.id, led.id)
     spot = touching(led.base, officer.base.moved_to(led.x, led.y))  # behind it
     return Move(unit=officer.id, waypoints=((spot.x, spot.y),))

@@ -34,13 +34,13 @@ from tertia.rulesets.charge_yr_pikes.actions import (
     Reform,
     TurnToMeet,
 )
-from tertia.rulesets.charge_yr_pikes.attached import TOUCHING
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY, tertias
 from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY, Deploy, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.data import FORMATIONS
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together
 from tertia.rulesets.charge_yr_pikes.fire import longest_reach
+from tertia.rulesets.charge_yr_pikes.front_rank import touches
 from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES, chargers_of
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
@@ -108,7 +108,7 @@ def _front_ranks(state: GameState, side: str) -> list[Action]:
             out.append(LeaveFrontRank(officer=officer.id))
         else:
             out += [JoinFrontRank(officer=officer.id, unit=u.id) for u in troops
-                    if base_distance(officer.base, u.base) <= TOUCHING]
+                    if touches(officer, u)]
     return out
 
 

@@ -57,6 +57,7 @@ from tertia.rulesets.larger_battles.ai.doctrine import (
 from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
+from tertia.rulesets.larger_battles.victory import troops_at_start, units_lost
 
 MISFORTUNE = 1 / 6
 """Commander Misfortune: a 1 on a D6 after the combat."""
@@ -169,9 +170,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         """The points its rout is worth to its enemy: one, the army's half-strength bonus
         when this rout would take its side past half, and an objective's points where it
         is its side's only unit on one."""
-        fielded = [u for u in state.iter_units(unit.side, include_removed=True) if not u.is_commander]
-        lost = sum(1 for u in fielded if not u.in_play)
-        value = ROUTED + UNIT_WORTH + (HALF_ARMY if lost <= len(fielded) / 2 < lost + 1 else 0.0)
+        value = ROUTED + UNIT_WORTH + (HALF_ARMY if _one_loss_from_half(state, unit.side) else 0.0)
         for objective in state.objectives:
             if _on(unit, objective) and not any(
                     _on(u, objective) for u in state.iter_troops(unit.side) if u.id != unit.id):
@@ -280,6 +279,18 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         if _on(unit, objective) or has_enemy_troops_within(state, unit, ENGAGE):
             return None
         return advance_on(game, state, unit, (objective.x, objective.y), profile(unit.kind).move)
+
+
+def _one_loss_from_half(state: GameState, side: str) -> bool:
+    """Would one more unit lost take ``side``'s army past half (How to Win: 6 points to the
+    enemy)? Counted once a position (:func:`~.victory.units_lost` of
+    :func:`~.victory.troops_at_start`): a combat plan asks it of every attack it weighs."""
+    key = ("lb doctrine one loss from half", side)
+    found: bool | None = state.cache.get(key)
+    if found is None:
+        lost = units_lost(state, side)
+        found = state.cache[key] = lost <= len(troops_at_start(state, side)) / 2 < lost + 1
+    return found
 
 
 def _holder_rank(unit: Unit, objective: Objective) -> tuple[int, bool, float, str]:
