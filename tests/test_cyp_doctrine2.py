@@ -12,17 +12,20 @@ import pytest
 from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
+from tertia.core.actions import EndPhase, Move
 from tertia.core.game import Game
+from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.actions import Charge, Reform
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _enemy_horse, _square_call, _within
-from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import CypDoctrine2
-from tertia.rulesets.charge_yr_pikes.ai.outlook import melee_chances, pass_chance
+from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import HORSE_AGAINST_HORSE, LEAST_WORTH, CypDoctrine2
+from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, melee_chances, pass_chance, volley
 from tertia.rulesets.charge_yr_pikes.charge import gun_support
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.melee import casualties_from
 from tertia.rulesets.charge_yr_pikes.morale import points_table
+from tertia.rulesets.charge_yr_pikes.musketry import firing_stands
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios import resolve_scenario
@@ -145,3 +148,53 @@ def test_horse_leave_a_battery_with_canister_and_foot_by_it_and_take_one_left_al
     state = state.with_unit(state.units["p-gun"].evolve(facing=0.0))
     assert not gun_support(state, "p-gun")
     assert CypDoctrine2().choose(game, state, random.Random(0)) == Charge(unit="k-horse", target="p-gun")
+
+
+def test_waiting_horse_draw_back_out_of_musket_shot_and_the_first_edition_stands() -> None:
+    """Horse with steady enemy foot within 12" and no charge worth making wait; the second
+    edition draws them back from the muskets (12" long range) instead of standing to be
+    shot."""
+    steady = {"p-foot": {"morale": 5}}
+    game, state = _on_card({**FAR, "p-foot": (57.0, 19.0)}, ("k-horse2",), **steady)
+    assert CypDoctrine().choose(game, state, random.Random(0)) == EndPhase()
+    back = CypDoctrine2().choose(game, state, random.Random(0))
+    assert isinstance(back, Move) and back.unit == "k-horse2" and game.is_legal(state, back)
+    foot, horse = state.units["p-foot"], state.units["k-horse2"]
+    (x, y), = back.waypoints
+    assert base_distance(horse.base.moved_to(x, y), foot.base) > base_distance(horse.base, foot.base) + 5.0
+
+
+@pytest.mark.parametrize(("morale", "charges"), [(3, True), (4, False)])
+def test_horse_charge_horse_only_with_a_clear_edge(morale: int, charges: bool) -> None:
+    """Against horse a charge must be expected to come to HORSE_AGAINST_HORSE of the enemy
+    army; against any other foe LEAST_WORTH is enough."""
+    game, state = _on_card({**FAR, "p-horse2": (57.0, 30.0)}, ("k-horse2",),
+                           **{"p-horse2": {"morale": morale}})
+    tables = tables_of(state)
+    worth = charge_outlook(game, state, state.units["k-horse2"], state.units["p-horse2"], tables).worth
+    assert worth > LEAST_WORTH
+    assert (worth >= HORSE_AGAINST_HORSE) is charges
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert (chosen == Charge(unit="k-horse2", target="p-horse2")) is charges
+
+
+def test_against_foot_horse_need_no_more_than_the_least_worth() -> None:
+    game, state = _on_card({**FAR, "p-foot": (50.0, 19.0)}, ("k-horse",))
+    worth = charge_outlook(game, state, state.units["k-horse"], state.units["p-foot"], tables_of(state)).worth
+    assert LEAST_WORTH <= worth < HORSE_AGAINST_HORSE
+    assert CypDoctrine2().choose(game, state, random.Random(0)) == Charge(unit="k-horse", target="p-foot")
+
+
+def test_a_volley_is_the_firing_stands_dice_by_the_range() -> None:
+    """Musketry: 3-6 hit within 6", 5-6 within 12", none beyond or out of the arc."""
+    _, state = _on_card(FAR, ("k-musk",))
+    tables = tables_of(state)
+    musk = state.units["k-musk"]
+    stands = len(firing_stands(musk, tables))
+    assert stands > 0
+    for gap, per_stand in ((4.0, 4 / 6), (9.0, 2 / 6), (14.0, 0.0)):
+        target = state.units["p-musk"].evolve(x=musk.x, y=musk.y + musk.depth / 2 + gap)
+        assert volley(state, musk, target, tables) == pytest.approx(stands * per_stand)
+    behind = state.units["p-musk"].evolve(x=musk.x, y=musk.y - 5.0)
+    assert volley(state, musk, behind, tables) == 0.0
+    assert volley(state, state.units["k-horse"], state.units["p-musk"], tables) == 0.0

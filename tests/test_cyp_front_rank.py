@@ -17,14 +17,19 @@ from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
 from tertia.io.narrative import Narrator
+from tertia.rules.involuntary import on_table
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.actions import JoinFrontRank, LeaveFrontRank
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.cards import moved_by, on_officers_card
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import ROUTED
+from tertia.rulesets.charge_yr_pikes.fallback import fall_back
+from tertia.rulesets.charge_yr_pikes.tables import default_tables
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import resolve_scenario
+
+from .cyp_melee_support import DEPTH, WIDTH, officer, piece, state_of, tx_with
 
 
 @cache
@@ -246,3 +251,26 @@ def test_an_officer_in_a_front_rank_moves_only_with_his_unit() -> None:
     assert _codes(game, on_card, step) == [str(CypCode.IN_FRONT_RANK)]
     free = on_card.with_unit(here.evolve(attached_to=None))
     assert game.validate(free, step) == []
+
+
+@pytest.mark.parametrize("start_y", [5.0, 20.0])
+def test_a_front_rank_officer_falling_back_with_his_unit_stays_on_the_table(start_y: float) -> None:
+    """Whatever carries a unit carries its front-rank officers the same way (4 D); where
+    the unit stops with its rear on the table's edge, its officer stays on the table at
+    the edge rather than being carried past it; away from the edge he moves as far as it."""
+    regiment = piece("a", "king", "foot", 30.0, start_y, facing=0.0)
+    behind = regiment.y - regiment.depth / 2 - 0.5
+    brigadier = officer("o", "king", "a", x=30.0, y=behind)
+    tx = tx_with(state_of(regiment, brigadier))
+    fall_back(tx, default_tables(), "a", "lost a melee")
+    moved = tx.state.units["a"]
+    carried = tx.state.units["o"]
+    assert on_table(carried.base, (WIDTH, DEPTH))
+    assert unit_data(carried).attached_to == "a"
+    drop = regiment.y - moved.y
+    assert drop > 0
+    if moved.y - moved.depth / 2 > 0.01:  # not at the edge: carried just as far
+        assert carried.y == pytest.approx(behind - drop)
+    else:
+        assert behind - drop < carried.base.depth / 2  # carried as far, he would be off it
+        assert carried.y == pytest.approx(carried.base.depth / 2, abs=1e-3)

@@ -127,16 +127,18 @@ def may_leave(state: GameState, officer_id: str) -> bool:
 
 def carry(tx: Tx, unit_id: str, before: tuple[float, float], reason: str) -> None:
     """Move what shares ``unit_id``'s fate as far and the same way as it moved from
-    ``before`` (they face as it now faces; a galloper is then put touching it)."""
+    ``before`` (they face as it now faces; a galloper is then put touching it). A
+    front-rank officer so carried past the table's edge (his unit stopped with its rear
+    on it) stays on the table at the edge, with his unit."""
     unit = tx.state.units[unit_id]
     dx, dy = unit.x - before[0], unit.y - before[1]
     if abs(dx) <= EPSILON and abs(dy) <= EPSILON:
         return
+    size = (tx.table.width, tx.table.depth)
     for piece_id in sharing_fate(tx.state, unit_id):
         piece = tx.state.units[piece_id]
         end = piece.base.moved_to(piece.x + dx, piece.y + dy, unit.facing)
-        if unit_data(piece).gun == "galloper":
-            end = touching(unit.base, end)
+        end = touching(unit.base, end) if unit_data(piece).gun == "galloper" else placed_on_table(end, size)
         tx.emit(UnitMoved(unit=piece_id, path=((piece.x, piece.y), end.centre), facing=end.facing,
                           reason=reason))
 

@@ -58,6 +58,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+from collections.abc import Sequence
 
 from tertia.activation.deck import group_card
 from tertia.ai.moves import advance_towards
@@ -245,8 +246,14 @@ class CypDoctrine:
         if guard is not None:
             return _move_to(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
         if _holds_fire(unit, foes, self.stand_to_fire):
-            return None
+            return self._wait(game, state, unit, foes, tables)
         return _move_to(game, state, unit, _objective(state, unit, foes, tables), tables)
+
+    def _wait(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
+              ) -> Action | None:
+        """What a unit holding (foot standing to fire, horse waiting) does on its card:
+        in the first edition, nothing."""
+        return None
 
 
 # --- charged units and bonus moves ---------------------------------------------------------------
@@ -260,7 +267,7 @@ def _react(game: Game, state: GameState, unit: Unit, chargers: tuple[str, ...], 
         return None
     purpose = steadied_for(state, unit.id)
     if purpose == MOVE_AWAY:
-        return _move_away(game, state, unit, chargers, tables)
+        return move_away(game, state, unit, [state.units[c] for c in chargers], tables)
     if purpose == REFORM:
         return Reform(unit=unit.id, formation=SQUARE) if own.formation != SQUARE else None
     flank = flank_attacks(state, unit.id)
@@ -287,11 +294,11 @@ def _outmatched(game: Game, state: GameState, unit: Unit, chargers: tuple[str, .
     return theirs >= OUTMATCHED * max(1, mine)
 
 
-def _move_away(game: Game, state: GameState, unit: Unit, chargers: tuple[str, ...], tables: Tables
-               ) -> Move | None:
-    """A move straight away from the chargers' midst, as far as the rules allow."""
-    cx = sum(state.units[c].x for c in chargers) / len(chargers)
-    cy = sum(state.units[c].y for c in chargers) / len(chargers)
+def move_away(game: Game, state: GameState, unit: Unit, threats: Sequence[Unit], tables: Tables
+              ) -> Move | None:
+    """A move straight away from the midst of ``threats``, as far as the rules allow."""
+    cx = sum(t.x for t in threats) / len(threats)
+    cy = sum(t.y for t in threats) / len(threats)
     reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
     away = bearing((cx, cy), (unit.x, unit.y))
     goal = (unit.x + math.sin(math.radians(away)) * reach, unit.y + math.cos(math.radians(away)) * reach)

@@ -1,6 +1,6 @@
 """The doctrine for Charge yr Pikes!, second edition: the ``doctrine`` player since it
 beat the first, which stays the ``baseline`` (``tertia ladder``). The first edition's general
-(:mod:`~tertia.rulesets.charge_yr_pikes.ai.doctrine`) with two changes of judgement.
+(:mod:`~tertia.rulesets.charge_yr_pikes.ai.doctrine`) with these changes of judgement.
 
 - **Squares** only against horse that could actually charge the foot as things stand:
   its way to them clear of other pieces, the charge ending on the table, and its swing
@@ -14,9 +14,15 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   sides, a battery's supporters within 4" fighting for it (section 10), and the loser's
   test, each unit valued at its share of its army (19 D). Horse and foot alike charge
   the foe in reach worth most, when the share of the enemy they expect to take
-  outweighs the share of their own they risk. The first edition's horse charged any gun
-  ("a gun does not fight back") whatever canister and foot stood by it, and foot charged
-  only a shaken foe.
+  outweighs the share of their own they risk; horse against horse only with a clear
+  edge (:data:`HORSE_AGAINST_HORSE`: such a fight is near even and its loser spent).
+  Musketeers weigh a charge against standing to fire: the fire they would take where
+  they stand is no cost of it, the volley they would give up is. The first edition's
+  horse charged any gun ("a gun does not fight back") whatever canister and foot stood
+  by it, and foot charged only a shaken foe.
+- **Horse out of musket shot.** Horse that wait on enemy foot (no charge worth making)
+  draw back beyond the muskets' 12" long range, where the first edition stood them to
+  be shot.
 - **Officers in front when a test matters.** On the Officers & Artillery card a
   brigadier (or staff officer) at large rides up to the regiment of his command nearest
   the enemy, horse or foot in good order with no officer in its front rank, once an enemy
@@ -35,12 +41,15 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, is_foe
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, is_foe, move_away
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, halt_ahead_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
+from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.front_rank import lead_bar, touches
 from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance
+from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
 from tertia.rulesets.charge_yr_pikes.points import in_good_order
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 from tertia.rulesets.charge_yr_pikes.values import unit_data
@@ -50,8 +59,17 @@ LEAST_WORTH = 0.002
 a share of its figures) than it risks of its own: about a figure in an army of 500."""
 
 
+HORSE_AGAINST_HORSE = 0.01
+"""Horse charge horse only when the charge is expected to come to this much (about five
+figures in an army of 500): such a fight is near even, the loser is spent, and horse held
+back still threaten (measured against 0.002: horse lost a battle fell by a third to a half
+and the doctrine beat the first edition by more)."""
+
 FRONT_RANK_RANKS = ("brigadier", "staff")
 """The officers who take a front rank; the general and wing commanders command at large."""
+
+OUT_OF_SHOT = 0.5
+"""Inches beyond the muskets' long range that waiting horse draw back to."""
 
 TEST_NEAR = 1.0
 """A regiment faces a test soon once an enemy is within this many of its charge moves
@@ -81,7 +99,7 @@ class CypDoctrine2(CypDoctrine):
             if theirs.is_officer or theirs.plundering or theirs.troop == "wagons":
                 continue
             worth = charge_outlook(game, state, unit, foe, tables, halt_ahead_of(unit, foe)).worth
-            if worth < LEAST_WORTH:
+            if worth < _least_worth(own, theirs):
                 continue
             path = charge_path(game.table, state, unit, foe)
             if path.blocked_by is None and not path.off_table and path.length <= reach:
@@ -101,6 +119,18 @@ class CypDoctrine2(CypDoctrine):
                 return _join_or_ride(state, unit, led)
         return super()._order(game, state, unit)
 
+    def _wait(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
+              ) -> Action | None:
+        """Horse waiting on enemy foot draw back out of their muskets' reach (Musketry:
+        12" long range), straight away from the nearest, rather than stand to be shot."""
+        if unit_data(unit).troop not in CAVALRY:
+            return None
+        reach = tables.musketry.long_range + OUT_OF_SHOT
+        shooters = [e for e in foes.within(reach) if has_muskets(unit_data(e)) and in_good_order(e)]
+        if not shooters:
+            return None
+        return move_away(game, state, unit, shooters, tables)
+
     def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
         """An officer who rode up to a regiment joins its front rank."""
         officer = state.units.get(unit_id)
@@ -108,6 +138,11 @@ class CypDoctrine2(CypDoctrine):
             return None
         led = _front_rank_for(state, officer)
         return None if led is None or not touches(officer, led) else JoinFrontRank(officer.id, led.id)
+
+
+def _least_worth(own: CypUnit, theirs: CypUnit) -> float:
+    """The least a charge must be expected to come to: more for horse against horse."""
+    return HORSE_AGAINST_HORSE if own.troop in CAVALRY and theirs.troop in CAVALRY else LEAST_WORTH
 
 
 def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:

@@ -173,6 +173,21 @@ def defending_fire(state: GameState, charger: Unit, halt: Point, tables: Tables)
     return hits
 
 
+def volley(state: GameState, unit: Unit, target: Unit, tables: Tables) -> float:
+    """The hits ``unit``'s muskets may expect on ``target`` were it to stand and fire:
+    its firing stands' dice, 3-6 hitting at close range, 5-6 at long (none beyond, nor
+    from a unit without muskets or one routed or falling back)."""
+    own = unit_data(unit)
+    if not has_muskets(own) or own.routed or own.falling_back:
+        return 0.0
+    musketry = tables.musketry
+    at = (target.x, target.y)
+    gap = math.dist((unit.x, unit.y), at) - unit.depth / 2
+    if gap > musketry.long_range or angle_between(unit.facing, bearing((unit.x, unit.y), at)) > ARC:
+        return 0.0
+    return len(firing_stands(unit, tables)) * (CLOSE_HIT if gap <= musketry.close_range else LONG_HIT)
+
+
 @dataclass(frozen=True, slots=True)
 class ChargeOutlook:
     """What a charge is expected to come to: the share of the enemy army it expects to
@@ -207,11 +222,16 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     fire_test = holds if hits > 0 else 1.0
     closes = fire_test * (1.0 if flank else holds)
     mine_share = share(state, unit, tables)
-    # failing the test after the fire it falls back, or worse
-    risk = _tested(hits) * (1.0 - holds) * FAILED_TO_STAND * mine_share + hits / figures * mine_share
+    # Musketeers are weighed against standing where they are to fire (Musketry): the fire
+    # they would take there anyway is no cost of the charge, the volley they would give
+    # (an attacker cannot fire, 12 A) is. Failing the test after the fire a charger falls
+    # back, or worse.
+    here = defending_fire(state, unit, (unit.x, unit.y), tables) if has_muskets(unit_data(unit)) else 0.0
+    risk = (_tested(hits) * (1.0 - holds) * FAILED_TO_STAND + max(0.0, hits - here) / figures) * mine_share
+    forgone = volley(state, unit, foe, tables) / max(1, theirs.figures) * share(state, foe, tables)
     their_share = share(state, foe, tables) if theirs.is_gun else 0.0
     if not defenders:  # gunners with none to fight for them rout (section 10)
-        return ChargeOutlook(closes * their_share, risk)
+        return ChargeOutlook(closes * their_share - forgone, risk)
     their_share += sum(share(state, d, tables) for d in defenders)
     stand = 1 / 6 if flank else sum(pass_chance(tables, state, d) for d in defenders) / len(defenders)
     fighters = {unit.id: Fighter(unit=unit.id, foes=tuple(d.id for d in defenders), attacking=True)}
@@ -224,7 +244,7 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     chances = melee_chances(mine, against, tables.melee.casualties_rounding)
     won = chances.win + chances.tie / 2
     lost = chances.lose + chances.tie / 2
-    gain = closes * ((1.0 - stand) * FAILED_TO_STAND + stand * won * _beaten(stand)) * their_share
+    gain = closes * ((1.0 - stand) * FAILED_TO_STAND + stand * won * _beaten(stand)) * their_share - forgone
     risk += closes * stand * lost * _beaten(holds) * mine_share
     return ChargeOutlook(gain, risk)
 
