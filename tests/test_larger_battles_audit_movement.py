@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,11 @@ from tertia.core.violations import CoreCode, IllegalAction
 from tertia.io.record import save_record
 from tertia.io.scenario_file import semantic_problems
 from tertia.rules.fighting import Attack
+from tertia.rules.movement import plan_move
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.actions import Bombard, DeclareAttacks
+from tertia.rulesets.larger_battles.movement import allowance, off_road_allowance
 from tertia.scenarios import load_builtin, resolve_scenario
 
 from .support import P, R, act, codes, commander, make_game, position, unit
@@ -445,3 +448,36 @@ def test_the_road_bonus_needs_the_whole_path_on_the_road() -> None:
     assert codes(game, state, leaving) == ["movement.TOO_FAR"]
     assert rules_of(game, state, leaving) == [clauses.MOVE_ALLOWANCE]
     assert not codes(game, state, Move(unit="f", waypoints=(along(30, 4, 16.4, 5.99),)))
+
+
+def test_no_road_ever_allows_less_so_a_move_within_the_off_road_allowance_needs_no_road_looked_for() -> None:
+    """Roads only add (Roads: +3"; a road's bends are no turn), so a move no longer than
+    its allowance off the road is within it: validation looks for a road only beyond
+    that. Over moves of every troop type, along a road and off it, up and down a hill,
+    straight, bent and pivoted: the off-road allowance never exceeds the allowance, and
+    is less than it on the road."""
+    road = {"type": "road", "line": [[30, 0], [30, 48]], "width": 3}
+    hill = {"type": "hill", "polygon": [[40, 10], [60, 10], [60, 30], [40, 30]]}
+    kinds = ("foot", "horse", "dragoons", "artillery", "commanded_shot")
+    game = make_game([unit(k, P, k, 10 + 6 * i, 4) for i, k in enumerate(kinds)] + [FAR_ENEMY],
+                     terrain=[road, hill])
+    state = position(game)
+    options = game.ruleset.options
+    rng = random.Random(7)
+    less_off_road = 0
+    for _ in range(400):
+        u = state.units[rng.choice(kinds)]
+        on_road = rng.random() < 0.5
+        x, y = (30.0, rng.uniform(4, 40)) if on_road else (rng.uniform(4, 68), rng.uniform(4, 40))
+        heading = rng.choice([0.0, 180.0]) if on_road else rng.uniform(0, 360)
+        placed = u.evolve(x=x, y=y, facing=heading if on_road else rng.uniform(0, 360))
+        first = along(x, y, heading, rng.uniform(0.5, 9.0))
+        bend = heading + rng.choice([0.0, 0.5, 20.0])
+        waypoints = (first,) if rng.random() < 0.6 else (first, along(*first, bend, rng.uniform(0.5, 5.0)))
+        move = Move(unit=u.id, waypoints=waypoints, face_before=rng.choice([None, None, heading]))
+        plan = plan_move(placed, move)
+        full, _ = allowance(game.table, state.with_unit(placed), plan, options)
+        off_road = off_road_allowance(game.table, plan)
+        assert off_road <= full
+        less_off_road += off_road < full
+    assert less_off_road > 20

@@ -113,6 +113,18 @@ def allowance(
     return limit, why
 
 
+def off_road_allowance(table: Battlefield, plan: MovePlan) -> float:
+    """How far this move may go were no road under it: its :func:`allowance` but for the
+    road's bonus and the bends a road excuses. A road only ever allows more, so a move no
+    longer than this needs no road looked for."""
+    limit = profile(plan.unit.kind).move
+    if limit > TURNING_LIMIT and (plan.turned or bends(plan)):
+        limit = TURNING_LIMIT
+    if limit > HILL_LIMIT and is_uphill(table, plan):
+        limit = HILL_LIMIT
+    return limit
+
+
 def least_allowance(kind: UnitKind) -> float:
     """The shortest any move of this kind is ever allowed: its allowance, cut by Turning or
     Hills to 3" at most (a road only adds). A move no longer than this needs no closer look."""
@@ -150,7 +162,8 @@ def validate_move(
         found_slide = _slide_violations(plan)
         if found_slide:
             return found_slide
-    if plan.length > least_allowance(unit.kind) + 1e-6:
+    length = plan.length
+    if length > least_allowance(unit.kind) + 1e-6 and length > off_road_allowance(table, plan) + 1e-6:
         limit, why = allowance(table, state, plan, options)
         if plan.length > limit + 1e-6:
             return [Violation(MovementCode.TOO_FAR,
