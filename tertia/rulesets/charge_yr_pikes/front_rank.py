@@ -46,7 +46,8 @@ def problems(state: GameState, action: JoinFrontRank | LeaveFrontRank) -> list[V
         return [Violation(CoreCode.UNKNOWN_UNIT, f"no officer {action.officer!r} of {state.active} in play",
                           RULE)]
     card = game_data(state).card
-    if card is None or read_card(card).name != OFFICERS_AND_ARTILLERY or read_card(card).side != officer.side:
+    drawn = None if card is None else read_card(card)
+    if drawn is None or drawn.name != OFFICERS_AND_ARTILLERY or drawn.side != officer.side:
         return [Violation(CypCode.NOT_MOVING, f"{officer.label} takes or leaves a front rank only on his "
                           "army's Officers & Artillery card", RULE)]
     led = unit_data(officer).attached_to

@@ -647,11 +647,11 @@ def _enemy_troops(state: GameState, side: str) -> tuple[Unit, ...]:
     found: tuple[Unit, ...] | None = state.cache.get(key)
     if found is None:
         found = state.cache[key] = tuple(e for e in state.iter_troops(state.opponent(side))
-                                         if e.in_play and is_foe(e, side))
+                                         if e.in_play and _is_foe(e, side))
     return found
 
 
-def is_foe(piece: Unit, side: str) -> bool:
+def _is_foe(piece: Unit, side: str) -> bool:
     """Is ``piece`` an enemy of ``side`` the doctrine measures itself against: not one of
     its own, not an officer, not off the table plundering?"""
     own = unit_data(piece)

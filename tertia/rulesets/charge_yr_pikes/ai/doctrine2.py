@@ -41,7 +41,7 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, is_foe, move_away
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _foes, move_away
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, halt_ahead_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
@@ -162,23 +162,11 @@ def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:
                 or lead_bar(state, officer, unit) is not None or front_rank_officers(state, unit.id)
                 or base_distance(officer.base, unit.base) > reach):
             continue
-        near = _enemy_gap(state, unit, TEST_NEAR * charge_allowance(tables, theirs))
+        near = next((gap for _, gap in _foes(state, unit).pairs_within(
+            TEST_NEAR * charge_allowance(tables, theirs))), None)
         if near is not None and (best is None or (near, unit.id) < best):
             best = (near, unit.id)
     return None if best is None else state.units[best[1]]
-
-
-def _enemy_gap(state: GameState, unit: Unit, within: float) -> float | None:
-    """The edge-to-edge gap to the nearest enemy troop (:func:`is_foe`), if
-    one is within ``within`` inches; looked for only among the pieces filed near."""
-    found: float | None = None
-    for piece in state.near(unit.x, unit.y, unit.x, unit.y, within + unit.base.radius):
-        if piece.is_commander or not is_foe(piece, unit.side):
-            continue
-        gap = base_distance(unit.base, piece.base)
-        if gap <= within and (found is None or gap < found):
-            found = gap
-    return found
 
 
 def _join_or_ride(state: GameState, officer: Unit, led: Unit) -> Action:

@@ -173,6 +173,16 @@ def defending_fire(state: GameState, charger: Unit, halt: Point, tables: Tables)
     return hits
 
 
+def fire_where_it_stands(state: GameState, unit: Unit, tables: Tables) -> float:
+    """The :func:`defending_fire` ``unit`` takes where it stands, whatever it charges;
+    worked out once a position and unit (a charge weighs every foe in reach)."""
+    key = ("cyp outlook fire here", unit.id)
+    found: float | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = defending_fire(state, unit, (unit.x, unit.y), tables)
+    return found
+
+
 def volley(state: GameState, unit: Unit, target: Unit, tables: Tables) -> float:
     """The hits ``unit``'s muskets may expect on ``target`` were it to stand and fire:
     its firing stands' dice, 3-6 hitting at close range, 5-6 at long (none beyond, nor
@@ -226,10 +236,11 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     # they would take there anyway is no cost of the charge, the volley they would give
     # (an attacker cannot fire, 12 A) is. Failing the test after the fire a charger falls
     # back, or worse.
-    here = defending_fire(state, unit, (unit.x, unit.y), tables) if has_muskets(unit_data(unit)) else 0.0
+    here = fire_where_it_stands(state, unit, tables) if has_muskets(unit_data(unit)) else 0.0
     risk = (_tested(hits) * (1.0 - holds) * FAILED_TO_STAND + max(0.0, hits - here) / figures) * mine_share
-    forgone = volley(state, unit, foe, tables) / max(1, theirs.figures) * share(state, foe, tables)
-    their_share = share(state, foe, tables) if theirs.is_gun else 0.0
+    foe_share = share(state, foe, tables)
+    forgone = volley(state, unit, foe, tables) / max(1, theirs.figures) * foe_share
+    their_share = foe_share if theirs.is_gun else 0.0
     if not defenders:  # gunners with none to fight for them rout (section 10)
         return ChargeOutlook(closes * their_share - forgone, risk)
     their_share += sum(share(state, d, tables) for d in defenders)
