@@ -654,8 +654,11 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
     assert told["action"] == {"type": "dts_declare", "unit": waiting, "option": "defer", "how": None}
     pg.reload()
     pg.wait_for_selector("[data-test=timer-toggle]")
+    pg.wait_for_selector("[data-test=decision-prompt]", timeout=60_000)  # the timer runs for a decision
     assert pg.get_attribute("[data-test=timer-toggle]", "aria-pressed") == "true"
     pg.click("[data-test=timer-toggle]")
+    # the page hides the countdown when it next draws, not within the click
+    pg.wait_for_function("() => !document.querySelector('[data-test=countdown]:not([hidden])')")
     assert pg.locator("[data-test=countdown]:not([hidden])").count() == 0
 
     # Moves forced on a piece are traced like moves made, and a routed unit's stands apart
