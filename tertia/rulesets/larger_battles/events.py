@@ -85,13 +85,23 @@ _MARKERS = ("larger-battles", "supply markers")
 """Where a state remembers its supply markers (``GameState.cache``)."""
 
 
+_last_markers: tuple[tuple[Supply, ...], tuple[tuple[str, Base], ...]] = ((), ())
+"""The markers last worked out, with the supplies they came from: the supplies stay the
+same object from one position to the next until one is raided."""
+
+
 def supply_markers(state: GameState) -> tuple[tuple[str, Base], ...]:
     """The supply bases still on the table, named, as movement blocks them (remembered
     on the state, which never changes)."""
+    global _last_markers
     found: tuple[tuple[str, Base], ...] | None = state.cache.get(_MARKERS)
     if found is None:
-        found = state.cache[_MARKERS] = tuple(
-            (f"supply {s.id}", s.base) for s in supplies_of(state) if s.in_play)
+        supplies = supplies_of(state)
+        last_supplies, found = _last_markers
+        if supplies is not last_supplies:
+            found = tuple((f"supply {s.id}", s.base) for s in supplies if s.in_play)
+            _last_markers = (supplies, found)
+        state.cache[_MARKERS] = found
     return found
 
 

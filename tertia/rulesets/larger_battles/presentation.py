@@ -42,11 +42,12 @@ from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.combat import declared_attacks
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH, DEPLOY_RADIUS
+from tertia.rulesets.larger_battles.losses import units_lost
 from tertia.rulesets.larger_battles.movement import ENEMY_ZONE
 from tertia.rulesets.larger_battles.orders import PURPOSES, is_ordered, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit, is_defending_river, keeps_cover, supporters
-from tertia.rulesets.larger_battles.victory import scores, units_lost
+from tertia.rulesets.larger_battles.victory import scores
 
 SUPPORTED_BY = FactSpec("supported_by", "Supported by", FactKind.WORD,
                         "Similar units within 3\" (two raise the hit limit)", clauses.ROUTING)

@@ -11,6 +11,7 @@ from tertia.core.state import GameState, UnitKind
 from tertia.rules.hits import piece
 from tertia.rules.victory import end_by_points, holds
 from tertia.rulesets.larger_battles.events import supplies_of
+from tertia.rulesets.larger_battles.losses import troops_at_start, units_lost
 
 ROUTED_POINTS = 1
 SUPPLY_POINTS = 3
@@ -18,21 +19,6 @@ COMMANDER_POINTS = -2
 GENERAL_POINTS = -4
 HALF_ARMY_POINTS = 6
 OBJECTIVE_POINTS = 6
-
-
-def troops_at_start(state: GameState, side: str) -> list[str]:
-    return [
-        u.id for u in state.iter_units(side, include_removed=True)
-        if u.kind is not UnitKind.COMMANDER
-    ]
-
-
-def units_lost(state: GameState, side: str) -> int:
-    """Troop units of ``side`` out of play: routed, or lost raiding supplies."""
-    return sum(
-        1 for u in state.iter_units(side, include_removed=True)
-        if u.kind is not UnitKind.COMMANDER and u.removed is not None
-    )
 
 
 def score_breakdown(state: GameState, side: str, options: Mapping[str, Any]) -> dict[str, int]:

@@ -66,8 +66,15 @@ def _near(a: Unit, b: Unit, inches: float) -> bool:
 
 
 def _supplies(state: GameState) -> tuple[Base, ...]:
-    """The supply bases on the table, which no unit may move onto (Supplies)."""
-    return tuple(base for _, base in supply_markers(state))
+    """The supply bases on the table, which no unit may move onto (Supplies); remembered
+    on the state (every move planned in a position asks)."""
+    found: tuple[Base, ...] | None = state.cache.get(_SUPPLIES)
+    if found is None:
+        found = state.cache[_SUPPLIES] = tuple(base for _, base in supply_markers(state))
+    return found
+
+
+_SUPPLIES = ("lb doctrine", "supply bases")
 
 
 def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance: float) -> Move | None:

@@ -55,9 +55,9 @@ from tertia.rulesets.larger_battles.ai.doctrine import (
     win_lose,
 )
 from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
+from tertia.rulesets.larger_battles.losses import troops_at_start, units_lost
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
-from tertia.rulesets.larger_battles.victory import troops_at_start, units_lost
 
 MISFORTUNE = 1 / 6
 """Commander Misfortune: a 1 on a D6 after the combat."""
@@ -101,6 +101,10 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         self._holders_key: tuple[int, str, str] | None = None
         self._holders: dict[str, Objective] = {}
         """The units sent to hold the objectives this phase, each with its objective."""
+        self._valued: GameState | None = None
+        self._hit_worth: dict[str, tuple[float, float]] = {}
+        """What a hit on each unit is worth in the position :attr:`_valued` (a combat plan
+        and an encouragement weigh the same units again and again)."""
 
     # --- encouragement ---------------------------------------------------------------------
 
@@ -143,8 +147,9 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         # Chances the commander's side routs the enemy unit, and loses its own, go up and down.
         gain_rout = (helped_lose - lose) if defending else (helped_win - win)
         spare_rout = (lose - helped_lose) if not defending else (win - helped_win)
-        gain = (gain_rout * self._rout_value(game, state, theirs) / self._hits_left(game, state, theirs)
-                + spare_rout * self._rout_value(game, state, ours) / self._hits_left(game, state, ours))
+        their_worth, their_left = self._hit_value(game, state, theirs)
+        our_worth, our_left = self._hit_value(game, state, ours)
+        gain = gain_rout * their_worth / their_left + spare_rout * our_worth / our_left
         lost = GENERAL_LOST if piece(state.units[commander]).general else COMMANDER_LOST
         cost = MISFORTUNE * (lost + SERVICE)
         return gain > cost
@@ -157,8 +162,20 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         win, lose = win_lose(total(attacker_modifiers(state, attack, opts)),
                              total(defender_modifiers(state, attack, None, opts)))
         a, t = state.units[attack.attacker], state.units[attack.target]
-        return (win * self._rout_value(game, state, t) / self._hits_left(game, state, t)
-                - lose * self._rout_value(game, state, a) / self._hits_left(game, state, a) + 0.01)
+        t_worth, t_left = self._hit_value(game, state, t)
+        a_worth, a_left = self._hit_value(game, state, a)
+        return win * t_worth / t_left - lose * a_worth / a_left + 0.01
+
+    def _hit_value(self, game: Game, state: GameState, unit: Unit) -> tuple[float, float]:
+        """What one more hit on ``unit`` brings its rout nearer by: the rout's worth, and
+        the hits it has left to share it; worked out once a position and unit."""
+        if state is not self._valued:
+            self._valued, self._hit_worth = state, {}
+        found = self._hit_worth.get(unit.id)
+        if found is None:
+            found = self._hit_worth[unit.id] = (
+                self._rout_value(game, state, unit), self._hits_left(game, state, unit))
+        return found
 
     @staticmethod
     def _hits_left(game: Game, state: GameState, unit: Unit) -> float:
@@ -283,8 +300,8 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
 
 def _one_loss_from_half(state: GameState, side: str) -> bool:
     """Would one more unit lost take ``side``'s army past half (How to Win: 6 points to the
-    enemy)? Counted once a position (:func:`~.victory.units_lost` of
-    :func:`~.victory.troops_at_start`): a combat plan asks it of every attack it weighs."""
+    enemy)? Counted once a position (:func:`~.losses.units_lost` of
+    :func:`~.losses.troops_at_start`): a combat plan asks it of every attack it weighs."""
     key = ("lb doctrine one loss from half", side)
     found: bool | None = state.cache.get(key)
     if found is None:
