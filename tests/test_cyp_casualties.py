@@ -1,13 +1,15 @@
 """Charge yr Pikes! casualties: figures killed in equal proportion of pike and shot, a
-front-rank officer's D10 of 10, and a galloper's gunners hit on a D10 of 1."""
+front-rank officer's D10 of 10, a galloper's gunners hit on a D10 of 1, and a unit with
+no figures left destroyed."""
 
 from __future__ import annotations
 
 import pytest
 
 from tertia.core.dice import DiceDivergence, ScriptedDice
+from tertia.core.events import UnitRemoved
 from tertia.core.ruleset import Tx
-from tertia.rulesets.charge_yr_pikes.casualties import FiguresKilled, kill
+from tertia.rulesets.charge_yr_pikes.casualties import DESTROYED, FiguresKilled, kill
 from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 from .test_cyp_command import _state
@@ -56,3 +58,33 @@ def test_under_fire_a_gallopers_gunner_takes_a_casualty_on_a_d10_of_1(face: int,
     assert lost["k-foot"] == 2 - gunners_hit
     with pytest.raises(DiceDivergence):
         kill(Tx(table, state, ScriptedDice([])), "k-foot", 2, "melee", by_fire=True)
+
+
+@pytest.mark.parametrize("cause", ["musketry", "canister", "close combat"])
+@pytest.mark.parametrize(("killed", "destroyed"), [(15, True), (14, False)])
+def test_a_unit_whose_last_figures_fall_leaves_the_field_destroyed(cause: str, killed: int,
+                                                                   destroyed: bool) -> None:
+    # The text is silent; a regiment with no men left fights and holds ground no more.
+    table, state = _state()
+    tx = Tx(table, state, ScriptedDice([]))
+    assert kill(tx, "k-horse", killed, cause) == killed
+    horse = tx.state.units["k-horse"]
+    assert horse.in_play is not destroyed
+    removed = [e for e in tx.events if isinstance(e, UnitRemoved)]
+    assert [(e.unit, e.reason, e.detail) for e in removed] == (
+        [("k-horse", DESTROYED, f"its last men fell ({cause})")] if destroyed else [])
+
+
+def test_a_destroyed_units_front_rank_officer_goes_with_it_if_he_did_not_fall() -> None:
+    table, state = _state(LED)
+    tx = Tx(table, state, ScriptedDice([3]))  # the officer's D10: he does not fall
+    kill(tx, "k-foot", 40, "musketry")
+    assert tx.state.units["k-foot"].removed == DESTROYED
+    assert tx.state.units["k-brig"].removed == DESTROYED
+
+
+def test_a_routing_units_last_men_say_it_fell_as_it_routed() -> None:
+    table, state = _state()
+    tx = Tx(table, state, ScriptedDice([]))
+    kill(tx, "k-horse", 15, "routing (lost a close combat)", last_men="its last men fell as it routed")
+    assert [e.detail for e in tx.events if isinstance(e, UnitRemoved)] == ["its last men fell as it routed"]

@@ -57,6 +57,7 @@ from tertia.core.events import Event, UnitRemoved
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.rulesets.charge_yr_pikes.casualties import DESTROYED
 from tertia.rulesets.charge_yr_pikes.morale import change_rating
 from tertia.rulesets.charge_yr_pikes.points import vital_points_lost
 from tertia.rulesets.charge_yr_pikes.tables import ArmyMorale, Tables
@@ -72,8 +73,6 @@ DESERTED = "deserted"
 """Over 50% lost and failing its test: "the regiment's colonel pulling his men out"."""
 PLUNDERING = "plundering"
 """Horse off the enemy's rear plundering (Plunder B); back in play when it re-enters."""
-DESTROYED = "destroyed"
-"""A routing unit that pikes were lowered on (Routing C): every figure is a casualty."""
 PURSUING = "pursuing"
 """Pursued enemy forces off the battlefield to their rear: not counted."""
 ESCAPED = "escaped"

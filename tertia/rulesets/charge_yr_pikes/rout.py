@@ -60,7 +60,7 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.charge_yr_pikes.attached import carry, leave_field, overrun_officers
-from tertia.rulesets.charge_yr_pikes.casualties import kill
+from tertia.rulesets.charge_yr_pikes.casualties import DESTROYED, kill
 from tertia.rulesets.charge_yr_pikes.data import ROUTED
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.fallback import (
@@ -81,7 +81,6 @@ LowerPikes = Callable[[GameState, str, str], bool]
 STILL_ROUTED = "routed"
 ROUTED_OFF = "routed off"
 CAPTURED = "captured"
-DESTROYED = "destroyed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +168,9 @@ def rout(tx: Tx, tables: Tables, unit_id: str, why: str, *, foe: str | None = No
     change_rating(tx, tables, unit_id, tables.morale.permanent.routs, "routed")
     face = tx.roll(D6, f"half a D6 of casualties: {unit.label} routs")
     lost = kill(tx, unit_id, half_d6_of(tables, face, unit_data(tx.state.units[unit_id]).figures),
-                f"routing ({why})")
+                f"routing ({why})", last_men="its last men fell as it routed")
     line = rout_move(tables, tx.state.units[unit_id])
-    if unit_data(tx.state.units[unit_id]).figures == 0:
-        leave_field(tx, unit_id, DESTROYED, "its last men fell as it routed")
+    if not tx.state.units[unit_id].in_play:
         return Flight(unit_id, face, lost, 0, 0.0, None, DESTROYED, None, _tests(tx, tables, unit, [], near))
     dice = D6 if line.dice == 1 else sum_of(line.dice, D6)
     roll = tx.roll(dice, f"rout move: {unit.label}") if line.dice else 0
