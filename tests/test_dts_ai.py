@@ -11,15 +11,18 @@ from typing import Any
 
 import pytest
 
+from tertia.ai.players import make_player
 from tertia.ai.random_player import RandomPlayer
 from tertia.battle import fight_battle
 from tertia.core.actions import Action, EndPhase, Move
+from tertia.core.decision import Decision
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.declare_thee_sir.ai.doctrine import DtsDoctrine
+from tertia.rulesets.declare_thee_sir.ai.doctrine2 import DtsDoctrine2
 from tertia.rulesets.declare_thee_sir.ai.judgement import charge_worth, move_chance, reach_chance
 from tertia.rulesets.declare_thee_sir.data import (
     ADVANCE,
@@ -30,11 +33,12 @@ from tertia.rulesets.declare_thee_sir.data import (
     RALLY,
     STAND_AND_FIRE,
 )
-from tertia.rulesets.declare_thee_sir.events import ChangeFormation, Charge, Declare, Fire
+from tertia.rulesets.declare_thee_sir.events import DECLARE, ChangeFormation, Charge, Declare, Fire
 from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH
 from tertia.rulesets.declare_thee_sir.ruleset import DISMOUNT, MOUNT
+from tertia.rulesets.declare_thee_sir.sequence import options_for
 from tertia.rulesets.declare_thee_sir.values import unit_data
-from tertia.scenarios import load_builtin
+from tertia.scenarios import load_builtin, resolve_scenario
 
 from .dts_support import P, R, activated, dts_game, unit
 from .support import commander
@@ -329,3 +333,30 @@ def test_an_activation_with_nothing_to_do_ends() -> None:
     game = foot_facing_foot(20.0)
     done = activated(game, "pf", STAND_AND_FIRE)
     assert carried_out(game, done) == EndPhase()
+
+
+@pytest.mark.parametrize("edition", [DtsDoctrine, DtsDoctrine2])
+@pytest.mark.parametrize(("gap", "fire"), [(5.0, STAND_AND_FIRE), (10.5, ADVANCE_AND_FIRE)])
+def test_a_unit_whose_powder_is_damp_declares_no_fire(edition: type[DtsDoctrine], gap: float,
+                                                      fire: str) -> None:
+    # Event card damp powder (option event_cards): the unit may not fire on its next activation.
+    game = foot_facing_foot(gap)
+    dry = activated(game, "pf")
+    damp = with_own(dry, "pf", damp_powder=True)
+    damp = damp.evolve(decisions=(Decision(P, DECLARE, {"unit": "pf",
+                                                        "options": list(options_for(damp.units["pf"]))}),))
+    assert edition().choose(game, dry, random.Random(1)) == Declare(unit="pf", option=fire)
+    choice = edition().choose(game, damp, random.Random(1))
+    assert isinstance(choice, Declare) and choice.option not in (STAND_AND_FIRE, ADVANCE_AND_FIRE)
+    assert game.is_legal(damp, choice), game.validate(damp, choice)
+
+
+def test_the_doctrine_plays_whole_battles_with_the_event_cards() -> None:
+    # Every edition and the random player, both sides, seeds whose battles the damp powder card
+    # once ended with a declaration of fire the rules refuse.
+    game = Game(get_ruleset("declare-thee-sir", event_cards=True),
+                resolve_scenario("edgehill", rules_id="declare-thee-sir"))
+    for name in ("doctrine", "baseline", "random"):
+        for seed in (0, 1):
+            record = fight_battle(game, {side: make_player(name) for side in game.scenario.side_ids}, seed)
+            assert record.final_state.is_over

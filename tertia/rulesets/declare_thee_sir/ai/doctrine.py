@@ -21,6 +21,8 @@ What it declares (Game Play's six options), by range and morale:
   excellent. Foot stand and fire when a target is in reach and advance and fire when it
   is just beyond. Otherwise a unit advances when the way to an enemy is open, and waits
   (resting, if it has points to regain) when friends block every way.
+- It declares only what the rules open to the unit: one whose powder is damp (an event
+  card, option ``event_cards``) does what it would with no shot to fire.
 
 Carrying it out: volleys at the target likeliest to be reached (none at a unit already
 poor, which fire cannot hurt); the charge worth most among those the rolled move reaches
@@ -112,6 +114,12 @@ TYPICAL_MOVE = {0: 9.0, 1: 3.0, 2: 7.0}
 """A middling move, by the number of D6 rolled (0: a general's fixed 9")."""
 
 
+def _open(state: GameState, option: str) -> bool:
+    """Is ``option`` among those the rules open to the activated unit's commander (Game
+    Play; a unit whose powder is damp, an event card, may not fire)?"""
+    return state.pending is None or option in state.pending.get("options", ())
+
+
 class DtsDoctrine:
     name = "doctrine"
 
@@ -135,6 +143,8 @@ class DtsDoctrine:
             return EndPhase()
         if state.pending is not None:
             option, how = self._option(game, state, unit)
+            if not _open(state, option):  # the rules' list of options has the last word
+                option, how = DEFER, None
             return Declare(unit=unit.id, option=option, how=how)
         return self._carry_out(game, state, unit) or EndPhase()
 
@@ -169,9 +179,10 @@ class DtsDoctrine:
         if not own.is_gun and self._would_charge(game, state, unit):
             return ADVANCE, None
         shot = self._nearest_shot(game, state, unit)
-        if shot_chance(unit, shot) >= (GUN_SHOOT if own.is_gun else SHOOT):
+        if shot_chance(unit, shot) >= (GUN_SHOOT if own.is_gun else SHOOT) and _open(state, STAND_AND_FIRE):
             return STAND_AND_FIRE, None
-        if own.morale != 0 and not own.is_mounted and shot_chance(unit, shot, half_move(own)) >= SHOOT:
+        if own.morale != 0 and not own.is_mounted and shot_chance(unit, shot, half_move(own)) >= SHOOT \
+                and _open(state, ADVANCE_AND_FIRE):
             return ADVANCE_AND_FIRE, None
         if own.is_gun and shot is None and gap(unit, live[0]) <= longest_shot(own) and \
                 angle_between(unit.facing, bearing_to(unit, (live[0].x, live[0].y))) > GUN_TURN and \
