@@ -119,6 +119,37 @@ def test_every_player_plays_every_rule_set(rules: str) -> None:
             assert str(exc) == "the battle did not end within 60 actions", f"{name} under {rules}: {exc}"
 
 
+def _option_choices() -> Iterator[tuple[str, dict[str, object]]]:
+    """Every rule set of the registry with each option changed from its default, one at a
+    time: a switch turned over, or each other choice a choice option offers (a number is
+    left at its default: it moves a threshold, not what a player may be offered)."""
+    for rules in ruleset_ids():
+        for option in get_ruleset(rules).OPTIONS:
+            if isinstance(option.default, bool):
+                yield rules, {option.name: not option.default}
+            else:
+                yield from ((rules, {option.name: c}) for c in option.choices or () if c != option.default)
+
+
+def _option_id(value: object) -> str:
+    return ",".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
+
+
+@pytest.mark.parametrize(("rules", "changed"), list(_option_choices()), ids=_option_id)
+def test_every_player_plays_under_every_choice_of_option(rules: str, changed: dict[str, object]) -> None:
+    """Each registered player, on both sides, takes only legal actions for 150 actions of the
+    rule set's default battle with one option changed (a battle over sooner is over): an
+    option may close to a unit what a player would otherwise offer it."""
+    game = Game(get_ruleset(rules, **changed), resolve_scenario(default_scenario(rules), rules_id=rules))
+    for name in player_names():
+        players = {side: make_player(name) for side in game.scenario.side_ids}
+        try:
+            record = fight_battle(game, players, 1, max_actions=150)
+            assert record.final_state.is_over
+        except BattleAborted as exc:
+            assert str(exc) == "the battle did not end within 150 actions", f"{name}, {changed}: {exc}"
+
+
 def test_battle_takes_a_player_by_name_and_refuses_an_unknown_one() -> None:
     base = ["battle", "--scenario", "skirmish", "--seed", "5", "--json"]
     doctrine = json.loads(runner.invoke(app, base).stdout)
