@@ -207,3 +207,18 @@ def test_an_attached_general_flees_with_the_colours_and_stays_when_the_unit_is_g
     rout(edge, "b", "f", "melee")
     assert not edge.state.units["b"].in_play and edge.state.units["g"].y == 4.0
     assert unit_data(edge.state.units["g"]).attached_to is None
+
+
+def test_the_pursuers_attached_general_pursues_with_it() -> None:
+    """Movement: "Attached generals move with unit or are left stationary": a pursuit is
+    the unit's move."""
+    winner = dts("w", B, 20.0, 20.0, 180.0, morale=3)
+    general = dts("g", B, 20.0, 22.0, 180.0, troop="general", attached_to="w")
+    router = dts("r", A, 20.0, 16.0, 0.0, morale=0, stands=1)
+    tx = tx_with(state_of(winner, general, router), 2)
+    pursue(tx, "w", "r")
+    assert tx.state.units["w"].y == 18.0
+    assert (tx.state.units["g"].x, tx.state.units["g"].y) == (20.0, 20.0)  # 2" behind it still
+    alone = tx_with(state_of(winner, dts("g", B, 20.0, 22.0, 180.0, troop="general"), router), 2)
+    pursue(alone, "w", "r")
+    assert alone.state.units["g"].y == 22.0  # a general at large stays where he is

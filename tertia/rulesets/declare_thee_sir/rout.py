@@ -232,8 +232,9 @@ class Pursuit:
 
 
 def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
-    """Move ``pursuer_id`` 1D6 straight at the nearest stand of ``routing_id``; a stand it
-    reaches flees a further 2D6 along the line of the pursuit."""
+    """Move ``pursuer_id`` 1D6 straight at the nearest stand of ``routing_id``, its attached
+    generals with it (Movement: "Attached generals move with unit"); a stand it reaches
+    flees a further 2D6 along the line of the pursuit."""
     pursuer = tx.state.units[pursuer_id]
     if pursued_by(pursuer) != routing_id:
         tx.emit(PursuitChanged(unit=pursuer_id, target=routing_id))
@@ -258,6 +259,7 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
         end = (pursuer.x + dx * went, pursuer.y + dy * went)
         tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
                           reason="pursuit"))
+        carry_generals(tx, pursuer, dx * went, dy * went, heading)  # "move with unit"
     if walls:
         stopped = movement.at_obstacle(tx.table, tx.state.units[pursuer_id].base.corners())
         if stopped != unit_data(tx.state.units[pursuer_id]).at_obstacle:
