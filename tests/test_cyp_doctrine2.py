@@ -18,8 +18,19 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.actions import Charge, Reform
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _enemy_horse, _square_call, _within
-from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import HORSE_AGAINST_HORSE, LEAST_WORTH, CypDoctrine2
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
+    CypDoctrine,
+    _enemy_horse,
+    _square_call,
+    _within,
+    move_away,
+)
+from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
+    HORSE_AGAINST_HORSE,
+    LEAST_WORTH,
+    CypDoctrine2,
+    in_shot,
+)
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, melee_chances, pass_chance, volley
 from tertia.rulesets.charge_yr_pikes.charge import gun_support
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
@@ -198,3 +209,58 @@ def test_a_volley_is_the_firing_stands_dice_by_the_range() -> None:
     behind = state.units["p-musk"].evolve(x=musk.x, y=musk.y - 5.0)
     assert volley(state, musk, behind, tables) == 0.0
     assert volley(state, state.units["k-horse"], state.units["p-musk"], tables) == 0.0
+
+
+def test_in_shot_is_within_the_muskets_or_canisters_reach_in_front_of_the_firer() -> None:
+    """Muskets reach 12" (and, stepping up, 12" and their normal move), canister 12" from
+    a field gun; not behind the firer, nor from routed foot."""
+    _, state = _on_card({**FAR, "p-foot": (20.0, 30.0)}, ("k-horse",))
+    tables = tables_of(state)
+    horse, foot = state.units["k-horse"], state.units["p-foot"]
+    front = foot.y - foot.depth / 2 - horse.depth / 2  # the horse's centre touching the foot's front
+    assert in_shot(state, horse, (20.0, front - 11.0), tables)
+    assert not in_shot(state, horse, (20.0, front - 14.0), tables)
+    assert in_shot(state, horse, (20.0, front - 14.0), tables, stepping_up=True)  # foot move 8"
+    assert not in_shot(state, horse, (20.0, front - 21.0), tables, stepping_up=True)
+    assert not in_shot(state, horse, (20.0, foot.y + 8.0), tables)  # behind it
+    routed = state.with_unit(foot.evolve(own=unit_data(foot).evolve(formation="routed")))
+    assert not in_shot(routed, horse, (20.0, front - 11.0), tables)
+    gun = state.units["p-gun"]
+    assert in_shot(state, horse, (gun.x, gun.y - gun.depth / 2 - horse.depth / 2 - 11.0), tables)
+
+
+@pytest.mark.parametrize("facing", [180.0, 0.0])
+def test_advancing_horse_stop_short_of_the_muskets_and_the_first_edition_ride_on(facing: float) -> None:
+    """Horse with nothing to charge advance no nearer enemy foot facing them than the
+    foot could shoot them after a move of their own; foot facing away change nothing."""
+    game, state = _on_card({**FAR, "p-foot": (57.0, 38.0)}, ("k-horse2",), **{"p-foot": {"morale": 5}})
+    state = state.with_unit(state.units["p-foot"].evolve(facing=facing))
+    tables = tables_of(state)
+    horse = state.units["k-horse2"]
+    first = CypDoctrine()._advance(game, state, horse, (57.0, 44.0), tables)
+    second = CypDoctrine2()._advance(game, state, horse, (57.0, 44.0), tables)
+    assert first is not None and second is not None and game.is_legal(state, second)
+    if facing == 0.0:
+        assert second == first
+        return
+    assert in_shot(state, horse, first.waypoints[-1], tables, stepping_up=True)
+    assert not in_shot(state, horse, second.waypoints[-1], tables, stepping_up=True)
+    assert horse.y < second.waypoints[-1][1] < first.waypoints[-1][1]
+
+
+@pytest.mark.parametrize("hemmed", [False, True])
+def test_waiting_horse_hemmed_in_behind_step_back_aside_out_of_shot(hemmed: bool) -> None:
+    """Horse drawing back from the muskets go straight back when the way is clear; with a
+    friend close behind, where the straight move stops short in shot, they step back
+    obliquely out of shot."""
+    pieces = {**FAR, "p-foot": (57.0, 19.0), **({"k-foot": (57.0, 8.0)} if hemmed else {})}
+    game, state = _on_card(pieces, ("k-horse2",), **{"p-foot": {"morale": 5}})
+    tables = tables_of(state)
+    horse, foot = state.units["k-horse2"], state.units["p-foot"]
+    straight = move_away(game, state, horse, [foot], tables)
+    assert straight is not None
+    back = CypDoctrine2().choose(game, state, random.Random(0))
+    assert isinstance(back, Move) and game.is_legal(state, back)
+    assert not in_shot(state, horse, back.waypoints[-1], tables)
+    assert in_shot(state, horse, straight.waypoints[-1], tables) is hemmed
+    assert (back == straight) is not hemmed

@@ -247,7 +247,11 @@ class CypDoctrine:
             return _move_to(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
         if _holds_fire(unit, foes, self.stand_to_fire):
             return self._wait(game, state, unit, foes, tables)
-        return _move_to(game, state, unit, _objective(state, unit, foes, tables), tables)
+        return self._advance(game, state, unit, _objective(state, unit, foes, tables), tables)
+
+    def _advance(self, game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables) -> Move | None:
+        """A unit with nothing better to do moves towards ``goal`` (:func:`_move_to`)."""
+        return _move_to(game, state, unit, goal, tables)
 
     def _wait(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
               ) -> Action | None:

@@ -20,9 +20,20 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   they stand is no cost of it, the volley they would give up is. The first edition's
   horse charged any gun ("a gun does not fight back") whatever canister and foot stood
   by it, and foot charged only a shaken foe.
-- **Horse out of musket shot.** Horse that wait on enemy foot (no charge worth making)
-  draw back beyond the muskets' 12" long range, where the first edition stood them to
-  be shot.
+- **Horse out of shot.** Horse lose most of their men to fire, and a unit worn under half
+  its strength tests each turn and leaves the field failing (the 50% rules): in 40
+  battles of the second edition against itself at Edgehill, before these rules, fire
+  took 2,170 horse figures (musketry seven tenths, canister nearly a fifth), close combat
+  560; of the fire in the first 20, two fifths hit horse charging, a quarter horse
+  standing within reach and a quarter horse that had just advanced into it. Horse that
+  wait on enemy foot (no charge worth making) draw back beyond the muskets' 12" long
+  range (Musketry), where the first edition stood them to be shot; where the straight
+  way back is barred (friends close behind, the tertia's bounds) or stops short in shot,
+  they step back obliquely or sideways (:data:`BACK_HEADINGS`) to where no musket
+  reaches. Horse advancing with nothing to charge stop short of where a battery's
+  canister (9: 12", heavy 15") or enemy muskets after a move of their own (foot that
+  move fire in the moving fire step, Sequence of play E) could reach them, in front of
+  the firer (:func:`in_shot`): their 32" charge move still reaches from there.
 - **Officers in front when a test matters.** On the Officers & Artillery card a
   brigadier (or staff officer) at large rides up to the regiment of his command nearest
   the enemy, horse or foot in good order with no officer in its front rank, once an enemy
@@ -35,14 +46,17 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
 
 from __future__ import annotations
 
+import math
+
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import Point, angle_between, base_distance, bearing
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _foes, move_away
-from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, halt_ahead_of
+from tertia.rulesets.charge_yr_pikes.ai.outlook import ARC, charge_outlook, halt_ahead_of
+from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
@@ -70,6 +84,21 @@ FRONT_RANK_RANKS = ("brigadier", "staff")
 
 OUT_OF_SHOT = 0.5
 """Inches beyond the muskets' long range that waiting horse draw back to."""
+
+STEP_UP = 10.0
+"""The most an advance by horse reckons enemy muskets may close before they fire (the
+firer's own normal move, at most this: musketeers 10", foot 8"). Measured in self-play
+at Edgehill (100 battles) against stopping only out of the muskets' reach as they stand:
+horse lost a battle 7.26 -> 6.49, foot regiments in a close combat 16.7% -> 17.8%."""
+
+SHORTER_OUT_OF_SHOT = (0.75, 0.5, 0.25)
+"""Fractions of an advance tried to keep horse out of shot."""
+
+BACK_HEADINGS = (0.0, -45.0, 45.0, -90.0, 90.0)
+"""Degrees off straight away from the muskets that horse drawing back may head."""
+
+BACK_PARTS = (1.0, 0.5, 0.25)
+"""Fractions of its move that horse drawing back try, longest first."""
 
 TEST_NEAR = 1.0
 """A regiment faces a test soon once an enemy is within this many of its charge moves
@@ -129,7 +158,28 @@ class CypDoctrine2(CypDoctrine):
         shooters = [e for e in foes.within(reach) if has_muskets(unit_data(e)) and in_good_order(e)]
         if not shooters:
             return None
-        return move_away(game, state, unit, shooters, tables)
+        away = move_away(game, state, unit, shooters, tables)
+        if away is None or in_shot(state, unit, away.waypoints[-1], tables):
+            return _step_back(game, state, unit, shooters, tables) or away
+        return away
+
+    def _advance(self, game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables) -> Move | None:
+        """Horse advance no further than keeps them out of shot (see the module's note):
+        a move that would end within reach of enemy muskets or canister is cut short where
+        it stays out (the longest of :data:`SHORTER_OUT_OF_SHOT` the rules accept), else
+        not made."""
+        move = super()._advance(game, state, unit, goal, tables)
+        if move is None or unit_data(unit).troop not in CAVALRY or not move.waypoints:
+            return move
+        end = move.waypoints[-1]
+        if not in_shot(state, unit, end, tables, stepping_up=True):
+            return move
+        for part in SHORTER_OUT_OF_SHOT:
+            spot = (unit.x + (end[0] - unit.x) * part, unit.y + (end[1] - unit.y) * part)
+            shorter = Move(unit=unit.id, waypoints=(spot,), face_before=move.face_before)
+            if not in_shot(state, unit, spot, tables, stepping_up=True) and game.is_legal(state, shorter):
+                return shorter
+        return None
 
     def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
         """An officer who rode up to a regiment joins its front rank."""
@@ -138,6 +188,58 @@ class CypDoctrine2(CypDoctrine):
             return None
         led = _front_rank_for(state, officer)
         return None if led is None or not touches(officer, led) else JoinFrontRank(officer.id, led.id)
+
+
+def in_shot(state: GameState, unit: Unit, at: Point, tables: Tables, *, stepping_up: bool = False) -> bool:
+    """Would ``unit`` standing at ``at`` be within :data:`OUT_OF_SHOT` of the reach of an
+    enemy's muskets (Musketry: 12" long range) or a battery's canister (9: 12" or 15"),
+    in front of the firer (the outlook's :data:`~.outlook.ARC`)? ``stepping_up``: the
+    muskets' reach after a normal move of theirs (foot that move fire in the moving fire
+    step, Sequence of play E). Routed, falling back and plundering enemies give no fire."""
+    base = unit.base.moved_to(at[0], at[1])
+    long_range = tables.musketry.long_range
+    step = STEP_UP if stepping_up else 0.0
+    farthest = max(long_range + step, *tables.artillery.canister_range.values()) + OUT_OF_SHOT + base.radius
+    for enemy in state.near(at[0], at[1], at[0], at[1], farthest):
+        if enemy.side == unit.side or not enemy.in_play or enemy.is_commander:
+            continue
+        theirs = unit_data(enemy)
+        if theirs.routed or theirs.falling_back or theirs.plundering:
+            continue
+        if theirs.is_gun:
+            if theirs.gun == "galloper":
+                continue
+            reach = float(reach_of(enemy, "canister", tables))
+        elif has_muskets(theirs):
+            closes = min(STEP_UP, allowance(tables, theirs, on_road=False) or 0.0) if stepping_up else 0.0
+            reach = long_range + closes
+        else:
+            continue
+        if (angle_between(enemy.facing, bearing((enemy.x, enemy.y), at)) <= ARC
+                and base_distance(enemy.base, base) <= reach + OUT_OF_SHOT):
+            return True
+    return False
+
+
+def _step_back(game: Game, state: GameState, unit: Unit, threats: list[Unit], tables: Tables) -> Move | None:
+    """Where :func:`move_away` finds no way out of shot (friends close behind, the tertia's
+    bounds), a move back without turning that ends out of shot: along one of
+    :data:`BACK_HEADINGS` off straight away from ``threats``, the longest of
+    :data:`BACK_PARTS` of the unit's move the rules accept; None when there is none."""
+    cx = sum(t.x for t in threats) / len(threats)
+    cy = sum(t.y for t in threats) / len(threats)
+    away = bearing((cx, cy), (unit.x, unit.y))
+    reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
+    for turn in BACK_HEADINGS:
+        heading = math.radians(away + turn)
+        for part in BACK_PARTS:
+            spot = (unit.x + math.sin(heading) * reach * part, unit.y + math.cos(heading) * reach * part)
+            if in_shot(state, unit, spot, tables):
+                continue
+            move = Move(unit=unit.id, waypoints=(spot,))
+            if game.is_legal(state, move):
+                return move
+    return None
 
 
 def _least_worth(own: CypUnit, theirs: CypUnit) -> float:
