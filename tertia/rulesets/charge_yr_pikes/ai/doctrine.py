@@ -298,13 +298,18 @@ def _outmatched(game: Game, state: GameState, unit: Unit, chargers: tuple[str, .
     return theirs >= OUTMATCHED * max(1, mine)
 
 
+def bearing_away(unit: Unit, threats: Sequence[Unit]) -> float:
+    """The bearing from the midst of ``threats`` (their centres' mean) to ``unit``."""
+    cx = sum(t.x for t in threats) / len(threats)
+    cy = sum(t.y for t in threats) / len(threats)
+    return bearing((cx, cy), (unit.x, unit.y))
+
+
 def move_away(game: Game, state: GameState, unit: Unit, threats: Sequence[Unit], tables: Tables
               ) -> Move | None:
     """A move straight away from the midst of ``threats``, as far as the rules allow."""
-    cx = sum(t.x for t in threats) / len(threats)
-    cy = sum(t.y for t in threats) / len(threats)
     reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
-    away = bearing((cx, cy), (unit.x, unit.y))
+    away = bearing_away(unit, threats)
     goal = (unit.x + math.sin(math.radians(away)) * reach, unit.y + math.cos(math.radians(away)) * reach)
     return advance_towards(game, state, unit, goal, reach, arc=180.0, least=LEAST_GAIN, ahead=away)
 

@@ -50,12 +50,12 @@ import math
 
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, angle_between, base_distance, bearing
+from tertia.core.geometry import Point, base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _foes, move_away
-from tertia.rulesets.charge_yr_pikes.ai.outlook import ARC, charge_outlook, halt_ahead_of
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _foes, bearing_away, move_away
+from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, firers_at, halt_ahead_of
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
@@ -200,23 +200,14 @@ def in_shot(state: GameState, unit: Unit, at: Point, tables: Tables, *, stepping
     long_range = tables.musketry.long_range
     step = STEP_UP if stepping_up else 0.0
     farthest = max(long_range + step, *tables.artillery.canister_range.values()) + OUT_OF_SHOT + base.radius
-    for enemy in state.near(at[0], at[1], at[0], at[1], farthest):
-        if enemy.side == unit.side or not enemy.in_play or enemy.is_commander:
-            continue
+    for enemy in firers_at(state, unit.side, at, farthest):
         theirs = unit_data(enemy)
-        if theirs.routed or theirs.falling_back or theirs.plundering:
-            continue
         if theirs.is_gun:
-            if theirs.gun == "galloper":
-                continue
             reach = float(reach_of(enemy, "canister", tables))
-        elif has_muskets(theirs):
+        else:
             closes = min(STEP_UP, allowance(tables, theirs, on_road=False) or 0.0) if stepping_up else 0.0
             reach = long_range + closes
-        else:
-            continue
-        if (angle_between(enemy.facing, bearing((enemy.x, enemy.y), at)) <= ARC
-                and base_distance(enemy.base, base) <= reach + OUT_OF_SHOT):
+        if base_distance(enemy.base, base) <= reach + OUT_OF_SHOT:
             return True
     return False
 
@@ -226,9 +217,7 @@ def _step_back(game: Game, state: GameState, unit: Unit, threats: list[Unit], ta
     bounds), a move back without turning that ends out of shot: along one of
     :data:`BACK_HEADINGS` off straight away from ``threats``, the longest of
     :data:`BACK_PARTS` of the unit's move the rules accept; None when there is none."""
-    cx = sum(t.x for t in threats) / len(threats)
-    cy = sum(t.y for t in threats) / len(threats)
-    away = bearing((cx, cy), (unit.x, unit.y))
+    away = bearing_away(unit, threats)
     reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
     for turn in BACK_HEADINGS:
         heading = math.radians(away + turn)

@@ -155,22 +155,36 @@ def defending_fire(state: GameState, charger: Unit, halt: Point, tables: Tables)
     musketry = tables.musketry
     hits = 0.0
     farthest = max(musketry.long_range, *tables.artillery.canister_range.values())
-    for enemy in state.near(*halt, *halt, farthest):
-        if enemy.side == charger.side or not enemy.in_play or enemy.is_commander:
+    for enemy in firers_at(state, charger.side, halt, farthest):
+        own = unit_data(enemy)
+        gap = math.dist((enemy.x, enemy.y), halt) - enemy.depth / 2
+        if own.is_gun:
+            if gap <= reach_of(enemy, "canister", tables):
+                hits += own.men * CLOSE_HIT
+        elif gap <= musketry.long_range:
+            hit = CLOSE_HIT if gap <= musketry.close_range else LONG_HIT
+            hits += len(firing_stands(enemy, tables)) * hit
+    return hits
+
+
+def firers_at(state: GameState, side: str, at: Point, radius: float) -> list[Unit]:
+    """The enemies of ``side`` within ``radius`` of ``at`` that could fire at it were it
+    in their reach: in play, not routed, falling back or plundering, with ``at`` in front
+    of them (within their stands' 45-degree arc, taken from the unit's centre with some
+    slack: :data:`ARC`), and a battery (canister; a galloper fires with its unit) or
+    musket-armed."""
+    found: list[Unit] = []
+    for enemy in state.near(*at, *at, radius):
+        if enemy.side == side or not enemy.in_play or enemy.is_commander:
             continue
         own = unit_data(enemy)
         if own.routed or own.falling_back or own.plundering:
             continue
-        gap = math.dist((enemy.x, enemy.y), halt) - enemy.depth / 2
-        if angle_between(enemy.facing, bearing((enemy.x, enemy.y), halt)) > ARC:
+        if not (own.gun != "galloper" if own.is_gun else has_muskets(own)):
             continue
-        if own.is_gun:
-            if own.gun != "galloper" and gap <= reach_of(enemy, "canister", tables):
-                hits += own.men * CLOSE_HIT
-        elif has_muskets(own) and gap <= musketry.long_range:
-            hit = CLOSE_HIT if gap <= musketry.close_range else LONG_HIT
-            hits += len(firing_stands(enemy, tables)) * hit
-    return hits
+        if angle_between(enemy.facing, bearing((enemy.x, enemy.y), at)) <= ARC:
+            found.append(enemy)
+    return found
 
 
 def fire_where_it_stands(state: GameState, unit: Unit, tables: Tables) -> float:
