@@ -222,3 +222,83 @@ def test_the_pursuers_attached_general_pursues_with_it() -> None:
     alone = tx_with(state_of(winner, dts("g", B, 20.0, 22.0, 180.0, troop="general"), router), 2)
     pursue(alone, "w", "r")
     assert alone.state.units["g"].y == 22.0  # a general at large stays where he is
+
+
+@pytest.mark.parametrize(("dice", "breaks"), [((1, 2), False), ((2, 2), True)])
+def test_a_pursuer_passes_through_friends_who_check_morale_and_then_it_does(
+        dice: tuple[int, int], breaks: bool) -> None:
+    """Movement: "Units that move or rout through another unit cause a moral check (one
+    musketry roll) on each unit involved": a pursuit is a move. The pursuer goes 5 of the
+    7" to the stand, through its own side's foot, which checks (doubles break a unit at
+    poor morale: it routs towards its own edge), and then it checks itself."""
+    winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
+    friend = dts("p", B, 20.0, 13.0, 0.0, morale=0)
+    router = dts("r", A, 20.0, 18.0, 180.0, morale=0, stands=1)
+    tx = tx_with(state_of(winner, friend, router), 5, *dice, 1, 2, *((3, 3, 3) if breaks else ()))
+    found = pursue(tx, "w", "r")
+    assert (found.distance, found.reached, tx.state.units["w"].y) == (5.0, None, 15.0)
+    assert is_routing(tx.state.units["p"]) is breaks and not is_routing(tx.state.units["w"])
+    assert dice_left(tx) == 0
+    alone = tx_with(state_of(winner, router), 5)
+    pursue(alone, "w", "r")
+    assert alone.state.units["w"].y == 15.0 and dice_left(alone) == 0, "nobody passed: no check"
+
+
+def test_a_pursuer_ending_on_a_friend_goes_on_until_clear_of_it() -> None:
+    """A pursuit that would end on a friend goes on until clear of it, as a rout does: the
+    roll of 5 would stop it astride the friend, so it goes the 6" that clear it."""
+    winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
+    friend = dts("p", B, 20.0, 15.0, 0.0, morale=3)
+    router = dts("r", A, 20.0, 22.0, 180.0, morale=0, stands=1)
+    tx = tx_with(state_of(winner, friend, router), 5, 1, 2, 3, 4)
+    found = pursue(tx, "w", "r")
+    assert found.distance == pytest.approx(6.0) and tx.state.units["w"].y == pytest.approx(16.0)
+    assert found.reached is None and dice_left(tx) == 0
+
+
+def test_a_pursuer_that_would_clear_a_friend_only_past_its_quarry_stops_at_the_friend() -> None:
+    """Clearing the friend would carry the pursuer past the stand it pursues (5.5" off), so
+    it stops in contact with the friend, 4" on, passing nobody and reaching nothing."""
+    winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
+    friend = dts("p", B, 20.0, 15.0, 0.0, morale=3)
+    router = dts("r", A, 20.0, 16.5, 180.0, morale=0, stands=1)
+    tx = tx_with(state_of(winner, friend, router), 5)
+    found = pursue(tx, "w", "r")
+    assert found.distance == pytest.approx(4.0) and tx.state.units["w"].y == pytest.approx(14.0)
+    assert found.reached is None and dice_left(tx) == 0
+
+
+def test_another_enemy_in_the_way_stops_the_pursuer_in_contact() -> None:
+    """An enemy other than the one pursued stops the pursuer in contact, short of its
+    quarry's stand, which flees no further."""
+    winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
+    enemy = dts("e", A, 20.0, 14.0, 180.0, morale=3)
+    router = dts("r", A, 20.0, 20.0, 180.0, morale=0, stands=1)
+    tx = tx_with(state_of(winner, enemy, router), 6)
+    found = pursue(tx, "w", "r")
+    assert found.distance == pytest.approx(3.0) and tx.state.units["w"].y == pytest.approx(13.0)
+    assert found.reached is None and tx.state.units["r"].y == 20.0 and dice_left(tx) == 0
+
+
+def test_a_pursuer_broken_by_its_own_check_routs_and_pursues_no_more() -> None:
+    """The pursuer at poor morale checks after passing its friend; doubles break it: it
+    pursues no more, its quarry's stand flees no further, and it routs towards its own
+    edge, back through the friend, which checks again, and so does it."""
+    winner = dts("w", B, 20.0, 10.0, 0.0, morale=0, stands=1)
+    friend = dts("p", B, 20.0, 13.0, 0.0, morale=3)
+    router = dts("r", A, 20.0, 15.0, 180.0, morale=0, stands=1)
+    tx = tx_with(state_of(winner, friend, router), 4, 1, 2, 2, 2, 3, 1, 3, 1, 3)
+    found = pursue(tx, "w", "r")
+    assert found.reached is None and is_routing(tx.state.units["w"])
+    assert pursued_by(tx.state.units["w"]) is None and tx.state.units["r"].y == 15.0
+    assert tx.state.units["w"].y == 11.0 and dice_left(tx) == 0
+
+
+def test_a_unit_broken_while_pursuing_pursues_no_more() -> None:
+    """A broken unit flees ("The routing unit will continue to rout each time it is
+    activated unless it is rallied"): whatever it pursued, it pursues no more."""
+    pursuer = dts("w", B, 20.0, 20.0, 180.0, morale=0, stands=1).evolve(pursuing="r")
+    router = dts("r", A, 20.0, 10.0, 0.0, morale=0, stands=1).evolve(routing=True)
+    tx = tx_with(state_of(pursuer, router), 4)
+    rout(tx, "w", None, "shot")
+    assert is_routing(tx.state.units["w"]) and pursued_by(tx.state.units["w"]) is None

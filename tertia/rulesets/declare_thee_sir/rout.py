@@ -18,9 +18,11 @@ who each check morale once, and is stopped by an enemy or at the water's edge (a
 or a river away from its fords and bridges: :mod:`~tertia.rulesets.declare_thee_sir.water`);
 a stand whose flight takes it over the edge is gone, and a unit with no stand left is
 removed. The unit stands where its flag (its first stand) stands. A pursuer moves 1D6
-straight at the nearest stand of the unit it pursues, stopping at the water's edge and at
-the table's (:mod:`~tertia.rulesets.declare_thee_sir.edge`); one it reaches flees a further
-2D6. A forlorn hope flees towards the regiment it would rejoin
+straight at the nearest stand of the unit it pursues, through its own side's troops, who
+each check morale once, and then the pursuer itself; any other enemy in its way stops it in
+contact, as do the water's edge and the table's
+(:mod:`~tertia.rulesets.declare_thee_sir.edge`); a stand it reaches flees a further 2D6. A
+unit broken while pursuing pursues no more. A forlorn hope flees towards the regiment it would rejoin
 (:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams, fences,
 hedges) stop a rout, a pursuit or a push-back only under the option ``obstacles_stop``
 ``every_move`` (by default "it stops" is read of a unit's own movement): a routing stand
@@ -41,7 +43,7 @@ from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.casualties import lose_stands
-from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, towards
+from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, plan_slide, towards
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.declare_thee_sir import edge, movement, rejoin, water
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
@@ -155,6 +157,8 @@ def rout(tx: Tx, unit_id: str, foe_id: str | None, cause: str) -> Flight:
     unit = tx.state.units[unit_id]
     if not is_routing(unit):
         tx.emit(UnitBroken(unit=unit_id))
+        if pursued_by(unit) is not None:  # broken, it flees: it pursues no more
+            stop_pursuing(tx, unit_id)
     heading = flight_heading(tx.state, tx.state.units[unit_id], foe_id)
     stands = stands_of(tx.state.units[unit_id])
     rolls = tuple(tx.roll(TWO_D6, f"rout: {unit.label} stand {i + 1}") for i in range(len(stands)))
@@ -234,7 +238,12 @@ class Pursuit:
 def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
     """Move ``pursuer_id`` 1D6 straight at the nearest stand of ``routing_id``, its attached
     generals with it (Movement: "Attached generals move with unit"); a stand it reaches
-    flees a further 2D6 along the line of the pursuit."""
+    flees a further 2D6 along the line of the pursuit. It passes through its own side's
+    troops, going on until clear of them, and each of them and then the pursuer check
+    morale (Movement: "Units that move or rout through another unit cause a moral check
+    ... on each unit involved"); one that would go on past the stand it pursues to clear
+    a friend stops in contact with that friend instead. Another enemy in its way stops it
+    in contact (:func:`pursuit_slide`)."""
     pursuer = tx.state.units[pursuer_id]
     if pursued_by(pursuer) != routing_id:
         tx.emit(PursuitChanged(unit=pursuer_id, target=routing_id))
@@ -249,25 +258,68 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
     turned = pursuer.base.moved_to(pursuer.x, pursuer.y, heading)
     if not edge.on_table(tx.table, turned):  # pinned against the edge, it cannot turn that way
         return Pursuit(pursuer_id, roll, 0.0, None)
-    went = water.short_of_water(tx.table, turned, heading,
-                                min(float(roll), gap, edge.room(turned, heading, tx.table)))
+    slide = pursuit_slide(tx, pursuer, routing_id, turned, min(float(roll), gap), gap)
+    went = slide.distance
     walls = of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE
-    if walls and not movement.at_obstacle(tx.table, turned.corners()):
-        went = movement.short_of_obstacle(tx.table, turned, heading, went)
     if went > 0:
         dx, dy = heading_vector(heading)
-        end = (pursuer.x + dx * went, pursuer.y + dy * went)
-        tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
+        tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), slide.end.centre), facing=heading,
                           reason="pursuit"))
         carry_generals(tx, pursuer, dx * went, dy * went, heading)  # "move with unit"
     if walls:
         stopped = movement.at_obstacle(tx.table, tx.state.units[pursuer_id].base.corners())
         if stopped != unit_data(tx.state.units[pursuer_id]).at_obstacle:
             tx.emit(ObstacleReached(unit=pursuer_id, reached=stopped))
-    if roll < gap or went < gap - EPSILON:  # short, or stopped at water, an obstacle or the edge
-        return Pursuit(pursuer_id, roll, went, None)
+    _check_passed(tx, pursuer_id, slide.passed_through)
+    if roll < gap or went < gap - EPSILON or not _still_pursuing(tx, pursuer_id):
+        return Pursuit(pursuer_id, roll, went, None)  # short, stopped, or broken by its own check
     flee_further(tx, routing_id, nearest, heading, f"caught by {pursuer.label}")
     return Pursuit(pursuer_id, roll, went, nearest)
+
+
+def pursuit_slide(tx: Tx, pursuer: Unit, routing_id: str, turned: Base, wanted: float, gap: float) -> Slide:
+    """The pursuer's slide (turned to face the stand it pursues, ``turned``) of ``wanted``
+    inches: through friends until clear of them, stopped by any other enemy in contact,
+    at the table's edge, at the water's edge and (option ``obstacles_stop``
+    ``every_move``) at an obstacle. A slide that would carry it beyond ``gap`` (the stand)
+    to clear a friend stops in contact with the friend instead."""
+    size = (tx.table.width, tx.table.depth)
+    ignore = (routing_id, *(g.id for g in attached_generals(tx.state, pursuer.id)))
+    walls = of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE
+    slide = Slide(turned, turned, turned.facing, 0.0, 0.0)
+    for policy in (Interpenetration.PASS_FRIENDS, Interpenetration.STOP):
+        slide = plan_slide(tx.state, pursuer, heading=turned.facing, distance=wanted, policy=policy,
+                           table=size, base=turned, ignore=ignore)
+        slide = edge.keep_on(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
+        slide = water.keep_dry(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
+        if walls:
+            slide = movement.stop_at_obstacle(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
+        if slide.distance <= gap + EPSILON:
+            break
+    return slide
+
+
+def _check_passed(tx: Tx, pursuer_id: str, passed: Sequence[str]) -> None:
+    """The friends a pursuer went through check morale, each once, and then the pursuer
+    ("each unit involved"); generals check nothing. One the check breaks routs towards its
+    own edge."""
+    friends = [f for f in passed if tx.state.units[f].in_play and not unit_data(tx.state.units[f]).is_general]
+    if not friends:
+        return
+    pursuer = tx.state.units[pursuer_id]
+    checks = [morale_check(tx, f, f"{pursuer.label} pursued through it") for f in friends]
+    names = ", ".join(tx.state.units[f].label for f in friends)
+    checks.append(morale_check(tx, pursuer_id, f"pursued through {names}"))
+    for check in checks:
+        broken = tx.state.units[check.unit]
+        if check.routed and broken.in_play and not is_routing(broken):
+            rout(tx, check.unit, None, "failed a morale check")
+
+
+def _still_pursuing(tx: Tx, pursuer_id: str) -> bool:
+    """Is the pursuer still in play and pursuing (not broken by a check on the way)?"""
+    pursuer = tx.state.units[pursuer_id]
+    return pursuer.in_play and not is_routing(pursuer)
 
 
 def stop_pursuing(tx: Tx, pursuer_id: str) -> None:
