@@ -18,7 +18,7 @@ from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 WIDTH, DEPTH = 72.0, 48.0
 KIND = {"foot": UnitKind.FOOT, "musketeers": UnitKind.COMMANDED_SHOT, "highlanders": UnitKind.FOOT,
         "horse": UnitKind.HORSE, "lobsters": UnitKind.HORSE, "scots_horse": UnitKind.HORSE,
-        "dragoons": UnitKind.DRAGOONS, "artillery": UnitKind.ARTILLERY}
+        "dragoons": UnitKind.DRAGOONS, "artillery": UnitKind.ARTILLERY, "wagons": UnitKind.ARTILLERY}
 
 
 def piece(ident: str, side: str, troop: str, x: float, y: float, facing: float = 0.0, **own: Any) -> Unit:

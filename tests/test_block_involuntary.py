@@ -69,6 +69,22 @@ def test_an_enemy_behind_a_friend_stops_it_short_of_the_friend() -> None:
     assert s.distance == pytest.approx(2.0)
 
 
+def test_going_on_to_clear_a_friend_it_passes_the_next_beyond_the_distance_wanted() -> None:
+    """Clearing the first friend (6") carries it onto a second lying beyond the 3" wanted:
+    it goes on until clear of that one too, never ending inside a friend."""
+    s = slide(("friend", A, 16.0), ("next", A, 12.5), distance=3.0, policy=PASS)
+    assert s.passed_through == ("friend", "next") and s.stopped_by is None
+    assert s.distance == pytest.approx(9.5) and s.end.y == pytest.approx(10.5)
+
+
+def test_an_enemy_met_only_in_going_on_to_clear_a_friend_stops_it_short_of_the_friend() -> None:
+    """The enemy lies beyond the 3" wanted but before the friend is cleared: it stops short
+    of the friend, in contact with neither."""
+    s = slide(("friend", A, 16.0), ("foe", B, 12.5), distance=3.0, policy=PASS)
+    assert s.stopped_by == "foe" and s.passed_through == ()
+    assert s.distance == pytest.approx(2.0)
+
+
 def test_stop_halts_at_the_first_friend_and_blocked_does_not_move() -> None:
     stopped = slide(("friend", A, 16.0), distance=5.0, policy=STOP)
     assert stopped.stopped_by == "friend" and stopped.distance == pytest.approx(2.0)

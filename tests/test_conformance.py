@@ -13,6 +13,7 @@ was chosen in, each position as the player of the side to act was asked in it
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -26,7 +27,8 @@ from tertia.battle import BattleRecord, Step, fight_battle
 from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
-from tertia.core.state import GameState, Stand
+from tertia.core.geometry import polygons_overlap
+from tertia.core.state import GameState, Stand, Unit
 from tertia.io.record import parse_record, record_to_dict, replay
 from tertia.rules.involuntary import on_table
 from tertia.rulesets import get_ruleset, ruleset_ids
@@ -91,6 +93,32 @@ def off_the_table(game: Game, state: GameState) -> list[str]:
         on_table(b, size) for b in (u.base, *(s.base for s in u.stands if s.removed is None)))]
 
 
+OVERLAP = 0.01
+"""Inches two bases may overlap and still be touching (the rules' contact tolerance is finer)."""
+
+
+def overlapping(state: GameState) -> list[str]:
+    """The pairs of pieces in play that stand on each other: every rule set's pieces pass
+    through friends at most, and never end a move, a push, a rout or a rally on another
+    piece. Generals and officers are left out (they ride among their troops, attached or
+    in a front rank), and so is a unit whose stands are kept apart as they flee (what its
+    scattered stands meet is the rout's to judge)."""
+    pieces = [u for u in state.iter_units() if u.in_play and not u.is_commander and not u.stands]
+    found: list[str] = []
+    for i, a in enumerate(pieces):
+        for b in pieces[i + 1:]:
+            if math.dist((a.x, a.y), (b.x, b.y)) <= a.base.radius + b.base.radius and \
+                    polygons_overlap(a.base.corners(), b.base.corners(), OVERLAP):
+                found.append(f"{a.id} and {b.id}")
+    return found
+
+
+def table_problems(game: Game, state: GameState) -> list[str]:
+    """What the check after every action finds: pieces off the table, pieces on each other."""
+    return [*(f"off the table: {p}" for p in off_the_table(game, state)),
+            *(f"on each other: {p}" for p in overlapping(state))]
+
+
 def checked_steps(record: BattleRecord) -> None:
     """The checks :class:`Checked` and the table check after every action make as a battle
     is fought, made on each step of one fought (in its order, each side's player asked in
@@ -102,8 +130,8 @@ def checked_steps(record: BattleRecord) -> None:
         assert step.side == before.to_act
         check_choice(game, before, step.action, record.players[step.side], phases[step.side])
         phases[step.side] = before.phase
-        off = off_the_table(game, step.state)
-        assert off == [], f"after {step.action} (step {step.state.step}) off the table: {', '.join(off)}"
+        problems = table_problems(game, step.state)
+        assert problems == [], f"after {step.action} (step {step.state.step}): {'; '.join(problems)}"
         before = step.state
 
 
@@ -114,8 +142,8 @@ def play(name: str, rules: str, kind: str, seed: int) -> Any:
         players = {side: Checked(make()) for side in game.scenario.side_ids}
 
         def on_table_after(step: Step) -> None:
-            off = off_the_table(game, step.state)
-            assert off == [], f"after {step.action} (step {step.state.step}) off the table: {', '.join(off)}"
+            problems = table_problems(game, step.state)
+            assert problems == [], f"after {step.action} (step {step.state.step}): {'; '.join(problems)}"
 
         return fight_battle(game, players, seed, on_step=on_table_after)
 
@@ -178,3 +206,24 @@ def test_the_table_check_finds_a_piece_or_a_stand_over_the_edge() -> None:
     lost = Stand(-0.4, inside.y, inside.facing, 1.0, 1.0, "off the table")
     gone = apart.evolve(stands=(apart.stands[0], lost))
     assert off_the_table(game, state.with_unit(gone)) == []
+
+
+def test_the_table_check_finds_pieces_standing_on_each_other() -> None:
+    """Pieces touching pass; one a tenth of an inch onto another is named with it; a general
+    standing on his troops is no fault."""
+    with with_plugins():
+        name, rules = next(c for c in cases() if c[1] == "declare-thee-sir")
+        game = Game(get_ruleset(rules), load_named(name))
+        state, _ = game.start(SeededDice(1))
+    a, b = [u.evolve(facing=0.0) for u in state.iter_units() if u.in_play and not u.is_commander][:2]
+    general = next(u for u in state.iter_units() if u.in_play and u.is_commander)
+
+    def alone(*pieces: Unit) -> GameState:
+        return state.evolve(units={u.id: u for u in pieces})
+
+    a = a.evolve(x=20.0, y=20.0)
+    touching = b.evolve(x=a.x + (a.width + b.width) / 2, y=a.y)
+    assert overlapping(alone(a, touching)) == []
+    onto = touching.evolve(x=touching.x - 0.1)
+    assert overlapping(alone(a, onto)) == [f"{a.id} and {b.id}"]
+    assert overlapping(alone(a, general.evolve(x=a.x, y=a.y))) == []

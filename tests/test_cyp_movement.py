@@ -11,12 +11,13 @@ import pytest
 from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import base_distance, polygons_overlap
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode
 from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes import movement
 from tertia.rulesets.charge_yr_pikes.actions import Charge
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade
@@ -88,6 +89,18 @@ def test_a_town_costs_foot_a_d6_rolled_as_they_move_and_they_stop_short() -> Non
     assert after.units["k-foot"].y == pytest.approx(14.0)  # 2" asked for; 7" were left
 
 
+def test_a_move_the_ground_stops_short_on_a_friend_is_cut_back_clear_of_it() -> None:
+    # Formations C: "Units can move freely through friendly units as long as they do not
+    # end their move intermingled." The town's D6 (5) would leave the foot at y 15, on the
+    # horse standing at 15.5 (the end the player placed, 20, was clear): it is cut back a
+    # quarter inch at a time, to 14, clear of the horse.
+    game, state = _game([TOWN])
+    state = state.with_unit(state.units["k-horse"].evolve(x=30.0, y=15.5, facing=0.0))
+    after, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 20.0),)), ScriptedDice([5]))
+    foot, horse = after.units["k-foot"], after.units["k-horse"]
+    assert foot.y == pytest.approx(14.0) and not polygons_overlap(foot.base.corners(), horse.base.corners())
+
+
 def test_guns_may_not_enter_woods() -> None:
     woods = {"type": "woods", "polygon": [[26.0, 16.0], [34.0, 16.0], [34.0, 24.0], [26.0, 24.0]]}
     game, state = _game([woods], {"regiments": [{"unit": "k-foot", "troop": "artillery", "gun": "galloper"}]})
@@ -148,6 +161,20 @@ def test_a_charge_goes_straight_at_its_target_and_halts_1_inch_away() -> None:
     made = [e for e in events if isinstance(e, ChargeMade)]
     assert [(m.attacker, m.target, m.fatigued) for m in made] == [("k-foot", "p-foot", 0)]
     assert game_data(after).charges[0][:2] == ("k-foot", "p-foot")
+
+
+def test_a_charger_that_turned_where_it_stands_would_stand_over_its_target_halts_1_inch_away() -> None:
+    # 12 A: "Attacker moves units directly towards the target unit(s) and halts 1" away."
+    # The enemy foot stands beside and ahead of k-foot at an angle: turned to face it where
+    # it stands, k-foot would stand over it, so it goes straight back until 1" from it.
+    game, state = _game()
+    state = state.with_unit(state.units["p-foot"].evolve(x=31.5, y=13.6, facing=180.0))
+    path = charge_path(game.table, state, state.units["k-foot"], state.units["p-foot"])
+    assert path.blocked_by is None and path.distance < 0
+    after, _ = game.apply(state, Charge(unit="k-foot", target="p-foot"), ScriptedDice([]))
+    foot, enemy = after.units["k-foot"], after.units["p-foot"]
+    assert foot.facing == pytest.approx(path.heading)
+    assert base_distance(foot.base, enemy.base) == pytest.approx(1.0)
 
 
 def test_a_charge_beyond_its_reach_costs_a_man_an_inch() -> None:

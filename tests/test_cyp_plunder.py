@@ -17,6 +17,7 @@ from tertia.rulesets.charge_yr_pikes.plunder import (
     go_plundering,
     may_charge,
     obeys,
+    plunder_path,
     reenter,
     stops_plundering,
 )
@@ -66,6 +67,20 @@ def test_horse_plundering_the_train_stays_on_the_table() -> None:
     assert (u.in_play, unit_data(u).plundering, (u.x, u.y)) == (True, AT_TRAIN, (20.0, 44.0))
 
 
+@pytest.mark.parametrize(("friend_y", "halts"), [(None, 38.375), (30.0, 38.375), (38.0, 36.75)])
+def test_horse_ride_through_friends_to_the_train_but_halt_short_of_one_there(friend_y: float | None,
+                                                                             halts: float) -> None:
+    """21 B: "they will head for the train": the ride halts in contact with the wagons (their
+    front at 39, the horse 1.25" deep); a friend half way is ridden through, one already at
+    the train halts it in contact with that friend (Movement C: not "intermingled")."""
+    units = [piece("h", "king", "horse", 30.0, 20.0), piece("w", "parl", "wagons", 30.0, 40.0)]
+    if friend_y is not None:
+        units.append(piece("f", "king", "horse", 30.0, friend_y))
+    state = state_of(*units)
+    (start, end), at_train = plunder_path(state, state.units["h"], (WIDTH, DEPTH), "north")
+    assert at_train and start == (30.0, 20.0) and end == pytest.approx((30.0, halts))
+
+
 @pytest.mark.parametrize(("turn", "face", "rolled", "stops"), [
     (3, 6, False, False),   # the turn it rode off: no roll
     (4, 3, True, False),    # the end of the next turn: still plundering
@@ -95,6 +110,21 @@ def test_reentry_at_the_exit_or_24_inches_to_its_right_or_left(face: int, x: flo
     u = tx.state.units["h"]
     own = unit_data(u)
     assert (u.in_play, u.facing, own.plundering, own.reentered_turn) == (True, 180.0, None, 5)
+
+
+@pytest.mark.parametrize(("standing", "at"), [
+    ((30.0, DEPTH - 0.625), (30.0, DEPTH - 1.875)),  # a friend on the spot: just in front of it
+    ((30.0, DEPTH - 3.0), (30.0, DEPTH - 0.625)),  # one further in: the spot is clear
+])
+def test_reentry_where_a_piece_stands_is_at_the_nearest_clear_place(standing: tuple[float, float],
+                                                                   at: tuple[float, float]) -> None:
+    # 21 C: coming back at its exit point (a 2), the horse may not be put down on another
+    # piece: a friend standing there, it comes on just clear of it, further in.
+    friend = piece("f", "king", "horse", *standing, facing=180.0)
+    state = state_of(horse(plundering=RETURNING, plunder_x=30.0, plunder_y=DEPTH, plunder_turn=3), friend,
+                     turn=5)
+    tx = tx_with(state, 2)
+    assert reenter(tx, T, "h", WIDTH, DEPTH) == pytest.approx(at)
 
 
 def test_reentry_from_the_south_edge_faces_north_and_stays_on_the_table() -> None:

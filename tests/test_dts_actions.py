@@ -9,7 +9,8 @@ import pytest
 
 from tertia.core.actions import Move
 from tertia.core.dice import ScriptedDice
-from tertia.core.events import DiceRolled, GameDataChanged
+from tertia.core.events import DiceRolled, GameDataChanged, UnitMoved
+from tertia.core.geometry import base_distance, polygons_overlap
 from tertia.rulesets.declare_thee_sir.events import (
     ChangeFormation,
     Charge,
@@ -19,6 +20,7 @@ from tertia.rulesets.declare_thee_sir.events import (
     VolleyFired,
 )
 from tertia.rulesets.declare_thee_sir.rout import PursuitChanged, UnitBroken
+from tertia.rulesets.declare_thee_sir.ruleset import charge_path
 from tertia.rulesets.declare_thee_sir.sequence import options_for
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
@@ -125,6 +127,26 @@ def test_a_failed_close_stops_the_attacker_an_inch_short() -> None:
     state, events = game.apply(state, Charge(unit="pf", target="rf"), ScriptedDice([1, 2]))
     assert state.units["pf"].y == 12.0 and unit_data(state.units["pf"]).morale == 1
     assert GameDataChanged(key="moved", value=True) in events
+
+
+@pytest.mark.parametrize("closes", [True, False])
+def test_a_charger_that_would_stand_over_its_target_turning_faces_it_from_just_clear(closes: bool) -> None:
+    """Melee a: the attacker turns to move "directly at target unit". Beside the target and
+    turned where it stands, it would stand over it: it faces it from just clear, a little
+    behind where it stood, whether it closes (in contact) or fails to (touching, no nearer
+    than it was), never on it."""
+    game = dts_game([FOOT, unit("rf", R, "foot", 21.5, 7.2, 180)], turns=1)
+    state = deck_of(activated(game, "pf", "advance", {"open": 7, "difficult": 3}), *LAST)
+    path = charge_path(game.table, state, state.units["pf"], state.units["rf"])
+    assert path.blocked_by is None and path.distance < 0  # it stands back to face the target
+    # morale 1 (good); close 1D6: a 4 closes, a 2 does not; then the melee's dice, all sixes
+    _, events = game.apply(state, Charge(unit="pf", target="rf"),
+                           ScriptedDice([1, 4 if closes else 2, *[6] * 12]))
+    moved = next(e for e in events if isinstance(e, UnitMoved) and e.reason == "charge")
+    at = state.units["pf"].evolve(x=moved.path[-1][0], y=moved.path[-1][1], facing=moved.facing).base
+    assert moved.facing == pytest.approx(path.heading)
+    assert not polygons_overlap(at.corners(), state.units["rf"].base.corners())
+    assert base_distance(at, state.units["rf"].base) == pytest.approx(0.0, abs=1e-6)
 
 
 def test_a_charging_unit_takes_its_attached_general_with_it() -> None:

@@ -90,7 +90,7 @@ def test_second_line_horse_the_first_edition_holds_back_find_a_way_round_the_fri
     first edition behind the first line; the second finds a detour, which the rules
     accept and which brings it nearer the enemy or clears its way on."""
     game = _game("edgehill")
-    state, digby = _first_defer(game, 5, "r-digby-horse")
+    state, digby = _first_defer(game, 7, "r-digby-horse")
     assert DtsDoctrine()._option(game, state, digby) == (DEFER, None)
     second = DtsDoctrine2()
     assert second._option(game, state, digby) == (ADVANCE, None)

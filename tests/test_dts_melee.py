@@ -10,6 +10,7 @@ import pytest
 from tertia.analysis.enumerate import enumerate_branches
 from tertia.core.dice import Dice
 from tertia.core.events import DiceRolled, UnitMoved, UnitRemoved, UnitTurned
+from tertia.core.geometry import polygons_overlap
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rules.morale import MoraleDetermined, MoraleLost
@@ -18,6 +19,7 @@ from tertia.rulesets.declare_thee_sir.chart import HOLD, PB1D6, PB2D6, ROUT, ROU
 from tertia.rulesets.declare_thee_sir.melee import close_test, fight
 from tertia.rulesets.declare_thee_sir.modifiers import attacked_face, melee_modifiers
 from tertia.rulesets.declare_thee_sir.points import morale_check
+from tertia.rulesets.declare_thee_sir.pushback import push_back
 
 from .dts_combat_support import A, B, dice_left, dts, points, state_of, table_with, tx_with, wall
 
@@ -440,3 +442,21 @@ def test_the_exact_odds_of_a_morale_check_costing_a_point() -> None:
         return morale_check(tx, "u", "test").points_lost > 0
 
     assert sum((b.probability for b in enumerate_branches(run) if b.result), Fraction(0)) == Fraction(7, 18)
+
+
+@pytest.mark.parametrize(("beside_x", "turns"), [(17.9, False), (16.0, True)])
+def test_a_unit_that_cannot_turn_to_face_the_foe_without_standing_over_a_friend_keeps_its_facing(
+        beside_x: float, turns: bool) -> None:
+    """Melee: "pushed back ... in good order facing the foe". The regiment faces east with a
+    friend at its north-west; its foe attacks from the north-east. Turned about its centre
+    to face the foe, it would stand over the friend close beside it: it keeps its facing
+    (going back through the friend, who checks, and then it). With the friend further off,
+    it turns."""
+    pushed = dts("t", A, 20.0, 10.0, 90.0, morale=3)
+    foe = dts("a", B, 24.0, 13.0, 233.0, morale=3)
+    friend = dts("n", A, beside_x, 12.6, 90.0, morale=3)
+    tx = tx_with(state_of(pushed, foe, friend), *([] if turns else [1, 2, 1, 2]))
+    push_back(tx, "t", "a", 2.0, face_foe=True, reason="pushed back in melee")
+    t = tx.state.units["t"]
+    assert (t.facing != 90.0) is turns and dice_left(tx) == 0
+    assert not polygons_overlap(t.base.corners(), tx.state.units["n"].base.corners())

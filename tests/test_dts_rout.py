@@ -6,14 +6,21 @@ from __future__ import annotations
 import pytest
 
 from tertia.core.events import StandsScattered, UnitRemoved
-from tertia.core.geometry import base_distance
+from tertia.core.geometry import Base, base_distance
 from tertia.rules.casualties import StandsLost
-from tertia.rulesets.declare_thee_sir.rally import break_pursuit, rally_routing, rest, rolls_allowed
+from tertia.rulesets.declare_thee_sir.rally import (
+    break_pursuit,
+    gathering_place,
+    rally_routing,
+    rest,
+    rolls_allowed,
+)
 from tertia.rulesets.declare_thee_sir.rout import beats_morale, is_routing, pursue, pursued_by, rout
 from tertia.rulesets.declare_thee_sir.stands import stands_of
+from tertia.rulesets.declare_thee_sir.troops import FOOT, GENERAL
 from tertia.rulesets.declare_thee_sir.values import unit_data
 
-from .dts_combat_support import A, B, dice_left, dts, state_of, tx_with
+from .dts_combat_support import A, B, dice_left, dts, state_of, table_with, tx_with
 
 
 def test_each_stand_flees_its_own_2d6_straight_away_from_the_foe() -> None:
@@ -145,6 +152,26 @@ def test_doubles_rally_the_unit_on_its_colours_with_the_sum_to_move() -> None:
     unit = tx.state.units["b"]
     assert not is_routing(unit) and unit.stands == () and (unit.width, unit.depth) == (4.5, 1.0)
     assert tx.state.value("allowance") == {"open": 8, "difficult": 3}
+
+
+@pytest.mark.parametrize(("others", "at"), [
+    ((), (20.0, 18.0)),  # room about the colours: there
+    (((A, 22.5, 18.0, FOOT),), (20.0, 17.0)),  # a friend on its right: an inch back clears it
+    (((B, 22.5, 18.0, FOOT),), (20.0, 17.0)),  # an enemy alike
+    (((A, 22.5, 18.0, FOOT), (A, 20.0, 16.8, FOOT)), (18.0, 18.0)),  # one behind too: 2" left
+    (((A, 20.0, 18.0, GENERAL),), (20.0, 18.0)),  # a general on the colours is not in the way
+])
+def test_a_rallied_line_gathers_the_least_way_off_clear_of_every_piece(
+        others: tuple[tuple[str, float, float, str], ...], at: tuple[float, float]) -> None:
+    """Rally b: "When the unit is reassembled around its colors": the line (4.5" by 1")
+    about the colours at (20, 18), facing north, never ends on another piece: where one
+    stands in the way it forms the least way off, along its front or to its rear."""
+    flag = dts("b", A, 20.0, 18.0, 0.0, morale=2, stands=1)
+    pieces = [dts(f"o{i}", side, x, y, 0.0, troop=troop, morale=None if troop == GENERAL else 3)
+              for i, (side, x, y, troop) in enumerate(others)]
+    line = Base(20.0, 18.0, 0.0, 4.5, 1.0)
+    placed = gathering_place(table_with(), state_of(flag, *pieces), flag, line)
+    assert (placed.x, placed.y) == pytest.approx(at) and placed.facing == 0.0
 
 
 def test_without_doubles_the_flag_flees_the_last_roll_and_each_stand_its_own() -> None:

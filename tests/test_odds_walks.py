@@ -42,7 +42,7 @@ PLAIN_BUDGET = 12_000
 """Work the plain walk may do on one question before the question is left out."""
 PER_POSITION = 12
 """Questions asked at most in one position."""
-EVERY = {"declare-thee-sir": 4, "charge-yr-pikes": 6}
+EVERY = {"declare-thee-sir": 3, "charge-yr-pikes": 6}
 """Every how many units questions are asked of, where armies are large."""
 
 

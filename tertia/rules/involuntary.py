@@ -28,12 +28,13 @@ in contact. Leaving the table is reported, not prevented: what follows is the ru
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from tertia.core.events import UnitMoved
-from tertia.core.geometry import EPSILON, Base, bearing, first_contact, heading_vector
+from tertia.core.geometry import EPSILON, Base, bearing, first_contact, heading_vector, polygons_overlap
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 
@@ -100,9 +101,16 @@ def plan_slide(
     ``table`` is its (width, depth)."""
     start = piece.base if base is None else base
     direction = heading_vector(heading)
-    meets = _in_the_way(state, piece, start, direction, distance, ignore,
-                        passing=policy is Interpenetration.PASS_FRIENDS)
+    passing = policy is Interpenetration.PASS_FRIENDS
+    searched = distance
+    meets = _in_the_way(state, piece, start, direction, searched, ignore, passing=passing)
     went, passed, stopper = _how_far(piece, start, direction, distance, meets, policy)
+    while went > searched + EPSILON:
+        # Going on to clear a friend, it may meet pieces beyond the distance it wanted:
+        # they are looked for as far as it now goes, until no further piece is met.
+        searched = went
+        meets = _in_the_way(state, piece, start, direction, searched, ignore, passing=passing)
+        went, passed, stopper = _how_far(piece, start, direction, distance, meets, policy)
     went = round(went, 9) + 0.0
     end = _shifted(start, direction, went)
     return Slide(start, end, heading % 360.0, distance, went, passed, stopper, _beyond(end, table))
@@ -154,6 +162,42 @@ def _inward(low: float, high: float, size: float, margin: float) -> float:
     if high > size + EPSILON:
         return size - high - margin
     return 0.0
+
+
+def standing_back(base: Base, other: Base) -> float:
+    """How far ``base`` must slide straight back (against its facing) to stand clear of
+    ``other``: 0 when it does already. A charger turned where it stands to face a target
+    beside it may stand over it."""
+    if not polygons_overlap(base.corners(), other.corners()):
+        return 0.0
+    return _clear_of(base, other, heading_vector(base.facing + 180.0), 0.0)
+
+
+def nearest_clear(state: GameState, piece_id: str, base: Base, across: tuple[float, float],
+                  back: tuple[float, float], reach_across: float, reach_back: float,
+                  table: tuple[float, float], step: float = 0.25) -> Base | None:
+    """The place nearest ``base`` (by how far it is shifted) where piece ``piece_id`` stands
+    wholly on the table and on no other piece in play (generals and officers aside: they
+    stand among their troops): ``base`` itself, else shifted along ``across`` either way (at
+    most ``reach_across``) and along ``back`` (at most ``reach_back``), in steps of ``step``;
+    None when there is no such place."""
+    reach = math.hypot(reach_across, reach_back) + base.radius
+    others = [u.base.corners() for u in state.near(base.x, base.y, base.x, base.y, reach)
+              if u.id != piece_id and not u.is_commander]
+    n, m = int(reach_across / step), int(reach_back / step)
+    shifts = sorted(((i * step, j * step) for i in range(-n, n + 1) for j in range(m + 1)),
+                    key=_nearest_first)
+    for a, b in shifts:
+        spot = base.moved_to(base.x + across[0] * a + back[0] * b, base.y + across[1] * a + back[1] * b)
+        corners = spot.corners()
+        if on_table(spot, table) and not any(polygons_overlap(corners, o) for o in others):
+            return spot
+    return None
+
+
+def _nearest_first(shift: tuple[float, float]) -> tuple[float, float, float]:
+    """Shifts ordered by their length, then the least back, then along."""
+    return (math.hypot(shift[0], shift[1]), shift[1], shift[0])
 
 
 def carry_out(tx: Tx, unit_id: str, slide: Slide, reason: str) -> None:

@@ -2,8 +2,10 @@
 
 "Attacker moves units directly towards the target unit(s) and halts 1" away." Read so: the
 attacker turns to face the target's centre and goes straight at it until its front is 1"
-from the target; a piece in the way, friend or foe, stops the charge (the attacker may
-not charge through it). The charge reaches as far as its charge move (the movement
+from the target (one already nearer stays where it stands, turned; one that, turned where
+it stands, would stand over the target, beside it, goes straight back until 1" from it);
+a piece in the way, friend or foe, stops the charge (the attacker may not charge through
+it). The charge reaches as far as its charge move (the movement
 table's charge column; a unit without one, or a disordered unit, charges at its normal
 move: :func:`~tertia.rulesets.charge_yr_pikes.movement.charge_allowance`). A unit that
 falls short "may still charge towards the enemy but will lose 1 man to fatigue for every
@@ -26,7 +28,7 @@ from tertia.core.actions import Move
 from tertia.core.geometry import angle_between, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
-from tertia.rules.involuntary import Interpenetration, on_table, plan_slide
+from tertia.rules.involuntary import Interpenetration, on_table, plan_slide, standing_back
 from tertia.rules.movement import MovePlan, plan_move
 from tertia.rulesets.charge_yr_pikes.attached import lone_enemy_officers
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
@@ -67,17 +69,27 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
         set(lone_enemy_officers(state, unit.side))
     # Unless it is left out, it touches the target at the latest as its centre reaches the
     # target's: a slide that far (and an inch) meets whatever stands in its way.
+    size = (table.width, table.depth)
+    dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+    # Turned where it stands beside its target, it may stand over it: it faces it from
+    # just clear, straight behind, and halts the inch away from there.
+    back = standing_back(turned.base, target.base)
+    start = turned.evolve(x=turned.x - dx * back, y=turned.y - dy * back) if back > 0.0 else turned
+    if back > 0.0:
+        behind = plan_slide(state, turned, heading=heading + 180.0, distance=back,
+                            policy=Interpenetration.STOP, table=size, ignore=ignore | {target.id})
+        if behind.stopped_by is not None:
+            return ChargePath(heading, -back, behind.end.centre, state.units[behind.stopped_by].label, turn)
     reach = table.width + table.depth if target.id in ignore else \
-        math.dist(unit.base.centre, target.base.centre) + 1.0
-    slide = plan_slide(state, turned, heading=heading, distance=reach,
-                       policy=Interpenetration.STOP, table=(table.width, table.depth), ignore=ignore)
+        math.dist(start.base.centre, target.base.centre) + 1.0
+    slide = plan_slide(state, start, heading=heading, distance=reach,
+                       policy=Interpenetration.STOP, table=size, ignore=ignore)
     if slide.stopped_by != target.id:
         blocker = state.units[slide.stopped_by].label if slide.stopped_by is not None else "the table edge"
-        return ChargePath(heading, slide.distance, slide.end.centre, blocker, turn)
-    go = max(0.0, slide.distance - SHORT_OF_TARGET)
-    dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+        return ChargePath(heading, slide.distance - back, slide.end.centre, blocker, turn)
+    go = slide.distance - back - SHORT_OF_TARGET if back > 0.0 else max(0.0, slide.distance - SHORT_OF_TARGET)
     end = (unit.x + dx * go, unit.y + dy * go)
-    off_table = not on_table(turned.base.moved_to(*end), (table.width, table.depth))
+    off_table = not on_table(turned.base.moved_to(*end), size)
     return ChargePath(heading, go, end, turn=turn, off_table=off_table)
 
 

@@ -17,8 +17,9 @@ baggage.
   straight at it when no enemy unit is in the way, else at the smallest angle off the
   straight line (in steps of ``ANGLE_STEP`` degrees either side, the right first, up to
   ``WIDEST``) whose way is clear of enemy units, still one straight ride; when none is
-  clear, straight. Friends are ridden through; enemy officers are no obstacle (Tertias
-  and officers F).
+  clear, straight. Friends are ridden through (one already at the train halts it short, in
+  contact with that friend: it may not end on it); officers are no obstacle (Tertias and
+  officers F).
 - C: "At the end of the plundering turn roll for the re-entry ... 1,2,3 Cavalry still
   plundering; 4,5,6 Cavalry returns next move on its card. Normal officer bonuses apply":
   :func:`stops_plundering`, rolled at the end of every turn after the one it left in
@@ -50,13 +51,15 @@ from tertia.core.events import UnitDeployed, UnitMoved, UnitRemoved
 from tertia.core.geometry import Point, bearing, heading_vector
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rules.involuntary import Interpenetration, placed_on_table, plan_slide
+from tertia.rules.involuntary import Interpenetration, nearest_clear, placed_on_table, plan_slide
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, officer_line
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
 from tertia.rulesets.charge_yr_pikes.secret_grades import PLUNDER, called_on
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
+REENTRY_INWARD = 12.0
+"""The furthest in from the edge horse coming back are placed to find room (21 C)."""
 OFF_TABLE = "off_table"
 AT_TRAIN = "at_train"
 RETURNING = "returning"
@@ -116,19 +119,20 @@ def plunder_path(state: GameState, unit: Unit, table: tuple[float, float], enemy
     or off the enemy's edge (False): straight if no enemy unit is in the way, else at the
     smallest angle that avoids them."""
     train = baggage_train(state, unit)
-    ignore = {u.id for u in state.iter_units(unit.side)} | {
-        u.id for u in state.iter_units(state.opponent(unit.side)) if unit_data(u).is_officer}
+    officers = {u.id for u in state.iter_units() if unit_data(u).is_officer}
     if train is not None:
-        ignore.discard(train.id)
+        # friends are ridden through, but it halts short of one at the train (never on it)
+        ignore, policy = officers, Interpenetration.PASS_FRIENDS
         straight = bearing(unit.base.centre, train.base.centre)
     else:
+        ignore, policy = officers | {u.id for u in state.iter_units(unit.side)}, Interpenetration.STOP
         straight = 180.0 if enemy_edge == "south" else 0.0
     reach = math.hypot(*table)
     fallback: tuple[Point, Point] | None = None
     for angle in _angles():
         heading = (straight + angle) % 360.0
         slide = plan_slide(state, unit.evolve(facing=heading), heading=heading, distance=reach,
-                           policy=Interpenetration.STOP, table=table, ignore=ignore)
+                           policy=policy, table=table, ignore=ignore)
         if train is not None:
             clear = slide.stopped_by == train.id
             end = slide.end.centre
@@ -201,7 +205,9 @@ def stops_plundering(tx: Tx, tables: Tables, unit_id: str, *, graded: bool = Tru
 
 def reenter(tx: Tx, tables: Tables, unit_id: str, table_width: float, table_depth: float) -> Point:
     """21 C: the returning horse comes back on at its exit point, or 24" to its right or
-    left as it faces onto the table (a D6); placed just inside the edge, facing in."""
+    left as it faces onto the table (a D6); placed just inside the edge, facing in, or,
+    where another piece stands there, at the nearest place clear of every piece, along the
+    edge (within the 24") or further in (within :data:`REENTRY_INWARD`)."""
     unit = tx.state.units[unit_id]
     own = unit_data(unit)
     x, y = own.plunder_x or 0.0, own.plunder_y or 0.0
@@ -213,6 +219,13 @@ def reenter(tx: Tx, tables: Tables, unit_id: str, table_width: float, table_dept
     half = unit.width / 2.0
     x = min(max(x + right[0] * shift, half), table_width - half)
     y = unit.depth / 2.0 if facing == 0.0 else table_depth - unit.depth / 2.0
+    # where a piece stands there, at the nearest place clear of every piece, along the edge
+    # or further in
+    placed = unit.base.moved_to(x, y, facing)
+    clear = nearest_clear(tx.state, unit_id, placed, right, (fx, fy), tables.plunder.reentry_shift,
+                          REENTRY_INWARD, (table_width, table_depth))
+    if clear is not None:
+        x, y = clear.x, clear.y
     tx.emit(UnitDeployed(unit=unit_id, x=x, y=y, facing=facing))
     change(tx, unit_id, "back from plundering", plundering=None, plunder_x=None, plunder_y=None,
            plunder_turn=None, reentered_turn=tx.state.turn)

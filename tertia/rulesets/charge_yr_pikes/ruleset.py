@@ -15,7 +15,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
-from tertia.core.geometry import Polygon, base_distance
+from tertia.core.geometry import Polygon, base_distance, polygons_overlap
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -629,7 +629,7 @@ class ChargeYrPikes(RuleSet):
         costs = movement.ground_costs(tx.table, tables, own, plan)
         lost = sum(tx.roll(D6, f"ground: {unit.label}") for _ in range(costs.dice))
         left = inches - costs.inches - lost
-        points = _cut(plan.points, movement.slide_within(plan, own.formation, max(0.0, left)))
+        points = _short_of_pieces(tx.state, unit, plan, max(0.0, left))
         points = concealment.stop_short(tx, unit, points, plan.end.facing)
         facing = plan.end.facing
         if points[-1] != plan.points[-1] and not on_table(plan.end.moved_to(*points[-1]),
@@ -746,6 +746,32 @@ def reformed(state: GameState, unit: Unit, formation: str) -> Unit:
     width, depth = footprint_of(own, formation, StandSize(own.stand_width, own.stand_depth))
     x, y = reformed_centre(unit.base, depth)
     return unit.evolve(x=x, y=y, width=width, depth=depth, formation=formation)
+
+
+CUT_BACK = 0.25
+"""Inches a move cut short by the ground is cut back at a time, to end clear of a friend."""
+
+
+def _short_of_pieces(state: GameState, unit: Unit, plan: MovePlan, inches: float
+                     ) -> tuple[tuple[float, float], ...]:
+    """The path of a move that may go ``inches`` (measured as its formation measures,
+    :func:`~.movement.slide_within`): the whole path when it reaches its end, else cut short,
+    and cut back :data:`CUT_BACK` at a time until it ends on no piece (Formations C: "as
+    long as they do not end their move intermingled"; the end the player placed was judged
+    clear, the one the ground's dice leave it at was not)."""
+    own = unit_data(unit)
+    crossed = _not_in_the_way(state, unit)
+    while True:
+        points = _cut(plan.points, movement.slide_within(plan, own.formation, inches))
+        if points[-1] == plan.points[-1] or inches <= 0.0:
+            return points
+        end = plan.end.moved_to(*points[-1])
+        corners = end.corners()
+        if not any(polygons_overlap(corners, o.base.corners())
+                   for o in state.near(end.x, end.y, end.x, end.y, end.radius)
+                   if o.id != unit.id and o.id not in crossed):
+            return points
+        inches = max(0.0, inches - CUT_BACK)
 
 
 def _cut(points: tuple[tuple[float, float], ...], length: float) -> tuple[tuple[float, float], ...]:

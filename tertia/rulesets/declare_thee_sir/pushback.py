@@ -21,17 +21,19 @@ The table's edge (option ``push_off_table``, :mod:`~tertia.rulesets.declare_thee
 under ``edge`` (the default) the unit stops at the edge, as at an enemy or the water's edge
 (:mod:`~tertia.rulesets.declare_thee_sir.edge`); under ``removed`` a unit whose push ends
 partly beyond the edge is removed from play as one routed off, leaving its attached generals
-where they stood. A unit pinned against the edge so that it cannot turn to face the foe
-without standing over it keeps its facing.
+where they stood. A unit pinned against the edge, or against another piece, so that it
+cannot turn to face the foe without standing over it (or over the piece) keeps its facing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from tertia.core.events import UnitRemoved, UnitTurned
-from tertia.core.geometry import EPSILON, angle_between
+from tertia.core.geometry import EPSILON, Base, angle_between, polygons_overlap
 from tertia.core.ruleset import Tx
+from tertia.core.state import GameState, Unit
 from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
 from tertia.rulesets.declare_thee_sir import edge, movement, water
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
@@ -80,9 +82,9 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
     heading = away_from(foe.base, unit.base)
     facing = (heading + 180.0) % 360.0 if face_foe else unit.facing
     start = unit.base.moved_to(unit.x, unit.y, facing)
-    if not edge.on_table(tx.table, start):  # pinned against the edge, it cannot turn
-        facing, start = unit.facing, unit.base
     generals = tuple(u.id for u in tx.state.iter_units() if unit_data(u).is_general)
+    if not edge.on_table(tx.table, start) or _over_another(tx.state, unit, start, generals):
+        facing, start = unit.facing, unit.base  # pinned, it cannot turn
     policy = Interpenetration.PASS_FRIENDS
     slide = plan_slide(tx.state, unit, heading=heading, distance=inches, policy=policy,
                        table=(tx.table.width, tx.table.depth), base=start, ignore=generals)
@@ -111,3 +113,11 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
             if tx.state.units[involved].in_play:
                 checks.append(morale_check(tx, involved, f"{reason}: passed through"))
     return PushBack(unit_id, slide, tuple(checks), over)
+
+
+def _over_another(state: GameState, unit: Unit, base: Base, generals: Collection[str]) -> bool:
+    """Would ``unit`` standing at ``base`` stand over another piece (generals aside)?"""
+    corners = base.corners()
+    return any(polygons_overlap(corners, o.base.corners())
+               for o in state.near(base.x, base.y, base.x, base.y, base.radius)
+               if o.id != unit.id and o.id not in generals)

@@ -31,10 +31,12 @@ import math
 from dataclasses import dataclass
 
 from tertia.core.events import StandsGathered
-from tertia.core.geometry import Base, base_distance
+from tertia.core.geometry import Base, base_distance, heading_vector
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
+from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint
+from tertia.rules.involuntary import nearest_clear
 from tertia.rules.morale import DECLARE_LEVELS, regain_points
 from tertia.rulesets.declare_thee_sir import edge
 from tertia.rulesets.declare_thee_sir.data import LINE, DtsUnit
@@ -100,14 +102,30 @@ def rally_routing(tx: Tx, unit_id: str) -> RallyAttempt:
 
 def gather(tx: Tx, unit_id: str) -> None:
     """The stands reassemble about the flag, in line, facing as the unit faced; a flag near
-    the table's edge has the line formed beside it, wholly on the table."""
+    the table's edge has the line formed beside it, wholly on the table, and one with
+    another piece where the line would stand has it formed the least way off, clear of
+    every piece (:func:`gathering_place`)."""
     unit = tx.state.units[unit_id]
     own = unit_data(unit)
     width, depth = footprint(LAYOUTS[LINE], own.stands_left, own.stand_width, own.stand_depth)
-    placed = edge.nudged_on(tx.table, Base(unit.x, unit.y, unit.facing, width, depth))
+    placed = gathering_place(tx.table, tx.state, unit, Base(unit.x, unit.y, unit.facing, width, depth))
     tx.emit(StandsGathered(unit=unit_id, x=placed.x, y=placed.y, facing=unit.facing, width=width,
                            depth=depth))
     tx.emit(UnitRallied(unit=unit_id))
+
+
+def gathering_place(table: Battlefield, state: GameState, unit: Unit, line: Base) -> Base:
+    """Where the rallied ``unit``'s ``line`` (about its flag) is formed: wholly on the
+    table (:func:`~tertia.rulesets.declare_thee_sir.edge.nudged_on`) and, where another
+    piece (troops, not a general) stands in the way, the nearest place clear of every one,
+    the line shifted along its front or to its rear (a quarter inch at a time, each no
+    further than its own width: :func:`~tertia.rules.involuntary.nearest_clear`); where
+    there is none, about the flag as it is."""
+    placed = edge.nudged_on(table, line)
+    clear = nearest_clear(state, unit.id, placed, heading_vector(line.facing + 90.0),
+                          heading_vector(line.facing + 180.0), line.width, line.width,
+                          (table.width, table.depth))
+    return placed if clear is None else clear
 
 
 def allow_move(tx: Tx, unit_id: str, inches: int) -> None:

@@ -20,7 +20,7 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rules.involuntary import Interpenetration, plan_slide, standing_back
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
@@ -643,8 +643,11 @@ class DeclareTheeSir(RuleSet):
             self._fall_short(tx, unit, path, reach)
             return
         closed = close_test(tx, action.unit)
-        went = path.distance if closed.passed else max(0.0, path.distance - SHORT_OF_TARGET)
-        if went > 0 or path.heading != unit.facing:
+        # failing to close it halts an inch short, or where it stands if nearer (or just
+        # clear of the target, where it would stand over it turned where it stood)
+        short = max(min(path.distance, 0.0), path.distance - SHORT_OF_TARGET)
+        went = path.distance if closed.passed else short
+        if went != 0 or path.heading != unit.facing:
             dx, dy = heading_vector(path.heading)
             tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * went, unit.y + dy * went)),
                               facing=path.heading, reason="charge"))
@@ -740,21 +743,34 @@ def _charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit,
                  ) -> ChargePath:
     heading = bearing(unit.base.centre, target.base.centre)
     turned = unit.evolve(facing=heading)
+    ignore = {g.id for g in generals}
+    back = standing_back(turned.base, target.base)
+    start = turned
+    if back > 0.0:
+        # Turned where it stands it would stand over the target: it faces it from just
+        # clear of it, a little behind where it stood (the charge's distance less than 0).
+        dx, dy = heading_vector(heading)
+        start = turned.evolve(x=turned.x - dx * back, y=turned.y - dy * back)
+        behind = plan_slide(state, turned, heading=heading + 180.0, distance=back,
+                            policy=Interpenetration.STOP, table=(table.width, table.depth),
+                            ignore=ignore | {target.id})
+        if behind.stopped_by is not None:
+            return ChargePath(heading, -back, False, state.units[behind.stopped_by].label)
     # It touches the target at the latest as its centre reaches the target's: a slide that
     # far (and an inch) meets whatever stands in the way, and looks no further.
-    reach = math.dist(unit.base.centre, target.base.centre) + 1.0
-    slide = plan_slide(state, turned, heading=heading, distance=reach,
-                       policy=Interpenetration.STOP, table=(table.width, table.depth),
-                       ignore={g.id for g in generals})
+    reach = math.dist(start.base.centre, target.base.centre) + 1.0
+    slide = plan_slide(state, start, heading=heading, distance=reach,
+                       policy=Interpenetration.STOP, table=(table.width, table.depth), ignore=ignore)
     stopper = slide.stopped_by
     if stopper != target.id:
-        return ChargePath(heading, slide.distance, False,
+        return ChargePath(heading, slide.distance - back, False,
                           state.units[stopper].label if stopper is not None else "the table edge")
     plan = plan_move(turned, Move(unit=unit.id, waypoints=(slide.end.centre,)))
     difficult = movement.kind_of_move(table, plan, unit_data(unit)) == "difficult"
     off_table = not (edge.on_table(table, turned.base) and edge.on_table(table, plan.end))
-    return ChargePath(heading, slide.distance, difficult, wet=water.wet(table, plan.swept()),
-                      obstacle=_obstacle_in_the_way(table, turned, heading, slide.distance),
+    distance = slide.distance - back
+    return ChargePath(heading, distance, difficult, wet=water.wet(table, plan.swept()),
+                      obstacle=_obstacle_in_the_way(table, turned, heading, distance),
                       off_table=off_table)
 
 
