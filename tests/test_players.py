@@ -23,7 +23,7 @@ from tertia.ai.players import (
 )
 from tertia.ai.random_player import RandomPlayer
 from tertia.analysis.sim.storage import read_rows
-from tertia.battle import BattleAborted, fight_battle
+from tertia.battle import BattleAborted, Step, fight_battle
 from tertia.cli.main import app
 from tertia.core.actions import Action
 from tertia.core.game import Game
@@ -31,6 +31,7 @@ from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import default_scenario
+from tests.table_checks import table_problems
 
 runner = CliRunner()
 SIDES = ("parliament", "royalist")
@@ -139,12 +140,18 @@ def _option_id(value: object) -> str:
 def test_every_player_plays_under_every_choice_of_option(rules: str, changed: dict[str, object]) -> None:
     """Each registered player, on both sides, takes only legal actions for 150 actions of the
     rule set's default battle with one option changed (a battle over sooner is over): an
-    option may close to a unit what a player would otherwise offer it."""
+    option may close to a unit what a player would otherwise offer it. After every action
+    no piece stands off the table or on another (the conformance playouts' check)."""
     game = Game(get_ruleset(rules, **changed), resolve_scenario(default_scenario(rules), rules_id=rules))
+
+    def table_kept(step: Step) -> None:
+        problems = table_problems(game, step.state)
+        assert problems == [], f"{changed}, after {step.action}: {'; '.join(problems)}"
+
     for name in player_names():
         players = {side: make_player(name) for side in game.scenario.side_ids}
         try:
-            record = fight_battle(game, players, 1, max_actions=150)
+            record = fight_battle(game, players, 1, max_actions=150, on_step=table_kept)
             assert record.final_state.is_over
         except BattleAborted as exc:
             assert str(exc) == "the battle did not end within 150 actions", f"{name}, {changed}: {exc}"
