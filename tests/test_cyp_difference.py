@@ -67,7 +67,7 @@ from .cyp_difference_support import (
 SEEDS = range(1, 9)
 LIMIT = 30
 """Steps compared in a pair of games at most."""
-MIST_LIMIT = 20
+MIST_LIMIT = 30
 """In the mist, where each choice samples places for some sixty pieces unseen."""
 GRADES = ("ineffective", "effective", "natural_born_leader")
 

@@ -23,11 +23,13 @@ from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
+from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes import phases
-from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, FireOrder, GiveFreeMove, Reform
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _fire_kind
+from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE, Charge, FireOrder, GiveFreeMove, Mount, Reform
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import MOUNT_BEYOND, CypDoctrine, _fire_kind, _foes
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes, reformed, tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.scenarios import resolve_scenario
 
 
 def _mirror(piece: dict[str, Any]) -> dict[str, Any]:
@@ -246,3 +248,21 @@ def test_an_officer_rides_to_his_post_behind_his_tertia() -> None:
     # Within 8" of every unit of his tertia he stays: the card is ended.
     game, state = _on_card(FAR, ("k-brig",))
     assert _choose(game, state) == EndPhase()
+
+
+def test_dragoons_that_may_not_mount_by_the_edge_go_on_with_their_other_orders() -> None:
+    # Dragoons 18: mounted dragoons stand wider, and by the table's edge may not mount.
+    # Usher's Dragoons stand dismounted at Edgehill's west edge with the enemy far off: the
+    # doctrine would mount them to ride, which the rules refuse; on their card it moves them
+    # on foot instead (it had offered the refused mount on every card, and they stood).
+    game = Game(get_ruleset("charge-yr-pikes"), resolve_scenario("edgehill", rules_id="charge-yr-pikes"))
+    state, _ = game.start(SeededDice(1))
+    dragoons = state.units["r-usher-dragoons"]
+    assert not unit_data(dragoons).mounted and _foes(state, dragoons).gap(0) > MOUNT_BEYOND
+    assert not game.is_legal(state, Mount(unit=dragoons.id, mounted=True))
+    g = game_data(state).evolve(card=group_card(dragoons.command, dragoons.side), deck_drawn=(),
+                                moving=(dragoons.id,), moved_on_card=(), reformed=(), step=None,
+                                step_side=None, orders=(), charges=())
+    on_card = state.evolve(own=g, active=dragoons.side, decisions=())
+    order = CypDoctrine()._order(game, on_card, dragoons)
+    assert isinstance(order, Move) and game.is_legal(on_card, order)

@@ -22,7 +22,8 @@ battle as the period fought it, one brigade card at a time.
     least match the foe's. *Foot* charge only a shaken foe (disordered, falling back,
     routed, or under half strength) within reach, on the same odds.
   - *Dragoons* get down to fire when the enemy is within 12" and mount to ride when he
-    is beyond 18".
+    is beyond 18" (where the rules let them: mounted, they stand wider, and by the table's
+    edge may not mount; they go on with their other orders).
   - *Guards*: while the enemy is within 24" of one of its side's vital points
     (:mod:`~tertia.rulesets.charge_yr_pikes.points`), the side's unit nearest it (two
     when the enemy is within 12") goes to it and stays there.
@@ -237,7 +238,7 @@ class CypDoctrine:
             return None
         if own.troop == "dragoons":
             mount = _mount_call(game, state, unit, foes)
-            if mount is not None:
+            if mount is not None and game.is_legal(state, mount):  # by the edge it may not
                 return mount
         charge = self._charge_call(game, state, unit, foes, tables)
         if charge is not None:
