@@ -271,40 +271,24 @@ def test_a_pursuer_passes_through_friends_who_check_morale_and_then_it_does(
     assert alone.state.units["w"].y == 15.0 and dice_left(alone) == 0, "nobody passed: no check"
 
 
-def test_a_pursuer_ending_on_a_friend_goes_on_until_clear_of_it() -> None:
-    """A pursuit that would end on a friend goes on until clear of it, as a rout does: the
-    roll of 5 would stop it astride the friend, so it goes the 6" that clear it."""
+@pytest.mark.parametrize(("side", "at", "quarry", "dice", "went"), [
+    (B, 15.0, 22.0, (5, 1, 2, 3, 4), 6.0),  # the 5 would end on the friend: on 6" to clear it
+    (B, 15.0, 16.5, (5,), 4.0),  # clearing it would pass the quarry 5.5" off: stops at the friend
+    (A, 14.0, 20.0, (6,), 3.0),  # another enemy in the way stops it in contact
+], ids=["clears-a-friend", "stops-at-a-friend-before-its-quarry", "stops-at-another-enemy"])
+def test_a_pursuer_goes_on_to_clear_a_friend_and_stops_at_an_enemy_short_of_its_quarry(
+        side: str, at: float, quarry: float, dice: tuple[int, ...], went: float) -> None:
+    """A pursuit that would end on a friend goes on until clear of it, as a rout does (the
+    friend and then the pursuer check morale), save where that would carry it past the
+    stand it pursues: then it stops in contact with the friend, passing nobody. An enemy
+    other than its quarry stops it in contact. Short of the stand, it reaches nothing."""
     winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
-    friend = dts("p", B, 20.0, 15.0, 0.0, morale=3)
-    router = dts("r", A, 20.0, 22.0, 180.0, morale=0, stands=1)
-    tx = tx_with(state_of(winner, friend, router), 5, 1, 2, 3, 4)
+    other = dts("o", side, 20.0, at, 0.0 if side == B else 180.0, morale=3)
+    router = dts("r", A, 20.0, quarry, 180.0, morale=0, stands=1)
+    tx = tx_with(state_of(winner, other, router), *dice)
     found = pursue(tx, "w", "r")
-    assert found.distance == pytest.approx(6.0) and tx.state.units["w"].y == pytest.approx(16.0)
-    assert found.reached is None and dice_left(tx) == 0
-
-
-def test_a_pursuer_that_would_clear_a_friend_only_past_its_quarry_stops_at_the_friend() -> None:
-    """Clearing the friend would carry the pursuer past the stand it pursues (5.5" off), so
-    it stops in contact with the friend, 4" on, passing nobody and reaching nothing."""
-    winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
-    friend = dts("p", B, 20.0, 15.0, 0.0, morale=3)
-    router = dts("r", A, 20.0, 16.5, 180.0, morale=0, stands=1)
-    tx = tx_with(state_of(winner, friend, router), 5)
-    found = pursue(tx, "w", "r")
-    assert found.distance == pytest.approx(4.0) and tx.state.units["w"].y == pytest.approx(14.0)
-    assert found.reached is None and dice_left(tx) == 0
-
-
-def test_another_enemy_in_the_way_stops_the_pursuer_in_contact() -> None:
-    """An enemy other than the one pursued stops the pursuer in contact, short of its
-    quarry's stand, which flees no further."""
-    winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
-    enemy = dts("e", A, 20.0, 14.0, 180.0, morale=3)
-    router = dts("r", A, 20.0, 20.0, 180.0, morale=0, stands=1)
-    tx = tx_with(state_of(winner, enemy, router), 6)
-    found = pursue(tx, "w", "r")
-    assert found.distance == pytest.approx(3.0) and tx.state.units["w"].y == pytest.approx(13.0)
-    assert found.reached is None and tx.state.units["r"].y == 20.0 and dice_left(tx) == 0
+    assert found.distance == pytest.approx(went) and tx.state.units["w"].y == pytest.approx(10.0 + went)
+    assert found.reached is None and tx.state.units["r"].y == quarry and dice_left(tx) == 0
 
 
 def test_a_pursuer_broken_by_its_own_check_routs_and_pursues_no_more() -> None:
