@@ -251,7 +251,7 @@ def _moved_short(piece: str, tally: Tally) -> Counterpart:
 @pytest.mark.parametrize("scenario", ["naseby", "edgehill"])
 def test_a_hidden_piece_moving_unseen_otherwise(scenario: str) -> None:
     """The hider's piece starts at two places and moves half as far in the second game."""
-    seeds = range(11, 14) if scenario == "naseby" else range(11, 15)
+    seeds = range(14, 17) if scenario == "naseby" else range(11, 15)
     tally = _hidden_piece_pairs(scenario, seeds, MIST_LIMIT if scenario == "naseby" else LIMIT,
                                 counterpart_of=_moved_short)
     assert tally.pairs == len(seeds) and tally.steps >= 5 * tally.pairs, tally
@@ -296,11 +296,12 @@ def _shown_values(game: Game, hider: str, viewer: str, counts: dict[str, int]) -
 @pytest.mark.parametrize("scenario", ["naseby", "edgehill", "misty naseby"])
 def test_officers_values_not_yet_shown_differ(scenario: str) -> None:
     """At Naseby in the mist the officers start hidden too: one called on while hidden
-    is called on out of the enemy's sight, and his value stays secret."""
+    is called on out of the enemy's sight, and his value stays secret; a card none of
+    whose hidden units obeyed is not seen to end at once (seed 6 found it did)."""
     game = game_of(misty_naseby() if scenario == "misty naseby" else scenario, secret_deployment=True)
     counts = {"shown": 0, "differed": 0}
     tally = Tally()
-    seeds, limit = (SEEDS, LIMIT) if scenario != "misty naseby" else (range(1, 6), MIST_LIMIT)
+    seeds, limit = (SEEDS, LIMIT) if scenario != "misty naseby" else (range(1, 8), MIST_LIMIT)
     for seed in seeds:
         hider = hider_of(seed)
         one = deployed(game, seed)

@@ -22,7 +22,7 @@ from typing import Any
 from tertia.activation import deck
 from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
-from tertia.core.state import Unit
+from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes import artillery, concealment, phases, plunder, secret_grades
 from tertia.rulesets.charge_yr_pikes.actions import FREE_MOVE
 from tertia.rulesets.charge_yr_pikes.cards import (
@@ -102,9 +102,18 @@ def draw_next(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
         else:
             respond_for(tx, tables, card, name, list(moved_by(tx.state, card)), graded=graded)
             plunder.come_back(tx, tables, card, side, name)
-        if game_data(tx.state).moving:
+        if game_data(tx.state).moving or answered_unseen(tx.state, card):
             return
         tx.emit(CardDone(card=card))
+
+
+def answered_unseen(state: GameState, card: str) -> bool:
+    """Were the card's command responses rolled out of the enemy's sight (a piece it may
+    move hidden from the enemy, :mod:`~.concealment`)? Its side is then given the card even
+    when none obeyed, to end it itself: the card ending at once would tell the enemy that
+    none did, and so something of the hidden officers' values (section 22)."""
+    hidden = concealment.hidden_pieces(state)
+    return bool(hidden) and any(u.id in hidden for u in moved_by(state, card))
 
 
 def respond_for(tx: Tx, tables: Tables, card: str, tertia: str, units: list[Unit], *, graded: bool) -> None:
