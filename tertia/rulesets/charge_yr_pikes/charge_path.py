@@ -67,8 +67,6 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     turned = unit.evolve(facing=heading)
     ignore = _led_by(state).get(unit.id, _NONE) | _routed(state, unit.side) | \
         set(lone_enemy_officers(state, unit.side))
-    # Unless it is left out, it touches the target at the latest as its centre reaches the
-    # target's: a slide that far (and an inch) meets whatever stands in its way.
     size = (table.width, table.depth)
     dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
     # Turned where it stands beside its target, it may stand over it: it faces it from
@@ -80,6 +78,8 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
                             policy=Interpenetration.STOP, table=size, ignore=ignore | {target.id})
         if behind.stopped_by is not None:
             return ChargePath(heading, -back, behind.end.centre, state.units[behind.stopped_by].label, turn)
+    # Unless it is left out, it touches the target at the latest as its centre reaches the
+    # target's: a slide that far (and an inch) meets whatever stands in its way.
     reach = table.width + table.depth if target.id in ignore else \
         math.dist(start.base.centre, target.base.centre) + 1.0
     slide = plan_slide(state, start, heading=heading, distance=reach,
