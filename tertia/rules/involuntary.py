@@ -164,13 +164,42 @@ def _inward(low: float, high: float, size: float, margin: float) -> float:
     return 0.0
 
 
-def standing_back(base: Base, other: Base) -> float:
-    """How far ``base`` must slide straight back (against its facing) to stand clear of
-    ``other``: 0 when it does already. A charger turned where it stands to face a target
-    beside it may stand over it."""
-    if not polygons_overlap(base.corners(), other.corners()):
-        return 0.0
-    return _clear_of(base, other, heading_vector(base.facing + 180.0), 0.0)
+@dataclass(frozen=True, slots=True)
+class FacingFrom:
+    """Where a piece turned to face a target stands to do so: ``start``, its base there;
+    ``back``, how far straight back of where it turned that is (0 when it turned clear of
+    the target); ``blocked_by``, the piece behind it that kept it from standing back (and
+    ``start`` then where that piece stopped it)."""
+
+    start: Base
+    back: float
+    blocked_by: str | None = None
+
+
+def facing_from_clear(state: GameState, turned: Unit, target: Unit, table: tuple[float, float],
+                      ignore: Collection[str] = ()) -> FacingFrom:
+    """Where ``turned`` (a charger turned where it stands to face ``target``) stands to face
+    it: where it is, unless it would stand over the target (beside it, at an angle); then
+    just clear of it, straight back, unless a piece behind (``ignore`` aside) is in the way."""
+    base = turned.base
+    if not polygons_overlap(base.corners(), target.base.corners()):
+        return FacingFrom(base, 0.0)
+    back = _clear_of(base, target.base, heading_vector(base.facing + 180.0), 0.0)
+    ux, uy = heading_vector(base.facing)
+    behind = plan_slide(state, turned, heading=base.facing + 180.0, distance=back,
+                        policy=Interpenetration.STOP, table=table, ignore={*ignore, target.id})
+    if behind.stopped_by is not None:
+        return FacingFrom(behind.end, back, behind.stopped_by)
+    return FacingFrom(base.moved_to(base.x - ux * back, base.y - uy * back), back)
+
+
+def stands_on(state: GameState, base: Base, ignore: Collection[str], *, commanders: bool = True) -> bool:
+    """Would a piece standing at ``base`` stand on another piece in play (those in
+    ``ignore`` aside, and generals and officers unless ``commanders``)?"""
+    corners = base.corners()
+    return any(polygons_overlap(corners, o.base.corners())
+               for o in state.near(base.x, base.y, base.x, base.y, base.radius)
+               if o.id not in ignore and (commanders or not o.is_commander))
 
 
 def nearest_clear(state: GameState, piece_id: str, base: Base, across: tuple[float, float],
@@ -178,19 +207,16 @@ def nearest_clear(state: GameState, piece_id: str, base: Base, across: tuple[flo
                   table: tuple[float, float], step: float = 0.25) -> Base | None:
     """The place nearest ``base`` (by how far it is shifted) where piece ``piece_id`` stands
     wholly on the table and on no other piece in play (generals and officers aside: they
-    stand among their troops): ``base`` itself, else shifted along ``across`` either way (at
-    most ``reach_across``) and along ``back`` (at most ``reach_back``), in steps of ``step``;
-    None when there is no such place."""
-    reach = math.hypot(reach_across, reach_back) + base.radius
-    others = [u.base.corners() for u in state.near(base.x, base.y, base.x, base.y, reach)
-              if u.id != piece_id and not u.is_commander]
+    stand among their troops, :func:`stands_on`): ``base`` itself, else shifted along
+    ``across`` either way (at most ``reach_across``) and along ``back`` (at most
+    ``reach_back``), in steps of ``step``; None when there is no such place."""
     n, m = int(reach_across / step), int(reach_back / step)
     shifts = sorted(((i * step, j * step) for i in range(-n, n + 1) for j in range(m + 1)),
                     key=_nearest_first)
+    ignore = (piece_id,)
     for a, b in shifts:
         spot = base.moved_to(base.x + across[0] * a + back[0] * b, base.y + across[1] * a + back[1] * b)
-        corners = spot.corners()
-        if on_table(spot, table) and not any(polygons_overlap(corners, o) for o in others):
+        if on_table(spot, table) and not stands_on(state, spot, ignore, commanders=False):
             return spot
     return None
 

@@ -28,7 +28,7 @@ from tertia.core.actions import Move
 from tertia.core.geometry import angle_between, bearing
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
-from tertia.rules.involuntary import Interpenetration, on_table, plan_slide, standing_back
+from tertia.rules.involuntary import Interpenetration, facing_from_clear, on_table, plan_slide
 from tertia.rules.movement import MovePlan, plan_move
 from tertia.rulesets.charge_yr_pikes.attached import lone_enemy_officers
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET
@@ -68,26 +68,23 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     ignore = _led_by(state).get(unit.id, _NONE) | _routed(state, unit.side) | \
         set(lone_enemy_officers(state, unit.side))
     size = (table.width, table.depth)
-    dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
     # Turned where it stands beside its target, it may stand over it: it faces it from
     # just clear, straight behind, and halts the inch away from there.
-    back = standing_back(turned.base, target.base)
-    start = turned.evolve(x=turned.x - dx * back, y=turned.y - dy * back) if back > 0.0 else turned
-    if back > 0.0:
-        behind = plan_slide(state, turned, heading=heading + 180.0, distance=back,
-                            policy=Interpenetration.STOP, table=size, ignore=ignore | {target.id})
-        if behind.stopped_by is not None:
-            return ChargePath(heading, -back, behind.end.centre, state.units[behind.stopped_by].label, turn)
+    facing = facing_from_clear(state, turned, target, size, ignore)
+    back = facing.back
+    if facing.blocked_by is not None:
+        return ChargePath(heading, -back, facing.start.centre, state.units[facing.blocked_by].label, turn)
     # Unless it is left out, it touches the target at the latest as its centre reaches the
     # target's: a slide that far (and an inch) meets whatever stands in its way.
     reach = table.width + table.depth if target.id in ignore else \
-        math.dist(start.base.centre, target.base.centre) + 1.0
-    slide = plan_slide(state, start, heading=heading, distance=reach,
-                       policy=Interpenetration.STOP, table=size, ignore=ignore)
+        math.dist(facing.start.centre, target.base.centre) + 1.0
+    slide = plan_slide(state, turned, heading=heading, distance=reach,
+                       policy=Interpenetration.STOP, table=size, ignore=ignore, base=facing.start)
     if slide.stopped_by != target.id:
         blocker = state.units[slide.stopped_by].label if slide.stopped_by is not None else "the table edge"
         return ChargePath(heading, slide.distance - back, slide.end.centre, blocker, turn)
     go = slide.distance - back - SHORT_OF_TARGET if back > 0.0 else max(0.0, slide.distance - SHORT_OF_TARGET)
+    dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
     end = (unit.x + dx * go, unit.y + dy * go)
     off_table = not on_table(turned.base.moved_to(*end), size)
     return ChargePath(heading, go, end, turn=turn, off_table=off_table)

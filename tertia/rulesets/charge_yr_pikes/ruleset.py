@@ -15,7 +15,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
-from tertia.core.geometry import Polygon, base_distance, polygons_overlap
+from tertia.core.geometry import Polygon, base_distance
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -24,7 +24,7 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
-from tertia.rules.involuntary import on_table
+from tertia.rules.involuntary import on_table, stands_on
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
@@ -760,18 +760,14 @@ def _short_of_pieces(state: GameState, unit: Unit, plan: MovePlan, inches: float
     long as they do not end their move intermingled"; the end the player placed was judged
     clear, the one the ground's dice leave it at was not)."""
     own = unit_data(unit)
-    crossed = _not_in_the_way(state, unit)
-    while True:
-        points = _cut(plan.points, movement.slide_within(plan, own.formation, inches))
-        if points[-1] == plan.points[-1] or inches <= 0.0:
-            return points
-        end = plan.end.moved_to(*points[-1])
-        corners = end.corners()
-        if not any(polygons_overlap(corners, o.base.corners())
-                   for o in state.near(end.x, end.y, end.x, end.y, end.radius)
-                   if o.id != unit.id and o.id not in crossed):
-            return points
+    points = _cut(plan.points, movement.slide_within(plan, own.formation, inches))
+    if points[-1] == plan.points[-1]:
+        return points  # the end the player placed, judged clear
+    crossed = {unit.id, *_not_in_the_way(state, unit)}
+    while inches > 0.0 and stands_on(state, plan.end.moved_to(*points[-1]), crossed):
         inches = max(0.0, inches - CUT_BACK)
+        points = _cut(plan.points, movement.slide_within(plan, own.formation, inches))
+    return points
 
 
 def _cut(points: tuple[tuple[float, float], ...], length: float) -> tuple[tuple[float, float], ...]:

@@ -27,14 +27,12 @@ cannot turn to face the foe without standing over it (or over the piece) keeps i
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 
 from tertia.core.events import UnitRemoved, UnitTurned
-from tertia.core.geometry import EPSILON, Base, angle_between, polygons_overlap
+from tertia.core.geometry import EPSILON, angle_between
 from tertia.core.ruleset import Tx
-from tertia.core.state import GameState, Unit
-from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
+from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide, stands_on
 from tertia.rulesets.declare_thee_sir import edge, movement, water
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
 from tertia.rulesets.declare_thee_sir.generals import attach, attached_generals
@@ -83,7 +81,7 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
     facing = (heading + 180.0) % 360.0 if face_foe else unit.facing
     start = unit.base.moved_to(unit.x, unit.y, facing)
     generals = tuple(u.id for u in tx.state.iter_units() if unit_data(u).is_general)
-    if not edge.on_table(tx.table, start) or _over_another(tx.state, unit, start, generals):
+    if not edge.on_table(tx.table, start) or stands_on(tx.state, start, (unit.id, *generals)):
         facing, start = unit.facing, unit.base  # pinned, it cannot turn
     policy = Interpenetration.PASS_FRIENDS
     slide = plan_slide(tx.state, unit, heading=heading, distance=inches, policy=policy,
@@ -114,10 +112,3 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
                 checks.append(morale_check(tx, involved, f"{reason}: passed through"))
     return PushBack(unit_id, slide, tuple(checks), over)
 
-
-def _over_another(state: GameState, unit: Unit, base: Base, generals: Collection[str]) -> bool:
-    """Would ``unit`` standing at ``base`` stand over another piece (generals aside)?"""
-    corners = base.corners()
-    return any(polygons_overlap(corners, o.base.corners())
-               for o in state.near(base.x, base.y, base.x, base.y, base.radius)
-               if o.id != unit.id and o.id not in generals)

@@ -283,19 +283,23 @@ def pursuit_slide(tx: Tx, pursuer: Unit, routing_id: str, turned: Base, wanted: 
     at the table's edge, at the water's edge and (option ``obstacles_stop``
     ``every_move``) at an obstacle. A slide that would carry it beyond ``gap`` (the stand)
     to clear a friend stops in contact with the friend instead."""
-    size = (tx.table.width, tx.table.depth)
     ignore = (routing_id, *(g.id for g in attached_generals(tx.state, pursuer.id)))
-    walls = of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE
-    slide = Slide(turned, turned, turned.facing, 0.0, 0.0)
-    for policy in (Interpenetration.PASS_FRIENDS, Interpenetration.STOP):
-        slide = plan_slide(tx.state, pursuer, heading=turned.facing, distance=wanted, policy=policy,
-                           table=size, base=turned, ignore=ignore)
-        slide = edge.keep_on(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
-        slide = water.keep_dry(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
-        if walls:
-            slide = movement.stop_at_obstacle(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
-        if slide.distance <= gap + EPSILON:
-            break
+    slide = _kept_slide(tx, pursuer, turned, wanted, Interpenetration.PASS_FRIENDS, ignore)
+    if slide.distance > gap + EPSILON:
+        slide = _kept_slide(tx, pursuer, turned, wanted, Interpenetration.STOP, ignore)
+    return slide
+
+
+def _kept_slide(tx: Tx, piece: Unit, base: Base, inches: float, policy: Interpenetration,
+                ignore: tuple[str, ...]) -> Slide:
+    """``piece`` (standing at ``base``) sliding ``inches`` straight ahead, kept on the table,
+    out of the water and (option ``obstacles_stop`` ``every_move``) short of an obstacle."""
+    slide = plan_slide(tx.state, piece, heading=base.facing, distance=inches, policy=policy,
+                       table=(tx.table.width, tx.table.depth), base=base, ignore=ignore)
+    slide = edge.keep_on(tx.table, tx.state, piece, slide, policy, ignore=ignore)
+    slide = water.keep_dry(tx.table, tx.state, piece, slide, policy, ignore=ignore)
+    if of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE:
+        slide = movement.stop_at_obstacle(tx.table, tx.state, piece, slide, policy, ignore=ignore)
     return slide
 
 

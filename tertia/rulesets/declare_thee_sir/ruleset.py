@@ -20,7 +20,7 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, plan_slide, standing_back
+from tertia.rules.involuntary import Interpenetration, facing_from_clear, plan_slide
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
@@ -744,23 +744,18 @@ def _charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit,
     heading = bearing(unit.base.centre, target.base.centre)
     turned = unit.evolve(facing=heading)
     ignore = {g.id for g in generals}
-    back = standing_back(turned.base, target.base)
-    start = turned
-    if back > 0.0:
-        # Turned where it stands it would stand over the target: it faces it from just
-        # clear of it, a little behind where it stood (the charge's distance less than 0).
-        dx, dy = heading_vector(heading)
-        start = turned.evolve(x=turned.x - dx * back, y=turned.y - dy * back)
-        behind = plan_slide(state, turned, heading=heading + 180.0, distance=back,
-                            policy=Interpenetration.STOP, table=(table.width, table.depth),
-                            ignore=ignore | {target.id})
-        if behind.stopped_by is not None:
-            return ChargePath(heading, -back, False, state.units[behind.stopped_by].label)
+    size = (table.width, table.depth)
+    # Turned where it stands it may stand over the target: then it faces it from just clear
+    # of it, a little behind where it stood (the charge's distance less than 0).
+    facing = facing_from_clear(state, turned, target, size, ignore)
+    back = facing.back
+    if facing.blocked_by is not None:
+        return ChargePath(heading, -back, False, state.units[facing.blocked_by].label)
     # It touches the target at the latest as its centre reaches the target's: a slide that
     # far (and an inch) meets whatever stands in the way, and looks no further.
-    reach = math.dist(start.base.centre, target.base.centre) + 1.0
-    slide = plan_slide(state, start, heading=heading, distance=reach,
-                       policy=Interpenetration.STOP, table=(table.width, table.depth), ignore=ignore)
+    reach = math.dist(facing.start.centre, target.base.centre) + 1.0
+    slide = plan_slide(state, turned, heading=heading, distance=reach,
+                       policy=Interpenetration.STOP, table=size, ignore=ignore, base=facing.start)
     stopper = slide.stopped_by
     if stopper != target.id:
         return ChargePath(heading, slide.distance - back, False,
