@@ -14,6 +14,7 @@ from tertia.rules.involuntary import (
     Slide,
     away_from,
     carry_out,
+    facing_from_clear,
     plan_scatter,
     plan_slide,
     towards,
@@ -136,3 +137,24 @@ def test_carrying_out_a_slide_moves_the_piece_keeping_its_facing() -> None:
     nowhere = plan_slide(state, state.units["me"], heading=180.0, distance=0.0, policy=PASS, table=SIZE)
     carry_out(tx, "me", nowhere, "push back")
     assert len(tx.events) == 1
+
+
+@pytest.mark.parametrize(("other_x", "blocked_by"), [
+    (73.3, "other"),  # its flank swings a third of an inch over the piece beside it
+    (73.62, None),  # a thousandth of an inch over: it touches
+    (78.0, None),  # well clear
+])
+def test_a_charger_turned_where_it_stands_over_another_piece_is_blocked_by_it(
+        other_x: float, blocked_by: str | None) -> None:
+    """A charger turns to face its target where it stands: a regiment of horse (6.25" wide)
+    turning through 105 degrees swings its flank over a piece standing just beside it, which
+    then keeps it from facing the target there, though the charge would leave it behind.
+    Coming a hair over the piece's edge is a touch; further off, it faces the target where
+    it stands."""
+    charger = piece("me", A, 70.34, 50.71, 5.56, 6.25, 1.25)
+    other = piece("other", B, other_x, 54.22, 180.0, 6.25, 1.25)
+    target = piece("target", B, 60.5, 49.06, 80.0)
+    state = state_of(charger, other, target)
+    turned = charger.evolve(facing=260.48)
+    facing = facing_from_clear(state, turned, target, SIZE)
+    assert facing.blocked_by == blocked_by and facing.back == 0.0 and facing.start == turned.base

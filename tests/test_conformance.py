@@ -32,7 +32,7 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named, scenario_catalogue
 from tests.battles import fought
 from tests.plugin_rules import with_plugins
-from tests.table_checks import off_the_table, overlapping, table_problems
+from tests.table_checks import colours_astray, off_the_table, overlapping, table_problems
 
 
 def cases() -> list[tuple[str, str]]:
@@ -173,7 +173,8 @@ def test_the_table_check_finds_a_piece_or_a_stand_over_the_edge() -> None:
 
 def test_the_table_check_finds_pieces_standing_on_each_other() -> None:
     """Pieces touching pass; one a tenth of an inch onto another is named with it; a general
-    standing on his troops is no fault."""
+    standing on his troops is no fault. A unit whose stands stand apart is judged by each
+    stand, not by each on another of its own; and it stands where its colours do."""
     with with_plugins():
         name, rules = next(c for c in cases() if c[1] == "declare-thee-sir")
         game = Game(get_ruleset(rules), load_named(name))
@@ -190,3 +191,10 @@ def test_the_table_check_finds_pieces_standing_on_each_other() -> None:
     onto = touching.evolve(x=touching.x - 0.1)
     assert overlapping(alone(a, onto)) == [f"{a.id} and {b.id}"]
     assert overlapping(alone(a, general.evolve(x=a.x, y=a.y))) == []
+    # a unit whose stands stand apart: each stand counts, but its own stands on each other
+    stand = Stand(a.x, a.y, 0.0, 1.5, 1.0)
+    far = b.evolve(x=40.0, y=30.0, width=1.5, depth=1.0,
+                   stands=(Stand(40.0, 30.0, 0.0, 1.5, 1.0), stand, stand))
+    assert overlapping(alone(a, far)) == [f"{a.id} and {b.id}"]
+    assert overlapping(alone(a.evolve(x=10.0), far)) == []
+    assert colours_astray(alone(far)) == [] and colours_astray(alone(far.evolve(x=39.0))) == [b.id]

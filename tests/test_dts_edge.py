@@ -10,7 +10,7 @@ import pytest
 
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import UnitRemoved
-from tertia.core.geometry import EPSILON, Base
+from tertia.core.geometry import EPSILON, Base, base_distance
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rulesets.declare_thee_sir.edge import MARGIN, room
@@ -120,14 +120,19 @@ def test_a_general_the_colours_would_carry_over_the_edge_is_left_where_he_stood(
 def test_a_pursuer_stops_at_the_table_edge(router_x: float, reached: bool) -> None:
     """A regiment of horse pursues a stand fleeing along the west edge, 4.75" off: going
     straight at it half left, its left flank would cross the edge, so it stops there; with
-    room, its 6 reaches the stand, which flees a further 2D6."""
+    room, its 6 reaches the stand (4.75" off edge to edge, further along the line it
+    goes), which flees a further 2D6."""
     pursuer = dts("w", B, router_x + 2.0, 16.0, 180.0, troop="horse", morale=3)
     router = dts("r", A, router_x, 10.0, 0.0, morale=0, stands=1).evolve(routing=True)
     tx = tx_with(state_of(pursuer, router), 6, 5)
     found = pursue(tx, "w", "r")
     w = tx.state.units["w"]
     assert (found.reached is not None) is reached and on_the_table(w)
-    assert found.distance == pytest.approx(1.196, abs=1e-3) if not reached else found.distance == 4.75
+    if reached:  # it goes on until it touches the stand, 4.86" along its half-left line
+        assert found.distance == pytest.approx(4.863, abs=1e-3)
+        assert base_distance(w.base, router.base) == pytest.approx(0.0, abs=1e-6)
+    else:
+        assert found.distance == pytest.approx(1.196, abs=1e-3)
 
 
 @pytest.mark.parametrize(("at", "roll", "went"), [(30.5, 3, 3.0), (33.5, 3, 1.0)])

@@ -97,7 +97,7 @@ def test_the_pursuer_follows_1d6_and_a_stand_it_reaches_flees_2d6_more() -> None
     """"The victorious attacking unit will pursue the routing unit 1D6. If it contacts a
     routing unit stand, the routing stand is moved a further 2D6"."""
     winner = dts("w", B, 20.0, 20.0, 180.0, morale=3)
-    router = dts("r", A, 20.0, 16.0, 0.0, morale=0, stands=1)
+    router = dts("r", A, 20.0, 16.0, 0.0, morale=0, stands=1).evolve(routing=True)
     short = tx_with(state_of(winner, router), 2)
     found = pursue(short, "w", "r")
     assert (found.roll, found.reached, pursued_by(short.state.units["w"])) == (2, None, "r")
@@ -241,7 +241,7 @@ def test_the_pursuers_attached_general_pursues_with_it() -> None:
     the unit's move."""
     winner = dts("w", B, 20.0, 20.0, 180.0, morale=3)
     general = dts("g", B, 20.0, 22.0, 180.0, troop="general", attached_to="w")
-    router = dts("r", A, 20.0, 16.0, 0.0, morale=0, stands=1)
+    router = dts("r", A, 20.0, 16.0, 0.0, morale=0, stands=1).evolve(routing=True)
     tx = tx_with(state_of(winner, general, router), 2)
     pursue(tx, "w", "r")
     assert tx.state.units["w"].y == 18.0
@@ -260,7 +260,7 @@ def test_a_pursuer_passes_through_friends_who_check_morale_and_then_it_does(
     poor morale: it routs towards its own edge), and then it checks itself."""
     winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
     friend = dts("p", B, 20.0, 13.0, 0.0, morale=0)
-    router = dts("r", A, 20.0, 18.0, 180.0, morale=0, stands=1)
+    router = dts("r", A, 20.0, 18.0, 180.0, morale=0, stands=1).evolve(routing=True)
     tx = tx_with(state_of(winner, friend, router), 5, *dice, 1, 2, *((3, 3, 3) if breaks else ()))
     found = pursue(tx, "w", "r")
     assert (found.distance, found.reached, tx.state.units["w"].y) == (5.0, None, 15.0)
@@ -284,7 +284,7 @@ def test_a_pursuer_goes_on_to_clear_a_friend_and_stops_at_an_enemy_short_of_its_
     other than its quarry stops it in contact. Short of the stand, it reaches nothing."""
     winner = dts("w", B, 20.0, 10.0, 0.0, morale=3)
     other = dts("o", side, 20.0, at, 0.0 if side == B else 180.0, morale=3)
-    router = dts("r", A, 20.0, quarry, 180.0, morale=0, stands=1)
+    router = dts("r", A, 20.0, quarry, 180.0, morale=0, stands=1).evolve(routing=True)
     tx = tx_with(state_of(winner, other, router), *dice)
     found = pursue(tx, "w", "r")
     assert found.distance == pytest.approx(went) and tx.state.units["w"].y == pytest.approx(10.0 + went)
@@ -297,7 +297,7 @@ def test_a_pursuer_broken_by_its_own_check_routs_and_pursues_no_more() -> None:
     edge, back through the friend, which checks again, and so does it."""
     winner = dts("w", B, 20.0, 10.0, 0.0, morale=0, stands=1)
     friend = dts("p", B, 20.0, 13.0, 0.0, morale=3)
-    router = dts("r", A, 20.0, 15.0, 180.0, morale=0, stands=1)
+    router = dts("r", A, 20.0, 15.0, 180.0, morale=0, stands=1).evolve(routing=True)
     tx = tx_with(state_of(winner, friend, router), 4, 1, 2, 2, 2, 3, 1, 3, 1, 3)
     found = pursue(tx, "w", "r")
     assert found.reached is None and is_routing(tx.state.units["w"])

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, Final, final
 
 from tertia.core.decision import Decision
-from tertia.core.geometry import Base
+from tertia.core.geometry import EPSILON, Base, Polygon, polygons_overlap
 from tertia.core.grid import Grid
 from tertia.core.memo import Measured, Memo
 from tertia.core.records import slot_of, written
@@ -100,14 +101,15 @@ class Unit:
     ``extra`` a rule set's free-form per-unit data; both are replaced, never mutated.
     ``base``, the footprint, follows from the position, facing and size; ``stands`` lists
     the stands that have separated from it, each with its own place (empty while the unit
-    stands together).
+    stands together). ``footprints`` is all the table it takes up (its base, or each of its
+    separated stands in play), and ``reach`` the radius about its centre that holds them.
 
     A value, written out rather than a dataclass because units change thousands of times
     a battle: equal units have equal fields, and a unit never changes (:meth:`evolve`
     makes a new one).
     """
 
-    __slots__ = (*UNIT_FIELDS, "base", "_canonical_text")
+    __slots__ = (*UNIT_FIELDS, "base", "footprints", "reach", "_canonical_text")
 
     def __init__(
         self,
@@ -146,6 +148,9 @@ class Unit:
         self.stands: Final = stands
         # A unit that kept its place keeps its base, so memos keyed on the base still hold.
         self.base: Final = Base(x, y, facing, width, depth) if _base is None else _base
+        footprints = _footprints(self.base, stands)
+        self.footprints: Final[tuple[Base, ...]] = footprints
+        self.reach: Final[float] = _reach(x, y, self.base.radius, footprints) if stands else self.base.radius
         self._canonical_text: str | None = None
 
     def canonical_text(self) -> str:
@@ -155,6 +160,11 @@ class Unit:
         if self._canonical_text is None:
             self._canonical_text = _json_text(_canonical_unit(self))
         return self._canonical_text
+
+    def overlaps(self, area: Polygon, tolerance: float = EPSILON) -> bool:
+        """Does ``area`` (a convex polygon) share area with the table this piece takes up
+        (:attr:`footprints`: its base, or any of its separated stands)?"""
+        return any(polygons_overlap(area, f.corners(), tolerance) for f in self.footprints)
 
     def fields(self) -> tuple[Any, ...]:
         """The values of :data:`UNIT_FIELDS`, in order."""
@@ -488,10 +498,11 @@ class GameState:
         return ranks
 
     def near(self, x0: float, y0: float, x1: float, y1: float, inches: float) -> list[Unit]:
-        """The pieces in play whose bounding circles come within ``inches`` of the box from
-        (x0, y0) to (x1, y1), in the order of :meth:`iter_units`: every piece that could
-        come that near anything in the box, and perhaps some a hair further (the caller
-        measures). However many pieces there are, only those filed near the box are read."""
+        """The pieces in play whose bounding circles (of radius :attr:`Unit.reach`) come
+        within ``inches`` of the box from (x0, y0) to (x1, y1), in the order of
+        :meth:`iter_units`: every piece that could come that near anything in the box, and
+        perhaps some a hair further (the caller measures). However many pieces there are,
+        only those filed near the box are read."""
         found = self._near_unordered(x0, y0, x1, y1, inches)
         n = len(found)
         if n > 1:
@@ -506,14 +517,14 @@ class GameState:
         """:meth:`near`, in no particular order."""
         grid = self.grid
         if grid is None:
-            grid = self.grid = Grid.of((u.id, u.x, u.y, u.base.radius) for u in self.iter_units())
+            grid = self.grid = Grid.of((u.id, u.x, u.y, u.reach) for u in self.iter_units())
         units = self.units
         # a dict's own lookup is quicker in compiled code than a mapping's
         pieces: dict[str, Unit] = units if isinstance(units, dict) else dict(units)
         found: list[Unit] = []
         for uid in grid.ids_near(x0, y0, x1, y1, inches + NEAR_SLACK):
             u = pieces[uid]
-            r = inches + u.base.radius + NEAR_SLACK
+            r = inches + u.reach + NEAR_SLACK
             if x0 - r <= u.x <= x1 + r and y0 - r <= u.y <= y1 + r:
                 found.append(u)
         return found
@@ -521,7 +532,7 @@ class GameState:
     def _near_places(self, x: float, y: float, inches: float) -> list[tuple[str, float, float, float]]:
         """:meth:`near` a point, each piece as its id, centre and half-diagonal (what a
         :class:`~tertia.core.memo.Memo` reads)."""
-        return [(u.id, u.x, u.y, u.base.radius) for u in self._near_unordered(x, y, x, y, inches)]
+        return [(u.id, u.x, u.y, u.reach) for u in self._near_unordered(x, y, x, y, inches)]
 
     def _stands_here(self, unit: Unit) -> bool:
         """Is ``unit`` where its piece in this state stands (not a hypothetical one)?"""
@@ -605,7 +616,7 @@ class GameState:
         if self.grid is not None:
             new.grid = self.grid.moved(
                 unit.id, None if old is None or old.removed is not None else (old.x, old.y),
-                None if unit.removed is not None else (unit.x, unit.y), unit.base.radius)
+                None if unit.removed is not None else (unit.x, unit.y), unit.reach)
         if old is not None:
             new.ranks = self.ranks
         if self.sieves:
@@ -762,8 +773,20 @@ def _sifted(sieve: Sieve, changed: Iterable[Unit], ranks: Mapping[str, int]) -> 
 def _places(before: Unit, after: Unit) -> tuple[tuple[float, float, float], ...]:
     """A piece's two places, before and after a change, as a memo reads them (one when it
     kept its base)."""
-    first = (before.x, before.y, before.base.radius)
-    return (first,) if before.base is after.base else (first, (after.x, after.y, after.base.radius))
+    first = (before.x, before.y, before.reach)
+    return (first,) if before.base is after.base else (first, (after.x, after.y, after.reach))
+
+
+def _footprints(base: Base, stands: tuple[Stand, ...]) -> tuple[Base, ...]:
+    """The table a piece takes up: its base, or each of its separated stands still in play."""
+    if not stands:
+        return (base,)
+    return tuple(s.base for s in stands if s.removed is None) or (base,)
+
+
+def _reach(x: float, y: float, radius: float, footprints: tuple[Base, ...]) -> float:
+    """The radius about (x, y) that holds every one of ``footprints`` (at least ``radius``)."""
+    return max(radius, *(math.hypot(b.x - x, b.y - y) + b.radius for b in footprints))
 
 
 def _json_text(value: Any) -> str:

@@ -168,8 +168,9 @@ def _inward(low: float, high: float, size: float, margin: float) -> float:
 class FacingFrom:
     """Where a piece turned to face a target stands to do so: ``start``, its base there;
     ``back``, how far straight back of where it turned that is (0 when it turned clear of
-    the target); ``blocked_by``, the piece behind it that kept it from standing back (and
-    ``start`` then where that piece stopped it)."""
+    the target); ``blocked_by``, the piece that keeps it from facing the target there: the
+    one behind it that kept it from standing back (and ``start`` then where that piece
+    stopped it), or another it would stand over."""
 
     start: Base
     back: float
@@ -179,27 +180,65 @@ class FacingFrom:
 def facing_from_clear(state: GameState, turned: Unit, target: Unit, table: tuple[float, float],
                       ignore: Collection[str] = ()) -> FacingFrom:
     """Where ``turned`` (a charger turned where it stands to face ``target``) stands to face
-    it: where it is, unless it would stand over the target (beside it, at an angle); then
-    just clear of it, straight back, unless a piece behind (``ignore`` aside) is in the way."""
+    it: where it is, unless it would stand over the target (beside it, at an angle; or
+    over any of its stands, where they stand apart); then just clear of it, straight back,
+    unless a piece behind (``ignore`` aside) is in the way. Either way it may not stand
+    over another piece (``ignore``, generals and officers aside): that piece blocks it."""
     base = turned.base
-    if not polygons_overlap(base.corners(), target.base.corners()):
-        return FacingFrom(base, 0.0)
-    back = _clear_of(base, target.base, heading_vector(base.facing + 180.0), 0.0)
+    away = heading_vector(base.facing + 180.0)
+    back, start = 0.0, base
+    over = _stands_over(start, target)
+    while over:  # clear of the target's stands it stood over, it may stand over another of them
+        further = max(_clear_of(base, f, away, 0.0) for f in over)
+        if further <= back:
+            break
+        back = further
+        start = _shifted(base, away, back)
+        over = _stands_over(start, target)
+    if back == 0.0:
+        under = piece_under(state, base, {*ignore, turned.id, target.id}, commanders=False,
+                            tolerance=TURNED_TOUCHING)
+        return FacingFrom(base, 0.0, None if under is None else under.id)
     ux, uy = heading_vector(base.facing)
     behind = plan_slide(state, turned, heading=base.facing + 180.0, distance=back,
                         policy=Interpenetration.STOP, table=table, ignore={*ignore, target.id})
     if behind.stopped_by is not None:
         return FacingFrom(behind.end, back, behind.stopped_by)
-    return FacingFrom(base.moved_to(base.x - ux * back, base.y - uy * back), back)
+    start = base.moved_to(base.x - ux * back, base.y - uy * back)
+    under = piece_under(state, start, {*ignore, turned.id, target.id}, commanders=False,
+                        tolerance=TURNED_TOUCHING)
+    return FacingFrom(start, back, None if under is None else under.id)
+
+
+def _stands_over(base: Base, target: Unit) -> list[Base]:
+    """The footprints of ``target`` (its base, or its stands apart) a piece at ``base`` stands over."""
+    corners = base.corners()
+    return [f for f in target.footprints if polygons_overlap(corners, f.corners())]
 
 
 def stands_on(state: GameState, base: Base, ignore: Collection[str], *, commanders: bool = True) -> bool:
     """Would a piece standing at ``base`` stand on another piece in play (those in
     ``ignore`` aside, and generals and officers unless ``commanders``)?"""
+    return piece_under(state, base, ignore, commanders=commanders) is not None
+
+
+def piece_under(state: GameState, base: Base, ignore: Collection[str], *,
+                commanders: bool = True, tolerance: float = EPSILON) -> Unit | None:
+    """The first piece in play (in the order of ``iter_units``) a piece standing at
+    ``base`` would stand on (overlap by more than ``tolerance`` inches), those in
+    ``ignore`` aside, and generals and officers unless ``commanders``; None when there is
+    none."""
     corners = base.corners()
-    return any(polygons_overlap(corners, o.base.corners())
-               for o in state.near(base.x, base.y, base.x, base.y, base.radius)
-               if o.id not in ignore and (commanders or not o.is_commander))
+    for o in state.near(base.x, base.y, base.x, base.y, base.radius):
+        if o.id not in ignore and (commanders or not o.is_commander) and o.overlaps(corners, tolerance):
+            return o
+    return None
+
+
+TURNED_TOUCHING = 0.01
+"""Inches a piece turned where it stands may come over another and still only touch it:
+a turn on the spot is made by eye at the table, and a corner a hair over a neighbour's
+edge is a touch."""
 
 
 def nearest_clear(state: GameState, piece_id: str, base: Base, across: tuple[float, float],
@@ -250,34 +289,38 @@ def _in_the_way(state: GameState, piece: Unit, start: Base, direction: tuple[flo
     """The pieces the slide meets, first met first. A slide that cannot pass through
     pieces stops at the first, so only those that could be met as early are measured."""
     dx, dy = direction
-    near_line: list[tuple[float, Unit]] = []
+    near_line: list[tuple[float, Unit, Base]] = []
     ex, ey = start.x + dx * distance, start.y + dy * distance
     for other in state.near(min(start.x, ex), min(start.y, ey), max(start.x, ex), max(start.y, ey),
                             start.radius + EPSILON):
         if other.id == piece.id or other.id in ignore:
             continue
-        # Only a piece whose circle the slide's corridor sweeps can be touched: its centre
-        # within both radii of the line travelled, and not wholly behind or beyond it.
-        near = start.radius + other.base.radius + EPSILON
-        ox, oy = other.x - start.x, other.y - start.y
-        along = ox * dx + oy * dy
-        if abs(ox * dy - oy * dx) > near or along < -near or along > distance + near:
-            continue
-        near_line.append((along - near, other))  # it cannot be met any sooner
+        for footprint in other.footprints:
+            # Only a footprint whose circle the slide's corridor sweeps can be touched: its
+            # centre within both radii of the line travelled, and not wholly behind or beyond it.
+            near = start.radius + footprint.radius + EPSILON
+            ox, oy = footprint.x - start.x, footprint.y - start.y
+            along = ox * dx + oy * dy
+            if abs(ox * dy - oy * dx) > near or along < -near or along > distance + near:
+                continue
+            near_line.append((along - near, other, footprint))  # it cannot be met any sooner
     if not passing:
         near_line.sort(key=lambda n: n[0])
     first = distance
-    out: list[_Met] = []
-    for soonest, other in near_line:
+    met: dict[str, _Met] = {}
+    for soonest, other, footprint in near_line:
         if not passing and soonest > first + EPSILON:
             break
-        enter = first_contact(start.corners(), other.base.corners(), direction, 0.0)
+        enter = first_contact(start.corners(), footprint.corners(), direction, 0.0)
         if enter >= distance - EPSILON:
             continue
         first = min(first, enter)
-        out.append(_Met(other, enter, _clear_of(start, other.base, direction, enter) if passing else enter))
-    out.sort(key=lambda m: (m.enter, m.unit.id))
-    return out
+        leave = _clear_of(start, footprint, direction, enter) if passing else enter
+        was = met.get(other.id)
+        # a piece whose stands stand apart is met at its first stand and left at its last
+        met[other.id] = _Met(other, enter, leave) if was is None else \
+            _Met(other, min(was.enter, enter), max(was.leave, leave))
+    return sorted(met.values(), key=lambda m: (m.enter, m.unit.id))
 
 
 def _clear_of(start: Base, other: Base, direction: tuple[float, float], enter: float) -> float:

@@ -176,14 +176,14 @@ def iter_table_violations(
 def iter_collision_violations(
     state: GameState, plan: MovePlan, rule: str, markers: Iterable[tuple[str, Base]] = ()
 ) -> Iterator[Violation]:
-    """No interpenetration: the swept areas may touch but not overlap the base of any other
-    piece in play, or of a marker the rule set puts on the table (``markers``: a name and a
-    base each, such as larger-battles' supply bases)."""
+    """No interpenetration: the swept areas may touch but not overlap the base (or a
+    separated stand) of any other piece in play, or of a marker the rule set puts on the
+    table (``markers``: a name and a base each, such as larger-battles' supply bases)."""
     segments = list(zip(plan.points, plan.points[1:], strict=False)) or [(plan.points[0],) * 2]
     mover = plan.unit.id
     blocker: str | None = None
     for other in plan.pieces_near(state):
-        if other.id != mover and _sweeps_into(plan, segments, other.base):
+        if other.id != mover and any(_sweeps_into(plan, segments, f) for f in other.footprints):
             blocker = other.label
             break
     else:
@@ -200,14 +200,15 @@ def iter_room_violations(
     table: Battlefield, state: GameState, placed: Unit, rule: str, carried: Collection[str] = ()
 ) -> Iterator[Violation]:
     """A piece that takes up new room where it stands (a formation change, mounting) must
-    stay on the table and off every other piece (those in ``carried`` apart)."""
+    stay on the table and off every other piece and its separated stands (those in
+    ``carried`` apart)."""
     corners = placed.base.corners()
     if not table.inside_table(corners):
         yield Violation(MovementCode.OFF_TABLE, f"{placed.label} would leave the table", rule)
         return
     for other in state.near(placed.x, placed.y, placed.x, placed.y, placed.base.radius):
         if other.id != placed.id and other.id not in carried and \
-                polygons_overlap(corners, other.base.corners()):
+                other.overlaps(corners):
             yield Violation(MovementCode.COLLISION, f"{placed.label} would overlap {other.label}", rule)
             return
 
@@ -223,15 +224,18 @@ def iter_passing_violations(
     end = plan.end.corners()
     areas = plan.swept()
     for other in plan.pieces_near(state):
-        if other.id == mover.id or other.id in carried or not plan.may_touch(other.base):
+        if other.id == mover.id or other.id in carried:
             continue
-        corners = other.base.corners()
-        if other.side != mover.side and any(polygons_overlap(a, corners) for a in areas):
-            yield Violation(MovementCode.COLLISION, f"{mover.label} would run into {other.label}", rule)
-            return
-        if polygons_overlap(end, corners):
-            yield Violation(MovementCode.COLLISION, f"{mover.label} would end on {other.label}", rule)
-            return
+        for footprint in other.footprints:
+            if not plan.may_touch(footprint):
+                continue
+            corners = footprint.corners()
+            if other.side != mover.side and any(polygons_overlap(a, corners) for a in areas):
+                yield Violation(MovementCode.COLLISION, f"{mover.label} would run into {other.label}", rule)
+                return
+            if polygons_overlap(end, corners):
+                yield Violation(MovementCode.COLLISION, f"{mover.label} would end on {other.label}", rule)
+                return
 
 
 def _sweeps_into(plan: MovePlan, segments: list[tuple[Point, Point]], base: Base) -> bool:

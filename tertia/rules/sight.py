@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from tertia.core.geometry import Point, point_segment_distance, polygons_overlap
+from tertia.core.geometry import Point, point_segment_distance
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
 
@@ -37,17 +37,17 @@ def has_line_of_sight(
 def iter_bases_across(
     state: GameState, a: Point, b: Point, ignore: tuple[str, ...] = ()
 ) -> Iterable[Unit]:
-    """Pieces in play whose bases the segment ab passes through."""
+    """Pieces in play whose bases (or separated stands) the segment ab passes through."""
     near = state.near(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), 0.0)
     return bases_across((u for u in near if u.id not in ignore), a, b)
 
 
 def bases_across(pieces: Iterable[Unit], a: Point, b: Point) -> Iterator[Unit]:
-    """Those of ``pieces`` whose bases the segment ab passes through."""
+    """Those of ``pieces`` whose bases (or separated stands) the segment ab passes through."""
     sight = (a, b, b)
     for other in pieces:
-        # Cheap rejection: the base's bounding circle is clear of the segment.
-        if point_segment_distance((other.x, other.y), a, b) > other.base.radius:
+        # Cheap rejection: the piece's bounding circle is clear of the segment.
+        if point_segment_distance((other.x, other.y), a, b) > other.reach:
             continue
-        if polygons_overlap(sight, other.base.corners(), 1e-9):
+        if other.overlaps(sight, 1e-9):
             yield other

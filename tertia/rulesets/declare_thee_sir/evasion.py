@@ -35,7 +35,7 @@ from typing import ClassVar
 
 from tertia.core.actions import Move
 from tertia.core.events import DiceRolled, Event
-from tertia.core.geometry import EPSILON, Base, heading_vector, polygons_overlap, swept_polygon
+from tertia.core.geometry import EPSILON, Base, heading_vector, swept_polygon
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -100,7 +100,7 @@ def general_evades(tx: Tx, general_id: str, charger_id: str) -> Evasion:
     plan = plan_move(general, Move(unit=general_id, waypoints=(end,)))
     areas = plan.swept()
     passed = [u.id for u in tx.state.iter_troops(general.side)
-              if any(polygons_overlap(a, u.base.corners()) for a in areas)]
+              if any(u.overlaps(a) for a in areas)]
     carry_out(tx, general_id, Slide(general.base, plan.end, heading, float(GENERAL_MOVE), went), "evades")
     checks = tuple(morale_check(tx, f, f"{general.label} rode through it") for f in passed
                    if tx.state.units[f].in_play)
@@ -112,13 +112,13 @@ def clear_end(table: Battlefield, state: GameState, piece: Unit, heading: float,
     table, short of water (a lake, a river away from its fords and bridges) and off every
     other piece: cut back :data:`STEP` at a time."""
     dx, dy = heading_vector(heading)
-    others = [u.base.corners() for u in state.iter_units() if u.id != piece.id]
+    others = [u for u in state.iter_units() if u.id != piece.id]
     went = distance
     while went > EPSILON:
         end: Base = piece.base.moved_to(piece.x + dx * went, piece.y + dy * went)
         corners = end.corners()
         if table.inside_table(corners) and water.wet(table, (swept_polygon(piece.base, end),)) is None \
-                and not any(polygons_overlap(corners, o) for o in others):
+                and not any(o.overlaps(corners) for o in others):
             return went
         went = max(0.0, went - STEP)
     return 0.0

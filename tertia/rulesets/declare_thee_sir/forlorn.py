@@ -51,7 +51,7 @@ from typing import ClassVar
 
 from tertia.core.dice import D6
 from tertia.core.events import DiceRolled, Event, UnitMoved
-from tertia.core.geometry import Base, heading_vector, polygons_overlap
+from tertia.core.geometry import Base, heading_vector
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
@@ -172,7 +172,7 @@ def room_problem(table: Battlefield, state: GameState, unit: Unit) -> str | None
     if wet is not None:
         return f"{unit.label}'s forlorn hope would stand in the {wet}"
     for other in state.iter_units():
-        if other.id != unit.id and polygons_overlap(place, other.base.corners()):
+        if other.id != unit.id and other.overlaps(place):
             return f"{unit.label}'s forlorn hope would stand on {other.label}"
     return None
 

@@ -23,6 +23,11 @@ under ``edge`` (the default) the unit stops at the edge, as at an enemy or the w
 partly beyond the edge is removed from play as one routed off, leaving its attached generals
 where they stood. A unit pinned against the edge, or against another piece, so that it
 cannot turn to face the foe without standing over it (or over the piece) keeps its facing.
+
+A routing unit, its stands apart, cannot be pushed "in good order": each of its stands
+flees the push's inches straight away from the foe, as a rout moves them
+(:func:`~tertia.rulesets.declare_thee_sir.rout.flee`: through friends, who check morale,
+lost over the edge), its attached generals with its colours.
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ from tertia.rulesets.declare_thee_sir.readings import (
     REMOVED,
     of_game,
 )
+from tertia.rulesets.declare_thee_sir.rout import flee
+from tertia.rulesets.declare_thee_sir.stands import stands_of
 from tertia.rulesets.declare_thee_sir.values import unit_data
 
 PUSHED_OFF = "pushed off the table"
@@ -55,12 +62,14 @@ class PushBack:
     """A push-back done: the ``slide`` (how far it went, whom it passed through, what
     stopped it, whether it left the table), the morale ``checks`` taken and the units they
     ``routed``; ``removed``: pushed over the edge and out of play (option
-    ``push_off_table`` ``removed``)."""
+    ``push_off_table`` ``removed``, or a routing unit's last stand); ``fled``: a routing
+    unit's stands fled the push, and its attached generals with them."""
 
     unit: str
     slide: Slide
     checks: tuple[MoraleCheck, ...]
     removed: bool = False
+    fled: bool = False
 
     @property
     def distance(self) -> float:
@@ -75,9 +84,14 @@ def push_back(tx: Tx, unit_id: str, foe_id: str, inches: float, *, face_foe: boo
               ) -> PushBack:
     """Push ``unit_id`` back ``inches`` straight away from ``foe_id``, ending facing the foe
     (``face_foe``) or as it faced, stopped at the edge or removed over it (the game's
-    ``push_off_table``); then the morale checks of everyone involved."""
+    ``push_off_table``); then the morale checks of everyone involved. A routing unit's
+    stands flee the inches instead."""
     unit, foe = tx.state.units[unit_id], tx.state.units[foe_id]
     heading = away_from(foe.base, unit.base)
+    if unit.stands:
+        stands = stands_of(unit)
+        flight = flee(tx, unit_id, stands, (int(inches),) * len(stands), heading, reason)
+        return PushBack(unit_id, flight.slides[0], flight.checks, flight.removed, fled=True)
     facing = (heading + 180.0) % 360.0 if face_foe else unit.facing
     start = unit.base.moved_to(unit.x, unit.y, facing)
     generals = tuple(u.id for u in tx.state.iter_units() if unit_data(u).is_general)

@@ -114,17 +114,23 @@ def gather(tx: Tx, unit_id: str) -> None:
     tx.emit(UnitRallied(unit=unit_id))
 
 
+GATHER_WITHIN = 2.0
+"""How far, in the line's own widths, a rallied line may form from its colours to stand
+clear of other pieces: among scattered routing stands a width is not always enough."""
+
+
 def gathering_place(table: Battlefield, state: GameState, unit: Unit, line: Base) -> Base:
     """Where the rallied ``unit``'s ``line`` (about its flag) is formed: wholly on the
     table (:func:`~tertia.rulesets.declare_thee_sir.edge.nudged_on`) and, where another
     piece (troops, not a general) stands in the way, the nearest place clear of every one,
     the line shifted along its front or to its rear (a quarter inch at a time, each no
-    further than its own width: :func:`~tertia.rules.involuntary.nearest_clear`); where
-    there is none, about the flag as it is."""
+    further than :data:`GATHER_WITHIN` times its own width:
+    :func:`~tertia.rules.involuntary.nearest_clear`); where there is none, about the flag
+    as it is."""
     placed = edge.nudged_on(table, line)
+    within = GATHER_WITHIN * line.width
     clear = nearest_clear(state, unit.id, placed, heading_vector(line.facing + 90.0),
-                          heading_vector(line.facing + 180.0), line.width, line.width,
-                          (table.width, table.depth))
+                          heading_vector(line.facing + 180.0), within, within, (table.width, table.depth))
     return placed if clear is None else clear
 
 

@@ -46,7 +46,7 @@ from typing import ClassVar
 
 from tertia.core.dice import D6
 from tertia.core.events import DiceRolled, Event, UnitMoved, UnitRemoved
-from tertia.core.geometry import EPSILON, Base, base_distance, heading_vector, polygons_overlap
+from tertia.core.geometry import EPSILON, Base, base_distance, heading_vector
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
@@ -137,7 +137,7 @@ def room_for(table: Battlefield, state: GameState, hope: Unit, regiment: Unit) -
     corners = regrown(regiment).base.corners()
     if not table.inside_table(corners):
         return False
-    return not any(polygons_overlap(corners, o.base.corners()) for o in state.iter_units()
+    return not any(o.overlaps(corners) for o in state.iter_units()
                    if o.id not in (regiment.id, hope.id))
 
 

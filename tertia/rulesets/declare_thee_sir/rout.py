@@ -21,7 +21,9 @@ removed. The unit stands where its flag (its first stand) stands. A pursuer move
 straight at the nearest stand of the unit it pursues, through its own side's troops, who
 each check morale once, and then the pursuer itself; any other enemy in its way stops it in
 contact, as do the water's edge and the table's
-(:mod:`~tertia.rulesets.declare_thee_sir.edge`); a stand it reaches flees a further 2D6. A
+(:mod:`~tertia.rulesets.declare_thee_sir.edge`); a stand it reaches (the one it went at, or
+another of the unit's in its way) flees a further 2D6. Every piece, a routing unit's
+scattered stands each, stands in the way of moves, routs and pursuits. A
 unit broken while pursuing pursues no more. A forlorn hope flees towards the regiment it would rejoin
 (:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams, fences,
 hedges) stop a rout, a pursuit or a push-back only under the option ``obstacles_stop``
@@ -37,13 +39,21 @@ from typing import ClassVar
 
 from tertia.core.dice import D6, sum_of
 from tertia.core.events import DiceRolled, Event, StandsScattered, UnitMoved, UnitRemoved
-from tertia.core.geometry import EPSILON, Base, base_distance, bearing, heading_vector
+from tertia.core.geometry import CONTACT, Base, base_distance, bearing
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.casualties import lose_stands
-from tertia.rules.involuntary import Interpenetration, Slide, away_from, plan_scatter, plan_slide, towards
+from tertia.rules.involuntary import (
+    Interpenetration,
+    Slide,
+    away_from,
+    facing_from_clear,
+    plan_scatter,
+    plan_slide,
+    towards,
+)
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.declare_thee_sir import edge, movement, rejoin, water
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
@@ -243,7 +253,10 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
     morale (Movement: "Units that move or rout through another unit cause a moral check
     ... on each unit involved"); one that would go on past the stand it pursues to clear
     a friend stops in contact with that friend instead. Another enemy in its way stops it
-    in contact (:func:`pursuit_slide`)."""
+    in contact (:func:`pursuit_slide`). The stand it contacts, the one it went at or
+    another of the unit's in its way, flees a further 2D6: a quarry that has rallied has no
+    routing stand, and the pursuer halts in contact with it. A pursuer that, turned where
+    it stands, would stand over a stand of its quarry faces it from just clear, in contact."""
     pursuer = tx.state.units[pursuer_id]
     if pursued_by(pursuer) != routing_id:
         tx.emit(PursuitChanged(unit=pursuer_id, target=routing_id))
@@ -253,41 +266,54 @@ def pursue(tx: Tx, pursuer_id: str, routing_id: str) -> Pursuit:
     if not routing.in_play or not stands:
         return Pursuit(pursuer_id, roll, 0.0, None)
     nearest = min(range(len(stands)), key=lambda i: (base_distance(pursuer.base, stands[i]), i))
-    gap = base_distance(pursuer.base, stands[nearest])
     heading = bearing(pursuer.base.centre, stands[nearest].centre)
-    turned = pursuer.base.moved_to(pursuer.x, pursuer.y, heading)
-    if not edge.on_table(tx.table, turned):  # pinned against the edge, it cannot turn that way
-        return Pursuit(pursuer_id, roll, 0.0, None)
-    slide = pursuit_slide(tx, pursuer, routing_id, turned, min(float(roll), gap), gap)
+    generals = tuple(g.id for g in attached_generals(tx.state, pursuer_id))
+    # turned where it stands it may stand over a stand it pursues: it faces it from just clear
+    facing = facing_from_clear(tx.state, pursuer.evolve(facing=heading), routing,
+                               (tx.table.width, tx.table.depth), generals)
+    turned = facing.start
+    if facing.blocked_by is not None or not edge.on_table(tx.table, turned):
+        return Pursuit(pursuer_id, roll, 0.0, None)  # pinned, it cannot turn that way
+    slide = pursuit_slide(tx, pursuer, turned, float(roll), generals)
     went = slide.distance
     walls = of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE
-    if went > 0:
-        dx, dy = heading_vector(heading)
-        tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), slide.end.centre), facing=heading,
+    if went > 0 or facing.back > 0:
+        end = slide.end.centre
+        tx.emit(UnitMoved(unit=pursuer_id, path=((pursuer.x, pursuer.y), end), facing=heading,
                           reason="pursuit"))
-        carry_generals(tx, pursuer, dx * went, dy * went, heading)  # "move with unit"
+        carry_generals(tx, pursuer, end[0] - pursuer.x, end[1] - pursuer.y, heading)  # "move with unit"
     if walls:
         stopped = movement.at_obstacle(tx.table, tx.state.units[pursuer_id].base.corners())
         if stopped != unit_data(tx.state.units[pursuer_id]).at_obstacle:
             tx.emit(ObstacleReached(unit=pursuer_id, reached=stopped))
     _check_passed(tx, pursuer_id, slide.passed_through)
-    if roll < gap or went < gap - EPSILON or not _still_pursuing(tx, pursuer_id):
-        return Pursuit(pursuer_id, roll, went, None)  # short, stopped, or broken by its own check
-    flee_further(tx, routing_id, nearest, heading, f"caught by {pursuer.label}")
-    return Pursuit(pursuer_id, roll, went, nearest)
+    reached = _stand_reached(slide, routing_id, stands) if is_routing(routing) else None
+    if reached is None or not _still_pursuing(tx, pursuer_id):
+        # short, stopped, broken by its own check, or at a quarry rallied (no routing stand)
+        return Pursuit(pursuer_id, roll, went, None)
+    flee_further(tx, routing_id, reached, heading, f"caught by {pursuer.label}")
+    return Pursuit(pursuer_id, roll, went, reached)
 
 
-def pursuit_slide(tx: Tx, pursuer: Unit, routing_id: str, turned: Base, wanted: float, gap: float) -> Slide:
+def _stand_reached(slide: Slide, routing_id: str, stands: tuple[Base, ...]) -> int | None:
+    """The routing unit's stand the pursuer contacts ("If it contacts a routing unit
+    stand"): the one its slide ends touching, when the unit it pursues stopped it (not when
+    a friend it could not go on through did, short of it)."""
+    if slide.stopped_by != routing_id:
+        return None
+    touching = [i for i, s in enumerate(stands) if base_distance(slide.end, s) <= CONTACT]
+    return min(touching, key=lambda i: (base_distance(slide.end, stands[i]), i)) if touching else None
+
+
+def pursuit_slide(tx: Tx, pursuer: Unit, turned: Base, wanted: float, ignore: tuple[str, ...]) -> Slide:
     """The pursuer's slide (turned to face the stand it pursues, ``turned``) of ``wanted``
-    inches: through friends until clear of them, stopped by any other enemy in contact,
-    at the table's edge, at the water's edge and (option ``obstacles_stop``
-    ``every_move``) at an obstacle. A slide that would carry it beyond ``gap`` (the stand)
-    to clear a friend stops in contact with the friend instead."""
-    ignore = (routing_id, *(g.id for g in attached_generals(tx.state, pursuer.id)))
-    slide = _kept_slide(tx, pursuer, turned, wanted, Interpenetration.PASS_FRIENDS, ignore)
-    if slide.distance > gap + EPSILON:
-        slide = _kept_slide(tx, pursuer, turned, wanted, Interpenetration.STOP, ignore)
-    return slide
+    inches (``ignore``: its attached generals, who go with it): through friends until clear
+    of them, stopped by any enemy in contact, the unit it pursues first of all, at the
+    table's edge, at the water's edge and (option ``obstacles_stop`` ``every_move``) at an
+    obstacle. Where clearing a friend would carry it onto an enemy (its quarry among them),
+    it stops in contact with the friend instead
+    (:class:`~tertia.rules.involuntary.Interpenetration` ``PASS_FRIENDS``)."""
+    return _kept_slide(tx, pursuer, turned, wanted, Interpenetration.PASS_FRIENDS, ignore)
 
 
 def _kept_slide(tx: Tx, piece: Unit, base: Base, inches: float, policy: Interpenetration,

@@ -11,7 +11,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, GameDataChanged, UnitFormed, UnitMoved
-from tertia.core.geometry import base_distance, bearing, heading_vector, polygons_overlap
+from tertia.core.geometry import base_distance, bearing, heading_vector
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -20,7 +20,7 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, facing_from_clear, plan_slide
+from tertia.rules.involuntary import Interpenetration, facing_from_clear, plan_slide, stands_on
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
@@ -458,8 +458,10 @@ class DeclareTheeSir(RuleSet):
                               f"{unit_data(target).attached_to}: charge that unit", f"{rule} a")]
         path = charge_path(table, state, unit, target)
         if path.blocked_by is not None:
-            return [Violation(MovementCode.COLLISION, f"{path.blocked_by} stands between {unit.label} "
-                              f"and {target.label}", f"{rule} a: move directly at target unit")]
+            message = f"{unit.label} cannot turn to face {target.label} without standing over " \
+                f"{path.blocked_by}" if path.turning else \
+                f"{path.blocked_by} stands between {unit.label} and {target.label}"
+            return [Violation(MovementCode.COLLISION, message, f"{rule} a: move directly at target unit")]
         if path.off_table:
             return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would charge {target.label} partly off "
                               "the table", f"{rule} a: move directly at target unit")]
@@ -669,10 +671,12 @@ class DeclareTheeSir(RuleSet):
     def _fall_short(self, tx: Tx, unit: Unit, path: ChargePath, reach: float) -> None:
         """A charge whose target evaded: the attacker goes its whole move straight at it,
         halting an inch short (or at water, an obstacle or the table's edge in its way), and
-        the activation ends. Pinned against the edge so that it cannot turn to face the
-        target without standing over it, it stays as it is."""
+        the activation ends. Pinned against the edge, or beside another piece, so that it
+        cannot turn to face the target without standing over the edge or the piece, it
+        stays as it is."""
         turned = unit.evolve(facing=path.heading)
-        if not edge.on_table(tx.table, turned.base):
+        if not edge.on_table(tx.table, turned.base) or stands_on(
+                tx.state, turned.base, {unit.id, *_carried_with(tx.state, unit)}, commanders=False):
             tx.emit(GameDataChanged(key="moved", value=True))
             sequence.end_activation(tx, self.options)
             return
@@ -703,12 +707,14 @@ class ChargePath:
     ground, the piece in the way, if any, the water it would enter (a lake, or a river
     away from its fords and bridges), the obstacle that would stop it short, and whether
     turning to face the target or reaching it would put the attacker over the table's
-    edge."""
+    edge; ``turning``: the piece in the way keeps it from turning to face the target
+    (it would stand over that piece, or over the target with that piece behind it)."""
 
     heading: float
     distance: float
     difficult: bool
     blocked_by: str | None = None
+    turning: bool = False
     wet: str | None = None
     obstacle: str | None = None
     off_table: bool = False
@@ -750,7 +756,7 @@ def _charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit,
     facing = facing_from_clear(state, turned, target, size, ignore)
     back = facing.back
     if facing.blocked_by is not None:
-        return ChargePath(heading, -back, False, state.units[facing.blocked_by].label)
+        return ChargePath(heading, -back, False, state.units[facing.blocked_by].label, turning=True)
     # It touches the target at the latest as its centre reaches the target's: a slide that
     # far (and an inch) meets whatever stands in the way, and looks no further.
     reach = math.dist(facing.start.centre, target.base.centre) + 1.0
@@ -785,7 +791,10 @@ def _obstacle_in_the_way(table: Battlefield, unit: Unit, heading: float, distanc
 
 
 def carry_generals_after(tx: Tx, push: PushBack) -> None:
-    """A unit pushed back in good order takes its attached general with it."""
+    """A unit pushed back in good order takes its attached general with it (a routing
+    unit's stands took him as they fled)."""
+    if push.fled:
+        return
     slide = push.slide
     unit = tx.state.units[push.unit]
     carry_generals(tx, unit, slide.end.x - slide.start.x, slide.end.y - slide.start.y)
@@ -797,8 +806,8 @@ def passed_through(state: GameState, plan: MovePlan) -> list[str]:
     areas = plan.swept()
     carried = _carried_with(state, plan.unit)
     return [o.id for o in state.iter_troops(plan.unit.side)
-            if o.id != plan.unit.id and o.id not in carried and plan.may_touch(o.base)
-            and any(polygons_overlap(a, o.base.corners()) for a in areas)]
+            if o.id != plan.unit.id and o.id not in carried
+            and any(plan.may_touch(f) for f in o.footprints) and any(o.overlaps(a) for a in areas)]
 
 
 def _carried_with(state: GameState, unit: Unit) -> set[str]:
@@ -864,8 +873,7 @@ def _carried_problems(table: Battlefield, state: GameState, plan: MovePlan) -> l
             return [Violation(MovementCode.IMPASSABLE, f"{moved.label} would be carried into the {wet}",
                               rule)]
         for other in state.iter_units():
-            if other.id != unit.id and other.id not in carried and \
-                    polygons_overlap(corners, other.base.corners()):
+            if other.id != unit.id and other.id not in carried and other.overlaps(corners):
                 return [Violation(MovementCode.COLLISION, f"{moved.label} would be carried onto "
                                   f"{other.label}", rule)]
     return []
