@@ -12,9 +12,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,11 +33,11 @@ from tertia.core.geometry import (
     swept_polygon,
 )
 from tertia.core.hidden import as_view, hidden, is_hidden, without_view_mark
-from tertia.core.ruleset import OptionSpec, RuleSet, Tx
+from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import (
@@ -53,6 +53,7 @@ from tertia.rules.involuntary import Interpenetration, carry_out, plan_slide, to
 from tests.example_rules import (  # noqa: F401  (narration: the log's sentences)
     combat,
     narration,
+    odds,
     sequence,
     vocabulary,
 )
@@ -315,6 +316,29 @@ class ExampleDeclare(RuleSet):
                               f"{unit.label} cannot move directly at {target.label}: {blocker} is in the way",
                               rule)]
         return []
+
+    # --- odds ------------------------------------------------------------------------------
+
+    # No question words (ACTION_WORDS): the charge, its one dice-driven action, is asked about
+    # before it is made and by ``tertia odds`` (its default word), but in play it is beyond
+    # the budget a list of questions may spend, as Declare Thee Sir's charges are.
+    ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
+
+    def query(self, state: GameState, word: str | None, attacker: str, target: str,
+              details: Mapping[str, Any] | None = None) -> tuple[GameState, Action]:
+        """``charge``: the charge move, the test to close and the melee, the charger's card
+        drawn (:func:`~tests.example_rules.odds.ready`). It takes no particulars."""
+        if details:
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+                                           f"takes no {sorted(details)[0]!r}", RULE)])
+        return odds.ready(state, word, attacker, target)
+
+    def default_responses(self, state: GameState) -> list[Action]:
+        return odds.default_responses(state)
+
+    def odds_effects(self, before: GameState, after: GameState, events: Sequence[Event]
+                     ) -> dict[str, dict[str, Any]]:
+        return odds.effects(before, after, events)
 
     # --- resolution ------------------------------------------------------------------------
 

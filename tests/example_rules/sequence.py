@@ -62,6 +62,7 @@ def end_activation(tx: Tx) -> None:
     unit = game_data(tx.state).activated
     if unit is not None:
         tx.emit(ActivationEnded(unit=unit))
+    tx.action_over()  # the next card begins the play that follows
     draw_next(tx)
 
 

@@ -33,7 +33,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
     ActionKind(
         "declare_charge", "Charge", "{unit} charges {target}", f"{R}, Melee a",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT), FieldSpec("target", "Target", FieldKind.ENEMY_UNIT)),
-        odds=False, phases=(PHASE,), subject="unit", target="target",
+        dice_driven=True, phases=(PHASE,), subject="unit", target="target",
         help="The target answers, and a friend of it may countercharge, before the melee.",
     ),
     ActionKind(
