@@ -161,6 +161,31 @@ def test_horse_leave_a_battery_with_canister_and_foot_by_it_and_take_one_left_al
     assert CypDoctrine2().choose(game, state, random.Random(0)) == Charge(unit="k-horse", target="p-gun")
 
 
+def test_a_supported_batterys_supporters_are_not_reckoned_to_test_to_stand() -> None:
+    """Section 10: gunners with a friend within 4" do not rout, and the supporters fight for
+    them; neither tests to stand (12 C is the charged unit's test, and the battery takes
+    none). The outlook of a charge at the battery reckons no chance of the supporters
+    failing to stand, so steady and shaky supporters change it only through the test the
+    losers of the combat take (12 F), where a charge at the foot themselves gains more from
+    shaky foot, who may fail to stand."""
+    covered = {**FAR, "p-gun": (50.0, 24.0), "p-foot": (47.0, 24.0)}
+    gains = {}
+    for morale in (5, 1):
+        game, state = _on_card(covered, ("k-horse",), **{"p-foot": {"morale": morale}})
+        tables = tables_of(state)
+        horse, gun, foot = state.units["k-horse"], state.units["p-gun"], state.units["p-foot"]
+        gains[morale] = (charge_outlook(game, state, horse, gun, tables).gain,
+                         charge_outlook(game, state, horse, foot, tables).gain,
+                         pass_chance(tables, state, foot))
+    (at_gun_steady, at_foot_steady, holds_steady), (at_gun_shaky, at_foot_shaky, holds_shaky) = \
+        gains[5], gains[1]
+    assert holds_shaky < holds_steady
+    beaten = [(1 - h) + h / 3 for h in (holds_steady, holds_shaky)]  # 12 F: routed, or fallen back
+    # at the battery: the shaky supporters' worse chance in 12 F alone, nothing for 12 C
+    assert at_gun_shaky / at_gun_steady == pytest.approx(beaten[1] / beaten[0], rel=0.02)
+    assert at_foot_shaky / at_foot_steady > beaten[1] / beaten[0] * 1.05
+
+
 def test_waiting_horse_draw_back_out_of_musket_shot_and_the_first_edition_stands() -> None:
     """Horse with steady enemy foot within 12" and no charge worth making wait; the second
     edition draws them back from the muskets (12" long range) instead of standing to be

@@ -230,11 +230,12 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     """What ``unit`` charging ``foe`` is expected to come to (see the module's
     docstring): the fire it takes at the halt and the test that follows; the test to close
     (none against a flank or rear); the defenders' test when closed on (12 C); the close
-    combat's chances on the dice of both sides (a battery's supporters fighting for it;
-    gunners alone rout); and the loser's test. A unit routed is its share of its army; one
-    that falls back a third of it; a failed test to stand (falling back or routing, by
-    how far it failed) half. ``halt`` is where the charge halts (by default the end of
-    its :func:`charge_path`; :func:`halt_ahead_of` is a cheap estimate)."""
+    combat's chances on the dice of both sides (a battery's supporters fighting for it,
+    with no test to stand; gunners alone rout); and the loser's test. A unit routed is
+    its share of its army; one that falls back a third of it; a failed test to stand
+    (falling back or routing, by how far it failed) half. ``halt`` is where the charge
+    halts (by default the end of its :func:`charge_path`; :func:`halt_ahead_of` is a
+    cheap estimate)."""
     theirs = unit_data(foe)
     flank = is_flank_or_rear(unit.base, foe.base)
     defenders = [state.units[s] for s in gun_support(state, foe.id)] if theirs.is_gun else [foe]
@@ -258,7 +259,10 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     if not defenders:  # gunners with none to fight for them rout (section 10)
         return ChargeOutlook(closes * their_share - forgone, risk)
     their_share += sum(share(state, d, tables) for d in defenders)
-    stand = 1 / 6 if flank else sum(pass_chance(tables, state, d) for d in defenders) / len(defenders)
+    holds_theirs = sum(pass_chance(tables, state, d) for d in defenders) / len(defenders)
+    # A supported battery's gunners never test, and its supporters fight for it without a
+    # test to stand (section 10; 12 C is the charged unit's): they test only on losing.
+    stand = 1.0 if theirs.is_gun else 1 / 6 if flank else holds_theirs
     fighters = {unit.id: Fighter(unit=unit.id, foes=tuple(d.id for d in defenders), attacking=True)}
     for d in defenders:
         fighters[d.id] = Fighter(unit=d.id, foes=(unit.id,), attacking=False,
@@ -269,7 +273,8 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     chances = melee_chances(mine, against, tables.melee.casualties_rounding)
     won = chances.win + chances.tie / 2
     lost = chances.lose + chances.tie / 2
-    gain = closes * ((1.0 - stand) * FAILED_TO_STAND + stand * won * _beaten(stand)) * their_share - forgone
+    beaten = _beaten(holds_theirs if theirs.is_gun else stand)
+    gain = closes * ((1.0 - stand) * FAILED_TO_STAND + stand * won * beaten) * their_share - forgone
     risk += closes * stand * lost * _beaten(holds) * mine_share
     return ChargeOutlook(gain, risk)
 
