@@ -96,6 +96,22 @@ def first_points(unit: Unit) -> int | None:
     return None if value is None else int(value)
 
 
+def points_lost(before: Unit, after: Unit, *, joined: int = 0, most: int | None = None) -> int:
+    """The morale points a unit lost (negative: gained) between ``before`` and ``after``:
+    from those it had, or, untested before, from those it first rolled (with ``joined``
+    points added as it was tested, at most ``most``); none while it is still untested."""
+    now = morale_of(after)
+    if now is None:
+        return 0
+    start = morale_of(before)
+    if start is None:
+        first = first_points(after)
+        if first is None:
+            return 0
+        start = first + joined if most is None else min(most, first + joined)
+    return start - now
+
+
 # --- events -------------------------------------------------------------------------------
 
 

@@ -28,9 +28,9 @@ from typing import Any
 from tertia.core.actions import Action
 from tertia.core.events import Event
 from tertia.core.ruleset import OddsMeasure
-from tertia.core.state import GameState, Unit
+from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction, Violation
-from tertia.rules.morale import first_points, morale_of
+from tertia.rules.morale import points_lost
 from tests.example_rules.data import (
     COUNTERCHARGE,
     RULE,
@@ -92,17 +92,7 @@ def effects(before: GameState, after: GameState, events: Sequence[Event]) -> dic
     untested before, from those first rolled); units it left alone are not named."""
     out: dict[str, dict[str, Any]] = {}
     for uid, unit in after.units.items():
-        lost = _points_lost(before.units[uid], unit)
+        lost = points_lost(before.units[uid], unit)
         if lost:
             out[uid] = {MORALE_LOST: lost}
     return out
-
-
-def _points_lost(before: Unit, after: Unit) -> int:
-    now = morale_of(after)
-    if now is None:
-        return 0
-    start = morale_of(before)
-    if start is None:
-        start = first_points(after)
-    return 0 if start is None else start - now

@@ -40,7 +40,7 @@ from tertia.core.events import Event, UnitMoved, UnitRemoved
 from tertia.core.ruleset import OddsMeasure
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, IllegalAction, Violation
-from tertia.rules.morale import DECLARE_LEVELS, first_points, morale_of
+from tertia.rules.morale import DECLARE_LEVELS, morale_of, points_lost
 from tertia.rulesets.declare_thee_sir import clauses, movement
 from tertia.rulesets.declare_thee_sir.capture import FLAG, Captured
 from tertia.rulesets.declare_thee_sir.data import ADVANCE, LONG_MARCH, STAND_AND_FIRE
@@ -176,14 +176,7 @@ def _points_lost(before: Unit, after: Unit, general_joined: bool = False) -> int
     """Points lost (negative: gained) from those it had before, or, untested before, from
     those first rolled now with an attached general's point (``general_joined``: his point
     added in the action, option ``general_point`` ``while_attached``)."""
-    now = morale_of(after)
-    if now is None:
-        return 0
-    start = morale_of(before)
-    if start is None:
-        first = first_points(after)
-        start = None if first is None else min(MOST_POINTS, first + (1 if general_joined else 0))
-    return 0 if start is None else start - now
+    return points_lost(before, after, joined=1 if general_joined else 0, most=MOST_POINTS)
 
 
 def _length(path: Sequence[tuple[float, float]]) -> float:
