@@ -250,6 +250,8 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
         assert "Likeliest outcomes" in out and "Units routed" in out, out
         for side in load_named(scenario, rules_id=rules).sides:
             assert (side.name or side.id) in out, out
+        # The rule set, the action and every piece in words, never the engine's ids.
+        assert Words.of(start_of(rules, scenario)).problems(out) == [], out
     else:
         lines = [line for line in out.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error:"), out

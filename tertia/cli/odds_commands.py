@@ -25,6 +25,8 @@ from tertia.cli.common import (
     state_from_file,
 )
 from tertia.cli.main import Command, app
+from tertia.core.actions import Action
+from tertia.core.ruleset import RuleSet
 from tertia.core.violations import IllegalAction
 from tertia.rulesets import ruleset_class, ruleset_ids
 
@@ -73,13 +75,15 @@ def bar(probability: float) -> str:
     return "█" * full + ("" if rest == 0 else " ▏▎▍▌▋▊▉"[rest])
 
 
-def print_odds(result: Odds, names: dict[str, str], sides: dict[str, str] | None = None) -> None:
-    """An answer as the terminal shows it: the modifiers, the likeliest outcomes (the rest
-    counted together), the target's and the attacker's measures, every other piece
-    touched, and each side's units routed (:mod:`tertia.analysis.answer`)."""
+def print_odds(result: Odds, names: dict[str, str], sides: dict[str, str] | None = None,
+               heading: str = "") -> None:
+    """An answer as the terminal shows it: what was asked (``heading``: the action and the
+    rule set, in words), the modifiers, the likeliest outcomes (the rest counted together),
+    the target's and the attacker's measures, every other piece touched, and each side's
+    units routed (:mod:`tertia.analysis.answer`)."""
     attacker = names.get(result.attacker or "", result.attacker or "")
     target = names.get(result.target or "", result.target or "")
-    out.print(Text(f"{attacker} against {target} ({result.ruleset}, {result.action.type})", style="bold"))
+    out.print(Text(f"{attacker} against {target}" + (f": {heading}" if heading else ""), style="bold"))
     if result.modifiers or result.defender_modifiers:
         for m in result.modifiers:
             out.print(f"  attacker {m}")
@@ -226,4 +230,13 @@ def odds_command(
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
         return
-    print_odds(result, {uid: u.label for uid, u in state.units.items()}, side_names(game))
+    print_odds(result, {uid: u.label for uid, u in state.units.items()}, side_names(game),
+               asked_in_words(game.ruleset, act, action))
+
+
+def asked_in_words(ruleset: RuleSet, act: Action, word: str | None) -> str:
+    """What a question asked, for a reader: the action's own name in the rule set's words
+    (its kind's label, else the word asked) and the rule set's title."""
+    kind = ruleset.action_kind(act.type)
+    what = kind.label if kind is not None else (word or "").replace("_", " ")
+    return f"{what}, under {ruleset.title}" if what else f"under {ruleset.title}"
