@@ -178,3 +178,17 @@ def test_an_enemy_piece_hidden_from_the_side_still_has_a_card() -> None:
         assert set(cards) == set(seen.units)
         hidden = next(u for u in state.units.values() if u.side != side and not unit_data(u).placed)
         assert game.piece(state, hidden.id, side).fact("unseen") is None
+
+
+def test_the_examples_divisions_count_against_those_the_regiment_took_the_field_with(example: Game) -> None:
+    """The example's ``ex_stands`` is the divisions left of those the regiment started with
+    (its order of battle's, else its kind's usual number): Byron's Horse takes the field
+    three strong where horse are usually two, and shows 3 of 3, then 2 of 3 a division down."""
+    state = example.ruleset.initial_state(example.scenario)
+    fact = example.piece(state, "r-horse-2", None).fact("ex_stands")
+    assert fact is not None and (fact.value, fact.limit) == (3, 3)
+    down = state.with_unit(state.units["r-horse-2"].evolve(stands_left=2))
+    fact = example.piece(down, "r-horse-2", None).fact("ex_stands")
+    assert fact is not None and (fact.value, fact.limit) == (2, 3)
+    usual = example.piece(state, "r-horse", None).fact("ex_stands")
+    assert usual is not None and (usual.value, usual.limit) == (2, 2)

@@ -67,13 +67,15 @@ class ExampleCode(Codes, namespace=RULES_ID):
 
 @dataclass(frozen=True, slots=True)
 class DeclareUnit(RuleData):
-    """A unit's formation, stands left and morale points (``None``: untested)."""
+    """A unit's formation, stands left and at the start (0: its kind's usual number), and
+    morale points (``None``: untested)."""
 
     type: ClassVar[str] = "declare_unit"
     formation: str = "line"
     stands_left: int = 1
     morale: int | None = None
     morale_max: int | None = None
+    stands_start: int = 0
 
 
 @dataclass(frozen=True, slots=True)

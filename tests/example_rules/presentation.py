@@ -24,7 +24,7 @@ from tests.example_rules.data import DEFAULT_STANDS, RULE, game_data, piece
 from tests.example_rules.vocabulary import MUSTER
 
 EX_STANDS = FactSpec("ex_stands", "Divisions", FactKind.COUNT,
-                     "Divisions left of the regiment's usual number", RULE, on_base=True)
+                     "Divisions left of those the regiment took the field with", RULE, on_base=True)
 EX_TALLY = FactSpec("ex_tally", "Resolve", FactKind.PIPS, "Morale points left, once tested", RULE)
 EX_TESTED = FactSpec("ex_tested", "Blooded", FactKind.FLAG, "Its morale has been tested", RULE)
 EX_COLOURS = FactSpec("ex_colours", "Colours raised", FactKind.BADGE, "Its card is the one drawn", RULE,
@@ -56,7 +56,7 @@ class ExamplePresentation(Presentation):
         game = game_data(seen)
         chosen = any(u == unit.id and not is_hidden(u) for s, u in game.free_move if s == unit.side)
         return [
-            Fact(EX_STANDS.key, own.stands_left, limit=DEFAULT_STANDS[unit.kind]),
+            Fact(EX_STANDS.key, own.stands_left, limit=own.stands_start or DEFAULT_STANDS[unit.kind]),
             Fact(EX_TALLY.key, own.morale),
             Fact(EX_TESTED.key, own.morale is not None),
             Fact(EX_COLOURS.key, game.activated == unit.id),

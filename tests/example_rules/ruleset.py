@@ -115,7 +115,7 @@ class ExampleDeclare(RuleSet):
     id: ClassVar[str] = RULES_ID
     GAME_DATA = DeclareGame
     title: ClassVar[str] = "Declare Thee Sir (example slice)"
-    version: ClassVar[str] = "0.1"
+    version: ClassVar[str] = "0.2"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {
         kind: footprint(LINE, DEFAULT_STANDS[kind], *STAND_SIZE[kind]) for kind in UnitKind
@@ -165,7 +165,8 @@ class ExampleDeclare(RuleSet):
             width, depth = footprint(FORMATIONS[order.formation], stands, *STAND_SIZE[kind])
             units[s.id] = Unit(s.id, s.side, kind, s.command, s.x, s.y, s.facing % 360.0, width, depth,
                                name=s.name, traits=tuple(s.traits),
-                               own=DeclareUnit(formation=order.formation, stands_left=stands))
+                               own=DeclareUnit(formation=order.formation, stands_left=stands,
+                                               stands_start=stands))
         sides = scenario.side_ids
         objectives = tuple(Objective(o.name, o.x, o.y, o.radius, o.side) for o in scenario.objectives)
         return GameState(sides=sides, turn=0, active=sides[0], phase="setup", units=units,
