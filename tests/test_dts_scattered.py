@@ -21,7 +21,7 @@ from tertia.rulesets.declare_thee_sir.rally import gathering_place
 from tertia.rulesets.declare_thee_sir.reach import fire_distance
 from tertia.rulesets.declare_thee_sir.rout import is_routing, pursue, rout
 from tertia.rulesets.declare_thee_sir.stands import stands_of
-from tertia.rulesets.declare_thee_sir.troops import HORSE
+from tertia.rulesets.declare_thee_sir.troops import ARTILLERY, HORSE, STAND_SIZES
 from tertia.rulesets.declare_thee_sir.values import unit_data
 
 from .dts_combat_support import A, B, dice_left, dts, state_of, table_with, tx_with
@@ -182,3 +182,18 @@ def test_a_pursuer_reaching_a_quarry_that_has_rallied_halts_in_contact(routing: 
     assert dice_left(tx) == 0 and found.distance == pytest.approx(3.0)
     assert (found.reached, tx.state.units["r"].y) == ((0, 10.0) if routing else (None, 16.0))
     assert (tx.state.units["r"].stands == ()) is not routing
+
+
+def test_a_gun_in_long_march_flees_turned_sideways_as_it_stood() -> None:
+    """Formations b: in long march "Artillery turned sideways"; a limbered gun broken flees
+    in the shape it stood in, as wide as a gun's stand is deep, and stands where that shape
+    was cleared to stand."""
+    size = STAND_SIZES[ARTILLERY]
+    assert size.width != size.depth  # else the case shows nothing
+    gun = dts("g", A, 20.0, 18.0, 0.0, troop=ARTILLERY, formation="long_march", morale=0)
+    foe = dts("f", B, 20.0, 22.0, 180.0, morale=3)
+    tx = tx_with(state_of(foe, gun), 5)
+    rout(tx, "g", "f", "melee")
+    fled = tx.state.units["g"]
+    assert is_routing(fled) and dice_left(tx) == 0 and fled.y == 13.0
+    assert (fled.stands[0].width, fled.stands[0].depth) == (size.depth, size.width)

@@ -201,11 +201,11 @@ def flee(tx: Tx, unit_id: str, stands: tuple[Base, ...], rolls: tuple[int, ...],
         slides = tuple(movement.stop_at_obstacle(tx.table, state, unit, s, Interpenetration.PASS_FRIENDS)
                        for s in slides)
     slides = rejoin.stop_at_regiment(state, unit, stands, slides, size)
-    own = unit_data(unit)
     gone = tuple(s.off_table for s in slides)
     before = (unit.x, unit.y)
+    # each stand keeps the shape it fled in (a gun in long march is turned sideways)
     tx.emit(StandsScattered(unit=unit_id, places=tuple(s.end.centre for s in slides),
-                            width=own.stand_width, depth=own.stand_depth, gone=gone))
+                            width=stands[0].width, depth=stands[0].depth, gone=gone))
     if all(gone):
         for general in attached_generals(tx.state, unit_id):  # left behind as the unit goes
             attach(tx, general.id, None)
