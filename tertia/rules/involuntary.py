@@ -195,16 +195,13 @@ def facing_from_clear(state: GameState, turned: Unit, target: Unit, table: tuple
         back = further
         start = _shifted(base, away, back)
         over = _stands_over(start, target)
-    if back == 0.0:
-        under = piece_under(state, base, {*ignore, turned.id, target.id}, commanders=False,
-                            tolerance=TURNED_TOUCHING)
-        return FacingFrom(base, 0.0, None if under is None else under.id)
-    ux, uy = heading_vector(base.facing)
-    behind = plan_slide(state, turned, heading=base.facing + 180.0, distance=back,
-                        policy=Interpenetration.STOP, table=table, ignore={*ignore, target.id})
-    if behind.stopped_by is not None:
-        return FacingFrom(behind.end, back, behind.stopped_by)
-    start = base.moved_to(base.x - ux * back, base.y - uy * back)
+    if back > 0.0:
+        behind = plan_slide(state, turned, heading=base.facing + 180.0, distance=back,
+                            policy=Interpenetration.STOP, table=table, ignore={*ignore, target.id})
+        if behind.stopped_by is not None:
+            return FacingFrom(behind.end, back, behind.stopped_by)
+        ux, uy = heading_vector(base.facing)
+        start = base.moved_to(base.x - ux * back, base.y - uy * back)
     under = piece_under(state, start, {*ignore, turned.id, target.id}, commanders=False,
                         tolerance=TURNED_TOUCHING)
     return FacingFrom(start, back, None if under is None else under.id)

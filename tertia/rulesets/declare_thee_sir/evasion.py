@@ -40,7 +40,7 @@ from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
-from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide
+from tertia.rules.involuntary import Interpenetration, Slide, away_from, carry_out, plan_slide, stands_on
 from tertia.rules.movement import plan_move
 from tertia.rulesets.declare_thee_sir import edge, water
 from tertia.rulesets.declare_thee_sir.movement import GENERAL_MOVE
@@ -112,13 +112,12 @@ def clear_end(table: Battlefield, state: GameState, piece: Unit, heading: float,
     table, short of water (a lake, a river away from its fords and bridges) and off every
     other piece: cut back :data:`STEP` at a time."""
     dx, dy = heading_vector(heading)
-    others = [u for u in state.iter_units() if u.id != piece.id]
     went = distance
     while went > EPSILON:
         end: Base = piece.base.moved_to(piece.x + dx * went, piece.y + dy * went)
         corners = end.corners()
         if table.inside_table(corners) and water.wet(table, (swept_polygon(piece.base, end),)) is None \
-                and not any(o.overlaps(corners) for o in others):
+                and not stands_on(state, end, (piece.id,)):
             return went
         went = max(0.0, went - STEP)
     return 0.0

@@ -58,7 +58,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, plan_slide
+from tertia.rules.involuntary import Interpenetration, piece_under, plan_slide
 from tertia.rulesets.declare_thee_sir import rejoin, water
 from tertia.rulesets.declare_thee_sir.data import FORLORN_HOPE, DtsUnit
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
@@ -165,16 +165,15 @@ def first_place(unit: Unit) -> Base:
 
 def room_problem(table: Battlefield, state: GameState, unit: Unit) -> str | None:
     """Is there room for the division just before the regiment, on the table?"""
-    place = first_place(unit).corners()
+    first = first_place(unit)
+    place = first.corners()
     if not table.inside_table(place):
         return f"{unit.label}'s forlorn hope would stand off the table"
     wet = water.wet(table, (place,))
     if wet is not None:
         return f"{unit.label}'s forlorn hope would stand in the {wet}"
-    for other in state.iter_units():
-        if other.id != unit.id and other.overlaps(place):
-            return f"{unit.label}'s forlorn hope would stand on {other.label}"
-    return None
+    other = piece_under(state, first, (unit.id,))
+    return None if other is None else f"{unit.label}'s forlorn hope would stand on {other.label}"
 
 
 def new_id(state: GameState, regiment_id: str) -> str:

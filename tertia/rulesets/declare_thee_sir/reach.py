@@ -100,8 +100,8 @@ def fire_distance(table: Battlefield, state: GameState, firer: Unit, target: Uni
 def _screens(state: GameState, ends: tuple[str, ...], stands: tuple[Base, ...]) -> list[Unit]:
     """The pieces that could stand in a line between any two of ``stands``: every piece
     in play but the units at the ``ends`` and command stands (which block neither sight
-    nor fire) whose base or separated stands come within the box about those stands (every such line lies
-    in that box), in the order of ``iter_units``."""
+    nor fire) whose base or separated stands come within the box about those stands
+    (every such line lies in that box), in the order of ``iter_units``."""
     x0, y0, x1, y1 = bounding_box([corner for s in stands for corner in s.corners()])
     return [u for u in state.near(x0, y0, x1, y1, 0.0)
             if x0 - u.reach <= u.x <= x1 + u.reach and y0 - u.reach <= u.y <= y1 + u.reach

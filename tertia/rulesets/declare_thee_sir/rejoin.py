@@ -53,7 +53,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, Slide, plan_slide, towards
+from tertia.rules.involuntary import Interpenetration, Slide, plan_slide, stands_on, towards
 from tertia.rules.movement import MovePlan
 from tertia.rulesets.declare_thee_sir import movement
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
@@ -134,11 +134,8 @@ def regrown(regiment: Unit) -> Unit:
 def room_for(table: Battlefield, state: GameState, hope: Unit, regiment: Unit) -> bool:
     """Is there room for ``regiment`` to take its stand back: on the table and clear of
     every piece but itself and ``hope``?"""
-    corners = regrown(regiment).base.corners()
-    if not table.inside_table(corners):
-        return False
-    return not any(o.overlaps(corners) for o in state.iter_units()
-                   if o.id not in (regiment.id, hope.id))
+    grown = regrown(regiment).base
+    return table.inside_table(grown.corners()) and not stands_on(state, grown, (regiment.id, hope.id))
 
 
 def join(tx: Tx, hope_id: str, *, anywhere: bool = False) -> bool:

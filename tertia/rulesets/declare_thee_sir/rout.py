@@ -23,8 +23,8 @@ each check morale once, and then the pursuer itself; any other enemy in its way 
 contact, as do the water's edge and the table's
 (:mod:`~tertia.rulesets.declare_thee_sir.edge`); a stand it reaches (the one it went at, or
 another of the unit's in its way) flees a further 2D6. Every piece, a routing unit's
-scattered stands each, stands in the way of moves, routs and pursuits. A
-unit broken while pursuing pursues no more. A forlorn hope flees towards the regiment it would rejoin
+scattered stands each, stands in the way of moves, routs and pursuits. A unit broken while
+pursuing pursues no more. A forlorn hope flees towards the regiment it would rejoin
 (:mod:`~tertia.rulesets.declare_thee_sir.rejoin`). Obstacles (walls, streams, fences,
 hedges) stop a rout, a pursuit or a push-back only under the option ``obstacles_stop``
 ``every_move`` (by default "it stops" is read of a unit's own movement): a routing stand
@@ -301,8 +301,8 @@ def _stand_reached(slide: Slide, routing_id: str, stands: tuple[Base, ...]) -> i
     a friend it could not go on through did, short of it)."""
     if slide.stopped_by != routing_id:
         return None
-    touching = [i for i, s in enumerate(stands) if base_distance(slide.end, s) <= CONTACT]
-    return min(touching, key=lambda i: (base_distance(slide.end, stands[i]), i)) if touching else None
+    gap, nearest = min((base_distance(slide.end, s), i) for i, s in enumerate(stands))
+    return nearest if gap <= CONTACT else None
 
 
 def pursuit_slide(tx: Tx, pursuer: Unit, turned: Base, wanted: float, ignore: tuple[str, ...]) -> Slide:
@@ -313,19 +313,13 @@ def pursuit_slide(tx: Tx, pursuer: Unit, turned: Base, wanted: float, ignore: tu
     obstacle. Where clearing a friend would carry it onto an enemy (its quarry among them),
     it stops in contact with the friend instead
     (:class:`~tertia.rules.involuntary.Interpenetration` ``PASS_FRIENDS``)."""
-    return _kept_slide(tx, pursuer, turned, wanted, Interpenetration.PASS_FRIENDS, ignore)
-
-
-def _kept_slide(tx: Tx, piece: Unit, base: Base, inches: float, policy: Interpenetration,
-                ignore: tuple[str, ...]) -> Slide:
-    """``piece`` (standing at ``base``) sliding ``inches`` straight ahead, kept on the table,
-    out of the water and (option ``obstacles_stop`` ``every_move``) short of an obstacle."""
-    slide = plan_slide(tx.state, piece, heading=base.facing, distance=inches, policy=policy,
-                       table=(tx.table.width, tx.table.depth), base=base, ignore=ignore)
-    slide = edge.keep_on(tx.table, tx.state, piece, slide, policy, ignore=ignore)
-    slide = water.keep_dry(tx.table, tx.state, piece, slide, policy, ignore=ignore)
+    policy = Interpenetration.PASS_FRIENDS
+    slide = plan_slide(tx.state, pursuer, heading=turned.facing, distance=wanted, policy=policy,
+                       table=(tx.table.width, tx.table.depth), base=turned, ignore=ignore)
+    slide = edge.keep_on(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
+    slide = water.keep_dry(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
     if of_game(tx.state, OBSTACLES_STOP) == EVERY_MOVE:
-        slide = movement.stop_at_obstacle(tx.table, tx.state, piece, slide, policy, ignore=ignore)
+        slide = movement.stop_at_obstacle(tx.table, tx.state, pursuer, slide, policy, ignore=ignore)
     return slide
 
 

@@ -20,7 +20,7 @@ from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
-from tertia.rules.involuntary import Interpenetration, facing_from_clear, plan_slide, stands_on
+from tertia.rules.involuntary import Interpenetration, facing_from_clear, piece_under, plan_slide, stands_on
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
@@ -872,10 +872,10 @@ def _carried_problems(table: Battlefield, state: GameState, plan: MovePlan) -> l
         if wet is not None:
             return [Violation(MovementCode.IMPASSABLE, f"{moved.label} would be carried into the {wet}",
                               rule)]
-        for other in state.iter_units():
-            if other.id != unit.id and other.id not in carried and other.overlaps(corners):
-                return [Violation(MovementCode.COLLISION, f"{moved.label} would be carried onto "
-                                  f"{other.label}", rule)]
+        other = piece_under(state, moved.base, {unit.id, *carried})
+        if other is not None:
+            return [Violation(MovementCode.COLLISION, f"{moved.label} would be carried onto {other.label}",
+                              rule)]
     return []
 
 
