@@ -183,7 +183,7 @@ def test_scenarios_deploy_units_only_where_they_may_stand(rules: str) -> None:
     shot = {**unit("s", P, "commanded_shot", 15, 15), "command": "independent"}
     allowed = [shot, foot("f", P, 35, 15), foot("w", P, 33, 27), foot("e", R, 30, 45, 180)]
     assert terrain_problems(rules, allowed) == {}
-    clause = "d3-cards" if rules == CARDS else "d3-commands"
+    clause = "D3 (earlier)" if rules == CARDS else "D3 (2022)"
     barred = [foot("f", P, 15, 15), horse("h", P, 35, 15), foot("m", P, 55, 15), foot("l", P, 55, 35),
               foot("r", P, 10, 27), foot("e", R, 30, 45, 180)]
     assert terrain_problems(rules, barred) == {
@@ -202,7 +202,7 @@ def test_scenarios_deploy_units_only_where_they_may_stand(rules: str) -> None:
     in_town = terrain_problems(rules, allowed, commanders=chief)
     if rules == CARDS:
         assert in_town == {"commanders[0] 'c'": "the commander deployed in town: only Infantry, Dragoons "
-                                                "and Commanded Shot may stand in a town (d3-cards: "
+                                                "and Commanded Shot may stand in a town (D3 (earlier): "
                                                 "Terrain Effects, towns)"}
     else:
         assert in_town == {}
@@ -227,11 +227,11 @@ def test_d3_cards_scenarios_one_unit_a_town_and_no_gun_or_commander_in_contact()
     game = make_game(units, rules=CARDS, terrain=[TOWN], commanders=chief)
     assert game.ruleset.scenario_problems(game.scenario) == [
         ("units[1] 'g'", "deployed in the town 'f' occupies: only one unit may occupy a town "
-                         "(d3-cards: Terrain Effects, towns)"),
+                         "(D3 (earlier): Terrain Effects, towns)"),
         ("commanders[0] 'c'", "the commander is deployed in contact with the enemy unit 'x' and would "
-                              "be removed from play at once (d3-cards: Commanders)"),
+                              "be removed from play at once (D3 (earlier): Commanders)"),
         ("units[3] 'a'", "artillery deployed in contact with the enemy unit 'e' would be eliminated "
-                         "at once (d3-cards: Melee, artillery and commanders engaged)"),
+                         "at once (D3 (earlier): Melee, artillery and commanders engaged)"),
     ]
     apart = [foot("f", P, 33, 15), foot("k", P, 43, 15), unit("a", P, "artillery", 10, 40),
              foot("e", R, 10, 43.2, 180), foot("x", R, 20, 43.2, 180)]
@@ -252,7 +252,7 @@ def test_validate_reports_where_the_rule_set_forbids_a_unit(tmp_path: Path) -> N
     assert check_scenario(path) == []
     found = [str(p) for p in check_scenario(path, rules_id=CARDS)]
     assert found == [f"{path}: units[0] 'h': horse deployed in town: only Infantry, Dragoons and "
-                     f"Commanded Shot may stand in a town (d3-cards: Terrain Effects, towns)"]
+                     f"Commanded Shot may stand in a town (D3 (earlier): Terrain Effects, towns)"]
     with pytest.raises(ScenarioError):
         resolve_scenario(path, rules_id=CARDS)
     result = CliRunner().invoke(app, ["validate", str(path), "--rules", CARDS])

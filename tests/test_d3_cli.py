@@ -91,7 +91,7 @@ def test_odds_refuse_particulars_the_rule_set_has_not() -> None:
     code, out = run("odds", "tertia/scenarios/edgehill.toml", "--rules", "d3-commands", "--attacker",
                     "r-guns-right", "--target", "p-meldrum-foot-1", "--support", "r-guns-left")
     assert code != 0 and out.strip().splitlines()[-1].endswith(
-        "--support is not a particular of an action under d3-commands")
+        "--support is not a particular of an action under D3 English Civil War Rules (18 September 2022)")
 
 
 def test_odds_of_a_melee_and_a_refusal(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ def test_a_move_is_measured_against_its_allowance_less_its_pivots() -> None:
     state = game.ruleset.initial_state(game.scenario)
     straight = game.ruleset.measure_move(game.table, state, Move(unit="p-cessex-foot-1",
                                                                 waypoints=((25, 16),)))
-    assert straight == {"length": 4.0, "allowance": 6.0, "rule": "d3-commands: Movement"}
+    assert straight == {"length": 4.0, "allowance": 6.0, "rule": "D3 (2022): Movement"}
     turned = game.ruleset.measure_move(game.table, state, Move(unit="p-cessex-foot-1", waypoints=((25, 14),),
                                                                face_before=30.0))
     assert turned is not None and turned["allowance"] == 3.0 and "pivoting" in turned["rule"]

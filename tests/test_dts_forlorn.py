@@ -100,7 +100,7 @@ def test_commanded_musketeers_may_start_in_forlorn_hope_only_under_the_option() 
     where = "extensions.declare-thee-sir.regiments[0].formation"
     assert off.ruleset.scenario_problems(off.scenario) == [
         (where, "ps cannot start in forlorn hope: the option forlorn_hope is off "
-                "(declare-thee-sir: B.7 Optional Rules a)")]
+                "(Declare Thee Sir: B.7 Optional Rules a)")]
     on = dts_game([FOOT, SHOT, ENEMY], table=table, forlorn_hope=True)
     assert on.ruleset.scenario_problems(on.scenario) == []
     assert unit_data(activated(on, "ps").units["ps"]).formation == "forlorn_hope"

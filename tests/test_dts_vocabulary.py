@@ -26,6 +26,6 @@ def test_the_declarations_agree_with_each_other_and_with_the_actions() -> None:
         cls = ACTION_TYPES[kind.type]
         required = {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
         assert required <= {f.name for f in kind.fields} <= {f.name for f in fields(cls)}, kind.type
-        assert kind.rule.startswith("declare-thee-sir: "), kind.rule
+        assert kind.rule.startswith("Declare Thee Sir: "), kind.rule
     declare = ruleset.action_kind(ruleset.DECISION_KINDS[0].answer)
     assert declare is not None and declare.decision == "declare"

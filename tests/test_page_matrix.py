@@ -380,8 +380,9 @@ def press(pg: Any, selector: str) -> bool:
 
 
 def ids_of(pg: Any) -> set[str]:
-    """The battle's unit and command ids."""
-    return set(screen(pg, "s.view.state.units.flatMap((u) => [u.id, u.command])"))
+    """The battle's unit and command ids, and the rule sets' ids (a rule is cited by its
+    book's name)."""
+    return set(screen(pg, "s.view.state.units.flatMap((u) => [u.id, u.command])")) | set(ruleset_ids())
 
 
 def play_cell(pg: Any, rules: str) -> dict[str, Any]:

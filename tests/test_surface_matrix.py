@@ -70,7 +70,8 @@ _SNAKE = re.compile(r"(?<![\w/.#=\"'-])[a-z]+(?:_[a-z]+)+(?![\w/(\"'-])")
 
 @dataclass(frozen=True)
 class Words:
-    """The ids of a battle that must never reach a reader in place of words."""
+    """The ids of a battle, and of the rule sets, that must never reach a reader in place of
+    words (a rule is cited by its book's name)."""
 
     ids: frozenset[str]
 
@@ -78,6 +79,7 @@ class Words:
     def of(cls, state: GameState) -> Words:
         ids = {u.id for u in state.units.values()}
         ids |= {u.command for u in state.units.values() if re.search(r"[-_\d]", u.command)}
+        ids |= set(ruleset_ids())
         return cls(frozenset(i for i in ids if len(i) > 2))
 
     def pattern(self) -> re.Pattern[str]:
@@ -253,9 +255,25 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
         # The rule set, the action and every piece in words, never the engine's ids.
         assert Words.of(start_of(rules, scenario)).problems(out) == [], out
     else:
-        lines = [line for line in out.splitlines() if line.strip()]
-        assert len(lines) == 1 and lines[0].startswith("error:"), out
+        assert_refused_in_words(out, rules, scenario)
     assert "Traceback" not in out and "None" not in out
+
+
+def assert_refused_in_words(out: str, rules: str, scenario: str) -> None:
+    """One line, in words: the reason and the rule it cites by the book's name, never an
+    engine code (``IllegalAction(core.UNKNOWN_UNIT)``) or a rule set's id."""
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:"), out
+    assert re.search(r"\b[a-z0-9]+\.[A-Z_]{3,}\b|IllegalAction", lines[0]) is None, out
+    assert Words.of(start_of(rules, scenario)).problems(lines[0]) == [], out
+
+
+@pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
+def test_odds_of_a_piece_not_in_play_are_refused_in_words(rules: str, scenario: str) -> None:
+    code, out = invoke("odds", scenario, "--rules", rules, "--attacker", "nobody", "--target", "nobody")
+    assert code != 0, out
+    assert "nobody" in out, out
+    assert_refused_in_words(out, rules, scenario)
 
 
 @pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])

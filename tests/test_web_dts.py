@@ -52,7 +52,7 @@ def test_the_declaration_is_timed_by_the_page_and_the_deck_has_a_panel(client: T
     served = client.get(f"/api/rules/{RULES}").json()["vocabulary"]
     declare = next(d for d in served["decisions"] if d["kind"] == "declare")
     assert declare["time_limit"] == 30 and declare["on_time_out"] == {"option": "defer"}
-    assert declare["rule"] == "declare-thee-sir: A) Game Play"
+    assert declare["rule"] == "Declare Thee Sir: A) Game Play"
     assert [p["name"] for p in served["panels"]] == ["deck"]
     other = client.get("/api/rules/d3-cards").json()["vocabulary"]
     assert all(d["time_limit"] is None and d["on_time_out"] == {} for d in other["decisions"])

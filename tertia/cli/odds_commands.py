@@ -214,7 +214,7 @@ def odds_command(
         unknown = [f"--{name.replace('_', '-').removesuffix('s')}" for name in details
                    if name not in game.ruleset.QUERY_DETAILS]
         if unknown:
-            fail(f"{unknown[0]} is not a particular of an action under {game.ruleset.id}")
+            fail(f"{unknown[0]} is not a particular of an action under {game.ruleset.title}")
         ready, act = game.ruleset.query(state, action, attacker, target, details)
         result = odds(game, ready, act, responses=game.ruleset.query_responses(ready, details),
                       budget=budget)

@@ -100,7 +100,7 @@ def battle_summary(record: BattleRecord) -> dict[str, Any]:
 
 def print_result(record: BattleRecord, names: dict[str, str]) -> None:
     summary = battle_summary(record)
-    table = Table(title=f"{summary['scenario']} — {summary['ruleset']}, seed {summary['seed']}")
+    table = Table(title=f"{summary['scenario']} — {record.game.ruleset.title}, seed {summary['seed']}")
     table.add_column("side")
     table.add_column("score", justify="right")
     table.add_column("units lost", justify="right")

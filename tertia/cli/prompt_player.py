@@ -207,7 +207,7 @@ class PromptPlayer:
                          spec: FieldSpec) -> list[dict[str, Any]]:
         item = game.ruleset.action_kind(str(spec.item))
         if item is None:
-            raise Skip(f"{game.ruleset.id} declares no {spec.item!r} to list")
+            raise Skip(f"{game.ruleset.title} declares no {spec.item!r} to list")
         items: list[dict[str, Any]] = []
         while True:
             n = len(items) + 1

@@ -66,7 +66,9 @@ class Violation:
     rule: str
 
     def __str__(self) -> str:
-        return f"IllegalAction({self.code}): {self.message} ({self.rule})"
+        """The reason as a player reads it: the message and the rule it cites (the code is
+        for programs, in :meth:`to_dict`)."""
+        return f"{self.message} ({self.rule})" if self.rule else self.message
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "rule": self.rule}

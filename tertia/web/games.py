@@ -573,14 +573,14 @@ class GameService:
         ruleset = live.game.ruleset
         words = ruleset.ACTION_WORDS
         if not words:
-            raise ServiceError(422, "NO_ODDS", f"{ruleset.id} answers no questions of odds")
+            raise ServiceError(422, "NO_ODDS", f"{ruleset.title} answers no questions of odds")
         if word is not None and word not in words:
-            raise ServiceError(422, "UNKNOWN_WORD", f"{ruleset.id} has no question {word!r}; its words: "
+            raise ServiceError(422, "UNKNOWN_WORD", f"{ruleset.title} has no question {word!r}; its words: "
                                f"{', '.join(words)}")
         unknown = sorted(set(details) - set(ruleset.QUERY_DETAILS))
         if unknown:
             takes = ", ".join(ruleset.QUERY_DETAILS) or "none"
-            raise ServiceError(422, "BAD_DETAIL", f"a question under {ruleset.id} takes no {unknown[0]!r} "
+            raise ServiceError(422, "BAD_DETAIL", f"a question under {ruleset.title} takes no {unknown[0]!r} "
                                f"(its particulars: {takes})")
         with live.lock:
             if live.state.is_over:

@@ -3,7 +3,7 @@ and docs cite, by the page's own section headings."""
 
 from tertia.rulesets.d3.clauses import ClauseBook
 
-PREFIX = "d3-cards"
+PREFIX = "D3 (earlier)"
 
 UNITS = f"{PREFIX}: Units"
 SEQUENCE = f"{PREFIX}: Sequence of Play"

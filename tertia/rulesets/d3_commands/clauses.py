@@ -4,7 +4,7 @@ as the original page orders them."""
 
 from tertia.rulesets.d3.clauses import ClauseBook
 
-PREFIX = "d3-commands"
+PREFIX = "D3 (2022)"
 
 UNITS = f"{PREFIX}: Units"
 COMMANDS = f"{PREFIX}: Commands"

@@ -3,8 +3,8 @@ the clause table and docstrings cite."""
 
 from __future__ import annotations
 
-TITLE = "declare-thee-sir:"
-"""Every clause cites the rule set by its id, as the other rule sets do."""
+TITLE = "Declare Thee Sir:"
+"""Every clause cites the rule set by its name, as the other rule sets do."""
 GAME_PLAY = f"{TITLE} A) Game Play"
 FORMATIONS = f"{TITLE} B.I Formations"
 MOVEMENT = f"{TITLE} B.2 Movement"

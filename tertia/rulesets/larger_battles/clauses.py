@@ -1,6 +1,6 @@
 """Names of the clauses of "ECW Rules for Larger Battles" that rejections and docs cite."""
 
-PREFIX = "larger-battles"
+PREFIX = "Larger Battles"
 
 ORDERS = f"{PREFIX}: Sequence of Play, Orders"
 SEQUENCE = f"{PREFIX}: Sequence of Play"
