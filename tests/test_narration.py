@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import pytest
 
-from tertia.core.events import DiceRolled, Event
+from tertia.core.events import DiceRolled, Event, UnitRemoved
 from tertia.core.narration import SENTENCES, Narrating, Sentence, humanise, plural, possessive, tells
 from tertia.io.narrative import Narrator
 from tertia.rulesets.larger_battles.events import OrderGiven, SupplyRaided
@@ -60,3 +60,18 @@ def test_larger_battles_tells_its_own_events_from_its_package() -> None:
 def test_the_words_sentences_share() -> None:
     assert (humanise("charge_home"), plural(1, "hit"), plural(3, "hit")) == ("charge home", "1 hit", "3 hits")
     assert (possessive("Royalists"), possessive("Parliament")) == ("Royalists'", "Parliament's")
+
+
+@pytest.mark.parametrize(("reason", "told"), [
+    ("routed", "Essex's Foot is routed and leaves the field (1 hit)"),
+    ("pursued", "Essex's Foot pursues off the field (1 hit)"),
+    ("routed off", "Essex's Foot routs off the table (1 hit)"),
+    ("fallen", "Essex's Foot falls (1 hit)"),
+    ("plundering", "Essex's Foot rides off to plunder (1 hit)"),
+    ("gone home", "Essex's Foot leaves the field (gone home) (1 hit)"),
+])
+def test_a_piece_leaving_the_field_is_told_by_why(reason: str, told: str) -> None:
+    """A pursuer is not told as one pursued: each reason a rule set gives has its own
+    verb; one without leaves the field, the reason named."""
+    narrator = Narrator(labels={"a": "Essex's Foot"})
+    assert narrator.line(UnitRemoved(unit="a", reason=reason, detail=plural(1, "hit"))) == told

@@ -63,6 +63,13 @@ _REMOVAL_PHRASES = {
     "destroyed": "is destroyed",
     "captured": "is captured",
     "rejoined": "goes back into its regiment's ranks",
+    "pursued": "pursues off the field",
+    "routed off": "routs off the table",
+    "fallen": "falls",
+    "killed": "is killed",
+    "deserted": "deserts",
+    "escaped": "escapes from the field",
+    "plundering": "rides off to plunder",
 }
 
 SILENT_EVENTS: frozenset[str] = frozenset({ev.Marked.type, ev.GameDataChanged.type})

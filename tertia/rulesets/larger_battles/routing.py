@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tertia.core.events import UnitRemoved
+from tertia.core.narration import plural
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
@@ -178,4 +179,4 @@ def reassess(tx: Tx, options: Mapping[str, Any]) -> None:
         if not routed:
             return
         for u in routed:
-            tx.emit(UnitRemoved(unit=u.id, reason="routed", detail=f"{piece(u).hits} hits"))
+            tx.emit(UnitRemoved(unit=u.id, reason="routed", detail=plural(piece(u).hits, "hit")))
