@@ -281,7 +281,7 @@ def test_simulate_fights_the_cell(rules: str, scenario: str) -> None:
     code, out = invoke("simulate", "--rules", rules, "--scenario", scenario, "--games", "1", "--seed", "1",
                        "--workers", "1")
     assert code == 0, out
-    assert _PLACEHOLDERS.search(out) is None, out
+    assert Words.of(start_of(rules, scenario)).problems(out) == [], out
 
 
 @pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
@@ -326,10 +326,21 @@ def test_sweep_and_the_catalogues_speak_every_rule_set(rules: str) -> None:
                            "--workers", "1")
         assert code == 0, out
         assert _PLACEHOLDERS.search(out) is None, out
+        assert _named_by_id(rules, out) == [], out
+    code, out = invoke("ladder", "--rules", rules, "--scenario", scenario, "--games", "1", "--workers", "1")
+    assert code == 0 and "rating" in out, out
+    assert _PLACEHOLDERS.search(out) is None, out
+    assert _named_by_id(rules, out) == [], out
     for command in (("rules",), ("scenarios",)):
         code, out = invoke(*command)
         assert code == 0 and rules in out, out
         assert _PLACEHOLDERS.search(out) is None, out
+
+
+def _named_by_id(rules: str, text: str) -> list[str]:
+    """Where a designer's table names the rule set by the id typed after ``--rules``
+    instead of its name."""
+    return re.findall(rf"(?<![\w-]){re.escape(rules)}(?![\w-])", text)
 
 
 def test_the_checks_can_fail() -> None:
@@ -341,5 +352,8 @@ def test_the_checks_can_fail() -> None:
                 f"{some_id} moves", "(this event could not be told: x)", "Traceback (most recent call last)"):
         assert words.problems(f"A line: {bad}."), bad
     assert words.problems("Hollis's Foot moves 3.0\" north, facing east") == []
+    assert words.problems("a rule (larger-battles: Combat)") == ["larger-battles"]
+    assert _named_by_id("d3-cards", "Edgehill (d3-cards): 2 games") == ["d3-cards"]
+    assert _named_by_id("d3-cards", "Edgehill (D3 (earlier)), saved to edgehill-d3-cards.parquet") == []
     assert visible_text('<p class="a_b" id="p-foot-1">Words <title>a tip</title></p>').split() == \
         ["Words", "a", "tip", "a", "tip"]

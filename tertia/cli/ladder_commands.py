@@ -42,6 +42,8 @@ from tertia.cli.studies import (
     study_spec,
     write_study_rows,
 )
+from tertia.core.narration import plural
+from tertia.rulesets import ruleset_class
 
 DEFAULT_PLAYERS = ("doctrine", "random")
 
@@ -122,7 +124,8 @@ def ladder(
     if out_file is not None:
         _write(out_file, specs, study, named, table)
     plot: Path | None = None
-    title = f"{' v '.join(named)}: " + ", ".join(f"{b.scenario.name} ({b.rules})" for b in battles)
+    title = f"{' v '.join(named)}: " + ", ".join(
+        f"{b.scenario.name} ({ruleset_class(b.rules).named()})" for b in battles)
     if plots is not None and table["games"]:
         from tertia.analysis.sim.plots import plot_ladder
 
@@ -147,7 +150,7 @@ def ladder(
 
 
 def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None:
-    ratings = Table(title=f"{title}: {table['games']} games", box=box.SIMPLE)
+    ratings = Table(title=f"{title}: {plural(table['games'], 'game')}", box=box.SIMPLE)
     for col in ("player", "rating [95% CI]", "games", "score"):
         ratings.add_column(col, justify="left" if col == "player" else "right")
     for r in table["ratings"]:

@@ -46,6 +46,7 @@ from tertia.cli.studies import (
     title_of,
     write_study_rows,
 )
+from tertia.core.narration import humanise, plural
 
 __all__ = ["FAILED_GAMES_EXIT", "simulate", "sweep"]
 
@@ -65,7 +66,7 @@ def _write_parquet(path: Path, rows: Sequence[Row], spec: GameSpec, study: Study
 
 def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str], study: Study) -> None:
     title = title_of(spec, names) + "".join(f", {k}={v}" for k, v in spec.options)
-    table = Table(title=f"{title}: {summary['completed']} games")
+    table = Table(title=f"{title}: {plural(summary['completed'], 'game')}")
     table.add_column("outcome")
     for col in ("games", "rate [95% CI]", "mean score [95% CI]"):
         table.add_column(col, justify="right")
@@ -81,11 +82,11 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
     fm = summary["first_mover"]
     if fm["win_rate"] is not None:
         out.print(f"First-mover advantage: the side that moved first won {fm['first_mover_wins']} of "
-                  f"{fm['decided']} decided games, {fmt(fm['win_rate'])} (0.5 = none).")
+                  f"{plural(fm['decided'], 'decided game')}, {fmt(fm['win_rate'])} (0.5 = none).")
         for side in spec.sides:
             by = fm["by_side"][side]
             out.print(f"  {names.get(side, side)} won {fmt(by['win_rate_first'])} moving first "
-                      f"({by['games_first']} games), {fmt(by['win_rate_second'])} moving second "
+                      f"({plural(by['games_first'], 'game')}), {fmt(by['win_rate_second'])} moving second "
                       f"({by['games_second']}).")
     losses = Table(title="Losses per troop type (share of the units fielded, per game)")
     for col in ("side", "type", "fielded", "mean lost", "loss rate [95% CI]"):
@@ -95,7 +96,8 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
         for kind in sorted(kinds, key=order.index):
             entry = kinds[kind]
             mean_lost = "—" if entry["mean_lost"] is None else f"{entry['mean_lost']:.2f}"
-            losses.add_row(names.get(side, side), kind, str(entry["fielded"]), mean_lost, fmt(entry["rate"]))
+            losses.add_row(names.get(side, side), humanise(kind), str(entry["fielded"]), mean_lost,
+                           fmt(entry["rate"]))
     print_table(losses)
     print_failures(summary)
     print_timing(study)
@@ -207,7 +209,7 @@ def sweep(
     if plots is not None and all(s["completed"] for s in summaries):
         from tertia.analysis.sim.plots import plot_sweep
 
-        title = f"{title_of(base, names)}: {games} paired games per value"
+        title = f"{title_of(base, names)}: {plural(games, 'paired game')} per value"
         plot_path = plot_sweep(key, values, summaries, effects, base.sides, names, plots / "sweep.png", title)
     if as_json:
         results = [{"value": v, **s, "effect": e} for v, s, e in zip(values, summaries, effects, strict=True)]

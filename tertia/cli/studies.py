@@ -27,6 +27,8 @@ from tertia.analysis.sim import BACKENDS, Backend, GameSpec, Row, Study, make_sp
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import MAX_GAMES, check_arguments, check_games
 from tertia.cli.common import build_game, check_outputs, chosen_players, err, fail, out
+from tertia.core.narration import plural
+from tertia.rulesets import ruleset_class
 
 INTERRUPTED_EXIT = 130
 """The conventional exit status after Ctrl-C; the finished games are still written."""
@@ -114,8 +116,8 @@ def title_of(spec: GameSpec, names: dict[str, str]) -> str:
     """The scenario and rule set, with each side's player where any is not the default."""
     players = players_of(spec)
     if all(p == DEFAULT_PLAYER for p in players.values()):
-        return f"{spec.scenario.name} — {spec.rules}"
-    return (f"{spec.scenario.name} — {spec.rules} ("
+        return f"{spec.scenario.name} — {ruleset_class(spec.rules).named()}"
+    return (f"{spec.scenario.name} — {ruleset_class(spec.rules).named()} ("
             + ", ".join(f"{names.get(side, side)}: {p}" for side, p in players.items()) + ")")
 
 
@@ -178,8 +180,9 @@ def fmt(interval: dict[str, float] | None, digits: int = 2) -> str:
 
 
 def print_timing(study: Study) -> None:
-    out.print(f"{study.games_played} games in {study.seconds:.1f} s ({study.games_per_second:.1f} games/s, "
-              f"{study.workers} worker{'s' if study.workers != 1 else ''}, {study.backend} backend).")
+    out.print(f"{plural(study.games_played, 'game')} in {study.seconds:.1f} s "
+              f"({study.games_per_second:.1f} games/s, {plural(study.workers, 'worker')}, "
+              f"{study.backend} backend).")
 
 
 def print_failures(summary: dict[str, Any]) -> None:

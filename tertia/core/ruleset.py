@@ -187,6 +187,9 @@ class RuleSet(ABC):
 
     id: ClassVar[str]
     title: ClassVar[str]
+    short_title: ClassVar[str] = ""
+    """A few words naming it where room is short (a plot's title, a table's); the title
+    when empty."""
     version: ClassVar[str]
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = {}
@@ -194,6 +197,11 @@ class RuleSet(ABC):
     """The record of game-wide values it keeps (``GameState.own``), declared once: its
     set-up state holds one, and every value its events write is one of its fields
     (:class:`~tertia.core.ruledata.RuleData`, ``GameState.value``)."""
+
+    @classmethod
+    def named(cls) -> str:
+        """Its name for a reader where room is short: :attr:`short_title`, else the title."""
+        return cls.short_title or cls.title
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.OPTIONS}

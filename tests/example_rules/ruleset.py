@@ -115,6 +115,7 @@ class ExampleDeclare(RuleSet):
     id: ClassVar[str] = RULES_ID
     GAME_DATA = DeclareGame
     title: ClassVar[str] = "Declare Thee Sir (example slice)"
+    short_title: ClassVar[str] = "Example slice"
     version: ClassVar[str] = "0.2"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {

@@ -93,6 +93,7 @@ FORMATIONS_RULE = "Formations 3"
 class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
+    short_title: ClassVar[str] = "Charge yr Pikes!"
     version: ClassVar[str] = "1.4"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
