@@ -59,7 +59,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction) as info:
         game.apply(state, Move(unit="a", waypoints=((30, 12),)), ScriptedDice([]))
     v = info.value.violations[0]
-    assert v.code == "larger-battles.NOT_ORDERED" and "larger-battles" in v.rule and "a" in v.message
+    assert v.code == "larger-battles.NOT_ORDERED" and "Larger Battles" in v.rule and "a" in v.message
     assert state.state_hash() == before
 
 

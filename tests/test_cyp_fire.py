@@ -267,7 +267,7 @@ def test_routed_units_friends_and_officers_are_refused() -> None:
 
 
 def test_a_refused_volley_is_not_worked_out() -> None:
-    with pytest.raises(ValueError, match="OUT_OF_RANGE"):
+    with pytest.raises(ValueError, match="musket range is 12"):
         volley(facing_off(20.0), [])
 
 

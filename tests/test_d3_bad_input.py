@@ -46,4 +46,4 @@ def test_bad_actions_are_refused_with_a_reason(rules: str, data: dict[str, Any])
     # Only ending the activation is legal here (d3-commands awaits card orders first).
     assert bool(found) is (data["type"] != "end_phase" or rules == "d3-commands")
     for violation in found:
-        assert violation.code and violation.message and violation.rule.startswith(rules)
+        assert violation.code and violation.message and violation.rule.startswith(game.ruleset.named())

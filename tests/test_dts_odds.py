@@ -121,7 +121,7 @@ def test_a_unit_already_activated_under_its_option_keeps_its_rolled_move() -> No
 
 
 @pytest.mark.parametrize(("word", "attacker", "needle"), [
-    ("shoot", "f", "no action 'shoot'"), ("fire", "nobody", "no attacker unit 'nobody'")])
+    ("shoot", "f", "no action 'shoot'"), ("fire", "nobody", "there is no unit 'nobody'")])
 def test_unknown_words_and_units_are_refused_by_name(word: str, attacker: str, needle: str) -> None:
     game, ready, _ = volley()
     with pytest.raises(IllegalAction, match=needle):

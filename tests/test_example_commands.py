@@ -82,7 +82,7 @@ def test_the_scenarios_listed_include_the_plugins() -> None:
 def test_a_simulation_of_the_plugins_battle() -> None:
     studied = tertia(*documented()[3])
     assert studied.returncode == 0, studied.stderr
-    assert f"{TITLE} — example-declare: 4 games" in studied.stdout
+    assert f"{TITLE} — Example slice: 4 games" in studied.stdout
     assert "4 games in" in studied.stdout
 
 

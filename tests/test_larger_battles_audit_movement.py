@@ -293,9 +293,9 @@ def test_odds_on_a_record_mid_turn_keep_the_turns_marks(tmp_path: Path) -> None:
     assert state.phase == "combat" and state.units["p-cmd"].in_play
     attack = ("--attacker", "p-foot", "--target", "r-foot")
     code, output = odds_cli(mid, *attack)
-    assert code == 1 and "core.ALREADY_ACTED" in output
+    assert code == 1 and "is not among those left to fight" in output
     code, output = odds_cli(mid, "--attacker", "p-support", "--target", "r-foot")
-    assert code == 1 and "core.ALREADY_ACTED" in output
+    assert code == 1 and "is not among those left to fight" in output
     code, output = odds_cli(mid, "--attacker", "p-horse", "--target", "r-horse-2")
     assert code == 0, output
     assert odds_cli(ODDS_FILE, *attack)[0] == 0

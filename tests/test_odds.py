@@ -227,10 +227,10 @@ def test_cli_shoot_and_bombard_are_the_same_for_guns() -> None:
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (["--attacker", "p-foot", "--target", "r-horse"], "fighting.OUT_OF_RANGE"),
-    (["--attacker", "nobody", "--target", "r-foot"], "core.UNKNOWN_UNIT"),
+    (["--attacker", "p-foot", "--target", "r-horse"], "combat range is 3\" (Larger Battles: Combat, Measure"),
+    (["--attacker", "nobody", "--target", "r-foot"], "there is no unit 'nobody' (Larger Battles"),
     (["--attacker", "p-foot", "--target", "r-foot", "--action", "shoot"], "melee"),
-    (["--attacker", "p-gun", "--target", "r-foot"], "fighting.TARGET_ENGAGED"),
+    (["--attacker", "p-gun", "--target", "r-foot"], "is engaged in combat (Larger Battles: Artillery"),
 ])
 def test_cli_illegal_requests_exit_1_with_the_engines_message(args: list[str], needle: str) -> None:
     result = runner.invoke(app, ["odds", ODDS_FILE, *args])

@@ -221,7 +221,7 @@ def test_edgehill_under_d3_cards_fields_eight_units_a_side() -> None:
                 "Lord Fielding", "Wardlawe", "Lord General's Train"):
         assert who in names, who
     assert {u.id for u in scenario.units if "impetuous" in u.traits} == {"r-rupert-wing", "r-wilmot-wing"}
-    assert "Under d3-cards" in scenario.description
+    assert "Under the earlier D3 rules" in scenario.description
 
 
 def test_edgehill_under_d3_cards_stands_where_the_bodies_it_groups_stand() -> None:

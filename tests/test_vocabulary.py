@@ -103,7 +103,7 @@ def test_declarations_agree_with_each_other_and_with_the_actions(rules: str) -> 
         declared = {f.name for f in kind.fields}
         assert required <= declared <= names, kind.type
         assert not any(f.optional and f.name in required for f in kind.fields), kind.type
-        assert kind.rule.startswith(f"{rules}: "), kind.rule
+        assert kind.rule.startswith(f"{ruleset.named()}"), kind.rule
         assert kind.label and kind.phrase
     for decision in ruleset.DECISION_KINDS:
         answer = ruleset.action_kind(decision.answer)

@@ -180,7 +180,7 @@ def test_actions_apply_refuse_and_are_saved(client: TestClient, tmp_path: Path) 
     assert answer.json()["status"]["summary"]["orders_left"] == 1
     body = refusal(client.post(f"/api/games/{gid}/actions", json={"type": "give_order", "target": "centre"},
                                headers=me), 409, "larger-battles.ALREADY_ORDERED")
-    assert body["rule"].startswith("larger-battles") and body["violations"]
+    assert body["rule"].startswith("Larger Battles") and body["violations"]
     refusal(client.post(f"/api/games/{gid}/actions", json={"type": "fly"}, headers=me), 422, "BAD_ACTION")
     refusal(client.post(f"/api/games/{gid}/actions", json=[1, 2], headers=me), 422, "BAD_ACTION")
     refusal(client.post(f"/api/games/{gid}/actions", content=b"", headers=me), 422, "BAD_REQUEST")

@@ -218,7 +218,7 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     drag(pg, start, (start[0], start[1] + 14))
     pg.wait_for_selector(".move-box.illegal")
     reason = pg.inner_text("[data-test=move-reason]")
-    assert "the limit is 6" in reason and "larger-battles" in reason
+    assert "the limit is 6" in reason and "Larger Battles" in reason
     pg.wait_for_selector(".ghost.illegal")  # the ghost may repaint a frame after the ruler
     assert pg.locator(".ghost.illegal").count() == 1
     assert pg.is_disabled("[data-test=confirm-move]")

@@ -31,6 +31,7 @@ from tertia.core.ruleset import OddsMeasure
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rules.morale import points_lost
+from tertia.rules.pieces import piece_problems
 from tests.example_rules.data import (
     COUNTERCHARGE,
     RULE,
@@ -60,10 +61,9 @@ def ready(state: GameState, word: str | None, attacker: str, target: str) -> tup
     activated and nothing is awaited), and the charge at ``target``. Raises
     ``IllegalAction`` for an unknown unit or word; whether the charge is legal there is
     the rule set's ``validate``'s to say."""
-    for role, uid in (("attacker", attacker), ("target", target)):
-        unit = state.units.get(uid)
-        if unit is None or not unit.in_play:
-            raise IllegalAction([Violation(CoreCode.UNKNOWN_UNIT, f"no {role} unit {uid!r} in play", RULE)])
+    missing = piece_problems(state, (), (attacker, target), RULE)
+    if missing:
+        raise IllegalAction(missing)
     if word not in (None, CHARGE):
         raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"{RULES_ID} has no action {word!r} to "
                                        f"give odds of; its actions: {', '.join(WORDS)}", RULE)])

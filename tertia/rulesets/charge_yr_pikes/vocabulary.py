@@ -13,8 +13,8 @@ from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES
 from tertia.rulesets.charge_yr_pikes.sequence import MOVEMENT
 
-TITLE = "charge-yr-pikes:"
-"""Every action cites the rule set by its id, as the other rule sets do."""
+TITLE = "Charge yr Pikes!"
+"""Every action cites the rule set by its name, as the other rule sets do."""
 MOVEMENT_RULE = f"{TITLE} Movement 5"
 FIRE_RULE = f"{TITLE} Sequence of play 3 C-E"
 

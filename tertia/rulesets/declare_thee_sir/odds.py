@@ -41,6 +41,7 @@ from tertia.core.ruleset import OddsMeasure
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.rules.morale import DECLARE_LEVELS, morale_of, points_lost
+from tertia.rules.pieces import piece_problems
 from tertia.rulesets.declare_thee_sir import clauses, movement
 from tertia.rulesets.declare_thee_sir.capture import FLAG, Captured
 from tertia.rulesets.declare_thee_sir.data import ADVANCE, LONG_MARCH, STAND_AND_FIRE
@@ -88,11 +89,9 @@ def ready(state: GameState, word: str | None, attacker: str, target: str) -> tup
     option already declared allows, else ``fire``) by ``attacker`` at ``target``, and the
     action. Raises ``IllegalAction`` for an unknown unit or word; whether the action is
     legal there is the rule set's ``validate``'s to say."""
-    for role, uid in (("attacker", attacker), ("target", target)):
-        unit = state.units.get(uid)
-        if unit is None or not unit.in_play:
-            raise IllegalAction([Violation(CoreCode.UNKNOWN_UNIT, f"no {role} unit {uid!r} in play",
-                                           clauses.GAME_PLAY)])
+    missing = piece_problems(state, (), (attacker, target), clauses.GAME_PLAY)
+    if missing:
+        raise IllegalAction(missing)
     game = game_data(state)
     mine = game.activated == attacker and state.pending is None
     if word is None:

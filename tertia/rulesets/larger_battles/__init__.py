@@ -428,7 +428,7 @@ class LargerBattles(RuleSet):
         if word == "shoot":
             raise IllegalAction([Violation(
                 CoreCode.CANNOT_ACT,
-                f"{self.id} combines shooting and melee in one combat phase: ask for melee",
+                f"{self.title} combines shooting and melee in one combat phase: ask for melee",
                 clauses.COMBAT)])
         ready = self._ready(state, unit.side, "combat")
         return ready, Attack(attacker=attacker, target=target, supports=supports, commander=commander)
