@@ -40,7 +40,7 @@ GROUPED_BUDGET = 800
 walk could not finish anyway)."""
 PLAIN_BUDGET = 12_000
 """Work the plain walk may do on one question before the question is left out."""
-PER_POSITION = 12
+PER_POSITION = 14
 """Questions asked at most in one position."""
 EVERY = {"declare-thee-sir": 3, "charge-yr-pikes": 6}
 """Every how many units questions are asked of, where armies are large."""

@@ -64,7 +64,8 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
 
 # --- what no output may hold --------------------------------------------------------------
 
-_PLACEHOLDERS = re.compile(r"\bNone\b|\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]|Traceback")
+_PLACEHOLDERS = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]"
+                           r"|Traceback")
 _SNAKE = re.compile(r"(?<![\w/.#=\"'-])[a-z]+(?:_[a-z]+)+(?![\w/(\"'-])")
 
 
@@ -348,7 +349,7 @@ def test_the_checks_can_fail() -> None:
     state = start_of("larger-battles", "skirmish")
     words = Words.of(state)
     some_id = next(iter(state.units))
-    for bad in ("None", "it is undefined", "null", "[object Object]", "advance_and_fire",
+    for bad in ("None", "disordered True", "it is undefined", "null", "[object Object]", "advance_and_fire",
                 f"{some_id} moves", "(this event could not be told: x)", "Traceback (most recent call last)"):
         assert words.problems(f"A line: {bad}."), bad
     assert words.problems("Hollis's Foot moves 3.0\" north, facing east") == []

@@ -198,7 +198,8 @@ def test_a_phrase_reads_pieces_by_name() -> None:
     assert words == f"{commander.label} rallies {friend.label}"
     end = game.ruleset.action_kind("end_phase")
     assert end is not None
-    assert end.describe({}, names.get, {"active_card": "foot"}) == "End the foot card's activation"
+    ended = end.describe({}, names.get, {"card_in_play": "left flank"})
+    assert ended == "End the left flank card's activation"
     assert end.describe({}, names.get) == "End the activation"  # no card named: the label
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tertia.activation.command_cards import card_words
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, doctrine_action, service, wait_until
@@ -103,7 +104,7 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
     assert card_panel(view)["active-command"]["items"][0]["text"].startswith("Active: your ")
     assert "face down" in card_panel(view)["other-cards"]["title"]
     end = [c for c in view["choices"] if c["action"]["type"] == "end_phase"]
-    assert end and end[0]["label"] == f"End the {now} card's activation"
+    assert end and end[0]["label"] == f"End the {card_words(now).lower()} card's activation"
 
     # Play on as a bot would: every card of ours in our order, until turn 2 awaits our order.
     players: dict[str, DoctrinePlayer] = {}

@@ -49,7 +49,7 @@ def _response(n: Narrating, e: CommandResponded, dice: Sequence[DiceRolled]) -> 
     if e.face == 0:
         return f"{units} move without a command roll", "order"
     who = "without officer" if e.officer is None else f"under {n.label(e.officer)}"
-    face = "0" if e.face == 10 else str(e.face)
+    face = "10, read as 0" if e.face == 10 else str(e.face)  # a D10's face marked 0 (section 22)
     return f"{units}, {who}, roll {face}: {'they may move' if e.obeyed else 'no move'}", "order"
 
 
@@ -71,11 +71,27 @@ def _changed(n: Narrating, e: UnitChanged, dice: Sequence[DiceRolled]) -> Senten
             if value is None:
                 return f"{n.label(e.unit)} leaves the front rank", "order"
             return f"{n.label(e.unit)} joins the front rank of {n.label(value)}", "order"
-    shown = [f"{humanise(k)} {v}" for k, v in e.values
-             if k in ("formation", "disordered", "falling_back", "morale", "grade", "mounted")]
+    shown = [words for k, v in e.values if (words := _state_in_words(k, v)) is not None]
     if not shown:
         return None, "note"
     return f"{n.label(e.unit)} {e.why}: {', '.join(shown)}", "note"
+
+
+_FLAGS = {"disordered": ("disordered", "in good order"),
+          "falling_back": ("falling back", "no longer falling back"),
+          "mounted": ("mounted", "dismounted")}
+"""What a unit's flags read as, set and cleared."""
+
+
+def _state_in_words(key: str, value: object) -> str | None:
+    """A value of a unit a player is told of, in words (None for bookkeeping)."""
+    if key in _FLAGS:
+        return _FLAGS[key][0 if value else 1]
+    if key == "formation":
+        return humanise(str(value)) if value == "routed" else f"in {humanise(str(value))}"
+    if key in ("morale", "grade"):
+        return f"{key} {humanise(str(value))}"
+    return None
 
 
 @tells(PhaseStep)

@@ -8,6 +8,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol
 
+from tertia.activation.command_cards import card_words
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.events import Event
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
@@ -28,7 +29,7 @@ from tertia.rulesets.d3.contact import in_contact, in_passing
 from tertia.rulesets.d3.data import D3Data, activation_of
 from tertia.rulesets.d3.hits import check_routs
 from tertia.rulesets.d3.presentation import D3Presentation
-from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS
+from tertia.rulesets.d3.troops import CLUBMEN, IMPETUOUS, has_muskets
 from tertia.rulesets.d3.victory import end_game, scores, units_lost, wiped_out
 
 ACTIVATION = "activation"
@@ -346,11 +347,12 @@ class D3RuleSet(RuleSet):
             raise IllegalAction(problems)
         unit = state.units[attacker]
         is_gun = unit.kind is UnitKind.ARTILLERY
-        if word is None:
-            word = "bombard" if is_gun else "melee" if in_contact(unit, state.units[target]) else "shoot"
+        if word is None:  # its usual action: horse (no muskets) have no shot to ask about
+            shoots = has_muskets(unit) and not in_contact(unit, state.units[target])
+            word = "bombard" if is_gun else "shoot" if shoots else "melee"
         if word not in self.ACTION_WORDS:
             raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION,
-                                           f"{self.id} has no action {word!r}; its actions: "
+                                           f"{self.title} has no action {word!r}; its actions: "
                                            f"{', '.join(self.ACTION_WORDS)}", self.CLAUSES.sequence)])
         if word == "bombard" and not is_gun:
             raise IllegalAction([Violation(CoreCode.CANNOT_ACT, f"{unit.label} is not artillery",
@@ -380,9 +382,11 @@ class D3RuleSet(RuleSet):
     def position(self, state: GameState) -> dict[str, Any]:
         """The position in brief (``D3Presentation.summary``): the score so far (Victory),
         units lost, the weather and the card in play (``active_card``, ``None`` between
-        activations)."""
+        activations; ``card_in_play``: as players call it, "left flank")."""
+        card = self.active_card(state)
         return {"score": scores(state), "units_lost": {s: units_lost(state, s) for s in state.sides},
-                "weather": weather.weather(state), "active_card": self.active_card(state)}
+                "weather": weather.weather(state), "active_card": card,
+                "card_in_play": None if card is None else card_words(card).lower()}
 
     # --- hooks for each rule set -------------------------------------------------------------
 

@@ -34,6 +34,6 @@ def shared_action_kinds(c: ClauseBook) -> tuple[ActionKind, ...]:
             dice_driven=True, phases=(ACTIVATION,), subject="attacker", target="target",
             help="An activated unit fights an enemy it is in contact with: one against one.",
         ),
-        ActionKind("end_phase", "End the activation", "End the {active_card} card's activation",
+        ActionKind("end_phase", "End the activation", "End the {card_in_play} card's activation",
                    c.activation, help="The side is done with the card in play; the next is played."),
     )

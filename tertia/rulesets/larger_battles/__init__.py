@@ -371,7 +371,10 @@ class LargerBattles(RuleSet):
                 resolve_encourage(tx, action, self.options)
                 settle(tx, self.options)
 
-    ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
+    ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "bombard")
+    SHOOT = "shoot"
+    """Asked as under the D3 rule sets: a gun's shot is its bombardment; a unit's shooting is
+    part of its melee (Combat), which the refusal says."""
     GUN_WORDS: ClassVar[tuple[str, ...]] = ("bombard",)
     QUERY_DETAILS: ClassVar[Mapping[str, str]] = {
         "supports": "the supporting units",
@@ -409,11 +412,11 @@ class LargerBattles(RuleSet):
         unit = state.units[attacker]
         is_gun = unit.kind is UnitKind.ARTILLERY
         word = word or ("bombard" if is_gun else "melee")
-        if word not in self.ACTION_WORDS:
+        if word not in (*self.ACTION_WORDS, self.SHOOT):
             raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION,
-                                           f"{self.id} has no action {word!r}; its actions: "
+                                           f"{self.title} has no action {word!r}; its actions: "
                                            f"{', '.join(self.ACTION_WORDS)}", clauses.SEQUENCE)])
-        if word in ("shoot", "bombard") and is_gun:
+        if word in (self.SHOOT, "bombard") and is_gun:
             ready = self._ready(state, unit.side, "bombardment")
             if not is_ordered(ready, unit, "bombard") and orders_left(ready) > 0:
                 ready = ready.evolve(marks={
@@ -425,7 +428,7 @@ class LargerBattles(RuleSet):
         if word == "bombard":
             raise IllegalAction([Violation(CoreCode.CANNOT_ACT, f"{unit.label} is not artillery",
                                            clauses.BOMBARDMENT)])
-        if word == "shoot":
+        if word == self.SHOOT:
             raise IllegalAction([Violation(
                 CoreCode.CANNOT_ACT,
                 f"{self.title} combines shooting and melee in one combat phase: ask for melee",

@@ -94,7 +94,7 @@ export class HomeScreen {
       if (typeof o.default === "boolean") {
         input = h("input", { type: "checkbox", name: `opt-${o.name}`, checked: o.default });
       } else if (o.choices) {
-        input = h("select", { name: `opt-${o.name}` }, o.choices.map((v) => h("option", { value: v, selected: v === o.default }, String(v).replace(/-/g, " "))));
+        input = h("select", { name: `opt-${o.name}` }, o.choices.map((v) => h("option", { value: v, selected: v === o.default }, String(v).replace(/[-_]/g, " "))));
       } else {
         input = h("input", { type: "number", name: `opt-${o.name}`, value: o.default, min: o.low ?? undefined, max: o.high ?? undefined,
           step: Number.isInteger(o.default) ? 1 : "any" });
