@@ -326,8 +326,9 @@ def try_odds(pg: Any) -> bool:
     answer = ("[data-test=hit-chance], [data-test=measure-chance], [data-test=outcome-chance], "
               "[data-test=odds-refusal]")
     pg.wait_for_selector(answer, timeout=20000)
-    # Nothing has been rolled while the odds are shown.
+    # Nothing has been rolled while the odds are shown, and the question fits the panel.
     assert screen(pg, "s.view.version") == version
+    assert out_of_window(pg) == []
     text = pg.inner_text(".odds-panel")
     refused = pg.locator("[data-test=odds-refusal]")
     if refused.count():

@@ -23,6 +23,7 @@ import pytest
 
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.game import Game
+from tertia.core.geometry import Base, polygon_distance
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.actions import DeclareAttacks
@@ -1057,3 +1058,41 @@ def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server:
                          ".textContent.startsWith('Step 0 ')")
     pg.wait_for_selector('[data-test=point][data-held="parliament"]')
     assert pg.locator('[data-test=point][data-held="parliament"]').count() == 3
+
+
+def test_the_page_measures_a_gap_as_the_engine_does(server: Server, page: Any) -> None:
+    """A target picker says how far each target stands, edge to edge (as the rules measure
+    ranges); the page's measure (``gaps.js``) agrees with the engine's on pieces turned
+    every way, apart, touching and overlapping, and on a unit whose stands stand apart."""
+    rng = random.Random(5)
+    pairs = []
+    for _ in range(40):
+        a = {"x": rng.uniform(0, 20), "y": rng.uniform(0, 20), "facing": rng.uniform(0, 360),
+             "width": rng.choice((4.0, 3.0, 1.0)), "depth": rng.choice((2.0, 1.0)), "stands": []}
+        b = {"x": rng.uniform(0, 20), "y": rng.uniform(0, 20), "facing": rng.uniform(0, 360),
+             "width": rng.choice((4.0, 2.0)), "depth": rng.choice((2.0, 0.5)), "stands": []}
+        pairs.append((a, b))
+    def stand(x: float, facing: float, removed: str | None = None) -> dict[str, Any]:
+        return {"x": x, "y": 0.0, "facing": facing, "width": 1.0, "depth": 1.0, "removed": removed}
+
+    scattered = {"x": 0.0, "y": 0.0, "facing": 0.0, "width": 4.0, "depth": 1.0,
+                 "stands": [stand(10.0, 90.0), stand(30.0, 0.0), stand(4.0, 0.0, "fled")]}
+    near = {"x": 10.0, "y": 5.0, "facing": 0.0, "width": 2.0, "depth": 1.0, "stands": []}
+    # laid crosswise, no corner of either inside the other
+    pairs.append(({"x": 5.0, "y": 5.0, "facing": 0.0, "width": 6.0, "depth": 1.0, "stands": []},
+                  {"x": 5.0, "y": 5.0, "facing": 90.0, "width": 6.0, "depth": 1.0, "stands": []}))
+    page.goto(server.url + "/")
+    found = page.evaluate("""async ([pairs, scattered, near]) => {
+        const { gapBetween } = await import('/static/js/gaps.js');
+        return [pairs.map(([a, b]) => gapBetween(a, b)), gapBetween(scattered, near)]; }""",
+                          [pairs, scattered, near])
+
+    def base(u: dict[str, Any]) -> Base:
+        return Base(u["x"], u["y"], u["facing"], u["width"], u["depth"])
+
+    for (a, b), gap in zip(pairs, found[0], strict=True):
+        assert gap == pytest.approx(polygon_distance(base(a).corners(), base(b).corners()), abs=1e-9)
+    # the stand 10" off is nearest (the colours' base at 0 and the fled stand do not count)
+    nearest = Base(10.0, 0.0, 90.0, 1.0, 1.0)
+    assert found[1] == pytest.approx(polygon_distance(nearest.corners(), base(near).corners()), abs=1e-9)
+    assert found[1] == pytest.approx(4.0)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from tertia.activation.deck import read_card
 from tertia.core.events import DiceRolled
-from tertia.core.narration import Narrating, Sentence, humanise, plural, possessive, tells
+from tertia.core.narration import Narrating, Sentence, humanise, plural, possessive, side_does, tells
 from tertia.rulesets.charge_yr_pikes.army import VITAL_POINTS_LOST, ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
 from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
@@ -96,7 +96,7 @@ def _state_in_words(key: str, value: object) -> str | None:
 
 @tells(PhaseStep)
 def _step(n: Narrating, e: PhaseStep, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"{n.side(e.side)} gives its orders for {humanise(e.step)}", "heading"
+    return side_does(n.side(e.side), f"give orders for {humanise(e.step)}"), "heading"
 
 
 @tells(FireOrdered)

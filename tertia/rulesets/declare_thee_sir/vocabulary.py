@@ -70,7 +70,7 @@ nothing, and the unit stays as option 6 leaves it ("Defer (remain inactive)"). O
 front end with a player at it times this, and only when the player asks it to."""
 
 DECISION_KINDS: tuple[DecisionKind, ...] = (
-    DecisionKind(DECLARE, "Declaration", "{unit}'s card is drawn: its commander declares an option.",
+    DecisionKind(DECLARE, "Declaration", "Card drawn for {unit}: declare its option.",
                  "dts_declare", clauses.GAME_PLAY, time_limit=DECLARATION_SECONDS,
                  on_time_out=(("option", DEFER),)),
 )

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { MoveTool } from "./drag.js";
 import { FactBook, factRows, factTags, meter, meterNotes, meters } from "./facts.js";
+import { gapBetween } from "./gaps.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { OddsPanel, OddsView, QuestionPanel } from "./odds.js";
@@ -323,7 +324,9 @@ export class PlayScreen {
     if (!losses) return null;
     const t = this.table;
     const fright = new Set(summary.fright || []);
-    const share = (id) => (typeof losses[id] === "number" ? `${Math.round(losses[id])}%` : "?");
+    // A loss under 1% is shown to a tenth, so that one figure lost never reads as none.
+    const percent = (p) => (p > 0 && p < 1 ? `${Math.max(0.1, Math.round(p * 10) / 10)}%` : `${Math.round(p)}%`);
+    const share = (id) => (typeof losses[id] === "number" ? percent(losses[id]) : "?");
     const words = t.side_order.map((id) => `${sideName(t, id)}: ${typeof losses[id] === "number" ? `${share(id)} lost`
       : "losses not known (pieces unseen)"}${fright.has(id) ? ", taken fright" : ""}`);
     return h("span", { class: "chip losses-chip", "data-test": "army-losses", title: `Army morale. ${words.join("; ")}` },
@@ -575,10 +578,11 @@ export class PlayScreen {
   // on the table.
   targetPicker(u, kind, offers) {
     const where = (id) => this.view.state.units.find((x) => x.id === id) || u;
-    const far = (o) => Math.hypot(where(o.target).x - u.x, where(o.target).y - u.y);
+    const gaps = new Map(offers.map((o) => [o.target, gapBetween(u, where(o.target))]));  // edge to edge, as ranges are measured
+    const far = (o) => gaps.get(o.target);
     const sorted = [...offers].sort((a, b) => far(a) - far(b));
     const select = h("select", { "data-test": "target-pick", "data-kind": sorted[0].kind },
-      sorted.map((o) => h("option", { value: o.target }, `${o.label} (${far(o).toFixed(0)}")`)));
+      sorted.map((o) => h("option", { value: o.target }, `${o.label} (${far(o).toFixed(1)}" away)`)));
     const label = kind ? kind.label : sorted[0].label;
     return h("div", { class: "target-picker" },
       h("label", { class: "control-title" }, `${label}: click a target on the table, or pick one `, select),
