@@ -289,6 +289,31 @@ def test_commands_a_unit_must_remain_within_6_inches_of_its_command() -> None:
     assert codes_of(lone, activation(lone, P, "right"), Move(unit="h", waypoints=((52, 5),))) == []
 
 
+def test_a_legal_move_the_6_inch_rule_would_undo_is_warned_of() -> None:
+    """Commands, 6" rule: a move that leaves the unit more than 6" from the rest of its
+    command while another is still to move is legal (the gap may yet close), but the
+    front end's ruler warns that the unit is moved back at the end of the activation
+    unless it does; ending within 6" is no warning, and a refused move is warned of by
+    its refusal alone."""
+    game = make_game(command_of_two(6.0), rules=COMMANDS)
+    state = activation(game, P, "centre")
+    table = game.table
+
+    def warnings(at: GameState, x: float) -> list[dict[str, str]]:
+        measured = game.ruleset.measure_move(table, at, Move(unit="b", waypoints=((x, 5),)))
+        assert measured is not None
+        return list(measured.get("warnings", []))
+
+    [warned] = warnings(state, 20.1)
+    assert "6.1\" from the nearest unit of its command" in warned["message"]
+    assert "moved back at the end of the activation" in warned["message"]
+    assert warned["rule"].endswith("Commands, 6\" rule")
+    assert warnings(state, 20.0) == []
+    done = state.with_mark("moved", "a")
+    assert codes_of(game, done, Move(unit="b", waypoints=((20.1, 5),))) == ["d3.COHESION"]
+    assert warnings(done, 20.1) == []
+
+
 def codes_of(game: Game, state: GameState, action: Move | Shoot | Attack) -> list[str]:
     return [v.code for v in game.validate(state, action)]
 

@@ -43,12 +43,13 @@ class UnknownPlayer(ValueError):
 
 
 _SHIPPED = (
-    PlayerEntry("doctrine", "the doctrine: each rule set's scripted general", DoctrinePlayer),
-    PlayerEntry("baseline", "the doctrine's first edition, kept to measure later ones against",
+    PlayerEntry("doctrine", "the standard opponent: a general who plays each rule set by its own "
+                "doctrine", DoctrinePlayer),
+    PlayerEntry("baseline", "an earlier, plainer general, kept to measure the standard one against",
                 BaselinePlayer),
-    PlayerEntry("random", "picks at random among legal actions", RandomPlayer),
-    PlayerEntry(SECOND_EDITION, "the doctrine's second edition, where a rule set has one not yet its "
-                "doctrine, else the doctrine", SecondEditionPlayer),
+    PlayerEntry("random", "picks at random among legal actions: a sparring partner", RandomPlayer),
+    PlayerEntry(SECOND_EDITION, "a newer general still on trial where a rule set has one, else the "
+                "standard opponent", SecondEditionPlayer),
 )
 ALIASES: Mapping[str, str] = {"doctrine-1": "baseline"}
 """Other names a player answers to."""

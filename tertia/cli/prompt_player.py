@@ -87,6 +87,9 @@ class PromptPlayer:
                 for v in problems:
                     self.write(f"  refused: {v.message} ({v.rule})")
                 continue
+            measured = game.ruleset.measure_move(game.table, state, action) or {}
+            for warning in measured.get("warnings", ()):
+                self.write(f"  note: {warning['message']} ({warning['rule']})")
             kind = game.ruleset.action_kind(action.type)
             if kind is not None and kind.dice_driven and not self._odds_first(game, seen, action):
                 continue

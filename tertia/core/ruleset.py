@@ -470,5 +470,6 @@ class RuleSet(ABC):
         """For a front end's ruler: a proposed move's ``length`` and the ``allowance`` it
         is measured against, with the ``rule`` that sets it; ``None`` when not a move.
         A rule set whose allowance hangs on the ground may add the ``ground`` the path
-        counts as and ``allowances``, the inches over each kind of ground."""
+        counts as and ``allowances``, the inches over each kind of ground; one whose rules
+        may yet undo a legal move adds ``warnings`` (each a ``message`` and its ``rule``)."""
         return None

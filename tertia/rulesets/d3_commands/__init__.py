@@ -150,6 +150,15 @@ class D3Commands(D3RuleSet):
         return own_movement.near_enemy_problems(state, action, self.options) or (
             own_movement.cohesion_problems(state, action))
 
+    def measure_move(self, table: Battlefield, state: GameState, action: Action) -> dict[str, Any] | None:
+        """The shared measure, warned where the 6" rule would move the unit back."""
+        measured = super().measure_move(table, state, action)
+        if measured is not None and isinstance(action, Move) and is_judged(state, action):
+            warning = own_movement.cohesion_warning(state, action)
+            if warning is not None:
+                measured["warnings"] = [warning]
+        return measured
+
     def on_contact(self, tx: Tx, mover: Unit, touched: list[Unit]) -> None:
         """Commanders: an enemy unit moving into contact with the commander alone makes him
         flee."""

@@ -95,6 +95,23 @@ def _near_enemy_breach(
     return unit, near, nearest, off
 
 
+def cohesion_warning(state: GameState, action: Move) -> dict[str, str] | None:
+    """What a legal move that leaves its unit more than 6" from every other unit of its
+    command risks: unless one of those still to move closes the gap, the unit is moved
+    back at the end of the activation (Commands, 6" rule). None when it ends within 6"
+    of one, or when it is refused outright (:func:`cohesion_problems`)."""
+    unit = state.units[action.unit]
+    end = plan_move(unit, action).end
+    others = companions(state, unit, cohesion_group)
+    if not others or all(state.is_marked("moved", o.id) for o in others) or \
+            mate_within(state, unit, cohesion_group, COHESION_RADIUS, end):
+        return None
+    gap = min(distance(unit.evolve(x=end.x, y=end.y, facing=end.facing), o) for o in others)
+    return {"message": f"{unit.label} would end {gap:.1f}\" from the nearest unit of its command: "
+                       f"unless one of them ends within 6\" of it, it is moved back at the end of "
+                       f"the activation", "rule": clauses.COHESION}
+
+
 def cohesion_problems(state: GameState, action: Move) -> list[Violation]:
     """A move may not leave its unit more than 6" from every other unit of its command
     once all of those have moved this activation (nothing could close the gap)."""

@@ -700,7 +700,10 @@ export class PlayScreen {
     return h("div", { class: `move-box ${legal ? "legal" : "illegal"}`, "data-test": "move-box" },
       measure ? h("div", { class: "measure", "data-test": "measure" }, `${measure.length.toFixed(1)}" of ${measure.allowance}" allowed`,
         measure.ground ? ` (${measure.ground})` : "") : null,
-      legal ? h("p", {}, "The rules allow this move.")
+      legal ? h("p", {}, "The rules allow this move.") : null,
+      legal && measure && measure.warnings ? measure.warnings.map((w) => h("p", { class: "warning", "data-test": "move-warning" },
+        w.message, w.rule ? h("span", { class: "rule" }, ` (${w.rule})`) : null)) : null,
+      legal ? null
         : h("p", { class: "refusal", "data-test": "move-reason" }, m.violations.map((v) => v.message).join("; "),
           m.violations[0] && m.violations[0].rule ? h("span", { class: "rule" }, ` (${m.violations[0].rule})`) : null),
       odds,
