@@ -235,7 +235,7 @@ def test_an_army_breaks_when_half_its_units_are_lost(lost: int, broken: bool) ->
     after, events = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([]))
     assert after.is_over is broken
     if broken:
-        assert events[-1] == GameEnded(winner=P, score={P: 2, R: 0}, reason="royalist's army breaks",
+        assert events[-1] == GameEnded(winner=P, score={P: 2, R: 0}, reason="the beaten army breaks",
                                        breakdown={P: {"enemy_units_lost": 2, "objectives_held": 0},
                                                   R: {"enemy_units_lost": 0, "objectives_held": 0}})
 

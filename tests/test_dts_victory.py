@@ -73,7 +73,7 @@ def test_an_objective_that_ends_the_battle_ends_it_when_held_as_a_turn_ends(
     after, events = turn_ends(game)
     assert after.is_over is ended
     if ended:
-        assert events[-1] == GameEnded(winner=P, score={P: 2, R: 0}, reason="parliament holds the mill",
+        assert events[-1] == GameEnded(winner=P, score={P: 2, R: 0}, reason="the victors hold the mill",
                                        breakdown={P: {"enemy_units_lost": 0, "objectives_held": 2},
                                                   R: {"enemy_units_lost": 0, "objectives_held": 0}})
     else:
@@ -101,7 +101,7 @@ def test_the_share_of_units_lost_that_breaks_an_army_is_an_option(breaks_at: flo
     after, events = game.apply(state, Declare(unit="pf", option="defer"), ScriptedDice([]))
     assert after.is_over is broken
     if broken:
-        assert events[-1].winner == P and events[-1].reason == "royalist's army breaks"
+        assert events[-1].winner == P and events[-1].reason == "the beaten army breaks"
 
 
 def test_both_armies_breaking_together_end_the_battle_on_points() -> None:

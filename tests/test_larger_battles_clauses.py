@@ -810,7 +810,7 @@ def test_the_battle_ends_when_a_side_has_no_units_left() -> None:
     state = lost(position(game, phase="combat"), "r")
     state, _ = act(game, state, EndPhase())
     assert state.is_over and state.result is not None
-    assert state.result["reason"] == f"{R} has no units left" and state.result["winner"] == P
+    assert state.result["reason"] == "the beaten side has no units left" and state.result["winner"] == P
 
 
 def test_an_objective_is_taken_only_when_no_enemy_holds_it_too() -> None:

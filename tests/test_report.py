@@ -292,6 +292,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (dts_ev.OptionDeclared(unit="pf", option="rally", how="rest"), "Essex's Foot: rally (rest)"),
     (dts_ev.MoveWorkedOut(unit="pf", roll=4, modifiers=((3, "long march"),), open=7, difficult=3, road=10),
      "Essex's Foot may move 7\" (4 +3 long march; 3\" through difficult ground or to a flank, 10\" by road)"),
+    (dts_ev.MoveWorkedOut(unit="pf", roll=6, modifiers=(), open=3, difficult=1),
+     "Essex's Foot may move 3\" (6, halved as it fires too; 1\" through difficult ground or to a flank)"),
     (dts_ev.ObstacleReached(unit="pf", reached=True), "Essex's Foot halts at an obstacle"),
     (dts_ev.ObstacleReached(unit="pf", reached=False), None),
     (dts_ev.ActivationEnded(unit="pf"), None),

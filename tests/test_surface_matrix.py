@@ -81,6 +81,7 @@ class Words:
         ids = {u.id for u in state.units.values()}
         ids |= {u.command for u in state.units.values() if re.search(r"[-_\d]", u.command)}
         ids |= set(ruleset_ids())
+        ids |= set(state.sides)  # a side is told by its name ("Royalists"), never its id ("royalist")
         return cls(frozenset(i for i in ids if len(i) > 2))
 
     def pattern(self) -> re.Pattern[str]:

@@ -98,6 +98,12 @@ def battle_summary(record: BattleRecord) -> dict[str, Any]:
     }
 
 
+def as_typed(value: object) -> str:
+    """An option's value as it is typed after ``--option NAME=``: ``true`` and ``false``
+    for a switch, the value itself otherwise."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def print_result(record: BattleRecord, names: dict[str, str]) -> None:
     summary = battle_summary(record)
     table = Table(title=f"{summary['scenario']} — {record.game.ruleset.title}, seed {summary['seed']}")
@@ -328,6 +334,6 @@ def rules(
         table.add_column("default")
         table.add_column("meaning")
         for o in d["options"]:
-            choices = f" (one of {', '.join(map(str, o['choices']))})" if o["choices"] else ""
-            table.add_row(Text(o["name"]), Text(str(o["default"]) + choices), Text(o["help"]))
+            choices = f" (one of {', '.join(map(as_typed, o['choices']))})" if o["choices"] else ""
+            table.add_row(Text(o["name"]), Text(as_typed(o["default"]) + choices), Text(o["help"]))
         print_table(table)

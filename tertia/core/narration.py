@@ -121,6 +121,11 @@ def side_does(side: str, verb: str) -> str:
     return f"{side} {word}{sep}{rest}"
 
 
+def default_side_name(side_id: str) -> str:
+    """A readable name for a side id with no given name: ``"royalists"`` -> ``"Royalists"``."""
+    return side_id.replace("_", " ").replace("-", " ").strip().title() or side_id
+
+
 def possessive(name: str) -> str:
     """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"

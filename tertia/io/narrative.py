@@ -33,7 +33,7 @@ from typing import Any
 
 from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
-from tertia.core.narration import DICE_TAKERS, SENTENCES, humanise, plural, side_does
+from tertia.core.narration import DICE_TAKERS, SENTENCES, default_side_name, humanise, plural, side_does
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
@@ -102,11 +102,6 @@ def describe_facing(facing: float) -> str:
         "west", "west-north-west", "north-west", "north-north-west",
     )
     return f"{sixteen[round(f / 22.5) % 16]} ({f:.0f}°)"
-
-
-def default_side_name(side_id: str) -> str:
-    """A readable name for a side id with no given name: ``"royalists"`` -> ``"Royalists"``."""
-    return side_id.replace("_", " ").replace("-", " ").strip().title() or side_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import tertia
 from tertia.core import events as ev
-from tertia.core.narration import humanise
+from tertia.core.narration import default_side_name, humanise
 from tertia.core.presentation import PieceCard, Presentation
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.io.files import write_text
-from tertia.io.narrative import NarrativeLine, Narrator, default_side_name
+from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.safe_narration import tell_safely
 from tertia.io.svg import SIDE_COLOURS, Trace, render_map
 

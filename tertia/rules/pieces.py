@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from tertia.core.narration import default_side_name, possessive
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.hit_values import NO_HITS, HitsPiece
@@ -25,7 +26,8 @@ def piece_problems(
         u = state.units[uid]
         if u.side != state.to_act:
             return [Violation(CoreCode.NOT_YOUR_UNIT,
-                              f"{u.label} belongs to {u.side}; it is {state.to_act}'s turn", rule)]
+                              f"{u.label} is the other side's: it is "
+                              f"{possessive(default_side_name(state.to_act))} turn", rule)]
     return []
 
 

@@ -72,6 +72,7 @@ from tertia.core.events import (
 )
 from tertia.core.geometry import Base, Point, base_distance, bases_overlap
 from tertia.core.hidden import as_view, hidden, place_hidden, without_view_mark
+from tertia.core.narration import default_side_name, side_does
 from tertia.core.reducer import handles, reduce
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -377,10 +378,12 @@ def deploy_problems(table: Battlefield, state: GameState, action: Action) -> lis
     if isinstance(action, DeploymentDone):
         return _done_problems(state, side)
     if not isinstance(action, Deploy):
-        return [Violation(CoreCode.WRONG_PHASE, f"{side} is deploying (deploy pieces, then say done)", RULE)]
+        return [Violation(CoreCode.WRONG_PHASE,
+                          side_does(default_side_name(side), "deploy (deploy pieces, then say done)"), RULE)]
     unit = state.units.get(action.unit)
     if unit is None or unit.side != side or not unit.in_play:
-        return [Violation(CoreCode.UNKNOWN_UNIT, f"no piece {action.unit!r} of {side} to deploy", RULE)]
+        return [Violation(CoreCode.UNKNOWN_UNIT,
+                          f"no piece {action.unit!r} of {default_side_name(side)} to deploy", RULE)]
     if unit_data(unit).attached_to in state.units:
         return [Violation(CypCode.NOT_MOVING, f"{unit.label} goes with the unit it serves", RULE)]
     numbers = (action.x, action.y) + (() if action.facing is None else (action.facing,))

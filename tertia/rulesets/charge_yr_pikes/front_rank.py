@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from tertia.activation.deck import read_card
 from tertia.core.geometry import base_distance
+from tertia.core.narration import default_side_name
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, Violation
@@ -43,7 +44,8 @@ def problems(state: GameState, action: JoinFrontRank | LeaveFrontRank) -> list[V
     officer = state.units.get(action.officer)
     if (officer is None or not officer.in_play or officer.side != state.active
             or not unit_data(officer).is_officer):
-        return [Violation(CoreCode.UNKNOWN_UNIT, f"no officer {action.officer!r} of {state.active} in play",
+        return [Violation(CoreCode.UNKNOWN_UNIT,
+                          f"no officer {action.officer!r} of {default_side_name(state.active)} in play",
                           RULE)]
     card = game_data(state).card
     drawn = None if card is None else read_card(card)
@@ -65,7 +67,8 @@ def problems(state: GameState, action: JoinFrontRank | LeaveFrontRank) -> list[V
         return [Violation(CypCode.NOT_MOVING, f"{officer.label} may not act on this card", RULE)]
     unit = state.units.get(action.unit)
     if unit is None or not unit.in_play or unit.side != officer.side:
-        return [Violation(CoreCode.UNKNOWN_UNIT, f"no unit {action.unit!r} of {officer.side} in play", RULE)]
+        return [Violation(CoreCode.UNKNOWN_UNIT,
+                          f"no unit {action.unit!r} of {default_side_name(officer.side)} in play", RULE)]
     return _unit_problems(state, officer, unit)
 
 

@@ -12,15 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from tertia.activation.deck import group_card
+from tertia.activation.deck import group_card, special_card
 from tertia.activation.panels import unit_deck_panel
 from tertia.core.hidden import is_hidden
+from tertia.core.narration import default_side_name, possessive
 from tertia.core.presentation import Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.core.vocabulary import DECK
 from tertia.rulesets.charge_yr_pikes import army, points
-from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
+from tertia.rulesets.charge_yr_pikes.cards import (
+    FREE_MOVE,
+    OFFICERS_AND_ARTILLERY,
+    card_label,
+    tertia_label_in,
+)
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
@@ -54,12 +60,17 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
 def card_names(state: GameState) -> dict[str, str]:
     """Each tertia's brigade card as the players call it, by the card: its arms and its
     commander (:func:`~tertia.rulesets.charge_yr_pikes.cards.tertia_label`), from the order
-    of battle both sides know."""
+    of battle both sides know; and each side's special cards ("Parliament's free move
+    card")."""
     found: dict[str, str] = {}
     for unit in state.iter_units(include_removed=True):
         card = group_card(unit.command, unit.side)
         if card not in found and (label := tertia_label_in(state, unit.command, unit.side)) is not None:
             found[card] = label
+    for side in state.sides:
+        for name in (FREE_MOVE, OFFICERS_AND_ARTILLERY):
+            card = special_card(name, side)
+            found[card] = f"{possessive(default_side_name(side))} {card_label(None, card)} card"
     return found
 
 

@@ -16,6 +16,7 @@ from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
 from tertia.core.geometry import Polygon, base_distance
+from tertia.core.narration import default_side_name
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -201,7 +202,7 @@ class ChargeYrPikes(RuleSet):
                                   "tertia that takes the free move", "Sequence of play 3 A")]
             if action.tertia not in tertias(state, state.to_act):
                 return [Violation(CypCode.NOT_MOVING, f"no tertia {action.tertia!r} of "
-                                  f"{state.to_act} to move", "Sequence of play 3 A")]
+                                  f"{default_side_name(state.to_act)} to move", "Sequence of play 3 A")]
             return []
         if isinstance(action, GiveFreeMove):
             return [Violation(CoreCode.WRONG_PHASE, "no free move card is in play", "Sequence of play 3 A")]
@@ -220,7 +221,8 @@ class ChargeYrPikes(RuleSet):
         if isinstance(action, Move | Reform | Charge | Mount | MoraleToMove | TurnToMeet):
             unit = state.units.get(action.unit)
             if unit is None or not unit.in_play or unit.side != state.active:
-                return [Violation(CoreCode.UNKNOWN_UNIT, f"no piece {action.unit!r} of {state.active} "
+                return [Violation(CoreCode.UNKNOWN_UNIT,
+                                  f"no piece {action.unit!r} of {default_side_name(state.active)} "
                                   "in play", MOVEMENT_RULE)]
             if unit.id not in game_data(state).moving:
                 return [Violation(CypCode.NOT_MOVING, f"{unit.label} may not move on this card "

@@ -305,7 +305,7 @@ class D3RuleSet(RuleSet):
         self.after_losses(tx)
         gone = wiped_out(tx.state)
         if gone is not None and tx.state.phase != "deployment":
-            end_game(tx, f"{gone} has no units left")
+            end_game(tx, "the beaten side has no units left")
 
     # --- activation --------------------------------------------------------------------------
 

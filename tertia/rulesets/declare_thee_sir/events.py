@@ -233,7 +233,9 @@ def _tell_declared(n: Narrating, e: OptionDeclared, dice: Sequence[DiceRolled]) 
 def _tell_move(n: Narrating, e: MoveWorkedOut, dice: Sequence[DiceRolled]) -> Sentence:
     mods = "".join(f" {m:+d} {why}" for m, why in e.modifiers)
     road = f", {e.road}\" by road" if e.road is not None else ""
-    return (f"{n.label(e.unit)} may move {e.open}\" ({e.roll}{mods}; {e.difficult}\" through "
+    # Advance and fire halves the move (Movement); the event keeps the roll, not the option.
+    halved = ", halved as it fires too" if e.open < e.roll + sum(m for m, _ in e.modifiers) else ""
+    return (f"{n.label(e.unit)} may move {e.open}\" ({e.roll}{mods}{halved}; {e.difficult}\" through "
             f"difficult ground or to a flank{road})"), "move"
 
 

@@ -77,7 +77,7 @@ def check(tx: Tx, options: Mapping[str, Any]) -> bool:
     if not gone:
         return False
     if len(gone) == 1:
-        _win(tx, tx.state.opponent(gone[0]), f"{gone[0]}'s army breaks", options)
+        _win(tx, tx.state.opponent(gone[0]), "the beaten army breaks", options)
     else:
         _by_points(tx, "both armies break", options)
     return True
@@ -93,7 +93,7 @@ def at_turn_end(tx: Tx, options: Mapping[str, Any]) -> bool:
     if not takers:
         return False
     if len(takers) == 1:
-        _win(tx, takers[0], f"{takers[0]} holds {', '.join(held[takers[0]])}", options)
+        _win(tx, takers[0], f"the victors hold {', '.join(held[takers[0]])}", options)
     else:
         _by_points(tx, "each side holds an objective", options)
     return True

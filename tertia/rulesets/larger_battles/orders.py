@@ -3,6 +3,7 @@ needed to move or to bombard."""
 
 from __future__ import annotations
 
+from tertia.core.narration import default_side_name
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import MovementCode
@@ -63,12 +64,12 @@ def validate_order(state: GameState, action: GiveOrder) -> list[Violation]:
     key = order_key(state, side, action.target)
     if key is None:
         return [Violation(CoreCode.UNKNOWN_COMMAND,
-                          f"{action.target!r} is neither a unit nor a command of {side}",
+                          f"{action.target!r} is neither a unit nor a command of {default_side_name(side)}",
                           clauses.ORDERS)]
     if key in state.units:
         unit = state.units[key]
         if unit.side != side:
-            return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} belongs to {unit.side}",
+            return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} is the other side's",
                               clauses.ORDERS)]
         if not unit.in_play:
             return [Violation(CoreCode.UNIT_REMOVED, f"{unit.label} is no longer in play",
@@ -81,7 +82,8 @@ def validate_order(state: GameState, action: GiveOrder) -> list[Violation]:
                           clauses.ORDERS)]
     if orders_left(state) <= 0:
         return [Violation(LargerBattlesCode.NO_ORDERS_LEFT,
-                          f"{side} has given both of this turn's {ORDERS_PER_TURN} orders",
+                          f"{default_side_name(side)}: both of this turn's {ORDERS_PER_TURN} orders are "
+                          "given",
                           clauses.ORDERS)]
     if key in state.marked(f"ordered_{action.purpose}"):
         return [Violation(LargerBattlesCode.ALREADY_ORDERED,

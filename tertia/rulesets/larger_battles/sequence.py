@@ -40,7 +40,7 @@ def end_phase(tx: Tx, options: Mapping[str, Any]) -> None:
     state = tx.state
     for side in state.sides:
         if not any(True for _ in state.iter_troops(side)):
-            end_game(tx, f"{side} has no units left", options)
+            end_game(tx, "the beaten side has no units left", options)
             return
     other = state.opponent(state.active)
     if state.active == state.first_side:
