@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+from tertia.ai.players import make_player
+from tertia.battle import fight_battle
+from tertia.core.actions import EndPhase
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
 from tertia.offers import describe
 from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove
+from tertia.rulesets.charge_yr_pikes.cards import card_label
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
-from tertia.rulesets.charge_yr_pikes.values import unit_data
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import load_builtin
 
 from .test_cyp_setup import scenario
@@ -105,3 +109,22 @@ def test_a_free_move_button_names_the_tertia_by_its_card_and_an_unknown_command_
             "The free move to Horse (Oliver Cromwell)"
         plain = describe(game.ruleset, state, GiveFreeMove(tertia="nowhere"))
         assert plain == "The free move to the nowhere command"
+
+
+def test_the_button_that_ends_a_card_or_step_says_what_it_finishes() -> None:
+    """Sequence of play 3: "Done" finishes the card in play (named as the players call
+    it), a fire step's orders or the bonus moves, and says which."""
+    game = Game(ChargeYrPikes(), load_builtin("naseby"))
+    record = fight_battle(game, {s: make_player("doctrine") for s in game.scenario.side_ids}, 3)
+    told: dict[str, str] = {}
+    for step in record.steps[:600]:
+        g = game_data(step.state)
+        words = describe(game.ruleset, step.state, EndPhase())
+        if g.step is not None:
+            told.setdefault(g.step, words)
+        elif g.card is not None:
+            assert words == f"Done with the {card_label(step.state, g.card)} card", words
+            told.setdefault("card", words)
+    assert told["standing_fire"] == "Done with the standing fire orders"
+    assert told["artillery"] == "Done with the artillery orders"
+    assert told["card"].startswith("Done with the ") and "_" not in told["card"]

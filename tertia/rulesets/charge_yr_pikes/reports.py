@@ -15,12 +15,13 @@ from typing import Any
 from tertia.activation.deck import group_card, special_card
 from tertia.activation.panels import unit_deck_panel
 from tertia.core.hidden import is_hidden
-from tertia.core.narration import default_side_name, possessive
+from tertia.core.narration import default_side_name, humanise, possessive
 from tertia.core.presentation import Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.core.vocabulary import DECK
 from tertia.rulesets.charge_yr_pikes import army, points
+from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
 from tertia.rulesets.charge_yr_pikes.cards import (
     FREE_MOVE,
     OFFICERS_AND_ARTILLERY,
@@ -54,7 +55,19 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
                     "held_by": points.holder(state, p, tables)} for p in points.places(state)],
         "deploy_zone": deploy_zone(state),
         "card_names": card_names(state),
+        "done_with": done_with(state),
     }
+
+
+def done_with(state: GameState) -> str | None:
+    """What ending the phase now finishes, for its button ("Done with the standing fire
+    orders"): the fire step's orders, the bonus moves, or the card in play."""
+    g = game_data(state)
+    if g.step == BONUS_MOVES:
+        return "the bonus moves"
+    if g.step is not None:
+        return f"the {humanise(g.step)} orders"
+    return None if g.card is None else f"the {card_label(state, g.card)} card"
 
 
 def card_names(state: GameState) -> dict[str, str]:

@@ -118,7 +118,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "together from the position as the step began.",
     ),
     ActionKind(
-        "end_phase", "Done", "Done", f"{TITLE} Sequence of play 3",
+        "end_phase", "Done", "Done with {done_with}", f"{TITLE} Sequence of play 3",
         odds=False, phases=(MOVEMENT, *FIRE_STEPS, BONUS_MOVES),
         help="On a card: the side is done with it and the next is turned over. In a fire step: the "
              "side has given all its orders. In the bonus moves: its other winners stand.",
