@@ -145,12 +145,15 @@ def label_problems(pg: Any) -> list[str]:
     return list(pg.evaluate("""() => {
         const out = [];
         const nodes = document.querySelectorAll(
-          '.unit-label:not(.crowded) text, .terrain-name:not(.crowded)');
+          '.unit-label:not(.crowded) text, .terrain-name:not(.crowded), .objective-name:not(.crowded)');
         const shown = [...nodes].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect(),
-          unit: t.closest('.unit-label') }));
+          unit: t.closest('.unit-label'), place: t.classList.contains('objective-name') }));
+        for (const kind of ['unit', 'place']) {
+          const names = shown.filter((n) => n[kind]).map((n) => n.text);
+          const twice = names.filter((n, i) => names.indexOf(n) !== i);
+          if (twice.length) out.push(`names shown alike: ${[...new Set(twice)].join(', ')}`);
+        }
         const names = shown.filter((n) => n.unit).map((n) => n.text);
-        const twice = names.filter((n, i) => names.indexOf(n) !== i);
-        if (twice.length) out.push(`names shown alike: ${[...new Set(twice)].join(', ')}`);
         for (const n of names) {
           const open = (n.match(/\\(/g) || []).length;
           if (open !== (n.match(/\\)/g) || []).length) out.push(`a name cut short: ${n}`);

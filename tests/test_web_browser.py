@@ -745,7 +745,7 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
 
     # Done: the next cards are turned over; the AI plays its own until the page is ours again.
     step = pg.evaluate("() => window.tertiaScreen.view.status.step")
-    pg.get_by_role("button", name="Done", exact=True).click()
+    pg.get_by_role("button", name=re.compile(r"^Done with the .+ card$")).click()
     pg.wait_for_function(f"() => {{ const s = window.tertiaScreen.view.status; return s.step > {step} + 1 && "
                          "s.your_turn; }", timeout=60_000)
     log = httpx.get(url + "/view?log_from=0", headers=headers).json()["log"]
@@ -1096,3 +1096,22 @@ def test_the_page_measures_a_gap_as_the_engine_does(server: Server, page: Any) -
     nearest = Base(10.0, 0.0, 90.0, 1.0, 1.0)
     assert found[1] == pytest.approx(polygon_distance(nearest.corners(), base(near).corners()), abs=1e-9)
     assert found[1] == pytest.approx(4.0)
+
+
+def test_a_place_both_sides_mark_is_named_once_on_the_map(server: Server, page: Any) -> None:
+    """Naseby marks the road to Naseby as the King's objective and, 2.5" away, as
+    Parliament's vital point (Charge yr Pikes! 19): the map shows both marks, but the name
+    once. Places of other names are still named."""
+    body = {"scenario": "naseby", "rules": "charge-yr-pikes", "mode": "ai", "side": "parliament", "seed": 3,
+            "options": {"secret_deployment": False}}
+    created = httpx.post(server.url + "/api/games", json=body).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    page.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    page.wait_for_selector("[data-test=point]")
+    marks = page.eval_on_selector_all(
+        "[data-test=point]", "els => els.map((e) => e.querySelector('text').textContent)")
+    assert marks.count("the road to Naseby") == 2
+    shown = page.eval_on_selector_all(
+        ".objective-name:not(.crowded)", "els => els.map((e) => e.textContent)")
+    assert shown.count("the road to Naseby") == 1, shown
+    assert "Mill Hill" in shown and len(set(shown)) == len(shown), shown

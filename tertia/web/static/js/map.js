@@ -3,6 +3,8 @@
 
 import { baseMarks, factLine, hiddenFact } from "./facts.js";
 
+const SAME_PLACE = 6; // inches within which two marks of one name are one place
+
 const NS = "http://www.w3.org/2000/svg";
 const MARGIN = 3;
 
@@ -558,7 +560,9 @@ export class TableMap {
       node.classList.toggle("off-base", placed && Number(text.getAttribute("y")) !== f(cy));
     }
     // The names of objectives and points, then of the ground: only where they cover no
-    // piece and no name (the flag, the diamond and the ground keep their titles).
+    // piece and no name (the flag, the diamond and the ground keep their titles). A place
+    // both sides mark (one's objective, the other's vital point) is named once.
+    const named = [];
     for (const t of this.layers.objectives.querySelectorAll("text.objective-name")) {
       const tsize = size * 0.95;
       const wide = textWidth(t.textContent, tsize);
@@ -570,9 +574,13 @@ export class TableMap {
       t.setAttribute("font-size", f(tsize));
       t.setAttribute("stroke-width", f(tsize * 0.22));
       const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - tsize * 0.8, y1: y + tsize * 0.3 };
-      const free = clear(b, null);
+      const twice = named.some((n) => n.text === t.textContent && Math.hypot(n.x - x, n.y - y) <= SAME_PLACE);
+      const free = !twice && clear(b, null);
       t.classList.toggle("crowded", !free);
-      if (free) boxes.push(b);
+      if (free) {
+        boxes.push(b);
+        named.push({ text: t.textContent, x, y });
+      }
     }
     for (const t of this.layers.names.querySelectorAll("text.terrain-name")) {
       const tsize = size * 0.95;

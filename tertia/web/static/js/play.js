@@ -16,6 +16,16 @@ import { Vocabulary } from "./vocab.js";
 const PIECE_FIELDS = new Set(["own-unit", "own-commander", "enemy-unit"]);
 const MANY_TARGETS = 4; // more aimed offers of one kind than this are picked from a list
 
+// Each reason a move is refused, each followed by the rule it cites (once for reasons
+// in a row that cite the same rule).
+function reasonsWithRules(violations) {
+  return violations.flatMap((v, i) => {
+    const next = violations[i + 1];
+    const cite = v.rule && (!next || next.rule !== v.rule) ? h("span", { class: "rule" }, ` (${v.rule})`) : null;
+    return [i ? "; " : "", v.message, cite];
+  });
+}
+
 export class PlayScreen {
   constructor(root, gameId) {
     this.root = root;
@@ -704,8 +714,7 @@ export class PlayScreen {
       legal && measure && measure.warnings ? measure.warnings.map((w) => h("p", { class: "warning", "data-test": "move-warning" },
         w.message, w.rule ? h("span", { class: "rule" }, ` (${w.rule})`) : null)) : null,
       legal ? null
-        : h("p", { class: "refusal", "data-test": "move-reason" }, m.violations.map((v) => v.message).join("; "),
-          m.violations[0] && m.violations[0].rule ? h("span", { class: "rule" }, ` (${m.violations[0].rule})`) : null),
+        : h("p", { class: "refusal", "data-test": "move-reason" }, reasonsWithRules(m.violations)),
       odds,
       h("div", { class: "odds-actions" },
         h("button", { class: "btn primary", disabled: !settled, "data-test": "confirm-move", onclick: () => this.commitMove() },
