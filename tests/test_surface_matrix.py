@@ -359,3 +359,16 @@ def test_the_checks_can_fail() -> None:
     assert _named_by_id("d3-cards", "Edgehill (D3 (earlier)), saved to edgehill-d3-cards.parquet") == []
     assert visible_text('<p class="a_b" id="p-foot-1">Words <title>a tip</title></p>').split() == \
         ["Words", "a", "tip", "a", "tip"]
+
+
+@pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
+def test_a_units_command_is_named_by_its_own_sides_commander(rules: str, scenario: str) -> None:
+    """Both sides may have a command of one name ("left"): the report's order of battle
+    names each unit's command by a commander of the unit's own side, never the enemy's."""
+    state = start_of(rules, scenario)
+    shown = get_ruleset(rules).presentation()
+    commanders = [u for u in state.units.values() if u.is_commander]
+    for unit in state.units.values():
+        label = shown.command_label(state, unit.command, unit.side) or ""
+        enemies = [c.label for c in commanders if c.side != unit.side and c.label in label]
+        assert enemies == [], (unit.id, label)

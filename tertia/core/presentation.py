@@ -337,12 +337,14 @@ class Presentation:
         is to do, in words)."""
         return {}
 
-    def command_label(self, state: GameState, command: str) -> str | None:
+    def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
         """A command (the group of units a card or order moves together) as the players
         call it, for buttons, prompts and the narrative: by default by its commander
-        ("Colonel Hollis' command"), the side to act's first, since both sides may have a
-        command of one name; None when no commander leads it."""
-        leaders = sorted((u for u in state.units.values() if u.is_commander and u.command == command),
+        ("Colonel Hollis' command"). Both sides may have a command of one name: ``side``'s
+        when given (a unit's own command, as a report lists it), else the side to act's
+        first; None when no commander leads it."""
+        leaders = sorted((u for u in state.units.values() if u.is_commander and u.command == command
+                          and side in (None, u.side)),
                          key=lambda u: (u.side != state.to_act, u.id))
         return f"{possessive(leaders[0].label)} command" if leaders else None
 

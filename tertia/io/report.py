@@ -471,9 +471,11 @@ class Shown:
     def title(self, unit: Unit) -> str | None:
         return None if self.presentation is None else self.presentation.title(self.state, unit)
 
-    def command(self, command: str) -> str:
-        found = None if self.presentation is None else self.presentation.command_label(self.state, command)
-        return found or _title(command)
+    def command(self, command: str, side: str) -> str:
+        """``side``'s command of that name (both sides may have a "left")."""
+        if self.presentation is None:
+            return _title(command)
+        return self.presentation.command_label(self.state, command, side) or _title(command)
 
 
 def _order_of_battle(
@@ -499,7 +501,7 @@ def _order_of_battle(
             css = "alive"
         rows.append(
             f'<tr class="{css}"><td>{escape(u.label)}</td><td>{escape(kind)}</td>'
-            f"<td>{escape(shown.command(u.command))}</td><td>{escape(fate)}</td></tr>"
+            f"<td>{escape(shown.command(u.command, u.side))}</td><td>{escape(fate)}</td></tr>"
         )
     return (
         f'<div class="oob-side side-{index}"><h3>{escape(names.get(side, side))}</h3>'

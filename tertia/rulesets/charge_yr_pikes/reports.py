@@ -200,8 +200,11 @@ class CypPresentation(Presentation):
     def summary(self, state: GameState) -> dict[str, Any]:
         return summary(state, tables_of(state))
 
-    def command_label(self, state: GameState, command: str) -> str | None:
-        """A tertia by its card's name ("Horse (Oliver Cromwell)"), the side to act's first."""
+    def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
+        """A tertia by its card's name ("Horse (Oliver Cromwell)"): ``side``'s when given,
+        else the side to act's first."""
+        if side is not None:
+            return tertia_label_in(state, command, side)
         return tertia_label_in(state, command, state.to_act) or tertia_label_in(state, command, None)
 
 
