@@ -63,13 +63,38 @@ def test_a_dice_driven_kind_shows_its_odds_first() -> None:
     assert code == 1
 
 
+def test_an_answer_that_is_neither_yes_nor_no_rolls_no_dice() -> None:
+    """Go ahead? asks again until the answer is y or n (blank: yes): "no way" is no yes."""
+    code, out = play(CARDS, ["3", "1", "1", "no way", "maybe", "n"])
+    assert "'no way': answer y or n" in out and "'maybe': answer y or n" in out
+    assert "shoots at" not in out and code == 1
+
+
+def test_leaving_is_asked_once_more_and_a_no_goes_on() -> None:
+    """q asks whether to leave the battle unfinished: no (or blank) goes back to the
+    question; yes leaves, nothing saved."""
+    code, out = play(LB, ["q", "n", "3", "q", "", "6", "p-foot-1", "18,12", "", "", "q", "yes"])
+    assert out.count("Leave the battle unfinished? Nothing is saved (y/N)") == 3
+    assert "Hollis's Foot moves 2.0\" north" in out  # the battle went on after each no
+    assert code == 1 and "error: the battle was left unfinished; nothing was saved" in out
+
+
+def test_a_mistyped_field_is_asked_for_again() -> None:
+    """A value that cannot be read is refused and the same field asked again; the rest of
+    the action stands (the answers after it are not taken as choices of the menu)."""
+    code, out = play(LB, ["3", "6", "p-foot-1", "abc", "18,12", "", ""])
+    assert "a point is x,y (like 12,20.5), not 'abc'" in out
+    assert out.count("Path (x,y points in inches") == 2
+    assert "Hollis's Foot moves 2.0\" north" in out and "no choice" not in out
+
+
 def test_a_kind_no_piece_may_make_is_refused() -> None:
     code, out = play(CARDS, ["5"])
     assert "nothing may rally now" in out and code == 1
 
 
 def test_bad_answers_are_refused_in_one_line_and_asked_again() -> None:
-    code, out = play(LB, ["99", "7", "6", "centre", "march", "q"])
+    code, out = play(LB, ["99", "7", "6", "centre", "march", "q", "y"])
     assert "no choice '99': give a number from 1 to 7" in out
     assert "nothing may move now" in out  # nothing has been ordered yet
     assert "to: 'march' is not one of move, bombard" in out

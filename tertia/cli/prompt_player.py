@@ -99,7 +99,18 @@ class PromptPlayer:
         """A dice-driven action's odds, then whether to go ahead."""
         for line in odds_lines(game, seen, action):
             self.write(line)
-        return self._ask("  Go ahead? (Y/n)").lower() not in ("n", "no")
+        return self._yes("  Go ahead? (Y/n)", default=True)
+
+    def _yes(self, question: str, *, default: bool) -> bool:
+        """A yes or a no (blank: ``default``), asked again until it is one of them: dice are
+        never rolled on an answer that was not meant as a yes."""
+        while True:
+            answer = self._ask(question).lower()
+            if not answer:
+                return default
+            if answer in ("y", "yes", "n", "no"):
+                return answer.startswith("y")
+            self.write(f"  {answer!r}: answer y or n")
 
     def _header(self, game: Game, seen: GameState) -> None:
         side = self.side_names.get(seen.to_act, seen.to_act)
@@ -134,14 +145,20 @@ class PromptPlayer:
                            + (f": {shows}" if shows else ""))
 
     def _ask(self, question: str) -> str:
+        while True:
+            answer = self._line(question)
+            if answer.lower() not in LEAVE:
+                return answer
+            # A q typed by mistake would throw the battle away: it is asked once more.
+            if self._line("  Leave the battle unfinished? Nothing is saved (y/N)").lower() in ("y", "yes"):
+                raise LeftTheBattle("the battle was left unfinished")
+
+    def _line(self, question: str) -> str:
         self.prompt(f"{question}: ")
         line = self.read()
         if line is None:
             raise LeftTheBattle("the input ended before the battle did")
-        answer = line.strip()
-        if answer.lower() in LEAVE:
-            raise LeftTheBattle("the battle was left unfinished")
-        return answer
+        return line.strip()
 
     # --- filling in a kind ----------------------------------------------------------------
 
@@ -197,14 +214,18 @@ class PromptPlayer:
         blank = f"; blank: {spec.none_label or 'leave out'}" if spec.optional else ""
         if spec.kind is FieldKind.CARD_ORDER:
             blank = "; blank: as dealt"
-        answer = self._ask(f"  {spec.label} ({_hint(spec, seen)}{blank})")
-        if not answer:
-            if spec.kind is FieldKind.CARD_ORDER:
-                return list(_pending_list(spec, seen))
-            if spec.optional:
-                return None
-            raise Skip(f"{spec.label.lower()} is needed")
-        return _parse(spec, answer, pieces)
+        while True:
+            answer = self._ask(f"  {spec.label} ({_hint(spec, seen)}{blank})")
+            if not answer:
+                if spec.kind is FieldKind.CARD_ORDER:
+                    return list(_pending_list(spec, seen))
+                if spec.optional:
+                    return None
+                raise Skip(f"{spec.label.lower()} is needed: back to the choices")
+            try:
+                return _parse(spec, answer, pieces)
+            except Skip as exc:  # a mistyped value is asked for again, not the whole action
+                self.write(f"  {exc}")
 
     def _list_of_actions(self, game: Game, state: GameState, seen: GameState,
                          spec: FieldSpec) -> list[dict[str, Any]]:
