@@ -85,7 +85,7 @@ def test_a_mistyped_field_is_asked_for_again() -> None:
     code, out = play(LB, ["3", "6", "p-foot-1", "abc", "18,12", "", ""])
     assert "a point is x,y (like 12,20.5), not 'abc'" in out
     assert out.count("Path (x,y points in inches") == 2
-    assert "Hollis's Foot moves 2.0\" north" in out and "no choice" not in out
+    assert "Hollis's Foot moves 2.0\" north" in out and "no choice" not in out and code == 1
 
 
 def test_a_kind_no_piece_may_make_is_refused() -> None:

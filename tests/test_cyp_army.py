@@ -22,6 +22,7 @@ from tertia.rulesets.charge_yr_pikes.army import (
 )
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.phases import ADJUSTMENTS, ARMY_MORALE, RALLIES, after_fire
+from tertia.rulesets.charge_yr_pikes.rout import ROUTED_OFF
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
@@ -117,6 +118,22 @@ def test_figures_off_the_table_count_whole_save_pursuers_and_officers_and_wagons
     # horse, "counted as dead for ... victory conditions" (Plunder E).
     exact = TABLES.model_copy(update={"victory": TABLES.victory.model_copy(update={"count_whole": ()})})
     assert final_losses(s, "king", exact).lost == 4 + 2 + 3 + 15 + 0 + 4
+
+
+def test_a_unit_that_fled_off_the_table_counts_whole_at_darkness_as_at_fright() -> None:
+    """19 D: routed units count every figure, and a unit that routed off the table in its
+    flight (``rout.ROUTED_OFF``, the reason play gives) is routed: at darkness as in the
+    fright test, all its figures; without the exception, its exact casualties."""
+    units = [
+        piece("k-fled", "king", "foot", 20.0, 10.0, shot=14).evolve(removed=ROUTED_OFF),  # 2 shot lost
+        piece("k-foot", "king", "foot", 10.0, 10.0, shot=12),                             # 4 lost
+        piece("p-foot", "parl", "foot", 36.0, 40.0, shot=8),
+    ]
+    s = state(*units)
+    assert fright_losses(s, "king", TABLES).lost == 32 + 4
+    assert final_losses(s, "king", TABLES).lost == 32 + 4
+    exact = TABLES.model_copy(update={"victory": TABLES.victory.model_copy(update={"count_whole": ()})})
+    assert final_losses(s, "king", exact).lost == 2 + 4
 
 
 @pytest.mark.parametrize(("held", "steady", "fright"),

@@ -60,6 +60,7 @@ from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.casualties import DESTROYED
 from tertia.rulesets.charge_yr_pikes.morale import change_rating
 from tertia.rulesets.charge_yr_pikes.points import vital_points_lost
+from tertia.rulesets.charge_yr_pikes.rout import ROUTED_OFF
 from tertia.rulesets.charge_yr_pikes.tables import ArmyMorale, Tables
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
@@ -83,8 +84,11 @@ VITAL_POINTS_LOST = "vital_points_lost"
 
 ALIVE_OFF_TABLE = frozenset({PURSUING, ESCAPED})
 """Reasons for leaving the table that lose the army no more than the unit's casualties."""
-WHOLE_BY_REASON = {ROUTED: "routed", CAPTURED: "captured", PLUNDERING: "plundering", DESERTED: "deserted"}
-"""Each reason for leaving the table, as ``tables.toml [victory] count_whole`` names it."""
+WHOLE_BY_REASON = {ROUTED: "routed", ROUTED_OFF: "routed", CAPTURED: "captured", PLUNDERING: "plundering",
+                   DESERTED: "deserted"}
+"""Each reason for leaving the table, as ``tables.toml [victory] count_whole`` names it: a
+unit that fled off the table in its rout (``rout.ROUTED_OFF``) is routed as much as one
+removed routed."""
 
 
 @dataclass(frozen=True, slots=True)
