@@ -10,6 +10,9 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode
 from tertia.rulesets.charge_yr_pikes.actions import Charge, FireOrder, Mount
+from tertia.rulesets.charge_yr_pikes.dragoons import remounted
+from tertia.rulesets.charge_yr_pikes.morale import stand_missing
+from tertia.rulesets.charge_yr_pikes.reports import unit_facts
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
@@ -36,6 +39,27 @@ def test_dismounting_puts_four_4_man_stands_on_foot_and_two_holders_aside() -> N
     assert own.moved  # "counts as a move for morale and firing purposes"
     drag = state.units["k-drag"]
     assert (drag.width, drag.depth) == (2.0, 1.5)  # two ranks of foot stands
+
+
+def test_mounting_and_dismounting_neither_gain_nor_lose_a_figure() -> None:
+    """Unit Organizations A: six 3-man stands mounted; on foot four 4-man stands and two
+    horse holders. The holders are figures of the regiment: the count of figures, the
+    casualties, the 50% rules and a missing stand read the same mounted and on foot, and
+    casualties taken on foot stay lost mounted."""
+    _, state = _dragoons_card()
+    mounted = state.units["k-drag"]
+    own = unit_data(mounted)
+    assert (own.strength, own.start, own.lost) == (18, 18, 0)
+    on_foot = remounted(mounted, False)
+    down = unit_data(on_foot)
+    assert (down.figures, down.holders, down.strength, down.lost) == (16, 2, 18, 0)
+    assert not stand_missing(down) and not down.under_half
+    figures = next(f for f in unit_facts(state.with_unit(on_foot), on_foot) if f.key == "figures")
+    assert (figures.value, figures.limit, figures.note) == (18, 18, "2 holding the horses")
+    hurt = on_foot.evolve(own=down.evolve(men=12))  # four lost on foot: one stand gone
+    assert unit_data(hurt).lost == 4 and stand_missing(unit_data(hurt))
+    up = unit_data(remounted(hurt, True))
+    assert (up.figures, up.holders, up.lost) == (14, 0, 4)
 
 
 def test_dragoons_do_two_things_a_turn_but_not_one_twice() -> None:

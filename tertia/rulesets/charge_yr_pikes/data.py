@@ -157,9 +157,17 @@ class CypUnit(RuleData):
         return self.pike + self.shot + self.men
 
     @property
+    def strength(self) -> int:
+        """Every figure of the unit: those in its ranks and, for dragoons on foot, the men
+        holding their horses (Unit Organizations A: "four 4-man stands plus two stands of
+        horse holders"), who mount again with the rest."""
+        return self.figures + self.holders
+
+    @property
     def lost(self) -> int:
-        """Figures lost since the start (casualties, in the text's count)."""
-        return max(0, self.start - self.figures)
+        """Figures lost since the start (casualties, in the text's count): dragoons that
+        mount or dismount neither gain nor lose any by it."""
+        return max(0, self.start - self.strength)
 
     @property
     def pike_stands(self) -> int:
@@ -199,7 +207,7 @@ class CypUnit(RuleData):
     @property
     def under_half(self) -> bool:
         """Has it lost more than half its strength (the 50% rules)?"""
-        return self.start > 0 and self.figures * 2 < self.start
+        return self.start > 0 and self.strength * 2 < self.start
 
 
 @dataclass(frozen=True, slots=True)

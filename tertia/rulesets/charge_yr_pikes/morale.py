@@ -250,8 +250,9 @@ def half_strength_test(tx: Tx, tables: Tables, unit_id: str) -> HalfStrength | N
 
 def stand_missing(own: CypUnit) -> bool:
     """Has the unit a whole stand fewer than it started with ("a stand missing due to
-    casualties")?"""
-    return own.per_stand > 0 and own.stands_left < -(-own.start // own.per_stand)
+    casualties")? Dragoons on foot count the stands their ranks began with, the horse
+    holders apart."""
+    return own.per_stand > 0 and own.stands_left < -(-(own.start - own.holders) // own.per_stand)
 
 
 def may_rally(state: GameState, unit_id: str) -> bool:

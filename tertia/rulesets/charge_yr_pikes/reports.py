@@ -29,6 +29,7 @@ from tertia.rulesets.charge_yr_pikes.cards import (
     tertia_label_in,
 )
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
+from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
@@ -161,7 +162,7 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
                 Fact(LEADS.key, own.attached_to, words=leads.label if leads else None)]
     out += [
         Fact(TERTIA.key, tertia_label_in(state, unit.command, unit.side) or None),
-        Fact(FIGURES.key, own.figures, limit=own.start, note=f"{own.lost} lost" if own.lost else None),
+        Fact(FIGURES.key, own.strength, limit=own.start, note=_figures_note(own)),
         Fact(STANDS.key, own.stands_left),
         Fact(FORMATION.key, own.formation, glyph=FORMATION_MARKS.get(own.formation)),
         Fact(DISORDERED.key, own.disordered),
@@ -206,6 +207,14 @@ class CypPresentation(Presentation):
         if side is not None:
             return tertia_label_in(state, command, side)
         return tertia_label_in(state, command, state.to_act) or tertia_label_in(state, command, None)
+
+
+def _figures_note(own: CypUnit) -> str | None:
+    """What the count of figures holds besides those in the ranks: those lost, and the
+    dragoons holding the horses."""
+    notes = ([f"{own.lost} lost"] if own.lost else []) + (
+        [f"{own.holders} holding the horses"] if own.holders else [])
+    return ", ".join(notes) or None
 
 
 def _grade(grade: Any) -> str:

@@ -52,7 +52,7 @@ def regiment(table: PikesTable, spec: UnitSpec, given: int = 0) -> CypUnit:
         own = own.evolve(pike=0, men=0, shot=len(r.detached_from) * own.per_stand)
     if given:
         own = own.evolve(shot=max(0, own.shot - given * own.per_stand))
-    return own.evolve(start=own.figures)
+    return own.evolve(start=own.strength)
 
 
 FOOT_LINES = {(False, False): "foot", (True, False): "elite_foot", (False, True): "second_rate_foot",
