@@ -102,6 +102,15 @@ def test_a_bad_choice_of_player_is_refused_naming_the_pair(pairs: list[str], mes
         choose_players(pairs, SIDES)
 
 
+def test_a_side_is_chosen_by_its_id_or_by_the_name_players_read() -> None:
+    names = {"parliament": "Parliament (Earl of Essex)", "royalist": "Royalists (King Charles I)"}
+    pairs = ["Royalists=random", "PARLIAMENT (earl of essex)=baseline"]
+    chosen = choose_players(pairs, SIDES, side_names=names)
+    assert chosen == {"parliament": "baseline", "royalist": "random"}
+    with pytest.raises(ValueError, match=r"SIDE one of parliament \(Parliament \(Earl of Essex\)\)"):
+        choose_players(["Roundheads=random"], SIDES, side_names=names)
+
+
 def test_an_alias_is_recorded_under_the_players_own_name() -> None:
     assert choose_players(["parliament=doctrine-1"], SIDES)["parliament"] == "baseline"
 

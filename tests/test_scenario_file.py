@@ -694,6 +694,14 @@ def test_a_rule_set_checks_its_own_table(stands_rules: str) -> None:
         "t.toml: extensions.stands-rules.colours: unknown field 'colours'")
 
 
+def test_a_rule_set_the_scenario_is_written_for_must_exist() -> None:
+    """A misspelt name in ``rules`` is named at once (the battle would refuse the rule set
+    it meant, saying only that the scenario is not written for it)."""
+    assert only(BASE.replace('rules = ["larger-battles"]', 'rules = ["larger-battle"]')) == (
+        "t.toml: rules[0]: no rule set 'larger-battle'; "
+        "known: larger-battles, d3-commands, d3-cards, declare-thee-sir, charge-yr-pikes")
+
+
 def test_a_table_for_an_unknown_rule_set_or_one_that_takes_none() -> None:
     assert only(BASE + '\n[extensions."no-such-rules"]\nx = 1\n') == (
         "t.toml: extensions.no-such-rules: no rule set 'no-such-rules'; "

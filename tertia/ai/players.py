@@ -104,17 +104,27 @@ def make_player(name: str) -> Player:
     return entry(name).make()
 
 
-def choose_players(pairs: Iterable[str], sides: Sequence[str], *, also: Sequence[str] = ()) -> dict[str, str]:
+def choose_players(pairs: Iterable[str], sides: Sequence[str], *, also: Sequence[str] = (),
+                   side_names: Mapping[str, str] | None = None) -> dict[str, str]:
     """Each side's player, from ``SIDE=NAME`` pairs (``--player``); the other sides get
-    :data:`DEFAULT_PLAYER`. ``also`` names players a front end adds of its own (a person at
-    the terminal). Raises ValueError naming the pair and what was expected."""
+    :data:`DEFAULT_PLAYER`. A side may be given by its id or by the name players read
+    (``side_names``: "Royalists", or "Royalists (King Charles I)" whole), in any case.
+    ``also`` names players a front end adds of its own (a person at the terminal). Raises
+    ValueError naming the pair and what was expected."""
     chosen = dict.fromkeys(sides, DEFAULT_PLAYER)
     names = (*player_names(), *ALIASES, *also)
+    called = {s.lower(): s for s in sides}
+    for sid, name in (side_names or {}).items():
+        called.setdefault(name.lower(), sid)
+        called.setdefault(name.split(" (")[0].strip().lower(), sid)
     named: set[str] = set()
     for pair in pairs:
-        side, sep, name = (part.strip() for part in pair.partition("="))
+        given, sep, name = (part.strip() for part in pair.partition("="))
+        side = called.get(given.lower(), given)
         if not sep or side not in chosen or name not in names:
-            raise ValueError(f"--player {pair!r}: expected SIDE=PLAYER with SIDE one of {', '.join(sides)} "
+            listed = ", ".join(f"{sid} ({side_names[sid]})" if side_names and side_names.get(sid, sid) != sid
+                               else sid for sid in sides)
+            raise ValueError(f"--player {pair!r}: expected SIDE=PLAYER with SIDE one of {listed} "
                              f"and PLAYER one of {', '.join(names)}")
         if side in named:
             raise ValueError(f"--player {pair!r}: {side} is given a player twice")

@@ -86,11 +86,12 @@ PlayerOpt = Annotated[
 ]
 
 
-def chosen_players(pairs: list[str] | None, sides: Sequence[str], also: Sequence[str] = ()) -> dict[str, str]:
-    """Each side's player from ``--player SIDE=NAME`` pairs, or a clean exit naming the
-    pair and what was expected (:func:`tertia.ai.players.choose_players`)."""
+def chosen_players(pairs: list[str] | None, game: Game, also: Sequence[str] = ()) -> dict[str, str]:
+    """Each side of ``game``'s player from ``--player SIDE=NAME`` pairs (a side by its id
+    or its name), or a clean exit naming the pair and what was expected
+    (:func:`tertia.ai.players.choose_players`)."""
     try:
-        return choose_players(pairs or [], sides, also=also)
+        return choose_players(pairs or [], game.scenario.side_ids, also=also, side_names=side_names(game))
     except ValueError as exc:
         fail(str(exc))
 

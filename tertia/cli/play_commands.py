@@ -151,7 +151,7 @@ def battle(
         fail(f"--max-actions must be at least 1, not {max_actions}")
     chosen_scenario = default_scenario(rules) if scenario is None else scenario  # "" names none: refused
     game = build_game(chosen_scenario, rules, parse_options(option or []))
-    chosen = chosen_players(player, game.scenario.side_ids, also=(HUMAN,))
+    chosen = chosen_players(player, game, also=(HUMAN,))
     humans = [side for side, kind in chosen.items() if kind == HUMAN]
     if humans and as_json:
         fail("--player SIDE=human asks its questions at the terminal; it cannot be combined with --json")

@@ -103,7 +103,7 @@ def study_spec(scenario: str, rules: str, options: dict[str, str], max_actions: 
     if max_actions < 1:
         fail(f"--max-actions must be at least 1, not {max_actions}")
     game = build_game(scenario, rules, options)  # one-line errors for bad input
-    players = chosen_players(player, game.scenario.side_ids)
+    players = chosen_players(player, game)
     return make_spec(scenario, game.scenario, rules, options, vary=vary, max_actions=max_actions,
                      players=players)
 

@@ -594,6 +594,9 @@ def _extension_problems(scenario: Scenario, ruleset: RuleSet | None) -> Iterator
     from tertia.rulesets import manifest, ruleset_class, ruleset_ids
 
     known = ruleset_ids()
+    for i, rules in enumerate(scenario.rules):
+        if rules not in known:
+            yield f"rules[{i}]", f"no rule set {rules!r}; known: {', '.join(known)}"
     for rules in scenario.extensions:
         if rules not in known:
             yield f"extensions.{rules}", f"no rule set {rules!r}; known: {', '.join(known)}"
