@@ -331,6 +331,7 @@ def test_tertia_odds_says_in_one_line_when_a_question_is_too_large() -> None:
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "no exact odds for this action: more work than a question may cost" in lines[0]
+    assert "(--budget 100; a larger budget walks further, at more cost)" in lines[0]
 
 
 @pytest.fixture

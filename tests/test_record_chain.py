@@ -191,6 +191,18 @@ def test_the_set_up_is_covered_by_the_start_of_the_chain(tmp_path: Path, written
         assert "at the start: start.hash" in out
 
 
+def test_an_edited_result_is_refused_naming_the_field_that_differs(tmp_path: Path, written: Data) -> None:
+    """A result changed after the game (its winner) is named by the field, the record's
+    value and the game's, in one line: never both results whole."""
+    data = copied(written)
+    played = data["result"]["winner"]
+    data["result"]["winner"] = next(s["id"] for s in data["scenario"]["sides"] if s["id"] != played)
+    code, out = replayed(tmp_path, data)
+    assert code == 3 and len(out.splitlines()) == 1, out
+    assert out.endswith(f'result.winner: the record has "{data["result"]["winner"]}", the game gives '
+                        f'"{played}"'), out
+
+
 def test_the_first_edited_step_is_named(tmp_path: Path, written: Data) -> None:
     data = copied(written)
     move = _move(data)

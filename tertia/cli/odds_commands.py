@@ -225,7 +225,10 @@ def odds_command(
              f"side for no commander in this attack (its commanders must be within reach of the "
              f"combat and not yet have encouraged this turn, and the target must be one a "
              f"commander may encourage)")
-    except (NotImplementedError, TooManyBranches) as exc:
+    except TooManyBranches as exc:
+        fail(f"no exact odds for this action: {exc} (--budget {budget}; a larger budget walks "
+             f"further, at more cost)")
+    except NotImplementedError as exc:
         fail(f"no exact odds for this action: {exc}")
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")

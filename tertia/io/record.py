@@ -488,8 +488,8 @@ def replay(loaded: LoadedRecord) -> ReplayResult:
         return ReplayResult(False, state, digest,
                             f"final_hash: the final state is {digest}, the record says {loaded.final_hash}",
                             len(loaded.actions))
-    if "result" in loaded.data and dict(loaded.data["result"]) != dict(state.result or {}):
-        return ReplayResult(False, state, digest,
-                            f"result: the record says {json.dumps(loaded.data['result'])}, the game "
-                            f"ends {json.dumps(dict(state.result or {}))}", len(loaded.actions))
+    if "result" in loaded.data:
+        found = _difference(_plain(loaded.data["result"]), _plain(dict(state.result or {})), "result")
+        if found is not None:  # the first field that differs, not both results whole
+            return ReplayResult(False, state, digest, found, len(loaded.actions))
     return ReplayResult(True, state, digest, "identical", len(loaded.actions))
