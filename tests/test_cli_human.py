@@ -55,7 +55,7 @@ def test_a_kind_is_filled_in_by_its_declared_fields() -> None:
 
 def test_a_dice_driven_kind_shows_its_odds_first() -> None:
     code, out = play(CARDS, ["3", "1", "1", "n"])
-    assert "3. Shoot …" in out and "4. Melee …" in out and "5. Rally …" in out
+    assert "3. Shoot …" in out
     assert "Target (a number or an id)" in out
     assert "to inflict a hit on Prince of Wales's Regiment of Horse" in out
     assert "Go ahead? (Y/n)" in out
@@ -88,15 +88,18 @@ def test_a_mistyped_field_is_asked_for_again() -> None:
     assert "Hollis's Foot moves 2.0\" north" in out and "no choice" not in out and code == 1
 
 
-def test_a_kind_no_piece_may_make_is_refused() -> None:
-    code, out = play(CARDS, ["5"])
-    assert "nothing may rally now" in out and code == 1
+def test_a_kind_no_piece_may_make_is_left_off_the_menu() -> None:
+    """The dragoons may shoot and move, so both are listed; none is in contact nor a
+    commander at hand, so melee and rally are not (they were listed, then refused)."""
+    code, out = play(CARDS, [])
+    assert "2. Move …" in out and "3. Shoot …" in out
+    assert "Melee …" not in out and "Rally …" not in out and code == 1
 
 
 def test_bad_answers_are_refused_in_one_line_and_asked_again() -> None:
-    code, out = play(LB, ["99", "7", "6", "centre", "march", "q", "y"])
-    assert "no choice '99': give a number from 1 to 7" in out
-    assert "nothing may move now" in out  # nothing has been ordered yet
+    code, out = play(LB, ["99", "6", "centre", "march", "q", "y"])
+    assert "no choice '99': give a number from 1 to 6" in out
+    assert "Move …" not in out  # nothing has been ordered yet
     assert "to: 'march' is not one of move, bombard" in out
     assert code == 1 and "error: the battle was left unfinished; nothing was saved" in out
     _, out = play(LB, ["3", "6", "nobody"])

@@ -63,7 +63,8 @@ class PromptPlayer:
         while True:
             self._header(game, seen)
             offers = prompt_offers(game, state)
-            kinds = [k for k in fitting(game.ruleset, state) if _asks(k)]
+            kinds = [k for k in fitting(game.ruleset, state)
+                     if _asks(k) and self._makeable(game, state, seen, k)]
             entries: list[Offer | ActionKind] = [*offers, *kinds]
             for n, entry in enumerate(entries, 1):
                 words = entry.label if isinstance(entry, Offer) else f"{entry.label} …"
@@ -111,6 +112,15 @@ class PromptPlayer:
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
             self.write(f"  {answer!r}: answer y or n")
+
+    def _makeable(self, game: Game, state: GameState, seen: GameState, kind: ActionKind) -> bool:
+        """May some piece make ``kind`` now? A kind none may make is left off the menu
+        (it was listed, then refused as "nothing may bombard now")."""
+        try:
+            self._offers(game, state, seen, kind, ())
+        except Skip:
+            return False
+        return True
 
     def _header(self, game: Game, seen: GameState) -> None:
         side = self.side_names.get(seen.to_act, seen.to_act)
