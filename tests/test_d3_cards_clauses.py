@@ -250,7 +250,7 @@ def test_markers_and_cover_reduce_a_volley() -> None:
     units = [foot("u", P, 30, 8), horse("e", R, 30, 18, 180)]
     after, events = shoot(units, "foot", [3, 1], markers=2)
     assert piece(after.units["e"]).hits == 1
-    assert resolved(events).modifiers == ("-2 2 ammunition shortage markers",)
+    assert resolved(events).modifiers == ("-2 ammunition shortage markers",)
     town = {"type": "town", "polygon": [[26, 14], [34, 14], [34, 22], [26, 22]]}
     after, _ = shoot(units, "foot", [3, 1], terrain=[town], markers=1)
     assert piece(after.units["e"]).hits == 1

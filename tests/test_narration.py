@@ -9,10 +9,13 @@ from typing import ClassVar
 
 import pytest
 
-from tertia.core.events import DiceRolled, Event, UnitRemoved
+from tertia.core.events import DiceRolled, Event, UnitMoved, UnitRemoved
+from tertia.core.game import Game
 from tertia.core.narration import SENTENCES, Narrating, Sentence, humanise, plural, possessive, tells
 from tertia.io.narrative import Narrator
+from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.events import OrderGiven, SupplyRaided
+from tertia.scenarios import load_builtin
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,3 +78,15 @@ def test_a_piece_leaving_the_field_is_told_by_why(reason: str, told: str) -> Non
     verb; one without leaves the field, the reason named."""
     narrator = Narrator(labels={"a": "Essex's Foot"})
     assert narrator.line(UnitRemoved(unit="a", reason=reason, detail=plural(1, "hit"))) == told
+
+
+def test_a_piece_that_does_not_move_stays_where_he_or_it_is() -> None:
+    """A commander is told as "he", any other piece as "it"."""
+    game = Game(get_ruleset("larger-battles"), load_builtin("skirmish"))
+    state = game.ruleset.initial_state(game.scenario)
+    narrator = Narrator(state)
+    for unit in (next(u for u in state.units.values() if u.is_commander),
+                 next(u for u in state.units.values() if not u.is_commander)):
+        still = ((unit.x, unit.y), (unit.x, unit.y))
+        told = narrator.line(UnitMoved(unit=unit.id, path=still, facing=unit.facing))
+        assert told == f"{unit.label} stays where {'he' if unit.is_commander else 'it'} is", told

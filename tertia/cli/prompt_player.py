@@ -334,7 +334,7 @@ def _hint(spec: FieldSpec, seen: GameState) -> str:
         case FieldKind.POINTS:
             return "x,y points in inches, separated by spaces"
         case FieldKind.COORDINATE:
-            return "inches"
+            return "a number" if "inches" in spec.label else "inches"
         case FieldKind.FACING:
             return "degrees clockwise from north"
         case FieldKind.FLAG:

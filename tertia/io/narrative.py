@@ -388,7 +388,7 @@ class Narrator:
         verb = _MOVE_VERBS.get(e.reason, f"moves ({humanise(e.reason)})")
         if distance < 0.05:
             if before is not None and angle_between(before, e.facing) < 0.5:
-                return f"{name} stays where it is", "move"
+                return f"{name} stays where {self._pronoun(e.unit)} is", "move"
             return f"{name} turns to face {describe_facing(e.facing)}", "move"
         (x0, y0), (x1, y1) = path[0], path[-1]
         heading = math.degrees(math.atan2(x1 - x0, y1 - y0))
@@ -463,6 +463,11 @@ class Narrator:
         if scores:
             text += f" — {scores}"
         return text, "end"
+
+    def _pronoun(self, unit_id: str) -> str:
+        """A commander is "he"; any other piece "it"."""
+        unit = self.state.units.get(unit_id) if self.state is not None else None
+        return "he" if unit is not None and unit.is_commander else "it"
 
     def _facing(self, unit_id: str) -> float | None:
         if self.state is not None and unit_id in self.state.units:

@@ -47,8 +47,7 @@ def musket_modifiers(
 ) -> list[Modifier]:
     mods: list[Modifier] = []
     if piece(shooter).ammo_markers:
-        n = piece(shooter).ammo_markers
-        mods.append(Modifier(-n, f"{n} ammunition shortage marker{'s' if n > 1 else ''}"))
+        mods.append(_shortage(piece(shooter).ammo_markers))
     cover = terrain.cover(table, shooter, target, shooting_cover(options))
     if cover:
         mods.append(Modifier(-1, f"target in cover ({cover})"))
@@ -63,9 +62,14 @@ def gun_modifiers(
     if cover:
         mods.append(Modifier(-COVER_PIPS, f"target in cover ({cover})"))
     if piece(gun).ammo_markers:
-        n = piece(gun).ammo_markers
-        mods.append(Modifier(-n, f"{n} ammunition shortage marker{'s' if n > 1 else ''}"))
+        mods.append(_shortage(piece(gun).ammo_markers))
     return mods
+
+
+def _shortage(markers: int) -> Modifier:
+    """"Subtract 1 for each ammunition shortage marker": the value counts them ("-2
+    ammunition shortage markers"), so the name does not again."""
+    return Modifier(-markers, f"ammunition shortage marker{'s' if markers > 1 else ''}")
 
 
 def problems(table: Battlefield, state: GameState, action: Shoot) -> list[Violation]:
