@@ -68,10 +68,13 @@ class Offer:
 
 
 def phrase_context(ruleset: RuleSet, state: GameState) -> dict[str, str]:
-    """Names an action kind's phrase may use besides its fields: the phase, and every
-    string in the rule set's summary (the card in play ...)."""
+    """Names an action kind's phrase may use besides its fields: the phase, every string
+    in the rule set's summary (the card in play ...), and its ``words``: names kept for
+    phrases alone ("the left flank card"), which a summary shown whole leaves out."""
     summary = ruleset.presentation().summary(state)
-    return {"phase": state.phase, **{k: v for k, v in summary.items() if isinstance(v, str)}}
+    words = summary.get("words")
+    kept = {k: v for k, v in words.items() if isinstance(v, str)} if isinstance(words, dict) else {}
+    return {"phase": state.phase, **{k: v for k, v in summary.items() if isinstance(v, str)}, **kept}
 
 
 def namer(state: GameState) -> Callable[[str], str | None]:

@@ -88,6 +88,14 @@ def test_a_mistyped_field_is_asked_for_again() -> None:
     assert "Hollis's Foot moves 2.0\" north" in out and "no choice" not in out and code == 1
 
 
+def test_the_header_shows_the_position_once_and_the_buttons_name_the_card() -> None:
+    """The words a rule set keeps for its buttons ("the dragoons card") name the card on
+    the button, not again in the line that sums up the position."""
+    _, out = play(CARDS, [])
+    assert "weather fair; active card dragoons\n" in out, out
+    assert "card in play" not in out and "1. End the dragoons card's activation" in out
+
+
 def test_a_kind_no_piece_may_make_is_left_off_the_menu() -> None:
     """The dragoons may shoot and move, so both are listed; none is in contact nor a
     commander at hand, so melee and rally are not (they were listed, then refused)."""

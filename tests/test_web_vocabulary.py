@@ -123,7 +123,7 @@ def test_choices_are_built_from_the_vocabulary(client: TestClient) -> None:
     assert all({"kind", "interaction", "dice_driven"} <= set(c) for c in choices)
     gid, tokens = hotseat(client, "d3-cards")
     [end] = view(client, gid, tokens)["choices"]
-    card = view(client, gid, tokens)["status"]["summary"]["card_in_play"]
+    card = view(client, gid, tokens)["status"]["summary"]["words"]["card_in_play"]
     assert end["label"] == f"End the {card} card's activation" and end["kind"] == "end_phase"
 
 

@@ -56,7 +56,7 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
                     "held_by": points.holder(state, p, tables)} for p in points.places(state)],
         "deploy_zone": deploy_zone(state),
         "card_names": card_names(state),
-        "done_with": done_with(state),
+        "words": {"done_with": done_with(state)},
     }
 
 

@@ -382,11 +382,11 @@ class D3RuleSet(RuleSet):
     def position(self, state: GameState) -> dict[str, Any]:
         """The position in brief (``D3Presentation.summary``): the score so far (Victory),
         units lost, the weather and the card in play (``active_card``, ``None`` between
-        activations; ``card_in_play``: as players call it, "left flank")."""
+        activations; its ``words``' ``card_in_play``: as players call it, "left flank")."""
         card = self.active_card(state)
         return {"score": scores(state), "units_lost": {s: units_lost(state, s) for s in state.sides},
                 "weather": weather.weather(state), "active_card": card,
-                "card_in_play": None if card is None else card_words(card).lower()}
+                "words": {"card_in_play": None if card is None else card_words(card).lower()}}
 
     # --- hooks for each rule set -------------------------------------------------------------
 
