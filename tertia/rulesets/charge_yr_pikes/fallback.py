@@ -83,7 +83,7 @@ def fall_back(tx: Tx, tables: Tables, unit_id: str, why: str) -> FallBack:
     abandoned = is_battery(unit_data(tx.state.units[unit_id]))
     if abandoned:
         change(tx, unit_id, "crew abandon their gun", abandoned=True)
-    change(tx, unit_id, why, disordered=True, falling_back=True)
+    change(tx, unit_id, f"falls back ({why})", disordered=True, falling_back=True)
     unit = tx.state.units[unit_id]
     slide = _slide_back(tx, unit_id, float(move_line(tables, unit_data(unit)).normal))
     before = (unit.x, unit.y)
@@ -96,7 +96,7 @@ def fall_back(tx: Tx, tables: Tables, unit_id: str, why: str) -> FallBack:
             tests.append(morale_test(tx, tables, friend, f"{unit.label} fell back through it"))
     failed = tuple(t.unit for t in tests if not t.passed)
     for friend in failed:
-        change(tx, friend, f"{unit.label} fell back through it", disordered=True)
+        change(tx, friend, f"is disordered as {unit.label} falls back through it", disordered=True)
     met = slide.stopped_by
     enemy = met is not None and tx.state.units[met].side != unit.side
     return FallBack(unit_id, slide, tuple(tests), failed, met if enemy else None, abandoned)

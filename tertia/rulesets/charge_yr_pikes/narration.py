@@ -74,7 +74,14 @@ def _changed(n: Narrating, e: UnitChanged, dice: Sequence[DiceRolled]) -> Senten
     shown = [words for k, v in e.values if (words := _state_in_words(k, v)) is not None]
     if not shown:
         return None, "note"
-    return f"{n.label(e.unit)} {e.why}: {', '.join(shown)}", "note"
+    said = next((implied for verb, implied in _SAID_BY.items() if e.why.startswith(verb)), ())
+    left = [words for words in shown if words not in said]
+    return f"{n.label(e.unit)} {e.why}" + (f": {', '.join(left)}" if left else ""), "note"
+
+
+_SAID_BY = {"routs": ("routed", "no longer falling back"), "falls back": ("disordered", "falling back"),
+            "is disordered": ("disordered",)}
+"""What a change's reason already says of the unit ("routs (fired on)"), not told again."""
 
 
 _FLAGS = {"disordered": ("disordered", "in good order"),

@@ -164,7 +164,7 @@ def rout(tx: Tx, tables: Tables, unit_id: str, why: str, *, foe: str | None = No
     near = [] if after_melee else _friends_within(tx.state, unit, tables.morale.triggers.friend_routs_within)
     if is_battery(unit_data(unit)):
         change(tx, unit_id, "crew leave their gun", abandoned=True)
-    change(tx, unit_id, why, formation=ROUTED, falling_back=False, routed_turn=tx.state.turn)
+    change(tx, unit_id, f"routs ({why})", formation=ROUTED, falling_back=False, routed_turn=tx.state.turn)
     change_rating(tx, tables, unit_id, tables.morale.permanent.routs, "routed")
     face = tx.roll(D6, f"half a D6 of casualties: {unit.label} routs")
     lost = kill(tx, unit_id, half_d6_of(tables, face, unit_data(tx.state.units[unit_id]).figures),
