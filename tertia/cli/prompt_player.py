@@ -86,7 +86,7 @@ class PromptPlayer:
             problems = game.validate(state, action)
             if problems:
                 for v in problems:
-                    self.write(f"  refused: {v.message} ({v.rule})")
+                    self.write(f"  refused: {v}")
                 continue
             measured = game.ruleset.measure_move(game.table, state, action) or {}
             for warning in measured.get("warnings", ()):

@@ -94,7 +94,7 @@ FORMATIONS_RULE = "Formations 3"
 class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
-    short_title: ClassVar[str] = "Charge yr Pikes!"
+    short_title: ClassVar[str] = vocabulary.TITLE
     version: ClassVar[str] = "1.4"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable

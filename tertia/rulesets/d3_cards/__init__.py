@@ -38,7 +38,7 @@ class D3Cards(D3RuleSet):
     GAME_DATA = D3CardsData
     id: ClassVar[str] = "d3-cards"
     title: ClassVar[str] = "D3 ECW Wargaming Rules (earlier version)"
-    short_title: ClassVar[str] = "D3 (earlier)"
+    short_title: ClassVar[str] = clauses.PREFIX
     version: ClassVar[str] = "1.1"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 4

@@ -38,7 +38,7 @@ class D3Commands(D3RuleSet):
     GAME_DATA = D3CommandsData
     id: ClassVar[str] = "d3-commands"
     title: ClassVar[str] = "D3 English Civil War Rules (18 September 2022)"
-    short_title: ClassVar[str] = "D3 (2022)"
+    short_title: ClassVar[str] = clauses.PREFIX
     version: ClassVar[str] = "1.1"
     CLAUSES = clauses.BOOK
     PURSUIT_FROM: ClassVar[int] = 5

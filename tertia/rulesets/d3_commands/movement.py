@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.actions import Move
-from tertia.core.geometry import angle_between, bearing, is_within
+from tertia.core.geometry import Base, angle_between, bearing, is_within
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import Violation
 from tertia.rules.codes import MovementCode
@@ -95,19 +95,33 @@ def _near_enemy_breach(
     return unit, near, nearest, off
 
 
+def _straying(state: GameState, action: Move) -> tuple[Unit, Base, list[Unit]] | None:
+    """A move that would leave its unit more than 6" from every other unit of its command
+    (Commands, 6" rule): the unit, where it would end and those others; None when it ends
+    within 6" of one, or has no other."""
+    unit = state.units[action.unit]
+    end = plan_move(unit, action).end
+    if mate_within(state, unit, cohesion_group, COHESION_RADIUS, end):
+        return None
+    others = companions(state, unit, cohesion_group)
+    return (unit, end, others) if others else None
+
+
+def _gap(unit: Unit, end: Base, others: list[Unit]) -> float:
+    """How far ``unit``, ended at ``end``, would stand from the nearest of ``others``."""
+    return min(distance(unit.evolve(x=end.x, y=end.y, facing=end.facing), o) for o in others)
+
+
 def cohesion_warning(state: GameState, action: Move) -> dict[str, str] | None:
     """What a legal move that leaves its unit more than 6" from every other unit of its
     command risks: unless one of those still to move closes the gap, the unit is moved
     back at the end of the activation (Commands, 6" rule). None when it ends within 6"
     of one, or when it is refused outright (:func:`cohesion_problems`)."""
-    unit = state.units[action.unit]
-    end = plan_move(unit, action).end
-    others = companions(state, unit, cohesion_group)
-    if not others or all(state.is_marked("moved", o.id) for o in others) or \
-            mate_within(state, unit, cohesion_group, COHESION_RADIUS, end):
+    found = _straying(state, action)
+    if found is None or all(state.is_marked("moved", o.id) for o in found[2]):
         return None
-    gap = min(distance(unit.evolve(x=end.x, y=end.y, facing=end.facing), o) for o in others)
-    return {"message": f"{unit.label} would end {gap:.1f}\" from the nearest unit of its command: "
+    unit = found[0]
+    return {"message": f"{unit.label} would end {_gap(*found):.1f}\" from the nearest unit of its command: "
                        f"unless one of them ends within 6\" of it, it is moved back at the end of "
                        f"the activation", "rule": clauses.COHESION}
 
@@ -115,14 +129,9 @@ def cohesion_warning(state: GameState, action: Move) -> dict[str, str] | None:
 def cohesion_problems(state: GameState, action: Move) -> list[Violation]:
     """A move may not leave its unit more than 6" from every other unit of its command
     once all of those have moved this activation (nothing could close the gap)."""
-    unit = state.units[action.unit]
-    end = plan_move(unit, action).end
-    if mate_within(state, unit, cohesion_group, COHESION_RADIUS, end):
+    found = _straying(state, action)
+    if found is None or not all(state.is_marked("moved", o.id) for o in found[2]):
         return []
-    others = companions(state, unit, cohesion_group)
-    if not others or not all(state.is_marked("moved", o.id) for o in others):
-        return []
-    gap = min(distance(unit.evolve(x=end.x, y=end.y, facing=end.facing), o) for o in others)
     return [Violation(D3Code.COHESION,
-                      f"{unit.label} would end {gap:.1f}\" from the nearest unit of its command; a "
-                      f"unit must remain within 6\" of one", clauses.COHESION)]
+                      f"{found[0].label} would end {_gap(*found):.1f}\" from the nearest unit of its "
+                      f"command; a unit must remain within 6\" of one", clauses.COHESION)]

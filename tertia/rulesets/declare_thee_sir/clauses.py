@@ -3,7 +3,8 @@ the clause table and docstrings cite."""
 
 from __future__ import annotations
 
-TITLE = "Declare Thee Sir:"
+NAME = "Declare Thee Sir"
+TITLE = f"{NAME}:"
 """Every clause cites the rule set by its name, as the other rule sets do."""
 GAME_PLAY = f"{TITLE} A) Game Play"
 FORMATIONS = f"{TITLE} B.I Formations"

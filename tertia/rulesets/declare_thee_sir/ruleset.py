@@ -123,7 +123,7 @@ IMPASSABLE = (TerrainKind.LAKE,)
 class DeclareTheeSir(RuleSet):
     id: ClassVar[str] = "declare-thee-sir"
     title: ClassVar[str] = "Declare Thee Sir (Rich Smethurst, MWAN #82, 1996)"
-    short_title: ClassVar[str] = "Declare Thee Sir"
+    short_title: ClassVar[str] = clauses.NAME
     version: ClassVar[str] = "1.1"
     GAME_DATA = DtsGame
     SCENARIO_EXTENSION = DeclareTable

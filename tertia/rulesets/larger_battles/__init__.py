@@ -71,7 +71,7 @@ SUPPLIES_TABLE = "extensions.larger-battles.supplies"
 class LargerBattles(RuleSet):
     id: ClassVar[str] = "larger-battles"
     title: ClassVar[str] = "ECW Rules for Larger Battles"
-    short_title: ClassVar[str] = "Larger Battles"
+    short_title: ClassVar[str] = clauses.PREFIX
     version: ClassVar[str] = "1.1"
     GAME_DATA = LargerBattlesData
     SCENARIO_EXTENSION = LargerBattlesTable
