@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from tertia.analysis.sim import make_spec
 from tertia.analysis.sim.ladder import ELO, Battle, Game, bradley_terry, ladder_specs, standings
+from tertia.analysis.sim.stats import wilson
 from tertia.analysis.sim.storage import read_rows
 from tertia.cli.main import app
 from tertia.rulesets import ruleset_ids
@@ -64,6 +65,13 @@ def test_the_matrix_and_margins_read_each_game_from_both_players_sides() -> None
     assert margin["units_lost"] == pytest.approx((0 + 1 + 3 + 0) / 4)
     assert margin["units_lost_against"] == pytest.approx((2 + 1 + 0 + 2) / 4)
     assert [r["player"] for r in table["ratings"]] == ["a", "b"]
+
+
+def test_a_score_from_drawn_games_alone_has_a_wilson_interval() -> None:
+    games = [Game(SKIRMISH, i, "a", "b", 0.5, 0, (0, 0)) for i in range(4)]
+    interval = standings(["a", "b"], games)["matrix"]["a"]["b"]["interval"]
+    assert interval == wilson(2, 4).as_dict()
+    assert interval["low"] < 0.25 and interval["high"] > 0.75
 
 
 def test_each_pair_is_seated_both_ways_round() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tertia.analysis.sim.stats import mean_interval, paired_difference, wilson
+from tertia.analysis.sim.stats import mean_interval, paired_difference, wilson, wilson_share
 from tertia.analysis.sim.summary import summarize
 from tertia.analysis.sim.sweep import compare, paired_rows
 
@@ -101,9 +101,29 @@ def test_summary_counts_wins_draws_and_failures_separately() -> None:
 
 def test_loss_rate_intervals_stay_within_zero_and_one() -> None:
     rows = [_row(0, "a"), _row(1, "a")]
-    rows[0]["lost_b_foot"] = 4  # every foot unit lost in one game, half in the other: 0.75 ± 0.49
+    rows[0]["lost_b_foot"] = 4  # every foot unit lost in one game, half in the other
     rate = summarize(rows, ("a", "b"), FIELDED)["loss_rate"]["b"]["foot"]["rate"]
-    assert rate["high"] == 1.0 and 0.0 < rate["low"] < rate["estimate"] < 1.0
+    assert rate == wilson(1.5, 2).as_dict()
+    assert 0.0 < rate["low"] < rate["estimate"] == 0.75 < rate["high"] < 1.0
+
+
+@pytest.mark.parametrize("lost", [0, 2])
+def test_a_loss_rate_of_none_or_all_has_a_wilson_interval_over_the_games(lost: int) -> None:
+    rows = [_row(i, "a") for i in range(4)]
+    for row in rows:
+        row["lost_a_foot"] = lost
+    rate = summarize(rows, ("a", "b"), FIELDED)["loss_rate"]["a"]["foot"]["rate"]
+    assert rate == wilson(4 * lost // 2, 4).as_dict()
+    assert rate["high"] - rate["low"] > 0.45  # 0 of 4 games reaches 0.49, not 0
+
+
+def test_wilson_share_counts_each_trial_as_its_share() -> None:
+    assert wilson_share([0.0, 0.0, 0.0, 0.0]) == wilson(0, 4)
+    assert wilson_share([1.0, 0.5, 0.0]) == wilson(1.5, 3)
+    with pytest.raises(ValueError):
+        wilson_share([])
+    with pytest.raises(ValueError):
+        wilson_share([1.5])
 
 
 def test_summary_of_only_failures_has_no_rates() -> None:

@@ -11,7 +11,7 @@ honest statistics and plots.
 
 from tertia.analysis.sim.games import GameSpec, Row, columns, game_seed, make_spec, play_game
 from tertia.analysis.sim.runner import BACKENDS, Backend, Study, run
-from tertia.analysis.sim.stats import Interval, mean_interval, paired_difference, wilson
+from tertia.analysis.sim.stats import Interval, mean_interval, paired_difference, wilson, wilson_share
 from tertia.analysis.sim.summary import summarize
 from tertia.analysis.sim.sweep import compare
 
@@ -32,4 +32,5 @@ __all__ = [
     "run",
     "summarize",
     "wilson",
+    "wilson_share",
 ]

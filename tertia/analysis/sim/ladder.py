@@ -11,7 +11,7 @@ seeds twice, once from each side, so that neither the seed nor the side favours 
   fit's own (Wald: from the inverse of the information matrix, the ratings' mean held at
   0), so a pair that always ends alike still has the uncertainty of the few games it played;
 - **the win matrix**: each player's score against each other (wins and half the draws over
-  the games, with a Wilson interval);
+  the games, with a Wilson interval over the games);
 - **the VP margin**: each player's victory points less its opponent's, per game, with a
   normal interval over the seeds (a seed's two games averaged), and units lost each side.
 """
@@ -28,7 +28,7 @@ from typing import Any
 import numpy
 
 from tertia.analysis.sim.games import GameSpec, Row
-from tertia.analysis.sim.stats import Z95, Interval, mean_interval, wilson
+from tertia.analysis.sim.stats import Z95, mean_interval, wilson_share
 
 PRIOR_DRAWS = 1.0
 """Drawn games added to each pair before the fit (see the module's note)."""
@@ -177,9 +177,7 @@ def _matrix(players: Sequence[str], games: Sequence[Game]) -> dict[str, dict[str
         points = sum(mine)
         wins = sum(1 for s in mine if s == 1.0)
         draws = sum(1 for s in mine if s == 0.5)
-        # A Wilson interval on the wins where no game was drawn; with draws, each game's
-        # score is a value of 0, 1/2 or 1, and the interval is its mean's.
-        interval = wilson(wins, len(mine)) if not draws else _clamped(mean_interval(mine))
+        interval = wilson_share(mine)
         matrix[a][b] = {"games": len(mine), "wins": wins, "draws": draws, "losses": len(mine) - wins - draws,
                         "score": points / len(mine), "interval": interval.as_dict()}
     return matrix
@@ -207,8 +205,3 @@ def _margins(players: Sequence[str], games: Sequence[Game]) -> list[dict[str, An
 
 def _interval(values: Sequence[float]) -> dict[str, float]:
     return mean_interval(values).as_dict()
-
-
-def _clamped(interval: Interval) -> Interval:
-    """A score's interval kept within [0, 1]."""
-    return Interval(interval.estimate, max(0.0, interval.low), min(1.0, interval.high))

@@ -1,5 +1,6 @@
-"""The statistics of a balance study: proportions with Wilson score intervals, means with
-normal intervals, and paired differences between two rule variants fought on the same seeds.
+"""The statistics of a balance study: proportions and shares with Wilson score intervals,
+means with normal intervals, and paired differences between two rule variants fought on
+the same seeds.
 
 Every interval here is a two-sided 95% interval unless ``z`` says otherwise.
 """
@@ -29,14 +30,17 @@ class Interval:
         return f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}]"
 
 
-def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
+def wilson(successes: float, trials: int, z: float = Z95) -> Interval:
     """The proportion ``successes / trials`` with its Wilson score interval.
 
     Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, the Wilson interval stays inside [0, 1]
     and keeps its coverage near 0 and 1 and for small ``n`` (Newcombe 1998, method 3).
+    ``successes`` may be fractional: :func:`wilson_share` sums shares of a trial.
 
     >>> print(wilson(81, 263))
     0.308 [0.255, 0.366]
+    >>> print(wilson(0, 4))
+    0.000 [0.000, 0.490]
     """
     if trials <= 0:
         raise ValueError("a proportion needs at least one trial")
@@ -50,6 +54,27 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return Interval(p, low, high)
+
+
+def wilson_share(shares: Sequence[float], z: float = Z95) -> Interval:
+    """The mean of ``shares``, each a share in [0, 1] from one trial, with the Wilson score
+    interval of that mean over ``len(shares)`` trials.
+
+    A share in [0, 1] with mean ``p`` varies at most as much as a win or a loss with the same
+    mean (its variance is at most ``p(1-p)``), so the interval is the Wilson interval of
+    ``sum(shares)`` successes in ``len(shares)`` trials: it never leaves [0, 1], and is not
+    zero-width when every share is 0 or every share is 1.
+
+    >>> print(wilson_share([0.0, 0.0, 0.0, 0.0]))
+    0.000 [0.000, 0.490]
+    >>> print(wilson_share([0.5, 1.0]))
+    0.750 [0.198, 0.973]
+    """
+    if not shares:
+        raise ValueError("a share needs at least one trial")
+    if any(not 0.0 <= share <= 1.0 for share in shares):
+        raise ValueError("every share must be between 0 and 1")
+    return wilson(math.fsum(shares), len(shares), z)
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:

@@ -1,6 +1,6 @@
 """What a set of game rows says: who wins and how often, how long battles last, whether
 moving first helps, and what each troop type loses. Games, not units, are the independent
-trials, so every interval is over games.
+trials, so every interval is over games, and every rate's is a Wilson score interval.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tertia.analysis.sim.games import Row
-from tertia.analysis.sim.stats import Interval, mean_interval, wilson
+from tertia.analysis.sim.stats import Interval, mean_interval, wilson, wilson_share
 
 MAX_ERRORS_LISTED = 20
 
@@ -107,14 +107,9 @@ def _rate(rows: Sequence[Row], side: str) -> Interval | None:
     return wilson(sum(1 for r in rows if r.get("winner") == side), len(rows))
 
 
-def _share(interval: Interval) -> Interval:
-    """A normal interval for a share, clipped to the possible range [0, 1]."""
-    return Interval(interval.estimate, max(0.0, interval.low), min(1.0, interval.high))
-
-
 def _loss_rates(done: Sequence[Row], fielded: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
     """Per side and troop type: units fielded, mean units lost a game, and the mean
-    fraction lost with a normal interval over games, clipped to [0, 1]."""
+    fraction lost with a Wilson interval over games (:func:`wilson_share`)."""
     out: dict[str, Any] = {}
     for side, kinds in fielded.items():
         out[side] = {}
@@ -123,6 +118,6 @@ def _loss_rates(done: Sequence[Row], fielded: Mapping[str, Mapping[str, int]]) -
             out[side][kind] = {
                 "fielded": count,
                 "mean_lost": statistics.fmean(lost) if lost else None,
-                "rate": _interval(_share(mean_interval([x / count for x in lost]))) if lost else None,
+                "rate": _interval(wilson_share([x / count for x in lost])) if lost else None,
             }
     return out
