@@ -4,6 +4,7 @@ with their seeds, Ctrl-C keeping finished games, and one-line errors for bad inp
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from tertia.analysis.sim.storage import read_rows
 from tertia.battle import BattleRecord, fight_battle
 from tertia.cli.main import app
 from tertia.cli.simulate_commands import FAILED_GAMES_EXIT
+from tertia.cli.studies import fmt
 
 runner = CliRunner()
 SMALL = ("--scenario", "skirmish", "--seed", "5", "--workers", "1")
@@ -132,6 +134,22 @@ def test_sweep_text_shows_both_tables() -> None:
     code, stdout, _ = run("sweep", *SMALL, "--games", "2", "--vary", "hit_limit_cavalry=2,3")
     assert code == 0
     assert "Effect against hit_limit_cavalry=2" in stdout and "paired by seed" in stdout
+
+
+def test_sweep_text_gives_draws_as_a_rate_with_its_interval() -> None:
+    args = ("sweep", *SMALL, "--games", "2", "--vary", "hit_limit_cavalry=2,3")
+    code, stdout, _ = run(*args)
+    assert code == 0
+    data = json.loads(run(*args, "--json")[1])
+    lines = stdout.splitlines()
+    header = re.split(r"\s{2,}", next(line for line in lines if "drawn" in line).strip())
+    drawn = 2 + len(data["results"][0]["wins"])
+    assert header[drawn] == "drawn, rate [95% CI]"
+    for result in data["results"]:
+        row = next(line for line in lines if line.split()[:1] == [result["value"]])
+        cells = re.split(r"\s{2,}", row.strip())
+        assert cells[drawn] == fmt(result["draw_rate"])
+        assert isinstance(result["draws"], int)
 
 
 def test_the_ray_backend_without_ray_is_one_clean_line(monkeypatch: pytest.MonkeyPatch) -> None:

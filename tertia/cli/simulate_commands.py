@@ -235,13 +235,13 @@ def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, 
     outcomes.add_column(key)
     outcomes.add_column("games", justify="right")
     for side in spec.sides:
-        outcomes.add_column(f"{names.get(side, side)} won", justify="right")
-    outcomes.add_column("drawn", justify="right")
-    outcomes.add_column("mean turns", justify="right")
+        outcomes.add_column(f"{names.get(side, side)} won, rate [95% CI]", justify="right")
+    outcomes.add_column("drawn, rate [95% CI]", justify="right")
+    outcomes.add_column("mean turns [95% CI]", justify="right")
     for value, summary in zip(values, summaries, strict=True):
         turns = summary["turns"]["mean"] if summary["turns"] else None
         rates = [fmt(summary["win_rate"][s]) for s in spec.sides]
-        outcomes.add_row(value, str(summary["completed"]), *rates, str(summary["draws"]), fmt(turns))
+        outcomes.add_row(value, str(summary["completed"]), *rates, fmt(summary["draw_rate"]), fmt(turns))
     print_table(outcomes)
     effect = Table(title=f"Effect against {key}={values[0]}, paired by seed", box=box.SIMPLE)
     effect.add_column(key)
