@@ -1,5 +1,6 @@
 """Arguments refused before any work: outputs whose folder does not exist, a number of
-games beyond the cap; and ``tertia odds`` under rule options, with each rule set's words."""
+games beyond the cap; ``tertia odds`` under rule options, with each rule set's words; and
+every command's help in plain words."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from typer.main import get_command
 from typer.testing import CliRunner
 
 from tertia.analysis.sim.runner import MAX_GAMES, check_games
@@ -101,6 +103,19 @@ def test_the_cap_is_documented() -> None:
     for command in ("simulate", "sweep"):
         code, out = run(command, "--help")
         assert code == 0 and f"at most {MAX_GAMES:,}" in " ".join(out.replace("│", " ").split())
+
+
+PYTHON_TYPE = re.compile(r"<[a-z][a-z_ ]*(\[[^\]]*\])?>|\b(list|tuple|dict)\[\w+\]")
+COMMANDS = sorted(getattr(get_command(app), "commands", {}))
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_reads_in_plain_words(command: str) -> None:
+    """No reStructuredText markup (``--rules``) and no Python type (<str>, <list[str]>)."""
+    code, out = run(*command.split(), "--help")
+    assert code == 0 and "Usage:" in out
+    assert "``" not in out, out
+    assert PYTHON_TYPE.search(out) is None, PYTHON_TYPE.search(out)
 
 
 def test_odds_takes_rule_options_for_a_scenario() -> None:

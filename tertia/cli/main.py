@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 import tertia
 from tertia.cli.common import fail
@@ -22,7 +22,48 @@ def _untyped_help(option: Any) -> Any:
     return option
 
 
+_WORDS = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER"}
+
+
+def value_word(param: TyperArgument | TyperOption) -> str:
+    """What a parameter's value is, as the help shows it: "TEXT", "INTEGER", "NUMBER" or
+    "PATH" (a range's bounds are shown beside it), instead of the Python type Typer would
+    show (``<str>``, ``<list[str]>``)."""
+    descriptor = param.type_descriptor
+    if descriptor.is_path:
+        return descriptor.path_type.upper()
+    annotation: Any = descriptor.annotation
+    if descriptor.is_list:
+        (annotation,) = get_args(annotation)
+    name = str(getattr(annotation, "__name__", annotation))
+    return _WORDS.get(name, name.upper())
+
+
+class Argument(TyperArgument):
+    """A command's argument whose help shows its value in words (:func:`value_word`)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return value_word(self)
+
+
+def _in_words(params: list[Any]) -> None:
+    """Every parameter's help shows its value in words, not as a Python type: an option
+    without a metavar of its own takes :func:`value_word` (a flag, none), and an argument
+    becomes an :class:`Argument`."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.metavar is None:
+            param.metavar = "" if param.is_flag else value_word(param)
+        elif type(param) is TyperArgument:
+            param.__class__ = Argument
+
+
 class Command(TyperCommand):
+    """A ``tertia`` command whose help shows each value in words (:func:`_in_words`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _in_words(self.params)
+
     def get_help_option(self, ctx: Any) -> Any:
         return _untyped_help(super().get_help_option(ctx))
 

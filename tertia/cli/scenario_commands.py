@@ -28,7 +28,7 @@ def validate(
 ) -> None:
     """Check a scenario file: one line per problem, or a summary when it is valid.
 
-    Without ``--rules`` the scenario is checked under every rule set it names."""
+    Without --rules the scenario is checked under every rule set it names."""
     path = Path(file)
 
     def load(rules_id: str | None) -> Scenario:
