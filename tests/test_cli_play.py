@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,46 @@ def test_replay_of_a_damaged_file_is_one_clean_line(tmp_path: Path) -> None:
     bad.write_bytes(b"\x00\xff garbage")
     code, out = run("replay", str(bad))
     assert code == 1 and "Traceback" not in out and len(out.strip().splitlines()) == 1
+
+
+SKIRMISH = Path(tertia.__file__).parent / "scenarios" / "skirmish.toml"
+
+
+@pytest.mark.parametrize("name", ["skirmish.toml", "skirmish.json", "my skirmish.json"])
+def test_replay_of_a_scenario_says_how_to_fight_it(tmp_path: Path, name: str) -> None:
+    scenario = tmp_path / name
+    scenario.write_bytes(SKIRMISH.read_bytes())
+    code, out = run("replay", str(scenario))
+    assert code == 1 and "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+    assert f"{scenario}: a scenario, not a battle record" in out and "not valid JSON" not in out
+    advice = out.strip().split("to fight it: ", 1)[1]
+    assert advice.startswith("tertia battle --scenario ")
+    assert shlex.split(advice)[3:] == [str(scenario)]
+    code, fought = run("battle", *shlex.split(advice)[2:], "--seed", "1", "--json")
+    assert code == 0 and json.loads(fought)["scenario"].startswith("Skirmish")
+
+
+@pytest.mark.parametrize(("content", "needle"), [
+    (b'name = "x"\n', "not valid JSON"),
+    (b"{", "not valid JSON"),
+    (b"{}", "not a Tertia game record"),
+])
+def test_replay_of_other_files_that_are_not_records_keeps_its_reasons(
+    tmp_path: Path, content: bytes, needle: str
+) -> None:
+    path = tmp_path / "other.json"
+    path.write_bytes(content)
+    code, out = run("replay", str(path))
+    assert code == 1 and len(out.strip().splitlines()) == 1 and needle in out, out
+    assert "scenario" not in out
+
+
+def test_inspect_reads_a_scenario_named_like_a_record(tmp_path: Path) -> None:
+    scenario = tmp_path / "skirmish.json"
+    scenario.write_bytes(SKIRMISH.read_bytes())
+    code, out = run("inspect", str(scenario), "--json")
+    assert code == 0, out
+    assert json.loads(out)["units"]
 
 
 @pytest.mark.parametrize("rules", ["larger-battles", "d3-commands"])

@@ -17,7 +17,7 @@ from tertia.ai.players import choose_players
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.files import same_file
-from tertia.io.record import RecordError, load_record, replay
+from tertia.io.record import LoadedRecord, RecordError, ScenarioNotRecord, load_record, replay
 from tertia.rulesets import get_ruleset
 
 # Markup is off: names and messages come from files and must print as they are written
@@ -140,32 +140,44 @@ def state_from_file(file: Path, rules: str | None,
     """The position a file describes: a scenario as deployed under ``rules`` (by default
     larger-battles, or the first rule set the scenario is written for when it is not
     written for that) with rule ``options``, or a record's final state under the record's
-    own rule set and options (an option given must be the one the record was played with)."""
+    own rule set and options (an option given must be the one the record was played with).
+    A file named ``.json`` is a record unless it is a scenario written in TOML."""
     if file.suffix.lower() == ".json":
+        loaded: LoadedRecord | None = None
         try:
             loaded = load_record(file)
+        except ScenarioNotRecord:
+            pass
         except RecordError as exc:
             fail(str(exc))
-        ruleset = loaded.game.ruleset
-        if rules is not None and ruleset.id != rules:
-            fail(f"{file}: this record was played under {ruleset.id}, not {rules}")
-        if options:
-            try:
-                asked = get_ruleset(ruleset.id, **options).options
-            except ValueError as exc:
-                fail(f"--option: {exc}")
-            for key in options:
-                if asked[key] != ruleset.options[key]:
-                    played = ruleset.options[key]
-                    shown = str(played).lower() if isinstance(played, bool) else played
-                    fail(f"--option {key}={options[key]}: {file} was played with {key}={shown}; "
-                         f"a record's options are its own")
-        result = replay(loaded)
-        if not result.ok or result.final_state is None:
-            fail(f"{file}: the record does not replay: {result.message}")
-        return loaded.game, result.final_state
+        if loaded is not None:
+            return _record_state(loaded, file, rules, options)
     game = build_game(str(file), rules or _scenario_rules(str(file)), options)
     return game, game.ruleset.initial_state(game.scenario)
+
+
+def _record_state(loaded: LoadedRecord, file: Path, rules: str | None,
+                  options: dict[str, str] | None) -> tuple[Game, GameState]:
+    """A record's final state under its own rule set and options, refusing ``rules`` or
+    ``options`` other than the record's."""
+    ruleset = loaded.game.ruleset
+    if rules is not None and ruleset.id != rules:
+        fail(f"{file}: this record was played under {ruleset.id}, not {rules}")
+    if options:
+        try:
+            asked = get_ruleset(ruleset.id, **options).options
+        except ValueError as exc:
+            fail(f"--option: {exc}")
+        for key in options:
+            if asked[key] != ruleset.options[key]:
+                played = ruleset.options[key]
+                shown = str(played).lower() if isinstance(played, bool) else played
+                fail(f"--option {key}={options[key]}: {file} was played with {key}={shown}; "
+                     f"a record's options are its own")
+    result = replay(loaded)
+    if not result.ok or result.final_state is None:
+        fail(f"{file}: the record does not replay: {result.message}")
+    return loaded.game, result.final_state
 
 
 def _scenario_rules(scenario: str) -> str:

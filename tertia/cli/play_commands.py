@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,7 +40,7 @@ from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import UnitKind
 from tertia.io.narrative import Narrator
-from tertia.io.record import RecordError, load_record, replay, save_record
+from tertia.io.record import RecordError, ScenarioNotRecord, load_record, replay, save_record
 from tertia.io.safe_narration import tell_safely
 from tertia.rulesets import get_ruleset, ruleset_ids
 
@@ -251,6 +252,8 @@ def replay_command(
     """Re-run a game record; exit 0 with the final state hash when it reproduces exactly."""
     try:
         loaded = load_record(file)
+    except ScenarioNotRecord as exc:
+        fail(f"{exc}; to fight it: tertia battle --scenario {shlex.quote(str(file))}")
     except RecordError as exc:
         fail(str(exc))
     result = replay(loaded)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -52,6 +53,20 @@ SET_UP_FIELDS = ("engine_version", "ruleset", "scenario", "seed", "players")
 
 class RecordError(Exception):
     """A record file that cannot be read: one line saying where and why."""
+
+
+class ScenarioNotRecord(RecordError):
+    """A scenario file (TOML) given where a game record was asked for."""
+
+
+def _is_scenario(text: str) -> bool:
+    """Whether ``text`` reads as a scenario file: TOML with the ``sides`` a scenario
+    needs (it may still have problems of its own)."""
+    try:
+        document = tomllib.loads(text.removeprefix("\ufeff"))
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return "sides" in document
 
 
 def canonical_json(value: Any) -> str:
@@ -160,10 +175,13 @@ def load_record(path: Path) -> LoadedRecord:
     if size > MAX_RECORD_BYTES:
         raise RecordError(f"{name}: {size} bytes is larger than a record can be ({MAX_RECORD_BYTES})")
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        text = path.read_bytes().decode("utf-8")
+        data = json.loads(text)
     except UnicodeDecodeError:
         raise RecordError(f"{name}: not a text file (a record is JSON)") from None
     except json.JSONDecodeError as exc:
+        if _is_scenario(text):
+            raise ScenarioNotRecord(f"{name}: a scenario, not a battle record") from None
         raise RecordError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
         raise RecordError(f"{name}: nested too deeply to be a record") from None
