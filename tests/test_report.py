@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -355,11 +355,11 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
      "Essex's Foot regains 1 morale point (rest)"),
     (casualty_ev.StandsLost(unit="pf", stands=1, cause="rout"), "Essex's Foot loses 1 stand (rout)"),
     (casualty_ev.FiguresLost(unit="pf", figures=2, cause="fire"), "Essex's Foot loses 2 figures (fire)"),
-    (deck_ev.DeckShuffled(cards=("unit:pf",)), "the deck is shuffled: 1 card"),
-    (deck_ev.CardDrawn(card="unit:pf"), "card drawn: Essex's Foot"),
-    (deck_ev.CardsWithdrawn(cards=("unit:pf",)), "out of the deck: Essex's Foot"),
-    (deck_ev.CardDrawn(card="special:free_move:roy"), "card drawn: Royalists' free move card"),
-    (deck_ev.CardDrawn(card="group:centre:roy"), "card drawn: Royalists' centre card"),
+    (deck_ev.DeckShuffled(cards=("unit:pf",)), "The deck is shuffled: 1 card"),
+    (deck_ev.CardDrawn(card="unit:pf"), "Card drawn: Essex's Foot"),
+    (deck_ev.CardsWithdrawn(cards=("unit:pf",)), "Out of the deck: Essex's Foot"),
+    (deck_ev.CardDrawn(card="special:free_move:roy"), "Card drawn: Royalists' free move card"),
+    (deck_ev.CardDrawn(card="group:centre:roy"), "Card drawn: Royalists' centre card"),
     (cyp_ev.CardPlayed(card="group:centre:roy", side="roy"), "Royalists: the centre card"),
     (cyp_ev.CardPlayed(card="special:officers_and_artillery:parl", side="parl"),
      "Parliament: the Officers & Artillery card"),
@@ -435,6 +435,17 @@ def test_a_line_for_each_event_type(event: ev.Event, expected: str | None) -> No
         assert line is None
     else:
         assert line is not None and expected in line, line
+
+
+@pytest.mark.parametrize(("event", "expected"), EVERY_EVENT, ids=lambda x: getattr(x, "type", ""))
+def test_a_line_begins_with_a_capital_unless_with_a_name(event: ev.Event, expected: str | None) -> None:
+    """A sentence begins with a capital letter; a line may begin in lower case only with a
+    piece's name as written (an id the narrator has no name for)."""
+    line = narrator().line(event)
+    if line is None or not line[0].islower():
+        return
+    names = [v for f in fields(event) if isinstance(v := getattr(event, f.name), str)]
+    assert any(line.startswith(name) for name in names), line
 
 
 def test_a_commander_is_titled_by_his_rule_set_and_named_alone_without_one() -> None:

@@ -218,14 +218,14 @@ def card_words(n: Narrating, name: str) -> str:
 
 @tells(DeckShuffled)
 def _tell_shuffled(n: Narrating, e: DeckShuffled, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"the deck is shuffled: {plural(len(e.cards), 'card')}", "note"
+    return f"The deck is shuffled: {plural(len(e.cards), 'card')}", "note"
 
 
 @tells(CardDrawn)
 def _tell_drawn(n: Narrating, e: CardDrawn, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"card drawn: {card_words(n, e.card)}", "note"
+    return f"Card drawn: {card_words(n, e.card)}", "note"
 
 
 @tells(CardsWithdrawn)
 def _tell_withdrawn(n: Narrating, e: CardsWithdrawn, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"out of the deck: {', '.join(card_words(n, c) for c in e.cards)}", "note"
+    return f"Out of the deck: {', '.join(card_words(n, c) for c in e.cards)}", "note"
