@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import shlex
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 import tertia
@@ -194,6 +197,25 @@ def test_rules_table_lists_every_rule_set_and_option() -> None:
             assert option["name"] in out
             for choice in option["choices"] or ():
                 assert str(choice) in out
+
+
+def at_width(monkeypatch: pytest.MonkeyPatch, *args: str, width: int = 80) -> str:
+    """What a command prints to a terminal ``width`` columns wide."""
+    screen = io.StringIO()
+    monkeypatch.setattr("tertia.cli.common.out", Console(file=screen, width=width, force_terminal=True,
+                                                         color_system=None, highlight=False, markup=False))
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return screen.getvalue()
+
+
+def test_the_rules_table_keeps_every_option_name_whole_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = at_width(monkeypatch, "rules")
+    assert "…" not in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    for d in json.loads(run("rules", "--json")[1]):
+        for option in d["options"]:
+            assert re.search(rf"^│ {re.escape(option['name'])} +│", shown, re.MULTILINE), option["name"]
 
 
 def test_save_and_report_may_not_name_one_file_or_the_scenario(tmp_path: Path) -> None:

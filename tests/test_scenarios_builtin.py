@@ -4,12 +4,14 @@ match the shape each one promises."""
 from __future__ import annotations
 
 import doctest
+import io
 import itertools
 import json
 import math
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 import tertia.io.scenario_file
@@ -308,6 +310,20 @@ def test_scenarios_command_table() -> None:
     assert result.exit_code == 0, result.output
     assert "edgehill" in result.output and "skirmish" in result.output
     assert "larger-battles" in result.output
+
+
+def test_scenarios_command_keeps_every_name_whole_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = io.StringIO()
+    monkeypatch.setattr("tertia.cli.common.out", Console(file=screen, width=80, force_terminal=True,
+                                                         color_system=None, highlight=False, markup=False))
+    result = runner.invoke(app, ["scenarios"])
+    assert result.exit_code == 0, result.output
+    shown = screen.getvalue()
+    assert "…" not in shown and max(len(line) for line in shown.splitlines()) <= 80
+    cells = [cell.strip() for line in shown.splitlines() for cell in line.split("│")]
+    for row in json.loads(runner.invoke(app, ["scenarios", "--json"]).output):
+        assert row["name"] in cells
+        assert all(rules in cells for rules in row["rules"]), row["rules"]
 
 
 def test_scenarios_command_json() -> None:

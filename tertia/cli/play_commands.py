@@ -333,9 +333,9 @@ def rules(
         return
     for d in described:
         table = Table(title=f"{d['id']} — {d['title']} (version {d['version']})")
-        table.add_column("option")
-        table.add_column("default")
-        table.add_column("meaning")
+        table.add_column("option", no_wrap=True, overflow="fold")
+        table.add_column("default", overflow="fold")
+        table.add_column("meaning", overflow="fold")
         for o in d["options"]:
             choices = f" (one of {', '.join(map(as_typed, o['choices']))})" if o["choices"] else ""
             table.add_row(Text(o["name"]), Text(as_typed(o["default"]) + choices), Text(o["help"]))

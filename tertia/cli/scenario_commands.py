@@ -80,13 +80,13 @@ def scenarios(
         typer.echo(json.dumps(rows, indent=2))
         return
     table = Table(title="Scenarios")
-    table.add_column("name", style="bold")
+    table.add_column("name", style="bold", no_wrap=True, overflow="fold")
     table.add_column("title")
-    table.add_column("rules")
+    table.add_column("rules", no_wrap=True, overflow="fold")
     table.add_column("units")
     table.add_column("from")
     for s in entries:
         units = ", ".join(f"{side} {n}" for side, n in s.units.items())
         source = "built in" if s.shipped_by is None else f"rule set {s.shipped_by}"
-        table.add_row(s.name, s.title, ", ".join(s.rules) or "any", units, source)
+        table.add_row(s.name, s.title, "\n".join(s.rules) or "any", units, source)
     print_table(table)
