@@ -89,12 +89,13 @@ def test_only_a_galloper_in_play_with_gunners_fires_as_one() -> None:
     fires."""
     state = _with_galloper(5.0)
     assert _ordered(state) == []
-    assert _ordered(state, "k-nobody") == ["no galloper gun 'k-nobody' in play"]
+    assert _ordered(state, "k-nobody") == ["there is no galloper gun 'k-nobody'"]
     gone = state.with_unit(state.units["k-gun"].evolve(removed="destroyed"))
-    assert _ordered(gone) == ["no galloper gun 'k-gun' in play"]
+    name = state.units["k-gun"].label
+    assert _ordered(gone) == [f"{name} is no longer in play"]
     _, plain = _state()  # the king's gun a field battery
     battery = at(at(plain, "p-foot", 32.75, 18.5), "k-gun", 32.75, 12.0)
-    assert _ordered(battery) == ["no galloper gun 'k-gun' in play"]
+    assert _ordered(battery) == [f"{plain.units['k-gun'].label} is no galloper gun"]
     gun = state.units["k-gun"]
     one = state.with_unit(gun.evolve(own=unit_data(gun).evolve(men=1)))
     assert _ordered(one) == []

@@ -288,9 +288,9 @@ def test_the_summary_names_every_measure_and_the_common_keys() -> None:
 
 
 @pytest.mark.parametrize(("word", "attacker", "target", "needle"), [
-    ("fire", "nobody", "p-foot", "no attacker unit 'nobody'"),
-    ("fire", "k-foot", "nobody", "no target unit 'nobody'"),
-    ("volley", "k-foot", "p-foot", "no action 'volley'"),
+    ("fire", "nobody", "p-foot", "the attacker: there is no unit 'nobody'"),
+    ("fire", "k-foot", "nobody", "the target: there is no unit 'nobody'"),
+    ("volley", "k-foot", "p-foot", "Charge yr Pikes! has no action 'volley'"),
 ])
 def test_an_unknown_unit_or_word_is_refused_in_one_line(word: str, attacker: str, target: str,
                                                         needle: str) -> None:
@@ -298,6 +298,14 @@ def test_an_unknown_unit_or_word_is_refused_in_one_line(word: str, attacker: str
     with pytest.raises(IllegalAction) as refused:
         game.ruleset.query(state, word, attacker, target)
     assert needle in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_unit_no_longer_in_play_is_refused_by_its_name() -> None:
+    game, state = _game()
+    gone = state.with_unit(state.units["p-foot"].evolve(removed="routed"))
+    with pytest.raises(IllegalAction) as refused:
+        game.ruleset.query(gone, "fire", "k-foot", "p-foot")
+    assert str(refused.value).startswith(f"the target: {state.units['p-foot'].label} is no longer in play")
 
 
 def test_particulars_are_refused() -> None:

@@ -47,7 +47,7 @@ def test_a_charge_is_asked_with_the_chargers_card_drawn() -> None:
 
 
 @pytest.mark.parametrize(("word", "attacker", "message"), [
-    ("volley", "ph", "example-declare has no action 'volley' to give odds of; its actions: charge"),
+    ("volley", "ph", "Example slice has no action 'volley' to give odds of; its actions: charge"),
     ("charge", "nobody", "there is no unit 'nobody'"),
 ])
 def test_an_unknown_word_or_unit_is_refused_by_name(word: str, attacker: str, message: str) -> None:

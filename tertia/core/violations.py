@@ -14,6 +14,7 @@ declaring turns each into its code and registers it, refusing a code declared tw
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,3 +81,18 @@ class IllegalAction(Exception):
     def __init__(self, violations: list[Violation]) -> None:
         self.violations = violations
         super().__init__("; ".join(str(v) for v in violations))
+
+
+def not_in_play(state: Any, piece_id: str, what: str = "unit", *, foe_of: str | None = None,
+                unseen: Collection[str] = ()) -> str:
+    """Why ``piece_id`` is no piece to act with or on, in words a player reads: no such
+    piece (its id as it was typed), one no longer in play (by its name), or, ``foe_of``
+    given, one of that side's own where an enemy is wanted. A piece off the table for one
+    of the ``unseen`` reasons (hidden, not yet placed) reads as no such piece, so the words
+    never tell that it is there. ``state`` is a game state (read only for its ``units``)."""
+    piece = state.units.get(piece_id)
+    if piece is None or piece.removed in unseen:
+        return f"there is no {what} {piece_id!r}"
+    if foe_of is not None and piece.side == foe_of:
+        return f"{piece.label} is no enemy"
+    return f"{piece.label} is no longer in play"

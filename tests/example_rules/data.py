@@ -16,6 +16,8 @@ from tertia.core.violations import Codes
 from tertia.rules.formations import FORMATIONS, Formation
 
 RULES_ID = "example-declare"
+SHORT_TITLE = "Example slice"
+"""The rule set's name where room is short, as a reader sees it."""
 RULE = "Declare Thee Sir"
 
 STAND_SIZE: dict[UnitKind, tuple[float, float]] = {

@@ -35,7 +35,7 @@ from tertia.rules.pieces import piece_problems
 from tests.example_rules.data import (
     COUNTERCHARGE,
     RULE,
-    RULES_ID,
+    SHORT_TITLE,
     STAND_OR_FIRE,
     Charge,
     Countercharge,
@@ -65,7 +65,7 @@ def ready(state: GameState, word: str | None, attacker: str, target: str) -> tup
     if missing:
         raise IllegalAction(missing)
     if word not in (None, CHARGE):
-        raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"{RULES_ID} has no action {word!r} to "
+        raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"{SHORT_TITLE} has no action {word!r} to "
                                        f"give odds of; its actions: {', '.join(WORDS)}", RULE)])
     g = game_data(state)
     if g.activated != attacker or state.pending is not None or state.phase != PHASE:

@@ -37,7 +37,7 @@ from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import CoreCode, IllegalAction, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import (
@@ -65,6 +65,7 @@ from tests.example_rules.data import (
     MUSKETS,
     RULE,
     RULES_ID,
+    SHORT_TITLE,
     STAND_OR_FIRE,
     STAND_SIZE,
     Advance,
@@ -115,7 +116,7 @@ class ExampleDeclare(RuleSet):
     id: ClassVar[str] = RULES_ID
     GAME_DATA = DeclareGame
     title: ClassVar[str] = "Declare Thee Sir (example slice)"
-    short_title: ClassVar[str] = "Example slice"
+    short_title: ClassVar[str] = SHORT_TITLE
     version: ClassVar[str] = "0.2"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     BASES: ClassVar[dict[UnitKind, tuple[float, float]]] = {
@@ -201,7 +202,7 @@ class ExampleDeclare(RuleSet):
             return [] if activated is not None else [
                 Violation(CoreCode.WRONG_PHASE, "no unit is activated", RULE)]
         if not isinstance(action, ChangeFormation | Advance | Charge):
-            return [Violation(CoreCode.UNKNOWN_ACTION, f"{RULES_ID} has no action {action.type!r}", RULE)]
+            return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.named()} has no action {action.type!r}", RULE)]
         unit = state.units.get(action.unit)
         if unit is None:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"no unit {action.unit!r}", RULE)]
@@ -295,7 +296,7 @@ class ExampleDeclare(RuleSet):
         rule = f"{RULE}, Melee a"
         target = state.units.get(target_id)
         if target is None or not target.in_play:
-            return [Violation(CoreCode.UNKNOWN_UNIT, f"no unit {target_id!r} in play", rule)]
+            return [Violation(CoreCode.UNKNOWN_UNIT, not_in_play(state, target_id), rule)]
         if target.side == unit.side:
             return [Violation(FightingCode.NOT_ENEMY, f"{target.label} is a friend", rule)]
         if unit.kind is UnitKind.ARTILLERY or target.kind is UnitKind.COMMANDER:

@@ -69,9 +69,9 @@ from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import Violation
+from tertia.core.violations import Violation, not_in_play
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
-from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, SQUARE
+from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, SQUARE, UNSEEN
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.fire import (
     BALL,
@@ -239,8 +239,11 @@ def artillery_problems(table: Battlefield, state: GameState, gun_id: str, target
     it may). Galloper guns fire with their unit
     (:func:`~tertia.rulesets.charge_yr_pikes.musketry.galloper_problems`)."""
     gun = state.units.get(gun_id)
-    if gun is None or not gun.in_play or not unit_data(gun).is_gun:
-        return [Violation(FireCode.CANNOT_FIRE, f"no battery {gun_id!r} in play", RULE)]
+    if gun is None or not gun.in_play:
+        return [Violation(FireCode.CANNOT_FIRE, not_in_play(state, gun_id, "battery", unseen=UNSEEN),
+                          RULE)]
+    if not unit_data(gun).is_gun:
+        return [Violation(FireCode.CANNOT_FIRE, f"{gun.label} is no battery", RULE)]
     if unit_data(gun).gun == "galloper":
         if kind == BALL:
             return [Violation(FireCode.NO_BALL, "galloper guns fire no ball", RULE)]

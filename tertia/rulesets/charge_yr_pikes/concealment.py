@@ -82,6 +82,7 @@ from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import LINE, CypUnit
+from tertia.rulesets.charge_yr_pikes.data import UNPLACED as UNPLACED  # named here with its hiding
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together, too_near_the_centre
 from tertia.rulesets.charge_yr_pikes.dragoons import MOUNTED_PER_STAND
 from tertia.rulesets.charge_yr_pikes.events import CommandResponded, change
@@ -95,8 +96,6 @@ DEPLOY = "cyp_deploy"
 """The decision awaited while a side deploys."""
 DEPLOYMENT = "deployment"
 """The phase before the first turn."""
-UNPLACED = "unplaced"
-"""How a hidden piece shows in the enemy's view: not on the table."""
 RULE = "Set-up D"
 SEEN_RULE = "Sequence of play 3 B"
 STEP = 1.0

@@ -37,6 +37,13 @@ DEPLOYED = "deployed"
 FORMATIONS = (LINE, COLUMN, SQUARE, DEPLOYED, ROUTED)
 """Formations A: "Lines, Columns, Squares, Deployed (in towns/forts) and Routed"."""
 
+UNPLACED = "unplaced"
+"""Why a piece not yet placed on the table is off it (``Unit.removed``): a hidden piece,
+and how it shows in the enemy's view (Sequence of play B)."""
+UNSEEN = (UNPLACED,)
+"""Reasons for being off the table that a refusal reads as no piece at all, so that it
+tells nobody a hidden piece is there (``violations.not_in_play``)."""
+
 RANKS = ("army", "wing", "brigadier", "staff")
 """Tertias C: Commander-in-chief, wing and brigade commanders; "Any officers not listed
 would count as 'Staff officers'"."""

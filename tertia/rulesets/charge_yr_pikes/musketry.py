@@ -48,9 +48,9 @@ from tertia.core.geometry import base_distance, is_in_arc
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import Violation
+from tertia.core.violations import Violation, not_in_play
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
-from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, CypUnit
+from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, UNSEEN, CypUnit
 from tertia.rulesets.charge_yr_pikes.fire import (
     GALLOPER,
     MUSKETRY,
@@ -137,7 +137,8 @@ def target_problems(state: GameState, firer: Unit, target_id: str, rule: str) ->
     the unit they lead) nor a galloper (it suffers its unit's fate)."""
     target = state.units.get(target_id)
     if target is None or not target.in_play or target.side == firer.side:
-        return [Violation(FireCode.NOT_A_TARGET, f"no enemy unit {target_id!r} in play", rule)]
+        absent = not_in_play(state, target_id, foe_of=firer.side, unseen=UNSEEN)
+        return [Violation(FireCode.NOT_A_TARGET, absent, rule)]
     own = unit_data(target)
     if own.is_officer:
         return [Violation(FireCode.NOT_A_TARGET, f"{target.label} is an officer: fire at the unit he leads",
@@ -176,7 +177,7 @@ def musketry_problems(table: Battlefield, state: GameState, firer_id: str, targe
     """Why ``firer_id`` may not fire its muskets at ``target_id`` (empty: it may)."""
     firer = state.units.get(firer_id)
     if firer is None or not firer.in_play:
-        return [Violation(FireCode.CANNOT_FIRE, f"no unit {firer_id!r} in play", RULE)]
+        return [Violation(FireCode.CANNOT_FIRE, not_in_play(state, firer_id, unseen=UNSEEN), RULE)]
     own = unit_data(firer)
     if not has_muskets(own):
         why = ("mounted dragoons may not fire (Dragoons 18 B)" if own.troop == "dragoons"
@@ -304,8 +305,11 @@ def galloper_problems(table: Battlefield, state: GameState, gun_id: str, target_
     unit fires at (or charges) this step; for one attached to horse, the unit
     :func:`galloper_target` names."""
     gun = state.units.get(gun_id)
-    if gun is None or not gun.in_play or unit_data(gun).gun != "galloper":
-        return [Violation(FireCode.CANNOT_FIRE, f"no galloper gun {gun_id!r} in play", GALLOPER_RULE)]
+    if gun is None or not gun.in_play:
+        absent = not_in_play(state, gun_id, "galloper gun", unseen=UNSEEN)
+        return [Violation(FireCode.CANNOT_FIRE, absent, GALLOPER_RULE)]
+    if unit_data(gun).gun != "galloper":
+        return [Violation(FireCode.CANNOT_FIRE, f"{gun.label} is no galloper gun", GALLOPER_RULE)]
     own = unit_data(gun)
     if own.men <= 0 or own.routed:
         return [Violation(FireCode.CANNOT_FIRE, f"{gun.label} has no gunners to serve it", GALLOPER_RULE)]

@@ -66,10 +66,10 @@ from tertia.core.hidden import is_hidden
 from tertia.core.narration import humanise
 from tertia.core.ruleset import OddsMeasure, Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.violations import CoreCode, IllegalAction, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play
 from tertia.rulesets.charge_yr_pikes import phases
 from tertia.rulesets.charge_yr_pikes.charge import CLOSE
-from tertia.rulesets.charge_yr_pikes.data import ROUTED, CypGame
+from tertia.rulesets.charge_yr_pikes.data import ROUTED, UNSEEN, CypGame
 from tertia.rulesets.charge_yr_pikes.events import MeleeLocked, StepOver, UnitChanged
 from tertia.rulesets.charge_yr_pikes.morale import MoraleTested, morale_test
 from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
@@ -77,6 +77,7 @@ from tertia.rulesets.charge_yr_pikes.rout import ROUTED_OFF, fail_plainly, route
 from tertia.rulesets.charge_yr_pikes.sequence import MOVEMENT
 from tertia.rulesets.charge_yr_pikes.tables import Tables
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.vocabulary import TITLE
 
 RULE = "Sequence of play 3"
 
@@ -151,12 +152,12 @@ def ready(state: GameState, word: str | None, attacker: str, target: str, tables
     for role, uid in (("attacker", attacker), ("target", target)):
         unit = state.units.get(uid)
         if unit is None or not unit.in_play:
-            raise _refuse(f"no {role} unit {uid!r} in play")
+            raise _refuse(f"the {role}: {not_in_play(state, uid, unseen=UNSEEN)}")
     unit = state.units[attacker]
     if word is None:
         word = CHARGE if made(state, attacker, target) or not _fires(unit) else FIRE
     if word not in WORDS:
-        raise _refuse(f"charge-yr-pikes has no action {word!r} to give odds of; its actions: "
+        raise _refuse(f"{TITLE} has no action {word!r} to give odds of; its actions: "
                       f"{', '.join(WORDS)}", CoreCode.UNKNOWN_ACTION)
     g = game_data(state)
     base = state.evolve(decisions=(), result=None)

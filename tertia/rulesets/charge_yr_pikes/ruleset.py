@@ -21,7 +21,7 @@ from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, IllegalAction, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
@@ -77,7 +77,7 @@ from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, charge_swept
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.concealment import Deploy, DeploymentDone
-from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, LINE, SQUARE, CypGame, CypUnit
+from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, LINE, SQUARE, UNSEEN, CypGame, CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import TERTIA_SPAN, deployment_problems
 from tertia.rulesets.charge_yr_pikes.events import ChargeMade, FireOrdered, MovedOnCard, change
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
@@ -193,7 +193,7 @@ class ChargeYrPikes(RuleSet):
         if concealment.deploying(state) is not None or isinstance(action, Deploy | DeploymentDone):
             return concealment.deploy_problems(table, state, action)
         if action.type not in self._ACTION_TYPES:
-            return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.id} has no action {action.type!r}",
+            return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.named()} has no action {action.type!r}",
                               "Sequence of play 3")]
         pending = state.pending
         if pending is not None and pending.kind == FREE_MOVE:
@@ -352,8 +352,12 @@ class ChargeYrPikes(RuleSet):
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have acted this turn: a charge "
                               "occupies the entire turn", "Dragoons 18 A")]
         target = state.units.get(target_id)
-        if target is None or not target.in_play or target.side == unit.side or unit_data(target).is_officer:
-            return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play to charge", rule)]
+        if target is None or not target.in_play or target.side == unit.side:
+            absent = not_in_play(state, target_id, foe_of=unit.side, unseen=UNSEEN)
+            return [Violation(CoreCode.UNKNOWN_UNIT, absent, rule)]
+        if unit_data(target).is_officer:
+            return [Violation(CoreCode.UNKNOWN_UNIT, f"{target.label} is an officer, no unit to charge",
+                              rule)]
         if own.troop == "dragoons" and own.mounted and not unit_data(target).routed and \
                 not is_flank_or_rear(unit.base, target.base, all_round=unit_data(target).formation == SQUARE):
             return [Violation(CoreCode.CANNOT_ACT, f"mounted dragoons charge only the flank or rear of "

@@ -97,7 +97,7 @@ def ready(state: GameState, word: str | None, attacker: str, target: str) -> tup
     if word is None:
         word = CHARGE if mine and game.declared == ADVANCE else FIRE
     if word not in WORDS:
-        raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"declare-thee-sir has no action {word!r} "
+        raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"{clauses.NAME} has no action {word!r} "
                                        f"to give odds of; its actions: {', '.join(WORDS)}",
                                        clauses.GAME_PLAY)])
     if word == FIRE:

@@ -16,7 +16,7 @@ from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, IllegalAction, Violation
+from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
@@ -280,11 +280,11 @@ class DeclareTheeSir(RuleSet):
                                   clauses.GAME_PLAY)]
             return []
         if not isinstance(action, Declare | ChangeFormation | Move | Fire | Charge):
-            return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.id} has no action {action.type!r}",
+            return [Violation(CoreCode.UNKNOWN_ACTION, f"{self.named()} has no action {action.type!r}",
                               clauses.GAME_PLAY)]
         unit = state.units.get(action.unit)
         if unit is None or not unit.in_play:
-            return [Violation(CoreCode.UNKNOWN_UNIT, f"no unit {action.unit!r} in play", clauses.GAME_PLAY)]
+            return [Violation(CoreCode.UNKNOWN_UNIT, not_in_play(state, action.unit), clauses.GAME_PLAY)]
         if unit.side != state.to_act:
             return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} is not yours", clauses.GAME_PLAY)]
         if action.unit != game.activated:
@@ -429,7 +429,7 @@ class DeclareTheeSir(RuleSet):
                               "activation", f"{clauses.GAME_PLAY} (event card: damp powder)")]
         target = state.units.get(target_id)
         if target is None or not target.in_play or target.side == unit.side:
-            return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play", rule)]
+            return [Violation(CoreCode.UNKNOWN_UNIT, not_in_play(state, target_id, foe_of=unit.side), rule)]
         if unit_data(target).is_general:
             return [Violation(DtsCode.GENERAL_TARGET, "a general is no target for fire", rule)]
         if fire_distance(table, state, unit, target) is None:
@@ -453,7 +453,7 @@ class DeclareTheeSir(RuleSet):
                               f"{rule} a")]
         target = state.units.get(target_id)
         if target is None or not target.in_play or target.side == unit.side:
-            return [Violation(CoreCode.UNKNOWN_UNIT, f"no enemy unit {target_id!r} in play", rule)]
+            return [Violation(CoreCode.UNKNOWN_UNIT, not_in_play(state, target_id, foe_of=unit.side), rule)]
         if unit_data(target).is_general and not evasion.independent(target):
             return [Violation(DtsCode.GENERAL_TARGET, f"{target.label} is attached to "
                               f"{unit_data(target).attached_to}: charge that unit", f"{rule} a")]
