@@ -4,6 +4,7 @@ square only against horse that could charge them as things stand."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction
 
@@ -18,25 +19,33 @@ from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.actions import Charge, Reform
-from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
-    CypDoctrine,
-    _enemy_horse,
-    _square_call,
-    _within,
-    move_away,
-)
+from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _enemy_horse, _within, move_away
 from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
+    HORSE_AGAINST_FOOT,
     HORSE_AGAINST_HORSE,
     LEAST_WORTH,
     CypDoctrine2,
+    _least_worth,
     in_shot,
 )
-from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, melee_chances, pass_chance, volley
+from tertia.rulesets.charge_yr_pikes.ai.outlook import (
+    FAILED_TO_STAND,
+    charge_outlook,
+    defending_fire,
+    fire_where_it_stands,
+    halt_ahead_of,
+    melee_chances,
+    pass_chance,
+    share,
+    volley,
+)
 from tertia.rulesets.charge_yr_pikes.charge import gun_support
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
+from tertia.rulesets.charge_yr_pikes.command import in_command_radius
 from tertia.rulesets.charge_yr_pikes.melee import casualties_from
 from tertia.rulesets.charge_yr_pikes.morale import points_table
 from tertia.rulesets.charge_yr_pikes.musketry import firing_stands
+from tertia.rulesets.charge_yr_pikes.ruleset import reformed
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios import resolve_scenario
@@ -75,18 +84,94 @@ def _first_square(game: Game) -> tuple[GameState, Unit]:
 
 def test_the_second_edition_forms_no_square_against_horse_that_cannot_reach() -> None:
     """Naseby: the first edition's first square, against horse within 32"; the second
-    edition forms it only if one of those horse has a clear charge within its reach."""
+    edition forms it only if one of those horse has a clear charge within its reach that
+    would pay it."""
     game = _game("naseby")
     state, unit = _first_square(game)
     tables = tables_of(state)
-    assert isinstance(_square_call(game, state, unit, tables), Reform)
+    assert isinstance(CypDoctrine()._square_call(game, state, unit, tables), Reform)
     near = [(e, reach) for e, reach in _enemy_horse(state, unit.side, tables) if _within(unit, e, reach)]
     assert near
     reachable = [e for e, reach in near
                  if (p := charge_path(game.table, state, e, unit)).blocked_by is None
                  and not p.off_table and p.length <= reach]
-    second = _square_call(game, state, unit, tables, True)
-    assert isinstance(second, Reform) == bool(reachable)
+    paying = [e for e in reachable
+              if charge_outlook(game, state, e, unit, tables, halt_ahead_of(e, unit)).worth
+              >= HORSE_AGAINST_FOOT]
+    second = CypDoctrine2()._square_call(game, state, unit, tables)
+    assert isinstance(second, Reform) == bool(paying)
+
+
+@pytest.mark.parametrize(("morale", "square"), [(1, True), (4, False)])
+def test_foot_in_line_form_square_only_against_a_charge_that_would_pay_the_horse(morale: int, square: bool
+                                                                                ) -> None:
+    """Disordered foot with enemy horse 20" off, its way clear: the first edition forms
+    square whatever; the second only when the horse's charge at the foot as they stand
+    would come to its least worth against foot (steadier foot march on)."""
+    game, state = _on_card({**FAR, "p-horse": (26.0, 32.0)}, ("k-foot",),
+                           **{"k-foot": {"morale": morale, "disordered": True}})
+    tables = tables_of(state)
+    horse, foot = state.units["p-horse"], state.units["k-foot"]
+    worth = charge_outlook(game, state, horse, foot, tables, halt_ahead_of(horse, foot)).worth
+    assert (worth >= HORSE_AGAINST_FOOT) is square
+    assert CypDoctrine().choose(game, state, random.Random(0)) == Reform(unit="k-foot", formation="square")
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert (chosen == Reform(unit="k-foot", formation="square")) is square
+    assert square or (isinstance(chosen, Move) and game.is_legal(state, chosen))
+
+
+@pytest.mark.parametrize("clear", [True, False])
+def test_a_square_stays_formed_while_horse_could_charge_it(clear: bool) -> None:
+    """Foot already in square keep it while enemy horse could charge them, whatever that
+    charge would come to against a line (else they would form line and be charged), and
+    form line once no horse could."""
+    horse_at = (26.0, 32.0) if clear else (60.0, 44.0)
+    game, state = _on_card({**FAR, "p-horse": horse_at}, ("k-foot",), **{"k-foot": {"morale": 5}})
+    state = state.with_unit(reformed(state, state.units["k-foot"], "square"))
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert (chosen == Reform(unit="k-foot", formation="line")) is not clear
+
+
+@pytest.mark.parametrize("gap", [0.05, 1.0, 3.0])
+def test_a_second_line_comes_up_through_the_first_and_the_first_edition_stops_behind(gap: float) -> None:
+    """Formations C: units move freely through friends so long as they do not end
+    intermingled. Foot with a friend just ahead of them (their brigadier near enough that
+    the move keeps them in his radius): the first edition stops at the friend's back (or
+    cannot move at all); the second goes through it and ends clear beyond it."""
+    game, state = _on_card(FAR, ("k-foot",))
+    depth = state.units["k-foot"].depth
+    pieces = {**FAR, "k-foot": (30.0, 10.0), "k-foot2": (30.0, 10.0 + depth + gap), "k-brig": (36.0, 14.0)}
+    game, state = _on_card(pieces, ("k-foot",))
+    tables = tables_of(state)
+    unit, friend = state.units["k-foot"], state.units["k-foot2"]
+    goal = (30.0, 44.0)
+    first = CypDoctrine()._advance(game, state, unit, goal, tables)
+    second = CypDoctrine2()._advance(game, state, unit, goal, tables)
+    assert first is None or first.waypoints[-1][1] < friend.y
+    assert second is not None and game.is_legal(state, second)
+    assert second.waypoints[-1][1] - depth / 2 > friend.y + friend.depth / 2
+
+
+def test_a_move_through_friends_keeps_within_the_officers_radius() -> None:
+    """As every advance, a move through friends keeps the unit within its brigadier's
+    command radius where it is in it now: with him well behind, the foot stay behind."""
+    game, state = _on_card(FAR, ("k-foot",))
+    depth = state.units["k-foot"].depth
+    game, state = _on_card({**FAR, "k-foot": (30.0, 10.0), "k-foot2": (30.0, 11.0 + depth)}, ("k-foot",))
+    unit, officer = state.units["k-foot"], state.units["k-brig"]
+    assert in_command_radius(officer, unit)
+    second = CypDoctrine2()._advance(game, state, unit, (30.0, 44.0), tables_of(state))
+    assert second is None or (in_command_radius(officer, unit, second.waypoints[-1])
+                              and second.waypoints[-1][1] < state.units["k-foot2"].y)
+
+
+def test_with_its_way_clear_the_second_edition_advances_as_the_first() -> None:
+    game, state = _on_card({**FAR, "k-foot": (30.0, 10.0), "k-foot2": (24.5, 10.0)}, ("k-foot",))
+    tables = tables_of(state)
+    unit = state.units["k-foot"]
+    first = CypDoctrine()._advance(game, state, unit, (30.0, 44.0), tables)
+    assert first is not None
+    assert CypDoctrine2()._advance(game, state, unit, (30.0, 44.0), tables) == first
 
 
 def test_the_second_edition_stands_in_square_less() -> None:
@@ -106,8 +191,6 @@ def test_the_second_edition_is_the_doctrine_and_the_first_the_baseline() -> None
     assert doctrine_for(ruleset) is CypDoctrine2
     assert second_edition_for(ruleset) is CypDoctrine2  # doctrine-2 plays the doctrine
     assert baseline_for(ruleset) is CypDoctrine
-    assert CypDoctrine2().squares_against_reach
-    assert not CypDoctrine().squares_against_reach
 
 
 # --- charges weighed by what they are expected to come to (outlook) ----------------------
@@ -214,11 +297,27 @@ def test_horse_charge_horse_only_with_a_clear_edge(morale: int, charges: bool) -
     assert (chosen == Charge(unit="k-horse2", target="p-horse2")) is charges
 
 
-def test_against_foot_horse_need_no_more_than_the_least_worth() -> None:
-    game, state = _on_card({**FAR, "p-foot": (50.0, 19.0)}, ("k-horse",))
+@pytest.mark.parametrize(("morale", "charges"), [(3, True), (2, False)])
+def test_against_foot_horse_need_their_least_worth_against_foot(morale: int, charges: bool) -> None:
+    game, state = _on_card({**FAR, "p-foot": (50.0, 19.0)}, ("k-horse",),
+                           **{"p-foot": {"morale": 2}, "k-horse": {"morale": morale}})
     worth = charge_outlook(game, state, state.units["k-horse"], state.units["p-foot"], tables_of(state)).worth
-    assert LEAST_WORTH <= worth < HORSE_AGAINST_HORSE
-    assert CypDoctrine2().choose(game, state, random.Random(0)) == Charge(unit="k-horse", target="p-foot")
+    assert (HORSE_AGAINST_FOOT <= worth < HORSE_AGAINST_HORSE) is charges
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert (chosen == Charge(unit="k-horse", target="p-foot")) is charges
+
+
+def test_the_least_worth_of_a_charge_by_what_charges_what() -> None:
+    """Horse against horse need a clear edge, horse against foot more than the least,
+    horse against a battery and foot against anything the least."""
+    _, state = _on_card(FAR, ())
+    units = {k: unit_data(state.units[k]) for k in ("k-horse", "k-foot", "p-horse", "p-foot", "p-gun")}
+    assert _least_worth(units["k-horse"], units["p-horse"]) == HORSE_AGAINST_HORSE
+    assert _least_worth(units["k-horse"], units["p-foot"]) == HORSE_AGAINST_FOOT
+    assert _least_worth(units["k-horse"], units["p-gun"]) == LEAST_WORTH
+    assert _least_worth(units["k-foot"], units["p-horse"]) == LEAST_WORTH
+    assert _least_worth(units["k-foot"], units["p-foot"]) == LEAST_WORTH
+    assert LEAST_WORTH < HORSE_AGAINST_FOOT < HORSE_AGAINST_HORSE
 
 
 def test_a_volley_is_the_firing_stands_dice_by_the_range() -> None:
@@ -289,3 +388,23 @@ def test_waiting_horse_hemmed_in_behind_step_back_aside_out_of_shot(hemmed: bool
     assert not in_shot(state, horse, back.waypoints[-1], tables)
     assert in_shot(state, horse, straight.waypoints[-1], tables) is hemmed
     assert (back == straight) is not hemmed
+
+
+def test_musketeers_already_under_the_fire_reckon_neither_it_nor_its_test_a_cost_of_charging() -> None:
+    """A charger takes the defenders' fire as it halts and tests if it loses men (12 A).
+    Musketeers standing where that same fire reaches them would take it, and test, where
+    they stand: charging costs them neither. Out of its reach, the charge costs both."""
+    risks = {}
+    for y in (39.0, 25.0):  # 4" before the foot, at close range; far out of any musket's reach
+        pieces = {**FAR, "p-foot2": (4.0, 44.0), "p-musk": (10.0, 44.0), "k-musk": (26.0, y)}
+        game, state = _on_card(pieces, ("k-musk",))
+        tables = tables_of(state)
+        musk, foot = state.units["k-musk"], state.units["p-foot"]
+        halt = (26.0, foot.y - foot.depth / 2 - 1.0 - musk.depth / 2)
+        hits = defending_fire(state, musk, halt, tables)
+        assert hits > 0
+        assert fire_where_it_stands(state, musk, tables) == (hits if y == 39.0 else 0.0)
+        risks[y] = charge_outlook(game, state, musk, foot, tables, halt).risk
+    fails = (1 - math.exp(-hits)) * (1 - pass_chance(tables, state, musk)) * FAILED_TO_STAND
+    cost = (fails + hits / unit_data(musk).figures) * share(state, musk, tables)
+    assert risks[25.0] - risks[39.0] == pytest.approx(cost)

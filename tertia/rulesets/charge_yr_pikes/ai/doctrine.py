@@ -145,13 +145,10 @@ class CypDoctrine:
     stand_to_fire: float = STAND_TO_FIRE
     """Foot with muskets and an enemy this close stand still and fire."""
 
-    def __init__(self, *, squares_against_reach: bool = False) -> None:
+    def __init__(self) -> None:
         self._card_key: tuple[int, int, str | None] | None = None
         self._done: set[str] = set()
         self._unfit = UnfitToFire()
-        self.squares_against_reach = squares_against_reach
-        """Form square only against horse whose charge could reach the foot as things
-        stand (its way clear, the charge within its reach): the second edition's reading."""
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         pending = state.pending  # public: the decision awaited is the same in every view
@@ -231,7 +228,7 @@ class CypDoctrine:
         chargers = chargers_of(state, unit.id)
         if chargers:
             return _react(game, state, unit, chargers, tables)
-        square = _square_call(game, state, unit, tables, self.squares_against_reach)
+        square = self._square_call(game, state, unit, tables)
         if square is not None:
             return square
         if own.formation == SQUARE:
@@ -249,6 +246,26 @@ class CypDoctrine:
         if _holds_fire(unit, foes, self.stand_to_fire):
             return self._wait(game, state, unit, foes, tables)
         return self._advance(game, state, unit, _objective(state, unit, foes, tables), tables)
+
+    def _square_call(self, game: Game, state: GameState, unit: Unit, tables: Tables) -> Reform | None:
+        """Foot in the open form square while an enemy horse :meth:`_threatens` them, and
+        line again when none does (the first edition: any within its charge reach)."""
+        own = unit_data(unit)
+        if line_of(tables, own).square is None or _in_cover(game, unit):
+            return None
+        threat = any(_within(unit, e, reach) and self._threatens(game, state, e, unit, reach, tables)
+                     for e, reach in _enemy_horse(state, unit.side, tables))
+        if threat and own.formation != SQUARE:
+            return Reform(unit=unit.id, formation=SQUARE)
+        if not threat and own.formation == SQUARE:
+            return Reform(unit=unit.id, formation=LINE)
+        return None
+
+    def _threatens(self, game: Game, state: GameState, horse: Unit, foot: Unit, reach: float,
+                   tables: Tables) -> bool:
+        """Does ``horse``, within its charge ``reach`` of ``foot``, call for a square? In
+        the first edition, always."""
+        return True
 
     def _advance(self, game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables) -> Move | None:
         """A unit with nothing better to do moves towards ``goal`` (:func:`_move_to`)."""
@@ -430,23 +447,6 @@ def _officer_of(state: GameState, unit: Unit) -> Unit | None:
 
 
 # --- squares, mounts, charges ---------------------------------------------------------------
-
-
-def _square_call(game: Game, state: GameState, unit: Unit, tables: Tables, against_reach: bool = False
-                 ) -> Reform | None:
-    """Foot in the open form square with enemy horse within its charge reach, and line
-    again when none is. ``against_reach``: only horse whose charge could reach it as things
-    stand count (a clear way, the swing and run within the charge move)."""
-    own = unit_data(unit)
-    if line_of(tables, own).square is None or _in_cover(game, unit):
-        return None
-    threat = any(_within(unit, e, reach) and (not against_reach or _could_charge(game, state, e, unit, reach))
-                 for e, reach in _enemy_horse(state, unit.side, tables))
-    if threat and own.formation != SQUARE:
-        return Reform(unit=unit.id, formation=SQUARE)
-    if not threat and own.formation == SQUARE:
-        return Reform(unit=unit.id, formation=LINE)
-    return None
 
 
 def _could_charge(game: Game, state: GameState, horse: Unit, target: Unit, reach: float) -> bool:

@@ -248,11 +248,12 @@ def charge_outlook(game: Game, state: GameState, unit: Unit, foe: Unit, tables: 
     closes = fire_test * (1.0 if flank else holds)
     mine_share = share(state, unit, tables)
     # Musketeers are weighed against standing where they are to fire (Musketry): the fire
-    # they would take there anyway is no cost of the charge, the volley they would give
-    # (an attacker cannot fire, 12 A) is. Failing the test after the fire a charger falls
-    # back, or worse.
+    # they would take there anyway, and the test it would bring, are no cost of the charge;
+    # the volley they would give (an attacker cannot fire, 12 A) is. Failing the test after
+    # the fire a charger falls back, or worse.
     here = fire_where_it_stands(state, unit, tables) if has_muskets(unit_data(unit)) else 0.0
-    risk = (_tested(hits) * (1.0 - holds) * FAILED_TO_STAND + max(0.0, hits - here) / figures) * mine_share
+    tested = max(0.0, _tested(hits) - _tested(here))
+    risk = (tested * (1.0 - holds) * FAILED_TO_STAND + max(0.0, hits - here) / figures) * mine_share
     foe_share = share(state, foe, tables)
     forgone = volley(state, unit, foe, tables) / max(1, theirs.figures) * foe_share
     their_share = foe_share if theirs.is_gun else 0.0
