@@ -28,6 +28,7 @@ from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.tables import Tables, default_tables
 from tertia.rulesets.charge_yr_pikes.values import game_data
 from tertia.rulesets.charge_yr_pikes.victory import (
+    CUT_BACK,
     at_turn_end,
     degree_of_victory,
     pursue,
@@ -431,3 +432,36 @@ def test_on_a_table_with_roads_the_line_of_retreat_is_a_road() -> None:
                                      "extensions.charge-yr-pikes.points[9].x"]
     on_road = _points(Road={"x": 30.0}, Lane={"x": 30.5})
     assert _problems(on_road, roads=True) == []
+
+
+@pytest.mark.parametrize("foot_y", [12.0, 34.0])
+def test_a_pursuer_ends_its_move_clear_of_its_own_side(foot_y: float) -> None:
+    """Formations C: no move ends intermingled with friends, the pursuit's neither. Horse
+    at y=4 would end their 16" at y=20; their own foot ahead move first (the foremost
+    first) and end 8" on: at 20, where the horse are cut back short of them; at 42, out
+    of the horse's way, who move their whole move."""
+    pieces = (piece("k-horse", "king", "horse", 36.0, 4.0), piece("k-foot", "king", "foot", 36.0, foot_y),
+              piece("p-far", "parl", "foot", 4.0, 46.0))
+    t = tx(state(*pieces))
+    pursue(t, "king", TABLES)
+    horse, foot = t.state.units["k-horse"], t.state.units["k-foot"]
+    assert foot.y == foot_y + 8.0
+    assert not horse.overlaps(foot.base.corners(), 1e-9)
+    if foot_y == 34.0:
+        assert horse.y == 20.0
+    else:
+        touching = 20.0 - (horse.depth + foot.depth) / 2
+        assert touching - CUT_BACK <= horse.y < touching
+
+
+def test_a_pursuer_cut_back_captures_what_its_whole_move_reaches() -> None:
+    """Horse whose end a friend stops short capture the loser their whole move would
+    reach and their shortened one would not: contact is the whole move's path. The loser
+    first moves 8" to the rear, to y=20.25 (its base from 19.5); the horse would end at 20
+    (their front at 20.625) but stop by the foot at 18.5 (front 19.125)."""
+    t = tx(state(piece("k-horse", "king", "horse", 36.0, 4.0), piece("k-foot", "king", "foot", 40.0, 12.0),
+                 piece("p-caught", "parl", "foot", 33.0, 12.25)))
+    done = pursue(t, "king", TABLES)
+    horse = t.state.units["k-horse"]
+    assert horse.y == 18.5 and horse.y + horse.depth / 2 < 19.5
+    assert done.captured == ("p-caught",)

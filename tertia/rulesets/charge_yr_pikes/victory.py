@@ -32,6 +32,12 @@ Read so:
   it is captured, else by infantry (foot, musketeers, highlanders, dismounted dragoons) it
   rolls a D6, captured on ``captured_by_foot`` (1-3). Officers take no part: "A general
   which is not in the front rank of a unit may not be over-run or captured".
+- A move of the pursuit, to the rear or forward, ends clear of its own side's pieces, as
+  every move does (Formations C: units "can move freely through friendly units as long
+  as they do not end their move intermingled"): it is cut back :data:`CUT_BACK` at a
+  time until it does (:func:`clear_run`); the winners move the foremost first. A
+  winner's path for contact is its whole move forward, where it would have ended had no
+  friend stood there.
 - The degree of victory (F) is read from the difference of the two percentages in
   percentage points; a bound is reached (5 points higher is marginal), save "over 50%
   higher" (``degrees_over``): exactly 50 is overwhelming.
@@ -53,6 +59,7 @@ from tertia.core.events import GameDataChanged, GameEnded, PhaseBegan, UnitMoved
 from tertia.core.geometry import EPSILON, Base, heading_vector, polygon_distance, swept_polygon
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.rules.involuntary import stands_on
 from tertia.rules.measuring import home_edge
 from tertia.rulesets.charge_yr_pikes.army import CAPTURED, ESCAPED, ROUTED, ArmyLosses, final_losses
 from tertia.rulesets.charge_yr_pikes.data import SQUARE
@@ -280,7 +287,9 @@ def _to_the_rear(tx: Tx, side: str, tables: Tables) -> tuple[str, ...]:
         if _room(tx, unit.base, side, home=True) <= move + EPSILON:
             tx.emit(UnitRemoved(unit=unit.id, reason=ESCAPED, detail="got off the board in the pursuit"))
             off.append(unit.id)
-        elif move > 0.0:
+            continue
+        move = clear_run(tx.state, unit, (dx, dy), move)
+        if move > 0.0:
             tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * move, unit.y + dy * move)),
                               facing=unit.facing, reason="pursuit: a move to the rear"))
     return tuple(off)
@@ -292,17 +301,37 @@ def _forward(tx: Tx, side: str, tables: Tables, pursuers: Collection[str] | None
     enemy's edge, stopping at it; each one's base before and after."""
     dx, dy = heading_vector(_heading(tx.state, side, home=False))
     paths: dict[str, tuple[Base, Base]] = {}
-    for unit in list(tx.state.iter_troops(side)):
+    # the foremost first, so that those behind end clear of where it ends
+    for unit in sorted(tx.state.iter_troops(side), key=lambda u: (_room(tx, u.base, side, home=False), u.id)):
         chosen = pursuers is None or unit.id in pursuers
         if not (chosen and in_good_order(unit) and _arm(unit) is not None):
             continue
         move = min(move_of(unit, tables), _room(tx, unit.base, side, home=False))
-        end = unit.base.moved_to(unit.x + dx * move, unit.y + dy * move)
-        paths[unit.id] = (unit.base, end)
+        paths[unit.id] = (unit.base, unit.base.moved_to(unit.x + dx * move, unit.y + dy * move))
+        move = clear_run(tx.state, unit, (dx, dy), move)
         if move > 0.0:
-            tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (end.x, end.y)), facing=unit.facing,
-                              reason="pursuit: a move forward"))
+            tx.emit(UnitMoved(unit=unit.id, path=((unit.x, unit.y), (unit.x + dx * move, unit.y + dy * move)),
+                              facing=unit.facing, reason="pursuit: a move forward"))
     return paths
+
+
+CUT_BACK = 0.25
+"""Inches a move of the pursuit phase is cut back at a time, to end clear of other pieces."""
+
+
+def clear_run(state: GameState, unit: Unit, direction: tuple[float, float], move: float) -> float:
+    """How far of ``move`` inches straight along ``direction`` ``unit`` goes so as to end
+    on no other piece of its side (Formations C: units "can move freely through friendly
+    units as long as they do not end their move intermingled"): the whole move, else cut
+    back :data:`CUT_BACK` at a time (to none at all). The enemy's pieces are the
+    pursuit's to settle (contact captures, steps 4 and 5), and officers at large no bar
+    (Generals F: they are moved out of the way)."""
+    dx, dy = direction
+    enemy = {u.id for u in state.iter_units(state.opponent(unit.side))}
+    while move > 0.0 and stands_on(state, unit.base.moved_to(unit.x + dx * move, unit.y + dy * move),
+                                   {unit.id, *enemy}, commanders=False):
+        move = max(0.0, move - CUT_BACK)
+    return move
 
 
 def _is_captured(tx: Tx, unit: Unit, paths: dict[str, tuple[Base, Base]], tables: Tables) -> bool:
