@@ -177,6 +177,19 @@ def test_text_from_files_is_escaped() -> None:
     assert "<b>Roy</b>" in texts
 
 
+def test_a_raided_supply_base_is_named_in_words() -> None:
+    """A supply base's tooltip names its side and the unit that raided it, never an id."""
+    state = make_state()
+    raided = state.evolve(own=LargerBattlesData(supplies=(Supply("s1", "roy", 6, 35.5),
+                                                          Supply("s2", "parl", 30, 0.5, raided_by="rh"))))
+    root = svg_tree(render_map(make_table(), raided, side_names=NAMES))
+    tips = [" ".join(t.itertext()) for g in root.iter(f"{SVG_NS}g") if g.attrib.get("class") == "supply"
+            for t in g.iter(f"{SVG_NS}title")]
+    assert len(tips) == 2
+    assert any(t.endswith(f"taken by {HOSTILE}") for t in tips), tips
+    assert not any(re.search(r"\bs[12]\b|\brh\b|\bparl\b|\broy\b", t) for t in tips), tips
+
+
 def test_every_kind_of_ground_is_drawn_with_a_legend() -> None:
     root = svg_tree(render_map(make_table(), make_state(), side_names=NAMES))
     classes = {e.attrib.get("class", "") for e in root.iter()}
@@ -279,7 +292,7 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.UnitDeployed(unit="pf", x=20, y=6, facing=0), "Essex's Foot deploys at (20.0, 6.0) facing north"),
     (ev.UnitRemoved(unit="pf", reason="routed", detail="3 hits"), "routed and leaves the field (3 hits)"),
     (ev.UnitRemoved(unit="rc", reason="misfortune"), "General Lord Forth suffers a misfortune"),
-    (lb_ev.SupplyRaided(supply="s2", by="rh"), "raids Parliament's supplies (s2)"),
+    (lb_ev.SupplyRaided(supply="s2", by="rh"), "raids Parliament's supplies"),
     (ev.ObjectiveTaken(objective="The Ford", side="roy"), "Royalists take The Ford"),
     (ev.DecisionAwaited(side="parl", kind="encourage", context={}), "Parliament to decide: encourage"),
     (ev.DecisionMade(side="parl", kind="encourage", choice="pc"), "Parliament chooses Earl of Essex"),

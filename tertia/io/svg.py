@@ -544,9 +544,10 @@ def _table_markers(
         colour = colours.get(m.side, NEUTRAL_COLOUR) if m.side else NEUTRAL_COLOUR
         corners = m.base.corners()
         whose = f" of {_side_name(side_names, m.side)}" if m.side else ""
-        tip = f"{m.label}{whose} ({m.id})"
+        tip = f"{m.label}{whose}"
         if m.taken_by:
-            tip += f", taken by {m.taken_by}"
+            taker = state.units.get(m.taken_by)
+            tip += f", taken by {taker.label if taker is not None else m.taken_by}"
         faded = ' opacity="0.45"' if m.taken_by else ""
         out.append(
             f'<g class="{escape(m.kind)}"{faded}><title>{escape(tip)}</title>'

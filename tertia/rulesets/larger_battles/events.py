@@ -149,4 +149,4 @@ def supply_raided(n: Narrating, e: SupplyRaided, dice: Sequence[DiceRolled]) -> 
     if n.state is not None:
         owner = next((s.side for s in supplies_of(n.state) if s.id == e.supply), None)
     whose = f"{possessive(n.side(owner))} supplies" if owner else "supplies"
-    return f"{n.label(e.by)} raids {whose} ({e.supply})", "loss"
+    return f"{n.label(e.by)} raids {whose}", "loss"

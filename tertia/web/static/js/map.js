@@ -340,7 +340,7 @@ export class TableMap {
         stroke: colour, "stroke-width": 0.12, "stroke-dasharray": "0.5 0.35" }),
       svg("text", { x: o.x, y: y - o.radius - 0.3, "text-anchor": "middle", class: "objective-name", fill: colour },
         o.name + (o.taken_by ? " ★" : "")),
-      svg("title", {}, `Objective: ${o.name}${o.taken_by ? ` (held by ${o.taken_by})` : ""}`));
+      svg("title", {}, `Objective: ${o.name}${o.taken_by ? ` (held by ${this.sideNames[o.taken_by] || o.taken_by})` : ""}`));
   }
 
   // An objective or vital point of a side (the rule set's summary "points"): a flag of
@@ -371,10 +371,16 @@ export class TableMap {
       transform: `translate(${f(m.x)},${f(this.sy(m.y))})` },
       svg("rect", { x: -w / 2, y: -d / 2, width: w, height: d, fill: "#f6edd5", stroke: colour, "stroke-width": 0.15 }),
       svg("circle", { cx: 0, cy: 0, r: Math.min(w, d) * 0.22, fill: colour }),
-      svg("title", {}, `${m.label} (${m.id})${m.taken_by ? ", taken" : ""}`));
+      svg("title", {}, `${m.label}${m.taken_by ? `, taken by ${this.pieceName(m.taken_by)}` : ""}`));
     if (m.taken_by) g.append(svg("path", { d: `M${-w / 2},${-d / 2} L${w / 2},${d / 2} M${w / 2},${-d / 2} L${-w / 2},${d / 2}`,
       stroke: "#2b2620", "stroke-width": 0.1 }));
     return g;
+  }
+
+  // A piece's name by its id, for words a player reads (its id only if it has none).
+  pieceName(id) {
+    const piece = (this.state?.units || []).find((u) => u.id === id);
+    return piece?.name || id;
   }
 
   baseTransform(u) { return `translate(${f(u.x)},${f(this.sy(u.y))}) rotate(${f(u.facing)})`; }
