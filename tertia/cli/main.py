@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any, get_args
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.models import CommandFunctionType
 
 import tertia
 from tertia.cli.common import fail
@@ -73,7 +75,17 @@ class Group(TyperGroup):
         return _untyped_help(super().get_help_option(ctx))
 
 
-app = typer.Typer(
+class App(typer.Typer):
+    """The ``tertia`` application: each command registered on it is a :class:`Command`
+    unless it names a class of its own, whichever module registers it and in whatever
+    order the modules are imported."""
+
+    def command(self, *args: Any, cls: type[TyperCommand] | None = None, **kwargs: Any
+                ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        return super().command(*args, cls=cls or Command, **kwargs)
+
+
+app = App(
     name="tertia",
     help="English Civil War battles on a free-movement table.",
     no_args_is_help=True,
@@ -127,10 +139,6 @@ def _register() -> None:
         scenario_commands,
         simulate_commands,
     )
-
-    for info in app.registered_commands:
-        if info.cls in (None, TyperCommand):
-            info.cls = Command
 
 
 _register()
