@@ -225,7 +225,7 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     assert pg.is_disabled("[data-test=confirm-move]")
     shoot(pg, "move-illegal")
     drag(pg, (start[0], start[1] + 14), (start[0], start[1] + 4))
-    pg.wait_for_selector(".move-box.legal")
+    pg.wait_for_selector(".move-box.legal", timeout=60_000)
     assert '4.0" of 6"' in pg.inner_text(".move-box")
     shoot(pg, "move-legal")
     pg.click("[data-test=confirm-move]")
@@ -392,7 +392,7 @@ def test_command_cards_are_ordered_and_played_in_the_page(server: Server, page: 
     pg.click(f'.unit[data-unit="{uid}"]')
     pg.wait_for_selector(".move-help")
     drag(pg, start, to)
-    pg.wait_for_selector(".move-box.legal")
+    pg.wait_for_selector(".move-box.legal", timeout=60_000)
     pg.click("[data-test=confirm-move]")
     pg.wait_for_function("(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id).y > %f"
                          % (start[1] + 0.5), arg=uid)
@@ -626,7 +626,7 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
             break
     assert target is not None, f"{uid} may not move ahead"
     drag(pg, start, target)
-    pg.wait_for_selector(".move-box.legal")
+    pg.wait_for_selector(".move-box.legal", timeout=60_000)
     assert f'of {allowance["open"]}" allowed (over open ground)' in pg.inner_text("[data-test=measure]")
     shoot(pg, "dts-move")
     lines = pg.locator(".log-line").count()
@@ -727,7 +727,7 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
                          "return s.detail && s.detail.report.id === id; }", arg=uid)
     assert pg.inner_text('.report [data-fact="formation"] dd') == "line"
     drag(pg, start, target)
-    pg.wait_for_selector(".move-box.legal")
+    pg.wait_for_selector(".move-box.legal", timeout=60_000)
     pg.click("[data-test=confirm-move]")
     pg.wait_for_function("([id, x, y]) => { const u = window.tertiaScreen.view.state.units"
                          ".find((v) => v.id === id); return Math.hypot(u.x - x, u.y - y) > 3.5; }",
