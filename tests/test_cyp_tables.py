@@ -106,10 +106,10 @@ def test_a_club_replaces_a_lost_table_whole() -> None:
 
 
 @pytest.mark.parametrize(("replacement", "message"), [
-    ({"morale": {"pass": "six"}}, r"^tables\.morale\.pass: "),
+    ({"morale": {"pass": "six"}}, r"^tables\.morale\.pass: expected a whole number, got 'six'$"),
     ({"moral": {}}, r"^tables\.moral: no such table \(tables: movement, "),
     ({"command_response": {"rank": {"army": [11]}, "grade": {}, "no_officer": []}},
-     r"^tables\.command_response\.rank\.army\.0: "),
+     r"^tables\.command_response\.rank\.army\[0\]: must be at most 10, got 11$"),
     ({"initial_morale": {"horse": [2, 3, 3, 3, 3, 4]}}, r"^tables\.initial_morale: lacks second_rate_horse"),
     ({"officer_grades": {"army": ["effective"]}}, r"^tables\.officer_grades: army has 1 entries"),
 ])

@@ -265,3 +265,15 @@ def test_battles_and_simulations_work_out_no_chain(monkeypatch: pytest.MonkeyPat
     assert record.steps and study.games_played == 1
     with pytest.raises(AssertionError, match="chained hash"):
         record_to_dict(record)
+
+
+def test_a_record_whose_scenario_breaks_its_model_is_refused_in_the_scenario_files_words(
+        tmp_path: Path, written: Data) -> None:
+    """A field out of bounds in a record's scenario is named as a scenario file's problem
+    is ("must be at least ...", the unit by its id), not in pydantic's words."""
+    broken = copied(written)
+    broken["scenario"]["table"]["width"] = -5
+    code, out = replayed(tmp_path, broken)
+    assert code == 1 and len(out.splitlines()) == 1
+    assert "scenario.table.width: must be greater than 0, got -5" in out, out
+    assert "Input should" not in out

@@ -71,6 +71,16 @@ def test_bad_new_games_are_refused_clearly(client: TestClient, body: dict[str, A
     refusal(client.post("/api/games", json={"scenario": "skirmish", **body}), 422, code)
 
 
+def test_a_malformed_field_is_refused_in_words(client: TestClient) -> None:
+    """The field and the reason, as a scenario file's problems read, not pydantic's words."""
+    def refused(extra: dict[str, Any]) -> str:
+        body = refusal(client.post("/api/games", json={"scenario": "skirmish", **extra}), 422, "BAD_REQUEST")
+        return str(body["message"])
+
+    assert refused({"seed": -1}) == "seed: must be at least 0, got -1"
+    assert refused({"colour": "red"}) == "colour: unknown field 'colour'"
+
+
 def test_malformed_json_and_oversized_bodies(client: TestClient) -> None:
     json_type = {"Content-Type": "application/json"}
     body = refusal(client.post("/api/games", content=b"{not json", headers=json_type), 422, "BAD_REQUEST")

@@ -34,6 +34,7 @@ from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.io.compat import claim_top_level, legacy_state_hash, upgrade_tagged, values_written
 from tertia.io.files import write_text
+from tertia.io.scenario_file import explain
 from tertia.rulesets import get_ruleset, ruleset_class
 
 FORMAT = "tertia-record"
@@ -373,9 +374,8 @@ def parse_record(data: Any, name: str = "record") -> LoadedRecord:
             claim_top_level(document)
         scenario = Scenario.model_validate(document)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise RecordError(f"{name}: scenario.{loc}: {first['msg']}") from None
+        where, why = explain(exc.errors(include_url=False)[0], document)
+        raise RecordError(f"{name}: scenario.{where}: {why}") from None
     seed = _integer(_required(data, "seed", "", name), "seed", name)
     chain: Chain | None = None
     if chained:

@@ -343,6 +343,16 @@ def _translate(exc: ValidationError, document: Mapping[str, Any], file: str,
     ]
 
 
+def explain(err: Mapping[str, Any], document: Any = None, root: type[BaseModel] = Scenario
+            ) -> tuple[str, str]:
+    """One of pydantic's errors as (field path, message), in the words a scenario file's
+    problems use ("must be at least 1, got 0", not "Input should be greater than or equal
+    to 1"), for whatever ``root`` model checked ``document``: a scenario, a rule set's
+    tables, a request's body."""
+    shown = document if isinstance(document, Mapping) else {}
+    return _explain(str(err["type"]), tuple(err["loc"]), err, shown, root)
+
+
 def _explain(
     kind: str, loc: tuple[int | str, ...], err: Mapping[str, Any], document: Mapping[str, Any],
     root: type[BaseModel] = Scenario,
@@ -363,7 +373,8 @@ def _explain(
         return path, "required field is missing"
     if kind == "extra_forbidden":
         model = _model_at(inner[:-1], root)
-        known = f"; known: {', '.join(model.model_fields)}" if model is not None else ""
+        fields = model.model_fields if model is not None else {}
+        known = f"; known: {', '.join(fields)}" if fields else ""
         return path, f"unknown field {field!r}{known}"
     if kind == "literal_error":
         noun = _LITERAL_NOUNS.get((str(inner[0]), field), field.replace("_", " ") or "value")

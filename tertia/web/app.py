@@ -23,12 +23,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tertia
 from tertia.ai.players import DEFAULT_PLAYER
 from tertia.ai.players import players as registered_players
+from tertia.io.scenario_file import explain
 from tertia.rulesets import get_ruleset, load_rulesets, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import QUANTUM, AiRunner
@@ -131,8 +133,9 @@ def _validation_message(exc: RequestValidationError) -> str:
     if first.get("type") == "json_invalid":
         reason = (first.get("ctx") or {}).get("error", "")
         return f"the body is not valid JSON{': ' + str(reason) if reason else ''}"
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    return f"{where or 'body'}: {first.get('msg', 'invalid')}"
+    loc = tuple(p for p in first.get("loc", ()) if p != "body")
+    where, why = explain({**first, "loc": loc}, None, BaseModel)
+    return f"{where or 'body'}: {why}"
 
 
 def create_app(

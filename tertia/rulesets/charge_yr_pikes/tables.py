@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tertia.core.state import GameState
+from tertia.io.scenario_file import explain
 from tertia.rulesets.charge_yr_pikes.values import game_data
 
 TABLES_FILE = Path(__file__).with_name("tables.toml")
@@ -405,9 +406,8 @@ def tables_with(replacements: Mapping[str, Any]) -> Tables:
     try:
         return Tables.model_validate(merged)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise TablesError(f"tables.{where}: {first['msg'].removeprefix('Value error, ')}") from None
+        where, why = explain(e.errors(include_url=False)[0], merged, Tables)
+        raise TablesError(f"tables.{where}: {why}") from None
 
 
 @lru_cache(maxsize=64)
