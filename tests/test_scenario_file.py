@@ -14,6 +14,7 @@ import tertia.rulesets
 from tertia.cli.main import app
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
+from tertia.core.model_errors import field_path
 from tertia.core.scenario import Scenario
 from tertia.core.terrain import TerrainKind
 from tertia.io import scenario_file
@@ -21,7 +22,6 @@ from tertia.io.scenario_file import (
     Problem,
     ScenarioError,
     check_scenario,
-    field_path,
     load_scenario,
 )
 from tertia.io.svg import render_map

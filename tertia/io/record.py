@@ -29,12 +29,12 @@ from tertia.battle import BattleRecord, dice_seed
 from tertia.core.actions import ACTION_TYPES, Action, BadActionData, action_from_dict
 from tertia.core.dice import DiceDivergence, Roll, SeedCheckedDice, distribution_named
 from tertia.core.game import Game
+from tertia.core.model_errors import explain
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.io.compat import claim_top_level, legacy_state_hash, upgrade_tagged, values_written
 from tertia.io.files import write_text
-from tertia.io.scenario_file import explain
 from tertia.rulesets import get_ruleset, ruleset_class
 
 FORMAT = "tertia-record"

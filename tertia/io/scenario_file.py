@@ -19,28 +19,27 @@ set it is not written for (or an unknown rule set) is refused in that one line.
 from __future__ import annotations
 
 import difflib
-import math
 import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from tertia.core.geometry import Base, bases_overlap
+from tertia.core.model_errors import explain, number_text
 from tertia.core.ruleset import RuleSet
 from tertia.core.scenario import (
     ORDER_OF_BATTLE,
     CommanderSpec,
-    OrderOfBattle,
     Scenario,
     UnitSpec,
 )
 from tertia.core.state import UnitKind
 from tertia.core.table_checks import CheckedTable
-from tertia.core.terrain import KIND_PATTERN, Battlefield, TerrainKind
+from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.io.compat import claim_top_level
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -51,22 +50,6 @@ MAX_PROBLEMS = 50
 
 DEFAULT_RULES = "larger-battles"
 """The rule set whose base sizes are used when no rule set is named."""
-
-_LITERAL_NOUNS: Mapping[tuple[str, str], str] = {
-    ("units", "type"): "unit type",
-    ("terrain", "type"): "terrain type",
-}
-
-_EXPECTED: Mapping[str, str] = {
-    "float": "a number",
-    "int": "a whole number",
-    "bool": "true or false",
-    "string": "text",
-    "tuple": "a list",
-    "list": "a list",
-    "model": "a table",
-    "dict": "a table",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,160 +321,27 @@ def _translate(exc: ValidationError, document: Mapping[str, Any], file: str,
     """Each of pydantic's errors as a problem; ``root`` is the model ``document`` was
     checked against (a rule set's table, say)."""
     return [
-        Problem(file, *_explain(err["type"], tuple(err["loc"]), err, document, root))
+        Problem(file, *explain(err, document, root))
         for err in exc.errors(include_url=False)
     ]
 
 
-def explain(err: Mapping[str, Any], document: Any = None, root: type[BaseModel] = Scenario
-            ) -> tuple[str, str]:
-    """One of pydantic's errors as (field path, message), in the words a scenario file's
-    problems use ("must be at least 1, got 0", not "Input should be greater than or equal
-    to 1"), for whatever ``root`` model checked ``document``: a scenario, a rule set's
-    tables, a request's body."""
-    shown = document if isinstance(document, Mapping) else {}
-    return _explain(str(err["type"]), tuple(err["loc"]), err, shown, root)
 
 
-def _explain(
-    kind: str, loc: tuple[int | str, ...], err: Mapping[str, Any], document: Mapping[str, Any],
-    root: type[BaseModel] = Scenario,
-) -> tuple[str, str]:
-    """(field path, message) for one pydantic error."""
-    path = field_path(loc, document)
-    inner, root = _army_rooted(loc, root)
-    ctx: Mapping[str, Any] = err.get("ctx") or {}
-    value = err.get("input")
-    field = str(loc[-1]) if loc else ""
-    if loc and loc[0] == "sides" and (
-        kind in ("too_long", "too_short") or (kind == "missing" and len(loc) == 2)
-    ):
-        return "sides", "a scenario needs exactly two sides, one per army"
-    if kind == "missing":
-        if isinstance(loc[-1], int):
-            return path, "too few items; a point is a pair of numbers [x, y]"
-        return path, "required field is missing"
-    if kind == "extra_forbidden":
-        model = _model_at(inner[:-1], root)
-        fields = model.model_fields if model is not None else {}
-        known = f"; known: {', '.join(fields)}" if fields else ""
-        return path, f"unknown field {field!r}{known}"
-    if kind == "literal_error":
-        noun = _LITERAL_NOUNS.get((str(inner[0]), field), field.replace("_", " ") or "value")
-        expected = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
-        return path, f"unknown {noun} {_show(value)}; known: {', '.join(expected)}"
-    if kind == "finite_number":
-        return path, f"must be a finite number, got {_show(value)}"
-    if kind == "string_pattern_mismatch" and ctx.get("pattern") == KIND_PATTERN:
-        return path, f"a kind of terrain is a lower-case name (letters, digits, _), got {_show(value)}"
-    bounds = {
-        "greater_than": ("greater than", "gt"),
-        "greater_than_equal": ("at least", "ge"),
-        "less_than": ("less than", "lt"),
-        "less_than_equal": ("at most", "le"),
-    }
-    if kind in bounds:
-        words, key = bounds[kind]
-        return path, f"must be {words} {_number(ctx.get(key))}, got {_show(value)}"
-    if kind == "string_too_short":
-        return path, "must not be empty"
-    if kind == "string_too_long":
-        return path, f"is too long (at most {ctx.get('max_length')} characters)"
-    if kind == "value_error":
-        return path, str(err.get("msg", "")).removeprefix("Value error, ")
-    for prefix, wanted in _EXPECTED.items():
-        if kind.startswith(prefix + "_") or kind == prefix:
-            return path, f"expected {wanted}, got {_show(value)}"
-    return path, str(err.get("msg", "invalid value"))
 
 
-def _army_rooted(
-    loc: tuple[int | str, ...], root: type[BaseModel]
-) -> tuple[tuple[int | str, ...], type[BaseModel]]:
-    """An error in a rule set's own order of battle (``extensions.<id>.order_of_battle
-    ...``) as the same error in an :class:`OrderOfBattle`, so it reads as one in the shared
-    lists does."""
-    if root is Scenario and len(loc) > 3 and loc[0] == "extensions" and loc[2] == ORDER_OF_BATTLE:
-        return loc[3:], OrderOfBattle
-    return loc, root
 
 
-def field_path(loc: Sequence[int | str], document: Any) -> str:
-    """A pydantic location as a readable path, naming elements by id (or name) when they
-    have one: ``("units", 3, "type")`` becomes ``units[3] 'p-foot-2'.type``."""
-    text = ""
-    node = document
-    for key in loc:
-        if isinstance(key, int):
-            text += f"[{key}]"
-            node = node[key] if isinstance(node, list) and -len(node) <= key < len(node) else None
-            label = _label(node)
-            if label:
-                text += f" {label!r}"
-        else:
-            text += f".{key}" if text else str(key)
-            node = node.get(key) if isinstance(node, dict) else None
-    return text
 
 
-def _label(node: Any) -> str | None:
-    if not isinstance(node, dict):
-        return None
-    for key in ("id", "name"):
-        value = node.get(key)
-        if isinstance(value, str) and value:
-            return value if len(value) <= 40 else value[:37] + "..."
-    return None
 
 
-def _model_at(loc: Sequence[int | str], root: type[BaseModel] = Scenario) -> type[BaseModel] | None:
-    """The model of the table at ``loc`` (an element's, for a list), walking ``root``'s
-    fields; None where the path leaves the models."""
-    model: type[BaseModel] | None = root
-    for key in loc:
-        if isinstance(key, int):
-            continue  # an element: its field's model is already the element's
-        info = model.model_fields.get(key) if model is not None else None
-        model = None if info is None else _model_in(info.annotation)
-        if model is None:
-            return None
-    return model
 
 
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    """The model an annotation holds (itself, or inside ``tuple[...]``, ``X | None`` ...)."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in get_args(annotation):
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:37] + "...")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return _number(value)
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list | tuple):
-        return "a list"
-    text = str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _number(value: Any) -> str:
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return f"{value:g}"
-    return str(value)
 
 
 # --- checks on the parsed battle ------------------------------------------------------
@@ -694,7 +544,7 @@ def _base(scenario: Scenario, piece: CommanderSpec | UnitSpec, sizer: RuleSet | 
 
 
 def _table_size(table: Battlefield) -> str:
-    return f'{_number(table.width)}" x {_number(table.depth)}"'
+    return f'{number_text(table.width)}" x {number_text(table.depth)}"'
 
 
 def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple[str, str]]:
@@ -703,7 +553,8 @@ def _table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple
     markers = [(_element("objectives", i, o.name), o) for i, o in enumerate(scenario.objectives)]
     for label, marker in markers:
         if not table.inside_table(((marker.x, marker.y),)):
-            yield label, f"({_number(marker.x)}, {_number(marker.y)}) is off the {_table_size(table)} table"
+            at = f"({number_text(marker.x)}, {number_text(marker.y)})"
+            yield label, f"{at} is off the {_table_size(table)} table"
 
 
 def _piece_table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator[tuple[str, str]]:
@@ -720,7 +571,7 @@ def _piece_table_problems(scenario: Scenario, sizer: RuleSet | None) -> Iterator
             continue
         if not table.inside_table(base.corners()):
             yield label, (
-                f"base at ({_number(piece.x)}, {_number(piece.y)}) is off the {size} table"
+                f"base at ({number_text(piece.x)}, {number_text(piece.y)}) is off the {size} table"
             )
         placed.append((label, base))
     yield from _overlaps(placed)
@@ -750,10 +601,10 @@ def _terrain_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
         points = t.polygon if t.polygon is not None else t.line or ()
         for k, point in enumerate(points):
             if not table.inside_table((point,)):
-                x, y = (_number(c) for c in point)
+                x, y = (number_text(c) for c in point)
                 yield (
                     f"{_element('terrain', i, t.name)}.{field}[{k}]",
                     f"point ({x}, {y}) is outside the "
-                    f'{_number(table.width)}" x {_number(table.depth)}" table',
+                    f'{number_text(table.width)}" x {number_text(table.depth)}" table',
                 )
                 break

@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import tertia
 from tertia.ai.players import DEFAULT_PLAYER
 from tertia.ai.players import players as registered_players
-from tertia.io.scenario_file import explain
+from tertia.core.model_errors import explain
 from tertia.rulesets import get_ruleset, load_rulesets, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import QUANTUM, AiRunner

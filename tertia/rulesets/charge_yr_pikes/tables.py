@@ -24,8 +24,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tertia.core.model_errors import explain
 from tertia.core.state import GameState
-from tertia.io.scenario_file import explain
 from tertia.rulesets.charge_yr_pikes.values import game_data
 
 TABLES_FILE = Path(__file__).with_name("tables.toml")
