@@ -46,7 +46,7 @@ from tertia.rulesets.larger_battles import LargerBattles
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
 
-HOSTILE = '<script>alert("x")</script> & Sons'
+HOSTILE = '<script>alert("x")</script> & Son'
 NAMES = {"roy": "Royalists", "parl": "Parliament"}
 
 
@@ -286,7 +286,7 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (hits_ev.HitsInflicted(unit="rh", hits=1, cause="combat with Essex's Foot"),
      "takes a hit in combat with Essex's Foot (2 in all)"),
     (hits_ev.AmmunitionExhausted(unit="pf"), "Essex's Foot runs out of ammunition"),
-    (hits_ev.GunFired(unit="pa"), "Guns has fired"),
+    (hits_ev.GunFired(unit="pa"), "Guns have fired"),
     (hits_ev.AmmunitionShortage(unit="pf"), "Essex's Foot runs short of ammunition (1 shortage marker)"),
     (hits_ev.HitsRemoved(unit="rh", hits=1, cause="rally"), "recovers a hit (rally)"),
     (ev.UnitDeployed(unit="pf", x=20, y=6, facing=0), "Essex's Foot deploys at (20.0, 6.0) facing north"),
@@ -406,7 +406,7 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (cyp_ev.PhaseStep(step="standing_fire", side="parl"), "Parliament gives orders for standing fire"),
     (cyp_ev.PhaseStep(step="moving_fire", side="roy"), "Royalists give orders for moving fire"),
     (cyp_ev.FireOrdered(unit="pf", target="rh", kind="musket"), "Essex's Foot is ordered to fire at"),
-    (cyp_ev.FireOrdered(unit="pa", target="rh", kind="canister"), "is ordered to fire canister at"),
+    (cyp_ev.FireOrdered(unit="pa", target="rh", kind="canister"), "Guns are ordered to fire canister at"),
     (cyp_ev.OrdersDone(side="parl"), None),
     (cyp_ev.MeleeLocked(charges=(("rh", "pf", 1.0, 2.0, 0.0, 0),)),
      "Essex's Foot are locked in melee: it goes on next turn"),
@@ -439,6 +439,27 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (cyp_grades.GradeRevealed(officer="pc", side="parl", grade="effective", why="command response"),
      "Earl of Essex is called on (command response): his value is shown, effective"),
 ]
+
+
+@pytest.mark.parametrize(("name", "moved", "removed"), [
+    ("Usher's Dragoons", "Usher's Dragoons move", "Usher's Dragoons are routed and leave the field"),
+    ("Essex's Foot", "Essex's Foot moves", "Essex's Foot is routed and leaves the field"),
+    ("The Reserve of Three Cornets", "The Reserve of Three Cornets moves",
+     "The Reserve of Three Cornets is routed and leaves the field"),
+])
+def test_a_piece_named_in_the_plural_takes_its_verbs_in_the_plural(name: str, moved: str,
+                                                                   removed: str) -> None:
+    """A sentence is written for a piece in the singular; a name whose head noun is plural
+    ("Usher's Dragoons", not "The Reserve of Three Cornets") takes the plural, each verb
+    of its clause."""
+    state = make_state()
+    state = state.with_unit(state.units["pf"].evolve(name=name))
+    lines = Narrator(state, side_names=NAMES).lines([
+        ev.UnitMoved(unit="pf", path=((20.0, 10.0), (20.0, 14.0)), facing=0.0),
+        ev.UnitRemoved(unit="pf", reason="routed"),
+    ])
+    assert lines[0].startswith(moved + " "), lines
+    assert lines[1].startswith(removed), lines
 
 
 @pytest.mark.parametrize(("event", "expected"), EVERY_EVENT, ids=lambda x: getattr(x, "type", ""))

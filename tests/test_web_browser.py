@@ -1013,7 +1013,7 @@ def test_charge_yr_pikes_a_hidden_gun_comes_into_sight_on_the_enemys_page(
     parl.click("[data-test=confirm-move]")
     parl.wait_for_selector('.unit[data-unit="r-gun"]')
     parl.wait_for_function(f"() => document.querySelectorAll('.log-line').length > {lines}")
-    assert "Hopton's Guns is placed on the table" in parl.inner_text(".log")
+    assert "Hopton's Guns are placed on the table" in parl.inner_text(".log")
     roy.wait_for_selector('.unit[data-unit="r-gun"]:not(.hidden-piece)', timeout=30_000)
     shoot(parl, "cyp-reveal")
 

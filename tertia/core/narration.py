@@ -108,8 +108,7 @@ def side_does(side: str, verb: str) -> str:
     >>> side_does("Parliament", "move first"), side_does("Parliament", "choose")
     ('Parliament moves first', 'Parliament chooses')
     """
-    first = side.split(" (")[0].split()[-1] if side.strip() else side
-    if first.endswith("s") and not first.endswith(("'s", "ss")):
+    if is_plural_name(side):
         return f"{side} {verb}"
     word, sep, rest = verb.partition(" ")
     if word.endswith(("s", "sh", "ch", "x", "z", "o")):
@@ -119,6 +118,79 @@ def side_does(side: str, verb: str) -> str:
     else:
         word += "s"
     return f"{side} {word}{sep}{rest}"
+
+
+def is_plural_name(name: str) -> bool:
+    """Does the name of a side or a piece take its verb in the plural? So its head noun,
+    the last word before any bracket or "of", ends in a plural s.
+
+    >>> [is_plural_name(n) for n in ("Royalists", "Wentworth's and Belasyse's Brigades",
+    ...  "Usher's Dragoons", "Parliament (Earl of Essex)", "Lord Saye's Regiment of Foot",
+    ...  "The Reserve of Three Cornets", "Lord Byron's Horse")]
+    [True, True, True, False, False, False, False]
+    """
+    head = name.split(" (")[0].split(" of ")[0].split()
+    return bool(head) and head[-1].endswith("s") and not head[-1].endswith(("'s", "ss", "us"))
+
+
+_PLURAL_VERBS = {"is": "are", "has": "have", "was": "were", "does": "do", "goes": "go"}
+_NOT_VERBS = frozenset({"as", "its", "this", "thus", "plus", "across", "towards", "less", "unless",
+                        "upwards", "always", "perhaps", "us", "his", "hers"})
+_CLAUSE_ENDS = (";", ":", ",", ".", "(", ")")
+
+
+def plural_verb(word: str) -> str | None:
+    """A verb in the third person singular in the plural ("moves" -> "move", "is" ->
+    "are", "carries" -> "carry", "reaches" -> "reach"); None for a word that is none.
+
+    >>> [plural_verb(w) for w in ("moves", "is", "loses", "passes", "carries", "reaches", "as", "3")]
+    ['move', 'are', 'lose', 'pass', 'carry', 'reach', None, None]
+    """
+    if word in _PLURAL_VERBS:
+        return _PLURAL_VERBS[word]
+    if (word in _NOT_VERBS or len(word) < 3 or not word.isalpha() or not word.islower()
+            or not word.endswith("s") or word.endswith("ss")):
+        return None
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def agree(text: str, names: Sequence[str]) -> str:
+    """``text`` with the verbs whose subject is one of ``names`` (names taking a plural
+    verb, :func:`is_plural_name`) in the plural: the word right after the name, and each
+    verb joined to it by "and" in the same clause. The sentences are written for a unit
+    in the singular, so only a plural name changes them.
+
+    >>> agree("Usher's Dragoons falls back and loses 2 figures; Essex's Foot holds",
+    ...       ["Usher's Dragoons"])
+    "Usher's Dragoons fall back and lose 2 figures; Essex's Foot holds"
+    """
+    for name in names:
+        start = text.find(name + " ")
+        while start >= 0:
+            text = _agree_after(text, start + len(name) + 1)
+            start = text.find(name + " ", start + len(name))
+    return text
+
+
+def _agree_after(text: str, at: int) -> str:
+    """The clause from ``at`` (its verb first) with that verb and those joined to it by
+    "and" in the plural; unchanged when its first word is no verb."""
+    words = text[at:].split(" ")
+    for i, token in enumerate(words):
+        word = token.rstrip("".join(_CLAUSE_ENDS))
+        if i == 0 or (i > 0 and words[i - 1] == "and"):
+            plural = plural_verb(word)
+            if plural is None and i == 0:
+                return text
+            if plural is not None:
+                words[i] = plural + token[len(word):]
+        if word != token or any(c in token for c in _CLAUSE_ENDS):
+            break
+    return text[:at] + " ".join(words)
 
 
 def default_side_name(side_id: str) -> str:

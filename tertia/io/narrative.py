@@ -33,7 +33,16 @@ from typing import Any
 
 from tertia.core import events as ev
 from tertia.core.geometry import angle_between, path_length
-from tertia.core.narration import DICE_TAKERS, SENTENCES, default_side_name, humanise, plural, side_does
+from tertia.core.narration import (
+    DICE_TAKERS,
+    SENTENCES,
+    agree,
+    default_side_name,
+    humanise,
+    is_plural_name,
+    plural,
+    side_does,
+)
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
@@ -178,6 +187,7 @@ class Narrator:
         """A commander's rank before his name (the rule set's
         :meth:`~tertia.core.presentation.Presentation.title`)."""
         self._told: list[NarrativeLine] = []
+        self._plurals: tuple[str, ...] | None = None
         self.side_names: dict[str, str] = dict(side_names or {})
         self.labels: dict[str, str] = dict(labels or {})
         self.notes: Mapping[int, str] = notes or {}
@@ -341,7 +351,17 @@ class Narrator:
         if handler is None:
             return NarrativeLine(self._generic(e), "note", e)
         text, kind = handler(self, e, dice)
-        return None if text is None else NarrativeLine(text, kind, e)
+        return None if text is None else NarrativeLine(agree(text, self._plural_names()), kind, e)
+
+    def _plural_names(self) -> tuple[str, ...]:
+        """The names of the units that take a verb in the plural ("Usher's Dragoons"; a
+        commander is one man, whatever his name), longest first (a name may hold a shorter
+        one); found once."""
+        if self._plurals is None:
+            pieces = self.state.units.values() if self.state is not None else ()
+            named = {*self.labels.values(), *(u.label for u in pieces if not u.is_commander)}
+            self._plurals = tuple(sorted((n for n in named if is_plural_name(n)), key=lambda n: (-len(n), n)))
+        return self._plurals
 
     def _generic(self, e: ev.Event) -> str:
         """An event with no sentence of its own, in words: its type, then each field with

@@ -4,7 +4,7 @@ noted for the guns)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tertia.activation.deck import read_card
 from tertia.core.events import DiceRolled
@@ -221,14 +221,15 @@ def _placed(n: Narrating, e: UnitPlaced, dice: Sequence[DiceRolled]) -> Sentence
     unit = state.units.get(e.unit) if state is not None else None
     why = e.why
     if state is not None and unit is not None and unit.side in state.sides:
-        why = PLACED_WHY.get(why, why).format(other=n.side(state.opponent(unit.side)))
+        told = PLACED_WHY.get(why)
+        why = why if told is None else told(n.side(state.opponent(unit.side)))
     return f"{n.label(e.unit)} is placed on the table: {why}", "status"
 
 
-PLACED_WHY = {
-    "the enemy sees it": "it is in sight of {other}",
-    "it comes into the enemy's sight": "it comes into sight of {other}",
-    "the enemy comes within sight of it": "{other} come within sight of it",
+PLACED_WHY: dict[str, Callable[[str], str]] = {
+    "the enemy sees it": lambda other: f"it is in sight of {other}",
+    "it comes into the enemy's sight": lambda other: f"it comes into sight of {other}",
+    "the enemy comes within sight of it": lambda other: side_does(other, "come within sight of it"),
 }
 """Why a hidden piece is placed, with the side that sees it named."""
 
