@@ -441,25 +441,30 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "moved", "removed"), [
-    ("Usher's Dragoons", "Usher's Dragoons move", "Usher's Dragoons are routed and leave the field"),
-    ("Essex's Foot", "Essex's Foot moves", "Essex's Foot is routed and leaves the field"),
+@pytest.mark.parametrize(("name", "moved", "removed", "stays"), [
+    ("Usher's Dragoons", "Usher's Dragoons move", "Usher's Dragoons are routed and leave the field",
+     "Usher's Dragoons stay where they are"),
+    ("Essex's Foot", "Essex's Foot moves", "Essex's Foot is routed and leaves the field",
+     "Essex's Foot stays where it is"),
     ("The Reserve of Three Cornets", "The Reserve of Three Cornets moves",
-     "The Reserve of Three Cornets is routed and leaves the field"),
+     "The Reserve of Three Cornets is routed and leaves the field",
+     "The Reserve of Three Cornets stays where it is"),
 ])
 def test_a_piece_named_in_the_plural_takes_its_verbs_in_the_plural(name: str, moved: str,
-                                                                   removed: str) -> None:
+                                                                   removed: str, stays: str) -> None:
     """A sentence is written for a piece in the singular; a name whose head noun is plural
     ("Usher's Dragoons", not "The Reserve of Three Cornets") takes the plural, each verb
     of its clause."""
     state = make_state()
     state = state.with_unit(state.units["pf"].evolve(name=name))
     lines = Narrator(state, side_names=NAMES).lines([
+        ev.UnitMoved(unit="pf", path=((20.0, 10.0), (20.0, 10.0)), facing=0.0),
         ev.UnitMoved(unit="pf", path=((20.0, 10.0), (20.0, 14.0)), facing=0.0),
         ev.UnitRemoved(unit="pf", reason="routed"),
     ])
-    assert lines[0].startswith(moved + " "), lines
-    assert lines[1].startswith(removed), lines
+    assert lines[0] == stays, lines
+    assert lines[1].startswith(moved + " "), lines
+    assert lines[2].startswith(removed), lines
 
 
 @pytest.mark.parametrize(("event", "expected"), EVERY_EVENT, ids=lambda x: getattr(x, "type", ""))

@@ -122,15 +122,50 @@ def side_does(side: str, verb: str) -> str:
 
 def is_plural_name(name: str) -> bool:
     """Does the name of a side or a piece take its verb in the plural? So its head noun,
-    the last word before any bracket or "of", ends in a plural s.
+    the last word before any bracket or "of", ends in a plural s ("they" is plural too).
 
     >>> [is_plural_name(n) for n in ("Royalists", "Wentworth's and Belasyse's Brigades",
     ...  "Usher's Dragoons", "Parliament (Earl of Essex)", "Lord Saye's Regiment of Foot",
     ...  "The Reserve of Three Cornets", "Lord Byron's Horse")]
     [True, True, True, False, False, False, False]
     """
+    if name in _PLURAL_PRONOUNS:
+        return True
     head = name.split(" (")[0].split(" of ")[0].split()
     return bool(head) and head[-1].endswith("s") and not head[-1].endswith(("'s", "ss", "us"))
+
+
+_PLURAL_PRONOUNS = frozenset({"they", "They", "we", "We", "you", "You"})
+
+
+def pronoun(name: str, *, person: bool = False) -> str:
+    """How a sentence refers back to a piece named ``name``: "he" for a person (a
+    commander), "they" for a name in the plural, else "it".
+
+    >>> pronoun("Usher's Dragoons"), pronoun("Essex's Foot"), pronoun("Lord Forth", person=True)
+    ('they', 'it', 'he')
+    """
+    return "he" if person else "they" if is_plural_name(name) else "it"
+
+
+_POSSESSIVE = {"he": "his", "they": "their", "it": "its"}
+_OBJECT = {"he": "him", "they": "them", "it": "it"}
+
+
+def possessive_pronoun(name: str, *, person: bool = False) -> str:
+    """"his", "their" or "its", as :func:`pronoun`."""
+    return _POSSESSIVE[pronoun(name, person=person)]
+
+
+def object_pronoun(name: str, *, person: bool = False) -> str:
+    """"him", "them" or "it", as :func:`pronoun`."""
+    return _OBJECT[pronoun(name, person=person)]
+
+
+def pronoun_is(name: str, *, person: bool = False) -> str:
+    """The pronoun for ``name`` with "is" agreeing: "it is", "they are", "he is"."""
+    who = pronoun(name, person=person)
+    return f"{who} {'are' if who == 'they' else 'is'}"
 
 
 _PLURAL_VERBS = {"is": "are", "has": "have", "was": "were", "does": "do", "goes": "go"}

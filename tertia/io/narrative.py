@@ -41,6 +41,8 @@ from tertia.core.narration import (
     humanise,
     is_plural_name,
     plural,
+    possessive_pronoun,
+    pronoun_is,
     side_does,
 )
 from tertia.core.reducer import reduce
@@ -408,7 +410,7 @@ class Narrator:
         verb = _MOVE_VERBS.get(e.reason, f"moves ({humanise(e.reason)})")
         if distance < 0.05:
             if before is not None and angle_between(before, e.facing) < 0.5:
-                return f"{name} stays where {self._pronoun(e.unit)} is", "move"
+                return f"{name} stays where {self._pronoun_is(e.unit)}", "move"
             return f"{name} turns to face {describe_facing(e.facing)}", "move"
         (x0, y0), (x1, y1) = path[0], path[-1]
         heading = math.degrees(math.atan2(x1 - x0, y1 - y0))
@@ -431,7 +433,8 @@ class Narrator:
         return f"{self.label(e.unit)} flees in disorder ({plural(left, 'stand')} left{lost})", "move"
 
     def _stands_gathered(self, e: ev.StandsGathered, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return f"{self.label(e.unit)}'s stands gather on its colours", "move"
+        name = self.label(e.unit)
+        return f"{name}'s stands gather on {possessive_pronoun(name)} colours", "move"
 
     def _casualties(self, e: ev.Casualties, dice: Sequence[ev.DiceRolled]) -> _Told:
         """Any casualties without a sentence of their own: morale points, stands, figures,
@@ -484,10 +487,10 @@ class Narrator:
             text += f" — {scores}"
         return text, "end"
 
-    def _pronoun(self, unit_id: str) -> str:
-        """A commander is "he"; any other piece "it"."""
+    def _pronoun_is(self, unit_id: str) -> str:
+        """"he is" for a commander, "they are" for a piece named in the plural, else "it is"."""
         unit = self.state.units.get(unit_id) if self.state is not None else None
-        return "he" if unit is not None and unit.is_commander else "it"
+        return pronoun_is(self.label(unit_id), person=unit is not None and unit.is_commander)
 
     def _facing(self, unit_id: str) -> float | None:
         if self.state is not None and unit_id in self.state.units:

@@ -8,7 +8,19 @@ from collections.abc import Callable, Sequence
 
 from tertia.activation.deck import read_card
 from tertia.core.events import DiceRolled
-from tertia.core.narration import Narrating, Sentence, humanise, plural, possessive, side_does, tells
+from tertia.core.narration import (
+    Narrating,
+    Sentence,
+    humanise,
+    object_pronoun,
+    plural,
+    possessive,
+    possessive_pronoun,
+    pronoun,
+    pronoun_is,
+    side_does,
+    tells,
+)
 from tertia.rulesets.charge_yr_pikes.army import VITAL_POINTS_LOST, ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
 from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
@@ -108,8 +120,10 @@ def _step(n: Narrating, e: PhaseStep, dice: Sequence[DiceRolled]) -> Sentence:
 
 @tells(FireOrdered)
 def _ordered(n: Narrating, e: FireOrdered, dice: Sequence[DiceRolled]) -> Sentence:
-    what = {"musket": "fire at", "galloper": "fire its galloper at"}.get(e.kind, f"fire {e.kind} at")
-    return f"{n.label(e.unit)} is ordered to {what} {n.label(e.target)}", "order"
+    name = n.label(e.unit)
+    what = {"musket": "fire at", "galloper": f"fire {possessive_pronoun(name)} galloper at"}.get(
+        e.kind, f"fire {e.kind} at")
+    return f"{name} is ordered to {what} {n.label(e.target)}", "order"
 
 
 @tells(OrdersDone)
@@ -222,16 +236,19 @@ def _placed(n: Narrating, e: UnitPlaced, dice: Sequence[DiceRolled]) -> Sentence
     why = e.why
     if state is not None and unit is not None and unit.side in state.sides:
         told = PLACED_WHY.get(why)
-        why = why if told is None else told(n.side(state.opponent(unit.side)))
+        why = why if told is None else told(n.side(state.opponent(unit.side)), n.label(e.unit))
     return f"{n.label(e.unit)} is placed on the table: {why}", "status"
 
 
-PLACED_WHY: dict[str, Callable[[str], str]] = {
-    "the enemy sees it": lambda other: f"it is in sight of {other}",
-    "it comes into the enemy's sight": lambda other: f"it comes into sight of {other}",
-    "the enemy comes within sight of it": lambda other: side_does(other, "come within sight of it"),
+PLACED_WHY: dict[str, Callable[[str, str], str]] = {
+    "the enemy sees it": lambda other, name: f"{pronoun_is(name)} in sight of {other}",
+    "it comes into the enemy's sight":
+        lambda other, name: side_does(pronoun(name), f"come into sight of {other}"),
+    "the enemy comes within sight of it":
+        lambda other, name: side_does(other, f"come within sight of {object_pronoun(name)}"),
 }
-"""Why a hidden piece is placed, with the side that sees it named."""
+"""Why a hidden piece is placed, with the side that sees it and the piece (for its
+pronoun) named."""
 
 
 @tells(Unseen)
