@@ -9,14 +9,14 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   horse ask of a charge at foot), while a square stays formed against any horse that
   could charge it. The first edition formed square against any enemy horse within 32", a
   horse's charge move, which covers most of the table, so its foot stood in square all
-  battle at half their move; the test of reach alone still left two regiments in five of
-  those within 8" of enemy foot in square or changing formation (self-play at Edgehill).
+  battle at half their move; the test of reach alone still left one order in five of foot
+  within 8" of enemy foot spent in square or changing formation (self-play at Edgehill).
 - **Through friends.** Units "can move freely through friendly units as long as they do
   not end their move intermingled" (Formations C): where friends in the way cut a unit's
   advance to less than half its move, it goes straight through them when that takes it
   nearer its goal, so a second line comes up through a first that has halted instead of
-  standing at its back (a fifth of the first edition's foot orders near the enemy moved
-  nothing at all, most for a friend in the way).
+  standing at its back (before it, a fifth of this edition's foot orders moved nothing at
+  all, most for a friend in the way).
 - **Charges** weighed by what they are expected to come to
   (:func:`~tertia.rulesets.charge_yr_pikes.ai.outlook.charge_outlook`): the defenders'
   fire as the charger halts (canister from a battery, a volley from musketeers), the
