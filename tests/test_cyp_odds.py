@@ -262,6 +262,29 @@ def test_a_morale_test_passes_on_six_and_fails_into_a_fall_back_or_a_rout(rating
     assert result.summary["attacker_routs_exact"] == Fraction(sum(t < need - within for t in totals), 6)
 
 
+@pytest.mark.parametrize("already", ["falling_back", "routed"])
+def test_a_unit_already_falling_back_or_routed_that_fails_does_so_again(already: str) -> None:
+    """Failing, a unit falling back falls back again (14 A) and a routed one routs again
+    (H), its state unchanged: the odds tell it so, never "no effect"."""
+    game, state = _game()
+    foot = state.units["p-foot"]
+    values: dict[str, Any] = {"morale": 2, "morale_max": 2, "disordered": True}
+    values.update({"falling_back": True} if already == "falling_back" else {"formation": "routed"})
+    state = state.with_unit(foot.evolve(own=unit_data(foot).evolve(**values)))
+    ready, question = game.ruleset.query(state, "morale", "p-foot", "k-foot")
+    result = odds(game, ready, question)
+    assert all(o.description != "no effect" for o in result.outcomes), result.outcomes
+    need, within = T.morale.pass_, T.morale.fall_back_within
+    rolled = [2 - 1 + die - (1 if already == "falling_back" else 0) for die in range(1, 7)]  # disordered
+    if already == "falling_back":
+        again = Fraction(sum(need - within <= t < need for t in rolled), 6)
+        assert again > 0 and result.summary["attacker_fell_back_exact"] == again
+        assert any(o.description.endswith("falls back disordered again") for o in result.outcomes)
+    else:
+        assert result.summary["attacker_routs_exact"] == Fraction(sum(t < need for t in rolled), 6)
+        assert any("routs again" in o.description for o in result.outcomes)
+
+
 def test_an_untested_unit_rolls_its_rating_first() -> None:
     game, state = _game()
     ready, question = game.ruleset.query(state, "morale", "p-foot", "p-foot")

@@ -301,6 +301,13 @@ def effects(before: GameState, after: GameState, events: Sequence[Event]) -> dic
     for uid, clean in tested.items():
         if clean and not out.get(uid, {}).get(ROUTS) and not out.get(uid, {}).get(FELL_BACK):
             put(uid, PASSED, True)
+        elif not clean and uid in before.units and not out.get(uid, {}).get(STOPPED):
+            # failing, a unit already routed or falling back does so again, its state unchanged
+            was = unit_data(before.units[uid])
+            if was.routed and not out.get(uid, {}).get(ROUTS):
+                put(uid, ROUTS, True)
+            elif was.falling_back and not out.get(uid, {}).get(ROUTS) and not out.get(uid, {}).get(FELL_BACK):
+                put(uid, FELL_BACK, True)
     for uid, unit in after.units.items():
         was = before.units[uid]
         if unit is was:  # untouched: the position shares the piece
@@ -333,14 +340,16 @@ def describe(state: GameState, found: Mapping[str, Mapping[str, Any]]) -> str:
             parts.append(f"{name} loses {lost} figure{'s' if lost != 1 else ''}")
         if diff.get(STOPPED):
             parts.append(f"{name} will not close and halts 1\" short")
+        routed = unit is not None and unit_data(unit).routed
         if diff.get(PASSED):
-            parts.append(f"{name} passes its morale test")
+            parts.append(f"{name} passes its morale test" + (" and stays where it fled" if routed else ""))
         if diff.get(FELL_BACK):
-            parts.append(f"{name} falls back disordered")
+            again = unit is not None and unit_data(unit).falling_back
+            parts.append(f"{name} falls back disordered" + (" again" if again else ""))
         elif diff.get("disordered") is True:
             parts.append(f"{name} is disordered")
         if diff.get(ROUTS) and diff.get("removed") is None:
-            parts.append(f"{name} routs")
+            parts.append(f"{name} routs again" if routed else f"{name} routs")
         if diff.get(LOCKED):
             parts.append(f"{name} is locked in the melee")
         if diff.get("silenced"):
