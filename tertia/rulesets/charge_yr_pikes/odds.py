@@ -303,10 +303,10 @@ def effects(before: GameState, after: GameState, events: Sequence[Event]) -> dic
             put(uid, PASSED, True)
         elif not clean and uid in before.units and not out.get(uid, {}).get(STOPPED):
             # failing, a unit already routed or falling back does so again, its state unchanged
-            was = unit_data(before.units[uid])
-            if was.routed and not out.get(uid, {}).get(ROUTS):
+            prior, told = unit_data(before.units[uid]), out.get(uid, {})
+            if prior.routed and not told.get(ROUTS):
                 put(uid, ROUTS, True)
-            elif was.falling_back and not out.get(uid, {}).get(ROUTS) and not out.get(uid, {}).get(FELL_BACK):
+            elif prior.falling_back and not told.get(ROUTS) and not told.get(FELL_BACK):
                 put(uid, FELL_BACK, True)
     for uid, unit in after.units.items():
         was = before.units[uid]
