@@ -217,7 +217,7 @@ def _agree_after(text: str, at: int) -> str:
     words = text[at:].split(" ")
     for i, token in enumerate(words):
         word = token.rstrip("".join(_CLAUSE_ENDS))
-        if i == 0 or (i > 0 and words[i - 1] == "and"):
+        if i == 0 or words[i - 1] == "and":
             plural = plural_verb(word)
             if plural is None and i == 0:
                 return text

@@ -86,6 +86,7 @@ from tertia.rulesets.charge_yr_pikes.scenario_table import PikesTable
 from tertia.rulesets.charge_yr_pikes.setup import pieces, undetached
 from tertia.rulesets.charge_yr_pikes.tables import Tables, TablesError, tables_of, tables_with
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.victory import CUT_BACK
 
 MOVEMENT_RULE = "Movement 5"
 FORMATIONS_RULE = "Formations 3"
@@ -755,15 +756,11 @@ def reformed(state: GameState, unit: Unit, formation: str) -> Unit:
     return unit.evolve(x=x, y=y, width=width, depth=depth, formation=formation)
 
 
-CUT_BACK = 0.25
-"""Inches a move cut short by the ground is cut back at a time, to end clear of a friend."""
-
-
 def _short_of_pieces(state: GameState, unit: Unit, plan: MovePlan, inches: float
                      ) -> tuple[tuple[float, float], ...]:
     """The path of a move that may go ``inches`` (measured as its formation measures,
     :func:`~.movement.slide_within`): the whole path when it reaches its end, else cut short,
-    and cut back :data:`CUT_BACK` at a time until it ends on no piece (Formations C: "as
+    and cut back :data:`~.victory.CUT_BACK` at a time until it ends on no piece (Formations C: "as
     long as they do not end their move intermingled"; the end the player placed was judged
     clear, the one the ground's dice leave it at was not)."""
     own = unit_data(unit)

@@ -316,7 +316,8 @@ def _forward(tx: Tx, side: str, tables: Tables, pursuers: Collection[str] | None
 
 
 CUT_BACK = 0.25
-"""Inches a move of the pursuit phase is cut back at a time, to end clear of other pieces."""
+"""Inches a move is cut back at a time to end clear of friends (Formations C): one the
+ground's dice cut short, or one of the pursuit phase."""
 
 
 def clear_run(state: GameState, unit: Unit, direction: tuple[float, float], move: float) -> float:

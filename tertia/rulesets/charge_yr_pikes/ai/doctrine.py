@@ -86,7 +86,6 @@ from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES, owed
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
-from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.command import (
     COMMAND_RADIUS,
     command_distance,
@@ -447,13 +446,6 @@ def _officer_of(state: GameState, unit: Unit) -> Unit | None:
 
 
 # --- squares, mounts, charges ---------------------------------------------------------------
-
-
-def _could_charge(game: Game, state: GameState, horse: Unit, target: Unit, reach: float) -> bool:
-    """Could ``horse`` charge ``target`` as things stand: nothing in its way, the charge
-    ending on the table, its swing and run within ``reach`` (12 A; Movement 5 B)?"""
-    path = charge_path(game.table, state, horse, target)
-    return path.blocked_by is None and not path.off_table and path.length <= reach
 
 
 def _enemy_horse(state: GameState, side: str, tables: Tables) -> list[tuple[Unit, float]]:

@@ -71,7 +71,6 @@ from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     LEAST_GAIN,
     CypDoctrine,
-    _could_charge,
     _foes,
     _officer_of,
     bearing_away,
@@ -161,8 +160,7 @@ class CypDoctrine2(CypDoctrine):
             worth = charge_outlook(game, state, unit, foe, tables, halt_ahead_of(unit, foe)).worth
             if worth < _least_worth(own, theirs):
                 continue
-            path = charge_path(game.table, state, unit, foe)
-            if path.blocked_by is None and not path.off_table and path.length <= reach:
+            if could_charge(game, state, unit, foe, reach):
                 ranked.append((-worth, foe.id))  # else barred, or it would tire before it closed
         for _, foe_id in sorted(ranked):
             charge = Charge(unit=unit.id, target=foe_id)
@@ -173,10 +171,10 @@ class CypDoctrine2(CypDoctrine):
     def _threatens(self, game: Game, state: GameState, horse: Unit, foot: Unit, reach: float,
                    tables: Tables) -> bool:
         """Horse call for a square only if they could charge the foot as things stand
-        (:func:`_could_charge`); and foot in line form it only if that charge would pay
+        (:func:`could_charge`); and foot in line form it only if that charge would pay
         the horse (its :func:`charge_outlook` at least their least worth), while a square
         stays formed against any horse that could charge it."""
-        if not _could_charge(game, state, horse, foot, reach):
+        if not could_charge(game, state, horse, foot, reach):
             return False
         if unit_data(foot).formation == SQUARE:
             return True
@@ -275,6 +273,13 @@ def _step_back(game: Game, state: GameState, unit: Unit, threats: list[Unit], ta
             if game.is_legal(state, move):
                 return move
     return None
+
+
+def could_charge(game: Game, state: GameState, unit: Unit, target: Unit, reach: float) -> bool:
+    """Could ``unit`` charge ``target`` as things stand: nothing in its way, the charge
+    ending on the table, its swing and run within ``reach`` (12 A; Movement 5 B)?"""
+    path = charge_path(game.table, state, unit, target)
+    return path.blocked_by is None and not path.off_table and path.length <= reach
 
 
 def _cut_short(unit: Unit, move: Move | None, goal: Point, tables: Tables) -> bool:
