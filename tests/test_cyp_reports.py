@@ -128,3 +128,30 @@ def test_the_button_that_ends_a_card_or_step_says_what_it_finishes() -> None:
     assert told["standing_fire"] == "Done with the standing fire orders"
     assert told["artillery"] == "Done with the artillery orders"
     assert told["card"].startswith("Done with the ") and "_" not in told["card"]
+
+
+def test_the_baggage_train_is_baggage_not_artillery_wherever_its_kind_is_named() -> None:
+    """Unit Organizations C and 19 B: the wagons are the army's baggage. The engine counts
+    them among the artillery; the piece card, the report's order of battle and a study's
+    losses by type name them as the rule set does."""
+    from tertia.analysis.sim.games import columns, make_spec
+    from tertia.battle import BattleRecord
+    from tertia.io.report import build_report_for
+
+    naseby = load_builtin("naseby")
+    game = Game(ChargeYrPikes(), naseby)
+    state, _ = game.start(SeededDice(1))
+    wagons = [u for u in state.units.values() if unit_data(u).troop == "wagons"]
+    guns = [u for u in state.units.values() if unit_data(u).troop == "artillery"]
+    assert wagons and guns
+    assert {game.piece(state, u.id).kind_label for u in wagons} == {"baggage"}
+    assert {game.piece(state, u.id).kind_label for u in guns} == {"artillery"}
+    assert game.piece(state, wagons[0].id).to_dict()["kind_label"] == "baggage"
+    html = build_report_for(BattleRecord(game=game, seed=1, initial_state=state, start_events=()))
+    assert f"<td>{wagons[0].label}</td><td>Baggage</td>" in html
+    assert f"<td>{guns[0].label}</td><td>Artillery</td>" in html
+    spec = make_spec("naseby", naseby, "charge-yr-pikes")
+    side = wagons[0].side
+    assert spec.fielded[side]["baggage"] == len(wagons)
+    assert spec.fielded[side]["artillery"] == len([u for u in guns if u.side == side])
+    assert f"lost_{side}_baggage" in columns(spec)

@@ -484,6 +484,9 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
         if enemy and click_unit(pg, enemy):
             card = pg.inner_text(".unit-card")
             assert not BAD_WORDS.search(card) and not re.search(r"\b(Own|Extra|Width|Depth)\b", card), card
+            # The piece's kind as its rule set names it (the report's, so never the engine's key).
+            kind = screen(pg, "s.detail.report.kind_label")
+            assert kind and kind in pg.inner_text(".unit-card [data-test=unit-side]"), kind
         assert dom_problems(pg, ids_of(pg)) == []
         assert panel_problems(pg) == []
         pg.evaluate("() => window.tertiaScreen.map.fit()")

@@ -204,6 +204,9 @@ def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rul
         if card.in_play:
             missing = [line for line in card.lines() if escape(line) not in html]
             assert missing == [], (card.name, missing)
+        if card.kind != "commander":  # its type in the rule set's words
+            kind = card.kind_label[:1].upper() + card.kind_label[1:]
+            assert f"<td>{escape(card.name)}</td><td>{escape(kind)}</td>" in html, card.name
 
 
 @pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)

@@ -27,6 +27,7 @@ from typing import Any
 
 from tertia.activation import command_cards, unit_type_deck
 from tertia.activation import deck as unit_deck
+from tertia.core.narration import possessive
 from tertia.core.presentation import Panel, PanelContext, PanelItem, PanelSection
 from tertia.core.state import GameState, Unit
 
@@ -123,7 +124,7 @@ def command_cards_panel(seen: GameState, context: PanelContext, active: Mapping[
         sections.append(PanelSection("other-cards", tuple(items), "cards", side=side,
                                      title=f"{context.side_name(side)} · {note}"))
     if now is not None:
-        whose = "your" if now[0] == viewer else f"{context.side_name(now[0], '')}'s"
+        whose = "your" if now[0] == viewer else possessive(context.side_name(now[0], ''))
         sections.append(PanelSection("active-command", (PanelItem(
             f"Active: {whose} {command_cards.card_words(now[1]).lower()} command", side=now[0],
             state="active"),), "lines"))
@@ -155,7 +156,7 @@ def type_deck_panel(seen: GameState, context: PanelContext, active: Mapping[str,
     words = command_cards.card_words
     sections: list[PanelSection] = []
     if now is not None:
-        whose = "your" if now[0] == context.viewer else f"{context.side_name(now[0], 'the enemy')}'s"
+        whose = "your" if now[0] == context.viewer else possessive(context.side_name(now[0], 'the enemy'))
         sections.append(PanelSection("deck-active", (PanelItem(
             f"In play: {whose} {words(now[1]).lower()} card", side=now[0], state="active"),), "lines"))
     sections.append(PanelSection("deck-count", (PanelItem(

@@ -172,6 +172,7 @@ _PLURAL_VERBS = {"is": "are", "has": "have", "was": "were", "does": "do", "goes"
 _NOT_VERBS = frozenset({"as", "its", "this", "thus", "plus", "across", "towards", "less", "unless",
                         "upwards", "always", "perhaps", "us", "his", "hers"})
 _CLAUSE_ENDS = (";", ":", ",", ".", "(", ")")
+_PLURAL_OWN = {"its": "their", "itself": "themselves"}
 
 
 def plural_verb(word: str) -> str | None:
@@ -202,6 +203,8 @@ def agree(text: str, names: Sequence[str]) -> str:
     >>> agree("Usher's Dragoons falls back and loses 2 figures; Essex's Foot holds",
     ...       ["Usher's Dragoons"])
     "Usher's Dragoons fall back and lose 2 figures; Essex's Foot holds"
+    >>> agree("Okey's Dragoons halts and dresses its ranks: in good order", ["Okey's Dragoons"])
+    "Okey's Dragoons halt and dress their ranks: in good order"
     """
     for name in names:
         start = text.find(name + " ")
@@ -213,7 +216,8 @@ def agree(text: str, names: Sequence[str]) -> str:
 
 def _agree_after(text: str, at: int) -> str:
     """The clause from ``at`` (its verb first) with that verb and those joined to it by
-    "and" in the plural; unchanged when its first word is no verb."""
+    "and" in the plural, and the unit's own "its" as "their"; unchanged when its first
+    word is no verb."""
     words = text[at:].split(" ")
     for i, token in enumerate(words):
         word = token.rstrip("".join(_CLAUSE_ENDS))
@@ -223,6 +227,8 @@ def _agree_after(text: str, at: int) -> str:
                 return text
             if plural is not None:
                 words[i] = plural + token[len(word):]
+        elif word in _PLURAL_OWN:
+            words[i] = _PLURAL_OWN[word] + token[len(word):]
         if word != token or any(c in token for c in _CLAUSE_ENDS):
             break
     return text[:at] + " ".join(words)
@@ -234,5 +240,12 @@ def default_side_name(side_id: str) -> str:
 
 
 def possessive(name: str) -> str:
-    """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``."""
+    """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``; a
+    name's closing aside is left out, since the possessive cannot follow it.
+
+    >>> possessive("Royalists (King Charles I)"), possessive("Parliament (Earl of Essex)")
+    ("Royalists'", "Parliament's")
+    """
+    if name.endswith(")") and " (" in name:
+        name = name[:name.rindex(" (")]
     return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -158,6 +158,8 @@ class PieceCard:
     in_play: bool
     removed: str | None
     facts: tuple[tuple[Fact, FactSpec], ...] = field(default=())
+    kind_label: str = ""
+    """The kind in the rule set's words ("baggage"; :meth:`Presentation.kind_label`)."""
 
     def fact(self, key: str) -> Fact | None:
         return next((f for f, _ in self.facts if f.key == key), None)
@@ -180,6 +182,7 @@ class PieceCard:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "side": self.side, "kind": self.kind,
+            "kind_label": self.kind_label or self.kind.replace("_", " "),
             "command": self.command, "x": self.x, "y": self.y, "facing": self.facing,
             "in_play": self.in_play, "removed": self.removed,
             "facts": [f.to_dict(spec) for f, spec in self.facts if f.shown()],
@@ -310,6 +313,13 @@ class Presentation:
         referee, who sees everything). Only keys of :attr:`FACTS`."""
         return ()
 
+    def kind_label(self, unit: Unit) -> str:
+        """What kind of piece ``unit`` is, in the rule set's words ("horse", "commanded
+        shot"): the order of battle's type, a piece card's and a study's losses by type.
+        A rule set whose pieces of one engine kind differ (wagons among the guns) names
+        them here."""
+        return unit.kind.value.replace("_", " ")
+
     def title(self, seen: GameState, unit: Unit) -> str | None:
         """A commander's rank as the narrative puts it before his name ("General"), or
         None to give the name alone."""
@@ -384,7 +394,7 @@ class Presentation:
         return PieceCard(
             id=unit.id, name=unit.label, side=unit.side, kind=unit.kind.value, command=unit.command,
             x=unit.x, y=unit.y, facing=unit.facing, in_play=unit.in_play, removed=unit.removed,
-            facts=tuple(found),
+            facts=tuple(found), kind_label=self.kind_label(unit),
         )
 
     def pieces(self, table: Battlefield, seen: GameState, viewer: str | None) -> dict[str, PieceCard]:

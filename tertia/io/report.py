@@ -471,6 +471,12 @@ class Shown:
     def title(self, unit: Unit) -> str | None:
         return None if self.presentation is None else self.presentation.title(self.state, unit)
 
+    def kind(self, unit: Unit) -> str:
+        """The piece's kind as the rule set names it."""
+        if self.presentation is None:
+            return unit.kind.value.replace("_", " ")
+        return self.presentation.kind_label(unit)
+
     def command(self, command: str, side: str) -> str:
         """``side``'s command of that name (both sides may have a "left")."""
         if self.presentation is None:
@@ -490,7 +496,7 @@ def _order_of_battle(
         key=lambda u: (not u.is_commander, titles[u.id] != "General", u.command, u.id),
     )
     for u in units:
-        kind = titles[u.id] or _title(u.kind.value)
+        kind = titles[u.id] or _title(shown.kind(u))
         if u.removed is not None:
             when = removal_turn.get(u.id)
             fate = f"{_title(u.removed)}" + (f", turn {when}" if when else "")

@@ -666,7 +666,8 @@ def _units(
 
 
 def _unit_tooltip(u: Unit, side_names: Mapping[str, str], card: PieceCard | None) -> str:
-    bits = [f"{u.label} ({_side_name(side_names, u.side)}, {u.kind.value.replace('_', ' ')})"]
+    kind = card.kind_label if card is not None and card.kind_label else u.kind.value.replace("_", " ")
+    bits = [f"{u.label} ({_side_name(side_names, u.side)}, {kind})"]
     if card is not None:
         bits += card.lines()
     if u.removed:
@@ -704,7 +705,7 @@ def _unit(
             f'<polygon points="{canvas.points(corners)}" fill="{colour}" stroke="{INK}" '
             f'stroke-width="0.9"{dash}/>'
         )
-        out.append(_kind_symbol(canvas, u))
+        out.append(_kind_symbol(canvas, u, card is not None and card.kind_label == "baggage"))
     # The front edge, picked out so the facing reads at a glance.
     fl, fr = corners[0], corners[1]
     out.append(
@@ -729,10 +730,14 @@ def _unit(
     return "".join(out)
 
 
-def _kind_symbol(canvas: _Canvas, u: Unit) -> str:
+def _kind_symbol(canvas: _Canvas, u: Unit, baggage: bool = False) -> str:
     """A faint troop-type mark inside the base: X foot, / horse, both for dragoons, a ball
-    for artillery, a small x for commanded shot."""
+    for artillery, a small x for commanded shot, a wagon bed for a rule set's baggage."""
     hw, hd = u.width / 2.0 * 0.86, u.depth / 2.0 * 0.7
+    if baggage:
+        bed = [_local(u, -hw * 0.7, hd * 0.5), _local(u, hw * 0.7, hd * 0.5),
+               _local(u, hw * 0.7, -hd * 0.5), _local(u, -hw * 0.7, -hd * 0.5)]
+        return f'<polygon class="baggage" points="{canvas.points(bed)}" fill="#fffaf0" fill-opacity="0.45"/>'
     fl, fr = _local(u, -hw, hd), _local(u, hw, hd)
     rl, rr = _local(u, -hw, -hd), _local(u, hw, -hd)
     segs: list[tuple[Point, Point]] = []

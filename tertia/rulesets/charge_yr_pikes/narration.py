@@ -59,10 +59,11 @@ def _card_done(n: Narrating, e: CardDone, dice: Sequence[DiceRolled]) -> Sentenc
 def _response(n: Narrating, e: CommandResponded, dice: Sequence[DiceRolled]) -> Sentence:
     units = ", ".join(n.label(u) for u in e.units)
     if e.face == 0:
-        return f"{units} move without a command roll", "order"
+        return f"{units} {'moves' if len(e.units) == 1 else 'move'} without a command roll", "order"
     who = "without officer" if e.officer is None else f"under {n.label(e.officer)}"
     face = "10, read as 0" if e.face == 10 else str(e.face)  # a D10's face marked 0 (section 22)
-    return f"{units}, {who}, roll {face}: {'they may move' if e.obeyed else 'no move'}", "order"
+    they = pronoun(units) if len(e.units) == 1 else "they"
+    return f"{units}, {who}, roll {face}: {f'{they} may move' if e.obeyed else 'no move'}", "order"
 
 
 @tells(MovedOnCard)

@@ -188,6 +188,11 @@ class CypPresentation(Presentation):
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         return unit_facts(seen, unit)
 
+    def kind_label(self, unit: Unit) -> str:
+        """The baggage train's wagons are the army's baggage (Unit Organizations C, 19 B),
+        not its guns, though the engine counts both among the artillery."""
+        return "baggage" if unit_data(unit).troop == "wagons" else super().kind_label(unit)
+
     def title(self, seen: GameState, unit: Unit) -> str | None:
         rank = unit_data(unit).rank
         return None if rank is None else rank.replace("_", " ").capitalize()

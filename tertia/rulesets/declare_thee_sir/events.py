@@ -14,7 +14,8 @@ from tertia.core.actions import Action
 from tertia.core.events import DiceRolled, Event
 from tertia.core.narration import Narrating, Sentence, humanise, tells
 from tertia.core.reducer import handles
-from tertia.core.state import GameState
+from tertia.core.state import GameState, UnitKind
+from tertia.rulesets.declare_thee_sir.chart import PB2D6, is_rout
 from tertia.rulesets.declare_thee_sir.values import game_data
 
 DECLARE = "declare"
@@ -258,8 +259,22 @@ def _tell_volley_worked_out(n: Narrating, e: VolleyWorkedOut, dice: Sequence[Dic
                 f"{e.distance:.1f}\" away"), "note"
     lost = (f"{e.points} morale point{'' if e.points == 1 else 's'} lost" if e.points
             else "no morale lost")
-    return f"The volley at {n.label(e.target)}: {e.total} on the chart, {e.result}; {lost}", \
+    return f"The volley at {n.label(e.target)}: {_chart_reading(n, e)}; {lost}", \
         "hit" if e.points else "note"
+
+
+def _chart_reading(n: Narrating, e: VolleyWorkedOut) -> str:
+    """The chart's result and what it does to the target of fire: musketry takes a point
+    more on a ROUT (4c); a gun's PB2D6 or ROUT pushes it back 1D6 (4b). The melee's
+    push-backs (PB1D6, PB2D6) are not fire's."""
+    reading = f"{e.total} on the chart ({e.result})"
+    firer = n.state.units.get(e.unit) if n.state is not None else None
+    if firer is None or e.result is None:
+        return reading
+    if firer.kind is UnitKind.ARTILLERY:
+        pushed = e.result == PB2D6 or is_rout(e.result)
+        return reading + (": pushed back 1D6\"" if pushed else ": no push-back")
+    return reading + (": a rout, a morale point more" if is_rout(e.result) else ": short of a rout")
 
 
 @tells(DragoonsMounted)

@@ -424,14 +424,14 @@ export class TableMap {
       g.append(svg("rect", { class: "shadow", x: -w / 2 + 0.12, y: -d / 2 + 0.15, width: w, height: d }));
       g.append(svg("rect", { class: "base", x: -w / 2, y: -d / 2, width: w, height: d, fill: colour, stroke: "#2b2620",
         "stroke-width": 0.07 }));
-      g.append(this.kindMark(u));
+      g.append(this.kindMark(u, card));
     }
     g.append(svg("line", { class: "front", x1: -w / 2, y1: -d / 2 + 0.09, x2: w / 2, y2: -d / 2 + 0.09, stroke: "#f1d27a",
       "stroke-width": 0.18 }));
     const { pips, marks } = baseMarks(card, this.book);
     if (pips.length) g.append(this.pipRow(u, pips));
     if (marks.length) g.append(this.marks(u, marks));
-    const kind = u.kind.replace(/_/g, " ");
+    const kind = (card && card.kind_label) || u.kind.replace(/_/g, " ");
     const tip = [u.name || u.id, kind, factLine(card)].filter(Boolean).join(" · ");
     g.append(svg("title", {}, tip));
     return g;
@@ -477,10 +477,18 @@ export class TableMap {
     return g;
   }
 
-  kindMark(u) {
+  // The mark of the piece's kind; a rule set's baggage is a wagon, not a gun.
+  kindMark(u, card) {
     const w = u.width / 2 * 0.86;
     const d = u.depth / 2 * 0.7;
     const stroke = { stroke: "#fffaf0", "stroke-opacity": 0.4, "stroke-width": 0.08, fill: "none" };
+    if (card && card.kind_label === "baggage") {
+      const r = Math.min(u.width, u.depth) * 0.14;
+      return svg("g", { "data-test": "baggage-mark" },
+        svg("rect", { x: -w * 0.7, y: -d * 0.7, width: w * 1.4, height: d, fill: "#fffaf0", "fill-opacity": 0.45 }),
+        svg("circle", { cx: -w * 0.45, cy: d * 0.45, r, fill: "#fffaf0", "fill-opacity": 0.6 }),
+        svg("circle", { cx: w * 0.45, cy: d * 0.45, r, fill: "#fffaf0", "fill-opacity": 0.6 }));
+    }
     switch (u.kind) {
       case "foot": return svg("path", { d: `M${-w},${d} L${w},${-d} M${-w},${-d} L${w},${d}`, ...stroke });
       case "horse": return svg("path", { d: `M${-w},${d} L${w},${-d}`, ...stroke });

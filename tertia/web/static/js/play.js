@@ -528,7 +528,7 @@ export class PlayScreen {
     const u = this.view.state.units.find((x) => x.id === r.id) || r;
     clear(this.unitCard);
     this.unitCard.hidden = false;
-    const kind = (u.kind || r.kind || "").replace(/_/g, " ");
+    const kind = r.kind_label || (u.kind || r.kind || "").replace(/_/g, " ");
     const rows = factRows(r);
     this.unitCard.append(...[
       h("div", { class: "unit-head", style: `--side:${sideColour(t, u.side)}` },
