@@ -67,6 +67,18 @@ def test_the_matrix_and_margins_read_each_game_from_both_players_sides() -> None
     assert [r["player"] for r in table["ratings"]] == ["a", "b"]
 
 
+def test_victory_points_of_different_rule_sets_are_never_pooled() -> None:
+    """Each rule set counts victory points on its own scale: a margin row for each."""
+    other = Battle("edgehill", "charge-yr-pikes")
+    games = [Game(SKIRMISH, 0, "a", "b", 1.0, 4, (0, 2)), Game(SKIRMISH, 0, "b", "a", 0.0, -2, (1, 1)),
+             Game(other, 0, "a", "b", 1.0, 120, (3, 0)), Game(other, 0, "b", "a", 0.0, -80, (2, 0))]
+    margins = {m["rules"]: m for m in standings(["a", "b"], games)["margins"]}
+    assert set(margins) == {"larger-battles", "charge-yr-pikes"}
+    assert margins["larger-battles"]["vp_margin"]["estimate"] == pytest.approx((4 + 2) / 2)
+    assert margins["charge-yr-pikes"]["vp_margin"]["estimate"] == pytest.approx((120 + 80) / 2)
+    assert margins["charge-yr-pikes"]["seeds"] == 1
+
+
 def test_a_score_from_drawn_games_alone_has_a_wilson_interval() -> None:
     games = [Game(SKIRMISH, i, "a", "b", 0.5, 0, (0, 0)) for i in range(4)]
     interval = standings(["a", "b"], games)["matrix"]["a"]["b"]["interval"]

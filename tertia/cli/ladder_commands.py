@@ -168,10 +168,13 @@ def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None
                             for b in players))
     print_table(matrix)
     margins = Table(title="Victory points and units lost, per game, paired by seed", box=box.SIMPLE)
-    for col in ("player", "against", "seeds", "VP margin [95% CI]", "units lost", "units lost against"):
-        margins.add_column(col, justify="left" if col in ("player", "against") else "right")
+    several = len({m["rules"] for m in table["margins"]}) > 1  # each on its rule set's own scale
+    named = ("player", "against", "rule set") if several else ("player", "against")
+    for col in (*named, "seeds", "VP margin [95% CI]", "units lost", "units lost against"):
+        margins.add_column(col, justify="left" if col in named else "right")
     for m in table["margins"]:
-        margins.add_row(m["player"], m["against"], str(m["seeds"]), fmt(m["vp_margin"]),
+        rules = (ruleset_class(m["rules"]).named(),) if several else ()
+        margins.add_row(m["player"], m["against"], *rules, str(m["seeds"]), fmt(m["vp_margin"]),
                         f"{m['units_lost']:.2f}", f"{m['units_lost_against']:.2f}")
     print_table(margins)
     out.print("Ratings: a Bradley-Terry fit (a draw half a win), one drawn game added to each pair; "

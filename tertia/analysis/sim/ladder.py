@@ -13,7 +13,8 @@ seeds twice, once from each side, so that neither the seed nor the side favours 
 - **the win matrix**: each player's score against each other (wins and half the draws over
   the games, with a Wilson interval over the games);
 - **the VP margin**: each player's victory points less its opponent's, per game, with a
-  normal interval over the seeds (a seed's two games averaged), and units lost each side.
+  normal interval over the seeds (a seed's two games averaged), and units lost each side;
+  one row for each rule set, since each counts victory points on its own scale.
 """
 
 from __future__ import annotations
@@ -184,12 +185,14 @@ def _matrix(players: Sequence[str], games: Sequence[Game]) -> dict[str, dict[str
 
 
 def _margins(players: Sequence[str], games: Sequence[Game]) -> list[dict[str, Any]]:
-    """For each pair, the first player's VP margin and units lost each side, per game."""
+    """For each pair under each rule set, the first player's VP margin and units lost each
+    side, per game. Rule sets are kept apart: each counts victory points on its own scale."""
     found = []
-    for a, b in itertools.combinations(players, 2):
+    rule_sets = sorted({g.battle.rules for g in games})
+    for (a, b), rules in itertools.product(itertools.combinations(players, 2), rule_sets):
         by_seed: dict[tuple[Battle, int], list[Game]] = {}
         for g in games:
-            if {g.home, g.away} == {a, b}:
+            if {g.home, g.away} == {a, b} and g.battle.rules == rules:
                 by_seed.setdefault((g.battle, g.index), []).append(g)
         if not by_seed:
             continue
@@ -197,7 +200,7 @@ def _margins(players: Sequence[str], games: Sequence[Game]) -> list[dict[str, An
                    for pair in by_seed.values()]
         mine = [g.lost[0] if g.home == a else g.lost[1] for pair in by_seed.values() for g in pair]
         theirs = [g.lost[1] if g.home == a else g.lost[0] for pair in by_seed.values() for g in pair]
-        found.append({"player": a, "against": b, "seeds": len(margins),
+        found.append({"player": a, "against": b, "rules": rules, "seeds": len(margins),
                       "vp_margin": _interval(margins), "units_lost": sum(mine) / len(mine),
                       "units_lost_against": sum(theirs) / len(theirs)})
     return found
