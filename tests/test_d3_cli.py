@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 import tertia.scenarios
+from tertia.cli.common import default_scenario
 from tertia.cli.main import app
-from tertia.cli.play_commands import default_scenario
 
 from .fact_support import fact_of
 

@@ -123,3 +123,19 @@ def test_a_rule_sets_players_live_in_its_own_package(rules: str) -> None:
     assert spec is not None and spec.doctrine is not None
     for reference in (spec.proposer, spec.doctrine):
         assert reference.startswith(f"{package}.ai."), f"{reference} is not in {package}.ai"
+
+
+CLI_MODULES = sorted(p.stem for p in (Path(__file__).resolve().parent.parent / "tertia" / "cli").glob("*.py")
+                     if p.stem != "__init__")
+
+
+@pytest.mark.parametrize("module", CLI_MODULES)
+def test_each_command_module_imports_first(module: str) -> None:
+    """A command module imported before any other (as a plugin might) finds every name it
+    needs: no command module takes a name from another one."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", f"import tertia.cli.{module}"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-600:]

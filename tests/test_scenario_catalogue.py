@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 import tertia.scenarios.catalogue
+from tertia.cli.common import default_scenario as cli_default
 from tertia.cli.main import app
-from tertia.cli.play_commands import default_scenario as cli_default
 from tertia.io.scenario_file import ScenarioError
 from tertia.rulesets import registered, ruleset_ids
 from tertia.scenarios import builtin_names, load_builtin, resolve_scenario

@@ -28,6 +28,7 @@ err = Console(stderr=True, highlight=False, markup=False, soft_wrap=not sys.stde
 
 
 DEFAULT_RULES = "larger-battles"
+DEFAULT_SEED = 1642
 
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Rule option (repeatable)", metavar="KEY=VALUE")
@@ -193,3 +194,15 @@ def _scenario_rules(scenario: str) -> str:
     return DEFAULT_RULES if not written or DEFAULT_RULES in written else written[0]
 
 
+def default_scenario(rules: str) -> str:
+    """Edgehill, unless it is not written for ``rules`` and another scenario is: then the
+    first built-in written for it, else the first battle a rule set ships for it
+    (:func:`tertia.scenarios.catalogue.default_scenario`); a clean exit when a shipped
+    battle's file has problems."""
+    from tertia.io.scenario_file import ScenarioError
+    from tertia.scenarios.catalogue import default_scenario as catalogue_default
+
+    try:
+        return catalogue_default(rules)
+    except ScenarioError as exc:
+        fail_problems(exc.problems, "a scenario a rule set ships is not valid")

@@ -18,9 +18,8 @@ from tertia.analysis.sim import GameSpec, Row, Study, columns
 from tertia.analysis.sim.ladder import games_of, ladder_specs, standings
 from tertia.analysis.sim.summary import summarize
 from tertia.battle import MAX_ACTIONS
-from tertia.cli.common import OptionOpt, fail, out, parse_options, print_table
+from tertia.cli.common import DEFAULT_SEED, OptionOpt, default_scenario, fail, out, parse_options, print_table
 from tertia.cli.main import app
-from tertia.cli.play_commands import DEFAULT_SEED, default_scenario
 from tertia.cli.studies import (
     AddressOpt,
     BackendOpt,

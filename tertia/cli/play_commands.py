@@ -20,13 +20,14 @@ from tertia.analysis.odds import odds_notes
 from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, Step, dice_seed, fight_battle
 from tertia.cli.common import (
     DEFAULT_RULES,
+    DEFAULT_SEED,
     OptionOpt,
     RulesForFileOpt,
     build_game,
     check_outputs,
     chosen_players,
+    default_scenario,
     fail,
-    fail_problems,
     out,
     parse_options,
     print_table,
@@ -44,23 +45,8 @@ from tertia.io.record import RecordError, ScenarioNotRecord, load_record, replay
 from tertia.io.safe_narration import tell_safely
 from tertia.rulesets import get_ruleset, ruleset_ids
 
-DEFAULT_SEED = 1642
 HUMAN = "human"
 """The player ``battle`` adds of its own: you, at the terminal."""
-
-
-def default_scenario(rules: str) -> str:
-    """Edgehill, unless it is not written for ``rules`` and another scenario is: then the
-    first built-in written for it, else the first battle a rule set ships for it
-    (:func:`tertia.scenarios.catalogue.default_scenario`); a clean exit when a shipped
-    battle's file has problems."""
-    from tertia.io.scenario_file import ScenarioError
-    from tertia.scenarios.catalogue import default_scenario as catalogue_default
-
-    try:
-        return catalogue_default(rules)
-    except ScenarioError as exc:
-        fail_problems(exc.problems, "a scenario a rule set ships is not valid")
 
 
 def battle_summary(record: BattleRecord) -> dict[str, Any]:

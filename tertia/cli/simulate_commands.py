@@ -16,9 +16,18 @@ from rich.table import Table
 from tertia.analysis.sim import GameSpec, Row, Study, columns, compare, summarize
 from tertia.analysis.sim.games import TROOP_ORDER
 from tertia.battle import MAX_ACTIONS
-from tertia.cli.common import DEFAULT_RULES, OptionOpt, PlayerOpt, fail, out, parse_options, print_table
+from tertia.cli.common import (
+    DEFAULT_RULES,
+    DEFAULT_SEED,
+    OptionOpt,
+    PlayerOpt,
+    default_scenario,
+    fail,
+    out,
+    parse_options,
+    print_table,
+)
 from tertia.cli.main import app
-from tertia.cli.play_commands import DEFAULT_SEED, default_scenario
 from tertia.cli.studies import (
     FAILED_GAMES_EXIT,
     AddressOpt,
