@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -58,11 +58,22 @@ class BattleAborted(RuntimeError):
     """A player chose an illegal action or the battle did not end."""
 
 
+class BattleStopped(Exception):
+    """A player stopped the battle before its end (a person who left it). :func:`fight_battle`
+    sets :attr:`record` to the battle so far, which ``resume`` can go on from."""
+
+    record: BattleRecord | None = None
+
+
 def dice_seed(seed: int) -> int:
     return derive_seed(seed, "dice")
 
 
-def player_seed(seed: int, side: str) -> int:
+def player_seed(seed: int, side: str, resumed_at: int = 0) -> int:
+    """A player's own stream: from the battle's seed, and for a battle resumed after
+    ``resumed_at`` actions, from that point too (its choices before are in the record)."""
+    if resumed_at:
+        return derive_seed(seed, "player", side, "resumed", resumed_at)
     return derive_seed(seed, "player", side)
 
 
@@ -73,11 +84,17 @@ def fight_battle(
     *,
     on_step: Callable[[Step], None] | None = None,
     max_actions: int = MAX_ACTIONS,
+    resume: Sequence[Action] = (),
 ) -> BattleRecord:
     """Play a battle to its end. Dice and each player's choices have separate seeded streams
-    derived from ``seed``, so the same seed gives the same battle on any machine."""
+    derived from ``seed``, so the same seed gives the same battle on any machine.
+
+    ``resume``: the actions of a battle stopped part-way (:class:`BattleStopped`), taken
+    again with the same dice before the players choose (``on_step`` is told of them too);
+    the players go on from there.
+    """
     with collector_paused():
-        return _fight(game, players, seed, on_step, max_actions)
+        return _fight(game, players, seed, on_step, max_actions, resume)
 
 
 @contextmanager
@@ -113,14 +130,25 @@ def _fight(
     seed: int,
     on_step: Callable[[Step], None] | None,
     max_actions: int,
+    resume: Sequence[Action],
 ) -> BattleRecord:
     dice = SeededDice(dice_seed(seed))
-    rngs = {side: random.Random(player_seed(seed, side)) for side in players}
+    rngs = {side: random.Random(player_seed(seed, side, len(resume))) for side in players}
     state, start_events = game.start(dice)
     record = BattleRecord(
         game=game, seed=seed, initial_state=state, start_events=tuple(start_events),
         players={side: p.name for side, p in players.items()},
     )
+    for done in resume:
+        side = state.to_act
+        try:
+            state, events = game.apply(state, done, dice)
+        except IllegalAction as exc:
+            raise BattleAborted(f"the battle so far cannot be taken again: step {len(record.steps) + 1}: "
+                                f"{exc}") from exc
+        record.steps.append(Step(side=side, action=done, events=tuple(events), state=state))
+        if on_step is not None:
+            on_step(record.steps[-1])
     while not state.is_over:
         if len(record.steps) >= max_actions:
             raise BattleAborted(f"the battle did not end within {max_actions} actions")
@@ -129,6 +157,10 @@ def _fight(
             action = players[side].choose(game, state, rngs[side])
         except NoLegalAction as exc:
             raise BattleAborted(f"{players[side].name} ({side}) found no action to take: {exc}") from exc
+        except BattleStopped as exc:
+            record.rolls = list(dice.log)
+            exc.record = record
+            raise
         try:
             state, events = game.apply(state, action, dice)
         except IllegalAction as exc:

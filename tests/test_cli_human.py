@@ -5,6 +5,9 @@ before it is made, and refused bad answers in one line."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from typer.testing import CliRunner
 
 from tertia.cli.main import app
@@ -94,6 +97,50 @@ def test_the_header_shows_the_position_once_and_the_buttons_name_the_card() -> N
     _, out = play(CARDS, [])
     assert "weather fair; active card dragoons\n" in out, out
     assert "card in play" not in out and "1. End the dragoons card's activation" in out
+
+
+def test_a_battle_left_with_save_is_saved_so_far_and_goes_on_with_resume(tmp_path: Path) -> None:
+    """Nothing is lost: leaving (or the input ending) with --save writes the battle so far;
+    --resume takes it again, action by action with its own dice, and goes on from there,
+    saving back to the same file; the record replays and shows it unfinished."""
+    saved = tmp_path / "battle.json"
+    code, out = play([*LB, "--save", str(saved)], ["3", "q", "y"])
+    assert "Leave the battle unfinished? The battle so far is saved to" in out
+    assert code == 0 and "The battle was left unfinished: saved to" in out and "--resume" in out
+    first = json.loads(saved.read_text())
+    assert first["result"] == {} and first["players"]["parliament"] == "human"
+    assert any(step["action"]["type"] == "give_order" for step in first["steps"])
+    replayed = runner.invoke(app, ["replay", str(saved)])
+    assert replayed.exit_code == 0 and "The battle is unfinished, at turn 1" in replayed.output
+    # Resumed: the order given is not asked again; the move is made; the input ends.
+    code, out = play(["battle", "--resume", str(saved)], ["6", "p-foot-1", "18,12", "", ""])
+    assert "The battle so far is taken again, to turn 1" in out
+    assert "Parliament orders Colonel Hollis' command to move" in out  # this turn so far, told
+    assert "Hollis's Foot moves 2.0\" north" in out
+    assert code == 0 and "the input ended before the battle did: saved to" in out.lower()
+    second = json.loads(saved.read_text())
+    before = len(first["steps"])
+    assert second["steps"][:before] == first["steps"] and len(second["steps"]) > before
+    assert runner.invoke(app, ["replay", str(saved)]).exit_code == 0
+
+
+def test_resume_refuses_what_would_make_it_another_battle(tmp_path: Path) -> None:
+    saved = tmp_path / "battle.json"
+    play([*LB, "--save", str(saved)], ["q", "y"])
+    for extra, word in ((["--scenario", "edgehill"], "--scenario"), (["--seed", "5"], "--seed"),
+                        (["--rules", "d3-commands"], "--rules"), (["-o", "x=1"], "--option")):
+        code, out = play(["battle", "--resume", str(saved), *extra], [])
+        assert code == 1 and f"{word} cannot" in out and "Traceback" not in out, out
+    done = tmp_path / "done.json"
+    fought = runner.invoke(app, ["battle", "--scenario", "skirmish", "--seed", "4", "--save", str(done)])
+    assert fought.exit_code == 0
+    code, out = play(["battle", "--resume", str(done)], [])
+    assert code == 1 and "the battle is over; nothing to go on with" in out
+    tampered = json.loads(saved.read_text())
+    tampered["seed"] = 5
+    saved.write_text(json.dumps(tampered))
+    code, out = play(["battle", "--resume", str(saved)], [])
+    assert code in (1, 3) and "Traceback" not in out and len(out.strip().splitlines()) == 1, out
 
 
 def test_a_kind_no_piece_may_make_is_left_off_the_menu() -> None:

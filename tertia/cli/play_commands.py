@@ -7,7 +7,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.table import Table
@@ -36,11 +36,12 @@ from tertia.cli.common import (
 )
 from tertia.cli.main import app
 from tertia.cli.prompt_player import LeftTheBattle, PromptPlayer
+from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import UnitKind
-from tertia.io.narrative import Narrator
+from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.record import RecordError, ScenarioNotRecord, load_record, replay, save_record
 from tertia.io.safe_narration import tell_safely
 from tertia.rulesets import get_ruleset, ruleset_ids
@@ -131,27 +132,40 @@ def battle(
     max_actions: Annotated[
         int, typer.Option(help="Stop the battle as a failure if it is not over after this many actions")
     ] = MAX_ACTIONS,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Go on with a battle left unfinished and saved with --save: its own scenario, rule "
+                          "set, options, seed and players (--player changes who plays); saved back to it "
+                          "unless --save names another file"),
+    ] = None,
 ) -> None:
     """Fight a battle, AI against AI (or you at the terminal), and tell it turn by turn."""
+    so_far: list[Action] = []
+    if resume is not None:
+        game, seed, so_far, recorded = _resumed(resume, scenario, rules, seed, option)
+        player = player or [f"{side}={name}" for side, name in recorded.items()]
+        save = resume if save is None else save
     check_outputs({"--save": save, "--report": report}, scenario)
     if max_actions < 1:
         fail(f"--max-actions must be at least 1, not {max_actions}")
-    chosen_scenario = default_scenario(rules) if scenario is None else scenario  # "" names none: refused
-    game = build_game(chosen_scenario, rules, parse_options(option or []))
+    if resume is None:
+        chosen_scenario = default_scenario(rules) if scenario is None else scenario  # "" names none: refused
+        game = build_game(chosen_scenario, rules, parse_options(option or []))
     chosen = chosen_players(player, game, also=(HUMAN,))
     humans = [side for side, kind in chosen.items() if kind == HUMAN]
     if humans and as_json:
         fail("--player SIDE=human asks its questions at the terminal; it cannot be combined with --json")
     names = side_names(game)
-    players = {side: _player(kind, names) for side, kind in chosen.items()}
-    live = _LiveNarrative(game, names, humans, seed) if humans else None
+    leaving = f"The battle so far is saved to {save}" if save is not None else "Nothing is saved"
+    players = {side: _player(kind, names, leaving) for side, kind in chosen.items()}
+    live = _LiveNarrative(game, names, humans, seed, len(so_far)) if humans else None
     try:
-        record = fight_battle(game, players, seed, max_actions=max_actions,
+        record = fight_battle(game, players, seed, max_actions=max_actions, resume=so_far,
                               on_step=live.step if live is not None else None)
     except BattleAborted as exc:
         fail(str(exc), 2)
     except LeftTheBattle as exc:
-        fail(f"{exc}; nothing was saved")
+        _left(exc, save)
     # The record and the report are written before the battle is told, so nothing the
     # telling meets can lose them.
     if save is not None:
@@ -177,11 +191,55 @@ def battle(
         out.print(f"Report written to {report}")
 
 
-def _player(kind: str, names: dict[str, str]) -> Player:
+def _player(kind: str, names: dict[str, str], leaving: str) -> Player:
     if kind == HUMAN:
         return PromptPlayer(_read_line, lambda text: out.print(Text(text)), names,
-                            prompt=lambda text: out.print(Text(text), end=""))
+                            prompt=lambda text: out.print(Text(text), end=""), on_leaving=leaving)
     return make_player(kind)
+
+
+def _resumed(file: Path, scenario: str | None, rules: str, seed: int,
+             option: list[str] | None) -> tuple[Game, int, list[Action], dict[str, str]]:
+    """The battle a record left unfinished: its game, seed and actions so far, each taken
+    again and checked (:func:`~tertia.io.record.replay`), and who played each side."""
+    if scenario is not None or option:
+        given = "--scenario" if scenario is not None else "--option"
+        fail(f"--resume goes on with {file}'s own battle: {given} cannot be given with it")
+    try:
+        loaded = load_record(file)
+    except ScenarioNotRecord as exc:
+        fail(f"{exc}; to fight it: tertia battle --scenario {shlex.quote(str(file))}")
+    except RecordError as exc:
+        fail(str(exc))
+    if rules not in (DEFAULT_RULES, loaded.game.ruleset.id):
+        fail(f"--resume goes on with {file}'s own battle, under {loaded.game.ruleset.named()}: "
+             "--rules cannot name another")
+    if seed not in (DEFAULT_SEED, loaded.seed):
+        fail(f"--resume goes on with {file}'s own battle and its own seed, {loaded.seed}: "
+             "--seed cannot name another")
+    result = replay(loaded)
+    if not result.ok:
+        fail(f"{file}: diverged: {result.message}", 3)
+    if result.final_state is not None and result.final_state.is_over:
+        fail(f"{file}: the battle is over; nothing to go on with (tertia replay {shlex.quote(str(file))} "
+             "checks it, tertia battle --report tells it)")
+    recorded = loaded.data.get("players")
+    players = {str(k): str(v) for k, v in recorded.items()} if isinstance(recorded, dict) else {}
+    return loaded.game, loaded.seed, [action for _, action in loaded.actions], players
+
+
+def _left(exc: LeftTheBattle, save: Path | None) -> NoReturn:
+    """The person left: the battle so far saved, when there is a file to save it to."""
+    so_far = exc.record
+    if save is None or so_far is None:
+        fail(f"{exc}; nothing was saved")
+    try:
+        save_record(so_far, save)
+    except OSError as error:
+        fail(f"{exc}; {save}: cannot write: {error.strerror or error}")
+    out.print(f"{str(exc).capitalize()}: saved to {save} at turn {so_far.final_state.turn}. "
+              f"To go on: tertia battle --resume {shlex.quote(str(save))}")
+    raise typer.Exit(0)
 
 
 def _read_line() -> str | None:
@@ -192,11 +250,17 @@ def _read_line() -> str | None:
 
 class _LiveNarrative:
     """With a person playing, the battle is told as it goes, each action's events as that
-    person's side may see them (``RuleSet.event_visible_to``; all of them in a hotseat)."""
+    person's side may see them (``RuleSet.event_visible_to``; all of them in a hotseat).
+    A battle resumed after ``resumed`` actions is told from the start of the turn it
+    stopped in."""
 
-    def __init__(self, game: Game, names: dict[str, str], humans: list[str], seed: int) -> None:
+    def __init__(self, game: Game, names: dict[str, str], humans: list[str], seed: int,
+                 resumed: int = 0) -> None:
         self.game = game
         self.viewer = humans[0] if len(humans) == 1 else None
+        self.held: list[NarrativeLine] | None = [] if resumed else None
+        """The lines of the battle so far, kept until its last action is taken again."""
+        self.to_hold = resumed
         # The battle's start, as fight_battle will make it (the same seeded dice): told now,
         # before anyone is asked anything.
         state, events = game.start(SeededDice(dice_seed(seed)))
@@ -206,11 +270,27 @@ class _LiveNarrative:
 
     def step(self, step: Step) -> None:
         self.tell(step.events)
+        if self.held is not None:
+            self.to_hold -= 1
+            if self.to_hold <= 0:
+                self._catch_up(step.state.turn)
 
     def tell(self, events: Sequence[Event]) -> None:
         if self.viewer is not None:
             events = [e for e in events if self.game.ruleset.event_visible_to(e, self.viewer)]
-        for line in tell_safely(self.narrator, events):
+        lines = tell_safely(self.narrator, events)
+        if self.held is not None:
+            self.held.extend(lines)
+            return
+        for line in lines:
+            _print_line(line.kind, line.text)
+
+    def _catch_up(self, turn: int) -> None:
+        """The battle so far has been taken again: its turn so far is told."""
+        held, self.held = self.held or [], None
+        start = max((i for i, line in enumerate(held) if line.kind == "heading"), default=0)
+        out.print(Text(f"The battle so far is taken again, to turn {turn}. This turn so far:", style="dim"))
+        for line in held[start:]:
             _print_line(line.kind, line.text)
 
 
@@ -246,6 +326,9 @@ def replay_command(
     if not result.ok:
         fail(f"{file}: diverged: {result.message}", 3)
     out.print(f"{file}: {result.steps} actions replayed identically")
+    if result.final_state is not None and not result.final_state.is_over:
+        out.print(f"The battle is unfinished, at turn {result.final_state.turn}. To go on: "
+                  f"tertia battle --resume {shlex.quote(str(file))}")
     out.print(result.final_hash or "")
 
 
@@ -274,7 +357,7 @@ def inspect(
         notes = [f.note for f, _ in c.facts if f.note and f.shown()]
         shows = " · ".join(c.lines()) + (f" ({'; '.join(notes)})" if notes else "")
         table.add_row(
-            Text(c.name), Text(names.get(c.side, c.side)), Text(c.kind.replace("_", " ")),
+            Text(c.name), Text(names.get(c.side, c.side)), Text(c.kind_label or c.kind.replace("_", " ")),
             Text("in play" if c.in_play else str(c.removed).replace("_", " ")), Text(shows),
         )
     print_table(table)

@@ -19,6 +19,7 @@ from typing import Any
 from tertia.analysis.answer import ROUTS, likeliest
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
+from tertia.battle import BattleStopped
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
@@ -34,7 +35,7 @@ LEAVE = ("q", "quit")
 SHOW = "?"
 
 
-class LeftTheBattle(Exception):
+class LeftTheBattle(BattleStopped):
     """The person left (``q``), or the input ended, before the battle did."""
 
 
@@ -48,12 +49,14 @@ class PromptPlayer:
     name = "human"
 
     def __init__(self, read: Read, write: Write, side_names: dict[str, str] | None = None,
-                 prompt: Write | None = None) -> None:
+                 prompt: Write | None = None, on_leaving: str = "Nothing is saved") -> None:
         self.read = read
         self.write = write
         self.prompt = prompt or write
         """Writes a question, left open for the answer on the same line."""
         self.side_names = side_names or {}
+        self.on_leaving = on_leaving
+        """What becomes of a battle left unfinished, as the person is told before leaving."""
 
     # --- the turn's menu ---------------------------------------------------------------------
 
@@ -160,7 +163,7 @@ class PromptPlayer:
             if answer.lower() not in LEAVE:
                 return answer
             # A q typed by mistake would throw the battle away: it is asked once more.
-            if self._line("  Leave the battle unfinished? Nothing is saved (y/N)").lower() in ("y", "yes"):
+            if self._line(f"  Leave the battle unfinished? {self.on_leaving} (y/N)").lower() in ("y", "yes"):
                 raise LeftTheBattle("the battle was left unfinished")
 
     def _line(self, question: str) -> str:

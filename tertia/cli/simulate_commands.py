@@ -14,7 +14,6 @@ from rich import box
 from rich.table import Table
 
 from tertia.analysis.sim import GameSpec, Row, Study, columns, compare, summarize
-from tertia.analysis.sim.games import TROOP_ORDER
 from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import (
     DEFAULT_RULES,
@@ -100,9 +99,8 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
     losses = Table(title="Losses per troop type (share of the units fielded, per game)")
     for col in ("side", "type", "fielded", "mean lost", "loss rate [95% CI]"):
         losses.add_column(col, justify="left" if col in ("side", "type") else "right")
-    order = [k.value for k in TROOP_ORDER]
     for side, kinds in summary["loss_rate"].items():
-        for kind in sorted(kinds, key=order.index):
+        for kind in kinds:  # in the study's column order
             entry = kinds[kind]
             mean_lost = "—" if entry["mean_lost"] is None else f"{entry['mean_lost']:.2f}"
             losses.add_row(names.get(side, side), humanise(kind), str(entry["fielded"]), mean_lost,
