@@ -160,7 +160,7 @@ def test_d3_cards_shows_its_deck_to_each_side(client: TestClient) -> None:
     theirs = panel_sections(seen[other], "deck")
     assert theirs is not None  # nothing in the deck is secret: the same but for whose card it is
     assert theirs["deck-active"]["items"][0]["text"] == (
-        f"In play: {live.side_names()[to_act]}'s {active.lower()} card")
+        f"In play: {possessive(live.side_names()[to_act])} {active.lower()} card")
     assert {k: v for k, v in theirs.items() if k != "deck-active"} == {
         k: v for k, v in mine.items() if k != "deck-active"}
     lb, lb_tokens = hotseat(client, "larger-battles")
