@@ -56,8 +56,9 @@ SECONDS_A_CELL = 120.0
 """How long a cell may play before giving up: a bound for a busy machine; a cell ends as
 soon as a turn of each side is done."""
 BAD_WORDS = re.compile(r"\bundefined\b|\bnull\b|\bNaN\b|\bTrue\b|\bFalse\b|\[object Object\]|\?\"|"
-                       r"Nothing this unit may do right now\.|could not be told")
-"""Placeholders, a card with no reason, and a log entry whose event could not be told."""
+                       r"Nothing this unit may do right now\.|could not be told|\)'s?\b")
+"""Placeholders, a card with no reason, a log entry whose event could not be told, and a
+possessive after a name's aside ("Royalists (King Charles I)'s")."""
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 

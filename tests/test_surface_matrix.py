@@ -65,7 +65,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
 # --- what no output may hold --------------------------------------------------------------
 
 _PLACEHOLDERS = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]"
-                           r"|Traceback")
+                           r"|Traceback|\)'s?\b")  # the last: a possessive after a name's aside
 _SNAKE = re.compile(r"(?<![\w/.#=\"'-])[a-z]+(?:_[a-z]+)+(?![\w/(\"'-])")
 
 

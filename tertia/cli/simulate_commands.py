@@ -54,7 +54,7 @@ from tertia.cli.studies import (
     title_of,
     write_study_rows,
 )
-from tertia.core.narration import humanise, plural
+from tertia.core.narration import humanise, plural, possessive
 
 __all__ = ["FAILED_GAMES_EXIT", "simulate", "sweep"]
 
@@ -268,7 +268,7 @@ def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, 
                        *(fmt(change["units_lost_difference"][s]) for s in spec.sides))
     print_table(effect)
     first, second = (names.get(side, side) for side in spec.sides)
-    out.print(f"VP margin: {first}'s victory points less {second}'s; "
+    out.print(f"VP margin: {possessive(first)} victory points less {possessive(second)}; "
               "lost: troop units out of play at the end.")
     out.print("Intervals are 95%: Wilson for rates, normal on the per-seed differences for Δ.")
     for value, summary in zip(values, summaries, strict=True):

@@ -249,3 +249,16 @@ def possessive(name: str) -> str:
     if name.endswith(")") and " (" in name:
         name = name[:name.rindex(" (")]
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def of(thing: str, name: str, *, opening: bool = False) -> str:
+    """``name``'s ``thing`` ("Essex's Foot's card"); "the card of Ramsay's Wing (first line,
+    left)" for a name ending in an aside, which a possessive cannot follow and a piece's
+    name needs (``opening``: at the start of a sentence, "The ...").
+
+    >>> of("card", "Essex's Foot"), of("card", "Ramsay's Wing (first line)", opening=True)
+    ("Essex's Foot's card", "The card of Ramsay's Wing (first line)")
+    """
+    if not name.endswith(")"):
+        return f"{name}'" + ("" if name.endswith("s") and not name.endswith("'s") else "s") + f" {thing}"
+    return f"{'The' if opening else 'the'} {thing} of {name}"

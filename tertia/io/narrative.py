@@ -40,6 +40,7 @@ from tertia.core.narration import (
     default_side_name,
     humanise,
     is_plural_name,
+    of,
     plural,
     possessive_pronoun,
     pronoun_is,
@@ -434,7 +435,7 @@ class Narrator:
 
     def _stands_gathered(self, e: ev.StandsGathered, dice: Sequence[ev.DiceRolled]) -> _Told:
         name = self.label(e.unit)
-        return f"{name}'s stands gather on {possessive_pronoun(name)} colours", "move"
+        return f"{of('stands', name, opening=True)} gather on {possessive_pronoun(name)} colours", "move"
 
     def _casualties(self, e: ev.Casualties, dice: Sequence[ev.DiceRolled]) -> _Told:
         """Any casualties without a sentence of their own: morale points, stands, figures,

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from tertia.core.dice import D6, sum_of
 from tertia.core.events import DiceRolled, Event, UnitRemoved
-from tertia.core.narration import Narrating, Sentence, tells
+from tertia.core.narration import Narrating, Sentence, of, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
@@ -52,7 +52,7 @@ def _captured(s: GameState, e: Captured) -> GameState:
 
 @tells(Captured)
 def _tell_captured(n: Narrating, e: Captured, dice: Sequence[DiceRolled]) -> Sentence:
-    prize = f"{n.label(e.target)}'s flag" if e.prize == FLAG else n.label(e.prize)
+    prize = of("flag", n.label(e.target)) if e.prize == FLAG else n.label(e.prize)
     return f"{n.label(e.unit)} captures {prize}", "status"
 
 

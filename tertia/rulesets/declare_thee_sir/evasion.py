@@ -36,7 +36,7 @@ from typing import ClassVar
 from tertia.core.actions import Move
 from tertia.core.events import DiceRolled, Event
 from tertia.core.geometry import EPSILON, Base, heading_vector, swept_polygon
-from tertia.core.narration import Narrating, Sentence, tells
+from tertia.core.narration import Narrating, Sentence, of, tells
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
@@ -64,8 +64,8 @@ class Evaded(Event):
 @tells(Evaded)
 def _tell_evaded(n: Narrating, e: Evaded, dice: Sequence[DiceRolled]) -> Sentence:
     if e.distance < 0.05:
-        return f"{n.label(e.unit)} cannot get clear of {n.label(e.charger)}'s charge", "move"
-    return f"{n.label(e.unit)} evades {n.label(e.charger)}'s charge, {e.distance:.1f}\" away", "move"
+        return f"{n.label(e.unit)} cannot get clear of {of('charge', n.label(e.charger))}", "move"
+    return f"{n.label(e.unit)} evades {of('charge', n.label(e.charger))}, {e.distance:.1f}\" away", "move"
 
 
 def independent(unit: Unit) -> bool:

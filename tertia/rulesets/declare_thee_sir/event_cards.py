@@ -35,7 +35,7 @@ from tertia.activation import deck
 from tertia.core.dice import D6
 from tertia.core.events import DiceRolled, Event
 from tertia.core.geometry import base_distance
-from tertia.core.narration import Narrating, Sentence, tells
+from tertia.core.narration import Narrating, Sentence, of, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -89,8 +89,9 @@ def _tell_drawn(n: Narrating, e: EventCardDrawn, dice: Sequence[DiceRolled]) -> 
 @tells(PowderSpoiled)
 def _tell_spoiled(n: Narrating, e: PowderSpoiled, dice: Sequence[DiceRolled]) -> Sentence:
     if e.damp:
-        return f"{n.label(e.unit)}'s powder is damp: it may not fire on its next activation", "status"
-    return f"{n.label(e.unit)}'s powder is dry again", "status"
+        powder = of("powder", n.label(e.unit), opening=True)
+        return f"{powder} is damp: it may not fire on its next activation", "status"
+    return f"{of('powder', n.label(e.unit), opening=True)} is dry again", "status"
 
 
 def cards(on: bool) -> tuple[str, ...]:

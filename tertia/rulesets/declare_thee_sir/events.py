@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from tertia.core.actions import Action
 from tertia.core.events import DiceRolled, Event
-from tertia.core.narration import Narrating, Sentence, humanise, tells
+from tertia.core.narration import Narrating, Sentence, humanise, of, tells
 from tertia.core.reducer import handles
 from tertia.core.state import GameState, UnitKind
 from tertia.rulesets.declare_thee_sir.chart import PB2D6, is_rout
@@ -221,7 +221,7 @@ def _ended(s: GameState, e: ActivationEnded) -> GameState:
 
 @tells(UnitActivated)
 def _tell_activated(n: Narrating, e: UnitActivated, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"{n.label(e.unit)}'s card is drawn", "heading"
+    return f"{of('card', n.label(e.unit), opening=True)} is drawn", "heading"
 
 
 @tells(OptionDeclared)

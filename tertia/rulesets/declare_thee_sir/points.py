@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from tertia.core.dice import D6, summed
 from tertia.core.events import DiceRolled, Event
-from tertia.core.narration import Narrating, Sentence, tells
+from tertia.core.narration import Narrating, Sentence, of, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
@@ -130,8 +130,8 @@ def _tell_general_point(n: Narrating, e: GeneralPointChanged, dice: Sequence[Dic
     if e.points > 0:
         return f"{n.label(e.general)} adds a morale point to {n.label(e.unit)}", "status"
     if e.points < 0:
-        return f"{n.label(e.unit)} loses {n.label(e.general)}'s morale point", "loss"
-    return f"{n.label(e.general)} was {n.label(e.unit)}'s morale point lost", "loss"
+        return f"{n.label(e.unit)} loses {of('morale point', n.label(e.general))}", "loss"
+    return f"{n.label(e.general)} was {of('morale point', n.label(e.unit))} lost", "loss"
 
 
 def while_attached(state: GameState) -> bool:

@@ -79,7 +79,7 @@ export class DiceTray {
     if (!dice.length) return;
     this.node.replaceChildren(
       ...(headline ? [h("div", { class: "tray-headline" }, headline)] : []),
-      h("div", { class: "tray-dice" }, dice.slice(-8).map((d) => h("figure", { class: "tray-die" },
+      h("div", { class: "tray-dice" }, dice.slice(-8).map((d) => h("figure", { class: "tray-die", title: d.purpose },
         dieFace(d.value, d.die), h("figcaption", {}, d.purpose)))),
     );
     this.node.hidden = false;

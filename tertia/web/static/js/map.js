@@ -2,6 +2,7 @@
 // Draws terrain once, then units, markers and overlays on demand; zooms and pans.
 
 import { baseMarks, factLine, hiddenFact } from "./facts.js";
+import { possessive } from "./ui.js";
 
 const SAME_PLACE = 6; // inches within which two marks of one name are one place
 
@@ -193,7 +194,7 @@ export class TableMap {
     for (const s of t.sides) {
       const y = s.edge === "south" ? t.depth + 2.4 : -1.6;
       this.layers.grid.append(svg("text", { x: t.width / 2, y, "text-anchor": "middle", class: "edge-side",
-        fill: s.colour }, `${s.name}${s.name.endsWith("s") ? "'" : "'s"} edge`));
+        fill: s.colour }, `${possessive(s.name)} edge`));
     }
   }
 
@@ -652,7 +653,7 @@ export class TableMap {
     const band = (a, b, attrs = {}) => svg("rect", { x: 0, y: f(this.sy(b)), width: t.width, height: f(b - a), ...attrs });
     const clip = `deploy-cover-${south ? "south" : "north"}`;
     const cover = t.terrain.filter((feat) => zone.cover.includes(feat.kind) && feat.outline && feat.outline.length >= 3);
-    const words = `${this.sideNames[zone.side] || zone.side}'s deployment zone: its own half, not within ` +
+    const words = `${possessive(this.sideNames[zone.side] || zone.side)} deployment zone: its own half, not within ` +
       `${zone.centre_clear}" of the centre line but in ${zone.cover.join(" or ")}`;
     layer.replaceChildren(svg("g", { class: "deploy-zone deploy-area", "data-test": "deploy-zone", "data-side": zone.side,
       "data-edge": zone.edge },
@@ -823,6 +824,8 @@ function textWidth(text, size) {
 const TITLES = new Set(["prince", "sir", "lord", "earl", "duke", "marquess", "colonel", "general",
   "major", "captain", "lieutenant", "king", "the", "of", "and", "regiment", "lt", "col", "sgt"]);
 const MAX_LABEL = 16;
+const ARMS = new Set(["foot", "horse", "dragoons", "brigade", "battalion", "wing", "tertia", "lifeguard",
+  "lifeguards", "guards", "musketeers", "cornets", "troop", "troops", "division"]);
 
 const wordsOf = (text) => text.split(/[\s,/]+/).map((w) => w.replace(/^[("'‘]+|[)"'’.:;]+$/g, "")).filter(Boolean);
 
@@ -843,7 +846,10 @@ export function shortName(name, person = false, max = MAX_LABEL) {
   }
   const owner = words.find((w) => /'s$|s'$|’s$/.test(w)) || words[0];
   const arm = words[words.length - 1];
-  for (const c of [words.join(" "), owner === arm ? owner : `${owner} ${arm}`, owner]) {
+  // A thing named for its owner reads by the thing when both will not fit ("Baggage",
+  // not "General's"); a regiment by its colonel ("Rainsborough's", not "Foot").
+  const thing = owner !== arm && !ARMS.has(arm.toLowerCase()) ? arm : null;
+  for (const c of [words.join(" "), owner === arm ? owner : `${owner} ${arm}`, thing, owner]) {
     if (c && c.length <= max) return c;
   }
   return wordsUpTo([owner], max);
@@ -899,3 +905,4 @@ export function labelNames(units) {
   }
   return out;
 }
+

@@ -5,7 +5,7 @@ import { FactBook } from "./facts.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { tokenFor, tokensFor } from "./tokens.js";
-import { h, phaseTitle, setTopbar, sideColour, sideName, toast } from "./ui.js";
+import { h, phaseTitle, possessive, setTopbar, sideColour, sideName, toast } from "./ui.js";
 
 export class ReplayScreen {
   constructor(root, gameId, step = null) {
@@ -47,7 +47,7 @@ export class ReplayScreen {
       oninput: (e) => this.go(Number(e.target.value)) });
     this.counter = h("span", { class: "counter", "data-test": "replay-step" });
     this.sideSelect = h("select", { "aria-label": "Point of view", onchange: (e) => { this.side = e.target.value; this.go(this.step, true); } },
-      this.table.side_order.map((id) => h("option", { value: id, selected: id === this.side }, `${sideName(this.table, id)}'s view`)));
+      this.table.side_order.map((id) => h("option", { value: id, selected: id === this.side }, `${possessive(sideName(this.table, id))} view`)));
     const controls = h("div", { class: "replay-controls" },
       h("button", { class: "icon-btn", title: "Start", onclick: () => this.go(0) }, "«"),
       h("button", { class: "icon-btn", title: "Back (←)", "data-test": "back", onclick: () => this.go(this.step - 1) }, "‹"),

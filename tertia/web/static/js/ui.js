@@ -41,6 +41,13 @@ export function percent(p) {
   return v < 1 ? "<1%" : v > 99 && v < 100 ? ">99%" : `${Math.round(v)}%`;
 }
 
+// "Royalists" -> "Royalists'", "Parliament (Earl of Essex)" -> "Parliament's": a name's
+// closing aside is left out, since the possessive cannot follow it.
+export function possessive(name) {
+  const bare = name.replace(/ \([^()]*\)$/, "");
+  return bare.endsWith("s") ? `${bare}'` : `${bare}'s`;
+}
+
 export function sideName(table, side) {
   const found = (table.sides || []).find((s) => s.id === side);
   return found ? found.name : side;
