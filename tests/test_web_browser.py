@@ -606,7 +606,9 @@ def test_declare_thee_sir_cards_declarations_and_rolled_moves_in_the_page(server
 
     # Declare the advance by its button: the move is rolled and shown before it is made.
     log_before = pg.locator(".log-line").count()
-    pg.get_by_role("button", name=f"{unit['name']}: advance", exact=True).click()
+    # The question names the regiment, so its choices say only what differs.
+    assert unit["name"] in pg.inner_text("[data-test=decision-prompt]")
+    pg.get_by_role("button", name="Advance", exact=True).click()
     pg.wait_for_selector("[data-test=allowance]")
     allowance = httpx.get(url + "/view", headers=headers).json()["state"]["own"]["allowance"]
     assert f'{allowance["open"]}" over open ground' in pg.inner_text("[data-test=allowance]")

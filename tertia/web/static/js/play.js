@@ -431,13 +431,14 @@ export class PlayScreen {
     // Every choice the server offered, but those a panel makes (orders, a card order ...).
     const made = new Set(this.panels.map((p) => p.name));
     const buttons = h("div", { class: "choices" });
-    for (const c of v.choices) {
-      const panel = this.vocab.panelFor(c.action.type);
-      if (panel && made.has(panel.name)) continue;
+    const shown = v.choices.filter((c) => { const panel = this.vocab.panelFor(c.action.type); return !(panel && made.has(panel.name)); });
+    const said = sharedSubject(shown.map((c) => c.label), this.prompt.textContent);
+    for (const c of shown) {
       const kind = this.vocab.kind(c.action.type);
       const last = kind && !kind.fields.length; // ending the phase or the activation
+      const label = said ? capitalised(c.label.slice(said.length)) : c.label;
       buttons.append(h("button", { class: `btn ${last ? "primary end-phase" : ""}`, "data-test": c.action.type.replace(/_/g, "-"),
-        title: kind ? kind.help : null, onclick: () => this.act(c.action) }, c.label));
+        title: kind ? kind.help : c.label, onclick: () => this.act(c.action) }, label));
     }
     // A button the player looks for that the rules refuse now (ending the phase, saying
     // a deployment is done): shown disabled, with the rules' reason.
@@ -836,4 +837,17 @@ function modeWords(game) {
   const mode = { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[game.mode] || game.mode;
   const players = [...new Set((game.sides || []).map((s) => s.player).filter(Boolean))];
   return players.length ? `${mode} (${players.join(", ")})` : mode;
+}
+
+// "Balfour's Horse: " when every choice begins with it and the question above them names
+// the piece already: the buttons then say only what differs ("Advance", "Stand and fire").
+function sharedSubject(labels, question) {
+  if (labels.length < 2) return null;
+  const head = /^[^:]+: /.exec(labels[0]);
+  if (!head || !labels.every((l) => l.startsWith(head[0]) && l.length > head[0].length)) return null;
+  return question.includes(head[0].slice(0, -2)) ? head[0] : null;
+}
+
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
