@@ -42,7 +42,15 @@ from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import UnitKind
 from tertia.io.narrative import NarrativeLine, Narrator
-from tertia.io.record import RecordError, ScenarioNotRecord, load_record, replay, save_record
+from tertia.io.record import (
+    LoadedRecord,
+    RecordError,
+    ReplayResult,
+    ScenarioNotRecord,
+    load_record,
+    replay,
+    save_record,
+)
 from tertia.io.safe_narration import tell_safely
 from tertia.rulesets import get_ruleset, ruleset_ids
 
@@ -205,21 +213,13 @@ def _resumed(file: Path, scenario: str | None, rules: str, seed: int,
     if scenario is not None or option:
         given = "--scenario" if scenario is not None else "--option"
         fail(f"--resume goes on with {file}'s own battle: {given} cannot be given with it")
-    try:
-        loaded = load_record(file)
-    except ScenarioNotRecord as exc:
-        fail(f"{exc}; to fight it: tertia battle --scenario {shlex.quote(str(file))}")
-    except RecordError as exc:
-        fail(str(exc))
+    loaded, result = _replayed(file)
     if rules not in (DEFAULT_RULES, loaded.game.ruleset.id):
         fail(f"--resume goes on with {file}'s own battle, under {loaded.game.ruleset.named()}: "
              "--rules cannot name another")
     if seed not in (DEFAULT_SEED, loaded.seed):
         fail(f"--resume goes on with {file}'s own battle and its own seed, {loaded.seed}: "
              "--seed cannot name another")
-    result = replay(loaded)
-    if not result.ok:
-        fail(f"{file}: diverged: {result.message}", 3)
     if result.final_state is not None and result.final_state.is_over:
         fail(f"{file}: the battle is over; nothing to go on with (tertia replay {shlex.quote(str(file))} "
              "checks it, tertia battle --report tells it)")
@@ -311,11 +311,9 @@ def _write_report(record: BattleRecord, path: Path) -> None:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
 
 
-@app.command("replay")
-def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record written by `tertia battle --save`")],
-) -> None:
-    """Re-run a game record; exit 0 with the final state hash when it reproduces exactly."""
+def _replayed(file: Path) -> tuple[LoadedRecord, ReplayResult]:
+    """A record read and re-run with its own dice; a clean exit naming the file when it is
+    none, or does not reproduce exactly (exit 3)."""
     try:
         loaded = load_record(file)
     except ScenarioNotRecord as exc:
@@ -325,6 +323,15 @@ def replay_command(
     result = replay(loaded)
     if not result.ok:
         fail(f"{file}: diverged: {result.message}", 3)
+    return loaded, result
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record written by `tertia battle --save`")],
+) -> None:
+    """Re-run a game record; exit 0 with the final state hash when it reproduces exactly."""
+    _, result = _replayed(file)
     out.print(f"{file}: {result.steps} actions replayed identically")
     if result.final_state is not None and not result.final_state.is_over:
         out.print(f"The battle is unfinished, at turn {result.final_state.turn}. To go on: "
