@@ -848,8 +848,9 @@ export function shortName(name, person = false, max = MAX_LABEL) {
   const arm = words[words.length - 1];
   // A thing named for its owner reads by the thing when both will not fit ("Baggage",
   // not "General's"); a regiment by its colonel ("Rainsborough's", not "Foot").
-  const thing = owner !== arm && !ARMS.has(arm.toLowerCase()) ? arm : null;
-  for (const c of [words.join(" "), owner === arm ? owner : `${owner} ${arm}`, thing, owner]) {
+  const baggage = words.find((w) => w.toLowerCase() === "baggage"); // a baggage train is its baggage
+  const thing = baggage || (owner !== arm && !ARMS.has(arm.toLowerCase()) ? arm : null);
+  for (const c of [words.join(" "), baggage ? null : owner === arm ? owner : `${owner} ${arm}`, thing, owner]) {
     if (c && c.length <= max) return c;
   }
   return wordsUpTo([owner], max);
