@@ -139,6 +139,10 @@ def test_unit_cards_by_their_piece_group_and_special_card() -> None:
         "Officers & Artillery", "Horse (Rupert)", f"{unit.name} (card 2)", unit.name]
     assert sections(unit_deck_panel(named, context(P), None))["deck-drawn"][1] == "Horse"  # no name given
     assert sections(before)["deck-count"] == ["0 cards left to draw this turn: Parliament 0, Royalists 0."]
+    # Before the first turn (deployment) no card is dealt or drawn: the panel says when they will be.
+    unshuffled = state.with_values({"deck_drawn": (), "deck_left": ()})
+    assert sections(unit_deck_panel(unshuffled, context(P), None))["deck-count"] == [
+        "The deck is shuffled as the first turn begins."]
 
 
 def test_older_draws_are_counted_and_cards_to_come_are_shown_on_demand() -> None:

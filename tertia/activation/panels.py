@@ -217,10 +217,14 @@ def unit_deck_panel(seen: GameState, context: PanelContext, in_play: str | None,
         if rolled:
             sections.append(PanelSection("deck-responses", tuple(_response_item(seen, r) for r in rolled),
                                          "dice"))
-    tally = ", ".join(f"{context.side_name(s)} {sum(1 for c in remaining if c[0] == s)}" for s in seen.sides)
-    sections.append(PanelSection("deck-count", (PanelItem(
-        f"{_plural(len(remaining), 'card')} left to draw this turn: {tally}."),), "lines"))
     drawn = [shown(c) for c in unit_deck.drawn(seen)]
+    if remaining or drawn or in_play:
+        tally = ", ".join(f"{context.side_name(side)} {sum(1 for c in remaining if c[0] == side)}"
+                          for side in seen.sides)
+        count = f"{_plural(len(remaining), 'card')} left to draw this turn: {tally}."
+    else:  # before the first turn (deployment): nothing shuffled yet
+        count = "The deck is shuffled as the first turn begins."
+    sections.append(PanelSection("deck-count", (PanelItem(count),), "lines"))
     before = drawn[:-1] if in_play else drawn
     if before:
         items = [PanelItem(words, side=side, state="played", title=context.side_names.get(str(side)),
