@@ -24,6 +24,7 @@ from tertia.rules import fighting as fight_ev
 from tertia.rules import hits as hits_ev
 from tertia.rules import morale as morale_ev
 from tertia.rules.hits import HitsPiece
+from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes import army as cyp_army
 from tertia.rulesets.charge_yr_pikes import artillery as cyp_artillery
 from tertia.rulesets.charge_yr_pikes import bonus as cyp_bonus
@@ -300,7 +301,7 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.Narrated(text="The wind veers."), "The wind veers."),
     (ev.UnitStatusChanged(unit="rf", key="morale", value=3), "King's Foot: morale now 3"),
     (ev.GameDataChanged(key="orders_left", value=1), None),
-    (dts_ev.UnitActivated(side="parl", unit="pf", card="unit:pf"), "Essex's Foot's card is drawn"),
+    (dts_ev.UnitActivated(side="parl", unit="pf", card="unit:pf"), "Parliament: Essex's Foot's card"),
     (dts_ev.OptionDeclared(unit="pf", option="advance_and_fire"), "Essex's Foot: advance and fire"),
     (dts_ev.OptionDeclared(unit="pf", option="rally", how="rest"), "Essex's Foot: rally (rest)"),
     (dts_ev.MoveWorkedOut(unit="pf", roll=4, modifiers=((3, "long march"),), open=7, difficult=3, road=10),
@@ -504,6 +505,19 @@ def test_a_commander_is_titled_by_his_rule_set_and_named_alone_without_one() -> 
         "Commander Earl of Essex suffers a misfortune")
     bare = Narrator(make_state(), side_names=NAMES).line(misfortune)
     assert (bare or "").startswith("Lord Forth suffers a misfortune")
+
+
+def test_a_decision_its_rule_set_tells_has_no_generic_line() -> None:
+    """Declare Thee Sir tells a declaration by its own event ("Essex's Foot: advance"), so
+    the log leaves out "Parliament to decide: declaration" and "… chooses advance";
+    larger-battles' encouragement, which no event of its own tells, keeps both lines."""
+    dts = Narrator.for_rules(get_ruleset("declare-thee-sir"), make_state(), side_names=NAMES)
+    assert dts.line(ev.DecisionAwaited(side="parl", kind="declare", context={})) is None
+    assert dts.line(ev.DecisionMade(side="parl", kind="declare", choice="advance")) is None
+    assert dts.line(dts_ev.OptionDeclared(unit="pf", option="advance")) == "Essex's Foot: advance"
+    lb = Narrator.for_rules(LB, make_state(), side_names=NAMES)
+    assert lb.line(ev.DecisionAwaited(side="parl", kind="encourage", context={})) == \
+        "Parliament to decide: encourage the defence"
 
 
 def test_every_core_event_type_is_covered() -> None:

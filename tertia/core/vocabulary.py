@@ -220,7 +220,9 @@ class DecisionKind:
     ``time_limit``: seconds a player at the table has to decide, when the rules set a
     limit in real time (the engine never times anything: a front end may, at the
     player's wish); ``on_time_out`` is the answer's field values the rules take when
-    that time runs out (``(("option", "defer"),)``)."""
+    that time runs out (``(("option", "defer"),)``). ``told``: the rule set's own events
+    tell the answer ("Meldrum's Brigade: advance"), so the log leaves out the generic
+    lines of the decision awaited and made."""
 
     kind: str
     label: str
@@ -230,6 +232,7 @@ class DecisionKind:
     panel: str | None = None
     time_limit: float | None = None
     on_time_out: tuple[tuple[str, str], ...] = ()
+    told: bool = False
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:

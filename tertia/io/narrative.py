@@ -179,16 +179,20 @@ class Narrator:
         titles: Callable[[GameState, Unit], str | None] | None = None,
         commands: Callable[[GameState, str], str | None] | None = None,
         decisions: Callable[[str], str | None] | None = None,
+        told: frozenset[str] = frozenset(),
     ) -> None:
         self.state = state
         self.titles = titles
+        """A commander's rank before his name (the rule set's
+        :meth:`~tertia.core.presentation.Presentation.title`)."""
         self.commands = commands
         """A command (a group of units a card or order moves) by the rule set's name for it
         (:meth:`~tertia.core.presentation.Presentation.command_label`)."""
         self.decisions = decisions
         """A decision's kind by the rule set's label for it (its declared ``DecisionKind``)."""
-        """A commander's rank before his name (the rule set's
-        :meth:`~tertia.core.presentation.Presentation.title`)."""
+        self.told = told
+        """The decisions whose rule set's own events tell them (``DecisionKind.told``):
+        no line of their own when awaited or made."""
         self._told: list[NarrativeLine] = []
         self._plurals: tuple[str, ...] | None = None
         self.side_names: dict[str, str] = dict(side_names or {})
@@ -213,8 +217,9 @@ class Narrator:
             found = ruleset.decision_kind(kind)
             return None if found is None else found.label
 
+        told = frozenset(k.kind for k in ruleset.DECISION_KINDS if k.told)
         return cls(state, side_names=side_names, notes=notes, titles=shows.title,
-                   commands=shows.command_label, decisions=decision)
+                   commands=shows.command_label, decisions=decision, told=told)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -465,9 +470,13 @@ class Narrator:
         return (named or humanise(kind)).lower()
 
     def _decision_awaited(self, e: ev.DecisionAwaited, dice: Sequence[ev.DiceRolled]) -> _Told:
+        if e.kind in self.told:
+            return None, "decision"
         return f"{self.side(e.side)} to decide: {self._decision_label(e.kind)}", "decision"
 
     def _decision_made(self, e: ev.DecisionMade, dice: Sequence[ev.DiceRolled]) -> _Told:
+        if e.kind in self.told:
+            return None, "decision"
         kind = self._decision_label(e.kind)
         if e.choice is None:
             return side_does(self.side(e.side), f"decline ({kind})"), "decision"

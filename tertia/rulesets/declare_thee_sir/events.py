@@ -221,7 +221,7 @@ def _ended(s: GameState, e: ActivationEnded) -> GameState:
 
 @tells(UnitActivated)
 def _tell_activated(n: Narrating, e: UnitActivated, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"{of('card', n.label(e.unit), opening=True)} is drawn", "heading"
+    return f"{n.side(e.side)}: {of('card', n.label(e.unit))}", "heading"  # as the deck drew it, by side
 
 
 @tells(OptionDeclared)

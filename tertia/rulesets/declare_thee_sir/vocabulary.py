@@ -72,7 +72,7 @@ front end with a player at it times this, and only when the player asks it to.""
 DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(DECLARE, "Declaration", "Card drawn for {unit}: declare its option.",
                  "dts_declare", clauses.GAME_PLAY, time_limit=DECLARATION_SECONDS,
-                 on_time_out=(("option", DEFER),)),
+                 on_time_out=(("option", DEFER),), told=True),
 )
 
 PANELS: tuple[PanelKind, ...] = (
