@@ -5,6 +5,8 @@ first edition is still the doctrine and the baseline."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tertia.ai.players import make_player
@@ -15,10 +17,12 @@ from tertia.core.game import Game
 from tertia.core.geometry import hypot
 from tertia.core.state import GameState, Unit
 from tertia.rules.fighting import Attack
+from tertia.rules.hits import piece
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.actions import DeclareAttacks, GiveOrder
 from tertia.rulesets.larger_battles.ai.doctrine import LargerBattlesDoctrine
-from tertia.rulesets.larger_battles.ai.doctrine2 import MISFORTUNE, LargerBattlesDoctrine2
+from tertia.rulesets.larger_battles.ai.doctrine2 import EVEN, LEADER_ASKS, MISFORTUNE, LargerBattlesDoctrine2
+from tertia.rulesets.larger_battles.victory import scores
 from tertia.scenarios import load_builtin
 
 
@@ -168,3 +172,36 @@ def test_routing_the_only_unit_on_an_objective_is_worth_its_points() -> None:
     mate = on.units["r-foot-2"]
     both = on.with_unit(mate.evolve(x=ford.x + 1.0, y=ford.y + 1.0))
     assert LargerBattlesDoctrine2._rout_value(game, both, both.units["r-foot-1"]) == away
+
+
+def test_a_side_ahead_on_points_makes_no_even_attack() -> None:
+    """An attack's value is what it is expected to gain; a side behind makes one that
+    gains nothing (the first edition's margin, EVEN), a side ahead asks LEADER_ASKS of it:
+    an even fight can only cost it its lead."""
+    game = _game("edgehill")
+    state, attack = _first_attack_with_a_commander(game)
+    bare = Attack(attack.attacker, attack.target, attack.supports, None)
+    side = state.units[attack.attacker].side
+
+    def lead(s: GameState) -> int:
+        score = scores(s, game.ruleset.options)
+        return score[side] - score[s.opponent(side)]
+
+    def losing(of_side: str, until: Callable[[GameState], bool]) -> GameState:
+        """``state`` with commanders of ``of_side`` (2 points each; none in the attack, nor
+        the general) lost until ``until``: the troops, and so what a rout is worth, as
+        they were."""
+        s = state
+        for spare in [u for u in state.iter_units(of_side) if u.is_commander and u.id != attack.commander
+                      and not piece(u).general]:
+            if until(s):
+                break
+            s = s.with_unit(spare.evolve(removed="misfortune"))
+        return s
+
+    ahead = losing(state.opponent(side), lambda s: lead(s) > 0)
+    behind = losing(side, lambda s: lead(s) <= 0)
+    assert lead(ahead) > 0 >= lead(behind)
+    player = LargerBattlesDoctrine2()
+    gap = player._attack_value(game, behind, bare) - player._attack_value(game, ahead, bare)
+    assert gap == pytest.approx(LEADER_ASKS + EVEN)
