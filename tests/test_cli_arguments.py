@@ -118,6 +118,15 @@ def test_help_reads_in_plain_words(command: str) -> None:
     assert PYTHON_TYPE.search(out) is None, PYTHON_TYPE.search(out)
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_commands_help_flows_where_its_docstring_broke_a_line(command: str) -> None:
+    """The help wraps to the terminal: a line break the source made inside a paragraph
+    is a space, so no line of the description stops short mid-sentence."""
+    found = getattr(get_command(app), "commands", {})[command]
+    paragraphs = (found.help or "").split("\n\n")
+    assert all("\n" not in p for p in paragraphs), found.help
+
+
 def test_odds_takes_rule_options_for_a_scenario() -> None:
     attack = ["odds", ODDS_FILE, "--attacker", "p-foot", "--target", "r-foot", "--json"]
     plain = json.loads(run(*attack)[1])

@@ -3,7 +3,9 @@ itself on :data:`app`; this module only assembles them."""
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Annotated, Any, get_args
@@ -59,12 +61,25 @@ def _in_words(params: list[Any]) -> None:
             param.__class__ = Argument
 
 
+def flowed(text: str) -> str:
+    r"""A docstring's paragraphs as flowing text: its line breaks within a paragraph are the
+    source's, not the reader's (the help wraps to the terminal), so they become spaces.
+
+    >>> flowed("Play in the browser: every game\n    is saved.\n\nSecond paragraph.")
+    'Play in the browser: every game is saved.\n\nSecond paragraph.'
+    """
+    paragraphs = re.split(r"\n\s*\n", inspect.cleandoc(text))
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
 class Command(TyperCommand):
     """A ``tertia`` command whose help shows each value in words (:func:`_in_words`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _in_words(self.params)
+        if self.help:
+            self.help = flowed(self.help)
 
     def get_help_option(self, ctx: Any) -> Any:
         return _untyped_help(super().get_help_option(ctx))
