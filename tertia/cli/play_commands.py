@@ -222,7 +222,7 @@ def _resumed(file: Path, scenario: str | None, rules: str, seed: int,
              "--seed cannot name another")
     if result.final_state is not None and result.final_state.is_over:
         fail(f"{file}: the battle is over; nothing to go on with (tertia replay {shlex.quote(str(file))} "
-             "checks it, tertia battle --report tells it)")
+             "checks it)")
     recorded = loaded.data.get("players")
     players = {str(k): str(v) for k, v in recorded.items()} if isinstance(recorded, dict) else {}
     return loaded.game, loaded.seed, [action for _, action in loaded.actions], players
