@@ -386,6 +386,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (cyp_ev.CardDone(card="group:centre:roy"), None),
     (cyp_concealment.UnitPlaced(unit="pf", why="the enemy sees it"),
      "Essex's Foot is placed on the table: it is in sight of Royalists"),
+    (cyp_concealment.UnitPlaced(unit="pc", why="the enemy sees it"),
+     "Earl of Essex is placed on the table: he is in sight of Royalists"),
     (cyp_concealment.Unseen(sides=("parl",), event=cyp_ev.MovedOnCard(unit="pf").to_dict()), None),
     (cyp_concealment.Unseen(sides=("parl",), event=ev.UnitMoved(unit="pf", path=((20, 10), (20, 14)),
                                                               facing=0).to_dict()),
@@ -505,6 +507,16 @@ def test_a_commander_is_titled_by_his_rule_set_and_named_alone_without_one() -> 
         "Commander Earl of Essex suffers a misfortune")
     bare = Narrator(make_state(), side_names=NAMES).line(misfortune)
     assert (bare or "").startswith("Lord Forth suffers a misfortune")
+
+
+def test_a_card_drawn_is_told_once_where_a_heading_tells_it() -> None:
+    """The deck's "Card drawn: …" gives way to the rule set's heading for the same card,
+    told at once after it; alone, it stays."""
+    drawn = deck_ev.CardDrawn(card="group:centre:roy")
+    played = cyp_ev.CardPlayed(card="group:centre:roy", side="roy")
+    both = narrator().entries([drawn, played])
+    assert [(line.text, line.kind) for line in both] == [("Royalists: the centre card", "heading")]
+    assert [line.text for line in narrator().entries([drawn])] == ["Card drawn: Royalists' centre card"]
 
 
 def test_a_decision_its_rule_set_tells_has_no_generic_line() -> None:

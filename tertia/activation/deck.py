@@ -223,7 +223,7 @@ def _tell_shuffled(n: Narrating, e: DeckShuffled, dice: Sequence[DiceRolled]) ->
 
 @tells(CardDrawn)
 def _tell_drawn(n: Narrating, e: CardDrawn, dice: Sequence[DiceRolled]) -> Sentence:
-    return f"Card drawn: {card_words(n, e.card)}", "note"
+    return f"Card drawn: {card_words(n, e.card)}", "card"
 
 
 @tells(CardsWithdrawn)

@@ -120,8 +120,9 @@ def describe_facing(facing: float) -> str:
 class NarrativeLine:
     """A line of narrative with the kind of thing it tells (for styling) and its event.
 
-    ``kind`` is one of ``heading`` (a player turn), ``phase``, ``order``, ``move``,
-    ``attack``, ``hit``, ``loss``, ``dice``, ``objective``, ``decision``, ``note``, ``end``.
+    ``kind`` is one of ``heading`` (a player turn, a card played), ``phase``, ``order``,
+    ``move``, ``attack``, ``hit``, ``loss``, ``dice``, ``objective``, ``decision``,
+    ``card`` (a card drawn), ``note``, ``end``.
     """
 
     text: str
@@ -275,7 +276,8 @@ class Narrator:
 
         Dice rolled just before an attack appear in that attack's line; other dice are
         gathered into one ``dice`` line before the next thing told. A phase heading with
-        nothing under it is dropped.
+        nothing under it is dropped, and so is a card's line ("Card drawn: …") that a
+        heading telling that card follows at once.
         """
         out: list[NarrativeLine] = []
         self._told = out
@@ -302,6 +304,8 @@ class Narrator:
                 continue
             if entry.kind in ("phase", "heading") and out and out[-1].kind == "phase":
                 out.pop()
+            elif entry.kind == "heading" and out and out[-1].kind == "card":
+                out.pop()  # the rule set's heading tells the card just drawn
             out.append(entry)
         if dice:
             out.append(self._dice_entry(dice))

@@ -237,19 +237,22 @@ def _placed(n: Narrating, e: UnitPlaced, dice: Sequence[DiceRolled]) -> Sentence
     why = e.why
     if state is not None and unit is not None and unit.side in state.sides:
         told = PLACED_WHY.get(why)
-        why = why if told is None else told(n.side(state.opponent(unit.side)), n.label(e.unit))
+        if told is not None:
+            why = told(n.side(state.opponent(unit.side)), n.label(e.unit), unit.is_commander)
     return f"{n.label(e.unit)} is placed on the table: {why}", "status"
 
 
-PLACED_WHY: dict[str, Callable[[str, str], str]] = {
-    "the enemy sees it": lambda other, name: f"{pronoun_is(name)} in sight of {other}",
+PLACED_WHY: dict[str, Callable[[str, str, bool], str]] = {
+    "the enemy sees it":
+        lambda other, name, person: f"{pronoun_is(name, person=person)} in sight of {other}",
     "it comes into the enemy's sight":
-        lambda other, name: side_does(pronoun(name), f"come into sight of {other}"),
+        lambda other, name, person: side_does(pronoun(name, person=person), f"come into sight of {other}"),
     "the enemy comes within sight of it":
-        lambda other, name: side_does(other, f"come within sight of {object_pronoun(name)}"),
+        lambda other, name, person: side_does(
+            other, f"come within sight of {object_pronoun(name, person=person)}"),
 }
-"""Why a hidden piece is placed, with the side that sees it and the piece (for its
-pronoun) named."""
+"""Why a hidden piece is placed, with the side that sees it and the piece named (for its
+pronoun: "he" for an officer)."""
 
 
 @tells(Unseen)
