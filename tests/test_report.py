@@ -509,6 +509,17 @@ def test_a_commander_is_titled_by_his_rule_set_and_named_alone_without_one() -> 
     assert (bare or "").startswith("Lord Forth suffers a misfortune")
 
 
+@pytest.mark.parametrize(("rules", "heading"), [
+    ("larger-battles", "Turn 2 — Parliament"), ("d3-cards", "Turn 2 — Parliament"),
+    ("declare-thee-sir", "Turn 2"), ("charge-yr-pikes", "Turn 2"),
+])
+def test_a_turn_is_headed_by_its_side_only_where_it_is_that_sides(rules: str, heading: str) -> None:
+    """Under Declare Thee Sir and Charge yr Pikes! both sides act in every turn as their
+    cards come from one deck: the turn is named alone, not as the first side's."""
+    told = Narrator.for_rules(get_ruleset(rules), make_state(), side_names=NAMES)
+    assert told.line(ev.TurnBegan(turn=2, side="parl")) == heading
+
+
 def test_a_card_drawn_is_told_once_where_a_heading_tells_it() -> None:
     """The deck's "Card drawn: …" gives way to the rule set's heading for the same card,
     told at once after it; alone, it stays."""

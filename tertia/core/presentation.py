@@ -313,6 +313,12 @@ class Presentation:
         referee, who sees everything). Only keys of :attr:`FACTS`."""
         return ()
 
+    def turn_heading(self, turn: int, side: str) -> str:
+        """A turn's heading in the log, ``side`` the name of the side whose turn it is:
+        "Turn 3 — Royalists". A rule set whose turns both sides play in (each acting as
+        its cards come from one deck) names the turn alone."""
+        return f"Turn {turn} — {side}"
+
     def kind_label(self, unit: Unit) -> str:
         """What kind of piece ``unit`` is, in the rule set's words ("horse", "commanded
         shot"): the order of battle's type, a piece card's and a study's losses by type.

@@ -181,6 +181,7 @@ class Narrator:
         commands: Callable[[GameState, str], str | None] | None = None,
         decisions: Callable[[str], str | None] | None = None,
         told: frozenset[str] = frozenset(),
+        turns: Callable[[int, str], str] | None = None,
     ) -> None:
         self.state = state
         self.titles = titles
@@ -192,6 +193,9 @@ class Narrator:
         self.decisions = decisions
         """A decision's kind by the rule set's label for it (its declared ``DecisionKind``)."""
         self.told = told
+        self.turns = turns
+        """A turn's heading, from its number and its side's name (the rule set's
+        :meth:`~tertia.core.presentation.Presentation.turn_heading`)."""
         """The decisions whose rule set's own events tell them (``DecisionKind.told``):
         no line of their own when awaited or made."""
         self._told: list[NarrativeLine] = []
@@ -220,7 +224,7 @@ class Narrator:
 
         told = frozenset(k.kind for k in ruleset.DECISION_KINDS if k.told)
         return cls(state, side_names=side_names, notes=notes, titles=shows.title,
-                   commands=shows.command_label, decisions=decision, told=told)
+                   commands=shows.command_label, decisions=decision, told=told, turns=shows.turn_heading)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -401,6 +405,8 @@ class Narrator:
         return f"The battle begins: {side_does(self.side(e.first_side), 'move first')}.", "heading"
 
     def _turn_began(self, e: ev.TurnBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
+        if self.turns is not None:
+            return self.turns(e.turn, self.side(e.side)), "heading"
         return f"Turn {e.turn} — {self.side(e.side)}", "heading"
 
     def _phase_began(self, e: ev.PhaseBegan, dice: Sequence[ev.DiceRolled]) -> _Told:

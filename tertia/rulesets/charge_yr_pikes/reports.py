@@ -193,6 +193,11 @@ class CypPresentation(Presentation):
         not its guns, though the engine counts both among the artillery."""
         return "baggage" if unit_data(unit).troop == "wagons" else super().kind_label(unit)
 
+    def turn_heading(self, turn: int, side: str) -> str:
+        """Both armies act in every turn, as their brigade cards come from one deck shuffled
+        together (Sequence of play): the turn is named alone."""
+        return f"Turn {turn}"
+
     def title(self, seen: GameState, unit: Unit) -> str | None:
         rank = unit_data(unit).rank
         return None if rank is None else rank.replace("_", " ").capitalize()
