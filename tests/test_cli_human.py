@@ -114,7 +114,7 @@ def test_a_battle_left_with_save_is_saved_so_far_and_goes_on_with_resume(tmp_pat
     assert replayed.exit_code == 0 and "The battle is unfinished, at turn 1" in replayed.output
     # Resumed: the order given is not asked again; the move is made; the input ends.
     code, out = play(["battle", "--resume", str(saved)], ["6", "p-foot-1", "18,12", "", ""])
-    assert "The battle so far is taken again, to turn 1" in out
+    assert "The battle so far is taken again: at turn 1" in out
     assert "Parliament orders Colonel Hollis' command to move" in out  # this turn so far, told
     assert "Hollis's Foot moves 2.0\" north" in out
     assert code == 0 and "the input ended before the battle did: saved to" in out.lower()

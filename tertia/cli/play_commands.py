@@ -228,6 +228,11 @@ def _resumed(file: Path, scenario: str | None, rules: str, seed: int,
     return loaded.game, loaded.seed, [action for _, action in loaded.actions], players
 
 
+def _at(turn: int) -> str:
+    """Where a battle stands, in words: at a turn, or in its deployment (turn 0)."""
+    return f"at turn {turn}" if turn else "in the deployment, before the first turn"
+
+
 def _left(exc: LeftTheBattle, save: Path | None) -> NoReturn:
     """The person left: the battle so far saved, when there is a file to save it to."""
     so_far = exc.record
@@ -237,7 +242,7 @@ def _left(exc: LeftTheBattle, save: Path | None) -> NoReturn:
         save_record(so_far, save)
     except OSError as error:
         fail(f"{exc}; {save}: cannot write: {error.strerror or error}")
-    out.print(f"{str(exc).capitalize()}: saved to {save} at turn {so_far.final_state.turn}. "
+    out.print(f"{str(exc).capitalize()}: saved to {save} {_at(so_far.final_state.turn)}. "
               f"To go on: tertia battle --resume {shlex.quote(str(save))}")
     raise typer.Exit(0)
 
@@ -289,7 +294,7 @@ class _LiveNarrative:
         """The battle so far has been taken again: its turn so far is told."""
         held, self.held = self.held or [], None
         start = max((i for i, line in enumerate(held) if line.kind == "heading"), default=0)
-        out.print(Text(f"The battle so far is taken again, to turn {turn}. This turn so far:", style="dim"))
+        out.print(Text(f"The battle so far is taken again: {_at(turn)}. This turn so far:", style="dim"))
         for line in held[start:]:
             _print_line(line.kind, line.text)
 
@@ -334,7 +339,7 @@ def replay_command(
     _, result = _replayed(file)
     out.print(f"{file}: {result.steps} actions replayed identically")
     if result.final_state is not None and not result.final_state.is_over:
-        out.print(f"The battle is unfinished, at turn {result.final_state.turn}. To go on: "
+        out.print(f"The battle is unfinished, {_at(result.final_state.turn)}. To go on: "
                   f"tertia battle --resume {shlex.quote(str(file))}")
     out.print(result.final_hash or "")
 
