@@ -137,7 +137,7 @@ def test_odds_takes_rule_options_for_a_scenario() -> None:
 
 
 @pytest.mark.parametrize(("option", "needle"), [
-    ("queens=2", "larger-battles has no option 'queens'"),
+    ("queens=2", "Larger Battles has no option 'queens'"),
     ("hit_limit_infantry", "--option 'hit_limit_infantry': expected KEY=VALUE"),
     ("hit_limit_infantry=lots", "option hit_limit_infantry: expected int"),
 ])

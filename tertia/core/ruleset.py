@@ -208,9 +208,8 @@ class RuleSet(ABC):
         values = {o.name: o.default for o in self.OPTIONS}
         for name, raw in options.items():
             if name not in known:
-                raise ValueError(
-                    f"{self.id} has no option {name!r}; options: {', '.join(sorted(known)) or 'none'}"
-                )
+                listed = ", ".join(sorted(known)) or "none"
+                raise ValueError(f"{self.named()} has no option {name!r}; its options: {listed}")
             values[name] = known[name].coerce(raw)
         self.options: Mapping[str, Any] = values
 
