@@ -55,6 +55,11 @@ CELLS = _cells()
 SECONDS_A_CELL = 120.0
 """How long a cell may play before giving up: a bound for a busy machine; a cell ends as
 soon as a turn of each side is done."""
+SERVER_WAIT = 60_000
+"""Milliseconds to wait for the server's answer to an action (it plays the AI's reply
+first): a minute, as the browser tests wait, since with both cores busy running the rest
+of the suite an answer has taken over 15 s."""
+
 BAD_WORDS = re.compile(r"\bundefined\b|\bnull\b|\bNaN\b|\bTrue\b|\bFalse\b|\[object Object\]|\?\"|"
                        r"Nothing this unit may do right now\.|could not be told|\)'s?\b")
 """Placeholders, a card with no reason, a log entry whose event could not be told, and a
@@ -295,15 +300,18 @@ def try_drag(pg: Any, uid: str) -> bool:
         pg.mouse.move(x1, y1, steps=4)
         pg.mouse.up()
         try:
-            pg.wait_for_selector("[data-test=move-box].legal, [data-test=move-box].illegal", timeout=5000)
-            pg.wait_for_function("() => document.querySelector('[data-test=move-box]')"
-                                 " && !document.querySelector('[data-test=move-odds-wait]')", timeout=15000)
+            pg.wait_for_selector("[data-test=move-box]", timeout=5000)  # the drag took the piece
+            verdict = "[data-test=move-box].legal, [data-test=move-box].illegal"
+            pg.wait_for_selector(verdict, timeout=SERVER_WAIT)
+            judged = ("() => document.querySelector('[data-test=move-box]')"
+                      " && !document.querySelector('[data-test=move-odds-wait]')")
+            pg.wait_for_function(judged, timeout=SERVER_WAIT)
         except Exception:
             continue
         if pg.locator("[data-test=move-box].legal").count():
             version = screen(pg, "s.view.version")
             pg.click("[data-test=confirm-move]")
-            pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=15000)
+            pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=SERVER_WAIT)
             return True
     return False
 
@@ -344,7 +352,7 @@ def try_odds(pg: Any) -> bool:
     roll = pg.locator(".odds-panel [data-test=roll]")
     if roll.count() and roll.is_enabled():
         roll.click()
-        pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=15000)
+        pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=SERVER_WAIT)
     else:
         close = ".odds-panel button:has-text('Close'), .odds-panel button:has-text('Cancel')"
         pg.locator(close).first.click()
@@ -378,7 +386,7 @@ def press(pg: Any, selector: str) -> bool:
         return False
     button.first.click()
     try:
-        pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=15000)
+        pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=SERVER_WAIT)
     except Exception:
         return False
     return True
