@@ -263,9 +263,10 @@ class _LiveNarrative:
                  resumed: int = 0) -> None:
         self.game = game
         self.viewer = humans[0] if len(humans) == 1 else None
-        self.held: list[NarrativeLine] | None = [] if resumed else None
-        """The lines of the battle so far, kept until its last action is taken again."""
         self.to_hold = resumed
+        """Actions of the battle so far still to be taken again before the telling goes live."""
+        self.held: list[NarrativeLine] = []
+        """The lines of the battle so far, kept until then."""
         # The battle's start, as fight_battle will make it (the same seeded dice): told now,
         # before anyone is asked anything.
         state, events = game.start(SeededDice(dice_seed(seed)))
@@ -275,16 +276,16 @@ class _LiveNarrative:
 
     def step(self, step: Step) -> None:
         self.tell(step.events)
-        if self.held is not None:
+        if self.to_hold:
             self.to_hold -= 1
-            if self.to_hold <= 0:
+            if not self.to_hold:
                 self._catch_up(step.state.turn)
 
     def tell(self, events: Sequence[Event]) -> None:
         if self.viewer is not None:
             events = [e for e in events if self.game.ruleset.event_visible_to(e, self.viewer)]
         lines = tell_safely(self.narrator, events)
-        if self.held is not None:
+        if self.to_hold:
             self.held.extend(lines)
             return
         for line in lines:
@@ -292,7 +293,7 @@ class _LiveNarrative:
 
     def _catch_up(self, turn: int) -> None:
         """The battle so far has been taken again: its turn so far is told."""
-        held, self.held = self.held or [], None
+        held, self.held = self.held, []
         start = max((i for i, line in enumerate(held) if line.kind == "heading"), default=0)
         out.print(Text(f"The battle so far is taken again: {_at(turn)}. This turn so far:", style="dim"))
         for line in held[start:]:
@@ -369,7 +370,7 @@ def inspect(
         notes = [f.note for f, _ in c.facts if f.note and f.shown()]
         shows = " · ".join(c.lines()) + (f" ({'; '.join(notes)})" if notes else "")
         table.add_row(
-            Text(c.name), Text(names.get(c.side, c.side)), Text(c.kind_label or c.kind.replace("_", " ")),
+            Text(c.name), Text(names.get(c.side, c.side)), Text(c.kind_label),
             Text("in play" if c.in_play else str(c.removed).replace("_", " ")), Text(shows),
         )
     print_table(table)

@@ -276,7 +276,7 @@ def _piece(game: Game, seen: GameState, u: Unit) -> str:
     card = game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act)
     counted = card.base_count()
     shown = f", {counted[0].text(counted[1])}" if counted is not None else ""
-    return f"{u.id}  {u.label} ({card.kind_label or u.kind.value.replace('_', ' ')}{shown})"
+    return f"{u.id}  {u.label} ({card.kind_label}{shown})"
 
 
 def _pending_list(spec: FieldSpec, seen: GameState) -> list[str]:

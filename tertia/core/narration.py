@@ -234,6 +234,12 @@ def _agree_after(text: str, at: int) -> str:
     return text[:at] + " ".join(words)
 
 
+def turn_heading(turn: int, side: str | None) -> str:
+    """A turn's heading in the log: "Turn 3 — Royalists" for a turn that is one side's,
+    "Turn 3" (``side`` None) for one both sides play in."""
+    return f"Turn {turn}" if side is None else f"Turn {turn} — {side}"
+
+
 def default_side_name(side_id: str) -> str:
     """A readable name for a side id with no given name: ``"royalists"`` -> ``"Royalists"``."""
     return side_id.replace("_", " ").replace("-", " ").strip().title() or side_id

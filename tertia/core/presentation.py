@@ -36,7 +36,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tertia.core.hidden import is_hidden, place_hidden
-from tertia.core.narration import humanise, possessive
+from tertia.core.narration import humanise, possessive, turn_heading
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 
@@ -182,7 +182,7 @@ class PieceCard:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "side": self.side, "kind": self.kind,
-            "kind_label": self.kind_label or self.kind.replace("_", " "),
+            "kind_label": self.kind_label,
             "command": self.command, "x": self.x, "y": self.y, "facing": self.facing,
             "in_play": self.in_play, "removed": self.removed,
             "facts": [f.to_dict(spec) for f, spec in self.facts if f.shown()],
@@ -287,6 +287,12 @@ class PanelContext:
         return self.side_names.get(str(side), str(side) if default is None else default)
 
 
+def kind_words(unit: Unit) -> str:
+    """The engine's kind of a piece in words ("commanded shot"): what a rule set calls it
+    unless it names it otherwise (:meth:`Presentation.kind_label`)."""
+    return unit.kind.value.replace("_", " ")
+
+
 class Presentation:
     """What a rule set shows: its pieces' facts, the distances drawn round a piece, the
     card that activates a piece, the position in brief, and its own names for commands.
@@ -295,6 +301,10 @@ class Presentation:
 
     FACTS: tuple[FactSpec, ...] = ()
     """Every fact the rule set's pieces may show, in the order front ends list them."""
+
+    SHARED_TURNS: ClassVar[bool] = False
+    """Do both sides act in every turn (each as its cards come from one deck)? Then a
+    turn's heading names the turn alone (:meth:`turn_heading`)."""
 
     _DECLARED: ClassVar[Mapping[str, tuple[int, FactSpec]]] = {}
     """Each declared fact by key, with its place in :attr:`FACTS` (made once a class)."""
@@ -315,16 +325,15 @@ class Presentation:
 
     def turn_heading(self, turn: int, side: str) -> str:
         """A turn's heading in the log, ``side`` the name of the side whose turn it is:
-        "Turn 3 — Royalists". A rule set whose turns both sides play in (each acting as
-        its cards come from one deck) names the turn alone."""
-        return f"Turn {turn} — {side}"
+        "Turn 3 — Royalists"; "Turn 3" under :attr:`SHARED_TURNS`."""
+        return turn_heading(turn, None if self.SHARED_TURNS else side)
 
     def kind_label(self, unit: Unit) -> str:
         """What kind of piece ``unit`` is, in the rule set's words ("horse", "commanded
         shot"): the order of battle's type, a piece card's and a study's losses by type.
         A rule set whose pieces of one engine kind differ (wagons among the guns) names
         them here."""
-        return unit.kind.value.replace("_", " ")
+        return kind_words(unit)
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
         """A commander's rank as the narrative puts it before his name ("General"), or

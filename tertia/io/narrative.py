@@ -45,6 +45,7 @@ from tertia.core.narration import (
     possessive_pronoun,
     pronoun_is,
     side_does,
+    turn_heading,
 )
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
@@ -193,11 +194,11 @@ class Narrator:
         self.decisions = decisions
         """A decision's kind by the rule set's label for it (its declared ``DecisionKind``)."""
         self.told = told
-        self.turns = turns
-        """A turn's heading, from its number and its side's name (the rule set's
-        :meth:`~tertia.core.presentation.Presentation.turn_heading`)."""
         """The decisions whose rule set's own events tell them (``DecisionKind.told``):
         no line of their own when awaited or made."""
+        self.turns: Callable[[int, str], str] = turns or turn_heading
+        """A turn's heading, from its number and its side's name (the rule set's
+        :meth:`~tertia.core.presentation.Presentation.turn_heading`)."""
         self._told: list[NarrativeLine] = []
         self._plurals: tuple[str, ...] | None = None
         self.side_names: dict[str, str] = dict(side_names or {})
@@ -405,9 +406,7 @@ class Narrator:
         return f"The battle begins: {side_does(self.side(e.first_side), 'move first')}.", "heading"
 
     def _turn_began(self, e: ev.TurnBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
-        if self.turns is not None:
-            return self.turns(e.turn, self.side(e.side)), "heading"
-        return f"Turn {e.turn} — {self.side(e.side)}", "heading"
+        return self.turns(e.turn, self.side(e.side)), "heading"
 
     def _phase_began(self, e: ev.PhaseBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
         if e.phase == "over":

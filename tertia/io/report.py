@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import tertia
 from tertia.core import events as ev
 from tertia.core.narration import default_side_name, humanise
-from tertia.core.presentation import PieceCard, Presentation
+from tertia.core.presentation import PieceCard, Presentation, kind_words
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
@@ -473,9 +473,7 @@ class Shown:
 
     def kind(self, unit: Unit) -> str:
         """The piece's kind as the rule set names it."""
-        if self.presentation is None:
-            return unit.kind.value.replace("_", " ")
-        return self.presentation.kind_label(unit)
+        return kind_words(unit) if self.presentation is None else self.presentation.kind_label(unit)
 
     def command(self, command: str, side: str) -> str:
         """``side``'s command of that name (both sides may have a "left")."""

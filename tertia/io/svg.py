@@ -25,7 +25,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.ops import substring
 
 from tertia.core.geometry import heading_vector
-from tertia.core.presentation import PieceCard
+from tertia.core.presentation import PieceCard, kind_words
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.table_markers import table_markers
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
@@ -666,7 +666,7 @@ def _units(
 
 
 def _unit_tooltip(u: Unit, side_names: Mapping[str, str], card: PieceCard | None) -> str:
-    kind = card.kind_label if card is not None and card.kind_label else u.kind.value.replace("_", " ")
+    kind = card.kind_label if card is not None else kind_words(u)
     bits = [f"{u.label} ({_side_name(side_names, u.side)}, {kind})"]
     if card is not None:
         bits += card.lines()

@@ -19,6 +19,7 @@ from tertia.ai.players import DEFAULT_PLAYER, entry, make_player
 from tertia.battle import MAX_ACTIONS, fight_battle
 from tertia.core.dice import derive_seed
 from tertia.core.game import Game
+from tertia.core.presentation import Presentation
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rulesets import get_ruleset
@@ -71,21 +72,22 @@ class GameSpec:
         """Troop units per side and type at the start, in column order: the engine's
         kinds first, then any kind the rule set names apart (:func:`troop_type`)."""
         game = game_for(self)
+        shows = game.ruleset.presentation()
         start = game.ruleset.initial_state(self.scenario)
         order = [kind.value for kind in TROOP_ORDER]
         counts: dict[str, dict[str, int]] = {side: {} for side in self.sides}
         for side in self.sides:
-            types = [troop_type(game, u) for u in start.iter_units(side) if not u.is_commander]
+            types = [troop_type(shows, u) for u in start.iter_units(side) if not u.is_commander]
             for name in sorted(set(types), key=lambda t: (order.index(t) if t in order else len(order), t)):
                 counts[side][name] = types.count(name)
         return counts
 
 
-def troop_type(game: Game, unit: Unit) -> str:
+def troop_type(shows: Presentation, unit: Unit) -> str:
     """A unit's type as a study's columns name it: its kind in the rule set's words
     (:meth:`~tertia.core.presentation.Presentation.kind_label`), underscored
     ("commanded_shot", a rule set's "baggage")."""
-    return game.ruleset.presentation().kind_label(unit).replace(" ", "_")
+    return shows.kind_label(unit).replace(" ", "_")
 
 
 def make_spec(
@@ -171,13 +173,13 @@ def _outcome(row: Row, final: GameState, spec: GameSpec, actions: int) -> None:
     score = result.get("score", {})
     row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
                first_side=final.first_side, actions=actions)
-    game = game_for(spec)
+    shows = game_for(spec).ruleset.presentation()
     for side, kinds in spec.fielded.items():
         lost = [u for u in final.iter_units(side, include_removed=True) if not u.in_play]
         row[f"score_{side}"] = int(score.get(side, 0))
         row[f"units_lost_{side}"] = sum(1 for u in lost if not u.is_commander)
         row[f"commanders_lost_{side}"] = sum(1 for u in lost if u.is_commander)
-        types = [troop_type(game, u) for u in lost if not u.is_commander]
+        types = [troop_type(shows, u) for u in lost if not u.is_commander]
         for kind in kinds:
             row[f"lost_{side}_{kind}"] = types.count(kind)
 

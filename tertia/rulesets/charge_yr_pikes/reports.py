@@ -184,6 +184,9 @@ class CypPresentation(Presentation):
     """Charge yr Pikes!'s pieces and position as its front ends show them."""
 
     FACTS = FACTS
+    SHARED_TURNS = True
+    """Both armies act in every turn, as their brigade cards come from one deck shuffled
+    together (Sequence of play)."""
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         return unit_facts(seen, unit)
@@ -192,11 +195,6 @@ class CypPresentation(Presentation):
         """The baggage train's wagons are the army's baggage (Unit Organizations C, 19 B),
         not its guns, though the engine counts both among the artillery."""
         return "baggage" if unit_data(unit).troop == "wagons" else super().kind_label(unit)
-
-    def turn_heading(self, turn: int, side: str) -> str:
-        """Both armies act in every turn, as their brigade cards come from one deck shuffled
-        together (Sequence of play): the turn is named alone."""
-        return f"Turn {turn}"
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
         rank = unit_data(unit).rank

@@ -164,14 +164,11 @@ class DtsPresentation(Presentation):
     """Declare Thee Sir's pieces and position as its front ends show them."""
 
     FACTS = FACTS
+    SHARED_TURNS = True
+    """Both sides act in every turn, as their units' cards come from one deck (Game Play)."""
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         return unit_facts(seen, unit)
-
-    def turn_heading(self, turn: int, side: str) -> str:
-        """Both sides act in every turn, as their units' cards come from one deck (Game
-        Play): the turn is named alone."""
-        return f"Turn {turn}"
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
         return "General" if unit_data(unit).is_general else None
