@@ -47,6 +47,12 @@ class BattleRecord:
     def final_state(self) -> GameState:
         return self.steps[-1].state if self.steps else self.initial_state
 
+    @property
+    def deployed(self) -> GameState:
+        """The position before :attr:`start_events` (``initial_state`` is the one after
+        them): where a telling of the whole battle starts."""
+        return self.game.deployed()
+
     def iter_events(self) -> list[Event]:
         out = list(self.start_events)
         for s in self.steps:

@@ -510,14 +510,32 @@ def test_a_commander_is_titled_by_his_rule_set_and_named_alone_without_one() -> 
 
 
 @pytest.mark.parametrize(("rules", "heading"), [
-    ("larger-battles", "Turn 2 — Parliament"), ("d3-cards", "Turn 2 — Parliament"),
+    ("larger-battles", "Turn 2 — Parliament"), ("d3-cards", "Turn 2"), ("d3-commands", "Turn 2"),
     ("declare-thee-sir", "Turn 2"), ("charge-yr-pikes", "Turn 2"),
 ])
 def test_a_turn_is_headed_by_its_side_only_where_it_is_that_sides(rules: str, heading: str) -> None:
-    """Under Declare Thee Sir and Charge yr Pikes! both sides act in every turn as their
-    cards come from one deck: the turn is named alone, not as the first side's."""
+    """Under the D3 rules, Declare Thee Sir and Charge yr Pikes! both sides act in every
+    turn, a card at a time: the turn is named alone, not as the first side's."""
     told = Narrator.for_rules(get_ruleset(rules), make_state(), side_names=NAMES)
     assert told.line(ev.TurnBegan(turn=2, side="parl")) == heading
+
+
+def test_a_turn_begun_again_with_each_card_is_headed_once() -> None:
+    """The D3 rules begin the turn and its activation phase again with each card drawn;
+    the log heads the turn and the phase once, and heads the next turn and its first
+    phase again. Where each side has a turn of its own, each is headed."""
+    def card(turn: int, side: str) -> list[ev.Event]:
+        return [ev.TurnBegan(turn=turn, side=side), ev.PhaseBegan(phase="activation"),
+                ev.Narrated(text=f"{side} foot card drawn")]
+
+    events = [*card(2, "parl"), *card(2, "roy"), *card(3, "roy"), *card(3, "parl")]
+    told = Narrator.for_rules(get_ruleset("d3-cards"), make_state(), side_names=NAMES).lines(events)
+    assert told == ["Turn 2", "Activation phase", "Parliament foot card drawn", "Royalists foot card drawn",
+                    "Turn 3", "Activation phase", "Royalists foot card drawn", "Parliament foot card drawn"]
+    apart = Narrator.for_rules(get_ruleset("larger-battles"), make_state(), side_names=NAMES).lines(events)
+    assert [line for line in apart if line.startswith("Turn") or line.endswith("phase")] == [
+        "Turn 2 — Parliament", "Activation phase", "Turn 2 — Royalists", "Activation phase",
+        "Turn 3 — Royalists", "Activation phase", "Turn 3 — Parliament", "Activation phase"]
 
 
 def test_a_card_drawn_is_told_once_where_a_heading_tells_it() -> None:

@@ -33,6 +33,7 @@ from tertia.core.state import GameState, Unit
 from tertia.io.safe_narration import UNTOLD
 from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named, written_for
+from tests.log_checks import told_again
 from tests.plugin_rules import with_plugins
 
 SEEDS = (1, 2, 3)
@@ -175,6 +176,7 @@ def test_the_narrative_battle_reads_in_words(tmp_path_factory: pytest.TempPathFa
                                              scenario: str, seed: int) -> None:
     battle = fought(tmp_path_factory, rules, scenario, seed)
     assert "Turn 1" in battle.narrative
+    assert told_again(battle.narrative) == []
     assert battle.words.problems(battle.narrative) == [], battle.narrative[-3000:]
     assert UNTOLD not in battle.narrative
 
@@ -358,6 +360,9 @@ def test_the_checks_can_fail() -> None:
         assert words.problems(f"A line: {bad}."), bad
     assert words.problems("Hollis's Foot moves 3.0\" north, facing east") == []
     assert words.problems("a rule (larger-battles: Combat)") == ["larger-battles"]
+    twice = "Turn 1\nActivation phase\nA card\nActivation phase\nTurn 1"
+    assert told_again(twice) == ["Activation phase", "Turn 1"]
+    assert told_again("Turn 1\nActivation phase\nTurn 2\nActivation phase\nCombat phase") == []
     assert _named_by_id("d3-cards", "Edgehill (d3-cards): 2 games") == ["d3-cards"]
     assert _named_by_id("d3-cards", "Edgehill (D3 (earlier)), saved to edgehill-d3-cards.parquet") == []
     assert visible_text('<p class="a_b" id="p-foot-1">Words <title>a tip</title></p>').split() == \

@@ -185,7 +185,7 @@ def battle(
         _write_report(record, report)
     if not as_json and live is None:
         out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
-        narrator = Narrator.for_rules(game.ruleset, record.initial_state, side_names=names,
+        narrator = Narrator.for_rules(game.ruleset, record.deployed, side_names=names,
                                       notes=odds_notes(record))
         for line in tell_safely(narrator, record.iter_events(), where=f"seed {seed}"):
             _print_line(line.kind, line.text)
@@ -269,8 +269,8 @@ class _LiveNarrative:
         """The lines of the battle so far, kept until then."""
         # The battle's start, as fight_battle will make it (the same seeded dice): told now,
         # before anyone is asked anything.
-        state, events = game.start(SeededDice(dice_seed(seed)))
-        self.narrator = Narrator.for_rules(game.ruleset, state, side_names=names)
+        _, events = game.start(SeededDice(dice_seed(seed)))
+        self.narrator = Narrator.for_rules(game.ruleset, game.deployed(), side_names=names)
         out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
         self.tell(events)
 

@@ -44,11 +44,16 @@ class Game:
         The deployed position follows from the scenario and the rule set alone, so it is
         worked out once a game; each battle starts from a state of its own (with its own
         memos) holding the same values."""
-        if self._deployed is None:
-            self._deployed = self.ruleset.initial_state(self.scenario)
-        tx = Tx(self.table, GameState(*self._deployed.fields()), dice)
+        tx = Tx(self.table, self.deployed(), dice)
         self.ruleset.begin(tx)
         return tx.state, tx.events
+
+    def deployed(self) -> GameState:
+        """The position as deployed, before the opening procedure: the state a telling of
+        the opening's events starts from. A state of its own each call."""
+        if self._deployed is None:
+            self._deployed = self.ruleset.initial_state(self.scenario)
+        return GameState(*self._deployed.fields())
 
     def validate(self, state: GameState, action: Action) -> list[Violation]:
         """Every reason ``action`` is illegal in ``state`` (empty when legal). The answer is

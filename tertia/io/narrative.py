@@ -13,8 +13,8 @@ rule set's word (:meth:`Presentation.title <tertia.core.presentation.Presentatio
 >>> foot = Unit("essex", "parl", UnitKind.FOOT, "centre", 10, 10, 0, 4, 2, name="Essex's Foot")
 >>> state = GameState(("roy", "parl"), 1, "roy", "movement", {"essex": foot})
 >>> n = Narrator(state, side_names={"roy": "Royalists", "parl": "Parliament"})
->>> n.line(TurnBegan(turn=1, side="roy"))
-'Turn 1 — Royalists'
+>>> n.line(TurnBegan(turn=2, side="roy"))
+'Turn 2 — Royalists'
 >>> n.line(UnitRemoved(unit="essex", reason="routed"))
 "Essex's Foot is routed and leaves the field"
 
@@ -200,6 +200,9 @@ class Narrator:
         """A turn's heading, from its number and its side's name (the rule set's
         :meth:`~tertia.core.presentation.Presentation.turn_heading`)."""
         self._told: list[NarrativeLine] = []
+        self._new_turn = False
+        """Has a turn's heading just been told (so its first phase is told, whatever the
+        phase before it)?"""
         self._plurals: tuple[str, ...] | None = None
         self.side_names: dict[str, str] = dict(side_names or {})
         self.labels: dict[str, str] = dict(labels or {})
@@ -282,7 +285,9 @@ class Narrator:
         Dice rolled just before an attack appear in that attack's line; other dice are
         gathered into one ``dice`` line before the next thing told. A phase heading with
         nothing under it is dropped, and so is a card's line ("Card drawn: …") that a
-        heading telling that card follows at once.
+        heading telling that card follows at once. A turn begun again with each card (the
+        D3 rules) is headed once, and so is its phase: the heading and phase under way are
+        read from the state, so a telling that starts mid-turn knows them too.
         """
         out: list[NarrativeLine] = []
         self._told = out
@@ -406,11 +411,18 @@ class Narrator:
         return f"The battle begins: {side_does(self.side(e.first_side), 'move first')}.", "heading"
 
     def _turn_began(self, e: ev.TurnBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return self.turns(e.turn, self.side(e.side)), "heading"
+        heading = self.turns(e.turn, self.side(e.side))
+        now = self.state
+        if now is not None and now.turn == e.turn and heading == self.turns(now.turn, self.side(now.active)):
+            # A turn both sides play begins again with each card: its heading stands.
+            return None, "heading"
+        self._new_turn = True
+        return heading, "heading"
 
     def _phase_began(self, e: ev.PhaseBegan, dice: Sequence[ev.DiceRolled]) -> _Told:
-        if e.phase == "over":
-            return None, "phase"
+        new_turn, self._new_turn = self._new_turn, False
+        if e.phase == "over" or (not new_turn and self.state is not None and self.state.phase == e.phase):
+            return None, "phase"  # the game's end, or the phase already under way
         return f"{humanise(e.phase).capitalize()} phase", "phase"
 
     def _dice_rolled(self, e: ev.DiceRolled, dice: Sequence[ev.DiceRolled]) -> _Told:

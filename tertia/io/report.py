@@ -92,14 +92,16 @@ def collect_turns(
     """Split a game into game turns: the deployment (turn 0, with the opening's events)
     and one snapshot at the end of each game turn, with its traces and narrative.
 
-    A new game turn starts at the first ``TurnBegan`` carrying a new turn number; the
-    snapshot is the state just before it. The last turn ends with the last step.
+    ``initial_state`` is the position as deployed, before ``start_events``. A new game
+    turn starts at the first ``TurnBegan`` carrying a new turn number; the snapshot is
+    the state just before it. The last turn ends with the last step.
     """
     state = initial_state
     turns = [TurnSnapshot(0, initial_state, player_turns=[PlayerTurn(None)])]
     stream: list[tuple[Sequence[ev.Event], GameState | None]] = [(start_events, None)]
     stream.extend((events, after) for events, after in map(_step_parts, steps))
-    for events, after in stream:
+    opening = initial_state
+    for index, (events, after) in enumerate(stream):
         for e in events:
             current = turns[-1]
             if isinstance(e, ev.TurnBegan):
@@ -118,9 +120,11 @@ def collect_turns(
             state = _safe_reduce(state, e)
         if after is not None:
             state = after
+        if index == 0:
+            opening = state
     turns[-1].state = state
     if len(turns) > 1 or turns[0].player_turns[0].events:
-        turns[0].state = initial_state if len(turns) > 1 else state
+        turns[0].state = opening if len(turns) > 1 else state  # the armies once the opening is done
 
     narrator = (Narrator(initial_state, side_names=side_names, notes=notes) if presentation is None else
                 Narrator.for_rules(presentation.ruleset, initial_state, side_names=side_names, notes=notes))
@@ -247,7 +251,7 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
     return build_report_html(
         title=scenario.name,
         table=game.table,
-        initial_state=record.initial_state,
+        initial_state=record.deployed,
         steps=record.steps,
         start_events=record.start_events,
         side_names={s.id: s.name or default_side_name(s.id) for s in scenario.sides},

@@ -76,6 +76,9 @@ class D3Presentation(Presentation):
 
     FACTS = (HITS, FIRED, MOVED, FOUGHT, CARD, AMMUNITION, IMPETUOUS, TRAITS, ENGAGED, GENERAL, VALUE,
              RALLIES)
+    SHARED_TURNS = True
+    """Both sides act in every turn, a card (a command card, or a card from the one deck)
+    at a time (Sequence of Play)."""
 
     @property
     def rules(self) -> D3Rules:
