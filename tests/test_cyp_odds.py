@@ -5,6 +5,7 @@ hand and against many seeded plays of the same position."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
@@ -210,6 +211,28 @@ def test_the_odds_of_a_charge_match_many_seeded_plays_of_it() -> None:
         p = float(result.summary[f"{who}_routs_exact"])
         assert 0 < p < 1
         assert abs(seen[uid] / plays - p) <= 4 * math.sqrt(p * (1 - p) / plays), uid
+
+
+def test_a_charge_refused_for_its_cost_gives_its_bounds_in_words() -> None:
+    """A charge walked too far for its budget is refused with what the walked branches
+    prove, each piece by its name and each chance in the rule set's words, a rout once
+    (the rule set's own, on the table or off it), and each bound holding the exact answer."""
+    game, state = _game()
+    state = _facing(state, 3.0, morale=3, morale_max=3)
+    ready, question = game.ruleset.query(state, "charge", "k-foot", "p-foot")
+    exact = odds(game, ready, question).summary
+    with pytest.raises(TooManyBranches) as refused:
+        odds(game, ready, question, budget=150)
+    message = str(refused.value)
+    target, attacker = message.split("prove: ")[1].split("; ")
+    assert target.startswith(f"{state.units['p-foot'].label} passes its morale tests ")
+    assert attacker.startswith(f"{state.units['k-foot'].label} passes its morale tests ")
+    for said, who in ((target, "target"), (attacker, "attacker")):
+        assert said.count("routs") == 1 and "routed" not in said and "removed" not in said
+        low, high = (float(p) / 100 for p in
+                     re.search(r"routs \(on the table or off it\) ([\d.]+)% to ([\d.]+)%", said).groups())
+        assert low - 0.001 <= exact[f"{who}_routs"] <= high + 0.001
+    assert "target" not in message and "\n" not in message
 
 
 def test_a_large_melee_is_one_node_a_side_grouped_by_casualties() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -401,6 +402,17 @@ def test_a_walk_over_its_budget_is_refused_with_the_share_of_chance_it_walked() 
     assert "(12 branches walked, 33.3% of the chance)" in str(refusals[0])
 
 
+def _bounds(message: str, said: str) -> tuple[Fraction, Fraction]:
+    """The bounds a refusal gives a chance: "<said> 12.0% to 40.0%" where the branches
+    walked showed it; else none at least, and at most what they left unwalked."""
+    found = re.search(re.escape(said) + r" ([\d.]+)% to ([\d.]+)%", message)
+    if found is not None:
+        return Fraction(found[1]) / 100, Fraction(found[2]) / 100
+    rest = re.search(r"each at most ([\d.]+)% \(none showed", message)
+    assert rest is not None, message
+    return Fraction(0), Fraction(rest[1]) / 100
+
+
 def test_the_bounds_a_refusal_gives_hold_the_exact_answer() -> None:
     """A melee with a support and a commander, refused part way: each chance the walked
     branches prove bounds the exact one, at least what was walked, at most that plus the
@@ -409,13 +421,12 @@ def test_the_bounds_a_refusal_gives_hold_the_exact_answer() -> None:
 
     game, state = duel("horse", "horse", commanders=[commander("c", P, 30, 7.5, command="right")])
     action = Attack(attacker="a", target="t", commander="c")
-    exact = odds(game, state, action).summary["target_removed_exact"]
+    exact = odds(game, state, action).summary["target_routed_exact"]
     widths = []
     for budget in (6, 18):
-        with pytest.raises(TooManyBranches, match="target removed") as refused:
+        with pytest.raises(TooManyBranches, match="at most") as refused:
             odds(game, state, action, budget=budget)
-        low, high = (Fraction(part.rstrip("%")) / 100 for part in
-                     str(refused.value).split("target removed ")[1].split(",")[0].split(" to "))
+        low, high = _bounds(str(refused.value), f"{state.units['t'].label} is routed from the field")
         assert refused.value.walked is not None
         assert low - Fraction(1, 1000) <= exact <= high + Fraction(1, 1000)
         widths.append(high - low)

@@ -32,6 +32,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import Dice, Distribution
 from tertia.core.events import Event
 from tertia.core.game import Game
+from tertia.core.narration import agree, is_plural_name
 from tertia.core.ruleset import ActionOver, OddsMeasure, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
@@ -353,21 +354,46 @@ def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[Game
 
 def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranches) -> TooManyBranches:
     """``refused`` with the bounds its walked branches prove on each chance the summary
-    gives of the target, then of the attacker: at least what they show, at most that plus
-    the chance not yet walked."""
+    gives of the target, then of the attacker, named by the piece and the rule set's words
+    for the chance: at least what they show, at most that plus the chance not yet walked.
+    A chance they show none of, or one told already in other words (a rout that always
+    takes the unit from play), is bounded by the chance not yet walked alone."""
     walked = refused.walked
     if walked is None or not refused.partial:
         return refused
     outcomes, attack = _outcomes(game, state, refused.partial)
     attacker, target = _parties(action, attack)
-    summary = summarise(state, outcomes, attacker, target, game.ruleset.ODDS_MEASURES)
+    measures = game.ruleset.ODDS_MEASURES
+    summary = summarise(state, outcomes, attacker, target, measures)
     rest = 1 - walked
-    bounds = [f"{name.removesuffix('_exact').replace('_', ' ')} {float(p):.1%} "
-              f"to {float(min(p + rest, Fraction(1))):.1%}"
-              for who in ("target_", "attacker_") for name, p in summary.items()
-              if name.startswith(who) and name.endswith("_exact") and isinstance(p, Fraction)]
-    proved = f"; the branches walked prove: {', '.join(bounds)}" if bounds else ""
+    named = [m for m in measures if m.kind == "unit_flag"]
+    common = [] if any(m.routs for m in named) else [("routed", "is routed from the field")]
+    told = [(m.key, m.title) for m in named] + common + [("removed", "leaves play")]
+    parts: list[str] = []
+    for who, uid in (("target", target), ("attacker", attacker)):
+        bounds: dict[str, str] = {}
+        for key, title in told:
+            p = summary.get(f"{who}_{key}_exact")
+            if isinstance(p, Fraction) and p and p not in {summary.get(f"{who}_{k}_exact") for k in bounds}:
+                bounds[key] = f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}"
+        if bounds and uid is not None and uid in state.units:
+            parts.append(said_of(state.units[uid].label, list(bounds.values())))
+    proved = (f"; the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance "
+              f"not yet walked)") if parts else (
+        f"; the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)")
     return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
+
+
+def said_of(name: str, phrases: Sequence[str]) -> str:
+    """``phrases`` said of the piece ``name``, each verb agreeing with it ("Wardlawe's
+    Dragoons pass their morale tests 17.0% to 66.6%, fall back disordered …").
+
+    >>> said_of("Wardlawe's Dragoons", ["passes its morale tests", "falls back disordered"])
+    "Wardlawe's Dragoons pass their morale tests, fall back disordered"
+    """
+    plurals = (name,) if is_plural_name(name) else ()
+    agreed = [agree(f"{name} {phrase}", plurals).removeprefix(name).strip() for phrase in phrases]
+    return f"{name} {', '.join(agreed)}"
 
 
 def summarise(

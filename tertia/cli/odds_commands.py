@@ -26,6 +26,7 @@ from tertia.cli.common import (
 )
 from tertia.cli.main import Command, app
 from tertia.core.actions import Action
+from tertia.core.narration import agree, is_plural_name
 from tertia.core.ruleset import RuleSet
 from tertia.core.violations import IllegalAction
 from tertia.rulesets import ruleset_class, ruleset_ids
@@ -133,11 +134,14 @@ def _summary_table(result: Odds, target: str, attacker: str) -> Table:
                         for who, name in (("target", target), ("attacker", attacker))]
         else:
             chances.append((measure.key, measure.title))
-    for key, label in (("target_routed", f"{target} routs"), ("attacker_routed", f"{attacker} routs"),
+    # Where the rule set counts a rout on the table too, the common chance is a rout off it.
+    routed = "is routed from the field" if any(m.routs for m in result.measures) else "routs"
+    for key, label in (("target_routed", f"{target} {routed}"), ("attacker_routed", f"{attacker} {routed}"),
                        *chances, ("commander_lost", "a commander is lost")):
         p = result.summary[key]
         if p:
-            summary.add_row(label, f"{p:.1%}", bar(p))
+            summary.add_row(agree(label, tuple(n for n in (target, attacker) if is_plural_name(n))),
+                            f"{p:.1%}", bar(p))
     return summary
 
 
