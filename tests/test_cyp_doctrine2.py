@@ -283,7 +283,7 @@ def test_waiting_horse_draw_back_out_of_musket_shot_and_the_first_edition_stands
     assert base_distance(horse.base.moved_to(x, y), foot.base) > base_distance(horse.base, foot.base) + 5.0
 
 
-@pytest.mark.parametrize(("morale", "charges"), [(3, True), (4, False)])
+@pytest.mark.parametrize(("morale", "charges"), [(2, True), (3, False)])
 def test_horse_charge_horse_only_with_a_clear_edge(morale: int, charges: bool) -> None:
     """Against horse a charge must be expected to come to HORSE_AGAINST_HORSE of the enemy
     army; against any other foe LEAST_WORTH is enough."""
