@@ -538,6 +538,18 @@ def test_a_turn_begun_again_with_each_card_is_headed_once() -> None:
         "Turn 3 — Royalists", "Activation phase", "Turn 3 — Parliament", "Activation phase"]
 
 
+def test_a_decision_awaited_gives_way_to_its_choice_told_at_once() -> None:
+    """"Royalists to decide: …" followed at once by the Royalists' choice of that decision
+    is told by the choice alone; awaited alone, or followed by another's choice, it stays."""
+    awaited = ev.DecisionAwaited(side="roy", kind="card_order", context={})
+    made = ev.DecisionMade(side="roy", kind="card_order", choice="centre")
+    theirs = ev.DecisionMade(side="parl", kind="card_order", choice="centre")
+    told = narrator().lines([awaited, made])
+    assert len(told) == 1 and told[0].startswith("Royalists choose")
+    assert len(narrator().lines([awaited])) == 1
+    assert [line.split(" ")[0] for line in narrator().lines([awaited, theirs])] == ["Royalists", "Parliament"]
+
+
 def test_a_card_drawn_is_told_once_where_a_heading_tells_it() -> None:
     """The deck's "Card drawn: …" gives way to the rule set's heading for the same card,
     told at once after it; alone, it stays."""

@@ -285,7 +285,8 @@ class Narrator:
         Dice rolled just before an attack appear in that attack's line; other dice are
         gathered into one ``dice`` line before the next thing told. A phase heading with
         nothing under it is dropped, and so is a card's line ("Card drawn: …") that a
-        heading telling that card follows at once. A turn begun again with each card (the
+        heading telling that card follows at once, and a decision awaited ("Royalists to
+        decide: …") that its choice follows at once. A turn begun again with each card (the
         D3 rules) is headed once, and so is its phase: the heading and phase under way are
         read from the state, so a telling that starts mid-turn knows them too.
         """
@@ -316,6 +317,8 @@ class Narrator:
                 out.pop()
             elif entry.kind == "heading" and out and out[-1].kind == "card":
                 out.pop()  # the rule set's heading tells the card just drawn
+            elif out and _answers(entry.event, out[-1].event):
+                out.pop()  # the choice made tells whose the decision was
             out.append(entry)
         if dice:
             out.append(self._dice_entry(dice))
@@ -550,6 +553,12 @@ _TELLERS: dict[type[ev.Event], Any] = {
     ev.UnitStatusChanged: Narrator._status_changed,
     ev.GameEnded: Narrator._game_ended,
 }
+
+
+def _answers(made: ev.Event | None, awaited: ev.Event | None) -> bool:
+    """Is ``made`` the choice that the decision ``awaited`` waited for?"""
+    return (isinstance(made, ev.DecisionMade) and isinstance(awaited, ev.DecisionAwaited)
+            and (made.side, made.kind) == (awaited.side, awaited.kind))
 
 
 def _follows_attack_on(out: Sequence[NarrativeLine], unit_id: str) -> bool:
