@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -27,6 +28,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     CypDoctrine2,
     _least_worth,
     in_shot,
+    objective_takers,
 )
 from tertia.rulesets.charge_yr_pikes.ai.outlook import (
     FAILED_TO_STAND,
@@ -45,9 +47,10 @@ from tertia.rulesets.charge_yr_pikes.command import in_command_radius
 from tertia.rulesets.charge_yr_pikes.melee import casualties_from
 from tertia.rulesets.charge_yr_pikes.morale import points_table
 from tertia.rulesets.charge_yr_pikes.musketry import firing_stands
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, places, reach
 from tertia.rulesets.charge_yr_pikes.ruleset import reformed
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
-from tertia.rulesets.charge_yr_pikes.values import unit_data
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import resolve_scenario
 from tests.test_cyp_doctrine import FAR, _on_card
 
@@ -408,3 +411,52 @@ def test_musketeers_already_under_the_fire_reckon_neither_it_nor_its_test_a_cost
     fails = (1 - math.exp(-hits)) * (1 - pass_chance(tables, state, musk)) * FAILED_TO_STAND
     cost = (fails + hits / unit_data(musk).figures) * share(state, musk, tables)
     assert risks[25.0] - risks[39.0] == pytest.approx(cost)
+
+
+KING_OBJECTIVES = {"left": (20.0, 40.0), "centre": (36.0, 40.0), "right": (52.0, 40.0)}
+
+
+def _in_fright(state: GameState, side: str) -> GameState:
+    return state.evolve(own=game_data(state).evolve(fright=(side,)))
+
+
+def test_once_the_enemy_takes_fright_two_troops_go_to_each_objective() -> None:
+    """19 C: all three objectives occupied wins. Once the enemy army has taken fright
+    (15 L), two troops in good order go to each objective, the nearest pair of troop and
+    objective first (no gun); none are sent before, nor once the side's own army alone
+    has taken fright."""
+    _, state = _on_card(FAR, ())
+    assert objective_takers(state, "king") == {}
+    assert objective_takers(_in_fright(state, "king"), "king") == {}
+    frightened = _in_fright(state, "parl")
+    takers = objective_takers(frightened, "king")
+    assert sorted(takers) == ["k-drag", "k-foot", "k-foot2", "k-horse", "k-horse2", "k-musk"]
+    assert sorted(Counter(takers.values()).values()) == [2, 2, 2]
+    objectives = places(frightened, "king", OBJECTIVE)
+    nearest = min((reach(frightened.units[u], p), u, (p.x, p.y)) for u in takers for p in objectives)
+    assert takers[nearest[1]] == nearest[2]
+
+
+def test_a_guard_is_not_sent_to_an_objective() -> None:
+    """A vital point's guard stays its guard (an enemy within 24" of the king's left vital
+    point calls k-foot to it): the next nearest go in its place."""
+    _, state = _on_card({**FAR, "p-foot": (20.0, 24.0)}, ())
+    takers = objective_takers(_in_fright(state, "parl"), "king")
+    assert "k-foot" not in takers and "k-gun" not in takers and len(takers) == 5
+
+
+def test_horse_sent_to_an_objective_go_where_they_would_have_waited() -> None:
+    """Horse with enemy foot within 12" and no charge worth making wait out of shot; sent
+    to take an objective once the enemy takes fright, they make for it instead."""
+    forward = {"k-horse": (50.0, 28.0), "k-horse2": (57.0, 28.0)}  # the tertia together
+    game, state = _on_card({**FAR, **forward, "p-foot": (64.0, 40.0)}, ("k-horse2",))
+    goal = KING_OBJECTIVES["right"]
+    before = math.dist((57.0, 28.0), goal)
+    waited = CypDoctrine2().choose(game, state, random.Random(0))
+    assert not (isinstance(waited, Move) and math.dist(waited.waypoints[-1], goal) < before - 1.0)
+    frightened = _in_fright(state, "parl")
+    assert objective_takers(frightened, "king")["k-horse2"] == goal
+    sent = CypDoctrine2().choose(game, frightened, random.Random(0))
+    assert isinstance(sent, Move) and sent.unit == "k-horse2" and game.is_legal(frightened, sent)
+    assert math.dist(sent.waypoints[-1], goal) < before - 1.0
+

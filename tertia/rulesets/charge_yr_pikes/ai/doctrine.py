@@ -239,12 +239,17 @@ class CypDoctrine:
         charge = self._charge_call(game, state, unit, foes, tables)
         if charge is not None:
             return charge
-        guard = _guard_post(state, unit)
+        guard = self._post(state, unit)
         if guard is not None:
             return _move_to(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
         if _holds_fire(unit, foes, self.stand_to_fire):
             return self._wait(game, state, unit, foes, tables)
         return self._advance(game, state, unit, _objective(state, unit, foes, tables), tables)
+
+    def _post(self, state: GameState, unit: Unit) -> Point | None:
+        """The point ``unit`` goes to and stays at: a vital point it guards
+        (:func:`_guard_post`)."""
+        return _guard_post(state, unit)
 
     def _square_call(self, game: Game, state: GameState, unit: Unit, tables: Tables) -> Reform | None:
         """Foot in the open form square while an enemy horse :meth:`_threatens` them, and
