@@ -367,6 +367,7 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
     summary = summarise(state, outcomes, attacker, target, measures)
     rest = 1 - walked
     named = [m for m in measures if m.kind == "unit_flag"]
+    routs = [m.key for m in named if m.routs] or ["routed"]
     common = [] if any(m.routs for m in named) else [("routed", "is routed from the field")]
     told = [(m.key, m.title) for m in named] + common + [("removed", "leaves play")]
     parts: list[str] = []
@@ -374,8 +375,11 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
         bounds: dict[str, str] = {}
         for key, title in told:
             p = summary.get(f"{who}_{key}_exact")
-            if isinstance(p, Fraction) and p and p not in {summary.get(f"{who}_{k}_exact") for k in bounds}:
-                bounds[key] = f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}"
+            if not isinstance(p, Fraction) or not p:
+                continue
+            if key == "removed" and any(summary.get(f"{who}_{k}_exact") == p for k in routs):
+                continue  # it leaves play only by its rout, told already
+            bounds[key] = f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}"
         if bounds and uid is not None and uid in state.units:
             parts.append(said_of(state.units[uid].label, list(bounds.values())))
     proved = (f"; the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance "
