@@ -431,3 +431,25 @@ def test_the_bounds_a_refusal_gives_hold_the_exact_answer() -> None:
         assert low - Fraction(1, 1000) <= exact <= high + Fraction(1, 1000)
         widths.append(high - low)
     assert widths[1] < widths[0]
+
+
+def test_a_refusal_tells_each_chance_its_walked_branches_show_once() -> None:
+    """Two chances the walked branches show alike are both told; leaving play is left out
+    only where it is the rout already told; with none shown, the share not yet walked
+    bounds them all."""
+    from tertia.analysis.odds import bounds_in_words
+    from tertia.core.ruleset import OddsMeasure
+
+    fell = OddsMeasure("fell_back", "unit_flag", ("fell_back",), "falls back")
+    passed = OddsMeasure("passed", "unit_flag", ("passed",), "passes its test")
+    quarter, half = Fraction(1, 4), Fraction(1, 2)
+    alike = {"target_fell_back_exact": quarter, "target_passed_exact": quarter,
+             "target_routed_exact": quarter, "target_removed_exact": quarter}
+    said = bounds_in_words(alike, [fell, passed], {"target": "Essex's Foot"}, half)
+    assert "falls back 25.0% to 75.0%" in said and "passes its test 25.0% to 75.0%" in said
+    assert "is routed from the field 25.0%" in said and "leaves play" not in said
+    more = {**alike, "target_removed_exact": half}
+    assert "leaves play 50.0% to 100.0%" in bounds_in_words(more, [fell], {"target": "Essex's Foot"}, half)
+    none = bounds_in_words({"target_fell_back_exact": Fraction(0)}, [fell], {"target": "Essex's Foot"}, half)
+    assert none.startswith("the chances it tells are each at most 50.0%")
+

@@ -354,10 +354,7 @@ def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[Game
 
 def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranches) -> TooManyBranches:
     """``refused`` with the bounds its walked branches prove on each chance the summary
-    gives of the target, then of the attacker, named by the piece and the rule set's words
-    for the chance: at least what they show, at most that plus the chance not yet walked.
-    A chance they show none of, or one told already in other words (a rout that always
-    takes the unit from play), is bounded by the chance not yet walked alone."""
+    gives of the target and of the attacker (:func:`bounds_in_words`)."""
     walked = refused.walked
     if walked is None or not refused.partial:
         return refused
@@ -365,27 +362,47 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
     attacker, target = _parties(action, attack)
     measures = game.ruleset.ODDS_MEASURES
     summary = summarise(state, outcomes, attacker, target, measures)
-    rest = 1 - walked
+    names = {who: state.units[uid].label for who, uid in (("target", target), ("attacker", attacker))
+             if uid is not None and uid in state.units}
+    proved = "; " + bounds_in_words(summary, measures, names, 1 - walked)
+    return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
+
+
+def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure], names: Mapping[str, str],
+                    rest: Fraction) -> str:
+    """What the branches walked prove of each piece's chances (``summary``'s exact ones,
+    the target's and the attacker's, by ``names``), ``rest`` the chance not yet walked:
+    each chance they show at least, at most that plus ``rest``, in the rule set's words
+    (its unit flags' titles, then the common rout where it has none of its own, and
+    leaving play unless that is only by the rout already told).
+
+    >>> from tertia.core.ruleset import OddsMeasure
+    >>> fell = OddsMeasure("fell_back", "unit_flag", ("fell_back",), "falls back")
+    >>> summary = {"target_fell_back_exact": Fraction(1, 4), "target_routed_exact": Fraction(1, 4),
+    ...            "target_removed_exact": Fraction(1, 4)}
+    >>> said = bounds_in_words(summary, [fell], {"target": "Essex's Foot"}, Fraction(1, 2))
+    >>> said.split(": ")[1].split(" (")[0]
+    "Essex's Foot falls back 25.0% to 75.0%, is routed from the field 25.0% to 75.0%"
+    """
     named = [m for m in measures if m.kind == "unit_flag"]
     routs = [m.key for m in named if m.routs] or ["routed"]
     common = [] if any(m.routs for m in named) else [("routed", "is routed from the field")]
     told = [(m.key, m.title) for m in named] + common + [("removed", "leaves play")]
     parts: list[str] = []
-    for who, uid in (("target", target), ("attacker", attacker)):
-        bounds: dict[str, str] = {}
+    for who in ("target", "attacker"):
+        bounds: list[str] = []
         for key, title in told:
             p = summary.get(f"{who}_{key}_exact")
             if not isinstance(p, Fraction) or not p:
                 continue
             if key == "removed" and any(summary.get(f"{who}_{k}_exact") == p for k in routs):
                 continue  # it leaves play only by its rout, told already
-            bounds[key] = f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}"
-        if bounds and uid is not None and uid in state.units:
-            parts.append(said_of(state.units[uid].label, list(bounds.values())))
-    proved = (f"; the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance "
-              f"not yet walked)") if parts else (
-        f"; the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)")
-    return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
+            bounds.append(f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}")
+        if bounds and who in names:
+            parts.append(said_of(names[who], bounds))
+    if not parts:
+        return f"the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)"
+    return f"the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance not yet walked)"
 
 
 def said_of(name: str, phrases: Sequence[str]) -> str:
