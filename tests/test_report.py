@@ -550,6 +550,23 @@ def test_a_decision_awaited_gives_way_to_its_choice_told_at_once() -> None:
     assert [line.split(" ")[0] for line in narrator().lines([awaited, theirs])] == ["Royalists", "Parliament"]
 
 
+@pytest.mark.parametrize(("rules", "kind", "choice", "told"), [
+    ("larger-battles", "encourage", "rc", "Royalists send Lord Forth to encourage the defence"),
+    ("d3-commands", "order_cards", "4 cards face down", "Royalists lay 4 cards face down"),
+    ("charge-yr-pikes", "cyp_deploy", "done", "Royalists finish deploying"),
+    ("d3-cards", "no such decision", "rf", "Royalists choose King's Foot (no such decision)"),
+])
+def test_a_choice_is_told_in_its_rule_sets_words(rules: str, kind: str, choice: str, told: str) -> None:
+    """A decision's ``made`` tells its choice ("Royalists lay 4 cards face down"); one the
+    rule set declares no words for is told as a choice ("choose …")."""
+    ruleset = get_ruleset(rules)
+    found = ruleset.decision_kind(kind)
+    assert (found is not None and bool(found.made)) is not told.startswith("Royalists choose")
+    line = Narrator.for_rules(ruleset, make_state(), side_names=NAMES).line(
+        ev.DecisionMade(side="roy", kind=kind, choice=choice))
+    assert (line or "").startswith(told)
+
+
 def test_a_card_drawn_is_told_once_where_a_heading_tells_it() -> None:
     """The deck's "Card drawn: …" gives way to the rule set's heading for the same card,
     told at once after it; alone, it stays."""

@@ -222,7 +222,10 @@ class DecisionKind:
     player's wish); ``on_time_out`` is the answer's field values the rules take when
     that time runs out (``(("option", "defer"),)``). ``told``: the rule set's own events
     tell the answer ("Meldrum's Brigade: advance"), so the log leaves out the generic
-    lines of the decision awaited and made."""
+    lines of the decision awaited and made. ``made``: how the log tells a choice, a verb
+    phrase over ``{choice}`` (the choice in words) said of the side that chose ("give the
+    free move to {choice}": "Royalists give the free move to Henry Wentworth"); empty,
+    "Royalists choose Henry Wentworth (free move)"."""
 
     kind: str
     label: str
@@ -233,6 +236,7 @@ class DecisionKind:
     time_limit: float | None = None
     on_time_out: tuple[tuple[str, str], ...] = ()
     told: bool = False
+    made: str = ""
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -250,6 +254,16 @@ class DecisionKind:
         return {"kind": self.kind, "label": self.label, "prompt": self.prompt,
                 "answer": self.answer, "rule": self.rule, "panel": self.panel,
                 "time_limit": self.time_limit, "on_time_out": dict(self.on_time_out)}
+
+    def choice_told(self, choice: str) -> str | None:
+        """The verb phrase the log tells a choice of this decision by (``choice`` in
+        words), or None where the rule set gives none.
+
+        >>> DecisionKind("order", "Command card order", "?", "order_cards", "r",
+        ...              made="lay {choice}").choice_told("5 cards face down")
+        'lay 5 cards face down'
+        """
+        return self.made.replace("{choice}", choice) if self.made else None
 
 
 ORDERS = "orders"

@@ -50,6 +50,7 @@ from tertia.core.narration import (
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
+from tertia.core.vocabulary import DecisionKind
 
 _COMPASS = (
     "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
@@ -183,6 +184,7 @@ class Narrator:
         decisions: Callable[[str], str | None] | None = None,
         told: frozenset[str] = frozenset(),
         turns: Callable[[int, str], str] | None = None,
+        choices: Mapping[str, DecisionKind] | None = None,
     ) -> None:
         self.state = state
         self.titles = titles
@@ -196,6 +198,9 @@ class Narrator:
         self.told = told
         """The decisions whose rule set's own events tell them (``DecisionKind.told``):
         no line of their own when awaited or made."""
+        self.choices: Mapping[str, DecisionKind] = choices or {}
+        """The decisions whose choices the rule set tells in words of its own
+        (``DecisionKind.made``), by kind."""
         self.turns: Callable[[int, str], str] = turns or turn_heading
         """A turn's heading, from its number and its side's name (the rule set's
         :meth:`~tertia.core.presentation.Presentation.turn_heading`)."""
@@ -227,8 +232,10 @@ class Narrator:
             return None if found is None else found.label
 
         told = frozenset(k.kind for k in ruleset.DECISION_KINDS if k.told)
+        made = {k.kind: k for k in ruleset.DECISION_KINDS if k.made}
         return cls(state, side_names=side_names, notes=notes, titles=shows.title,
-                   commands=shows.command_label, decisions=decision, told=told, turns=shows.turn_heading)
+                   commands=shows.command_label, decisions=decision, told=told, turns=shows.turn_heading,
+                   choices=made)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -504,7 +511,10 @@ class Narrator:
         kind = self._decision_label(e.kind)
         if e.choice is None:
             return side_does(self.side(e.side), f"decline ({kind})"), "decision"
-        return side_does(self.side(e.side), f"choose {self._field_words(e.choice)} ({kind})"), "decision"
+        words = self._field_words(e.choice)
+        declared = self.choices.get(e.kind)
+        phrase = declared.choice_told(words) if declared is not None else None
+        return side_does(self.side(e.side), phrase or f"choose {words} ({kind})"), "decision"
 
     def _narrated(self, e: ev.Narrated, dice: Sequence[ev.DiceRolled]) -> _Told:
         return self.purpose(e.text), "note"

@@ -143,9 +143,10 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
 
 DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(FREE_MOVE, "Free move", "A free move card: the commander-in-chief names a tertia.",
-                 "cyp_give_free_move", f"{TITLE} Sequence of play 3 A"),
+                 "cyp_give_free_move", f"{TITLE} Sequence of play 3 A",
+                 made="give the free move to {choice}"),
     DecisionKind(DEPLOY, "Deployment", "Deploy in secret: the enemy sees none of it until both are done.",
-                 "cyp_deploy", f"{TITLE} Set-up D", panel=DEPLOYMENT),
+                 "cyp_deploy", f"{TITLE} Set-up D", panel=DEPLOYMENT, made="finish deploying"),
 )
 
 PANELS: tuple[PanelKind, ...] = (

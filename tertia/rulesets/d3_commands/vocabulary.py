@@ -40,7 +40,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
 DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(ORDER_KIND, "Command card order",
                  "Orders: lay your command cards face down in the order you will play them.",
-                 "order_cards", clauses.CARDS, COMMAND_CARDS),
+                 "order_cards", clauses.CARDS, COMMAND_CARDS, made="lay {choice}"),
     DecisionKind(DEPLOY_KIND, "Deployment",
                  "Deployment, {step} step: place each of {units} by your own table edge, within "
                  "the deployment zone.",
