@@ -251,10 +251,12 @@ def possessive(name: str) -> str:
 
     >>> possessive("Royalists (King Charles I)"), possessive("Parliament (Earl of Essex)")
     ("Royalists'", "Parliament's")
+    >>> possessive("Essex's")
+    "Essex's's"
     """
     if name.endswith(")") and " (" in name:
         name = name[:name.rindex(" (")]
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+    return f"{name}'" if name.endswith("s") and not name.endswith("'s") else f"{name}'s"
 
 
 def of(thing: str, name: str, *, opening: bool = False) -> str:
@@ -266,5 +268,5 @@ def of(thing: str, name: str, *, opening: bool = False) -> str:
     ("Essex's Foot's card", "The card of Ramsay's Wing (first line)")
     """
     if not name.endswith(")"):
-        return f"{name}'" + ("" if name.endswith("s") and not name.endswith("'s") else "s") + f" {thing}"
+        return f"{possessive(name)} {thing}"
     return f"{'The' if opening else 'the'} {thing} of {name}"
