@@ -725,6 +725,25 @@ def test_collect_turns_snapshots_each_game_turn() -> None:
     assert any("Royalists move first" in line.text for line in turns[0].player_turns[0].lines)
 
 
+def test_the_die_that_draws_a_card_is_told_with_the_card() -> None:
+    """The D3 rules roll the die that draws the next card, then begin that card's turn:
+    the report tells the die in the player turn it begins, not at the end of the last
+    (the dice before it, and a die with anything told after it, stay where they are)."""
+    initial = make_state()
+    fired = ev.DiceRolled(purpose="ammunition: Guns", die="d6", value=3)
+    drawn = ev.DiceRolled(purpose="draw a card", die="d8", value=4)
+    script: list[ev.Event] = [
+        ev.TurnBegan(turn=2, side="parl"), ev.Narrated(text="parl artillery card drawn"), fired, drawn,
+        ev.Marked(mark="drawn", ident="foot"), ev.TurnBegan(turn=2, side="roy"),
+        ev.Narrated(text="roy horse card drawn")]
+    steps = [(EndPhase(), script, play(initial, script))]
+    turns = collect_turns(initial, steps, side_names=NAMES)
+    parl, roy = turns[-1].player_turns[-2:]
+    assert [line.text for line in parl.lines] == ["Parliament artillery card drawn",
+                                                  "Dice — ammunition: Guns: 3 (d6)"]
+    assert [line.text for line in roy.lines] == ["Dice — draw a card: 4 (d8)", "Royalists horse card drawn"]
+
+
 def test_collect_turns_takes_step_objects_too() -> None:
     initial, start, steps = synthetic_game()
     objects = [_Step(tuple(events), after) for _, events, after in steps]

@@ -25,7 +25,7 @@ from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.io.files import write_text
-from tertia.io.narrative import NarrativeLine, Narrator
+from tertia.io.narrative import SILENT_EVENTS, NarrativeLine, Narrator
 from tertia.io.safe_narration import tell_safely
 from tertia.io.svg import SIDE_COLOURS, Trace, render_map
 
@@ -80,6 +80,21 @@ def _safe_reduce(state: GameState, event: ev.Event) -> GameState:
     return state
 
 
+def _die_at_the_end(turn: TurnSnapshot) -> list[ev.Event]:
+    """The die that closes ``turn``'s last player turn (with the bookkeeping after it),
+    taken from it: rolled for what begins the next (the card drawn), it is told there."""
+    if not turn.player_turns:
+        return []
+    events = turn.player_turns[-1].events
+    at = len(events)
+    while at and events[at - 1].type in SILENT_EVENTS:
+        at -= 1
+    if not at or not isinstance(events[at - 1], ev.DiceRolled):
+        return []
+    drawn, events[at - 1:] = events[at - 1:], []
+    return drawn
+
+
 def collect_turns(
     initial_state: GameState,
     steps: Iterable[Step],
@@ -94,7 +109,8 @@ def collect_turns(
 
     ``initial_state`` is the position as deployed, before ``start_events``. A new game
     turn starts at the first ``TurnBegan`` carrying a new turn number; the snapshot is
-    the state just before it. The last turn ends with the last step.
+    the state just before it. The last turn ends with the last step. The die rolled just
+    before a ``TurnBegan`` is told in the player turn it begins (the card it draws).
     """
     state = initial_state
     turns = [TurnSnapshot(0, initial_state, player_turns=[PlayerTurn(None)])]
@@ -105,11 +121,12 @@ def collect_turns(
         for e in events:
             current = turns[-1]
             if isinstance(e, ev.TurnBegan):
+                drawn = _die_at_the_end(current)
                 if e.turn != current.turn:
                     current.state = state
                     current = TurnSnapshot(e.turn, state)
                     turns.append(current)
-                current.player_turns.append(PlayerTurn(e.side))
+                current.player_turns.append(PlayerTurn(e.side, drawn))
             elif not current.player_turns:
                 current.player_turns.append(PlayerTurn(None))
             current.player_turns[-1].events.append(e)
