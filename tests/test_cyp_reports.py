@@ -147,9 +147,13 @@ def test_the_baggage_train_is_baggage_not_artillery_wherever_its_kind_is_named()
     assert {game.piece(state, u.id).kind_label for u in wagons} == {"baggage"}
     assert {game.piece(state, u.id).kind_label for u in guns} == {"artillery"}
     assert game.piece(state, wagons[0].id).to_dict()["kind_label"] == "baggage"
+    # Drawn as wagons, not guns: the map and the report mark the base by the card's mark.
+    assert {game.piece(state, u.id).mark for u in wagons} == {"wagon"}
+    assert {game.piece(state, u.id).to_dict()["mark"] for u in guns} == {"artillery"}
     html = build_report_for(BattleRecord(game=game, seed=1, initial_state=state, start_events=()))
     assert f"<td>{wagons[0].label}</td><td>Baggage</td>" in html
     assert f"<td>{guns[0].label}</td><td>Artillery</td>" in html
+    assert '<polygon class="baggage"' in html  # a wagon bed drawn on each wagon's base
     spec = make_spec("naseby", naseby, "charge-yr-pikes")
     side = wagons[0].side
     assert spec.fielded[side]["baggage"] == len(wagons)

@@ -160,6 +160,9 @@ class PieceCard:
     facts: tuple[tuple[Fact, FactSpec], ...] = field(default=())
     kind_label: str = ""
     """The kind in the rule set's words ("baggage"; :meth:`Presentation.kind_label`)."""
+    mark: str = ""
+    """How the base is marked (:meth:`Presentation.kind_mark`): the engine kind's mark,
+    or :data:`WAGON`."""
 
     def fact(self, key: str) -> Fact | None:
         return next((f for f, _ in self.facts if f.key == key), None)
@@ -182,12 +185,15 @@ class PieceCard:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "side": self.side, "kind": self.kind,
-            "kind_label": self.kind_label,
+            "kind_label": self.kind_label, "mark": self.mark,
             "command": self.command, "x": self.x, "y": self.y, "facing": self.facing,
             "in_play": self.in_play, "removed": self.removed,
             "facts": [f.to_dict(spec) for f, spec in self.facts if f.shown()],
         }
 
+
+WAGON = "wagon"
+"""The mark of a base drawn as a wagon (a baggage train's), whatever its engine kind."""
 
 SECTION_STYLES = ("cards", "list", "lines", "dice", "ordered")
 ITEM_STATES = ("active", "played", "back", "gone", "waiting", "obeyed", "refused")
@@ -335,6 +341,11 @@ class Presentation:
         them here."""
         return kind_words(unit)
 
+    def kind_mark(self, unit: Unit) -> str:
+        """How the map marks ``unit``'s base: by its engine kind ("foot", "artillery"),
+        unless the rule set draws a piece of that kind otherwise (:data:`WAGON`)."""
+        return unit.kind.value
+
     def title(self, seen: GameState, unit: Unit) -> str | None:
         """A commander's rank as the narrative puts it before his name ("General"), or
         None to give the name alone."""
@@ -409,7 +420,7 @@ class Presentation:
         return PieceCard(
             id=unit.id, name=unit.label, side=unit.side, kind=unit.kind.value, command=unit.command,
             x=unit.x, y=unit.y, facing=unit.facing, in_play=unit.in_play, removed=unit.removed,
-            facts=tuple(found), kind_label=self.kind_label(unit),
+            facts=tuple(found), kind_label=self.kind_label(unit), mark=self.kind_mark(unit),
         )
 
     def pieces(self, table: Battlefield, seen: GameState, viewer: str | None) -> dict[str, PieceCard]:

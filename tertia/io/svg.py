@@ -25,7 +25,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.ops import substring
 
 from tertia.core.geometry import heading_vector
-from tertia.core.presentation import PieceCard, kind_words
+from tertia.core.presentation import WAGON, PieceCard, kind_words
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.table_markers import table_markers
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
@@ -705,7 +705,7 @@ def _unit(
             f'<polygon points="{canvas.points(corners)}" fill="{colour}" stroke="{INK}" '
             f'stroke-width="0.9"{dash}/>'
         )
-        out.append(_kind_symbol(canvas, u, card is not None and card.kind_label == "baggage"))
+        out.append(_kind_symbol(canvas, u, card is not None and card.mark == WAGON))
     # The front edge, picked out so the facing reads at a glance.
     fl, fr = corners[0], corners[1]
     out.append(
@@ -730,11 +730,12 @@ def _unit(
     return "".join(out)
 
 
-def _kind_symbol(canvas: _Canvas, u: Unit, baggage: bool = False) -> str:
+def _kind_symbol(canvas: _Canvas, u: Unit, wagon: bool = False) -> str:
     """A faint troop-type mark inside the base: X foot, / horse, both for dragoons, a ball
-    for artillery, a small x for commanded shot, a wagon bed for a rule set's baggage."""
+    for artillery, a small x for commanded shot, a wagon bed for a piece its rule set
+    draws as a wagon (:data:`~tertia.core.presentation.WAGON`)."""
     hw, hd = u.width / 2.0 * 0.86, u.depth / 2.0 * 0.7
-    if baggage:
+    if wagon:
         bed = [_local(u, -hw * 0.7, hd * 0.5), _local(u, hw * 0.7, hd * 0.5),
                _local(u, hw * 0.7, -hd * 0.5), _local(u, -hw * 0.7, -hd * 0.5)]
         return f'<polygon class="baggage" points="{canvas.points(bed)}" fill="#fffaf0" fill-opacity="0.45"/>'

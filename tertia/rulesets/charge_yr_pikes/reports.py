@@ -16,7 +16,7 @@ from tertia.activation.deck import group_card, special_card
 from tertia.activation.panels import unit_deck_panel
 from tertia.core.hidden import is_hidden
 from tertia.core.narration import default_side_name, humanise, possessive
-from tertia.core.presentation import Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
+from tertia.core.presentation import WAGON, Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.core.vocabulary import DECK
@@ -195,6 +195,10 @@ class CypPresentation(Presentation):
         """The baggage train's wagons are the army's baggage (Unit Organizations C, 19 B),
         not its guns, though the engine counts both among the artillery."""
         return "baggage" if unit_data(unit).troop == "wagons" else super().kind_label(unit)
+
+    def kind_mark(self, unit: Unit) -> str:
+        """The baggage train's wagons are drawn as wagons, not guns."""
+        return WAGON if unit_data(unit).troop == "wagons" else super().kind_mark(unit)
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
         rank = unit_data(unit).rank

@@ -478,12 +478,12 @@ export class TableMap {
     return g;
   }
 
-  // The mark of the piece's kind; a rule set's baggage is a wagon, not a gun.
+  // The mark of the piece's kind; a piece its rule set draws as a wagon is not a gun.
   kindMark(u, card) {
     const w = u.width / 2 * 0.86;
     const d = u.depth / 2 * 0.7;
     const stroke = { stroke: "#fffaf0", "stroke-opacity": 0.4, "stroke-width": 0.08, fill: "none" };
-    if (card && card.kind_label === "baggage") {
+    if (card && card.mark === "wagon") {
       const r = Math.min(u.width, u.depth) * 0.14;
       return svg("g", { "data-test": "baggage-mark" },
         svg("rect", { x: -w * 0.7, y: -d * 0.7, width: w * 1.4, height: d, fill: "#fffaf0", "fill-opacity": 0.45 }),
