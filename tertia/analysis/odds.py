@@ -32,7 +32,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import Dice, Distribution
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.narration import agree, is_plural_name
+from tertia.core.narration import said_of
 from tertia.core.ruleset import ActionOver, OddsMeasure, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
@@ -403,18 +403,6 @@ def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure],
     if not parts:
         return f"the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)"
     return f"the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance not yet walked)"
-
-
-def said_of(name: str, phrases: Sequence[str]) -> str:
-    """``phrases`` said of the piece ``name``, each verb agreeing with it ("Wardlawe's
-    Dragoons pass their morale tests 17.0% to 66.6%, fall back disordered …").
-
-    >>> said_of("Wardlawe's Dragoons", ["passes its morale tests", "falls back disordered"])
-    "Wardlawe's Dragoons pass their morale tests, fall back disordered"
-    """
-    plurals = (name,) if is_plural_name(name) else ()
-    agreed = [agree(f"{name} {phrase}", plurals).removeprefix(name).strip() for phrase in phrases]
-    return f"{name} {', '.join(agreed)}"
 
 
 def summarise(

@@ -234,6 +234,18 @@ def _agree_after(text: str, at: int) -> str:
     return text[:at] + " ".join(words)
 
 
+def said_of(name: str, phrases: Sequence[str]) -> str:
+    """``phrases`` said of the piece ``name``, each verb agreeing with it ("Wardlawe's
+    Dragoons pass their morale tests 17.0% to 66.6%, fall back disordered …").
+
+    >>> said_of("Wardlawe's Dragoons", ["passes its morale tests", "falls back disordered"])
+    "Wardlawe's Dragoons pass their morale tests, fall back disordered"
+    """
+    plurals = (name,) if is_plural_name(name) else ()
+    agreed = [agree(f"{name} {phrase}", plurals).removeprefix(name).strip() for phrase in phrases]
+    return f"{name} {', '.join(agreed)}"
+
+
 def turn_heading(turn: int, side: str | None) -> str:
     """A turn's heading in the log: "Turn 3 — Royalists" for a turn that is one side's,
     "Turn 3" (``side`` None) for one both sides play in."""

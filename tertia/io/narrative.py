@@ -181,10 +181,8 @@ class Narrator:
         notes: Mapping[int, str] | None = None,
         titles: Callable[[GameState, Unit], str | None] | None = None,
         commands: Callable[[GameState, str], str | None] | None = None,
-        decisions: Callable[[str], str | None] | None = None,
-        told: frozenset[str] = frozenset(),
+        decisions: Mapping[str, DecisionKind] | None = None,
         turns: Callable[[int, str], str] | None = None,
-        choices: Mapping[str, DecisionKind] | None = None,
     ) -> None:
         self.state = state
         self.titles = titles
@@ -193,14 +191,9 @@ class Narrator:
         self.commands = commands
         """A command (a group of units a card or order moves) by the rule set's name for it
         (:meth:`~tertia.core.presentation.Presentation.command_label`)."""
-        self.decisions = decisions
-        """A decision's kind by the rule set's label for it (its declared ``DecisionKind``)."""
-        self.told = told
-        """The decisions whose rule set's own events tell them (``DecisionKind.told``):
-        no line of their own when awaited or made."""
-        self.choices: Mapping[str, DecisionKind] = choices or {}
-        """The decisions whose choices the rule set tells in words of its own
-        (``DecisionKind.made``), by kind."""
+        self.decisions: Mapping[str, DecisionKind] = decisions or {}
+        """The rule set's declared decisions by kind: the label a decision is told by, whether
+        its own events tell it (``told``) and the words its choice is told in (``made``)."""
         self.turns: Callable[[int, str], str] = turns or turn_heading
         """A turn's heading, from its number and its side's name (the rule set's
         :meth:`~tertia.core.presentation.Presentation.turn_heading`)."""
@@ -227,15 +220,9 @@ class Narrator:
         commands and cards, its labels for the decisions it awaits."""
         shows = ruleset.presentation()
 
-        def decision(kind: str) -> str | None:
-            found = ruleset.decision_kind(kind)
-            return None if found is None else found.label
-
-        told = frozenset(k.kind for k in ruleset.DECISION_KINDS if k.told)
-        made = {k.kind: k for k in ruleset.DECISION_KINDS if k.made}
         return cls(state, side_names=side_names, notes=notes, titles=shows.title,
-                   commands=shows.command_label, decisions=decision, told=told, turns=shows.turn_heading,
-                   choices=made)
+                   commands=shows.command_label, decisions={k.kind: k for k in ruleset.DECISION_KINDS},
+                   turns=shows.turn_heading)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -497,22 +484,26 @@ class Narrator:
         return side_does(self.side(e.side), f"take {e.objective}"), "objective"
 
     def _decision_label(self, kind: str) -> str:
-        named = self.decisions(kind) if self.decisions is not None else None
-        return (named or humanise(kind)).lower()
+        declared = self.decisions.get(kind)
+        return (humanise(kind) if declared is None else declared.label).lower()
+
+    def _told_by_its_events(self, kind: str) -> bool:
+        declared = self.decisions.get(kind)
+        return declared is not None and declared.told
 
     def _decision_awaited(self, e: ev.DecisionAwaited, dice: Sequence[ev.DiceRolled]) -> _Told:
-        if e.kind in self.told:
+        if self._told_by_its_events(e.kind):
             return None, "decision"
         return f"{self.side(e.side)} to decide: {self._decision_label(e.kind)}", "decision"
 
     def _decision_made(self, e: ev.DecisionMade, dice: Sequence[ev.DiceRolled]) -> _Told:
-        if e.kind in self.told:
+        if self._told_by_its_events(e.kind):
             return None, "decision"
         kind = self._decision_label(e.kind)
         if e.choice is None:
             return side_does(self.side(e.side), f"decline ({kind})"), "decision"
         words = self._field_words(e.choice)
-        declared = self.choices.get(e.kind)
+        declared = self.decisions.get(e.kind)
         phrase = declared.choice_told(words) if declared is not None else None
         return side_does(self.side(e.side), phrase or f"choose {words} ({kind})"), "decision"
 

@@ -560,11 +560,17 @@ def _guards(state: GameState, side: str) -> list[tuple[Point, tuple[str, ...]]]:
         if threat > GUARD_ALERT:
             continue
         if own_troops is None:
-            own_troops = [u for u in state.iter_troops(side) if in_good_order(u) and not unit_data(u).is_gun]
+            own_troops = point_holders(state, side)
         wanted = 2 if threat <= GUARD_PRESSED else 1
         nearest = heapq.nsmallest(wanted, own_troops, key=lambda u: (_dist(u, spot), u.id))
         found.append((spot, tuple(u.id for u in nearest)))
     return found
+
+
+def point_holders(state: GameState, side: str) -> list[Unit]:
+    """``side``'s troops that can be sent to hold a point: in good order (not the wagons),
+    and not guns, which the doctrine keeps where they stand."""
+    return [u for u in state.iter_troops(side) if in_good_order(u) and not unit_data(u).is_gun]
 
 
 def _holds_fire(unit: Unit, foes: NearestFirst, stand_to_fire: float = STAND_TO_FIRE) -> bool:

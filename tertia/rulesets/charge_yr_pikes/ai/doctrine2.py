@@ -84,6 +84,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     _officer_of,
     bearing_away,
     move_away,
+    point_holders,
 )
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, firers_at, halt_ahead_of
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
@@ -406,8 +407,7 @@ def objective_takers(state: GameState, side: str) -> dict[str, Point]:
     if state.opponent(side) not in game_data(state).fright:
         return found
     guards = {g for _, posted in _guards(state, side) for g in posted}
-    free = [u for u in state.iter_troops(side) if in_good_order(u) and not unit_data(u).is_gun
-            and unit_data(u).troop != "wagons" and u.id not in guards]
+    free = [u for u in point_holders(state, side) if u.id not in guards]
     sent: dict[str, int] = {}
     objectives = places(state, side, OBJECTIVE)
     pairs = sorted((reach_to(u, p), u.id, p.name, (p.x, p.y)) for p in objectives for u in free)
