@@ -80,6 +80,12 @@ def test_hostile_new_games(game: tuple[TestClient, str, dict[str, str]], body: A
     assert not any(word in message for word in INTERNALS), message
 
 
+def test_a_new_game_without_a_body_is_refused_in_words(game: tuple[TestClient, str, dict[str, str]]) -> None:
+    """No body at all is a bad request, told as such, not a fault."""
+    refused(game[0].post("/api/games"), "BAD_REQUEST")
+    assert game[0].post("/api/games").json()["message"] == "the request needs a JSON body"
+
+
 def test_hostile_queries(game: tuple[TestClient, str, dict[str, str]]) -> None:
     client, gid, me = game
     refused(client.get(f"/api/games/{gid}/units/r-foot-1", params={"planned": "[" * 3000 + "]" * 3000},

@@ -59,7 +59,7 @@ def _explain(
     ):
         return "sides", "a scenario needs exactly two sides, one per army"
     if kind == "missing":
-        if isinstance(loc[-1], int):
+        if loc and isinstance(loc[-1], int):
             return path, "too few items; a point is a pair of numbers [x, y]"
         return path, "required field is missing"
     if kind == "extra_forbidden":

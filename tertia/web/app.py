@@ -134,6 +134,8 @@ def _validation_message(exc: RequestValidationError) -> str:
         reason = (first.get("ctx") or {}).get("error", "")
         return f"the body is not valid JSON{': ' + str(reason) if reason else ''}"
     loc = tuple(p for p in first.get("loc", ()) if p != "body")
+    if not loc and first.get("type") == "missing":
+        return "the request needs a JSON body"
     where, why = explain({**first, "loc": loc}, None, BaseModel)
     return f"{where or 'body'}: {why}"
 
