@@ -124,7 +124,8 @@ def test_the_matrix_covers_every_registered_rule_set(server: Server) -> None:
 
 
 def dom_problems(pg: Any, ids: set[str]) -> list[str]:
-    """Words the page shows that it must not, and buttons shown twice in one place."""
+    """Words the page shows that it must not, buttons shown twice in one place, and a
+    decision logged as awaited just above the choice that answers it."""
     text = pg.evaluate("() => document.body.innerText")
     found = [f"shows {m.group(0)!r} in {text[max(0, m.start() - 60):m.end() + 60]!r}"
              for m in BAD_WORDS.finditer(text)]
@@ -143,6 +144,17 @@ def dom_problems(pg: Any, ids: set[str]) -> list[str]:
         }
         return out; }""")
     found += [f"shows the button {t!r} twice" for t in twice]
+    answered = pg.evaluate("""() => {
+        const rows = [...document.querySelectorAll('.log-list .log-line')];
+        const out = [];
+        rows.forEach((row, at) => {
+          for (const next of row.dataset.awaits ? rows.slice(at + 1) : []) {
+            if (next.dataset.answers === row.dataset.awaits) { out.push(row.innerText); break; }
+            if (!next.classList.contains('kind-decision')) break;
+          }
+        });
+        return out; }""")
+    found += [f"logs {t!r} above the choice that answers it" for t in answered]
     return found
 
 

@@ -550,6 +550,23 @@ def test_a_decision_awaited_gives_way_to_its_choice_told_at_once() -> None:
     assert [line.split(" ")[0] for line in narrator().lines([awaited, theirs])] == ["Royalists", "Parliament"]
 
 
+def test_two_decisions_awaited_together_each_give_way_to_their_choice() -> None:
+    """A charge awaits two answers at once (the charged unit's and a countercharge):
+    each choice takes its own decision's place while only decisions were told between;
+    a die rolled in between leaves the one still awaited."""
+    charged = ev.DecisionAwaited(side="roy", kind="charged", context={})
+    counter = ev.DecisionAwaited(side="roy", kind="countercharge", context={})
+    stand = ev.DecisionMade(side="roy", kind="charged", choice="stand")
+    meet = ev.DecisionMade(side="roy", kind="countercharge", choice="rf")
+    both = narrator().lines([charged, counter, stand, meet])
+    assert [line.split(" (")[-1] for line in both] == ["charged)", "countercharge)"]
+    assert all(" chooses " in line or " choose " in line for line in both)
+    die = ev.DiceRolled(purpose="musket range", die="d6", value=2)
+    apart = narrator().lines([charged, counter, stand, die, meet])
+    assert any("to decide: countercharge" in line for line in apart)
+    assert not any("to decide: charged" in line for line in apart)
+
+
 @pytest.mark.parametrize(("rules", "kind", "choice", "told"), [
     ("larger-battles", "encourage", "rc", "Royalists send Lord Forth to encourage the defence"),
     ("d3-commands", "order_cards", "4 cards face down", "Royalists lay 4 cards face down"),

@@ -1,13 +1,15 @@
 """The served game's log under every registered rule set (the example plugin's included):
 a battle played through the HTTP API by the doctrine on both sides, its log then read
 whole as one side's page reads it, entry by entry. Each entry is told apart from the
-others, so a turn begun again with each card (the D3 rules) must still be headed once."""
+others, so a turn begun again with each card (the D3 rules) must still be headed once,
+and a decision awaited in one entry must give way to its choice in a later one."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -52,6 +54,37 @@ def test_the_served_log_heads_each_turn_and_phase_once(client: TestClient, rules
         assert answer.status_code == 200, answer.text
     first = next(iter(tokens))
     log = client.get(f"/api/games/{gid}/view?log_from=0", headers=tokens[first]).json()["log"]
-    lines = "\n".join(line["text"] for entry in log for line in entry["lines"])
+    shown = as_the_page_reads(log)
+    lines = "\n".join(line["text"] for line in shown)
     assert "Turn 2" in lines, lines[-2000:]
     assert told_again(lines) == [], lines[-2000:]
+    assert answered_among_decisions(shown) == [], lines
+
+
+def answered_among_decisions(shown: list[dict[str, str]]) -> list[str]:
+    """Each decision left awaited though its choice follows with only decisions between."""
+    left = []
+    for at, line in enumerate(shown):
+        for after in shown[at + 1:] if "awaits" in line else ():
+            if after.get("answers") == line["awaits"]:
+                left.append(line["text"])
+            if after["kind"] != "decision" or after.get("answers") == line["awaits"]:
+                break
+    return left
+
+
+def as_the_page_reads(log: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The log's lines as the page shows them (``log.js``): a line that ``answers`` a
+    decision takes the place of the line that ``awaits`` it, where only decisions were
+    told since."""
+    shown: list[dict[str, str]] = []
+    for line in (line for entry in log for line in entry["lines"]):
+        if "answers" in line:
+            for at in range(len(shown) - 1, -1, -1):
+                if shown[at]["kind"] != "decision":
+                    break
+                if shown[at].get("awaits") == line["answers"]:
+                    del shown[at]
+                    break
+        shown.append(line)
+    return shown

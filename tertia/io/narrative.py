@@ -311,8 +311,8 @@ class Narrator:
                 out.pop()
             elif entry.kind == "heading" and out and out[-1].kind == "card":
                 out.pop()  # the rule set's heading tells the card just drawn
-            elif out and _answers(entry.event, out[-1].event):
-                out.pop()  # the choice made tells whose the decision was
+            elif (awaited := awaited_by(out, entry.event)) is not None:
+                del out[awaited]  # the choice made tells whose the decision was
             out.append(entry)
         if dice:
             out.append(self._dice_entry(dice))
@@ -556,10 +556,27 @@ _TELLERS: dict[type[ev.Event], Any] = {
 }
 
 
-def _answers(made: ev.Event | None, awaited: ev.Event | None) -> bool:
-    """Is ``made`` the choice that the decision ``awaited`` waited for?"""
-    return (isinstance(made, ev.DecisionMade) and isinstance(awaited, ev.DecisionAwaited)
-            and (made.side, made.kind) == (awaited.side, awaited.kind))
+def decision_key(event: ev.Event | None) -> str | None:
+    """Whose decision of which kind ``event`` awaits or makes (``side/kind``), if any: a
+    choice made answers the decision awaited with the same key."""
+    if isinstance(event, (ev.DecisionAwaited, ev.DecisionMade)):
+        return f"{event.side}/{event.kind}"
+    return None
+
+
+def awaited_by(told: Sequence[NarrativeLine], made: ev.Event | None) -> int | None:
+    """Where among the decision lines ending ``told`` the decision that the choice
+    ``made`` answers was told as awaited, if it was: the two then read as the choice
+    alone. (Two decisions may be awaited together and answered one after the other.)"""
+    if not isinstance(made, ev.DecisionMade):
+        return None
+    for at in range(len(told) - 1, -1, -1):
+        line = told[at]
+        if line.kind != "decision":
+            return None
+        if isinstance(line.event, ev.DecisionAwaited) and decision_key(line.event) == decision_key(made):
+            return at
+    return None
 
 
 def _follows_attack_on(out: Sequence[NarrativeLine], unit_id: str) -> bool:

@@ -21,12 +21,12 @@ from tertia.ai.players import DEFAULT_PLAYER, make_player
 from tertia.battle import dice_seed, player_seed
 from tertia.core.actions import Action, action_from_dict
 from tertia.core.dice import Roll, SeedCheckedDice, SeededDice
-from tertia.core.events import DiceRolled, Event
+from tertia.core.events import DecisionAwaited, DiceRolled, Event
 from tertia.core.game import Game
 from tertia.core.memo import Memo
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
-from tertia.io.narrative import Narrator
+from tertia.io.narrative import NarrativeLine, Narrator, decision_key
 from tertia.io.safe_narration import tell_safely
 from tertia.web.store import ActionRow, GameRow
 from tertia.web.traces import moves_of
@@ -214,7 +214,7 @@ class LiveGame:
     rngs: dict[str, random.Random] = field(default_factory=dict)
     used_at: float = 0.0
     """When a request last asked for the game (by the service's clock for idleness)."""
-    _lines: Recent[tuple[tuple[str, str], ...]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
+    _lines: Recent[tuple[NarrativeLine, ...]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
     """Each entry's lines as (text, kind), smaller than the dicts sent."""
     _observations: Recent[GameState] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
     _observed: Recent[dict[str, Any]] = field(default_factory=lambda: Recent(VIEWS_KEPT))
@@ -305,30 +305,43 @@ class LiveGame:
         rules = self.game.ruleset
         return [e for e in events if rules.event_visible_to(e, side)]
 
+    def told(self, index: int, side: str) -> tuple[NarrativeLine, ...]:
+        """The narrative lines of log entry ``index`` (0 is the opening, then one per
+        action) as ``side`` may read them. An event whose telling fails is one line of
+        kind ``untold`` (:mod:`tertia.io.safe_narration`)."""
+        if index == 0:
+            before, events = self.initial, self.start_events
+        else:
+            before, events = self.states[index - 1], self.steps[index - 1].events
+        shown = self.visible(events, side)
+        where = f"game {self.row.id}, log entry {index}"
+
+        def tell() -> tuple[NarrativeLine, ...]:
+            narrator = Narrator.for_rules(self.game.ruleset, before, side_names=self.side_names())
+            return tuple(tell_safely(narrator, shown, where=where))
+
+        # Told once for both sides when each sees every event of it.
+        return self._lines.get_or_make((index, side if len(shown) < len(events) else ""), tell)
+
     def log_entry(self, index: int, side: str) -> dict[str, Any]:
-        """Entry ``index`` of the log as ``side`` may read it: 0 is the opening, then one
-        per action, with narrative lines and the dice shown to that side. An event whose
-        telling fails is one line of kind ``untold`` (:mod:`tertia.io.safe_narration`)."""
+        """Entry ``index`` of the log as ``side`` may read it (:meth:`told`), with the
+        dice shown to that side. A line telling a decision awaited carries its key in
+        ``awaits``, and a choice made the key of the decision it ``answers``: the page
+        then drops the awaited line where only decisions were told since, as the battle's
+        narrative does (:func:`tertia.io.narrative.awaited_by`)."""
         if index == 0:
             before, events, actor, action = self.initial, self.start_events, None, None
         else:
             step = self.steps[index - 1]
             before, events, actor, action = self.states[index - 1], step.events, step.side, step.action
         shown = self.visible(events, side)
-        where = f"game {self.row.id}, log entry {index}"
-
-        def tell() -> tuple[tuple[str, str], ...]:
-            narrator = Narrator.for_rules(self.game.ruleset, before, side_names=self.side_names())
-            return tuple((n.text, n.kind) for n in tell_safely(narrator, shown, where=where))
-
-        # Told once for both sides when each sees every event of it.
-        lines = self._lines.get_or_make((index, side if len(shown) < len(events) else ""), tell)
+        lines = self.told(index, side)
         words = Narrator(None, side_names=self.side_names())  # a die's purpose in words
         after = self.states[index]
         try:
             moves = moves_of(before, events, shown)
         except Exception:  # the table then draws no trace for this entry; the game plays on
-            log.exception("could not trace the moves of %s", where)
+            log.exception("could not trace the moves of game %s, log entry %s", self.row.id, index)
             moves = []
         return {
             "index": index,
@@ -336,7 +349,7 @@ class LiveGame:
             "action": action.to_dict() if action is not None and actor == side else None,
             "turn": after.turn,
             "phase": after.phase,
-            "lines": [{"text": text, "kind": kind} for text, kind in lines],
+            "lines": [_line(n) for n in lines],
             "moves": moves,
             "dice": [
                 {"purpose": words.purpose(e.purpose), "die": e.die, "value": e.value}
@@ -415,3 +428,12 @@ def forget_memos(state: GameState) -> None:
 
 def _fields(row: GameRow) -> Mapping[str, Any]:
     return {name: getattr(row, name) for name in GameRow.__slots__}
+
+
+def _line(told: NarrativeLine) -> dict[str, str]:
+    """A narrative line as the page reads it, with the decision it awaits or answers."""
+    line = {"text": told.text, "kind": told.kind}
+    key = decision_key(told.event)
+    if key is not None:
+        line["awaits" if isinstance(told.event, DecisionAwaited) else "answers"] = key
+    return line

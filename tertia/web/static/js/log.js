@@ -53,7 +53,9 @@ export class LogView {
       this.shown.add(entry.index);
       const item = h("li", { class: "log-entry", dataset: { index: entry.index } });
       for (const line of entry.lines) {
-        const row = h("div", { class: `log-line kind-${line.kind}` }, line.text);
+        if (line.answers) this.answered(line.answers, item);
+        const keys = Object.fromEntries(["awaits", "answers"].filter((k) => line[k]).map((k) => [k, line[k]]));
+        const row = h("div", { class: `log-line kind-${line.kind}`, dataset: keys }, line.text);
         if (line.kind === "dice" || line.kind === "attack") {
           const dice = entry.dice.slice(0, 6).map((d) => dieFace(d.value, d.die));
           if (line.kind === "attack" && dice.length) row.prepend(h("span", { class: "log-dice" }, dice));
@@ -64,6 +66,21 @@ export class LogView {
       this.count = Math.max(this.count, entry.index + 1);
     }
     this.host.scrollTop = this.host.scrollHeight;
+  }
+
+  // A choice made takes the place of the decision it answers, where only decisions were
+  // told since (two may be awaited together), as the battle's narrative tells them.
+  answered(key, item) {
+    const rows = [...this.list.querySelectorAll(".log-line"), ...item.querySelectorAll(".log-line")];
+    for (const row of rows.reverse()) {
+      if (!row.classList.contains("kind-decision")) return;
+      if (row.dataset.awaits === key) {
+        const entry = row.parentElement;
+        row.remove();
+        if (entry && entry !== item && !entry.childElementCount) entry.remove();
+        return;
+      }
+    }
   }
 }
 
