@@ -17,7 +17,7 @@ from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.io.narrative import Narrator, iter_turn_blocks, narrate
-from tertia.io.report import build_report_html, collect_turns, write_report
+from tertia.io.report import _narrative, build_report_html, collect_turns, write_report
 from tertia.io.svg import abbreviate, render_map
 from tertia.rules import casualties as casualty_ev
 from tertia.rules import fighting as fight_ev
@@ -759,6 +759,53 @@ def test_the_die_that_draws_a_card_is_told_with_the_card() -> None:
     assert [line.text for line in parl.lines] == ["Parliament artillery card drawn",
                                                   "Dice — ammunition: Guns: 3 (d6)"]
     assert [line.text for line in roy.lines] == ["Dice — draw a card: 4 (d8)", "Royalists horse card drawn"]
+
+
+def test_a_die_rolled_before_the_step_that_begins_a_turn_stays_in_its_own() -> None:
+    """The last card of a turn is drawn with no die (one card left): the ammunition die
+    the step before rolled stays with the guns that fired, not with the card drawn next."""
+    initial = make_state()
+    fired = ev.DiceRolled(purpose="ammunition: Guns", die="d6", value=1)
+    shot: list[ev.Event] = [ev.TurnBegan(turn=2, side="roy"), ev.Narrated(text="roy artillery card drawn"),
+                            fired]
+    after_shot = play(initial, shot)
+    ended: list[ev.Event] = [ev.TurnBegan(turn=2, side="parl"), ev.Narrated(text="parl artillery card drawn")]
+    steps = [(EndPhase(), shot, after_shot), (EndPhase(), ended, play(after_shot, ended))]
+    roy, parl = collect_turns(initial, steps, side_names=NAMES)[-1].player_turns[-2:]
+    assert [line.text for line in roy.lines] == ["Royalists artillery card drawn",
+                                                 "Dice — ammunition: Guns: 1 (d6)"]
+    assert [line.text for line in parl.lines] == ["Parliament artillery card drawn"]
+
+
+def test_a_side_named_within_a_note_or_a_dies_purpose_goes_without_its_aside() -> None:
+    """"Parliament dragoons card drawn", not "Parliament (Earl of Essex) dragoons card
+    drawn": the words go on after the name. Alone, a side keeps its aside."""
+    told = Narrator(make_state(), side_names={"parl": "Parliament (Earl of Essex)"})
+    assert told.purpose("parl dragoons card drawn") == "Parliament dragoons card drawn"
+    assert told.side("parl") == "Parliament (Earl of Essex)"
+
+
+@pytest.mark.parametrize(("opens", "shared", "heading"), [
+    ("parl dragoons card drawn", True, "Parliament dragoons card drawn"),
+    ("parl dragoons card drawn", False, "Parliament dragoons card drawn"),
+    ("The deck is shuffled", True, None),
+    ("The deck is shuffled", False, "Parliament (Earl of Essex)"),
+])
+def test_a_player_turn_is_headed_by_its_card_or_its_side(opens: str, shared: bool,
+                                                          heading: str | None) -> None:
+    """A player turn that opens, past its die, on the side's card is headed by that card
+    (told once, not again under the side's name); otherwise by the side, or by nothing
+    where both sides play in the turn."""
+    initial = make_state()
+    drawn = ev.DiceRolled(purpose="draw a card", die="d8", value=2)
+    script: list[ev.Event] = [ev.TurnBegan(turn=1, side="parl"), drawn, ev.Narrated(text=opens),
+                              ev.Narrated(text="a shot is fired")]
+    turns = collect_turns(initial, [(EndPhase(), script, play(initial, script))], side_names=NAMES)
+    html = _narrative(turns[-1], {"parl": "Parliament (Earl of Essex)"}, shared=shared)
+    assert re.findall(r"<h3>(.*?)</h3>", html) == ([heading] if heading else [])
+    told = re.findall(r"<li [^>]*>(.*?)</li>", html)
+    assert told[0].startswith("Dice — draw a card") and told[-1] == "a shot is fired"
+    assert len(told) == (2 if heading and heading.endswith("drawn") else 3)
 
 
 def test_collect_turns_takes_step_objects_too() -> None:

@@ -257,6 +257,15 @@ def default_side_name(side_id: str) -> str:
     return side_id.replace("_", " ").replace("-", " ").strip().title() or side_id
 
 
+def without_aside(name: str) -> str:
+    """A name without its closing aside, where a sentence goes on after it.
+
+    >>> without_aside("Royalists (King Charles I)"), without_aside("Ramsay's Wing")
+    ('Royalists', "Ramsay's Wing")
+    """
+    return name[:name.rindex(" (")] if name.endswith(")") and " (" in name else name
+
+
 def possessive(name: str) -> str:
     """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``; a
     name's closing aside is left out, since the possessive cannot follow it.
@@ -266,8 +275,7 @@ def possessive(name: str) -> str:
     >>> possessive("Essex's")
     "Essex's's"
     """
-    if name.endswith(")") and " (" in name:
-        name = name[:name.rindex(" (")]
+    name = without_aside(name)
     return f"{name}'" if name.endswith("s") and not name.endswith("'s") else f"{name}'s"
 
 

@@ -46,6 +46,7 @@ from tertia.core.narration import (
     pronoun_is,
     side_does,
     turn_heading,
+    without_aside,
 )
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
@@ -334,10 +335,13 @@ class Narrator:
             self.state = reduce(self.state, event)
 
     def purpose(self, purpose: str) -> str:
-        """A die's purpose with side ids given as side names."""
+        """A die's purpose (or a rule set's note) with side ids given as side names, each
+        without its aside, since the words go on after it ("Parliament dragoons card
+        drawn", not "Parliament (Earl of Essex) dragoons card drawn")."""
         text = humanise(purpose)
         for side_id in self._side_ids():
-            text = re.sub(rf"(?<![\w'])({re.escape(side_id)})(?![\w'])", self.side(side_id), text)
+            name = without_aside(self.side(side_id))
+            text = re.sub(rf"(?<![\w'])({re.escape(side_id)})(?![\w'])", name, text)
         return text
 
     def _side_ids(self) -> tuple[str, ...]:

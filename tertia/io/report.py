@@ -11,6 +11,7 @@ CSS and a few lines of script for keyboard navigation, and loads nothing from an
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import tertia
 from tertia.core import events as ev
-from tertia.core.narration import default_side_name, humanise
+from tertia.core.narration import default_side_name, humanise, without_aside
 from tertia.core.presentation import PieceCard, Presentation, kind_words
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
@@ -80,16 +81,21 @@ def _safe_reduce(state: GameState, event: ev.Event) -> GameState:
     return state
 
 
-def _die_at_the_end(turn: TurnSnapshot) -> list[ev.Event]:
+def _die_at_the_end(turn: TurnSnapshot, step_began: tuple[PlayerTurn | None, int]) -> list[ev.Event]:
     """The die that closes ``turn``'s last player turn (with the bookkeeping after it),
-    taken from it: rolled for what begins the next (the card drawn), it is told there."""
+    taken from it: rolled in the step that begins the next for what begins it (the card
+    drawn), it is told there. ``step_began`` is where that step's events began (the
+    player turn then under way and how many events it held): a die rolled before it is
+    the last player turn's own."""
     if not turn.player_turns:
         return []
-    events = turn.player_turns[-1].events
+    last = turn.player_turns[-1]
+    events = last.events
     at = len(events)
     while at and events[at - 1].type in SILENT_EVENTS:
         at -= 1
-    if not at or not isinstance(events[at - 1], ev.DiceRolled):
+    began_in, began_at = step_began
+    if not at or not isinstance(events[at - 1], ev.DiceRolled) or (last is began_in and at - 1 < began_at):
         return []
     drawn, events[at - 1:] = events[at - 1:], []
     return drawn
@@ -110,7 +116,8 @@ def collect_turns(
     ``initial_state`` is the position as deployed, before ``start_events``. A new game
     turn starts at the first ``TurnBegan`` carrying a new turn number; the snapshot is
     the state just before it. The last turn ends with the last step. The die rolled just
-    before a ``TurnBegan`` is told in the player turn it begins (the card it draws).
+    before a ``TurnBegan``, in the same step, is told in the player turn it begins (the
+    card it draws).
     """
     state = initial_state
     turns = [TurnSnapshot(0, initial_state, player_turns=[PlayerTurn(None)])]
@@ -118,10 +125,12 @@ def collect_turns(
     stream.extend((events, after) for events, after in map(_step_parts, steps))
     opening = initial_state
     for index, (events, after) in enumerate(stream):
+        under_way = turns[-1].player_turns[-1] if turns[-1].player_turns else None
+        step_began = (under_way, len(under_way.events) if under_way is not None else 0)
         for e in events:
             current = turns[-1]
             if isinstance(e, ev.TurnBegan):
-                drawn = _die_at_the_end(current)
+                drawn = _die_at_the_end(current, step_began)
                 if e.turn != current.turn:
                     current.state = state
                     current = TurnSnapshot(e.turn, state)
@@ -335,7 +344,7 @@ def _turn_section(
         title=f"{heading}: {caption}", standalone=False,
         pieces=presentation.pieces(table, t.state, None) if presentation is not None else None,
     )
-    story = _narrative(t, names)
+    story = _narrative(t, names, shared=presentation is not None and presentation.SHARED_TURNS)
     return (
         f'<section class="turn" id="{anchor}">'
         f'<h2><span class="turn-no">{escape(heading)}</span></h2>'
@@ -347,28 +356,45 @@ def _turn_section(
     )
 
 
-def _narrative(t: TurnSnapshot, names: Mapping[str, str]) -> str:
+def _narrative(t: TurnSnapshot, names: Mapping[str, str], *, shared: bool = False) -> str:
+    """A game turn's story, player turn by player turn, each under its heading
+    (:func:`_block_heading`; none where both sides play in the turn, ``shared``, and it
+    opens on nothing that names a side's card)."""
     parts: list[str] = []
     for pt in t.player_turns:
         if not pt.lines and pt.side is None:
             continue
+        heading: str | None
         if pt.side is None:
-            heading = "Before the battle"
-            css = "opening"
+            heading, lines, css = "Before the battle", pt.lines, "opening"
         else:
-            heading = names.get(pt.side, pt.side)
-            css = f"side-{_side_index(t.state, pt.side)}"
+            heading, lines = _block_heading(pt, names.get(pt.side, pt.side), shared=shared)
+            css = f"side-{_side_index(t.state, pt.side)}" if heading is not None else "shared"
         items = "".join(
-            f'<li class="{escape(line.kind)}">{escape(line.text)}</li>' for line in pt.lines
+            f'<li class="{escape(line.kind)}">{escape(line.text)}</li>' for line in lines
         )
         if not items:
             items = '<li class="note">Nothing of note.</li>'
-        parts.append(
-            f'<div class="player-turn {css}"><h3>{escape(heading)}</h3><ol>{items}</ol></div>'
-        )
+        title = f"<h3>{escape(heading)}</h3>" if heading is not None else ""
+        parts.append(f'<div class="player-turn {css}">{title}<ol>{items}</ol></div>')
     if not parts:
         parts.append('<p class="quiet">The armies stand ready.</p>')
     return "".join(parts)
+
+
+def _block_heading(pt: PlayerTurn, side_name: str, *, shared: bool) -> tuple[str | None, list[NarrativeLine]]:
+    """A player turn's heading and the lines under it: where the turn opens (past its
+    dice and phase) on a line naming the side's card ("Royalists: the centre card",
+    "Parliament dragoons card drawn"), that line; else the side's name, or none where
+    both sides play in the turn (``shared``)."""
+    plain = without_aside(side_name)
+    for at, line in enumerate(pt.lines):
+        if line.kind in ("dice", "phase"):
+            continue
+        if line.kind in ("heading", "card", "note") and re.match(rf"{re.escape(plain)}[ :']", line.text):
+            return line.text, [*pt.lines[:at], *pt.lines[at + 1:]]
+        break
+    return (None if shared else side_name), pt.lines
 
 
 def _side_index(state: GameState, side: str) -> int:
