@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -458,7 +459,7 @@ def test_the_narrative_and_the_record_show_the_declarations(tmp_path: Path) -> N
                                       "--save", str(record)])
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
-    assert "attacks declared:" in text and "to inflict a hit]" in text
+    assert re.search(r"\b\d+ attacks? declared: ", text) and "to inflict a hit]" in text
     assert any(s["action"]["type"] == "declare_attacks" for s in json.loads(record.read_text())["steps"])
     replayed = CliRunner().invoke(app, ["replay", str(record)])
     assert replayed.exit_code == 0, replayed.output

@@ -117,14 +117,15 @@ def test_the_second_edition_loses_fewer_commanders_than_the_first() -> None:
     assert lost("doctrine-2") < lost("baseline")
 
 
-def test_the_first_edition_is_still_the_doctrine_and_the_second_is_played_by_name() -> None:
+def test_the_second_edition_is_the_doctrine_and_the_first_the_baseline() -> None:
+    """Once it beat the first edition (``tertia ladder``), the second is the doctrine,
+    and the first is kept by name (``baseline``: the golden transcripts' player)."""
     from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 
     ruleset = get_ruleset("larger-battles")
-    assert doctrine_for(ruleset) is LargerBattlesDoctrine is baseline_for(ruleset)
-    assert second_edition_for(ruleset) is LargerBattlesDoctrine2
-    other = get_ruleset("d3-cards")  # no second edition: doctrine-2 plays its doctrine
-    assert second_edition_for(other) is doctrine_for(other)
+    assert doctrine_for(ruleset) is LargerBattlesDoctrine2 is second_edition_for(ruleset)
+    assert baseline_for(ruleset) is LargerBattlesDoctrine
+    assert LargerBattlesDoctrine2().name == "doctrine"
 
 
 def _skirmish_start() -> tuple[Game, GameState]:

@@ -78,13 +78,26 @@ def test_a_taken_name_is_refused_and_a_new_player_is_offered_everywhere(passive:
     assert next(p for p in listed if p["name"] == "baseline")["aliases"] == ["doctrine-1"]
 
 
-def test_the_listing_names_the_rule_sets_with_a_second_edition() -> None:
+@pytest.mark.parametrize("on_trial", [False, True])
+def test_the_listing_names_the_rule_sets_with_a_second_edition(monkeypatch: pytest.MonkeyPatch,
+                                                               on_trial: bool) -> None:
+    """``doctrine-2`` names the rule sets with an edition on trial (none once every second
+    edition is the doctrine); ``baseline`` those whose doctrine is a later edition."""
+    from tertia.core.ai_spec import AiSpec
+
+    if on_trial:  # a third edition on trial under d3-cards
+        spec = get_ruleset("d3-cards").AI
+        assert spec is not None
+        trial = AiSpec(spec.proposer, spec.doctrine, spec.baseline,
+                       second_edition="tertia.ai.random_player:RandomPlayer")
+        monkeypatch.setattr(type(get_ruleset("d3-cards")), "AI", trial)
     with_one = [rid for rid in ruleset_ids() if (spec := get_ruleset(rid).AI) and spec.second_edition]
-    without = [rid for rid in ruleset_ids() if rid not in with_one]
+    assert with_one == (["d3-cards"] if on_trial else [])
     listed = json.loads(runner.invoke(app, ["players", "--json"]).stdout)
     title = next(p for p in listed if p["name"] == "doctrine-2")["title"]
-    assert with_one and all(rid in title for rid in with_one)
-    assert not any(rid in title for rid in without)
+    assert ("d3-cards" in title) is on_trial
+    assert not any(rid in title for rid in ruleset_ids() if rid not in with_one)
+    assert ("none has a later edition on trial" in title) is not on_trial
     promoted = [rid for rid in ruleset_ids() if (spec := get_ruleset(rid).AI) and spec.baseline]
     title = next(p for p in listed if p["name"] == "baseline")["title"]
     assert promoted and all(rid in title for rid in promoted)
@@ -172,8 +185,10 @@ def test_battle_takes_a_player_by_name_and_refuses_an_unknown_one() -> None:
     baseline = json.loads(runner.invoke(app, [*base, "--player", "parliament=baseline"]).stdout)
     first = json.loads(runner.invoke(app, [*base, "--player", "parliament=doctrine-1"]).stdout)
     rand = json.loads(runner.invoke(app, [*base, "--player", "parliament=random"]).stdout)
+    second = json.loads(runner.invoke(app, [*base, "--player", "parliament=doctrine-2"]).stdout)
     assert first["final_hash"] == baseline["final_hash"]  # two names of one player
-    assert baseline["final_hash"] == doctrine["final_hash"]  # the doctrine is still in its first edition
+    assert second["final_hash"] == doctrine["final_hash"]  # the second edition is the doctrine
+    assert baseline["final_hash"] != doctrine["final_hash"]
     assert rand["final_hash"] != doctrine["final_hash"]
     refused = runner.invoke(app, [*base, "--player", "parliament=grandmaster"])
     assert refused.exit_code == 1
@@ -214,10 +229,11 @@ def test_the_baseline_is_the_doctrine_until_a_rule_set_names_its_first_edition(
     from tertia.ai.lookup import baseline_for, doctrine_for
     from tertia.core.ai_spec import AiSpec
 
-    ruleset = get_ruleset("larger-battles")  # a doctrine in its first edition
-    assert baseline_for(ruleset) is doctrine_for(ruleset)
+    ruleset = get_ruleset("larger-battles")
     spec = ruleset.AI
     assert spec is not None
+    monkeypatch.setattr(type(ruleset), "AI", AiSpec(spec.proposer, spec.doctrine))  # in its first edition
+    assert baseline_for(ruleset) is doctrine_for(ruleset)
     kept = AiSpec(spec.proposer, spec.doctrine, baseline="tertia.ai.random_player:RandomPlayer")
     monkeypatch.setattr(type(ruleset), "AI", kept)
     assert baseline_for(ruleset) is RandomPlayer

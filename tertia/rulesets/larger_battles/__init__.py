@@ -140,8 +140,8 @@ class LargerBattles(RuleSet):
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
     AI = AiSpec(proposer="tertia.rulesets.larger_battles.ai.proposals:iter_proposals",
-                doctrine="tertia.rulesets.larger_battles.ai.doctrine:LargerBattlesDoctrine",
-                second_edition="tertia.rulesets.larger_battles.ai.doctrine2:LargerBattlesDoctrine2")
+                doctrine="tertia.rulesets.larger_battles.ai.doctrine2:LargerBattlesDoctrine2",
+                baseline="tertia.rulesets.larger_battles.ai.doctrine:LargerBattlesDoctrine")
 
     # --- set-up ------------------------------------------------------------------------------
 

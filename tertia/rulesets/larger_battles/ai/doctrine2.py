@@ -105,7 +105,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
     """Plays any side of ``larger-battles``: the first edition, weighing risks (see the
     module's note)."""
 
-    name = "doctrine-2"
+    name = "doctrine"
 
     def __init__(self) -> None:
         super().__init__()
