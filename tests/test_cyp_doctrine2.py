@@ -15,7 +15,6 @@ from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.actions import EndPhase, Move
-from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
@@ -28,7 +27,6 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     LEAST_WORTH,
     CypDoctrine2,
     _least_worth,
-    could_charge,
     in_shot,
     objective_takers,
 )
@@ -48,7 +46,6 @@ from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.command import in_command_radius
 from tertia.rulesets.charge_yr_pikes.melee import casualties_from
 from tertia.rulesets.charge_yr_pikes.morale import points_table
-from tertia.rulesets.charge_yr_pikes.movement import charge_allowance
 from tertia.rulesets.charge_yr_pikes.musketry import firing_stands
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, places, reach
 from tertia.rulesets.charge_yr_pikes.ruleset import reformed
@@ -463,42 +460,3 @@ def test_horse_sent_to_an_objective_go_where_they_would_have_waited() -> None:
     assert isinstance(sent, Move) and sent.unit == "k-horse2" and game.is_legal(frightened, sent)
     assert math.dist(sent.waypoints[-1], goal) < before - 1.0
 
-
-
-def _behind_a_friend(morale: int, friend: bool = True) -> tuple[Game, GameState]:
-    """The King's foot with a friend just ahead (or none) and disordered enemy foot of
-    ``morale`` beyond it, offset to its right: the friend stands in the way of a charge."""
-    _, state = _on_card(FAR, ("k-foot",))
-    depth = state.units["k-foot"].depth
-    pieces = {**FAR, "k-foot": (30.0, 22.0), "k-brig": (22.0, 20.0), "k-musk": (50.0, 5.0),
-              "k-foot2": (30.0, 22.0 + depth + 0.5) if friend else (10.0, 5.0),
-              "p-foot": (33.0, 22.0 + 2 * depth + 3.5)}
-    return _on_card(pieces, ("k-foot",), **{"p-foot": {"morale": morale, "disordered": True}})
-
-
-@pytest.mark.parametrize(("morale", "steps_aside"), [(1, True), (2, False)])
-def test_foot_step_aside_from_a_friend_in_the_way_of_a_charge_worth_making(morale: int, steps_aside: bool
-                                                                          ) -> None:
-    """Foot whose charge worth making a friend stands in the way of come up beside it to
-    where the way is clear, and charge on their next card; a charge not worth making
-    leaves them where they stand. The first edition stays behind the friend."""
-    game, state = _behind_a_friend(morale)
-    tables = tables_of(state)
-    unit, foe = state.units["k-foot"], state.units["p-foot"]
-    reach = charge_allowance(tables, unit_data(unit))
-    assert not could_charge(game, state, unit, foe, reach)
-    worth = charge_outlook(game, state, unit, foe, tables, halt_ahead_of(unit, foe)).worth
-    assert (worth >= LEAST_WORTH) is steps_aside
-    chosen = CypDoctrine2().choose(game, state, random.Random(0))
-    assert isinstance(chosen, Move) is steps_aside
-    if isinstance(chosen, Move):
-        after, _ = game.apply(state, chosen, SeededDice(1))
-        assert could_charge(game, after, after.units["k-foot"], after.units["p-foot"], reach)
-    first = CypDoctrine().choose(game, state, random.Random(0))
-    assert not isinstance(first, Move) or first.waypoints[-1][1] < state.units["k-foot2"].y
-
-
-def test_foot_with_the_way_clear_charge_at_once() -> None:
-    """The same foot with no friend in the way charge the foe worth it straight away."""
-    game, state = _behind_a_friend(1, friend=False)
-    assert CypDoctrine2().choose(game, state, random.Random(0)) == Charge(unit="k-foot", target="p-foot")

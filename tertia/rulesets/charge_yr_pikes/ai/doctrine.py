@@ -242,17 +242,9 @@ class CypDoctrine:
         guard = self._post(state, unit)
         if guard is not None:
             return _move_to(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
-        lane = self._lane_call(game, state, unit, tables)
-        if lane is not None:
-            return lane
         if _holds_fire(unit, foes, self.stand_to_fire):
             return self._wait(game, state, unit, foes, tables)
         return self._advance(game, state, unit, _objective(state, unit, foes, tables), tables)
-
-    def _lane_call(self, game: Game, state: GameState, unit: Unit, tables: Tables) -> Move | None:
-        """A move that clears the way for a charge worth making next time, where friends
-        stand in it (none in this edition)."""
-        return None
 
     def _post(self, state: GameState, unit: Unit) -> Point | None:
         """The point ``unit`` goes to and stays at: a vital point it guards

@@ -17,15 +17,6 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   nearer its goal, so a second line comes up through a first that has halted instead of
   standing at its back (before it, a fifth of this edition's foot orders moved nothing at
   all, most for a friend in the way).
-- **Lanes for a charge.** Foot whose charge worth making (below) a friend stands in the
-  way of come up beside that friend, or step aside across the line of the charge, to
-  where the way is clear, and charge on their next card (a charge goes straight at its
-  target and halts short of whatever is in its way, 12 A). Of the foot charges at foot
-  worth making in self-play at Edgehill, three in four were barred, mostly by a friend in
-  front. Seeds 1-200: foot regiments in a close combat 16.9% -> 19.1%, horse lost a
-  battle 7.04 -> 7.33 and battles decided on objectives 58 -> 63 (both within the noise
-  of 200 battles); against this edition without them, 0.505 and 0.525 of 200 paired
-  games at Edgehill and Naseby.
 - **Charges** weighed by what they are expected to come to
   (:func:`~tertia.rulesets.charge_yr_pikes.ai.outlook.charge_outlook`): the defenders'
   fire as the charger halts (canister from a battery, a volley from musketeers), the
@@ -42,6 +33,11 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   foot stood by it, and foot charged only a shaken foe. Foot charging foot at a worse
   outlook was measured and refused: charging down to -0.03 of the army brought a third
   of the foot to close combat but won 0.43 of 200 paired battles against this edition.
+  So was foot clearing a lane for a charge worth making that a friend in front barred
+  (three in four such charges at Edgehill), by coming up beside the friend or stepping
+  aside: foot regiments in a close combat 16.9% -> 19.1% (seeds 1-200), even against
+  this edition, but against the random player as Parliament at Edgehill 184 wins of 200
+  where this edition wins 193.
 - **Horse out of shot.** Horse lose most of their men to fire, and a unit worn under half
   its strength tests each turn and leaves the field failing (the 50% rules): in 40
   battles of the second edition against itself at Edgehill, before these rules, fire
@@ -80,7 +76,7 @@ import math
 from tertia.ai.moves import ENEMY_CLEARANCE, free_run
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, base_distance, bearing
+from tertia.core.geometry import Point, base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
@@ -99,7 +95,7 @@ from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, firers_at
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
-from tertia.rulesets.charge_yr_pikes.charge_path import ChargePath, charge_path
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.command import in_command_radius
 from tertia.rulesets.charge_yr_pikes.data import SQUARE, CypUnit
 from tertia.rulesets.charge_yr_pikes.front_rank import lead_bar, touches
@@ -159,14 +155,6 @@ BACK_PARTS = (1.0, 0.5, 0.25)
 THROUGH_PARTS = (1.0, 0.75, 0.5)
 """Fractions of its move tried for a move through friends, the longest first."""
 
-LANE_STEPS = (1.0, -1.0)
-"""Steps across the line of a charge that friends block, in the unit's widths, nearest
-first (either way)."""
-
-LANE_GAPS = (0.5, 1.5)
-"""Inches foot coming up beside a friend try to leave between them (the charge, turned
-at the foe, must clear the friend's corner)."""
-
 TEST_NEAR = 1.0
 """A regiment faces a test soon once an enemy is within this many of its charge moves
 (measured against 1.5: the officers joined too early and fell more often)."""
@@ -176,12 +164,6 @@ class CypDoctrine2(CypDoctrine):
     """Plays either side of Charge yr Pikes! (see the module's docstring)."""
 
     stand_to_fire = 6.0
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._blocked: tuple[GameState | None, str, list[tuple[str, str]]] = (None, "", [])
-        """The foes worth charging that a friend kept the unit last weighed from (each
-        with that friend), in the position it weighed them in."""
 
     def _charge_call(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
                      ) -> Charge | None:
@@ -193,7 +175,6 @@ class CypDoctrine2(CypDoctrine):
             return None
         ranked: list[tuple[float, str]] = []
         reach = charge_allowance(tables, own)
-        blocked: list[tuple[float, str, str]] = []
         for foe in foes.within(reach):
             theirs = unit_data(foe)
             if theirs.is_officer or theirs.plundering or theirs.troop == "wagons":
@@ -201,38 +182,12 @@ class CypDoctrine2(CypDoctrine):
             worth = charge_outlook(game, state, unit, foe, tables, halt_ahead_of(unit, foe)).worth
             if worth < _least_worth(own, theirs):
                 continue
-            path = charge_path(game.table, state, unit, foe)
-            if _clear(path, reach):
+            if could_charge(game, state, unit, foe, reach):
                 ranked.append((-worth, foe.id))  # else barred, or it would tire before it closed
-            elif own.troop not in CAVALRY and (friend := _friend_in(state, unit.side, path)) is not None:
-                blocked.append((-worth, foe.id, friend.id))
-        self._blocked = (state, unit.id, [(foe_id, friend_id) for _, foe_id, friend_id in sorted(blocked)])
         for _, foe_id in sorted(ranked):
             charge = Charge(unit=unit.id, target=foe_id)
             if game.is_legal(state, charge):
                 return charge
-        return None
-
-    def _lane_call(self, game: Game, state: GameState, unit: Unit, tables: Tables) -> Move | None:
-        """Foot whose charge worth making a friend stands in the way of come up beside
-        that friend, or step aside, to where the way is clear, to charge on their next
-        card (see the module's note): for the charge worth most, the first of
-        :func:`_lane_spots` the rules accept."""
-        seen, unit_id, blocked = self._blocked
-        if seen is not state or unit_id != unit.id:
-            return None
-        if not blocked:
-            return None
-        reach = charge_allowance(tables, unit_data(unit))
-        foe_id, friend_id = blocked[0]  # the charge worth most
-        foe = state.units[foe_id]
-        for spot in _lane_spots(unit, foe, state.units[friend_id]):
-            moved = unit.evolve(x=spot[0], y=spot[1])
-            if not could_charge(game, state.with_unit(moved), moved, foe, reach):
-                continue
-            move = Move(unit=unit.id, waypoints=(spot,))
-            if game.is_legal(state, move):
-                return move
         return None
 
     def _post(self, state: GameState, unit: Unit) -> Point | None:
@@ -350,34 +305,8 @@ def _step_back(game: Game, state: GameState, unit: Unit, threats: list[Unit], ta
 def could_charge(game: Game, state: GameState, unit: Unit, target: Unit, reach: float) -> bool:
     """Could ``unit`` charge ``target`` as things stand: nothing in its way, the charge
     ending on the table, its swing and run within ``reach`` (12 A; Movement 5 B)?"""
-    return _clear(charge_path(game.table, state, unit, target), reach)
-
-
-def _clear(path: ChargePath, reach: float) -> bool:
-    """Is a charge along ``path`` open: nothing in its way, ending on the table, within
-    ``reach``?"""
+    path = charge_path(game.table, state, unit, target)
     return path.blocked_by is None and not path.off_table and path.length <= reach
-
-
-def _friend_in(state: GameState, side: str, path: ChargePath) -> Unit | None:
-    """The friend of ``side`` in the way of a charge along ``path``, if one is."""
-    if path.blocked_by is None:
-        return None
-    return next((u for u in state.iter_troops(side) if u.label == path.blocked_by), None)
-
-
-def _lane_spots(unit: Unit, foe: Unit, friend: Unit) -> list[Point]:
-    """Where ``unit`` might go for a clear charge at ``foe`` past ``friend`` in its way:
-    beside the friend, either side of it across the line of the charge, then steps
-    across that line from where it stands (:data:`LANE_STEPS` of its width)."""
-    across = math.radians(bearing((unit.x, unit.y), (foe.x, foe.y)) + 90.0)
-    side_x, side_y = math.sin(across), math.cos(across)
-    besides = [(unit.width + friend.width) / 2 + gap for gap in LANE_GAPS]
-    spots = [(friend.x + side_x * beside * way, friend.y + side_y * beside * way)
-             for beside in besides for way in (1.0, -1.0)]
-    spots.sort(key=lambda spot: math.dist(spot, (unit.x, unit.y)))
-    return spots + [(unit.x + side_x * unit.width * step, unit.y + side_y * unit.width * step)
-                    for step in LANE_STEPS]
 
 
 def _cut_short(unit: Unit, move: Move | None, goal: Point, tables: Tables) -> bool:
