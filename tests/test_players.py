@@ -97,7 +97,7 @@ def test_the_listing_names_the_rule_sets_with_a_second_edition(monkeypatch: pyte
     title = next(p for p in listed if p["name"] == "doctrine-2")["title"]
     assert ("d3-cards" in title) is on_trial
     assert not any(rid in title for rid in ruleset_ids() if rid not in with_one)
-    assert ("none has a later edition on trial" in title) is not on_trial
+    assert ("no rule set has one on trial now" in title) is not on_trial
     promoted = [rid for rid in ruleset_ids() if (spec := get_ruleset(rid).AI) and spec.baseline]
     title = next(p for p in listed if p["name"] == "baseline")["title"]
     assert promoted and all(rid in title for rid in promoted)

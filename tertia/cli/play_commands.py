@@ -387,7 +387,7 @@ def players(
     editions = [rid for rid, spec in specs.items() if spec is not None and spec.second_edition is not None]
     later = [rid for rid, spec in specs.items() if spec is not None and spec.baseline is not None]
     notes = {SECOND_EDITION: (f" (a second edition under {', '.join(editions)})" if editions else
-                              " (under every rule set now: none has a later edition on trial)"),
+                              " (no rule set has one on trial now)"),
              "baseline": f" (the doctrine is a later edition under {', '.join(later) or 'no rule set yet'})"}
     if as_json:
         sys.stdout.write(json.dumps([{"name": p.name, "title": p.title + notes.get(p.name, ""),
