@@ -229,13 +229,29 @@ def test_cli_shoot_and_bombard_are_the_same_for_guns() -> None:
 
 @pytest.mark.parametrize(("args", "needle"), [
     (["--attacker", "p-foot", "--target", "r-horse"], "combat range is 3\" (Larger Battles: Combat, Measure"),
-    (["--attacker", "nobody", "--target", "r-foot"], "there is no unit 'nobody' (Larger Battles"),
+    (["--attacker", "nobody", "--target", "r-foot"], "--attacker: no piece is called 'nobody'"),
+    (["--attacker", "p-foot", "--target", "Prince Ruperts"], "did you mean Prince Rupert's Horse?"),
     (["--attacker", "p-foot", "--target", "r-foot", "--action", "shoot"], "melee"),
     (["--attacker", "p-gun", "--target", "r-foot"], "is engaged in combat (Larger Battles: Artillery"),
 ])
 def test_cli_illegal_requests_exit_1_with_the_engines_message(args: list[str], needle: str) -> None:
     result = runner.invoke(app, ["odds", ODDS_FILE, *args])
     assert result.exit_code == 1 and needle in result.output and "Traceback" not in result.output
+
+
+def test_cli_takes_a_piece_by_its_name_or_the_start_of_it() -> None:
+    """A player names pieces as ``tertia inspect`` lists them (any case, or the start of
+    the name where no other piece's starts so); the record's ids still serve."""
+    def ask(attacker: str, target: str, *support: str) -> dict[str, object]:
+        extra = [arg for s in support for arg in ("--support", s)]
+        result = runner.invoke(app, ["odds", ODDS_FILE, "--attacker", attacker, "--target", target, *extra,
+                                     "--json"])
+        assert result.exit_code == 0, result.output
+        return dict(json.loads(result.output))
+
+    by_id = ask("p-foot", "r-foot", "p-support")
+    assert ask("essex's foot", "Belasyse", "Holles's Foot") == by_id
+    assert ask("Essex's Foot", "r-foot") != by_id  # the support counts
 
 
 def test_narrative_shows_the_odds_of_each_attack() -> None:
@@ -356,10 +372,11 @@ facing = 180
     near = runner.invoke(app, [*attack, "--defender-commander", "r-near"])
     assert near.exit_code == 0, near.output
     assert any("commander rally" in m for m in json.loads(near.output)["defender_modifiers"])
-    for who in ("r-far", "nobody"):
-        refused = runner.invoke(app, [*attack, "--defender-commander", who])
-        assert refused.exit_code == 1, refused.output
-        assert f"'{who}' cannot encourage here; eligible: r-near" in refused.output
+    refused = runner.invoke(app, [*attack, "--defender-commander", "r-far"])
+    assert refused.exit_code == 1, refused.output
+    assert "'r-far' cannot encourage here; eligible: r-near" in refused.output
+    refused = runner.invoke(app, [*attack, "--defender-commander", "nobody"])
+    assert refused.exit_code == 1 and "--defender-commander: no piece is called 'nobody'" in refused.output
     # A bombardment asks the defending side nothing at all.
     bombard = ["odds", str(scenario), "--attacker", "p-gun", "--target", "r-horse", "--json"]
     refused = runner.invoke(app, [*bombard, "--defender-commander", "r-near"])

@@ -25,9 +25,11 @@ from tertia.cli.common import (
     state_from_file,
 )
 from tertia.cli.main import Command, app
+from tertia.cli.pieces import UnknownPiece, piece_id
 from tertia.core.actions import Action
 from tertia.core.narration import agree, is_plural_name
 from tertia.core.ruleset import RuleSet
+from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rulesets import ruleset_class, ruleset_ids
 
@@ -188,15 +190,18 @@ def _sides_table(result: Odds, sides: dict[str, str]) -> Table:
 @app.command("odds", cls=OddsCommand)
 def odds_command(
     file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
-    attacker: Annotated[str, typer.Option(help="Id of the attacking unit (or gun)")],
-    target: Annotated[str, typer.Option(help="Id of the target unit")],
+    attacker: Annotated[str, typer.Option(
+        help="The attacking unit (or gun): its name as `tertia inspect` lists it, the start of "
+             "that name, or its id")],
+    target: Annotated[str, typer.Option(help="The target unit, named as --attacker")],
     rules: RulesForFileOpt = None,
     option: OptionOpt = None,
     action: Annotated[str | None, typer.Option(
         help="The rule set's word for the action (each rule set's are listed here)",
         metavar="WORD")] = None,
     support: Annotated[
-        list[str] | None, typer.Option(help="A supporting unit (repeatable)", metavar="ID")
+        list[str] | None, typer.Option(help="A supporting unit, named as --attacker (repeatable)",
+                                       metavar="UNIT")
     ] = None,
     commander: Annotated[str | None, typer.Option(help="An encouraging commander")] = None,
     defender_commander: Annotated[
@@ -211,6 +216,11 @@ def odds_command(
     """Exact odds of an attack, shot or bombardment in the position the file gives, under
     the rule options given (a record's own, which --option may repeat but not change)."""
     game, state = state_from_file(file, rules, parse_options(option or []))
+    attacker, target = _named(state, "--attacker", attacker), _named(state, "--target", target)
+    support = [_named(state, "--support", s) for s in support or ()]
+    commander = _named(state, "--commander", commander) if commander else commander
+    if defender_commander:
+        defender_commander = _named(state, "--defender-commander", defender_commander)
     try:
         details = {name: value for name, value in (
             ("supports", tuple(support or ())), ("commander", commander),
@@ -247,3 +257,12 @@ def asked_in_words(ruleset: RuleSet, act: Action, word: str | None) -> str:
     kind = ruleset.action_kind(act.type)
     what = kind.label if kind is not None else (word or "").replace("_", " ")
     return f"{what}, under {ruleset.title}" if what else f"under {ruleset.title}"
+
+
+def _named(state: GameState, flag: str, called: str) -> str:
+    """The id of the piece ``called`` names (:func:`~tertia.cli.pieces.piece_id`), or a
+    one-line refusal naming the option."""
+    try:
+        return piece_id(state, called)
+    except UnknownPiece as exc:
+        fail(f"{flag}: {exc}")

@@ -1,0 +1,49 @@
+"""A piece named at the command line: by the name players read (as ``tertia inspect``
+lists it), in any case, or by the first words of that name where only one piece has
+them, or by its id in the record."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from tertia.core.state import GameState, Unit
+
+
+class UnknownPiece(ValueError):
+    """No piece, or more than one, answers to a name; the message says which are near."""
+
+
+def piece_id(state: GameState, called: str) -> str:
+    """The id of the one piece of ``state`` that ``called`` names: its id, its whole name
+    (any case), or the start of its name where no other piece's starts so.
+
+    >>> from tertia.core.state import GameState, Unit, UnitKind
+    >>> foot = Unit("p1", "parliament", UnitKind.FOOT, "c", 0, 0, 0, 4, 2, name="Hollis's Foot")
+    >>> horse = Unit("p2", "parliament", UnitKind.HORSE, "c", 9, 0, 0, 4, 2, name="Holles's Horse")
+    >>> state = GameState(("parliament", "royalist"), 1, "parliament", "movement", {"p1": foot, "p2": horse})
+    >>> piece_id(state, "hollis's foot"), piece_id(state, "Holles"), piece_id(state, "p1")
+    ('p1', 'p2', 'p1')
+    >>> piece_id(state, "Hol")
+    Traceback (most recent call last):
+    ...
+    tertia.cli.pieces.UnknownPiece: 'Hol' could be Holles's Horse or Hollis's Foot
+    """
+    if called in state.units:
+        return called
+    pieces = list(state.iter_units(include_removed=True))
+    wanted = called.strip().casefold()
+    for found in ([u for u in pieces if u.label.casefold() == wanted],
+                  [u for u in pieces if u.label.casefold().startswith(wanted)]):
+        if len(found) == 1:
+            return found[0].id
+        if len(found) > 1:
+            raise UnknownPiece(f"{called!r} could be {_either(found)}")
+    near = difflib.get_close_matches(called, [u.label for u in pieces], n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(near)}?" if near else " (tertia inspect lists every piece)"
+    raise UnknownPiece(f"no piece is called {called!r}{hint}")
+
+
+def _either(pieces: Iterable[Unit]) -> str:
+    names = sorted(u.label for u in pieces)
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
