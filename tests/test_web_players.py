@@ -31,9 +31,22 @@ def _actions(client: TestClient, gid: str) -> list[dict[str, Any]]:
     return [dict(a.action) for a in saved[1]]
 
 
-def test_the_catalogue_offers_every_player_by_name(client: TestClient) -> None:
+@pytest.mark.parametrize("on_trial", [False, True])
+def test_the_catalogue_offers_every_player_by_name(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                                   on_trial: bool) -> None:
+    """Every registered player, by name; ``doctrine-2`` only while a rule set has an
+    edition on trial (elsewhere it plays the doctrine, offered already)."""
+    from tertia.core.ai_spec import AiSpec
+
+    if on_trial:
+        ruleset = get_ruleset("d3-cards")
+        spec = ruleset.AI
+        assert spec is not None
+        monkeypatch.setattr(type(ruleset), "AI", AiSpec(spec.proposer, spec.doctrine, spec.baseline,
+                                                        second_edition="tertia.ai.random_player:RandomPlayer"))
     players = client.get("/api/catalogue").json()["players"]
     assert [p["name"] for p in players][:3] == ["doctrine", "baseline", "random"]
+    assert ("doctrine-2" in [p["name"] for p in players]) is on_trial
     assert [p["name"] for p in players if p["default"]] == ["doctrine"]
     assert all(p["title"] for p in players)
 

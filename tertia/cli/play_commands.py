@@ -52,7 +52,7 @@ from tertia.io.record import (
     save_record,
 )
 from tertia.io.safe_narration import tell_safely
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import editions_on_trial, get_ruleset, ruleset_ids
 
 HUMAN = "human"
 """The player ``battle`` adds of its own: you, at the terminal."""
@@ -384,7 +384,7 @@ def players(
     known = registered_players()
     aliases = {p.name: [a for a, to in ALIASES.items() if to == p.name] for p in known}
     specs = {rid: get_ruleset(rid).AI for rid in ruleset_ids()}
-    editions = [rid for rid, spec in specs.items() if spec is not None and spec.second_edition is not None]
+    editions = editions_on_trial()
     later = [rid for rid, spec in specs.items() if spec is not None and spec.baseline is not None]
     notes = {SECOND_EDITION: (f" (a second edition under {', '.join(editions)})" if editions else
                               " (no rule set has one on trial now)"),

@@ -169,3 +169,10 @@ def manifest(ruleset_id: str) -> Manifest:
 def get_ruleset(ruleset_id: str, **options: Any) -> RuleSet:
     """Build a rule set by id with options; raises ValueError naming the known ids."""
     return ruleset_class(ruleset_id)(**options)
+
+
+def editions_on_trial() -> list[str]:
+    """The rule sets whose doctrine has a later edition on trial (``AiSpec.second_edition``),
+    played by name as ``doctrine-2``; elsewhere that name plays the doctrine itself."""
+    specs = {rid: ruleset_class(rid).AI for rid in ruleset_ids()}
+    return [rid for rid, spec in specs.items() if spec is not None and spec.second_edition]

@@ -28,10 +28,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tertia
-from tertia.ai.players import DEFAULT_PLAYER
+from tertia.ai.players import DEFAULT_PLAYER, SECOND_EDITION
 from tertia.ai.players import players as registered_players
 from tertia.core.model_errors import explain
-from tertia.rulesets import get_ruleset, load_rulesets, ruleset_ids
+from tertia.rulesets import editions_on_trial, get_ruleset, load_rulesets, ruleset_ids
 from tertia.scenarios import list_builtin
 from tertia.web.ai_runner import QUANTUM, AiRunner
 from tertia.web.errors import ServiceError, not_found
@@ -265,8 +265,10 @@ def create_app(
             ],
             "rules": [_describe(r) for r in ruleset_ids()],
             "modes": ["hotseat", "ai", "link", "watch"],
+            # doctrine-2 is offered only while some rule set has an edition on trial: elsewhere
+            # it plays the doctrine, which is offered already.
             "players": [{"name": p.name, "title": p.title, "default": p.name == DEFAULT_PLAYER}
-                        for p in registered_players()],
+                        for p in registered_players() if p.name != SECOND_EDITION or editions_on_trial()],
         }
 
     @app.get("/api/rules/{rules_id}", tags=["games"], responses=REFUSALS)
