@@ -352,6 +352,7 @@ def test_cli_refuses_a_defending_commander_who_cannot_take_part(tmp_path: Path) 
     text += """
 [[commanders]]
 id = "r-near"
+name = "Lord Wilmot"
 side = "royalist"
 command = "centre"
 x = 15
@@ -360,6 +361,7 @@ facing = 180
 
 [[commanders]]
 id = "r-far"
+name = "Sir Jacob Astley"
 side = "royalist"
 command = "reserve"
 x = 3
@@ -372,9 +374,9 @@ facing = 180
     near = runner.invoke(app, [*attack, "--defender-commander", "r-near"])
     assert near.exit_code == 0, near.output
     assert any("commander rally" in m for m in json.loads(near.output)["defender_modifiers"])
-    refused = runner.invoke(app, [*attack, "--defender-commander", "r-far"])
+    refused = runner.invoke(app, [*attack, "--defender-commander", "Sir Jacob"])
     assert refused.exit_code == 1, refused.output
-    assert "'r-far' cannot encourage here; eligible: r-near" in refused.output
+    assert "Sir Jacob Astley cannot encourage here; eligible: Lord Wilmot" in refused.output
     refused = runner.invoke(app, [*attack, "--defender-commander", "nobody"])
     assert refused.exit_code == 1 and "--defender-commander: no piece is called 'nobody'" in refused.output
     # A bombardment asks the defending side nothing at all.

@@ -341,9 +341,12 @@ def validate_encourage(state: GameState, action: Encourage) -> list[Violation]:
         return [Violation(CoreCode.NOTHING_PENDING, "no attack awaits a defending commander",
                           clauses.COMMANDER_RALLY)]
     if action.commander is not None and action.commander not in pending["eligible"]:
+        asked = state.units.get(action.commander)
+        called = asked.label if asked is not None else repr(action.commander)
+        eligible = ", ".join(state.units[c].label for c in pending["eligible"] if c in state.units)
         return [Violation(FightingCode.BAD_COMMANDER,
-                          f"{action.commander!r} cannot encourage here; eligible: "
-                          f"{', '.join(pending['eligible'])}", clauses.COMMANDER_RALLY)]
+                          f"{called} cannot encourage here; eligible: {eligible or 'none'}",
+                          clauses.COMMANDER_RALLY)]
     return []
 
 
