@@ -215,7 +215,8 @@ class LiveGame:
     used_at: float = 0.0
     """When a request last asked for the game (by the service's clock for idleness)."""
     _lines: Recent[tuple[NarrativeLine, ...]] = field(default_factory=lambda: Recent(LOG_ENTRIES_KEPT))
-    """Each entry's lines as (text, kind), smaller than the dicts sent."""
+    """Each entry's narrative lines (:meth:`told`), kept with their events for the
+    decisions they await or answer."""
     _observations: Recent[GameState] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
     _observed: Recent[dict[str, Any]] = field(default_factory=lambda: Recent(VIEWS_KEPT))
     _hides: Recent[bool] = field(default_factory=lambda: Recent(OBSERVATIONS_KEPT))
@@ -305,14 +306,19 @@ class LiveGame:
         rules = self.game.ruleset
         return [e for e in events if rules.event_visible_to(e, side)]
 
+    def _entry(self, index: int) -> tuple[GameState, Sequence[Event], Step | None]:
+        """Log entry ``index``'s position before it, its events and its step (none for
+        the opening, entry 0)."""
+        if index == 0:
+            return self.initial, self.start_events, None
+        step = self.steps[index - 1]
+        return self.states[index - 1], step.events, step
+
     def told(self, index: int, side: str) -> tuple[NarrativeLine, ...]:
         """The narrative lines of log entry ``index`` (0 is the opening, then one per
         action) as ``side`` may read them. An event whose telling fails is one line of
         kind ``untold`` (:mod:`tertia.io.safe_narration`)."""
-        if index == 0:
-            before, events = self.initial, self.start_events
-        else:
-            before, events = self.states[index - 1], self.steps[index - 1].events
+        before, events, _ = self._entry(index)
         shown = self.visible(events, side)
         where = f"game {self.row.id}, log entry {index}"
 
@@ -329,11 +335,7 @@ class LiveGame:
         ``awaits``, and a choice made the key of the decision it ``answers``: the page
         then drops the awaited line where only decisions were told since, as the battle's
         narrative does (:func:`tertia.io.narrative.awaited_by`)."""
-        if index == 0:
-            before, events, actor, action = self.initial, self.start_events, None, None
-        else:
-            step = self.steps[index - 1]
-            before, events, actor, action = self.states[index - 1], step.events, step.side, step.action
+        before, events, step = self._entry(index)
         shown = self.visible(events, side)
         lines = self.told(index, side)
         words = Narrator(None, side_names=self.side_names())  # a die's purpose in words
@@ -345,8 +347,8 @@ class LiveGame:
             moves = []
         return {
             "index": index,
-            "side": actor,
-            "action": action.to_dict() if action is not None and actor == side else None,
+            "side": step.side if step is not None else None,
+            "action": step.action.to_dict() if step is not None and step.side == side else None,
             "turn": after.turn,
             "phase": after.phase,
             "lines": [_line(n) for n in lines],

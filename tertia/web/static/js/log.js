@@ -69,17 +69,22 @@ export class LogView {
   }
 
   // A choice made takes the place of the decision it answers, where only decisions were
-  // told since (two may be awaited together), as the battle's narrative tells them.
+  // told since (two may be awaited together), as the battle's narrative tells them: the
+  // lines are walked back from the newest (the entry being built, then those shown).
   answered(key, item) {
-    const rows = [...this.list.querySelectorAll(".log-line"), ...item.querySelectorAll(".log-line")];
-    for (const row of rows.reverse()) {
-      if (!row.classList.contains("kind-decision")) return;
-      if (row.dataset.awaits === key) {
-        const entry = row.parentElement;
-        row.remove();
-        if (entry && entry !== item && !entry.childElementCount) entry.remove();
-        return;
+    let entry = item;
+    let row = item.lastElementChild;
+    while (entry) {
+      for (; row; row = row.previousElementSibling) {
+        if (!row.classList.contains("kind-decision")) return;
+        if (row.dataset.awaits === key) {
+          row.remove();
+          if (entry !== item && !entry.childElementCount) entry.remove();
+          return;
+        }
       }
+      entry = entry === item ? this.list.lastElementChild : entry.previousElementSibling;
+      row = entry && entry.lastElementChild;
     }
   }
 }
