@@ -1,0 +1,177 @@
+"""How a player fights Charge yr Pikes! against itself: the measures the opponent's issue
+sets for this rule set, battle by battle.
+
+For each battle (every one written for the rule set, or those named), a player (by
+default the doctrine) takes both sides for ``--games`` seeds, and the script reports:
+
+- **decided**: battles won by objectives (19 C), with a 95% Wilson interval; the others
+  end at darkness on the share of casualties (19 D);
+- **foot in a close combat**, as a share of the foot regiments fielded (horse, dragoons,
+  guns, officers and the baggage left out), two ways: *charged or charging*, a regiment
+  in a charge fought out in the close combat phase (12 A-G: the tests to close and to
+  stand, and the melee when both do), and *melee fought*, one in a combat in which
+  casualties fell in close combat (12 E), so neither side flinched before contact;
+- **horse lost**: regiments of horse out of play at the end, a battle;
+- **fright**: battles in which each side's army took fright (15 L).
+
+Usage: python benchmarks/pikes_play.py [--scenario edgehill ...] [--player doctrine]
+    [--games 100] [--seed 1] [--workers 2] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from tertia.ai.players import UnknownPlayer, entry, make_player
+from tertia.battle import Step, fight_battle
+from tertia.core.game import Game
+from tertia.core.state import Unit
+from tertia.rulesets import get_ruleset
+from tertia.rulesets.charge_yr_pikes.bonus import CloseCombatOver
+from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
+from tertia.rulesets.charge_yr_pikes.melee import CLOSE_COMBAT
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.scenarios import resolve_scenario
+from tertia.scenarios.catalogue import written_for
+
+RULES = "charge-yr-pikes"
+NOT_FOOT = ("dragoons", "wagons")
+
+
+@dataclass(frozen=True)
+class Battle:
+    """What one battle came to."""
+
+    seed: int
+    decided: bool
+    foot: int
+    foot_charged: int
+    foot_in_melee: int
+    horse_lost: int
+    fright: tuple[str, ...]
+
+
+def fight(job: tuple[str, str, int]) -> Battle:
+    """Fight ``scenario`` with ``player`` on both sides from ``seed``."""
+    scenario_name, player, seed = job
+    scenario = resolve_scenario(scenario_name, rules_id=RULES)
+    game = Game(get_ruleset(RULES), scenario)
+    charged: set[str] = set()
+    in_melee: set[str] = set()
+    before: list[Step] = []
+
+    def on_step(step: Step) -> None:
+        if before and any(isinstance(e, CloseCombatOver) for e in step.events):
+            kept = game_data(before[0].state)
+            hit = {getattr(e, "unit", None) for e in step.events if getattr(e, "cause", None) == CLOSE_COMBAT}
+            for attacker, target, *_ in (*kept.charges, *kept.locked):
+                charged.update((attacker, target))
+                if attacker in hit or target in hit:
+                    in_melee.update((attacker, target))
+        before[:] = [step]
+
+    sides = scenario.side_ids
+    record = fight_battle(game, {side: make_player(player) for side in sides}, seed, on_step=on_step)
+    final = record.final_state
+    pieces = [u for u in final.iter_units(include_removed=True) if not u.is_commander]
+    foot = [u.id for u in pieces if _is_foot(u)]
+    horse = [u for u in pieces if unit_data(u).troop in CAVALRY]
+    result = final.result or {}
+    return Battle(seed=seed, decided="objectives" in str(result.get("reason", "")),
+                  foot=len(foot), foot_charged=sum(1 for f in foot if f in charged),
+                  foot_in_melee=sum(1 for f in foot if f in in_melee),
+                  horse_lost=sum(1 for u in horse if not u.in_play),
+                  fright=tuple(sorted(game_data(final).fright)))
+
+
+def _is_foot(unit: Unit) -> bool:
+    own = unit_data(unit)
+    return not (own.is_officer or own.is_gun or own.troop in CAVALRY or own.troop in NOT_FOOT)
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of ``hits`` in ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    z = 1.96
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The measures over a battle's seeds (see the module's note)."""
+
+    battles: int
+    decided: int
+    decided_interval: tuple[float, float]
+    foot_charged_or_charging: float
+    foot_melee_fought: float
+    horse_lost_a_battle: float
+    fright: dict[str, int]
+
+
+def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
+    n = len(battles)
+    decided = sum(b.decided for b in battles)
+    foot = sum(b.foot for b in battles) or 1
+    return Summary(battles=n, decided=decided, decided_interval=wilson(decided, n),
+                   foot_charged_or_charging=sum(b.foot_charged for b in battles) / foot,
+                   foot_melee_fought=sum(b.foot_in_melee for b in battles) / foot,
+                   horse_lost_a_battle=sum(b.horse_lost for b in battles) / max(1, n),
+                   fright={side: sum(side in b.fright for b in battles) for side in sides})
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenario", action="append", default=None,
+                        help="a battle (repeatable; default: every one written for the rule set)")
+    parser.add_argument("--player", default="doctrine", help="the player on both sides (`tertia players`)")
+    parser.add_argument("--games", type=int, default=100, help="seeds a battle")
+    parser.add_argument("--seed", type=int, default=1, help="the first seed; the rest follow it")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the numbers here")
+    args = parser.parse_args(argv)
+    try:
+        player = entry(args.player).name
+    except UnknownPlayer as exc:
+        parser.error(str(exc))
+    if args.games < 1 or args.workers < 1:
+        parser.error("--games and --workers must be at least 1")
+    scenarios = args.scenario or [s.name for s in written_for(RULES)]
+    report: dict[str, object] = {"player": player, "seed": args.seed, "games": args.games}
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for name in scenarios:
+            sides = resolve_scenario(name, rules_id=RULES).side_ids
+            jobs = [(name, player, seed) for seed in range(args.seed, args.seed + args.games)]
+            battles: list[Battle] = []
+            for battle in pool.imap(fight, jobs):
+                battles.append(battle)
+                print(f"\r{name}: {len(battles)}/{len(jobs)} battles", end="", file=sys.stderr, flush=True)
+            print(file=sys.stderr)
+            found = summary(battles, sides)
+            report[name] = asdict(found) | {"rows": [asdict(b) for b in battles]}
+            low, high = found.decided_interval
+            print(f"{name} ({player} against itself, seeds {args.seed}-{args.seed + args.games - 1}):")
+            print(f"  decided by objectives  {found.decided} of {found.battles} [{low:.2f}, {high:.2f}]")
+            print(f"  foot in a close combat {found.foot_charged_or_charging:.1%} charged or charging, "
+                  f"{found.foot_melee_fought:.1%} melee fought")
+            print(f"  horse lost a battle    {found.horse_lost_a_battle:.2f}")
+            print(f"  army took fright       {found.fright}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
