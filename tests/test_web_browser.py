@@ -217,6 +217,10 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     pg.click('.unit[data-unit="p-foot-1"]')
     pg.wait_for_selector(".move-help")
     drag(pg, start, (start[0], start[1] + 14))
+    # The page judges the ghost on its way as well (into the river short of the limit, say):
+    # the box is read once it judges where the ghost was put down.
+    pg.wait_for_function("() => document.querySelector('[data-test=measure]')"
+                         "?.innerText.startsWith('14.0\"')")
     pg.wait_for_selector(".move-box.illegal")
     reason = pg.inner_text("[data-test=move-reason]")
     assert "the limit is 6" in reason and "Larger Battles" in reason
