@@ -1,5 +1,5 @@
-"""How a player fights Charge yr Pikes! against itself: the measures the opponent's issue
-sets for this rule set, battle by battle.
+"""How a player fights Charge yr Pikes! against itself: whether its battles are decided,
+and by which arms, battle by battle.
 
 For each battle (every one written for the rule set, or those named), a player (by
 default the doctrine) takes both sides for ``--games`` seeds, and the script reports:
@@ -9,8 +9,9 @@ default the doctrine) takes both sides for ``--games`` seeds, and the script rep
 - **foot in a close combat**, as a share of the foot regiments fielded (horse, dragoons,
   guns, officers and the baggage left out), two ways: *charged or charging*, a regiment
   in a charge fought out in the close combat phase (12 A-G: the tests to close and to
-  stand, and the melee when both do), and *melee fought*, one in a combat in which
-  casualties fell in close combat (12 E), so neither side flinched before contact;
+  stand, and the melee when both do), with a charged battery's supporters within 4"
+  (section 10), and *melee fought*, one in a combat in which casualties fell in close
+  combat (12 E), so neither side flinched before contact;
 - **horse lost**: regiments of horse out of play at the end, a battle;
 - **fright**: battles in which each side's army took fright (15 L).
 
@@ -35,7 +36,7 @@ from tertia.core.game import Game
 from tertia.core.state import Unit
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.bonus import CloseCombatOver
-from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
+from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, gun_support, is_gun
 from tertia.rulesets.charge_yr_pikes.melee import CLOSE_COMBAT
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import resolve_scenario
@@ -69,12 +70,16 @@ def fight(job: tuple[str, str, int]) -> Battle:
 
     def on_step(step: Step) -> None:
         if before and any(isinstance(e, CloseCombatOver) for e in step.events):
-            kept = game_data(before[0].state)
+            state = before[0].state
+            kept = game_data(state)
             hit = {getattr(e, "unit", None) for e in step.events if getattr(e, "cause", None) == CLOSE_COMBAT}
             for attacker, target, *_ in (*kept.charges, *kept.locked):
-                charged.update((attacker, target))
-                if attacker in hit or target in hit:
-                    in_melee.update((attacker, target))
+                members = {attacker, target}
+                if target in state.units and is_gun(state.units[target]):
+                    members.update(gun_support(state, target))  # they fight for it (section 10)
+                charged.update(members)
+                if members & hit:
+                    in_melee.update(members)
         before[:] = [step]
 
     sides = scenario.side_ids
