@@ -22,6 +22,7 @@ from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.actions import Charge, Reform
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _enemy_horse, _within, move_away
 from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
+    FOOT_CHARGE,
     HORSE_AGAINST_FOOT,
     HORSE_AGAINST_HORSE,
     LEAST_WORTH,
@@ -312,15 +313,29 @@ def test_against_foot_horse_need_their_least_worth_against_foot(morale: int, cha
 
 def test_the_least_worth_of_a_charge_by_what_charges_what() -> None:
     """Horse against horse need a clear edge, horse against foot more than the least,
-    horse against a battery and foot against anything the least."""
+    horse against a battery the least, and foot a little short of even against anything."""
     _, state = _on_card(FAR, ())
     units = {k: unit_data(state.units[k]) for k in ("k-horse", "k-foot", "p-horse", "p-foot", "p-gun")}
     assert _least_worth(units["k-horse"], units["p-horse"]) == HORSE_AGAINST_HORSE
     assert _least_worth(units["k-horse"], units["p-foot"]) == HORSE_AGAINST_FOOT
     assert _least_worth(units["k-horse"], units["p-gun"]) == LEAST_WORTH
-    assert _least_worth(units["k-foot"], units["p-horse"]) == LEAST_WORTH
-    assert _least_worth(units["k-foot"], units["p-foot"]) == LEAST_WORTH
-    assert LEAST_WORTH < HORSE_AGAINST_FOOT < HORSE_AGAINST_HORSE
+    assert _least_worth(units["k-foot"], units["p-horse"]) == FOOT_CHARGE
+    assert _least_worth(units["k-foot"], units["p-foot"]) == FOOT_CHARGE
+    assert FOOT_CHARGE < 0 < LEAST_WORTH < HORSE_AGAINST_FOOT < HORSE_AGAINST_HORSE
+
+
+@pytest.mark.parametrize(("morale", "charges"), [(3, True), (1, False)])
+def test_foot_charge_foot_a_little_short_of_even_and_no_further(morale: int, charges: bool) -> None:
+    """Foot 6" from enemy foot of their own morale: at 3 the charge is expected to come
+    a little short of even, within FOOT_CHARGE, and is made; at 1 well short, and is not."""
+    k_foot = _on_card(FAR, ())[1].units["k-foot"]
+    game, state = _on_card({**FAR, "p-foot": (k_foot.x, k_foot.y + 6.0)}, ("k-foot",),
+                           **{"k-foot": {"morale": morale}, "p-foot": {"morale": morale}})
+    worth = charge_outlook(game, state, state.units["k-foot"], state.units["p-foot"], tables_of(state)).worth
+    assert worth < LEAST_WORTH
+    assert (worth >= FOOT_CHARGE) is charges
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert (chosen == Charge(unit="k-foot", target="p-foot")) is charges
 
 
 def test_a_volley_is_the_firing_stands_dice_by_the_range() -> None:

@@ -24,7 +24,8 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   sides, a battery's supporters within 4" fighting for it (section 10), and the loser's
   test, each unit valued at its share of its army (19 D). Horse and foot alike charge
   the foe in reach worth most, when the share of the enemy they expect to take
-  outweighs the share of their own they risk; horse against horse only with a clear
+  outweighs the share of their own they risk (foot even a little short of it,
+  :data:`FOOT_CHARGE`, to end a firefight); horse against horse only with a clear
   edge (:data:`HORSE_AGAINST_HORSE`: such a fight is near even and its loser spent),
   and against foot with a smaller one (:data:`HORSE_AGAINST_FOOT`). Musketeers weigh a
   charge against standing to fire: the fire they would take where they stand, and the
@@ -37,7 +38,10 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   (three in four such charges at Edgehill), by coming up beside the friend or stepping
   aside: foot regiments in a close combat 16.9% -> 19.1% (seeds 1-200), even against
   this edition, but against the random player as Parliament at Edgehill 184 wins of 200
-  where this edition wins 193.
+  where this edition wins 193. So was pressing when behind: from turn 6, a side with the
+  larger share of casualties (19 D) charging at the least worth whatever charged what,
+  and sending its troops for the objectives: 0.47 of 200 paired games against this
+  edition at Edgehill and at Naseby, and still no Naseby battle decided.
 - **Horse out of shot.** Horse lose most of their men to fire, and a unit worn under half
   its strength tests each turn and leaves the field failing (the 50% rules): in 40
   battles of the second edition against itself at Edgehill, before these rules, fire
@@ -110,6 +114,17 @@ LEAST_WORTH = 0.002
 """A charge is made only when it expects to take this much more of the enemy's army (as
 a share of its figures) than it risks of its own: about a figure in an army of 500."""
 
+
+FOOT_CHARGE = -0.003
+"""Foot charge when the charge is expected to come to at least this (a little below
+even: about a figure and a half in an army of 500 against): their charges end the
+firefights in which foot wear each other down at 6", and a foot regiment is the
+enemy's slowest to come again once it gives way. Measured in self-play, seeds 1-100,
+against 0.002 (:data:`LEAST_WORTH`): foot regiments charged or charging (benchmarks/
+pikes_play.py) 30.3% -> 33.4% at Edgehill and 32.3% -> 40.7% at Naseby, battles decided
+on objectives 32 -> 31 and 0 -> 1; against the doctrine asking 0.002, 0.530 and 0.487 of
+200 paired games (neither side of even). 0 gave 32.5% and 35.7% (0.515, 0.495); -0.005,
+37.3% and 45.2% but 24 decided at Edgehill; -0.03, measured before, lost."""
 
 HORSE_AGAINST_FOOT = 0.005
 """Horse charge foot (not a battery) only when the charge is expected to come to this
@@ -357,10 +372,10 @@ def _through_friends(game: Game, state: GameState, unit: Unit, goal: Point, tabl
 
 
 def _least_worth(own: CypUnit, theirs: CypUnit) -> float:
-    """The least a charge must be expected to come to: more for horse against horse, and
-    against foot."""
+    """The least a charge must be expected to come to: for foot a little below even
+    (:data:`FOOT_CHARGE`); for horse more against horse, and against foot."""
     if own.troop not in CAVALRY:
-        return LEAST_WORTH
+        return FOOT_CHARGE
     if theirs.troop in CAVALRY:
         return HORSE_AGAINST_HORSE
     return LEAST_WORTH if theirs.is_gun else HORSE_AGAINST_FOOT
