@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tertia.ai.players import UnknownPlayer, entry, make_player
-from tertia.battle import Step, fight_battle
+from tertia.battle import fight_battle
 from tertia.core.game import Game
 from tertia.core.state import Unit
 from tertia.rulesets import get_ruleset
@@ -64,26 +64,23 @@ def fight(job: tuple[str, str, int]) -> Battle:
     scenario_name, player, seed = job
     scenario = resolve_scenario(scenario_name, rules_id=RULES)
     game = Game(get_ruleset(RULES), scenario)
+    sides = scenario.side_ids
+    record = fight_battle(game, {side: make_player(player) for side in sides}, seed)
     charged: set[str] = set()
     in_melee: set[str] = set()
-    before: list[Step] = []
-
-    def on_step(step: Step) -> None:
-        if before and any(isinstance(e, CloseCombatOver) for e in step.events):
-            state = before[0].state
-            kept = game_data(state)
-            hit = {getattr(e, "unit", None) for e in step.events if getattr(e, "cause", None) == CLOSE_COMBAT}
-            for attacker, target, *_ in (*kept.charges, *kept.locked):
-                members = {attacker, target}
-                if target in state.units and is_gun(state.units[target]):
-                    members.update(gun_support(state, target))  # they fight for it (section 10)
-                charged.update(members)
-                if members & hit:
-                    in_melee.update(members)
-        before[:] = [step]
-
-    sides = scenario.side_ids
-    record = fight_battle(game, {side: make_player(player) for side in sides}, seed, on_step=on_step)
+    before = [record.initial_state, *(step.state for step in record.steps)]  # one more than steps
+    for state, step in zip(before, record.steps, strict=False):
+        if not any(isinstance(e, CloseCombatOver) for e in step.events):
+            continue
+        kept = game_data(state)  # the phase's charges, cleared as it ends
+        hit = {getattr(e, "unit", None) for e in step.events if getattr(e, "cause", None) == CLOSE_COMBAT}
+        for attacker, target, *_ in (*kept.charges, *kept.locked):
+            members = {attacker, target}
+            if target in state.units and is_gun(state.units[target]):
+                members.update(gun_support(state, target))  # they fight for it (section 10)
+            charged.update(members)
+            if members & hit:
+                in_melee.update(members)
     final = record.final_state
     pieces = [u for u in final.iter_units(include_removed=True) if not u.is_commander]
     foot = [u.id for u in pieces if _is_foot(u)]

@@ -111,8 +111,9 @@ from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 LEAST_WORTH = 0.002
-"""A charge is made only when it expects to take this much more of the enemy's army (as
-a share of its figures) than it risks of its own: about a figure in an army of 500."""
+"""Horse charge a battery only when the charge is expected to take this much more of the
+enemy's army (as a share of its figures) than it risks of their own: about a figure in an
+army of 500. Foot ask less (:data:`FOOT_CHARGE`), horse against troops more."""
 
 
 FOOT_CHARGE = -0.003
