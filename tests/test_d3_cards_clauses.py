@@ -12,7 +12,6 @@ import pytest
 from tertia.activation import unit_type_deck as deck
 from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
-from tertia.core.events import Narrated
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.rules.fighting import Attack, Shoot
@@ -113,7 +112,8 @@ def test_a_card_with_nothing_to_activate_is_passed() -> None:
     to activate; it is turned over and the next one drawn."""
     game = game_of([horse("h", P, 10, 5), horse("eh", R, 10, 43, 180)])
     state, events = game.start(ScriptedDice([2, 1]))
-    assert any(isinstance(e, Narrated) and "foot card: nothing to activate" in e.text for e in events)
+    passed = [e for e in events if isinstance(e, deck.TypeCardDrawn)]
+    assert [(e.kind, e.idle) for e in passed][:2] == [("foot", True), ("horse", False)]
     assert game.ruleset.active_card(state) == "horse"  # type: ignore[attr-defined]
 
 

@@ -11,6 +11,7 @@ from typing import ClassVar
 import pytest
 
 from tertia.activation import deck as deck_ev
+from tertia.activation.unit_type_deck import TypeCardDrawn
 from tertia.core import events as ev
 from tertia.core.actions import EndPhase, Move
 from tertia.core.reducer import reduce
@@ -378,6 +379,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (deck_ev.DeckShuffled(cards=("unit:pf",)), "The deck is shuffled: 1 card"),
     (deck_ev.CardDrawn(card="unit:pf"), "Card drawn: Essex's Foot"),
     (deck_ev.CardsWithdrawn(cards=("unit:pf",)), "Out of the deck: Essex's Foot"),
+    (TypeCardDrawn(side="roy", kind="dragoons"), "Royalists' dragoons card drawn"),
+    (TypeCardDrawn(side="parl", kind="foot", idle=True), "Parliament's foot card: nothing to activate"),
     (deck_ev.CardDrawn(card="special:free_move:roy"), "Card drawn: Royalists' free move card"),
     (deck_ev.CardDrawn(card="group:centre:roy"), "Card drawn: Royalists' centre card"),
     (cyp_ev.CardPlayed(card="group:centre:roy", side="roy"), "Royalists: the centre card"),
@@ -526,12 +529,13 @@ def test_a_turn_begun_again_with_each_card_is_headed_once() -> None:
     phase again. Where each side has a turn of its own, each is headed."""
     def card(turn: int, side: str) -> list[ev.Event]:
         return [ev.TurnBegan(turn=turn, side=side), ev.PhaseBegan(phase="activation"),
-                ev.Narrated(text=f"{side} foot card drawn")]
+                TypeCardDrawn(side=side, kind="foot")]
 
     events = [*card(2, "parl"), *card(2, "roy"), *card(3, "roy"), *card(3, "parl")]
     told = Narrator.for_rules(get_ruleset("d3-cards"), make_state(), side_names=NAMES).lines(events)
-    assert told == ["Turn 2", "Activation phase", "Parliament foot card drawn", "Royalists foot card drawn",
-                    "Turn 3", "Activation phase", "Royalists foot card drawn", "Parliament foot card drawn"]
+    assert told == ["Turn 2", "Activation phase", "Parliament's foot card drawn",
+                    "Royalists' foot card drawn", "Turn 3", "Activation phase",
+                    "Royalists' foot card drawn", "Parliament's foot card drawn"]
     apart = Narrator.for_rules(get_ruleset("larger-battles"), make_state(), side_names=NAMES).lines(events)
     assert [line for line in apart if line.startswith("Turn") or line.endswith("phase")] == [
         "Turn 2 — Parliament", "Activation phase", "Turn 2 — Royalists", "Activation phase",

@@ -16,9 +16,12 @@ Kept among the game-wide values the rule set declares (``GameState.value``): ``d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 from tertia.activation.deck import pick
-from tertia.core.events import GameDataChanged
+from tertia.core.events import DiceRolled, Event, GameDataChanged
+from tertia.core.narration import Narrating, Sentence, possessive, tells
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 
@@ -26,6 +29,23 @@ CARD_TYPES = ("horse", "foot", "dragoons", "artillery", "commander")
 """One card of each per side: Horse, Foot, Dragoon, Artillery and Commander Activation."""
 
 Card = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class TypeCardDrawn(Event):
+    """``side``'s ``kind`` card was drawn: its units of that type act on it, or, ``idle``,
+    none is left to (the card is passed). The deck itself is kept in the game values."""
+
+    type: ClassVar[str] = "type_card_drawn"
+    side: str
+    kind: str
+    idle: bool = False
+
+
+@tells(TypeCardDrawn)
+def _tell_drawn(n: Narrating, e: TypeCardDrawn, dice: Sequence[DiceRolled]) -> Sentence:
+    card = f"{possessive(n.side(e.side))} {e.kind} card"
+    return f"{card}: nothing to activate" if e.idle else f"{card} drawn", "note"
 
 
 def full_deck(sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> list[Card]:

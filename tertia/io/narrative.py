@@ -336,8 +336,8 @@ class Narrator:
 
     def purpose(self, purpose: str) -> str:
         """A die's purpose (or a rule set's note) with side ids given as side names, each
-        without its aside, since the words go on after it ("Parliament dragoons card
-        drawn", not "Parliament (Earl of Essex) dragoons card drawn")."""
+        without its aside, since the words go on after it ("Parliament turn over their
+        centre command card", not "Parliament (Earl of Essex) turn over ...")."""
         text = humanise(purpose)
         for side_id in self._side_ids():
             name = without_aside(self.side(side_id))

@@ -385,7 +385,7 @@ def _narrative(t: TurnSnapshot, names: Mapping[str, str], *, shared: bool = Fals
 def _block_heading(pt: PlayerTurn, side_name: str, *, shared: bool) -> tuple[str | None, list[NarrativeLine]]:
     """A player turn's heading and the lines under it: where the turn opens (past its
     dice and phase) on a line naming the side's card ("Royalists: the centre card",
-    "Parliament dragoons card drawn"), that line; else the side's name, or none where
+    "Parliament's dragoons card drawn"), that line; else the side's name, or none where
     both sides play in the turn (``shared``)."""
     plain = without_aside(side_name)
     for at, line in enumerate(pt.lines):

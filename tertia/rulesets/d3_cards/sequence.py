@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tertia.activation import unit_type_deck as deck
-from tertia.core.events import GameDataChanged, GameStarted, Narrated, PhaseBegan, TurnBegan
+from tertia.core.events import GameDataChanged, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.rulesets.d3.base import ACTIVATION
@@ -34,13 +34,13 @@ def draw_next(tx: Tx, turn: int, has_units: HasUnits) -> None:
         side, kind = card
         if has_units(tx.state, side, kind):
             break
-        tx.emit(Narrated(text=f"{side} {kind} card: nothing to activate"))
+        tx.emit(deck.TypeCardDrawn(side=side, kind=kind, idle=True))
     if tx.state.first_side is None:
         tx.emit(GameStarted(first_side=side))
     tx.emit(TurnBegan(turn=turn, side=side))
     tx.emit(PhaseBegan(phase=ACTIVATION))
     tx.emit(GameDataChanged(key=ACTIVATION, value={"side": side, "card": kind}))
-    tx.emit(Narrated(text=f"{side} {kind} card drawn"))
+    tx.emit(deck.TypeCardDrawn(side=side, kind=kind))
 
 
 def end_activation(tx: Tx, has_units: HasUnits) -> None:
