@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import sys
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tertia.ai.players import UnknownPlayer, entry, make_player
+from tertia.analysis.sim.stats import wilson
 from tertia.battle import fight_battle
 from tertia.core.game import Game
 from tertia.core.state import Unit
@@ -44,6 +44,14 @@ from tertia.scenarios.catalogue import written_for
 
 RULES = "charge-yr-pikes"
 NOT_FOOT = ("dragoons", "wagons")
+
+
+def _interval(hits: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of ``hits`` in ``n`` (none fought: all of [0, 1])."""
+    if n == 0:
+        return (0.0, 1.0)
+    found = wilson(hits, n)
+    return (found.low, found.high)
 
 
 @dataclass(frozen=True)
@@ -98,17 +106,6 @@ def _is_foot(unit: Unit) -> bool:
     return not (own.is_officer or own.is_gun or own.troop in CAVALRY or own.troop in NOT_FOOT)
 
 
-def wilson(hits: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson interval of ``hits`` in ``n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    z = 1.96
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
-
-
 @dataclass(frozen=True)
 class Summary:
     """The measures over a battle's seeds (see the module's note)."""
@@ -126,7 +123,7 @@ def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
     n = len(battles)
     decided = sum(b.decided for b in battles)
     foot = sum(b.foot for b in battles) or 1
-    return Summary(battles=n, decided=decided, decided_interval=wilson(decided, n),
+    return Summary(battles=n, decided=decided, decided_interval=_interval(decided, n),
                    foot_charged_or_charging=sum(b.foot_charged for b in battles) / foot,
                    foot_melee_fought=sum(b.foot_in_melee for b in battles) / foot,
                    horse_lost_a_battle=sum(b.horse_lost for b in battles) / max(1, n),
