@@ -376,6 +376,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
      "Essex's Foot regains 1 morale point (rest)"),
     (casualty_ev.StandsLost(unit="pf", stands=1, cause="rout"), "Essex's Foot loses 1 stand (rout)"),
     (casualty_ev.FiguresLost(unit="pf", figures=2, cause="fire"), "Essex's Foot loses 2 figures (fire)"),
+    (casualty_ev.FiguresLost(unit="pf", figures=2, cause="routing (its army takes fright)"),
+     "Essex's Foot loses 2 figures (routing [its army takes fright])"),
     (deck_ev.DeckShuffled(cards=("unit:pf",)), "The deck is shuffled: 1 card"),
     (deck_ev.CardDrawn(card="unit:pf"), "Card drawn: Essex's Foot"),
     (deck_ev.CardsWithdrawn(cards=("unit:pf",)), "Out of the deck: Essex's Foot"),

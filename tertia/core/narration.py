@@ -194,6 +194,34 @@ def plural_verb(word: str) -> str | None:
     return word[:-1]
 
 
+def bracket_nested(text: str) -> str:
+    """``text`` with an aside inside an aside in square brackets, as printers set them
+    (one inside that in parentheses again), where a name carrying its own aside is told
+    within one.
+
+    >>> bracket_nested("Balfour's Horse tests morale (Lord Saye's Foot (Meldrum's) routed near it)")
+    "Balfour's Horse tests morale (Lord Saye's Foot [Meldrum's] routed near it)"
+    >>> bracket_nested("loses 2 figures (routing (its army takes fright)) (d6)")
+    'loses 2 figures (routing [its army takes fright]) (d6)'
+    >>> bracket_nested("destroyed (engaged (D3 (earlier): Melee))")
+    'destroyed (engaged [D3 (earlier): Melee])'
+    """
+    if "(" not in text:
+        return text
+    out: list[str] = []
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+            out.append("(" if depth % 2 else "[")
+        elif char == ")" and depth > 0:
+            out.append(")" if depth % 2 else "]")
+            depth -= 1
+        else:
+            out.append(char)
+    return "".join(out)
+
+
 def agree(text: str, names: Sequence[str]) -> str:
     """``text`` with the verbs whose subject is one of ``names`` (names taking a plural
     verb, :func:`is_plural_name`) in the plural: the word right after the name, and each

@@ -37,6 +37,7 @@ from tertia.core.narration import (
     DICE_TAKERS,
     SENTENCES,
     agree,
+    bracket_nested,
     default_side_name,
     humanise,
     is_plural_name,
@@ -363,7 +364,7 @@ class Narrator:
 
     def _dice_entry(self, dice: Sequence[ev.DiceRolled]) -> NarrativeLine:
         parts = [f"{self.purpose(d.purpose)}: {d.value} ({d.die})" for d in dice]
-        return NarrativeLine("Dice — " + "; ".join(parts), "dice", dice[-1])
+        return NarrativeLine(bracket_nested("Dice — " + "; ".join(parts)), "dice", dice[-1])
 
     def _entry(self, e: ev.Event, dice: Sequence[ev.DiceRolled]) -> NarrativeLine | None:
         if e.type in SILENT_EVENTS:
@@ -374,7 +375,9 @@ class Narrator:
         if handler is None:
             return NarrativeLine(self._generic(e), "note", e)
         text, kind = handler(self, e, dice)
-        return None if text is None else NarrativeLine(agree(text, self._plural_names()), kind, e)
+        if text is None:
+            return None
+        return NarrativeLine(bracket_nested(agree(text, self._plural_names())), kind, e)
 
     def _plural_names(self) -> tuple[str, ...]:
         """The names of the units that take a verb in the plural ("Usher's Dragoons"; a
