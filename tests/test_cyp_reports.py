@@ -10,10 +10,12 @@ from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
 from tertia.offers import describe
 from tertia.rulesets import registered
+from tertia.rulesets.charge_yr_pikes import army
 from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove
 from tertia.rulesets.charge_yr_pikes.cards import card_label
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
+from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import load_builtin
 
@@ -69,6 +71,26 @@ def test_the_turn_in_brief_lists_each_point_with_its_holder_and_no_losses_of_an_
         first, second = hidden.sides
         seen = secret.ruleset.presentation().summary(secret.observed_state(hidden, first))
         assert seen["losses_percent"] == {first: 0.0, second: None}
+
+
+def test_the_losses_shown_are_army_morales_until_the_battle_is_over_then_the_results() -> None:
+    """The page's losses: while the battle goes on, the figures army morale counts (15 L);
+    once it is over, the casualties the result counts (19 D, F), which count more (a
+    routed unit whole), so that the page agrees with the result it shows."""
+    naseby = load_builtin("naseby")
+    with registered(ChargeYrPikes):
+        game = Game(ChargeYrPikes(), naseby)
+        record = fight_battle(game, {side: make_player("baseline") for side in naseby.side_ids}, 5)
+        tables = tables_of(record.final_state)
+        for state, counted, measure in ((record.steps[-2].state, army.fright_losses, "army_morale"),
+                                        (record.final_state, army.final_losses, "result")):
+            brief = game.ruleset.presentation().summary(state)
+            assert brief["losses_counted"] == measure
+            assert brief["losses_percent"] == {side: float(counted(state, side, tables).percent)
+                                               for side in state.sides}
+        over = record.final_state
+        assert any(army.final_losses(over, s, tables).percent > army.fright_losses(over, s, tables).percent
+                   for s in over.sides)
 
 
 def test_each_tertia_card_is_named_by_its_arms_and_commander_and_the_deploying_side_has_its_zone() -> None:

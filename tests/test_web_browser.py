@@ -1024,6 +1024,28 @@ def test_charge_yr_pikes_a_hidden_gun_comes_into_sight_on_the_enemys_page(
     shoot(parl, "cyp-reveal")
 
 
+def test_a_battle_watched_to_its_end_clears_the_ais_banner_and_shows_the_results_losses(
+        cyp_server: Server, page: Any) -> None:
+    """Watching the AI play both sides: while it moves, the map's banner says for whom;
+    once the battle is over the banner is gone, and the losses shown are those the result
+    counts (19 D, F), no longer army morale's."""
+    pg = page
+    created = httpx.post(cyp_server.url + "/api/games", json={
+        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "watch", "seed": 1,
+        "options": {"secret_deployment": False}}).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{cyp_server.url}/#/play/{created['id']}?token={tok}")
+    pg.wait_for_function("() => window.tertiaScreen?.view")
+    over = "window.tertiaScreen.view.status.over"
+    banner = "(document.querySelector('.map-banner')?.textContent || '')"
+    pg.wait_for_function(f"() => {over} || {banner}.startsWith('The AI is moving for')")
+    pg.wait_for_function(f"() => {over}", timeout=120_000)
+    pg.wait_for_selector("[data-test=outcome]")
+    assert pg.locator(".map-banner").is_hidden()
+    losses = pg.get_attribute("[data-test=army-losses]", "title")
+    assert losses.startswith("Casualties counted for the result."), losses
+
+
 def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server: Server, page: Any) -> None:
     """Against the AI, a battle the Parliament horse win as the first turn ends (they stand
     on their objectives): each of our cards is ended from the page's buttons until the

@@ -48,9 +48,9 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
         "orders": [list(o) for o in g.orders],
         "cards_left": len(g.deck_left),
         "darkness_in": g.darkness_in,
-        "losses_percent": {side: None if _unseen(state, side) else
-                           float(army.fright_losses(state, side, tables).percent)
+        "losses_percent": {side: None if _unseen(state, side) else float(_losses(state, side, tables).percent)
                            for side in state.sides},
+        "losses_counted": "result" if state.is_over else "army_morale",
         "fright": list(g.fright),
         "points": [{"side": p.side, "kind": p.kind, "role": p.role, "name": p.name, "x": p.x, "y": p.y,
                     "held_by": points.holder(state, p, tables)} for p in points.places(state)],
@@ -58,6 +58,14 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
         "card_names": card_names(state),
         "words": {"done_with": done_with(state)},
     }
+
+
+def _losses(state: GameState, side: str, tables: Tables) -> army.ArmyLosses:
+    """A side's losses as the page shows them: those army morale counts (15 L) while the
+    battle goes on, those the result counts (19 D, F) once it is over, so the page agrees
+    with the result it shows."""
+    counted = army.final_losses if state.is_over else army.fright_losses
+    return counted(state, side, tables)
 
 
 def done_with(state: GameState) -> str | None:

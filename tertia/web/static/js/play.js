@@ -339,7 +339,9 @@ export class PlayScreen {
     const share = (id) => (typeof losses[id] === "number" ? percent(losses[id]) : "?");
     const words = t.side_order.map((id) => `${sideName(t, id)}: ${typeof losses[id] === "number" ? `${share(id)} lost`
       : "losses not known (pieces unseen)"}${fright.has(id) ? ", taken fright" : ""}`);
-    return h("span", { class: "chip losses-chip", "data-test": "army-losses", title: `Army morale. ${words.join("; ")}` },
+    // Over, the casualties the result counts, which may count more than army morale did.
+    const measure = summary.losses_counted === "result" ? "Casualties counted for the result" : "Army morale";
+    return h("span", { class: "chip losses-chip", "data-test": "army-losses", title: `${measure}. ${words.join("; ")}` },
       h("small", {}, "Losses"),
       t.side_order.map((id) => `${share(id)}${fright.has(id) ? " ⚑" : ""}`).join(" – "));
   }
@@ -395,6 +397,7 @@ export class PlayScreen {
     const timing = s.your_turn && !s.over ? decision : null;
     const countdown = this.timer.follow(timing, `${s.step}|${JSON.stringify(s.pending)}`, v.choices);
     if (s.over) {
+      this.banner.hidden = true;
       const r = s.result || {};
       const degree = r.breakdown && typeof r.breakdown.degree === "string" ? `: ${article(r.breakdown.degree)}` : "";
       this.prompt.append(h("p", { class: "headline", "data-test": "outcome" },
@@ -404,7 +407,7 @@ export class PlayScreen {
     }
     if (!s.your_turn) {
       this.banner.hidden = false;
-      this.banner.textContent = s.waiting_for === "ai" ? `${sideName(t, s.to_act)} (the AI) is moving…` : `Waiting for ${sideName(t, s.to_act)}…`;
+      this.banner.textContent = s.waiting_for === "ai" ? `The AI is moving for ${sideName(t, s.to_act)}…` : `Waiting for ${sideName(t, s.to_act)}…`;
       this.prompt.append(h("p", { class: "headline waiting" }, this.banner.textContent));
       return;
     }
