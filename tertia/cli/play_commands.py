@@ -40,6 +40,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
+from tertia.core.narration import bracket_nested
 from tertia.core.state import UnitKind
 from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.record import (
@@ -113,7 +114,8 @@ def print_result(record: BattleRecord, names: dict[str, str]) -> None:
     print_table(table)
     winner = summary["winner"]
     verdict = f"Victory to {names.get(winner, winner)}" if winner else "A drawn battle"
-    out.print(Text.assemble((verdict, "bold"), f" after {summary['turns']} turns ({summary['reason']})."))
+    ended = bracket_nested(f" after {summary['turns']} turns ({summary['reason']}).")
+    out.print(Text.assemble((verdict, "bold"), ended))
 
 
 @app.command()
