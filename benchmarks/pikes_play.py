@@ -38,20 +38,12 @@ from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.bonus import CloseCombatOver
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, gun_support, is_gun
 from tertia.rulesets.charge_yr_pikes.melee import CLOSE_COMBAT
+from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import written_for
 
 RULES = "charge-yr-pikes"
-NOT_FOOT = ("dragoons", "wagons")
-
-
-def _interval(hits: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson interval of ``hits`` in ``n`` (none fought: all of [0, 1])."""
-    if n == 0:
-        return (0.0, 1.0)
-    found = wilson(hits, n)
-    return (found.low, found.high)
 
 
 @dataclass(frozen=True)
@@ -102,8 +94,9 @@ def fight(job: tuple[str, str, int]) -> Battle:
 
 
 def _is_foot(unit: Unit) -> bool:
-    own = unit_data(unit)
-    return not (own.is_officer or own.is_gun or own.troop in CAVALRY or own.troop in NOT_FOOT)
+    """A foot regiment: of the foot arm (foot, musketeers, highlanders; Unit Organizations),
+    not dragoons, guns or the baggage."""
+    return TROOPS[unit_data(unit).troop].arm == "foot"
 
 
 @dataclass(frozen=True)
@@ -120,10 +113,12 @@ class Summary:
 
 
 def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
+    """The measures over ``battles`` (at least one)."""
     n = len(battles)
     decided = sum(b.decided for b in battles)
     foot = sum(b.foot for b in battles) or 1
-    return Summary(battles=n, decided=decided, decided_interval=_interval(decided, n),
+    interval = wilson(decided, n)
+    return Summary(battles=n, decided=decided, decided_interval=(interval.low, interval.high),
                    foot_charged_or_charging=sum(b.foot_charged for b in battles) / foot,
                    foot_melee_fought=sum(b.foot_in_melee for b in battles) / foot,
                    horse_lost_a_battle=sum(b.horse_lost for b in battles) / max(1, n),
