@@ -103,6 +103,25 @@ def test_command_cards_before_during_and_after_laying() -> None:
         game.observed_state(shuffled, R), context(R), None, card_of))["own-order"][0]
 
 
+def test_a_side_watched_is_named_where_a_side_played_is_you() -> None:
+    game, state = started("d3-commands")
+    card_of = game.ruleset.presentation().card_of
+    seen = game.observed_state(state, P)
+    played = sections(command_cards_panel(seen, context(P), None, card_of))
+    watched = command_cards_panel(seen, context(P, watching=True), None, card_of)
+    assert played["own-order"] == ["Your cards are not laid yet."]
+    assert sections(watched)["own-order"] == ["Parliament's cards are not laid yet."]
+    [own] = [s for s in watched.sections if s.key == "own-order"]
+    assert own.title == "Parliament"
+    order = list(command_cards.deck(state, P))
+    laid = state.with_values({command_cards.order_key(P): tuple(order),
+                              command_cards.played_key(P): (order[0],)})
+    now = {"side": P, "card": order[0]}
+    watching = context(P, watching=True)
+    active = sections(command_cards_panel(game.observed_state(laid, P), watching, now, card_of))
+    assert active["active-command"][0].startswith("Active: Parliament's ")
+
+
 def test_no_command_cards_no_panel() -> None:
     _, state = started("larger-battles")
     assert command_cards_panel(state, context(P), None, lambda unit: "x") == Panel()
@@ -118,6 +137,9 @@ def test_a_deck_of_type_cards_before_and_after_the_shuffle() -> None:
     shown = sections(type_deck_panel(state, context(P), None))
     assert shown["deck-count"] == [f"{left} cards left to draw this turn."]
     assert sum(len(v) for k, v in shown.items() if k.startswith("deck-left-")) == left
+    over = sections(type_deck_panel(state.evolve(result={"winner": P}), context(P), None))
+    assert over["deck-count"] == [f"The battle is over: {left} cards were not drawn."]
+    assert not [k for k in over if k.startswith("deck-left-")]
 
 
 # --- a deck of unit cards ---------------------------------------------------------------------
@@ -134,6 +156,8 @@ def test_unit_cards_by_their_piece_group_and_special_card() -> None:
     assert active.items[0].text == f"Card drawn: {unit.name} (yours)" and active.items[0].unit == unit.id
     theirs = unit_deck_panel(named, context(R), drawn[0])
     assert sections(theirs)["deck-active"] == [f"Card drawn: {unit.name}"]
+    watched = unit_deck_panel(named, context(P, watching=True), drawn[0])
+    assert sections(watched)["deck-active"] == [f"Card drawn: {unit.name}"]
     before = unit_deck_panel(named, context(P), None, {unit_deck.group_card("horse", R): "Horse (Rupert)"})
     assert sections(before)["deck-drawn"] == [  # last first
         "Officers & Artillery", "Horse (Rupert)", f"{unit.name} (card 2)", unit.name]
@@ -157,6 +181,9 @@ def test_older_draws_are_counted_and_cards_to_come_are_shown_on_demand() -> None
     [left] = [s for s in shown.sections if s.key == f"deck-left-{P}"]
     assert not left.open and len(left.items) == len(cards) - RECENT - 2
     assert f"deck-left-{R}" not in sections(shown)  # nothing to come: no list
+    over = sections(unit_deck_panel(dealt.evolve(result={"winner": R}), context(P), None))
+    assert over["deck-count"] == [f"The battle is over: {len(cards) - RECENT - 2} cards were not drawn."]
+    assert f"deck-left-{P}" not in over  # nothing more is drawn: no cards to come
     with_card = unit_deck_panel(dealt, context(P), cards[RECENT + 1])
     [drawn] = [s for s in with_card.sections if s.key == "deck-drawn"]
     assert drawn.items[-1].text == "and 1 more this turn"

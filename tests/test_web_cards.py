@@ -128,3 +128,19 @@ def test_ordering_the_cards_against_the_ai(client: TestClient) -> None:
     assert card_panel(view)["own-order"]["style"] == "lines"
     assert client.app.state.runner.errors == []  # type: ignore[attr-defined]
     assert service(client).live(gid).state.turn == 2
+
+
+def test_a_watched_game_names_the_side_its_panel_shows_where_a_player_reads_you(client: TestClient) -> None:
+    """Watching the AI play both sides, the panel is not "yours": it is headed by the
+    side seen, and its cards are that side's."""
+    created = create(client, scenario="edgehill", rules=RULES, mode="watch", seed=5)
+    gid, eye = created["id"], bearer(created["tokens"]["spectator"])
+    wait_until(lambda: bool(_view(client, gid, eye)["status"]["turn"]), timeout=20)
+    view = _view(client, gid, eye)
+    own = card_panel(view)["own-order"]
+    name = next(s["name"] for s in view["game"]["sides"] if s["id"] == view["side"])
+    assert own["title"] == name and "(you)" not in own["title"]
+    assert all("Your" not in i["text"] for i in own["items"])
+    played = create(client, scenario="edgehill", rules=RULES, mode="ai", side="parliament", seed=5)
+    mine = card_panel(_your_turn(client, played["id"], bearer(played["tokens"]["parliament"])))["own-order"]
+    assert mine["title"].endswith("(you)")

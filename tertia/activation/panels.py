@@ -27,9 +27,9 @@ from typing import Any
 
 from tertia.activation import command_cards, unit_type_deck
 from tertia.activation import deck as unit_deck
-from tertia.core.narration import possessive
 from tertia.core.presentation import Panel, PanelContext, PanelItem, PanelSection
 from tertia.core.state import GameState, Unit
+from tertia.core.vocabulary import capitalise
 
 STATE_WORDS = {"active": "in play", "played": "played", "gone": "command lost", "waiting": "face down"}
 """A laid command card's state in words."""
@@ -49,6 +49,14 @@ CardOf = Callable[[Unit], str | None]
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _left_to_draw(seen: GameState, left: int, tally: str = "") -> str:
+    """How many cards are left to draw this turn (``tally``: by side); once the battle is
+    over, that it is, and how many were never drawn."""
+    if seen.is_over:
+        return f"The battle is over: {_plural(left, 'card')} {'was' if left == 1 else 'were'} not drawn."
+    return f"{_plural(left, 'card')} left to draw this turn{tally}."
 
 
 def _name(seen: GameState, ident: str) -> str:
@@ -92,13 +100,13 @@ def command_cards_panel(seen: GameState, context: PanelContext, active: Mapping[
     units = _card_units(seen, viewer, card_of)
     labels = {c: PanelItem(command_cards.card_words(c), title="\n".join(units.get(c, ())) or None,
                            note=_plural(len(units[c]), "unit") if units.get(c) else None) for c in held}
-    mine = context.side_name(viewer)
+    mine = context.own_title()
     order = seen.value(command_cards.order_key(viewer))
     if not isinstance(order, list | tuple):
-        words = ("Your cards are shuffled: each is drawn at random."
-                 if command_cards.is_shuffled(seen, viewer) else "Your cards are not laid yet.")
-        sections.append(PanelSection("own-order", (PanelItem(words),), "lines", title=f"{mine} (you)",
-                                     side=viewer))
+        whose = capitalise(context.whose(viewer))
+        words = (f"{whose} cards are shuffled: each is drawn at random."
+                 if command_cards.is_shuffled(seen, viewer) else f"{whose} cards are not laid yet.")
+        sections.append(PanelSection("own-order", (PanelItem(words),), "lines", title=mine, side=viewer))
     else:
         played = set(command_cards.played(seen, viewer))
         in_play = now[1] if now is not None and now[0] == viewer else None
@@ -107,8 +115,7 @@ def command_cards_panel(seen: GameState, context: PanelContext, active: Mapping[
             state = ("active" if c == in_play else "played" if c in played else "gone" if c not in held
                      else "waiting")
             items.append(PanelItem(command_cards.card_words(c), state=state, id=c, note=STATE_WORDS[state]))
-        sections.append(PanelSection("own-order", tuple(items), "ordered", title=f"{mine} (you)",
-                                     side=viewer))
+        sections.append(PanelSection("own-order", tuple(items), "ordered", title=mine, side=viewer))
     for side in seen.sides:
         if side == viewer:
             continue
@@ -124,7 +131,7 @@ def command_cards_panel(seen: GameState, context: PanelContext, active: Mapping[
         sections.append(PanelSection("other-cards", tuple(items), "cards", side=side,
                                      title=f"{context.side_name(side)} · {note}"))
     if now is not None:
-        whose = "your" if now[0] == viewer else possessive(context.side_name(now[0], ''))
+        whose = context.whose(now[0])
         sections.append(PanelSection("active-command", (PanelItem(
             f"Active: {whose} {command_cards.card_words(now[1]).lower()} command", side=now[0],
             state="active"),), "lines"))
@@ -156,12 +163,11 @@ def type_deck_panel(seen: GameState, context: PanelContext, active: Mapping[str,
     words = command_cards.card_words
     sections: list[PanelSection] = []
     if now is not None:
-        whose = "your" if now[0] == context.viewer else possessive(context.side_name(now[0], 'the enemy'))
+        whose = context.whose(now[0], 'the enemy')
         sections.append(PanelSection("deck-active", (PanelItem(
             f"In play: {whose} {words(now[1]).lower()} card", side=now[0], state="active"),), "lines"))
-    sections.append(PanelSection("deck-count", (PanelItem(
-        f"{_plural(len(remaining), 'card')} left to draw this turn."),), "lines"))
-    for side in seen.sides:
+    sections.append(PanelSection("deck-count", (PanelItem(_left_to_draw(seen, len(remaining))),), "lines"))
+    for side in () if seen.is_over else seen.sides:
         left = sorted((t for s, t in remaining if s == side), key=lambda t: (order.get(t, len(order)), t))
         sections.append(PanelSection(f"deck-left-{side}", tuple(PanelItem(words(c), side=side) for c in left),
                                      "cards", side=side,
@@ -209,7 +215,7 @@ def unit_deck_panel(seen: GameState, context: PanelContext, in_play: str | None,
     remaining = [shown(c) for c in unit_deck.left(seen)]
     if in_play:
         side, words, unit = shown(in_play)
-        mine = side == context.viewer
+        mine = side == context.viewer and not context.watching
         sections.append(PanelSection("deck-active", (PanelItem(
             f"Card drawn: {words}{' (yours)' if mine else ''}", side=side, state="active", unit=unit),),
             "lines"))
@@ -221,7 +227,7 @@ def unit_deck_panel(seen: GameState, context: PanelContext, in_play: str | None,
     if remaining or drawn or in_play:
         tally = ", ".join(f"{context.side_name(side)} {sum(1 for c in remaining if c[0] == side)}"
                           for side in seen.sides)
-        count = f"{_plural(len(remaining), 'card')} left to draw this turn: {tally}."
+        count = _left_to_draw(seen, len(remaining), f": {tally}")
     else:  # before the first turn (deployment): nothing shuffled yet
         count = "The deck is shuffled as the first turn begins."
     sections.append(PanelSection("deck-count", (PanelItem(count),), "lines"))
@@ -232,7 +238,7 @@ def unit_deck_panel(seen: GameState, context: PanelContext, in_play: str | None,
         if len(before) > RECENT:
             items.append(PanelItem(f"and {len(before) - RECENT} more this turn"))
         sections.append(PanelSection("deck-drawn", tuple(items), "list", title="Drawn before it, last first"))
-    for side in seen.sides:
+    for side in () if seen.is_over else seen.sides:
         cards = sorted(words for s, words, _ in remaining if s == side)
         if cards:
             sections.append(PanelSection(f"deck-left-{side}", tuple(PanelItem(c) for c in cards), "list",

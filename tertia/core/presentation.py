@@ -278,8 +278,10 @@ class Panel:
 class PanelContext:
     """Where a panel is shown: the ``viewer`` it is shown to, the side ``to_act``,
     whether a decision is ``pending``, the ``phases`` the panel's action is made in (empty:
-    any), the sides' names, and ``recent``: the events the viewer may see of each action,
-    newest first (what was just rolled)."""
+    any), the sides' names, ``recent``: the events the viewer may see of each action,
+    newest first (what was just rolled), and whether the viewer is ``watching`` (it sees
+    as that side but does not play it: the AI plays both sides), so the panels name the
+    side where they would say "you"."""
 
     viewer: str
     to_act: str | None = None
@@ -287,10 +289,23 @@ class PanelContext:
     phases: tuple[str, ...] = ()
     side_names: Mapping[str, str] = field(default_factory=dict)
     recent: Callable[[], Iterable[Sequence[Any]]] = lambda: ()
+    watching: bool = False
 
     def side_name(self, side: object, default: str | None = None) -> str:
         """A side by its name (``default``, else the side itself, when it has none)."""
         return self.side_names.get(str(side), str(side) if default is None else default)
+
+    def whose(self, side: object, default: str | None = None) -> str:
+        """``side``'s, in words: "your" for the viewer's own when it plays it, else the
+        side's name as a possessive ("Parliament's")."""
+        if str(side) == self.viewer and not self.watching:
+            return "your"
+        return possessive(self.side_name(side, default))
+
+    def own_title(self) -> str:
+        """The heading over the viewer's own side: its name, with "(you)" when it plays it."""
+        name = self.side_name(self.viewer)
+        return name if self.watching else f"{name} (you)"
 
 
 def kind_words(unit: Unit) -> str:

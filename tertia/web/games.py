@@ -398,7 +398,7 @@ class GameService:
                 "status": status,
                 "choices": choices,
                 "refused": refused,
-                "panels": panels_of(live, viewer),
+                "panels": panels_of(live, viewer, watching=viewer not in roles),
                 "log_total": total,
                 "log": [live.log_entry(i, viewer) for i in range(start, total)],
             }
@@ -707,10 +707,11 @@ def pieces_of(live: LiveGame, step: int, side: str) -> dict[str, dict[str, Any]]
             for uid, unit in seen.units.items() if not place_hidden(unit)}
 
 
-def panels_of(live: LiveGame, viewer: str) -> list[dict[str, Any]]:
+def panels_of(live: LiveGame, viewer: str, watching: bool = False) -> list[dict[str, Any]]:
     """The rule set's panels as ``viewer`` sees them, each its declaration with the
     sections the page draws and the words for the values its action puts in order
-    (:meth:`Presentation.panel <tertia.core.presentation.Presentation.panel>`)."""
+    (:meth:`Presentation.panel <tertia.core.presentation.Presentation.panel>`);
+    ``watching``: the one they are shown to sees as ``viewer`` but does not play it."""
     ruleset = live.game.ruleset
     presentation = ruleset.presentation()
     state = live.state
@@ -721,7 +722,7 @@ def panels_of(live: LiveGame, viewer: str) -> list[dict[str, Any]]:
         context = PanelContext(
             viewer=viewer, to_act=state.to_act, pending=bool(seen.decisions),
             phases=tuple(kind.phases) if kind is not None else (), side_names=live.side_names(),
-            recent=lambda: recent_events(live, viewer))
+            recent=lambda: recent_events(live, viewer), watching=watching)
         out.append({**spec.to_dict(), **presentation.panel(spec.name, seen, context).to_dict()})
     return out
 

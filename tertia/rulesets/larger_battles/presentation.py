@@ -22,7 +22,7 @@ from tertia.core.presentation import (
 )
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.vocabulary import ATTACK_PLAN, ORDERS
+from tertia.core.vocabulary import ATTACK_PLAN, ORDERS, capitalise
 from tertia.rules.hit_facts import (
     FIRED,
     FOUGHT,
@@ -133,7 +133,7 @@ class LargerBattlesPresentation(Presentation):
             PanelItem(f"{seen.units[a.attacker].label} on {seen.units[a.target].label} …",
                       unit=a.attacker, target=a.target)
             for a in declared if a.attacker in seen.units and a.target in seen.units), "list",
-            title="Your attacks are declared: fight each in turn."),))
+            title=f"{capitalise(context.whose(context.viewer))} attacks are declared: fight each in turn."),))
 
     def summary(self, state: GameState) -> dict[str, Any]:
         """The score so far (Victory), units lost, and orders left this player turn."""
