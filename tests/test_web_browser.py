@@ -1042,6 +1042,13 @@ def test_a_battle_watched_to_its_end_clears_the_ais_banner_and_shows_the_results
     pg.wait_for_function(f"() => {over}", timeout=120_000)
     pg.wait_for_selector("[data-test=outcome]")
     assert pg.locator(".map-banner").is_hidden()
+    # Nobody acts any more: the top bar names the victor where it named the side active.
+    winner = pg.evaluate("() => window.tertiaScreen.view.status.result.winner")
+    chip = pg.inner_text("[data-test=active-side]")
+    names = pg.evaluate("() => Object.fromEntries(window.tertiaScreen.table.sides.map((s) => [s.id, s.name]))"
+                        )
+    label, _, named = chip.partition("\n")
+    assert (label.upper(), named) == (("VICTOR", names[winner]) if winner else ("RESULT", "Drawn")), chip
     losses = pg.get_attribute("[data-test=army-losses]", "title")
     assert losses.startswith("Casualties counted for the result."), losses
 

@@ -294,6 +294,21 @@ export class PlayScreen {
     this.map.drawTraces(paths);
   }
 
+  /** The side the game awaits: while a decision is pending (a deployment, a defence),
+   *  that side, whichever side's turn it is; once the battle is over, its victor (none
+   *  acts any more), or that it is drawn. */
+  sideChip(s, acting) {
+    const t = this.table;
+    if (s.over) {
+      const victor = s.result && s.result.winner;
+      return h("span", { class: "chip side-chip", "data-test": "active-side",
+        style: victor ? `--side:${sideColour(t, victor)}` : "" },
+        h("small", {}, victor ? "Victor" : "Result"), victor ? sideName(t, victor) : "Drawn");
+    }
+    return h("span", { class: "chip side-chip", "data-test": "active-side", style: `--side:${sideColour(t, acting)}` },
+      h("small", {}, s.pending ? "To decide" : "Active"), sideName(t, acting));
+  }
+
   renderTopbar() {
     const v = this.view;
     const s = v.status;
@@ -307,10 +322,7 @@ export class PlayScreen {
       h("span", { class: "game-title" }, v.game.title),
       h("div", { class: "chips", "data-test": "status" },
         chip("Turn", `${s.turn ?? "–"} of ${t.turns}`),
-        // The side the game awaits: while a decision is pending (a deployment, a defence),
-        // that side, whichever side's turn it is.
-        h("span", { class: "chip side-chip", "data-test": "active-side", style: `--side:${sideColour(t, acting)}` },
-          h("small", {}, s.pending ? "To decide" : "Active"), sideName(t, acting)),
+        this.sideChip(s, acting),
         chip("Phase", phaseTitle(s.phase), "phase-chip"),
         orders !== null ? chip("Orders left", String(orders), "orders-chip") : null,
         score ? chip("Score", t.side_order.map((id) => score[id]).join(" – ")) : null,
