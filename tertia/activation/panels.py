@@ -215,7 +215,7 @@ def unit_deck_panel(seen: GameState, context: PanelContext, in_play: str | None,
     remaining = [shown(c) for c in unit_deck.left(seen)]
     if in_play:
         side, words, unit = shown(in_play)
-        mine = side == context.viewer and not context.watching
+        mine = context.plays(side)
         sections.append(PanelSection("deck-active", (PanelItem(
             f"Card drawn: {words}{' (yours)' if mine else ''}", side=side, state="active", unit=unit),),
             "lines"))

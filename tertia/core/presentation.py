@@ -295,10 +295,14 @@ class PanelContext:
         """A side by its name (``default``, else the side itself, when it has none)."""
         return self.side_names.get(str(side), str(side) if default is None else default)
 
+    def plays(self, side: object) -> bool:
+        """Is ``side`` the viewer's own, played by the one the panel is shown to (not watched)?"""
+        return str(side) == self.viewer and not self.watching
+
     def whose(self, side: object, default: str | None = None) -> str:
-        """``side``'s, in words: "your" for the viewer's own when it plays it, else the
-        side's name as a possessive ("Parliament's")."""
-        if str(side) == self.viewer and not self.watching:
+        """``side``'s, in words: "your" where the viewer :meth:`plays` it, else the side's
+        name as a possessive ("Parliament's")."""
+        if self.plays(side):
             return "your"
         return possessive(self.side_name(side, default))
 

@@ -299,14 +299,10 @@ export class PlayScreen {
    *  acts any more), or that it is drawn. */
   sideChip(s, acting) {
     const t = this.table;
-    if (s.over) {
-      const victor = s.result && s.result.winner;
-      return h("span", { class: "chip side-chip", "data-test": "active-side",
-        style: victor ? `--side:${sideColour(t, victor)}` : "" },
-        h("small", {}, victor ? "Victor" : "Result"), victor ? sideName(t, victor) : "Drawn");
-    }
-    return h("span", { class: "chip side-chip", "data-test": "active-side", style: `--side:${sideColour(t, acting)}` },
-      h("small", {}, s.pending ? "To decide" : "Active"), sideName(t, acting));
+    const side = s.over ? s.result && s.result.winner : acting;
+    const label = s.over ? (side ? "Victor" : "Result") : s.pending ? "To decide" : "Active";
+    return h("span", { class: "chip side-chip", "data-test": "active-side", style: `--side:${sideColour(t, side)}` },
+      h("small", {}, label), s.over && !side ? "Drawn" : sideName(t, side));
   }
 
   renderTopbar() {
