@@ -45,8 +45,8 @@ def test_battle_narrative_names_turns_and_the_result() -> None:
     code, out = run("battle", "--scenario", "skirmish", "--seed", "2")
     assert code == 0
     assert "Turn 1" in out and ("Victory to" in out or "drawn" in out)
-    # The verdict's reason names the turn limit in an aside of its own, set in brackets.
-    assert "after 8 turns (the turn limit [8] was reached)." in out
+    # The verdict gives its reason after a colon, as the report does, its own aside intact.
+    assert "after 8 turns: the turn limit (8) was reached." in out
 
 
 def test_save_then_replay_prints_the_final_hash(tmp_path: Path) -> None:

@@ -244,8 +244,8 @@ def test_the_result_says_the_smaller_share_won_though_it_laid_fewer_low(king_pik
             "darkness falls and the larger share of casualties loses: the beaten army lost 31.25% of its "
             "figures, 10 of 32, the victors 25.53%, 12 of 47; each side's score is the enemy's casualties "
             "in figures; the beaten army's share is 5.72 points higher: a marginal victory")
-        assert _told(ended) == (f"The battle ends ({result['reason']}): victory to Royalists — "
-                                "Royalists 10, Parliament 12")
+        assert _told(ended) == ("The battle ends: victory to Royalists — Royalists 10, Parliament 12. "
+                                f"D{result['reason'][1:]}.")
     else:
         assert result["reason"] == (
             "darkness falls and the larger share of casualties loses: the beaten army lost 34.04% of its "

@@ -40,7 +40,6 @@ from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.narration import bracket_nested
 from tertia.core.state import UnitKind
 from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.record import (
@@ -114,7 +113,9 @@ def print_result(record: BattleRecord, names: dict[str, str]) -> None:
     print_table(table)
     winner = summary["winner"]
     verdict = f"Victory to {names.get(winner, winner)}" if winner else "A drawn battle"
-    ended = bracket_nested(f" after {summary['turns']} turns ({summary['reason']}).")
+    reason = summary["reason"]
+    # the reason follows a colon, as the report gives it, so its own asides keep their brackets
+    ended = f" after {summary['turns']} turns" + (f": {reason.rstrip('.')}." if reason else ".")
     out.print(Text.assemble((verdict, "bold"), ended))
 
 

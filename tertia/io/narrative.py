@@ -52,7 +52,7 @@ from tertia.core.narration import (
 from tertia.core.reducer import reduce
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
-from tertia.core.vocabulary import DecisionKind
+from tertia.core.vocabulary import DecisionKind, capitalise
 
 _COMPASS = (
     "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
@@ -522,11 +522,12 @@ class Narrator:
 
     def _game_ended(self, e: ev.GameEnded, dice: Sequence[ev.DiceRolled]) -> _Told:
         scores = ", ".join(f"{self.side(s)} {v}" for s, v in e.score.items())
-        reason = f" ({humanise(e.reason)})" if e.reason else ""
         outcome = "a draw" if e.winner is None else f"victory to {self.side(e.winner)}"
-        text = f"The battle ends{reason}: {outcome}"
+        text = f"The battle ends: {outcome}"
         if scores:
             text += f" — {scores}"
+        if e.reason:  # a sentence of its own, so the reason's own asides keep their brackets
+            text += f". {capitalise(humanise(e.reason).rstrip('.'))}."
         return text, "end"
 
     def _pronoun_is(self, unit_id: str) -> str:
