@@ -185,6 +185,22 @@ def test_after_ten_turns_a_d6_gives_the_turns_left_till_darkness(face: int) -> N
     assert at_turn_end(t, TABLES) and t.state.result is not None
 
 
+@pytest.mark.parametrize("face", range(1, 7))
+def test_the_last_turn_shown_is_darkness_the_span_of_the_die_until_it_is_rolled(face: int) -> None:
+    """The status line's last turn (the page's "Turn 3 of 11–16") is the rule set's clock,
+    not the scenario's turns: the six turns after the tenth until the D6 is rolled, then
+    the one it gives, naming the rule."""
+    shows = ChargeYrPikes().presentation()
+    before = shows.last_turn(_even(10), turns=12)
+    assert (before.first, before.last, before.text) == (11, 16, "11–16")
+    assert before.rule is not None and "after turn 10" in before.rule and "19 D" in before.rule
+    t = tx(_even(10), [face])
+    at_turn_end(t, TABLES)
+    after = shows.last_turn(t.state, turns=12)
+    assert (after.first, after.last, after.text) == (10 + face, 10 + face, str(10 + face))
+    assert after.rule is not None and f"a D6 gave {face} turns more" in after.rule
+
+
 @pytest.mark.parametrize(("king_shot", "parl_shot", "winner"),
                          [(12, 8, "king"), (8, 12, "parl"), (8, 8, None)])
 def test_at_darkness_the_larger_share_of_casualties_loses(king_shot: int, parl_shot: int,

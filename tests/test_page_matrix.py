@@ -490,6 +490,10 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
         pg.wait_for_selector(".unit")
         wait_for_us(pg, 30)
         assert out_of_window(pg) == []
+        # The turn chip gives the last turn by the rule set's own clock (darkness under
+        # Charge yr Pikes!), never the scenario's number where the rule set ends otherwise.
+        last = screen(pg, "s.view.status.last_turn")
+        assert pg.inner_text("[data-test=turn]").endswith(f"of {last['text']}"), last
         first_turn = screen(pg, "s.view.status.turn") or 0
         done = play_cell(pg, rules)
         assert done["problems"] == [], sorted(set(done["problems"]))

@@ -232,6 +232,28 @@ def test_inspect_shows_every_piece_by_its_rule_set(tmp_path_factory: pytest.Temp
     assert any(u["name"] in out for u in in_play)
 
 
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_the_last_turn_the_page_gives_is_never_passed(tmp_path_factory: pytest.TempPathFactory, rules: str,
+                                                      scenario: str, seed: int) -> None:
+    """The page's "Turn 3 of 12" reads the rule set's last turn: at every step of the
+    battle it spans the turn the battle ended on, and it only ever narrows (a die rolled
+    for darkness fixes a span; it never moves the end)."""
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    game = battle.battle.game
+    shows = game.ruleset.presentation()
+    final = battle.final_state()
+    ended_on = final.turn
+    before = None
+    for state in (battle.battle.initial_state, *(step.state for step in battle.battle.steps)):
+        last = shows.last_turn(state, game.scenario.turns)
+        assert last.first <= last.last and ended_on <= last.last, (state.turn, last)
+        assert last.text == (str(last.last) if last.first == last.last else f"{last.first}–{last.last}")
+        if before is not None:
+            assert before.first <= last.first and last.last <= before.last, (before, last)
+        before = last
+    assert before is not None and battle.words.problems(before.rule or "") == []
+
+
 def _closest_enemies(state: GameState) -> tuple[Unit, Unit] | None:
     troops = [u for u in state.units.values() if u.in_play and not u.is_commander]
     pairs = [(a, b) for a in troops for b in troops if a.side != b.side]

@@ -179,6 +179,23 @@ def test_view_gives_the_observation_status_choices_and_log(client: TestClient) -
     assert summary["game"]["options"]["hit_limit_infantry"] == 3  # none chosen: the rule's own
 
 
+@pytest.mark.parametrize(("rules", "scenario", "text", "rule"), [
+    ("larger-battles", "edgehill", "12", None),
+    ("charge-yr-pikes", "edgehill", "11–16", "section 19 D"),
+])
+def test_the_status_gives_the_last_turn_by_the_rule_sets_clock(client: TestClient, rules: str, scenario: str,
+                                                              text: str, rule: str | None) -> None:
+    """The page's "Turn 1 of ..." reads the status's last turn: the scenario's turns
+    where they end the battle, Charge yr Pikes!'s darkness (10 turns and a D6) where they
+    do not, with the rule."""
+    created = create(client, scenario=scenario, rules=rules, mode="hotseat")
+    me = bearer(created["tokens"]["royalist"])
+    view = client.get(f"/api/games/{created['id']}/view", headers=me).json()
+    last = view["status"]["last_turn"]
+    assert last["text"] == text
+    assert (last["rule"] is None) if rule is None else (rule in last["rule"])
+
+
 def test_actions_apply_refuse_and_are_saved(client: TestClient, tmp_path: Path) -> None:
     gid, tokens = _hotseat(client)
     side = service(client).live(gid).state.to_act

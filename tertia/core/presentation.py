@@ -200,6 +200,30 @@ ITEM_STATES = ("active", "played", "back", "gone", "waiting", "obeyed", "refused
 
 
 @dataclass(frozen=True, slots=True)
+class LastTurn:
+    """The turns on which time ends a battle, as the status line gives them ("Turn 3 of
+    12"): ``first`` to ``last`` (the same turn when the clock is fixed; a span while a die
+    still to be rolled decides it), and ``rule``, the words of the rule that sets it when
+    that is not simply the scenario's number of turns. A battle may end sooner otherwise
+    (an army broken, an objective taken); it never goes on past ``last``.
+
+    >>> LastTurn(12, 12).text, LastTurn(11, 16).text
+    ('12', '11–16')
+    """
+
+    first: int
+    last: int
+    rule: str | None = None
+
+    @property
+    def text(self) -> str:
+        return str(self.last) if self.first == self.last else f"{self.first}–{self.last}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"first": self.first, "last": self.last, "text": self.text, "rule": self.rule}
+
+
+@dataclass(frozen=True, slots=True)
 class PanelItem:
     """One entry of a panel's section: its ``text``; the ``side`` it belongs to; its
     ``state`` (one of :data:`ITEM_STATES`: a card in play, played, face down ...); a
@@ -391,6 +415,11 @@ class Presentation:
         (the one piece now activated, which they pick out) and ``declared`` (what it
         is to do, in words)."""
         return {}
+
+    def last_turn(self, state: GameState, turns: int) -> LastTurn:
+        """The turns on which time ends the battle in ``state``, as far as its position
+        tells: by default the scenario's ``turns``, the last turn played."""
+        return LastTurn(turns, turns)
 
     def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
         """A command (the group of units a card or order moves together) as the players

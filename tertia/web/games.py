@@ -372,6 +372,7 @@ class GameService:
             "decisions": seen.get("decisions") or [], "result": seen.get("result"),
             "over": state.is_over, "step": len(live.steps),
             "summary": visible_summary(live, side),
+            "last_turn": visible_last_turn(live, side),
             "can_undo": self.undo_problem(live, roles) is None,
             "secret": live.hides_anything(side),
             "waiting_for": None if state.is_over else live.controller(state.to_act),
@@ -729,14 +730,27 @@ def panels_of(live: LiveGame, viewer: str, watching: bool = False) -> list[dict[
 
 def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
     """The rule set's summary (score, orders left ...) worked out only from what ``side``
-    sees: from the position itself when nothing is hidden, else from the observation."""
+    sees (:func:`seen_now`)."""
     summary = live.game.ruleset.presentation().summary
     if not live.hides_anything(side):
         return dict(summary(live.state))
     try:
-        return dict(summary(live.observation(len(live.steps), side)))
+        return dict(summary(seen_now(live, side)))
     except (KeyError, TypeError, ValueError):
         return {}
+
+
+def visible_last_turn(live: LiveGame, side: str) -> dict[str, Any]:
+    """The turns on which time ends the battle, as the rule set gives them
+    (:meth:`~tertia.core.presentation.Presentation.last_turn`) from what ``side`` sees."""
+    shows = live.game.ruleset.presentation()
+    return shows.last_turn(seen_now(live, side), live.game.scenario.turns).to_dict()
+
+
+def seen_now(live: LiveGame, side: str) -> GameState:
+    """The position now as ``side`` sees it: the position itself when nothing is hidden
+    from it, else its observation."""
+    return live.state if not live.hides_anything(side) else live.observation(len(live.steps), side)
 
 
 def summary_at(live: LiveGame, step: int, side: str) -> dict[str, Any]:

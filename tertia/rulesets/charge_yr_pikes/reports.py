@@ -16,7 +16,16 @@ from tertia.activation.deck import group_card, special_card
 from tertia.activation.panels import unit_deck_panel
 from tertia.core.hidden import is_hidden
 from tertia.core.narration import default_side_name, humanise, possessive
-from tertia.core.presentation import WAGON, Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
+from tertia.core.presentation import (
+    WAGON,
+    Fact,
+    FactKind,
+    FactSpec,
+    LastTurn,
+    Panel,
+    PanelContext,
+    Presentation,
+)
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.core.vocabulary import DECK
@@ -33,6 +42,7 @@ from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.victory import DARKNESS_DIE
 
 UNTESTED = "untested"
 NOT_SHOWN = "not yet shown"
@@ -220,6 +230,21 @@ class CypPresentation(Presentation):
 
     def summary(self, state: GameState) -> dict[str, Any]:
         return summary(state, tables_of(state))
+
+    def last_turn(self, state: GameState, turns: int) -> LastTurn:
+        """19 D: "If neither army has won after 10 turns, roll one D6. The result is the
+        number of turns left till darkness": the battle's clock is the rule set's, not the
+        scenario's ``turns``. Until the die is rolled darkness may fall as any of the six
+        turns after the tenth ends; then as the one it gives."""
+        g = game_data(state)
+        if g.darkness_in is not None:
+            last = g.turn_limit + g.darkness_in
+            return LastTurn(last, last, f"darkness falls as turn {last} ends: after turn {g.turn_limit} "
+                                        f"a D6 gave {g.darkness_in} turns more (section 19 D)")
+        return LastTurn(g.turn_limit + min(DARKNESS_DIE.values()),
+                        g.turn_limit + max(DARKNESS_DIE.values()),
+                        f"darkness falls after turn {g.turn_limit}, a D6 then giving the turns left "
+                        "till it does (section 19 D)")
 
     def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
         """A tertia by its card's name ("Horse (Oliver Cromwell)"): ``side``'s when given,

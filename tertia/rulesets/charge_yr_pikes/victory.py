@@ -113,7 +113,8 @@ def at_turn_end(tx: Tx, tables: Tables, pursuers: Collection[str] | None = None)
     game = game_data(tx.state)
     if game.darkness_in is None:
         if tx.state.turn >= game.turn_limit:
-            tx.emit(GameDataChanged(key="darkness_in", value=tx.roll(D6, "turns left till darkness")))
+            left = tx.roll(DARKNESS_DIE, "turns left till darkness")
+            tx.emit(GameDataChanged(key="darkness_in", value=left))
         return False
     if tx.state.turn >= game.turn_limit + game.darkness_in:
         darkness(tx, tables)
@@ -146,6 +147,8 @@ def degree_of_victory(margin: Fraction, table: Victory) -> str:
 
 BY_POINTS = "by_points"
 """19 C decided the battle: a side occupied its objectives and kept its vital points."""
+DARKNESS_DIE = D6
+"""19 D: "roll one D6. The result is the number of turns left till darkness"."""
 AT_DARKNESS = "at_darkness"
 """19 D decided it: darkness fell and the shares of casualties were compared."""
 SCORE_IS = "each side's score is the enemy's casualties in figures"

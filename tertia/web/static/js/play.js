@@ -305,6 +305,16 @@ export class PlayScreen {
       h("small", {}, label), s.over && !side ? "Drawn" : sideName(t, side));
   }
 
+  /** The turn, and the last the battle may reach as its rule set gives it ("3 of 12";
+   *  "3 of 11–16" while a die still to be rolled decides when darkness falls), the rule
+   *  that sets it on hover. */
+  turnChip(s) {
+    const last = s.last_turn || { text: String(this.table.turns), rule: null };
+    const attrs = { class: "chip", "data-test": "turn" };
+    if (last.rule) attrs.title = `${last.rule[0].toUpperCase()}${last.rule.slice(1)}.`;
+    return h("span", attrs, h("small", {}, "Turn"), `${s.turn ?? "–"} of ${last.text}`);
+  }
+
   renderTopbar() {
     const v = this.view;
     const s = v.status;
@@ -317,7 +327,7 @@ export class PlayScreen {
     setTopbar(
       h("span", { class: "game-title" }, v.game.title),
       h("div", { class: "chips", "data-test": "status" },
-        chip("Turn", `${s.turn ?? "–"} of ${t.turns}`),
+        this.turnChip(s),
         this.sideChip(s, acting),
         chip("Phase", phaseTitle(s.phase), "phase-chip"),
         orders !== null ? chip("Orders left", String(orders), "orders-chip") : null,
