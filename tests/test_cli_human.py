@@ -180,3 +180,12 @@ def test_a_card_order_is_typed_or_taken_as_dealt() -> None:
     assert "  2. Order the command cards …" in lines
     assert any(line.startswith("  Orders: lay your command cards face down") for line in lines)
     assert any("Cards, top first (the cards top first" in line for line in lines)
+
+
+def test_the_units_listed_say_so_of_a_side_that_shows_none() -> None:
+    """Asked for the units while the enemy deploys in secret, a person reads that none of
+    its pieces is in sight, not the side's name over an empty list; their own are listed."""
+    _, out = play(["battle", "--rules", "charge-yr-pikes", "--scenario", "naseby", "--seed", "3",
+                   "--player", "royalist=human"], ["?"])
+    assert "Parliament (Sir Thomas Fairfax): none in sight\n" in out, out
+    assert "  Royalists (King Charles I):\n    r-king  King Charles I (commander)" in out, out

@@ -151,8 +151,10 @@ class PromptPlayer:
     def _show_units(self, game: Game, seen: GameState) -> None:
         """Every piece the side sees, with what its rule set shows of it."""
         for side in seen.sides:
-            self.write(f"  {self.side_names.get(side, side)}:")
-            for u in seen.iter_units(side):
+            pieces = list(seen.iter_units(side))
+            # a side may show none: hidden while it deploys in secret, or all out of sight
+            self.write(f"  {self.side_names.get(side, side)}:" + ("" if pieces else " none in sight"))
+            for u in pieces:
                 shows = _shows(game, seen, u)
                 self.write(f"    {_piece(game, seen, u)} at ({u.x:.1f}, {u.y:.1f}) facing {u.facing:.0f}"
                            + (f": {shows}" if shows else ""))
