@@ -12,7 +12,11 @@ default the doctrine) takes both sides for ``--games`` seeds, and the script rep
   stand, and the melee when both do), with a charged battery's supporters within 4"
   (section 10), and *melee fought*, one in a combat in which casualties fell in close
   combat (12 E), so neither side flinched before contact;
-- **horse lost**: regiments of horse out of play at the end, a battle;
+- **horse lost**: regiments of horse out of play at the end, a battle, each side's of
+  those it fielded, and how they went: routed as their army took fright (15 L step 2,
+  and the friends their rout made test), else by the way they left the table (fled off
+  it in a rout, deserted under the 50% rules, captured, destroyed, escaped in the
+  pursuit, off it plundering ...);
 - **fright**: battles in which each side's army took fright (15 L).
 
 Usage: python benchmarks/pikes_play.py [--scenario edgehill ...] [--player doctrine]
@@ -28,15 +32,20 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from tertia.ai.players import UnknownPlayer, entry, make_player
 from tertia.analysis.sim.stats import wilson
 from tertia.battle import fight_battle
+from tertia.core.events import UnitRemoved
 from tertia.core.game import Game
 from tertia.core.state import Unit
 from tertia.rulesets import get_ruleset
+from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.bonus import CloseCombatOver
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, gun_support, is_gun
+from tertia.rulesets.charge_yr_pikes.data import ROUTED
+from tertia.rulesets.charge_yr_pikes.events import UnitChanged
 from tertia.rulesets.charge_yr_pikes.melee import CLOSE_COMBAT
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
@@ -57,6 +66,15 @@ class Battle:
     foot_in_melee: int
     horse_lost: int
     fright: tuple[str, ...]
+    horse_fielded: dict[str, int]
+    """Each side's regiments of horse."""
+    horse_lost_by: dict[str, dict[str, int]]
+    """Each side's horse lost, by how (:data:`IN_FRIGHT`, else the reason it left)."""
+
+
+IN_FRIGHT = "fright"
+"""Horse lost that routed in their army's fright test: at morale 1 (15 L step 2), or as
+the rout of a friend within 6" made them test (Routing B)."""
 
 
 def fight(job: tuple[str, str, int]) -> Battle:
@@ -86,11 +104,51 @@ def fight(job: tuple[str, str, int]) -> Battle:
     foot = [u.id for u in pieces if _is_foot(u)]
     horse = [u for u in pieces if unit_data(u).troop in CAVALRY]
     result = final.result or {}
+    how = _how_lost(record.steps, {u.id for u in horse})
+    lost_by: dict[str, dict[str, int]] = {side: {} for side in sides}
+    for u in horse:
+        if not u.in_play:
+            tally = lost_by[u.side]
+            tally[how.get(u.id, "other")] = tally.get(how.get(u.id, "other"), 0) + 1
     return Battle(seed=seed, decided="objectives" in str(result.get("reason", "")),
                   foot=len(foot), foot_charged=sum(1 for f in foot if f in charged),
                   foot_in_melee=sum(1 for f in foot if f in in_melee),
                   horse_lost=sum(1 for u in horse if not u.in_play),
-                  fright=tuple(sorted(game_data(final).fright)))
+                  fright=tuple(sorted(game_data(final).fright)),
+                  horse_fielded={side: sum(1 for u in horse if u.side == side) for side in sides},
+                  horse_lost_by=lost_by)
+
+
+HOW_WORDS = {
+    IN_FRIGHT: "routed as their army took fright",
+    "routed off": "fled off the table in a rout",
+    "routed": "removed routed as their army took fright",
+    "deserted": "deserted",
+    "captured": "captured",
+    "destroyed": "destroyed",
+    "escaped": "got off the board in the pursuit",
+    "plundering": "off the table plundering",
+}
+"""How horse were lost, in the words the report prints (the engine's removal reasons)."""
+
+
+def _how_lost(steps: Sequence[Any], horse: set[str]) -> dict[str, str]:
+    """How each regiment of ``horse`` last left the table: :data:`IN_FRIGHT` when its
+    last rout came as its army took fright, else the reason it was removed."""
+    how: dict[str, str] = {}
+    routed_in_fright: dict[str, bool] = {}
+    for step in steps:
+        frightened: str | None = None  # the side whose fright steps the events now tell
+        for e in step.events:
+            if isinstance(e, ArmyMoraleTested):
+                frightened = e.side if e.fright else None
+            elif isinstance(e, UnitChanged) and e.unit in horse and "formation" in dict(e.values):
+                # a rout in the fright steps marks it, a rally clears the mark
+                routed_in_fright[e.unit] = (dict(e.values)["formation"] == ROUTED and frightened is not None
+                                            and step.state.units[e.unit].side == frightened)
+            elif isinstance(e, UnitRemoved) and e.unit in horse:
+                how[e.unit] = IN_FRIGHT if routed_in_fright.get(e.unit) else e.reason
+    return how
 
 
 def _is_foot(unit: Unit) -> bool:
@@ -110,6 +168,11 @@ class Summary:
     foot_melee_fought: float
     horse_lost_a_battle: float
     fright: dict[str, int]
+    horse_lost_by_side: dict[str, float]
+    """Each side's horse lost a battle."""
+    horse_fielded: dict[str, int]
+    horse_lost_how: dict[str, float]
+    """Horse lost a battle (both sides) by how they went, most first."""
 
 
 def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
@@ -122,7 +185,21 @@ def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
                    foot_charged_or_charging=sum(b.foot_charged for b in battles) / foot,
                    foot_melee_fought=sum(b.foot_in_melee for b in battles) / foot,
                    horse_lost_a_battle=sum(b.horse_lost for b in battles) / max(1, n),
-                   fright={side: sum(side in b.fright for b in battles) for side in sides})
+                   fright={side: sum(side in b.fright for b in battles) for side in sides},
+                   horse_lost_by_side={side: sum(sum(b.horse_lost_by.get(side, {}).values())
+                                                     for b in battles) / n for side in sides},
+                   horse_fielded=dict(battles[0].horse_fielded),
+                   horse_lost_how=_ranked(battles, n))
+
+
+def _ranked(battles: Sequence[Battle], n: int) -> dict[str, float]:
+    """Horse lost a battle by how they went, over both sides, most first."""
+    counts: dict[str, int] = {}
+    for b in battles:
+        for tally in b.horse_lost_by.values():
+            for how, k in tally.items():
+                counts[how] = counts.get(how, 0) + k
+    return {how: k / n for how, k in sorted(counts.items(), key=lambda item: (-item[1], item[0]))}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,7 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  decided by objectives  {found.decided} of {found.battles} [{low:.2f}, {high:.2f}]")
             print(f"  foot in a close combat {found.foot_charged_or_charging:.1%} charged or charging, "
                   f"{found.foot_melee_fought:.1%} melee fought")
-            print(f"  horse lost a battle    {found.horse_lost_a_battle:.2f}")
+            each = ", ".join(f"{side} {found.horse_lost_by_side[side]:.2f} of "
+                             f"{found.horse_fielded.get(side, 0)}" for side in sides)
+            print(f"  horse lost a battle    {found.horse_lost_a_battle:.2f} ({each})")
+            print("    how: " + ", ".join(f"{HOW_WORDS.get(how, how)} {k:.2f}"
+                                      for how, k in found.horse_lost_how.items()))
             print(f"  army took fright       {found.fright}")
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2))
