@@ -309,7 +309,7 @@ export class PlayScreen {
    *  "3 of 11–16" while a die still to be rolled decides when darkness falls), the rule
    *  that sets it on hover. */
   turnChip(s) {
-    const last = s.last_turn || { text: String(this.table.turns), rule: null };
+    const last = s.last_turn;
     const attrs = { class: "chip", "data-test": "turn" };
     if (last.rule) attrs.title = `${last.rule[0].toUpperCase()}${last.rule.slice(1)}.`;
     return h("span", attrs, h("small", {}, "Turn"), `${s.turn ?? "–"} of ${last.text}`);
