@@ -713,6 +713,15 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     assert pg.locator("[data-test=point]").count() == len(points) > 0
     held = [p for p in points if p["held_by"]]
     assert pg.locator("[data-test=point][data-held]:not([data-held=''])").count() == len(held)
+    # Each point's mark is pinned above the pieces, so that a piece on the point never hides
+    # it, and takes no click, which reaches the piece (or the point's title) under it.
+    assert pg.locator("[data-test=pin]").count() == len(points)
+    layers = pg.evaluate("() => [...document.querySelectorAll('svg g[class^=layer-]')]"
+                         ".map((g) => g.getAttribute('class'))")
+    assert layers.index("layer-units") < layers.index("layer-pins") < layers.index("layer-labels"), layers
+    pin_clicks = pg.evaluate("() => getComputedStyle(document.querySelector('[data-test=pin]'))"
+                             ".pointerEvents")
+    assert pin_clicks == "none"
     assert pg.inner_text("[data-test=army-losses]").endswith("0% – 0%")
     shoot(pg, "cyp-deck")
 

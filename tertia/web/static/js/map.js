@@ -39,7 +39,7 @@ export class TableMap {
     this.root.append(this.defs);
     this.layers = {};
     for (const name of ["paper", "terrain", "grid", "names", "deploy", "objectives", "supplies", "overlays",
-      "traces", "units", "labels", "sight", "ghost", "ruler"]) {
+      "traces", "units", "pins", "labels", "sight", "ghost", "ruler"]) {
       this.layers[name] = svg("g", { class: `layer-${name}` });
       this.root.append(this.layers[name]);
     }
@@ -312,10 +312,14 @@ export class TableMap {
     units.replaceChildren();
     labels.replaceChildren();
     this.layers.objectives.replaceChildren();
+    this.layers.pins.replaceChildren();
     this.layers.supplies.replaceChildren();
     for (const o of state.objectives || []) this.layers.objectives.append(this.objective(o));
     for (const m of tableMarkers) this.layers.supplies.append(this.tableMarker(m));
-    for (const p of points) this.layers.objectives.append(this.point(p));
+    for (const p of points) {
+      this.layers.objectives.append(this.point(p));
+      this.layers.pins.append(this.pin(p));
+    }
     const ordered = [...state.units].filter((u) => !u.removed)
       .sort((a, b) => (a.kind === "commander") - (b.kind === "commander"));
     const names = labelNames(ordered);
@@ -344,10 +348,9 @@ export class TableMap {
       svg("title", {}, `Objective: ${o.name}${o.taken_by ? ` (held by ${this.sideNames[o.taken_by] || o.taken_by})` : ""}`));
   }
 
-  // An objective or vital point of a side (the rule set's summary "points"): a flag of
-  // its side's colour, ringed in the colour of the side holding it.
+  // An objective or vital point of a side (the rule set's summary "points"): its ring, in
+  // the colour of the side holding it, its name and its title; its mark is a pin.
   point(p) {
-    const colour = this.colours[p.side] || "#555";
     const held = p.held_by ? this.colours[p.held_by] || "#555" : null;
     const y = this.sy(p.y);
     const what = p.kind === "vital" ? "Vital point" : "Objective";
@@ -356,11 +359,19 @@ export class TableMap {
       transform: `translate(${f(p.x)},${f(y)})` },
     svg("circle", { r: 1.1, fill: held || "none", "fill-opacity": held ? 0.25 : 0, stroke: held || "#7a5c12",
       "stroke-width": 0.14, "stroke-dasharray": held ? "none" : "0.4 0.3" }),
-    p.kind === "vital"
-      ? svg("rect", { x: -0.45, y: -0.45, width: 0.9, height: 0.9, transform: "rotate(45)", fill: colour, stroke: "#2b2620", "stroke-width": 0.06 })
-      : svg("path", { d: "M-0.1,0.6 V-0.7 L0.6,-0.45 L-0.1,-0.2", fill: colour, stroke: "#2b2620", "stroke-width": 0.06 }),
     svg("text", { y: 1.75, "text-anchor": "middle", class: "objective-name", fill: held || "#7a5c12" }, p.name),
     svg("title", {}, `${what} of ${this.sideNames[p.side] || p.side}: ${p.name}, ${holder}`));
+  }
+
+  // A point's mark, a flag (objective) or a diamond (vital point) of its side's colour,
+  // drawn above the pieces so that a piece standing on the point never hides it; it takes
+  // no clicks, which go to the piece (or, off the pieces, to the point's title below).
+  pin(p) {
+    const colour = this.colours[p.side] || "#555";
+    return svg("g", { class: `pin ${p.kind}`, "data-test": "pin", transform: `translate(${f(p.x)},${f(this.sy(p.y))})` },
+      p.kind === "vital"
+        ? svg("rect", { x: -0.45, y: -0.45, width: 0.9, height: 0.9, transform: "rotate(45)", fill: colour, stroke: "#2b2620", "stroke-width": 0.06 })
+        : svg("path", { d: "M-0.1,0.6 V-0.7 L0.6,-0.45 L-0.1,-0.2", fill: colour, stroke: "#2b2620", "stroke-width": 0.06 }));
   }
 
   // A marker the rule set keeps on the table (a supply base ...), crossed out once taken.
