@@ -357,8 +357,9 @@ export class TableMap {
     const holder = p.held_by ? `held by ${this.sideNames[p.held_by] || p.held_by}` : "held by neither side";
     return svg("g", { class: `point ${p.kind}`, "data-test": "point", "data-held": p.held_by || "",
       transform: `translate(${f(p.x)},${f(y)})` },
+    // the whole ring answers a hover with the title, the pin above it taking none
     svg("circle", { r: 1.1, fill: held || "none", "fill-opacity": held ? 0.25 : 0, stroke: held || "#7a5c12",
-      "stroke-width": 0.14, "stroke-dasharray": held ? "none" : "0.4 0.3" }),
+      "stroke-width": 0.14, "stroke-dasharray": held ? "none" : "0.4 0.3", "pointer-events": "visible" }),
     svg("text", { y: 1.75, "text-anchor": "middle", class: "objective-name", fill: held || "#7a5c12" }, p.name),
     svg("title", {}, `${what} of ${this.sideNames[p.side] || p.side}: ${p.name}, ${holder}`));
   }
