@@ -40,6 +40,7 @@ from tertia.rulesets.charge_yr_pikes.cards import (
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
+from tertia.rulesets.charge_yr_pikes.points_panel import POINTS, points_panel
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.victory import DARKNESS_DIE
@@ -223,7 +224,10 @@ class CypPresentation(Presentation):
         return None if rank is None else rank.replace("_", " ").capitalize()
 
     def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
-        """The deck of unit cards: the card drawn, the cards left and those drawn."""
+        """The deck of unit cards: the card drawn, the cards left and those drawn; the
+        objectives and vital points (:mod:`~.points_panel`)."""
+        if name == POINTS:
+            return points_panel(seen, context, tables_of(seen))
         if name != DECK:
             return Panel()
         return unit_deck_panel(seen, context, game_data(seen).card, card_names(seen))

@@ -10,6 +10,7 @@ from tertia.rulesets.charge_yr_pikes.bonus import BONUS_MOVES
 from tertia.rulesets.charge_yr_pikes.concealment import DEPLOY
 from tertia.rulesets.charge_yr_pikes.data import COLUMN, DEPLOYED, LINE, SQUARE
 from tertia.rulesets.charge_yr_pikes.phases import FIRE_STEPS
+from tertia.rulesets.charge_yr_pikes.points_panel import POINTS
 from tertia.rulesets.charge_yr_pikes.reaction import PURPOSES
 from tertia.rulesets.charge_yr_pikes.sequence import MOVEMENT
 
@@ -153,6 +154,11 @@ PANELS: tuple[PanelKind, ...] = (
     PanelKind(DECK, "The brigade cards",
               "Both armies' cards shuffled together: a card for each tertia, an Officers & Artillery "
               "card and a free move card each; the card turned over and how many are left."),
+    PanelKind(POINTS, "Objectives and vital points",
+              "Each side's objectives, which it means to take, and vital points, which it defends "
+              "(section 19), and who holds each: a unit in good order within 3\" with no enemy unit as "
+              "near. A side that occupies all its objectives and keeps two of its vital points, while "
+              "the other has not, wins."),
     PanelKind(DEPLOYMENT, "Deployment",
               "Select a piece of yours, then click the table where it should stand: on your own half, "
               "not within 12\" of the centre line outside a town or wood.", "cyp_deploy"),

@@ -38,7 +38,8 @@ function itemNode(item, style, screen, table) {
       return h("p", { ...attrs, class: `line ${item.state || ""}`, style: side, onclick: pick },
         item.side ? h("span", { class: "swatch" }) : null, text);
     default:
-      return h("li", { ...attrs, style: side, onclick: pick }, text);
+      return h("li", { ...attrs, style: side, onclick: pick }, text,
+        item.note ? h("small", { class: "muted item-note" }, ` — ${item.note}`) : null);
   }
 }
 

@@ -1,0 +1,69 @@
+"""The objectives and vital points panel (section 19 A-C): each side's points, who holds
+each as the viewer sees the table, and how far each side stands from a victory by them.
+
+19 C: "If one army has occupied all of its objectives and still holds at least two of its
+own vital points, while the other army has not, then that army has won the game." The
+panel gives, for each side, its objectives ("to take") and vital points ("to hold"), the
+side holding each (:func:`~.points.holder`: a unit in good order within 3", no enemy as
+near) and a line counting the objectives occupied and the vital points kept against what
+the victory asks. The viewer's own side comes first.
+"""
+
+from __future__ import annotations
+
+from tertia.core.presentation import Panel, PanelContext, PanelItem, PanelSection
+from tertia.core.state import GameState
+from tertia.core.vocabulary import capitalise
+from tertia.rulesets.charge_yr_pikes.points import (
+    OBJECTIVE,
+    VITAL,
+    Place,
+    holder,
+    objectives_occupied,
+    places,
+    vital_points_kept,
+)
+from tertia.rulesets.charge_yr_pikes.tables import Tables
+from tertia.rulesets.charge_yr_pikes.victory import KEEP_AT_LEAST, has_won
+
+POINTS = "points"
+"""The panel's name (the rule set's own, beside the shared blocks' panels)."""
+
+
+def points_panel(seen: GameState, context: PanelContext, tables: Tables) -> Panel:
+    """Each side's objectives and vital points in ``seen`` (the viewer's observation),
+    the viewer's side first; empty when the battle has none."""
+    sides = sorted(seen.sides, key=lambda side: not context.plays(side))
+    sections = tuple(_side_section(seen, context, tables, side) for side in sides if places(seen, side))
+    return Panel(sections=sections)
+
+
+def _side_section(seen: GameState, context: PanelContext, tables: Tables, side: str) -> PanelSection:
+    """One side's points, each with its holder, and its standing against 19 C."""
+    items = tuple(_item(seen, context, tables, place)
+                  for kind in (OBJECTIVE, VITAL) for place in places(seen, side, kind))
+    objectives = len(places(seen, side, OBJECTIVE))
+    vital = len(places(seen, side, VITAL))
+    occupied = objectives_occupied(seen, side, tables)
+    kept = vital_points_kept(seen, side, tables)
+    standing = (f"{occupied} of {objectives} objectives occupied, {kept} of {vital} vital points kept: "
+                + ("enough to win, unless the enemy has done as much (19 C)" if has_won(seen, side, tables)
+                   else f"a victory asks all {objectives} objectives and {KEEP_AT_LEAST} vital points kept "
+                        "(19 C)"))
+    return PanelSection(f"points-{side}", items, "list",
+                        title=f"{capitalise(context.whose(side))} objectives and vital points",
+                        note=standing, side=side)
+
+
+def _item(seen: GameState, context: PanelContext, tables: Tables, place: Place) -> PanelItem:
+    """A point, by what it is to its side, with the side holding it."""
+    held = holder(seen, place, tables)
+    what = "Objective" if place.kind == OBJECTIVE else "Vital point"
+    return PanelItem(f"{what}: {place.name}", side=place.side, title=ROLES.get(place.role),
+                     note="held by neither side" if held is None else f"held by {context.side_name(held)}")
+
+
+ROLES = {"baggage": "The army's baggage train (19 B)", "retreat": "The army's line of retreat (19 B)"}
+"""What a vital point the rules ask for stands for, on hover (19 B: "One VITAL POINT ... must
+be the baggage train ... Another ... a road going off the table behind the friendly army,
+this represents the army's line of retreat")."""

@@ -1,0 +1,75 @@
+"""Charge yr Pikes!' objectives and vital points panel (section 19 A-C): each side's
+points with who holds each, the viewer's side first, and each side's standing against a
+victory by them."""
+
+from __future__ import annotations
+
+from tertia.core.game import Game
+from tertia.core.presentation import PanelContext
+from tertia.core.state import GameState
+from tertia.rulesets import get_ruleset
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, holder, places
+from tertia.rulesets.charge_yr_pikes.points_panel import POINTS
+from tertia.rulesets.charge_yr_pikes.tables import tables_of
+from tertia.scenarios import resolve_scenario
+
+NAMES = {"royalist": "Royalists", "parliament": "Parliament"}
+
+
+def _naseby() -> tuple[Game, GameState]:
+    game = Game(get_ruleset("charge-yr-pikes"), resolve_scenario("naseby", rules_id="charge-yr-pikes"))
+    return game, game.deployed()
+
+
+def _panel(game: Game, state: GameState, viewer: str, watching: bool = False) -> dict[str, dict]:
+    context = PanelContext(viewer=viewer, side_names=NAMES, watching=watching)
+    shown = game.ruleset.presentation().panel(POINTS, state, context).to_dict()
+    return {section["key"]: section for section in shown["sections"]}
+
+
+def test_each_sides_points_are_listed_with_their_holders_the_viewers_first() -> None:
+    game, state = _naseby()
+    for viewer in ("royalist", "parliament"):
+        sections = _panel(game, state, viewer)
+        assert next(iter(sections)) == f"points-{viewer}"
+        assert sections[f"points-{viewer}"]["title"] == "Your objectives and vital points"
+    sections = _panel(game, state, "royalist")
+    assert sections["points-parliament"]["title"] == "Parliament's objectives and vital points"
+    tables = tables_of(state)
+    for side in state.sides:
+        items = sections[f"points-{side}"]["items"]
+        listed = (*places(state, side, "objective"), *places(state, side, "vital"))
+        assert [i["text"] for i in items] == [
+            f"{'Objective' if p.kind == OBJECTIVE else 'Vital point'}: {p.name}" for p in listed]
+        for item, place in zip(items, listed, strict=True):
+            held = holder(state, place, tables)
+            assert item["note"] == ("held by neither side" if held is None else f"held by {NAMES[held]}")
+    # Okey's dragoons stand on Sulby Hedges, Parliament's vital point and a Royalist objective.
+    assert {"text": "Objective: Sulby Hedges", "side": "royalist", "note": "held by Parliament"} in \
+        sections["points-royalist"]["items"]
+    titles = [i.get("title") for i in sections["points-royalist"]["items"]]
+    assert "The army's line of retreat (19 B)" in titles and "The army's baggage train (19 B)" in titles
+    note = sections["points-royalist"]["note"]
+    assert note == ("0 of 3 objectives occupied, 3 of 3 vital points kept: a victory asks all 3 objectives "
+                    "and 2 vital points kept (19 C)")
+
+
+def test_a_watched_side_is_named_where_a_played_side_is_yours() -> None:
+    game, state = _naseby()
+    sections = _panel(game, state, "royalist", watching=True)
+    assert sections["points-royalist"]["title"] == "Royalists' objectives and vital points"
+
+
+def test_a_side_on_all_its_objectives_keeping_its_vital_points_is_told_it_has_enough_to_win() -> None:
+    game, state = _naseby()
+    troops = [u for u in state.iter_troops("royalist") if u.kind.value in ("foot", "horse")]
+    for unit, place in zip(troops, places(state, "royalist", OBJECTIVE), strict=False):
+        state = state.with_unit(unit.evolve(x=place.x, y=place.y))
+    sections = _panel(game, state, "parliament")
+    royal = sections["points-royalist"]
+    assert all(i["note"] == "held by Royalists" for i in royal["items"] if i["text"].startswith("Objective"))
+    assert royal["note"] == ("3 of 3 objectives occupied, 3 of 3 vital points kept: enough to win, unless "
+                             "the enemy has done as much (19 C)")
+    # Parliament's vital points are the Royalists' objectives here: all three are lost.
+    assert sections["points-parliament"]["note"].startswith(
+        "0 of 3 objectives occupied, 0 of 3 vital points kept")
