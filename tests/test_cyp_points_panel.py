@@ -50,8 +50,8 @@ def test_each_sides_points_are_listed_with_their_holders_the_viewers_first() -> 
     titles = [i.get("title") for i in sections["points-royalist"]["items"]]
     assert "The army's line of retreat (19 B)" in titles and "The army's baggage train (19 B)" in titles
     note = sections["points-royalist"]["note"]
-    assert note == ("0 of 3 objectives occupied, 3 of 3 vital points kept: a victory asks all 3 objectives "
-                    "and 2 vital points kept (19 C)")
+    assert note == ("0 of 3 objectives occupied, 3 of 3 vital points kept: a victory asks all 3 occupied "
+                    "and 2 kept (19 C)")
 
 
 def test_a_watched_side_is_named_where_a_played_side_is_yours() -> None:

@@ -48,8 +48,7 @@ def _side_section(seen: GameState, context: PanelContext, tables: Tables, side: 
     kept = vital_points_kept(seen, side, tables)
     standing = (f"{occupied} of {objectives} objectives occupied, {kept} of {vital} vital points kept: "
                 + ("enough to win, unless the enemy has done as much (19 C)" if has_won(seen, side, tables)
-                   else f"a victory asks all {objectives} objectives and {KEEP_AT_LEAST} vital points kept "
-                        "(19 C)"))
+                   else f"a victory asks all {objectives} occupied and {KEEP_AT_LEAST} kept (19 C)"))
     return PanelSection(f"points-{side}", items, "list",
                         title=f"{capitalise(context.whose(side))} objectives and vital points",
                         note=standing, side=side)
