@@ -128,6 +128,35 @@ def test_map_is_well_formed_xml_sized_from_the_table() -> None:
     assert w >= 48 * 10 and h >= 36 * 10
 
 
+def test_a_rule_sets_points_are_drawn_above_the_pieces_flag_or_diamond_ringed_by_their_holder() -> None:
+    """The objectives and vital points a rule set's summary gives: an objective's flag and
+    a vital point's diamond in their side's colour, the ring solid in the holder's colour
+    or dashed when none holds it, after the pieces, a place both sides mark named once,
+    and both kinds in the key."""
+    points = [
+        {"side": "parl", "kind": "objective", "name": "The Ridge", "x": 10.0, "y": 30.0, "held_by": "roy"},
+        {"side": "roy", "kind": "vital", "name": "The Ridge", "x": 10.0, "y": 30.0, "held_by": "roy"},
+        {"side": "roy", "kind": "objective", "name": "The Ford", "x": 40.0, "y": 5.0, "held_by": None},
+    ]
+    svg = render_map(make_table(), make_state(), side_names=NAMES, points=points)
+    root = svg_tree(svg)
+    drawn = root.find(f".//{SVG_NS}g[@class='points']")
+    assert drawn is not None
+    groups = drawn.findall(f"{SVG_NS}g")
+    assert [g.attrib["class"] for g in groups] == ["point objective", "point vital", "point objective"]
+    titles = [g.find(f"{SVG_NS}title").text for g in groups]  # type: ignore[union-attr]
+    assert titles[0] == f"Objective of {NAMES['parl']}: The Ridge, held by {NAMES['roy']}"
+    assert titles[2] == f"Objective of {NAMES['roy']}: The Ford, held by neither side"
+    rings = [g.find(f"{SVG_NS}circle") for g in groups]
+    assert rings[0] is not None and rings[2] is not None
+    assert "stroke-dasharray" not in rings[0].attrib and "stroke-dasharray" in rings[2].attrib
+    assert [t.text for t in drawn.iter(f"{SVG_NS}text")] == ["The Ridge", "The Ford"]
+    assert svg.index('class="points"') > svg.index('class="units"')
+    assert ">Objective (its side" in svg and ">Vital point (its side" in svg  # the key
+    plain = render_map(make_table(), make_state(), side_names=NAMES)
+    assert '<g class="points"></g>' in plain and ">Vital point (its side" not in plain
+
+
 def test_one_oriented_base_per_unit_in_play() -> None:
     state = make_state()
     root = svg_tree(render_map(make_table(), state, side_names=NAMES))

@@ -212,6 +212,26 @@ def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rul
 
 
 @pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_the_reports_last_map_marks_each_point_with_its_holder(tmp_path_factory: pytest.TempPathFactory,
+                                                               rules: str, scenario: str, seed: int) -> None:
+    """The objectives and vital points a rule set's summary gives (the page's flags and
+    diamonds) are on the report's maps too, each titled with its side and holder as the
+    battle left them; a rule set that keeps none draws none."""
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    html = battle.report.read_text(encoding="utf-8")
+    last_map = html[html.rindex("<svg"):]
+    shown = re.findall(r'<g class="point (\w+)"><title>([^<]*)</title>', last_map)
+    points = battle.battle.game.ruleset.presentation().summary(battle.final_state()).get("points") or []
+    assert len(shown) == len(points)
+    for p, (kind, title) in zip(points, shown, strict=True):
+        what = "Objective" if p["kind"] == "objective" else "Vital point"
+        assert kind == p["kind"] and title.startswith(f"{what} of ")
+        assert f": {escape(p['name'])}, held by " in title, (p, title)
+        assert title.endswith("held by neither side") == (p["held_by"] is None), (p, title)
+    assert battle.words.problems(visible_text(last_map)) == []
+
+
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
 def test_inspect_shows_every_piece_by_its_rule_set(tmp_path_factory: pytest.TempPathFactory, rules: str,
                                                    scenario: str, seed: int) -> None:
     battle = fought(tmp_path_factory, rules, scenario, seed)

@@ -343,6 +343,7 @@ def _turn_section(
         side_colours=colours, show_removed=set(t.removed), map_id=f"m{t.turn}",
         title=f"{heading}: {caption}", standalone=False,
         pieces=presentation.pieces(table, t.state, None) if presentation is not None else None,
+        points=_points_of(presentation, t.state),
     )
     story = _narrative(t, names, shared=presentation is not None and presentation.SHARED_TURNS)
     return (
@@ -354,6 +355,13 @@ def _turn_section(
         f'<div class="narrative">{story}</div>'
         "</div></section>"
     )
+
+
+def _points_of(presentation: Presentation | None, state: GameState) -> list[dict[str, Any]]:
+    """The rule set's objectives and vital points in ``state`` (its summary's ``points``),
+    for the map; none for a rule set that keeps none."""
+    listed = presentation.summary(state).get("points") if presentation is not None else None
+    return [dict(p) for p in listed] if isinstance(listed, list) else []
 
 
 def _narrative(t: TurnSnapshot, names: Mapping[str, str], *, shared: bool = False) -> str:

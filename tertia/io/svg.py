@@ -1,4 +1,5 @@
-"""A battle map as a standalone SVG: terrain, units, supplies, objectives and movement.
+"""A battle map as a standalone SVG: terrain, units, supplies, objectives (a scenario's, and
+a rule set's objectives and vital points) and movement.
 
 The table's origin is its south-west corner with y running north, so the map flips y
 to put north at the top. Every piece of text comes from a user's file and is escaped.
@@ -182,8 +183,14 @@ def render_map(
     title: str | None = None,
     standalone: bool = True,
     pieces: Mapping[str, PieceCard] | None = None,
+    points: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The table and everything on it as an ``<svg>`` element (a string).
+
+    ``points`` are a rule set's objectives and vital points as its presentation's summary
+    gives them (``side``, ``kind``, ``name``, ``x``, ``y``, ``held_by``): each is drawn above
+    the pieces, a flag (an objective) or a diamond (a vital point) in its side's colour,
+    ringed in the colour of the side holding it, with its name.
 
     ``pieces`` are what each piece shows (the rule set's
     :class:`~tertia.core.presentation.PieceCard`): its facts in its tooltip, a count
@@ -214,6 +221,7 @@ def render_map(
     body.append(_traces(canvas, state, traces, colours))
     shown = pieces or {}
     body.append(_units(canvas, state, colours, side_names, show_removed, font_px, shown))
+    body.append(_points(canvas, points, colours, side_names, font_px))
     body.append(
         f'<rect x="{_f(margin)}" y="{_f(margin)}" width="{_f(canvas.length(table.width))}" '
         f'height="{_f(canvas.length(table.depth))}" fill="none" stroke="{INK}" stroke-width="1.5"/>'
@@ -222,7 +230,8 @@ def render_map(
 
     height = canvas.table_height
     if legend:
-        legend_svg, legend_height = _legend(canvas, table, state, colours, side_names, pid, font_px, shown)
+        legend_svg, legend_height = _legend(canvas, table, state, colours, side_names, pid, font_px, shown,
+                                            {str(p.get("kind")) for p in points})
         body.append(legend_svg)
         height += legend_height
 
@@ -530,6 +539,58 @@ def _objectives(
             f'font-weight="bold" fill="{colour}" stroke="{PAPER}" stroke-width="2.5" '
             f'paint-order="stroke">{escape(label)}</text>'
         )
+    out.append("</g>")
+    return "".join(out)
+
+
+POINT_KINDS = {"objective": "Objective", "vital": "Vital point"}
+"""The kinds of point a rule set's summary gives, by the words the map's key uses."""
+
+
+def _point_mark(kind: str, cx: float, cy: float, size: float, colour: str) -> str:
+    """A point's mark centred on (cx, cy): a diamond for a vital point, else a flag."""
+    h = size / 2
+    if kind == "vital":
+        return (f'<path d="M{_f(cx)},{_f(cy - h)} L{_f(cx + h)},{_f(cy)} L{_f(cx)},{_f(cy + h)} '
+                f'L{_f(cx - h)},{_f(cy)} Z" fill="{colour}" stroke="{INK}" stroke-width="0.8"/>')
+    return (f'<path d="M{_f(cx - h * 0.2)},{_f(cy + h)} V{_f(cy - h)} L{_f(cx + h)},{_f(cy - h * 0.6)} '
+            f'L{_f(cx - h * 0.2)},{_f(cy - h * 0.2)}" fill="{colour}" stroke="{INK}" stroke-width="0.8"/>')
+
+
+def _points(
+    canvas: _Canvas,
+    points: Sequence[Mapping[str, Any]],
+    colours: Mapping[str, str],
+    side_names: Mapping[str, str],
+    font_px: float,
+) -> str:
+    """A rule set's objectives and vital points above the pieces (see :func:`render_map`);
+    a place both sides mark is named once."""
+    out: list[str] = ['<g class="points">']
+    named: set[tuple[str, float, float]] = set()
+    for p in points:
+        side, kind, name = str(p.get("side")), str(p.get("kind")), str(p.get("name"))
+        held = p.get("held_by")
+        cx, cy = canvas.x(float(p["x"])), canvas.y(float(p["y"]))
+        ring = colours.get(str(held), NEUTRAL_COLOUR) if held else "#7a5c12"
+        holder = f"held by {_side_name(side_names, str(held))}" if held else "held by neither side"
+        title = f"{POINT_KINDS.get(kind, kind)} of {_side_name(side_names, side)}: {name}, {holder}"
+        size = max(8.0, canvas.length(1.0))
+        out.append(
+            f'<g class="point {escape(kind)}"><title>{escape(title)}</title>'
+            f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(size * 1.1)}" fill="{ring if held else "none"}" '
+            f'fill-opacity="0.25" stroke="{ring}" stroke-width="1.2"'
+            + ('' if held else ' stroke-dasharray="3 2"') + '/>'
+            + _point_mark(kind, cx, cy, size, colours.get(side, NEUTRAL_COLOUR))
+        )
+        if (name, float(p["x"]), float(p["y"])) not in named:
+            named.add((name, float(p["x"]), float(p["y"])))
+            out.append(
+                f'<text x="{_f(cx)}" y="{_f(cy + size * 1.1 + font_px)}" text-anchor="middle" '
+                f'font-size="{_f(font_px)}" font-weight="bold" fill="{ring}" stroke="{PAPER}" '
+                f'stroke-width="2.5" paint-order="stroke">{escape(name)}</text>'
+            )
+        out.append("</g>")
     out.append("</g>")
     return "".join(out)
 
@@ -862,8 +923,10 @@ def _legend(
     pid: str,
     font_px: float,
     pieces: Mapping[str, PieceCard],
+    point_kinds: Collection[str] = (),
 ) -> tuple[str, float]:
-    """A key below the table: the sides, then the kinds of piece and ground on this map."""
+    """A key below the table: the sides, then the kinds of piece, point and ground on this
+    map."""
     items: list[tuple[str, str]] = []  # (swatch svg at origin, label)
     sw, sh = 22.0, 12.0
     for side in state.sides:
@@ -901,6 +964,10 @@ def _legend(
             'stroke="#7a5c12" stroke-width="1.3" stroke-dasharray="3 2"/>',
             "Objective",
         ))
+    for kind, words in POINT_KINDS.items():
+        if kind in point_kinds:
+            items.append((_point_mark(kind, sw / 2, sh / 2, sh * 0.9, NEUTRAL_COLOUR),
+                          f"{words} (its side's colour; ringed in the holder's)"))
     items.append((
         f'<line x1="0" y1="{_f(sh / 2)}" x2="{_f(sw - 5)}" y2="{_f(sh / 2)}" stroke="{INK}" '
         f'stroke-width="1.2" stroke-dasharray="4 2"/><path d="M{_f(sw)},{_f(sh / 2)} '
