@@ -38,6 +38,8 @@ SIDE_COLOURS: tuple[str, str] = ("#8b1e1e", "#1f3a68")
 """Default colours of the first and second side: a deep red and a navy blue."""
 
 NEUTRAL_COLOUR = "#5b5b5b"
+UNHELD = "#7a5c12"
+"""The ochre of an objective or point no side holds (its ring and name)."""
 INK = "#2b2620"
 PAPER = "#f3ecd8"
 TABLE_COLOUR = "#e4e2c4"
@@ -527,7 +529,7 @@ def _objectives(
     out: list[str] = ['<g class="objectives">']
     for o in state.objectives:
         cx, cy, r = canvas.x(o.x), canvas.y(o.y), canvas.length(o.radius)
-        colour = colours.get(o.taken_by, "#7a5c12") if o.taken_by else "#7a5c12"
+        colour = colours.get(o.taken_by, UNHELD) if o.taken_by else UNHELD
         fill = f'fill="{colour}" fill-opacity="0.12"' if o.taken_by else 'fill="none"'
         label = o.name
         if o.taken_by:
@@ -572,7 +574,7 @@ def _points(
         side, kind, name = str(p.get("side")), str(p.get("kind")), str(p.get("name"))
         held = p.get("held_by")
         cx, cy = canvas.x(float(p["x"])), canvas.y(float(p["y"]))
-        ring = colours.get(str(held), NEUTRAL_COLOUR) if held else "#7a5c12"
+        ring = colours.get(str(held), NEUTRAL_COLOUR) if held else UNHELD
         holder = f"held by {_side_name(side_names, str(held))}" if held else "held by neither side"
         title = f"{POINT_KINDS.get(kind, kind)} of {_side_name(side_names, side)}: {name}, {holder}"
         size = max(8.0, canvas.length(1.0))
@@ -961,7 +963,7 @@ def _legend(
     if state.objectives:
         items.append((
             f'<circle cx="{_f(sw / 2)}" cy="{_f(sh / 2)}" r="{_f(sh / 2)}" fill="none" '
-            'stroke="#7a5c12" stroke-width="1.3" stroke-dasharray="3 2"/>',
+            f'stroke="{UNHELD}" stroke-width="1.3" stroke-dasharray="3 2"/>',
             "Objective",
         ))
     for kind, words in POINT_KINDS.items():
