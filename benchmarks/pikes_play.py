@@ -29,6 +29,7 @@ import argparse
 import json
 import multiprocessing
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -105,11 +106,8 @@ def fight(job: tuple[str, str, int]) -> Battle:
     horse = [u for u in pieces if unit_data(u).troop in CAVALRY]
     result = final.result or {}
     how = _how_lost(record.steps, {u.id for u in horse})
-    lost_by: dict[str, dict[str, int]] = {side: {} for side in sides}
-    for u in horse:
-        if not u.in_play:
-            tally = lost_by[u.side]
-            tally[how.get(u.id, "other")] = tally.get(how.get(u.id, "other"), 0) + 1
+    lost_by = {side: dict(Counter(how.get(u.id, "other") for u in horse if u.side == side and not u.in_play))
+               for side in sides}
     return Battle(seed=seed, decided="objectives" in str(result.get("reason", "")),
                   foot=len(foot), foot_charged=sum(1 for f in foot if f in charged),
                   foot_in_melee=sum(1 for f in foot if f in in_melee),
@@ -142,9 +140,9 @@ def _how_lost(steps: Sequence[Any], horse: set[str]) -> dict[str, str]:
         for e in step.events:
             if isinstance(e, ArmyMoraleTested):
                 frightened = e.side if e.fright else None
-            elif isinstance(e, UnitChanged) and e.unit in horse and "formation" in dict(e.values):
+            elif isinstance(e, UnitChanged) and e.unit in horse and "formation" in (values := dict(e.values)):
                 # a rout in the fright steps marks it, a rally clears the mark
-                routed_in_fright[e.unit] = (dict(e.values)["formation"] == ROUTED and frightened is not None
+                routed_in_fright[e.unit] = (values["formation"] == ROUTED and frightened is not None
                                             and step.state.units[e.unit].side == frightened)
             elif isinstance(e, UnitRemoved) and e.unit in horse:
                 how[e.unit] = IN_FRIGHT if routed_in_fright.get(e.unit) else e.reason
@@ -194,11 +192,10 @@ def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
 
 def _ranked(battles: Sequence[Battle], n: int) -> dict[str, float]:
     """Horse lost a battle by how they went, over both sides, most first."""
-    counts: dict[str, int] = {}
+    counts: Counter[str] = Counter()
     for b in battles:
         for tally in b.horse_lost_by.values():
-            for how, k in tally.items():
-                counts[how] = counts.get(how, 0) + k
+            counts.update(tally)
     return {how: k / n for how, k in sorted(counts.items(), key=lambda item: (-item[1], item[0]))}
 
 

@@ -203,7 +203,7 @@ ITEM_STATES = ("active", "played", "back", "gone", "waiting", "obeyed", "refused
 class LastTurn:
     """The turns on which time ends a battle, as the status line gives them ("Turn 3 of
     12"): ``first`` to ``last`` (the same turn when the clock is fixed; a span while a die
-    still to be rolled decides it), and ``rule``, the words of the rule that sets it when
+    still to be rolled decides it), and ``rule``, a sentence of the rule that sets it when
     that is not simply the scenario's number of turns. A battle may end sooner otherwise
     (an army broken, an objective taken); it never goes on past ``last``.
 

@@ -361,7 +361,7 @@ def _points_of(presentation: Presentation | None, state: GameState) -> list[dict
     """The rule set's objectives and vital points in ``state`` (its summary's ``points``),
     for the map; none for a rule set that keeps none."""
     listed = presentation.summary(state).get("points") if presentation is not None else None
-    return [dict(p) for p in listed] if isinstance(listed, list) else []
+    return listed if isinstance(listed, list) else []
 
 
 def _narrative(t: TurnSnapshot, names: Mapping[str, str], *, shared: bool = False) -> str:

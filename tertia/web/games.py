@@ -730,12 +730,12 @@ def panels_of(live: LiveGame, viewer: str, watching: bool = False) -> list[dict[
 
 def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
     """The rule set's summary (score, orders left ...) worked out only from what ``side``
-    sees (:func:`seen_now`)."""
+    sees: from the position itself when nothing is hidden, else from the observation."""
     summary = live.game.ruleset.presentation().summary
     if not live.hides_anything(side):
         return dict(summary(live.state))
     try:
-        return dict(summary(seen_now(live, side)))
+        return dict(summary(live.observation(len(live.steps), side)))
     except (KeyError, TypeError, ValueError):
         return {}
 
@@ -744,13 +744,7 @@ def visible_last_turn(live: LiveGame, side: str) -> dict[str, Any]:
     """The turns on which time ends the battle, as the rule set gives them
     (:meth:`~tertia.core.presentation.Presentation.last_turn`) from what ``side`` sees."""
     shows = live.game.ruleset.presentation()
-    return shows.last_turn(seen_now(live, side), live.game.scenario.turns).to_dict()
-
-
-def seen_now(live: LiveGame, side: str) -> GameState:
-    """The position now as ``side`` sees it: the position itself when nothing is hidden
-    from it, else its observation."""
-    return live.state if not live.hides_anything(side) else live.observation(len(live.steps), side)
+    return shows.last_turn(live.observation(len(live.steps), side), live.game.scenario.turns).to_dict()
 
 
 def summary_at(live: LiveGame, step: int, side: str) -> dict[str, Any]:

@@ -40,15 +40,14 @@ def points_panel(seen: GameState, context: PanelContext, tables: Tables) -> Pane
 
 def _side_section(seen: GameState, context: PanelContext, tables: Tables, side: str) -> PanelSection:
     """One side's points, each with its holder, and its standing against 19 C."""
-    items = tuple(_item(seen, context, tables, place)
-                  for kind in (OBJECTIVE, VITAL) for place in places(seen, side, kind))
-    objectives = len(places(seen, side, OBJECTIVE))
-    vital = len(places(seen, side, VITAL))
+    objectives, vital = places(seen, side, OBJECTIVE), places(seen, side, VITAL)
+    items = tuple(_item(seen, context, tables, place) for place in (*objectives, *vital))
     occupied = objectives_occupied(seen, side, tables)
     kept = vital_points_kept(seen, side, tables)
-    standing = (f"{occupied} of {objectives} objectives occupied, {kept} of {vital} vital points kept: "
-                + ("enough to win, unless the enemy has done as much (19 C)" if has_won(seen, side, tables)
-                   else f"a victory asks all {objectives} occupied and {KEEP_AT_LEAST} kept (19 C)"))
+    verdict = ("enough to win, unless the enemy has done as much (19 C)" if has_won(seen, side, tables)
+               else f"a victory asks all {len(objectives)} occupied and {KEEP_AT_LEAST} kept (19 C)")
+    standing = (f"{occupied} of {len(objectives)} objectives occupied, {kept} of {len(vital)} vital points "
+                f"kept: {verdict}")
     return PanelSection(f"points-{side}", items, "list",
                         title=f"{capitalise(context.whose(side))} objectives and vital points",
                         note=standing, side=side)

@@ -243,12 +243,12 @@ class CypPresentation(Presentation):
         g = game_data(state)
         if g.darkness_in is not None:
             last = g.turn_limit + g.darkness_in
-            return LastTurn(last, last, f"darkness falls as turn {last} ends: after turn {g.turn_limit} "
-                                        f"a D6 gave {g.darkness_in} turns more (section 19 D)")
+            return LastTurn(last, last, f"Darkness falls as turn {last} ends: after turn {g.turn_limit} "
+                                        f"a D6 gave {g.darkness_in} turns more (section 19 D).")
         return LastTurn(g.turn_limit + min(DARKNESS_DIE.values()),
                         g.turn_limit + max(DARKNESS_DIE.values()),
-                        f"darkness falls after turn {g.turn_limit}, a D6 then giving the turns left "
-                        "till it does (section 19 D)")
+                        f"Darkness falls after turn {g.turn_limit}, a D6 then giving the turns left "
+                        "till it does (section 19 D).")
 
     def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
         """A tertia by its card's name ("Horse (Oliver Cromwell)"): ``side``'s when given,

@@ -311,7 +311,7 @@ export class PlayScreen {
   turnChip(s) {
     const last = s.last_turn;
     const attrs = { class: "chip", "data-test": "turn" };
-    if (last.rule) attrs.title = `${last.rule[0].toUpperCase()}${last.rule.slice(1)}.`;
+    if (last.rule) attrs.title = last.rule;
     return h("span", attrs, h("small", {}, "Turn"), `${s.turn ?? "–"} of ${last.text}`);
   }
 
