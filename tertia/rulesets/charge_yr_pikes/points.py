@@ -205,7 +205,7 @@ def _place_problems(scenario: Scenario, tables: Tables, i: int, side: str, kind:
     if not is_behind(scenario, owner, y, tables):
         line = setup_line(scenario, owner, tables)
         whose = "its own" if owner == side else f"the opponent's ({owner})"
-        yield f"{at}.y", (f"a {'vital point' if kind == VITAL else 'objective'} must be on or behind "
+        yield f"{at}.y", (f"{'a vital point' if kind == VITAL else 'an objective'} must be on or behind "
                           f"{whose} set-up line, y {'<=' if _edge(scenario, owner) == 'south' else '>='} "
                           f"{line:g} (section 19 A)")
 
