@@ -422,7 +422,8 @@ def test_the_game_keeps_the_scenarios_points() -> None:
 
 
 @pytest.mark.parametrize(("changes", "path", "words"), [
-    ({"Hill": {"y": 30.0}}, "points[1].y", "an objective must be on or behind the opponent's (parl) set-up line, y >= 36"),
+    ({"Hill": {"y": 30.0}}, "points[1].y",
+     "an objective must be on or behind the opponent's (parl) set-up line, y >= 36"),
     ({"Bridge": {"y": 20.0}}, "points[6].y", "opponent's (king) set-up line, y <= 12"),
     ({"Mill": {"y": 20.0}}, "points[5].y", "a vital point must be on or behind its own set-up line, y <= 12"),
     ({"Inn": {"y": 30.0}}, "points[10].y", "its own set-up line, y >= 36"),

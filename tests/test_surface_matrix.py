@@ -29,6 +29,7 @@ from typer.testing import CliRunner
 from tertia.battle import BattleRecord, fight_battle
 from tertia.cli.main import app
 from tertia.core.game import Game
+from tertia.core.narration import default_side_name
 from tertia.core.state import GameState, Unit
 from tertia.io.safe_narration import UNTOLD
 from tertia.rulesets import get_ruleset, ruleset_ids
@@ -229,6 +230,28 @@ def test_the_reports_last_map_marks_each_point_with_its_holder(tmp_path_factory:
         assert f": {escape(p['name'])}, held by " in title, (p, title)
         assert title.endswith("held by neither side") == (p["held_by"] is None), (p, title)
     assert battle.words.problems(visible_text(last_map)) == []
+
+
+@pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)
+def test_the_reports_last_turn_says_where_each_side_stands(tmp_path_factory: pytest.TempPathFactory,
+                                                           rules: str, scenario: str, seed: int) -> None:
+    """Where each side stands against a victory other than the score, as its rule set
+    words it (Charge yr Pikes!' objectives and vital points), closes each turn of the
+    report; a rule set that declares no such standing shows none."""
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    html = battle.report.read_text(encoding="utf-8")
+    final = battle.final_state()
+    names = {s.id: s.name or default_side_name(s.id) for s in battle.battle.game.scenario.sides}
+    shows = battle.battle.game.ruleset.presentation()
+    lines = shows.standing(final, names)
+    last_turn = html[html.rindex('<section class="turn"'):]
+    shown = re.findall(r"<li>([^<]*)</li>", last_turn[last_turn.index('class="standing"'):]) \
+        if lines else []
+    assert shown == [escape(line) for line in lines]
+    assert ('class="standing"' in html) == bool(lines)
+    with_points = {p["side"] for p in shows.summary(final).get("points") or []}
+    assert [line.split(":")[0] for line in lines] == [names[s] for s in final.sides if s in with_points]
+    assert battle.words.problems(" ".join(lines)) == []
 
 
 @pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)

@@ -421,6 +421,12 @@ class Presentation:
         tells: by default the scenario's ``turns``, the last turn played."""
         return LastTurn(turns, turns)
 
+    def standing(self, state: GameState, side_names: Mapping[str, str]) -> tuple[str, ...]:
+        """Where each side stands in ``state`` against a victory the rule set gives other
+        than by the score (objectives taken, points kept), a sentence a side, the side
+        named as ``side_names`` has it; none by default."""
+        return ()
+
     def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
         """A command (the group of units a card or order moves together) as the players
         call it, for buttons, prompts and the narrative: by default by its commander

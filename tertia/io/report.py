@@ -329,7 +329,7 @@ def _turn_section(
 ) -> str:
     if t.turn == 0:
         anchor, heading = "deployment", "Deployment"
-        caption = "The armies as deployed."
+        caption, when = "The armies as deployed.", "deployment"
     else:
         anchor, heading = f"turn-{t.turn}", f"Turn {t.turn}"
         when = "the end of the battle" if final_turn and over else f"the end of turn {t.turn}"
@@ -346,6 +346,7 @@ def _turn_section(
         points=_points_of(presentation, t.state),
     )
     story = _narrative(t, names, shared=presentation is not None and presentation.SHARED_TURNS)
+    story += _standing(presentation.standing(t.state, names) if presentation is not None else (), when)
     return (
         f'<section class="turn" id="{anchor}">'
         f'<h2><span class="turn-no">{escape(heading)}</span></h2>'
@@ -355,6 +356,16 @@ def _turn_section(
         f'<div class="narrative">{story}</div>'
         "</div></section>"
     )
+
+
+def _standing(lines: Sequence[str], when: str) -> str:
+    """Where each side stands against the rule set's other victory at ``when`` (its
+    :meth:`~tertia.core.presentation.Presentation.standing`), under the turn's story."""
+    if not lines:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return (f'<div class="standing"><p class="standing-title">Where each side stands at {escape(when)}</p>'
+            f"<ul>{items}</ul></div>")
 
 
 def _points_of(presentation: Presentation | None, state: GameState) -> list[dict[str, Any]]:
@@ -684,6 +695,9 @@ li.objective {{ border-left-color: #3d6b2e; color: #2f5a22; font-weight: bold; }
 li.end {{ border-left-color: var(--ink); font-weight: bold; }}
 li.heading {{ font-weight: bold; }}
 .quiet {{ color: var(--muted); font-style: italic; }}
+.standing {{ margin-top: .8rem; padding-top: .4rem; border-top: 1px solid var(--rule); font-size: .9rem; }}
+.standing-title {{ margin: 0 0 .2rem; font-variant: small-caps; letter-spacing: .08em; color: var(--muted); }}
+.standing ul {{ margin: 0; padding-left: 1.1rem; }}
 footer {{ padding-top: 1rem; color: var(--muted); font-size: .85rem; }}
 @media (max-width: 1000px) {{
   body {{ padding: 0 1rem 2rem; }}

@@ -42,15 +42,21 @@ def _side_section(seen: GameState, context: PanelContext, tables: Tables, side: 
     """One side's points, each with its holder, and its standing against 19 C."""
     objectives, vital = places(seen, side, OBJECTIVE), places(seen, side, VITAL)
     items = tuple(_item(seen, context, tables, place) for place in (*objectives, *vital))
+    return PanelSection(f"points-{side}", items, "list",
+                        title=f"{capitalise(context.whose(side))} objectives and vital points",
+                        note=standing(seen, side, tables), side=side)
+
+
+def standing(seen: GameState, side: str, tables: Tables) -> str:
+    """How far ``side`` stands from a victory by its points in ``seen`` (19 C): the
+    objectives it occupies and the vital points it keeps, against what the victory asks."""
+    objectives, vital = places(seen, side, OBJECTIVE), places(seen, side, VITAL)
     occupied = objectives_occupied(seen, side, tables)
     kept = vital_points_kept(seen, side, tables)
     verdict = ("enough to win, unless the enemy has done as much (19 C)" if has_won(seen, side, tables)
                else f"a victory asks all {len(objectives)} occupied and {KEEP_AT_LEAST} kept (19 C)")
-    standing = (f"{occupied} of {len(objectives)} objectives occupied, {kept} of {len(vital)} vital points "
-                f"kept: {verdict}")
-    return PanelSection(f"points-{side}", items, "list",
-                        title=f"{capitalise(context.whose(side))} objectives and vital points",
-                        note=standing, side=side)
+    return (f"{occupied} of {len(objectives)} objectives occupied, {kept} of {len(vital)} vital points "
+            f"kept: {verdict}")
 
 
 def _item(seen: GameState, context: PanelContext, tables: Tables, place: Place) -> PanelItem:

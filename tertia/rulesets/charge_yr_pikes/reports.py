@@ -10,6 +10,7 @@ it is secret)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tertia.activation.deck import group_card, special_card
@@ -40,7 +41,7 @@ from tertia.rulesets.charge_yr_pikes.cards import (
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
 from tertia.rulesets.charge_yr_pikes.data import CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
-from tertia.rulesets.charge_yr_pikes.points_panel import POINTS, points_panel
+from tertia.rulesets.charge_yr_pikes.points_panel import POINTS, points_panel, standing
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.victory import DARKNESS_DIE
@@ -249,6 +250,13 @@ class CypPresentation(Presentation):
                         g.turn_limit + max(DARKNESS_DIE.values()),
                         f"Darkness falls after turn {g.turn_limit}, a D6 then giving the turns left "
                         "till it does (section 19 D).")
+
+    def standing(self, state: GameState, side_names: Mapping[str, str]) -> tuple[str, ...]:
+        """Each side with points: the objectives it occupies and the vital points it keeps,
+        against what a victory by them asks (19 C)."""
+        tables = tables_of(state)
+        return tuple(f"{side_names.get(side, side)}: {standing(state, side, tables)}."
+                     for side in state.sides if points.places(state, side))
 
     def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
         """A tertia by its card's name ("Horse (Oliver Cromwell)"): ``side``'s when given,
