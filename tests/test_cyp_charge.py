@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from tertia.core.dice import SeededDice
-from tertia.core.events import UnitTurned
+from tertia.core.events import DiceRolled, UnitTurned
 from tertia.core.geometry import Base
 from tertia.core.ruleset import Tx
 from tertia.rulesets.charge_yr_pikes.charge import (
     CLOSE,
     CLOSED_ON,
     Charge,
+    ChargeLapsed,
     attacks_with_pistols,
     charge_fatigue,
     close_in,
@@ -27,11 +28,15 @@ from tertia.rulesets.charge_yr_pikes.facing import (
     meeting_facing,
     turn_to_meet,
 )
-from tertia.rulesets.charge_yr_pikes.phases import fight
+from tertia.rulesets.charge_yr_pikes.morale import MoraleTested
+from tertia.rulesets.charge_yr_pikes.phases import after_fire, fight
+from tertia.rulesets.charge_yr_pikes.ruleset import tables_of
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
-from tertia.rulesets.charge_yr_pikes.values import unit_data
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
+from .cyp_dice_support import ByPurpose
 from .cyp_melee_support import Morale, dice_left, officer, piece, state_of, table_with, tx_with
+from .test_cyp_reaction import _charged
 
 T = default_tables()
 DEFENDER = Base(0.0, 0.0, 0.0, 4.0, 2.0)
@@ -209,3 +214,35 @@ def test_a_unit_wholly_fatigued_is_spent_and_falls_back() -> None:
     result = charge_fatigue(tx, "a", 9.0)
     own = unit_data(tx.state.units["a"])
     assert (result.men, result.spent, own.fatigued, own.falling_back) == (6, True, 6, True)
+
+
+# --- 12 A, B: a charge whose units were driven apart ------------------------------------------------
+
+
+@pytest.mark.parametrize(("moved", "back", "fought"), [
+    (None, 0.0, True),        # halted 1" away: it closes and the melee is fought
+    ("p-foot", 0.9, True),    # nudged, within the inch's slack
+    ("p-foot", 16.0, False),  # the charger fell back under the defenders' fire
+    ("k-foot", 8.0, False),   # the target fell back under fire before it was closed on
+])
+def test_a_charge_whose_units_were_driven_apart_comes_to_nothing(moved: str | None, back: float,
+                                                                  fought: bool) -> None:
+    # 12 A: the attacker "halts 1" away ... takes any defending fire and tests morale";
+    # 12 B: it then "attempts to close". p-foot halted north of k-foot, which faces it.
+    game, state = _charged()
+    if moved is not None:
+        unit = state.units[moved]
+        state = state.with_unit(unit.evolve(y=unit.y + (back if moved == "p-foot" else -back)))
+    tx = Tx(game.table, state.evolve(own=game_data(state).evolve(card=None, moving=())),
+            ByPurpose(otherwise="max"))
+    after_fire(tx, tables_of(state), {})
+    gone = [e for e in tx.events if isinstance(e, ChargeLapsed)]
+    closing = [e.unit for e in tx.events if isinstance(e, MoraleTested) and e.why == CLOSE]
+    melee = [e for e in tx.events if isinstance(e, DiceRolled) and e.purpose.startswith("close combat")]
+    assert (closing == ["p-foot"], bool(melee)) == (fought, fought)
+    if fought:
+        assert gone == []
+    else:
+        assert [(e.attacker, e.target) for e in gone] == [("p-foot", "k-foot")]
+        assert gone[0].apart == pytest.approx(1.0 + back, abs=0.1)
+        assert game_data(tx.state).charges == ()

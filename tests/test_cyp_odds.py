@@ -254,15 +254,19 @@ def test_a_large_melee_is_one_node_a_side_grouped_by_casualties() -> None:
     assert result.summary["officer_killed"] > 0  # the brigadier's D10 when k-foot loses men
 
 
-def test_a_charge_already_made_is_fought_where_it_halted() -> None:
+@pytest.mark.parametrize(("gap", "fought"), [(1.0, True), (9.0, False)])
+def test_a_charge_already_made_is_fought_where_it_halted(gap: float, fought: bool) -> None:
+    # Halted 1" away (12 A), it is fought; driven 8" back since, it comes to nothing (12 B).
     game, state = _game()
-    state = _facing(state, 3.0, morale=9, morale_max=9)
+    state = _facing(state, gap, morale=9, morale_max=9)
     foot = state.units["k-foot"]
     made = ((foot.id, "p-foot", foot.x, foot.y, foot.facing, 0),)
     kept = state.evolve(phase="moving_fire", own=game_data(state).evolve(charges=made))
     ready, question = game.ruleset.query(kept, None, "k-foot", "p-foot")
     assert question.word == "charge" and ready.units["k-foot"] == foot
-    assert odds(game, ready, question).summary["target_locked"] > 0
+    summary = odds(game, ready, question).summary
+    assert (summary["target_locked"] > 0) is fought
+    assert (summary["target_figures_lost_exact"] == {"0": 1}) is not fought
 
 
 # --- morale --------------------------------------------------------------------------------

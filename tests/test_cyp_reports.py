@@ -80,7 +80,7 @@ def test_the_losses_shown_are_army_morales_until_the_battle_is_over_then_the_res
     naseby = load_builtin("naseby")
     with registered(ChargeYrPikes):
         game = Game(ChargeYrPikes(), naseby)
-        record = fight_battle(game, {side: make_player("baseline") for side in naseby.side_ids}, 5)
+        record = fight_battle(game, {side: make_player("baseline") for side in naseby.side_ids}, 6)
         tables = tables_of(record.final_state)
         for state, counted, measure in ((record.steps[-2].state, army.fright_losses, "army_morale"),
                                         (record.final_state, army.final_losses, "result")):

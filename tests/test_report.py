@@ -30,6 +30,7 @@ from tertia.rulesets.charge_yr_pikes import army as cyp_army
 from tertia.rulesets.charge_yr_pikes import artillery as cyp_artillery
 from tertia.rulesets.charge_yr_pikes import bonus as cyp_bonus
 from tertia.rulesets.charge_yr_pikes import casualties as cyp_casualties
+from tertia.rulesets.charge_yr_pikes import charge as cyp_charge
 from tertia.rulesets.charge_yr_pikes import concealment as cyp_concealment
 from tertia.rulesets.charge_yr_pikes import events as cyp_ev
 from tertia.rulesets.charge_yr_pikes import morale as cyp_morale
@@ -464,6 +465,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (cyp_reaction.Steadied(unit="pf", purpose="move_away"), "Essex's Foot holds together under the charge "
      "and may move away from the charge"),
     (cyp_reaction.ChargeEvaded(unit="pf", chargers=("rh",)), "Essex's Foot moves away from the charge of"),
+    (cyp_charge.ChargeLapsed(attacker="rh", target="pf", apart=17.0),
+     "charge on Essex's Foot comes to nothing: they stand 17.0\" apart, too far to close"),
     (cyp_casualties.FiguresKilled(unit="pf", figures=2, pike=1, shot=1, men=0, cause="musketry"),
      "Essex's Foot loses 2 figures (musketry)"),
     (cyp_morale.MoraleTested(unit="pf", why="fired on", rating=2, die=3, modifiers=(("disordered", -1),),

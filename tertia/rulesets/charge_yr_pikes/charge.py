@@ -41,6 +41,15 @@ Read so:
   mounted fire. -1 D6 in close combat ... Royalist cavalry ... add +1 to this die roll";
   not rolled for battles in 1645 and later. Cavalry is horse, lobsters and Scots horse
   (dragoons fight as musketeers, 12 D). Faces and year: ``tables.toml [caracole]``.
+- **A charge that comes to nothing (12 A, B)**: the attacker "halts 1" away" and, in the
+  close combat phase, "attempts to close". A charge whose two units no longer stand so
+  when that phase begins is over (:func:`lapsed`, :class:`ChargeLapsed`): the attacker or
+  its target was driven back by the fire steps (fell back or routed under fire, 12 A "takes
+  any defending fire and tests morale"), or moved on a later card (a charger whose tertia
+  moves again after the free move). They stand more than :data:`LAPSES_BEYOND` apart: the
+  inch the attacker halted short and an inch for a base turned or nudged since. Neither
+  tests nor fights; each stays where it is. (A target that moves away on its own card, 12
+  L, leaves the charge the same way, as it moves: :mod:`~.reaction`.)
 - **Fatigue (Special rules B)**: "lose 1 man to fatigue for every inch of movement till
   they stop 1" from the enemy": each inch begun beyond the unit's charge move fatigues a
   man (a player measures and counts the inches started). Fatigued men do not fight
@@ -56,9 +65,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from tertia.core.dice import D6, read_face
+from tertia.core.events import Event
 from tertia.core.geometry import Base, base_distance
+from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
@@ -66,7 +78,7 @@ from tertia.rulesets.charge_yr_pikes.data import SQUARE
 from tertia.rulesets.charge_yr_pikes.events import change
 from tertia.rulesets.charge_yr_pikes.facing import is_flank_or_rear
 from tertia.rulesets.charge_yr_pikes.tables import Tables
-from tertia.rulesets.charge_yr_pikes.values import unit_data
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 CAVALRY = ("horse", "lobsters", "scots_horse")
 """Cavalry in close combat: the horse types (dragoons are counted as musketeers)."""
@@ -74,6 +86,10 @@ GUN_SUPPORT = 4.0
 """Section 10: "no friendly support unit is within 4 inches to fight for them"."""
 SHORT_OF_TARGET = 1.0
 """12 B and Special rules B: the attacker stops 1" from the enemy."""
+LAPSES_BEYOND = SHORT_OF_TARGET + 1.0
+"""How far apart a charge's two units may stand when the close combat phase begins and
+the charge still be fought: the inch the attacker halted short, and an inch for a base
+turned or nudged since. Farther, one of them has been driven back or has moved away."""
 
 CLOSE = "to close"
 """12 B: the attacker's test to close."""
@@ -102,6 +118,40 @@ class Charge:
         target = state.units[self.target]
         return not self.frontal and is_flank_or_rear(
             self.start, target.base, all_round=unit_data(target).formation == SQUARE)
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeLapsed(Event):
+    """``attacker``'s charge on ``target`` comes to nothing: the two stood ``apart`` inches
+    apart as the close combat phase began, too far to close (12 A, B). It is dropped;
+    neither unit tests or fights for it, and each stays where it is."""
+
+    type: ClassVar[str] = "cyp_charge_lapsed"
+    attacker: str
+    target: str
+    apart: float
+
+
+@handles(ChargeLapsed)
+def _lapsed(s: GameState, e: ChargeLapsed) -> GameState:
+    g = game_data(s)
+    kept = tuple(c for c in g.charges if (c[0], c[1]) != (e.attacker, e.target))
+    return s.evolve(own=g.evolve(charges=kept))
+
+
+def lapsed(state: GameState) -> list[ChargeLapsed]:
+    """The turn's charges whose attacker and target stand more than
+    :data:`LAPSES_BEYOND` apart (their bases edge to edge), in the order made: driven
+    apart since the charge halted, they have nothing to close with (12 A, B)."""
+    found: list[ChargeLapsed] = []
+    for attacker, target, *_ in game_data(state).charges:
+        a, t = state.units.get(attacker), state.units.get(target)
+        if a is None or t is None or not a.in_play or not t.in_play:
+            continue
+        apart = base_distance(a.base, t.base)
+        if apart > LAPSES_BEYOND:
+            found.append(ChargeLapsed(attacker=attacker, target=target, apart=round(apart, 1)))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

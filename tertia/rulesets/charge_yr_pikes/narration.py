@@ -25,6 +25,7 @@ from tertia.rulesets.charge_yr_pikes.army import VITAL_POINTS_LOST, ArmyMoraleTe
 from tertia.rulesets.charge_yr_pikes.artillery import PlacesNoted
 from tertia.rulesets.charge_yr_pikes.bonus import BonusOffered, BonusSpent, CloseCombatOver
 from tertia.rulesets.charge_yr_pikes.cards import card_label
+from tertia.rulesets.charge_yr_pikes.charge import ChargeLapsed
 from tertia.rulesets.charge_yr_pikes.concealment import UnitPlaced, Unseen
 from tertia.rulesets.charge_yr_pikes.events import (
     CardDone,
@@ -215,6 +216,12 @@ def _evaded(n: Narrating, e: ChargeEvaded, dice: Sequence[DiceRolled]) -> Senten
     chargers = " and ".join(n.label(c) for c in e.chargers)
     how = "flees before" if e.routed else "moves away from"
     return f"{n.label(e.unit)} {how} the charge of {chargers}: it strikes nothing", "move"
+
+
+@tells(ChargeLapsed)
+def _lapsed(n: Narrating, e: ChargeLapsed, dice: Sequence[DiceRolled]) -> Sentence:
+    return (f"{possessive(n.label(e.attacker))} charge on {n.label(e.target)} comes to nothing: "
+            f"they stand {e.apart:.1f}\" apart, too far to close"), "move"
 
 
 @tells(GradeRolled)

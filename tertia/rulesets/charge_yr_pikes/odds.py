@@ -240,11 +240,13 @@ def fire(tx: Tx, tables: Tables) -> None:
 
 def close_combat(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> None:
     """Phase H for the one combat the position keeps (the charge just made, or made or
-    locked before); then the question is over."""
+    locked before; one made before whose units were driven apart comes to nothing, 12 A,
+    B); then the question is over."""
+    tx.emit(PhaseBegan(phase=phases.CLOSE_COMBAT))
+    phases.drop_lapsed(tx)
     g = game_data(tx.state)
     fought_on = phases.combats(tx.state, g.locked)
     fresh = phases.combats(tx.state, g.charges)
-    tx.emit(PhaseBegan(phase=phases.CLOSE_COMBAT))
     tx.emit(StepOver(charges=True))
     for combat in fought_on:
         phases.fight_on(tx, tables, combat, options)

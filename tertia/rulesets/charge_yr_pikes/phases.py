@@ -56,6 +56,7 @@ from tertia.rulesets.charge_yr_pikes.charge import (
     MoraleStep,
     attacks_with_pistols,
     is_cavalry,
+    lapsed,
 )
 from tertia.rulesets.charge_yr_pikes.events import MeleeLocked, OrdersDone, PhaseStep, StepOver
 from tertia.rulesets.charge_yr_pikes.fallback import fall_back
@@ -188,6 +189,7 @@ def galloper_aim(state: GameState, gun_id: str) -> str | None:
 def after_fire(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
     """F to H, then J, K and L. True when the battle is over."""
     tx.emit(PhaseBegan(phase=CLOSE_COMBAT))
+    drop_lapsed(tx)
     fought_on = combats(tx.state, game_data(tx.state).locked)
     fresh = combats(tx.state, game_data(tx.state).charges)
     tx.emit(StepOver(charges=True))
@@ -197,6 +199,13 @@ def after_fire(tx: Tx, tables: Tables, options: Mapping[str, Any]) -> bool:
     if bonus.offer(tx, results, morale_step(tx, tables, {})):
         return begin_bonus(tx, tables, options, 0)
     return after_bonus(tx, tables, options)
+
+
+def drop_lapsed(tx: Tx) -> None:
+    """12 A, B: the turn's charges whose units were driven apart since the charge halted
+    come to nothing (:func:`~tertia.rulesets.charge_yr_pikes.charge.lapsed`)."""
+    for gone in lapsed(tx.state):
+        tx.emit(gone)
 
 
 def combats(state: GameState, kept: Sequence[tuple[str, str, float, float, float, int]]
