@@ -51,6 +51,27 @@ def test_a_move_needs_an_order_and_orders_are_two() -> None:
     assert codes(game, state, GiveOrder(target="nowhere")) == ["core.UNKNOWN_COMMAND"]
 
 
+def test_an_order_to_move_that_would_move_nothing_is_refused() -> None:
+    """Orders: an order is "necessary to move" a unit or a command; one to a unit its
+    command's order already covers, or to pieces that have all moved, moves nothing."""
+    game = make_game([unit("a", P, "foot", 20, 5), unit("b", P, "foot", 30, 5),
+                      unit("c", P, "horse", 50, 5, command="right"), unit("e", R, "foot", 60, 45, 180)])
+    state, _ = act(game, position(game), GiveOrder(target="c"))
+    state, _ = act(game, state, Move(unit="c", waypoints=((50, 9),)))
+    assert codes(game, state, GiveOrder(target="right")) == ["larger-battles.MOVES_NOTHING"]
+    refused = game.validate(state, GiveOrder(target="right"))[0].message
+    assert refused.startswith("every piece of the right command has already moved")
+    state, _ = act(game, position(game), GiveOrder(target="centre"))
+    assert codes(game, state, GiveOrder(target="a")) == ["larger-battles.MOVES_NOTHING"]
+    assert "already has a move order, its command's" in game.validate(state, GiveOrder(target="a"))[0].message
+    # A piece that may still move keeps the order worth giving.
+    state, _ = act(game, position(game), GiveOrder(target="a"))
+    state, _ = act(game, state, Move(unit="a", waypoints=((20, 8),)))
+    assert not codes(game, state, GiveOrder(target="centre"))  # b has not moved
+    moved = game.validate(state, GiveOrder(target="a"))
+    assert [v.code for v in moved] == ["larger-battles.ALREADY_ORDERED"]
+
+
 def test_the_ordered_units_are_those_ordered_alone_or_by_command() -> None:
     game = make_game([unit("a", P, "foot", 20, 5), unit("b", P, "foot", 30, 5),
                       unit("c", P, "horse", 50, 5, command="right"),

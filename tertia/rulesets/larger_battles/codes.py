@@ -10,5 +10,6 @@ class LargerBattlesCode(Codes, namespace="larger-battles"):
 
     NO_ORDERS_LEFT = "the side has no orders left this turn"
     ALREADY_ORDERED = "the command or unit already has an order"
+    MOVES_NOTHING = "an order to move would move no piece"
     NOT_ORDERED = "the unit has no order to act on"
     FLANK_PRIMARY = "a flank or rear attacker cannot be the primary"

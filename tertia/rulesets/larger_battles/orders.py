@@ -3,7 +3,7 @@ needed to move or to bombard."""
 
 from __future__ import annotations
 
-from tertia.core.narration import default_side_name
+from tertia.core.narration import default_side_name, possessive
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import MovementCode
@@ -89,4 +89,28 @@ def validate_order(state: GameState, action: GiveOrder) -> list[Violation]:
         return [Violation(LargerBattlesCode.ALREADY_ORDERED,
                           f"{action.target} already has a {action.purpose} order this turn",
                           clauses.ORDERS)]
+    if action.purpose == "move" and not any(may_still_move(state, u) for u in targets):
+        why = _idle(state, targets[0]) if key in state.units else _idle_command(targets, action.target)
+        return [Violation(LargerBattlesCode.MOVES_NOTHING, why, clauses.ORDERS)]
     return []
+
+
+def may_still_move(state: GameState, unit: Unit) -> bool:
+    """Would an order to move let ``unit`` move: in play, not moved this turn and not
+    already covered by a move order (its command's)? An order is "necessary to move" a
+    unit (Sequence of Play, Orders); one that lets nothing move is no order a player gives."""
+    return unit.in_play and not state.is_marked("moved", unit.id) and not is_ordered(state, unit, "move")
+
+
+def _idle(state: GameState, unit: Unit) -> str:
+    """Why an order to move ``unit`` would move nothing, in words."""
+    why = ("has already moved this turn" if state.is_marked("moved", unit.id)
+           else "already has a move order, its command's")
+    return f"{unit.label} {why}: an order to move it would move nothing"
+
+
+def _idle_command(members: list[Unit], command: str) -> str:
+    """Why an order to move ``command`` would move nothing, in words."""
+    leader = next((u for u in members if u.is_commander), None)
+    name = f"{possessive(leader.label)} command" if leader is not None else f"the {command} command"
+    return f"every piece of {name} has already moved or has its own move order: an order would move nothing"
