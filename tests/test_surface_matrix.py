@@ -210,6 +210,9 @@ def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rul
         if card.kind != "commander":  # its type in the rule set's words
             kind = card.kind_label[:1].upper() + card.kind_label[1:]
             assert f"<td>{escape(card.name)}</td><td>{escape(kind)}</td>" in html, card.name
+    # The result's breakdown by side is headed as the rule set words what it holds.
+    groups = re.findall(r'<th colspan="\d+" scope="colgroup">([^<]*)</th>', html)
+    assert groups[:-1] in ([], [escape(shows.BREAKDOWN_TITLE)]) and groups[-1] == "Losses", groups
 
 
 @pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)

@@ -355,6 +355,11 @@ class Presentation:
     """Do both sides act in every turn (each as its cards come from one deck)? Then a
     turn's heading names the turn alone (:meth:`turn_heading`)."""
 
+    BREAKDOWN_TITLE: ClassVar[str] = "Points by source"
+    """What the result's breakdown by side holds, as a heading over it (the report's
+    results table): the points each side scored, by where they came from, unless the rule
+    set counts otherwise."""
+
     _DECLARED: ClassVar[Mapping[str, tuple[int, FactSpec]]] = {}
     """Each declared fact by key, with its place in :attr:`FACTS` (made once a class)."""
 

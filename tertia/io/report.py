@@ -462,7 +462,7 @@ def _result_section(
     group_row = (
         '<tr class="group"><th rowspan="2" scope="col">Side</th>'
         '<th rowspan="2" scope="col">Score</th>'
-        + (f'<th colspan="{len(points_cols)}" scope="colgroup">Points by source</th>'
+        + (f'<th colspan="{len(points_cols)}" scope="colgroup">{escape(shown.breakdown_title)}</th>'
            if points_cols else "")
         + '<th colspan="2" scope="colgroup">Losses</th></tr>'
     )
@@ -536,6 +536,11 @@ class Shown:
 
     def title(self, unit: Unit) -> str | None:
         return None if self.presentation is None else self.presentation.title(self.state, unit)
+
+    @property
+    def breakdown_title(self) -> str:
+        """The heading over the result's breakdown by side, as the rule set words it."""
+        return (self.presentation or Presentation).BREAKDOWN_TITLE
 
     def kind(self, unit: Unit) -> str:
         """The piece's kind as the rule set names it."""

@@ -204,6 +204,9 @@ class CypPresentation(Presentation):
     """Charge yr Pikes!'s pieces and position as its front ends show them."""
 
     FACTS = FACTS
+    BREAKDOWN_TITLE = "Each army's own count (19 C, D)"
+    """The result's breakdown is each army's own losses and points held, not where its
+    score (the enemy's casualties) came from."""
     SHARED_TURNS = True
     """Both armies act in every turn, as their brigade cards come from one deck shuffled
     together (Sequence of play)."""
