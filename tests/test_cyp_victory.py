@@ -198,7 +198,7 @@ def test_the_last_turn_shown_is_darkness_the_span_of_the_die_until_it_is_rolled(
     at_turn_end(t, TABLES)
     after = shows.last_turn(t.state, turns=12)
     assert (after.first, after.last, after.text) == (10 + face, 10 + face, str(10 + face))
-    assert after.rule is not None and f"a D6 gave {face} turns more" in after.rule
+    assert after.rule is not None and f"a D6 gave {face} turn{'s' if face > 1 else ''} more" in after.rule
 
 
 @pytest.mark.parametrize(("king_shot", "parl_shot", "winner"),

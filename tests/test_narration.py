@@ -90,3 +90,31 @@ def test_a_piece_that_does_not_move_stays_where_he_or_it_is() -> None:
         still = ((unit.x, unit.y), (unit.x, unit.y))
         told = narrator.line(UnitMoved(unit=unit.id, path=still, facing=unit.facing))
         assert told == f"{unit.label} stays where {'he' if unit.is_commander else 'it'} is", told
+
+
+@pytest.mark.parametrize(("reason", "commander", "piece"), [
+    ("with its unit", "goes with his unit", "goes with its unit"),
+    ("falls back with its unit", "falls back with his unit", "falls back with its unit"),
+    ("falls back", "falls back", "falls back"),
+    ("rides off to plunder", "rides off to plunder", "rides off to plunder"),
+    ("swept along in the rout", "is swept along in the rout", "is swept along in the rout"),
+    ("pursuit: a move forward", "moves forward in the pursuit", "moves forward in the pursuit"),
+    ("an unforeseen reason", "moves (an unforeseen reason)", "moves (an unforeseen reason)"),
+])
+def test_a_move_is_told_by_its_reason_as_a_verb(reason: str, commander: str, piece: str) -> None:
+    """A move's reason is its verb ("falls back", "goes with his unit"), a commander's own
+    told as "his"; a reason with no verb of its own follows "moves" in brackets."""
+    game = Game(get_ruleset("larger-battles"), load_builtin("skirmish"))
+    state = game.ruleset.initial_state(game.scenario)
+    narrator = Narrator(state)
+    for unit, verb in ((next(u for u in state.units.values() if u.is_commander), commander),
+                       (next(u for u in state.units.values() if not u.is_commander), piece)):
+        path = ((unit.x, unit.y), (unit.x, unit.y + 4.0))
+        told = narrator.line(UnitMoved(unit=unit.id, path=path, facing=unit.facing, reason=reason))
+        assert told == f'{unit.label} {verb} 4.0" north', told
+
+
+def test_a_piece_named_in_the_plural_falls_back() -> None:
+    narrator = Narrator(labels={"d": "Okey's Dragoons"})
+    told = narrator.line(UnitMoved(unit="d", path=((0.0, 0.0), (0.0, 3.0)), facing=0.0, reason="falls back"))
+    assert told == "Okey's Dragoons fall back 3.0\" north, facing north", told

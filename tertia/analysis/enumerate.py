@@ -820,7 +820,8 @@ def _refusal(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) ->
     share of all chance, exact unless an attempt rolled again is not yet fully walked."""
     walked = None if rolled_again else sum((f[1] for f in found), Fraction(0))
     share = "" if walked is None else f", {float(walked):.1%} of the chance"
-    return TooManyBranches(f"more work than a question may cost ({len(found):,} branches walked{share})",
+    walked_count = f"{len(found):,} branch{'es' if len(found) != 1 else ''}"
+    return TooManyBranches(f"more work than a question may cost ({walked_count} walked{share})",
                            [] if rolled_again else _settled(found, {}), walked)
 
 

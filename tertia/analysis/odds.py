@@ -32,7 +32,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import Dice, Distribution
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.narration import said_of
+from tertia.core.narration import plural, said_of
 from tertia.core.ruleset import ActionOver, OddsMeasure, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
@@ -134,23 +134,25 @@ def unit_changes(before: GameState, after: GameState) -> dict[str, dict[str, Any
 
 
 def _describe(state: GameState, effects: Mapping[str, Mapping[str, Any]]) -> str:
+    """What an outcome did to each piece, a clause a piece, each verb agreeing with the
+    piece's name ("Sanders's Dragoons take 1 hit, rout")."""
     parts = []
     for uid, diff in effects.items():
         unit = state.units.get(uid)
         name = unit.label if unit is not None else uid
+        phrases = []
         if "hits" in diff:
             n = diff["hits"]
-            if n < 0:  # hits removed (a rally)
-                parts.append(f"{name} recovers {-n} hit{'s' if n != -1 else ''}")
-            else:
-                parts.append(f"{name} takes {n} hit{'s' if n != 1 else ''}")
+            phrases.append(f"recovers {plural(-n, 'hit')}" if n < 0 else f"takes {plural(n, 'hit')}")
         if diff.get("removed"):
             reason = diff["removed"]
-            parts.append(f"{name} routs" if reason == "routed" else f"{name} is lost ({reason})")
+            phrases.append("routs" if reason == "routed" else f"is lost ({reason})")
         if diff.get("out_of_ammo"):
-            parts.append(f"{name} runs out of ammunition")
+            phrases.append("runs out of ammunition")
         if diff.get("ammo_markers"):
-            parts.append(f"{name} has {diff['ammo_markers']} ammunition markers")
+            phrases.append(f"has {plural(diff['ammo_markers'], 'ammunition marker')}")
+        if phrases:
+            parts.append(said_of(name, phrases))
     return "; ".join(parts) or "no effect"
 
 

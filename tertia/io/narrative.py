@@ -68,7 +68,22 @@ _MOVE_VERBS = {
     "pursue": "pursues",
     "exit": "leaves the table",
     "deploy": "deploys",
+    "routs": "routs",
+    "falls back": "falls back",
+    "evades": "evades",
+    "to safety": "moves to safety",
+    "rides off to plunder": "rides off to plunder",
+    "swept along in the rout": "is swept along in the rout",
+    "pursuit": "pursues",
+    "pursuit: a move forward": "moves forward in the pursuit",
+    "pursuit: a move to the rear": "moves to the rear in the pursuit",
+    "with its unit": "goes with {its} unit",
+    "with its regiment": "goes with {its} regiment",
+    "falls back with its unit": "falls back with {its} unit",
+    "falls back on its regiment": "falls back on {its} regiment",
 }
+"""A move's reason (``UnitMoved.reason``) as its verb; ``{its}`` is the piece's own
+("his" for a commander). Any other reason is told as "moves (reason)"."""
 
 _REMOVAL_PHRASES = {
     "routed": "is routed and leaves the field",
@@ -438,7 +453,8 @@ class Narrator:
         path = [(float(p[0]), float(p[1])) for p in e.path]
         distance = path_length(path)
         before = self._facing(e.unit)
-        verb = _MOVE_VERBS.get(e.reason, f"moves ({humanise(e.reason)})")
+        known = _MOVE_VERBS.get(e.reason)
+        verb = known.format(its=self._its(e.unit)) if known is not None else f"moves ({humanise(e.reason)})"
         if distance < 0.05:
             if before is not None and angle_between(before, e.facing) < 0.5:
                 return f"{name} stays where {self._pronoun_is(e.unit)}", "move"
@@ -529,6 +545,12 @@ class Narrator:
         if e.reason:  # a sentence of its own, so the reason's own asides keep their brackets
             text += f". {capitalise(humanise(e.reason).rstrip('.'))}."
         return text, "end"
+
+    def _its(self, unit_id: str) -> str:
+        """The piece's own: "his" for a commander, else "its" (which a plural name makes
+        "their")."""
+        unit = self.state.units.get(unit_id) if self.state is not None else None
+        return "his" if unit is not None and unit.is_commander else "its"
 
     def _pronoun_is(self, unit_id: str) -> str:
         """"he is" for a commander, "they are" for a piece named in the plural, else "it is"."""

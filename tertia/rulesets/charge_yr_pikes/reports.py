@@ -16,7 +16,7 @@ from typing import Any
 from tertia.activation.deck import group_card, special_card
 from tertia.activation.panels import unit_deck_panel
 from tertia.core.hidden import is_hidden
-from tertia.core.narration import default_side_name, humanise, possessive
+from tertia.core.narration import default_side_name, humanise, plural, possessive
 from tertia.core.presentation import (
     WAGON,
     Fact,
@@ -248,7 +248,7 @@ class CypPresentation(Presentation):
         if g.darkness_in is not None:
             last = g.turn_limit + g.darkness_in
             return LastTurn(last, last, f"Darkness falls as turn {last} ends: after turn {g.turn_limit} "
-                                        f"a D6 gave {g.darkness_in} turns more (section 19 D).")
+                                        f"a D6 gave {plural(g.darkness_in, 'turn')} more (section 19 D).")
         return LastTurn(g.turn_limit + min(DARKNESS_DIE.values()),
                         g.turn_limit + max(DARKNESS_DIE.values()),
                         f"Darkness falls after turn {g.turn_limit}, a D6 then giving the turns left "
