@@ -240,7 +240,7 @@ def test_a_save_that_cannot_be_written_leaves_nothing_behind(tmp_path: Path) -> 
     assert list(tmp_path.rglob("*")) == []
 
 
-def test_max_actions_stops_a_battle_as_a_failure() -> None:
+def test_max_actions_stops_a_battle_with_exit_2() -> None:
     code, out = run("battle", "--scenario", "skirmish", "--max-actions", "5")
     assert code == 2 and "did not end within 5 actions" in out
 

@@ -123,7 +123,9 @@ def test_the_ladder_fights_every_rule_set() -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (["--player", "doctrine"], "a ladder needs at least two players"),
-    (["--player", "doctrine", "--player", "doctrine-1", "--player", "baseline"], "name a player twice"),
+    (["--player", "doctrine", "--player", "doctrine-1", "--player", "baseline"],
+     "--player: doctrine-1 and baseline are one player (baseline); name it once"),
+    (["--player", "doctrine", "--player", "doctrine"], "--player: doctrine is named twice"),
     (["--player", "doctrine", "--player", "grandmaster"], "--player 'grandmaster': no player 'grandmaster'"),
     (["--scenario", "nowhere"], "nowhere"),
 ])

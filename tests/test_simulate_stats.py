@@ -164,3 +164,77 @@ def test_plots_count_in_whole_numbers_and_keep_long_side_names_apart() -> None:
     assert len(boxes) == 3
     for left, right in itertools.pairwise(boxes):
         assert left.x1 < right.x0, "tick labels overlap"
+
+
+def test_a_bounded_mean_interval_is_clipped_to_what_the_mean_can_be() -> None:
+    turns = [8.0, 8.0, 8.0, 7.0, 7.0]  # an 8-turn battle: the normal interval reaches 8.08
+    assert mean_interval(turns).high > 8.0
+    clipped = mean_interval(turns, bounds=(0.0, 8.0))
+    assert clipped.as_dict() == {**mean_interval(turns).as_dict(), "high": 8.0}
+    assert mean_interval([0.0, 0.0, 1.0], bounds=(0.0, 8.0)).low == 0.0
+    with pytest.raises(ValueError, match="between 0 and 8"):
+        mean_interval([9.0, 8.0], bounds=(0.0, 8.0))
+
+
+def test_a_paired_difference_in_win_rate_stays_within_minus_one_and_one() -> None:
+    won = paired_difference([1, 1, 1, 1, 0], [0, 0, 0, 0, 0])
+    assert won.high > 1.0  # the normal interval alone
+    assert paired_difference([1, 1, 1, 1, 0], [0, 0, 0, 0, 0], bounds=(-1, 1)).high == 1.0
+
+
+def test_summary_clips_mean_turns_to_the_last_turn_a_battle_can_reach() -> None:
+    rows = [_row(i, "a", turns=t) for i, t in enumerate((8, 8, 8, 7, 7))]
+    unbounded = summarize(rows, ("a", "b"), FIELDED)["turns"]
+    assert unbounded["mean"]["high"] > 8.0 and unbounded["last"] is None
+    turns = summarize(rows, ("a", "b"), FIELDED, last_turn=8)["turns"]
+    assert turns["last"] == 8
+    assert turns["mean"] == {"estimate": 7.6, "low": unbounded["mean"]["low"], "high": 8.0}
+
+
+def test_sweep_effects_are_clipped_to_what_each_difference_can_be() -> None:
+    base = [_row(i, "b", turns=1) for i in range(5)]
+    treated = [_row(i, "a", turns=8) for i in range(4)] + [_row(4, "b", turns=1)]
+    for row in base + treated:
+        row["units_lost_b"] = 0
+    for row in treated[:4]:
+        row["units_lost_b"] = 4  # all b fields
+    effect = compare(base, treated, ("a", "b"), last_turn=8, fielded={"a": 2, "b": 4})
+    assert paired_difference([1, 1, 1, 1, 0], [0] * 5).high > 1.0  # what the normal interval gives
+    assert effect["win_rate_difference"]["a"]["high"] == 1.0
+    assert effect["win_rate_difference"]["b"]["low"] == -1.0
+    assert effect["turns_difference"]["high"] == 8.0
+    assert effect["units_lost_difference"]["b"]["high"] == 4.0
+    unbounded = compare(base, treated, ("a", "b"))  # no last turn, no troops known: only rates clipped
+    assert unbounded["turns_difference"]["high"] > 8.0
+    assert unbounded["units_lost_difference"]["b"]["high"] > 4.0
+    assert unbounded["win_rate_difference"]["a"]["high"] == 1.0
+
+
+def test_a_spec_knows_the_last_turn_its_battles_can_reach() -> None:
+    from tertia.analysis.sim import make_spec
+    from tertia.scenarios import resolve_scenario
+
+    chalgrove = make_spec("chalgrove", resolve_scenario("chalgrove", rules_id="d3-cards"), "d3-cards")
+    assert chalgrove.last_turn == 8
+    # Charge yr Pikes!: its own turn limit, then a D6 to darkness
+    naseby = make_spec("naseby", resolve_scenario("naseby", rules_id="charge-yr-pikes"), "charge-yr-pikes")
+    assert naseby.last_turn == 16
+
+
+def test_the_sweep_plot_draws_no_turn_past_the_last(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from matplotlib.figure import Figure
+
+    from tertia.analysis.sim import plots
+
+    drawn: list[Figure] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig) or path)
+    values = ["8", "6", "4"]
+    runs = [[_row(i, "a", turns=8) for i in range(5)], [_row(i, "a", turns=8) for i in range(5)],
+            [_row(i, "a", turns=t) for i, t in enumerate((8, 8, 8, 7, 7))]]
+    summaries = [summarize(rows, ("a", "b"), FIELDED, last_turn=8) for rows in runs]
+    effects = [None, *(compare(runs[0], rows, ("a", "b"), last_turn=8) for rows in runs[1:])]
+    plots.plot_sweep("rout_after", values, summaries, effects, ("a", "b"), {}, tmp_path / "sweep.png", "t")
+    turns = drawn[0].axes[1]
+    assert turns.get_ylabel() == "mean turns"
+    low, high = turns.get_ylim()
+    assert high == 8.0 and high - low >= 2.0

@@ -16,7 +16,7 @@ from rich.text import Text
 from tertia.ai.players import choose_players
 from tertia.core.game import Game
 from tertia.core.state import GameState
-from tertia.io.files import same_file
+from tertia.io.files import same_file, written_through
 from tertia.io.record import LoadedRecord, RecordError, ScenarioNotRecord, load_record, replay
 from tertia.rulesets import get_ruleset
 
@@ -59,8 +59,10 @@ def fail_problems(problems: Sequence[object], fallback: str) -> NoReturn:
 
 def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None:
     """Refuse, before anything is fought, outputs that cannot be written (a folder that
-    does not exist or cannot be written in, a directory for a file) or that would
-    overwrite the scenario being played or each other."""
+    does not exist or cannot be written in, a directory for a file, a device or pipe that
+    cannot be written to) or that would overwrite the scenario being played or each
+    other. A device, a named pipe or a link is written into, not replaced
+    (:func:`tertia.io.files.replacing`): its own folder need not be writable."""
     given = [(flag, path) for flag, path in outputs.items() if path is not None]
     source = Path(scenario) if scenario is not None and Path(scenario).is_file() else None
     for i, (flag, path) in enumerate(given):
@@ -68,16 +70,26 @@ def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None
             fail(f"{flag} {path}: is the scenario being played; choose another file")
         if path.is_dir():
             fail(f"{flag} {path}: is a directory; give a file name")
-        folder = path.parent
-        if not folder.exists():
-            fail(f"{flag} {path}: no such directory {folder}")
-        if not folder.is_dir():
-            fail(f"{flag} {path}: {folder} is not a directory")
-        if not os.access(folder, os.W_OK | os.X_OK):
-            fail(f"{flag} {path}: cannot write in {folder}")
+        if written_through(path) and path.exists():  # a device, a pipe, a link: written into
+            if not os.access(path, os.W_OK):
+                fail(f"{flag} {path}: cannot write to it")
+        else:
+            _check_folder(flag, path)
         for other_flag, other in given[i + 1:]:
             if same_file(path, other):
                 fail(f"{flag} and {other_flag} both name {path}; give each its own file")
+
+
+def _check_folder(flag: str, path: Path) -> None:
+    """Refuse an output whose folder is missing, not a folder, or cannot be written in
+    (where the file is made, or renamed into place)."""
+    folder = path.parent
+    if not folder.exists():
+        fail(f"{flag} {path}: no such directory {folder}")
+    if not folder.is_dir():
+        fail(f"{flag} {path}: {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        fail(f"{flag} {path}: cannot write in {folder}")
 
 
 PlayerOpt = Annotated[
@@ -192,6 +204,24 @@ def _scenario_rules(scenario: str) -> str:
     except (ScenarioError, OSError, ValueError, KeyError):
         return DEFAULT_RULES  # build_game then names what is wrong with it
     return DEFAULT_RULES if not written or DEFAULT_RULES in written else written[0]
+
+
+RULES_HELP = ("Rule set id (default: the scenario's own, larger-battles when it is written for it, "
+              "else the first it is written for; larger-battles when no scenario is named)")
+"""The help of ``--rules`` wherever it goes with ``--scenario`` (:func:`battle_choice`)."""
+
+
+def battle_choice(scenario: str | None, rules: str | None) -> tuple[str, str]:
+    """The scenario and rule set to fight when ``--scenario`` or ``--rules`` may be left
+    out: a scenario named without a rule set is fought under its own
+    (:func:`_scenario_rules`: larger-battles when it is written for it, else the first it
+    lists), a rule set without a scenario at its default battle
+    (:func:`default_scenario`), and neither at Edgehill under larger-battles."""
+    chosen_rules = rules if rules is not None else (
+        DEFAULT_RULES if scenario is None else _scenario_rules(scenario))
+    # an empty --scenario names none: build_game refuses it
+    chosen_scenario = default_scenario(chosen_rules) if scenario is None else scenario
+    return chosen_scenario, chosen_rules
 
 
 def default_scenario(rules: str) -> str:

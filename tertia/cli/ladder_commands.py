@@ -18,7 +18,7 @@ from tertia.analysis.sim import GameSpec, Row, Study, columns
 from tertia.analysis.sim.ladder import games_of, ladder_specs, standings
 from tertia.analysis.sim.summary import summarize
 from tertia.battle import MAX_ACTIONS
-from tertia.cli.common import DEFAULT_SEED, OptionOpt, default_scenario, fail, out, parse_options, print_table
+from tertia.cli.common import DEFAULT_SEED, OptionOpt, battle_choice, fail, out, parse_options, print_table
 from tertia.cli.main import app
 from tertia.cli.studies import (
     AddressOpt,
@@ -48,15 +48,22 @@ DEFAULT_PLAYERS = ("doctrine", "random")
 
 
 def _players(named: list[str] | None) -> list[str]:
+    """The ladder's players by their registered names (the defaults when none is named),
+    or a clean exit naming a player unknown, one named twice (an alias and its player are
+    one), or fewer than two."""
     chosen = list(named or DEFAULT_PLAYERS)
-    found = []
+    found: list[str] = []
     for name in chosen:
         try:
-            found.append(player_entry(name).name)
+            player = player_entry(name).name
         except ValueError as exc:
             fail(f"--player {name!r}: {exc}")
-    if len(set(found)) != len(found):
-        fail(f"--player: {', '.join(chosen)} name a player twice")
+        if player in found:
+            first = chosen[found.index(player)]
+            if first == name:
+                fail(f"--player: {name} is named twice")
+            fail(f"--player: {first} and {name} are one player ({player}); name it once")
+        found.append(player)
     if len(found) < 2:
         fail("--player: a ladder needs at least two players")
     return found
@@ -64,13 +71,14 @@ def _players(named: list[str] | None) -> list[str]:
 
 def _battles(scenarios: list[str] | None, rules: list[str] | None, options: dict[str, str],
              max_actions: int) -> list[GameSpec]:
-    """Every chosen scenario under every chosen rule set (each rule set's default battle
-    where no scenario is named), checked as ``battle`` checks them."""
-    battles = []
-    for rule_set in rules or ["larger-battles"]:
-        for scenario in scenarios or [default_scenario(rule_set)]:
-            battles.append(study_spec(scenario, rule_set, options, max_actions))
-    return battles
+    """Every chosen scenario under every chosen rule set, checked as ``battle`` checks
+    them: each rule set's default battle where no scenario is named, each scenario under
+    its own rule set where no rule set is (:func:`~tertia.cli.common.battle_choice`), and
+    Edgehill under larger-battles where neither is."""
+    rule_sets: list[str | None] = [*rules] if rules else [None]
+    named: list[str | None] = [*scenarios] if scenarios else [None]
+    pairs = [battle_choice(scenario, rule_set) for rule_set in rule_sets for scenario in named]
+    return [study_spec(scenario, rule_set, options, max_actions) for scenario, rule_set in pairs]
 
 
 def _write(path: Path, specs: Sequence[GameSpec], study: Study, players: list[str],
@@ -94,7 +102,8 @@ def ladder(
     scenario: Annotated[list[str] | None, typer.Option(
         help="A scenario to fight (repeatable; default each rule set's default battle)")] = None,
     rules: Annotated[list[str] | None, typer.Option(
-        help="A rule set (repeatable; default larger-battles)")] = None,
+        help="A rule set (repeatable; default: each scenario's own, as battle chooses it; "
+             "larger-battles when no scenario is named)")] = None,
     option: OptionOpt = None,
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,

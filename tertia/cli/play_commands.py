@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shlex
 import sys
 from collections.abc import Sequence
@@ -17,16 +18,24 @@ from tertia.ai.player import Player
 from tertia.ai.players import ALIASES, DEFAULT_PLAYER, SECOND_EDITION, make_player
 from tertia.ai.players import players as registered_players
 from tertia.analysis.odds import odds_notes
-from tertia.battle import MAX_ACTIONS, BattleAborted, BattleRecord, Step, dice_seed, fight_battle
+from tertia.battle import (
+    MAX_ACTIONS,
+    BattleAborted,
+    BattleRecord,
+    BattleStopped,
+    Step,
+    dice_seed,
+    fight_battle,
+)
 from tertia.cli.common import (
-    DEFAULT_RULES,
     DEFAULT_SEED,
+    RULES_HELP,
     OptionOpt,
     RulesForFileOpt,
+    battle_choice,
     build_game,
     check_outputs,
     chosen_players,
-    default_scenario,
     fail,
     out,
     parse_options,
@@ -40,7 +49,8 @@ from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.state import UnitKind
+from tertia.core.narration import plural
+from tertia.core.state import GameState, UnitKind
 from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.record import (
     LoadedRecord,
@@ -115,7 +125,7 @@ def print_result(record: BattleRecord, names: dict[str, str]) -> None:
     verdict = f"Victory to {names.get(winner, winner)}" if winner else "A drawn battle"
     reason = summary["reason"]
     # the reason follows a colon, as the report gives it, so its own asides keep their brackets
-    ended = f" after {summary['turns']} turns" + (f": {reason.rstrip('.')}." if reason else ".")
+    ended = f" after {plural(summary['turns'], 'turn')}" + (f": {reason.rstrip('.')}." if reason else ".")
     out.print(Text.assemble((verdict, "bold"), ended))
 
 
@@ -126,7 +136,7 @@ def battle(
         typer.Option(help="Scenario name (`tertia scenarios`) or a TOML file (default: Edgehill, or "
                           "the first scenario written for the rule set)"),
     ] = None,
-    rules: Annotated[str, typer.Option(help="Rule set id")] = DEFAULT_RULES,
+    rules: Annotated[str | None, typer.Option(help=RULES_HELP)] = None,
     seed: Annotated[int, typer.Option(help="Seed for the dice and the players")] = DEFAULT_SEED,
     option: OptionOpt = None,
     player: Annotated[
@@ -141,7 +151,9 @@ def battle(
         bool, typer.Option("--json", help="Print one JSON object, no narrative", metavar="")
     ] = False,
     max_actions: Annotated[
-        int, typer.Option(help="Stop the battle as a failure if it is not over after this many actions")
+        int, typer.Option(help="Stop the battle if it is not over after this many actions (exit 2): the "
+                               "battle so far is told, and saved with --save as an unfinished battle that "
+                               "--resume goes on with")
     ] = MAX_ACTIONS,
     resume: Annotated[
         Path | None,
@@ -160,8 +172,8 @@ def battle(
     if max_actions < 1:
         fail(f"--max-actions must be at least 1, not {max_actions}")
     if resume is None:
-        chosen_scenario = default_scenario(rules) if scenario is None else scenario  # "" names none: refused
-        game = build_game(chosen_scenario, rules, parse_options(option or []))
+        chosen_scenario, chosen_rules = battle_choice(scenario, rules)
+        game = build_game(chosen_scenario, chosen_rules, parse_options(option or []))
     chosen = chosen_players(player, game, also=(HUMAN,))
     humans = [side for side, kind in chosen.items() if kind == HUMAN]
     if humans and as_json:
@@ -170,13 +182,21 @@ def battle(
     leaving = f"The battle so far is saved to {save}" if save is not None else "Nothing is saved"
     players = {side: _player(kind, names, leaving) for side, kind in chosen.items()}
     live = _LiveNarrative(game, names, humans, seed, len(so_far)) if humans else None
+    limit = _ActionLimit(max_actions, len(so_far))
+    stopped: _OutOfActions | None = None
     try:
-        record = fight_battle(game, players, seed, max_actions=max_actions, resume=so_far,
+        # the limit stops the battle through the players, so that the battle so far is kept;
+        # fight_battle's own limit, one action later, is never reached
+        record = fight_battle(game, limit.wrap(players), seed, max_actions=max_actions + 1, resume=so_far,
                               on_step=live.step if live is not None else None)
     except BattleAborted as exc:
         fail(str(exc), 2)
     except LeftTheBattle as exc:
         _left(exc, save)
+    except _OutOfActions as exc:
+        if exc.record is None:
+            raise  # pragma: no cover - fight_battle always sets it
+        stopped, record = exc, exc.record
     # The record and the report are written before the battle is told, so nothing the
     # telling meets can lose them.
     if save is not None:
@@ -192,6 +212,8 @@ def battle(
                                       notes=odds_notes(record))
         for line in tell_safely(narrator, record.iter_events(), where=f"seed {seed}"):
             _print_line(line.kind, line.text)
+    if stopped is not None:
+        _stopped(stopped, record, save, report, as_json)
     if as_json:
         sys.stdout.write(json.dumps(battle_summary(record)) + "\n")
         return
@@ -202,6 +224,59 @@ def battle(
         out.print(f"Report written to {report}")
 
 
+class _OutOfActions(BattleStopped):
+    """The battle reached ``--max-actions`` before its end (:class:`_ActionLimit`)."""
+
+
+class _ActionLimit:
+    """``--max-actions``: each player's choice is counted, the actions of a battle resumed
+    (``done``) with them, and once ``most`` are taken the next to choose stops the battle
+    (:class:`_OutOfActions`, a :class:`~tertia.battle.BattleStopped`) instead, so that
+    :func:`~tertia.battle.fight_battle` hands back the battle so far as an unfinished
+    record."""
+
+    def __init__(self, most: int, done: int) -> None:
+        self.most = most
+        self.taken = done
+
+    def wrap(self, players: dict[str, Player]) -> dict[str, Player]:
+        return {side: _Limited(player, self) for side, player in players.items()}
+
+    def count(self) -> None:
+        if self.taken >= self.most:
+            raise _OutOfActions(f"the battle did not end within {plural(self.most, 'action')}")
+        self.taken += 1
+
+
+class _Limited:
+    """A player whose choices count against an :class:`_ActionLimit`; it chooses, and is
+    named in the record, as the player it wraps."""
+
+    def __init__(self, player: Player, limit: _ActionLimit) -> None:
+        self.player = player
+        self.limit = limit
+        self.name = player.name
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        self.limit.count()
+        return self.player.choose(game, state, rng)
+
+
+def _stopped(exc: _OutOfActions, record: BattleRecord, save: Path | None, report: Path | None,
+             as_json: bool) -> NoReturn:
+    """The battle reached ``--max-actions``: what was saved and how to go on, in one line
+    on standard error, and exit 2 (the battle so far has been told and written)."""
+    at = _at(record.final_state.turn)
+    if save is None:
+        kept = "; nothing was saved (--save FILE keeps the battle so far to go on with)"
+    else:
+        kept = (f"; the battle so far is saved to {save}. To go on: "
+                f"tertia battle --resume {shlex.quote(str(save))}")
+    if report is not None and not as_json:
+        out.print(f"Report of the battle so far written to {report}")
+    fail(f"{exc} (stopped after {plural(len(record.steps), 'action')}, {at}){kept}", 2)
+
+
 def _player(kind: str, names: dict[str, str], leaving: str) -> Player:
     if kind == HUMAN:
         return PromptPlayer(_read_line, lambda text: out.print(Text(text)), names,
@@ -209,7 +284,7 @@ def _player(kind: str, names: dict[str, str], leaving: str) -> Player:
     return make_player(kind)
 
 
-def _resumed(file: Path, scenario: str | None, rules: str, seed: int,
+def _resumed(file: Path, scenario: str | None, rules: str | None, seed: int,
              option: list[str] | None) -> tuple[Game, int, list[Action], dict[str, str]]:
     """The battle a record left unfinished: its game, seed and actions so far, each taken
     again and checked (:func:`~tertia.io.record.replay`), and who played each side."""
@@ -217,7 +292,7 @@ def _resumed(file: Path, scenario: str | None, rules: str, seed: int,
         given = "--scenario" if scenario is not None else "--option"
         fail(f"--resume goes on with {file}'s own battle: {given} cannot be given with it")
     loaded, result = _replayed(file)
-    if rules not in (DEFAULT_RULES, loaded.game.ruleset.id):
+    if rules not in (None, loaded.game.ruleset.id):
         fail(f"--resume goes on with {file}'s own battle, under {loaded.game.ruleset.named()}: "
              "--rules cannot name another")
     if seed not in (DEFAULT_SEED, loaded.seed):

@@ -11,16 +11,16 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
+from rich.cells import cell_len
 from rich.table import Table
 
 from tertia.analysis.sim import GameSpec, Row, Study, columns, compare, summarize
 from tertia.battle import MAX_ACTIONS
 from tertia.cli.common import (
-    DEFAULT_RULES,
     DEFAULT_SEED,
     OptionOpt,
     PlayerOpt,
-    default_scenario,
+    battle_choice,
     fail,
     out,
     parse_options,
@@ -74,15 +74,22 @@ def _write_parquet(path: Path, rows: Sequence[Row], spec: GameSpec, study: Study
 
 def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str], study: Study) -> None:
     title = title_of(spec, names) + "".join(f", {k}={v}" for k, v in spec.options)
-    table = Table(title=f"{title}: {plural(summary['completed'], 'game')}")
+    heading = f"{title}: {plural(summary['completed'], 'game')}"
+    table = Table(title=heading, min_width=cell_len(heading))  # a title on one line, as wide as it needs
     table.add_column("outcome")
-    for col in ("games", "rate [95% CI]", "mean score [95% CI]"):
+    for col in ("games", "rate [95% CI]"):
         table.add_column(col, justify="right")
     for side in spec.sides:
         table.add_row(f"{names.get(side, side)} won", str(summary["wins"][side]),
-                      fmt(summary["win_rate"][side]), fmt(summary["mean_score"][side]))
-    table.add_row("drawn", str(summary["draws"]), fmt(summary["draw_rate"]), "")
+                      fmt(summary["win_rate"][side]))
+    table.add_row("drawn", str(summary["draws"]), fmt(summary["draw_rate"]))
     print_table(table)
+    # a side's score is over every game, won, lost or drawn: a line of its own, not the "won" row
+    if summary["completed"]:
+        means = "; ".join(f"{names.get(side, side)} {fmt(summary['mean_score'][side])}"
+                          for side in spec.sides)
+        out.print(f"Victory points at the end, mean over all {plural(summary['completed'], 'game')}: "
+                  f"{means}.")
     turns = summary["turns"]
     if turns is not None:
         out.print(f"Game length: mean {fmt(turns['mean'])} turns, median {turns['median']:g}, "
@@ -114,7 +121,7 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
 def simulate(
     games: GamesOpt,
     scenario: ScenarioOpt = None,
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: RulesOpt = None,
     option: OptionOpt = None,
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
@@ -131,12 +138,12 @@ def simulate(
     check_games_or_fail(games)
     options = parse_options(option or [])
     chosen_backend = checked_backend(backend)
-    scenario = default_scenario(rules) if scenario is None else scenario
+    scenario, rules = battle_choice(scenario, rules)
     spec = study_spec(scenario, rules, options, max_actions, player=player)
     check_study_outputs(out_file, plots, scenario)
     study = run_with_progress([spec], games, seed, workers, chosen_backend, address)
     rows = study.rows[0]
-    summary = summarize(rows, spec.sides, spec.fielded, requested=games)
+    summary = summarize(rows, spec.sides, spec.fielded, requested=games, last_turn=spec.last_turn)
     names = _names(spec)
     if out_file is not None:
         _write_parquet(out_file, rows, spec, study)
@@ -179,7 +186,7 @@ def sweep(
     ],
     games: GamesOpt,
     scenario: ScenarioOpt = None,
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: RulesOpt = None,
     option: OptionOpt = None,
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
@@ -195,7 +202,7 @@ def sweep(
     game length, with intervals, against the first value."""
     options = parse_options(option or [])
     chosen_backend = checked_backend(backend)
-    scenario = default_scenario(rules) if scenario is None else scenario
+    scenario, rules = battle_choice(scenario, rules)
     key, values = _parse_vary(vary, options)
     check_games_or_fail(games, len(values))
     specs = [study_spec(scenario, rules, {**options, key: v}, max_actions, vary=v, player=player)
@@ -207,8 +214,10 @@ def sweep(
     study = run_with_progress(specs, games, seed, workers, chosen_backend, address)
     base = specs[0]
     names = _names(base)
-    summaries = [summarize(rows, base.sides, base.fielded, requested=games) for rows in study.rows]
-    effects = [None, *(compare(study.rows[0], rows, base.sides) for rows in study.rows[1:])]
+    summaries = [summarize(rows, base.sides, base.fielded, requested=games, last_turn=spec.last_turn)
+                 for spec, rows in zip(specs, study.rows, strict=True)]
+    effects = [None, *(_effect(base, spec, study.rows[0], rows)
+                       for spec, rows in zip(specs[1:], study.rows[1:], strict=True))]
     if out_file is not None:
         every = [r for rows in study.rows for r in rows]
         _write_parquet(out_file, every, base, study, {"vary": key, "values": values})
@@ -233,6 +242,17 @@ def sweep(
         if plot_path is not None:
             out.print(f"Plot written to {plot_path}")
     finish(study, as_json, sum(s["failed"] for s in summaries))
+
+
+def _effect(base: GameSpec, spec: GameSpec, baseline: Sequence[Row],
+            treated: Sequence[Row]) -> dict[str, Any]:
+    """The paired effect of ``spec``'s games against ``base``'s, each interval clipped to
+    what the difference can be: game length to the later of the two last turns, a side's
+    losses to the more troop units it fields under either (:func:`compare`)."""
+    fielded = {side: max(sum(base.fielded[side].values()), sum(spec.fielded[side].values()))
+               for side in base.sides}
+    return compare(baseline, treated, base.sides, last_turn=max(base.last_turn, spec.last_turn),
+                   fielded=fielded)
 
 
 def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, Any]],
@@ -270,7 +290,8 @@ def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, 
     first, second = (names.get(side, side) for side in spec.sides)
     out.print(f"VP margin: {possessive(first)} victory points less {possessive(second)}; "
               "lost: troop units out of play at the end.")
-    out.print("Intervals are 95%: Wilson for rates, normal on the per-seed differences for Δ.")
+    out.print("Intervals are 95%: Wilson for rates, normal for mean turns and on the per-seed differences "
+              "for Δ, clipped to what each can be (no more turns than the last).")
     for value, summary in zip(values, summaries, strict=True):
         if summary["failed"]:
             out.print(f"{key}={value}:")

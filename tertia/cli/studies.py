@@ -26,7 +26,8 @@ from tertia.ai.players import DEFAULT_PLAYER
 from tertia.analysis.sim import BACKENDS, Backend, GameSpec, Row, Study, make_spec, run
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import MAX_GAMES, check_arguments, check_games
-from tertia.cli.common import build_game, check_outputs, chosen_players, err, fail, out
+from tertia.battle import BattleAborted
+from tertia.cli.common import RULES_HELP, build_game, check_outputs, chosen_players, err, fail, out
 from tertia.core.narration import plural
 from tertia.rulesets import ruleset_class
 
@@ -40,7 +41,7 @@ ScenarioOpt = Annotated[
     typer.Option(help="Scenario name (`tertia scenarios`) or a TOML file (default: Edgehill, or the "
                       "first scenario written for the rule set)"),
 ]
-RulesOpt = Annotated[str, typer.Option(help="Rule set id")]
+RulesOpt = Annotated[str | None, typer.Option(help=RULES_HELP)]
 GamesOpt = Annotated[int, typer.Option(help=f"Games to fight (per value, for a sweep), at most {MAX_GAMES:,} "
                                              "in all (refused at once above that)")]
 SeedOpt = Annotated[int, typer.Option(help="Master seed: game i's seed is derived from (seed, i)")]
@@ -185,6 +186,30 @@ def print_timing(study: Study) -> None:
               f"{study.backend} backend).")
 
 
+IN_WORDS = (BattleAborted.__name__,)
+"""The failures whose message says what went wrong in words, without its class's name: a
+battle that did not end, a player that chose an illegal action or found none. Any other
+(a fault in the engine) keeps its class's name, without which ``KeyError: 'x'`` says
+nothing."""
+
+
+def failure_in_words(failure: dict[str, Any]) -> str:
+    """What went wrong in a failed game (``{"index", "seed", "error"}``, its ``error`` as
+    its row has it: ``"Class: message (game i, seed s)"``) as the listing gives it after
+    the game and its seed: the message alone where it is in words (:data:`IN_WORDS`),
+    without the game and seed again.
+
+    >>> failure_in_words({"index": 0, "seed": 7,
+    ...                   "error": "BattleAborted: the battle did not end within 5 actions (game 0, seed 7)"})
+    'the battle did not end within 5 actions'
+    >>> failure_in_words({"index": 1, "seed": 8, "error": "KeyError: 'score_x' (game 1, seed 8)"})
+    "KeyError: 'score_x'"
+    """
+    error = str(failure["error"]).removesuffix(f" (game {failure['index']}, seed {failure['seed']})")
+    name, sep, message = error.partition(": ")
+    return message if sep and name in IN_WORDS else error
+
+
 def print_failures(summary: dict[str, Any]) -> None:
     if not summary["failed"]:
         return
@@ -193,7 +218,7 @@ def print_failures(summary: dict[str, Any]) -> None:
                             " (reproduce one with `tertia battle --seed SEED` and the same scenario, "
                             "rules and options):"))
     for e in summary["errors"]:
-        out.print(f"  game {e['index']}, seed {e['seed']}: {e['error']}", soft_wrap=True)
+        out.print(f"  game {e['index']}, seed {e['seed']}: {failure_in_words(e)}", soft_wrap=True)
     if summary["failed"] > len(summary["errors"]):
         out.print(f"  ... and {summary['failed'] - len(summary['errors'])} more (see the Parquet file)")
 

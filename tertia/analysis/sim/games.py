@@ -82,6 +82,15 @@ class GameSpec:
                 counts[side][name] = types.count(name)
         return counts
 
+    @cached_property
+    def last_turn(self) -> int:
+        """The last turn a battle of this spec can reach, as its rule set tells it from the
+        deployed position (:meth:`~tertia.core.presentation.Presentation.last_turn`: the
+        scenario's ``turns``, or a later turn a die may still give): the bound of the
+        interval of its mean game length."""
+        game = game_for(self)
+        return game.ruleset.presentation().last_turn(game.deployed(), game.scenario.turns).last
+
 
 def troop_type(shows: Presentation, unit: Unit) -> str:
     """A unit's type as a study's columns name it: its kind in the rule set's words

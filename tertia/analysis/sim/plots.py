@@ -38,6 +38,19 @@ def _at_least(ax: Axes, span: float) -> None:
         ax.set_ylim(middle - span / 2, middle + span / 2)
 
 
+def _within(ax: Axes, low: float, high: float) -> None:
+    """Keep the y axis within what the quantity drawn can be, ``low`` to ``high`` (0 to a
+    battle's last turn): a window that reaches past an end (as :func:`_at_least` may widen
+    it) is moved back inside, keeping its span where that fits."""
+    bottom, top = ax.get_ylim()
+    span = min(top - bottom, high - low)
+    if top > high:
+        top, bottom = high, high - span
+    if bottom < low:
+        bottom, top = low, low + span
+    ax.set_ylim(bottom, top)
+
+
 def _errors(intervals: Sequence[Mapping[str, float] | None]) -> tuple[list[float], list[list[float]]]:
     """Estimates and asymmetric error-bar lengths (empty intervals drawn as zero)."""
     est = [i["estimate"] if i else 0.0 for i in intervals]
@@ -119,7 +132,8 @@ def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str,
                names: Mapping[str, str], path: Path, title: str) -> Path:
     """Above: each side's win rate and the mean game length at each value of the varied
     option. Below: the paired effect of each value against the first. All with 95%
-    intervals (Wilson for rates, normal for means and paired differences)."""
+    intervals (Wilson for rates, normal for means and paired differences, clipped to what
+    each can be); the game length's axis stops at the last turn a battle can reach."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fig = Figure(figsize=(10, 7))
     rates, turns = fig.add_subplot(2, 2, 1), fig.add_subplot(2, 2, 2)
@@ -139,7 +153,8 @@ def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str,
     rates.set_ylabel("win rate")
     rates.legend(fontsize=8)
     est, err = _errors([(s["turns"] or {}).get("mean") for s in summaries])
-    turns.errorbar(x, est, yerr=err, fmt="o-", capsize=5, color="#5a7d5a")
+    # clip_on off: a mean at the last turn, the axis's top, is drawn whole
+    turns.errorbar(x, est, yerr=err, fmt="o-", capsize=5, color="#5a7d5a", clip_on=False)
     turns.set_ylabel("mean turns")
     est, err = _errors([None if e is None else e["turns_difference"] for e in effects])
     d_turns.errorbar(x[1:], est[1:], yerr=[err[0][1:], err[1][1:]], fmt="o", capsize=5, color="#5a7d5a")
@@ -149,14 +164,17 @@ def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str,
     for ax in (d_rates, d_turns):
         ax.axhline(0, color="black", linewidth=0.8)
     _at_least(turns, 2.0)
+    lasts = [s["turns"]["last"] for s in summaries if s["turns"] and s["turns"].get("last") is not None]
+    if lasts:  # no axis past the last turn, nor below none
+        _within(turns, 0.0, max(max(lasts), *(s["turns"]["max"] for s in summaries if s["turns"])))
     _at_least(d_turns, 2.0)
     _at_least(d_rates, 0.2)
     for ax in (rates, turns, d_rates, d_turns):
         ax.set_xticks(x, values)
         ax.set_xlabel(key)
         ax.set_xlim(-0.5, len(values) - 0.5)
-    fig.suptitle(f"{title}\n95% intervals: Wilson for rates, normal for means and paired differences",
-                 fontsize=10)
+    fig.suptitle(f"{title}\n95% intervals: Wilson for rates, normal for means and paired differences, "
+                 "clipped to what each can be", fontsize=10)
     return _save(fig, path)
 
 

@@ -1,6 +1,6 @@
 """The statistics of a balance study: proportions and shares with Wilson score intervals,
-means with normal intervals, and paired differences between two rule variants fought on
-the same seeds.
+means with normal intervals (clipped to what the quantity can be, where that is known),
+and paired differences between two rule variants fought on the same seeds.
 
 Every interval here is a two-sided 95% interval unless ``z`` says otherwise.
 """
@@ -77,38 +77,58 @@ def wilson_share(shares: Sequence[float], z: float = Z95) -> Interval:
     return wilson(math.fsum(shares), len(shares), z)
 
 
-def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
+Bounds = tuple[float, float]
+"""The least and the most a quantity can be (a battle's turns: 0 to its last turn)."""
+
+
+def mean_interval(values: Sequence[float], z: float = Z95, bounds: Bounds | None = None) -> Interval:
     """The mean of ``values`` with a normal-approximation interval, mean ± z·s/√n
     (``s`` the sample standard deviation); a single value has a zero-width interval.
 
+    With ``bounds``, the least and the most each value can be, the interval is clipped to
+    them: the mean of such values cannot be outside them either, though the normal
+    approximation, symmetric about the mean, would reach past an end for a mean near it.
+
     >>> print(mean_interval([1.0, 2.0, 3.0]))
     2.000 [0.868, 3.132]
+    >>> print(mean_interval([8.0, 8.0, 8.0, 7.0, 7.0]))
+    7.600 [7.120, 8.080]
+    >>> print(mean_interval([8.0, 8.0, 8.0, 7.0, 7.0], bounds=(0, 8)))
+    7.600 [7.120, 8.000]
     """
     n = len(values)
     if n == 0:
         raise ValueError("a mean needs at least one value")
+    if bounds is not None and not bounds[0] <= min(values) <= max(values) <= bounds[1]:
+        raise ValueError(f"every value must be between {bounds[0]:g} and {bounds[1]:g}")
     mean = math.fsum(values) / n
     if n == 1:
         return Interval(mean, mean, mean)
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(variance / n)
-    return Interval(mean, mean - half, mean + half)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Interval(mean, low, high)
 
 
 def paired_difference(
-    treated: Sequence[float], baseline: Sequence[float], z: float = Z95
+    treated: Sequence[float], baseline: Sequence[float], z: float = Z95, bounds: Bounds | None = None
 ) -> Interval:
     """The mean of the per-pair differences ``treated[i] - baseline[i]`` with a normal
-    interval on those differences.
+    interval on those differences, clipped to ``bounds`` (the least and the most each
+    difference can be) when given, as :func:`mean_interval` clips.
 
     Each pair is one seed fought under two variants, so whatever the two games share
     cancels out of the difference and the interval is narrower than comparing two
     independent samples would give. With 0/1 outcomes (a win or not) this is the paired
-    difference in win rate.
+    difference in win rate, whose bounds are -1 and 1.
 
     >>> paired_difference([1, 1, 0, 1], [0, 1, 0, 0]).estimate
     0.5
+    >>> print(paired_difference([1, 1, 1, 1, 0], [0, 0, 0, 0, 0], bounds=(-1, 1)))
+    0.800 [0.408, 1.000]
     """
     if len(treated) != len(baseline):
         raise ValueError("paired samples must have the same length")
-    return mean_interval([t - b for t, b in zip(treated, baseline, strict=True)], z)
+    return mean_interval([t - b for t, b in zip(treated, baseline, strict=True)], z, bounds)

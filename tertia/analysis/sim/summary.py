@@ -30,11 +30,14 @@ def summarize(
     fielded: Mapping[str, Mapping[str, int]],
     *,
     requested: int | None = None,
+    last_turn: int | None = None,
 ) -> dict[str, Any]:
     """The summary of a run as plain JSON-ready data (see ``docs/simulation.md``).
 
     ``fielded`` is the troop units per side and type at the start; ``requested`` the
-    games asked for (defaults to the rows given).
+    games asked for (defaults to the rows given); ``last_turn`` the last turn a battle can
+    reach (:attr:`~tertia.analysis.sim.games.GameSpec.last_turn`), to which the interval
+    of the mean game length is clipped (unclipped when None).
     """
     done = completed(rows)
     failed = [r for r in rows if r.get("error") is not None]
@@ -56,7 +59,7 @@ def summarize(
         "win_rate": {side: _interval(wilson(wins[side], n)) if n else None for side in sides},
         "draw_rate": _interval(wilson(draws, n)) if n else None,
         "mean_turns": statistics.fmean(turns) if turns else None,
-        "turns": _turns(turns),
+        "turns": _turns(turns, last_turn),
         "mean_score": {
             side: _interval(mean_interval([float(r[f"score_{side}"]) for r in done])) if n else None
             for side in sides
@@ -67,14 +70,19 @@ def summarize(
     return summary
 
 
-def _turns(turns: Sequence[float]) -> dict[str, Any] | None:
+def _turns(turns: Sequence[float], last_turn: int | None) -> dict[str, Any] | None:
+    """Game length: the mean with its interval, clipped to 0 and the last turn a battle
+    can reach (or the longest game played, were one longer), the median and the range;
+    ``last`` that last turn (None when not known)."""
     if not turns:
         return None
+    bounds = None if last_turn is None else (0.0, float(max(last_turn, *turns)))
     return {
-        "mean": mean_interval(turns).as_dict(),
+        "mean": mean_interval(turns, bounds=bounds).as_dict(),
         "median": statistics.median(turns),
         "min": min(turns),
         "max": max(turns),
+        "last": last_turn,
     }
 
 
