@@ -14,6 +14,7 @@ from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled
 from tertia.core.game import Game
+from tertia.core.narration import possessive
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.io.scenario_file import semantic_problems
@@ -425,6 +426,17 @@ def test_commanders_are_not_bombarded() -> None:
                      commanders=[commander("k", R, 30, 20)])
     state = position(game, phase="bombardment", orders=(("g", "bombard"),))
     assert codes(game, state, Bombard(gun="g", target="k")) == ["fighting.NOT_ENEMY"]
+    refused = game.validate(state, Bombard(gun="g", target="k"))[0].message
+    assert refused.endswith("is a commander: only the enemy's troops may be attacked"), refused
+
+
+def test_a_gun_does_not_bombard_its_own_side() -> None:
+    game = make_game([unit("g", P, "artillery", 30, 5), unit("f", P, "foot", 30, 20), FAR_ENEMY])
+    state = position(game, phase="bombardment", orders=(("g", "bombard"),))
+    refused = game.validate(state, Bombard(gun="g", target="f"))
+    assert [v.code for v in refused] == ["fighting.NOT_ENEMY"]
+    gun, friend = state.units["g"], state.units["f"]
+    assert refused[0].message == f"{friend.label} is on {possessive(gun.label)} own side", refused
 
 
 def test_a_bombarded_gun_is_lost_at_once() -> None:

@@ -10,7 +10,10 @@ from typing import ClassVar
 
 from tertia.core.actions import Action
 from tertia.core.events import DiceRolled, Event
-from tertia.core.narration import Narrating, Sentence, humanise, takes_dice, tells
+from tertia.core.narration import Narrating, Sentence, humanise, possessive, takes_dice, tells
+from tertia.core.state import Unit
+from tertia.core.violations import Violation
+from tertia.rules.codes import FightingCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,19 @@ class Shoot(Action):
     type: ClassVar[str] = "shoot"
     unit: str
     target: str
+
+
+def not_an_enemy(attacker: Unit, target: Unit, clause: str) -> list[Violation]:
+    """``target`` refused as no enemy troop for ``attacker`` to attack, saying why: it is
+    of ``attacker``'s own side, or a commander, whom no rule set counting hits lets be
+    attacked on his own; nothing when it is an enemy troop."""
+    if target.side == attacker.side:
+        own = f"{target.label} is on {possessive(attacker.label)} own side"
+        return [Violation(FightingCode.NOT_ENEMY, own, clause)]
+    if target.is_commander:
+        return [Violation(FightingCode.NOT_ENEMY,
+                          f"{target.label} is a commander: only the enemy's troops may be attacked", clause)]
+    return []
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import FightingCode
-from tertia.rules.fighting import Attack
+from tertia.rules.fighting import Attack, not_an_enemy
 from tertia.rules.modifiers import Modifier
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.combat import roll_hits
@@ -40,8 +40,9 @@ def validate_melee(state: GameState, action: Attack, clauses: ClauseBook) -> lis
     done = already_fought(state, attacker, c.melee, c.withdraw)
     if done:
         return done
-    if target.side == attacker.side or target.is_commander:
-        return [Violation(FightingCode.NOT_ENEMY, f"{target.label} is not an enemy unit", c.melee)]
+    refused = not_an_enemy(attacker, target, c.melee)
+    if refused:
+        return refused
     if not in_contact(attacker, target):
         return [Violation(FightingCode.NOT_IN_CONTACT,
                           f"{attacker.label} is not in contact with {target.label}", c.melee)]

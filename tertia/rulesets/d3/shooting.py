@@ -9,7 +9,7 @@ from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import FightingCode, MovementCode
-from tertia.rules.fighting import Shoot
+from tertia.rules.fighting import Shoot, not_an_enemy
 from tertia.rules.measuring import distance
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.d3 import weather
@@ -46,8 +46,9 @@ def validate_shot(
     if engaged:
         return [Violation(FightingCode.ENGAGED, f"{unit.label} is in melee with {engaged[0].label}",
                           c.withdraw)]
-    if target.side == unit.side or target.is_commander:
-        return [Violation(FightingCode.NOT_ENEMY, f"{target.label} is not an enemy unit", c.shooting)]
+    refused = not_an_enemy(unit, target, c.shooting)
+    if refused:
+        return refused
     if not is_in_arc(unit.base, target.base, FIELD_OF_FIRE):
         return [Violation(FightingCode.NOT_IN_FRONT,
                           f"{target.label} is outside {unit.label}'s 45-degree field of fire",

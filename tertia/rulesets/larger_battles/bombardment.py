@@ -12,6 +12,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import FightingCode
+from tertia.rules.fighting import not_an_enemy
 from tertia.rules.measuring import distance, has_enemy_troops_within, iter_enemy_troops_within
 from tertia.rules.sight import has_line_of_sight
 from tertia.rulesets.larger_battles import clauses
@@ -45,9 +46,9 @@ def validate_bombard(
     if state.is_marked("bombarded", gun.id):
         return [Violation(CoreCode.ALREADY_ACTED, f"{gun.label} has already fired this turn",
                           clauses.BOMBARDMENT)]
-    if target.side == gun.side or target.kind is UnitKind.COMMANDER:
-        return [Violation(FightingCode.NOT_ENEMY,
-                          f"{target.label} is not an enemy unit", clauses.BOMBARDMENT)]
+    refused = not_an_enemy(gun, target, clauses.BOMBARDMENT)
+    if refused:
+        return refused
     near = next(iter_enemy_troops_within(state, gun, ENGAGED_RANGE), None)
     if near is not None:
         return [Violation(FightingCode.ENEMY_TOO_CLOSE,

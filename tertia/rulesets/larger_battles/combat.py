@@ -19,7 +19,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import CoreCode, Violation
 from tertia.rules.codes import FightingCode
-from tertia.rules.fighting import Attack
+from tertia.rules.fighting import Attack, not_an_enemy
 from tertia.rules.hits import piece
 from tertia.rules.measuring import distance, iter_enemy_troops_within, within
 from tertia.rules.modifiers import Modifier
@@ -267,8 +267,9 @@ def validate_attack(
     declared with it)."""
     attacker = state.units[action.attacker]
     target = state.units[action.target]
-    if target.side == attacker.side or target.kind is UnitKind.COMMANDER:
-        return [Violation(FightingCode.NOT_ENEMY, f"{target.label} is not an enemy unit", clauses.COMBAT)]
+    refused = not_an_enemy(attacker, target, clauses.COMBAT)
+    if refused:
+        return refused
     if not can_attack(attacker):
         return [Violation(CoreCode.CANNOT_ACT, f"{attacker.label} ({attacker.kind.value}) cannot attack",
                           clauses.COMBAT_RANGE)]
