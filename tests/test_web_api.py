@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from tertia.analysis.odds import odds as engine_odds
 from tertia.core.actions import EndPhase, action_from_dict
 from tertia.rules.fighting import Attack
+from tertia.rulesets import get_ruleset
 from tertia.web.app import create_app
 from tests.fact_support import fact_of
 from tests.web_support import bearer, create, doctrine_action, service, wait_until
@@ -126,8 +127,10 @@ def test_a_side_cannot_act_for_or_look_as_the_other(client: TestClient) -> None:
     to_act = service(client).live(gid).state.to_act
     other = "royalist" if to_act == "parliament" else "parliament"
     theirs = bearer(created["tokens"][other])
-    refusal(client.post(f"/api/games/{gid}/actions", json={"type": "end_phase"}, headers=theirs),
-            403, "NOT_YOUR_TURN")
+    refused = refusal(client.post(f"/api/games/{gid}/actions", json={"type": "end_phase"}, headers=theirs),
+                      403, "NOT_YOUR_TURN")
+    name = service(client).live(gid).side_names()[to_act]
+    assert name != to_act and refused["message"] == f"the game awaits {name}, not you"
     refusal(client.post(f"/api/games/{gid}/validate", json={"type": "end_phase"}, headers=theirs),
             403, "NOT_YOUR_TURN")
     refusal(client.post(f"/api/games/{gid}/odds", json={"type": "end_phase"}, headers=theirs),
@@ -294,6 +297,72 @@ def test_a_battle_through_the_api_with_odds_dice_and_undo_barriers(client: TestC
     last = client.get(f"/api/games/{gid}/replay?step={total}", headers=me).json()
     assert last["state"] == live.game.observe(live.state, last["side"])
     refusal(client.get(f"/api/games/{gid}/replay?step={total + 1}", headers=me), 422, "BAD_STEP")
+
+
+def test_an_unknown_action_type_lists_only_this_rule_sets_actions(client: TestClient) -> None:
+    created = create(client, scenario="chalgrove", rules="d3-cards", mode="hotseat")
+    gid = created["id"]
+    side = service(client).live(gid).state.to_act
+    me = bearer(created["tokens"][side])
+    served = {k["type"] for k in client.get("/api/rules/d3-cards").json()["vocabulary"]["actions"]}
+    for path in ("actions", "validate", "odds"):
+        body = refusal(client.post(f"/api/games/{gid}/{path}", json={"type": "teleport"}, headers=me),
+                       422, "BAD_ACTION")
+        message = body["message"]
+        head, _, listed = message.partition("; its actions: ")
+        assert head == "D3 ECW Wargaming Rules (earlier version) has no action 'teleport'", message
+        assert set(listed.split(", ")) == served and "cyp_breakthrough" not in message
+    # An action of another rule set's (registered once that rule set is loaded) is refused
+    # by this one's rules, as any action they do not allow.
+    get_ruleset("larger-battles")
+    verdict = client.post(f"/api/games/{gid}/validate", json={"type": "give_order", "target": "centre"},
+                          headers=me).json()
+    assert "core.UNKNOWN_ACTION" in {v["code"] for v in verdict["violations"]}
+
+
+@pytest.mark.parametrize(("extra", "field"), [
+    ({"waypoints": [[20, 20, 7]]}, "waypoints[0]"),
+    ({"waypoints": [[20]]}, "waypoints[0]"),
+    ({"waypoints": [[20, True]]}, "waypoints[0]"),
+    ({"waypoints": [[20, 20], "north"]}, "waypoints[1]"),
+    ({"face_after": 1e300}, "face_after"),
+    ({"face_before": -361}, "face_before"),
+    ({"face_after": "north"}, "face_after"),
+    ({"speed": 3}, "'speed'"),
+])
+def test_a_malformed_move_is_refused_naming_the_field(client: TestClient, extra: dict[str, Any],
+                                                        field: str) -> None:
+    gid, tokens = _hotseat(client)
+    live = service(client).live(gid)
+    side = live.state.to_act
+    me = tokens[side]
+    assert client.post(f"/api/games/{gid}/actions", json={"type": "give_order", "target": "centre"},
+                       headers=me).status_code == 200
+    unit = next(u for u in live.state.iter_troops(side) if u.command == "centre")
+    move = {"type": "move", "unit": unit.id, "waypoints": [[unit.x, unit.y]], **extra}
+    for path in ("actions", "validate"):
+        body = refusal(client.post(f"/api/games/{gid}/{path}", json=move, headers=me), 422, "BAD_ACTION")
+        assert field in body["message"] and "\n" not in body["message"], body["message"]
+    assert service(client).live(gid).state.units[unit.id] == unit
+    saved = service(client).store.load_game(gid)
+    assert saved is not None and [a.action["type"] for a in saved[1]] == ["give_order"]
+
+
+def test_unknown_fields_are_refused_in_nested_and_planned_actions(client: TestClient) -> None:
+    gid, tokens = _hotseat(client)
+    side = service(client).live(gid).state.to_act
+    me = tokens[side]
+    declared = {"type": "declare_attacks", "attacks": [{"attacker": "p-foot-1", "target": "r-foot-1",
+                                                        "flank": True}]}
+    body = refusal(client.post(f"/api/games/{gid}/validate", json=declared, headers=me), 422, "BAD_ACTION")
+    assert body["message"].startswith("attacks[0]: ") and "'flank'" in body["message"]
+    end = refusal(client.post(f"/api/games/{gid}/actions", json={"type": "end_phase", "now": 1}, headers=me),
+                  422, "BAD_ACTION")
+    assert end["message"] == "an action of type 'end_phase' has no field 'now' (it takes none)"
+    planned = '[{"attacker": "p-foot-1", "target": "r-foot-1", "flank": true}]'
+    unit = client.get(f"/api/games/{gid}/units/p-foot-1", params={"planned": planned}, headers=me)
+    plan = refusal(unit, 422, "BAD_ACTION")
+    assert plan["message"].startswith("planned[0]: ") and "'flank'" in plan["message"]
 
 
 def test_odds_refuse_illegal_and_diceless_questions(client: TestClient) -> None:

@@ -7,11 +7,13 @@ Set ``TERTIA_SCREENSHOTS=docs/screenshots`` to keep screenshots of the key scree
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 import re
 import shutil
+import sqlite3
 import sys
 import time
 from collections.abc import Iterator
@@ -1089,7 +1091,7 @@ def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server:
     assert "indecisive victory" in pg.inner_text("[data-test=result-terms]")
     assert "Parliament win: an indecisive victory." in pg.inner_text("[data-test=outcome]")
     assert pg.locator(".log-line.kind-phase", has_text="Pursuit phase").count() == 1
-    assert "pursuit: a move forward" in pg.inner_text(".log")
+    assert "moves forward in the pursuit" in pg.inner_text(".log")
     shoot(pg, "cyp-result")
 
     # Replay draws the objectives and vital points too, as each side saw them.
@@ -1159,3 +1161,115 @@ def test_a_place_both_sides_mark_is_named_once_on_the_map(server: Server, page: 
         ".objective-name:not(.crowded)", "els => els.map((e) => e.textContent)")
     assert shown.count("the road to Naseby") == 1, shown
     assert "Mill Hill" in shown and len(set(shown)) == len(shown), shown
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Do two boxes on the screen (Playwright's boundingBox) overlap?"""
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def _inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    """Is one box on the screen wholly within another?"""
+    return (outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+            and outer["y"] <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"])
+
+
+@pytest.mark.parametrize(("scenario", "rules"), [
+    ("chalgrove", "d3-cards"), ("edgehill", "d3-commands"), ("skirmish", "larger-battles"),
+    ("naseby", "charge-yr-pikes"),
+])
+def test_the_north_arrow_stands_clear_of_the_zoom_buttons(server: Server, page: Any, scenario: str,
+                                                          rules: str) -> None:
+    """The whole table as the page first shows it, on a wide screen and a small one: the
+    north arrow is on the map, in sight, and under none of the zoom buttons."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": scenario, "rules": rules, "mode": "hotseat", "seed": 3,
+        "options": {"secret_deployment": False} if rules == "charge-yr-pikes" else {}}).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+    pg.wait_for_selector(".unit")
+    for width, height in ((1440, 900), (1024, 700)):
+        pg.set_viewport_size({"width": width, "height": height})
+        pg.click("button[title='Whole table']")
+        pg.wait_for_timeout(100)
+        compass = pg.locator(".compass").bounding_box()
+        box = pg.locator(".map-box").bounding_box()
+        assert compass is not None and box is not None
+        assert _inside(compass, box), (width, compass, box)
+        buttons = pg.locator(".zoom-controls button")
+        assert buttons.count() == 3
+        for i in range(buttons.count()):
+            button = buttons.nth(i).bounding_box()
+            assert button is not None and not _overlap(compass, button), (width, compass, button)
+
+
+def test_the_top_bar_says_the_armies_deploy_and_drops_what_the_end_leaves_meaningless(
+        server: Server, page: Any) -> None:
+    """Charge yr Pikes! secret deployment: the turn chip says the armies are deploying, not
+    "turn 0". A battle over: no orders left, no phase, and only the turn it ended on."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "edgehill", "rules": "charge-yr-pikes", "mode": "hotseat", "seed": 3,
+        "options": {"secret_deployment": True}}).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+    pg.wait_for_selector("[data-test=deploy-prompt]")
+    assert pg.evaluate("() => window.tertiaScreen.view.status.turn") == 0
+    last = pg.evaluate("() => window.tertiaScreen.view.status.last_turn.text")
+    chip = pg.inner_text("[data-test=turn]")
+    label, _, value = chip.partition("\n")
+    assert (label.upper(), value) == ("DEPLOYMENT", f"before turn 1 of {last}"), chip
+    assert "0 of" not in chip
+
+    # Larger battles, in play: its orders left and phase; then as a battle over shows them.
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "skirmish", "rules": "larger-battles", "mode": "hotseat", "seed": 3}).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+    pg.wait_for_selector(".unit")
+    pg.wait_for_selector(".orders-chip")
+    assert pg.locator(".phase-chip").count() == 1
+    assert pg.inner_text("[data-test=turn]").partition("\n")[2] == "1 of 8"
+    pg.evaluate("""() => { const s = window.tertiaScreen;
+        s.view.status = { ...s.view.status, over: true, your_turn: false, result: { winner: null } };
+        s.renderTopbar(); }""")
+    assert pg.locator(".orders-chip").count() == 0 and pg.locator(".phase-chip").count() == 0
+    label, _, value = pg.inner_text("[data-test=turn]").partition("\n")
+    assert (label.upper(), value) == ("ENDED", "on turn 1")
+    assert "Battle over" in pg.inner_text("[data-test=status]")
+
+
+def test_your_battles_names_a_saved_game_that_no_longer_replays(browser: Any, page: Any,
+                                                                tmp_path: Path) -> None:
+    """A game this browser holds whose saved record no longer replays under the server's
+    engine: *Your battles* shows the server's one line for it, and the other games as ever."""
+    db = tmp_path / "games.sqlite3"
+    s = Server(db, None, "--ai-quantum", "0").start()
+    try:
+        broken, sound = (httpx.post(s.url + "/api/games", json={
+            "scenario": "skirmish", "mode": "hotseat", "seed": seed}).json() for seed in (4, 5))
+        s.stop()
+        with sqlite3.connect(db) as conn:
+            rolls = json.loads(conn.execute("SELECT start_rolls FROM games WHERE id = ?",
+                                            (broken["id"],)).fetchone()[0])
+            rolls[0][0] = "a roll the rules never ask for"
+            conn.execute("UPDATE games SET start_rolls = ? WHERE id = ?", (json.dumps(rolls), broken["id"]))
+        s.start()
+        pg = page
+        pg.goto(s.url + "/")
+        held = {g["id"]: {"tokens": g["tokens"], "title": "Skirmish at the Ford", "mode": "hotseat",
+                          "touched": i} for i, g in enumerate((broken, sound))}
+        pg.evaluate("(held) => localStorage.setItem('tertia.games', JSON.stringify(held))", held)
+        pg.reload()
+        pg.wait_for_selector(".game-item:has-text('no longer replays')")
+        items = pg.locator(".game-item")
+        assert items.count() == 2
+        texts = [items.nth(i).inner_text() for i in range(2)]
+        [bad] = [t for t in texts if "no longer replays" in t]
+        assert f"game '{broken['id']}'" in bad and "could not answer" not in bad
+        assert "Forget" in bad
+        pg.wait_for_selector(".game-item:has-text('Resume')")
+    finally:
+        s.stop()

@@ -320,3 +320,16 @@ def test_another_rule_sets_words_are_answered_the_same_way(client: TestClient) -
     assert r.json() == _as_json(engine_odds(live.game, live.state, "fire", mine.id, enemy.id), side)
     assert ask(client, created, side, {"question": "ball", "attacker": mine.id, "target": enemy.id}).json()[
         "code"] == "UNKNOWN_WORD"
+
+
+def test_a_question_asked_of_an_enemy_unit_names_its_side_as_the_game_does(client: TestClient) -> None:
+    """Asking the odds of an enemy unit is refused naming the side it belongs to as the game
+    names it, never by its id."""
+    created = facing_game(client, IN)
+    names = {s["id"]: s["name"] for s in client.get(f"/api/games/{created['id']}", headers=bearer(
+        created["tokens"][ASKER])).json()["game"]["sides"]}
+    r = ask(client, created, ASKER, {"question": "fire", "attacker": TARGET, "target": SHOOTER})
+    assert r.status_code == 409 and r.json()["code"] == "core.NOT_YOUR_UNIT", r.text
+    message = r.json()["message"]
+    assert names[OWNER] != OWNER and f"belongs to {names[OWNER]}:" in message, message
+    assert f"belongs to {OWNER}" not in message

@@ -3,6 +3,7 @@ and every game resumes where it was, the AI's included."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -14,9 +15,10 @@ from fastapi.testclient import TestClient
 
 from tertia.rulesets.larger_battles import LargerBattles
 from tertia.web.app import create_app
+from tertia.web.errors import ServiceError
 from tertia.web.store import SCHEMA, GameStore
 from tests.web_server import Server
-from tests.web_support import bearer, create
+from tests.web_support import bearer, create, wait_until
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -139,3 +141,99 @@ def test_every_rule_set_resumes_after_kill_9(tmp_path: Path, scenario: str, rule
             time.sleep(0.05)
     finally:
         server.stop()
+
+
+def _rows(db: Path) -> list[Any]:
+    """Every row of the games database, to show that nothing in it changed."""
+    with sqlite3.connect(db) as conn:
+        return [conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                for table in ("games", "tokens", "actions")]
+
+
+def _tamper_start_dice(conn: sqlite3.Connection, gid: str) -> None:
+    rolls = json.loads(conn.execute("SELECT start_rolls FROM games WHERE id = ?", (gid,)).fetchone()[0])
+    rolls[0][0] = "a roll the rules never ask for"
+    conn.execute("UPDATE games SET start_rolls = ? WHERE id = ?", (json.dumps(rolls), gid))
+
+
+def _tamper_order(conn: sqlite3.Connection, gid: str) -> None:
+    conn.execute("UPDATE actions SET action = ? WHERE game_id = ? AND seq = 1",
+                 (json.dumps({"type": "give_order", "target": "nowhere", "purpose": "move"}), gid))
+
+
+def _tamper_extra_die(conn: sqlite3.Connection, gid: str) -> None:
+    conn.execute("UPDATE actions SET rolls = ? WHERE game_id = ? AND seq = 1",
+                 (json.dumps([["a die kept for nothing", "d6", 3]]), gid))
+
+
+def _tamper_side(conn: sqlite3.Connection, gid: str) -> None:
+    conn.execute("UPDATE actions SET side = CASE side WHEN 'royalist' THEN 'parliament' ELSE 'royalist' END "
+                 "WHERE game_id = ? AND seq = 1", (gid,))
+
+
+@pytest.mark.parametrize(("tamper", "reason"), [
+    (_tamper_start_dice, "at the start: roll 1: the record has d6 for 'a roll the rules never ask for'"),
+    (_tamper_order, "action 1 (give order by "),
+    (_tamper_extra_die, "action 1 (give order by "),
+    (_tamper_side, "action 1 (give order by "),
+])
+def test_a_saved_game_whose_record_no_longer_replays_is_refused_in_one_line(
+        tmp_path: Path, tamper: Any, reason: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A saved game the engine can no longer replay (its dice, actions or turns differ from
+    what the rules now ask) is a 409 naming the game and the reason, for its summary (the
+    list of battles), its view and its actions; nothing is written to the database."""
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, watch_pace=0.0)) as client:
+        created = create(client, mode="hotseat")
+        gid = created["id"]
+        tokens = {s: bearer(t) for s, t in created["tokens"].items()}
+        side = client.get(f"/api/games/{gid}/view", headers=tokens["parliament"]).json()["status"]["to_act"]
+        order = {"type": "give_order", "target": "centre", "purpose": "move"}
+        assert client.post(f"/api/games/{gid}/actions", json=order, headers=tokens[side]).status_code == 200
+    with sqlite3.connect(db) as conn:
+        tamper(conn, gid)
+    before = _rows(db)
+    with TestClient(create_app(db, watch_pace=0.0), raise_server_exceptions=False) as client:
+        me = tokens[side]
+        for answer in (client.get(f"/api/games/{gid}", headers=me),
+                       client.get(f"/api/games/{gid}/view", headers=me),
+                       client.post(f"/api/games/{gid}/actions", json={"type": "end_phase"}, headers=me)):
+            assert answer.status_code == 409, answer.text
+            body = answer.json()
+            assert body["code"] == "RECORD_DIVERGED"
+            message = body["message"]
+            assert message.startswith(f"game {gid!r} (Skirmish")
+            assert "this battle's record no longer replays under this engine" in message
+            assert reason in message and "\n" not in message
+            if "by " in reason:
+                assert "by Royalists" in message or "by Parliament" in message
+        assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+    assert _rows(db) == before
+
+
+def test_the_ai_passes_over_a_saved_game_that_no_longer_replays(tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A game awaiting the AI whose record no longer replays: after a restart the AI runner
+    skips it without a fault, and the game's rows stay as they were."""
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, watch_pace=0.0)) as client:
+        created = create(client, mode="watch")
+        gid = created["id"]
+    with sqlite3.connect(db) as conn:
+        _tamper_start_dice(conn, gid)
+    before = _rows(db)
+    app = create_app(db, watch_pace=0.0)
+    with TestClient(app) as client:
+        runner = app.state.runner
+        watcher = bearer(created["tokens"]["spectator"])
+        answer = client.get(f"/api/games/{gid}", headers=watcher)
+        assert answer.status_code == 409 and answer.json()["code"] == "RECORD_DIVERGED", answer.text
+        with pytest.raises(ServiceError) as refused:  # what the runner's loop passes over
+            runner.play_one(gid)
+        assert refused.value.code == "RECORD_DIVERGED"
+        runner.schedule(gid)
+        wait_until(lambda: gid not in runner._queued)
+        time.sleep(0.2)  # the runner's look at the game, begun as it left the queue
+        assert runner.errors == []
+        assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+    assert _rows(db) == before

@@ -129,7 +129,7 @@ class AiRunner:
             try:
                 again = self.play_one(game_id)
             except ServiceError:
-                again = None  # the game is gone
+                again = None  # the game is gone, or cannot be resumed (its refusal says why)
             except Exception as exc:  # a fault in one game must not stop the others
                 log.exception("the AI failed in game %s", game_id)
                 self.errors.append(f"{game_id}: {exc}")

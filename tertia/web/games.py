@@ -9,6 +9,7 @@ Each request names its caller by the roles its token holds: one or more side ids
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 import secrets
@@ -23,7 +24,7 @@ from tertia.ai.players import UnknownPlayer
 from tertia.ai.players import entry as player_entry
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import UnaskedResponse, odds
-from tertia.core.actions import Action, BadActionData, action_from_dict
+from tertia.core.actions import Action, BadActionData
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.hidden import HiddenInformation, place_hidden, view_of
@@ -39,11 +40,14 @@ from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
 from tertia.scenarios.catalogue import scenario_names as catalogue_names
 from tertia.scenarios.catalogue import shipped_scenarios as catalogue_shipped
+from tertia.web.action_json import check_plan, parse_action
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
-from tertia.web.live import LiveGame, Prepared, Step
+from tertia.web.live import LiveGame, Prepared, ReplayFailed, Step
 from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
 from tertia.web.table import table_data
+
+log = logging.getLogger("tertia.web")
 
 MODES = ("hotseat", "ai", "link", "watch")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -113,18 +117,12 @@ def build_game(scenario: str, rules: str, options: Mapping[str, Any]) -> Game:
         raise ServiceError(422, "BAD_SCENARIO", str(exc)) from None
 
 
-def parse_action(data: Any) -> Action:
-    try:
-        return action_from_dict(data)
-    except BadActionData as exc:
-        raise ServiceError(422, "BAD_ACTION", str(exc)) from None
-
-
 def parse_plan(ruleset: RuleSet, planned: Any) -> tuple[Action, ...]:
     """The actions a player means to make together (a JSON list, already parsed: those of
     the kind the rule set gathers, such as larger-battles' attacks), or none."""
     if planned is None:
         return ()
+    check_plan(ruleset, planned)
     try:
         return parse_items(ruleset, planned)
     except BadActionData as exc:
@@ -197,7 +195,16 @@ class GameService:
                 f"game {game_id!r} was begun under {row.rules} {row.rules_version}; this server "
                 f"plays {row.rules} {game.ruleset.version}, so it cannot be resumed",
             )
-        return self._keep(LiveGame.rebuild(row, game, actions))
+        try:
+            rebuilt = LiveGame.rebuild(row, game, actions)
+        except ReplayFailed as exc:
+            log.warning("game %s does not replay: %s", game_id, exc)
+            raise ServiceError(
+                409, "RECORD_DIVERGED",
+                f"game {game_id!r} ({game.scenario.name}, {game.ruleset.title}): this battle's record no "
+                f"longer replays under this engine, so it cannot be resumed: {exc}",
+            ) from None
+        return self._keep(rebuilt)
 
     def _keep(self, live: LiveGame) -> LiveGame:
         """Hold a game in memory, dropping the least recently used beyond ``cache_size``
@@ -293,7 +300,8 @@ class GameService:
             raise ServiceError(409, "GAME_OVER", "the battle is over")
         side = state.to_act
         if side not in roles:
-            raise ServiceError(403, "NOT_YOUR_TURN", f"the game awaits {side}, not you")
+            raise ServiceError(403, "NOT_YOUR_TURN",
+                               f"the game awaits {live.side_names().get(side, side)}, not you")
         return side
 
     # --- creating --------------------------------------------------------------------------
@@ -434,8 +442,8 @@ class GameService:
 
     def validate(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
         """Would this action be legal now? With a move's length against its allowance."""
-        action = parse_action(data)
         live = self.live(game_id)
+        action = parse_action(data, live.game.ruleset)
         with live.lock:
             self.acting_side(live, roles)
             state = live.state
@@ -448,8 +456,8 @@ class GameService:
             if_match: int | None = None) -> dict[str, Any]:
         """Apply the caller's action and save it before answering; with ``if_match``, only
         if the game is still at that version (a retried or doubled request applies once)."""
-        action = parse_action(data)
         live = self.live(game_id)
+        action = parse_action(data, live.game.ruleset)
         with live.lock:
             check_version(live, if_match)
             side = self.acting_side(live, roles)
@@ -526,8 +534,8 @@ class GameService:
 
     def odds(self, game_id: str, roles: frozenset[str], data: Any) -> dict[str, Any]:
         """Exact odds of the caller's dice action now, from the rule set's own code."""
-        action = parse_action(data)
         live = self.live(game_id)
+        action = parse_action(data, live.game.ruleset)
         kind = live.game.ruleset.action_kind(action.type)
         if kind is not None and not kind.odds:
             raise ServiceError(422, "NO_ODDS", f"odds are not given for {kind.label.lower()}: it decides "
@@ -664,8 +672,10 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
             raise not_found(f"unit {uid!r}")
     unit = shown[attacker]
     if unit.side != side:
-        raise ServiceError(409, CoreCode.NOT_YOUR_UNIT, f"{unit.label} belongs to {unit.side}: questions "
-                           "of odds are asked of your own units")
+        names = {s.id: (s.name or s.id) for s in game.scenario.sides}
+        raise ServiceError(409, CoreCode.NOT_YOUR_UNIT, f"{unit.label} belongs to "
+                           f"{names.get(unit.side, unit.side)}: questions of odds are asked of your "
+                           "own units")
     ruleset = game.ruleset
     try:
         ready, action = ruleset.query(seen, word, attacker, target or attacker, details)

@@ -19,13 +19,14 @@ from typing import Any, TypeVar
 from tertia.ai.player import Player
 from tertia.ai.players import DEFAULT_PLAYER, make_player
 from tertia.battle import dice_seed, player_seed
-from tertia.core.actions import Action, action_from_dict
-from tertia.core.dice import Roll, SeedCheckedDice, SeededDice
+from tertia.core.actions import Action, BadActionData, action_from_dict
+from tertia.core.dice import DiceDivergence, Roll, SeedCheckedDice, SeededDice
 from tertia.core.events import DecisionAwaited, DiceRolled, Event
 from tertia.core.game import Game
 from tertia.core.memo import Memo
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState
+from tertia.core.violations import IllegalAction
 from tertia.io.narrative import NarrativeLine, Narrator, decision_key
 from tertia.io.safe_narration import tell_safely
 from tertia.web.store import ActionRow, GameRow
@@ -235,19 +236,36 @@ class LiveGame:
 
     @classmethod
     def rebuild(cls, row: GameRow, game: Game, actions: Sequence[ActionRow]) -> LiveGame:
-        """A saved game replayed from its rows with their own dice."""
+        """A saved game replayed from its rows with their own dice; :class:`ReplayFailed`
+        when the record no longer replays under this engine (an action it no longer reads
+        or allows, a side acting out of turn, dice other than those the rules ask for):
+        nothing is changed then, in memory or in the store."""
         every_roll = [*row.start_rolls, *(r for a in actions for r in a.rolls)]
         replay = SeedCheckedDice(every_roll, dice_seed(row.seed), strict=False)
-        state, events = game.start(replay)
-        steps: list[Step] = []
-        states = History([state], steps)
-        for a in actions:
-            action = action_from_dict(a.action)
-            before = state
-            state, happened = game.apply(before, action, replay)
-            steps.append(Step(a.side, action, tuple(happened), a.rolls, a.barrier))
-            states.append(state)
-            forget_memos(before)
+        names = {s.id: (s.name or s.id) for s in game.scenario.sides}
+        where = "at the start"
+        try:
+            state, events = game.start(replay)
+            _check_dice(len(replay.log), len(row.start_rolls))
+            steps: list[Step] = []
+            states = History([state], steps)
+            for number, a in enumerate(actions, start=1):
+                where = f"action {number} (by {names.get(a.side, a.side)})"
+                action = action_from_dict(a.action)
+                where = f"action {number} ({action.type.replace('_', ' ')} by {names.get(a.side, a.side)})"
+                if a.side != state.to_act:
+                    raise ReplayFailed(f"it was taken by {names.get(a.side, a.side)}, but the rules "
+                                       f"now await {names.get(state.to_act, state.to_act)}")
+                before = state
+                rolled = len(replay.log)
+                state, happened = game.apply(before, action, replay)
+                _check_dice(len(replay.log) - rolled, len(a.rolls))
+                steps.append(Step(a.side, action, tuple(happened), a.rolls, a.barrier))
+                states.append(state)
+                forget_memos(before)
+        except REPLAY_FAILURES as exc:
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise ReplayFailed(f"{where}: {reason}") from exc
         if replay.mismatches:
             log.warning("game %s: %d logged dice differ from its seed's", row.id, replay.mismatches)
         return cls(row=row, game=game, dice=replay.seeded, version=row.version,
@@ -411,6 +429,24 @@ class LiveGame:
 
     def status_word(self) -> str:
         return "over" if self.state.is_over else "playing"
+
+
+class ReplayFailed(Exception):
+    """A saved game's record that no longer replays under this engine: the message says
+    where (the start, or which action) and why, in one line."""
+
+
+REPLAY_FAILURES: tuple[type[Exception], ...] = (ReplayFailed, DiceDivergence, IllegalAction, BadActionData)
+"""What replaying a saved record raises when the engine has changed under it: dice the
+rules no longer ask for (:class:`~tertia.core.dice.DiceDivergence`), an action they no
+longer allow or read."""
+
+
+def _check_dice(rolled: int, recorded: int) -> None:
+    """The rules rolled as many dice as the record kept for this step (else the dice of
+    every later step would be read for other rolls)."""
+    if rolled != recorded:
+        raise ReplayFailed(f"the rules now roll {rolled} dice here, the record kept {recorded}")
 
 
 def forget_memos(state: GameState) -> None:

@@ -186,8 +186,9 @@ export class TableMap {
     }
     this.layers.grid.append(svg("rect", { x: 0, y: 0, width: t.width, height: t.depth, fill: "none",
       stroke: pal.ink, "stroke-width": 0.12 }));
-    // The north arrow.
-    this.layers.grid.append(svg("g", { transform: `translate(${t.width + 1.6},1.2)`, class: "compass" },
+    // The north arrow, beside the table's south-east corner: the zoom buttons stand over
+    // the map's top right corner, and the dice tray over its top left.
+    this.layers.grid.append(svg("g", { transform: `translate(${t.width + 1.6},${f(t.depth - 0.8)})`, class: "compass" },
       svg("path", { d: "M0,-0.9 L0.4,0.55 L0,0.25 L-0.4,0.55 Z", fill: pal.ink }),
       svg("text", { x: 0, y: -1.1, "text-anchor": "middle", class: "edge-label strong" }, "N")));
     // Each side's table edge.

@@ -307,11 +307,17 @@ export class PlayScreen {
 
   /** The turn, and the last the battle may reach as its rule set gives it ("3 of 12";
    *  "3 of 11–16" while a die still to be rolled decides when darkness falls), the rule
-   *  that sets it on hover. */
+   *  that sets it on hover. Before the first turn the armies are deploying ("Deployment,
+   *  before turn 1 of 11–16"); once the battle is over, only the turn it ended on. */
   turnChip(s) {
     const last = s.last_turn;
     const attrs = { class: "chip", "data-test": "turn" };
+    if (s.over) {
+      return h("span", { ...attrs, title: `The battle ended on turn ${s.turn ?? "–"}.` },
+        h("small", {}, "Ended"), `on turn ${s.turn ?? "–"}`);
+    }
     if (last.rule) attrs.title = last.rule;
+    if (deploying(s)) return h("span", attrs, h("small", {}, "Deployment"), `before turn 1 of ${last.text}`);
     return h("span", attrs, h("small", {}, "Turn"), `${s.turn ?? "–"} of ${last.text}`);
   }
 
@@ -329,8 +335,10 @@ export class PlayScreen {
       h("div", { class: "chips", "data-test": "status" },
         this.turnChip(s),
         this.sideChip(s, acting),
-        chip("Phase", phaseTitle(s.phase), "phase-chip"),
-        orders !== null ? chip("Orders left", String(orders), "orders-chip") : null,
+        // Once the battle is over (and while the armies deploy, which the turn chip says),
+        // the phase and the orders left no longer tell anything.
+        s.over || deploying(s) ? null : chip("Phase", phaseTitle(s.phase), "phase-chip"),
+        orders !== null && !s.over ? chip("Orders left", String(orders), "orders-chip") : null,
         score ? chip("Score", t.side_order.map((id) => score[id]).join(" – ")) : null,
         this.lossesChip(s.summary, chip),
         h("span", { class: `chip turn-chip ${s.your_turn ? "yours" : ""}` }, who)),
@@ -871,4 +879,10 @@ function sharedSubject(labels, question) {
 
 function capitalised(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// Before the first turn (turn 0): the armies are still deploying (Charge yr Pikes!'s
+// secret deployment), so there is no turn to count yet.
+function deploying(status) {
+  return !status.over && typeof status.turn === "number" && status.turn < 1;
 }
