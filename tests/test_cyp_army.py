@@ -162,10 +162,10 @@ def _told(t: Tx) -> list[str]:
 
 
 @pytest.mark.parametrize(("face", "told"), [
-    (9, "Royalists' army, 0 of 100 men lost (0%), rolls 9 +2 for 2 vital points lost = 11 (fright on 11+): "
-        "it takes fright"),
-    (8, "Royalists' army, 0 of 100 men lost (0%), rolls 8 +2 for 2 vital points lost = 10 (fright on 11+): "
-        "it holds"),
+    (9, "Royalists' army, 0 of 100 figures lost (0%), rolls 9 +2 for 2 vital points lost = 11 "
+        "(fright on 11+): it takes fright"),
+    (8, "Royalists' army, 0 of 100 figures lost (0%), rolls 8 +2 for 2 vital points lost = 10 "
+        "(fright on 11+): it holds"),
 ])
 def test_the_log_tells_the_die_and_every_modifier_that_decided(face: int, told: str) -> None:
     """Two vital points lost add 2: a 9 makes 11 and frightens an army that has lost
@@ -180,8 +180,8 @@ def test_the_log_tells_the_die_and_every_modifier_that_decided(face: int, told: 
 
 
 @pytest.mark.parametrize(("face", "told"), [
-    (10, "Royalists' army, 30 of 100 men lost (30%), rolls 10 (fright on 9+): it takes fright"),
-    (8, "Royalists' army, 30 of 100 men lost (30%), rolls 8 (fright on 9+): it holds"),
+    (10, "Royalists' army, 30 of 100 figures lost (30%), rolls 10 (fright on 9+): it takes fright"),
+    (8, "Royalists' army, 30 of 100 figures lost (30%), rolls 8 (fright on 9+): it holds"),
 ])
 def test_the_log_reads_the_d10_as_the_chart_does_from_1_to_10(face: int, told: str) -> None:
     """"Morale steady 1-10, Fright 11+": the D10's 0 is 10, and the log says so; with no
@@ -193,7 +193,7 @@ def test_the_log_reads_the_d10_as_the_chart_does_from_1_to_10(face: int, told: s
 
 def test_half_the_army_lost_is_told_as_fright_without_a_roll() -> None:
     t, _, _ = _test(_army(50), [])
-    assert _told(t) == ["Royalists' army takes fright without a roll: 50 of 100 men lost (50%)"]
+    assert _told(t) == ["Royalists' army takes fright without a roll: 50 of 100 figures lost (50%)"]
 
 
 def test_a_vital_point_is_not_lost_while_a_friend_in_good_order_is_nearer_the_enemy() -> None:

@@ -31,4 +31,4 @@ def test_the_log_says_an_army_half_lost_takes_fright_without_a_roll() -> None:
     was rolled."""
     t, fright, _ = _test(_army(50), [])
     assert fright
-    assert _told(t) == ["Royalists' army takes fright without a roll: 50 of 100 men lost (50%)"]
+    assert _told(t) == ["Royalists' army takes fright without a roll: 50 of 100 figures lost (50%)"]

@@ -16,6 +16,7 @@ from tertia.rulesets.declare_thee_sir.values import unit_data
 from tertia.rulesets.declare_thee_sir.vocabulary import DECISION_KINDS, DECLARATION_SECONDS
 
 from .dts_support import P, R, activated, dts_game, unit
+from .support import commander
 
 ALLOWANCE = {"open": 7, "difficult": 3}
 
@@ -149,3 +150,15 @@ def test_the_declaration_has_the_texts_thirty_seconds_and_defers_when_they_run_o
         assert "defer" in state.pending.get("options", ())  # type: ignore[union-attr]
         answer = {"type": declare.answer, "unit": uid, **dict(declare.on_time_out)}
         assert g.is_legal(state, action_from_dict(answer))
+
+
+def test_a_general_is_shown_with_his_unit_until_he_falls() -> None:
+    """Generals: an attached general rides with his unit; once fallen he is with no one."""
+    g = dts_game([unit("pf", P, "foot", 24, 10, 0), unit("rf", R, "foot", 24, 30, 180)],
+                 commanders=[commander("pg", P, 24, 8.75)],
+                 table={"generals": [{"commander": "pg", "attached_to": "pf"}]}, depth=48)
+    state = g.ruleset.initial_state(g.scenario)
+    assert shown(g, state, "pg", "attached_to") == state.units["pf"].label
+    fallen = state.with_unit(state.units["pg"].evolve(removed="killed"))
+    with_no_one = g.piece(fallen, "pg").fact("attached_to")
+    assert with_no_one is not None and not with_no_one.shown()

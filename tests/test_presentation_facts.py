@@ -15,7 +15,7 @@ from tertia.battle import BattleAborted, fight_battle
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.hidden import is_hidden
-from tertia.core.presentation import FactKind, PieceCard
+from tertia.core.presentation import Fact, FactKind, FactSpec, PieceCard
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset, registered, ruleset_ids
 from tertia.rulesets.charge_yr_pikes import secret_grades
@@ -192,3 +192,27 @@ def test_the_examples_divisions_count_against_those_the_regiment_took_the_field_
     assert fact is not None and (fact.value, fact.limit) == (2, 3)
     usual = example.piece(state, "r-horse", None).fact("ex_stands")
     assert usual is not None and (usual.value, usual.limit) == (2, 2)
+
+
+def test_a_facts_note_follows_its_own_line_when_asked() -> None:
+    """``inspect`` gives each fact's note after that fact, not after the last one."""
+    hits = FactSpec("hits", "Hits", FactKind.COUNT, "hits taken")
+    ammo = FactSpec("ammo", "Out of ammunition", FactKind.FLAG, "no shot left")
+    river = Fact("hits", 4, limit=4, note="river: defending it against enemies across")
+    card = PieceCard("u", "Brooke's Foot", "parl", "foot", "c", 0.0, 0.0, 0.0, True, None,
+                     facts=((river, hits), (Fact("ammo", True), ammo)))
+    assert card.lines() == ["Hits 4 of 4", "Out of ammunition"]
+    assert card.lines(noted=True) == ["Hits 4 of 4 (river: defending it against enemies across)",
+                                      "Out of ammunition"]
+
+
+def test_a_trait_its_own_badge_shows_is_not_said_again() -> None:
+    """A D3 horse unit impetuous by trait shows the Impetuous badge, and its other traits,
+    not "Traits: impetuous" beside it."""
+    from .support import P, R, make_game, unit
+
+    game = make_game([unit("a", P, "horse", 30, 10, traits=("impetuous", "clubmen")),
+                      unit("t", R, "horse", 30, 13, 180)], rules="d3-cards")
+    state = game.ruleset.initial_state(game.scenario)
+    lines = game.piece(state, "a").lines()
+    assert "Impetuous" in lines and "Traits: clubmen" in lines, lines

@@ -474,14 +474,14 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
      "Essex's Foot tests morale (fired on): 2 + 3 -1 disordered = 4, fails"),
     (cyp_army.ArmyMoraleTested(side="roy", lost=30, strength=100, vital_lost=1, roll=8, needed=9,
                                fright=True, modifiers=(("vital_points_lost", 1),), total=9),
-     "Royalists' army, 30 of 100 men lost (30%), rolls 8 +1 for 1 vital point lost = 9 (fright on 9+): "
+     "Royalists' army, 30 of 100 figures lost (30%), rolls 8 +1 for 1 vital point lost = 9 (fright on 9+): "
      "it takes fright"),
     (cyp_army.ArmyMoraleTested(side="roy", lost=10, strength=100, vital_lost=0, roll=10, needed=11,
                                fright=False, total=10),
-     "Royalists' army, 10 of 100 men lost (10%), rolls 10 (fright on 11+): it holds"),
+     "Royalists' army, 10 of 100 figures lost (10%), rolls 10 (fright on 11+): it holds"),
     (cyp_army.ArmyMoraleTested(side="parl", lost=60, strength=100, vital_lost=0, roll=None, needed=None,
                                fright=True),
-     "Parliament's army takes fright without a roll: 60 of 100 men lost (60%)"),
+     "Parliament's army takes fright without a roll: 60 of 100 figures lost (60%)"),
     (cyp_grades.GradeRolled(officer="pc", side="parl", grade="natural_born_leader"),
      "Earl of Essex's value is rolled: natural born leader (kept from the enemy)"),
     (cyp_grades.GradeRevealed(officer="pc", side="parl", grade="effective", why="command response"),

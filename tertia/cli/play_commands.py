@@ -445,8 +445,7 @@ def inspect(
     for col in ("piece", "side", "kind", "status", "shows"):
         table.add_column(col)
     for c in cards:
-        notes = [f.note for f, _ in c.facts if f.note and f.shown()]
-        shows = " · ".join(c.lines()) + (f" ({'; '.join(notes)})" if notes else "")
+        shows = " · ".join(c.lines(noted=True))
         table.add_row(
             Text(c.name), Text(names.get(c.side, c.side)), Text(c.kind_label),
             Text("in play" if c.in_play else str(c.removed).replace("_", " ")), Text(shows),

@@ -167,9 +167,11 @@ class PieceCard:
     def fact(self, key: str) -> Fact | None:
         return next((f for f, _ in self.facts if f.key == key), None)
 
-    def lines(self) -> list[str]:
-        """Each fact with anything to show, as a line."""
-        return [f.text(spec) for f, spec in self.facts if f.shown()]
+    def lines(self, *, noted: bool = False) -> list[str]:
+        """Each fact with anything to show, as a line; ``noted``, each followed by its
+        note in brackets ("Hits 4 of 4 (river: defending it against enemies across)")."""
+        return [f.text(spec) + (f" ({f.note})" if noted and f.note else "")
+                for f, spec in self.facts if f.shown()]
 
     def base_count(self) -> tuple[Fact, FactSpec] | None:
         """The count the rule set draws on the base (hits taken, figures left), when the

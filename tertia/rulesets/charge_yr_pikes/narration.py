@@ -156,7 +156,7 @@ def _army(n: Narrating, e: ArmyMoraleTested, dice: Sequence[DiceRolled]) -> Sent
     """The D10 as the chart reads it (1 to 10: "Morale steady 1-10, Fright 11+"), every
     modifier added to it and their total, against the total that frightens."""
     army = f"{possessive(n.side(e.side))} army"
-    share = f"{e.lost} of {e.strength} men lost ({share_of(e.lost, e.strength)})"
+    share = f"{e.lost} of {e.strength} figures lost ({share_of(e.lost, e.strength)})"
     if e.roll is None:
         return f"{army} takes fright without a roll: {share}", "heading"
     mods = "".join(f" {v:+d} for {_army_modifier(k, e)}" for k, v in e.modifiers)

@@ -97,11 +97,13 @@ class D3Presentation(Presentation):
         out = [fact for fact in hits_facts(unit, limit) if fact.key != "out_of_ammunition"]
         out += turn_facts(seen, unit, FOUGHT_MARKS)
         ammunition = rules.ammunition_report(seen, unit).get("ammunition")
+        impetuous = is_impetuous(seen, unit, rules.options)
+        traits = [t.replace("_", " ") for t in unit.traits if not (impetuous and t == IMPETUOUS.key)]
         out += [
             card,
             Fact(AMMUNITION.key, None if ammunition in (None, "n/a") else ammunition),
-            Fact(IMPETUOUS.key, is_impetuous(seen, unit, rules.options)),
-            Fact(TRAITS.key, ", ".join(t.replace("_", " ") for t in unit.traits) or None),
+            Fact(IMPETUOUS.key, impetuous),
+            Fact(TRAITS.key, ", ".join(traits) or None),  # a trait its own badge shows is not said twice
         ]
         if unit.in_play:
             out.append(Fact(ENGAGED.key, names_of(seen, (e.id for e in enemy_contacts(seen, unit)))))

@@ -134,7 +134,8 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
     game = game_data(state)
     out = [Fact(TROOP.key, own.troop)]
     if own.is_general:
-        out.append(Fact(ATTACHED_TO.key, own.attached_to, words=_label(state, own.attached_to)))
+        with_unit = own.attached_to if unit.in_play else None  # a fallen general is with no one
+        out.append(Fact(ATTACHED_TO.key, with_unit, words=_label(state, with_unit)))
     else:
         generals = [g.label for g in attached_generals(state, unit.id)]
         out += [
