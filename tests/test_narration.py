@@ -118,3 +118,24 @@ def test_a_piece_named_in_the_plural_falls_back() -> None:
     narrator = Narrator(labels={"d": "Okey's Dragoons"})
     told = narrator.line(UnitMoved(unit="d", path=((0.0, 0.0), (0.0, 3.0)), facing=0.0, reason="falls back"))
     assert told == "Okey's Dragoons fall back 3.0\" north, facing north", told
+
+
+def test_a_d3_cards_turn_is_headed_before_its_first_card_is_drawn() -> None:
+    """D3 cards: "the ten cards ... drawn one at a time"; when every card has been drawn
+    the deck is shuffled for the next turn, whose cards are drawn until one finds a side
+    to act. Each turn's heading comes before its first card, so under each heading are
+    its own ten cards, acted on or turned idle."""
+    import re
+
+    from tertia.ai.players import make_player
+    from tertia.battle import fight_battle
+
+    game = Game(get_ruleset("d3-cards"), load_builtin("chalgrove"))
+    record = fight_battle(game, {s: make_player("baseline") for s in game.scenario.side_ids}, 7)
+    lines = Narrator.for_rules(game.ruleset, record.deployed).lines(record.iter_events())
+    headings = [i for i, line in enumerate(lines) if line.startswith("Turn ")]
+    assert len(headings) == record.final_state.turn
+    assert not any("draw a card" in line for line in lines[:headings[0]])
+    cards = [sum(1 for line in lines[a:b] if re.search(r"card drawn$|card: nothing to activate$", line))
+             for a, b in zip(headings, [*headings[1:], len(lines)], strict=True)]
+    assert cards[:-1] == [10] * (len(cards) - 1) and 0 < cards[-1] <= 10, cards

@@ -913,3 +913,24 @@ def test_report_steps_may_carry_real_actions() -> None:
     html = build_report_html(title="T", table=make_table(), initial_state=initial, steps=steps,
                              start_events=start)
     assert 'id="turn-2"' in html
+
+
+def test_each_d3_cards_turn_of_the_report_tells_its_own_ten_cards() -> None:
+    """D3 cards: the next turn's deck is gathered and drawn until a card finds a side to
+    act; the cards so turned idle are told under that turn, not at the end of the last."""
+    import re
+
+    from tertia.ai.players import make_player
+    from tertia.battle import fight_battle
+    from tertia.core.game import Game
+    from tertia.io.report import build_report_for
+    from tertia.rulesets import get_ruleset
+    from tertia.scenarios import load_builtin
+
+    game = Game(get_ruleset("d3-cards"), load_builtin("chalgrove"))
+    record = fight_battle(game, {s: make_player("baseline") for s in game.scenario.side_ids}, 7)
+    page = build_report_for(record)
+    sections = re.findall(r'<section class="turn" id="turn-\d+">(.*?)</section>', page, flags=re.S)
+    cards = [len(re.findall(r"card drawn<|card: nothing to activate<", s)) for s in sections]
+    assert len(cards) == record.final_state.turn
+    assert cards[:-1] == [10] * (len(cards) - 1) and 0 < cards[-1] <= 10, cards

@@ -76,6 +76,12 @@ def shuffle(tx: Tx, sides: Sequence[str], types: Sequence[str] = CARD_TYPES) -> 
     tx.emit(GameDataChanged(key="drawn", value=()))
 
 
+def gathered(event: Event) -> bool:
+    """Is ``event`` the deck gathered for a new turn (:func:`shuffle`: no card drawn yet)?
+    The turn's play begins with it, before any card finds a side to act."""
+    return isinstance(event, GameDataChanged) and event.key == "drawn" and not event.value
+
+
 def draw(tx: Tx) -> Card | None:
     """Take the top card: any of the cards left, equally likely. None when the deck is
     spent."""

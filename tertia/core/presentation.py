@@ -41,6 +41,7 @@ from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 
 if TYPE_CHECKING:
+    from tertia.core.events import Event
     from tertia.core.ruleset import RuleSet
 
 
@@ -427,6 +428,12 @@ class Presentation:
         """The turns on which time ends the battle in ``state``, as far as its position
         tells: by default the scenario's ``turns``, the last turn played."""
         return LastTurn(turns, turns)
+
+    def opens_turn(self, event: Event) -> bool:
+        """Does ``event`` begin the next turn's play before the turn is announced (a deck
+        gathered for it, whose first cards may be turned idle before a side acts)? The
+        narrative then heads the turn before it. None does by default."""
+        return False
 
     def standing(self, state: GameState, side_names: Mapping[str, str]) -> tuple[str, ...]:
         """Where each side stands in ``state`` against a victory the rule set gives other

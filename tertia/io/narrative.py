@@ -200,8 +200,13 @@ class Narrator:
         commands: Callable[[GameState, str], str | None] | None = None,
         decisions: Mapping[str, DecisionKind] | None = None,
         turns: Callable[[int, str], str] | None = None,
+        opens_turn: Callable[[ev.Event], bool] | None = None,
     ) -> None:
         self.state = state
+        self.opens_turn: Callable[[ev.Event], bool] = opens_turn or _opens_no_turn
+        """Does an event begin the next turn's play before the turn is announced (the
+        rule set's :meth:`~tertia.core.presentation.Presentation.opens_turn`)? The turn's
+        heading is then told before it."""
         self.titles = titles
         """A commander's rank before his name (the rule set's
         :meth:`~tertia.core.presentation.Presentation.title`)."""
@@ -239,7 +244,7 @@ class Narrator:
 
         return cls(state, side_names=side_names, notes=notes, titles=shows.title,
                    commands=shows.command_label, decisions={k.kind: k for k in ruleset.DECISION_KINDS},
-                   turns=shows.turn_heading)
+                   turns=shows.turn_heading, opens_turn=shows.opens_turn)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -304,7 +309,7 @@ class Narrator:
         out: list[NarrativeLine] = []
         self._told = out
         dice: list[ev.DiceRolled] = []
-        for e in events:
+        for e in headed_first(events, self.opens_turn):
             if isinstance(e, ev.DiceRolled):
                 dice.append(e)
                 self._advance(e)
@@ -592,6 +597,53 @@ def decision_key(event: ev.Event | None) -> str | None:
     if isinstance(event, (ev.DecisionAwaited, ev.DecisionMade)):
         return f"{event.side}/{event.kind}"
     return None
+
+
+def _opens_no_turn(event: ev.Event) -> bool:
+    return False
+
+
+def headed_first(events: Iterable[ev.Event], opens_turn: Callable[[ev.Event], bool]) -> Iterator[ev.Event]:
+    """``events`` in order, save that a turn whose play begins before it is announced (an
+    event ``opens_turn``: a deck gathered, whose first cards may be turned idle before a
+    side acts) is announced first: its :class:`~tertia.core.events.TurnBegan`, with the
+    phase begun with it, is told before the events from the opening one on. The battle's
+    start (:class:`~tertia.core.events.GameStarted`) is told where it falls.
+
+    >>> gathered = ev.GameDataChanged(key="drawn", value=())
+    >>> told = headed_first([gathered, ev.GameStarted("roy"), ev.TurnBegan(1, "roy"),
+    ...                      ev.PhaseBegan("activation")], lambda e: e is gathered)
+    >>> [type(e).__name__ for e in told]
+    ['GameStarted', 'TurnBegan', 'PhaseBegan', 'GameDataChanged']
+    """
+    held: list[ev.Event] = []
+    waiting: ev.Event | None = None  # the turn announced, its phase perhaps to follow
+    for e in events:
+        if waiting is not None:
+            yield waiting
+            waiting = None
+            if isinstance(e, ev.PhaseBegan):
+                yield e
+                yield from held
+                held = []
+                continue
+            yield from held
+            held = []
+        if held:
+            if isinstance(e, ev.TurnBegan):
+                waiting = e
+            elif isinstance(e, ev.GameStarted):
+                yield e
+            else:
+                held.append(e)
+            continue
+        if opens_turn(e):
+            held.append(e)
+            continue
+        yield e
+    if waiting is not None:
+        yield waiting
+    yield from held
 
 
 def awaited_by(told: Sequence[NarrativeLine], made: ev.Event | None) -> int | None:

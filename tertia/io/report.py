@@ -26,7 +26,7 @@ from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.io.files import write_text
-from tertia.io.narrative import SILENT_EVENTS, NarrativeLine, Narrator
+from tertia.io.narrative import SILENT_EVENTS, NarrativeLine, Narrator, headed_first
 from tertia.io.safe_narration import tell_safely
 from tertia.io.svg import SIDE_COLOURS, Trace, render_map
 
@@ -124,13 +124,17 @@ def collect_turns(
     stream: list[tuple[Sequence[ev.Event], GameState | None]] = [(start_events, None)]
     stream.extend((events, after) for events, after in map(_step_parts, steps))
     opening = initial_state
+    opens_turn = presentation.opens_turn if presentation is not None else None
     for index, (events, after) in enumerate(stream):
         under_way = turns[-1].player_turns[-1] if turns[-1].player_turns else None
         step_began = (under_way, len(under_way.events) if under_way is not None else 0)
-        for e in events:
+        # a turn whose play begins before it is announced (its deck gathered) is headed first,
+        # and what its opening draws is told under it, not at the end of the turn before
+        opened = opens_turn is not None and any(opens_turn(e) for e in events)
+        for e in headed_first(events, opens_turn) if opens_turn is not None else events:
             current = turns[-1]
             if isinstance(e, ev.TurnBegan):
-                drawn = _die_at_the_end(current, step_began)
+                drawn = [] if opened and e.turn != current.turn else _die_at_the_end(current, step_began)
                 if e.turn != current.turn:
                     current.state = state
                     current = TurnSnapshot(e.turn, state)
@@ -403,13 +407,13 @@ def _narrative(t: TurnSnapshot, names: Mapping[str, str], *, shared: bool = Fals
 
 def _block_heading(pt: PlayerTurn, side_name: str, *, shared: bool) -> tuple[str | None, list[NarrativeLine]]:
     """A player turn's heading and the lines under it: where the turn opens (past its
-    dice and phase) on a line naming the side's card ("Royalists: the centre card",
-    "Parliament's dragoons card drawn"), that line; else the side's name, or none where
-    both sides play in the turn (``shared``)."""
+    dice, its phase and any card turned idle before its own) on a line naming the side's
+    card ("Royalists: the centre card", "Parliament's dragoons card drawn"), that line;
+    else the side's name, or none where both sides play in the turn (``shared``)."""
     plain = without_aside(side_name)
     for at, line in enumerate(pt.lines):
-        if line.kind in ("dice", "phase"):
-            continue
+        if line.kind in ("dice", "phase") or getattr(line.event, "idle", False):
+            continue  # a card turned idle before the side's own opens nothing of its turn
         if line.kind in ("heading", "card", "note") and re.match(rf"{re.escape(plain)}[ :']", line.text):
             return line.text, [*pt.lines[:at], *pt.lines[at + 1:]]
         break

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, cast
 
+from tertia.activation import unit_type_deck
 from tertia.activation.command_cards import card_words
 from tertia.activation.panels import command_cards_panel, type_deck_panel
+from tertia.core.events import Event
 from tertia.core.geometry import base_distance
 from tertia.core.presentation import Fact, FactKind, FactSpec, Panel, PanelContext, Presentation
 from tertia.core.state import GameState, Unit, UnitKind
@@ -79,6 +81,12 @@ class D3Presentation(Presentation):
     SHARED_TURNS = True
     """Both sides act in every turn, a card (a command card, or a card from the one deck)
     at a time (Sequence of Play)."""
+
+    def opens_turn(self, event: Event) -> bool:
+        """Sequence of Play (D3 cards): "When every card has been drawn the deck is
+        shuffled for the next turn": the turn begins as its deck is gathered, before its
+        first card finds a side to act, so it is headed before that card is drawn."""
+        return unit_type_deck.gathered(event)
 
     @property
     def rules(self) -> D3Rules:
