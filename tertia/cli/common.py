@@ -14,6 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tertia.ai.players import choose_players
+from tertia.battle import dice_seed
+from tertia.core.dice import SeedCheckedDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.files import same_file, written_through
@@ -148,13 +150,23 @@ RulesForFileOpt = Annotated[
 ]
 
 
-def state_from_file(file: Path, rules: str | None,
-                    options: dict[str, str] | None = None) -> tuple[Game, GameState]:
+StepOpt = Annotated[int | None, typer.Option(
+    help="A record's position after this many actions (0: as the battle began), not its last", min=0)]
+TurnOpt = Annotated[int | None, typer.Option(
+    help="A record's position as this turn began (after the action that began it), not its last", min=1)]
+
+
+def state_from_file(file: Path, rules: str | None, options: dict[str, str] | None = None, *,
+                    step: int | None = None, turn: int | None = None) -> tuple[Game, GameState]:
     """The position a file describes: a scenario as deployed under ``rules`` (by default
     larger-battles, or the first rule set the scenario is written for when it is not
-    written for that) with rule ``options``, or a record's final state under the record's
-    own rule set and options (an option given must be the one the record was played with).
-    A file named ``.json`` is a record unless it is a scenario written in TOML."""
+    written for that) with rule ``options``, or a record's position under the record's
+    own rule set and options (an option given must be the one the record was played with):
+    its last, or, once the whole record is checked, the one after ``step`` actions or as
+    ``turn`` began. A file named ``.json`` is a record unless it is a scenario written in
+    TOML."""
+    if step is not None and turn is not None:
+        fail("--step and --turn each choose a position: give one of them")
     if file.suffix.lower() == ".json":
         loaded: LoadedRecord | None = None
         try:
@@ -164,9 +176,32 @@ def state_from_file(file: Path, rules: str | None,
         except RecordError as exc:
             fail(str(exc))
         if loaded is not None:
-            return _record_state(loaded, file, rules, options)
+            game, last = _record_state(loaded, file, rules, options)
+            if step is None and turn is None:
+                return game, last
+            return game, _position_at(loaded, file, step, turn)
+    if step is not None or turn is not None:
+        fail(f"{'--step' if step is not None else '--turn'} chooses a position in a game record; "
+             f"{file} is a scenario")
     game = build_game(str(file), rules or _scenario_rules(str(file)), options)
     return game, game.ruleset.initial_state(game.scenario)
+
+
+def _position_at(loaded: LoadedRecord, file: Path, step: int | None, turn: int | None) -> GameState:
+    """A checked record's position after ``step`` of its actions, or as ``turn`` began
+    (the first position of that turn, after the action that began it)."""
+    game = loaded.game
+    dice = SeedCheckedDice(loaded.rolls, dice_seed(loaded.seed))
+    state, _ = game.start(dice)
+    if step is not None and step > len(loaded.actions):
+        fail(f"--step {step}: {file} holds {len(loaded.actions)} actions")
+    for done, (_, action) in enumerate(loaded.actions):
+        if (step is not None and done == step) or (turn is not None and state.turn >= turn):
+            return state
+        state, _ = game.apply(state, action, dice)
+    if turn is not None and state.turn < turn:
+        fail(f"--turn {turn}: {file}'s battle ended in turn {state.turn}")
+    return state
 
 
 def _record_state(loaded: LoadedRecord, file: Path, rules: str | None,

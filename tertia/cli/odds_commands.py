@@ -18,6 +18,8 @@ from tertia.analysis.odds import Odds, UnaskedResponse, odds
 from tertia.cli.common import (
     OptionOpt,
     RulesForFileOpt,
+    StepOpt,
+    TurnOpt,
     fail,
     out,
     parse_options,
@@ -211,11 +213,14 @@ def odds_command(
         help="Give up on an action whose branches cost more work than this (units of work: a "
              "walk down the chance tree or a die rolled; the page allows the default)",
         min=1)] = ODDS_BUDGET,
+    step: StepOpt = None,
+    turn: TurnOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
-    """Exact odds of an attack, shot or bombardment in the position the file gives, under
-    the rule options given (a record's own, which --option may repeat but not change)."""
-    game, state = state_from_file(file, rules, parse_options(option or []))
+    """Exact odds of an attack, shot or bombardment in the position the file gives (a
+    record's last, or after --step actions, or as --turn began), under the rule options
+    given (a record's own, which --option may repeat but not change)."""
+    game, state = state_from_file(file, rules, parse_options(option or []), step=step, turn=turn)
     attacker, target = _named(state, "--attacker", attacker), _named(state, "--target", target)
     support = [_named(state, "--support", s) for s in support or ()]
     commander = _named(state, "--commander", commander) if commander else commander

@@ -32,6 +32,8 @@ from tertia.cli.common import (
     RULES_HELP,
     OptionOpt,
     RulesForFileOpt,
+    StepOpt,
+    TurnOpt,
     battle_choice,
     build_game,
     check_outputs,
@@ -427,12 +429,14 @@ def replay_command(
 def inspect(
     file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
     rules: RulesForFileOpt = None,
+    step: StepOpt = None,
+    turn: TurnOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
-    """Every piece as the rule set shows it now: what it is, whether it is in play, and
-    each fact its rule set declares (hits against the hit limit and what raised it,
-    morale, figures, formation ...)."""
-    game, state = state_from_file(file, rules)
+    """Every piece as the rule set shows it now (or, in a record, after --step actions or
+    as --turn began): what it is, whether it is in play, and each fact its rule set
+    declares (hits against the hit limit and what raised it, morale, figures, formation ...)."""
+    game, state = state_from_file(file, rules, step=step, turn=turn)
     presentation = game.ruleset.presentation()
     cards = [presentation.piece(game.table, state, uid, None) for uid in state.units]
     if as_json:
