@@ -8,7 +8,6 @@ import io
 import json
 import os
 import stat
-import threading
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -18,6 +17,7 @@ from typer.testing import CliRunner
 from tertia.cli.common import battle_choice, default_scenario
 from tertia.cli.main import app
 from tertia.io.record import load_record, replay
+from tests.pipe_support import Drain
 from tests.plugin_rules import with_plugins
 
 runner = CliRunner()
@@ -27,30 +27,6 @@ def run(*args: str) -> tuple[int, str, str]:
     """Exit code, standard output and standard error of ``tertia ARGS``."""
     result = runner.invoke(app, list(args), env={"COLUMNS": "200"})
     return result.exit_code, result.stdout, result.stderr
-
-
-class Drain:
-    """A reader on a named pipe, started before a command writes into it; let go at the
-    end if nothing opened the pipe to write."""
-
-    def __init__(self, pipe: Path) -> None:
-        self.pipe = pipe
-        self.got = b""
-        self.thread = threading.Thread(target=self._read, daemon=True)
-
-    def _read(self) -> None:
-        with self.pipe.open("rb") as read:
-            self.got = read.read()
-
-    def __enter__(self) -> Drain:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.thread.join(timeout=0.5)
-        if self.thread.is_alive():
-            os.close(os.open(self.pipe, os.O_WRONLY | os.O_NONBLOCK))
-            self.thread.join(timeout=5)
 
 
 def is_pipe(path: Path) -> bool:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 import stat
-import threading
 from pathlib import Path
 
 import pytest
 
 from tertia.io.files import replacing, same_file, write_text
+from tests.pipe_support import Drain
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:
@@ -41,30 +41,6 @@ def test_same_file_sees_through_relative_paths_and_links(
     assert same_file(Path("link.toml"), Path("a.toml"))
     assert same_file(Path("new.json"), tmp_path / "new.json")
     assert not same_file(Path("a.toml"), Path("b.toml"))
-
-
-class Drain:
-    """What a reader on a named pipe got: started before the write, so that opening the
-    pipe to write does not block; left without a writer, it is let go at the end."""
-
-    def __init__(self, pipe: Path) -> None:
-        self.pipe = pipe
-        self.got = b""
-        self.thread = threading.Thread(target=self._read, daemon=True)
-
-    def _read(self) -> None:
-        with self.pipe.open("rb") as read:
-            self.got = read.read()
-
-    def __enter__(self) -> Drain:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.thread.join(timeout=0.5)
-        if self.thread.is_alive():  # nothing opened the pipe to write: the reader is let go
-            os.close(os.open(self.pipe, os.O_WRONLY | os.O_NONBLOCK))
-            self.thread.join(timeout=5)
 
 
 def test_a_named_pipe_is_written_into_never_replaced(tmp_path: Path) -> None:

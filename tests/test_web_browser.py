@@ -160,6 +160,14 @@ def token(pg: Any, gid: str) -> str:
     return str(tokens["parliament"])
 
 
+def open_new_game(pg: Any, server: Server, body: dict[str, Any]) -> dict[str, Any]:
+    """A game made through the API with ``body``, opened in ``pg`` with its first link."""
+    created: dict[str, Any] = httpx.post(server.url + "/api/games", json=body).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+    return created
+
+
 class Bot:
     """Plays our side through the HTTP API with the doctrine AI, as a bot would."""
 
@@ -1184,11 +1192,9 @@ def test_the_north_arrow_stands_clear_of_the_zoom_buttons(server: Server, page: 
     """The whole table as the page first shows it, on a wide screen and a small one: the
     north arrow is on the map, in sight, and under none of the zoom buttons."""
     pg = page
-    created = httpx.post(server.url + "/api/games", json={
+    open_new_game(pg, server, {
         "scenario": scenario, "rules": rules, "mode": "hotseat", "seed": 3,
-        "options": {"secret_deployment": False} if rules == "charge-yr-pikes" else {}}).json()
-    tok = next(iter(created["tokens"].values()))
-    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+        "options": {"secret_deployment": False} if rules == "charge-yr-pikes" else {}})
     pg.wait_for_selector(".unit")
     for width, height in ((1440, 900), (1024, 700)):
         pg.set_viewport_size({"width": width, "height": height})
@@ -1210,11 +1216,9 @@ def test_the_top_bar_says_the_armies_deploy_and_drops_what_the_end_leaves_meanin
     """Charge yr Pikes! secret deployment: the turn chip says the armies are deploying, not
     "turn 0". A battle over: no orders left, no phase, and only the turn it ended on."""
     pg = page
-    created = httpx.post(server.url + "/api/games", json={
+    open_new_game(pg, server, {
         "scenario": "edgehill", "rules": "charge-yr-pikes", "mode": "hotseat", "seed": 3,
-        "options": {"secret_deployment": True}}).json()
-    tok = next(iter(created["tokens"].values()))
-    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+        "options": {"secret_deployment": True}})
     pg.wait_for_selector("[data-test=deploy-prompt]")
     assert pg.evaluate("() => window.tertiaScreen.view.status.turn") == 0
     last = pg.evaluate("() => window.tertiaScreen.view.status.last_turn.text")
@@ -1224,10 +1228,8 @@ def test_the_top_bar_says_the_armies_deploy_and_drops_what_the_end_leaves_meanin
     assert "0 of" not in chip
 
     # Larger battles, in play: its orders left and phase; then as a battle over shows them.
-    created = httpx.post(server.url + "/api/games", json={
-        "scenario": "skirmish", "rules": "larger-battles", "mode": "hotseat", "seed": 3}).json()
-    tok = next(iter(created["tokens"].values()))
-    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+    open_new_game(pg, server, {
+        "scenario": "skirmish", "rules": "larger-battles", "mode": "hotseat", "seed": 3})
     pg.wait_for_selector(".unit")
     pg.wait_for_selector(".orders-chip")
     assert pg.locator(".phase-chip").count() == 1
