@@ -234,6 +234,15 @@ def test_heavy_guns_fire_every_other_turn(extension: Any, last: int | None, refu
     assert found == ([FireCode.RELOADING] if refused else [])
 
 
+@pytest.mark.parametrize("extension", [HEAVY, None])
+def test_a_gun_that_fired_this_turn_is_refused_as_having_fired(extension: Any) -> None:
+    state = gun_and_target(20.0, extension)
+    state = state.with_unit(state.units["k-gun"].evolve(fired_turn=state.turn))
+    refused = artillery_problems(OPEN, state, "k-gun", "p-foot", BALL, TABLES)
+    assert codes(refused) == [FireCode.RELOADING]
+    assert refused[0].message.endswith("has already fired this turn"), refused[0].message
+
+
 def _turned(state: GameState, degrees: float, moved: float = 0.0) -> GameState:
     tx = Tx(OPEN, state, ScriptedDice([]))
     note_places(tx)

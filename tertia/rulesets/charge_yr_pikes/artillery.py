@@ -175,6 +175,8 @@ def gun_problems(state: GameState, gun: Unit, tables: Tables) -> list[Violation]
         return [Violation(FireCode.SILENCED, f"{gun.label} cannot fire this turn (hit by a ball)",
                           f"{RULE}: ball on batteries")]
     every = tables.artillery.handling.every[own.gun]  # type: ignore[index]  # a battery's gun
+    if own.fired_turn == state.turn:
+        return [Violation(FireCode.RELOADING, f"{gun.label} has already fired this turn", RULE)]
     if own.fired_turn is not None and state.turn - own.fired_turn < every:
         return [Violation(FireCode.RELOADING, f"{gun.label} fired on turn {own.fired_turn}; a heavy gun "
                           "fires every other turn", f"{RULE}: heavy guns")]
