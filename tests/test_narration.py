@@ -139,3 +139,30 @@ def test_a_d3_cards_turn_is_headed_before_its_first_card_is_drawn() -> None:
     cards = [sum(1 for line in lines[a:b] if re.search(r"card drawn$|card: nothing to activate$", line))
              for a, b in zip(headings, [*headings[1:], len(lines)], strict=True)]
     assert cards[:-1] == [10] * (len(cards) - 1) and 0 < cards[-1] <= 10, cards
+
+
+@pytest.mark.parametrize("rules", ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir",
+                                   "charge-yr-pikes"])
+def test_the_battles_start_names_who_moves_first_only_where_a_side_does(rules: str) -> None:
+    """Where both sides' cards are shuffled into one deck (Declare Thee Sir, Charge yr
+    Pikes!) the deck decides who acts, and the start names no side as moving first."""
+    import random
+
+    from tertia.ai.random_player import RandomPlayer
+    from tertia.core.dice import SeededDice
+    from tertia.core.events import GameStarted
+    from tertia.scenarios.catalogue import default_scenario, load_named
+
+    game = Game(get_ruleset(rules), load_named(default_scenario(rules), rules_id=rules))
+    dice, rng = SeededDice(3), random.Random(3)
+    state, events = game.start(dice)
+    told_all = list(events)
+    while not any(isinstance(e, GameStarted) for e in told_all):  # after a deployment, under some
+        state, more = game.apply(state, RandomPlayer().choose(game, state, rng), dice)
+        told_all += more
+    told = [line for line in Narrator.for_rules(game.ruleset, game.deployed()).lines(told_all)
+            if line.startswith("The battle begins")]
+    assert len(told) == 1
+    names_a_side = told[0] != "The battle begins."
+    assert names_a_side == game.ruleset.presentation().FIRST_MOVER == (rules not in ("declare-thee-sir",
+                                                                                     "charge-yr-pikes"))

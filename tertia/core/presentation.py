@@ -358,6 +358,10 @@ class Presentation:
     """Do both sides act in every turn (each as its cards come from one deck)? Then a
     turn's heading names the turn alone (:meth:`turn_heading`)."""
 
+    FIRST_MOVER: ClassVar[bool] = True
+    """Does the battle's start name a side that moves first? Not where every card of both
+    sides is shuffled into one deck before any is drawn: the deck decides who acts."""
+
     BREAKDOWN_TITLE: ClassVar[str] = "Points by source"
     """What the result's breakdown by side holds, as a heading over it (the report's
     results table): the points each side scored, by where they came from, unless the rule

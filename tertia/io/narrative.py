@@ -201,8 +201,12 @@ class Narrator:
         decisions: Mapping[str, DecisionKind] | None = None,
         turns: Callable[[int, str], str] | None = None,
         opens_turn: Callable[[ev.Event], bool] | None = None,
+        first_mover: bool = True,
     ) -> None:
         self.state = state
+        self.first_mover = first_mover
+        """Does the battle's start name the side that moves first (the rule set's
+        :attr:`~tertia.core.presentation.Presentation.FIRST_MOVER`)?"""
         self.opens_turn: Callable[[ev.Event], bool] = opens_turn or _opens_no_turn
         """Does an event begin the next turn's play before the turn is announced (the
         rule set's :meth:`~tertia.core.presentation.Presentation.opens_turn`)? The turn's
@@ -244,7 +248,7 @@ class Narrator:
 
         return cls(state, side_names=side_names, notes=notes, titles=shows.title,
                    commands=shows.command_label, decisions={k.kind: k for k in ruleset.DECISION_KINDS},
-                   turns=shows.turn_heading, opens_turn=shows.opens_turn)
+                   turns=shows.turn_heading, opens_turn=shows.opens_turn, first_mover=shows.FIRST_MOVER)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -432,6 +436,8 @@ class Narrator:
     # One method per event type; each returns (text or None, kind).
 
     def _game_started(self, e: ev.GameStarted, dice: Sequence[ev.DiceRolled]) -> _Told:
+        if not self.first_mover:
+            return "The battle begins.", "heading"
         return f"The battle begins: {side_does(self.side(e.first_side), 'move first')}.", "heading"
 
     def _turn_began(self, e: ev.TurnBegan, dice: Sequence[ev.DiceRolled]) -> _Told:

@@ -207,6 +207,8 @@ class CypPresentation(Presentation):
     BREAKDOWN_TITLE = "Each army's own count (19 C, D)"
     """The result's breakdown is each army's own losses and points held, not where its
     score (the enemy's casualties) came from."""
+    FIRST_MOVER = False
+    """Both armies' cards are shuffled into one deck: the deck, not a side, moves first."""
     SHARED_TURNS = True
     """Both armies act in every turn, as their brigade cards come from one deck shuffled
     together (Sequence of play)."""

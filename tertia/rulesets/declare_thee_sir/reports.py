@@ -165,6 +165,8 @@ class DtsPresentation(Presentation):
     """Declare Thee Sir's pieces and position as its front ends show them."""
 
     FACTS = FACTS
+    FIRST_MOVER = False
+    """Both armies' cards are shuffled into one deck: the deck, not a side, moves first."""
     SHARED_TURNS = True
     """Both sides act in every turn, as their units' cards come from one deck (Game Play)."""
 
