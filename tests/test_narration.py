@@ -3,19 +3,26 @@ the narrator; a second sentence for one event type is refused."""
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
 
-from tertia.core.events import DiceRolled, Event, UnitMoved, UnitRemoved
+from tertia.ai.players import make_player
+from tertia.ai.random_player import RandomPlayer
+from tertia.battle import fight_battle
+from tertia.core.dice import SeededDice
+from tertia.core.events import DiceRolled, Event, GameStarted, UnitMoved, UnitRemoved
 from tertia.core.game import Game
 from tertia.core.narration import SENTENCES, Narrating, Sentence, humanise, plural, possessive, tells
 from tertia.io.narrative import Narrator
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.events import OrderGiven, SupplyRaided
 from tertia.scenarios import load_builtin
+from tertia.scenarios.catalogue import default_scenario, load_named
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +132,6 @@ def test_a_d3_cards_turn_is_headed_before_its_first_card_is_drawn() -> None:
     the deck is shuffled for the next turn, whose cards are drawn until one finds a side
     to act. Each turn's heading comes before its first card, so under each heading are
     its own ten cards, acted on or turned idle."""
-    import re
-
-    from tertia.ai.players import make_player
-    from tertia.battle import fight_battle
-
     game = Game(get_ruleset("d3-cards"), load_builtin("chalgrove"))
     record = fight_battle(game, {s: make_player("baseline") for s in game.scenario.side_ids}, 7)
     lines = Narrator.for_rules(game.ruleset, record.deployed).lines(record.iter_events())
@@ -146,13 +148,6 @@ def test_a_d3_cards_turn_is_headed_before_its_first_card_is_drawn() -> None:
 def test_the_battles_start_names_who_moves_first_only_where_a_side_does(rules: str) -> None:
     """Where both sides' cards are shuffled into one deck (Declare Thee Sir, Charge yr
     Pikes!) the deck decides who acts, and the start names no side as moving first."""
-    import random
-
-    from tertia.ai.random_player import RandomPlayer
-    from tertia.core.dice import SeededDice
-    from tertia.core.events import GameStarted
-    from tertia.scenarios.catalogue import default_scenario, load_named
-
     game = Game(get_ruleset(rules), load_named(default_scenario(rules), rules_id=rules))
     dice, rng = SeededDice(3), random.Random(3)
     state, events = game.start(dice)

@@ -27,6 +27,7 @@ from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import default_scenario, load_named
 from tests.example_rules.data import RULES_ID, game_data
 from tests.example_rules.ruleset import SCENARIO, ExampleDeclare
+from tests.support import P, R, make_game, unit
 
 ACTIONS = 60
 """How far into a battle each rule set is played (random players) for positions to look at."""
@@ -209,8 +210,6 @@ def test_a_facts_note_follows_its_own_line_when_asked() -> None:
 def test_a_trait_its_own_badge_shows_is_not_said_again() -> None:
     """A D3 horse unit impetuous by trait shows the Impetuous badge, and its other traits,
     not "Traits: impetuous" beside it."""
-    from .support import P, R, make_game, unit
-
     game = make_game([unit("a", P, "horse", 30, 10, traits=("impetuous", "clubmen")),
                       unit("t", R, "horse", 30, 13, 180)], rules="d3-cards")
     state = game.ruleset.initial_state(game.scenario)

@@ -12,13 +12,16 @@ import pytest
 
 from tertia.activation import deck as deck_ev
 from tertia.activation.unit_type_deck import TypeCardDrawn
+from tertia.ai.players import make_player
+from tertia.battle import fight_battle
 from tertia.core import events as ev
 from tertia.core.actions import EndPhase, Move
+from tertia.core.game import Game
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainFeature, TerrainKind
 from tertia.io.narrative import Narrator, iter_turn_blocks, narrate
-from tertia.io.report import _narrative, build_report_html, collect_turns, write_report
+from tertia.io.report import _narrative, build_report_for, build_report_html, collect_turns, write_report
 from tertia.io.svg import abbreviate, render_map
 from tertia.rules import casualties as casualty_ev
 from tertia.rules import fighting as fight_ev
@@ -48,6 +51,7 @@ from tertia.rulesets.declare_thee_sir import rout as dts_rout
 from tertia.rulesets.larger_battles import LargerBattles
 from tertia.rulesets.larger_battles import events as lb_ev
 from tertia.rulesets.larger_battles.events import LargerBattlesData, Supply
+from tertia.scenarios import load_builtin
 
 HOSTILE = '<script>alert("x")</script> & Son'
 NAMES = {"roy": "Royalists", "parl": "Parliament"}
@@ -918,15 +922,6 @@ def test_report_steps_may_carry_real_actions() -> None:
 def test_each_d3_cards_turn_of_the_report_tells_its_own_ten_cards() -> None:
     """D3 cards: the next turn's deck is gathered and drawn until a card finds a side to
     act; the cards so turned idle are told under that turn, not at the end of the last."""
-    import re
-
-    from tertia.ai.players import make_player
-    from tertia.battle import fight_battle
-    from tertia.core.game import Game
-    from tertia.io.report import build_report_for
-    from tertia.rulesets import get_ruleset
-    from tertia.scenarios import load_builtin
-
     game = Game(get_ruleset("d3-cards"), load_builtin("chalgrove"))
     record = fight_battle(game, {s: make_player("baseline") for s in game.scenario.side_ids}, 7)
     page = build_report_for(record)
