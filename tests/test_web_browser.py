@@ -1275,3 +1275,40 @@ def test_your_battles_names_a_saved_game_that_no_longer_replays(browser: Any, pa
         pg.wait_for_selector(".game-item:has-text('Resume')")
     finally:
         s.stop()
+
+
+def test_a_move_dropped_onto_an_enemy_is_put_into_contact_by_a_button(server: Server, page: Any) -> None:
+    """d3-cards: Crosse's Troop dragged onto Prince Rupert's Lifeguard is refused for the
+    overlap; the move box offers the same move ending in contact, and that one is legal."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "chalgrove", "rules": "d3-cards", "mode": "hotseat", "seed": 11}).json()
+    gid, tokens = created["id"], created["tokens"]
+    url = f"{server.url}/api/games/{gid}"
+    heads = {side: {"Authorization": f"Bearer {tok}"} for side, tok in tokens.items()}
+    r = httpx.post(url + "/actions", headers=heads["royalist"],
+                   json={"type": "move", "unit": "r-lifeguard", "waypoints": [[25, 19]]})
+    assert r.status_code == 200, r.text
+    for _ in range(10):
+        status = httpx.get(url, headers=heads["parliament"]).json()["status"]
+        if status["to_act"] == "parliament" and status["summary"]["active_card"] == "horse":
+            break
+        r = httpx.post(url + "/actions", json={"type": "end_phase"}, headers=heads[status["to_act"]])
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("Parliament's horse card never came")
+
+    open_every_link(pg, server, gid, tokens)
+    pg.wait_for_function("() => window.tertiaScreen.view?.side === 'parliament'")
+    start = unit_position(pg, "p-crosse-horse")
+    pg.click('.unit[data-unit="p-crosse-horse"]')
+    pg.wait_for_selector(".move-help")
+    drag(pg, start, (start[0], 21.6))
+    pg.wait_for_selector(".move-box.illegal [data-test=snap-contact]", timeout=60_000)
+    assert "Prince Rupert's Lifeguard" in pg.inner_text("[data-test=snap-contact]")
+    pg.click("[data-test=snap-contact]")
+    pg.wait_for_selector(".move-box.legal", timeout=60_000)
+    assert "The rules allow this move." in pg.inner_text("[data-test=move-box]")
+    assert pg.locator("[data-test=snap-contact]").count() == 0
+    action = pg.evaluate("() => window.tertiaScreen.tool.action()")
+    assert action["waypoints"] == [[25, 22]]

@@ -327,7 +327,9 @@ def create_app(
               openapi_extra=ACTION_DOC)
     def validate(game_id: GameId, token: Token, action: ActionJson) -> dict[str, Any]:
         """Would this action be legal now? Every reason it is not, and for a move its
-        length against the allowance. Nothing is applied."""
+        length against the allowance, and (``contact``) the same move ending in contact
+        with the enemy piece its last leg overlaps or stops just short of, when the rules
+        allow that move. Nothing is applied."""
         return service.validate(game_id, service.roles(game_id, token), action)
 
     @app.post("/api/games/{game_id}/odds", tags=["play"], responses=REFUSALS,

@@ -24,7 +24,7 @@ from tertia.ai.players import UnknownPlayer
 from tertia.ai.players import entry as player_entry
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import UnaskedResponse, odds
-from tertia.core.actions import Action, BadActionData
+from tertia.core.actions import Action, BadActionData, Move
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.hidden import HiddenInformation, place_hidden, view_of
@@ -41,6 +41,7 @@ from tertia.scenarios.catalogue import load_named
 from tertia.scenarios.catalogue import scenario_names as catalogue_names
 from tertia.scenarios.catalogue import shipped_scenarios as catalogue_shipped
 from tertia.web.action_json import check_plan, parse_action
+from tertia.web.contact import contact_suggestion
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
 from tertia.web.live import LiveGame, Prepared, ReplayFailed, Step
@@ -445,12 +446,19 @@ class GameService:
         live = self.live(game_id)
         action = parse_action(data, live.game.ruleset)
         with live.lock:
-            self.acting_side(live, roles)
+            side = self.acting_side(live, roles)
             state = live.state
             problems = live.game.validate(state, action)
             measure = live.game.ruleset.measure_move(live.game.table, state, action)
-            return {"legal": not problems, "violations": [v.to_dict() for v in problems],
-                    "measure": measure}
+            answer: dict[str, Any] = {"legal": not problems, "violations": [v.to_dict() for v in problems],
+                                      "measure": measure}
+            if isinstance(action, Move):
+                # Worked out on what the side sees: nothing hidden from it is met or named.
+                seen = live.observation(len(live.steps), side) if live.hides_anything(side) else state
+                contact = contact_suggestion(live.game, state, seen, action)
+                if contact is not None:
+                    answer["contact"] = contact
+            return answer
 
     def act(self, game_id: str, roles: frozenset[str], data: Any,
             if_match: int | None = None) -> dict[str, Any]:

@@ -69,6 +69,18 @@ export class MoveTool {
     this.request(true);
   }
 
+  // Put the ghost at the end of ``waypoints`` (the server's move ending in contact with an
+  // enemy), the earlier ones kept as the corners of its path, and ask about it again.
+  snapTo(waypoints) {
+    if (!waypoints || !waypoints.length) return;
+    const last = waypoints[waypoints.length - 1];
+    const facing = this.ghost ? this.ghost.facing : this.unit.facing;
+    this.ghost = { x: last[0], y: last[1], facing, waypoints: waypoints.slice(0, -1).map((p) => [p[0], p[1]]) };
+    this.verdict = null;
+    this.redraw();
+    this.request(true);
+  }
+
   pointerDown(e) {
     if (e.button !== 0) return;
     const onHandle = e.target.closest(".handle");

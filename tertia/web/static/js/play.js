@@ -746,10 +746,24 @@ export class PlayScreen {
       legal ? null
         : h("p", { class: "refusal", "data-test": "move-reason" }, reasonsWithRules(m.violations)),
       odds,
+      m.contact ? h("p", { class: "contact" },
+        h("button", { class: "btn", "data-test": "snap-contact", onclick: () => this.snapToContact(m.contact),
+          title: "The same move, its last leg ending with the bases touching" }, `Move into contact with ${m.contact.name}`))
+        : null,
       h("div", { class: "odds-actions" },
         h("button", { class: "btn primary", disabled: !settled, "data-test": "confirm-move", onclick: () => this.commitMove() },
           dice ? "Move here and roll" : "Move here"),
         h("button", { class: "btn", onclick: () => { const id = this.selected; this.clearTool(); this.select(id); } }, "Reset")));
+  }
+
+  // The server's offer of the dropped move ending in contact with an enemy: the ghost
+  // goes there and the move is validated again.
+  snapToContact(contact) {
+    if (!this.tool || !contact) return;
+    this.pendingMove = null;
+    this.moveOdds = null;
+    this.renderMoveBox();
+    this.tool.snapTo(contact.waypoints);
   }
 
   async commitMove() {
