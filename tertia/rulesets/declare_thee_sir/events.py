@@ -255,8 +255,10 @@ def _tell_volley(n: Narrating, e: VolleyFired, dice: Sequence[DiceRolled]) -> Se
 @tells(VolleyWorkedOut)
 def _tell_volley_worked_out(n: Narrating, e: VolleyWorkedOut, dice: Sequence[DiceRolled]) -> Sentence:
     if e.result is None:
-        return (f"The volley falls short of {n.label(e.target)}: it reaches {e.reach}\", "
-                f"{e.distance:.1f}\" away"), "note"
+        away = f"{e.distance:.1f}"
+        if float(away) <= e.reach:  # a tenth would hide why it fell short: 7.03" against 7"
+            away = f"{e.distance:.2f}"
+        return f"The volley falls short of {n.label(e.target)}: it reaches {e.reach}\", {away}\" away", "note"
     lost = (f"{e.points} morale point{'' if e.points == 1 else 's'} lost" if e.points
             else "no morale lost")
     return f"The volley at {n.label(e.target)}: {_chart_reading(n, e)}; {lost}", \
@@ -273,7 +275,8 @@ def _chart_reading(n: Narrating, e: VolleyWorkedOut) -> str:
         return reading
     if firer.kind is UnitKind.ARTILLERY:
         pushed = e.result == PB2D6 or is_rout(e.result)
-        return reading + (": pushed back 1D6\"" if pushed else ": no push-back")
+        return reading + (": pushed back 1D6\"" if pushed
+                          else ": no push-back (a gun's pushes back on PB2D6 or ROUT)")
     return reading + (": a rout, a morale point more" if is_rout(e.result) else ": short of a rout")
 
 
