@@ -14,6 +14,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import Roll, SeededDice, derive_seed
 from tertia.core.events import Event
 from tertia.core.game import Game
+from tertia.core.narration import plural
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 
@@ -61,7 +62,11 @@ class BattleRecord:
 
 
 class BattleAborted(RuntimeError):
-    """A player chose an illegal action or the battle did not end."""
+    """A player chose an illegal action or the battle did not end. For a battle that did
+    not end within its ``max_actions``, :attr:`unfinished` is the battle so far (a record
+    ``resume`` can go on from); None otherwise."""
+
+    unfinished: BattleRecord | None = None
 
 
 class BattleStopped(Exception):
@@ -157,7 +162,10 @@ def _fight(
             on_step(record.steps[-1])
     while not state.is_over:
         if len(record.steps) >= max_actions:
-            raise BattleAborted(f"the battle did not end within {max_actions} actions")
+            overrun = BattleAborted(f"the battle did not end within {plural(max_actions, 'action')}")
+            record.rolls = list(dice.log)
+            overrun.unfinished = record
+            raise overrun
         side = state.to_act
         try:
             action = players[side].choose(game, state, rngs[side])

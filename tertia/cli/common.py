@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -14,8 +14,6 @@ from rich.table import Table
 from rich.text import Text
 
 from tertia.ai.players import choose_players
-from tertia.battle import dice_seed
-from tertia.core.dice import SeedCheckedDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.files import same_file, written_through
@@ -140,7 +138,7 @@ def build_game(scenario: str, rules: str, options: dict[str, str] | None = None)
 
 
 def side_names(game: Game) -> dict[str, str]:
-    return {s.id: (s.name or s.id) for s in game.scenario.sides}
+    return game.scenario.side_names()
 
 
 RulesForFileOpt = Annotated[
@@ -176,10 +174,7 @@ def state_from_file(file: Path, rules: str | None, options: dict[str, str] | Non
         except RecordError as exc:
             fail(str(exc))
         if loaded is not None:
-            game, last = _record_state(loaded, file, rules, options)
-            if step is None and turn is None:
-                return game, last
-            return game, _position_at(loaded, file, step, turn)
+            return _record_state(loaded, file, rules, options, step=step, turn=turn)
     if step is not None or turn is not None:
         fail(f"{'--step' if step is not None else '--turn'} chooses a position in a game record; "
              f"{file} is a scenario")
@@ -187,27 +182,12 @@ def state_from_file(file: Path, rules: str | None, options: dict[str, str] | Non
     return game, game.ruleset.initial_state(game.scenario)
 
 
-def _position_at(loaded: LoadedRecord, file: Path, step: int | None, turn: int | None) -> GameState:
-    """A checked record's position after ``step`` of its actions, or as ``turn`` began
-    (the first position of that turn, after the action that began it)."""
-    game = loaded.game
-    dice = SeedCheckedDice(loaded.rolls, dice_seed(loaded.seed))
-    state, _ = game.start(dice)
-    if step is not None and step > len(loaded.actions):
-        fail(f"--step {step}: {file} holds {len(loaded.actions)} actions")
-    for done, (_, action) in enumerate(loaded.actions):
-        if (step is not None and done == step) or (turn is not None and state.turn >= turn):
-            return state
-        state, _ = game.apply(state, action, dice)
-    if turn is not None and state.turn < turn:
-        fail(f"--turn {turn}: {file}'s battle ended in turn {state.turn}")
-    return state
-
-
-def _record_state(loaded: LoadedRecord, file: Path, rules: str | None,
-                  options: dict[str, str] | None) -> tuple[Game, GameState]:
-    """A record's final state under its own rule set and options, refusing ``rules`` or
-    ``options`` other than the record's."""
+def _record_state(loaded: LoadedRecord, file: Path, rules: str | None, options: dict[str, str] | None, *,
+                  step: int | None = None, turn: int | None = None) -> tuple[Game, GameState]:
+    """A record's position under its own rule set and options, refusing ``rules`` or
+    ``options`` other than the record's: its last, or, found as the record is checked,
+    the one after ``step`` actions or as ``turn`` began (the first position of that turn,
+    after the action that began it)."""
     ruleset = loaded.game.ruleset
     if rules is not None and ruleset.id != rules:
         fail(f"{file}: this record was played under {ruleset.id}, not {rules}")
@@ -222,10 +202,27 @@ def _record_state(loaded: LoadedRecord, file: Path, rules: str | None,
                 shown = str(played).lower() if isinstance(played, bool) else played
                 fail(f"--option {key}={options[key]}: {file} was played with {key}={shown}; "
                      f"a record's options are its own")
-    result = replay(loaded)
+    if step is not None and step > len(loaded.actions):
+        fail(f"--step {step}: {file} holds {len(loaded.actions)} actions")
+    moment = _moment(step, turn)
+    result = replay(loaded, moment=moment)
     if not result.ok or result.final_state is None:
         fail(f"{file}: the record does not replay: {result.message}")
-    return loaded.game, result.final_state
+    if moment is None:
+        return loaded.game, result.final_state
+    if result.kept is None:
+        fail(f"--turn {turn}: {file}'s battle ended in turn {result.final_state.turn}")
+    return loaded.game, result.kept
+
+
+def _moment(step: int | None, turn: int | None) -> Callable[[int, GameState], bool] | None:
+    """The position ``--step`` or ``--turn`` chooses, as a replay's ``moment``; None for
+    the last."""
+    if step is not None:
+        return lambda done, state: done == step
+    if turn is not None:
+        return lambda done, state: state.turn >= turn
+    return None
 
 
 def _scenario_rules(scenario: str) -> str:

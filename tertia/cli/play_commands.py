@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import shlex
 import sys
 from collections.abc import Sequence
@@ -22,7 +21,6 @@ from tertia.battle import (
     MAX_ACTIONS,
     BattleAborted,
     BattleRecord,
-    BattleStopped,
     Step,
     dice_seed,
     fight_battle,
@@ -52,7 +50,7 @@ from tertia.core.dice import SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.narration import plural
-from tertia.core.state import GameState, UnitKind
+from tertia.core.state import UnitKind
 from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.record import (
     LoadedRecord,
@@ -184,21 +182,16 @@ def battle(
     leaving = f"The battle so far is saved to {save}" if save is not None else "Nothing is saved"
     players = {side: _player(kind, names, leaving) for side, kind in chosen.items()}
     live = _LiveNarrative(game, names, humans, seed, len(so_far)) if humans else None
-    limit = _ActionLimit(max_actions, len(so_far))
-    stopped: _OutOfActions | None = None
+    stopped: BattleAborted | None = None
     try:
-        # the limit stops the battle through the players, so that the battle so far is kept;
-        # fight_battle's own limit, one action later, is never reached
-        record = fight_battle(game, limit.wrap(players), seed, max_actions=max_actions + 1, resume=so_far,
+        record = fight_battle(game, players, seed, max_actions=max_actions, resume=so_far,
                               on_step=live.step if live is not None else None)
     except BattleAborted as exc:
-        fail(str(exc), 2)
+        if exc.unfinished is None:
+            fail(str(exc), 2)
+        stopped, record = exc, exc.unfinished  # --max-actions: the battle so far is told and kept
     except LeftTheBattle as exc:
         _left(exc, save)
-    except _OutOfActions as exc:
-        if exc.record is None:
-            raise  # pragma: no cover - fight_battle always sets it
-        stopped, record = exc, exc.record
     # The record and the report are written before the battle is told, so nothing the
     # telling meets can lose them.
     if save is not None:
@@ -226,45 +219,7 @@ def battle(
         out.print(f"Report written to {report}")
 
 
-class _OutOfActions(BattleStopped):
-    """The battle reached ``--max-actions`` before its end (:class:`_ActionLimit`)."""
-
-
-class _ActionLimit:
-    """``--max-actions``: each player's choice is counted, the actions of a battle resumed
-    (``done``) with them, and once ``most`` are taken the next to choose stops the battle
-    (:class:`_OutOfActions`, a :class:`~tertia.battle.BattleStopped`) instead, so that
-    :func:`~tertia.battle.fight_battle` hands back the battle so far as an unfinished
-    record."""
-
-    def __init__(self, most: int, done: int) -> None:
-        self.most = most
-        self.taken = done
-
-    def wrap(self, players: dict[str, Player]) -> dict[str, Player]:
-        return {side: _Limited(player, self) for side, player in players.items()}
-
-    def count(self) -> None:
-        if self.taken >= self.most:
-            raise _OutOfActions(f"the battle did not end within {plural(self.most, 'action')}")
-        self.taken += 1
-
-
-class _Limited:
-    """A player whose choices count against an :class:`_ActionLimit`; it chooses, and is
-    named in the record, as the player it wraps."""
-
-    def __init__(self, player: Player, limit: _ActionLimit) -> None:
-        self.player = player
-        self.limit = limit
-        self.name = player.name
-
-    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
-        self.limit.count()
-        return self.player.choose(game, state, rng)
-
-
-def _stopped(exc: _OutOfActions, record: BattleRecord, save: Path | None, report: Path | None,
+def _stopped(exc: BattleAborted, record: BattleRecord, save: Path | None, report: Path | None,
              as_json: bool) -> NoReturn:
     """The battle reached ``--max-actions``: what was saved and how to go on, in one line
     on standard error, and exit 2 (the battle so far has been told and written)."""

@@ -60,7 +60,7 @@ __all__ = ["FAILED_GAMES_EXIT", "simulate", "sweep"]
 
 
 def _names(spec: GameSpec) -> dict[str, str]:
-    return {s.id: (s.name or s.id) for s in spec.scenario.sides}
+    return spec.scenario.side_names()
 
 
 def _write_parquet(path: Path, rows: Sequence[Row], spec: GameSpec, study: Study,

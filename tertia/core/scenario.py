@@ -260,6 +260,10 @@ class Scenario(Strict):
     def side(self, side_id: str) -> SideSpec:
         return next(s for s in self.sides if s.id == side_id)
 
+    def side_names(self) -> dict[str, str]:
+        """Each side's name by its id (the id itself where the scenario gives none)."""
+        return {s.id: (s.name or s.id) for s in self.sides}
+
     def extension(self, rules_id: str) -> dict[str, Any]:
         """Rule set ``rules_id``'s own table as its model reads it: without the
         ``order_of_battle`` the core reads; empty when the file has none."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -403,6 +403,8 @@ class ReplayResult:
     final_hash: str | None
     message: str
     steps: int
+    kept: GameState | None = None
+    """The first position the replay's ``moment`` chose (after that many actions), if any."""
 
 
 def _shown(value: Any) -> str:
@@ -448,12 +450,13 @@ def _step_name(loaded: LoadedRecord, i: int, side: str, action: Action) -> str:
     return f"step {i + 1} ({listed}[{i}], {action.type}{by})"
 
 
-def replay(loaded: LoadedRecord) -> ReplayResult:
+def replay(loaded: LoadedRecord, *, moment: Callable[[int, GameState], bool] | None = None) -> ReplayResult:
     """Re-run a record with its own dice; ``ok`` only when every action applies, every die
     matches and the final state hash equals the recorded one, and, for a record with a
     chain (format 3), every step's hash follows from what it says and the step before,
     and every step's events are the ones the engine gives. A failure names the first step
-    that differs."""
+    that differs. ``moment(done, state)``, asked of each position (after ``done``
+    actions), chooses the one kept as :attr:`ReplayResult.kept`: the first it is true of."""
     dice = SeedCheckedDice(loaded.rolls, dice_seed(loaded.seed))
     game = loaded.game
     chain = loaded.chain
@@ -474,7 +477,10 @@ def replay(loaded: LoadedRecord) -> ReplayResult:
         if found is not None:
             return ReplayResult(False, state, state.state_hash(), f"at the start: {found}", 0)
     written = values_written(events)
+    kept: GameState | None = None
     for i, (side, action) in enumerate(loaded.actions):
+        if kept is None and moment is not None and moment(i, state):
+            kept = state
         step = _step_name(loaded, i, side, action)
         if chain is not None:
             entry = chain.steps[i]
@@ -510,4 +516,6 @@ def replay(loaded: LoadedRecord) -> ReplayResult:
         found = _difference(_plain(loaded.data["result"]), _plain(dict(state.result or {})), "result")
         if found is not None:  # the first field that differs, not both results whole
             return ReplayResult(False, state, digest, found, len(loaded.actions))
-    return ReplayResult(True, state, digest, "identical", len(loaded.actions))
+    if kept is None and moment is not None and moment(len(loaded.actions), state):
+        kept = state
+    return ReplayResult(True, state, digest, "identical", len(loaded.actions), kept)

@@ -44,15 +44,13 @@ def _gap(base: Base, piece: Unit) -> float:
 
 
 def contact_suggestion(game: Game, state: GameState, seen: GameState, action: Move) -> dict[str, Any] | None:
-    """The move ``action`` ending in contact with the enemy its last leg runs into, as
+    """The move ``action`` (as the page's actions are read, :mod:`~tertia.web.action_json`:
+    finite points and facings) ending in contact with the enemy its last leg runs into, as
     ``{"unit", "name", "waypoints", "action"}``, or ``None``. ``seen`` is the acting
     side's observation (``state`` itself when nothing is hidden from it)."""
     unit = seen.units.get(action.unit)
     if unit is None or not unit.in_play or not action.waypoints:
         return None
-    numbers = [c for p in action.waypoints for c in p] + [action.face_before or 0.0, action.face_after or 0.0]
-    if not all(math.isfinite(c) for c in numbers):
-        return None  # the rules refuse it for that, and nothing is measured
     plan = plan_move(unit, action)
     points = plan.points
     start, dropped = points[-2], points[-1]

@@ -453,8 +453,9 @@ class GameService:
             answer: dict[str, Any] = {"legal": not problems, "violations": [v.to_dict() for v in problems],
                                       "measure": measure}
             if isinstance(action, Move):
-                # Worked out on what the side sees: nothing hidden from it is met or named.
-                seen = live.observation(len(live.steps), side) if live.hides_anything(side) else state
+                # Worked out on what the side sees (the position itself where nothing is hidden):
+                # nothing hidden from it is met or named.
+                seen = live.observation(len(live.steps), side)
                 contact = contact_suggestion(live.game, state, seen, action)
                 if contact is not None:
                     answer["contact"] = contact
@@ -680,7 +681,7 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
             raise not_found(f"unit {uid!r}")
     unit = shown[attacker]
     if unit.side != side:
-        names = {s.id: (s.name or s.id) for s in game.scenario.sides}
+        names = game.scenario.side_names()
         raise ServiceError(409, CoreCode.NOT_YOUR_UNIT, f"{unit.label} belongs to "
                            f"{names.get(unit.side, unit.side)}: questions of odds are asked of your "
                            "own units")

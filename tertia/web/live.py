@@ -242,7 +242,7 @@ class LiveGame:
         nothing is changed then, in memory or in the store."""
         every_roll = [*row.start_rolls, *(r for a in actions for r in a.rolls)]
         replay = SeedCheckedDice(every_roll, dice_seed(row.seed), strict=False)
-        names = {s.id: (s.name or s.id) for s in game.scenario.sides}
+        names = game.scenario.side_names()
         where = "at the start"
         try:
             state, events = game.start(replay)
@@ -286,7 +286,7 @@ class LiveGame:
         return str(self.row.controllers.get(side, "human"))
 
     def side_names(self) -> dict[str, str]:
-        return {s.id: (s.name or s.id) for s in self.game.scenario.sides}
+        return self.game.scenario.side_names()
 
     def player_name(self, side: str) -> str | None:
         """The player the server plays ``side`` with (``None``: a person plays it)."""
