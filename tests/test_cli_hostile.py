@@ -5,6 +5,7 @@ problem naming the file, and no Python insides; nothing is written."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from tertia.cli.common import DEFAULT_RULES
 from tertia.cli.main import app
+from tertia.rulesets import ruleset_ids
 from tests.cli_support import saved_record
 
 runner = CliRunner()
@@ -225,3 +228,24 @@ def test_files_that_are_not_records_at_all(tmp_path: Path, content: bytes) -> No
         assert result.exit_code == 1, result.output
         assert len(result.output.strip().splitlines()) == 1 and str(path) in result.output
         assert not any(word in result.output for word in INSIDES), result.output
+
+
+EDGEHILL = (Path(__file__).parent.parent / "tertia" / "scenarios" / "edgehill.toml").read_text("utf-8")
+
+
+@pytest.mark.parametrize("rules", [r for r in ruleset_ids() if r != DEFAULT_RULES])
+def test_a_faulty_scenario_written_for_another_rule_set_is_refused_for_its_own_fault(
+        tmp_path: Path, rules: str) -> None:
+    """A scenario file with a problem, written for a rule set other than the default, is
+    read under its own rule set when none is named: what is wrong with it is told, not
+    that it is not written for larger-battles."""
+    path = tmp_path / "faulty.toml"
+    faulty = EDGEHILL + terrain("woods", "polygon = [[1, 1], [900, 1], [1, 9]]")
+    own = re.sub(r"(?m)^rules = \[.*\]$", f'rules = ["{rules}"]', faulty, count=1)
+    path.write_text(own, encoding="utf-8")
+    for command in (["battle", "--scenario", str(path)], ["inspect", str(path)],
+                    ["odds", str(path), "--attacker", "a", "--target", "b"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 1, (command, result.output)
+        assert "is outside the" in result.output, (command, result.output)
+        assert "not written for" not in result.output, (command, result.output)

@@ -6,16 +6,19 @@ before it is made, and refused bad answers in one line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tertia.cli.main import app
 from tertia.cli.prompt_player import PromptPlayer
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
-from tertia.rulesets import get_ruleset
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios import load_builtin
+from tertia.scenarios.catalogue import default_scenario, load_named
 
 runner = CliRunner()
 LB = ["battle", "--scenario", "skirmish", "--seed", "4", "--player", "parliament=human"]
@@ -189,3 +192,25 @@ def test_the_units_listed_say_so_of_a_side_that_shows_none() -> None:
                    "--player", "royalist=human"], ["?"])
     assert "Parliament (Sir Thomas Fairfax): none in sight\n" in out, out
     assert "  Royalists (King Charles I):\n    r-king  King Charles I (commander)" in out, out
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_the_units_listed_give_the_count_on_a_base_once(rules: str) -> None:
+    """Each piece listed by ``?`` gives the count its base shows (hits, figures) beside
+    its name, and not again among the facts after it."""
+    scenario = load_named(default_scenario(rules), rules_id=rules)
+    side = scenario.side_ids[0]
+    _, out = play(["battle", "--rules", rules, "--scenario", default_scenario(rules), "--seed", "3",
+                   "--player", f"{side}=human"], ["?"])
+    listed = [line for line in out.splitlines() if line.startswith("    ") and " at (" in line]
+    assert listed, out
+    for line in listed:
+        counted = re.match(r"\s+\S+  .*? \([^,()]+, ([^()]+)\) at \(", line)
+        if counted is not None:
+            assert counted.group(1) not in line.split(" facing ", 1)[1], line
+
+
+def test_help_at_the_menu_says_what_may_be_typed() -> None:
+    code, out = play(LB, ["help"])
+    assert "give the number of a choice; ? lists the units; q leaves the battle" in out
+    assert "no choice 'help'" not in out and code == 1

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 import tertia
 from tertia.cli.main import app
+from tertia.rulesets import get_ruleset, ruleset_ids
 
 from .fact_support import fact_of
 
@@ -243,6 +244,21 @@ def test_a_save_that_cannot_be_written_leaves_nothing_behind(tmp_path: Path) -> 
 def test_max_actions_stops_a_battle_with_exit_2() -> None:
     code, out = run("battle", "--scenario", "skirmish", "--max-actions", "5")
     assert code == 2 and "did not end within 5 actions" in out
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_the_narrative_names_the_options_played_beside_the_rule_set(rules: str) -> None:
+    """A battle fought with an option changed says so under its heading, in the words the
+    report uses; one fought with the defaults names none."""
+    switch = next(o for o in get_ruleset(rules).describe()["options"] if isinstance(o["default"], bool))
+    flipped = str(not switch["default"]).lower()
+    option = f"{switch['name']}={flipped}"
+    code, out = run("battle", "--rules", rules, "--max-actions", "1", "--option", option)
+    heading = out.splitlines()[:2]
+    assert code == 2 and heading[1] == f"Options: {switch['name'].replace('_', ' ')}: "\
+        f"{'yes' if flipped == 'true' else 'no'}", out
+    code, out = run("battle", "--rules", rules, "--max-actions", "1")
+    assert code == 2 and "Options:" not in out, out
 
 
 def test_version() -> None:

@@ -106,6 +106,10 @@ def test_a_piece_that_does_not_move_stays_where_he_or_it_is() -> None:
     ("rides off to plunder", "rides off to plunder", "rides off to plunder"),
     ("swept along in the rout", "is swept along in the rout", "is swept along in the rout"),
     ("pursuit: a move forward", "moves forward in the pursuit", "moves forward in the pursuit"),
+    ("pushed back by artillery", "is pushed back by artillery", "is pushed back by artillery"),
+    ("pushed back in melee", "is pushed back in melee", "is pushed back in melee"),
+    ("cohesion", "closes up on his command", "closes up on its command"),
+    ("deployed", "deploys", "deploys"),
     ("an unforeseen reason", "moves (an unforeseen reason)", "moves (an unforeseen reason)"),
 ])
 def test_a_move_is_told_by_its_reason_as_a_verb(reason: str, commander: str, piece: str) -> None:

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from tertia.analysis.enumerate import enumerate_branches
 from tertia.analysis.odds import odds, unit_changes
 from tertia.cli.main import app
+from tertia.cli.pieces import piece_id
 from tertia.core.dice import D3, D6, SeededDice, sum_of
 from tertia.core.game import Game
 from tertia.core.state import GameState
@@ -24,6 +25,7 @@ from tertia.rules.fighting import Attack
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.actions import Bombard, Encourage
 from tertia.scenarios import load_builtin
+from tertia.scenarios.catalogue import load_named
 
 from .support import P, R, commander, make_game, position, unit
 
@@ -252,6 +254,17 @@ def test_cli_takes_a_piece_by_its_name_or_the_start_of_it() -> None:
     by_id = ask("p-foot", "r-foot", "p-support")
     assert ask("essex's foot", "Belasyse", "Holles's Foot") == by_id
     assert ask("Essex's Foot", "r-foot") != by_id  # the support counts
+
+
+@pytest.mark.parametrize("scenario", ["naseby", "chalgrove"])
+def test_a_piece_whose_name_opens_with_the_may_be_named_without_it(scenario: str) -> None:
+    """The narrative tells "charges the Duke of York's Regiment of Foot" within a
+    sentence: the piece is found by the words after its "The" too."""
+    loaded = load_named(scenario)
+    state = Game(get_ruleset(loaded.rules[0]), loaded).ruleset.initial_state(loaded)
+    for piece in state.units.values():
+        if piece.label.startswith("The "):
+            assert piece_id(state, piece.label[4:].lower()) == piece.id
 
 
 def test_narrative_shows_the_odds_of_each_attack() -> None:

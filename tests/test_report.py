@@ -357,8 +357,8 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (dts_ev.VolleyWorkedOut(unit="pa", target="rf", reach=30, distance=20.0, total=9, result="PB2D6"),
      "The volley at King's Foot: 9 on the chart (PB2D6): pushed back 1D6\"; no morale lost"),
     (dts_ev.VolleyWorkedOut(unit="pa", target="rf", reach=30, distance=20.0, total=8, result="PB1D6"),
-     "The volley at King's Foot: 8 on the chart (PB1D6): no push-back (a gun's pushes back on PB2D6 or "
-     "ROUT); no morale lost"),
+     "The volley at King's Foot: 8 on the chart (PB1D6): no push-back (a gun's volley pushes back only on "
+     "PB2D6 or ROUT); no morale lost"),
     (dts_ev.VolleyWorkedOut(unit="pf", target="rf", reach=9, distance=4.0, total=9, result="PB2D6", points=1),
      "The volley at King's Foot: 9 on the chart (PB2D6): short of a rout; 1 morale point lost"),
     (dts_ev.GeneralAttached(general="pc", unit="pf"), "Earl of Essex joins Essex's Foot"),
@@ -496,6 +496,20 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
 ]
 
 
+SAID_ONCE: list[tuple[cyp_ev.UnitChanged, str]] = [
+    (cyp_ev.UnitChanged(unit="pf", values=(("mounted", True),), why="mount"), "Essex's Foot mounts"),
+    (cyp_ev.UnitChanged(unit="pf", values=(("mounted", False),), why="dismount"), "Essex's Foot dismounts"),
+    (cyp_ev.UnitChanged(unit="pf", values=(("disordered", False),), why="halts and dresses its ranks"),
+     "Essex's Foot halts and dresses its ranks"),
+    (cyp_ev.UnitChanged(unit="pf", values=(("disordered", False), ("falling_back", False)),
+                        why="halts and dresses its ranks"), "Essex's Foot halts and dresses its ranks"),
+    (cyp_ev.UnitChanged(unit="pf", values=(("falling_back", False),),
+                        why="passes its command response and ends its fall back"),
+     "Essex's Foot passes its command response and ends its fall back"),
+]
+"""Changes of a Charge yr Pikes! unit whose reason says all there is to tell, and their line."""
+
+
 @pytest.mark.parametrize(("name", "moved", "removed", "stays"), [
     ("Usher's Dragoons", "Usher's Dragoons move", "Usher's Dragoons are routed and leave the field",
      "Usher's Dragoons stay where they are"),
@@ -520,6 +534,29 @@ def test_a_piece_named_in_the_plural_takes_its_verbs_in_the_plural(name: str, mo
     assert lines[0] == stays, lines
     assert lines[1].startswith(moved + " "), lines
     assert lines[2].startswith(removed), lines
+
+
+@pytest.mark.parametrize(("event", "told"), SAID_ONCE, ids=lambda x: getattr(x, "why", ""))
+def test_a_change_its_reason_already_tells_is_not_told_again(event: cyp_ev.UnitChanged, told: str) -> None:
+    """Charge yr Pikes!: a change of a unit's state told by its reason is told once, not
+    again after a colon ("mount: mounted", "halts and dresses its ranks: in good order")."""
+    assert narrator().line(event) == told
+
+
+def test_a_name_opening_with_the_is_told_with_the_within_a_sentence() -> None:
+    """"Prince Rupert's Lifeguard attacks the Reserve of Three Cornets", not "attacks
+    The Reserve ...": the article of a name is lowered within a sentence, in a die's line
+    too, and kept where the name opens the line."""
+    state = make_state()
+    state = state.with_unit(state.units["pf"].evolve(name="The Reserve of Three Cornets"))
+    lines = Narrator(state, side_names=NAMES).lines([
+        cyp_ev.ChargeMade(attacker="rf", target="pf", x=1, y=2, facing=0, fatigued=0),
+        ev.DiceRolled(purpose="morale: The Reserve of Three Cornets", die="d6", value=4),
+        ev.UnitRemoved(unit="pf", reason="routed"),
+    ])
+    assert lines == ["King's Foot charges the Reserve of Three Cornets",
+                     "Dice — morale: the Reserve of Three Cornets: 4 (d6)",
+                     "The Reserve of Three Cornets is routed and leaves the field"], lines
 
 
 @pytest.mark.parametrize(("event", "expected"), EVERY_EVENT, ids=lambda x: getattr(x, "type", ""))

@@ -228,13 +228,15 @@ def _moment(step: int | None, turn: int | None) -> Callable[[int, GameState], bo
 def _scenario_rules(scenario: str) -> str:
     """The rule set a scenario is read under when none is named: larger-battles when the
     scenario is written for it (or names none), else the first it is written for."""
-    from tertia.io.scenario_file import ScenarioError
+    from tertia.io.scenario_file import ScenarioError, written_for
     from tertia.scenarios import resolve_scenario
 
     try:
-        written = resolve_scenario(scenario).rules
+        written: Sequence[str] | None = resolve_scenario(scenario).rules
     except (ScenarioError, OSError, ValueError, KeyError):
-        return DEFAULT_RULES  # build_game then names what is wrong with it
+        # build_game then names what is wrong with it, under the rule set the file names:
+        # under another, all it would hear is that the file is not written for that one
+        written = written_for(scenario) if Path(scenario).is_file() else None
     return DEFAULT_RULES if not written or DEFAULT_RULES in written else written[0]
 
 

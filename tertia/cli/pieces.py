@@ -28,13 +28,21 @@ def piece_id(state: GameState, called: str) -> str:
     Traceback (most recent call last):
     ...
     tertia.cli.pieces.UnknownPiece: 'Hol' could be Holles's Horse or Hollis's Foot
+
+    A name opening with "The" may be given without it, as the narrative tells it within a
+    sentence ("charges the Duke of York's Regiment of Foot"):
+
+    >>> duke = Unit("r1", "royalist", UnitKind.FOOT, "c", 0, 9, 0, 4, 2, name="The Duke of York's Foot")
+    >>> piece_id(state.with_unit(duke), "duke of york")
+    'r1'
     """
     if called in state.units:
         return called
     pieces = list(state.iter_units(include_removed=True))
     wanted = called.strip().casefold()
     for found in ([u for u in pieces if u.label.casefold() == wanted],
-                  [u for u in pieces if u.label.casefold().startswith(wanted)]):
+                  [u for u in pieces if u.label.casefold().startswith(wanted)],
+                  [u for u in pieces if _without_the(u.label).casefold().startswith(wanted)]):
         if len(found) == 1:
             return found[0].id
         if len(found) > 1:
@@ -42,6 +50,11 @@ def piece_id(state: GameState, called: str) -> str:
     near = difflib.get_close_matches(called, [u.label for u in pieces], n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(near)}?" if near else " (tertia inspect lists every piece)"
     raise UnknownPiece(f"no piece is called {called!r}{hint}")
+
+
+def _without_the(name: str) -> str:
+    """A name without its opening "The", if it has one."""
+    return name[4:] if name.casefold().startswith("the ") else name
 
 
 def _either(pieces: Iterable[Unit]) -> str:

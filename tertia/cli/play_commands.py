@@ -202,7 +202,7 @@ def battle(
     if report is not None:
         _write_report(record, report)
     if not as_json and live is None:
-        out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
+        _heading(game)
         narrator = Narrator.for_rules(game.ruleset, record.deployed, side_names=names,
                                       notes=odds_notes(record))
         for line in tell_safely(narrator, record.iter_events(), where=f"seed {seed}"):
@@ -306,7 +306,7 @@ class _LiveNarrative:
         # before anyone is asked anything.
         _, events = game.start(SeededDice(dice_seed(seed)))
         self.narrator = Narrator.for_rules(game.ruleset, game.deployed(), side_names=names)
-        out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
+        _heading(game)
         self.tell(events)
 
     def step(self, step: Step) -> None:
@@ -333,6 +333,17 @@ class _LiveNarrative:
         out.print(Text(f"The battle so far is taken again: {_at(turn)}. This turn so far:", style="dim"))
         for line in held[start:]:
             _print_line(line.kind, line.text)
+
+
+def _heading(game: Game) -> None:
+    """The battle's heading: the scenario and the rule set, then the options played where
+    any is not its default, so that the telling says what rules it follows."""
+    from tertia.io.report import options_changed
+
+    out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
+    changed = options_changed(game.ruleset.describe())
+    if changed:
+        out.print(Text("Options: " + "; ".join(changed), style="dim"))
 
 
 def _print_line(kind: str, text: str) -> None:

@@ -33,6 +33,7 @@ Write = Callable[[str], None]
 
 LEAVE = ("q", "quit")
 SHOW = "?"
+HELP = ("h", "help")
 
 
 class LeftTheBattle(BattleStopped):
@@ -76,6 +77,9 @@ class PromptPlayer:
             answer = self._ask("Choose")
             if answer == SHOW:
                 self._show_units(game, seen)
+                continue
+            if answer.lower() in HELP:
+                self.write(f"  give the number of a choice; {SHOW} lists the units; q leaves the battle")
                 continue
             if not answer.isdigit() or not 1 <= int(answer) <= len(entries):
                 self.write(f"  no choice {answer!r}: give a number from 1 to {len(entries)}")
@@ -268,8 +272,12 @@ def _asks(kind: ActionKind) -> bool:
 
 
 def _shows(game: Game, seen: GameState, u: Unit) -> str:
-    """What the rule set shows of a piece, in a line, from the side's own view."""
-    return " · ".join(game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act).lines())
+    """What the rule set shows of a piece, in a line, from the side's own view: each fact
+    but the count on its base, which :func:`_piece` gives beside its name."""
+    card = game.ruleset.presentation().piece(game.table, seen, u.id, seen.to_act)
+    counted = card.base_count()
+    on_base = counted[0].text(counted[1]) if counted is not None else None
+    return " · ".join(line for line in card.lines() if line != on_base)
 
 
 def _piece(game: Game, seen: GameState, u: Unit) -> str:

@@ -81,6 +81,10 @@ _MOVE_VERBS = {
     "with its regiment": "goes with {its} regiment",
     "falls back with its unit": "falls back with {its} unit",
     "falls back on its regiment": "falls back on {its} regiment",
+    "pushed back by artillery": "is pushed back by artillery",
+    "pushed back in melee": "is pushed back in melee",
+    "cohesion": "closes up on {its} command",
+    "deployed": "deploys",
 }
 """A move's reason (``UnitMoved.reason``) as its verb; ``{its}`` is the piece's own
 ("his" for a commander). Any other reason is told as "moves (reason)"."""
@@ -228,6 +232,7 @@ class Narrator:
         """Has a turn's heading just been told (so its first phase is told, whatever the
         phase before it)?"""
         self._plurals: tuple[str, ...] | None = None
+        self._with_the: tuple[str, ...] | None = None
         self.side_names: dict[str, str] = dict(side_names or {})
         self.labels: dict[str, str] = dict(labels or {})
         self.notes: Mapping[int, str] = notes or {}
@@ -388,7 +393,8 @@ class Narrator:
 
     def _dice_entry(self, dice: Sequence[ev.DiceRolled]) -> NarrativeLine:
         parts = [f"{self.purpose(d.purpose)}: {d.value} ({d.die})" for d in dice]
-        return NarrativeLine(bracket_nested("Dice — " + "; ".join(parts)), "dice", dice[-1])
+        told = the_within("Dice — " + "; ".join(parts), self._names_with_the())
+        return NarrativeLine(bracket_nested(told), "dice", dice[-1])
 
     def _entry(self, e: ev.Event, dice: Sequence[ev.DiceRolled]) -> NarrativeLine | None:
         if e.type in SILENT_EVENTS:
@@ -401,7 +407,8 @@ class Narrator:
         text, kind = handler(self, e, dice)
         if text is None:
             return None
-        return NarrativeLine(bracket_nested(agree(text, self._plural_names())), kind, e)
+        told = the_within(agree(text, self._plural_names()), self._names_with_the())
+        return NarrativeLine(bracket_nested(told), kind, e)
 
     def _plural_names(self) -> tuple[str, ...]:
         """The names of the units that take a verb in the plural ("Usher's Dragoons"; a
@@ -412,6 +419,16 @@ class Narrator:
             named = {*self.labels.values(), *(u.label for u in pieces if not u.is_commander)}
             self._plurals = tuple(sorted((n for n in named if is_plural_name(n)), key=lambda n: (-len(n), n)))
         return self._plurals
+
+    def _names_with_the(self) -> tuple[str, ...]:
+        """The pieces' names that open with "The" ("The King's Lifeguard of Foot"), longest
+        first; found once."""
+        if self._with_the is None:
+            pieces = self.state.units.values() if self.state is not None else ()
+            named = {*self.labels.values(), *(u.label for u in pieces)}
+            with_the = (n for n in named if n.startswith("The "))
+            self._with_the = tuple(sorted(with_the, key=lambda n: (-len(n), n)))
+        return self._with_the
 
     def _generic(self, e: ev.Event) -> str:
         """An event with no sentence of its own, in words: its type, then each field with
@@ -575,6 +592,28 @@ class Narrator:
 
 
 _Told = tuple[str | None, str]
+
+
+def the_within(text: str, names: Sequence[str]) -> str:
+    """``text`` with each of ``names`` (each opening with "The") told with "the" where it
+    stands within a sentence, as English writes a name's article there; a sentence may
+    still open with it.
+
+    >>> the_within("The King's Foot charges The Reserve. The Reserve holds",
+    ...            ["The King's Foot", "The Reserve"])
+    "The King's Foot charges the Reserve. The Reserve holds"
+    """
+    for name in names:
+        text = re.sub(re.escape(name), _article_within, text)
+    return text
+
+
+def _article_within(found: re.Match[str]) -> str:
+    """A name found in a text, its opening "The" lowered unless it opens a sentence."""
+    before = found.string[:found.start()].rstrip()
+    if not before or before.endswith((".", "!", "?")):
+        return found.group(0)
+    return "t" + found.group(0)[1:]
 
 _TELLERS: dict[type[ev.Event], Any] = {
     ev.GameStarted: Narrator._game_started,

@@ -273,11 +273,8 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
         details["Players"] = ", ".join(
             f"{_side_label(scenario, s)}: {p}" for s, p in record.players.items()
         )
-    # The options played, in words; those left at the rule set's defaults go unnamed.
-    changed = [f"{humanise(o['name'])}: {humanise(_value(o['value']))}"
-               for o in rules.get("options", []) if o["value"] != o["default"]]
     if rules.get("options"):
-        details["Options"] = "; ".join(changed) or "the rule set's defaults"
+        details["Options"] = "; ".join(options_changed(rules)) or "the rule set's defaults"
     return build_report_html(
         title=scenario.name,
         table=game.table,
@@ -293,6 +290,14 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
         notes=notes,
         presentation=game.ruleset.presentation(),
     )
+
+
+def options_changed(rules: Mapping[str, Any]) -> list[str]:
+    """The options a rule set (as :meth:`~tertia.core.ruleset.RuleSet.describe` gives it)
+    is played with, in words ("hit limit infantry: 4"); those left at their defaults go
+    unnamed."""
+    return [f"{humanise(o['name'])}: {humanise(_value(o['value']))}"
+            for o in rules.get("options", []) if o["value"] != o["default"]]
 
 
 def write_report_for(record: BattleRecord, path: str | Path, *, scale: float = 12.0,

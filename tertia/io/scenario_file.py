@@ -131,6 +131,23 @@ def check_scenario(path: str | Path, rules_id: str | None = None) -> list[Proble
     return []
 
 
+def written_for(path: str | Path) -> tuple[str, ...] | None:
+    """The rule sets a scenario file says it is written for (its ``rules`` list), read
+    even when the rest of the file has problems; None when the file cannot be read as
+    TOML or names no list of rule sets. A front end choosing the rule set to check a
+    faulty file under needs this: under any other, the file's one reported problem would
+    be that it is not written for it, hiding the problems it has."""
+    source = Path(path)
+    try:
+        document = _parse_toml(_read_file(source, str(source)), str(source))
+    except ScenarioError:
+        return None
+    rules = document.get("rules")
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        return None
+    return tuple(rules)
+
+
 def semantic_problems(
     scenario: Scenario, *, rules_id: str | None = None, source_name: str = "<scenario>"
 ) -> list[Problem]:

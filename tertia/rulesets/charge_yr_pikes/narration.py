@@ -88,14 +88,30 @@ def _changed(n: Narrating, e: UnitChanged, dice: Sequence[DiceRolled]) -> Senten
     shown = [words for k, v in e.values if (words := _state_in_words(k, v)) is not None]
     if not shown:
         return None, "note"
-    said = next((implied for verb, implied in _SAID_BY.items() if e.why.startswith(verb)), ())
+    said = next((implied for verb, implied in _SAID_BY.items() if _says(e.why, verb)), ())
     left = [words for words in shown if words not in said]
-    return f"{n.label(e.unit)} {e.why}" + (f": {', '.join(left)}" if left else ""), "note"
+    why = _AS_VERB.get(e.why, e.why)
+    return f"{n.label(e.unit)} {why}" + (f": {', '.join(left)}" if left else ""), "note"
+
+
+_AS_VERB = {"mount": "mounts", "dismount": "dismounts"}
+"""Reasons given as a bare verb, as a sentence for one unit says them (a unit named in
+the plural takes the plural again: "Okey's Dragoons mount")."""
 
 
 _SAID_BY = {"routs": ("routed", "no longer falling back"), "falls back": ("disordered", "falling back"),
-            "is disordered": ("disordered",)}
-"""What a change's reason already says of the unit ("routs (fired on)"), not told again."""
+            "is disordered": ("disordered",),
+            "halts and dresses its ranks": ("in good order", "no longer falling back"),
+            "passes its command response and ends its fall back": ("no longer falling back",),
+            "mount": ("mounted",), "dismount": ("dismounted",)}
+"""What a change's reason already says of the unit ("routs (fired on)"), not told again:
+"Okey's Dragoons mount", not "Okey's Dragoons mount: mounted"."""
+
+
+def _says(why: str, verb: str) -> bool:
+    """Does the reason ``why`` open with the words ``verb`` ("routs (fired on)" with
+    "routs"; "dismount" not with "mount")?"""
+    return why == verb or why.startswith(verb + " ")
 
 
 _FLAGS = {"disordered": ("disordered", "in good order"),

@@ -276,7 +276,7 @@ def _chart_reading(n: Narrating, e: VolleyWorkedOut) -> str:
     if firer.kind is UnitKind.ARTILLERY:
         pushed = e.result == PB2D6 or is_rout(e.result)
         return reading + (": pushed back 1D6\"" if pushed
-                          else ": no push-back (a gun's pushes back on PB2D6 or ROUT)")
+                          else ": no push-back (a gun's volley pushes back only on PB2D6 or ROUT)")
     return reading + (": a rout, a morale point more" if is_rout(e.result) else ": short of a rout")
 
 
