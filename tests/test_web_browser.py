@@ -27,9 +27,10 @@ from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.game import Game
 from tertia.core.geometry import Base, polygon_distance
 from tertia.core.state import GameState
-from tertia.rulesets import get_ruleset
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.rulesets.larger_battles.actions import DeclareAttacks
 from tertia.scenarios import load_builtin
+from tertia.scenarios.catalogue import default_scenario, load_named
 from tests.web_server import Server
 
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -1071,6 +1072,14 @@ def test_a_battle_watched_to_its_end_clears_the_ais_banner_and_shows_the_results
     losses = pg.get_attribute("[data-test=army-losses]", "title")
     assert losses.startswith("Casualties counted for the result."), losses
 
+    # Your battles names the battle's rule set, how it was played and its victor in words.
+    pg.goto(cyp_server.url + "/#/")
+    pg.wait_for_selector("[data-test=game-state]")
+    listed = pg.inner_text("[data-test=game-state]")
+    victor = f"won by {names[winner]}" if winner else "drawn"
+    assert listed.startswith(" · Charge yr Pikes!"), listed
+    assert listed.endswith(" · AI against AI (doctrine) · " + victor), listed
+
 
 def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server: Server, page: Any) -> None:
     """Against the AI, a battle the Parliament horse win as the first turn ends (they stand
@@ -1101,6 +1110,16 @@ def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server:
     assert pg.locator(".log-line.kind-phase", has_text="Pursuit phase").count() == 1
     assert "moves forward in the pursuit" in pg.inner_text(".log")
     shoot(pg, "cyp-result")
+    # The result is a dialog to the keyboard too: taken into it, Tab kept within it, and
+    # Escape closes it; the prompt's button opens it again.
+    assert pg.evaluate("() => document.activeElement.textContent") == "Replay the battle"
+    for _ in range(4):
+        pg.keyboard.press("Tab")
+        assert pg.evaluate("() => !!document.activeElement.closest('[data-test=result]')")
+    pg.keyboard.press("Escape")
+    pg.wait_for_selector("[data-test=result]", state="detached")
+    pg.click(".prompt button:has-text('See the result')")
+    pg.wait_for_selector("[data-test=result]")
 
     # Replay draws the objectives and vital points too, as each side saw them.
     pg.click("[data-test=result] >> text=Replay the battle")
@@ -1312,3 +1331,139 @@ def test_a_move_dropped_onto_an_enemy_is_put_into_contact_by_a_button(server: Se
     assert pg.locator("[data-test=snap-contact]").count() == 0
     action = pg.evaluate("() => window.tertiaScreen.tool.action()")
     assert action["waypoints"] == [[25, 22]]
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_a_piece_is_chosen_from_the_keyboard_under_every_rule_set(server: Server, page: Any,
+                                                                  rules: str) -> None:
+    """A piece is a button on the table: focused with Tab and pressed with Enter or Space it
+    is selected as a click selects it, its card shown, and the keyboard stays on it though
+    the table is drawn anew; Escape lets it go. Enter on a button of the move box is that
+    button's (Reset puts the ghost back, it makes no move)."""
+    pg = page
+    scenario = default_scenario(rules)
+    side = load_named(scenario, rules_id=rules).side_ids[0]
+    open_new_game(pg, server, {"scenario": scenario, "rules": rules, "mode": "ai", "side": side, "seed": 1})
+    pg.wait_for_function("() => window.tertiaScreen?.view?.status.your_turn", timeout=60_000)
+    ours = pg.evaluate("() => { const v = window.tertiaScreen.view; return v.state.units"
+                       ".filter((u) => u.side === v.side && !u.removed && u.x !== null).map((u) => u.id); }")
+    picked = "(id) => window.tertiaScreen.detail?.report.id === id"
+    for key, uid in zip(("Enter", " "), ours[:2], strict=False):
+        pg.focus(f'.unit[data-unit="{uid}"]')
+        pg.keyboard.press(key)
+        pg.wait_for_function(picked, arg=uid)
+        assert pg.locator(".unit-card").is_visible()
+        assert pg.evaluate("() => document.activeElement.closest('.unit')?.dataset.unit") == uid
+    pg.keyboard.press("Escape")
+    pg.wait_for_function("() => window.tertiaScreen.selected === null")
+    assert pg.locator(".unit-card").is_hidden()
+    for uid in ours:
+        pg.focus(f'.unit[data-unit="{uid}"]')
+        pg.keyboard.press("Enter")
+        pg.wait_for_function(picked, arg=uid)
+        if pg.evaluate("() => window.tertiaScreen.detail.actions.some((a) => a.interaction === 'drag')"):
+            break
+    else:
+        return
+    version = pg.evaluate("() => window.tertiaScreen.view.version")
+    x, y = unit_position(pg, uid)
+    facing = math.radians(pg.evaluate(
+        "(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id).facing", uid))
+    pg.evaluate("([x, y]) => { const m = window.tertiaScreen.map;"
+                " m.setViewBox(x - 12, m.table.depth - y - 8, 24, 16); }", [x, y])
+    drag(pg, (x, y), (x + math.sin(facing) * 0.8, y + math.cos(facing) * 0.8))
+    pg.wait_for_selector("[data-test=move-box]:not([hidden])")
+    pg.focus("[data-test=move-box] button:has-text('Reset')")
+    pg.keyboard.press("Enter")
+    pg.wait_for_function("() => !window.tertiaScreen.pendingMove")
+    time.sleep(0.5)
+    assert pg.evaluate("() => window.tertiaScreen.view.version") == version
+    assert unit_position(pg, uid) == (x, y)
+
+
+def answering(status: int, body: dict[str, Any]) -> Any:
+    """A route handler answering every request it takes with ``status`` and ``body``."""
+    def fulfil(route: Any) -> None:
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+    return fulfil
+
+
+def test_an_action_whose_odds_cannot_be_told_may_still_be_made(server: Server, page: Any) -> None:
+    """Odds the server cannot tell (too many outcomes to walk, or hanging on what the rules
+    hide) do not forbid the action: the refusal is shown in one line, and once the rules
+    allow the action its button may be pressed and it is made. An action the rules forbid
+    stays refused. Declare Thee Sir at Edgehill, a volley of Parliament's left guns."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "edgehill", "rules": "declare-thee-sir", "mode": "hotseat", "seed": 1}).json()
+    gid, tokens = created["id"], created["tokens"]
+    url = f"{server.url}/api/games/{gid}"
+    for _ in range(80):
+        view = httpx.get(url + "/view", headers={"Authorization": f"Bearer {tokens['parliament']}"}).json()
+        side, unit = view["status"]["to_act"], view["status"]["pending"]["unit"]
+        option = "stand_and_fire" if unit == "p-guns-left" else "defer"
+        answer = httpx.post(url + "/actions", headers={"Authorization": f"Bearer {tokens[side]}"},
+                            json={"type": "dts_declare", "unit": unit, "option": option})
+        assert answer.status_code == 200, answer.text
+        if unit == "p-guns-left":
+            break
+    else:
+        raise AssertionError("the left guns' card was not drawn")
+    untold = (("TOO_MANY_BRANCHES", 422, "this action has too many outcomes to list exactly"),
+              ("HIDDEN_INFORMATION", 409, "these odds depend on what the rules hide from you"))
+    for code, status, message in untold:
+        pg.route("**/odds", answering(status, {"code": code, "message": message, "rule": None}))
+        open_every_link(pg, server, gid, tokens)
+        pg.wait_for_function("() => window.tertiaScreen.detail?.report.id === 'p-guns-left'")
+        pg.locator(".unit-actions .btn.target, [data-test=take-picked]").first.click()
+        pg.wait_for_selector("[data-test=odds-refusal]")
+        assert pg.inner_text("[data-test=odds-refusal]") == message
+        pg.wait_for_selector("[data-test=odds-untold]")
+        assert pg.locator("[data-test=roll]").is_enabled()
+        pg.unroute("**/odds")
+    version = pg.evaluate("() => window.tertiaScreen.view.version")
+    pg.click("[data-test=roll]")
+    pg.wait_for_function(f"() => window.tertiaScreen.view.version > {version}", timeout=60_000)
+    assert "Parliament's left guns" in pg.inner_text(".log") or pg.locator(".dice-tray").count()
+
+    # A refusal of the rules themselves keeps the button refused.
+    pg.route("**/odds", answering(409, {"code": "core.WRONG_PHASE", "message": "not now", "rule": None}))
+    pg.route("**/validate", answering(200, {"legal": True, "violations": []}))
+    pg.evaluate("() => window.tertiaScreen.openOdds({ action: { type: 'dts_fire', unit: 'p-guns-left',"
+                " target: 'r-rupert-horse' }, label: 'Fire', kind: 'dts_fire',"
+                " target: 'r-rupert-horse' })")
+    pg.wait_for_selector("[data-test=odds-refusal]")
+    time.sleep(0.5)
+    assert pg.locator("[data-test=roll]").is_disabled()
+    assert pg.locator("[data-test=odds-untold]").count() == 0
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_on_a_phone_every_panel_is_reached_and_nothing_is_wider_than_the_window(
+        server: Server, browser: Any, rules: str) -> None:
+    """At 390x844 the map and the panels stand one above the other and the page scrolls as a
+    whole: no panel is cut to a sliver of its height, and neither the top bar nor anything
+    else is wider than the window."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    pg = context.new_page()
+    try:
+        scenario = default_scenario(rules)
+        side = load_named(scenario, rules_id=rules).side_ids[0]
+        open_new_game(pg, server, {"scenario": scenario, "rules": rules, "mode": "ai", "side": side,
+                                   "seed": 1})
+        pg.wait_for_selector(".unit")
+        pg.wait_for_function("() => window.tertiaScreen?.view")
+        wide = pg.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert wide[0] <= wide[1], wide
+        clipped = pg.evaluate("""() => { const panel = document.querySelector('.side-panel');
+            return [...panel.querySelectorAll(':scope > .card:not(.log)')]
+              .filter((c) => c.offsetParent
+                && panel.clientHeight < c.offsetTop + c.offsetHeight - panel.offsetTop - 1)
+              .map((c) => c.getAttribute('aria-label') || c.className); }""")
+        assert clipped == [], clipped
+        prompt = pg.locator(".prompt")
+        prompt.scroll_into_view_if_needed()
+        box = prompt.bounding_box()
+        assert box is not None and box["height"] > 60 and box["y"] + box["height"] <= 844 + 1, box
+    finally:
+        context.close()

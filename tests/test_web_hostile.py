@@ -4,12 +4,14 @@ Python's insides; a 500, should one ever happen, carries the security headers to
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tertia.core.actions import ACTION_TYPES
 from tertia.web.app import SECURITY_HEADERS, create_app
 from tests.web_support import bearer, create
 
@@ -111,3 +113,27 @@ def test_an_unexpected_fault_is_a_500_with_the_security_headers(
     assert "a fault" not in response.text
     for header, value in SECURITY_HEADERS.items():
         assert response.headers.get(header) == value
+
+
+def test_an_action_missing_a_field_is_refused_naming_it(tmp_path: Path) -> None:
+    """Under every registered rule set, an action of each of its kinds sent without a field
+    it cannot do without is refused naming that field, never with the words of Python's
+    constructor."""
+    with TestClient(create_app(tmp_path / "games.sqlite3"), raise_server_exceptions=False) as client:
+        catalogue = client.get("/api/catalogue").json()
+        for rules in catalogue["rules"]:
+            scenario = next(s["name"] for s in catalogue["scenarios"] if rules["id"] in s["rules"])
+            created = create(client, scenario=scenario, rules=rules["id"], mode="hotseat")
+            tokens = created["tokens"]
+            view = client.get(f"/api/games/{created['id']}/view", headers=bearer(next(iter(tokens.values()))))
+            me = bearer(tokens[view.json()["status"]["to_act"]])
+            for kind in client.get(f"/api/rules/{rules['id']}").json()["vocabulary"]["actions"]:
+                if not [f for f in fields(ACTION_TYPES[kind["type"]]) if f.default is MISSING
+                        and f.default_factory is MISSING]:
+                    continue
+                for path in ("actions", "validate", "odds"):
+                    response = client.post(f"/api/games/{created['id']}/{path}", json={"type": kind["type"]},
+                                           headers=me)
+                    refused(response, "BAD_ACTION")
+                    message = response.json()["message"]
+                    assert "needs the field" in message and "__init__" not in message, message

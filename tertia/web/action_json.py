@@ -2,16 +2,17 @@
 
 :func:`tertia.core.actions.action_from_dict` reads the JSON form of any registered action
 (as records store them). A client's action is held to more before it gets there: its
-``type`` must be one this game's rule set accepts, it may carry no field its kind does
-not have, a point of a path is exactly ``[x, y]``, and a facing is an angle a player
-could mean. Each refusal is one line (422) naming the field.
+``type`` must be one this game's rule set accepts, it must give every field its kind
+cannot do without and may carry no field its kind does not have, a point of a path is
+exactly ``[x, y]``, and a facing is an angle a player could mean. Each refusal is one
+line (422) naming the field.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import Any
 
 from tertia.core.actions import ACTION_TYPES, Action, BadActionData, action_from_dict
@@ -58,6 +59,10 @@ def check_fields(ruleset: RuleSet, cls: type[Action], data: Mapping[str, Any], w
     if extra:
         takes = f"its fields: {', '.join(names)}" if names else "it takes none"
         raise refused(f"{where}an action of type {cls.type!r} has no field {extra[0]!r} ({takes})")
+    missing = [f.name for f in fields(cls) if f.name not in data and _required(f)]
+    if missing:
+        raise refused(f"{where}an action of type {cls.type!r} needs the field {missing[0]!r} "
+                      f"(its fields: {', '.join(names)})")
     kind = ruleset.action_kind(cls.type)
     for spec in kind.fields if kind is not None else ():
         value = data.get(spec.name)
@@ -85,6 +90,11 @@ def check_plan(ruleset: RuleSet, planned: Any) -> None:
     for i, entry in enumerate(planned):
         if isinstance(entry, Mapping):
             check_fields(ruleset, ACTION_TYPES[items[0]], entry, f"planned[{i}]: ")
+
+
+def _required(spec: Any) -> bool:
+    """Whether a dataclass field has no default, so an action must give it."""
+    return spec.default is MISSING and spec.default_factory is MISSING
 
 
 def _number(value: Any) -> bool:

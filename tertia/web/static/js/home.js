@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { forget, remember, savedGames, tokensFor } from "./tokens.js";
-import { clear, h, phaseTitle, setTopbar, toast } from "./ui.js";
+import { clear, h, modeWords, openDialog, phaseTitle, setTopbar, toast } from "./ui.js";
 
 const MODES = [
   ["ai", "Against the AI", "You command one side; the AI the other."],
@@ -146,6 +146,11 @@ export class HomeScreen {
     });
   }
 
+  gameWords(s) {
+    const rules = this.catalogue.rules.find((r) => r.id === s.game.rules);
+    return [rules ? rules.title : null, modeWords(s.game), stateWords(s)].filter(Boolean).join(" · ");
+  }
+
   async renderList() {
     const list = clear(this.list);
     list.append(h("h2", {}, "Your battles"));
@@ -168,13 +173,11 @@ export class HomeScreen {
         continue;
       }
       api.summary(g.id, token).then((s) => {
-        const st = s.status;
-        const state = st.over ? (st.result && st.result.winner ? `won by ${st.result.winner}` : "drawn") :
-          `turn ${st.turn}, ${phaseTitle(st.phase).toLowerCase()}${st.your_turn ? " — your move" : ""}`;
         item.replaceChildren(
-          h("div", { class: "game-info" }, h("b", {}, s.game.title), h("span", { class: "muted" }, ` · ${s.game.mode} · ${state}`)),
+          h("div", { class: "game-info" }, h("b", {}, s.game.title),
+            h("span", { class: "muted", "data-test": "game-state" }, ` · ${this.gameWords(s)}`)),
           h("div", { class: "game-buttons" },
-            h("a", { class: "btn primary", href: `#/play/${g.id}` }, st.over ? "View" : "Resume"),
+            h("a", { class: "btn primary", href: `#/play/${g.id}` }, s.status.over ? "View" : "Resume"),
             h("a", { class: "btn", href: `#/replay/${g.id}` }, "Replay"),
             g.links ? h("button", { class: "btn", type: "button", onclick: () => showLinkDialog(g.id, g.links) }, "Links") : null));
       }).catch((err) => {
@@ -186,6 +189,18 @@ export class HomeScreen {
 }
 
 
+// A game's summary in words: its rule set, how it is played, and how it stands.
+function stateWords(s) {
+  const st = s.status;
+  if (st.over) {
+    const winner = st.result && st.result.winner;
+    const side = (s.game.sides || []).find((x) => x.id === winner);
+    return winner ? `won by ${side ? side.name : winner}` : "drawn";
+  }
+  const when = typeof st.turn === "number" && st.turn < 1 ? "deploying" : `turn ${st.turn}, ${phaseTitle(st.phase).toLowerCase()}`;
+  return `${when}${st.your_turn ? " — your move" : ""}`;
+}
+
 // A page address for a link the server gives ("/#/play/<id>?token=..."): one slash, not two.
 function absolute(link) {
   return new URL(link, location.origin + location.pathname).href;
@@ -193,8 +208,7 @@ function absolute(link) {
 
 // The two secret links of a game, to copy or to play from; closed with its button or Escape.
 function showLinkDialog(gameId, links, onPlay = null) {
-  const close = () => { dialog.remove(); window.removeEventListener("keydown", onKey); };
-  const onKey = (e) => { if (e.key === "Escape") close(); };
+  const close = () => dialog.remove();
   const held = tokensFor(gameId);
   const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "Two secret links", "data-test": "links" },
     h("div", { class: "modal-card" }, h("h2", {}, "Two secret links"),
@@ -206,6 +220,5 @@ function showLinkDialog(gameId, links, onPlay = null) {
         onPlay && !Object.keys(held).length ? h("button", { class: "btn primary", type: "button", onclick: () => { close(); onPlay(side); } },
           `Play as ${side.replace(/_/g, " ")}`) : null)),
       h("div", { class: "modal-buttons" }, h("button", { class: "btn", type: "button", "data-test": "close-links", onclick: close }, "Close"))));
-  window.addEventListener("keydown", onKey);
-  document.body.append(dialog);
+  openDialog(dialog, close);
 }

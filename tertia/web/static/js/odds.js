@@ -162,6 +162,10 @@ export class OddsView {
   }
 }
 
+// Refusals saying only that the odds cannot be told (too many outcomes to walk, or odds
+// that hang on what the rules hide), not that the action is forbidden.
+const UNTOLD = new Set(["TOO_MANY_BRANCHES", "HIDDEN_INFORMATION"]);
+
 export class OddsPanel extends OddsView {
   // ``offer``: a unit action from the server ({action, label, kind, target, options,
   // gathered_by}); ``kind``: its action kind from the vocabulary. Where actions of the kind
@@ -243,7 +247,23 @@ export class OddsPanel extends OddsView {
       this.refused(err);
       // Beside the planned attacks a support may be allowed that alone is not.
       if (this.adding) this.go.disabled = false;
+      else if (UNTOLD.has(err.code)) this.allowUntold(seq);
     }
+  }
+
+  // Odds that cannot be told do not forbid the action: once the server says the rules
+  // allow it, it may be made without them, the refusal above its button.
+  async allowUntold(seq) {
+    let verdict;
+    try {
+      verdict = await api.validate(this.gameId, this.token, this.action());
+    } catch {
+      return;
+    }
+    if (seq !== this.seq || !verdict.legal) return;
+    this.body.append(h("p", { class: "muted", "data-test": "odds-untold" },
+      "The rules allow it: it may be made without its odds."));
+    this.go.disabled = false;
   }
 
   async commit() {

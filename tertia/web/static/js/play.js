@@ -10,7 +10,7 @@ import { OddsPanel, OddsView, QuestionPanel } from "./odds.js";
 import { buildPanels } from "./panels.js";
 import { DecisionTimer } from "./timer.js";
 import { remember, tokenFor, tokensFor } from "./tokens.js";
-import { clear, h, percent, phaseTitle, setTopbar, sideColour, sideName, toast } from "./ui.js";
+import { clear, h, modeWords, openDialog, percent, phaseTitle, setTopbar, sideColour, sideName, toast } from "./ui.js";
 import { Vocabulary } from "./vocab.js";
 
 const PIECE_FIELDS = new Set(["own-unit", "own-commander", "enemy-unit"]);
@@ -99,6 +99,7 @@ export class PlayScreen {
     this.mapBox = h("div", { class: "map-box" });
     this.map = new TableMap(this.mapBox, this.table);
     this.map.root.addEventListener("click", (e) => this.mapClick(e));
+    this.map.root.addEventListener("keydown", (e) => this.pieceKey(e));
     this.tray = new DiceTray(this.mapBox);
     this.banner = h("div", { class: "map-banner", hidden: true });
     this.mapBox.append(this.banner, h("div", { class: "zoom-controls" },
@@ -115,7 +116,9 @@ export class PlayScreen {
     this.keys = (e) => {
       if (e.target.closest && e.target.closest("input, select, textarea")) return;
       if (e.key === "Escape") this.deselect();
-      if (e.key === "Enter" && this.pendingMove && this.pendingMove.legal) this.commitMove();
+      // Enter on a focused button or link is that control's own (Reset must not move).
+      const control = e.target.closest && e.target.closest("button, a");
+      if (e.key === "Enter" && !control && this.pendingMove && this.pendingMove.legal) this.commitMove();
       if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); this.undo(); }
     };
     window.addEventListener("keydown", this.keys);
@@ -139,7 +142,7 @@ export class PlayScreen {
           this.handed = handing;
           this.refresh(true, false);
         } }, `I am ${sideName(t, side)}: show my side`)));
-    document.body.append(this.curtain);
+    openDialog(this.curtain);
   }
 
   // --- talking to the server -------------------------------------------------------------
@@ -267,9 +270,11 @@ export class PlayScreen {
     const v = this.view;
     const targets = this.detail ? this.detail.actions.filter((a) => a.target).map((a) => a.target) : [];
     this.map.viewer = v.side;
+    const focused = this.keyboardPiece();
     this.map.drawState(v.state, { selected: this.selected, targets, focus: this.focusPiece(),
       tableMarkers: v.table_markers || [], points: (v.status.summary && v.status.summary.points) || [],
       pieces: v.pieces || {}, book: this.book });
+    this.restoreKeyboardPiece(focused);
     const s = v.status;
     const decision = this.vocab.pending(s);
     const deploying = s.your_turn && decision && decision.panel === "deployment";
@@ -284,6 +289,19 @@ export class PlayScreen {
       this.endShown = true;
       this.showEnd();
     }
+  }
+
+  // The piece the keyboard is on, if any: the table is drawn anew, and the focus with it.
+  keyboardPiece() {
+    const active = document.activeElement;
+    const node = active && active.closest ? active.closest(".unit") : null;
+    return node && this.map.root.contains(node) ? node.dataset.unit : null;
+  }
+
+  restoreKeyboardPiece(id) {
+    if (!id) return;
+    const node = this.map.root.querySelector(`.unit[data-unit="${CSS.escape(id)}"]`);
+    if (node) node.focus({ preventScroll: true });
   }
 
   drawTraces(entries) {
@@ -508,7 +526,25 @@ export class PlayScreen {
       if (!this.tool || !this.tool.ghost) this.deselect();
       return;
     }
+    this.pieceChosen(node.dataset.unit);
+  }
+
+  // A piece focused on the table and pressed (Enter or Space) is clicked: the pieces are
+  // buttons to a keyboard as to a mouse.
+  pieceKey(e) {
+    const node = e.target.closest && e.target.closest(".unit");
+    if (!node || (e.key !== "Enter" && e.key !== " ")) return;
     const id = node.dataset.unit;
+    if (this.tool && id === this.selected) return; // Enter makes the move being placed
+    e.preventDefault();
+    e.stopPropagation();
+    const placing = this.view && this.panels.find((p) => p.actionAt);
+    if (placing && placing.choose && placing.choose(this.view, id)) { this.select(id); return; }
+    this.pieceChosen(id);
+  }
+
+  // A piece clicked: the target of the question or offer open, else the piece selected.
+  pieceChosen(id) {
     if (this.tool && id === this.selected) return; // a drag on the selected unit
     if (this.odds instanceof QuestionPanel && this.odds.aims(id)) { this.odds.ask({ target: id }); return; }
     const offer = this.detail && this.detail.actions.find((a) => a.target === id);
@@ -863,8 +899,8 @@ export class PlayScreen {
         h("div", { class: "odds-actions" },
           h("a", { class: "btn primary", href: `#/replay/${this.gameId}` }, "Replay the battle"),
           h("a", { class: "btn", href: "#/" }, "New battle"),
-          h("button", { class: "btn", onclick: () => dialog.remove() }, "Close"))));
-    document.body.append(dialog);
+          h("button", { class: "btn", "data-test": "close-result", onclick: () => dialog.remove() }, "Close"))));
+    openDialog(dialog, () => dialog.remove());
   }
 }
 
@@ -875,12 +911,6 @@ function capital(words) { return words.charAt(0).toUpperCase() + words.slice(1);
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 export { percent };
 
-// How the game is played, with the players the server plays its sides with, by name.
-function modeWords(game) {
-  const mode = { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[game.mode] || game.mode;
-  const players = [...new Set((game.sides || []).map((s) => s.player).filter(Boolean))];
-  return players.length ? `${mode} (${players.join(", ")})` : mode;
-}
 
 // "Balfour's Horse: " when every choice begins with it and the question above them names
 // the piece already: the buttons then say only what differs ("Advance", "Stand and fire").

@@ -67,3 +67,34 @@ export function phaseTitle(phase) {
   if (!phase) return "";
   return phase.charAt(0).toUpperCase() + phase.slice(1).replace(/_/g, " ");
 }
+
+// Show a modal dialog: the keyboard is taken into it (its first control focused, Tab kept
+// among its controls) and Escape calls ``onEscape`` when given. Returns the dialog.
+export function openDialog(dialog, onEscape = null) {
+  const controls = () => [...dialog.querySelectorAll("button:not([disabled]), a[href], input, select, textarea")];
+  // On the window, so that Escape works wherever the focus is; gone with the dialog.
+  const keys = (e) => {
+    if (!dialog.isConnected) { window.removeEventListener("keydown", keys, true); return; }
+    if (e.key === "Escape" && onEscape) { e.preventDefault(); e.stopPropagation(); onEscape(); return; }
+    if (e.key !== "Tab") return;
+    const all = controls();
+    if (!all.length) return;
+    const first = all[0];
+    const last = all[all.length - 1];
+    if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+    else if (!dialog.contains(document.activeElement)) { e.preventDefault(); first.focus(); }
+  };
+  window.addEventListener("keydown", keys, true);
+  document.body.append(dialog);
+  const first = dialog.querySelector(".btn.primary") || controls()[0];
+  if (first) first.focus();
+  return dialog;
+}
+
+// How the game is played, with the players the server plays its sides with, by name.
+export function modeWords(game) {
+  const mode = { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[game.mode] || game.mode;
+  const players = [...new Set((game.sides || []).map((s) => s.player).filter(Boolean))];
+  return players.length ? `${mode} (${players.join(", ")})` : mode;
+}
