@@ -36,6 +36,24 @@ def test_bombardment_needs_an_order() -> None:
     assert not codes(game, state, Bombard(gun="g", target="t"))
 
 
+def test_an_order_to_bombard_that_would_fire_no_gun_is_refused() -> None:
+    """Orders: an order is needed "to order an artillery bombardment"; one to a gun that
+    has fired this turn, or that its command's order already covers, fires nothing."""
+    game = make_game([unit("g", P, "artillery", 30, 5), unit("t", R, "foot", 30, 20, 180)])
+    state = position(game, phase="bombardment")
+    state, _ = act(game, state, GiveOrder(target="g", purpose="bombard"))
+    fired, _ = act(game, state, Bombard(gun="g", target="t"), [4])
+    assert codes(game, fired, GiveOrder(target="artillery", purpose="bombard")) == [
+        "larger-battles.BOMBARDS_NOTHING"]
+    refused = game.validate(fired, GiveOrder(target="artillery", purpose="bombard"))[0].message
+    assert "has bombarded this turn" in refused
+    by_command = GiveOrder(target="artillery", purpose="bombard")
+    covered, _ = act(game, position(game, phase="bombardment"), by_command)
+    own = GiveOrder(target="g", purpose="bombard")
+    assert codes(game, covered, own) == ["larger-battles.BOMBARDS_NOTHING"]
+    assert "already has a bombard order, its command's" in game.validate(covered, own)[0].message
+
+
 def test_bombardment_range_is_24_inches() -> None:
     """Measure Range: artillery have a range of 24"."""
     game, state = gunnery((30, 31))  # 31 - 1 - 6 = 24" edge to edge

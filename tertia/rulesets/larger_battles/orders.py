@@ -92,7 +92,30 @@ def validate_order(state: GameState, action: GiveOrder) -> list[Violation]:
     if action.purpose == "move" and not any(may_still_move(state, u) for u in targets):
         why = _idle(state, targets[0]) if key in state.units else _idle_command(targets, action.target)
         return [Violation(LargerBattlesCode.MOVES_NOTHING, why, clauses.ORDERS)]
+    if action.purpose == "bombard" and not any(may_still_bombard(state, u) for u in targets):
+        return [Violation(LargerBattlesCode.BOMBARDS_NOTHING, _silent(state, targets, action.target),
+                          clauses.ORDERS)]
     return []
+
+
+def may_still_bombard(state: GameState, unit: Unit) -> bool:
+    """Would an order to bombard let ``unit`` fire: a gun in play that has not bombarded
+    this turn and is not already covered by a bombard order (its command's)? An order is
+    "necessary ... to order an artillery bombardment" (Sequence of Play, Orders); one that
+    fires no gun is no order a player gives."""
+    return (unit.kind is UnitKind.ARTILLERY and unit.in_play and not state.is_marked("bombarded", unit.id)
+            and not is_ordered(state, unit, "bombard"))
+
+
+def _silent(state: GameState, targets: list[Unit], target: str) -> str:
+    """Why an order to bombard would fire no gun, in words."""
+    if len(targets) == 1:
+        gun = targets[0]
+        why = ("has bombarded this turn" if state.is_marked("bombarded", gun.id)
+               else "already has a bombard order, its command's")
+        return f"{gun.label} {why}: an order to bombard would fire no gun"
+    return (f"every gun of {_command_name(targets, target)} has bombarded this turn or has its own "
+            "bombard order: an order would fire no gun")
 
 
 def may_still_move(state: GameState, unit: Unit) -> bool:
@@ -111,6 +134,11 @@ def _idle(state: GameState, unit: Unit) -> str:
 
 def _idle_command(members: list[Unit], command: str) -> str:
     """Why an order to move ``command`` would move nothing, in words."""
+    return (f"every piece of {_command_name(members, command)} has already moved or has its own move "
+            "order: an order would move nothing")
+
+
+def _command_name(members: list[Unit], command: str) -> str:
+    """A command in words: its commander's, else by its name."""
     leader = next((u for u in members if u.is_commander), None)
-    name = f"{possessive(leader.label)} command" if leader is not None else f"the {command} command"
-    return f"every piece of {name} has already moved or has its own move order: an order would move nothing"
+    return f"{possessive(leader.label)} command" if leader is not None else f"the {command} command"
