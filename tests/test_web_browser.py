@@ -1126,9 +1126,14 @@ def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server:
     pg.wait_for_selector("[data-test=replay-step]")
     pg.wait_for_selector("[data-test=point]")
     assert pg.locator("[data-test=point]").count() == 12
+    # At its last step the battle is over: the victor is named, and no side or phase acts.
+    status = pg.inner_text("[data-test=replay-status]").lower()  # the chips' labels are set in capitals
+    assert "victor" in status and "parliament" in status and "phase" not in status, status
     pg.click(".replay-controls button[title=Start]")  # before the pursuit carried the horse off them
     pg.wait_for_function("() => document.querySelector('[data-test=replay-step]')"
                          ".textContent.startsWith('Step 0 ')")
+    status = pg.inner_text("[data-test=replay-status]").lower()
+    assert "active" in status and "phase" in status and "victor" not in status, status
     pg.wait_for_selector('[data-test=point][data-held="parliament"]')
     assert pg.locator('[data-test=point][data-held="parliament"]').count() == 3
 

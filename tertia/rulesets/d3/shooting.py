@@ -51,7 +51,7 @@ def validate_shot(
         return refused
     if not is_in_arc(unit.base, target.base, FIELD_OF_FIRE):
         return [Violation(FightingCode.NOT_IN_FRONT,
-                          f"{target.label} is outside {unit.label}'s 45-degree field of fire",
+                          f"{target.label} is outside the 45-degree field of fire of {unit.label}",
                           c.shooting_procedure)]
     d = distance(unit, target)
     if d > reach + 1e-6:

@@ -388,7 +388,7 @@ class DeclareTheeSir(RuleSet):
         declared = game.declared or ""
         rule = clauses.MOVEMENT
         if game.allowance is None:
-            return [Violation(DtsCode.NOT_DECLARED, f"{unit.label}'s commander declared no move",
+            return [Violation(DtsCode.NOT_DECLARED, f"the commander of {unit.label} declared no move",
                               clauses.GAME_PLAY)]
         if game.moved:
             return [Violation(DtsCode.ALREADY_MOVED, f"{unit.label} has already moved", rule)]
@@ -418,7 +418,7 @@ class DeclareTheeSir(RuleSet):
         rule = clauses.FIRE
         game = game_data(state)
         if game.declared not in VOLLEYS:
-            return [Violation(DtsCode.NOT_DECLARED, f"{unit.label}'s commander declared no fire",
+            return [Violation(DtsCode.NOT_DECLARED, f"the commander of {unit.label} declared no fire",
                               clauses.GAME_PLAY)]
         if game.volleys <= 0:
             return [Violation(DtsCode.NO_VOLLEYS, f"{unit.label} has fired all its volleys", rule)]

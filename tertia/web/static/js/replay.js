@@ -108,10 +108,15 @@ export class ReplayScreen {
     this.logView.append(frame.log);
     if (forward && last && last.dice.length) this.tray.show(last.dice);
     const s = frame.state;
-    this.status.replaceChildren(h("div", { class: "chips" },
+    // Once the battle is over no side acts and no phase runs: the chip names the victor.
+    const over = Boolean(s.result);
+    const shown = over ? s.result.winner : s.active;
+    const who = over ? (shown ? "Victor" : "Result") : "Active";
+    this.status.replaceChildren(h("div", { class: "chips", "data-test": "replay-status" },
       h("span", { class: "chip" }, h("small", {}, "Turn"), s.turn ? String(s.turn) : "—"),
-      h("span", { class: "chip side-chip", style: `--side:${sideColour(this.table, s.active)}` }, h("small", {}, "Active"), s.active ? sideName(this.table, s.active) : "—"),
-      h("span", { class: "chip" }, h("small", {}, "Phase"), s.phase ? phaseTitle(s.phase) : "setting up")),
+      h("span", { class: "chip side-chip", style: `--side:${sideColour(this.table, shown)}` }, h("small", {}, who),
+        shown ? sideName(this.table, shown) : over ? "Drawn" : "—"),
+      over ? null : h("span", { class: "chip" }, h("small", {}, "Phase"), s.phase ? phaseTitle(s.phase) : "setting up")),
       last && last.lines.length ? h("p", { class: "headline" }, last.lines[last.lines.length - 1].text) : null);
   }
 }
