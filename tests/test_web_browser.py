@@ -1338,6 +1338,25 @@ def test_a_move_dropped_onto_an_enemy_is_put_into_contact_by_a_button(server: Se
     assert action["waypoints"] == [[25, 22]]
 
 
+def test_the_first_tab_offers_a_way_past_the_pieces_to_the_prompt(server: Server, page: Any) -> None:
+    """Every piece on the table takes the keyboard in turn; before the first of them, Tab
+    reaches a link that takes it straight to the prompt beside the table."""
+    pg = page
+    open_new_game(pg, server, {"scenario": "edgehill", "rules": "larger-battles", "mode": "ai",
+                               "side": "parliament", "seed": 1})
+    pg.wait_for_function("() => window.tertiaScreen?.view?.status.your_turn", timeout=60_000)
+    pg.evaluate("() => document.activeElement && document.activeElement.blur()")
+    focused = []
+    while len(focused) < 12 and (not focused or focused[-1] != "skip-to-prompt"):
+        pg.keyboard.press("Tab")
+        focused.append(pg.evaluate("() => document.activeElement.closest('.unit') ? 'piece'"
+                                   " : document.activeElement.dataset.test || document.activeElement.className"))
+    assert focused[-1] == "skip-to-prompt" and "piece" not in focused, focused
+    assert pg.locator("[data-test=skip-to-prompt]").is_visible()
+    pg.keyboard.press("Enter")
+    assert pg.evaluate("() => !!document.activeElement.closest('.prompt')")
+
+
 @pytest.mark.parametrize("rules", ruleset_ids())
 def test_a_piece_is_chosen_from_the_keyboard_under_every_rule_set(server: Server, page: Any,
                                                                   rules: str) -> None:

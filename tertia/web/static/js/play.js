@@ -112,7 +112,12 @@ export class PlayScreen {
     this.logBox = h("section", { class: "card log", "aria-label": "Battle log" }, h("h3", {}, "The battle so far"));
     this.logView = new LogView(this.logBox);
     this.panel = h("aside", { class: "side-panel" }, this.prompt, this.panels.map((p) => p.node), this.unitCard, this.logBox);
-    this.root.replaceChildren(h("div", { class: "table-screen" }, this.mapBox, this.panel));
+    // The pieces take the keyboard one by one (dozens at Edgehill): the first Tab offers
+    // a way past them to the prompt.
+    this.prompt.tabIndex = -1;
+    const skip = h("a", { class: "skip-link", href: "#", "data-test": "skip-to-prompt",
+      onclick: (e) => { e.preventDefault(); this.prompt.focus(); } }, "Skip the table to your move");
+    this.root.replaceChildren(skip, h("div", { class: "table-screen" }, this.mapBox, this.panel));
     this.keys = (e) => {
       if (e.target.closest && e.target.closest("input, select, textarea")) return;
       if (e.key === "Escape") this.deselect();
