@@ -245,3 +245,22 @@ def test_the_hash_put_together_from_each_units_text_is_the_hash_of_the_whole_pro
         text = json.dumps(state.canonical(), sort_keys=True, separators=(",", ":"), default=str)
         assert state.state_hash() == hashlib.sha256(text.encode()).hexdigest()[:16]
     assert len({state.state_hash() for state in states}) > len(states) // 2
+
+
+def test_the_api_guide_runs_as_written() -> None:
+    """docs/api.md: its opening example runs verbatim, and each call its table gives as
+    code on that example's names does too (the what-if position names a piece the example's
+    scenario has)."""
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    example = re.search(r"```python\n(.*?)```", guide, flags=re.S)
+    assert example is not None
+    names: dict[str, Any] = {}
+    exec(example.group(1), names)
+    what_if = re.findall(r"`(state\.(?:evolve|with_unit)\(.*?\))`", guide)
+    assert len(what_if) == 2, what_if
+    for call in what_if:
+        changed = eval(call, names)
+        assert isinstance(changed, GameState) and changed != names["state"]

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from tertia.analysis.enumerate import TooManyBranches
-from tertia.analysis.odds import Odds, odds
+from tertia.analysis.odds import Odds, chance_outcomes, odds
 from tertia.cli.main import app
 from tertia.cli.prompt_player import odds_lines
 from tertia.core.actions import Action
@@ -300,6 +300,16 @@ def test_a_rout_of_many_stands_is_refused_not_guessed() -> None:
     with pytest.raises(TooManyBranches, match=r"more work than a question may cost") as refused:
         odds(game, ready, action, budget=50)
     assert refused.value.walked is not None and 0 < refused.value.walked < 1
+
+
+def test_a_rout_of_many_stands_is_a_chance_node_refused_within_a_budget() -> None:
+    """The same rout asked of ``chance_outcomes``, as a search asks it: refused within the
+    budget rather than walked for minutes."""
+    game = dts_game([unit("a", P, "foot", 24, 14, 0), unit("t", R, "foot", 24, 18, 180)])
+    state = with_morale(game.ruleset.initial_state(game.scenario), a=3, t=0)
+    ready, action = game.ruleset.query(state, "charge", "a", "t")
+    with pytest.raises(TooManyBranches, match=r"more work than a question may cost"):
+        chance_outcomes(game, ready, action, budget=50)
 
 
 # --- the command line and the page ------------------------------------------------------------

@@ -114,6 +114,12 @@ def test_the_ladder_rates_the_doctrine_above_the_random_player(tmp_path: Path) -
     assert _ladder("--scenario", "skirmish", "--games", "6")["ratings"] == data["ratings"]  # deterministic
 
 
+def test_the_ladder_table_names_its_battle_on_one_line() -> None:
+    found = runner.invoke(app, ["ladder", "--workers", "1", "--scenario", "skirmish", "--games", "1"])
+    assert found.exit_code == 0, found.output
+    assert "doctrine v random: Skirmish at the Ford (Larger Battles): 2 games" in found.stdout, found.stdout
+
+
 def test_the_ladder_fights_every_rule_set() -> None:
     rules = [arg for r in ruleset_ids() for arg in ("--rules", r)]
     data = _ladder("--games", "1", *rules)

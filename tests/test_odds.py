@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -22,7 +23,7 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import Attack
-from tertia.rulesets import get_ruleset
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.rulesets.larger_battles.actions import Bombard, Encourage
 from tertia.scenarios import load_builtin
 from tertia.scenarios.catalogue import load_named
@@ -286,6 +287,37 @@ def test_chance_outcomes_are_the_states_play_reaches() -> None:
               for r in (1, 6)}
     assert {s.state_hash() for _, s, _ in outcomes} == set(played)
     assert {p for p, _, _ in outcomes} == {Fraction(1, 3), Fraction(2, 3)}
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_chance_outcomes_within_a_budget_answer_or_are_refused(rules: str) -> None:
+    """A search bounds the work of a chance node as the odds do: within the budget the
+    outcomes are those of the unbounded walk; past it the node is refused, not answered in
+    part."""
+    from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
+    from tertia.analysis.odds import chance_outcomes
+    from tertia.analysis.questions import legal_questions, positions
+    from tertia.scenarios import resolve_scenario
+    from tertia.scenarios.catalogue import written_for
+
+    scenario = written_for(rules)[0].name
+    game = Game(get_ruleset(rules), resolve_scenario(scenario, rules_id=rules))
+    for state in positions(game, 1):
+        for q in legal_questions(game, state, targets=1):
+            try:
+                bounded = chance_outcomes(game, q.ready, q.action, responses=q.responses, budget=ODDS_BUDGET)
+            except TooManyBranches:
+                continue
+            assert sum(p for p, _, _ in bounded) == 1
+            unbounded = chance_outcomes(game, q.ready, q.action, responses=q.responses)
+            def hashed(found: list[Any]) -> list[tuple[Fraction, str]]:
+                return [(p, s.state_hash()) for p, s, _ in found]
+
+            assert hashed(bounded) == hashed(unbounded)
+            with pytest.raises(TooManyBranches):
+                chance_outcomes(game, q.ready, q.action, responses=q.responses, budget=1)
+            return
+    pytest.fail(f"no chance node of {rules} was answered within the budget")
 
 
 def test_a_face_used_differently_in_its_own_branch_keeps_its_weight() -> None:

@@ -187,6 +187,45 @@ def test_bad_input_is_one_clean_line(args: tuple[str, ...], needle: str) -> None
     assert len(output.strip().splitlines()) == 1, output
 
 
+UNWRITABLE = Path("/proc")
+"""A folder no one may make a file in, the superuser included, whatever its permissions say."""
+
+
+@pytest.mark.skipif(not UNWRITABLE.is_dir(), reason="no /proc on this system")
+@pytest.mark.parametrize("command", [
+    ("simulate",), ("sweep", "--vary", "hit_limit_infantry=3,4"), ("ladder", "--scenario", "skirmish"),
+])
+@pytest.mark.parametrize("output", [
+    ("--out", str(UNWRITABLE / "games.parquet")), ("--plots", str(UNWRITABLE)),
+])
+def test_an_output_that_cannot_be_written_is_refused_before_any_game(
+        command: tuple[str, ...], output: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tertia.cli import studies
+
+    def no_games(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a game was fought")
+
+    monkeypatch.setattr(studies, "run", no_games)
+    code, _, output_text = run(*command, "--games", "2", "--workers", "1", *output)
+    assert code == 1, output_text
+    assert "Traceback" not in output_text and f"{output[0]} {output[1]}: cannot write in" in output_text
+    assert len(output_text.strip().splitlines()) == 1, output_text
+
+
+def test_a_plot_that_cannot_be_written_after_all_is_one_clean_line(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    from tertia.analysis.sim import plots
+
+    def full(*args: Any, **kwargs: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(plots, "_save", full)
+    for command in (("simulate",), ("sweep", "--vary", "hit_limit_infantry=3,4")):
+        code, _, output = run(*command, *SMALL, "--games", "1", "--plots", str(tmp_path))
+        assert code == 1, output
+        assert "Traceback" not in output and f"--plots {tmp_path}: cannot write: No space left" in output
+
+
 def test_without_a_scenario_the_rule_set_picks_its_own() -> None:
     """Edgehill, the default, is written for d3-cards too."""
     code, stdout, _ = run("simulate", "--rules", "d3-cards", "--games", "1", "--workers", "1", "--json")
@@ -229,6 +268,11 @@ def test_the_stand_rule_sets_simulate_and_sweep(rules: str, scenario: str, vary:
     data = json.loads(stdout)
     assert data["rules"] == rules and data["completed"] == 2 and data["failed"] == 0
     assert sum(data["wins"].values()) + data["draws"] == 2
+    assert data["first_mover"] is None  # the cards decide who acts: no side moves first
+    code, stdout, output = run("simulate", *given, "--games", "1")
+    assert code == 0, output
+    assert "First-mover advantage: not measured; no side moves first" in stdout
+    assert "moving first" not in stdout
     code, stdout, output = run("sweep", *given, "--games", "1", "--vary", vary)
     assert code == 0, output
     assert vary.split("=")[0] in stdout and "paired by seed" in stdout

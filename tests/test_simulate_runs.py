@@ -23,7 +23,9 @@ from tertia.analysis.sim.games import (
 from tertia.analysis.sim.runner import jobs_for, run
 from tertia.analysis.sim.scheduler import WorkerLost, _Batcher, run_jobs
 from tertia.analysis.sim.storage import read_rows, write_rows
+from tertia.analysis.sim.summary import summarize
 from tertia.battle import BattleRecord, fight_battle
+from tertia.rulesets import ruleset_ids
 from tertia.scenarios import load_builtin
 
 SEED = 11
@@ -85,6 +87,31 @@ def test_a_row_agrees_with_the_battle_fought_from_its_seed(spec: GameSpec, in_pr
     assert final.result is not None
     expected = (final.result["winner"], final.turn, len(record.steps))
     assert (row["winner"], row["turns"], row["actions"]) == expected
+
+
+NO_FIRST_MOVER = {"declare-thee-sir", "charge-yr-pikes"}
+"""Rule sets whose sides act as one deck of both sides' cards comes: no side moves first."""
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_first_side_is_recorded_only_where_a_side_moves_first(rules: str) -> None:
+    """A study names the side that moved first, and measures its advantage, only under a
+    rule set whose battles have one; elsewhere the column is empty and the summary's
+    ``first_mover`` null, never the scenario's first side passed off as the first mover."""
+    from tertia.cli.common import battle_choice
+    from tertia.scenarios import resolve_scenario
+
+    scenario, _ = battle_choice(None, rules)
+    spec = make_spec(scenario, resolve_scenario(scenario, rules_id=rules), rules)
+    rows = run([spec], 1, SEED, workers=1).rows[0]
+    assert rows[0]["error"] is None, rows[0]["error"]
+    summary = summarize(rows, spec.sides, spec.fielded)
+    if rules in NO_FIRST_MOVER:
+        assert not spec.first_mover
+        assert rows[0]["first_side"] is None and summary["first_mover"] is None
+    else:
+        assert spec.first_mover
+        assert rows[0]["first_side"] in spec.sides and summary["first_mover"] is not None
 
 
 def test_a_game_that_raises_is_a_row_with_its_seed(spec: GameSpec, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -99,6 +99,14 @@ def test_summary_counts_wins_draws_and_failures_separately() -> None:
     assert s["loss_rate"]["b"]["foot"]["mean_lost"] == 2.0
 
 
+def test_summary_measures_no_first_mover_where_no_game_names_one() -> None:
+    rows = [_row(0, "a"), _row(1, "b")]
+    for row in rows:
+        row["first_side"] = None  # a rule set whose cards decide who acts
+    assert summarize(rows, ("a", "b"), FIELDED)["first_mover"] is None
+    assert summarize([_row(0, "a")], ("a", "b"), FIELDED)["first_mover"]["decided"] == 1
+
+
 def test_loss_rate_intervals_stay_within_zero_and_one() -> None:
     rows = [_row(0, "a"), _row(1, "a")]
     rows[0]["lost_b_foot"] = 4  # every foot unit lost in one game, half in the other
@@ -164,6 +172,60 @@ def test_plots_count_in_whole_numbers_and_keep_long_side_names_apart() -> None:
     assert len(boxes) == 3
     for left, right in itertools.pairwise(boxes):
         assert left.x1 < right.x0, "tick labels overlap"
+
+
+LONG_TITLE = ("Edgehill, 23 October 1642 — Larger Battles (Parliament (Earl of Essex): doctrine, "
+              "Royalists (King Charles I): random)")
+
+
+def _titles_fit(fig: Any) -> None:
+    """Every title of ``fig`` (each axes' and the figure's own) lies within the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    fig.tight_layout()
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    titles = [ax.title for ax in fig.axes] + ([fig._suptitle] if fig._suptitle is not None else [])
+    shown = [t for t in titles if t.get_text()]
+    assert shown
+    for title in shown:
+        box = title.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.width, (title.get_text(), box, fig.bbox.width)
+
+
+def test_plot_titles_that_name_the_players_stay_on_the_figure(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Any) -> None:
+    from matplotlib.figure import Figure
+
+    from tertia.analysis.sim import plots
+    from tertia.analysis.sim.ladder import Battle, Game, standings
+
+    rows = [_row(0, "a", turns=3), _row(1, "b", turns=4), _row(2, "a", turns=4)]
+    summary = summarize(rows, ("a", "b"), FIELDED, last_turn=8)
+    _titles_fit(plots.win_rates_figure(summary, ("a", "b"), {}, LONG_TITLE, 3))
+    _titles_fit(plots.game_length_figure(rows, LONG_TITLE))
+    _titles_fit(plots.scores_figure(rows, ("a", "b"), {}, LONG_TITLE))
+    drawn: list[Figure] = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig) or path)
+    effects = [None, compare(rows, rows, ("a", "b"), last_turn=8)]
+    plots.plot_sweep("k", ["1", "2"], [summary, summary], effects, ("a", "b"), {}, tmp_path / "s.png",
+                     f"{LONG_TITLE}: 3 paired games per value")
+    _titles_fit(drawn[0])
+    games = [Game(Battle("edgehill", "larger-battles"), 0, "doctrine", "random", 1.0, 3, (1, 2))]
+    battles = ", ".join(f"Edgehill, 23 October 1642 ({rules})" for rules in
+                        ("Larger Battles", "D3 (2022)", "D3 (earlier)", "Declare Thee Sir"))
+    table = standings(["doctrine", "random"], games)
+    _titles_fit(plots.ladder_figure(table, f"doctrine v random: {battles}"))
+
+
+def test_scores_in_hundreds_are_gathered_into_few_bins() -> None:
+    from tertia.analysis.sim.plots import MAX_SCORE_BINS, _score_bins
+
+    assert _score_bins([0, 8]) == (range(0, 10), "left")  # a bar for each point, on its score
+    bins, align = _score_bins([81, 647])
+    assert align == "mid" and len(bins) - 1 <= MAX_SCORE_BINS
+    assert bins[0] == 81 and bins[-1] > 647 and bins.step > 1
 
 
 def test_a_bounded_mean_interval_is_clipped_to_what_the_mean_can_be() -> None:

@@ -256,16 +256,24 @@ def _play_out(game: Game, tx: Tx, action: Action, responses: Sequence[Action] | 
 
 
 def chance_outcomes(
-    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = ()
+    game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = (),
+    max_leaves: int = MAX_LEAVES, budget: int | None = None,
 ) -> list[tuple[Fraction, GameState, list[Event]]]:
     """Every state ``action`` can lead to, with its exact probability: the chance node of a
     search tree. Branches ending in the same state are merged. By default no decision of
-    the other side is answered (the returned states may await one)."""
+    the other side is answered (the returned states may await one).
+
+    An action can set off a chain of tests (a rout passing friends, each testing in turn)
+    whose tree takes minutes to walk. ``budget`` bounds the work, as for :func:`odds`
+    (:data:`~tertia.analysis.enumerate.ODDS_BUDGET` is about a second of CPU): a tree
+    not walked within it, or with more than ``max_leaves`` branches, is refused with
+    :class:`~tertia.analysis.enumerate.TooManyBranches`, never answered in part."""
     violations = game.validate(state, action)
     if violations:
         raise IllegalAction(violations)
     merged: dict[str, tuple[Fraction, GameState, list[Event]]] = {}
-    for branch in enumerate_branches(_resolver(game, state, action, responses)):
+    run = _resolver(game, state, action, responses)
+    for branch in enumerate_branches(run, max_leaves=max_leaves, budget=budget):
         final, events = branch.result
         final = final.evolve(step=state.step + 1)
         key = final.state_hash()

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
+from rich.cells import cell_len
 from rich.table import Table
 
 from tertia.ai.players import entry as player_entry
@@ -32,6 +33,7 @@ from tertia.cli.studies import (
     check_games_or_fail,
     check_study_outputs,
     checked_backend,
+    drawing,
     finish,
     fmt,
     print_failures,
@@ -137,7 +139,7 @@ def ladder(
     if plots is not None and table["games"]:
         from tertia.analysis.sim.plots import plot_ladder
 
-        plot = plot_ladder(table, plots, title)
+        plot = drawing(plots, lambda: plot_ladder(table, plots, title))
     if as_json:
         data = {"players": named,
                 "battles": [{"scenario": b.scenario_name, "rules": b.rules} for b in battles],
@@ -158,7 +160,8 @@ def ladder(
 
 
 def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None:
-    ratings = Table(title=f"{title}: {plural(table['games'], 'game')}", box=box.SIMPLE)
+    heading = f"{title}: {plural(table['games'], 'game')}"
+    ratings = Table(title=heading, box=box.SIMPLE, min_width=cell_len(heading))  # the title on one line
     for col in ("player", "rating [95% CI]", "games", "score"):
         ratings.add_column(col, justify="left" if col == "player" else "right")
     for r in table["ratings"]:

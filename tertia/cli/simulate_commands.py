@@ -43,6 +43,7 @@ from tertia.cli.studies import (
     check_games_or_fail,
     check_study_outputs,
     checked_backend,
+    drawing,
     finish,
     fmt,
     players_of,
@@ -55,6 +56,7 @@ from tertia.cli.studies import (
     write_study_rows,
 )
 from tertia.core.narration import humanise, plural, possessive
+from tertia.rulesets import ruleset_class
 
 __all__ = ["FAILED_GAMES_EXIT", "simulate", "sweep"]
 
@@ -95,7 +97,10 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
         out.print(f"Game length: mean {fmt(turns['mean'])} turns, median {turns['median']:g}, "
                   f"range {turns['min']:g}–{turns['max']:g}.")
     fm = summary["first_mover"]
-    if fm["win_rate"] is not None:
+    if fm is None and summary["completed"]:
+        out.print(f"First-mover advantage: not measured; no side moves first under "
+                  f"{ruleset_class(spec.rules).named()} (one deck of both sides' cards decides who acts).")
+    elif fm is not None and fm["win_rate"] is not None:
         out.print(f"First-mover advantage: the side that moved first won {fm['first_mover_wins']} of "
                   f"{plural(fm['decided'], 'decided game')}, {fmt(fm['win_rate'])} (0.5 = none).")
         for side in spec.sides:
@@ -151,7 +156,9 @@ def simulate(
     if plots is not None and summary["completed"]:
         from tertia.analysis.sim.plots import plot_study
 
-        written = [str(p) for p in plot_study(rows, summary, spec.sides, names, plots, title_of(spec, names))]
+        title = title_of(spec, names)
+        drawn = drawing(plots, lambda: plot_study(rows, summary, spec.sides, names, plots, title))
+        written = [str(p) for p in drawn]
     if as_json:
         data = {"scenario": scenario, "rules": rules, "options": dict(spec.options),
                 "players": players_of(spec), **summary, **run_info(study),
@@ -226,7 +233,9 @@ def sweep(
         from tertia.analysis.sim.plots import plot_sweep
 
         title = f"{title_of(base, names)}: {plural(games, 'paired game')} per value"
-        plot_path = plot_sweep(key, values, summaries, effects, base.sides, names, plots / "sweep.png", title)
+        sweep_png = plots / "sweep.png"
+        plot_path = drawing(plots, lambda: plot_sweep(key, values, summaries, effects, base.sides, names,
+                                                      sweep_png, title))
     if as_json:
         results = [{"value": v, **s, "effect": e} for v, s, e in zip(values, summaries, effects, strict=True)]
         data = {"scenario": scenario, "rules": rules, "options": options, "players": players_of(base),

@@ -83,6 +83,14 @@ class GameSpec:
         return counts
 
     @cached_property
+    def first_mover(self) -> bool:
+        """Does a battle of this spec name a side that moves first
+        (:attr:`~tertia.core.presentation.Presentation.FIRST_MOVER`)? Not where one deck of
+        both sides' cards decides who acts: there the start's ``first_side`` is only the
+        scenario's first side, and its rows leave ``first_side`` empty."""
+        return game_for(self).ruleset.presentation().FIRST_MOVER
+
+    @cached_property
     def last_turn(self) -> int:
         """The last turn a battle of this spec can reach, as its rule set tells it from the
         deployed position (:meth:`~tertia.core.presentation.Presentation.last_turn`: the
@@ -181,7 +189,7 @@ def _outcome(row: Row, final: GameState, spec: GameSpec, actions: int) -> None:
     result = final.result or {}
     score = result.get("score", {})
     row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
-               first_side=final.first_side, actions=actions)
+               first_side=final.first_side if spec.first_mover else None, actions=actions)
     shows = game_for(spec).ruleset.presentation()
     for side, kinds in spec.fielded.items():
         lost = [u for u in final.iter_units(side, include_removed=True) if not u.in_play]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -20,6 +21,12 @@ DRAW_COLOUR = "#999999"
 SIDE_COLOURS = ("#b8433b", "#3b5fb8")
 LABEL_WIDTH = 18
 """Characters on one line of a bar's label."""
+MAX_SCORE_BINS = 40
+"""Bars of the scores' histogram at most: a rule set that scores in hundreds (Charge yr
+Pikes! counts figures) has its points gathered into bins of several points each."""
+TITLE_CHARACTERS_PER_INCH = 11
+"""Characters of a title at 10 points that fit in an inch of the figure, with room to
+spare: a title is folded to the figure's width so that none runs off its edges."""
 
 
 def _save(fig: Figure, path: Path) -> Path:
@@ -70,6 +77,13 @@ def _label(name: str) -> str:
     return "\n".join(textwrap.wrap(name, LABEL_WIDTH)) or name
 
 
+def _title(text: str, fig: Figure, points: float = 10.0) -> str:
+    """``text`` folded onto lines that fit across ``fig`` at ``points``: a title that
+    names the players, or several battles, is longer than a figure is wide."""
+    width = max(20, int(fig.get_figwidth() * TITLE_CHARACTERS_PER_INCH * 10.0 / points))
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False)) or text
+
+
 def win_rates_figure(summary: Mapping[str, Any], sides: Sequence[str], names: Mapping[str, str],
                      title: str, games: int) -> Figure:
     fig = Figure(figsize=(6, 4))
@@ -80,7 +94,7 @@ def win_rates_figure(summary: Mapping[str, Any], sides: Sequence[str], names: Ma
     ax.set_xticks(range(len(labels)), labels, fontsize=9)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of games (95% Wilson interval)")
-    ax.set_title(f"{title}: outcomes of {games} games", fontsize=10)
+    ax.set_title(_title(f"{title}: outcomes of {games} games", fig), fontsize=10)
     return fig
 
 
@@ -93,8 +107,17 @@ def game_length_figure(done: Sequence[Row], title: str) -> Figure:
     _whole_numbers(ax)
     ax.set_xlabel("turns")
     ax.set_ylabel("games")
-    ax.set_title(f"{title}: game length", fontsize=10)
+    ax.set_title(_title(f"{title}: game length", fig), fontsize=10)
     return fig
+
+
+def _score_bins(scores: Sequence[int]) -> tuple[range, Literal["left", "mid"]]:
+    """Bins for whole-number scores: one a point, each bar centred on its score, unless
+    that makes more than :data:`MAX_SCORE_BINS`; then bins of as many points as keep
+    within it, each bar spanning its bin."""
+    low, high = min(scores), max(scores)
+    step = max(1, math.ceil((high - low + 1) / MAX_SCORE_BINS))
+    return range(low, high + step + 1, step), "left" if step == 1 else "mid"
 
 
 def scores_figure(done: Sequence[Row], sides: Sequence[str], names: Mapping[str, str], title: str) -> Figure:
@@ -103,15 +126,15 @@ def scores_figure(done: Sequence[Row], sides: Sequence[str], names: Mapping[str,
     scores = {s: [int(r[f"score_{s}"]) for r in done] for s in sides}
     every = [v for vs in scores.values() for v in vs]
     if every:
-        bins = range(min(every), max(every) + 2)
+        bins, align = _score_bins(every)
         for colour, side in zip(SIDE_COLOURS, sides, strict=False):
-            ax.hist(scores[side], bins=bins, align="left", histtype="step", linewidth=2,
+            ax.hist(scores[side], bins=bins, align=align, histtype="step", linewidth=2,
                     color=colour, label=names.get(side, side))
         ax.legend()
     _whole_numbers(ax)
     ax.set_xlabel("victory points at the end")
     ax.set_ylabel("games")
-    ax.set_title(f"{title}: scores", fontsize=10)
+    ax.set_title(_title(f"{title}: scores", fig), fontsize=10)
     return fig
 
 
@@ -173,8 +196,8 @@ def plot_sweep(key: str, values: Sequence[str], summaries: Sequence[Mapping[str,
         ax.set_xticks(x, values)
         ax.set_xlabel(key)
         ax.set_xlim(-0.5, len(values) - 0.5)
-    fig.suptitle(f"{title}\n95% intervals: Wilson for rates, normal for means and paired differences, "
-                 "clipped to what each can be", fontsize=10)
+    fig.suptitle(_title(title, fig) + "\n95% intervals: Wilson for rates, normal for means and paired "
+                 "differences, clipped to what each can be", fontsize=10)
     return _save(fig, path)
 
 
@@ -206,7 +229,7 @@ def ladder_figure(standings: Mapping[str, Any], title: str) -> Figure:
     right.set_yticks(range(len(players)), [_label(p) for p in players])
     right.set_title("Score of the row's player against the column's")
     fig.colorbar(shown, ax=right, fraction=0.046)
-    fig.suptitle(title)
+    fig.suptitle(_title(title, fig, points=12.0), fontsize=12)
     return fig
 
 

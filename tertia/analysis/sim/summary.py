@@ -86,9 +86,13 @@ def _turns(turns: Sequence[float], last_turn: int | None) -> dict[str, Any] | No
     }
 
 
-def _first_mover(done: Sequence[Row], sides: Sequence[str]) -> dict[str, Any]:
+def _first_mover(done: Sequence[Row], sides: Sequence[str]) -> dict[str, Any] | None:
     """How the side that moved first fared: its win rate among decided games (0.5 means no
-    advantage), and each side's win rate when it moved first and when it moved second."""
+    advantage), and each side's win rate when it moved first and when it moved second;
+    None when no completed game names a side that moved first (none was completed, or the
+    rule set names none: its rows leave ``first_side`` empty)."""
+    if not any(r.get("first_side") is not None for r in done):
+        return None
     decided = [r for r in done if r.get("winner") is not None and r.get("first_side") is not None]
     first_wins = sum(1 for r in decided if r["winner"] == r["first_side"])
     by_side: dict[str, Any] = {}
