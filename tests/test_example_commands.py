@@ -84,6 +84,8 @@ def test_a_simulation_of_the_plugins_battle() -> None:
     assert studied.returncode == 0, studied.stderr
     assert f"{TITLE} — Example slice: 4 games" in studied.stdout
     assert "4 games in" in studied.stdout
+    # One deck of both sides' cards decides who acts: no side moves first to measure.
+    assert "First-mover advantage: not measured" in studied.stdout
 
 
 def test_a_plugin_that_cannot_be_imported_stops_any_command_in_one_line() -> None:

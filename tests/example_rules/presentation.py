@@ -48,6 +48,7 @@ class ExamplePresentation(Presentation):
     """The example slice's pieces and position as the front ends show them."""
 
     FACTS = (EX_STANDS, EX_TALLY, EX_TESTED, EX_COLOURS, EX_ORDER, EX_CHOSEN)
+    FIRST_MOVER = False  # one deck of both sides' cards decides who acts
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         if unit.kind is UnitKind.COMMANDER:
