@@ -4,6 +4,7 @@ observations per side, and bad action data turned into clear errors."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -89,6 +90,17 @@ def test_each_side_observes_the_position() -> None:
     for side in state.sides:
         seen = game.observe(state, side)
         assert {u["id"] for u in seen["units"]} == set(state.units)
+
+
+def test_a_view_of_no_side_of_the_battle_is_refused_naming_its_sides() -> None:
+    game = skirmish()
+    state, _ = game.start(SeededDice(1))
+    asks = (lambda: game.observe(state, "nobody"), lambda: game.observed_state(state, "nobody"),
+            lambda: game.playable_state(state, "nobody", 1))
+    refusal = re.escape("no side 'nobody' in this battle (its sides: parliament, royalist)")
+    for ask in asks:
+        with pytest.raises(ValueError, match=refusal):
+            ask()
 
 
 def test_unknown_units_are_refused_not_crashed() -> None:

@@ -94,16 +94,16 @@ class Game:
 
     def observe(self, state: GameState, side: str) -> dict[str, Any]:
         """What ``side`` may see, as JSON-ready data."""
-        return self.ruleset.observe(self.table, state, side)
+        return self.ruleset.observe(self.table, state, known_side(state, side))
 
     def observed_state(self, state: GameState, side: str) -> GameState:
         """The position as ``side`` may see it (another side's secrets hidden)."""
-        return self.ruleset.observed_state(self.table, state, side)
+        return self.ruleset.observed_state(self.table, state, known_side(state, side))
 
     def sample_hidden(self, observation: GameState, side: str, rng: random.Random) -> GameState:
         """A full state consistent with ``side``'s observation (see
         :meth:`RuleSet.sample_hidden`), on which actions may be tried."""
-        return self.ruleset.sample_hidden(self.table, observation, side, rng)
+        return self.ruleset.sample_hidden(self.table, observation, known_side(observation, side), rng)
 
     def playable_state(self, state: GameState, side: str, seed: int) -> GameState:
         """``side``'s observation of ``state`` with its hidden values sampled by a stream
@@ -111,7 +111,7 @@ class Game:
         hidden values never bear on legality (``RuleSet.HIDDEN_NEVER_JUDGED``) what
         :meth:`validate` finds on the playable state holds for ``state`` too: a player's
         own check of the action it chooses is not made again when the action is applied."""
-        view = self.ruleset.playable_state(self.table, state, side, seed)
+        view = self.ruleset.playable_state(self.table, state, known_side(state, side), seed)
         if view is not state and self.ruleset.HIDDEN_NEVER_JUDGED and VIEW_OF not in state.extra:
             view.cache[_JUDGED_ALIKE] = state
         return view
@@ -122,3 +122,12 @@ class Game:
         (:meth:`Presentation.piece <tertia.core.presentation.Presentation.piece>`)."""
         seen = state if viewer is None else self.observed_state(state, viewer)
         return self.ruleset.presentation().piece(self.table, seen, unit_id, viewer)
+
+
+def known_side(state: GameState, side: str) -> str:
+    """``side``, when it is one of the battle's sides; else :class:`ValueError` naming
+    them: a side's name mistyped would otherwise get, without a word, a view that is no
+    side's."""
+    if side not in state.sides:
+        raise ValueError(f"no side {side!r} in this battle (its sides: {', '.join(state.sides)})")
+    return side
