@@ -15,8 +15,8 @@ default the doctrine) takes both sides for ``--games`` seeds, and the script rep
 - **horse lost**: regiments of horse out of play at the end, a battle, each side's of
   those it fielded, and how they went: routed as their army took fright (15 L step 2,
   and the friends their rout made test), else by the way they left the table (fled off
-  it in a rout, deserted under the 50% rules, captured, destroyed, escaped in the
-  pursuit, off it plundering ...);
+  it in a rout, deserted under the 50% rules, captured, destroyed, off it plundering
+  ...); not those that got off the board in the pursuit, which "will live" (19 E 1);
 - **fright**: battles in which each side's army took fright (15 L).
 
 Usage: python benchmarks/pikes_play.py [--scenario edgehill ...] [--player doctrine]
@@ -73,6 +73,10 @@ class Battle:
     """Each side's horse lost, by how (:data:`IN_FRIGHT`, else the reason it left)."""
 
 
+LIVED = frozenset({"escaped"})
+"""Removals that lose no regiment: a losing unit that got off the board in the pursuit
+"will live" (19 E 1)."""
+
 IN_FRIGHT = "fright"
 """Horse lost that routed in their army's fright test: at morale 1 (15 L step 2), or as
 the rout of a friend within 6" made them test (Routing B)."""
@@ -106,12 +110,12 @@ def fight(job: tuple[str, str, int]) -> Battle:
     horse = [u for u in pieces if unit_data(u).troop in CAVALRY]
     result = final.result or {}
     how = _how_lost(record.steps, {u.id for u in horse})
-    lost_by = {side: dict(Counter(how.get(u.id, "other") for u in horse if u.side == side and not u.in_play))
-               for side in sides}
+    lost = [u for u in horse if not u.in_play and how.get(u.id) not in LIVED]
+    lost_by = {side: dict(Counter(how.get(u.id, "other") for u in lost if u.side == side)) for side in sides}
     return Battle(seed=seed, decided="objectives" in str(result.get("reason", "")),
                   foot=len(foot), foot_charged=sum(1 for f in foot if f in charged),
                   foot_in_melee=sum(1 for f in foot if f in in_melee),
-                  horse_lost=sum(1 for u in horse if not u.in_play),
+                  horse_lost=len(lost),
                   fright=tuple(sorted(game_data(final).fright)),
                   horse_fielded={side: sum(1 for u in horse if u.side == side) for side in sides},
                   horse_lost_by=lost_by)
@@ -124,7 +128,6 @@ HOW_WORDS = {
     "deserted": "deserted",
     "captured": "captured",
     "destroyed": "destroyed",
-    "escaped": "got off the board in the pursuit",
     "plundering": "off the table plundering",
 }
 """How horse were lost, in the words the report prints (the engine's removal reasons)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -15,6 +14,7 @@ from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.actions import EndPhase, Move
+from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
@@ -26,8 +26,10 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     HORSE_AGAINST_FOOT,
     HORSE_AGAINST_HORSE,
     LEAST_WORTH,
+    TAKING_CHARGE,
     CypDoctrine2,
     _least_worth,
+    bars_the_way,
     in_shot,
     objective_takers,
 )
@@ -48,7 +50,7 @@ from tertia.rulesets.charge_yr_pikes.command import in_command_radius
 from tertia.rulesets.charge_yr_pikes.melee import casualties_from
 from tertia.rulesets.charge_yr_pikes.morale import points_table
 from tertia.rulesets.charge_yr_pikes.musketry import firing_stands
-from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, places, reach
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, Place, places, reach
 from tertia.rulesets.charge_yr_pikes.ruleset import reformed
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
@@ -435,21 +437,28 @@ def _in_fright(state: GameState, side: str) -> GameState:
     return state.evolve(own=game_data(state).evolve(fright=(side,)))
 
 
-def test_once_the_enemy_takes_fright_two_troops_go_to_each_objective() -> None:
-    """19 C: all three objectives occupied wins. Once the enemy army has taken fright
-    (15 L), two troops in good order go to each objective, the nearest pair of troop and
-    objective first (no gun); none are sent before, nor once the side's own army alone
-    has taken fright."""
+def test_once_the_enemy_takes_fright_a_whole_tertia_goes_to_each_objective() -> None:
+    """19 C: all three objectives occupied wins; 4 A: "no unit may leave its tertia". Once
+    the enemy army has taken fright (15 L), each free tertia goes whole, its troops in good
+    order (no gun), to one objective, the nearest pair of tertia and objective first; none
+    are sent before, nor once the side's own army alone has taken fright."""
     _, state = _on_card(FAR, ())
     assert objective_takers(state, "king") == {}
     assert objective_takers(_in_fright(state, "king"), "king") == {}
     frightened = _in_fright(state, "parl")
     takers = objective_takers(frightened, "king")
     assert sorted(takers) == ["k-drag", "k-foot", "k-foot2", "k-horse", "k-horse2", "k-musk"]
-    assert sorted(Counter(takers.values()).values()) == [2, 2, 2]
+    tertias = {t: [u for u in takers if frightened.units[u].command == t] for t in ("k1", "k2")}
+    goals = {t: {takers[u] for u in units} for t, units in tertias.items()}
     objectives = places(frightened, "king", OBJECTIVE)
-    nearest = min((reach(frightened.units[u], p), u, (p.x, p.y)) for u in takers for p in objectives)
-    assert takers[nearest[1]] == nearest[2]
+
+    def gap(tertia: str, p: Place) -> float:  # a tertia is as near as its nearest regiment
+        return min(reach(frightened.units[u], p) for u in tertias[tertia])
+
+    _, first, nearest = min((gap(t, p), t, p) for p in objectives for t in tertias)
+    other = next(t for t in tertias if t != first)
+    second = min((p for p in objectives if p != nearest), key=lambda p: gap(other, p))
+    assert goals == {first: {(nearest.x, nearest.y)}, other: {(second.x, second.y)}}
 
 
 def test_a_guard_is_not_sent_to_an_objective() -> None:
@@ -457,14 +466,16 @@ def test_a_guard_is_not_sent_to_an_objective() -> None:
     point calls k-foot to it): the next nearest go in its place."""
     _, state = _on_card({**FAR, "p-foot": (20.0, 24.0)}, ())
     takers = objective_takers(_in_fright(state, "parl"), "king")
-    assert "k-foot" not in takers and "k-gun" not in takers and len(takers) == 5
+    assert "k-foot" not in takers and "k-gun" not in takers
+    assert sorted(takers) == ["k-drag", "k-foot2", "k-horse", "k-horse2", "k-musk"]
 
 
 def test_horse_sent_to_an_objective_go_where_they_would_have_waited() -> None:
     """Horse with enemy foot within 12" and no charge worth making wait out of shot; sent
     to take an objective once the enemy takes fright, they make for it instead."""
-    forward = {"k-horse": (50.0, 28.0), "k-horse2": (57.0, 28.0)}  # the tertia together
-    game, state = _on_card({**FAR, **forward, "p-foot": (64.0, 40.0)}, ("k-horse2",))
+    forward = {"k-horse": (50.0, 28.0), "k-horse2": (57.0, 28.0), "k-drag": (64.0, 28.0)}  # the tertia
+    aside = {"p-horse": (8.0, 46.0), "p-horse2": (14.0, 46.0)}  # none holds the objective
+    game, state = _on_card({**FAR, **forward, **aside, "p-foot": (64.0, 40.0)}, ("k-horse2",))
     goal = KING_OBJECTIVES["right"]
     before = math.dist((57.0, 28.0), goal)
     waited = CypDoctrine2().choose(game, state, random.Random(0))
@@ -475,3 +486,58 @@ def test_horse_sent_to_an_objective_go_where_they_would_have_waited() -> None:
     assert isinstance(sent, Move) and sent.unit == "k-horse2" and game.is_legal(frightened, sent)
     assert math.dist(sent.waypoints[-1], goal) < before - 1.0
 
+
+
+def test_a_regiment_sent_to_an_objective_charges_the_foe_holding_it_at_a_worse_outlook() -> None:
+    """A foe standing on the objective a regiment is sent to is charged at an outlook
+    (TAKING_CHARGE) below what horse ask against horse (HORSE_AGAINST_HORSE): the battle
+    the point would win is worth more than the figures. Before the enemy takes fright the
+    same horse hold back."""
+    forward = {"k-horse": (50.0, 28.0), "k-horse2": (57.0, 28.0), "k-drag": (64.0, 28.0)}
+    game, state = _on_card({**FAR, **forward, "p-foot": (64.0, 40.0)}, ("k-horse2",))
+    tables = tables_of(state)
+    horse, holder = state.units["k-horse2"], state.units["p-horse"]
+    assert bars_the_way(horse, holder, KING_OBJECTIVES["right"])
+    worth = charge_outlook(game, state, horse, holder, tables, halt_ahead_of(horse, holder)).worth
+    assert TAKING_CHARGE <= worth < HORSE_AGAINST_HORSE
+    assert not isinstance(CypDoctrine2().choose(game, state, random.Random(0)), Charge)
+    frightened = _in_fright(state, "parl")
+    charge = CypDoctrine2().choose(game, frightened, random.Random(0))
+    assert charge == Charge(unit="k-horse2", target="p-horse")
+
+
+def test_a_foe_bars_the_way_on_the_straight_line_to_the_goal_or_on_the_goal() -> None:
+    _, state = _on_card(FAR, ())
+    horse = state.units["k-horse"]  # at (50, 10)
+    foe = state.units["p-horse"]
+    assert bars_the_way(horse, foe.evolve(x=51.0, y=25.0), (52.0, 40.0))  # on the way
+    assert bars_the_way(horse, foe.evolve(x=54.0, y=42.0), (52.0, 40.0))  # on the goal
+    assert not bars_the_way(horse, foe.evolve(x=62.0, y=25.0), (52.0, 40.0))  # beside the way
+    assert not bars_the_way(horse, foe.evolve(x=52.0, y=55.0), (52.0, 40.0))  # beyond the goal
+
+
+def test_a_tertia_sent_to_an_objective_moves_the_regiment_farthest_from_it_first() -> None:
+    """4 A: each regiment must end within 6" of a mate; the one farthest behind moves first,
+    so that each may end ahead of the rest. Before the enemy takes fright, the card's order."""
+    moving = ("k-horse", "k-horse2", "k-drag")
+    _, state = _on_card(FAR, moving)
+    assert tuple(CypDoctrine2()._in_turn(state, moving)) == moving
+    frightened = _in_fright(state, "parl")
+    goal = objective_takers(frightened, "king")["k-horse"]
+    by_gap = sorted(moving, key=lambda u: -math.dist((frightened.units[u].x, frightened.units[u].y), goal))
+    assert tuple(CypDoctrine2()._in_turn(frightened, moving)) == tuple(by_gap) != moving
+
+
+def test_a_regiment_that_did_nothing_on_its_card_looks_again_once_a_friend_has_moved() -> None:
+    """k-foot stands more than 6" ahead of its tertia and may not go farther from it (4 A),
+    so it does nothing at first; once k-foot2 has come up, it looks again and advances
+    (without the second look it would be done for the card). The officers stand far off,
+    so no command radius shortens the moves."""
+    officers_away = {"k-brig": (70.0, 2.0), "k-gen": (76.0, 2.0)}
+    game, state = _on_card({**FAR, **officers_away, "k-foot": (26.0, 20.0)}, ("k-foot", "k-foot2"))
+    player = CypDoctrine2()
+    first = player.choose(game, state, random.Random(0))
+    assert isinstance(first, Move) and first.unit == "k-foot2"
+    after, _ = game.apply(state, first, SeededDice(1))
+    second = player.choose(game, after, random.Random(0))
+    assert isinstance(second, Move) and second.unit == "k-foot" and second.waypoints[-1][1] > 20.0

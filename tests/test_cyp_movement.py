@@ -12,10 +12,12 @@ from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance, polygons_overlap
+from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode
 from tertia.rules.codes import MovementCode
-from tertia.rulesets.charge_yr_pikes import movement
+from tertia.rules.movement import plan_move
+from tertia.rulesets.charge_yr_pikes import disorder, movement
 from tertia.rulesets.charge_yr_pikes.actions import Charge
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
@@ -215,6 +217,17 @@ def test_crossing_a_hedge_disorders_and_open_ground_does_not() -> None:
     game, state = _game()
     after, _ = game.apply(state, Move(unit="k-foot", waypoints=((30.0, 17.0),)), ScriptedDice([]))
     assert not unit_data(after.units["k-foot"]).disordered
+
+
+@pytest.mark.parametrize(("piece", "disordered"), [("k-foot", True), ("k-brig", False)])
+def test_a_hedge_disorders_troops_but_not_an_officer(piece: str, disordered: bool) -> None:
+    # Disorder (17, chosen) is a unit's loss of its ranks; a mounted officer has none.
+    game, state = _game([HEDGE])
+    tx = Tx(game.table, state, ScriptedDice([]))
+    unit = state.units[piece]
+    plan = plan_move(unit, Move(unit=piece, waypoints=((unit.x, 17.0),)))
+    disorder.after_move(tx, T, piece, plan)
+    assert unit_data(tx.state.units[piece]).disordered is disordered
 
 
 def test_a_disordered_unit_that_halts_on_its_card_dresses_its_ranks() -> None:

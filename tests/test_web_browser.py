@@ -1349,8 +1349,8 @@ def test_the_first_tab_offers_a_way_past_the_pieces_to_the_prompt(server: Server
     focused = []
     while len(focused) < 12 and (not focused or focused[-1] != "skip-to-prompt"):
         pg.keyboard.press("Tab")
-        focused.append(pg.evaluate("() => document.activeElement.closest('.unit') ? 'piece'"
-                                   " : document.activeElement.dataset.test || document.activeElement.className"))
+        focused.append(pg.evaluate("() => { const a = document.activeElement;"
+                                   " return a.closest('.unit') ? 'piece' : a.dataset.test || a.className; }"))
     assert focused[-1] == "skip-to-prompt" and "piece" not in focused, focused
     assert pg.locator("[data-test=skip-to-prompt]").is_visible()
     pg.keyboard.press("Enter")

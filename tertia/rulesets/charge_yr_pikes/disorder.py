@@ -4,7 +4,8 @@ rules' (a unit falls back disordered; a friend passed through that fails its tes
 disordered). Chosen here:
 
 - **crossing an obstacle** (a hedge, fence, wall or stream its path crosses) or **ending a
-  move in woods or rough ground** disorders a unit (``causes``);
+  move in woods or rough ground** disorders a unit (``causes``); not a mounted officer,
+  who has no ranks to lose (4 B: a general is no unit, and his move is his own);
 - a disordered unit whose tertia passed command response and which neither moves nor
   changes formation on that card **halts and dresses its ranks**: it is no longer
   disordered (``removal.halt_on_card``). Falling back ends sooner, as soon as the unit
@@ -43,7 +44,9 @@ def disordering_ground(table: Battlefield, tables: Tables, plan: MovePlan) -> st
 
 
 def after_move(tx: Tx, tables: Tables, unit_id: str, plan: MovePlan) -> None:
-    """A move over ground that disorders leaves the unit disordered."""
+    """A move over ground that disorders leaves the unit disordered; an officer is not."""
+    if unit_data(tx.state.units[unit_id]).is_officer:
+        return
     ground = disordering_ground(tx.table, tables, plan)
     if ground is not None:
         change(tx, unit_id, f"is disordered by the {ground}", disordered=True)

@@ -96,7 +96,7 @@ class ChargeYrPikes(RuleSet):
     id: ClassVar[str] = "charge-yr-pikes"
     title: ClassVar[str] = "Charge yr Pikes! (Jackson Gamers, 5th edition 1986, revised 2003)"
     short_title: ClassVar[str] = vocabulary.TITLE
-    version: ClassVar[str] = "1.5"
+    version: ClassVar[str] = "1.6"
     GAME_DATA = CypGame
     SCENARIO_EXTENSION = PikesTable
     AI = AiSpec(proposer="tertia.rulesets.charge_yr_pikes.ai.proposals:iter_proposals",

@@ -143,10 +143,14 @@ class CypDoctrine:
     name = "doctrine"
     stand_to_fire: float = STAND_TO_FIRE
     """Foot with muskets and an enemy this close stand still and fire."""
+    second_look: bool = False
+    """Whether a piece that did nothing on its card looks again once a friend has acted."""
 
     def __init__(self) -> None:
         self._card_key: tuple[int, int, str | None] | None = None
         self._done: set[str] = set()
+        self._idle: set[str] = set()
+        self._looked_again: set[str] = set()
         self._unfit = UnfitToFire()
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
@@ -165,7 +169,8 @@ class CypDoctrine:
         key = (state.turn, len(g.deck_drawn), g.card)
         if key != self._card_key:
             self._card_key, self._done = key, set()
-        for unit_id in g.moving:
+            self._idle, self._looked_again = set(), set()
+        for unit_id in self._in_turn(state, g.moving):
             if unit_id in g.moved_on_card:
                 follow = self._follow_up(game, state, unit_id)
                 if follow is not None and game.is_legal(state, follow):
@@ -181,12 +186,28 @@ class CypDoctrine:
             if action is not None and game.is_legal(state, action):
                 if isinstance(action, MoraleToMove):
                     self._done.discard(unit_id)  # passing, it acts on what it tested for
+                if self.second_look:
+                    self._look_again()
                 return action
+            self._idle.add(unit_id)
         return EndPhase()
+
+    def _look_again(self) -> None:
+        """Once a piece has acted on the card, those that did nothing before it may act
+        now, once each: its move or charge may have cleared their way."""
+        again = self._idle - self._looked_again
+        self._done -= again
+        self._looked_again |= again
+        self._idle.clear()
 
     def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
         """What a piece that has moved on the card does next (the first edition: nothing)."""
         return None
+
+    def _in_turn(self, state: GameState, moving: tuple[str, ...]) -> Sequence[str]:
+        """The order in which the pieces moving on the card are given theirs (the first
+        edition: as the card lists them)."""
+        return moving
 
     # --- the free move --------------------------------------------------------------------
 
@@ -241,7 +262,7 @@ class CypDoctrine:
             return charge
         guard = self._post(state, unit)
         if guard is not None:
-            return _move_to(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
+            return self._to_post(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
         if _holds_fire(unit, foes, self.stand_to_fire):
             return self._wait(game, state, unit, foes, tables)
         return self._advance(game, state, unit, _objective(state, unit, foes, tables), tables)
@@ -250,6 +271,10 @@ class CypDoctrine:
         """The point ``unit`` goes to and stays at: a vital point it guards
         (:func:`_guard_post`)."""
         return _guard_post(state, unit)
+
+    def _to_post(self, game: Game, state: GameState, unit: Unit, post: Point, tables: Tables) -> Move | None:
+        """The move towards its post (:func:`_move_to`)."""
+        return _move_to(game, state, unit, post, tables)
 
     def _square_call(self, game: Game, state: GameState, unit: Unit, tables: Tables) -> Reform | None:
         """Foot in the open form square while an enemy horse :meth:`_threatens` them, and

@@ -57,12 +57,26 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   move fire in the moving fire step, Sequence of play E) could reach them, in front of
   the firer (:func:`in_shot`): their 32" charge move still reaches from there.
 - **Objectives taken once the enemy takes fright.** An army that has taken fright (15 L)
-  is past holding its ground: from then on the side's two nearest troops in good order
-  (neither a gun nor a vital point's guard) go to each of its objectives and stay there,
-  since occupying all three while keeping two vital points wins the battle (19 C). The
-  first edition made for an objective only with no enemy within 18", and so decided
-  fewer than one Edgehill battle in five on objectives; with this rule nearly three in
-  ten (self-play, seeds 1-200: 36 -> 58 of 200).
+  is past holding its ground: from then on the side sends a whole tertia to each of its
+  objectives (the nearest free tertia to each, its troops in good order, neither guns nor
+  a vital point's guards), since occupying all three while keeping two vital points wins
+  the battle (19 C), and "no unit may leave its tertia" (4 A): a lone regiment sent on
+  stops 6" from its mates. On its card the tertia goes forward by leaps, the regiment
+  farthest from the objective first, each ending ahead of the rest, and through friends
+  in its way (Formations C). A regiment so sent charges a foe that holds its objective or
+  bars its straight way there at a worse outlook than it would otherwise take
+  (:data:`TAKING_CHARGE`): the battle the point would win is worth more than the figures.
+  And a regiment that did nothing on its card looks again once a friend has acted, since
+  a friend's move or charge may have cleared its way. Measured in self-play, seeds 1-100,
+  against sending the two nearest regiments each: battles decided on objectives 23 -> 39
+  at Edgehill and 0 -> 3 at Naseby. The first edition made for an objective only with no
+  enemy within 18", and so decided fewer than one Edgehill battle in five. Tried and
+  refused: horse charging horse at the least worth once the enemy has taken fright (33 and
+  4 decided, and horse lost a battle, those that got off the board in the pursuit
+  counted, 7.40 -> 7.95 at Edgehill and 5.80 -> 6.98 at Naseby); regiments sent
+  charging any foe in reach at that outlook, not only one in their way (41 and 3 decided,
+  but horse lost 7.43 and 6.27, so counted); and sending tertias that no enemy is near
+  from turn 8 (Naseby, 20 battles: none more decided).
 - **Officers in front when a test matters.** On the Officers & Artillery card a
   brigadier (or staff officer) at large rides up to the regiment of his command nearest
   the enemy, horse or foot in good order with no officer in its front rank, once an enemy
@@ -76,11 +90,12 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from tertia.ai.moves import ENEMY_CLEARANCE, free_run
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, base_distance
+from tertia.core.geometry import Point, base_distance, point_segment_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
@@ -90,6 +105,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     _foes,
     _guard_post,
     _guards,
+    _move_to,
     _officer_of,
     bearing_away,
     move_away,
@@ -143,9 +159,13 @@ and the doctrine beat the first edition by more; against 0.01 in self-play at Ed
 seeds 1-200: horse lost a battle 7.8 -> 6.9, a third fewer than the first edition's 10.6,
 and battles decided on objectives 21% -> 18%, within the noise of 200 battles)."""
 
-TAKERS = 2
-"""Troops sent to each objective once the enemy army has taken fright: one to hold it,
-one more should the first be driven off or fall out of good order."""
+TAKING_CHARGE = -0.01
+"""Troops sent to take an objective charge a foe that holds it or bars their way to it
+(:func:`bars_the_way`) at this worth: the point is worth more than the figures."""
+
+HOLDING = 4.0
+"""Inches from an objective within which a foe's base counts as holding it (19 C's 3" and
+an inch to spare)."""
 
 FRONT_RANK_RANKS = ("brigadier", "staff")
 """The officers who take a front rank; the general and wing commanders command at large."""
@@ -180,6 +200,7 @@ class CypDoctrine2(CypDoctrine):
     """Plays either side of Charge yr Pikes! (see the module's docstring)."""
 
     stand_to_fire = 6.0
+    second_look = True
 
     def _charge_call(self, game: Game, state: GameState, unit: Unit, foes: NearestFirst, tables: Tables
                      ) -> Charge | None:
@@ -191,12 +212,14 @@ class CypDoctrine2(CypDoctrine):
             return None
         ranked: list[tuple[float, str]] = []
         reach = charge_allowance(tables, own)
+        goal = objective_takers(state, unit.side).get(unit.id)
         for foe in foes.within(reach):
             theirs = unit_data(foe)
             if theirs.is_officer or theirs.plundering or theirs.troop == "wagons":
                 continue
             worth = charge_outlook(game, state, unit, foe, tables, halt_ahead_of(unit, foe)).worth
-            if worth < _least_worth(own, theirs):
+            barring = goal is not None and bars_the_way(unit, foe, goal)
+            if worth < (TAKING_CHARGE if barring else _least_worth(own, theirs)):
                 continue
             if could_charge(game, state, unit, foe, reach):
                 ranked.append((-worth, foe.id))  # else barred, or it would tire before it closed
@@ -210,6 +233,14 @@ class CypDoctrine2(CypDoctrine):
         """A vital point it guards, else an objective it is sent to take once the enemy
         army has taken fright (:func:`objective_takers`)."""
         return _guard_post(state, unit) or objective_takers(state, unit.side).get(unit.id)
+
+    def _to_post(self, game: Game, state: GameState, unit: Unit, post: Point, tables: Tables) -> Move | None:
+        """The first edition's move to its post, or through friends in the way where they
+        cut it short (:func:`_through_friends`)."""
+        move = _move_to(game, state, unit, post, tables)
+        if _cut_short(unit, move, post, tables):
+            move = _through_friends(game, state, unit, post, tables, move) or move
+        return move
 
     def _threatens(self, game: Game, state: GameState, horse: Unit, foot: Unit, reach: float,
                    tables: Tables) -> bool:
@@ -268,6 +299,21 @@ class CypDoctrine2(CypDoctrine):
                 return shorter
         return None
 
+    def _in_turn(self, state: GameState, moving: tuple[str, ...]) -> Sequence[str]:
+        """Troops sent to an objective move the farthest from it first, so each may end
+        ahead of the mates it must keep within 6" of (4 A) and the tertia goes forward by
+        turns, as a column of leaps; the rest as the card lists them."""
+        takers = objective_takers(state, state.to_act)
+        if not any(u in takers for u in moving):
+            return moving
+
+        def gap(unit_id: str) -> float:
+            unit = state.units.get(unit_id)
+            return -math.dist((unit.x, unit.y), takers[unit_id]) if unit is not None else 0.0
+
+        order = {u: i for i, u in enumerate(moving)}
+        return sorted(moving, key=lambda u: (0, gap(u), order[u]) if u in takers else (1, 0.0, order[u]))
+
     def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
         """An officer who rode up to a regiment joins its front rank."""
         officer = state.units.get(unit_id)
@@ -316,6 +362,16 @@ def _step_back(game: Game, state: GameState, unit: Unit, threats: list[Unit], ta
             if game.is_legal(state, move):
                 return move
     return None
+
+
+def bars_the_way(unit: Unit, foe: Unit, goal: Point) -> bool:
+    """Does ``foe`` stand on ``unit``'s straight way to ``goal`` (its base within the
+    corridor the unit's base would sweep), or on the goal itself (within
+    :data:`HOLDING` of it)?"""
+    if math.dist((foe.x, foe.y), goal) <= HOLDING + foe.base.radius:
+        return True
+    reach = unit.base.radius + foe.base.radius
+    return point_segment_distance((foe.x, foe.y), (unit.x, unit.y), goal) <= reach
 
 
 def could_charge(game: Game, state: GameState, unit: Unit, target: Unit, reach: float) -> bool:
@@ -416,10 +472,11 @@ def _join_or_ride(state: GameState, officer: Unit, led: Unit) -> Action:
 
 def objective_takers(state: GameState, side: str) -> dict[str, Point]:
     """Once the enemy army has taken fright (15 L), the troops ``side`` sends to take its
-    objectives (19 C), each by the point it goes to: :data:`TAKERS` to each, nearest
-    first over every objective (the nearest pair of troop and objective still open, then
-    the next), of its troops in good order, neither guns, wagons nor a vital point's
-    guards; none before. Worked out once a position and side."""
+    objectives (19 C), each by the point it goes to: a whole tertia to each, since "no unit
+    may leave its tertia" (4 A), the nearest pair of free tertia and objective first (a
+    tertia's distance its nearest regiment's); a tertia's troops in good order, neither
+    guns, wagons nor a vital point's guards; none before. Worked out once a position and
+    side."""
     key = ("cyp doctrine takers", side)
     found: dict[str, Point] | None = state.cache.get(key)
     if found is not None:
@@ -428,12 +485,20 @@ def objective_takers(state: GameState, side: str) -> dict[str, Point]:
     if state.opponent(side) not in game_data(state).fright:
         return found
     guards = {g for _, posted in _guards(state, side) for g in posted}
-    free = [u for u in point_holders(state, side) if u.id not in guards]
-    sent: dict[str, int] = {}
+    by_tertia: dict[str, list[Unit]] = {}
+    for u in point_holders(state, side):
+        if u.id not in guards:
+            by_tertia.setdefault(u.command, []).append(u)
     objectives = places(state, side, OBJECTIVE)
-    pairs = sorted((reach_to(u, p), u.id, p.name, (p.x, p.y)) for p in objectives for u in free)
-    for _, unit_id, name, spot in pairs:
-        if unit_id not in found and sent.get(name, 0) < TAKERS:
-            found[unit_id] = spot
-            sent[name] = sent.get(name, 0) + 1
+    pairs = sorted((min(reach_to(u, p) for u in units), tertia, p.name, (p.x, p.y))
+                   for p in objectives for tertia, units in by_tertia.items())
+    sent: set[str] = set()
+    used: set[str] = set()
+    for _, tertia, name, spot in pairs:
+        if tertia in used or name in sent:
+            continue
+        used.add(tertia)
+        sent.add(name)
+        for u in by_tertia[tertia]:
+            found[u.id] = spot
     return found
