@@ -5,17 +5,22 @@ wherever what makes that exact does not hold."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
 import pytest
 
-from tertia.analysis.enumerate import WorkMeter, enumerate_branches
-from tertia.analysis.odds import odds
+from tertia.ai.random_player import RandomPlayer
+from tertia.analysis import enumerate as enumeration
+from tertia.analysis.enumerate import MAX_LEAVES, TooManyBranches, WorkMeter, enumerate_branches
+from tertia.analysis.odds import chance_outcomes, odds
 from tertia.analysis.questions import Question, played, readied
+from tertia.battle import fight_battle
+from tertia.core.actions import Action
 from tertia.core.dice import D6, Dice, ScriptedDice, summed
 from tertia.core.events import Marked
 from tertia.core.game import Game
@@ -203,3 +208,122 @@ def test_steps_settled_within_a_step_and_within_an_attempt_rolled_again_keep_the
 
     for run in (nested, again):
         assert _walked(run)[0] == _walked(run, apart=False)[0] == _walked(run, face_by_face=True)[0]
+
+
+def test_the_branches_of_steps_settled_apart_count_against_the_bound_on_branches() -> None:
+    run = _volley()
+    meter = WorkMeter()
+    answer = enumerate_branches(run, meter=meter)
+    assert meter.settled and meter.branches > len(answer)
+    within = enumerate_branches(run, max_leaves=meter.branches)
+    assert [(b.result, b.probability) for b in within] == [(b.result, b.probability) for b in answer]
+    with pytest.raises(TooManyBranches, match=f"more than {meter.branches - 1} branches"):
+        enumerate_branches(run, max_leaves=meter.branches - 1)
+
+
+class _Runaway(BaseException):
+    """The walk went on past the work a refusal may take (no rule's handler catches it)."""
+
+
+@pytest.fixture
+def walks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times the rules are run down a chance tree (each walk of the question's
+    own tree and of every step's settled apart from it), the walk stopped past
+    ``2 * MAX_LEAVES``: the work a refusal is held to, counted, not timed."""
+    made = [0]
+    begin = enumeration._Walker.__init__
+
+    def counted(self: enumeration._Walker, *args: Any, **kwargs: Any) -> None:
+        made[0] += 1
+        if made[0] > 2 * MAX_LEAVES:
+            raise _Runaway
+        begin(self, *args, **kwargs)
+
+    monkeypatch.setattr(enumeration._Walker, "__init__", counted)
+    yield made
+
+
+class _Asked(Exception):
+    def __init__(self, state: GameState, action: Action) -> None:
+        self.state, self.action = state, action
+
+
+class _StopsAt(RandomPlayer):
+    """The random player, stopping the battle at the ``at``-th action chosen."""
+
+    chosen = 0
+
+    def __init__(self, at: int) -> None:
+        super().__init__()
+        self.at = at
+
+    def choose(self, game: Game, state: GameState, rng: Any) -> Action:
+        action = super().choose(game, state, rng)
+        _StopsAt.chosen += 1
+        if _StopsAt.chosen == self.at:
+            raise _Asked(state, action)
+        return action
+
+
+def _random_battles_action(rules: str, scenario: str, seed: int, at: int) -> tuple[Game, GameState, Action]:
+    """The ``at``-th action of the random player's battle on ``seed`` (as
+    :func:`~tertia.battle.fight_battle` seeds it), with the position it is taken in."""
+    game = Game(get_ruleset(rules), resolve_scenario(scenario, rules_id=rules))
+    _StopsAt.chosen = 0
+    try:
+        fight_battle(game, {side: _StopsAt(at) for side in game.scenario.side_ids}, seed)
+    except _Asked as asked:
+        return game, asked.state, asked.action
+    raise AssertionError(f"the battle ended before its action {at}")
+
+
+def test_a_chain_of_tests_too_large_to_walk_is_refused_without_a_budget_in_bounded_work(
+        walks: list[int]) -> None:
+    """A horse's move at Roundway Down whose passing friends' tests start from thousands of
+    positions: each test's branches count against the one bound, so the walk is refused
+    after at most a few times ``MAX_LEAVES`` walks, not after minutes of them."""
+    game, state, action = _random_battles_action("declare-thee-sir", "roundway_down", 7, 27)
+    assert action.type == "move"
+    walks[0] = 0
+    with pytest.raises(TooManyBranches, match=f"more than {MAX_LEAVES} branches"):
+        chance_outcomes(game, state, action)
+    assert walks[0] <= 2 * MAX_LEAVES
+
+
+def _digest(found: list[tuple[Fraction, GameState, list[Any]]]) -> str:
+    return hashlib.sha256(repr([(str(p), s.state_hash()) for p, s, _ in found]).encode()).hexdigest()[:16]
+
+
+def _at_the_start(rules: str, scenario: str, word: str, unit: str, target: str
+                  ) -> tuple[Game, GameState, Question]:
+    game = Game(get_ruleset(rules), resolve_scenario(scenario, rules_id=rules))
+    start = next(played(game, 1))
+    seen = game.observed_state(start, start.units[unit].side)
+    question = readied(game, seen, seen.units[unit], word, seen.units[target])
+    assert question is not None
+    return game, question.ready, question
+
+
+ANSWERS = [
+    (("larger-battles", "edgehill", "bombard", "r-guns-right", "p-cessex-foot-2"), 2, "8c7bf442964fc5d8"),
+    (("d3-commands", "edgehill", "shoot", "r-guns-right", "p-cessex-foot-2"), 6, "c1d2f5a584350ace"),
+    (("d3-cards", "chalgrove", "shoot", "r-wentworth-dragoons-1", "p-dalbier-dragoons"), 6,
+     "0b7d3106ca2f708d"),
+    (("r-guns-left", "p-meldrum-foot-1"), 20, "ea8f17a0e1753594"),
+    (("p-guns-left", "r-maurice-horse"), 30, "fcd639779bd894a5"),
+]
+"""Questions within the bound on branches and the answers walked before the branches of
+steps settled apart counted against it: how many states, and a digest of each state's
+exact chance, likeliest first."""
+
+
+@pytest.mark.parametrize(("asked", "states", "digest"), ANSWERS)
+def test_answers_within_the_bound_on_branches_are_as_they_were(asked: tuple[str, ...], states: int,
+                                                               digest: str) -> None:
+    game, ready, question = _steadied_fire(*asked) if len(asked) == 2 else _at_the_start(*asked)
+    found = chance_outcomes(game, ready, question.action, responses=question.responses)
+    assert (len(found), _digest(found)) == (states, digest)
+    meter = WorkMeter()
+    answer = odds(game, ready, question.action, responses=question.responses, meter=meter)
+    bounded = odds(game, ready, question.action, responses=question.responses, max_leaves=meter.branches)
+    assert bounded.outcomes == answer.outcomes

@@ -27,9 +27,11 @@ as it runs, as it always was:
   seal (:class:`~tertia.analysis.enumerate.SealBroken`) and the walk is begun again with
   the step walked as it runs. Its dice may still be kept for the record
   (:func:`~tertia.core.dice.recorded`), read once the walk is over as any die kept is;
-- a step that raises, or whose own walk is too large, is walked as it runs (where it
-  raises, or is refused, as it always did); one that takes the work left to the whole
-  walk refuses it (:class:`~tertia.analysis.enumerate.OverBudget`).
+- a step that raises, or whose own walk has no end, is walked as it runs (where it
+  raises, or is refused, as it always did); one that takes the work or the branches
+  left to the whole walk refuses it (:class:`~tertia.analysis.enumerate.OverBudget`):
+  its branches count with the walk's against the one ``max_leaves``, so a chain of
+  steps, each settled from a position of its own, cannot walk many times that many.
 """
 
 from __future__ import annotations
@@ -135,13 +137,14 @@ class _StepEvents(list[Event]):
 
 class Settler:
     """Settles apart the steps of one walk of exact odds (and of the steps' own walks),
-    sharing its work meter and budget; memoises each step's outcomes by the position it
-    starts in."""
+    sharing its work meter, budget and bound on branches; memoises each step's outcomes
+    by the position it starts in."""
 
-    def __init__(self, walk: Walk, budget: int | None, meter: WorkMeter) -> None:
+    def __init__(self, walk: Walk, budget: int | None, meter: WorkMeter, max_leaves: int) -> None:
         self.walk = walk
         self.budget = budget
         self.meter = meter
+        self.max_leaves = max_leaves
         self.sealing = True
         """While the walk goes on, no die of a settled step may be read (its seal)."""
         self.refused: set[str] = set()
@@ -233,11 +236,12 @@ class Settler:
         for w in self.chain:
             w.settling = True
         try:
-            branches = self.walk(run, budget=self.budget, meter=self.meter, settler=self, seal=label)
+            branches = self.walk(run, max_leaves=self.max_leaves, budget=self.budget, meter=self.meter,
+                                 settler=self, seal=label)
         except NotApart:
             return None
         except TooManyBranches:
-            if self.budget is not None and self.meter.work >= self.budget:
+            if self.meter.over(self.max_leaves, self.budget):
                 raise OverBudget from None
             return None
         except Exception:  # the step raises: walked as it runs, where it raises as before

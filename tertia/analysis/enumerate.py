@@ -40,7 +40,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 MAX_LEAVES = 50_000
-"""A procedure with more branches than this is refused rather than left to run for ever."""
+"""A procedure with more branches than this is refused rather than left to run for ever:
+the branches of every step settled apart count with those of the walk it is part of
+(:attr:`WorkMeter.branches`)."""
 
 MAX_DEPTH = 200
 """Dice in one branch beyond which a procedure is taken to have no end (re-rolling ties
@@ -88,7 +90,8 @@ class NotApart(BaseException):
 
 
 class OverBudget(BaseException):
-    """A step settled apart took the work left to the walk it was settled from."""
+    """A step settled apart took the work, or the branches, left to the walk it was
+    settled from."""
 
 
 class _RolledAgain(BaseException):
@@ -505,10 +508,17 @@ shared out, the dice, and the attempts it passed through."""
 @dataclass
 class WorkMeter:
     """The work an enumeration did (in :data:`ODDS_BUDGET`'s units), read by benchmarks,
-    and how many times a step was settled apart (:mod:`tertia.analysis.apart`)."""
+    how many times a step was settled apart (:mod:`tertia.analysis.apart`), and the
+    branches found by the walk and by the walks of the steps settled apart from it, which
+    ``max_leaves`` bounds together (those of a walk begun again are not counted twice)."""
 
     work: int = 0
     settled: int = 0
+    branches: int = 0
+
+    def over(self, max_leaves: int, budget: int | None) -> bool:
+        """Whether the walk has found more than ``max_leaves`` branches or done ``budget``'s work."""
+        return self.branches > max_leaves or (budget is not None and self.work >= budget)
 
 
 Constraint = tuple[tuple[int, ...], frozenset[Faces]]
@@ -533,10 +543,12 @@ def enumerate_branches(
 ) -> list[Branch[T]]:
     """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1.
 
-    ``budget`` bounds the work the walk may do (:data:`ODDS_BUDGET`), for a front end that
-    must answer while someone waits: a tree not walked within it is refused
-    (:class:`TooManyBranches`, with the branches walked) as one with too many branches is,
-    never answered in part. The answer, or the refusal, depends only on the tree.
+    ``max_leaves`` bounds the branches of the whole walk, those of the steps settled apart
+    from it included (:attr:`WorkMeter.branches`). ``budget`` bounds the work the walk may
+    do (:data:`ODDS_BUDGET`), for a front end that must answer while someone waits: a tree
+    not walked within it is refused (:class:`TooManyBranches`, with the branches walked)
+    as one with too many branches is, never answered in part. The answer, or the refusal,
+    depends only on the tree.
 
     ``face_by_face`` walks every face of every die on its own, grouping nothing, and
     settles no step apart: the plain walk the grouped one is checked against (the same
@@ -548,7 +560,8 @@ def enumerate_branches(
     meter = meter if meter is not None else WorkMeter()
     owner = settler is None and apart and not face_by_face
     if owner:
-        settler = _apart.Settler(enumerate_branches, budget, meter)
+        settler = _apart.Settler(enumerate_branches, budget, meter, max_leaves)
+    begun = meter.branches
     try:
         while True:
             try:
@@ -559,6 +572,7 @@ def enumerate_branches(
                 if not owner or settler is None:
                     raise  # the walk the step was settled from is begun again
                 settler.refuse(broken.label)
+            meter.branches = begun  # begun again: its branches are found again
     finally:
         if owner and settler is not None:
             settler.close()
@@ -596,7 +610,7 @@ def _walk_all(
         except _RolledAgain as rolled:
             again = rolled.mark
         except OverBudget:
-            raise _refusal(found, rolled_again) from None
+            raise _over(found, rolled_again, meter, max_leaves) from None
         finally:
             walker.running = False
             meter.work += 1 + len(walker.slots)
@@ -615,8 +629,9 @@ def _walk_all(
         rolls = tuple((s.purpose, s.dist.name, s.value) for s in walker.slots)
         nodes = [tuple(chosen[:mark]) for mark in walker.attempts]
         found.append((result, Fraction(*grouping.reached[-1]), rolls, nodes))
-        if len(found) > max_leaves:
-            raise TooManyBranches(f"more than {max_leaves} branches")
+        meter.branches += 1
+        if meter.branches > max_leaves:
+            raise _too_many(max_leaves)
     if any(share >= 1 for share in rolled_again.values()):
         raise TooManyBranches("an attempt the rules roll again whatever the dice show")
     return _settled(found, rolled_again)
@@ -813,6 +828,18 @@ def _settled(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) ->
             probability /= 1 - rolled_again.get(node, Fraction(0))
         branches.append(Branch(result, probability, rolls))
     return branches
+
+
+def _too_many(max_leaves: int) -> TooManyBranches:
+    """The refusal of a walk with more than ``max_leaves`` branches, its steps' included."""
+    return TooManyBranches(f"more than {max_leaves} branches")
+
+
+def _over(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction], meter: WorkMeter,
+          max_leaves: int) -> TooManyBranches:
+    """The refusal of a walk whose step settled apart passed the branches or the work left
+    to it."""
+    return _too_many(max_leaves) if meter.branches > max_leaves else _refusal(found, rolled_again)
 
 
 def _refusal(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) -> TooManyBranches:

@@ -264,10 +264,12 @@ def chance_outcomes(
     the other side is answered (the returned states may await one).
 
     An action can set off a chain of tests (a rout passing friends, each testing in turn)
-    whose tree takes minutes to walk. ``budget`` bounds the work, as for :func:`odds`
-    (:data:`~tertia.analysis.enumerate.ODDS_BUDGET` is about a second of CPU): a tree
-    not walked within it, or with more than ``max_leaves`` branches, is refused with
-    :class:`~tertia.analysis.enumerate.TooManyBranches`, never answered in part."""
+    whose tree is too large to walk: with more than ``max_leaves`` branches, those of the
+    tests settled apart included, it is refused with
+    :class:`~tertia.analysis.enumerate.TooManyBranches`, which can take half a minute of
+    CPU. ``budget`` bounds the work, as for :func:`odds`
+    (:data:`~tertia.analysis.enumerate.ODDS_BUDGET` is about a second of CPU): a tree not
+    walked within it is refused too. Neither is ever answered in part."""
     violations = game.validate(state, action)
     if violations:
         raise IllegalAction(violations)
@@ -291,7 +293,8 @@ def odds(
 
     A decision the rules ask of the other side mid-action (a defending commander, say) is
     answered by ``responses`` in order, or by the rule set's default answers. An action
-    with more than ``max_leaves`` branches, or more work than ``budget`` (when given:
+    with more than ``max_leaves`` branches (those of the steps settled apart included:
+    :attr:`~tertia.analysis.enumerate.WorkMeter.branches`), or more work than ``budget`` (when given:
     :data:`~tertia.analysis.enumerate.ODDS_BUDGET`), is refused
     (:class:`~tertia.analysis.enumerate.TooManyBranches`), its message giving the bounds
     the branches walked prove. ``meter``, when given, counts the work done.
