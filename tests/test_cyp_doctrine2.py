@@ -14,7 +14,6 @@ from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.actions import EndPhase, Move
-from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
@@ -528,16 +527,17 @@ def test_a_tertia_sent_to_an_objective_moves_the_regiment_farthest_from_it_first
     assert tuple(CypDoctrine2()._in_turn(frightened, moving)) == tuple(by_gap) != moving
 
 
-def test_a_regiment_that_did_nothing_on_its_card_looks_again_once_a_friend_has_moved() -> None:
-    """k-foot stands more than 6" ahead of its tertia and may not go farther from it (4 A),
-    so it does nothing at first; once k-foot2 has come up, it looks again and advances
-    (without the second look it would be done for the card). The officers stand far off,
-    so no command radius shortens the moves."""
-    officers_away = {"k-brig": (70.0, 2.0), "k-gen": (76.0, 2.0)}
-    game, state = _on_card({**FAR, **officers_away, "k-foot": (26.0, 20.0)}, ("k-foot", "k-foot2"))
-    player = CypDoctrine2()
-    first = player.choose(game, state, random.Random(0))
-    assert isinstance(first, Move) and first.unit == "k-foot2"
-    after, _ = game.apply(state, first, SeededDice(1))
-    second = player.choose(game, after, random.Random(0))
-    assert isinstance(second, Move) and second.unit == "k-foot" and second.waypoints[-1][1] > 20.0
+def test_only_a_regiment_sent_to_an_objective_looks_again_on_its_card() -> None:
+    """A regiment sent to an objective that did nothing on its card looks again once a
+    friend has acted (its way may be clear now); before the enemy takes fright none is
+    sent, and a gun is never sent, so none of them does."""
+    _, state = _on_card(FAR, ("k-foot", "k-gun"))
+    player, foot, gun, friend = CypDoctrine2(), "k-foot", "k-gun", state.units["k-foot2"]
+
+    def looks(position: GameState, piece: str, doctrine: CypDoctrine = player) -> bool:
+        return doctrine._looks_again(position, position.units[piece], friend)
+
+    assert not looks(state, foot)
+    frightened = _in_fright(state, "parl")
+    assert looks(frightened, foot) and not looks(frightened, gun)
+    assert not looks(frightened, foot, CypDoctrine())

@@ -143,8 +143,6 @@ class CypDoctrine:
     name = "doctrine"
     stand_to_fire: float = STAND_TO_FIRE
     """Foot with muskets and an enemy this close stand still and fire."""
-    second_look: bool = False
-    """Whether a piece that did nothing on its card looks again once a friend has acted."""
 
     def __init__(self) -> None:
         self._card_key: tuple[int, int, str | None] | None = None
@@ -186,19 +184,23 @@ class CypDoctrine:
             if action is not None and game.is_legal(state, action):
                 if isinstance(action, MoraleToMove):
                     self._done.discard(unit_id)  # passing, it acts on what it tested for
-                if self.second_look:
-                    self._look_again()
+                self._look_again(state, unit)
                 return action
             self._idle.add(unit_id)
         return EndPhase()
 
-    def _look_again(self) -> None:
-        """Once a piece has acted on the card, those that did nothing before it may act
-        now, once each: its move or charge may have cleared their way."""
-        again = self._idle - self._looked_again
+    def _looks_again(self, state: GameState, idle: Unit, actor: Unit) -> bool:
+        """Does ``idle``, which did nothing on its card, look again now that ``actor`` has
+        acted? In the first edition, never."""
+        return False
+
+    def _look_again(self, state: GameState, actor: Unit) -> None:
+        """Once ``actor`` has acted on the card, the pieces that did nothing before it
+        and :meth:`_looks_again` may act now, once each."""
+        again = {u for u in self._idle - self._looked_again
+                 if (idle := state.units.get(u)) is not None and self._looks_again(state, idle, actor)}
         self._done -= again
         self._looked_again |= again
-        self._idle.clear()
 
     def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
         """What a piece that has moved on the card does next (the first edition: nothing)."""
