@@ -311,15 +311,18 @@ class CypDoctrine2(CypDoctrine):
         ahead of the mates it must keep within 6" of (4 A) and the tertia goes forward by
         turns, as a column of leaps; the rest as the card lists them."""
         takers = objective_takers(state, state.to_act)
-        if not any(u in takers for u in moving):
+        if takers.keys().isdisjoint(moving):
             return moving
-
-        def gap(unit_id: str) -> float:
+        # keys worked out in a loop, not a nested function: compiled, a closure's frame and
+        # the function hold each other, garbage only the cycle collector frees
+        keyed: list[tuple[int, float, int, str]] = []
+        for i, unit_id in enumerate(moving):
             unit = state.units.get(unit_id)
-            return -math.dist((unit.x, unit.y), takers[unit_id]) if unit is not None else 0.0
-
-        order = {u: i for i, u in enumerate(moving)}
-        return sorted(moving, key=lambda u: (0, gap(u), order[u]) if u in takers else (1, 0.0, order[u]))
+            if unit_id in takers and unit is not None:
+                keyed.append((0, -math.dist((unit.x, unit.y), takers[unit_id]), i, unit_id))
+            else:
+                keyed.append((1, 0.0, i, unit_id))
+        return [unit_id for *_, unit_id in sorted(keyed)]
 
     def _follow_up(self, game: Game, state: GameState, unit_id: str) -> Action | None:
         """An officer who rode up to a regiment joins its front rank."""
