@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -88,8 +89,18 @@ def _check_folder(flag: str, path: Path) -> None:
         fail(f"{flag} {path}: no such directory {folder}")
     if not folder.is_dir():
         fail(f"{flag} {path}: {folder} is not a directory")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        fail(f"{flag} {path}: cannot write in {folder}")
+    try_writing_in(folder, f"{flag} {path}")
+
+
+def try_writing_in(folder: Path, named: str) -> None:
+    """A clean exit naming the output (``named``) unless a file can be made in ``folder``;
+    the file made is removed at once. Its permissions alone do not say (a read-only file
+    system, ``/proc``, or a folder anyone may not write in, as seen by the superuser)."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tertia-", suffix=".tmp"):
+            pass
+    except OSError as exc:
+        fail(f"{named}: cannot write in {folder}: {exc.strerror or exc}")
 
 
 PlayerOpt = Annotated[

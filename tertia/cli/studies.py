@@ -5,7 +5,6 @@ and how a run's end, failures and timing are told."""
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -28,9 +27,17 @@ from tertia.analysis.sim import BACKENDS, Backend, GameSpec, Row, Study, make_sp
 from tertia.analysis.sim.ray_backend import RayUnavailable, require_ray
 from tertia.analysis.sim.runner import MAX_GAMES, check_arguments, check_games
 from tertia.battle import BattleAborted
-from tertia.cli.common import RULES_HELP, build_game, check_outputs, chosen_players, err, fail, out
+from tertia.cli.common import (
+    RULES_HELP,
+    build_game,
+    check_outputs,
+    chosen_players,
+    err,
+    fail,
+    out,
+    try_writing_in,
+)
 from tertia.core.narration import plural
-from tertia.io.files import written_through
 from tertia.rulesets import ruleset_class
 
 T = TypeVar("T")
@@ -86,12 +93,8 @@ def checked_backend(backend: str) -> Backend:
 
 def check_study_outputs(out_file: Path | None, plots: Path | None, scenario: str) -> None:
     """Refuse unwritable destinations, or the scenario itself, before fighting thousands
-    of games. Each folder is tried by making a file in it: its permissions alone do not
-    say (a read-only file system, ``/proc``, or a folder anyone may not write in, as seen
-    by the superuser)."""
+    of games; each folder is tried by making a file in it (:func:`try_writing_in`)."""
     check_outputs({"--out": out_file}, scenario)  # its folder, not the scenario, not a directory
-    if out_file is not None and not (written_through(out_file) and out_file.exists()):
-        try_writing_in(out_file.parent, f"--out {out_file}")
     if plots is not None:
         try:
             plots.mkdir(parents=True, exist_ok=True)
@@ -107,16 +110,6 @@ def drawing(plots: Path, draw: Callable[[], T]) -> T:
         return draw()
     except OSError as exc:
         fail(f"--plots {plots}: cannot write: {exc.strerror or exc}")
-
-
-def try_writing_in(folder: Path, named: str) -> None:
-    """A clean exit naming the output (``named``) unless a file can be made in ``folder``;
-    the file made is removed at once."""
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tertia-", suffix=".tmp"):
-            pass
-    except OSError as exc:
-        fail(f"{named}: cannot write in {folder}: {exc.strerror or exc}")
 
 
 def check_games_or_fail(games: int, values: int = 1) -> None:
