@@ -184,6 +184,9 @@ def test_older_draws_are_counted_and_cards_to_come_are_shown_on_demand() -> None
     over = sections(unit_deck_panel(dealt.evolve(result={"winner": R}), context(P), None))
     assert over["deck-count"] == [f"The battle is over: {len(cards) - RECENT - 2} cards were not drawn."]
     assert f"deck-left-{P}" not in over  # nothing more is drawn: no cards to come
+    spent = dealt.with_values({"deck_drawn": tuple(cards), "deck_left": ()}).evolve(result={"winner": R})
+    assert sections(unit_deck_panel(spent, context(P), None))["deck-count"] == [
+        "The battle is over: every card was drawn."]  # not "0 cards were not drawn"
     with_card = unit_deck_panel(dealt, context(P), cards[RECENT + 1])
     [drawn] = [s for s in with_card.sections if s.key == "deck-drawn"]
     assert drawn.items[-1].text == "and 1 more this turn"

@@ -624,3 +624,56 @@ def test_a_deployment_not_yet_done_says_why_naming_the_tertia(server: Server, br
         assert errors == [], errors
     finally:
         context.close()
+
+
+def _play_by_first_choices(server: Server, rules: str, scenario: str, actions: int) -> tuple[str, str]:
+    """A hotseat game of ``rules`` played through the API for ``actions`` actions, each
+    side taking the first choice its prompt offers (ending its phase, mostly): its id and
+    a token for the replay."""
+    import httpx
+
+    created = httpx.post(server.url + "/api/games", json={"scenario": scenario, "rules": rules,
+                                                           "mode": "hotseat", "seed": 1}).json()
+    gid, tokens = created["id"], created["tokens"]
+    url = f"{server.url}/api/games/{gid}"
+    any_token = {"Authorization": f"Bearer {next(iter(tokens.values()))}"}
+    for _ in range(actions):
+        side = httpx.get(url, headers=any_token).json()["status"]["to_act"]
+        if side not in tokens:
+            break
+        me = {"Authorization": f"Bearer {tokens[side]}"}
+        choices = httpx.get(url + "/view?log_from=100000", headers=me).json()["choices"]
+        if not choices:
+            break
+        made = httpx.post(url + "/actions", json=choices[0]["action"], headers=me, timeout=60)
+        assert made.status_code == 200, made.text
+    return gid, next(iter(tokens.values()))
+
+
+@pytest.mark.parametrize(("rules", "scenario", "side", "options"), CELLS, ids=[c[0] for c in CELLS])
+def test_each_replay_step_shows_no_placeholder(server: Server, browser: Any, rules: str, scenario: str,
+                                                side: str, options: dict[str, Any]) -> None:
+    """Every rule set's replay, stepped through from the start: the status beside the map
+    (turn, side, phase and the step's last line) holds no ``null`` or ``undefined``, a step
+    whose entry tells nothing (a larger-battles phase ended with nothing done) included."""
+    gid, token = _play_by_first_choices(server, rules, scenario, 12)
+    context, pg, errors = open_page(browser)
+    try:
+        pg.goto(f"{server.url}/#/play/{gid}?token={token}")
+        pg.wait_for_selector(".unit")
+        pg.goto(f"{server.url}/#/replay/{gid}")
+        pg.wait_for_selector("[data-test=replay-status]")
+        total = int(pg.inner_text("[data-test=replay-step]").split()[-1])
+        assert total >= 2, total
+        pg.click(".replay-controls button[title=Start]")
+        counter = "document.querySelector('[data-test=replay-step]').textContent"
+        for step in range(total + 1):
+            if step:
+                pg.click("[data-test=forward]")
+            pg.wait_for_function(f"() => {counter}.startsWith('Step {step} ')")
+            shown = pg.evaluate(
+                "() => document.querySelector('[data-test=replay-status]').parentNode.innerText")
+            assert not BAD_WORDS.search(shown), (step, shown)
+        assert errors == [], errors
+    finally:
+        context.close()

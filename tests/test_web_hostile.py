@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from tertia.core.actions import ACTION_TYPES
 from tertia.web.app import SECURITY_HEADERS, create_app
+from tests.plugin_rules import with_plugins
 from tests.web_support import bearer, create
 
 INTERNALS = ("Traceback", "ValueError", "OverflowError", "RecursionError", "sys.set_int_max_str_digits",
@@ -137,3 +138,54 @@ def test_an_action_missing_a_field_is_refused_naming_it(tmp_path: Path) -> None:
                     refused(response, "BAD_ACTION")
                     message = response.json()["message"]
                     assert "needs the field" in message and "__init__" not in message, message
+
+
+PYTHON_WORDS = ("None", "True", "False", ".bool", " int", " float", "expected str")
+"""Python's spellings of JSON's values and types, and pydantic's name for a union's member."""
+
+
+def _wrong_values(default: Any) -> list[Any]:
+    """JSON values an option of ``default``'s kind does not take: null, a list, a table,
+    the other kinds, and a number far out of any range."""
+    values: list[Any] = [None, [], {}, 1e308]
+    values += [True] if not isinstance(default, bool) else [3, "perhaps"]
+    return values + ([4] if isinstance(default, str) else [])
+
+
+def test_a_new_games_option_of_the_wrong_kind_is_refused_naming_what_it_takes(tmp_path: Path) -> None:
+    """Under every registered rule set, each option sent a value it does not take is refused
+    as ``BAD_OPTION`` in one short line naming the option, what it takes (its choices, or
+    its kind and range) and the value in JSON's words: never a union member's path
+    (``options.x.bool``), the wrong kind ("expected true or false" for a number) or
+    Python's spelling (``None``, ``True``, ``int``)."""
+    with with_plugins(), TestClient(create_app(tmp_path / "games.sqlite3"),
+                                    raise_server_exceptions=False) as client:
+        catalogue = client.get("/api/catalogue").json()
+        for rules in catalogue["rules"]:
+            scenario = next(s["name"] for s in catalogue["scenarios"] if rules["id"] in s["rules"])
+            for option in rules["options"]:
+                for value in _wrong_values(option["default"]):
+                    response = client.post("/api/games", json={"scenario": scenario, "rules": rules["id"],
+                                                                "options": {option["name"]: value}})
+                    refused(response, "BAD_OPTION")
+                    message = response.json()["message"]
+                    assert message.startswith(f"option {option['name']}: expected "), message
+                    assert "\n" not in message and len(message) < 300, message
+                    assert not any(word in message for word in PYTHON_WORDS), message
+                    if option["choices"] is not None:
+                        assert all(str(c) in message for c in option["choices"]), message
+                # A value the option takes is still taken, as text too (as the command line gives it).
+                for value in (option["default"], str(option["default"]).lower()):
+                    response = client.post("/api/games", json={"scenario": scenario, "rules": rules["id"],
+                                                                "options": {option["name"]: value}})
+                    assert response.status_code == 201, (option["name"], value, response.text)
+
+
+def test_a_missing_value_is_told_as_json_writes_it(game: tuple[TestClient, str, dict[str, str]]) -> None:
+    """``null`` where text belongs is named ``null``, as the client wrote it."""
+    client = game[0]
+    response = client.post("/api/games", json={"scenario": None})
+    refused(response, "BAD_REQUEST")
+    assert response.json()["message"] == "scenario: expected text, got null"
+    response = client.post("/api/games", json={"scenario": "skirmish", "mode": None})
+    assert response.json()["message"].startswith("mode: unknown mode null;")

@@ -54,6 +54,8 @@ def _plural(n: int, word: str) -> str:
 def _left_to_draw(seen: GameState, left: int, tally: str = "") -> str:
     """How many cards are left to draw this turn (``tally``: by side); once the battle is
     over, that it is, and how many were never drawn."""
+    if seen.is_over and not left:
+        return "The battle is over: every card was drawn."
     if seen.is_over:
         return f"The battle is over: {_plural(left, 'card')} {'was' if left == 1 else 'were'} not drawn."
     return f"{_plural(left, 'card')} left to draw this turn{tally}."

@@ -161,6 +161,10 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
 
 
 def shown_value(value: Any) -> str:
+    """A value as a file or a request gave it, in their words: ``null``, ``true``, a
+    number, text quoted, a list or a table, never Python's spelling (``None``, ``True``)."""
+    if value is None:
+        return "null"
     if isinstance(value, str):
         return repr(value if len(value) <= 40 else value[:37] + "...")
     if isinstance(value, bool):

@@ -35,7 +35,7 @@ from tertia.core.table_markers import table_markers
 from tertia.core.violations import CoreCode, IllegalAction
 from tertia.io.scenario_file import ScenarioError
 from tertia.offers import idle_reasons, parse_items, prompt_offers, prompt_refusals, unit_offers
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import get_ruleset, ruleset_class, ruleset_ids
 from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
 from tertia.scenarios.catalogue import scenario_names as catalogue_names
@@ -45,6 +45,7 @@ from tertia.web.contact import contact_suggestion
 from tertia.web.errors import ServiceError, illegal, not_found
 from tertia.web.jsonbody import parse_json
 from tertia.web.live import LiveGame, Prepared, ReplayFailed, Step
+from tertia.web.options import check_options
 from tertia.web.store import ActionRow, GameRow, GameStore, token_digest
 from tertia.web.table import table_data
 
@@ -108,6 +109,7 @@ def build_game(scenario: str, rules: str, options: Mapping[str, Any]) -> Game:
     if rules not in ruleset_ids():
         raise ServiceError(422, "UNKNOWN_RULES",
                            f"unknown rule set {rules!r}; known: {', '.join(ruleset_ids())}")
+    check_options(ruleset_class(rules), options)
     try:
         get_ruleset(rules, **dict(options))
     except ValueError as exc:

@@ -18,8 +18,12 @@ class NewGame(BaseModel):
 
     scenario: str = Field("skirmish", max_length=64, description="a built-in scenario's name")
     rules: str = Field("larger-battles", max_length=64, description="a rule set id")
-    options: dict[str, bool | int | float | str] = Field(
-        default_factory=dict, description="rule-set options (see GET /api/catalogue)")
+    # Any JSON value: each is read by its option's own declaration (tertia.web.options),
+    # which refuses it naming what that option takes.
+    options: dict[str, Any] = Field(
+        default_factory=dict, description=(
+            "rule-set options (see GET /api/catalogue), each true or false, a number or text as "
+            "its option takes"))
     seed: int | None = Field(None, ge=0, lt=2**63, description=(
         "the dice seed, for hotseat, AI and watch games; left out, the server draws a secret "
         "128-bit seed (always so in link mode), shown when the game is over"))

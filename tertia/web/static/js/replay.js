@@ -5,7 +5,7 @@ import { FactBook } from "./facts.js";
 import { DiceTray, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { tokenFor, tokensFor } from "./tokens.js";
-import { h, phaseTitle, possessive, setTopbar, sideColour, sideName, toast } from "./ui.js";
+import { h, phaseTitle, possessive, put, setTopbar, sideColour, sideName, toast } from "./ui.js";
 
 export class ReplayScreen {
   constructor(root, gameId, step = null) {
@@ -112,7 +112,8 @@ export class ReplayScreen {
     const over = Boolean(s.result);
     const shown = over ? s.result.winner : s.active;
     const who = over ? (shown ? "Victor" : "Result") : "Active";
-    this.status.replaceChildren(h("div", { class: "chips", "data-test": "replay-status" },
+    // A step whose entry tells nothing (a phase ended, say) has no headline: put leaves it out.
+    put(this.status, h("div", { class: "chips", "data-test": "replay-status" },
       h("span", { class: "chip" }, h("small", {}, "Turn"), s.turn ? String(s.turn) : "—"),
       h("span", { class: "chip side-chip", style: `--side:${sideColour(this.table, shown)}` }, h("small", {}, who),
         shown ? sideName(this.table, shown) : over ? "Drawn" : "—"),
