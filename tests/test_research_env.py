@@ -18,14 +18,18 @@ from tertia.battle import dice_seed
 from tertia.core.actions import EndPhase, Move
 from tertia.core.dice import SeededDice
 from tertia.core.hidden import view_of
+from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
 from tertia.core.violations import CoreCode, IllegalAction, Violation
 from tertia.research import CandidateRefused, TertiaEnv
-from tertia.rulesets import ruleset_ids
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tests.plugin_rules import with_plugins
 
 with with_plugins():
     RULES = ruleset_ids()
+    HIDING = [rules for rules in RULES
+              if type(get_ruleset(rules)).observed_state is not RuleSet.observed_state]
+    """The rule sets that hide something from a side (they make its view their own way)."""
 
 SHORT = {"larger-battles": "skirmish", "d3-cards": "chalgrove"}
 """Small battles where a rule set has one (the others fight their default battle)."""
@@ -53,6 +57,7 @@ def test_pettingzoo_api_test_passes(rules: str) -> None:
 
 def test_the_example_rule_set_is_among_those_tested() -> None:
     assert "example-declare" in RULES and "larger-battles" in RULES
+    assert {"charge-yr-pikes", "d3-commands", "example-declare"} <= set(HIDING)
 
 
 @pytest.mark.parametrize("rules", ["larger-battles", "charge-yr-pikes", "d3-commands"])
@@ -129,22 +134,26 @@ def _secrets(env: TertiaEnv, rng: np.random.Generator, count: int = 3) -> list[t
                          f"only {len(found)} times in 150 actions")
 
 
-@pytest.mark.parametrize("rules", ["charge-yr-pikes", "d3-commands"])
+@pytest.mark.parametrize("rules", HIDING)
 def test_a_side_sees_nothing_of_the_other_sides_secrets(rules: str) -> None:
     """Positions that differ only in the other side's secrets (Charge yr Pikes!' hidden
-    pieces and officers' grades, d3-commands' card orders) give the side to act the same
-    observation, mask and candidates."""
-    env = make(rules, max_candidates=32)
+    pieces and officers' grades, d3-commands' card orders, the example's secret choice for
+    the free move) give the side to act the same observation, its rule set's fact columns
+    among it, mask and candidates."""
+    with with_plugins():
+        env = make(rules, max_candidates=32)
+        judge = make(rules, max_candidates=32)
     env.reset(seed=2)
+    facts = [i for i, name in enumerate(env.layout.names()) if ".fact." in name]
     other_seen = set()
     differing = 0
     for agent, positions in _secrets(env, np.random.default_rng(2)):
         differing += len({str(p.to_dict()) for p in positions}) > 1
         seen = []
-        judge = make(rules, max_candidates=32)
         for position in positions:
             judge.reset(seed=2, options={"state": position})
             observation = judge.observe(agent)
+            assert observation["observation"][facts].any()
             seen.append((observation["observation"].tobytes(), observation["action_mask"].tobytes(),
                          [a.to_dict() for a in judge.candidates(agent)]))
             other_seen.update(judge.observe(o)["observation"].tobytes() for o in judge.agents if o != agent)

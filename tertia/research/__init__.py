@@ -1,6 +1,7 @@
 """The research API: a battle as a PettingZoo AEC environment (:mod:`tertia.research.environment`),
-with the observation it gives each side (:mod:`~tertia.research.observation`) and the
-candidate actions its action indices stand for (:mod:`~tertia.research.candidates`).
+with the observation it gives each side (:mod:`~tertia.research.observation`, its rule
+set's facts in columns of their own: :mod:`~tertia.research.facts`) and the candidate
+actions its action indices stand for (:mod:`~tertia.research.candidates`).
 
 PettingZoo and Gymnasium are the ``research`` extra (``pip install 'tertia[research]'``):
 the environment is imported from here only when asked for, so the rest of Tertia runs
