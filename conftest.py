@@ -51,7 +51,13 @@ BATTLES_ENV = "TERTIA_TEST_BATTLES"
 
 def pytest_configure(config: pytest.Config) -> None:
     """A fresh folder for this run's battles (``tests/battles.py``), removed when it ends;
-    xdist's workers, started after this, are handed its name by their environment."""
+    xdist's workers, started after this, are handed its name by their environment.
+
+    The terminal size the environment names (xdist's workers are handed ``COLUMNS=80``)
+    is dropped: the command line folds its tables to ``COLUMNS``, and a test that
+    wants a width names its own."""
+    for variable in ("COLUMNS", "LINES"):
+        os.environ.pop(variable, None)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     folder = tempfile.mkdtemp(prefix="tertia-battles-")

@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 from tertia.analysis.sim.runner import MAX_GAMES, check_games
 from tertia.cli.main import app
 from tertia.cli.odds_commands import action_help
-from tertia.rulesets import ruleset_class
+from tertia.core.narration import plural_verb
+from tertia.rulesets import ruleset_class, ruleset_ids
+from tertia.scenarios.catalogue import written_for
 
 runner = CliRunner()
 README = Path(__file__).parent.parent / "README.md"
@@ -161,6 +163,27 @@ def test_odds_on_a_record_keeps_the_records_options(tmp_path: Path) -> None:
     assert code == 1 and "nobody" in out and "was played with" not in out
     code, out = run(*ask, "--option", "queens=1")
     assert code == 1 and "no option 'queens'" in out
+
+
+def _edgehill_rule_sets() -> list[str]:
+    return [rules for rules in ruleset_ids() if "edgehill" in {e.name for e in written_for(rules)}]
+
+
+@pytest.mark.parametrize("rules", _edgehill_rule_sets())
+def test_odds_refusals_agree_with_a_plural_name(rules: str) -> None:
+    """A refusal that opens with a unit whose name is in the plural takes its verb in the
+    plural, whichever of the rule set's words is asked: two of the King's dragoons at
+    Edgehill, a friend and a far enemy."""
+    verbs = []
+    for attacker, target in (("Usher's", "Duncombe"), ("Usher's", "Wardlawe"), ("Wardlawe", "Usher's")):
+        for word in ruleset_class(rules).ACTION_WORDS:
+            code, out = run("odds", "edgehill", "--rules", rules, "--attacker", attacker, "--target", target,
+                            "--action", word)
+            for name in ("Usher's Dragoons", "Duncombe's Dragoons", "Wardlawe's Dragoons"):
+                opening = f"error: {name} "
+                if code == 1 and out.startswith(opening):
+                    verbs.append(out[len(opening):].split()[0])
+    assert verbs and [v for v in verbs if plural_verb(v) is not None] == [], verbs
 
 
 def test_odds_lists_each_rule_sets_action_words() -> None:

@@ -37,13 +37,31 @@ def test_the_menu_is_built_from_the_vocabulary() -> None:
     code, out = play(LB, ["3"])
     lb = get_ruleset("larger-battles")
     assert "Turn 1, movement phase: Parliament to act" in out
-    assert "3. Order Colonel Hollis' command to move" in out and "5. End the movement phase" in out
+    assert "3. Order Colonel Hollis's command to move" in out and "5. End the movement phase" in out
     for kind in ("give_order", "move"):
         label = lb.action_kind(kind).label  # type: ignore[union-attr]
         assert f". {label} …" in out
     assert "Bombard …" not in out  # not a movement-phase kind
-    assert "Parliament orders Colonel Hollis' command to move" in out  # the order was given
+    assert "Parliament orders Colonel Hollis's command to move" in out  # the order was given
     assert code == 1 and "error: the input ended before the battle did; nothing was saved" in out
+
+
+def test_a_command_is_asked_for_with_the_name_the_menu_gives_it() -> None:
+    """An order's command is typed by its id, shown beside the name the menu's orders give
+    it (its commander's); a command with no name of its own is shown by its id alone."""
+    code, out = play(LB, ["6", ""])
+    assert "Command or unit (a command (artillery; centre: Colonel Hollis's command; "\
+        "right: Captain Fiennes's command) or a unit id)" in out, out
+    assert code == 1
+
+
+def test_no_order_is_asked_for_once_the_turns_orders_are_given() -> None:
+    """Larger Battles: Sequence of Play, Orders: two orders a turn. With both given, the
+    form for an order is no longer offered (it could only be refused)."""
+    code, out = play(LB, ["3", "1"])
+    before, after = out.split("orders left 0", 1)
+    assert "Give an order …" in before and "Give an order …" not in after and "Move …" in after
+    assert code == 1
 
 
 def test_a_kind_is_filled_in_by_its_declared_fields() -> None:
@@ -118,7 +136,7 @@ def test_a_battle_left_with_save_is_saved_so_far_and_goes_on_with_resume(tmp_pat
     # Resumed: the order given is not asked again; the move is made; the input ends.
     code, out = play(["battle", "--resume", str(saved)], ["6", "p-foot-1", "18,12", "", ""])
     assert "The battle so far is taken again: at turn 1" in out
-    assert "Parliament orders Colonel Hollis' command to move" in out  # this turn so far, told
+    assert "Parliament orders Colonel Hollis's command to move" in out  # this turn so far, told
     assert "Hollis's Foot moves 2.0\" north" in out
     assert code == 0 and "the input ended before the battle did: saved to" in out.lower()
     second = json.loads(saved.read_text())

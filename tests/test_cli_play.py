@@ -15,8 +15,10 @@ from typer.testing import CliRunner
 import tertia
 from tertia.cli.main import app
 from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.scenarios.catalogue import default_scenario
 
 from .fact_support import fact_of
+from .plugin_rules import with_plugins
 
 runner = CliRunner()
 
@@ -221,6 +223,36 @@ def test_the_rules_table_keeps_every_option_name_whole_at_80_columns(monkeypatch
             assert re.search(rf"^│ {re.escape(option['name'])} +│", shown, re.MULTILINE), option["name"]
 
 
+def test_a_rule_set_without_options_says_so_under_its_whole_title() -> None:
+    """The example plugin declares no option: its title stays on one line, and it says it
+    has none, where an empty table folded the title to the width of its header."""
+    with with_plugins():
+        result = runner.invoke(app, ["rules"], env={"COLUMNS": "200"})
+        d = get_ruleset("example-declare").describe()
+    assert d["options"] == []
+    lines = result.output.splitlines()
+    title = next(i for i, line in enumerate(lines) if line.startswith("example-declare — "))
+    assert lines[title] == f"example-declare — {d['title']} (version {d['version']})"
+    assert lines[title + 1] == "  no options"
+
+
+def widest(*args: str, columns: int) -> int:
+    """The widest line a command prints when ``COLUMNS`` gives ``columns``."""
+    result = runner.invoke(app, list(args), env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    return max(len(line) for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize("columns", [60, 200])
+def test_rules_and_inspect_fold_to_the_width_columns_gives(columns: int) -> None:
+    """Every table keeps within the width ``COLUMNS`` gives, as the help and the odds do,
+    for each registered rule set (its default battle) and the example plugin."""
+    with with_plugins():
+        assert widest("rules", columns=columns) <= columns
+        for rules in ruleset_ids():
+            assert widest("inspect", default_scenario(rules), "--rules", rules, columns=columns) <= columns
+
+
 def test_save_and_report_may_not_name_one_file_or_the_scenario(tmp_path: Path) -> None:
     scenario = tmp_path / "mine.toml"
     original = (Path(__file__).parent / "scenarios" / "tiny.toml").read_text()
@@ -259,6 +291,20 @@ def test_the_narrative_names_the_options_played_beside_the_rule_set(rules: str) 
         f"{'yes' if flipped == 'true' else 'no'}", out
     code, out = run("battle", "--rules", rules, "--max-actions", "1")
     assert code == 2 and "Options:" not in out, out
+
+
+@pytest.mark.parametrize("columns", [60, 200])
+def test_the_heading_names_the_battle_and_rule_set_whole_at_any_width(columns: int) -> None:
+    """The narrative's heading is never cut short to fit: the scenario and the rule set's
+    full title, under every registered rule set and the example plugin."""
+    with with_plugins():
+        for rules in ruleset_ids():
+            game_title = get_ruleset(rules).title
+            result = runner.invoke(app, ["battle", "--rules", rules, "--max-actions", "1"],
+                                   env={"COLUMNS": str(columns)})
+            assert result.exit_code == 2, result.output
+            assert game_title in " ".join(result.output.split()), (rules, result.output[:300])
+            assert "…" not in result.output.splitlines()[0]
 
 
 def test_version() -> None:

@@ -242,6 +242,15 @@ def test_troops_between_stop_the_volley() -> None:
     assert codes(problems) == [FireCode.IN_THE_WAY] and "k-horse" in problems[0].message
 
 
+def test_troops_between_with_a_plural_name_stand_between() -> None:
+    """The refusal's verb agrees with the name of the troops in the way."""
+    state = at(facing_off(8.0), "k-horse", 30.0, 17.0, 0.0)
+    renamed = state.units["k-horse"].evolve(name="Okey's Dragoons")
+    state = state.evolve(units={**state.units, "k-horse": renamed})
+    (problem,) = musketry_problems(OPEN, state, "k-foot", "p-foot", TABLES)
+    assert problem.message == "Okey's Dragoons stand between k-foot and p-foot"
+
+
 # --- who fires and at whom ----------------------------------------------------------------
 
 

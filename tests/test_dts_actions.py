@@ -119,6 +119,14 @@ def test_a_charge_another_unit_stands_in_the_way_of_is_refused_naming_it(width: 
     assert codes(game, clear, Charge(unit="pf", target="rf")) == []
 
 
+def test_a_unit_with_a_plural_name_in_the_way_stand_between() -> None:
+    """The refusal's verb agrees with the name of the unit in the way."""
+    game = dts_game([FOOT, HORSE, ENEMY, unit("rb", R, "foot", 20, 10, 180, name="Okey's Dragoons")])
+    blocked = activated(game, "pf", "advance", {"open": 7, "difficult": 3})
+    assert [v.message for v in game.validate(blocked, Charge(unit="pf", target="rf"))] == [
+        f"Okey's Dragoons stand between {blocked.units['pf'].label} and {blocked.units['rf'].label}"]
+
+
 def test_a_failed_close_stops_the_attacker_an_inch_short() -> None:
     """Melee a: "Failure to close leaves attacking unit 1 in from target unit"."""
     game = dts_game([FOOT, ENEMY], turns=1)

@@ -70,6 +70,7 @@ def test_larger_battles_tells_its_own_events_from_its_package() -> None:
 def test_the_words_sentences_share() -> None:
     assert (humanise("charge_home"), plural(1, "hit"), plural(3, "hit")) == ("charge home", "1 hit", "3 hits")
     assert (possessive("Royalists"), possessive("Parliament")) == ("Royalists'", "Parliament's")
+    assert possessive("Colonel Hollis", person=True) == "Colonel Hollis's"  # as in "Hollis's Foot"
 
 
 @pytest.mark.parametrize(("reason", "told"), [

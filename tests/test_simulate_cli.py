@@ -118,7 +118,7 @@ def test_sweep_pairs_seeds_and_reports_effects(tmp_path: Path) -> None:
                           "--json", "--out", str(out), "--plots", str(plots))
     assert code == 0
     data = json.loads(stdout)
-    assert data["vary"] == "hit_limit_infantry" and data["values"] == ["3", "5"] and data["baseline"] == "3"
+    assert data["vary"] == "hit_limit_infantry" and data["values"] == [3, 5] and data["baseline"] == 3
     base, other = data["results"]
     assert base["effect"] is None and base["games"] == other["games"] == 3
     assert other["effect"]["paired_games"] == 3
@@ -146,7 +146,7 @@ def test_sweep_text_gives_draws_as_a_rate_with_its_interval() -> None:
     drawn = 2 + len(data["results"][0]["wins"])
     assert header[drawn] == "drawn, rate [95% CI]"
     for result in data["results"]:
-        row = next(line for line in lines if line.split()[:1] == [result["value"]])
+        row = next(line for line in lines if line.split()[:1] == [str(result["value"])])
         cells = re.split(r"\s{2,}", row.strip())
         assert cells[drawn] == fmt(result["draw_rate"])
         assert isinstance(result["draws"], int)

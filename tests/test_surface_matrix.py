@@ -412,6 +412,46 @@ def test_sweep_and_the_catalogues_speak_every_rule_set(rules: str) -> None:
         assert _PLACEHOLDERS.search(out) is None, out
 
 
+def _typed_option(rules: str) -> tuple[str, Any, list[str]] | None:
+    """An option of ``rules`` declared as a flag or a number, its default, and two values
+    as a person types them; None when it has none."""
+    for option in get_ruleset(rules).describe()["options"]:
+        default = option["default"]
+        if isinstance(default, bool):
+            return option["name"], default, ["true", "false"]
+        if isinstance(default, int | float) and not option["choices"]:
+            return option["name"], default, [str(default), str(int(default) + 1)]
+    return None
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_sweep_and_ladder_json_give_options_typed_as_declared(rules: str) -> None:
+    """The options of ``sweep --json`` and ``ladder --json`` are the values the rule set
+    parsed (a number, a flag), not the words typed."""
+    typed = _typed_option(rules)
+    if typed is None:
+        return
+    name, default, values = typed
+    parsed = [get_ruleset(rules, **{name: v}).options[name] for v in values]
+    assert all(type(value) is type(default) for value in parsed)
+    scenario = written_for(rules)[0].name
+    swept = _json_of("sweep", "--rules", rules, "--scenario", scenario, "--vary",
+                     f"{name}={','.join(values)}", "--games", "1", "--workers", "1", "--json")
+    assert swept["values"] == parsed and swept["baseline"] == parsed[0], swept["values"]
+    assert [type(r["value"]) for r in swept["results"]] == [type(default)] * 2
+    laddered = _json_of("ladder", "--rules", rules, "--scenario", scenario, "--games", "1", "--workers", "1",
+                        "--option", f"{name}={values[1]}", "--json")
+    assert laddered["options"] == {name: parsed[1]}
+    assert type(laddered["options"][name]) is type(default)
+
+
+def _json_of(*args: str) -> Any:
+    """What a command prints on standard output, read as JSON (its progress goes to standard error)."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
 def _named_by_id(rules: str, text: str) -> list[str]:
     """Where a designer's table names the rule set by the id typed after ``--rules``
     instead of its name."""

@@ -222,7 +222,7 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     gid = game_id(pg)
 
     # Orders, then drag a unit to a legal place and to an illegal one.
-    pg.click("button:has-text(\"Order Colonel Hollis' command to move\")")
+    pg.click("button:has-text(\"Order Colonel Hollis's command to move\")")
     pg.wait_for_function("() => document.querySelector('.orders-chip').innerText.includes('1')")
     start = unit_position(pg, "p-foot-1")
     pg.click('.unit[data-unit="p-foot-1"]')
@@ -258,7 +258,7 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     pg.reload()
     pg.wait_for_selector(".turn-chip.yours")
     pg.wait_for_function(f"() => window.tertiaScreen.view?.status.step === {steps}")
-    assert "Order Colonel Hollis' command to move" not in pg.inner_text(".prompt")
+    assert "Order Colonel Hollis's command to move" not in pg.inner_text(".prompt")
 
     # Play on through the API (as a bot would) until our side can attack; do that here.
     bot = Bot(server, gid, token(pg, gid))

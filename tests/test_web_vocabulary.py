@@ -135,7 +135,7 @@ def test_a_command_is_named_by_its_own_sides_commander(client: TestClient) -> No
     state = service(client).live(gid).state
     for u in state.units.values():
         if u.is_commander:
-            order = f"Order {possessive(u.label)} command to move"
+            order = f"Order {possessive(u.label, person=True)} command to move"
             assert (order in labels) is (u.side == state.to_act), (order, labels)
 
 

@@ -37,13 +37,20 @@ OptionOpt = Annotated[
 
 
 def print_table(table: Table) -> None:
-    """A table fitted to the terminal, or at its natural width when the output is a file
-    or a pipe (no terminal edge to fit)."""
+    """A table fitted to the terminal, or to the width ``COLUMNS`` gives (as Rich reads
+    it for the help and the odds), or at its natural width when the output is a file or a
+    pipe and no width is given (no edge to fit)."""
     if out.is_terminal:
         out.print(table)
         return
-    width = max(out.width, out.measure(table, options=out.options.update_width(400)).maximum)
+    width = given_width() or max(out.width, out.measure(table, options=out.options.update_width(400)).maximum)
     Console(file=out.file, width=width, highlight=False, markup=False, color_system=None).print(table)
+
+
+def given_width() -> int | None:
+    """The width ``COLUMNS`` names, read as the table is printed; None when it names none."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    return int(columns) if columns.isdigit() and int(columns) > 0 else None
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

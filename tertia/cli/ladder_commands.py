@@ -143,7 +143,8 @@ def ladder(
     if as_json:
         data = {"players": named,
                 "battles": [{"scenario": b.scenario_name, "rules": b.rules} for b in battles],
-                "options": options, "seeds": games, **table, "failed": failed, **run_info(study),
+                "options": dict(battles[0].options),  # typed as the rule set parsed them
+                "seeds": games, **table, "failed": failed, **run_info(study),
                 "out": None if out_file is None else str(out_file),
                 "plots": [] if plot is None else [str(plot)]}
         sys.stdout.write(json.dumps(data) + "\n")

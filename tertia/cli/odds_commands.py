@@ -27,7 +27,7 @@ from tertia.cli.common import (
     state_from_file,
 )
 from tertia.cli.main import Command, app
-from tertia.cli.pieces import UnknownPiece, piece_id
+from tertia.cli.pieces import UnknownPiece, piece_id, refused
 from tertia.core.actions import Action
 from tertia.core.narration import agree, is_plural_name
 from tertia.core.ruleset import RuleSet
@@ -238,7 +238,7 @@ def odds_command(
         result = odds(game, ready, act, responses=game.ruleset.query_responses(ready, details),
                       budget=budget)
     except IllegalAction as exc:
-        fail("; ".join(str(v) for v in exc.violations))
+        fail("; ".join(refused(v, state) for v in exc.violations))
     except UnaskedResponse:
         fail(f"--defender-commander {defender_commander} cannot take part: the rules ask the defending "
              f"side for no commander in this attack (its commanders must be within reach of the "

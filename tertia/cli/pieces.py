@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from tertia.core.narration import agree, is_plural_name
 from tertia.core.state import GameState, Unit
 
 
@@ -60,3 +61,12 @@ def _without_the(name: str) -> str:
 def _either(pieces: Iterable[Unit]) -> str:
     names = sorted(u.label for u in pieces)
     return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+
+
+def refused(message: object, state: GameState) -> str:
+    """A refusal (a rule's violation) as a person reads it: one that opens with a piece
+    whose name is in the plural takes its verb in the plural ("Wardlawe's Dragoons are
+    60.4\" from ..."), as the narrative agrees its sentences (a commander is one man,
+    whatever his name)."""
+    names = {u.label for u in state.units.values() if not u.is_commander and is_plural_name(u.label)}
+    return agree(str(message), sorted(names, key=lambda n: (-len(n), n)), opening=True)

@@ -340,7 +340,11 @@ def _heading(game: Game) -> None:
     any is not its default, so that the telling says what rules it follows."""
     from tertia.io.report import options_changed
 
-    out.rule(Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}"))
+    title = Text.assemble((game.scenario.name, "bold"), f" — {game.ruleset.title}")
+    if title.cell_len + 4 <= out.width:
+        out.rule(title)
+    else:  # a rule would cut the title short: it is printed whole, on a line of its own
+        out.print(title)
     changed = options_changed(game.ruleset.describe())
     if changed:
         out.print(Text("Options: " + "; ".join(changed), style="dim"))
@@ -462,7 +466,12 @@ def rules(
         sys.stdout.write(json.dumps(described) + "\n")
         return
     for d in described:
-        table = Table(title=f"{d['id']} — {d['title']} (version {d['version']})")
+        title = f"{d['id']} — {d['title']} (version {d['version']})"
+        if not d["options"]:  # no table: its title would be folded to the width of its empty header
+            out.print(Text(title, style="italic"), soft_wrap=False)
+            out.print("  no options")
+            continue
+        table = Table(title=title)
         table.add_column("option", no_wrap=True, overflow="fold")
         table.add_column("default", overflow="fold")
         table.add_column("meaning", overflow="fold")

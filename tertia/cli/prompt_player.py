@@ -12,6 +12,7 @@ dice-driven kind shows its exact odds first and asks whether to go ahead.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -20,12 +21,13 @@ from tertia.analysis.answer import ROUTS, likeliest
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.battle import BattleStopped
+from tertia.cli.pieces import refused
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
-from tertia.offers import Offer, fitting, namer, prompt_offers, unit_offers
+from tertia.offers import Offer, command_name, fitting, namer, prompt_offers, unit_offers
 
 Read = Callable[[], str | None]
 """The next line the person types, or ``None`` when the input has ended."""
@@ -93,7 +95,7 @@ class PromptPlayer:
             problems = game.validate(state, action)
             if problems:
                 for v in problems:
-                    self.write(f"  refused: {v}")
+                    self.write(f"  refused: {refused(v, state)}")
                 continue
             measured = game.ruleset.measure_move(game.table, state, action) or {}
             for warning in measured.get("warnings", ()):
@@ -127,7 +129,7 @@ class PromptPlayer:
             self._offers(game, state, seen, kind, ())
         except Skip:
             return False
-        return True
+        return _command_makeable(game, state, kind)
 
     def _header(self, game: Game, seen: GameState) -> None:
         side = self.side_names.get(seen.to_act, seen.to_act)
@@ -234,7 +236,7 @@ class PromptPlayer:
         if spec.kind is FieldKind.CARD_ORDER:
             blank = "; blank: as dealt"
         while True:
-            answer = self._ask(f"  {spec.label} ({_hint(spec, seen)}{blank})")
+            answer = self._ask(f"  {spec.label} ({_hint(spec, seen, game)}{blank})")
             if not answer:
                 if spec.kind is FieldKind.CARD_ORDER:
                     return list(_pending_list(spec, seen))
@@ -313,6 +315,38 @@ def _candidates(spec: FieldSpec, seen: GameState) -> list[Unit] | None:
     return None
 
 
+def _command_makeable(game: Game, state: GameState, kind: ActionKind) -> bool:
+    """May some command (or one of the side's units in its place) be given ``kind`` now?
+    True for a kind whose subject is no command, or one with a field no list of values
+    fills: only the engine can judge what the person types there. An order when every
+    order of the turn is given is left off the menu (Larger Battles: two a turn)."""
+    subject = kind.field(kind.subject) if kind.subject else None
+    if subject is None or subject.kind is not FieldKind.COMMAND:
+        return True
+    others: list[list[tuple[str, Any]]] = []
+    for spec in kind.fields:
+        if spec.name == subject.name:
+            continue
+        if spec.kind is not FieldKind.CHOICE:
+            return True
+        values: list[Any] = [*([None] if spec.optional else []), *spec.choices]
+        others.append([(spec.name, v) for v in values])
+    own = list(state.iter_units(state.to_act))
+    named = sorted({u.command for u in own} | {u.id for u in own})
+    fillings = [dict(f) for f in itertools.product(*others)]
+    return any(game.is_legal(state, action) for name in named for filling in fillings
+               if (action := _built({"type": kind.type, subject.name: name, **filling})) is not None)
+
+
+def _built(data: dict[str, Any]) -> Action | None:
+    """The action ``data`` describes, fields left out as None taking their defaults; None
+    when it describes none."""
+    try:
+        return action_from_dict({k: v for k, v in data.items() if v is not None})
+    except BadActionData:
+        return None
+
+
 def _allowed(spec: FieldSpec, kind: ActionKind, pieces: list[Unit], offers: Sequence[Offer],
              data: dict[str, Any]) -> list[Unit]:
     """Of ``pieces``, those a legal offer of ``kind`` puts in ``spec`` given the fields
@@ -333,7 +367,7 @@ def _allowed(spec: FieldSpec, kind: ActionKind, pieces: list[Unit], offers: Sequ
     return [u for u in pieces if u.id in ids]
 
 
-def _hint(spec: FieldSpec, seen: GameState) -> str:
+def _hint(spec: FieldSpec, seen: GameState, game: Game) -> str:
     match spec.kind:
         case FieldKind.OWN_UNIT | FieldKind.OWN_COMMANDER | FieldKind.ENEMY_UNIT:
             return "a number or an id"
@@ -341,7 +375,7 @@ def _hint(spec: FieldSpec, seen: GameState) -> str:
             return "numbers or ids, separated by spaces"
         case FieldKind.COMMAND:
             commands = sorted({u.command for u in seen.iter_units(seen.to_act)})
-            return f"a command ({', '.join(commands)}) or a unit id"
+            return f"a command ({'; '.join(_command_words(game, seen, c) for c in commands)}) or a unit id"
         case FieldKind.CHOICE:
             return "one of " + ", ".join(spec.choices)
         case FieldKind.POINTS:
@@ -355,6 +389,14 @@ def _hint(spec: FieldSpec, seen: GameState) -> str:
         case FieldKind.CARD_ORDER:
             return "the cards top first, separated by spaces: " + " ".join(_pending_list(spec, seen))
     return spec.kind.value
+
+
+def _command_words(game: Game, seen: GameState, command: str) -> str:
+    """A command as typed, with the name the players know it by where it has one of its
+    own ("centre: Sir Edmund Verney's command"), as the menu's orders name it."""
+    named = command_name(game.ruleset, seen, command)
+    plain = f"the {command.replace('_', ' ').replace('-', ' ')} command"
+    return command if named in (None, plain) else f"{command}: {named}"
 
 
 def _one_piece(word: str, pieces: Sequence[Unit]) -> str:

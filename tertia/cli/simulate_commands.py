@@ -237,10 +237,11 @@ def sweep(
         plot_path = drawing(plots, lambda: plot_sweep(key, values, summaries, effects, base.sides, names,
                                                       sweep_png, title))
     if as_json:
-        results = [{"value": v, **s, "effect": e} for v, s, e in zip(values, summaries, effects, strict=True)]
-        data = {"scenario": scenario, "rules": rules, "options": options, "players": players_of(base),
-                "vary": key, "values": values,
-                "baseline": values[0], "games": games, "results": results, **run_info(study),
+        results = [{"value": v, **s, "effect": e}
+                   for v, s, e in zip(settings, summaries, effects, strict=True)]
+        data = {"scenario": scenario, "rules": rules, "options": _set_beside(base, key),
+                "players": players_of(base), "vary": key, "values": settings,
+                "baseline": settings[0], "games": games, "results": results, **run_info(study),
                 "out": None if out_file is None else str(out_file),
                 "plots": [] if plot_path is None else [str(plot_path)]}
         sys.stdout.write(json.dumps(data) + "\n")
@@ -251,6 +252,12 @@ def sweep(
         if plot_path is not None:
             out.print(f"Plot written to {plot_path}")
     finish(study, as_json, sum(s["failed"] for s in summaries))
+
+
+def _set_beside(spec: GameSpec, key: str) -> dict[str, Any]:
+    """The options set with ``--option`` beside the one varied, each typed as its rule set
+    declares it (as ``spec`` holds them once parsed), not as the words given."""
+    return {name: value for name, value in spec.options if name != key}
 
 
 def _effect(base: GameSpec, spec: GameSpec, baseline: Sequence[Row],

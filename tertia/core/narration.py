@@ -98,17 +98,21 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def side_does(side: str, verb: str) -> str:
-    """``side`` doing ``verb``, the verb agreeing with the side's name: a name in the
-    plural ("Royalists", "Parliamentarians (Waller)") takes the verb as it is, any other
-    ("Parliament", "The King's army") the third person singular.
+def side_does(side: str, verb: str, *, person: bool = False) -> str:
+    """``side`` (or a piece) doing ``verb``, the verb agreeing with the name: a name in
+    the plural ("Royalists", "Parliamentarians (Waller)", "Okey's Dragoons (third
+    division)") takes the verb as it is, any other ("Parliament", "The King's army") and a
+    person's (``person``: "Colonel Hollis") the third person singular.
 
     >>> side_does("Parliament (Earl of Essex)", "order"), side_does("Royalists", "order")
     ('Parliament (Earl of Essex) orders', 'Royalists order')
     >>> side_does("Parliament", "move first"), side_does("Parliament", "choose")
     ('Parliament moves first', 'Parliament chooses')
+    >>> side_does("Okey's Dragoons (third division)", "stand between"), side_does(
+    ...     "Colonel Hollis", "stand between", person=True)
+    ("Okey's Dragoons (third division) stand between", 'Colonel Hollis stands between')
     """
-    if is_plural_name(side):
+    if not person and is_plural_name(side):
         return f"{side} {verb}"
     word, sep, rest = verb.partition(" ")
     if word.endswith(("s", "sh", "ch", "x", "z", "o")):
@@ -222,18 +226,26 @@ def bracket_nested(text: str) -> str:
     return "".join(out)
 
 
-def agree(text: str, names: Sequence[str]) -> str:
+def agree(text: str, names: Sequence[str], *, opening: bool = False) -> str:
     """``text`` with the verbs whose subject is one of ``names`` (names taking a plural
     verb, :func:`is_plural_name`) in the plural: the word right after the name, and each
     verb joined to it by "and" in the same clause. The sentences are written for a unit
-    in the singular, so only a plural name changes them.
+    in the singular, so only a plural name changes them. ``opening``: only the name the
+    text opens with is its subject (a refusal, written with no thought of agreement:
+    "no stand of Usher's Dragoons sees ..." keeps its verb); ``names`` longest first.
 
     >>> agree("Usher's Dragoons falls back and loses 2 figures; Essex's Foot holds",
     ...       ["Usher's Dragoons"])
     "Usher's Dragoons fall back and lose 2 figures; Essex's Foot holds"
     >>> agree("Okey's Dragoons halts and dresses its ranks: in good order", ["Okey's Dragoons"])
     "Okey's Dragoons halt and dress their ranks: in good order"
+    >>> agree("Usher's Dragoons is out of sight of Okey's Dragoons", ["Okey's Dragoons",
+    ...       "Usher's Dragoons"], opening=True)
+    "Usher's Dragoons are out of sight of Okey's Dragoons"
     """
+    if opening:
+        subject = next((name for name in names if text.startswith(name + " ")), None)
+        return text if subject is None else _agree_after(text, len(subject) + 1)
     for name in names:
         start = text.find(name + " ")
         while start >= 0:
@@ -294,17 +306,23 @@ def without_aside(name: str) -> str:
     return name[:name.rindex(" (")] if name.endswith(")") and " (" in name else name
 
 
-def possessive(name: str) -> str:
-    """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``; a
-    name's closing aside is left out, since the possessive cannot follow it.
+def possessive(name: str, *, person: bool = False) -> str:
+    """``"Royalists"`` -> ``"Royalists'"``, ``"Parliament"`` -> ``"Parliament's"``: a
+    plural in s takes the apostrophe alone, any other name "'s", a person's
+    (``person``: a commander) whatever its last letter, as the scenarios write them
+    ("Hollis's Foot", so "Colonel Hollis's command"). A name's closing aside is left out,
+    since the possessive cannot follow it.
 
     >>> possessive("Royalists (King Charles I)"), possessive("Parliament (Earl of Essex)")
     ("Royalists'", "Parliament's")
+    >>> possessive("Colonel Hollis", person=True), possessive("Usher's Dragoons")
+    ("Colonel Hollis's", "Usher's Dragoons'")
     >>> possessive("Essex's")
     "Essex's's"
     """
     name = without_aside(name)
-    return f"{name}'" if name.endswith("s") and not name.endswith("'s") else f"{name}'s"
+    plural = not person and name.endswith("s") and not name.endswith("'s")
+    return f"{name}'" if plural else f"{name}'s"
 
 
 def of(thing: str, name: str, *, opening: bool = False) -> str:

@@ -448,13 +448,13 @@ class Presentation:
     def command_label(self, state: GameState, command: str, side: str | None = None) -> str | None:
         """A command (the group of units a card or order moves together) as the players
         call it, for buttons, prompts and the narrative: by default by its commander
-        ("Colonel Hollis' command"). Both sides may have a command of one name: ``side``'s
+        ("Colonel Hollis's command"). Both sides may have a command of one name: ``side``'s
         when given (a unit's own command, as a report lists it), else the side to act's
         first; None when no commander leads it."""
         leaders = sorted((u for u in state.units.values() if u.is_commander and u.command == command
                           and side in (None, u.side)),
                          key=lambda u: (u.side != state.to_act, u.id))
-        return f"{possessive(leaders[0].label)} command" if leaders else None
+        return f"{possessive(leaders[0].label, person=True)} command" if leaders else None
 
     def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
         """What panel ``name`` (one of the rule set's ``PANELS``) shows ``context.viewer``,

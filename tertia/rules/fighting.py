@@ -42,7 +42,7 @@ def not_an_enemy(attacker: Unit, target: Unit, clause: str) -> list[Violation]:
     of ``attacker``'s own side, or a commander, whom no rule set counting hits lets be
     attacked on his own; nothing when it is an enemy troop."""
     if target.side == attacker.side:
-        own = f"{target.label} is on {possessive(attacker.label)} own side"
+        own = f"{target.label} is on {possessive(attacker.label, person=attacker.is_commander)} own side"
         return [Violation(FightingCode.NOT_ENEMY, own, clause)]
     if target.is_commander:
         return [Violation(FightingCode.NOT_ENEMY,

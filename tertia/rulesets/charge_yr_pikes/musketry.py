@@ -45,6 +45,7 @@ import math
 from collections.abc import Iterable
 
 from tertia.core.geometry import base_distance, is_in_arc
+from tertia.core.narration import side_does
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
@@ -163,8 +164,9 @@ def line_problems(firer: Unit, target: Unit, stands: Iterable[int], found: list[
     clear = [s for s in found if not s.screens]
     if not clear:
         screen = found[0].screens[0]
-        return [Violation(FireCode.IN_THE_WAY, f"{screen.label} stands between {firer.label} and "
-                          f"{target.label}", rule)]
+        between = f"stand between {firer.label} and {target.label}"
+        return [Violation(FireCode.IN_THE_WAY, side_does(screen.label, between, person=screen.is_commander),
+                          rule)]
     nearest = min(s.distance for s in clear)
     if nearest > reach + 1e-9:
         return [Violation(FireCode.OUT_OF_RANGE, f"{target.label} is {nearest:.1f}\" from {firer.label}; "

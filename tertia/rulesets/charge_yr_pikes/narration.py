@@ -243,7 +243,8 @@ def _lapsed(n: Narrating, e: ChargeLapsed, dice: Sequence[DiceRolled]) -> Senten
 @tells(GradeRolled)
 def _grade_rolled(n: Narrating, e: GradeRolled, dice: Sequence[DiceRolled]) -> Sentence:
     under = " (kept from the enemy)" if e.secret else ""
-    return f"{possessive(n.label(e.officer))} value is rolled: {humanise(e.grade)}{under}", "note"
+    officer = possessive(n.label(e.officer), person=True)
+    return f"{officer} value is rolled: {humanise(e.grade)}{under}", "note"
 
 
 @tells(GradeRevealed)

@@ -12,6 +12,7 @@ from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, GameDataChanged, UnitFormed, UnitMoved
 from tertia.core.geometry import base_distance, bearing, heading_vector
+from tertia.core.narration import side_does
 from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -461,7 +462,7 @@ class DeclareTheeSir(RuleSet):
         if path.blocked_by is not None:
             message = f"{unit.label} cannot turn to face {target.label} without standing over " \
                 f"{path.blocked_by}" if path.turning else \
-                f"{path.blocked_by} stands between {unit.label} and {target.label}"
+                side_does(path.blocked_by, f"stand between {unit.label} and {target.label}")
             return [Violation(MovementCode.COLLISION, message, f"{rule} a: move directly at target unit")]
         if path.off_table:
             return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would charge {target.label} partly off "

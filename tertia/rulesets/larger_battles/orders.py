@@ -141,4 +141,6 @@ def _idle_command(members: list[Unit], command: str) -> str:
 def _command_name(members: list[Unit], command: str) -> str:
     """A command in words: its commander's, else by its name."""
     leader = next((u for u in members if u.is_commander), None)
-    return f"{possessive(leader.label)} command" if leader is not None else f"the {command} command"
+    if leader is None:
+        return f"the {command} command"
+    return f"{possessive(leader.label, person=True)} command"
