@@ -7,6 +7,7 @@ import itertools
 import math
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,9 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     _least_worth,
     bars_the_way,
     in_shot,
+    lost_points,
     objective_takers,
+    on_lost_point,
 )
 from tertia.rulesets.charge_yr_pikes.ai.outlook import (
     FAILED_TO_STAND,
@@ -541,3 +544,39 @@ def test_only_a_regiment_sent_to_an_objective_looks_again_on_its_card() -> None:
     frightened = _in_fright(state, "parl")
     assert looks(frightened, foot) and not looks(frightened, gun)
     assert not looks(frightened, foot, CypDoctrine())
+
+
+def _facing_off(foe_at: tuple[float, float], horse_at: tuple[float, float],
+                **values: Any) -> tuple[Game, GameState]:
+    """k-horse2 on its card at ``horse_at`` facing p-horse at ``foe_at`` (south of it),
+    morale 3: a charge between it and horse is worth less than HORSE_AGAINST_HORSE."""
+    game, state = _on_card({**FAR, "k-horse": (40.0, 20.0), "k-horse2": horse_at, "p-horse": foe_at},
+                           ("k-horse2",), **{"k-horse2": {"morale": 3}}, **values)
+    state = state.with_unit(state.units["p-horse"].evolve(facing=0.0))
+    return game, state.with_unit(state.units["k-horse2"].evolve(facing=180.0))
+
+
+@pytest.mark.parametrize("on_the_point", [True, False])
+def test_a_foe_holding_a_vital_point_is_charged_at_a_worse_outlook(on_the_point: bool) -> None:
+    """15 L: each vital point the enemy holds adds one to the army's roll for fright, so a
+    foe holding one (the king's right, at (52, 8)) is charged at TAKING_CHARGE, though
+    horse against horse ask HORSE_AGAINST_HORSE; the same foe 16" off it, at the same
+    outlook, is not."""
+    shift = 0.0 if on_the_point else 16.0
+    game, state = _facing_off((52.0, 8.0 + shift), (52.0, 22.0 + shift))
+    horse, foe = state.units["k-horse2"], state.units["p-horse"]
+    assert (lost_points(state, "king") == ((52.0, 8.0),)) is on_the_point
+    assert on_lost_point(state, foe) is on_the_point
+    worth = charge_outlook(game, state, horse, foe, tables_of(state), halt_ahead_of(horse, foe)).worth
+    assert TAKING_CHARGE <= worth < HORSE_AGAINST_HORSE
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert (chosen == Charge(unit="k-horse2", target="p-horse")) is on_the_point
+
+
+@pytest.mark.parametrize("plundering", [None, "at_train"])
+def test_horse_plundering_on_the_table_are_charged_as_any_foe(plundering: str | None) -> None:
+    """Plunder C: horse plundering at the train "if attacked by enemy, they fight as
+    disordered": they are foes like any other, and the more worth charging."""
+    game, state = _facing_off((52.0, 8.0), (52.0, 22.0), **{"p-horse": {"plundering": plundering}})
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert chosen == Charge(unit="k-horse2", target="p-horse")
