@@ -30,7 +30,7 @@ def test_a_units_card_says_untested_until_it_tests_and_counts_its_figures() -> N
     weapons, stands = card.fact("weapons"), card.fact("stands")
     assert morale is not None and morale.value == "untested"
     assert figures is not None and (figures.value, figures.limit, figures.note) == (32, 32, None)
-    assert weapons is not None and weapons.value == "16 pike, 16 shot"
+    assert weapons is not None and (weapons.value, weapons.value_words()) == (16, "16 pike, 16 shot")
     assert stands is not None and stands.value == 8
     assert "Morale: untested" in card.lines() and "Figures 32 of 32" in card.lines()
     tested = state.with_unit(state.units["k-foot"].evolve(morale=2, shot=13))
@@ -38,7 +38,7 @@ def test_a_units_card_says_untested_until_it_tests_and_counts_its_figures() -> N
     morale, figures, weapons = card.fact("morale"), card.fact("figures"), card.fact("weapons")
     assert morale is not None and morale.value == 2
     assert figures is not None and (figures.value, figures.limit, figures.note) == (29, 32, "3 lost")
-    assert weapons is not None and weapons.value == "16 pike, 13 shot"
+    assert weapons is not None and (weapons.value, weapons.value_words()) == (13, "16 pike, 13 shot")
     # Three shot stands still fire: the rules' figure, no longer on the card.
     assert unit_data(tested.units["k-foot"]).shot_firing_stands == 3
     grade = game.piece(state, "k-gen").fact("grade")

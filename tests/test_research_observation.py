@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tertia.core.hidden import place_hidden
-from tertia.core.presentation import Fact, FactKind
+from tertia.core.presentation import Fact, FactKind, FactSpec
 from tertia.core.state import GameState, UnitKind
 from tertia.research import TertiaEnv
 from tertia.research.facts import MIN_SCALE, PARTS, word_code
@@ -62,20 +62,30 @@ def test_every_declared_fact_has_its_columns(rules: str) -> None:
     facts = env.game.ruleset.presentation().FACTS
     expected = [*PIECE_FEATURES]
     for spec in facts:
-        expected += [f"fact.{spec.key}", *(f"fact.{spec.key}.{part}" for part in PARTS.get(spec.kind, ()))]
+        expected.append(f"fact.{spec.key}")
+        for part in PARTS.get(spec.kind, ()):
+            if part == "word" and spec.words is not None:
+                expected += [f"fact.{spec.key}={word}" for word in spec.words]
+            else:
+                expected.append(f"fact.{spec.key}.{part}")
     assert list(env.layout.row_names) == expected and len(facts) > 0
     names = env.layout.names()
     low, high = env.layout.bounds()
     assert len(set(names)) == len(names) == env.layout.size == low.size == high.size
     last = env.layout.max_pieces - 1
     assert all(f"piece{last}.fact.{spec.key}" in names for spec in facts)
-    assert all(env.layout.scale(spec.key) >= MIN_SCALE for spec in facts)
+    for spec in facts:
+        scale = env.layout.scale(spec.key)
+        assert scale == spec.most if spec.most is not None else scale >= MIN_SCALE, spec.key
 
 
-def _expected(env: TertiaEnv, key: str, fact: Fact | None) -> dict[str, float]:
-    """What the columns of ``key`` should read for ``fact``, as the module documents them."""
+def _expected(env: TertiaEnv, spec: FactSpec, fact: Fact | None) -> dict[str, float]:
+    """What the columns of ``spec`` should read for ``fact``, as the module documents them."""
+    key = spec.key
+    words = {f"fact.{key}={word}": float(fact is not None and fact.value == word)
+             for word in spec.words or ()}
     if fact is None:
-        return {f"fact.{key}": 0.0}
+        return {f"fact.{key}": 0.0, **words}
     out = {f"fact.{key}": float(fact.shown())}
     number = fact.value if isinstance(fact.value, int | float) and not isinstance(fact.value, bool) else None
     scale = env.layout.scale(key)
@@ -87,7 +97,7 @@ def _expected(env: TertiaEnv, key: str, fact: Fact | None) -> dict[str, float]:
         out[f"fact.{key}.limit"] = min(1.0, fact.limit / scale)
     if isinstance(fact.value, str) and fact.value:
         out[f"fact.{key}.word"] = word_code(fact.value)
-    return {name: value for name, value in out.items() if name in env.layout.row_names}
+    return {name: value for name, value in {**out, **words}.items() if name in env.layout.row_names}
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -109,7 +119,7 @@ def test_the_fact_columns_read_what_the_side_is_shown(rules: str) -> None:
                     continue
                 card = presentation.piece(env.game.table, view, uid, side)
                 for spec in presentation.FACTS:
-                    for name, value in _expected(env, spec.key, card.fact(spec.key)).items():
+                    for name, value in _expected(env, spec, card.fact(spec.key)).items():
                         assert read(env, vector, slot, name) == pytest.approx(value, abs=1e-6), (uid, name)
                         set_columns += value != 0
         play(env, 3, seed=4)
@@ -118,7 +128,9 @@ def test_the_fact_columns_read_what_the_side_is_shown(rules: str) -> None:
 
 def test_hits_read_against_the_hit_limit() -> None:
     """larger-battles: a foot unit with two hits of a limit of three reads 2/3 of its
-    limit, by both sides (hits are on the open table)."""
+    limit, by both sides (hits are on the open table); the hits and the limit are read
+    against the highest limit the rules allow (23: the options' highest, 20, raised by
+    cover, a river and support)."""
     env = make("larger-battles")
     env.reset(seed=1)
     state = env.game_state
@@ -130,14 +142,15 @@ def test_hits_read_against_the_hit_limit() -> None:
     for side in env.agents:
         vector = env.observe(side)["observation"]
         assert read(env, vector, slot, "fact.hits.fraction") == pytest.approx(2 / 3)
-        assert read(env, vector, slot, "fact.hits.number") == pytest.approx(2 / MIN_SCALE)
-        assert read(env, vector, slot, "fact.hits.limit") == pytest.approx(3 / MIN_SCALE)
+        assert read(env, vector, slot, "fact.hits.number") == pytest.approx(2 / 23)
+        assert read(env, vector, slot, "fact.hits.limit") == pytest.approx(3 / 23)
         assert read(env, vector, slot, "fact.hits") == 1.0
 
 
 def test_figures_morale_formation_and_disorder_under_charge_yr_pikes() -> None:
-    """Charge yr Pikes!: a regiment of 32 down to 20 figures, tested at 2 morale points,
-    in square and disordered reads so on its side's row."""
+    """Charge yr Pikes!: a regiment of 32 down to 20 figures, 10 of them shot, tested at 2
+    morale points of the 4 the rules allow at most, in square and disordered reads so on
+    its side's row; a formation reads as a column for each."""
     env = make("charge-yr-pikes")
     env.reset(seed=1)
     state = env.game_state
@@ -151,8 +164,11 @@ def test_figures_morale_formation_and_disorder_under_charge_yr_pikes() -> None:
     assert env.layout.scale("figures") == 32
     assert read(env, vector, slot, "fact.figures.fraction") == pytest.approx(20 / 32)
     assert read(env, vector, slot, "fact.figures.number") == pytest.approx(20 / 32)
-    assert read(env, vector, slot, "fact.morale.number") == pytest.approx(2 / MIN_SCALE)
-    assert read(env, vector, slot, "fact.formation.word") == word_code("square") != word_code("line")
+    assert read(env, vector, slot, "fact.weapons.number") == pytest.approx(10 / env.layout.scale("weapons"))
+    assert read(env, vector, slot, "fact.morale.number") == pytest.approx(2 / 4)
+    assert read(env, vector, slot, "fact.morale=untested") == 0.0
+    assert [read(env, vector, slot, f"fact.formation={word}") for word in ("line", "square", "column")] == [
+        0.0, 1.0, 0.0]
     assert read(env, vector, slot, "fact.disordered") == 1.0
     restart(env, state)
     assert read(env, env.observe(side)["observation"], slot, "fact.disordered") == 0.0
@@ -174,11 +190,13 @@ def test_an_officers_grade_and_unit_as_each_side_sees_them() -> None:
     assert officer is not None, "no officer was placed with a unit in 300 actions"
     slot = slot_of(env, officer.id)
     own = env.observe(officer.side)["observation"]
-    assert read(env, own, slot, "fact.grade.word") == word_code(officer.own.grade.replace("_", " "))
+    assert read(env, own, slot, f"fact.grade={officer.own.grade.replace('_', ' ')}") == 1.0
+    assert read(env, own, slot, "fact.grade=not yet shown") == 0.0
     led = (slot_of(env, officer.own.attached_to) + 1) / env.layout.max_pieces
     assert read(env, own, slot, "fact.leads.piece") == pytest.approx(led)
     seen = env.observe(env.game_state.opponent(officer.side))["observation"]
-    assert read(env, seen, slot, "fact.grade.word") == word_code("not yet shown")
+    assert read(env, seen, slot, "fact.grade=not yet shown") == 1.0
+    assert read(env, seen, slot, f"fact.grade={officer.own.grade.replace('_', ' ')}") == 0.0
     assert read(env, seen, slot, "fact.leads.piece") == pytest.approx(led)
 
 

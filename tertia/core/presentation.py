@@ -61,7 +61,22 @@ class FactSpec:
     """One fact a rule set's pieces may show: ``key`` (unique in the rule set), ``label``
     (as players read it), ``kind``, ``help`` (what it means, for a tooltip), ``rule`` (the
     clause it comes from), ``glyph`` (its short mark on the base, for a badge) and
-    ``on_base`` (drawn on the base itself: a count's pips, a badge, a word's mark)."""
+    ``on_base`` (drawn on the base itself: a count's pips, a badge, a word's mark).
+
+    Where the rules bound what the fact can show, it says so, for whoever reads the
+    values as data (the research observation): ``words``, every word a ``word`` fact's
+    value can be (its identifier, as ``Fact.value`` holds it: ``"long_march"``), and
+    ``most``, the largest number a count, pips or a word given as a number can show
+    (a count's limit included). ``None``: not known from the rules (names of pieces, a
+    scenario's commands, a tally without a cap).
+
+    >>> FactSpec("formation", "Formation", FactKind.WORD, words=("line", "column")).words
+    ('line', 'column')
+    >>> FactSpec("hits", "Hits", FactKind.FLAG, most=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: fact 'hits': a flag shows no number to bound
+    """
 
     key: str
     label: str
@@ -70,10 +85,38 @@ class FactSpec:
     rule: str = ""
     glyph: str = ""
     on_base: bool = False
+    words: tuple[str, ...] | None = None
+    most: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.words is not None and (self.kind is not FactKind.WORD or not self.words
+                                       or len(set(self.words)) != len(self.words)):
+            raise ValueError(f"fact {self.key!r}: words are declared once each, for a word fact")
+        if self.most is not None and self.kind not in NUMBER_KINDS:
+            raise ValueError(f"fact {self.key!r}: a {self.kind.value} shows no number to bound")
+        if self.most is not None and not self.most > 0:
+            raise ValueError(f"fact {self.key!r}: the largest number is above 0, not {self.most}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label, "kind": self.kind.value, "help": self.help,
                 "rule": self.rule, "glyph": self.glyph, "on_base": self.on_base}
+
+
+NUMBER_KINDS = frozenset({FactKind.COUNT, FactKind.PIPS, FactKind.WORD})
+"""The kinds of fact that may show a number (a word may: Charge yr Pikes!' morale points)."""
+
+
+def redeclared(facts: Iterable[FactSpec], *changed: FactSpec) -> tuple[FactSpec, ...]:
+    """``facts`` with each of ``changed`` in place of the declaration of its key: a rule
+    set's bounds on a fact it shares with others (the hit limit under its own rules).
+
+    >>> from dataclasses import replace
+    >>> hits = FactSpec("hits", "Hits", FactKind.COUNT)
+    >>> redeclared((hits,), replace(hits, most=6))[0].most
+    6
+    """
+    by_key = {spec.key: spec for spec in changed}
+    return tuple(by_key.get(spec.key, spec) for spec in facts)
 
 
 FactValue = int | float | str | bool | None

@@ -83,6 +83,9 @@ class SideSpec(Strict):
     name: Text = ""
     edge: Literal["south", "north"]
 
+MOST_COMMANDER_VALUE = 10
+"""The highest value a scenario may give a commander."""
+
 
 class CommanderSpec(Strict):
     id: Ident
@@ -93,7 +96,7 @@ class CommanderSpec(Strict):
     y: Finite
     facing: Finite = 0.0
     general: Flag = False
-    value: Annotated[int, Field(strict=True, ge=0, le=10)] = 1
+    value: Annotated[int, Field(strict=True, ge=0, le=MOST_COMMANDER_VALUE)] = 1
     width: Positive | None = None
     depth: Positive | None = None
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tertia.core.presentation import Fact, FactKind, FactSpec
+from tertia.core.scenario import MOST_COMMANDER_VALUE
 from tertia.core.state import GameState, Unit
 from tertia.rules.hit_values import HitsPiece
 from tertia.rules.pieces import piece
@@ -37,7 +38,7 @@ FIRED = FactSpec("fired", "Has fired", FactKind.BADGE, "The gun has fired and ma
                  glyph="✹", on_base=True)
 GENERAL = FactSpec("general", "General", FactKind.BADGE, "The army's general, its commander-in-chief",
                    glyph="G", on_base=True)
-VALUE = FactSpec("value", "Value", FactKind.WORD, "The commander's value")
+VALUE = FactSpec("value", "Value", FactKind.WORD, "The commander's value", most=MOST_COMMANDER_VALUE)
 MOVED = FactSpec("moved", "Moved this turn", FactKind.BADGE, "It has moved this turn", glyph="✓",
                  on_base=True)
 FOUGHT = FactSpec("fought", "Fought this turn", FactKind.BADGE, "It has fought (or shot) this turn",

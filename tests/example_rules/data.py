@@ -35,6 +35,8 @@ DEFAULT_STANDS: dict[UnitKind, int] = {
     UnitKind.COMMANDED_SHOT: 1, UnitKind.ARTILLERY: 1, UnitKind.COMMANDER: 1,
 }
 """Unit Compositions: a regiment of foot is three divisions; cavalry two or three stands."""
+MOST_STANDS = 6
+"""The most stands an order of battle may give a unit."""
 
 CARDS: dict[UnitKind, int] = {UnitKind.HORSE: 2, UnitKind.DRAGOONS: 2}
 """Unit Compositions: cavalry have two cards, everything else one (commanders: none in

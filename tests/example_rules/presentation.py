@@ -20,16 +20,24 @@ from tertia.core.presentation import (
 )
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tests.example_rules.data import DEFAULT_STANDS, RULE, game_data, piece
+from tertia.rules.formations import FORMATIONS
+from tests.example_rules.combat import ARTILLERY_POINTS, POINTS
+from tests.example_rules.data import DEFAULT_STANDS, MOST_STANDS, RULE, game_data, piece
 from tests.example_rules.vocabulary import MUSTER
 
+MOST_MORALE = max(points for table in (POINTS, ARTILLERY_POINTS) for _, points in table.steps)
+"""The most morale points a unit has: the best first test (points are only ever lost)."""
+
 EX_STANDS = FactSpec("ex_stands", "Divisions", FactKind.COUNT,
-                     "Divisions left of those the regiment took the field with", RULE, on_base=True)
-EX_TALLY = FactSpec("ex_tally", "Resolve", FactKind.PIPS, "Morale points left, once tested", RULE)
+                     "Divisions left of those the regiment took the field with", RULE, on_base=True,
+                     most=MOST_STANDS)
+EX_TALLY = FactSpec("ex_tally", "Resolve", FactKind.PIPS, "Morale points left, once tested", RULE,
+                    most=MOST_MORALE)
 EX_TESTED = FactSpec("ex_tested", "Blooded", FactKind.FLAG, "Its morale has been tested", RULE)
 EX_COLOURS = FactSpec("ex_colours", "Colours raised", FactKind.BADGE, "Its card is the one drawn", RULE,
                       glyph="⚐", on_base=True)
-EX_ORDER = FactSpec("ex_order", "Array", FactKind.WORD, "Its formation", RULE, on_base=True)
+EX_ORDER = FactSpec("ex_order", "Array", FactKind.WORD, "Its formation", RULE, on_base=True,
+                    words=tuple(FORMATIONS))
 EX_CHOSEN = FactSpec("ex_chosen", "Chosen for the free move", FactKind.HIDDEN,
                      "Its side's secret choice for the free-move card", RULE, glyph="✦", on_base=True)
 

@@ -61,6 +61,7 @@ from tests.example_rules.data import (
     ASSIGN_FREE_MOVE,
     COUNTERCHARGE,
     DEFAULT_STANDS,
+    MOST_STANDS,
     MOUNTED,
     MUSKETS,
     RULE,
@@ -101,7 +102,7 @@ class UnitOrder(BaseModel):
     """A unit's stands and formation at the start (defaults: by kind, and line)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    stands: int = Field(default=0, ge=0, le=6, strict=True)
+    stands: int = Field(default=0, ge=0, le=MOST_STANDS, strict=True)
     formation: Literal["line", "column", "hedgehog"] = "line"
 
 

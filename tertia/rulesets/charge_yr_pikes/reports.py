@@ -11,7 +11,7 @@ it is secret)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from tertia.activation.deck import group_card, special_card
 from tertia.activation.panels import unit_deck_panel
@@ -39,15 +39,17 @@ from tertia.rulesets.charge_yr_pikes.cards import (
     tertia_label_in,
 )
 from tertia.rulesets.charge_yr_pikes.concealment import UNPLACED, deploying
-from tertia.rulesets.charge_yr_pikes.data import CypUnit
+from tertia.rulesets.charge_yr_pikes.data import FORMATIONS, GRADES, RANKS, CypUnit
 from tertia.rulesets.charge_yr_pikes.deployment import CENTRE_CLEAR, COVER
 from tertia.rulesets.charge_yr_pikes.points_panel import POINTS, points_panel, standing
-from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
+from tertia.rulesets.charge_yr_pikes.tables import MOST_GUNNERS, Gun, Tables, default_tables, tables_of
+from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.rulesets.charge_yr_pikes.victory import DARKNESS_DIE
 
 UNTESTED = "untested"
 NOT_SHOWN = "not yet shown"
+NOT_ROLLED = "not rolled"
 
 
 def summary(state: GameState, tables: Tables) -> dict[str, Any]:
@@ -126,7 +128,14 @@ def _unseen(state: GameState, side: str) -> bool:
     return any(u.removed == UNPLACED for u in state.iter_units(side, include_removed=True))
 
 
-TROOP = FactSpec("troop", "Troop", FactKind.WORD, "Its troop type", "Charge yr Pikes! Troop types")
+MOST_MORALE = max(max(line) for line in default_tables().initial_morale.values())
+"""The most morale points a unit has under the rule book's tables: the best first roll,
+every permanent change a loss."""
+GRADE_WORDS = (NOT_SHOWN, NOT_ROLLED, *(humanise(grade) for grade in GRADES))
+"""An officer's value as his card may show it."""
+
+TROOP = FactSpec("troop", "Troop", FactKind.WORD, "Its troop type", "Charge yr Pikes! Troop types",
+                 words=tuple(TROOPS))
 TERTIA = FactSpec("tertia", "Tertia", FactKind.WORD, "The tertia (brigade) whose card moves it",
                   "Charge yr Pikes! Organisation")
 FIGURES = FactSpec("figures", "Figures", FactKind.COUNT, "Figures left of those it started with",
@@ -135,26 +144,28 @@ WEAPONS = FactSpec("weapons", "Pike and shot", FactKind.WORD, "Its figures by we
                    "Charge yr Pikes! Troop types")
 STANDS = FactSpec("stands", "Stands", FactKind.PIPS, "Stands left", "Charge yr Pikes! Casualties")
 FORMATION = FactSpec("formation", "Formation", FactKind.WORD, "Line, column, square or deployed",
-                     "Charge yr Pikes! Formations", on_base=True)
+                     "Charge yr Pikes! Formations", on_base=True, words=FORMATIONS)
 DISORDERED = FactSpec("disordered", "Disordered", FactKind.BADGE, "Disordered: it must reform",
                       "Charge yr Pikes! Disorder", glyph="D", on_base=True)
 FALLING_BACK = FactSpec("falling_back", "Falling back", FactKind.BADGE, "Falling back after a failed test",
                         "Charge yr Pikes! Morale", glyph="FB", on_base=True)
 MORALE = FactSpec("morale", "Morale", FactKind.WORD, "Its morale: untested until first tested",
-                  "Charge yr Pikes! Morale")
+                  "Charge yr Pikes! Morale", words=(UNTESTED,), most=MOST_MORALE)
 MOVED = FactSpec("moved", "Has moved", FactKind.FLAG, "It has moved this turn", "Charge yr Pikes! Movement")
-GUN = FactSpec("gun", "Gun", FactKind.WORD, "The gun's weight", "Charge yr Pikes! Artillery")
+GUN = FactSpec("gun", "Gun", FactKind.WORD, "The gun's weight", "Charge yr Pikes! Artillery",
+               words=get_args(Gun))
 GUNNERS = FactSpec("gunners", "Gunners", FactKind.PIPS, "Gunners left to serve it",
-                   "Charge yr Pikes! Artillery")
+                   "Charge yr Pikes! Artillery", most=MOST_GUNNERS)
 GUN_FIRED = FactSpec("gun_fired", "Has fired", FactKind.BADGE, "The gun has fired this turn",
                      "Charge yr Pikes! Artillery", glyph="✹", on_base=True)
 SILENCED = FactSpec("silenced", "Silenced", FactKind.BADGE, "Silenced: it may not fire",
                     "Charge yr Pikes! Artillery", glyph="S", on_base=True)
 MOUNTED = FactSpec("mounted", "Mounted", FactKind.FLAG, "Dragoons on their horses",
                    "Charge yr Pikes! Dragoons")
-RANK = FactSpec("rank", "Rank", FactKind.WORD, "The officer's rank", "Charge yr Pikes! Officers")
+RANK = FactSpec("rank", "Rank", FactKind.WORD, "The officer's rank", "Charge yr Pikes! Officers",
+                words=RANKS)
 GRADE = FactSpec("grade", "Value", FactKind.WORD, "The officer's value: secret from the enemy until shown",
-                 "Charge yr Pikes! 22 Officers' values")
+                 "Charge yr Pikes! 22 Officers' values", words=GRADE_WORDS)
 LEADS = FactSpec("leads", "With", FactKind.WORD, "The unit the officer is with", "Charge yr Pikes! Officers")
 UNSEEN = FactSpec("unseen", "Hidden from the enemy", FactKind.HIDDEN,
                   "Noted on your map, not yet placed on the table where the enemy could see it",
@@ -191,7 +202,8 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
         Fact(MOVED.key, own.moved),
     ]
     if own.pike or own.shot:
-        out.append(Fact(WEAPONS.key, f"{own.pike} pike, {own.shot} shot"))
+        # One number a fact: the shot, who fire; the pike are the rest of its figures.
+        out.append(Fact(WEAPONS.key, own.shot, words=f"{own.pike} pike, {own.shot} shot"))
     if own.is_gun:
         out += [Fact(GUN.key, own.gun), Fact(GUNNERS.key, own.men),
                 Fact(GUN_FIRED.key, own.gun_fired), Fact(SILENCED.key, own.silenced)]
@@ -284,4 +296,4 @@ def _grade(grade: Any) -> str:
     yet called on (section 22), only that it is not shown."""
     if is_hidden(grade):
         return NOT_SHOWN
-    return str(grade).replace("_", " ") if grade else "not rolled"
+    return humanise(str(grade)) if grade else NOT_ROLLED

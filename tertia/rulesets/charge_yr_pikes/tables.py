@@ -163,9 +163,13 @@ class Musketry(_Strict):
     modifiers: MusketryModifiers
 
 
+MOST_GUNNERS = 12
+"""The largest crew a table may give a gun."""
+
+
 class Canister(_Strict):
     hits: tuple[D6Face, ...]
-    gunners: dict[Gun, Annotated[int, Field(strict=True, ge=1, le=12)]]
+    gunners: dict[Gun, Annotated[int, Field(strict=True, ge=1, le=MOST_GUNNERS)]]
 
 
 class Deep(_Strict):

@@ -115,6 +115,8 @@ class D3RuleSet(RuleSet):
     PURSUIT_FROM: ClassVar[int]
     SHOOTING: ClassVar[ShootingRules]
     MELEE: ClassVar[MeleeRules]
+    PRESENTATION: ClassVar[type[D3Presentation]] = D3Presentation
+    """What the rule set shows of its pieces: the shared facts, with its own words for them."""
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = BASES
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
     GUN_WORDS: ClassVar[tuple[str, ...]] = ("bombard",)
@@ -377,7 +379,7 @@ class D3RuleSet(RuleSet):
         return {"length": plan.length, "allowance": max(0.0, limit), "rule": rule}
 
     def presentation(self) -> D3Presentation:
-        return D3Presentation(self)
+        return self.PRESENTATION(self)
 
     def position(self, state: GameState) -> dict[str, Any]:
         """The position in brief (``D3Presentation.summary``): the score so far (Victory),

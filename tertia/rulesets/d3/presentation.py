@@ -72,12 +72,26 @@ RALLIES = FactSpec("rallies_left", "Rallies left", FactKind.COUNT, "Rallies the 
 
 FOUGHT_MARKS = ("meleed", "shot")
 
+SHORTAGE_MARKERS = "shortage_markers"
+"""The key of an ammunition report giving the unit's ammunition as a number of markers."""
+
+
+def ammunition_fact(report: Mapping[str, Any]) -> Fact:
+    """A unit's ammunition from its rule set's report: its state in words ("out", "never
+    short"), or the number of shortage markers it carries, told in the report's words
+    ("1 shortage marker"); none where ammunition does not apply ("n/a")."""
+    words = report.get("ammunition")
+    if words in (None, "n/a"):
+        return Fact(AMMUNITION.key, None)
+    markers = report.get(SHORTAGE_MARKERS)
+    return Fact(AMMUNITION.key, words) if markers is None else Fact(AMMUNITION.key, markers, words=words)
+
 
 class D3Presentation(Presentation):
     """The D3 rule sets' pieces and position as their front ends show them."""
 
-    FACTS = (HITS, FIRED, MOVED, FOUGHT, CARD, AMMUNITION, IMPETUOUS, TRAITS, ENGAGED, GENERAL, VALUE,
-             RALLIES)
+    FACTS: tuple[FactSpec, ...] = (HITS, FIRED, MOVED, FOUGHT, CARD, AMMUNITION, IMPETUOUS, TRAITS, ENGAGED,
+                                   GENERAL, VALUE, RALLIES)
     SHARED_TURNS = True
     """Both sides act in every turn, a card (a command card, or a card from the one deck)
     at a time (Sequence of Play)."""
@@ -104,12 +118,11 @@ class D3Presentation(Presentation):
         limit = rout_after(rules.options) + 1
         out = [fact for fact in hits_facts(unit, limit) if fact.key != "out_of_ammunition"]
         out += turn_facts(seen, unit, FOUGHT_MARKS)
-        ammunition = rules.ammunition_report(seen, unit).get("ammunition")
         impetuous = is_impetuous(seen, unit, rules.options)
         traits = [t.replace("_", " ") for t in unit.traits if not (impetuous and t == IMPETUOUS.key)]
         out += [
             card,
-            Fact(AMMUNITION.key, None if ammunition in (None, "n/a") else ammunition),
+            ammunition_fact(rules.ammunition_report(seen, unit)),
             Fact(IMPETUOUS.key, impetuous),
             Fact(TRAITS.key, ", ".join(traits) or None),  # a trait its own badge shows is not said twice
         ]

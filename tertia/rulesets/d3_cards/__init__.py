@@ -7,10 +7,12 @@ accumulate; guns roll their range; commanders rally; units rout on exceeding eig
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from tertia.core.actions import Action
 from tertia.core.ai_spec import AiSpec
+from tertia.core.presentation import redeclared
 from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
@@ -20,6 +22,7 @@ from tertia.rules.hits import piece
 from tertia.rulesets.d3 import weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules
+from tertia.rulesets.d3.presentation import CARD, RALLIES, SHORTAGE_MARKERS, D3Presentation
 from tertia.rulesets.d3_cards import clauses, commanders, placement, sequence, vocabulary
 from tertia.rulesets.d3_cards import melee as melee_rules
 from tertia.rulesets.d3_cards import shooting as own_shooting
@@ -34,9 +37,23 @@ CARD_OF_KIND = {
 }
 
 
+MOST_RALLIES = 5
+"""The most rallies a commander may have: the option's highest, and an inspirational
+commander's under ``rallies_by_value``."""
+
+
+class D3CardsPresentation(D3Presentation):
+    """d3-cards' pieces: a card of each troop type (Commanded Shot on the foot's or the
+    dragoons' by option), ammunition as the shortage markers a unit carries."""
+
+    FACTS = redeclared(D3Presentation.FACTS, replace(CARD, words=tuple(CARD_OF_KIND.values())),
+                       replace(RALLIES, most=MOST_RALLIES))
+
+
 class D3Cards(D3RuleSet):
     GAME_DATA = D3CardsData
     id: ClassVar[str] = "d3-cards"
+    PRESENTATION = D3CardsPresentation
     title: ClassVar[str] = "D3 ECW Wargaming Rules (earlier version)"
     short_title: ClassVar[str] = clauses.PREFIX
     version: ClassVar[str] = "1.1"
@@ -126,7 +143,7 @@ class D3Cards(D3RuleSet):
         if unit.kind is UnitKind.HORSE:
             return {"ammunition": "n/a"}
         n = piece(unit).ammo_markers
-        return {"ammunition": f"{n} shortage marker{'s' if n != 1 else ''}"}
+        return {"ammunition": f"{n} shortage marker{'s' if n != 1 else ''}", SHORTAGE_MARKERS: n}
 
     def commander_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
         return {"rallies_left": commanders.rallies_left(state, unit, self.options),

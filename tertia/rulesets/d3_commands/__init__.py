@@ -8,6 +8,7 @@ exceeding eight; a 6" cohesion rule for each command and a 12" rule near the ene
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from tertia.activation import command_cards as cards
@@ -15,6 +16,7 @@ from tertia.core.actions import Action, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.events import Event
 from tertia.core.geometry import Base
+from tertia.core.presentation import redeclared
 from tertia.core.ruleset import OptionSpec, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Unit, UnitKind
@@ -25,6 +27,7 @@ from tertia.rules.hits import piece
 from tertia.rulesets.d3 import placement, weather
 from tertia.rulesets.d3.base import COMMON_OPTIONS, D3RuleSet, MeleeRules, ShootingRules
 from tertia.rulesets.d3.movement import MoveRules, breaks_charge_turn, is_judged
+from tertia.rulesets.d3.presentation import AMMUNITION, D3Presentation
 from tertia.rulesets.d3.victory import UNDEPLOYED
 from tertia.rulesets.d3_commands import clauses, commander, deployment, organisation, sequence, vocabulary
 from tertia.rulesets.d3_commands import melee as melee_rules
@@ -33,10 +36,23 @@ from tertia.rulesets.d3_commands import shooting as own_shooting
 from tertia.rulesets.d3_commands.data import D3CommandsData
 from tertia.rulesets.d3_commands.organisation import COHESION_RADIUS, cohesion_group, command_card
 
+HAS_AMMUNITION, OUT_OF_AMMUNITION, NEVER_SHORT = "yes", "out", "never short"
+AMMUNITION_WORDS = (HAS_AMMUNITION, OUT_OF_AMMUNITION, NEVER_SHORT)
+"""A unit's ammunition as d3-commands tells it: foot and guns have it until they run
+out; dragoons and commanded shot never run short."""
+
+
+class D3CommandsPresentation(D3Presentation):
+    """d3-commands' pieces: ammunition had, run out or never short (its cards are the
+    scenario's commands, named by it)."""
+
+    FACTS = redeclared(D3Presentation.FACTS, replace(AMMUNITION, words=AMMUNITION_WORDS))
+
 
 class D3Commands(D3RuleSet):
     GAME_DATA = D3CommandsData
     id: ClassVar[str] = "d3-commands"
+    PRESENTATION = D3CommandsPresentation
     title: ClassVar[str] = "D3 English Civil War Rules (18 September 2022)"
     short_title: ClassVar[str] = clauses.PREFIX
     version: ClassVar[str] = "1.1"
@@ -206,9 +222,9 @@ class D3Commands(D3RuleSet):
 
     def ammunition_report(self, state: GameState, unit: Unit) -> dict[str, Any]:
         if unit.kind in own_shooting.CHECK_AMMUNITION:
-            return {"ammunition": "out" if piece(unit).out_of_ammo else "yes"}
+            return {"ammunition": OUT_OF_AMMUNITION if piece(unit).out_of_ammo else HAS_AMMUNITION}
         if unit.kind in (UnitKind.DRAGOONS, UnitKind.COMMANDED_SHOT):
-            return {"ammunition": "never short"}
+            return {"ammunition": NEVER_SHORT}
         return {"ammunition": "n/a"}
 
     def zones(self, state: GameState, unit: Unit) -> list[dict[str, Any]]:

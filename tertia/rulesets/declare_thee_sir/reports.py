@@ -22,7 +22,19 @@ from tertia.core.vocabulary import DECK
 from tertia.rules.morale import DECLARE_LEVELS
 from tertia.rules.movement import plan_move
 from tertia.rulesets.declare_thee_sir import clauses, movement
+from tertia.rulesets.declare_thee_sir.data import (
+    CARACOLE,
+    FORLORN_HOPE,
+    HEDGEHOG,
+    LINE,
+    LONG_MARCH,
+    OPTIONS,
+    RALLY,
+)
+from tertia.rulesets.declare_thee_sir.events import VOLLEYS as OPTION_VOLLEYS
 from tertia.rulesets.declare_thee_sir.generals import attached_generals
+from tertia.rulesets.declare_thee_sir.points import MOST_POINTS
+from tertia.rulesets.declare_thee_sir.troops import MOST_STANDS, TROOPS
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 from tertia.rulesets.declare_thee_sir.victory import OBJECTIVE_POINTS, scores, units_lost
 
@@ -77,18 +89,33 @@ def morale_words(morale: int | None, first: int | None, general: bool = False) -
     if morale is None:
         return UNTESTED
     if general and first is not None:
-        first = min(4, first + 1)
+        first = min(MOST_POINTS, first + 1)
     of = f" of {first}" if first is not None and first != morale else ""
     his = ", one a general's" if general else ""
     return f"{morale}{of} point{'s' if (first or morale) != 1 else ''}: {DECLARE_LEVELS.name(morale)}{his}"
 
 
-TROOP = FactSpec("troop", "Troop", FactKind.WORD, "Its troop type", clauses.COMPOSITION)
+FORMATION_WORDS = (LINE, LONG_MARCH, HEDGEHOG, CARACOLE, FORLORN_HOPE)
+"""Every formation a unit may be in: the three of the rules and those of the optional
+rules (the caracole, the forlorn hope)."""
+DECLARED_WORDS = tuple(filter(None, (*(declared_words(option) for option in OPTIONS),
+                                     *(declared_words(f"{RALLY}:{how}") for how in ("rest", "retire")))))
+"""Every option as a unit's card tells it, a rally as resting or retiring among them."""
+
+def morale_fact(morale: int | None, first: int | None, general: bool = False) -> Fact:
+    """Morale as a unit's card shows it (:func:`morale_words`): the points left as its
+    number, or "untested"."""
+    words = morale_words(morale, first, general)
+    return Fact(MORALE.key, words) if morale is None else Fact(MORALE.key, morale, words=words)
+
+
+TROOP = FactSpec("troop", "Troop", FactKind.WORD, "Its troop type", clauses.COMPOSITION, words=TROOPS)
 FORMATION = FactSpec("formation", "Formation", FactKind.WORD, "Line, long march or hedgehog",
-                     clauses.FORMATIONS, on_base=True)
-STANDS = FactSpec("stands", "Stands", FactKind.PIPS, "Stands left in the unit", clauses.COMPOSITION)
+                     clauses.FORMATIONS, on_base=True, words=FORMATION_WORDS)
+STANDS = FactSpec("stands", "Stands", FactKind.PIPS, "Stands left in the unit", clauses.COMPOSITION,
+                  most=MOST_STANDS)
 MORALE = FactSpec("morale", "Morale", FactKind.WORD, "Morale points: untested until first tested",
-                  clauses.MORALE)
+                  clauses.MORALE, words=(UNTESTED,), most=MOST_POINTS)
 ROUTING = FactSpec("routing", "Routing", FactKind.BADGE, "Broken and fleeing until rallied", clauses.MORALE,
                    glyph="R", on_base=True)
 PURSUING = FactSpec("pursuing", "Pursuing", FactKind.WORD, "The routing unit it pursues", clauses.MELEE)
@@ -108,10 +135,10 @@ ATTACHED_TO = FactSpec("attached_to", "With", FactKind.WORD, "The unit the gener
 ACTIVATED = FactSpec("activated", "Activated", FactKind.BADGE, "Its card is the one drawn",
                      clauses.GAME_PLAY, glyph="★", on_base=True)
 DECLARED = FactSpec("declared", "Declared", FactKind.WORD, "The option declared for this activation",
-                    clauses.GAME_PLAY)
+                    clauses.GAME_PLAY, words=DECLARED_WORDS)
 MOVE = FactSpec("move", "Move rolled", FactKind.WORD, "The move rolled for this activation", clauses.MOVEMENT)
 VOLLEYS = FactSpec("volleys_left", "Volleys left", FactKind.PIPS,
-                   "Volleys left this activation", clauses.FIRE)
+                   "Volleys left this activation", clauses.FIRE, most=max(OPTION_VOLLEYS.values()))
 
 FACTS = (TROOP, FORMATION, STANDS, MORALE, ROUTING, PURSUING, AT_OBSTACLE, DAMP_POWDER, FIRELOCKS, MOUNTED,
          GENERALS, ATTACHED_TO, ACTIVATED, DECLARED, MOVE, VOLLEYS)
@@ -141,7 +168,7 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
         out += [
             Fact(FORMATION.key, own.formation, glyph=FORMATION_MARKS.get(own.formation)),
             Fact(STANDS.key, own.stands_left),
-            Fact(MORALE.key, morale_words(own.morale, own.morale_max, own.general_point)),
+            morale_fact(own.morale, own.morale_max, own.general_point),
             Fact(ROUTING.key, own.routing),
             Fact(PURSUING.key, own.pursuing, words=_label(state, own.pursuing)),
             Fact(AT_OBSTACLE.key, own.at_obstacle),

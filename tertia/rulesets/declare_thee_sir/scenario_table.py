@@ -32,6 +32,7 @@ from pydantic import Field
 
 from tertia.core.scenario import MAX_PIECES, Flag, Ident, Positive, Scenario, Strict
 from tertia.core.table_checks import Pieces, named_once
+from tertia.rulesets.declare_thee_sir.troops import MOST_STANDS
 
 Formation = Literal["line", "long_march", "hedgehog", "caracole", "forlorn_hope"]
 """Game Mechanics I: Line, Long March (column) and Hedgehog (square); Optional Rules b:
@@ -50,7 +51,7 @@ class RegimentSpec(Strict):
     """What the table says of one unit (``unit`` is its id in ``[[units]]``)."""
 
     unit: Ident
-    stands: Annotated[int, Field(strict=True, ge=1, le=12)] | None = None
+    stands: Annotated[int, Field(strict=True, ge=1, le=MOST_STANDS)] | None = None
     """How many stands (foot: three divisions; horse: two or three)."""
     formation: Formation = "line"
     firelocks: Flag = False

@@ -42,6 +42,9 @@ STAND_SIZES: dict[str, StandSize] = {
 }
 """The default stand of each troop type (the text gives none; see the module's note)."""
 
+MOST_STANDS = 12
+"""The most stands a scenario may give a unit."""
+
 STANDS: dict[str, int] = {
     FOOT: 3, COMMANDED_SHOT: 1, DRAGOONS: 2, HORSE: 3, ARTILLERY: 1, GENERAL: 1,
 }

@@ -45,7 +45,7 @@ from tertia.rulesets.larger_battles.movement import (
     validate_move,
 )
 from tertia.rulesets.larger_battles.orders import is_ordered, order_key, orders_left, validate_order
-from tertia.rulesets.larger_battles.presentation import LargerBattlesPresentation
+from tertia.rulesets.larger_battles.presentation import MOST_BASE_HIT_LIMIT, LargerBattlesPresentation
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.resolution import (
     declare_attacks,
@@ -77,10 +77,12 @@ class LargerBattles(RuleSet):
     SCENARIO_EXTENSION = LargerBattlesTable
     SCENARIO_TOP_LEVEL = ("supplies",)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("hit_limit_infantry", 3, "hits at which infantry rout (Routing Units)", low=1, high=20),
-        OptionSpec("hit_limit_cavalry", 2, "hits at which cavalry rout", low=1, high=20),
-        OptionSpec("hit_limit_dragoons", 2, "hits at which dragoons rout", low=1, high=20),
-        OptionSpec("hit_limit_artillery", 1, "hits at which artillery is lost", low=1, high=20),
+        OptionSpec("hit_limit_infantry", 3, "hits at which infantry rout (Routing Units)", low=1,
+                   high=MOST_BASE_HIT_LIMIT),
+        OptionSpec("hit_limit_cavalry", 2, "hits at which cavalry rout", low=1, high=MOST_BASE_HIT_LIMIT),
+        OptionSpec("hit_limit_dragoons", 2, "hits at which dragoons rout", low=1, high=MOST_BASE_HIT_LIMIT),
+        OptionSpec("hit_limit_artillery", 1, "hits at which artillery is lost", low=1,
+                   high=MOST_BASE_HIT_LIMIT),
         OptionSpec(
             "dragoon_cover", "hedged-fields-and-towns",
             "where dragoons gain +1 hit limit: the Routing text (hedged fields, towns) or the "

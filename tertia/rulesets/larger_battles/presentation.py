@@ -6,6 +6,7 @@ orders left (Victory, Orders)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from tertia.activation.panels import orders_panel
@@ -19,6 +20,7 @@ from tertia.core.presentation import (
     PanelItem,
     PanelSection,
     Presentation,
+    redeclared,
 )
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
@@ -64,12 +66,19 @@ ORDERED = FactSpec("ordered", "Ordered", FactKind.BADGE,
                    on_base=True)
 FOUGHT_MARKS = ("attacked", "supported", "bombarded")
 
+MOST_BASE_HIT_LIMIT = 20
+"""The highest hit limit by troop type the options allow (``hit_limit_*``, Routing Units)."""
+LIMIT_RAISES = 3
+"""What may raise a unit's hit limit, by one each: cover, a river's bank, support (Routing)."""
+# A unit routs on reaching its limit, one hit at a time, so its hits never pass the highest limit.
+BOUNDED_HITS = replace(HITS, most=MOST_BASE_HIT_LIMIT + LIMIT_RAISES)
+
 
 class LargerBattlesPresentation(Presentation):
     """larger-battles' pieces and position as its front ends show them."""
 
-    FACTS = (HITS, OUT_OF_AMMUNITION, FIRED, ORDERED, MOVED, FOUGHT, SUPPORTED_BY, IN_COVER, DEFENDING_RIVER,
-             ENGAGED, GENERAL, VALUE)
+    FACTS = redeclared((HITS, OUT_OF_AMMUNITION, FIRED, ORDERED, MOVED, FOUGHT, SUPPORTED_BY, IN_COVER,
+                        DEFENDING_RIVER, ENGAGED, GENERAL, VALUE), BOUNDED_HITS)
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
         if unit.kind is UnitKind.COMMANDER:
