@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from tertia.analysis.enumerate import enumerate_branches
 from tertia.analysis.odds import odds, unit_changes
 from tertia.cli.main import app
-from tertia.cli.pieces import piece_id
+from tertia.cli.pieces import UnknownPiece, _without_the, piece_id
 from tertia.core.dice import D3, D6, SeededDice, sum_of
 from tertia.core.game import Game
 from tertia.core.state import GameState
@@ -266,6 +266,31 @@ def test_a_piece_whose_name_opens_with_the_may_be_named_without_it(scenario: str
     for piece in state.units.values():
         if piece.label.startswith("The "):
             assert piece_id(state, piece.label[4:].lower()) == piece.id
+
+
+@pytest.mark.parametrize("scenario", ["edgehill", "naseby", "chalgrove"])
+def test_a_piece_is_found_by_a_word_of_its_name_no_other_has(scenario: str) -> None:
+    """A player at the table names a regiment by its colonel ("Lunsford"): a word of the
+    name, from the start of a word, finds the one piece whose name has it; a word two
+    names share is refused naming both, and letters inside a word find nothing."""
+    loaded = load_named(scenario)
+    for rules in loaded.rules:
+        state = Game(get_ruleset(rules), loaded).ruleset.initial_state(loaded)
+        pieces = list(state.iter_units(include_removed=True))
+        words = {w.casefold() for u in pieces for w in re.findall(r"[A-Za-z]{4,}", u.label)}
+        for word in sorted(words):
+            having = [u for u in pieces if re.search(r"(?<!\w)" + word, u.label.casefold())]
+            starting = [u for u in pieces if _without_the(u.label).casefold().startswith(word)]
+            if starting:
+                continue  # the start of a name is read first
+            if len(having) == 1:
+                assert piece_id(state, word.upper()) == having[0].id, (rules, word)
+            else:
+                with pytest.raises(UnknownPiece, match="could be"):
+                    piece_id(state, word)
+        inner = next(u for u in pieces if len(u.label) > 8)
+        with pytest.raises(UnknownPiece, match="no piece is called"):
+            piece_id(state, inner.label[1:5] + "qq")
 
 
 def test_narrative_shows_the_odds_of_each_attack() -> None:

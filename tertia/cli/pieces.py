@@ -1,10 +1,12 @@
 """A piece named at the command line: by the name players read (as ``tertia inspect``
 lists it), in any case, or by the first words of that name where only one piece has
-them, or by its id in the record."""
+them, or by words within it (a colonel's name: "Lunsford") where only one piece's name
+has them, or by its id in the record."""
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 from tertia.core.narration import agree, is_plural_name
@@ -17,7 +19,8 @@ class UnknownPiece(ValueError):
 
 def piece_id(state: GameState, called: str) -> str:
     """The id of the one piece of ``state`` that ``called`` names: its id, its whole name
-    (any case), or the start of its name where no other piece's starts so.
+    (any case), the start of its name where no other piece's starts so, or else words
+    within it, from the start of a word, where no other piece's name has them.
 
     >>> from tertia.core.state import GameState, Unit, UnitKind
     >>> foot = Unit("p1", "parliament", UnitKind.FOOT, "c", 0, 0, 0, 4, 2, name="Hollis's Foot")
@@ -36,6 +39,15 @@ def piece_id(state: GameState, called: str) -> str:
     >>> duke = Unit("r1", "royalist", UnitKind.FOOT, "c", 0, 9, 0, 4, 2, name="The Duke of York's Foot")
     >>> piece_id(state.with_unit(duke), "duke of york")
     'r1'
+
+    Words within a name, from the start of a word, name the one piece that has them:
+
+    >>> piece_id(state.with_unit(duke), "york"), piece_id(state, "horse")
+    ('r1', 'p2')
+    >>> piece_id(state, "ollis")
+    Traceback (most recent call last):
+    ...
+    tertia.cli.pieces.UnknownPiece: no piece is called 'ollis'; did you mean Hollis's Foot?
     """
     if called in state.units:
         return called
@@ -43,7 +55,8 @@ def piece_id(state: GameState, called: str) -> str:
     wanted = called.strip().casefold()
     for found in ([u for u in pieces if u.label.casefold() == wanted],
                   [u for u in pieces if u.label.casefold().startswith(wanted)],
-                  [u for u in pieces if _without_the(u.label).casefold().startswith(wanted)]):
+                  [u for u in pieces if _without_the(u.label).casefold().startswith(wanted)],
+                  [u for u in pieces if _has_words(u.label, wanted)]):
         if len(found) == 1:
             return found[0].id
         if len(found) > 1:
@@ -51,6 +64,11 @@ def piece_id(state: GameState, called: str) -> str:
     near = difflib.get_close_matches(called, [u.label for u in pieces], n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(near)}?" if near else " (tertia inspect lists every piece)"
     raise UnknownPiece(f"no piece is called {called!r}{hint}")
+
+
+def _has_words(name: str, wanted: str) -> bool:
+    """Does ``name`` hold ``wanted`` (folded) from the start of one of its words?"""
+    return re.search(r"(?<!\w)" + re.escape(wanted), name.casefold()) is not None
 
 
 def _without_the(name: str) -> str:
