@@ -56,8 +56,8 @@ def _plugins() -> Iterator[None]:
         yield
 
 
-def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
-    result = runner.invoke(app, list(args), input=stdin)
+def invoke(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=stdin, env=env)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"tertia {' '.join(args)} raised {result.exception!r}:\n{result.output}") \
             from result.exception
@@ -276,6 +276,68 @@ def test_inspect_shows_every_piece_by_its_rule_set(tmp_path_factory: pytest.Temp
             assert battle.words.problems(fact["text"]) == [], fact
     in_play = [u for u in data["units"] if u["in_play"]]
     assert any(u["name"] in out for u in in_play)
+
+
+FIRST_SEED = [pytest.param(rules, scenario, SEEDS[0],
+                           marks=pytest.mark.xdist_group(f"{rules}-{scenario}-{SEEDS[0]}"))
+              for rules, scenario in CELLS]
+"""One battle a cell (its first seed's), on the worker that fights it for the others."""
+FIRST_SEED_IDS = [f"{r}-{s}-{SEEDS[0]}" for r, s in CELLS]
+WIDE = {"COLUMNS": "1000"}
+"""A width no panel's line reaches, so each is printed whole and may be looked for."""
+
+
+def panel_words(view: dict[str, Any]) -> Iterator[str]:
+    """Every string of a panel as ``inspect --json`` gives it that a reader reads: its
+    label and help, each section's title and note, each item's (and each label's) text,
+    title and note."""
+    yield view["label"]
+    yield view["help"]
+    for section in view["sections"]:
+        yield from (section[key] for key in ("title", "note") if key in section)
+        for item in section["items"]:
+            yield from (item[key] for key in ("text", "title", "note") if key in item)
+    for label in view["labels"].values():
+        yield from (label[key] for key in ("text", "title", "note") if key in label)
+
+
+@pytest.mark.parametrize("moment", ["deployed", "midway", "last"])
+@pytest.mark.parametrize(("rules", "scenario", "seed"), FIRST_SEED, ids=FIRST_SEED_IDS)
+def test_inspect_shows_every_panel_by_its_rule_set(tmp_path_factory: pytest.TempPathFactory, rules: str,
+                                                   scenario: str, seed: int, moment: str) -> None:
+    """After the pieces, ``inspect`` shows each panel its rule set declares, as the page
+    builds it (the deck, the objectives and who holds each, the orders left ...), each
+    section's title and every item of it in words; then the turn and when the battle ends,
+    and where each side stands: at the battle's start, midway and at its end, in text and
+    in JSON."""
+    battle = fought(tmp_path_factory, rules, scenario, seed)
+    game = battle.battle.game
+    steps = {"deployed": 0, "midway": len(battle.battle.steps) // 2, "last": len(battle.battle.steps)}[moment]
+    state = battle.battle.steps[steps - 1].state if steps else battle.battle.initial_state
+    at = ["--step", str(steps)]
+    code, text = invoke("inspect", str(battle.record), *at, env=WIDE)
+    assert code == 0, text
+    assert battle.words.problems(text) == []
+    code, raw = invoke("inspect", str(battle.record), *at, "--json", env=WIDE)
+    assert code == 0, raw
+    data = json.loads(raw)
+    declared = [spec.name for spec in game.ruleset.PANELS]
+    assert list(dict.fromkeys(view["name"] for view in data["panels"])) == declared
+    for view in data["panels"]:
+        assert set(view["seen_by"]) <= set(state.sides) and view["seen_by"], view["name"]
+        assert view["label"] in text
+        for words in panel_words(view):
+            assert isinstance(words, str) and battle.words.problems(words) == [], (view["name"], words)
+        for section in view["sections"]:
+            shown = [section.get("title"), section.get("note"), *(i["text"] for i in section["items"])]
+            missing = [words for words in shown if words and words not in text]
+            assert missing == [], (view["name"], section["key"], missing)
+    shows = game.ruleset.presentation()
+    standing = list(shows.standing(state, game.scenario.side_names()))
+    assert data["standing"] == standing and all(line in text for line in standing)
+    last = shows.last_turn(state, game.scenario.turns)
+    assert data["last_turn"] == last.to_dict()
+    assert f"of {last.text}." in text if not state.is_over else f"ended on turn {state.turn}" in text
 
 
 @pytest.mark.parametrize(("rules", "scenario", "seed"), MATRIX, ids=IDS)

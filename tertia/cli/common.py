@@ -6,6 +6,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -15,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tertia.ai.players import choose_players
+from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.files import same_file, written_through
@@ -45,6 +47,17 @@ def print_table(table: Table) -> None:
         return
     width = given_width() or max(out.width, out.measure(table, options=out.options.update_width(400)).maximum)
     Console(file=out.file, width=width, highlight=False, markup=False, color_system=None).print(table)
+
+
+def print_folded(text: Text) -> None:
+    """A line of words folded at the terminal's edge, or at the width ``COLUMNS`` gives
+    when the output is a file or a pipe (as :func:`print_table` fits a table); whole
+    when neither gives one."""
+    width = None if out.is_terminal else given_width()
+    if width is None:
+        out.print(text)
+        return
+    Console(file=out.file, width=width, highlight=False, markup=False, color_system=None).print(text)
 
 
 def given_width() -> int | None:
@@ -159,6 +172,23 @@ def side_names(game: Game) -> dict[str, str]:
     return game.scenario.side_names()
 
 
+def side_named(game: Game, given: str) -> str:
+    """The side ``given`` names: by its id or by the name players read ("Royalists", or
+    "Royalists (King Charles I)" whole), in any case; a clean exit naming the sides when it
+    names none."""
+    wanted = given.strip().casefold()
+    for side, name in side_names(game).items():
+        if wanted in (side.casefold(), name.casefold(), name.split(" (")[0].strip().casefold()):
+            return side
+    fail(f"--side {given}: no such side in this battle; give one of {', '.join(side_names(game))} "
+         f"or its name ({'; '.join(side_names(game).values())})")
+
+
+SideOpt = Annotated[str | None, typer.Option(
+    help="Show what this side sees (by its id or name), its enemy's secrets kept; by default a referee's "
+         "view of everything", metavar="SIDE")]
+
+
 RulesForFileOpt = Annotated[
     str | None,
     typer.Option(help="Rule set id (default: a record's own rule set; for a scenario, larger-battles "
@@ -172,8 +202,26 @@ TurnOpt = Annotated[int | None, typer.Option(
     help="A record's position as this turn began (after the action that began it), not its last", min=1)]
 
 
+@dataclass(frozen=True)
+class Position:
+    """A position a file describes: its ``game``, the ``state``, and ``told``: the
+    events of the battle's start and of each action that led to it, first first (none for
+    a scenario, which no action has been taken in)."""
+
+    game: Game
+    state: GameState
+    told: tuple[tuple[Event, ...], ...] = ()
+
+
 def state_from_file(file: Path, rules: str | None, options: dict[str, str] | None = None, *,
                     step: int | None = None, turn: int | None = None) -> tuple[Game, GameState]:
+    """The game and position :func:`position_from_file` reads."""
+    position = position_from_file(file, rules, options, step=step, turn=turn)
+    return position.game, position.state
+
+
+def position_from_file(file: Path, rules: str | None, options: dict[str, str] | None = None, *,
+                       step: int | None = None, turn: int | None = None) -> Position:
     """The position a file describes: a scenario as deployed under ``rules`` (by default
     larger-battles, or the first rule set the scenario is written for when it is not
     written for that) with rule ``options``, or a record's position under the record's
@@ -192,45 +240,61 @@ def state_from_file(file: Path, rules: str | None, options: dict[str, str] | Non
         except RecordError as exc:
             fail(str(exc))
         if loaded is not None:
-            return _record_state(loaded, file, rules, options, step=step, turn=turn)
+            return _record_position(loaded, file, rules, options, step=step, turn=turn)
     if step is not None or turn is not None:
         fail(f"{'--step' if step is not None else '--turn'} chooses a position in a game record; "
              f"{file} is a scenario")
     game = build_game(str(file), rules or _scenario_rules(str(file)), options)
-    return game, game.ruleset.initial_state(game.scenario)
+    return Position(game, game.ruleset.initial_state(game.scenario))
 
 
-def _record_state(loaded: LoadedRecord, file: Path, rules: str | None, options: dict[str, str] | None, *,
-                  step: int | None = None, turn: int | None = None) -> tuple[Game, GameState]:
+def _record_position(loaded: LoadedRecord, file: Path, rules: str | None, options: dict[str, str] | None,
+                     *, step: int | None = None, turn: int | None = None) -> Position:
     """A record's position under its own rule set and options, refusing ``rules`` or
     ``options`` other than the record's: its last, or, found as the record is checked,
     the one after ``step`` actions or as ``turn`` began (the first position of that turn,
-    after the action that began it)."""
+    after the action that began it), with the events that led to it."""
     ruleset = loaded.game.ruleset
     if rules is not None and ruleset.id != rules:
         fail(f"{file}: this record was played under {ruleset.id}, not {rules}")
     if options:
-        try:
-            asked = get_ruleset(ruleset.id, **options).options
-        except ValueError as exc:
-            fail(f"--option: {exc}")
-        for key in options:
-            if asked[key] != ruleset.options[key]:
-                played = ruleset.options[key]
-                shown = str(played).lower() if isinstance(played, bool) else played
-                fail(f"--option {key}={options[key]}: {file} was played with {key}={shown}; "
-                     f"a record's options are its own")
+        _check_record_options(loaded, file, options)
     if step is not None and step > len(loaded.actions):
         fail(f"--step {step}: {file} holds {len(loaded.actions)} actions")
-    moment = _moment(step, turn)
-    result = replay(loaded, moment=moment)
+    chosen = _moment(step, turn)
+    done: list[int] = []
+
+    def moment(actions: int, state: GameState) -> bool:
+        if chosen is not None and chosen(actions, state):
+            done.append(actions)
+            return True
+        return False
+
+    told: list[tuple[Event, ...]] = []
+    result = replay(loaded, moment=moment if chosen is not None else None,
+                    told=lambda events: told.append(tuple(events)))
     if not result.ok or result.final_state is None:
         fail(f"{file}: the record does not replay: {result.message}")
-    if moment is None:
-        return loaded.game, result.final_state
+    if chosen is None:
+        return Position(loaded.game, result.final_state, tuple(told))
     if result.kept is None:
         fail(f"--turn {turn}: {file}'s battle ended in turn {result.final_state.turn}")
-    return loaded.game, result.kept
+    return Position(loaded.game, result.kept, tuple(told[:done[0] + 1]))
+
+
+def _check_record_options(loaded: LoadedRecord, file: Path, options: dict[str, str]) -> None:
+    """A clean exit unless each of ``options`` is the one the record was played with."""
+    ruleset = loaded.game.ruleset
+    try:
+        asked = get_ruleset(ruleset.id, **options).options
+    except ValueError as exc:
+        fail(f"--option: {exc}")
+    for key in options:
+        if asked[key] != ruleset.options[key]:
+            played = ruleset.options[key]
+            shown = str(played).lower() if isinstance(played, bool) else played
+            fail(f"--option {key}={options[key]}: {file} was played with {key}={shown}; "
+                 f"a record's options are its own")
 
 
 def _moment(step: int | None, turn: int | None) -> Callable[[int, GameState], bool] | None:

@@ -30,6 +30,7 @@ from tertia.cli.common import (
     RULES_HELP,
     OptionOpt,
     RulesForFileOpt,
+    SideOpt,
     StepOpt,
     TurnOpt,
     battle_choice,
@@ -39,17 +40,22 @@ from tertia.cli.common import (
     fail,
     out,
     parse_options,
+    position_from_file,
+    print_folded,
     print_table,
+    side_named,
     side_names,
-    state_from_file,
 )
+from tertia.cli.inspection import inspection, panel_tables, status_lines
+from tertia.cli.inspection import to_dict as inspection_dict
 from tertia.cli.main import app
 from tertia.cli.prompt_player import LeftTheBattle, PromptPlayer
 from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.narration import plural
+from tertia.core.hidden import place_hidden
+from tertia.core.narration import plural, side_does
 from tertia.core.state import UnitKind
 from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.record import (
@@ -401,21 +407,30 @@ def inspect(
     rules: RulesForFileOpt = None,
     step: StepOpt = None,
     turn: TurnOpt = None,
+    side: SideOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
 ) -> None:
     """Every piece as the rule set shows it now (or, in a record, after --step actions or
     as --turn began): what it is, whether it is in play, and each fact its rule set
-    declares (hits against the hit limit and what raised it, morale, figures, formation ...)."""
-    game, state = state_from_file(file, rules, step=step, turn=turn)
+    declares (hits against the hit limit and what raised it, morale, figures, formation ...);
+    then the rule set's panels as the page shows them (the cards left to draw, the
+    objectives and who holds each, the orders left ...), the turn and when the battle
+    ends, the score, each army's losses and where each side stands against a victory."""
+    position = position_from_file(file, rules, step=step, turn=turn)
+    game, state = position.game, position.state
+    viewer = None if side is None else side_named(game, side)
+    seen = inspection(game, state, position.told, viewer)
     presentation = game.ruleset.presentation()
-    cards = [presentation.piece(game.table, state, uid, None) for uid in state.units]
+    cards = [presentation.piece(game.table, seen.seen, uid, viewer) for uid, unit in seen.seen.units.items()
+             if not place_hidden(unit)]
     if as_json:
         sys.stdout.write(json.dumps({"rules": game.ruleset.id, "turn": state.turn,
                                      "facts": presentation.describe(),
-                                     "units": [c.to_dict() for c in cards]}) + "\n")
+                                     "units": [c.to_dict() for c in cards], **inspection_dict(seen)}) + "\n")
         return
     names = side_names(game)
-    table = Table(title=f"{game.scenario.name} — {game.ruleset.title}, turn {state.turn}")
+    as_seen = "" if viewer is None else f", as {side_does(names.get(viewer, viewer), 'see')} it"
+    table = Table(title=f"{game.scenario.name} — {game.ruleset.title}, turn {state.turn}{as_seen}")
     for col in ("piece", "side", "kind", "status", "shows"):
         table.add_column(col)
     for c in cards:
@@ -425,6 +440,13 @@ def inspect(
             Text("in play" if c.in_play else str(c.removed).replace("_", " ")), Text(shows),
         )
     print_table(table)
+    for shown in panel_tables(seen):
+        if isinstance(shown, Table):
+            print_table(shown)
+        else:
+            print_folded(shown)
+    for line in status_lines(seen):
+        print_folded(line)
 
 
 @app.command()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ import tertia
 from tertia.battle import BattleRecord, dice_seed
 from tertia.core.actions import ACTION_TYPES, Action, BadActionData, action_from_dict
 from tertia.core.dice import DiceDivergence, Roll, SeedCheckedDice, distribution_named
+from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.model_errors import explain
 from tertia.core.scenario import Scenario
@@ -450,13 +451,15 @@ def _step_name(loaded: LoadedRecord, i: int, side: str, action: Action) -> str:
     return f"step {i + 1} ({listed}[{i}], {action.type}{by})"
 
 
-def replay(loaded: LoadedRecord, *, moment: Callable[[int, GameState], bool] | None = None) -> ReplayResult:
+def replay(loaded: LoadedRecord, *, moment: Callable[[int, GameState], bool] | None = None,
+           told: Callable[[Sequence[Event]], None] | None = None) -> ReplayResult:
     """Re-run a record with its own dice; ``ok`` only when every action applies, every die
     matches and the final state hash equals the recorded one, and, for a record with a
     chain (format 3), every step's hash follows from what it says and the step before,
     and every step's events are the ones the engine gives. A failure names the first step
     that differs. ``moment(done, state)``, asked of each position (after ``done``
-    actions), chooses the one kept as :attr:`ReplayResult.kept`: the first it is true of."""
+    actions), chooses the one kept as :attr:`ReplayResult.kept`: the first it is true of.
+    ``told`` is given the battle's start's events, then each action's, as they happen."""
     dice = SeedCheckedDice(loaded.rolls, dice_seed(loaded.seed))
     game = loaded.game
     chain = loaded.chain
@@ -476,6 +479,8 @@ def replay(loaded: LoadedRecord, *, moment: Callable[[int, GameState], bool] | N
         found = _events_differ(chain.start["events"], events, "start.events")
         if found is not None:
             return ReplayResult(False, state, state.state_hash(), f"at the start: {found}", 0)
+    if told is not None:
+        told(events)
     written = values_written(events)
     kept: GameState | None = None
     for i, (side, action) in enumerate(loaded.actions):
@@ -500,6 +505,8 @@ def replay(loaded: LoadedRecord, *, moment: Callable[[int, GameState], bool] | N
             return ReplayResult(False, state, state.state_hash(), f"{step}: {exc}", i)
         except DiceDivergence as exc:
             return ReplayResult(False, state, state.state_hash(), f"{step}: {exc}", i)
+        if told is not None:
+            told(events)
         if chain is not None:
             found = _events_differ(chain.steps[i]["events"], events, f"steps[{i}].events")
             if found is not None:

@@ -28,11 +28,11 @@ from tertia.core.actions import Action, BadActionData, Move
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.hidden import HiddenInformation, place_hidden, view_of
-from tertia.core.presentation import PanelContext
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
 from tertia.core.table_markers import table_markers
 from tertia.core.violations import CoreCode, IllegalAction
+from tertia.io.panels import panels
 from tertia.io.scenario_file import ScenarioError
 from tertia.offers import idle_reasons, parse_items, prompt_offers, prompt_refusals, unit_offers
 from tertia.rulesets import get_ruleset, ruleset_class, ruleset_ids
@@ -734,19 +734,10 @@ def panels_of(live: LiveGame, viewer: str, watching: bool = False) -> list[dict[
     sections the page draws and the words for the values its action puts in order
     (:meth:`Presentation.panel <tertia.core.presentation.Presentation.panel>`);
     ``watching``: the one they are shown to sees as ``viewer`` but does not play it."""
-    ruleset = live.game.ruleset
-    presentation = ruleset.presentation()
-    state = live.state
     seen = live.observation(len(live.steps), viewer)
-    out = []
-    for spec in ruleset.PANELS:
-        kind = ruleset.action_kind(spec.action) if spec.action else None
-        context = PanelContext(
-            viewer=viewer, to_act=state.to_act, pending=bool(seen.decisions),
-            phases=tuple(kind.phases) if kind is not None else (), side_names=live.side_names(),
-            recent=lambda: recent_events(live, viewer), watching=watching)
-        out.append({**spec.to_dict(), **presentation.panel(spec.name, seen, context).to_dict()})
-    return out
+    shown = panels(live.game, live.state, seen, viewer, recent=lambda: recent_events(live, viewer),
+                   watching=watching)
+    return [{**spec.to_dict(), **panel.to_dict()} for spec, panel in shown]
 
 
 def visible_summary(live: LiveGame, side: str) -> dict[str, Any]:
