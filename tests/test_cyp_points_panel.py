@@ -11,6 +11,7 @@ from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, holder, places
 from tertia.rulesets.charge_yr_pikes.points_panel import POINTS
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
+from tertia.rulesets.charge_yr_pikes.victory import WON_BY_POINTS
 from tertia.scenarios import resolve_scenario
 
 NAMES = {"royalist": "Royalists", "parliament": "Parliament"}
@@ -73,3 +74,23 @@ def test_a_side_on_all_its_objectives_keeping_its_vital_points_is_told_it_has_en
     # Parliament's vital points are the Royalists' objectives here: all three are lost.
     assert sections["points-parliament"]["note"].startswith(
         "0 of 3 objectives occupied, 0 of 3 vital points kept")
+
+
+def test_once_the_battle_is_over_the_standing_is_as_the_result_counted_it() -> None:
+    """19 C, E: a victory by the points is judged before the pursuit phase, whose moves
+    may leave a point behind: once the battle is over each side's line gives the points
+    the result counted, as the battle was decided, whatever the position after the
+    pursuit; at darkness, with no pursuit, as the battle was decided."""
+    game, state = _naseby()
+    counted = {"royalist": {"objectives_occupied": 3, "vital_points_held": 2},
+               "parliament": {"objectives_occupied": 0, "vital_points_held": 1}}
+    for reason, after in ((WON_BY_POINTS + ": ...", ", before the pursuit"),
+                          ("darkness falls and the larger share of casualties loses: ...", "")):
+        over = state.evolve(result={"winner": "royalist", "reason": reason, "breakdown": counted})
+        sections = _panel(game, over, "royalist")
+        assert sections["points-royalist"]["note"] == (
+            f"3 of 3 objectives occupied, 2 of 3 vital points kept as the battle was decided{after}")
+        assert sections["points-parliament"]["note"] == (
+            f"0 of 3 objectives occupied, 1 of 3 vital points kept as the battle was decided{after}")
+    going_on = _panel(game, state, "royalist")["points-royalist"]["note"]
+    assert going_on.startswith("0 of 3 objectives occupied, 3 of 3 vital points kept: a victory asks")

@@ -11,6 +11,8 @@ the victory asks. The viewer's own side comes first.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from tertia.core.presentation import Panel, PanelContext, PanelItem, PanelSection
 from tertia.core.state import GameState
 from tertia.core.vocabulary import capitalise
@@ -24,7 +26,7 @@ from tertia.rulesets.charge_yr_pikes.points import (
     vital_points_kept,
 )
 from tertia.rulesets.charge_yr_pikes.tables import Tables
-from tertia.rulesets.charge_yr_pikes.victory import KEEP_AT_LEAST, has_won
+from tertia.rulesets.charge_yr_pikes.victory import KEEP_AT_LEAST, WON_BY_POINTS, has_won
 
 POINTS = "points"
 """The panel's name (the rule set's own, beside the shared blocks' panels)."""
@@ -49,14 +51,36 @@ def _side_section(seen: GameState, context: PanelContext, tables: Tables, side: 
 
 def standing(seen: GameState, side: str, tables: Tables) -> str:
     """How far ``side`` stands from a victory by its points in ``seen`` (19 C): the
-    objectives it occupies and the vital points it keeps, against what the victory asks."""
+    objectives it occupies and the vital points it keeps, against what the victory asks.
+    Once the battle is over, as the result counted them: a victory by the points is judged
+    before the pursuit phase (19 C, E), whose moves may leave a point behind."""
     objectives, vital = places(seen, side, OBJECTIVE), places(seen, side, VITAL)
+    counted = _counted_at_the_end(seen, side)
+    if counted is not None:
+        occupied, kept = counted
+        return (f"{occupied} of {len(objectives)} objectives occupied, {kept} of {len(vital)} vital points "
+                f"kept as the battle was decided{', before the pursuit' if _won_by_points(seen) else ''}")
     occupied = objectives_occupied(seen, side, tables)
     kept = vital_points_kept(seen, side, tables)
     verdict = ("enough to win, unless the enemy has done as much (19 C)" if has_won(seen, side, tables)
                else f"a victory asks all {len(objectives)} occupied and {KEEP_AT_LEAST} kept (19 C)")
     return (f"{occupied} of {len(objectives)} objectives occupied, {kept} of {len(vital)} vital points "
             f"kept: {verdict}")
+
+
+def _counted_at_the_end(seen: GameState, side: str) -> tuple[int, int] | None:
+    """The objectives occupied and vital points kept that the result counted for ``side``
+    (:func:`~.victory.end`); None while the battle goes on."""
+    breakdown = (seen.result or {}).get("breakdown") or {}
+    mine = breakdown.get(side)
+    if not isinstance(mine, Mapping) or "objectives_occupied" not in mine:
+        return None
+    return int(mine["objectives_occupied"]), int(mine["vital_points_held"])
+
+
+def _won_by_points(seen: GameState) -> bool:
+    """Was the battle won by 19 C (its result's reason says so)?"""
+    return str((seen.result or {}).get("reason", "")).startswith(WON_BY_POINTS)
 
 
 def _item(seen: GameState, context: PanelContext, tables: Tables, place: Place) -> PanelItem:

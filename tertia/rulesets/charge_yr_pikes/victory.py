@@ -180,6 +180,11 @@ def end(tx: Tx, winner: str | None, how: str, tables: Tables,
                       reason=reason, breakdown=breakdown))
 
 
+WON_BY_POINTS = ("the victors have occupied all their objectives and kept two or more of their vital points, "
+                 "the beaten army has not")
+"""How a result's reason opens when the battle was won by the points (19 C)."""
+
+
 def result_reason(how: str, counted: Mapping[str, ArmyLosses], winner: str | None, degree: str | None,
                   sides: tuple[str, str]) -> str:
     """The result in words, naming no side (the result names the winner): how the battle
@@ -198,9 +203,7 @@ def result_reason(how: str, counted: Mapping[str, ArmyLosses], winner: str | Non
         return (f"darkness falls and each army has lost {each} of its figures: equal shares of casualties, "
                 f"a drawn battle; {SCORE_IS}")
     beaten, victors = counted[_other(sides, winner)], counted[winner]
-    decided = ("the victors have occupied all their objectives and kept two or more of their vital "
-               "points, the beaten army has not" if how == BY_POINTS
-               else "darkness falls and the larger share of casualties loses")
+    decided = WON_BY_POINTS if how == BY_POINTS else "darkness falls and the larger share of casualties loses"
     margin = beaten.percent - victors.percent
     higher = "no higher" if margin == 0 else f"{_points(abs(margin))} {'higher' if margin > 0 else 'lower'}"
     article = "an" if degree and degree[0] in "aeiou" else "a"
