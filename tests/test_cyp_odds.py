@@ -4,6 +4,7 @@ hand and against many seeded plays of the same position."""
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections.abc import Iterator
@@ -12,9 +13,11 @@ from itertools import product
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from tertia.analysis.enumerate import TooManyBranches
 from tertia.analysis.odds import odds, unit_changes
+from tertia.cli.odds_commands import _summary_table
 from tertia.core.actions import EndPhase
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
@@ -287,6 +290,34 @@ def test_a_morale_test_passes_on_six_and_fails_into_a_fall_back_or_a_rout(rating
     assert result.summary["attacker_fell_back_exact"] == Fraction(
         sum(need - within <= t < need for t in totals), 6)
     assert result.summary["attacker_routs_exact"] == Fraction(sum(t < need - within for t in totals), 6)
+
+
+def _summary_text(result: Any, target: str, attacker: str) -> str:
+    """The terminal's summary table of ``result``, in plain text."""
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(_summary_table(result, target, attacker))
+    return console.export_text()
+
+
+def test_a_morale_test_has_no_target_so_its_summary_measures_the_unit_alone() -> None:
+    """11: a morale test is the unit's own, the enemy it faces only the way it falls back:
+    the answer measures the unit alone (``parties``), and ``tertia odds`` lists no figures
+    lost on the enemy named; a volley's answer still gives the target's."""
+    game, state = _game()
+    foot = state.units["p-foot"]
+    state = state.with_unit(foot.evolve(own=unit_data(foot).evolve(morale=2, morale_max=2)))
+    names = {uid: state.units[uid].label for uid in ("p-foot", "k-foot")}
+    ready, question = game.ruleset.query(state, "morale", "p-foot", "k-foot")
+    result = odds(game, ready, question)
+    assert result.parties == ("attacker",) and result.to_dict()["parties"] == ["attacker"]
+    text = _summary_text(result, names["k-foot"], names["p-foot"])
+    assert f"{names['p-foot']} passes its morale tests" in text, text
+    assert names["k-foot"] not in text, text
+    fired = _facing(state, 3.0, morale=9, morale_max=9)
+    ready, question = game.ruleset.query(fired, "fire", "k-foot", "p-foot")
+    volley = odds(game, ready, question)
+    assert volley.parties == ("target", "attacker")
+    assert f"figures lost on {names['p-foot']}: " in _summary_text(volley, names["p-foot"], names["k-foot"])
 
 
 @pytest.mark.parametrize("already", ["falling_back", "routed"])

@@ -3,17 +3,22 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from tertia.ai.players import make_player
 from tertia.battle import fight_battle
+from tertia.cli.inspection import inspection, status_lines
 from tertia.core.actions import EndPhase
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
+from tertia.core.state import GameState
 from tertia.offers import describe
 from tertia.rulesets import registered
 from tertia.rulesets.charge_yr_pikes import army
 from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove
 from tertia.rulesets.charge_yr_pikes.cards import card_label
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
+from tertia.rulesets.charge_yr_pikes.reports import fright_words
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
@@ -181,3 +186,52 @@ def test_the_baggage_train_is_baggage_not_artillery_wherever_its_kind_is_named()
     assert spec.fielded[side]["baggage"] == len(wagons)
     assert spec.fielded[side]["artillery"] == len([u for u in guns if u.side == side])
     assert f"lost_{side}_baggage" in columns(spec)
+
+
+def _with_parl_lost(state: GameState, lost: int) -> GameState:
+    """Parliament's one regiment of foot (32 figures) with ``lost`` shot down."""
+    foot = state.units["p-foot"]
+    return state.with_unit(foot.evolve(shot=unit_data(foot).shot - lost))
+
+
+def test_each_army_is_told_the_roll_that_brings_fright_at_the_turns_end_as_army_morale_reckons_it() -> None:
+    """15 L, "Effects on the entire army": the summary, ``tertia inspect``'s army morale
+    line and the page's chip give each side the D10 it needs for fright this turn and the
+    chance of it, from the engine's own test: 9% lost needs 11+ (no chance on a D10), 25%
+    10+, 50% frightens without a roll."""
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario())
+    state, _ = game.start(ScriptedDice([4, 1, 1, 5]))
+    tables = tables_of(state)
+    for lost, roll, chance, words in ((3, 11, 0.0, "fright on 11+, 0%"), (8, 10, 0.1, "fright on 10+, 10%"),
+                                      (16, None, 1.0, "takes fright without a roll")):
+        hurt = _with_parl_lost(state, lost)
+        odds = game.ruleset.presentation().summary(hurt)["fright_odds"]["parl"]
+        test = army.fright_test(hurt, "parl", tables)
+        assert (odds["roll"], odds["chance"], odds["words"]) == (roll, chance, words)
+        assert (test.roll, float(test.chance)) == (roll, chance)
+        lines = [line.plain for line in status_lines(inspection(game, hurt, [], None))]
+        assert any(line.startswith("Army morale: ") and f"({words})" in line for line in lines), lines
+
+
+def test_vital_points_lost_lower_the_roll_that_brings_fright() -> None:
+    """"+1 if one vital point is lost, +2 if two": at 30% lost the chart's 9+ is a roll of
+    7+ with two lost, three chances in ten becoming five."""
+    test = army.FrightTest(army.ArmyLosses("king", lost=30, strength=100), vital_lost=2, modifier=2, needed=9)
+    assert (test.roll, test.chance) == (7, Fraction(2, 5))
+    assert fright_words(test) == "fright on 7+, 40%"
+
+
+def test_the_fright_odds_of_an_army_unseen_are_not_known_and_none_are_given_once_the_battle_is_over() -> None:
+    """On a view hiding pieces of the enemy (secret deployment) the enemy's odds are
+    worked out from nothing the viewer does not see: none are given; once the battle is
+    over no army tests again."""
+    naseby = load_builtin("naseby")
+    with registered(ChargeYrPikes):
+        secret = Game(ChargeYrPikes(secret_deployment=True), naseby)
+        hidden, _ = secret.start(SeededDice(1))
+        first, second = hidden.sides
+        seen = secret.ruleset.presentation().summary(secret.observed_state(hidden, first))
+        assert seen["fright_odds"][second] is None
+        assert seen["fright_odds"][first]["words"] == "fright on 11+, 0%"
+        record = fight_battle(secret, {side: make_player("baseline") for side in naseby.side_ids}, 6)
+        assert secret.ruleset.presentation().summary(record.final_state)["fright_odds"] == {}

@@ -677,3 +677,35 @@ def test_each_replay_step_shows_no_placeholder(server: Server, browser: Any, rul
         assert errors == [], errors
     finally:
         context.close()
+
+
+POSSESSIVE_SAMPLES = ("Royalists", "Parliament", "Royalists (King Charles I)", "Usher's Dragoons", "Essex's",
+                      "Colonel Hollis", "Sir Jacob Astley", "Lord Wilmot", "Prince Rupert of the Rhine")
+"""Names the possessive's rule tells apart: a plural in s, a person whose name ends in s, a
+name already possessive, a name with a closing aside."""
+
+
+def test_the_pages_possessive_agrees_with_the_engines_for_sides_and_commanders(server: Server,
+                                                                                browser: Any) -> None:
+    """The page's ``possessive()`` (``ui.js``, run in the browser) gives what the engine's
+    :func:`~tertia.core.narration.possessive` gives, for every side and every commander (a
+    person: "Colonel Hollis's") of every scenario in the catalogue."""
+    from tertia.core.narration import possessive
+    from tertia.scenarios import builtin_names, load_builtin
+
+    sides, people = list(POSSESSIVE_SAMPLES), list(POSSESSIVE_SAMPLES)
+    for name in builtin_names():
+        scenario = load_builtin(name)
+        sides += scenario.side_names().values()
+        people += [c.name for c in scenario.commanders if c.name]
+    context, pg, errors = open_page(browser)
+    try:
+        pg.goto(server.url + "/")
+        run = ("async ([names, person]) => { const ui = await import('/static/js/ui.js'); "
+               "return names.map((n) => ui.possessive(n, { person })); }")
+        assert pg.evaluate(run, [sides, False]) == [possessive(n) for n in sides]
+        assert pg.evaluate(run, [people, True]) == [possessive(n, person=True) for n in people]
+        assert pg.evaluate(run, [["Colonel Hollis"], True]) == ["Colonel Hollis's"]
+        assert errors == [], errors
+    finally:
+        context.close()

@@ -4,6 +4,7 @@ with their seeds, Ctrl-C keeping finished games, and one-line errors for bad inp
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -210,6 +211,29 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_game(
     assert code == 1, output_text
     assert "Traceback" not in output_text and f"{output[0]} {output[1]}: cannot write in" in output_text
     assert len(output_text.strip().splitlines()) == 1, output_text
+
+
+@pytest.mark.parametrize("command", [
+    ("simulate",), ("sweep", "--vary", "hit_limit_infantry=3,4"), ("ladder", "--scenario", "skirmish"),
+])
+@pytest.mark.parametrize("existing", ["file", "device"])
+def test_plots_that_name_a_file_or_a_device_are_refused_as_no_folder(
+        command: tuple[str, ...], existing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--plots`` names a folder: a file or a device there (``/dev/null``) is said to be
+    no folder, not that a folder "cannot be created" because the file exists."""
+    from tertia.cli import studies
+
+    def no_games(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a game was fought")
+
+    monkeypatch.setattr(studies, "run", no_games)
+    path = tmp_path / "plots.png" if existing == "file" else Path(os.devnull)
+    if existing == "file":
+        path.write_bytes(b"")
+    code, _, output = run(*command, "--games", "2", "--workers", "1", "--plots", str(path))
+    assert code == 1, output
+    assert f"--plots {path}: is not a folder" in output and "File exists" not in output, output
+    assert len(output.strip().splitlines()) == 1, output
 
 
 def test_a_plot_that_cannot_be_written_after_all_is_one_clean_line(monkeypatch: pytest.MonkeyPatch,

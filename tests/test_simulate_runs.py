@@ -3,11 +3,13 @@ interrupted runs that keep their finished games, batching, and Parquet round tri
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from tertia.analysis.sim import games as sim_games
 from tertia.analysis.sim.games import (
@@ -25,8 +27,10 @@ from tertia.analysis.sim.scheduler import WorkerLost, _Batcher, run_jobs
 from tertia.analysis.sim.storage import read_rows, write_rows
 from tertia.analysis.sim.summary import summarize
 from tertia.battle import BattleRecord, fight_battle
+from tertia.cli.main import app
 from tertia.rulesets import ruleset_ids
 from tertia.scenarios import load_builtin
+from tests.plugin_rules import with_plugins
 
 SEED = 11
 GAMES = 6
@@ -112,6 +116,29 @@ def test_first_side_is_recorded_only_where_a_side_moves_first(rules: str) -> Non
     else:
         assert spec.first_mover
         assert rows[0]["first_side"] in spec.sides and summary["first_mover"] is not None
+
+
+def _with_plugin_ids() -> list[str]:
+    with with_plugins():
+        return list(ruleset_ids())
+
+
+@pytest.mark.parametrize("rules", _with_plugin_ids())
+def test_a_battles_json_names_a_first_side_only_where_simulate_does(rules: str) -> None:
+    """``tertia battle --json`` and a study agree on the side that moved first: none
+    where one deck decides who acts, as simulate's rows have it, a side elsewhere."""
+    from tertia.cli.common import battle_choice
+    from tertia.scenarios import resolve_scenario
+
+    with with_plugins():
+        scenario, _ = battle_choice(None, rules)
+        spec = make_spec(scenario, resolve_scenario(scenario, rules_id=rules), rules)
+        row = run([spec], 1, SEED, workers=1).rows[0][0]
+        fought = CliRunner().invoke(app, ["battle", "--rules", rules, "--seed", str(SEED), "--json"])
+    assert fought.exit_code == 0, fought.output
+    first = json.loads(fought.output)["first_side"]
+    assert (first is None) is (row["first_side"] is None), (first, row["first_side"])
+    assert first is None or first in spec.sides
 
 
 def test_a_game_that_raises_is_a_row_with_its_seed(spec: GameSpec, monkeypatch: pytest.MonkeyPatch) -> None:

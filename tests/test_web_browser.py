@@ -734,6 +734,11 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
                              ".pointerEvents")
     assert pin_clicks == "none"
     assert pg.inner_text("[data-test=army-losses]").endswith("0% – 0%")
+    # On hover, what each army needs to take fright at the end of this turn (15 L).
+    odds = view["status"]["summary"]["fright_odds"]
+    fright = pg.get_attribute("[data-test=army-losses]", "title")
+    assert "fright on 11+, 0%" in fright, fright
+    assert all(f"({odds[side]['words']})" in fright for side in odds), fright
     shoot(pg, "cyp-deck")
 
     # A unit that may move on the card is dragged 4" straight ahead, then forms column.

@@ -33,7 +33,7 @@ from tertia.core.dice import Dice, Distribution
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.narration import plural, said_of
-from tertia.core.ruleset import ActionOver, OddsMeasure, Tx
+from tertia.core.ruleset import ODDS_PARTIES, ActionOver, OddsMeasure, OddsParty, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import AttackResolved
@@ -73,6 +73,9 @@ class Odds:
     outcomes: tuple[Outcome, ...]
     summary: Mapping[str, Any] = field(default_factory=dict)
     measures: tuple[OddsMeasure, ...] = ()
+    parties: tuple[OddsParty, ...] = ODDS_PARTIES
+    """Whose measures apply to the question (the rule set's ``odds_parties``): a morale
+    test's, the unit's alone."""
     pieces: tuple[PieceOdds, ...] = ()
     sides: tuple[SideOdds, ...] = ()
 
@@ -102,6 +105,7 @@ class Odds:
             "outcomes": [o.to_dict() for o in self.outcomes],
             "summary": summary,
             "measures": [{"key": m.key, "kind": m.kind, "label": m.title} for m in self.measures],
+            "parties": list(self.parties),
             "pieces": [p.to_dict() for p in self.pieces],
             "chance_labels": dict(CHANCE_LABELS),
             "sides": [s.to_dict() for s in self.sides],
@@ -322,6 +326,7 @@ def odds(
         outcomes=outcomes,
         summary=summarise(state, outcomes, attacker, target, ruleset.ODDS_MEASURES),
         measures=ruleset.ODDS_MEASURES,
+        parties=ruleset.odds_parties(action),
         pieces=pieces(state, outcomes, ruleset.ODDS_MEASURES, (target, attacker)),
         sides=sides(state, outcomes, ruleset.ODDS_MEASURES),
     )
@@ -367,7 +372,7 @@ def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[Game
 
 def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranches) -> TooManyBranches:
     """``refused`` with the bounds its walked branches prove on each chance the summary
-    gives of the target and of the attacker (:func:`bounds_in_words`)."""
+    gives of the target and of the attacker, those the question has (:func:`bounds_in_words`)."""
     walked = refused.walked
     if walked is None or not refused.partial:
         return refused
@@ -375,8 +380,10 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
     attacker, target = _parties(action, attack)
     measures = game.ruleset.ODDS_MEASURES
     summary = summarise(state, outcomes, attacker, target, measures)
-    names = {who: state.units[uid].label for who, uid in (("target", target), ("attacker", attacker))
-             if uid is not None and uid in state.units}
+    parties = game.ruleset.odds_parties(action)
+    named: tuple[tuple[str, str | None], ...] = (("target", target), ("attacker", attacker))
+    names: dict[str, str] = {who: state.units[uid].label for who, uid in named
+                             if uid is not None and uid in state.units and who in parties}
     proved = "; " + bounds_in_words(summary, measures, names, 1 - walked)
     return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
 

@@ -93,14 +93,18 @@ def to_dict(inspected: Inspection) -> dict[str, Any]:
 
 
 def army_losses(summary: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Each army's losses as a share of its figures (None where its pieces are unseen) and
-    whether it has taken fright, where the rule set keeps army morale (the summary's
-    ``losses_percent`` and ``fright``); empty where it does not."""
+    """Each army's losses as a share of its figures (None where its pieces are unseen),
+    what it needs to take fright at the end of this turn (None where unseen or once the
+    battle is over) and whether it has taken fright, where the rule set keeps army morale
+    (the summary's ``losses_percent``, ``fright_odds`` and ``fright``); empty where it
+    does not."""
     losses = summary.get("losses_percent")
     if not isinstance(losses, Mapping):
         return {}
     fright = set(summary.get("fright") or ())
-    return {str(side): {"percent": share, "fright": side in fright} for side, share in losses.items()}
+    odds = summary.get("fright_odds") or {}
+    return {str(side): {"percent": share, "fright": side in fright, "fright_odds": odds.get(side)}
+            for side, share in losses.items()}
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -228,10 +232,13 @@ def _status(inspected: Inspection) -> list[str]:
 
 def _losses(name: str, losses: Mapping[str, Any]) -> str:
     """An army's losses as the page's losses chip gives them: a share under 1% to a tenth,
-    so that one figure lost never reads as none."""
+    so that one figure lost never reads as none; then what it needs to take fright at the
+    end of this turn ("fright on 9+, 20%")."""
     share = losses["percent"]
     if not isinstance(share, int | float):
         words = "losses not known (pieces unseen)"
     else:
         words = f"{max(0.1, round(share, 1)) if 0 < share < 1 else round(share)}% lost"
-    return f"{name} {words}" + (", taken fright" if losses["fright"] else "")
+    odds = losses.get("fright_odds")
+    needs = f" ({odds['words']})" if isinstance(odds, Mapping) and odds.get("words") else ""
+    return f"{name} {words}{needs}" + (", taken fright" if losses["fright"] else "")

@@ -121,26 +121,30 @@ def _likeliest_table(result: Odds) -> Table:
 
 
 def _summary_table(result: Odds, target: str, attacker: str) -> Table:
+    """The target's and the attacker's measures, those of the parties the question has
+    alone (a morale test's unit, not the enemy it faces); the target's counts even at
+    nothing, the attacker's where it may lose something."""
     summary = Table(title="Summary")
     summary.add_column("")
     summary.add_column("chance", justify="right")
     summary.add_column("")
+    named = (("target", target), ("attacker", attacker))
+    parties = [(who, name) for who, name in named if who in result.parties]
     chances: list[tuple[str, str]] = []
     for measure in result.measures:
         if measure.kind == "count":
-            for who, name in (("target", target), ("attacker", attacker)):
+            for who, name in parties:
                 dist = result.summary[f"{who}_{measure.key}"]
                 if who == "target" or set(dist) != {"0"}:
                     for value, p in dist.items():
                         summary.add_row(f"{measure.title} on {name}: {value}", f"{p:.1%}", bar(p))
         elif measure.kind == "unit_flag":
-            chances += [(f"{who}_{measure.key}", f"{name} {measure.title}")
-                        for who, name in (("target", target), ("attacker", attacker))]
+            chances += [(f"{who}_{measure.key}", f"{name} {measure.title}") for who, name in parties]
         else:
             chances.append((measure.key, measure.title))
     # Where the rule set counts a rout on the table too, the common chance is a rout off it.
     routed = "is routed from the field" if any(m.routs for m in result.measures) else "routs"
-    for key, label in (("target_routed", f"{target} {routed}"), ("attacker_routed", f"{attacker} {routed}"),
+    for key, label in (*((f"{who}_routed", f"{name} {routed}") for who, name in parties),
                        *chances, ("commander_lost", "a commander is lost")):
         p = result.summary[key]
         if p:
@@ -150,8 +154,9 @@ def _summary_table(result: Odds, target: str, attacker: str) -> Table:
 
 
 def _pieces_table(result: Odds, names: dict[str, str]) -> Table | None:
-    """Each piece other than the target and the attacker that the action can touch."""
-    named = {result.target, result.attacker}
+    """Each piece other than the target and the attacker that the action can touch (the
+    enemy a morale test faces among them, as no party to the test)."""
+    named = {result.attacker, *([result.target] if "target" in result.parties else [])}
     others = [p for p in result.pieces if p.unit not in named]
     if not others:
         return None

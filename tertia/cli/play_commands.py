@@ -97,7 +97,7 @@ def battle_summary(record: BattleRecord) -> dict[str, Any]:
         "winner": result.get("winner"),
         "reason": result.get("reason"),
         "turns": final.turn,
-        "first_side": final.first_side,
+        "first_side": game.ruleset.presentation().first_mover(final),
         "score": dict(result.get("score", {})),
         "units_lost": lost,
         "units_lost_by_type": lost_by_type,

@@ -93,9 +93,12 @@ def checked_backend(backend: str) -> Backend:
 
 def check_study_outputs(out_file: Path | None, plots: Path | None, scenario: str) -> None:
     """Refuse unwritable destinations, or the scenario itself, before fighting thousands
-    of games; each folder is tried by making a file in it (:func:`try_writing_in`)."""
+    of games: ``--plots`` must be a folder, or a path where one can be made; each folder is
+    tried by making a file in it (:func:`try_writing_in`)."""
     check_outputs({"--out": out_file}, scenario)  # its folder, not the scenario, not a directory
     if plots is not None:
+        if plots.exists() and not plots.is_dir():  # a file or a device: mkdir would say only "File exists"
+            fail(f"--plots {plots}: is not a folder; give a folder for the plots (made if it does not exist)")
         try:
             plots.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

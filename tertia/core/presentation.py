@@ -405,6 +405,12 @@ class Presentation:
     """Does the battle's start name a side that moves first? Not where every card of both
     sides is shuffled into one deck before any is drawn: the deck decides who acts."""
 
+    def first_mover(self, state: GameState) -> str | None:
+        """The side that moved first in the battle ``state`` belongs to, as reports and
+        simulations count it: None where the deck decides who acts (:attr:`FIRST_MOVER`),
+        the start's ``first_side`` being only the scenario's first side there."""
+        return state.first_side if self.FIRST_MOVER else None
+
     BREAKDOWN_TITLE: ClassVar[str] = "Points by source"
     """What the result's breakdown by side holds, as a heading over it (the report's
     results table): the points each side scored, by where they came from, unless the rule

@@ -97,6 +97,12 @@ class OddsMeasure:
         return self.label or self.key.replace("_", " ")
 
 
+OddsParty = Literal["target", "attacker"]
+"""A unit an odds answer measures, by its part in the action."""
+ODDS_PARTIES: tuple[OddsParty, ...] = ("target", "attacker")
+"""The parties an action with a target has."""
+
+
 class ActionOver(BaseException):
     """Raised by :meth:`Tx.action_over` in a resolution asked to end with its action."""
 
@@ -379,6 +385,12 @@ class RuleSet(ABC):
 
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = ()
     """What odds report beyond who leaves play: the rule set's own outcome summary keys."""
+
+    def odds_parties(self, action: Action) -> tuple[OddsParty, ...]:
+        """Whose measures an answer about ``action`` gives: the target's and the
+        attacker's, unless the action has no target (a unit's morale test, whose "target"
+        is only the enemy it faces)."""
+        return ODDS_PARTIES
 
     def odds_effects(
         self, before: GameState, after: GameState, events: Sequence[Event]

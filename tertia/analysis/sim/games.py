@@ -188,9 +188,9 @@ def play_game(spec: GameSpec, master_seed: int, index: int) -> Row:
 def _outcome(row: Row, final: GameState, spec: GameSpec, actions: int) -> None:
     result = final.result or {}
     score = result.get("score", {})
-    row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
-               first_side=final.first_side if spec.first_mover else None, actions=actions)
     shows = game_for(spec).ruleset.presentation()
+    row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
+               first_side=shows.first_mover(final), actions=actions)
     for side, kinds in spec.fielded.items():
         lost = [u for u in final.iter_units(side, include_removed=True) if not u.in_play]
         row[f"score_{side}"] = int(score.get(side, 0))

@@ -162,6 +162,40 @@ def fright_needs(percent: Fraction, chart: ArmyMorale) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
+class FrightTest:
+    """Sequence L's test of a side's army as it stands: the ``losses`` counted, the vital
+    points lost and the modifier they add to the D10, and the total ``needed`` for fright
+    (None: "50%+ Casualties, army takes fright" without a roll)."""
+
+    losses: ArmyLosses
+    vital_lost: int
+    modifier: int
+    needed: int | None
+
+    @property
+    def roll(self) -> int | None:
+        """The D10 face at or above which the army takes fright, the modifier counted
+        (None: no roll is made); it may lie beyond the die's faces."""
+        return None if self.needed is None else self.needed - self.modifier
+
+    @property
+    def chance(self) -> Fraction:
+        """The chance the army takes fright on this test, exactly."""
+        if self.roll is None:
+            return Fraction(1)
+        return sum((D10.probability(face) for face in D10.values() if face >= self.roll), Fraction(0))
+
+
+def fright_test(state: GameState, side: str, tables: Tables) -> FrightTest:
+    """The fright test ``side`` would take now (15 L): its figures off the table, the
+    chart's total for them and "+1 if one vital point is lost, +2 if two"."""
+    counted = fright_losses(state, side, tables)
+    vital_lost = vital_points_lost(state, side, tables)
+    return FrightTest(counted, vital_lost, vital_lost * tables.army_morale.vital_point_lost,
+                      fright_needs(counted.percent, tables.army_morale))
+
+
+@dataclass(frozen=True, slots=True)
 class ArmyMoraleTested(Event):
     """A side tested its army's morale: ``lost`` of ``strength`` figures, ``vital_lost``
     vital points lost, the D10 rolled (None: none needed; it reads 1 to 10), the
@@ -203,16 +237,15 @@ def army_morale(tx: Tx, side: str, tables: Tables, rout: Callable[[str], None]) 
     """Sequence L, at the end of every turn: test whether ``side``'s army takes fright
     and, if it does, take the three steps (:func:`take_fright`; ``rout(unit_id)`` routs a
     unit as Routing A-F has it). Returns the steps taken, or None when morale holds."""
-    counted = fright_losses(tx.state, side, tables)
-    vital_lost = vital_points_lost(tx.state, side, tables)
-    needed = fright_needs(counted.percent, tables.army_morale)
+    test = fright_test(tx.state, side, tables)
+    counted, needed, vital = test.losses, test.needed, test.modifier
     roll = None if needed is None else tx.roll(D10, f"army morale: {side}")
-    vital = vital_lost * tables.army_morale.vital_point_lost
     modifiers = ((VITAL_POINTS_LOST, vital),) if vital else ()
     total = None if roll is None else roll + vital
     fright = needed is None or (total is not None and total >= needed)
-    tx.emit(ArmyMoraleTested(side=side, lost=counted.lost, strength=counted.strength, vital_lost=vital_lost,
-                             roll=roll, needed=needed, fright=fright, modifiers=modifiers, total=total))
+    tx.emit(ArmyMoraleTested(side=side, lost=counted.lost, strength=counted.strength,
+                             vital_lost=test.vital_lost, roll=roll, needed=needed, fright=fright,
+                             modifiers=modifiers, total=total))
     return take_fright(tx, side, tables, rout) if fright else None
 
 

@@ -1,7 +1,7 @@
 """What Charge yr Pikes! shows a player beside the table: the turn in brief (the card in
 play and the units that may move on it, the fire step and the orders given, the cards
-still to turn, each army's losses (``None`` on a view hiding some of its pieces) and whether
-it has taken fright, the objectives and
+still to turn, each army's losses (``None`` on a view hiding some of its pieces), what it
+needs to take fright at the end of this turn and whether it has taken fright, the objectives and
 vital points and the side holding each as the viewer sees the table, and while a side
 deploys in secret, where it may deploy; each tertia's card by name) and a unit's card (its
 figures by weapon and stands, formation, disorder, falling back, morale: "untested" until
@@ -65,6 +65,8 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
         "losses_percent": {side: None if _unseen(state, side) else float(_losses(state, side, tables).percent)
                            for side in state.sides},
         "losses_counted": "result" if state.is_over else "army_morale",
+        "fright_odds": {} if state.is_over else {
+            side: None if _unseen(state, side) else fright_odds(state, side, tables) for side in state.sides},
         "fright": list(g.fright),
         "points": [{"side": p.side, "kind": p.kind, "role": p.role, "name": p.name, "x": p.x, "y": p.y,
                     "held_by": points.holder(state, p, tables)} for p in points.places(state)],
@@ -80,6 +82,22 @@ def _losses(state: GameState, side: str, tables: Tables) -> army.ArmyLosses:
     with the result it shows."""
     counted = army.final_losses if state.is_over else army.fright_losses
     return counted(state, side, tables)
+
+
+def fright_odds(state: GameState, side: str, tables: Tables) -> dict[str, Any]:
+    """What ``side``'s army needs to take fright at the end of this turn (15 L, "Effects
+    on the entire army"), as its test stands now: the D10 ``roll`` (None: fright without
+    one), the ``chance`` of it and both in ``words`` ("fright on 9+, 20%")."""
+    test = army.fright_test(state, side, tables)
+    return {"roll": test.roll, "chance": float(test.chance), "words": fright_words(test)}
+
+
+def fright_words(test: army.FrightTest) -> str:
+    """"fright on 9+, 20%"; "takes fright without a roll" at 50% lost (15 L)."""
+    if test.roll is None:
+        return "takes fright without a roll"
+    needs = "any roll" if test.roll <= 1 else f"{test.roll}+"
+    return f"fright on {needs}, {float(test.chance):.0%}"
 
 
 def done_with(state: GameState) -> str | None:

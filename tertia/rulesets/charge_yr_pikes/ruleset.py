@@ -17,7 +17,7 @@ from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
 from tertia.core.geometry import Polygon, base_distance
 from tertia.core.narration import default_side_name
-from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
+from tertia.core.ruleset import OddsMeasure, OddsParty, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
@@ -453,6 +453,12 @@ class ChargeYrPikes(RuleSet):
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
     GUN_WORDS: ClassVar[tuple[str, ...]] = odds.GUN_WORDS
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
+
+    def odds_parties(self, action: Action) -> tuple[OddsParty, ...]:
+        """A morale test (11) is the unit's alone: the enemy it faces loses nothing by it."""
+        if isinstance(action, odds.Question) and action.word == odds.MORALE:
+            return ("attacker",)
+        return super().odds_parties(action)
 
     def query(self, state: GameState, word: str | None, attacker: str, target: str,
               details: Mapping[str, Any] | None = None) -> tuple[GameState, Action]:

@@ -69,14 +69,17 @@ export class OddsView {
     const measures = odds.measures || [];
     const counts = measures.filter((m) => m.kind === "count");
     const any = (dist) => Object.entries(dist || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
-    // A question about a unit alone names it twice (attacker and target): shown once.
-    const whos = odds.target === odds.attacker ? ["attacker"] : ["target", "attacker"];
+    // A question about a unit alone names it twice (attacker and target): shown once; one
+    // with no target (a morale test: "parties") measures the unit alone.
+    const parties = odds.parties || ["target", "attacker"];
+    const whos = (odds.target === odds.attacker ? ["attacker"] : ["target", "attacker"]).filter((w) => parties.includes(w));
     const first = counts[0];
     const flag = measures.filter((m) => m.kind === "unit_flag").flatMap((m) => whos.map((who) => [m, who]))
       .find(([m, who]) => s[`${who}_${m.key}`] > 0);
-    const headline = first && (any(s[`target_${first.key}`]) > 0 || !flag)
+    const lead = parties.includes("target") ? "target" : "attacker";
+    const headline = first && (any(s[`${lead}_${first.key}`]) > 0 || !flag)
       ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
-        h("span", { class: "big" }, percent(any(s[`target_${first.key}`]))), ` ${first.label}: ${this.names(odds.target)}`)
+        h("span", { class: "big" }, percent(any(s[`${lead}_${first.key}`]))), ` ${first.label}: ${this.names(odds[lead])}`)
       : flag ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
         h("span", { class: "big" }, percent(s[`${flag[1]}_${flag[0].key}`])), ` ${this.names(odds[flag[1]])} ${flag[0].label}`)
         : null;
@@ -124,7 +127,9 @@ export class OddsView {
     for (const m of odds.measures || []) labels[m.key] = m.label;
     const lost = ([key, dist]) => `${labels[key] || key} ${Object.entries(dist)
       .filter(([v]) => v !== "0").map(([v, p]) => `${v}: ${percent(p)}`).join(", ")}`;
-    const others = (odds.pieces || []).filter((p) => p.unit !== odds.target && p.unit !== odds.attacker);
+    // The enemy a morale test faces is no party to it ("parties"): one of the others.
+    const target = (odds.parties || ["target"]).includes("target") ? odds.target : null;
+    const others = (odds.pieces || []).filter((p) => p.unit !== target && p.unit !== odds.attacker);
     const blocks = [];
     if (others.length) {
       blocks.push(h("div", { class: "odds-block", "data-test": "odds-pieces" },

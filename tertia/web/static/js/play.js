@@ -376,18 +376,21 @@ export class PlayScreen {
     );
   }
 
-  // Each army's losses (a share of its figures) and whether it has taken fright, when the
-  // rule set keeps army morale (summary "losses_percent", "fright").
+  // Each army's losses (a share of its figures), what it needs to take fright at the end of
+  // this turn and whether it has taken fright, when the rule set keeps army morale (summary
+  // "losses_percent", "fright_odds", "fright").
   lossesChip(summary, chip) {
     const losses = summary && summary.losses_percent;
     if (!losses) return null;
     const t = this.table;
     const fright = new Set(summary.fright || []);
+    const odds = summary.fright_odds || {};
+    const needs = (id) => (odds[id] && odds[id].words ? ` (${odds[id].words})` : "");
     // A loss under 1% is shown to a tenth, so that one figure lost never reads as none.
     const percent = (p) => (p > 0 && p < 1 ? `${Math.max(0.1, Math.round(p * 10) / 10)}%` : `${Math.round(p)}%`);
     const share = (id) => (typeof losses[id] === "number" ? percent(losses[id]) : "?");
     const words = t.side_order.map((id) => `${sideName(t, id)}: ${typeof losses[id] === "number" ? `${share(id)} lost`
-      : "losses not known (pieces unseen)"}${fright.has(id) ? ", taken fright" : ""}`);
+      : "losses not known (pieces unseen)"}${needs(id)}${fright.has(id) ? ", taken fright" : ""}`);
     // Over, the casualties the result counts, which may count more than army morale did.
     const measure = summary.losses_counted === "result" ? "Casualties counted for the result" : "Army morale";
     return h("span", { class: "chip losses-chip", "data-test": "army-losses", title: `${measure}. ${words.join("; ")}` },

@@ -41,11 +41,14 @@ export function percent(p) {
   return v < 1 ? "<1%" : v > 99 && v < 100 ? ">99%" : `${Math.round(v)}%`;
 }
 
-// "Royalists" -> "Royalists'", "Parliament (Earl of Essex)" -> "Parliament's": a name's
-// closing aside is left out, since the possessive cannot follow it.
-export function possessive(name) {
+// "Royalists" -> "Royalists'", "Parliament (Earl of Essex)" -> "Parliament's": a plural in
+// s takes the apostrophe alone, any other name "'s", a person's (person: a commander)
+// whatever its last letter ("Colonel Hollis's"), as tertia.core.narration.possessive has
+// it. A name's closing aside is left out, since the possessive cannot follow it.
+export function possessive(name, { person = false } = {}) {
   const bare = name.replace(/ \([^()]*\)$/, "");
-  return bare.endsWith("s") ? `${bare}'` : `${bare}'s`;
+  const plural = !person && bare.endsWith("s") && !bare.endsWith("'s");
+  return plural ? `${bare}'` : `${bare}'s`;
 }
 
 export function sideName(table, side) {
