@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from tertia.ai.players import make_player
 from tertia.battle import fight_battle
@@ -98,18 +99,22 @@ def test_the_losses_shown_are_army_morales_until_the_battle_is_over_then_the_res
                    for s in over.sides)
 
 
+def _deploying_naseby() -> tuple[Game, GameState, dict[str, Any]]:
+    """Naseby with secret deployment as it starts, and the summary its first side sees."""
+    game = Game(ChargeYrPikes(secret_deployment=True), load_builtin("naseby"))
+    state, _ = game.start(SeededDice(1))
+    return game, state, game.ruleset.presentation().summary(game.observed_state(state, state.sides[0]))
+
+
 def test_each_tertia_card_is_named_by_its_arms_and_commander_and_the_deploying_side_has_its_zone() -> None:
     """Naseby with secret deployment: the summary names each tertia's card as the players
     call it (its arms and its commander, the brigadier before the wing commander; the
     enemy's too, from the order of battle both know), and a unit's card its tertia so; while
     a side deploys the summary says where (its edge's half but the 12" by the centre line,
     there only towns and woods); once both are done, nowhere."""
-    naseby = load_builtin("naseby")
     with registered(ChargeYrPikes):
-        game = Game(ChargeYrPikes(secret_deployment=True), naseby)
-        state, _ = game.start(SeededDice(1))
+        game, state, seen = _deploying_naseby()
         first, second = state.sides
-        seen = game.ruleset.presentation().summary(game.observed_state(state, first))
         names = seen["card_names"]
         assert names["group:p-right:parliament"] == "Horse (Oliver Cromwell)"
         assert names["group:p-okey:parliament"] == "Dragoons (Colonel John Okey)"
@@ -225,12 +230,10 @@ def test_the_fright_odds_of_an_army_unseen_are_not_known_and_none_are_given_once
     """On a view hiding pieces of the enemy (secret deployment) the enemy's odds are
     worked out from nothing the viewer does not see: none are given; once the battle is
     over no army tests again."""
-    naseby = load_builtin("naseby")
     with registered(ChargeYrPikes):
-        secret = Game(ChargeYrPikes(secret_deployment=True), naseby)
-        hidden, _ = secret.start(SeededDice(1))
+        secret, hidden, seen = _deploying_naseby()
         first, second = hidden.sides
-        seen = secret.ruleset.presentation().summary(secret.observed_state(hidden, first))
+        naseby = secret.scenario
         assert seen["fright_odds"][second] is None
         assert seen["fright_odds"][first]["words"] == "fright on 11+, 0%"
         record = fight_battle(secret, {side: make_player("baseline") for side in naseby.side_ids}, 6)
