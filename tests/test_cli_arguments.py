@@ -16,6 +16,7 @@ from tertia.analysis.sim.runner import MAX_GAMES, check_games
 from tertia.cli.main import app
 from tertia.cli.odds_commands import action_help
 from tertia.core.narration import plural_verb
+from tertia.core.ruleset import OptionSpec
 from tertia.rulesets import ruleset_class, ruleset_ids
 from tertia.scenarios.catalogue import written_for
 
@@ -141,11 +142,35 @@ def test_odds_takes_rule_options_for_a_scenario() -> None:
 @pytest.mark.parametrize(("option", "needle"), [
     ("queens=2", "Larger Battles has no option 'queens'"),
     ("hit_limit_infantry", "--option 'hit_limit_infantry': expected KEY=VALUE"),
-    ("hit_limit_infantry=lots", "option hit_limit_infantry: expected int"),
+    ("hit_limit_infantry=lots",
+     "option hit_limit_infantry: expected a whole number from 1 to 20, got 'lots'"),
 ])
 def test_odds_refuses_a_bad_option_in_one_line(option: str, needle: str) -> None:
     code, out = run("odds", ODDS_FILE, "--attacker", "p-foot", "--target", "r-foot", "--option", option)
     assert code == 1 and len(out.splitlines()) == 1 and needle in out, out
+
+
+def _wrong_texts(spec: OptionSpec) -> list[str]:
+    """Values given at the command line that ``spec`` does not take: a word for a number
+    or a flag, a choice it does not offer, a number past its range."""
+    wrong = ["nonesuch"] if spec.choices is not None or not isinstance(spec.default, str) else []
+    if spec.high is not None:
+        wrong.append(f"{spec.high + 1:g}")
+    return wrong
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_a_bad_option_value_is_refused_naming_what_it_takes(rules: str) -> None:
+    """Every option of every rule set, given a value it does not take, is refused before
+    a battle in one line naming the option, what it takes (as the page says it: its
+    choices, or its kind and range) and the value given."""
+    scenario = written_for(rules)[0]
+    for spec in ruleset_class(rules).OPTIONS:
+        for text in _wrong_texts(spec):
+            code, out = run("battle", "--rules", rules, "--scenario", scenario, "--json",
+                            "--option", f"{spec.name}={text}")
+            assert code != 0 and len(out.strip().splitlines()) == 1, out
+            assert f"option {spec.name}: expected {spec.expected()}, got " in out and text in out, out
 
 
 def test_odds_on_a_record_keeps_the_records_options(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6, Dice, Distribution, RollsAgain, SettlesApart
 from tertia.core.events import DiceRolled, Event
 from tertia.core.hidden import view_of
+from tertia.core.model_errors import shown_value
 from tertia.core.presentation import Presentation
 from tertia.core.reducer import reduce
 from tertia.core.ruledata import RuleData
@@ -38,41 +39,60 @@ class OptionSpec:
     high: float | None = None
 
     def coerce(self, raw: Any) -> Any:
-        """Parse a value (possibly a string from the command line) to this option's type."""
+        """Parse a value (possibly a string from the command line) to this option's type;
+        refused naming what the option takes (:meth:`expected`) and the value given."""
         kind = type(self.default)
         if isinstance(raw, str) and kind is not str:
-            text = raw.strip().lower()
-            if kind is bool:
-                if text in ("1", "true", "yes", "on"):
-                    raw = True
-                elif text in ("0", "false", "no", "off"):
-                    raw = False
-                else:
-                    raise ValueError(f"option {self.name}: expected true or false, got {raw!r}")
-            else:
-                try:
-                    raw = kind(text)
-                except ValueError:
-                    raise ValueError(
-                        f"option {self.name}: expected {kind.__name__}, got {raw!r}"
-                    ) from None
+            raw = self._parsed(raw.strip().lower(), raw)
         if kind is bool and not isinstance(raw, bool):
-            raise ValueError(f"option {self.name}: expected true or false, got {raw!r}")
+            raise self._refusal(raw)
         if kind in (int, float) and (isinstance(raw, bool) or not isinstance(raw, int | float)):
-            raise ValueError(f"option {self.name}: expected a number, got {raw!r}")
+            raise self._refusal(raw)
         if kind is int and isinstance(raw, float) and not raw.is_integer():
-            raise ValueError(f"option {self.name}: expected a whole number, got {raw!r}")
+            raise self._refusal(raw)
         value = kind(raw)
         if kind is float and not math.isfinite(value):
-            raise ValueError(f"option {self.name}: expected a finite number, got {raw!r}")
+            raise self._refusal(raw)
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            bounds = f"from {self.low:g}" if self.low is not None else ""
-            bounds += f" to {self.high:g}" if self.high is not None else " up"
-            raise ValueError(f"option {self.name}: {value!r} is out of range ({bounds.strip()})")
+            raise self._refusal(raw)
         if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(map(str, self.choices))
-            raise ValueError(f"option {self.name}: {value!r} is not one of {allowed}")
+            raise self._refusal(raw)
         return value
+
+    def _parsed(self, text: str, raw: str) -> Any:
+        """A value given as text (the command line's) read as the option's kind."""
+        if type(self.default) is bool:
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise self._refusal(raw)
+        try:
+            return type(self.default)(text)
+        except ValueError:
+            raise self._refusal(raw) from None
+
+    def _refusal(self, raw: Any) -> ValueError:
+        return ValueError(f"option {self.name}: expected {self.expected()}, got {shown_value(raw)}")
+
+    def expected(self) -> str:
+        """What the option takes, in words: one of its choices, else its kind within its
+        range ("a whole number from 1 to 20")."""
+        if self.choices is not None:
+            return "one of " + ", ".join(str(c) for c in self.choices)
+        words = OPTION_KIND_WORDS.get(type(self.default), "a value")
+        if self.low is not None and self.high is not None:
+            return f"{words} from {self.low:g} to {self.high:g}"
+        if self.low is not None:
+            return f"{words} of at least {self.low:g}"
+        if self.high is not None:
+            return f"{words} of at most {self.high:g}"
+        return words
+
+
+OPTION_KIND_WORDS: Mapping[type, str] = {
+    bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+"""An option's kind (its default's type) in words."""
 
 
 @dataclass(frozen=True)

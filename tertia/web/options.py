@@ -12,23 +12,6 @@ from tertia.core.model_errors import shown_value
 from tertia.core.ruleset import OptionSpec, RuleSet
 from tertia.web.errors import ServiceError
 
-_KIND_WORDS: Mapping[type, str] = {
-    bool: "true or false", int: "a whole number", float: "a number", str: "text"}
-
-
-def expected(spec: OptionSpec) -> str:
-    """What ``spec`` takes, in words: one of its choices, else its kind within its range."""
-    if spec.choices is not None:
-        return "one of " + ", ".join(str(c) for c in spec.choices)
-    words = _KIND_WORDS.get(type(spec.default), "a value")
-    if spec.low is not None and spec.high is not None:
-        return f"{words} from {spec.low:g} to {spec.high:g}"
-    if spec.low is not None:
-        return f"{words} of at least {spec.low:g}"
-    if spec.high is not None:
-        return f"{words} of at most {spec.high:g}"
-    return words
-
 
 def _fits(spec: OptionSpec, raw: Any) -> bool:
     """Is ``raw`` a JSON value of the kind ``spec`` takes, within its range? Text is read
@@ -55,4 +38,4 @@ def check_options(ruleset: type[RuleSet], options: Mapping[str, Any]) -> None:
         spec = known.get(name)
         if spec is not None and not _fits(spec, raw):
             raise ServiceError(422, "BAD_OPTION",
-                               f"option {name}: expected {expected(spec)}, got {shown_value(raw)}")
+                               f"option {name}: expected {spec.expected()}, got {shown_value(raw)}")
