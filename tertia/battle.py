@@ -170,7 +170,8 @@ def _fight(
         try:
             action = players[side].choose(game, state, rngs[side])
         except NoLegalAction as exc:
-            raise BattleAborted(f"{players[side].name} ({side}) found no action to take: {exc}") from exc
+            raise BattleAborted(f"{players[side].name}, playing {game.side_names[side]}, found no action to "
+                                f"take: {exc}") from exc
         except BattleStopped as exc:
             record.rolls = list(dice.log)
             exc.record = record
@@ -178,7 +179,8 @@ def _fight(
         try:
             state, events = game.apply(state, action, dice)
         except IllegalAction as exc:
-            raise BattleAborted(f"{players[side].name} ({side}) chose an illegal action: {exc}") from exc
+            raise BattleAborted(f"{players[side].name}, playing {game.side_names[side]}, chose an illegal "
+                                f"action: {exc}") from exc
         step = Step(side=side, action=action, events=tuple(events), state=state)
         record.steps.append(step)
         if on_step is not None:

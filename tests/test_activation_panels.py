@@ -11,7 +11,7 @@ from typing import ClassVar
 
 import pytest
 
-from tertia.activation import command_cards
+from tertia.activation import command_cards, unit_type_deck
 from tertia.activation import deck as unit_deck
 from tertia.activation.panels import (
     RECENT,
@@ -27,8 +27,10 @@ from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.presentation import Panel, PanelContext
 from tertia.core.state import GameState
-from tertia.rulesets import get_ruleset
+from tertia.io.panels import panels
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named
+from tests.battles import fought
 
 P, R = "parliament", "royalist"
 NAMES = {P: "Parliament", R: "Royalists"}
@@ -142,6 +144,20 @@ def test_a_deck_of_type_cards_before_and_after_the_shuffle() -> None:
     assert not [k for k in over if k.startswith("deck-left-")]
 
 
+def test_the_last_type_card_in_play_is_not_counted_as_none_left() -> None:
+    _, state = started("d3-cards", "chalgrove")
+    cards = unit_type_deck.remaining(state)
+    last = state.with_values({"deck": (), "drawn": tuple(cards)})
+    now = {"side": cards[-1][0], "card": cards[-1][1]}
+    assert sections(type_deck_panel(last, context(P), now))["deck-count"] == [
+        "No more cards to draw this turn: the card in play is the last."]
+    between = sections(type_deck_panel(last, context(P), None))
+    assert between["deck-count"] == ["No cards left to draw this turn."]
+    one_left = state.with_values({"deck": (cards[0],), "drawn": tuple(cards[1:])})
+    counted = sections(type_deck_panel(one_left, context(P), now))
+    assert counted["deck-count"] == ["1 card left to draw this turn."]
+
+
 # --- a deck of unit cards ---------------------------------------------------------------------
 
 
@@ -162,11 +178,22 @@ def test_unit_cards_by_their_piece_group_and_special_card() -> None:
     assert sections(before)["deck-drawn"] == [  # last first
         "Officers & Artillery", "Horse (Rupert)", f"{unit.name} (card 2)", unit.name]
     assert sections(unit_deck_panel(named, context(P), None))["deck-drawn"][1] == "Horse"  # no name given
-    assert sections(before)["deck-count"] == ["0 cards left to draw this turn: Parliament 0, Royalists 0."]
+    assert sections(before)["deck-count"] == ["No cards left to draw this turn."]
     # Before the first turn (deployment) no card is dealt or drawn: the panel says when they will be.
     unshuffled = state.with_values({"deck_drawn": (), "deck_left": ()})
     assert sections(unit_deck_panel(unshuffled, context(P), None))["deck-count"] == [
         "The deck is shuffled as the first turn begins."]
+
+
+def test_the_last_unit_card_in_play_is_not_counted_as_none_left() -> None:
+    _, state = started("declare-thee-sir")
+    cards = [unit_deck.unit_card(u.id) for u in state.iter_troops(P)]
+    last = state.with_values({"deck_drawn": tuple(cards), "deck_left": ()})
+    shown = sections(unit_deck_panel(last, context(P), cards[-1]))
+    assert shown["deck-count"] == ["No more cards to draw this turn: the card in play is the last."]
+    one_left = state.with_values({"deck_drawn": tuple(cards[:-1]), "deck_left": (cards[-1],)})
+    assert sections(unit_deck_panel(one_left, context(P), cards[-2]))["deck-count"] == [
+        "1 card left to draw this turn: Parliament 1, Royalists 0."]
 
 
 def test_older_draws_are_counted_and_cards_to_come_are_shown_on_demand() -> None:
@@ -234,3 +261,32 @@ def test_a_response_is_shown_with_its_die(obeyed: bool) -> None:
     [item] = dice.items
     assert item.face == "3" and item.state == ("obeyed" if obeyed else "refused")
     assert item.text == f"{unit.name} without officer: {'may move' if obeyed else 'no move'}"
+
+
+# --- every rule set's deck, along a battle ----------------------------------------------------
+
+
+DECKS = [rules for rules in ruleset_ids() if any(spec.name == "deck" for spec in get_ruleset(rules).PANELS)]
+"""The registered rule sets that declare a deck panel."""
+
+
+@pytest.mark.parametrize("rules", DECKS)
+def test_no_deck_counts_no_cards_left_while_one_is_in_play(rules: str) -> None:
+    """Every rule set with a deck panel, along a battle of Edgehill: whenever a card is in
+    play and none is left to draw (no cards to come for either side), the count says the
+    card in play is the last, never "0 cards left"; a battle holds such moments."""
+    record = fought("edgehill", rules, "random", 11)
+    game = record.game
+    counts = []
+    for step in record.steps:
+        state = step.state
+        if state.is_over:
+            continue
+        seen = game.observed_state(state, P)
+        for spec, panel in panels(game, state, seen, P):
+            shown = {sec.key: sec for sec in panel.sections}
+            to_come = sum(len(sec.items) for key, sec in shown.items() if key.startswith("deck-left-"))
+            if spec.name == "deck" and "deck-active" in shown and not to_come:
+                counts.append(shown["deck-count"].items[0].text)
+    assert counts, f"no last card of a turn was played in the battle under {rules}"
+    assert set(counts) == {"No more cards to draw this turn: the card in play is the last."}

@@ -11,9 +11,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from tertia.activation.command_cards import OrderCards
@@ -22,12 +25,16 @@ from tertia.battle import BattleAborted, BattleRecord, fight_battle
 from tertia.cli.main import app
 from tertia.core.actions import Action
 from tertia.core.game import Game
+from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
 from tertia.io.record import save_record
-from tertia.rulesets import get_ruleset
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.rulesets.charge_yr_pikes import points
+from tertia.rulesets.charge_yr_pikes.concealment import Deploy, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.reports import tables_of
 from tertia.scenarios import load_builtin
+from tertia.scenarios.catalogue import default_scenario, load_named
+from tests.plugin_rules import with_plugins
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "1000"}
@@ -40,10 +47,12 @@ def inspect(*args: str) -> str:
     return result.output
 
 
-def unfinished(game: Game, players: dict[str, Any], seed: int, actions: int) -> BattleRecord:
-    """The first ``actions`` actions of a battle, as a record ``inspect`` reads."""
+def unfinished(game: Game, players: dict[str, Any], seed: int, actions: int,
+               resume: Sequence[Action] = ()) -> BattleRecord:
+    """The first ``actions`` actions of a battle (``resume``'s first, then the players'),
+    as a record ``inspect`` reads."""
     try:
-        return fight_battle(game, players, seed, max_actions=actions)
+        return fight_battle(game, players, seed, max_actions=actions, resume=resume)
     except BattleAborted as stopped:
         assert stopped.unfinished is not None
         return stopped.unfinished
@@ -111,24 +120,114 @@ def _twin(folder: Path, twist: bool) -> tuple[Path, BattleRecord]:
     return path, record
 
 
-def test_a_sides_inspection_is_the_same_whatever_the_enemy_keeps_from_it(tmp_path: Path) -> None:
-    """Two records that differ only in the order of the royalists' command cards still
-    face down give Parliament's inspection (text and JSON) alike, while a referee, and
-    the royalists themselves, see the two orders apart."""
-    laid, first = _twin(tmp_path, False)
-    twisted, second = _twin(tmp_path, True)
-    orders = [[s.action for s in r.steps if isinstance(s.action, OrderCards) and s.side == "royalist"]
-              for r in (first, second)]
-    assert orders[0] != orders[1] and orders[0][0].order[0] == orders[1][0].order[0]
-    others = [[s.action for s in r.steps if not (isinstance(s.action, OrderCards) and s.side == "royalist")]
-              for r in (first, second)]
-    assert others[0] == others[1]
-    for args in ((), ("--json",)):
-        assert inspect(str(laid), "--side", "parliament", *args) == \
-            inspect(str(twisted), "--side", "parliament", *args)
-        assert inspect(str(laid), *args) != inspect(str(twisted), *args)
-        own = [inspect(str(path), "--side", "royalist", *args) for path in (laid, twisted)]
-        assert own[0] != own[1]
+@dataclass(frozen=True)
+class Twins:
+    """The first actions of two battles of one game and seed that differ only in what
+    ``hider`` keeps from ``viewer``."""
+
+    game: Game
+    seed: int
+    hider: str
+    viewer: str
+    first: tuple[Action, ...]
+    second: tuple[Action, ...]
+
+
+def _d3_commands() -> Twins:
+    """The royalists' command cards after the first laid in two orders (``_twin``)."""
+    game = Game(get_ruleset("d3-commands"), load_builtin("edgehill"))
+    steps = unfinished(game, {side: DoctrinePlayer() for side in game.scenario.side_ids}, 3, 9).steps
+    twisted = [dataclasses.replace(s.action, order=(s.action.order[0], *reversed(s.action.order[1:])))
+               if isinstance(s.action, OrderCards) and s.side == "royalist" else s.action for s in steps]
+    return Twins(game, 3, "royalist", "parliament", tuple(s.action for s in steps), tuple(twisted))
+
+
+class _Deploying:
+    """Charge yr Pikes!' secret deployment: ``hider`` places ``piece`` at ``place`` and is
+    done; the other side is done at once."""
+
+    name = "deploying"
+
+    def __init__(self, hider: str, piece: str, place: tuple[float, float]) -> None:
+        self.hider, self.piece, self.place, self.placed = hider, piece, place, False
+
+    def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
+        if state.to_act == self.hider and not self.placed:
+            self.placed = True
+            return Deploy(self.piece, *self.place)
+        return DeploymentDone()
+
+
+def _charge_yr_pikes() -> Twins:
+    """Edgehill with secret deployment: a royalist battery deployed into Radway at one of
+    two places, where Parliament does not see it; both sides done."""
+    game = Game(get_ruleset("charge-yr-pikes", secret_deployment=True), load_builtin("edgehill"))
+    piece, places = "r-guns-right", ((22.5, 41.0), (24.5, 40.5))
+    fought = [tuple(s.action for s in unfinished(
+        game, {side: _Deploying("royalist", piece, place) for side in game.scenario.side_ids}, 7, 3).steps)
+        for place in places]
+    return Twins(game, 7, "royalist", "parliament", *fought)
+
+
+def _example_declare() -> Twins:
+    """The example plugin's battle up to a side's first secret choice of the unit its
+    free-move card goes to, made for two units."""
+    from tests.example_rules.data import AssignFreeMove
+
+    game = Game(get_ruleset("example-declare"), load_named("declare", rules_id="example-declare"))
+    record = unfinished(game, {side: DoctrinePlayer() for side in game.scenario.side_ids}, 5, 60)
+    k = next(k for k, s in enumerate(record.steps) if isinstance(s.action, AssignFreeMove))
+    chosen = record.steps[k]
+    before = record.steps[k - 1].state if k else record.initial_state
+    other = next(AssignFreeMove(u.id) for u in before.iter_troops(chosen.side)
+                 if u.id != chosen.action.unit and game.is_legal(before, AssignFreeMove(u.id)))
+    actions = tuple(s.action for s in record.steps[:k])
+    return Twins(game, 5, chosen.side, before.opponent(chosen.side), (*actions, chosen.action),
+                 (*actions, other))
+
+
+TWINS: dict[str, Callable[[], Twins]] = {
+    "d3-commands": _d3_commands, "charge-yr-pikes": _charge_yr_pikes, "example-declare": _example_declare}
+"""For each rule set that hides something from a side, two battles differing only in it."""
+
+with with_plugins():
+    HIDING = [rules for rules in ruleset_ids()
+              if type(get_ruleset(rules)).observed_state is not RuleSet.observed_state]
+    """The rule sets that hide something from a side (they make its view their own way)."""
+
+
+def test_every_rule_set_that_hides_something_is_among_those_with_twins() -> None:
+    assert set(HIDING) == set(TWINS), "a rule set that hides something needs its twin battles here"
+    assert {"d3-commands", "charge-yr-pikes", "example-declare"} <= set(HIDING)
+
+
+@pytest.mark.parametrize("rules", HIDING)
+def test_a_sides_inspection_is_the_same_whatever_the_enemy_keeps_from_it(tmp_path: Path, rules: str) -> None:
+    """Two records that differ only in what one side keeps from the other (d3-commands'
+    order of command cards still face down, Charge yr Pikes!' battery deployed unseen,
+    the example's secret choice of a unit) give the other side's inspection (text and
+    JSON) alike, while a referee, and the side keeping it, see the two apart."""
+    with with_plugins():
+        twins = TWINS[rules]()
+        game, viewer = twins.game, twins.viewer
+        assert twins.first != twins.second
+        records = [unfinished(game, {}, twins.seed, len(actions), resume=actions)
+                   for actions in (twins.first, twins.second)]
+        finals = [record.final_state for record in records]
+        assert finals[0] != finals[1]
+        assert game.observed_state(finals[0], viewer) == game.observed_state(finals[1], viewer)
+        visible = game.ruleset.event_visible_to
+        told = [[[e for e in events if visible(e, viewer)] for events in
+                 (record.start_events, *(s.events for s in record.steps))] for record in records]
+        assert told[0] == told[1]
+        paths = [tmp_path / "first.json", tmp_path / "second.json"]
+        for record, path in zip(records, paths, strict=True):
+            save_record(record, path)
+        for args in ((), ("--json",)):
+            seen = [inspect(str(path), "--side", viewer, *args) for path in paths]
+            assert seen[0] == seen[1], args
+        for who in ((), ("--side", twins.hider)):
+            assert inspect(str(paths[0]), *who, "--json") != inspect(str(paths[1]), *who, "--json"), who
 
 
 def test_the_referee_sees_each_sides_cards_as_that_side_is_shown_them(tmp_path: Path) -> None:
@@ -152,3 +251,52 @@ def test_a_side_not_in_the_battle_is_refused_naming_the_sides(tmp_path: Path) ->
     result = runner.invoke(app, ["inspect", str(laid), "--side", "Scots"], env=WIDE)
     assert result.exit_code == 1
     assert "--side Scots: no such side" in result.output and "Royalists (King Charles I)" in result.output
+
+
+# --- a panel with nothing in it -------------------------------------------------------------------
+
+
+def _registry() -> list[str]:
+    with with_plugins():
+        return list(ruleset_ids())
+
+
+ACTIONS = 60
+"""Actions fought of each rule set's default battle: past its deployment into its turns."""
+
+
+def _titles(text: str) -> list[str]:
+    """The lines of ``inspect``'s text, stripped: a panel's title is one of them."""
+    return [line.strip() for line in text.splitlines()]
+
+
+def _headed(label: str, lines: list[str]) -> bool:
+    """Is a panel titled ``label`` printed (alone, or as one side sees it)?"""
+    return any(line == label or line.startswith((f"{label}, as ", f"{label}:")) for line in lines)
+
+
+@pytest.mark.parametrize("rules", _registry())
+def test_a_panel_with_nothing_to_show_is_left_out_as_the_page_hides_it(tmp_path: Path, rules: str) -> None:
+    """At the battle's start, as its first turn begins and on through its turns, ``inspect``
+    prints each panel that shows anything now and no other (a deployment panel, empty
+    from the first turn to the end, is not said empty at every position), while the JSON
+    gives every panel the rule set declares, an empty one with no sections."""
+    with with_plugins():
+        game = Game(get_ruleset(rules), load_named(default_scenario(rules), rules_id=rules))
+        record = unfinished(game, {s: DoctrinePlayer() for s in game.scenario.side_ids}, 2, ACTIONS)
+        path = tmp_path / "battle.json"
+        save_record(record, path)
+        states = [record.initial_state, *(s.state for s in record.steps)]
+        begun = next((k for k, s in enumerate(states) if s.turn >= 1), 0)
+        assert any(s.turn >= 1 for s in states[begun:]), f"{rules}: no turn begun in {ACTIONS} actions"
+        steps = sorted({0, begun, min(begun + 1, len(states) - 1), len(states) // 2, len(states) - 1})
+        for step in steps:
+            lines = _titles(inspect(str(path), "--step", str(step)))
+            data = json.loads(inspect(str(path), "--step", str(step), "--json"))
+            declared = list(dict.fromkeys(view["name"] for view in data["panels"]))
+            assert declared == [spec.name for spec in game.ruleset.PANELS]
+            for name in declared:
+                views = [view for view in data["panels"] if view["name"] == name]
+                shown = any(view["sections"] for view in views)
+                assert _headed(views[0]["label"], lines) == shown, (rules, step, name, shown)
+            assert not any("nothing to show" in line for line in lines), (rules, step)

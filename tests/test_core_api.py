@@ -12,7 +12,7 @@ import pytest
 from tertia.core.actions import BadActionData, Move, action_from_dict
 from tertia.core.dice import ScriptedDice, SeededDice
 from tertia.core.game import Game
-from tertia.core.narration import default_side_name, possessive
+from tertia.core.narration import possessive
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import Attack
@@ -66,14 +66,15 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_a_refusal_names_sides_in_words_never_by_their_ids() -> None:
-    """The other side's piece, and an order beyond the turn's two, are refused naming the
-    side to act as a reader would ("Parliament"), not by its id."""
+    """The other side's piece, and an order beyond the turn's two, are refused naming
+    whose it is and whose turn as a reader would ("Parliament's"), not by the sides' ids."""
     game = make_game([unit("a", P, "foot", 30, 10), unit("e", R, "foot", 30, 40, 180)])
     state = position(game)
+    turn = f"it is {possessive(game.side_names[P])} turn"
     [theirs] = game.validate(state, GiveOrder(target="e", purpose="move"))
-    assert theirs.message.endswith("is the other side's"), theirs.message
+    assert theirs.message.endswith(f"is {possessive(game.side_names[R])}: {turn}"), theirs.message
     [moved] = game.validate(state, Move(unit="e", waypoints=((30, 38),)))
-    assert moved.message.endswith(f"is the other side's: it is {possessive(default_side_name(P))} turn")
+    assert moved.message.endswith(f"is {possessive(game.side_names[R])}: {turn}"), moved.message
     assert P not in moved.message.split() and R not in moved.message.split()
 
 

@@ -314,6 +314,23 @@ def test_a_charge_at_a_hidden_unit_is_refused_as_at_no_unit_at_all() -> None:
     assert hidden[0].message.replace("p-foot", "X") == nobody[0].message.replace("p-nobody", "X")
 
 
+def test_moving_a_piece_not_ones_own_names_one_seen_and_tells_nothing_of_one_hidden() -> None:
+    """A move refused with a piece the side on the card may not move: one it sees by its
+    name, never its id; one hidden from it in the words and with the code of an id no
+    piece has."""
+    game, state = _battle()
+    state = _on_card(state, K, "k-horse")
+    state = state.with_unit(state.units["p-foot"].evolve(name="Lord Brooke's Regiment of Foot"))
+
+    def refused(position: GameState, unit: str) -> list[tuple[str, str]]:
+        found = game.validate(position, Move(unit=unit, waypoints=((50.0, 14.0),)))
+        return [(v.code, v.message.replace(unit, "X")) for v in found]
+
+    assert refused(state, "p-foot") and refused(state, "p-foot") == refused(state, "p-nobody")
+    [(_, message)] = refused(_hidden(state), "p-foot")
+    assert message == "Lord Brooke's Regiment of Foot is Parliament's, not King's", message
+
+
 def test_the_playable_state_is_the_observation_sampled() -> None:
     game, state = _battle(officer_grades=False)  # grades are the other secret
     for seed in (1, 2, 3):

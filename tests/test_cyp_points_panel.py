@@ -8,8 +8,8 @@ from tertia.core.game import Game
 from tertia.core.presentation import PanelContext
 from tertia.core.state import GameState
 from tertia.rulesets import get_ruleset
-from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, holder, places
-from tertia.rulesets.charge_yr_pikes.points_panel import POINTS
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, holder, places
+from tertia.rulesets.charge_yr_pikes.points_panel import POINTS, standing, vital_asked
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.victory import WON_BY_POINTS
 from tertia.scenarios import resolve_scenario
@@ -51,8 +51,8 @@ def test_each_sides_points_are_listed_with_their_holders_the_viewers_first() -> 
     titles = [i.get("title") for i in sections["points-royalist"]["items"]]
     assert "The army's line of retreat (19 B)" in titles and "The army's baggage train (19 B)" in titles
     note = sections["points-royalist"]["note"]
-    assert note == ("0 of 3 objectives occupied, 3 of 3 vital points kept: a victory asks all 3 occupied "
-                    "and 2 kept (19 C)")
+    assert note == ("0 of 3 objectives occupied, 0 of 3 vital points taken by the enemy: a victory asks all "
+                    "3 occupied and no more than 1 taken (19 C)")
 
 
 def test_a_watched_side_is_named_where_a_played_side_is_yours() -> None:
@@ -69,11 +69,11 @@ def test_a_side_on_all_its_objectives_keeping_its_vital_points_is_told_it_has_en
     sections = _panel(game, state, "parliament")
     royal = sections["points-royalist"]
     assert all(i["note"] == "held by Royalists" for i in royal["items"] if i["text"].startswith("Objective"))
-    assert royal["note"] == ("3 of 3 objectives occupied, 3 of 3 vital points kept: enough to win, unless "
-                             "the enemy has done as much (19 C)")
+    assert royal["note"] == ("3 of 3 objectives occupied, 0 of 3 vital points taken by the enemy: enough to "
+                             "win, unless the enemy has done as much (19 C)")
     # Parliament's vital points are the Royalists' objectives here: all three are lost.
     assert sections["points-parliament"]["note"].startswith(
-        "0 of 3 objectives occupied, 0 of 3 vital points kept")
+        "0 of 3 objectives occupied, 3 of 3 vital points taken by the enemy")
 
 
 def test_once_the_battle_is_over_the_standing_is_as_the_result_counted_it() -> None:
@@ -89,8 +89,35 @@ def test_once_the_battle_is_over_the_standing_is_as_the_result_counted_it() -> N
         over = state.evolve(result={"winner": "royalist", "reason": reason, "breakdown": counted})
         sections = _panel(game, over, "royalist")
         assert sections["points-royalist"]["note"] == (
-            f"3 of 3 objectives occupied, 2 of 3 vital points kept as the battle was decided{after}")
+            "3 of 3 objectives occupied, 1 of 3 vital points taken by the enemy "
+            f"as the battle was decided{after}")
         assert sections["points-parliament"]["note"] == (
-            f"0 of 3 objectives occupied, 1 of 3 vital points kept as the battle was decided{after}")
+            "0 of 3 objectives occupied, 2 of 3 vital points taken by the enemy "
+            f"as the battle was decided{after}")
     going_on = _panel(game, state, "royalist")["points-royalist"]["note"]
-    assert going_on.startswith("0 of 3 objectives occupied, 3 of 3 vital points kept: a victory asks")
+    assert going_on.startswith(
+        "0 of 3 objectives occupied, 0 of 3 vital points taken by the enemy: a victory asks")
+
+
+def test_a_vital_point_held_by_neither_side_is_not_called_kept_but_counts_as_not_taken() -> None:
+    """19 C's "still holds at least two of its own vital points" reads, by default, as not
+    lost to the enemy (``vital_held = "unless_taken"``): a vital point held by neither side
+    counts for its side. The line says what is true of it, that the enemy has not taken
+    it, and not that the side keeps it; with ``vital_held = "occupied"`` it counts only
+    those the side holds itself, and says so."""
+    game, state = _naseby()
+    tables = tables_of(state)
+    vital = places(state, "royalist", VITAL)
+    assert [holder(state, p, tables) for p in vital].count(None) >= 1  # one at least held by no one
+    for viewer in ("royalist", "parliament"):
+        note = _panel(game, state, viewer)["points-royalist"]["note"]
+        assert "kept" not in note
+        assert note.startswith("0 of 3 objectives occupied, 0 of 3 vital points taken by the enemy: "), note
+    held = sum(1 for p in vital if holder(state, p, tables) == "royalist")
+    only_held = tables.victory.model_copy(update={"vital_held": "occupied"})
+    occupied = tables.model_copy(update={"victory": only_held})
+    assert standing(state, "royalist", occupied) == (
+        f"0 of 3 objectives occupied, {held} of 3 vital points held: a victory asks all 3 occupied and "
+        "2 held (19 C)")
+    assert (vital_asked(3, tables), vital_asked(2, tables), vital_asked(1, tables)) == (
+        "no more than 1 taken", "none taken", "2 vital points, more than it has")

@@ -202,12 +202,13 @@ def _with_parl_lost(state: GameState, lost: int) -> GameState:
 def test_each_army_is_told_the_roll_that_brings_fright_at_the_turns_end_as_army_morale_reckons_it() -> None:
     """15 L, "Effects on the entire army": the summary, ``tertia inspect``'s army morale
     line and the page's chip give each side the D10 it needs for fright this turn and the
-    chance of it, from the engine's own test: 9% lost needs 11+ (no chance on a D10), 25%
-    10+, 50% frightens without a roll."""
+    chance of it, from the engine's own test: 9% lost needs 11+, which no face of the D10
+    reaches ("Morale steady 1-10": steady on any roll), 25% 10+, 50% frightens without a
+    roll."""
     game = Game(ChargeYrPikes(secret_deployment=False), scenario())
     state, _ = game.start(ScriptedDice([4, 1, 1, 5]))
     tables = tables_of(state)
-    for lost, roll, chance, words in ((3, 11, 0.0, "fright on 11+, 0%"), (8, 10, 0.1, "fright on 10+, 10%"),
+    for lost, roll, chance, words in ((3, 11, 0.0, "steady on any roll"), (8, 10, 0.1, "fright on 10+, 10%"),
                                       (16, None, 1.0, "takes fright without a roll")):
         hurt = _with_parl_lost(state, lost)
         odds = game.ruleset.presentation().summary(hurt)["fright_odds"]["parl"]
@@ -226,6 +227,18 @@ def test_vital_points_lost_lower_the_roll_that_brings_fright() -> None:
     assert fright_words(test) == "fright on 7+, 40%"
 
 
+def test_a_roll_beyond_the_die_is_told_as_steady_and_one_vital_point_lost_brings_it_within_reach() -> None:
+    """Under a fifth lost the chart's 11+ lies beyond the D10: no roll brings fright, and
+    the words say so rather than "fright on 11+, 0%"; a vital point lost (+1) makes it a
+    roll of 10."""
+    tenth = army.ArmyLosses("king", lost=10, strength=100)
+    steady = army.FrightTest(tenth, vital_lost=0, modifier=0, needed=11)
+    assert (steady.roll, steady.chance) == (11, 0)
+    assert fright_words(steady) == "steady on any roll"
+    one_lost = army.FrightTest(tenth, vital_lost=1, modifier=1, needed=11)
+    assert fright_words(one_lost) == "fright on 10+, 10%"
+
+
 def test_the_fright_odds_of_an_army_unseen_are_not_known_and_none_are_given_once_the_battle_is_over() -> None:
     """On a view hiding pieces of the enemy (secret deployment) the enemy's odds are
     worked out from nothing the viewer does not see: none are given; once the battle is
@@ -235,6 +248,6 @@ def test_the_fright_odds_of_an_army_unseen_are_not_known_and_none_are_given_once
         first, second = hidden.sides
         naseby = secret.scenario
         assert seen["fright_odds"][second] is None
-        assert seen["fright_odds"][first]["words"] == "fright on 11+, 0%"
+        assert seen["fright_odds"][first]["words"] == "steady on any roll"
         record = fight_battle(secret, {side: make_player("baseline") for side in naseby.side_ids}, 6)
         assert secret.ruleset.presentation().summary(record.final_state)["fright_odds"] == {}

@@ -16,6 +16,7 @@ keeps a screenshot of each rule set's table (``matrix-<rule set>.png``).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -27,7 +28,7 @@ from typing import Any
 import pytest
 
 from tertia.rulesets import ruleset_ids
-from tertia.scenarios.catalogue import default_scenario, load_named
+from tertia.scenarios.catalogue import default_scenario, load_named, written_for
 from tests.plugin_rules import with_plugins
 from tests.test_web_browser import CHROMIUM_ARGS, find_chromium
 from tests.web_server import Server
@@ -51,6 +52,15 @@ def _cells() -> list[tuple[str, str, str, dict[str, Any]]]:
 
 
 CELLS = _cells()
+
+
+def _openings() -> list[tuple[str, str]]:
+    """Every registered rule set (the example plugin's too) on each battle written for it."""
+    with with_plugins():
+        return [(rules, s.name) for rules in ruleset_ids() for s in written_for(rules)]
+
+
+OPENINGS = _openings()
 
 SECONDS_A_CELL = 120.0
 """How long a cell may play before giving up: a bound for a busy machine; a cell ends as
@@ -583,6 +593,60 @@ def test_a_charge_dragged_home_shows_its_odds_before_its_dice(server: Server, br
         context.close()
 
 
+def test_the_result_is_not_shown_over_a_turns_old_dice(server: Server, browser: Any) -> None:
+    """d3-commands' charge at close range, played through the API by the doctrine AI on
+    both sides while Parliament's page follows it: once the page's tray shows a roll, the
+    battle is played on at once to its end (the turn limit). The result then shows with the
+    tray put away, not over those dice; the battle's last action rolled none, so the result
+    shows no roll either."""
+    import random
+
+    import httpx
+
+    from tertia.ai.doctrine import DoctrinePlayer
+    from tertia.core.game import Game
+    from tertia.core.state import GameState
+    from tertia.io.scenario_file import load_scenario
+    from tertia.rulesets import get_ruleset
+    from tests.test_web_browser import check_the_results_dice
+
+    body = {"scenario": "d3-test-charge", "rules": "d3-commands", "mode": "hotseat", "seed": 1}
+    created = httpx.post(server.url + "/api/games", json=body).json()
+    gid, tokens = created["id"], created["tokens"]
+    ours = {"Authorization": f"Bearer {tokens['parliament']}"}
+    url = f"{server.url}/api/games/{gid}"
+    charge = Path(__file__).parent / "scenarios" / "d3_charge.toml"  # as the server offers it
+    game = Game(get_ruleset("d3-commands"), load_scenario(charge, rules_id="d3-commands"))
+    players: dict[str, DoctrinePlayer] = {}
+    rng = random.Random(1)
+    context, pg, errors = open_page(browser)
+    try:
+        pg.goto(f"{server.url}/#/play/{gid}?token={tokens['parliament']}")
+        pg.wait_for_selector(".unit")
+        rolled = False
+        for _ in range(200):
+            status = httpx.get(url, headers=ours).json()["status"]
+            if status["over"]:
+                break
+            side = status["to_act"]
+            headers = {"Authorization": f"Bearer {tokens[side]}"}
+            seen = httpx.get(url + "/view?log_from=100000", headers=headers).json()
+            state = game.sample_hidden(GameState.from_dict(seen["state"]), side, rng)  # the other's cards
+            action = players.setdefault(side, DoctrinePlayer()).choose(game, state, rng)
+            made = httpx.post(url + "/actions", json=action.to_dict(), headers=headers, timeout=60)
+            assert made.status_code == 200, made.text
+            if not rolled and any(entry["dice"] for entry in made.json()["log"]):
+                rolled = True
+                pg.wait_for_selector(".dice-tray:not([hidden]) .die")  # the page has the roll
+        else:
+            raise AssertionError("the battle did not end")
+        assert rolled, "no die was rolled before the end"
+        assert check_the_results_dice(pg, server, gid, tokens["parliament"]) == []
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
 def test_a_deployment_not_yet_done_says_why_naming_the_tertia(server: Server, browser: Any) -> None:
     """Charge yr Pikes!' secret deployment: a piece placed away from its tertia, and the
     button to say the deployment is done is shown refused, with the rules' reason naming
@@ -621,6 +685,60 @@ def test_a_deployment_not_yet_done_says_why_naming_the_tertia(server: Server, br
         assert "must be deployed with all its units" in refused, refused
         assert group["command"] not in refused
         assert dom_problems(pg, ids_of(pg)) == []
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+WIDE_NAMES = """document.addEventListener('DOMContentLoaded', () => {
+    const style = document.createElement('style');
+    style.textContent = '.unit-label .name { font-family: "DejaVu Sans", sans-serif; letter-spacing: .1em; }';
+    document.head.append(style); });"""
+"""Names drawn in a font wider than the one the page is styled with, as on a machine whose
+sans-serif font runs wide: the map must lay its names out by their width as drawn."""
+
+
+def touching_names(pg: Any) -> list[str]:
+    """Pairs of pieces' names shown on the map whose drawn boxes meet or cross."""
+    return list(pg.evaluate("""() => {
+        const shown = [...document.querySelectorAll('.unit-label:not(.crowded) text')]
+          .map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+        const out = [];
+        for (let i = 0; i < shown.length; i++) for (let j = i + 1; j < shown.length; j++) {
+          const a = shown[i].box, b = shown[j].box;
+          const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          const by = `${w.toFixed(1)} x ${h.toFixed(1)} px`;
+          if (w > -1 && h > -1) out.push(`${shown[i].text} meets ${shown[j].text} (${by})`);
+        }
+        return out; }"""))
+
+
+@pytest.mark.parametrize(("rules", "scenario"), OPENINGS, ids=[f"{r}-{s}" for r, s in OPENINGS])
+@pytest.mark.parametrize("wide", [False, True], ids=["styled", "wide-font"])
+def test_no_two_names_on_the_map_meet_at_the_opening(server: Server, browser: Any, rules: str, scenario: str,
+                                                     wide: bool) -> None:
+    """Each battle written for each rule set, as it opens: no two pieces' names on the map
+    meet or cross, at two window sizes, whether the names are drawn in the page's own font
+    or in a wider one (the width a name takes is the width it is drawn at, not a guess)."""
+    import httpx
+
+    created = httpx.post(server.url + "/api/games", json={"scenario": scenario, "rules": rules,
+                                                           "mode": "hotseat", "seed": 1})
+    assert created.status_code == 201, created.text
+    gid, token = created.json()["id"], next(iter(created.json()["tokens"].values()))
+    context, pg, errors = open_page(browser)
+    try:
+        if wide:
+            pg.add_init_script(WIDE_NAMES)
+        pg.goto(f"{server.url}/#/play/{gid}?token={token}")
+        pg.wait_for_selector(".unit-label", state="attached")
+        for width, height in ((1440, 900), (1024, 700)):
+            pg.set_viewport_size({"width": width, "height": height})
+            pg.wait_for_timeout(200)  # the names are laid out again once the map has its new size
+            assert pg.locator(".unit-label:not(.crowded)").count() >= 2
+            assert touching_names(pg) == [], (width, height)
+            assert label_problems(pg) == [], (width, height)
         assert errors == [], errors
     finally:
         context.close()
@@ -706,6 +824,125 @@ def test_the_pages_possessive_agrees_with_the_engines_for_sides_and_commanders(s
         assert pg.evaluate(run, [sides, False]) == [possessive(n) for n in sides]
         assert pg.evaluate(run, [people, True]) == [possessive(n, person=True) for n in people]
         assert pg.evaluate(run, [["Colonel Hollis"], True]) == ["Colonel Hollis's"]
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+AGREEMENT_SAMPLES = ("Royalists", "Parliament", "Parliament (Earl of Essex)", "Usher's Dragoons",
+                     "Wentworth's and Belasyse's Brigades", "Lord Saye's Regiment of Foot",
+                     "The Reserve of Three Cornets", "Lord Byron's Horse", "The Lords Commissioners",
+                     "Sir Thomas Fairfax", "Clubmen", "The Hollis", "they", "y")
+"""Names the agreement's rule tells apart: a plural in s, one with an aside or an "of" after
+its head noun, a head noun in 's, ss or us, a pronoun, a lone letter."""
+AGREEMENT_VERBS = ("win", "move first", "choose", "carry", "reach", "pass", "go", "play", "fix", "buzz",
+                   "wash", "say", "y", "")
+"""Verbs whose third person singular the rule spells apart: -s, -es after s, sh, ch, x, z or
+o, -ies after a consonant and y, -s after a vowel and y; a one-letter verb and none."""
+
+
+def test_the_pages_agreement_agrees_with_the_engines_for_sides_and_commanders(server: Server,
+                                                                              browser: Any) -> None:
+    """The page's ``isPluralName()`` and ``sideDoes()`` (``ui.js``, run in the browser) give
+    what the engine's :func:`~tertia.core.narration.is_plural_name` and
+    :func:`~tertia.core.narration.side_does` give, for every side and every commander (a
+    person: "Colonel Hollis wins") of every scenario in the catalogue, with each verb."""
+    from tertia.core.narration import is_plural_name, side_does
+    from tertia.scenarios import builtin_names, load_builtin
+
+    sides, people = list(AGREEMENT_SAMPLES), list(AGREEMENT_SAMPLES)
+    for name in builtin_names():
+        scenario = load_builtin(name)
+        sides += scenario.side_names().values()
+        people += [c.name for c in scenario.commanders if c.name]
+    context, pg, errors = open_page(browser)
+    try:
+        pg.goto(server.url + "/")
+        plural = ("async (names) => { const ui = await import('/static/js/ui.js'); "
+                  "return names.map((n) => ui.isPluralName(n)); }")
+        assert pg.evaluate(plural, sides + people) == [is_plural_name(n) for n in sides + people]
+        does = ("async ([names, verbs, person]) => { const ui = await import('/static/js/ui.js'); "
+                "return names.flatMap((n) => verbs.map((v) => ui.sideDoes(n, v, { person }))); }")
+        verbs = list(AGREEMENT_VERBS)
+        assert pg.evaluate(does, [sides, verbs, False]) == [side_does(n, v) for n in sides for v in verbs]
+        assert pg.evaluate(does, [people, verbs, True]) == [side_does(n, v, person=True)
+                                                            for n in people for v in verbs]
+        assert pg.evaluate(does, [["Royalists", "Parliament"], ["win"], False]) == ["Royalists win",
+                                                                                   "Parliament wins"]
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def _recorded_results(rules: str) -> list[dict[str, Any]]:
+    """The results of the rule set's golden transcripts, one of each shape of breakdown."""
+    from tests.golden import golden_cases
+
+    found: dict[str, dict[str, Any]] = {}
+    for case in golden_cases():
+        if case.rules != rules:
+            continue
+        for line in case.path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("result "):
+                result = json.loads(line.removeprefix("result "))
+                shape = json.dumps({k: sorted(v) if isinstance(v, dict) else None
+                                    for k, v in (result.get("breakdown") or {}).items()}, sort_keys=True)
+                found.setdefault(shape, result)
+    return list(found.values())
+
+
+def report_headings(rules: str, result: dict[str, Any]) -> tuple[str | None, list[str]]:
+    """The HTML report's heading over the result's breakdown (None where it shows none) and
+    the column heading of each item of it, for ``result`` on the rule set's default battle."""
+    from html import unescape
+
+    from tertia.core.game import Game
+    from tertia.io.report import Shown, _result_section
+    from tertia.rulesets import get_ruleset
+
+    game = Game(get_ruleset(rules), load_named(default_scenario(rules), rules_id=rules))
+    state = game.ruleset.initial_state(game.scenario)
+    final = state.evolve(result=result)
+    html = _result_section(state, final, [], game.side_names, {},
+                           Shown(game.table, final, game.ruleset.presentation()))
+    head = html[html.index("<thead>"):html.index("</thead>")]
+    group = re.search(r'<th colspan="\d+" scope="colgroup">([^<]*)</th>', head)
+    title = unescape(group.group(1)) if group and group.group(1) != "Losses" else None
+    last_row = re.findall(r"<tr>(.*?)</tr>", head)[-1]
+    columns = [unescape(c) for c in re.findall(r'<th scope="col">([^<]*)</th>', last_row)]
+    assert columns[-2:] == ["Troops", "Commanders"], columns
+    return title, columns[:-2]
+
+
+@pytest.mark.parametrize("rules", [c[0] for c in CELLS])
+def test_the_pages_result_heads_the_breakdown_as_the_report_does(server: Server, browser: Any,
+                                                                  rules: str) -> None:
+    """Each recorded result of the rule set (its golden transcripts, one of each shape), as
+    the page's result dialog draws its table (``resultTable`` in ``play.js``, in the page,
+    with the words the server serves for the rule set): each item of the breakdown is
+    headed as the HTML report heads its column (larger-battles' ``commanders_lost``, the
+    points they cost, "For commanders lost"), under the report's heading over them."""
+    with with_plugins():
+        results = _recorded_results(rules)
+        assert results, rules
+        expected = [report_headings(rules, r) for r in results]
+        battle = load_named(default_scenario(rules), rules_id=rules)
+        table = {"side_order": list(battle.side_ids),
+                 "sides": [{"id": s, "name": n, "colour": "#333"} for s, n in battle.side_names().items()]}
+    context, pg, errors = open_page(browser)
+    try:
+        pg.goto(server.url + "/")
+        shown = pg.evaluate("""async ([rules, table, results]) => {
+            const play = await import('/static/js/play.js');
+            const served = await (await fetch('/api/rules/' + rules)).json();
+            return results.map((r) => {
+              const node = document.body.appendChild(play.resultTable(table, r, served.breakdown));
+              const caption = node.querySelector('caption');
+              const items = [...node.querySelectorAll('[data-test=breakdown-item]')].map((n) => n.innerText);
+              node.remove();
+              return [caption ? caption.innerText : null, items];
+            }); }""", [rules, table, results])
+        assert [tuple(s) for s in shown] == expected
         assert errors == [], errors
     finally:
         context.close()

@@ -94,14 +94,18 @@ def test_the_listing_names_the_rule_sets_with_a_second_edition(monkeypatch: pyte
     with_one = [rid for rid in ruleset_ids() if (spec := get_ruleset(rid).AI) and spec.second_edition]
     assert with_one == (["d3-cards"] if on_trial else [])
     listed = json.loads(runner.invoke(app, ["players", "--json"]).stdout)
+    named = {rid: get_ruleset(rid).named() for rid in ruleset_ids()}
     title = next(p for p in listed if p["name"] == "doctrine-2")["title"]
-    assert ("d3-cards" in title) is on_trial
-    assert not any(rid in title for rid in ruleset_ids() if rid not in with_one)
+    assert (named["d3-cards"] in title) is on_trial
+    assert not any(named[rid] in title for rid in ruleset_ids() if rid not in with_one)
     assert ("no rule set has one on trial now" in title) is not on_trial
     promoted = [rid for rid in ruleset_ids() if (spec := get_ruleset(rid).AI) and spec.baseline]
     title = next(p for p in listed if p["name"] == "baseline")["title"]
-    assert promoted and all(rid in title for rid in promoted)
-    assert not any(rid in title for rid in ruleset_ids() if rid not in promoted)
+    assert promoted and all(named[rid] in title for rid in promoted)
+    assert not any(named[rid] in title for rid in ruleset_ids() if rid not in promoted)
+    # Each is named as a reader knows it, never by the id --rules takes.
+    for p in listed:
+        assert not any(rid in p["title"] for rid in ruleset_ids()), p
 
 
 @pytest.mark.parametrize(("pairs", "message"), [
@@ -260,7 +264,7 @@ def test_a_player_with_no_action_stops_the_battle_in_one_line() -> None:
     finally:
         del registry._REGISTRY["stuck"]
     assert found.exit_code == 2 and found.output.count("\n") == 1, found.output
-    assert "stuck (royalist) found no action to take: nothing to do at step" in found.output
+    assert "stuck, playing Royalists, found no action to take: nothing to do at step" in found.output
 
 
 def test_the_random_player_deploys_in_secret_without_breaking_a_tertia() -> None:

@@ -101,7 +101,10 @@ NO_FIRST_MOVER = {"declare-thee-sir", "charge-yr-pikes"}
 def test_first_side_is_recorded_only_where_a_side_moves_first(rules: str) -> None:
     """A study names the side that moved first, and measures its advantage, only under a
     rule set whose battles have one; elsewhere the column is empty and the summary's
-    ``first_mover`` null, never the scenario's first side passed off as the first mover."""
+    ``first_mover`` null, never the scenario's first side passed off as the first mover.
+    The row's side is the one the rule set's presentation names for the battle fought
+    (:meth:`~tertia.core.presentation.Presentation.first_mover`), as ``battle --json`` reads it."""
+    from tertia.ai.doctrine import DoctrinePlayer
     from tertia.cli.common import battle_choice
     from tertia.scenarios import resolve_scenario
 
@@ -110,11 +113,15 @@ def test_first_side_is_recorded_only_where_a_side_moves_first(rules: str) -> Non
     rows = run([spec], 1, SEED, workers=1).rows[0]
     assert rows[0]["error"] is None, rows[0]["error"]
     summary = summarize(rows, spec.sides, spec.fielded)
+    game = spec.build_game()
+    shows = game.ruleset.presentation()
+    final = fight_battle(game, {s: DoctrinePlayer() for s in spec.sides}, rows[0]["seed"]).final_state
+    assert rows[0]["first_side"] == shows.first_mover(final)
     if rules in NO_FIRST_MOVER:
-        assert not spec.first_mover
+        assert not shows.FIRST_MOVER and final.first_side in spec.sides  # the start names one all the same
         assert rows[0]["first_side"] is None and summary["first_mover"] is None
     else:
-        assert spec.first_mover
+        assert shows.FIRST_MOVER
         assert rows[0]["first_side"] in spec.sides and summary["first_mover"] is not None
 
 

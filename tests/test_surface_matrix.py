@@ -325,7 +325,7 @@ def test_inspect_shows_every_panel_by_its_rule_set(tmp_path_factory: pytest.Temp
     assert list(dict.fromkeys(view["name"] for view in data["panels"])) == declared
     for view in data["panels"]:
         assert set(view["seen_by"]) <= set(state.sides) and view["seen_by"], view["name"]
-        assert view["label"] in text
+        assert view["label"] in text or not view["sections"]  # an empty panel is left out, as on the page
         for words in panel_words(view):
             assert isinstance(words, str) and battle.words.problems(words) == [], (view["name"], words)
         for section in view["sections"]:

@@ -737,7 +737,7 @@ def test_charge_yr_pikes_brigade_cards_moves_and_formations_in_the_page(server: 
     # On hover, what each army needs to take fright at the end of this turn (15 L).
     odds = view["status"]["summary"]["fright_odds"]
     fright = pg.get_attribute("[data-test=army-losses]", "title")
-    assert "fright on 11+, 0%" in fright, fright
+    assert "steady on any roll" in fright, fright
     assert all(f"({odds[side]['words']})" in fright for side in odds), fright
     shoot(pg, "cyp-deck")
 
@@ -1049,6 +1049,30 @@ def test_charge_yr_pikes_a_hidden_gun_comes_into_sight_on_the_enemys_page(
     shoot(parl, "cyp-reveal")
 
 
+def check_the_results_dice(pg: Any, server: Server, gid: str, tok: str) -> list[dict[str, Any]]:
+    """With the result shown: the dice tray over the map is put away (no roll of a turn
+    gone by sits under the result), and the result shows the dice of the action that ended
+    the battle, as the side ``tok`` plays sees them, under their own heading, or none where
+    it rolled none. Those dice, for the caller to check they were rolled."""
+    pg.wait_for_selector("[data-test=result]")
+    assert pg.locator(".dice-tray").is_hidden()
+    assert pg.locator(".dice-tray .die").count() == 0
+    url, headers = f"{server.url}/api/games/{gid}", {"Authorization": f"Bearer {tok}"}
+    total = httpx.get(url + "/view?log_from=100000", headers=headers).json()["log_total"]
+    [ending] = httpx.get(url + f"/view?log_from={total - 1}", headers=headers).json()["log"]
+    dice: list[dict[str, Any]] = ending["dice"]
+    shown = pg.locator("[data-test=result] [data-test=deciding-roll]")
+    if not dice:
+        assert shown.count() == 0
+        return dice
+    assert "The last roll, as the battle ended" in shown.inner_text()
+    faces = shown.locator(".tray-die")
+    drawn = [(faces.nth(i).get_attribute("title"), faces.nth(i).locator(".die").get_attribute("aria-label"))
+             for i in range(faces.count())]
+    assert drawn == [(d["purpose"], f"{d['die']} showing {d['value']}") for d in dice[-8:]]
+    return dice
+
+
 def test_a_battle_watched_to_its_end_clears_the_ais_banner_and_shows_the_results_losses(
         cyp_server: Server, page: Any) -> None:
     """Watching the AI play both sides: while it moves, the map's banner says for whom;
@@ -1111,9 +1135,19 @@ def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server:
     headline = pg.inner_text("[data-test=result-headline]")
     assert headline == "An indecisive victory for Parliament", headline
     assert "indecisive victory" in pg.inner_text("[data-test=result-terms]")
-    assert "Parliament win: an indecisive victory." in pg.inner_text("[data-test=outcome]")
+    # The side's name is singular: its verb agrees with it.
+    assert "Parliament wins: an indecisive victory." in pg.inner_text("[data-test=outcome]")
+    # The breakdown's items headed as the HTML report heads them, under its heading.
+    from tests.test_page_matrix import report_headings
+    result = pg.evaluate("() => window.tertiaScreen.view.status.result")
+    title, items = report_headings("charge-yr-pikes", result)
+    assert pg.inner_text("[data-test=result] [data-test=breakdown-title]") == title
+    assert pg.locator("[data-test=result] [data-test=breakdown-item]").all_inner_texts() == items
     assert pg.locator(".log-line.kind-phase", has_text="Pursuit phase").count() == 1
     assert "moves forward in the pursuit" in pg.inner_text(".log")
+    # The last action rolled the armies' morale (one army takes fright without a roll):
+    # those dice are in the result, and the tray's are put away.
+    assert check_the_results_dice(pg, cyp_server, gid, tok)
     shoot(pg, "cyp-result")
     # The result is a dialog to the keyboard too: taken into it, Tab kept within it, and
     # Escape closes it; the prompt's button opens it again.

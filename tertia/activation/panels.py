@@ -51,13 +51,17 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _left_to_draw(seen: GameState, left: int, tally: str = "") -> str:
-    """How many cards are left to draw this turn (``tally``: by side); once the battle is
-    over, that it is, and how many were never drawn."""
+def _left_to_draw(seen: GameState, left: int, tally: str = "", in_play: bool = False) -> str:
+    """How many cards are left to draw this turn (``tally``: by side), besides the card in
+    play if there is one (``in_play``); once the battle is over, that it is, and how many
+    were never drawn."""
     if seen.is_over and not left:
         return "The battle is over: every card was drawn."
     if seen.is_over:
         return f"The battle is over: {_plural(left, 'card')} {'was' if left == 1 else 'were'} not drawn."
+    if not left:  # not "0 cards left": a card in play is still to be played
+        return ("No more cards to draw this turn: the card in play is the last." if in_play
+                else "No cards left to draw this turn.")
     return f"{_plural(left, 'card')} left to draw this turn{tally}."
 
 
@@ -168,7 +172,8 @@ def type_deck_panel(seen: GameState, context: PanelContext, active: Mapping[str,
         whose = context.whose(now[0], 'the enemy')
         sections.append(PanelSection("deck-active", (PanelItem(
             f"In play: {whose} {words(now[1]).lower()} card", side=now[0], state="active"),), "lines"))
-    sections.append(PanelSection("deck-count", (PanelItem(_left_to_draw(seen, len(remaining))),), "lines"))
+    count = _left_to_draw(seen, len(remaining), in_play=now is not None)
+    sections.append(PanelSection("deck-count", (PanelItem(count),), "lines"))
     for side in () if seen.is_over else seen.sides:
         left = sorted((t for s, t in remaining if s == side), key=lambda t: (order.get(t, len(order)), t))
         sections.append(PanelSection(f"deck-left-{side}", tuple(PanelItem(words(c), side=side) for c in left),
@@ -229,7 +234,7 @@ def unit_deck_panel(seen: GameState, context: PanelContext, in_play: str | None,
     if remaining or drawn or in_play:
         tally = ", ".join(f"{context.side_name(side)} {sum(1 for c in remaining if c[0] == side)}"
                           for side in seen.sides)
-        count = _left_to_draw(seen, len(remaining), f": {tally}")
+        count = _left_to_draw(seen, len(remaining), f": {tally}", in_play=bool(in_play))
     else:  # before the first turn (deployment): nothing shuffled yet
         count = "The deck is shuffled as the first turn begins."
     sections.append(PanelSection("deck-count", (PanelItem(count),), "lines"))

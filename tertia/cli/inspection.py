@@ -23,9 +23,6 @@ STATE_WORDS = {"active": "in play", "played": "played", "back": "face down", "go
                "waiting": "face down", "obeyed": "obeyed", "refused": "refused"}
 """A card's state in words, where a row of cards shows it by its look on the page."""
 
-NOTHING_NOW = "nothing to show at this moment"
-
-
 @dataclass(frozen=True)
 class Inspection:
     """The position beside its pieces, as ``side`` sees it (None: a referee, who sees
@@ -110,16 +107,18 @@ def army_losses(summary: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 # --- text ---------------------------------------------------------------------------------------
 
 
-def panel_tables(inspected: Inspection) -> Iterable[Table | Text]:
-    """Each panel as a table of its sections (or a line saying it shows nothing now)."""
+def panel_tables(inspected: Inspection) -> Iterable[Table]:
+    """Each panel that shows anything now as a table of its sections. A panel with nothing
+    in it is left out, as the page hides it: a deployment panel has nothing to show from
+    the battle's first turn to its end, and would otherwise be said empty at every
+    position (the JSON still gives every panel, its sections empty)."""
     every = len(inspected.state.sides)
     for view in inspected.panels:
+        if view.empty:
+            continue
         title = view.spec.label
         if inspected.side is None and len(view.seen_by) < every:
             title += f", as {_seeing(inspected, view.seen_by)} it"
-        if view.empty:
-            yield Text.assemble((title, "italic"), f": {NOTHING_NOW}")
-            continue
         table = Table(title=title, title_justify="left")
         table.add_column("part")
         table.add_column("shows")

@@ -33,6 +33,7 @@ from tertia.core.narration import agree, is_plural_name
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
+from tertia.rules.fighting import told_modifier
 from tertia.rulesets import ruleset_class, ruleset_ids
 
 BAR_WIDTH = 30
@@ -83,17 +84,18 @@ def bar(probability: float) -> str:
 def print_odds(result: Odds, names: dict[str, str], sides: dict[str, str] | None = None,
                heading: str = "") -> None:
     """An answer as the terminal shows it: what was asked (``heading``: the action and the
-    rule set, in words), the modifiers, the likeliest outcomes (the rest counted together),
-    the target's and the attacker's measures, every other piece touched, and each side's
-    units routed (:mod:`tertia.analysis.answer`)."""
+    rule set, in words), the modifiers (as the narrative tells them, each value said once),
+    the likeliest outcomes (the rest counted together), the target's and the attacker's
+    measures, every other piece touched, and each side's units routed
+    (:mod:`tertia.analysis.answer`)."""
     attacker = names.get(result.attacker or "", result.attacker or "")
     target = names.get(result.target or "", result.target or "")
     out.print(Text(f"{attacker} against {target}" + (f": {heading}" if heading else ""), style="bold"))
     if result.modifiers or result.defender_modifiers:
         for m in result.modifiers:
-            out.print(f"  attacker {m}")
+            out.print(f"  attacker {told_modifier(m)}")
         for m in result.defender_modifiers:
-            out.print(f"  defender {m}")
+            out.print(f"  defender {told_modifier(m)}")
     else:
         out.print("  no modifiers")
     out.print(_likeliest_table(result))
@@ -243,7 +245,7 @@ def odds_command(
         result = odds(game, ready, act, responses=game.ruleset.query_responses(ready, details),
                       budget=budget)
     except IllegalAction as exc:
-        fail("; ".join(refused(v, state) for v in exc.violations))
+        fail("; ".join(refused(v, state) for v in game.named(exc.violations)))
     except UnaskedResponse:
         fail(f"--defender-commander {defender_commander} cannot take part: the rules ask the defending "
              f"side for no commander in this attack (its commanders must be within reach of the "

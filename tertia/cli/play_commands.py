@@ -68,7 +68,7 @@ from tertia.io.record import (
     save_record,
 )
 from tertia.io.safe_narration import tell_safely
-from tertia.rulesets import editions_on_trial, get_ruleset, ruleset_ids
+from tertia.rulesets import editions_on_trial, get_ruleset, ruleset_class, ruleset_ids
 
 HUMAN = "human"
 """The player ``battle`` adds of its own: you, at the terminal."""
@@ -441,10 +441,7 @@ def inspect(
         )
     print_table(table)
     for shown in panel_tables(seen):
-        if isinstance(shown, Table):
-            print_table(shown)
-        else:
-            print_folded(shown)
+        print_table(shown)
     for line in status_lines(seen):
         print_folded(line)
 
@@ -457,11 +454,12 @@ def players(
     known = registered_players()
     aliases = {p.name: [a for a, to in ALIASES.items() if to == p.name] for p in known}
     specs = {rid: get_ruleset(rid).AI for rid in ruleset_ids()}
-    editions = editions_on_trial()
-    later = [rid for rid, spec in specs.items() if spec is not None and spec.baseline is not None]
-    notes = {SECOND_EDITION: (f" (a second edition under {', '.join(editions)})" if editions else
+    editions = [ruleset_class(rid).named() for rid in editions_on_trial()]
+    later = [ruleset_class(rid).named() for rid, spec in specs.items()
+             if spec is not None and spec.baseline is not None]
+    notes = {SECOND_EDITION: (f" (a second edition under {'; '.join(editions)})" if editions else
                               " (no rule set has one on trial now)"),
-             "baseline": f" (the doctrine is a later edition under {', '.join(later) or 'no rule set yet'})"}
+             "baseline": f" (the doctrine is a later edition under {'; '.join(later) or 'no rule set yet'})"}
     if as_json:
         sys.stdout.write(json.dumps([{"name": p.name, "title": p.title + notes.get(p.name, ""),
                                       "aliases": aliases[p.name], "default": p.name == DEFAULT_PLAYER}

@@ -12,12 +12,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import Event
 from tertia.core.hidden import VIEW_OF, refuse_view
+from tertia.core.narration import default_side_name
 from tertia.core.presentation import PieceCard
 from tertia.core.ruleset import RuleSet, Tx
 from tertia.core.scenario import Scenario
@@ -38,6 +40,9 @@ class Game:
         self.scenario = scenario.for_rules(ruleset.id)
         self.table = scenario.build_battlefield()
         self._deployed: GameState | None = None
+        self.side_names: dict[str, str] = {
+            s.id: s.name or default_side_name(s.id) for s in self.scenario.sides}
+        """Each side's name in this battle, by its id: the scenario's, else the id in words."""
 
     def start(self, dice: Dice) -> tuple[GameState, list[Event]]:
         """The deployed position, then the rule set's opening procedure (first player ...).
@@ -56,8 +61,9 @@ class Game:
         return GameState(*self._deployed.fields())
 
     def validate(self, state: GameState, action: Action) -> list[Violation]:
-        """Every reason ``action`` is illegal in ``state`` (empty when legal). The answer is
-        remembered on the state, which never changes, so asking twice costs nothing.
+        """Every reason ``action`` is illegal in ``state`` (empty when legal), each side it
+        names named as this battle names it (:meth:`named`). The answer is remembered on
+        the state, which never changes, so asking twice costs nothing.
         Raises :class:`~tertia.core.hidden.HiddenInformation` for a side's view."""
         if VIEW_OF in state.extra:
             refuse_view(state)
@@ -65,9 +71,9 @@ class Game:
         try:
             found: list[Violation] | None = state.cache.get(key)
         except TypeError:  # an action holding unhashable data from outside
-            return self.ruleset.validate(self.table, state, action)
+            return self.named(self.ruleset.validate(self.table, state, action))
         if found is None:
-            found = state.cache[key] = self.ruleset.validate(self.table, state, action)
+            found = state.cache[key] = self.named(self.ruleset.validate(self.table, state, action))
             # A playable state made from a position the rules judge alike (see
             # playable_state) hands its answers on to that position (never the other
             # way: a player learns nothing from answers worked out on the position).
@@ -75,6 +81,13 @@ class Game:
             if alike is not None:
                 alike.cache.setdefault(key, found)
         return list(found)
+
+    def named(self, violations: Sequence[Violation]) -> list[Violation]:
+        """``violations`` with each side they mention named as this battle names it (its
+        :attr:`side_names`): the rules know a side by its id alone. Every refusal a player
+        may read passes through here, :meth:`validate`'s and those the rule set raises
+        itself (an odds question's, say)."""
+        return [v.named(self.side_names) for v in violations]
 
     def is_legal(self, state: GameState, action: Action) -> bool:
         """Whether ``action`` is legal in ``state``: the rule set's cheap test of refusal

@@ -88,6 +88,19 @@ def takes_dice(event_type: type[E], pieces: Callable[[E], tuple[str, ...]]) -> N
     DICE_TAKERS[event_type] = pieces
 
 
+SIDE_VERBS: set[str] = set()
+"""Verbs a rule set's notes (:class:`~tertia.core.events.Narrated`) put right after a side's
+id, in the plural, the side being their subject ("royalist win the initiative")."""
+
+
+def side_verbs(*verbs: str) -> None:
+    """Let a note opening with a side's id and then one of ``verbs`` be told with that verb,
+    and the side's own "their" before the note's first aside, agreeing with the side's name
+    ("Parliament wins the initiative", "Royalists win the initiative"); a note naming no
+    such verb after the side ("parliament artillery card drawn") is told as it is."""
+    SIDE_VERBS.update(verbs)
+
+
 def humanise(text: str) -> str:
     """An identifier as words: ``"charge_home"`` -> ``"charge home"``."""
     return text.replace("_", " ")

@@ -416,6 +416,11 @@ class Presentation:
     results table): the points each side scored, by where they came from, unless the rule
     set counts otherwise."""
 
+    BREAKDOWN_LABELS: ClassVar[Mapping[str, str]] = {}
+    """Each item of the result's breakdown by side as a column of the report's results table
+    reads it, by its key, where the key in words would not say what its number counts (a
+    deduction in points read as a count); any other item is its key in words."""
+
     _DECLARED: ClassVar[Mapping[str, tuple[int, FactSpec]]] = {}
     """Each declared fact by key, with its place in :attr:`FACTS` (made once a class)."""
 

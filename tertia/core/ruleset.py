@@ -17,13 +17,14 @@ from tertia.core.dice import D6, Dice, Distribution, RollsAgain, SettlesApart
 from tertia.core.events import DiceRolled, Event
 from tertia.core.hidden import view_of
 from tertia.core.model_errors import shown_value
+from tertia.core.narration import humanise
 from tertia.core.presentation import Presentation
 from tertia.core.reducer import reduce
 from tertia.core.ruledata import RuleData
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import Violation
+from tertia.core.violations import CoreCode, Violation, side_named
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 
 
@@ -299,6 +300,19 @@ class RuleSet(ABC):
     def decision_kind(self, kind: str) -> DecisionKind | None:
         """The declared decision of ``kind`` (``state.pending["kind"]``); ``None`` if undeclared."""
         return next((d for d in self.DECISION_KINDS if d.kind == kind), None)
+
+    def awaited_first(self, state: GameState, rule: str, verb: str = "decide") -> Violation:
+        """The refusal of anything but the answer while ``state`` awaits a decision: the
+        side that must ``verb`` first (named as the battle names it) and what, as the rule
+        set declares the decision ("Parliament (Earl of Essex) must first decide:
+        encourage the defence")."""
+        pending = state.pending
+        if pending is None:
+            raise ValueError("no decision is awaited")
+        declared = self.decision_kind(pending.kind)
+        what = humanise(pending.kind) if declared is None else declared.label.lower()
+        return Violation(CoreCode.PENDING_DECISION, f"{side_named(pending.side)} must first {verb}: {what}",
+                         rule)
 
     def presentation(self) -> Presentation:
         """What it shows of its pieces and its position (the facts each piece shows, the

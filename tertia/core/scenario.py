@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from tertia.core.narration import default_side_name
 from tertia.core.terrain import KIND_PATTERN, Battlefield, TerrainFeature, terrain_kind
 
 Finite = Annotated[float, Field(strict=True, allow_inf_nan=False)]
@@ -264,8 +265,9 @@ class Scenario(Strict):
         return next(s for s in self.sides if s.id == side_id)
 
     def side_names(self) -> dict[str, str]:
-        """Each side's name by its id (the id itself where the scenario gives none)."""
-        return {s.id: (s.name or s.id) for s in self.sides}
+        """Each side's name by its id: the scenario's, else the id in words
+        (:func:`~tertia.core.narration.default_side_name`), as a game names it."""
+        return {s.id: s.name or default_side_name(s.id) for s in self.sides}
 
     def extension(self, rules_id: str) -> dict[str, Any]:
         """Rule set ``rules_id``'s own table as its model reads it: without the

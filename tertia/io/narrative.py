@@ -36,6 +36,7 @@ from tertia.core.geometry import angle_between, path_length
 from tertia.core.narration import (
     DICE_TAKERS,
     SENTENCES,
+    SIDE_VERBS,
     agree,
     bracket_nested,
     default_side_name,
@@ -366,8 +367,8 @@ class Narrator:
 
     def purpose(self, purpose: str) -> str:
         """A die's purpose (or a rule set's note) with side ids given as side names, each
-        without its aside, since the words go on after it ("Parliament turn over their
-        centre command card", not "Parliament (Earl of Essex) turn over ...")."""
+        without its aside, since the words go on after it ("Royalists turn over their
+        centre command card", not "Royalists (King Charles I) turn over ...")."""
         text = humanise(purpose)
         for side_id in self._side_ids():
             name = without_aside(self.side(side_id))
@@ -559,7 +560,28 @@ class Narrator:
         return side_does(self.side(e.side), phrase or f"choose {words} ({kind})"), "decision"
 
     def _narrated(self, e: ev.Narrated, dice: Sequence[ev.DiceRolled]) -> _Told:
-        return self.purpose(e.text), "note"
+        return self._side_agreeing(e.text), "note"
+
+    def _side_agreeing(self, text: str) -> str:
+        """A rule set's note in words (:meth:`purpose`), where it opens with a side and a
+        verb its rule set declares (:func:`~tertia.core.narration.side_verbs`), that verb
+        and the side's own "their" agreeing with the side's name. Such a note is recorded
+        with the side's id and the verb in the plural ("parliament turn over their right
+        command card"), so a name in the singular makes it "Parliament turns over its
+        right command card", up to the note's first aside."""
+        told = self.purpose(text)
+        side_id = next((s for s in self._side_ids() if text.startswith(s + " ")), None)
+        if side_id is None:
+            return told
+        name = without_aside(self.side(side_id))
+        if is_plural_name(name) or not told.startswith(name + " "):
+            return told
+        clause, aside, rest = told[len(name) + 1:].partition(" (")
+        if clause.split(" ")[0] not in SIDE_VERBS:
+            return told
+        own = possessive_pronoun(name)
+        clause = " ".join(own if word == "their" else word for word in clause.split(" "))
+        return side_does(name, clause) + aside + rest
 
     def _status_changed(self, e: ev.UnitStatusChanged, dice: Sequence[ev.DiceRolled]) -> _Told:
         return f"{self.label(e.unit)}: {humanise(e.key)} now {_value_text(e.value)}", "note"

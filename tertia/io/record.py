@@ -496,8 +496,9 @@ def replay(loaded: LoadedRecord, *, moment: Callable[[int, GameState], bool] | N
                                     f"played", i)
             previous = str(entry["hash"])
         if side and side != state.to_act:
+            recorded, to_act = game.side_names.get(side, repr(side)), game.side_names[state.to_act]
             return ReplayResult(False, state, state.state_hash(),
-                                f"{step}: recorded for {side}, but {state.to_act} is to act", i)
+                                f"{step}: recorded for {recorded}, but {to_act} is to act", i)
         try:
             state, events = game.apply(state, action, dice)
             written |= values_written(events)

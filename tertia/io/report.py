@@ -267,11 +267,12 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
     beside the events they name."""
     game = record.game
     scenario = game.scenario
+    names = scenario.side_names()
     rules = game.ruleset.describe()
     details: dict[str, str] = {}
     if record.players:
         details["Players"] = ", ".join(
-            f"{_side_label(scenario, s)}: {p}" for s, p in record.players.items()
+            f"{names.get(s) or default_side_name(s)}: {p}" for s, p in record.players.items()
         )
     if rules.get("options"):
         details["Options"] = "; ".join(options_changed(rules)) or "the rule set's defaults"
@@ -281,7 +282,7 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
         initial_state=record.deployed,
         steps=record.steps,
         start_events=record.start_events,
-        side_names={s.id: s.name or default_side_name(s.id) for s in scenario.sides},
+        side_names=names,
         ruleset=f"{rules['title']}, version {rules['version']}",
         seed=record.seed,
         description=scenario.description,
@@ -312,13 +313,6 @@ def _meta_item(key: str, value: str) -> str:
     """A header entry; long values (options lists) take a full, smaller line."""
     css = ' class="wide"' if len(value) > 60 else ""
     return f"<div{css}><dt>{escape(key)}</dt><dd>{escape(value)}</dd></div>"
-
-
-def _side_label(scenario: Any, side: str) -> str:
-    for s in scenario.sides:
-        if s.id == side:
-            return str(s.name or default_side_name(side))
-    return default_side_name(side)
 
 
 # --- sections ----------------------------------------------------------------------------
@@ -467,7 +461,7 @@ def _result_section(
         and any(s in v for s in final.sides)
     ]
 
-    points_cols = [*(_title(k) for k in items), *(_title(k) for k in extras)]
+    points_cols = [*(shown.breakdown_label(k) for k in items), *(shown.breakdown_label(k) for k in extras)]
     group_row = (
         '<tr class="group"><th rowspan="2" scope="col">Side</th>'
         '<th rowspan="2" scope="col">Score</th>'
@@ -550,6 +544,10 @@ class Shown:
     def breakdown_title(self) -> str:
         """The heading over the result's breakdown by side, as the rule set words it."""
         return (self.presentation or Presentation).BREAKDOWN_TITLE
+
+    def breakdown_label(self, key: str) -> str:
+        """An item of the result's breakdown as the rule set words it, else its key in words."""
+        return (self.presentation or Presentation).BREAKDOWN_LABELS.get(key) or _title(key)
 
     def kind(self, unit: Unit) -> str:
         """The piece's kind as the rule set names it."""

@@ -26,6 +26,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.ops import substring
 
 from tertia.core.geometry import heading_vector
+from tertia.core.narration import default_side_name
 from tertia.core.presentation import WAGON, PieceCard, kind_words
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.table_markers import table_markers
@@ -168,7 +169,7 @@ def _side_colour_map(state: GameState, side_colours: Mapping[str, str] | None) -
 
 
 def _side_name(side_names: Mapping[str, str], side: str) -> str:
-    return side_names.get(side) or side.replace("_", " ").title()
+    return side_names.get(side) or default_side_name(side)
 
 
 def render_map(

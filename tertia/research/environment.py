@@ -277,7 +277,7 @@ class TertiaEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no types
         elif self.actions_taken >= self.max_actions:
             self._truncate(f"the battle did not end within {self.max_actions} actions")
         elif not self._candidates_now().actions:
-            self._truncate(f"no candidate action for {state.to_act}")
+            self._truncate(f"no candidate action for {self.game.side_names[state.to_act]}")
 
     def _truncate(self, reason: str) -> None:
         for agent in self.agents:

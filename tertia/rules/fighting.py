@@ -4,6 +4,7 @@ rule sets), a unit shooting, and the report of a fight resolved."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -81,9 +82,9 @@ def _attack(n: Narrating, e: AttackResolved, dice: Sequence[DiceRolled]) -> Sent
     outcome), with the modifiers named; otherwise a line built from the scores."""
     mods = ""
     if e.modifiers:
-        mods += f" ({', '.join(e.modifiers)})"
+        mods += f" ({', '.join(map(told_modifier, e.modifiers))})"
     if e.defender_modifiers:
-        mods += f" (defender {', '.join(e.defender_modifiers)})"
+        mods += f" (defender {', '.join(map(told_modifier, e.defender_modifiers))})"
     found = n.note(e)
     note = f" [{found}]" if found else ""
     summary = e.summary.strip().rstrip(".")
@@ -96,6 +97,22 @@ def _attack(n: Narrating, e: AttackResolved, dice: Sequence[DiceRolled]) -> Sent
 
 
 takes_dice(AttackResolved, lambda e: (e.attacker, e.target))
+
+_DIE_IT_MAKES = re.compile(r"([+-])(\d+) (D\d+\1\2 for .+)")
+"""A modifier whose reason is the die its value makes of the roll ("-1 D3-1 for dragoons")."""
+
+
+def told_modifier(modifier: str) -> str:
+    """A modifier as an attack's line names it: its value and reason as recorded, save
+    where the reason is the die that value makes, which would say the value twice.
+
+    >>> told_modifier("-1 D3-1 for dragoons"), told_modifier("-1 target in cover (hedge)")
+    ('D3-1 for dragoons', '-1 target in cover (hedge)')
+    >>> told_modifier("-1 D3-2 for Clubmen")
+    '-1 D3-2 for Clubmen'
+    """
+    restated = _DIE_IT_MAKES.fullmatch(modifier)
+    return modifier if restated is None else restated.group(3)
 
 
 def arithmetic(e: AttackResolved, dice: Sequence[DiceRolled], target_label: str) -> str:

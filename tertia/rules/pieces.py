@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from tertia.core.narration import default_side_name, possessive
 from tertia.core.state import GameState, Unit
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, Violation, not_own
 from tertia.rules.hit_values import NO_HITS, HitsPiece
 
 
@@ -25,9 +24,7 @@ def piece_problems(
     for uid in own:
         u = state.units[uid]
         if u.side != state.to_act:
-            return [Violation(CoreCode.NOT_YOUR_UNIT,
-                              f"{u.label} is the other side's: it is "
-                              f"{possessive(default_side_name(state.to_act))} turn", rule)]
+            return [not_own(u, state.to_act, rule)]
     return []
 
 

@@ -275,7 +275,9 @@ def create_app(
     def rules(rules_id: Annotated[str, PathParam(max_length=64)]) -> dict[str, Any]:
         """A rule set: its options, and its vocabulary for front ends (``vocabulary``: every
         action kind with its label, fields and whether its odds come first, the decisions it
-        awaits and the panels that show them)."""
+        awaits and the panels that show them), and ``breakdown``: the heading over the
+        result's breakdown by side and the words for each item where its key would not say
+        what it counts."""
         if rules_id not in ruleset_ids():
             raise not_found(f"rule set {rules_id!r}; rule sets: {', '.join(ruleset_ids())}")
         return _describe(rules_id)
@@ -418,4 +420,7 @@ def _describe(rules_id: str) -> dict[str, Any]:
         option["low"], option["high"] = bounds.get(option["name"], (None, None))
     described["questions"] = {"words": list(ruleset.ACTION_WORDS), "gun_words": list(ruleset.GUN_WORDS),
                               "details": dict(ruleset.QUERY_DETAILS)}
+    shows = ruleset.presentation()
+    # The result's breakdown in the words the HTML report heads its results table with.
+    described["breakdown"] = {"title": shows.BREAKDOWN_TITLE, "labels": dict(shows.BREAKDOWN_LABELS)}
     return described

@@ -35,6 +35,7 @@ from tertia.core.violations import CoreCode, IllegalAction
 from tertia.io.panels import panels
 from tertia.io.scenario_file import ScenarioError
 from tertia.offers import idle_reasons, parse_items, prompt_offers, prompt_refusals, unit_offers
+from tertia.rules.fighting import told_modifier
 from tertia.rulesets import get_ruleset, ruleset_class, ruleset_ids
 from tertia.scenarios import BuiltinScenario
 from tertia.scenarios.catalogue import load_named
@@ -288,7 +289,7 @@ class GameService:
         if asked is None:
             return live.state.to_act if live.state.to_act in mine else mine[0]
         if asked not in mine:
-            raise ServiceError(403, "NOT_YOUR_SIDE", f"you do not play {live.side_names().get(asked, asked)}")
+            raise ServiceError(403, "NOT_YOUR_SIDE", f"you do not play {live.game.side_names[asked]}")
         return asked
 
     @staticmethod
@@ -304,7 +305,7 @@ class GameService:
         side = state.to_act
         if side not in roles:
             raise ServiceError(403, "NOT_YOUR_TURN",
-                               f"the game awaits {live.side_names().get(side, side)}, not you")
+                               f"the game awaits {live.game.side_names[side]}, not you")
         return side
 
     # --- creating --------------------------------------------------------------------------
@@ -557,7 +558,7 @@ class GameService:
             try:
                 answer = odds(live.game, live.state, action, budget=ODDS_BUDGET).to_dict()
             except IllegalAction as exc:
-                raise illegal(exc.violations) from None
+                raise illegal(live.game.named(exc.violations)) from None
             except TooManyBranches as exc:
                 # Worked out on the whole position: what its walked branches prove is not
                 # told to a side the rules hide anything from.
@@ -567,7 +568,7 @@ class GameService:
             if live.hides_anything(side) and answer != self._odds_from_view(live, side, action):
                 raise ServiceError(409, "HIDDEN_INFORMATION",
                                    "these odds depend on what the rules hide from you")
-            return answer
+            return told_odds(answer)
 
     @staticmethod
     def _odds_from_view(live: LiveGame, side: str, action: Action) -> dict[str, Any] | None:
@@ -683,10 +684,8 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
             raise not_found(f"unit {uid!r}")
     unit = shown[attacker]
     if unit.side != side:
-        names = game.scenario.side_names()
         raise ServiceError(409, CoreCode.NOT_YOUR_UNIT, f"{unit.label} belongs to "
-                           f"{names.get(unit.side, unit.side)}: questions of odds are asked of your "
-                           "own units")
+                           f"{game.side_names[unit.side]}: questions of odds are asked of your own units")
     ruleset = game.ruleset
     try:
         ready, action = ruleset.query(seen, word, attacker, target or attacker, details)
@@ -695,7 +694,7 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
         responses = ruleset.query_responses(ready, details)
         answer = odds(game, ready, action, responses=responses, budget=ODDS_BUDGET).to_dict()
     except IllegalAction as exc:
-        raise illegal(exc.violations) from None
+        raise illegal(game.named(exc.violations)) from None
     except UnaskedResponse as exc:
         raise ServiceError(409, "UNASKED_RESPONSE", f"{exc}: no such answer can take part") from None
     except TooManyBranches as exc:
@@ -703,7 +702,15 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
                            f"exactly: {exc}") from None
     except (NotImplementedError, HiddenInformation) as exc:
         raise ServiceError(422, "NO_ODDS", f"no exact odds for this question: {exc}") from None
-    return {**answer, "side": side}
+    return {**told_odds(answer), "side": side}
+
+
+def told_odds(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """An odds answer (``Odds.to_dict()``) with each side's modifiers as the narrative tells
+    them (:func:`~tertia.rules.fighting.told_modifier`): "D3-1 for dragoons", not "-1 D3-1
+    for dragoons", the value said once."""
+    return {**answer, "modifiers": [told_modifier(m) for m in answer.get("modifiers", ())],
+            "defender_modifiers": [told_modifier(m) for m in answer.get("defender_modifiers", ())]}
 
 
 def check_version(live: LiveGame, expected: int | None) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -37,7 +37,7 @@ from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play
+from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play, not_own
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import (
@@ -189,9 +189,7 @@ class ExampleDeclare(RuleSet):
         kind = answers.get(type(action))
         if pending is not None:
             if kind is None:
-                return [Violation(CoreCode.PENDING_DECISION,
-                                  f"{pending.side} must first answer: {pending.kind.replace('_', ' ')}",
-                                  RULE)]
+                return [self.awaited_first(state, RULE, "answer")]
             if pending.kind != kind:
                 return [Violation(CoreCode.NOTHING_PENDING,
                                   f"the decision awaited now is {pending.kind.replace('_', ' ')}", RULE)]
@@ -208,7 +206,7 @@ class ExampleDeclare(RuleSet):
         if unit is None:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"no unit {action.unit!r}", RULE)]
         if unit.side != state.to_act:
-            return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} is not yours", RULE)]
+            return [not_own(unit, state.to_act, RULE)]
         if action.unit != activated:
             return [Violation(ActivationCode.NOT_ACTIVATED,
                               f"{unit.label} is not activated; its card has not been drawn",
@@ -226,7 +224,7 @@ class ExampleDeclare(RuleSet):
             if action.unit not in pending.get("units", ()):
                 return [Violation(ExampleCode.BAD_CHOICE,
                                   f"the free-move card goes to one of your units: "
-                                  f"{', '.join(pending['units'])}", RULE)]
+                                  f"{_labels(state, pending['units'])}", RULE)]
             return []
         if isinstance(action, RespondToCharge):
             if action.choice not in ("stand", "fire"):
@@ -238,7 +236,8 @@ class ExampleDeclare(RuleSet):
         assert isinstance(action, Countercharge)
         if action.unit is not None and action.unit not in pending.get("eligible", ()):
             return [Violation(ExampleCode.BAD_CHOICE,
-                              f"the units that may countercharge: {', '.join(pending['eligible'])}", RULE)]
+                              f"the units that may countercharge: {_labels(state, pending['eligible'])}",
+                              RULE)]
         return []
 
     def _formation_problems(self, table: Battlefield, state: GameState, unit: Unit,
@@ -333,7 +332,7 @@ class ExampleDeclare(RuleSet):
         """``charge``: the charge move, the test to close and the melee, the charger's card
         drawn (:func:`~tests.example_rules.odds.ready`). It takes no particulars."""
         if details:
-            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.named()} "
                                            f"takes no {sorted(details)[0]!r}", RULE)])
         return odds.ready(state, word, attacker, target)
 
@@ -412,6 +411,11 @@ class ExampleDeclare(RuleSet):
 
 
 # --- procedures ---------------------------------------------------------------------------------
+
+
+def _labels(state: GameState, unit_ids: Iterable[str]) -> str:
+    """Pieces by name, in a list a player reads."""
+    return ", ".join(state.units[u].label for u in unit_ids)
 
 
 def most_move(unit: Unit) -> int:

@@ -83,14 +83,6 @@ class GameSpec:
         return counts
 
     @cached_property
-    def first_mover(self) -> bool:
-        """Does a battle of this spec name a side that moves first
-        (:attr:`~tertia.core.presentation.Presentation.FIRST_MOVER`)? Not where one deck of
-        both sides' cards decides who acts: there the start's ``first_side`` is only the
-        scenario's first side, and its rows leave ``first_side`` empty."""
-        return game_for(self).ruleset.presentation().FIRST_MOVER
-
-    @cached_property
     def last_turn(self) -> int:
         """The last turn a battle of this spec can reach, as its rule set tells it from the
         deployed position (:meth:`~tertia.core.presentation.Presentation.last_turn`: the

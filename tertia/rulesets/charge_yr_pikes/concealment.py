@@ -72,16 +72,15 @@ from tertia.core.events import (
 )
 from tertia.core.geometry import Base, Point, base_distance, bases_overlap
 from tertia.core.hidden import as_view, hidden, place_hidden, without_view_mark
-from tertia.core.narration import default_side_name, side_does
 from tertia.core.reducer import handles, reduce
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, Violation, no_piece_of, side_doing
 from tertia.rules.codes import MovementCode
 from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
-from tertia.rulesets.charge_yr_pikes.data import LINE, CypUnit
+from tertia.rulesets.charge_yr_pikes.data import LINE, UNSEEN, CypUnit
 from tertia.rulesets.charge_yr_pikes.data import UNPLACED as UNPLACED  # named here with its hiding
 from tertia.rulesets.charge_yr_pikes.deployment import tertia_groups, together, too_near_the_centre
 from tertia.rulesets.charge_yr_pikes.dragoons import MOUNTED_PER_STAND
@@ -378,11 +377,10 @@ def deploy_problems(table: Battlefield, state: GameState, action: Action) -> lis
         return _done_problems(state, side)
     if not isinstance(action, Deploy):
         return [Violation(CoreCode.WRONG_PHASE,
-                          side_does(default_side_name(side), "deploy (deploy pieces, then say done)"), RULE)]
+                          side_doing(side, "deploy (deploy pieces, then say done)"), RULE)]
     unit = state.units.get(action.unit)
     if unit is None or unit.side != side or not unit.in_play:
-        return [Violation(CoreCode.UNKNOWN_UNIT,
-                          f"no piece {action.unit!r} of {default_side_name(side)} to deploy", RULE)]
+        return [Violation(CoreCode.UNKNOWN_UNIT, no_piece_of(state, action.unit, side, unseen=UNSEEN), RULE)]
     if unit_data(unit).attached_to in state.units:
         return [Violation(CypCode.NOT_MOVING, f"{unit.label} goes with the unit it serves", RULE)]
     numbers = (action.x, action.y) + (() if action.facing is None else (action.facing,))

@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from tertia.activation.deck import read_card
 from tertia.core.geometry import base_distance
-from tertia.core.narration import default_side_name
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, Violation, no_piece_of
 from tertia.rulesets.charge_yr_pikes.actions import JoinFrontRank, LeaveFrontRank
 from tertia.rulesets.charge_yr_pikes.attached import TOUCHING, may_leave
 from tertia.rulesets.charge_yr_pikes.cards import OFFICERS_AND_ARTILLERY
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.command import commands
+from tertia.rulesets.charge_yr_pikes.data import UNSEEN
 from tertia.rulesets.charge_yr_pikes.events import MovedOnCard, change
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
@@ -45,8 +45,7 @@ def problems(state: GameState, action: JoinFrontRank | LeaveFrontRank) -> list[V
     if (officer is None or not officer.in_play or officer.side != state.active
             or not unit_data(officer).is_officer):
         return [Violation(CoreCode.UNKNOWN_UNIT,
-                          f"no officer {action.officer!r} of {default_side_name(state.active)} in play",
-                          RULE)]
+                          no_piece_of(state, action.officer, state.active, "officer", unseen=UNSEEN), RULE)]
     card = game_data(state).card
     drawn = None if card is None else read_card(card)
     if drawn is None or drawn.name != OFFICERS_AND_ARTILLERY or drawn.side != officer.side:
@@ -68,7 +67,7 @@ def problems(state: GameState, action: JoinFrontRank | LeaveFrontRank) -> list[V
     unit = state.units.get(action.unit)
     if unit is None or not unit.in_play or unit.side != officer.side:
         return [Violation(CoreCode.UNKNOWN_UNIT,
-                          f"no unit {action.unit!r} of {default_side_name(officer.side)} in play", RULE)]
+                          no_piece_of(state, action.unit, officer.side, "unit", unseen=UNSEEN), RULE)]
     return _unit_problems(state, officer, unit)
 
 

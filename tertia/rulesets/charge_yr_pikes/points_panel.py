@@ -5,8 +5,9 @@ each as the viewer sees the table, and how far each side stands from a victory b
 own vital points, while the other army has not, then that army has won the game." The
 panel gives, for each side, its objectives ("to take") and vital points ("to hold"), the
 side holding each (:func:`~.points.holder`: a unit in good order within 3", no enemy as
-near) and a line counting the objectives occupied and the vital points kept against what
-the victory asks. The viewer's own side comes first.
+near) and a line counting the objectives occupied and the vital points against what the
+victory asks: by default, since one held by neither side is still its side's, those the
+enemy has taken (``vital_held``). The viewer's own side comes first.
 """
 
 from __future__ import annotations
@@ -51,21 +52,52 @@ def _side_section(seen: GameState, context: PanelContext, tables: Tables, side: 
 
 def standing(seen: GameState, side: str, tables: Tables) -> str:
     """How far ``side`` stands from a victory by its points in ``seen`` (19 C): the
-    objectives it occupies and the vital points it keeps, against what the victory asks.
-    Once the battle is over, as the result counted them: a victory by the points is judged
-    before the pursuit phase (19 C, E), whose moves may leave a point behind."""
+    objectives it occupies and its vital points as the victory counts them
+    (:func:`vital_words`), against what the victory asks. Once the battle is over, as the
+    result counted them: a victory by the points is judged before the pursuit phase (19 C,
+    E), whose moves may leave a point behind."""
     objectives, vital = places(seen, side, OBJECTIVE), places(seen, side, VITAL)
     counted = _counted_at_the_end(seen, side)
+    occupied, kept = counted or (objectives_occupied(seen, side, tables),
+                                 vital_points_kept(seen, side, tables))
+    points = f"{occupied} of {len(objectives)} objectives occupied, {vital_words(kept, len(vital), tables)}"
     if counted is not None:
-        occupied, kept = counted
-        return (f"{occupied} of {len(objectives)} objectives occupied, {kept} of {len(vital)} vital points "
-                f"kept as the battle was decided{', before the pursuit' if _won_by_points(seen) else ''}")
-    occupied = objectives_occupied(seen, side, tables)
-    kept = vital_points_kept(seen, side, tables)
-    verdict = ("enough to win, unless the enemy has done as much (19 C)" if has_won(seen, side, tables)
-               else f"a victory asks all {len(objectives)} occupied and {KEEP_AT_LEAST} kept (19 C)")
-    return (f"{occupied} of {len(objectives)} objectives occupied, {kept} of {len(vital)} vital points "
-            f"kept: {verdict}")
+        return f"{points} as the battle was decided{', before the pursuit' if _won_by_points(seen) else ''}"
+    if has_won(seen, side, tables):
+        return f"{points}: enough to win, unless the enemy has done as much (19 C)"
+    asked = vital_asked(len(vital), tables)
+    return f"{points}: a victory asks all {len(objectives)} occupied and {asked} (19 C)"
+
+
+def vital_words(kept: int, of: int, tables: Tables) -> str:
+    """``kept`` of a side's ``of`` vital points, those it "still holds" (19 C), in words true
+    to ``vital_held``: where one held by neither side still counts, by those the enemy has
+    taken ("1 of 3 vital points taken by the enemy"); else by those the side holds.
+
+    >>> from tertia.rulesets.charge_yr_pikes.tables import default_tables
+    >>> vital_words(2, 3, default_tables())
+    '1 of 3 vital points taken by the enemy'
+    """
+    if tables.victory.vital_held == "occupied":
+        return f"{kept} of {of} vital points held"
+    return f"{of - kept} of {of} vital points taken by the enemy"
+
+
+def vital_asked(of: int, tables: Tables) -> str:
+    """What 19 C asks of a side's ``of`` vital points, in :func:`vital_words`' terms:
+    "no more than 1 taken", "none taken", "2 held" (or "2 vital points, more than it
+    has").
+
+    >>> from tertia.rulesets.charge_yr_pikes.tables import default_tables
+    >>> vital_asked(3, default_tables()), vital_asked(2, default_tables())
+    ('no more than 1 taken', 'none taken')
+    """
+    spare = of - KEEP_AT_LEAST
+    if spare < 0:
+        return f"{KEEP_AT_LEAST} vital points, more than it has"
+    if tables.victory.vital_held == "occupied":
+        return f"{KEEP_AT_LEAST} held"
+    return "none taken" if spare == 0 else f"no more than {spare} taken"
 
 
 def _counted_at_the_end(seen: GameState, side: str) -> tuple[int, int] | None:

@@ -50,6 +50,8 @@ from tertia.rulesets.charge_yr_pikes.victory import DARKNESS_DIE
 UNTESTED = "untested"
 NOT_SHOWN = "not yet shown"
 NOT_ROLLED = "not rolled"
+STEADY = "steady on any roll"
+"""An army whose fright test no face of the D10 can fail, as its losses stand (15 L)."""
 
 
 def summary(state: GameState, tables: Tables) -> dict[str, Any]:
@@ -87,15 +89,20 @@ def _losses(state: GameState, side: str, tables: Tables) -> army.ArmyLosses:
 def fright_odds(state: GameState, side: str, tables: Tables) -> dict[str, Any]:
     """What ``side``'s army needs to take fright at the end of this turn (15 L, "Effects
     on the entire army"), as its test stands now: the D10 ``roll`` (None: fright without
-    one), the ``chance`` of it and both in ``words`` ("fright on 9+, 20%")."""
+    one), the ``chance`` of it and both in ``words`` ("fright on 9+, 20%", "steady on
+    any roll")."""
     test = army.fright_test(state, side, tables)
     return {"roll": test.roll, "chance": float(test.chance), "words": fright_words(test)}
 
 
 def fright_words(test: army.FrightTest) -> str:
-    """"fright on 9+, 20%"; "takes fright without a roll" at 50% lost (15 L)."""
+    """"fright on 9+, 20%"; "takes fright without a roll" at 50% lost; "steady on any
+    roll" where the total needed lies beyond the D10 (under a fifth lost, no vital point
+    lost: "Morale steady 1-10, Fright 11+", 15 L)."""
     if test.roll is None:
         return "takes fright without a roll"
+    if test.chance == 0:
+        return STEADY
     needs = "any roll" if test.roll <= 1 else f"{test.roll}+"
     return f"fright on {needs}, {float(test.chance):.0%}"
 

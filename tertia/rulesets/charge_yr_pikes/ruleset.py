@@ -16,12 +16,19 @@ from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
 from tertia.core.geometry import Polygon, base_distance
-from tertia.core.narration import default_side_name
 from tertia.core.ruleset import OddsMeasure, OddsParty, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play
+from tertia.core.violations import (
+    CoreCode,
+    IllegalAction,
+    Violation,
+    no_piece_of,
+    not_in_play,
+    side_named,
+    side_whose,
+)
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
@@ -72,7 +79,7 @@ from tertia.rulesets.charge_yr_pikes.actions import (
     TurnToMeet,
 )
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
-from tertia.rulesets.charge_yr_pikes.cards import tertias
+from tertia.rulesets.charge_yr_pikes.cards import tertia_label_in, tertias
 from tertia.rulesets.charge_yr_pikes.charge import charge_fatigue
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, charge_swept
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
@@ -90,6 +97,20 @@ from tertia.rulesets.charge_yr_pikes.victory import CUT_BACK
 
 MOVEMENT_RULE = "Movement 5"
 FORMATIONS_RULE = "Formations 3"
+
+
+def _no_tertia_to_move(state: GameState, tertia: str) -> str:
+    """Why ``tertia`` is no tertia of the side to act that may take the free move, in words:
+    by its card's name (the order of battle, which both sides know), the other side's or
+    with no unit in play to move; an id no tertia has as it was typed."""
+    side = state.to_act
+    own = tertia_label_in(state, tertia, side)
+    if own is not None:
+        return f"{own} has no unit in play to move"
+    foe = tertia_label_in(state, tertia, state.opponent(side))
+    if foe is not None:
+        return f"{foe} is {side_whose(state.opponent(side))}, not {side_whose(side)}"
+    return f"no tertia {tertia!r} of {side_named(side)} to move"
 
 
 class ChargeYrPikes(RuleSet):
@@ -202,8 +223,8 @@ class ChargeYrPikes(RuleSet):
                 return [Violation(CoreCode.WRONG_PHASE, "the commander-in-chief must first name the "
                                   "tertia that takes the free move", "Sequence of play 3 A")]
             if action.tertia not in tertias(state, state.to_act):
-                return [Violation(CypCode.NOT_MOVING, f"no tertia {action.tertia!r} of "
-                                  f"{default_side_name(state.to_act)} to move", "Sequence of play 3 A")]
+                return [Violation(CypCode.NOT_MOVING, _no_tertia_to_move(state, action.tertia),
+                                  "Sequence of play 3 A")]
             return []
         if isinstance(action, GiveFreeMove):
             return [Violation(CoreCode.WRONG_PHASE, "no free move card is in play", "Sequence of play 3 A")]
@@ -223,8 +244,8 @@ class ChargeYrPikes(RuleSet):
             unit = state.units.get(action.unit)
             if unit is None or not unit.in_play or unit.side != state.active:
                 return [Violation(CoreCode.UNKNOWN_UNIT,
-                                  f"no piece {action.unit!r} of {default_side_name(state.active)} "
-                                  "in play", MOVEMENT_RULE)]
+                                  no_piece_of(state, action.unit, state.active, unseen=UNSEEN),
+                                  MOVEMENT_RULE)]
             if unit.id not in game_data(state).moving:
                 return [Violation(CypCode.NOT_MOVING, f"{unit.label} may not move on this card "
                                   "(not on it, or it failed its command response)", f"{MOVEMENT_RULE} A")]
@@ -471,7 +492,7 @@ class ChargeYrPikes(RuleSet):
         piece it cannot see is off the table, as when its actions are judged
         (:func:`~tertia.rulesets.charge_yr_pikes.concealment.unseen_off_table`)."""
         if details:
-            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.named()} "
                                            f"takes no {sorted(details)[0]!r}", odds.RULE)])
         seen = secret_grades.as_dice(concealment.unseen_off_table(state))
         return odds.ready(seen, word, attacker, target, tables_of(state))

@@ -209,9 +209,7 @@ class D3RuleSet(RuleSet):
         if special is not None:
             return special
         if state.pending is not None:
-            return [Violation(CoreCode.PENDING_DECISION,
-                              f"{state.pending['side']} must first decide: {state.pending['kind']}",
-                              c.sequence)]
+            return [self.awaited_first(state, c.sequence)]
         if state.phase != ACTIVATION:
             return [Violation(CoreCode.WRONG_PHASE,
                               f"units act when their card is played, not in the {state.phase} phase",
@@ -248,9 +246,10 @@ class D3RuleSet(RuleSet):
         for uid in own:
             u = state.units[uid]
             if not self.is_activated(state, u):
-                card = self.active_card(state) or "none"
-                return [Violation(ActivationCode.NOT_ACTIVATED,
-                                  f"{u.label} is not activated: the card in play is {card}",
+                card = self.active_card(state)
+                in_play = ("no card is in play" if card is None
+                           else f"the card in play is the {card_words(card).lower()} card")
+                return [Violation(ActivationCode.NOT_ACTIVATED, f"{u.label} is not activated: {in_play}",
                                   c.activation)]
         return []
 
@@ -384,11 +383,15 @@ class D3RuleSet(RuleSet):
     def position(self, state: GameState) -> dict[str, Any]:
         """The position in brief (``D3Presentation.summary``): the score so far (Victory),
         units lost, the weather and the card in play (``active_card``, ``None`` between
-        activations; its ``words``' ``card_in_play``: as players call it, "left flank")."""
+        activations; its ``words``' ``card_in_play``: as players call it, "left flank",
+        which the action ending its activation names, and ``card_names``, by which a
+        front end showing ``active_card`` names it so too)."""
         card = self.active_card(state)
+        named = None if card is None else card_words(card).lower()
         return {"score": scores(state), "units_lost": {s: units_lost(state, s) for s in state.sides},
                 "weather": weather.weather(state), "active_card": card,
-                "words": {"card_in_play": None if card is None else card_words(card).lower()}}
+                "card_names": {} if card is None else {card: card_words(card).lower()},
+                "words": {"card_in_play": named}}
 
     # --- hooks for each rule set -------------------------------------------------------------
 

@@ -57,9 +57,11 @@ def validate(state: GameState, action: Rally, options: Mapping[str, Any]) -> lis
     commander = state.units.get(action.commander)
     unit = state.units.get(action.unit)
     if commander is None or not commander.is_commander:
-        return [Violation(FightingCode.BAD_COMMANDER, f"{action.commander!r} is not a commander", rule)]
+        named = repr(action.commander) if commander is None else commander.label
+        return [Violation(FightingCode.BAD_COMMANDER, f"{named} is not a commander", rule)]
     if unit is None or unit.is_commander:
-        return [Violation(CoreCode.UNKNOWN_UNIT, f"there is no unit {action.unit!r} to rally", rule)]
+        why = f"there is no unit {action.unit!r}" if unit is None else f"{unit.label} is a commander, no unit"
+        return [Violation(CoreCode.UNKNOWN_UNIT, f"{why} to rally", rule)]
     if not commander.in_play or not unit.in_play:
         gone = commander if not commander.in_play else unit
         return [Violation(CoreCode.UNIT_REMOVED, f"{gone.label} is no longer in play", rule)]

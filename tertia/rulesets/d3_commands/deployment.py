@@ -29,6 +29,7 @@ from tertia.core.events import (
     UnitDeployed,
 )
 from tertia.core.geometry import base_distance, bases_overlap
+from tertia.core.narration import side_verbs
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
@@ -39,6 +40,8 @@ from tertia.rulesets.d3.placement import forbidden_ground
 from tertia.rulesets.d3.victory import UNDEPLOYED
 from tertia.rulesets.d3_commands import clauses
 from tertia.rulesets.d3_commands.organisation import command_card
+
+side_verbs("deploy")  # the note "<side> deploy first in every step"
 
 KIND = "deploy"
 STEPS = ("centre", "right", "left", "reserve", "independent", "commander")
@@ -115,9 +118,12 @@ def validate(table: Battlefield, state: GameState, action: Deploy, zone: float) 
     if pending is None or pending.get("kind") != KIND:
         return [Violation(CoreCode.NOTHING_PENDING, "no side is deploying now", rule)]
     if action.unit not in pending.get("units", ()):
+        asked = state.units.get(action.unit)
+        named = repr(action.unit) if asked is None else asked.label
+        waiting = ", ".join(state.units[u].label for u in pending["units"])
         return [Violation(D3Code.BAD_DEPLOYMENT,
-                          f"{action.unit!r} is not waiting to deploy in the {pending['step']} step; "
-                          f"waiting: {', '.join(pending['units'])}", rule)]
+                          f"{named} is not waiting to deploy in the {pending['step']} step; "
+                          f"waiting: {waiting}", rule)]
     numbers = (action.x, action.y) + (() if action.facing is None else (action.facing,))
     if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in numbers):
         return [Violation(D3Code.BAD_DEPLOYMENT, "x, y and facing must be finite numbers", rule)]

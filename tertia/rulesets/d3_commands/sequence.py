@@ -10,6 +10,7 @@ from typing import Any
 
 from tertia.activation import command_cards as cards
 from tertia.core.events import GameDataChanged, GameStarted, Narrated, PhaseBegan, TurnBegan
+from tertia.core.narration import side_verbs
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.hits import piece
@@ -23,6 +24,8 @@ from tertia.rulesets.d3_commands.organisation import (
     current_cards,
     holds_card,
 )
+
+side_verbs("win", "turn")  # the notes "<side> win the initiative", "<side> turn over their ... card"
 
 VALUE_SCALES = {"0-1-2": (0, 1, 2), "1-2-3": (1, 2, 3), "none": (0, 0, 0)}
 """What a poor (0), average (1) and veteran (2) commander adds to the initiative roll."""

@@ -17,7 +17,7 @@ from tertia.core.ruleset import OddsMeasure, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.core.terrain import Battlefield, TerrainKind
-from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play
+from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play, not_own
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
 from tertia.rules.formations import footprint, reformed_centre
@@ -287,7 +287,7 @@ class DeclareTheeSir(RuleSet):
         if unit is None or not unit.in_play:
             return [Violation(CoreCode.UNKNOWN_UNIT, not_in_play(state, action.unit), clauses.GAME_PLAY)]
         if unit.side != state.to_act:
-            return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} is not yours", clauses.GAME_PLAY)]
+            return [not_own(unit, state.to_act, clauses.GAME_PLAY)]
         if action.unit != game.activated:
             return [Violation(ActivationCode.NOT_ACTIVATED,
                               f"{unit.label} is not activated: its card has not been drawn",
@@ -491,7 +491,7 @@ class DeclareTheeSir(RuleSet):
         is readied with the attacker's card drawn and the option declared
         (:func:`~tertia.rulesets.declare_thee_sir.odds.ready`). It takes no particulars."""
         if details:
-            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.id} "
+            raise IllegalAction([Violation(CoreCode.UNKNOWN_ACTION, f"an odds question under {self.named()} "
                                            f"takes no {sorted(details)[0]!r}", clauses.GAME_PLAY)])
         return odds.ready(state, word, attacker, target)
 

@@ -306,9 +306,7 @@ class LargerBattles(RuleSet):
         if state.pending is not None:
             if isinstance(action, Encourage):
                 return validate_encourage(state, action)
-            return [Violation(CoreCode.PENDING_DECISION,
-                              f"{state.pending['side']} must first decide: {state.pending['kind']}",
-                              clauses.COMBAT)]
+            return [self.awaited_first(state, clauses.COMBAT)]
         match action:
             case EndPhase():
                 return unfought_problems(state)
@@ -438,8 +436,7 @@ class LargerBattles(RuleSet):
         ready = self._ready(state, unit.side, "combat")
         return ready, Attack(attacker=attacker, target=target, supports=supports, commander=commander)
 
-    @staticmethod
-    def _ready(state: GameState, side: str, phase: str) -> GameState:
+    def _ready(self, state: GameState, side: str, phase: str) -> GameState:
         """The position readied for an action of ``side`` in ``phase``. In ``side``'s own
         player turn, with that phase not yet past, the turn goes on: its marks stay (who has
         moved, fought, supported, encouraged or bombarded, the orders given), so the answer
@@ -450,10 +447,7 @@ class LargerBattles(RuleSet):
             and sequence.PHASES.index(state.phase) <= sequence.PHASES.index(phase)
         )
         if ongoing and state.pending is not None:
-            raise IllegalAction([Violation(
-                CoreCode.PENDING_DECISION,
-                f"{state.pending['side']} must first decide: {state.pending['kind']}; the game "
-                f"allows nothing else until then", clauses.COMBAT)])
+            raise IllegalAction([self.awaited_first(state, clauses.COMBAT)])
         marks = dict(state.marks) if ongoing else {}
         return state.evolve(phase=phase, active=side, decisions=(), result=None, marks=marks)
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 from tertia.core.geometry import Face, face_towards, is_in_arc
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, Violation, no_piece_of
 from tertia.rules.codes import FightingCode
 from tertia.rules.fighting import Attack, not_an_enemy
 from tertia.rules.hits import piece
@@ -302,8 +302,7 @@ def validate_attack(
     for sid in action.supports:
         s = state.units.get(sid)
         if s is None or not s.in_play or s.side != attacker.side:
-            found.append(Violation(FightingCode.BAD_SUPPORT,
-                                   f"{sid!r} is not a unit of {attacker.side} in play",
+            found.append(Violation(FightingCode.BAD_SUPPORT, no_piece_of(state, sid, attacker.side, "unit"),
                                    clauses.SUPPORTING))
             continue
         problem = support_problem(state, s, target, targets)
@@ -314,7 +313,7 @@ def validate_attack(
         eligible = {u.id for u in iter_eligible_commanders(state, attacker.side, (attacker, target))}
         if c is None or c.kind is not UnitKind.COMMANDER or c.side != attacker.side or not c.in_play:
             found.append(Violation(FightingCode.BAD_COMMANDER,
-                                   f"{action.commander!r} is not your commander in play",
+                                   no_piece_of(state, action.commander, attacker.side, "commander"),
                                    clauses.COMMANDER_RALLY))
         elif c.id not in eligible:
             found.append(Violation(FightingCode.BAD_COMMANDER,

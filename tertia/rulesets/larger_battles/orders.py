@@ -3,9 +3,9 @@ needed to move or to bombard."""
 
 from __future__ import annotations
 
-from tertia.core.narration import default_side_name, possessive
+from tertia.core.narration import possessive
 from tertia.core.state import GameState, Unit, UnitKind
-from tertia.core.violations import CoreCode, Violation
+from tertia.core.violations import CoreCode, Violation, not_own, side_named, side_whose
 from tertia.rules.codes import MovementCode
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.actions import GiveOrder
@@ -63,14 +63,12 @@ def validate_order(state: GameState, action: GiveOrder) -> list[Violation]:
                           clauses.ORDERS)]
     key = order_key(state, side, action.target)
     if key is None:
-        return [Violation(CoreCode.UNKNOWN_COMMAND,
-                          f"{action.target!r} is neither a unit nor a command of {default_side_name(side)}",
+        return [Violation(CoreCode.UNKNOWN_COMMAND, _no_command_of(state, side, action.target),
                           clauses.ORDERS)]
     if key in state.units:
         unit = state.units[key]
         if unit.side != side:
-            return [Violation(CoreCode.NOT_YOUR_UNIT, f"{unit.label} is the other side's",
-                              clauses.ORDERS)]
+            return [not_own(unit, side, clauses.ORDERS)]
         if not unit.in_play:
             return [Violation(CoreCode.UNIT_REMOVED, f"{unit.label} is no longer in play",
                               clauses.ORDERS)]
@@ -78,16 +76,17 @@ def validate_order(state: GameState, action: GiveOrder) -> list[Violation]:
     else:
         targets = command_members(state, side, action.target)
     if action.purpose == "bombard" and not any(u.kind is UnitKind.ARTILLERY for u in targets):
-        return [Violation(CoreCode.CANNOT_ACT, f"{action.target} has no artillery to bombard",
-                          clauses.ORDERS)]
+        return [Violation(CoreCode.CANNOT_ACT, f"{_ordered_name(state, key, targets)} has no artillery to "
+                          "bombard", clauses.ORDERS)]
     if orders_left(state) <= 0:
         return [Violation(LargerBattlesCode.NO_ORDERS_LEFT,
-                          f"{default_side_name(side)}: both of this turn's {ORDERS_PER_TURN} orders are "
+                          f"{side_named(side)}: both of this turn's {ORDERS_PER_TURN} orders are "
                           "given",
                           clauses.ORDERS)]
     if key in state.marked(f"ordered_{action.purpose}"):
         return [Violation(LargerBattlesCode.ALREADY_ORDERED,
-                          f"{action.target} already has a {action.purpose} order this turn",
+                          f"{_ordered_name(state, key, targets)} already has a {action.purpose} order "
+                          "this turn",
                           clauses.ORDERS)]
     if action.purpose == "move" and not any(may_still_move(state, u) for u in targets):
         why = _idle(state, targets[0]) if key in state.units else _idle_command(targets, action.target)
@@ -139,8 +138,25 @@ def _idle_command(members: list[Unit], command: str) -> str:
 
 
 def _command_name(members: list[Unit], command: str) -> str:
-    """A command in words: its commander's, else by its name."""
+    """A command in words as players call it: its commander's, else by its name in words
+    ("the centre command")."""
     leader = next((u for u in members if u.is_commander), None)
     if leader is None:
-        return f"the {command} command"
+        return f"the {command.replace('_', ' ').replace('-', ' ')} command"
     return f"{possessive(leader.label, person=True)} command"
+
+
+def _ordered_name(state: GameState, key: str, targets: list[Unit]) -> str:
+    """What an order (:func:`order_key` ``key``, given to ``targets``) goes to, in words: the
+    unit by its name, a command as players call it."""
+    return targets[0].label if key in state.units else _command_name(targets, key.partition(":")[2])
+
+
+def _no_command_of(state: GameState, side: str, target: str) -> str:
+    """Why ``target`` names nothing of ``side``'s to order: a command of the other side's
+    alone by its name (the armies' commands are no secret); else as it was typed."""
+    foe = state.opponent(side)
+    theirs = command_members(state, foe, target)
+    if theirs:
+        return f"{_command_name(theirs, target)} is {side_whose(foe)}, not {side_whose(side)}"
+    return f"{target!r} is neither a unit nor a command of {side_named(side)}"

@@ -5,9 +5,9 @@ orders left (Victory, Orders)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from tertia.activation.panels import orders_panel
 from tertia.core.geometry import base_distance
@@ -79,6 +79,13 @@ class LargerBattlesPresentation(Presentation):
 
     FACTS = redeclared((HITS, OUT_OF_AMMUNITION, FIRED, ORDERED, MOVED, FOUGHT, SUPPORTED_BY, IN_COVER,
                         DEFENDING_RIVER, ENGAGED, GENERAL, VALUE), BOUNDED_HITS)
+    BREAKDOWN_TITLE = "Victory points by source (How to Win)"
+    BREAKDOWN_LABELS: ClassVar[Mapping[str, str]] = {
+        "routed_enemy_units": "For enemy units routed", "supplies_attacked": "For enemy supplies attacked",
+        "commanders_lost": "For commanders lost", "enemy_reduced_by_half": "For the enemy reduced by half",
+        "objectives_taken": "For objectives taken"}
+    """Each item is the victory points it adds or subtracts ("Subtract 2 points for each
+    commander lost"): -2 for commanders lost is a deduction, not two commanders."""
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
         if unit.kind is UnitKind.COMMANDER:

@@ -89,6 +89,12 @@ export class LogView {
   }
 }
 
+// The dice of a roll, each face with what it was rolled for (the last eight of many).
+export function diceFigures(dice) {
+  return h("div", { class: "tray-dice" }, dice.slice(-8).map((d) => h("figure", { class: "tray-die", title: d.purpose },
+    dieFace(d.value, d.die), h("figcaption", {}, d.purpose))));
+}
+
 // A tray over the map that shows the dice of the latest roll for a few seconds.
 export class DiceTray {
   constructor(host) {
@@ -99,16 +105,20 @@ export class DiceTray {
 
   show(dice, headline = "") {
     if (!dice.length) return;
-    this.node.replaceChildren(
-      ...(headline ? [h("div", { class: "tray-headline" }, headline)] : []),
-      h("div", { class: "tray-dice" }, dice.slice(-8).map((d) => h("figure", { class: "tray-die", title: d.purpose },
-        dieFace(d.value, d.die), h("figcaption", {}, d.purpose)))),
-    );
+    this.node.replaceChildren(...(headline ? [h("div", { class: "tray-headline" }, headline)] : []), diceFigures(dice));
     this.node.hidden = false;
     this.node.classList.remove("rolling");
     void this.node.offsetWidth;
     this.node.classList.add("rolling");
     clearTimeout(this.timer);
     this.timer = setTimeout(() => { this.node.hidden = true; }, 6000);
+  }
+
+  // Put away at once, its dice with it.
+  hide() {
+    clearTimeout(this.timer);
+    this.node.hidden = true;
+    this.node.classList.remove("rolling");
+    this.node.replaceChildren();
   }
 }

@@ -549,6 +549,15 @@ export class TableMap {
     const ipp = this.inchesPerPixel();
     const size = LABEL_PX * ipp;
     const high = size * 1.25;
+    const tsize = size * 0.95; // the names of places
+    const places = [...this.layers.objectives.querySelectorAll("text.objective-name"),
+      ...this.layers.names.querySelectorAll("text.terrain-name")];
+    // Every name at its size first, then every width read at once (one layout, not one a
+    // name): the width a name is drawn at, in whatever font the browser has.
+    for (const { node } of this.labelItems) sizeName(node.querySelector("text"), size, node);
+    for (const t of places) sizeName(t, tsize, t);
+    const widths = new Map([...this.labelItems.map(({ node }) => node.querySelector("text")), ...places]
+      .map((t) => [t, drawnWidth(t)]));
     const boxes = [];
     const bases = this.labelItems.map(({ u }) => ({ id: u.id, ...extent(u, this.sy) }));
     const clear = (b, own) => !boxes.some((o) => overlap(b, o))
@@ -558,7 +567,7 @@ export class TableMap {
     for (const item of items) {
       const { u, node } = item;
       const text = node.querySelector("text");
-      const wide = textWidth(text.textContent, size);
+      const wide = widths.get(text) || textWidth(text.textContent, size);
       const e = extent(u, this.sy);
       const cx = u.x;
       const cy = this.sy(u.y);
@@ -582,8 +591,6 @@ export class TableMap {
           break;
         }
       }
-      text.setAttribute("font-size", f(size));
-      text.setAttribute("stroke-width", f(size * 0.22));
       node.classList.toggle("crowded", !placed);
       node.classList.toggle("off-base", placed && Number(text.getAttribute("y")) !== f(cy));
     }
@@ -592,15 +599,12 @@ export class TableMap {
     // both sides mark (one's objective, the other's vital point) is named once.
     const named = [];
     for (const t of this.layers.objectives.querySelectorAll("text.objective-name")) {
-      const tsize = size * 0.95;
-      const wide = textWidth(t.textContent, tsize);
+      const wide = widths.get(t) || textWidth(t.textContent, tsize);
       // A point's name sits under its flag (in the flag's frame); an objective's above its ring.
       const at = /translate\(([-\d.]+),([-\d.]+)\)/.exec(t.parentNode.getAttribute("transform") || "");
       if (at) t.setAttribute("y", f(1.25 + tsize * 0.8));
       const x = at ? Number(at[1]) : Number(t.getAttribute("x"));
       const y = (at ? Number(at[2]) : 0) + Number(t.getAttribute("y"));
-      t.setAttribute("font-size", f(tsize));
-      t.setAttribute("stroke-width", f(tsize * 0.22));
       const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - tsize * 0.8, y1: y + tsize * 0.3 };
       const twice = named.some((n) => n.text === t.textContent && Math.hypot(n.x - x, n.y - y) <= SAME_PLACE);
       const free = !twice && clear(b, null);
@@ -611,15 +615,12 @@ export class TableMap {
       }
     }
     for (const t of this.layers.names.querySelectorAll("text.terrain-name")) {
-      const tsize = size * 0.95;
-      const wide = textWidth(t.textContent, tsize);
+      const wide = widths.get(t) || textWidth(t.textContent, tsize);
       // Kept on the table: a name by the edge is moved in rather than cut by it.
       const x = Math.min(Math.max(Number(t.dataset.x), wide / 2), this.table.width - wide / 2);
       t.setAttribute("x", f(x));
       const y = Number(t.dataset.y);
       const b = { x0: x - wide / 2, x1: x + wide / 2, y0: y - tsize * 0.7, y1: y + tsize * 0.5 };
-      t.setAttribute("font-size", f(tsize));
-      t.setAttribute("stroke-width", f(tsize * 0.22));
       const free = clear(b, null);
       t.classList.toggle("crowded", !free);
       if (free) boxes.push(b);
@@ -824,7 +825,26 @@ function overlap(a, b) {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-// A name's width in inches at a font size in inches, near enough.
+// A name set at its size and shown, so that its drawn width may be read (a crowded name
+// is not drawn at all); the layout hides it again if it finds it no room.
+function sizeName(text, size, node) {
+  text.setAttribute("font-size", f(size));
+  text.setAttribute("stroke-width", f(size * 0.22));
+  node.classList.remove("crowded");
+}
+
+// A name's width as drawn, in inches (the map's units); 0 where it is not drawn (a map not
+// on the page yet).
+function drawnWidth(text) {
+  try {
+    return text.getComputedTextLength();
+  } catch {
+    return 0;
+  }
+}
+
+// A name's width in inches at a font size in inches, near enough: where it cannot be
+// read from the page.
 function textWidth(text, size) {
   let em = 0;
   for (const ch of text) em += /[A-Z]/.test(ch) ? 0.68 : /[ .,'’()]/.test(ch) ? 0.3 : /[mw]/.test(ch) ? 0.8 : 0.56;

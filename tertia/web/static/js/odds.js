@@ -36,7 +36,10 @@ export class OddsView {
 
   render(odds) {
     if (!odds.target) { this.renderOutcomes(odds); return; }
-    if (!("target_hits" in odds.summary)) { this.renderMeasures(odds); return; }
+    // The hits on the target lead only where it is a party to the question: the enemy a
+    // unit's own test faces ("parties") is measured among the other units, if at all.
+    const party = (odds.parties || ["target"]).includes("target");
+    if (!("target_hits" in odds.summary) || !party) { this.renderMeasures(odds); return; }
     const s = odds.summary;
     const hit = Object.entries(s.target_hits || {}).reduce((acc, [k, p]) => acc + (k !== "0" ? p : 0), 0);
     const headline = h("div", { class: "odds-headline", "data-test": "hit-chance" },

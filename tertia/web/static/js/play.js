@@ -4,13 +4,13 @@ import { api } from "./api.js";
 import { MoveTool } from "./drag.js";
 import { FactBook, factRows, factTags, meter, meterNotes, meters } from "./facts.js";
 import { gapBetween } from "./gaps.js";
-import { DiceTray, LogView } from "./log.js";
+import { DiceTray, diceFigures, LogView } from "./log.js";
 import { TableMap } from "./map.js";
 import { OddsPanel, OddsView, QuestionPanel } from "./odds.js";
 import { buildPanels } from "./panels.js";
 import { DecisionTimer } from "./timer.js";
 import { remember, tokenFor, tokensFor } from "./tokens.js";
-import { clear, h, modeWords, openDialog, percent, phaseTitle, setTopbar, sideColour, sideName, toast } from "./ui.js";
+import { clear, h, modeWords, openDialog, percent, phaseTitle, setTopbar, sideColour, sideDoes, sideName, toast } from "./ui.js";
 import { Vocabulary } from "./vocab.js";
 
 const PIECE_FIELDS = new Set(["own-unit", "own-commander", "enemy-unit"]);
@@ -85,6 +85,7 @@ export class PlayScreen {
       this.vocab = new Vocabulary(rules.vocabulary);
       this.book = new FactBook(rules.vocabulary.facts);
       this.questions = rules.questions || { words: [] };
+      this.breakdownWords = rules.breakdown || {};
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "Cannot open this battle"),
         h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "All battles")));
@@ -176,13 +177,20 @@ export class PlayScreen {
       return this.refresh(true, false);
     }
     if (!full && view.log_total < this.logView.count) return this.refresh(true); // undone
-    if (full) this.logView.reset();
+    if (full) {
+      this.logView.reset();
+      this.newest = null;
+    }
     const previous = this.view;
     this.view = view;
     if (!this.planning()) this.plan = [];
     remember(this.gameId, {}, { title: view.game.title, mode: view.game.mode });
+    // Only entries not seen before roll their dice: overlapping refreshes (an action's
+    // answer and the wait for changes) bring some twice, and a roll shown again after the
+    // battle ended would sit over its result.
+    const fresh = full ? [] : view.log.filter((e) => !this.logView.shown.has(e.index));
     this.logView.append(view.log);
-    const fresh = full ? [] : view.log;
+    for (const entry of view.log) if (!this.newest || entry.index >= this.newest.index) this.newest = entry;
     const dice = fresh.flatMap((e) => e.dice);
     if (dice.length) {
       const attack = fresh.flatMap((e) => e.lines).filter((l) => l.kind === "attack").pop();
@@ -453,7 +461,7 @@ export class PlayScreen {
       const r = s.result || {};
       const degree = r.breakdown && typeof r.breakdown.degree === "string" ? `: ${article(r.breakdown.degree)}` : "";
       this.prompt.append(h("p", { class: "headline", "data-test": "outcome" },
-        r.winner ? `${sideName(t, r.winner)} win${degree}.` : "A draw."),
+        r.winner ? `${sideDoes(sideName(t, r.winner), "win")}${degree}.` : "A draw."),
         h("button", { class: "btn primary", onclick: () => this.showEnd() }, "See the result"));
       return;
     }
@@ -882,25 +890,32 @@ export class PlayScreen {
     const t = this.table;
     const r = this.view.status.result || {};
     const breakdown = r.breakdown || {};
-    const rows = new Set();
-    for (const id of t.side_order) for (const k of Object.keys(breakdown[id] || {})) rows.add(k);
-    const table = h("table", { class: "score-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), t.side_order.map((id) => h("th", { style: `color:${sideColour(t, id)}` }, sideName(t, id))))),
-      h("tbody", {}, [...rows].map((k) => h("tr", {}, h("td", {}, k.replace(/_/g, " ")),
-        t.side_order.map((id) => h("td", {}, String((breakdown[id] || {})[k] ?? ""))))),
-        h("tr", { class: "total" }, h("td", {}, "Score"), t.side_order.map((id) => h("td", {}, String((r.score || {})[id] ?? ""))))));
+    const words = this.breakdownWords || {};
+    const table = resultTable(t, r, words);
     const lost = breakdown.units_lost || {};
     // The battle's own words beside the sides' columns (Charge yr Pikes!' degree of victory
     // and the margin in percentage points it is read from).
     const plain = Object.entries(breakdown).filter(([k, v]) => !t.side_order.includes(k) && (typeof v !== "object" || v === null));
+    // The tray's dice may be a turn old by now: it is put away, and the dice of the action
+    // that ended the battle, if it rolled any, are shown in the result as what they are.
+    this.tray.hide();
+    const last = this.newest && this.newest.index === this.view.log_total - 1 ? this.newest : null;
+    const attack = last && last.lines.filter((l) => l.kind === "attack").pop();
+    const deciding = last && last.dice.length
+      ? h("section", { class: "deciding-roll", "data-test": "deciding-roll" },
+        h("h3", {}, "The last roll, as the battle ended"),
+        attack ? h("p", { "data-test": "deciding-attack" }, attack.text) : null,
+        diceFigures(last.dice))
+      : null;
     const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "The result", "data-test": "result" },
       h("div", { class: "modal-card result" },
         h("h2", { "data-test": "result-headline" }, !r.winner ? "The field is drawn"
           : typeof breakdown.degree === "string" ? `${capital(article(breakdown.degree))} for ${sideName(t, r.winner)}`
             : `Victory for ${sideName(t, r.winner)}`),
         h("p", { class: "muted" }, r.reason ? `The battle ended: ${r.reason}.` : ""),
+        deciding,
         plain.length ? h("dl", { class: "result-terms", "data-test": "result-terms" }, plain.map(([k, v]) =>
-          h("div", { class: "row" }, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))))) : null,
+          h("div", { class: "row" }, h("dt", {}, breakdownLabel(k, words)), h("dd", {}, String(v))))) : null,
         table,
         Object.keys(lost).length ? h("p", {}, "Units lost: " + t.side_order.map((id) => `${sideName(t, id)} ${lost[id] ?? 0}`).join(", ")) : null,
         h("p", {}, `${this.view.status.step} actions over ${this.view.status.turn} turns.`),
@@ -910,6 +925,36 @@ export class PlayScreen {
           h("button", { class: "btn", "data-test": "close-result", onclick: () => dialog.remove() }, "Close"))));
     openDialog(dialog, () => dialog.remove());
   }
+}
+
+// An item of the result's breakdown as the rule set words it (``words``: what
+// GET /api/rules/{id} serves as ``breakdown``, the words the HTML report heads its columns
+// with), else its key in words: "commanders_lost" under larger-battles is "For commanders
+// lost", the victory points they cost, not a count of them.
+export function breakdownLabel(key, words = {}) {
+  const given = (words.labels || {})[key];
+  if (given) return given;
+  const text = String(key).replace(/_/g, " ").trim();
+  return capital(text);
+}
+
+// The result's breakdown by side (``result``: the status's result), a row an item in the
+// report's order (each side's items as they come, then those kept by item with a value
+// for each side), a column a side, under the rule set's heading for it, and the score.
+export function resultTable(t, result, words = {}) {
+  const breakdown = result.breakdown || {};
+  const items = [];
+  for (const id of t.side_order) for (const k of Object.keys(breakdown[id] || {})) if (!items.includes(k)) items.push(k);
+  const byItem = Object.keys(breakdown).filter((k) => !t.side_order.includes(k) && k !== "units_lost"
+    && breakdown[k] !== null && typeof breakdown[k] === "object" && t.side_order.some((id) => id in breakdown[k]));
+  const value = (k, id) => (byItem.includes(k) ? breakdown[k][id] : (breakdown[id] || {})[k]);
+  const rows = [...items, ...byItem];
+  return h("table", { class: "score-table", "data-test": "score-table" },
+    rows.length && words.title ? h("caption", { "data-test": "breakdown-title" }, words.title) : null,
+    h("thead", {}, h("tr", {}, h("th", {}, ""), t.side_order.map((id) => h("th", { style: `color:${sideColour(t, id)}` }, sideName(t, id))))),
+    h("tbody", {}, rows.map((k) => h("tr", {}, h("td", { "data-test": "breakdown-item" }, breakdownLabel(k, words)),
+      t.side_order.map((id) => h("td", {}, String(value(k, id) ?? ""))))),
+      h("tr", { class: "total" }, h("td", {}, "Score"), t.side_order.map((id) => h("td", {}, String((result.score || {})[id] ?? ""))))));
 }
 
 // "an indecisive victory", "a marginal victory": the battle's own words with their article.

@@ -51,6 +51,33 @@ export function possessive(name, { person = false } = {}) {
   return plural ? `${bare}'` : `${bare}'s`;
 }
 
+const PLURAL_PRONOUNS = new Set(["they", "They", "we", "We", "you", "You"]);
+
+// Does the name of a side or a piece take its verb in the plural? So its head noun, the
+// last word before any bracket or "of", ends in a plural s ("Royalists", "Usher's
+// Dragoons", not "Parliament (Earl of Essex)" or "Lord Saye's Regiment of Foot"), as
+// tertia.core.narration.is_plural_name has it.
+export function isPluralName(name) {
+  if (PLURAL_PRONOUNS.has(name)) return true;
+  const head = name.split(" (")[0].split(" of ")[0].split(/\s+/).filter(Boolean);
+  const last = head.length ? head[head.length - 1] : "";
+  return last.endsWith("s") && !["'s", "ss", "us"].some((end) => last.endsWith(end));
+}
+
+// ``side`` doing ``verb``, the verb agreeing with the name: "Royalists win", "Parliament
+// wins", "Parliament (Earl of Essex) carries"; a person's name (person: a commander) the
+// third person singular whatever it ends in, as tertia.core.narration.side_does has it.
+export function sideDoes(side, verb, { person = false } = {}) {
+  if (!person && isPluralName(side)) return `${side} ${verb}`;
+  const at = verb.indexOf(" ");
+  let word = at < 0 ? verb : verb.slice(0, at);
+  const rest = at < 0 ? "" : verb.slice(at);
+  if (["s", "sh", "ch", "x", "z", "o"].some((end) => word.endsWith(end))) word += "es";
+  else if (word.endsWith("y") && !"aeiou".includes(word.slice(-2, -1))) word = `${word.slice(0, -1)}ies`;
+  else word += "s";
+  return `${side} ${word}${rest}`;
+}
+
 export function sideName(table, side) {
   const found = (table.sides || []).find((s) => s.id === side);
   return found ? found.name : side;
