@@ -19,7 +19,8 @@ from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import get_ruleset
-from tertia.rulesets.charge_yr_pikes.actions import Charge, Reform
+from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank, Reform
+from tertia.rulesets.charge_yr_pikes.ai import doctrine2
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _enemy_horse, _within, move_away
 from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     FOOT_CHARGE,
@@ -28,7 +29,9 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     LEAST_WORTH,
     TAKING_CHARGE,
     CypDoctrine2,
+    _clear_lane,
     _least_worth,
+    _taking_lead,
     bars_the_way,
     in_shot,
     lost_points,
@@ -51,6 +54,7 @@ from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.command import in_command_radius
 from tertia.rulesets.charge_yr_pikes.melee import casualties_from
 from tertia.rulesets.charge_yr_pikes.morale import points_table
+from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.musketry import firing_stands
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, Place, places, reach
 from tertia.rulesets.charge_yr_pikes.ruleset import reformed
@@ -580,3 +584,77 @@ def test_horse_plundering_on_the_table_are_charged_as_any_foe(plundering: str | 
     game, state = _facing_off((52.0, 8.0), (52.0, 22.0), **{"p-horse": {"plundering": plundering}})
     chosen = CypDoctrine2().choose(game, state, random.Random(0))
     assert chosen == Charge(unit="k-horse2", target="p-horse")
+
+
+def test_a_brigadier_leads_the_regiment_of_his_tertia_sent_nearest_its_objective() -> None:
+    """4 A: a unit may not leave its tertia "unless accompanied by a general". Once the
+    enemy takes fright, the brigadier of a tertia sent to an objective leads the regiment
+    of it nearest the objective (he rides to it, and joins its front rank once touching);
+    before, he does not, and the army's general never does."""
+    game, state = _on_card(FAR, ("k-brig",))
+    brigadier, general = state.units["k-brig"], state.units["k-gen"]
+    assert _taking_lead(state, brigadier) is None
+    frightened = _in_fright(state, "parl")
+    takers = objective_takers(frightened, "king")
+    sent = [u for u in takers if frightened.units[u].command == "k1"]
+    nearest = min(sent, key=lambda u: (math.dist((frightened.units[u].x, frightened.units[u].y), takers[u]),
+                                       u))
+    led = _taking_lead(frightened, brigadier)
+    assert led is not None and led.id == nearest
+    assert _taking_lead(frightened, general) is None
+    ride = CypDoctrine2()._order(game, frightened, brigadier)
+    assert isinstance(ride, Move) and game.is_legal(frightened, ride)
+    assert base_distance(brigadier.base.moved_to(*ride.waypoints[-1]), led.base) < 0.01
+    beside = frightened.with_unit(brigadier.evolve(x=ride.waypoints[-1][0], y=ride.waypoints[-1][1]))
+    assert CypDoctrine2()._order(game, beside, beside.units["k-brig"]) == JoinFrontRank("k-brig", led.id)
+
+
+@pytest.mark.parametrize("led", [True, False])
+def test_a_regiment_led_to_an_objective_goes_its_full_move_beyond_its_tertia(led: bool) -> None:
+    """4 A: a regiment with an officer in its front rank may go more than 6" from every
+    other unit of its tertia: sent to an objective so led, it goes its whole move towards
+    it, though the army's general stands by (no officer's 8" radius holds it back); unled,
+    it may go no further from its mates than 6"."""
+    game, state = _on_card({**FAR, "k-gen": (27.0, 5.0)}, ("k-foot",))
+    if led:
+        foot = state.units["k-foot"]
+        officer = state.units["k-brig"].evolve(x=foot.x, y=foot.y - 1.5)
+        state = state.with_unit(officer.evolve(own=unit_data(officer).evolve(attached_to="k-foot")))
+    frightened = _in_fright(state, "parl")
+    goal = objective_takers(frightened, "king")["k-foot"]
+    foot = frightened.units["k-foot"]
+    move = CypDoctrine2()._order(game, frightened, foot)
+    assert isinstance(move, Move) and game.is_legal(frightened, move)
+    gone = math.dist((foot.x, foot.y), move.waypoints[-1])
+    full = allowance(tables_of(frightened), unit_data(foot), on_road=False) or 0.0
+    mates = [u for u in frightened.iter_troops("king") if u.command == "k1" and u.id != "k-foot"
+             and not unit_data(u).is_officer and not unit_data(u).is_gun]
+    apart = min(base_distance(foot.base.moved_to(*move.waypoints[-1]), m.base) for m in mates)
+    assert math.dist(move.waypoints[-1], goal) < math.dist((foot.x, foot.y), goal)
+    assert (gone > full - 0.01 and apart > 6.0) is led
+    assert apart <= 6.0 + 1e-6 or led
+
+
+def test_a_regiment_sent_to_an_objective_steps_clear_of_friends_barring_its_charge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """12 A: a charge may not go through a piece in the way. A regiment sent to an
+    objective that can go no nearer it, and whose charge at the foe barring its way a
+    friend stands in, steps, without turning, to where the charge is clear; with no friend
+    in the way it makes no such step."""
+    pieces = {**FAR, "k-horse": (57.0, 24.0), "k-horse2": (57.0, 18.0), "p-horse": (57.0, 34.0)}
+    game, state = _on_card(pieces, ("k-horse2",), **{"k-horse2": {"morale": 3}})
+    frightened = _in_fright(state, "parl")
+    goal = objective_takers(frightened, "king")["k-horse2"]
+    horse, foe = frightened.units["k-horse2"], frightened.units["p-horse"]
+    assert bars_the_way(horse, foe, goal)
+    assert charge_path(game.table, frightened, horse, foe).blocked_by == frightened.units["k-horse"].label
+    step = _clear_lane(game, frightened, horse, goal, tables_of(frightened))
+    assert isinstance(step, Move) and game.is_legal(frightened, step)
+    stepped = horse.evolve(x=step.waypoints[-1][0], y=step.waypoints[-1][1])
+    assert stepped.facing == horse.facing
+    assert charge_path(game.table, frightened.with_unit(stepped), stepped, foe).blocked_by is None
+    clear = frightened.with_unit(frightened.units["k-horse"].evolve(x=40.0, y=20.0))
+    assert _clear_lane(game, clear, clear.units["k-horse2"], goal, tables_of(clear)) is None
+    for way in ("_move_to", "_through_friends"):  # hemmed in: no way nearer the goal, round or through
+        monkeypatch.setattr(doctrine2, way, lambda *_: None)
+    assert CypDoctrine2()._to_post(game, frightened, horse, goal, tables_of(frightened)) == step
