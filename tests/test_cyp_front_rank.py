@@ -25,6 +25,7 @@ from tertia.rulesets.charge_yr_pikes.cards import moved_by, on_officers_card
 from tertia.rulesets.charge_yr_pikes.codes import CypCode
 from tertia.rulesets.charge_yr_pikes.data import ROUTED
 from tertia.rulesets.charge_yr_pikes.fallback import fall_back
+from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import default_tables
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import resolve_scenario
@@ -273,4 +274,26 @@ def test_a_front_rank_officer_falling_back_with_his_unit_stays_on_the_table(star
         assert carried.y == pytest.approx(behind - drop)
     else:
         assert behind - drop < carried.base.depth / 2  # carried as far, he would be off it
+        assert carried.y == pytest.approx(carried.base.depth / 2, abs=1e-3)
+
+
+@pytest.mark.parametrize("start_y", [12.0, 30.0])
+def test_a_front_rank_officer_moving_with_his_unit_stays_on_the_table(start_y: float) -> None:
+    """An officer in a front rank goes where his unit goes (4 D). Where the unit's own move
+    ends at the table's edge with him beyond its side there, he stays on the table at the
+    edge, with his unit, rather than being carried past it; away from the edge he moves
+    just as far as it."""
+    regiment = piece("a", "king", "horse", 30.0, start_y, facing=180.0)
+    ahead = regiment.y - regiment.depth / 2 - 0.5
+    brigadier = officer("o", "king", "a", x=30.0, y=ahead)
+    tx = tx_with(state_of(regiment, brigadier))
+    to = max(regiment.depth / 2 + 0.2, start_y - 12.0)  # at the edge from 12", else 12" on
+    ChargeYrPikes()._move(tx, default_tables(), Move(unit="a", waypoints=((30.0, to),)))
+    moved, carried = tx.state.units["a"], tx.state.units["o"]
+    drop = regiment.y - moved.y
+    assert drop > 1.0
+    assert on_table(carried.base, (WIDTH, DEPTH)) and unit_data(carried).attached_to == "a"
+    if ahead - drop - carried.base.depth / 2 > 0:  # not at the edge: carried just as far
+        assert carried.y == pytest.approx(ahead - drop)
+    else:
         assert carried.y == pytest.approx(carried.base.depth / 2, abs=1e-3)

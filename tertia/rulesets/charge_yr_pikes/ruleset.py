@@ -32,7 +32,7 @@ from tertia.core.violations import (
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import reformed_centre
-from tertia.rules.involuntary import on_table, stands_on
+from tertia.rules.involuntary import on_table, placed_on_table, stands_on
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
@@ -683,10 +683,15 @@ class ChargeYrPikes(RuleSet):
 
     @staticmethod
     def _carry_officers(tx: Tx, unit: Unit, dx: float, dy: float) -> None:
-        """Officers in the unit's front rank go where it goes (Tertias and officers 4 D)."""
+        """Officers in the unit's front rank go where it goes (Tertias and officers 4 D). One
+        so carried past the table's edge (his unit ended its move with him beyond its side
+        there) stays on the table at the edge, with his unit, as one carried in a rout or a
+        fall back does (:func:`~.attached.carry`)."""
+        size = (tx.table.width, tx.table.depth)
         for officer in front_rank_officers(tx.state, unit.id):
+            end = placed_on_table(officer.base.moved_to(officer.x + dx, officer.y + dy), size)
             tx.emit(UnitMoved(unit=officer.id, facing=officer.facing, reason="with its unit",
-                              path=((officer.x, officer.y), (officer.x + dx, officer.y + dy))))
+                              path=((officer.x, officer.y), end.centre)))
 
 
 # --- helpers ---------------------------------------------------------------------------------
