@@ -25,6 +25,7 @@ import gc
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -103,3 +104,13 @@ def pytest_report_collectionfinish(config: pytest.Config) -> str | None:
         return (f"doctests of the {len(collect_ignore)} modules mypyc compiles are left out without "
                 f"{_build.PURE_ENV}=1 (`make unit` runs them so, in a second pass)")
     return None
+
+
+@pytest.fixture
+def plugins_registered() -> Iterator[None]:
+    """The example plugin's rule set registered for a test
+    (:func:`tests.plugin_rules.with_plugins`): a test over the whole registry asks for it."""
+    from tests.plugin_rules import with_plugins
+
+    with with_plugins():
+        yield

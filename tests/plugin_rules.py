@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 from tertia.core.ruleset import RuleSet
-from tertia.rulesets import registered
+from tertia.rulesets import registered, ruleset_ids
 from tests.example_rules.ruleset import ExampleDeclare
 
 PLUGINS: tuple[type[RuleSet], ...] = (ExampleDeclare,)
@@ -29,3 +29,11 @@ def with_plugins() -> Iterator[None]:
         for cls in PLUGINS:
             stack.enter_context(registered(cls))
         yield
+
+
+def every_rule_set() -> list[str]:
+    """Every registered rule set's id, the :data:`PLUGINS`' among them: the cases of a test
+    run over the whole registry (whose tests ask for the ``plugins_registered`` fixture,
+    so that the plugins are registered while they run)."""
+    with with_plugins():
+        return list(ruleset_ids())

@@ -34,7 +34,7 @@ from tertia.rulesets.charge_yr_pikes.concealment import Deploy, DeploymentDone
 from tertia.rulesets.charge_yr_pikes.reports import tables_of
 from tertia.scenarios import load_builtin
 from tertia.scenarios.catalogue import default_scenario, load_named
-from tests.plugin_rules import with_plugins
+from tests.plugin_rules import every_rule_set, with_plugins
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "1000"}
@@ -256,11 +256,6 @@ def test_a_side_not_in_the_battle_is_refused_naming_the_sides(tmp_path: Path) ->
 # --- a panel with nothing in it -------------------------------------------------------------------
 
 
-def _registry() -> list[str]:
-    with with_plugins():
-        return list(ruleset_ids())
-
-
 ACTIONS = 60
 """Actions fought of each rule set's default battle: past its deployment into its turns."""
 
@@ -275,7 +270,7 @@ def _headed(label: str, lines: list[str]) -> bool:
     return any(line == label or line.startswith((f"{label}, as ", f"{label}:")) for line in lines)
 
 
-@pytest.mark.parametrize("rules", _registry())
+@pytest.mark.parametrize("rules", every_rule_set())
 def test_a_panel_with_nothing_to_show_is_left_out_as_the_page_hides_it(tmp_path: Path, rules: str) -> None:
     """At the battle's start, as its first turn begins and on through its turns, ``inspect``
     prints each panel that shows anything now and no other (a deployment panel, empty

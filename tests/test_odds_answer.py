@@ -5,7 +5,6 @@ included), so a new rule set is covered without editing this file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -15,9 +14,9 @@ from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import Odds, Outcome, odds
 from tertia.analysis.questions import legal_questions, played
 from tertia.core.game import Game
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import get_ruleset
 from tertia.scenarios.catalogue import load_named, written_for
-from tests.plugin_rules import with_plugins
+from tests.plugin_rules import every_rule_set
 
 ANSWERS = 6
 """Answers checked a rule set."""
@@ -25,15 +24,8 @@ EVERY = 25
 """Actions between the positions questions are asked in."""
 
 
-def _rules() -> list[str]:
-    with with_plugins():
-        return list(ruleset_ids())
 
-
-@pytest.fixture(autouse=True)
-def _plugins() -> Iterator[None]:
-    with with_plugins():
-        yield
+pytestmark = pytest.mark.usefixtures("plugins_registered")
 
 
 def answers(rules: str) -> list[Odds]:
@@ -58,7 +50,7 @@ def answers(rules: str) -> list[Odds]:
     return found
 
 
-@pytest.mark.parametrize("rules", _rules())
+@pytest.mark.parametrize("rules", every_rule_set())
 def test_each_piece_and_each_side_agree_with_the_outcomes(rules: str) -> None:
     ruleset = get_ruleset(rules)
     found = answers(rules)

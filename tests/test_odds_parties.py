@@ -37,11 +37,11 @@ from tertia.cli import odds_commands
 from tertia.core.game import Game
 from tertia.core.ruleset import OddsParty
 from tertia.core.state import GameState
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios.catalogue import load_named, written_for
-from tests.plugin_rules import with_plugins
+from tests.plugin_rules import every_rule_set, with_plugins
 from tests.web_server import Server
 
 ANSWERS = 6
@@ -52,18 +52,11 @@ BUDGETS = (1, 3, 10, 30, 100)
 """Budgets a question is asked under until one refuses it with what it walked."""
 
 
-def _rules() -> list[str]:
-    with with_plugins():
-        return list(ruleset_ids())
+
+RULES = every_rule_set()
 
 
-RULES = _rules()
-
-
-@pytest.fixture(autouse=True)
-def _plugins() -> Iterator[None]:
-    with with_plugins():
-        yield
+pytestmark = pytest.mark.usefixtures("plugins_registered")
 
 
 def _game(rules: str) -> Game:

@@ -19,33 +19,25 @@ from typing import Any
 import pytest
 
 from tertia.ai.doctrine import BaselinePlayer
-from tertia.battle import BattleAborted, Step, fight_battle
+from tertia.battle import BattleAborted, fight_battle
 from tertia.core import events as ev
 from tertia.core.actions import EndPhase
+from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.narration import default_side_name, plural_verb
 from tertia.io.narrative import Narrator
 from tertia.io.report import Shown, _result_section
 from tertia.offers import describe
 from tertia.rules.fighting import AttackResolved, told_modifier
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import get_ruleset
 from tertia.scenarios.catalogue import load_named, written_for
 from tests.golden import golden_cases
-from tests.plugin_rules import with_plugins
+from tests.plugin_rules import every_rule_set, with_plugins
+
+RULES = every_rule_set()
 
 
-def _registry() -> list[str]:
-    with with_plugins():
-        return list(ruleset_ids())
-
-
-RULES = _registry()
-
-
-@pytest.fixture(autouse=True)
-def _plugins() -> Iterator[None]:
-    with with_plugins():
-        yield
+pytestmark = pytest.mark.usefixtures("plugins_registered")
 
 
 def _recorded(rules: str) -> Iterator[dict[str, Any]]:
@@ -198,33 +190,35 @@ def test_a_dragoons_shot_is_told_with_its_d3_minus_one_plainly() -> None:
 # --- the card in play -----------------------------------------------------------------------
 
 
-def _cards_in_play(rules: str) -> tuple[Game, list[Any]]:
-    """The rule set's first battle's positions, over its first 80 actions, that have a card
-    in play in the position in brief."""
+def _positions(rules: str) -> tuple[Game, list[Any]]:
+    """The rule set's first battle's positions over its first 80 actions."""
     game = _game(rules)
     seen: list[Any] = []
-
-    def look(step: Step) -> None:
-        if game.ruleset.presentation().summary(step.state).get("active_card"):
-            seen.append(step.state)
-
     with contextlib.suppress(BattleAborted):
-        fight_battle(game, {s: BaselinePlayer() for s in game.scenario.side_ids}, 1, on_step=look,
-                     max_actions=80)
+        fight_battle(game, {s: BaselinePlayer() for s in game.scenario.side_ids}, 1,
+                     on_step=lambda step: seen.append(step.state), max_actions=80)
     return game, seen
 
 
-@pytest.mark.parametrize("rules", RULES)
+def _card_in_brief() -> list[str]:
+    """The rule sets whose position in brief gives the card in play (``active_card``)."""
+    with with_plugins():
+        return [rules for rules in RULES if "active_card" in get_ruleset(rules).presentation().summary(
+            _game(rules).start(SeededDice(1))[0])]
+
+
+@pytest.mark.parametrize("rules", _card_in_brief())
 def test_the_card_in_play_is_named_in_the_summary_as_its_button_names_it(rules: str) -> None:
     """Where a rule set's position in brief gives the card in play (``active_card``, the
     D3 rule sets), it names that card in ``card_names`` as the button ending its
     activation does: d3-commands' "right" is the "right flank" in both."""
-    game, states = _cards_in_play(rules)
-    if not states:
-        pytest.skip(f"{rules} shows no card in play in its position in brief")
+    game, states = _positions(rules)
+    presentation = game.ruleset.presentation()
+    summaries = [(state, presentation.summary(state)) for state in states]
+    shown = [(state, summary) for state, summary in summaries if summary.get("active_card")]
+    assert shown, f"no card in play in {rules}' first 80 actions"
     cards: dict[str, str] = {}
-    for state in states:
-        summary = game.ruleset.presentation().summary(state)
+    for state, summary in shown:
         card = summary["active_card"]
         cards[card] = summary["card_names"][card]
         assert describe(game.ruleset, state, EndPhase()) == f"End the {cards[card]} card's activation"

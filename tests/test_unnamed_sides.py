@@ -24,25 +24,16 @@ from tertia.cli.main import app
 from tertia.core.game import Game
 from tertia.core.narration import default_side_name
 from tertia.core.scenario import Scenario
-from tertia.rulesets import get_ruleset, ruleset_ids
+from tertia.rulesets import get_ruleset
 from tertia.scenarios.catalogue import default_scenario, load_named, shipped_files
 from tertia.web.app import create_app
-from tests.plugin_rules import with_plugins
+from tests.plugin_rules import every_rule_set
 from tests.web_support import bearer
 
-
-def _rule_sets() -> list[str]:
-    with with_plugins():
-        return list(ruleset_ids())
+RULE_SETS = every_rule_set()
 
 
-RULE_SETS = _rule_sets()
-
-
-@pytest.fixture(autouse=True)
-def _plugins() -> Iterator[None]:
-    with with_plugins():
-        yield
+pytestmark = pytest.mark.usefixtures("plugins_registered")
 
 
 def unnamed(scenario: Scenario) -> Scenario:
