@@ -42,7 +42,7 @@ from tertia.rulesets.charge_yr_pikes import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.values import unit_data
 from tertia.scenarios.catalogue import load_named, written_for
 from tests.plugin_rules import every_rule_set, with_plugins
-from tests.web_server import Server
+from tests.web_server import Server, chromium
 
 ANSWERS = 6
 """Answers read a rule set."""
@@ -269,17 +269,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from tests.test_web_browser import CHROMIUM_ARGS, find_chromium
-
-    chromium = find_chromium()
-    if chromium is None:
-        pytest.skip("NO CHROMIUM FOUND: the odds panel is not checked (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    with chromium("the odds panel is not checked") as launched:
+        yield launched
 
 
 PANEL = """async ([answers, names]) => {

@@ -30,8 +30,7 @@ import pytest
 from tertia.rulesets import ruleset_ids
 from tertia.scenarios.catalogue import default_scenario, load_named, written_for
 from tests.plugin_rules import with_plugins
-from tests.test_web_browser import CHROMIUM_ARGS, find_chromium
-from tests.web_server import Server
+from tests.web_server import Server, chromium
 
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
@@ -95,15 +94,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    chromium = find_chromium()
-    if chromium is None:
-        pytest.skip("NO CHROMIUM FOUND: the page matrix is skipped (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    with chromium("the page matrix is skipped") as launched:
+        yield launched
 
 
 def test_the_page_checks_catch_what_they_look_for(browser: Any) -> None:
@@ -803,19 +795,27 @@ POSSESSIVE_SAMPLES = ("Royalists", "Parliament", "Royalists (King Charles I)", "
 name already possessive, a name with a closing aside."""
 
 
+def catalogue_names(samples: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """``samples`` and the names of every side, and of every commander (a person), of every
+    scenario in the catalogue: the sides' names, then the people's."""
+    from tertia.scenarios import builtin_names, load_builtin
+
+    sides, people = list(samples), list(samples)
+    for name in builtin_names():
+        scenario = load_builtin(name)
+        sides += scenario.side_names().values()
+        people += [c.name for c in scenario.commanders if c.name]
+    return sides, people
+
+
 def test_the_pages_possessive_agrees_with_the_engines_for_sides_and_commanders(server: Server,
                                                                                 browser: Any) -> None:
     """The page's ``possessive()`` (``ui.js``, run in the browser) gives what the engine's
     :func:`~tertia.core.narration.possessive` gives, for every side and every commander (a
     person: "Colonel Hollis's") of every scenario in the catalogue."""
     from tertia.core.narration import possessive
-    from tertia.scenarios import builtin_names, load_builtin
 
-    sides, people = list(POSSESSIVE_SAMPLES), list(POSSESSIVE_SAMPLES)
-    for name in builtin_names():
-        scenario = load_builtin(name)
-        sides += scenario.side_names().values()
-        people += [c.name for c in scenario.commanders if c.name]
+    sides, people = catalogue_names(POSSESSIVE_SAMPLES)
     context, pg, errors = open_page(browser)
     try:
         pg.goto(server.url + "/")
@@ -848,13 +848,8 @@ def test_the_pages_agreement_agrees_with_the_engines_for_sides_and_commanders(se
     :func:`~tertia.core.narration.side_does` give, for every side and every commander (a
     person: "Colonel Hollis wins") of every scenario in the catalogue, with each verb."""
     from tertia.core.narration import is_plural_name, side_does
-    from tertia.scenarios import builtin_names, load_builtin
 
-    sides, people = list(AGREEMENT_SAMPLES), list(AGREEMENT_SAMPLES)
-    for name in builtin_names():
-        scenario = load_builtin(name)
-        sides += scenario.side_names().values()
-        people += [c.name for c in scenario.commanders if c.name]
+    sides, people = catalogue_names(AGREEMENT_SAMPLES)
     context, pg, errors = open_page(browser)
     try:
         pg.goto(server.url + "/")

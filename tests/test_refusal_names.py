@@ -31,7 +31,6 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 import tertia.research.environment as research_env
-import tertia.web.games as web_games
 from tertia.ai import players as registry
 from tertia.ai.random_player import RandomPlayer
 from tertia.battle import BattleAborted, fight_battle
@@ -50,9 +49,8 @@ from tertia.offers import command_name
 from tertia.research.candidates import Candidates
 from tertia.rulesets import get_ruleset
 from tertia.scenarios.catalogue import default_scenario, load_named, shipped_files
-from tertia.web.app import create_app
 from tests.plugin_rules import every_rule_set
-from tests.web_support import bearer
+from tests.web_support import bearer, serving_changed
 
 NAMES = ("the King's Army (Charles I)", "the Eastern Association (Manchester)")
 """The sides' names in the battles fought here, first side first: neither holds a side's id."""
@@ -401,12 +399,8 @@ def names_both_sides(message: str, game: Game) -> bool:
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     """The server, every battle it builds with its sides renamed."""
-    monkeypatch.setattr(web_games, "load_named", lambda name, *, rules_id=None: renamed(
-        load_named(name, rules_id=rules_id)))
-    web_games._game.cache_clear()
-    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as c:
-        yield c
-    web_games._game.cache_clear()
+    with serving_changed(tmp_path, monkeypatch, renamed) as served:
+        yield served
 
 
 def _checked(body: dict[str, Any], game: Game, state: GameState) -> list[str]:

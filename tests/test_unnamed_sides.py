@@ -19,16 +19,14 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-import tertia.web.games as web_games
 from tertia.cli.main import app
 from tertia.core.game import Game
 from tertia.core.narration import default_side_name
 from tertia.core.scenario import Scenario
 from tertia.rulesets import get_ruleset
 from tertia.scenarios.catalogue import default_scenario, load_named, shipped_files
-from tertia.web.app import create_app
 from tests.plugin_rules import every_rule_set
-from tests.web_support import bearer
+from tests.web_support import bearer, serving_changed
 
 RULE_SETS = every_rule_set()
 
@@ -103,12 +101,8 @@ def test_the_narrative_and_the_report_name_an_unnamed_side_as_the_game_does(rule
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     """The server, every battle it builds with no side's name."""
-    monkeypatch.setattr(web_games, "load_named", lambda name, *, rules_id=None: unnamed(
-        load_named(name, rules_id=rules_id)))
-    web_games._game.cache_clear()
-    with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as c:
-        yield c
-    web_games._game.cache_clear()
+    with serving_changed(tmp_path, monkeypatch, unnamed) as served:
+        yield served
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

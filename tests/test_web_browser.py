@@ -12,9 +12,7 @@ import math
 import os
 import random
 import re
-import shutil
 import sqlite3
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,24 +29,14 @@ from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.rulesets.larger_battles.actions import DeclareAttacks
 from tertia.scenarios import load_builtin
 from tertia.scenarios.catalogue import default_scenario, load_named
-from tests.web_server import Server
+from tests.web_server import Server, chromium
 
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 SHOTS = os.environ.get("TERTIA_SCREENSHOTS")
 
 pytestmark = pytest.mark.xdist_group("browser")
 """The browser tests (this module's and tests/test_page_matrix.py's) on one worker (``--dist
 loadgroup``): each module's servers and browser are started once, and the other worker's
 tests use the time a page spends waiting for its server."""
-
-
-def find_chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -62,18 +50,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    chromium = find_chromium()
-    if chromium is None:
-        message = ("NO CHROMIUM FOUND: browser tests skipped "
-                   "(install Debian's chromium: apt-get install chromium)")
-        print(f"\n{'!' * 20} {message} {'!' * 20}", file=sys.stderr)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    with chromium("browser tests skipped") as launched:
+        yield launched
 
 
 def _checked_page(browser: Any) -> Iterator[Any]:

@@ -1,17 +1,53 @@
 """A real ``tertia serve`` in a subprocess on a free loopback port, for tests that need
-the whole server: killing it, restarting it, or driving it from a browser."""
+the whole server: killing it, restarting it, or driving it from a browser (Debian's
+Chromium, :func:`chromium`)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
+
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+def find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@contextmanager
+def chromium(unchecked: str) -> Iterator[Any]:
+    """Chromium launched headless for the page's tests; on a machine without it the test
+    is skipped, saying loudly what goes ``unchecked`` (``.ci/run`` installs it)."""
+    found = find_chromium()
+    if found is None:
+        message = f"NO CHROMIUM FOUND: {unchecked} (install Debian's chromium: apt-get install chromium)"
+        print(f"\n{'!' * 20} {message} {'!' * 20}", file=sys.stderr)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=found, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 def free_port() -> int:

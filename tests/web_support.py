@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.core.actions import Action
+from tertia.core.scenario import Scenario
+from tertia.scenarios.catalogue import load_named
+from tertia.web import games as web_games
+from tertia.web.app import create_app
 from tertia.web.games import GameService
 
 
@@ -58,3 +66,18 @@ def panel_sections(view: dict[str, Any], name: str) -> dict[str, dict[str, Any]]
     if not found:
         return None
     return {sec["key"]: sec for sec in found[0]["sections"]}
+
+
+@contextmanager
+def serving_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                    change: Callable[[Scenario], Scenario]) -> Iterator[TestClient]:
+    """The server on a temporary database, every battle it builds from a scenario
+    ``change`` has changed (its sides renamed, say)."""
+    monkeypatch.setattr(web_games, "load_named", lambda name, *, rules_id=None: change(
+        load_named(name, rules_id=rules_id)))
+    web_games._game.cache_clear()
+    try:
+        with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as client:
+            yield client
+    finally:
+        web_games._game.cache_clear()
