@@ -24,6 +24,7 @@ from tertia.battle import BattleStopped
 from tertia.cli.pieces import refused
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
+from tertia.core.narration import side_does
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
@@ -469,8 +470,18 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
     for piece in result.pieces:
         chance = piece.chances.get(ROUTS)
         if chance and piece.unit not in (result.target, result.attacker):
-            lines.append(f"  {name(piece.unit) or piece.unit} routs: {float(chance):.0%}")
+            lines.append(rout_line(name(piece.unit) or piece.unit, float(chance)))
     return lines
+
+
+def rout_line(label: str, chance: float) -> str:
+    """The chance that a piece the action does not aim at routs, its verb agreeing with its
+    name.
+
+    >>> rout_line("Usher's Dragoons", 0.25), rout_line("Essex's Foot", 0.5)
+    ("  Usher's Dragoons rout: 25%", "  Essex's Foot routs: 50%")
+    """
+    return f"  {side_does(label, 'rout')}: {chance:.0%}"
 
 
 SHOWN = 8
