@@ -22,6 +22,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -251,6 +252,19 @@ def open_page(browser: Any) -> tuple[Any, Any, list[str]]:
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.set_default_timeout(15_000)
     return context, pg, errors
+
+
+@contextmanager
+def home_page(browser: Any, server: Server) -> Iterator[Any]:
+    """The home page in a fresh browser context (:func:`open_page`), to run the page's own
+    modules in; the test fails on any script error it shows."""
+    context, pg, errors = open_page(browser)
+    try:
+        pg.goto(server.url + "/")
+        yield pg
+        assert errors == [], errors
+    finally:
+        context.close()
 
 
 def create_game(pg: Any, server: Server, rules: str, scenario: str, side: str,
@@ -816,17 +830,12 @@ def test_the_pages_possessive_agrees_with_the_engines_for_sides_and_commanders(s
     from tertia.core.narration import possessive
 
     sides, people = catalogue_names(POSSESSIVE_SAMPLES)
-    context, pg, errors = open_page(browser)
-    try:
-        pg.goto(server.url + "/")
+    with home_page(browser, server) as pg:
         run = ("async ([names, person]) => { const ui = await import('/static/js/ui.js'); "
                "return names.map((n) => ui.possessive(n, { person })); }")
         assert pg.evaluate(run, [sides, False]) == [possessive(n) for n in sides]
         assert pg.evaluate(run, [people, True]) == [possessive(n, person=True) for n in people]
         assert pg.evaluate(run, [["Colonel Hollis"], True]) == ["Colonel Hollis's"]
-        assert errors == [], errors
-    finally:
-        context.close()
 
 
 AGREEMENT_SAMPLES = ("Royalists", "Parliament", "Parliament (Earl of Essex)", "Usher's Dragoons",
@@ -850,9 +859,7 @@ def test_the_pages_agreement_agrees_with_the_engines_for_sides_and_commanders(se
     from tertia.core.narration import is_plural_name, side_does
 
     sides, people = catalogue_names(AGREEMENT_SAMPLES)
-    context, pg, errors = open_page(browser)
-    try:
-        pg.goto(server.url + "/")
+    with home_page(browser, server) as pg:
         plural = ("async (names) => { const ui = await import('/static/js/ui.js'); "
                   "return names.map((n) => ui.isPluralName(n)); }")
         assert pg.evaluate(plural, sides + people) == [is_plural_name(n) for n in sides + people]
@@ -864,9 +871,6 @@ def test_the_pages_agreement_agrees_with_the_engines_for_sides_and_commanders(se
                                                             for n in people for v in verbs]
         assert pg.evaluate(does, [["Royalists", "Parliament"], ["win"], False]) == ["Royalists win",
                                                                                    "Parliament wins"]
-        assert errors == [], errors
-    finally:
-        context.close()
 
 
 def _recorded_results(rules: str) -> list[dict[str, Any]]:

@@ -19,7 +19,6 @@ from tertia.core.actions import Action
 from tertia.core.dice import Dice
 from tertia.core.events import Event
 from tertia.core.hidden import VIEW_OF, refuse_view
-from tertia.core.narration import default_side_name
 from tertia.core.presentation import PieceCard
 from tertia.core.ruleset import RuleSet, Tx
 from tertia.core.scenario import Scenario
@@ -40,9 +39,8 @@ class Game:
         self.scenario = scenario.for_rules(ruleset.id)
         self.table = scenario.build_battlefield()
         self._deployed: GameState | None = None
-        self.side_names: dict[str, str] = {
-            s.id: s.name or default_side_name(s.id) for s in self.scenario.sides}
-        """Each side's name in this battle, by its id: the scenario's, else the id in words."""
+        self.side_names: dict[str, str] = self.scenario.side_names()
+        """Each side's name in this battle, by its id (:meth:`Scenario.side_names`)."""
 
     def start(self, dice: Dice) -> tuple[GameState, list[Event]]:
         """The deployed position, then the rule set's opening procedure (first player ...).

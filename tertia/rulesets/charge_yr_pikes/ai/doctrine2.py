@@ -298,7 +298,7 @@ class CypDoctrine2(CypDoctrine):
         """The first edition's order, save that an officer at large takes a front rank
         where a test is near (see the module's note)."""
         if unit_data(unit).is_officer:
-            led = _taking_lead(state, unit) or _front_rank_for(state, unit)
+            led = _to_lead(state, unit)
             if led is not None:
                 return _join_or_ride(game, state, unit, led)
         return super()._order(game, state, unit)
@@ -366,7 +366,7 @@ class CypDoctrine2(CypDoctrine):
         officer = state.units.get(unit_id)
         if officer is None or not unit_data(officer).is_officer:
             return None
-        led = _taking_lead(state, officer) or _front_rank_for(state, officer)
+        led = _to_lead(state, officer)
         return None if led is None or not touches(officer, led) else JoinFrontRank(officer.id, led.id)
 
 
@@ -590,6 +590,12 @@ def _front_rank_for(state: GameState, officer: Unit) -> Unit | None:
         if near is not None and (best is None or (near, unit.id) < best):
             best = (near, unit.id)
     return None if best is None else state.units[best[1]]
+
+
+def _to_lead(state: GameState, officer: Unit) -> Unit | None:
+    """The regiment whose front rank ``officer`` should take now: one he leads to an
+    objective (:func:`_taking_lead`), else one facing a test soon (:func:`_front_rank_for`)."""
+    return _taking_lead(state, officer) or _front_rank_for(state, officer)
 
 
 def _taking_lead(state: GameState, officer: Unit) -> Unit | None:
