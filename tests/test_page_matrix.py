@@ -873,6 +873,31 @@ def test_the_pages_agreement_agrees_with_the_engines_for_sides_and_commanders(se
                                                                                    "Parliament wins"]
 
 
+def test_the_new_game_form_names_each_scenarios_sides_as_the_scenario_does(server: Server,
+                                                                           browser: Any) -> None:
+    """The new-game form lists the sides of every scenario the server offers (the battles
+    rule sets ship among them) by the scenario's names for them, as the catalogue serves
+    them and a game names them, never by their ids in words; each option's value stays the
+    side's id."""
+    import httpx
+
+    from tertia.scenarios import builtin_names, load_builtin
+
+    served = httpx.get(server.url + "/api/catalogue").json()["scenarios"]
+    assert {s["name"] for s in served} > set(builtin_names())
+    with home_page(browser, server) as pg:
+        pg.wait_for_selector("[data-test=create]")
+        pg.check("input[name=mode][value=ai]")
+        for s in served:
+            pg.select_option("#scenario", s["name"])
+            shown = pg.eval_on_selector_all("#side option", "os => os.map((o) => [o.value, o.textContent])")
+            assert shown == [[side, s["side_names"][side]] for side in s["sides"]], s["name"]
+            if s["name"] in builtin_names():
+                assert dict(shown) == load_builtin(s["name"]).side_names(), s["name"]
+        pg.select_option("#scenario", "edgehill")
+        assert pg.inner_text("#side option[value=royalist]") == "Royalists (King Charles I)"
+
+
 def _recorded_results(rules: str) -> list[dict[str, Any]]:
     """The results of the rule set's golden transcripts, one of each shape of breakdown."""
     from tests.golden import golden_cases

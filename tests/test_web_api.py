@@ -14,8 +14,10 @@ from tertia.analysis.odds import odds as engine_odds
 from tertia.core.actions import EndPhase, action_from_dict
 from tertia.rules.fighting import Attack
 from tertia.rulesets import get_ruleset
+from tertia.scenarios.catalogue import load_named, scenario_catalogue
 from tertia.web.app import create_app
 from tests.fact_support import fact_of
+from tests.plugin_rules import with_plugins
 from tests.web_support import bearer, create, doctrine_action, service, wait_until
 
 
@@ -405,6 +407,23 @@ def test_openapi_page_and_catalogue(client: TestClient) -> None:
     assert page.status_code == 200 and "app.js" in page.text
     assert "Content-Security-Policy" in page.headers
     assert client.get("/static/js/app.js").status_code == 200
+
+
+def test_the_catalogue_names_each_scenarios_sides_as_the_scenario_does(client: TestClient) -> None:
+    """Every scenario of the catalogue (a rule set's own battle among them) is served with
+    its sides' ids and their names by id: the scenario's own names, as a game names them."""
+    with with_plugins():
+        served = client.get("/api/catalogue").json()["scenarios"]
+        entries = scenario_catalogue()
+        assert [s["name"] for s in served] == [e.name for e in entries]
+        assert any(e.shipped_by for e in entries)
+        for s, entry in zip(served, entries, strict=True):
+            names = load_named(entry.name, rules_id=entry.shipped_by).side_names()
+            assert s["sides"] == list(names), s["name"]
+            assert s["side_names"] == names, s["name"]
+    # The names are the scenario's own, not its ids in words.
+    edgehill = next(s for s in served if s["name"] == "edgehill")
+    assert edgehill["side_names"]["royalist"] == "Royalists (King Charles I)"
 
 
 def test_a_saved_game_resumes_with_the_same_dice(tmp_path: Path) -> None:

@@ -517,6 +517,51 @@ def test_the_log_shows_each_entry_once_while_the_ai_plays(server: Server, page: 
     assert "null" not in pg.inner_text("body")
 
 
+def test_a_view_older_than_the_one_shown_is_not_drawn(server: Server, page: Any) -> None:
+    """Two views cross on the way: one the page asked for before the game moved on reaches
+    it after one asked for since. The page goes on showing the newer: its version, its
+    status and its log, never the older's."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={"scenario": "skirmish", "mode": "ai",
+                                                           "side": "parliament", "seed": 6}).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    pg.goto(server.url + created["links"]["parliament"])
+    pg.wait_for_function("() => window.tertiaScreen?.view?.status.your_turn")
+    bot = Bot(server, gid, tok)
+    older = httpx.get(f"{bot.url}/view?log_from=0", headers=bot.headers).json()
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    pg.route("**/api/games/*/view?*", hold_the_first)
+    # The older view sets out (a whole refresh, as after a hand-over or an undo) and is held.
+    pg.evaluate("() => { window.olderArrived = window.tertiaScreen.refresh(true); }")
+    deadline = time.monotonic() + 15
+    while not held:
+        assert time.monotonic() < deadline, "the page did not ask for the view"
+        pg.wait_for_timeout(50)
+    assert "log_from=0" in held[0].request.url
+    # The game moves on; the page hears of it and draws the newer view.
+    played = iter(range(3))
+    bot.play_until(lambda state, action: next(played, None) is None)
+    newer = bot.view()["version"]
+    assert newer > older["version"]
+    pg.wait_for_function(f"() => window.tertiaScreen.view.version === {newer}")
+    status = pg.inner_text("[data-test=status]")
+    entries = pg.eval_on_selector_all(".log-entry", "els => els.map((e) => e.dataset.index)")
+    assert len(entries) > len(older["log"])
+    # Now the older view arrives.
+    held[0].fulfill(status=200, content_type="application/json", body=json.dumps(older))
+    pg.evaluate("() => window.olderArrived")
+    assert pg.evaluate("() => window.tertiaScreen.view.version") == newer
+    assert pg.inner_text("[data-test=status]") == status
+    assert pg.eval_on_selector_all(".log-entry", "els => els.map((e) => e.dataset.index)") == entries
+
+
 def test_d3_cards_shows_its_deck_and_offers_a_commanders_rally(server: Server, page: Any) -> None:
     """d3-cards, hotseat: both sides played through the API by the doctrine until a
     commander would rally; the page then shows the deck panel (cards left, drawn, in

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -28,7 +28,7 @@ from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 @dataclass(frozen=True, slots=True)
 class ScenarioEntry:
     """A scenario in the catalogue: its name, title, the rule sets it is written for, its
-    size, and the rule set shipping it (None for a built-in)."""
+    size, the rule set shipping it (None for a built-in) and its sides' names."""
 
     name: str
     title: str
@@ -36,6 +36,9 @@ class ScenarioEntry:
     units: Mapping[str, int]
     """Troop units per side id."""
     shipped_by: str | None = None
+    side_names: Mapping[str, str] = field(default_factory=dict)
+    """Each side's name by its id, as a game names it (:meth:`Scenario.side_names
+    <tertia.core.scenario.Scenario.side_names>`)."""
 
 
 BuiltinScenario = ScenarioEntry
@@ -68,11 +71,17 @@ def rules_listed(name: str) -> tuple[str, ...]:
 
 
 def describe_scenario(name: str, scenario: Scenario) -> ScenarioEntry:
-    """A scenario's name, title, rule sets and troop units per side, for a catalogue."""
+    """A scenario's name, title, rule sets, troop units per side and sides' names, for a
+    catalogue.
+
+    >>> entry = describe_scenario("edgehill", load_builtin("edgehill"))
+    >>> entry.side_names["royalist"]
+    'Royalists (King Charles I)'
+    """
     counts = {side: 0 for side in scenario.side_ids}
     for unit in scenario.units:
         counts[unit.side] += 1
-    return ScenarioEntry(name, scenario.name, scenario.rules, counts)
+    return ScenarioEntry(name, scenario.name, scenario.rules, counts, side_names=scenario.side_names())
 
 
 def load_builtin(name: str, *, rules_id: str | None = None) -> Scenario:

@@ -74,7 +74,9 @@ export class HomeScreen {
     const s = this.catalogue.scenarios.find((x) => x.name === name);
     clear(this.rulesSelect).append(...this.catalogue.rules.filter((r) => !s || s.rules.includes(r.id))
       .map((r) => h("option", { value: r.id }, r.title)));
-    clear(this.sideSelect).append(...(s ? s.sides : []).map((id) => h("option", { value: id }, id.replace(/_/g, " ").replace(/^\w/, (m) => m.toUpperCase()))));
+    // Each side by the scenario's name for it, as the table names it; its value the side's id.
+    const names = (s && s.side_names) || {};
+    clear(this.sideSelect).append(...(s ? s.sides : []).map((id) => h("option", { value: id }, names[id] || id)));
     this.renderOptions();
     this.renderSide();
   }

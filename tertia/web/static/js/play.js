@@ -163,6 +163,9 @@ export class PlayScreen {
       return;
     }
     if (!this.alive) return;
+    // Refreshes overlap (an action's answer, the wait for changes, a hand-over) and their
+    // answers may arrive out of order: one older than the view shown is out of date.
+    if (this.view && view.version < this.view.version) return;
     const held = tokensFor(this.gameId);
     if (again && view.side !== view.status.to_act && held[view.status.to_act] && !view.game.spectator) {
       // Hotseat: this browser holds the side the game now awaits; look through its eyes,
