@@ -19,6 +19,7 @@ from typing import Any
 
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
+from tertia.core.narration import command_by_role, default_side_name, possessive
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState, Unit
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
@@ -86,17 +87,25 @@ def namer(state: GameState) -> Callable[[str], str | None]:
     return name
 
 
-def command_name(ruleset: RuleSet, state: GameState, command: str) -> str | None:
+def command_name(ruleset: RuleSet, state: GameState, command: str,
+                 side_names: Mapping[str, str] | None = None, side: str | None = None) -> str | None:
     """A command (the group of units an order or a card moves together) as players call
     it: the rule set's name for it (by default its commander's, "Sir John Meldrum's
-    command"), else its id in words when that is a plain word ("the centre command");
-    ``None`` for no command of the position."""
-    if not any(u.command == command for u in state.units.values()):
+    command"), else, no commander leading it, by its side and what it is
+    (:func:`~tertia.core.narration.command_by_role`): "the King's Army's horse command"
+    with ``side_names`` (each side's name in the battle), "the horse command" without
+    (a side's own buttons); ``None`` for no command of the position. Both sides may have
+    a command of one name: ``side``'s is named, else the side to act's."""
+    owners = {u.side for u in state.units.values() if u.command == command}
+    if not owners:
         return None
-    named = ruleset.presentation().command_label(state, command)
+    if side not in owners:
+        side = state.to_act if state.to_act in owners else min(owners)
+    named = ruleset.presentation().command_label(state, command, side)
     if named:
         return named
-    return f"the {command.replace('_', ' ').replace('-', ' ')} command"
+    whose = None if side_names is None else possessive(side_names.get(side) or default_side_name(side))
+    return command_by_role(command, side, whose)
 
 
 def describe(ruleset: RuleSet, state: GameState, action: Action,

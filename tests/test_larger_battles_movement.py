@@ -60,7 +60,7 @@ def test_an_order_to_move_that_would_move_nothing_is_refused() -> None:
     state, _ = act(game, state, Move(unit="c", waypoints=((50, 9),)))
     assert codes(game, state, GiveOrder(target="right")) == ["larger-battles.MOVES_NOTHING"]
     refused = game.validate(state, GiveOrder(target="right"))[0].message
-    assert refused.startswith("every piece of the right command has already moved")
+    assert refused.startswith("every piece of Parliament's right command has already moved")
     state, _ = act(game, position(game), GiveOrder(target="centre"))
     assert codes(game, state, GiveOrder(target="a")) == ["larger-battles.MOVES_NOTHING"]
     assert "already has a move order, its command's" in game.validate(state, GiveOrder(target="a"))[0].message

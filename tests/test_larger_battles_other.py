@@ -56,8 +56,8 @@ def test_an_order_to_bombard_that_would_fire_no_gun_is_refused() -> None:
 
 def test_an_order_refused_names_the_command_as_players_call_it() -> None:
     """An order refused names a command as players call it, never by its id: by its
-    commander, else its name in words; a command of the other side's alone is named as
-    the other side's."""
+    commander, else by what it is ("horse" for ``r-horse``); a command of the other side's
+    alone is named as the other side's."""
     pieces = [unit("f", P, "foot", 30, 5, command="left-wing"), unit("g", P, "artillery", 40, 5),
               unit("t", R, "foot", 30, 40, 180, command="r-horse")]
     game = make_game(pieces, commanders=[commander("c", P, 20, 5, command="left-wing")])
@@ -69,7 +69,7 @@ def test_an_order_refused_names_the_command_as_players_call_it() -> None:
     [again] = game.validate(state, GiveOrder(target="left-wing"))
     assert again.message == f"{leader}'s command already has a move order this turn"
     [theirs] = game.validate(state, GiveOrder(target="r-horse"))
-    assert theirs.message == "the r horse command is Royalist's, not Parliament's", theirs.message
+    assert theirs.message == "the horse command is Royalist's, not Parliament's", theirs.message
     [unknown] = game.validate(state, GiveOrder(target="nowhere"))
     assert unknown.message == "'nowhere' is neither a unit nor a command of Parliament"
 

@@ -328,7 +328,7 @@ EVERY_EVENT: list[tuple[ev.Event, str | None]] = [
     (ev.UnitDeployed(unit="pf", x=20, y=6, facing=0), "Essex's Foot deploys at (20.0, 6.0) facing north"),
     (ev.UnitRemoved(unit="pf", reason="routed", detail="3 hits"), "routed and leaves the field (3 hits)"),
     (ev.UnitRemoved(unit="rc", reason="misfortune"), "General Lord Forth suffers a misfortune"),
-    (lb_ev.SupplyRaided(supply="s2", by="rh"), "raids Parliament's supplies"),
+    (lb_ev.SupplyRaided(supply="s2", by="rh"), "raids Parliament's supply base"),
     (ev.ObjectiveTaken(objective="The Ford", side="roy"), "Royalists take The Ford"),
     (ev.DecisionAwaited(side="parl", kind="encourage", context={}), "Parliament to decide: encourage"),
     (ev.DecisionMade(side="parl", kind="encourage", choice="pc"), "Parliament chooses Earl of Essex"),

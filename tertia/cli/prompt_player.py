@@ -24,7 +24,7 @@ from tertia.battle import BattleStopped
 from tertia.cli.pieces import refused
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
-from tertia.core.narration import side_does
+from tertia.core.narration import command_by_role, side_does
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
@@ -396,8 +396,7 @@ def _command_words(game: Game, seen: GameState, command: str) -> str:
     """A command as typed, with the name the players know it by where it has one of its
     own ("centre: Sir Edmund Verney's command"), as the menu's orders name it."""
     named = command_name(game.ruleset, seen, command)
-    plain = f"the {command.replace('_', ' ').replace('-', ' ')} command"
-    return command if named in (None, plain) else f"{command}: {named}"
+    return command if named in (None, command_by_role(command)) else f"{command}: {named}"
 
 
 def _one_piece(word: str, pieces: Sequence[Unit]) -> str:

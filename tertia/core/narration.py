@@ -14,6 +14,7 @@ each).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -349,3 +350,37 @@ def of(thing: str, name: str, *, opening: bool = False) -> str:
     if not name.endswith(")"):
         return f"{possessive(name)} {thing}"
     return f"{'The' if opening else 'the'} {thing} of {name}"
+
+
+def command_role(command: str, side: str | None = None) -> str:
+    """What a command is, from its id, in words: the id less a tag naming ``side`` (the
+    side's id, or its first letter, before a dash or an underscore), which tells the
+    engine whose it is and a player nothing, its dashes and underscores read as spaces.
+
+    >>> command_role("r-horse", "royalist"), command_role("royalist_left", "royalist")
+    ('horse', 'left')
+    >>> command_role("centre", "royalist"), command_role("commanded_shot", "royalist")
+    ('centre', 'commanded shot')
+    >>> command_role("r-horse"), command_role("p-horse", "royalist")
+    ('r horse', 'p horse')
+    """
+    words = [w for w in re.split(r"[-_\s]+", command) if w]
+    if side and len(words) > 1 and words[0].lower() in (side.lower(), side[:1].lower()):
+        words = words[1:]
+    return " ".join(words) or command
+
+
+def command_by_role(command: str, side: str | None = None, whose: str | None = None) -> str:
+    """A command no commander leads, as players call it: by its side, ``whose`` (the
+    side's name as a possessive, "the King's Army's"), and what it is
+    (:func:`command_role`): "the King's Army's horse command", as a command a commander
+    leads is his ("Sir John Meldrum's command"). Without ``whose``, where the words about
+    it say whose it is (an order a side gives its own), "the horse command".
+
+    >>> command_by_role("r-horse", "royalist", possessive("the King's Army (Charles I)"))
+    "the King's Army's horse command"
+    >>> command_by_role("artillery", "parliament", "Parliament's"), command_by_role("r-horse", "royalist")
+    ("Parliament's artillery command", 'the horse command')
+    """
+    role = command_role(command, side)
+    return f"{whose} {role} command" if whose else f"the {role} command"

@@ -39,6 +39,7 @@ from tertia.core.narration import (
     SIDE_VERBS,
     agree,
     bracket_nested,
+    command_by_role,
     default_side_name,
     humanise,
     is_plural_name,
@@ -202,7 +203,7 @@ class Narrator:
         labels: Mapping[str, str] | None = None,
         notes: Mapping[int, str] | None = None,
         titles: Callable[[GameState, Unit], str | None] | None = None,
-        commands: Callable[[GameState, str], str | None] | None = None,
+        commands: Callable[[GameState, str, str | None], str | None] | None = None,
         decisions: Mapping[str, DecisionKind] | None = None,
         turns: Callable[[int, str], str] | None = None,
         opens_turn: Callable[[ev.Event], bool] | None = None,
@@ -272,22 +273,26 @@ class Narrator:
         return self.side_names.get(side_id) or default_side_name(side_id)
 
     def target(self, ident: str) -> str:
-        """An order's target: a unit, or a command (``"centre"`` or ``"side:centre"``)."""
+        """An order's target: a unit, or a command (``"centre"`` or ``"side:centre"``), one
+        no commander leads by what it is ("the horse command": the side giving the order
+        is named before it)."""
         if self.state is not None and ident in self.state.units:
             return self.label(ident)
         if ident in self.labels:
             return self.labels[ident]
         side, sep, command = ident.partition(":")
+        owner = None
         if sep and command and (side in self._side_ids()):
-            ident = command
-        named = self.command_name(ident)
-        return named if named is not None else f"the {humanise(ident)} command"
+            ident, owner = command, side
+        named = self.command_name(ident, owner)
+        return named if named is not None else command_by_role(ident, owner)
 
-    def command_name(self, command: str) -> str | None:
-        """A command by the rule set's name for it; None when it gives none."""
+    def command_name(self, command: str, side: str | None = None) -> str | None:
+        """A command by the rule set's name for it (``side``'s, when given: both sides may
+        have a command of one name); None when it gives none."""
         if self.commands is None or self.state is None:
             return None
-        return self.commands(self.state, command)
+        return self.commands(self.state, command, side)
 
     def follows_attack_on(self, unit_id: str) -> bool:
         """Is the last line told (passing over notes) an attack this unit took part in?"""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import tertia
 from tertia.core import events as ev
-from tertia.core.narration import default_side_name, humanise, without_aside
+from tertia.core.narration import command_role, default_side_name, humanise, without_aside
 from tertia.core.presentation import PieceCard, Presentation, kind_words
 from tertia.core.reducer import reduce
 from tertia.core.state import GameState, Unit
@@ -554,10 +554,13 @@ class Shown:
         return kind_words(unit) if self.presentation is None else self.presentation.kind_label(unit)
 
     def command(self, command: str, side: str) -> str:
-        """``side``'s command of that name (both sides may have a "left")."""
+        """``side``'s command of that name (both sides may have a "left"): the rule set's
+        name for it, else what it is, in words (under its side's heading: "Horse" for
+        ``r-horse``, :func:`~tertia.core.narration.command_role`)."""
+        plain = _title(command_role(command, side))
         if self.presentation is None:
-            return _title(command)
-        return self.presentation.command_label(self.state, command, side) or _title(command)
+            return plain
+        return self.presentation.command_label(self.state, command, side) or plain
 
 
 def _order_of_battle(

@@ -165,7 +165,7 @@ class LargerBattles(RuleSet):
                 name=s.name, traits=tuple(s.traits), own=NO_HITS,
             )
         supplies = tuple(
-            Supply(id=sp.id or f"{sp.side}-supply-{i + 1}", side=sp.side, x=sp.x, y=sp.y)
+            Supply(id=sp.id or f"{sp.side}-supply-{i + 1}", side=sp.side, x=sp.x, y=sp.y, name=sp.name)
             for i, sp in enumerate(self.table_of(scenario).supplies)
         )
         objectives = tuple(

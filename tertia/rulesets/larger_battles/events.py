@@ -16,11 +16,13 @@ from tertia.core.reducer import handles
 from tertia.core.ruledata import RuleData
 from tertia.core.state import GameState
 from tertia.core.table_markers import TableMarker
+from tertia.core.violations import side_whose
 
 
 @dataclass(frozen=True, slots=True)
 class Supply:
-    """A supply base marker (larger-battles: Supplies)."""
+    """A supply base marker (larger-battles: Supplies), with the name the scenario gives
+    it, if any ("the baggage at Kineton")."""
 
     id: str
     side: str
@@ -29,6 +31,7 @@ class Supply:
     width: float = 2.0
     depth: float = 1.0
     raided_by: str | None = None
+    name: str = ""
     base: Base = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -39,8 +42,13 @@ class Supply:
         return self.raided_by is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "side": self.side, "x": self.x, "y": self.y,
-                "width": self.width, "depth": self.depth, "raided_by": self.raided_by}
+        """Its values; the name only when the scenario gives one, so that a base without
+        one is written, and hashed, as it always was."""
+        out: dict[str, Any] = {"id": self.id, "side": self.side, "x": self.x, "y": self.y,
+                               "width": self.width, "depth": self.depth, "raided_by": self.raided_by}
+        if self.name:
+            out["name"] = self.name
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,16 +98,53 @@ _last_markers: tuple[tuple[Supply, ...], tuple[tuple[str, Base], ...]] = ((), ()
 same object from one position to the next until one is raided."""
 
 
+PLACES = {2: ("western", "eastern"), 3: ("western", "central", "eastern")}
+"""Where each of a side's supply bases stands along its edge, west to east, in words,
+for a side with two or three (Supplies: "Armies have 3 supply bases")."""
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def supply_name(supply: Supply, supplies: Sequence[Supply], whose: str) -> str:
+    """A supply base as players call it: the name the scenario gives it; else whose it is
+    (``whose``: its side's name as a possessive, "the King's Army's") and, where the side
+    has more than one (of ``supplies``), where it stands along the edge, west to east
+    (Supplies): "the King's Army's supply base", "Parliament's eastern supply base". Never
+    its id, which no player reads.
+
+    >>> bases = [Supply("r-w", "royalist", 12, 47), Supply("r-e", "royalist", 60, 47),
+    ...          Supply("p-k", "parliament", 36, 1, name="the baggage at Kineton")]
+    >>> supply_name(bases[1], bases, "Royalists'"), supply_name(bases[2], bases, "Parliament's")
+    ("Royalists' eastern supply base", 'the baggage at Kineton')
+    >>> supply_name(bases[0], bases[:1], "Royalists'")
+    "Royalists' supply base"
+    """
+    if supply.name:
+        return supply.name
+    own = sorted((s for s in supplies if s.side == supply.side), key=lambda s: (s.x, s.y, s.id))
+    at = next((i for i, s in enumerate(own) if s.id == supply.id), None)
+    if at is None or len(own) < 2:
+        return f"{whose} supply base"
+    places = PLACES.get(len(own))
+    if places is not None:
+        return f"{whose} {places[at]} supply base"
+    if at < len(ORDINALS):
+        return f"{whose} {ORDINALS[at]} supply base from the west"
+    return f"{whose} supply base at ({supply.x:g}, {supply.y:g})"
+
+
 def supply_markers(state: GameState) -> tuple[tuple[str, Base], ...]:
-    """The supply bases still on the table, named, as movement blocks them (remembered
-    on the state, which never changes)."""
+    """The supply bases still on the table, named (:func:`supply_name`, the side as the
+    battle names it: :func:`~tertia.core.violations.side_whose`), as movement blocks them
+    and its refusals name them (remembered on the state, which never changes)."""
     global _last_markers
     found: tuple[tuple[str, Base], ...] | None = state.cache.get(_MARKERS)
     if found is None:
         supplies = supplies_of(state)
         last_supplies, found = _last_markers
         if supplies is not last_supplies:
-            found = tuple((f"supply {s.id}", s.base) for s in supplies if s.in_play)
+            found = tuple((supply_name(s, supplies, side_whose(s.side)), s.base)
+                          for s in supplies if s.in_play)
             _last_markers = (supplies, found)
         state.cache[_MARKERS] = found
     return found
@@ -145,8 +190,11 @@ def order_given(n: Narrating, e: OrderGiven, dice: Sequence[DiceRolled]) -> Sent
 
 @tells(SupplyRaided)
 def supply_raided(n: Narrating, e: SupplyRaided, dice: Sequence[DiceRolled]) -> Sentence:
-    owner = None
-    if n.state is not None:
-        owner = next((s.side for s in supplies_of(n.state) if s.id == e.supply), None)
-    whose = f"{possessive(n.side(owner))} supplies" if owner else "supplies"
-    return f"{n.label(e.by)} raids {whose}", "loss"
+    """A raid (Supplies), told by the side that made it (a unit, in an event that names
+    one) and the base as players call it (:func:`supply_name`)."""
+    supplies = supplies_of(n.state) if n.state is not None else ()
+    supply = next((s for s in supplies if s.id == e.supply), None)
+    what = "supplies" if supply is None else supply_name(supply, supplies, possessive(n.side(supply.side)))
+    if n.state is not None and e.by in n.state.units:
+        return f"{n.label(e.by)} raids {what}", "loss"
+    return side_does(n.side(e.by), f"raid {what}"), "loss"

@@ -3,7 +3,7 @@ needed to move or to bombard."""
 
 from __future__ import annotations
 
-from tertia.core.narration import possessive
+from tertia.core.narration import command_by_role, possessive
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.violations import CoreCode, Violation, not_own, side_named, side_whose
 from tertia.rules.codes import MovementCode
@@ -137,12 +137,15 @@ def _idle_command(members: list[Unit], command: str) -> str:
             "order: an order would move nothing")
 
 
-def _command_name(members: list[Unit], command: str) -> str:
-    """A command in words as players call it: its commander's, else by its name in words
-    ("the centre command")."""
+def _command_name(members: list[Unit], command: str, *, whose: bool = True) -> str:
+    """A command (of ``members``, pieces of one side) in words as players call it: its
+    commander's ("Sir John Merrick's command"), else by its side, named as the battle
+    names it, and what it is ("the King's Army's artillery command"; without the side,
+    ``whose`` false, where the words go on to say whose it is: "the artillery command")."""
     leader = next((u for u in members if u.is_commander), None)
     if leader is None:
-        return f"the {command.replace('_', ' ').replace('-', ' ')} command"
+        side = members[0].side if members else None
+        return command_by_role(command, side, side_whose(side) if whose and side else None)
     return f"{possessive(leader.label, person=True)} command"
 
 
@@ -158,5 +161,5 @@ def _no_command_of(state: GameState, side: str, target: str) -> str:
     foe = state.opponent(side)
     theirs = command_members(state, foe, target)
     if theirs:
-        return f"{_command_name(theirs, target)} is {side_whose(foe)}, not {side_whose(side)}"
+        return f"{_command_name(theirs, target, whose=False)} is {side_whose(foe)}, not {side_whose(side)}"
     return f"{target!r} is neither a unit nor a command of {side_named(side)}"

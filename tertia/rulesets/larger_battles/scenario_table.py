@@ -15,12 +15,16 @@ from tertia.core.scenario import MAX_PIECES, Finite, Ident, Strict, Text
 
 
 class SupplySpec(Strict):
-    """A supply base: whose, where (its centre), and an id (one is made if none is given)."""
+    """A supply base: whose, where (its centre), an id (one is made if none is given) and
+    the name players call it by ("the baggage at Kineton"), which refusals and the log
+    use; without one they call it by its side and place ("Parliament's central supply
+    base")."""
 
     side: Text
     x: Finite
     y: Finite
     id: Ident | None = None
+    name: Text = ""
 
 
 class LargerBattlesTable(Strict):
