@@ -164,7 +164,7 @@ def test_a_bad_option_value_is_refused_naming_what_it_takes(rules: str) -> None:
     """Every option of every rule set, given a value it does not take, is refused before
     a battle in one line naming the option, what it takes (as the page says it: its
     choices, or its kind and range) and the value given."""
-    scenario = written_for(rules)[0]
+    scenario = written_for(rules)[0].name
     for spec in ruleset_class(rules).OPTIONS:
         for text in _wrong_texts(spec):
             code, out = run("battle", "--rules", rules, "--scenario", scenario, "--json",
