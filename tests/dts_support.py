@@ -12,7 +12,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.rulesets.declare_thee_sir.events import DECLARE, OptionDeclared, UnitActivated
 from tertia.rulesets.declare_thee_sir.ruleset import DeclareTheeSir
-from tertia.rulesets.declare_thee_sir.sequence import options_for
+from tertia.rulesets.declare_thee_sir.sequence import declarable
 from tertia.rulesets.declare_thee_sir.values import game_data
 
 from .support import P, R, unit
@@ -43,8 +43,8 @@ def activated(game: Game, uid: str, option: str | None = None, allowance: dict[s
     u = state.units[uid]
     state = reduce(state, UnitActivated(side=u.side, unit=uid, card=f"unit:{uid}"))
     if option is None:
-        return state.evolve(decisions=(Decision(u.side, DECLARE, {"unit": uid,
-                                                                   "options": list(options_for(u))}),))
+        open_to = declarable(game.table, state, u, game.ruleset.options)
+        return state.evolve(decisions=(Decision(u.side, DECLARE, {"unit": uid, "options": list(open_to)}),))
     state = reduce(state, OptionDeclared(unit=uid, option=option.partition(":")[0],
                                          how=option.partition(":")[2] or None))
     return state.evolve(own=game_data(state).evolve(allowance=allowance))

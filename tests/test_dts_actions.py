@@ -7,10 +7,16 @@ import math
 
 import pytest
 
+from tertia.ai.players import make_player
+from tertia.battle import Step, fight_battle
 from tertia.core.actions import Move
 from tertia.core.dice import ScriptedDice
 from tertia.core.events import DiceRolled, GameDataChanged, UnitMoved
+from tertia.core.game import Game
 from tertia.core.geometry import base_distance, polygons_overlap
+from tertia.core.state import GameState
+from tertia.rulesets import get_ruleset
+from tertia.rulesets.declare_thee_sir import reform
 from tertia.rulesets.declare_thee_sir.events import (
     ChangeFormation,
     Charge,
@@ -23,6 +29,7 @@ from tertia.rulesets.declare_thee_sir.rout import PursuitChanged, UnitBroken
 from tertia.rulesets.declare_thee_sir.ruleset import charge_path
 from tertia.rulesets.declare_thee_sir.sequence import options_for
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
+from tertia.scenarios import load_builtin
 
 from .dts_support import P, R, activated, dts_game, unit
 
@@ -471,3 +478,140 @@ def test_a_routing_unit_routs_on_and_its_activation_is_over(option: str) -> None
     assert after.units["rf"].y == 17.0 and unit_data(after.units["rf"]).routing
     assert game_data(after).activated == "pf" and after.to_act == P
     assert [(d.side, d.context["unit"]) for d in after.decisions] == [(P, "pf")]
+
+
+# --- option 1: a formation change declared only when one can be carried out -----------------
+
+BEHIND = {  # what stands where long march would put the horse's rear stands
+    "friend": ([HORSE, unit("pb", P, "foot", 30, 3)], "movement.COLLISION", "would overlap pb"),
+    "table edge": ([HORSE | {"y": 2}], "movement.OFF_TABLE", "would leave the table"),
+}
+
+
+def _card_drawn(game: Game, uid: str) -> GameState:
+    """The position once ``uid``'s card is drawn, as the deck draws it: FOOT defers, the
+    next card is ``uid``'s."""
+    before = deck_of(activated(game, "pf"), f"unit:{uid}")
+    after, _ = game.apply(before, Declare(unit="pf", option="defer"), ScriptedDice([]))
+    assert game_data(after).activated == uid
+    return after
+
+
+@pytest.mark.parametrize("behind", sorted(BEHIND))
+def test_a_formation_change_is_declared_only_when_one_can_be_carried_out(behind: str) -> None:
+    """Game Play: "Once an option is declared, the commander proceeds to determine its
+    execution". Horse in line may change only to long march (no hedgehog, no caracole
+    without its option), whose stands go front to rear behind its front edge: with no room
+    there, option 1 is not open and declaring it is refused, saying why, as the change
+    itself would be; with room, it is declared and carried out, and the next card drawn."""
+    pieces, code, why = BEHIND[behind]
+    boxed = dts_game([FOOT, ENEMY, *pieces])
+    drawn = _card_drawn(boxed, "ph")
+    assert drawn.pending is not None
+    assert drawn.pending["options"] == ["advance", "advance_and_fire", "stand_and_fire", "rally", "defer"]
+    refused = boxed.validate(drawn, Declare(unit="ph", option="formation_change"))
+    assert [v.code for v in refused] == ["declare-thee-sir.OPTION_NOT_OPEN"]
+    assert refused[0].message == f"ph has no formation change it can carry out: ph {why}"
+    long_march = ChangeFormation(unit="ph", formation="long_march")
+    assert codes(boxed, activated(boxed, "ph", "formation_change"), long_march) == [code]
+    free = dts_game([FOOT, ENEMY, HORSE])
+    drawn = _card_drawn(free, "ph")
+    assert drawn.pending is not None and "formation_change" in drawn.pending["options"]
+    declared, _ = free.apply(drawn, Declare(unit="ph", option="formation_change"), ScriptedDice([]))
+    formed, _ = free.apply(deck_of(declared, "unit:rf"), long_march, ScriptedDice([]))
+    assert unit_data(formed.units["ph"]).formation == "long_march" and game_data(formed).activated == "rf"
+
+
+def test_dragoons_with_no_room_to_reform_may_still_declare_a_formation_change_to_mount() -> None:
+    """Dragoons mount or dismount as a formation change (row 59), where they stand and on
+    the same stands: with no room for long march behind them, option 1 is still open and
+    carried out by mounting."""
+    dragoons = unit("pd", P, "dragoons", 30, 1)
+    game = dts_game([FOOT, ENEMY, dragoons], table={"regiments": [{"unit": "pd", "mounted": False}]})
+    drawn = _card_drawn(game, "pd")
+    assert drawn.pending is not None and "formation_change" in drawn.pending["options"]
+    declared, _ = game.apply(drawn, Declare(unit="pd", option="formation_change"), ScriptedDice([]))
+    assert codes(game, declared, ChangeFormation(unit="pd", formation="long_march")) == ["movement.OFF_TABLE"]
+    mounted, _ = game.apply(deck_of(declared, "unit:rf"), ChangeFormation(unit="pd", formation="mount"),
+                            ScriptedDice([]))
+    assert unit_data(mounted.units["pd"]).mounted
+
+
+def test_every_formation_change_declared_in_a_battle_has_a_change_to_carry_out() -> None:
+    """Roundway Down played by the random player, which declares every option it is
+    offered: whenever a formation change is declared, some change is legal (the seed once
+    had horse declare it with its general standing where long march would put its rear)."""
+    game = Game(get_ruleset("declare-thee-sir"), load_builtin("roundway_down"))
+    declared: list[int] = []
+    stuck: list[str] = []
+
+    def watch(step: Step) -> None:
+        g = game_data(step.state)
+        if g.declared != "formation_change" or step.state.pending is not None or g.activated is None:
+            return
+        declared.append(step.state.step)
+        change = (ChangeFormation(unit=g.activated, formation=f) for f in reform.CHOICES)
+        if not any(game.is_legal(step.state, c) for c in change):
+            stuck.append(f"{g.activated} at step {step.state.step}")
+
+    fight_battle(game, {side: make_player("random") for side in game.scenario.side_ids}, 0, on_step=watch)
+    assert declared and stuck == []
+
+
+# --- option 1: a unit's attached generals go with it through a formation change ------------
+
+BEHIND_HORSE = {"id": "pc", "side": P, "command": "centre", "x": 30, "y": 4.5, "general": True}
+"""A general touching the rear of HORSE (4.5" by 1.5" in line at (30, 6)), in the middle."""
+
+
+def test_a_units_attached_general_goes_with_it_through_a_formation_change() -> None:
+    """Movement: "Attached generals move with unit": the horse's own general behind it is
+    not in the way of its long march; the column forms 4.5" deep behind the front edge, and
+    he keeps his place behind its new rear edge, still attached."""
+    game = dts_game([FOOT, ENEMY, HORSE], commanders=[BEHIND_HORSE],
+                    table={"generals": [{"commander": "pc", "attached_to": "ph"}]})
+    drawn = _card_drawn(game, "ph")
+    assert drawn.pending is not None and "formation_change" in drawn.pending["options"]
+    declared, _ = game.apply(drawn, Declare(unit="ph", option="formation_change"), ScriptedDice([]))
+    long_march = ChangeFormation(unit="ph", formation="long_march")
+    formed, events = game.apply(deck_of(declared, "unit:rf"), long_march, ScriptedDice([]))
+    ph, pc = formed.units["ph"], formed.units["pc"]
+    assert (ph.y, ph.depth, ph.y + ph.depth / 2) == (4.5, 4.5, 6.75)  # the front edge where it was
+    assert (pc.x, pc.y) == (30, pytest.approx(1.5)) and unit_data(pc).attached_to == "ph"
+    assert base_distance(pc.base, ph.base) == pytest.approx(0.0, abs=1e-9)
+    assert any(isinstance(e, UnitMoved) and e.unit == "pc" and e.reason == "with its unit" for e in events)
+
+
+@pytest.mark.parametrize("general", ["independent", "attached, with no room behind the column"])
+def test_a_general_the_formation_change_cannot_take_along_is_in_its_way(general: str) -> None:
+    """An independent general is a piece like any other: standing where the horse's long
+    march would put its rear stands, he blocks it, and option 1 is not open. So does its own
+    general when he can neither go with it (foot stands where he would go, behind the new
+    rear edge) nor stay where he stands (the column would stand on him)."""
+    attached = general.startswith("attached")
+    pieces = [FOOT, ENEMY, HORSE, *([unit("pb", P, "foot", 30, 1.5)] if attached else [])]
+    game = dts_game(pieces, commanders=[BEHIND_HORSE],
+                    table={"generals": [{"commander": "pc", "attached_to": "ph" if attached else None}]})
+    drawn = _card_drawn(game, "ph")
+    assert drawn.pending is not None and "formation_change" not in drawn.pending["options"]
+    refused = game.validate(drawn, Declare(unit="ph", option="formation_change"))
+    assert refused[0].message == "ph has no formation change it can carry out: ph would overlap pc"
+    long_march = ChangeFormation(unit="ph", formation="long_march")
+    assert codes(game, activated(game, "ph", "formation_change"), long_march) == ["movement.COLLISION"]
+
+
+def test_a_general_with_no_room_about_the_new_formation_is_left_where_he_stood() -> None:
+    """Attached generals "move with unit or are left stationary": the general on the
+    horse's right flank would keep his distance from its new, narrower flank, but foot
+    stands there; the column does not reach where he stands, so he is left there, on his
+    own."""
+    horse = HORSE | {"y": 10}
+    flank = BEHIND_HORSE | {"x": 33, "y": 10}
+    game = dts_game([FOOT, ENEMY, horse, unit("pb", P, "foot", 33.2, 8)], commanders=[flank],
+                    table={"generals": [{"commander": "pc", "attached_to": "ph"}]})
+    state = deck_of(activated(game, "ph", "formation_change"), "unit:rf")
+    formed, events = game.apply(state, ChangeFormation(unit="ph", formation="long_march"), ScriptedDice([]))
+    assert unit_data(formed.units["ph"]).formation == "long_march"
+    pc = formed.units["pc"]
+    assert (pc.x, pc.y) == (33, 10) and unit_data(pc).attached_to is None
+    assert GeneralAttached(general="pc", unit=None) in events

@@ -14,7 +14,8 @@ Read so:
 - **how one is had**: a regiment of foot declares a formation change to ``forlorn_hope``
   and sends one division of musketeers out; the division becomes a piece of its own, a
   body of commanded musketeers in the formation ``forlorn_hope``, which keeps the name of
-  its ``parent``; the regiment closes up about its front, a stand fewer. Commanded
+  its ``parent``; the regiment closes up about its front, a stand fewer, its attached
+  generals keeping their place about it (as through any formation change). Commanded
   musketeers of the scenario's order of battle may start in forlorn hope (the scenario's
   table) or take it up or leave it by a formation change, where they stand: they have no
   regiment in front of which to go.
@@ -59,7 +60,7 @@ from tertia.core.state import GameState, Unit, UnitKind
 from tertia.core.terrain import Battlefield
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, piece_under, plan_slide
-from tertia.rulesets.declare_thee_sir import rejoin, water
+from tertia.rulesets.declare_thee_sir import generals, rejoin, water
 from tertia.rulesets.declare_thee_sir.data import FORLORN_HOPE, DtsUnit
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 from tertia.rulesets.declare_thee_sir.troops import COMMANDED_SHOT, FOOT
@@ -206,6 +207,7 @@ def form(tx: Tx, regiment_id: str) -> ForlornHopeFormed:
                               facing=unit.facing, width=end.width, depth=end.depth, regiment_x=x,
                               regiment_y=y, regiment_width=width, regiment_depth=depth)
     tx.emit(event)
+    generals.carry_reformed_generals(tx, unit, tx.state.units[regiment_id])  # they keep their place
     return event
 
 

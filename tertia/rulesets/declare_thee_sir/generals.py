@@ -3,15 +3,24 @@ or are left stationary").
 
 A general his unit would carry over the table's edge (pushed back, routing with its colours,
 charging) is left stationary: he stays where he stood, on his own. A move the player places
-may not carry him off (the rule set refuses it)."""
+may not carry him off (the rule set refuses it).
+
+A formation change moves him too (:func:`reformed_generals`): he keeps his place about the
+unit's new footprint, whose front edge stays where it was, so one behind a regiment forming
+long march stands behind its new rear edge. One with no room there (off the table, or on
+another piece) is left stationary, on his own, where he stood."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 
 from tertia.core.events import UnitMoved
+from tertia.core.geometry import heading_vector
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
+from tertia.core.terrain import Battlefield
+from tertia.rules.involuntary import piece_under
 from tertia.rulesets.declare_thee_sir.edge import on_table
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 from tertia.rulesets.declare_thee_sir.points import attached_pieces, follow_generals
@@ -58,8 +67,23 @@ def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | Non
     stood before), keeping his place about it; when it turns to ``facing`` he turns with
     it, so a general behind his regiment stays behind it. One it would carry over the
     table's edge is left stationary, on his own."""
-    for g in carried_generals(tx.state, unit, dx, dy, facing):
-        if not on_table(tx.table, g.base):
+    _carry(tx, carried_generals(tx.state, unit, dx, dy, facing), lambda g: on_table(tx.table, g.base))
+
+
+def carry_reformed_generals(tx: Tx, unit: Unit, placed: Unit) -> None:
+    """Attached generals "move with unit" through its formation change (``unit`` as it
+    stood before, ``placed`` as it stands after): each keeps his place about the new
+    footprint (:func:`reformed_generals`); one with no room there is left stationary, on
+    his own (:func:`has_room`)."""
+    state = tx.state
+    _carry(tx, reformed_generals(state, unit, placed), lambda g: has_room(tx.table, state, unit, placed, g))
+
+
+def _carry(tx: Tx, carried: Iterable[Unit], fits: Callable[[Unit], bool]) -> None:
+    """Each of ``carried`` (a general where his unit takes him) goes there if he ``fits``
+    there, and is left where he stood, on his own, if not."""
+    for g in carried:
+        if not fits(g):
             attach(tx, g.id, None)
             continue
         before = tx.state.units[g.id]
@@ -81,6 +105,49 @@ def carried_generals(state: GameState, unit: Unit, dx: float, dy: float,
         ox, oy = _turned(g.x - unit.x, g.y - unit.y, turn)
         out.append(g.evolve(x=unit.x + dx + ox, y=unit.y + dy + oy, facing=(g.facing + turn) % 360.0))
     return out
+
+
+def reformed_generals(state: GameState, unit: Unit, placed: Unit) -> list[Unit]:
+    """``unit``'s attached generals where its formation change to ``placed`` (its front
+    edge where it was) takes them: each keeps his place about it, reckoned along the
+    unit's facing and across it. One before its front keeps his distance before it (the
+    front has not moved); one behind its rear edge keeps his distance behind the new rear
+    edge; one off a flank keeps his distance from the new flank; one alongside keeps his
+    share of the way from the rear to the front (and one before or behind it his share of
+    the way across). Those the change does not move are left out."""
+    fx, fy = heading_vector(unit.facing)
+    rx, ry = fy, -fx  # the unit's right
+    d0, d1 = unit.depth / 2.0, placed.depth / 2.0
+    w0, w1 = unit.width / 2.0, placed.width / 2.0
+    out = []
+    for g in attached_generals(state, unit.id):
+        ox, oy = g.x - unit.x, g.y - unit.y
+        along, across = _kept(ox * fx + oy * fy, d0, d1), _kept(ox * rx + oy * ry, w0, w1)
+        x, y = placed.x + along * fx + across * rx, placed.y + along * fy + across * ry
+        if abs(x - g.x) > 1e-9 or abs(y - g.y) > 1e-9:
+            out.append(g.evolve(x=x, y=y))
+    return out
+
+
+def _kept(offset: float, half: float, new_half: float) -> float:
+    """An offset from a unit's centre along one axis, where the unit's half-extent on it
+    goes from ``half`` to ``new_half``: beyond the edge the distance from the edge is
+    kept, within it the share of the way across."""
+    if offset > half:
+        return offset - half + new_half
+    if offset < -half:
+        return offset + half - new_half
+    return offset * new_half / half if half > 0 else 0.0
+
+
+def has_room(table: Battlefield, state: GameState, unit: Unit, placed: Unit, general: Unit) -> bool:
+    """Has ``general``, carried to his place about ``placed`` (``unit`` reformed), room
+    there: on the table, off the unit and every other piece (the unit's attached generals,
+    all moving with it, aside)?"""
+    if not on_table(table, general.base) or placed.overlaps(general.base.corners()):
+        return False
+    going = {unit.id, *(g.id for g in attached_generals(state, unit.id))}
+    return piece_under(state, general.base, going) is None
 
 
 def _turned(x: float, y: float, degrees: float) -> tuple[float, float]:

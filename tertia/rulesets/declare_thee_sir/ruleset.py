@@ -20,12 +20,10 @@ from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play, not_own
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
-from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.involuntary import Interpenetration, facing_from_clear, piece_under, plan_slide, stands_on
 from tertia.rules.movement import (
     MovePlan,
     iter_passing_violations,
-    iter_room_violations,
     iter_table_violations,
     iter_terrain_violations,
     plan_move,
@@ -39,6 +37,7 @@ from tertia.rulesets.declare_thee_sir import (
     odds,
     rally,
     readings,
+    reform,
     rejoin,
     reports,
     rout,
@@ -54,7 +53,6 @@ from tertia.rulesets.declare_thee_sir.data import (
     DEFER,
     FORLORN_HOPE,
     FORMATION_CHANGE,
-    FORMATION_NAMES,
     LONG_MARCH,
     OPTIONS,
     RALLY,
@@ -81,15 +79,17 @@ from tertia.rulesets.declare_thee_sir.generals import (
     attached_generals,
     carried_generals,
     carry_generals,
+    carry_reformed_generals,
 )
 from tertia.rulesets.declare_thee_sir.melee import SHORT_OF_TARGET, close_test, fight
 from tertia.rulesets.declare_thee_sir.points import MoraleCheck, morale_check
 from tertia.rulesets.declare_thee_sir.pushback import PushBack
 from tertia.rulesets.declare_thee_sir.reach import fire_distance
+from tertia.rulesets.declare_thee_sir.reform import DISMOUNT as DISMOUNT
+from tertia.rulesets.declare_thee_sir.reform import MOUNT as MOUNT
+from tertia.rulesets.declare_thee_sir.reform import reformed, shape_of
 from tertia.rulesets.declare_thee_sir.scenario_table import DeclareTable, GeneralSpec, RegimentSpec
-from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 from tertia.rulesets.declare_thee_sir.troops import (
-    ARTILLERY,
     GENERAL,
     STAND_SIZES,
     STANDS,
@@ -98,10 +98,6 @@ from tertia.rulesets.declare_thee_sir.troops import (
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
 
 MOVING_OPTIONS = (ADVANCE, ADVANCE_AND_FIRE)
-MOUNT, DISMOUNT = "mount", "dismount"
-"""Dragoons mount or dismount as a formation change (the issue's reading of the text's
-"mounted" and "dismounted dragoons"): mounted they move 2D6 and fire 3" + 1D6, on foot
-1D6 and 6" + 1D6."""
 RETIRE = "retire"
 REST = "rest"
 
@@ -297,7 +293,7 @@ class DeclareTheeSir(RuleSet):
             if pending is None or pending.kind != DECLARE:
                 return [Violation(CoreCode.NOTHING_PENDING, f"{unit.label}'s option is already declared",
                                   clauses.GAME_PLAY)]
-            return self._declare_problems(unit, action, pending.get("options", ()))
+            return self._declare_problems(table, state, unit, action, pending.get("options", ()))
         if pending is not None:
             return [Violation(CoreCode.PENDING_DECISION,
                               f"first declare {unit.label}'s option", clauses.GAME_PLAY)]
@@ -309,10 +305,18 @@ class DeclareTheeSir(RuleSet):
             return self._charge_problems(table, state, unit, action.target)
         return self._move_problems(table, state, unit, action)
 
-    def _declare_problems(self, unit: Unit, action: Declare, open_to: Any) -> list[Violation]:
+    def _declare_problems(self, table: Battlefield, state: GameState, unit: Unit, action: Declare,
+                          open_to: Any) -> list[Violation]:
+        """Game Play: one of the options open to the unit's commander
+        (:func:`~tertia.rulesets.declare_thee_sir.sequence.declarable`); a formation change
+        not open to a unit that keeps its order is refused saying what stands in the way."""
         if action.option not in OPTIONS:
             return [Violation(DtsCode.UNKNOWN_OPTION, f"no option {action.option!r}; options: "
                               f"{', '.join(OPTIONS)}", clauses.GAME_PLAY)]
+        if action.option == FORMATION_CHANGE and action.option not in open_to and \
+                FORMATION_CHANGE in sequence.options_for(unit):
+            return [Violation(DtsCode.OPTION_NOT_OPEN, reform.why_none(table, state, unit, self.options),
+                              clauses.GAME_PLAY)]
         if action.option not in open_to:
             return [Violation(DtsCode.OPTION_NOT_OPEN, f"{unit.label} may declare only: "
                               f"{', '.join(open_to)}", clauses.GAME_PLAY)]
@@ -331,57 +335,12 @@ class DeclareTheeSir(RuleSet):
 
     def _formation_problems(self, table: Battlefield, state: GameState, unit: Unit,
                             name: str) -> list[Violation]:
-        rule = clauses.FORMATIONS
+        """Game Play option 1, once declared: the change itself is judged by
+        :func:`~tertia.rulesets.declare_thee_sir.reform.problems`, as its declaration was."""
         if game_data(state).declared != FORMATION_CHANGE:
             return [Violation(DtsCode.NOT_DECLARED, f"{unit.label}'s commander did not declare a "
                               "formation change", clauses.GAME_PLAY)]
-        own = unit_data(unit)
-        if name in (MOUNT, DISMOUNT):
-            if own.troop != "dragoons":
-                return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "only dragoons mount and dismount", rule)]
-            if own.mounted == (name == MOUNT):
-                return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already "
-                                  f"{'mounted' if own.mounted else 'on foot'}", rule)]
-            return []
-        if name == CARACOLE:
-            if not self.option("caracole"):
-                return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "the caracole is an optional rule, not "
-                                  "in play (option caracole)", clauses.OPTIONAL)]
-            if own.troop != "horse" or not own.firelocks:
-                return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "only cavalry with firelocks caracole",
-                                  f"{clauses.OPTIONAL} b")]
-            if own.formation == name:
-                return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already in caracole", rule)]
-            return _room_problems(table, state, reformed(unit, name), rule)
-        if name == FORLORN_HOPE:
-            return self._forlorn_hope_problems(table, state, unit)
-        if name not in FORMATION_NAMES:
-            return [Violation(DtsCode.UNKNOWN_FORMATION, f"no formation {name!r}; formations: "
-                              f"{', '.join((*FORMATION_NAMES, MOUNT, DISMOUNT))}", rule)]
-        if name == "hedgehog" and own.troop not in ("foot", "commanded_shot"):
-            return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "hedgehog is for infantry only", f"{rule} c")]
-        if own.formation == name:
-            return [Violation(DtsCode.SAME_FORMATION, f"{unit.label} is already in {name.replace('_', ' ')}",
-                              rule)]
-        return _room_problems(table, state, reformed(unit, name), rule)
-
-    def _forlorn_hope_problems(self, table: Battlefield, state: GameState, unit: Unit
-                               ) -> list[Violation]:
-        """Optional Rules a: musketeers only, under the option, not at poor morale, with
-        room before the regiment (:mod:`~tertia.rulesets.declare_thee_sir.forlorn`)."""
-        rule = f"{clauses.OPTIONAL} a"
-        if not self.option("forlorn_hope"):
-            return [Violation(DtsCode.FORMATION_NOT_ALLOWED, "the forlorn hope is an optional rule, not "
-                              "in play (option forlorn_hope)", rule)]
-        why = forlorn.why_not(state, unit)
-        if why is not None:
-            code = DtsCode.SAME_FORMATION if unit_data(unit).formation == FORLORN_HOPE else \
-                DtsCode.FORMATION_NOT_ALLOWED
-            return [Violation(code, why, rule)]
-        if not forlorn.sends_out(unit):
-            return []
-        room = forlorn.room_problem(table, state, unit)
-        return [] if room is None else [Violation(MovementCode.COLLISION, room, rule)]
+        return reform.problems(table, state, unit, name, self.options)
 
     def _move_problems(self, table: Battlefield, state: GameState, unit: Unit, action: Move
                        ) -> list[Violation]:
@@ -517,6 +476,7 @@ class DeclareTheeSir(RuleSet):
                 placed = reformed(unit, action.formation)
                 tx.emit(UnitFormed(unit=unit.id, formation=action.formation, x=placed.x, y=placed.y,
                                    width=placed.width, depth=placed.depth))
+                carry_reformed_generals(tx, unit, placed)  # "Attached generals move with unit"
             sequence.end_activation(tx, self.options)
         elif isinstance(action, Move):
             self._move(tx, action)
@@ -831,26 +791,6 @@ def _regiment(table: DeclareTable, unit_id: str, troop: str) -> DtsUnit:
     return DtsUnit(troop=troop, stands_left=regiment.stands or STANDS[troop],
                    stand_width=size.width, stand_depth=size.depth, formation=regiment.formation,
                    firelocks=regiment.firelocks, mounted=regiment.mounted and troop == "dragoons")
-
-
-def shape_of(own: DtsUnit, formation: str | None) -> tuple[float, float]:
-    """A unit's footprint (width, depth) in ``formation`` (None: its own): its stands laid
-    out by the formation (Formations a-c); a gun in long march is turned sideways (b)."""
-    formation = own.formation if formation is None else formation
-    if own.troop == ARTILLERY and formation == LONG_MARCH:
-        return own.stand_depth, own.stand_width
-    return footprint(LAYOUTS[formation], own.stands_left, own.stand_width, own.stand_depth)
-
-
-def reformed(unit: Unit, formation: str) -> Unit:
-    """``unit`` in ``formation``, its front edge where it was."""
-    width, depth = shape_of(unit_data(unit), formation)
-    x, y = reformed_centre(unit.base, depth)
-    return unit.evolve(x=x, y=y, width=width, depth=depth, formation=formation)
-
-
-def _room_problems(table: Battlefield, state: GameState, placed: Unit, rule: str) -> list[Violation]:
-    return list(iter_room_violations(table, state, placed, rule))
 
 
 def _carried_problems(table: Battlefield, state: GameState, plan: MovePlan) -> list[Violation]:

@@ -21,8 +21,9 @@ from tertia.activation import deck
 from tertia.core.events import DecisionAwaited, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.declare_thee_sir import event_cards, rejoin, victory
-from tertia.rulesets.declare_thee_sir.data import ADVANCE_AND_FIRE, OPTIONS, STAND_AND_FIRE
+from tertia.core.terrain import Battlefield
+from tertia.rulesets.declare_thee_sir import event_cards, reform, rejoin, victory
+from tertia.rulesets.declare_thee_sir.data import ADVANCE_AND_FIRE, FORMATION_CHANGE, OPTIONS, STAND_AND_FIRE
 from tertia.rulesets.declare_thee_sir.events import DECLARE, ActivationEnded, UnitActivated
 from tertia.rulesets.declare_thee_sir.troops import CARDS
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
@@ -50,19 +51,32 @@ def start_turn(tx: Tx, turn: int, options: Mapping[str, Any]) -> None:
     draw_next(tx, options)
 
 
-def options_for(unit: Unit) -> tuple[str, ...]:
+def options_for(unit: Unit, *, reformable: bool = True) -> tuple[str, ...]:
     """The options a unit's commander may declare (Game Play): a general moves or stays
     (he neither changes formation, fires nor rallies); a routing unit rallies or routs on
     (defer); a pursuing unit tries to break off by rallying, or pursues on (defer); every
-    other unit has all six, but those that fire when its powder is damp (an event card)."""
+    other unit has all six, but those that fire when its powder is damp (an event card),
+    and a formation change unless it has one it can carry out (``reformable``: see
+    :func:`declarable`)."""
     own = unit_data(unit)
     if own.is_general:
         return ("advance", "defer")
     if own.routing or own.pursuing is not None:
         return ("rally", "defer")
-    if own.damp_powder:
-        return tuple(o for o in OPTIONS if o not in (ADVANCE_AND_FIRE, STAND_AND_FIRE))
-    return OPTIONS
+    shut = {ADVANCE_AND_FIRE, STAND_AND_FIRE} if own.damp_powder else set()
+    if not reformable:
+        shut.add(FORMATION_CHANGE)
+    return tuple(o for o in OPTIONS if o not in shut)
+
+
+def declarable(table: Battlefield, state: GameState, unit: Unit, options: Mapping[str, Any]
+               ) -> tuple[str, ...]:
+    """The options open to ``unit``'s commander as its card is drawn (:func:`options_for`):
+    "Once an option is declared, the commander proceeds to determine its execution", so a
+    formation change is open only when the unit has one it can carry out where it stands,
+    judged by the test of the change itself
+    (:func:`~tertia.rulesets.declare_thee_sir.reform.can_reform`)."""
+    return options_for(unit, reformable=reform.can_reform(table, state, unit, options))
 
 
 def draw_next(tx: Tx, options: Mapping[str, Any]) -> None:
@@ -90,7 +104,8 @@ def draw_next(tx: Tx, options: Mapping[str, Any]) -> None:
             tx.emit(ActivationEnded(unit=unit.id))
             continue
         tx.emit(DecisionAwaited(side=unit.side, kind=DECLARE,
-                                context={"unit": unit.id, "options": list(options_for(unit))}))
+                                context={"unit": unit.id,
+                                         "options": list(declarable(tx.table, tx.state, unit, options))}))
         return
 
 

@@ -11,7 +11,10 @@ What it declares (Game Play's six options), by range and morale:
   with it.
 - A unit at poor morale with no enemy in good order threatening it rests to regain a
   point. A column forms line when the enemy is near, a hedgehog when no enemy horse is;
-  dragoons dismount to fire when the enemy is near and mount to ride when he is far.
+  dragoons dismount to fire when the enemy is near and mount to ride when he is far. It
+  declares the formation change only when that change can be carried out where the unit
+  stands (the rules' own test of it, :func:`~tertia.rulesets.declare_thee_sir.reform.problems`),
+  and then makes that change; with no room for it, the unit does what it would otherwise.
 - Guns stand and fire when a target is in reach (base range and a D6 even odds to reach
   it), advance and fire when one is just beyond, turn (advancing, on the spot) to bear on
   an enemy within reach but out of their arc, and otherwise wait.
@@ -47,6 +50,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.geometry import angle_between, base_distance, bearing, heading_vector
 from tertia.core.state import GameState, Unit
+from tertia.rulesets.declare_thee_sir import reform
 from tertia.rulesets.declare_thee_sir.ai.generals import join, stays, unit_to_join
 from tertia.rulesets.declare_thee_sir.ai.judgement import (
     charge_worth,
@@ -169,12 +173,13 @@ class DtsDoctrine:
                 return RALLY, REST
             if self._falls_back(game, state, unit):
                 return RALLY, RETIRE
-        if own.formation == LONG_MARCH and nearest < NEAR:
-            return FORMATION_CHANGE, None
         horse_near = any(unit_data(e).is_mounted for e in live if gap(unit, e) < NEAR)
-        if own.formation == HEDGEHOG and not horse_near:
-            return FORMATION_CHANGE, None  # the square is for horse: none near, so line
-        if own.troop == DRAGOONS and (nearest < DISMOUNT_NEAR if own.mounted else nearest > MOUNT_BEYOND):
+        dragoons_change = nearest < DISMOUNT_NEAR if own.mounted else nearest > MOUNT_BEYOND
+        reforms = ((own.formation == LONG_MARCH and nearest < NEAR)
+                   or (own.formation == HEDGEHOG and not horse_near)  # the square is for horse: none near
+                   or (own.troop == DRAGOONS and dragoons_change))
+        if reforms and not reform.problems(game.table, state, unit, self._change_for(own),
+                                           game.ruleset.options):
             return FORMATION_CHANGE, None
         if not own.is_gun and self._would_charge(game, state, unit):
             return ADVANCE, None
@@ -294,13 +299,18 @@ class DtsDoctrine:
         return self._face_foe(game, state, unit)
 
     def _reform(self, game: Game, state: GameState, unit: Unit) -> Action | None:
-        own = unit_data(unit)
-        if own.troop == DRAGOONS and own.formation == LINE:
-            wanted = DISMOUNT if own.mounted else MOUNT
-        else:
-            wanted = LINE
-        change = ChangeFormation(unit=unit.id, formation=wanted)
+        """The change declared (:meth:`_change_for`), judged then to be one the unit can
+        carry out."""
+        change = ChangeFormation(unit=unit.id, formation=self._change_for(unit_data(unit)))
         return change if game.is_legal(state, change) else None
+
+    @staticmethod
+    def _change_for(own: DtsUnit) -> str:
+        """The formation change a unit makes: dragoons in line mount or dismount, every
+        other unit forms line."""
+        if own.troop == DRAGOONS and own.formation == LINE:
+            return DISMOUNT if own.mounted else MOUNT
+        return LINE
 
     def _charge(self, game: Game, state: GameState, unit: Unit, allowance: Mapping[str, int]
                 ) -> Action | None:
