@@ -19,7 +19,7 @@ from tertia.ai.players import choose_players
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.state import GameState
-from tertia.io.files import same_file, written_through
+from tertia.io.files import exists, same_file, shown_name, unnamable, written_through
 from tertia.io.record import LoadedRecord, RecordError, ScenarioNotRecord, load_record, replay
 from tertia.rulesets import get_ruleset
 
@@ -66,6 +66,14 @@ def given_width() -> int | None:
     return int(columns) if columns.isdigit() and int(columns) > 0 else None
 
 
+def given_path(text: str) -> Path:
+    """A path given on the command line, taken as given (the ``parser`` of every path
+    argument and option): whether anything can be read or written under it is the
+    command's to say, in one line naming it, even for a name no file may have (Typer's own
+    reading of a path answers a NUL character with a usage screen)."""
+    return Path(text)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     err.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
     raise typer.Exit(code)
@@ -79,37 +87,43 @@ def fail_problems(problems: Sequence[object], fallback: str) -> NoReturn:
 
 
 def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None:
-    """Refuse, before anything is fought, outputs that cannot be written (a folder that
-    does not exist or cannot be written in, a directory for a file, a device or pipe that
-    cannot be written to) or that would overwrite the scenario being played or each
-    other. A device, a named pipe or a link is written into, not replaced
-    (:func:`tertia.io.files.replacing`): its own folder need not be writable."""
+    """Refuse, before anything is fought, outputs that cannot be written (a name too long
+    or holding a NUL character, a folder that does not exist or cannot be written in, a
+    directory for a file, a device or pipe that cannot be written to) or that would
+    overwrite the scenario being played or each other. A device, a named pipe or a link is
+    written into, not replaced (:func:`tertia.io.files.replacing`): its own folder need not
+    be writable. Each refusal names the output as :func:`~tertia.io.files.shown_name`
+    shows it, on one line."""
     given = [(flag, path) for flag, path in outputs.items() if path is not None]
-    source = Path(scenario) if scenario is not None and Path(scenario).is_file() else None
+    source = Path(scenario) if scenario is not None and exists(scenario, "file") else None
     for i, (flag, path) in enumerate(given):
+        named = f"{flag} {shown_name(path)}"
+        reason = unnamable(path)
+        if reason is not None:  # no file can be made under a name the system cannot look up
+            fail(f"{named}: cannot write: {reason}")
         if source is not None and same_file(path, source):
-            fail(f"{flag} {path}: is the scenario being played; choose another file")
-        if path.is_dir():
-            fail(f"{flag} {path}: is a directory; give a file name")
-        if written_through(path) and path.exists():  # a device, a pipe, a link: written into
+            fail(f"{named}: is the scenario being played; choose another file")
+        if exists(path, "dir"):
+            fail(f"{named}: is a directory; give a file name")
+        if written_through(path) and exists(path):  # a device, a pipe, a link: written into
             if not os.access(path, os.W_OK):
-                fail(f"{flag} {path}: cannot write to it")
+                fail(f"{named}: cannot write to it")
         else:
-            _check_folder(flag, path)
+            _check_folder(named, path)
         for other_flag, other in given[i + 1:]:
             if same_file(path, other):
-                fail(f"{flag} and {other_flag} both name {path}; give each its own file")
+                fail(f"{flag} and {other_flag} both name {shown_name(path)}; give each its own file")
 
 
-def _check_folder(flag: str, path: Path) -> None:
-    """Refuse an output whose folder is missing, not a folder, or cannot be written in
-    (where the file is made, or renamed into place)."""
+def _check_folder(named: str, path: Path) -> None:
+    """Refuse an output (``named``: its flag and name) whose folder is missing, not a
+    folder, or cannot be written in (where the file is made, or renamed into place)."""
     folder = path.parent
-    if not folder.exists():
-        fail(f"{flag} {path}: no such directory {folder}")
-    if not folder.is_dir():
-        fail(f"{flag} {path}: {folder} is not a directory")
-    try_writing_in(folder, f"{flag} {path}")
+    if not exists(folder):
+        fail(f"{named}: no such directory {shown_name(folder)}")
+    if not exists(folder, "dir"):
+        fail(f"{named}: {shown_name(folder)} is not a directory")
+    try_writing_in(folder, named)
 
 
 def try_writing_in(folder: Path, named: str) -> None:
@@ -119,8 +133,8 @@ def try_writing_in(folder: Path, named: str) -> None:
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".tertia-", suffix=".tmp"):
             pass
-    except OSError as exc:
-        fail(f"{named}: cannot write in {folder}: {exc.strerror or exc}")
+    except (OSError, ValueError) as exc:
+        fail(f"{named}: cannot write in {shown_name(folder)}: {getattr(exc, 'strerror', None) or exc}")
 
 
 PlayerOpt = Annotated[
@@ -318,7 +332,7 @@ def _scenario_rules(scenario: str) -> str:
     except (ScenarioError, OSError, ValueError, KeyError):
         # build_game then names what is wrong with it, under the rule set the file names:
         # under another, all it would hear is that the file is not written for that one
-        written = written_for(scenario) if Path(scenario).is_file() else None
+        written = written_for(scenario) if exists(scenario, "file") else None
     return DEFAULT_RULES if not written or DEFAULT_RULES in written else written[0]
 
 

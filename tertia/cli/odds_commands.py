@@ -21,6 +21,7 @@ from tertia.cli.common import (
     StepOpt,
     TurnOpt,
     fail,
+    given_path,
     out,
     parse_options,
     side_names,
@@ -198,7 +199,8 @@ def _sides_table(result: Odds, sides: dict[str, str]) -> Table:
 
 @app.command("odds", cls=OddsCommand)
 def odds_command(
-    file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
+    file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)",
+                                         parser=given_path)],
     attacker: Annotated[str, typer.Option(
         help="The attacking unit (or gun): its name as `tertia inspect` lists it, the start of "
              "that name, or its id")],

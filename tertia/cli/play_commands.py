@@ -38,6 +38,7 @@ from tertia.cli.common import (
     check_outputs,
     chosen_players,
     fail,
+    given_path,
     out,
     parse_options,
     position_from_file,
@@ -151,8 +152,9 @@ def battle(
                           "or human (you, at the terminal)",
                      metavar="SIDE=PLAYER"),
     ] = None,
-    save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here")] = None,
-    report: Annotated[Path | None, typer.Option(help="Write an HTML report here")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here",
+                                              parser=given_path)] = None,
+    report: Annotated[Path | None, typer.Option(help="Write an HTML report here", parser=given_path)] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object, no narrative", metavar="")
     ] = False,
@@ -165,7 +167,7 @@ def battle(
         Path | None,
         typer.Option(help="Go on with a battle left unfinished and saved with --save: its own scenario, rule "
                           "set, options, seed and players (--player changes who plays); saved back to it "
-                          "unless --save names another file"),
+                          "unless --save names another file", parser=given_path),
     ] = None,
 ) -> None:
     """Fight a battle, AI against AI (or you at the terminal), and tell it turn by turn."""
@@ -390,7 +392,8 @@ def _replayed(file: Path) -> tuple[LoadedRecord, ReplayResult]:
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record written by `tertia battle --save`")],
+    file: Annotated[Path, typer.Argument(help="A game record written by `tertia battle --save`",
+                                         parser=given_path)],
 ) -> None:
     """Re-run a game record; exit 0 with the final state hash when it reproduces exactly."""
     _, result = _replayed(file)
@@ -403,7 +406,8 @@ def replay_command(
 
 @app.command()
 def inspect(
-    file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)")],
+    file: Annotated[Path, typer.Argument(help="A scenario TOML file or a game record (JSON)",
+                                         parser=given_path)],
     rules: RulesForFileOpt = None,
     step: StepOpt = None,
     turn: TurnOpt = None,

@@ -12,6 +12,7 @@ from rich.table import Table
 from tertia.cli.common import fail_problems, print_table
 from tertia.cli.main import app
 from tertia.core.scenario import Scenario
+from tertia.io.files import exists, unnamable
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 from tertia.rulesets import ruleset_ids
 from tertia.scenarios import resolve_scenario
@@ -32,9 +33,10 @@ def validate(
     path = Path(file)
 
     def load(rules_id: str | None) -> Scenario:
-        if not file.strip():
-            return resolve_scenario(file, rules_id=rules_id)  # refuses an empty name (not ".")
-        if not path.exists() and is_named(file):
+        if not file.strip() or unnamable(file) is not None:
+            # refuses an empty name (not "."), and one too long or holding a NUL, as no scenario's
+            return resolve_scenario(file, rules_id=rules_id)
+        if not exists(path) and is_named(file):
             return load_named(file, rules_id=rules_id)
         return load_scenario(path, source_name=file, rules_id=rules_id)
 

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tertia.cli.common import fail, out
+from tertia.cli.common import fail, given_path, out
 from tertia.cli.main import app
+from tertia.io.files import shown_name, unnamable
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -32,7 +33,8 @@ def default_db() -> Path:
 
 HostOpt = Annotated[str, typer.Option(help="address to listen on; 0.0.0.0 opens it to the network")]
 PortOpt = Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")]
-DbOpt = Annotated[Path | None, typer.Option(help="games database (default: in the user's data folder)")]
+DbOpt = Annotated[Path | None, typer.Option(help="games database (default: in the user's data folder)",
+                                                    parser=given_path)]
 PaceOpt = Annotated[float, typer.Option(min=0, max=10, help="pause between AI actions against a person (s)")]
 DurableOpt = Annotated[
     bool, typer.Option(help="wait for the disk on every action (survives power cuts)", metavar="")
@@ -71,6 +73,9 @@ def serve(
     from tertia.web.limits import LOCAL_HOSTS
 
     path = db if db is not None else default_db()
+    reason = unnamable(path)
+    if reason is not None:  # before a folder for it is made
+        fail(f"cannot open the games database {shown_name(path)}: {reason}")
     fewer_malloc_arenas()
     try:
         hosts = [*LOCAL_HOSTS, *(allowed_host or ())]
@@ -80,7 +85,7 @@ def serve(
         application = create_app(path, ai_pace=ai_pace, watch_pace=watch_pace, ai_quantum=ai_quantum,
                                  durable=durable, allowed_hosts=hosts, **sizes)
     except Exception as exc:  # an unreadable or locked database: say so, without a traceback
-        fail(f"cannot open the games database {path}: {exc}")
+        fail(f"cannot open the games database {shown_name(path)}: {exc}")
     shown = f"[{host}]" if ":" in host else host
     out.print(f"Tertia at http://{shown}:{port}/  (games saved in {path}; API at /docs)")
     if host not in ("127.0.0.1", "localhost", "::1"):

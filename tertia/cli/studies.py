@@ -34,10 +34,12 @@ from tertia.cli.common import (
     chosen_players,
     err,
     fail,
+    given_path,
     out,
     try_writing_in,
 )
 from tertia.core.narration import plural
+from tertia.io.files import exists, shown_name, unnamable
 from tertia.rulesets import ruleset_class
 
 T = TypeVar("T")
@@ -59,8 +61,9 @@ SeedOpt = Annotated[int, typer.Option(help="Master seed: game i's seed is derive
 WorkersOpt = Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU)")]
 BackendOpt = Annotated[str, typer.Option(help="local (process pool) or ray")]
 AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster to join (default: start a local Ray)")]
-OutOpt = Annotated[Path | None, typer.Option("--out", help="Write one row per game to this Parquet file")]
-PlotsOpt = Annotated[Path | None, typer.Option(help="Write PNG plots to this directory")]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Write one row per game to this Parquet file",
+                                                   parser=given_path)]
+PlotsOpt = Annotated[Path | None, typer.Option(help="Write PNG plots to this directory", parser=given_path)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object", metavar="")]
 MaxActionsOpt = Annotated[int, typer.Option(help="A game not over after this many actions fails")]
 
@@ -97,13 +100,17 @@ def check_study_outputs(out_file: Path | None, plots: Path | None, scenario: str
     tried by making a file in it (:func:`try_writing_in`)."""
     check_outputs({"--out": out_file}, scenario)  # its folder, not the scenario, not a directory
     if plots is not None:
-        if plots.exists() and not plots.is_dir():  # a file or a device: mkdir would say only "File exists"
-            fail(f"--plots {plots}: is not a folder; give a folder for the plots (made if it does not exist)")
+        named = f"--plots {shown_name(plots)}"
+        reason = unnamable(plots)
+        if reason is not None:  # mkdir would raise, not refuse, for a name holding a NUL
+            fail(f"{named}: cannot create the directory: {reason}")
+        if exists(plots) and not exists(plots, "dir"):  # a file or a device: mkdir would say "File exists"
+            fail(f"{named}: is not a folder; give a folder for the plots (made if it does not exist)")
         try:
             plots.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            fail(f"--plots {plots}: cannot create the directory: {exc.strerror or exc}")
-        try_writing_in(plots, f"--plots {plots}")
+            fail(f"{named}: cannot create the directory: {exc.strerror or exc}")
+        try_writing_in(plots, named)
 
 
 def drawing(plots: Path, draw: Callable[[], T]) -> T:

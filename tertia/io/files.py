@@ -7,7 +7,12 @@ A path that already names something other than a regular file (a character devic
 as ``/dev/null``, a named pipe, a socket), or that is a symbolic link (``/dev/stdout``, a
 link to a file kept elsewhere), is never replaced: what is written goes into what it names,
 once the whole of it has been written to a temporary file elsewhere, so a writer that fails
-part-way sends nothing there. A directory is refused."""
+part-way sends nothing there. A directory is refused.
+
+A name given by a person (a scenario, a record, an output) is looked up with
+:func:`exists`, which answers False for a name the system cannot even look up (one too long,
+one holding a NUL character) rather than raising; :func:`unnamable` says why such a name
+names nothing, and :func:`shown_name` fits any name into a one-line message."""
 
 from __future__ import annotations
 
@@ -20,6 +25,76 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
+
+PathKind = Literal["any", "file", "dir"]
+
+SHOWN_NAME = 120
+"""The longest name a message shows whole (:func:`shown_name`)."""
+
+
+def exists(path: str | os.PathLike[str], kind: PathKind = "any") -> bool:
+    """Whether ``path`` names something that exists (its links followed): anything, a
+    regular file (``kind="file"``) or a directory (``kind="dir"``). A name the system
+    cannot look up (too long, holding a NUL character, a loop of symbolic links, in a
+    folder that may not be searched) names nothing: the answer is False, never an exception.
+
+    >>> exists("."), exists(".", "file"), exists(".", "dir"), exists("x" * 300), exists("a\\0b")
+    (True, False, True, False, False)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    if kind == "file":
+        return stat.S_ISREG(mode)
+    if kind == "dir":
+        return stat.S_ISDIR(mode)
+    return True
+
+
+def unnamable(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` is no name the system can look up, in words for a message: it (or a
+    folder in it) is too long, it holds a character no file name may hold, or its
+    symbolic links lead round in a loop; None for a name it can look up, whether or not
+    anything is there.
+
+    >>> unnamable("x" * 300), unnamable("a\\0b"), unnamable("no-such-file")
+    ('File name too long', 'the name holds a NUL character', None)
+    """
+    failure = _lookup_failure(path)
+    return None if failure is None else failure.strerror
+
+
+def _lookup_failure(path: str | os.PathLike[str]) -> OSError | None:
+    """The error looking ``path`` up meets when the name itself is at fault (an
+    :class:`OSError` even where Python raises a :class:`ValueError`); None otherwise."""
+    try:
+        os.stat(path)
+    except ValueError:  # a NUL, or a character the file system's encoding cannot hold
+        held = "a NUL character" if "\0" in os.fspath(path) else "a character no file name may hold"
+        return OSError(errno.EINVAL, f"the name holds {held}", os.fspath(path))
+    except OSError as exc:
+        if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):
+            return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), os.fspath(path))
+    return None
+
+
+def shown_name(name: str | os.PathLike[str]) -> str:
+    """A name as a one-line message shows it: control characters written as escapes
+    (a NUL as ``\\x00``), and a name longer than :data:`SHOWN_NAME` characters cut to its
+    start and end, with its length.
+
+    >>> shown_name("edgehill"), shown_name("a\\0b.toml")
+    ('edgehill', 'a\\\\x00b.toml')
+    >>> shown_name("x" * 300) == "x" * 60 + "..." + "x" * 30 + " (300 characters)"
+    True
+    """
+    text = os.fspath(name)
+    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(escaped) <= SHOWN_NAME:
+        return escaped
+    return f"{escaped[:60]}...{escaped[-30:]} ({len(text)} characters)"
 
 
 def written_through(path: Path) -> bool:
@@ -38,7 +113,7 @@ def written_through(path: Path) -> bool:
         return True
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except (OSError, ValueError):
         return False
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
@@ -53,7 +128,8 @@ def replacing(path: Path) -> Iterator[Path]:
     socket (:func:`written_through`), the temporary file is in the system's temporary
     folder and its contents are copied into what ``path`` names, which stays what it was
     (a link stays a link; ``/dev/null`` discards them). A directory at ``path`` raises
-    :class:`IsADirectoryError` before anything is written.
+    :class:`IsADirectoryError` before anything is written, and a name the system cannot
+    look up (:func:`unnamable`) an :class:`OSError` saying why.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -63,7 +139,10 @@ def replacing(path: Path) -> Iterator[Path]:
     ('whole', ['out.txt'])
     """
     target = Path(path)
-    if target.is_dir():
+    failure = _lookup_failure(target)
+    if failure is not None:
+        raise failure
+    if exists(target, "dir"):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
     through = written_through(target)
     if through:  # only this process reads it again: its owner's alone
@@ -71,7 +150,7 @@ def replacing(path: Path) -> Iterator[Path]:
     else:
         tmp = _new_file(target.parent, f".{target.name}.", 0o666)
     try:
-        if not through and target.exists():
+        if not through and exists(target):
             os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))  # a file replaced keeps its mode
         yield tmp
         if through:
@@ -110,10 +189,14 @@ def write_text(path: Path, text: str) -> None:
 
 
 def same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file (existing or not)."""
+    """Whether two paths name one file (existing or not); never a name the system cannot
+    look up (:func:`unnamable`)."""
     try:
-        if a.exists() and b.exists():
+        if exists(a) and exists(b):
             return a.samefile(b)
     except OSError:
         pass
-    return a.resolve() == b.resolve()
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop of symbolic links
+        return False

@@ -35,7 +35,7 @@ from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.io.compat import claim_top_level, legacy_state_hash, upgrade_tagged, values_written
-from tertia.io.files import write_text
+from tertia.io.files import shown_name, unnamable, write_text
 from tertia.rulesets import get_ruleset, ruleset_class
 
 FORMAT = "tertia-record"
@@ -168,8 +168,12 @@ class LoadedRecord:
 
 
 def load_record(path: Path) -> LoadedRecord:
-    """Read and check a record file; raises :class:`RecordError` with a one-line reason."""
-    name = str(path)
+    """Read and check a record file; raises :class:`RecordError` with a one-line reason,
+    naming the file as :func:`~tertia.io.files.shown_name` shows it."""
+    name = shown_name(path)
+    reason = unnamable(path)
+    if reason is not None:  # a name too long, or holding a NUL: nothing could be read under it
+        raise RecordError(f"{name}: cannot read: {reason}")
     try:
         size = path.stat().st_size
     except OSError as exc:

@@ -41,6 +41,7 @@ from tertia.core.state import UnitKind
 from tertia.core.table_checks import CheckedTable
 from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.io.compat import claim_top_level
+from tertia.io.files import shown_name, unnamable
 
 MAX_BYTES = 5 * 1024 * 1024
 """Largest scenario file read; a real battle is a few kilobytes."""
@@ -273,8 +274,11 @@ def _trait_problems(scenario: Scenario, ruleset: RuleSet) -> Iterator[tuple[str,
 
 def _read_file(path: Path, name: str) -> bytes:
     def fail(message: str) -> ScenarioError:
-        return ScenarioError([Problem(name, "", message)])
+        return ScenarioError([Problem(shown_name(name), "", message)])
 
+    reason = unnamable(path)
+    if reason is not None:  # a name too long, or holding a NUL: nothing could be read under it
+        raise fail(f"cannot read the file: {reason}")
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_BYTES + 1)

@@ -22,6 +22,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from tertia.core.scenario import Scenario
+from tertia.io.files import exists, shown_name
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 
 
@@ -108,8 +109,9 @@ def resolve_scenario(name_or_path: str | Path, *, rules_id: str | None = None) -
     :mod:`catalogue <tertia.scenarios.catalogue>`), or a scenario file by path.
 
     Raises :class:`~tertia.io.scenario_file.ScenarioError` when it is neither (an empty
-    name is neither: it never stands for the current directory or a default), listing
-    the catalogue's names, or when the file has problems.
+    name is neither: it never stands for the current directory or a default; nor is a
+    name no file may have, too long or holding a NUL character), listing the catalogue's
+    names, or when the file has problems.
     """
     from tertia.scenarios import catalogue
 
@@ -121,12 +123,12 @@ def resolve_scenario(name_or_path: str | Path, *, rules_id: str | None = None) -
     if isinstance(name_or_path, str) and catalogue.is_named(name_or_path):
         return catalogue.load_named(name_or_path, rules_id=rules_id)
     path = Path(name_or_path)
-    if path.exists():
+    if exists(path):  # a name too long, or holding a NUL, names no file
         return load_scenario(path, source_name=str(name_or_path), rules_id=rules_id)
     raise ScenarioError(
         [
             Problem(
-                str(name_or_path),
+                shown_name(name_or_path),
                 "",
                 f"no such file, and no scenario of that name; scenarios: {catalogue.known_names()}",
             )

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from tertia import scenarios as builtin
 from tertia.core.scenario import Scenario
+from tertia.io.files import exists
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 from tertia.rulesets import manifest, ruleset_ids
 from tertia.scenarios import ScenarioEntry
@@ -112,7 +113,7 @@ def known_names() -> str:
 
 
 def _load_shipped(name: str, rules: str, path: Path, rules_id: str | None) -> Scenario:
-    if not path.is_file():
+    if not exists(path, "file"):
         raise ScenarioError([Problem(str(path), "", f"scenario {name!r} shipped by rule set {rules!r}: "
                                                     f"no such file")])
     return load_scenario(path, source_name=path.name, rules_id=rules_id)
