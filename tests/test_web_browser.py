@@ -462,6 +462,10 @@ def test_the_opponent_is_chosen_by_name_and_named_at_the_table(server: Server, p
     pg.wait_for_selector("[data-test=mode]:has-text('Against the AI (random)')")
 
 
+TEXTS = "els => els.map((e) => e.textContent)"
+"""The text of each element a selector finds."""
+
+
 def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any) -> None:
     pg = page
     pg.goto(server.url + "/")
@@ -474,6 +478,11 @@ def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any)
     assert len(links) == 2
     for link in links:
         assert link.startswith(server.url + "/#/play/") and "//#" not in link
+    # Each side by the scenario's name for it, as the new-game form names it.
+    names = set(load_named("skirmish").side_names().values())
+    assert set(pg.eval_on_selector_all("[data-test=links] .link-row b", TEXTS)) == names
+    plays = pg.eval_on_selector_all("[data-test=links] .link-row button.primary", TEXTS)
+    assert set(plays) == {f"Play as {name}" for name in names}
     # Closed without picking a side, the game stays in the list with both links.
     pg.click("[data-test=close-links]")
     assert pg.locator("[data-test=links]").count() == 0
@@ -481,6 +490,7 @@ def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any)
     pg.wait_for_selector("[data-test=links]")
     again = pg.eval_on_selector_all("[data-test=links] input.link", "els => els.map((e) => e.value)")
     assert again == links
+    assert set(pg.eval_on_selector_all("[data-test=links] .link-row b", TEXTS)) == names
     pg.keyboard.press("Escape")
     assert pg.locator("[data-test=links]").count() == 0
     # Each link opens its side's table, with nothing shown twice in the log.

@@ -127,23 +127,24 @@ export class HomeScreen {
       toast(err.message, "error", 6000);
       return;
     }
-    const title = (this.catalogue.scenarios.find((s) => s.name === body.scenario) || {}).title;
+    const scenario = this.catalogue.scenarios.find((s) => s.name === body.scenario) || {};
+    const title = scenario.title;
     if (body.mode === "link") {
-      this.showLinks(created, title);
+      this.showLinks(created, title, scenario.side_names || {});
       return;
     }
     remember(created.id, created.tokens, { title, mode: body.mode });
     location.hash = `#/play/${created.id}`;
   }
 
-  showLinks(created, title) {
+  showLinks(created, title, sideNames) {
     // Both links stay retrievable from "Your battles" (the Links button) until a side is
     // picked here, and afterwards too: the page keeps them, never the other side's token.
     const links = Object.fromEntries(Object.entries(created.links).map(([side, link]) => [side, absolute(link)]));
-    remember(created.id, {}, { title, mode: "link", links });
+    remember(created.id, {}, { title, mode: "link", links, sideNames });
     this.renderList();
-    showLinkDialog(created.id, links, (side) => {
-      remember(created.id, { [side]: created.tokens[side] }, { title, mode: "link", links });
+    showLinkDialog(created.id, links, sideNames, (side) => {
+      remember(created.id, { [side]: created.tokens[side] }, { title, mode: "link", links, sideNames });
       location.hash = `#/play/${created.id}`;
     });
   }
@@ -170,7 +171,7 @@ export class HomeScreen {
       if (!token) {  // a link game whose creator has not picked a side yet
         item.replaceChildren(h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, " · two links, no side picked yet")),
           h("div", { class: "game-buttons" },
-            g.links ? h("button", { class: "btn primary", type: "button", onclick: () => showLinkDialog(g.id, g.links, (side) => { location.href = g.links[side]; }) }, "Links") : null,
+            g.links ? h("button", { class: "btn primary", type: "button", onclick: () => showLinkDialog(g.id, g.links, g.sideNames, (side) => { location.href = g.links[side]; }) }, "Links") : null,
             h("button", { class: "btn", onclick: () => { forget(g.id); this.renderList(); } }, "Forget")));
         continue;
       }
@@ -181,7 +182,7 @@ export class HomeScreen {
           h("div", { class: "game-buttons" },
             h("a", { class: "btn primary", href: `#/play/${g.id}` }, s.status.over ? "View" : "Resume"),
             h("a", { class: "btn", href: `#/replay/${g.id}` }, "Replay"),
-            g.links ? h("button", { class: "btn", type: "button", onclick: () => showLinkDialog(g.id, g.links) }, "Links") : null));
+            g.links ? h("button", { class: "btn", type: "button", onclick: () => showLinkDialog(g.id, g.links, g.sideNames) }, "Links") : null));
       }).catch((err) => {
         item.replaceChildren(h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, ` · ${err.message}`)),
           h("div", { class: "game-buttons" }, h("button", { class: "btn", onclick: () => { forget(g.id); this.renderList(); } }, "Forget")));
@@ -209,18 +210,21 @@ function absolute(link) {
 }
 
 // The two secret links of a game, to copy or to play from; closed with its button or Escape.
-function showLinkDialog(gameId, links, onPlay = null) {
+// Each side's link under the scenario's name for the side (its id in words for a game
+// kept before the names were).
+function showLinkDialog(gameId, links, sideNames, onPlay = null) {
   const close = () => dialog.remove();
+  const named = (side) => (sideNames && sideNames[side]) || side.replace(/_/g, " ");
   const held = tokensFor(gameId);
   const dialog = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-label": "Two secret links", "data-test": "links" },
     h("div", { class: "modal-card" }, h("h2", {}, "Two secret links"),
       h("p", {}, "Each link carries one side's token. Keep one, send the other to your opponent. Anyone with a link can play that side."),
       Object.entries(links).map(([side, link]) => h("div", { class: "link-row" },
-        h("b", {}, side.replace(/_/g, " ")),
+        h("b", {}, named(side)),
         h("input", { class: "link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
         h("button", { class: "btn", type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied")) }, "Copy"),
         onPlay && !Object.keys(held).length ? h("button", { class: "btn primary", type: "button", onclick: () => { close(); onPlay(side); } },
-          `Play as ${side.replace(/_/g, " ")}`) : null)),
+          `Play as ${named(side)}`) : null)),
       h("div", { class: "modal-buttons" }, h("button", { class: "btn", type: "button", "data-test": "close-links", onclick: close }, "Close"))));
   openDialog(dialog, close);
 }
