@@ -1478,6 +1478,43 @@ def test_a_piece_is_chosen_from_the_keyboard_under_every_rule_set(server: Server
     assert math.radians(pg.evaluate(turned, uid)) == facing
 
 
+def test_enter_on_reset_stays_reset_while_the_move_box_is_drawn_anew(server: Server, page: Any) -> None:
+    """The move box is drawn anew when its odds arrive or the view moves on: the keyboard
+    stays on the button that held it, so Enter on Reset just after is still Reset's and no
+    move is made (on the page's own Enter, which makes the move, it was)."""
+    pg = page
+    rules = "d3-cards"  # a move of a few tenths is legal at the start, its odds worked out
+    scenario = default_scenario(rules)
+    side = load_named(scenario, rules_id=rules).side_ids[0]
+    open_new_game(pg, server, {"scenario": scenario, "rules": rules, "mode": "ai", "side": side, "seed": 1})
+    pg.wait_for_function("() => window.tertiaScreen?.view?.status.your_turn", timeout=60_000)
+    ours = pg.evaluate("() => { const v = window.tertiaScreen.view; return v.state.units"
+                       ".filter((u) => u.side === v.side && !u.removed && u.x !== null).map((u) => u.id); }")
+    picked = "(id) => window.tertiaScreen.detail?.report.id === id"
+    for uid in ours:
+        pg.focus(f'.unit[data-unit="{uid}"]')
+        pg.keyboard.press("Enter")
+        pg.wait_for_function(picked, arg=uid)
+        if pg.evaluate("() => window.tertiaScreen.detail.actions.some((a) => a.interaction === 'drag')"):
+            break
+    x, y = unit_position(pg, uid)
+    turned = "(id) => window.tertiaScreen.view.state.units.find((u) => u.id === id).facing"
+    facing = math.radians(pg.evaluate(turned, uid))
+    pg.evaluate("([x, y]) => { const m = window.tertiaScreen.map;"
+                " m.setViewBox(x - 12, m.table.depth - y - 8, 24, 16); }", [x, y])
+    version = pg.evaluate("() => window.tertiaScreen.view.version")
+    drag(pg, (x, y), (x + math.sin(facing) * 0.8, y + math.cos(facing) * 0.8))
+    pg.wait_for_selector("[data-test=confirm-move]:not([disabled])")
+    pg.focus("[data-test=reset-move]")
+    pg.evaluate("() => window.tertiaScreen.renderMoveBox()")
+    assert pg.evaluate("() => document.activeElement.dataset.test") == "reset-move"
+    pg.keyboard.press("Enter")
+    pg.wait_for_function("() => !window.tertiaScreen.pendingMove")
+    time.sleep(0.5)
+    assert pg.evaluate("() => window.tertiaScreen.view.version") == version
+    assert unit_position(pg, uid) == (x, y)
+
+
 def answering(status: int, body: dict[str, Any]) -> Any:
     """A route handler answering every request it takes with ``status`` and ``body``."""
     def fulfil(route: Any) -> None:

@@ -611,6 +611,7 @@ export class PlayScreen {
     const r = d.report;
     const t = this.table;
     const u = this.view.state.units.find((x) => x.id === r.id) || r;
+    const held = focusedIn(this.unitCard.querySelector(".move-box"));
     clear(this.unitCard);
     this.unitCard.hidden = false;
     const kind = r.kind_label || (u.kind || r.kind || "").replace(/_/g, " ");
@@ -666,7 +667,11 @@ export class PlayScreen {
     }
     if (ask) list.append(ask);
     this.unitCard.append(list);
-    if (this.pendingMove) this.unitCard.append(this.moveBox());
+    if (this.pendingMove) {
+      const box = this.moveBox();
+      this.unitCard.append(box);
+      refocus(held, box);
+    }
   }
 
   // One kind aimed at many pieces: pick the target from a list (nearest first) or click it
@@ -771,7 +776,10 @@ export class PlayScreen {
 
   renderMoveBox() {
     const old = this.unitCard.querySelector(".move-box");
-    if (old) old.replaceWith(this.moveBox()); else this.unitCard.append(this.moveBox());
+    const held = focusedIn(old);
+    const fresh = this.moveBox();
+    if (old) old.replaceWith(fresh); else this.unitCard.append(fresh);
+    refocus(held, fresh);
   }
 
   moveBox() {
@@ -808,7 +816,7 @@ export class PlayScreen {
       h("div", { class: "odds-actions" },
         h("button", { class: "btn primary", disabled: !settled, "data-test": "confirm-move", onclick: () => this.commitMove() },
           dice ? "Move here and roll" : "Move here"),
-        h("button", { class: "btn", onclick: () => { const id = this.selected; this.clearTool(); this.select(id); } }, "Reset")));
+        h("button", { class: "btn", "data-test": "reset-move", onclick: () => { const id = this.selected; this.clearTool(); this.select(id); } }, "Reset")));
   }
 
   // The server's offer of the dropped move ending in contact with an enemy: the ghost
@@ -985,4 +993,18 @@ function capitalised(text) {
 // secret deployment), so there is no turn to count yet.
 function deploying(status) {
   return !status.over && typeof status.turn === "number" && status.turn < 1;
+}
+
+// A move box drawn anew (its odds arrived, the view moved on) keeps the keyboard on the
+// button that held it, so Enter pressed just after is still that button's: Reset must not
+// fall through to the page's Enter, which makes the move. focusedIn names the control
+// holding the keyboard within a box (before it is replaced), refocus finds it again.
+function focusedIn(box) {
+  const held = box && document.activeElement;
+  return held && box.contains(held) && held.dataset && held.dataset.test ? held.dataset.test : null;
+}
+
+function refocus(held, box) {
+  const same = held ? box.querySelector(`[data-test="${held}"]`) : null;
+  if (same) same.focus();
 }
