@@ -653,3 +653,19 @@ def test_a_regiment_sent_to_an_objective_steps_clear_of_friends_barring_its_char
     assert charge_path(game.table, frightened.with_unit(stepped), stepped, foe).blocked_by is None
     clear = frightened.with_unit(frightened.units["k-horse"].evolve(x=40.0, y=20.0))
     assert _clear_lane(game, clear, clear.units["k-horse2"], goal, tables_of(clear)) is None
+
+
+def test_with_no_enemy_troops_left_a_regiment_sent_goes_on_and_the_first_edition_stands() -> None:
+    """19 C: occupying the objectives wins the battle. With no enemy troops left on the
+    table a regiment sent to an objective still makes for it, where the first edition,
+    with no foe to measure itself against, stood idle to darkness."""
+    game, state = _on_card(FAR, ("k-horse2",))
+    gone = [u.evolve(removed="routed") for u in state.iter_units() if u.side == "parl" and not u.is_commander]
+    frightened = _in_fright(state.with_units(gone), "parl")
+    goal = objective_takers(frightened, "king")["k-horse2"]
+    before = math.dist((frightened.units["k-horse2"].x, frightened.units["k-horse2"].y), goal)
+    sent = CypDoctrine2().choose(game, frightened, random.Random(0))
+    assert isinstance(sent, Move) and sent.unit == "k-horse2" and game.is_legal(frightened, sent)
+    assert math.dist(sent.waypoints[-1], goal) < before - 1.0
+    stood = CypDoctrine().choose(game, frightened, random.Random(0))
+    assert not isinstance(stood, Move), stood

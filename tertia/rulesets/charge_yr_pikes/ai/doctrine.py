@@ -246,7 +246,7 @@ class CypDoctrine:
             return None
         foes = _foes(state, unit)
         if not foes:
-            return None
+            return self._unopposed(game, state, unit, tables)
         chargers = chargers_of(state, unit.id)
         if chargers:
             return _react(game, state, unit, chargers, tables)
@@ -268,6 +268,11 @@ class CypDoctrine:
         if _holds_fire(unit, foes, self.stand_to_fire):
             return self._wait(game, state, unit, foes, tables)
         return self._advance(game, state, unit, _objective(state, unit, foes, tables), tables)
+
+    def _unopposed(self, game: Game, state: GameState, unit: Unit, tables: Tables) -> Action | None:
+        """The order of troops with no enemy troops left on the table to measure
+        themselves against: in the first edition, none."""
+        return None
 
     def _post(self, state: GameState, unit: Unit) -> Point | None:
         """The point ``unit`` goes to and stays at: a vital point it guards

@@ -96,6 +96,13 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   card fell from 317 to 131 (of 870 and 742). Measured, seeds 1-100: battles decided on
   objectives 30 -> 37 at Edgehill and 0 -> 4 at Naseby; horse lost a battle 7.13 -> 6.90
   and 5.72 -> 6.20 (the baseline 10.26 and 11.68).
+- **Unopposed.** With no enemy troops left on the table (routed, or off it plundering), a
+  regiment sent to an objective or guarding a vital point still goes to its post
+  (:meth:`CypDoctrine2._unopposed`), where the first edition, finding no foe to measure
+  itself against, gave no order at all, and its tertias stood idle to darkness beside an
+  objective nobody held (Edgehill, seed 8, turns 14-16). Measured in self-play, seeds
+  1-100: battles decided 38 -> 48 at Edgehill and 4 -> 4 at Naseby; horse lost a battle
+  6.93 -> 6.97 and 6.19 -> 6.19.
 - **Vital points retaken.** Each vital point the enemy holds adds one to the army's roll
   for fright (15 L), and under a fifth of its figures lost an army takes fright only so.
   A foe holding one of the side's vital points (:func:`on_lost_point`) is charged at
@@ -131,8 +138,10 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
+    GUARD_AT,
     LEAST_GAIN,
     CypDoctrine,
+    _dist,
     _foes,
     _guard_post,
     _guards,
@@ -266,6 +275,15 @@ class CypDoctrine2(CypDoctrine):
         """A vital point it guards, else an objective it is sent to take once the enemy
         army has taken fright (:func:`objective_takers`)."""
         return _guard_post(state, unit) or objective_takers(state, unit.side).get(unit.id)
+
+    def _unopposed(self, game: Game, state: GameState, unit: Unit, tables: Tables) -> Action | None:
+        """With no enemy troops left on the table, troops still go to their post (a
+        vital point they guard, an objective they are sent to): occupying the objectives
+        wins the battle (19 C), where the first edition stood idle to darkness."""
+        post = self._post(state, unit)
+        if post is None or _dist(unit, post) <= GUARD_AT:
+            return None
+        return self._to_post(game, state, unit, post, tables)
 
     def _to_post(self, game: Game, state: GameState, unit: Unit, post: Point, tables: Tables) -> Move | None:
         """The first edition's move to its post, or through friends in the way where they
