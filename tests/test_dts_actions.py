@@ -615,3 +615,45 @@ def test_a_general_with_no_room_about_the_new_formation_is_left_where_he_stood()
     pc = formed.units["pc"]
     assert (pc.x, pc.y) == (33, 10) and unit_data(pc).attached_to is None
     assert GeneralAttached(general="pc", unit=None) in events
+
+
+@pytest.mark.parametrize(("second_x", "stays", "at"), [(30.0, "pc", 28.5), (31.5, "pd", 31.5)])
+def test_two_generals_a_formation_change_brings_together_do_not_stand_on_each_other(
+        second_x: float, stays: str, at: float) -> None:
+    """Attached generals "move with unit or are left stationary": two generals side by
+    side before the horse's front keep their share of the way across as it narrows to long
+    march (4.5" to 1.5"), which would put one on the other. With the second in the middle
+    (not moved), the first has no room and is left where he stood, on his own; with both
+    moving, the first in play order goes and the second is left so. The front has not
+    moved, so neither is in the column's way."""
+    first = BEHIND_HORSE | {"id": "pc", "x": 28.5, "y": 7.5}
+    second = BEHIND_HORSE | {"id": "pd", "x": second_x, "y": 7.5}
+    game = dts_game([FOOT, ENEMY, HORSE], commanders=[first, second],
+                    table={"generals": [{"commander": "pc", "attached_to": "ph"},
+                                        {"commander": "pd", "attached_to": "ph"}]})
+    state = deck_of(activated(game, "ph", "formation_change"), "unit:rf")
+    assert codes(game, state, ChangeFormation(unit="ph", formation="long_march")) == []
+    formed, events = game.apply(state, ChangeFormation(unit="ph", formation="long_march"), ScriptedDice([]))
+    pc, pd = formed.units["pc"], formed.units["pd"]
+    assert not polygons_overlap(pc.base.corners(), pd.base.corners())
+    assert not formed.units["ph"].overlaps(pc.base.corners()) and not formed.units["ph"].overlaps(
+        pd.base.corners())
+    stayed, went = (pc, pd) if stays == "pc" else (pd, pc)
+    assert (stayed.x, stayed.y) == (at, 7.5) and unit_data(stayed).attached_to is None
+    assert GeneralAttached(general=stays, unit=None) in events
+    assert unit_data(went).attached_to == "ph"
+    assert went.x == pytest.approx(29.5 if stays == "pd" else 30.0) and went.y == 7.5
+
+
+def test_two_generals_behind_a_unit_forming_column_leave_it_no_room() -> None:
+    """Two generals behind the horse would both keep their place behind the column's new
+    rear edge, one on the other: the second, left where he stood, stands where the column's
+    rear stands would go, so he can neither go nor stay and the change has no room."""
+    first = BEHIND_HORSE | {"id": "pc", "x": 28.5}
+    second = BEHIND_HORSE | {"id": "pd", "x": 30.0}
+    game = dts_game([FOOT, ENEMY, HORSE], commanders=[first, second],
+                    table={"generals": [{"commander": "pc", "attached_to": "ph"},
+                                        {"commander": "pd", "attached_to": "ph"}]})
+    long_march = ChangeFormation(unit="ph", formation="long_march")
+    refused = game.validate(activated(game, "ph", "formation_change"), long_march)
+    assert [(v.code, v.message) for v in refused] == [("movement.COLLISION", "ph would overlap pd")]

@@ -244,3 +244,43 @@ def test_the_distance_out_is_one_die_each_inch_a_sixth() -> None:
     for branch in enumerate_branches(ahead):
         found[branch.result] = found.get(branch.result, Fraction(0)) + branch.probability
     assert found == {float(n): Fraction(1, 6) for n in range(1, 7)}
+
+
+# --- the regiment's own generals ---------------------------------------------------------------
+
+BEFORE_FOOT = {"id": "pc", "side": P, "command": "centre", "x": 20, "y": 7.25, "general": True}
+"""A general (1.5" square) touching the middle of FOOT's front edge (at 6.5), where its
+forlorn hope's first stand would go."""
+
+
+@pytest.mark.parametrize("roll", [1, 4])
+def test_the_regiments_own_general_before_it_does_not_stop_its_forlorn_hope(roll: int) -> None:
+    """Optional Rules a with Movement's "Attached generals move with unit": the regiment's
+    own general standing just before it is not in its forlorn hope's way; he stays with the
+    regiment, and the division forms just past him (his front edge at 8) and goes its 1D6
+    from there, never on him."""
+    game = dts_game([FOOT, ENEMY], commanders=[BEFORE_FOOT], forlorn_hope=True, turns=1,
+                    table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    change = ChangeFormation(unit="pf", formation="forlorn_hope")
+    assert codes(game, activated(game, "pf", "formation_change"), change) == []
+    after, events = game.apply(ended_turn(activated(game, "pf", "formation_change")), change,
+                               ScriptedDice([roll]))
+    hope, general = after.units[HOPE], after.units["pc"]
+    assert (hope.x, hope.y) == (20, 8.5 + roll)
+    assert next(e for e in events if isinstance(e, ForlornHopeFormed)).ahead == 1.5 + roll
+    assert (general.x, general.y) == (20, 7.25) and unit_data(general).attached_to == "pf"
+    assert not hope.overlaps(general.base.corners())
+
+
+@pytest.mark.parametrize("general", ["independent", "attached to another unit"])
+def test_a_general_not_the_regiments_own_before_it_leaves_its_forlorn_hope_no_room(general: str) -> None:
+    """Only the regiment's own generals stand in its front: any other general there is a
+    piece in the way, and leaves the forlorn hope no room just before the regiment."""
+    other = unit("pg", P, "foot", 23.75, 7.25) if general != "independent" else None  # touching pc
+    attached = {"commander": "pc", "attached_to": "pg" if other else None}
+    game = dts_game([FOOT, ENEMY, *([other] if other else [])], commanders=[BEFORE_FOOT | {"x": 20.75}],
+                    forlorn_hope=True, table={"generals": [attached]})
+    assert game.ruleset.scenario_problems(game.scenario) == []
+    refused = game.validate(activated(game, "pf", "formation_change"),
+                            ChangeFormation(unit="pf", formation="forlorn_hope"))
+    assert [v.message for v in refused] == ["pf's forlorn hope would stand on pc"]

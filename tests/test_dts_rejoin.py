@@ -309,3 +309,20 @@ def test_routed_with_a_river_before_its_regiment_it_stops_on_the_bank(ford: bool
     assert dice_left(tx) == 0 and flight.removed is rejoined
     if not rejoined:
         assert tx.state.units[HOPE].in_play and tx.state.units[HOPE].y - 0.5 >= 8.5 - 1e-6
+
+
+def test_a_regiment_taking_its_forlorn_hope_back_carries_its_general_about_its_new_line() -> None:
+    """Movement: "Attached generals move with unit": the general at the regiment's right
+    flank keeps his place about its line as it closes up behind its forlorn hope (4.5" to
+    3" wide) and as it takes the division back (3" to 4.5"): he is not in the way of the
+    stand coming back, and touches the new flank, still attached."""
+    flank = {"id": "pc", "side": P, "command": "centre", "x": 23.0, "y": 6, "general": True}
+    game = dts_game([FOOT, ENEMY], commanders=[flank], forlorn_hope=True, turns=1,
+                    table={"generals": [{"commander": "pc", "attached_to": "pf"}]})
+    start = out(game, 2, morale=0, morale_max=2)
+    assert (start.units["pc"].x, start.units["pf"].width) == (22.25, 3.0)
+    after, _ = played(game, hope_card_next(game, start).with_unit(start.units["pc"]), 6)
+    regiment, general = after.units["pf"], after.units["pc"]
+    assert not after.units[HOPE].in_play and regiment.width == 4.5
+    assert (general.x, general.y) == (23.0, 6) and unit_data(general).attached_to == "pf"
+    assert not regiment.overlaps(general.base.corners())

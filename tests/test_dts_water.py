@@ -206,3 +206,26 @@ def test_no_room_for_a_forlorn_hope_in_the_water_and_none_carried_into_it() -> N
     assert [v.message for v in game.validate(moving, Move(unit="pf", waypoints=((20, 7),)))] == []
     assert [v.message for v in game.validate(moving, Move(unit="pf", waypoints=((20, 8),)))] == [
         "pf's forlorn hope would be carried into the river"]
+
+
+RIVER_BEHIND = RIVER | {"line": [[0, 4], [48, 4]]}
+"""A river from y 3.5 to 4.5, behind FOOT (its front at 6.5, its rear at 5.5)."""
+
+
+@pytest.mark.parametrize(("terrain", "refused"), [
+    ([LAKE | {"polygon": [[10, 1], [30, 1], [30, 4], [10, 4]]}],
+     ("movement.IMPASSABLE", "pf would stand in the lake")),
+    ([RIVER_BEHIND], ("movement.RIVER", "pf would stand in the river")),
+    ([RIVER_BEHIND, FORD | {"polygon": [[17, 3], [23, 3], [23, 5], [17, 5]]}], None),
+    ([RIVER | {"line": [[0, 2.5], [48, 2.5]]}], None),
+])
+def test_a_formation_change_may_not_stand_its_stands_in_water(terrain: list[dict[str, Any]],
+                                                               refused: tuple[str, str] | None) -> None:
+    """Row 60: nothing enters a lake, nor a river away from its fords and bridges. The
+    regiment's column (3" deep behind its front at 6.5) would reach back to y 3.5: a lake
+    or river there refuses it, naming the water; a ford there, or a river further back,
+    does not."""
+    game = dts_game([FOOT, ENEMY], terrain=terrain)
+    state = activated(game, "pf", "formation_change")
+    change = ChangeFormation(unit="pf", formation="long_march")
+    assert [(v.code, v.message) for v in game.validate(state, change)] == ([refused] if refused else [])

@@ -27,6 +27,12 @@ Read so:
   the regiment's front edge; a piece in its way stops it there, and so does water (a
   lake, a river away from its fords and bridges). There must be room for it just before
   the regiment, on the table and out of water.
+- **the regiment's own generals**: a general attached to the regiment standing where the
+  division forms (just before its front) is not in its way: he stays with the regiment,
+  standing in its front, and the division forms just past him (past each, if more than
+  one stands there one before another) and goes its 1D6 from there, as a player lifts the
+  division over his own general's stand and measures on from the front of it. It needs
+  room there, and on its way past him, as it would just before the regiment.
 - **its card**: "Commanded musketeers need their own card": the new piece has one, in the
   deck from the next turn's shuffle (the deck of the turn in hand was dealt without it).
 - **moving with its regiment**: when its regiment moves on its own card (advance, advance
@@ -52,7 +58,7 @@ from typing import ClassVar
 
 from tertia.core.dice import D6
 from tertia.core.events import DiceRolled, Event, UnitMoved
-from tertia.core.geometry import Base, heading_vector
+from tertia.core.geometry import EPSILON, Base, first_contact, heading_vector, polygons_overlap, swept_polygon
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
@@ -155,25 +161,64 @@ def sends_out(unit: Unit) -> bool:
     return unit_data(unit).troop == FOOT
 
 
-def first_place(unit: Unit) -> Base:
-    """The division's stand just before the regiment's front, on its centre line."""
+def first_place(state: GameState, unit: Unit) -> Base:
+    """The division's stand just before the regiment's front, on its centre line; where
+    one of the regiment's own attached generals stands there, just past him (past each
+    such general in turn: :func:`past_own_generals`)."""
+    return _stand_before(unit, past_own_generals(state, unit))
+
+
+def _stand_before(unit: Unit, past: float = 0.0) -> Base:
+    """The division's stand just before the regiment's front, on its centre line, and
+    ``past`` inches further on."""
     own = unit_data(unit)
     fx, fy = heading_vector(unit.facing)
     front_x, front_y = unit.base.front_centre()
-    half = own.stand_depth / 2.0
-    return Base(front_x + fx * half, front_y + fy * half, unit.facing, own.stand_width, own.stand_depth)
+    ahead = own.stand_depth / 2.0 + past
+    return Base(front_x + fx * ahead, front_y + fy * ahead, unit.facing, own.stand_width, own.stand_depth)
+
+
+def past_own_generals(state: GameState, unit: Unit) -> float:
+    """How far past its place just before the regiment's front the division's stand must go
+    to stand clear of the regiment's own attached generals (0 when none stands there): each
+    it would stand on is passed, until it stands on none."""
+    own = generals.attached_generals(state, unit.id)
+    direction = heading_vector(unit.facing)
+    went = 0.0
+    while True:
+        at = _stand_before(unit, went)
+        on = [g for g in own if polygons_overlap(at.corners(), g.base.corners())]
+        if not on:
+            return round(went, 9) + 0.0
+        went += max(EPSILON, *(_clear_of(at, g.base, direction) for g in on))
+
+
+def _clear_of(moving: Base, other: Base, direction: tuple[float, float]) -> float:
+    """How far ``moving`` slides along ``direction`` to leave ``other`` wholly behind it:
+    from well beyond it, back until they touch."""
+    far = 2.0 * (moving.radius + other.radius) + 1.0
+    beyond = moving.moved_to(moving.x + direction[0] * far, moving.y + direction[1] * far)
+    back = first_contact(beyond.corners(), other.corners(), (-direction[0], -direction[1]), 0.0)
+    return far - back
 
 
 def room_problem(table: Battlefield, state: GameState, unit: Unit) -> str | None:
-    """Is there room for the division just before the regiment, on the table?"""
-    first = first_place(unit)
+    """Is there room for the division just before the regiment (or past its own generals
+    standing there), on the table, out of water and on no other piece, and on its way past
+    them?"""
+    past = past_own_generals(state, unit)
+    first = _stand_before(unit, past)
     place = first.corners()
     if not table.inside_table(place):
         return f"{unit.label}'s forlorn hope would stand off the table"
-    wet = water.wet(table, (place,))
+    way = swept_polygon(_stand_before(unit), first) if past > 0 else place
+    wet = water.wet(table, (way,))
     if wet is not None:
         return f"{unit.label}'s forlorn hope would stand in the {wet}"
-    other = piece_under(state, first, (unit.id,))
+    mine = (unit.id, *(g.id for g in generals.attached_generals(state, unit.id)))
+    other = piece_under(state, first, mine)
+    if other is None and past > 0:
+        other = next((o for o in state.iter_units() if o.id not in mine and o.overlaps(way)), None)
     return None if other is None else f"{unit.label}'s forlorn hope would stand on {other.label}"
 
 
@@ -187,12 +232,14 @@ def new_id(state: GameState, regiment_id: str) -> str:
 
 
 def form(tx: Tx, regiment_id: str) -> ForlornHopeFormed:
-    """Send out ``regiment_id``'s forlorn hope: 1D6 inches before its front, stopped by
-    anything in the way; the regiment closes up a stand fewer."""
+    """Send out ``regiment_id``'s forlorn hope: 1D6 inches before its front (past the
+    regiment's own generals standing there), stopped by anything in the way; the regiment
+    closes up a stand fewer, its attached generals keeping their place about it."""
     unit = tx.state.units[regiment_id]
     own = unit_data(unit)
     roll = tx.roll(D6, f"forlorn hope: {unit.label}")
-    start = first_place(unit)
+    past = past_own_generals(tx.state, unit)
+    start = first_place(tx.state, unit)
     slide = plan_slide(tx.state, unit, heading=unit.facing, distance=float(roll),
                        policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth), base=start,
                        ignore=(regiment_id,))
@@ -200,6 +247,7 @@ def form(tx: Tx, regiment_id: str) -> ForlornHopeFormed:
     ahead, end = slide.distance, slide.end
     if slide.off_table:  # the edge stops it as a piece would
         ahead, end = _within(tx.table, start, unit.facing, slide.distance)
+    ahead += past
     width, depth = footprint(LAYOUTS[own.formation], own.stands_left - 1, own.stand_width, own.stand_depth)
     x, y = reformed_centre(unit.base, depth)
     event = ForlornHopeFormed(regiment=regiment_id, unit=new_id(tx.state, regiment_id),

@@ -5,22 +5,26 @@ A general his unit would carry over the table's edge (pushed back, routing with 
 charging) is left stationary: he stays where he stood, on his own. A move the player places
 may not carry him off (the rule set refuses it).
 
-A formation change moves him too (:func:`reformed_generals`): he keeps his place about the
-unit's new footprint, whose front edge stays where it was, so one behind a regiment forming
-long march stands behind its new rear edge. One with no room there (off the table, or on
-another piece) is left stationary, on his own, where he stood."""
+Whenever the unit's footprint changes where it stands, he keeps his place about the new one
+(:func:`reformed_generals`, :func:`carry_reformed_generals`): through a formation change,
+whose front edge stays where it was (so one behind a regiment forming long march stands
+behind its new rear edge), and a regiment closing up behind its forlorn hope or taking it
+back. One with no room there (off the table, in water, on another piece or on another of
+the unit's generals) is left stationary, on his own, where he stood (:func:`reformed_places`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 
 from tertia.core.events import UnitMoved
-from tertia.core.geometry import heading_vector
+from tertia.core.geometry import heading_vector, polygons_overlap
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import piece_under
+from tertia.rulesets.declare_thee_sir import water
 from tertia.rulesets.declare_thee_sir.edge import on_table
 from tertia.rulesets.declare_thee_sir.events import GeneralAttached
 from tertia.rulesets.declare_thee_sir.points import attached_pieces, follow_generals
@@ -70,13 +74,15 @@ def carry_generals(tx: Tx, unit: Unit, dx: float, dy: float, facing: float | Non
     _carry(tx, carried_generals(tx.state, unit, dx, dy, facing), lambda g: on_table(tx.table, g.base))
 
 
-def carry_reformed_generals(tx: Tx, unit: Unit, placed: Unit) -> None:
-    """Attached generals "move with unit" through its formation change (``unit`` as it
-    stood before, ``placed`` as it stands after): each keeps his place about the new
-    footprint (:func:`reformed_generals`); one with no room there is left stationary, on
-    his own (:func:`has_room`)."""
-    state = tx.state
-    _carry(tx, reformed_generals(state, unit, placed), lambda g: has_room(tx.table, state, unit, placed, g))
+def carry_reformed_generals(tx: Tx, unit: Unit, placed: Unit, *, ignore: Collection[str] = ()) -> None:
+    """Attached generals "move with unit" as its footprint changes where it stands (``unit``
+    as it stood before, ``placed`` as it stands after: a formation change, a regiment closing
+    up behind its forlorn hope or taking it back): each keeps his
+    place about the new footprint (:func:`reformed_generals`); one with no room there is left
+    stationary, on his own (:func:`reformed_places`; pieces in ``ignore`` are not in his way)."""
+    found = reformed_places(tx.table, tx.state, unit, placed, ignore=ignore)
+    going = {g.id for g in found.going}
+    _carry(tx, reformed_generals(tx.state, unit, placed), lambda g: g.id in going)
 
 
 def _carry(tx: Tx, carried: Iterable[Unit], fits: Callable[[Unit], bool]) -> None:
@@ -140,14 +146,56 @@ def _kept(offset: float, half: float, new_half: float) -> float:
     return offset * new_half / half if half > 0 else 0.0
 
 
-def has_room(table: Battlefield, state: GameState, unit: Unit, placed: Unit, general: Unit) -> bool:
+def has_room(table: Battlefield, state: GameState, unit: Unit, placed: Unit, general: Unit,
+             ignore: Collection[str] = ()) -> bool:
     """Has ``general``, carried to his place about ``placed`` (``unit`` reformed), room
-    there: on the table, off the unit and every other piece (the unit's attached generals,
-    all moving with it, aside)?"""
-    if not on_table(table, general.base) or placed.overlaps(general.base.corners()):
+    there: on the table, out of water (a lake, a river away from its fords and bridges),
+    off the unit and every other piece but those in ``ignore`` (the unit's attached
+    generals, all moving with it, aside: :func:`reformed_places` keeps them apart)?"""
+    corners = general.base.corners()
+    if not on_table(table, general.base) or placed.overlaps(corners) or water.wet(table, (corners,)):
         return False
-    going = {unit.id, *(g.id for g in attached_generals(state, unit.id))}
+    going = {unit.id, *(g.id for g in attached_generals(state, unit.id)), *ignore}
     return piece_under(state, general.base, going) is None
+
+
+@dataclass(frozen=True, slots=True)
+class Reformed:
+    """Where a unit's attached generals end as its footprint changes: ``going`` at their
+    new places about it, ``left`` (with no room there) where they stood, on their own. The
+    generals the change does not move are in neither."""
+
+    going: tuple[Unit, ...]
+    left: tuple[Unit, ...]
+
+
+def reformed_places(table: Battlefield, state: GameState, unit: Unit, placed: Unit, *,
+                    ignore: Collection[str] = ()) -> Reformed:
+    """Where ``unit``'s attached generals end as it comes to stand as ``placed``: each goes
+    to his place about it (:func:`reformed_generals`) if he has room there
+    (:func:`has_room`) and it is clear of the unit's other generals, where they end; else
+    he is left where he stood. Two whose places would overlap: the first in play order
+    goes, the other stays; and one whose place is on a general who stays (the change does
+    not move him, or he has no room) stays too, which may leave a third without his place,
+    until none overlaps another."""
+    moving = reformed_generals(state, unit, placed)
+    moved = {g.id for g in moving}
+    going = [g for g in moving if has_room(table, state, unit, placed, g, ignore)]
+    left = moved - {g.id for g in going}
+    unmoved = [g for g in attached_generals(state, unit.id) if g.id not in moved]
+    while True:
+        taken = [*unmoved, *(state.units[i] for i in sorted(left))]
+        kept: list[Unit] = []
+        for g in going:
+            corners = g.base.corners()
+            if any(polygons_overlap(corners, o.base.corners()) for o in (*taken, *kept)):
+                left.add(g.id)
+            else:
+                kept.append(g)
+        if len(kept) == len(going):
+            break
+        going = kept
+    return Reformed(tuple(going), tuple(state.units[g.id] for g in moving if g.id in left))
 
 
 def _turned(x: float, y: float, degrees: float) -> tuple[float, float]:

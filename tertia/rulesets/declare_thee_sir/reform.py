@@ -4,11 +4,12 @@ Rules a-b): what a unit may change to, and where its stands then stand.
 A unit changes to line, long march or (infantry only) hedgehog, its front edge where it
 was; dragoons mount or dismount; under their options cavalry with firelocks caracole and
 musketeers take up the forlorn hope. Each needs room: the stands laid out anew stay on the
-table and off every other piece (a forlorn hope needs room before its regiment). The
+table, out of water (a lake, a river away from its fords and bridges) and off every other
+piece (a forlorn hope needs room before its regiment). The
 unit's attached generals are not in its way: they "move with unit", keeping their place
-about its new footprint (:func:`~tertia.rulesets.declare_thee_sir.generals.reformed_generals`);
-one with no room there is left where he stood, on his own, unless the unit now stands there,
-when he is in its way as any piece is.
+about its new footprint (:func:`~tertia.rulesets.declare_thee_sir.generals.reformed_generals`),
+clear of each other; one with no room there is left where he stood, on his own, unless the
+unit now stands there, when he is in its way as any piece is.
 
 "Once an option is declared, the commander proceeds to determine its execution": a
 commander declares a formation change only when his unit has one it can carry out now.
@@ -29,7 +30,7 @@ from tertia.core.violations import Violation
 from tertia.rules.codes import MovementCode
 from tertia.rules.formations import footprint, reformed_centre
 from tertia.rules.movement import iter_room_violations
-from tertia.rulesets.declare_thee_sir import clauses, forlorn, generals
+from tertia.rulesets.declare_thee_sir import clauses, forlorn, generals, water
 from tertia.rulesets.declare_thee_sir.codes import DtsCode
 from tertia.rulesets.declare_thee_sir.data import CARACOLE, FORLORN_HOPE, FORMATION_NAMES, LONG_MARCH, DtsUnit
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
@@ -105,20 +106,22 @@ def problems(table: Battlefield, state: GameState, unit: Unit, name: str,
 
 def room_problems(table: Battlefield, state: GameState, unit: Unit, placed: Unit, rule: str
                   ) -> list[Violation]:
-    """Has ``unit`` room to stand as ``placed``: on the table and off every other piece?
-    Its attached generals go with it (Movement: "Attached generals move with unit") and
-    are not in its way, unless one can neither go to his place about it
-    (:func:`~tertia.rulesets.declare_thee_sir.generals.has_room`) nor stay where he stands
-    (the unit would stand on him)."""
+    """Has ``unit`` room to stand as ``placed``: on the table, out of water (a lake, a river
+    away from its fords and bridges: row 60) and off every other piece? Its attached
+    generals go with it (Movement: "Attached generals move with unit") and are not in its
+    way, unless one can neither go to his place about it
+    (:func:`~tertia.rulesets.declare_thee_sir.generals.reformed_places`) nor stay where he
+    stands (the unit would stand on him)."""
     going = generals.attached_generals(state, unit.id)
     found = list(iter_room_violations(table, state, placed, rule, carried={g.id for g in going}))
     if found:
         return found
-    carried = {g.id: g for g in generals.reformed_generals(state, unit, placed)}
-    for g in going:
-        to = carried.get(g.id)
-        if to is not None and not generals.has_room(table, state, unit, placed, to) and \
-                placed.overlaps(g.base.corners()):
+    wet = water.wet(table, (placed.base.corners(),))
+    if wet is not None:
+        code = MovementCode.RIVER if wet == "river" else MovementCode.IMPASSABLE
+        return [Violation(code, f"{placed.label} would stand in the {wet}", rule)]
+    for g in generals.reformed_places(table, state, unit, placed).left:
+        if placed.overlaps(g.base.corners()):
             return [Violation(MovementCode.COLLISION, f"{placed.label} would overlap {g.label}", rule)]
     return []
 

@@ -34,8 +34,10 @@ Read so:
   regiment's morale points are untouched; the division's own are forgotten. There must be
   room for the regiment's stand on the table and clear of every other piece: without it
   the attempt fails for now and is made again at the end of each activation, and on the
-  division's next card it falls back as under ``march``. A general attached to the
-  forlorn hope stays with the regiment.
+  division's next card it falls back as under ``march``. The regiment's attached generals
+  keep their place about its new footprint, as through a formation change (one with no
+  room there stays where he stood, on his own, and the regiment may not stand on him). A
+  general attached to the forlorn hope stays with the regiment.
 """
 
 from __future__ import annotations
@@ -57,7 +59,14 @@ from tertia.rules.involuntary import Interpenetration, Slide, plan_slide, stands
 from tertia.rules.movement import MovePlan
 from tertia.rulesets.declare_thee_sir import movement
 from tertia.rulesets.declare_thee_sir.events import ObstacleReached
-from tertia.rulesets.declare_thee_sir.generals import ATTACH_REACH, attach, attached_generals, carry_generals
+from tertia.rulesets.declare_thee_sir.generals import (
+    ATTACH_REACH,
+    attach,
+    attached_generals,
+    carry_generals,
+    carry_reformed_generals,
+    reformed_places,
+)
 from tertia.rulesets.declare_thee_sir.stands import LAYOUTS
 from tertia.rulesets.declare_thee_sir.values import unit_data
 
@@ -133,14 +142,23 @@ def regrown(regiment: Unit) -> Unit:
 
 def room_for(table: Battlefield, state: GameState, hope: Unit, regiment: Unit) -> bool:
     """Is there room for ``regiment`` to take its stand back: on the table and clear of
-    every piece but itself and ``hope``?"""
-    grown = regrown(regiment).base
-    return table.inside_table(grown.corners()) and not stands_on(state, grown, (regiment.id, hope.id))
+    every piece but itself and ``hope``? Its own attached generals are not in its way: they
+    keep their place about its new footprint, or stay where they stood if they have no room
+    there (:func:`~tertia.rulesets.declare_thee_sir.generals.reformed_places`), when the
+    regiment must not stand on them."""
+    grown = regrown(regiment)
+    clear = {regiment.id, hope.id, *(g.id for g in attached_generals(state, regiment.id))}
+    if not table.inside_table(grown.base.corners()) or stands_on(state, grown.base, clear):
+        return False
+    left = reformed_places(table, state, regiment, grown, ignore=(hope.id,)).left
+    return not any(grown.overlaps(g.base.corners()) for g in left)
 
 
 def join(tx: Tx, hope_id: str, *, anywhere: bool = False) -> bool:
     """``hope_id`` goes back into its regiment if it must, touches it (or ``anywhere``) and
-    there is room; True when it has."""
+    there is room; True when it has. The regiment's attached generals keep their place
+    about its new footprint (Movement: "Attached generals move with unit"), and the
+    forlorn hope's join the regiment."""
     hope = tx.state.units.get(hope_id)
     if hope is None or not must_rejoin(tx.state, hope):
         return False
@@ -151,10 +169,11 @@ def join(tx: Tx, hope_id: str, *, anywhere: bool = False) -> bool:
     if not room_for(tx.table, tx.state, hope, regiment):
         return False
     grown = regrown(regiment)
-    for general in attached_generals(tx.state, hope_id):
-        attach(tx, general.id, regiment.id)
     tx.emit(ForlornHopeRejoined(unit=hope_id, regiment=regiment.id, x=grown.x, y=grown.y,
                                 width=grown.width, depth=grown.depth))
+    carry_reformed_generals(tx, regiment, grown, ignore=(hope_id,))  # before the hope's join it
+    for general in attached_generals(tx.state, hope_id):
+        attach(tx, general.id, regiment.id)
     tx.emit(UnitRemoved(unit=hope_id, reason=REJOINED, detail=f"back in {regiment.label}"))
     return True
 
