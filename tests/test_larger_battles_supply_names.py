@@ -11,6 +11,8 @@ the command line read the same.
 from __future__ import annotations
 
 import random
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +26,16 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState
+from tertia.core.table_markers import table_markers
 from tertia.io.narrative import Narrator
+from tertia.io.svg import render_map
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.actions import GiveOrder
 from tertia.rulesets.larger_battles.events import Supply, supplies_of, supply_name
 from tertia.scenarios.catalogue import load_named
 
 from .support import P, R, act, position, unit
+from .web_support import bearer, serving_changed
 
 NAMES = {P: "the Eastern Association (Manchester)", R: "the King's Army (Charles I)"}
 """The sides' names: neither holds a side's id, so only the scenario could have given them."""
@@ -144,6 +149,76 @@ def test_edgehill_names_its_supply_bases_in_words() -> None:
     refusals = [v.message for v in game.validate(state, Move(unit=horse.id, waypoints=((base.x, onto),)))]
     assert f"{horse.label} would pass through or overlap {KINGS} central supply base" in refusals, refusals
     assert not any("r-baggage" in m or "supply r" in m for m in refusals), refusals
+
+
+# --- the map: the page's data and the report --------------------------------------------------
+
+
+EASTERN = "the Eastern Association's"
+"""The parliamentary side's name as a possessive."""
+
+IDS = re.compile(r"r-baggage|p-baggage|\broyalist\b|\bparliament\b|\bRoyalist\b|[\x00-\x1f]")
+"""What no name of a base a player reads holds: a base's id, a side's id (in words too)
+or a control character (a side's mention left unworded)."""
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def marker_titles(svg: str) -> dict[str, str]:
+    """Each table marker's title in an SVG map, by its kind's class and place on the map
+    (its supply base's place, west to east, in the battle's order)."""
+    root = ET.fromstring(svg)
+    found = [" ".join(title.itertext()) for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "supply"
+             for title in g.iter(f"{SVG}title")]
+    return dict(zip(("west", "centre", "east"), found, strict=True))
+
+
+def test_the_map_names_each_supply_base_as_players_call_it() -> None:
+    """The table markers the page and the reports draw name each base as the refusals and
+    the log do: by the name the scenario gives it, else by its side, as the battle names
+    it, and its place; the SVG map's title on each base is that name."""
+    named = [{**base, "name": "the baggage at Edgcote"} if base["x"] == 56 else base for base in THREE]
+    game = named_game(PIECES, named)
+    state = game.ruleset.initial_state(game.scenario)
+    expected = [f"{KINGS} western supply base", f"{KINGS} central supply base", "the baggage at Edgcote"]
+    assert [m.name for m in table_markers(state, game.side_names)] == expected
+    titles = marker_titles(render_map(game.table, state, side_names=game.side_names))
+    assert list(titles.values()) == expected, titles
+    assert not any(IDS.search(t) for t in titles.values()), titles
+
+
+def test_a_raided_base_is_told_taken_by_the_side_as_the_battle_names_it() -> None:
+    """Supplies: a base raided is crossed out on the SVG map, its title naming the base and
+    the side that raided it as the battle names them, never by their ids; the events
+    recorded still hold the side's id."""
+    game = named_game(PIECES, THREE)
+    state = position(game, orders=(("h", "move"),))
+    after, events = act(game, state, Move(unit="h", waypoints=((43, 46),)))
+    assert [e.to_dict()["by"] for e in events if e.type == "supply_raided"] == [P]
+    titles = marker_titles(render_map(game.table, after, side_names=game.side_names))
+    assert titles["centre"] == f"{KINGS} central supply base, taken by {NAMES[P]}", titles
+    assert titles["west"] == f"{KINGS} western supply base", titles
+    assert not any(IDS.search(t) for t in titles.values()), titles
+
+
+def test_the_page_is_sent_each_supply_base_by_its_name(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view the page draws the table from (``table_markers``) names each supply base at
+    Edgehill, the sides renamed, as players call it: the page has no other way to."""
+    def renamed(scenario: Scenario) -> Scenario:
+        return scenario.model_copy(update={"sides": tuple(s.model_copy(update={"name": NAMES[s.id]})
+                                                          for s in scenario.sides)})
+
+    with serving_changed(tmp_path, monkeypatch, renamed) as client:
+        created = client.post("/api/games", json={"scenario": "edgehill", "rules": "larger-battles",
+                                                   "mode": "hotseat", "seed": 1}).json()
+        token = next(iter(created["tokens"].values()))
+        view = client.get(f"/api/games/{created['id']}/view", headers=bearer(token)).json()
+    names = {m["id"]: m["name"] for m in view["table_markers"]}
+    places = {"west": "western", "kineton": "central", "centre": "central", "east": "eastern"}
+    assert names == {f"{side}-baggage-{at}": f"{EASTERN if side == 'p' else KINGS} {places[at]} supply base"
+                     for side, at in (("p", "west"), ("p", "kineton"), ("p", "east"),
+                                      ("r", "west"), ("r", "centre"), ("r", "east"))}, names
 
 
 # --- the command line -------------------------------------------------------------------------

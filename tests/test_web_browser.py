@@ -322,6 +322,35 @@ def test_a_gun_shows_its_line_of_fire_and_sight(server: Server, page: Any) -> No
     shoot(pg, "table")
 
 
+def test_a_supply_bases_title_names_it_and_whoever_took_it(server: Server, page: Any) -> None:
+    """Each supply base's title on the page is its name as players call it, sent with the
+    view ("Royalists' central supply base"), never its id; a base taken names the side that
+    took it, or the piece, as the battle names them, never by an id."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={"scenario": "edgehill", "rules": "larger-battles",
+                                                           "mode": "hotseat", "seed": 2}).json()
+    open_every_link(pg, server, created["id"], created["tokens"])
+    pg.wait_for_selector(".table-marker.supply title", state="attached")
+    sent = pg.evaluate("() => window.tertiaScreen.view.table_markers")
+    titles = pg.eval_on_selector_all(".table-marker.supply title", "ts => ts.map((t) => t.textContent)")
+    assert titles == [m["name"] for m in sent] and len(titles) == 6, titles
+    battle = load_builtin("edgehill")
+    names = battle.side_names()
+    assert "Royalists' central supply base" in titles, titles
+    # The same bases drawn again, one taken by a side and one by a piece, as a raid leaves them.
+    piece = next(u for u in battle.units if u.side == "parliament" and u.name)
+    taken = {sent[0]["id"]: "royalist", sent[-1]["id"]: piece.id}
+    titles = pg.evaluate("""(taken) => { const s = window.tertiaScreen;
+        const markers = s.view.table_markers.map((m) => ({ ...m, taken_by: taken[m.id] || null }));
+        s.map.drawState(s.view.state, { tableMarkers: markers, pieces: s.view.pieces });
+        return [...document.querySelectorAll('.table-marker.supply title')].map((t) => t.textContent); }""",
+                         taken)
+    assert titles[0] == f"{sent[0]['name']}, taken by {names['royalist']}", titles
+    assert titles[-1] == f"{sent[-1]['name']}, taken by {piece.name}", titles
+    assert not any(re.search(r"\broyalist\b|\bparliament\b|-baggage-|" + re.escape(piece.id), t)
+                   for t in titles), titles
+
+
 def test_the_openapi_page_renders_offline(server: Server, page: Any) -> None:
     page.goto(server.url + "/docs")
     page.wait_for_selector(".opblock")

@@ -602,16 +602,17 @@ def _table_markers(
     canvas: _Canvas, state: GameState, colours: Mapping[str, str], side_names: Mapping[str, str]
 ) -> str:
     """The rule set's markers (supply bases ...): a base in its side's colour, crossed out
-    and faded once taken."""
+    and faded once taken; its title names it as players call it (else by its kind and
+    side) and whoever took it, a side or a unit, by the battle's names."""
     out: list[str] = ['<g class="table-markers">']
-    for m in table_markers(state):
+    for m in table_markers(state, side_names):
         colour = colours.get(m.side, NEUTRAL_COLOUR) if m.side else NEUTRAL_COLOUR
         corners = m.base.corners()
         whose = f" of {_side_name(side_names, m.side)}" if m.side else ""
-        tip = f"{m.label}{whose}"
-        if m.taken_by:
-            taker = state.units.get(m.taken_by)
-            tip += f", taken by {taker.label if taker is not None else m.taken_by}"
+        tip = m.name or f"{m.label}{whose}"
+        taker = m.taker(state, side_names)
+        if taker is not None:
+            tip += f", taken by {taker}"
         faded = ' opacity="0.45"' if m.taken_by else ""
         out.append(
             f'<g class="{escape(m.kind)}"{faded}><title>{escape(tip)}</title>'

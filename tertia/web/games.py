@@ -778,8 +778,9 @@ def summary_at(live: LiveGame, step: int, side: str) -> dict[str, Any]:
 
 def table_markers_of(live: LiveGame, step: int, side: str) -> list[dict[str, Any]]:
     """The rule set's markers on the table (supply bases ...) after ``step`` actions, as
-    ``side`` sees them, each as :class:`~tertia.core.table_markers.TableMarker` writes it."""
-    return [m.to_dict() for m in table_markers(live.observation(step, side))]
+    ``side`` sees them, each as :class:`~tertia.core.table_markers.TableMarker` writes it,
+    its ``name`` worded with the battle's names for the sides."""
+    return [m.to_dict() for m in table_markers(live.observation(step, side), live.side_names())]
 
 
 def markers(seen: Mapping[str, Any]) -> dict[str, list[str]]:

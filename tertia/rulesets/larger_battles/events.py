@@ -70,9 +70,11 @@ class LargerBattlesData(RuleData):
         return {**RuleData.values(self), "supplies": [s.to_dict() for s in self.supplies]}
 
     def table_markers(self) -> tuple[TableMarker, ...]:
-        """The supply bases, raided or not, as maps draw them."""
+        """The supply bases, raided or not, as maps draw them, each named as players call
+        it (:func:`supply_name`, its side a mention the map words with the battle's names)."""
         return tuple(TableMarker(s.id, "supply", "Supplies", s.side, s.x, s.y, s.width, s.depth,
-                                 s.raided_by) for s in self.supplies)
+                                 s.raided_by, supply_name(s, self.supplies, side_whose(s.side)))
+                     for s in self.supplies)
 
     @classmethod
     def from_values(cls, d: Mapping[str, Any]) -> Self:

@@ -376,7 +376,9 @@ export class TableMap {
         : svg("path", { d: "M-0.1,0.6 V-0.7 L0.6,-0.45 L-0.1,-0.2", fill: colour, stroke: "#2b2620", "stroke-width": 0.06 }));
   }
 
-  // A marker the rule set keeps on the table (a supply base ...), crossed out once taken.
+  // A marker the rule set keeps on the table (a supply base ...), crossed out once taken;
+  // its title names it as players call it (the server's ``name``, else its kind and side)
+  // and whoever took it, a side or a piece, by the battle's names.
   tableMarker(m) {
     const colour = this.colours[m.side] || "#555";
     const w = m.width || 2;
@@ -385,10 +387,22 @@ export class TableMap {
       transform: `translate(${f(m.x)},${f(this.sy(m.y))})` },
       svg("rect", { x: -w / 2, y: -d / 2, width: w, height: d, fill: "#f6edd5", stroke: colour, "stroke-width": 0.15 }),
       svg("circle", { cx: 0, cy: 0, r: Math.min(w, d) * 0.22, fill: colour }),
-      svg("title", {}, `${m.label}${m.taken_by ? `, taken by ${this.pieceName(m.taken_by)}` : ""}`));
+      svg("title", {}, `${this.markerName(m)}${m.taken_by ? `, taken by ${this.takerName(m.taken_by)}` : ""}`));
     if (m.taken_by) g.append(svg("path", { d: `M${-w / 2},${-d / 2} L${w / 2},${d / 2} M${w / 2},${-d / 2} L${-w / 2},${d / 2}`,
       stroke: "#2b2620", "stroke-width": 0.1 }));
     return g;
+  }
+
+  // A table marker's name, for words a player reads: the one the server gives it, else
+  // its kind and whose it is.
+  markerName(m) {
+    if (m.name) return m.name;
+    return m.side ? `${m.label} of ${this.sideNames[m.side] || m.side}` : m.label;
+  }
+
+  // Who took a table marker, by id: a side by the battle's name for it, else a piece.
+  takerName(id) {
+    return this.sideNames[id] || this.pieceName(id);
   }
 
   // A piece's name by its id, for words a player reads (its id only if it has none).
