@@ -6,18 +6,25 @@ and writes nothing; the server answers such a scenario with a 4xx."""
 from __future__ import annotations
 
 import errno
+import inspect
 import os
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from pathlib import Path, PurePath
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 import pytest
+import typer
 from fastapi.testclient import TestClient
+from typer.models import ArgumentInfo, ParameterInfo
 from typer.testing import CliRunner
 
+from tertia.cli.common import given_path
 from tertia.cli.main import app
 from tertia.io.files import exists, replacing, same_file, shown_name, unnamable, written_through
 from tertia.io.record import RecordError, load_record
 from tertia.io.scenario_file import ScenarioError, load_scenario
-from tertia.scenarios import resolve_scenario
+from tertia.scenarios import load_builtin, resolve_scenario
+from tertia.scenarios.catalogue import load_named
 from tertia.web.app import create_app
 
 runner = CliRunner()
@@ -142,6 +149,130 @@ def test_a_name_with_a_line_break_is_told_on_one_line(tmp_path: Path,
     assert line.startswith("error: two\\nlines.toml: " + NOT_A_SCENARIO)
 
 
+# --- every path the command line takes is parsed by given_path -------------------------------
+
+
+def _leaves(annotation: Any) -> Iterator[Any]:
+    """The types an annotation is made of: the type itself, each of a union's (``Path |
+    None``) and of a container's (``list[Path]``), ``Annotated``'s metadata left out."""
+    args = get_args(annotation)
+    if get_origin(annotation) is Annotated:
+        yield from _leaves(args[0])
+    elif args:
+        for arg in args:
+            yield from _leaves(arg)
+    else:
+        yield annotation
+
+
+PATH_CHECKS = {"exists": False, "file_okay": True, "dir_okay": True, "writable": False, "readable": True,
+               "resolve_path": False, "allow_dash": False, "path_type": None}
+"""Typer's options for a path, with the values that ask for nothing: any other value makes
+the parameter a path Typer reads itself."""
+
+
+def _path_like(annotation: Any, info: ParameterInfo | None) -> bool:
+    """Whether Typer takes a parameter so annotated, with ``info``, for a path: a type
+    that is a path (``pathlib.Path``, ``os.PathLike``), a Click ``Path`` type, or any of
+    Typer's options for a path set."""
+    paths = (PurePath, os.PathLike)
+    if any(isinstance(leaf, type) and issubclass(leaf, paths) for leaf in _leaves(annotation)):
+        return True
+    if info is None:
+        return False
+    click_type = getattr(info, "click_type", None)
+    if click_type is not None and type(click_type).__name__ == "Path":
+        return True
+    return any(getattr(info, name, unset) != unset for name, unset in PATH_CHECKS.items())
+
+
+def _parameters(callback: Callable[..., Any]) -> Iterator[tuple[str, Any, ParameterInfo | None]]:
+    """A command's parameters as its command line names them (``--save``, ``FILE``), each
+    with its annotation and its Typer option or argument (``None``: a plain parameter)."""
+    hints = get_type_hints(callback, include_extras=True)
+    for name, parameter in inspect.signature(callback).parameters.items():
+        annotation = hints.get(name, Any)
+        given = [m for m in getattr(annotation, "__metadata__", ()) if isinstance(m, ParameterInfo)]
+        default = parameter.default
+        info = given[0] if given else default if isinstance(default, ParameterInfo) else None
+        # Within ``Annotated`` an option's first argument is its first flag, not its default.
+        declared = [info.default, *(info.param_decls or ())] if info is not None else []
+        flags = [d for d in declared if isinstance(d, str) and d.startswith("-")]
+        if isinstance(info, ArgumentInfo):
+            shown = name.upper()
+        else:
+            shown = flags[0] if flags else "--" + name.replace("_", "-")
+        yield shown, annotation, info
+
+
+def path_parameters(typer_app: typer.Typer, prefix: str = "") -> dict[str, bool]:
+    """Every path-like parameter (:func:`_path_like`) of every command of ``typer_app``, its
+    groups' and its callbacks', as "command --option" (an argument: "command NAME"), each
+    with whether it is parsed by :func:`~tertia.cli.common.given_path`."""
+    found: dict[str, bool] = {}
+    callbacks: list[tuple[str, Callable[..., Any] | None]] = [
+        ((info.name or (info.callback.__name__ if info.callback else "")).replace("_", "-"), info.callback)
+        for info in typer_app.registered_commands]
+    if typer_app.registered_callback is not None:
+        callbacks.append(("", typer_app.registered_callback.callback))
+    for command, callback in callbacks:
+        for shown, annotation, info in _parameters(callback) if callback is not None else ():
+            if _path_like(annotation, info):
+                where = " ".join(part for part in (prefix, command, shown) if part)
+                found[where] = info is not None and info.parser is given_path
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            named = " ".join(part for part in (prefix, group.name or "") if part)
+            found |= path_parameters(group.typer_instance, named)
+    return found
+
+
+def test_every_path_the_command_line_takes_is_parsed_by_given_path() -> None:
+    """A path given to any command, option or argument, is parsed by ``given_path``, so that
+    a name no file may have is refused by the command in one line rather than by Typer
+    with a usage screen: a path option added without it fails here."""
+    found = path_parameters(app)
+    assert {*WRITING, "battle --resume", "replay FILE", "odds FILE", "inspect FILE"} <= set(found), found
+    assert [where for where, parsed in found.items() if not parsed] == []
+
+
+OLD_STYLE_OUT = typer.Option(None, "--out")
+"""An option given as a parameter's default, as Typer once had them all."""
+
+
+def test_the_path_check_finds_what_it_looks_for() -> None:
+    """:func:`path_parameters` flags every kind of path parameter left to Typer, in a group
+    and in a callback too, and passes one parsed by ``given_path`` and what is no path."""
+    sample = typer.Typer()
+    group = typer.Typer()
+    sample.add_typer(group, name="group")
+
+    @sample.callback()
+    def main(log: Annotated[Path | None, typer.Option()] = None) -> None:
+        """A callback taking a path."""
+
+    @sample.command()
+    def play(
+        scenario: Annotated[str, typer.Option()] = "edgehill",
+        save: Annotated[Path | None, typer.Option("--save", parser=given_path)] = None,
+        report: Annotated[Path | None, typer.Option("--report")] = None,
+        record: Annotated[str, typer.Option(exists=True)] = "",
+        files: Annotated[list[Path] | None, typer.Option("--file")] = None,
+        out: Path | None = OLD_STYLE_OUT,
+        count: int = 1,
+    ) -> None:
+        """A command taking paths."""
+
+    @group.command("load-it")
+    def load_it(file: Annotated[Path, typer.Argument()], other: PurePath | None = None) -> None:
+        """A command of a group taking paths."""
+
+    assert path_parameters(sample) == {
+        "play --save": True, "play --report": False, "play --record": False, "play --file": False,
+        "play --out": False, "--log": False, "group load-it FILE": False, "group load-it --other": False,
+    }
+
+
 # --- the functions every front end looks names up with -------------------------------------
 
 
@@ -181,6 +312,21 @@ def test_the_readers_refuse_a_bad_name_in_one_line(kind: str) -> None:
     assert str(unread.value) == f"{SHOWN[kind]}: cannot read the file: {REASON[kind]}"
     with pytest.raises(RecordError, match=f"cannot read: {REASON[kind]}$"):
         load_record(Path(BAD[kind]))
+
+
+@pytest.mark.parametrize("kind", [*BAD, "lines"])
+def test_the_catalogue_shows_a_name_it_does_not_hold_safely(kind: str) -> None:
+    """``load_builtin`` and ``load_named``, given a name no scenario has (too long, holding
+    a NUL or a line break), refuse it in one line showing it as ``shown_name`` does: cut
+    short, its control characters escaped, nowhere whole."""
+    name = {**BAD, "lines": "two\nlines.toml"}[kind]
+    shown = shown_name(name)
+    for load in (load_builtin, load_named):
+        with pytest.raises(ScenarioError) as refused:
+            load(name)
+        message = str(refused.value)
+        assert message.startswith(f"{shown}: no ") and f"scenario '{shown}';" in message, message
+        assert "\n" not in message and "\0" not in message and name not in message, message
 
 
 # --- the server ----------------------------------------------------------------------------

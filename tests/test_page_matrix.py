@@ -28,8 +28,10 @@ from typing import Any
 
 import pytest
 
+from tertia.core.scenario import Scenario
 from tertia.rulesets import ruleset_ids
-from tertia.scenarios.catalogue import default_scenario, load_named, written_for
+from tertia.scenarios import builtin_names
+from tertia.scenarios.catalogue import default_scenario, is_named, load_named, scenario_catalogue, written_for
 from tests.plugin_rules import with_plugins
 from tests.web_server import Server, chromium
 
@@ -809,17 +811,41 @@ POSSESSIVE_SAMPLES = ("Royalists", "Parliament", "Royalists (King Charles I)", "
 name already possessive, a name with a closing aside."""
 
 
+def catalogue_scenarios() -> dict[str, Scenario]:
+    """Every scenario in the catalogue by name, the built-ins and the battles every
+    registered rule set ships (the example plugin's among them, as the matrix's server
+    serves them): a rule set registered later brings its battles here without an edit."""
+    with with_plugins():
+        return {entry.name: load_named(entry.name) for entry in scenario_catalogue()}
+
+
 def catalogue_names(samples: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """``samples`` and the names of every side, and of every commander (a person), of every
-    scenario in the catalogue: the sides' names, then the people's."""
-    from tertia.scenarios import builtin_names, load_builtin
-
+    scenario in the catalogue (:func:`catalogue_scenarios`): the sides' names, then the
+    people's."""
     sides, people = list(samples), list(samples)
-    for name in builtin_names():
-        scenario = load_builtin(name)
+    for scenario in catalogue_scenarios().values():
         sides += scenario.side_names().values()
         people += [c.name for c in scenario.commanders if c.name]
     return sides, people
+
+
+def test_the_names_compared_are_those_of_every_scenario_the_catalogue_serves(server: Server) -> None:
+    """The names the page's possessive and agreement are held to are those of every scenario
+    the server's catalogue serves that the registry ships (the example plugin's battle
+    among them, not the built-ins alone): each side's name as served, and each commander's."""
+    import httpx
+
+    served = httpx.get(server.url + "/api/catalogue").json()["scenarios"]
+    sides, people = catalogue_names(())
+    with with_plugins():
+        shipped = [s for s in served if is_named(s["name"])]
+        commanders = {s["name"]: [c.name for c in load_named(s["name"]).commanders if c.name]
+                      for s in shipped}
+    assert {s["name"] for s in shipped} - set(builtin_names()), "no battle a rule set ships is served"
+    for s in shipped:
+        assert set(s["side_names"].values()) <= set(sides), s["name"]
+        assert set(commanders[s["name"]]) <= set(people), s["name"]
 
 
 def test_the_pages_possessive_agrees_with_the_engines_for_sides_and_commanders(server: Server,
@@ -881,7 +907,7 @@ def test_the_new_game_form_names_each_scenarios_sides_as_the_scenario_does(serve
     side's id."""
     import httpx
 
-    from tertia.scenarios import builtin_names, load_builtin
+    from tertia.scenarios import load_builtin
 
     served = httpx.get(server.url + "/api/catalogue").json()["scenarios"]
     assert {s["name"] for s in served} > set(builtin_names())

@@ -88,8 +88,9 @@ def describe_scenario(name: str, scenario: Scenario) -> ScenarioEntry:
 def load_builtin(name: str, *, rules_id: str | None = None) -> Scenario:
     """A built-in scenario by name, checked (under ``rules_id`` when given).
 
-    Raises :class:`~tertia.io.scenario_file.ScenarioError` for an unknown name. Scenarios
-    are immutable, so each is read once and shared.
+    Raises :class:`~tertia.io.scenario_file.ScenarioError` for an unknown name, shown as
+    :func:`~tertia.io.files.shown_name` shows it. Scenarios are immutable, so each is read
+    once and shared.
     """
     return _load_builtin(name, rules_id)
 
@@ -98,8 +99,9 @@ def load_builtin(name: str, *, rules_id: str | None = None) -> Scenario:
 def _load_builtin(name: str, rules_id: str | None) -> Scenario:
     files = _files()
     if name not in files:
+        shown = shown_name(name)  # a name from anywhere: cut short and its control characters escaped
         raise ScenarioError(
-            [Problem(name, "", f"no built-in scenario {name!r}; built-ins: {_known(files)}")]
+            [Problem(shown, "", f"no built-in scenario '{shown}'; built-ins: {_known(files)}")]
         )
     return load_scenario(files[name].read_bytes(), source_name=f"{name}.toml", rules_id=rules_id)
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from tertia import scenarios as builtin
 from tertia.core.scenario import Scenario
-from tertia.io.files import exists
+from tertia.io.files import exists, shown_name
 from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 from tertia.rulesets import manifest, ruleset_ids
 from tertia.scenarios import ScenarioEntry
@@ -95,14 +95,16 @@ def is_named(name: str) -> bool:
 def load_named(name: str, *, rules_id: str | None = None) -> Scenario:
     """The scenario the catalogue names ``name``, checked (under ``rules_id`` when given).
 
-    Raises :class:`~tertia.io.scenario_file.ScenarioError` for a name it does not hold,
-    listing those it does, or for a file with problems.
+    Raises :class:`~tertia.io.scenario_file.ScenarioError` for a name it does not hold
+    (shown as :func:`~tertia.io.files.shown_name` shows it), listing those it does, or for
+    a file with problems.
     """
     if name in builtin.builtin_names():
         return builtin.load_builtin(name, rules_id=rules_id)
     shipped = shipped_files()
     if name not in shipped:
-        raise ScenarioError([Problem(name, "", f"no scenario {name!r}; scenarios: {known_names()}")])
+        shown = shown_name(name)
+        raise ScenarioError([Problem(shown, "", f"no scenario '{shown}'; scenarios: {known_names()}")])
     rules, path = shipped[name]
     return _load_shipped(name, rules, path, rules_id)
 
