@@ -284,3 +284,40 @@ def test_a_general_not_the_regiments_own_before_it_leaves_its_forlorn_hope_no_ro
     refused = game.validate(activated(game, "pf", "formation_change"),
                             ChangeFormation(unit="pf", formation="forlorn_hope"))
     assert [v.message for v in refused] == ["pf's forlorn hope would stand on pc"]
+
+
+def _hope_with_general(game, general_at: tuple[float, float]) -> GameState:  # type: ignore[no-untyped-def]
+    """``pf`` activated to advance, its forlorn hope out 2" (the division at (20, 9)) and
+    the general ``pc`` attached to the division at ``general_at``."""
+    out = formed(game, 2)
+    state = ended_turn(activated(game, "pf", "advance", {"open": 4, "difficult": 2}))
+    state = state.with_unit(out.units["pf"]).with_unit(out.units[HOPE])
+    general = state.units["pc"]
+    return state.with_unit(general.evolve(x=general_at[0], y=general_at[1],
+                                          own=unit_data(general).evolve(attached_to=HOPE)))
+
+
+def test_the_generals_attached_to_a_forlorn_hope_go_with_it_as_its_regiment_moves() -> None:
+    """Movement: "Attached generals move with unit": a general attached to the forlorn hope
+    goes with it as its regiment's move carries it, keeping his place before it; he is not
+    in the regiment's way, nor left behind."""
+    game = dts_game([FOOT, ENEMY], commanders=[BEFORE_FOOT | {"x": 25}], forlorn_hope=True, turns=1)
+    state = _hope_with_general(game, (20, 10.5))
+    assert codes(game, state, Move(unit="pf", waypoints=((20, 10),))) == []
+    after, events = game.apply(state, Move(unit="pf", waypoints=((20, 10),)), ScriptedDice([]))
+    assert after.units[HOPE].y == 13 and (after.units["pc"].x, after.units["pc"].y) == (20, 14.5)
+    assert unit_data(after.units["pc"]).attached_to == HOPE
+    assert UnitMoved(unit="pc", path=((20, 10.5), (20, 14.5)), facing=0, reason="with its unit") in events
+
+
+def test_a_move_that_would_carry_the_forlorn_hopes_general_off_the_table_is_refused() -> None:
+    """A regiment's move may not carry its forlorn hope's attached general off the table,
+    as it may not carry its own; short of the edge it may."""
+    game = dts_game([FOOT, ENEMY], commanders=[BEFORE_FOOT | {"x": 25}], forlorn_hope=True, turns=1)
+    state = _hope_with_general(game, (20, 10.5))
+    edge = game.table.width
+    beside = state.units["pc"].evolve(x=edge - 0.75 - 0.5)  # half an inch from the right edge
+    state = state.with_unit(beside)
+    assert codes(game, state, Move(unit="pf", waypoints=((20.4, 6),))) == []
+    assert [v.message for v in game.validate(state, Move(unit="pf", waypoints=((21, 6),)))] == [
+        "pc would be carried off the table"]

@@ -283,8 +283,10 @@ def carried(state: GameState, unit: Unit, dx: float, dy: float, facing: float) -
 
 
 def carry(tx: Tx, unit: Unit, dx: float, dy: float, facing: float) -> None:
-    """Optional Rules a: "It moves the same 1D6 distance at the same time as parent unit"."""
+    """Optional Rules a: "It moves the same 1D6 distance at the same time as parent unit";
+    the generals attached to it "move with unit" (Movement) as it goes."""
     for moved in carried(tx.state, unit, dx, dy, facing):
         before = tx.state.units[moved.id]
         tx.emit(UnitMoved(unit=moved.id, path=((before.x, before.y), (moved.x, moved.y)),
                           facing=moved.facing, reason="with its regiment"))
+        generals.carry_generals(tx, before, dx, dy, moved.facing)

@@ -773,9 +773,10 @@ def passed_through(state: GameState, plan: MovePlan) -> list[str]:
 
 
 def _carried_with(state: GameState, unit: Unit) -> set[str]:
-    """The pieces that move with ``unit``: its attached generals and its forlorn hope."""
-    return {g.id for g in attached_generals(state, unit.id)} | {
-        f.id for f in forlorn.carried(state, unit, 0.0, 0.0, unit.facing)}
+    """The pieces that move with ``unit``: its attached generals, its forlorn hope and the
+    forlorn hope's attached generals."""
+    hopes = [f.id for f in forlorn.carried(state, unit, 0.0, 0.0, unit.facing)]
+    return {g.id for piece in (unit.id, *hopes) for g in attached_generals(state, piece)} | set(hopes)
 
 
 def _stand_size(table: DeclareTable, troop: str) -> StandSize:
@@ -795,17 +796,21 @@ def _regiment(table: DeclareTable, unit_id: str, troop: str) -> DtsUnit:
 
 def _carried_problems(table: Battlefield, state: GameState, plan: MovePlan) -> list[Violation]:
     """Optional Rules a: a regiment's move carries its forlorn hope, which must stay on the
-    table and off every other piece; Generals: its attached generals "move with unit", and
-    must stay on the table too."""
+    table and off every other piece; Generals: its attached generals and its forlorn hope's
+    "move with unit", and must stay on the table too."""
     unit = plan.unit
     dx, dy = plan.end.x - unit.x, plan.end.y - unit.y
-    for general in carried_generals(state, unit, dx, dy, plan.end.facing):
+    hopes = forlorn.carried(state, unit, dx, dy, plan.end.facing)
+    going = [*carried_generals(state, unit, dx, dy, plan.end.facing),
+             *(g for hope in hopes
+               for g in carried_generals(state, state.units[hope.id], dx, dy, hope.facing))]
+    for general in going:
         if not table.inside_table(general.base.corners()):
             return [Violation(MovementCode.OFF_TABLE, f"{general.label} would be carried off the table",
                               f"{clauses.MOVEMENT} (attached generals move with unit)")]
     rule = f"{clauses.OPTIONAL} a"
     carried = _carried_with(state, unit)
-    for moved in forlorn.carried(state, unit, dx, dy, plan.end.facing):
+    for moved in hopes:
         corners = moved.base.corners()
         if not table.inside_table(corners):
             return [Violation(MovementCode.OFF_TABLE, f"{moved.label} would be carried off the table",
