@@ -202,6 +202,15 @@ def _ranked(battles: Sequence[Battle], n: int) -> dict[str, float]:
     return {how: k / n for how, k in sorted(counts.items(), key=lambda item: (-item[1], item[0]))}
 
 
+def progress(text: str, done: int, total: int) -> None:
+    """``text`` on standard error: rewritten in place on a terminal; elsewhere (a log, a
+    pipe) a line at each tenth of the battles, so a log stays readable."""
+    if sys.stderr.isatty():
+        print(f"\r{text}", end="", file=sys.stderr, flush=True)
+    elif done == total or done * 10 // total != (done - 1) * 10 // total:
+        print(text, file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -228,8 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             battles: list[Battle] = []
             for battle in pool.imap(fight, jobs):
                 battles.append(battle)
-                print(f"\r{name}: {len(battles)}/{len(jobs)} battles", end="", file=sys.stderr, flush=True)
-            print(file=sys.stderr)
+                progress(f"{name}: {len(battles)}/{len(jobs)} battles", len(battles), len(jobs))
+            if sys.stderr.isatty():
+                print(file=sys.stderr)
             found = summary(battles, sides)
             report[name] = asdict(found) | {"rows": [asdict(b) for b in battles]}
             low, high = found.decided_interval
