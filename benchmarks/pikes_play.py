@@ -17,7 +17,10 @@ default the doctrine) takes both sides for ``--games`` seeds, and the script rep
   and the friends their rout made test), else by the way they left the table (fled off
   it in a rout, deserted under the 50% rules, captured, destroyed, off it plundering
   ...); not those that got off the board in the pursuit, which "will live" (19 E 1);
-- **fright**: battles in which each side's army took fright (15 L).
+- **fright**: battles in which each side's army took fright (15 L);
+- **how near the undecided came**: in each battle not decided, the most of its three
+  objectives a side held at once as a turn began (19 C asks all three, and two of its
+  own vital points kept).
 
 Usage: python benchmarks/pikes_play.py [--scenario edgehill ...] [--player doctrine]
     [--games 100] [--seed 1] [--workers 2] [--json FILE]
@@ -37,7 +40,7 @@ from typing import Any
 
 from tertia.ai.players import UnknownPlayer, entry, make_player
 from tertia.analysis.sim.stats import wilson
-from tertia.battle import fight_battle
+from tertia.battle import BattleRecord, fight_battle
 from tertia.core.events import UnitRemoved
 from tertia.core.game import Game
 from tertia.core.state import Unit
@@ -48,6 +51,8 @@ from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, gun_support, is_gun
 from tertia.rulesets.charge_yr_pikes.data import ROUTED
 from tertia.rulesets.charge_yr_pikes.events import UnitChanged
 from tertia.rulesets.charge_yr_pikes.melee import CLOSE_COMBAT
+from tertia.rulesets.charge_yr_pikes.points import objectives_occupied
+from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import resolve_scenario
@@ -71,6 +76,8 @@ class Battle:
     """Each side's regiments of horse."""
     horse_lost_by: dict[str, dict[str, int]]
     """Each side's horse lost, by how (:data:`IN_FRIGHT`, else the reason it left)."""
+    most_objectives: int
+    """The most of its objectives a side held at once as a turn began."""
 
 
 LIVED = frozenset({"escaped"})
@@ -118,7 +125,7 @@ def fight(job: tuple[str, str, int]) -> Battle:
                   horse_lost=len(lost),
                   fright=tuple(sorted(game_data(final).fright)),
                   horse_fielded={side: sum(1 for u in horse if u.side == side) for side in sides},
-                  horse_lost_by=lost_by)
+                  horse_lost_by=lost_by, most_objectives=most_objectives_held(record))
 
 
 HOW_WORDS = {
@@ -152,6 +159,18 @@ def _how_lost(steps: Sequence[Any], horse: set[str]) -> dict[str, str]:
     return how
 
 
+def most_objectives_held(record: BattleRecord) -> int:
+    """The most of its objectives (19 C) either side held at once as a turn began (the
+    turn before's end, when victory is judged, behind it)."""
+    tables = tables_of(record.initial_state)
+    most, turn = 0, record.initial_state.turn
+    for state in (step.state for step in record.steps):
+        if state.turn != turn:
+            turn = state.turn
+            most = max(most, *(objectives_occupied(state, side, tables) for side in state.sides))
+    return most
+
+
 def _is_foot(unit: Unit) -> bool:
     """A foot regiment: of the foot arm (foot, musketeers, highlanders; Unit Organizations),
     not dragoons, guns or the baggage."""
@@ -174,6 +193,8 @@ class Summary:
     horse_fielded: dict[str, int]
     horse_lost_how: dict[str, float]
     """Horse lost a battle (both sides) by how they went, most first."""
+    undecided_most_objectives: dict[int, int]
+    """The battles not decided, by the most objectives a side held at once in them."""
 
 
 def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
@@ -190,7 +211,9 @@ def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
                    horse_lost_by_side={side: sum(sum(b.horse_lost_by.get(side, {}).values())
                                                      for b in battles) / n for side in sides},
                    horse_fielded=dict(battles[0].horse_fielded),
-                   horse_lost_how=_ranked(battles, n))
+                   horse_lost_how=_ranked(battles, n),
+                   undecided_most_objectives=dict(sorted(Counter(b.most_objectives for b in battles
+                                                                 if not b.decided).items())))
 
 
 def _ranked(battles: Sequence[Battle], n: int) -> dict[str, float]:
@@ -253,6 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("    how: " + ", ".join(f"{HOW_WORDS.get(how, how)} {k:.2f}"
                                       for how, k in found.horse_lost_how.items()))
             print(f"  army took fright       {found.fright}")
+            near = ", ".join(f"{held} in {k}" for held, k in found.undecided_most_objectives.items())
+            print(f"  undecided battles by the most objectives a side held at once: {near or 'none'}")
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2))
     return 0
