@@ -290,3 +290,36 @@ def test_a_lost_worker_stops_the_run_and_keeps_what_finished(spec: GameSpec, in_
     outcome = run_jobs(pool, jobs_for(1, GAMES))
     assert outcome.stopped == "a worker process died" and pool.closed
     assert [row for _, row in outcome.rows] == in_process[:1]
+
+
+def test_a_piece_made_in_play_is_never_counted_lost() -> None:
+    """Losses are of the pieces a battle fielded: a forlorn hope a regiment sends out in
+    play (Declare Thee Sir, Optional Rules a: part of its regiment) and that is removed as
+    it rejoins is no loss, while a fielded regiment routed off is one."""
+    from tertia.analysis.sim.games import lost_pieces
+    from tertia.core.dice import SeededDice
+    from tertia.core.game import Game
+    from tertia.rulesets import get_ruleset
+
+    game = Game(get_ruleset("declare-thee-sir"), load_builtin("roundway_down"))
+    first, _ = game.start(SeededDice(1))
+    regiment, other = [u for u in first.iter_troops("parliament")][:2]
+    hope = regiment.evolve(id=f"{regiment.id}-forlorn-hope", removed="rejoined")
+    final = first.with_unit(hope).with_unit(other.evolve(removed="routed off"))
+    assert [u.id for u in lost_pieces(first, final, "parliament")] == [other.id]
+    assert lost_pieces(first, first, "parliament") == []
+
+
+def test_no_row_counts_more_of_a_troop_type_lost_than_were_fielded() -> None:
+    """With forlorn hopes sent out and taken back (the random player sends them), each
+    side's losses of a troop type stay within what it fielded, so the summary's shares are
+    shares: a battle of Roundway Down that once counted two commanded shot lost of one."""
+    spec = make_spec("roundway_down", load_builtin("roundway_down"), "declare-thee-sir",
+                     {"forlorn_hope": True, "caracole": True},
+                     players={"parliament": "random", "royalist": "doctrine"})
+    row = sim_games.play_game(spec, 7, 7)
+    assert row["error"] is None
+    for side, kinds in spec.fielded.items():
+        for kind, count in kinds.items():
+            assert 0 <= row[f"lost_{side}_{kind}"] <= count, (side, kind, row[f"lost_{side}_{kind}"])
+    summarize([row], spec.sides, spec.fielded, requested=1, last_turn=spec.last_turn)

@@ -170,21 +170,29 @@ def play_game(spec: GameSpec, master_seed: int, index: int) -> Row:
                    options=json.dumps(dict(game.ruleset.options), sort_keys=True))
         players: dict[str, Player] = {side: make_player(spec.player_of(side)) for side in spec.sides}
         record = fight_battle(game, players, seed, max_actions=spec.max_actions)
-        _outcome(row, record.final_state, spec, len(record.steps))
+        _outcome(row, record.initial_state, record.final_state, spec, len(record.steps))
     except Exception as exc:  # a failing game is data, reported with its seed
         message = " ".join(str(exc).split()) or "no message"
         row["error"] = f"{type(exc).__name__}: {message} (game {index}, seed {seed})"
     return row
 
 
-def _outcome(row: Row, final: GameState, spec: GameSpec, actions: int) -> None:
+def lost_pieces(first: GameState, final: GameState, side: str) -> list[Unit]:
+    """``side``'s pieces the battle fielded (in play in ``first``, its start) that are out of
+    play in ``final``: a piece made in play (a forlorn hope sent out by its regiment, and
+    removed as it rejoins) is part of a fielded one, never a loss of its own."""
+    fielded = {u.id for u in first.iter_units(side)}
+    return [u for u in final.iter_units(side, include_removed=True) if not u.in_play and u.id in fielded]
+
+
+def _outcome(row: Row, first: GameState, final: GameState, spec: GameSpec, actions: int) -> None:
     result = final.result or {}
     score = result.get("score", {})
     shows = game_for(spec).ruleset.presentation()
     row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
                first_side=shows.first_mover(final), actions=actions)
     for side, kinds in spec.fielded.items():
-        lost = [u for u in final.iter_units(side, include_removed=True) if not u.in_play]
+        lost = lost_pieces(first, final, side)
         row[f"score_{side}"] = int(score.get(side, 0))
         row[f"units_lost_{side}"] = sum(1 for u in lost if not u.is_commander)
         row[f"commanders_lost_{side}"] = sum(1 for u in lost if u.is_commander)
