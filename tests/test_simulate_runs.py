@@ -296,12 +296,12 @@ def test_a_piece_made_in_play_is_never_counted_lost() -> None:
     """Losses are of the pieces a battle fielded: a forlorn hope a regiment sends out in
     play (Declare Thee Sir, Optional Rules a: part of its regiment) and that is removed as
     it rejoins is no loss, while a fielded regiment routed off is one."""
-    from tertia.analysis.sim.games import lost_pieces
     from tertia.core.dice import SeededDice
     from tertia.core.game import Game
     from tertia.rulesets import get_ruleset
 
     game = Game(get_ruleset("declare-thee-sir"), load_builtin("roundway_down"))
+    lost_pieces = game.ruleset.presentation().lost_pieces
     first, _ = game.start(SeededDice(1))
     regiment, other = [u for u in first.iter_troops("parliament")][:2]
     hope = regiment.evolve(id=f"{regiment.id}-forlorn-hope", removed="rejoined")
@@ -323,3 +323,41 @@ def test_no_row_counts_more_of_a_troop_type_lost_than_were_fielded() -> None:
         for kind, count in kinds.items():
             assert 0 <= row[f"lost_{side}_{kind}"] <= count, (side, kind, row[f"lost_{side}_{kind}"])
     summarize([row], spec.sides, spec.fielded, requested=1, last_turn=spec.last_turn)
+
+
+def test_troops_that_left_the_table_alive_are_no_loss() -> None:
+    """Charge yr Pikes! 19 E 1: a loser that got off its own edge in the pursuit phase "will
+    live", and troops that pursued the beaten enemy off the table are not counted: no loss
+    in any summary; a regiment captured in the pursuit is one."""
+    from tertia.core.dice import SeededDice
+    from tertia.core.game import Game
+    from tertia.rulesets import get_ruleset
+
+    game = Game(get_ruleset("charge-yr-pikes"), load_builtin("edgehill"))
+    first, _ = game.start(SeededDice(1))
+    escaped, pursuing, captured = [u for u in first.iter_troops("parliament")][:3]
+    final = first.with_unit(escaped.evolve(removed="escaped")).with_unit(
+        pursuing.evolve(removed="pursuing")).with_unit(captured.evolve(removed="captured"))
+    shows = game.ruleset.presentation()
+    assert [u.id for u in shows.lost_pieces(first, final, "parliament")] == [captured.id]
+    other = Game(get_ruleset("d3-cards"), load_builtin("edgehill")).ruleset.presentation()
+    everyone = [escaped.id, pursuing.id, captured.id]
+    assert [u.id for u in other.lost_pieces(first, final, "parliament")] == everyone  # the default: all out
+
+
+def test_a_battles_summary_counts_losses_as_simulate_does() -> None:
+    """``battle --json`` and a ``simulate`` row of the same battle count the same losses:
+    the Roundway Down battle whose forlorn hopes, sent out and taken back, once counted
+    lost counts no more commanded shot lost than the one Parliament fielded."""
+    spec = make_spec("roundway_down", load_builtin("roundway_down"), "declare-thee-sir",
+                     {"forlorn_hope": True, "caracole": True},
+                     players={"parliament": "random", "royalist": "doctrine"})
+    row = sim_games.play_game(spec, 7, 7)
+    result = CliRunner().invoke(app, [
+        "battle", "--rules", "declare-thee-sir", "--scenario", "roundway_down", "-o", "forlorn_hope=true",
+        "-o", "caracole=true", "--seed", str(row["seed"]), "--player", "parliament=random",
+        "--player", "royalist=doctrine", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["units_lost"] == {side: row[f"units_lost_{side}"] for side in spec.sides}
+    assert summary["units_lost_by_type"]["parliament"].get("commanded_shot", 0) <= 1

@@ -81,9 +81,10 @@ def battle_summary(record: BattleRecord) -> dict[str, Any]:
     result = final.result or {}
     lost: dict[str, int] = {}
     lost_by_type: dict[str, dict[str, int]] = {}
-    for side in final.sides:
-        units = [u for u in final.iter_units(side, include_removed=True) if u.kind is not UnitKind.COMMANDER]
-        gone = [u for u in units if not u.in_play]
+    shows = game.ruleset.presentation()
+    gone_by_side = {side: shows.lost_pieces(record.initial_state, final, side) for side in final.sides}
+    for side, pieces in gone_by_side.items():
+        gone = [u for u in pieces if u.kind is not UnitKind.COMMANDER]
         lost[side] = len(gone)
         by_type: dict[str, int] = {}
         for u in gone:
@@ -102,10 +103,8 @@ def battle_summary(record: BattleRecord) -> dict[str, Any]:
         "score": dict(result.get("score", {})),
         "units_lost": lost,
         "units_lost_by_type": lost_by_type,
-        "commanders_lost": {
-            s: sum(1 for u in final.iter_units(s, include_removed=True) if u.is_commander and not u.in_play)
-            for s in final.sides
-        },
+        "commanders_lost": {side: sum(1 for u in pieces if u.is_commander)
+                            for side, pieces in gone_by_side.items()},
         "actions": len(record.steps),
         "final_hash": final.state_hash(),
     }

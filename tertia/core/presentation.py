@@ -405,6 +405,14 @@ class Presentation:
     """Does the battle's start name a side that moves first? Not where every card of both
     sides is shuffled into one deck before any is drawn: the deck decides who acts."""
 
+    def lost_pieces(self, first: GameState, final: GameState, side: str) -> list[Unit]:
+        """``side``'s pieces the battle fielded (in play in ``first``, its start) that are a
+        loss to it in ``final`` (:meth:`lost`): a piece made in play (a forlorn hope sent out
+        by its regiment, part of it, and removed as it rejoins) is never one of them. What
+        every summary of a battle (``battle``, ``simulate``, ``ladder``) counts lost."""
+        fielded = {u.id for u in first.iter_units(side)}
+        return [u for u in final.iter_units(side, include_removed=True) if u.id in fielded and self.lost(u)]
+
     def first_mover(self, state: GameState) -> str | None:
         """The side that moved first in the battle ``state`` belongs to, as reports and
         simulations count it: None where the deck decides who acts (:attr:`FIRST_MOVER`),
@@ -432,6 +440,11 @@ class Presentation:
         self.ruleset = ruleset
 
     # --- to override -----------------------------------------------------------------------
+
+    def lost(self, unit: Unit) -> bool:
+        """Is ``unit`` a loss to its side: out of play, and not for a reason its rules count
+        no loss (troops that left the table alive)? By default every piece out of play is."""
+        return not unit.in_play
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> Iterable[Fact]:
         """``unit``'s facts in ``seen``, the position as ``viewer`` sees it (``None``: a

@@ -177,14 +177,6 @@ def play_game(spec: GameSpec, master_seed: int, index: int) -> Row:
     return row
 
 
-def lost_pieces(first: GameState, final: GameState, side: str) -> list[Unit]:
-    """``side``'s pieces the battle fielded (in play in ``first``, its start) that are out of
-    play in ``final``: a piece made in play (a forlorn hope sent out by its regiment, and
-    removed as it rejoins) is part of a fielded one, never a loss of its own."""
-    fielded = {u.id for u in first.iter_units(side)}
-    return [u for u in final.iter_units(side, include_removed=True) if not u.in_play and u.id in fielded]
-
-
 def _outcome(row: Row, first: GameState, final: GameState, spec: GameSpec, actions: int) -> None:
     result = final.result or {}
     score = result.get("score", {})
@@ -192,7 +184,7 @@ def _outcome(row: Row, first: GameState, final: GameState, spec: GameSpec, actio
     row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
                first_side=shows.first_mover(final), actions=actions)
     for side, kinds in spec.fielded.items():
-        lost = lost_pieces(first, final, side)
+        lost = shows.lost_pieces(first, final, side)
         row[f"score_{side}"] = int(score.get(side, 0))
         row[f"units_lost_{side}"] = sum(1 for u in lost if not u.is_commander)
         row[f"commanders_lost_{side}"] = sum(1 for u in lost if u.is_commander)

@@ -253,6 +253,12 @@ class CypPresentation(Presentation):
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         return unit_facts(seen, unit)
 
+    def lost(self, unit: Unit) -> bool:
+        """Troops that left the table alive are no loss: those that pursued the beaten enemy
+        off it, and losers that got off their own edge in the pursuit phase, who "will
+        live" (19 E 1; :data:`~tertia.rulesets.charge_yr_pikes.army.ALIVE_OFF_TABLE`)."""
+        return not unit.in_play and unit.removed not in army.ALIVE_OFF_TABLE
+
     def kind_label(self, unit: Unit) -> str:
         """The baggage train's wagons are the army's baggage (Unit Organizations C, 19 B),
         not its guns, though the engine counts both among the artillery."""
