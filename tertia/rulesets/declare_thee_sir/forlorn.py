@@ -58,7 +58,7 @@ from typing import ClassVar
 
 from tertia.core.dice import D6
 from tertia.core.events import DiceRolled, Event, UnitMoved
-from tertia.core.geometry import EPSILON, Base, first_contact, heading_vector, polygons_overlap, swept_polygon
+from tertia.core.geometry import EPSILON, Base, first_contact, heading_vector, polygons_overlap
 from tertia.core.narration import Narrating, Sentence, tells
 from tertia.core.reducer import handles
 from tertia.core.ruleset import Tx
@@ -161,13 +161,6 @@ def sends_out(unit: Unit) -> bool:
     return unit_data(unit).troop == FOOT
 
 
-def first_place(state: GameState, unit: Unit) -> Base:
-    """The division's stand just before the regiment's front, on its centre line; where
-    one of the regiment's own attached generals stands there, just past him (past each
-    such general in turn: :func:`past_own_generals`)."""
-    return _stand_before(unit, past_own_generals(state, unit))
-
-
 def _stand_before(unit: Unit, past: float = 0.0) -> Base:
     """The division's stand just before the regiment's front, on its centre line, and
     ``past`` inches further on."""
@@ -211,15 +204,20 @@ def room_problem(table: Battlefield, state: GameState, unit: Unit) -> str | None
     place = first.corners()
     if not table.inside_table(place):
         return f"{unit.label}'s forlorn hope would stand off the table"
-    way = swept_polygon(_stand_before(unit), first) if past > 0 else place
-    wet = water.wet(table, (way,))
+    way = _way_past(unit, past)
+    wet = water.wet(table, (way.corners(),))
     if wet is not None:
         return f"{unit.label}'s forlorn hope would stand in the {wet}"
     mine = (unit.id, *(g.id for g in generals.attached_generals(state, unit.id)))
-    other = piece_under(state, first, mine)
-    if other is None and past > 0:
-        other = next((o for o in state.iter_units() if o.id not in mine and o.overlaps(way)), None)
+    other = piece_under(state, first, mine) or (piece_under(state, way, mine) if past > 0 else None)
     return None if other is None else f"{unit.label}'s forlorn hope would stand on {other.label}"
+
+
+def _way_past(unit: Unit, past: float) -> Base:
+    """The ground the division's stand covers going from just before the regiment's front
+    to ``past`` inches further on (its first place itself when ``past`` is 0)."""
+    middle = _stand_before(unit, past / 2.0)
+    return Base(middle.x, middle.y, middle.facing, middle.width, middle.depth + past)
 
 
 def new_id(state: GameState, regiment_id: str) -> str:
@@ -239,7 +237,7 @@ def form(tx: Tx, regiment_id: str) -> ForlornHopeFormed:
     own = unit_data(unit)
     roll = tx.roll(D6, f"forlorn hope: {unit.label}")
     past = past_own_generals(tx.state, unit)
-    start = first_place(tx.state, unit)
+    start = _stand_before(unit, past)
     slide = plan_slide(tx.state, unit, heading=unit.facing, distance=float(roll),
                        policy=Interpenetration.STOP, table=(tx.table.width, tx.table.depth), base=start,
                        ignore=(regiment_id,))

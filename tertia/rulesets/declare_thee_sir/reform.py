@@ -118,8 +118,7 @@ def room_problems(table: Battlefield, state: GameState, unit: Unit, placed: Unit
         return found
     wet = water.wet(table, (placed.base.corners(),))
     if wet is not None:
-        code = MovementCode.RIVER if wet == "river" else MovementCode.IMPASSABLE
-        return [Violation(code, f"{placed.label} would stand in the {wet}", rule)]
+        return [Violation(water.refusal_code(wet), f"{placed.label} would stand in the {wet}", rule)]
     for g in generals.reformed_places(table, state, unit, placed).left:
         if placed.overlaps(g.base.corners()):
             return [Violation(MovementCode.COLLISION, f"{placed.label} would overlap {g.label}", rule)]

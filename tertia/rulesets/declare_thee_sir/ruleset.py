@@ -427,8 +427,8 @@ class DeclareTheeSir(RuleSet):
             return [Violation(MovementCode.OFF_TABLE, f"{unit.label} would charge {target.label} partly off "
                               "the table", f"{rule} a: move directly at target unit")]
         if path.wet is not None:
-            code = MovementCode.RIVER if path.wet == "river" else MovementCode.IMPASSABLE
-            return [Violation(code, f"{unit.label} cannot charge {target.label} through the {path.wet}",
+            return [Violation(water.refusal_code(path.wet),
+                              f"{unit.label} cannot charge {target.label} through the {path.wet}",
                               clauses.MOVEMENT)]
         if path.obstacle is not None:
             return [Violation(DtsCode.OBSTACLE, f"{unit.label} would stop at the {path.obstacle} short of "

@@ -25,6 +25,7 @@ from collections.abc import Collection, Iterable
 from tertia.core.geometry import EPSILON, Base, Polygon, heading_vector, swept_polygon
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield, TerrainKind
+from tertia.rules.codes import MovementCode
 from tertia.rules.involuntary import Interpenetration, Slide, plan_slide
 
 STEP = 0.25
@@ -41,6 +42,12 @@ def wet(table: Battlefield, areas: Iterable[Polygon]) -> str | None:
         if table.blocks_by_river(area):
             return "river"
     return None
+
+
+def refusal_code(wet: str) -> str:
+    """The code of a refusal to enter ``wet`` water (as :func:`wet` names it): a river's, or
+    impassable ground's for a lake."""
+    return MovementCode.RIVER if wet == "river" else MovementCode.IMPASSABLE
 
 
 def has_water(table: Battlefield) -> bool:

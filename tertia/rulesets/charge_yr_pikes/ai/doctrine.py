@@ -264,7 +264,7 @@ class CypDoctrine:
             return charge
         guard = self._post(state, unit)
         if guard is not None:
-            return self._to_post(game, state, unit, guard, tables) if _dist(unit, guard) > GUARD_AT else None
+            return self._at_post(game, state, unit, guard, tables)
         if _holds_fire(unit, foes, self.stand_to_fire):
             return self._wait(game, state, unit, foes, tables)
         return self._advance(game, state, unit, _objective(state, unit, foes, tables), tables)
@@ -273,6 +273,12 @@ class CypDoctrine:
         """The order of troops with no enemy troops left on the table to measure
         themselves against: in the first edition, none."""
         return None
+
+    def _at_post(self, game: Game, state: GameState, unit: Unit, post: Point, tables: Tables
+                 ) -> Action | None:
+        """A unit with a post: on its way there while farther than :data:`GUARD_AT`, else
+        standing at it."""
+        return self._to_post(game, state, unit, post, tables) if _dist(unit, post) > GUARD_AT else None
 
     def _post(self, state: GameState, unit: Unit) -> Point | None:
         """The point ``unit`` goes to and stays at: a vital point it guards

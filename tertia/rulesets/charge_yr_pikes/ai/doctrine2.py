@@ -138,10 +138,8 @@ from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
-    GUARD_AT,
     LEAST_GAIN,
     CypDoctrine,
-    _dist,
     _foes,
     _guard_post,
     _guards,
@@ -281,9 +279,7 @@ class CypDoctrine2(CypDoctrine):
         vital point they guard, an objective they are sent to): occupying the objectives
         wins the battle (19 C), where the first edition stood idle to darkness."""
         post = self._post(state, unit)
-        if post is None or _dist(unit, post) <= GUARD_AT:
-            return None
-        return self._to_post(game, state, unit, post, tables)
+        return None if post is None else self._at_post(game, state, unit, post, tables)
 
     def _to_post(self, game: Game, state: GameState, unit: Unit, post: Point, tables: Tables) -> Move | None:
         """The first edition's move to its post, or through friends in the way where they
