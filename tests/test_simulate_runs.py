@@ -361,3 +361,26 @@ def test_a_battles_summary_counts_losses_as_simulate_does() -> None:
     summary = json.loads(result.output)
     assert summary["units_lost"] == {side: row[f"units_lost_{side}"] for side in spec.sides}
     assert summary["units_lost_by_type"]["parliament"].get("commanded_shot", 0) <= 1
+
+
+@pytest.mark.parametrize("rules", _with_plugin_ids())
+def test_a_battles_json_and_a_study_count_the_same_losses(rules: str) -> None:
+    """Under every registered rule set, the example plugin's too, ``tertia battle --json``
+    and the study's row of the same battle (its seed, the doctrine on both sides) count
+    the same units and commanders lost, each side's within what it fielded: both ask the
+    rule set's presentation (``lost_pieces``)."""
+    from tertia.cli.common import battle_choice
+    from tertia.scenarios import resolve_scenario
+
+    with with_plugins():
+        scenario, _ = battle_choice(None, rules)
+        spec = make_spec(scenario, resolve_scenario(scenario, rules_id=rules), rules)
+        row = run([spec], 1, SEED, workers=1).rows[0][0]
+        fought = CliRunner().invoke(app, ["battle", "--rules", rules, "--scenario", scenario,
+                                          "--seed", str(row["seed"]), "--json"])
+    assert row["error"] is None and fought.exit_code == 0, (row["error"], fought.output)
+    summary = json.loads(fought.output)
+    for side in spec.sides:
+        assert summary["units_lost"][side] == row[f"units_lost_{side}"]
+        assert summary["commanders_lost"][side] == row[f"commanders_lost_{side}"]
+        assert row[f"units_lost_{side}"] <= sum(spec.fielded[side].values())
