@@ -32,6 +32,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     _least_worth,
     _taking_lead,
     bars_the_way,
+    held_back_horse,
     in_shot,
     lost_points,
     objective_takers,
@@ -653,6 +654,9 @@ def test_a_regiment_sent_to_an_objective_steps_clear_of_friends_barring_its_char
     assert charge_path(game.table, frightened.with_unit(stepped), stepped, foe).blocked_by is None
     clear = frightened.with_unit(frightened.units["k-horse"].evolve(x=40.0, y=20.0))
     assert _clear_lane(game, clear, clear.units["k-horse2"], goal, tables_of(clear)) is None
+    both = frightened.evolve(own=game_data(frightened).evolve(fright=("parl", "king")))
+    assert objective_takers(both, "king")["k-horse2"] == goal
+    assert _clear_lane(game, both, both.units["k-horse2"], goal, tables_of(both)) is None  # held back
 
 
 def test_with_no_enemy_troops_left_a_regiment_sent_goes_on_and_the_first_edition_stands() -> None:
@@ -669,3 +673,35 @@ def test_with_no_enemy_troops_left_a_regiment_sent_goes_on_and_the_first_edition
     assert math.dist(sent.waypoints[-1], goal) < before - 1.0
     stood = CypDoctrine().choose(game, frightened, random.Random(0))
     assert not isinstance(stood, Move), stood
+
+
+@pytest.mark.parametrize(("frightened", "charges"), [((), True), (("parl",), True), (("king",), False),
+                                                     (("parl", "king"), False)])
+def test_horse_of_an_army_that_has_taken_fright_hold_back_from_a_charge_that_would_pay(
+        frightened: tuple[str, ...], charges: bool) -> None:
+    """15 L: an army that has taken fright tests again every turn, and each fright lowers
+    the morale of every unit that has lost men and routs those at 1. Its horse make no
+    charge that would otherwise pay (at foot, at least HORSE_AGAINST_FOOT); the enemy's
+    fright does not hold them back."""
+    game, state = _on_card({**FAR, "p-foot": (50.0, 19.0)}, ("k-horse",),
+                           **{"p-foot": {"morale": 2}, "k-horse": {"morale": 3}})
+    state = state.evolve(own=game_data(state).evolve(fright=frightened))
+    horse, foot = state.units["k-horse"], state.units["p-foot"]
+    assert held_back_horse(state, horse) is not charges
+    assert charge_outlook(game, state, horse, foot, tables_of(state)).worth >= HORSE_AGAINST_FOOT
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert (chosen == Charge(unit="k-horse", target="p-foot")) is charges
+    assert game.is_legal(state, chosen)
+
+
+def test_horse_of_an_army_that_has_taken_fright_still_charge_a_foe_holding_a_vital_point() -> None:
+    """15 L: each vital point the enemy holds adds one to the roll for fright: held back
+    as they are, horse of an army in fright charge a foe holding one (the king's right, at
+    (52, 8)) at TAKING_CHARGE; foot are not held back."""
+    game, state = _facing_off((52.0, 8.0), (52.0, 22.0))
+    state = _in_fright(state, "king")
+    assert held_back_horse(state, state.units["k-horse2"])
+    assert not held_back_horse(state, state.units["k-foot"])
+    assert on_lost_point(state, state.units["p-horse"])
+    chosen = CypDoctrine2().choose(game, state, random.Random(0))
+    assert chosen == Charge(unit="k-horse2", target="p-horse")

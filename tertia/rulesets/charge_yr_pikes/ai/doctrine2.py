@@ -115,6 +115,24 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   Measured: against the random player as Parliament at Edgehill (seed 2110), 186 -> 189
   wins of 200; in self-play, seeds 1-100, battles decided on objectives 30 -> 30 at
   Edgehill and 2 -> 0 at Naseby, horse lost a battle 6.97 -> 7.13 and 5.41 -> 5.72.
+- **A beaten army's horse held back.** Once an army has taken fright (15 L) it tests
+  again at the end of every turn, and each fright lowers by one the morale of every unit
+  that has lost men and routs those it brings to 1: horse of such an army that charge
+  lose men, and are lost at a later fright. They charge only a foe holding one of their
+  side's vital points (:func:`on_lost_point`: each one held adds to the roll for fright),
+  and otherwise wait, out of shot, as horse with no charge worth making do; they threaten
+  still (:func:`held_back_horse`), and make no step to clear a charge
+  (:func:`_clear_lane`). Measured in self-play, seeds 1-200 at Edgehill: horse lost a
+  battle 7.21 -> 6.79 (the baseline 10.22: a cut of 29.5% -> 33.6%), battles decided on
+  objectives 99 -> 100; at Naseby, seeds 1-100, 6.19 -> 5.85 and 4 -> 3; against the
+  baseline (`tertia ladder`, both battles) 0.71 as before; against the random player as
+  Parliament at Edgehill, 386 -> 382 wins of 400 (two sets of 200 seeds). Tried beside
+  it, measured without the step: horse that had lost no men still charging (6.99 lost
+  at Edgehill, seeds 1-100, where holding back every regiment lost 6.56); horse sent to
+  an objective still charging a foe barring their way (6.90, seeds 1-200); a charge with
+  the clear edge asked of horse against horse (:data:`HORSE_AGAINST_HORSE`), or any once
+  the enemy has taken fright too (191 and 193 wins of 200 against random, seeds
+  1000-1199, where holding back wins 193).
 - **Officers in front when a test matters.** On the Officers & Artillery card a
   brigadier (or staff officer) at large rides up to the regiment of his command nearest
   the enemy, horse or foot in good order with no officer in its front rank, once an enemy
@@ -253,12 +271,16 @@ class CypDoctrine2(CypDoctrine):
         ranked: list[tuple[float, str]] = []
         reach = charge_allowance(tables, own)
         goal = objective_takers(state, unit.side).get(unit.id)
+        held_back = held_back_horse(state, unit)
         for foe in foes.within(reach):
             theirs = unit_data(foe)
             if theirs.is_officer or theirs.troop == "wagons":
                 continue
+            retaking = on_lost_point(state, foe)
+            if held_back and not retaking:
+                continue
             worth = charge_outlook(game, state, unit, foe, tables, halt_ahead_of(unit, foe)).worth
-            barring = (goal is not None and bars_the_way(unit, foe, goal)) or on_lost_point(state, foe)
+            barring = (goal is not None and bars_the_way(unit, foe, goal)) or retaking
             if worth < (TAKING_CHARGE if barring else _least_worth(own, theirs)):
                 continue
             if could_charge(game, state, unit, foe, reach):
@@ -435,6 +457,12 @@ def bars_the_way(unit: Unit, foe: Unit, goal: Point) -> bool:
     return point_segment_distance((foe.x, foe.y), (unit.x, unit.y), goal) <= reach
 
 
+def held_back_horse(state: GameState, unit: Unit) -> bool:
+    """Is ``unit`` horse of an army that has taken fright (15 L), which charge only a foe
+    holding one of its vital points (see the module's note)?"""
+    return unit_data(unit).troop in CAVALRY and unit.side in game_data(state).fright
+
+
 def on_lost_point(state: GameState, foe: Unit) -> bool:
     """Does ``foe`` stand within :data:`HOLDING` of a vital point of its enemy's that its
     side holds (15 L: each one lost adds to the enemy's roll for fright)?"""
@@ -482,7 +510,7 @@ def _clear_lane(game: Game, state: GameState, unit: Unit, goal: Point, tables: T
     none. Horse jammed among friends before enemy horse otherwise stand there to the
     end of the battle."""
     own = unit_data(unit)
-    if own.troop == "dragoons" or own.disordered:
+    if own.troop == "dragoons" or own.disordered or held_back_horse(state, unit):
         return None
     reach = charge_allowance(tables, own)
     ranked: list[tuple[float, str]] = []
