@@ -439,8 +439,8 @@ def test_musketeers_already_under_the_fire_reckon_neither_it_nor_its_test_a_cost
 KING_OBJECTIVES = {"left": (20.0, 40.0), "centre": (36.0, 40.0), "right": (52.0, 40.0)}
 
 
-def _in_fright(state: GameState, side: str) -> GameState:
-    return state.evolve(own=game_data(state).evolve(fright=(side,)))
+def _in_fright(state: GameState, *sides: str) -> GameState:
+    return state.evolve(own=game_data(state).evolve(fright=sides))
 
 
 def test_once_the_enemy_takes_fright_a_whole_tertia_goes_to_each_objective() -> None:
@@ -654,7 +654,7 @@ def test_a_regiment_sent_to_an_objective_steps_clear_of_friends_barring_its_char
     assert charge_path(game.table, frightened.with_unit(stepped), stepped, foe).blocked_by is None
     clear = frightened.with_unit(frightened.units["k-horse"].evolve(x=40.0, y=20.0))
     assert _clear_lane(game, clear, clear.units["k-horse2"], goal, tables_of(clear)) is None
-    both = frightened.evolve(own=game_data(frightened).evolve(fright=("parl", "king")))
+    both = _in_fright(frightened, "parl", "king")
     assert objective_takers(both, "king")["k-horse2"] == goal
     assert _clear_lane(game, both, both.units["k-horse2"], goal, tables_of(both)) is None  # held back
 
@@ -685,7 +685,7 @@ def test_horse_of_an_army_that_has_taken_fright_hold_back_from_a_charge_that_wou
     fright does not hold them back."""
     game, state = _on_card({**FAR, "p-foot": (50.0, 19.0)}, ("k-horse",),
                            **{"p-foot": {"morale": 2}, "k-horse": {"morale": 3}})
-    state = state.evolve(own=game_data(state).evolve(fright=frightened))
+    state = _in_fright(state, *frightened)
     horse, foot = state.units["k-horse"], state.units["p-foot"]
     assert held_back_horse(state, horse) is not charges
     assert charge_outlook(game, state, horse, foot, tables_of(state)).worth >= HORSE_AGAINST_FOOT

@@ -215,6 +215,11 @@ class ArmyMoraleTested(Event):
     total: int | None = None
 
 
+def has_taken_fright(state: GameState, side: str) -> bool:
+    """Has ``side``'s army taken fright (15 L) at some turn's end of the battle so far?"""
+    return side in game_data(state).fright
+
+
 @handles(ArmyMoraleTested)
 def _tested(s: GameState, e: ArmyMoraleTested) -> GameState:
     game = game_data(s)

@@ -168,6 +168,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     point_holders,
 )
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, firers_at, halt_ahead_of
+from tertia.rulesets.charge_yr_pikes.army import has_taken_fright
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
@@ -180,7 +181,7 @@ from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, holder, in_good_order, places
 from tertia.rulesets.charge_yr_pikes.points import reach as reach_to
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
-from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.values import unit_data
 
 LEAST_WORTH = 0.002
 """Horse charge a battery only when the charge is expected to take this much more of the
@@ -460,7 +461,7 @@ def bars_the_way(unit: Unit, foe: Unit, goal: Point) -> bool:
 def held_back_horse(state: GameState, unit: Unit) -> bool:
     """Is ``unit`` horse of an army that has taken fright (15 L), which charge only a foe
     holding one of its vital points (see the module's note)?"""
-    return unit_data(unit).troop in CAVALRY and unit.side in game_data(state).fright
+    return unit_data(unit).troop in CAVALRY and has_taken_fright(state, unit.side)
 
 
 def on_lost_point(state: GameState, foe: Unit) -> bool:
@@ -691,7 +692,7 @@ def objective_takers(state: GameState, side: str) -> dict[str, Point]:
     if found is not None:
         return found
     found = state.cache[key] = {}
-    if state.opponent(side) not in game_data(state).fright:
+    if not has_taken_fright(state, state.opponent(side)):
         return found
     guards = {g for _, posted in _guards(state, side) for g in posted}
     by_tertia: dict[str, list[Unit]] = {}
