@@ -35,6 +35,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     held_back_horse,
     in_shot,
     lost_points,
+    objective_posts,
     objective_takers,
     on_lost_point,
 )
@@ -56,7 +57,7 @@ from tertia.rulesets.charge_yr_pikes.melee import casualties_from
 from tertia.rulesets.charge_yr_pikes.morale import points_table
 from tertia.rulesets.charge_yr_pikes.movement import allowance
 from tertia.rulesets.charge_yr_pikes.musketry import firing_stands
-from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, Place, places, reach
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, Place, objectives_occupied, places, reach
 from tertia.rulesets.charge_yr_pikes.ruleset import reformed
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
@@ -465,6 +466,38 @@ def test_once_the_enemy_takes_fright_a_whole_tertia_goes_to_each_objective() -> 
     other = next(t for t in tertias if t != first)
     second = min((p for p in objectives if p != nearest), key=lambda p: gap(other, p))
     assert goals == {first: {(nearest.x, nearest.y)}, other: {(second.x, second.y)}}
+
+
+def _objective_moved(state: GameState, name: str, x: float, y: float) -> GameState:
+    """``state`` with the king's objective ``name`` ("left", "centre", "right") at (x, y)."""
+    at = KING_OBJECTIVES[name]
+    points = tuple((*p[:4], x, y) if p[1] == OBJECTIVE and p[0] == "king" and (p[4], p[5]) == at else p
+                   for p in game_data(state).points)
+    assert points != game_data(state).points
+    return state.evolve(own=game_data(state).evolve(points=points))
+
+
+@pytest.mark.parametrize(("centre_x", "one_post"), [(48.0, True), (45.0, False)])
+def test_objectives_a_regiment_between_them_would_hold_together_are_one_post(centre_x: float,
+                                                                              one_post: bool) -> None:
+    """19 C: a side occupies an objective while a regiment of its own in good order stands
+    within 3" (hold_within) of it. Two objectives each within 3" of their midst are one
+    post, its midst, where one regiment holds both (the rule's own count says so), and
+    one tertia is sent there, the other to the third; 7" apart, each is a post of its
+    own, and the tertias go to the nearest two."""
+    _, state = _on_card(FAR, ())
+    state = _in_fright(_objective_moved(state, "centre", centre_x, 41.0), "parl")
+    posts = objective_posts(state, "king")
+    midst = ((centre_x + 52.0) / 2, 40.5)
+    assert (midst in [spot for _, spot in posts]) is one_post
+    assert len(posts) == (2 if one_post else 3)
+    goals = set(objective_takers(state, "king").values())
+    if one_post:
+        assert goals == {midst, KING_OBJECTIVES["left"]}
+        holding = state.with_unit(state.units["k-horse"].evolve(x=midst[0], y=midst[1]))
+        assert objectives_occupied(holding, "king", tables_of(holding)) == 2
+    else:
+        assert midst not in goals and len(goals) == 2
 
 
 def test_a_guard_is_not_sent_to_an_objective() -> None:
