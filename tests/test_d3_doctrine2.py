@@ -18,7 +18,7 @@ from tertia.core.state import GameState
 from tertia.rules.fighting import Shoot
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.d3.ai.doctrine import D3Doctrine
-from tertia.rulesets.d3.ai.doctrine2 import REACH_SLACK
+from tertia.rulesets.d3.ai.doctrine2 import ON_THE_WORN, REACH_SLACK
 from tertia.rulesets.d3.troops import MOVE
 from tertia.rulesets.d3_cards.ai.doctrine import D3CardsDoctrine
 from tertia.rulesets.d3_cards.ai.doctrine2 import D3CardsDoctrine2
@@ -166,3 +166,31 @@ def test_d3_commands_card_orders_vary_with_the_random_stream_and_put_the_fight_f
               for s in range(12)}
     assert all(order[0] == "right" for order in orders)
     assert len(orders) > 1
+
+
+# Dragoons with two enemy foot regiments alike before them, one on each side, in musket range.
+TWO_TARGETS = [unit("d", P, "dragoons", 30, 20, 0), foot("a", R, 25, 29, 180), foot("b", R, 35, 29, 180)]
+
+
+def test_blows_go_to_the_unit_already_worn_and_the_players_liking_settles_two_fresh_ones() -> None:
+    """Routing: a unit counts for a victory point only once it exceeds its hits, and a
+    commander's rally takes them off one at a time. A volley (D3: two hits on average)
+    at a regiment that has taken 4 of the 8 it can hold, out of reach of a rout, is worth
+    1 + ON_THE_WORN * 4/8 times its hits; so the second edition fires at the worn one,
+    whatever its own random stream, where two fresh ones are a toss-up settled by it."""
+    game, state = _cards_position(TWO_TARGETS, "dragoons", ((R, "horse"),))
+    player = D3CardsDoctrine2()
+    volley = (1.0, 2.0, 3.0)
+    assert player._blow_worth(game, state.units["a"], volley) == 2.0
+    fresh = {_decide_with(player_seed, game, state) for player_seed in range(8)}
+    assert fresh == {Shoot(unit="d", target="a"), Shoot(unit="d", target="b")}
+    for worn in ("a", "b"):
+        hurt = state.with_unit(state.units[worn].evolve(hits=4))
+        assert D3CardsDoctrine2()._blow_worth(game, hurt.units[worn], volley) == 2.0 * (1 + ON_THE_WORN / 2)
+        assert {_decide_with(player_seed, game, hurt) for player_seed in range(8)} == {
+            Shoot(unit="d", target=worn)}
+
+
+def _decide_with(player_seed: int, game: Game, state: GameState) -> Action:
+    """The second edition's choice with its own random stream seeded so."""
+    return D3CardsDoctrine2().choose(game, state, random.Random(player_seed))
