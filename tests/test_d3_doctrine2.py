@@ -38,8 +38,8 @@ def test_each_d3_rule_set_plays_its_second_edition_and_keeps_the_first_as_baseli
         assert second_edition_for(ruleset) is second  # doctrine-2 plays the doctrine
 
 
-def _decide(player: D3Doctrine, game: Game, state: GameState) -> Action:
-    return player.choose(game, state, random.Random(7))
+def _decide(player: D3Doctrine, game: Game, state: GameState, player_seed: int = 7) -> Action:
+    return player.choose(game, state, random.Random(player_seed))
 
 
 def _cards_position(units: list[dict[str, Any]], card: str, deck: tuple[tuple[str, str], ...],
@@ -182,15 +182,11 @@ def test_blows_go_to_the_unit_already_worn_and_the_players_liking_settles_two_fr
     player = D3CardsDoctrine2()
     volley = (1.0, 2.0, 3.0)
     assert player._blow_worth(game, state.units["a"], volley) == 2.0
-    fresh = {_decide_with(player_seed, game, state) for player_seed in range(8)}
+    fresh = {_decide(D3CardsDoctrine2(), game, state, player_seed) for player_seed in range(8)}
     assert fresh == {Shoot(unit="d", target="a"), Shoot(unit="d", target="b")}
     for worn in ("a", "b"):
         hurt = state.with_unit(state.units[worn].evolve(hits=4))
-        assert D3CardsDoctrine2()._blow_worth(game, hurt.units[worn], volley) == 2.0 * (1 + ON_THE_WORN / 2)
-        assert {_decide_with(player_seed, game, hurt) for player_seed in range(8)} == {
+        assert player._blow_worth(game, hurt.units[worn], volley) == 2.0 * (1 + ON_THE_WORN / 2)
+        assert {_decide(D3CardsDoctrine2(), game, hurt, player_seed) for player_seed in range(8)} == {
             Shoot(unit="d", target=worn)}
 
-
-def _decide_with(player_seed: int, game: Game, state: GameState) -> Action:
-    """The second edition's choice with its own random stream seeded so."""
-    return D3CardsDoctrine2().choose(game, state, random.Random(player_seed))

@@ -162,7 +162,7 @@ from collections.abc import Sequence
 from tertia.ai.moves import ENEMY_CLEARANCE, advance_towards, free_run
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Point, base_distance, bearing, point_polygon_distance, point_segment_distance
+from tertia.core.geometry import Point, base_distance, bearing, point_segment_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
 from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
@@ -190,6 +190,7 @@ from tertia.rulesets.charge_yr_pikes.front_rank import lead_bar, touches
 from tertia.rulesets.charge_yr_pikes.movement import allowance, charge_allowance
 from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, Place, holder, in_good_order, places
+from tertia.rulesets.charge_yr_pikes.points import reach as reach_to
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
 from tertia.rulesets.charge_yr_pikes.values import unit_data
 
@@ -709,9 +710,8 @@ def objective_takers(state: GameState, side: str) -> dict[str, Point]:
     for u in point_holders(state, side):
         if u.id not in guards:
             by_tertia.setdefault(u.command, []).append(u)
-    posts = objective_posts(state, side)
-    pairs = sorted((min(point_polygon_distance(u.base.corners(), spot) for u in units), tertia, name, spot)
-                   for name, spot in posts for tertia, units in by_tertia.items())
+    pairs = sorted((min(reach_to(u, p) for u in units), tertia, p.name, (p.x, p.y))
+                   for p in objective_posts(state, side) for tertia, units in by_tertia.items())
     sent: set[str] = set()
     used: set[str] = set()
     for _, tertia, name, spot in pairs:
@@ -724,24 +724,31 @@ def objective_takers(state: GameState, side: str) -> dict[str, Point]:
     return found
 
 
-
-def objective_posts(state: GameState, side: str) -> list[tuple[str, Point]]:
+def objective_posts(state: GameState, side: str) -> list[Place]:
     """Where ``side`` sends its troops to occupy its objectives (19 C): one post for
     objectives so near each other that a regiment standing between them holds them all
     (each within ``hold_within`` of their midst: Edgehill's baggage at Kineton and the
-    Kineton road, Naseby's Royalist baggage and the Sibbertoft road), else one at each;
-    each post named by its objectives' names."""
+    Kineton road, Naseby's Royalist baggage and the Sibbertoft road), at their midst and
+    named by their names; else each objective is its own post."""
     within = tables_of(state).victory.hold_within
     groups: list[list[Place]] = []
     for place in places(state, side, OBJECTIVE):
         for group in groups:
             joined = [*group, place]
-            if all(math.dist((p.x, p.y), _midst(joined)) <= within for p in joined):
+            midst = _midst(joined)
+            if all(math.dist((p.x, p.y), midst) <= within for p in joined):
                 group.append(place)
                 break
         else:
             groups.append([place])
-    return [(" and ".join(p.name for p in group), _midst(group)) for group in groups]
+    return [_post(group) for group in groups]
+
+
+def _post(group: Sequence[Place]) -> Place:
+    """One post for ``group``'s objectives: at their midst, named by their names (a lone
+    objective is its own post)."""
+    x, y = _midst(group)
+    return group[0]._replace(name=" and ".join(p.name for p in group), x=x, y=y)
 
 
 def _midst(group: Sequence[Place]) -> Point:
