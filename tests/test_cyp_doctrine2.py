@@ -50,6 +50,7 @@ from tertia.rulesets.charge_yr_pikes.ai.outlook import (
     share,
     volley,
 )
+from tertia.rulesets.charge_yr_pikes.army import fright_losses
 from tertia.rulesets.charge_yr_pikes.charge import gun_support
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.command import in_command_radius
@@ -61,6 +62,7 @@ from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, Place, objectives_
 from tertia.rulesets.charge_yr_pikes.ruleset import reformed
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.victory import degree_of_victory
 from tertia.scenarios import resolve_scenario
 from tests.test_cyp_doctrine import FAR, _on_card
 
@@ -466,6 +468,42 @@ def test_once_the_enemy_takes_fright_a_whole_tertia_goes_to_each_objective() -> 
     other = next(t for t in tertias if t != first)
     second = min((p for p in objectives if p != nearest), key=lambda p: gap(other, p))
     assert goals == {first: {(nearest.x, nearest.y)}, other: {(second.x, second.y)}}
+
+
+def _with_losses(state: GameState, lost: dict[str, int | str]) -> GameState:
+    """``state`` with each unit named having lost that many figures, or removed so."""
+    for unit_id, loss in lost.items():
+        unit = state.units[unit_id]
+        if isinstance(loss, str):
+            state = state.with_unit(unit.evolve(removed=loss))
+        else:
+            own = unit_data(unit)
+            state = state.with_unit(unit.evolve(own=own.evolve(men=own.men - loss)))
+    return state
+
+
+def test_objectives_are_taken_once_the_enemy_is_beaten_on_the_field() -> None:
+    """Before the enemy army takes fright (15 L), tertias go for the objectives once its
+    share of figures off the table (the count of 15 L) stands 10 points or more above the
+    side's own, the bound of a tactical victory (19 F). One figure more lost by the side,
+    or the lead the enemy's, and none go."""
+    _, state = _on_card(FAR, ())
+    tables = tables_of(state)
+    beaten = _with_losses(state, {"p-horse": "destroyed"})
+    enemy_share = fright_losses(beaten, "parl", tables).percent
+
+    def gap(king_lost: int) -> Fraction:
+        lost = _with_losses(beaten, {"k-horse": king_lost})
+        return enemy_share - fright_losses(lost, "king", tables).percent
+
+    most = max(n for n in range(unit_data(state.units["k-horse"]).men) if gap(n) >= 10)
+    assert degree_of_victory(gap(most), tables.victory) == "tactical"
+    assert degree_of_victory(gap(most + 1), tables.victory) == "marginal"
+    sent = objective_takers(_with_losses(beaten, {"k-horse": most}), "king")
+    assert sorted(sent) == ["k-drag", "k-foot", "k-foot2", "k-horse", "k-horse2", "k-musk"]
+    assert objective_takers(_with_losses(beaten, {"k-horse": most + 1}), "king") == {}
+    assert objective_takers(beaten, "parl") == {}
+    assert objective_takers(state, "king") == {}
 
 
 def _objective_moved(state: GameState, name: str, x: float, y: float) -> GameState:

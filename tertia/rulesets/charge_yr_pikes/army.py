@@ -135,9 +135,14 @@ def exact_casualties(unit: Unit, count_whole: Collection[str]) -> int:
 
 
 def losses(state: GameState, side: str, tables: Tables, count: Callable[[Unit], int]) -> ArmyLosses:
-    """``side``'s casualties, each counted unit (removed ones too) counted by ``count``."""
-    units = [u for u in state.iter_units(side, include_removed=True) if is_counted(u, tables)]
-    return ArmyLosses(side, sum(count(u) for u in units), sum(unit_data(u).start for u in units))
+    """``side``'s casualties, each counted unit (:func:`is_counted`; removed ones too)
+    counted by ``count``."""
+    lost = strength = 0
+    for unit in state.iter_units(side, include_removed=True):  # one pass: asked each decision
+        if is_counted(unit, tables):
+            lost += count(unit)
+            strength += unit_data(unit).start
+    return ArmyLosses(side, lost, strength)
 
 
 def fright_losses(state: GameState, side: str, tables: Tables) -> ArmyLosses:
