@@ -714,13 +714,12 @@ def _join_or_ride(game: Game, state: GameState, officer: Unit, led: Unit) -> Act
 
 
 def objective_takers(state: GameState, side: str) -> dict[str, Point]:
-    """Once the enemy army has taken fright (15 L) or is beaten on the field
-    (:func:`beaten_on_the_field`), the troops ``side`` sends to take its objectives (19
-    C), each by the point it goes to: a whole tertia to each, since "no unit may leave its
-    tertia" (4 A), the nearest pair of free tertia and objective first (a
-    tertia's distance its nearest regiment's); a tertia's troops in good order, neither
-    guns, wagons nor a vital point's guards; none before. Worked out once a position and
-    side."""
+    """Once the enemy army has taken fright (15 L) or stands beaten on the field
+    (:func:`beaten_on_the_field`), the troops ``side`` sends to take its objectives
+    (19 C), each by the point it goes to: a whole tertia to each, since "no unit may leave
+    its tertia" (4 A), the nearest pair of free tertia and objective first (a tertia's
+    distance its nearest regiment's); a tertia's troops in good order, neither guns,
+    wagons nor a vital point's guards; none before. Worked out once a position and side."""
     key = ("cyp doctrine takers", side)
     found: dict[str, Point] | None = state.cache.get(key)
     if found is not None:
@@ -748,9 +747,9 @@ def objective_takers(state: GameState, side: str) -> dict[str, Point]:
 
 
 def beaten_on_the_field(state: GameState, side: str) -> bool:
-    """Has the enemy lost so much more of its army than ``side`` (its share of figures off
-    the table, as each army's morale counts it: 15 L) that it stands beaten by the bound of
-    a tactical victory (19 F: 10% higher, :data:`BEATEN_AT`)?"""
+    """Has the enemy lost so much more of its army than ``side`` (each army's share of its
+    figures off the table, as its morale counts them: 15 L) that ``side`` leads by the
+    bound of a tactical victory (19 F: 10% higher, :data:`BEATEN_AT`)?"""
     tables = tables_of(state)
     lead = next(bound for bound, name in tables.victory.degrees if name == BEATEN_AT)
     mine = fright_losses(state, side, tables).percent
