@@ -124,10 +124,15 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   the bound of a tactical victory (19 F: 10%, :data:`BEATEN_AT`;
   :func:`beaten_on_the_field`). Measured in self-play, seeds 1-200 at Edgehill: battles
   decided on objectives 104 -> 120, horse lost a battle 6.67 -> 6.64 (the baseline
-  10.22); at Naseby, seeds 1-100, 2 -> 6 and 5.78 -> 6.53 (the baseline 11.68); against
+  10.22; seeds 201-400, measured after: 98 -> 108 and 6.61 -> 6.97, the baseline
+  10.24, the pursuit of the battles decided taking more of the beaten side's horse); at
+  Naseby, seeds 1-100, 2 -> 6 and 5.78 -> 6.53 (the baseline 11.68); against
   the baseline (`tertia ladder`, both battles) 0.72 -> 0.71; against the random player
   as Parliament at Edgehill (seed 2110) 190 -> 193 wins of 200. Tried beside it: a lead
-  of 5 points (Naseby 6 decided, as 10) and of 20 (2).
+  of 5 points (Naseby 6 decided, as 10), of 15 (Edgehill, seeds 201-400: 97 decided,
+  6.82 horse lost) and of 20 (Naseby 2); and no horse sent on the lead alone, foot only
+  till the enemy takes fright: horse lost 6.45 and 6.78 at Edgehill (seeds 1-200 and
+  201-400, decided 106 and 111), but Naseby 3 decided.
 - **Vital points retaken.** Each vital point the enemy holds adds one to the army's roll
   for fright (15 L), and under a fifth of its figures lost an army takes fright only so.
   A foe holding one of the side's vital points (:func:`on_lost_point`) is charged at
