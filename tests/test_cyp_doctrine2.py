@@ -583,6 +583,28 @@ def test_a_regiment_sent_to_an_objective_charges_the_foe_holding_it_at_a_worse_o
     assert charge == Charge(unit="k-horse2", target="p-horse")
 
 
+@pytest.mark.parametrize(("wagons_at", "charged"), [((52.0, 41.0), True), ((66.0, 34.0), False)])
+def test_a_regiment_sent_to_an_objective_charges_the_baggage_train_on_its_way(
+        wagons_at: tuple[float, float], charged: bool) -> None:
+    """The wagons hold no point (19 C) but stand in the way of troops going to one, and
+    they are charged as guns are: with no friend within 4" to fight for them they rout
+    (section 10). A regiment sent to an objective charges wagons on it or on its straight
+    way there; wagons beside its way, or any before the enemy takes fright, are let be."""
+    forward = {"k-horse": (50.0, 28.0), "k-horse2": (57.0, 28.0), "k-drag": (64.0, 28.0)}
+    away = {"p-foot2": (10.0, 56.0), "p-musk": (16.0, 56.0), "p-horse": (22.0, 56.0),
+            "p-horse2": (28.0, 56.0), "p-drag": (34.0, 56.0)}
+    game, state = _on_card({**FAR, **forward, **away, "p-foot": wagons_at}, ("k-horse2",),
+                           **{"p-foot": {"troop": "wagons"}})
+    horse, wagons = state.units["k-horse2"], state.units["p-foot"]
+    assert gun_support(state, "p-foot") == ()
+    assert bars_the_way(horse, wagons, KING_OBJECTIVES["right"]) is charged
+    assert CypDoctrine2().choose(game, state, random.Random(0)) != Charge(unit="k-horse2", target="p-foot")
+    frightened = _in_fright(state, "parl")
+    assert objective_takers(frightened, "king")["k-horse2"] == KING_OBJECTIVES["right"]
+    chosen = CypDoctrine2().choose(game, frightened, random.Random(0))
+    assert (chosen == Charge(unit="k-horse2", target="p-foot")) is charged
+
+
 def test_a_foe_bars_the_way_on_the_straight_line_to_the_goal_or_on_the_goal() -> None:
     _, state = _on_card(FAR, ())
     horse = state.units["k-horse"]  # at (50, 10)
