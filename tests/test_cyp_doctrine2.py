@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tertia.activation.deck import group_card
 from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
@@ -19,7 +20,7 @@ from tertia.core.game import Game
 from tertia.core.geometry import base_distance
 from tertia.core.state import GameState, Unit
 from tertia.rulesets import get_ruleset
-from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank, Reform
+from tertia.rulesets.charge_yr_pikes.actions import Charge, GiveFreeMove, JoinFrontRank, Reform
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import CypDoctrine, _enemy_horse, _within, move_away
 from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     FOOT_CHARGE,
@@ -603,6 +604,26 @@ def test_a_regiment_sent_to_an_objective_charges_the_baggage_train_on_its_way(
     assert objective_takers(frightened, "king")["k-horse2"] == KING_OBJECTIVES["right"]
     chosen = CypDoctrine2().choose(game, frightened, random.Random(0))
     assert (chosen == Charge(unit="k-horse2", target="p-foot")) is charged
+
+
+def test_once_tertias_are_sent_the_free_move_goes_to_the_one_farthest_from_its_objective() -> None:
+    """19 C asks every objective occupied at once, so once tertias are sent to them the free
+    move goes to the sent tertia farthest from its objective, or first to one that failed
+    its response this turn; before any is sent, the first edition's choice (the tertia
+    nearest the enemy)."""
+    _, state = _on_card(FAR, ())
+    assert CypDoctrine2._free_move(state) == CypDoctrine._free_move(state)
+    frightened = _in_fright(state, "parl")
+    takers = objective_takers(frightened, "king")
+    gaps: dict[str, float] = {}
+    for unit_id, spot in takers.items():
+        unit = frightened.units[unit_id]
+        gaps[unit.command] = min(gaps.get(unit.command, math.inf), math.dist((unit.x, unit.y), spot))
+    laggard, ahead = sorted(gaps, key=lambda t: -gaps[t])
+    chosen = CypDoctrine2._free_move(frightened)
+    assert chosen == GiveFreeMove(tertia=laggard) != CypDoctrine._free_move(frightened)
+    failed = frightened.evolve(own=game_data(frightened).evolve(deck_drawn=(group_card(ahead, "king"),)))
+    assert CypDoctrine2._free_move(failed) == GiveFreeMove(tertia=ahead)
 
 
 def test_a_foe_bars_the_way_on_the_straight_line_to_the_goal_or_on_the_goal() -> None:

@@ -145,6 +145,16 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   random player, seeds 1-60, 5 -> 16 as Parliament and 18 -> 18 as the Royalists; in
   self-play, seeds 1-100 at Naseby, 6 -> 7, horse lost a battle 6.53 -> 6.44; seeds
   1-200 at Edgehill, 120 -> 119 and 6.64 -> 6.72.
+- **The free move to the objectives.** The free move (Sequence of play) goes to a
+  tertia that failed its response this turn, else to the one nearest the enemy; once
+  tertias are sent to the objectives it goes to one of them, one that failed its
+  response first, else the one farthest from its objective, since the battle is won only
+  when every objective is occupied at once (19 C) and the last tertia to arrive decides
+  when. Measured in self-play: battles decided on objectives at Naseby 7 -> 11 (seeds
+  1-100) and 3 -> 6 (101-200), at Edgehill 55 -> 63 and 64 -> 64; horse lost a battle at
+  Naseby 6.44 -> 6.30 and 5.55 -> 5.88, at Edgehill 6.71 -> 6.56 and 6.73 -> 6.66;
+  against the random player at Naseby, seeds 1-60, 16 -> 22 as Parliament and 18 -> 20
+  as the Royalists.
 - **Vital points retaken.** Each vital point the enemy holds adds one to the army's roll
   for fright (15 L), and under a fifth of its figures lost an army takes fright only so.
   A foe holding one of the side's vital points (:func:`on_lost_point`) is charged at
@@ -190,13 +200,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from tertia.activation.deck import group_card
 from tertia.ai.moves import ENEMY_CLEARANCE, advance_towards, free_run
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Point, base_distance, bearing, point_segment_distance
 from tertia.core.state import GameState, Unit
 from tertia.rules.nearest import NearestFirst
-from tertia.rulesets.charge_yr_pikes.actions import Charge, JoinFrontRank
+from tertia.rulesets.charge_yr_pikes.actions import Charge, GiveFreeMove, JoinFrontRank
 from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     LEAST_GAIN,
     CypDoctrine,
@@ -213,6 +224,7 @@ from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, firers_at
 from tertia.rulesets.charge_yr_pikes.army import fright_losses, has_taken_fright
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, touching
+from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
 from tertia.rulesets.charge_yr_pikes.command import in_command_radius
@@ -223,7 +235,7 @@ from tertia.rulesets.charge_yr_pikes.musketry import has_muskets
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, VITAL, Place, holder, in_good_order, places
 from tertia.rulesets.charge_yr_pikes.points import reach as reach_to
 from tertia.rulesets.charge_yr_pikes.tables import Tables, tables_of
-from tertia.rulesets.charge_yr_pikes.values import unit_data
+from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 
 LEAST_WORTH = 0.002
 """Horse charge a battery only when the charge is expected to take this much more of the
@@ -383,6 +395,29 @@ class CypDoctrine2(CypDoctrine):
             return True
         outlook = charge_outlook(game, state, horse, foot, tables, halt_ahead_of(horse, foot))
         return outlook.worth >= _least_worth(unit_data(horse), unit_data(foot))
+
+    @staticmethod
+    def _free_move(state: GameState) -> Action:
+        """Once tertias are sent to the objectives (:func:`objective_takers`), the free
+        move goes to one of them: one that failed its response this turn, else the one
+        farthest from its post (19 C asks every objective at once); before, the first
+        edition's choice."""
+        side = state.to_act
+        takers = objective_takers(state, side)
+        if not takers:
+            return CypDoctrine._free_move(state)
+        drawn = set(game_data(state).deck_drawn)
+        best: tuple[int, float, str] | None = None
+        for tertia in tertias(state, side):
+            units = [u for u in state.iter_troops(side) if u.command == tertia and u.id in takers]
+            if not units:
+                continue
+            failed = group_card(tertia, side) in drawn and not any(unit_data(u).moved for u in units)
+            gap = min(math.dist((u.x, u.y), takers[u.id]) for u in units)
+            key = (0 if failed else 1, -gap, tertia)
+            if best is None or key < best:
+                best = key
+        return CypDoctrine._free_move(state) if best is None else GiveFreeMove(tertia=best[2])
 
     def _order(self, game: Game, state: GameState, unit: Unit) -> Action | None:
         """The first edition's order, save that an officer at large takes a front rank
