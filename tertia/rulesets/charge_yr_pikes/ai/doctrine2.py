@@ -154,7 +154,13 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   1-100) and 3 -> 6 (101-200), at Edgehill 55 -> 63 and 64 -> 64; horse lost a battle at
   Naseby 6.44 -> 6.30 and 5.55 -> 5.88, at Edgehill 6.71 -> 6.56 and 6.73 -> 6.66;
   against the random player at Naseby, seeds 1-60, 16 -> 22 as Parliament and 18 -> 20
-  as the Royalists.
+  as the Royalists. Tried and refused (seeds 1-100), each spending horse past the
+  third the doctrine must save: the free tertias left after one to each objective sent
+  too, each to its nearest post (before this change: Naseby 7 -> 9, Edgehill 55 -> 61,
+  horse lost at Edgehill 7.59), foot tertias only (7, 59, 6.90) or each to the post
+  whose enemy most outweighs those sent (7, 56, 6.88); and, with this change, going for
+  the objectives on a lead of 5 points (a marginal victory) instead of
+  :data:`BEATEN_AT` (Naseby 12, Edgehill 65, horse lost 7.92 and 7.07).
 - **Vital points retaken.** Each vital point the enemy holds adds one to the army's roll
   for fright (15 L), and under a fifth of its figures lost an army takes fright only so.
   A foe holding one of the side's vital points (:func:`on_lost_point`) is charged at
