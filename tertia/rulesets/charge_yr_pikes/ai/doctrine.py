@@ -59,7 +59,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from tertia.activation.deck import group_card
 from tertia.ai.moves import advance_towards
@@ -223,7 +223,7 @@ class CypDoctrine:
 
         def score(tertia: str) -> tuple[int, float, str]:
             units = [u for u in state.iter_troops(side) if u.command == tertia and not unit_data(u).is_gun]
-            failed = group_card(tertia, side) in drawn and not any(unit_data(u).moved for u in units)
+            failed = failed_response(tertia, side, units, drawn)
             near = min((foes.gap(0) for foes in (_foes(state, u) for u in units) if foes), default=math.inf)
             return (0 if failed else 1, near, tertia)
 
@@ -451,6 +451,12 @@ def _fire_kind(unit: Unit, target: Unit, tables: Tables) -> str:
 
 
 # --- officers -------------------------------------------------------------------------------
+
+
+def failed_response(tertia: str, side: str, units: Sequence[Unit], drawn: Collection[str]) -> bool:
+    """Has ``tertia``'s card been drawn this turn (``drawn``) with none of ``units`` moving
+    on it: its command response failed?"""
+    return group_card(tertia, side) in drawn and not any(unit_data(u).moved for u in units)
 
 
 def _officer_move(game: Game, state: GameState, officer: Unit, tables: Tables) -> Move | None:

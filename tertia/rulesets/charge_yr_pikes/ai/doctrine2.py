@@ -206,7 +206,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from tertia.activation.deck import group_card
 from tertia.ai.moves import ENEMY_CLEARANCE, advance_towards, free_run
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
@@ -223,6 +222,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     _move_to,
     _officer_of,
     bearing_away,
+    failed_response,
     move_away,
     point_holders,
 )
@@ -412,18 +412,15 @@ class CypDoctrine2(CypDoctrine):
         takers = objective_takers(state, side)
         if not takers:
             return CypDoctrine._free_move(state)
+        sent: dict[str, list[Unit]] = {}
+        for unit_id in takers:
+            unit = state.units[unit_id]
+            sent.setdefault(unit.command, []).append(unit)
         drawn = set(game_data(state).deck_drawn)
-        best: tuple[int, float, str] | None = None
-        for tertia in tertias(state, side):
-            units = [u for u in state.iter_troops(side) if u.command == tertia and u.id in takers]
-            if not units:
-                continue
-            failed = group_card(tertia, side) in drawn and not any(unit_data(u).moved for u in units)
-            gap = min(math.dist((u.x, u.y), takers[u.id]) for u in units)
-            key = (0 if failed else 1, -gap, tertia)
-            if best is None or key < best:
-                best = key
-        return CypDoctrine._free_move(state) if best is None else GiveFreeMove(tertia=best[2])
+        keys = [(0 if failed_response(tertia, side, sent[tertia], drawn) else 1,
+                 -min(math.dist((u.x, u.y), takers[u.id]) for u in sent[tertia]), tertia)
+                for tertia in tertias(state, side) if tertia in sent]
+        return GiveFreeMove(tertia=min(keys)[2]) if keys else CypDoctrine._free_move(state)
 
     def _order(self, game: Game, state: GameState, unit: Unit) -> Action | None:
         """The first edition's order, save that an officer at large takes a front rank
