@@ -190,6 +190,36 @@ def test_with_its_way_clear_the_second_edition_advances_as_the_first() -> None:
     assert CypDoctrine2()._advance(game, state, unit, (30.0, 44.0), tables) == first
 
 
+@pytest.mark.parametrize("in_the_way", ["p-brig", "p-musk"])
+def test_an_enemy_officer_at_large_is_never_in_the_way_and_a_regiment_is(in_the_way: str) -> None:
+    """4 F: an officer in no unit's front rank is never in an enemy's way (he is moved to
+    safety when a move would cover him), so the second edition plans its advance as
+    though he were not there, where the first edition's stops at his base; a regiment of
+    his stood in the same place stops both editions' short of 3" from it."""
+    def advances(there: tuple[float, float]) -> tuple[Move | None, Move | None, GameState]:
+        pieces = {**FAR, "k-foot": (30.0, 10.0), "k-foot2": (24.5, 10.0), "k-brig": (36.0, 16.0),
+                  in_the_way: there}
+        game, state = _on_card(pieces, ("k-foot",))
+        unit, tables = state.units["k-foot"], tables_of(state)
+        return (CypDoctrine()._advance(game, state, unit, (30.0, 44.0), tables),
+                CypDoctrine2()._advance(game, state, unit, (30.0, 44.0), tables), state)
+
+    def gone(move: Move | None) -> float:
+        return 0.0 if move is None else math.dist((30.0, 10.0), move.waypoints[-1])
+
+    first_clear, second_clear, _ = advances((10.0, 30.0))
+    first, second, state = advances((31.0, 14.0))
+    assert gone(second_clear) > 3.0 and gone(first_clear) == gone(second_clear)
+    if in_the_way == "p-brig":
+        assert second == second_clear
+        assert gone(first) < gone(first_clear) - 1.0
+    else:
+        assert second == first and gone(second) < gone(second_clear) - 1.0
+        foot = state.units["k-foot"]
+        assert second is None or base_distance(foot.base.moved_to(*second.waypoints[-1]),
+                                               state.units[in_the_way].base) >= 3.0 - 0.01
+
+
 def test_the_second_edition_stands_in_square_less() -> None:
     game = _game("naseby")
     sides = game.scenario.side_ids

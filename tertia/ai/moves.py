@@ -176,7 +176,7 @@ TURN_BEYOND = 60.0
 
 def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: float = STRIDE_ARC,
             turn_reach: float = 0.0, turn_beyond: float = TURN_BEYOND, ahead: float | None = None,
-            table: tuple[float, float] | None = None) -> list[Stride]:
+            table: tuple[float, float] | None = None, passing: tuple[str, ...] = ()) -> list[Stride]:
     """Straight moves towards ``goal``, best first, judged by how far the way is clear
     (:func:`free_run`: friends stop it at contact, enemies just inside 3"): the heading
     straight at the goal when it lies within ``arc`` degrees of the facing, and headings
@@ -184,8 +184,9 @@ def strides(state: GameState, unit: Unit, goal: Point, reach: float, *, arc: flo
     ``turn_beyond`` degrees off, a pivot to face it and a move of ``turn_reach``. The arc
     is about the unit's facing, or about ``ahead`` (a retreat fans about the rear). A
     friend in the way leaves a fanned heading round it; with ``table`` (its width and
-    depth) no heading runs off the table. Cheap: nothing is validated."""
-    found = list(_laid_out(state, unit, goal, reach, arc, turn_reach, turn_beyond, ahead, table))
+    depth) no heading runs off the table; the pieces named in ``passing`` stop no heading
+    (those a rule set says are never in a unit's way). Cheap: nothing is validated."""
+    found = list(_laid_out(state, unit, goal, reach, arc, turn_reach, turn_beyond, ahead, table, passing))
     found.sort(key=lambda s: -s.progress)
     return found
 
@@ -196,12 +197,12 @@ def makes_headway(state: GameState, unit: Unit, goal: Point, reach: float, least
     ``goal``? The headings are laid out in the same order, and the first that does ends
     the search."""
     return any(s.progress >= least
-               for s in _laid_out(state, unit, goal, reach, STRIDE_ARC, 0.0, TURN_BEYOND, ahead, table))
+               for s in _laid_out(state, unit, goal, reach, STRIDE_ARC, 0.0, TURN_BEYOND, ahead, table, ()))
 
 
 def _laid_out(state: GameState, unit: Unit, goal: Point, reach: float, arc: float, turn_reach: float,
-              turn_beyond: float, ahead: float | None, table: tuple[float, float] | None
-              ) -> Iterator[Stride]:
+              turn_beyond: float, ahead: float | None, table: tuple[float, float] | None,
+              passing: tuple[str, ...]) -> Iterator[Stride]:
     """:func:`strides` as they are laid out, heading by heading; only the first when it
     runs straight at the goal with nothing in the way (none does better)."""
     start = (unit.x, unit.y)
@@ -216,6 +217,8 @@ def _laid_out(state: GameState, unit: Unit, goal: Point, reach: float, arc: floa
     if turn_reach > 0 and angle_between(towards, unit.facing) > turn_beyond:
         headings.append((towards, towards, turn_reach))
     near = _pieces_near_kept(state, unit, max(most for _, _, most in headings))
+    if passing:
+        near = [p for p in near if p.id not in passing]
     for i, (heading, face, most) in enumerate(headings):
         ux, uy = math.sin(radians(heading)), math.cos(radians(heading))
         along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
@@ -224,7 +227,7 @@ def _laid_out(state: GameState, unit: Unit, goal: Point, reach: float, arc: floa
             run = min(run, edge_run(unit.base if face is None else unit.base.moved_to(unit.x, unit.y, face),
                                     (ux, uy), table))
         if run >= MIN_STEP:
-            run = _stride_run(state, unit, heading, (ux, uy), run, face, near)
+            run = _stride_run(state, unit, heading, (ux, uy), run, face, near, passing)
         end = (start[0] + ux * run, start[1] + uy * run)
         yield Stride(heading, face, run, span - math.dist(end, goal))
         if i == 0 and face is None and run >= min(most, along) - 1e-6:
@@ -241,13 +244,13 @@ def _pieces_near_kept(state: GameState, unit: Unit, reach: float) -> list[Unit]:
 
 
 def _stride_run(state: GameState, unit: Unit, heading: float, direction: Point, run: float,
-                face: float | None, near: Sequence[Unit]) -> float:
+                face: float | None, near: Sequence[Unit], passing: tuple[str, ...]) -> float:
     """How far a stride is clear (:func:`free_run`, the base narrowed by :data:`TOUCHING`),
     remembered on the position: a player weighing several goals lays the same headings
     out again (the fan about the unit's facing does not turn with the goal). ``near``
     holds every piece a slide of ``run`` could meet, and the pieces beyond are passed over
     by :func:`free_run` anyway, so the answer does not depend on which list it was."""
-    key = ("stride run", unit.id, unit.base, heading, face, run)
+    key = ("stride run", unit.id, unit.base, heading, face, run, passing)
     found: float | None = state.cache.get(key)
     if found is None:
         found = state.cache[key] = free_run(state, unit, direction, run, face, shave=TOUCHING, among=near)
@@ -309,13 +312,15 @@ def _longest_legal(game: Game, state: GameState, build: Callable[[float], Move],
 
 def advance_towards(game: Game, state: GameState, unit: Unit, goal: Point, reach: float, *,
                     arc: float = STRIDE_ARC, turn_reach: float = 0.0, least: float = MIN_STEP,
-                    tries: int = 2, ahead: float | None = None) -> Move | None:
+                    tries: int = 2, ahead: float | None = None,
+                    passing: tuple[str, ...] = ()) -> Move | None:
     """The legal move that brings the unit nearest ``goal`` among the best ``tries``
-    :func:`strides` (round a friend in the way rather than into it), each tried at its
-    whole run, then at ``turn_reach`` (the move a slower ground or a turn allows), then
-    shorter; None when none gains at least ``least`` inches."""
+    :func:`strides` (round a friend in the way rather than into it; ``passing``: pieces
+    never in its way), each tried at its whole run, then at ``turn_reach`` (the move a
+    slower ground or a turn allows), then shorter; None when none gains at least
+    ``least`` inches."""
     for stride in strides(state, unit, goal, reach, arc=arc, turn_reach=turn_reach, ahead=ahead,
-                          table=(game.table.width, game.table.depth))[:tries]:
+                          table=(game.table.width, game.table.depth), passing=passing)[:tries]:
         if stride.progress < least:
             break
         move = stride_move(game, state, unit, stride, turn_reach or None)

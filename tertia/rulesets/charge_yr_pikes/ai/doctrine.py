@@ -653,16 +653,18 @@ def _goals(state: GameState, side: str, tables: Tables) -> list[Place]:
     return found
 
 
-def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables) -> Move | None:
+def _move_to(game: Game, state: GameState, unit: Unit, goal: Point, tables: Tables, *,
+             passing: tuple[str, ...] = ()) -> Move | None:
     """A legal move towards ``goal`` (the rules keep it within its tertia; shorter moves
-    are tried), cut short where that keeps it within its officer's command radius."""
+    are tried), cut short where that keeps it within its officer's command radius;
+    ``passing``: pieces it plans its way as though they were not there."""
     reach = allowance(tables, unit_data(unit), on_road=False) or 0.0
     if reach <= 0:
         return None
     # The rules ask no facing of a move: the fan of headings is laid about the goal, so a
     # guard can step back to its post still facing the enemy.
     move = advance_towards(game, state, unit, goal, reach, least=LEAST_GAIN,
-                           ahead=bearing((unit.x, unit.y), goal))
+                           ahead=bearing((unit.x, unit.y), goal), passing=passing)
     if move is None:
         return None
     officer = _officer_of(state, unit)
