@@ -17,7 +17,10 @@ default the doctrine) takes both sides for ``--games`` seeds, and the script rep
   and the friends their rout made test), else by the way they left the table (fled off
   it in a rout, deserted under the 50% rules, captured, destroyed, off it plundering
   ...); not those that got off the board in the pursuit, which "will live" (19 E 1);
-- **fright**: battles in which each side's army took fright (15 L);
+- **fright**: battles in which each side's army took fright (15 L), and how many battles
+  were decided by the turn the first army took fright (:data:`FRIGHT_BANDS`): an army is
+  past holding its ground only once it has, and an objective behind its line is seldom
+  taken before (the doctrine goes for its objectives then, or on a lead of 10 points);
 - **how near the undecided came**: in each battle not decided, the most of its three
   objectives a side held at once as a turn began (19 C asks all three, and two of its
   own vital points kept).
@@ -78,6 +81,8 @@ class Battle:
     """Each side's horse lost, by how (:data:`IN_FRIGHT`, else the reason it left)."""
     most_objectives: int
     """The most of its objectives a side held at once as a turn began."""
+    first_fright: int | None = None
+    """The turn the first army took fright (15 L), None if neither did."""
 
 
 LIVED = frozenset({"escaped"})
@@ -125,7 +130,32 @@ def fight(job: tuple[str, str, int]) -> Battle:
                   horse_lost=len(lost),
                   fright=tuple(sorted(game_data(final).fright)),
                   horse_fielded={side: sum(1 for u in horse if u.side == side) for side in sides},
-                  horse_lost_by=lost_by, most_objectives=most_objectives_held(record))
+                  horse_lost_by=lost_by, most_objectives=most_objectives_held(record),
+                  first_fright=first_fright(record))
+
+
+def first_fright(record: BattleRecord) -> int | None:
+    """The turn in which an army first took fright (15 L), if one did."""
+    before = [record.initial_state, *(step.state for step in record.steps)]
+    for state, step in zip(before, record.steps, strict=False):
+        if any(isinstance(e, ArmyMoraleTested) and e.fright for e in step.events):
+            return state.turn
+    return None
+
+
+FRIGHT_BANDS = ((1, 5), (6, 8), (9, None))
+"""The turns, first to last (None: to the end), by which the battles are grouped for the
+turn their first army took fright."""
+
+
+def fright_band(turn: int | None) -> str:
+    """The name of the band of :data:`FRIGHT_BANDS` ``turn`` falls in; "never" for None."""
+    if turn is None:
+        return "never"
+    for first, last in FRIGHT_BANDS:
+        if turn >= first and (last is None or turn <= last):
+            return f"turns {first}-{last}" if last is not None else f"turn {first} or later"
+    return f"turn {turn}"
 
 
 HOW_WORDS = {
@@ -195,6 +225,9 @@ class Summary:
     """Horse lost a battle (both sides) by how they went, most first."""
     undecided_most_objectives: dict[int, int]
     """The battles not decided, by the most objectives a side held at once in them."""
+    decided_by_first_fright: dict[str, tuple[int, int]]
+    """By the band of turns in which the first army took fright (:func:`fright_band`):
+    the battles decided, and the battles."""
 
 
 def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
@@ -213,7 +246,20 @@ def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
                    horse_fielded=dict(battles[0].horse_fielded),
                    horse_lost_how=_ranked(battles, n),
                    undecided_most_objectives=dict(sorted(Counter(b.most_objectives for b in battles
-                                                                 if not b.decided).items())))
+                                                                 if not b.decided).items())),
+                   decided_by_first_fright=_by_first_fright(battles))
+
+
+def _by_first_fright(battles: Sequence[Battle]) -> dict[str, tuple[int, int]]:
+    """Battles decided, and battles, by the band of turns their first army took fright
+    in, the bands in order of turns and "never" last."""
+    order = [fright_band(first) for first, _ in FRIGHT_BANDS] + [fright_band(None)]
+    found: dict[str, tuple[int, int]] = {}
+    for band in order:
+        members = [b for b in battles if fright_band(b.first_fright) == band]
+        if members:
+            found[band] = (sum(b.decided for b in members), len(members))
+    return found
 
 
 def _ranked(battles: Sequence[Battle], n: int) -> dict[str, float]:
@@ -276,6 +322,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("    how: " + ", ".join(f"{HOW_WORDS.get(how, how)} {k:.2f}"
                                       for how, k in found.horse_lost_how.items()))
             print(f"  army took fright       {found.fright}")
+            bands = ", ".join(f"{band} {won} of {k}"
+                              for band, (won, k) in found.decided_by_first_fright.items())
+            print(f"  decided by the turn the first army took fright: {bands}")
             near = ", ".join(f"{held} in {k}" for held, k in found.undecided_most_objectives.items())
             print(f"  undecided battles by the most objectives a side held at once: {near or 'none'}")
     if args.json is not None:
