@@ -211,6 +211,21 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   horse with an officer in front need not test whether they flinch into mounted fire
   before 1645 (Special rules C). The army's general and the wing commanders stay at large
   to command.
+- **Tried for Naseby and refused.** At Naseby the first army takes fright by turn 8 in a
+  third of the battles (at Edgehill in three in four), and a battle decided there took 5
+  to 11 turns from its victor's first sending (``benchmarks/pikes_play.py``). Each of
+  these was measured in self-play, seeds 1-100 (against Naseby 10 decided, Edgehill 64,
+  horse lost 6.43 and 6.56): tertias sent so that the last to reach its objective does so
+  soonest, reckoned in its fastest regiment's moves, rather than the nearest pair first
+  (Naseby 6, Edgehill 58, horse lost 6.43 and 7.10); a foe barring the way charged down
+  to -0.03 (9, 64); the wing commander riding ahead of a sent tertia's regiments left out
+  of its leading officer's radius, who test "without officer" (9, 62); foot charging down
+  to :data:`TAKING_CHARGE` once the enemy has taken fright (10, 62); and horse within
+  their charge move of the enemy never crossing ground that disorders them (Disorder:
+  disordered horse make no charge), as Rupert's did at Sulby Hedges under Okey's fire
+  (Naseby 14, 8 and 8 over seeds 1-100, 101-200 and 201-300 against 10, 10 and 13; horse
+  lost 7.44), with or without a regiment that cannot clear its charge by a step turning
+  to face the foe as well (no change).
 """
 
 from __future__ import annotations
