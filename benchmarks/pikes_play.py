@@ -23,7 +23,9 @@ default the doctrine) takes both sides for ``--games`` seeds, and the script rep
   taken before (the doctrine goes for its objectives then, or on a lead of 10 points);
 - **how near the undecided came**: in each battle not decided, the most of its three
   objectives a side held at once as a turn began (19 C asks all three, and two of its
-  own vital points kept).
+  own vital points kept); and, for each objective of each side, the battles in which
+  the side held it as some turn began or as the battle ended, so the objective that
+  holds the decisions back shows.
 
 Usage: python benchmarks/pikes_play.py [--scenario edgehill ...] [--player doctrine]
     [--games 100] [--seed 1] [--workers 2] [--json FILE]
@@ -36,7 +38,7 @@ import json
 import multiprocessing
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +48,7 @@ from tertia.analysis.sim.stats import wilson
 from tertia.battle import BattleRecord, fight_battle
 from tertia.core.events import UnitRemoved
 from tertia.core.game import Game
-from tertia.core.state import Unit
+from tertia.core.state import GameState, Unit
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.army import ArmyMoraleTested
 from tertia.rulesets.charge_yr_pikes.bonus import CloseCombatOver
@@ -54,7 +56,7 @@ from tertia.rulesets.charge_yr_pikes.charge import CAVALRY, gun_support, is_gun
 from tertia.rulesets.charge_yr_pikes.data import ROUTED
 from tertia.rulesets.charge_yr_pikes.events import UnitChanged
 from tertia.rulesets.charge_yr_pikes.melee import CLOSE_COMBAT
-from tertia.rulesets.charge_yr_pikes.points import objectives_occupied
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, holds, objectives_occupied, places
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
@@ -81,6 +83,10 @@ class Battle:
     """Each side's horse lost, by how (:data:`IN_FRIGHT`, else the reason it left)."""
     most_objectives: int
     """The most of its objectives a side held at once as a turn began."""
+    objectives: tuple[tuple[str, str], ...] = ()
+    """The battle's objectives (side, name), in the scenario's order."""
+    objectives_held: tuple[tuple[str, str], ...] = ()
+    """Each objective (side, name) its side held as some turn began or as the battle ended."""
     first_fright: int | None = None
     """The turn the first army took fright (15 L), None if neither did."""
 
@@ -131,6 +137,8 @@ def fight(job: tuple[str, str, int]) -> Battle:
                   fright=tuple(sorted(game_data(final).fright)),
                   horse_fielded={side: sum(1 for u in horse if u.side == side) for side in sides},
                   horse_lost_by=lost_by, most_objectives=most_objectives_held(record),
+                  objectives=tuple((p.side, p.name) for p in places(record.initial_state, kind=OBJECTIVE)),
+                  objectives_held=objectives_held(record),
                   first_fright=first_fright(record))
 
 
@@ -189,16 +197,30 @@ def _how_lost(steps: Sequence[Any], horse: set[str]) -> dict[str, str]:
     return how
 
 
-def most_objectives_held(record: BattleRecord) -> int:
-    """The most of its objectives (19 C) either side held at once as a turn began (the
-    turn before's end, when victory is judged, behind it)."""
-    tables = tables_of(record.initial_state)
-    most, turn = 0, record.initial_state.turn
+def turns_begun(record: BattleRecord) -> Iterator[GameState]:
+    """The position as each turn after the first began (the turn before's end, when
+    victory is judged, behind it)."""
+    turn = record.initial_state.turn
     for state in (step.state for step in record.steps):
         if state.turn != turn:
             turn = state.turn
-            most = max(most, *(objectives_occupied(state, side, tables) for side in state.sides))
-    return most
+            yield state
+
+
+def most_objectives_held(record: BattleRecord) -> int:
+    """The most of its objectives (19 C) either side held at once as a turn began."""
+    tables = tables_of(record.initial_state)
+    return max((objectives_occupied(state, side, tables) for state in turns_begun(record)
+                for side in state.sides), default=0)
+
+
+def objectives_held(record: BattleRecord) -> tuple[tuple[str, str], ...]:
+    """Each objective (its side, its name) that its side held (19 C) as some turn began or
+    as the battle ended (a battle won by objectives ends with all three held)."""
+    tables = tables_of(record.initial_state)
+    held = {(side, place.name) for state in (*turns_begun(record), record.final_state) for side in state.sides
+            for place in places(state, side, OBJECTIVE) if holds(state, side, place, tables)}
+    return tuple(sorted(held))
 
 
 def _is_foot(unit: Unit) -> bool:
@@ -228,6 +250,9 @@ class Summary:
     decided_by_first_fright: dict[str, tuple[int, int]]
     """By the band of turns in which the first army took fright (:func:`fright_band`):
     the battles decided, and the battles."""
+    battles_holding: dict[str, dict[str, int]]
+    """Each side's objectives, in the scenario's order, with the battles in which the
+    side held each as some turn began or as the battle ended."""
 
 
 def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
@@ -247,7 +272,8 @@ def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:
                    horse_lost_how=_ranked(battles, n),
                    undecided_most_objectives=dict(sorted(Counter(b.most_objectives for b in battles
                                                                  if not b.decided).items())),
-                   decided_by_first_fright=_by_first_fright(battles))
+                   decided_by_first_fright=_by_first_fright(battles),
+                   battles_holding=_battles_holding(battles))
 
 
 def _by_first_fright(battles: Sequence[Battle]) -> dict[str, tuple[int, int]]:
@@ -259,6 +285,14 @@ def _by_first_fright(battles: Sequence[Battle]) -> dict[str, tuple[int, int]]:
         members = [b for b in battles if fright_band(b.first_fright) == band]
         if members:
             found[band] = (sum(b.decided for b in members), len(members))
+    return found
+
+
+def _battles_holding(battles: Sequence[Battle]) -> dict[str, dict[str, int]]:
+    """For each side, each of its objectives with the battles in which it held it."""
+    found: dict[str, dict[str, int]] = {}
+    for side, name in battles[0].objectives:
+        found.setdefault(side, {})[name] = sum((side, name) in b.objectives_held for b in battles)
     return found
 
 
@@ -327,6 +361,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  decided by the turn the first army took fright: {bands}")
             near = ", ".join(f"{held} in {k}" for held, k in found.undecided_most_objectives.items())
             print(f"  undecided battles by the most objectives a side held at once: {near or 'none'}")
+            held = "; ".join(f"{side} " + ", ".join(f"{objective} {k}" for objective, k in tally.items())
+                             for side, tally in found.battles_holding.items())
+            print(f"  battles in which a side held its objective: {held or 'none'}")
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2))
     return 0

@@ -46,7 +46,7 @@ SMOKE: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "odds.py": (lambda _: ["--repeat", "1"], "outcomes; median"),
     "odds_questions.py": (lambda _: ["--smoke"], "asked"),
     "pikes_play.py": (lambda _: ["--scenario", "edgehill", "--games", "1", "--workers", "1"],
-                      "decided by the turn the first army took fright"),
+                      "battles in which a side held its objective"),
     "serve.py": (lambda _: ["--games", "1", "--actions", "4", "--ai-games", "1", "--think", "0"], "AI reply"),
     "serve_soak.py": (lambda _: ["--clients", "2", "--minutes", "0.02", "--warmup-minutes", "0.01",
                                  "--every", "0.25", "--think", "0.1", "--max-growth", "1000"],
