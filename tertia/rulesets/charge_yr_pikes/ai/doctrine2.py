@@ -306,7 +306,10 @@ figures in an army of 500): such a fight is near even, the loser is spent, and h
 back still threaten (measured against 0.002: horse lost a battle fell by a third to a half
 and the doctrine beat the first edition by more; against 0.01 in self-play at Edgehill,
 seeds 1-200: horse lost a battle 7.8 -> 6.9, a third fewer than the first edition's 10.6,
-and battles decided on objectives 21% -> 18%, within the noise of 200 battles)."""
+and battles decided on objectives 21% -> 18%, within the noise of 200 battles). Measured
+again against 0.01 with the second edition's later rules, seeds 1-100: battles decided
+64 -> 62 at Edgehill and 10 -> 4 at Naseby, horse lost a battle 6.56 -> 7.11 and 6.43 ->
+7.92: more horse fights made the armies take fright no sooner."""
 
 TAKING_CHARGE = -0.01
 """Troops sent to take an objective charge a foe that holds it or bars their way to it
