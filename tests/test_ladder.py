@@ -138,3 +138,21 @@ def test_the_ladder_fights_every_rule_set() -> None:
 def test_a_bad_ladder_is_refused_in_one_line(args: list[str], words: str) -> None:
     found = runner.invoke(app, ["ladder", "--games", "2", *args])
     assert found.exit_code == 1 and words in found.output and found.output.count("\n") == 1, found.output
+
+
+def test_battles_decided_are_counted_for_each_pair_on_each_battle_apart() -> None:
+    """A game decided on the field (its rule set's ending) counts for its pair and battle,
+    whichever side each player took; games whose rule set declares no endings are left out."""
+    other = Battle("edgehill", "charge-yr-pikes")
+    games = [Game(SKIRMISH, 0, "a", "b", 1.0, 4, (0, 2), True),
+             Game(SKIRMISH, 0, "b", "a", 0.0, -2, (1, 1), False),
+             Game(SKIRMISH, 1, "a", "b", 0.5, 0, (0, 0), True),
+             Game(other, 0, "a", "b", 1.0, 120, (3, 0), False),
+             Game(other, 1, "b", "a", 0.0, -80, (2, 0), None)]
+    decided = {d["rules"]: d for d in standings(["a", "b"], games)["decided"]}
+    assert decided["larger-battles"] | {"rate": None} == {
+        "player": "a", "against": "b", "rules": "larger-battles", "scenario": "skirmish", "games": 3,
+        "decided": 2, "rate": None}
+    assert decided["larger-battles"]["rate"] == wilson(2, 3).as_dict()
+    assert (decided["charge-yr-pikes"]["games"], decided["charge-yr-pikes"]["decided"]) == (1, 0)
+    assert standings(["a", "b"], [Game(other, 1, "b", "a", 0.0, -80, (2, 0))])["decided"] == []

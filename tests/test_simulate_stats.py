@@ -300,3 +300,22 @@ def test_the_sweep_plot_draws_no_turn_past_the_last(monkeypatch: pytest.MonkeyPa
     assert turns.get_ylabel() == "mean turns"
     low, high = turns.get_ylim()
     assert high == 8.0 and high - low >= 2.0
+
+
+def test_summary_counts_how_the_games_ended_and_the_share_decided_on_the_field() -> None:
+    """Each ending's games, most first, with whether it is a decision; the share decided is
+    over every completed game, one whose reason no ending declares counted apart."""
+    ended = [("darkness", 0), ("objectives", 1), ("darkness", 0), ("darkness", 0), (None, None)]
+    rows = [_row(i, "a") | {"ending": e, "decided": d} for i, (e, d) in enumerate(ended)]
+    rows.append(_row(9, None, error="boom"))
+    endings = summarize(rows, ("a", "b"), FIELDED)["endings"]
+    assert list(endings["by_ending"]) == ["darkness", "objectives"]
+    assert endings["by_ending"]["darkness"] == {"games": 3, "decided": False, "rate": wilson(3, 5).as_dict()}
+    assert endings["by_ending"]["objectives"]["decided"] is True
+    assert (endings["decided"], endings["not_declared"]) == (1, 1)
+    assert endings["decided_rate"] == wilson(1, 5).as_dict()
+
+
+def test_summary_has_no_endings_where_the_rule_set_declares_none() -> None:
+    rows = [_row(0, "a") | {"ending": None, "decided": None}, _row(1, "b")]
+    assert summarize(rows, ("a", "b"), FIELDED)["endings"] is None

@@ -419,6 +419,9 @@ def test_simulate_fights_the_cell(rules: str, scenario: str) -> None:
                        "--workers", "1")
     assert code == 0, out
     assert Words.of(start_of(rules, scenario)).problems(out) == [], out
+    # how the battle ended, in the rule set's own words (``Presentation.ENDINGS``)
+    assert "How the battles ended" in out and "Decided on the field" in out, out
+    assert "does not declare" not in out, out
 
 
 @pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])

@@ -150,6 +150,7 @@ def ladder(
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         _print_ladder(table, title, named)
+        _print_decided(table["decided"], {(s.scenario_name, s.rules): s.scenario.name for s in specs})
         for summary in summaries:
             print_failures(summary)
         print_timing(study)
@@ -158,6 +159,20 @@ def ladder(
         if plot is not None:
             out.print(f"Plot written to {plot}")
     finish(study, as_json, failed)
+
+
+def _print_decided(decided: list[dict[str, Any]], titles: dict[tuple[str, str], str]) -> None:
+    """Each pair's games on each battle decided on the field, where the rule set says;
+    ``titles`` the scenarios' titles by (scenario, rule set)."""
+    if not decided:
+        return
+    table = Table(title="Battles decided on the field, not by the turn limit or darkness", box=box.SIMPLE)
+    for col in ("player", "against", "battle", "games", "decided [95% CI]"):
+        table.add_column(col, justify="left" if col in ("player", "against", "battle") else "right")
+    for d in decided:
+        battle = f"{titles[d['scenario'], d['rules']]}, {ruleset_class(d['rules']).named()}"
+        table.add_row(d["player"], d["against"], battle, str(d["games"]), fmt(d["rate"]))
+    print_table(table)
 
 
 def _print_ladder(table: dict[str, Any], title: str, players: list[str]) -> None:

@@ -96,6 +96,7 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
     if turns is not None:
         out.print(f"Game length: mean {fmt(turns['mean'])} turns, median {turns['median']:g}, "
                   f"range {turns['min']:g}–{turns['max']:g}.")
+    _print_endings(summary)
     fm = summary["first_mover"]
     if fm is None and summary["completed"]:
         out.print(f"First-mover advantage: not measured; no side moves first under "
@@ -120,6 +121,24 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
     print_table(losses)
     print_failures(summary)
     print_timing(study)
+
+
+def _print_endings(summary: dict[str, Any]) -> None:
+    """How the battles ended, by the rule set's endings, and the share decided on the field."""
+    endings = summary["endings"]
+    if endings is None:
+        return
+    table = Table(title="How the battles ended")
+    table.add_column("ending")
+    for col in ("decided on the field", "games", "rate [95% CI]"):
+        table.add_column(col, justify="right")
+    for name, entry in endings["by_ending"].items():
+        table.add_row(name, "yes" if entry["decided"] else "no", str(entry["games"]), fmt(entry["rate"]))
+    if endings["not_declared"]:
+        table.add_row("a reason the rule set does not declare", "—", str(endings["not_declared"]), "")
+    print_table(table)
+    out.print(f"Decided on the field (not by the turn limit or darkness): {endings['decided']} of "
+              f"{plural(summary['completed'], 'game')}, {fmt(endings['decided_rate'])}.")
 
 
 @app.command()
@@ -281,10 +300,15 @@ def _print_sweep(key: str, values: Sequence[str], summaries: Sequence[dict[str, 
         outcomes.add_column(f"{names.get(side, side)} won, rate [95% CI]", justify="right")
     outcomes.add_column("drawn, rate [95% CI]", justify="right")
     outcomes.add_column("mean turns [95% CI]", justify="right")
+    ended = any(summary["endings"] is not None for summary in summaries)
+    if ended:
+        outcomes.add_column("decided on the field, rate [95% CI]", justify="right")
     for value, summary in zip(values, summaries, strict=True):
         turns = summary["turns"]["mean"] if summary["turns"] else None
         rates = [fmt(summary["win_rate"][s]) for s in spec.sides]
-        outcomes.add_row(value, str(summary["completed"]), *rates, fmt(summary["draw_rate"]), fmt(turns))
+        decided = [fmt(summary["endings"]["decided_rate"] if summary["endings"] else None)] if ended else []
+        outcomes.add_row(value, str(summary["completed"]), *rates, fmt(summary["draw_rate"]), fmt(turns),
+                         *decided)
     print_table(outcomes)
     effect = Table(title=f"Effect against {key}={values[0]}, paired by seed", box=box.SIMPLE)
     effect.add_column(key)

@@ -388,6 +388,18 @@ def kind_words(unit: Unit) -> str:
     return unit.kind.value.replace("_", " ")
 
 
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """One way a rule set's battle ends, known by how the result's reason opens
+    (``opens``): its ``name`` in a summary's words, and whether the battle is ``decided``
+    by it (won on the field: objectives taken, an army broken or wiped out), not ended by
+    the turn limit or darkness."""
+
+    name: str
+    opens: str
+    decided: bool
+
+
 class Presentation:
     """What a rule set shows: its pieces' facts, the distances drawn round a piece, the
     card that activates a piece, the position in brief, and its own names for commands.
@@ -418,6 +430,16 @@ class Presentation:
         simulations count it: None where the deck decides who acts (:attr:`FIRST_MOVER`),
         the start's ``first_side`` being only the scenario's first side there."""
         return state.first_side if self.FIRST_MOVER else None
+
+    ENDINGS: ClassVar[tuple[Ending, ...]] = ()
+    """Every way the rule set's battles end (:meth:`ending`), in the order summaries list
+    them; none declared, a summary cannot say how its battles ended."""
+
+    def ending(self, result: Mapping[str, Any] | None) -> Ending | None:
+        """How a battle with ``result`` ended: the first of :attr:`ENDINGS` whose opening its
+        reason has; None for a battle not ended or a reason none declares."""
+        reason = str((result or {}).get("reason") or "")
+        return next((e for e in self.ENDINGS if reason.startswith(e.opens)), None) if reason else None
 
     BREAKDOWN_TITLE: ClassVar[str] = "Points by source"
     """What the result's breakdown by side holds, as a heading over it (the report's

@@ -21,8 +21,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.events import GameEnded
+from tertia.core.presentation import Ending
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Objective
+
+WIPED_OUT = "the beaten side has no units left"
+"""Why a battle ends when a side has no troop units left."""
+
+TURN_LIMIT = "the turn limit"
+"""How the reason opens when a battle ends as its last turn is played."""
+
+ENDED_WIPED_OUT = Ending("a side had no units left", WIPED_OUT, decided=True)
+ENDED_AT_TURN_LIMIT = Ending("the turn limit was reached", TURN_LIMIT, decided=False)
+
+
+def turn_limit_reached(limit: int) -> str:
+    """Why a battle ends as its last turn, ``limit``, is played."""
+    return f"{TURN_LIMIT} ({limit}) was reached"
 
 
 def holds(state: GameState, side: str, objective: Objective) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 from tertia.activation import deck
 from tertia.core.hidden import is_hidden
 from tertia.core.presentation import (
+    Ending,
     Fact,
     FactKind,
     FactSpec,
@@ -23,6 +24,7 @@ from tertia.core.terrain import Battlefield
 from tertia.rules.formations import FORMATIONS
 from tests.example_rules.combat import ARTILLERY_POINTS, POINTS
 from tests.example_rules.data import DEFAULT_STANDS, MOST_STANDS, RULE, game_data, piece
+from tests.example_rules.sequence import NO_UNITS_LEFT, TURN_LIMIT
 from tests.example_rules.vocabulary import MUSTER
 
 MOST_MORALE = max(points for table in (POINTS, ARTILLERY_POINTS) for _, points in table.steps)
@@ -57,6 +59,8 @@ class ExamplePresentation(Presentation):
 
     FACTS = (EX_STANDS, EX_TALLY, EX_TESTED, EX_COLOURS, EX_ORDER, EX_CHOSEN)
     FIRST_MOVER = False  # one deck of both sides' cards decides who acts
+    ENDINGS = (Ending("a side had no units left", NO_UNITS_LEFT, decided=True),
+               Ending("the turn limit was reached", TURN_LIMIT, decided=False))
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         if unit.kind is UnitKind.COMMANDER:

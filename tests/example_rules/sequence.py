@@ -26,6 +26,12 @@ from tests.example_rules.data import (
 
 PHASE = "cards"
 
+TURN_LIMIT = "turn limit"
+"""Why a battle ends as its last turn is played."""
+
+NO_UNITS_LEFT = "a side has no units left"
+"""Why a battle ends when a side has no troops left."""
+
 
 def troops(state: GameState, side: str) -> list[str]:
     """The side's units in play that have cards (commanders have none in this slice)."""
@@ -90,7 +96,7 @@ def draw_next(tx: Tx) -> None:
 
 def end_turn(tx: Tx) -> None:
     if tx.state.turn >= game_data(tx.state).turn_limit:
-        finish(tx, "turn limit")
+        finish(tx, TURN_LIMIT)
     else:
         start_turn(tx, tx.state.turn + 1)
 
@@ -99,7 +105,7 @@ def ended(tx: Tx) -> bool:
     """The battle ends when a side has no units left."""
     if all(troops(tx.state, side) for side in tx.state.sides):
         return False
-    finish(tx, "a side has no units left")
+    finish(tx, NO_UNITS_LEFT)
     return True
 
 

@@ -142,7 +142,7 @@ def columns(spec: GameSpec) -> list[str]:
     if spec.vary is not None:
         cols.append("vary")
     cols += [f"player_{side}" for side in spec.sides]
-    cols += ["winner", "reason", "turns", "first_side", "actions", "error"]
+    cols += ["winner", "reason", "ending", "decided", "turns", "first_side", "actions", "error"]
     for side in spec.sides:
         cols += [f"score_{side}", f"units_lost_{side}", f"commanders_lost_{side}"]
     for side, kinds in spec.fielded.items():
@@ -181,7 +181,10 @@ def _outcome(row: Row, first: GameState, final: GameState, spec: GameSpec, actio
     result = final.result or {}
     score = result.get("score", {})
     shows = game_for(spec).ruleset.presentation()
+    ending = shows.ending(final.result)
     row.update(winner=result.get("winner"), reason=result.get("reason"), turns=final.turn,
+               ending=None if ending is None else ending.name,
+               decided=None if ending is None else int(ending.decided),
                first_side=shows.first_mover(final), actions=actions)
     for side, kinds in spec.fielded.items():
         lost = shows.lost_pieces(first, final, side)

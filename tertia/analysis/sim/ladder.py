@@ -14,7 +14,10 @@ seeds twice, once from each side, so that neither the seed nor the side favours 
   the games, with a Wilson interval over the games);
 - **the VP margin**: each player's victory points less its opponent's, per game, with a
   normal interval over the seeds (a seed's two games averaged), and units lost each side;
-  one row for each rule set, since each counts victory points on its own scale.
+  one row for each rule set, since each counts victory points on its own scale;
+- **battles decided**: for each pair on each battle, the games decided on the field (an
+  objective taken, an army broken), not by the turn limit or darkness, as the rule set
+  declares its endings (:attr:`~tertia.core.presentation.Presentation.ENDINGS`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any
 import numpy
 
 from tertia.analysis.sim.games import GameSpec, Row
-from tertia.analysis.sim.stats import Z95, mean_interval, wilson_share
+from tertia.analysis.sim.stats import Z95, mean_interval, wilson, wilson_share
 
 PRIOR_DRAWS = 1.0
 """Drawn games added to each pair before the fit (see the module's note)."""
@@ -75,6 +78,9 @@ class Game:
     """The home player's victory points less the away player's."""
     lost: tuple[int, int]
     """Units lost by the home and the away player."""
+    decided: bool | None = None
+    """Decided on the field, not by the turn limit or darkness; None where the rule set
+    declares no endings."""
 
 
 def games_of(specs: Sequence[GameSpec], rows: Sequence[Sequence[Row]]) -> list[Game]:
@@ -89,9 +95,11 @@ def games_of(specs: Sequence[GameSpec], rows: Sequence[Sequence[Row]]) -> list[G
                 continue
             winner = row.get("winner")
             score = 1.0 if winner == first else 0.0 if winner == second else 0.5
+            decided = row.get("decided")
             found.append(Game(Battle(spec.scenario_name, spec.rules), int(row["index"]), home, away, score,
                               int(row[f"score_{first}"]) - int(row[f"score_{second}"]),
-                              (int(row[f"units_lost_{first}"]), int(row[f"units_lost_{second}"]))))
+                              (int(row[f"units_lost_{first}"]), int(row[f"units_lost_{second}"])),
+                              None if decided is None else bool(decided)))
     return found
 
 
@@ -165,7 +173,7 @@ def standings(players: Sequence[str], games: Sequence[Game]) -> dict[str, Any]:
             "score": sum(g.score if g.home == p else 1 - g.score for g in mine) / len(mine) if mine else None,
         })
     return {"ratings": table, "matrix": _matrix(players, games), "margins": _margins(players, games),
-            "games": len(games), "prior_draws": PRIOR_DRAWS}
+            "decided": _decided(players, games), "games": len(games), "prior_draws": PRIOR_DRAWS}
 
 
 def _matrix(players: Sequence[str], games: Sequence[Game]) -> dict[str, dict[str, Any]]:
@@ -203,6 +211,21 @@ def _margins(players: Sequence[str], games: Sequence[Game]) -> list[dict[str, An
         found.append({"player": a, "against": b, "rules": rules, "seeds": len(margins),
                       "vp_margin": _interval(margins), "units_lost": sum(mine) / len(mine),
                       "units_lost_against": sum(theirs) / len(theirs)})
+    return found
+
+
+def _decided(players: Sequence[str], games: Sequence[Game]) -> list[dict[str, Any]]:
+    """For each pair on each battle, its games decided on the field (not by the turn limit
+    or darkness), with a Wilson interval; battles whose rule set declares no endings left out."""
+    found = []
+    battles = sorted({g.battle for g in games}, key=lambda b: (b.rules, b.scenario))
+    for (a, b), battle in itertools.product(itertools.combinations(players, 2), battles):
+        ended = [g.decided for g in games if {g.home, g.away} == {a, b} and g.battle == battle
+                 and g.decided is not None]
+        if ended:
+            found.append({"player": a, "against": b, "rules": battle.rules, "scenario": battle.scenario,
+                          "games": len(ended), "decided": sum(ended),
+                          "rate": wilson(sum(ended), len(ended)).as_dict()})
     return found
 
 

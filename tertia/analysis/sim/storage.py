@@ -14,7 +14,8 @@ from tertia.io.files import replacing
 
 METADATA_KEY = b"tertia"
 TEXT_COLUMNS = frozenset(
-    {"scenario", "ruleset", "ruleset_version", "options", "vary", "winner", "reason", "first_side", "error"}
+    {"scenario", "ruleset", "ruleset_version", "options", "vary", "winner", "reason", "ending", "first_side",
+     "error"}
 )
 """Every other column is a 64-bit integer (empty where a game failed), but each side's
 player (``player_<side>``)."""

@@ -1,5 +1,5 @@
-"""What a set of game rows says: who wins and how often, how long battles last, whether
-moving first helps, and what each troop type loses. Games, not units, are the independent
+"""What a set of game rows says: who wins and how often, how battles end and how long
+they last, whether moving first helps, and what each troop type loses. Games, not units, are the independent
 trials, so every interval is over games, and every rate's is a Wilson score interval.
 """
 
@@ -64,10 +64,34 @@ def summarize(
             side: _interval(mean_interval([float(r[f"score_{side}"]) for r in done])) if n else None
             for side in sides
         },
+        "endings": _endings(done),
         "first_mover": _first_mover(done, sides),
         "loss_rate": _loss_rates(done, fielded),
     }
     return summary
+
+
+def _endings(done: Sequence[Row]) -> dict[str, Any] | None:
+    """How the games ended, by the rule set's endings (most first), and the share decided
+    on the field rather than by the turn limit or darkness; None when the rule set
+    declares no endings (no game has one)."""
+    named = [r for r in done if r.get("ending") is not None]
+    if not named:
+        return None
+    n = len(done)
+    counts: dict[str, tuple[int, bool]] = {}
+    for r in named:
+        games, _ = counts.get(r["ending"], (0, False))
+        counts[r["ending"]] = (games + 1, bool(r["decided"]))
+    ranked = sorted(counts.items(), key=lambda item: (-item[1][0], item[0]))
+    decided = sum(1 for r in named if r["decided"])
+    return {
+        "by_ending": {name: {"games": k, "decided": is_decided, "rate": _interval(wilson(k, n))}
+                      for name, (k, is_decided) in ranked},
+        "not_declared": n - len(named),
+        "decided": decided,
+        "decided_rate": _interval(wilson(decided, n)),
+    }
 
 
 def _turns(turns: Sequence[float], last_turn: int | None) -> dict[str, Any] | None:

@@ -45,7 +45,7 @@ from tertia.rulesets.charge_yr_pikes.points_panel import POINTS, points_panel, s
 from tertia.rulesets.charge_yr_pikes.tables import MOST_GUNNERS, Gun, Tables, default_tables, tables_of
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
-from tertia.rulesets.charge_yr_pikes.victory import DARKNESS_DIE
+from tertia.rulesets.charge_yr_pikes.victory import DARKNESS_DIE, ENDINGS
 
 UNTESTED = "untested"
 NOT_SHOWN = "not yet shown"
@@ -249,6 +249,7 @@ class CypPresentation(Presentation):
     SHARED_TURNS = True
     """Both armies act in every turn, as their brigade cards come from one deck shuffled
     together (Sequence of play)."""
+    ENDINGS = ENDINGS
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         return unit_facts(seen, unit)

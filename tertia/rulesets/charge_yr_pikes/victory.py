@@ -57,6 +57,7 @@ from fractions import Fraction
 from tertia.core.dice import D6
 from tertia.core.events import GameDataChanged, GameEnded, PhaseBegan, UnitMoved, UnitRemoved
 from tertia.core.geometry import EPSILON, Base, heading_vector, polygon_distance, swept_polygon
+from tertia.core.presentation import Ending
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.involuntary import stands_on
@@ -184,6 +185,13 @@ WON_BY_POINTS = ("the victors have occupied all their objectives and kept two or
                  "the beaten army has not")
 """How a result's reason opens when the battle was won by the points (19 C)."""
 
+DARKNESS_FALLS = "darkness falls"
+"""How a result's reason opens when the battle ended at darkness (19 D)."""
+
+ENDINGS = (Ending("won by objectives (19 C)", WON_BY_POINTS, decided=True),
+           Ending("darkness fell (19 D)", DARKNESS_FALLS, decided=False))
+"""Every way a battle ends (:attr:`~tertia.core.presentation.Presentation.ENDINGS`)."""
+
 
 def result_reason(how: str, counted: Mapping[str, ArmyLosses], winner: str | None, degree: str | None,
                   sides: tuple[str, str]) -> str:
@@ -200,10 +208,11 @@ def result_reason(how: str, counted: Mapping[str, ArmyLosses], winner: str | Non
     """
     if winner is None:
         each = _percent(counted[sides[0]].percent)
-        return (f"darkness falls and each army has lost {each} of its figures: equal shares of casualties, "
+        return (f"{DARKNESS_FALLS} and each army has lost {each} of its figures: equal shares of casualties, "
                 f"a drawn battle; {SCORE_IS}")
     beaten, victors = counted[_other(sides, winner)], counted[winner]
-    decided = WON_BY_POINTS if how == BY_POINTS else "darkness falls and the larger share of casualties loses"
+    decided = WON_BY_POINTS if how == BY_POINTS else \
+        f"{DARKNESS_FALLS} and the larger share of casualties loses"
     margin = beaten.percent - victors.percent
     higher = "no higher" if margin == 0 else f"{_points(abs(margin))} {'higher' if margin > 0 else 'lower'}"
     article = "an" if degree and degree[0] in "aeiou" else "a"

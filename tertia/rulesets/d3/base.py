@@ -23,6 +23,7 @@ from tertia.rules.hits import HIT_MEASURES, NO_HITS, HitsPiece
 from tertia.rules.modifiers import Modifier
 from tertia.rules.movement import plan_move
 from tertia.rules.pieces import piece_problems
+from tertia.rules.victory import WIPED_OUT
 from tertia.rulesets.d3 import melee, movement, placement, shooting, weather
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.contact import in_contact, in_passing
@@ -306,7 +307,7 @@ class D3RuleSet(RuleSet):
         self.after_losses(tx)
         gone = wiped_out(tx.state)
         if gone is not None and tx.state.phase != "deployment":
-            end_game(tx, "the beaten side has no units left")
+            end_game(tx, WIPED_OUT)
 
     # --- activation --------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from tertia.rules.hit_facts import (
     turn_facts,
 )
 from tertia.rules.sight import has_line_of_sight
+from tertia.rules.victory import ENDED_AT_TURN_LIMIT, ENDED_WIPED_OUT
 from tertia.rulesets.d3 import shooting
 from tertia.rulesets.d3.clauses import ClauseBook
 from tertia.rulesets.d3.contact import enemy_contacts
@@ -95,6 +96,7 @@ class D3Presentation(Presentation):
     SHARED_TURNS = True
     """Both sides act in every turn, a card (a command card, or a card from the one deck)
     at a time (Sequence of Play)."""
+    ENDINGS = (ENDED_WIPED_OUT, ENDED_AT_TURN_LIMIT)
 
     def opens_turn(self, event: Event) -> bool:
         """Sequence of Play (D3 cards): "When every card has been drawn the deck is

@@ -11,6 +11,7 @@ from tertia.activation import unit_type_deck as deck
 from tertia.core.events import GameDataChanged, GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
+from tertia.rules.victory import turn_limit_reached
 from tertia.rulesets.d3.base import ACTIVATION
 from tertia.rulesets.d3.victory import end_game
 
@@ -51,6 +52,6 @@ def end_activation(tx: Tx, has_units: HasUnits) -> None:
 def end_turn(tx: Tx, turn: int, has_units: HasUnits) -> None:
     limit = int(tx.state.value("turn_limit"))
     if turn >= limit:
-        end_game(tx, f"the turn limit ({limit}) was reached")
+        end_game(tx, turn_limit_reached(limit))
         return
     start_turn(tx, turn + 1, has_units)

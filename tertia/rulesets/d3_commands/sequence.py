@@ -14,6 +14,7 @@ from tertia.core.narration import side_verbs
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.rules.hits import piece
+from tertia.rules.victory import turn_limit_reached
 from tertia.rulesets.d3.base import ACTIVATION
 from tertia.rulesets.d3.cohesion import move_back, strays
 from tertia.rulesets.d3.victory import end_game
@@ -131,7 +132,7 @@ def end_turn(tx: Tx, options: Mapping[str, Any]) -> None:
     state = tx.state
     limit = int(state.value("turn_limit"))
     if state.turn >= limit:
-        end_game(tx, f"the turn limit ({limit}) was reached")
+        end_game(tx, turn_limit_reached(limit))
         return
     start_turn(tx, state.turn + 1, options)
 

@@ -36,7 +36,7 @@ from tertia.rulesets.declare_thee_sir.generals import attached_generals
 from tertia.rulesets.declare_thee_sir.points import MOST_POINTS
 from tertia.rulesets.declare_thee_sir.troops import MOST_STANDS, TROOPS
 from tertia.rulesets.declare_thee_sir.values import game_data, unit_data
-from tertia.rulesets.declare_thee_sir.victory import OBJECTIVE_POINTS, scores, units_lost
+from tertia.rulesets.declare_thee_sir.victory import ENDINGS, OBJECTIVE_POINTS, scores, units_lost
 
 UNTESTED = "untested"
 
@@ -196,6 +196,7 @@ class DtsPresentation(Presentation):
     """Both armies' cards are shuffled into one deck: the deck, not a side, moves first."""
     SHARED_TURNS = True
     """Both sides act in every turn, as their units' cards come from one deck (Game Play)."""
+    ENDINGS = ENDINGS
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         return unit_facts(seen, unit)

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.events import GameEnded
+from tertia.core.presentation import Ending
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Objective, UnitKind
 from tertia.rules.victory import end_by_points
@@ -70,6 +71,22 @@ def scores(state: GameState, objective_points: int = OBJECTIVE_POINTS) -> dict[s
     return out
 
 
+ARMY_BREAKS = "the beaten army breaks"
+BOTH_BREAK = "both armies break"
+VICTORS_HOLD = "the victors hold"
+EACH_HOLDS = "each side holds an objective"
+LAST_TURN = "the last turn is over"
+"""How the reasons a battle ends open: an army broken, both (on points), an objective
+that ends the battle held by one side, by both (on points), and the last turn played."""
+
+ENDINGS = (Ending("an army broke", ARMY_BREAKS, decided=True),
+           Ending("both armies broke", BOTH_BREAK, decided=True),
+           Ending("an objective was held", VICTORS_HOLD, decided=True),
+           Ending("each side held an objective", EACH_HOLDS, decided=True),
+           Ending("the last turn was played", LAST_TURN, decided=False))
+"""Every way a battle ends (:attr:`~tertia.core.presentation.Presentation.ENDINGS`)."""
+
+
 def check(tx: Tx, options: Mapping[str, Any]) -> bool:
     """End the battle if an army has broken; True when it has ended."""
     fraction = float(options["army_breaks_at"])
@@ -77,9 +94,9 @@ def check(tx: Tx, options: Mapping[str, Any]) -> bool:
     if not gone:
         return False
     if len(gone) == 1:
-        _win(tx, tx.state.opponent(gone[0]), "the beaten army breaks", options)
+        _win(tx, tx.state.opponent(gone[0]), ARMY_BREAKS, options)
     else:
-        _by_points(tx, "both armies break", options)
+        _by_points(tx, BOTH_BREAK, options)
     return True
 
 
@@ -93,14 +110,14 @@ def at_turn_end(tx: Tx, options: Mapping[str, Any]) -> bool:
     if not takers:
         return False
     if len(takers) == 1:
-        _win(tx, takers[0], f"the victors hold {', '.join(held[takers[0]])}", options)
+        _win(tx, takers[0], f"{VICTORS_HOLD} {', '.join(held[takers[0]])}", options)
     else:
-        _by_points(tx, "each side holds an objective", options)
+        _by_points(tx, EACH_HOLDS, options)
     return True
 
 
 def at_turn_limit(tx: Tx, options: Mapping[str, Any]) -> None:
-    _by_points(tx, "the last turn is over", options)
+    _by_points(tx, LAST_TURN, options)
 
 
 def _points(options: Mapping[str, Any]) -> int:

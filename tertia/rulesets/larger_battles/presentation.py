@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from tertia.activation.panels import orders_panel
 from tertia.core.geometry import base_distance
 from tertia.core.presentation import (
+    Ending,
     Fact,
     FactKind,
     FactSpec,
@@ -41,6 +42,7 @@ from tertia.rules.hit_facts import (
 )
 from tertia.rules.measuring import iter_enemy_troops_within
 from tertia.rules.sight import has_line_of_sight
+from tertia.rules.victory import ENDED_AT_TURN_LIMIT, ENDED_WIPED_OUT
 from tertia.rulesets.larger_battles import clauses
 from tertia.rulesets.larger_battles.combat import declared_attacks
 from tertia.rulesets.larger_battles.commanders import COMMAND_REACH, DEPLOY_RADIUS
@@ -49,7 +51,7 @@ from tertia.rulesets.larger_battles.movement import ENEMY_ZONE
 from tertia.rulesets.larger_battles.orders import PURPOSES, is_ordered, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit, is_defending_river, keeps_cover, supporters
-from tertia.rulesets.larger_battles.victory import scores
+from tertia.rulesets.larger_battles.victory import OBJECTIVE_TAKEN, scores
 
 SUPPORTED_BY = FactSpec("supported_by", "Supported by", FactKind.WORD,
                         "Similar units within 3\" (two raise the hit limit)", clauses.ROUTING)
@@ -80,6 +82,8 @@ class LargerBattlesPresentation(Presentation):
     FACTS = redeclared((HITS, OUT_OF_AMMUNITION, FIRED, ORDERED, MOVED, FOUGHT, SUPPORTED_BY, IN_COVER,
                         DEFENDING_RIVER, ENGAGED, GENERAL, VALUE), BOUNDED_HITS)
     BREAKDOWN_TITLE = "Victory points by source (How to Win)"
+    ENDINGS = (Ending("an objective was taken", OBJECTIVE_TAKEN, decided=True), ENDED_WIPED_OUT,
+               ENDED_AT_TURN_LIMIT)
     BREAKDOWN_LABELS: ClassVar[Mapping[str, str]] = {
         "routed_enemy_units": "For enemy units routed", "supplies_attacked": "For enemy supplies attacked",
         "commanders_lost": "For commanders lost", "enemy_reduced_by_half": "For the enemy reduced by half",

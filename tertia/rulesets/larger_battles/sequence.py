@@ -7,8 +7,9 @@ from typing import Any
 
 from tertia.core.events import GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
+from tertia.rules.victory import WIPED_OUT, turn_limit_reached
 from tertia.rulesets.larger_battles.routing import reassess
-from tertia.rulesets.larger_battles.victory import check_objectives, end_game
+from tertia.rulesets.larger_battles.victory import OBJECTIVE_TAKEN, check_objectives, end_game
 
 PHASES = ("movement", "bombardment", "combat", "routing")
 
@@ -35,19 +36,19 @@ def end_phase(tx: Tx, options: Mapping[str, Any]) -> None:
         return
     reassess(tx, options)
     if check_objectives(tx):
-        end_game(tx, "objective taken", options)
+        end_game(tx, OBJECTIVE_TAKEN, options)
         return
     state = tx.state
     for side in state.sides:
         if not any(True for _ in state.iter_troops(side)):
-            end_game(tx, "the beaten side has no units left", options)
+            end_game(tx, WIPED_OUT, options)
             return
     other = state.opponent(state.active)
     if state.active == state.first_side:
         tx.emit(TurnBegan(turn=state.turn, side=other))
     else:
         if state.turn >= int(state.value("turn_limit")):
-            end_game(tx, f"the turn limit ({state.value('turn_limit')}) was reached", options)
+            end_game(tx, turn_limit_reached(int(state.value("turn_limit"))), options)
             return
         tx.emit(TurnBegan(turn=state.turn + 1, side=other))
     tx.emit(PhaseBegan(phase="movement"))

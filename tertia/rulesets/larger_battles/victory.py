@@ -71,6 +71,10 @@ def check_objectives(tx: Tx) -> bool:
     return ends
 
 
+OBJECTIVE_TAKEN = "objective taken"
+"""Why a battle ends when an objective that ends it is taken (Objectives)."""
+
+
 def end_game(tx: Tx, reason: str, options: Mapping[str, Any]) -> None:
     state = tx.state
     end_by_points(tx, scores(state, options), reason,
