@@ -1,11 +1,13 @@
 """What a set of game rows says: who wins and how often, how battles end and how long
-they last, whether moving first helps, and what each troop type loses. Games, not units, are the independent
-trials, so every interval is over games, and every rate's is a Wilson score interval.
+they last, whether moving first helps, and what each troop type loses. Games, not units,
+are the independent trials, so every interval is over games, and every rate's is a
+Wilson score interval.
 """
 
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,15 +81,12 @@ def _endings(done: Sequence[Row]) -> dict[str, Any] | None:
     if not named:
         return None
     n = len(done)
-    counts: dict[str, tuple[int, bool]] = {}
-    for r in named:
-        games, _ = counts.get(r["ending"], (0, False))
-        counts[r["ending"]] = (games + 1, bool(r["decided"]))
-    ranked = sorted(counts.items(), key=lambda item: (-item[1][0], item[0]))
+    counts = Counter(r["ending"] for r in named)
+    decides = {r["ending"]: bool(r["decided"]) for r in named}
     decided = sum(1 for r in named if r["decided"])
     return {
-        "by_ending": {name: {"games": k, "decided": is_decided, "rate": _interval(wilson(k, n))}
-                      for name, (k, is_decided) in ranked},
+        "by_ending": {name: {"games": k, "decided": decides[name], "rate": _interval(wilson(k, n))}
+                      for name, k in sorted(counts.items(), key=lambda item: (-item[1], item[0]))},
         "not_declared": n - len(named),
         "decided": decided,
         "decided_rate": _interval(wilson(decided, n)),

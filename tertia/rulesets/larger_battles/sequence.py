@@ -7,7 +7,7 @@ from typing import Any
 
 from tertia.core.events import GameStarted, PhaseBegan, TurnBegan
 from tertia.core.ruleset import Tx
-from tertia.rules.victory import WIPED_OUT, turn_limit_reached
+from tertia.rules.victory import WIPED_OUT, turn_limit_reached, wiped_out
 from tertia.rulesets.larger_battles.routing import reassess
 from tertia.rulesets.larger_battles.victory import OBJECTIVE_TAKEN, check_objectives, end_game
 
@@ -39,10 +39,9 @@ def end_phase(tx: Tx, options: Mapping[str, Any]) -> None:
         end_game(tx, OBJECTIVE_TAKEN, options)
         return
     state = tx.state
-    for side in state.sides:
-        if not any(True for _ in state.iter_troops(side)):
-            end_game(tx, WIPED_OUT, options)
-            return
+    if wiped_out(state) is not None:
+        end_game(tx, WIPED_OUT, options)
+        return
     other = state.opponent(state.active)
     if state.active == state.first_side:
         tx.emit(TurnBegan(turn=state.turn, side=other))
