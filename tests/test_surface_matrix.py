@@ -465,10 +465,12 @@ def test_sweep_and_the_catalogues_speak_every_rule_set(rules: str) -> None:
         code, out = invoke("sweep", "--rules", rules, "--scenario", scenario, "--vary", vary, "--games", "1",
                            "--workers", "1")
         assert code == 0, out
+        assert "decided on the field, rate" in out, out  # the rule set's endings (ENDINGS)
         assert _PLACEHOLDERS.search(out) is None, out
         assert _named_by_id(rules, out) == [], out
     code, out = invoke("ladder", "--rules", rules, "--scenario", scenario, "--games", "1", "--workers", "1")
     assert code == 0 and "rating" in out, out
+    assert "Battles decided on the field" in out, out
     assert _PLACEHOLDERS.search(out) is None, out
     assert _named_by_id(rules, out) == [], out
     for command in (("rules",), ("scenarios",)):
