@@ -24,8 +24,8 @@ default the doctrine) takes both sides for ``--games`` seeds, and the script rep
 - **how near the undecided came**: in each battle not decided, the most of its three
   objectives a side held at once as a turn began (19 C asks all three, and two of its
   own vital points kept); and, for each objective of each side, the battles in which
-  the side held it as some turn began or as the battle ended, so the objective that
-  holds the decisions back shows.
+  the side held it as some turn began, as the battle was won (the victor's three) or
+  as it ended, so the objective that holds the decisions back shows.
 
 Usage: python benchmarks/pikes_play.py [--scenario edgehill ...] [--player doctrine]
     [--games 100] [--seed 1] [--workers 2] [--json FILE]
@@ -60,6 +60,7 @@ from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, holds, objectives_
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
+from tertia.rulesets.charge_yr_pikes.victory import WON_BY_POINTS
 from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import written_for
 
@@ -86,7 +87,8 @@ class Battle:
     objectives: tuple[tuple[str, str], ...] = ()
     """The battle's objectives (side, name), in the scenario's order."""
     objectives_held: tuple[tuple[str, str], ...] = ()
-    """Each objective (side, name) its side held as some turn began or as the battle ended."""
+    """Each objective (side, name) its side held as some turn began or as the battle ended,
+    and the victor's three in a battle won by objectives (:func:`objectives_held`)."""
     first_fright: int | None = None
     """The turn the first army took fright (15 L), None if neither did."""
 
@@ -126,11 +128,10 @@ def fight(job: tuple[str, str, int]) -> Battle:
     pieces = [u for u in final.iter_units(include_removed=True) if not u.is_commander]
     foot = [u.id for u in pieces if _is_foot(u)]
     horse = [u for u in pieces if unit_data(u).troop in CAVALRY]
-    result = final.result or {}
     how = _how_lost(record.steps, {u.id for u in horse})
     lost = [u for u in horse if not u.in_play and how.get(u.id) not in LIVED]
     lost_by = {side: dict(Counter(how.get(u.id, "other") for u in lost if u.side == side)) for side in sides}
-    return Battle(seed=seed, decided="objectives" in str(result.get("reason", "")),
+    return Battle(seed=seed, decided=won_by_objectives(record),
                   foot=len(foot), foot_charged=sum(1 for f in foot if f in charged),
                   foot_in_melee=sum(1 for f in foot if f in in_melee),
                   horse_lost=len(lost),
@@ -216,11 +217,32 @@ def most_objectives_held(record: BattleRecord) -> int:
 
 def objectives_held(record: BattleRecord) -> tuple[tuple[str, str], ...]:
     """Each objective (its side, its name) that its side held (19 C) as some turn began or
-    as the battle ended (a battle won by objectives ends with all three held)."""
+    as the battle ended, and the victor's three in a battle won by objectives."""
+    return tuple(sorted({*held_at_turns(record), *victors_objectives(record)}))
+
+
+def held_at_turns(record: BattleRecord) -> set[tuple[str, str]]:
+    """Each objective (its side, its name) that its side held (19 C) as some turn began or
+    as the battle ended."""
     tables = tables_of(record.initial_state)
-    held = {(side, place.name) for state in (*turns_begun(record), record.final_state) for side in state.sides
+    return {(side, place.name) for state in (*turns_begun(record), record.final_state) for side in state.sides
             for place in places(state, side, OBJECTIVE) if holds(state, side, place, tables)}
-    return tuple(sorted(held))
+
+
+def won_by_objectives(record: BattleRecord) -> bool:
+    """Whether the battle was won by objectives (19 C), not decided at darkness."""
+    result = record.final_state.result or {}
+    return str(result.get("reason", "")).startswith(WON_BY_POINTS)
+
+
+def victors_objectives(record: BattleRecord) -> tuple[tuple[str, str], ...]:
+    """The victor's objectives (side, name) in a battle won by objectives: it held all
+    three as the turn ended (19 C), though its pursuers' move forward (19 E 3) may take
+    them off one before the battle's last position; none in a battle not so won."""
+    if not won_by_objectives(record):
+        return ()
+    victor = str((record.final_state.result or {}).get("winner"))
+    return tuple((victor, place.name) for place in places(record.initial_state, victor, OBJECTIVE))
 
 
 def _is_foot(unit: Unit) -> bool:
@@ -252,7 +274,7 @@ class Summary:
     the battles decided, and the battles."""
     battles_holding: dict[str, dict[str, int]]
     """Each side's objectives, in the scenario's order, with the battles in which the
-    side held each as some turn began or as the battle ended."""
+    side held each as some turn began, as the battle was won or as it ended."""
 
 
 def summary(battles: Sequence[Battle], sides: Sequence[str]) -> Summary:

@@ -11,6 +11,13 @@ from types import ModuleType
 
 import pytest
 
+from tertia.ai.players import make_player
+from tertia.battle import fight_battle
+from tertia.core.game import Game
+from tertia.rulesets import get_ruleset
+from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, places
+from tertia.scenarios import resolve_scenario
+
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "pikes_play.py"
 
 
@@ -49,3 +56,28 @@ def test_an_objective_never_held_is_listed_with_no_battles(pikes_play: ModuleTyp
     tally = pikes_play._battles_holding(battles)
     assert tally == {"a": {"Y": 0, "X": 2}, "b": {"Z": 1}}
     assert list(tally["a"]) == ["Y", "X"]
+
+
+
+
+def test_the_victors_objectives_are_counted_as_the_battle_was_won_not_after_the_pursuit(
+        pikes_play: ModuleType) -> None:
+    """19 C, E 3: the victor held its three objectives as the turn ended, though its
+    pursuers' move forward may carry them off one before the battle's last position (at
+    Edgehill, seeds 7 and 10); a battle ended at darkness adds none."""
+    scenario = resolve_scenario("edgehill", rules_id="charge-yr-pikes")
+    game = Game(get_ruleset("charge-yr-pikes"), scenario)
+    pursued_off = at_darkness = None
+    for seed in range(1, 11):
+        record = fight_battle(game, {side: make_player("doctrine") for side in scenario.side_ids}, seed)
+        counted = pikes_play.victors_objectives(record)
+        if not pikes_play.won_by_objectives(record):
+            at_darkness = at_darkness or record
+        elif not set(counted) <= pikes_play.held_at_turns(record):
+            pursued_off = pursued_off or record
+    assert pursued_off is not None and at_darkness is not None, "seeds 1-10 at Edgehill no longer give both"
+    victor = pursued_off.final_state.result["winner"]
+    counted = pikes_play.victors_objectives(pursued_off)
+    assert counted == tuple((victor, p.name) for p in places(pursued_off.initial_state, victor, OBJECTIVE))
+    assert len(counted) == 3 and set(counted) <= set(pikes_play.objectives_held(pursued_off))
+    assert pikes_play.victors_objectives(at_darkness) == ()
