@@ -60,7 +60,6 @@ from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, holds, objectives_
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.troops import TROOPS
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
-from tertia.rulesets.charge_yr_pikes.victory import WON_BY_POINTS
 from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import written_for
 
@@ -230,9 +229,10 @@ def held_at_turns(record: BattleRecord) -> set[tuple[str, str]]:
 
 
 def won_by_objectives(record: BattleRecord) -> bool:
-    """Whether the battle was won by objectives (19 C), not decided at darkness."""
-    result = record.final_state.result or {}
-    return str(result.get("reason", "")).startswith(WON_BY_POINTS)
+    """Whether the battle was won by objectives (19 C), not decided at darkness: the
+    rule set's one ending decided on the field (its presentation's ``ENDINGS``)."""
+    ending = get_ruleset(RULES).presentation().ending(record.final_state.result)
+    return ending is not None and ending.decided
 
 
 def victors_objectives(record: BattleRecord) -> tuple[tuple[str, str], ...]:

@@ -58,8 +58,6 @@ def test_an_objective_never_held_is_listed_with_no_battles(pikes_play: ModuleTyp
     assert list(tally["a"]) == ["Y", "X"]
 
 
-
-
 def test_the_victors_objectives_are_counted_as_the_battle_was_won_not_after_the_pursuit(
         pikes_play: ModuleType) -> None:
     """19 C, E 3: the victor held its three objectives as the turn ended, though its
