@@ -291,6 +291,47 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     shoot(pg, "replay")
 
 
+def test_a_move_is_judged_where_the_ghost_was_put_down(server: Server, page: Any) -> None:
+    """A verdict of a place the ghost has since left is not the dropped move's: until the
+    server judges where the ghost was put down, the box says it is asking and its move
+    cannot be made; then it shows that verdict."""
+    pg = page
+    open_new_game(pg, server, {"scenario": "skirmish", "mode": "ai", "side": "parliament", "seed": 1})
+    pg.wait_for_selector(".turn-chip.yours")
+    pg.click("button:has-text(\"Order Colonel Hollis's command to move\")")
+    pg.wait_for_function("() => document.querySelector('.orders-chip').innerText.includes('1')")
+    start = unit_position(pg, "p-foot-1")
+    pg.click('.unit[data-unit="p-foot-1"]')
+    pg.wait_for_selector(".move-help")
+    drag(pg, start, (start[0], start[1] + 4))
+    pg.wait_for_selector(".move-box.legal", timeout=60_000)
+    assert pg.is_enabled("[data-test=confirm-move]")
+
+    held: list[Any] = []
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    pg.route("**/validate", hold)
+    drag(pg, (start[0], start[1] + 4), (start[0], start[1] + 14))  # past the 6" allowed
+    pg.wait_for_selector(".move-box.checking [data-test=move-checking]")
+    pg.wait_for_timeout(1000)  # time enough for any odds of the earlier place to come back
+    assert pg.locator(".move-box.legal").count() == 0
+    assert pg.is_disabled("[data-test=confirm-move]")
+    assert held, "the page did not ask about the ghost's new place"
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    pg.wait_for_selector(".move-box.illegal", timeout=60_000)
+    assert pg.inner_text("[data-test=measure]").startswith('14.0"')
+    assert pg.is_disabled("[data-test=confirm-move]")
+    pg.unroute("**/validate")
+
+
 def test_a_link_without_a_token_and_a_bad_token(server: Server, page: Any) -> None:
     pg = page
     pg.goto(server.url + "/#/play/no-such-game")

@@ -753,8 +753,8 @@ export class PlayScreen {
   // say): asked of the server once the ghost is put down where the rules allow it, and
   // shown before the move can be made, or the server's refusal in one line.
   askMoveOdds() {
-    const m = this.pendingMove;
-    if (!m || !m.legal || !this.tool || this.tool.mode) return;
+    const m = this.currentVerdict();
+    if (!m || !m.legal || this.tool.mode) return;
     const key = JSON.stringify(m.action);
     if (this.moveOdds && this.moveOdds.key === key) return;
     const kind = this.vocab.kind(m.action.type);
@@ -767,9 +767,16 @@ export class PlayScreen {
       .finally(() => { asked.done = true; if (this.moveOdds === asked) this.renderMoveBox(); });
   }
 
+  // The server's verdict when it is of the ghost where it now stands: one of an earlier
+  // place (the ghost dragged on or dropped since) is stale and offers nothing to make.
+  currentVerdict() {
+    const m = this.pendingMove;
+    return m && this.tool && JSON.stringify(m.action) === JSON.stringify(this.tool.action()) ? m : null;
+  }
+
   // The odds asked for the move now shown, when they are of this very move.
   currentMoveOdds() {
-    const m = this.pendingMove;
+    const m = this.currentVerdict();
     const o = this.moveOdds;
     return m && o && o.key === JSON.stringify(m.action) ? o : null;
   }
@@ -783,8 +790,13 @@ export class PlayScreen {
   }
 
   moveBox() {
-    const m = this.pendingMove;
-    if (!m) return h("div", { class: "move-box", hidden: true });
+    if (!this.pendingMove) return h("div", { class: "move-box", hidden: true });
+    const m = this.currentVerdict();
+    if (!m) {
+      return h("div", { class: "move-box checking", "data-test": "move-box" },
+        h("p", { class: "muted", "data-test": "move-checking" }, "Asking the rules about the move here…"),
+        this.moveButtons(false, false));
+    }
     const measure = m.measure;
     const legal = m.legal;
     const asked = legal ? this.currentMoveOdds() : null;
@@ -813,10 +825,14 @@ export class PlayScreen {
         h("button", { class: "btn", "data-test": "snap-contact", onclick: () => this.snapToContact(m.contact),
           title: "The same move, its last leg ending with the bases touching" }, `Move into contact with ${m.contact.name}`))
         : null,
-      h("div", { class: "odds-actions" },
-        h("button", { class: "btn primary", disabled: !settled, "data-test": "confirm-move", onclick: () => this.commitMove() },
-          dice ? "Move here and roll" : "Move here"),
-        h("button", { class: "btn", "data-test": "reset-move", onclick: () => { const id = this.selected; this.clearTool(); this.select(id); } }, "Reset")));
+      this.moveButtons(settled, dice));
+  }
+
+  moveButtons(settled, dice) {
+    return h("div", { class: "odds-actions" },
+      h("button", { class: "btn primary", disabled: !settled, "data-test": "confirm-move", onclick: () => this.commitMove() },
+        dice ? "Move here and roll" : "Move here"),
+      h("button", { class: "btn", "data-test": "reset-move", onclick: () => { const id = this.selected; this.clearTool(); this.select(id); } }, "Reset"));
   }
 
   // The server's offer of the dropped move ending in contact with an enemy: the ghost
@@ -830,9 +846,10 @@ export class PlayScreen {
   }
 
   async commitMove() {
+    const m = this.currentVerdict();
     const asked = this.currentMoveOdds();
-    if (!this.tool || !this.pendingMove || !this.pendingMove.legal || !asked || !asked.done) return;
-    await this.act(this.tool.action());
+    if (!m || !m.legal || !asked || !asked.done) return;
+    await this.act(m.action);
   }
 
   // --- attacking -------------------------------------------------------------------------
