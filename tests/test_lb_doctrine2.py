@@ -175,10 +175,10 @@ def test_routing_the_only_unit_on_an_objective_is_worth_its_points() -> None:
     assert LargerBattlesDoctrine2._rout_value(game, both, both.units["r-foot-1"]) == away
 
 
-def test_a_side_ahead_on_points_makes_no_even_attack() -> None:
+def test_a_side_not_behind_on_points_makes_no_even_attack() -> None:
     """An attack's value is what it is expected to gain; a side behind makes one that
-    gains nothing (the first edition's margin, EVEN), a side ahead asks LEADER_ASKS of it:
-    an even fight can only cost it its lead."""
+    gains nothing (the first edition's margin, EVEN), a side ahead or level asks
+    LEADER_ASKS of it: an even fight can only cost it its lead, or the draw it holds."""
     game = _game("edgehill")
     state, attack = _first_attack_with_a_commander(game)
     bare = Attack(attack.attacker, attack.target, attack.supports, None)
@@ -201,8 +201,42 @@ def test_a_side_ahead_on_points_makes_no_even_attack() -> None:
         return s
 
     ahead = losing(state.opponent(side), lambda s: lead(s) > 0)
-    behind = losing(side, lambda s: lead(s) <= 0)
-    assert lead(ahead) > 0 >= lead(behind)
+    behind = losing(side, lambda s: lead(s) < 0)
+
+    def levelled(s: GameState) -> GameState:
+        """``s`` with units routed (a point each), far from the attack, until level."""
+        fighting = {attack.attacker, attack.target, *attack.supports}
+        for u in sorted(s.iter_troops(side if lead(s) > 0 else s.opponent(side)), key=lambda u: u.id):
+            if lead(s) == 0:
+                break
+            far = all(hypot(u.x - s.units[f].x, u.y - s.units[f].y) > 12 for f in fighting)
+            if u.id not in fighting and far:
+                s = s.with_unit(u.evolve(removed="routed"))
+        return s
+
+    level = levelled(state)
+    assert lead(ahead) > 0 == lead(level) > lead(behind)
     player = LargerBattlesDoctrine2()
-    gap = player._attack_value(game, behind, bare) - player._attack_value(game, ahead, bare)
-    assert gap == pytest.approx(LEADER_ASKS + EVEN)
+    value = {name: player._attack_value(game, s, bare)
+             for name, s in (("ahead", ahead), ("level", level), ("behind", behind))}
+    assert value["behind"] - value["ahead"] == pytest.approx(LEADER_ASKS + EVEN)
+    assert value["behind"] - value["level"] == pytest.approx(LEADER_ASKS + EVEN)
+
+
+def test_the_second_edition_counts_horse_and_foot_alike_in_a_claim_on_an_order() -> None:
+    """Orders: a command's claim on one of the turn's two orders is the weight of its units
+    free of the enemy. At Edgehill Parliament's centre (four regiments of foot) outweighs
+    either wing (three of horse) in the second edition, where the first edition, counting a
+    foot unit 2 to a horse unit's 3, put both wings before it."""
+    game = _game("edgehill")
+    state, _ = game.start(SeededDice(1))
+    state = state.evolve(active="parliament", phase="movement")
+
+    def claims(player: LargerBattlesDoctrine) -> dict[str, float]:
+        found = LargerBattlesDoctrine._claims(player, state)
+        return {command: claim for command, (claim, _) in found.items()}
+
+    first, second = claims(LargerBattlesDoctrine()), claims(LargerBattlesDoctrine2())
+    assert first["centre"] < min(first["left"], first["right"])
+    assert second["centre"] > max(second["left"], second["right"])
+    assert second["left"] == first["left"] and second["right"] == first["right"]

@@ -219,13 +219,17 @@ class LargerBattlesDoctrine:
                 continue
             if f"{side}:{unit.command}" in given or has_enemy_troops_within(state, unit, ENGAGE):
                 continue
-            weight = ORDER_WEIGHT.get(unit.kind, 1.0)
+            weight = self._order_weight(unit.kind)
             if unit.command == "reserve" and state.turn < 3:
                 weight *= 0.3
             score, units = claims.get(unit.command, (0.0, []))
             units.append(unit)
             claims[unit.command] = (score + weight, units)
         return claims
+
+    def _order_weight(self, kind: UnitKind) -> float:
+        """What a unit of ``kind`` adds to its command's claim on an order."""
+        return ORDER_WEIGHT.get(kind, 1.0)
 
     def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         if unit.kind is UnitKind.COMMANDER:
