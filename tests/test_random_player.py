@@ -16,8 +16,9 @@ from tertia.core.actions import Action, EndPhase
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.rules.fighting import Attack
 from tertia.rulesets import get_ruleset
-from tertia.rulesets.larger_battles.combat import declared_attacks
+from tertia.rulesets.larger_battles.combat import declared_attacks, find_declared
 from tertia.scenarios import load_builtin
 
 GAMES = 20
@@ -70,14 +71,15 @@ def _declared_and_unfought() -> tuple[Game, GameState]:
 
 def test_the_phase_is_not_ended_while_declared_attacks_wait() -> None:
     """Larger-battles, Combat: declared attacks are fought before the phase ends. A random
-    player that would always end the phase fights one of them instead."""
+    player that would always end the phase fights one of them instead (named by its
+    primary and target: the declaration holds its supports)."""
     game, state = _declared_and_unfought()
     assert not game.is_legal(state, EndPhase())
     always_end = RandomPlayer(end_phase_weight=1.0)
     for seed in range(10):
         choice = always_end.choose(game, state, random.Random(seed))
         assert game.validate(state, choice) == []
-        assert choice in declared_attacks(state)
+        assert isinstance(choice, Attack) and find_declared(declared_attacks(state), choice) is not None
 
 
 def test_the_phase_is_ended_when_the_rules_allow_and_the_draw_says_so() -> None:

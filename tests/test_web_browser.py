@@ -139,6 +139,17 @@ def token(pg: Any, gid: str) -> str:
     return str(tokens["parliament"])
 
 
+def order_hollis_and_pick_his_foot(pg: Any) -> tuple[float, float]:
+    """At the Skirmish at the Ford, Parliament to move: Hollis's command ordered to move and
+    Hollis's Foot picked to be dragged; where it stands."""
+    pg.click("button:has-text(\"Order Colonel Hollis's command to move\")")
+    pg.wait_for_function("() => document.querySelector('.orders-chip').innerText.includes('1')")
+    start = unit_position(pg, "p-foot-1")
+    pg.click('.unit[data-unit="p-foot-1"]')
+    pg.wait_for_selector(".move-help")
+    return start
+
+
 def open_new_game(pg: Any, server: Server, body: dict[str, Any]) -> dict[str, Any]:
     """A game made through the API with ``body``, opened in ``pg`` with its first link."""
     created: dict[str, Any] = httpx.post(server.url + "/api/games", json=body).json()
@@ -200,11 +211,7 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     gid = game_id(pg)
 
     # Orders, then drag a unit to a legal place and to an illegal one.
-    pg.click("button:has-text(\"Order Colonel Hollis's command to move\")")
-    pg.wait_for_function("() => document.querySelector('.orders-chip').innerText.includes('1')")
-    start = unit_position(pg, "p-foot-1")
-    pg.click('.unit[data-unit="p-foot-1"]')
-    pg.wait_for_selector(".move-help")
+    start = order_hollis_and_pick_his_foot(pg)
     drag(pg, start, (start[0], start[1] + 14))
     # The page judges the ghost on its way as well (into the river short of the limit, say):
     # the box is read once it judges where the ghost was put down.
@@ -298,14 +305,9 @@ def test_a_move_is_judged_where_the_ghost_was_put_down(server: Server, page: Any
     pg = page
     open_new_game(pg, server, {"scenario": "skirmish", "mode": "ai", "side": "parliament", "seed": 1})
     pg.wait_for_selector(".turn-chip.yours")
-    pg.click("button:has-text(\"Order Colonel Hollis's command to move\")")
-    pg.wait_for_function("() => document.querySelector('.orders-chip').innerText.includes('1')")
-    start = unit_position(pg, "p-foot-1")
-    pg.click('.unit[data-unit="p-foot-1"]')
-    pg.wait_for_selector(".move-help")
+    start = order_hollis_and_pick_his_foot(pg)
     drag(pg, start, (start[0], start[1] + 4))
-    pg.wait_for_selector(".move-box.legal", timeout=60_000)
-    assert pg.is_enabled("[data-test=confirm-move]")
+    pg.wait_for_selector(".move-box.legal [data-test=confirm-move]:not([disabled])", timeout=60_000)
 
     held: list[Any] = []
     holding = [True]
