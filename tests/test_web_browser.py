@@ -158,6 +158,30 @@ def open_new_game(pg: Any, server: Server, body: dict[str, Any]) -> dict[str, An
     return created
 
 
+class FirstHeld:
+    """The first request the page makes to ``pattern``, held to be answered later (an
+    answer overtaken on the way); any later one goes on."""
+
+    def __init__(self, pg: Any, pattern: str) -> None:
+        self.pg = pg
+        self.held: list[Any] = []
+        pg.route(pattern, self._hold_the_first)
+
+    def _hold_the_first(self, route: Any) -> None:
+        if self.held:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def route(self, what: str) -> Any:
+        """The held request, once the page has made it."""
+        deadline = time.monotonic() + 15
+        while not self.held:
+            assert time.monotonic() < deadline, f"the page did not ask for {what}"
+            self.pg.wait_for_timeout(50)
+        return self.held[0]
+
+
 class Bot:
     """Plays our side through the HTTP API with the doctrine AI, as a bot would."""
 
@@ -611,22 +635,11 @@ def test_a_view_older_than_the_one_shown_is_not_drawn(server: Server, page: Any)
     pg.wait_for_function("() => window.tertiaScreen?.view?.status.your_turn")
     bot = Bot(server, gid, tok)
     older = httpx.get(f"{bot.url}/view?log_from=0", headers=bot.headers).json()
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    pg.route("**/api/games/*/view?*", hold_the_first)
+    first = FirstHeld(pg, "**/api/games/*/view?*")
     # The older view sets out (a whole refresh, as after a hand-over or an undo) and is held.
     pg.evaluate("() => { window.olderArrived = window.tertiaScreen.refresh(true); }")
-    deadline = time.monotonic() + 15
-    while not held:
-        assert time.monotonic() < deadline, "the page did not ask for the view"
-        pg.wait_for_timeout(50)
-    assert "log_from=0" in held[0].request.url
+    held = first.route("the view")
+    assert "log_from=0" in held.request.url
     # The game moves on; the page hears of it and draws the newer view.
     played = iter(range(3))
     bot.play_until(lambda state, action: next(played, None) is None)
@@ -637,11 +650,39 @@ def test_a_view_older_than_the_one_shown_is_not_drawn(server: Server, page: Any)
     entries = pg.eval_on_selector_all(".log-entry", "els => els.map((e) => e.dataset.index)")
     assert len(entries) > len(older["log"])
     # Now the older view arrives.
-    held[0].fulfill(status=200, content_type="application/json", body=json.dumps(older))
+    held.fulfill(status=200, content_type="application/json", body=json.dumps(older))
     pg.evaluate("() => window.olderArrived")
     assert pg.evaluate("() => window.tertiaScreen.view.version") == newer
     assert pg.inner_text("[data-test=status]") == status
     assert pg.eval_on_selector_all(".log-entry", "els => els.map((e) => e.dataset.index)") == entries
+
+
+def test_a_pieces_card_older_than_the_one_shown_is_not_drawn(server: Server, page: Any) -> None:
+    """Two cards of one piece cross on the way: one asked for before its command was
+    ordered to move reaches the page after one asked for since. The page goes on showing
+    the newer, with its move."""
+    pg = page
+    body = {"scenario": "skirmish", "mode": "ai", "side": "parliament", "seed": 1}
+    created = open_new_game(pg, server, body)
+    pg.wait_for_selector(".turn-chip.yours")
+    card_url = f"{server.url}/api/games/{created['id']}/units/p-foot-1"
+    headers = {"Authorization": f"Bearer {created['tokens']['parliament']}"}
+    older = httpx.get(card_url, headers=headers).json()
+    assert not any(a["interaction"] == "drag" for a in older["actions"])
+    first = FirstHeld(pg, "**/api/games/*/units/p-foot-1*")
+    pg.evaluate("() => { window.olderArrived = window.tertiaScreen.select('p-foot-1'); }")
+    held = first.route("the card")
+    # The command is ordered; the page, the piece still selected, asks for its card again.
+    pg.click("button:has-text(\"Order Colonel Hollis's command to move\")")
+    moving = ("() => window.tertiaScreen.detail?.report.id === 'p-foot-1'"
+              " && window.tertiaScreen.detail.actions.some((a) => a.interaction === 'drag')")
+    pg.wait_for_function(moving)
+    # Now the older card arrives.
+    held.fulfill(status=200, content_type="application/json", body=json.dumps(older))
+    pg.evaluate("() => window.olderArrived")
+    assert pg.evaluate(moving)
+    pg.wait_for_selector(".move-help")
+    pg.unroute("**/api/games/*/units/p-foot-1*")
 
 
 def test_d3_cards_shows_its_deck_and_offers_a_commanders_rally(server: Server, page: Any) -> None:

@@ -40,6 +40,7 @@ export class PlayScreen {
     this.overlayFlags = { zones: true, arcs: true, sight: true };
     this.endShown = false;
     this.focused = null; // the piece the moment was about when last looked at
+    this.cardsAsked = 0; // the piece cards asked of the server so far
     this.timer = new DecisionTimer((offer) => this.timeOut(offer));
   }
 
@@ -575,14 +576,17 @@ export class PlayScreen {
     const changed = id !== this.selected;
     this.selected = id;
     if (changed) { this.clearTool(); if (!keepOdds) this.odds = null; }
+    // Only the card asked for last is drawn: one asked for earlier (of this piece before
+    // the game moved on, say) may come back after it.
+    const asked = ++this.cardsAsked;
     let detail;
     try {
       detail = await api.unit(this.gameId, this.token(), id, this.viewSide || null, this.plan);
     } catch (err) {
-      toast(err.message, "error");
+      if (asked === this.cardsAsked) toast(err.message, "error");
       return;
     }
-    if (this.selected !== id) return;
+    if (this.selected !== id || asked !== this.cardsAsked) return;
     this.detail = detail;
     this.render();
     this.drawOverlays();
