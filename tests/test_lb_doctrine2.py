@@ -223,20 +223,24 @@ def test_a_side_not_behind_on_points_makes_no_even_attack() -> None:
     assert value["behind"] - value["level"] == pytest.approx(LEADER_ASKS + EVEN)
 
 
-def test_the_second_edition_counts_horse_and_foot_alike_in_a_claim_on_an_order() -> None:
+def test_the_second_edition_orders_first_the_arm_that_outnumbers_the_enemys() -> None:
     """Orders: a command's claim on one of the turn's two orders is the weight of its units
-    free of the enemy. At Edgehill Parliament's centre (four regiments of foot) outweighs
-    either wing (three of horse) in the second edition, where the first edition, counting a
-    foot unit 2 to a horse unit's 3, put both wings before it."""
+    free of the enemy. At Edgehill Parliament's foot outnumber the King's (6 to 5) and its
+    horse are outnumbered (6 to 9): its centre (four foot) comes before either wing of
+    horse, where the first edition, counting a foot unit 2 to a horse unit's 3, put both
+    wings first. The Royalists, stronger in horse, order their right wing (five horse)
+    before their centre (five foot)."""
     game = _game("edgehill")
-    state, _ = game.start(SeededDice(1))
-    state = state.evolve(active="parliament", phase="movement")
+    start, _ = game.start(SeededDice(1))
 
-    def claims(player: LargerBattlesDoctrine) -> dict[str, float]:
+    def claims(player: LargerBattlesDoctrine, side: str) -> dict[str, float]:
+        state = start.evolve(active=side, phase="movement")
         found = LargerBattlesDoctrine._claims(player, state)
         return {command: claim for command, (claim, _) in found.items()}
 
-    first, second = claims(LargerBattlesDoctrine()), claims(LargerBattlesDoctrine2())
+    first = claims(LargerBattlesDoctrine(), "parliament")
+    second = claims(LargerBattlesDoctrine2(), "parliament")
     assert first["centre"] < min(first["left"], first["right"])
     assert second["centre"] > max(second["left"], second["right"])
-    assert second["left"] == first["left"] and second["right"] == first["right"]
+    royalists = claims(LargerBattlesDoctrine2(), "royalist")
+    assert royalists["right"] > royalists["centre"]

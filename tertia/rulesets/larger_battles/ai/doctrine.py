@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from tertia.ai.moves import bearing_to, move_towards, pivot_to
@@ -213,13 +213,14 @@ class LargerBattlesDoctrine:
         and those units."""
         side = state.active
         given = state.marked("ordered_move")
+        weights = self._order_weights(state)
         claims: dict[str, tuple[float, list[Unit]]] = {}
         for unit in state.iter_units(side):
             if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
                 continue
             if f"{side}:{unit.command}" in given or has_enemy_troops_within(state, unit, ENGAGE):
                 continue
-            weight = self._order_weight(unit.kind)
+            weight = weights.get(unit.kind, 1.0)
             if unit.command == "reserve" and state.turn < 3:
                 weight *= 0.3
             score, units = claims.get(unit.command, (0.0, []))
@@ -227,9 +228,10 @@ class LargerBattlesDoctrine:
             claims[unit.command] = (score + weight, units)
         return claims
 
-    def _order_weight(self, kind: UnitKind) -> float:
-        """What a unit of ``kind`` adds to its command's claim on an order."""
-        return ORDER_WEIGHT.get(kind, 1.0)
+    def _order_weights(self, state: GameState) -> Mapping[UnitKind, float]:
+        """What a unit of each kind adds to its command's claim on an order (any other
+        kind 1)."""
+        return ORDER_WEIGHT
 
     def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         if unit.kind is UnitKind.COMMANDER:

@@ -11,12 +11,12 @@ against what he gains:
   battle, and the army's half-strength bonus of 6 where that rout would decide it)
   outweigh the points a misfortune is expected to cost, with a point more for the
   service he would still give. The commander-general never does.
-- **Orders only where they move something.** An order goes to the command the first
-  edition would choose (the most weight of units free of the enemy, horse and foot
-  counted alike where the first edition put the horse first) among those where a
-  unit would actually move on it (the first edition's move, as the rules would judge it
-  once the order is given), none where nothing would; and one is
-  kept back for the guns only when a gun has a target the rules accept. A unit then makes
+- **Orders only where they move something.** An order goes to the command with the most
+  weight of units free of the enemy (the first edition's choice, but with each arm
+  weighed by how far it outnumbers the enemy's, where the first edition put the horse
+  first) among those where a unit would actually move on it (the first edition's move,
+  as the rules would judge it once the order is given), none where nothing would; and
+  one is kept back for the guns only when a gun has a target the rules accept. A unit then makes
   the move so planned while the rules still accept it (another moving first may have
   barred it: it is planned again).
 - **Objectives held.** For each objective the side may take (How to Win: 6 points), the
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
@@ -99,12 +99,15 @@ edition 0.577 -> 0.577."""
 
 HORSE_AND_FOOT_ALIKE = {UnitKind.HORSE: 3.0, UnitKind.FOOT: 3.0}
 """What a unit of each kind adds to its command's claim on an order (Orders: two a turn,
-one often kept for the guns): horse and foot alike, so the larger command moves first.
-The first edition counts a foot unit 2 to a horse unit's 3, which left the centre's foot,
-who fight with their muskets as well when they attack, waiting for their first order
-until turn 5 on average and the reserve's until turn 10. Against the random player at
-Edgehill (1,000 games a side, seed 7), Parliament / the Royalists won 945 / 980 with the
-first edition's weights, 981 / 962 with these, and 985 / 953 with foot at 4 (foot first)."""
+one often kept for the guns), before it is multiplied by the side's units of that kind
+over the enemy's: horse and foot alike, so the orders go first to the arm that outnumbers
+its enemy's. The first edition counts a foot unit 2 to a horse unit's 3 whatever the
+armies, which left Parliament's centre foot at Edgehill, who outnumber the King's and
+fight with their muskets as well when they attack, waiting for their first order until
+turn 5 on average. Against the random player at Edgehill (1,000 games a side, seed 7),
+Parliament / the Royalists won 945 / 980 with the first edition's weights, 981 / 962
+with horse and foot alike, 985 / 953 with foot at 4 (foot first), and 984 / 983 with the
+arm that outnumbers its enemy's first."""
 
 HOLDERS = 2
 """Units sent to each objective: held by two, it is not lost to one rout (measured at the
@@ -264,8 +267,16 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         self._holders_key, self._holders = key, holders
         return holders
 
-    def _order_weight(self, kind: UnitKind) -> float:
-        return HORSE_AND_FOOT_ALIKE.get(kind, 1.0)
+    def _order_weights(self, state: GameState) -> Mapping[UnitKind, float]:
+        """Horse and foot alike, each times the side's units of that kind over the
+        enemy's (:data:`HORSE_AND_FOOT_ALIKE`): the orders go first where it is stronger."""
+        side, enemy = state.active, state.opponent(state.active)
+        weights: dict[UnitKind, float] = {}
+        for kind, weight in HORSE_AND_FOOT_ALIKE.items():
+            own = sum(1 for u in state.iter_troops(side) if u.kind is kind)
+            theirs = sum(1 for u in state.iter_troops(enemy) if u.kind is kind)
+            weights[kind] = weight * own / max(theirs, 1)
+        return weights
 
     def _claims(self, state: GameState) -> dict[str, tuple[float, list[Unit]]]:
         """The first edition's claims, with the command of a holder still on its way to
