@@ -209,8 +209,8 @@ class LargerBattlesDoctrine:
 
     def _claims(self, state: GameState) -> dict[str, tuple[float, list[Unit]]]:
         """Each command not yet ordered to move, with its claim on an order (the weight of
-        its units free of the enemy, horse counting most, the reserve little before turn 3)
-        and those units."""
+        its units free of the enemy, each kind as :meth:`_order_weights` weighs it, the
+        reserve little before turn 3) and those units."""
         side = state.active
         given = state.marked("ordered_move")
         weights = self._order_weights(state)

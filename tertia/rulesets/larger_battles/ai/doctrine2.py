@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from tertia.core.actions import Action, Move
@@ -270,13 +271,10 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
     def _order_weights(self, state: GameState) -> Mapping[UnitKind, float]:
         """Horse and foot alike, each times the side's units of that kind over the
         enemy's (:data:`HORSE_AND_FOOT_ALIKE`): the orders go first where it is stronger."""
-        side, enemy = state.active, state.opponent(state.active)
-        weights: dict[UnitKind, float] = {}
-        for kind, weight in HORSE_AND_FOOT_ALIKE.items():
-            own = sum(1 for u in state.iter_troops(side) if u.kind is kind)
-            theirs = sum(1 for u in state.iter_troops(enemy) if u.kind is kind)
-            weights[kind] = weight * own / max(theirs, 1)
-        return weights
+        side = state.active
+        count = Counter((u.side == side, u.kind) for u in state.iter_troops())
+        return {kind: weight * count[True, kind] / max(count[False, kind], 1)
+                for kind, weight in HORSE_AND_FOOT_ALIKE.items()}
 
     def _claims(self, state: GameState) -> dict[str, tuple[float, list[Unit]]]:
         """The first edition's claims, with the command of a holder still on its way to
@@ -342,7 +340,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
 def _not_behind(game: Game, state: GameState, side: str) -> bool:
     """Is ``side`` ahead on victory points as they stand, or level (How to Win)? Counted once a
     position: a combat plan weighs every attack it might make."""
-    key = ("lb doctrine leading", side)
+    key = ("lb doctrine not behind", side)
     found: bool | None = state.cache.get(key)
     if found is None:
         score = scores(state, game.ruleset.options)

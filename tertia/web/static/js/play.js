@@ -125,7 +125,7 @@ export class PlayScreen {
       if (e.key === "Escape") this.deselect();
       // Enter on a focused button or link is that control's own (Reset must not move).
       const control = e.target.closest && e.target.closest("button, a");
-      if (e.key === "Enter" && !control && this.pendingMove && this.pendingMove.legal) this.commitMove();
+      if (e.key === "Enter" && !control && this.currentVerdict()?.legal) this.commitMove();
       if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); this.undo(); }
     };
     window.addEventListener("keydown", this.keys);
