@@ -10,15 +10,19 @@ import math
 import random
 from typing import Any
 
+import pytest
+
 from tertia.ai.lookup import baseline_for, doctrine_for, second_edition_for
 from tertia.core.actions import Action, Move
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
+from tertia.core.geometry import Face
 from tertia.core.state import GameState
 from tertia.rules.fighting import Shoot
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.d3.ai.doctrine import D3Doctrine
 from tertia.rulesets.d3.ai.doctrine2 import ON_THE_WORN, REACH_SLACK
+from tertia.rulesets.d3.contact import enemy_contacts, face_attacked
 from tertia.rulesets.d3.troops import MOVE
 from tertia.rulesets.d3_cards.ai.doctrine import D3CardsDoctrine
 from tertia.rulesets.d3_cards.ai.doctrine2 import D3CardsDoctrine2
@@ -190,3 +194,44 @@ def test_blows_go_to_the_unit_already_worn_and_the_players_liking_settles_two_fr
         assert {_decide(D3CardsDoctrine2(), game, hurt, player_seed) for player_seed in range(8)} == {
             Shoot(unit="d", target=worn)}
 
+
+
+def _activations(player: D3Doctrine, game: Game, state: GameState, uid: str, most: int) -> GameState:
+    """``state`` after ``uid``'s moves over at most ``most`` activations, each judged by the
+    rules and on fresh marks (a new card), until it is in melee or makes none."""
+    for _ in range(most):
+        action = _decide(player, game, state)
+        if not isinstance(action, Move) or action.unit != uid:
+            break
+        game.validate(state, action)
+        state, _ = game.apply(state, action, SeededDice(1))
+        state = state.evolve(marks={}).with_mark("meleed", "f")
+        if enemy_contacts(state, state.units[uid]):
+            break
+    return state
+
+
+@pytest.mark.parametrize(("rules", "card", "most", "first_edition", "second_edition"), [
+    (CARDS, "horse", 3, D3CardsDoctrine, D3CardsDoctrine2),
+    (COMMANDS, "right", 5, D3CommandsDoctrine, D3CommandsDoctrine2),
+])
+def test_horse_behind_a_friend_in_melee_go_round_to_charge_the_enemys_flank(
+        rules: str, card: str, most: int, first_edition: type[D3Doctrine],
+        second_edition: type[D3Doctrine]) -> None:
+    """A charge moves straight and stops at the first base it meets, so Horse behind a
+    friend whose front is locked with enemy Horse (which charged it) cannot charge through
+    the friend. The first edition rides up behind the friend and stands there; the second
+    comes round to a point out from the enemy's free flank, faces it, and charges it
+    there, doubling its blow (Melee 3)."""
+    units = [horse("h", P, 30, 10, 0), horse("f", P, 30, 20, 0), horse("eh", R, 30, 23, 180)]
+    game = make_game(units, rules=rules)
+    state = activation(game, P, card).with_values({"charges": {"eh": "f"}}).with_mark("meleed", "f")
+    if rules == CARDS:
+        state = state.with_values({"deck": ((R, "foot"),), "drawn": ()})
+    assert [e.id for e in enemy_contacts(state, state.units["eh"])] == ["f"]
+    first = _activations(first_edition(), game, state, "h", most)
+    assert not enemy_contacts(first, first.units["h"])
+    second = _activations(second_edition(), game, state, "h", most)
+    h, eh = second.units["h"], second.units["eh"]
+    assert [e.id for e in enemy_contacts(second, h)] == ["eh"]
+    assert face_attacked(eh, h) is not Face.FRONT

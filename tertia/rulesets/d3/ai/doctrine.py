@@ -312,7 +312,11 @@ def _value_and_id(option: tuple[float, str, Action]) -> tuple[float, str]:
     return option[0], option[1]
 
 
+FACES = (Face.REAR, Face.FRONT, Face.RIGHT, Face.LEFT)
+"""The faces whose middles :func:`_face_centres` gives, in its order."""
+
+
 def _face_centres(target: Unit) -> list[Point]:
-    """Points just beyond the middle of each face: where a charge may aim."""
+    """The middle of each face (:data:`FACES`): where a charge may aim."""
     fl, fr, rr, rl = target.base.corners()
     return [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in ((rr, rl), (fl, fr), (fr, rr), (rl, fl))]

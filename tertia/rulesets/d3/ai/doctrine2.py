@@ -34,7 +34,11 @@ who now weighs a blow by the chance it routs its target and what it costs him:
 - **Reserves committed.** Horse make for enemies no friend is attacking (the first
   edition's made for the nearest enemy horse even when a friend already held it in melee,
   where no second attacker may engage it); a unit coming up from behind whose way is
-  blocked by friends goes round them instead of standing behind them.
+  blocked by friends goes round them instead of standing behind them. Horse whose enemy
+  is in melee with friends (so a straight charge at it would stop on them) come up
+  instead to a point out from a face no friend touches, a flank or rear for choice
+  (:meth:`_launch_point`), arrive facing the enemy (a charge may turn only so far), and
+  charge from there.
 - **Openings varied.** Near-equal choices (blows within :data:`VALUE_TIE` of each other,
   enemy horse within :data:`DISTANCE_TIE` of each other) go by a preference among the
   enemy's pieces drawn once a battle from the player's own random stream, not by name.
@@ -52,14 +56,22 @@ from collections.abc import Sequence
 from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_towards
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Face, Point, angle_between, face_towards
+from tertia.core.geometry import Face, Point, angle_between, bearing, face_towards, point_segment_distance
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack, Shoot
 from tertia.rules.hits import piece
 from tertia.rules.modifiers import Modifier, total
 from tertia.rules.movement import plan_move
 from tertia.rulesets.d3 import weather
-from tertia.rulesets.d3.ai.doctrine import CHARGE_WORTH, MUSKET_STANDOFF, PIVOT_BEFORE, D3Doctrine, _rules
+from tertia.rulesets.d3.ai.doctrine import (
+    CHARGE_WORTH,
+    FACES,
+    MUSKET_STANDOFF,
+    PIVOT_BEFORE,
+    D3Doctrine,
+    _face_centres,
+    _rules,
+)
 from tertia.rulesets.d3.contact import charger_between, enemy_contacts, face_attacked
 from tertia.rulesets.d3.hits import rout_after
 from tertia.rulesets.d3.troops import MOVE, can_charge, has_muskets
@@ -102,6 +114,18 @@ RESERVE_FROM = 24.0
 behind, and may go round friends in its way."""
 DETOURS = (30.0, -30.0, 60.0, -60.0)
 """Degrees off the goal a blocked unit tries, in turn, to go round its friends."""
+FLANK_FIRST = 6.0
+"""Inches farther a charger will go to strike an enemy's flank or rear rather than its
+front, where its blow is doubled (Melee 3)."""
+LAUNCH_GAP = 1.0
+"""Inches beyond 3" of the face to be charged (and its own half-diagonal) at which a
+charger coming up stands, at the nearest."""
+LAUNCH_STEP = 2.0
+"""Inches farther out at a time a charger coming up stands, until its way there keeps 3"
+from the enemy."""
+ARRIVED = 1.5
+"""Inches (and degrees) within which a charger stands at its point to charge from (and
+faces its enemy)."""
 
 
 Threat = tuple[Unit, tuple[float, ...]]
@@ -137,10 +161,12 @@ class D3Doctrine2(D3Doctrine):
         self._widest_base: float | None = None
         self._target_limit: bool | None = None
         self._chargers_at: tuple[tuple[int, str], list[Threat]] | None = None
+        self._table_size: tuple[float, float] | None = None
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         if self._liking is None:
             self._liking = {uid: rng.random() for uid in sorted(state.units)}
+            self._table_size = (game.table.width, game.table.depth)
         return super().choose(game, state, rng)
 
     def _liked(self, uid: str) -> float:
@@ -501,7 +527,35 @@ class D3Doctrine2(D3Doctrine):
                 target = min(pool, key=lambda e: (math.hypot(e.x - unit.x, e.y - unit.y)
                                                   - DISTANCE_TIE * self._liked(e.id), e.id))
                 point = (target.x, target.y)
+            if target is not None:
+                point = self._launch_point(view, unit, target) or point
         return point, target
+
+    def _launch_point(self, view: GameState, unit: Unit, target: Unit) -> Point | None:
+        """Where ``unit`` comes up to charge ``target`` when friends are in melee with it:
+        out from the middle of a face none of them touches, so that the charge there runs
+        clear of them (a charge moves straight, and stops at the first base it meets), as
+        near as the way there keeps 3" from the target and within a charge of the face
+        (:func:`_launch_on`); of the faces, the nearest such point, a flank or rear's by
+        :data:`FLANK_FIRST` inches. None when no friend touches the target (the way
+        straight at it is the charge's own) or no face has such a point on the table."""
+        friends = enemy_contacts(view, target)
+        if not friends:
+            return None
+        taken = {face_attacked(target, f) for f in friends}
+        reach = MOVE[unit.kind] * weather.movement_factor(view)
+        best: tuple[float, Point] | None = None
+        for face, centre in zip(FACES, _face_centres(target), strict=True):
+            if face in taken:
+                continue
+            point = _launch_on(unit, target, centre, reach, self._table_size)
+            if point is None:
+                continue
+            preferred = FLANK_FIRST if face is not Face.FRONT else 0.0
+            cost = math.hypot(point[0] - unit.x, point[1] - unit.y) - preferred
+            if best is None or cost < best[0]:
+                best = (cost, point)
+        return None if best is None else best[1]
 
     def _unattacked(self, view: GameState, side: str) -> list[Unit]:
         """``side``'s troops that no enemy of theirs is attacking (each in melee only with
@@ -516,9 +570,31 @@ class D3Doctrine2(D3Doctrine):
         move = super()._advance(game, view, unit)
         if unit.kind is not UnitKind.ARTILLERY:
             move = self._detour(game, view, unit, move)
+        if unit.kind is UnitKind.HORSE:
+            move = self._faced_to_charge(game, view, unit, move)
         if move is None or not move.waypoints:
             return move
         return self._short_of_first_blow(game, view, unit, move)
+
+    def _faced_to_charge(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
+        """A charger coming up to a point to charge from (:meth:`_launch_point`) ends its
+        move there facing the enemy, as a charge may turn only so far; one standing there
+        already turns to face it. ``move`` as it was otherwise."""
+        _, target = self._goal(view, unit)
+        launch = None if target is None else self._launch_point(view, unit, target)
+        if target is None or launch is None:
+            return move
+        if move is None or not move.waypoints:
+            if math.dist((unit.x, unit.y), launch) > ARRIVED:
+                return move
+            heading = bearing_to(unit, (target.x, target.y))
+            askew = angle_between(heading, unit.facing) > ARRIVED
+            return self._pivot(game, view, unit, heading) if askew else move
+        end = move.waypoints[-1]
+        if move.face_before is not None or math.dist(end, launch) > ARRIVED:
+            return move
+        faced = Move(unit=unit.id, waypoints=move.waypoints, face_after=bearing(end, (target.x, target.y)))
+        return faced if game.is_legal(view, faced) and self._keeps_together(game, view, unit, faced) else move
 
     def _detour(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
         """Round friends in the way: when ``move`` (the first edition's) gains less than
@@ -531,7 +607,8 @@ class D3Doctrine2(D3Doctrine):
             return move
         gap = math.hypot(goal[0] - unit.x, goal[1] - unit.y)
         # no nearer than the first edition stops: musket range, or just short of contact
-        short = MUSKET_STANDOFF if has_muskets(unit) else (
+        # (a point to charge from is itself the place to stop)
+        short = MUSKET_STANDOFF if has_muskets(unit) else 0.0 if goal != (target.x, target.y) else (
             unit.base.radius + target.base.radius + ENEMY_CLEARANCE)
         reach = min(MOVE[unit.kind] * weather.movement_factor(view), gap - short)
         if reach < 1.0:
@@ -639,6 +716,29 @@ class D3Doctrine2(D3Doctrine):
 def _is_unattacked(view: GameState, unit: Unit) -> bool:
     """Is no enemy attacking ``unit`` (is it in melee only with units it charged itself)?"""
     return all(charger_between(view, unit, o) == unit.id for o in enemy_contacts(view, unit))
+
+
+def _launch_on(unit: Unit, target: Unit, centre: Point, reach: float,
+               table: tuple[float, float] | None) -> Point | None:
+    """The nearest point, out from ``centre`` (the middle of one of ``target``'s faces) by
+    :data:`LAUNCH_GAP` inches beyond 3" and ``unit``'s half-diagonal and then by
+    :data:`LAUNCH_STEP` inches at a time, no farther than ``reach`` (a charge), whose
+    straight way from ``unit`` keeps 3" from ``target`` (bases measured by their
+    half-diagonals) and which leaves ``unit`` on the table (``table``: width, depth);
+    None when there is none."""
+    span = math.hypot(centre[0] - target.x, centre[1] - target.y) or 1.0
+    out = ((centre[0] - target.x) / span, (centre[1] - target.y) / span)
+    clear = target.base.radius + unit.base.radius + ENEMY_CLEARANCE
+    margin = unit.base.radius
+    stand = unit.base.radius + ENEMY_CLEARANCE + LAUNCH_GAP
+    while stand <= reach:
+        x, y = centre[0] + out[0] * stand, centre[1] + out[1] * stand
+        if table is not None and not (margin <= x <= table[0] - margin and margin <= y <= table[1] - margin):
+            return None
+        if point_segment_distance((target.x, target.y), (unit.x, unit.y), (x, y)) >= clear:
+            return (x, y)
+        stand += LAUNCH_STEP
+    return None
 
 
 def _gain(unit: Unit, goal: Point, gap: float, move: Move | None) -> float:
