@@ -124,8 +124,9 @@ LAUNCH_STEP = 2.0
 """Inches farther out at a time a charger coming up stands, until its way there keeps 3"
 from the enemy."""
 ARRIVED = 1.5
-"""Inches (and degrees) within which a charger stands at its point to charge from (and
-faces its enemy)."""
+"""Inches within which a charger stands at its point to charge from."""
+SQUARED = 1.5
+"""Degrees within which a charger at its point to charge from faces its enemy."""
 
 
 Threat = tuple[Unit, tuple[float, ...]]
@@ -588,7 +589,7 @@ class D3Doctrine2(D3Doctrine):
             if math.dist((unit.x, unit.y), launch) > ARRIVED:
                 return move
             heading = bearing_to(unit, (target.x, target.y))
-            askew = angle_between(heading, unit.facing) > ARRIVED
+            askew = angle_between(heading, unit.facing) > SQUARED
             return self._pivot(game, view, unit, heading) if askew else move
         end = move.waypoints[-1]
         if move.face_before is not None or math.dist(end, launch) > ARRIVED:
@@ -606,10 +607,14 @@ class D3Doctrine2(D3Doctrine):
         if goal is None or target is None:
             return move
         gap = math.hypot(goal[0] - unit.x, goal[1] - unit.y)
-        # no nearer than the first edition stops: musket range, or just short of contact
-        # (a point to charge from is itself the place to stop)
-        short = MUSKET_STANDOFF if has_muskets(unit) else 0.0 if goal != (target.x, target.y) else (
-            unit.base.radius + target.base.radius + ENEMY_CLEARANCE)
+        # no nearer than the first edition stops: musket range, or just short of contact;
+        # a point to charge from is itself the place to stop
+        if has_muskets(unit):
+            short = MUSKET_STANDOFF
+        elif goal != (target.x, target.y):
+            short = 0.0
+        else:
+            short = unit.base.radius + target.base.radius + ENEMY_CLEARANCE
         reach = min(MOVE[unit.kind] * weather.movement_factor(view), gap - short)
         if reach < 1.0:
             return move
