@@ -43,6 +43,8 @@ SMOKE: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "clause_mutants.py": (_mutants_listed, "row 1:"),
     "compare.py": (lambda _: [str(ROOT), str(ROOT), "--rounds", "1", "--games", "1", "--rules", "d3-cards"],
                    "median x"),
+    "idle_units.py": (lambda _: ["--rules", "d3-cards", "--scenario", "chalgrove", "--games", "1",
+                                 "--workers", "1"], "idlest (turns a battle)"),
     "odds.py": (lambda _: ["--repeat", "1"], "outcomes; median"),
     "odds_questions.py": (lambda _: ["--smoke"], "asked"),
     "pikes_play.py": (lambda _: ["--scenario", "edgehill", "--games", "1", "--workers", "1"],
