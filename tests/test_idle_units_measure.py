@@ -3,9 +3,6 @@ with no enemy near, counted from the positions as each turn began."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
@@ -13,20 +10,14 @@ import pytest
 
 from tertia.core.state import GameState
 
+from .benchmark_scripts import load_benchmark
 from .d3_support import COMMANDS, foot, horse
 from .support import P, R, make_game, unit
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "idle_units.py"
 
 
 @pytest.fixture(scope="module")
 def idle_units() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("idle_units", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["idle_units"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("idle_units")
 
 
 def _at(state: GameState, turn: int, **places: tuple[float, float]) -> GameState:

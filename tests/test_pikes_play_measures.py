@@ -3,10 +3,7 @@ objectives each side held (19 C), counted battle by battle."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -18,17 +15,12 @@ from tertia.rulesets import get_ruleset
 from tertia.rulesets.charge_yr_pikes.points import OBJECTIVE, places
 from tertia.scenarios import resolve_scenario
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "pikes_play.py"
+from .benchmark_scripts import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def pikes_play() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pikes_play", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["pikes_play"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("pikes_play")
 
 
 def test_a_battle_won_by_objectives_counts_every_objective_of_the_victor_held(pikes_play: ModuleType) -> None:
@@ -74,7 +66,9 @@ def test_the_victors_objectives_are_counted_as_the_battle_was_won_not_after_the_
         elif not set(counted) <= pikes_play.held_at_turns(record):
             pursued_off = pursued_off or record
     assert pursued_off is not None and at_darkness is not None, "seeds 1-10 at Edgehill no longer give both"
-    victor = pursued_off.final_state.result["winner"]
+    result = pursued_off.final_state.result
+    assert result is not None
+    victor = result["winner"]
     counted = pikes_play.victors_objectives(pursued_off)
     assert counted == tuple((victor, p.name) for p in places(pursued_off.initial_state, victor, OBJECTIVE))
     assert len(counted) == 3 and set(counted) <= set(pikes_play.objectives_held(pursued_off))
