@@ -2,9 +2,10 @@
 
 A unit is **idle** in a turn when, from the position as that turn began to the position
 as the next began (or the battle ended), it moved less than :data:`STILL` inches while no
-enemy troop stood within ``--far`` inches of it (base edge to base edge) as the turn
-began: too far off to fight, and not closing. Guns and officers are left out (guns
-deployed stay put by the rules; officers are not troops). Shown for each battle
+enemy troop stood within ``--far`` inches of it (between the circles about the bases,
+:func:`nearest_enemy_gap`) as the turn began: too far off to fight, and not closing.
+Guns and officers are left out (guns deployed stay put by the rules; officers are not
+troops). Shown for each battle
 written for each rule set (or those named), the player measured (``--player``, by default
 the doctrine) on each side in turn against ``--against`` (by default the random player),
 ``--games`` seeds a side:
@@ -59,8 +60,9 @@ def turn_starts(states: Iterable[GameState]) -> Iterator[GameState]:
 
 
 def nearest_enemy_gap(state: GameState, unit: Unit) -> float:
-    """Inches, base edge to base edge, from ``unit`` to the nearest enemy troop in play
-    (infinite when there is none)."""
+    """Inches from ``unit`` to the nearest enemy troop in play, between the circles about
+    their bases (centres apart less both half-diagonals: never more than the gap between
+    the bases, whatever their facings); infinite when there is none."""
     return min((math.hypot(e.x - unit.x, e.y - unit.y) - e.base.radius - unit.base.radius
                 for e in state.iter_troops(state.opponent(unit.side))), default=math.inf)
 
@@ -88,6 +90,8 @@ def idle_turns(record: BattleRecord, side: str, far: float) -> tuple[Counter[str
 
 @dataclass(frozen=True)
 class Job:
+    """One battle to fight: the side measured, its player and its opponent's."""
+
     rules: str
     scenario: str
     side: str

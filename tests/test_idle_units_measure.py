@@ -50,9 +50,10 @@ def test_a_unit_standing_still_far_from_the_enemy_is_idle_and_one_moving_or_near
     assert counted == 6  # far, rider and near in each of two turns; the gun left out
 
 
-def test_the_far_bound_is_measured_edge_to_edge(idle_units: ModuleType) -> None:
-    """Bases 4" wide and 3" deep: centres 16" apart leave 16 - 2 x 2.5 = 11" between the
-    bases, within 12" (not idle) but beyond 10" (idle)."""
+def test_the_far_bound_is_measured_between_the_circles_about_the_bases(idle_units: ModuleType) -> None:
+    """Bases 4" wide and 3" deep (half-diagonals 2.5"): centres 16" apart leave
+    16 - 2 x 2.5 = 11" between the circles about them, within 12" (not idle) but beyond
+    10" (idle)."""
     game = make_game([foot("f", P, 30, 20), foot("e", R, 30, 36, 180)], rules=COMMANDS)
     start = game.ruleset.initial_state(game.scenario).evolve(turn=1)
     record = _record(start, start.evolve(turn=2))

@@ -581,9 +581,8 @@ class D3Doctrine2(D3Doctrine):
         """A charger coming up to a point to charge from (:meth:`_launch_point`) ends its
         move there facing the enemy, as a charge may turn only so far; one standing there
         already turns to face it. ``move`` as it was otherwise."""
-        _, target = self._goal(view, unit)
-        launch = None if target is None else self._launch_point(view, unit, target)
-        if target is None or launch is None:
+        launch, target = self._goal(view, unit)
+        if launch is None or target is None or not _charges_from(launch, target):
             return move
         if move is None or not move.waypoints:
             if math.dist((unit.x, unit.y), launch) > ARRIVED:
@@ -611,7 +610,7 @@ class D3Doctrine2(D3Doctrine):
         # a point to charge from is itself the place to stop
         if has_muskets(unit):
             short = MUSKET_STANDOFF
-        elif goal != (target.x, target.y):
+        elif _charges_from(goal, target):
             short = 0.0
         else:
             short = unit.base.radius + target.base.radius + ENEMY_CLEARANCE
@@ -721,6 +720,12 @@ class D3Doctrine2(D3Doctrine):
 def _is_unattacked(view: GameState, unit: Unit) -> bool:
     """Is no enemy attacking ``unit`` (is it in melee only with units it charged itself)?"""
     return all(charger_between(view, unit, o) == unit.id for o in enemy_contacts(view, unit))
+
+
+def _charges_from(goal: Point, target: Unit) -> bool:
+    """Is ``goal`` a point to charge ``target`` from (:meth:`D3Doctrine2._launch_point`),
+    not the target itself?"""
+    return goal != (target.x, target.y)
 
 
 def _launch_on(unit: Unit, target: Unit, centre: Point, reach: float,
