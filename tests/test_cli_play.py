@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import tertia
 from tertia.cli.main import app
 from tertia.rulesets import get_ruleset, ruleset_ids
-from tertia.scenarios.catalogue import default_scenario
+from tertia.scenarios.catalogue import default_scenario, scenario_files
 
 from .fact_support import fact_of
 from .plugin_rules import with_plugins
@@ -251,6 +251,29 @@ def test_rules_and_inspect_fold_to_the_width_columns_gives(columns: int) -> None
         assert widest("rules", columns=columns) <= columns
         for rules in ruleset_ids():
             assert widest("inspect", default_scenario(rules), "--rules", rules, columns=columns) <= columns
+
+
+def test_the_catalogue_knows_each_named_scenarios_file() -> None:
+    for name, file in scenario_files().items():
+        assert file.is_file() and file.stem == name
+
+
+@pytest.mark.parametrize(("args", "flag"), [
+    (("battle", "--scenario", "skirmish"), "--save"),
+    (("battle",), "--report"),  # the default battle, named by no one
+    (("simulate", "--games", "1", "--workers", "1"), "--out"),
+])
+def test_no_output_may_overwrite_a_scenario_offered_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], flag: str) -> None:
+    """A scenario named (or the default) is a file too: an output naming it would
+    destroy it. A stand-in takes the built-in's place in the catalogue, so that a
+    failure here writes over the stand-in, not the installed battle."""
+    stand_in = tmp_path / "skirmish.toml"
+    stand_in.write_text("kept")
+    monkeypatch.setattr(tertia.scenarios, "builtin_files", lambda: {"skirmish": stand_in})
+    code, out = run(*args, flag, str(stand_in))
+    assert code == 1 and "is the file of the scenario 'skirmish'; choose another file" in out
+    assert stand_in.read_text() == "kept"
 
 
 def test_save_and_report_may_not_name_one_file_or_the_scenario(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from tertia.core.state import GameState
 from tertia.io.files import exists, same_file, shown_name, unnamable, written_through
 from tertia.io.record import LoadedRecord, RecordError, ScenarioNotRecord, load_record, replay
 from tertia.rulesets import get_ruleset
+from tertia.scenarios.catalogue import scenario_files
 
 # Markup is off: names and messages come from files and must print as they are written
 # ("Royalists [/bold]" is a name, not a closing tag). Styles go in Text objects. In a
@@ -90,12 +91,14 @@ def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None
     """Refuse, before anything is fought, outputs that cannot be written (a name too long
     or holding a NUL character, a folder that does not exist or cannot be written in, a
     directory for a file, a device or pipe that cannot be written to) or that would
-    overwrite the scenario being played or each other. A device, a named pipe or a link is
+    overwrite the scenario being played, a scenario the catalogue offers by name
+    (:func:`~tertia.scenarios.catalogue.scenario_files`), or each other. A device, a named pipe or a link is
     written into, not replaced (:func:`tertia.io.files.replacing`): its own folder need not
     be writable. Each refusal names the output as :func:`~tertia.io.files.shown_name`
     shows it, on one line."""
     given = [(flag, path) for flag, path in outputs.items() if path is not None]
     source = Path(scenario) if scenario is not None and exists(scenario, "file") else None
+    catalogued = scenario_files() if given else {}
     for i, (flag, path) in enumerate(given):
         named = f"{flag} {shown_name(path)}"
         reason = unnamable(path)
@@ -103,6 +106,9 @@ def check_outputs(outputs: dict[str, Path | None], scenario: str | None) -> None
             fail(f"{named}: cannot write: {reason}")
         if source is not None and same_file(path, source):
             fail(f"{named}: is the scenario being played; choose another file")
+        for name, file in catalogued.items():
+            if same_file(path, file):
+                fail(f"{named}: is the file of the scenario {name!r}; choose another file")
         if exists(path, "dir"):
             fail(f"{named}: is a directory; give a file name")
         if written_through(path) and exists(path):  # a device, a pipe, a link: written into

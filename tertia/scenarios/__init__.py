@@ -53,6 +53,12 @@ def _files() -> dict[str, Traversable]:
     }
 
 
+def builtin_files() -> dict[str, Path]:
+    """Each built-in scenario's file on disk, by name (none where the package is not
+    installed as files, as from a zip)."""
+    return {name: entry for name, entry in _files().items() if isinstance(entry, Path)}
+
+
 def builtin_names() -> list[str]:
     """Names of the built-in scenarios, sorted."""
     return sorted(_files())

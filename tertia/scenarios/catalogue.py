@@ -50,6 +50,12 @@ def shipped_files() -> dict[str, tuple[str, Path]]:
     return found
 
 
+def scenario_files() -> dict[str, Path]:
+    """The file of every scenario the catalogue names, by name: the built-ins' (where
+    installed as files) and those the rule sets ship."""
+    return {**builtin.builtin_files(), **{name: path for name, (_, path) in shipped_files().items()}}
+
+
 def scenario_names() -> list[str]:
     """Every name the catalogue answers to: the built-ins, sorted, then the shipped ones."""
     return [*builtin.builtin_names(), *shipped_files()]
