@@ -131,6 +131,8 @@ def test_the_log_tells_a_raid_by_the_side_and_the_base_as_players_call_them() ->
     assert supplies_of(after)[1].raided_by == P
     lines = Narrator.for_rules(game.ruleset, state, side_names=game.side_names).lines(events)
     assert f"{NAMES[P]} raids {KINGS} central supply base" in lines, lines
+    assert f"{state.units['h'].label} is lost raiding the enemy's supplies" in lines, lines
+    assert not any(base["id"] in line for base in THREE for line in lines), lines
 
 
 def test_edgehill_names_its_supply_bases_in_words() -> None:

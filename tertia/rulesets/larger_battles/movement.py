@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tertia.core.actions import Move
-from tertia.core.events import Marked, Narrated, UnitMoved, UnitRemoved
+from tertia.core.events import Marked, UnitMoved, UnitRemoved
 from tertia.core.geometry import (
     angle_between,
     base_distance,
@@ -265,6 +265,6 @@ def resolve_move(tx: Tx, action: Move, options: Mapping[str, Any]) -> None:
                 and base_distance(moved.base, supply.base) <= CONTACT + 1e-6
             ):
                 tx.emit(SupplyRaided(supply=supply.id, by=moved.side))
-                tx.emit(UnitRemoved(unit=moved.id, reason="raided", detail=f"raided supply {supply.id}"))
-                tx.emit(Narrated(text=f"{moved.label} falls on the enemy baggage and leaves the field"))
+                # the raid names the base; the removal adds nothing to it
+                tx.emit(UnitRemoved(unit=moved.id, reason="raided"))
                 break
