@@ -119,3 +119,20 @@ def test_reassess_when_support_moves_away() -> None:
     assert limit(game, state, "c") == 4
     state, _ = act(game, state, Move(unit="r", waypoints=((30, 5),)))
     assert state.units["c"].removed == "routed"
+
+
+def test_a_routed_unit_shows_its_hits_without_a_limit_from_where_its_base_lies() -> None:
+    """The hit limit is "as things stand": support raises it for a unit in play, but a
+    unit gone from the field stands nowhere, so its hits are shown without a limit (its
+    base still lies among its supports)."""
+    game = make_game([
+        unit("a", P, "foot", 20, 10), unit("b", P, "foot", 25, 10), unit("c", P, "foot", 22.5, 7),
+        unit("e", R, "foot", 22, 15, 180),
+    ])
+    state = with_hits(position(game), "a", 3)
+    presentation = game.ruleset.presentation()
+    [hits] = [f for f in presentation.facts(game.table, state, state.units["a"], P) if f.key == "hits"]
+    assert (hits.value, hits.limit) == (3, 4) and hits.note
+    gone = state.with_unit(state.units["a"].evolve(hits=4, removed="routed"))
+    [hits] = [f for f in presentation.facts(game.table, gone, gone.units["a"], P) if f.key == "hits"]
+    assert (hits.value, hits.limit, hits.note) == (4, None, None)

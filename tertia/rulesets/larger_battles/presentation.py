@@ -95,8 +95,12 @@ class LargerBattlesPresentation(Presentation):
         if unit.kind is UnitKind.COMMANDER:
             return commander_facts(unit)
         options = self.ruleset.options
-        limit = hit_limit(table, seen, unit, options)
-        out = hits_facts(unit, limit.value, limit.increases) + turn_facts(seen, unit, FOUGHT_MARKS)
+        if unit.in_play:
+            limit = hit_limit(table, seen, unit, options)
+            out = hits_facts(unit, limit.value, limit.increases)
+        else:  # its limit was where it stood when it went; where its base lies now raises none
+            out = hits_facts(unit, None)
+        out += turn_facts(seen, unit, FOUGHT_MARKS)
         out.append(Fact(ORDERED.key, any(is_ordered(seen, unit, purpose) for purpose in PURPOSES)))
         if unit.in_play:
             out += [
