@@ -133,12 +133,17 @@ def test_a_battle_stopped_at_max_actions_is_told_saved_and_can_be_gone_on_with(t
     assert result.final_state is not None and not result.final_state.is_over
     code, out, err = run("battle", "--resume", str(mid), "--json")
     assert code == 0, err
-    assert json.loads(out)["actions"] > 30
+    summary = json.loads(out)
+    assert summary["actions"] > 30 and summary["finished"] is True
 
 
-def test_a_battle_stopped_at_max_actions_with_json_prints_no_object(tmp_path: Path) -> None:
+def test_a_battle_stopped_at_max_actions_with_json_prints_the_battle_so_far(tmp_path: Path) -> None:
+    """As the narrative and the report tell the battle so far, the object gives it: not
+    finished, no winner, the actions taken; the exit status still says it stopped."""
     code, out, err = run("battle", "--scenario", "skirmish", "--max-actions", "5", "--json")
-    assert code == 2 and out == ""
+    summary = json.loads(out)
+    assert code == 2 and summary["finished"] is False and summary["winner"] is None
+    assert summary["actions"] == 5 and out.count("\n") == 1
     assert err.startswith("error: the battle did not end within 5 actions (stopped after 5 actions, ")
     assert "nothing was saved" in err and err.count("\n") == 1
 

@@ -96,6 +96,7 @@ def battle_summary(record: BattleRecord) -> dict[str, Any]:
         "options": dict(game.ruleset.options),
         "scenario": game.scenario.name,
         "seed": record.seed,
+        "finished": final.is_over,
         "winner": result.get("winner"),
         "reason": result.get("reason"),
         "turns": final.turn,
@@ -214,10 +215,11 @@ def battle(
                                       notes=odds_notes(record))
         for line in tell_safely(narrator, record.iter_events(), where=f"seed {seed}"):
             _print_line(line.kind, line.text)
+    if as_json:  # the battle so far, when --max-actions stopped it
+        sys.stdout.write(json.dumps(battle_summary(record)) + "\n")
     if stopped is not None:
         _stopped(stopped, record, save, report, as_json)
     if as_json:
-        sys.stdout.write(json.dumps(battle_summary(record)) + "\n")
         return
     print_result(record, names)
     if save is not None:
