@@ -83,6 +83,8 @@ SCENARIOS: dict[str, Callable[[str], str] | bytes] = {
     "unit in woods": lambda t: t + terrain("woods", "polygon = [[9, 4], [15, 4], [15, 8], [9, 8]]"),
     "unknown terrain": lambda t: t + terrain("volcano", "polygon = [[1, 1], [5, 1], [5, 5]]"),
     "not written for rules": _replace('rules = ["larger-battles"]', 'rules = ["d3-cards"]'),
+    "unknown rule set": _replace('rules = ["larger-battles"]', 'rules = ["nope"]'),
+    "two problems": _replace('type = "foot"', 'type = "pikes"'),  # each of two units
 }
 
 
@@ -115,8 +117,11 @@ def test_a_hostile_scenario_is_refused_by_validate(tmp_path: Path, name: str) ->
 
 
 @pytest.mark.parametrize("name", ["binary", "unclosed table", "width over 1000", "same edge", "ansi in name",
-                                  "misspelt trait", "deep nesting", "unit in woods"])
+                                  "misspelt trait", "deep nesting", "unit in woods", "unknown rule set",
+                                  "two problems"])
 def test_a_hostile_scenario_is_refused_by_battle_inspect_and_odds(tmp_path: Path, name: str) -> None:
+    """Refused in lines that each name the file and begin "error:" (a rule set the file
+    names and Tertia does not know: by its place in the file's list)."""
     path = scenario_file(tmp_path, name)
     before = set(tmp_path.iterdir())
     save = tmp_path / "game.json"
@@ -125,6 +130,11 @@ def test_a_hostile_scenario_is_refused_by_battle_inspect_and_odds(tmp_path: Path
         result = runner.invoke(app, command)
         assert result.exit_code == 1, (command, result.output)
         assert not any(word in result.output for word in INSIDES), result.output
+        lines = result.output.splitlines()
+        assert lines and all(line.startswith(f"error: {path}: ") for line in lines), result.output
+        if name == "unknown rule set":
+            assert lines == [f"error: {path}: rules[0]: unknown rule set 'nope'; known: "
+                             f"{', '.join(ruleset_ids())}"]
         assert set(tmp_path.iterdir()) == before
 
 

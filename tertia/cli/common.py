@@ -21,7 +21,7 @@ from tertia.core.game import Game
 from tertia.core.state import GameState
 from tertia.io.files import exists, same_file, shown_name, unnamable, written_through
 from tertia.io.record import LoadedRecord, RecordError, ScenarioNotRecord, load_record, replay
-from tertia.rulesets import get_ruleset
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import scenario_files
 
 # Markup is off: names and messages come from files and must print as they are written
@@ -81,9 +81,9 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def fail_problems(problems: Sequence[object], fallback: str) -> NoReturn:
-    """Print each problem on its own line and exit 1 with the last (``fallback`` if none)."""
+    """Print each problem on its own error line and exit 1 (``fallback`` if none)."""
     for problem in problems[:-1]:
-        err.print(str(problem), soft_wrap=True)
+        err.print(Text.assemble(("error:", "bold red"), " ", str(problem)), soft_wrap=True)
     fail(str(problems[-1]) if problems else fallback)
 
 
@@ -172,12 +172,15 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 def build_game(scenario: str, rules: str, options: dict[str, str] | None = None) -> Game:
     """A game from a scenario name or file and a rule set id, or a clean exit on bad input."""
-    from tertia.io.scenario_file import ScenarioError
+    from tertia.io.scenario_file import ScenarioError, written_for
     from tertia.scenarios import resolve_scenario
 
     try:
         ruleset = get_ruleset(rules, **(options or {}))
     except ValueError as exc:
+        listed = written_for(scenario) if exists(scenario, "file") else None
+        if rules not in ruleset_ids() and listed and rules in listed:  # the file's own, unknown here
+            fail(f"{scenario}: rules[{listed.index(rules)}]: {exc}")
         fail(str(exc))
     try:
         loaded = resolve_scenario(scenario, rules_id=rules)
