@@ -48,6 +48,8 @@ def test_a_step_or_a_turn_chooses_the_position_inspected(record: Path) -> None:
     (("--step", "9999"), "holds"),
     (("--turn", "99"), "ended in turn"),
     (("--step", "3", "--turn", "2"), "give one of them"),
+    (("--step", "-1"), "--step -1: give a number of actions, 0 or more"),
+    (("--turn", "0"), "--turn 0: turns count from 1"),
 ])
 def test_a_position_the_record_does_not_hold_is_refused_in_one_line(record: Path, args: tuple[str, ...],
                                                                     words: str) -> None:
@@ -55,6 +57,11 @@ def test_a_position_the_record_does_not_hold_is_refused_in_one_line(record: Path
         result = runner.invoke(app, [*command, *args])
         assert result.exit_code == 1 and words in result.output, result.output
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_an_odds_budget_below_one_is_refused_in_one_line(record: Path) -> None:
+    result = runner.invoke(app, ["odds", str(record), "--attacker", "x", "--target", "y", "--budget", "0"])
+    assert result.exit_code == 1 and result.output == "error: --budget 0: give at least 1 unit of work\n"
 
 
 def test_a_scenario_has_no_step_to_choose() -> None:

@@ -220,9 +220,10 @@ RulesForFileOpt = Annotated[
 
 
 StepOpt = Annotated[int | None, typer.Option(
-    help="A record's position after this many actions (0: as the battle began), not its last", min=0)]
+    help="A record's position after this many actions (0: as the battle began), not its last")]
 TurnOpt = Annotated[int | None, typer.Option(
-    help="A record's position as this turn began (after the action that began it), not its last", min=1)]
+    help="A record's position as this turn began (after the action that began it; turns count from "
+         "1), not its last")]
 
 
 @dataclass(frozen=True)
@@ -254,6 +255,10 @@ def position_from_file(file: Path, rules: str | None, options: dict[str, str] | 
     TOML."""
     if step is not None and turn is not None:
         fail("--step and --turn each choose a position: give one of them")
+    if step is not None and step < 0:
+        fail(f"--step {step}: give a number of actions, 0 or more")
+    if turn is not None and turn < 1:
+        fail(f"--turn {turn}: turns count from 1")
     if file.suffix.lower() == ".json":
         loaded: LoadedRecord | None = None
         try:

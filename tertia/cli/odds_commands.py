@@ -220,8 +220,8 @@ def odds_command(
     ] = None,
     budget: Annotated[int, typer.Option(
         help="Give up on an action whose branches cost more work than this (units of work: a "
-             "walk down the chance tree or a die rolled; the page allows the default)",
-        min=1)] = ODDS_BUDGET,
+             "walk down the chance tree or a die rolled; the page allows the default; at least 1)",
+    )] = ODDS_BUDGET,
     step: StepOpt = None,
     turn: TurnOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON", metavar="")] = False,
@@ -229,6 +229,8 @@ def odds_command(
     """Exact odds of an attack, shot or bombardment in the position the file gives (a
     record's last, or after --step actions, or as --turn began), under the rule options
     given (a record's own, which --option may repeat but not change)."""
+    if budget < 1:
+        fail(f"--budget {budget}: give at least 1 unit of work")
     game, state = state_from_file(file, rules, parse_options(option or []), step=step, turn=turn)
     attacker, target = _named(state, "--attacker", attacker), _named(state, "--target", target)
     support = [_named(state, "--support", s) for s in support or ()]
