@@ -69,7 +69,7 @@ def test_a_kind_is_filled_in_by_its_declared_fields() -> None:
     asked by its label and kind, and the move made."""
     code, out = play(LB, ["3", "6", "p-foot-1", "18,12", "", ""])
     asked = out.split("6. Move …", 1)[1]
-    assert "Unit (a number or an id)" in asked
+    assert "Unit (a number, a name or an id)" in asked
     assert "Path (x,y points in inches, separated by spaces; blank: leave out)" in asked
     assert "Facing before moving (degrees clockwise from north; blank: leave out)" in asked
     listed = asked.split("Unit (", 1)[0]
@@ -80,7 +80,7 @@ def test_a_kind_is_filled_in_by_its_declared_fields() -> None:
 def test_a_dice_driven_kind_shows_its_odds_first() -> None:
     code, out = play(CARDS, ["3", "1", "1", "n"])
     assert "3. Shoot …" in out
-    assert "Target (a number or an id)" in out
+    assert "Target (a number, a name or an id)" in out
     assert "to inflict a hit on Prince of Wales's Regiment of Horse" in out
     assert "Go ahead? (Y/n)" in out
     assert "shoots at" not in out  # declined: no shot made
@@ -179,7 +179,16 @@ def test_bad_answers_are_refused_in_one_line_and_asked_again() -> None:
     assert "to: 'march' is not one of move, bombard" in out
     assert code == 1 and "error: the battle was left unfinished; nothing was saved" in out
     _, out = play(LB, ["3", "6", "nobody"])
-    assert "no piece 'nobody' here: give a number from the list or an id" in out
+    assert "no piece is called 'nobody' (tertia inspect lists every piece): give a number from the list, " \
+           "a name or an id" in out
+
+
+def test_a_piece_is_named_as_players_read_it() -> None:
+    """A unit may be given by its name, or words only its name has, as ``odds`` takes it."""
+    code, out = play(LB, ["3", "6", "hollis", "18,12", "", ""])
+    assert "Hollis's Foot moves 2.0\" north" in out and code == 1
+    _, out = play(LB, ["3", "6", "Hollis's Foot", "18,12", "", ""])
+    assert "Hollis's Foot moves 2.0\" north" in out
 
 
 def test_human_and_json_do_not_mix() -> None:

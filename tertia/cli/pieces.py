@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from tertia.core.narration import agree, is_plural_name
 from tertia.core.state import GameState, Unit
@@ -51,7 +51,13 @@ def piece_id(state: GameState, called: str) -> str:
     """
     if called in state.units:
         return called
-    pieces = list(state.iter_units(include_removed=True))
+    return piece_among(list(state.iter_units(include_removed=True)), called)
+
+
+def piece_among(pieces: Sequence[Unit], called: str) -> str:
+    """The id of the one of ``pieces`` that ``called`` names, as :func:`piece_id` finds it."""
+    if any(u.id == called for u in pieces):
+        return called
     wanted = called.strip().casefold()
     for found in ([u for u in pieces if u.label.casefold() == wanted],
                   [u for u in pieces if u.label.casefold().startswith(wanted)],

@@ -21,7 +21,7 @@ from tertia.analysis.answer import ROUTS, likeliest
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.battle import BattleStopped
-from tertia.cli.pieces import refused
+from tertia.cli.pieces import UnknownPiece, piece_among, refused
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
 from tertia.core.narration import command_by_role, side_does
@@ -371,7 +371,7 @@ def _allowed(spec: FieldSpec, kind: ActionKind, pieces: list[Unit], offers: Sequ
 def _hint(spec: FieldSpec, seen: GameState, game: Game) -> str:
     match spec.kind:
         case FieldKind.OWN_UNIT | FieldKind.OWN_COMMANDER | FieldKind.ENEMY_UNIT:
-            return "a number or an id"
+            return "a number, a name or an id"
         case FieldKind.OWN_UNITS:
             return "numbers or ids, separated by spaces"
         case FieldKind.COMMAND:
@@ -400,11 +400,14 @@ def _command_words(game: Game, seen: GameState, command: str) -> str:
 
 
 def _one_piece(word: str, pieces: Sequence[Unit]) -> str:
+    """The piece of the list ``word`` names: by its number in the list, its id, or its
+    name (or words of it only one piece's name has: :func:`~tertia.cli.pieces.piece_among`)."""
     if word.isdigit() and 1 <= int(word) <= len(pieces):
         return pieces[int(word) - 1].id
-    if any(u.id == word for u in pieces):
-        return word
-    raise Skip(f"no piece {word!r} here: give a number from the list or an id")
+    try:
+        return piece_among(pieces, word)
+    except UnknownPiece as exc:
+        raise Skip(f"{exc}: give a number from the list, a name or an id") from None
 
 
 def _number(word: str, what: str) -> float:
