@@ -132,6 +132,11 @@ def test_an_alias_is_recorded_under_the_players_own_name() -> None:
     assert choose_players(["parliament=doctrine-1"], SIDES)["parliament"] == "baseline"
 
 
+def test_a_player_is_chosen_by_its_name_in_any_case() -> None:
+    chosen = choose_players(["royalist=RANDOM", "parliament=Doctrine-1"], SIDES)
+    assert chosen == {"parliament": "baseline", "royalist": "random"}
+
+
 @pytest.mark.parametrize("rules", ruleset_ids())
 def test_every_player_plays_every_rule_set(rules: str) -> None:
     """Each registered player, on both sides, takes only legal actions for 60 actions of

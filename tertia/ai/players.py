@@ -108,7 +108,8 @@ def choose_players(pairs: Iterable[str], sides: Sequence[str], *, also: Sequence
                    side_names: Mapping[str, str] | None = None) -> dict[str, str]:
     """Each side's player, from ``SIDE=NAME`` pairs (``--player``); the other sides get
     :data:`DEFAULT_PLAYER`. A side may be given by its id or by the name players read
-    (``side_names``: "Royalists", or "Royalists (King Charles I)" whole), in any case.
+    (``side_names``: "Royalists", or "Royalists (King Charles I)" whole), in any case, and
+    a player by its name in any case.
     ``also`` names players a front end adds of its own (a person at the terminal). Raises
     ValueError naming the pair and what was expected."""
     chosen = dict.fromkeys(sides, DEFAULT_PLAYER)
@@ -118,9 +119,11 @@ def choose_players(pairs: Iterable[str], sides: Sequence[str], *, also: Sequence
         called.setdefault(name.lower(), sid)
         called.setdefault(name.split(" (")[0].strip().lower(), sid)
     named: set[str] = set()
+    by_case = {n.casefold(): n for n in names}
     for pair in pairs:
-        given, sep, name = (part.strip() for part in pair.partition("="))
+        given, sep, typed = (part.strip() for part in pair.partition("="))
         side = called.get(given.lower(), given)
+        name = by_case.get(typed.casefold(), typed)  # a player's name in any case, as a side's
         if not sep or side not in chosen or name not in names:
             listed = ", ".join(f"{sid} ({side_names[sid]})" if side_names and side_names.get(sid, sid) != sid
                                else sid for sid in sides)
