@@ -251,3 +251,23 @@ def test_the_fright_odds_of_an_army_unseen_are_not_known_and_none_are_given_once
         assert seen["fright_odds"][first]["words"] == "steady on any roll"
         record = fight_battle(secret, {side: make_player("baseline") for side in naseby.side_ids}, 6)
         assert secret.ruleset.presentation().summary(record.final_state)["fright_odds"] == {}
+
+
+def test_an_officer_is_titled_by_his_rank_and_a_fallen_one_is_lost_not_destroyed() -> None:
+    """Section 22's ranks read as titles ("Wing commander Sir James Ramsay", not "Wing Sir
+    James Ramsay"); a man swept away with his unit is lost, as a unit is destroyed."""
+    from tertia.core.events import UnitRemoved
+    from tertia.io.narrative import Narrator
+
+    game = Game(ChargeYrPikes(secret_deployment=False), scenario())
+    state, _ = game.start(ScriptedDice([4, 1, 1, 5]))
+    shows = game.ruleset.presentation()
+    general = state.units["k-gen"]
+    titles = {rank: shows.title(state, general.evolve(rank=rank))
+              for rank in ("army", "wing", "brigadier", "staff")}
+    assert titles == {"army": "General", "wing": "Wing commander", "brigadier": "Brigadier",
+                      "staff": "Staff officer"}
+    wing = state.with_unit(general.evolve(rank="wing"))
+    narrator = Narrator.for_rules(game.ruleset, wing, side_names=game.side_names)
+    [line] = narrator.lines([UnitRemoved(unit="k-gen", reason="destroyed")])
+    assert line == f"Wing commander {general.label} is lost"

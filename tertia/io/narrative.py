@@ -109,6 +109,9 @@ _REMOVAL_PHRASES = {
     "plundering": "rides off to plunder",
 }
 
+_COMMANDER_REMOVAL_PHRASES = {"destroyed": "is lost"}
+"""A removal told otherwise of a commander, a man rather than a body of troops."""
+
 SILENT_EVENTS: frozenset[str] = frozenset({ev.Marked.type, ev.GameDataChanged.type})
 """Bookkeeping events with nothing to tell a reader."""
 
@@ -531,6 +534,8 @@ class Narrator:
         name = self.label(e.unit)
         if self.state is not None and e.unit in self.state.units:
             u = self.state.units[e.unit]
+            if u.is_commander:
+                phrase = _COMMANDER_REMOVAL_PHRASES.get(e.reason, phrase)
             title = self.titles(self.state, u) if self.titles is not None and u.is_commander else None
             if title and not name.lower().startswith(title.lower()):
                 name = f"{title} {name}"

@@ -237,6 +237,10 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
     return out
 
 
+RANK_TITLES = {"army": "General", "wing": "Wing commander", "brigadier": "Brigadier", "staff": "Staff officer"}
+"""Each rank (:data:`~.data.RANKS`) as the title an officer of it is called by."""
+
+
 class CypPresentation(Presentation):
     """Charge yr Pikes!'s pieces and position as its front ends show them."""
 
@@ -270,8 +274,10 @@ class CypPresentation(Presentation):
         return WAGON if unit_data(unit).troop == "wagons" else super().kind_mark(unit)
 
     def title(self, seen: GameState, unit: Unit) -> str | None:
+        """An officer's rank as a title before his name (section 22's ranks: the army's
+        commander, a wing's, a brigadier, a staff officer)."""
         rank = unit_data(unit).rank
-        return None if rank is None else rank.replace("_", " ").capitalize()
+        return None if rank is None else RANK_TITLES.get(rank, rank.replace("_", " ").capitalize())
 
     def panel(self, name: str, seen: GameState, context: PanelContext) -> Panel:
         """The deck of unit cards: the card drawn, the cards left and those drawn; the
