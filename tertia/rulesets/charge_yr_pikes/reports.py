@@ -237,7 +237,8 @@ def unit_facts(state: GameState, unit: Unit) -> list[Fact]:
     return out
 
 
-RANK_TITLES = {"army": "General", "wing": "Wing commander", "brigadier": "Brigadier", "staff": "Staff officer"}
+RANK_TITLES = {"army": "General", "wing": "Wing commander", "brigadier": "Brigadier",
+               "staff": "Staff officer"}
 """Each rank (:data:`~.data.RANKS`) as the title an officer of it is called by."""
 
 
