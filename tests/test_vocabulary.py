@@ -203,6 +203,32 @@ def test_a_phrase_reads_pieces_by_name() -> None:
     assert end.describe({}, names.get) == "End the activation"  # no card named: the label
 
 
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_every_phrase_reads_each_choice_and_flag_in_words(rules: str) -> None:
+    """A button's words never show a value as the engine holds it: a flag as True or
+    False, a choice with its underscores ("Okey's Dragoons: mounted True", "forms mount")."""
+    for kind in get_ruleset(rules).ACTION_KINDS:
+        valued = [f for f in kind.fields if f.kind in (FieldKind.CHOICE, FieldKind.FLAG)]
+        for f in valued:
+            for value in (f.choices if f.kind is FieldKind.CHOICE else (True, False)):
+                values = {g.name: "u" for g in kind.fields if g.kind is not FieldKind.POINTS} | {f.name: value}
+                words = kind.describe(values, {"u": "Okey's Dragoons"}.get)
+                assert not any(w in words.split() for w in ("True", "False", "None")), (kind.type, words)
+                assert "_" not in words, (kind.type, words)
+
+
+def test_a_flag_reads_by_its_labels() -> None:
+    mount = get_ruleset("charge-yr-pikes").action_kind("cyp_mount")
+    assert mount is not None
+    names = {"d": "Okey's Dragoons"}.get
+    assert mount.describe({"unit": "d", "mounted": True}, names) == "Okey's Dragoons mounts"
+    assert mount.describe({"unit": "d", "mounted": False}, names) == "Okey's Dragoons dismounts"
+    change = get_ruleset("declare-thee-sir").action_kind("dts_change_formation")
+    assert change is not None
+    assert change.describe({"unit": "d", "formation": "mount"}, names) == "Okey's Dragoons mounts"
+    assert change.describe({"unit": "d", "formation": "long_march"}, names) == "Okey's Dragoons forms long march"
+
+
 def test_a_decision_prompt_fills_in_its_context() -> None:
     lb = get_ruleset("larger-battles")
     decision = lb.decision_kind("encourage")
@@ -217,6 +243,8 @@ def test_a_decision_prompt_fills_in_its_context() -> None:
     (lambda: FieldSpec("Unit", "Unit", FieldKind.OWN_UNIT), "identifier"),
     (lambda: FieldSpec("purpose", "To", FieldKind.CHOICE), "choices"),
     (lambda: FieldSpec("attacks", "Attacks", FieldKind.ACTIONS), "item type"),
+    (lambda: FieldSpec("unit", "Unit", FieldKind.OWN_UNIT, flag_labels=("on", "off")), "flag's two labels"),
+    (lambda: FieldSpec("on", "On", FieldKind.FLAG, flag_labels=("on",)), "flag's two labels"),
     (lambda: ActionKind("fly", "Fly", "Fly", "r", (), subject="unit"), "not one of its fields"),
     (lambda: ActionKind("fly", "Fly", "Fly", "r", dice_driven=True, odds=False), "must allow odds"),
     (lambda: PanelKind("Score Board", "Score", ""), "panel name"),

@@ -104,6 +104,9 @@ class FieldSpec:
     choice_labels: tuple[str, ...] = ()
     """How each of ``choices`` reads on a button, in the same order (default: the choice
     itself, its underscores as spaces)."""
+    flag_labels: tuple[str, ...] = ()
+    """How a flag field reads set and not set, in that order (default: yes and no), where
+    an action's phrase gives it ("{unit} {mounted}": "mounts", "dismounts")."""
 
     def __post_init__(self) -> None:
         if not NAME.fullmatch(self.name):
@@ -112,6 +115,8 @@ class FieldSpec:
             raise ValueError(f"field {self.name}: choices go with (and only with) a choice field")
         if self.choice_labels and len(self.choice_labels) != len(self.choices):
             raise ValueError(f"field {self.name}: one label for each choice")
+        if self.flag_labels and (self.kind is not FieldKind.FLAG or len(self.flag_labels) != 2):
+            raise ValueError(f"field {self.name}: a flag's two labels go with (and only with) a flag field")
         if (self.kind is FieldKind.ACTIONS) != (self.item is not None):
             raise ValueError(f"field {self.name}: an item type goes with (and only with) a list of actions")
 
@@ -121,6 +126,7 @@ class FieldSpec:
             "optional": self.optional, "choices": list(self.choices),
             "from_pending": self.from_pending, "none_label": self.none_label, "item": self.item,
             "choice_labels": [self.choice_label(c) for c in self.choices],
+            "flag_labels": list(self.flag_labels or ("yes", "no")) if self.kind is FieldKind.FLAG else [],
         }
 
     def choice_label(self, value: str) -> str:
@@ -393,4 +399,6 @@ def _render(spec: FieldSpec, value: Any, name: Callable[[str], str | None]) -> s
         return "a path" if value else "no path"
     if spec.kind is FieldKind.CHOICE:
         return spec.choice_label(str(value))
+    if spec.kind is FieldKind.FLAG:
+        return (spec.flag_labels or ("yes", "no"))[0 if value else 1]
     return _plain(value, name) or ""

@@ -48,9 +48,9 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
              "steps. Beyond its charge move a unit loses a man to fatigue for each inch.",
     ),
     ActionKind(
-        "cyp_mount", "Mount or dismount", "{unit}: mounted {mounted}", f"{TITLE} Dragoons 18",
+        "cyp_mount", "Mount or dismount", "{unit} {mounted}", f"{TITLE} Dragoons 18",
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
-         FieldSpec("mounted", "Mounted", FieldKind.FLAG)),
+         FieldSpec("mounted", "Mounted", FieldKind.FLAG, flag_labels=("mounts", "dismounts"))),
         odds=False, phases=(MOVEMENT,), subject="unit",
         help="Dragoons take to their horses or get down to fight on foot: one of their two actions "
              "a turn.",

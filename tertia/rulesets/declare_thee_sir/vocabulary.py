@@ -21,10 +21,12 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
         help="The activated unit's commander declares one of the six options; a move is rolled at once.",
     ),
     ActionKind(
-        "dts_change_formation", "Change formation", "{unit} forms {formation}", clauses.FORMATIONS,
+        "dts_change_formation", "Change formation", "{unit} {formation}", clauses.FORMATIONS,
         (FieldSpec("unit", "Unit", FieldKind.OWN_UNIT),
          FieldSpec("formation", "Formation", FieldKind.CHOICE,
-                   choices=(*FORMATION_NAMES, "caracole", "forlorn_hope", "mount", "dismount"))),
+                   choices=(*FORMATION_NAMES, "caracole", "forlorn_hope", "mount", "dismount"),
+                   choice_labels=(*(f"forms {f.replace('_', ' ')}" for f in FORMATION_NAMES), "caracoles",
+                                  "sends out its forlorn hope", "mounts", "dismounts"))),
         odds=False, phases=(PHASE,), subject="unit",
         help="Under a declared formation change: line, long march or (foot only) hedgehog; "
              "dragoons mount or dismount; with their options, cavalry with firelocks caracole and "
