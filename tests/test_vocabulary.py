@@ -211,7 +211,8 @@ def test_every_phrase_reads_each_choice_and_flag_in_words(rules: str) -> None:
         valued = [f for f in kind.fields if f.kind in (FieldKind.CHOICE, FieldKind.FLAG)]
         for f in valued:
             for value in (f.choices if f.kind is FieldKind.CHOICE else (True, False)):
-                values = {g.name: "u" for g in kind.fields if g.kind is not FieldKind.POINTS} | {f.name: value}
+                values = {g.name: "u" for g in kind.fields if g.kind is not FieldKind.POINTS}
+                values[f.name] = value
                 words = kind.describe(values, {"u": "Okey's Dragoons"}.get)
                 assert not any(w in words.split() for w in ("True", "False", "None")), (kind.type, words)
                 assert "_" not in words, (kind.type, words)
@@ -226,7 +227,8 @@ def test_a_flag_reads_by_its_labels() -> None:
     change = get_ruleset("declare-thee-sir").action_kind("dts_change_formation")
     assert change is not None
     assert change.describe({"unit": "d", "formation": "mount"}, names) == "Okey's Dragoons mounts"
-    assert change.describe({"unit": "d", "formation": "long_march"}, names) == "Okey's Dragoons forms long march"
+    marching = change.describe({"unit": "d", "formation": "long_march"}, names)
+    assert marching == "Okey's Dragoons forms long march"
 
 
 def test_a_decision_prompt_fills_in_its_context() -> None:
