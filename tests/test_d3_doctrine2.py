@@ -235,3 +235,41 @@ def test_horse_behind_a_friend_in_melee_go_round_to_charge_the_enemys_flank(
     h, eh = second.units["h"], second.units["eh"]
     assert [e.id for e in enemy_contacts(second, h)] == ["eh"]
     assert face_attacked(eh, h) is not Face.FRONT
+
+
+def _moved_in_activation(player: D3Doctrine, game: Game, state: GameState) -> dict[str, float]:
+    """How far each unit of the side in play moved over the rest of its activation, every
+    action judged by the rules."""
+    side, start = state.active, state
+    for _ in range(20):
+        action = _decide(player, game, state)
+        game.validate(state, action)
+        state, _ = game.apply(state, action, SeededDice(1))
+        if state.active != side or not isinstance(action, Move):
+            break
+    return {uid: math.hypot(u.x - start.units[uid].x, u.y - start.units[uid].y)
+            for uid, u in state.units.items() if u.side == side}
+
+
+@pytest.mark.parametrize(("rules", "card", "first_edition", "second_edition"), [
+    (CARDS, "foot", D3CardsDoctrine, D3CardsDoctrine2),
+    (COMMANDS, "centre", D3CommandsDoctrine, D3CommandsDoctrine2),
+])
+def test_foot_in_a_line_shoulder_to_shoulder_advance_together(
+        rules: str, card: str, first_edition: type[D3Doctrine], second_edition: type[D3Doctrine]) -> None:
+    """Movement: "Units may not move through other units", but a unit touching its
+    neighbours in line is not moving through them. Three foot deployed shoulder to
+    shoulder, the enemy 30" ahead: the first edition measures the middle one's way with
+    its neighbours' bases touching its own and never moves it; the second moves it straight
+    on, and its neighbours go forward too."""
+    alone = make_game([foot("x", P, 30, 20, 0)], rules=rules)
+    width = alone.ruleset.initial_state(alone.scenario).units["x"].width
+    units = [foot("l", P, 30 - width, 20, 0), foot("m", P, 30, 20, 0), foot("r", P, 30 + width, 20, 0),
+             foot("ef", R, 31, 50, 180)]
+    game = make_game(units, rules=rules)
+    state = activation(game, P, card)
+    if rules == CARDS:
+        state = state.with_values({"deck": ((R, "foot"),), "drawn": ()})
+    assert _moved_in_activation(first_edition(), game, state)["m"] == 0.0
+    moved = _moved_in_activation(second_edition(), game, state)
+    assert moved["m"] >= 5.0 and moved["l"] >= 2.0 and moved["r"] >= 2.0

@@ -37,10 +37,12 @@ def move_towards(
     *,
     face: float | None = None,
     obstacles: Sequence[Base] = (),
+    shave: float = 0.0,
 ) -> Move | None:
     """The longest legal straight move (up to ``max_distance``) from ``unit`` towards
     ``goal``, pivoting first to ``face`` if given, stopping short of ``obstacles`` (what
-    besides pieces the rule set lets no unit enter); None when no such move is legal."""
+    besides pieces the rule set lets no unit enter), its way measured on the base narrowed
+    by ``shave`` (:func:`free_run`); None when no such move is legal."""
     dx, dy = goal[0] - unit.x, goal[1] - unit.y
     span = hypot(dx, dy)
     if span < MIN_STEP:
@@ -51,7 +53,7 @@ def move_towards(
     def build(d: float) -> Move:
         return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=face)
 
-    reach = min(reach, free_run(state, unit, (ux, uy), reach, face, obstacles=obstacles))
+    reach = min(reach, free_run(state, unit, (ux, uy), reach, face, shave=shave, obstacles=obstacles))
     if reach < MIN_STEP:
         return None
     full = build(reach)
@@ -340,3 +342,18 @@ def pivot_to(game: Game, state: GameState, unit: Unit, facing: float) -> Move | 
 
 def bearing_to(unit: Unit, p: Point) -> float:
     return bearing((unit.x, unit.y), p)
+
+
+STRAIGHT_ON = 10.0
+"""Degrees off a unit's facing within which its goal lies straight ahead of it."""
+
+
+def straight_on(unit: Unit, goal: Point) -> Point:
+    """``goal``, or as far straight ahead of ``unit`` when ``goal`` lies within
+    :data:`STRAIGHT_ON` of its facing: a unit in line advances straight on, since the
+    least slant into a neighbour it touches would overlap it at once."""
+    if angle_between(bearing_to(unit, goal), unit.facing) > STRAIGHT_ON:
+        return goal
+    span = hypot(goal[0] - unit.x, goal[1] - unit.y)
+    ahead = radians(unit.facing)
+    return (unit.x + math.sin(ahead) * span, unit.y + math.cos(ahead) * span)

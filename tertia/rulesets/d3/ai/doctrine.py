@@ -267,7 +267,7 @@ class D3Doctrine:
             face, allowance = heading, allowance - _rules(game).move_rules().pivot_cost
         reach = min(allowance, max(span, 0.0))
         for fraction in (1.0, 0.75, 0.5, 0.25):
-            move = move_towards(game, view, unit, goal, reach * fraction, face=face)
+            move = self._move_towards(game, view, unit, goal, reach * fraction, face=face)
             if move is not None and self._keeps_together(game, view, unit, move):
                 return move
         return self._pivot(game, view, unit, heading) if face is not None else None
@@ -277,6 +277,12 @@ class D3Doctrine:
         if game.is_legal(view, move) and self._keeps_together(game, view, unit, move):
             return move
         return None
+
+    def _move_towards(self, game: Game, view: GameState, unit: Unit, goal: Point, reach: float,
+                      face: float | None = None) -> Move | None:
+        """The longest legal straight move of ``unit`` towards ``goal``, up to ``reach``
+        (pivoting first to ``face``, if given): :func:`~tertia.ai.moves.move_towards`."""
+        return move_towards(game, view, unit, goal, reach, face=face)
 
     def _goal(self, view: GameState, unit: Unit) -> tuple[Point | None, Unit | None]:
         """Where ``unit`` advances to, and the enemy it makes for (:func:`goal`)."""

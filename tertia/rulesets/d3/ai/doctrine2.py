@@ -39,6 +39,10 @@ who now weighs a blow by the chance it routs its target and what it costs him:
   instead to a point out from a face no friend touches, a flank or rear for choice
   (:meth:`_launch_point`), arrive facing the enemy (a charge may turn only so far), and
   charge from there.
+- **Lines that touch.** A unit the first edition finds no way for, because neighbours it
+  touches in line stand at its shoulders (foot deployed shoulder to shoulder, guns in the
+  intervals of the foot), measures its way again as its neighbours only touch it and goes
+  straight on (:meth:`_move_towards`); the first edition's such units never move.
 - **Openings varied.** Near-equal choices (blows within :data:`VALUE_TIE` of each other,
   enemy horse within :data:`DISTANCE_TIE` of each other) go by a preference among the
   enemy's pieces drawn once a battle from the player's own random stream, not by name.
@@ -53,7 +57,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_towards
+from tertia.ai.moves import ENEMY_CLEARANCE, TOUCHING, bearing_to, move_towards, straight_on
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, bearing, face_towards, point_segment_distance
@@ -265,7 +269,7 @@ class D3Doctrine2(D3Doctrine):
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         heading = bearing_to(unit, (target.x, target.y))
         face = None if angle_between(heading, unit.facing) < PIVOT_BEFORE else heading
-        move = move_towards(game, view, unit, (target.x, target.y), reach, face=face)
+        move = self._move_towards(game, view, unit, (target.x, target.y), reach, face=face)
         return move if move is not None and self._keeps_together(game, view, unit, move) else None
 
     # --- melee ---------------------------------------------------------------------------
@@ -313,7 +317,7 @@ class D3Doctrine2(D3Doctrine):
         goal = (unit.x + away[0] / span * reach, unit.y + away[1] / span * reach)
         if any(can_charge(e) and self._reaches(view, e, goal, unit.base.radius) for e in contacts):
             return None  # not even the whole move gets beyond their charge
-        move = move_towards(game, view, unit, goal, reach)
+        move = self._move_towards(game, view, unit, goal, reach)
         if move is None:
             return None
         end = plan_move(unit, move).end
@@ -385,7 +389,7 @@ class D3Doctrine2(D3Doctrine):
         span = math.hypot(*away) or 1.0
         reach = MOVE[unit.kind] * weather.movement_factor(view)
         goal = (unit.x + away[0] / span * reach, unit.y + away[1] / span * reach)
-        move = move_towards(game, view, unit, goal, reach)
+        move = self._move_towards(game, view, unit, goal, reach)
         return move if move is not None and self._keeps_together(game, view, unit, move) else None
 
     def _outstrikes(self, game: Game, view: GameState, enemy: Unit, unit: Unit, margin: float = 0.0) -> bool:
@@ -577,6 +581,19 @@ class D3Doctrine2(D3Doctrine):
             return move
         return self._short_of_first_blow(game, view, unit, move)
 
+    def _move_towards(self, game: Game, view: GameState, unit: Unit, goal: Point, reach: float,
+                      face: float | None = None) -> Move | None:
+        """The first edition's; but where that finds no way, the way measured again on the
+        base narrowed by :data:`~tertia.ai.moves.TOUCHING`, so that a neighbour the unit
+        merely touches in line does not stop it, and straight on when the goal lies nearly
+        ahead and the unit does not pivot first (:func:`~tertia.ai.moves.straight_on`).
+        The first edition's foot deployed shoulder to shoulder never advance."""
+        move = super()._move_towards(game, view, unit, goal, reach, face)
+        if move is not None:
+            return move
+        aim = goal if face is not None else straight_on(unit, goal)
+        return move_towards(game, view, unit, aim, reach, face=face, shave=TOUCHING)
+
     def _faced_to_charge(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
         """A charger coming up to a point to charge from (:meth:`_launch_point`) ends its
         move there facing the enemy, as a charge may turn only so far; one standing there
@@ -628,7 +645,7 @@ class D3Doctrine2(D3Doctrine):
         for off in DETOURS:
             rad = math.radians(heading + off)
             aim = (unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach)
-            other = move_towards(game, view, unit, aim, reach, face=face)
+            other = self._move_towards(game, view, unit, aim, reach, face=face)
             gained = _gain(unit, goal, gap, other)
             if other is not None and gained > most and self._keeps_together(game, view, unit, other):
                 best, most = other, gained
