@@ -623,6 +623,27 @@ def test_the_log_shows_each_entry_once_while_the_ai_plays(server: Server, page: 
     assert "null" not in pg.inner_text("body")
 
 
+def test_a_replay_address_with_a_step_not_whole_shows_the_last_step(server: Server, page: Any) -> None:
+    """``?step=2`` opens the replay at step 2; a step that is no whole number of actions
+    (a word, a fraction, a sign) opens it at the last, as a step past the end does."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={"scenario": "skirmish", "mode": "ai",
+                                                           "side": "parliament", "seed": 6}).json()
+    gid, tok = created["id"], created["tokens"]["parliament"]
+    pg.goto(server.url + created["links"]["parliament"])  # the page holds the side's token
+    pg.wait_for_function("() => window.tertiaScreen?.view")
+    played = iter(range(4))
+    Bot(server, gid, tok).play_until(lambda state, action: next(played, None) is None)
+    step = "document.querySelector('[data-test=replay-step]')?.textContent ?? ''"
+    pg.goto(f"{server.url}/#/replay/{gid}?step=2")
+    pg.wait_for_function(f"() => ({step}).startsWith('Step 2 of ')")
+    total = pg.inner_text("[data-test=replay-step]").split()[-1]
+    for given in ("abc", "2.5", "-1"):
+        pg.goto(f"{server.url}/#/replay/{gid}?step={given}")
+        pg.wait_for_function(f"() => ({step}) === 'Step {total} of {total}'")
+        assert "NaN" not in pg.inner_text("body")
+
+
 def test_a_view_older_than_the_one_shown_is_not_drawn(server: Server, page: Any) -> None:
     """Two views cross on the way: one the page asked for before the game moved on reaches
     it after one asked for since. The page goes on showing the newer: its version, its

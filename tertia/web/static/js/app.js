@@ -37,7 +37,7 @@ async function route() {
     if (params.get("token")) await adoptToken(parts[1], params.get("token"));
     current = new PlayScreen(screen, parts[1]);
   } else if (parts[0] === "replay" && parts[1]) {
-    current = new ReplayScreen(screen, parts[1], params.has("step") ? Number(params.get("step")) : null);
+    current = new ReplayScreen(screen, parts[1], wholeStep(params.get("step")));
   } else {
     current = new HomeScreen(screen);
   }
@@ -48,3 +48,9 @@ async function route() {
 
 window.addEventListener("hashchange", route);
 route();
+
+// A step given in the address, when it is a whole number of actions (0 or more); any
+// other (a word, a fraction, a sign) shows the last step, as a step past the end does.
+function wholeStep(text) {
+  return text !== null && /^\d+$/.test(text.trim()) ? Number(text.trim()) : null;
+}
