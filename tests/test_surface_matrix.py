@@ -16,6 +16,7 @@ A new rule set, or a new scenario written for one, is covered without editing th
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -394,6 +395,32 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
     else:
         assert_refused_in_words(out, rules, scenario)
     assert "Traceback" not in out and "None" not in out
+
+
+@pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
+def test_the_words_guns_are_never_asked_are_refused_for_them(rules: str, scenario: str) -> None:
+    """A front end leaves out for artillery the words its rule set says guns are never
+    asked (``NOT_FOR_GUNS``): the rules refuse each of them for every gun and enemy."""
+    from tertia.analysis.questions import readied
+
+    ruleset = get_ruleset(rules)
+    assert set(ruleset.NOT_FOR_GUNS) <= set(ruleset.ACTION_WORDS)
+    game = Game(ruleset, load_named(scenario, rules_id=rules))
+    start = game.ruleset.initial_state(game.scenario)
+    for gun in (u for u in start.iter_troops() if u.kind.value == "artillery"):
+        # an enemy regiment drawn up against the gun's front, as though it had charged
+        foe = next(u for u in start.iter_troops(start.opponent(gun.side))
+                   if u.kind.value in ("foot", "horse"))
+        gap = (gun.depth + foe.depth) / 2
+        ahead = math.radians(gun.facing)
+        foe = foe.evolve(x=gun.x + math.sin(ahead) * gap, y=gun.y + math.cos(ahead) * gap,
+                         facing=(gun.facing + 180.0) % 360.0)
+        state = start.with_unit(foe)
+        for word in ruleset.NOT_FOR_GUNS:
+            seen = game.observed_state(state, gun.side)
+            assert readied(game, seen, seen.units[gun.id], word, seen.units[foe.id]) is None, (gun.id, word)
+            theirs = game.observed_state(state, foe.side)  # the regiment may be asked it at the gun
+            assert readied(game, theirs, theirs.units[foe.id], word, theirs.units[gun.id]) is not None, word
 
 
 def assert_refused_in_words(out: str, rules: str, scenario: str) -> None:

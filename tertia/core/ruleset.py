@@ -401,6 +401,10 @@ class RuleSet(ABC):
     """Those of :attr:`ACTION_WORDS` only artillery may be asked (``bombard``, a battery's
     ``ball``): front ends offer them for guns alone."""
 
+    NOT_FOR_GUNS: ClassVar[tuple[str, ...]] = ()
+    """Those of :attr:`ACTION_WORDS` artillery is never asked (a gun that may not attack
+    is asked no ``melee``): front ends leave them out for guns."""
+
     def query(
         self,
         state: GameState,

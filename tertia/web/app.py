@@ -419,6 +419,7 @@ def _describe(rules_id: str) -> dict[str, Any]:
     for option in described["options"]:
         option["low"], option["high"] = bounds.get(option["name"], (None, None))
     described["questions"] = {"words": list(ruleset.ACTION_WORDS), "gun_words": list(ruleset.GUN_WORDS),
+                              "not_for_guns": list(ruleset.NOT_FOR_GUNS),
                               "details": dict(ruleset.QUERY_DETAILS)}
     shows = ruleset.presentation()
     # The result's breakdown in the words the HTML report heads its results table with.

@@ -376,6 +376,8 @@ class LargerBattles(RuleSet):
     """Asked as under the D3 rule sets: a gun's shot is its bombardment; a unit's shooting is
     part of its melee (Combat), which the refusal says."""
     GUN_WORDS: ClassVar[tuple[str, ...]] = ("bombard",)
+    NOT_FOR_GUNS: ClassVar[tuple[str, ...]] = ("melee",)
+    """Guns bombard; they make no attack (Combat)."""
     QUERY_DETAILS: ClassVar[Mapping[str, str]] = {
         "supports": "the supporting units",
         "commander": "the attacker's encouraging commander",

@@ -284,7 +284,8 @@ export class OddsPanel extends OddsView {
 // A question of odds (``POST .../question``) about one of the side's units as things stand,
 // whatever the phase: the enemy it acts on (picked here or clicked on the table; for a
 // morale test, the enemy causing it or none), the rule set's word (``questions`` in its
-// description: its gun words offered for artillery alone), and the answer, worked out by
+// description: its gun words offered for artillery alone, and those guns are never asked
+// left out for them), and the answer, worked out by
 // the server from the side's own view.
 export class QuestionPanel extends OddsView {
   constructor({ gameId, token, unit, enemies, questions, names, sides, onClose }) {
@@ -293,7 +294,8 @@ export class QuestionPanel extends OddsView {
     this.token = token;
     this.unit = unit;
     const guns = new Set(questions.gun_words || []);
-    this.words = questions.words.filter((w) => unit.kind === "artillery" || !guns.has(w));
+    const notGuns = new Set(questions.not_for_guns || []);
+    this.words = questions.words.filter((w) => (unit.kind === "artillery" ? !notGuns.has(w) : !guns.has(w)));
     this.word = "";
     const near = (e) => Math.hypot(e.x - unit.x, e.y - unit.y);
     this.enemies = [...enemies].sort((a, b) => near(a) - near(b)); // the nearest first
