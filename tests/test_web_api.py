@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from tertia.analysis.odds import odds as engine_odds
 from tertia.core.actions import EndPhase, action_from_dict
 from tertia.rules.fighting import Attack
-from tertia.rulesets import get_ruleset
+from tertia.rulesets import get_ruleset, ruleset_ids
 from tertia.scenarios.catalogue import load_named, scenario_catalogue
 from tertia.web.app import create_app
 from tests.fact_support import fact_of
@@ -453,3 +453,16 @@ def test_a_saved_game_resumes_with_the_same_dice(tmp_path: Path) -> None:
 
     assert play(tmp_path / "a.sqlite3", None) == play(tmp_path / "b.sqlite3", 40)
     assert action_from_dict({"type": "end_phase"}) == EndPhase()
+
+
+def test_an_options_help_names_its_choices_as_the_form_lists_them(client: TestClient) -> None:
+    """The new-game form lists a choice with spaces ("at once"); its help names it so, and
+    names no rule set by its id."""
+    for rules in ruleset_ids():
+        for option in client.get(f"/api/rules/{rules}").json()["options"]:
+            spaced = [str(c) for c in option["choices"] or () if "_" in str(c)]
+            assert not any(f"({c})" in option["help"] for c in spaced), option
+            assert not any(f"{r}:" in option["help"] for r in ruleset_ids()), option
+    [rejoin] = [o for o in client.get("/api/rules/declare-thee-sir").json()["options"]
+                if o["name"] == "forlorn_rejoin"]
+    assert "(at once)" in rejoin["help"]

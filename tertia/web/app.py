@@ -418,6 +418,8 @@ def _describe(rules_id: str) -> dict[str, Any]:
     bounds = {o.name: (o.low, o.high) for o in ruleset.OPTIONS}
     for option in described["options"]:
         option["low"], option["high"] = bounds.get(option["name"], (None, None))
+        for choice in option.get("choices") or ():  # the help names a choice as its list shows it
+            option["help"] = option["help"].replace(f"({choice})", f"({str(choice).replace('_', ' ')})")
     described["questions"] = {"words": list(ruleset.ACTION_WORDS), "gun_words": list(ruleset.GUN_WORDS),
                               "not_for_guns": list(ruleset.NOT_FOR_GUNS),
                               "details": dict(ruleset.QUERY_DETAILS)}

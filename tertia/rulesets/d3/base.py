@@ -60,8 +60,8 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
                "activation began", movement.FORWARD_FROM),
     OptionSpec("charge_fights_at_once", True,
                "a charge that makes contact fights its melee at once, as part of the move "
-               "(d3-commands: \"the effects of melee are determined immediately\"; d3-cards: "
-               "\"charges are resolved by moving ... into combat\"); false: the charger fights "
+               "(the 2022 text: \"the effects of melee are determined immediately\"; the earlier "
+               "text: \"charges are resolved by moving ... into combat\"); false: the charger fights "
                "with an Attack later in its activation, or not at all"),
 )
 
