@@ -567,7 +567,10 @@ def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any)
     pg.goto(server.url + "/")
     pg.wait_for_selector("[data-test=create]")
     pg.select_option("#scenario", "skirmish")
+    pg.fill("#seed", "7")  # given for another way of playing, then link games chosen
+    assert pg.is_visible("#seed")
     pg.check("input[name=mode][value=link]")
+    assert not pg.is_visible("#seed")  # link games draw their own secret seed
     pg.click("[data-test=create]")
     pg.wait_for_selector("[data-test=links]")
     links = pg.eval_on_selector_all("[data-test=links] input.link", "els => els.map((e) => e.value)")

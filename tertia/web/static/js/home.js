@@ -64,7 +64,7 @@ export class HomeScreen {
       h("div", { class: "field" }, "How to play", modes),
       this.sideRow,
       this.opponentRow,
-      h("label", { class: "field" }, "Dice seed", seed),
+      this.seedRow = h("label", { class: "field" }, "Dice seed", seed),
       h("button", { class: "btn primary big", type: "submit", "data-test": "create" }, "Take the field"));
     this.renderRules();
   }
@@ -85,6 +85,8 @@ export class HomeScreen {
     const mode = this.form.mode.value;
     this.sideRow.hidden = mode !== "ai";
     this.opponentRow.hidden = mode !== "ai" && mode !== "watch";
+    // Two players' links draw a secret seed of their own: neither player may choose it.
+    this.seedRow.hidden = mode === "link";
   }
 
   renderOptions() {
@@ -117,7 +119,7 @@ export class HomeScreen {
       else options[name] = input.value;
     }
     const body = { scenario: form.scenario.value, rules: form.rules.value, options, mode: form.mode.value };
-    if (form.seed.value !== "") body.seed = Number(form.seed.value);
+    if (form.seed.value !== "" && !this.seedRow.hidden) body.seed = Number(form.seed.value);
     if (body.mode === "ai") body.side = form.side.value;
     if (body.mode === "ai" || body.mode === "watch") body.opponent = form.opponent.value;
     let created;
