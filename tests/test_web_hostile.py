@@ -83,6 +83,20 @@ def test_hostile_new_games(game: tuple[TestClient, str, dict[str, str]], body: A
     assert not any(word in message for word in INTERNALS), message
 
 
+@pytest.mark.parametrize(("body", "content_type", "message"), [
+    ('{"scenario": "skirmish"}', "text/plain",
+     "the body is not JSON: send a JSON object with Content-Type: application/json"),
+    ("[1, 2]", "application/json", "the body must be a JSON object"),
+    ('"skirmish"', "application/json", "the body must be a JSON object"),
+])
+def test_a_new_game_body_that_is_no_json_object_is_refused_in_words(
+        game: tuple[TestClient, str, dict[str, str]], body: str, content_type: str, message: str) -> None:
+    """Not Python's spelling of what came (``b'{...'``), nor a scenario file's (a table)."""
+    response = game[0].post("/api/games", content=body, headers={"Content-Type": content_type})
+    refused(response, "BAD_REQUEST")
+    assert response.json()["message"] == message
+
+
 def test_a_new_game_without_a_body_is_refused_in_words(game: tuple[TestClient, str, dict[str, str]]) -> None:
     """No body at all is a bad request, told as such, not a fault."""
     refused(game[0].post("/api/games"), "BAD_REQUEST")

@@ -136,6 +136,10 @@ def _validation_message(exc: RequestValidationError) -> str:
     loc = tuple(p for p in first.get("loc", ()) if p != "body")
     if not loc and first.get("type") == "missing":
         return "the request needs a JSON body"
+    if not loc and isinstance(first.get("input"), bytes | bytearray):  # not read as JSON at all
+        return "the body is not JSON: send a JSON object with Content-Type: application/json"
+    if not loc and first.get("type") == "model_attributes_type":
+        return "the body must be a JSON object"
     where, why = explain({**first, "loc": loc}, None, BaseModel)
     return f"{where or 'body'}: {why}"
 
