@@ -300,3 +300,12 @@ def test_the_stand_rule_sets_simulate_and_sweep(rules: str, scenario: str, vary:
     code, stdout, output = run("sweep", *given, "--games", "1", "--vary", vary)
     assert code == 0, output
     assert vary.split("=")[0] in stdout and "paired by seed" in stdout
+
+
+def test_the_first_movers_games_are_those_with_a_winner_not_those_decided_on_the_field() -> None:
+    """"Decided" is the summary's word for a battle ended on the field; the first-mover line
+    counts the games either side won, the turn limit's too, and says so."""
+    code, out, _ = run("simulate", "--scenario", "skirmish", "--games", "4", "--workers", "1", "--seed", "1")
+    assert code == 0, out
+    [line] = [line for line in out.splitlines() if line.startswith("First-mover advantage")]
+    assert "with a winner" in line and "decided" not in line, line

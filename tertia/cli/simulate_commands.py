@@ -103,7 +103,7 @@ def _print_summary(summary: dict[str, Any], spec: GameSpec, names: dict[str, str
                   f"{ruleset_class(spec.rules).named()} (one deck of both sides' cards decides who acts).")
     elif fm is not None and fm["win_rate"] is not None:
         out.print(f"First-mover advantage: the side that moved first won {fm['first_mover_wins']} of "
-                  f"{plural(fm['decided'], 'decided game')}, {fmt(fm['win_rate'])} (0.5 = none).")
+                  f"{plural(fm['decided'], 'game')} with a winner, {fmt(fm['win_rate'])} (0.5 = none).")
         for side in spec.sides:
             by = fm["by_side"][side]
             out.print(f"  {names.get(side, side)} won {fmt(by['win_rate_first'])} moving first "

@@ -110,7 +110,8 @@ def _turns(turns: Sequence[float], last_turn: int | None) -> dict[str, Any] | No
 
 
 def _first_mover(done: Sequence[Row], sides: Sequence[str]) -> dict[str, Any] | None:
-    """How the side that moved first fared: its win rate among decided games (0.5 means no
+    """How the side that moved first fared: its win rate among games with a winner
+    (``decided``: won by either side, at the turn limit or on the field; 0.5 means no
     advantage), and each side's win rate when it moved first and when it moved second;
     None when no completed game names a side that moved first (none was completed, or the
     rule set names none: its rows leave ``first_side`` empty)."""
