@@ -144,6 +144,7 @@ def test_a_battle_stopped_at_max_actions_with_json_prints_the_battle_so_far(tmp_
     summary = json.loads(out)
     assert code == 2 and summary["finished"] is False and summary["winner"] is None
     assert summary["actions"] == 5 and out.count("\n") == 1
+    assert summary["players"] == {"parliament": "doctrine", "royalist": "doctrine"}
     assert err.startswith("error: the battle did not end within 5 actions (stopped after 5 actions, ")
     assert "nothing was saved" in err and err.count("\n") == 1
 

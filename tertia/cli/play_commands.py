@@ -96,6 +96,7 @@ def battle_summary(record: BattleRecord) -> dict[str, Any]:
         "options": dict(game.ruleset.options),
         "scenario": game.scenario.name,
         "seed": record.seed,
+        "players": dict(record.players),
         "finished": final.is_over,
         "winner": result.get("winner"),
         "reason": result.get("reason"),
