@@ -25,6 +25,8 @@ from tertia.rulesets.larger_battles.ai.doctrine2 import EVEN, LEADER_ASKS, MISFO
 from tertia.rulesets.larger_battles.victory import scores
 from tertia.scenarios import load_builtin
 
+from .support import position
+
 
 def _game(scenario: str) -> Game:
     return Game(get_ruleset("larger-battles"), load_builtin(scenario))
@@ -244,3 +246,20 @@ def test_the_second_edition_orders_first_the_arm_that_outnumbers_the_enemys() ->
     assert second["centre"] > max(second["left"], second["right"])
     royalists = claims(LargerBattlesDoctrine2(), "royalist")
     assert royalists["right"] > royalists["centre"]
+
+
+def test_a_brigade_touching_its_neighbour_in_line_moves_up_where_the_first_edition_stands() -> None:
+    """Edgehill: Ballard's two brigades stand side by side, touching, 3" behind the first
+    line. Ordered to move, the first edition finds the second brigade's way barred by the
+    brigade it touches and it stands; the second edition measures the way as its
+    neighbour only touches it, and it closes up straight on behind the first line."""
+    game = _game("edgehill")
+    start = game.ruleset.initial_state(game.scenario)
+    left, right = start.units["p-ballard-foot-1"], start.units["p-ballard-foot-2"]
+    assert hypot(left.x - right.x, left.y - right.y) == pytest.approx((left.width + right.width) / 2)
+    state = position(game, orders=((left.id, "move"), (right.id, "move")))
+    assert LargerBattlesDoctrine()._plan_move(game, state, right) is None
+    move = LargerBattlesDoctrine2()._plan_move(game, state, right)
+    assert move is not None and not game.validate(state, move)
+    (x, y), = move.waypoints
+    assert x == pytest.approx(right.x) and y - right.y > 2.5

@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import ClassVar, Final
 
-from tertia.ai.moves import bearing_to, move_towards, pivot_to
+from tertia.ai.moves import TOUCHING, bearing_to, move_towards, pivot_to, straight_on
 from tertia.ai.targets import line_goal, nearest_enemy
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
@@ -77,15 +77,23 @@ def _supplies(state: GameState) -> tuple[Base, ...]:
 _SUPPLIES = ("lb doctrine", "supply bases")
 
 
-def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance: float) -> Move | None:
+def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance: float, *,
+               past_touching: bool = False) -> Move | None:
     """A move towards ``goal``: straight on up to ``allowance`` where it lies near the
     unit's front, else wheeling to face it (Turning: "All movement is limited to 3\" when
-    turning"), or just pivoting where even that is barred."""
+    turning"), or just pivoting where even that is barred. ``past_touching``: where the
+    straight move finds no way, its way is measured again as neighbours touching the unit
+    in line only touch it (:data:`~tertia.ai.moves.TOUCHING`), straight on
+    (:func:`~tertia.ai.moves.straight_on`)."""
     heading = bearing_to(unit, goal)
     if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
         return move_towards(game, state, unit, goal, 3.0, face=heading,
                             obstacles=_supplies(state)) or pivot_to(game, state, unit, heading)
-    return move_towards(game, state, unit, goal, allowance, obstacles=_supplies(state))
+    move = move_towards(game, state, unit, goal, allowance, obstacles=_supplies(state))
+    if move is None and past_touching:
+        move = move_towards(game, state, unit, straight_on(unit, goal), allowance, obstacles=_supplies(state),
+                            shave=TOUCHING)
+    return move
 
 
 def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
@@ -141,6 +149,9 @@ class LargerBattlesDoctrine:
     """
 
     name = "doctrine"
+    PAST_TOUCHING: ClassVar[bool] = False
+    """Does a unit whose straight way is barred by neighbours touching it in line go past
+    them (:func:`advance_on`)? Not in the first edition: such a unit stands."""
 
     def __init__(self) -> None:
         self._phase_key: tuple[int, str, str] | None = None
@@ -246,7 +257,7 @@ class LargerBattlesDoctrine:
             if piece(unit).fired:
                 return pivot_to(game, state, unit, bearing_to(unit, goal))
             allowance = 3.0
-        return advance_on(game, state, unit, goal, allowance)
+        return advance_on(game, state, unit, goal, allowance, past_touching=self.PAST_TOUCHING)
 
     def _goal(self, state: GameState, unit: Unit) -> Point | None:
         """Horse make for the enemy horse, or for the enemy's supplies when no enemy horse is

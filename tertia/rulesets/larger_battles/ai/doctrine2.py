@@ -29,6 +29,10 @@ against what he gains:
   objective's 6 where the unit is its side's only one on it) over the hits left. A side
   not behind on victory points (ahead, or level) makes no even attack, only one expected
   to gain: a coin toss can only cost it its lead, or the draw it holds.
+- **Lines that touch.** A unit whose straight way the first edition finds barred by a
+  neighbour it touches in line (Ballard's brigades at Edgehill, side by side) measures it
+  again as that neighbour only touches it and goes straight on (:func:`advance_on`); the
+  first edition's such unit stands.
 
 Everything else is the first edition's: goals, attack plans, bombardment, where the
 commanders ride. Every action is still judged by the rules before it is chosen.
@@ -40,6 +44,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from typing import ClassVar
 
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
@@ -122,6 +127,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
     module's note)."""
 
     name = "doctrine"
+    PAST_TOUCHING: ClassVar[bool] = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -334,7 +340,8 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         the unit's facing, as the first edition turns."""
         if _on(unit, objective) or has_enemy_troops_within(state, unit, ENGAGE):
             return None
-        return advance_on(game, state, unit, (objective.x, objective.y), profile(unit.kind).move)
+        return advance_on(game, state, unit, (objective.x, objective.y), profile(unit.kind).move,
+                          past_touching=True)
 
 
 def _not_behind(game: Game, state: GameState, side: str) -> bool:
