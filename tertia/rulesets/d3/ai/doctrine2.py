@@ -57,7 +57,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from tertia.ai.moves import ENEMY_CLEARANCE, TOUCHING, bearing_to, move_towards, straight_on
+from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_past_touching
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, bearing, face_towards, point_segment_distance
@@ -587,12 +587,9 @@ class D3Doctrine2(D3Doctrine):
         base narrowed by :data:`~tertia.ai.moves.TOUCHING`, so that a neighbour the unit
         merely touches in line does not stop it, and straight on when the goal lies nearly
         ahead and the unit does not pivot first (:func:`~tertia.ai.moves.straight_on`).
-        The first edition's foot deployed shoulder to shoulder never advance."""
-        move = super()._move_towards(game, view, unit, goal, reach, face)
-        if move is not None:
-            return move
-        aim = goal if face is not None else straight_on(unit, goal)
-        return move_towards(game, view, unit, aim, reach, face=face, shave=TOUCHING)
+        The first edition's foot deployed shoulder to shoulder never advance
+        (:func:`~tertia.ai.moves.move_past_touching`)."""
+        return move_past_touching(game, view, unit, goal, reach, face=face)
 
     def _faced_to_charge(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
         """A charger coming up to a point to charge from (:meth:`_launch_point`) ends its

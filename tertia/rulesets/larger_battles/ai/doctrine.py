@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import ClassVar, Final
 
-from tertia.ai.moves import TOUCHING, bearing_to, move_towards, pivot_to, straight_on
+from tertia.ai.moves import bearing_to, move_past_touching, move_towards, pivot_to
 from tertia.ai.targets import line_goal, nearest_enemy
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
@@ -83,17 +83,13 @@ def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance:
     unit's front, else wheeling to face it (Turning: "All movement is limited to 3\" when
     turning"), or just pivoting where even that is barred. ``past_touching``: where the
     straight move finds no way, its way is measured again as neighbours touching the unit
-    in line only touch it (:data:`~tertia.ai.moves.TOUCHING`), straight on
-    (:func:`~tertia.ai.moves.straight_on`)."""
+    in line only touch it, straight on (:func:`~tertia.ai.moves.move_past_touching`)."""
     heading = bearing_to(unit, goal)
     if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
         return move_towards(game, state, unit, goal, 3.0, face=heading,
                             obstacles=_supplies(state)) or pivot_to(game, state, unit, heading)
-    move = move_towards(game, state, unit, goal, allowance, obstacles=_supplies(state))
-    if move is None and past_touching:
-        move = move_towards(game, state, unit, straight_on(unit, goal), allowance, obstacles=_supplies(state),
-                            shave=TOUCHING)
-    return move
+    straight = move_past_touching if past_touching else move_towards
+    return straight(game, state, unit, goal, allowance, obstacles=_supplies(state))
 
 
 def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
