@@ -75,7 +75,9 @@ def test_the_scenarios_listed_include_the_plugins() -> None:
     assert "edgehill" in listed.stdout
     rows = {r["name"]: r for r in json.loads(tertia("scenarios", "--json").stdout)}
     assert rows["declare"] == {"name": "declare", "title": TITLE, "rules": ["example-declare"],
-                               "units": {"parliament": 3, "royalist": 3}, "shipped_by": "example-declare"}
+                               "units": {"parliament": 3, "royalist": 3},
+                               "units_by_rules": {"example-declare": {"parliament": 3, "royalist": 3}},
+                               "shipped_by": "example-declare"}
     assert rows["edgehill"]["shipped_by"] is None
 
 

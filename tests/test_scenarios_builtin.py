@@ -19,6 +19,7 @@ import tertia.scenarios
 from tertia.ai.doctrine import DoctrinePlayer
 from tertia.battle import fight_battle
 from tertia.cli.main import app
+from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.core.geometry import Base, base_distance
 from tertia.core.scenario import CommanderSpec, Scenario, UnitSpec
@@ -336,8 +337,29 @@ def test_scenarios_command_json() -> None:
     assert edgehill["rules"] == ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir",
                                  "charge-yr-pikes"]
     assert edgehill["units"] == {"parliament": 15, "royalist": 18}
-    assert set(rows[1]) == {"name", "title", "rules", "units", "shipped_by"}
+    assert set(rows[1]) == {"name", "title", "rules", "units", "units_by_rules", "shipped_by"}
     assert {r["shipped_by"] for r in rows} == {None}
+
+
+def _fielded(name: str, rules: str) -> dict[str, int]:
+    scenario = load_builtin(name, rules_id=rules)
+    state = Game(get_ruleset(rules), scenario).start(SeededDice(1))[0]
+    return {side: sum(1 for _ in state.iter_troops(side)) for side in scenario.side_ids}
+
+
+@pytest.mark.parametrize(("name", "rules"), [(s.name, r) for s in list_builtin() for r in s.rules])
+def test_scenarios_command_counts_the_units_each_rule_set_fields(name: str, rules: str) -> None:
+    """Charge yr Pikes! fields Edgehill's brigades as regiments, d3-cards its own order of
+    battle: each rule set's line counts the troops a game under it starts with."""
+    rows = {r["name"]: r for r in json.loads(runner.invoke(app, ["scenarios", "--json"]).output)}
+    fielded = _fielded(name, rules)
+    assert rows[name]["units_by_rules"][rules] == fielded
+    screen = runner.invoke(app, ["scenarios"], env={"COLUMNS": "200"}).output
+    lines = screen.splitlines()
+    line = next(i for i, text in enumerate(lines) if f" {name} " in text)
+    while f" {rules} " not in lines[line]:
+        line += 1
+    assert ", ".join(f"{side} {n}" for side, n in fielded.items()) in lines[line]
 
 
 def test_validate_accepts_a_builtin_name() -> None:

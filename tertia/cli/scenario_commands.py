@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -76,7 +77,7 @@ def scenarios(
     if as_json:
         rows = [
             {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
-             "shipped_by": s.shipped_by}
+             "units_by_rules": {r: dict(n) for r, n in s.units_by_rules.items()}, "shipped_by": s.shipped_by}
             for s in entries
         ]
         typer.echo(json.dumps(rows, indent=2))
@@ -88,7 +89,12 @@ def scenarios(
     table.add_column("units")
     table.add_column("from")
     for s in entries:
-        units = ", ".join(f"{side} {n}" for side, n in s.units.items())
+        # one line of units to each line of rule sets: a rule set may field the file's units otherwise
+        units = "\n".join(_sized(s.units_by_rules.get(r, s.units)) for r in s.rules) or _sized(s.units)
         source = "built in" if s.shipped_by is None else f"rule set {s.shipped_by}"
         table.add_row(s.name, s.title, "\n".join(s.rules) or "any", units, source)
     print_table(table)
+
+
+def _sized(units: Mapping[str, int]) -> str:
+    return ", ".join(f"{side} {n}" for side, n in units.items())

@@ -14,9 +14,9 @@ be named, these and the battles registered rule sets ship, is
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -29,17 +29,22 @@ from tertia.io.scenario_file import Problem, ScenarioError, load_scenario
 @dataclass(frozen=True, slots=True)
 class ScenarioEntry:
     """A scenario in the catalogue: its name, title, the rule sets it is written for, its
-    size, the rule set shipping it (None for a built-in) and its sides' names."""
+    size (as written, and as each of those rule sets fields it), the rule set shipping it
+    (None for a built-in) and its sides' names."""
 
     name: str
     title: str
     rules: tuple[str, ...]
     units: Mapping[str, int]
-    """Troop units per side id."""
+    """Troop units per side id, as the file lists them."""
     shipped_by: str | None = None
     side_names: Mapping[str, str] = field(default_factory=dict)
     """Each side's name by its id, as a game names it (:meth:`Scenario.side_names
     <tertia.core.scenario.Scenario.side_names>`)."""
+    units_by_rules: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """Troop units per side id as each rule set it is written for fields them: a rule set
+    may split or join the file's units (Charge yr Pikes! fields a brigade's regiments, the
+    d3-cards Edgehill its own order of battle)."""
 
 
 BuiltinScenario = ScenarioEntry
@@ -66,7 +71,8 @@ def builtin_names() -> list[str]:
 
 def list_builtin() -> list[ScenarioEntry]:
     """Every built-in scenario, sorted by name."""
-    return [describe_scenario(name, load_builtin(name)) for name in builtin_names()]
+    return [describe_scenario(name, load_builtin(name), partial(_load_builtin, name))
+            for name in builtin_names()]
 
 
 @cache
@@ -77,18 +83,32 @@ def rules_listed(name: str) -> tuple[str, ...]:
     return tuple(str(rules) for rules in listed)
 
 
-def describe_scenario(name: str, scenario: Scenario) -> ScenarioEntry:
+def describe_scenario(name: str, scenario: Scenario,
+                      under: Callable[[str], Scenario] | None = None) -> ScenarioEntry:
     """A scenario's name, title, rule sets, troop units per side and sides' names, for a
-    catalogue.
+    catalogue; with ``under`` (the scenario as a rule set fields it), its troop units per
+    side under each registered rule set it is written for.
 
-    >>> entry = describe_scenario("edgehill", load_builtin("edgehill"))
+    >>> entry = describe_scenario("edgehill", load_builtin("edgehill"),
+    ...                           lambda rules: load_builtin("edgehill", rules_id=rules))
     >>> entry.side_names["royalist"]
     'Royalists (King Charles I)'
+    >>> entry.units["royalist"], entry.units_by_rules["charge-yr-pikes"]["royalist"]
+    (18, 30)
     """
+    from tertia.rulesets import ruleset_ids
+
+    fielded = {} if under is None else {
+        rules: _troops_by_side(under(rules)) for rules in scenario.rules if rules in ruleset_ids()}
+    return ScenarioEntry(name, scenario.name, scenario.rules, _troops_by_side(scenario),
+                         side_names=scenario.side_names(), units_by_rules=fielded)
+
+
+def _troops_by_side(scenario: Scenario) -> dict[str, int]:
     counts = {side: 0 for side in scenario.side_ids}
     for unit in scenario.units:
         counts[unit.side] += 1
-    return ScenarioEntry(name, scenario.name, scenario.rules, counts, side_names=scenario.side_names())
+    return counts
 
 
 def load_builtin(name: str, *, rules_id: str | None = None) -> Scenario:

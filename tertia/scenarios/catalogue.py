@@ -24,6 +24,7 @@ Without plugins the catalogue is the built-ins:
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from tertia import scenarios as builtin
@@ -68,7 +69,8 @@ def shipped_scenarios() -> list[ScenarioEntry]:
     Raises :class:`~tertia.io.scenario_file.ScenarioError` for a file with problems."""
     found = []
     for name, (rules, path) in shipped_files().items():
-        described = builtin.describe_scenario(name, _load_shipped(name, rules, path, rules))
+        described = builtin.describe_scenario(name, _load_shipped(name, rules, path, rules),
+                                              partial(_load_shipped, name, rules, path))
         found.append(replace(described, rules=described.rules or (rules,), shipped_by=rules))
     return found
 

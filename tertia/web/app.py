@@ -260,10 +260,12 @@ def create_app(
     @app.get("/api/catalogue", tags=["games"])
     def catalogue() -> dict[str, Any]:
         """Built-in scenarios and those a rule set ships (each with its sides' ids, troop
-        units and names by side id), rule sets with their options, and the modes of play."""
+        units as the file lists them and as each of its rule sets fields them, and names by
+        side id), rule sets with their options, and the modes of play."""
         return {
             "scenarios": [
                 {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
+                 "units_by_rules": {r: dict(n) for r, n in s.units_by_rules.items()},
                  "sides": list(s.units), "side_names": dict(s.side_names)}
                 for s in [*list_builtin(), *shipped_scenarios()]
             ],
