@@ -405,6 +405,10 @@ class RuleSet(ABC):
     """Those of :attr:`ACTION_WORDS` artillery is never asked (a gun that may not attack
     is asked no ``melee``): front ends leave them out for guns."""
 
+    ALONE_WORDS: ClassVar[tuple[str, ...]] = ()
+    """Those of :attr:`ACTION_WORDS` asked of a unit alone, the target left out (a morale
+    test with no enemy causing it); every other question names the unit acted on."""
+
     def query(
         self,
         state: GameState,

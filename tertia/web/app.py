@@ -428,6 +428,7 @@ def _describe(rules_id: str) -> dict[str, Any]:
             option["help"] = option["help"].replace(f"({choice})", f"({str(choice).replace('_', ' ')})")
     described["questions"] = {"words": list(ruleset.ACTION_WORDS), "gun_words": list(ruleset.GUN_WORDS),
                               "not_for_guns": list(ruleset.NOT_FOR_GUNS),
+                              "alone_words": list(ruleset.ALONE_WORDS),
                               "details": dict(ruleset.QUERY_DETAILS)}
     shows = ruleset.presentation()
     # The result's breakdown in the words the HTML report heads its results table with.

@@ -473,6 +473,7 @@ class ChargeYrPikes(RuleSet):
 
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
     GUN_WORDS: ClassVar[tuple[str, ...]] = odds.GUN_WORDS
+    ALONE_WORDS: ClassVar[tuple[str, ...]] = (odds.MORALE,)
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
 
     def odds_parties(self, action: Action) -> tuple[OddsParty, ...]:

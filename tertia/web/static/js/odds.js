@@ -295,6 +295,7 @@ export class QuestionPanel extends OddsView {
     this.unit = unit;
     const guns = new Set(questions.gun_words || []);
     const notGuns = new Set(questions.not_for_guns || []);
+    this.alone = new Set(questions.alone_words || []); // asked of the unit alone, no enemy named
     this.words = questions.words.filter((w) => (unit.kind === "artillery" ? !notGuns.has(w) : !guns.has(w)));
     this.word = "";
     const near = (e) => Math.hypot(e.x - unit.x, e.y - unit.y);
@@ -314,9 +315,9 @@ export class QuestionPanel extends OddsView {
     this.ask({});
   }
 
-  // The enemy units to choose from; none for a morale test of the unit alone.
+  // The enemy units to choose from; none for a question of the unit alone (a morale test).
   fillTargets() {
-    const none = this.word === "morale" ? "no enemy (a test of its own)" : "pick an enemy unit";
+    const none = this.alone.has(this.word) ? "no enemy (a test of its own)" : "pick an enemy unit";
     put(this.targetSelect, h("option", { value: "" }, none),
       ...this.enemies.map((e) => h("option", { value: e.id, selected: e.id === this.target }, this.names(e.id))));
   }
@@ -328,7 +329,7 @@ export class QuestionPanel extends OddsView {
     this.wordSelect.value = word;
     this.fillTargets();
     const seq = (this.seq = (this.seq || 0) + 1);
-    if (!target && word !== "morale") {
+    if (!target && !this.alone.has(word)) {
       put(this.body, h("p", { class: "muted" }, "Pick the enemy unit to ask about, or click it on the table."));
       return;
     }
