@@ -292,8 +292,8 @@ def test_the_rules_description_offers_the_words(client: TestClient) -> None:
     from tertia.rulesets.charge_yr_pikes.odds import WORDS
 
     described = client.get(f"/api/rules/{RULES}").json()["questions"]
-    assert described == {"words": list(WORDS), "gun_words": ["ball", "canister"], "not_for_guns": [], "alone_words": ["morale"],
-                         "details": {}}
+    assert described == {"words": list(WORDS), "gun_words": ["ball", "canister"], "not_for_guns": [],
+                         "alone_words": ["morale"], "details": {}}
     listed = {r["id"]: r["questions"] for r in client.get("/api/catalogue").json()["rules"]}
     assert listed[RULES] == described
     assert listed["larger-battles"]["details"].keys() == {"supports", "commander", "defender_commander"}

@@ -599,10 +599,10 @@ class GameService:
             raise ServiceError(422, "UNKNOWN_WORD", f"{ruleset.title} has no question {word!r}; its words: "
                                f"{', '.join(words)}")
         if target is None and word not in ruleset.ALONE_WORDS:
+            asked = f"a question of {word!r}" if word else "a question"
             alone = " or ".join(ruleset.ALONE_WORDS)
-            raise ServiceError(422, "NO_TARGET", f"a question {'of ' + repr(word) + ' ' if word else ''}under "
-                               f"{ruleset.title} names the unit it acts on (target)"
-                               + (f"; only {alone} is asked of a unit alone" if alone else ""))
+            raise ServiceError(422, "NO_TARGET", f"{asked} under {ruleset.title} names the unit it acts on "
+                               "(target)" + (f"; only {alone} is asked of a unit alone" if alone else ""))
         unknown = sorted(set(details) - set(ruleset.QUERY_DETAILS))
         if unknown:
             takes = ", ".join(ruleset.QUERY_DETAILS) or "none"
