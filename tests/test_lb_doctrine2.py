@@ -5,6 +5,7 @@ first edition is still the doctrine and the baseline."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -18,9 +19,10 @@ from tertia.core.geometry import hypot
 from tertia.core.state import GameState, Unit
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
+from tertia.rules.measuring import has_enemy_troops_within
 from tertia.rulesets import get_ruleset
 from tertia.rulesets.larger_battles.actions import DeclareAttacks, GiveOrder
-from tertia.rulesets.larger_battles.ai.doctrine import LargerBattlesDoctrine
+from tertia.rulesets.larger_battles.ai.doctrine import ENGAGE, LargerBattlesDoctrine
 from tertia.rulesets.larger_battles.ai.doctrine2 import EVEN, LEADER_ASKS, MISFORTUNE, LargerBattlesDoctrine2
 from tertia.rulesets.larger_battles.victory import scores
 from tertia.scenarios import load_builtin
@@ -263,3 +265,43 @@ def test_a_brigade_touching_its_neighbour_in_line_moves_up_where_the_first_editi
     assert move is not None and not game.validate(state, move)
     (x, y), = move.waypoints
     assert x == pytest.approx(right.x) and y - right.y > 2.5
+
+
+def _at_the_brook(fighting: bool) -> tuple[Game, GameState]:
+    """The Skirmish at the Ford, the Royalists' turn 2, their centre already ordered: their
+    horse stands at Dene Brook, which it may cross only at the ford (Terrain 6, Rivers);
+    with ``fighting``, Lunsford's Foot at the ford is within 3" of Brooke's Foot."""
+    game = _game("skirmish")
+    state = position(game, active="royalist", orders=(("royalist:centre", "move"),)).evolve(turn=2)
+    horse = state.units["r-horse"].evolve(x=9.3, y=18.9)
+    foot = state.units["r-foot-1"].evolve(x=23.4, y=19.5)
+    enemy = state.units["p-foot-2"]
+    enemy = enemy.evolve(x=23.4, y=foot.y - (foot.depth + enemy.depth) / 2 - (2.0 if fighting else 6.0))
+    return game, state.with_unit(horse).with_unit(foot).with_unit(enemy)
+
+
+@pytest.mark.parametrize("fighting", [True, False])
+def test_a_wing_whose_horse_cannot_move_is_ordered_for_its_commander_to_ride_to_the_fight(
+        fighting: bool) -> None:
+    """Orders; Commanders (those within 3" of a combat may encourage): Wilmot's Horse
+    cannot move at the brook, so an order to Lord Wilmot's wing moves only Lord Wilmot.
+    While Lunsford's Foot fights at the ford the second edition gives it all the same, and
+    he rides towards that fight; with nobody fighting the order goes to the dragoons."""
+    game, state = _at_the_brook(fighting)
+    given = (*state.marked("ordered_move"), "royalist:right")
+    ordered = state.evolve(marks={**state.marks, "ordered_move": given})
+    assert LargerBattlesDoctrine()._plan_move(game, ordered, ordered.units["r-horse"]) is None
+    assert has_enemy_troops_within(state, state.units["r-foot-1"], ENGAGE) is fighting
+    player = LargerBattlesDoctrine2()
+    order = player._best_order(game, state, random.Random(1))
+    assert order == GiveOrder(target="right" if fighting else "dragoons", purpose="move")
+    if fighting:
+        commander = ordered.units["r-horse-cmd"]
+        move = player._plan_move(game, ordered, commander)
+        assert move is not None and not game.validate(ordered, move)
+        after = game.apply(ordered, move, SeededDice(1))[0].units["r-horse-cmd"]
+        foot = state.units["r-foot-1"]
+        def off(unit: Unit) -> float:
+            return hypot(unit.x - foot.x, unit.y - foot.y)
+
+        assert off(after) < off(commander) - 6.0

@@ -15,10 +15,15 @@ against what he gains:
   weight of units free of the enemy (the first edition's choice, but with each arm
   weighed by how far it outnumbers the enemy's, where the first edition put the horse
   first) among those where a unit would actually move on it (the first edition's move,
-  as the rules would judge it once the order is given), none where nothing would; and
-  one is kept back for the guns only when a gun has a target the rules accept. A unit then makes
-  the move so planned while the rules still accept it (another moving first may have
-  barred it: it is planned again).
+  as the rules would judge it once the order is given), or, while friends are fighting,
+  where its commander would ride to them (Commanders: those within 3" of a combat may
+  encourage), none where nothing would; and one is kept back for the guns only when a
+  gun has a target the rules accept. A unit then makes the move so planned while the
+  rules still accept it (another moving first may have barred it: it is planned again).
+  At the Skirmish at the Ford the Royalist horse stands at the brook, which it may cross
+  only at the ford its own foot are fighting for: its commander's ride to that fight won
+  0.705 -> 0.820 of 400 games against the first edition as the Royalists, where the
+  order went to the dragoons instead.
 - **Objectives held.** For each objective the side may take (How to Win: 6 points), the
   two nearest troop units free of the enemy (or already fighting for it), foot first,
   make for it and stay there, so that one rout does not lose it; their commands' orders
@@ -63,7 +68,12 @@ from tertia.rulesets.larger_battles.ai.doctrine import (
     advance_on,
     win_lose,
 )
-from tertia.rulesets.larger_battles.combat import attack_from, attacker_modifiers, defender_modifiers
+from tertia.rulesets.larger_battles.combat import (
+    attack_from,
+    attacker_modifiers,
+    can_attack,
+    defender_modifiers,
+)
 from tertia.rulesets.larger_battles.losses import troops_at_start, units_lost
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
@@ -308,16 +318,24 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         return None
 
     def _would_move(self, game: Game, state: GameState, command: str, units: list[Unit]) -> bool:
-        """Would any of ``units`` move once ``command`` is ordered? Each unit's move is
-        planned as the rules would judge it then, and kept for when it moves."""
-        key = f"{state.active}:{command}"
+        """Would any of ``units`` move once ``command`` is ordered, or, while friends are
+        fighting, its commander ride to them (:meth:`_commander_move`), where he may
+        encourage? Each move is planned as the rules would judge it then, and kept for when
+        it is made."""
+        side = state.active
+        key = f"{side}:{command}"
         probe = state.evolve(marks={**state.marks, "ordered_move": (*state.marked("ordered_move"), key)})
-        for unit in units:
-            if unit.id not in self._planned:
-                self._planned[unit.id] = self._fresh_move(game, probe, probe.units[unit.id])
-            if self._planned[unit.id] is not None:
-                return True
-        return False
+        if any(self._planned_move(game, probe, unit.id) is not None for unit in units):
+            return True
+        return _friends_fighting(state, side) and any(
+            self._planned_move(game, probe, u.id) is not None
+            for u in state.iter_units(side) if u.kind is UnitKind.COMMANDER and u.command == command)
+
+    def _planned_move(self, game: Game, probe: GameState, unit_id: str) -> Move | None:
+        """The piece's move in ``probe`` (its command ordered), planned once a phase."""
+        if unit_id not in self._planned:
+            self._planned[unit_id] = self._fresh_move(game, probe, probe.units[unit_id])
+        return self._planned[unit_id]
 
     def _plan_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         """The move planned when the order was weighed, while the rules still accept it;
@@ -353,6 +371,12 @@ def _not_behind(game: Game, state: GameState, side: str) -> bool:
         score = scores(state, game.ruleset.options)
         found = state.cache[key] = score[side] >= score[state.opponent(side)]
     return found
+
+
+def _friends_fighting(state: GameState, side: str) -> bool:
+    """Is any troop unit of ``side`` that may attack within 3" of an enemy (Combat), where a
+    commander's encouragement may count?"""
+    return any(can_attack(u) and has_enemy_troops_within(state, u, ENGAGE) for u in state.iter_troops(side))
 
 
 def _one_loss_from_half(state: GameState, side: str) -> bool:
