@@ -38,11 +38,15 @@ def move_towards(
     face: float | None = None,
     obstacles: Sequence[Base] = (),
     shave: float = 0.0,
+    least_first: bool = False,
 ) -> Move | None:
     """The longest legal straight move (up to ``max_distance``) from ``unit`` towards
     ``goal``, pivoting first to ``face`` if given, stopping short of ``obstacles`` (what
     besides pieces the rule set lets no unit enter), its way measured on the base narrowed
-    by ``shave`` (:func:`free_run`); None when no such move is legal."""
+    by ``shave`` (:func:`free_run`); None when no such move is legal. ``least_first``: where
+    the whole move is refused, the least step is asked first and, refused too, no other
+    (for rules that refuse a longer move whenever they refuse a shorter one on the same
+    line, as rules judging the area a base sweeps do)."""
     dx, dy = goal[0] - unit.x, goal[1] - unit.y
     span = hypot(dx, dy)
     if span < MIN_STEP:
@@ -59,6 +63,8 @@ def move_towards(
     full = build(reach)
     if game.is_legal(state, full):
         return full
+    if least_first and not game.is_legal(state, build(MIN_STEP)):
+        return None
     return _longest_legal(game, state, build, reach, SHORTEN_STEPS)
 
 
@@ -355,12 +361,16 @@ def move_past_touching(
     """:func:`move_towards`; but where that finds no way, the way measured again on the
     base narrowed by :data:`TOUCHING`, so that a neighbour the unit merely touches in line
     does not stop it, and straight on when the goal lies nearly ahead and the unit does
-    not pivot first (:func:`straight_on`)."""
-    move = move_towards(game, state, unit, goal, max_distance, face=face, obstacles=obstacles)
+    not pivot first (:func:`straight_on`). For the D3 rules and larger-battles, which judge
+    the area a move sweeps: a way whose least step is refused is not measured further
+    (``least_first``)."""
+    move = move_towards(game, state, unit, goal, max_distance, face=face, obstacles=obstacles,
+                        least_first=True)
     if move is not None:
         return move
     aim = goal if face is not None else straight_on(unit, goal)
-    return move_towards(game, state, unit, aim, max_distance, face=face, obstacles=obstacles, shave=TOUCHING)
+    return move_towards(game, state, unit, aim, max_distance, face=face, obstacles=obstacles, shave=TOUCHING,
+                        least_first=True)
 
 
 def straight_on(unit: Unit, goal: Point) -> Point:

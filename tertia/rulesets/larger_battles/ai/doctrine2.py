@@ -375,8 +375,13 @@ def _not_behind(game: Game, state: GameState, side: str) -> bool:
 
 def _friends_fighting(state: GameState, side: str) -> bool:
     """Is any troop unit of ``side`` that may attack within 3" of an enemy (Combat), where a
-    commander's encouragement may count?"""
-    return any(can_attack(u) and has_enemy_troops_within(state, u, ENGAGE) for u in state.iter_troops(side))
+    commander's encouragement may count? Asked once a position: each order weighed asks it."""
+    key = ("lb doctrine friends fighting", side)
+    found: bool | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = any(can_attack(u) and has_enemy_troops_within(state, u, ENGAGE)
+                                       for u in state.iter_troops(side))
+    return found
 
 
 def _one_loss_from_half(state: GameState, side: str) -> bool:
