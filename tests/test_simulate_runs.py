@@ -225,7 +225,8 @@ def test_batches_grow_to_the_target_time_and_shrink_for_the_tail() -> None:
     assert len(batcher.take()) == 3  # 10 left for 2 slots with 2 batches each
 
 
-@pytest.mark.parametrize("bad", [{"games": 0}, {"workers": 0}, {"master_seed": -1}, {"backend": "cloud"}])
+@pytest.mark.parametrize("bad", [{"games": 0}, {"workers": 0}, {"master_seed": -1}, {"backend": "cloud"},
+                                 {"address": "10.0.0.5:6379"}])
 def test_impossible_arguments_are_refused(spec: GameSpec, bad: dict[str, Any]) -> None:
     args: dict[str, Any] = {"games": 2, "master_seed": 1, **bad}
     with pytest.raises(ValueError):

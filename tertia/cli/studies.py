@@ -165,7 +165,7 @@ def run_with_progress(specs: Sequence[GameSpec], games: int, seed: int, workers:
     """Run with a progress bar on standard error; bad arguments fail in one line."""
     chosen = workers if workers is not None else usable_cpus()
     try:
-        check_arguments(games, chosen, seed, backend, len(specs))
+        check_arguments(games, chosen, seed, backend, len(specs), address)
         if backend == "ray":
             require_ray()
     except (ValueError, RayUnavailable) as exc:

@@ -71,8 +71,10 @@ def check_games(games: int, variants: int = 1) -> None:
         raise ValueError(f"--games {games}:{total} more than a run may fight (at most {MAX_GAMES:,})")
 
 
-def check_arguments(games: int, workers: int, master_seed: int, backend: str, variants: int = 1) -> None:
-    """Raise ``ValueError`` with a one-line reason for arguments no run can use."""
+def check_arguments(games: int, workers: int, master_seed: int, backend: str, variants: int = 1,
+                    address: str | None = None) -> None:
+    """Raise ``ValueError`` with a one-line reason for arguments no run can use (a Ray
+    cluster's ``address`` only with the ``ray`` backend: the local one would ignore it)."""
     check_games(games, variants)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
@@ -80,6 +82,9 @@ def check_arguments(games: int, workers: int, master_seed: int, backend: str, va
         raise ValueError(f"--seed must be between 0 and {MAX_SEED}, not {master_seed}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ValueError(f"--address {address} names a Ray cluster to join: give it with --backend ray "
+                         f"(the {backend} backend joins none)")
 
 
 def run(
@@ -101,7 +106,7 @@ def run(
     """
     if not specs:
         raise ValueError("nothing to simulate: no variants")
-    check_arguments(games, workers, master_seed, backend, len(specs))
+    check_arguments(games, workers, master_seed, backend, len(specs), address)
     start = time.perf_counter()
     jobs = jobs_for(len(specs), games)
     if backend == "ray":
