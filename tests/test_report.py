@@ -666,6 +666,22 @@ def test_a_choice_is_told_in_its_rule_sets_words(rules: str, kind: str, choice: 
     assert (line or "").startswith(told)
 
 
+@pytest.mark.parametrize(("rules", "told"), [
+    ("larger-battles", "Royalists send no commander to encourage the defence"),
+    ("d3-commands", "Royalists decline (command card order)"),
+])
+def test_choosing_nothing_is_told_in_its_rule_sets_words(rules: str, told: str) -> None:
+    """A decision's ``declined`` tells the answer that chooses nothing ("send no commander
+    to encourage the defence"); one the rule set declares no words for is told as declined."""
+    ruleset = get_ruleset(rules)
+    kind = "encourage" if rules == "larger-battles" else "order_cards"
+    found = ruleset.decision_kind(kind)
+    assert found is not None and bool(found.declined) is (rules == "larger-battles")
+    line = Narrator.for_rules(ruleset, make_state(), side_names=NAMES).line(
+        ev.DecisionMade(side="roy", kind=kind, choice=None))
+    assert line == told
+
+
 def test_a_card_drawn_is_told_once_where_a_heading_tells_it() -> None:
     """The deck's "Card drawn: …" gives way to the rule set's heading for the same card,
     told at once after it; alone, it stays."""

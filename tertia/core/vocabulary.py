@@ -231,7 +231,9 @@ class DecisionKind:
     lines of the decision awaited and made. ``made``: how the log tells a choice, a verb
     phrase over ``{choice}`` (the choice in words) said of the side that chose ("give the
     free move to {choice}": "Royalists give the free move to Henry Wentworth"); empty,
-    "Royalists choose Henry Wentworth (free move)"."""
+    "Royalists choose Henry Wentworth (free move)". ``declined``: how the log tells the
+    answer that chooses nothing, a verb phrase said of the side ("send no commander to
+    encourage the defence"); empty, "Parliament declines (encourage the defence)"."""
 
     kind: str
     label: str
@@ -243,6 +245,7 @@ class DecisionKind:
     on_time_out: tuple[tuple[str, str], ...] = ()
     told: bool = False
     made: str = ""
+    declined: str = ""
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -270,6 +273,16 @@ class DecisionKind:
         'lay 5 cards face down'
         """
         return self.made.replace("{choice}", choice) if self.made else None
+
+    def none_told(self) -> str | None:
+        """The verb phrase the log tells the answer choosing nothing by, or None where the
+        rule set gives none.
+
+        >>> DecisionKind("encourage", "Encourage", "?", "encourage", "r",
+        ...              declined="send no commander").none_told()
+        'send no commander'
+        """
+        return self.declined or None
 
 
 ORDERS = "orders"

@@ -562,10 +562,11 @@ class Narrator:
         if self._told_by_its_events(e.kind):
             return None, "decision"
         kind = self._decision_label(e.kind)
-        if e.choice is None:
-            return side_does(self.side(e.side), f"decline ({kind})"), "decision"
-        words = self._field_words(e.choice)
         declared = self.decisions.get(e.kind)
+        if e.choice is None:
+            declined = declared.none_told() if declared is not None else None
+            return side_does(self.side(e.side), declined or f"decline ({kind})"), "decision"
+        words = self._field_words(e.choice)
         phrase = declared.choice_told(words) if declared is not None else None
         return side_does(self.side(e.side), phrase or f"choose {words} ({kind})"), "decision"
 

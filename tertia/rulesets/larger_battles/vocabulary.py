@@ -73,7 +73,8 @@ ACTION_KINDS: tuple[ActionKind, ...] = (
 DECISION_KINDS: tuple[DecisionKind, ...] = (
     DecisionKind(ENCOURAGE, "Encourage the defence",
                  "{attack.attacker} attacks {attack.target}. Does a commander encourage the defence?",
-                 ENCOURAGE, clauses.COMMANDER_RALLY, made="send {choice} to encourage the defence"),
+                 ENCOURAGE, clauses.COMMANDER_RALLY, made="send {choice} to encourage the defence",
+                 declined="send no commander to encourage the defence"),
 )
 
 PANELS: tuple[PanelKind, ...] = (
