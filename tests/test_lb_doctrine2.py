@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tertia.ai.moves import gain
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.actions import Move
@@ -305,3 +306,39 @@ def test_a_wing_whose_horse_cannot_move_is_ordered_for_its_commander_to_ride_to_
             return hypot(unit.x - foot.x, unit.y - foot.y)
 
         assert off(after) < off(commander) - 6.0
+
+
+def _second_line(ahead: bool) -> tuple[Game, GameState]:
+    """Edgehill, the Royalists' turn 1: Lord Digby's Horse, ordered, stands in the King's
+    second line 2" behind Grandison's (moved 1" towards Wilmot's, so overlapping Digby's
+    front by 3"), the Earl of Carnarvon's drawn back; without ``ahead``, Grandison's stands
+    aside, out of Digby's way."""
+    game = _game("edgehill")
+    state = position(game, active="royalist", orders=(("r-digby-horse", "move"),))
+    ahead_of = state.units["r-grandison-horse"].evolve(x=56.0) if ahead else \
+        state.units["r-grandison-horse"].evolve(x=66.0, y=46.0)
+    return game, state.with_unit(ahead_of).with_unit(state.units["r-carnarvon-horse"].evolve(x=66.0, y=42.0))
+
+
+@pytest.mark.parametrize("ahead", [True, False])
+def test_a_second_line_unit_whose_way_a_friend_bars_goes_round_it(ahead: bool) -> None:
+    """Movement; Turning (no turn, so the whole allowance): the first edition walks Digby's
+    Horse up to Grandison's back, 2" on; the second edition slides it aslant past
+    Grandison's flank into the front line, more than an inch nearer its goal, facing as
+    it was. With nobody in its way both go the same way."""
+    game, state = _second_line(ahead)
+    digby = state.units["r-digby-horse"]
+    player = LargerBattlesDoctrine2()
+    goal = player._goal(state, digby)
+    assert goal is not None
+    first = LargerBattlesDoctrine()._plan_move(game, state, digby)
+    second = player._plan_move(game, state, digby)
+    assert first is not None and second is not None and not game.validate(state, second)
+    if not ahead:
+        assert second == first
+        return
+    assert gain(digby, goal, first) == pytest.approx(2.0, abs=0.01)
+    assert gain(digby, goal, second) > gain(digby, goal, first) + 1.0
+    (x, y), = second.waypoints
+    assert second.face_before is None and x - digby.x > 4.0 and y < digby.y
+

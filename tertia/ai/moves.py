@@ -23,6 +23,7 @@ from tertia.core.geometry import (
     radians,
 )
 from tertia.core.state import GameState, Unit
+from tertia.rules.movement import plan_move
 
 SHORTEN_STEPS = 7
 MIN_STEP = 0.25
@@ -382,3 +383,57 @@ def straight_on(unit: Unit, goal: Point) -> Point:
     span = hypot(goal[0] - unit.x, goal[1] - unit.y)
     ahead = radians(unit.facing)
     return (unit.x + math.sin(ahead) * span, unit.y + math.cos(ahead) * span)
+
+
+DETOURS = (30.0, -30.0, 60.0, -60.0)
+"""Degrees off the goal's bearing a unit whose friends bar its way tries, in turn, to go
+round them."""
+
+
+def gain(unit: Unit, goal: Point, move: Move | None) -> float:
+    """How much nearer ``goal`` ``move`` would bring ``unit`` (none for no move)."""
+    if move is None or not move.waypoints:
+        return 0.0
+    end = plan_move(unit, move).end
+    return hypot(goal[0] - unit.x, goal[1] - unit.y) - hypot(goal[0] - end.x, goal[1] - end.y)
+
+
+def friend_in_way(state: GameState, unit: Unit, goal: Point, reach: float) -> bool:
+    """Does a friend's base lie across ``unit``'s straight way ``reach`` inches towards
+    ``goal``?"""
+    dx, dy = goal[0] - unit.x, goal[1] - unit.y
+    span = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / span, dy / span
+    for f in state.iter_troops(unit.side):
+        if f.id == unit.id:
+            continue
+        along = (f.x - unit.x) * ux + (f.y - unit.y) * uy
+        across = abs((f.x - unit.x) * uy - (f.y - unit.y) * ux)
+        clear = f.base.radius + unit.base.radius
+        if 0.0 < along <= reach + clear and across < clear:
+            return True
+    return False
+
+
+def round_friends(state: GameState, unit: Unit, goal: Point, reach: float, move: Move | None,
+                  towards: Callable[[Point], Move | None],
+                  accept: Callable[[Move], bool] = lambda move: True) -> Move | None:
+    """Round friends in the way: when ``move`` gains less than half of ``reach`` towards
+    ``goal`` and a friend's base lies across the unit's straight way
+    (:func:`friend_in_way`), the first move ``towards`` a point ``reach`` off along a
+    bearing off the goal's by one of :data:`DETOURS` that gains half, else the one that
+    gains most, where that is more than ``move`` by an inch; each one ``accept`` takes."""
+    made = gain(unit, goal, move)
+    if made >= reach / 2 or not friend_in_way(state, unit, goal, reach):
+        return move
+    heading = bearing_to(unit, goal)
+    best, most = move, made + 1.0
+    for off in DETOURS:
+        rad = radians(heading + off)
+        other = towards((unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach))
+        gained = gain(unit, goal, other)
+        if other is not None and gained > most and accept(other):
+            best, most = other, gained
+            if most >= reach / 2:
+                break
+    return best

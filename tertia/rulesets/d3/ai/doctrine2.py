@@ -57,7 +57,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_past_touching
+from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_past_touching, round_friends
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, bearing, face_towards, point_segment_distance
@@ -116,8 +116,6 @@ MUSKET_REACH = 12.0
 RESERVE_FROM = 24.0
 """Inches (centre to centre) from the nearest enemy beyond which a unit is coming up from
 behind, and may go round friends in its way."""
-DETOURS = (30.0, -30.0, 60.0, -60.0)
-"""Degrees off the goal a blocked unit tries, in turn, to go round its friends."""
 FLANK_FIRST = 6.0
 """Inches farther a charger will go to strike an enemy's flank or rear rather than its
 front, where its blow is doubled (Melee 3)."""
@@ -611,11 +609,9 @@ class D3Doctrine2(D3Doctrine):
         return faced if game.is_legal(view, faced) and self._keeps_together(game, view, unit, faced) else move
 
     def _detour(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
-        """Round friends in the way: when ``move`` (the first edition's) gains less than
-        half the ground the unit has to make towards its goal, a friend stands across its
-        way and no enemy is near (a reserve coming up), the first move off the
-        goal's bearing by one of :data:`DETOURS` that gains half, else the one that gains
-        most, if that is more."""
+        """Round friends in the way (:func:`~tertia.ai.moves.round_friends`) when no enemy is
+        near (a reserve coming up), each way turned as the first edition turns and keeping
+        its place in the army."""
         goal, target = self._goal(view, unit)
         if goal is None or target is None:
             return move
@@ -629,43 +625,13 @@ class D3Doctrine2(D3Doctrine):
         else:
             short = unit.base.radius + target.base.radius + ENEMY_CLEARANCE
         reach = min(MOVE[unit.kind] * weather.movement_factor(view), gap - short)
-        if reach < 1.0:
-            return move
-
-        made = _gain(unit, goal, gap, move)
-        if made >= reach / 2 or self._nearest_enemy_distance(view, unit) < RESERVE_FROM or (
-                not self._friend_in_way(view, unit, goal, reach)):
+        if reach < 1.0 or self._nearest_enemy_distance(view, unit) < RESERVE_FROM:
             return move
         heading = bearing_to(unit, goal)
         face = None if angle_between(heading, unit.facing) < PIVOT_BEFORE else heading
-        best, most = move, made + 1.0
-        for off in DETOURS:
-            rad = math.radians(heading + off)
-            aim = (unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach)
-            other = self._move_towards(game, view, unit, aim, reach, face=face)
-            gained = _gain(unit, goal, gap, other)
-            if other is not None and gained > most and self._keeps_together(game, view, unit, other):
-                best, most = other, gained
-                if most >= reach / 2:
-                    break
-        return best
-
-    @staticmethod
-    def _friend_in_way(view: GameState, unit: Unit, goal: Point, reach: float) -> bool:
-        """Does a friend's base lie across ``unit``'s straight way ``reach`` inches towards
-        ``goal``?"""
-        dx, dy = goal[0] - unit.x, goal[1] - unit.y
-        span = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / span, dy / span
-        for f in view.iter_troops(unit.side):
-            if f.id == unit.id:
-                continue
-            along = (f.x - unit.x) * ux + (f.y - unit.y) * uy
-            across = abs((f.x - unit.x) * uy - (f.y - unit.y) * ux)
-            clear = f.base.radius + unit.base.radius
-            if 0.0 < along <= reach + clear and across < clear:
-                return True
-        return False
+        return round_friends(view, unit, goal, reach, move,
+                             lambda aim: self._move_towards(game, view, unit, aim, reach, face=face),
+                             lambda other: self._keeps_together(game, view, unit, other))
 
     def _short_of_first_blow(self, game: Game, view: GameState, unit: Unit, move: Move) -> Move | None:
         """``move`` cut short so as not to end where an enemy could strike ``unit`` first
@@ -763,14 +729,6 @@ def _launch_on(unit: Unit, target: Unit, centre: Point, reach: float,
             return (x, y)
         stand += LAUNCH_STEP
     return None
-
-
-def _gain(unit: Unit, goal: Point, gap: float, move: Move | None) -> float:
-    """How much nearer ``goal`` (``gap`` away now) ``move`` would bring ``unit``."""
-    if move is None or not move.waypoints:
-        return 0.0
-    end = plan_move(unit, move).end
-    return gap - math.hypot(goal[0] - end.x, goal[1] - end.y)
 
 
 def _within_strike(enemy: Unit, unit: Unit, x: float, y: float, factor: float, shoots: bool) -> bool:

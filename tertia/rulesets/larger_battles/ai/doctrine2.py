@@ -24,6 +24,12 @@ against what he gains:
   only at the ford its own foot are fighting for: its commander's ride to that fight won
   0.705 -> 0.820 of 400 games against the first edition as the Royalists, where the
   order went to the dragoons instead.
+- **Round friends in the way.** A unit free of the enemy whose straight way a friend
+  bars (the first edition walks it up to the friend's back and there it stands: the
+  King's second line of horse at Edgehill, behind the first) slides aslant round it,
+  30 or 60 degrees off its goal's bearing, facing as it was (no turn, so the whole
+  allowance: Turning), where that brings it more than an inch nearer
+  (:func:`~tertia.ai.moves.round_friends`, as the D3 doctrine goes round).
 - **Objectives held.** For each objective the side may take (How to Win: 6 points), the
   two nearest troop units free of the enemy (or already fighting for it), foot first,
   make for it and stay there, so that one rout does not lose it; their commands' orders
@@ -51,6 +57,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
+from tertia.ai.moves import move_towards, round_friends
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import hypot
@@ -65,6 +72,7 @@ from tertia.rulesets.larger_battles.ai.doctrine import (
     LargerBattlesDoctrine,
     _ahead,
     _in_reach,
+    _supplies,
     advance_on,
     win_lose,
 )
@@ -346,11 +354,30 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         return self._fresh_move(game, state, unit)
 
     def _fresh_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
-        """A holder's way to its objective; any other unit's first-edition move."""
+        """A holder's way to its objective; any other unit's first-edition move, or, where
+        friends bar that, its way round them (:meth:`_round_friends`)."""
         objective = self._holders_now(state).get(unit.id)
         if objective is not None:
             return self._to_objective(game, state, unit, objective)
-        return super()._plan_move(game, state, unit)
+        move = super()._plan_move(game, state, unit)
+        if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
+            return move
+        return self._round_friends(game, state, unit, move)
+
+    def _round_friends(self, game: Game, state: GameState, unit: Unit, move: Move | None) -> Move | None:
+        """Troops free of the enemy whose friends bar their way to their goal go round them
+        (:func:`~tertia.ai.moves.round_friends`), sliding aslant, their facing kept (no
+        turn: Turning), as far as a move may take them short of the 3" stop (Enemy Units)."""
+        if has_enemy_troops_within(state, unit, ENGAGE):
+            return move
+        goal = self._goal(state, unit)
+        if goal is None:
+            return move
+        reach = min(profile(unit.kind).move, hypot(goal[0] - unit.x, goal[1] - unit.y) - ENGAGE)
+        if reach < 1.0:
+            return move
+        return round_friends(state, unit, goal, reach, move, lambda aim: move_towards(
+            game, state, unit, aim, reach, obstacles=_supplies(state), least_first=True))
 
     @staticmethod
     def _to_objective(game: Game, state: GameState, unit: Unit, objective: Objective) -> Move | None:
