@@ -122,6 +122,28 @@ def test_help_reads_in_plain_words(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", COMMANDS)
+def test_an_unknown_option_is_refused_in_one_line_naming_the_help(command: str) -> None:
+    """A command line the parser cannot use stops as every other error does: one line,
+    exit 2, naming the option and the command whose help lists its options (no usage
+    block, no frame)."""
+    code, out = run(command, "--no-such-flag")
+    assert code == 2 and out.splitlines() == [
+        f"error: No such option: --no-such-flag (`tertia {command} --help` lists its options)"], out
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (("simulate",), "error: Missing option '--games' (`tertia simulate --help` lists its options)"),
+    (("simulate", "--games", "many"), "error: Invalid value for '--games': "),
+    (("fight",), "error: No such command 'fight' (`tertia --help` lists its commands)"),
+])
+def test_a_missing_option_a_bad_value_and_an_unknown_command_are_one_line(args: tuple[str, ...],
+                                                                          line: str) -> None:
+    code, out = run(*args)
+    assert code == 2 and len(out.splitlines()) == 1 and out.startswith(line), out
+    assert "╭" not in out and "Usage:" not in out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
 def test_a_commands_help_flows_where_its_docstring_broke_a_line(command: str) -> None:
     """The help wraps to the terminal: a line break the source made inside a paragraph
     is a space, so no line of the description stops short mid-sentence."""

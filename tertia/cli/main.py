@@ -7,15 +7,16 @@ import inspect
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, get_args
 
 import typer
+from rich.text import Text
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.models import CommandFunctionType
 
 import tertia
-from tertia.cli.common import fail
+from tertia.cli.common import err, fail
 from tertia.rulesets import PLUGINS_VARIABLE, ruleset_ids
 
 
@@ -88,6 +89,30 @@ class Command(TyperCommand):
 class Group(TyperGroup):
     def get_help_option(self, ctx: Any) -> Any:
         return _untyped_help(super().get_help_option(ctx))
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        """Run a command; a command line the parser cannot use (an option missing or
+        unknown, a value of the wrong kind) stops with one line, as every other error does,
+        naming the command whose ``--help`` lists its options, where the parser would draw
+        a usage block and a framed error."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except typer.Abort:
+            err.print("Aborted.")
+            sys.exit(1)
+        except typer.TyperException as exc:  # the parser's: its usage errors carry their command
+            ctx = getattr(exc, "ctx", None)
+            lists = "commands" if ctx is not None and isinstance(ctx.command, TyperGroup) else "options"
+            where = f" (`{ctx.command_path} --help` lists its {lists})" if ctx is not None else ""
+            told = getattr(exc, "format_message", None)
+            message = (str(told()) if callable(told) else str(exc)).rstrip(".")
+            err.print(Text.assemble(("error:", "bold red"), " ", message + where), soft_wrap=True)
+            sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(result if isinstance(result, int) else 0)
 
 
 class App(typer.Typer):
