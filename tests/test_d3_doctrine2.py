@@ -273,3 +273,50 @@ def test_foot_in_a_line_shoulder_to_shoulder_advance_together(
     assert _moved_in_activation(first_edition(), game, state)["m"] == 0.0
     moved = _moved_in_activation(second_edition(), game, state)
     assert moved["m"] >= 5.0 and moved["l"] >= 2.0 and moved["r"] >= 2.0
+
+
+@pytest.mark.parametrize(("rules", "card", "first_edition", "second_edition"), [
+    (CARDS, "foot", D3CardsDoctrine, D3CardsDoctrine2),
+    (COMMANDS, "centre", D3CommandsDoctrine, D3CommandsDoctrine2),
+])
+@pytest.mark.parametrize("right_open", [True, False])
+def test_a_second_line_boxed_in_behind_its_guns_steps_aside_where_that_opens_its_way(
+        rules: str, card: str, first_edition: type[D3Doctrine], second_edition: type[D3Doctrine],
+        right_open: bool) -> None:
+    """Movement ("Units may not move through other units"): a foot regiment stands with its
+    front against the back of its own battery (2" to its left), a regiment of the first
+    line (another command) at the battery's left, the enemy 30" off. No slant gets it past:
+    the first edition never moves it. The second steps it aside a frontage to the right,
+    where nothing then bars its way on, the left being barred by the first line; with the
+    right barred too, it stands."""
+    probe = make_game([foot("x", P, 30, 20, 0), unit("y", P, "artillery", 40, 20, 0)], rules=rules)
+    placed = probe.ruleset.initial_state(probe.scenario).units
+    width, depth, gun_depth = placed["x"].width, placed["x"].depth, placed["y"].depth
+    front = 20 + (depth + gun_depth) / 2
+    units = [foot("b", P, 30, 20, 0), unit("g", P, "artillery", 28, front, 0),
+             foot("n", P, 28 - width, front, 0, command="left"), foot("ef", R, 29, 50, 180)]
+    if not right_open:
+        units.append(foot("o", P, 28 + width, front, 0, command="left"))
+    game = make_game(units, rules=rules)
+    state = activation(game, P, card)
+    if rules == CARDS:
+        state = state.with_values({"deck": ((R, "foot"),), "drawn": ()})
+    assert _moved_in_activation(first_edition(), game, state)["b"] == 0.0
+    after = _position_after_activation(second_edition(), game, state, "b")
+    if not right_open:
+        assert after == (30, 20)
+        return
+    assert after[0] - 30 == pytest.approx(width, abs=0.3) and after[1] == pytest.approx(20, abs=0.3)
+
+
+def _position_after_activation(player: D3Doctrine, game: Game, state: GameState,
+                               uid: str) -> tuple[float, float]:
+    side = state.active
+    for _ in range(20):
+        action = _decide(player, game, state)
+        assert not game.validate(state, action)
+        state, _ = game.apply(state, action, SeededDice(1))
+        if state.active != side or not isinstance(action, Move):
+            break
+    moved = state.units[uid]
+    return (round(moved.x, 6), round(moved.y, 6))

@@ -437,3 +437,27 @@ def round_friends(state: GameState, unit: Unit, goal: Point, reach: float, move:
             if most >= reach / 2:
                 break
     return best
+
+
+def step_aside(state: GameState, unit: Unit, goal: Point, step: float,
+               towards: Callable[[Point], Move | None],
+               accept: Callable[[Move], bool] = lambda move: True) -> Move | None:
+    """A step of ``step`` inches square to the unit's facing, to the goal's side first,
+    after which no friend bars its way ``step`` inches on towards ``goal``
+    (:func:`friend_in_way`): for a unit whose friend stands square across its front, which
+    no slant gets past (a second line behind its guns). None where no friend bars the way
+    now, or no such step is legal (``towards``) and ``accept``ed."""
+    if not friend_in_way(state, unit, goal, step):
+        return None
+    ahead = radians(unit.facing)
+    right = (goal[0] - unit.x) * math.cos(ahead) - (goal[1] - unit.y) * math.sin(ahead) >= 0.0
+    for off in (90.0, -90.0) if right else (-90.0, 90.0):
+        side = radians(unit.facing + off)
+        move = towards((unit.x + math.sin(side) * step, unit.y + math.cos(side) * step))
+        if move is None or not move.waypoints or not accept(move):
+            continue
+        end = plan_move(unit, move).end
+        stepped = state.with_unit(unit.evolve(x=end.x, y=end.y, facing=end.facing))
+        if not friend_in_way(stepped, stepped.units[unit.id], goal, step):
+            return move
+    return None

@@ -57,7 +57,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, move_past_touching, round_friends
+from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, gain, move_past_touching, round_friends, step_aside
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, bearing, face_towards, point_segment_distance
@@ -116,6 +116,8 @@ MUSKET_REACH = 12.0
 RESERVE_FROM = 24.0
 """Inches (centre to centre) from the nearest enemy beyond which a unit is coming up from
 behind, and may go round friends in its way."""
+SIDESTEP = 4.0
+"""Inches a unit boxed in by friends steps aside: a unit's frontage."""
 FLANK_FIRST = 6.0
 """Inches farther a charger will go to strike an enemy's flank or rear rather than its
 front, where its blow is doubled (Melee 3)."""
@@ -609,12 +611,26 @@ class D3Doctrine2(D3Doctrine):
         return faced if game.is_legal(view, faced) and self._keeps_together(game, view, unit, faced) else move
 
     def _detour(self, game: Game, view: GameState, unit: Unit, move: Move | None) -> Move | None:
-        """Round friends in the way (:func:`~tertia.ai.moves.round_friends`) when no enemy is
-        near (a reserve coming up), each way turned as the first edition turns and keeping
-        its place in the army."""
+        """Round friends in the way (:meth:`_round_friends`); where that gains no inch and no
+        enemy is within musket range, a step aside, :data:`SIDESTEP` inches square to the
+        unit's facing, that opens its way (:func:`~tertia.ai.moves.step_aside`: the second
+        line boxed in behind its guns and the first line), keeping its place in the army."""
         goal, target = self._goal(view, unit)
         if goal is None or target is None:
             return move
+        found = self._round_friends(game, view, unit, move, goal, target)
+        if gain(unit, goal, found) >= 1.0 or self._nearest_enemy_distance(view, unit) < MUSKET_REACH:
+            return found
+        aside = step_aside(view, unit, goal, SIDESTEP,
+                           lambda aim: self._move_towards(game, view, unit, aim, SIDESTEP),
+                           lambda other: self._keeps_together(game, view, unit, other))
+        return found if aside is None else aside
+
+    def _round_friends(self, game: Game, view: GameState, unit: Unit, move: Move | None, goal: Point,
+                       target: Unit) -> Move | None:
+        """Round friends in the way (:func:`~tertia.ai.moves.round_friends`) when no enemy is
+        near (a reserve coming up), each way turned as the first edition turns and keeping
+        its place in the army."""
         gap = math.hypot(goal[0] - unit.x, goal[1] - unit.y)
         # no nearer than the first edition stops: musket range, or just short of contact;
         # a point to charge from is itself the place to stop
