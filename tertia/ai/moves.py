@@ -454,10 +454,10 @@ def step_aside(state: GameState, unit: Unit, goal: Point, step: float,
     for off in (90.0, -90.0) if right else (-90.0, 90.0):
         side = radians(unit.facing + off)
         move = towards((unit.x + math.sin(side) * step, unit.y + math.cos(side) * step))
-        if move is None or not move.waypoints or not accept(move):
+        if move is None or not move.waypoints:
             continue
         end = plan_move(unit, move).end
         stepped = state.with_unit(unit.evolve(x=end.x, y=end.y, facing=end.facing))
-        if not friend_in_way(stepped, stepped.units[unit.id], goal, step):
+        if not friend_in_way(stepped, stepped.units[unit.id], goal, step) and accept(move):
             return move
     return None

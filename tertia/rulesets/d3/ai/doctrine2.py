@@ -57,7 +57,15 @@ import math
 import random
 from collections.abc import Sequence
 
-from tertia.ai.moves import ENEMY_CLEARANCE, bearing_to, gain, move_past_touching, round_friends, step_aside
+from tertia.ai.moves import (
+    ENEMY_CLEARANCE,
+    bearing_to,
+    friend_in_way,
+    gain,
+    move_past_touching,
+    round_friends,
+    step_aside,
+)
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import Face, Point, angle_between, bearing, face_towards, point_segment_distance
@@ -619,7 +627,8 @@ class D3Doctrine2(D3Doctrine):
         if goal is None or target is None:
             return move
         found = self._round_friends(game, view, unit, move, goal, target)
-        if gain(unit, goal, found) >= 1.0 or self._nearest_enemy_distance(view, unit) < MUSKET_REACH:
+        if gain(unit, goal, found) >= 1.0 or not friend_in_way(view, unit, goal, SIDESTEP) or \
+                self._nearest_enemy_distance(view, unit) < MUSKET_REACH:
             return found
         aside = step_aside(view, unit, goal, SIDESTEP, lambda aim: _whole_step(game, view, unit, aim),
                            lambda other: self._keeps_together(game, view, unit, other))
