@@ -9,10 +9,10 @@ Which kinds block, slow or shelter is a rule-set decision, not made here.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 import shapely
 from shapely.geometry import LineString
@@ -52,7 +52,13 @@ def _point_along(points: Sequence[Point], distance: float) -> Point:
 
 
 LINE_MEMO_LIMIT = 20_000
-"""Lines of sight a battlefield remembers before it forgets them all and starts again."""
+"""Facts between places (lines of sight, cover: :meth:`Battlefield.recall`) a battlefield
+remembers before it forgets them all and starts again."""
+
+_BETWEEN = "between"
+"""The memo's key for facts between places, which are forgotten when it fills."""
+
+T = TypeVar("T")
 
 
 def _geometry_box(geometry: BaseGeometry) -> Box:
@@ -350,20 +356,28 @@ class Battlefield:
         present = tuple(k for k in kinds if k in self._by_kind and self._near(k, box))
         if not present:
             return False
-        key = ("line_crosses", present, a, b)
-        found: bool | None = self._memo.get(key)
-        if found is None:
-            if len(self._memo) > LINE_MEMO_LIMIT:
-                self._memo = {
-                    k: v for k, v in self._memo.items()
-                    if not (isinstance(k, tuple) and k[0] == "line_crosses")
-                }
-            seg = LineString((a, b))
-            found = self._memo[key] = any(
-                bool(self._by_kind[k].intersects(seg)) and not bool(self._by_kind[k].touches(seg))
-                for k in present
-            )
-        return found
+        return self.recall(("line_crosses", present, a, b), lambda: self._crosses(present, a, b))
+
+    def _crosses(self, kinds: tuple[str, ...], a: Point, b: Point) -> bool:
+        seg = LineString((a, b))
+        return any(bool(self._by_kind[k].intersects(seg)) and not bool(self._by_kind[k].touches(seg))
+                   for k in kinds)
+
+    def recall(self, key: tuple[Any, ...], measure: Callable[[], T]) -> T:
+        """What ``measure`` finds of the ground between places (a line of sight; a rule
+        set's cover between two centres), measured once, since the same questions are asked
+        again and again: ``key`` names the question and everything its answer depends on
+        besides the terrain. Forgotten, with every such answer, once
+        :data:`LINE_MEMO_LIMIT` are held."""
+        filed = (_BETWEEN, key)
+        if filed in self._memo:
+            found: T = self._memo[filed]
+            return found
+        if len(self._memo) > LINE_MEMO_LIMIT:
+            self._memo = {k: v for k, v in self._memo.items()
+                          if not (isinstance(k, tuple) and k[0] == _BETWEEN)}
+        answer = self._memo[filed] = measure()
+        return answer
 
     def inside_table(self, footprint: Polygon) -> bool:
         return all(

@@ -96,14 +96,34 @@ def cover(
 ) -> str | None:
     """The first of ``kinds`` of cover that shelters ``target`` from ``attacker`` (each
     rule set lists the kinds its text counts, for shooting and for melee); None in the
-    open. ``charger``: in a melee, whichever of the two charged the other."""
-    tests = {
-        WOODS: lambda: stands_in(table, TerrainKind.WOODS, target),
-        FIELDS: lambda: stands_in(table, TerrainKind.FIELD, target),
-        TOWN: lambda: stands_in(table, TerrainKind.TOWN, target),
-        HEDGE: lambda: is_behind_hedge(table, attacker, target, charger),
-        ENTRENCHMENT: lambda: is_entrenched(table, attacker, target, charger),
-        HILL: lambda: is_defending_hill(table, attacker, target),
-        CLUBMEN: lambda: is_clubmen(target),
-    }
-    return next((kind for kind in kinds if tests[kind]()), None)
+    open. ``charger``: in a melee, whichever of the two charged the other. The ground's
+    answer depends on the two centres and who charged whom alone, so the table remembers
+    it (:meth:`~tertia.core.terrain.Battlefield.recall`)."""
+    kinds = tuple(kinds)
+    charged = 0 if charger is None else 1 if charger == attacker.id else 2 if charger == target.id else 3
+    key = ("d3 cover", kinds, attacker.x, attacker.y, target.x, target.y, charged, is_clubmen(target))
+    return table.recall(key, lambda: _first_cover(table, attacker, target, kinds, charger))
+
+
+def _first_cover(table: Battlefield, attacker: Unit, target: Unit, kinds: tuple[str, ...],
+                 charger: str | None) -> str | None:
+    for kind in kinds:
+        if kind == WOODS:
+            found = stands_in(table, TerrainKind.WOODS, target)
+        elif kind == FIELDS:
+            found = stands_in(table, TerrainKind.FIELD, target)
+        elif kind == TOWN:
+            found = stands_in(table, TerrainKind.TOWN, target)
+        elif kind == HEDGE:
+            found = is_behind_hedge(table, attacker, target, charger)
+        elif kind == ENTRENCHMENT:
+            found = is_entrenched(table, attacker, target, charger)
+        elif kind == HILL:
+            found = is_defending_hill(table, attacker, target)
+        elif kind == CLUBMEN:
+            found = is_clubmen(target)
+        else:
+            raise ValueError(f"no such kind of cover: {kind!r}")
+        if found:
+            return kind
+    return None
