@@ -571,6 +571,7 @@ def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any)
     assert pg.is_visible("#seed")
     pg.check("input[name=mode][value=link]")
     assert not pg.is_visible("#seed")  # link games draw their own secret seed
+    rules = pg.eval_on_selector("#rules", "el => el.selectedOptions[0].textContent")
     pg.click("[data-test=create]")
     pg.wait_for_selector("[data-test=links]")
     links = pg.eval_on_selector_all("[data-test=links] input.link", "els => els.map((e) => e.value)")
@@ -582,9 +583,12 @@ def test_two_player_links_are_whole_closable_and_kept(server: Server, page: Any)
     assert set(pg.eval_on_selector_all("[data-test=links] .link-row b", TEXTS)) == names
     plays = pg.eval_on_selector_all("[data-test=links] .link-row button.primary", TEXTS)
     assert set(plays) == {f"Play as {name}" for name in names}
-    # Closed without picking a side, the game stays in the list with both links.
+    # Closed without picking a side, the game stays in the list with both links, under its
+    # rule set.
     pg.click("[data-test=close-links]")
     assert pg.locator("[data-test=links]").count() == 0
+    state = pg.text_content(".game-item [data-test=game-state]")
+    assert state == f" · {rules} · two links, no side picked yet"
     pg.click(".game-item button:has-text('Links')")
     pg.wait_for_selector("[data-test=links]")
     again = pg.eval_on_selector_all("[data-test=links] input.link", "els => els.map((e) => e.value)")

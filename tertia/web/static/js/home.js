@@ -132,28 +132,33 @@ export class HomeScreen {
     const scenario = this.catalogue.scenarios.find((s) => s.name === body.scenario) || {};
     const title = scenario.title;
     if (body.mode === "link") {
-      this.showLinks(created, title, scenario.side_names || {});
+      this.showLinks(created, title, scenario.side_names || {}, body.rules);
       return;
     }
     remember(created.id, created.tokens, { title, mode: body.mode });
     location.hash = `#/play/${created.id}`;
   }
 
-  showLinks(created, title, sideNames) {
+  showLinks(created, title, sideNames, rules) {
     // Both links stay retrievable from "Your battles" (the Links button) until a side is
     // picked here, and afterwards too: the page keeps them, never the other side's token.
     const links = Object.fromEntries(Object.entries(created.links).map(([side, link]) => [side, absolute(link)]));
-    remember(created.id, {}, { title, mode: "link", links, sideNames });
+    remember(created.id, {}, { title, mode: "link", links, sideNames, rules });
     this.renderList();
     showLinkDialog(created.id, links, sideNames, (side) => {
-      remember(created.id, { [side]: created.tokens[side] }, { title, mode: "link", links, sideNames });
+      remember(created.id, { [side]: created.tokens[side] }, { title, mode: "link", links, sideNames, rules });
       location.hash = `#/play/${created.id}`;
     });
   }
 
   gameWords(s) {
-    const rules = this.catalogue.rules.find((r) => r.id === s.game.rules);
-    return [rules ? rules.title : null, modeWords(s.game), stateWords(s)].filter(Boolean).join(" · ");
+    return [this.rulesTitle(s.game.rules), modeWords(s.game), stateWords(s)].filter(Boolean).join(" · ");
+  }
+
+  // A rule set's title, or nothing for a game kept before its rule set was (or one unknown).
+  rulesTitle(id) {
+    const rules = this.catalogue.rules.find((r) => r.id === id);
+    return rules ? rules.title : null;
   }
 
   async renderList() {
@@ -171,7 +176,8 @@ export class HomeScreen {
       ul.append(item);
       const token = Object.values(g.tokens || {})[0];
       if (!token) {  // a link game whose creator has not picked a side yet
-        item.replaceChildren(h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted" }, " · two links, no side picked yet")),
+        const words = [this.rulesTitle(g.rules), "two links, no side picked yet"].filter(Boolean).join(" · ");
+        item.replaceChildren(h("div", { class: "game-info" }, h("b", {}, g.title || g.id), h("span", { class: "muted", "data-test": "game-state" }, ` · ${words}`)),
           h("div", { class: "game-buttons" },
             g.links ? h("button", { class: "btn primary", type: "button", onclick: () => showLinkDialog(g.id, g.links, g.sideNames, (side) => { location.href = g.links[side]; }) }, "Links") : null,
             h("button", { class: "btn", onclick: () => { forget(g.id); this.renderList(); } }, "Forget")));
