@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tertia.cli.main import app
-from tertia.cli.prompt_player import PromptPlayer
+from tertia.cli.prompt_player import PromptPlayer, rout_line
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
 from tertia.rulesets import get_ruleset, ruleset_ids
@@ -241,3 +241,11 @@ def test_help_at_the_menu_says_what_may_be_typed() -> None:
     code, out = play(LB, ["help"])
     assert "give the number of a choice; ? lists the units; q leaves the battle" in out
     assert "no choice 'help'" not in out and code == 1
+
+
+@pytest.mark.parametrize(("chance", "shown"), [
+    (0.0, "0%"), (0.004, "<1%"), (0.25, "25%"), (0.985, "99%"), (0.996, ">99%"), (1.0, "100%")])
+def test_a_chance_near_certain_or_impossible_is_not_shown_as_either(chance: float, shown: str) -> None:
+    """Before the dice the prompt shows a chance as the page does: only what is certain or
+    impossible reads 100% or 0%; a rout of 0.4% reads <1%, not 0%."""
+    assert rout_line("Essex's Foot", chance) == f"  Essex's Foot routs: {shown}"

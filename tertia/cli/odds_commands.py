@@ -30,7 +30,7 @@ from tertia.cli.common import (
 from tertia.cli.main import Command, app
 from tertia.cli.pieces import UnknownPiece, piece_id, refused
 from tertia.core.actions import Action
-from tertia.core.narration import agree, is_plural_name
+from tertia.core.narration import agree, is_plural_name, percent
 from tertia.core.ruleset import RuleSet
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
@@ -115,10 +115,10 @@ def _likeliest_table(result: Odds) -> Table:
     table.add_column("")
     table.add_column("result")
     for p, words in likeliest.rows:
-        table.add_row(f"{float(p):6.1%}", str(p), bar(float(p)), words)
+        table.add_row(f"{percent(float(p), 1):>6}", str(p), bar(float(p)), words)
     if likeliest.others:
         p = likeliest.others_chance
-        table.add_row(f"{float(p):6.1%}", str(p), bar(float(p)),
+        table.add_row(f"{percent(float(p), 1):>6}", str(p), bar(float(p)),
                       f"{likeliest.others} other outcome{'s' if likeliest.others != 1 else ''}")
     return table
 
@@ -140,7 +140,7 @@ def _summary_table(result: Odds, target: str, attacker: str) -> Table:
                 dist = result.summary[f"{who}_{measure.key}"]
                 if who == "target" or set(dist) != {"0"}:
                     for value, p in dist.items():
-                        summary.add_row(f"{measure.title} on {name}: {value}", f"{p:.1%}", bar(p))
+                        summary.add_row(f"{measure.title} on {name}: {value}", percent(p, 1), bar(p))
         elif measure.kind == "unit_flag":
             chances += [(f"{who}_{measure.key}", f"{name} {measure.title}") for who, name in parties]
         else:
@@ -152,7 +152,7 @@ def _summary_table(result: Odds, target: str, attacker: str) -> Table:
         p = result.summary[key]
         if p:
             summary.add_row(agree(label, tuple(n for n in (target, attacker) if is_plural_name(n))),
-                            f"{p:.1%}", bar(p))
+                            percent(p, 1), bar(p))
     return summary
 
 
@@ -174,11 +174,12 @@ def _pieces_table(result: Odds, names: dict[str, str]) -> Table | None:
         for key, dist in piece.counts.items():
             for value, p in dist.items():
                 if value != "0":
-                    table.add_row(name, f"{titles.get(key, key)}: {value}", f"{float(p):.1%}", bar(float(p)))
+                    told = f"{titles.get(key, key)}: {value}"
+                    table.add_row(name, told, percent(float(p), 1), bar(float(p)))
                     name = ""
         for key, p in piece.chances.items():
             label = CHANCE_LABELS.get(key) or titles.get(key, key)
-            table.add_row(name, label, f"{float(p):.1%}", bar(float(p)))
+            table.add_row(name, label, percent(float(p), 1), bar(float(p)))
             name = ""
     return table
 
@@ -192,7 +193,7 @@ def _sides_table(result: Odds, sides: dict[str, str]) -> Table:
     for side in result.sides:
         name = sides.get(side.side, side.side)
         for n, p in side.units_routed.items():
-            table.add_row(name, str(n), f"{float(p):.1%}", bar(float(p)))
+            table.add_row(name, str(n), percent(float(p), 1), bar(float(p)))
             name = ""
     return table
 

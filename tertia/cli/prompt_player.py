@@ -24,7 +24,7 @@ from tertia.battle import BattleStopped
 from tertia.cli.pieces import UnknownPiece, piece_among, refused
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
-from tertia.core.narration import command_by_role, side_does
+from tertia.core.narration import command_by_role, percent, side_does
 from tertia.core.state import GameState, Unit
 from tertia.core.violations import IllegalAction
 from tertia.core.vocabulary import ActionKind, FieldKind, FieldSpec, Interaction
@@ -460,14 +460,14 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
         target = name(result.target) or result.target
         counted = next((m for m in result.measures if m.kind == "count"), None)
         if "target_hits_exact" in result.summary or counted is None:
-            lines.append(f"  Odds: {float(result.hit_chance()):.0%} to inflict a hit on {target}")
+            lines.append(f"  Odds: {percent(float(result.hit_chance()))} to inflict a hit on {target}")
         else:
             some = sum(p for k, p in result.summary[f"target_{counted.key}_exact"].items() if k != "0")
-            lines.append(f"  Odds: {float(some):.0%} of any {counted.title} on {target}")
+            lines.append(f"  Odds: {percent(float(some))} of any {counted.title} on {target}")
     told = likeliest(result.outcomes, SHOWN)
-    lines.extend(f"    {float(p):>4.0%}  {words}" for p, words in told.rows)
+    lines.extend(f"    {percent(float(p)):>4}  {words}" for p, words in told.rows)
     if told.others:
-        lines.append(f"    {float(told.others_chance):>4.0%}  … {told.others} other outcome"
+        lines.append(f"    {percent(float(told.others_chance)):>4}  … {told.others} other outcome"
                      f"{'s' if told.others != 1 else ''}")
     for piece in result.pieces:
         chance = piece.chances.get(ROUTS)
@@ -483,7 +483,7 @@ def rout_line(label: str, chance: float) -> str:
     >>> rout_line("Usher's Dragoons", 0.25), rout_line("Essex's Foot", 0.5)
     ("  Usher's Dragoons rout: 25%", "  Essex's Foot routs: 50%")
     """
-    return f"  {side_does(label, 'rout')}: {chance:.0%}"
+    return f"  {side_does(label, 'rout')}: {percent(chance)}"
 
 
 SHOWN = 8

@@ -14,6 +14,7 @@ each).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
@@ -110,6 +111,29 @@ def humanise(text: str) -> str:
 def plural(n: int, word: str) -> str:
     """``plural(2, "hit")`` -> ``"2 hits"``; ``plural(1, "hit")`` -> ``"1 hit"``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def percent(p: float, places: int = 0) -> str:
+    """A chance in percent to ``places`` decimals, as a player reads it: only what is
+    certain or impossible shows 100% or 0%; a chance that would round to either shows as
+    under or over the least step (<1% and >99% in whole percent, as the page does).
+
+    >>> [percent(p) for p in (0.0, 0.008, 0.25, 0.985, 0.992, 1.0)]
+    ['0%', '<1%', '25%', '99%', '>99%', '100%']
+    >>> percent(0.0004, 1), percent(0.3337, 1), percent(0.9996, 1)
+    ('<0.1%', '33.4%', '>99.9%')
+    """
+    if p <= 0.0:
+        return "0%"
+    if p >= 1.0:
+        return "100%"
+    step = 10.0 ** -places
+    share = p * 100
+    if share < step:
+        return f"<{step:.{places}f}%"
+    if share > 100 - step:
+        return f">{100 - step:.{places}f}%"
+    return f"{math.floor(share / step + 0.5) * step:.{places}f}%"
 
 
 def side_does(side: str, verb: str, *, person: bool = False) -> str:
