@@ -70,3 +70,20 @@ def test_the_table_measures_a_cover_once(monkeypatch: pytest.MonkeyPatch) -> Non
     assert terrain.cover(game.table, a, t, list(MELEE_COVER), a.id) == terrain.HEDGE
     assert terrain.cover(game.table, a, t, SHOOTING_COVER) is None
     assert measured == [MELEE_COVER, SHOOTING_COVER]
+
+
+def test_the_table_forgets_what_it_remembered_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A served battle asks its table for ever: the answers it keeps (cover and lines of
+    sight alike) never number more than their bound, and after forgetting it still answers
+    as the ground does."""
+    game = make_game([horse("h", P, 30, 8), foot("d", R, 30, 15, 180)], rules=COMMANDS, terrain=GROUND)
+    state = game.deployed()
+    table = game.table
+    monkeypatch.setattr(core_terrain, "LINE_MEMO_LIMIT", 25)
+    a, t = state.units["h"], state.units["d"]
+    for n in range(200):
+        moved = a.evolve(x=20.0 + n / 10, y=8.0)
+        assert terrain.cover(table, moved, t, MELEE_COVER, moved.id) == terrain._first_cover(
+            table, moved, t, MELEE_COVER, moved.id)
+        table.line_crosses(["woods"], (0.0, 35.0 + n / 100), (20.0, 35.0))
+        assert len(table._memo) <= 25 + 2
