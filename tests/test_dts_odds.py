@@ -392,7 +392,7 @@ def test_a_player_at_the_prompt_sees_the_chance_of_any_point_lost() -> None:
     target loses any point (see the hand count above), in the rule set's own measure."""
     game, state, action = volley(2)
     lines = odds_lines(game, state, action)
-    assert lines[0] == "  Odds: 39% of any morale points lost on t"
+    assert lines[0] == "  Odds: 39% chance of any morale points lost: t"
     assert not any("hit" in line for line in lines)
 
 

@@ -1030,7 +1030,8 @@ def test_charge_yr_pikes_odds_of_a_units_fire_asked_in_the_page(server: Server, 
     lost = 1 - answer["summary"]["target_figures_lost"]["0"]
     assert 0 < lost < 1
     shown = pg.inner_text(headline)
-    assert re.match(rf"{round(lost * 100)}%", shown), shown
+    name = pg.evaluate("(id) => window.tertiaScreen.names(id)", target)
+    assert shown == f"{round(lost * 100)}% chance of any figures lost: {name}", shown
     bars = pg.locator("[data-test=question] .bar-row")
     assert bars.count() == len(answer["summary"]["target_figures_lost"])
     shoot(pg, "cyp-odds")

@@ -463,7 +463,7 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
             lines.append(f"  Odds: {percent(float(result.hit_chance()))} to inflict a hit on {target}")
         else:
             some = sum(p for k, p in result.summary[f"target_{counted.key}_exact"].items() if k != "0")
-            lines.append(f"  Odds: {percent(float(some))} of any {counted.title} on {target}")
+            lines.append(f"  Odds: {percent(float(some))} chance of any {counted.title}: {target}")
     told = likeliest(result.outcomes, SHOWN)
     lines.extend(f"    {percent(float(p)):>4}  {words}" for p, words in told.rows)
     if told.others:

@@ -82,7 +82,7 @@ export class OddsView {
     const lead = parties.includes("target") ? "target" : "attacker";
     const headline = first && (any(s[`${lead}_${first.key}`]) > 0 || !flag)
       ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
-        h("span", { class: "big" }, percent(any(s[`${lead}_${first.key}`]))), ` ${first.label}: ${this.names(odds[lead])}`)
+        h("span", { class: "big" }, percent(any(s[`${lead}_${first.key}`]))), ` chance of any ${first.label}: ${this.names(odds[lead])}`)
       : flag ? h("div", { class: "odds-headline", "data-test": "measure-chance" },
         h("span", { class: "big" }, percent(s[`${flag[1]}_${flag[0].key}`])), ` ${this.names(odds[flag[1]])} ${flag[0].label}`)
         : null;
