@@ -319,3 +319,15 @@ def test_summary_counts_how_the_games_ended_and_the_share_decided_on_the_field()
 def test_summary_has_no_endings_where_the_rule_set_declares_none() -> None:
     rows = [_row(0, "a") | {"ending": None, "decided": None}, _row(1, "b")]
     assert summarize(rows, ("a", "b"), FIELDED)["endings"] is None
+
+
+def test_a_mean_score_s_interval_stops_at_the_least_score_a_side_can_have() -> None:
+    """A side that scored once in five games: the interval about its mean (0.2) reaches
+    below nothing, which a rule set whose points are only won (``LEAST_SCORE``) floors at
+    0; one whose points may be lost leaves it."""
+    rows = [{**_row(i, "a"), "score_b": 1 if i == 0 else 0} for i in range(5)]
+    floored = summarize(rows, ("a", "b"), FIELDED, least_score=0.0)["mean_score"]["b"]
+    free = summarize(rows, ("a", "b"), FIELDED)["mean_score"]["b"]
+    assert free["low"] < 0.0
+    assert floored["low"] == 0.0 and floored["high"] == free["high"]
+    assert floored["estimate"] == free["estimate"] == pytest.approx(0.2)

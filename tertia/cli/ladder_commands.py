@@ -128,7 +128,7 @@ def ladder(
     check_study_outputs(out_file, plots, battles[0].scenario_name)
     study = run_with_progress(specs, games, seed, workers, chosen_backend, address)
     table = standings(named, games_of(specs, study.rows))
-    summaries = [summarize(rows, spec.sides, spec.fielded, requested=games)
+    summaries = [summarize(rows, spec.sides, spec.fielded, requested=games, least_score=spec.least_score)
                  for spec, rows in zip(specs, study.rows, strict=True)]
     failed = sum(summary["failed"] for summary in summaries)
     if out_file is not None:

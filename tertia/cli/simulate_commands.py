@@ -167,7 +167,8 @@ def simulate(
     check_study_outputs(out_file, plots, scenario)
     study = run_with_progress([spec], games, seed, workers, chosen_backend, address)
     rows = study.rows[0]
-    summary = summarize(rows, spec.sides, spec.fielded, requested=games, last_turn=spec.last_turn)
+    summary = summarize(rows, spec.sides, spec.fielded, requested=games, last_turn=spec.last_turn,
+                        least_score=spec.least_score)
     names = _names(spec)
     if out_file is not None:
         _write_parquet(out_file, rows, spec, study)
@@ -240,7 +241,8 @@ def sweep(
     study = run_with_progress(specs, games, seed, workers, chosen_backend, address)
     base = specs[0]
     names = _names(base)
-    summaries = [summarize(rows, base.sides, base.fielded, requested=games, last_turn=spec.last_turn)
+    summaries = [summarize(rows, base.sides, base.fielded, requested=games, last_turn=spec.last_turn,
+                           least_score=spec.least_score)
                  for spec, rows in zip(specs, study.rows, strict=True)]
     effects = [None, *(_effect(base, spec, study.rows[0], rows)
                        for spec, rows in zip(specs[1:], study.rows[1:], strict=True))]

@@ -405,6 +405,11 @@ class RuleSet(ABC):
     """Those of :attr:`ACTION_WORDS` artillery is never asked (a gun that may not attack
     is asked no ``melee``): front ends leave them out for guns."""
 
+    LEAST_SCORE: ClassVar[float | None] = None
+    """The least score a side can have at the end of a battle (None: no least, as where
+    points are lost as well as won): the floor of the interval of a side's mean score in
+    a study (``tertia simulate``)."""
+
     ALONE_WORDS: ClassVar[tuple[str, ...]] = ()
     """Those of :attr:`ACTION_WORDS` asked of a unit alone, the target left out (a morale
     test with no enemy causing it); every other question names the unit acted on."""

@@ -82,6 +82,13 @@ class GameSpec:
                 counts[side][name] = types.count(name)
         return counts
 
+    @property
+    def least_score(self) -> float | None:
+        """The least score a side can have under the spec's rule set
+        (:attr:`~tertia.core.ruleset.RuleSet.LEAST_SCORE`): the floor of the interval of
+        a side's mean score."""
+        return game_for(self).ruleset.LEAST_SCORE
+
     @cached_property
     def last_turn(self) -> int:
         """The last turn a battle of this spec can reach, as its rule set tells it from the

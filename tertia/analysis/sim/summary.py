@@ -6,6 +6,7 @@ Wilson score interval.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -33,13 +34,16 @@ def summarize(
     *,
     requested: int | None = None,
     last_turn: int | None = None,
+    least_score: float | None = None,
 ) -> dict[str, Any]:
     """The summary of a run as plain JSON-ready data (see ``docs/simulation.md``).
 
     ``fielded`` is the troop units per side and type at the start; ``requested`` the
     games asked for (defaults to the rows given); ``last_turn`` the last turn a battle can
     reach (:attr:`~tertia.analysis.sim.games.GameSpec.last_turn`), to which the interval
-    of the mean game length is clipped (unclipped when None).
+    of the mean game length is clipped (unclipped when None); ``least_score`` the least
+    score a side can have (:attr:`~tertia.analysis.sim.games.GameSpec.least_score`), the
+    floor of the interval of each side's mean score (none when None).
     """
     done = completed(rows)
     failed = [r for r in rows if r.get("error") is not None]
@@ -47,6 +51,7 @@ def summarize(
     wins = {side: sum(1 for r in done if r.get("winner") == side) for side in sides}
     draws = sum(1 for r in done if r.get("winner") is None)
     turns = [float(r["turns"]) for r in done]
+    score_bounds = None if least_score is None else (least_score, math.inf)
     summary: dict[str, Any] = {
         "requested": len(rows) if requested is None else requested,
         "games": len(rows),
@@ -63,7 +68,8 @@ def summarize(
         "mean_turns": statistics.fmean(turns) if turns else None,
         "turns": _turns(turns, last_turn),
         "mean_score": {
-            side: _interval(mean_interval([float(r[f"score_{side}"]) for r in done])) if n else None
+            side: _interval(mean_interval([float(r[f"score_{side}"]) for r in done], bounds=score_bounds))
+            if n else None
             for side in sides
         },
         "endings": _endings(done),

@@ -471,6 +471,8 @@ class ChargeYrPikes(RuleSet):
 
     # --- odds --------------------------------------------------------------------------------
 
+    LEAST_SCORE: ClassVar[float | None] = 0.0
+    """A side's score is the enemy's casualties in figures (``victory``)."""
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
     GUN_WORDS: ClassVar[tuple[str, ...]] = odds.GUN_WORDS
     ALONE_WORDS: ClassVar[tuple[str, ...]] = (odds.MORALE,)

@@ -119,6 +119,9 @@ class D3RuleSet(RuleSet):
     PRESENTATION: ClassVar[type[D3Presentation]] = D3Presentation
     """What the rule set shows of its pieces: the shared facts, with its own words for them."""
     BASES: ClassVar[Mapping[UnitKind, tuple[float, float]]] = BASES
+    LEAST_SCORE: ClassVar[float | None] = 0.0
+    """Points are only won (``d3.victory``): enemy units out of play, the enemy commander,
+    objectives held."""
     ACTION_WORDS: ClassVar[tuple[str, ...]] = ("melee", "shoot", "bombard")
     GUN_WORDS: ClassVar[tuple[str, ...]] = ("bombard",)
     COMMANDER_IN_TOWN: ClassVar[bool]

@@ -441,6 +441,8 @@ class DeclareTheeSir(RuleSet):
 
     # --- odds ----------------------------------------------------------------------------
 
+    LEAST_SCORE: ClassVar[float | None] = 0.0
+    """Points are only won (``victory.scores``): enemy units lost, objectives held."""
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
 
