@@ -53,3 +53,25 @@ def test_a_description_keeps_its_line_breaks_and_tabs(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("blank", [" ", "   ", "\u3000"])
+def test_a_name_of_spaces_alone_is_refused_naming_the_field(tmp_path: Path, blank: str) -> None:
+    """A name that shows nothing (spaces alone) would leave a side or piece unnamed on the
+    page and in the log: refused, naming the field, where a name left out shows the id."""
+    path = scenario_with(tmp_path, scenario="Tiny", south="Roundheads", north=blank)
+    for command in (["validate", str(path)], ["battle", "--scenario", str(path)]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 1, result.output
+        assert "sides[1] 'royalist'.name: is blank" in result.output
+    fine = scenario_with(tmp_path, scenario="Tiny", south="Roundheads", north="Royalists")
+    assert runner.invoke(app, ["validate", str(fine)]).exit_code == 0
+
+
+def test_an_id_of_spaces_alone_is_refused_naming_the_field(tmp_path: Path) -> None:
+    path = scenario_with(tmp_path, scenario="Tiny", south="Roundheads", north="Royalists")
+    blank_id = path.read_text(encoding="utf-8").replace('id = "royalist"', 'id = "  "')
+    path.write_text(blank_id, encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1, result.output
+    assert "sides[1] '  '.id: is blank" in result.output

@@ -38,13 +38,30 @@ def _printable(text: str, allowed: str = "") -> str:
     return text
 
 
+def _named(ident: str) -> str:
+    """An id a piece or place is known by: printable, and more than spaces (the page and
+    the log show it where no name is given)."""
+    if not ident.strip():
+        raise ValueError("is blank: spaces alone name nothing")
+    return _printable(ident)
+
+
+def _shown(text: str) -> str:
+    """A name shown to players: printable (:func:`_printable`), and not blank where it is
+    given at all (a name of spaces alone would show a piece with no name; left out, its id
+    is shown)."""
+    if text and not text.strip():
+        raise ValueError("is blank: give it a name, or leave the field out")
+    return _printable(text)
+
+
 def _printable_lines(text: str) -> str:
     return _printable(text, allowed="\n\t")
 
 
-Text = Annotated[str, Field(strict=True, max_length=200), AfterValidator(_printable)]
+Text = Annotated[str, Field(strict=True, max_length=200), AfterValidator(_shown)]
 """A name or reference shown to players: printable, at most 200 characters."""
-Ident = Annotated[str, Field(strict=True, min_length=1, max_length=64), AfterValidator(_printable)]
+Ident = Annotated[str, Field(strict=True, min_length=1, max_length=64), AfterValidator(_named)]
 Prose = Annotated[str, Field(strict=True, max_length=20_000), AfterValidator(_printable_lines)]
 Coordinate = tuple[Finite, Finite]
 
@@ -209,7 +226,7 @@ class ObjectiveSpec(Strict):
 class Scenario(Strict):
     """A battle: a table, two sides, their commanders and units, terrain and objectives."""
 
-    name: Annotated[str, Field(strict=True, min_length=1, max_length=200), AfterValidator(_printable)]
+    name: Annotated[str, Field(strict=True, min_length=1, max_length=200), AfterValidator(_shown)]
     turns: Annotated[int, Field(strict=True, ge=1, le=200)] = 12
     rules: tuple[Text, ...] = ()
     description: Prose = ""
