@@ -107,6 +107,7 @@ def cover(
 
 def _first_cover(table: Battlefield, attacker: Unit, target: Unit, kinds: tuple[str, ...],
                  charger: str | None) -> str | None:
+    """:func:`cover`, measured on the ground."""
     for kind in kinds:
         if kind == WOODS:
             found = stands_in(table, TerrainKind.WOODS, target)
