@@ -6,8 +6,15 @@ closer, where every check of the rules costs more), so timing each in its own ba
 mixes what it thinks with where it stands. Here the two fight each other, each seed once
 from each side, and every decision either meets is put to both (each answering from a
 random stream of its own drawn from the battle's; only the player whose turn it is
-plays its answer). Reported: decisions, CPU mean and 99th percentile for each, and the
-second's mean over the first's.
+plays its answer).
+
+The player asked second finds what the first has worked out of the same position (the
+state's memo of legal actions, the table's of cover and sight) and answers cheaper than
+it would alone: so the two are asked in turn, first one and then the other first, and
+each player's cost is its mean over the decisions it was asked first (as in its own
+game, where no one has asked before it). Reported: decisions, CPU mean and 99th
+percentile of each asked first, the second's mean over the first's, and the same over
+every decision (asked first or second) for comparison.
 
 Usage: python benchmarks/decisions.py [--rules charge-yr-pikes] [--scenario edgehill ...]
     [--players baseline doctrine] [--games 3] [--seed 1] [--json FILE]
@@ -37,22 +44,34 @@ from tertia.scenarios.catalogue import written_for
 
 
 class BothAsked:
-    """A side's seat: ``lead`` plays; every decision is also put to the other player,
-    and each one's CPU time is noted under its name."""
+    """A side's seat: ``lead`` plays; every decision is also put to the other player, the
+    two asked first in turn (``asked``, shared by both sides' seats, counts the
+    decisions), and each one's CPU time is noted under its name, apart when it was asked
+    first."""
 
-    def __init__(self, lead: str, names: Sequence[str], times: dict[str, list[float]]) -> None:
+    def __init__(self, lead: str, names: Sequence[str], times: dict[str, list[float]],
+                 first_times: dict[str, list[float]], asked: list[int]) -> None:
         self.name = lead
         self.lead = lead
         self.players: dict[str, Player] = {n: make_player(n) for n in names}
         self.times = times
+        self.first_times = first_times
+        self.asked = asked
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         chosen: Action | None = None
-        for name, player in self.players.items():
-            own = random.Random(rng.random())
+        streams = {name: random.Random(rng.random()) for name in self.players}
+        order = list(self.players)
+        if self.asked[0] % 2:
+            order.reverse()
+        self.asked[0] += 1
+        for place, name in enumerate(order):
             began = time.process_time()
-            action = player.choose(game, state, own)
-            self.times[name].append(time.process_time() - began)
+            action = self.players[name].choose(game, state, streams[name])
+            spent = time.process_time() - began
+            self.times[name].append(spent)
+            if place == 0:
+                self.first_times[name].append(spent)
             if name == self.lead:
                 chosen = action
         assert chosen is not None
@@ -91,26 +110,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScenarioError as exc:
         parser.error(f"--scenario: {exc}")
     times: dict[str, list[float]] = {first: [], second: []}
+    first_times: dict[str, list[float]] = {first: [], second: []}
+    asked = [0]
     started = time.perf_counter()
     for game in games:
         sides = game.scenario.side_ids
         for seed in range(args.seed, args.seed + args.games):
             for lead in (first, second):
                 other = second if lead == first else first
-                fight_battle(game, {sides[0]: BothAsked(lead, args.players, times),
-                                    sides[1]: BothAsked(other, args.players, times)}, seed)
+                seats = {sides[0]: BothAsked(lead, args.players, times, first_times, asked),
+                         sides[1]: BothAsked(other, args.players, times, first_times, asked)}
+                fight_battle(game, seats, seed)
     summary = {name: {"decisions": len(ts), "mean_ms": 1e3 * statistics.mean(ts),
-                      "p99_ms": 1e3 * percentile(ts, 0.99)} for name, ts in times.items()}
+                      "p99_ms": 1e3 * percentile(ts, 0.99),
+                      "mean_ms_every": 1e3 * statistics.mean(times[name])}
+               for name, ts in first_times.items()}
     ratio = summary[second]["mean_ms"] / summary[first]["mean_ms"]
+    ratio_every = summary[second]["mean_ms_every"] / summary[first]["mean_ms_every"]
     print(f"{args.rules} ({', '.join(scenarios)}), {args.games} seeds a battle both ways round, "
-          f"every decision put to both players:")
+          f"every decision put to both players, each asked first in turn:")
     for name, s in summary.items():
-        print(f"  {name:12s} {s['decisions']:6d} decisions, mean {s['mean_ms']:.3f} ms, "
+        print(f"  {name:12s} {s['decisions']:6d} decisions asked first, mean {s['mean_ms']:.3f} ms, "
               f"p99 {s['p99_ms']:.2f} ms")
-    print(f"  {second} over {first}: {ratio:.2f}x the mean; done in {time.perf_counter() - started:.1f} s")
+    print(f"  {second} over {first}: {ratio:.2f}x the mean asked first ({ratio_every:.2f}x over every "
+          f"decision, asked first or second); done in {time.perf_counter() - started:.1f} s")
     if args.json is not None:
         found = {"rules": args.rules, "scenarios": scenarios, "games": args.games, "seed": args.seed,
-                 "players": summary, "ratio": ratio}
+                 "players": summary, "ratio": ratio, "ratio_every": ratio_every}
         args.json.write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
     return 0
 
