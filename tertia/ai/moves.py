@@ -440,24 +440,25 @@ def round_friends(state: GameState, unit: Unit, goal: Point, reach: float, move:
 
 
 def step_aside(state: GameState, unit: Unit, goal: Point, step: float,
-               towards: Callable[[Point], Move | None],
+               legal: Callable[[Move], bool],
                accept: Callable[[Move], bool] = lambda move: True) -> Move | None:
     """A step of ``step`` inches square to the unit's facing, to the goal's side first,
-    after which no friend bars its way ``step`` inches on towards ``goal``
-    (:func:`friend_in_way`): for a unit whose friend stands square across its front, which
-    no slant gets past (a second line behind its guns). None where no friend bars the way
-    now, or no such step is legal (``towards``) and ``accept``ed."""
+    whole or not at all, after which no friend bars its way ``step`` inches on towards
+    ``goal`` (:func:`friend_in_way`): for a unit whose friend stands square across its
+    front, which no slant gets past (a second line behind its guns). None where no friend
+    bars the way now, or no such step is ``legal`` and ``accept``ed. Whether a friend
+    bars the way from there is asked first: it costs far less than the rules' verdict."""
     if not friend_in_way(state, unit, goal, step):
         return None
     ahead = radians(unit.facing)
     right = (goal[0] - unit.x) * math.cos(ahead) - (goal[1] - unit.y) * math.sin(ahead) >= 0.0
     for off in (90.0, -90.0) if right else (-90.0, 90.0):
         side = radians(unit.facing + off)
-        move = towards((unit.x + math.sin(side) * step, unit.y + math.cos(side) * step))
-        if move is None or not move.waypoints:
+        aim = (unit.x + math.sin(side) * step, unit.y + math.cos(side) * step)
+        # the friends stand where they stood: only the unit's own place changes
+        if friend_in_way(state, unit.evolve(x=aim[0], y=aim[1]), goal, step):
             continue
-        end = plan_move(unit, move).end
-        stepped = state.with_unit(unit.evolve(x=end.x, y=end.y, facing=end.facing))
-        if not friend_in_way(stepped, stepped.units[unit.id], goal, step) and accept(move):
+        move = Move(unit=unit.id, waypoints=(aim,))
+        if legal(move) and accept(move):
             return move
     return None

@@ -630,7 +630,7 @@ class D3Doctrine2(D3Doctrine):
         if gain(unit, goal, found) >= 1.0 or not friend_in_way(view, unit, goal, SIDESTEP) or \
                 self._nearest_enemy_distance(view, unit) < MUSKET_REACH:
             return found
-        aside = step_aside(view, unit, goal, SIDESTEP, lambda aim: _whole_step(game, view, unit, aim),
+        aside = step_aside(view, unit, goal, SIDESTEP, lambda move: game.is_legal(view, move),
                            lambda other: self._keeps_together(game, view, unit, other))
         return found if aside is None else aside
 
@@ -753,12 +753,6 @@ def _launch_on(unit: Unit, target: Unit, centre: Point, reach: float,
             return (x, y)
         stand += LAUNCH_STEP
     return None
-
-
-def _whole_step(game: Game, view: GameState, unit: Unit, aim: Point) -> Move | None:
-    """A step straight to ``aim``, whole or not at all (a part of a step aside opens no way)."""
-    move = Move(unit=unit.id, waypoints=(aim,))
-    return move if game.is_legal(view, move) else None
 
 
 def _within_strike(enemy: Unit, unit: Unit, x: float, y: float, factor: float, shoots: bool) -> bool:
