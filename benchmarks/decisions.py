@@ -29,6 +29,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tertia.ai.player import Player
@@ -43,35 +44,41 @@ from tertia.scenarios import resolve_scenario
 from tertia.scenarios.catalogue import written_for
 
 
+@dataclass
+class Tally:
+    """The CPU times of each player's answers, shared by both sides' seats: all of them,
+    and apart those it gave asked first; ``asked`` counts the decisions, so that the
+    players are asked first in turn."""
+
+    every: dict[str, list[float]]
+    first: dict[str, list[float]]
+    asked: int = 0
+
+
 class BothAsked:
     """A side's seat: ``lead`` plays; every decision is also put to the other player, the
-    two asked first in turn (``asked``, shared by both sides' seats, counts the
-    decisions), and each one's CPU time is noted under its name, apart when it was asked
-    first."""
+    two asked first in turn, and each one's CPU time noted in the ``tally``."""
 
-    def __init__(self, lead: str, names: Sequence[str], times: dict[str, list[float]],
-                 first_times: dict[str, list[float]], asked: list[int]) -> None:
+    def __init__(self, lead: str, names: Sequence[str], tally: Tally) -> None:
         self.name = lead
         self.lead = lead
         self.players: dict[str, Player] = {n: make_player(n) for n in names}
-        self.times = times
-        self.first_times = first_times
-        self.asked = asked
+        self.tally = tally
 
     def choose(self, game: Game, state: GameState, rng: random.Random) -> Action:
         chosen: Action | None = None
         streams = {name: random.Random(rng.random()) for name in self.players}
         order = list(self.players)
-        if self.asked[0] % 2:
+        if self.tally.asked % 2:
             order.reverse()
-        self.asked[0] += 1
+        self.tally.asked += 1
         for place, name in enumerate(order):
             began = time.process_time()
             action = self.players[name].choose(game, state, streams[name])
             spent = time.process_time() - began
-            self.times[name].append(spent)
+            self.tally.every[name].append(spent)
             if place == 0:
-                self.first_times[name].append(spent)
+                self.tally.first[name].append(spent)
             if name == self.lead:
                 chosen = action
         assert chosen is not None
@@ -109,22 +116,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                  for name in scenarios]
     except ScenarioError as exc:
         parser.error(f"--scenario: {exc}")
-    times: dict[str, list[float]] = {first: [], second: []}
-    first_times: dict[str, list[float]] = {first: [], second: []}
-    asked = [0]
+    tally = Tally(every={first: [], second: []}, first={first: [], second: []})
     started = time.perf_counter()
     for game in games:
         sides = game.scenario.side_ids
         for seed in range(args.seed, args.seed + args.games):
             for lead in (first, second):
                 other = second if lead == first else first
-                seats = {sides[0]: BothAsked(lead, args.players, times, first_times, asked),
-                         sides[1]: BothAsked(other, args.players, times, first_times, asked)}
-                fight_battle(game, seats, seed)
+                fight_battle(game, {sides[0]: BothAsked(lead, args.players, tally),
+                                    sides[1]: BothAsked(other, args.players, tally)}, seed)
     summary = {name: {"decisions": len(ts), "mean_ms": 1e3 * statistics.mean(ts),
                       "p99_ms": 1e3 * percentile(ts, 0.99),
-                      "mean_ms_every": 1e3 * statistics.mean(times[name])}
-               for name, ts in first_times.items()}
+                      "mean_ms_every": 1e3 * statistics.mean(tally.every[name])}
+               for name, ts in tally.first.items()}
     ratio = summary[second]["mean_ms"] / summary[first]["mean_ms"]
     ratio_every = summary[second]["mean_ms_every"] / summary[first]["mean_ms_every"]
     print(f"{args.rules} ({', '.join(scenarios)}), {args.games} seeds a battle both ways round, "

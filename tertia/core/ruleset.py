@@ -280,6 +280,11 @@ class RuleSet(ABC):
     """The panels a front end shows beside the table for it (orders, command cards, the
     deck, deployment ...)."""
 
+    LEAST_SCORE: ClassVar[float | None] = None
+    """The least score a side can have at the end of a battle (None: no least, as where
+    points are lost as well as won): the floor of the interval of a side's mean score in
+    a study (``tertia simulate``)."""
+
     AI: ClassVar[AiSpec | None] = None
     """Its computer players (the random player's proposer, the doctrine), resolved by
     ``tertia.ai``; ``None``: no computer player can play it."""
@@ -404,11 +409,6 @@ class RuleSet(ABC):
     NOT_FOR_GUNS: ClassVar[tuple[str, ...]] = ()
     """Those of :attr:`ACTION_WORDS` artillery is never asked (a gun that may not attack
     is asked no ``melee``): front ends leave them out for guns."""
-
-    LEAST_SCORE: ClassVar[float | None] = None
-    """The least score a side can have at the end of a battle (None: no least, as where
-    points are lost as well as won): the floor of the interval of a side's mean score in
-    a study (``tertia simulate``)."""
 
     ALONE_WORDS: ClassVar[tuple[str, ...]] = ()
     """Those of :attr:`ACTION_WORDS` asked of a unit alone, the target left out (a morale

@@ -127,6 +127,8 @@ class ChargeYrPikes(RuleSet):
     _ACTION_TYPES: ClassVar[frozenset[str]] = frozenset(k.type for k in vocabulary.ACTION_KINDS)
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
+    LEAST_SCORE: ClassVar[float | None] = 0.0
+    """A side's score is the enemy's casualties in figures (``victory``)."""
     TERRAIN_KINDS: ClassVar[frozenset[str]] = frozenset(TerrainKind)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("officer_grades", True, "section 22: each officer's value (Ineffective, Effective, "
@@ -471,8 +473,6 @@ class ChargeYrPikes(RuleSet):
 
     # --- odds --------------------------------------------------------------------------------
 
-    LEAST_SCORE: ClassVar[float | None] = 0.0
-    """A side's score is the enemy's casualties in figures (``victory``)."""
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
     GUN_WORDS: ClassVar[tuple[str, ...]] = odds.GUN_WORDS
     ALONE_WORDS: ClassVar[tuple[str, ...]] = (odds.MORALE,)

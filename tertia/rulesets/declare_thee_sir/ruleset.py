@@ -130,6 +130,8 @@ class DeclareTheeSir(RuleSet):
     ACTION_KINDS: ClassVar[tuple[ActionKind, ...]] = vocabulary.ACTION_KINDS
     DECISION_KINDS: ClassVar[tuple[DecisionKind, ...]] = vocabulary.DECISION_KINDS
     PANELS: ClassVar[tuple[PanelKind, ...]] = vocabulary.PANELS
+    LEAST_SCORE: ClassVar[float | None] = 0.0
+    """Points are only won (``victory.scores``): enemy units lost, objectives held."""
     TERRAIN_KINDS: ClassVar[frozenset[str]] = TERRAIN
     COMMANDER_VALUES: ClassVar[range] = range(0, 11)
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
@@ -441,8 +443,6 @@ class DeclareTheeSir(RuleSet):
 
     # --- odds ----------------------------------------------------------------------------
 
-    LEAST_SCORE: ClassVar[float | None] = 0.0
-    """Points are only won (``victory.scores``): enemy units lost, objectives held."""
     ACTION_WORDS: ClassVar[tuple[str, ...]] = odds.WORDS
     ODDS_MEASURES: ClassVar[tuple[OddsMeasure, ...]] = odds.MEASURES
 

@@ -60,7 +60,6 @@ from collections.abc import Sequence
 from tertia.ai.moves import (
     ENEMY_CLEARANCE,
     bearing_to,
-    friend_in_way,
     gain,
     move_past_touching,
     round_friends,
@@ -627,8 +626,7 @@ class D3Doctrine2(D3Doctrine):
         if goal is None or target is None:
             return move
         found = self._round_friends(game, view, unit, move, goal, target)
-        if gain(unit, goal, found) >= 1.0 or not friend_in_way(view, unit, goal, SIDESTEP) or \
-                self._nearest_enemy_distance(view, unit) < MUSKET_REACH:
+        if gain(unit, goal, found) >= 1.0 or self._nearest_enemy_distance(view, unit) < MUSKET_REACH:
             return found
         aside = step_aside(view, unit, goal, SIDESTEP, lambda move: game.is_legal(view, move),
                            lambda other: self._keeps_together(game, view, unit, other))
