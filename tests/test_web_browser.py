@@ -358,6 +358,38 @@ def test_a_move_is_judged_where_the_ghost_was_put_down(server: Server, page: Any
     pg.unroute("**/validate")
 
 
+def test_reset_while_the_rules_are_asked_puts_the_move_away(server: Server, page: Any) -> None:
+    """Reset pressed while the server is still judging the ghost (and the page has more
+    places to ask about) puts the move away for good: no verdict arriving after it brings
+    back the ghost or its move box."""
+    pg = page
+    open_new_game(pg, server, {"scenario": "skirmish", "mode": "ai", "side": "parliament", "seed": 1})
+    pg.wait_for_selector(".turn-chip.yours")
+    start = order_hollis_and_pick_his_foot(pg)
+    held: list[Any] = []
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    drag(pg, start, (start[0], start[1] + 4))
+    pg.wait_for_selector(".move-box.legal [data-test=confirm-move]:not([disabled])", timeout=60_000)
+    pg.route("**/validate", hold)
+    drag(pg, (start[0], start[1] + 4), (start[0], start[1] + 5))  # one place held, the later ones queued
+    pg.wait_for_selector(".move-box.checking [data-test=move-checking]")
+    assert held, "the page did not ask about the ghost's new place"
+    holding[0] = False  # a question asked after Reset would be answered at once
+    pg.click("[data-test=reset-move]")
+    pg.wait_for_timeout(1500)  # time enough for a queued question to be asked and answered
+    assert pg.evaluate("() => window.tertiaScreen.pendingMove") is None
+    assert pg.locator("[data-test=move-box]:not([hidden])").count() == 0
+    assert pg.locator(".ghost").count() == 0
+    pg.unroute("**/validate")
+
+
 def test_a_link_without_a_token_and_a_bad_token(server: Server, page: Any) -> None:
     pg = page
     pg.goto(server.url + "/#/play/no-such-game")

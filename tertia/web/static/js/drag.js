@@ -45,6 +45,12 @@ export class MoveTool {
     window.removeEventListener("pointermove", this.move);
     window.removeEventListener("pointerup", this.up);
     window.removeEventListener("keydown", this.key);
+    // A verdict already on its way (or a request waiting its turn) must not bring the
+    // ghost or its move box back once the move is put away (Reset, another piece chosen).
+    this.destroyed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.queued = false;
     if (this.inflight) this.inflight.abort();
     this.map.drawGhost(null);
   }
@@ -149,6 +155,7 @@ export class MoveTool {
   // Ask the server about the ghost's place: at most one request at a time, at most one
   // every VALIDATE_GAP ms while dragging; the last position always gets an answer.
   request(now) {
+    if (this.destroyed) return;
     if (this.inflight) { this.queued = true; return; }
     const wait = now ? 0 : Math.max(0, VALIDATE_GAP - (performance.now() - this.lastSent));
     if (wait > 0) {
@@ -160,13 +167,14 @@ export class MoveTool {
     this.inflight = ctrl;
     this.lastSent = performance.now();
     api.validate(this.gameId, this.token, action, ctrl.signal).then((verdict) => {
+      if (this.destroyed) return;
       if (JSON.stringify(action) === JSON.stringify(this.action())) {
         this.verdict = verdict;
         this.redraw();
         this.onVerdict(verdict, action);
       }
     }).catch((err) => {
-      if (err.name !== "AbortError") this.onVerdict({ legal: false, violations: [{ code: err.code, message: err.message, rule: err.rule }] }, action);
+      if (err.name !== "AbortError" && !this.destroyed) this.onVerdict({ legal: false, violations: [{ code: err.code, message: err.message, rule: err.rule }] }, action);
     }).finally(() => {
       this.inflight = null;
       if (this.queued) { this.queued = false; this.request(true); }
