@@ -10,13 +10,13 @@ from collections.abc import Callable
 
 import pytest
 
-from tertia.ai.moves import gain
+from tertia.ai.moves import gain, move_towards, round_friends, way_clear
 from tertia.ai.players import make_player
 from tertia.battle import Step, fight_battle
 from tertia.core.actions import Move
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
-from tertia.core.geometry import hypot
+from tertia.core.geometry import Point, hypot
 from tertia.core.state import GameState, Unit
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
@@ -342,3 +342,31 @@ def test_a_second_line_unit_whose_way_a_friend_bars_goes_round_it(ahead: bool) -
     (x, y), = second.waypoints
     assert second.face_before is None and x - digby.x > 4.0 and y < digby.y
 
+
+
+def test_a_detour_that_could_not_beat_the_best_is_not_put_to_the_rules() -> None:
+    """The way round a friend (:func:`~tertia.ai.moves.round_friends`): a detour whose
+    clear run, foreshortened towards the goal, could not beat the best so far is not
+    asked, and the move chosen is the one asking every detour finds."""
+    game, state = _second_line(True)
+    digby = state.units["r-digby-horse"]
+    player = LargerBattlesDoctrine2()
+    goal = player._goal(state, digby)
+    assert goal is not None
+    straight = LargerBattlesDoctrine()._plan_move(game, state, digby)
+    reach = 12.0
+    asked: list[Point] = []
+
+    def towards(aim: Point) -> Move | None:
+        asked.append(aim)
+        return move_towards(game, state, digby, aim, reach, least_first=True)
+
+    every = round_friends(state, digby, goal, reach, straight, towards)
+    assert len(asked) >= 1 and every != straight
+    asked.clear()
+    assert round_friends(state, digby, goal, reach, straight, towards, clear=lambda aim: 0.0) == straight
+    assert asked == []
+    asked.clear()
+    measured = round_friends(state, digby, goal, reach, straight, towards,
+                             clear=lambda aim: way_clear(state, digby, aim, reach))
+    assert measured == every

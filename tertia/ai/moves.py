@@ -48,25 +48,41 @@ def move_towards(
     the whole move is refused, the least step is asked first and, refused too, no other
     (for rules that refuse a longer move whenever they refuse a shorter one on the same
     line, as rules judging the area a base sweeps do)."""
-    dx, dy = goal[0] - unit.x, goal[1] - unit.y
-    span = hypot(dx, dy)
-    if span < MIN_STEP:
+    reach = way_clear(state, unit, goal, max_distance, face=face, obstacles=obstacles, shave=shave)
+    if reach < MIN_STEP:
         return None
-    reach = min(max_distance, span)
-    ux, uy = dx / span, dy / span
+    ux, uy = _towards(unit, goal)
 
     def build(d: float) -> Move:
         return Move(unit=unit.id, waypoints=((unit.x + ux * d, unit.y + uy * d),), face_before=face)
 
-    reach = min(reach, free_run(state, unit, (ux, uy), reach, face, shave=shave, obstacles=obstacles))
-    if reach < MIN_STEP:
-        return None
     full = build(reach)
     if game.is_legal(state, full):
         return full
     if least_first and not game.is_legal(state, build(MIN_STEP)):
         return None
     return _longest_legal(game, state, build, reach, SHORTEN_STEPS)
+
+
+def way_clear(state: GameState, unit: Unit, goal: Point, max_distance: float, *,
+              face: float | None = None, obstacles: Sequence[Base] = (), shave: float = 0.0) -> float:
+    """How far :func:`move_towards` may take ``unit`` towards ``goal`` (at most
+    ``max_distance``, never past the goal) before its way is barred (:func:`free_run`):
+    no move it makes is longer. 0 when the goal is nearer than :data:`MIN_STEP`."""
+    dx, dy = goal[0] - unit.x, goal[1] - unit.y
+    span = hypot(dx, dy)
+    if span < MIN_STEP:
+        return 0.0
+    reach = min(max_distance, span)
+    clear = free_run(state, unit, _towards(unit, goal), reach, face, shave=shave, obstacles=obstacles)
+    return min(reach, clear)
+
+
+def _towards(unit: Unit, goal: Point) -> Point:
+    """The unit vector from the unit's centre to ``goal`` (not at its centre)."""
+    dx, dy = goal[0] - unit.x, goal[1] - unit.y
+    span = hypot(dx, dy)
+    return dx / span, dy / span
 
 
 ENEMY_CLEARANCE = 2.98
@@ -417,12 +433,18 @@ def friend_in_way(state: GameState, unit: Unit, goal: Point, reach: float) -> bo
 
 def round_friends(state: GameState, unit: Unit, goal: Point, reach: float, move: Move | None,
                   towards: Callable[[Point], Move | None],
-                  accept: Callable[[Move], bool] = lambda move: True) -> Move | None:
+                  accept: Callable[[Move], bool] = lambda move: True,
+                  clear: Callable[[Point], float] | None = None) -> Move | None:
     """Round friends in the way: when ``move`` gains less than half of ``reach`` towards
     ``goal`` and a friend's base lies across the unit's straight way
     (:func:`friend_in_way`), the first move ``towards`` a point ``reach`` off along a
     bearing off the goal's by one of :data:`DETOURS` that gains half, else the one that
-    gains most, where that is more than ``move`` by an inch; each one ``accept`` takes."""
+    gains most, where that is more than ``move`` by an inch; each one ``accept`` takes.
+
+    ``clear`` (how far a move ``towards`` a point can go at most: :func:`way_clear`) lets
+    a detour go unasked that could not beat the best so far: a straight move of ``d``
+    inches at ``off`` degrees from the goal's bearing comes at most ``d cos(off)`` nearer
+    it. The same detours are chosen; fewer are put to the rules."""
     made = gain(unit, goal, move)
     if made >= reach / 2 or not friend_in_way(state, unit, goal, reach):
         return move
@@ -430,7 +452,10 @@ def round_friends(state: GameState, unit: Unit, goal: Point, reach: float, move:
     best, most = move, made + 1.0
     for off in DETOURS:
         rad = radians(heading + off)
-        other = towards((unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach))
+        aim = (unit.x + math.sin(rad) * reach, unit.y + math.cos(rad) * reach)
+        if clear is not None and clear(aim) * math.cos(radians(off)) < most - 1e-9:
+            continue
+        other = towards(aim)
         gained = gain(unit, goal, other)
         if other is not None and gained > most and accept(other):
             best, most = other, gained

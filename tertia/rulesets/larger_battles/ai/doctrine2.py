@@ -57,7 +57,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
-from tertia.ai.moves import move_towards, round_friends
+from tertia.ai.moves import move_towards, round_friends, way_clear
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
 from tertia.core.geometry import hypot
@@ -376,8 +376,10 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         reach = min(profile(unit.kind).move, hypot(goal[0] - unit.x, goal[1] - unit.y) - ENGAGE)
         if reach < 1.0:
             return move
+        supplies = _supplies(state)
         return round_friends(state, unit, goal, reach, move, lambda aim: move_towards(
-            game, state, unit, aim, reach, obstacles=_supplies(state), least_first=True))
+            game, state, unit, aim, reach, obstacles=supplies, least_first=True),
+            clear=lambda aim: way_clear(state, unit, aim, reach, obstacles=supplies))
 
     @staticmethod
     def _to_objective(game: Game, state: GameState, unit: Unit, objective: Objective) -> Move | None:
