@@ -665,7 +665,9 @@ def _clear_lane(game: Game, state: GameState, unit: Unit, goal: Point, tables: T
                 heading = math.radians(unit.facing + turn)
                 spot = (unit.x + math.sin(heading) * inches, unit.y + math.cos(heading) * inches)
                 stepped = unit.evolve(x=spot[0], y=spot[1])
-                path = charge_path(game.table, state.with_unit(stepped), stepped, foe)
+                # judged in the position as it stands: a charge's path never meets the
+                # charger's own piece, so where it stood before the step is no matter
+                path = charge_path(game.table, state, stepped, foe)
                 if path.blocked_by is not None or path.off_table or path.length > reach:
                     continue
                 move = Move(unit=unit.id, waypoints=(spot,))
