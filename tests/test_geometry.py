@@ -137,3 +137,27 @@ def test_lines_of_sight_are_remembered_and_forgotten_without_changing_answers(
         answers = [table.line_crosses([TerrainKind.WOODS], (0.0, y), (30.0, y)) for y in heights]
         assert answers == expected
     assert table.line_crosses([TerrainKind.TOWN], (0.0, 15.0), (30.0, 15.0)) is False
+
+
+def test_areas_entering_ground_are_remembered_and_forgotten_without_changing_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Battlefield.overlaps (and a river's barrier) keeps each footprint's answer, the
+    same as measured afresh, and starts again past its limit: a unit halted at a bank
+    tries the same moves at every decision."""
+    wood = TerrainFeature(TerrainKind.WOODS, outline=((10, 10), (20, 10), (20, 20), (10, 20)))
+    river = TerrainFeature(TerrainKind.RIVER, line=((0, 30), (72, 30)), width=2.0)
+    table = Battlefield(72, 48, (wood, river))
+    monkeypatch.setattr(terrain, "LINE_MEMO_LIMIT", 3)
+    boxes = [Base(x, 15.0, 0.0, 4, 2) for x in (5.0, 8.0, 9.0, 15.0, 22.0, 30.0)]  # 8 touches its edge
+    expected = [False, False, True, True, False, False]
+    banks = [Base(40.0, y, 0.0, 4, 2) for y in (27.0, 28.0, 29.5, 33.0)]  # 28 touches the water
+    crossing = [False, False, True, False]
+    for _ in range(2):  # asked twice: the second round mixes remembered and forgotten answers
+        assert [table.overlaps(TerrainKind.WOODS, b.corners()) for b in boxes] == expected
+        assert [table.blocks_by_river(b.corners()) for b in banks] == crossing
+    monkeypatch.setattr(terrain, "LINE_MEMO_LIMIT", 100)
+    table = Battlefield(72, 48, (wood, river))
+    assert table.overlaps(TerrainKind.WOODS, boxes[3].corners()) is True
+    assert table.blocks_by_river(banks[2].corners()) is True
+    assert len(table._memo) == 2  # each answer kept, to be read when asked again

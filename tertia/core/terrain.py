@@ -52,8 +52,9 @@ def _point_along(points: Sequence[Point], distance: float) -> Point:
 
 
 LINE_MEMO_LIMIT = 20_000
-"""Facts between places (lines of sight, cover: :meth:`Battlefield.recall`) a battlefield
-remembers before it forgets them all and starts again."""
+"""Facts between places and of areas (lines of sight, cover, the ground a move sweeps:
+:meth:`Battlefield.recall`) a battlefield remembers before it forgets them all and starts
+again."""
 
 _BETWEEN = "between"
 """The memo's key for facts between places, which are forgotten when it fills."""
@@ -149,6 +150,12 @@ class TerrainFeature:
     @property
     def is_linear(self) -> bool:
         return bool(self.line)
+
+
+def _shares_area(pieces: Sequence[BaseGeometry], footprint: Polygon) -> bool:
+    """Does the footprint share area with any of ``pieces`` (touching does not count)?"""
+    poly = shape_of(footprint)
+    return any(bool(g.intersects(poly)) and not bool(g.touches(poly)) for g in pieces)
 
 
 def shape_of(footprint: Polygon) -> ShapelyPolygon:
@@ -267,8 +274,9 @@ class Battlefield:
         near = self._near(key, bounding_box(footprint))
         if not near:
             return False
-        poly = shape_of(footprint)
-        return any(bool(g.intersects(poly)) and not bool(g.touches(poly)) for g in near)
+        # Remembered (:meth:`recall`): the same areas are asked about again and again, a
+        # unit halted at a river's bank trying the same moves at every decision.
+        return self.recall(("overlaps", key, tuple(footprint)), lambda: _shares_area(near, footprint))
 
     def hill_level(self, p: Point) -> int:
         """Height of the highest hill under a point; 0 on the plain."""
@@ -364,8 +372,9 @@ class Battlefield:
                    for k in kinds)
 
     def recall(self, key: tuple[Any, ...], measure: Callable[[], T]) -> T:
-        """What ``measure`` finds of the ground between places (a line of sight; a rule
-        set's cover between two centres), measured once, since the same questions are asked
+        """What ``measure`` finds of the ground between places or over an area (a line of
+        sight; a rule set's cover between two centres; whether a footprint enters some
+        ground), measured once, since the same questions are asked
         again and again: ``key`` names the question and everything its answer depends on
         besides the terrain. Forgotten, with every such answer, once
         :data:`LINE_MEMO_LIMIT` are held."""
