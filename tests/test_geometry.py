@@ -161,3 +161,32 @@ def test_areas_entering_ground_are_remembered_and_forgotten_without_changing_ans
     assert table.overlaps(TerrainKind.WOODS, boxes[3].corners()) is True
     assert table.blocks_by_river(banks[2].corners()) is True
     assert len(table._memo) == 2  # each answer kept, to be read when asked again
+
+
+def test_the_ground_under_a_point_is_remembered_without_changing_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Battlefield.contains_point, hill_level and climbs keep their answers (a piece that
+    stands still is asked about where it stands again and again), the same as measured
+    afresh, and start again past the limit."""
+    town = TerrainFeature(TerrainKind.TOWN, outline=((10, 10), (20, 10), (20, 20), (10, 20)))
+    hill = TerrainFeature(TerrainKind.HILL, outline=((40, 10), (60, 10), (60, 30), (40, 30)), height=2)
+    monkeypatch.setattr(terrain, "LINE_MEMO_LIMIT", 3)
+    table = Battlefield(72, 48, (town, hill))
+    points = [(5.0, 15.0), (10.0, 15.0), (15.0, 15.0), (45.0, 20.0), (40.0, 20.0)]
+    for _ in range(2):  # asked twice: the second round mixes remembered and forgotten answers
+        in_town = [table.contains_point(TerrainKind.TOWN, p) for p in points]
+        assert in_town == [False, True, True, False, False]
+        assert [table.hill_level(p) for p in points] == [0, 0, 0, 2, 2]
+        assert table.climbs([(30.0, 20.0), (50.0, 20.0)]) is True
+        assert table.climbs([(50.0, 20.0), (30.0, 20.0)]) is False
+    monkeypatch.setattr(terrain, "LINE_MEMO_LIMIT", 100)
+    table = Battlefield(72, 48, (town, hill))
+    table.contains_point(TerrainKind.TOWN, (15.0, 15.0))
+    table.hill_level((45.0, 20.0))
+    table.climbs([(30.0, 20.0), (50.0, 20.0)])
+    held = len(table._memo)
+    assert held >= 3  # each answer kept (with the hill's edges), to be read when asked again
+    table.contains_point(TerrainKind.TOWN, (15.0, 15.0))
+    table.hill_level((45.0, 20.0))
+    assert len(table._memo) == held

@@ -52,9 +52,9 @@ def _point_along(points: Sequence[Point], distance: float) -> Point:
 
 
 LINE_MEMO_LIMIT = 20_000
-"""Facts between places and of areas (lines of sight, cover, the ground a move sweeps:
-:meth:`Battlefield.recall`) a battlefield remembers before it forgets them all and starts
-again."""
+"""Facts between places, of areas and of points (lines of sight, cover, the ground a move
+sweeps, the ground under a point: :meth:`Battlefield.recall`) a battlefield remembers
+before it forgets them all and starts again."""
 
 _BETWEEN = "between"
 """The memo's key for facts between places, which are forgotten when it fills."""
@@ -152,6 +152,12 @@ class TerrainFeature:
         return bool(self.line)
 
 
+def _holds_point(pieces: Sequence[BaseGeometry], p: Point) -> bool:
+    """Does any of ``pieces`` hold the point (boundary included)?"""
+    pt = ShapelyPoint(p)
+    return any(bool(g.intersects(pt)) for g in pieces)
+
+
 def _shares_area(pieces: Sequence[BaseGeometry], footprint: Polygon) -> bool:
     """Does the footprint share area with any of ``pieces`` (touching does not count)?"""
     poly = shape_of(footprint)
@@ -225,8 +231,8 @@ class Battlefield:
         near = self._near(kind, (p[0], p[1], p[0], p[1]))
         if not near:
             return False
-        pt = ShapelyPoint(p)
-        return any(bool(g.intersects(pt)) for g in near)
+        # remembered: pieces that stand still are asked about where they stand again and again
+        return self.recall(("contains", kind, (p[0], p[1])), lambda: _holds_point(near, p))
 
 
     def features_at(self, p: Point, kind: TerrainKind | None = None) -> tuple[TerrainFeature, ...]:
@@ -282,7 +288,8 @@ class Battlefield:
         """Height of the highest hill under a point; 0 on the plain."""
         if TerrainKind.HILL not in self._by_kind:
             return 0
-        return max((f.height for f in self.features_at(p, TerrainKind.HILL)), default=0)
+        return self.recall(("hill_level", (p[0], p[1])), lambda: max(
+            (f.height for f in self.features_at(p, TerrainKind.HILL)), default=0))
 
     # --- rivers, roads, sight -----------------------------------------------------------
 
@@ -338,6 +345,9 @@ class Battlefield:
         each side of every place the path crosses a hill's edge."""
         if len(points) < 2 or not self._near(TerrainKind.HILL, bounding_box(points)):
             return False
+        return self.recall(("climbs", tuple(points)), lambda: self._climbs(points))
+
+    def _climbs(self, points: Sequence[Point]) -> bool:
         edges = self._hill_edges()
         crossings: list[float] = []  # distances along the path
         walked = 0.0
