@@ -320,17 +320,23 @@ def _second_line(ahead: bool) -> tuple[Game, GameState]:
     return game, state.with_unit(ahead_of).with_unit(state.units["r-carnarvon-horse"].evolve(x=66.0, y=42.0))
 
 
+def _digby_and_his_goal(ahead: bool) -> tuple[Game, GameState, Unit, Point]:
+    """:func:`_second_line`, with Lord Digby's Horse and the goal the second edition gives it."""
+    game, state = _second_line(ahead)
+    digby = state.units["r-digby-horse"]
+    goal = LargerBattlesDoctrine2()._goal(state, digby)
+    assert goal is not None
+    return game, state, digby, goal
+
+
 @pytest.mark.parametrize("ahead", [True, False])
 def test_a_second_line_unit_whose_way_a_friend_bars_goes_round_it(ahead: bool) -> None:
     """Movement; Turning (no turn, so the whole allowance): the first edition walks Digby's
     Horse up to Grandison's back, 2" on; the second edition slides it aslant past
     Grandison's flank into the front line, more than an inch nearer its goal, facing as
     it was. With nobody in its way both go the same way."""
-    game, state = _second_line(ahead)
-    digby = state.units["r-digby-horse"]
+    game, state, digby, goal = _digby_and_his_goal(ahead)
     player = LargerBattlesDoctrine2()
-    goal = player._goal(state, digby)
-    assert goal is not None
     first = LargerBattlesDoctrine()._plan_move(game, state, digby)
     second = player._plan_move(game, state, digby)
     assert first is not None and second is not None and not game.validate(state, second)
@@ -348,11 +354,7 @@ def test_a_detour_that_could_not_beat_the_best_is_not_put_to_the_rules() -> None
     """The way round a friend (:func:`~tertia.ai.moves.round_friends`): a detour whose
     clear run, foreshortened towards the goal, could not beat the best so far is not
     asked, and the move chosen is the one asking every detour finds."""
-    game, state = _second_line(True)
-    digby = state.units["r-digby-horse"]
-    player = LargerBattlesDoctrine2()
-    goal = player._goal(state, digby)
-    assert goal is not None
+    game, state, digby, goal = _digby_and_his_goal(True)
     straight = LargerBattlesDoctrine()._plan_move(game, state, digby)
     reach = 12.0
     asked: list[Point] = []

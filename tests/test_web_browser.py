@@ -322,35 +322,48 @@ def test_a_battle_against_the_ai_in_the_browser(server: Server, page: Any) -> No
     shoot(pg, "replay")
 
 
-def test_a_move_is_judged_where_the_ghost_was_put_down(server: Server, page: Any) -> None:
-    """A verdict of a place the ghost has since left is not the dropped move's: until the
-    server judges where the ghost was put down, the box says it is asking and its move
-    cannot be made; then it shows that verdict."""
-    pg = page
+class HeldWhile:
+    """The requests the page makes to ``pattern`` while :attr:`holding`, held to be
+    answered later (or never); once let go, any later one goes on."""
+
+    def __init__(self, pg: Any, pattern: str) -> None:
+        self.held: list[Any] = []
+        self.holding = True
+        pg.route(pattern, self._hold)
+
+    def _hold(self, route: Any) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+
+def _hollis_foot_moved_up(pg: Any, server: Server) -> tuple[float, float]:
+    """The Skirmish at the Ford, Parliament to move: Hollis's Foot dragged 4" on, the
+    rules' verdict shown; where it stood."""
     open_new_game(pg, server, {"scenario": "skirmish", "mode": "ai", "side": "parliament", "seed": 1})
     pg.wait_for_selector(".turn-chip.yours")
     start = order_hollis_and_pick_his_foot(pg)
     drag(pg, start, (start[0], start[1] + 4))
     pg.wait_for_selector(".move-box.legal [data-test=confirm-move]:not([disabled])", timeout=60_000)
+    return start
 
-    held: list[Any] = []
-    holding = [True]
 
-    def hold(route: Any) -> None:
-        if holding[0]:
-            held.append(route)
-        else:
-            route.continue_()
-
-    pg.route("**/validate", hold)
+def test_a_move_is_judged_where_the_ghost_was_put_down(server: Server, page: Any) -> None:
+    """A verdict of a place the ghost has since left is not the dropped move's: until the
+    server judges where the ghost was put down, the box says it is asking and its move
+    cannot be made; then it shows that verdict."""
+    pg = page
+    start = _hollis_foot_moved_up(pg, server)
+    asked = HeldWhile(pg, "**/validate")
     drag(pg, (start[0], start[1] + 4), (start[0], start[1] + 14))  # past the 6" allowed
     pg.wait_for_selector(".move-box.checking [data-test=move-checking]")
     pg.wait_for_timeout(1000)  # time enough for any odds of the earlier place to come back
     assert pg.locator(".move-box.legal").count() == 0
     assert pg.is_disabled("[data-test=confirm-move]")
-    assert held, "the page did not ask about the ghost's new place"
-    holding[0] = False
-    for route in held:
+    assert asked.held, "the page did not ask about the ghost's new place"
+    asked.holding = False
+    for route in asked.held:
         route.continue_()
     pg.wait_for_selector(".move-box.illegal", timeout=60_000)
     assert pg.inner_text("[data-test=measure]").startswith('14.0"')
@@ -363,25 +376,12 @@ def test_reset_while_the_rules_are_asked_puts_the_move_away(server: Server, page
     places to ask about) puts the move away for good: no verdict arriving after it brings
     back the ghost or its move box."""
     pg = page
-    open_new_game(pg, server, {"scenario": "skirmish", "mode": "ai", "side": "parliament", "seed": 1})
-    pg.wait_for_selector(".turn-chip.yours")
-    start = order_hollis_and_pick_his_foot(pg)
-    held: list[Any] = []
-    holding = [True]
-
-    def hold(route: Any) -> None:
-        if holding[0]:
-            held.append(route)
-        else:
-            route.continue_()
-
-    drag(pg, start, (start[0], start[1] + 4))
-    pg.wait_for_selector(".move-box.legal [data-test=confirm-move]:not([disabled])", timeout=60_000)
-    pg.route("**/validate", hold)
+    start = _hollis_foot_moved_up(pg, server)
+    asked = HeldWhile(pg, "**/validate")
     drag(pg, (start[0], start[1] + 4), (start[0], start[1] + 5))  # one place held, the later ones queued
     pg.wait_for_selector(".move-box.checking [data-test=move-checking]")
-    assert held, "the page did not ask about the ghost's new place"
-    holding[0] = False  # a question asked after Reset would be answered at once
+    assert asked.held, "the page did not ask about the ghost's new place"
+    asked.holding = False  # a question asked after Reset would be answered at once
     pg.click("[data-test=reset-move]")
     pg.wait_for_timeout(1500)  # time enough for a queued question to be asked and answered
     assert pg.evaluate("() => window.tertiaScreen.pendingMove") is None
