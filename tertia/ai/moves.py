@@ -74,12 +74,13 @@ def way_clear(state: GameState, unit: Unit, goal: Point, max_distance: float, *,
     if span < MIN_STEP:
         return 0.0
     reach = min(max_distance, span)
-    clear = free_run(state, unit, _towards(unit, goal), reach, face, shave=shave, obstacles=obstacles)
-    return min(reach, clear)
+    return min(reach, free_run(state, unit, (dx / span, dy / span), reach, face, shave=shave,
+                               obstacles=obstacles))
 
 
 def _towards(unit: Unit, goal: Point) -> Point:
-    """The unit vector from the unit's centre to ``goal`` (not at its centre)."""
+    """The unit vector from the unit's centre to ``goal`` (not at its centre), as
+    :func:`way_clear` measures along it."""
     dx, dy = goal[0] - unit.x, goal[1] - unit.y
     span = hypot(dx, dy)
     return dx / span, dy / span

@@ -367,11 +367,12 @@ def base_distance(a: Base, b: Base) -> float:
     return polygon_distance(a.corners(), b.corners())
 
 
-def is_within(a: Base, b: Base, inches: float) -> bool:
-    """"Within N inches": edge-to-edge distance at most N (with a hair of tolerance)."""
-    if hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius > inches + EPSILON:
+def is_within(a: Base, b: Base, inches: float, tolerance: float = EPSILON) -> bool:
+    """"Within N inches": edge-to-edge distance at most N (with a hair of ``tolerance``).
+    Bases whose circles lie farther apart are not measured: no edge is nearer."""
+    if hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius > inches + tolerance:
         return False
-    return base_distance(a, b) <= inches + EPSILON
+    return base_distance(a, b) <= inches + tolerance
 
 
 def bases_overlap(a: Base, b: Base) -> bool:

@@ -15,7 +15,7 @@ from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.ai_spec import AiSpec
 from tertia.core.dice import D6
 from tertia.core.events import DecisionMade, Event, UnitFormed, UnitMoved
-from tertia.core.geometry import Base, Polygon, base_distance
+from tertia.core.geometry import Polygon, base_distance, is_within
 from tertia.core.ruleset import OddsMeasure, OddsParty, OptionSpec, RuleSet, Tx
 from tertia.core.scenario import Scenario
 from tertia.core.state import GameState, Objective, Unit, UnitKind
@@ -739,7 +739,7 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
     if own.is_officer or own.is_gun or front_rank_officers(state, unit.id):
         return []
     mates = [u for u in _tertia_troops(state, unit.side, unit.command) if u.id != unit.id]
-    if not mates or any(_within_span(plan.end, m.base) for m in mates):
+    if not mates or any(is_within(plan.end, m.base, TERTIA_SPAN, tolerance=1e-9) for m in mates):
         return []
     now = min(base_distance(unit.base, m.base) for m in mates)
     if min(base_distance(plan.end, m.base) for m in mates) <= now + 1e-9:
@@ -747,14 +747,6 @@ def _tertia_problems(state: GameState, unit: Unit, plan: MovePlan) -> list[Viola
     away = f" and farther than the {now:.1f}\" it stands" if now > TERTIA_SPAN + 1e-9 else ""
     return [Violation(CypCode.LEAVES_TERTIA, f"{unit.label} would end more than 6\" from every other "
                       f"unit of its tertia ({unit.command}){away}", "Tertias and officers 4 A")]
-
-
-def _within_span(end: Base, mate: Base) -> bool:
-    """Is ``mate`` within the tertia's 6" of a unit ending at ``end`` (4 A)? Bases whose
-    circles lie farther apart are not measured (the edges are never nearer than those)."""
-    if math.hypot(end.x - mate.x, end.y - mate.y) - end.radius - mate.radius > TERTIA_SPAN + 1e-6:
-        return False
-    return base_distance(end, mate) <= TERTIA_SPAN + 1e-9
 
 
 def _tertia_troops(state: GameState, side: str, tertia: str) -> tuple[Unit, ...]:
