@@ -137,8 +137,9 @@ def _count(found: Sequence[Asked], word: str) -> int:
 
 
 def refusals(found: Sequence[Asked]) -> str:
-    """What the refused questions were (how many of each word's) and how much of their
-    chance was walked before the budget ran out."""
+    """What the refused questions were (how many of each word's), how much of their
+    chance was walked before the budget ran out, and how many also estimate their chances
+    from draws of the rest (:func:`~tertia.analysis.enumerate.sample_rest`)."""
     refused = [a for a in found if not a.answered]
     if not refused:
         return ""
@@ -147,7 +148,12 @@ def refusals(found: Sequence[Asked]) -> str:
     shares = [a.walked for a in refused if a.walked is not None]
     walked = (f"; chance walked median {100 * statistics.median(shares):.1f}%, least {100 * min(shares):.1f}%"
               if shares else "")
-    return f"\n{'':18} refused by word: {by_word}{walked}"
+    estimated = sum(ESTIMATED in a.refusal for a in refused)
+    return f"\n{'':18} refused by word: {by_word}{walked}; estimated {estimated} of {len(refused)}"
+
+
+ESTIMATED = "draws from the chance not walked estimate"
+"""The words of a refusal that estimates its chances."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -47,7 +47,7 @@ class _FaceByFace(frozenset[str]):
 
 def _slow_branches(run: Callable[[Any], Any], *, max_leaves: int = MAX_LEAVES, budget: int | None = None,
                    meter: enumeration.WorkMeter | None = None, face_by_face: bool = False,
-                   apart: bool = True) -> list[Branch[Any]]:
+                   apart: bool = True, sample: int = 0) -> list[Branch[Any]]:
     return enumeration._walk_all(run, _FaceByFace(), max_leaves, budget, meter or enumeration.WorkMeter())
 
 

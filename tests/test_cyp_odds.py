@@ -216,6 +216,29 @@ def test_the_odds_of_a_charge_match_many_seeded_plays_of_it() -> None:
         assert abs(seen[uid] / plays - p) <= 4 * math.sqrt(p * (1 - p) / plays), uid
 
 
+def test_a_refused_charge_estimates_each_chance_within_its_bounds() -> None:
+    """Given the work to draw from what it did not walk, a refused charge estimates each
+    chance its bounds give, with a 95% interval that lies within the bounds and holds the
+    exact answer."""
+    game, state = _game()
+    state = _facing(state, 3.0, morale=3, morale_max=3)
+    ready, question = game.ruleset.query(state, "charge", "k-foot", "p-foot")
+    exact = odds(game, ready, question).summary
+    with pytest.raises(TooManyBranches) as refused:
+        odds(game, ready, question, budget=150, sample=6_000)
+    proved, estimated = str(refused.value).split("; the branches walked prove: ")[1].split(
+        " draws from the chance not walked estimate: ")
+    for who, uid in (("target", "p-foot"), ("attacker", "k-foot")):
+        said = re.escape(f"{state.units[uid].label} passes its morale tests")
+        low, high = (float(p) / 100 for p in re.search(
+            said + r".*?routs \(on the table or off it\) ([\d.]+)% to ([\d.]+)%", proved).groups())
+        guess, from_, to = (float(p) / 100 for p in re.search(
+            said + r".*?routs \(on the table or off it\) ([\d.]+)% \(([\d.]+)% to ([\d.]+)%\)",
+            estimated).groups())
+        assert low - 0.001 <= from_ <= guess <= to <= high + 0.001, who
+        assert from_ - 0.001 <= exact[f"{who}_routs"] <= to + 0.001, who
+
+
 def test_a_charge_refused_for_its_cost_gives_its_bounds_in_words() -> None:
     """A charge walked too far for its budget is refused with what the walked branches
     prove, each piece by its name and each chance in the rule set's words, a rout once

@@ -396,6 +396,18 @@ def test_a_player_at_the_prompt_sees_the_chance_of_any_point_lost() -> None:
     assert not any("hit" in line for line in lines)
 
 
+def test_a_player_at_the_prompt_sees_what_a_refused_question_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Odds too dear to walk within the budget are refused at the prompt in one line that
+    gives what the branches walked prove, as the odds command and the page give it."""
+    import tertia.cli.prompt_player as prompt
+
+    game, state, action = volley(2)
+    monkeypatch.setattr(prompt, "ODDS_BUDGET", 10)
+    lines = odds_lines(game, state, action)
+    assert len(lines) == 1 and lines[0].startswith("  (too many outcomes to list exactly: more work than")
+    assert "the branches walked" in lines[0] or "none showed in the branches walked" in lines[0]
+
+
 def test_an_outcome_is_told_by_the_units_names_and_the_points_they_prove_to_have() -> None:
     """The odds tell each outcome in the rule set's words: an untested unit "proves to have"
     its points (one point, or several), a unit loses or gains points with the level it is

@@ -491,6 +491,38 @@ def test_a_walk_over_its_budget_is_refused_with_the_share_of_chance_it_walked() 
     assert "(12 branches walked, 33.3% of the chance)" in str(refusals[0])
 
 
+def _two_dice_told(dice):  # type: ignore[no-untyped-def]
+    """:func:`_two_dice`, telling both faces."""
+    first = int(dice.roll(D6, "a"))
+    return first, int(dice.roll(D6, "b"))
+
+
+def test_a_walk_over_its_budget_draws_from_what_it_did_not_walk() -> None:
+    """Asked to, a refused walk goes on drawing at random from the branches it had not
+    walked: the draws weigh the chance not walked between them, each an equal share, and
+    never fall in a branch walked; with the walked branches they estimate the whole, the
+    same on every run; with no work to draw, or too little, there is no estimate."""
+    from tertia.analysis.enumerate import LEAST_SAMPLES, TooManyBranches
+
+    def refused(sample: int) -> TooManyBranches:
+        with pytest.raises(TooManyBranches) as caught:
+            enumerate_branches(_two_dice_told, budget=34, sample=sample)
+        return caught.value
+
+    first, again = refused(3 * 600), refused(3 * 600)
+    assert len(first.sampled) == 600
+    assert [b.result for b in first.sampled] == [b.result for b in again.sampled]
+    assert sum(b.probability for b in first.sampled) == 1 - first.walked == Fraction(2, 3)
+    walked = {b.result for b in first.partial}
+    assert len(walked) == 12 and not walked & {b.result for b in first.sampled}
+    for total in range(2, 13):  # each sum's estimate within 4 standard errors of its exact chance
+        exact = Fraction(6 - abs(total - 7), 36)
+        estimate = sum((b.probability for b in (*first.partial, *first.sampled) if sum(b.result) == total),
+                       Fraction(0))
+        assert abs(estimate - exact) <= 4 * math.sqrt(float(exact * (1 - exact)) / 600), total
+    assert refused(0).sampled == [] and refused(3 * (LEAST_SAMPLES - 1)).sampled == []
+
+
 def _bounds(message: str, said: str) -> tuple[Fraction, Fraction]:
     """The bounds a refusal gives a chance: "<said> 12.0% to 40.0%" where the branches
     walked showed it; else none at least, and at most what they left unwalked."""

@@ -25,7 +25,9 @@ walk goes on down one branch for each of its distinct outcomes
 from __future__ import annotations
 
 import heapq
+import math
 import operator
+import random
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -67,13 +69,18 @@ class TooManyBranches(RuntimeError):
 
     ``partial`` holds the branches walked before it gave up and ``walked`` their chance
     (the share of all chance they prove), when that is exact: ``None`` when an attempt
-    rolled again has left the walked branches' weights unsettled."""
+    rolled again has left the walked branches' weights unsettled. ``sampled`` holds, when
+    a walk was asked to (``sample``), results drawn at random from the branches it had not
+    walked, each weighing an equal share of the chance not walked (:func:`sample_rest`)."""
 
     def __init__(self, message: str, partial: list[Branch[Any]] | None = None,
-                 walked: Fraction | None = None) -> None:
+                 walked: Fraction | None = None, sampled: list[Branch[Any]] | None = None) -> None:
         super().__init__(message)
         self.partial = partial or []
         self.walked = walked
+        self.sampled = sampled or []
+        self.frontier: list[_Entry] = []
+        """The entries the walk had still to walk when it gave up (for :func:`sample_rest`)."""
 
 
 class SealBroken(BaseException):
@@ -539,7 +546,7 @@ FACE_BY_FACE: frozenset[str] = _EveryPurpose()
 def enumerate_branches(
     run: Callable[[_Walker], T], *, max_leaves: int = MAX_LEAVES, budget: int | None = None,
     meter: WorkMeter | None = None, face_by_face: bool = False, apart: bool = True,
-    settler: Settler | None = None, seal: str | None = None,
+    settler: Settler | None = None, seal: str | None = None, sample: int = 0,
 ) -> list[Branch[T]]:
     """Run ``run(dice)`` down every branch of its chance tree; probabilities sum to 1.
 
@@ -555,7 +562,9 @@ def enumerate_branches(
     branches, merged). ``apart`` settles apart the steps the rules mark so
     (:mod:`tertia.analysis.apart`); without it each is walked as it runs. ``settler`` and
     ``seal`` are for the walk of such a step: the settler of the walk it is part of, and
-    the step's name."""
+    the step's name. ``sample``: the work a walk refused over its ``budget`` may go on to
+    spend drawing at random from the branches it has not walked (:func:`sample_rest`), for
+    an estimate beside the bounds its refusal proves."""
     opaque: frozenset[str] = FACE_BY_FACE if face_by_face else frozenset()
     meter = meter if meter is not None else WorkMeter()
     owner = settler is None and apart and not face_by_face
@@ -573,6 +582,10 @@ def enumerate_branches(
                     raise  # the walk the step was settled from is begun again
                 settler.refuse(broken.label)
             meter.branches = begun  # begun again: its branches are found again
+    except TooManyBranches as refused:
+        if owner and sample > 0 and settler is not None and budget is not None:
+            refused.sampled = sample_rest(run, refused, settler, budget + sample)
+        raise
     finally:
         if owner and settler is not None:
             settler.close()
@@ -595,12 +608,13 @@ def _walk_all(
     found: _Found[T] = []
     rolled_again: dict[tuple[int, ...], Fraction] = {}
     sealed = None if seal is None or settler is None else (settler, seal)
-    queue: list[tuple[float, int, list[int], dict[int, Constraint]]] = [(-1.0, 0, [], {})]
+    queue: list[_Entry] = [(-1.0, 0, [], {}, ())]
     pushed = 0
     while queue:
         if budget is not None and meter.work >= budget:
-            raise _refusal(found, rolled_again)
-        _, _, prefix, groups = heapq.heappop(queue)
+            raise _refusal(found, rolled_again, queue)
+        entry = heapq.heappop(queue)
+        _, _, prefix, groups, _ = entry
         stands_for = list(groups.values())
         walker = _Walker(prefix, opaque, settler, sealed)
         again: int | None = None
@@ -610,14 +624,14 @@ def _walk_all(
         except _RolledAgain as rolled:
             again = rolled.mark
         except OverBudget:
-            raise _over(found, rolled_again, meter, max_leaves) from None
+            raise _over(found, rolled_again, meter, max_leaves, [entry, *queue]) from None
         finally:
             walker.running = False
             meter.work += 1 + len(walker.slots)
         grouping = _Grouping(walker, stands_for, max(0, len(prefix) - 1))
-        for mass, sibling, groups in grouping.siblings:
+        for mass, sibling, groups, dists in grouping.siblings:
             pushed += 1
-            heapq.heappush(queue, (-mass, -pushed, sibling, groups))
+            heapq.heappush(queue, (-mass, -pushed, sibling, groups, dists))
         chosen = [slot.value for slot in walker.slots]
         if again is not None:
             node = tuple(chosen[:again])
@@ -649,7 +663,7 @@ class _Grouping:
 
     def __init__(self, walker: _Walker, stands_for: list[Constraint], start: int) -> None:
         self.slots = walker.slots
-        self.siblings: list[tuple[float, list[int], dict[int, Constraint]]] = []
+        self.siblings: list[tuple[float, list[int], dict[int, Constraint], tuple[Distribution, ...]]] = []
         self.reached: list[tuple[int, int]] = [(1, 1)]
         self.root: list[int] = []
         self.groups: dict[int, tuple[tuple[int, ...], frozenset[Faces]]] = {}
@@ -755,7 +769,7 @@ class _Grouping:
         groups[root] = (own, other)
         dists = tuple(self.slots[s].dist for s in own)
         mass = self.numerator * _weight(dists, other) / (self.weight[root] * self.denominator)
-        self.siblings.append((mass, prefix, groups))
+        self.siblings.append((mass, prefix, groups, tuple(s.dist for s in self.slots[:time + 1])))
 
 
 def _all_faces(dist: Distribution) -> frozenset[Faces]:
@@ -836,20 +850,140 @@ def _too_many(max_leaves: int) -> TooManyBranches:
 
 
 def _over(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction], meter: WorkMeter,
-          max_leaves: int) -> TooManyBranches:
+          max_leaves: int, frontier: list[_Entry]) -> TooManyBranches:
     """The refusal of a walk whose step settled apart passed the branches or the work left
-    to it."""
-    return _too_many(max_leaves) if meter.branches > max_leaves else _refusal(found, rolled_again)
+    to it (``frontier``: what was still to walk, the entry being walked among it)."""
+    return _too_many(max_leaves) if meter.branches > max_leaves else _refusal(found, rolled_again, frontier)
 
 
-def _refusal(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction]) -> TooManyBranches:
+def _refusal(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction],
+             frontier: list[_Entry]) -> TooManyBranches:
     """The refusal of a walk over its budget, with what the walked branches prove: their
     share of all chance, exact unless an attempt rolled again is not yet fully walked."""
     walked = None if rolled_again else sum((f[1] for f in found), Fraction(0))
     share = "" if walked is None else f", {float(walked):.1%} of the chance"
     walked_count = f"{len(found):,} branch{'es' if len(found) != 1 else ''}"
-    return TooManyBranches(f"more work than a question may cost ({walked_count} walked{share})",
-                           [] if rolled_again else _settled(found, {}), walked)
+    refused = TooManyBranches(f"more work than a question may cost ({walked_count} walked{share})",
+                              [] if rolled_again else _settled(found, {}), walked)
+    if walked is not None:
+        refused.frontier = list(frontier)
+    return refused
+
+
+_Entry = tuple[float, int, list[int], dict[int, Constraint], tuple[Distribution, ...]]
+"""A branch still to walk: minus the chance it stands for (the queue's order), minus its
+place in the order entries were found (ties go to the latest), the faces to replay, the
+combinations of faces it stands for, and the distributions of the dice replayed."""
+
+SAMPLE_SEED = 1642
+"""The seed of the draws :func:`sample_rest` makes: the same estimate on any machine."""
+
+LEAST_SAMPLES = 50
+"""Fewer draws than this make no estimate."""
+
+
+def sample_rest(run: Callable[[_Walker], T], refused: TooManyBranches, settler: Settler,
+                until: int) -> list[Branch[T]]:
+    """Results drawn at random from what a walk refused over its budget had not walked
+    (its :attr:`~TooManyBranches.frontier`), until the work meter reaches ``until``: an
+    entry chosen by the chance it stands for, one of the combinations of faces it stands
+    for by theirs, then the dice rolled as they fall (:class:`_Sampler`). Each result
+    weighs the chance not walked over the number drawn, so that the walked branches and
+    these together estimate the whole; none when too few were drawn
+    (:data:`LEAST_SAMPLES`), or where a draw cannot be made as the walk would (an attempt
+    rolled again that began before the entry, a branch without end, the rules raising)."""
+    if refused.walked is None or not refused.frontier:
+        return []
+    meter = settler.meter
+    settler.budget = until  # the steps settled apart on the way share the sampling's work
+    rng = random.Random(SAMPLE_SEED)
+    entries = refused.frontier
+    masses = [-entry[0] for entry in entries]
+    results: list[T] = []
+    while meter.work < until:
+        entry = rng.choices(entries, weights=masses)[0]
+        prefix = _member(entry, rng)
+        replay = len(prefix)
+        while True:
+            sampler = _Sampler(prefix, settler, rng)
+            try:
+                result = run(sampler)
+                break
+            except _RolledAgain as rolled:
+                if rolled.mark < replay:
+                    return []
+                prefix = [slot.value for slot in sampler.slots[:rolled.mark]]
+            except OverBudget:
+                return _weighed(results, 1 - refused.walked)
+            except (Exception, SealBroken):
+                return []
+            finally:
+                sampler.running = False
+                meter.work += 1 + len(sampler.slots)
+        results.append(result)
+    return _weighed(results, 1 - refused.walked)
+
+
+def _weighed(results: list[T], rest: Fraction) -> list[Branch[T]]:
+    """Each of ``results`` as a branch weighing its share of ``rest``."""
+    if len(results) < LEAST_SAMPLES:
+        return []
+    share = rest / len(results)
+    return [Branch(result, share, ()) for result in results]
+
+
+def _member(entry: _Entry, rng: random.Random) -> list[int]:
+    """One combination of the faces ``entry`` stands for, drawn by its chance."""
+    _, _, prefix, groups, dists = entry
+    faces = list(prefix)
+    for slots, allowed in groups.values():
+        if len(allowed) == 1:
+            combination = next(iter(allowed))
+        else:
+            ordered = sorted(allowed)
+            weights = [dict(dists[s].outcomes) for s in slots]
+            chances = [math.prod(weights[i][v] for i, v in enumerate(f)) for f in ordered]
+            combination = rng.choices(ordered, weights=chances)[0]
+        for s, v in zip(slots, combination, strict=True):
+            faces[s] = v
+    return faces
+
+
+class _Sampler(_Walker):
+    """Dice for one draw of :func:`sample_rest`: replays ``prefix``, then rolls each die as
+    it falls; the uses the rules make of them are not noted (nothing is grouped)."""
+
+    def __init__(self, prefix: Sequence[int], settler: Settler, rng: random.Random) -> None:
+        super().__init__(prefix, frozenset(), settler)
+        self.rng = rng
+
+    def _next_face(self, dist: Distribution, purpose: str, opaque: bool) -> int:
+        depth = len(self.slots)
+        if depth >= MAX_DEPTH:
+            raise TooManyBranches(f"more than {MAX_DEPTH} dice in one branch ({purpose})")
+        if depth < len(self.prefix):
+            value = self.prefix[depth]
+        else:
+            value = self.rng.choices([v for v, _ in dist.outcomes], weights=[w for _, w in dist.outcomes])[0]
+        self.slots.append(_Slot(dist, purpose, value, opaque))
+        return value
+
+    def settle_apart(self, tx: Any, procedure: Callable[..., T], args: tuple[object, ...]) -> T:
+        """A step settled apart where the walk met it, as the walk chose its outcome; past
+        what is replayed, run as it is (its dice rolled as they fall: the same chances,
+        at a fraction of the work of settling a position never met before)."""
+        if len(self.slots) >= len(self.prefix):
+            return procedure(tx, *args)
+        return super().settle_apart(tx, procedure, args)
+
+    def opaque_use(self, slots: tuple[int, ...], time: int | None = None) -> None:
+        self.heard()
+
+    def test(self, slots: tuple[int, ...], op: str, coefficients: tuple[int, ...], constant: int) -> None:
+        self.heard()
+
+    def kept(self) -> None:
+        return None
 
 
 from tertia.analysis import apart as _apart  # noqa: E402  # it walks its steps with this module

@@ -27,6 +27,7 @@ from tertia.analysis.answer import (
     unit_chance,
 )
 from tertia.analysis.enumerate import MAX_LEAVES, Branch, TooManyBranches, WorkMeter, enumerate_branches
+from tertia.analysis.sim.stats import wilson
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
 from tertia.core.dice import Dice, Distribution
@@ -291,7 +292,7 @@ def chance_outcomes(
 def odds(
     game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None,
     max_leaves: int = MAX_LEAVES, budget: int | None = None, meter: WorkMeter | None = None,
-    face_by_face: bool = False, apart: bool = True,
+    face_by_face: bool = False, apart: bool = True, sample: int | None = None,
 ) -> Odds:
     """Every result of ``action`` in ``state`` with its exact probability.
 
@@ -301,7 +302,10 @@ def odds(
     :attr:`~tertia.analysis.enumerate.WorkMeter.branches`), or more work than ``budget`` (when given:
     :data:`~tertia.analysis.enumerate.ODDS_BUDGET`), is refused
     (:class:`~tertia.analysis.enumerate.TooManyBranches`), its message giving the bounds
-    the branches walked prove. ``meter``, when given, counts the work done.
+    the branches walked prove and, from ``sample`` more work (by default half the
+    ``budget``) drawing at random from the branches not walked, an estimate of each
+    (:func:`~tertia.analysis.enumerate.sample_rest`). ``meter``, when given, counts the
+    work done.
     ``face_by_face`` walks every die face by face (the plain walk, for checking); without
     ``apart`` every step the rules settle apart is walked as it runs (for checking too)."""
     violations = game.validate(state, action)
@@ -310,8 +314,9 @@ def odds(
     ruleset = game.ruleset
     run = _resolver(game, state, action, responses, action_alone=True)
     try:
-        branches = enumerate_branches(run, max_leaves=max_leaves, budget=budget, meter=meter,
-                                      face_by_face=face_by_face, apart=apart)
+        branches = enumerate_branches(
+            run, max_leaves=max_leaves, budget=budget, meter=meter, face_by_face=face_by_face,
+            apart=apart, sample=(budget or 0) // 2 if sample is None else sample)
     except TooManyBranches as refused:
         raise _bounded(game, state, action, refused) from None
     outcomes, attack = _outcomes(game, state, branches)
@@ -385,7 +390,11 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
     names: dict[str, str] = {who: state.units[uid].label for who, uid in named
                              if uid is not None and uid in state.units and who in parties}
     proved = "; " + bounds_in_words(summary, measures, names, 1 - walked)
-    return TooManyBranches(f"{refused}{proved}", refused.partial, walked)
+    if refused.sampled:
+        outcomes, _ = _outcomes(game, state, [*refused.partial, *refused.sampled])
+        guess = summarise(state, outcomes, attacker, target, measures)
+        proved += "; " + estimates_in_words(summary, guess, measures, names, 1 - walked, len(refused.sampled))
+    return TooManyBranches(f"{refused}{proved}", refused.partial, walked, refused.sampled)
 
 
 def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure], names: Mapping[str, str],
@@ -404,25 +413,74 @@ def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure],
     >>> said.split(": ")[1].split(" (")[0]
     "Essex's Foot falls back 25.0% to 75.0%, is routed from the field 25.0% to 75.0%"
     """
-    named = [m for m in measures if m.kind == "unit_flag"]
-    routs = [m.key for m in named if m.routs] or ["routed"]
-    common = [] if any(m.routs for m in named) else [("routed", "is routed from the field")]
-    told = [(m.key, m.title) for m in named] + common + [("removed", "leaves play")]
     parts: list[str] = []
+    for who, told in _told_chances(summary, measures, names):
+        bounds = [f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}" for title, p in told]
+        parts.append(said_of(names[who], bounds))
+    if not parts:
+        return f"the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)"
+    return f"the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance not yet walked)"
+
+
+def estimates_in_words(walked: Mapping[str, Any], estimated: Mapping[str, Any],
+                       measures: Sequence[OddsMeasure], names: Mapping[str, str], rest: Fraction,
+                       draws: int) -> str:
+    """What ``draws`` results drawn at random from the chance not walked (``rest``) make
+    of each chance :func:`bounds_in_words` bounds: ``estimated`` summarises the walked
+    branches and the draws together, ``walked`` the walked alone; each estimate with its
+    95% interval (Wilson's, of the share of the draws, scaled to ``rest``), always within
+    the bounds.
+
+    >>> from tertia.core.ruleset import OddsMeasure
+    >>> walked = {"target_routed_exact": Fraction(1, 4)}
+    >>> estimated = {"target_routed_exact": Fraction(1, 4) + Fraction(1, 2) * Fraction(30, 100)}
+    >>> said = estimates_in_words(walked, estimated, [], {"target": "Essex's Foot"}, Fraction(1, 2), 100)
+    >>> said.split(": ")[1]
+    "Essex's Foot is routed from the field 40.0% (35.9% to 44.8%) (95% intervals)"
+    """
+    parts: list[str] = []
+    for who, told in _told_chances(estimated, measures, names):
+        guesses: list[str] = []
+        for title, p in told:
+            key = next(k for k, t in _told_measures(measures) if t == title)
+            known = walked.get(f"{who}_{key}_exact")
+            base = known if isinstance(known, Fraction) else Fraction(0)
+            share = wilson(round(float((p - base) / rest) * draws), draws)
+            low, high = float(base) + float(rest) * share.low, float(base) + float(rest) * share.high
+            guesses.append(f"{title} {float(p):.1%} ({low:.1%} to {high:.1%})")
+        parts.append(said_of(names[who], guesses))
+    if not parts:
+        return f"{draws:,} draws from the chance not walked show none of the chances it tells"
+    return f"{draws:,} draws from the chance not walked estimate: {'; '.join(parts)} (95% intervals)"
+
+
+def _told_measures(measures: Sequence[OddsMeasure]) -> list[tuple[str, str]]:
+    """The chances a refusal tells of a piece, each by its key and its words: the rule
+    set's unit flags, then the common rout where it has none of its own, then leaving play."""
+    named = [m for m in measures if m.kind == "unit_flag"]
+    common = [] if any(m.routs for m in named) else [("routed", "is routed from the field")]
+    return [(m.key, m.title) for m in named] + common + [("removed", "leaves play")]
+
+
+def _told_chances(summary: Mapping[str, Any], measures: Sequence[OddsMeasure], names: Mapping[str, str]
+                  ) -> list[tuple[str, list[tuple[str, Fraction]]]]:
+    """For the target and the attacker that ``names`` names, the chances of ``summary``
+    a refusal tells (:func:`_told_measures`), each by its words: those above nothing, and
+    leaving play only where it is not by the rout already told."""
+    routs = [m.key for m in measures if m.kind == "unit_flag" and m.routs] or ["routed"]
+    found: list[tuple[str, list[tuple[str, Fraction]]]] = []
     for who in ("target", "attacker"):
-        bounds: list[str] = []
-        for key, title in told:
+        told: list[tuple[str, Fraction]] = []
+        for key, title in _told_measures(measures):
             p = summary.get(f"{who}_{key}_exact")
             if not isinstance(p, Fraction) or not p:
                 continue
             if key == "removed" and any(summary.get(f"{who}_{k}_exact") == p for k in routs):
                 continue  # it leaves play only by its rout, told already
-            bounds.append(f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}")
-        if bounds and who in names:
-            parts.append(said_of(names[who], bounds))
-    if not parts:
-        return f"the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)"
-    return f"the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance not yet walked)"
+            told.append((title, p))
+        if told and who in names:
+            found.append((who, told))
+    return found
 
 
 def summarise(

@@ -450,8 +450,8 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
     """The exact odds of ``action`` worked out from what the side sees, as lines."""
     try:
         result = odds(game, seen, action, budget=ODDS_BUDGET)
-    except TooManyBranches:
-        return ["  (too many outcomes to list exactly)"]
+    except TooManyBranches as refused:  # what the walk proves, and estimates, of what the side sees
+        return [f"  (too many outcomes to list exactly: {refused})"]
     except (IllegalAction, KeyError, TypeError, ValueError):
         return ["  (no odds can be given from what you see)"]
     name = namer(seen)
