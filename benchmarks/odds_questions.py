@@ -152,8 +152,8 @@ def refusals(found: Sequence[Asked]) -> str:
     return f"\n{'':18} refused by word: {by_word}{walked}; estimated {estimated} of {len(refused)}"
 
 
-ESTIMATED = "draws from the chance not walked estimate"
-"""The words of a refusal that estimates its chances."""
+ESTIMATED = "draws from the chance not walked"
+"""The words of a refusal that drew from the chance it did not walk."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

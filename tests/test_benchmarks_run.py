@@ -46,6 +46,7 @@ SMOKE: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "idle_units.py": (lambda _: ["--rules", "d3-cards", "--scenario", "chalgrove", "--games", "1",
                                  "--workers", "1"], "idlest (turns a battle)"),
     "odds.py": (lambda _: ["--repeat", "1"], "outcomes; median"),
+    "odds_estimates.py": (lambda _: ["--smoke"], "simulation within the estimate's interval"),
     "odds_questions.py": (lambda _: ["--smoke"], "asked"),
     "pikes_play.py": (lambda _: ["--scenario", "edgehill", "--games", "1", "--workers", "1"],
                       "battles in which a side held its objective"),

@@ -30,7 +30,7 @@ from tertia.analysis.enumerate import MAX_LEAVES, Branch, TooManyBranches, WorkM
 from tertia.analysis.sim.stats import wilson
 from tertia.battle import BattleRecord
 from tertia.core.actions import Action
-from tertia.core.dice import Dice, Distribution
+from tertia.core.dice import Dice, Distribution, SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.narration import plural, said_of
@@ -174,10 +174,14 @@ class UnaskedResponse(ValueError):
         self.response = response
 
 
+Played = tuple[GameState, list[Event]]
+"""What a branch of an action comes to: the position it leaves and the events on the way."""
+
+
 def _resolver(
     game: Game, state: GameState, action: Action, responses: Sequence[Action] | None,
     *, action_alone: bool = False,
-) -> Callable[[Dice], tuple[GameState, list[Event]]]:
+) -> Callable[[Dice], Played]:
     """The action's resolution as a function of the dice, answering any decision the rules
     ask of the other side mid-action with ``responses`` or the rule set's defaults; an
     answer the rules never ask for is refused (:class:`UnaskedResponse`). With
@@ -189,7 +193,7 @@ def _resolver(
     chance tree starts where they end."""
     done, start, begun = _fixed_start(game, state, action, responses, action_alone)
 
-    def run(dice: Dice) -> tuple[GameState, list[Event]]:
+    def run(dice: Dice) -> Played:
         tx = Tx(game.table, start, dice, ends_with_action=action_alone)
         tx.events = list(begun)
         with contextlib.suppress(ActionOver):
@@ -348,7 +352,7 @@ def _parties(action: Action, attack: AttackResolved | None) -> tuple[str | None,
     return attacker, target
 
 
-def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[GameState, list[Event]]]]
+def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[Played]]
               ) -> tuple[tuple[Outcome, ...], AttackResolved | None]:
     """The distinct results of ``branches`` (equal effects merged), likeliest first, and the
     attack they resolve, if any."""
@@ -377,24 +381,42 @@ def _outcomes(game: Game, state: GameState, branches: Sequence[Branch[tuple[Game
 
 def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranches) -> TooManyBranches:
     """``refused`` with the bounds its walked branches prove on each chance the summary
-    gives of the target and of the attacker, those the question has (:func:`bounds_in_words`)."""
+    gives of the target and of the attacker, those the question has (:func:`bounds_in_words`),
+    and what its draws from the rest estimate of each (:func:`estimates_in_words`)."""
     walked = refused.walked
     if walked is None or not refused.partial:
         return refused
-    outcomes, attack = _outcomes(game, state, refused.partial)
-    attacker, target = _parties(action, attack)
+    summary, attacker, target = summary_of(game, state, action, refused.partial)
     measures = game.ruleset.ODDS_MEASURES
-    summary = summarise(state, outcomes, attacker, target, measures)
     parties = game.ruleset.odds_parties(action)
     named: tuple[tuple[str, str | None], ...] = (("target", target), ("attacker", attacker))
     names: dict[str, str] = {who: state.units[uid].label for who, uid in named
                              if uid is not None and uid in state.units and who in parties}
     proved = "; " + bounds_in_words(summary, measures, names, 1 - walked)
     if refused.sampled:
-        outcomes, _ = _outcomes(game, state, [*refused.partial, *refused.sampled])
-        guess = summarise(state, outcomes, attacker, target, measures)
+        guess, _, _ = summary_of(game, state, action, [*refused.partial, *refused.sampled])
         proved += "; " + estimates_in_words(summary, guess, measures, names, 1 - walked, len(refused.sampled))
     return TooManyBranches(f"{refused}{proved}", refused.partial, walked, refused.sampled)
+
+
+def summary_of(game: Game, state: GameState, action: Action, branches: Sequence[Branch[Played]]
+               ) -> tuple[dict[str, Any], str | None, str | None]:
+    """The marginals (:func:`summarise`) of ``branches`` of ``action`` in ``state``, all of
+    them or some (their chances need not add up to one), with the attacker and the target
+    they are of."""
+    outcomes, attack = _outcomes(game, state, branches)
+    attacker, target = _parties(action, attack)
+    return summarise(state, outcomes, attacker, target, game.ruleset.ODDS_MEASURES), attacker, target
+
+
+def played_out(game: Game, state: GameState, action: Action, *, responses: Sequence[Action] | None = None,
+               draws: int, seed: int) -> list[Branch[Played]]:
+    """``draws`` results of ``action`` in ``state``, each played with dice of its own seed
+    (``seed``, ``seed + 1``, ...) and weighing a share of one: a plain simulation, against
+    which an estimate can be checked (``benchmarks/odds_estimates.py``)."""
+    run = _resolver(game, state, action, responses, action_alone=True)
+    share = Fraction(1, draws)
+    return [Branch(run(SeededDice(seed + n)), share, ()) for n in range(draws)]
 
 
 def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure], names: Mapping[str, str],
@@ -414,8 +436,9 @@ def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure],
     "Essex's Foot falls back 25.0% to 75.0%, is routed from the field 25.0% to 75.0%"
     """
     parts: list[str] = []
-    for who, told in _told_chances(summary, measures, names):
-        bounds = [f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}" for title, p in told]
+    for who, told in told_chances(summary, measures, names):
+        bounds = [f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}"
+                  for _, title, p in told]
         parts.append(said_of(names[who], bounds))
     if not parts:
         return f"the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)"
@@ -425,11 +448,7 @@ def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure],
 def estimates_in_words(walked: Mapping[str, Any], estimated: Mapping[str, Any],
                        measures: Sequence[OddsMeasure], names: Mapping[str, str], rest: Fraction,
                        draws: int) -> str:
-    """What ``draws`` results drawn at random from the chance not walked (``rest``) make
-    of each chance :func:`bounds_in_words` bounds: ``estimated`` summarises the walked
-    branches and the draws together, ``walked`` the walked alone; each estimate with its
-    95% interval (Wilson's, of the share of the draws, scaled to ``rest``), always within
-    the bounds.
+    """:func:`estimates` in words, each piece by its name in ``names``.
 
     >>> from tertia.core.ruleset import OddsMeasure
     >>> walked = {"target_routed_exact": Fraction(1, 4)}
@@ -438,23 +457,49 @@ def estimates_in_words(walked: Mapping[str, Any], estimated: Mapping[str, Any],
     >>> said.split(": ")[1]
     "Essex's Foot is routed from the field 40.0% (35.9% to 44.8%) (95% intervals)"
     """
-    parts: list[str] = []
-    for who, told in _told_chances(estimated, measures, names):
-        guesses: list[str] = []
-        for title, p in told:
-            key = next(k for k, t in _told_measures(measures) if t == title)
-            known = walked.get(f"{who}_{key}_exact")
-            base = known if isinstance(known, Fraction) else Fraction(0)
-            share = wilson(round(float((p - base) / rest) * draws), draws)
-            low, high = float(base) + float(rest) * share.low, float(base) + float(rest) * share.high
-            guesses.append(f"{title} {float(p):.1%} ({low:.1%} to {high:.1%})")
-        parts.append(said_of(names[who], guesses))
+    parts = [said_of(names[who], [f"{e.title} {e.estimate:.1%} ({e.low:.1%} to {e.high:.1%})" for e in told])
+             for who, told in estimates(walked, estimated, measures, names, rest, draws)]
     if not parts:
         return f"{draws:,} draws from the chance not walked show none of the chances it tells"
     return f"{draws:,} draws from the chance not walked estimate: {'; '.join(parts)} (95% intervals)"
 
 
-def _told_measures(measures: Sequence[OddsMeasure]) -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class Estimate:
+    """A chance a refusal estimates (:func:`estimates`): its key and words, the estimate
+    and its 95% interval, and the bounds the walked branches prove."""
+
+    key: str
+    title: str
+    estimate: float
+    low: float
+    high: float
+    proved_low: float
+    proved_high: float
+
+
+def estimates(walked: Mapping[str, Any], estimated: Mapping[str, Any], measures: Sequence[OddsMeasure],
+              names: Mapping[str, str], rest: Fraction, draws: int) -> list[tuple[str, list[Estimate]]]:
+    """What ``draws`` results drawn at random from the chance not walked (``rest``) make
+    of each chance :func:`bounds_in_words` bounds, for the target and the attacker in
+    ``names``: ``estimated`` summarises the walked branches and the draws together,
+    ``walked`` the walked alone; each estimate with its 95% interval (Wilson's, of the
+    share of the draws, scaled to ``rest``), always within the bounds."""
+    found: list[tuple[str, list[Estimate]]] = []
+    for who, told in told_chances(estimated, measures, names):
+        guesses: list[Estimate] = []
+        for key, title, p in told:
+            known = walked.get(f"{who}_{key}_exact")
+            base = known if isinstance(known, Fraction) else Fraction(0)
+            share = wilson(round(float((p - base) / rest) * draws), draws)
+            guesses.append(Estimate(key, title, float(p), float(base + rest * Fraction(share.low)),
+                                    float(base + rest * Fraction(share.high)), float(base),
+                                    float(min(base + rest, Fraction(1)))))
+        found.append((who, guesses))
+    return found
+
+
+def told_measures(measures: Sequence[OddsMeasure]) -> list[tuple[str, str]]:
     """The chances a refusal tells of a piece, each by its key and its words: the rule
     set's unit flags, then the common rout where it has none of its own, then leaving play."""
     named = [m for m in measures if m.kind == "unit_flag"]
@@ -462,22 +507,22 @@ def _told_measures(measures: Sequence[OddsMeasure]) -> list[tuple[str, str]]:
     return [(m.key, m.title) for m in named] + common + [("removed", "leaves play")]
 
 
-def _told_chances(summary: Mapping[str, Any], measures: Sequence[OddsMeasure], names: Mapping[str, str]
-                  ) -> list[tuple[str, list[tuple[str, Fraction]]]]:
+def told_chances(summary: Mapping[str, Any], measures: Sequence[OddsMeasure], names: Mapping[str, str]
+                 ) -> list[tuple[str, list[tuple[str, str, Fraction]]]]:
     """For the target and the attacker that ``names`` names, the chances of ``summary``
-    a refusal tells (:func:`_told_measures`), each by its words: those above nothing, and
-    leaving play only where it is not by the rout already told."""
+    a refusal tells (:func:`told_measures`), each by its key and its words: those above
+    nothing, and leaving play only where it is not by the rout already told."""
     routs = [m.key for m in measures if m.kind == "unit_flag" and m.routs] or ["routed"]
-    found: list[tuple[str, list[tuple[str, Fraction]]]] = []
+    found: list[tuple[str, list[tuple[str, str, Fraction]]]] = []
     for who in ("target", "attacker"):
-        told: list[tuple[str, Fraction]] = []
-        for key, title in _told_measures(measures):
+        told: list[tuple[str, str, Fraction]] = []
+        for key, title in told_measures(measures):
             p = summary.get(f"{who}_{key}_exact")
             if not isinstance(p, Fraction) or not p:
                 continue
             if key == "removed" and any(summary.get(f"{who}_{k}_exact") == p for k in routs):
                 continue  # it leaves play only by its rout, told already
-            told.append((title, p))
+            told.append((key, title, p))
         if told and who in names:
             found.append((who, told))
     return found
