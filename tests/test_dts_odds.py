@@ -344,6 +344,24 @@ def test_tertia_odds_says_in_one_line_when_a_question_is_too_large() -> None:
     assert "(--budget 100; a larger budget walks further, at more cost)" in lines[0]
 
 
+def test_tertia_odds_json_tells_a_refusal_as_data_beside_its_line() -> None:
+    """With --json a refused question also prints what its line tells, as data: the chance
+    walked, the draws made from the rest, and each chance of each party with the bounds
+    proved and the estimate and its interval, which lies within them."""
+    result = runner.invoke(app, ["odds", EDGEHILL, "--rules", "declare-thee-sir", "--attacker",
+                                 "r-guns-right", "--target", "p-cessex-foot-2", "--budget", "2000", "--json"])
+    assert result.exit_code == 1
+    told = json.loads(next(line for line in result.output.splitlines() if line.startswith("{")))
+    assert told["exact"] is False and told["refused"].startswith("more work than a question may cost")
+    assert 0 < told["walked"] < 1 and told["draws"] >= 50 and told["chances"]
+    for chance in told["chances"]:
+        assert chance["party"] in ("target", "attacker")
+        assert chance["unit"] in ("r-guns-right", "p-cessex-foot-2")
+        (proved_low, proved_high), (low, high) = chance["proved"], chance["interval"]
+        assert proved_low - 1e-9 <= low <= chance["estimate"] <= high <= proved_high + 1e-9
+        assert f"{chance['words']} {100 * chance['estimate']:.1f}%" in told["refused"]
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path / "games.sqlite3", watch_pace=0.0)) as c:
@@ -379,12 +397,15 @@ def test_the_pages_odds_of_a_volley_and_a_refusal_too_large(client: TestClient,
     assert refused.status_code == 422 and refused.json()["code"] == "TOO_MANY_BRANCHES"
     assert "\n" not in refused.json()["message"]
     assert "the branches walked" in refused.json()["message"]  # what they prove, or that nothing showed
+    told = refused.json()["told"]  # and the same as data, with no work left to draw from the rest
+    assert told["draws"] == 0 and all("estimate" not in c and len(c["proved"]) == 2 for c in told["chances"])
     # Were anything hidden from the side, the bounds worked out on the whole position
     # would not be told.
     monkeypatch.setattr(web_games.LiveGame, "hides_anything", lambda self, side: True)
     secret = client.post(f"/api/games/{gid}/odds", headers=me, json=shot)
     assert secret.status_code == 422 and secret.json()["code"] == "TOO_MANY_BRANCHES"
     assert secret.json()["message"] == "this action has too many outcomes to list exactly"
+    assert "told" not in secret.json()
 
 
 def test_a_player_at_the_prompt_sees_the_chance_of_any_point_lost() -> None:

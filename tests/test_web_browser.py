@@ -1078,6 +1078,50 @@ def test_charge_yr_pikes_odds_of_a_units_fire_asked_in_the_page(server: Server, 
     assert "fire" in words and "ball" not in words and "canister" not in words
 
 
+def test_odds_too_dear_to_walk_show_their_bounds_and_estimates_in_the_page(server: Server, page: Any) -> None:
+    """Declare Thee Sir at Edgehill: the King's right guns asked the odds of their fire at
+    Charles Essex's brigade, a question too dear to walk within the budget. The panel says
+    so in a line, then gives a table of the chances the server's refusal tells: each
+    piece's chance by its name, about so much, its 95% interval and the bounds the walked
+    branches prove; the refusal's whole line is folded away beneath."""
+    pg = page
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "edgehill", "rules": "declare-thee-sir", "mode": "hotseat", "seed": 1}).json()
+    gid, tok = created["id"], created["tokens"]["royalist"]
+    gun, target = "r-guns-right", "p-cessex-foot-2"
+    refused = httpx.post(f"{server.url}/api/games/{gid}/question", headers={"Authorization": f"Bearer {tok}"},
+                         json={"question": "fire", "attacker": gun, "target": target}, timeout=60)
+    assert refused.status_code == 422 and refused.json()["code"] == "TOO_MANY_BRANCHES", refused.text
+    told = refused.json()["told"]
+    assert told["draws"] > 0 and told["chances"]
+    pg.goto(f"{server.url}/#/play/{gid}?token={tok}")
+    pg.wait_for_selector(f'.unit[data-unit="{gun}"]', timeout=60_000)
+    pg.click(f'.unit[data-unit="{gun}"]', force=True)
+    pg.click("[data-test=ask-odds]")
+    pg.wait_for_selector("[data-test=question]")
+    pg.click(f'.unit[data-unit="{target}"]', force=True)
+    pg.wait_for_function("(id) => document.querySelector('[data-test=question-target]').value === id",
+                         arg=target)
+    pg.select_option("[data-test=question-word]", "fire")
+    pg.wait_for_selector("[data-test=question] [data-test=odds-bounded]", timeout=60_000)
+    message = refused.json()["message"]
+    assert pg.inner_text("[data-test=question] [data-test=odds-refusal]") == (
+        "This question has too many outcomes to list exactly.")
+    assert pg.text_content("[data-test=question] [data-test=odds-refusal-words]") == message
+    rows = pg.locator("[data-test=question] [data-test=odds-estimate]")
+    assert rows.count() == len(told["chances"])
+    for n, chance in enumerate(told["chances"]):
+        cells = rows.nth(n).locator("td").all_inner_texts()
+        name = pg.evaluate("(id) => window.tertiaScreen.names(id)", chance["unit"])
+        low, high = chance["interval"]
+        proved_low, proved_high = chance["proved"]
+        assert cells == [f"{name} {chance['words']}", f"{100 * chance['estimate']:.1f}%",
+                         f"{100 * low:.1f}%–{100 * high:.1f}%",
+                         f"{100 * proved_low:.1f}%–{100 * proved_high:.1f}%"]
+    assert "undefined" not in pg.inner_text("[data-test=question]")
+    shoot(pg, "dts-odds-estimated")
+
+
 # --- Charge yr Pikes!: secret deployment from two links, a piece coming into sight, the end ---
 
 

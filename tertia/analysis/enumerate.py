@@ -81,6 +81,10 @@ class TooManyBranches(RuntimeError):
         self.sampled = sampled or []
         self.frontier: list[_Entry] = []
         """The entries the walk had still to walk when it gave up (for :func:`sample_rest`)."""
+        self.told: dict[str, Any] | None = None
+        """What an odds question's refusal tells in words, as data (set by
+        :func:`tertia.analysis.odds.odds`): the chance walked, the draws made and each
+        chance bounded and estimated."""
 
 
 class SealBroken(BaseException):

@@ -392,11 +392,33 @@ def _bounded(game: Game, state: GameState, action: Action, refused: TooManyBranc
     named: tuple[tuple[str, str | None], ...] = (("target", target), ("attacker", attacker))
     names: dict[str, str] = {who: state.units[uid].label for who, uid in named
                              if uid is not None and uid in state.units and who in parties}
-    proved = "; " + bounds_in_words(summary, measures, names, 1 - walked)
-    if refused.sampled:
-        guess, _, _ = summary_of(game, state, action, [*refused.partial, *refused.sampled])
-        proved += "; " + estimates_in_words(summary, guess, measures, names, 1 - walked, len(refused.sampled))
-    return TooManyBranches(f"{refused}{proved}", refused.partial, walked, refused.sampled)
+    rest, draws = 1 - walked, len(refused.sampled)
+    proved = "; " + bounds_in_words(summary, measures, names, rest)
+    guess = summary_of(game, state, action, [*refused.partial, *refused.sampled])[0] if draws else None
+    if guess is not None:
+        proved += "; " + estimates_in_words(summary, guess, measures, names, rest, draws)
+    bounded = TooManyBranches(f"{refused}{proved}", refused.partial, walked, refused.sampled)
+    units = {"target": target, "attacker": attacker}
+    bounded.told = {"walked": float(walked), "draws": draws, "chances": [
+        {"party": who, "unit": units[who], **chance}
+        for who, chances in told_in_data(summary, guess, measures, names, rest, draws) for chance in chances]}
+    return bounded
+
+
+def told_in_data(walked: Mapping[str, Any], estimated: Mapping[str, Any] | None,
+                 measures: Sequence[OddsMeasure], names: Mapping[str, str], rest: Fraction,
+                 draws: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    """What a refusal tells of each piece's chances, as data: each chance's key
+    (``chance``) and words, the bounds the walked branches prove (``proved``) and, where
+    draws were made (``estimated`` summarises them with the walked branches), the estimate
+    and its 95% ``interval`` (:func:`estimates`)."""
+    if estimated is None:
+        return [(who, [{"chance": key, "words": title,
+                        "proved": [float(p), float(min(p + rest, Fraction(1)))]} for key, title, p in told])
+                for who, told in told_chances(walked, measures, names)]
+    return [(who, [{"chance": e.key, "words": e.title, "proved": [e.proved_low, e.proved_high],
+                    "estimate": e.estimate, "interval": [e.low, e.high]} for e in told])
+            for who, told in estimates(walked, estimated, measures, names, rest, draws)]
 
 
 def summary_of(game: Game, state: GameState, action: Action, branches: Sequence[Branch[Played]]

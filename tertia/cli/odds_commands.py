@@ -257,6 +257,8 @@ def odds_command(
              f"combat and not yet have encouraged this turn, and the target must be one a "
              f"commander may encourage)")
     except TooManyBranches as exc:
+        if as_json and exc.told is not None:  # what the refusal tells, as data, beside its words
+            sys.stdout.write(json.dumps({"exact": False, "refused": str(exc), **exc.told}) + "\n")
         fail(f"no exact odds for this action: {exc} (--budget {budget}; a larger budget walks "
              f"further, at more cost)")
     except NotImplementedError as exc:

@@ -562,9 +562,11 @@ class GameService:
             except TooManyBranches as exc:
                 # Worked out on the whole position: what its walked branches prove is not
                 # told to a side the rules hide anything from.
-                told = "" if live.hides_anything(side) else f": {exc}"
+                hidden = live.hides_anything(side)
+                told = "" if hidden else f": {exc}"
                 raise ServiceError(422, "TOO_MANY_BRANCHES",
-                                   f"this action has too many outcomes to list exactly{told}") from None
+                                   f"this action has too many outcomes to list exactly{told}",
+                                   extra=None if hidden or exc.told is None else {"told": exc.told}) from None
             if live.hides_anything(side) and answer != self._odds_from_view(live, side, action):
                 raise ServiceError(409, "HIDDEN_INFORMATION",
                                    "these odds depend on what the rules hide from you")
@@ -704,7 +706,8 @@ def asked_of(game: Game, seen: GameState, side: str, word: str | None, attacker:
         raise ServiceError(409, "UNASKED_RESPONSE", f"{exc}: no such answer can take part") from None
     except TooManyBranches as exc:
         raise ServiceError(422, "TOO_MANY_BRANCHES", f"this question has too many outcomes to list "
-                           f"exactly: {exc}") from None
+                           f"exactly: {exc}",
+                           extra=None if exc.told is None else {"told": exc.told}) from None
     except (NotImplementedError, HiddenInformation) as exc:
         raise ServiceError(422, "NO_ODDS", f"no exact odds for this question: {exc}") from None
     return {**told_odds(answer), "side": side}

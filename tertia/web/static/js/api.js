@@ -7,6 +7,8 @@ export class ApiError extends Error {
     this.code = body && body.code ? body.code : "HTTP_" + status;
     this.rule = body ? body.rule : null;
     this.violations = (body && body.violations) || [];
+    // A refusal of odds too dear to walk: the chances its walked branches bound, and estimate.
+    this.told = (body && body.told) || null;
   }
 }
 

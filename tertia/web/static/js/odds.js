@@ -30,8 +30,38 @@ export class OddsView {
   }
 
   refused(err) {
+    if (err.told && err.told.chances.length) {
+      // Too dear to walk: what the refusal tells leads, as a table; its long line folded away.
+      const gist = err.message.split(": ")[0];
+      put(this.body, h("p", { class: "refusal", "data-test": "odds-refusal" },
+        `${gist.charAt(0).toUpperCase()}${gist.slice(1)}.`),
+        this.bounded(err.told),
+        h("details", { class: "muted" }, h("summary", {}, "In words"),
+          h("p", { "data-test": "odds-refusal-words" }, err.message)));
+      return;
+    }
     put(this.body, h("p", { class: "refusal", "data-test": "odds-refusal" }, err.message,
       err.rule ? h("span", { class: "rule" }, ` (${err.rule})`) : null));
+  }
+
+  // What a refused question's walked branches prove of each chance, and what its draws
+  // from the rest estimate: a table beside the refusal's line.
+  bounded(told) {
+    const share = (p) => `${(100 * p).toFixed(1)}%`;
+    const estimated = told.draws > 0;
+    const rows = told.chances.map((c) => h("tr", { "data-test": "odds-estimate" },
+      h("td", {}, `${this.names(c.unit)} ${c.words}`),
+      estimated ? h("td", { class: "estimate" }, share(c.estimate)) : null,
+      estimated ? h("td", { class: "muted" }, `${share(c.interval[0])}–${share(c.interval[1])}`) : null,
+      h("td", { class: "muted" }, `${share(c.proved[0])}–${share(c.proved[1])}`)));
+    return h("div", { class: "odds-block", "data-test": "odds-bounded" },
+      h("div", { class: "odds-title" }, estimated ? "Estimated, not exact" : "Bounds, not exact"),
+      h("table", { class: "odds-bounds" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Chance"), estimated ? h("th", {}, "About") : null,
+          estimated ? h("th", {}, "95% interval") : null, h("th", {}, "Proved between"))),
+        h("tbody", {}, rows)),
+      h("p", { class: "muted" }, `${share(told.walked)} of the chance walked exactly`
+        + (estimated ? `; the rest estimated from ${told.draws.toLocaleString("en")} draws.` : ".")));
   }
 
   render(odds) {
