@@ -344,6 +344,21 @@ def test_tertia_odds_says_in_one_line_when_a_question_is_too_large() -> None:
     assert "(--budget 100; a larger budget walks further, at more cost)" in lines[0]
 
 
+def test_tertia_odds_shows_a_refusals_estimates_as_a_table_above_its_line() -> None:
+    """In the terminal a refused question's chances are a table (each with the estimate,
+    its interval and the bounds proved), the refusal still one error line beneath."""
+    result = runner.invoke(app, ["odds", EDGEHILL, "--rules", "declare-thee-sir", "--attacker",
+                                 "r-guns-right", "--target", "p-cessex-foot-2", "--budget", "2000"])
+    assert result.exit_code == 1
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1 and errors[0].startswith("error: no exact odds for this action:")
+    table = result.stdout
+    assert "Not exact:" in table and "the rest estimated from" in table and "draws" in table
+    for column in ("chance", "about", "95% interval", "proved between"):
+        assert column in table
+    assert "Charles Essex" in table and "broken" in table
+
+
 def test_tertia_odds_json_tells_a_refusal_as_data_beside_its_line() -> None:
     """With --json a refused question also prints what its line tells, as data: the chance
     walked, the draws made from the rest, and each chance of each party with the bounds

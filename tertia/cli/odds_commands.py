@@ -107,6 +107,32 @@ def print_odds(result: Odds, names: dict[str, str], sides: dict[str, str] | None
     out.print(_sides_table(result, sides or {}))
 
 
+def refusal_table(told: dict[str, Any], names: dict[str, str]) -> Table:
+    """What a refused question tells (``TooManyBranches.told``) as the terminal shows it:
+    each chance of each party, the estimate and its 95% interval where draws were made,
+    and the bounds the walked branches prove."""
+    estimated = told["draws"] > 0
+    walked = f"{percent(told['walked'], 1)} of the chance walked exactly"
+    table = Table(title="Not exact: " + walked + (
+        f", the rest estimated from {told['draws']:,} draws" if estimated else ""))
+    table.add_column("chance")
+    if estimated:
+        table.add_column("about", justify="right")
+        table.add_column("95% interval", justify="right")
+    table.add_column("proved between", justify="right")
+    for chance in told["chances"]:
+        low, high = chance["proved"]
+        proved = f"{percent(low, 1)} to {percent(high, 1)}"
+        said = f"{names.get(chance['unit'], chance['unit'])} {chance['words']}"
+        if estimated:
+            low, high = chance["interval"]
+            table.add_row(said, percent(chance["estimate"], 1), f"{percent(low, 1)} to {percent(high, 1)}",
+                          proved)
+        else:
+            table.add_row(said, proved)
+    return table
+
+
 def _likeliest_table(result: Odds) -> Table:
     likeliest = result.likeliest
     table = Table(title="Likeliest outcomes")
@@ -259,6 +285,8 @@ def odds_command(
     except TooManyBranches as exc:
         if as_json and exc.told is not None:  # what the refusal tells, as data, beside its words
             sys.stdout.write(json.dumps({"exact": False, "refused": str(exc), **exc.told}) + "\n")
+        elif exc.told is not None and exc.told["chances"]:
+            out.print(refusal_table(exc.told, {uid: u.label for uid, u in state.units.items()}))
         fail(f"no exact odds for this action: {exc} (--budget {budget}; a larger budget walks "
              f"further, at more cost)")
     except NotImplementedError as exc:
