@@ -28,7 +28,9 @@ from tertia.core.violations import IllegalAction
 from tertia.rules.morale import morale_of
 from tertia.rulesets.declare_thee_sir.events import Charge, Fire
 from tertia.rulesets.declare_thee_sir.odds import describe
+from tertia.rulesets.declare_thee_sir.ruleset import DeclareTheeSir
 from tertia.rulesets.declare_thee_sir.values import game_data
+from tertia.scenarios.catalogue import load_named
 from tertia.web import games as web_games
 from tertia.web.app import create_app
 from tests.web_support import bearer, create, service
@@ -442,6 +444,23 @@ def test_a_player_at_the_prompt_sees_what_a_refused_question_proves(monkeypatch:
     lines = odds_lines(game, state, action)
     assert len(lines) == 1 and lines[0].startswith("  (too many outcomes to list exactly: more work than")
     assert "the branches walked" in lines[0] or "none showed in the branches walked" in lines[0]
+
+
+def test_a_player_at_the_prompt_sees_a_refused_questions_estimates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the walked branches bound some chance, the prompt gives how much was walked
+    exactly, then each chance about so much, with its interval and the bounds proved,
+    each piece by its name."""
+    import tertia.cli.prompt_player as prompt
+
+    game = Game(DeclareTheeSir(), load_named("edgehill", rules_id="declare-thee-sir"))
+    start = game.start(SeededDice(1))[0]
+    state, action = game.ruleset.query(start, "fire", "r-guns-right", "p-cessex-foot-2", {})
+    monkeypatch.setattr(prompt, "ODDS_BUDGET", 2000)
+    lines = odds_lines(game, state, action)
+    assert lines[0].startswith("  Not exact (too many outcomes): ") and "draws" in lines[0]
+    name = state.units["p-cessex-foot-2"].label
+    assert len(lines) > 1 and all(line.startswith("    about ") and "; proved " in line for line in lines[1:])
+    assert any(name in line for line in lines[1:])
 
 
 def test_an_outcome_is_told_by_the_units_names_and_the_points_they_prove_to_have() -> None:

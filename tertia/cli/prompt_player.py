@@ -451,7 +451,9 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
     try:
         result = odds(game, seen, action, budget=ODDS_BUDGET)
     except TooManyBranches as refused:  # what the walk proves, and estimates, of what the side sees
-        return [f"  (too many outcomes to list exactly: {refused})"]
+        if refused.told is None or not refused.told["chances"]:
+            return [f"  (too many outcomes to list exactly: {refused})"]
+        return refusal_lines(refused.told, namer(seen))
     except (IllegalAction, KeyError, TypeError, ValueError):
         return ["  (no odds can be given from what you see)"]
     name = namer(seen)
@@ -473,6 +475,26 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
         chance = piece.chances.get(ROUTS)
         if chance and piece.unit not in (result.target, result.attacker):
             lines.append(rout_line(name(piece.unit) or piece.unit, float(chance)))
+    return lines
+
+
+def refusal_lines(told: Mapping[str, Any], name: Callable[[str], str | None]) -> list[str]:
+    """What a refused question tells (``TooManyBranches.told``), as the prompt shows it:
+    how much was walked exactly, then each chance, about so much where draws were made
+    (its 95% interval), with the bounds proved."""
+    drawn = told["draws"]
+    lines = [f"  Not exact (too many outcomes): {percent(told['walked'], 1)} of the chance walked exactly"
+             + (f", the rest estimated from {drawn:,} draws" if drawn else "")]
+    for chance in told["chances"]:
+        low, high = chance["proved"]
+        said = f"{name(chance['unit']) or chance['unit']} {chance['words']}"
+        proved = f"proved {percent(low, 1)} to {percent(high, 1)}"
+        if drawn:
+            a, b = chance["interval"]
+            lines.append(f"    about {percent(chance['estimate'], 1):>6}  {said} "
+                         f"({percent(a, 1)} to {percent(b, 1)}; {proved})")
+        else:
+            lines.append(f"    {said}: {proved}")
     return lines
 
 
