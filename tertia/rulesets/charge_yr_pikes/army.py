@@ -138,8 +138,9 @@ def losses(state: GameState, side: str, tables: Tables, count: Callable[[Unit], 
     """``side``'s casualties, each counted unit (:func:`is_counted`; removed ones too)
     counted by ``count``."""
     lost = strength = 0
+    uncounted = tables.army_morale.uncounted
     for unit in state.iter_units(side, include_removed=True):  # one pass: asked each decision
-        if is_counted(unit, tables):
+        if unit_data(unit).troop not in uncounted:  # is_counted, inline
             lost += count(unit)
             strength += unit_data(unit).start
     return ArmyLosses(side, lost, strength)

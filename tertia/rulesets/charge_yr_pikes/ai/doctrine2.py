@@ -852,8 +852,11 @@ def beaten_on_the_field(state: GameState, side: str) -> bool:
     bound of a tactical victory (19 F: 10% higher, :data:`BEATEN_AT`)?"""
     tables = tables_of(state)
     lead = next(bound for bound, name in tables.victory.degrees if name == BEATEN_AT)
-    mine = fright_losses(state, side, tables).percent
-    return fright_losses(state, state.opponent(side), tables).percent - mine >= lead
+    mine, theirs = fright_losses(state, side, tables), fright_losses(state, state.opponent(side), tables)
+    # theirs.percent - mine.percent >= lead, in whole numbers (each asked every decision)
+    their_lost, their_all = (theirs.lost, theirs.strength) if theirs.strength else (0, 1)
+    my_lost, my_all = (mine.lost, mine.strength) if mine.strength else (0, 1)
+    return 100 * (their_lost * my_all - my_lost * their_all) >= lead * their_all * my_all
 
 
 def objective_posts(state: GameState, side: str) -> list[Place]:
