@@ -345,6 +345,58 @@ def test_chance_outcomes_within_a_budget_answer_or_are_refused(rules: str) -> No
     pytest.fail(f"no chance node of {rules} was answered within the budget")
 
 
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_a_refused_question_tells_its_estimates_on_every_surface(rules: str) -> None:
+    """Under every rule set, a question refused over a small budget and given the work to
+    draw from the rest tells the same chances in its line, as data (the page's and
+    ``--json``'s ``told``), in the terminal's table and at the prompt: each estimate within
+    its interval and its bounds, each piece by its name."""
+    from rich.console import Console
+
+    from tertia.analysis.enumerate import TooManyBranches
+    from tertia.analysis.questions import legal_questions, positions
+    from tertia.cli.odds_commands import refusal_table
+    from tertia.cli.prompt_player import refusal_lines
+    from tertia.scenarios import resolve_scenario
+    from tertia.scenarios.catalogue import written_for
+
+    scenario = written_for(rules)[0].name
+    game = Game(get_ruleset(rules), resolve_scenario(scenario, rules_id=rules))
+    untold: list[str] = []  # refusals whose draws showed none of the chances it tells
+    for state in positions(game, 1):
+        for q in legal_questions(game, state, targets=1):
+            try:
+                odds(game, q.ready, q.action, responses=q.responses, budget=3, sample=3_000)
+                continue
+            except TooManyBranches as caught:
+                refused = caught
+            told = refused.told
+            if told is None or not told["draws"]:
+                continue
+            if not told["chances"]:
+                untold.append(str(refused))
+                continue
+            message = str(refused)
+            assert "draws from the chance not walked estimate: " in message and "\n" not in message
+            names = {uid: u.label for uid, u in q.ready.units.items()}
+            for chance in told["chances"]:
+                (proved_low, proved_high), (low, high) = chance["proved"], chance["interval"]
+                assert proved_low - 1e-9 <= low <= chance["estimate"] <= high <= proved_high + 1e-9
+                assert f"{chance['words']} {100 * chance['estimate']:.1f}%" in message
+            console = Console(width=200, record=True)
+            console.print(refusal_table(told, names))
+            table = console.export_text()
+            lines = refusal_lines(told, names.get)
+            for chance in told["chances"]:
+                assert names[chance["unit"]] in table
+                assert any(names[chance["unit"]] in line and chance["words"] in line for line in lines)
+            assert "undefined" not in table and "None" not in table
+            return
+    # a rule set whose questions tell no chance of a piece (D3 shooting routs nothing) says so
+    assert untold, f"no question of {rules} was refused with draws from the rest"
+    assert all("draws from the chance not walked show none of the chances it tells" in m for m in untold)
+
+
 def test_a_face_used_differently_in_its_own_branch_keeps_its_weight() -> None:
     """Faces grouped by one walk's comparisons may be used differently once played: a value
     shown only when it hits must still count every hitting face."""

@@ -409,14 +409,18 @@ def told_in_data(walked: Mapping[str, Any], estimated: Mapping[str, Any] | None,
                  measures: Sequence[OddsMeasure], names: Mapping[str, str], rest: Fraction,
                  draws: int) -> list[tuple[str, list[dict[str, Any]]]]:
     """What a refusal tells of each piece's chances, as data: each chance's key
-    (``chance``) and words, the bounds the walked branches prove (``proved``) and, where
+    (``chance``) and words (agreeing with the piece's name), the bounds the walked
+    branches prove (``proved``) and, where
     draws were made (``estimated`` summarises them with the walked branches), the estimate
     and its 95% ``interval`` (:func:`estimates`)."""
+    def agreed(who: str, title: str) -> str:  # the verb agreeing with the piece's name
+        return said_of(names[who], [title]).removeprefix(names[who]).strip()
+
     if estimated is None:
-        return [(who, [{"chance": key, "words": title,
+        return [(who, [{"chance": key, "words": agreed(who, title),
                         "proved": [float(p), float(min(p + rest, Fraction(1)))]} for key, title, p in told])
                 for who, told in told_chances(walked, measures, names)]
-    return [(who, [{"chance": e.key, "words": e.title, "proved": [e.proved_low, e.proved_high],
+    return [(who, [{"chance": e.key, "words": agreed(who, e.title), "proved": [e.proved_low, e.proved_high],
                     "estimate": e.estimate, "interval": [e.low, e.high]} for e in told])
             for who, told in estimates(walked, estimated, measures, names, rest, draws)]
 
