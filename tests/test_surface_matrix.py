@@ -392,6 +392,10 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
             assert (side.name or side.id) in out, out
         # The rule set, the action and every piece in words, never the engine's ids.
         assert Words.of(start_of(rules, scenario)).problems(out) == [], out
+    elif "Not exact:" in out:  # refused for its cost: the chances it tells, a table above its one line
+        table, error = out.split("error:", 1)
+        assert "proved between" in table and Words.of(start_of(rules, scenario)).problems(table) == [], out
+        assert_refused_in_words("error:" + error, rules, scenario)
     else:
         assert_refused_in_words(out, rules, scenario)
     assert "Traceback" not in out and "None" not in out
