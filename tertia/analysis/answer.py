@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from tertia.core.narration import percent
 from tertia.core.ruleset import OddsMeasure
 from tertia.core.state import GameState
 
@@ -182,3 +183,33 @@ def likeliest(outcomes: Sequence[Outcome], limit: int = LIKELIEST) -> Likeliest:
     rest = ranked[limit:]
     return Likeliest(tuple((p, words) for words, p in ranked[:limit]), len(rest),
                      sum((p for _, p in rest), Fraction(0)))
+
+
+@dataclass(frozen=True)
+class RefusedChance:
+    """One chance a refused question tells, in words for a front end: the piece and what
+    befalls it (``said``), about so much and its 95% interval where draws were made
+    (``None`` where none were), and the bounds proved."""
+
+    said: str
+    about: str | None
+    interval: str | None
+    proved: str
+
+
+def refusal_in_words(told: Mapping[str, Any], name: Callable[[str], str | None]
+                     ) -> tuple[str, list[RefusedChance]]:
+    """What a refused question tells (``TooManyBranches.told``), as the terminal's table
+    and the prompt show it: how much of the chance was walked exactly (and how many draws
+    estimate the rest), then each chance, each piece by ``name``."""
+    def span(low: float, high: float) -> str:
+        return f"{percent(low, 1)} to {percent(high, 1)}"
+
+    drawn = told["draws"]
+    heading = f"{percent(told['walked'], 1)} of the chance walked exactly" + (
+        f", the rest estimated from {drawn:,} draws" if drawn else "")
+    chances = [RefusedChance(f"{name(c['unit']) or c['unit']} {c['words']}",
+                             percent(c["estimate"], 1) if drawn else None,
+                             span(*c["interval"]) if drawn else None, span(*c["proved"]))
+               for c in told["chances"]]
+    return heading, chances

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperOption
 
-from tertia.analysis.answer import CHANCE_LABELS
+from tertia.analysis.answer import CHANCE_LABELS, refusal_in_words
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import Odds, UnaskedResponse, odds
 from tertia.cli.common import (
@@ -108,28 +108,20 @@ def print_odds(result: Odds, names: dict[str, str], sides: dict[str, str] | None
 
 
 def refusal_table(told: dict[str, Any], names: dict[str, str]) -> Table:
-    """What a refused question tells (``TooManyBranches.told``) as the terminal shows it:
-    each chance of each party, the estimate and its 95% interval where draws were made,
-    and the bounds the walked branches prove."""
+    """What a refused question tells (``TooManyBranches.told``) as the terminal shows it
+    (:func:`~tertia.analysis.answer.refusal_in_words`): each chance of each party, the
+    estimate and its 95% interval where draws were made, and the bounds proved."""
+    heading, chances = refusal_in_words(told, names.get)
     estimated = told["draws"] > 0
-    walked = f"{percent(told['walked'], 1)} of the chance walked exactly"
-    table = Table(title="Not exact: " + walked + (
-        f", the rest estimated from {told['draws']:,} draws" if estimated else ""))
+    table = Table(title=f"Not exact: {heading}")
     table.add_column("chance")
     if estimated:
         table.add_column("about", justify="right")
         table.add_column("95% interval", justify="right")
     table.add_column("proved between", justify="right")
-    for chance in told["chances"]:
-        low, high = chance["proved"]
-        proved = f"{percent(low, 1)} to {percent(high, 1)}"
-        said = f"{names.get(chance['unit'], chance['unit'])} {chance['words']}"
-        if estimated:
-            low, high = chance["interval"]
-            table.add_row(said, percent(chance["estimate"], 1), f"{percent(low, 1)} to {percent(high, 1)}",
-                          proved)
-        else:
-            table.add_row(said, proved)
+    for c in chances:
+        row = (c.said, c.about or "", c.interval or "", c.proved) if estimated else (c.said, c.proved)
+        table.add_row(*row)
     return table
 
 

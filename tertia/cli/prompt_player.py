@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tertia.analysis.answer import ROUTS, likeliest
+from tertia.analysis.answer import ROUTS, likeliest, refusal_in_words
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.battle import BattleStopped
@@ -479,22 +479,15 @@ def odds_lines(game: Game, seen: GameState, action: Action) -> list[str]:
 
 
 def refusal_lines(told: Mapping[str, Any], name: Callable[[str], str | None]) -> list[str]:
-    """What a refused question tells (``TooManyBranches.told``), as the prompt shows it:
-    how much was walked exactly, then each chance, about so much where draws were made
-    (its 95% interval), with the bounds proved."""
-    drawn = told["draws"]
-    lines = [f"  Not exact (too many outcomes): {percent(told['walked'], 1)} of the chance walked exactly"
-             + (f", the rest estimated from {drawn:,} draws" if drawn else "")]
-    for chance in told["chances"]:
-        low, high = chance["proved"]
-        said = f"{name(chance['unit']) or chance['unit']} {chance['words']}"
-        proved = f"proved {percent(low, 1)} to {percent(high, 1)}"
-        if drawn:
-            a, b = chance["interval"]
-            lines.append(f"    about {percent(chance['estimate'], 1):>6}  {said} "
-                         f"({percent(a, 1)} to {percent(b, 1)}; {proved})")
-        else:
-            lines.append(f"    {said}: {proved}")
+    """What a refused question tells (``TooManyBranches.told``), as the prompt shows it
+    (:func:`~tertia.analysis.answer.refusal_in_words`): how much was walked exactly, then
+    each chance, about so much where draws were made (its 95% interval), with the bounds
+    proved."""
+    heading, chances = refusal_in_words(told, name)
+    lines = [f"  Not exact (too many outcomes): {heading}"]
+    for c in chances:
+        estimated = f"    about {c.about:>6}  {c.said} ({c.interval}; proved {c.proved})"
+        lines.append(estimated if c.about is not None else f"    {c.said}: proved {c.proved}")
     return lines
 
 
