@@ -372,3 +372,34 @@ def test_a_detour_that_could_not_beat_the_best_is_not_put_to_the_rules() -> None
     measured = round_friends(state, digby, goal, reach, straight, towards,
                              clear=lambda aim: way_clear(state, digby, aim, reach))
     assert measured == every
+
+
+@pytest.mark.parametrize("near", [True, False])
+def test_a_unit_found_to_have_no_way_is_planned_again_only_once_a_piece_near_it_moves(near: bool) -> None:
+    """Wilmot's Horse at the brook has no way (Rivers): planned once, the second edition
+    keeps that on the position's memo of the pieces, and asks the rules nothing more for it
+    while nothing within its move and the 3" beyond moves; once Lord Wilmot rides a little
+    nearer, it is planned afresh; the dragoons' move, far off, changes nothing. Whichever,
+    the answer is the one a player planning it from nothing gives."""
+    game, state = _at_the_brook(False)
+    given = (*state.marked("ordered_move"), "royalist:right")
+    ordered = state.evolve(marks={**state.marks, "ordered_move": given})
+    player = LargerBattlesDoctrine2()
+    assert player._plan_move(game, ordered, ordered.units["r-horse"]) is None
+    asked: list[object] = []
+    judge = game.is_legal
+
+    def counted(state: GameState, action: object) -> bool:
+        asked.append(action)
+        return judge(state, action)  # type: ignore[arg-type]
+
+    mover = ordered.units["r-horse-cmd" if near else "r-dragoons"]
+    after = ordered.with_unit(mover.evolve(x=mover.x + 1.0))
+    game.is_legal = counted  # type: ignore[method-assign]
+    assert player._plan_move(game, ordered, ordered.units["r-horse"]) is None
+    assert asked == []
+    assert player._plan_move(game, after, after.units["r-horse"]) is None
+    assert (asked != []) is near
+    _, fresh = _at_the_brook(False)
+    fresh = fresh.evolve(marks=dict(after.marks)).with_unit(after.units[mover.id])
+    assert LargerBattlesDoctrine2()._plan_move(game, fresh, fresh.units["r-horse"]) is None

@@ -32,7 +32,7 @@ from tertia.rulesets.larger_battles.combat import (
     support_bar,
 )
 from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
-from tertia.rulesets.larger_battles.events import supplies_of, supply_markers
+from tertia.rulesets.larger_battles.events import Supply, supplies_of, supply_markers
 from tertia.rulesets.larger_battles.orders import ordered_units, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
@@ -66,15 +66,19 @@ def _near(a: Unit, b: Unit, inches: float) -> bool:
 
 
 def _supplies(state: GameState) -> tuple[Base, ...]:
-    """The supply bases on the table, which no unit may move onto (Supplies); remembered
-    on the state (every move planned in a position asks)."""
-    found: tuple[Base, ...] | None = state.cache.get(_SUPPLIES)
-    if found is None:
-        found = state.cache[_SUPPLIES] = tuple(base for _, base in supply_markers(state))
+    """The supply bases on the table, which no unit may move onto (Supplies): remembered
+    with the supplies they were read from, which stay the same object from one position to
+    the next until one is raided (every move planned in a position asks)."""
+    global _last_supplies
+    supplies = supplies_of(state)
+    last, found = _last_supplies
+    if supplies is not last:
+        found = tuple(base for _, base in supply_markers(state))
+        _last_supplies = (supplies, found)
     return found
 
 
-_SUPPLIES = ("lb doctrine", "supply bases")
+_last_supplies: tuple[tuple[Supply, ...], tuple[Base, ...]] = ((), ())
 
 
 def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance: float, *,
@@ -245,7 +249,11 @@ class LargerBattlesDoctrine:
             return self._commander_move(game, state, unit)
         if has_enemy_troops_within(state, unit, ENGAGE):
             return None
-        goal = self._goal(state, unit)
+        return self._move_to(game, state, unit, self._goal(state, unit))
+
+    def _move_to(self, game: Game, state: GameState, unit: Unit, goal: Point | None) -> Move | None:
+        """A troop unit free of the enemy: its move towards ``goal`` (:meth:`_goal`), none
+        without one; guns that have fired only pivot to face it (Artillery)."""
         if goal is None:
             return None
         allowance = profile(unit.kind).move

@@ -53,14 +53,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
 from tertia.ai.moves import move_towards, round_friends, way_clear
 from tertia.core.actions import Action, Move
 from tertia.core.game import Game
-from tertia.core.geometry import hypot
+from tertia.core.geometry import Point, hypot
 from tertia.core.state import GameState, Objective, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
@@ -83,6 +82,7 @@ from tertia.rulesets.larger_battles.combat import (
     defender_modifiers,
 )
 from tertia.rulesets.larger_battles.losses import troops_at_start, units_lost
+from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
 from tertia.rulesets.larger_battles.victory import scores
@@ -296,8 +296,12 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         """Horse and foot alike, each times the side's units of that kind over the
         enemy's (:data:`HORSE_AND_FOOT_ALIKE`): the orders go first where it is stronger."""
         side = state.active
-        count = Counter((u.side == side, u.kind) for u in state.iter_troops())
-        return {kind: weight * count[True, kind] / max(count[False, kind], 1)
+        ours = {kind: 0 for kind in HORSE_AND_FOOT_ALIKE}
+        theirs = dict(ours)
+        for u in state.iter_troops():
+            if u.kind in ours:
+                (ours if u.side == side else theirs)[u.kind] += 1
+        return {kind: weight * ours[kind] / max(theirs[kind], 1)
                 for kind, weight in HORSE_AND_FOOT_ALIKE.items()}
 
     def _claims(self, state: GameState) -> dict[str, tuple[float, list[Unit]]]:
@@ -355,22 +359,32 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
 
     def _fresh_move(self, game: Game, state: GameState, unit: Unit) -> Move | None:
         """A holder's way to its objective; any other unit's first-edition move, or, where
-        friends bar that, its way round them (:meth:`_round_friends`)."""
-        objective = self._holders_now(state).get(unit.id)
-        if objective is not None:
-            return self._to_objective(game, state, unit, objective)
-        move = super()._plan_move(game, state, unit)
+        friends bar that, its way round them (:meth:`_round_friends`). A troop unit found
+        to have no way stays so, its goal the same, until a piece within its reach moves
+        (remembered on the position's memo of the pieces: a command's units are planned
+        when its order is weighed and again as they move)."""
         if unit.kind is UnitKind.COMMANDER or unit.kind is UnitKind.ARTILLERY:
-            return move
-        return self._round_friends(game, state, unit, move)
+            return super()._plan_move(game, state, unit)
+        objective = self._holders_now(state).get(unit.id)
+        goal = (objective.x, objective.y) if objective is not None else self._goal(state, unit)
+        key = (_STANDS, goal, objective is not None)
+        if state.recall(key, unit) is not None:
+            return None
+        if objective is not None:
+            move = self._to_objective(game, state, unit, objective)
+        elif has_enemy_troops_within(state, unit, ENGAGE):
+            move = None
+        else:
+            move = self._round_friends(game, state, unit, goal, self._move_to(game, state, unit, goal))
+        if move is None and not state.is_marked("moved", unit.id) and is_ordered(state, unit, "move"):
+            state.remember(key, unit, _stands_reach(unit), True)
+        return move
 
-    def _round_friends(self, game: Game, state: GameState, unit: Unit, move: Move | None) -> Move | None:
-        """Troops free of the enemy whose friends bar their way to their goal go round them
-        (:func:`~tertia.ai.moves.round_friends`), sliding aslant, their facing kept (no
+    def _round_friends(self, game: Game, state: GameState, unit: Unit, goal: Point | None,
+                       move: Move | None) -> Move | None:
+        """Troops free of the enemy whose friends bar their way to their ``goal`` go round
+        them (:func:`~tertia.ai.moves.round_friends`), sliding aslant, their facing kept (no
         turn: Turning), as far as a move may take them short of the 3" stop (Enemy Units)."""
-        if has_enemy_troops_within(state, unit, ENGAGE):
-            return move
-        goal = self._goal(state, unit)
         if goal is None:
             return move
         reach = min(profile(unit.kind).move, hypot(goal[0] - unit.x, goal[1] - unit.y) - ENGAGE)
@@ -389,6 +403,17 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
             return None
         return advance_on(game, state, unit, (objective.x, objective.y), profile(unit.kind).move,
                           past_touching=True)
+
+
+_STANDS = "lb doctrine 2 stands"
+"""Where a position's memo keeps that a troop unit has no way to its goal."""
+
+
+def _stands_reach(unit: Unit) -> float:
+    """How near a piece must be to change whether ``unit`` has a way: what its move may
+    sweep (its allowance, every way it tries) and the 3" stop short of the enemy beyond
+    (Movement; Enemy Units), with a tolerance's margin."""
+    return profile(unit.kind).move + ENGAGE + 0.1
 
 
 def _not_behind(game: Game, state: GameState, side: str) -> bool:
