@@ -57,6 +57,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "tertia.rulesets.larger_battles.orders",
     "tertia.rulesets.larger_battles.profile",
     "tertia.rulesets.larger_battles.losses",
+    "tertia.rulesets.larger_battles.victory",
     "tertia.rulesets.d3.movement",
     "tertia.rulesets.d3.cohesion",
     "tertia.rulesets.d3.contact",
