@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 
 from tertia.core.actions import Move
-from tertia.core.geometry import angle_between, bearing
+from tertia.core.geometry import angle_between, bearing, heading_vector
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.rules.involuntary import Interpenetration, facing_from_clear, on_table, plan_slide
@@ -65,8 +65,7 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     heading = bearing(unit.base.centre, target.base.centre)
     turn = swing(unit.base, unit_data(unit).formation) * math.radians(angle_between(unit.facing, heading))
     turned = unit.evolve(facing=heading)
-    ignore = _led_by(state).get(unit.id, _NONE) | _routed(state, unit.side) | \
-        set(lone_enemy_officers(state, unit.side))
+    ignore = passed_by_charge(state, unit)
     size = (table.width, table.depth)
     # Turned where it stands beside its target, it may stand over it: it faces it from
     # just clear, straight behind, and halts the inch away from there.
@@ -88,6 +87,49 @@ def charge_path(table: Battlefield, state: GameState, unit: Unit, target: Unit) 
     end = (unit.x + dx * go, unit.y + dy * go)
     off_table = not on_table(turned.base.moved_to(*end), size)
     return ChargePath(heading, go, end, turn=turn, off_table=off_table)
+
+
+def passed_by_charge(state: GameState, unit: Unit) -> frozenset[str]:
+    """The pieces none of which is in the way of a charge of ``unit`` (see
+    :func:`charge_path`): its officers in its front rank and its gallopers, which go with
+    it, enemy officers in no front rank, moved to safety (4 F), and its side's routed
+    troops, shoved aside (15 A)."""
+    return _led_by(state).get(unit.id, _NONE) | _routed(state, unit.side) | \
+        frozenset(lone_enemy_officers(state, unit.side))
+
+
+def surely_barred(state: GameState, unit: Unit, target: Unit) -> bool:
+    """A cheap test that :func:`charge_path` finds a piece in the way of ``unit``'s charge
+    at ``target`` (False says nothing): a piece it does not pass, a stand of which has its
+    centre within the charger's width of the line it charges along, wholly ahead of its
+    front once turned, and nearer along that line than any stand of the target comes. The
+    front reaches that centre, so meets the stand, before it could meet the target; and a
+    charger that would stand over its target once turned (and so stand back first) has
+    none such, since then the target comes no further ahead than its front."""
+    passed = passed_by_charge(state, unit)
+    if target.id in passed:
+        return False
+    ux, uy = heading_vector(bearing(unit.base.centre, target.base.centre))
+    half_width, half_depth = unit.width / 2, unit.depth / 2
+    met = min((f.x - unit.x) * ux + (f.y - unit.y) * uy - f.radius for f in target.footprints)
+    if met <= half_depth:
+        return False
+    for other in state.near(min(unit.x, target.x), min(unit.y, target.y), max(unit.x, target.x),
+                            max(unit.y, target.y), unit.base.radius):
+        if other.id == unit.id or other.id == target.id or other.id in passed:
+            continue
+        for f in other.footprints:
+            ox, oy = f.x - unit.x, f.y - unit.y
+            along = ox * ux + oy * uy
+            if (abs(ox * uy - oy * ux) < half_width and along - f.radius > half_depth
+                    and along < met - _MARGIN):
+                return True
+    return False
+
+
+_MARGIN = 1e-6
+"""How much nearer than the target a stand must be met to be surely met first (the slide
+measures its contacts to a tolerance far smaller)."""
 
 
 def _led_by(state: GameState) -> dict[str, frozenset[str]]:

@@ -264,7 +264,7 @@ from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, lone_enemy_officers, touching
 from tertia.rulesets.charge_yr_pikes.cards import tertias
 from tertia.rulesets.charge_yr_pikes.charge import CAVALRY
-from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
+from tertia.rulesets.charge_yr_pikes.charge_path import charge_path, surely_barred
 from tertia.rulesets.charge_yr_pikes.command import in_command_radius
 from tertia.rulesets.charge_yr_pikes.data import SQUARE, CypUnit
 from tertia.rulesets.charge_yr_pikes.front_rank import lead_bar, touches
@@ -614,7 +614,11 @@ def lost_points(state: GameState, side: str) -> tuple[Point, ...]:
 
 def could_charge(game: Game, state: GameState, unit: Unit, target: Unit, reach: float) -> bool:
     """Could ``unit`` charge ``target`` as things stand: nothing in its way, the charge
-    ending on the table, its swing and run within ``reach`` (12 A; Movement 5 B)?"""
+    ending on the table, its swing and run within ``reach`` (12 A; Movement 5 B)? Most
+    foes are barred by a piece straight ahead, which the cheap test finds
+    (:func:`~tertia.rulesets.charge_yr_pikes.charge_path.surely_barred`)."""
+    if surely_barred(state, unit, target):
+        return False
     path = charge_path(game.table, state, unit, target)
     return path.blocked_by is None and not path.off_table and path.length <= reach
 
