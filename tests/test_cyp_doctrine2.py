@@ -32,6 +32,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine2 import (
     _clear_lane,
     _least_worth,
     _taking_lead,
+    army_losses,
     bars_the_way,
     held_back_horse,
     in_shot,
@@ -535,6 +536,23 @@ def test_objectives_are_taken_once_the_enemy_is_beaten_on_the_field() -> None:
     assert objective_takers(_with_losses(beaten, {"k-horse": most + 1}), "king") == {}
     assert objective_takers(beaten, "parl") == {}
     assert objective_takers(state, "king") == {}
+
+
+def test_an_armys_losses_are_counted_again_whenever_a_counted_piece_changes() -> None:
+    """15 L's count, as the doctrine remembers it (:func:`army_losses`), is the count made
+    afresh at every position of a whole battle, for each side in turn, though it is asked
+    of positions far apart and of both sides; and the count changes in the battle."""
+    game = _game("edgehill")
+    sides = game.scenario.side_ids
+    record = fight_battle(game, {s: make_player("doctrine") for s in sides}, 2)
+    tables = tables_of(record.steps[0].state)
+    seen = set()
+    for step in [*record.steps[::7], *record.steps[::-11]]:
+        for side in sides:
+            counted = fright_losses(step.state, side, tables)
+            assert army_losses(step.state, side, tables) == counted
+            seen.add((side, counted.lost))
+    assert len(seen) > 2 * len(sides)
 
 
 def _objective_moved(state: GameState, name: str, x: float, y: float) -> GameState:

@@ -259,7 +259,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     point_holders,
 )
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, firers_at, halt_ahead_of
-from tertia.rulesets.charge_yr_pikes.army import fright_losses, has_taken_fright
+from tertia.rulesets.charge_yr_pikes.army import ArmyLosses, fright_losses, has_taken_fright
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, lone_enemy_officers, touching
 from tertia.rulesets.charge_yr_pikes.cards import tertias
@@ -856,11 +856,37 @@ def beaten_on_the_field(state: GameState, side: str) -> bool:
     bound of a tactical victory (19 F: 10% higher, :data:`BEATEN_AT`)?"""
     tables = tables_of(state)
     lead = next(bound for bound, name in tables.victory.degrees if name == BEATEN_AT)
-    mine, theirs = fright_losses(state, side, tables), fright_losses(state, state.opponent(side), tables)
+    mine, theirs = army_losses(state, side, tables), army_losses(state, state.opponent(side), tables)
     # theirs.percent - mine.percent >= lead, in whole numbers (each asked every decision)
     their_lost, their_all = (theirs.lost, theirs.strength) if theirs.strength else (0, 1)
     my_lost, my_all = (mine.lost, mine.strength) if mine.strength else (0, 1)
     return 100 * (their_lost * my_all - my_lost * their_all) >= lead * their_all * my_all
+
+
+def army_losses(state: GameState, side: str, tables: Tables) -> ArmyLosses:
+    """``side``'s casualties as its army's morale counts them (15 L: :func:`fright_losses`),
+    remembered with what they were counted from (the values of every piece counted, and
+    whether it is in play, and the tables), and counted again only when one of those
+    differs: asked at every decision, they change only when a unit loses men or leaves (an
+    officer, whose value a player's view draws anew, is not counted)."""
+    uncounted = tables.army_morale.uncounted
+    values: list[CypUnit] = []
+    gone: list[str | None] = []
+    for u in state.iter_units(side, include_removed=True):
+        own = unit_data(u)
+        if own.troop not in uncounted:
+            values.append(own)
+            gone.append(u.removed)
+    last = _COUNTED.get(side)
+    if last is not None and last[0] is tables and last[1] == values and last[2] == gone:
+        return last[3]
+    found = fright_losses(state, side, tables)
+    _COUNTED[side] = (tables, values, gone, found)
+    return found
+
+
+_COUNTED: dict[str, tuple[Tables, list[CypUnit], list[str | None], ArmyLosses]] = {}
+"""Each side's casualties last counted (:func:`army_losses`), with what they were counted from."""
 
 
 def objective_posts(state: GameState, side: str) -> list[Place]:
