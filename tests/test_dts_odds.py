@@ -23,6 +23,7 @@ from tertia.cli.prompt_player import odds_lines
 from tertia.core.actions import Action
 from tertia.core.dice import SeededDice
 from tertia.core.game import Game
+from tertia.core.narration import percent
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.morale import morale_of
@@ -376,7 +377,7 @@ def test_tertia_odds_json_tells_a_refusal_as_data_beside_its_line() -> None:
         assert chance["unit"] in ("r-guns-right", "p-cessex-foot-2")
         (proved_low, proved_high), (low, high) = chance["proved"], chance["interval"]
         assert proved_low - 1e-9 <= low <= chance["estimate"] <= high <= proved_high + 1e-9
-        assert f"{chance['words']} {100 * chance['estimate']:.1f}%" in told["refused"]
+        assert f"{chance['words']} {percent(chance['estimate'], 1)}" in told["refused"]
 
 
 @pytest.fixture

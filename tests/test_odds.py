@@ -20,6 +20,7 @@ from tertia.cli.main import app
 from tertia.cli.pieces import UnknownPiece, _without_the, piece_id
 from tertia.core.dice import D3, D6, SeededDice, sum_of
 from tertia.core.game import Game
+from tertia.core.narration import percent
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
 from tertia.rules.fighting import Attack
@@ -382,7 +383,7 @@ def test_a_refused_question_tells_its_estimates_on_every_surface(rules: str) -> 
             for chance in told["chances"]:
                 (proved_low, proved_high), (low, high) = chance["proved"], chance["interval"]
                 assert proved_low - 1e-9 <= low <= chance["estimate"] <= high <= proved_high + 1e-9
-                assert f"{chance['words']} {100 * chance['estimate']:.1f}%" in message
+                assert f"{chance['words']} {percent(chance['estimate'], 1)}" in message
             console = Console(width=200, record=True)
             console.print(refusal_table(told, names))
             table = console.export_text()
@@ -622,7 +623,7 @@ def test_a_refusal_tells_each_chance_its_walked_branches_show_once() -> None:
     assert "falls back 25.0% to 75.0%" in said and "passes its test 25.0% to 75.0%" in said
     assert "is routed from the field 25.0%" in said and "leaves play" not in said
     more = {**alike, "target_removed_exact": half}
-    assert "leaves play 50.0% to 100.0%" in bounds_in_words(more, [fell], {"target": "Essex's Foot"}, half)
+    assert "leaves play 50.0% to 100% " in bounds_in_words(more, [fell], {"target": "Essex's Foot"}, half)
     none = bounds_in_words({"target_fell_back_exact": Fraction(0)}, [fell], {"target": "Essex's Foot"}, half)
     assert none.startswith("the chances it tells are each at most 50.0%")
 

@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tertia.core.dice import DiceDivergence, Distribution
+from tertia.core.narration import percent
 
 if TYPE_CHECKING:
     from tertia.analysis.apart import Settler
@@ -865,7 +866,7 @@ def _refusal(found: _Found[T], rolled_again: dict[tuple[int, ...], Fraction],
     """The refusal of a walk over its budget, with what the walked branches prove: their
     share of all chance, exact unless an attempt rolled again is not yet fully walked."""
     walked = None if rolled_again else sum((f[1] for f in found), Fraction(0))
-    share = "" if walked is None else f", {float(walked):.1%} of the chance"
+    share = "" if walked is None else f", {percent(float(walked), 1)} of the chance"
     walked_count = f"{len(found):,} branch{'es' if len(found) != 1 else ''}"
     refused = TooManyBranches(f"more work than a question may cost ({walked_count} walked{share})",
                               [] if rolled_again else _settled(found, {}), walked)

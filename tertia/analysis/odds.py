@@ -33,7 +33,7 @@ from tertia.core.actions import Action
 from tertia.core.dice import Dice, Distribution, SeededDice
 from tertia.core.events import Event
 from tertia.core.game import Game
-from tertia.core.narration import plural, said_of
+from tertia.core.narration import percent, plural, said_of
 from tertia.core.ruleset import ODDS_PARTIES, ActionOver, OddsMeasure, OddsParty, Tx
 from tertia.core.state import GameState
 from tertia.core.violations import IllegalAction
@@ -463,12 +463,13 @@ def bounds_in_words(summary: Mapping[str, Any], measures: Sequence[OddsMeasure],
     """
     parts: list[str] = []
     for who, told in told_chances(summary, measures, names):
-        bounds = [f"{title} {float(p):.1%} to {float(min(p + rest, Fraction(1))):.1%}"
+        bounds = [f"{title} {percent(float(p), 1)} to {percent(float(min(p + rest, Fraction(1))), 1)}"
                   for _, title, p in told]
         parts.append(said_of(names[who], bounds))
+    left = percent(float(rest), 1)
     if not parts:
-        return f"the chances it tells are each at most {float(rest):.1%} (none showed in the branches walked)"
-    return f"the branches walked prove: {'; '.join(parts)} ({float(rest):.1%} of the chance not yet walked)"
+        return f"the chances it tells are each at most {left} (none showed in the branches walked)"
+    return f"the branches walked prove: {'; '.join(parts)} ({left} of the chance not yet walked)"
 
 
 def estimates_in_words(walked: Mapping[str, Any], estimated: Mapping[str, Any],
@@ -483,7 +484,8 @@ def estimates_in_words(walked: Mapping[str, Any], estimated: Mapping[str, Any],
     >>> said.split(": ")[1]
     "Essex's Foot is routed from the field 40.0% (35.9% to 44.8%) (95% intervals)"
     """
-    parts = [said_of(names[who], [f"{e.title} {e.estimate:.1%} ({e.low:.1%} to {e.high:.1%})" for e in told])
+    parts = [said_of(names[who], [f"{e.title} {percent(e.estimate, 1)} ({percent(e.low, 1)} to "
+                                  f"{percent(e.high, 1)})" for e in told])
              for who, told in estimates(walked, estimated, measures, names, rest, draws)]
     if not parts:
         return f"{draws:,} draws from the chance not walked show none of the chances it tells"
