@@ -47,7 +47,7 @@ never rounded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -110,6 +110,13 @@ def is_counted(unit: Unit, tables: Tables) -> bool:
     return unit_data(unit).troop not in tables.army_morale.uncounted
 
 
+def counted_units(state: GameState, side: str, tables: Tables) -> Iterator[Unit]:
+    """``side``'s pieces that are part of its army's figures (:func:`is_counted`), removed
+    ones too: what its army's morale (15 L) and the degree of victory (19 D) count."""
+    uncounted = tables.army_morale.uncounted
+    return (u for u in state.iter_units(side, include_removed=True) if unit_data(u).troop not in uncounted)
+
+
 def figures_off_table(unit: Unit) -> int:
     """"Count the number of figures off the table due to casualties, routs from the
     field, and taken prisoner. Do not count units that have pursued enemy forces off the
@@ -138,11 +145,9 @@ def losses(state: GameState, side: str, tables: Tables, count: Callable[[Unit], 
     """``side``'s casualties, each counted unit (:func:`is_counted`; removed ones too)
     counted by ``count``."""
     lost = strength = 0
-    uncounted = tables.army_morale.uncounted
-    for unit in state.iter_units(side, include_removed=True):  # one pass: asked each decision
-        if unit_data(unit).troop not in uncounted:  # is_counted, inline
-            lost += count(unit)
-            strength += unit_data(unit).start
+    for unit in counted_units(state, side, tables):
+        lost += count(unit)
+        strength += unit_data(unit).start
     return ArmyLosses(side, lost, strength)
 
 

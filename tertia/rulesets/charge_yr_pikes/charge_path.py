@@ -93,9 +93,14 @@ def passed_by_charge(state: GameState, unit: Unit) -> frozenset[str]:
     """The pieces none of which is in the way of a charge of ``unit`` (see
     :func:`charge_path`): its officers in its front rank and its gallopers, which go with
     it, enemy officers in no front rank, moved to safety (4 F), and its side's routed
-    troops, shoved aside (15 A)."""
-    return _led_by(state).get(unit.id, _NONE) | _routed(state, unit.side) | \
-        frozenset(lone_enemy_officers(state, unit.side))
+    troops, shoved aside (15 A). Found once for a state and charger, which both the charge's
+    path and :func:`surely_barred` ask."""
+    key = (_PASSED, unit.id)
+    found: frozenset[str] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = _led_by(state).get(unit.id, _NONE) | _routed(state, unit.side) | \
+            frozenset(lone_enemy_officers(state, unit.side))
+    return found
 
 
 def surely_barred(state: GameState, unit: Unit, target: Unit) -> bool:
@@ -158,6 +163,7 @@ def _routed(state: GameState, side: str) -> frozenset[str]:
 
 _LED_BY = "cyp charge path: pieces led"
 _ROUTED = "cyp charge path: routed troops"
+_PASSED = "cyp charge path: pieces passed"
 _NONE: frozenset[str] = frozenset()
 
 

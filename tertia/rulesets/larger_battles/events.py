@@ -95,9 +95,9 @@ _MARKERS = ("larger-battles", "supply markers")
 """Where a state remembers its supply markers (``GameState.cache``)."""
 
 
-_last_markers: tuple[tuple[Supply, ...], tuple[tuple[str, Base], ...]] = ((), ())
-"""The markers last worked out, with the supplies they came from: the supplies stay the
-same object from one position to the next until one is raided."""
+_last_markers: tuple[tuple[Supply, ...], tuple[tuple[str, Base], ...], tuple[Base, ...]] = ((), (), ())
+"""The markers and their bases last worked out, with the supplies they came from: the
+supplies stay the same object from one position to the next until one is raided."""
 
 
 PLACES = {2: ("western", "eastern"), 3: ("western", "central", "eastern")}
@@ -135,21 +135,35 @@ def supply_name(supply: Supply, supplies: Sequence[Supply], whose: str) -> str:
     return f"{whose} supply base at ({supply.x:g}, {supply.y:g})"
 
 
+def _markers_now(state: GameState) -> tuple[tuple[tuple[str, Base], ...], tuple[Base, ...]]:
+    """The supply bases still on the table, named and bare, worked out again only once
+    the supplies differ from those last seen (``_last_markers``)."""
+    global _last_markers
+    supplies = supplies_of(state)
+    last_supplies, markers, bases = _last_markers
+    if supplies is not last_supplies:
+        markers = tuple((supply_name(s, supplies, side_whose(s.side)), s.base)
+                        for s in supplies if s.in_play)
+        bases = tuple(base for _, base in markers)
+        _last_markers = (supplies, markers, bases)
+    return markers, bases
+
+
 def supply_markers(state: GameState) -> tuple[tuple[str, Base], ...]:
     """The supply bases still on the table, named (:func:`supply_name`, the side as the
     battle names it: :func:`~tertia.core.violations.side_whose`), as movement blocks them
     and its refusals name them (remembered on the state, which never changes)."""
-    global _last_markers
     found: tuple[tuple[str, Base], ...] | None = state.cache.get(_MARKERS)
     if found is None:
-        supplies = supplies_of(state)
-        last_supplies, found = _last_markers
-        if supplies is not last_supplies:
-            found = tuple((supply_name(s, supplies, side_whose(s.side)), s.base)
-                          for s in supplies if s.in_play)
-            _last_markers = (supplies, found)
+        found = _markers_now(state)[0]
         state.cache[_MARKERS] = found
     return found
+
+
+def supply_bases(state: GameState) -> tuple[Base, ...]:
+    """The bases of the supply bases still on the table, which no unit may move onto
+    (Supplies): what a planner passes as obstacles at every move it weighs."""
+    return _markers_now(state)[1]
 
 
 

@@ -259,7 +259,7 @@ from tertia.rulesets.charge_yr_pikes.ai.doctrine import (
     point_holders,
 )
 from tertia.rulesets.charge_yr_pikes.ai.outlook import charge_outlook, firers_at, halt_ahead_of
-from tertia.rulesets.charge_yr_pikes.army import ArmyLosses, fright_losses, has_taken_fright
+from tertia.rulesets.charge_yr_pikes.army import ArmyLosses, counted_units, fright_losses, has_taken_fright
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers, lone_enemy_officers, touching
 from tertia.rulesets.charge_yr_pikes.cards import tertias
@@ -869,14 +869,11 @@ def army_losses(state: GameState, side: str, tables: Tables) -> ArmyLosses:
     whether it is in play, and the tables), and counted again only when one of those
     differs: asked at every decision, they change only when a unit loses men or leaves (an
     officer, whose value a player's view draws anew, is not counted)."""
-    uncounted = tables.army_morale.uncounted
     values: list[CypUnit] = []
     gone: list[str | None] = []
-    for u in state.iter_units(side, include_removed=True):
-        own = unit_data(u)
-        if own.troop not in uncounted:
-            values.append(own)
-            gone.append(u.removed)
+    for u in counted_units(state, side, tables):
+        values.append(unit_data(u))
+        gone.append(u.removed)
     last = _COUNTED.get(side)
     if last is not None and last[0] is tables and last[1] == values and last[2] == gone:
         return last[3]

@@ -26,7 +26,7 @@ from functools import cache
 from tertia.core.game import Game
 from tertia.core.geometry import Point, angle_between, bearing
 from tertia.core.state import GameState, Unit
-from tertia.rulesets.charge_yr_pikes.army import is_counted
+from tertia.rulesets.charge_yr_pikes.army import counted_units
 from tertia.rulesets.charge_yr_pikes.artillery import reach_of
 from tertia.rulesets.charge_yr_pikes.charge import SHORT_OF_TARGET, gun_support
 from tertia.rulesets.charge_yr_pikes.charge_path import charge_path
@@ -136,8 +136,7 @@ def army_figures(state: GameState, side: str, tables: Tables) -> int:
     key = ("cyp outlook army", side)
     found: int | None = state.cache.get(key)
     if found is None:
-        counted = (u for u in state.iter_units(side, include_removed=True) if is_counted(u, tables))
-        found = state.cache[key] = max(1, sum(unit_data(u).start for u in counted))
+        found = state.cache[key] = max(1, sum(unit_data(u).start for u in counted_units(state, side, tables)))
     return found
 
 

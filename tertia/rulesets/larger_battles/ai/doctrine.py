@@ -14,7 +14,7 @@ from tertia.ai.moves import bearing_to, move_past_touching, move_towards, pivot_
 from tertia.ai.targets import line_goal, nearest_enemy
 from tertia.core.actions import Action, EndPhase, Move
 from tertia.core.game import Game
-from tertia.core.geometry import Base, Point, angle_between, hypot, radians
+from tertia.core.geometry import Point, angle_between, hypot, radians
 from tertia.core.state import GameState, Unit, UnitKind
 from tertia.rules.fighting import Attack
 from tertia.rules.hits import piece
@@ -32,7 +32,7 @@ from tertia.rulesets.larger_battles.combat import (
     support_bar,
 )
 from tertia.rulesets.larger_battles.commanders import can_be_encouraged, iter_eligible_commanders
-from tertia.rulesets.larger_battles.events import Supply, supplies_of, supply_markers
+from tertia.rulesets.larger_battles.events import supplies_of, supply_bases
 from tertia.rulesets.larger_battles.orders import ordered_units, orders_left
 from tertia.rulesets.larger_battles.profile import profile
 from tertia.rulesets.larger_battles.routing import hit_limit
@@ -65,22 +65,6 @@ def _near(a: Unit, b: Unit, inches: float) -> bool:
     return hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius <= inches
 
 
-def _supplies(state: GameState) -> tuple[Base, ...]:
-    """The supply bases on the table, which no unit may move onto (Supplies): remembered
-    with the supplies they were read from, which stay the same object from one position to
-    the next until one is raided (every move planned in a position asks)."""
-    global _last_supplies
-    supplies = supplies_of(state)
-    last, found = _last_supplies
-    if supplies is not last:
-        found = tuple(base for _, base in supply_markers(state))
-        _last_supplies = (supplies, found)
-    return found
-
-
-_last_supplies: tuple[tuple[Supply, ...], tuple[Base, ...]] = ((), ())
-
-
 def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance: float, *,
                past_touching: bool = False) -> Move | None:
     """A move towards ``goal``: straight on up to ``allowance`` where it lies near the
@@ -91,9 +75,9 @@ def advance_on(game: Game, state: GameState, unit: Unit, goal: Point, allowance:
     heading = bearing_to(unit, goal)
     if angle_between(heading, unit.facing) > TURN_BEFORE_ADVANCE:
         return move_towards(game, state, unit, goal, 3.0, face=heading,
-                            obstacles=_supplies(state)) or pivot_to(game, state, unit, heading)
+                            obstacles=supply_bases(state)) or pivot_to(game, state, unit, heading)
     straight = move_past_touching if past_touching else move_towards
-    return straight(game, state, unit, goal, allowance, obstacles=_supplies(state))
+    return straight(game, state, unit, goal, allowance, obstacles=supply_bases(state))
 
 
 def win_lose(a_mod: int, d_mod: int) -> tuple[float, float]:
@@ -301,7 +285,7 @@ class LargerBattlesDoctrine:
         if hypot(goal[0] - unit.x, goal[1] - unit.y) < COMMANDER_SETTLED:
             return None
         return move_towards(game, state, unit, goal, profile(UnitKind.COMMANDER).move,
-                            obstacles=_supplies(state))
+                            obstacles=supply_bases(state))
 
     # --- bombardment -----------------------------------------------------------------------
 

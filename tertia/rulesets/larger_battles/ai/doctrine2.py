@@ -71,7 +71,6 @@ from tertia.rulesets.larger_battles.ai.doctrine import (
     LargerBattlesDoctrine,
     _ahead,
     _in_reach,
-    _supplies,
     advance_on,
     win_lose,
 )
@@ -81,6 +80,7 @@ from tertia.rulesets.larger_battles.combat import (
     can_attack,
     defender_modifiers,
 )
+from tertia.rulesets.larger_battles.events import supply_bases
 from tertia.rulesets.larger_battles.losses import troops_at_start, units_lost
 from tertia.rulesets.larger_battles.orders import is_ordered
 from tertia.rulesets.larger_battles.profile import profile
@@ -390,7 +390,7 @@ class LargerBattlesDoctrine2(LargerBattlesDoctrine):
         reach = min(profile(unit.kind).move, hypot(goal[0] - unit.x, goal[1] - unit.y) - ENGAGE)
         if reach < 1.0:
             return move
-        supplies = _supplies(state)
+        supplies = supply_bases(state)
         return round_friends(state, unit, goal, reach, move, lambda aim: move_towards(
             game, state, unit, aim, reach, obstacles=supplies, least_first=True),
             clear=lambda aim: way_clear(state, unit, aim, reach, obstacles=supplies))
