@@ -4,26 +4,34 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tertia.ai.players import make_player
 from tertia.battle import fight_battle
 from tertia.cli.inspection import inspection, status_lines
 from tertia.core.actions import EndPhase
-from tertia.core.dice import ScriptedDice, SeededDice
+from tertia.core.dice import Roll, ScriptedDice, SeededDice
+from tertia.core.events import DiceRolled
 from tertia.core.game import Game
 from tertia.core.state import GameState
+from tertia.io.narrative import Narrator
 from tertia.offers import describe
-from tertia.rulesets import registered
+from tertia.rulesets import get_ruleset, registered
 from tertia.rulesets.charge_yr_pikes import army
 from tertia.rulesets.charge_yr_pikes.actions import GiveFreeMove
 from tertia.rulesets.charge_yr_pikes.cards import card_label
 from tertia.rulesets.charge_yr_pikes.concealment import DeploymentDone
-from tertia.rulesets.charge_yr_pikes.reports import fright_words
+from tertia.rulesets.charge_yr_pikes.reports import CypPresentation, fright_words
 from tertia.rulesets.charge_yr_pikes.ruleset import ChargeYrPikes
 from tertia.rulesets.charge_yr_pikes.tables import tables_of
 from tertia.rulesets.charge_yr_pikes.values import game_data, unit_data
 from tertia.scenarios import load_builtin
+from tertia.web.live import LiveGame
+from tertia.web.store import ActionRow, GameRow
+from tests.golden import GoldenCase, fight
 
 from .test_cyp_setup import scenario
 
@@ -271,3 +279,54 @@ def test_an_officer_is_titled_by_his_rank_and_a_fallen_one_is_lost_not_destroyed
     narrator = Narrator.for_rules(game.ruleset, wing, side_names=game.side_names)
     [line] = narrator.lines([UnitRemoved(unit="k-gen", reason="destroyed")])
     assert line == f"Wing commander {general.label} is lost"
+
+
+TOLD_AS_THE_TEST = {
+    "half hit confirmed: Lord Brooke's Regiment of Foot": "Half hit: Lord Brooke's Regiment of Foot",
+    "galloper's gunners hit instead: Galloper (Holles)": "Galloper's gunners: Galloper (Holles)",
+    "officer falls: Sir Jacob Astley": "Officer's fate: Sir Jacob Astley",
+    "silenced battery rallies: The Royal Train": "Silenced battery's rally: The Royal Train",
+}
+
+
+@pytest.mark.parametrize(("purpose", "told"), TOLD_AS_THE_TEST.items())
+def test_a_die_whose_purpose_reads_as_an_outcome_is_told_by_its_test(purpose: str, told: str) -> None:
+    """An officer's D10 is rolled whether or not he falls (10 kills or wounds him): the log
+    tells "Officer's fate: X", not "Officer falls: X", whatever the die shows; so do the
+    other three such dice. Another rule set tells the same purpose as it is given."""
+    rolled = DiceRolled(purpose=purpose, die="d10", value=3)
+    [line] = Narrator.for_rules(ChargeYrPikes()).lines([rolled])
+    assert line == f"Dice — {told[:1].lower()}{told[1:]}: 3 (d10)"
+    [plain] = Narrator.for_rules(get_ruleset("larger-battles")).lines([rolled])
+    assert plain == f"Dice — {purpose}: 3 (d10)"
+
+
+def test_the_openings_told_otherwise_are_those_the_rules_roll() -> None:
+    """Each purpose the presentation words anew is one the rules still give a die (a
+    purpose reworded in the rules would leave its words behind unused)."""
+    sources = "".join(p.read_text() for p in Path(army.__file__).parent.glob("*.py"))
+    for opening in CypPresentation.DICE_WORDS:
+        assert f'f"{opening}{{' in sources, opening
+
+
+def test_a_silenced_batterys_rally_is_told_so_on_the_page_and_recorded_as_rolled() -> None:
+    """Edgehill, seed 3 (the golden transcript's battle): the battery silenced on turn 5
+    rolls to rally. The record keeps the purpose the rules gave the die, so the game
+    rebuilt from it on the server replays; the page's log entry tells the die as the
+    rally it decides."""
+    record = fight(GoldenCase("edgehill", "charge-yr-pikes", 3))
+    rows, index = [], None
+    for number, step in enumerate(record.steps, start=1):
+        rolls = tuple(Roll(e.purpose, e.die, e.value) for e in step.events if isinstance(e, DiceRolled))
+        rows.append(ActionRow(number, step.side, step.action.to_dict(), rolls, bool(rolls)))
+        if index is None and any(r.purpose.startswith("silenced battery rallies: ") for r in rolls):
+            index = number
+    assert index is not None, "no silenced battery rallied in this battle"
+    start = tuple(Roll(e.purpose, e.die, e.value) for e in record.start_events if isinstance(e, DiceRolled))
+    row = GameRow(id="g", created=0.0, scenario="edgehill", rules="charge-yr-pikes",
+                  options={}, seed=3, mode="hotseat", controllers={},
+                  start_rolls=start, rules_version=record.game.ruleset.version)
+    live = LiveGame.rebuild(row, record.game, rows[:index])
+    told = [d["purpose"] for d in live.log_entry(index, record.steps[index - 1].side)["dice"]]
+    assert any(p.startswith("silenced battery's rally: ") for p in told), told
+    assert not any("rallies" in p for p in told), told

@@ -451,6 +451,19 @@ class Presentation:
     reads it, by its key, where the key in words would not say what its number counts (a
     deduction in points read as a count); any other item is its key in words."""
 
+    DICE_WORDS: ClassVar[Mapping[str, str]] = {}
+    """The words a die is told by, by the opening of the purpose the rules give it, where
+    that purpose reads as one of the test's outcomes ("officer falls: X" whatever the die
+    shows). Records keep the rules' purpose, which replay checks die by die, so a saved
+    game plays back unchanged; only the telling changes (:meth:`dice_words`)."""
+
+    def dice_words(self, purpose: str) -> str:
+        """``purpose`` with its opening told as :attr:`DICE_WORDS` words it, if it is one."""
+        for opening, words in self.DICE_WORDS.items():
+            if purpose.startswith(opening):
+                return words + purpose[len(opening):]
+        return purpose
+
     _DECLARED: ClassVar[Mapping[str, tuple[int, FactSpec]]] = {}
     """Each declared fact by key, with its place in :attr:`FACTS` (made once a class)."""
 

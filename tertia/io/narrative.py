@@ -211,8 +211,12 @@ class Narrator:
         turns: Callable[[int, str], str] | None = None,
         opens_turn: Callable[[ev.Event], bool] | None = None,
         first_mover: bool = True,
+        dice_words: Callable[[str], str] | None = None,
     ) -> None:
         self.state = state
+        self.dice_words: Callable[[str], str] = dice_words or _as_given
+        """A die's purpose as the rule set tells it (the rule set's
+        :meth:`~tertia.core.presentation.Presentation.dice_words`)."""
         self.first_mover = first_mover
         """Does the battle's start name the side that moves first (the rule set's
         :attr:`~tertia.core.presentation.Presentation.FIRST_MOVER`)?"""
@@ -258,7 +262,8 @@ class Narrator:
 
         return cls(state, side_names=side_names, notes=notes, titles=shows.title,
                    commands=shows.command_label, decisions={k.kind: k for k in ruleset.DECISION_KINDS},
-                   turns=shows.turn_heading, opens_turn=shows.opens_turn, first_mover=shows.FIRST_MOVER)
+                   turns=shows.turn_heading, opens_turn=shows.opens_turn, first_mover=shows.FIRST_MOVER,
+                   dice_words=shows.dice_words)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -377,7 +382,7 @@ class Narrator:
         """A die's purpose (or a rule set's note) with side ids given as side names, each
         without its aside, since the words go on after it ("Royalists turn over their
         centre command card", not "Royalists (King Charles I) turn over ...")."""
-        text = humanise(purpose)
+        text = humanise(self.dice_words(purpose))
         for side_id in self._side_ids():
             name = without_aside(self.side(side_id))
             text = re.sub(rf"(?<![\w'])({re.escape(side_id)})(?![\w'])", name, text)
@@ -679,6 +684,10 @@ def decision_key(event: ev.Event | None) -> str | None:
 
 def _opens_no_turn(event: ev.Event) -> bool:
     return False
+
+
+def _as_given(purpose: str) -> str:
+    return purpose
 
 
 def headed_first(events: Iterable[ev.Event], opens_turn: Callable[[ev.Event], bool]) -> Iterator[ev.Event]:

@@ -356,7 +356,7 @@ class LiveGame:
         before, events, step = self._entry(index)
         shown = self.visible(events, side)
         lines = self.told(index, side)
-        words = Narrator(None, side_names=self.side_names())  # a die's purpose in words
+        words = Narrator.for_rules(self.game.ruleset, side_names=self.side_names())  # dice in words
         after = self.states[index]
         try:
             moves = moves_of(before, events, shown)

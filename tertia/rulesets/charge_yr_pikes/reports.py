@@ -11,7 +11,7 @@ it is secret)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, get_args
+from typing import Any, ClassVar, get_args
 
 from tertia.activation.deck import group_card, special_card
 from tertia.activation.panels import unit_deck_panel
@@ -255,6 +255,15 @@ class CypPresentation(Presentation):
     """Both armies act in every turn, as their brigade cards come from one deck shuffled
     together (Sequence of play)."""
     ENDINGS = ENDINGS
+    DICE_WORDS: ClassVar[Mapping[str, str]] = {
+        "half hit confirmed: ": "half hit: ",
+        "galloper's gunners hit instead: ": "galloper's gunners: ",
+        "officer falls: ": "officer's fate: ",
+        "silenced battery rallies: ": "silenced battery's rally: ",
+    }
+    """Four dice told by the test they decide, not by the outcome their purposes name: an
+    odd half hit confirmed on a D6 (or not), a galloper's gunners and a front-rank officer
+    each hit on a D10 (or spared), a silenced battery's rally (or none)."""
 
     def facts(self, table: Battlefield, seen: GameState, unit: Unit, viewer: str | None) -> list[Fact]:
         return unit_facts(seen, unit)
