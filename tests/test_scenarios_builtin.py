@@ -92,6 +92,19 @@ def test_resolve_by_name_and_by_path(tmp_path: Path) -> None:
     assert resolve_scenario(str(path)).name == "Tiny"
 
 
+@pytest.mark.parametrize(("typed", "meant"), [("roundway-down", "roundway_down"), ("Edgehil", "edgehill"),
+                                              ("chalgrove field", "chalgrove")])
+def test_a_name_near_a_scenarios_is_answered_with_the_name_meant(typed: str, meant: str) -> None:
+    """Rule sets' ids are written with hyphens and scenarios' names with underscores: a
+    battle named the one way for the other is refused with the name meant, not played."""
+    with pytest.raises(ScenarioError) as info:
+        resolve_scenario(typed)
+    assert str(info.value) == (
+        f"{typed}: no such file, and no scenario of that name (did you mean {meant}?); "
+        "scenarios: chalgrove, edgehill, naseby, roundway_down, skirmish"
+    )
+
+
 def test_resolve_unknown_lists_the_builtins() -> None:
     with pytest.raises(ScenarioError) as info:
         resolve_scenario("marston_moor")

@@ -13,6 +13,7 @@ be named, these and the battles registered rule sets ship, is
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -158,10 +159,28 @@ def resolve_scenario(name_or_path: str | Path, *, rules_id: str | None = None) -
             Problem(
                 shown_name(name_or_path),
                 "",
-                f"no such file, and no scenario of that name; scenarios: {catalogue.known_names()}",
+                f"no such file, and no scenario of that name{_nearest(str(name_or_path))}; "
+                f"scenarios: {catalogue.known_names()}",
             )
         ]
     )
+
+
+def _nearest(name: str) -> str:
+    """" (did you mean X?)" for the catalogue's name nearest ``name`` (rule sets' ids are
+    written with hyphens, scenarios' names with underscores: ``roundway-down`` is
+    ``roundway_down``), or nothing where none is near.
+
+    >>> _nearest("roundway-down")
+    ' (did you mean roundway_down?)'
+    >>> _nearest("marston_moor")
+    ''
+    """
+    from tertia.scenarios import catalogue
+
+    names = catalogue.scenario_names()
+    near = difflib.get_close_matches(name.strip().lower().replace("-", "_").replace(" ", "_"), names, n=1)
+    return f" (did you mean {near[0]}?)" if near else ""
 
 
 def _known(files: Mapping[str, Traversable]) -> str:
