@@ -249,3 +249,21 @@ def test_a_chance_near_certain_or_impossible_is_not_shown_as_either(chance: floa
     """Before the dice the prompt shows a chance as the page does: only what is certain or
     impossible reads 100% or 0%; a rout of 0.4% reads <1%, not 0%."""
     assert rout_line("Essex's Foot", chance) == f"  Essex's Foot routs: {shown}"
+
+
+@pytest.mark.parametrize("rules", ruleset_ids())
+def test_the_header_tells_an_armys_losses_in_words_not_the_summarys_keys(rules: str) -> None:
+    """The line that sums up the position gives no item of the rule set's summary as the
+    engine keeps it ("losses counted army_morale"); a rule set that keeps army morale has
+    each army's losses told in one line, as ``inspect`` and the page's losses chip give
+    them."""
+    scenario = load_named(default_scenario(rules), rules_id=rules)
+    side = scenario.side_ids[0]
+    _, out = play(["battle", "--rules", rules, "--scenario", default_scenario(rules), "--seed", "3",
+                   "--player", f"{side}=human"], [])
+    header = out.split(" to act\n", 1)[1].split("\n  1. ", 1)[0]
+    assert "losses counted" not in header and "losses percent" not in header, header
+    assert "_" not in header, header
+    game = Game(get_ruleset(rules), scenario)
+    keeps_morale = "losses_percent" in game.ruleset.presentation().summary(game.deployed())
+    assert ("  Army morale: " in header) is keeps_morale, header

@@ -5,7 +5,7 @@ battle ends, the score and each army's losses, as a referee (or one side) sees t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -219,14 +219,27 @@ def _status(inspected: Inspection) -> list[str]:
     if isinstance(score, Mapping) and score:
         each = [f"{inspected.name(s)} {score.get(s, 0)}" for s in state.sides]
         lines.append(f"Score: {', '.join(each)}.")
+    told = losses_line(summary, state.sides, inspected.name)
+    return lines if told is None else [*lines, told]
+
+
+ARMY_LOSS_KEYS = frozenset({"losses_percent", "fright_odds", "fright", "losses_counted"})
+"""The items of a rule set's summary that tell each army's losses (:func:`army_losses`):
+told together in one line (:func:`losses_line`), never one by one."""
+
+
+def losses_line(summary: Mapping[str, Any], sides: Sequence[str], name: Callable[[str], str]) -> str | None:
+    """Each army's losses in one line, as the page's losses chip has them ("Army morale:
+    Royalists 12% lost (fright on 10+, 10%); Parliament 3% lost"); None where the rule set
+    keeps no army morale."""
     losses = army_losses(summary)
-    if losses:
-        # once over, the casualties the result counts, which may count more than army morale did
-        measure = "Casualties counted for the result" if summary.get("losses_counted") == "result" \
-            else "Army morale"
-        each = [_losses(inspected.name(s), losses[s]) for s in state.sides if s in losses]
-        lines.append(f"{measure}: {'; '.join(each)}.")
-    return lines
+    if not losses:
+        return None
+    # once over, the casualties the result counts, which may count more than army morale did
+    measure = "Casualties counted for the result" if summary.get("losses_counted") == "result" \
+        else "Army morale"
+    each = [_losses(name(s), losses[s]) for s in sides if s in losses]
+    return f"{measure}: {'; '.join(each)}."
 
 
 def _losses(name: str, losses: Mapping[str, Any]) -> str:

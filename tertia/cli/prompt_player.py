@@ -21,6 +21,7 @@ from tertia.analysis.answer import ROUTS, likeliest, refusal_in_words
 from tertia.analysis.enumerate import ODDS_BUDGET, TooManyBranches
 from tertia.analysis.odds import odds
 from tertia.battle import BattleStopped
+from tertia.cli.inspection import ARMY_LOSS_KEYS, losses_line
 from tertia.cli.pieces import UnknownPiece, piece_among, refused
 from tertia.core.actions import Action, BadActionData, action_from_dict
 from tertia.core.game import Game
@@ -147,9 +148,12 @@ class PromptPlayer:
             return piece(value) or card_names.get(value) or value.replace("_", " ")
 
         brief = [f"{k.replace('_', ' ')} {words(v)}" for k, v in summary.items()
-                 if isinstance(v, str | int) and v != ""]
+                 if isinstance(v, str | int) and v != "" and k not in ARMY_LOSS_KEYS]
         if brief:
             self.write("  " + "; ".join(brief))
+        losses = losses_line(summary, seen.sides, lambda s: self.side_names.get(s, s))
+        if losses is not None:
+            self.write("  " + losses)
         if seen.pending is not None:
             decision = game.ruleset.decision_kind(str(seen.pending.get("kind")))
             if decision is not None:
