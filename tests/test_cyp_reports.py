@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,18 @@ def test_a_units_card_says_untested_until_it_tests_and_counts_its_figures() -> N
     assert unit_data(tested.units["k-foot"]).shot_firing_stands == 3
     grade = game.piece(state, "k-gen").fact("grade")
     assert grade is not None and str(grade.value).replace("_", " ") == "natural born leader"
+
+
+def test_the_turn_in_brief_counts_no_cards_before_the_first_deck_is_shuffled() -> None:
+    """While the armies deploy in secret no deck is made (Sequence of play 1 shuffles it
+    as each turn begins): the brief gives no count of cards left, where it said 0."""
+    game = Game(ChargeYrPikes(), load_builtin("naseby"))
+    deploying, _ = game.start(SeededDice(1))
+    assert deploying.turn == 0 and game.ruleset.presentation().summary(deploying)["cards_left"] is None
+    begun, dice, player, rng = deploying, SeededDice(2), make_player("random"), random.Random(1)
+    while begun.turn < 1:
+        begun, _ = game.apply(begun, player.choose(game, begun, rng), dice)
+    assert game.ruleset.presentation().summary(begun)["cards_left"] > 0
 
 
 def test_the_turn_in_brief_names_the_card_and_who_may_move() -> None:

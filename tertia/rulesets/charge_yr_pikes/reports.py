@@ -62,7 +62,7 @@ def summary(state: GameState, tables: Tables) -> dict[str, Any]:
         "moving": list(g.moving),
         "fire_step": g.step,
         "orders": [list(o) for o in g.orders],
-        "cards_left": len(g.deck_left),
+        "cards_left": len(g.deck_left) if state.turn >= 1 else None,  # no deck while the armies deploy
         "darkness_in": g.darkness_in,
         "losses_percent": {side: None if _unseen(state, side) else float(_losses(state, side, tables).percent)
                            for side in state.sides},
