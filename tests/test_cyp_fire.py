@@ -19,6 +19,8 @@ from tertia.core.dice import D6, ScriptedDice, count_of, distribution_named
 from tertia.core.ruleset import Tx
 from tertia.core.state import GameState
 from tertia.core.terrain import Battlefield, TerrainFeature, terrain_kind
+from tertia.core.violations import CoreCode
+from tertia.rules.codes import FightingCode
 from tertia.rulesets.charge_yr_pikes.fire import MUSKETRY, FireCode, Shot, Strike, apply_fire, hit_faces
 from tertia.rulesets.charge_yr_pikes.layout import STAND_SIZES, footprint_of
 from tertia.rulesets.charge_yr_pikes.musketry import (
@@ -270,7 +272,10 @@ def test_routed_units_friends_and_officers_are_refused() -> None:
     state = facing_off(5.0)
     assert codes(musketry_problems(OPEN, at(state, "k-foot", 30.0, 12.0, formation="routed"), "k-foot",
                                    "p-foot", TABLES)) == [FireCode.CANNOT_FIRE]
-    assert codes(musketry_problems(OPEN, state, "k-foot", "k-horse", TABLES)) == [FireCode.NOT_A_TARGET]
+    assert codes(musketry_problems(OPEN, state, "k-foot", "k-horse", TABLES)) == [FightingCode.NOT_ENEMY]
+    assert codes(musketry_problems(OPEN, state, "k-foot", "nobody", TABLES)) == [CoreCode.UNKNOWN_UNIT]
+    gone = state.with_unit(state.units["p-foot"].evolve(removed="routed"))
+    assert codes(musketry_problems(OPEN, gone, "k-foot", "p-foot", TABLES)) == [CoreCode.UNIT_REMOVED]
     _, led = _state({"officers": [{"commander": "k-brig", "rank": "brigadier", "attached_to": "k-foot"}]})
     assert codes(musketry_problems(OPEN, led, "p-foot", "k-brig", TABLES)) == [FireCode.NOT_A_TARGET]
 

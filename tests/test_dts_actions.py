@@ -90,7 +90,7 @@ def test_fire_needs_a_fire_option_a_volley_left_and_a_target_in_the_arc() -> Non
     firing = activated(game, "pf", "stand_and_fire")
     firing = firing.evolve(own=game_data(firing).evolve(volleys=2))
     assert codes(game, firing, Fire(unit="pf", target="rs")) == ["fighting.NO_LINE_OF_SIGHT"]  # behind
-    assert codes(game, firing, Fire(unit="pf", target="ph")) == ["core.UNKNOWN_UNIT"]  # a friend
+    assert codes(game, firing, Fire(unit="pf", target="ph")) == ["fighting.NOT_ENEMY"]  # a friend
     spent = firing.evolve(own=game_data(firing).evolve(volleys=0))
     assert codes(game, spent, Fire(unit="pf", target="rf")) == ["declare-thee-sir.NO_VOLLEYS"]
 

@@ -53,3 +53,30 @@ def test_a_question_without_its_target_names_what_is_missing(client: TestClient,
         message = refusal["message"]
         assert "(target)" in message and ruleset.title in message and "\n" not in message
         assert mine.label not in message and mine.id not in message
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_a_question_at_a_friend_is_refused_as_no_enemy(client: TestClient, rules: str) -> None:
+    """Asked about an attack on a piece of its own side, every rule set refuses it with the
+    code that says so (``fighting.NOT_ENEMY``, not that no piece has that id), naming the
+    friend: each of the side's troops asks each word, and a refusal that names the friend
+    (not one the asking piece earns by itself, such as horse asked to bombard) carries
+    that code."""
+    created = create(client, scenario=default_scenario(rules), rules=rules, mode="hotseat", seed=7)
+    live = service(client).live(created["id"])
+    side = live.state.to_act
+    troops = list(live.state.iter_troops(side))
+    friend = troops[-1]
+    ruleset = live.game.ruleset
+    url = f"/api/games/{created['id']}/question"
+    named = []
+    for word in (w for w in ruleset.ACTION_WORDS if w not in ruleset.ALONE_WORDS):
+        for mine in troops[:-1]:
+            r = client.post(url, headers=bearer(created["tokens"][side]),
+                            json={"question": word, "attacker": mine.id, "target": friend.id})
+            refusal = r.json()
+            assert r.status_code == 409, (word, refusal)
+            if friend.label in refusal["message"] and mine.label not in refusal["message"]:
+                named.append((word, refusal["code"]))
+    assert named, "no question reached the friend"
+    assert {code for _, code in named} == {"fighting.NOT_ENEMY"}, named

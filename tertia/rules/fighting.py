@@ -5,15 +5,15 @@ rule sets), a unit shooting, and the report of a fight resolved."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from tertia.core.actions import Action
 from tertia.core.events import DiceRolled, Event
 from tertia.core.narration import Narrating, Sentence, humanise, possessive, takes_dice, tells
-from tertia.core.state import Unit
-from tertia.core.violations import Violation
+from tertia.core.state import GameState, Unit
+from tertia.core.violations import CoreCode, Violation, not_in_play
 from tertia.rules.codes import FightingCode
 
 
@@ -49,6 +49,24 @@ def not_an_enemy(attacker: Unit, target: Unit, clause: str) -> list[Violation]:
         return [Violation(FightingCode.NOT_ENEMY,
                           f"{target.label} is a commander: only the enemy's troops may be attacked", clause)]
     return []
+
+
+def no_target(state: GameState, target_id: str, attacker: Unit, clause: str,
+              unseen: Collection[str] = ()) -> list[Violation]:
+    """``target_id`` refused as no enemy in play for ``attacker`` to attack, in words a
+    player reads (:func:`~tertia.core.violations.not_in_play`) and with the code that says
+    why: no such piece (or one off the table for an ``unseen`` reason), one of the
+    attacker's own side, or one no longer in play; nothing when it is an enemy in play."""
+    target = state.units.get(target_id)
+    if target is None or target.removed in unseen:
+        code = CoreCode.UNKNOWN_UNIT
+    elif target.side == attacker.side:
+        code = FightingCode.NOT_ENEMY
+    elif not target.in_play:
+        code = CoreCode.UNIT_REMOVED
+    else:
+        return []
+    return [Violation(code, not_in_play(state, target_id, foe_of=attacker.side, unseen=unseen), clause)]
 
 
 @dataclass(frozen=True, slots=True)

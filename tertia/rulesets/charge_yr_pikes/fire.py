@@ -57,7 +57,7 @@ Modifier = tuple[int, str]
 class FireCode(Codes, namespace="charge-yr-pikes.fire"):
     """Why a unit may not fire at a target (Charge yr Pikes!)."""
 
-    NOT_A_TARGET = "no enemy unit in play by that id that fire may strike"
+    NOT_A_TARGET = "the piece is one fire may not strike (an officer, a galloper gun)"
     CANNOT_FIRE = "the unit has no weapon that fires, or is in no state to fire"
     NO_FIRING_STANDS = "no stand of the unit may fire"
     OUT_OF_ARC = "no firing stand has the target in its arc"

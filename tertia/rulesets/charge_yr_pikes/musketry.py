@@ -50,6 +50,7 @@ from tertia.core.ruleset import Tx
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.core.violations import Violation, not_in_play
+from tertia.rules.fighting import no_target
 from tertia.rulesets.charge_yr_pikes.attached import front_rank_officers
 from tertia.rulesets.charge_yr_pikes.data import DEPLOYED, UNSEEN, CypUnit
 from tertia.rulesets.charge_yr_pikes.fire import (
@@ -136,10 +137,10 @@ def _sightings(table: Battlefield, state: GameState, firer: Unit, target: Unit, 
 def target_problems(state: GameState, firer: Unit, target_id: str, rule: str) -> list[Violation]:
     """An enemy unit in play that fire may strike: not an officer (generals die only with
     the unit they lead) nor a galloper (it suffers its unit's fate)."""
-    target = state.units.get(target_id)
-    if target is None or not target.in_play or target.side == firer.side:
-        absent = not_in_play(state, target_id, foe_of=firer.side, unseen=UNSEEN)
-        return [Violation(FireCode.NOT_A_TARGET, absent, rule)]
+    absent = no_target(state, target_id, firer, rule, UNSEEN)
+    if absent:
+        return absent
+    target = state.units[target_id]
     own = unit_data(target)
     if own.is_officer:
         return [Violation(FireCode.NOT_A_TARGET, f"{target.label} is an officer: fire at the unit he leads",

@@ -25,12 +25,12 @@ from tertia.core.violations import (
     IllegalAction,
     Violation,
     no_piece_of,
-    not_in_play,
     side_named,
     side_whose,
 )
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import MovementCode
+from tertia.rules.fighting import no_target
 from tertia.rules.formations import reformed_centre
 from tertia.rules.involuntary import on_table, placed_on_table, stands_on
 from tertia.rules.movement import (
@@ -375,10 +375,10 @@ class ChargeYrPikes(RuleSet):
         if own.troop == "dragoons" and own.acts and game_data(state).step != bonus.BONUS_MOVES:
             return [Violation(CoreCode.ALREADY_ACTED, f"{unit.label} have acted this turn: a charge "
                               "occupies the entire turn", "Dragoons 18 A")]
-        target = state.units.get(target_id)
-        if target is None or not target.in_play or target.side == unit.side:
-            absent = not_in_play(state, target_id, foe_of=unit.side, unseen=UNSEEN)
-            return [Violation(CoreCode.UNKNOWN_UNIT, absent, rule)]
+        absent = no_target(state, target_id, unit, rule, UNSEEN)
+        if absent:
+            return absent
+        target = state.units[target_id]
         if unit_data(target).is_officer:
             return [Violation(CoreCode.UNKNOWN_UNIT, f"{target.label} is an officer, no unit to charge",
                               rule)]

@@ -20,6 +20,7 @@ from tertia.core.terrain import Battlefield, TerrainKind
 from tertia.core.violations import CoreCode, IllegalAction, Violation, not_in_play, not_own
 from tertia.core.vocabulary import ActionKind, DecisionKind, PanelKind
 from tertia.rules.codes import ActivationCode, FightingCode, MovementCode
+from tertia.rules.fighting import no_target
 from tertia.rules.involuntary import Interpenetration, facing_from_clear, piece_under, plan_slide, stands_on
 from tertia.rules.movement import (
     MovePlan,
@@ -389,9 +390,10 @@ class DeclareTheeSir(RuleSet):
         if unit_data(unit).damp_powder:
             return [Violation(CoreCode.CANNOT_ACT, f"{unit.label}'s powder is damp: it may not fire this "
                               "activation", f"{clauses.GAME_PLAY} (event card: damp powder)")]
-        target = state.units.get(target_id)
-        if target is None or not target.in_play or target.side == unit.side:
-            return [Violation(CoreCode.UNKNOWN_UNIT, not_in_play(state, target_id, foe_of=unit.side), rule)]
+        absent = no_target(state, target_id, unit, rule)
+        if absent:
+            return absent
+        target = state.units[target_id]
         if unit_data(target).is_general:
             return [Violation(DtsCode.GENERAL_TARGET, "a general is no target for fire", rule)]
         if fire_distance(table, state, unit, target) is None:
@@ -413,9 +415,10 @@ class DeclareTheeSir(RuleSet):
         if own.is_gun or own.is_general:
             return [Violation(CoreCode.CANNOT_ACT, "artillery and generals can't advance into melee",
                               f"{rule} a")]
-        target = state.units.get(target_id)
-        if target is None or not target.in_play or target.side == unit.side:
-            return [Violation(CoreCode.UNKNOWN_UNIT, not_in_play(state, target_id, foe_of=unit.side), rule)]
+        absent = no_target(state, target_id, unit, rule)
+        if absent:
+            return absent
+        target = state.units[target_id]
         if unit_data(target).is_general and not evasion.independent(target):
             return [Violation(DtsCode.GENERAL_TARGET, f"{target.label} is attached to "
                               f"{unit_data(target).attached_to}: charge that unit", f"{rule} a")]
