@@ -130,11 +130,12 @@ def scores_figure(done: Sequence[Row], sides: Sequence[str], names: Mapping[str,
         for colour, side in zip(SIDE_COLOURS, sides, strict=False):
             ax.hist(scores[side], bins=bins, align=align, histtype="step", linewidth=2,
                     color=colour, label=names.get(side, side))
-        ax.legend()
+        # above the bars, under the title: inside, it hid the tallest bar it stood over
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=len(sides), fontsize=8, frameon=False)
     _whole_numbers(ax)
     ax.set_xlabel("victory points at the end")
     ax.set_ylabel("games")
-    ax.set_title(_title(f"{title}: scores", fig), fontsize=10)
+    ax.set_title(_title(f"{title}: scores", fig), fontsize=10, pad=20 if every else None)
     return fig
 
 
