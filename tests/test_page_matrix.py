@@ -499,6 +499,41 @@ def play_cell(pg: Any, rules: str) -> dict[str, Any]:
     return done
 
 
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def check_the_briefing(pg: Any, played: Scenario) -> None:
+    """The side panel's folded "The battle" tells the scenario's story and how its order
+    of battle is drawn up as the rule set played fields it (its own order of battle's
+    notes, where it has them); it is not shown for a scenario that tells neither."""
+    briefing = pg.locator("[data-test=briefing]")
+    if not played.description and not played.notes:
+        assert briefing.is_hidden()
+        return
+    pg.click("[data-test=briefing] summary")
+    told = words(briefing.inner_text())
+    assert words(played.description) in told and words(played.notes) in told, told
+    pg.click("[data-test=briefing] summary")
+
+
+def test_the_new_battle_form_tells_the_battle_as_the_rule_set_chosen_draws_it_up(server: Server,
+                                                                                  browser: Any) -> None:
+    """Edgehill under d3-cards is eight units a side, under Charge yr Pikes! regiments in
+    tertias: the form's "The battle" tells the story once and, after it, the notes of the
+    rule set chosen, changing with it."""
+    with home_page(browser, server) as pg:
+        pg.wait_for_selector("[data-test=create]")
+        pg.select_option("#scenario", "edgehill")
+        pg.click("[data-test=briefing] summary")
+        for rules in ("d3-cards", "charge-yr-pikes", "larger-battles"):
+            pg.select_option("#rules", rules)
+            played = load_named("edgehill", rules_id=rules)
+            told = words(pg.inner_text("[data-test=briefing]"))
+            assert words(played.description) in told and words(played.notes) in told, (rules, told)
+        assert words(load_named("edgehill", rules_id="d3-cards").notes) not in told
+
+
 @pytest.mark.parametrize(("rules", "scenario", "side", "options"), CELLS, ids=[c[0] for c in CELLS])
 def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: str, scenario: str, side: str,
                                          options: dict[str, Any]) -> None:
@@ -507,6 +542,9 @@ def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: st
         create_game(pg, server, rules, scenario, side)
         pg.wait_for_selector(".unit")
         wait_for_us(pg, 30)
+        with with_plugins():
+            played = load_named(scenario, rules_id=rules)
+        check_the_briefing(pg, played)
         assert out_of_window(pg) == []
         # The turn chip gives the last turn by the rule set's own clock (darkness under
         # Charge yr Pikes!), never the scenario's number where the rule set ends otherwise.

@@ -748,6 +748,22 @@ def test_a_rule_set_fields_its_own_order_of_battle_and_the_others_the_shared_one
         assert game.start(SeededDice(1))[0].units.keys() == state.units.keys()
 
 
+def test_an_order_of_battle_says_how_it_is_drawn_up_in_place_of_the_shared_notes() -> None:
+    """An order of battle's ``notes`` replace the scenario's under its rule set alone;
+    given with no list of pieces, they replace the notes and no piece."""
+    text = (ARMY.replace('name = "Test"', 'name = "Test"\nnotes = "A brigade a unit."', 1)
+            + '\n[extensions."d3-cards".order_of_battle]\nnotes = "Eight units a side."\n'
+            + '\n[extensions."larger-battles".order_of_battle]\nnotes = "A brigade a unit, as drawn."\n')
+    plain = load_scenario(text, source_name="t.toml")
+    assert plain.notes == "A brigade a unit."
+    cards = plain.for_rules("d3-cards")
+    assert cards.notes == "Eight units a side." and [u.id for u in cards.units] == ["p-horse", "r-horse"]
+    larger = plain.for_rules("larger-battles")
+    assert larger.notes == "A brigade a unit, as drawn." and larger.units == plain.units
+    assert plain.own_lists("larger-battles") == () and plain.own_lists("d3-cards") == ("units",)
+    assert load_scenario(ARMY, rules_id="d3-cards").notes == ""
+
+
 def test_commanders_alone_may_be_replaced() -> None:
     chief = block('extensions."d3-cards".order_of_battle.commanders', id="r-chief", side="royalist",
                   command="centre", general=True, x=24, y=34, facing=180)
@@ -770,7 +786,7 @@ def test_a_bad_field_in_a_rule_sets_own_order_of_battle_is_one_line(rules_id: st
     table = '\n[extensions."d3-cards".order_of_battle]\n'
     assert only(BASE + table + "units = 3\n", rules_id) == f"{OWN}.units: expected a list, got 3"
     assert only(BASE + table + "horse = []\n", rules_id) == (
-        f"{OWN}.horse: unknown field 'horse'; known: commanders, units")
+        f"{OWN}.horse: unknown field 'horse'; known: commanders, units, notes")
     assert only(BASE + '\n[extensions."d3-cards"]\norder_of_battle = 3\n', rules_id) == (
         f"{OWN}: expected a table, got 3")
 

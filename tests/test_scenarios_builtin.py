@@ -237,7 +237,8 @@ def test_edgehill_under_d3_cards_fields_eight_units_a_side() -> None:
                 "Lord Fielding", "Wardlawe", "Lord General's Train"):
         assert who in names, who
     assert {u.id for u in scenario.units if "impetuous" in u.traits} == {"r-rupert-wing", "r-wilmot-wing"}
-    assert "Under the earlier D3 rules" in scenario.description
+    assert scenario.notes.startswith("These rules are written for six to eight units a side")
+    assert "six to eight units" not in load_builtin("edgehill", rules_id="larger-battles").notes
 
 
 def test_edgehill_under_d3_cards_stands_where_the_bodies_it_groups_stand() -> None:
@@ -350,7 +351,11 @@ def test_scenarios_command_json() -> None:
     assert edgehill["rules"] == ["larger-battles", "d3-commands", "d3-cards", "declare-thee-sir",
                                  "charge-yr-pikes"]
     assert edgehill["units"] == {"parliament": 15, "royalist": 18}
-    assert set(rows[1]) == {"name", "title", "rules", "units", "units_by_rules", "shipped_by"}
+    assert set(rows[1]) == {"name", "title", "rules", "units", "units_by_rules", "shipped_by", "description",
+                            "notes_by_rules"}
+    assert edgehill["description"].startswith("King Charles I, marching on London")
+    assert edgehill["notes_by_rules"]["d3-cards"].startswith("These rules are written for six to eight")
+    assert edgehill["notes_by_rules"]["larger-battles"] == edgehill["notes_by_rules"]["declare-thee-sir"]
     assert {r["shipped_by"] for r in rows} == {None}
 
 

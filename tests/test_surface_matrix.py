@@ -211,6 +211,13 @@ def test_the_report_reads_in_words(tmp_path_factory: pytest.TempPathFactory, rul
         if card.kind != "commander":  # its type in the rule set's words
             kind = card.kind_label[:1].upper() + card.kind_label[1:]
             assert f"<td>{escape(card.name)}</td><td>{escape(kind)}</td>" in html, card.name
+    # The battle's story, then how it is drawn up as this rule set fields it, no other's.
+    played = game.scenario
+    assert escape(played.description.strip()) in html
+    assert escape(played.notes.strip()) in html
+    for other in set(played.rules) & set(ruleset_ids()):
+        notes = load_named(scenario, rules_id=other).notes.strip()
+        assert notes == played.notes.strip() or escape(notes) not in html, other
     # The result's breakdown by side is headed as the rule set words what it holds.
     groups = re.findall(r'<th colspan="\d+" scope="colgroup">([^<]*)</th>', html)
     assert groups[:-1] in ([], [escape(shows.BREAKDOWN_TITLE)]) and groups[-1] == "Losses", groups

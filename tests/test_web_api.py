@@ -409,6 +409,25 @@ def test_openapi_page_and_catalogue(client: TestClient) -> None:
     assert client.get("/static/js/app.js").status_code == 200
 
 
+def test_the_catalogue_and_the_table_tell_each_battle_as_its_rule_set_draws_it_up(client: TestClient) -> None:
+    """Every scenario of the catalogue is served with its story and, by rule set, how its
+    order of battle is drawn up (a rule set's own order of battle its own notes); a game's
+    table gives the same for the rule set it is played under."""
+    with with_plugins():
+        served = client.get("/api/catalogue").json()["scenarios"]
+        for s in served:
+            for rules in (r for r in s["rules"] if r in ruleset_ids()):
+                played = load_named(s["name"], rules_id=rules)
+                assert s["description"] == played.description, s["name"]
+                assert s["notes_by_rules"][rules] == played.notes, (s["name"], rules)
+                created = create(client, scenario=s["name"], rules=rules, mode="hotseat", seed=1)
+                token = next(iter(created["tokens"].values()))
+                table = client.get(f"/api/games/{created['id']}/table", headers=bearer(token)).json()
+                assert (table["description"], table["notes"]) == (played.description, played.notes)
+    edgehill = next(s for s in served if s["name"] == "edgehill")
+    assert edgehill["notes_by_rules"]["d3-cards"] != edgehill["notes_by_rules"]["larger-battles"]
+
+
 def test_the_catalogue_names_each_scenarios_sides_as_the_scenario_does(client: TestClient) -> None:
     """Every scenario of the catalogue (a rule set's own battle among them) is served with
     its sides' ids and their names by id: the scenario's own names, as a game names them."""

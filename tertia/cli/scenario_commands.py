@@ -77,7 +77,8 @@ def scenarios(
     if as_json:
         rows = [
             {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
-             "units_by_rules": {r: dict(n) for r, n in s.units_by_rules.items()}, "shipped_by": s.shipped_by}
+             "units_by_rules": {r: dict(n) for r, n in s.units_by_rules.items()}, "shipped_by": s.shipped_by,
+             "description": s.description, "notes_by_rules": dict(s.notes_by_rules)}
             for s in entries
         ]
         typer.echo(json.dumps(rows, indent=2))

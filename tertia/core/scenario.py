@@ -136,6 +136,8 @@ class UnitSpec(Strict):
 Commanders = Annotated[tuple[CommanderSpec, ...], Field(max_length=MAX_PIECES)]
 Units = Annotated[tuple[UnitSpec, ...], Field(max_length=MAX_PIECES)]
 
+LISTS = ("commanders", "units")
+"""The lists of pieces an order of battle may give in place of the shared ones."""
 ORDER_OF_BATTLE = "order_of_battle"
 """The one field of a rule set's extension table that the core reads, not the rule set:
 its own commanders and units (:class:`OrderOfBattle`), in place of the shared ones."""
@@ -144,10 +146,12 @@ its own commanders and units (:class:`OrderOfBattle`), in place of the shared on
 class OrderOfBattle(Strict):
     """A rule set's own commanders and units, ``[[extensions."<id>".order_of_battle.units]]``
     and ``...commanders``, written as the scenario's own are; each list given replaces the
-    shared one when the battle is fought under that rule set."""
+    shared one when the battle is fought under that rule set. Its ``notes`` (how it is
+    drawn up) replace the scenario's :attr:`Scenario.notes` likewise."""
 
     commanders: Commanders = ()
     units: Units = ()
+    notes: Prose = ""
 
 
 class _OwnOrderOfBattle(BaseModel):
@@ -161,7 +165,8 @@ _TABLES: TypeAdapter[dict[str, _OwnOrderOfBattle]] = TypeAdapter(dict[str, _OwnO
 
 
 def _written_lists(table: dict[str, Any]) -> dict[str, Any]:
-    """The lists of :class:`OrderOfBattle` an extension table writes (none, one or both)."""
+    """The fields of :class:`OrderOfBattle` an extension table writes (its lists and its
+    notes: none, some or all)."""
     own = table.get(ORDER_OF_BATTLE)
     if not isinstance(own, dict):
         return {}
@@ -230,6 +235,11 @@ class Scenario(Strict):
     turns: Annotated[int, Field(strict=True, ge=1, le=200)] = 12
     rules: tuple[Text, ...] = ()
     description: Prose = ""
+    """The battle's story: who fought, where and why, as it was."""
+    notes: Prose = ""
+    """How the order of battle is drawn up: the choices made where the sources differ or
+    say nothing, and what the table leaves out. A rule set's own order of battle gives its
+    own (:class:`OrderOfBattle`), said in their place when the battle is fought under it."""
     sources: Annotated[tuple[Prose, ...], Field(max_length=100)] = ()
     first: Text | None = None
     table: TableSpec
@@ -295,12 +305,12 @@ class Scenario(Strict):
     def own_lists(self, rules_id: str) -> tuple[str, ...]:
         """Which of ``commanders`` and ``units`` rule set ``rules_id``'s own order of
         battle replaces (none when it has none)."""
-        return tuple(_written_lists(self.extensions.get(rules_id, {})))
+        return tuple(n for n in _written_lists(self.extensions.get(rules_id, {})) if n in LISTS)
 
     def for_rules(self, rules_id: str) -> Scenario:
-        """The battle as rule set ``rules_id`` fights it: the commanders and units of its
-        own order of battle in place of the shared ones, where it gives them; else this
-        scenario. The table stays, so asking again gives the same battle."""
+        """The battle as rule set ``rules_id`` fights it: the commanders, units and notes
+        of its own order of battle in place of the shared ones, where it gives them; else
+        this scenario. The table stays, so asking again gives the same battle."""
         own = _written_lists(self.extensions.get(rules_id, {}))
         if not own:
             return self

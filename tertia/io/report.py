@@ -182,6 +182,7 @@ def build_report_html(
     ruleset: str = "",
     seed: int | None = None,
     description: str = "",
+    drawn_up: str = "",
     details: Mapping[str, str] | None = None,
     scale: float = 12.0,
     notes: Mapping[int, str] | None = None,
@@ -191,7 +192,8 @@ def build_report_html(
 
     ``initial_state`` is the position as deployed; ``start_events`` the events of the
     opening (who moves first); ``steps`` each action's events and the state after them,
-    in order. ``details`` adds rows to the header (players, options ...).
+    in order. ``drawn_up``: how the order of battle is drawn up (the scenario's notes, as
+    the rule set played has them). ``details`` adds rows to the header (players, options ...).
     ``presentation`` is the rule set's: what each piece shows on the maps and in the
     order of battle, and its names for commands.
     """
@@ -228,6 +230,9 @@ def build_report_html(
     ]
     if description.strip():
         body.append(f'<p class="description">{escape(description.strip())}</p>')
+    if drawn_up.strip():
+        body.append(f'<p class="description drawn-up"><span class="drawn-up-head">As drawn up here.</span> '
+                    f'{escape(drawn_up.strip())}</p>')
     body.append(
         '<dl class="meta">'
         + "".join(_meta_item(k, v) for k, v in meta)
@@ -286,6 +291,7 @@ def build_report_for(record: BattleRecord, *, scale: float = 12.0,
         ruleset=f"{rules['title']}, version {rules['version']}",
         seed=record.seed,
         description=scenario.description,
+        drawn_up=scenario.notes,
         details=details,
         scale=scale,
         notes=notes,
@@ -639,6 +645,7 @@ body {{ margin: 0 auto; max-width: 1640px; padding: 0 2rem 3rem; color: var(--in
 .kicker {{ margin: 0; font-variant: small-caps; letter-spacing: .12em; color: var(--accent); }}
 h1 {{ margin: .1rem 0 .4rem; font-size: 2.5rem; font-weight: normal; letter-spacing: .01em; }}
 .description {{ max-width: 60rem; margin: 0 0 1rem; font-style: italic; color: var(--muted); }}
+.drawn-up-head {{ font-style: normal; font-variant: small-caps; letter-spacing: 0.04em; }}
 dl.meta {{ display: flex; flex-wrap: wrap; gap: .4rem 2.2rem; margin: 0; }}
 dl.meta div {{ min-width: 8rem; }}
 dl.meta dt {{ font-variant: small-caps; letter-spacing: .06em; color: var(--muted);

@@ -46,6 +46,12 @@ class ScenarioEntry:
     """Troop units per side id as each rule set it is written for fields them: a rule set
     may split or join the file's units (Charge yr Pikes! fields a brigade's regiments, the
     d3-cards Edgehill its own order of battle)."""
+    description: str = ""
+    """The battle's story (:attr:`Scenario.description <tertia.core.scenario.Scenario.description>`)."""
+    notes_by_rules: Mapping[str, str] = field(default_factory=dict)
+    """How the order of battle is drawn up, as each rule set it is written for fields it
+    (:attr:`Scenario.notes <tertia.core.scenario.Scenario.notes>`; a rule set's own order
+    of battle says its own)."""
 
 
 BuiltinScenario = ScenarioEntry
@@ -86,9 +92,9 @@ def rules_listed(name: str) -> tuple[str, ...]:
 
 def describe_scenario(name: str, scenario: Scenario,
                       under: Callable[[str], Scenario] | None = None) -> ScenarioEntry:
-    """A scenario's name, title, rule sets, troop units per side and sides' names, for a
-    catalogue; with ``under`` (the scenario as a rule set fields it), its troop units per
-    side under each registered rule set it is written for.
+    """A scenario's name, title, story, rule sets, troop units per side and sides' names,
+    for a catalogue; with ``under`` (the scenario as a rule set fields it), its troop units
+    per side and how they are drawn up under each registered rule set it is written for.
 
     >>> entry = describe_scenario("edgehill", load_builtin("edgehill"),
     ...                           lambda rules: load_builtin("edgehill", rules_id=rules))
@@ -96,13 +102,18 @@ def describe_scenario(name: str, scenario: Scenario,
     'Royalists (King Charles I)'
     >>> entry.units["royalist"], entry.units_by_rules["charge-yr-pikes"]["royalist"]
     (18, 30)
+    >>> entry.notes_by_rules["d3-cards"][:60]
+    'These rules are written for six to eight units a side, so ea'
     """
     from tertia.rulesets import ruleset_ids
 
-    fielded = {} if under is None else {
-        rules: _troops_by_side(under(rules)) for rules in scenario.rules if rules in ruleset_ids()}
+    known = ruleset_ids()
+    played = {} if under is None else {rules: under(rules) for rules in scenario.rules if rules in known}
     return ScenarioEntry(name, scenario.name, scenario.rules, _troops_by_side(scenario),
-                         side_names=scenario.side_names(), units_by_rules=fielded)
+                         side_names=scenario.side_names(),
+                         units_by_rules={rules: _troops_by_side(s) for rules, s in played.items()},
+                         description=scenario.description,
+                         notes_by_rules={rules: s.notes for rules, s in played.items()})
 
 
 def _troops_by_side(scenario: Scenario) -> dict[str, int]:

@@ -17,6 +17,7 @@ def table_data(game: Game, side_names: Mapping[str, str]) -> dict[str, Any]:
     return {
         "title": game.scenario.name,
         "description": game.scenario.description,
+        "notes": game.scenario.notes,
         "width": table.width,
         "depth": table.depth,
         "sides": [

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { forget, remember, savedGames, tokensFor } from "./tokens.js";
-import { clear, h, modeWords, openDialog, phaseTitle, setTopbar, toast } from "./ui.js";
+import { briefingParagraphs, clear, h, modeWords, openDialog, phaseTitle, setTopbar, toast } from "./ui.js";
 
 const MODES = [
   ["ai", "Against the AI", "You command one side; the AI the other."],
@@ -43,7 +43,10 @@ export class HomeScreen {
     form.append(h("h2", {}, "New battle"));
     const scenario = h("select", { name: "scenario", id: "scenario", onchange: () => this.renderRules() },
       c.scenarios.map((s) => h("option", { value: s.name }, `${s.title}`)));
-    this.rulesSelect = h("select", { name: "rules", id: "rules", onchange: () => this.renderOptions() });
+    this.rulesSelect = h("select", { name: "rules", id: "rules", onchange: () => { this.renderOptions(); this.renderBriefing(); } });
+    // The battle's story and how it is drawn up under the rule set chosen (catalogue
+    // "description", "notes_by_rules").
+    this.briefing = h("details", { class: "briefing", "data-test": "briefing" });
     this.optionsBox = h("details", { class: "options" });
     this.sideSelect = h("select", { name: "side", id: "side" });
     const seed = h("input", { type: "number", name: "seed", id: "seed", min: 0, placeholder: "random" });
@@ -60,6 +63,7 @@ export class HomeScreen {
     form.append(
       h("label", { class: "field" }, "Scenario", scenario),
       h("label", { class: "field" }, "Rule set", this.rulesSelect),
+      this.briefing,
       this.optionsBox,
       h("div", { class: "field" }, "How to play", modes),
       this.sideRow,
@@ -78,7 +82,15 @@ export class HomeScreen {
     const names = (s && s.side_names) || {};
     clear(this.sideSelect).append(...(s ? s.sides : []).map((id) => h("option", { value: id }, names[id] || id)));
     this.renderOptions();
+    this.renderBriefing();
     this.renderSide();
+  }
+
+  renderBriefing() {
+    const s = this.catalogue.scenarios.find((x) => x.name === this.form.scenario.value);
+    const notes = s && s.notes_by_rules ? s.notes_by_rules[this.rulesSelect.value] : "";
+    this.briefing.hidden = !s || (!s.description && !notes);
+    clear(this.briefing).append(h("summary", {}, "The battle"), ...briefingParagraphs(s ? s.description : "", notes));
   }
 
   renderSide() {

@@ -10,7 +10,7 @@ import { OddsPanel, OddsView, QuestionPanel } from "./odds.js";
 import { buildPanels } from "./panels.js";
 import { DecisionTimer } from "./timer.js";
 import { remember, tokenFor, tokensFor } from "./tokens.js";
-import { clear, h, modeWords, openDialog, percent, phaseTitle, setTopbar, sideColour, sideDoes, sideName, toast } from "./ui.js";
+import { briefingParagraphs, clear, h, modeWords, openDialog, percent, phaseTitle, setTopbar, sideColour, sideDoes, sideName, toast } from "./ui.js";
 import { Vocabulary } from "./vocab.js";
 
 const PIECE_FIELDS = new Set(["own-unit", "own-commander", "enemy-unit"]);
@@ -113,7 +113,13 @@ export class PlayScreen {
     this.panels = buildPanels(this);
     this.logBox = h("section", { class: "card log", "aria-label": "Battle log" }, h("h3", {}, "The battle so far"));
     this.logView = new LogView(this.logBox);
-    this.panel = h("aside", { class: "side-panel" }, this.prompt, this.panels.map((p) => p.node), this.unitCard, this.logBox);
+    // The battle's story and how it is drawn up under these rules (the table's
+    // "description" and "notes"), folded away until asked for.
+    const told = briefingParagraphs(this.table.description, this.table.notes);
+    this.briefing = h("details", { class: "card briefing", "data-test": "briefing", hidden: !told.length },
+      h("summary", {}, "The battle"), ...told);
+    this.panel = h("aside", { class: "side-panel" }, this.prompt, this.panels.map((p) => p.node), this.unitCard,
+      this.briefing, this.logBox);
     // The pieces take the keyboard one by one (dozens at Edgehill): the first Tab offers
     // a way past them to the prompt.
     this.prompt.tabIndex = -1;

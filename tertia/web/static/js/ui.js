@@ -122,6 +122,15 @@ export function openDialog(dialog, onEscape = null) {
   return dialog;
 }
 
+// A battle's story and, after it, how its order of battle is drawn up under the rule set
+// played (the scenario's "description" and "notes"): a paragraph each, none for one empty.
+export function briefingParagraphs(description, notes) {
+  return [
+    description ? h("p", { class: "briefing-story" }, description) : null,
+    notes ? h("p", { class: "briefing-notes" }, h("b", {}, "As drawn up here. "), notes) : null,
+  ].filter(Boolean);
+}
+
 // How the game is played, with the players the server plays its sides with, by name.
 export function modeWords(game) {
   const mode = { hotseat: "Hotseat", ai: "Against the AI", link: "Two players", watch: "AI against AI" }[game.mode] || game.mode;
