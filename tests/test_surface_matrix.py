@@ -178,6 +178,10 @@ def test_the_narrative_battle_reads_in_words(tmp_path_factory: pytest.TempPathFa
                                              scenario: str, seed: int) -> None:
     battle = fought(tmp_path_factory, rules, scenario, seed)
     assert "Turn 1" in battle.narrative
+    # Under its heading, the battle's story and how it is drawn up under these rules.
+    opening = " ".join(battle.narrative.split("The battle begins")[0].split())
+    played = battle.battle.game.scenario
+    assert " ".join(played.description.split()) in opening and " ".join(played.notes.split()) in opening
     assert told_again(battle.narrative) == []
     assert battle.words.problems(battle.narrative) == [], battle.narrative[-3000:]
     assert UNTOLD not in battle.narrative

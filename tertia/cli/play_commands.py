@@ -358,6 +358,12 @@ def _heading(game: Game) -> None:
     changed = options_changed(game.ruleset.describe())
     if changed:
         out.print(Text("Options: " + "; ".join(changed), style="dim"))
+    # The battle's story and how it is drawn up under these rules, as the page's "The
+    # battle" and the report's head tell them.
+    if game.scenario.description:
+        out.print(Text(game.scenario.description, style="italic"))
+    if game.scenario.notes:
+        out.print(Text.assemble(("As drawn up here. ", "bold"), game.scenario.notes), style="dim")
 
 
 def _print_line(kind: str, text: str) -> None:
