@@ -390,6 +390,19 @@ def test_reset_while_the_rules_are_asked_puts_the_move_away(server: Server, page
     pg.unroute("**/validate")
 
 
+def test_a_replay_link_with_its_token_opens_the_replay_and_hides_the_token(server: Server, page: Any) -> None:
+    """A link to a battle's replay carrying its token (as a play link does) opens the
+    replay at the step it names, keeps the token and takes it out of the address; it had
+    said "No token for this battle"."""
+    made = httpx.post(server.url + "/api/games",
+                      json={"scenario": "skirmish", "rules": "larger-battles", "mode": "hotseat", "seed": 3}).json()
+    token = made["tokens"]["parliament"]
+    page.goto(f"{server.url}/#/replay/{made['id']}?token={token}&step=0")
+    page.wait_for_selector("[data-test=replay-step]")
+    assert page.locator("text=No token for this battle").count() == 0
+    assert token not in page.url and page.url.endswith(f"#/replay/{made['id']}?step=0"), page.url
+
+
 def test_a_link_without_a_token_and_a_bad_token(server: Server, page: Any) -> None:
     pg = page
     pg.goto(server.url + "/#/play/no-such-game")

@@ -1,7 +1,7 @@
 // The page's entry point: a small hash router over three screens.
 //   #/                     new battle and the battles this browser holds
 //   #/play/<id>?token=...  the table (a token in the address is kept, then hidden)
-//   #/replay/<id>          replay
+//   #/replay/<id>?token=...&step=...  replay (a token in the address kept, then hidden)
 
 import { HomeScreen } from "./home.js";
 import { PlayScreen } from "./play.js";
@@ -13,8 +13,9 @@ import { toast } from "./ui.js";
 const screen = document.getElementById("screen");
 let current = null;
 
-async function adoptToken(id, token) {
-  // A link's token: learn which side it plays, keep it, and take it out of the address.
+async function adoptToken(id, token, address) {
+  // A link's token: learn which side it plays, keep it, and take it out of the address
+  // (the screen's own address without it).
   try {
     const s = await api.summary(id, token);
     const roles = s.game.you.length ? s.game.you : ["spectator"];
@@ -22,7 +23,7 @@ async function adoptToken(id, token) {
   } catch (err) {
     toast(`This link does not open a battle: ${err.message}`, "error", 8000);
   }
-  history.replaceState(null, "", `#/play/${id}`);
+  history.replaceState(null, "", address);
 }
 
 async function route() {
@@ -33,8 +34,13 @@ async function route() {
   const [path, query] = hash.slice(1).split("?");
   const parts = path.split("/").filter(Boolean);
   const params = new URLSearchParams(query || "");
+  const token = params.get("token");
+  if (token && (parts[0] === "play" || parts[0] === "replay") && parts[1]) {
+    params.delete("token");
+    const rest = params.toString();
+    await adoptToken(parts[1], token, `#/${parts[0]}/${parts[1]}${rest ? `?${rest}` : ""}`);
+  }
   if (parts[0] === "play" && parts[1]) {
-    if (params.get("token")) await adoptToken(parts[1], params.get("token"));
     current = new PlayScreen(screen, parts[1]);
   } else if (parts[0] === "replay" && parts[1]) {
     current = new ReplayScreen(screen, parts[1], wholeStep(params.get("step")));

@@ -24,6 +24,7 @@ export class ReplayScreen {
   async start() {
     if (!Object.keys(tokensFor(this.gameId)).length) {
       this.root.replaceChildren(h("div", { class: "notice" }, h("h2", {}, "No token for this battle"),
+        h("p", {}, "This browser holds no token for this game. Open the link you were given (it carries the token)."),
         h("a", { class: "btn", href: "#/" }, "All battles")));
       return;
     }
