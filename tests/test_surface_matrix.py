@@ -413,6 +413,26 @@ def test_odds_answer_or_refuse_in_one_line(tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
+def test_odds_of_a_unit_alone_need_no_target_and_any_other_names_it(tmp_path_factory: pytest.TempPathFactory,
+                                                                     rules: str, scenario: str) -> None:
+    """``tertia odds`` as the page asks: a word the rule set asks of a unit alone (Charge
+    yr Pikes!' morale) is answered without ``--target``, as with the unit as its own
+    target; any other word without one is refused in one line naming the option."""
+    battle = fought(tmp_path_factory, rules, scenario, SEEDS[0])
+    pair = _closest_enemies(battle.final_state()) or _closest_enemies(start_of(rules, scenario))
+    assert pair is not None
+    unit = pair[0].id
+    ruleset = get_ruleset(rules)
+    for word in ruleset.ALONE_WORDS:
+        asked = ["odds", str(battle.record), "--attacker", unit, "--action", word]
+        assert invoke(*asked) == invoke(*asked, "--target", unit), word
+    for word in [w for w in ruleset.ACTION_WORDS if w not in ruleset.ALONE_WORDS][:1]:
+        code, out = invoke("odds", str(battle.record), "--attacker", unit, "--action", word)
+        assert code == 2 and out.count("\n") == 1 and "Missing option '--target'" in out, out
+        assert f"a question of {word!r} under {ruleset.title} names the unit it acts on" in out, out
+
+
+@pytest.mark.parametrize(("rules", "scenario"), CELLS, ids=[f"{r}-{s}" for r, s in CELLS])
 def test_the_words_guns_are_never_asked_are_refused_for_them(rules: str, scenario: str) -> None:
     """A front end leaves out for artillery the words its rule set says guns are never
     asked (``NOT_FOR_GUNS``): the rules refuse each of them for every gun and enemy."""

@@ -394,8 +394,8 @@ def test_a_replay_link_with_its_token_opens_the_replay_and_hides_the_token(serve
     """A link to a battle's replay carrying its token (as a play link does) opens the
     replay at the step it names, keeps the token and takes it out of the address; it had
     said "No token for this battle"."""
-    made = httpx.post(server.url + "/api/games",
-                      json={"scenario": "skirmish", "rules": "larger-battles", "mode": "hotseat", "seed": 3}).json()
+    body = {"scenario": "skirmish", "rules": "larger-battles", "mode": "hotseat", "seed": 3}
+    made = httpx.post(server.url + "/api/games", json=body).json()
     token = made["tokens"]["parliament"]
     page.goto(f"{server.url}/#/replay/{made['id']}?token={token}&step=0")
     page.wait_for_selector("[data-test=replay-step]")

@@ -223,7 +223,9 @@ def odds_command(
     attacker: Annotated[str, typer.Option(
         help="The attacking unit (or gun): its name as `tertia inspect` lists it, the start of "
              "that name, or its id")],
-    target: Annotated[str, typer.Option(help="The target unit, named as --attacker")],
+    target: Annotated[str | None, typer.Option(
+        help="The target unit, named as --attacker (left out for a word asked of a unit alone, "
+             "such as Charge yr Pikes!' morale)")] = None,
     rules: RulesForFileOpt = None,
     option: OptionOpt = None,
     action: Annotated[str | None, typer.Option(
@@ -251,7 +253,11 @@ def odds_command(
     if budget < 1:
         fail(f"--budget {budget}: give at least 1 unit of work")
     game, state = state_from_file(file, rules, parse_options(option or []), step=step, turn=turn)
-    attacker, target = _named(state, "--attacker", attacker), _named(state, "--target", target)
+    attacker = _named(state, "--attacker", attacker)
+    if target is None:
+        target = _alone(game.ruleset, action, attacker)
+    else:
+        target = _named(state, "--target", target)
     support = [_named(state, "--support", s) for s in support or ()]
     commander = _named(state, "--commander", commander) if commander else commander
     if defender_commander:
@@ -288,6 +294,18 @@ def odds_command(
         return
     print_odds(result, {uid: u.label for uid, u in state.units.items()}, side_names(game),
                asked_in_words(game.ruleset, act, action))
+
+
+def _alone(ruleset: RuleSet, word: str | None, attacker: str) -> str:
+    """The unit a question without ``--target`` acts on: the asking unit itself, for a word
+    the rule set asks of a unit alone (``ALONE_WORDS``); any other is refused, naming the
+    missing option, as the page's questions are."""
+    if word is not None and word in ruleset.ALONE_WORDS:
+        return attacker
+    asked = f"a question of {word!r}" if word else "a question"
+    alone = " or ".join(ruleset.ALONE_WORDS)
+    fail(f"Missing option '--target': {asked} under {ruleset.title} names the unit it acts on"
+         + (f"; only {alone} is asked of a unit alone" if alone else ""), code=2)
 
 
 def asked_in_words(ruleset: RuleSet, act: Action, word: str | None) -> str:
