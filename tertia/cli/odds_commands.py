@@ -254,10 +254,8 @@ def odds_command(
         fail(f"--budget {budget}: give at least 1 unit of work")
     game, state = state_from_file(file, rules, parse_options(option or []), step=step, turn=turn)
     attacker = _named(state, "--attacker", attacker)
-    if target is None:
-        target = _alone(game.ruleset, action, attacker)
-    else:
-        target = _named(state, "--target", target)
+    target = (_alone(game.ruleset, action, attacker) if target is None
+              else _named(state, "--target", target))
     support = [_named(state, "--support", s) for s in support or ()]
     commander = _named(state, "--commander", commander) if commander else commander
     if defender_commander:
