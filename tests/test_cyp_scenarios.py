@@ -37,7 +37,7 @@ BATTLES = {"naseby": (naseby, 1645), "edgehill": (edgehill, 1642)}
 def test_the_scenario_is_valid_under_the_rule_set(name: str) -> None:
     scenario = BATTLES[name][0]()
     assert scenario.rules and RULES in scenario.rules
-    assert scenario.sources and "Choices made here" in scenario.description
+    assert scenario.sources and scenario.description and scenario.for_rules(RULES).notes
     assert ChargeYrPikes().scenario_problems(scenario.for_rules(RULES)) == []
 
 

@@ -50,7 +50,7 @@ def test_roundway_down_is_a_built_in_written_for_declare_thee_sir() -> None:
     assert roundway.rules == (RULES,)
     assert dict(roundway.units) == {"parliament": 12, "royalist": 8}
     scenario = load_builtin("roundway_down")
-    assert scenario.sources and "Choices made here" in scenario.description
+    assert scenario.sources and scenario.description and scenario.notes
     # A rule set it is not written for is refused by name.
     assert any(p.path == "rules" for p in check_scenario(SCENARIOS / "roundway_down.toml", "larger-battles"))
 

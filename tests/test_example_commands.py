@@ -77,7 +77,8 @@ def test_the_scenarios_listed_include_the_plugins() -> None:
     assert rows["declare"] == {"name": "declare", "title": TITLE, "rules": ["example-declare"],
                                "units": {"parliament": 3, "royalist": 3},
                                "units_by_rules": {"example-declare": {"parliament": 3, "royalist": 3}},
-                               "shipped_by": "example-declare"}
+                               "shipped_by": "example-declare", "description": "",
+                               "notes_by_rules": {"example-declare": ""}}
     assert rows["edgehill"]["shipped_by"] is None
 
 
