@@ -77,8 +77,12 @@ def test_the_scenarios_listed_include_the_plugins() -> None:
     assert rows["declare"] == {"name": "declare", "title": TITLE, "rules": ["example-declare"],
                                "units": {"parliament": 3, "royalist": 3},
                                "units_by_rules": {"example-declare": {"parliament": 3, "royalist": 3}},
-                               "shipped_by": "example-declare", "description": "",
-                               "notes_by_rules": {"example-declare": ""}}
+                               "shipped_by": "example-declare",
+                               "description": "A fictional meeting in the lanes: a few companies of foot and a "
+                                              "troop of horse a side, each sent to hold the crossroads before "
+                                              "the other.",
+                               "notes_by_rules": {"example-declare": "Foot of three stands and horse of two a "
+                                                                     "side, as the example rule set fields them."}}
     assert rows["edgehill"]["shipped_by"] is None
 
 
