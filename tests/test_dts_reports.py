@@ -81,6 +81,10 @@ def test_the_summary_names_the_activated_unit_and_its_option() -> None:
     assert found["score"] == {P: 0, R: 0}
     bare = g.ruleset.initial_state(g.scenario)
     assert brief(bare)["activated"] is None and brief(bare)["declared"] is None
+    # No volleys are counted before an option that fires is declared (not "0 left").
+    assert brief(activated(g, "horse"))["volleys_left"] is None
+    assert brief(activated(g, "foot", "advance", ALLOWANCE))["volleys_left"] is None
+    assert brief(activated(g, "foot", "stand_and_fire"))["volleys_left"] == 2
 
 
 @pytest.mark.parametrize(("to", "ground", "inches", "legal"), [

@@ -67,6 +67,12 @@ def test_the_battle_as_json() -> None:
     assert json.loads(named.stdout)["final_hash"] == summary["final_hash"]
 
 
+STORY = ("A fictional meeting in the lanes: a few companies of foot and a troop of horse a side, each sent "
+         "to hold the crossroads before the other.")
+DRAWN_UP = "Foot of three stands and horse of two a side, as the example rule set fields them."
+"""The example battle's story and notes (``tests/scenarios/declare.toml``)."""
+
+
 def test_the_scenarios_listed_include_the_plugins() -> None:
     listed = tertia(*documented()[2])
     assert listed.returncode == 0, listed.stderr
@@ -77,12 +83,8 @@ def test_the_scenarios_listed_include_the_plugins() -> None:
     assert rows["declare"] == {"name": "declare", "title": TITLE, "rules": ["example-declare"],
                                "units": {"parliament": 3, "royalist": 3},
                                "units_by_rules": {"example-declare": {"parliament": 3, "royalist": 3}},
-                               "shipped_by": "example-declare",
-                               "description": "A fictional meeting in the lanes: a few companies of foot and a "
-                                              "troop of horse a side, each sent to hold the crossroads before "
-                                              "the other.",
-                               "notes_by_rules": {"example-declare": "Foot of three stands and horse of two a "
-                                                                     "side, as the example rule set fields them."}}
+                               "shipped_by": "example-declare", "description": STORY,
+                               "notes_by_rules": {"example-declare": DRAWN_UP}}
     assert rows["edgehill"]["shipped_by"] is None
 
 

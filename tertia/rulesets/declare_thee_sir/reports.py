@@ -68,13 +68,14 @@ def move_words(allowance: Any) -> str | None:
 def summary(state: GameState, objective_points: int = OBJECTIVE_POINTS) -> dict[str, Any]:
     """The activation in brief: ``activated`` (the piece whose card is drawn, or None),
     ``declared`` (its option in words), ``allowance`` (its rolled move by ground),
-    ``volleys_left``, ``cards_left`` (still to draw this turn), and the score so far."""
+    ``volleys_left`` (None unless its option fires: none is declared yet, or one that
+    fires none), ``cards_left`` (still to draw this turn), and the score so far."""
     game = game_data(state)
     return {
         "activated": game.activated,
         "declared": declared_words(game.declared),
         "allowance": allowance_words(game.allowance),
-        "volleys_left": game.volleys,
+        "volleys_left": game.volleys if game.declared in OPTION_VOLLEYS else None,
         "cards_left": len(deck.left(state)),
         "score": {side: sum(points.values()) for side, points in scores(state, objective_points).items()},
         "units_lost": {side: units_lost(state, side)[0] for side in state.sides},
