@@ -57,6 +57,7 @@ from tertia.core.events import Event
 from tertia.core.game import Game
 from tertia.core.hidden import place_hidden
 from tertia.core.narration import plural, side_does
+from tertia.core.scenario import DRAWN_UP
 from tertia.core.state import UnitKind
 from tertia.io.narrative import NarrativeLine, Narrator
 from tertia.io.record import (
@@ -363,7 +364,7 @@ def _heading(game: Game) -> None:
     if game.scenario.description:
         out.print(Text(game.scenario.description, style="italic"))
     if game.scenario.notes:
-        out.print(Text.assemble(("As drawn up here. ", "bold"), game.scenario.notes), style="dim")
+        out.print(Text.assemble((f"{DRAWN_UP} ", "bold"), game.scenario.notes), style="dim")
 
 
 def _print_line(kind: str, text: str) -> None:

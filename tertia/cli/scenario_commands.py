@@ -75,12 +75,7 @@ def scenarios(
     except ScenarioError as exc:
         fail_problems(exc.problems, "a scenario a rule set ships is not valid")
     if as_json:
-        rows = [
-            {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
-             "units_by_rules": {r: dict(n) for r, n in s.units_by_rules.items()}, "shipped_by": s.shipped_by,
-             "description": s.description, "notes_by_rules": dict(s.notes_by_rules)}
-            for s in entries
-        ]
+        rows = [{**s.listing(), "shipped_by": s.shipped_by} for s in entries]
         typer.echo(json.dumps(rows, indent=2))
         return
     table = Table(title="Scenarios")

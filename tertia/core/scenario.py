@@ -228,6 +228,11 @@ class ObjectiveSpec(Strict):
     ends_game: Flag = True
 
 
+DRAWN_UP = "As drawn up here."
+"""The words before a scenario's :attr:`Scenario.notes` wherever they are told after its
+story (the report's head, the terminal's narrative; the page says the same)."""
+
+
 class Scenario(Strict):
     """A battle: a table, two sides, their commanders and units, terrain and objectives."""
 

@@ -23,6 +23,7 @@ from tertia.core import events as ev
 from tertia.core.narration import command_role, default_side_name, humanise, without_aside
 from tertia.core.presentation import PieceCard, Presentation, kind_words
 from tertia.core.reducer import reduce
+from tertia.core.scenario import DRAWN_UP
 from tertia.core.state import GameState, Unit
 from tertia.core.terrain import Battlefield
 from tertia.io.files import write_text
@@ -231,7 +232,7 @@ def build_report_html(
     if description.strip():
         body.append(f'<p class="description">{escape(description.strip())}</p>')
     if drawn_up.strip():
-        body.append(f'<p class="description drawn-up"><span class="drawn-up-head">As drawn up here.</span> '
+        body.append(f'<p class="description drawn-up"><span class="drawn-up-head">{DRAWN_UP}</span> '
                     f'{escape(drawn_up.strip())}</p>')
     body.append(
         '<dl class="meta">'

@@ -21,6 +21,7 @@ from functools import cache, partial
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 from tertia.core.scenario import Scenario
 from tertia.io.files import exists, shown_name
@@ -52,6 +53,13 @@ class ScenarioEntry:
     """How the order of battle is drawn up, as each rule set it is written for fields it
     (:attr:`Scenario.notes <tertia.core.scenario.Scenario.notes>`; a rule set's own order
     of battle says its own)."""
+
+    def listing(self) -> dict[str, Any]:
+        """The entry as the catalogues list it (``tertia scenarios --json``, the server's
+        ``/api/catalogue``), as JSON values."""
+        return {"name": self.name, "title": self.title, "rules": list(self.rules), "units": dict(self.units),
+                "units_by_rules": {r: dict(n) for r, n in self.units_by_rules.items()},
+                "description": self.description, "notes_by_rules": dict(self.notes_by_rules)}
 
 
 BuiltinScenario = ScenarioEntry

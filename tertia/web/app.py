@@ -264,10 +264,7 @@ def create_app(
         side id), rule sets with their options, and the modes of play."""
         return {
             "scenarios": [
-                {"name": s.name, "title": s.title, "rules": list(s.rules), "units": dict(s.units),
-                 "units_by_rules": {r: dict(n) for r, n in s.units_by_rules.items()},
-                 "sides": list(s.units), "side_names": dict(s.side_names),
-                 "description": s.description, "notes_by_rules": dict(s.notes_by_rules)}
+                {**s.listing(), "sides": list(s.units), "side_names": dict(s.side_names)}
                 for s in [*list_builtin(), *shipped_scenarios()]
             ],
             "rules": [_describe(r) for r in ruleset_ids()],
