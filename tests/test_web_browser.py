@@ -1374,6 +1374,42 @@ def test_a_battle_watched_to_its_end_clears_the_ais_banner_and_shows_the_results
     assert listed.endswith(" · AI against AI (doctrine) · " + victor), listed
 
 
+def test_a_score_that_did_not_decide_the_battle_says_so(cyp_server: Server, page: Any) -> None:
+    """Once the battle is over, the top bar's score chip says whether the score decided it.
+    A victor on a level or lower score (an army broke, objectives taken, the larger share
+    of casualties at darkness) or a draw on scores apart: "Score, not deciding", and on
+    hover what did. A victor on the highest score, or a draw on level scores: "Score". The
+    prompt says how the battle ended under its headline."""
+    pg = page
+    created = httpx.post(cyp_server.url + "/api/games", json={
+        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "watch", "seed": 1,
+        "options": {"secret_deployment": False}}).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{cyp_server.url}/#/play/{created['id']}?token={tok}")
+    pg.wait_for_function("() => window.tertiaScreen?.view?.status.over", timeout=120_000)
+    reason = pg.evaluate("() => window.tertiaScreen.view.status.result.reason")
+    assert pg.inner_text("[data-test=outcome-reason]") == f"The battle ended: {reason}."
+    sides = pg.evaluate("() => window.tertiaScreen.table.side_order")
+    first, second = sides
+
+    def shown(winner: str | None, scores: tuple[int, int]) -> tuple[str, str | None]:
+        return tuple(pg.evaluate("""([winner, score]) => {
+            const s = window.tertiaScreen;
+            s.view.status.result = { winner, score, reason: 'the beaten army breaks' };
+            s.view.status.summary = { ...s.view.status.summary, score };
+            s.renderTopbar();
+            const chip = document.querySelector('[data-test=score]');
+            return [chip.querySelector('small').textContent, chip.getAttribute('title')];
+        }""", [winner, dict(zip(sides, scores, strict=True))]))
+
+    not_deciding = ("Score, not deciding", "Not what decided the battle: the beaten army breaks.")
+    assert shown(first, (8, 8)) == not_deciding
+    assert shown(first, (3, 5)) == not_deciding
+    assert shown(second, (3, 5)) == ("Score", "")
+    assert shown(None, (4, 4)) == ("Score", "")
+    assert shown(None, (4, 6)) == not_deciding
+
+
 def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server: Server, page: Any) -> None:
     """Against the AI, a battle the Parliament horse win as the first turn ends (they stand
     on their objectives): each of our cards is ended from the page's buttons until the

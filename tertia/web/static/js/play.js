@@ -380,7 +380,7 @@ export class PlayScreen {
         // the phase and the orders left no longer tell anything.
         s.over || deploying(s) ? null : chip("Phase", phaseTitle(s.phase), "phase-chip"),
         orders !== null && !s.over ? chip("Orders left", String(orders), "orders-chip") : null,
-        score ? chip("Score", t.side_order.map((id) => score[id]).join(" – ")) : null,
+        score ? this.scoreChip(s, score) : null,
         this.lossesChip(s.summary, chip),
         h("span", { class: `chip turn-chip ${s.your_turn ? "yours" : ""}` }, who)),
       h("div", { class: "tools" },
@@ -392,6 +392,17 @@ export class PlayScreen {
           onclick: () => this.undo() }, "↶ Undo"),
         h("a", { class: "btn", href: `#/replay/${this.gameId}` }, "Replay")),
     );
+  }
+
+  /** The score, side by side. Once the battle is over, where the score is not what decided
+   *  it (an army broke, objectives taken: a victor without the highest score, or a draw
+   *  with scores apart), the chip says so and names, on hover, what did. */
+  scoreChip(s, score) {
+    const values = this.table.side_order.map((id) => score[id]).join(" – ");
+    const undecided = s.over && s.result && !scoreDecidedIt(s.result);
+    return h("span", { class: `chip score-chip${undecided ? " undeciding" : ""}`, "data-test": "score",
+      title: undecided ? `Not what decided the battle${s.result.reason ? `: ${s.result.reason}` : ""}.` : "" },
+      h("small", {}, undecided ? "Score, not deciding" : "Score"), values);
   }
 
   // Each army's losses (a share of its figures), what it needs to take fright at the end of
@@ -472,6 +483,7 @@ export class PlayScreen {
       const degree = r.breakdown && typeof r.breakdown.degree === "string" ? `: ${article(r.breakdown.degree)}` : "";
       this.prompt.append(h("p", { class: "headline", "data-test": "outcome" },
         r.winner ? `${sideDoes(sideName(t, r.winner), "win")}${degree}.` : "A draw."),
+        r.reason ? h("p", { class: "muted", "data-test": "outcome-reason" }, `The battle ended: ${r.reason}.`) : null,
         h("button", { class: "btn primary", onclick: () => this.showEnd() }, "See the result"));
       return;
     }
@@ -963,6 +975,17 @@ export class PlayScreen {
           h("button", { class: "btn", "data-test": "close-result", onclick: () => dialog.remove() }, "Close"))));
     openDialog(dialog, () => dialog.remove());
   }
+}
+
+// Whether the score decided the battle (``result``: the status's result): its victor has
+// the highest score, or a drawn battle's scores are level. Where an army broke or its
+// objectives were taken, a side may win on a level or lower score.
+export function scoreDecidedIt(result) {
+  const score = result.score || {};
+  const values = Object.values(score);
+  if (!values.length) return true;
+  if (!result.winner) return values.every((v) => v === values[0]);
+  return Object.entries(score).every(([id, v]) => id === result.winner || score[result.winner] > v);
 }
 
 // An item of the result's breakdown as the rule set words it (``words``: what
