@@ -228,7 +228,10 @@ beat the first, which stays the ``baseline`` (``tertia ladder``). The first edit
   to face the foe as well (no change). Nor does sending sooner reach far: a tertia to each
   objective from turn 1, whatever the enemy's state, decided 14 (horse lost 14.74); from
   turn 4, 19 and 12 over seeds 1-100 and 101-200 (12.31 and 12.66); every free tertia
-  from turn 4, 19 (14.58). Each objective is an enemy vital point, and Parliament's Dust
+  from turn 4, 19 (14.58); tertias sent on any lead in casualties (not only a tactical
+  victory's) from turn 7, 12 (8.34; Edgehill 64, 6.90), and from turn 5, 17 (9.15;
+  Edgehill 69, 6.93), each spending more horse than a third below the baseline's allows.
+  Each objective is an enemy vital point, and Parliament's Dust
   Hill is where the Royalist reserve stands: Parliament held it in 4 battles of 100
   (``benchmarks/pikes_play.py``), its other two in 14 and 16.
 """
