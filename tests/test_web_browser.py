@@ -1410,6 +1410,26 @@ def test_a_score_that_did_not_decide_the_battle_says_so(cyp_server: Server, page
     assert shown(None, (4, 6)) == not_deciding
 
 
+def test_the_result_fits_a_phones_screen(cyp_server: Server, page: Any) -> None:
+    """A finished battle's result on a 390px wide screen: every button of the dialog lies
+    within its card (they wrap rather than run past its edge)."""
+    pg = page
+    pg.set_viewport_size({"width": 390, "height": 844})
+    created = httpx.post(cyp_server.url + "/api/games", json={
+        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "watch", "seed": 1,
+        "options": {"secret_deployment": False}}).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{cyp_server.url}/#/play/{created['id']}?token={tok}")
+    pg.wait_for_selector("[data-test=result]", timeout=120_000)
+    outside = pg.evaluate("""() => {
+        const card = document.querySelector('[data-test=result] .modal-card').getBoundingClientRect();
+        return [...document.querySelectorAll('[data-test=result] .modal-card .btn')]
+          .filter((b) => { const r = b.getBoundingClientRect();
+                           return r.left < card.left - 0.5 || r.right > card.right + 0.5; })
+          .map((b) => b.textContent); }""")
+    assert outside == []
+
+
 def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server: Server, page: Any) -> None:
     """Against the AI, a battle the Parliament horse win as the first turn ends (they stand
     on their objectives): each of our cards is ended from the page's buttons until the
