@@ -1412,7 +1412,8 @@ def test_a_score_that_did_not_decide_the_battle_says_so(cyp_server: Server, page
 
 def test_the_result_fits_a_phones_screen(cyp_server: Server, page: Any) -> None:
     """A finished battle's result on a 390px wide screen: every button of the dialog lies
-    within its card (they wrap rather than run past its edge)."""
+    within its card (they wrap rather than run past its edge); and over the prompt, who
+    one is and how the battle is played stand apart, not run together."""
     pg = page
     pg.set_viewport_size({"width": 390, "height": 844})
     created = httpx.post(cyp_server.url + "/api/games", json={
@@ -1428,6 +1429,14 @@ def test_the_result_fits_a_phones_screen(cyp_server: Server, page: Any) -> None:
                            return r.left < card.left - 0.5 || r.right > card.right + 0.5; })
           .map((b) => b.textContent); }""")
     assert outside == []
+    # As they read at Edgehill against the AI, the longest pair the built-in battles give.
+    apart = pg.evaluate("""() => {
+        const nodes = [...document.querySelector('.prompt-head').children];
+        nodes[0].textContent = 'You: Parliament (Earl of Essex)';
+        nodes[1].textContent = 'Against the AI (doctrine)';
+        const [you, mode] = nodes.map((n) => n.getBoundingClientRect());
+        return mode.left - you.right; }""")
+    assert apart >= 6, apart
 
 
 def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server: Server, page: Any) -> None:
