@@ -1003,6 +1003,31 @@ def report_headings(rules: str, result: dict[str, Any]) -> tuple[str | None, lis
 
 
 @pytest.mark.parametrize("rules", [c[0] for c in CELLS])
+def test_the_report_fits_a_phones_screen(browser: Any, tmp_path: Path, rules: str) -> None:
+    """The HTML report of a battle (its first 300 actions) on a 390px wide screen: nothing
+    runs past the window's edge; a table too wide for it scrolls within its own frame."""
+    from tests.test_surface_matrix import invoke
+
+    report = tmp_path / "battle.html"
+    with with_plugins():
+        code, out = invoke("battle", "--rules", rules, "--seed", "1", "--max-actions", "300",
+                           "--report", str(report))
+    assert code in (0, 2) and report.exists(), out
+    context, pg, errors = open_page(browser)
+    try:
+        pg.set_viewport_size({"width": 390, "height": 844})
+        pg.goto(report.as_uri())
+        wide = pg.evaluate("""() => [...document.body.querySelectorAll('*')]
+            .filter((e) => !e.closest('.table-wrap') && e.getBoundingClientRect().right
+                           > document.documentElement.clientWidth + 1)
+            .map((e) => e.tagName + ' ' + (e.textContent || '').slice(0, 30))""")
+        assert wide == []
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("rules", [c[0] for c in CELLS])
 def test_the_pages_result_heads_the_breakdown_as_the_report_does(server: Server, browser: Any,
                                                                   rules: str) -> None:
     """Each recorded result of the rule set (its golden transcripts, one of each shape), as

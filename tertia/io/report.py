@@ -597,8 +597,8 @@ def _order_of_battle(
         )
     return (
         f'<div class="oob-side side-{index}"><h3>{escape(names.get(side, side))}</h3>'
-        '<table><thead><tr><th>Unit</th><th>Type</th><th>Command</th><th>Fate</th></tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table></div>'
+        '<div class="table-wrap"><table><thead><tr><th>Unit</th><th>Type</th><th>Command</th>'
+        f'<th>Fate</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>'
     )
 
 
