@@ -534,6 +534,48 @@ def test_the_new_battle_form_tells_the_battle_as_the_rule_set_chosen_draws_it_up
         assert words(load_named("edgehill", rules_id="d3-cards").notes) not in told
 
 
+PHONE = {"width": 390, "height": 844}
+"""A phone's screen, held upright."""
+
+
+def wider_than_the_window(pg: Any) -> list[str]:
+    """Whatever runs past the window's right edge, so that the page scrolls sideways (the
+    map, drawn to fit its frame, and a table in a frame of its own left out)."""
+    return list(pg.evaluate("""() => [...document.body.querySelectorAll('*')]
+        .filter((e) => !e.closest('svg, .table-wrap') && e.getBoundingClientRect().right
+                       > document.documentElement.clientWidth + 1)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${(e.innerText || '').slice(0, 40)}`)"""))
+
+
+def test_the_new_battle_form_fits_a_phones_screen_under_every_rule_set(server: Server, browser: Any) -> None:
+    """The form on a phone's screen with each rule set chosen on each battle written for
+    it: a long choice (a rule set's title, a player's description) never widens it past
+    the window."""
+    with home_page(browser, server) as pg:
+        pg.set_viewport_size(PHONE)
+        pg.wait_for_selector("[data-test=create]")
+        for rules, scenario in OPENINGS:
+            pg.select_option("#scenario", scenario)
+            pg.select_option("#rules", rules)
+            assert wider_than_the_window(pg) == [], (rules, scenario)
+
+
+@pytest.mark.parametrize(("rules", "scenario", "side", "options"), CELLS, ids=[c[0] for c in CELLS])
+def test_the_replay_fits_a_phones_screen(server: Server, browser: Any, rules: str, scenario: str,
+                                         side: str, options: dict[str, Any]) -> None:
+    """A replay on a phone's screen: its controls wrap within the window."""
+    gid, token = _play_by_first_choices(server, rules, scenario, 12)
+    context, pg, errors = open_page(browser)
+    try:
+        pg.set_viewport_size(PHONE)
+        pg.goto(f"{server.url}/#/replay/{gid}?token={token}&step=6")
+        pg.wait_for_selector("[data-test=replay-status]")
+        assert wider_than_the_window(pg) == []
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize(("rules", "scenario", "side", "options"), CELLS, ids=[c[0] for c in CELLS])
 def test_each_rule_set_plays_in_the_page(server: Server, browser: Any, rules: str, scenario: str, side: str,
                                          options: dict[str, Any]) -> None:
