@@ -1412,8 +1412,9 @@ def test_a_score_that_did_not_decide_the_battle_says_so(cyp_server: Server, page
 
 def test_the_result_fits_a_phones_screen(cyp_server: Server, page: Any) -> None:
     """A finished battle's result on a 390px wide screen: every button of the dialog lies
-    within its card (they wrap rather than run past its edge); and over the prompt, who
-    one is and how the battle is played stand apart, not run together."""
+    within its card (they wrap rather than run past its edge), and on a screen shorter
+    than the card it scrolls, its top and its buttons in reach; over the prompt, who one
+    is and how the battle is played stand apart, not run together."""
     pg = page
     pg.set_viewport_size({"width": 390, "height": 844})
     created = httpx.post(cyp_server.url + "/api/games", json={
@@ -1437,6 +1438,15 @@ def test_the_result_fits_a_phones_screen(cyp_server: Server, page: Any) -> None:
         const [you, mode] = nodes.map((n) => n.getBoundingClientRect());
         return mode.left - you.right; }""")
     assert apart >= 6, apart
+    # On a screen shorter than the card, the card scrolls, its top and its buttons in reach.
+    pg.set_viewport_size({"width": 390, "height": 480})
+    top, taller = pg.evaluate("""() => { const modal = document.querySelector('[data-test=result]');
+        modal.scrollTop = 0;
+        const card = modal.querySelector('.modal-card').getBoundingClientRect();
+        return [card.top, card.height > window.innerHeight]; }""")
+    assert taller and top >= 0, (top, taller)
+    pg.click("[data-test=close-result]", timeout=5_000)
+    pg.wait_for_selector("[data-test=result]", state="detached")
 
 
 def test_charge_yr_pikes_played_to_the_degree_of_victory_in_the_page(cyp_server: Server, page: Any) -> None:
