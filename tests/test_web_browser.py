@@ -1337,17 +1337,23 @@ def check_the_results_dice(pg: Any, server: Server, gid: str, tok: str) -> list[
     return dice
 
 
+def watch_the_victory(server: Server, pg: Any) -> None:
+    """The page follows the AI fighting both sides of ``cyp-test-victory`` (won as the
+    first turn ends), each side's deployment seen."""
+    created = httpx.post(server.url + "/api/games", json={
+        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "watch", "seed": 1,
+        "options": {"secret_deployment": False}}).json()
+    tok = next(iter(created["tokens"].values()))
+    pg.goto(f"{server.url}/#/play/{created['id']}?token={tok}")
+
+
 def test_a_battle_watched_to_its_end_clears_the_ais_banner_and_shows_the_results_losses(
         cyp_server: Server, page: Any) -> None:
     """Watching the AI play both sides: while it moves, the map's banner says for whom;
     once the battle is over the banner is gone, and the losses shown are those the result
     counts (19 D, F), no longer army morale's."""
     pg = page
-    created = httpx.post(cyp_server.url + "/api/games", json={
-        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "watch", "seed": 1,
-        "options": {"secret_deployment": False}}).json()
-    tok = next(iter(created["tokens"].values()))
-    pg.goto(f"{cyp_server.url}/#/play/{created['id']}?token={tok}")
+    watch_the_victory(cyp_server, pg)
     pg.wait_for_function("() => window.tertiaScreen?.view")
     over = "window.tertiaScreen.view.status.over"
     banner = "(document.querySelector('.map-banner')?.textContent || '')"
@@ -1381,11 +1387,7 @@ def test_a_score_that_did_not_decide_the_battle_says_so(cyp_server: Server, page
     hover what did. A victor on the highest score, or a draw on level scores: "Score". The
     prompt says how the battle ended under its headline."""
     pg = page
-    created = httpx.post(cyp_server.url + "/api/games", json={
-        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "watch", "seed": 1,
-        "options": {"secret_deployment": False}}).json()
-    tok = next(iter(created["tokens"].values()))
-    pg.goto(f"{cyp_server.url}/#/play/{created['id']}?token={tok}")
+    watch_the_victory(cyp_server, pg)
     pg.wait_for_function("() => window.tertiaScreen?.view?.status.over", timeout=120_000)
     reason = pg.evaluate("() => window.tertiaScreen.view.status.result.reason")
     assert pg.inner_text("[data-test=outcome-reason]") == f"The battle ended: {reason}."
@@ -1417,11 +1419,7 @@ def test_the_result_fits_a_phones_screen(cyp_server: Server, page: Any) -> None:
     is and how the battle is played stand apart, not run together."""
     pg = page
     pg.set_viewport_size({"width": 390, "height": 844})
-    created = httpx.post(cyp_server.url + "/api/games", json={
-        "scenario": "cyp-test-victory", "rules": "charge-yr-pikes", "mode": "watch", "seed": 1,
-        "options": {"secret_deployment": False}}).json()
-    tok = next(iter(created["tokens"].values()))
-    pg.goto(f"{cyp_server.url}/#/play/{created['id']}?token={tok}")
+    watch_the_victory(cyp_server, pg)
     pg.wait_for_selector("[data-test=result]", timeout=120_000)
     outside = pg.evaluate("""() => {
         const card = document.querySelector('[data-test=result] .modal-card').getBoundingClientRect();
