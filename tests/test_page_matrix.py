@@ -1057,13 +1057,9 @@ def test_the_report_fits_a_phones_screen(browser: Any, tmp_path: Path, rules: st
     assert code in (0, 2) and report.exists(), out
     context, pg, errors = open_page(browser)
     try:
-        pg.set_viewport_size({"width": 390, "height": 844})
+        pg.set_viewport_size(PHONE)
         pg.goto(report.as_uri())
-        wide = pg.evaluate("""() => [...document.body.querySelectorAll('*')]
-            .filter((e) => !e.closest('.table-wrap') && e.getBoundingClientRect().right
-                           > document.documentElement.clientWidth + 1)
-            .map((e) => e.tagName + ' ' + (e.textContent || '').slice(0, 30))""")
-        assert wide == []
+        assert wider_than_the_window(pg) == []
         assert errors == [], errors
     finally:
         context.close()

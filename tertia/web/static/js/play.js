@@ -483,7 +483,7 @@ export class PlayScreen {
       const degree = r.breakdown && typeof r.breakdown.degree === "string" ? `: ${article(r.breakdown.degree)}` : "";
       this.prompt.append(h("p", { class: "headline", "data-test": "outcome" },
         r.winner ? `${sideDoes(sideName(t, r.winner), "win")}${degree}.` : "A draw."),
-        r.reason ? h("p", { class: "muted", "data-test": "outcome-reason" }, `The battle ended: ${r.reason}.`) : null,
+        r.reason ? h("p", { class: "muted", "data-test": "outcome-reason" }, howItEnded(r)) : null,
         h("button", { class: "btn primary", onclick: () => this.showEnd() }, "See the result"));
       return;
     }
@@ -962,7 +962,7 @@ export class PlayScreen {
         h("h2", { "data-test": "result-headline" }, !r.winner ? "The field is drawn"
           : typeof breakdown.degree === "string" ? `${capital(article(breakdown.degree))} for ${sideName(t, r.winner)}`
             : `Victory for ${sideName(t, r.winner)}`),
-        h("p", { class: "muted" }, r.reason ? `The battle ended: ${r.reason}.` : ""),
+        h("p", { class: "muted" }, howItEnded(r)),
         deciding,
         plain.length ? h("dl", { class: "result-terms", "data-test": "result-terms" }, plain.map(([k, v]) =>
           h("div", { class: "row" }, h("dt", {}, breakdownLabel(k, words)), h("dd", {}, String(v))))) : null,
@@ -975,6 +975,12 @@ export class PlayScreen {
           h("button", { class: "btn", "data-test": "close-result", onclick: () => dialog.remove() }, "Close"))));
     openDialog(dialog, () => dialog.remove());
   }
+}
+
+// How the battle ended, in the result's words ("The battle ended: the beaten army
+// breaks."), for the prompt and the result dialog alike; nothing without a reason.
+function howItEnded(result) {
+  return result.reason ? `The battle ended: ${result.reason}.` : "";
 }
 
 // Whether the score decided the battle (``result``: the status's result): its victor has
