@@ -417,7 +417,8 @@ def test_odds_of_a_unit_alone_need_no_target_and_any_other_names_it(tmp_path_fac
                                                                      rules: str, scenario: str) -> None:
     """``tertia odds`` as the page asks: a word the rule set asks of a unit alone (Charge
     yr Pikes!' morale) is answered without ``--target``, as with the unit as its own
-    target; any other word without one is refused in one line naming the option."""
+    target, its answer naming the unit once; any other word without one is refused in one
+    line naming the option."""
     battle = fought(tmp_path_factory, rules, scenario, SEEDS[0])
     pair = _closest_enemies(battle.final_state()) or _closest_enemies(start_of(rules, scenario))
     assert pair is not None
@@ -426,6 +427,10 @@ def test_odds_of_a_unit_alone_need_no_target_and_any_other_names_it(tmp_path_fac
     for word in ruleset.ALONE_WORDS:
         asked = ["odds", str(battle.record), "--attacker", unit, "--action", word]
         assert invoke(*asked) == invoke(*asked, "--target", unit), word
+        # asked of a unit alone that is still in play, the answer names it once, not "X against X"
+        alone = next(u for u in battle.final_state().iter_troops() if u.in_play)
+        code, told = invoke("odds", str(battle.record), "--attacker", alone.id, "--action", word)
+        assert code == 0 and f"{alone.label}: " in told and f"{alone.label} against" not in told, (word, told)
     for word in [w for w in ruleset.ACTION_WORDS if w not in ruleset.ALONE_WORDS][:1]:
         code, out = invoke("odds", str(battle.record), "--attacker", unit, "--action", word)
         assert code == 2 and out.count("\n") == 1 and "Missing option '--target'" in out, out

@@ -91,7 +91,9 @@ def print_odds(result: Odds, names: dict[str, str], sides: dict[str, str] | None
     (:mod:`tertia.analysis.answer`)."""
     attacker = names.get(result.attacker or "", result.attacker or "")
     target = names.get(result.target or "", result.target or "")
-    out.print(Text(f"{attacker} against {target}" + (f": {heading}" if heading else ""), style="bold"))
+    # A question asked of a unit alone (its own morale test) names it once.
+    asked = attacker if result.target in (None, result.attacker) else f"{attacker} against {target}"
+    out.print(Text(asked + (f": {heading}" if heading else ""), style="bold"))
     if result.modifiers or result.defender_modifiers:
         for m in result.modifiers:
             out.print(f"  attacker {told_modifier(m)}")
