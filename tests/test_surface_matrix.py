@@ -424,11 +424,11 @@ def test_odds_of_a_unit_alone_need_no_target_and_any_other_names_it(tmp_path_fac
     assert pair is not None
     unit = pair[0].id
     ruleset = get_ruleset(rules)
+    # asked of a unit alone that is still in play, the answer names it once, not "X against X"
+    alone = next(u for u in battle.final_state().iter_troops() if u.in_play)
     for word in ruleset.ALONE_WORDS:
         asked = ["odds", str(battle.record), "--attacker", unit, "--action", word]
         assert invoke(*asked) == invoke(*asked, "--target", unit), word
-        # asked of a unit alone that is still in play, the answer names it once, not "X against X"
-        alone = next(u for u in battle.final_state().iter_troops() if u.in_play)
         code, told = invoke("odds", str(battle.record), "--attacker", alone.id, "--action", word)
         assert code == 0 and f"{alone.label}: " in told and f"{alone.label} against" not in told, (word, told)
     for word in [w for w in ruleset.ACTION_WORDS if w not in ruleset.ALONE_WORDS][:1]:
