@@ -47,9 +47,19 @@ def move_towards(
     by ``shave`` (:func:`free_run`); None when no such move is legal. ``least_first``: where
     the whole move is refused, the least step is asked first and, refused too, no other
     (for rules that refuse a longer move whenever they refuse a shorter one on the same
-    line, as rules judging the area a base sweeps do)."""
+    line, as rules judging the area a base sweeps do).
+
+    With ``least_first``, a line found barred is remembered on the position with the
+    reach it was asked: a player shortening its move along the same line (a reach of a
+    half, then a quarter) is answered at once, as neither a clear way nor a refused
+    least step depends on how far the move would go."""
+    barred_key = (("barred line", unit.id, unit.base, goal, face, shave, tuple(obstacles))
+                  if least_first else None)
+    if barred_key is not None and state.cache.get(barred_key, -1.0) >= max_distance:
+        return None
     reach = way_clear(state, unit, goal, max_distance, face=face, obstacles=obstacles, shave=shave)
     if reach < MIN_STEP:
+        _remember_barred(state, barred_key, max_distance)
         return None
     ux, uy = _towards(unit, goal)
 
@@ -60,8 +70,16 @@ def move_towards(
     if game.is_legal(state, full):
         return full
     if least_first and not game.is_legal(state, build(MIN_STEP)):
+        _remember_barred(state, barred_key, max_distance)
         return None
     return _longest_legal(game, state, build, reach, SHORTEN_STEPS)
+
+
+def _remember_barred(state: GameState, key: tuple[object, ...] | None, reach: float) -> None:
+    """Note on the position that the line under ``key`` is barred to a move of up to
+    ``reach`` (and so to any shorter): :func:`move_towards`."""
+    if key is not None and state.cache.get(key, -1.0) < reach:
+        state.cache[key] = reach
 
 
 def way_clear(state: GameState, unit: Unit, goal: Point, max_distance: float, *,
