@@ -1145,8 +1145,10 @@ def cyp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     saved = os.environ.get("TERTIA_RULESETS")
     os.environ["TERTIA_RULESETS"] = "tests.cyp_page_scenarios"
     try:
-        s = Server(tmp_path_factory.mktemp("web-cyp") / "games.sqlite3", None, "--ai-quantum", "0"
-                   ).start(timeout=60.0)
+        # A watched battle paced at a twentieth of the default: it is still seen moving
+        # (the banner), and its end comes in seconds.
+        s = Server(tmp_path_factory.mktemp("web-cyp") / "games.sqlite3", None, "--ai-quantum", "0",
+                   "--watch-pace", "0.03").start(timeout=60.0)
     finally:
         if saved is None:
             os.environ.pop("TERTIA_RULESETS", None)
