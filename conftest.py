@@ -87,6 +87,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """On a worker of ``--dist loadgroup``, each test of an ``xdist_group`` has its group's
     name after an ``@`` in its id, as pytest-xdist means it to (the id is where the
     scheduler reads the group from); nothing is done where xdist has done it already."""
+    _distinct_ids(items)
     if not getattr(config.option, "loadgroup", False):
         return
     for item in items:
@@ -97,6 +98,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             from _pytest.nodeid import NodeId
 
             item._id = NodeId.parse(item.nodeid + suffix)
+
+
+def _distinct_ids(items: list[pytest.Item]) -> None:
+    """Tests that share one id are each given their own from the parameters in their name.
+
+    pytest-xdist hands out tests by id, so of tests sharing one it runs the first alone.
+    schemathesis names each API operation it fuzzes (``test_x[POST /api/games]``) but
+    leaves every one its function's id, so under ``-n`` only one operation was fuzzed."""
+    from _pytest.nodeid import NodeId
+
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.nodeid] = counts.get(item.nodeid, 0) + 1
+    for item in items:
+        _, bracket, params = item.name.partition("[")
+        if counts[item.nodeid] > 1 and bracket and "[" not in item.nodeid and hasattr(item, "_id"):
+            item._id = NodeId.parse(f"{item.nodeid}[{params}")
 
 
 def pytest_report_collectionfinish(config: pytest.Config) -> str | None:
