@@ -16,7 +16,8 @@ def test_every_test_collected_has_an_id_of_its_own() -> None:
     schemathesis names each but gave all its function's id, so one alone was fuzzed)."""
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
-         "tests"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+         "--doctest-modules", "tertia", "tests"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert listed.returncode == 0, listed.stdout[-2000:] + listed.stderr[-2000:]
     ids = [line for line in listed.stdout.splitlines() if "::" in line]
     shared = {nodeid: n for nodeid, n in Counter(ids).items() if n > 1}
