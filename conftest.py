@@ -25,6 +25,7 @@ import gc
 import os
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -94,10 +95,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
                         for mark in item.iter_markers("xdist_group")})
         suffix = f"@{'_'.join(names)}"
-        if names and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
-            from _pytest.nodeid import NodeId
-
-            item._id = NodeId.parse(item.nodeid + suffix)
+        if names and not item.nodeid.endswith(suffix):
+            _set_id(item, item.nodeid + suffix)
 
 
 def _distinct_ids(items: list[pytest.Item]) -> None:
@@ -106,15 +105,20 @@ def _distinct_ids(items: list[pytest.Item]) -> None:
     pytest-xdist hands out tests by id, so of tests sharing one it runs the first alone.
     schemathesis names each API operation it fuzzes (``test_x[POST /api/games]``) but
     leaves every one its function's id, so under ``-n`` only one operation was fuzzed."""
-    from _pytest.nodeid import NodeId
-
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item.nodeid] = counts.get(item.nodeid, 0) + 1
+    counts = Counter(item.nodeid for item in items)
     for item in items:
         _, bracket, params = item.name.partition("[")
-        if counts[item.nodeid] > 1 and bracket and "[" not in item.nodeid and hasattr(item, "_id"):
-            item._id = NodeId.parse(f"{item.nodeid}[{params}")
+        if counts[item.nodeid] > 1 and bracket and "[" not in item.nodeid:
+            _set_id(item, f"{item.nodeid}[{params}")
+
+
+def _set_id(item: pytest.Item, nodeid: str) -> None:
+    """``item``'s id made ``nodeid`` (the id pytest-xdist schedules by), where pytest
+    keeps one of its own to set."""
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(nodeid)
 
 
 def pytest_report_collectionfinish(config: pytest.Config) -> str | None:

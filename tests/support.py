@@ -65,3 +65,17 @@ def act(game: Game, state: GameState, action: Action, dice: list[int] | None = N
 
 def codes(game: Game, state: GameState, action: Action) -> list[str]:
     return [v.code for v in game.validate(state, action)]
+
+
+def counting_legality(game: Game) -> list[Action]:
+    """Every action put to ``game.is_legal`` from now on, in order: a test that a player
+    answers from its memo asks the rules nothing."""
+    asked: list[Action] = []
+    judge = game.is_legal
+
+    def counted(state: GameState, action: Action) -> bool:
+        asked.append(action)
+        return judge(state, action)
+
+    game.is_legal = counted  # type: ignore[method-assign]
+    return asked

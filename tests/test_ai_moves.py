@@ -5,25 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tertia.ai.moves import MIN_STEP, move_towards
-from tertia.core.actions import Action
 from tertia.core.game import Game
 from tertia.core.geometry import Point
 from tertia.core.state import GameState
 
-from .support import P, make_game, position, unit
-
-
-def _counting(game: Game) -> list[Action]:
-    """Every action put to ``game.is_legal`` from now on."""
-    asked: list[Action] = []
-    judge = game.is_legal
-
-    def counted(state: GameState, action: Action) -> bool:
-        asked.append(action)
-        return judge(state, action)
-
-    game.is_legal = counted  # type: ignore[method-assign]
-    return asked
+from .support import P, counting_legality, make_game, position, unit
 
 
 def _unordered_horse() -> tuple[Game, GameState, Point]:
@@ -41,7 +27,7 @@ def test_a_line_whose_least_step_is_refused_is_not_put_to_the_rules_again_at_a_s
     a shorter reach it answers the same without asking the rules."""
     game, state, goal = _unordered_horse()
     horse = state.units["h"]
-    asked = _counting(game)
+    asked = counting_legality(game)
     assert move_towards(game, state, horse, goal, 8.0, least_first=True) is None
     assert len(asked) == 2  # the whole move, then the least step
     asked.clear()
@@ -57,7 +43,7 @@ def test_a_barred_line_is_asked_again_for_a_longer_reach_another_line_or_without
     rules anew."""
     game, state, goal = _unordered_horse()
     horse = state.units["h"]
-    asked = _counting(game)
+    asked = counting_legality(game)
     assert move_towards(game, state, horse, goal, 6.0, least_first=True) is None
     asked.clear()
     reach, aim, face, least_first = 6.0, goal, None, True
@@ -82,7 +68,7 @@ def test_a_way_clear_for_less_than_the_least_step_stays_barred_at_a_shorter_reac
     state = position(game, orders=(("h", "move"),))
     horse, friend = state.units["h"], state.units["f"]
     state = state.with_unit(friend.evolve(y=horse.y + (horse.depth + friend.depth) / 2))
-    asked = _counting(game)
+    asked = counting_legality(game)
     for reach in (8.0, 3.0, MIN_STEP):
         assert move_towards(game, state, horse, (36.0, 30.0), reach, least_first=True) is None
     assert asked == []

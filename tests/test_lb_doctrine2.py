@@ -28,7 +28,7 @@ from tertia.rulesets.larger_battles.ai.doctrine2 import EVEN, LEADER_ASKS, MISFO
 from tertia.rulesets.larger_battles.victory import scores
 from tertia.scenarios import load_builtin
 
-from .support import position
+from .support import counting_legality, position
 
 
 def _game(scenario: str) -> Game:
@@ -386,16 +386,9 @@ def test_a_unit_found_to_have_no_way_is_planned_again_only_once_a_piece_near_it_
     ordered = state.evolve(marks={**state.marks, "ordered_move": given})
     player = LargerBattlesDoctrine2()
     assert player._plan_move(game, ordered, ordered.units["r-horse"]) is None
-    asked: list[object] = []
-    judge = game.is_legal
-
-    def counted(state: GameState, action: object) -> bool:
-        asked.append(action)
-        return judge(state, action)  # type: ignore[arg-type]
-
     mover = ordered.units["r-horse-cmd" if near else "r-dragoons"]
     after = ordered.with_unit(mover.evolve(x=mover.x + 1.0))
-    game.is_legal = counted  # type: ignore[method-assign]
+    asked = counting_legality(game)
     assert player._plan_move(game, ordered, ordered.units["r-horse"]) is None
     assert asked == []
     assert player._plan_move(game, after, after.units["r-horse"]) is None
